@@ -1,0 +1,35 @@
+//! Kilat's pure business rules: money, loan schedules, fees, APR, the Key Fact Statement and caps.
+//! No HTTP, no SQL, no async: everything here is deterministic and exhaustively tested.
+//!
+//! The rules and the reasoning behind them are in `docs/MONEY.md`.
+
+pub mod apr;
+pub mod calendar;
+pub mod caps;
+pub mod error;
+pub mod kfs;
+pub mod money;
+pub mod order;
+pub mod product;
+pub mod quote;
+pub mod rate;
+pub mod schedule;
+pub mod servicing;
+
+pub use apr::apr;
+pub use caps::{CapTable, DailyCostCap};
+pub use error::{CapKind, Error, Result};
+pub use kfs::{GrievanceOfficer, KFS_VERSION, KeyFactStatement, Lender};
+pub use money::{Currency, Market, Money};
+pub use order::{OrderEvent, OrderState};
+pub use product::{
+    AmountRange, ExtensionTerms, FeeRule, Interest, InterestMethod, LateCharge, Period, Product,
+    RateBasis, Rounding, Term,
+};
+pub use quote::{FeeCharge, Quote, quote, quote_with_caps};
+pub use rate::{Apr, Rate};
+pub use schedule::Installment;
+pub use servicing::{
+    Allocation, CoolingOffExit, ExtensionQuote, Outstanding, allocate, cooling_off_exit,
+    price_extension,
+};

@@ -1,0 +1,209 @@
+//! The one error type at the HTTP edge and the response envelope of PRODUCT.md §4.
+
+use std::collections::BTreeMap;
+
+use axum::Json;
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use serde::Serialize;
+use utoipa::ToSchema;
+
+use super::lang::Lang;
+
+/// `{"code": 0, "msg": "ok", "data": …}` around every successful answer.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Envelope<T> {
+    /// Always 0 on success.
+    pub code: i32,
+    /// Always `ok` on success.
+    pub msg: String,
+    pub data: T,
+}
+
+impl<T: Serialize> Envelope<T> {
+    pub fn ok(data: T) -> Json<Self> {
+        Json(Self {
+            code: 0,
+            msg: "ok".into(),
+            data,
+        })
+    }
+}
+
+/// The body of every error: a stable machine-readable `code`, a `msg` in the request's language, and the fields at
+/// fault, if any.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ErrorBody {
+    /// Stable snake_case error code, e.g. `validation_failed`.
+    pub code: &'static str,
+    /// Human-readable message in the request's language.
+    pub msg: String,
+    /// Always null.
+    #[schema(value_type = Option<Object>)]
+    pub data: Option<()>,
+    /// Field name → what is wrong with it, in the request's language.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fields: Option<BTreeMap<String, String>>,
+}
+
+/// Why a field was refused; turned into text in the request's language.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FieldProblem {
+    Required,
+    TooLong { max: usize },
+}
+
+impl FieldProblem {
+    fn text(self, lang: Lang) -> String {
+        match (self, lang) {
+            (Self::Required, Lang::En) => "This field is required.".into(),
+            (Self::Required, Lang::Id) => "Kolom ini wajib diisi.".into(),
+            (Self::TooLong { max }, Lang::En) => format!("At most {max} characters."),
+            (Self::TooLong { max }, Lang::Id) => format!("Maksimal {max} karakter."),
+        }
+    }
+}
+
+/// Field-level failures collected while converting a request into domain values.
+#[derive(Debug, Default)]
+pub struct FieldErrors(pub(crate) BTreeMap<&'static str, FieldProblem>);
+
+impl FieldErrors {
+    pub fn add(&mut self, field: &'static str, problem: FieldProblem) {
+        self.0.entry(field).or_insert(problem);
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum ApiError {
+    #[error("validation failed")]
+    Validation(FieldErrors),
+    #[error("not found")]
+    NotFound,
+    #[error("method not allowed")]
+    MethodNotAllowed,
+    #[error("payload too large")]
+    PayloadTooLarge,
+    #[error("unsupported media type")]
+    UnsupportedMediaType,
+    #[error("malformed body: {0}")]
+    BadRequest(String),
+    #[error("rate limited")]
+    RateLimited { retry_after_secs: u64 },
+    #[error(transparent)]
+    Internal(#[from] anyhow::Error),
+}
+
+impl From<sqlx::Error> for ApiError {
+    fn from(err: sqlx::Error) -> Self {
+        Self::Internal(anyhow::Error::new(err).context("database"))
+    }
+}
+
+impl ApiError {
+    /// Attaches the language the message is written in; handlers return `LocalizedError` via `?` on `(lang, err)`.
+    pub fn in_lang(self, lang: Lang) -> LocalizedError {
+        LocalizedError { lang, error: self }
+    }
+}
+
+/// An `ApiError` with the language of the request that caused it.
+#[derive(Debug)]
+pub struct LocalizedError {
+    pub lang: Lang,
+    pub error: ApiError,
+}
+
+impl IntoResponse for LocalizedError {
+    fn into_response(self) -> Response {
+        let lang = self.lang;
+        let (status, code, msg_en, msg_id) = match &self.error {
+            ApiError::Validation(_) => (
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "validation_failed",
+                "Some fields need your attention.",
+                "Beberapa kolom perlu diperbaiki.",
+            ),
+            ApiError::NotFound => (
+                StatusCode::NOT_FOUND,
+                "not_found",
+                "Not found.",
+                "Tidak ditemukan.",
+            ),
+            ApiError::MethodNotAllowed => (
+                StatusCode::METHOD_NOT_ALLOWED,
+                "method_not_allowed",
+                "This method is not allowed here.",
+                "Metode ini tidak diizinkan di sini.",
+            ),
+            ApiError::PayloadTooLarge => (
+                StatusCode::PAYLOAD_TOO_LARGE,
+                "payload_too_large",
+                "The request is too large.",
+                "Permintaan terlalu besar.",
+            ),
+            ApiError::UnsupportedMediaType => (
+                StatusCode::UNSUPPORTED_MEDIA_TYPE,
+                "unsupported_media_type",
+                "Send JSON or a form-encoded body.",
+                "Kirim JSON atau formulir (form-encoded).",
+            ),
+            ApiError::BadRequest(_) => (
+                StatusCode::BAD_REQUEST,
+                "bad_request",
+                "The request could not be read.",
+                "Permintaan tidak dapat dibaca.",
+            ),
+            ApiError::RateLimited { .. } => (
+                StatusCode::TOO_MANY_REQUESTS,
+                "rate_limited",
+                "Too many requests. Please wait a minute and try again.",
+                "Terlalu banyak permintaan. Silakan tunggu sebentar dan coba lagi.",
+            ),
+            ApiError::Internal(err) => {
+                tracing::error!(error = ?err, "request failed");
+                (
+                    StatusCode::INTERNAL_SERVER_ERROR,
+                    "internal",
+                    "Something went wrong on our side. Please try again.",
+                    "Terjadi kesalahan di pihak kami. Silakan coba lagi.",
+                )
+            }
+        };
+        let fields = match &self.error {
+            ApiError::Validation(fields) => Some(
+                fields
+                    .0
+                    .iter()
+                    .map(|(name, problem)| ((*name).to_owned(), problem.text(lang)))
+                    .collect(),
+            ),
+            // serde's description of what it could not read is about the caller's input, not our internals.
+            ApiError::BadRequest(detail) => {
+                Some(BTreeMap::from([("body".to_owned(), detail.clone())]))
+            }
+            _ => None,
+        };
+        let body = ErrorBody {
+            code,
+            msg: match lang {
+                Lang::En => msg_en,
+                Lang::Id => msg_id,
+            }
+            .to_owned(),
+            data: None,
+            fields,
+        };
+        let mut response = (status, Json(body)).into_response();
+        if let ApiError::RateLimited { retry_after_secs } = self.error {
+            response
+                .headers_mut()
+                .insert(header::RETRY_AFTER, HeaderValue::from(retry_after_secs));
+        }
+        response
+    }
+}

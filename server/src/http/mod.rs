@@ -1,0 +1,161 @@
+//! The HTTP edge: routes, middleware, and the conversion of requests and errors to and from the envelope.
+
+pub mod error;
+pub mod extract;
+pub mod health;
+pub mod lang;
+pub mod openapi;
+pub mod rate_limit;
+pub mod site;
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use axum::Router;
+use axum::body::Body;
+use axum::extract::{DefaultBodyLimit, Request, State};
+use axum::http::{HeaderName, HeaderValue, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use tower_http::request_id::{
+    MakeRequestId, PropagateRequestIdLayer, RequestId, SetRequestIdLayer,
+};
+use tower_http::trace::{DefaultOnResponse, TraceLayer};
+use tracing::Level;
+
+use self::error::ApiError;
+use self::lang::Lang;
+use crate::startup::AppState;
+
+/// The contact form's body limit (the issue: a body over 16 KiB gets 413).
+const CONTACT_BODY_LIMIT: usize = 16 * 1024;
+
+static X_REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
+
+/// Every route of the server: the API, the probes, and the web areas as the fallback.
+pub fn router(state: AppState) -> Router {
+    let api = Router::new()
+        .route("/site/settings", get(site::settings))
+        .route(
+            "/site/contact-messages",
+            post(site::create_contact_message).layer(DefaultBodyLimit::max(CONTACT_BODY_LIMIT)),
+        )
+        .route("/openapi.json", get(openapi_json))
+        .method_not_allowed_fallback(api_method_not_allowed)
+        .fallback(api_not_found)
+        // API requests are few and matter: logged at INFO with their request id.
+        .layer(
+            TraceLayer::new_for_http()
+                .make_span_with(|req: &Request| request_span(req, Level::INFO))
+                .on_request(())
+                .on_response(DefaultOnResponse::new().level(Level::INFO)),
+        );
+
+    Router::new()
+        .nest("/api/v1", api)
+        .route("/api", get(api_not_found).fallback(api_not_found))
+        .route("/api/", get(api_not_found).fallback(api_not_found))
+        .route("/api/{*rest}", get(api_not_found).fallback(api_not_found))
+        .route("/healthz", get(health::healthz))
+        .route("/readyz", get(health::readyz))
+        // Static files are the bulk of the traffic: their access log is at DEBUG (RUST_LOG=kilat=debug shows it).
+        .fallback(serve_web)
+        .layer(PropagateRequestIdLayer::new(X_REQUEST_ID.clone()))
+        .layer(SetRequestIdLayer::new(
+            X_REQUEST_ID.clone(),
+            CountingRequestId::default(),
+        ))
+        .layer(axum::middleware::map_response(security_headers))
+        .with_state(state)
+}
+
+fn request_span(req: &Request, level: Level) -> tracing::Span {
+    let id = req
+        .extensions()
+        .get::<RequestId>()
+        .and_then(|id| id.header_value().to_str().ok())
+        .unwrap_or_default();
+    let route = req
+        .extensions()
+        .get::<axum::extract::MatchedPath>()
+        .map_or_else(|| req.uri().path(), |p| p.as_str());
+    match level {
+        Level::INFO => tracing::info_span!("request", id, method = %req.method(), route),
+        _ => tracing::debug_span!("request", id, method = %req.method(), path = %req.uri().path()),
+    }
+}
+
+async fn serve_web(State(state): State<AppState>, req: Request) -> Response {
+    let span = request_span(&req, Level::DEBUG);
+    let response = state.assets.serve(req.method(), req.uri(), req.headers());
+    span.in_scope(|| tracing::debug!(status = response.status().as_u16(), "served"));
+    response
+}
+
+async fn openapi_json(State(state): State<AppState>) -> Response {
+    let mut response = Response::new(Body::from(state.openapi.clone()));
+    response.headers_mut().insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/json"),
+    );
+    response
+}
+
+async fn api_not_found(lang: Lang) -> Response {
+    ApiError::NotFound.in_lang(lang).into_response()
+}
+
+async fn api_method_not_allowed(lang: Lang) -> Response {
+    ApiError::MethodNotAllowed.in_lang(lang).into_response()
+}
+
+/// The headers every response carries. The CSP allows no inline script: settings reach pages as a JSON data block.
+async fn security_headers(mut response: Response) -> Response {
+    const CSP: HeaderValue = HeaderValue::from_static(
+        "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; \
+         font-src 'self'; connect-src 'self'; worker-src 'self'; manifest-src 'self'; object-src 'none'; \
+         base-uri 'self'; form-action 'self'; frame-ancestors 'none'",
+    );
+    let h = response.headers_mut();
+    h.insert(header::CONTENT_SECURITY_POLICY, CSP);
+    h.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
+    h.insert(
+        header::REFERRER_POLICY,
+        HeaderValue::from_static("strict-origin-when-cross-origin"),
+    );
+    h.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
+    h.insert(
+        HeaderName::from_static("permissions-policy"),
+        HeaderValue::from_static("camera=(), microphone=(), geolocation=()"),
+    );
+    response
+}
+
+/// Request ids: a random per-process prefix and a counter, unique without a random draw per request.
+#[derive(Clone)]
+struct CountingRequestId {
+    prefix: Arc<str>,
+    counter: Arc<AtomicU64>,
+}
+
+impl Default for CountingRequestId {
+    fn default() -> Self {
+        let prefix = uuid::Uuid::new_v4().simple().to_string()[..8].to_owned();
+        Self {
+            prefix: prefix.into(),
+            counter: Arc::new(AtomicU64::new(1)),
+        }
+    }
+}
+
+impl MakeRequestId for CountingRequestId {
+    fn make_request_id<B>(&mut self, _request: &http::Request<B>) -> Option<RequestId> {
+        let n = self.counter.fetch_add(1, Ordering::Relaxed);
+        HeaderValue::from_str(&format!("{}-{n:x}", self.prefix))
+            .ok()
+            .map(RequestId::new)
+    }
+}

@@ -1,0 +1,25 @@
+//! The OpenAPI document, generated from the handlers' annotations.
+
+use utoipa::OpenApi;
+
+use super::error::ErrorBody;
+use super::site;
+use crate::settings::{GrievanceOfficer, SiteSettings};
+
+#[derive(OpenApi)]
+#[openapi(
+    info(title = "Kilat API", version = "1", description = "JSON under /api/v1; every answer is the envelope of PRODUCT.md §4."),
+    paths(site::settings, site::create_contact_message),
+    components(schemas(ErrorBody, SiteSettings, GrievanceOfficer, site::ContactMessageRequest, site::ContactMessageCreated)),
+    tags((name = "site", description = "The public marketing site"))
+)]
+pub struct ApiDoc;
+
+/// The document as pretty JSON with a trailing newline, exactly as committed in `web/src/shared/api/openapi.json`.
+pub fn document() -> String {
+    let mut json = ApiDoc::openapi()
+        .to_pretty_json()
+        .expect("the OpenAPI document serializes");
+    json.push('\n');
+    json
+}

@@ -1,0 +1,205 @@
+//! The marketing site's API: public settings and the contact form.
+
+use axum::Json;
+use axum::extract::State;
+use axum::http::StatusCode;
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+use super::error::{ApiError, Envelope, ErrorBody, FieldErrors, FieldProblem, LocalizedError};
+use super::extract::{ClientAddr, JsonOrForm};
+use super::lang::Lang;
+use crate::settings::SiteSettings;
+use crate::startup::AppState;
+use crate::store::contact_messages::NewContactMessage;
+
+/// The public settings of PRODUCT.md §2.
+#[utoipa::path(
+    get,
+    path = "/api/v1/site/settings",
+    tag = "site",
+    responses((status = 200, description = "The public site settings", body = Envelope<SiteSettings>))
+)]
+pub async fn settings(State(state): State<AppState>) -> Json<Envelope<SiteSettings>> {
+    Envelope::ok(state.site.as_ref().clone())
+}
+
+/// A contact-form message as sent by the site (JSON or form-encoded). SPEC.md §3 names all five fields; the form
+/// shows name, telephone and message.
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct ContactMessageRequest {
+    /// Required; at most 100 characters after trimming.
+    pub name: Option<String>,
+    /// Required; at most 32 characters; no format check (SPEC.md §5).
+    pub telephone: Option<String>,
+    /// Required; at most 2000 characters.
+    pub message: Option<String>,
+    /// Optional; at most 254 characters.
+    pub email: Option<String>,
+    /// Optional; at most 200 characters.
+    pub company: Option<String>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ContactMessageCreated {
+    pub id: String,
+    /// Epoch milliseconds.
+    pub created_at: i64,
+}
+
+/// A message that passed validation, before it gets an address and a time.
+struct ValidContactMessage {
+    name: String,
+    telephone: String,
+    message: String,
+    email: Option<String>,
+    company: Option<String>,
+}
+
+impl TryFrom<ContactMessageRequest> for ValidContactMessage {
+    type Error = FieldErrors;
+
+    fn try_from(req: ContactMessageRequest) -> Result<Self, Self::Error> {
+        let mut errors = FieldErrors::default();
+        let mut required = |field: &'static str, value: Option<String>, max: usize| {
+            let value = value.map(|v| v.trim().to_owned()).unwrap_or_default();
+            if value.is_empty() {
+                errors.add(field, FieldProblem::Required);
+            } else if value.chars().count() > max {
+                errors.add(field, FieldProblem::TooLong { max });
+            }
+            value
+        };
+        let name = required("name", req.name, 100);
+        let telephone = required("telephone", req.telephone, 32);
+        let message = required("message", req.message, 2000);
+        let mut optional = |field: &'static str, value: Option<String>, max: usize| {
+            let value = value.map(|v| v.trim().to_owned()).filter(|v| !v.is_empty());
+            if value.as_ref().is_some_and(|v| v.chars().count() > max) {
+                errors.add(field, FieldProblem::TooLong { max });
+            }
+            value
+        };
+        let email = optional("email", req.email, 254);
+        let company = optional("company", req.company, 200);
+        if errors.is_empty() {
+            Ok(Self {
+                name,
+                telephone,
+                message,
+                email,
+                company,
+            })
+        } else {
+            Err(errors)
+        }
+    }
+}
+
+/// Stores a message from the contact form for the company to answer.
+#[utoipa::path(
+    post,
+    path = "/api/v1/site/contact-messages",
+    tag = "site",
+    request_body(
+        content(
+            (ContactMessageRequest = "application/json"),
+            (ContactMessageRequest = "application/x-www-form-urlencoded")
+        )
+    ),
+    responses(
+        (status = 201, description = "Stored", body = Envelope<ContactMessageCreated>),
+        (status = 400, description = "The body could not be read", body = ErrorBody),
+        (status = 413, description = "The body is over 16 KiB", body = ErrorBody),
+        (status = 415, description = "Neither JSON nor form-encoded", body = ErrorBody),
+        (status = 422, description = "A field is missing or too long; `fields` names each", body = ErrorBody),
+        (status = 429, description = "Too many messages from this address in a minute", body = ErrorBody),
+    )
+)]
+pub async fn create_contact_message(
+    State(state): State<AppState>,
+    lang: Lang,
+    ClientAddr(client): ClientAddr,
+    JsonOrForm(req): JsonOrForm<ContactMessageRequest>,
+) -> Result<(StatusCode, Json<Envelope<ContactMessageCreated>>), LocalizedError> {
+    state
+        .contact_limiter
+        .check(client)
+        .map_err(|e| e.in_lang(lang))?;
+    let valid =
+        ValidContactMessage::try_from(req).map_err(|e| ApiError::Validation(e).in_lang(lang))?;
+    let stored = state
+        .db
+        .insert_contact_message(NewContactMessage {
+            name: valid.name,
+            telephone: valid.telephone,
+            message: valid.message,
+            email: valid.email,
+            company: valid.company,
+            client_addr: client.to_string(),
+        })
+        .await
+        .map_err(|e| ApiError::from(e).in_lang(lang))?;
+    tracing::info!(id = %stored.id, "contact message stored");
+    Ok((
+        StatusCode::CREATED,
+        Envelope::ok(ContactMessageCreated {
+            id: stored.id,
+            created_at: stored.created_at,
+        }),
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn request(name: &str, telephone: &str, message: &str) -> ContactMessageRequest {
+        ContactMessageRequest {
+            name: Some(name.into()),
+            telephone: Some(telephone.into()),
+            message: Some(message.into()),
+            email: None,
+            company: Some("  ".into()),
+        }
+    }
+
+    #[test]
+    fn a_complete_message_is_trimmed_and_blank_optionals_become_none() {
+        let valid =
+            ValidContactMessage::try_from(request("  Asha ", " 98450 01234", "Hi\n")).unwrap();
+        assert_eq!(
+            (
+                valid.name.as_str(),
+                valid.telephone.as_str(),
+                valid.message.as_str()
+            ),
+            ("Asha", "98450 01234", "Hi")
+        );
+        assert_eq!(valid.company, None);
+    }
+
+    #[test]
+    fn whitespace_counts_as_missing_and_every_field_at_fault_is_named() {
+        let errors = ValidContactMessage::try_from(request(" ", "", "\t"))
+            .err()
+            .unwrap();
+        let names: Vec<_> = errors.0.keys().copied().collect();
+        assert_eq!(names, ["message", "name", "telephone"]);
+    }
+
+    #[test]
+    fn length_is_counted_in_characters_not_bytes() {
+        let hundred_rupees = "₹".repeat(100);
+        assert!(ValidContactMessage::try_from(request(&hundred_rupees, "1", "m")).is_ok());
+        let errors =
+            ValidContactMessage::try_from(request(&format!("{hundred_rupees}₹"), "1", "m"))
+                .err()
+                .unwrap();
+        assert_eq!(
+            errors.0.get("name"),
+            Some(&FieldProblem::TooLong { max: 100 })
+        );
+    }
+}

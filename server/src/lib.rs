@@ -1,0 +1,8 @@
+//! Kilat's server: settings, start-up, the HTTP edge, persistence and the embedded web app.
+
+pub mod http;
+pub mod settings;
+pub mod startup;
+pub mod store;
+pub mod telemetry;
+pub mod web;

@@ -1,0 +1,72 @@
+//! `kilat`: the command line. Parses arguments, loads settings, installs tracing and calls the library.
+
+use std::path::PathBuf;
+
+use anyhow::Context;
+use clap::{Parser, Subcommand};
+use kilat_server::settings::Settings;
+use kilat_server::startup::{Application, shutdown_signal};
+use kilat_server::store::Db;
+use kilat_server::{http, telemetry};
+use secrecy::ExposeSecret;
+
+#[derive(Parser)]
+#[command(
+    name = "kilat",
+    version,
+    about = "Kilat: the marketing site, borrower app, operator console and API"
+)]
+struct Cli {
+    /// An optional TOML settings file (see server/src/defaults.toml for every key).
+    #[arg(long, global = true, env = "KILAT_CONFIG")]
+    config: Option<PathBuf>,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Start the server (KILAT_LISTEN, default 127.0.0.1:8080).
+    Serve,
+    /// Print the OpenAPI document of the JSON API.
+    Openapi,
+    /// Print the stored contact-form messages as a JSON array, newest first.
+    ContactMessages {
+        #[arg(long, default_value_t = 100)]
+        limit: i64,
+    },
+}
+
+#[tokio::main]
+async fn main() -> anyhow::Result<()> {
+    let cli = Cli::parse();
+    match cli.command {
+        Command::Openapi => {
+            print!("{}", http::openapi::document());
+            Ok(())
+        }
+        Command::Serve => {
+            let settings = Settings::load(cli.config.as_deref())?;
+            telemetry::init(settings.log.format);
+            let app = Application::build(&settings).await?;
+            let addr = app.local_addr();
+            tracing::info!(%addr, mode = ?settings.mode, "listening");
+            println!(
+                "Kilat is running at http://{addr}/ (India: http://{addr}/?lang=1). Stop it with Ctrl-C."
+            );
+            app.run_until(shutdown_signal()).await
+        }
+        Command::ContactMessages { limit } => {
+            let settings = Settings::load(cli.config.as_deref())?;
+            telemetry::init(settings.log.format);
+            let db = Db::connect(settings.database_url.expose_secret(), 1).await?;
+            let messages = db
+                .list_contact_messages(limit)
+                .await
+                .context("reading the contact messages")?;
+            println!("{}", serde_json::to_string_pretty(&messages)?);
+            db.close().await;
+            Ok(())
+        }
+    }
+}

@@ -1,0 +1,161 @@
+//! Typed settings: defaults, then an optional TOML file, then `KILAT_*` environment variables (`__` nests).
+
+use std::net::SocketAddr;
+use std::path::Path;
+
+use anyhow::{Context, bail};
+use secrecy::{ExposeSecret, SecretString};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+/// The defaults, with a comment on every setting.
+pub const DEFAULTS: &str = include_str!("defaults.toml");
+
+/// Everything the server reads at start-up. The README lists every field.
+#[derive(Debug, Clone, Deserialize)]
+pub struct Settings {
+    /// Address to listen on.
+    pub listen: SocketAddr,
+    /// `sqlite://…` (created and migrated on start) or `postgres://…`.
+    pub database_url: SecretString,
+    /// `development` or `production`.
+    pub mode: Mode,
+    /// Largest number of pooled database connections.
+    pub database_max_connections: u32,
+    /// Trust the left-most `X-Forwarded-For` address as the client's (only behind a proxy you run).
+    pub trust_forwarded_for: bool,
+    pub log: LogSettings,
+    pub contact: ContactSettings,
+    pub site: SiteSettings,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Mode {
+    Development,
+    Production,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct LogSettings {
+    /// `text` for people, `json` for log collectors.
+    pub format: LogFormat,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum LogFormat {
+    Text,
+    Json,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct ContactSettings {
+    /// Contact messages one client address may send in a minute; more get 429.
+    pub per_minute: u32,
+}
+
+/// The public site settings of PRODUCT.md §2, served by `GET /api/v1/site/settings` and rendered into the pages.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize, ToSchema)]
+#[serde(rename_all(serialize = "camelCase"))]
+#[schema(rename_all = "camelCase")]
+pub struct SiteSettings {
+    pub company_name: String,
+    pub email: String,
+    pub address: String,
+    pub copyright: String,
+    /// App name shown to India (English).
+    pub app_name_en: String,
+    /// App name shown to Indonesia (Indonesian).
+    pub app_name_id: String,
+    /// `#rrggbb`
+    pub theme_background_color: String,
+    /// `#rrggbb`, text on the theme background.
+    pub background_font_color: String,
+    /// `#rrggbb`, body text.
+    pub font_color: String,
+    pub service_phone: String,
+    pub whatsapp_number: String,
+    /// The regulated lender that funds the loans (RBI: named on every borrower screen).
+    pub lender_name: String,
+    pub grievance_officer: GrievanceOfficer,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize, ToSchema)]
+pub struct GrievanceOfficer {
+    pub name: String,
+    pub email: String,
+    pub phone: String,
+}
+
+impl Settings {
+    /// Reads the layers in order; `file` (or `KILAT_CONFIG`) names an optional TOML file.
+    pub fn load(file: Option<&Path>) -> anyhow::Result<Self> {
+        let mut builder = config::Config::builder()
+            .add_source(config::File::from_str(DEFAULTS, config::FileFormat::Toml));
+        if let Some(file) = file {
+            builder = builder.add_source(
+                config::File::from(file)
+                    .format(config::FileFormat::Toml)
+                    .required(true),
+            );
+        }
+        let settings: Settings = builder
+            .add_source(
+                config::Environment::with_prefix("KILAT")
+                    .prefix_separator("_")
+                    .separator("__"),
+            )
+            .build()
+            .context("reading the settings (file and KILAT_* variables)")?
+            .try_deserialize()
+            .context("a setting has a value of the wrong type (see the README's settings table)")?;
+        settings.validate()?;
+        Ok(settings)
+    }
+
+    fn validate(&self) -> anyhow::Result<()> {
+        let url = self.database_url.expose_secret();
+        if !(url.starts_with("sqlite:")
+            || url.starts_with("postgres://")
+            || url.starts_with("postgresql://"))
+        {
+            bail!("KILAT_DATABASE_URL must start with sqlite:, postgres:// or postgresql://");
+        }
+        if self.contact.per_minute == 0 {
+            bail!("KILAT_CONTACT__PER_MINUTE must be at least 1");
+        }
+        if self.database_max_connections == 0 {
+            bail!("KILAT_DATABASE_MAX_CONNECTIONS must be at least 1");
+        }
+        self.site.validate()
+    }
+}
+
+impl SiteSettings {
+    /// Colours end up in style attributes, so only `#rrggbb` is accepted.
+    pub fn validate(&self) -> anyhow::Result<()> {
+        for (name, value) in [
+            (
+                "KILAT_SITE__THEME_BACKGROUND_COLOR",
+                &self.theme_background_color,
+            ),
+            (
+                "KILAT_SITE__BACKGROUND_FONT_COLOR",
+                &self.background_font_color,
+            ),
+            ("KILAT_SITE__FONT_COLOR", &self.font_color),
+        ] {
+            let ok = value.len() == 7
+                && value.starts_with('#')
+                && value[1..].chars().all(|c| c.is_ascii_hexdigit());
+            if !ok {
+                bail!("{name} must be a colour written #rrggbb, not {value:?}");
+            }
+        }
+        if self.company_name.trim().is_empty() {
+            bail!("KILAT_SITE__COMPANY_NAME must not be empty");
+        }
+        Ok(())
+    }
+}

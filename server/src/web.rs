@@ -1,0 +1,384 @@
+//! The built web app (`web/dist`), embedded in the binary and served from memory.
+//!
+//! Every variant of every file (identity, gzip, brotli) is prepared once at start-up with its headers, so a request
+//! costs a map lookup and a reference-count increment. HTML pages carry `%%KILAT:…%%` placeholders that are filled
+//! from the public site settings here, then compressed in memory (docs/ARCHITECTURE.md, "Runtime settings in HTML").
+
+use std::collections::HashMap;
+use std::io::Write;
+use std::sync::Arc;
+
+use anyhow::{Context, bail};
+use axum::body::{Body, Bytes};
+use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, Uri, header};
+use axum::response::Response;
+use rust_embed::RustEmbed;
+use sha2::{Digest, Sha256};
+
+use crate::settings::SiteSettings;
+
+#[derive(RustEmbed)]
+#[folder = "$KILAT_WEB_DIST"]
+struct Dist;
+
+const IMMUTABLE: HeaderValue = HeaderValue::from_static("public, max-age=31536000, immutable");
+const NO_CACHE: HeaderValue = HeaderValue::from_static("no-cache");
+const VARY: HeaderValue = HeaderValue::from_static("accept-encoding");
+const GZIP: HeaderValue = HeaderValue::from_static("gzip");
+const BR: HeaderValue = HeaderValue::from_static("br");
+
+/// One encoding of one file, with the headers that depend on the bytes.
+struct Variant {
+    body: Bytes,
+    etag: HeaderValue,
+}
+
+impl Variant {
+    fn new(body: Bytes, suffix: &str) -> Self {
+        let digest = Sha256::digest(&body);
+        let etag = format!("\"{}{suffix}\"", hex::encode(&digest[..12]));
+        Self {
+            body,
+            etag: HeaderValue::from_str(&etag).expect("hex is a valid header value"),
+        }
+    }
+}
+
+/// A file as served: its encodings and the headers common to them.
+struct Asset {
+    identity: Variant,
+    gzip: Option<Variant>,
+    br: Option<Variant>,
+    content_type: HeaderValue,
+    cache_control: HeaderValue,
+}
+
+/// Which encoding the client accepts, best first.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Encoding {
+    Br,
+    Gzip,
+    Identity,
+}
+
+/// The served files, keyed by path without the leading slash (`index.html`, `assets/site-1a2b.js`).
+pub struct Assets {
+    files: HashMap<String, Arc<Asset>>,
+}
+
+impl Assets {
+    /// Loads every embedded file and renders the HTML pages with `site`. Fails on an unknown placeholder.
+    pub fn load(site: &SiteSettings) -> anyhow::Result<Self> {
+        let settings = serde_json::to_value(site).context("serializing the site settings")?;
+        let mut files = HashMap::new();
+        let names: Vec<String> = Dist::iter().map(|n| n.into_owned()).collect();
+        for name in &names {
+            if is_precompressed_sibling(name, &names) {
+                continue;
+            }
+            let file = Dist::get(name).with_context(|| format!("reading embedded {name}"))?;
+            let content_type = content_type(name);
+            let cache_control = if name.starts_with("assets/") {
+                IMMUTABLE
+            } else {
+                NO_CACHE
+            };
+            let asset = if name.ends_with(".html") {
+                let html = std::str::from_utf8(&file.data)
+                    .with_context(|| format!("{name} is not UTF-8"))?;
+                let rendered = render_placeholders(html, &settings)
+                    .with_context(|| format!("rendering {name}"))?;
+                let body = Bytes::from(rendered.into_bytes());
+                Asset {
+                    gzip: Some(Variant::new(gzip(&body)?, "-gz")),
+                    br: Some(Variant::new(brotli(&body)?, "-br")),
+                    identity: Variant::new(body, ""),
+                    content_type,
+                    cache_control,
+                }
+            } else {
+                let sibling = |ext: &str, suffix: &str| {
+                    Dist::get(&format!("{name}.{ext}"))
+                        .map(|f| Variant::new(Bytes::from(f.data.into_owned()), suffix))
+                };
+                Asset {
+                    gzip: sibling("gz", "-gz"),
+                    br: sibling("br", "-br"),
+                    identity: Variant::new(Bytes::from(file.data.into_owned()), ""),
+                    content_type,
+                    cache_control,
+                }
+            };
+            files.insert(name.clone(), Arc::new(asset));
+        }
+        Ok(Self { files })
+    }
+
+    /// True when the build was embedded (`make build` builds the web app first).
+    pub fn has_site(&self) -> bool {
+        self.files.contains_key("index.html")
+    }
+
+    /// Answers a GET or HEAD for a non-API path: the file itself, else the page of the area the path belongs to.
+    pub fn serve(&self, method: &Method, uri: &Uri, headers: &HeaderMap) -> Response {
+        if method != Method::GET && method != Method::HEAD {
+            let mut response = plain(StatusCode::METHOD_NOT_ALLOWED, "Method not allowed");
+            response
+                .headers_mut()
+                .insert(header::ALLOW, HeaderValue::from_static("GET, HEAD"));
+            return response;
+        }
+        let Some(asset) = self.lookup(uri) else {
+            return plain(StatusCode::NOT_FOUND, "Not found");
+        };
+        let (variant, encoding) = match negotiate(headers) {
+            Encoding::Br if asset.br.is_some() => (asset.br.as_ref(), Some(BR)),
+            Encoding::Br | Encoding::Gzip if asset.gzip.is_some() => {
+                (asset.gzip.as_ref(), Some(GZIP))
+            }
+            _ => (None, None),
+        };
+        let variant = variant.unwrap_or(&asset.identity);
+        let not_modified = headers.get(header::IF_NONE_MATCH).is_some_and(|tags| {
+            tags.as_bytes()
+                .split(|b| *b == b',')
+                .any(|t| t.trim_ascii() == variant.etag.as_bytes())
+        });
+        let mut response = if not_modified {
+            let mut r = Response::new(Body::empty());
+            *r.status_mut() = StatusCode::NOT_MODIFIED;
+            r
+        } else if method == Method::HEAD {
+            let mut r = Response::new(Body::empty());
+            r.headers_mut().insert(
+                header::CONTENT_LENGTH,
+                HeaderValue::from(variant.body.len()),
+            );
+            r
+        } else {
+            Response::new(Body::from(variant.body.clone()))
+        };
+        let h = response.headers_mut();
+        h.insert(header::CONTENT_TYPE, asset.content_type.clone());
+        h.insert(header::CACHE_CONTROL, asset.cache_control.clone());
+        h.insert(header::ETAG, variant.etag.clone());
+        if asset.gzip.is_some() || asset.br.is_some() {
+            h.insert(header::VARY, VARY);
+        }
+        if let Some(encoding) = encoding {
+            h.insert(header::CONTENT_ENCODING, encoding);
+        }
+        response
+    }
+
+    fn lookup(&self, uri: &Uri) -> Option<&Arc<Asset>> {
+        let path = uri.path();
+        let india = uri
+            .query()
+            .is_some_and(|q| q.split('&').any(|pair| pair == "lang=1"));
+        let page = |base: &str| {
+            if india {
+                self.files
+                    .get(&format!("{base}.en.html"))
+                    .or_else(|| self.files.get(&format!("{base}.html")))
+            } else {
+                self.files.get(&format!("{base}.html"))
+            }
+        };
+        if path == "/" {
+            return page("index");
+        }
+        let decoded = percent_encoding::percent_decode_str(path)
+            .decode_utf8()
+            .ok()?;
+        let key = decoded.trim_start_matches('/').trim_end_matches('/');
+        if key
+            .split('/')
+            .any(|segment| segment == ".." || segment == ".")
+        {
+            return None;
+        }
+        if let Some(asset) = self.files.get(key) {
+            return Some(asset);
+        }
+        // A missing hashed asset is a 404, never a page: a script tag must not receive HTML.
+        if key.starts_with("assets/") {
+            return None;
+        }
+        for area in ["app", "console"] {
+            if key == area || key.starts_with(&format!("{area}/")) {
+                return self.files.get(&format!("{area}/index.html"));
+            }
+        }
+        page(key).or_else(|| page("index"))
+    }
+}
+
+fn plain(status: StatusCode, text: &'static str) -> Response {
+    let mut response = Response::new(Body::from(text));
+    *response.status_mut() = status;
+    response.headers_mut().insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("text/plain; charset=utf-8"),
+    );
+    response
+}
+
+/// `Accept-Encoding` → the best encoding offered: br, then gzip, then none. A `q=0` refuses a coding.
+fn negotiate(headers: &HeaderMap) -> Encoding {
+    let Some(accept) = headers
+        .get(header::ACCEPT_ENCODING)
+        .and_then(|v| v.to_str().ok())
+    else {
+        return Encoding::Identity;
+    };
+    let mut best = Encoding::Identity;
+    for item in accept.split(',') {
+        let mut parts = item.split(';');
+        let coding = parts.next().unwrap_or_default().trim();
+        let refused = parts.any(|p| {
+            let p = p.trim();
+            p.strip_prefix("q=")
+                .is_some_and(|q| q.chars().all(|c| c == '0' || c == '.'))
+        });
+        if refused {
+            continue;
+        }
+        if coding.eq_ignore_ascii_case("br") {
+            return Encoding::Br;
+        }
+        if coding.eq_ignore_ascii_case("gzip") {
+            best = Encoding::Gzip;
+        }
+    }
+    best
+}
+
+fn is_precompressed_sibling(name: &str, names: &[String]) -> bool {
+    [".br", ".gz"].iter().any(|ext| {
+        name.strip_suffix(ext)
+            .is_some_and(|base| names.iter().any(|n| n == base))
+    })
+}
+
+fn content_type(name: &str) -> HeaderValue {
+    let mime = if name.ends_with(".webmanifest") {
+        "application/manifest+json".to_owned()
+    } else {
+        let guess = mime_guess::from_path(name).first_or_octet_stream();
+        let text = guess.type_() == mime_guess::mime::TEXT
+            || matches!(
+                guess.subtype().as_str(),
+                "javascript" | "json" | "xml" | "svg"
+            );
+        if text {
+            format!("{guess}; charset=utf-8")
+        } else {
+            guess.to_string()
+        }
+    };
+    HeaderValue::from_str(&mime).unwrap_or(HeaderValue::from_static("application/octet-stream"))
+}
+
+/// Replaces `%%KILAT:path%%` with the HTML-escaped string at `path`, and `%%KILAT_SETTINGS_JSON%%` with the settings
+/// as JSON safe inside a `<script type="application/json">` block.
+fn render_placeholders(html: &str, settings: &serde_json::Value) -> anyhow::Result<String> {
+    let json = serde_json::to_string(settings)?
+        .replace('<', "\\u003c")
+        .replace('>', "\\u003e")
+        .replace('&', "\\u0026");
+    let html = html.replace("%%KILAT_SETTINGS_JSON%%", &json);
+    let mut out = String::with_capacity(html.len());
+    let mut rest = html.as_str();
+    while let Some(start) = rest.find("%%KILAT:") {
+        out.push_str(&rest[..start]);
+        let after = &rest[start + "%%KILAT:".len()..];
+        let Some(end) = after.find("%%") else {
+            bail!("an unterminated %%KILAT: placeholder")
+        };
+        let path = &after[..end];
+        let value = path
+            .split('.')
+            .try_fold(settings, |node, key| node.get(key))
+            .and_then(|v| v.as_str())
+            .with_context(|| format!("the placeholder %%KILAT:{path}%% names no site setting"))?;
+        out.push_str(&escape_html(value));
+        rest = &after[end + 2..];
+    }
+    out.push_str(rest);
+    Ok(out)
+}
+
+fn escape_html(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+fn gzip(data: &[u8]) -> anyhow::Result<Bytes> {
+    let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+    encoder.write_all(data)?;
+    Ok(Bytes::from(encoder.finish()?))
+}
+
+fn brotli(data: &[u8]) -> anyhow::Result<Bytes> {
+    let mut out = Vec::new();
+    let params = brotli::enc::BrotliEncoderParams {
+        quality: 11,
+        lgwin: 22,
+        ..Default::default()
+    };
+    brotli::BrotliCompress(&mut &data[..], &mut out, &params)?;
+    Ok(Bytes::from(out))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn placeholders_are_filled_escaped_and_unknown_ones_refused() {
+        let settings = serde_json::json!({"companyName": "A & B <Loans>", "officer": {"email": "g@x.example"}});
+        let html =
+            r#"<title>%%KILAT:companyName%%</title><a href="mailto:%%KILAT:officer.email%%">"#;
+        assert_eq!(
+            render_placeholders(html, &settings).unwrap(),
+            r#"<title>A &amp; B &lt;Loans&gt;</title><a href="mailto:g@x.example">"#
+        );
+        assert!(render_placeholders("%%KILAT:nope%%", &settings).is_err());
+    }
+
+    #[test]
+    fn the_settings_json_cannot_close_its_script_block() {
+        let settings = serde_json::json!({"companyName": "</script><script>alert(1)</script>"});
+        let out = render_placeholders("%%KILAT_SETTINGS_JSON%%", &settings).unwrap();
+        assert!(!out.contains('<') && !out.contains('>'));
+        assert_eq!(
+            serde_json::from_str::<serde_json::Value>(&out).unwrap(),
+            settings
+        );
+    }
+
+    #[test]
+    fn encoding_prefers_brotli_then_gzip_and_honours_q_zero() {
+        let with = |v: &'static str| {
+            let mut h = HeaderMap::new();
+            h.insert(header::ACCEPT_ENCODING, HeaderValue::from_static(v));
+            negotiate(&h)
+        };
+        assert_eq!(with("gzip, deflate, br"), Encoding::Br);
+        assert_eq!(with("gzip"), Encoding::Gzip);
+        assert_eq!(with("br;q=0, gzip"), Encoding::Gzip);
+        assert_eq!(with("gzip;q=0.0"), Encoding::Identity);
+        assert_eq!(negotiate(&HeaderMap::new()), Encoding::Identity);
+    }
+}

@@ -1,0 +1,207 @@
+//! `spawn_app()`: the real application on port 0 with a fresh, migrated database, and typed helpers around it.
+
+use std::net::SocketAddr;
+
+use kilat_server::settings::Settings;
+use kilat_server::startup::Application;
+use kilat_server::store::Db;
+use serde_json::Value;
+use sqlx::Connection;
+use tokio::sync::oneshot;
+
+pub struct TestApp {
+    pub addr: SocketAddr,
+    pub client: reqwest::Client,
+    pub db: Db,
+    stop: Option<oneshot::Sender<()>>,
+    server: Option<tokio::task::JoinHandle<anyhow::Result<()>>>,
+    cleanup: Option<Cleanup>,
+}
+
+/// What to remove once the test is over.
+enum Cleanup {
+    SqliteDir(std::path::PathBuf),
+    PostgresDb { admin_url: String, name: String },
+}
+
+/// Settings for a test: port 0 and a unique database, with `adjust` applied on top.
+pub async fn spawn_app() -> TestApp {
+    spawn_app_with(|_| {}).await
+}
+
+pub async fn spawn_app_with(adjust: impl FnOnce(&mut Settings)) -> TestApp {
+    let (database_url, cleanup) = fresh_database().await;
+    // SAFETY of the environment: settings are read from defaults and the override below, not from the process
+    // environment, so tests do not race each other through env vars.
+    let mut settings = Settings::load(None).expect("the defaults load");
+    settings.listen = "127.0.0.1:0".parse().unwrap();
+    settings.database_url = database_url.into();
+    settings.database_max_connections = 4;
+    adjust(&mut settings);
+
+    let app = Application::build(&settings)
+        .await
+        .expect("the application builds");
+    let addr = app.local_addr();
+    let db = app.db().clone();
+    let (stop, stopped) = oneshot::channel::<()>();
+    let server = tokio::spawn(app.run_until(async move {
+        let _ = stopped.await;
+    }));
+    let client = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .unwrap();
+    TestApp {
+        addr,
+        client,
+        db,
+        stop: Some(stop),
+        server: Some(server),
+        cleanup: Some(cleanup),
+    }
+}
+
+/// A uniquely named database: a temporary SQLite file, or a new PostgreSQL database on TEST_DATABASE_URL's server.
+async fn fresh_database() -> (String, Cleanup) {
+    let unique = uuid::Uuid::new_v4().simple().to_string();
+    match std::env::var("TEST_DATABASE_URL") {
+        Ok(admin_url) if !admin_url.is_empty() => {
+            let name = format!("kilat_test_{unique}");
+            let mut admin = sqlx::PgConnection::connect(&admin_url)
+                .await
+                .expect("TEST_DATABASE_URL must reach a PostgreSQL server");
+            sqlx::query(&format!(r#"CREATE DATABASE "{name}""#))
+                .execute(&mut admin)
+                .await
+                .unwrap();
+            admin.close().await.ok();
+            let (base, _) = admin_url
+                .rsplit_once('/')
+                .expect("TEST_DATABASE_URL ends in /DATABASE");
+            (
+                format!("{base}/{name}"),
+                Cleanup::PostgresDb { admin_url, name },
+            )
+        }
+        _ => {
+            let dir = std::env::temp_dir().join(format!("kilat-test-{unique}"));
+            let url = format!("sqlite://{}/kilat.db", dir.display());
+            (url, Cleanup::SqliteDir(dir))
+        }
+    }
+}
+
+impl TestApp {
+    pub fn url(&self, path: &str) -> String {
+        format!("http://{}{path}", self.addr)
+    }
+
+    pub async fn get(&self, path: &str) -> reqwest::Response {
+        self.client
+            .get(self.url(path))
+            .send()
+            .await
+            .expect("the request is sent")
+    }
+
+    pub async fn post_json(&self, path: &str, body: &Value) -> reqwest::Response {
+        self.client
+            .post(self.url(path))
+            .json(body)
+            .send()
+            .await
+            .expect("the request is sent")
+    }
+
+    pub async fn contact_messages(
+        &self,
+    ) -> Vec<kilat_server::store::contact_messages::ContactMessage> {
+        self.db.list_contact_messages(100).await.unwrap()
+    }
+
+    /// Stops the server and removes the database. Call at the end of a test; `Drop` does it too, less gracefully.
+    pub async fn stop(mut self) {
+        self.shutdown().await;
+    }
+
+    async fn shutdown(&mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+        if let Some(server) = self.server.take() {
+            let _ = server.await;
+        }
+        self.db.close().await;
+        match self.cleanup.take() {
+            Some(Cleanup::SqliteDir(dir)) => {
+                let _ = std::fs::remove_dir_all(dir);
+            }
+            Some(Cleanup::PostgresDb { admin_url, name }) => {
+                drop_pg_database(admin_url, name).await
+            }
+            None => {}
+        }
+    }
+}
+
+async fn drop_pg_database(admin_url: String, name: String) {
+    if let Ok(mut admin) = sqlx::PgConnection::connect(&admin_url).await {
+        let _ = sqlx::query(&format!(r#"DROP DATABASE IF EXISTS "{name}" WITH (FORCE)"#))
+            .execute(&mut admin)
+            .await;
+        admin.close().await.ok();
+    }
+}
+
+impl Drop for TestApp {
+    fn drop(&mut self) {
+        // A test that panicked before `stop()`: clean up on a thread of its own, since Drop cannot await.
+        if self.cleanup.is_none() {
+            return;
+        }
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+        // The pool is not closed here: its connections belong to the runtime this thread is blocking.
+        let cleanup = self.cleanup.take();
+        let _ = std::thread::spawn(move || {
+            let rt = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .unwrap();
+            rt.block_on(async move {
+                match cleanup {
+                    Some(Cleanup::SqliteDir(dir)) => {
+                        let _ = std::fs::remove_dir_all(dir);
+                    }
+                    Some(Cleanup::PostgresDb { admin_url, name }) => {
+                        drop_pg_database(admin_url, name).await
+                    }
+                    None => {}
+                }
+            });
+        })
+        .join();
+    }
+}
+
+/// The envelope's `data`, after checking `code` is 0.
+pub async fn data(response: reqwest::Response) -> Value {
+    let body: Value = response.json().await.expect("a JSON body");
+    assert_eq!(body["code"], 0, "not a success envelope: {body}");
+    assert_eq!(body["msg"], "ok");
+    body["data"].clone()
+}
+
+/// An error envelope: checks the shape and returns it.
+pub async fn error(response: reqwest::Response) -> Value {
+    let body: Value = response.json().await.expect("a JSON body");
+    assert!(body["code"].is_string(), "not an error envelope: {body}");
+    assert!(
+        body["msg"].as_str().is_some_and(|m| !m.is_empty()),
+        "an error without a message: {body}"
+    );
+    assert!(body["data"].is_null());
+    body
+}
