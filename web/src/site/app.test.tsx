@@ -1,0 +1,156 @@
+import { act, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { hydrateRoot } from 'react-dom/client';
+import { describe, expect, it, vi } from 'vitest';
+import { createHttpClient } from '@/shared/api/http';
+import { MARKETS, type MarketId } from '@/shared/market/market';
+import { DEV_SETTINGS } from '@/shared/settings/settings';
+import { renderSite } from '@/test/render-site';
+import { SiteApp } from './app';
+import { render as prerender } from './entry-server';
+import { createSiteI18n } from './i18n/site-i18n';
+
+describe('site (India, English)', () => {
+  it('shows the top bar with the company name and the Home and Contact Us tabs', () => {
+    renderSite('/?lang=1');
+    expect(screen.getByRole('heading', { level: 1, name: 'Kilat' })).toBeInTheDocument();
+    expect(screen.getAllByRole('heading', { level: 1 })).toHaveLength(1);
+    expect(screen.getByRole('tab', { name: 'Home' })).toHaveAttribute('aria-selected', 'true');
+    expect(screen.getByRole('tab', { name: 'Contact Us' })).toHaveAttribute('aria-selected', 'false');
+    expect(screen.getByRole('banner')).toBeInTheDocument();
+    expect(screen.getByRole('main')).toBeInTheDocument();
+    expect(screen.getByRole('contentinfo')).toBeInTheDocument();
+  });
+
+  it('shows the offer, audience, steps and promises in rupees', () => {
+    renderSite('/?lang=1');
+    expect(screen.getByRole('heading', { name: 'Instant loans from ₹2,000 to ₹80,000' })).toBeInTheDocument();
+    expect(screen.getByText(/within 2 hours/)).toBeInTheDocument();
+    expect(screen.getByText('For salaried people earning at least ₹12,000 a month.')).toBeInTheDocument();
+    expect(screen.getByText('Trusted by 3 million users.')).toBeInTheDocument();
+    const steps = within(screen.getByRole('region', { name: 'Get a loan in 3 steps' })).getAllByRole('listitem');
+    expect(steps).toHaveLength(3);
+    for (const promise of ['Quick application', 'Flexible repayment', 'Your data kept safe', 'Customer service']) {
+      expect(screen.getByRole('heading', { name: promise })).toBeInTheDocument();
+    }
+  });
+
+  it('shows the company and grievance officer from settings in the footer', () => {
+    renderSite('/?lang=1', { ...DEV_SETTINGS, companyName: 'Contoh Finance', copyright: '© 2026 Contoh' });
+    const footer = screen.getByRole('contentinfo');
+    expect(within(footer).getByText('Contoh Finance')).toBeInTheDocument();
+    expect(within(footer).getByText(DEV_SETTINGS.address)).toBeInTheDocument();
+    expect(within(footer).getByRole('link', { name: DEV_SETTINGS.email })).toHaveAttribute('href', `mailto:${DEV_SETTINGS.email}`);
+    expect(within(footer).getByText('© 2026 Contoh')).toBeInTheDocument();
+    expect(within(footer).getByText(DEV_SETTINGS.grievanceOfficer.name)).toBeInTheDocument();
+    expect(within(footer).getByRole('link', { name: DEV_SETTINGS.grievanceOfficer.email })).toBeInTheDocument();
+    expect(within(footer).getByRole('link', { name: DEV_SETTINGS.grievanceOfficer.phone })).toBeInTheDocument();
+  });
+
+  it('switches tabs, scrolls smoothly to the top, and keeps lang in every link', async () => {
+    const user = userEvent.setup();
+    renderSite('/?lang=1');
+    await user.click(screen.getByRole('tab', { name: 'Contact Us' }));
+    expect(screen.getByRole('tab', { name: 'Contact Us' })).toHaveAttribute('aria-selected', 'true');
+    expect(screen.getByRole('tabpanel', { name: 'Contact Us' })).toBeVisible();
+    expect(screen.queryByRole('tabpanel', { name: 'Home' })).toBeNull();
+    expect(window.scrollTo).toHaveBeenLastCalledWith({ top: 0, behavior: 'smooth' });
+    expect(window.location.search).toBe('?lang=1');
+
+    await user.keyboard('{ArrowLeft}');
+    expect(screen.getByRole('tab', { name: 'Home' })).toHaveAttribute('aria-selected', 'true');
+    expect(screen.getByRole('tab', { name: 'Home' })).toHaveFocus();
+
+    for (const link of screen.getAllByRole('link')) {
+      const href = link.getAttribute('href') ?? '';
+      if (href.startsWith('/') && link.textContent !== 'Bahasa Indonesia') expect(href).toContain('lang=1');
+    }
+    expect(screen.getByRole('link', { name: 'Bahasa Indonesia' })).toHaveAttribute('href', '/');
+  });
+
+  it('routes to /about from the home page', async () => {
+    const user = userEvent.setup();
+    renderSite('/?lang=1');
+    await user.click(screen.getAllByRole('link', { name: 'About Kilat' })[0]!);
+    expect(window.location.pathname).toBe('/about');
+    expect(screen.getByRole('heading', { level: 2, name: 'About Kilat' })).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: 'Flexible repayment' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Contact Us' })).toHaveAttribute('href', '/?lang=1#contact');
+  });
+});
+
+describe('site (Indonesia, Indonesian)', () => {
+  it('shows the Indonesian texts and rupiah with dot grouping', () => {
+    renderSite('/');
+    expect(screen.getByRole('tab', { name: 'Beranda' })).toBeInTheDocument();
+    expect(screen.getByRole('tab', { name: 'Hubungi Kami' })).toBeInTheDocument();
+    expect(screen.getByRole('heading', { level: 2, name: /^Pinjaman cepat Rp.1\.000\.000 hingga Rp.15\.000\.000$/ })).toBeInTheDocument();
+    expect(screen.getByText(/penghasilan tahunan minimal Rp.5\.000\.000/)).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: 'Pinjam dalam 3 langkah' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'English (India)' })).toHaveAttribute('href', '/?lang=1');
+  });
+
+  it('opens the About page directly at /about', () => {
+    renderSite('/about');
+    expect(screen.getByRole('heading', { level: 2, name: 'Tentang Kilat' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Kembali ke beranda' })).toHaveAttribute('href', '/');
+  });
+
+  it('selects the Contact Us tab from the #contact hash', () => {
+    renderSite('/#contact');
+    expect(screen.getByRole('tab', { name: 'Hubungi Kami' })).toHaveAttribute('aria-selected', 'true');
+  });
+});
+
+const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+/** What the server does to a prerendered page: fill every placeholder with the real settings. */
+function fillPlaceholders(html: string): string {
+  return html.replace(/%%KILAT:([a-zA-Z.]+)%%/g, (_, path: string) => {
+    const value = path.split('.').reduce<unknown>((node, key) => (node as Record<string, unknown>)[key], DEV_SETTINGS);
+    if (typeof value !== 'string') throw new Error(`unknown placeholder ${path}`);
+    return escapeHtml(value);
+  });
+}
+
+describe('prerendering', () => {
+  it.each<[string, MarketId, string]>([
+    ['/', 'id', '/'],
+    ['/', 'in', '/?lang=1'],
+    ['/about', 'id', '/about'],
+    ['/about', 'in', '/about?lang=1'],
+  ])('renders %s for %s with placeholders, and the client hydrates it without a mismatch', async (route, marketId, url) => {
+    const page = prerender(route, marketId);
+    expect(page.html).toContain('%%KILAT:companyName%%');
+    expect(page.html).toContain('%%KILAT:grievanceOfficer.email%%');
+    expect(page.title).toBe('%%KILAT:companyName%%');
+    expect(page.lang).toBe(MARKETS[marketId].locale);
+
+    window.history.replaceState(null, '', url);
+    const container = document.createElement('div');
+    container.innerHTML = fillPlaceholders(page.html.replace(/<link rel="preload"[^>]*\/>/g, ''));
+    document.body.appendChild(container);
+    const errors = vi.spyOn(console, 'error');
+    const onRecoverableError = vi.fn();
+    const market = MARKETS[marketId];
+    let root: ReturnType<typeof hydrateRoot> | undefined;
+    await act(async () => {
+      root = hydrateRoot(
+        container,
+        <SiteApp
+          market={market}
+          settings={DEV_SETTINGS}
+          i18n={createSiteI18n(market.language)}
+          api={createHttpClient({ language: market.locale })}
+          serverUrl={route}
+        />,
+        { onRecoverableError },
+      );
+    });
+    expect(onRecoverableError).not.toHaveBeenCalled();
+    expect(errors).not.toHaveBeenCalled();
+    expect(within(container).getByRole('heading', { level: 1 })).toHaveTextContent(DEV_SETTINGS.companyName);
+    act(() => root?.unmount());
+    container.remove();
+  });
+});

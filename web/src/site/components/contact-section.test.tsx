@@ -1,0 +1,153 @@
+import { act, fireEvent, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { jsonResponse, renderSite } from '@/test/render-site';
+
+function stubFetch(answer: () => Promise<Response>) {
+  const fetchMock = vi.fn(answer);
+  vi.stubGlobal('fetch', fetchMock);
+  return fetchMock;
+}
+
+async function openContact(url: string, tabName: string) {
+  const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
+  renderSite(url);
+  await user.click(screen.getByRole('tab', { name: tabName }));
+  return user;
+}
+
+const toast = () => screen.queryByTestId('toast');
+
+describe('contact form (India, English)', () => {
+  beforeEach(() => vi.useFakeTimers({ shouldAdvanceTime: true }));
+  afterEach(() => {
+    vi.useRealTimers();
+    vi.unstubAllGlobals();
+  });
+
+  it('refuses empty and whitespace-only fields for exactly 1 second and sends nothing', async () => {
+    const fetchMock = stubFetch(async () => jsonResponse(201, { code: 0, msg: 'ok', data: { id: '1', createdAt: 1 } }));
+    const user = await openContact('/?lang=1', 'Contact Us');
+    await user.type(screen.getByLabelText('Name'), 'Asha');
+    await user.type(screen.getByLabelText('Telephone'), '   ');
+    await user.type(screen.getByLabelText('Message'), 'Hello');
+    // From here the clock moves only when told, to check the toast's 1 s to the millisecond.
+    vi.useFakeTimers();
+    act(() => {
+      fireEvent.click(screen.getByRole('button', { name: 'Send Message' }));
+    });
+
+    expect(screen.getByRole('status')).toHaveTextContent('Please provide complete information!');
+    expect(toast()).toHaveTextContent(/^Please provide complete information!$/);
+    act(() => vi.advanceTimersByTime(999));
+    expect(toast()).toBeInTheDocument();
+    act(() => vi.advanceTimersByTime(1));
+    expect(toast()).not.toBeInTheDocument();
+
+    expect(fetchMock).not.toHaveBeenCalled();
+    expect(screen.getByLabelText('Name')).toHaveValue('Asha');
+    expect(screen.getByLabelText('Message')).toHaveValue('Hello');
+  });
+
+  it('refuses a form with every field empty', async () => {
+    const fetchMock = stubFetch(async () => jsonResponse(201, {}));
+    const user = await openContact('/?lang=1', 'Contact Us');
+    await user.click(screen.getByRole('button', { name: 'Send Message' }));
+    expect(toast()).toHaveTextContent('Please provide complete information!');
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+
+  it('posts the message as JSON, confirms for 1 second and clears the fields', async () => {
+    const fetchMock = stubFetch(async () => jsonResponse(201, { code: 0, msg: 'ok', data: { id: 'm-1', createdAt: 1763820000000 } }));
+    const user = await openContact('/?lang=1&sessionId=abc', 'Contact Us');
+    await user.type(screen.getByLabelText('Name'), '  Asha Rao ');
+    await user.type(screen.getByLabelText('Telephone'), '98765 43210');
+    await user.type(screen.getByLabelText('Message'), 'Please call me.');
+    await user.click(screen.getByRole('button', { name: 'Send Message' }));
+
+    expect(await screen.findByTestId('toast')).toHaveTextContent(/^Submit successfully!$/);
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+    const [url, init] = fetchMock.mock.calls[0] as unknown as [string, RequestInit];
+    expect(url).toBe('/api/v1/site/contact-messages');
+    expect(init.method).toBe('POST');
+    expect(JSON.parse(init.body as string)).toEqual({ name: 'Asha Rao', telephone: '98765 43210', message: 'Please call me.' });
+    expect(init.headers).toMatchObject({
+      'Content-Type': 'application/json',
+      'X-Requested-With': 'XMLHttpRequest',
+      'Accept-Language': 'en-IN',
+      'X-Session-Id': 'abc',
+      'X-App-Channel': '',
+    });
+    expect(screen.getByLabelText('Name')).toHaveValue('');
+    expect(screen.getByLabelText('Telephone')).toHaveValue('');
+    expect(screen.getByLabelText('Message')).toHaveValue('');
+
+    act(() => vi.advanceTimersByTime(1000));
+    expect(toast()).not.toBeInTheDocument();
+  });
+
+  it('shows the server message when it refuses, and keeps the fields', async () => {
+    stubFetch(async () => jsonResponse(429, { code: 'rate_limited', msg: 'Too many messages. Try again in a minute.', data: null }));
+    const user = await openContact('/?lang=1', 'Contact Us');
+    await user.type(screen.getByLabelText('Name'), 'Asha');
+    await user.type(screen.getByLabelText('Telephone'), '12');
+    await user.type(screen.getByLabelText('Message'), 'Hi');
+    await user.click(screen.getByRole('button', { name: 'Send Message' }));
+
+    expect(await screen.findByTestId('toast')).toHaveTextContent('Too many messages. Try again in a minute.');
+    expect(screen.getByLabelText('Name')).toHaveValue('Asha');
+    expect(screen.getByLabelText('Telephone')).toHaveValue('12');
+    expect(screen.getByLabelText('Message')).toHaveValue('Hi');
+  });
+
+  it('says so when the server cannot be reached, and keeps the fields', async () => {
+    stubFetch(async () => {
+      throw new TypeError('Failed to fetch');
+    });
+    const user = await openContact('/?lang=1', 'Contact Us');
+    await user.type(screen.getByLabelText('Name'), 'Asha');
+    await user.type(screen.getByLabelText('Telephone'), 'call me');
+    await user.type(screen.getByLabelText('Message'), 'Hi');
+    await user.click(screen.getByRole('button', { name: 'Send Message' }));
+
+    expect(await screen.findByTestId('toast')).toHaveTextContent('We could not reach the server. Check your connection and try again.');
+    expect(screen.getByLabelText('Telephone')).toHaveValue('call me');
+  });
+});
+
+describe('contact form (Indonesia, Indonesian)', () => {
+  beforeEach(() => vi.useFakeTimers({ shouldAdvanceTime: true }));
+  afterEach(() => {
+    vi.useRealTimers();
+    vi.unstubAllGlobals();
+  });
+
+  it('uses the Indonesian texts and Accept-Language', async () => {
+    const fetchMock = stubFetch(async () => jsonResponse(201, { code: 0, msg: 'ok', data: { id: 'm-2', createdAt: 1 } }));
+    const user = await openContact('/', 'Hubungi Kami');
+    await user.click(screen.getByRole('button', { name: 'Kirim Pesan' }));
+    expect(toast()).toHaveTextContent(/^Harap lengkapi semua informasi!$/);
+    expect(fetchMock).not.toHaveBeenCalled();
+
+    await user.type(screen.getByLabelText('Nama'), 'Budi');
+    await user.type(screen.getByLabelText('Telepon'), '0812 3456 7890');
+    await user.type(screen.getByLabelText('Pesan'), 'Mohon hubungi saya.');
+    await user.click(screen.getByRole('button', { name: 'Kirim Pesan' }));
+    await vi.waitFor(() => expect(toast()).toHaveTextContent(/^Berhasil dikirim!$/));
+    const [url, init] = fetchMock.mock.calls[0] as unknown as [string, RequestInit];
+    expect(url).toBe('/api/v1/site/contact-messages');
+    expect(JSON.parse(init.body as string)).toEqual({ name: 'Budi', telephone: '0812 3456 7890', message: 'Mohon hubungi saya.' });
+    expect(init.headers).toMatchObject({ 'Accept-Language': 'id-ID' });
+  });
+
+  it('falls back to the Indonesian failure text when the server gives no message', async () => {
+    stubFetch(async () => new Response('oops', { status: 500 }));
+    const user = await openContact('/', 'Hubungi Kami');
+    await user.type(screen.getByLabelText('Nama'), 'Budi');
+    await user.type(screen.getByLabelText('Telepon'), '0812');
+    await user.type(screen.getByLabelText('Pesan'), 'Halo');
+    await user.click(screen.getByRole('button', { name: 'Kirim Pesan' }));
+    expect(await screen.findByTestId('toast')).toHaveTextContent('Pesan Anda gagal dikirim. Silakan coba lagi.');
+    expect(screen.getByLabelText('Nama')).toHaveValue('Budi');
+  });
+});
