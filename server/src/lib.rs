@@ -1,6 +1,7 @@
 //! Kilat's server: settings, start-up, the HTTP edge, persistence and the embedded web app.
 
 pub mod http;
+pub mod quote;
 pub mod settings;
 pub mod startup;
 pub mod store;

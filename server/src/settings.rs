@@ -22,6 +22,8 @@ pub struct Settings {
     pub mode: Mode,
     /// Largest number of pooled database connections.
     pub database_max_connections: u32,
+    /// HTTP worker threads, each with its own runtime and socket; 0 means one per CPU core.
+    pub workers: usize,
     /// Trust the left-most `X-Forwarded-For` address as the client's (only behind a proxy you run).
     pub trust_forwarded_for: bool,
     pub log: LogSettings,

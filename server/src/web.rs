@@ -64,6 +64,9 @@ enum Encoding {
 /// The served files, keyed by path without the leading slash (`index.html`, `assets/site-1a2b.js`).
 pub struct Assets {
     files: HashMap<String, Arc<Asset>>,
+    /// `index.html` and `index.en.html`, looked up once: `/` is most of the traffic.
+    home: Option<Arc<Asset>>,
+    home_en: Option<Arc<Asset>>,
 }
 
 impl Assets {
@@ -111,7 +114,13 @@ impl Assets {
             };
             files.insert(name.clone(), Arc::new(asset));
         }
-        Ok(Self { files })
+        let home = files.get("index.html").cloned();
+        let home_en = files.get("index.en.html").cloned().or_else(|| home.clone());
+        Ok(Self {
+            files,
+            home,
+            home_en,
+        })
     }
 
     /// True when the build was embedded (`make build` builds the web app first).
@@ -159,6 +168,8 @@ impl Assets {
             Response::new(Body::from(variant.body.clone()))
         };
         let h = response.headers_mut();
+        // Room for these and the security headers, so the map never grows while the response passes the middleware.
+        h.reserve(16);
         h.insert(header::CONTENT_TYPE, asset.content_type.clone());
         h.insert(header::CACHE_CONTROL, asset.cache_control.clone());
         h.insert(header::ETAG, variant.etag.clone());
@@ -186,7 +197,11 @@ impl Assets {
             }
         };
         if path == "/" {
-            return page("index");
+            return if india {
+                self.home_en.as_ref()
+            } else {
+                self.home.as_ref()
+            };
         }
         let decoded = percent_encoding::percent_decode_str(path)
             .decode_utf8()
