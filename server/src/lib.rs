@@ -1,8 +1,11 @@
 //! Kilat's server: settings, start-up, the HTTP edge, persistence and the embedded web app.
 
+pub mod crypto;
 pub mod http;
 pub mod quote;
 pub mod settings;
+pub mod sign_in;
+pub mod sms;
 pub mod startup;
 pub mod store;
 pub mod telemetry;

@@ -20,6 +20,9 @@ pub struct Settings {
     pub database_url: SecretString,
     /// `development` or `production`.
     pub mode: Mode,
+    /// 64 hex digits; derives the keys for PII encryption and keyed hashes. Required in production.
+    pub secret_key: Option<SecretString>,
+    pub sms: SmsSettings,
     /// Largest number of pooled database connections.
     pub database_max_connections: u32,
     /// HTTP worker threads, each with its own runtime and socket; 0 means one per CPU core.
@@ -49,6 +52,28 @@ pub struct LogSettings {
 pub enum LogFormat {
     Text,
     Json,
+}
+
+/// How sign-in codes reach phones.
+#[derive(Debug, Clone, Deserialize)]
+pub struct SmsSettings {
+    /// `log` (development: the server log and the development outbox) or `http` (a provider's HTTP API).
+    pub sender: SmsSender,
+    /// The provider's endpoint (for `http`).
+    pub http_url: String,
+    /// The provider's API key (for `http`), sent as a bearer token.
+    pub http_api_key: Option<SecretString>,
+    /// Per attempt, in milliseconds.
+    pub http_timeout_ms: u64,
+    /// Attempts after the first on a network error or a 5xx answer.
+    pub http_retries: u32,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SmsSender {
+    Log,
+    Http,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -126,6 +151,12 @@ impl Settings {
         }
         if self.contact.per_minute == 0 {
             bail!("KILAT_CONTACT__PER_MINUTE must be at least 1");
+        }
+        if self.sms.sender == SmsSender::Http && self.sms.http_url.trim().is_empty() {
+            bail!("KILAT_SMS__HTTP_URL is required when KILAT_SMS__SENDER is http");
+        }
+        if self.mode == Mode::Production && self.sms.sender == SmsSender::Log {
+            bail!("KILAT_SMS__SENDER=log only writes codes to the log: production needs http");
         }
         if self.database_max_connections == 0 {
             bail!("KILAT_DATABASE_MAX_CONNECTIONS must be at least 1");

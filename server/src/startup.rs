@@ -12,8 +12,11 @@ use secrecy::ExposeSecret;
 use socket2::{Domain, Protocol, Socket, Type};
 use tokio::net::TcpListener;
 
+use crate::crypto::Secrets;
 use crate::http::{self, openapi, rate_limit::AddressLimiter};
-use crate::settings::{Settings, SiteSettings};
+use crate::settings::{Mode, Settings, SiteSettings};
+use crate::sign_in::SignInService;
+use crate::sms::{self, Outbox};
 use crate::store::Db;
 use crate::web::Assets;
 
@@ -36,6 +39,12 @@ pub struct AppStateInner {
     pub openapi: Bytes,
     pub contact_limiter: AddressLimiter,
     pub trust_forwarded_for: bool,
+    pub sign_in: SignInService,
+    /// What the development code sender wrote; served only in development mode.
+    pub outbox: Arc<Outbox>,
+    pub development: bool,
+    /// Cookies get `Secure` in production (served over HTTPS behind the proxy).
+    pub secure_cookies: bool,
 }
 
 /// A bound, ready-to-run server.
@@ -63,6 +72,10 @@ impl Application {
                 "the web app was not built into this binary: `make build` builds web/dist first"
             );
         }
+        let secrets = Secrets::from_settings(settings.secret_key.as_ref(), settings.mode)?;
+        let outbox = Arc::new(Outbox::default());
+        let sender = sms::from_settings(&settings.sms, outbox.clone())?;
+        let sign_in = SignInService::new(db.clone(), secrets, sender);
         let per_minute = NonZeroU32::new(settings.contact.per_minute)
             .context("contact.per_minute must be ≥ 1")?;
         let state = AppState(Arc::new(AppStateInner {
@@ -72,6 +85,10 @@ impl Application {
             openapi: Bytes::from(openapi::document()),
             contact_limiter: AddressLimiter::per_minute(per_minute),
             trust_forwarded_for: settings.trust_forwarded_for,
+            sign_in,
+            outbox,
+            development: settings.mode == Mode::Development,
+            secure_cookies: settings.mode == Mode::Production,
         }));
         let workers = match settings.workers {
             0 => std::thread::available_parallelism().map_or(1, usize::from),

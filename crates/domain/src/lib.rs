@@ -10,6 +10,7 @@ pub mod error;
 pub mod kfs;
 pub mod money;
 pub mod order;
+pub mod phone;
 pub mod product;
 pub mod quote;
 pub mod rate;
@@ -22,6 +23,7 @@ pub use error::{CapKind, Error, Result};
 pub use kfs::{GrievanceOfficer, KFS_VERSION, KeyFactStatement, Lender};
 pub use money::{Currency, Market, Money};
 pub use order::{OrderEvent, OrderState};
+pub use phone::{Phone, PhoneError};
 pub use product::{
     AmountRange, ExtensionTerms, FeeRule, Interest, InterestMethod, LateCharge, Period, Product,
     RateBasis, Rounding, Term,

@@ -51,6 +51,10 @@ pub struct ErrorBody {
 pub enum FieldProblem {
     Required,
     TooLong { max: usize },
+    InvalidPhone,
+    InvalidCode,
+    UnknownMarket,
+    WrongCode,
 }
 
 impl FieldProblem {
@@ -60,6 +64,14 @@ impl FieldProblem {
             (Self::Required, Lang::Id) => "Kolom ini wajib diisi.".into(),
             (Self::TooLong { max }, Lang::En) => format!("At most {max} characters."),
             (Self::TooLong { max }, Lang::Id) => format!("Maksimal {max} karakter."),
+            (Self::InvalidPhone, Lang::En) => "Enter a valid mobile number.".into(),
+            (Self::InvalidPhone, Lang::Id) => "Masukkan nomor ponsel yang valid.".into(),
+            (Self::InvalidCode, Lang::En) => "The code has 6 digits.".into(),
+            (Self::InvalidCode, Lang::Id) => "Kode terdiri dari 6 angka.".into(),
+            (Self::UnknownMarket, Lang::En) => "Choose IN (India) or ID (Indonesia).".into(),
+            (Self::UnknownMarket, Lang::Id) => "Pilih IN (India) atau ID (Indonesia).".into(),
+            (Self::WrongCode, Lang::En) => "This code is not correct.".into(),
+            (Self::WrongCode, Lang::Id) => "Kode ini salah.".into(),
         }
     }
 }
@@ -94,6 +106,10 @@ pub enum ApiError {
     BadRequest(String),
     #[error("rate limited")]
     RateLimited { retry_after_secs: u64 },
+    #[error("not signed in")]
+    Unauthorized,
+    #[error(transparent)]
+    SignIn(#[from] crate::sign_in::SignInError),
     #[error(transparent)]
     Internal(#[from] anyhow::Error),
 }
@@ -121,6 +137,7 @@ pub struct LocalizedError {
 impl IntoResponse for LocalizedError {
     fn into_response(self) -> Response {
         let lang = self.lang;
+        use crate::sign_in::SignInError;
         let (status, code, msg_en, msg_id) = match &self.error {
             ApiError::Validation(_) => (
                 StatusCode::UNPROCESSABLE_ENTITY,
@@ -164,6 +181,60 @@ impl IntoResponse for LocalizedError {
                 "Too many requests. Please wait a minute and try again.",
                 "Terlalu banyak permintaan. Silakan tunggu sebentar dan coba lagi.",
             ),
+            ApiError::Unauthorized => (
+                StatusCode::UNAUTHORIZED,
+                "unauthorized",
+                "Please log in again.",
+                "Silakan masuk kembali.",
+            ),
+            ApiError::SignIn(SignInError::ResendTooSoon { .. }) => (
+                StatusCode::TOO_MANY_REQUESTS,
+                "code_resend_too_soon",
+                "A code was just sent. Please wait before asking for another.",
+                "Kode baru saja dikirim. Silakan tunggu sebelum meminta lagi.",
+            ),
+            ApiError::SignIn(SignInError::DailyLimit) => (
+                StatusCode::TOO_MANY_REQUESTS,
+                "daily_limit_reached",
+                "Too many codes today. Please try again tomorrow.",
+                "Terlalu banyak kode hari ini. Silakan coba lagi besok.",
+            ),
+            ApiError::SignIn(SignInError::CodeInvalid) => (
+                StatusCode::BAD_REQUEST,
+                "code_invalid",
+                "The code is not correct.",
+                "Kode tidak benar.",
+            ),
+            ApiError::SignIn(SignInError::CodeExpired) => (
+                StatusCode::BAD_REQUEST,
+                "code_expired",
+                "The code has expired. Please ask for a new one.",
+                "Kode sudah kedaluwarsa. Silakan minta kode baru.",
+            ),
+            ApiError::SignIn(SignInError::AttemptsExceeded) => (
+                StatusCode::TOO_MANY_REQUESTS,
+                "code_attempts_exceeded",
+                "Too many wrong tries. Please ask for a new code.",
+                "Terlalu banyak percobaan salah. Silakan minta kode baru.",
+            ),
+            ApiError::SignIn(SignInError::Delivery(err)) => {
+                tracing::error!(error = ?err, "a sign-in code could not be delivered");
+                (
+                    StatusCode::BAD_GATEWAY,
+                    "code_delivery_failed",
+                    "We could not send the code. Please try again in a moment.",
+                    "Kode tidak dapat dikirim. Silakan coba lagi sebentar lagi.",
+                )
+            }
+            ApiError::SignIn(SignInError::Store(err)) => {
+                tracing::error!(error = ?err, "request failed");
+                (
+                    StatusCode::INTERNAL_SERVER_ERROR,
+                    "internal",
+                    "Something went wrong on our side. Please try again.",
+                    "Terjadi kesalahan di pihak kami. Silakan coba lagi.",
+                )
+            }
             ApiError::Internal(err) => {
                 tracing::error!(error = ?err, "request failed");
                 (
@@ -186,6 +257,10 @@ impl IntoResponse for LocalizedError {
             ApiError::BadRequest(detail) => {
                 Some(BTreeMap::from([("body".to_owned(), detail.clone())]))
             }
+            ApiError::SignIn(SignInError::CodeInvalid) => Some(BTreeMap::from([(
+                "code".to_owned(),
+                FieldProblem::WrongCode.text(lang),
+            )])),
             _ => None,
         };
         let body = ErrorBody {
@@ -199,7 +274,9 @@ impl IntoResponse for LocalizedError {
             fields,
         };
         let mut response = (status, Json(body)).into_response();
-        if let ApiError::RateLimited { retry_after_secs } = self.error {
+        if let ApiError::RateLimited { retry_after_secs }
+        | ApiError::SignIn(SignInError::ResendTooSoon { retry_after_secs }) = self.error
+        {
             response
                 .headers_mut()
                 .insert(header::RETRY_AFTER, HeaderValue::from(retry_after_secs));

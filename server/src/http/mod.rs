@@ -1,5 +1,6 @@
 //! The HTTP edge: routes, middleware, and the conversion of requests and errors to and from the envelope.
 
+pub mod borrower;
 pub mod error;
 pub mod extract;
 pub mod health;
@@ -40,6 +41,16 @@ pub fn router(state: AppState) -> Router {
             "/site/contact-messages",
             post(site::create_contact_message).layer(DefaultBodyLimit::max(CONTACT_BODY_LIMIT)),
         )
+        .route("/borrower/login/init", get(borrower::login_init))
+        .route("/borrower/login/sms-code", post(borrower::send_sms_code))
+        .route(
+            "/borrower/login/voice-code",
+            post(borrower::send_voice_code),
+        )
+        .route("/borrower/login", post(borrower::login))
+        .route("/borrower/logout", post(borrower::logout))
+        .route("/borrower/me", get(borrower::me))
+        .route("/dev/outbox", get(borrower::dev_outbox))
         .route("/openapi.json", get(openapi_json))
         .method_not_allowed_fallback(api_method_not_allowed)
         .fallback(api_not_found)

@@ -3,15 +3,27 @@
 use utoipa::OpenApi;
 
 use super::error::ErrorBody;
-use super::site;
+use super::{borrower, site};
 use crate::settings::{GrievanceOfficer, SiteSettings};
 
 #[derive(OpenApi)]
 #[openapi(
     info(title = "Kilat API", version = "1", description = "JSON under /api/v1; every answer is the envelope of PRODUCT.md §4."),
-    paths(site::settings, site::create_contact_message),
+    paths(
+        site::settings,
+        site::create_contact_message,
+        borrower::login_init,
+        borrower::send_sms_code,
+        borrower::send_voice_code,
+        borrower::login,
+        borrower::logout,
+        borrower::me
+    ),
     components(schemas(ErrorBody, SiteSettings, GrievanceOfficer, site::ContactMessageRequest, site::ContactMessageCreated)),
-    tags((name = "site", description = "The public marketing site"))
+    tags(
+        (name = "site", description = "The public marketing site"),
+        (name = "borrower", description = "The borrower app: sign-in (docs/API-BORROWER.md)")
+    )
 )]
 pub struct ApiDoc;
 

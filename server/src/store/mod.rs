@@ -1,6 +1,7 @@
 //! Persistence: one pool over SQLite or PostgreSQL through sqlx's `Any` driver, portable SQL, one migrations folder.
 
 pub mod contact_messages;
+pub mod sign_in;
 
 use std::str::FromStr;
 use std::time::Duration;

@@ -48,6 +48,8 @@ pub async fn spawn_app_with(adjust: impl FnOnce(&mut Settings)) -> TestApp {
     let server = tokio::spawn(app.run_until(async move {
         let _ = stopped.await;
     }));
+    // reqwest is built with rustls and no default crypto provider (the server picks ring); so do the tests.
+    let _ = rustls::crypto::ring::default_provider().install_default();
     let client = reqwest::Client::builder()
         .redirect(reqwest::redirect::Policy::none())
         .build()
@@ -204,4 +206,62 @@ pub async fn error(response: reqwest::Response) -> Value {
     );
     assert!(body["data"].is_null());
     body
+}
+
+impl TestApp {
+    /// Asks for an SMS code and reads it from the development outbox.
+    pub async fn request_code(&self, market: &str, phone: &str) -> String {
+        let response = self
+            .post_json(
+                "/api/v1/borrower/login/sms-code",
+                &serde_json::json!({"market": market, "phone": phone}),
+            )
+            .await;
+        assert_eq!(
+            response.status(),
+            200,
+            "sending a code: {}",
+            response.text().await.unwrap()
+        );
+        self.latest_code().await
+    }
+
+    /// The newest code in the development outbox.
+    pub async fn latest_code(&self) -> String {
+        let outbox = data(self.get("/api/v1/dev/outbox").await).await;
+        outbox[0]["code"]
+            .as_str()
+            .expect("a code in the outbox")
+            .to_owned()
+    }
+
+    /// Signs in and returns the session id.
+    pub async fn sign_in(&self, market: &str, phone: &str) -> String {
+        let code = self.request_code(market, phone).await;
+        let response = self
+            .post_json(
+                "/api/v1/borrower/login",
+                &serde_json::json!({"market": market, "phone": phone, "code": code}),
+            )
+            .await;
+        assert_eq!(response.status(), 200);
+        data(response).await["sessionId"]
+            .as_str()
+            .unwrap()
+            .to_owned()
+    }
+
+    pub async fn get_as(&self, path: &str, session: &str) -> reqwest::Response {
+        self.client
+            .get(self.url(path))
+            .header("x-session-id", session)
+            .send()
+            .await
+            .unwrap()
+    }
+
+    /// Runs a statement on the app's database (to move time: age a code or a session).
+    pub async fn execute(&self, sql: &str) {
+        sqlx::query(sql).execute(self.db.pool()).await.unwrap();
+    }
 }

@@ -2,6 +2,7 @@
 //! set).
 
 mod helpers;
+mod login;
 mod openapi;
 mod site;
 mod web;

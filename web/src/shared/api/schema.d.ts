@@ -4,6 +4,108 @@
  */
 
 export interface paths {
+    "/api/v1/borrower/login": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Signs in with the phone and its code; creates the borrower on first sign-in. */
+        post: operations["login"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/borrower/login/init": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What the login screen needs for a market. */
+        get: operations["login_init"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/borrower/login/sms-code": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Sends a 6-digit sign-in code by SMS. */
+        post: operations["send_sms_code"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/borrower/login/voice-code": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Sends the code by an automated voice call instead. */
+        post: operations["send_voice_code"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/borrower/logout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Ends the session (header or cookie) and clears the cookie. */
+        post: operations["logout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/borrower/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The signed-in borrower. */
+        get: operations["me"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/site/contact-messages": {
         parameters: {
             query?: never;
@@ -42,6 +144,26 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        BorrowerView: {
+            /**
+             * Format: int64
+             * @description Epoch milliseconds.
+             */
+            createdAt: number;
+            id: string;
+            /** @description True on the first sign-in, when the borrower was created. */
+            isNew?: boolean | null;
+            /** @description `IN` or `ID`. */
+            market: string;
+            phoneMasked: string;
+        };
+        CodeSent: {
+            /** Format: int64 */
+            expiresInSeconds: number;
+            phoneMasked: string;
+            /** Format: int64 */
+            resendSeconds: number;
+        };
         ContactMessageCreated: {
             /**
              * Format: int64
@@ -66,6 +188,52 @@ export interface components {
             /** @description Required; at most 32 characters; no format check (SPEC.md §5). */
             telephone?: string | null;
         };
+        DigitRange: {
+            /** Format: int32 */
+            max: number;
+            /** Format: int32 */
+            min: number;
+        };
+        /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
+        Envelope_BorrowerView: {
+            /**
+             * Format: int32
+             * @description Always 0 on success.
+             */
+            code: number;
+            data: {
+                /**
+                 * Format: int64
+                 * @description Epoch milliseconds.
+                 */
+                createdAt: number;
+                id: string;
+                /** @description True on the first sign-in, when the borrower was created. */
+                isNew?: boolean | null;
+                /** @description `IN` or `ID`. */
+                market: string;
+                phoneMasked: string;
+            };
+            /** @description Always `ok` on success. */
+            msg: string;
+        };
+        /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
+        Envelope_CodeSent: {
+            /**
+             * Format: int32
+             * @description Always 0 on success.
+             */
+            code: number;
+            data: {
+                /** Format: int64 */
+                expiresInSeconds: number;
+                phoneMasked: string;
+                /** Format: int64 */
+                resendSeconds: number;
+            };
+            /** @description Always `ok` on success. */
+            msg: string;
+        };
         /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
         Envelope_ContactMessageCreated: {
             /**
@@ -81,6 +249,59 @@ export interface components {
                 createdAt: number;
                 id: string;
             };
+            /** @description Always `ok` on success. */
+            msg: string;
+        };
+        /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
+        Envelope_LoggedIn: {
+            /**
+             * Format: int32
+             * @description Always 0 on success.
+             */
+            code: number;
+            data: {
+                borrower: components["schemas"]["BorrowerView"];
+                /** @description For the native shell, which sends it back as `X-Session-Id`; browsers use the HttpOnly cookie. */
+                sessionId: string;
+            };
+            /** @description Always `ok` on success. */
+            msg: string;
+        };
+        /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
+        Envelope_LoginInit: {
+            /**
+             * Format: int32
+             * @description Always 0 on success.
+             */
+            code: number;
+            data: {
+                agreementUrl: string;
+                /** Format: int32 */
+                codeLength: number;
+                /** Format: int64 */
+                codeTtlSeconds: number;
+                countryCode: string;
+                lenderName: string;
+                /** @description `IN` or `ID`. */
+                market: string;
+                phoneDigits: components["schemas"]["DigitRange"];
+                phoneExample: string;
+                privacyUrl: string;
+                /** Format: int64 */
+                resendSeconds: number;
+                voiceCodeOffered: boolean;
+            };
+            /** @description Always `ok` on success. */
+            msg: string;
+        };
+        /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
+        Envelope_Option_bool: {
+            /**
+             * Format: int32
+             * @description Always 0 on success.
+             */
+            code: number;
+            data: null | boolean;
             /** @description Always `ok` on success. */
             msg: string;
         };
@@ -137,6 +358,40 @@ export interface components {
             name: string;
             phone: string;
         };
+        LoggedIn: {
+            borrower: components["schemas"]["BorrowerView"];
+            /** @description For the native shell, which sends it back as `X-Session-Id`; browsers use the HttpOnly cookie. */
+            sessionId: string;
+        };
+        LoginInit: {
+            agreementUrl: string;
+            /** Format: int32 */
+            codeLength: number;
+            /** Format: int64 */
+            codeTtlSeconds: number;
+            countryCode: string;
+            lenderName: string;
+            /** @description `IN` or `ID`. */
+            market: string;
+            phoneDigits: components["schemas"]["DigitRange"];
+            phoneExample: string;
+            privacyUrl: string;
+            /** Format: int64 */
+            resendSeconds: number;
+            voiceCodeOffered: boolean;
+        };
+        LoginRequest: {
+            /** @description The 6 digits received. */
+            code?: string | null;
+            market?: string | null;
+            phone?: string | null;
+        };
+        SendCodeRequest: {
+            /** @description `IN` or `ID`. */
+            market?: string | null;
+            /** @description As typed; validated and normalised by market. */
+            phone?: string | null;
+        };
         /** @description The public site settings of PRODUCT.md §2, served by `GET /api/v1/site/settings` and rendered into the pages. */
         SiteSettings: {
             address: string;
@@ -168,6 +423,241 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    login: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LoginRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["LoginRequest"];
+            };
+        };
+        responses: {
+            /** @description Signed in; sets the kilat_session cookie */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_LoggedIn"];
+                };
+            };
+            /** @description code_invalid or code_expired */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description code_attempts_exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    login_init: {
+        parameters: {
+            query?: {
+                /** @description `IN` (India) or `ID` (Indonesia). */
+                market?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_LoginInit"];
+                };
+            };
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    send_sms_code: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SendCodeRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["SendCodeRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_CodeSent"];
+                };
+            };
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description code_resend_too_soon or daily_limit_reached */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description code_delivery_failed */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    send_voice_code: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SendCodeRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["SendCodeRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_CodeSent"];
+                };
+            };
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description code_resend_too_soon or daily_limit_reached */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description code_delivery_failed */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    logout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Option_bool"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    me: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_BorrowerView"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     create_contact_message: {
         parameters: {
             query?: never;

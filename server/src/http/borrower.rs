@@ -1,0 +1,359 @@
+//! The borrower API, first slice: sign-in by one-time code, the signed-in borrower, sign-out
+//! (docs/API-BORROWER.md).
+
+use axum::Json;
+use axum::extract::{FromRequestParts, Query, State};
+use axum::http::{HeaderMap, HeaderValue, header, request::Parts};
+use axum::response::{IntoResponse, Response};
+use kilat_domain::{Market, Phone, PhoneError};
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+
+use super::error::{ApiError, Envelope, ErrorBody, FieldErrors, FieldProblem, LocalizedError};
+use super::extract::{ClientAddr, JsonOrForm};
+use super::lang::Lang;
+use crate::sign_in::{self, Borrower, CODE_TTL_MS, RESEND_MS, SESSION_IDLE_MS};
+use crate::sms::{Channel, OutboxEntry};
+use crate::startup::AppState;
+
+/// The browser's session cookie; the native shell sends `X-Session-Id` instead.
+pub const SESSION_COOKIE: &str = "kilat_session";
+
+#[derive(Debug, Deserialize, IntoParams)]
+pub struct MarketQuery {
+    /// `IN` (India) or `ID` (Indonesia).
+    pub market: Option<String>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct LoginInit {
+    /// `IN` or `ID`.
+    pub market: String,
+    pub country_code: String,
+    pub phone_example: String,
+    pub phone_digits: DigitRange,
+    pub code_length: u32,
+    pub code_ttl_seconds: i64,
+    pub resend_seconds: i64,
+    pub voice_code_offered: bool,
+    pub agreement_url: String,
+    pub privacy_url: String,
+    pub lender_name: String,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct DigitRange {
+    pub min: u32,
+    pub max: u32,
+}
+
+/// What the login screen needs for a market.
+#[utoipa::path(get, path = "/api/v1/borrower/login/init", tag = "borrower", params(MarketQuery),
+    responses((status = 200, body = Envelope<LoginInit>), (status = 422, body = ErrorBody)))]
+pub async fn login_init(
+    State(state): State<AppState>,
+    lang: Lang,
+    Query(query): Query<MarketQuery>,
+) -> Result<Json<Envelope<LoginInit>>, LocalizedError> {
+    let market = require_market(query.market.as_deref())
+        .map_err(|e| ApiError::Validation(e).in_lang(lang))?;
+    let (example, min, max) = match market {
+        Market::India => ("98765 43210", 10, 10),
+        Market::Indonesia => ("0812 3456 7890", 10, 13),
+    };
+    Ok(Envelope::ok(LoginInit {
+        market: sign_in::market_code(market).into(),
+        country_code: market.country_code().into(),
+        phone_example: example.into(),
+        phone_digits: DigitRange { min, max },
+        code_length: 6,
+        code_ttl_seconds: CODE_TTL_MS / 1000,
+        resend_seconds: RESEND_MS / 1000,
+        voice_code_offered: true,
+        agreement_url: "/app/agreement".into(),
+        privacy_url: "/app/privacy".into(),
+        lender_name: state.site.lender_name.clone(),
+    }))
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct SendCodeRequest {
+    /// `IN` or `ID`.
+    pub market: Option<String>,
+    /// As typed; validated and normalised by market.
+    pub phone: Option<String>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CodeSent {
+    pub resend_seconds: i64,
+    pub expires_in_seconds: i64,
+    pub phone_masked: String,
+}
+
+/// Sends a 6-digit sign-in code by SMS.
+#[utoipa::path(post, path = "/api/v1/borrower/login/sms-code", tag = "borrower",
+    request_body(content((SendCodeRequest = "application/json"), (SendCodeRequest = "application/x-www-form-urlencoded"))),
+    responses((status = 200, body = Envelope<CodeSent>), (status = 422, body = ErrorBody),
+        (status = 429, description = "code_resend_too_soon or daily_limit_reached", body = ErrorBody),
+        (status = 502, description = "code_delivery_failed", body = ErrorBody)))]
+pub async fn send_sms_code(
+    state: State<AppState>,
+    lang: Lang,
+    client: ClientAddr,
+    body: JsonOrForm<SendCodeRequest>,
+) -> Result<Json<Envelope<CodeSent>>, LocalizedError> {
+    send_code(state, lang, client, body, Channel::Sms).await
+}
+
+/// Sends the code by an automated voice call instead.
+#[utoipa::path(post, path = "/api/v1/borrower/login/voice-code", tag = "borrower",
+    request_body(content((SendCodeRequest = "application/json"), (SendCodeRequest = "application/x-www-form-urlencoded"))),
+    responses((status = 200, body = Envelope<CodeSent>), (status = 422, body = ErrorBody),
+        (status = 429, description = "code_resend_too_soon or daily_limit_reached", body = ErrorBody),
+        (status = 502, description = "code_delivery_failed", body = ErrorBody)))]
+pub async fn send_voice_code(
+    state: State<AppState>,
+    lang: Lang,
+    client: ClientAddr,
+    body: JsonOrForm<SendCodeRequest>,
+) -> Result<Json<Envelope<CodeSent>>, LocalizedError> {
+    send_code(state, lang, client, body, Channel::Voice).await
+}
+
+async fn send_code(
+    State(state): State<AppState>,
+    lang: Lang,
+    ClientAddr(client): ClientAddr,
+    JsonOrForm(req): JsonOrForm<SendCodeRequest>,
+    channel: Channel,
+) -> Result<Json<Envelope<CodeSent>>, LocalizedError> {
+    let phone = parse_phone(req.market.as_deref(), req.phone.as_deref())
+        .map_err(|e| ApiError::Validation(e).in_lang(lang))?;
+    state
+        .sign_in
+        .send_code(&phone, channel, lang, &client.to_string())
+        .await
+        .map_err(|e| ApiError::from(e).in_lang(lang))?;
+    Ok(Envelope::ok(CodeSent {
+        resend_seconds: RESEND_MS / 1000,
+        expires_in_seconds: CODE_TTL_MS / 1000,
+        phone_masked: phone.masked(),
+    }))
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct LoginRequest {
+    pub market: Option<String>,
+    pub phone: Option<String>,
+    /// The 6 digits received.
+    pub code: Option<String>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct LoggedIn {
+    /// For the native shell, which sends it back as `X-Session-Id`; browsers use the HttpOnly cookie.
+    pub session_id: String,
+    pub borrower: BorrowerView,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct BorrowerView {
+    pub id: String,
+    pub phone_masked: String,
+    /// `IN` or `ID`.
+    pub market: String,
+    /// Epoch milliseconds.
+    pub created_at: i64,
+    /// True on the first sign-in, when the borrower was created.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub is_new: Option<bool>,
+}
+
+impl BorrowerView {
+    fn of(borrower: &Borrower, is_new: Option<bool>) -> Self {
+        Self {
+            id: borrower.id.clone(),
+            phone_masked: borrower.phone.masked(),
+            market: sign_in::market_code(borrower.market).into(),
+            created_at: borrower.created_at,
+            is_new,
+        }
+    }
+}
+
+/// Signs in with the phone and its code; creates the borrower on first sign-in.
+#[utoipa::path(post, path = "/api/v1/borrower/login", tag = "borrower",
+    request_body(content((LoginRequest = "application/json"), (LoginRequest = "application/x-www-form-urlencoded"))),
+    responses((status = 200, description = "Signed in; sets the kilat_session cookie", body = Envelope<LoggedIn>),
+        (status = 400, description = "code_invalid or code_expired", body = ErrorBody),
+        (status = 422, body = ErrorBody),
+        (status = 429, description = "code_attempts_exceeded", body = ErrorBody)))]
+pub async fn login(
+    State(state): State<AppState>,
+    lang: Lang,
+    JsonOrForm(req): JsonOrForm<LoginRequest>,
+) -> Result<Response, LocalizedError> {
+    let invalid = |e| ApiError::Validation(e).in_lang(lang);
+    let mut errors = FieldErrors::default();
+    let phone = parse_phone(req.market.as_deref(), req.phone.as_deref())
+        .map_err(|e| errors = e)
+        .ok();
+    let code = req.code.as_deref().map(str::trim).unwrap_or_default();
+    if code.is_empty() {
+        errors.add("code", FieldProblem::Required);
+    } else if code.len() != 6 || !code.chars().all(|c| c.is_ascii_digit()) {
+        errors.add("code", FieldProblem::InvalidCode);
+    }
+    let Some(phone) = phone.filter(|_| errors.is_empty()) else {
+        return Err(invalid(errors));
+    };
+    let signed_in = state
+        .sign_in
+        .sign_in(&phone, code)
+        .await
+        .map_err(|e| ApiError::from(e).in_lang(lang))?;
+    let cookie = session_cookie(
+        &signed_in.token,
+        SESSION_IDLE_MS / 1000,
+        state.secure_cookies,
+    );
+    let body = Envelope::ok(LoggedIn {
+        borrower: BorrowerView::of(&signed_in.borrower, Some(signed_in.is_new)),
+        session_id: signed_in.token,
+    });
+    Ok(([(header::SET_COOKIE, cookie)], body).into_response())
+}
+
+/// Ends the session (header or cookie) and clears the cookie.
+#[utoipa::path(post, path = "/api/v1/borrower/logout", tag = "borrower",
+    responses((status = 200, body = Envelope<Option<bool>>), (status = 401, body = ErrorBody)))]
+pub async fn logout(
+    State(state): State<AppState>,
+    lang: Lang,
+    session: Session,
+) -> Result<Response, LocalizedError> {
+    state
+        .sign_in
+        .sign_out(&session.token)
+        .await
+        .map_err(|e| ApiError::from(e).in_lang(lang))?;
+    let cookie = session_cookie("", 0, state.secure_cookies);
+    Ok(([(header::SET_COOKIE, cookie)], Envelope::ok(None::<bool>)).into_response())
+}
+
+/// The signed-in borrower.
+#[utoipa::path(get, path = "/api/v1/borrower/me", tag = "borrower",
+    responses((status = 200, body = Envelope<BorrowerView>), (status = 401, body = ErrorBody)))]
+pub async fn me(session: Session) -> Json<Envelope<BorrowerView>> {
+    Envelope::ok(BorrowerView::of(&session.borrower, None))
+}
+
+#[derive(Debug, Deserialize)]
+pub struct OutboxQuery {
+    pub phone: Option<String>,
+}
+
+/// Development only: the codes the `log` sender "sent", newest first. 404 in production mode.
+pub async fn dev_outbox(
+    State(state): State<AppState>,
+    lang: Lang,
+    Query(query): Query<OutboxQuery>,
+) -> Result<Json<Envelope<Vec<OutboxEntry>>>, LocalizedError> {
+    if !state.development {
+        return Err(ApiError::NotFound.in_lang(lang));
+    }
+    Ok(Envelope::ok(
+        state.outbox.list(query.phone.as_deref().map(str::trim)),
+    ))
+}
+
+/// A signed-in borrower and the token that proved it. Rejects with 401 in the envelope.
+pub struct Session {
+    pub borrower: Borrower,
+    pub token: String,
+}
+
+impl FromRequestParts<AppState> for Session {
+    type Rejection = LocalizedError;
+
+    async fn from_request_parts(
+        parts: &mut Parts,
+        state: &AppState,
+    ) -> Result<Self, Self::Rejection> {
+        let lang = Lang::from_headers(&parts.headers);
+        let token =
+            session_token(&parts.headers).ok_or_else(|| ApiError::Unauthorized.in_lang(lang))?;
+        match state.sign_in.borrower_for_token(&token).await {
+            Ok(Some(borrower)) => Ok(Self { borrower, token }),
+            Ok(None) => Err(ApiError::Unauthorized.in_lang(lang)),
+            Err(err) => Err(ApiError::Internal(err).in_lang(lang)),
+        }
+    }
+}
+
+/// `X-Session-Id` first (the native shell), else the cookie.
+fn session_token(headers: &HeaderMap) -> Option<String> {
+    let from_header = headers
+        .get("x-session-id")
+        .and_then(|v| v.to_str().ok())
+        .map(str::trim)
+        .filter(|v| !v.is_empty());
+    let from_cookie = || {
+        headers
+            .get_all(header::COOKIE)
+            .iter()
+            .filter_map(|v| v.to_str().ok())
+            .flat_map(|v| v.split(';'))
+            .filter_map(|pair| pair.trim().split_once('='))
+            .find(|(name, _)| *name == SESSION_COOKIE)
+            .map(|(_, value)| value.trim())
+            .filter(|v| !v.is_empty())
+    };
+    from_header.or_else(from_cookie).map(str::to_owned)
+}
+
+fn session_cookie(token: &str, max_age_secs: i64, secure: bool) -> HeaderValue {
+    let secure = if secure { "; Secure" } else { "" };
+    HeaderValue::from_str(&format!(
+        "{SESSION_COOKIE}={token}; HttpOnly; SameSite=Lax; Path=/; Max-Age={max_age_secs}{secure}"
+    ))
+    .expect("a base64url token is a valid header value")
+}
+
+fn require_market(code: Option<&str>) -> Result<Market, FieldErrors> {
+    let mut errors = FieldErrors::default();
+    match code.map(str::trim).filter(|c| !c.is_empty()) {
+        None => errors.add("market", FieldProblem::Required),
+        Some(code) => match sign_in::parse_market(code) {
+            Some(market) => return Ok(market),
+            None => errors.add("market", FieldProblem::UnknownMarket),
+        },
+    }
+    Err(errors)
+}
+
+fn parse_phone(market: Option<&str>, phone: Option<&str>) -> Result<Phone, FieldErrors> {
+    let market = require_market(market);
+    let mut errors = FieldErrors::default();
+    let phone = phone.map(str::trim).filter(|p| !p.is_empty());
+    if phone.is_none() {
+        errors.add("phone", FieldProblem::Required);
+    }
+    let market = market.map_err(|e| {
+        for (field, problem) in e.0 {
+            errors.add(field, problem);
+        }
+    });
+    match (market, phone) {
+        (Ok(market), Some(phone)) => Phone::parse(market, phone).map_err(|_: PhoneError| {
+            errors.add("phone", FieldProblem::InvalidPhone);
+            errors
+        }),
+        _ => Err(errors),
+    }
+}

@@ -1,0 +1,217 @@
+//! Delivery of sign-in codes by SMS or voice call: a trait with a development sender (`log`) and a provider's HTTP API
+//! (`http`), chosen by the settings.
+
+use std::collections::VecDeque;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use anyhow::Context;
+use kilat_domain::Phone;
+use secrecy::{ExposeSecret, SecretString};
+use serde::Serialize;
+
+use crate::settings::{SmsSender, SmsSettings};
+
+/// By text message or by an automated voice call reading the digits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Channel {
+    Sms,
+    Voice,
+}
+
+impl Channel {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Sms => "sms",
+            Self::Voice => "voice",
+        }
+    }
+}
+
+/// One code to deliver.
+#[derive(Debug, Clone)]
+pub struct CodeMessage {
+    pub phone: Phone,
+    pub code: String,
+    pub channel: Channel,
+    /// The text in the borrower's language.
+    pub text: String,
+}
+
+pub type SendFuture<'a> = Pin<Box<dyn Future<Output = anyhow::Result<()>> + Send + 'a>>;
+
+/// Something that gets a code to a phone.
+pub trait CodeSender: Send + Sync {
+    fn send<'a>(&'a self, message: &'a CodeMessage) -> SendFuture<'a>;
+}
+
+/// Builds the sender the settings name.
+pub fn from_settings(
+    settings: &SmsSettings,
+    outbox: Arc<Outbox>,
+) -> anyhow::Result<Arc<dyn CodeSender>> {
+    Ok(match settings.sender {
+        SmsSender::Log => Arc::new(LogSender { outbox }),
+        SmsSender::Http => Arc::new(HttpSender::new(
+            settings.http_url.clone(),
+            settings.http_api_key.clone(),
+            Duration::from_millis(settings.http_timeout_ms),
+            settings.http_retries,
+        )?),
+    })
+}
+
+/// Development: the code goes to the server log and to the outbox (readable at `GET /api/v1/dev/outbox` only in
+/// development mode). Never a real phone.
+pub struct LogSender {
+    outbox: Arc<Outbox>,
+}
+
+impl CodeSender for LogSender {
+    fn send<'a>(&'a self, message: &'a CodeMessage) -> SendFuture<'a> {
+        Box::pin(async move {
+            tracing::info!(phone = %message.phone, channel = message.channel.as_str(), code = %message.code,
+                "development sign-in code (sms.sender = log)");
+            self.outbox.push(OutboxEntry {
+                phone: message.phone.e164().to_owned(),
+                channel: message.channel,
+                code: message.code.clone(),
+                sent_at: crate::store::now_ms(),
+            });
+            Ok(())
+        })
+    }
+}
+
+/// What the development sender "sent".
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct OutboxEntry {
+    pub phone: String,
+    pub channel: Channel,
+    pub code: String,
+    pub sent_at: i64,
+}
+
+/// The last few hundred development messages, in memory only.
+#[derive(Default)]
+pub struct Outbox {
+    entries: Mutex<VecDeque<OutboxEntry>>,
+}
+
+impl Outbox {
+    const CAPACITY: usize = 500;
+
+    fn push(&self, entry: OutboxEntry) {
+        let mut entries = self
+            .entries
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        if entries.len() == Self::CAPACITY {
+            entries.pop_back();
+        }
+        entries.push_front(entry);
+    }
+
+    /// Newest first, optionally for one E.164 number.
+    pub fn list(&self, phone: Option<&str>) -> Vec<OutboxEntry> {
+        let entries = self
+            .entries
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        entries
+            .iter()
+            .filter(|e| phone.is_none_or(|p| e.phone == p))
+            .cloned()
+            .collect()
+    }
+}
+
+/// A provider's HTTP API: `POST url` with `{"to", "channel", "code", "text"}` and a bearer API key. Network errors and
+/// 5xx answers are retried with a short back-off; a 4xx answer is final.
+pub struct HttpSender {
+    client: reqwest::Client,
+    url: String,
+    api_key: Option<SecretString>,
+    retries: u32,
+}
+
+#[derive(Serialize)]
+struct ProviderRequest<'a> {
+    to: &'a str,
+    channel: Channel,
+    code: &'a str,
+    text: &'a str,
+}
+
+impl HttpSender {
+    pub fn new(
+        url: String,
+        api_key: Option<SecretString>,
+        timeout: Duration,
+        retries: u32,
+    ) -> anyhow::Result<Self> {
+        // rustls needs a process-wide crypto provider; a second install (tests) is harmless.
+        let _ = rustls::crypto::ring::default_provider().install_default();
+        let client = reqwest::Client::builder()
+            .timeout(timeout)
+            .connect_timeout(timeout)
+            .build()
+            .context("building the SMS provider's HTTP client")?;
+        Ok(Self {
+            client,
+            url,
+            api_key,
+            retries,
+        })
+    }
+
+    async fn attempt(&self, body: &ProviderRequest<'_>) -> Result<(), (bool, anyhow::Error)> {
+        let mut request = self.client.post(&self.url).json(body);
+        if let Some(key) = &self.api_key {
+            request = request.bearer_auth(key.expose_secret());
+        }
+        match request.send().await {
+            Ok(response) if response.status().is_success() => Ok(()),
+            Ok(response) => {
+                let status = response.status();
+                Err((
+                    status.is_server_error(),
+                    anyhow::anyhow!("the SMS provider answered {status}"),
+                ))
+            }
+            Err(err) => Err((
+                true,
+                anyhow::Error::new(err).context("the SMS provider could not be reached"),
+            )),
+        }
+    }
+}
+
+impl CodeSender for HttpSender {
+    fn send<'a>(&'a self, message: &'a CodeMessage) -> SendFuture<'a> {
+        Box::pin(async move {
+            let body = ProviderRequest {
+                to: message.phone.e164(),
+                channel: message.channel,
+                code: &message.code,
+                text: &message.text,
+            };
+            let mut tries = 0;
+            loop {
+                match self.attempt(&body).await {
+                    Ok(()) => return Ok(()),
+                    Err((retryable, err)) if retryable && tries < self.retries => {
+                        tries += 1;
+                        tracing::warn!(error = %err, tries, "sending a sign-in code failed; retrying");
+                        tokio::time::sleep(Duration::from_millis(200 * u64::from(tries))).await;
+                    }
+                    Err((_, err)) => return Err(err),
+                }
+            }
+        })
+    }
+}
