@@ -10,11 +10,6 @@ use kilat_server::store::Db;
 use kilat_server::{http, quote, telemetry};
 use secrecy::ExposeSecret;
 
-/// mimalloc: measurably faster than the system allocator on the many small allocations of serving HTTP
-/// (docs/PERFORMANCE.md).
-#[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
 #[derive(Parser)]
 #[command(
     name = "kilat",

@@ -347,9 +347,13 @@ fn gzip(data: &[u8]) -> anyhow::Result<Bytes> {
 
 fn brotli(data: &[u8]) -> anyhow::Result<Bytes> {
     let mut out = Vec::new();
+    // A window no larger than the page: brotli's default 4 MiB window at quality 11 costs ~100 MB of memory at
+    // start-up to compress a few kilobytes, and gains nothing.
+    let bits = usize::BITS - data.len().max(1).leading_zeros();
     let params = brotli::enc::BrotliEncoderParams {
         quality: 11,
-        lgwin: 22,
+        lgwin: i32::try_from(bits).unwrap_or(24).clamp(10, 24),
+        size_hint: data.len(),
         ..Default::default()
     };
     brotli::BrotliCompress(&mut &data[..], &mut out, &params)?;
