@@ -54,8 +54,15 @@ enum Command {
 }
 
 #[tokio::main]
-async fn main() -> anyhow::Result<()> {
-    let cli = Cli::parse();
+async fn main() {
+    if let Err(err) = run(Cli::parse()).await {
+        // The chain of reasons, one line: this is read by people fixing a setting or a product file.
+        eprintln!("kilat: {err:#}");
+        std::process::exit(1);
+    }
+}
+
+async fn run(cli: Cli) -> anyhow::Result<()> {
     match cli.command {
         Command::Openapi => {
             print!("{}", http::openapi::document());
