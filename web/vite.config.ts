@@ -7,11 +7,19 @@ import react from '@vitejs/plugin-react';
 const root = fileURLToPath(new URL('.', import.meta.url));
 
 // One Vite project, one HTML entry per area, so a visitor of the site never downloads the
-// borrower app or the console. Later areas add `app/index.html` and `console/index.html` here;
-// each imports only from `src/shared` (eslint enforces it).
-const entries = {
+// borrower app or the console. The console adds `console/index.html` here; each area imports only
+// from `src/shared` (eslint enforces it).
+const entries: Record<string, string> = {
   site: resolve(root, 'index.html'),
+  app: resolve(root, 'app/index.html'),
 };
+
+// `npm run build` builds one area at a time (scripts/build.mjs sets KILAT_WEB_AREA), so no chunk is
+// shared between areas: the site stays one script, and its prerender can inline and delete its own
+// stylesheet without touching a file the app links to. `npm run dev` serves every area.
+const area = process.env.KILAT_WEB_AREA;
+if (area && !entries[area]) throw new Error(`KILAT_WEB_AREA=${area} names no area (${Object.keys(entries).join(', ')})`);
+const input = area ? { [area]: entries[area]! } : entries;
 
 // `npm run dev` serves the raw template: give its prerender tokens harmless values. The client then
 // renders afresh (no data-route), with the development settings.
@@ -26,8 +34,24 @@ const devTemplate: Plugin = {
       .replace(/__KILAT_[A-Z_]+__/g, ''),
 };
 
+// The server answers app/index.html for every path under /app (client routing); so does `npm run dev`.
+const devAppFallback: Plugin = {
+  name: 'kilat-dev-app-fallback',
+  apply: 'serve',
+  configureServer(server) {
+    server.middlewares.use((req, _res, next) => {
+      const path = req.url?.split('?')[0] ?? '';
+      if (/^\/app(\/|$)/.test(path) && !/\.[a-z0-9]+$/i.test(path)) {
+        const query = req.url?.slice(path.length) ?? '';
+        req.url = `/app/index.html${query}`;
+      }
+      next();
+    });
+  },
+};
+
 export default defineConfig(({ isSsrBuild }) => ({
-  plugins: [react(), devTemplate],
+  plugins: [react(), devTemplate, devAppFallback],
   resolve: {
     alias: { '@': resolve(root, 'src') },
   },
@@ -37,7 +61,7 @@ export default defineConfig(({ isSsrBuild }) => ({
     assetsInlineLimit: 0,
     modulePreload: { polyfill: false },
     reportCompressedSize: false,
-    rollupOptions: isSsrBuild ? undefined : { input: entries },
+    rollupOptions: isSsrBuild ? undefined : { input },
   },
   server: {
     // `npm run dev` against a locally running `kilat serve`.

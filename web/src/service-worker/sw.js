@@ -1,6 +1,8 @@
 /* Kilat service worker (PRODUCT.md §2: a real worker for fast repeat visits on slow networks).
  * HTML: network first, so settings changes show at once; the cached copy answers offline.
  * /assets/ (hashed, immutable): cache first. The API is never cached.
+ * The borrower app (/app/...) is one client-rendered page for every path: its last copy answers offline
+ * for any of them. It is cached when visited, not precached, so a visitor of the site never downloads it.
  * `npm run build` writes this file to dist/sw.js with VERSION and PRECACHE filled in. */
 'use strict';
 
@@ -9,6 +11,7 @@ const PRECACHE = ['/', '/?lang=1']; // the build replaces this line with the sit
 const SHELL_CACHE = `kilat-shell-${VERSION}`;
 const ASSET_CACHE = 'kilat-assets';
 const ASSET_CACHE_LIMIT = 60;
+const APP_SHELL_KEY = '/app/';
 
 self.addEventListener('install', (event) => {
   event.waitUntil(
@@ -62,6 +65,19 @@ async function networkFirst(request, url) {
   }
 }
 
+async function appShellNetworkFirst(request) {
+  const cache = await caches.open(SHELL_CACHE);
+  try {
+    const response = await fetch(request);
+    if (response.ok && response.type === 'basic') await cache.put(APP_SHELL_KEY, response.clone());
+    return response;
+  } catch (error) {
+    const cached = await cache.match(APP_SHELL_KEY, { ignoreVary: true });
+    if (cached) return cached;
+    throw error;
+  }
+}
+
 async function cacheFirst(request) {
   const cache = await caches.open(ASSET_CACHE);
   const cached = (await cache.match(request)) || (await caches.match(request));
@@ -88,9 +104,14 @@ self.addEventListener('fetch', (event) => {
   if (request.method !== 'GET') return;
   const url = new URL(request.url);
   if (url.origin !== self.location.origin) return;
-  // Other areas (borrower app, console) and the API are left to the network.
-  if (url.pathname.startsWith('/api/') || url.pathname.startsWith('/app/') || url.pathname.startsWith('/console/')) return;
+  // The console and the API are left to the network.
+  if (url.pathname.startsWith('/api/') || url.pathname.startsWith('/console/')) return;
   if (url.pathname === '/healthz' || url.pathname === '/readyz' || url.pathname === '/sw.js') return;
+
+  if (url.pathname === '/app' || url.pathname.startsWith('/app/')) {
+    if (isHtmlRequest(request, url)) event.respondWith(appShellNetworkFirst(request));
+    return;
+  }
 
   if (url.pathname.startsWith('/assets/')) {
     event.respondWith(cacheFirst(request));

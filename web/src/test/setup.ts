@@ -20,4 +20,7 @@ if (!window.matchMedia) {
 afterEach(() => {
   cleanup();
   window.history.replaceState(null, '', '/');
+  // The borrower app keeps the market for the visit in sessionStorage; each test is a new visit.
+  window.sessionStorage.clear();
+  vi.unstubAllGlobals();
 });

@@ -66,6 +66,22 @@ describe('http client', () => {
     const error = await createHttpClient({ language: 'id-ID' }).postJson('/x', {}).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toMatchObject({ code: 'validation_failed', msg: 'Nama wajib diisi', fields: { name: 'required' }, status: 422 });
+    expect((error as ApiError).retryAfterSeconds).toBeNull();
+  });
+
+  it('carries the Retry-After seconds of a refusal', async () => {
+    stubFetch(
+      async () =>
+        new Response(JSON.stringify({ code: 'code_resend_too_soon', msg: 'Wait 42 seconds', data: null }), {
+          status: 429,
+          headers: { 'Content-Type': 'application/json', 'Retry-After': '42' },
+        }),
+    );
+    await expect(createHttpClient({ language: 'en-IN' }).postJson('/x', {})).rejects.toMatchObject({
+      code: 'code_resend_too_soon',
+      status: 429,
+      retryAfterSeconds: 42,
+    });
   });
 
   it('treats a non-JSON answer as a bad response carrying the status', async () => {

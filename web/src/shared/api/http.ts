@@ -9,14 +9,23 @@ export class ApiError extends Error {
   readonly msg: string;
   readonly fields: Record<string, string>;
   readonly status: number;
+  /** Seconds from a `Retry-After` header (429 answers), or null. */
+  readonly retryAfterSeconds: number | null;
 
-  constructor(init: { code: string; msg?: string; fields?: Record<string, string>; status: number }) {
+  constructor(init: {
+    code: string;
+    msg?: string;
+    fields?: Record<string, string>;
+    status: number;
+    retryAfterSeconds?: number | null;
+  }) {
     super(init.msg || init.code);
     this.name = 'ApiError';
     this.code = init.code;
     this.msg = init.msg ?? '';
     this.fields = init.fields ?? {};
     this.status = init.status;
+    this.retryAfterSeconds = init.retryAfterSeconds ?? null;
   }
 }
 
@@ -47,6 +56,12 @@ export function setUnauthorizedHandler(handler: ((error: ApiError) => void) | nu
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** `Retry-After` in its delta-seconds form (what the server sends); an HTTP date is not used here. */
+function retryAfter(response: Response): number | null {
+  const value = response.headers.get('Retry-After')?.trim();
+  return value && /^\d+$/.test(value) ? Number(value) : null;
 }
 
 function stringMap(value: unknown): Record<string, string> {
@@ -110,8 +125,9 @@ export function createHttpClient(options: HttpClientOptions) {
           msg: typeof envelope.msg === 'string' ? envelope.msg : '',
           fields: stringMap(envelope.fields),
           status: response.status,
+          retryAfterSeconds: retryAfter(response),
         })
-      : new ApiError({ code: CLIENT_ERROR.badResponse, status: response.status });
+      : new ApiError({ code: CLIENT_ERROR.badResponse, status: response.status, retryAfterSeconds: retryAfter(response) });
     if (response.status === 401) onUnauthorized?.(error);
     throw error;
   }

@@ -3,8 +3,10 @@
 // breaking this file.
 import type { paths } from './schema';
 
-type JsonBody<T> = T extends { content: { 'application/json': infer B } } ? B : never;
-type DataOf<T> = T extends { data?: infer D } ? NonNullable<D> : never;
+/** The JSON body of a request or response entry of `paths`. */
+export type JsonBody<T> = T extends { content: { 'application/json': infer B } } ? B : never;
+/** The `data` of a success envelope. */
+export type DataOf<T> = T extends { data?: infer D } ? NonNullable<D> : never;
 
 type SettingsGet = paths['/api/v1/site/settings']['get'];
 type ContactPost = paths['/api/v1/site/contact-messages']['post'];

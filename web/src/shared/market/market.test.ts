@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MARKETS, marketFromSearch, withLang } from './market';
+import { MARKETS, MARKET_STORAGE_KEY, marketForVisit, marketFromSearch, withLang } from './market';
 
 describe('marketFromSearch', () => {
   it('selects India only for lang=1', () => {
@@ -20,5 +20,34 @@ describe('withLang', () => {
   it('drops lang for Indonesia', () => {
     expect(withLang('/about?lang=1', MARKETS.id)).toBe('/about');
     expect(withLang('/?lang=1#contact', MARKETS.id)).toBe('/#contact');
+  });
+});
+
+describe('marketForVisit', () => {
+  it('takes the market from lang and keeps it for later pages without the parameter', () => {
+    const storage = window.sessionStorage;
+    storage.clear();
+    expect(marketForVisit('', storage).id).toBe('id');
+    expect(marketForVisit('?lang=1', storage).id).toBe('in');
+    expect(storage.getItem(MARKET_STORAGE_KEY)).toBe('in');
+    expect(marketForVisit('', storage).id).toBe('in');
+    expect(marketForVisit('?sessionId=x', storage).id).toBe('in');
+    expect(marketForVisit('?lang=0', storage).id).toBe('id');
+    expect(marketForVisit('', storage).id).toBe('id');
+    storage.clear();
+  });
+
+  it('works when storage refuses to be used', () => {
+    const broken = {
+      getItem: () => {
+        throw new Error('denied');
+      },
+      setItem: () => {
+        throw new Error('denied');
+      },
+    };
+    expect(marketForVisit('?lang=1', broken).id).toBe('in');
+    expect(marketForVisit('', broken).id).toBe('id');
+    expect(marketForVisit('', null).id).toBe('id');
   });
 });

@@ -24,6 +24,30 @@ export function marketFromSearch(search: string): Market {
   return new URLSearchParams(search).get('lang') === '1' ? MARKETS.in : MARKETS.id;
 }
 
+export const MARKET_STORAGE_KEY = 'kilat.market';
+
+/**
+ * The market for a page that keeps the choice for the visit (the borrower app): a `lang` parameter in
+ * the URL decides as in `marketFromSearch` and is remembered in `storage` (sessionStorage), so later
+ * pages without the parameter keep the market; without either, Indonesia.
+ */
+export function marketForVisit(search: string, storage: Pick<Storage, 'getItem' | 'setItem'> | null): Market {
+  if (new URLSearchParams(search).has('lang')) {
+    const market = marketFromSearch(search);
+    try {
+      storage?.setItem(MARKET_STORAGE_KEY, market.id);
+    } catch {
+      // Storage can be full or disabled (private mode): the market still holds for this page.
+    }
+    return market;
+  }
+  try {
+    return storage?.getItem(MARKET_STORAGE_KEY) === 'in' ? MARKETS.in : MARKETS.id;
+  } catch {
+    return MARKETS.id;
+  }
+}
+
 /** `href` with the market's `lang` parameter, so the choice sticks for the visit. */
 export function withLang(href: string, market: Market): string {
   const hashAt = href.indexOf('#');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEV_SETTINGS, placeholderSettings, readPageSettings } from './settings';
+import { DEV_SETTINGS, placeholderSettings, readFilledPageSettings, readPageSettings } from './settings';
 
 function page(json: string): Document {
   const doc = document.implementation.createHTMLDocument('t');
@@ -24,5 +24,11 @@ describe('site settings', () => {
     expect(readPageSettings(page('%%KILAT_SETTINGS_JSON%%'))).toBe(DEV_SETTINGS);
     expect(readPageSettings(page('{"companyName": 1}'))).toBe(DEV_SETTINGS);
     expect(readPageSettings(page('not json'))).toBe(DEV_SETTINGS);
+  });
+
+  it('tells an unfilled block apart for areas that then ask the API', () => {
+    expect(readFilledPageSettings(page('%%KILAT_SETTINGS_JSON%%'))).toBeNull();
+    expect(readFilledPageSettings(page('not json'))).toBeNull();
+    expect(readFilledPageSettings(page(JSON.stringify(DEV_SETTINGS)))).toEqual(DEV_SETTINGS);
   });
 });

@@ -50,14 +50,19 @@ function isComplete(value: unknown, shape: unknown): boolean {
   return Object.entries(shape).every(([key, inner]) => isComplete((value as Record<string, unknown>)[key], inner));
 }
 
-/** Reads the settings the server wrote into the page; falls back to DEV_SETTINGS when absent or unfilled. */
-export function readPageSettings(doc: Document = document): SiteSettings {
+/** The settings the server wrote into the page, or null when the block is absent, unfilled or broken. */
+export function readFilledPageSettings(doc: Document = document): SiteSettings | null {
   const text = doc.getElementById(SETTINGS_ELEMENT_ID)?.textContent?.trim();
-  if (!text || text === SETTINGS_JSON_PLACEHOLDER) return DEV_SETTINGS;
+  if (!text || text === SETTINGS_JSON_PLACEHOLDER) return null;
   try {
     const parsed: unknown = JSON.parse(text);
-    return isComplete(parsed, DEV_SETTINGS) ? (parsed as SiteSettings) : DEV_SETTINGS;
+    return isComplete(parsed, DEV_SETTINGS) ? (parsed as SiteSettings) : null;
   } catch {
-    return DEV_SETTINGS;
+    return null;
   }
+}
+
+/** Reads the settings the server wrote into the page; falls back to DEV_SETTINGS when absent or unfilled. */
+export function readPageSettings(doc: Document = document): SiteSettings {
+  return readFilledPageSettings(doc) ?? DEV_SETTINGS;
 }

@@ -21,6 +21,7 @@ interface ToastState {
 type ShowToast = (text: string, options?: ToastOptions) => void;
 
 const ToastContext = createContext<ShowToast | null>(null);
+const DismissContext = createContext<(() => void) | null>(null);
 
 export function ToastProvider({ children }: { children: ReactNode }) {
   const [toast, setToast] = useState<ToastState | null>(null);
@@ -33,21 +34,28 @@ export function ToastProvider({ children }: { children: ReactNode }) {
     timer.current = setTimeout(() => setToast(null), options.durationMs ?? TOAST_DURATION_MS);
   }, []);
 
+  const dismiss = useCallback(() => {
+    clearTimeout(timer.current);
+    setToast(null);
+  }, []);
+
   useEffect(() => () => clearTimeout(timer.current), []);
 
   const value = useMemo(() => show, [show]);
   return (
-    <ToastContext.Provider value={value}>
-      {children}
-      {/* The live region is always in the page, so screen readers announce text put into it. */}
-      <div className="kilat-toast-region" role="status" aria-live="polite" aria-atomic="true">
-        {toast && (
-          <div key={toast.id} className={`kilat-toast kilat-toast--${toast.kind}`} data-testid="toast">
-            {toast.text}
-          </div>
-        )}
-      </div>
-    </ToastContext.Provider>
+    <DismissContext.Provider value={dismiss}>
+      <ToastContext.Provider value={value}>
+        {children}
+        {/* The live region is always in the page, so screen readers announce text put into it. */}
+        <div className="kilat-toast-region" role="status" aria-live="polite" aria-atomic="true">
+          {toast && (
+            <div key={toast.id} className={`kilat-toast kilat-toast--${toast.kind}`} data-testid="toast">
+              {toast.text}
+            </div>
+          )}
+        </div>
+      </ToastContext.Provider>
+    </DismissContext.Provider>
   );
 }
 
@@ -55,4 +63,11 @@ export function useToast(): ShowToast {
   const show = useContext(ToastContext);
   if (!show) throw new Error('useToast needs a <ToastProvider>');
   return show;
+}
+
+/** Takes the current message away, e.g. when the screen it was about is left. */
+export function useDismissToast(): () => void {
+  const dismiss = useContext(DismissContext);
+  if (!dismiss) throw new Error('useDismissToast needs a <ToastProvider>');
+  return dismiss;
 }

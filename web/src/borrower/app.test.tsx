@@ -1,0 +1,86 @@
+import { screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { fakeApi, refusal, renderBorrower } from '@/test/render-borrower';
+
+describe('borrower app', () => {
+  it('sends a call that answers 401 to the login screen, and back after logging in', async () => {
+    const api = fakeApi();
+    const user = userEvent.setup();
+    renderBorrower('/app/me?lang=1');
+    await user.type(await screen.findByLabelText('Mobile number'), '9876543210');
+    expect(window.location.pathname).toBe('/app/login');
+    await user.type(screen.getByLabelText('Verification code'), '123456');
+    await user.click(screen.getByRole('button', { name: 'Log in' }));
+    expect(await screen.findByText('+91 ******3210')).toBeInTheDocument();
+    expect(window.location.pathname).toBe('/app/me');
+    expect(api.callsTo('GET', '/api/v1/borrower/me').length).toBe(2);
+  });
+
+  it('lands a signed-in borrower on the account screen from /app/', async () => {
+    fakeApi().signIn();
+    renderBorrower('/app/?lang=1');
+    expect(await screen.findByRole('heading', { level: 1, name: 'My account' })).toBeInTheDocument();
+    expect(window.location.pathname).toBe('/app/me');
+  });
+
+  it('keeps the market chosen by lang for the rest of the visit', async () => {
+    fakeApi();
+    const first = renderBorrower('/app/login?lang=1');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Log in' })).toBeInTheDocument();
+    first.unmount();
+
+    // A later page load without lang, as after a reload of a path the app navigated to.
+    const api = fakeApi();
+    renderBorrower('/app/login');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Log in' })).toBeInTheDocument();
+    expect(api.callsTo('GET', '/api/v1/borrower/login/init')[0]!.query.get('market')).toBe('IN');
+  });
+
+  it("keeps the native shell's session id after navigating, and drops it once the server refused it", async () => {
+    const api = fakeApi({ 'GET /api/v1/borrower/me': () => refusal(401, 'unauthorized', 'Please log in.') });
+    renderBorrower('/app/me?lang=1&sessionId=shell-1&channel=gp');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Log in' })).toBeInTheDocument();
+    expect(api.callsTo('GET', '/api/v1/borrower/me')[0]!.headers).toMatchObject({ 'X-Session-Id': 'shell-1', 'X-App-Channel': 'gp' });
+    // The login screen's own call, made after the 401, no longer sends the dead session.
+    const init = api.callsTo('GET', '/api/v1/borrower/login/init')[0]!;
+    expect(init.headers).toMatchObject({ 'X-Session-Id': '', 'X-App-Channel': 'gp' });
+  });
+
+  it('forwards the shell session on calls made after in-app navigation', async () => {
+    const api = fakeApi();
+    api.signIn();
+    const user = userEvent.setup();
+    renderBorrower('/app/me?lang=1&sessionId=shell-1');
+    await user.click(await screen.findByRole('link', { name: 'Privacy policy' }));
+    expect(window.location.search).toBe('');
+    await user.click(await screen.findByRole('button', { name: 'Back' }));
+    await user.click(await screen.findByRole('button', { name: 'Log out' }));
+    await screen.findByRole('heading', { level: 1, name: 'Log in' });
+    expect(api.callsTo('POST', '/api/v1/borrower/logout')[0]!.headers).toMatchObject({ 'X-Session-Id': 'shell-1' });
+  });
+
+  it('shows a not-found notice for an unknown path, with the lender still named', async () => {
+    fakeApi();
+    renderBorrower('/app/nowhere?lang=1');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Page not found' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Go to my account' })).toHaveAttribute('href', '/app/me');
+    expect(screen.getByRole('contentinfo')).toHaveTextContent('Loans are made by');
+  });
+
+  it('has an error notice page with a reload', async () => {
+    fakeApi();
+    renderBorrower('/app/error');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Terjadi kesalahan' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Muat ulang' })).toBeInTheDocument();
+  });
+
+  it('shows the agreement with the lender and the grievance officer', async () => {
+    fakeApi();
+    renderBorrower('/app/agreement?lang=1');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Loan agreement' })).toBeInTheDocument();
+    expect(screen.getByRole('heading', { level: 2, name: 'Cooling-off period' })).toBeInTheDocument();
+    expect(screen.getByText(/Grievance officer: A\. Officer, grievance@kilat\.example/)).toBeInTheDocument();
+    expect(screen.queryByRole('heading', { name: 'Cost caps' })).toBeNull();
+  });
+});

@@ -1,0 +1,74 @@
+import { QueryClientProvider, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { ConfigProvider } from 'antd-mobile';
+import enUS from 'antd-mobile/es/locales/en-US';
+import idID from 'antd-mobile/es/locales/id-ID';
+import type { i18n as I18n } from 'i18next';
+import { useEffect, useMemo } from 'react';
+import { I18nextProvider } from 'react-i18next';
+import { BrowserRouter, useNavigate } from 'react-router';
+import { ApiProvider } from '@/shared/api/api-context';
+import { setUnauthorizedHandler, type HttpClient } from '@/shared/api/http';
+import type { Market } from '@/shared/market/market';
+import { MarketProvider } from '@/shared/market/market-context';
+import { ToastProvider } from '@/shared/ui/toast';
+import { queryKeys } from './api/query-keys';
+import { APP_BASENAME } from './paths';
+import { BorrowerRoutes } from './routes';
+import type { ShellParams } from './shell-params';
+
+export interface BorrowerAppProps {
+  market: Market;
+  i18n: I18n;
+  api: HttpClient;
+  queryClient: QueryClient;
+  shell: ShellParams;
+}
+
+/** The borrower app with its real providers; main.tsx and the tests render this. */
+export function BorrowerApp({ market, i18n, api, queryClient, shell }: BorrowerAppProps) {
+  // The kit's id-ID locale leaves a few texts in English (the input's clear button): ours fills them.
+  const kitLocale = useMemo(() => {
+    const base = market.id === 'in' ? enUS : idID;
+    return { ...base, Input: { ...base.Input, clear: i18n.t('borrower:layout.clearInput') } };
+  }, [market, i18n]);
+  return (
+    <I18nextProvider i18n={i18n}>
+      <MarketProvider market={market}>
+        {/* The kit's own texts (clear buttons, loading) in the market's language, not Chinese (PRODUCT.md §1). */}
+        <ConfigProvider locale={kitLocale}>
+          <ApiProvider client={api}>
+            <QueryClientProvider client={queryClient}>
+              <ToastProvider>
+                <BrowserRouter basename={APP_BASENAME}>
+                  <LoginOnUnauthorized shell={shell} />
+                  <BorrowerRoutes />
+                </BrowserRouter>
+              </ToastProvider>
+            </QueryClientProvider>
+          </ApiProvider>
+        </ConfigProvider>
+      </MarketProvider>
+    </I18nextProvider>
+  );
+}
+
+/**
+ * A 401 from any call means the session is gone: forget what belonged to it and go to the login screen,
+ * which comes back here afterwards. Replace, so the back button does not return to a screen that needs
+ * a session.
+ */
+function LoginOnUnauthorized({ shell }: { shell: ShellParams }) {
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  useEffect(() => {
+    setUnauthorizedHandler(() => {
+      shell.forgetSession();
+      const { pathname, search } = window.location;
+      const here = pathname.startsWith(APP_BASENAME) ? pathname.slice(APP_BASENAME.length) || '/' : pathname;
+      if (here !== '/login') void navigate('/login', { replace: true, state: { from: `${here}${search}` } });
+      queryClient.removeQueries({ queryKey: queryKeys.borrower });
+    });
+    return () => setUnauthorizedHandler(null);
+  }, [navigate, queryClient, shell]);
+  return null;
+}

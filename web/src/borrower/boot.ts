@@ -1,0 +1,34 @@
+// Everything the app is made of for one page load, built from the page's URL and storage: main.tsx
+// and the tests both start the app through here.
+import { createHttpClient } from '@/shared/api/http';
+import { marketForVisit } from '@/shared/market/market';
+import type { SiteSettings } from '@/shared/settings/settings';
+import { queryKeys } from './api/query-keys';
+import { createQueryClient } from './api/query-client';
+import type { BorrowerAppProps } from './app';
+import { createBorrowerI18n } from './i18n/borrower-i18n';
+import { createShellParams } from './shell-params';
+
+export function bootBorrower(options: {
+  search: string;
+  storage: Storage | null;
+  /** The settings the server wrote into the page, when it did. */
+  settings: SiteSettings | null;
+  retryReads?: boolean;
+}): BorrowerAppProps {
+  const market = marketForVisit(options.search, options.storage);
+  const shell = createShellParams(options.search);
+  const api = createHttpClient({ language: market.locale, pageSearch: shell.search });
+  const queryClient = createQueryClient({ retryReads: options.retryReads });
+  if (options.settings) queryClient.setQueryData(queryKeys.siteSettings, options.settings);
+  return { market, i18n: createBorrowerI18n(market.language), api, queryClient, shell };
+}
+
+/** sessionStorage, or null where the browser refuses it (some private modes throw on access). */
+export function sessionStorageOrNull(): Storage | null {
+  try {
+    return window.sessionStorage;
+  } catch {
+    return null;
+  }
+}

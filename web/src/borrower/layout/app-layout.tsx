@@ -1,0 +1,72 @@
+import { Component, Suspense, useEffect, type CSSProperties, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Outlet, useLocation } from 'react-router';
+import { useDismissToast } from '@/shared/ui/toast';
+import { useSiteSettings } from '../api/site-settings';
+import { ErrorPage } from '../screens/error/error-page';
+import { LoadingState } from '../ui/state-notice';
+
+/** Every screen of the app: the screen itself (loaded on demand) and the lender's name below it. */
+export function AppLayout() {
+  const { pathname } = useLocation();
+  const { data: settings } = useSiteSettings();
+  const dismissToast = useDismissToast();
+  // A message is about the screen it was shown on (a wrong code, say), not the next one.
+  useEffect(() => dismissToast(), [pathname, dismissToast]);
+  // Theme colours are runtime settings, validated by the server as #rrggbb.
+  const theme = settings
+    ? ({
+        '--adm-color-primary': settings.themeBackgroundColor,
+        '--brand-bg': settings.themeBackgroundColor,
+        '--brand-fg': settings.backgroundFontColor,
+        '--text': settings.fontColor,
+      } as CSSProperties)
+    : undefined;
+  return (
+    <div className="app" style={theme}>
+      <ScreenErrorBoundary resetKey={pathname}>
+        <Suspense
+          fallback={
+            <main className="screen">
+              <LoadingState />
+            </main>
+          }
+        >
+          <Outlet />
+        </Suspense>
+      </ScreenErrorBoundary>
+      <LenderFooter />
+    </div>
+  );
+}
+
+/**
+ * A screen that throws while rendering, or whose chunk cannot be fetched, shows the error notice instead
+ * of a blank page; moving to another screen tries again.
+ */
+class ScreenErrorBoundary extends Component<{ resetKey: string; children: ReactNode }, { failed: boolean }> {
+  state = { failed: false };
+
+  static getDerivedStateFromError(): { failed: boolean } {
+    return { failed: true };
+  }
+
+  componentDidUpdate(previous: { resetKey: string }): void {
+    if (this.state.failed && previous.resetKey !== this.props.resetKey) this.setState({ failed: false });
+  }
+
+  render() {
+    return this.state.failed ? <ErrorPage /> : this.props.children;
+  }
+}
+
+/** RBI's digital lending rules: the lender is named on every borrower screen. */
+function LenderFooter() {
+  const { t } = useTranslation();
+  const { data: settings } = useSiteSettings();
+  return (
+    <footer className="app-footer">
+      <p>{settings ? t('layout.lender', { lender: settings.lenderName }) : '\u00a0'}</p>
+    </footer>
+  );
+}

@@ -1,0 +1,46 @@
+import { lazy } from 'react';
+import { Navigate, Route, Routes } from 'react-router';
+import { AppLayout } from './layout/app-layout';
+import { APP_BASENAME } from './paths';
+// The error notice is part of the entry: it must show when a screen's chunk cannot be fetched.
+import { ErrorPage, NotFoundPage } from './screens/error/error-page';
+
+// Each screen is its own chunk, fetched when first shown; `preloadScreen` starts the first screen's
+// download while the entry is still starting, so it does not wait for React to ask for it.
+const screens = {
+  login: () => import('./screens/login/login-page'),
+  me: () => import('./screens/me/me-page'),
+  agreement: () => import('./screens/legal/agreement-page'),
+  privacy: () => import('./screens/legal/privacy-page'),
+};
+
+const LoginPage = lazy(() => screens.login().then((m) => ({ default: m.LoginPage })));
+const MePage = lazy(() => screens.me().then((m) => ({ default: m.MePage })));
+const AgreementPage = lazy(() => screens.agreement().then((m) => ({ default: m.AgreementPage })));
+const PrivacyPage = lazy(() => screens.privacy().then((m) => ({ default: m.PrivacyPage })));
+
+/** The app's screens, under the /app basename. */
+export function BorrowerRoutes() {
+  return (
+    <Routes>
+      <Route element={<AppLayout />}>
+        {/* No home screen yet (the products screens come next): a borrower lands on the account. */}
+        <Route index element={<Navigate to="/me" replace />} />
+        <Route path="login" element={<LoginPage />} />
+        <Route path="me" element={<MePage />} />
+        <Route path="agreement" element={<AgreementPage />} />
+        <Route path="privacy" element={<PrivacyPage />} />
+        <Route path="error" element={<ErrorPage />} />
+        <Route path="*" element={<NotFoundPage />} />
+      </Route>
+    </Routes>
+  );
+}
+
+/** Starts loading the screen for a path under /app before React renders it. */
+export function preloadScreen(pathname: string): void {
+  const path = pathname.startsWith(APP_BASENAME) ? pathname.slice(APP_BASENAME.length) : pathname;
+  const name = path.replace(/^\/+|\/+$/g, '') || 'me';
+  const load = (screens as Record<string, () => Promise<unknown>>)[name];
+  void load?.().catch(() => undefined);
+}
