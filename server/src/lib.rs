@@ -1,5 +1,6 @@
 //! Kilat's server: settings, start-up, the HTTP edge, persistence and the embedded web app.
 
+pub mod catalog;
 pub mod crypto;
 pub mod http;
 pub mod quote;

@@ -12,6 +12,7 @@ use secrecy::ExposeSecret;
 use socket2::{Domain, Protocol, Socket, Type};
 use tokio::net::TcpListener;
 
+use crate::catalog::Catalog;
 use crate::crypto::Secrets;
 use crate::http::{self, openapi, rate_limit::AddressLimiter};
 use crate::settings::{Mode, Settings, SiteSettings};
@@ -40,6 +41,7 @@ pub struct AppStateInner {
     pub contact_limiter: AddressLimiter,
     pub trust_forwarded_for: bool,
     pub sign_in: SignInService,
+    pub catalog: Catalog,
     /// What the development code sender wrote; served only in development mode.
     pub outbox: Arc<Outbox>,
     pub development: bool,
@@ -76,6 +78,8 @@ impl Application {
         let outbox = Arc::new(Outbox::default());
         let sender = sms::from_settings(&settings.sms, outbox.clone())?;
         let sign_in = SignInService::new(db.clone(), secrets, sender);
+        let catalog = Catalog::demo(time::OffsetDateTime::now_utc().date())
+            .context("loading the loan products")?;
         let per_minute = NonZeroU32::new(settings.contact.per_minute)
             .context("contact.per_minute must be ≥ 1")?;
         let state = AppState(Arc::new(AppStateInner {
@@ -86,6 +90,7 @@ impl Application {
             contact_limiter: AddressLimiter::per_minute(per_minute),
             trust_forwarded_for: settings.trust_forwarded_for,
             sign_in,
+            catalog,
             outbox,
             development: settings.mode == Mode::Development,
             secure_cookies: settings.mode == Mode::Production,

@@ -47,7 +47,7 @@ pub struct ErrorBody {
 }
 
 /// Why a field was refused; turned into text in the request's language.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum FieldProblem {
     Required,
     TooLong { max: usize },
@@ -55,11 +55,15 @@ pub enum FieldProblem {
     InvalidCode,
     UnknownMarket,
     WrongCode,
+    UnknownProduct,
+    UnknownTerm,
+    AmountOutOfRange { min: String, max: String },
+    AmountNotOnStep { step: String },
 }
 
 impl FieldProblem {
-    fn text(self, lang: Lang) -> String {
-        match (self, lang) {
+    fn text(&self, lang: Lang) -> String {
+        match (self.clone(), lang) {
             (Self::Required, Lang::En) => "This field is required.".into(),
             (Self::Required, Lang::Id) => "Kolom ini wajib diisi.".into(),
             (Self::TooLong { max }, Lang::En) => format!("At most {max} characters."),
@@ -72,6 +76,22 @@ impl FieldProblem {
             (Self::UnknownMarket, Lang::Id) => "Pilih IN (India) atau ID (Indonesia).".into(),
             (Self::WrongCode, Lang::En) => "This code is not correct.".into(),
             (Self::WrongCode, Lang::Id) => "Kode ini salah.".into(),
+            (Self::UnknownProduct, Lang::En) => "This product is not offered.".into(),
+            (Self::UnknownProduct, Lang::Id) => "Produk ini tidak tersedia.".into(),
+            (Self::UnknownTerm, Lang::En) => "Choose one of the product's terms.".into(),
+            (Self::UnknownTerm, Lang::Id) => "Pilih salah satu tenor produk.".into(),
+            (Self::AmountOutOfRange { min, max }, Lang::En) => {
+                format!("Choose an amount from {min} to {max}.")
+            }
+            (Self::AmountOutOfRange { min, max }, Lang::Id) => {
+                format!("Pilih jumlah dari {min} sampai {max}.")
+            }
+            (Self::AmountNotOnStep { step }, Lang::En) => {
+                format!("The amount goes up in steps of {step}.")
+            }
+            (Self::AmountNotOnStep { step }, Lang::Id) => {
+                format!("Jumlah naik dengan kelipatan {step}.")
+            }
         }
     }
 }
@@ -108,6 +128,9 @@ pub enum ApiError {
     RateLimited { retry_after_secs: u64 },
     #[error("not signed in")]
     Unauthorized,
+    /// A loan the money rules refuse (amount, term, cap) or cannot compute.
+    #[error("loan refused: {0}")]
+    Loan(kilat_domain::Error),
     #[error(transparent)]
     SignIn(#[from] crate::sign_in::SignInError),
     #[error(transparent)]
@@ -181,6 +204,32 @@ impl IntoResponse for LocalizedError {
                 "Too many requests. Please wait a minute and try again.",
                 "Terlalu banyak permintaan. Silakan tunggu sebentar dan coba lagi.",
             ),
+            ApiError::Loan(kilat_domain::Error::CapExceeded { .. }) => (
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "cap_exceeded",
+                "This loan would cost more than the law allows. Choose a smaller amount or a shorter term.",
+                "Pinjaman ini melebihi batas biaya yang diizinkan. Pilih jumlah lebih kecil atau tenor lebih pendek.",
+            ),
+            ApiError::Loan(
+                kilat_domain::Error::AmountOutOfRange { .. }
+                | kilat_domain::Error::AmountNotOnStep { .. }
+                | kilat_domain::Error::NegativeAmount
+                | kilat_domain::Error::UnknownTerm(_),
+            ) => (
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "validation_failed",
+                "Some fields need your attention.",
+                "Beberapa kolom perlu diperbaiki.",
+            ),
+            ApiError::Loan(err) => {
+                tracing::error!(error = %err, "a loan could not be computed");
+                (
+                    StatusCode::INTERNAL_SERVER_ERROR,
+                    "internal",
+                    "Something went wrong on our side. Please try again.",
+                    "Terjadi kesalahan di pihak kami. Silakan coba lagi.",
+                )
+            }
             ApiError::Unauthorized => (
                 StatusCode::UNAUTHORIZED,
                 "unauthorized",
@@ -257,6 +306,8 @@ impl IntoResponse for LocalizedError {
             ApiError::BadRequest(detail) => {
                 Some(BTreeMap::from([("body".to_owned(), detail.clone())]))
             }
+            ApiError::Loan(err) => loan_field(err)
+                .map(|(field, problem)| BTreeMap::from([(field.to_owned(), problem.text(lang))])),
             ApiError::SignIn(SignInError::CodeInvalid) => Some(BTreeMap::from([(
                 "code".to_owned(),
                 FieldProblem::WrongCode.text(lang),
@@ -282,5 +333,28 @@ impl IntoResponse for LocalizedError {
                 .insert(header::RETRY_AFTER, HeaderValue::from(retry_after_secs));
         }
         response
+    }
+}
+
+/// The request field a refused loan is about.
+fn loan_field(err: &kilat_domain::Error) -> Option<(&'static str, FieldProblem)> {
+    use kilat_domain::Error;
+    match err {
+        Error::AmountOutOfRange { min, max, .. } => Some((
+            "amount",
+            FieldProblem::AmountOutOfRange {
+                min: min.to_string(),
+                max: max.to_string(),
+            },
+        )),
+        Error::AmountNotOnStep { step, .. } => Some((
+            "amount",
+            FieldProblem::AmountNotOnStep {
+                step: step.to_string(),
+            },
+        )),
+        Error::NegativeAmount => Some(("amount", FieldProblem::Required)),
+        Error::UnknownTerm(_) => Some(("termCode", FieldProblem::UnknownTerm)),
+        _ => None,
     }
 }

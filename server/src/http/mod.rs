@@ -5,6 +5,7 @@ pub mod error;
 pub mod extract;
 pub mod health;
 pub mod lang;
+pub mod loans;
 pub mod openapi;
 pub mod rate_limit;
 pub mod site;
@@ -50,6 +51,9 @@ pub fn router(state: AppState) -> Router {
         .route("/borrower/login", post(borrower::login))
         .route("/borrower/logout", post(borrower::logout))
         .route("/borrower/me", get(borrower::me))
+        .route("/borrower/products", get(loans::list))
+        .route("/borrower/products/{code}", get(loans::detail))
+        .route("/borrower/quote", post(loans::quote))
         .route("/dev/outbox", get(borrower::dev_outbox))
         .route("/openapi.json", get(openapi_json))
         .method_not_allowed_fallback(api_method_not_allowed)

@@ -3,7 +3,7 @@
 use utoipa::OpenApi;
 
 use super::error::ErrorBody;
-use super::{borrower, site};
+use super::{borrower, loans, site};
 use crate::settings::{GrievanceOfficer, SiteSettings};
 
 #[derive(OpenApi)]
@@ -17,7 +17,10 @@ use crate::settings::{GrievanceOfficer, SiteSettings};
         borrower::send_voice_code,
         borrower::login,
         borrower::logout,
-        borrower::me
+        borrower::me,
+        loans::list,
+        loans::detail,
+        loans::quote
     ),
     components(schemas(ErrorBody, SiteSettings, GrievanceOfficer, site::ContactMessageRequest, site::ContactMessageCreated)),
     tags(

@@ -2,6 +2,7 @@
 //! set).
 
 mod helpers;
+mod loans;
 mod login;
 mod openapi;
 mod site;

@@ -106,6 +106,61 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/borrower/products": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The products of the borrower's market, smallest first. */
+        get: operations["list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/borrower/products/{code}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One product of the borrower's market; another market's product is 404. */
+        get: operations["detail"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/borrower/quote": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The Key Fact Statement of a loan as it would be disbursed today: every installment with its date, each fee, the
+         *     net amount paid out, total repayable, the APR, late charges, cooling-off, the lender and grievance officer.
+         *     Nothing is stored.
+         */
+        post: operations["quote"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/site/contact-messages": {
         parameters: {
             query?: never;
@@ -144,6 +199,14 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        AmountRangeView: {
+            /** Format: int64 */
+            max: number;
+            /** Format: int64 */
+            min: number;
+            /** Format: int64 */
+            step: number;
+        };
         BorrowerView: {
             /**
              * Format: int64
@@ -306,6 +369,31 @@ export interface components {
             msg: string;
         };
         /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
+        Envelope_ProductView: {
+            /**
+             * Format: int32
+             * @description Always 0 on success.
+             */
+            code: number;
+            data: {
+                amount: components["schemas"]["AmountRangeView"];
+                code: string;
+                /** Format: int32 */
+                coolingOffDays: number;
+                /** @description `INR` or `IDR`; every amount is in its minor unit. */
+                currency: string;
+                feesDeductedAtDisbursal: boolean;
+                /** @description E.g. `{"rate": "0.1%", "per": "day", "method": "flat"}`. */
+                interest: Record<string, never>;
+                name: string;
+                /** @description The cost of the smallest loan on the first term, so a borrower can compare products at a glance. */
+                sample: components["schemas"]["SampleCost"];
+                terms: components["schemas"]["TermView"][];
+            };
+            /** @description Always `ok` on success. */
+            msg: string;
+        };
+        /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
         Envelope_SiteSettings: {
             /**
              * Format: int32
@@ -334,6 +422,31 @@ export interface components {
                 themeBackgroundColor: string;
                 whatsappNumber: string;
             };
+            /** @description Always `ok` on success. */
+            msg: string;
+        };
+        /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
+        Envelope_Vec_ProductView: {
+            /**
+             * Format: int32
+             * @description Always 0 on success.
+             */
+            code: number;
+            data: {
+                amount: components["schemas"]["AmountRangeView"];
+                code: string;
+                /** Format: int32 */
+                coolingOffDays: number;
+                /** @description `INR` or `IDR`; every amount is in its minor unit. */
+                currency: string;
+                feesDeductedAtDisbursal: boolean;
+                /** @description E.g. `{"rate": "0.1%", "per": "day", "method": "flat"}`. */
+                interest: Record<string, never>;
+                name: string;
+                /** @description The cost of the smallest loan on the first term, so a borrower can compare products at a glance. */
+                sample: components["schemas"]["SampleCost"];
+                terms: components["schemas"]["TermView"][];
+            }[];
             /** @description Always `ok` on success. */
             msg: string;
         };
@@ -386,6 +499,45 @@ export interface components {
             market?: string | null;
             phone?: string | null;
         };
+        ProductView: {
+            amount: components["schemas"]["AmountRangeView"];
+            code: string;
+            /** Format: int32 */
+            coolingOffDays: number;
+            /** @description `INR` or `IDR`; every amount is in its minor unit. */
+            currency: string;
+            feesDeductedAtDisbursal: boolean;
+            /** @description E.g. `{"rate": "0.1%", "per": "day", "method": "flat"}`. */
+            interest: Record<string, never>;
+            name: string;
+            /** @description The cost of the smallest loan on the first term, so a borrower can compare products at a glance. */
+            sample: components["schemas"]["SampleCost"];
+            terms: components["schemas"]["TermView"][];
+        };
+        QuoteRequest: {
+            /**
+             * Format: int64
+             * @description Minor units (paise or sen).
+             */
+            amount?: number | null;
+            productCode?: string | null;
+            termCode?: string | null;
+        };
+        SampleCost: {
+            /** Format: int64 */
+            amount: number;
+            /**
+             * Format: int64
+             * @description Hundredths of a percent: 1707 is 17.07%.
+             */
+            apr: number;
+            aprDisplay: string;
+            /** Format: int64 */
+            netDisbursed: number;
+            termCode: string;
+            /** Format: int64 */
+            totalRepayable: number;
+        };
         SendCodeRequest: {
             /** @description `IN` or `ID`. */
             market?: string | null;
@@ -413,6 +565,13 @@ export interface components {
             /** @description `#rrggbb` */
             themeBackgroundColor: string;
             whatsappNumber: string;
+        };
+        TermView: {
+            code: string;
+            /** Format: int32 */
+            installments: number;
+            /** @description `monthly` or a number of days such as `14d`. */
+            period: string;
         };
     };
     responses: never;
@@ -649,6 +808,113 @@ export interface operations {
                 };
             };
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Vec_ProductView"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    detail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The product code */
+                code: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ProductView"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    quote: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["QuoteRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["QuoteRequest"];
+            };
+        };
+        responses: {
+            /** @description The KFS (docs/MONEY.md §8) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed (productCode, amount, termCode) or cap_exceeded */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

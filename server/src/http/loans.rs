@@ -1,0 +1,218 @@
+//! Products and quotes for the signed-in borrower: what they may apply for, and the Key Fact Statement of a loan
+//! before anything is stored (issue 3).
+
+use axum::Json;
+use axum::extract::{Path, State};
+use kilat_domain::{KeyFactStatement, Lender, Money, Product, quote_with_caps};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+use super::borrower::Session;
+use super::error::{ApiError, Envelope, ErrorBody, FieldErrors, FieldProblem, LocalizedError};
+use super::extract::JsonOrForm;
+use super::lang::Lang;
+use crate::startup::AppState;
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ProductView {
+    pub code: String,
+    pub name: String,
+    /// `INR` or `IDR`; every amount is in its minor unit.
+    pub currency: String,
+    pub amount: AmountRangeView,
+    pub terms: Vec<TermView>,
+    /// E.g. `{"rate": "0.1%", "per": "day", "method": "flat"}`.
+    #[schema(value_type = Object)]
+    pub interest: serde_json::Value,
+    pub fees_deducted_at_disbursal: bool,
+    pub cooling_off_days: u32,
+    /// The cost of the smallest loan on the first term, so a borrower can compare products at a glance.
+    pub sample: SampleCost,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct AmountRangeView {
+    pub min: i64,
+    pub max: i64,
+    pub step: i64,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct TermView {
+    pub code: String,
+    /// `monthly` or a number of days such as `14d`.
+    pub period: String,
+    pub installments: u32,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SampleCost {
+    pub amount: i64,
+    pub term_code: String,
+    pub net_disbursed: i64,
+    pub total_repayable: i64,
+    /// Hundredths of a percent: 1707 is 17.07%.
+    pub apr: i64,
+    pub apr_display: String,
+}
+
+fn view(state: &AppState, product: &Product) -> Result<ProductView, ApiError> {
+    let term = product
+        .terms
+        .first()
+        .ok_or_else(|| anyhow::anyhow!("product {} has no term", product.code))?;
+    let kfs = key_fact_statement(state, product, product.amount.min, &term.code)?;
+    let sample = SampleCost {
+        amount: kfs.sanctioned_amount.minor(),
+        term_code: term.code.clone(),
+        net_disbursed: kfs.net_disbursed.minor(),
+        total_repayable: kfs.total_repayable.minor(),
+        apr: kfs.apr.0,
+        apr_display: kfs.apr_display.clone(),
+    };
+    Ok(ProductView {
+        code: product.code.clone(),
+        name: product.name.clone(),
+        currency: serde_json::to_value(product.market.currency())
+            .ok()
+            .and_then(|v| v.as_str().map(str::to_owned))
+            .unwrap_or_default(),
+        amount: AmountRangeView {
+            min: product.amount.min.minor(),
+            max: product.amount.max.minor(),
+            step: product.amount.step.minor(),
+        },
+        terms: product
+            .terms
+            .iter()
+            .map(|t| TermView {
+                code: t.code.clone(),
+                period: t.period.into(),
+                installments: t.installments,
+            })
+            .collect(),
+        interest: serde_json::to_value(product.interest).map_err(anyhow::Error::from)?,
+        fees_deducted_at_disbursal: product.fees_deducted_at_disbursal,
+        cooling_off_days: product.cooling_off_days,
+        sample,
+    })
+}
+
+/// The products of the borrower's market, smallest first.
+#[utoipa::path(get, path = "/api/v1/borrower/products", tag = "borrower",
+    responses((status = 200, body = Envelope<Vec<ProductView>>), (status = 401, body = ErrorBody)))]
+pub async fn list(
+    State(state): State<AppState>,
+    lang: Lang,
+    session: Session,
+) -> Result<Json<Envelope<Vec<ProductView>>>, LocalizedError> {
+    let products = state
+        .catalog
+        .for_market(session.borrower.market)
+        .map(|p| view(&state, p))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| e.in_lang(lang))?;
+    Ok(Envelope::ok(products))
+}
+
+/// One product of the borrower's market; another market's product is 404.
+#[utoipa::path(get, path = "/api/v1/borrower/products/{code}", tag = "borrower",
+    params(("code" = String, Path, description = "The product code")),
+    responses((status = 200, body = Envelope<ProductView>), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
+pub async fn detail(
+    State(state): State<AppState>,
+    lang: Lang,
+    session: Session,
+    Path(code): Path<String>,
+) -> Result<Json<Envelope<ProductView>>, LocalizedError> {
+    let product = state
+        .catalog
+        .get(session.borrower.market, &code)
+        .ok_or_else(|| ApiError::NotFound.in_lang(lang))?;
+    Ok(Envelope::ok(
+        view(&state, product).map_err(|e| e.in_lang(lang))?,
+    ))
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct QuoteRequest {
+    pub product_code: Option<String>,
+    /// Minor units (paise or sen).
+    pub amount: Option<i64>,
+    pub term_code: Option<String>,
+}
+
+/// The Key Fact Statement of a loan as it would be disbursed today: every installment with its date, each fee, the
+/// net amount paid out, total repayable, the APR, late charges, cooling-off, the lender and grievance officer.
+/// Nothing is stored.
+#[utoipa::path(post, path = "/api/v1/borrower/quote", tag = "borrower",
+    request_body(content((QuoteRequest = "application/json"), (QuoteRequest = "application/x-www-form-urlencoded"))),
+    responses((status = 200, description = "The KFS (docs/MONEY.md §8)", body = Envelope<Object>),
+        (status = 401, body = ErrorBody),
+        (status = 422, description = "validation_failed (productCode, amount, termCode) or cap_exceeded", body = ErrorBody)))]
+pub async fn quote(
+    State(state): State<AppState>,
+    lang: Lang,
+    session: Session,
+    JsonOrForm(req): JsonOrForm<QuoteRequest>,
+) -> Result<Json<Envelope<KeyFactStatement>>, LocalizedError> {
+    let invalid = |field, problem| {
+        let mut errors = FieldErrors::default();
+        errors.add(field, problem);
+        ApiError::Validation(errors).in_lang(lang)
+    };
+    let mut errors = FieldErrors::default();
+    let code = req
+        .product_code
+        .as_deref()
+        .map(str::trim)
+        .filter(|c| !c.is_empty());
+    if code.is_none() {
+        errors.add("productCode", FieldProblem::Required);
+    }
+    if req.amount.is_none() {
+        errors.add("amount", FieldProblem::Required);
+    }
+    let term = req
+        .term_code
+        .as_deref()
+        .map(str::trim)
+        .filter(|c| !c.is_empty());
+    if term.is_none() {
+        errors.add("termCode", FieldProblem::Required);
+    }
+    let (Some(code), Some(amount), Some(term)) = (code, req.amount, term) else {
+        return Err(ApiError::Validation(errors).in_lang(lang));
+    };
+    let product = state
+        .catalog
+        .get(session.borrower.market, code)
+        .ok_or_else(|| invalid("productCode", FieldProblem::UnknownProduct))?;
+    let kfs = key_fact_statement(&state, product, Money::from_minor(amount), term)
+        .map_err(|e| e.in_lang(lang))?;
+    Ok(Envelope::ok(kfs))
+}
+
+/// The sealed KFS of `amount` on `term`, disbursed today (UTC), with the lender of the settings.
+fn key_fact_statement(
+    state: &AppState,
+    product: &Product,
+    amount: Money,
+    term: &str,
+) -> Result<KeyFactStatement, ApiError> {
+    let today = time::OffsetDateTime::now_utc().date();
+    let quote = quote_with_caps(product, amount, term, today, state.catalog.caps())
+        .map_err(ApiError::Loan)?;
+    let lender = Lender {
+        name: state.site.lender_name.clone(),
+        grievance_officer: kilat_domain::GrievanceOfficer {
+            name: state.site.grievance_officer.name.clone(),
+            email: state.site.grievance_officer.email.clone(),
+            phone: state.site.grievance_officer.phone.clone(),
+        },
+    };
+    KeyFactStatement::new(&quote, &lender).map_err(ApiError::Loan)
+}
