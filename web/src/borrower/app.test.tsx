@@ -1,7 +1,8 @@
-import { screen } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { fakeApi, refusal, renderBorrower } from '@/test/render-borrower';
+import { fakeApi, ok, refusal, renderBorrower } from '@/test/render-borrower';
+import { PRODUCT_IN } from './screens/products/fixtures.test-data';
 
 describe('borrower app', () => {
   it('sends a call that answers 401 to the login screen, and back after logging in', async () => {
@@ -17,9 +18,13 @@ describe('borrower app', () => {
     expect(api.callsTo('GET', '/api/v1/borrower/me').length).toBe(2);
   });
 
-  it('lands a signed-in borrower on the account screen from /app/', async () => {
-    fakeApi().signIn();
+  it('lands a signed-in borrower on the loans on offer from /app/, with a tab to the account', async () => {
+    fakeApi({ 'GET /api/v1/borrower/products': () => ok([PRODUCT_IN]) }).signIn();
+    const user = userEvent.setup();
     renderBorrower('/app/?lang=1');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Loans' })).toBeInTheDocument();
+    expect(window.location.pathname).toBe('/app/products');
+    await user.click(screen.getByRole('link', { name: 'My account' }));
     expect(await screen.findByRole('heading', { level: 1, name: 'My account' })).toBeInTheDocument();
     expect(window.location.pathname).toBe('/app/me');
   });
@@ -34,6 +39,8 @@ describe('borrower app', () => {
     const api = fakeApi();
     renderBorrower('/app/login');
     expect(await screen.findByRole('heading', { level: 1, name: 'Log in' })).toBeInTheDocument();
+    // The heading renders before the screen's first call: wait for the call, not just the page.
+    await waitFor(() => expect(api.callsTo('GET', '/api/v1/borrower/login/init')).toHaveLength(1));
     expect(api.callsTo('GET', '/api/v1/borrower/login/init')[0]!.query.get('market')).toBe('IN');
   });
 
@@ -43,6 +50,7 @@ describe('borrower app', () => {
     expect(await screen.findByRole('heading', { level: 1, name: 'Log in' })).toBeInTheDocument();
     expect(api.callsTo('GET', '/api/v1/borrower/me')[0]!.headers).toMatchObject({ 'X-Session-Id': 'shell-1', 'X-App-Channel': 'gp' });
     // The login screen's own call, made after the 401, no longer sends the dead session.
+    await waitFor(() => expect(api.callsTo('GET', '/api/v1/borrower/login/init')).toHaveLength(1));
     const init = api.callsTo('GET', '/api/v1/borrower/login/init')[0]!;
     expect(init.headers).toMatchObject({ 'X-Session-Id': '', 'X-App-Channel': 'gp' });
   });
