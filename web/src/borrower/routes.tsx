@@ -10,12 +10,18 @@ import { ErrorPage, NotFoundPage } from './screens/error/error-page';
 const screens = {
   login: () => import('./screens/login/login-page'),
   me: () => import('./screens/me/me-page'),
+  products: () => import('./screens/products/products-page'),
+  product: () => import('./screens/products/product-page'),
+  kfs: () => import('./screens/products/kfs-page'),
   agreement: () => import('./screens/legal/agreement-page'),
   privacy: () => import('./screens/legal/privacy-page'),
 };
 
 const LoginPage = lazy(() => screens.login().then((m) => ({ default: m.LoginPage })));
 const MePage = lazy(() => screens.me().then((m) => ({ default: m.MePage })));
+const ProductsPage = lazy(() => screens.products().then((m) => ({ default: m.ProductsPage })));
+const ProductPage = lazy(() => screens.product().then((m) => ({ default: m.ProductPage })));
+const KfsPage = lazy(() => screens.kfs().then((m) => ({ default: m.KfsPage })));
 const AgreementPage = lazy(() => screens.agreement().then((m) => ({ default: m.AgreementPage })));
 const PrivacyPage = lazy(() => screens.privacy().then((m) => ({ default: m.PrivacyPage })));
 
@@ -24,10 +30,13 @@ export function BorrowerRoutes() {
   return (
     <Routes>
       <Route element={<AppLayout />}>
-        {/* No home screen yet (the products screens come next): a borrower lands on the account. */}
-        <Route index element={<Navigate to="/me" replace />} />
+        {/* A signed-in borrower lands on the loans on offer. */}
+        <Route index element={<Navigate to="/products" replace />} />
         <Route path="login" element={<LoginPage />} />
         <Route path="me" element={<MePage />} />
+        <Route path="products" element={<ProductsPage />} />
+        <Route path="products/:code" element={<ProductPage />} />
+        <Route path="products/:code/kfs" element={<KfsPage />} />
         <Route path="agreement" element={<AgreementPage />} />
         <Route path="privacy" element={<PrivacyPage />} />
         <Route path="error" element={<ErrorPage />} />
@@ -40,7 +49,10 @@ export function BorrowerRoutes() {
 /** Starts loading the screen for a path under /app before React renders it. */
 export function preloadScreen(pathname: string): void {
   const path = pathname.startsWith(APP_BASENAME) ? pathname.slice(APP_BASENAME.length) : pathname;
-  const name = path.replace(/^\/+|\/+$/g, '') || 'me';
+  const parts = path.replace(/^\/+|\/+$/g, '').split('/');
+  let name = parts[0] || 'products';
+  if (name === 'products' && parts.length === 2) name = 'product';
+  else if (name === 'products' && parts[2] === 'kfs') name = 'kfs';
   const load = (screens as Record<string, () => Promise<unknown>>)[name];
   void load?.().catch(() => undefined);
 }

@@ -1,10 +1,13 @@
-import type { ApiMarket } from './types';
+import type { ApiMarket, QuoteRequest } from './types';
 
 // Everything about the signed-in borrower lives under `borrower`, so one call forgets it all at
 // log-out or on a 401; public data (settings, the login page's set-up) survives.
 export const queryKeys = {
   borrower: ['borrower'] as const,
   me: ['borrower', 'me'] as const,
+  products: ['borrower', 'products'] as const,
+  product: (code: string) => ['borrower', 'products', code] as const,
+  quote: (request: QuoteRequest) => ['borrower', 'quote', request.productCode, request.amount, request.termCode] as const,
   siteSettings: ['public', 'site-settings'] as const,
   loginInit: (market: ApiMarket) => ['public', 'login-init', market] as const,
 };

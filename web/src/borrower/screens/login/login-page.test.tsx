@@ -2,7 +2,8 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { DEV_SETTINGS } from '@/shared/settings/settings';
-import { LOGIN_INIT_IN, ME_IN, deferred, fakeApi, ok, refusal, renderBorrower } from '@/test/render-borrower';
+import { LOGIN_INIT_IN, deferred, fakeApi, ok, refusal, renderBorrower } from '@/test/render-borrower';
+import { PRODUCT_IN } from '../products/fixtures.test-data';
 
 const field = (label: string) => screen.getByLabelText(label);
 /** The field's box: its label, input and the error under it. */
@@ -95,8 +96,8 @@ describe('login (India)', () => {
     expect(screen.getByRole('button', { name: 'Get code' })).toBeEnabled();
   });
 
-  it('logs in with the code and lands on the account screen', async () => {
-    const api = fakeApi();
+  it('logs in with the code and lands on the loans on offer', async () => {
+    const api = fakeApi({ 'GET /api/v1/borrower/products': () => ok([PRODUCT_IN]) });
     const { user } = await openLogin();
     await user.type(field('Mobile number'), '9876543210');
     await user.click(screen.getByRole('button', { name: 'Get code' }));
@@ -105,9 +106,9 @@ describe('login (India)', () => {
     expect(field('Verification code')).toHaveValue('123456');
     await user.click(screen.getByRole('button', { name: 'Log in' }));
 
-    expect(await screen.findByRole('heading', { level: 1, name: 'My account' })).toBeInTheDocument();
-    expect(window.location.pathname).toBe('/app/me');
-    expect(await screen.findByText('+91 ******3210')).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Loans' })).toBeInTheDocument();
+    expect(window.location.pathname).toBe('/app/products');
+    expect(await screen.findByRole('article', { name: 'Flexi 6 Weeks' })).toBeInTheDocument();
     expect(api.callsTo('POST', '/api/v1/borrower/login')[0]!.body).toEqual({ market: 'IN', phone: '+919876543210', code: '123456' });
   });
 
@@ -183,13 +184,13 @@ describe('login refusals', () => {
         ++tries === 1
           ? refusal(400, 'code_invalid', 'The code is not right.', { fields: { code: 'Wrong code.' } })
           : ok({ sessionId: 's-1', borrower: { id: 'b-1', phoneMasked: '+91 ******3210', market: 'IN', isNew: true } }),
-      'GET /api/v1/borrower/me': () => ok(ME_IN),
+      'GET /api/v1/borrower/products': () => ok([PRODUCT_IN]),
     });
     const { user } = await openLogin();
     await typeCodeAndLogIn(user);
     expect(await screen.findByText('The code is not right.')).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Log in' }));
-    expect(await screen.findByText('+91 ******3210')).toBeInTheDocument();
+    expect(await screen.findByRole('article', { name: 'Flexi 6 Weeks' })).toBeInTheDocument();
     expect(screen.queryByText('The code is not right.')).toBeNull();
   });
 

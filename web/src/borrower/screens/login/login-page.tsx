@@ -19,10 +19,10 @@ import { TextField } from '../../ui/text-field';
 import { useErrorToast } from '../../ui/use-error-toast';
 import { useCountdown } from './use-countdown';
 
-/** Where to go after logging in: back where a 401 interrupted, or the account screen. */
+/** Where to go after logging in: back where a 401 interrupted, or the loans on offer. */
 function destination(state: unknown): string {
   const from = (state as { from?: unknown } | null)?.from;
-  return typeof from === 'string' && from.startsWith('/') && !from.startsWith('/login') ? from : '/me';
+  return typeof from === 'string' && from.startsWith('/') && !from.startsWith('/login') ? from : '/products';
 }
 
 export function LoginPage() {

@@ -18,7 +18,7 @@ export function MePage() {
   const { t } = useTranslation();
   const me = useMe();
   return (
-    <Screen title={t('me.title')}>
+    <Screen title={t('me.title')} tabs>
       {me.isPending ? (
         <LoadingState />
       ) : me.isError ? (

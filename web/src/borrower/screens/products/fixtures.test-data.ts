@@ -1,0 +1,75 @@
+// Answers of the products and quote API, as the server gives them (copied from a debug server).
+export const PRODUCT_IN = {
+  code: 'in-flexi-14d',
+  name: 'Flexi 6 Weeks',
+  currency: 'INR',
+  amount: { min: 500000, max: 4000000, step: 100000 },
+  terms: [{ code: '14dx3', period: '14d', installments: 3 }],
+  interest: { method: 'flat', per: 'day', rate: '0.08%' },
+  feesDeductedAtDisbursal: true,
+  coolingOffDays: 3,
+  sample: { amount: 500000, termCode: '14dx3', netDisbursed: 485250, totalRepayable: 516800, apr: 8388, aprDisplay: '83.88%' },
+};
+
+export const PRODUCT_IN_EMI = {
+  ...PRODUCT_IN,
+  code: 'in-flexi-6m',
+  name: 'Flexi EMI',
+  amount: { min: 1000000, max: 8000000, step: 100000 },
+  terms: [
+    { code: 'm3', period: 'monthly', installments: 3 },
+    { code: 'm6', period: 'monthly', installments: 6 },
+  ],
+  interest: { method: 'reducing', per: 'year', rate: '24%' },
+  sample: { amount: 1000000, termCode: 'm3', netDisbursed: 958700, totalRepayable: 1040261, apr: 5036, aprDisplay: '50.36%' },
+};
+
+export const PRODUCT_ID = {
+  code: 'id-kilat-30',
+  name: 'Kilat 30',
+  currency: 'IDR',
+  amount: { min: 100000000, max: 500000000, step: 50000000 },
+  terms: [
+    { code: '14d', period: '14d', installments: 1 },
+    { code: '30d', period: '30d', installments: 1 },
+  ],
+  interest: { method: 'flat', per: 'day', rate: '0.2%' },
+  feesDeductedAtDisbursal: true,
+  coolingOffDays: 3,
+  sample: { amount: 100000000, termCode: '14d', netDisbursed: 99000000, totalRepayable: 102800000, apr: 10007, aprDisplay: '100.07%' },
+};
+
+/** The KFS of ₹6,000 over 14 days × 3. */
+export const KFS_IN = {
+  version: 1,
+  contentHash: '6ac7be4a95d9954413bf013133ce615d2a819161f00d6a9ca19579718eab252d',
+  lender: {
+    name: 'Kilat Finance Private Limited (NBFC)',
+    grievanceOfficer: { name: 'Priya Raman', email: 'grievance@kilat.example', phone: '+91 80 4000 1299' },
+  },
+  market: 'IN',
+  currency: 'INR',
+  productCode: 'in-flexi-14d',
+  productName: 'Flexi 6 Weeks',
+  termCode: '14dx3',
+  interest: { rate: '0.08%', per: 'day', method: 'flat' },
+  sanctionedAmount: 600000,
+  disbursalDate: '2026-11-22',
+  fees: [{ name: 'Processing fee', amount: 15000, tax: 2700, total: 17700 }],
+  totalFees: 17700,
+  feesDeductedAtDisbursal: true,
+  netDisbursed: 582300,
+  totalInterest: 20160,
+  totalRepayable: 620160,
+  installments: [
+    { number: 1, dueDate: '2026-12-06', principal: 199980, interest: 6720, fees: 0, amount: 206700 },
+    { number: 2, dueDate: '2026-12-20', principal: 199980, interest: 6720, fees: 0, amount: 206700 },
+    { number: 3, dueDate: '2027-01-03', principal: 200040, interest: 6720, fees: 0, amount: 206760 },
+  ],
+  apr: 8387,
+  aprDisplay: '83.87%',
+  lateCharge: { flat: 40000, per_day: 0, max_days: 0 },
+  maxLateCharges: 120000,
+  coolingOffDays: 3,
+  extension: { days: 7, fee_percent: '2%', fee_fixed: 0, max_extensions: 1 },
+};

@@ -1,0 +1,32 @@
+import type { TFunction } from 'i18next';
+import type { Market } from '@/shared/market/market';
+import type { ProductTerm } from '../../api/types';
+
+/** A term as words: "6 months", "14 days", "14 days × 3" (three installments, one every 14 days). */
+export function termLabel(term: ProductTerm, t: TFunction): string {
+  if (term.period === 'monthly') return t('products.months', { count: term.installments });
+  const days = Number.parseInt(term.period, 10);
+  const period = t('products.days', { count: days });
+  return term.installments > 1 ? t('products.times', { period, count: term.installments }) : period;
+}
+
+const dateFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** A calendar date from the API (`YYYY-MM-DD`) in the market's words, e.g. "6 Dec 2026" / "6 Des 2026". */
+export function formatDate(isoDate: string, market: Market): string {
+  let format = dateFormats.get(market.locale);
+  if (!format) {
+    // The date is a calendar day, not an instant: read and written in UTC so no time zone moves it.
+    format = new Intl.DateTimeFormat(market.locale, { dateStyle: 'medium', timeZone: 'UTC' });
+    dateFormats.set(market.locale, format);
+  }
+  const [year, month, day] = isoDate.split('-').map(Number);
+  return format.format(new Date(Date.UTC(year!, month! - 1, day!)));
+}
+
+/** The amount a product page starts from, or the one in its URL when it fits the product. */
+export function amountFromUrl(value: string | null, range: { min: number; max: number; step: number }): number {
+  const amount = value !== null && /^\d+$/.test(value) ? Number(value) : range.min;
+  if (!Number.isSafeInteger(amount) || amount < range.min || amount > range.max) return range.min;
+  return (amount - range.min) % range.step === 0 ? amount : range.min;
+}

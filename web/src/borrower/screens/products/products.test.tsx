@@ -1,0 +1,153 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { fakeApi, ok, refusal, renderBorrower } from '@/test/render-borrower';
+import { KFS_IN, PRODUCT_ID, PRODUCT_IN, PRODUCT_IN_EMI } from './fixtures.test-data';
+
+// Intl puts a no-break space in some formats (Rp 1.000.000); the page text is compared with plain spaces.
+const text = (element: HTMLElement) => element.textContent?.replace(/\s+/g, ' ').trim() ?? '';
+
+describe('products screen', () => {
+  it('lists the market’s products with rupee amounts, terms and the sample cost', async () => {
+    const api = fakeApi({ 'GET /api/v1/borrower/products': () => ok([PRODUCT_IN, PRODUCT_IN_EMI]) });
+    api.signIn();
+    renderBorrower('/app/products?lang=1');
+    expect(screen.getByText('Loading…')).toBeInTheDocument();
+
+    const flexi = await screen.findByRole('article', { name: 'Flexi 6 Weeks' });
+    expect(text(flexi)).toContain('₹5,000 to ₹40,000');
+    expect(text(flexi)).toContain('Terms: 14 days × 3');
+    expect(text(flexi)).toContain('For example, ₹5,000 over 14 days × 3: you repay ₹5,168 in total.');
+    expect(text(flexi)).toContain('APR 83.88%');
+    expect(within(flexi).getByRole('link', { name: 'Flexi 6 Weeks' })).toHaveAttribute('href', '/app/products/in-flexi-14d');
+
+    const emi = screen.getByRole('article', { name: 'Flexi EMI' });
+    expect(text(emi)).toContain('₹10,000 to ₹80,000');
+    expect(text(emi)).toContain('Terms: 3 months · 6 months');
+    expect(text(emi)).toContain('₹10,402.61');
+    expect(screen.getByRole('link', { name: 'My account' })).toHaveAttribute('href', '/app/me');
+  });
+
+  it('shows rupiah amounts in Indonesian for Indonesia', async () => {
+    fakeApi({ 'GET /api/v1/borrower/products': () => ok([PRODUCT_ID]) }).signIn();
+    renderBorrower('/app/products?lang=2');
+    const card = await screen.findByRole('article', { name: 'Kilat 30' });
+    expect(text(card)).toContain('Rp 1.000.000 sampai Rp 5.000.000');
+    expect(text(card)).toContain('Tenor: 14 hari · 30 hari');
+    expect(text(card)).toContain('APR 100.07%');
+  });
+
+  it('has an empty state and an error state with a retry', async () => {
+    let answer: () => Response = () => refusal(503, 'internal', 'Service unavailable.');
+    fakeApi({ 'GET /api/v1/borrower/products': () => answer() }).signIn();
+    const user = userEvent.setup();
+    renderBorrower('/app/products?lang=1');
+    expect(await screen.findByRole('alert')).toHaveTextContent('The loans could not be loaded.');
+    answer = () => ok([]);
+    await user.click(screen.getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByRole('heading', { name: 'No loans on offer' })).toBeInTheDocument();
+  });
+});
+
+describe('product screen', () => {
+  it('quotes the chosen amount and term and shows the APR', async () => {
+    const api = fakeApi({
+      'GET /api/v1/borrower/products/in-flexi-6m': () => ok(PRODUCT_IN_EMI),
+      'POST /api/v1/borrower/quote': (call) => {
+        const body = call.body as { amount: number; termCode: string };
+        return ok({ ...KFS_IN, productCode: 'in-flexi-6m', sanctionedAmount: body.amount, termCode: body.termCode, aprDisplay: `${body.termCode} APR` });
+      },
+    });
+    api.signIn();
+    const user = userEvent.setup();
+    renderBorrower('/app/products/in-flexi-6m?lang=1');
+
+    expect(await screen.findByRole('heading', { level: 1, name: 'Flexi EMI' })).toBeInTheDocument();
+    expect(await screen.findByText('m3 APR')).toBeInTheDocument();
+    expect(api.callsTo('POST', '/api/v1/borrower/quote')[0]!.body).toEqual({ productCode: 'in-flexi-6m', amount: 1000000, termCode: 'm3' });
+
+    await user.click(screen.getByRole('button', { name: 'More (₹1,000)' }));
+    await user.click(screen.getByRole('button', { name: 'More (₹1,000)' }));
+    fireEvent.change(screen.getByLabelText('How much do you need?'), { target: { value: '2500000' } });
+    await user.click(screen.getByRole('radio', { name: '6 months' }));
+    expect(screen.getByText('₹25,000')).toBeInTheDocument();
+
+    expect(await screen.findByText('m6 APR')).toBeInTheDocument();
+    // Debounced: the intermediate amounts were never quoted.
+    const quoted = api.callsTo('POST', '/api/v1/borrower/quote').map((call) => call.body);
+    expect(quoted).toEqual([
+      { productCode: 'in-flexi-6m', amount: 1000000, termCode: 'm3' },
+      { productCode: 'in-flexi-6m', amount: 2500000, termCode: 'm6' },
+    ]);
+    expect(screen.getByText('Paid out to you').nextSibling).toHaveTextContent('₹5,823');
+    expect(screen.getByText('Total you repay').nextSibling).toHaveTextContent('₹6,201.60');
+    expect(screen.getByText('3 installments of ₹2,067 (the last ₹2,067.60)')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'See the Key Fact Statement' })).toHaveAttribute(
+      'href',
+      '/app/products/in-flexi-6m/kfs?amount=2500000&term=m6',
+    );
+    expect(window.location.search).toBe('?amount=2500000&term=m6');
+  });
+
+  it('shows the server’s field error under the amount', async () => {
+    fakeApi({
+      'GET /api/v1/borrower/products/in-flexi-14d': () => ok(PRODUCT_IN),
+      'POST /api/v1/borrower/quote': () =>
+        refusal(422, 'validation_failed', 'Some fields need fixing.', { fields: { amount: 'The amount goes up in steps of ₹1,000.' } }),
+    }).signIn();
+    renderBorrower('/app/products/in-flexi-14d?lang=1');
+    const error = await screen.findByText('The amount goes up in steps of ₹1,000.');
+    expect(screen.getByLabelText('How much do you need?')).toHaveAttribute('aria-invalid', 'true');
+    expect(screen.getByLabelText('How much do you need?')).toHaveAttribute('aria-describedby', error.id);
+    expect(screen.getByRole('alert')).toHaveTextContent('Some fields need fixing.');
+  });
+
+  it('says so when the product is not on offer', async () => {
+    fakeApi().signIn();
+    renderBorrower('/app/products/nope?lang=1');
+    expect(await screen.findByText('This loan is not on offer.')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'See the loans on offer' })).toHaveAttribute('href', '/app/products');
+  });
+});
+
+describe('Key Fact Statement screen', () => {
+  it('shows the statement of the amount and term in the URL, every installment and the lender', async () => {
+    const api = fakeApi({ 'POST /api/v1/borrower/quote': () => ok(KFS_IN) });
+    api.signIn();
+    renderBorrower('/app/products/in-flexi-14d/kfs?amount=600000&term=14dx3&lang=1');
+
+    expect(await screen.findByText('83.87%')).toBeInTheDocument();
+    expect(screen.getByRole('heading', { level: 1, name: 'Key Fact Statement' })).toBeInTheDocument();
+    expect(api.callsTo('POST', '/api/v1/borrower/quote')[0]!.body).toEqual({ productCode: 'in-flexi-14d', amount: 600000, termCode: '14dx3' });
+    expect(screen.getByText('Amount sanctioned').nextSibling).toHaveTextContent('₹6,000');
+    expect(screen.getByText('₹150 + GST ₹27')).toBeInTheDocument();
+    expect(screen.getByText('Paid out to you').nextSibling).toHaveTextContent('₹5,823');
+    expect(screen.getByText('Total interest').nextSibling).toHaveTextContent('₹201.60');
+    expect(screen.getByText('Total you repay').nextSibling).toHaveTextContent('₹6,201.60');
+
+    const rows = within(screen.getByRole('table')).getAllByRole('row').slice(1);
+    expect(rows.map((row) => within(row).getAllByRole('cell').slice(0, 2).map(text))).toEqual([
+      ['1', '6 Dec 2026'],
+      ['2', '20 Dec 2026'],
+      ['3', '3 Jan 2027'],
+    ]);
+    expect(text(rows[2]!)).toContain('₹2,067.60');
+
+    expect(screen.getByText(/₹400 once for each installment paid late\. Late charges can never add up to more than ₹1,200\./)).toBeInTheDocument();
+    expect(screen.getByText(/For 3 days after the money reaches you/)).toBeInTheDocument();
+    expect(screen.getByText('Kilat Finance Private Limited (NBFC)')).toBeInTheDocument();
+    expect(screen.getByText(/Priya Raman/)).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'grievance@kilat.example' })).toHaveAttribute('href', 'mailto:grievance@kilat.example');
+    expect(screen.getByRole('link', { name: '+91 80 4000 1299' })).toHaveAttribute('href', 'tel:+918040001299');
+    expect(screen.getByText('Applying online opens soon. These figures are what you would pay if you applied today.')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /apply/i })).toBeNull();
+  });
+
+  it('asks for an amount and term when the URL has none', async () => {
+    const api = fakeApi();
+    api.signIn();
+    renderBorrower('/app/products/in-flexi-14d/kfs?lang=1');
+    expect(await screen.findByText('Choose an amount and a term first.')).toBeInTheDocument();
+    await waitFor(() => expect(api.callsTo('POST', '/api/v1/borrower/quote')).toHaveLength(0));
+  });
+});
