@@ -3,7 +3,7 @@
 use std::path::Path;
 
 use anyhow::Context;
-use kilat_domain::{CapTable, KeyFactStatement, Lender, Money, Product, quote_with_caps};
+use kilat_domain::{CapTable, KeyFactStatement, Money, Product, quote_with_caps};
 use time::Date;
 use time::macros::format_description;
 
@@ -33,15 +33,7 @@ pub fn key_fact_statement(
         .with_context(|| format!("the product {} fails its checks", product.code))?;
     let quote = quote_with_caps(&product, Money::from_minor(amount), term, disbursed, &caps)
         .with_context(|| format!("{amount} minor units on term {term:?} cannot be quoted"))?;
-    let lender = Lender {
-        name: site.lender_name.clone(),
-        grievance_officer: kilat_domain::GrievanceOfficer {
-            name: site.grievance_officer.name.clone(),
-            email: site.grievance_officer.email.clone(),
-            phone: site.grievance_officer.phone.clone(),
-        },
-    };
-    KeyFactStatement::new(&quote, &lender).context("building the Key Fact Statement")
+    KeyFactStatement::new(&quote, &site.lender()).context("building the Key Fact Statement")
 }
 
 #[cfg(test)]

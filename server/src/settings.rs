@@ -166,6 +166,18 @@ impl Settings {
 }
 
 impl SiteSettings {
+    /// The lender and grievance officer a Key Fact Statement names.
+    pub fn lender(&self) -> kilat_domain::Lender {
+        kilat_domain::Lender {
+            name: self.lender_name.clone(),
+            grievance_officer: kilat_domain::GrievanceOfficer {
+                name: self.grievance_officer.name.clone(),
+                email: self.grievance_officer.email.clone(),
+                phone: self.grievance_officer.phone.clone(),
+            },
+        }
+    }
+
     /// Colours end up in style attributes, so only `#rrggbb` is accepted.
     pub fn validate(&self) -> anyhow::Result<()> {
         for (name, value) in [

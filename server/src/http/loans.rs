@@ -3,7 +3,7 @@
 
 use axum::Json;
 use axum::extract::{Path, State};
-use kilat_domain::{KeyFactStatement, Lender, Money, Product, quote_with_caps};
+use kilat_domain::{KeyFactStatement, Money, Product, quote_with_caps};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -206,13 +206,5 @@ fn key_fact_statement(
     let today = time::OffsetDateTime::now_utc().date();
     let quote = quote_with_caps(product, amount, term, today, state.catalog.caps())
         .map_err(ApiError::Loan)?;
-    let lender = Lender {
-        name: state.site.lender_name.clone(),
-        grievance_officer: kilat_domain::GrievanceOfficer {
-            name: state.site.grievance_officer.name.clone(),
-            email: state.site.grievance_officer.email.clone(),
-            phone: state.site.grievance_officer.phone.clone(),
-        },
-    };
-    KeyFactStatement::new(&quote, &lender).map_err(ApiError::Loan)
+    KeyFactStatement::new(&quote, &state.site.lender()).map_err(ApiError::Loan)
 }
