@@ -1,8 +1,18 @@
 import { createI18n } from '@/shared/i18n/create-i18n';
 import type { Language } from '@/shared/market/market';
+import certEn from './cert.en.json';
+import certId from './cert.id.json';
 import en from './en.json';
 import id from './id.json';
+import loansEn from './loans.en.json';
+import loansId from './loans.id.json';
 
+// The catalogs are split by part of the app (certification, loans and orders, the rest) so each stays
+// readable; their top-level keys never overlap.
 export function createBorrowerI18n(language: Language) {
-  return createI18n(language, { name: 'borrower', en, id });
+  return createI18n(language, {
+    name: 'borrower',
+    en: { ...en, ...certEn, ...loansEn },
+    id: { ...id, ...certId, ...loansId },
+  });
 }
