@@ -1,8 +1,9 @@
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { fakeApi, ok, refusal, renderBorrower } from '@/test/render-borrower';
-import { PRODUCT_IN } from './screens/products/fixtures.test-data';
+import { HOME_NEW } from './screens/home/fixtures.test-data';
+import { PRIVACY_EN } from './screens/legal/fixtures.test-data';
 
 describe('borrower app', () => {
   it('sends a call that answers 401 to the login screen, and back after logging in', async () => {
@@ -18,15 +19,29 @@ describe('borrower app', () => {
     expect(api.callsTo('GET', '/api/v1/borrower/me').length).toBe(2);
   });
 
-  it('lands a signed-in borrower on the loans on offer from /app/, with a tab to the account', async () => {
-    fakeApi({ 'GET /api/v1/borrower/products': () => ok([PRODUCT_IN]) }).signIn();
+  it('lands a signed-in borrower on home from /app/, with tabs to their loans and their account', async () => {
+    fakeApi({ 'GET /api/v1/borrower/home': () => ok(HOME_NEW), 'GET /api/v1/borrower/orders': () => ok([]) }).signIn();
     const user = userEvent.setup();
     renderBorrower('/app/?lang=1');
-    expect(await screen.findByRole('heading', { level: 1, name: 'Loans' })).toBeInTheDocument();
-    expect(window.location.pathname).toBe('/app/products');
-    await user.click(screen.getByRole('link', { name: 'My account' }));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Home' })).toBeInTheDocument();
+    expect(window.location.pathname).toBe('/app/home');
+    const tabs = screen.getByRole('navigation', { name: 'Main' });
+    expect(within(tabs).getAllByRole('link').map((link) => [link.textContent, link.getAttribute('href')])).toEqual([
+      ['Home', '/app/home'],
+      ['My loans', '/app/orders'],
+      ['My account', '/app/me'],
+    ]);
+    expect(within(tabs).getByRole('link', { name: 'Home' })).toHaveAttribute('aria-current', 'page');
+
+    // Each screen draws its own tab bar: look it up again after moving.
+    const tabBar = () => screen.getByRole('navigation', { name: 'Main' });
+    await user.click(within(tabBar()).getByRole('link', { name: 'My loans' }));
+    expect(await screen.findByRole('heading', { level: 1, name: 'My loans' })).toBeInTheDocument();
+    expect(window.location.pathname).toBe('/app/orders');
+    await user.click(within(tabBar()).getByRole('link', { name: 'My account' }));
     expect(await screen.findByRole('heading', { level: 1, name: 'My account' })).toBeInTheDocument();
     expect(window.location.pathname).toBe('/app/me');
+    expect(within(tabBar()).getByRole('link', { name: 'My account' })).toHaveAttribute('aria-current', 'page');
   });
 
   it('keeps the market chosen by lang for the rest of the visit', async () => {
@@ -56,7 +71,7 @@ describe('borrower app', () => {
   });
 
   it('forwards the shell session on calls made after in-app navigation', async () => {
-    const api = fakeApi();
+    const api = fakeApi({ 'GET /api/v1/borrower/privacy': () => ok(PRIVACY_EN) });
     api.signIn();
     const user = userEvent.setup();
     renderBorrower('/app/me?lang=1&sessionId=shell-1');

@@ -15,6 +15,12 @@ const screens = {
   kfs: () => import('./screens/products/kfs-page'),
   agreement: () => import('./screens/legal/agreement-page'),
   privacy: () => import('./screens/legal/privacy-page'),
+  home: () => import('./screens/home/home-page'),
+  recommend: () => import('./screens/home/recommend-page'),
+  orders: () => import('./screens/orders/orders-page'),
+  order: () => import('./screens/orders/order-page'),
+  orderAgreement: () => import('./screens/orders/agreement-doc-page'),
+  about: () => import('./screens/legal/about-page'),
 };
 
 const LoginPage = lazy(() => screens.login().then((m) => ({ default: m.LoginPage })));
@@ -24,14 +30,26 @@ const ProductPage = lazy(() => screens.product().then((m) => ({ default: m.Produ
 const KfsPage = lazy(() => screens.kfs().then((m) => ({ default: m.KfsPage })));
 const AgreementPage = lazy(() => screens.agreement().then((m) => ({ default: m.AgreementPage })));
 const PrivacyPage = lazy(() => screens.privacy().then((m) => ({ default: m.PrivacyPage })));
+const HomePage = lazy(() => screens.home().then((m) => ({ default: m.HomePage })));
+const RecommendPage = lazy(() => screens.recommend().then((m) => ({ default: m.RecommendPage })));
+const OrdersPage = lazy(() => screens.orders().then((m) => ({ default: m.OrdersPage })));
+const OrderPage = lazy(() => screens.order().then((m) => ({ default: m.OrderPage })));
+const AgreementDocPage = lazy(() => screens.orderAgreement().then((m) => ({ default: m.AgreementDocPage })));
+const AboutPage = lazy(() => screens.about().then((m) => ({ default: m.AboutPage })));
 
 /** The app's screens, under the /app basename. */
 export function BorrowerRoutes() {
   return (
     <Routes>
       <Route element={<AppLayout />}>
-        {/* A signed-in borrower lands on the loans on offer. */}
-        <Route index element={<Navigate to="/products" replace />} />
+        {/* A signed-in borrower lands on home: their details, their loan, whether they may apply. */}
+        <Route index element={<Navigate to="/home" replace />} />
+        <Route path="home" element={<HomePage />} />
+        <Route path="recommend" element={<RecommendPage />} />
+        <Route path="orders" element={<OrdersPage />} />
+        <Route path="orders/:orderNo" element={<OrderPage />} />
+        <Route path="orders/:orderNo/agreement" element={<AgreementDocPage />} />
+        <Route path="about" element={<AboutPage />} />
         <Route path="login" element={<LoginPage />} />
         <Route path="me" element={<MePage />} />
         <Route path="products" element={<ProductsPage />} />
@@ -50,9 +68,11 @@ export function BorrowerRoutes() {
 export function preloadScreen(pathname: string): void {
   const path = pathname.startsWith(APP_BASENAME) ? pathname.slice(APP_BASENAME.length) : pathname;
   const parts = path.replace(/^\/+|\/+$/g, '').split('/');
-  let name = parts[0] || 'products';
+  let name = parts[0] || 'home';
   if (name === 'products' && parts.length === 2) name = 'product';
   else if (name === 'products' && parts[2] === 'kfs') name = 'kfs';
+  else if (name === 'orders' && parts.length === 2) name = 'order';
+  else if (name === 'orders' && parts[2] === 'agreement') name = 'orderAgreement';
   const load = (screens as Record<string, () => Promise<unknown>>)[name];
   void load?.().catch(() => undefined);
 }

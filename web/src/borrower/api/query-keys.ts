@@ -1,3 +1,4 @@
+import type { Language } from '@/shared/market/market';
 import type { ApiMarket, QuoteRequest } from './types';
 
 // Everything about the signed-in borrower lives under `borrower`, so one call forgets it all at
@@ -8,6 +9,13 @@ export const queryKeys = {
   products: ['borrower', 'products'] as const,
   product: (code: string) => ['borrower', 'products', code] as const,
   quote: (request: QuoteRequest) => ['borrower', 'quote', request.productCode, request.amount, request.termCode] as const,
+  home: ['borrower', 'home'] as const,
+  recommended: ['borrower', 'recommended'] as const,
+  apply: (request: QuoteRequest) => ['borrower', 'apply', request.productCode, request.amount, request.termCode] as const,
+  orders: ['borrower', 'orders'] as const,
+  order: (orderNo: string) => ['borrower', 'orders', orderNo] as const,
+  orderAgreement: (orderNo: string) => ['borrower', 'orders', orderNo, 'agreement'] as const,
   siteSettings: ['public', 'site-settings'] as const,
   loginInit: (market: ApiMarket) => ['public', 'login-init', market] as const,
+  privacy: (language: Language) => ['public', 'privacy', language] as const,
 };

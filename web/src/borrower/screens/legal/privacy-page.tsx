@@ -1,48 +1,37 @@
 import { useTranslation } from 'react-i18next';
 import { errorText } from '@/shared/api/error-text';
-import { useSiteSettings } from '../../api/site-settings';
+import { useMarket } from '@/shared/market/market-context';
+import { usePrivacyPolicy } from '../../api/privacy';
 import { Screen } from '../../layout/screen';
 import { LoadingState, StateNotice } from '../../ui/state-notice';
-import { useAppName } from '../../ui/use-app-name';
+import { formatDate } from '../products/format';
+import '../loans.css';
 
 /**
- * What is collected and what never is (PRODUCT.md §2): no contacts, SMS, call log, app list or media,
- * ever; device model, OS and app version only with consent.
+ * The privacy policy as the server publishes it (`GET /privacy`, public, in the request's language), so the
+ * text the app shows and the one the operators keep are the same. It is public: the login screen links here.
  */
 export function PrivacyPage() {
   const { t } = useTranslation();
-  const app = useAppName();
-  const settings = useSiteSettings();
+  const market = useMarket();
+  const policy = usePrivacyPolicy();
   return (
-    <Screen title={t('privacy.title')} backTo="/me">
-      {settings.isPending ? (
+    <Screen title={policy.data?.title ?? t('privacy.title')} backTo="/me">
+      {policy.isPending ? (
         <LoadingState />
-      ) : settings.isError ? (
-        <StateNotice kind="error" title={t('privacy.title')} text={errorText(settings.error, t)} onRetry={() => void settings.refetch()} />
+      ) : policy.isError ? (
+        <StateNotice kind="error" title={t('privacy.loadFailed')} text={errorText(policy.error, t)} onRetry={() => void policy.refetch()} />
       ) : (
         <article className="legal">
-          <p>{t('privacy.intro', { app })}</p>
-          <section>
-            <h2>{t('privacy.collectTitle')}</h2>
-            <ul>
-              <li>{t('privacy.collectPhone')}</li>
-              <li>{t('privacy.collectApplication')}</li>
-              <li>{t('privacy.collectDevice')}</li>
-              <li>{t('privacy.collectLocation')}</li>
-            </ul>
-          </section>
-          <section>
-            <h2>{t('privacy.neverTitle')}</h2>
-            <p>{t('privacy.never')}</p>
-          </section>
-          <section>
-            <h2>{t('privacy.keepTitle')}</h2>
-            <p>{t('privacy.keep')}</p>
-          </section>
-          <section>
-            <h2>{t('privacy.contactTitle')}</h2>
-            <p>{t('privacy.contact', settings.data.grievanceOfficer)}</p>
-          </section>
+          <p className="legal__updated">{t('privacy.updated', { date: formatDate(policy.data.updated, market) })}</p>
+          {policy.data.sections.map((section, index) => (
+            <section key={`${index}-${section.heading}`}>
+              <h2>{section.heading}</h2>
+              {section.paragraphs.map((paragraph, at) => (
+                <p key={at}>{paragraph}</p>
+              ))}
+            </section>
+          ))}
         </article>
       )}
     </Screen>

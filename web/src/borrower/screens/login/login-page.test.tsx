@@ -3,7 +3,8 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { DEV_SETTINGS } from '@/shared/settings/settings';
 import { LOGIN_INIT_IN, deferred, fakeApi, ok, refusal, renderBorrower } from '@/test/render-borrower';
-import { PRODUCT_IN } from '../products/fixtures.test-data';
+import { HOME_NEW } from '../home/fixtures.test-data';
+import { PRIVACY_ID } from '../legal/fixtures.test-data';
 
 const field = (label: string) => screen.getByLabelText(label);
 /** The field's box: its label, input and the error under it. */
@@ -96,8 +97,8 @@ describe('login (India)', () => {
     expect(screen.getByRole('button', { name: 'Get code' })).toBeEnabled();
   });
 
-  it('logs in with the code and lands on the loans on offer', async () => {
-    const api = fakeApi({ 'GET /api/v1/borrower/products': () => ok([PRODUCT_IN]) });
+  it('logs in with the code and lands on home', async () => {
+    const api = fakeApi({ 'GET /api/v1/borrower/home': () => ok(HOME_NEW) });
     const { user } = await openLogin();
     await user.type(field('Mobile number'), '9876543210');
     await user.click(screen.getByRole('button', { name: 'Get code' }));
@@ -106,8 +107,8 @@ describe('login (India)', () => {
     expect(field('Verification code')).toHaveValue('123456');
     await user.click(screen.getByRole('button', { name: 'Log in' }));
 
-    expect(await screen.findByRole('heading', { level: 1, name: 'Loans' })).toBeInTheDocument();
-    expect(window.location.pathname).toBe('/app/products');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Home' })).toBeInTheDocument();
+    expect(window.location.pathname).toBe('/app/home');
     expect(await screen.findByRole('article', { name: 'Flexi 6 Weeks' })).toBeInTheDocument();
     expect(api.callsTo('POST', '/api/v1/borrower/login')[0]!.body).toEqual({ market: 'IN', phone: '+919876543210', code: '123456' });
   });
@@ -184,7 +185,7 @@ describe('login refusals', () => {
         ++tries === 1
           ? refusal(400, 'code_invalid', 'The code is not right.', { fields: { code: 'Wrong code.' } })
           : ok({ sessionId: 's-1', borrower: { id: 'b-1', phoneMasked: '+91 ******3210', market: 'IN', isNew: true } }),
-      'GET /api/v1/borrower/products': () => ok([PRODUCT_IN]),
+      'GET /api/v1/borrower/home': () => ok(HOME_NEW),
     });
     const { user } = await openLogin();
     await typeCodeAndLogIn(user);
@@ -257,12 +258,13 @@ describe('login (Indonesia)', () => {
   });
 
   it('links to the loan agreement and the privacy policy inside the app', async () => {
-    fakeApi();
+    fakeApi({ 'GET /api/v1/borrower/privacy': () => ok(PRIVACY_ID) });
     const { user } = await openLogin('/app/login');
     expect(screen.getByRole('link', { name: 'perjanjian pinjaman' })).toHaveAttribute('href', '/app/agreement');
     await user.click(screen.getByRole('link', { name: 'kebijakan privasi' }));
     expect(await screen.findByRole('heading', { level: 1, name: 'Kebijakan privasi' })).toBeInTheDocument();
-    expect(screen.getByText(/tidak pernah membaca daftar kontak, SMS, riwayat panggilan, daftar aplikasi, foto/)).toBeInTheDocument();
+    // The policy is public: fetched from the server without a session.
+    expect(await screen.findByText(/tidak pernah membaca daftar kontak, SMS, riwayat panggilan, daftar aplikasi, foto/)).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Kembali' }));
     expect(await screen.findByRole('heading', { level: 1, name: 'Masuk' })).toBeInTheDocument();
     expect(window.location.pathname).toBe('/app/login');

@@ -22,7 +22,7 @@ import { useCountdown } from './use-countdown';
 /** Where to go after logging in: back where a 401 interrupted, or the loans on offer. */
 function destination(state: unknown): string {
   const from = (state as { from?: unknown } | null)?.from;
-  return typeof from === 'string' && from.startsWith('/') && !from.startsWith('/login') ? from : '/products';
+  return typeof from === 'string' && from.startsWith('/') && !from.startsWith('/login') ? from : '/home';
 }
 
 export function LoginPage() {

@@ -15,9 +15,13 @@ describe('account screen', () => {
     expect(screen.getByRole('heading', { level: 1, name: 'My account' })).toBeInTheDocument();
     expect(screen.getByText('India')).toBeInTheDocument();
     expect(screen.getByText('15 January 2026')).toBeInTheDocument();
-    expect(screen.getByRole('link', { name: 'About us' })).toHaveAttribute('href', '/about?lang=1');
-    expect(screen.getByRole('link', { name: 'Privacy policy' })).toHaveAttribute('href', '/app/privacy');
-    expect(screen.getByRole('link', { name: 'Loan agreement' })).toHaveAttribute('href', '/app/agreement');
+    const menu = screen.getByRole('main');
+    expect(within(menu).getByRole('link', { name: 'My loans' })).toHaveAttribute('href', '/app/orders');
+    expect(within(menu).getByRole('link', { name: 'My details' })).toHaveAttribute('href', '/app/certification');
+    expect(within(menu).getByRole('link', { name: 'About us' })).toHaveAttribute('href', '/app/about');
+    expect(within(menu).getByRole('link', { name: 'Privacy policy' })).toHaveAttribute('href', '/app/privacy');
+    expect(within(menu).getByRole('link', { name: 'Loan agreement' })).toHaveAttribute('href', '/app/agreement');
+    expect(within(menu).getByRole('button', { name: 'Log out' })).toBeInTheDocument();
     expect(screen.getByRole('link', { name: DEV_SETTINGS.servicePhone })).toHaveAttribute('href', 'tel:+622150001000');
     expect(screen.getByRole('link', { name: DEV_SETTINGS.whatsappNumber })).toHaveAttribute('href', 'https://wa.me/6281200001000');
     expect(within(screen.getByRole('contentinfo')).getByText(`Loans are made by ${DEV_SETTINGS.lenderName}.`)).toBeInTheDocument();
@@ -33,7 +37,8 @@ describe('account screen', () => {
     expect(await screen.findByText('+62 *******7890')).toBeInTheDocument();
     expect(screen.getByText('Indonesia')).toBeInTheDocument();
     expect(screen.getByText('15 Januari 2026')).toBeInTheDocument();
-    expect(screen.getByRole('link', { name: 'Tentang kami' })).toHaveAttribute('href', '/about');
+    expect(screen.getByRole('link', { name: 'Tentang kami' })).toHaveAttribute('href', '/app/about');
+    expect(screen.getByRole('link', { name: 'Data diri saya' })).toHaveAttribute('href', '/app/certification');
   });
 
   it('logs out, forgets the borrower and returns to the login screen', async () => {

@@ -3,7 +3,6 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { errorText } from '@/shared/api/error-text';
 import { ApiError } from '@/shared/api/http';
-import { withLang } from '@/shared/market/market';
 import { useMarket } from '@/shared/market/market-context';
 import { useLogOut } from '../../api/logout';
 import { useMe } from '../../api/me';
@@ -60,11 +59,24 @@ function MeDetails({ me }: { me: Me }) {
         <List.Item extra={<span className="me__value">{since}</span>}>{t('me.since')}</List.Item>
       </List>
 
+      <List header={<h2 className="list-heading">{t('me.loans')}</h2>} mode="card">
+        <List.Item>
+          <Link className="list-link" to="/orders">
+            {t('me.orders')}
+          </Link>
+        </List.Item>
+        <List.Item>
+          <Link className="list-link" to="/certification">
+            {t('me.certification')}
+          </Link>
+        </List.Item>
+      </List>
+
       <List header={<h2 className="list-heading">{t('me.help')}</h2>} mode="card">
         <List.Item>
-          <a className="list-link" href={withLang('/about', market)}>
-            {t('me.about')}
-          </a>
+          <Link className="list-link" to="/agreement">
+            {t('me.agreement')}
+          </Link>
         </List.Item>
         <List.Item>
           <Link className="list-link" to="/privacy">
@@ -72,8 +84,8 @@ function MeDetails({ me }: { me: Me }) {
           </Link>
         </List.Item>
         <List.Item>
-          <Link className="list-link" to="/agreement">
-            {t('me.agreement')}
+          <Link className="list-link" to="/about">
+            {t('me.about')}
           </Link>
         </List.Item>
       </List>

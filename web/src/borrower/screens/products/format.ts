@@ -30,3 +30,15 @@ export function amountFromUrl(value: string | null, range: { min: number; max: n
   if (!Number.isSafeInteger(amount) || amount < range.min || amount > range.max) return range.min;
   return (amount - range.min) % range.step === 0 ? amount : range.min;
 }
+
+/** Why an amount does not fit a product, with the nearest amounts that do when it is off a step. */
+export type AmountProblem = { kind: 'range' } | { kind: 'step'; lower: number; upper: number };
+
+/** Null when `amount` (minor units) is one the product lends: within min and max, and on a step from min. */
+export function amountProblem(amount: number, range: { min: number; max: number; step: number }): AmountProblem | null {
+  if (amount < range.min || amount > range.max) return { kind: 'range' };
+  const off = (amount - range.min) % range.step;
+  if (off === 0) return null;
+  const lower = amount - off;
+  return { kind: 'step', lower, upper: Math.min(lower + range.step, range.max) };
+}

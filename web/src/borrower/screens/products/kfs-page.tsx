@@ -1,18 +1,24 @@
+import { Button } from 'antd-mobile';
+import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useParams, useSearchParams } from 'react-router';
+import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { errorText } from '@/shared/api/error-text';
 import { ApiError } from '@/shared/api/http';
-import { useMarket } from '@/shared/market/market-context';
-import { formatMoney } from '@/shared/money/format-money';
-import { useQuote } from '../../api/quote';
-import type { KeyFactStatement } from '../../api/types';
+import { useApply } from '../../api/apply';
+import { useConfirmOrder } from '../../api/confirm-order';
+import { idempotencyKeyFor } from '../../api/idempotency-key';
+import type { KeyFactStatement, QuoteRequest } from '../../api/types';
+import { sessionStorageOrNull } from '../../boot';
 import { Screen } from '../../layout/screen';
 import { LoadingState, StateNotice } from '../../ui/state-notice';
-import { formatDate } from './format';
+import { KeyFactStatementView } from './key-fact-statement';
+import '../loans.css';
 
 /**
- * The Key Fact Statement (PRODUCT.md §3) of the amount and term in the URL, quoted by the server for a
- * loan paid out today. Everything it needs is in the URL, so a reload or a shared link shows it again.
+ * Confirm: the Key Fact Statement (PRODUCT.md §3) of the amount and term in the URL, from `POST /apply` so a
+ * refusal shows before the statement is read; an explicit acceptance; then `POST /orders` with the hash of
+ * the statement accepted. Everything it needs is in the URL, so a reload shows it again, and the
+ * confirmation's idempotency key survives the reload (idempotency-key.ts).
  */
 export function KfsPage() {
   const { t } = useTranslation();
@@ -21,154 +27,202 @@ export function KfsPage() {
   const amountText = params.get('amount') ?? '';
   const termCode = params.get('term') ?? '';
   const valid = /^\d{1,15}$/.test(amountText) && termCode !== '';
-  const quote = useQuote(valid ? { productCode: code, amount: Number(amountText), termCode } : null);
+  const request: QuoteRequest | null = valid ? { productCode: code, amount: Number(amountText), termCode } : null;
+  const apply = useApply(request);
   const back = `/products/${encodeURIComponent(code)}${valid ? `?${new URLSearchParams({ amount: amountText, term: termCode }).toString()}` : ''}`;
-  const toProduct = (
-    <Link className="state__link" to={back}>
-      {t('kfs.choose')}
-    </Link>
-  );
 
   return (
     <Screen title={t('kfs.title')} backTo={back}>
-      {!valid ? (
-        <StateNotice kind="empty" title={t('kfs.incomplete')} actions={toProduct} />
-      ) : quote.isPending ? (
+      {!request ? (
+        <StateNotice kind="empty" title={t('kfs.incomplete')} actions={<WayForward to={back} label={t('kfs.choose')} />} />
+      ) : apply.isPending ? (
         <LoadingState />
-      ) : quote.isError ? (
-        <StateNotice
-          kind="error"
-          title={t('kfs.loadFailed')}
-          text={[errorText(quote.error, t), ...(quote.error instanceof ApiError ? Object.values(quote.error.fields) : [])].join(' ')}
-          onRetry={quote.error instanceof ApiError && quote.error.status === 422 ? undefined : () => void quote.refetch()}
-          actions={toProduct}
-        />
+      ) : apply.isError ? (
+        <ApplyRefused error={apply.error} productUrl={back} onRetry={() => void apply.refetch()} />
       ) : (
-        <Statement kfs={quote.data} />
+        <div className="confirm">
+          <KeyFactStatementView kfs={apply.data} />
+          <ConfirmPanel kfs={apply.data} request={request} productUrl={back} onKfsChanged={() => void apply.refetch()} refreshing={apply.isFetching} />
+        </div>
       )}
     </Screen>
   );
 }
 
-function Row({ label, value, className }: { label: string; value: string; className?: string }) {
+function WayForward({ to, label }: { to: string; label: string }) {
   return (
-    <div className={className ? `figures__row ${className}` : 'figures__row'}>
-      <dt>{label}</dt>
-      <dd>{value}</dd>
-    </div>
+    <Link className="state__link" to={to}>
+      {label}
+    </Link>
   );
 }
 
-function Statement({ kfs }: { kfs: KeyFactStatement }) {
+/** What a refusal means for the borrower and where they can go from it (docs/API-BORROWER.md, apply). */
+interface Refusal {
+  title: string;
+  text: string;
+  action: { to: string; label: string } | null;
+  /** Whether trying the same thing again can work (a lost connection can; a refusal cannot). */
+  retry: boolean;
+}
+
+function useRefusal(): (error: ApiError | Error, productUrl: string) => Refusal {
   const { t } = useTranslation();
-  const market = useMarket();
-  const money = (minor: number) => formatMoney(minor, market);
-  const officer = kfs.lender.grievanceOfficer;
-  const { flat, per_day: perDay, max_days: maxDays } = kfs.lateCharge;
-  const lateParts: string[] = [];
-  if (flat > 0) lateParts.push(t('kfs.lateFlat', { amount: money(flat) }));
-  if (perDay > 0) lateParts.push(t('kfs.latePerDay', { amount: money(perDay), count: maxDays }));
+  return (error, productUrl) => {
+    const code = error instanceof ApiError ? error.code : '';
+    const fields = error instanceof ApiError ? Object.values(error.fields) : [];
+    switch (code) {
+      case 'certification_incomplete':
+        return {
+          title: t('confirm.refused.certification.title'),
+          text: t('confirm.refused.certification.text'),
+          action: { to: '/certification', label: t('confirm.refused.certification.action') },
+          retry: false,
+        };
+      case 'open_order_exists':
+        return {
+          title: t('confirm.refused.openOrder.title'),
+          text: t('confirm.refused.openOrder.text'),
+          action: { to: '/orders', label: t('confirm.refused.openOrder.action') },
+          retry: false,
+        };
+      case 'not_eligible':
+        return {
+          title: t('confirm.refused.notEligible.title'),
+          text: error instanceof ApiError && error.msg ? error.msg : t('confirm.refused.notEligible.text'),
+          action: { to: '/certification', label: t('confirm.refused.notEligible.action') },
+          retry: false,
+        };
+      case 'validation_failed':
+      case 'cap_exceeded':
+        return {
+          title: t('confirm.refused.terms.title'),
+          text: [errorText(error, t), ...fields].join(' '),
+          action: { to: productUrl, label: t('confirm.refused.terms.action') },
+          retry: false,
+        };
+      default:
+        return { title: t('kfs.loadFailed'), text: errorText(error, t), action: null, retry: true };
+    }
+  };
+}
+
+function ApplyRefused({ error, productUrl, onRetry }: { error: Error; productUrl: string; onRetry: () => void }) {
+  const refusal = useRefusal()(error, productUrl);
+  return (
+    <StateNotice
+      kind="error"
+      title={refusal.title}
+      text={refusal.text}
+      onRetry={refusal.retry ? onRetry : undefined}
+      actions={refusal.action && <WayForward to={refusal.action.to} label={refusal.action.label} />}
+    />
+  );
+}
+
+function ConfirmPanel({
+  kfs,
+  request,
+  productUrl,
+  onKfsChanged,
+  refreshing,
+}: {
+  kfs: KeyFactStatement;
+  request: QuoteRequest;
+  productUrl: string;
+  onKfsChanged: () => void;
+  refreshing: boolean;
+}) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const confirm = useConfirmOrder();
+  const toRefusal = useRefusal();
+  // Acceptance is of one statement: a new one (kfs_changed) is unticked until it is read and accepted.
+  const [acceptedHash, setAcceptedHash] = useState<string | null>(null);
+  const accepted = acceptedHash === kfs.contentHash;
+
+  const onConfirm = () => {
+    if (!accepted || confirm.isPending) return;
+    const of = { ...request, kfsHash: kfs.contentHash };
+    confirm.mutate(
+      { ...of, idempotencyKey: idempotencyKeyFor(of, sessionStorageOrNull()) },
+      {
+        // Replace: going back from the new loan should not land on a statement that is already confirmed.
+        onSuccess: (order) => void navigate(`/orders/${encodeURIComponent(order.orderNo)}`, { replace: true }),
+        onError: (error) => {
+          if (error.code === 'kfs_changed') {
+            setAcceptedHash(null);
+            onKfsChanged();
+          }
+        },
+      },
+    );
+  };
+
+  let problem: ReactNode = null;
+  let canConfirm = true;
+  if (confirm.error && confirm.error.status !== 401) {
+    if (confirm.error.code === 'kfs_changed') {
+      problem = (
+        <div className="confirm__problem" role="alert">
+          <p className="confirm__problem-title">{t('confirm.changed.title')}</p>
+          <p>{t('confirm.changed.text')}</p>
+        </div>
+      );
+    } else {
+      const refusal = toRefusal(confirm.error, productUrl);
+      canConfirm = refusal.retry;
+      problem = (
+        <div className="confirm__problem" role="alert">
+          <p className="confirm__problem-title">{refusal.retry ? t('confirm.failed') : refusal.title}</p>
+          <p>{refusal.text}</p>
+          {refusal.retry && <p>{t('confirm.retryHint')}</p>}
+          {refusal.action && (
+            <Link className="confirm__problem-link" to={refusal.action.to}>
+              {refusal.action.label}
+            </Link>
+          )}
+        </div>
+      );
+    }
+  }
 
   return (
-    <div className="kfs">
-      <section className="card kfs__apr" aria-labelledby="kfs-apr">
-        <h2 className="kfs__product">
-          {kfs.productName}
-        </h2>
-        <p className="kfs__apr-value" id="kfs-apr">
-          <span>{t('kfs.apr')}</span> <strong>{kfs.aprDisplay}</strong>
-        </p>
-        <p className="kfs__note">{t('kfs.aprNote')}</p>
-      </section>
-
-      <section className="card" aria-labelledby="kfs-amounts">
-        <h2 className="kfs__heading" id="kfs-amounts">
-          {t('kfs.amounts')}
-        </h2>
-        <dl className="figures">
-          <Row label={t('kfs.sanctioned')} value={money(kfs.sanctionedAmount)} />
-          {kfs.fees.map((fee) => (
-            <div className="figures__row figures__row--fee" key={fee.name}>
-              <dt>
-                {fee.name}
-                <span className="figures__sub">
-                  {kfs.market === 'IN'
-                    ? t('kfs.feeWithGst', { amount: money(fee.amount), tax: money(fee.tax) })
-                    : t('kfs.feeWithTax', { amount: money(fee.amount), tax: money(fee.tax) })}
-                </span>
-              </dt>
-              <dd>{money(fee.total)}</dd>
-            </div>
-          ))}
-          <Row label={kfs.feesDeductedAtDisbursal ? t('kfs.totalFeesDeducted') : t('kfs.totalFees')} value={money(kfs.totalFees)} />
-          <Row label={t('kfs.netDisbursed')} value={money(kfs.netDisbursed)} className="figures__row--strong" />
-          <Row label={t('kfs.interest')} value={t(`kfs.interestRate.${kfs.interest.per === 'year' ? 'year' : 'day'}`, { rate: kfs.interest.rate, method: t(`kfs.method.${kfs.interest.method === 'reducing' ? 'reducing' : 'flat'}`) })} className="figures__row--text" />
-          <Row label={t('kfs.totalInterest')} value={money(kfs.totalInterest)} />
-          <Row label={t('kfs.totalRepayable')} value={money(kfs.totalRepayable)} className="figures__row--total" />
-        </dl>
-      </section>
-
-      <section className="card" aria-labelledby="kfs-schedule">
-        <h2 className="kfs__heading" id="kfs-schedule">
-          {t('kfs.schedule')}
-        </h2>
-        <p className="kfs__note">{t('kfs.disbursal', { date: formatDate(kfs.disbursalDate, market) })}</p>
-        <table className="schedule">
-          <thead>
-            <tr>
-              <th scope="col">{t('kfs.number')}</th>
-              <th scope="col">{t('kfs.dueDate')}</th>
-              <th scope="col" className="schedule__amount">
-                {t('kfs.installment')}
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {kfs.installments.map((installment, index) => (
-              <tr key={installment.dueDate + String(index)}>
-                <td>{installment.number ?? index + 1}</td>
-                <td>{formatDate(installment.dueDate, market)}</td>
-                <td className="schedule__amount">
-                  {money(installment.amount)}
-                  <span className="figures__sub">
-                    {t('kfs.split', { principal: money(installment.principal), interest: money(installment.interest) })}
-                  </span>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </section>
-
-      <section className="card" aria-labelledby="kfs-terms">
-        <h2 className="kfs__heading" id="kfs-terms">
-          {t('kfs.conditions')}
-        </h2>
-        <h3 className="kfs__subheading">{t('kfs.late')}</h3>
-        <p>
-          {lateParts.length > 0 ? lateParts.join(' ') : t('kfs.lateNone')} {t('kfs.lateMax', { amount: money(kfs.maxLateCharges) })}{' '}
-          {t('kfs.lateNoInterest')}
-        </p>
-        <h3 className="kfs__subheading">{t('kfs.coolingOff')}</h3>
-        <p>{t('kfs.coolingOffText', { count: kfs.coolingOffDays })}</p>
-      </section>
-
-      <section className="card" aria-labelledby="kfs-lender">
-        <h2 className="kfs__heading" id="kfs-lender">
-          {t('kfs.lender')}
-        </h2>
-        <p className="kfs__lender">{kfs.lender.name}</p>
-        <h3 className="kfs__subheading">{t('kfs.grievance')}</h3>
-        <address className="kfs__officer">
-          {officer.name}
-          <br />
-          <a href={`mailto:${officer.email}`}>{officer.email}</a>
-          <br />
-          <a href={`tel:${officer.phone.replace(/[^\d+]/g, '')}`}>{officer.phone}</a>
-        </address>
-      </section>
-
-      <p className="kfs__soon">{t('kfs.soon')}</p>
-    </div>
+    <section className="card confirm__panel" aria-labelledby="confirm-heading">
+      <h2 className="kfs__heading" id="confirm-heading">
+        {t('confirm.heading')}
+      </h2>
+      <label className="confirm__accept">
+        <input
+          type="checkbox"
+          checked={accepted}
+          disabled={refreshing}
+          onChange={(event) => setAcceptedHash(event.target.checked ? kfs.contentHash : null)}
+        />
+        <span>{t('confirm.accept')}</span>
+      </label>
+      {problem}
+      {canConfirm && (
+        <>
+          <Button
+            block
+            color="primary"
+            size="large"
+            disabled={!accepted || refreshing}
+            loading={confirm.isPending}
+            loadingText={t('confirm.submitting')}
+            onClick={onConfirm}
+            aria-describedby={accepted ? undefined : 'confirm-hint'}
+          >
+            {t('confirm.submit')}
+          </Button>
+          {!accepted && (
+            <p className="confirm__hint" id="confirm-hint">
+              {t('confirm.acceptFirst')}
+            </p>
+          )}
+        </>
+      )}
+    </section>
   );
 }

@@ -1,3 +1,4 @@
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { errorText } from '@/shared/api/error-text';
@@ -8,14 +9,20 @@ import { useProduct } from '../../api/product';
 import { useQuote } from '../../api/quote';
 import type { KeyFactStatement, Product, QuoteRequest } from '../../api/types';
 import { Screen } from '../../layout/screen';
+import { MoneyKeyboard } from '../../ui/money-keyboard';
+import { decimalSeparator, formatTypedMoney, minorUnitsFromText } from '../../ui/money-text';
 import { LoadingState, StateNotice } from '../../ui/state-notice';
 import { useDebouncedValue } from '../../ui/use-debounced-value';
-import { amountFromUrl, formatDate, termLabel } from './format';
+import { amountFromUrl, amountProblem, formatDate, termLabel } from './format';
+import '../loans.css';
 
 /** Waits this long after the last change of amount or term before asking for a quote. */
 export const QUOTE_DEBOUNCE_MS = 350;
 
-/** One product: the borrower picks an amount and a term and sees what it costs, quoted by the server. */
+/**
+ * One product: the borrower picks an amount (stepper, slider, or typed on the money keyboard) and a term, sees
+ * what it costs, quoted by the server, and applies: the Key Fact Statement comes next, and confirms.
+ */
 export function ProductPage() {
   const { t } = useTranslation();
   const { code = '' } = useParams();
@@ -61,17 +68,79 @@ function LoanChooser({ product }: { product: Product }) {
   const quote = useQuote(settled, { keepPrevious: true });
   const fields = quote.error instanceof ApiError ? quote.error.fields : {};
   const money = (minor: number) => formatMoney(minor, market);
+  const kfsUrl = term
+    ? `/products/${encodeURIComponent(product.code)}/kfs?${new URLSearchParams({ amount: String(amount), term: term.code }).toString()}`
+    : null;
+
+  // The money keyboard: `typed` is null while it is closed.
+  const [typed, setTyped] = useState<string | null>(null);
+  const [typedError, setTypedError] = useState<string | null>(null);
+  const amountButton = useRef<HTMLButtonElement>(null);
+  const refocus = useRef(false);
+  useEffect(() => {
+    // Back to the amount once the keyboard has gone, so a keyboard or screen-reader user is not lost.
+    if (typed === null && refocus.current) {
+      refocus.current = false;
+      amountButton.current?.focus();
+    }
+  }, [typed]);
+  const openKeyboard = () => {
+    setTyped('');
+    setTypedError(null);
+  };
+  const closeKeyboard = () => {
+    setTyped(null);
+    setTypedError(null);
+    refocus.current = true;
+  };
+  const confirmTyped = () => {
+    const minor = minorUnitsFromText(typed ?? '');
+    // Nothing typed: the amount stays as it was.
+    const problem = minor === null ? null : amountProblem(minor, product.amount);
+    if (problem?.kind === 'range') setTypedError(t('product.typedRange', { min: money(min), max: money(max) }));
+    else if (problem?.kind === 'step') setTypedError(t('product.typedStep', { step: money(step), lower: money(problem.lower), upper: money(problem.upper) }));
+    else {
+      if (minor !== null) choose({ amount: minor });
+      closeKeyboard();
+    }
+  };
+  const keyboardOpen = typed !== null;
 
   return (
-    <div className="chooser">
+    <div className={keyboardOpen ? 'chooser chooser--keyboard' : 'chooser'}>
       <section className="card">
         <div className="amount">
           <label className="field__label" id="amount-label" htmlFor="amount">
             {t('product.amount')}
           </label>
-          <p className="amount__value" aria-live="polite">
-            {money(amount)}
-          </p>
+          {keyboardOpen ? (
+            <div className="amount__typed">
+              <p className={typed ? 'amount__value' : 'amount__value amount__value--placeholder'} aria-live="polite" id="amount-typed">
+                <span className="visually-hidden">{t('product.typing')} </span>
+                {typed ? formatTypedMoney(typed, market) : money(amount)}
+                <span className="amount__caret" aria-hidden="true" />
+              </p>
+              <p className="amount__hint">{typedError ? null : t('product.typedHint', { min: money(min), max: money(max), step: money(step) })}</p>
+              {typedError && (
+                <p className="field__error" role="alert">
+                  {typedError}
+                </p>
+              )}
+            </div>
+          ) : (
+            <button
+              ref={amountButton}
+              type="button"
+              className="amount__value amount__value--button"
+              aria-label={t('product.typeAmount', { amount: money(amount) })}
+              onClick={openKeyboard}
+            >
+              <span aria-live="polite">{money(amount)}</span>
+              <span className="amount__edit" aria-hidden="true">
+                ✎
+              </span>
+            </button>
+          )}
           <div className="amount__controls">
             <button
               type="button"
@@ -154,6 +223,28 @@ function LoanChooser({ product }: { product: Product }) {
           <LoadingState />
         )}
       </section>
+
+      {kfsUrl && (
+        <div className="apply">
+          <Link className="apply__button" to={kfsUrl}>
+            {t('product.apply')}
+          </Link>
+          <p className="apply__note">{t('product.applyNote')}</p>
+        </div>
+      )}
+
+      {typed !== null && (
+        <MoneyKeyboard
+          value={typed}
+          onChange={(next) => {
+            setTyped(next);
+            setTypedError(null);
+          }}
+          onConfirm={confirmTyped}
+          onHide={closeKeyboard}
+          decimalLabel={decimalSeparator(market)}
+        />
+      )}
     </div>
   );
 }
@@ -164,7 +255,6 @@ function QuoteSummary({ quote, stale }: { quote: KeyFactStatement; stale: boolea
   const money = (minor: number) => formatMoney(minor, market);
   const [first] = quote.installments;
   const last = quote.installments[quote.installments.length - 1];
-  const kfsUrl = `/products/${encodeURIComponent(quote.productCode)}/kfs?${new URLSearchParams({ amount: String(quote.sanctionedAmount), term: quote.termCode }).toString()}`;
   let installments = '';
   if (first && last) {
     if (quote.installments.length === 1) installments = t('product.single', { amount: money(first.amount), date: formatDate(first.dueDate, market) });
@@ -196,9 +286,6 @@ function QuoteSummary({ quote, stale }: { quote: KeyFactStatement; stale: boolea
           <dd>{money(quote.totalRepayable)}</dd>
         </div>
       </dl>
-      <Link className="quote__kfs" to={kfsUrl}>
-        {t('product.seeKfs')}
-      </Link>
     </div>
   );
 }

@@ -82,10 +82,7 @@ describe('product screen', () => {
     expect(screen.getByText('Paid out to you').nextSibling).toHaveTextContent('₹5,823');
     expect(screen.getByText('Total you repay').nextSibling).toHaveTextContent('₹6,201.60');
     expect(screen.getByText('3 installments of ₹2,067 (the last ₹2,067.60)')).toBeInTheDocument();
-    expect(screen.getByRole('link', { name: 'See the Key Fact Statement' })).toHaveAttribute(
-      'href',
-      '/app/products/in-flexi-6m/kfs?amount=2500000&term=m6',
-    );
+    expect(screen.getByRole('link', { name: 'Apply' })).toHaveAttribute('href', '/app/products/in-flexi-6m/kfs?amount=2500000&term=m6');
     expect(window.location.search).toBe('?amount=2500000&term=m6');
   });
 
@@ -112,13 +109,15 @@ describe('product screen', () => {
 
 describe('Key Fact Statement screen', () => {
   it('shows the statement of the amount and term in the URL, every installment and the lender', async () => {
-    const api = fakeApi({ 'POST /api/v1/borrower/quote': () => ok(KFS_IN) });
+    const api = fakeApi({ 'POST /api/v1/borrower/apply': () => ok(KFS_IN) });
     api.signIn();
     renderBorrower('/app/products/in-flexi-14d/kfs?amount=600000&term=14dx3&lang=1');
 
     expect(await screen.findByText('83.87%')).toBeInTheDocument();
     expect(screen.getByRole('heading', { level: 1, name: 'Key Fact Statement' })).toBeInTheDocument();
-    expect(api.callsTo('POST', '/api/v1/borrower/quote')[0]!.body).toEqual({ productCode: 'in-flexi-14d', amount: 600000, termCode: '14dx3' });
+    // Applying checks the borrower may apply before the statement is read; a bare quote would not.
+    expect(api.callsTo('POST', '/api/v1/borrower/apply')[0]!.body).toEqual({ productCode: 'in-flexi-14d', amount: 600000, termCode: '14dx3' });
+    expect(api.callsTo('POST', '/api/v1/borrower/quote')).toHaveLength(0);
     expect(screen.getByText('Amount sanctioned').nextSibling).toHaveTextContent('₹6,000');
     expect(screen.getByText('₹150 + GST ₹27')).toBeInTheDocument();
     expect(screen.getByText('Paid out to you').nextSibling).toHaveTextContent('₹5,823');
@@ -139,8 +138,8 @@ describe('Key Fact Statement screen', () => {
     expect(screen.getByText(/Priya Raman/)).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'grievance@kilat.example' })).toHaveAttribute('href', 'mailto:grievance@kilat.example');
     expect(screen.getByRole('link', { name: '+91 80 4000 1299' })).toHaveAttribute('href', 'tel:+918040001299');
-    expect(screen.getByText('Applying online opens soon. These figures are what you would pay if you applied today.')).toBeInTheDocument();
-    expect(screen.queryByRole('button', { name: /apply/i })).toBeNull();
+    expect(screen.getByRole('checkbox', { name: 'I have read the Key Fact Statement and accept it' })).not.toBeChecked();
+    expect(screen.getByRole('button', { name: 'Confirm' })).toBeDisabled();
   });
 
   it('asks for an amount and term when the URL has none', async () => {
@@ -148,6 +147,6 @@ describe('Key Fact Statement screen', () => {
     api.signIn();
     renderBorrower('/app/products/in-flexi-14d/kfs?lang=1');
     expect(await screen.findByText('Choose an amount and a term first.')).toBeInTheDocument();
-    await waitFor(() => expect(api.callsTo('POST', '/api/v1/borrower/quote')).toHaveLength(0));
+    await waitFor(() => expect(api.callsTo('POST', '/api/v1/borrower/apply')).toHaveLength(0));
   });
 });

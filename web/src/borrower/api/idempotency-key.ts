@@ -1,0 +1,49 @@
+// One confirmation of one Key Fact Statement is one order, however many times it is sent: a double tap,
+// a retry after a lost answer, or a reload of the page that sent it. The key is made once per (product,
+// amount, term, KFS hash) and kept in sessionStorage, so all of those send the same key and the server
+// answers the same order (docs/API-BORROWER.md, `POST /orders`). A changed KFS is another key.
+
+const PREFIX = 'kilat.confirm:';
+
+export interface ConfirmationOf {
+  productCode: string;
+  amount: number;
+  termCode: string;
+  kfsHash: string;
+}
+
+/** Where sessionStorage is refused (some private modes), the key still holds for this page. */
+const inMemory = new Map<string, string>();
+
+function storageKey(of: ConfirmationOf): string {
+  return `${PREFIX}${of.productCode}:${of.amount}:${of.termCode}:${of.kfsHash}`;
+}
+
+/** 32 hex digits of randomness: inside the server's `[A-Za-z0-9_-]{8,64}`. */
+export function newIdempotencyKey(): string {
+  const bytes = new Uint8Array(16);
+  crypto.getRandomValues(bytes);
+  return Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
+}
+
+/** The key of this confirmation: the one made before, or a new one, remembered. */
+export function idempotencyKeyFor(of: ConfirmationOf, storage: Pick<Storage, 'getItem' | 'setItem'> | null): string {
+  const name = storageKey(of);
+  const valid = (key: string | null | undefined): key is string => !!key && /^[A-Za-z0-9_-]{8,64}$/.test(key);
+  try {
+    if (storage) {
+      const kept = storage.getItem(name);
+      if (valid(kept)) return kept;
+      const key = newIdempotencyKey();
+      storage.setItem(name, key);
+      return key;
+    }
+  } catch {
+    // Unreadable or full storage (private modes): the page's memory still covers a retry or a double tap.
+  }
+  const kept = inMemory.get(name);
+  if (valid(kept)) return kept;
+  const key = newIdempotencyKey();
+  inMemory.set(name, key);
+  return key;
+}

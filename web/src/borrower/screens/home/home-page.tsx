@@ -1,0 +1,124 @@
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { errorText } from '@/shared/api/error-text';
+import { useMarket } from '@/shared/market/market-context';
+import { formatMoney } from '@/shared/money/format-money';
+import { useHome, type Home } from '../../api/home';
+import { Screen } from '../../layout/screen';
+import { LoadingState, StateNotice } from '../../ui/state-notice';
+import { formatDay } from '../orders/format';
+import { StatusBadge } from '../orders/order-status';
+import { ProductCard } from '../products/product-card';
+import { IneligibleReasons } from './reasons';
+import '../loans.css';
+
+/**
+ * Where a signed-in borrower lands: how far their details are, the loan they have running, whether they may
+ * apply now (and why not), and the loans on offer.
+ */
+export function HomePage() {
+  const { t } = useTranslation();
+  const home = useHome();
+  return (
+    <Screen title={t('home.title')} tabs>
+      {home.isPending ? (
+        <LoadingState />
+      ) : home.isError ? (
+        <StateNotice kind="error" title={t('home.loadFailed')} text={errorText(home.error, t)} onRetry={() => void home.refetch()} />
+      ) : (
+        <HomeContent home={home.data} />
+      )}
+    </Screen>
+  );
+}
+
+function HomeContent({ home }: { home: Home }) {
+  const { t } = useTranslation();
+  return (
+    <div className="home">
+      <p className="home__hello">{t('home.signedInAs', { phone: home.phoneMasked })}</p>
+      <Certification certification={home.certification} />
+      {home.openOrder && <OpenOrder order={home.openOrder} />}
+      <section className="card" aria-labelledby="home-apply">
+        <h2 className="kfs__heading" id="home-apply">
+          {home.eligible ? t('home.canApply') : t('home.cannotApply')}
+        </h2>
+        {home.eligible ? (
+          <>
+            <p className="home__text">{t('home.canApplyText')}</p>
+            <Link className="home__cta" to="/recommend">
+              {t('home.toRecommend')}
+            </Link>
+          </>
+        ) : (
+          <IneligibleReasons reasons={home.reasons} openOrderNo={home.openOrder?.orderNo} />
+        )}
+      </section>
+      <section className="home__products" aria-labelledby="home-products">
+        <h2 className="home__section-heading" id="home-products">
+          {t('home.products')}
+        </h2>
+        {home.products.length === 0 ? (
+          <p className="home__text home__text--padded">{t('products.empty')}</p>
+        ) : (
+          <ul className="products">
+            {home.products.map((product) => (
+              <li key={product.code}>
+                <ProductCard product={product} heading="h3" />
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+    </div>
+  );
+}
+
+function Certification({ certification }: { certification: Home['certification'] }) {
+  const { t } = useTranslation();
+  const { done, total, complete } = certification;
+  const label = t('home.certProgress', { done, total });
+  return (
+    <section className="card" aria-labelledby="home-cert">
+      <h2 className="kfs__heading" id="home-cert">
+        {t('home.certTitle')}
+      </h2>
+      <div>
+        <div className="progress" role="progressbar" aria-labelledby="home-cert-progress" aria-valuemin={0} aria-valuemax={total} aria-valuenow={done}>
+          <span className="progress__bar" style={{ width: `${total > 0 ? Math.round((done / total) * 100) : 0}%` }} />
+        </div>
+        <p className="home__progress" id="home-cert-progress">
+          {label}
+        </p>
+      </div>
+      <p className="home__text">{complete ? t('home.certComplete') : t('home.certNeeded')}</p>
+      <Link className={complete ? 'home__link' : 'home__cta'} to="/certification">
+        {complete ? t('home.certReview') : done === 0 ? t('home.certStart') : t('home.certContinue')}
+      </Link>
+    </section>
+  );
+}
+
+function OpenOrder({ order }: { order: NonNullable<Home['openOrder']> }) {
+  const { t } = useTranslation();
+  const market = useMarket();
+  return (
+    <section className="card" aria-labelledby="home-order">
+      <div className="order__title">
+        <h2 className="kfs__heading" id="home-order">
+          {t('home.openOrder')}
+        </h2>
+        <StatusBadge status={order.status} />
+      </div>
+      <p className="order__amount">{formatMoney(order.amount, market)}</p>
+      <p className="order__meta">
+        {t('order.number', { orderNo: order.orderNo })}
+        <br />
+        {t('order.appliedOn', { date: formatDay(order.createdAt, market) })}
+      </p>
+      <Link className="home__link" to={`/orders/${encodeURIComponent(order.orderNo)}`}>
+        {t('home.seeOrder')}
+      </Link>
+    </section>
+  );
+}

@@ -1,0 +1,64 @@
+// Answers of the orders API as docs/API-BORROWER.md describes them.
+import { KFS_IN } from '../products/fixtures.test-data';
+
+export const ORDER_SUMMARY = {
+  orderNo: 'KL-261123-7F3K9Q',
+  status: 'pending_review',
+  productName: 'Flexi 6 Weeks',
+  amount: 600000,
+  termCode: '14dx3',
+  netDisbursed: 582300,
+  totalRepayable: 620160,
+  apr: 8387,
+  aprDisplay: '83.87%',
+  currency: 'INR',
+  createdAt: Date.UTC(2026, 10, 22, 9, 15),
+};
+
+export const OLDER_ORDER = {
+  ...ORDER_SUMMARY,
+  orderNo: 'KL-260901-AAAAAA',
+  status: 'repaid',
+  productName: 'Flexi EMI',
+  amount: 1000000,
+  totalRepayable: 1040261,
+  createdAt: Date.UTC(2026, 8, 1, 10, 0),
+};
+
+export const ORDER_DETAIL = {
+  ...ORDER_SUMMARY,
+  kfs: KFS_IN,
+  acceptedAt: ORDER_SUMMARY.createdAt,
+  timeline: [{ status: 'pending_review', at: ORDER_SUMMARY.createdAt }],
+};
+
+/** An order that has moved on: approved, then paid out. */
+export const ORDER_DISBURSED = {
+  ...ORDER_DETAIL,
+  status: 'disbursed',
+  timeline: [
+    { status: 'pending_review', at: ORDER_SUMMARY.createdAt },
+    { status: 'approved', at: Date.UTC(2026, 10, 22, 11, 0) },
+    { status: 'disbursed', at: Date.UTC(2026, 10, 22, 11, 45) },
+  ],
+};
+
+export const AGREEMENT = {
+  orderNo: ORDER_SUMMARY.orderNo,
+  title: 'Loan agreement KL-261123-7F3K9Q',
+  acceptedAt: ORDER_SUMMARY.createdAt,
+  lender: KFS_IN.lender,
+  borrower: {
+    fullName: 'Asha Verma',
+    idNumberMasked: '******234F',
+    address: '12 MG Road, Bengaluru 560001',
+    phoneMasked: '+91 ******3210',
+    bankAccountMasked: '**** **** 4321',
+    bankName: 'HDFC Bank',
+  },
+  kfs: KFS_IN,
+  clauses: [
+    { heading: 'The loan', text: 'The lender lends the borrower the amount sanctioned in the Key Fact Statement.' },
+    { heading: 'Cooling-off', text: 'For 3 days after disbursal the borrower may leave the loan with no charge but the interest for the days used.' },
+  ],
+};

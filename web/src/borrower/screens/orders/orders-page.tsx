@@ -1,0 +1,79 @@
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { errorText } from '@/shared/api/error-text';
+import { useMarket } from '@/shared/market/market-context';
+import { formatMoney } from '@/shared/money/format-money';
+import { useOrders, type OrderSummary } from '../../api/orders';
+import { Screen } from '../../layout/screen';
+import { LoadingState, StateNotice } from '../../ui/state-notice';
+import { formatDay } from './format';
+import { StatusBadge } from './order-status';
+import '../loans.css';
+
+/** The borrower's loans, newest first: what each is, how it stands, and what it costs in all. */
+export function OrdersPage() {
+  const { t } = useTranslation();
+  const orders = useOrders();
+  return (
+    <Screen title={t('orders.title')} tabs>
+      {orders.isPending ? (
+        <LoadingState />
+      ) : orders.isError ? (
+        <StateNotice kind="error" title={t('orders.loadFailed')} text={errorText(orders.error, t)} onRetry={() => void orders.refetch()} />
+      ) : orders.data.length === 0 ? (
+        <StateNotice
+          kind="empty"
+          title={t('orders.emptyTitle')}
+          text={t('orders.empty')}
+          actions={
+            <Link className="state__link" to="/products">
+              {t('orders.toProducts')}
+            </Link>
+          }
+        />
+      ) : (
+        <ul className="orders">
+          {orders.data.map((order) => (
+            <li key={order.orderNo}>
+              <OrderCard order={order} />
+            </li>
+          ))}
+        </ul>
+      )}
+    </Screen>
+  );
+}
+
+function OrderCard({ order }: { order: OrderSummary }) {
+  const { t } = useTranslation();
+  const market = useMarket();
+  const money = (minor: number) => formatMoney(minor, market);
+  const headingId = `order-${order.orderNo}`;
+  return (
+    <article className="order-card" aria-labelledby={headingId}>
+      <div className="order-card__top">
+        <h2 className="order-card__name" id={headingId}>
+          <Link className="order-card__link" to={`/orders/${encodeURIComponent(order.orderNo)}`}>
+            {order.productName}
+            <span className="order-card__no">{order.orderNo}</span>
+          </Link>
+        </h2>
+        <StatusBadge status={order.status} />
+      </div>
+      <p className="order-card__amount">{money(order.amount)}</p>
+      <dl className="order-card__facts">
+        <div>
+          <dt>{t('orders.totalRepayable')}</dt>
+          <dd>{money(order.totalRepayable)}</dd>
+        </div>
+        <div>
+          <dt>{t('orders.appliedOn')}</dt>
+          <dd>{formatDay(order.createdAt, market)}</dd>
+        </div>
+      </dl>
+      <span className="order-card__go" aria-hidden="true">
+        ›
+      </span>
+    </article>
+  );
+}

@@ -1,0 +1,140 @@
+import { useTranslation } from 'react-i18next';
+import { useMarket } from '@/shared/market/market-context';
+import { formatMoney } from '@/shared/money/format-money';
+import type { KeyFactStatement } from '../../api/types';
+import { formatDate } from './format';
+
+function Row({ label, value, className }: { label: string; value: string; className?: string }) {
+  return (
+    <div className={className ? `figures__row ${className}` : 'figures__row'}>
+      <dt>{label}</dt>
+      <dd>{value}</dd>
+    </div>
+  );
+}
+
+/**
+ * A Key Fact Statement in full (PRODUCT.md §3), APR first: the confirm screen shows it before acceptance,
+ * a loan's agreement carries the accepted one. `scheduleNote` says which day the due dates count from.
+ */
+export function KeyFactStatementView({ kfs, scheduleNote }: { kfs: KeyFactStatement; scheduleNote?: string }) {
+  const { t } = useTranslation();
+  const market = useMarket();
+  const money = (minor: number) => formatMoney(minor, market);
+  const officer = kfs.lender.grievanceOfficer;
+  const { flat, per_day: perDay, max_days: maxDays } = kfs.lateCharge;
+  const lateParts: string[] = [];
+  if (flat > 0) lateParts.push(t('kfs.lateFlat', { amount: money(flat) }));
+  if (perDay > 0) lateParts.push(t('kfs.latePerDay', { amount: money(perDay), count: maxDays }));
+
+  return (
+    <div className="kfs">
+      <section className="card kfs__apr" aria-labelledby="kfs-apr">
+        <h2 className="kfs__product">
+          {kfs.productName}
+        </h2>
+        <p className="kfs__apr-value" id="kfs-apr">
+          <span>{t('kfs.apr')}</span> <strong>{kfs.aprDisplay}</strong>
+        </p>
+        <p className="kfs__note">{t('kfs.aprNote')}</p>
+      </section>
+
+      <section className="card" aria-labelledby="kfs-amounts">
+        <h2 className="kfs__heading" id="kfs-amounts">
+          {t('kfs.amounts')}
+        </h2>
+        <dl className="figures">
+          <Row label={t('kfs.sanctioned')} value={money(kfs.sanctionedAmount)} />
+          {kfs.fees.map((fee) => (
+            <div className="figures__row figures__row--fee" key={fee.name}>
+              <dt>
+                {fee.name}
+                <span className="figures__sub">
+                  {kfs.market === 'IN'
+                    ? t('kfs.feeWithGst', { amount: money(fee.amount), tax: money(fee.tax) })
+                    : t('kfs.feeWithTax', { amount: money(fee.amount), tax: money(fee.tax) })}
+                </span>
+              </dt>
+              <dd>{money(fee.total)}</dd>
+            </div>
+          ))}
+          <Row label={kfs.feesDeductedAtDisbursal ? t('kfs.totalFeesDeducted') : t('kfs.totalFees')} value={money(kfs.totalFees)} />
+          <Row label={t('kfs.netDisbursed')} value={money(kfs.netDisbursed)} className="figures__row--strong" />
+          <Row label={t('kfs.interest')} value={t(`kfs.interestRate.${kfs.interest.per === 'year' ? 'year' : 'day'}`, { rate: kfs.interest.rate, method: t(`kfs.method.${kfs.interest.method === 'reducing' ? 'reducing' : 'flat'}`) })} className="figures__row--text" />
+          <Row label={t('kfs.totalInterest')} value={money(kfs.totalInterest)} />
+          <Row label={t('kfs.totalRepayable')} value={money(kfs.totalRepayable)} className="figures__row--total" />
+        </dl>
+      </section>
+
+      <section className="card" aria-labelledby="kfs-schedule">
+        <h2 className="kfs__heading" id="kfs-schedule">
+          {t('kfs.schedule')}
+        </h2>
+        <p className="kfs__note">{scheduleNote ?? t('kfs.disbursal', { date: formatDate(kfs.disbursalDate, market) })}</p>
+        <InstallmentsTable installments={kfs.installments} />
+      </section>
+
+      <section className="card" aria-labelledby="kfs-terms">
+        <h2 className="kfs__heading" id="kfs-terms">
+          {t('kfs.conditions')}
+        </h2>
+        <h3 className="kfs__subheading">{t('kfs.late')}</h3>
+        <p>
+          {lateParts.length > 0 ? lateParts.join(' ') : t('kfs.lateNone')} {t('kfs.lateMax', { amount: money(kfs.maxLateCharges) })}{' '}
+          {t('kfs.lateNoInterest')}
+        </p>
+        <h3 className="kfs__subheading">{t('kfs.coolingOff')}</h3>
+        <p>{t('kfs.coolingOffText', { count: kfs.coolingOffDays })}</p>
+      </section>
+
+      <section className="card" aria-labelledby="kfs-lender">
+        <h2 className="kfs__heading" id="kfs-lender">
+          {t('kfs.lender')}
+        </h2>
+        <p className="kfs__lender">{kfs.lender.name}</p>
+        <h3 className="kfs__subheading">{t('kfs.grievance')}</h3>
+        <address className="kfs__officer">
+          {officer.name}
+          <br />
+          <a href={`mailto:${officer.email}`}>{officer.email}</a>
+          <br />
+          <a href={`tel:${officer.phone.replace(/[^\d+]/g, '')}`}>{officer.phone}</a>
+        </address>
+      </section>
+    </div>
+  );
+}
+
+/** Each installment with its due date and amount, and what of it is principal and interest. */
+export function InstallmentsTable({ installments }: { installments: KeyFactStatement['installments'] }) {
+  const { t } = useTranslation();
+  const market = useMarket();
+  const money = (minor: number) => formatMoney(minor, market);
+  return (
+    <table className="schedule">
+      <thead>
+        <tr>
+          <th scope="col">{t('kfs.number')}</th>
+          <th scope="col">{t('kfs.dueDate')}</th>
+          <th scope="col" className="schedule__amount">
+            {t('kfs.installment')}
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {installments.map((installment, index) => (
+          <tr key={installment.dueDate + String(index)}>
+            <td>{installment.number ?? index + 1}</td>
+            <td>{formatDate(installment.dueDate, market)}</td>
+            <td className="schedule__amount">
+              {money(installment.amount)}
+              <span className="figures__sub">
+                {t('kfs.split', { principal: money(installment.principal), interest: money(installment.interest) })}
+              </span>
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
