@@ -21,6 +21,8 @@ const screens = {
   order: () => import('./screens/orders/order-page'),
   orderAgreement: () => import('./screens/orders/agreement-doc-page'),
   about: () => import('./screens/legal/about-page'),
+  certification: () => import('./screens/certification/certification-page'),
+  certificationStep: () => import('./screens/certification/step-page'),
 };
 
 const LoginPage = lazy(() => screens.login().then((m) => ({ default: m.LoginPage })));
@@ -36,6 +38,8 @@ const OrdersPage = lazy(() => screens.orders().then((m) => ({ default: m.OrdersP
 const OrderPage = lazy(() => screens.order().then((m) => ({ default: m.OrderPage })));
 const AgreementDocPage = lazy(() => screens.orderAgreement().then((m) => ({ default: m.AgreementDocPage })));
 const AboutPage = lazy(() => screens.about().then((m) => ({ default: m.AboutPage })));
+const CertificationPage = lazy(() => screens.certification().then((m) => ({ default: m.CertificationPage })));
+const CertificationStepPage = lazy(() => screens.certificationStep().then((m) => ({ default: m.CertificationStepPage })));
 
 /** The app's screens, under the /app basename. */
 export function BorrowerRoutes() {
@@ -50,6 +54,8 @@ export function BorrowerRoutes() {
         <Route path="orders/:orderNo" element={<OrderPage />} />
         <Route path="orders/:orderNo/agreement" element={<AgreementDocPage />} />
         <Route path="about" element={<AboutPage />} />
+        <Route path="certification" element={<CertificationPage />} />
+        <Route path="certification/:step" element={<CertificationStepPage />} />
         <Route path="login" element={<LoginPage />} />
         <Route path="me" element={<MePage />} />
         <Route path="products" element={<ProductsPage />} />
@@ -73,6 +79,7 @@ export function preloadScreen(pathname: string): void {
   else if (name === 'products' && parts[2] === 'kfs') name = 'kfs';
   else if (name === 'orders' && parts.length === 2) name = 'order';
   else if (name === 'orders' && parts[2] === 'agreement') name = 'orderAgreement';
+  else if (name === 'certification' && parts.length === 2) name = 'certificationStep';
   const load = (screens as Record<string, () => Promise<unknown>>)[name];
   void load?.().catch(() => undefined);
 }

@@ -15,7 +15,12 @@ export const queryKeys = {
   orders: ['borrower', 'orders'] as const,
   order: (orderNo: string) => ['borrower', 'orders', orderNo] as const,
   orderAgreement: (orderNo: string) => ['borrower', 'orders', orderNo, 'agreement'] as const,
+  certification: ['borrower', 'certification'] as const,
+  certificationLog: ['borrower', 'certification', 'log'] as const,
+  certificationStep: (step: string) => ['borrower', 'certification', 'step', step] as const,
   siteSettings: ['public', 'site-settings'] as const,
   loginInit: (market: ApiMarket) => ['public', 'login-init', market] as const,
   privacy: (language: Language) => ['public', 'privacy', language] as const,
+  enums: (market: ApiMarket) => ['public', 'enums', market] as const,
+  cities: (market: ApiMarket) => ['public', 'cities', market] as const,
 };
