@@ -112,9 +112,8 @@ function OpenOrder({ order }: { order: NonNullable<Home['openOrder']> }) {
       </div>
       <p className="order__amount">{formatMoney(order.amount, market)}</p>
       <p className="order__meta">
-        {t('order.number', { orderNo: order.orderNo })}
-        <br />
-        {t('order.appliedOn', { date: formatDay(order.createdAt, market) })}
+        <span>{t('order.number', { orderNo: order.orderNo })}</span>
+        <span>{t('order.appliedOn', { date: formatDay(order.createdAt, market) })}</span>
       </p>
       <Link className="home__link" to={`/orders/${encodeURIComponent(order.orderNo)}`}>
         {t('home.seeOrder')}

@@ -53,9 +53,8 @@ function OrderDetails({ order }: { order: OrderDetail }) {
         </div>
         <p className="order__amount">{money(order.amount)}</p>
         <p className="order__meta">
-          {t('order.number', { orderNo: order.orderNo })}
-          <br />
-          {t('order.appliedOn', { date: formatDay(order.createdAt, market) })}
+          <span>{t('order.number', { orderNo: order.orderNo })}</span>
+          <span>{t('order.appliedOn', { date: formatDay(order.createdAt, market) })}</span>
         </p>
       </section>
 

@@ -117,7 +117,7 @@ function LoanChooser({ product }: { product: Product }) {
             <div className="amount__typed">
               <p className={typed ? 'amount__value' : 'amount__value amount__value--placeholder'} aria-live="polite" id="amount-typed">
                 <span className="visually-hidden">{t('product.typing')} </span>
-                {typed ? formatTypedMoney(typed, market) : money(amount)}
+                <span>{typed ? formatTypedMoney(typed, market) : money(amount)}</span>
                 <span className="amount__caret" aria-hidden="true" />
               </p>
               <p className="amount__hint">{typedError ? null : t('product.typedHint', { min: money(min), max: money(max), step: money(step) })}</p>

@@ -1,0 +1,79 @@
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { DEV_SETTINGS } from '@/shared/settings/settings';
+import { fakeApi, ok, refusal, renderBorrower } from '@/test/render-borrower';
+import { PRIVACY_EN, PRIVACY_ID } from './fixtures.test-data';
+
+describe('privacy policy', () => {
+  it('shows the policy the server publishes, section by section, without a session', async () => {
+    const api = fakeApi({ 'GET /api/v1/borrower/privacy': () => ok(PRIVACY_EN) });
+    renderBorrower('/app/privacy?lang=1');
+    expect(await screen.findByText('Last updated 1 Nov 2026.')).toBeInTheDocument();
+    expect(screen.getByRole('heading', { level: 1, name: 'Privacy policy' })).toBeInTheDocument();
+    expect(screen.getAllByRole('heading', { level: 2 }).map((heading) => heading.textContent)).toEqual(['What we collect', 'What we never collect']);
+    const collect = screen.getByRole('heading', { level: 2, name: 'What we collect' }).closest('section')!;
+    expect(within(collect).getAllByText(/./, { selector: 'p' }).map((p) => p.textContent)).toEqual([
+      'Your mobile number, to log you in.',
+      'What you type into an application.',
+    ]);
+    const [call] = api.callsTo('GET', '/api/v1/borrower/privacy');
+    expect(call!.headers['Accept-Language']).toBe('en-IN');
+    // Public: the screen never asked who is signed in.
+    expect(api.callsTo('GET', '/api/v1/borrower/me')).toHaveLength(0);
+  });
+
+  it('asks for it in Indonesian for Indonesia, and titles the page with the server’s title', async () => {
+    const api = fakeApi({ 'GET /api/v1/borrower/privacy': () => ok({ ...PRIVACY_ID, title: 'Kebijakan privasi Kilat' }) });
+    renderBorrower('/app/privacy');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Kebijakan privasi Kilat' })).toBeInTheDocument();
+    expect(screen.getByText('Terakhir diperbarui 1 Nov 2026.')).toBeInTheDocument();
+    expect(api.callsTo('GET', '/api/v1/borrower/privacy')[0]!.headers['Accept-Language']).toBe('id-ID');
+  });
+
+  it('shows an error state with a retry', async () => {
+    let fail = true;
+    fakeApi({ 'GET /api/v1/borrower/privacy': () => (fail ? refusal(503, 'internal', 'Service unavailable.') : ok(PRIVACY_EN)) });
+    const user = userEvent.setup();
+    renderBorrower('/app/privacy?lang=1');
+    expect(await screen.findByRole('alert')).toHaveTextContent('The privacy policy could not be loaded.');
+    fail = false;
+    await user.click(screen.getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByRole('heading', { level: 2, name: 'What we never collect' })).toBeInTheDocument();
+  });
+});
+
+describe('about us', () => {
+  it('shows the company, the lender, the grievance officer and customer service from the settings', async () => {
+    fakeApi().signIn();
+    renderBorrower('/app/about?lang=1');
+    expect(await screen.findByRole('heading', { level: 1, name: 'About us' })).toBeInTheDocument();
+    expect(screen.getByText(`Kilat is run by ${DEV_SETTINGS.companyName}. Loans are made by ${DEV_SETTINGS.lenderName}. What we promise every borrower:`)).toBeInTheDocument();
+
+    const company = screen.getByRole('heading', { level: 2, name: 'The company' }).closest('section')!;
+    expect(company).toHaveTextContent(DEV_SETTINGS.address);
+    expect(within(company).getByRole('link', { name: DEV_SETTINGS.email })).toHaveAttribute('href', `mailto:${DEV_SETTINGS.email}`);
+
+    expect(screen.getByRole('heading', { level: 2, name: 'The lender' }).closest('section')).toHaveTextContent(DEV_SETTINGS.lenderName);
+
+    const grievance = screen.getByRole('heading', { level: 2, name: 'Grievance officer' }).closest('section')!;
+    expect(grievance).toHaveTextContent(DEV_SETTINGS.grievanceOfficer.name);
+    expect(within(grievance).getByRole('link', { name: DEV_SETTINGS.grievanceOfficer.email })).toHaveAttribute(
+      'href',
+      `mailto:${DEV_SETTINGS.grievanceOfficer.email}`,
+    );
+    expect(within(grievance).getByRole('link', { name: DEV_SETTINGS.grievanceOfficer.phone })).toHaveAttribute('href', 'tel:+622150001001');
+
+    const service = screen.getByRole('heading', { level: 2, name: 'Customer service' }).closest('section')!;
+    expect(within(service).getByRole('link', { name: DEV_SETTINGS.servicePhone })).toHaveAttribute('href', 'tel:+622150001000');
+    expect(service).toHaveTextContent(DEV_SETTINGS.whatsappNumber);
+    expect(screen.getByText(DEV_SETTINGS.copyright)).toBeInTheDocument();
+  });
+
+  it('fetches the settings when the page carried none, and speaks Indonesian', async () => {
+    fakeApi({ 'GET /api/v1/site/settings': () => ok({ ...DEV_SETTINGS, companyName: 'PT Kilat Teknologi' }) });
+    renderBorrower('/app/about', { settings: null });
+    expect(await screen.findByText(/Kilat dijalankan oleh PT Kilat Teknologi\./)).toBeInTheDocument();
+    expect(screen.getByRole('heading', { level: 2, name: 'Petugas pengaduan' })).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,130 @@
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { MARKETS } from '@/shared/market/market';
+import { fakeApi, ok, refusal, renderBorrower } from '@/test/render-borrower';
+import { AGREEMENT, OLDER_ORDER, ORDER_DETAIL, ORDER_DISBURSED, ORDER_SUMMARY } from './fixtures.test-data';
+
+const text = (element: Element) => element.textContent?.replace(/\s+/g, ' ').trim() ?? '';
+const at = (epochMs: number) => new Intl.DateTimeFormat(MARKETS.in.locale, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(epochMs));
+
+describe('my loans', () => {
+  it('lists the loans newest first with their status, amount, total repayable and date', async () => {
+    fakeApi({ 'GET /api/v1/borrower/orders': () => ok([OLDER_ORDER, ORDER_SUMMARY]) }).signIn();
+    const user = userEvent.setup();
+    renderBorrower('/app/orders?lang=1');
+    expect(screen.getByText('Loading…')).toBeInTheDocument();
+
+    const cards = await screen.findAllByRole('article');
+    expect(cards.map((card) => within(card).getByRole('link').textContent)).toEqual(['Flexi 6 WeeksKL-261123-7F3K9Q', 'Flexi EMIKL-260901-AAAAAA']);
+    expect(text(cards[0]!)).toContain('Under review');
+    expect(text(cards[0]!)).toContain('₹6,000');
+    expect(text(cards[0]!)).toContain('Total you repay₹6,201.60');
+    expect(text(cards[0]!)).toContain('Applied on22 Nov 2026');
+    expect(text(cards[1]!)).toContain('Repaid');
+    expect(text(cards[1]!)).toContain('Applied on1 Sept 2026');
+    expect(screen.getByRole('link', { name: 'My loans', current: 'page' })).toBeInTheDocument();
+
+    await user.click(within(cards[0]!).getByRole('link'));
+    expect(window.location.pathname).toBe('/app/orders/KL-261123-7F3K9Q');
+  });
+
+  it('has an empty state that leads to the loans on offer, and an error state with a retry', async () => {
+    let answer = () => refusal(503, 'internal', 'Service unavailable.');
+    fakeApi({ 'GET /api/v1/borrower/orders': () => answer() }).signIn();
+    const user = userEvent.setup();
+    renderBorrower('/app/orders?lang=1');
+    expect(await screen.findByRole('alert')).toHaveTextContent('Your loans could not be loaded.');
+    answer = () => ok([]);
+    await user.click(screen.getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByRole('heading', { level: 2, name: 'No loans yet' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'See the loans on offer' })).toHaveAttribute('href', '/app/products');
+  });
+});
+
+describe('a loan', () => {
+  it('shows its status, figures, APR, the accepted schedule, its history and a link to the agreement', async () => {
+    fakeApi({ 'GET /api/v1/borrower/orders/KL-261123-7F3K9Q': () => ok(ORDER_DISBURSED) }).signIn();
+    renderBorrower('/app/orders/KL-261123-7F3K9Q?lang=1');
+
+    const head = (await screen.findByRole('heading', { level: 2, name: 'Flexi 6 Weeks' })).closest('section')!;
+    expect(within(head).getByText('Paid out')).toHaveClass('status-badge--disbursed');
+    expect(text(head)).toContain('Loan number KL-261123-7F3K9Q');
+
+    expect(screen.getByText('Annual percentage rate (APR)').nextSibling).toHaveTextContent('83.87%');
+    expect(screen.getByText('Amount sanctioned').nextSibling).toHaveTextContent('₹6,000');
+    expect(screen.getByText('Paid out to you').nextSibling).toHaveTextContent('₹5,823');
+    expect(screen.getByText('Total you repay').nextSibling).toHaveTextContent('₹6,201.60');
+
+    const rows = within(screen.getByRole('table')).getAllByRole('row').slice(1);
+    expect(rows.map((row) => within(row).getAllByRole('cell').map(text))).toEqual([
+      ['1', '6 Dec 2026', '₹2,067principal ₹1,999.80, interest ₹67.20'],
+      ['2', '20 Dec 2026', '₹2,067principal ₹1,999.80, interest ₹67.20'],
+      ['3', '3 Jan 2027', '₹2,067.60principal ₹2,000.40, interest ₹67.20'],
+    ]);
+
+    const timeline = within(screen.getByRole('heading', { name: 'What has happened' }).closest('section')!).getAllByRole('listitem');
+    expect(timeline.map(text)).toEqual([
+      `Under review${at(ORDER_DISBURSED.timeline[0]!.at)}`,
+      `Approved${at(ORDER_DISBURSED.timeline[1]!.at)}`,
+      `Paid out${at(ORDER_DISBURSED.timeline[2]!.at)}`,
+    ]);
+    expect(screen.getByRole('link', { name: 'Loan agreement' })).toHaveAttribute('href', '/app/orders/KL-261123-7F3K9Q/agreement');
+    expect(screen.getByRole('button', { name: 'Back' })).toBeInTheDocument();
+  });
+
+  it('says a loan that is not the borrower’s was not found', async () => {
+    fakeApi({ 'GET /api/v1/borrower/orders/KL-OTHER': () => refusal(404, 'not_found', 'Not found.') }).signIn();
+    renderBorrower('/app/orders/KL-OTHER?lang=1');
+    expect(await screen.findByRole('heading', { level: 2, name: 'Loan not found' })).toBeInTheDocument();
+    expect(screen.getByText('There is no loan with this number in your account.')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'See my loans' })).toHaveAttribute('href', '/app/orders');
+  });
+
+  it('offers a retry when the loan could not be loaded', async () => {
+    let fail = true;
+    fakeApi({ 'GET /api/v1/borrower/orders/KL-261123-7F3K9Q': () => (fail ? refusal(502, 'bad_gateway', '') : ok(ORDER_DETAIL)) }).signIn();
+    const user = userEvent.setup();
+    renderBorrower('/app/orders/KL-261123-7F3K9Q?lang=1');
+    expect(await screen.findByRole('alert')).toHaveTextContent('This loan could not be loaded.');
+    fail = false;
+    await user.click(screen.getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByText('Under review', { selector: '.timeline__status' })).toBeInTheDocument();
+  });
+});
+
+describe('a loan’s agreement', () => {
+  it('shows the parties, the accepted Key Fact Statement and the clauses', async () => {
+    const api = fakeApi({ 'GET /api/v1/borrower/orders/KL-261123-7F3K9Q/agreement': () => ok(AGREEMENT) });
+    api.signIn();
+    renderBorrower('/app/orders/KL-261123-7F3K9Q/agreement?lang=1');
+
+    expect(await screen.findByRole('heading', { level: 1, name: 'Loan agreement KL-261123-7F3K9Q' })).toBeInTheDocument();
+    expect(screen.getByText(`Loan KL-261123-7F3K9Q, accepted on ${at(AGREEMENT.acceptedAt)}.`)).toBeInTheDocument();
+
+    const parties = screen.getByRole('heading', { level: 2, name: 'Parties' }).closest('section')!;
+    const [lender, borrower] = Array.from(parties.querySelectorAll('dl'));
+    expect(text(lender!)).toContain('NameKilat Finance Private Limited (NBFC)');
+    expect(text(lender!)).toContain('Grievance officerPriya Raman, grievance@kilat.example, +91 80 4000 1299');
+    expect(text(borrower!)).toContain('NameAsha Verma');
+    expect(text(borrower!)).toContain('ID number******234F');
+    expect(text(borrower!)).toContain('Address12 MG Road, Bengaluru 560001');
+    expect(text(borrower!)).toContain('Bank accountHDFC Bank **** **** 4321');
+
+    expect(screen.getByText('83.87%')).toBeInTheDocument();
+    expect(screen.getByText('Total you repay').nextSibling).toHaveTextContent('₹6,201.60');
+    expect(within(screen.getByRole('table')).getAllByRole('row')).toHaveLength(4);
+
+    const clauses = screen.getByRole('heading', { level: 2, name: 'Terms' }).closest('article')!;
+    expect(within(clauses).getAllByRole('heading', { level: 3 }).map(text)).toEqual(['The loan', 'Cooling-off']);
+    expect(clauses).toHaveTextContent('The lender lends the borrower the amount sanctioned in the Key Fact Statement.');
+    // No confirmation here: this statement was accepted already.
+    expect(screen.queryByRole('checkbox')).toBeNull();
+  });
+
+  it('says an agreement of another borrower’s loan was not found', async () => {
+    fakeApi({ 'GET /api/v1/borrower/orders/KL-OTHER/agreement': () => refusal(404, 'not_found', 'Not found.') }).signIn();
+    renderBorrower('/app/orders/KL-OTHER/agreement?lang=1');
+    expect(await screen.findByRole('heading', { level: 2, name: 'Loan not found' })).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,192 @@
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { deferred, fakeApi, ok, refusal, renderBorrower, type ApiCall, type Handler } from '@/test/render-borrower';
+import { ORDER_DETAIL } from '../orders/fixtures.test-data';
+import { KFS_IN } from './fixtures.test-data';
+
+const CONFIRM_URL = '/app/products/in-flexi-14d/kfs?amount=600000&term=14dx3&lang=1';
+const ACCEPT = 'I have read the Key Fact Statement and accept it';
+
+function confirming(handlers: Record<string, Handler> = {}) {
+  const api = fakeApi({
+    'POST /api/v1/borrower/apply': () => ok(KFS_IN),
+    'POST /api/v1/borrower/orders': () => ok(ORDER_DETAIL, 201),
+    'GET /api/v1/borrower/orders/KL-261123-7F3K9Q': () => ok(ORDER_DETAIL),
+    ...handlers,
+  });
+  api.signIn();
+  return api;
+}
+
+const keyOf = (call: ApiCall) => (call.body as { idempotencyKey: string }).idempotencyKey;
+
+describe('confirming a loan', () => {
+  it('needs the statement accepted, then confirms it by its hash and opens the new loan', async () => {
+    const api = confirming();
+    const user = userEvent.setup();
+    renderBorrower(CONFIRM_URL);
+    const confirm = await screen.findByRole('button', { name: 'Confirm' });
+    expect(screen.getByText('83.87%')).toBeInTheDocument();
+    expect(confirm).toBeDisabled();
+    expect(screen.getByText('Tick the box above to confirm.')).toBeInTheDocument();
+
+    await user.click(confirm);
+    expect(api.callsTo('POST', '/api/v1/borrower/orders')).toHaveLength(0);
+
+    await user.click(screen.getByRole('checkbox', { name: ACCEPT }));
+    expect(confirm).toBeEnabled();
+    await user.click(screen.getByRole('checkbox', { name: ACCEPT }));
+    expect(confirm).toBeDisabled();
+    await user.click(screen.getByRole('checkbox', { name: ACCEPT }));
+    await user.click(confirm);
+
+    expect(await screen.findByRole('heading', { level: 1, name: 'Loan' })).toBeInTheDocument();
+    expect(window.location.pathname).toBe('/app/orders/KL-261123-7F3K9Q');
+    expect(screen.getByText('Loan number KL-261123-7F3K9Q')).toBeInTheDocument();
+    const [call] = api.callsTo('POST', '/api/v1/borrower/orders');
+    expect(call!.body).toEqual({
+      productCode: 'in-flexi-14d',
+      amount: 600000,
+      termCode: '14dx3',
+      kfsHash: KFS_IN.contentHash,
+      idempotencyKey: expect.stringMatching(/^[A-Za-z0-9_-]{8,64}$/),
+    });
+    // The answer was put in the cache: the detail needed no second request.
+    expect(api.callsTo('GET', '/api/v1/borrower/orders/KL-261123-7F3K9Q')).toHaveLength(0);
+  });
+
+  it('sends one key however often it is retried or the page reloaded, and a new key for another statement', async () => {
+    let answer: () => Response | Promise<Response> = () => Promise.reject(new TypeError('Failed to fetch'));
+    const api = confirming({ 'POST /api/v1/borrower/orders': () => answer() });
+    const user = userEvent.setup();
+    const first = renderBorrower(CONFIRM_URL);
+    await user.click(await screen.findByRole('checkbox', { name: ACCEPT }));
+    await user.click(screen.getByRole('button', { name: 'Confirm' }));
+
+    const problem = await screen.findByRole('alert');
+    expect(problem).toHaveTextContent('Your loan is not confirmed yet');
+    expect(problem).toHaveTextContent('We could not reach the server.');
+    expect(problem).toHaveTextContent('If the first try did go through, you will see that loan, never a second one.');
+    expect(window.location.pathname).toBe('/app/products/in-flexi-14d/kfs');
+
+    answer = () => refusal(500, 'internal', 'Something went wrong on our side.');
+    await user.click(screen.getByRole('button', { name: 'Confirm' }));
+    await waitFor(() => expect(api.callsTo('POST', '/api/v1/borrower/orders')).toHaveLength(2));
+    expect(await screen.findByText('Something went wrong on our side.')).toBeInTheDocument();
+
+    // A reload of the same page: a fresh app, the same sessionStorage.
+    first.unmount();
+    renderBorrower(CONFIRM_URL);
+    await user.click(await screen.findByRole('checkbox', { name: ACCEPT }));
+    answer = () => ok(ORDER_DETAIL, 200);
+    await user.click(screen.getByRole('button', { name: 'Confirm' }));
+    await screen.findByText('Loan number KL-261123-7F3K9Q');
+
+    const keys = api.callsTo('POST', '/api/v1/borrower/orders').map(keyOf);
+    expect(keys).toHaveLength(3);
+    expect(new Set(keys).size).toBe(1);
+    expect(window.sessionStorage.getItem(`kilat.confirm:in-flexi-14d:600000:14dx3:${KFS_IN.contentHash}`)).toBe(keys[0]);
+  });
+
+  it('cannot send two orders from a double tap', async () => {
+    const pending = deferred();
+    const api = confirming({ 'POST /api/v1/borrower/orders': () => pending.promise });
+    const user = userEvent.setup();
+    renderBorrower(CONFIRM_URL);
+    await user.click(await screen.findByRole('checkbox', { name: ACCEPT }));
+    await user.dblClick(screen.getByRole('button', { name: 'Confirm' }));
+    expect(screen.getByRole('button', { name: /Confirming/ })).toBeDisabled();
+    pending.resolve(ok(ORDER_DETAIL, 201));
+    await screen.findByText('Loan number KL-261123-7F3K9Q');
+    expect(api.callsTo('POST', '/api/v1/borrower/orders')).toHaveLength(1);
+  });
+
+  it('shows a changed statement again, unaccepted, and confirms the new one under a new key', async () => {
+    let applies = 0;
+    const changed = { ...KFS_IN, contentHash: 'f'.repeat(64), aprDisplay: '84.00%' };
+    const api = confirming({
+      'POST /api/v1/borrower/apply': () => ok(++applies === 1 ? KFS_IN : changed),
+      'POST /api/v1/borrower/orders': (call) =>
+        (call.body as { kfsHash: string }).kfsHash === KFS_IN.contentHash
+          ? refusal(409, 'kfs_changed', 'The Key Fact Statement has changed.')
+          : ok(ORDER_DETAIL, 201),
+    });
+    const user = userEvent.setup();
+    renderBorrower(CONFIRM_URL);
+    await user.click(await screen.findByRole('checkbox', { name: ACCEPT }));
+    await user.click(screen.getByRole('button', { name: 'Confirm' }));
+
+    expect(await screen.findByText('84.00%')).toBeInTheDocument();
+    expect(screen.getByRole('alert')).toHaveTextContent('Read the new statement above and accept it again to confirm.');
+    expect(screen.getByRole('checkbox', { name: ACCEPT })).not.toBeChecked();
+    expect(screen.getByRole('button', { name: 'Confirm' })).toBeDisabled();
+
+    await user.click(screen.getByRole('checkbox', { name: ACCEPT }));
+    await user.click(screen.getByRole('button', { name: 'Confirm' }));
+    await screen.findByText('Loan number KL-261123-7F3K9Q');
+    const calls = api.callsTo('POST', '/api/v1/borrower/orders');
+    expect(calls.map((call) => (call.body as { kfsHash: string }).kfsHash)).toEqual([KFS_IN.contentHash, 'f'.repeat(64)]);
+    expect(keyOf(calls[0]!)).not.toBe(keyOf(calls[1]!));
+  });
+
+  it('says why a confirmation was refused and where to go, with no way to send it again', async () => {
+    confirming({ 'POST /api/v1/borrower/orders': () => refusal(409, 'open_order_exists', 'You already have an open order.') });
+    const user = userEvent.setup();
+    renderBorrower(CONFIRM_URL);
+    await user.click(await screen.findByRole('checkbox', { name: ACCEPT }));
+    await user.click(screen.getByRole('button', { name: 'Confirm' }));
+    const problem = await screen.findByRole('alert');
+    expect(problem).toHaveTextContent('You already have a loan in progress');
+    expect(screen.getByRole('link', { name: 'See my loans' })).toHaveAttribute('href', '/app/orders');
+    expect(screen.queryByRole('button', { name: 'Confirm' })).toBeNull();
+  });
+});
+
+describe('applying is refused before the statement is shown', () => {
+  it.each([
+    [409, 'certification_incomplete', 'Complete your details first', 'Complete my details', '/app/certification'],
+    [409, 'open_order_exists', 'You already have a loan in progress', 'See my loans', '/app/orders'],
+    [403, 'not_eligible', 'You cannot borrow right now', 'Check my details', '/app/certification'],
+    [422, 'cap_exceeded', 'This amount or term cannot be offered', 'Choose another amount or term', '/app/products/in-flexi-14d?amount=600000&term=14dx3'],
+  ])('%i %s', async (status, code, title, action, href) => {
+    const api = confirming({ 'POST /api/v1/borrower/apply': () => refusal(status, code, `Server says ${code}.`) });
+    renderBorrower(CONFIRM_URL);
+    const notice = await screen.findByRole('alert');
+    expect(notice).toHaveTextContent(title);
+    expect(screen.getByRole('link', { name: action })).toHaveAttribute('href', href);
+    expect(screen.queryByText('83.87%')).toBeNull();
+    expect(screen.queryByRole('checkbox')).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Try again' })).toBeNull();
+    expect(api.callsTo('POST', '/api/v1/borrower/orders')).toHaveLength(0);
+  });
+
+  it('shows the server’s reason when the income is too low', async () => {
+    confirming({ 'POST /api/v1/borrower/apply': () => refusal(403, 'not_eligible', 'Your monthly income must be at least ₹12,000.') });
+    renderBorrower(CONFIRM_URL);
+    expect(await screen.findByRole('alert')).toHaveTextContent('Your monthly income must be at least ₹12,000.');
+  });
+
+  it('shows the field errors of an amount the product does not lend, with the way back', async () => {
+    confirming({
+      'POST /api/v1/borrower/apply': () =>
+        refusal(422, 'validation_failed', 'Some fields need fixing.', { fields: { amount: 'The amount goes up in steps of ₹1,000.' } }),
+    });
+    const user = userEvent.setup();
+    renderBorrower(CONFIRM_URL);
+    expect(await screen.findByRole('alert')).toHaveTextContent('Some fields need fixing. The amount goes up in steps of ₹1,000.');
+    await user.click(screen.getByRole('link', { name: 'Choose another amount or term' }));
+    expect(window.location.pathname).toBe('/app/products/in-flexi-14d');
+  });
+
+  it('offers a retry when the server could not be reached', async () => {
+    let fail = true;
+    confirming({ 'POST /api/v1/borrower/apply': () => (fail ? refusal(503, 'internal', 'Service unavailable.') : ok(KFS_IN)) });
+    const user = userEvent.setup();
+    renderBorrower(CONFIRM_URL);
+    expect(await screen.findByRole('alert')).toHaveTextContent('The Key Fact Statement could not be prepared.');
+    fail = false;
+    await user.click(screen.getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByText('83.87%')).toBeInTheDocument();
+  });
+});
