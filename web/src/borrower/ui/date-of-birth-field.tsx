@@ -1,6 +1,10 @@
-import { DatePicker } from 'antd-mobile';
-import { useMemo, useRef, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { FieldFrame } from './field-frame';
+
+// The wheels bring their animation and gesture libraries (about 40 KB compressed): a chunk of their own,
+// fetched as soon as a date field shows, so the other forms never download it and this one does not wait.
+const loadDatePicker = () => import('./date-picker-sheet');
+const DatePicker = lazy(loadDatePicker);
 
 /** A calendar date (`YYYY-MM-DD`) as a local Date at midnight, the way antd-mobile's DatePicker counts days. */
 export function parseIsoDate(iso: string): Date | null {
@@ -44,7 +48,11 @@ export interface DateOfBirthFieldProps {
  */
 export function DateOfBirthField({ id, label, value, onChange, min, max, start, locale, placeholder, confirmText, cancelText, hint, error }: DateOfBirthFieldProps) {
   const [open, setOpen] = useState(false);
+  const [opened, setOpened] = useState(false);
   const button = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    void loadDatePicker().catch(() => undefined);
+  }, []);
   const chosen = parseIsoDate(value);
   const formats = useMemo(
     () => ({
@@ -66,30 +74,38 @@ export function DateOfBirthField({ id, label, value, onChange, min, max, start, 
         className={chosen ? 'picker-button' : 'picker-button picker-button--empty'}
         aria-label={`${label}: ${shown}`}
         aria-haspopup="dialog"
-        onClick={() => setOpen(true)}
+        onClick={() => {
+          setOpen(true);
+          setOpened(true);
+        }}
       >
         {shown}
       </button>
       <span className="select__arrow" aria-hidden="true">
         ▾
       </span>
-      <DatePicker
-        visible={open}
-        title={label}
-        min={min}
-        max={max}
-        precision="day"
-        value={wheelsAt}
-        confirmText={confirmText}
-        cancelText={cancelText}
-        renderLabel={(type, data) => (type === 'month' ? formats.month.format(new Date(2000, data - 1, 1)) : String(data))}
-        onConfirm={(date) => onChange(toIsoDate(date))}
-        onClose={() => {
-          setOpen(false);
-          button.current?.focus();
-        }}
-        destroyOnClose
-      />
+      {/* Mounted at the first tap, so the chunk it needs is fetched in the background before that. */}
+      {opened && (
+        <Suspense fallback={null}>
+          <DatePicker
+            visible={open}
+            title={label}
+            min={min}
+            max={max}
+            precision="day"
+            value={wheelsAt}
+            confirmText={confirmText}
+            cancelText={cancelText}
+            renderLabel={(type, data) => (type === 'month' ? formats.month.format(new Date(2000, data - 1, 1)) : String(data))}
+            onConfirm={(date) => onChange(toIsoDate(date))}
+            onClose={() => {
+              setOpen(false);
+              button.current?.focus();
+            }}
+            destroyOnClose
+          />
+        </Suspense>
+      )}
     </FieldFrame>
   );
 }

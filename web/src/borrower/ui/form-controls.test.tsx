@@ -1,5 +1,5 @@
 import '@/borrower/antd-render';
-import { act, fireEvent, render, screen, within } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import { describe, expect, it, vi } from 'vitest';
@@ -224,6 +224,8 @@ describe('DateOfBirthField', () => {
     expect(within(sheet).getByText(text).closest('[data-selected]')).toHaveAttribute('data-selected', 'true');
   }
   const tap = (sheet: HTMLElement, text: string) => fireEvent.click(within(sheet).getByText(text));
+  /** The wheels' sheet, once its lazily loaded chunk has arrived. */
+  const openSheet = () => waitFor(() => within(document.body).getByText('Date of birth', { selector: '.adm-picker-header-title' }).closest('.adm-picker') as HTMLElement);
 
   it('opens the wheels at the start date and gives the chosen day as YYYY-MM-DD in the market’s words', async () => {
     const seen: string[] = [];
@@ -231,7 +233,7 @@ describe('DateOfBirthField', () => {
     render(<Dob seen={seen} />);
     const button = screen.getByRole('button', { name: 'Date of birth: Choose a date' });
     await user.click(button);
-    const sheet = document.querySelector('.adm-picker') as HTMLElement;
+    const sheet = await openSheet();
     expect(within(sheet).getByText('Date of birth')).toBeInTheDocument();
     // Month names in the market's language, not numbers.
     expect(within(sheet).getByText('Jun')).toBeInTheDocument();
@@ -247,7 +249,7 @@ describe('DateOfBirthField', () => {
     const user = userEvent.setup();
     render(<Dob seen={seen} initial="1985-12-01" />);
     await user.click(screen.getByRole('button', { name: 'Date of birth: 1 December 1985' }));
-    const sheet = document.querySelector('.adm-picker') as HTMLElement;
+    const sheet = await openSheet();
     await tapItem(sheet, '1990');
     tap(sheet, 'Cancel');
     expect(seen).toEqual([]);

@@ -48,7 +48,8 @@ const save = (user: ReturnType<typeof userEvent.setup>, name = 'Save and continu
 /** Picks a date on the date of birth's wheels (only clicks: jsdom has no pointer capture for their drags). */
 async function pickBirthDate(user: ReturnType<typeof userEvent.setup>, label: string, parts: string[], confirm: string) {
   await user.click(screen.getByRole('button', { name: new RegExp(`^${label}:`) }));
-  const sheet = document.querySelector('.adm-picker') as HTMLElement;
+  // The wheels are a chunk of their own, there once it has arrived.
+  const sheet = await waitFor(() => within(document.body).getByText(label, { selector: '.adm-picker-header-title' }).closest('.adm-picker') as HTMLElement);
   for (const part of parts) {
     fireEvent.click(within(sheet).getByText(part));
     // The wheel tells the picker on a zero-delay timer; the next tap waits for it, as any finger would.
