@@ -15,6 +15,7 @@ use tokio::net::TcpListener;
 use crate::catalog::Catalog;
 use crate::crypto::Secrets;
 use crate::http::{self, openapi, rate_limit::AddressLimiter};
+use crate::reference::ReferenceData;
 use crate::settings::{Mode, Settings, SiteSettings};
 use crate::sign_in::SignInService;
 use crate::sms::{self, Outbox};
@@ -42,6 +43,10 @@ pub struct AppStateInner {
     pub trust_forwarded_for: bool,
     pub sign_in: SignInService,
     pub catalog: Catalog,
+    /// Enumerations, banks, cities and the privacy policy (`server/data/`).
+    pub reference: ReferenceData,
+    /// Encrypts PII at rest (certification data).
+    pub secrets: Secrets,
     /// What the development code sender wrote; served only in development mode.
     pub outbox: Arc<Outbox>,
     pub development: bool,
@@ -77,7 +82,8 @@ impl Application {
         let secrets = Secrets::from_settings(settings.secret_key.as_ref(), settings.mode)?;
         let outbox = Arc::new(Outbox::default());
         let sender = sms::from_settings(&settings.sms, outbox.clone())?;
-        let sign_in = SignInService::new(db.clone(), secrets, sender);
+        let sign_in = SignInService::new(db.clone(), secrets.clone(), sender);
+        let reference = ReferenceData::load().context("loading the reference data")?;
         let catalog = Catalog::demo(time::OffsetDateTime::now_utc().date())
             .context("loading the loan products")?;
         let per_minute = NonZeroU32::new(settings.contact.per_minute)
@@ -91,6 +97,8 @@ impl Application {
             trust_forwarded_for: settings.trust_forwarded_for,
             sign_in,
             catalog,
+            reference,
+            secrets,
             outbox,
             development: settings.mode == Mode::Development,
             secure_cookies: settings.mode == Mode::Production,

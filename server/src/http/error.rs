@@ -50,15 +50,37 @@ pub struct ErrorBody {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum FieldProblem {
     Required,
-    TooLong { max: usize },
+    TooLong {
+        max: usize,
+    },
     InvalidPhone,
     InvalidCode,
     UnknownMarket,
     WrongCode,
     UnknownProduct,
     UnknownTerm,
-    AmountOutOfRange { min: String, max: String },
-    AmountNotOnStep { step: String },
+    AmountOutOfRange {
+        min: String,
+        max: String,
+    },
+    AmountNotOnStep {
+        step: String,
+    },
+    /// Any other rule, worded in both languages where it is checked.
+    Say {
+        en: String,
+        id: String,
+    },
+}
+
+impl FieldProblem {
+    /// A rule's explanation in English and Indonesian.
+    pub fn say(en: impl Into<String>, id: impl Into<String>) -> Self {
+        Self::Say {
+            en: en.into(),
+            id: id.into(),
+        }
+    }
 }
 
 impl FieldProblem {
@@ -92,6 +114,8 @@ impl FieldProblem {
             (Self::AmountNotOnStep { step }, Lang::Id) => {
                 format!("Jumlah naik dengan kelipatan {step}.")
             }
+            (Self::Say { en, .. }, Lang::En) => en,
+            (Self::Say { id, .. }, Lang::Id) => id,
         }
     }
 }
@@ -131,10 +155,30 @@ pub enum ApiError {
     /// A loan the money rules refuse (amount, term, cap) or cannot compute.
     #[error("loan refused: {0}")]
     Loan(kilat_domain::Error),
+    /// A borrower's request the rules of certification or applying refuse.
+    #[error("refused: {0:?}")]
+    Refused(Refusal),
     #[error(transparent)]
     SignIn(#[from] crate::sign_in::SignInError),
     #[error(transparent)]
     Internal(#[from] anyhow::Error),
+}
+
+/// Refusals of the certification and application flow, each with its own code (docs/API-BORROWER.md).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Refusal {
+    /// A certification step saved before the steps ahead of it.
+    CertificationOutOfOrder,
+    /// Applying before the five steps are done.
+    CertificationIncomplete,
+    /// Applying while another order is open.
+    OpenOrderExists,
+    /// The borrower's income is below the market's minimum.
+    NotEligible,
+    /// The KFS accepted is not the one the server computes now.
+    KfsChanged,
+    /// An idempotency key reused for another application.
+    IdempotencyKeyReused,
 }
 
 impl From<sqlx::Error> for ApiError {
@@ -230,6 +274,42 @@ impl IntoResponse for LocalizedError {
                     "Terjadi kesalahan di pihak kami. Silakan coba lagi.",
                 )
             }
+            ApiError::Refused(Refusal::CertificationOutOfOrder) => (
+                StatusCode::CONFLICT,
+                "certification_out_of_order",
+                "Please complete the earlier steps first.",
+                "Silakan selesaikan langkah sebelumnya terlebih dahulu.",
+            ),
+            ApiError::Refused(Refusal::CertificationIncomplete) => (
+                StatusCode::CONFLICT,
+                "certification_incomplete",
+                "Please complete all five verification steps before applying.",
+                "Silakan selesaikan kelima langkah verifikasi sebelum mengajukan.",
+            ),
+            ApiError::Refused(Refusal::OpenOrderExists) => (
+                StatusCode::CONFLICT,
+                "open_order_exists",
+                "You already have a loan application or loan in progress.",
+                "Anda masih memiliki pengajuan atau pinjaman yang berjalan.",
+            ),
+            ApiError::Refused(Refusal::NotEligible) => (
+                StatusCode::FORBIDDEN,
+                "not_eligible",
+                "Your income is below the minimum for a loan.",
+                "Penghasilan Anda di bawah batas minimum untuk pinjaman.",
+            ),
+            ApiError::Refused(Refusal::KfsChanged) => (
+                StatusCode::CONFLICT,
+                "kfs_changed",
+                "The Key Fact Statement has changed. Please read the new one before you confirm.",
+                "Ringkasan informasi pinjaman telah berubah. Silakan baca yang baru sebelum mengonfirmasi.",
+            ),
+            ApiError::Refused(Refusal::IdempotencyKeyReused) => (
+                StatusCode::CONFLICT,
+                "idempotency_key_reused",
+                "This request key was already used for another application.",
+                "Kunci permintaan ini sudah dipakai untuk pengajuan lain.",
+            ),
             ApiError::Unauthorized => (
                 StatusCode::UNAUTHORIZED,
                 "unauthorized",

@@ -58,7 +58,7 @@ pub struct SampleCost {
     pub apr_display: String,
 }
 
-fn view(state: &AppState, product: &Product) -> Result<ProductView, ApiError> {
+pub(super) fn view(state: &AppState, product: &Product) -> Result<ProductView, ApiError> {
     let term = product
         .terms
         .first()
@@ -197,7 +197,7 @@ pub async fn quote(
 }
 
 /// The sealed KFS of `amount` on `term`, disbursed today (UTC), with the lender of the settings.
-fn key_fact_statement(
+pub(super) fn key_fact_statement(
     state: &AppState,
     product: &Product,
     amount: Money,

@@ -1,12 +1,14 @@
 //! The HTTP edge: routes, middleware, and the conversion of requests and errors to and from the envelope.
 
 pub mod borrower;
+pub mod certification;
 pub mod error;
 pub mod extract;
 pub mod health;
 pub mod lang;
 pub mod loans;
 pub mod openapi;
+pub mod orders;
 pub mod rate_limit;
 pub mod site;
 
@@ -52,8 +54,26 @@ pub fn router(state: AppState) -> Router {
         .route("/borrower/logout", post(borrower::logout))
         .route("/borrower/me", get(borrower::me))
         .route("/borrower/products", get(loans::list))
+        .route("/borrower/products/recommended", get(orders::recommended))
         .route("/borrower/products/{code}", get(loans::detail))
         .route("/borrower/quote", post(loans::quote))
+        .route("/borrower/enums", get(certification::enums))
+        .route("/borrower/cities", get(certification::cities))
+        .route("/borrower/privacy", get(certification::privacy))
+        .route("/borrower/certification", get(certification::list))
+        .route("/borrower/certification/log", get(certification::log))
+        .route(
+            "/borrower/certification/{step}",
+            get(certification::read_step).post(certification::save_step),
+        )
+        .route("/borrower/home", get(orders::home))
+        .route("/borrower/apply", post(orders::apply))
+        .route("/borrower/orders", get(orders::list).post(orders::confirm))
+        .route("/borrower/orders/{order_no}", get(orders::detail))
+        .route(
+            "/borrower/orders/{order_no}/agreement",
+            get(orders::agreement),
+        )
         .route("/dev/outbox", get(borrower::dev_outbox))
         .route("/openapi.json", get(openapi_json))
         .method_not_allowed_fallback(api_method_not_allowed)

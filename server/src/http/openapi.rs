@@ -3,7 +3,7 @@
 use utoipa::OpenApi;
 
 use super::error::ErrorBody;
-use super::{borrower, loans, site};
+use super::{borrower, certification, loans, orders, site};
 use crate::settings::{GrievanceOfficer, SiteSettings};
 
 #[derive(OpenApi)]
@@ -20,12 +20,26 @@ use crate::settings::{GrievanceOfficer, SiteSettings};
         borrower::me,
         loans::list,
         loans::detail,
-        loans::quote
+        loans::quote,
+        certification::enums,
+        certification::cities,
+        certification::privacy,
+        certification::list,
+        certification::log,
+        certification::read_step,
+        certification::save_step,
+        orders::home,
+        orders::recommended,
+        orders::apply,
+        orders::confirm,
+        orders::list,
+        orders::detail,
+        orders::agreement
     ),
     components(schemas(ErrorBody, SiteSettings, GrievanceOfficer, site::ContactMessageRequest, site::ContactMessageCreated)),
     tags(
         (name = "site", description = "The public marketing site"),
-        (name = "borrower", description = "The borrower app: sign-in (docs/API-BORROWER.md)")
+        (name = "borrower", description = "The borrower app: sign-in, certification, applying and orders (docs/API-BORROWER.md)")
     )
 )]
 pub struct ApiDoc;

@@ -1,6 +1,8 @@
 //! Persistence: one pool over SQLite or PostgreSQL through sqlx's `Any` driver, portable SQL, one migrations folder.
 
+pub mod certification;
 pub mod contact_messages;
+pub mod orders;
 pub mod sign_in;
 
 use std::str::FromStr;

@@ -260,8 +260,89 @@ impl TestApp {
             .unwrap()
     }
 
+    pub async fn post_as(&self, path: &str, session: &str, body: &Value) -> reqwest::Response {
+        self.client
+            .post(self.url(path))
+            .header("x-session-id", session)
+            .json(body)
+            .send()
+            .await
+            .unwrap()
+    }
+
+    /// Completes the five certification steps with valid data of the market.
+    pub async fn certify(&self, market: &str, session: &str) {
+        for (step, body) in valid_steps(market) {
+            let response = self
+                .post_as(
+                    &format!("/api/v1/borrower/certification/{step}"),
+                    session,
+                    &body,
+                )
+                .await;
+            let status = response.status();
+            assert_eq!(status, 200, "{step}: {}", response.text().await.unwrap());
+        }
+    }
+
     /// Runs a statement on the app's database (to move time: age a code or a session).
     pub async fn execute(&self, sql: &str) {
         sqlx::query(sql).execute(self.db.pool()).await.unwrap();
+    }
+}
+
+/// A valid body for each certification step, in order.
+pub fn valid_steps(market: &str) -> Vec<(&'static str, Value)> {
+    use serde_json::json;
+    if market == "IN" {
+        vec![
+            (
+                "base",
+                json!({"fullName": "Asha Verma", "dateOfBirth": "1992-03-14", "gender": "female", "idNumber": "ABCPE1234F"}),
+            ),
+            (
+                "personal",
+                json!({"education": "graduate", "maritalStatus": "single", "residenceType": "rented",
+                "regionCode": "MH", "cityCode": "MH-MUM", "address": "12 Hill Road, Bandra West", "postalCode": "400050"}),
+            ),
+            (
+                "job",
+                json!({"employmentType": "salaried_private", "employerName": "Infosys", "income": 4_500_000, "payDay": 1}),
+            ),
+            (
+                "extended",
+                json!({"contact1Name": "Ravi Verma", "contact1Relation": "parent", "contact1Phone": "9811122233",
+                "contact2Name": "Meena Rao", "contact2Relation": "friend", "contact2Phone": "9822233344", "consent": true}),
+            ),
+            (
+                "bank",
+                json!({"bankCode": "HDFC", "accountNumber": "5010 0123 4567", "accountNumberConfirm": "501001234567", "ifsc": "HDFC0001234"}),
+            ),
+        ]
+    } else {
+        vec![
+            (
+                "base",
+                json!({"fullName": "Budi Santoso", "dateOfBirth": "1990-07-01", "gender": "male", "idNumber": "3171234567890001"}),
+            ),
+            (
+                "personal",
+                json!({"education": "graduate", "maritalStatus": "married", "residenceType": "owned",
+                "regionCode": "JK", "cityCode": "JK-JKS", "address": "Jl. Sudirman No. 5", "postalCode": "12190"}),
+            ),
+            (
+                "job",
+                json!({"employmentType": "salaried_private", "employerName": "PT Maju", "income": 9_000_000_000i64, "payDay": 25}),
+            ),
+            (
+                "extended",
+                json!({"contact1Name": "Siti Aminah", "contact1Relation": "spouse", "contact1Phone": "081298765432",
+                "contact2Name": "Andi Wijaya", "contact2Relation": "sibling", "contact2Phone": "081311122233", "consent": true}),
+            ),
+            (
+                "bank",
+                json!({"bankCode": "014", "accountNumber": "1234567890", "accountNumberConfirm": "1234567890"}),
+            ),
+        ]
     }
 }

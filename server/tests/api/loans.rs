@@ -6,13 +6,7 @@ use serde_json::{Value, json};
 use crate::helpers::{TestApp, data, error, spawn_app};
 
 async fn post_as(app: &TestApp, path: &str, session: &str, body: &Value) -> reqwest::Response {
-    app.client
-        .post(app.url(path))
-        .header("x-session-id", session)
-        .json(body)
-        .send()
-        .await
-        .unwrap()
+    app.post_as(path, session, body).await
 }
 
 #[tokio::test]

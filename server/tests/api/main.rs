@@ -1,9 +1,11 @@
 //! The API test suite: one binary, every test on a fresh database (SQLite, or PostgreSQL when TEST_DATABASE_URL is
 //! set).
 
+mod certification;
 mod helpers;
 mod loans;
 mod login;
 mod openapi;
+mod orders;
 mod site;
 mod web;

@@ -4,6 +4,126 @@
  */
 
 export interface paths {
+    "/api/v1/borrower/apply": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The KFS of the loan chosen, after checking the borrower may apply now. Nothing is stored. */
+        post: operations["apply"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/borrower/certification": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Each step's `certStatus`, and the next step to do. */
+        get: operations["list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/borrower/certification/log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The advance log: each save of a step, oldest first. */
+        get: operations["log"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/borrower/certification/{step}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One step's saved data, numbers masked. */
+        get: operations["read_step"];
+        put?: never;
+        /** Saves a step (docs/API-BORROWER.md lists each step's fields and rules); answers with the data unmasked. */
+        post: operations["save_step"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/borrower/cities": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** States (India) or provinces (Indonesia) and their cities (public). */
+        get: operations["cities"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/borrower/enums": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The enumerations of the certification forms (public). */
+        get: operations["enums"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/borrower/home": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The borrower's home: certification progress, the open order, whether they may apply, and the products. */
+        get: operations["home"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/borrower/login": {
         parameters: {
             query?: never;
@@ -106,6 +226,78 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/borrower/orders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The borrower's orders, newest first. */
+        get: operations["list"];
+        put?: never;
+        /**
+         * Confirms an application with the KFS accepted: creates the order in `pending_review`, storing that KFS.
+         *     Idempotent on the client's key.
+         */
+        post: operations["confirm"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/borrower/orders/{orderNo}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One order of the borrower with its accepted KFS and timeline; another borrower's order is 404. */
+        get: operations["detail"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/borrower/orders/{orderNo}/agreement": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The loan agreement of an order, rendered from its accepted KFS and the borrower's certification. */
+        get: operations["agreement"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/borrower/privacy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The privacy policy in the request's language (public). */
+        get: operations["privacy"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/borrower/products": {
         parameters: {
             query?: never;
@@ -115,6 +307,23 @@ export interface paths {
         };
         /** The products of the borrower's market, smallest first. */
         get: operations["list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/borrower/products/recommended": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The products the borrower may apply for now, cheapest first. */
+        get: operations["recommended"];
         put?: never;
         post?: never;
         delete?: never;
@@ -199,6 +408,33 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        AccountNumberRule: {
+            maxDigits: number;
+            minDigits: number;
+        };
+        Agreement: {
+            /**
+             * Format: int64
+             * @description Epoch milliseconds: when the borrower confirmed.
+             */
+            acceptedAt: number;
+            borrower: components["schemas"]["AgreementBorrower"];
+            clauses: components["schemas"]["Clause"][];
+            /** @description The accepted KFS (docs/MONEY.md §8). */
+            kfs: Record<string, never>;
+            lender: Record<string, never>;
+            orderNo: string;
+            title: string;
+        };
+        /** @description The borrower as the agreement names them, numbers masked. */
+        AgreementBorrower: {
+            address: string;
+            bankAccountMasked: string;
+            bankName: string;
+            fullName: string;
+            idNumberMasked: string;
+            phoneMasked: string;
+        };
         AmountRangeView: {
             /** Format: int64 */
             max: number;
@@ -206,6 +442,22 @@ export interface components {
             min: number;
             /** Format: int64 */
             step: number;
+        };
+        ApplyRequest: {
+            /**
+             * Format: int64
+             * @description Minor units.
+             */
+            amount?: number | null;
+            productCode?: string | null;
+            termCode?: string | null;
+        };
+        /** @description A bank of the market. In India `code` is the bank's IFSC prefix. */
+        BankChoice: {
+            code: string;
+            /** @description India only: the first four letters of the bank's IFSC codes. */
+            ifscPrefix?: string | null;
+            label: string;
         };
         BorrowerView: {
             /**
@@ -220,12 +472,54 @@ export interface components {
             market: string;
             phoneMasked: string;
         };
+        CertificationProgress: {
+            complete: boolean;
+            done: number;
+            next?: string | null;
+            total: number;
+        };
+        CertificationView: {
+            complete: boolean;
+            /** @description The first step not done yet. */
+            next?: string | null;
+            steps: components["schemas"]["StepStatus"][];
+        };
+        /** @description One choice of a list, labelled in the request's language. */
+        Choice: {
+            code: string;
+            label: string;
+        };
+        CitiesView: {
+            market: string;
+            regions: components["schemas"]["Region"][];
+        };
+        City: {
+            code: string;
+            name: string;
+        };
+        Clause: {
+            heading: string;
+            text: string;
+        };
         CodeSent: {
             /** Format: int64 */
             expiresInSeconds: number;
             phoneMasked: string;
             /** Format: int64 */
             resendSeconds: number;
+        };
+        ConfirmRequest: {
+            /**
+             * Format: int64
+             * @description Minor units.
+             */
+            amount?: number | null;
+            /** @description 8 to 64 characters `[A-Za-z0-9_-]`, made once per application by the client; or the `Idempotency-Key` header. */
+            idempotencyKey?: string | null;
+            /** @description The `contentHash` of the KFS the borrower read and accepted. */
+            kfsHash?: string | null;
+            productCode?: string | null;
+            termCode?: string | null;
         };
         ContactMessageCreated: {
             /**
@@ -257,6 +551,55 @@ export interface components {
             /** Format: int32 */
             min: number;
         };
+        DigitsRule: {
+            digits: number;
+        };
+        /** @description The lists and rules of the certification forms for one market, labelled in the request's language. */
+        EnumsView: {
+            accountNumber: components["schemas"]["AccountNumberRule"];
+            banks: components["schemas"]["BankChoice"][];
+            education: components["schemas"]["Choice"][];
+            employmentType: components["schemas"]["Choice"][];
+            gender: components["schemas"]["Choice"][];
+            idNumber: components["schemas"]["IdNumberRule"];
+            ifscRequired: boolean;
+            /** @description `month` (India: monthly income) or `year` (Indonesia: annual income). */
+            incomePeriod: string;
+            maritalStatus: components["schemas"]["Choice"][];
+            market: string;
+            /**
+             * Format: int64
+             * @description The market's minimum income per `incomePeriod`, in minor units.
+             */
+            minIncome: number;
+            postalCode: components["schemas"]["DigitsRule"];
+            relation: components["schemas"]["Choice"][];
+            residenceType: components["schemas"]["Choice"][];
+        };
+        /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
+        Envelope_Agreement: {
+            /**
+             * Format: int32
+             * @description Always 0 on success.
+             */
+            code: number;
+            data: {
+                /**
+                 * Format: int64
+                 * @description Epoch milliseconds: when the borrower confirmed.
+                 */
+                acceptedAt: number;
+                borrower: components["schemas"]["AgreementBorrower"];
+                clauses: components["schemas"]["Clause"][];
+                /** @description The accepted KFS (docs/MONEY.md §8). */
+                kfs: Record<string, never>;
+                lender: Record<string, never>;
+                orderNo: string;
+                title: string;
+            };
+            /** @description Always `ok` on success. */
+            msg: string;
+        };
         /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
         Envelope_BorrowerView: {
             /**
@@ -276,6 +619,36 @@ export interface components {
                 /** @description `IN` or `ID`. */
                 market: string;
                 phoneMasked: string;
+            };
+            /** @description Always `ok` on success. */
+            msg: string;
+        };
+        /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
+        Envelope_CertificationView: {
+            /**
+             * Format: int32
+             * @description Always 0 on success.
+             */
+            code: number;
+            data: {
+                complete: boolean;
+                /** @description The first step not done yet. */
+                next?: string | null;
+                steps: components["schemas"]["StepStatus"][];
+            };
+            /** @description Always `ok` on success. */
+            msg: string;
+        };
+        /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
+        Envelope_CitiesView: {
+            /**
+             * Format: int32
+             * @description Always 0 on success.
+             */
+            code: number;
+            data: {
+                market: string;
+                regions: components["schemas"]["Region"][];
             };
             /** @description Always `ok` on success. */
             msg: string;
@@ -311,6 +684,59 @@ export interface components {
                  */
                 createdAt: number;
                 id: string;
+            };
+            /** @description Always `ok` on success. */
+            msg: string;
+        };
+        /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
+        Envelope_EnumsView: {
+            /**
+             * Format: int32
+             * @description Always 0 on success.
+             */
+            code: number;
+            /** @description The lists and rules of the certification forms for one market, labelled in the request's language. */
+            data: {
+                accountNumber: components["schemas"]["AccountNumberRule"];
+                banks: components["schemas"]["BankChoice"][];
+                education: components["schemas"]["Choice"][];
+                employmentType: components["schemas"]["Choice"][];
+                gender: components["schemas"]["Choice"][];
+                idNumber: components["schemas"]["IdNumberRule"];
+                ifscRequired: boolean;
+                /** @description `month` (India: monthly income) or `year` (Indonesia: annual income). */
+                incomePeriod: string;
+                maritalStatus: components["schemas"]["Choice"][];
+                market: string;
+                /**
+                 * Format: int64
+                 * @description The market's minimum income per `incomePeriod`, in minor units.
+                 */
+                minIncome: number;
+                postalCode: components["schemas"]["DigitsRule"];
+                relation: components["schemas"]["Choice"][];
+                residenceType: components["schemas"]["Choice"][];
+            };
+            /** @description Always `ok` on success. */
+            msg: string;
+        };
+        /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
+        Envelope_HomeView: {
+            /**
+             * Format: int32
+             * @description Always 0 on success.
+             */
+            code: number;
+            data: {
+                certification: components["schemas"]["CertificationProgress"];
+                /** @description True when the borrower may apply now. */
+                eligible: boolean;
+                lenderName: string;
+                market: string;
+                openOrder?: null | components["schemas"]["OpenOrderView"];
+                phoneMasked: string;
+                products: components["schemas"]["ProductView"][];
+                reasons: components["schemas"]["Reason"][];
             };
             /** @description Always `ok` on success. */
             msg: string;
@@ -369,6 +795,43 @@ export interface components {
             msg: string;
         };
         /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
+        Envelope_OrderDetail: {
+            /**
+             * Format: int32
+             * @description Always 0 on success.
+             */
+            code: number;
+            data: components["schemas"]["OrderSummary"] & {
+                /**
+                 * Format: int64
+                 * @description Epoch milliseconds: when the borrower confirmed.
+                 */
+                acceptedAt: number;
+                /** @description The KFS the borrower accepted (docs/MONEY.md §8). */
+                kfs: Record<string, never>;
+                timeline: components["schemas"]["TimelineEntry"][];
+            };
+            /** @description Always `ok` on success. */
+            msg: string;
+        };
+        /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
+        Envelope_PrivacyPolicy: {
+            /**
+             * Format: int32
+             * @description Always 0 on success.
+             */
+            code: number;
+            /** @description The privacy policy in one language, with the app's and lender's names filled in. */
+            data: {
+                sections: components["schemas"]["PrivacySection"][];
+                title: string;
+                /** @description `YYYY-MM-DD`. */
+                updated: string;
+            };
+            /** @description Always `ok` on success. */
+            msg: string;
+        };
+        /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
         Envelope_ProductView: {
             /**
              * Format: int32
@@ -389,6 +852,22 @@ export interface components {
                 /** @description The cost of the smallest loan on the first term, so a borrower can compare products at a glance. */
                 sample: components["schemas"]["SampleCost"];
                 terms: components["schemas"]["TermView"][];
+            };
+            /** @description Always `ok` on success. */
+            msg: string;
+        };
+        /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
+        Envelope_RecommendedView: {
+            /**
+             * Format: int32
+             * @description Always 0 on success.
+             */
+            code: number;
+            data: {
+                eligible: boolean;
+                /** @description Cheapest sample APR first; empty when not eligible. */
+                products: components["schemas"]["ProductView"][];
+                reasons: components["schemas"]["Reason"][];
             };
             /** @description Always `ok` on success. */
             msg: string;
@@ -422,6 +901,84 @@ export interface components {
                 themeBackgroundColor: string;
                 whatsappNumber: string;
             };
+            /** @description Always `ok` on success. */
+            msg: string;
+        };
+        /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
+        Envelope_StepView: {
+            /**
+             * Format: int32
+             * @description Always 0 on success.
+             */
+            code: number;
+            data: {
+                certStatus: string;
+                /** @description The saved fields (docs/API-BORROWER.md); ID and account numbers masked except in the answer to a save. */
+                data?: Record<string, never> | null;
+                /** @description After a save: the next step not done yet, or null when all are. */
+                next?: string | null;
+                step: string;
+            };
+            /** @description Always `ok` on success. */
+            msg: string;
+        };
+        /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
+        Envelope_Vec_LogEntryView: {
+            /**
+             * Format: int32
+             * @description Always 0 on success.
+             */
+            code: number;
+            data: {
+                /**
+                 * Format: int64
+                 * @description Epoch milliseconds.
+                 */
+                at: number;
+                /** @description `completed` (first save) or `updated`. */
+                event: string;
+                step: string;
+            }[];
+            /** @description Always `ok` on success. */
+            msg: string;
+        };
+        /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
+        Envelope_Vec_OrderSummary: {
+            /**
+             * Format: int32
+             * @description Always 0 on success.
+             */
+            code: number;
+            data: {
+                /** Format: int64 */
+                amount: number;
+                /**
+                 * Format: int64
+                 * @description Hundredths of a percent.
+                 */
+                apr: number;
+                aprDisplay: string;
+                /**
+                 * Format: int64
+                 * @description Epoch milliseconds.
+                 */
+                createdAt: number;
+                /** @description `INR` or `IDR`. */
+                currency: string;
+                /** Format: int64 */
+                netDisbursed: number;
+                orderNo: string;
+                productCode: string;
+                productName: string;
+                /**
+                 * @description `pending_review`, `approved`, `rejected`, `cancelled`, `disbursed`, `overdue`, `repaid`,
+                 *     `exited_in_cooling_off`.
+                 */
+                status: string;
+                termCode: string;
+                /** Format: int64 */
+                totalRepayable: number;
+            }[];
             /** @description Always `ok` on success. */
             msg: string;
         };
@@ -471,6 +1028,33 @@ export interface components {
             name: string;
             phone: string;
         };
+        HomeView: {
+            certification: components["schemas"]["CertificationProgress"];
+            /** @description True when the borrower may apply now. */
+            eligible: boolean;
+            lenderName: string;
+            market: string;
+            openOrder?: null | components["schemas"]["OpenOrderView"];
+            phoneMasked: string;
+            products: components["schemas"]["ProductView"][];
+            reasons: components["schemas"]["Reason"][];
+        };
+        IdNumberRule: {
+            example: string;
+            /** @description `pan` (India) or `nik` (Indonesia). */
+            kind: string;
+            pattern: string;
+        };
+        LogEntryView: {
+            /**
+             * Format: int64
+             * @description Epoch milliseconds.
+             */
+            at: number;
+            /** @description `completed` (first save) or `updated`. */
+            event: string;
+            step: string;
+        };
         LoggedIn: {
             borrower: components["schemas"]["BorrowerView"];
             /** @description For the native shell, which sends it back as `X-Session-Id`; browsers use the HttpOnly cookie. */
@@ -499,6 +1083,65 @@ export interface components {
             market?: string | null;
             phone?: string | null;
         };
+        OpenOrderView: {
+            /** Format: int64 */
+            amount: number;
+            /** Format: int64 */
+            createdAt: number;
+            orderNo: string;
+            status: string;
+        };
+        OrderDetail: components["schemas"]["OrderSummary"] & {
+            /**
+             * Format: int64
+             * @description Epoch milliseconds: when the borrower confirmed.
+             */
+            acceptedAt: number;
+            /** @description The KFS the borrower accepted (docs/MONEY.md §8). */
+            kfs: Record<string, never>;
+            timeline: components["schemas"]["TimelineEntry"][];
+        };
+        OrderSummary: {
+            /** Format: int64 */
+            amount: number;
+            /**
+             * Format: int64
+             * @description Hundredths of a percent.
+             */
+            apr: number;
+            aprDisplay: string;
+            /**
+             * Format: int64
+             * @description Epoch milliseconds.
+             */
+            createdAt: number;
+            /** @description `INR` or `IDR`. */
+            currency: string;
+            /** Format: int64 */
+            netDisbursed: number;
+            orderNo: string;
+            productCode: string;
+            productName: string;
+            /**
+             * @description `pending_review`, `approved`, `rejected`, `cancelled`, `disbursed`, `overdue`, `repaid`,
+             *     `exited_in_cooling_off`.
+             */
+            status: string;
+            termCode: string;
+            /** Format: int64 */
+            totalRepayable: number;
+        };
+        /** @description The privacy policy in one language, with the app's and lender's names filled in. */
+        PrivacyPolicy: {
+            sections: components["schemas"]["PrivacySection"][];
+            title: string;
+            /** @description `YYYY-MM-DD`. */
+            updated: string;
+        };
+        PrivacySection: {
+            heading: string;
+            paragraphs: string[];
+        };
         ProductView: {
             amount: components["schemas"]["AmountRangeView"];
             code: string;
@@ -522,6 +1165,22 @@ export interface components {
             amount?: number | null;
             productCode?: string | null;
             termCode?: string | null;
+        };
+        /**
+         * @description Why a borrower may not apply now.
+         * @enum {string}
+         */
+        Reason: "certification_incomplete" | "open_order" | "income_below_minimum";
+        RecommendedView: {
+            eligible: boolean;
+            /** @description Cheapest sample APR first; empty when not eligible. */
+            products: components["schemas"]["ProductView"][];
+            reasons: components["schemas"]["Reason"][];
+        };
+        Region: {
+            cities: components["schemas"]["City"][];
+            code: string;
+            name: string;
         };
         SampleCost: {
             /** Format: int64 */
@@ -566,12 +1225,39 @@ export interface components {
             themeBackgroundColor: string;
             whatsappNumber: string;
         };
+        StepStatus: {
+            /** @description `done` or `todo`. */
+            certStatus: string;
+            /**
+             * Format: int64
+             * @description Epoch milliseconds of the first save.
+             */
+            completedAt?: number | null;
+            /** @description `base`, `personal`, `job`, `extended` or `bank`. */
+            step: string;
+        };
+        StepView: {
+            certStatus: string;
+            /** @description The saved fields (docs/API-BORROWER.md); ID and account numbers masked except in the answer to a save. */
+            data?: Record<string, never> | null;
+            /** @description After a save: the next step not done yet, or null when all are. */
+            next?: string | null;
+            step: string;
+        };
         TermView: {
             code: string;
             /** Format: int32 */
             installments: number;
             /** @description `monthly` or a number of days such as `14d`. */
             period: string;
+        };
+        TimelineEntry: {
+            /**
+             * Format: int64
+             * @description Epoch milliseconds.
+             */
+            at: number;
+            status: string;
         };
     };
     responses: never;
@@ -582,6 +1268,307 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    apply: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ApplyRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["ApplyRequest"];
+            };
+        };
+        responses: {
+            /** @description The KFS (docs/MONEY.md §8) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description not_eligible */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description certification_incomplete or open_order_exists */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed or cap_exceeded */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_CertificationView"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    log: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Vec_LogEntryView"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    read_step: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description `base`, `personal`, `job`, `extended` or `bank` */
+                step: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_StepView"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    save_step: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description `base`, `personal`, `job`, `extended` or `bank` */
+                step: string;
+            };
+            cookie?: never;
+        };
+        /** @description The step's fields (docs/API-BORROWER.md) */
+        requestBody: {
+            content: {
+                "application/json": Record<string, never>;
+                "application/x-www-form-urlencoded": Record<string, never>;
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_StepView"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description certification_out_of_order */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed with the fields at fault */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    cities: {
+        parameters: {
+            query: {
+                /** @description `IN` or `ID` */
+                market: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_CitiesView"];
+                };
+            };
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    enums: {
+        parameters: {
+            query: {
+                /** @description `IN` or `ID` */
+                market: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_EnumsView"];
+                };
+            };
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    home: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_HomeView"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     login: {
         parameters: {
             query?: never;
@@ -831,7 +1818,228 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/json": components["schemas"]["Envelope_Vec_OrderSummary"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    confirm: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Instead of `idempotencyKey` in the body */
+                "Idempotency-Key"?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ConfirmRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["ConfirmRequest"];
+            };
+        };
+        responses: {
+            /** @description The order this key already made */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_OrderDetail"];
+                };
+            };
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_OrderDetail"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description not_eligible */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description certification_incomplete, open_order_exists, kfs_changed or idempotency_key_reused */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed or cap_exceeded */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    detail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description E.g. KL-261123-7F3K9Q */
+                orderNo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_OrderDetail"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    agreement: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description E.g. KL-261123-7F3K9Q */
+                orderNo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Agreement"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    privacy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_PrivacyPolicy"];
+                };
+            };
+        };
+    };
+    list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["Envelope_Vec_ProductView"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    recommended: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_RecommendedView"];
                 };
             };
             401: {

@@ -1,0 +1,309 @@
+//! The loan agreement, rendered from the KFS the borrower accepted and their certification, in the request's
+//! language. Every figure comes from the stored KFS: the agreement cannot say anything the KFS does not.
+
+use kilat_domain::{Currency, KeyFactStatement, Lender, Money};
+use serde::Serialize;
+use utoipa::ToSchema;
+
+use crate::http::lang::Lang;
+
+/// The borrower as the agreement names them, numbers masked.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct AgreementBorrower {
+    pub full_name: String,
+    pub id_number_masked: String,
+    pub address: String,
+    pub phone_masked: String,
+    pub bank_name: String,
+    pub bank_account_masked: String,
+}
+
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct Clause {
+    pub heading: String,
+    pub text: String,
+}
+
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Agreement {
+    pub order_no: String,
+    pub title: String,
+    /// Epoch milliseconds: when the borrower confirmed.
+    pub accepted_at: i64,
+    #[schema(value_type = Object)]
+    pub lender: Lender,
+    pub borrower: AgreementBorrower,
+    /// The accepted KFS (docs/MONEY.md §8).
+    #[schema(value_type = Object)]
+    pub kfs: KeyFactStatement,
+    pub clauses: Vec<Clause>,
+}
+
+/// Formats minor units for reading: `₹1,00,000.50` (Indian grouping) or `Rp1.000.000` (sen shown only when not zero).
+pub fn format_money(amount: Money, currency: Currency) -> String {
+    let minor = amount.minor();
+    let sign = if minor < 0 { "-" } else { "" };
+    let minor = minor.unsigned_abs();
+    let (major, cents) = (minor / 100, minor % 100);
+    let digits = major.to_string();
+    match currency {
+        Currency::Inr => {
+            // Last three digits, then groups of two: 1,00,000.
+            let (head, tail) = digits.split_at(digits.len().saturating_sub(3));
+            let mut groups: Vec<&str> = Vec::new();
+            let mut rest = head;
+            while rest.len() > 2 {
+                let (h, t) = rest.split_at(rest.len() - 2);
+                groups.insert(0, t);
+                rest = h;
+            }
+            if !rest.is_empty() {
+                groups.insert(0, rest);
+            }
+            groups.push(tail);
+            format!("{sign}₹{}.{cents:02}", groups.join(","))
+        }
+        Currency::Idr => {
+            let mut grouped = String::new();
+            for (i, c) in digits.chars().enumerate() {
+                if i > 0 && (digits.len() - i) % 3 == 0 {
+                    grouped.push('.');
+                }
+                grouped.push(c);
+            }
+            if cents == 0 {
+                format!("{sign}Rp{grouped}")
+            } else {
+                format!("{sign}Rp{grouped},{cents:02}")
+            }
+        }
+    }
+}
+
+/// Renders the agreement of an accepted KFS.
+pub fn render(
+    lang: Lang,
+    order_no: &str,
+    accepted_at: i64,
+    kfs: &KeyFactStatement,
+    borrower: AgreementBorrower,
+) -> Agreement {
+    let m = |amount: Money| format_money(amount, kfs.currency);
+    let en = lang == Lang::En;
+    let t = |english: String, indonesian: String| if en { english } else { indonesian };
+    let lender = &kfs.lender;
+    let officer = &lender.grievance_officer;
+    let installments = kfs
+        .installments
+        .iter()
+        .map(|i| format!("{}. {}: {}", i.number, i.due_date, m(i.amount)))
+        .collect::<Vec<_>>()
+        .join("; ");
+    let fees = if kfs.fees.is_empty() {
+        t("No fees.".into(), "Tanpa biaya.".into())
+    } else {
+        kfs.fees
+            .iter()
+            .map(|f| format!("{} {}", f.name, m(f.total)))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let fees_when = if kfs.fees_deducted_at_disbursal {
+        t(
+            "deducted from the amount paid out".into(),
+            "dipotong dari dana yang dicairkan".into(),
+        )
+    } else {
+        t(
+            "paid with the installments".into(),
+            "dibayar bersama cicilan".into(),
+        )
+    };
+    let accepted = time::OffsetDateTime::from_unix_timestamp(accepted_at / 1000)
+        .map(|d| d.date().to_string())
+        .unwrap_or_default();
+    let clauses = vec![
+        Clause {
+            heading: t("1. Parties".into(), "1. Para pihak".into()),
+            text: t(
+                format!(
+                    "This agreement is between {} (the lender) and {}, ID {}, of {} (the borrower).",
+                    lender.name, borrower.full_name, borrower.id_number_masked, borrower.address
+                ),
+                format!(
+                    "Perjanjian ini dibuat antara {} (pemberi pinjaman) dan {}, nomor identitas {}, beralamat di {} (penerima pinjaman).",
+                    lender.name, borrower.full_name, borrower.id_number_masked, borrower.address
+                ),
+            ),
+        },
+        Clause {
+            heading: t("2. The loan".into(), "2. Pinjaman".into()),
+            text: t(
+                format!(
+                    "The lender lends {} ({}, term {}). Fees: {} in all, {}: {}. {} is paid into account {} at {}.",
+                    m(kfs.sanctioned_amount),
+                    kfs.product_name,
+                    kfs.term_code,
+                    m(kfs.total_fees),
+                    fees_when,
+                    fees,
+                    m(kfs.net_disbursed),
+                    borrower.bank_account_masked,
+                    borrower.bank_name
+                ),
+                format!(
+                    "Pemberi pinjaman meminjamkan {} ({}, tenor {}). Biaya: total {}, {}: {}. Dana {} dicairkan ke rekening {} di {}.",
+                    m(kfs.sanctioned_amount),
+                    kfs.product_name,
+                    kfs.term_code,
+                    m(kfs.total_fees),
+                    fees_when,
+                    fees,
+                    m(kfs.net_disbursed),
+                    borrower.bank_account_masked,
+                    borrower.bank_name
+                ),
+            ),
+        },
+        Clause {
+            heading: t("3. Cost of the loan".into(), "3. Biaya pinjaman".into()),
+            text: t(
+                format!(
+                    "Total interest {}; total repayable {}. The annual percentage rate (APR), all costs included, is {}.",
+                    m(kfs.total_interest),
+                    m(kfs.total_repayable),
+                    kfs.apr_display
+                ),
+                format!(
+                    "Total bunga {}; total yang harus dibayar {}. Tingkat biaya tahunan (APR), termasuk semua biaya, adalah {}.",
+                    m(kfs.total_interest),
+                    m(kfs.total_repayable),
+                    kfs.apr_display
+                ),
+            ),
+        },
+        Clause {
+            heading: t("4. Repayment".into(), "4. Pembayaran kembali".into()),
+            text: t(
+                format!(
+                    "The borrower repays in {} installment(s): {}. Payments go first to fees and late charges, then interest, then principal.",
+                    kfs.installments.len(),
+                    installments
+                ),
+                format!(
+                    "Penerima pinjaman membayar dalam {} cicilan: {}. Pembayaran dialokasikan lebih dulu ke biaya dan denda, lalu bunga, lalu pokok.",
+                    kfs.installments.len(),
+                    installments
+                ),
+            ),
+        },
+        Clause {
+            heading: t("5. Late payment".into(), "5. Keterlambatan".into()),
+            text: t(
+                format!(
+                    "For an installment paid late: a flat charge of {} once, plus {} a day for at most {} days. Late charges are never interest on interest and never exceed {} over the loan.",
+                    m(kfs.late_charge.flat),
+                    m(kfs.late_charge.per_day),
+                    kfs.late_charge.max_days,
+                    m(kfs.max_late_charges)
+                ),
+                format!(
+                    "Untuk cicilan yang terlambat: denda tetap {} satu kali, ditambah {} per hari paling lama {} hari. Denda tidak pernah berbunga dan tidak pernah melebihi {} selama pinjaman.",
+                    m(kfs.late_charge.flat),
+                    m(kfs.late_charge.per_day),
+                    kfs.late_charge.max_days,
+                    m(kfs.max_late_charges)
+                ),
+            ),
+        },
+        Clause {
+            heading: t("6. Cooling-off".into(), "6. Masa pertimbangan".into()),
+            text: t(
+                format!(
+                    "Within {} days of the payout the borrower may end the loan by repaying the principal and the interest for the days used, with no other charge.",
+                    kfs.cooling_off_days
+                ),
+                format!(
+                    "Dalam {} hari setelah pencairan, penerima pinjaman dapat mengakhiri pinjaman dengan mengembalikan pokok dan bunga untuk hari yang telah berjalan, tanpa biaya lain.",
+                    kfs.cooling_off_days
+                ),
+            ),
+        },
+        Clause {
+            heading: t(
+                "7. Nothing beyond the KFS".into(),
+                "7. Tidak ada biaya di luar KFS".into(),
+            ),
+            text: t(
+                format!(
+                    "Nothing that is not in the Key Fact Statement the borrower accepted (reference {}) may be charged.",
+                    &kfs.content_hash[..kfs.content_hash.len().min(12)]
+                ),
+                format!(
+                    "Tidak ada biaya yang boleh dikenakan di luar Ringkasan Informasi Pinjaman yang telah disetujui (referensi {}).",
+                    &kfs.content_hash[..kfs.content_hash.len().min(12)]
+                ),
+            ),
+        },
+        Clause {
+            heading: t("8. Complaints".into(), "8. Pengaduan".into()),
+            text: t(
+                format!(
+                    "Grievance officer: {}, {}, {}. A complaint is answered within 30 days.",
+                    officer.name, officer.email, officer.phone
+                ),
+                format!(
+                    "Petugas pengaduan: {}, {}, {}. Pengaduan dijawab paling lambat 30 hari.",
+                    officer.name, officer.email, officer.phone
+                ),
+            ),
+        },
+        Clause {
+            heading: t("9. Acceptance".into(), "9. Persetujuan".into()),
+            text: t(
+                format!(
+                    "Accepted electronically on {accepted} by the borrower signed in with a one-time code sent to {}.",
+                    borrower.phone_masked
+                ),
+                format!(
+                    "Disetujui secara elektronik pada {accepted} oleh penerima pinjaman yang masuk dengan kode sekali pakai yang dikirim ke {}.",
+                    borrower.phone_masked
+                ),
+            ),
+        },
+    ];
+    Agreement {
+        order_no: order_no.to_owned(),
+        title: t(
+            format!("Loan agreement {order_no}"),
+            format!("Perjanjian pinjaman {order_no}"),
+        ),
+        accepted_at,
+        lender: lender.clone(),
+        borrower,
+        kfs: kfs.clone(),
+        clauses,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rupees_group_in_lakhs_and_rupiah_in_thousands() {
+        let inr = |m| format_money(Money::from_minor(m), Currency::Inr);
+        let idr = |m| format_money(Money::from_minor(m), Currency::Idr);
+        assert_eq!(inr(0), "₹0.00");
+        assert_eq!(inr(99_950), "₹999.50");
+        assert_eq!(inr(100_000), "₹1,000.00");
+        assert_eq!(inr(10_000_000), "₹1,00,000.00");
+        assert_eq!(inr(1_234_567_801), "₹1,23,45,678.01");
+        assert_eq!(idr(100_000_000), "Rp1.000.000");
+        assert_eq!(idr(1_500_000_050), "Rp15.000.000,50");
+        assert_eq!(idr(50_000), "Rp500");
+        assert_eq!(inr(-5_000), "-₹50.00");
+    }
+}

@@ -1,0 +1,967 @@
+//! Certification: the five steps a borrower completes before applying, their per-market rules, and masking
+//! (docs/API-BORROWER.md). Requests arrive as loose maps (JSON or form) and leave as checked step data, or as the
+//! list of fields at fault.
+
+use std::collections::BTreeMap;
+
+use kilat_domain::{Market, Phone};
+use serde::{Deserialize, Serialize};
+use time::{Date, Month};
+
+use crate::http::error::{FieldErrors, FieldProblem};
+use crate::reference::{EnumKind, ReferenceData};
+
+/// The steps, in the order they must be completed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Step {
+    Base,
+    Personal,
+    Job,
+    Extended,
+    Bank,
+}
+
+impl Step {
+    pub const ALL: [Step; 5] = [
+        Step::Base,
+        Step::Personal,
+        Step::Job,
+        Step::Extended,
+        Step::Bank,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Step::Base => "base",
+            Step::Personal => "personal",
+            Step::Job => "job",
+            Step::Extended => "extended",
+            Step::Bank => "bank",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Step> {
+        Step::ALL.into_iter().find(|step| step.as_str() == s)
+    }
+
+    /// The steps that must be done before this one.
+    pub fn before(self) -> &'static [Step] {
+        let i = Step::ALL.iter().position(|s| *s == self).unwrap_or(0);
+        &Step::ALL[..i]
+    }
+
+    pub fn next(self) -> Option<Step> {
+        let i = Step::ALL.iter().position(|s| *s == self)?;
+        Step::ALL.get(i + 1).copied()
+    }
+}
+
+/// Identity as on the ID card (PAN in India, NIK in Indonesia).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct BaseInfo {
+    pub full_name: String,
+    /// `YYYY-MM-DD`.
+    pub date_of_birth: String,
+    pub gender: String,
+    pub id_number: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PersonalInfo {
+    pub education: String,
+    pub marital_status: String,
+    pub residence_type: String,
+    pub region_code: String,
+    pub city_code: String,
+    pub address: String,
+    pub postal_code: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct JobInfo {
+    pub employment_type: String,
+    pub employer_name: String,
+    /// Minor units: a month's income in India, a year's in Indonesia.
+    pub income: i64,
+    pub pay_day: u8,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ExtendedInfo {
+    pub contact1_name: String,
+    pub contact1_relation: String,
+    /// E.164.
+    pub contact1_phone: String,
+    pub contact2_name: String,
+    pub contact2_relation: String,
+    pub contact2_phone: String,
+    pub consent: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct BankInfo {
+    pub bank_code: String,
+    /// Digits only.
+    pub account_number: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ifsc: Option<String>,
+}
+
+/// One step's saved data.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "step", rename_all = "snake_case")]
+pub enum StepData {
+    Base(BaseInfo),
+    Personal(PersonalInfo),
+    Job(JobInfo),
+    Extended(ExtendedInfo),
+    Bank(BankInfo),
+}
+
+impl StepData {
+    pub fn step(&self) -> Step {
+        match self {
+            StepData::Base(_) => Step::Base,
+            StepData::Personal(_) => Step::Personal,
+            StepData::Job(_) => Step::Job,
+            StepData::Extended(_) => Step::Extended,
+            StepData::Bank(_) => Step::Bank,
+        }
+    }
+
+    /// The fields as the API shows them; `masked` hides ID and account numbers but their last four characters.
+    pub fn to_view(&self, masked: bool) -> serde_json::Value {
+        let mut value = match self {
+            StepData::Base(d) => serde_json::to_value(d),
+            StepData::Personal(d) => serde_json::to_value(d),
+            StepData::Job(d) => serde_json::to_value(d),
+            StepData::Extended(d) => serde_json::to_value(d),
+            StepData::Bank(d) => serde_json::to_value(d),
+        }
+        .unwrap_or_default();
+        if masked && let Some(map) = value.as_object_mut() {
+            if let StepData::Base(d) = self {
+                map.insert("idNumber".into(), mask_id(&d.id_number).into());
+            }
+            if let StepData::Bank(d) = self {
+                map.insert(
+                    "accountNumber".into(),
+                    mask_account(&d.account_number).into(),
+                );
+            }
+        }
+        value
+    }
+}
+
+/// `ABCPE1234F` → `******234F`.
+pub fn mask_id(id: &str) -> String {
+    let chars: Vec<char> = id.chars().collect();
+    let keep = chars.len().min(4);
+    let hidden = chars.len() - keep;
+    "*".repeat(hidden) + &chars[hidden..].iter().collect::<String>()
+}
+
+/// `123456784321` → `**** **** 4321`.
+pub fn mask_account(number: &str) -> String {
+    let tail: String = number
+        .chars()
+        .rev()
+        .take(4)
+        .collect::<Vec<_>>()
+        .into_iter()
+        .rev()
+        .collect();
+    format!("**** **** {tail}")
+}
+
+/// A step's request: field name → value as sent (JSON values, or strings from a form).
+pub type StepRequest = BTreeMap<String, serde_json::Value>;
+
+/// What a step's rules need besides the request.
+pub struct Context<'a> {
+    pub market: Market,
+    pub reference: &'a ReferenceData,
+    /// The borrower's own phone (an emergency contact cannot be it).
+    pub own_phone: &'a Phone,
+    /// The step as saved before, to keep a number sent back masked.
+    pub previous: Option<&'a StepData>,
+    pub today: Date,
+}
+
+/// Checks a step's request against the market's rules.
+pub fn validate(step: Step, req: &StepRequest, cx: &Context<'_>) -> Result<StepData, FieldErrors> {
+    let mut f = Fields {
+        req,
+        errors: FieldErrors::default(),
+    };
+    let data = match step {
+        Step::Base => base(&mut f, cx).map(StepData::Base),
+        Step::Personal => personal(&mut f, cx).map(StepData::Personal),
+        Step::Job => job(&mut f, cx).map(StepData::Job),
+        Step::Extended => extended(&mut f, cx).map(StepData::Extended),
+        Step::Bank => bank(&mut f, cx).map(StepData::Bank),
+    };
+    match data {
+        Some(data) if f.errors.is_empty() => Ok(data),
+        _ => Err(f.errors),
+    }
+}
+
+/// The minimum income of a market, per `income_period` (SPEC.md §9): ₹12,000 a month; Rp5,000,000 a year.
+pub fn min_income(market: Market) -> i64 {
+    match market {
+        Market::India => 1_200_000, // ₹12,000
+        Market::Indonesia => 500_000_000, // Rp5,000,000
+    }
+}
+
+/// `month` (India) or `year` (Indonesia).
+pub fn income_period(market: Market) -> &'static str {
+    match market {
+        Market::India => "month",
+        Market::Indonesia => "year",
+    }
+}
+
+pub const MIN_AGE: i32 = 18;
+pub const MAX_AGE: i32 = 65;
+
+struct Fields<'a> {
+    req: &'a StepRequest,
+    errors: FieldErrors,
+}
+
+impl Fields<'_> {
+    /// The field as trimmed text; numbers and booleans are accepted as their text.
+    fn raw(&self, name: &str) -> Option<String> {
+        match self.req.get(name)? {
+            serde_json::Value::String(s) => Some(s.trim().to_owned()),
+            serde_json::Value::Number(n) => Some(n.to_string()),
+            serde_json::Value::Bool(b) => Some(b.to_string()),
+            _ => None,
+        }
+        .filter(|s| !s.is_empty())
+    }
+
+    fn required(&mut self, name: &'static str) -> Option<String> {
+        let value = self.raw(name);
+        if value.is_none() {
+            self.errors.add(name, FieldProblem::Required);
+        }
+        value
+    }
+
+    /// Free text of `min..=max` characters, inner runs of spaces collapsed.
+    fn text(&mut self, name: &'static str, min: usize, max: usize) -> Option<String> {
+        let value = self.required(name)?;
+        let value = value.split_whitespace().collect::<Vec<_>>().join(" ");
+        let len = value.chars().count();
+        if len > max {
+            self.errors.add(name, FieldProblem::TooLong { max });
+            return None;
+        }
+        if len < min {
+            self.errors.add(
+                name,
+                FieldProblem::say(
+                    format!("At least {min} characters."),
+                    format!("Minimal {min} karakter."),
+                ),
+            );
+            return None;
+        }
+        if value.chars().any(char::is_control) {
+            self.errors.add(
+                name,
+                FieldProblem::say("Remove the special characters.", "Hapus karakter khusus."),
+            );
+            return None;
+        }
+        Some(value)
+    }
+
+    fn choice(&mut self, name: &'static str, kind: EnumKind, cx: &Context<'_>) -> Option<String> {
+        let value = self.required(name)?;
+        if cx.reference.has(cx.market, kind, &value) {
+            Some(value)
+        } else {
+            self.errors.add(name, unknown_choice());
+            None
+        }
+    }
+
+    fn fail(&mut self, name: &'static str, problem: FieldProblem) -> Option<String> {
+        self.errors.add(name, problem);
+        None
+    }
+}
+
+fn unknown_choice() -> FieldProblem {
+    FieldProblem::say("Choose one of the options.", "Pilih salah satu opsi.")
+}
+
+fn base(f: &mut Fields<'_>, cx: &Context<'_>) -> Option<BaseInfo> {
+    let full_name = f.text("fullName", 2, 100);
+    if let Some(name) = &full_name
+        && name.chars().any(|c| c.is_ascii_digit())
+    {
+        f.fail(
+            "fullName",
+            FieldProblem::say(
+                "Write the name as on your ID, without digits.",
+                "Tulis nama sesuai KTP, tanpa angka.",
+            ),
+        );
+    }
+    let date_of_birth = f.required("dateOfBirth").and_then(|raw| {
+        let Some(date) = parse_date(&raw) else {
+            return f.fail(
+                "dateOfBirth",
+                FieldProblem::say(
+                    "Enter the date as YYYY-MM-DD.",
+                    "Masukkan tanggal dengan format YYYY-MM-DD.",
+                ),
+            );
+        };
+        let age = age_on(date, cx.today);
+        if !(MIN_AGE..=MAX_AGE).contains(&age) {
+            return f.fail(
+                "dateOfBirth",
+                FieldProblem::say(
+                    format!("You must be {MIN_AGE} to {MAX_AGE} years old."),
+                    format!("Usia Anda harus {MIN_AGE} sampai {MAX_AGE} tahun."),
+                ),
+            );
+        }
+        Some(raw)
+    });
+    let gender = f.choice("gender", EnumKind::Gender, cx);
+    let previous = match cx.previous {
+        Some(StepData::Base(b)) => Some(b.id_number.as_str()),
+        _ => None,
+    };
+    let id_number = f.required("idNumber").and_then(|raw| {
+        let raw = raw.to_ascii_uppercase().replace([' ', '-'], "");
+        if let Some(previous) = previous
+            && raw == mask_id(previous)
+        {
+            return Some(previous.to_owned());
+        }
+        match cx.market {
+            Market::India if is_pan_of_person(&raw) => Some(raw),
+            Market::India => f.fail(
+                "idNumber",
+                FieldProblem::say(
+                    "Enter your PAN: 5 letters, 4 digits, 1 letter (e.g. ABCPE1234F); the 4th letter is P for a person.",
+                    "Masukkan PAN: 5 huruf, 4 angka, 1 huruf; huruf ke-4 adalah P untuk perorangan.",
+                ),
+            ),
+            Market::Indonesia if is_nik(&raw) => Some(raw),
+            Market::Indonesia => f.fail(
+                "idNumber",
+                FieldProblem::say(
+                    "Enter your NIK: the 16 digits on your KTP.",
+                    "Masukkan NIK: 16 angka pada KTP Anda.",
+                ),
+            ),
+        }
+    });
+    Some(BaseInfo {
+        full_name: full_name?,
+        date_of_birth: date_of_birth?,
+        gender: gender?,
+        id_number: id_number?,
+    })
+}
+
+fn personal(f: &mut Fields<'_>, cx: &Context<'_>) -> Option<PersonalInfo> {
+    let education = f.choice("education", EnumKind::Education, cx);
+    let marital_status = f.choice("maritalStatus", EnumKind::MaritalStatus, cx);
+    let residence_type = f.choice("residenceType", EnumKind::ResidenceType, cx);
+    let region_code = f.required("regionCode").and_then(|r| {
+        if cx.reference.region_exists(cx.market, &r) {
+            Some(r)
+        } else {
+            f.fail("regionCode", unknown_choice())
+        }
+    });
+    let city_code = f.required("cityCode");
+    let city_code = match (&region_code, city_code) {
+        (Some(region), Some(city)) if cx.reference.place(cx.market, region, &city).is_none() => f
+            .fail(
+                "cityCode",
+                FieldProblem::say(
+                    "Choose a city of the chosen state.",
+                    "Pilih kota di provinsi yang dipilih.",
+                ),
+            ),
+        (_, city) => city,
+    };
+    let address = f.text("address", 5, 200);
+    let digits = match cx.market {
+        Market::India => 6,
+        Market::Indonesia => 5,
+    };
+    let postal_code = f.required("postalCode").and_then(|p| {
+        let ok = p.len() == digits
+            && p.bytes().all(|b| b.is_ascii_digit())
+            && !(cx.market == Market::India && p.starts_with('0'));
+        if ok {
+            Some(p)
+        } else {
+            f.fail(
+                "postalCode",
+                FieldProblem::say(
+                    format!("Enter the {digits}-digit postal code."),
+                    format!("Masukkan kode pos {digits} angka."),
+                ),
+            )
+        }
+    });
+    Some(PersonalInfo {
+        education: education?,
+        marital_status: marital_status?,
+        residence_type: residence_type?,
+        region_code: region_code?,
+        city_code: city_code?,
+        address: address?,
+        postal_code: postal_code?,
+    })
+}
+
+fn job(f: &mut Fields<'_>, cx: &Context<'_>) -> Option<JobInfo> {
+    let employment_type = f.choice("employmentType", EnumKind::EmploymentType, cx);
+    let employer_name = f.text("employerName", 2, 100);
+    let income = f.required("income").and_then(|raw| {
+        match raw.parse::<i64>() {
+            // Up to ten billion in major units: more than any borrower of an instant loan earns.
+            Ok(n) if n > 0 && n <= 1_000_000_000_000 => Some(n),
+            _ => {
+                f.errors.add(
+                    "income",
+                    FieldProblem::say(
+                        "Enter your income as a positive whole amount in minor units.",
+                        "Masukkan penghasilan sebagai jumlah bulat positif (dalam sen).",
+                    ),
+                );
+                None
+            }
+        }
+    });
+    let pay_day = f
+        .required("payDay")
+        .and_then(|raw| match raw.parse::<u8>() {
+            Ok(d) if (1..=31).contains(&d) => Some(d),
+            _ => {
+                f.errors.add(
+                    "payDay",
+                    FieldProblem::say("Choose a day from 1 to 31.", "Pilih tanggal 1 sampai 31."),
+                );
+                None
+            }
+        });
+    Some(JobInfo {
+        employment_type: employment_type?,
+        employer_name: employer_name?,
+        income: income?,
+        pay_day: pay_day?,
+    })
+}
+
+fn extended(f: &mut Fields<'_>, cx: &Context<'_>) -> Option<ExtendedInfo> {
+    let name1 = f.text("contact1Name", 2, 100);
+    let relation1 = f.choice("contact1Relation", EnumKind::Relation, cx);
+    let phone1 = contact_phone(f, "contact1Phone", cx);
+    let name2 = f.text("contact2Name", 2, 100);
+    let relation2 = f.choice("contact2Relation", EnumKind::Relation, cx);
+    let mut phone2 = contact_phone(f, "contact2Phone", cx);
+    if phone1.is_some() && phone1 == phone2 {
+        phone2 = f.fail(
+            "contact2Phone",
+            FieldProblem::say(
+                "Give two different people.",
+                "Berikan dua orang yang berbeda.",
+            ),
+        );
+    }
+    let consent = match f.raw("consent").as_deref() {
+        Some("true" | "1" | "on" | "yes") => true,
+        _ => {
+            f.fail(
+                "consent",
+                FieldProblem::say(
+                    "Confirm that these people agree to be contacted.",
+                    "Konfirmasi bahwa orang-orang ini setuju untuk dihubungi.",
+                ),
+            );
+            false
+        }
+    };
+    Some(ExtendedInfo {
+        contact1_name: name1?,
+        contact1_relation: relation1?,
+        contact1_phone: phone1?,
+        contact2_name: name2?,
+        contact2_relation: relation2?,
+        contact2_phone: phone2?,
+        consent: consent.then_some(true)?,
+    })
+}
+
+fn contact_phone(f: &mut Fields<'_>, name: &'static str, cx: &Context<'_>) -> Option<String> {
+    let raw = f.required(name)?;
+    match Phone::parse(cx.market, &raw) {
+        Ok(phone) if phone == *cx.own_phone => f.fail(
+            name,
+            FieldProblem::say(
+                "Give someone else's number, not your own.",
+                "Berikan nomor orang lain, bukan nomor Anda sendiri.",
+            ),
+        ),
+        Ok(phone) => Some(phone.e164().to_owned()),
+        Err(_) => f.fail(name, FieldProblem::InvalidPhone),
+    }
+}
+
+fn bank(f: &mut Fields<'_>, cx: &Context<'_>) -> Option<BankInfo> {
+    let bank_code = f.required("bankCode").and_then(|code| {
+        if cx.reference.bank_name(cx.market, &code).is_some() {
+            Some(code)
+        } else {
+            f.fail("bankCode", unknown_choice())
+        }
+    });
+    let (min, max) = account_digits(cx.market);
+    let previous = match cx.previous {
+        Some(StepData::Bank(b)) => Some(b.account_number.as_str()),
+        _ => None,
+    };
+    let account_number = f.required("accountNumber").and_then(|raw| {
+        let compact: String = raw.chars().filter(|c| !c.is_whitespace()).collect();
+        if let Some(previous) = previous
+            && (raw == mask_account(previous) || compact == mask_account(previous).replace(' ', ""))
+        {
+            return Some(previous.to_owned());
+        }
+        if compact.len() < min
+            || compact.len() > max
+            || !compact.bytes().all(|b| b.is_ascii_digit())
+        {
+            return f.fail(
+                "accountNumber",
+                FieldProblem::say(
+                    format!("Enter {min} to {max} digits."),
+                    format!("Masukkan {min} sampai {max} angka."),
+                ),
+            );
+        }
+        let confirm: String = f
+            .raw("accountNumberConfirm")
+            .unwrap_or_default()
+            .chars()
+            .filter(|c| !c.is_whitespace())
+            .collect();
+        if confirm.is_empty() {
+            return f.fail("accountNumberConfirm", FieldProblem::Required);
+        }
+        if confirm != compact {
+            return f.fail(
+                "accountNumberConfirm",
+                FieldProblem::say(
+                    "The two numbers are not the same.",
+                    "Kedua nomor tidak sama.",
+                ),
+            );
+        }
+        Some(compact)
+    });
+    let ifsc = match cx.market {
+        Market::Indonesia => None,
+        Market::India => f.required("ifsc").and_then(|raw| {
+            let ifsc = raw.to_ascii_uppercase();
+            if !is_ifsc(&ifsc) {
+                return f.fail(
+                    "ifsc",
+                    FieldProblem::say(
+                        "Enter the 11-character IFSC (e.g. HDFC0001234).",
+                        "Masukkan IFSC 11 karakter.",
+                    ),
+                );
+            }
+            if let Some(bank) = &bank_code
+                && !ifsc.starts_with(bank.as_str())
+            {
+                return f.fail(
+                    "ifsc",
+                    FieldProblem::say(
+                        "This IFSC belongs to another bank.",
+                        "IFSC ini milik bank lain.",
+                    ),
+                );
+            }
+            Some(ifsc)
+        }),
+    };
+    if cx.market == Market::India && ifsc.is_none() {
+        return None;
+    }
+    Some(BankInfo {
+        bank_code: bank_code?,
+        account_number: account_number?,
+        ifsc,
+    })
+}
+
+/// The digits an account or card number may have.
+pub fn account_digits(market: Market) -> (usize, usize) {
+    match market {
+        Market::India => (9, 18),
+        Market::Indonesia => (10, 16),
+    }
+}
+
+/// `YYYY-MM-DD`, a real calendar date.
+fn parse_date(s: &str) -> Option<Date> {
+    let mut parts = s.split('-');
+    let (y, m, d) = (parts.next()?, parts.next()?, parts.next()?);
+    if parts.next().is_some() || y.len() != 4 || m.len() != 2 || d.len() != 2 {
+        return None;
+    }
+    let month = Month::try_from(m.parse::<u8>().ok()?).ok()?;
+    Date::from_calendar_date(y.parse().ok()?, month, d.parse().ok()?).ok()
+}
+
+/// Whole years from `birth` to `today`.
+fn age_on(birth: Date, today: Date) -> i32 {
+    let mut age = today.year() - birth.year();
+    if (today.month() as u8, today.day()) < (birth.month() as u8, birth.day()) {
+        age -= 1;
+    }
+    age
+}
+
+/// A person's PAN: 5 letters (the 4th is `P`), 4 digits, 1 letter.
+fn is_pan_of_person(s: &str) -> bool {
+    let b = s.as_bytes();
+    b.len() == 10
+        && b[..5].iter().all(u8::is_ascii_uppercase)
+        && b[3] == b'P'
+        && b[5..9].iter().all(u8::is_ascii_digit)
+        && b[9].is_ascii_uppercase()
+}
+
+/// A NIK: 16 digits, not starting with 0.
+fn is_nik(s: &str) -> bool {
+    s.len() == 16 && s.bytes().all(|b| b.is_ascii_digit()) && !s.starts_with('0')
+}
+
+/// `AAAA0XXXXXX`: the bank's 4 letters, a zero, 6 letters or digits for the branch.
+fn is_ifsc(s: &str) -> bool {
+    let b = s.as_bytes();
+    b.len() == 11
+        && b[..4].iter().all(u8::is_ascii_uppercase)
+        && b[4] == b'0'
+        && b[5..]
+            .iter()
+            .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit())
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+    use time::macros::date;
+
+    use super::*;
+
+    fn request(value: serde_json::Value) -> StepRequest {
+        serde_json::from_value(value).unwrap()
+    }
+
+    fn run(
+        market: Market,
+        step: Step,
+        body: serde_json::Value,
+        previous: Option<&StepData>,
+    ) -> Result<StepData, Vec<String>> {
+        let reference = ReferenceData::load().unwrap();
+        let own = match market {
+            Market::India => Phone::parse(market, "9876543210").unwrap(),
+            Market::Indonesia => Phone::parse(market, "081234567890").unwrap(),
+        };
+        let cx = Context {
+            market,
+            reference: &reference,
+            own_phone: &own,
+            previous,
+            today: date!(2026 - 11 - 23),
+        };
+        validate(step, &request(body), &cx)
+            .map_err(|e| e.0.keys().map(|k| (*k).to_owned()).collect())
+    }
+
+    #[test]
+    fn pan_and_nik_by_market() {
+        assert!(is_pan_of_person("ABCPE1234F"));
+        assert!(
+            !is_pan_of_person("ABCDE1234F"),
+            "4th letter C/D… is not a person"
+        );
+        assert!(!is_pan_of_person("ABCP1234F"));
+        assert!(is_nik("3171234567890001"));
+        assert!(!is_nik("0171234567890001"));
+        assert!(!is_nik("317123456789000"));
+        let ok = json!({"fullName": "Asha Verma", "dateOfBirth": "1990-05-17", "gender": "female", "idNumber": "abcpe1234f"});
+        let Ok(StepData::Base(b)) = run(Market::India, Step::Base, ok, None) else {
+            panic!()
+        };
+        assert_eq!(b.id_number, "ABCPE1234F", "upper-cased");
+        let nik_in_india = json!({"fullName": "Asha Verma", "dateOfBirth": "1990-05-17", "gender": "female", "idNumber": "3171234567890001"});
+        assert_eq!(
+            run(Market::India, Step::Base, nik_in_india, None),
+            Err(vec!["idNumber".to_owned()])
+        );
+    }
+
+    #[test]
+    fn age_bounds_and_real_dates() {
+        let body = |dob: &str| json!({"fullName": "Budi Santoso", "dateOfBirth": dob, "gender": "male", "idNumber": "3171234567890001"});
+        assert!(
+            run(Market::Indonesia, Step::Base, body("2008-11-23"), None).is_ok(),
+            "18 today"
+        );
+        assert!(
+            run(Market::Indonesia, Step::Base, body("2008-11-24"), None).is_err(),
+            "18 tomorrow"
+        );
+        assert!(
+            run(Market::Indonesia, Step::Base, body("1961-11-24"), None).is_ok(),
+            "65"
+        );
+        assert!(
+            run(Market::Indonesia, Step::Base, body("1960-11-23"), None).is_err(),
+            "66"
+        );
+        assert!(run(Market::Indonesia, Step::Base, body("1990-02-30"), None).is_err());
+        assert!(run(Market::Indonesia, Step::Base, body("17/05/1990"), None).is_err());
+    }
+
+    #[test]
+    fn a_masked_id_sent_back_keeps_the_stored_one() {
+        let previous = StepData::Base(BaseInfo {
+            full_name: "Asha Verma".into(),
+            date_of_birth: "1990-05-17".into(),
+            gender: "female".into(),
+            id_number: "ABCPE1234F".into(),
+        });
+        let body = json!({"fullName": "Asha K Verma", "dateOfBirth": "1990-05-17", "gender": "female", "idNumber": "******234F"});
+        let Ok(StepData::Base(b)) = run(Market::India, Step::Base, body, Some(&previous)) else {
+            panic!()
+        };
+        assert_eq!(b.id_number, "ABCPE1234F");
+        assert_eq!(b.full_name, "Asha K Verma");
+        // Without a stored number, a masked value is just invalid.
+        let body = json!({"fullName": "Asha Verma", "dateOfBirth": "1990-05-17", "gender": "female", "idNumber": "******234F"});
+        assert!(run(Market::India, Step::Base, body, None).is_err());
+    }
+
+    #[test]
+    fn every_missing_field_is_named() {
+        let Err(fields) = run(Market::India, Step::Personal, json!({}), None) else {
+            panic!()
+        };
+        assert_eq!(
+            fields,
+            [
+                "address",
+                "cityCode",
+                "education",
+                "maritalStatus",
+                "postalCode",
+                "regionCode",
+                "residenceType"
+            ]
+        );
+        let Err(fields) = run(Market::India, Step::Bank, json!({}), None) else {
+            panic!()
+        };
+        assert_eq!(fields, ["accountNumber", "bankCode", "ifsc"]);
+        let Err(fields) = run(Market::Indonesia, Step::Bank, json!({}), None) else {
+            panic!()
+        };
+        assert_eq!(
+            fields,
+            ["accountNumber", "bankCode"],
+            "no IFSC in Indonesia"
+        );
+    }
+
+    #[test]
+    fn bank_numbers_twice_and_ifsc_of_the_bank() {
+        let body = |confirm: &str, ifsc: &str| json!({"bankCode": "HDFC", "accountNumber": "5010 0123 4567", "accountNumberConfirm": confirm, "ifsc": ifsc});
+        let Ok(StepData::Bank(b)) = run(
+            Market::India,
+            Step::Bank,
+            body("501001234567", "hdfc0001234"),
+            None,
+        ) else {
+            panic!()
+        };
+        assert_eq!(
+            (b.account_number.as_str(), b.ifsc.as_deref()),
+            ("501001234567", Some("HDFC0001234"))
+        );
+        assert_eq!(
+            run(
+                Market::India,
+                Step::Bank,
+                body("501001234568", "HDFC0001234"),
+                None
+            ),
+            Err(vec!["accountNumberConfirm".into()])
+        );
+        assert_eq!(
+            run(
+                Market::India,
+                Step::Bank,
+                body("501001234567", "SBIN0001234"),
+                None
+            ),
+            Err(vec!["ifsc".into()])
+        );
+        assert_eq!(
+            run(
+                Market::India,
+                Step::Bank,
+                body("501001234567", "HDFC1001234"),
+                None
+            ),
+            Err(vec!["ifsc".into()])
+        );
+        let short =
+            json!({"bankCode": "014", "accountNumber": "123", "accountNumberConfirm": "123"});
+        assert_eq!(
+            run(Market::Indonesia, Step::Bank, short, None),
+            Err(vec!["accountNumber".into()])
+        );
+    }
+
+    #[test]
+    fn emergency_contacts_need_consent_and_two_other_people() {
+        let body = |p1: &str, p2: &str, consent: serde_json::Value| {
+            json!({
+            "contact1Name": "Ravi Verma", "contact1Relation": "parent", "contact1Phone": p1,
+            "contact2Name": "Meena Rao", "contact2Relation": "friend", "contact2Phone": p2, "consent": consent})
+        };
+        let Ok(StepData::Extended(e)) = run(
+            Market::India,
+            Step::Extended,
+            body("98111 22233", "+91 9822233344", json!(true)),
+            None,
+        ) else {
+            panic!()
+        };
+        assert_eq!(e.contact1_phone, "+919811122233");
+        assert_eq!(
+            run(
+                Market::India,
+                Step::Extended,
+                body("9811122233", "9811122233", json!(true)),
+                None
+            ),
+            Err(vec!["contact2Phone".into()])
+        );
+        assert_eq!(
+            run(
+                Market::India,
+                Step::Extended,
+                body("9876543210", "9811122233", json!(true)),
+                None
+            ),
+            Err(vec!["contact1Phone".into()]),
+            "own phone"
+        );
+        assert_eq!(
+            run(
+                Market::India,
+                Step::Extended,
+                body("9811122233", "9822233344", json!(false)),
+                None
+            ),
+            Err(vec!["consent".into()])
+        );
+        assert!(
+            run(
+                Market::India,
+                Step::Extended,
+                body("9811122233", "9822233344", json!("on")),
+                None
+            )
+            .is_ok(),
+            "a form's checkbox"
+        );
+    }
+
+    #[test]
+    fn job_income_and_pay_day() {
+        let body = |income: serde_json::Value, day: serde_json::Value| json!({"employmentType": "salaried_private", "employerName": "Infosys", "income": income, "payDay": day});
+        assert!(
+            run(
+                Market::India,
+                Step::Job,
+                body(json!(2500000), json!(1)),
+                None
+            )
+            .is_ok()
+        );
+        assert!(
+            run(
+                Market::India,
+                Step::Job,
+                body(json!("2500000"), json!("31")),
+                None
+            )
+            .is_ok(),
+            "form strings"
+        );
+        assert_eq!(
+            run(Market::India, Step::Job, body(json!(0), json!(1)), None),
+            Err(vec!["income".into()])
+        );
+        assert_eq!(
+            run(Market::India, Step::Job, body(json!(12.5), json!(1)), None),
+            Err(vec!["income".into()])
+        );
+        assert_eq!(
+            run(Market::India, Step::Job, body(json!(100), json!(32)), None),
+            Err(vec!["payDay".into()])
+        );
+    }
+
+    #[test]
+    fn masks_keep_only_the_last_four() {
+        assert_eq!(mask_id("ABCPE1234F"), "******234F");
+        assert_eq!(mask_account("501001234567"), "**** **** 4567");
+        let data = StepData::Bank(BankInfo {
+            bank_code: "HDFC".into(),
+            account_number: "501001234567".into(),
+            ifsc: None,
+        });
+        assert_eq!(data.to_view(true)["accountNumber"], "**** **** 4567");
+        assert_eq!(data.to_view(false)["accountNumber"], "501001234567");
+    }
+
+    #[test]
+    fn steps_come_in_order() {
+        assert_eq!(Step::Job.before(), &[Step::Base, Step::Personal]);
+        assert_eq!(Step::Base.before(), &[] as &[Step]);
+        assert_eq!(Step::Bank.next(), None);
+        assert_eq!(Step::parse("extended"), Some(Step::Extended));
+    }
+}
