@@ -1,5 +1,5 @@
 // A new borrower signs in to the app with the code sent to their phone (read from the development outbox), lands on
-// the loans of their market, sees their account, reloads and stays signed in, and logs out. In each market, in its language.
+// home, sees their account, reloads and stays signed in, and logs out. In each market, in its language.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { JOURNEY, useSite } from '../lib/fixture.mjs';
@@ -13,7 +13,7 @@ const MARKETS = {
     e164: '+919876543210',
     masked: '+91 ******3210',
     text: { phone: 'Mobile number', getCode: 'Get code', sent: /We sent a code by SMS/, code: 'Verification code',
-      submit: 'Log in', loans: 'Loans', account: 'My account', logout: 'Log out', resendIn: /Resend code in \d+ s/ },
+      submit: 'Log in', home: 'Home', account: 'My account', logout: 'Log out', resendIn: /Resend code in \d+ s/ },
   },
   indonesia: {
     path: '/app/login',
@@ -21,7 +21,7 @@ const MARKETS = {
     e164: '+6281234567890',
     masked: '+62 *******7890',
     text: { phone: 'Nomor ponsel', getCode: 'Kirim kode', sent: /Kami mengirim kode lewat SMS/, code: 'Kode verifikasi',
-      submit: 'Masuk', loans: 'Pinjaman', account: 'Akun saya', logout: 'Keluar', resendIn: /Kirim ulang kode dalam \d+/ },
+      submit: 'Masuk', home: 'Beranda', account: 'Akun saya', logout: 'Keluar', resendIn: /Kirim ulang kode dalam \d+/ },
   },
 };
 
@@ -48,9 +48,9 @@ for (const [name, market] of Object.entries(MARKETS)) {
       assert.match(code, /^\d{6}$/);
       await page.getByLabel(market.text.code, { exact: true }).fill(code);
       await page.getByRole('button', { name: market.text.submit, exact: true }).click();
-      // A signed-in borrower lands on the loans of their market, and finds their account in the tab bar.
-      await page.getByRole('heading', { level: 1, name: market.text.loans }).waitFor();
-      assert.equal(new URL(page.url()).pathname, '/app/products');
+      // A signed-in borrower lands on home, and finds their account in the tab bar.
+      await page.getByRole('heading', { level: 1, name: market.text.home }).waitFor();
+      assert.equal(new URL(page.url()).pathname, '/app/home');
       await page.getByRole('link', { name: market.text.account }).click();
       await page.getByRole('heading', { level: 1, name: market.text.account }).waitFor();
       assert.equal(new URL(page.url()).pathname, '/app/me');

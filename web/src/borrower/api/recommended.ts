@@ -28,9 +28,10 @@ export function useRecommended() {
   return useQuery({
     queryKey: queryKeys.recommended,
     queryFn: () => fetchRecommended(api),
-    select: (data: Recommended): Recommended => ({
-      ...data,
-      products: [...data.products].sort((a, b) => a.sample.apr - b.sample.apr),
-    }),
+    select: lowestAprFirst,
   });
+}
+
+function lowestAprFirst(data: Recommended): Recommended {
+  return { ...data, products: [...data.products].sort((a, b) => a.sample.apr - b.sample.apr) };
 }

@@ -17,6 +17,7 @@ export function AboutPage() {
   const { t } = useTranslation();
   const app = useAppName();
   const settings = useSiteSettings();
+  const whatsappDigits = settings.data?.whatsappNumber.replace(/\D/g, '') ?? '';
   return (
     <Screen title={t('about.title')} backTo="/me">
       {settings.isPending ? (
@@ -66,7 +67,14 @@ export function AboutPage() {
             <p>
               {t('about.phone')} <a href={tel(settings.data.servicePhone)}>{settings.data.servicePhone}</a>
               <br />
-              {t('about.whatsapp')} {settings.data.whatsappNumber}
+              {t('about.whatsapp')}{' '}
+              {whatsappDigits ? (
+                <a href={`https://wa.me/${whatsappDigits}`} rel="noopener noreferrer" target="_blank">
+                  {settings.data.whatsappNumber}
+                </a>
+              ) : (
+                settings.data.whatsappNumber
+              )}
             </p>
           </section>
 

@@ -66,7 +66,7 @@ describe('about us', () => {
 
     const service = screen.getByRole('heading', { level: 2, name: 'Customer service' }).closest('section')!;
     expect(within(service).getByRole('link', { name: DEV_SETTINGS.servicePhone })).toHaveAttribute('href', 'tel:+622150001000');
-    expect(service).toHaveTextContent(DEV_SETTINGS.whatsappNumber);
+    expect(within(service).getByRole('link', { name: DEV_SETTINGS.whatsappNumber })).toHaveAttribute('href', 'https://wa.me/6281200001000');
     expect(screen.getByText(DEV_SETTINGS.copyright)).toBeInTheDocument();
   });
 

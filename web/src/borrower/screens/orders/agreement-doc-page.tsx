@@ -21,7 +21,7 @@ export function AgreementDocPage() {
   const { orderNo = '' } = useParams();
   const agreement = useLoanAgreement(orderNo);
   return (
-    <Screen title={agreement.data?.title ?? t('agreementDoc.title')} backTo={`/orders/${encodeURIComponent(orderNo)}`}>
+    <Screen title={t('agreementDoc.title')} backTo={`/orders/${encodeURIComponent(orderNo)}`}>
       {agreement.isPending ? (
         <LoadingState />
       ) : agreement.isError ? (
@@ -53,6 +53,8 @@ function AgreementDocument({ agreement }: { agreement: LoanAgreement }) {
   const officer = lender.grievanceOfficer ?? agreement.kfs.lender.grievanceOfficer;
   return (
     <div className="agreement-doc">
+      {/* The server's own title names the loan; too long for the top bar. */}
+      <h2 className="agreement-doc__title">{agreement.title}</h2>
       <p className="agreement-doc__intro">
         {t('agreementDoc.intro', { orderNo: agreement.orderNo, date: formatDateTime(agreement.acceptedAt, market) })}
       </p>

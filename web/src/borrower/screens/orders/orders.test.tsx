@@ -99,7 +99,8 @@ describe('a loan’s agreement', () => {
     api.signIn();
     renderBorrower('/app/orders/KL-261123-7F3K9Q/agreement?lang=1');
 
-    expect(await screen.findByRole('heading', { level: 1, name: 'Loan agreement KL-261123-7F3K9Q' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { level: 2, name: 'Loan agreement KL-261123-7F3K9Q' })).toBeInTheDocument();
+    expect(screen.getByRole('heading', { level: 1, name: 'Loan agreement' })).toBeInTheDocument();
     expect(screen.getByText(`Loan KL-261123-7F3K9Q, accepted on ${at(AGREEMENT.acceptedAt)}.`)).toBeInTheDocument();
 
     const parties = screen.getByRole('heading', { level: 2, name: 'Parties' }).closest('section')!;
