@@ -103,6 +103,8 @@ export function DateOfBirthField({ id, label, value, onChange, min, max, start, 
               button.current?.focus();
             }}
             destroyOnClose
+            // Inside the app's element, so the sheet takes the theme's colours (custom properties set there).
+            getContainer={() => button.current?.closest<HTMLElement>('.app') ?? document.body}
           />
         </Suspense>
       )}

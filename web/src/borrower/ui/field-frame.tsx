@@ -12,7 +12,7 @@ export interface FieldFrameProps {
 }
 
 /**
- * A labelled control with an optional hint and its error under it, styled like `TextField`. The kit's
+ * A labelled control with its error under it, then an optional hint, styled like `TextField`. The kit's
  * inputs do not pass ARIA attributes to their native input, so `aria-invalid` and `aria-describedby` are
  * set on the element with `id` here: a screen reader reads the error and the hint with the field.
  */
@@ -36,14 +36,14 @@ export function FieldFrame({ id, label, hint, error, children }: FieldFrameProps
         {label}
       </label>
       <div className="field__control">{children}</div>
-      {hint && (
-        <p className="field__hint" id={hintId}>
-          {hint}
-        </p>
-      )}
       {error && (
         <p className="field__error" id={errorId}>
           {error}
+        </p>
+      )}
+      {hint && (
+        <p className="field__hint" id={hintId}>
+          {hint}
         </p>
       )}
     </div>

@@ -31,7 +31,7 @@ describe('certification progress', () => {
       'Emergency contacts',
       'Bank account',
     ]);
-    expect(items.map((item) => item.querySelector('.cert-step__status')?.textContent)).toEqual(['Done', 'Done', 'Next', 'After the step before', 'After the step before']);
+    expect(items.map((item) => item.querySelector('.cert-step__status')?.textContent)).toEqual(['Done', 'Done', 'Next', 'Opens after the step before', 'Opens after the step before']);
     // The next step stands out and is the only one with a button onwards; done steps can be edited.
     expect(items[2]).toHaveAttribute('aria-current', 'step');
     expect(within(items[2]!).getByRole('link', { name: 'Continue' })).toHaveAttribute('href', '/app/certification/job');
