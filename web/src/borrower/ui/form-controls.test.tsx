@@ -10,6 +10,7 @@ import { DigitsInput, onlyDigits } from './digits-input';
 import { editMasked } from './masked-value';
 import { MoneyInput, currencySymbol, fromMinorUnits, toMinorUnits } from './money-input';
 import { SelectField } from './select-field';
+import { TextAreaField } from './text-area-field';
 
 /** Renders a control with its value in state, and reports every value it hands out. */
 function Harness<P extends { value: string; onChange: (value: string) => void }>({
@@ -261,5 +262,18 @@ describe('DateOfBirthField', () => {
     expect(parseIsoDate('1990-02-30')).toBeNull();
     expect(parseIsoDate('1990-2-3')).toBeNull();
     expect(toIsoDate(parseIsoDate('2000-02-29')!)).toBe('2000-02-29');
+  });
+});
+
+describe('TextAreaField', () => {
+  it('is a labelled text area that keeps to its length, with its error and hint', async () => {
+    const seen: string[] = [];
+    const user = userEvent.setup();
+    render(<Harness Control={TextAreaField} props={{ id: 'address', label: 'Address', maxLength: 12, hint: 'House, street and area', error: 'At least 5 characters.' }} seen={seen} />);
+    const area = screen.getByLabelText('Address');
+    expect(area.tagName).toBe('TEXTAREA');
+    await user.type(area, 'Flat 4, MG Road');
+    expect(area).toHaveValue('Flat 4, MG R');
+    expect(area).toHaveAccessibleDescription('At least 5 characters. House, street and area');
   });
 });

@@ -13,6 +13,7 @@ import { InputField } from '../../ui/input-field';
 import { isMasked } from '../../ui/masked-value';
 import { MoneyInput } from '../../ui/money-input';
 import { SelectField } from '../../ui/select-field';
+import { TextAreaField } from '../../ui/text-area-field';
 import { birthDateRange, upperAlphanumeric } from './form-model';
 import { useStepForm, type StepForm } from './use-step-form';
 
@@ -131,7 +132,7 @@ function PersonalForm({ saved, enums, cities }: { saved: StepData['personal'] | 
         placeholder={choose}
         disabled={!region}
       />
-      <InputField {...form.bind('address')} label={t('cert.fields.address')} hint={t('cert.hints.address')} autoComplete="street-address" maxLength={200} clearable />
+      <TextAreaField {...form.bind('address')} label={t('cert.fields.address')} hint={t('cert.hints.address')} autoComplete="street-address" maxLength={200} />
       <DigitsInput {...form.bind('postalCode')} label={t('cert.fields.postalCode')} maxLength={enums.postalCode.digits} autoComplete="postal-code" />
     </FormShell>
   );
