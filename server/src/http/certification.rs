@@ -222,7 +222,7 @@ pub struct CertificationView {
 }
 
 /// Each step's `certStatus`, and the next step to do.
-#[utoipa::path(get, path = "/api/v1/borrower/certification", tag = "borrower",
+#[utoipa::path(get, path = "/api/v1/borrower/certification", tag = "borrower", operation_id = "certification_status",
     responses((status = 200, body = Envelope<CertificationView>), (status = 401, body = ErrorBody)))]
 pub async fn list(
     State(state): State<AppState>,
@@ -272,7 +272,7 @@ pub struct LogEntryView {
 }
 
 /// The advance log: each save of a step, oldest first.
-#[utoipa::path(get, path = "/api/v1/borrower/certification/log", tag = "borrower",
+#[utoipa::path(get, path = "/api/v1/borrower/certification/log", tag = "borrower", operation_id = "certification_log",
     responses((status = 200, body = Envelope<Vec<LogEntryView>>), (status = 401, body = ErrorBody)))]
 pub async fn log(
     State(state): State<AppState>,

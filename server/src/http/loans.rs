@@ -101,7 +101,7 @@ pub(super) fn view(state: &AppState, product: &Product) -> Result<ProductView, A
 }
 
 /// The products of the borrower's market, smallest first.
-#[utoipa::path(get, path = "/api/v1/borrower/products", tag = "borrower",
+#[utoipa::path(get, path = "/api/v1/borrower/products", tag = "borrower", operation_id = "list_products",
     responses((status = 200, body = Envelope<Vec<ProductView>>), (status = 401, body = ErrorBody)))]
 pub async fn list(
     State(state): State<AppState>,
@@ -118,7 +118,7 @@ pub async fn list(
 }
 
 /// One product of the borrower's market; another market's product is 404.
-#[utoipa::path(get, path = "/api/v1/borrower/products/{code}", tag = "borrower",
+#[utoipa::path(get, path = "/api/v1/borrower/products/{code}", tag = "borrower", operation_id = "product_detail",
     params(("code" = String, Path, description = "The product code")),
     responses((status = 200, body = Envelope<ProductView>), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
 pub async fn detail(

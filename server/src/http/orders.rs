@@ -584,7 +584,7 @@ fn status_code(state: OrderState) -> &'static str {
 }
 
 /// The borrower's orders, newest first.
-#[utoipa::path(get, path = "/api/v1/borrower/orders", tag = "borrower",
+#[utoipa::path(get, path = "/api/v1/borrower/orders", tag = "borrower", operation_id = "list_orders",
     responses((status = 200, body = Envelope<Vec<OrderSummary>>), (status = 401, body = ErrorBody)))]
 pub async fn list(
     State(state): State<AppState>,
@@ -614,7 +614,7 @@ async fn own_order(
 }
 
 /// One order of the borrower with its accepted KFS and timeline; another borrower's order is 404.
-#[utoipa::path(get, path = "/api/v1/borrower/orders/{orderNo}", tag = "borrower",
+#[utoipa::path(get, path = "/api/v1/borrower/orders/{orderNo}", tag = "borrower", operation_id = "order_detail",
     params(("orderNo" = String, Path, description = "E.g. KL-261123-7F3K9Q")),
     responses((status = 200, body = Envelope<OrderDetail>), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
 pub async fn detail(
@@ -634,7 +634,7 @@ pub async fn detail(
 }
 
 /// The loan agreement of an order, rendered from its accepted KFS and the borrower's certification.
-#[utoipa::path(get, path = "/api/v1/borrower/orders/{orderNo}/agreement", tag = "borrower",
+#[utoipa::path(get, path = "/api/v1/borrower/orders/{orderNo}/agreement", tag = "borrower", operation_id = "order_agreement",
     params(("orderNo" = String, Path, description = "E.g. KL-261123-7F3K9Q")),
     responses((status = 200, body = Envelope<Agreement>), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
 pub async fn agreement(

@@ -27,3 +27,22 @@ fn the_committed_document_of_the_web_client_matches_the_code() {
         "web/src/shared/api/openapi.json is out of date: run `make openapi` and commit the result"
     );
 }
+
+/// The web client's generated types are keyed by operation id: two handlers with one id would silently give one
+/// endpoint the other's types.
+#[test]
+fn operation_ids_are_unique() {
+    let doc: serde_json::Value =
+        serde_json::from_str(&kilat_server::http::openapi::document()).unwrap();
+    let mut seen = std::collections::BTreeMap::new();
+    for (path, item) in doc["paths"].as_object().unwrap() {
+        for (method, operation) in item.as_object().unwrap() {
+            if let Some(id) = operation["operationId"].as_str()
+                && let Some(first) = seen.insert(id.to_owned(), format!("{method} {path}"))
+            {
+                panic!("operationId {id} is used by {first} and {method} {path}");
+            }
+        }
+    }
+    assert!(seen.len() > 20);
+}

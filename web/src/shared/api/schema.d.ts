@@ -29,7 +29,7 @@ export interface paths {
             cookie?: never;
         };
         /** Each step's `certStatus`, and the next step to do. */
-        get: operations["list"];
+        get: operations["certification_status"];
         put?: never;
         post?: never;
         delete?: never;
@@ -46,7 +46,7 @@ export interface paths {
             cookie?: never;
         };
         /** The advance log: each save of a step, oldest first. */
-        get: operations["log"];
+        get: operations["certification_log"];
         put?: never;
         post?: never;
         delete?: never;
@@ -234,7 +234,7 @@ export interface paths {
             cookie?: never;
         };
         /** The borrower's orders, newest first. */
-        get: operations["list"];
+        get: operations["list_orders"];
         put?: never;
         /**
          * Confirms an application with the KFS accepted: creates the order in `pending_review`, storing that KFS.
@@ -255,7 +255,7 @@ export interface paths {
             cookie?: never;
         };
         /** One order of the borrower with its accepted KFS and timeline; another borrower's order is 404. */
-        get: operations["detail"];
+        get: operations["order_detail"];
         put?: never;
         post?: never;
         delete?: never;
@@ -272,7 +272,7 @@ export interface paths {
             cookie?: never;
         };
         /** The loan agreement of an order, rendered from its accepted KFS and the borrower's certification. */
-        get: operations["agreement"];
+        get: operations["order_agreement"];
         put?: never;
         post?: never;
         delete?: never;
@@ -306,7 +306,7 @@ export interface paths {
             cookie?: never;
         };
         /** The products of the borrower's market, smallest first. */
-        get: operations["list"];
+        get: operations["list_products"];
         put?: never;
         post?: never;
         delete?: never;
@@ -340,7 +340,7 @@ export interface paths {
             cookie?: never;
         };
         /** One product of the borrower's market; another market's product is 404. */
-        get: operations["detail"];
+        get: operations["product_detail"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1328,7 +1328,7 @@ export interface operations {
             };
         };
     };
-    list: {
+    certification_status: {
         parameters: {
             query?: never;
             header?: never;
@@ -1355,7 +1355,7 @@ export interface operations {
             };
         };
     };
-    log: {
+    certification_log: {
         parameters: {
             query?: never;
             header?: never;
@@ -1804,7 +1804,7 @@ export interface operations {
             };
         };
     };
-    list: {
+    list_orders: {
         parameters: {
             query?: never;
             header?: never;
@@ -1903,7 +1903,7 @@ export interface operations {
             };
         };
     };
-    detail: {
+    order_detail: {
         parameters: {
             query?: never;
             header?: never;
@@ -1941,7 +1941,7 @@ export interface operations {
             };
         };
     };
-    agreement: {
+    order_agreement: {
         parameters: {
             query?: never;
             header?: never;
@@ -1998,7 +1998,7 @@ export interface operations {
             };
         };
     };
-    list: {
+    list_products: {
         parameters: {
             query?: never;
             header?: never;
@@ -2052,7 +2052,7 @@ export interface operations {
             };
         };
     };
-    detail: {
+    product_detail: {
         parameters: {
             query?: never;
             header?: never;
