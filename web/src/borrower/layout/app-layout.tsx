@@ -1,6 +1,6 @@
 import { Component, Suspense, useEffect, type CSSProperties, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Outlet, useLocation } from 'react-router';
+import { Outlet, useLocation, useNavigationType } from 'react-router';
 import { useDismissToast } from '@/shared/ui/toast';
 import { useSiteSettings } from '../api/site-settings';
 import { ErrorPage } from '../screens/error/error-page';
@@ -13,6 +13,12 @@ export function AppLayout() {
   const dismissToast = useDismissToast();
   // A message is about the screen it was shown on (a wrong code, say), not the next one.
   useEffect(() => dismissToast(), [pathname, dismissToast]);
+  // A new screen starts at its top (the KFS opened from the bottom of a product page starts at its APR);
+  // going back keeps the browser's own scroll restoration.
+  const navigationType = useNavigationType();
+  useEffect(() => {
+    if (navigationType !== 'POP') window.scrollTo(0, 0);
+  }, [pathname, navigationType]);
   // Theme colours are runtime settings, validated by the server as #rrggbb.
   const theme = settings
     ? ({

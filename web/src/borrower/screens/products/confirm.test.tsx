@@ -1,6 +1,6 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { deferred, fakeApi, ok, refusal, renderBorrower, type ApiCall, type Handler } from '@/test/render-borrower';
 import { ORDER_DETAIL } from '../orders/fixtures.test-data';
 import { KFS_IN } from './fixtures.test-data';
@@ -39,6 +39,7 @@ describe('confirming a loan', () => {
     await user.click(screen.getByRole('checkbox', { name: ACCEPT }));
     expect(confirm).toBeDisabled();
     await user.click(screen.getByRole('checkbox', { name: ACCEPT }));
+    vi.mocked(window.scrollTo).mockClear();
     await user.click(confirm);
 
     expect(await screen.findByRole('heading', { level: 1, name: 'Loan' })).toBeInTheDocument();
@@ -54,6 +55,8 @@ describe('confirming a loan', () => {
     });
     // The answer was put in the cache: the detail needed no second request.
     expect(api.callsTo('GET', '/api/v1/borrower/orders/KL-261123-7F3K9Q')).toHaveLength(0);
+    // The new loan opens at its top, not where the long statement was scrolled to.
+    expect(window.scrollTo).toHaveBeenCalledWith(0, 0);
   });
 
   it('sends one key however often it is retried or the page reloaded, and a new key for another statement', async () => {
