@@ -217,7 +217,7 @@ pub fn validate(step: Step, req: &StepRequest, cx: &Context<'_>) -> Result<StepD
 /// The minimum income of a market, per `income_period` (SPEC.md §9): ₹12,000 a month; Rp5,000,000 a year.
 pub fn min_income(market: Market) -> i64 {
     match market {
-        Market::India => 1_200_000, // ₹12,000
+        Market::India => 1_200_000,       // ₹12,000
         Market::Indonesia => 500_000_000, // Rp5,000,000
     }
 }
