@@ -484,6 +484,16 @@ pub async fn confirm(
     }
     let standing = Standing::of(&state, borrower).await.map_err(fail)?;
     if let Some(refusal) = standing.refusal() {
+        // A twin of this request (a double tap) may have made the open order a moment ago: answer with it.
+        if standing.reasons.contains(&Reason::OpenOrder)
+            && let Some(existing) = state
+                .db
+                .order_by_idempotency_key(&borrower.id, &key)
+                .await
+                .map_err(|e| fail(e.into()))?
+        {
+            return replay(&state, &existing, &request_hash).await.map_err(fail);
+        }
         return Err(fail(refusal));
     }
     let kfs = key_fact_statement(

@@ -159,6 +159,24 @@ async fn confirm_is_idempotent_on_the_clients_key() {
         .await
         .unwrap();
     assert_eq!(count, 1);
+    // Two first confirms at the same moment (a double tap before any answer): one order, both told about it.
+    let twin = app.sign_in("IN", "9811122200").await;
+    app.certify("IN", &twin).await;
+    let twin_kfs = data(apply(&app, &twin, 1_500_000, "m3").await).await;
+    let twin_body = confirm_body(&twin_kfs, "twin-taps-0001");
+    let (a, b) = tokio::join!(
+        confirm(&app, &twin, &twin_body),
+        confirm(&app, &twin, &twin_body)
+    );
+    let mut statuses = [a.status().as_u16(), b.status().as_u16()];
+    statuses.sort_unstable();
+    assert_eq!(statuses, [200, 201]);
+    assert_eq!(data(a).await["orderNo"], data(b).await["orderNo"]);
+    let count: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM orders")
+        .fetch_one(app.db.pool())
+        .await
+        .unwrap();
+    assert_eq!(count, 2, "one order per borrower");
     // The key with another application is refused.
     let mut other = body.clone();
     other["amount"] = json!(1_600_000);
