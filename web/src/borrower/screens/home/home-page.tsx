@@ -6,6 +6,7 @@ import { formatMoney } from '@/shared/money/format-money';
 import { useHome, type Home } from '../../api/home';
 import { Screen } from '../../layout/screen';
 import { LoadingState, StateNotice } from '../../ui/state-notice';
+import { useFollowBorrowerMarket } from '../../ui/use-borrower-market';
 import { formatDay } from '../orders/format';
 import { StatusBadge } from '../orders/order-status';
 import { ProductCard } from '../products/product-card';
@@ -19,6 +20,7 @@ import '../loans.css';
 export function HomePage() {
   const { t } = useTranslation();
   const home = useHome();
+  useFollowBorrowerMarket(home.data?.market);
   return (
     <Screen title={t('home.title')} tabs>
       {home.isPending ? (

@@ -10,12 +10,14 @@ import { useSiteSettings } from '../../api/site-settings';
 import type { Me } from '../../api/types';
 import { Screen } from '../../layout/screen';
 import { LoadingState, StateNotice } from '../../ui/state-notice';
+import { useFollowBorrowerMarket } from '../../ui/use-borrower-market';
 import { useErrorToast } from '../../ui/use-error-toast';
 
 /** The signed-in borrower's menu (PRODUCT.md §2: it takes the original User page's role). */
 export function MePage() {
   const { t } = useTranslation();
   const me = useMe();
+  useFollowBorrowerMarket(me.data?.market);
   return (
     <Screen title={t('me.title')} tabs>
       {me.isPending ? (
