@@ -73,6 +73,9 @@ impl Db {
 
     /// Saves a step and logs it (`completed` the first time, `updated` after), all or nothing. Returns the step's
     /// completion time.
+    ///
+    /// The transaction writes before it reads: on SQLite a transaction that reads first cannot wait for the write
+    /// lock (it fails at once with "database is locked"), while one that starts by writing waits its turn.
     pub async fn save_certification_step(
         &self,
         borrower_id: &str,
@@ -81,38 +84,49 @@ impl Db {
         now: i64,
     ) -> sqlx::Result<i64> {
         let mut tx = self.pool().begin().await?;
-        let existing: Option<i64> = sqlx::query(
-            "SELECT completed_at FROM certification_steps WHERE borrower_id = $1 AND step = $2",
-        )
-        .bind(borrower_id)
-        .bind(step)
-        .fetch_optional(&mut *tx)
-        .await?
-        .map(|row| row.try_get("completed_at"))
-        .transpose()?;
-        sqlx::query(
+        let inserted = sqlx::query(
             "INSERT INTO certification_steps (borrower_id, step, data_enc, completed_at, updated_at)
-             VALUES ($1, $2, $3, $4, $4)
-             ON CONFLICT (borrower_id, step) DO UPDATE SET data_enc = excluded.data_enc, updated_at = excluded.updated_at",
+             VALUES ($1, $2, $3, $4, $4) ON CONFLICT (borrower_id, step) DO NOTHING",
         )
         .bind(borrower_id)
         .bind(step)
         .bind(data_enc)
         .bind(now)
         .execute(&mut *tx)
-        .await?;
+        .await?
+        .rows_affected()
+            == 1;
+        if !inserted {
+            sqlx::query(
+                "UPDATE certification_steps SET data_enc = $1, updated_at = $2 WHERE borrower_id = $3 AND step = $4",
+            )
+            .bind(data_enc)
+            .bind(now)
+            .bind(borrower_id)
+            .bind(step)
+            .execute(&mut *tx)
+            .await?;
+        }
         sqlx::query(
             "INSERT INTO certification_log (id, borrower_id, step, event, at) VALUES ($1, $2, $3, $4, $5)",
         )
         .bind(uuid::Uuid::now_v7().to_string())
         .bind(borrower_id)
         .bind(step)
-        .bind(if existing.is_some() { "updated" } else { "completed" })
+        .bind(if inserted { "completed" } else { "updated" })
         .bind(now)
         .execute(&mut *tx)
         .await?;
+        let completed_at: i64 = sqlx::query(
+            "SELECT completed_at FROM certification_steps WHERE borrower_id = $1 AND step = $2",
+        )
+        .bind(borrower_id)
+        .bind(step)
+        .fetch_one(&mut *tx)
+        .await?
+        .try_get("completed_at")?;
         tx.commit().await?;
-        Ok(existing.unwrap_or(now))
+        Ok(completed_at)
     }
 
     /// The advance log, oldest first.

@@ -351,3 +351,49 @@ async fn one_borrower_never_sees_anothers_certification() {
     );
     app.stop().await;
 }
+
+#[tokio::test]
+async fn many_borrowers_saving_at_the_same_moment_all_succeed() {
+    // On SQLite only one connection writes at a time; saves must wait their turn, never fail with "locked".
+    let app = spawn_app().await;
+    let mut sessions = Vec::new();
+    for i in 0..12 {
+        sessions.push(app.sign_in("IN", &format!("98765432{i:02}")).await);
+    }
+    let base = valid_steps("IN")[0].1.clone();
+    let mut saves = tokio::task::JoinSet::new();
+    for session in &sessions {
+        // Twice each: a first save and an edit racing it.
+        for _ in 0..2 {
+            let (client, url, session, body) = (
+                app.client.clone(),
+                app.url("/api/v1/borrower/certification/base"),
+                session.clone(),
+                base.clone(),
+            );
+            saves.spawn(async move {
+                client
+                    .post(url)
+                    .header("x-session-id", session)
+                    .json(&body)
+                    .send()
+                    .await
+                    .unwrap()
+                    .status()
+            });
+        }
+    }
+    while let Some(status) = saves.join_next().await {
+        assert_eq!(status.unwrap(), 200);
+    }
+    let logged: i64 =
+        sqlx::query_scalar("SELECT COUNT(*) FROM certification_log WHERE event = 'completed'")
+            .fetch_one(app.db.pool())
+            .await
+            .unwrap();
+    assert_eq!(
+        logged, 12,
+        "each borrower's first save is logged once as completed"
+    );
+    app.stop().await;
+}
