@@ -4,7 +4,7 @@ CARGO ?= cargo
 PG_URL ?= postgres://postgres@127.0.0.1:5432/postgres
 NPM_CI := npm ci --no-audit --no-fund --loglevel=error
 
-.PHONY: run build web test lint test-rust test-rust-sqlite test-rust-pg test-web e2e openapi bench chromium tools
+.PHONY: run build web test lint test-rust test-rust-sqlite test-rust-pg test-web e2e openapi bench bench-borrower chromium tools
 
 ## run: build everything and start the server on SQLite with demo data
 run: build
@@ -72,6 +72,11 @@ chromium:
 e2e: build chromium e2e/node_modules/.installed
 	cd e2e && node --test --test-concurrency=1 --test-reporter=spec --test-reporter-destination=stdout tests/
 
-## bench: performance budgets (Lighthouse, first-view bytes, kilat vs nginx, memory); writes docs/PERFORMANCE.md
+## bench: performance budgets (Lighthouse, first-view bytes, kilat vs nginx, memory) and the borrower API figures; writes docs/PERFORMANCE.md
+# Both scripts run even when the first fails; the target fails when either did.
 bench: build chromium e2e/node_modules/.installed scripts/bench/node_modules/.installed
-	scripts/bench-site.sh
+	scripts/bench-site.sh; status=$$?; scripts/bench-borrower.sh || status=1; exit $$status
+
+## bench-borrower: the borrower API under wrk (home, orders) on SQLite and PostgreSQL, and the KFS compute time
+bench-borrower: build
+	scripts/bench-borrower.sh
