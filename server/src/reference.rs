@@ -2,7 +2,7 @@
 //! labels in both languages, the banks of each market, the states/provinces and their cities, and the privacy
 //! policy. Parsed and checked once at start-up; a broken file stops the start.
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{HashMap, HashSet};
 
 use anyhow::{Context, bail, ensure};
 use kilat_domain::Market;
@@ -395,27 +395,6 @@ impl ReferenceData {
                 })
                 .collect(),
         }
-    }
-
-    /// Counts for the start-up log line.
-    pub fn summary(&self) -> BTreeMap<&'static str, usize> {
-        let mut counts = BTreeMap::new();
-        for (market, key) in [(Market::India, "IN"), (Market::Indonesia, "ID")] {
-            let cities = self.regions(market).iter().map(|r| r.cities.len()).sum();
-            counts.insert(
-                if key == "IN" {
-                    "cities_in"
-                } else {
-                    "cities_id"
-                },
-                cities,
-            );
-            counts.insert(
-                if key == "IN" { "banks_in" } else { "banks_id" },
-                self.banks.get(&market).map_or(0, Vec::len),
-            );
-        }
-        counts
     }
 }
 

@@ -325,7 +325,8 @@ fn session_cookie(token: &str, max_age_secs: i64, secure: bool) -> HeaderValue {
     .expect("a base64url token is a valid header value")
 }
 
-fn require_market(code: Option<&str>) -> Result<Market, FieldErrors> {
+/// The `market` field as a market, or the field error.
+pub(super) fn require_market(code: Option<&str>) -> Result<Market, FieldErrors> {
     let mut errors = FieldErrors::default();
     match code.map(str::trim).filter(|c| !c.is_empty()) {
         None => errors.add("market", FieldProblem::Required),

@@ -8,15 +8,13 @@ use kilat_domain::Market;
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use super::borrower::{MarketQuery, Session};
-use super::error::{
-    ApiError, Envelope, ErrorBody, FieldErrors, FieldProblem, LocalizedError, Refusal,
-};
+use super::borrower::{MarketQuery, Session, require_market};
+use super::error::{ApiError, Envelope, ErrorBody, LocalizedError, Refusal};
 use super::extract::JsonOrForm;
 use super::lang::Lang;
 use crate::certification::{self, Step, StepData, StepRequest};
 use crate::reference::{BankChoice, Choice, EnumKind, PrivacyPolicy, Region};
-use crate::sign_in::{Borrower, market_code, parse_market};
+use crate::sign_in::{Borrower, market_code};
 use crate::startup::AppState;
 use crate::store::now_ms;
 
@@ -64,20 +62,7 @@ pub struct EnumsView {
 }
 
 fn market_of(query: &MarketQuery, lang: Lang) -> Result<Market, LocalizedError> {
-    let mut errors = FieldErrors::default();
-    match query
-        .market
-        .as_deref()
-        .map(str::trim)
-        .filter(|m| !m.is_empty())
-    {
-        None => errors.add("market", FieldProblem::Required),
-        Some(code) => match parse_market(code) {
-            Some(market) => return Ok(market),
-            None => errors.add("market", FieldProblem::UnknownMarket),
-        },
-    }
-    Err(ApiError::Validation(errors).in_lang(lang))
+    require_market(query.market.as_deref()).map_err(|e| ApiError::Validation(e).in_lang(lang))
 }
 
 /// The enumerations of the certification forms (public).

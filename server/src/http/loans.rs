@@ -11,6 +11,7 @@ use super::borrower::Session;
 use super::error::{ApiError, Envelope, ErrorBody, FieldErrors, FieldProblem, LocalizedError};
 use super::extract::JsonOrForm;
 use super::lang::Lang;
+use crate::sign_in::Borrower;
 use crate::startup::AppState;
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -159,41 +160,64 @@ pub async fn quote(
     session: Session,
     JsonOrForm(req): JsonOrForm<QuoteRequest>,
 ) -> Result<Json<Envelope<KeyFactStatement>>, LocalizedError> {
-    let invalid = |field, problem| {
-        let mut errors = FieldErrors::default();
-        errors.add(field, problem);
-        ApiError::Validation(errors).in_lang(lang)
-    };
     let mut errors = FieldErrors::default();
-    let code = req
-        .product_code
-        .as_deref()
-        .map(str::trim)
-        .filter(|c| !c.is_empty());
+    let choice = loan_choice(
+        &state,
+        &session.borrower,
+        req.product_code.as_deref(),
+        req.amount,
+        req.term_code.as_deref(),
+        &mut errors,
+    );
+    let Some(choice) = choice.filter(|_| errors.is_empty()) else {
+        return Err(ApiError::Validation(errors).in_lang(lang));
+    };
+    let kfs = key_fact_statement(
+        &state,
+        choice.product,
+        Money::from_minor(choice.amount),
+        &choice.term,
+    )
+    .map_err(|e| e.in_lang(lang))?;
+    Ok(Envelope::ok(kfs))
+}
+
+/// A loan as a request names it: product, amount and term, the fields checked.
+pub(super) struct LoanChoice<'a> {
+    pub product: &'a Product,
+    pub amount: i64,
+    pub term: String,
+}
+
+/// Reads the three fields of a loan; each missing or unknown one is added to `errors`.
+pub(super) fn loan_choice<'a>(
+    state: &'a AppState,
+    borrower: &Borrower,
+    product_code: Option<&str>,
+    amount: Option<i64>,
+    term_code: Option<&str>,
+    errors: &mut FieldErrors,
+) -> Option<LoanChoice<'a>> {
+    let code = product_code.map(str::trim).filter(|c| !c.is_empty());
+    let term = term_code.map(str::trim).filter(|c| !c.is_empty());
     if code.is_none() {
         errors.add("productCode", FieldProblem::Required);
     }
-    if req.amount.is_none() {
+    if amount.is_none() {
         errors.add("amount", FieldProblem::Required);
     }
-    let term = req
-        .term_code
-        .as_deref()
-        .map(str::trim)
-        .filter(|c| !c.is_empty());
     if term.is_none() {
         errors.add("termCode", FieldProblem::Required);
     }
-    let (Some(code), Some(amount), Some(term)) = (code, req.amount, term) else {
-        return Err(ApiError::Validation(errors).in_lang(lang));
-    };
-    let product = state
-        .catalog
-        .get(session.borrower.market, code)
-        .ok_or_else(|| invalid("productCode", FieldProblem::UnknownProduct))?;
-    let kfs = key_fact_statement(&state, product, Money::from_minor(amount), term)
-        .map_err(|e| e.in_lang(lang))?;
-    Ok(Envelope::ok(kfs))
+    let product = state.catalog.get(borrower.market, code?);
+    if product.is_none() {
+        errors.add("productCode", FieldProblem::UnknownProduct);
+    }
+    Some(LoanChoice {
+        product: product?,
+        amount: amount?,
+        term: term?.to_owned(),
+    })
 }
 
 /// The sealed KFS of `amount` on `term`, disbursed today (UTC), with the lender of the settings.

@@ -5,7 +5,7 @@ use axum::Json;
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
-use kilat_domain::{KeyFactStatement, Money, OrderState, Product};
+use kilat_domain::{KeyFactStatement, Money, OrderState};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use utoipa::ToSchema;
@@ -17,7 +17,7 @@ use super::error::{
 };
 use super::extract::JsonOrForm;
 use super::lang::Lang;
-use super::loans::{ProductView, key_fact_statement, view};
+use super::loans::{ProductView, key_fact_statement, loan_choice, view};
 use crate::agreement::{self, Agreement, AgreementBorrower};
 use crate::certification::{self, Step, StepData, mask_account, mask_id};
 use crate::sign_in::{Borrower, market_code};
@@ -193,42 +193,6 @@ pub struct ApplyRequest {
     /// Minor units.
     pub amount: Option<i64>,
     pub term_code: Option<String>,
-}
-
-struct LoanChoice<'a> {
-    product: &'a Product,
-    amount: i64,
-    term: String,
-}
-
-fn loan_choice<'a>(
-    state: &'a AppState,
-    borrower: &Borrower,
-    product_code: Option<&str>,
-    amount: Option<i64>,
-    term_code: Option<&str>,
-    errors: &mut FieldErrors,
-) -> Option<LoanChoice<'a>> {
-    let code = product_code.map(str::trim).filter(|c| !c.is_empty());
-    let term = term_code.map(str::trim).filter(|c| !c.is_empty());
-    if code.is_none() {
-        errors.add("productCode", FieldProblem::Required);
-    }
-    if amount.is_none() {
-        errors.add("amount", FieldProblem::Required);
-    }
-    if term.is_none() {
-        errors.add("termCode", FieldProblem::Required);
-    }
-    let product = state.catalog.get(borrower.market, code?);
-    if product.is_none() {
-        errors.add("productCode", FieldProblem::UnknownProduct);
-    }
-    Some(LoanChoice {
-        product: product?,
-        amount: amount?,
-        term: term?.to_owned(),
-    })
 }
 
 /// The KFS of the loan chosen, after checking the borrower may apply now. Nothing is stored.
