@@ -4,6 +4,7 @@ pub mod agreement;
 pub mod catalog;
 pub mod certification;
 pub mod crypto;
+pub mod display;
 pub mod http;
 pub mod quote;
 pub mod reference;

@@ -11,6 +11,7 @@ use super::borrower::Session;
 use super::error::{ApiError, Envelope, ErrorBody, FieldErrors, FieldProblem, LocalizedError};
 use super::extract::JsonOrForm;
 use super::lang::Lang;
+use crate::display::format_money;
 use crate::sign_in::Borrower;
 use crate::startup::AppState;
 
@@ -228,7 +229,27 @@ pub(super) fn key_fact_statement(
     term: &str,
 ) -> Result<KeyFactStatement, ApiError> {
     let today = time::OffsetDateTime::now_utc().date();
-    let quote = quote_with_caps(product, amount, term, today, state.catalog.caps())
-        .map_err(ApiError::Loan)?;
+    let currency = product.market.currency();
+    let quote =
+        quote_with_caps(product, amount, term, today, state.catalog.caps()).map_err(|err| {
+            // The amount's rule, worded with the market's money ("₹5,000.00", "Rp1.000.000").
+            let problem = match err {
+                kilat_domain::Error::AmountOutOfRange { min, max, .. } => {
+                    FieldProblem::AmountOutOfRange {
+                        min: format_money(min, currency),
+                        max: format_money(max, currency),
+                    }
+                }
+                kilat_domain::Error::AmountNotOnStep { step, .. } => {
+                    FieldProblem::AmountNotOnStep {
+                        step: format_money(step, currency),
+                    }
+                }
+                other => return ApiError::Loan(other),
+            };
+            let mut errors = FieldErrors::default();
+            errors.add("amount", problem);
+            ApiError::Validation(errors)
+        })?;
     KeyFactStatement::new(&quote, &state.site.lender()).map_err(ApiError::Loan)
 }

@@ -246,6 +246,25 @@ async fn each_refusal_of_apply_and_confirm_has_its_code() {
         assert_eq!(body["code"], "validation_failed");
         assert!(body["fields"][field].is_string(), "{amount} {term}: {body}");
     }
+    // The rule in the market's money, in the request's language.
+    let range = app
+        .client
+        .post(app.url("/api/v1/borrower/apply"))
+        .header("x-session-id", &session)
+        .header("accept-language", "en-IN")
+        .json(&json!({"productCode": PRODUCT, "amount": 100_000, "termCode": "m6"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(
+        error(range).await["fields"]["amount"],
+        "Choose an amount from ₹10,000.00 to ₹80,000.00."
+    );
+    let step = apply(&app, &session, 1_050_050, "m6").await;
+    assert_eq!(
+        error(step).await["fields"]["amount"],
+        "Jumlah naik dengan kelipatan ₹1,000.00."
+    );
     let unknown = app
         .post_as(
             "/api/v1/borrower/apply",
