@@ -5,16 +5,21 @@
 #     robin), on SQLite (a fresh file) and on PostgreSQL (a fresh database on 127.0.0.1:5432, dropped at the end;
 #     skipped with a message when the server is unreachable): requests/s, p50 and p99, and every non-200 counted;
 #   - the time to compute the Key Fact Statement of a 12-installment loan, and its APR alone
-#     (`cargo bench -p kilat-domain --bench kfs`, criterion's median).
+#     (`cargo bench -p kilat-domain --bench kfs`, criterion's median);
+#   - the borrower app's first load in Chromium (scripts/bench/transfer.mjs, as bench-site.sh measures the site) of
+#     /app/login?lang=1 and /app/login, no session, on the SQLite server: its compressed JavaScript, budget 200 KB
+#     (KB = 1000 bytes) per page.
 # Writes the figures, the machine and the commands between <!-- borrower:begin --> and <!-- borrower:end --> in
-# docs/PERFORMANCE.md. No budgets are set: it reports, and exits non-zero only when a measurement could not be made or
-# a response under load was not 200. `make bench-borrower` (and `make bench`) run it after `make build`; it installs
-# wrk (and psql, when PostgreSQL answers) from apt when missing.
+# docs/PERFORMANCE.md. The API and KFS figures have no budgets; it exits non-zero when a page's first load is over its
+# JavaScript budget, a measurement could not be made or a response under load was not 200 (after writing the report).
+# `make bench-borrower` (and `make bench`) run it after `make build`; it installs wrk and chromium (and psql, when
+# PostgreSQL answers) from apt and e2e/'s npm packages (playwright-core) when missing.
 #
 # Knobs: KILAT_BIN (binary), PG_URL (an admin URL of the PostgreSQL server; default
 # postgres://postgres@127.0.0.1:5432/postgres), BENCH_BORROWERS (default 200), BENCH_SEED_CONCURRENCY (borrowers seeded
 # at a time; default 8), BENCH_WRK_DURATION (default 10s), BENCH_WRK_WARMUP (default 2s), BENCH_DATABASES (default
-# "sqlite postgres"), BENCH_KFS (0 skips the criterion run), BENCH_KEEP (1 keeps the scratch folder).
+# "sqlite postgres"), BENCH_KFS (0 skips the criterion run), BENCH_APP (0 skips the app's first load; it needs the
+# SQLite half), BENCH_KEEP (1 keeps the scratch folder).
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -28,6 +33,8 @@ WRK_DURATION=${BENCH_WRK_DURATION:-10s}
 WRK_WARMUP=${BENCH_WRK_WARMUP:-2s}
 DATABASES=${BENCH_DATABASES:-sqlite postgres}
 RUN_KFS=${BENCH_KFS:-1}
+RUN_APP=${BENCH_APP:-1}
+APP_PAGES=('/app/login?lang=1' /app/login)
 ENDPOINTS=(home orders)
 WRK_ARGS=(-t2 -c64)
 
@@ -43,6 +50,8 @@ missing=()
 command -v wrk >/dev/null || missing+=(wrk)
 command -v curl >/dev/null || missing+=(curl)
 if $pg_wanted && ! command -v psql >/dev/null && pg_port_open; then missing+=(postgresql-client); fi
+case " $DATABASES " in *" sqlite "*) ;; *) RUN_APP=0 ;; esac # the app is measured on the SQLite server
+if [ "$RUN_APP" = 1 ] && ! command -v chromium >/dev/null; then missing+=(chromium); fi
 if [ ${#missing[@]} -gt 0 ]; then
   log "installing ${missing[*]}"
   SUDO=; [ "$(id -u)" -eq 0 ] || SUDO=sudo
@@ -50,6 +59,12 @@ if [ ${#missing[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 command -v node >/dev/null || die "node is missing: install Node.js 20 or newer"
+if [ "$RUN_APP" = 1 ] && { [ ! -f "$ROOT/e2e/node_modules/.installed" ] ||
+  [ "$ROOT/e2e/package-lock.json" -nt "$ROOT/e2e/node_modules/.installed" ]; }; then
+  log "npm ci in e2e (playwright-core, for the app's first load)"
+  (cd "$ROOT/e2e" && npm ci --no-audit --no-fund --loglevel=error) >&2
+  touch "$ROOT/e2e/node_modules/.installed"
+fi
 [ -x "$BIN" ] || die "$BIN is missing: run \`make build\` first (or set KILAT_BIN)"
 LOAD_START=$(cut -d' ' -f1-3 /proc/loadavg)
 # A source of the binary changed after it was built: the figures would be of other code than the tree's.
@@ -116,7 +131,7 @@ fi
 
 # ---- one database: start kilat, seed, measure ------------------------------------------------------------
 measure() { # name database_url
-  local db=$1 url=$2 dir=$WORK/$1 port pid sessions seeded_lines
+  local db=$1 url=$2 dir=$WORK/$1 port pid sessions app_lines seeded_lines
   mkdir -p "$dir"
   port=$(free_port)
   log "$db: starting kilat on 127.0.0.1:$port"
@@ -125,6 +140,14 @@ measure() { # name database_url
   pid=$!
   PIDS+=("$pid")
   wait_http "http://127.0.0.1:$port/readyz" "kilat on $db"
+
+  # The app's first load, on a server nobody has used yet (as a new borrower finds it).
+  if [ "$db" = sqlite ] && [ "$RUN_APP" = 1 ]; then
+    log "$db: first load of ${APP_PAGES[*]} in chromium"
+    node "$ROOT/scripts/bench/transfer.mjs" "${APP_PAGES[@]/#/http://127.0.0.1:$port}" >"$WORK/app-transfer.json" ||
+      echo "bench-borrower: the app's first-load measurement failed: the report will say so" >&2
+  fi
+  app_lines=$(wc -l <"$dir/kilat.log")
 
   log "$db: seeding $BORROWERS borrowers, $SEED_CONCURRENCY at a time"
   sessions=$dir/sessions.txt
@@ -155,7 +178,7 @@ measure() { # name database_url
   kill "$pid" 2>/dev/null || true
   wait "$pid" 2>/dev/null || true
   # Requests the server logged as failed (a 5xx), while seeding and under wrk, with their causes.
-  log_errors "$dir/kilat.log" 1 "$seeded_lines" >"$dir/errors-seed.txt"
+  log_errors "$dir/kilat.log" "$((app_lines + 1))" "$seeded_lines" >"$dir/errors-seed.txt"
   log_errors "$dir/kilat.log" "$((seeded_lines + 1))" '$' >"$dir/errors-wrk.txt"
 }
 
@@ -209,6 +232,9 @@ dirty=
   echo "wrk_warmup=$WRK_WARMUP"
   echo "databases=$DATABASES"
   echo "run_kfs=$RUN_KFS"
+  echo "run_app=$RUN_APP"
+  echo "app_pages=${APP_PAGES[*]}"
+  echo "chromium=$(chromium --version 2>/dev/null | head -1 | sed 's/ built on.*//')"
   echo "kfs_command=${KFS_BENCH[*]}"
 } >"$WORK/meta.txt"
 node "$ROOT/scripts/bench/borrower-report.mjs" "$WORK" "$DOC"

@@ -1,8 +1,9 @@
 // Turns what scripts/bench-borrower.sh measured into the "borrower" section of docs/PERFORMANCE.md and prints the
-// figures. No budgets: exits 1 only when a measurement is missing or a response under load was not 200 (after
-// writing the document, so the failure is on record).
+// figures. One budget, the app's first load (compressed JavaScript, counted as report.mjs counts the site's); exits 1
+// when a page is over it, a measurement is missing or a response under load was not 200 (after writing the document,
+// so the failure is on record).
 // usage: node scripts/bench/borrower-report.mjs WORK_DIR docs/PERFORMANCE.md
-import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -22,6 +23,8 @@ const ENDPOINTS = [
   { id: 'home', path: '/api/v1/borrower/home' },
   { id: 'orders', path: '/api/v1/borrower/orders' },
 ];
+const KB = 1000;
+const APP_JS_BUDGET = 200 * KB; // web/README.md: 200 KB of compressed JavaScript for the app's first view
 const KFS_BENCHES = [
   { id: 'india_full_kfs', what: 'Full KFS, India: Flexi EMI, ₹50,000 over 12 monthly EMIs (quote, fees, schedule, APR, seal)' },
   { id: 'indonesia_full_kfs', what: 'Full KFS, Indonesia: Rp10,000,000 over 12 months, flat daily rate (the same, plus OJK\'s caps)' },
@@ -138,6 +141,24 @@ for (const b of KFS_BENCHES) {
 }
 if (meta.run_kfs === 'failed') problems.push('the KFS benchmark did not compile');
 
+// ---- the app's first load (scripts/bench/transfer.mjs) ------------------------------------------------------
+const appTransfer = readJson('app-transfer.json') ?? [];
+const appPages = (meta.app_pages ?? '').split(/\s+/).filter(Boolean).map((page) => {
+  const t = appTransfer.find((x) => new URL(x.url).pathname + new URL(x.url).search === page);
+  const js = (t?.resources ?? []).filter(
+    (r) => r.phase === 'first' && !r.fromServiceWorker && !r.failed && /javascript|ecmascript/.test(r.contentType),
+  );
+  const encodings = [...new Set(js.map((r) => r.encoding || 'identity'))];
+  // The same files' precompressed gzip in web/dist, beside what was sent (brotli when the browser takes it).
+  const dist = path.join(path.dirname(path.resolve(docPath)), '..', 'web', 'dist');
+  const gzFiles = js.map((r) => path.join(dist, `${r.path.split('?')[0]}.gz`));
+  const gzBytes = js.length && gzFiles.every(existsSync) ? gzFiles.reduce((n, f) => n + statSync(f).size, 0) : null;
+  const pass = t ? t.firstView.jsBytes <= APP_JS_BUDGET : null;
+  if (meta.run_app === '1' && !t) problems.push(`the first load of ${page} was not measured`);
+  if (pass === false) problems.push(`the first load of ${page} fetched ${num(t.firstView.jsBytes / KB, 1)} KB of compressed JavaScript, over the ${APP_JS_BUDGET / KB} KB budget`);
+  return { page, t, encodings, gzBytes, pass };
+});
+
 // ---- machine -----------------------------------------------------------------------------------------------
 const osRelease = (() => {
   try {
@@ -155,7 +176,7 @@ const measuredDbs = DATABASES.filter((db) => results[db.id].measured);
 const anySeed = measuredDbs.map((db) => results[db.id].seed).find(Boolean);
 const L = [];
 L.push(BEGIN);
-L.push('## Borrower API (issue 3)');
+L.push('## Borrower API and app (issue 3)');
 L.push('');
 L.push(
   `Written by \`scripts/bench-borrower.sh\` (\`make bench-borrower\`, also run by \`make bench\`) on ${date}, commit \`${meta.commit ?? 'none'}\`` +
@@ -168,7 +189,10 @@ if (meta.stale) {
 L.push(`Machine: ${machine}.`);
 const pgVersion = results.postgres.version ? `, PostgreSQL ${results.postgres.version}` : '';
 L.push(`Tools: ${meta.wrk ?? 'wrk ?'}, ${meta.rustc ?? 'rustc ?'}${pgVersion}, Node.js ${process.version} (seeding).`);
-L.push('No budgets are set for these figures (issue 3 asks for them to be reported): nothing here passes or fails.');
+L.push(
+  'The API and KFS figures have no budgets (issue 3 asks for them to be reported); the app\'s first load has one, ' +
+    `at most ${APP_JS_BUDGET / KB} KB of compressed JavaScript (\`web/README.md\`), and the script fails when a page is over it.`,
+);
 L.push('');
 L.push('### Home and order list under load');
 L.push('');
@@ -264,6 +288,33 @@ if (meta.run_kfs === '1') {
   L.push('Not measured in this run (`BENCH_KFS=0`).');
 }
 L.push('');
+L.push('### First load of the borrower app (budget)');
+L.push('');
+if (meta.run_app === '1') {
+  const chromium = meta.chromium ? `${meta.chromium}, ` : '';
+  const enc = [...new Set(appPages.flatMap((p) => p.encodings))].map((e) => (e === 'br' ? 'brotli' : e)).join(' and ') || 'n/a';
+  L.push(
+    `\`scripts/bench/transfer.mjs\` (${chromium}360×740 phone, empty cache, no session) on the SQLite server before seeding: ` +
+      'the login screen, the first a new borrower sees in each market (`?lang=1` India, otherwise Indonesia). JavaScript is ' +
+      `the bodies of the first view's script responses as the server sent them (${enc}), as the site's first view is counted; ` +
+      'what the page or the service worker fetched after the network went quiet is not counted. The verdict is on what ' +
+      'was sent; "as gzip" is the same files\' `.gz` in `web/dist` (what a browser without brotli gets). KB = 1000 bytes.',
+  );
+  L.push('');
+  L.push(`| Page | JS files | Compressed JS | As gzip | Budget | Verdict |`);
+  L.push('|---|---|---|---|---|---|');
+  for (const p of appPages) {
+    const f = p.t?.firstView;
+    L.push(
+      `| \`${p.page}\` | ${f ? f.jsFiles : 'n/a'} | ${f ? `${num(f.jsBytes / KB, 1)} KB (${num(f.jsBytes)} B)` : 'not measured'} | ` +
+        `${p.gzBytes == null ? 'n/a' : `${num(p.gzBytes / KB, 1)} KB`} | ` +
+        `${APP_JS_BUDGET / KB} KB | ${p.pass == null ? 'FAIL (not measured)' : p.pass ? 'PASS' : '**FAIL**'} |`,
+    );
+  }
+} else {
+  L.push('Not measured in this run (`BENCH_APP=0`, or no SQLite half in `BENCH_DATABASES`).');
+}
+L.push('');
 L.push('### What the figures mean');
 L.push('');
 /** The products of a market in the catalog the binary ships (server/products/*.toml). */
@@ -339,6 +390,7 @@ for (const ep of ENDPOINTS) {
   );
 }
 L.push(meta.kfs_command ?? 'cargo bench -p kilat-domain --bench kfs --locked');
+L.push(`node scripts/bench/transfer.mjs ${(meta.app_pages || '/app/login?lang=1 /app/login').split(/\s+/).map((p) => `'http://127.0.0.1:PORT${p}'`).join(' ')}   # on the SQLite server, before seeding`);
 L.push('```');
 if (problems.length) {
   L.push('');
@@ -375,6 +427,13 @@ for (const db of DATABASES) {
   }
 }
 for (const b of KFS_BENCHES) console.log(`KFS ${b.id}: median ${fmtNs(kfs[b.id].median)}`);
+for (const p of meta.run_app === '1' ? appPages : []) {
+  const f = p.t?.firstView;
+  console.log(
+    `${p.pass == null ? 'FAIL' : p.pass ? 'PASS' : 'FAIL'} first load of ${p.page}: ` +
+      `${f ? `${num(f.jsBytes / KB, 1)} KB compressed JavaScript in ${f.jsFiles} files` : 'not measured'} (budget ${APP_JS_BUDGET / KB} KB)`,
+  );
+}
 console.log(`Wrote the borrower section of ${path.relative(process.cwd(), docPath) || docPath}.`);
 if (problems.length) {
   for (const p of problems) console.error(`PROBLEM: ${p}`);

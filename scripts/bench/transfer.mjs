@@ -23,6 +23,7 @@ async function measure(browser, url) {
         const response = await request.response().catch(() => null);
         entry.status = response?.status() ?? 0;
         entry.contentType = (response?.headers()['content-type'] ?? '').split(';')[0];
+        entry.encoding = response?.headers()['content-encoding'] ?? '';
         entry.fromServiceWorker = Boolean(response?.fromServiceWorker());
         entry.byServiceWorker = Boolean(request.serviceWorker());
         const sizes = await request.sizes().catch(() => null);
@@ -57,11 +58,12 @@ async function measure(browser, url) {
       bodyBytes: sum(first, (e) => e.body),
     },
     later: { requests: later.length, totalBytes: sum(later, (e) => e.body + e.headers) },
-    resources: entries.map(({ phase, url: u, status, contentType, body, headers, byServiceWorker, fromServiceWorker, failed }) => ({
+    resources: entries.map(({ phase, url: u, status, contentType, encoding, body, headers, byServiceWorker, fromServiceWorker, failed }) => ({
       phase: byServiceWorker ? 'service-worker' : phase,
       path: new URL(u).pathname + new URL(u).search,
       status,
       contentType,
+      encoding,
       body,
       headers,
       fromServiceWorker,
