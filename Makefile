@@ -77,6 +77,6 @@ e2e: build chromium e2e/node_modules/.installed
 bench: build chromium e2e/node_modules/.installed scripts/bench/node_modules/.installed
 	scripts/bench-site.sh; status=$$?; scripts/bench-borrower.sh || status=1; exit $$status
 
-## bench-borrower: the borrower API under wrk (home, orders) on SQLite and PostgreSQL, and the KFS compute time
+## bench-borrower: the borrower app's first load (200 KB budget), the borrower API under wrk (home, orders) on SQLite and PostgreSQL, the KFS compute time
 bench-borrower: build
 	scripts/bench-borrower.sh
