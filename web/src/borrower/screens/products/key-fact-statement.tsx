@@ -49,11 +49,14 @@ export function KeyFactStatementView({ kfs, scheduleNote }: { kfs: KeyFactStatem
             <div className="figures__row figures__row--fee" key={fee.name}>
               <dt>
                 {fee.name}
-                <span className="figures__sub">
-                  {kfs.market === 'IN'
-                    ? t('kfs.feeWithGst', { amount: money(fee.amount), tax: money(fee.tax) })
-                    : t('kfs.feeWithTax', { amount: money(fee.amount), tax: money(fee.tax) })}
-                </span>
+                {/* The tax line only where there is a tax: Indonesian fees carry none, and "+ tax Rp 0" reads oddly. */}
+                {fee.tax !== 0 && (
+                  <span className="figures__sub">
+                    {kfs.market === 'IN'
+                      ? t('kfs.feeWithGst', { amount: money(fee.amount), tax: money(fee.tax) })
+                      : t('kfs.feeWithTax', { amount: money(fee.amount), tax: money(fee.tax) })}
+                  </span>
+                )}
               </dt>
               <dd>{money(fee.total)}</dd>
             </div>

@@ -142,6 +142,20 @@ describe('Key Fact Statement screen', () => {
     expect(screen.getByRole('button', { name: 'Confirm' })).toBeDisabled();
   });
 
+  it('shows a fee without a tax line when it carries no tax (Indonesia)', async () => {
+    const kfs = {
+      ...KFS_IN,
+      market: 'ID',
+      currency: 'IDR',
+      fees: [{ name: 'Biaya layanan', amount: 5_000_000, tax: 0, total: 5_000_000 }],
+    };
+    fakeApi({ 'POST /api/v1/borrower/apply': () => ok(kfs) }).signIn();
+    renderBorrower('/app/products/id-kilat-30/kfs?amount=100000000&term=30d');
+    const fee = await screen.findByText('Biaya layanan');
+    expect(fee.closest('.figures__row')).toHaveTextContent(/^Biaya layananRp\s50\.000$/);
+    expect(screen.queryByText(/pajak/)).not.toBeInTheDocument();
+  });
+
   it('asks for an amount and term when the URL has none', async () => {
     const api = fakeApi();
     api.signIn();
