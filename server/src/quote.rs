@@ -25,7 +25,7 @@ pub fn key_fact_statement(
     let disbursed = match date {
         Some(text) => Date::parse(text, format_description!("[year]-[month]-[day]"))
             .with_context(|| format!("--date must be YYYY-MM-DD, not {text:?}"))?,
-        None => time::OffsetDateTime::now_utc().date(),
+        None => product.market.local_date(time::OffsetDateTime::now_utc()),
     };
     let caps = CapTable::ojk_consumer();
     product

@@ -24,6 +24,17 @@ impl Market {
             Market::Indonesia => Currency::Idr,
         }
     }
+
+    /// The market's calendar day at `now`: a loan paid out at 00:30 in Mumbai is dated that day, not the day
+    /// before in UTC. India is UTC+05:30; Indonesia uses Jakarta's time (WIB, UTC+07:00), where its lender books.
+    pub fn local_date(self, now: time::OffsetDateTime) -> time::Date {
+        let offset = match self {
+            Market::India => time::UtcOffset::from_hms(5, 30, 0),
+            Market::Indonesia => time::UtcOffset::from_hms(7, 0, 0),
+        }
+        .expect("a valid fixed offset");
+        now.to_offset(offset).date()
+    }
 }
 
 /// ISO 4217 currency; both have 100 minor units to the major unit.
@@ -144,6 +155,28 @@ pub fn round_to_unit(minor: i128, unit: i64) -> i128 {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_markets_day_starts_at_its_own_midnight() {
+        use time::macros::{date, datetime};
+        // 18:29 UTC is 23:59 in India; 18:30 UTC is already the next day there, and 01:30 in Jakarta.
+        assert_eq!(
+            Market::India.local_date(datetime!(2026-11-22 18:29 UTC)),
+            date!(2026 - 11 - 22)
+        );
+        assert_eq!(
+            Market::India.local_date(datetime!(2026-11-22 18:30 UTC)),
+            date!(2026 - 11 - 23)
+        );
+        assert_eq!(
+            Market::Indonesia.local_date(datetime!(2026-11-22 16:59 UTC)),
+            date!(2026 - 11 - 22)
+        );
+        assert_eq!(
+            Market::Indonesia.local_date(datetime!(2026-11-22 17:00 UTC)),
+            date!(2026 - 11 - 23)
+        );
+    }
+
     use super::*;
     use rstest::rstest;
 

@@ -353,7 +353,7 @@ pub async fn save_step(
         reference: &state.reference,
         own_phone: &borrower.phone,
         previous: certification.steps.get(&step).map(|(d, _)| d),
-        today: time::OffsetDateTime::now_utc().date(),
+        today: borrower.market.local_date(time::OffsetDateTime::now_utc()),
     };
     let data = certification::validate(step, &req, &cx)
         .map_err(|e| ApiError::Validation(e).in_lang(lang))?;

@@ -228,7 +228,7 @@ pub(super) fn key_fact_statement(
     amount: Money,
     term: &str,
 ) -> Result<KeyFactStatement, ApiError> {
-    let today = time::OffsetDateTime::now_utc().date();
+    let today = product.market.local_date(time::OffsetDateTime::now_utc());
     let currency = product.market.currency();
     let quote =
         quote_with_caps(product, amount, term, today, state.catalog.caps()).map_err(|err| {
