@@ -138,6 +138,7 @@ pub async fn detail(
     ))
 }
 
+/// The loan a quote, an application or (with more fields) a confirm names.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct QuoteRequest {

@@ -17,7 +17,7 @@ use super::error::{
 };
 use super::extract::JsonOrForm;
 use super::lang::Lang;
-use super::loans::{ProductView, key_fact_statement, loan_choice, view};
+use super::loans::{ProductView, QuoteRequest, key_fact_statement, loan_choice, view};
 use crate::agreement::{self, Agreement, AgreementBorrower};
 use crate::certification::{self, Step, StepData, mask_account, mask_id};
 use crate::sign_in::{Borrower, market_code};
@@ -186,18 +186,9 @@ pub async fn recommended(
     }))
 }
 
-#[derive(Debug, Deserialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct ApplyRequest {
-    pub product_code: Option<String>,
-    /// Minor units.
-    pub amount: Option<i64>,
-    pub term_code: Option<String>,
-}
-
 /// The KFS of the loan chosen, after checking the borrower may apply now. Nothing is stored.
 #[utoipa::path(post, path = "/api/v1/borrower/apply", tag = "borrower",
-    request_body(content((ApplyRequest = "application/json"), (ApplyRequest = "application/x-www-form-urlencoded"))),
+    request_body(content((QuoteRequest = "application/json"), (QuoteRequest = "application/x-www-form-urlencoded"))),
     responses((status = 200, description = "The KFS (docs/MONEY.md §8)", body = Envelope<Object>),
         (status = 401, body = ErrorBody),
         (status = 403, description = "not_eligible", body = ErrorBody),
@@ -207,7 +198,7 @@ pub async fn apply(
     State(state): State<AppState>,
     lang: Lang,
     session: Session,
-    JsonOrForm(req): JsonOrForm<ApplyRequest>,
+    JsonOrForm(req): JsonOrForm<QuoteRequest>,
 ) -> Result<Json<Envelope<KeyFactStatement>>, LocalizedError> {
     let borrower = &session.borrower;
     let mut errors = FieldErrors::default();

@@ -18,15 +18,7 @@ async fn save(app: &TestApp, session: &str, step: &str, body: &Value) -> reqwest
 #[tokio::test]
 async fn enumerations_and_cities_are_public_localised_and_per_market() {
     let app = spawn_app().await;
-    let english = data(
-        app.client
-            .get(app.url("/api/v1/borrower/enums?market=IN"))
-            .header("accept-language", "en-IN")
-            .send()
-            .await
-            .unwrap(),
-    )
-    .await;
+    let english = data(app.get_en("/api/v1/borrower/enums?market=IN", None).await).await;
     let indonesian = data(app.get("/api/v1/borrower/enums?market=ID").await).await;
     assert_eq!(english["incomePeriod"], "month");
     assert_eq!(english["minIncome"], 1_200_000);

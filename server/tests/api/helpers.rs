@@ -260,6 +260,18 @@ impl TestApp {
             .unwrap()
     }
 
+    /// A GET asking for English answers (`Accept-Language: en-IN`), as a borrower when `session` is given.
+    pub async fn get_en(&self, path: &str, session: Option<&str>) -> reqwest::Response {
+        let mut request = self
+            .client
+            .get(self.url(path))
+            .header("accept-language", "en-IN");
+        if let Some(session) = session {
+            request = request.header("x-session-id", session);
+        }
+        request.send().await.unwrap()
+    }
+
     pub async fn post_as(&self, path: &str, session: &str, body: &Value) -> reqwest::Response {
         self.client
             .post(self.url(path))

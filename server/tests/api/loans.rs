@@ -1,13 +1,9 @@
 //! Products and the Key Fact Statement quote, for the signed-in borrower's market only.
 
 use reqwest::StatusCode;
-use serde_json::{Value, json};
+use serde_json::json;
 
-use crate::helpers::{TestApp, data, error, spawn_app};
-
-async fn post_as(app: &TestApp, path: &str, session: &str, body: &Value) -> reqwest::Response {
-    app.post_as(path, session, body).await
-}
+use crate::helpers::{data, error, spawn_app};
 
 #[tokio::test]
 async fn products_need_a_session_and_show_only_the_borrowers_market_with_a_sample_cost() {
@@ -74,8 +70,7 @@ async fn a_quote_is_the_full_key_fact_statement_and_its_installments_add_up() {
     let app = spawn_app().await;
     let session = app.sign_in("IN", "9876543210").await;
     let kfs = data(
-        post_as(
-            &app,
+        app.post_as(
             "/api/v1/borrower/quote",
             &session,
             &json!({"productCode": "in-flexi-6m", "amount": 2_000_000, "termCode": "m6"}),
@@ -141,7 +136,7 @@ async fn a_quote_outside_the_product_names_the_field_at_fault() {
         ),
     ];
     for (body, field) in cases {
-        let response = post_as(&app, "/api/v1/borrower/quote", &session, &body).await;
+        let response = app.post_as("/api/v1/borrower/quote", &session, &body).await;
         assert_eq!(
             response.status(),
             StatusCode::UNPROCESSABLE_ENTITY,
@@ -151,7 +146,11 @@ async fn a_quote_outside_the_product_names_the_field_at_fault() {
         assert_eq!(err["code"], "validation_failed", "{body}");
         assert!(err["fields"][field].is_string(), "{body} → {err}");
     }
-    let empty = error(post_as(&app, "/api/v1/borrower/quote", &session, &json!({})).await).await;
+    let empty = error(
+        app.post_as("/api/v1/borrower/quote", &session, &json!({}))
+            .await,
+    )
+    .await;
     let named: Vec<&str> = empty["fields"]
         .as_object()
         .unwrap()

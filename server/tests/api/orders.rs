@@ -106,13 +106,11 @@ async fn a_certified_borrower_applies_confirms_and_finds_the_order_pending_revie
     assert_eq!(home["reasons"], json!(["open_order"]));
 
     let agreement = data(
-        app.client
-            .get(app.url(&format!("/api/v1/borrower/orders/{order_no}/agreement")))
-            .header("x-session-id", &session)
-            .header("accept-language", "en-IN")
-            .send()
-            .await
-            .unwrap(),
+        app.get_en(
+            &format!("/api/v1/borrower/orders/{order_no}/agreement"),
+            Some(&session),
+        )
+        .await,
     )
     .await;
     assert_eq!(agreement["borrower"]["fullName"], "Asha Verma");
@@ -362,15 +360,7 @@ async fn another_borrowers_order_is_not_found() {
 #[tokio::test]
 async fn the_privacy_policy_is_public_and_in_the_requests_language() {
     let app = spawn_app().await;
-    let english = data(
-        app.client
-            .get(app.url("/api/v1/borrower/privacy"))
-            .header("accept-language", "en")
-            .send()
-            .await
-            .unwrap(),
-    )
-    .await;
+    let english = data(app.get_en("/api/v1/borrower/privacy", None).await).await;
     let indonesian = data(app.get("/api/v1/borrower/privacy").await).await;
     assert_ne!(english["title"], indonesian["title"]);
     assert!(english["sections"].as_array().unwrap().len() >= 5);

@@ -443,15 +443,6 @@ export interface components {
             /** Format: int64 */
             step: number;
         };
-        ApplyRequest: {
-            /**
-             * Format: int64
-             * @description Minor units.
-             */
-            amount?: number | null;
-            productCode?: string | null;
-            termCode?: string | null;
-        };
         /** @description A bank of the market. In India `code` is the bank's IFSC prefix. */
         BankChoice: {
             code: string;
@@ -1157,6 +1148,7 @@ export interface components {
             sample: components["schemas"]["SampleCost"];
             terms: components["schemas"]["TermView"][];
         };
+        /** @description The loan a quote, an application or (with more fields) a confirm names. */
         QuoteRequest: {
             /**
              * Format: int64
@@ -1277,8 +1269,8 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["ApplyRequest"];
-                "application/x-www-form-urlencoded": components["schemas"]["ApplyRequest"];
+                "application/json": components["schemas"]["QuoteRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["QuoteRequest"];
             };
         };
         responses: {
