@@ -1,15 +1,20 @@
-//! Kilat's server: settings, start-up, the HTTP edge, persistence and the embedded web app.
+//! Kilat's server: settings, start-up, the HTTP edge, the capabilities between it and the store, persistence and the
+//! embedded web app. The direction of every dependency is in docs/ARCHITECTURE.md: `http` → capabilities (`auth`,
+//! `certification`, `applications`, `orders`, `catalog`, `content`) → `kilat_domain`, `store`; nothing imports `http`.
 
-pub mod agreement;
+pub mod applications;
+pub mod auth;
 pub mod catalog;
 pub mod certification;
+pub mod clock;
+pub mod content;
 pub mod crypto;
-pub mod display;
+pub mod error;
 pub mod http;
-pub mod quote;
-pub mod reference;
+pub mod i18n;
+pub mod orders;
+pub mod services;
 pub mod settings;
-pub mod sign_in;
 pub mod sms;
 pub mod startup;
 pub mod store;

@@ -4,10 +4,11 @@ use std::path::PathBuf;
 
 use anyhow::Context;
 use clap::{Parser, Subcommand};
+use kilat_server::catalog::quote;
 use kilat_server::settings::Settings;
 use kilat_server::startup::{Application, shutdown_signal};
 use kilat_server::store::Db;
-use kilat_server::{http, quote, telemetry};
+use kilat_server::{http, telemetry};
 use secrecy::ExposeSecret;
 
 #[derive(Parser)]

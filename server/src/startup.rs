@@ -12,14 +12,15 @@ use secrecy::ExposeSecret;
 use socket2::{Domain, Protocol, Socket, Type};
 use tokio::net::TcpListener;
 
+use crate::auth::SignInService;
 use crate::catalog::Catalog;
+use crate::clock::Clock;
+use crate::content::ReferenceData;
 use crate::crypto::Secrets;
 use crate::http::{self, openapi, rate_limit::AddressLimiter};
-use crate::reference::ReferenceData;
-use crate::settings::{Mode, Settings, SiteSettings};
-use crate::sign_in::SignInService;
+use crate::services::Services;
+use crate::settings::{Mode, Settings};
 use crate::sms::{self, Outbox};
-use crate::store::Db;
 use crate::web::Assets;
 
 /// What every handler can reach, behind one reference count: axum clones the state for every request.
@@ -35,18 +36,12 @@ impl std::ops::Deref for AppState {
 }
 
 pub struct AppStateInner {
-    pub db: Db,
-    pub site: Arc<SiteSettings>,
+    /// What the capabilities work with: database, clock, keys, catalog, reference data, company settings.
+    pub services: Services,
     pub assets: Arc<Assets>,
     pub openapi: Bytes,
     pub contact_limiter: AddressLimiter,
     pub trust_forwarded_for: bool,
-    pub sign_in: SignInService,
-    pub catalog: Catalog,
-    /// Enumerations, banks, cities and the privacy policy (`server/data/`).
-    pub reference: ReferenceData,
-    /// Encrypts PII at rest (certification data).
-    pub secrets: Secrets,
     /// What the development code sender wrote; served only in development mode.
     pub outbox: Arc<Outbox>,
     pub development: bool,
@@ -68,7 +63,7 @@ pub struct Application {
 impl Application {
     /// Connects and migrates the database, renders the pages and binds the listeners (port 0 picks a free port).
     pub async fn build(settings: &Settings) -> anyhow::Result<Self> {
-        let db = Db::connect(
+        let db = crate::store::Db::connect(
             settings.database_url.expose_secret(),
             settings.database_max_connections,
         )
@@ -82,23 +77,31 @@ impl Application {
         let secrets = Secrets::from_settings(settings.secret_key.as_ref(), settings.mode)?;
         let outbox = Arc::new(Outbox::default());
         let sender = sms::from_settings(&settings.sms, outbox.clone())?;
-        let sign_in = SignInService::new(db.clone(), secrets.clone(), sender);
+        // Production runs on the real date; development lets a test or an operator set the business date.
+        let clock = match settings.mode {
+            Mode::Production => Clock::real(),
+            Mode::Development => Clock::adjustable(),
+        };
+        let sign_in = SignInService::new(db.clone(), secrets.clone(), sender, clock.clone());
         let reference = ReferenceData::load().context("loading the reference data")?;
-        let catalog = Catalog::demo(time::OffsetDateTime::now_utc().date())
-            .context("loading the loan products")?;
+        let catalog = Catalog::demo(clock.now().date()).context("loading the loan products")?;
         let per_minute = NonZeroU32::new(settings.contact.per_minute)
             .context("contact.per_minute must be ≥ 1")?;
-        let state = AppState(Arc::new(AppStateInner {
+        let services = Services {
             db,
+            clock,
+            secrets,
+            catalog: Arc::new(catalog),
+            reference: Arc::new(reference),
             site: Arc::new(settings.site.clone()),
+            sign_in,
+        };
+        let state = AppState(Arc::new(AppStateInner {
+            services,
             assets: Arc::new(assets),
             openapi: Bytes::from(openapi::document()),
             contact_limiter: AddressLimiter::per_minute(per_minute),
             trust_forwarded_for: settings.trust_forwarded_for,
-            sign_in,
-            catalog,
-            reference,
-            secrets,
             outbox,
             development: settings.mode == Mode::Development,
             secure_cookies: settings.mode == Mode::Production,
@@ -124,8 +127,13 @@ impl Application {
         self.addr
     }
 
-    pub fn db(&self) -> &Db {
-        &self.state.db
+    pub fn db(&self) -> &crate::store::Db {
+        &self.state.services.db
+    }
+
+    /// The capabilities' handles, for tests and commands that act without HTTP.
+    pub fn services(&self) -> &Services {
+        &self.state.services
     }
 
     /// Serves until `shutdown` completes, then finishes the requests in flight and closes the database.
@@ -141,7 +149,7 @@ impl Application {
                 limiter.forget_idle();
             }
         });
-        let db = self.state.db.clone();
+        let db = self.state.services.db.clone();
         let router = http::router(self.state);
         let (stop, stopped) = tokio::sync::watch::channel(false);
         let mut workers = Vec::with_capacity(self.listeners.len());

@@ -6,6 +6,7 @@
 pub mod apr;
 pub mod calendar;
 pub mod caps;
+pub mod codes;
 pub mod error;
 pub mod kfs;
 pub mod money;
@@ -19,6 +20,7 @@ pub mod servicing;
 
 pub use apr::apr;
 pub use caps::{CapTable, DailyCostCap};
+pub use codes::{Code, UnknownCode};
 pub use error::{CapKind, Error, Result};
 pub use kfs::{GrievanceOfficer, KFS_VERSION, KeyFactStatement, Lender};
 pub use money::{Currency, Market, Money};

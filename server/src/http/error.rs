@@ -1,4 +1,6 @@
-//! The one error type at the HTTP edge and the response envelope of PRODUCT.md §4.
+//! The one error type at the HTTP edge and the response envelope of PRODUCT.md §4. Handlers return
+//! `Result<T, ApiError>`; the status comes from one `match`, and the message is written in the request's language once,
+//! by the [`localize`] middleware, where the response is made.
 
 use std::collections::BTreeMap;
 
@@ -8,7 +10,8 @@ use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use super::lang::Lang;
+use crate::error::{Error, FieldErrors};
+use crate::i18n::{self, Lang};
 
 /// `{"code": 0, "msg": "ok", "data": …}` around every successful answer.
 #[derive(Debug, Serialize, ToSchema)]
@@ -46,99 +49,12 @@ pub struct ErrorBody {
     pub fields: Option<BTreeMap<String, String>>,
 }
 
-/// Why a field was refused; turned into text in the request's language.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum FieldProblem {
-    Required,
-    TooLong {
-        max: usize,
-    },
-    InvalidPhone,
-    InvalidCode,
-    UnknownMarket,
-    WrongCode,
-    UnknownProduct,
-    UnknownTerm,
-    AmountOutOfRange {
-        min: String,
-        max: String,
-    },
-    AmountNotOnStep {
-        step: String,
-    },
-    /// Any other rule, worded in both languages where it is checked.
-    Say {
-        en: String,
-        id: String,
-    },
-}
-
-impl FieldProblem {
-    /// A rule's explanation in English and Indonesian.
-    pub fn say(en: impl Into<String>, id: impl Into<String>) -> Self {
-        Self::Say {
-            en: en.into(),
-            id: id.into(),
-        }
-    }
-}
-
-impl FieldProblem {
-    fn text(&self, lang: Lang) -> String {
-        match (self.clone(), lang) {
-            (Self::Required, Lang::En) => "This field is required.".into(),
-            (Self::Required, Lang::Id) => "Kolom ini wajib diisi.".into(),
-            (Self::TooLong { max }, Lang::En) => format!("At most {max} characters."),
-            (Self::TooLong { max }, Lang::Id) => format!("Maksimal {max} karakter."),
-            (Self::InvalidPhone, Lang::En) => "Enter a valid mobile number.".into(),
-            (Self::InvalidPhone, Lang::Id) => "Masukkan nomor ponsel yang valid.".into(),
-            (Self::InvalidCode, Lang::En) => "The code has 6 digits.".into(),
-            (Self::InvalidCode, Lang::Id) => "Kode terdiri dari 6 angka.".into(),
-            (Self::UnknownMarket, Lang::En) => "Choose IN (India) or ID (Indonesia).".into(),
-            (Self::UnknownMarket, Lang::Id) => "Pilih IN (India) atau ID (Indonesia).".into(),
-            (Self::WrongCode, Lang::En) => "This code is not correct.".into(),
-            (Self::WrongCode, Lang::Id) => "Kode ini salah.".into(),
-            (Self::UnknownProduct, Lang::En) => "This product is not offered.".into(),
-            (Self::UnknownProduct, Lang::Id) => "Produk ini tidak tersedia.".into(),
-            (Self::UnknownTerm, Lang::En) => "Choose one of the product's terms.".into(),
-            (Self::UnknownTerm, Lang::Id) => "Pilih salah satu tenor produk.".into(),
-            (Self::AmountOutOfRange { min, max }, Lang::En) => {
-                format!("Choose an amount from {min} to {max}.")
-            }
-            (Self::AmountOutOfRange { min, max }, Lang::Id) => {
-                format!("Pilih jumlah dari {min} sampai {max}.")
-            }
-            (Self::AmountNotOnStep { step }, Lang::En) => {
-                format!("The amount goes up in steps of {step}.")
-            }
-            (Self::AmountNotOnStep { step }, Lang::Id) => {
-                format!("Jumlah naik dengan kelipatan {step}.")
-            }
-            (Self::Say { en, .. }, Lang::En) => en,
-            (Self::Say { id, .. }, Lang::Id) => id,
-        }
-    }
-}
-
-/// Field-level failures collected while converting a request into domain values.
-#[derive(Debug, Default)]
-pub struct FieldErrors(pub(crate) BTreeMap<&'static str, FieldProblem>);
-
-impl FieldErrors {
-    pub fn add(&mut self, field: &'static str, problem: FieldProblem) {
-        self.0.entry(field).or_insert(problem);
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
-    }
-}
-
+/// A failed request: a capability's [`Error`], or what the HTTP edge itself refuses.
 #[derive(Debug, thiserror::Error)]
 pub enum ApiError {
-    #[error("validation failed")]
-    Validation(FieldErrors),
-    #[error("not found")]
+    #[error(transparent)]
+    Service(#[from] Error),
+    #[error("no such route")]
     NotFound,
     #[error("method not allowed")]
     MethodNotAllowed,
@@ -148,300 +64,184 @@ pub enum ApiError {
     UnsupportedMediaType,
     #[error("malformed body: {0}")]
     BadRequest(String),
-    #[error("rate limited")]
-    RateLimited { retry_after_secs: u64 },
     #[error("not signed in")]
     Unauthorized,
-    /// A loan the money rules refuse (amount, term, cap) or cannot compute.
-    #[error("loan refused: {0}")]
-    Loan(kilat_domain::Error),
-    /// A borrower's request the rules of certification or applying refuse.
-    #[error("refused: {0:?}")]
-    Refused(Refusal),
-    #[error(transparent)]
-    SignIn(#[from] crate::sign_in::SignInError),
-    #[error(transparent)]
-    Internal(#[from] anyhow::Error),
-}
-
-/// Refusals of the certification and application flow, each with its own code (docs/API-BORROWER.md).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Refusal {
-    /// A certification step saved before the steps ahead of it.
-    CertificationOutOfOrder,
-    /// Applying before the five steps are done.
-    CertificationIncomplete,
-    /// Applying while another order is open.
-    OpenOrderExists,
-    /// The borrower's income is below the market's minimum.
-    NotEligible,
-    /// The KFS accepted is not the one the server computes now.
-    KfsChanged,
-    /// An idempotency key reused for another application.
-    IdempotencyKeyReused,
 }
 
 impl From<sqlx::Error> for ApiError {
     fn from(err: sqlx::Error) -> Self {
-        Self::Internal(anyhow::Error::new(err).context("database"))
+        Self::Service(err.into())
+    }
+}
+
+impl From<anyhow::Error> for ApiError {
+    fn from(err: anyhow::Error) -> Self {
+        Self::Service(err.into())
+    }
+}
+
+impl From<FieldErrors> for ApiError {
+    fn from(errors: FieldErrors) -> Self {
+        Self::Service(Error::Validation(errors))
+    }
+}
+
+impl From<crate::auth::SignInError> for ApiError {
+    fn from(err: crate::auth::SignInError) -> Self {
+        Self::Service(err.into())
+    }
+}
+
+impl From<crate::error::Refusal> for ApiError {
+    fn from(refusal: crate::error::Refusal) -> Self {
+        Self::Service(refusal.into())
+    }
+}
+
+/// An error answer before its texts are written: everything but the language. The [`localize`] middleware finds it
+/// in the response's extensions and writes the body in the request's language.
+#[derive(Debug, Clone)]
+pub struct PendingError {
+    code: &'static str,
+    fields: Option<FieldErrors>,
+    /// serde's description of what it could not read is about the caller's input, not our internals: shown as is.
+    body_problem: Option<String>,
+}
+
+impl PendingError {
+    fn body(&self, lang: Lang) -> ErrorBody {
+        let mut fields: Option<BTreeMap<String, String>> = self.fields.as_ref().map(|f| {
+            f.fields()
+                .map(|(name, problem)| (name.to_owned(), problem.text(lang)))
+                .collect()
+        });
+        if let Some(detail) = &self.body_problem {
+            fields
+                .get_or_insert_with(BTreeMap::new)
+                .insert("body".to_owned(), detail.clone());
+        }
+        ErrorBody {
+            code: self.code,
+            msg: i18n::text(lang, &format!("error.{}", self.code)).to_owned(),
+            data: None,
+            fields,
+        }
     }
 }
 
 impl ApiError {
-    /// Attaches the language the message is written in; handlers return `LocalizedError` via `?` on `(lang, err)`.
-    pub fn in_lang(self, lang: Lang) -> LocalizedError {
-        LocalizedError { lang, error: self }
+    fn code(&self) -> &'static str {
+        match self {
+            ApiError::Service(err) => err.code(),
+            ApiError::NotFound => "not_found",
+            ApiError::MethodNotAllowed => "method_not_allowed",
+            ApiError::PayloadTooLarge => "payload_too_large",
+            ApiError::UnsupportedMediaType => "unsupported_media_type",
+            ApiError::BadRequest(_) => "bad_request",
+            ApiError::Unauthorized => "unauthorized",
+        }
     }
 }
 
-/// An `ApiError` with the language of the request that caused it.
-#[derive(Debug)]
-pub struct LocalizedError {
-    pub lang: Lang,
-    pub error: ApiError,
+/// The HTTP status of each error code: the one place they meet.
+fn status_of(code: &str) -> StatusCode {
+    match code {
+        "validation_failed" | "cap_exceeded" => StatusCode::UNPROCESSABLE_ENTITY,
+        "not_found" => StatusCode::NOT_FOUND,
+        "method_not_allowed" => StatusCode::METHOD_NOT_ALLOWED,
+        "payload_too_large" => StatusCode::PAYLOAD_TOO_LARGE,
+        "unsupported_media_type" => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+        "bad_request" | "code_invalid" | "code_expired" => StatusCode::BAD_REQUEST,
+        "rate_limited"
+        | "code_resend_too_soon"
+        | "daily_limit_reached"
+        | "code_attempts_exceeded" => StatusCode::TOO_MANY_REQUESTS,
+        "unauthorized" => StatusCode::UNAUTHORIZED,
+        "not_eligible" => StatusCode::FORBIDDEN,
+        "certification_out_of_order"
+        | "certification_incomplete"
+        | "open_order_exists"
+        | "kfs_changed"
+        | "idempotency_key_reused"
+        | "invalid_transition" => StatusCode::CONFLICT,
+        "code_delivery_failed" => StatusCode::BAD_GATEWAY,
+        _ => StatusCode::INTERNAL_SERVER_ERROR,
+    }
 }
 
-impl IntoResponse for LocalizedError {
+impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        let lang = self.lang;
-        use crate::sign_in::SignInError;
-        let (status, code, msg_en, msg_id) = match &self.error {
-            ApiError::Validation(_) => (
-                StatusCode::UNPROCESSABLE_ENTITY,
-                "validation_failed",
-                "Some fields need your attention.",
-                "Beberapa kolom perlu diperbaiki.",
-            ),
-            ApiError::NotFound => (
-                StatusCode::NOT_FOUND,
-                "not_found",
-                "Not found.",
-                "Tidak ditemukan.",
-            ),
-            ApiError::MethodNotAllowed => (
-                StatusCode::METHOD_NOT_ALLOWED,
-                "method_not_allowed",
-                "This method is not allowed here.",
-                "Metode ini tidak diizinkan di sini.",
-            ),
-            ApiError::PayloadTooLarge => (
-                StatusCode::PAYLOAD_TOO_LARGE,
-                "payload_too_large",
-                "The request is too large.",
-                "Permintaan terlalu besar.",
-            ),
-            ApiError::UnsupportedMediaType => (
-                StatusCode::UNSUPPORTED_MEDIA_TYPE,
-                "unsupported_media_type",
-                "Send JSON or a form-encoded body.",
-                "Kirim JSON atau formulir (form-encoded).",
-            ),
-            ApiError::BadRequest(_) => (
-                StatusCode::BAD_REQUEST,
-                "bad_request",
-                "The request could not be read.",
-                "Permintaan tidak dapat dibaca.",
-            ),
-            ApiError::RateLimited { .. } => (
-                StatusCode::TOO_MANY_REQUESTS,
-                "rate_limited",
-                "Too many requests. Please wait a minute and try again.",
-                "Terlalu banyak permintaan. Silakan tunggu sebentar dan coba lagi.",
-            ),
-            ApiError::Loan(kilat_domain::Error::CapExceeded { .. }) => (
-                StatusCode::UNPROCESSABLE_ENTITY,
-                "cap_exceeded",
-                "This loan would cost more than the law allows. Choose a smaller amount or a shorter term.",
-                "Pinjaman ini melebihi batas biaya yang diizinkan. Pilih jumlah lebih kecil atau tenor lebih pendek.",
-            ),
-            ApiError::Loan(
-                kilat_domain::Error::AmountOutOfRange { .. }
-                | kilat_domain::Error::AmountNotOnStep { .. }
-                | kilat_domain::Error::NegativeAmount
-                | kilat_domain::Error::UnknownTerm(_),
-            ) => (
-                StatusCode::UNPROCESSABLE_ENTITY,
-                "validation_failed",
-                "Some fields need your attention.",
-                "Beberapa kolom perlu diperbaiki.",
-            ),
-            ApiError::Loan(err) => {
+        let code = self.code();
+        // Internal causes are logged in full here (the request's span carries its id) and never shown.
+        match &self {
+            ApiError::Service(Error::Internal(err)) => {
+                tracing::error!(error = ?err, "request failed")
+            }
+            ApiError::Service(Error::Loan(err)) if code == "internal" => {
                 tracing::error!(error = %err, "a loan could not be computed");
-                (
-                    StatusCode::INTERNAL_SERVER_ERROR,
-                    "internal",
-                    "Something went wrong on our side. Please try again.",
-                    "Terjadi kesalahan di pihak kami. Silakan coba lagi.",
-                )
             }
-            ApiError::Refused(Refusal::CertificationOutOfOrder) => (
-                StatusCode::CONFLICT,
-                "certification_out_of_order",
-                "Please complete the earlier steps first.",
-                "Silakan selesaikan langkah sebelumnya terlebih dahulu.",
-            ),
-            ApiError::Refused(Refusal::CertificationIncomplete) => (
-                StatusCode::CONFLICT,
-                "certification_incomplete",
-                "Please complete all five verification steps before applying.",
-                "Silakan selesaikan kelima langkah verifikasi sebelum mengajukan.",
-            ),
-            ApiError::Refused(Refusal::OpenOrderExists) => (
-                StatusCode::CONFLICT,
-                "open_order_exists",
-                "You already have a loan application or loan in progress.",
-                "Anda masih memiliki pengajuan atau pinjaman yang berjalan.",
-            ),
-            ApiError::Refused(Refusal::NotEligible) => (
-                StatusCode::FORBIDDEN,
-                "not_eligible",
-                "Your income is below the minimum for a loan.",
-                "Penghasilan Anda di bawah batas minimum untuk pinjaman.",
-            ),
-            ApiError::Refused(Refusal::KfsChanged) => (
-                StatusCode::CONFLICT,
-                "kfs_changed",
-                "The Key Fact Statement has changed. Please read the new one before you confirm.",
-                "Ringkasan informasi pinjaman telah berubah. Silakan baca yang baru sebelum mengonfirmasi.",
-            ),
-            ApiError::Refused(Refusal::IdempotencyKeyReused) => (
-                StatusCode::CONFLICT,
-                "idempotency_key_reused",
-                "This request key was already used for another application.",
-                "Kunci permintaan ini sudah dipakai untuk pengajuan lain.",
-            ),
-            ApiError::Unauthorized => (
-                StatusCode::UNAUTHORIZED,
-                "unauthorized",
-                "Please log in again.",
-                "Silakan masuk kembali.",
-            ),
-            ApiError::SignIn(SignInError::ResendTooSoon { .. }) => (
-                StatusCode::TOO_MANY_REQUESTS,
-                "code_resend_too_soon",
-                "A code was just sent. Please wait before asking for another.",
-                "Kode baru saja dikirim. Silakan tunggu sebelum meminta lagi.",
-            ),
-            ApiError::SignIn(SignInError::DailyLimit) => (
-                StatusCode::TOO_MANY_REQUESTS,
-                "daily_limit_reached",
-                "Too many codes today. Please try again tomorrow.",
-                "Terlalu banyak kode hari ini. Silakan coba lagi besok.",
-            ),
-            ApiError::SignIn(SignInError::CodeInvalid) => (
-                StatusCode::BAD_REQUEST,
-                "code_invalid",
-                "The code is not correct.",
-                "Kode tidak benar.",
-            ),
-            ApiError::SignIn(SignInError::CodeExpired) => (
-                StatusCode::BAD_REQUEST,
-                "code_expired",
-                "The code has expired. Please ask for a new one.",
-                "Kode sudah kedaluwarsa. Silakan minta kode baru.",
-            ),
-            ApiError::SignIn(SignInError::AttemptsExceeded) => (
-                StatusCode::TOO_MANY_REQUESTS,
-                "code_attempts_exceeded",
-                "Too many wrong tries. Please ask for a new code.",
-                "Terlalu banyak percobaan salah. Silakan minta kode baru.",
-            ),
-            ApiError::SignIn(SignInError::Delivery(err)) => {
+            ApiError::Service(Error::SignIn(crate::auth::SignInError::Delivery(err))) => {
                 tracing::error!(error = ?err, "a sign-in code could not be delivered");
-                (
-                    StatusCode::BAD_GATEWAY,
-                    "code_delivery_failed",
-                    "We could not send the code. Please try again in a moment.",
-                    "Kode tidak dapat dikirim. Silakan coba lagi sebentar lagi.",
-                )
             }
-            ApiError::SignIn(SignInError::Store(err)) => {
+            ApiError::Service(Error::SignIn(crate::auth::SignInError::Store(err))) => {
                 tracing::error!(error = ?err, "request failed");
-                (
-                    StatusCode::INTERNAL_SERVER_ERROR,
-                    "internal",
-                    "Something went wrong on our side. Please try again.",
-                    "Terjadi kesalahan di pihak kami. Silakan coba lagi.",
-                )
             }
-            ApiError::Internal(err) => {
-                tracing::error!(error = ?err, "request failed");
-                (
-                    StatusCode::INTERNAL_SERVER_ERROR,
-                    "internal",
-                    "Something went wrong on our side. Please try again.",
-                    "Terjadi kesalahan di pihak kami. Silakan coba lagi.",
-                )
-            }
-        };
-        let fields = match &self.error {
-            ApiError::Validation(fields) => Some(
-                fields
-                    .0
-                    .iter()
-                    .map(|(name, problem)| ((*name).to_owned(), problem.text(lang)))
-                    .collect(),
-            ),
-            // serde's description of what it could not read is about the caller's input, not our internals.
-            ApiError::BadRequest(detail) => {
-                Some(BTreeMap::from([("body".to_owned(), detail.clone())]))
-            }
-            ApiError::Loan(err) => loan_field(err)
-                .map(|(field, problem)| BTreeMap::from([(field.to_owned(), problem.text(lang))])),
-            ApiError::SignIn(SignInError::CodeInvalid) => Some(BTreeMap::from([(
-                "code".to_owned(),
-                FieldProblem::WrongCode.text(lang),
-            )])),
-            _ => None,
-        };
-        let body = ErrorBody {
+            _ => {}
+        }
+        let pending = PendingError {
             code,
-            msg: match lang {
-                Lang::En => msg_en,
-                Lang::Id => msg_id,
-            }
-            .to_owned(),
-            data: None,
-            fields,
+            fields: match &self {
+                ApiError::Service(err) => err.field_errors(),
+                _ => None,
+            },
+            body_problem: match &self {
+                ApiError::BadRequest(detail) => Some(detail.clone()),
+                _ => None,
+            },
         };
-        let mut response = (status, Json(body)).into_response();
-        if let ApiError::RateLimited { retry_after_secs }
-        | ApiError::SignIn(SignInError::ResendTooSoon { retry_after_secs }) = self.error
+        // Written in the default language; `localize` rewrites it in the request's.
+        let mut response = (status_of(code), Json(pending.body(Lang::Id))).into_response();
+        if let ApiError::Service(err) = &self
+            && let Some(secs) = err.retry_after_secs()
         {
             response
                 .headers_mut()
-                .insert(header::RETRY_AFTER, HeaderValue::from(retry_after_secs));
+                .insert(header::RETRY_AFTER, HeaderValue::from(secs));
         }
+        response.extensions_mut().insert(pending);
         response
     }
 }
 
-/// The request field a refused loan is about.
-fn loan_field(err: &kilat_domain::Error) -> Option<(&'static str, FieldProblem)> {
-    use kilat_domain::Error;
-    match err {
-        Error::AmountOutOfRange { min, max, .. } => Some((
-            "amount",
-            FieldProblem::AmountOutOfRange {
-                min: min.to_string(),
-                max: max.to_string(),
-            },
-        )),
-        Error::AmountNotOnStep { step, .. } => Some((
-            "amount",
-            FieldProblem::AmountNotOnStep {
-                step: step.to_string(),
-            },
-        )),
-        Error::NegativeAmount => Some(("amount", FieldProblem::Required)),
-        Error::UnknownTerm(_) => Some(("termCode", FieldProblem::UnknownTerm)),
-        _ => None,
+/// Writes an error answer's texts in the request's language (`Accept-Language`): the one place the language of an
+/// error is applied.
+pub async fn localize(req: axum::extract::Request, next: axum::middleware::Next) -> Response {
+    let lang = Lang::from_accept_language(
+        req.headers()
+            .get(header::ACCEPT_LANGUAGE)
+            .and_then(|v| v.to_str().ok()),
+    );
+    in_lang(next.run(req).await, lang)
+}
+
+/// The response with an error's texts in `lang`; any other response as it is.
+fn in_lang(mut response: Response, lang: Lang) -> Response {
+    if lang != Lang::Id
+        && let Some(pending) = response.extensions_mut().remove::<PendingError>()
+    {
+        let (mut parts, _) = response.into_parts();
+        let body = serde_json::to_vec(&pending.body(lang)).unwrap_or_default();
+        parts.headers.remove(header::CONTENT_LENGTH);
+        return Response::from_parts(parts, axum::body::Body::from(body));
     }
+    response
 }
 
 #[cfg(test)]
 mod tests {
     use kilat_domain::{CapKind, Money};
+
+    use crate::error::Refusal;
 
     use super::*;
 
@@ -457,13 +257,13 @@ mod tests {
     #[tokio::test]
     async fn a_loan_over_the_cap_is_a_422_with_its_own_code_in_both_languages() {
         let refusal = || {
-            ApiError::Loan(kilat_domain::Error::CapExceeded {
+            ApiError::Service(Error::Loan(kilat_domain::Error::CapExceeded {
                 cap: CapKind::DailyCost,
                 limit: Money::from_minor(900_000),
                 actual: Money::from_minor(1_200_000),
-            })
+            }))
         };
-        let english = refusal().in_lang(Lang::En).into_response();
+        let english = in_lang(refusal().into_response(), Lang::En);
         assert_eq!(english.status(), StatusCode::UNPROCESSABLE_ENTITY);
         let body = body_of(english).await;
         assert_eq!(body["code"], "cap_exceeded");
@@ -473,7 +273,7 @@ mod tests {
                 .unwrap()
                 .contains("more than the law allows")
         );
-        let indonesian = body_of(refusal().in_lang(Lang::Id).into_response()).await;
+        let indonesian = body_of(in_lang(refusal().into_response(), Lang::Id)).await;
         assert!(
             indonesian["msg"]
                 .as_str()
@@ -500,7 +300,7 @@ mod tests {
             (Refusal::KfsChanged, 409, "kfs_changed"),
             (Refusal::IdempotencyKeyReused, 409, "idempotency_key_reused"),
         ] {
-            let response = ApiError::Refused(refusal).in_lang(Lang::En).into_response();
+            let response = in_lang(ApiError::from(refusal).into_response(), Lang::En);
             assert_eq!(response.status().as_u16(), status, "{code}");
             assert_eq!(body_of(response).await["code"], code);
         }

@@ -7,8 +7,7 @@ use axum::extract::{ConnectInfo, FromRequest, FromRequestParts, Request};
 use axum::http::{StatusCode, header, request::Parts};
 use serde::de::DeserializeOwned;
 
-use super::error::{ApiError, LocalizedError};
-use super::lang::Lang;
+use super::error::ApiError;
 use crate::startup::AppState;
 
 /// A body read as JSON or as `application/x-www-form-urlencoded`, whichever the request says it is (PRODUCT.md §4:
@@ -16,10 +15,9 @@ use crate::startup::AppState;
 pub struct JsonOrForm<T>(pub T);
 
 impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for JsonOrForm<T> {
-    type Rejection = LocalizedError;
+    type Rejection = ApiError;
 
     async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
-        let lang = Lang::from_headers(req.headers());
         let content_type = req
             .headers()
             .get(header::CONTENT_TYPE)
@@ -41,22 +39,20 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for JsonOrForm<T> {
         } else if content_type == "application/x-www-form-urlencoded" {
             Kind::Form
         } else {
-            return Err(ApiError::UnsupportedMediaType.in_lang(lang));
+            return Err(ApiError::UnsupportedMediaType);
         };
         let bytes = Bytes::from_request(req, state).await.map_err(|rejection| {
             if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
-                ApiError::PayloadTooLarge.in_lang(lang)
+                ApiError::PayloadTooLarge
             } else {
-                ApiError::BadRequest(rejection.body_text()).in_lang(lang)
+                ApiError::BadRequest(rejection.body_text())
             }
         })?;
         let parsed = match kind {
             Kind::Json => serde_json::from_slice(&bytes).map_err(|e| e.to_string()),
             Kind::Form => serde_urlencoded::from_bytes(&bytes).map_err(|e| e.to_string()),
         };
-        parsed
-            .map(JsonOrForm)
-            .map_err(|detail| ApiError::BadRequest(detail).in_lang(lang))
+        parsed.map(JsonOrForm).map_err(ApiError::BadRequest)
     }
 }
 
@@ -66,7 +62,7 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for JsonOrForm<T> {
 pub struct ClientAddr(pub IpAddr);
 
 impl FromRequestParts<AppState> for ClientAddr {
-    type Rejection = LocalizedError;
+    type Rejection = ApiError;
 
     async fn from_request_parts(
         parts: &mut Parts,
@@ -88,10 +84,9 @@ impl FromRequestParts<AppState> for ClientAddr {
             .get::<ConnectInfo<SocketAddr>>()
             .map(|ConnectInfo(addr)| addr.ip())
             .ok_or_else(|| {
-                ApiError::Internal(anyhow::anyhow!(
+                ApiError::from(anyhow::anyhow!(
                     "the router was served without connect info"
                 ))
-                .in_lang(Lang::from_headers(&parts.headers))
             })?;
         Ok(Self(peer))
     }

@@ -12,7 +12,7 @@ pub async fn healthz() -> &'static str {
 
 /// The database answers.
 pub async fn readyz(State(state): State<AppState>) -> (StatusCode, &'static str) {
-    if state.db.is_ready().await {
+    if state.services.db.is_ready().await {
         (StatusCode::OK, "ok")
     } else {
         (StatusCode::SERVICE_UNAVAILABLE, "database unavailable")

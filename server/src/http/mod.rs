@@ -1,14 +1,14 @@
-//! The HTTP edge: routes, middleware, and the conversion of requests and errors to and from the envelope.
+//! The HTTP edge: routes by area (`site`, `borrower`, development-only `dev`), middleware, extraction, and the
+//! conversion of requests and errors to and from the envelope. Handlers extract, call one capability, and answer;
+//! no rule lives here.
 
 pub mod borrower;
-pub mod certification;
+pub mod dev;
 pub mod error;
 pub mod extract;
 pub mod health;
 pub mod lang;
-pub mod loans;
 pub mod openapi;
-pub mod orders;
 pub mod rate_limit;
 pub mod site;
 
@@ -28,7 +28,6 @@ use tower_http::trace::{DefaultOnResponse, TraceLayer};
 use tracing::Level;
 
 use self::error::ApiError;
-use self::lang::Lang;
 use crate::startup::AppState;
 
 /// The contact form's body limit (the issue: a body over 16 KiB gets 413).
@@ -44,37 +43,12 @@ pub fn router(state: AppState) -> Router {
             "/site/contact-messages",
             post(site::create_contact_message).layer(DefaultBodyLimit::max(CONTACT_BODY_LIMIT)),
         )
-        .route("/borrower/login/init", get(borrower::login_init))
-        .route("/borrower/login/sms-code", post(borrower::send_sms_code))
+        .merge(borrower::routes())
+        .route("/dev/outbox", get(dev::outbox))
         .route(
-            "/borrower/login/voice-code",
-            post(borrower::send_voice_code),
+            "/dev/business-date",
+            get(dev::get_business_date).put(dev::set_business_date),
         )
-        .route("/borrower/login", post(borrower::login))
-        .route("/borrower/logout", post(borrower::logout))
-        .route("/borrower/me", get(borrower::me))
-        .route("/borrower/products", get(loans::list))
-        .route("/borrower/products/recommended", get(orders::recommended))
-        .route("/borrower/products/{code}", get(loans::detail))
-        .route("/borrower/quote", post(loans::quote))
-        .route("/borrower/enums", get(certification::enums))
-        .route("/borrower/cities", get(certification::cities))
-        .route("/borrower/privacy", get(certification::privacy))
-        .route("/borrower/certification", get(certification::list))
-        .route("/borrower/certification/log", get(certification::log))
-        .route(
-            "/borrower/certification/{step}",
-            get(certification::read_step).post(certification::save_step),
-        )
-        .route("/borrower/home", get(orders::home))
-        .route("/borrower/apply", post(orders::apply))
-        .route("/borrower/orders", get(orders::list).post(orders::confirm))
-        .route("/borrower/orders/{order_no}", get(orders::detail))
-        .route(
-            "/borrower/orders/{order_no}/agreement",
-            get(orders::agreement),
-        )
-        .route("/dev/outbox", get(borrower::dev_outbox))
         .route("/openapi.json", get(openapi_json))
         .method_not_allowed_fallback(api_method_not_allowed)
         .fallback(api_not_found)
@@ -94,6 +68,8 @@ pub fn router(state: AppState) -> Router {
         .route("/api/{*rest}", get(api_not_found).fallback(api_not_found))
         .route("/healthz", get(health::healthz))
         .route("/readyz", get(health::readyz))
+        // Error texts in the request's language, written once for every API answer.
+        .layer(axum::middleware::from_fn(error::localize))
         .layer(PropagateRequestIdLayer::new(X_REQUEST_ID.clone()))
         .layer(SetRequestIdLayer::new(
             X_REQUEST_ID.clone(),
@@ -143,12 +119,12 @@ async fn openapi_json(State(state): State<AppState>) -> Response {
     response
 }
 
-async fn api_not_found(lang: Lang) -> Response {
-    ApiError::NotFound.in_lang(lang).into_response()
+async fn api_not_found() -> Response {
+    ApiError::NotFound.into_response()
 }
 
-async fn api_method_not_allowed(lang: Lang) -> Response {
-    ApiError::MethodNotAllowed.in_lang(lang).into_response()
+async fn api_method_not_allowed() -> Response {
+    ApiError::MethodNotAllowed.into_response()
 }
 
 /// The headers every response carries. The CSP allows no inline script: settings reach pages as a JSON data block.

@@ -2,8 +2,9 @@
 
 use utoipa::OpenApi;
 
+use super::borrower::{auth as borrower, certification, loans, orders};
 use super::error::ErrorBody;
-use super::{borrower, certification, loans, orders, site};
+use super::site;
 use crate::settings::{GrievanceOfficer, SiteSettings};
 
 #[derive(OpenApi)]

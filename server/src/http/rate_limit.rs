@@ -7,7 +7,7 @@ use std::sync::Arc;
 use governor::clock::{Clock, DefaultClock};
 use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 
-use super::error::ApiError;
+use crate::error::Error;
 
 /// Allows `per_minute` requests a minute from one address, as a burst that refills evenly.
 #[derive(Clone)]
@@ -22,10 +22,10 @@ impl AddressLimiter {
         }
     }
 
-    pub fn check(&self, addr: IpAddr) -> Result<(), ApiError> {
+    pub fn check(&self, addr: IpAddr) -> Result<(), Error> {
         self.limiter.check_key(&addr).map_err(|not_until| {
             let wait = not_until.wait_time_from(DefaultClock::default().now());
-            ApiError::RateLimited {
+            Error::RateLimited {
                 retry_after_secs: wait.as_secs() + 1,
             }
         })

@@ -6,9 +6,9 @@ use axum::http::StatusCode;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use super::error::{ApiError, Envelope, ErrorBody, FieldErrors, FieldProblem, LocalizedError};
+use super::error::{ApiError, Envelope, ErrorBody};
 use super::extract::{ClientAddr, JsonOrForm};
-use super::lang::Lang;
+use crate::error::{FieldErrors, FieldProblem};
 use crate::settings::SiteSettings;
 use crate::startup::AppState;
 use crate::store::contact_messages::NewContactMessage;
@@ -21,7 +21,7 @@ use crate::store::contact_messages::NewContactMessage;
     responses((status = 200, description = "The public site settings", body = Envelope<SiteSettings>))
 )]
 pub async fn settings(State(state): State<AppState>) -> Json<Envelope<SiteSettings>> {
-    Envelope::ok(state.site.as_ref().clone())
+    Envelope::ok(state.services.site.as_ref().clone())
 }
 
 /// A contact-form message as sent by the site (JSON or form-encoded). SPEC.md §3 names all five fields; the form
@@ -65,9 +65,9 @@ impl TryFrom<ContactMessageRequest> for ValidContactMessage {
         let mut required = |field: &'static str, value: Option<String>, max: usize| {
             let value = value.map(|v| v.trim().to_owned()).unwrap_or_default();
             if value.is_empty() {
-                errors.add(field, FieldProblem::Required);
+                errors.add(field, FieldProblem::required());
             } else if value.chars().count() > max {
-                errors.add(field, FieldProblem::TooLong { max });
+                errors.add(field, FieldProblem::too_long(max));
             }
             value
         };
@@ -77,7 +77,7 @@ impl TryFrom<ContactMessageRequest> for ValidContactMessage {
         let mut optional = |field: &'static str, value: Option<String>, max: usize| {
             let value = value.map(|v| v.trim().to_owned()).filter(|v| !v.is_empty());
             if value.as_ref().is_some_and(|v| v.chars().count() > max) {
-                errors.add(field, FieldProblem::TooLong { max });
+                errors.add(field, FieldProblem::too_long(max));
             }
             value
         };
@@ -119,17 +119,13 @@ impl TryFrom<ContactMessageRequest> for ValidContactMessage {
 )]
 pub async fn create_contact_message(
     State(state): State<AppState>,
-    lang: Lang,
     ClientAddr(client): ClientAddr,
     JsonOrForm(req): JsonOrForm<ContactMessageRequest>,
-) -> Result<(StatusCode, Json<Envelope<ContactMessageCreated>>), LocalizedError> {
-    state
-        .contact_limiter
-        .check(client)
-        .map_err(|e| e.in_lang(lang))?;
-    let valid =
-        ValidContactMessage::try_from(req).map_err(|e| ApiError::Validation(e).in_lang(lang))?;
+) -> Result<(StatusCode, Json<Envelope<ContactMessageCreated>>), ApiError> {
+    state.contact_limiter.check(client)?;
+    let valid = ValidContactMessage::try_from(req)?;
     let stored = state
+        .services
         .db
         .insert_contact_message(NewContactMessage {
             name: valid.name,
@@ -139,8 +135,7 @@ pub async fn create_contact_message(
             company: valid.company,
             client_addr: client.to_string(),
         })
-        .await
-        .map_err(|e| ApiError::from(e).in_lang(lang))?;
+        .await?;
     tracing::info!(id = %stored.id, "contact message stored");
     Ok((
         StatusCode::CREATED,
@@ -185,7 +180,7 @@ mod tests {
         let errors = ValidContactMessage::try_from(request(" ", "", "\t"))
             .err()
             .unwrap();
-        let names: Vec<_> = errors.0.keys().copied().collect();
+        let names: Vec<_> = errors.fields().map(|(name, _)| name).collect();
         assert_eq!(names, ["message", "name", "telephone"]);
     }
 
@@ -197,9 +192,6 @@ mod tests {
             ValidContactMessage::try_from(request(&format!("{hundred_rupees}₹"), "1", "m"))
                 .err()
                 .unwrap();
-        assert_eq!(
-            errors.0.get("name"),
-            Some(&FieldProblem::TooLong { max: 100 })
-        );
+        assert_eq!(errors.get("name"), Some(&FieldProblem::too_long(100)));
     }
 }

@@ -1,98 +1,98 @@
 //! Certification steps (one encrypted blob per step) and the advance log.
 
-use sqlx::Row;
+use crate::certification::Step;
 
-use super::Db;
+use super::{Db, Tx, new_id};
+use kilat_domain::Code;
 
 /// A saved step as stored: its data still encrypted.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, sqlx::FromRow)]
 pub struct StoredStep {
-    pub step: String,
+    #[sqlx(try_from = "String")]
+    pub step: Step,
     pub data_enc: String,
     pub completed_at: i64,
 }
 
-#[derive(Debug, Clone)]
+/// A step done, without its data: what progress lists need.
+#[derive(Debug, Clone, Copy, sqlx::FromRow)]
+pub struct StepDone {
+    #[sqlx(try_from = "String")]
+    pub step: Step,
+    pub completed_at: i64,
+}
+
+#[derive(Debug, Clone, sqlx::FromRow)]
 pub struct LogEntry {
-    pub step: String,
+    #[sqlx(try_from = "String")]
+    pub step: Step,
     pub event: String,
     pub at: i64,
 }
 
 impl Db {
-    /// Every step the borrower has saved.
+    /// Every step the borrower has saved, with its data.
     pub async fn certification_steps(&self, borrower_id: &str) -> sqlx::Result<Vec<StoredStep>> {
-        let rows = sqlx::query(
+        sqlx::query_as(
             "SELECT step, data_enc, completed_at FROM certification_steps WHERE borrower_id = $1",
         )
         .bind(borrower_id)
         .fetch_all(self.pool())
-        .await?;
-        rows.iter()
-            .map(|row| {
-                Ok(StoredStep {
-                    step: row.try_get("step")?,
-                    data_enc: row.try_get("data_enc")?,
-                    completed_at: row.try_get("completed_at")?,
-                })
-            })
-            .collect()
+        .await
     }
 
-    /// How many steps the borrower has done; cheaper than reading them.
-    pub async fn certification_steps_done(&self, borrower_id: &str) -> sqlx::Result<i64> {
-        sqlx::query("SELECT COUNT(*) AS n FROM certification_steps WHERE borrower_id = $1")
+    /// Which steps the borrower has done and when: no blob is read.
+    pub async fn certification_done(&self, borrower_id: &str) -> sqlx::Result<Vec<StepDone>> {
+        sqlx::query_as("SELECT step, completed_at FROM certification_steps WHERE borrower_id = $1")
             .bind(borrower_id)
-            .fetch_one(self.pool())
-            .await?
-            .try_get("n")
+            .fetch_all(self.pool())
+            .await
     }
 
     /// One step's encrypted data.
     pub async fn certification_step(
         &self,
         borrower_id: &str,
-        step: &str,
+        step: Step,
     ) -> sqlx::Result<Option<StoredStep>> {
-        let row = sqlx::query(
+        sqlx::query_as(
             "SELECT step, data_enc, completed_at FROM certification_steps WHERE borrower_id = $1 AND step = $2",
         )
         .bind(borrower_id)
-        .bind(step)
+        .bind(step.code())
         .fetch_optional(self.pool())
-        .await?;
-        row.map(|row| {
-            Ok(StoredStep {
-                step: row.try_get("step")?,
-                data_enc: row.try_get("data_enc")?,
-                completed_at: row.try_get("completed_at")?,
-            })
-        })
-        .transpose()
+        .await
     }
 
-    /// Saves a step and logs it (`completed` the first time, `updated` after), all or nothing. Returns the step's
-    /// completion time.
-    ///
-    /// The transaction writes before it reads: on SQLite a transaction that reads first cannot wait for the write
-    /// lock (it fails at once with "database is locked"), while one that starts by writing waits its turn.
+    /// The advance log, oldest first.
+    pub async fn certification_log(&self, borrower_id: &str) -> sqlx::Result<Vec<LogEntry>> {
+        sqlx::query_as(
+            "SELECT step, event, at FROM certification_log WHERE borrower_id = $1 ORDER BY at, id",
+        )
+        .bind(borrower_id)
+        .fetch_all(self.pool())
+        .await
+    }
+}
+
+impl Tx {
+    /// Saves a step and logs it (`completed` the first time, `updated` after). Returns the step's completion time.
     pub async fn save_certification_step(
-        &self,
+        &mut self,
         borrower_id: &str,
-        step: &str,
+        step: Step,
         data_enc: &str,
         now: i64,
     ) -> sqlx::Result<i64> {
-        let mut tx = self.pool().begin().await?;
         let inserted = sqlx::query(
             "INSERT INTO certification_steps (borrower_id, step, data_enc, completed_at, updated_at)
              VALUES ($1, $2, $3, $4, $4) ON CONFLICT (borrower_id, step) DO NOTHING",
         )
         .bind(borrower_id)
-        .bind(step)
+        .bind(step.code())
         .bind(data_enc)
         .bind(now)
-        .execute(&mut *tx)
+        .execute(self.conn())
         .await?
         .rows_affected()
             == 1;
@@ -103,48 +103,27 @@ impl Db {
             .bind(data_enc)
             .bind(now)
             .bind(borrower_id)
-            .bind(step)
-            .execute(&mut *tx)
+            .bind(step.code())
+            .execute(self.conn())
             .await?;
         }
         sqlx::query(
             "INSERT INTO certification_log (id, borrower_id, step, event, at) VALUES ($1, $2, $3, $4, $5)",
         )
-        .bind(uuid::Uuid::now_v7().to_string())
+        .bind(new_id())
         .bind(borrower_id)
-        .bind(step)
+        .bind(step.code())
         .bind(if inserted { "completed" } else { "updated" })
         .bind(now)
-        .execute(&mut *tx)
+        .execute(self.conn())
         .await?;
-        let completed_at: i64 = sqlx::query(
+        let (completed_at,): (i64,) = sqlx::query_as(
             "SELECT completed_at FROM certification_steps WHERE borrower_id = $1 AND step = $2",
         )
         .bind(borrower_id)
-        .bind(step)
-        .fetch_one(&mut *tx)
-        .await?
-        .try_get("completed_at")?;
-        tx.commit().await?;
-        Ok(completed_at)
-    }
-
-    /// The advance log, oldest first.
-    pub async fn certification_log(&self, borrower_id: &str) -> sqlx::Result<Vec<LogEntry>> {
-        let rows = sqlx::query(
-            "SELECT step, event, at FROM certification_log WHERE borrower_id = $1 ORDER BY at, id",
-        )
-        .bind(borrower_id)
-        .fetch_all(self.pool())
+        .bind(step.code())
+        .fetch_one(self.conn())
         .await?;
-        rows.iter()
-            .map(|row| {
-                Ok(LogEntry {
-                    step: row.try_get("step")?,
-                    event: row.try_get("event")?,
-                    at: row.try_get("at")?,
-                })
-            })
-            .collect()
+        Ok(completed_at)
     }
 }

@@ -44,7 +44,7 @@ impl Db {
             email: new.email,
             company: new.company,
             client_addr: new.client_addr,
-            created_at: super::now_ms(),
+            created_at: time_now_ms(),
         };
         sqlx::query(
             "INSERT INTO contact_messages (id, name, telephone, message, email, company, client_addr, created_at)
@@ -87,4 +87,8 @@ impl Db {
             })
             .collect()
     }
+}
+
+fn time_now_ms() -> i64 {
+    i64::try_from(time::OffsetDateTime::now_utc().unix_timestamp_nanos() / 1_000_000).unwrap_or(0)
 }

@@ -1,26 +1,26 @@
-//! Orders: created on confirm with the accepted KFS, listed for their borrower, with their timeline.
+//! Orders: created on confirm with the accepted KFS, their status changes, listed for their borrower, with their
+//! timeline. Status changes are written only by `crate::orders` (the lifecycle), through [`Tx`].
 
-use sqlx::Row;
-use sqlx::any::AnyRow;
+use kilat_domain::{Code, Currency, Market, OrderEvent, OrderState};
 
-use super::Db;
+use super::{Db, Tx, new_id};
 
 /// A new order in its first state.
 #[derive(Debug, Clone)]
 pub struct NewOrder<'a> {
     pub order_no: &'a str,
     pub borrower_id: &'a str,
-    pub market: &'a str,
+    pub market: Market,
     pub product_code: &'a str,
     pub product_name: &'a str,
     pub term_code: &'a str,
-    pub currency: &'a str,
+    pub currency: Currency,
     pub amount: i64,
     pub net_disbursed: i64,
     pub total_repayable: i64,
     pub apr: i64,
     pub apr_display: &'a str,
-    pub status: &'a str,
+    pub status: OrderState,
     pub kfs_json: &'a str,
     pub kfs_hash: &'a str,
     pub idempotency_key: &'a str,
@@ -28,63 +28,87 @@ pub struct NewOrder<'a> {
     pub now: i64,
 }
 
-#[derive(Debug, Clone)]
+/// An order with everything stored about it, the accepted KFS included.
+#[derive(Debug, Clone, sqlx::FromRow)]
 pub struct OrderRow {
     pub id: String,
     pub order_no: String,
+    pub borrower_id: String,
+    #[sqlx(try_from = "String")]
+    pub market: Market,
     pub product_code: String,
     pub product_name: String,
     pub term_code: String,
-    pub currency: String,
+    #[sqlx(try_from = "String")]
+    pub currency: Currency,
     pub amount: i64,
     pub net_disbursed: i64,
     pub total_repayable: i64,
     pub apr: i64,
     pub apr_display: String,
-    pub status: String,
+    #[sqlx(try_from = "String")]
+    pub status: OrderState,
     pub kfs_json: String,
     pub request_hash: String,
     pub created_at: i64,
+    pub updated_at: i64,
 }
 
-#[derive(Debug, Clone)]
+/// What a list of orders shows: no KFS.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct OrderListRow {
+    pub order_no: String,
+    pub product_code: String,
+    pub product_name: String,
+    pub term_code: String,
+    #[sqlx(try_from = "String")]
+    pub currency: Currency,
+    pub amount: i64,
+    pub net_disbursed: i64,
+    pub total_repayable: i64,
+    pub apr: i64,
+    pub apr_display: String,
+    #[sqlx(try_from = "String")]
+    pub status: OrderState,
+    pub created_at: i64,
+}
+
+/// The borrower's open order, as the home screen and the eligibility check need it.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct OpenOrderRow {
+    pub order_no: String,
+    #[sqlx(try_from = "String")]
+    pub status: OrderState,
+    pub amount: i64,
+    pub created_at: i64,
+}
+
+/// An order's status as locked for a change.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct OrderStatusRow {
+    pub id: String,
+    pub order_no: String,
+    #[sqlx(try_from = "String")]
+    pub status: OrderState,
+}
+
+#[derive(Debug, Clone, sqlx::FromRow)]
 pub struct OrderEventRow {
-    pub status: String,
+    #[sqlx(try_from = "String")]
+    pub status: OrderState,
+    pub event: Option<String>,
+    pub actor: String,
     pub at: i64,
 }
 
-/// What inserting an order did.
+/// A confirm that the database's unique indexes refused.
 #[derive(Debug)]
-pub enum Inserted {
-    Created(OrderRow),
-    /// The borrower already used this idempotency key: the order it made.
-    Existing(OrderRow),
-    /// Another order of the borrower is open.
-    OpenOrderExists,
-}
+pub struct Conflict;
 
-const COLUMNS: &str = "id, order_no, product_code, product_name, term_code, currency, amount, net_disbursed, \
-     total_repayable, apr, apr_display, status, kfs_json, request_hash, created_at";
-
-fn order_row(row: &AnyRow) -> sqlx::Result<OrderRow> {
-    Ok(OrderRow {
-        id: row.try_get("id")?,
-        order_no: row.try_get("order_no")?,
-        product_code: row.try_get("product_code")?,
-        product_name: row.try_get("product_name")?,
-        term_code: row.try_get("term_code")?,
-        currency: row.try_get("currency")?,
-        amount: row.try_get("amount")?,
-        net_disbursed: row.try_get("net_disbursed")?,
-        total_repayable: row.try_get("total_repayable")?,
-        apr: row.try_get("apr")?,
-        apr_display: row.try_get("apr_display")?,
-        status: row.try_get("status")?,
-        kfs_json: row.try_get("kfs_json")?,
-        request_hash: row.try_get("request_hash")?,
-        created_at: row.try_get("created_at")?,
-    })
-}
+const COLUMNS: &str = "id, order_no, borrower_id, market, product_code, product_name, term_code, currency, amount, \
+     net_disbursed, total_repayable, apr, apr_display, status, kfs_json, request_hash, created_at, updated_at";
+const LIST_COLUMNS: &str = "order_no, product_code, product_name, term_code, currency, amount, net_disbursed, \
+     total_repayable, apr, apr_display, status, created_at";
 
 impl Db {
     /// The borrower's order made with this idempotency key.
@@ -93,36 +117,74 @@ impl Db {
         borrower_id: &str,
         key: &str,
     ) -> sqlx::Result<Option<OrderRow>> {
-        sqlx::query(&format!(
+        sqlx::query_as(&format!(
             "SELECT {COLUMNS} FROM orders WHERE borrower_id = $1 AND idempotency_key = $2"
         ))
         .bind(borrower_id)
         .bind(key)
         .fetch_optional(self.pool())
-        .await?
-        .as_ref()
-        .map(order_row)
-        .transpose()
+        .await
     }
 
-    /// The borrower's open order, if any.
-    pub async fn open_order(&self, borrower_id: &str) -> sqlx::Result<Option<OrderRow>> {
-        sqlx::query(&format!(
-            "SELECT {COLUMNS} FROM orders WHERE borrower_id = $1 AND closed_at IS NULL"
-        ))
+    /// The borrower's open order, if any (at most one: a partial unique index).
+    pub async fn open_order(&self, borrower_id: &str) -> sqlx::Result<Option<OpenOrderRow>> {
+        sqlx::query_as(
+            "SELECT order_no, status, amount, created_at FROM orders WHERE borrower_id = $1 AND closed_at IS NULL",
+        )
         .bind(borrower_id)
         .fetch_optional(self.pool())
-        .await?
-        .as_ref()
-        .map(order_row)
-        .transpose()
+        .await
     }
 
-    /// Creates the order and its first timeline entry, all or nothing. The database's unique indexes settle races:
-    /// a second confirm with the same key finds the first order; a second open order is refused.
-    pub async fn insert_order(&self, new: &NewOrder<'_>) -> sqlx::Result<Inserted> {
-        let id = uuid::Uuid::now_v7().to_string();
-        let mut tx = self.pool().begin().await?;
+    /// The borrower's orders, newest first.
+    pub async fn orders_of(
+        &self,
+        borrower_id: &str,
+        limit: i64,
+    ) -> sqlx::Result<Vec<OrderListRow>> {
+        sqlx::query_as(&format!(
+            "SELECT {LIST_COLUMNS} FROM orders WHERE borrower_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2"
+        ))
+        .bind(borrower_id)
+        .bind(limit)
+        .fetch_all(self.pool())
+        .await
+    }
+
+    /// One order of this borrower; another borrower's order is as good as missing.
+    pub async fn order_of(
+        &self,
+        borrower_id: &str,
+        order_no: &str,
+    ) -> sqlx::Result<Option<OrderRow>> {
+        sqlx::query_as(&format!(
+            "SELECT {COLUMNS} FROM orders WHERE borrower_id = $1 AND order_no = $2"
+        ))
+        .bind(borrower_id)
+        .bind(order_no)
+        .fetch_optional(self.pool())
+        .await
+    }
+
+    /// The order's timeline, oldest first.
+    pub async fn order_events(&self, order_id: &str) -> sqlx::Result<Vec<OrderEventRow>> {
+        sqlx::query_as(
+            "SELECT status, event, actor, at FROM order_events WHERE order_id = $1 ORDER BY at, id",
+        )
+        .bind(order_id)
+        .fetch_all(self.pool())
+        .await
+    }
+}
+
+impl Tx {
+    /// Inserts the order. `Err(Conflict)` when a unique index refused it (the idempotency key, the one open order,
+    /// or the order number): the transaction is then spoilt on PostgreSQL, and the caller drops it and looks.
+    pub async fn insert_order(
+        &mut self,
+        new: &NewOrder<'_>,
+    ) -> sqlx::Result<Result<String, Conflict>> {
+        let id = new_id();
         let inserted = sqlx::query(
             "INSERT INTO orders (id, order_no, borrower_id, market, product_code, product_name, term_code, currency,
                  amount, net_disbursed, total_repayable, apr, apr_display, status, kfs_json, kfs_hash,
@@ -132,104 +194,100 @@ impl Db {
         .bind(&id)
         .bind(new.order_no)
         .bind(new.borrower_id)
-        .bind(new.market)
+        .bind(new.market.code())
         .bind(new.product_code)
         .bind(new.product_name)
         .bind(new.term_code)
-        .bind(new.currency)
+        .bind(new.currency.code())
         .bind(new.amount)
         .bind(new.net_disbursed)
         .bind(new.total_repayable)
         .bind(new.apr)
         .bind(new.apr_display)
-        .bind(new.status)
+        .bind(new.status.code())
         .bind(new.kfs_json)
         .bind(new.kfs_hash)
         .bind(new.idempotency_key)
         .bind(new.request_hash)
         .bind(new.now)
-        .execute(&mut *tx)
+        .execute(self.conn())
         .await;
         match inserted {
-            Ok(_) => {}
-            Err(sqlx::Error::Database(e)) if e.is_unique_violation() => {
-                drop(tx);
-                if let Some(existing) = self
-                    .order_by_idempotency_key(new.borrower_id, new.idempotency_key)
-                    .await?
-                {
-                    return Ok(Inserted::Existing(existing));
-                }
-                if self.open_order(new.borrower_id).await?.is_some() {
-                    return Ok(Inserted::OpenOrderExists);
-                }
-                // The order number was taken (one chance in a billion a day): the caller tries another.
-                return Err(sqlx::Error::Database(e));
-            }
-            Err(e) => return Err(e),
+            Ok(_) => Ok(Ok(id)),
+            Err(sqlx::Error::Database(e)) if e.is_unique_violation() => Ok(Err(Conflict)),
+            Err(e) => Err(e),
         }
-        sqlx::query(
-            "INSERT INTO order_events (id, order_id, status, actor, at) VALUES ($1, $2, $3, $4, $5)",
+    }
+
+    /// The order, read inside the transaction (and locked on PostgreSQL) before its status changes.
+    pub async fn order_for_update(
+        &mut self,
+        order_id: &str,
+    ) -> sqlx::Result<Option<OrderStatusRow>> {
+        let sql = format!(
+            "SELECT id, order_no, status FROM orders WHERE id = $1{}",
+            self.lock_clause()
+        );
+        sqlx::query_as(&sql)
+            .bind(order_id)
+            .fetch_optional(self.conn())
+            .await
+    }
+
+    /// The whole order inside the transaction (for the audit's before and after).
+    pub async fn order_in_tx(&mut self, order_id: &str) -> sqlx::Result<Option<OrderRow>> {
+        sqlx::query_as(&format!("SELECT {COLUMNS} FROM orders WHERE id = $1"))
+            .bind(order_id)
+            .fetch_optional(self.conn())
+            .await
+    }
+
+    /// Moves the order from `from` to `to`, only if it is still in `from`; closes it when `to` is final. True when it
+    /// moved.
+    pub async fn set_order_status(
+        &mut self,
+        order_id: &str,
+        from: OrderState,
+        to: OrderState,
+        now: i64,
+    ) -> sqlx::Result<bool> {
+        let closed_at = to.is_final().then_some(now);
+        let moved = sqlx::query(
+            "UPDATE orders SET status = $1, updated_at = $2, closed_at = $3 WHERE id = $4 AND status = $5",
         )
-        .bind(uuid::Uuid::now_v7().to_string())
-        .bind(&id)
-        .bind(new.status)
-        .bind("borrower")
-        .bind(new.now)
-        .execute(&mut *tx)
+        .bind(to.code())
+        .bind(now)
+        .bind(closed_at)
+        .bind(order_id)
+        .bind(from.code())
+        .execute(self.conn())
         .await?;
-        let row = sqlx::query(&format!("SELECT {COLUMNS} FROM orders WHERE id = $1"))
-            .bind(&id)
-            .fetch_one(&mut *tx)
-            .await?;
-        tx.commit().await?;
-        Ok(Inserted::Created(order_row(&row)?))
+        Ok(moved.rows_affected() == 1)
     }
 
-    /// The borrower's orders, newest first.
-    pub async fn orders_of(&self, borrower_id: &str, limit: i64) -> sqlx::Result<Vec<OrderRow>> {
-        let rows = sqlx::query(&format!(
-            "SELECT {COLUMNS} FROM orders WHERE borrower_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2"
-        ))
-        .bind(borrower_id)
-        .bind(limit)
-        .fetch_all(self.pool())
+    /// Appends to the order's timeline.
+    pub async fn insert_order_event(
+        &mut self,
+        order_id: &str,
+        status: OrderState,
+        event: Option<OrderEvent>,
+        actor: &str,
+        actor_id: Option<&str>,
+        at: i64,
+    ) -> sqlx::Result<()> {
+        sqlx::query(
+            "INSERT INTO order_events (id, order_id, status, event, actor, actor_id, at)
+             VALUES ($1, $2, $3, $4, $5, $6, $7)",
+        )
+        .bind(new_id())
+        .bind(order_id)
+        .bind(status.code())
+        .bind(event.map(Code::code))
+        .bind(actor)
+        .bind(actor_id)
+        .bind(at)
+        .execute(self.conn())
         .await?;
-        rows.iter().map(order_row).collect()
-    }
-
-    /// One order of this borrower; another borrower's order is as good as missing.
-    pub async fn order_of(
-        &self,
-        borrower_id: &str,
-        order_no: &str,
-    ) -> sqlx::Result<Option<OrderRow>> {
-        sqlx::query(&format!(
-            "SELECT {COLUMNS} FROM orders WHERE borrower_id = $1 AND order_no = $2"
-        ))
-        .bind(borrower_id)
-        .bind(order_no)
-        .fetch_optional(self.pool())
-        .await?
-        .as_ref()
-        .map(order_row)
-        .transpose()
-    }
-
-    /// The order's timeline, oldest first.
-    pub async fn order_events(&self, order_id: &str) -> sqlx::Result<Vec<OrderEventRow>> {
-        let rows =
-            sqlx::query("SELECT status, at FROM order_events WHERE order_id = $1 ORDER BY at, id")
-                .bind(order_id)
-                .fetch_all(self.pool())
-                .await?;
-        rows.iter()
-            .map(|row| {
-                Ok(OrderEventRow {
-                    status: row.try_get("status")?,
-                    at: row.try_get("at")?,
-                })
-            })
-            .collect()
+        Ok(())
     }
 }

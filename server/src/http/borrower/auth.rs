@@ -1,4 +1,4 @@
-//! The borrower API, first slice: sign-in by one-time code, the signed-in borrower, sign-out
+//! The borrower API's sign-in: one-time codes, the signed-in borrower, sign-out, and the `Session` extractor
 //! (docs/API-BORROWER.md).
 
 use axum::Json;
@@ -9,11 +9,12 @@ use kilat_domain::{Market, Phone, PhoneError};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
-use super::error::{ApiError, Envelope, ErrorBody, FieldErrors, FieldProblem, LocalizedError};
-use super::extract::{ClientAddr, JsonOrForm};
-use super::lang::Lang;
-use crate::sign_in::{self, Borrower, CODE_TTL_MS, RESEND_MS, SESSION_IDLE_MS};
-use crate::sms::{Channel, OutboxEntry};
+use crate::auth::{self as sign_in, Borrower, CODE_TTL_MS, RESEND_MS, SESSION_IDLE_MS};
+use crate::error::{FieldErrors, FieldProblem};
+use crate::http::error::{ApiError, Envelope, ErrorBody};
+use crate::http::extract::{ClientAddr, JsonOrForm};
+use crate::i18n::Lang;
+use crate::sms::Channel;
 use crate::startup::AppState;
 
 /// The browser's session cookie; the native shell sends `X-Session-Id` instead.
@@ -53,11 +54,9 @@ pub struct DigitRange {
     responses((status = 200, body = Envelope<LoginInit>), (status = 422, body = ErrorBody)))]
 pub async fn login_init(
     State(state): State<AppState>,
-    lang: Lang,
     Query(query): Query<MarketQuery>,
-) -> Result<Json<Envelope<LoginInit>>, LocalizedError> {
-    let market = require_market(query.market.as_deref())
-        .map_err(|e| ApiError::Validation(e).in_lang(lang))?;
+) -> Result<Json<Envelope<LoginInit>>, ApiError> {
+    let market = require_market(query.market.as_deref())?;
     let (example, min, max) = match market {
         Market::India => ("98765 43210", 10, 10),
         Market::Indonesia => ("0812 3456 7890", 10, 13),
@@ -73,7 +72,7 @@ pub async fn login_init(
         voice_code_offered: true,
         agreement_url: "/app/agreement".into(),
         privacy_url: "/app/privacy".into(),
-        lender_name: state.site.lender_name.clone(),
+        lender_name: state.services.site.lender_name.clone(),
     }))
 }
 
@@ -104,7 +103,7 @@ pub async fn send_sms_code(
     lang: Lang,
     client: ClientAddr,
     body: JsonOrForm<SendCodeRequest>,
-) -> Result<Json<Envelope<CodeSent>>, LocalizedError> {
+) -> Result<Json<Envelope<CodeSent>>, ApiError> {
     send_code(state, lang, client, body, Channel::Sms).await
 }
 
@@ -119,7 +118,7 @@ pub async fn send_voice_code(
     lang: Lang,
     client: ClientAddr,
     body: JsonOrForm<SendCodeRequest>,
-) -> Result<Json<Envelope<CodeSent>>, LocalizedError> {
+) -> Result<Json<Envelope<CodeSent>>, ApiError> {
     send_code(state, lang, client, body, Channel::Voice).await
 }
 
@@ -129,14 +128,13 @@ async fn send_code(
     ClientAddr(client): ClientAddr,
     JsonOrForm(req): JsonOrForm<SendCodeRequest>,
     channel: Channel,
-) -> Result<Json<Envelope<CodeSent>>, LocalizedError> {
-    let phone = parse_phone(req.market.as_deref(), req.phone.as_deref())
-        .map_err(|e| ApiError::Validation(e).in_lang(lang))?;
+) -> Result<Json<Envelope<CodeSent>>, ApiError> {
+    let phone = parse_phone(req.market.as_deref(), req.phone.as_deref())?;
     state
+        .services
         .sign_in
         .send_code(&phone, channel, lang, &client.to_string())
-        .await
-        .map_err(|e| ApiError::from(e).in_lang(lang))?;
+        .await?;
     Ok(Envelope::ok(CodeSent {
         resend_seconds: RESEND_MS / 1000,
         expires_in_seconds: CODE_TTL_MS / 1000,
@@ -195,28 +193,22 @@ impl BorrowerView {
         (status = 429, description = "code_attempts_exceeded", body = ErrorBody)))]
 pub async fn login(
     State(state): State<AppState>,
-    lang: Lang,
     JsonOrForm(req): JsonOrForm<LoginRequest>,
-) -> Result<Response, LocalizedError> {
-    let invalid = |e| ApiError::Validation(e).in_lang(lang);
+) -> Result<Response, ApiError> {
     let mut errors = FieldErrors::default();
     let phone = parse_phone(req.market.as_deref(), req.phone.as_deref())
         .map_err(|e| errors = e)
         .ok();
     let code = req.code.as_deref().map(str::trim).unwrap_or_default();
     if code.is_empty() {
-        errors.add("code", FieldProblem::Required);
+        errors.add("code", FieldProblem::required());
     } else if code.len() != 6 || !code.chars().all(|c| c.is_ascii_digit()) {
-        errors.add("code", FieldProblem::InvalidCode);
+        errors.add("code", FieldProblem::new("field.invalid_code"));
     }
     let Some(phone) = phone.filter(|_| errors.is_empty()) else {
-        return Err(invalid(errors));
+        return Err(errors.into());
     };
-    let signed_in = state
-        .sign_in
-        .sign_in(&phone, code)
-        .await
-        .map_err(|e| ApiError::from(e).in_lang(lang))?;
+    let signed_in = state.services.sign_in.sign_in(&phone, code).await?;
     let cookie = session_cookie(
         &signed_in.token,
         SESSION_IDLE_MS / 1000,
@@ -232,16 +224,8 @@ pub async fn login(
 /// Ends the session (header or cookie) and clears the cookie.
 #[utoipa::path(post, path = "/api/v1/borrower/logout", tag = "borrower",
     responses((status = 200, body = Envelope<Option<bool>>), (status = 401, body = ErrorBody)))]
-pub async fn logout(
-    State(state): State<AppState>,
-    lang: Lang,
-    session: Session,
-) -> Result<Response, LocalizedError> {
-    state
-        .sign_in
-        .sign_out(&session.token)
-        .await
-        .map_err(|e| ApiError::from(e).in_lang(lang))?;
+pub async fn logout(State(state): State<AppState>, session: Session) -> Result<Response, ApiError> {
+    state.services.sign_in.sign_out(&session.token).await?;
     let cookie = session_cookie("", 0, state.secure_cookies);
     Ok(([(header::SET_COOKIE, cookie)], Envelope::ok(None::<bool>)).into_response())
 }
@@ -253,25 +237,6 @@ pub async fn me(session: Session) -> Json<Envelope<BorrowerView>> {
     Envelope::ok(BorrowerView::of(&session.borrower, None))
 }
 
-#[derive(Debug, Deserialize)]
-pub struct OutboxQuery {
-    pub phone: Option<String>,
-}
-
-/// Development only: the codes the `log` sender "sent", newest first. 404 in production mode.
-pub async fn dev_outbox(
-    State(state): State<AppState>,
-    lang: Lang,
-    Query(query): Query<OutboxQuery>,
-) -> Result<Json<Envelope<Vec<OutboxEntry>>>, LocalizedError> {
-    if !state.development {
-        return Err(ApiError::NotFound.in_lang(lang));
-    }
-    Ok(Envelope::ok(
-        state.outbox.list(query.phone.as_deref().map(str::trim)),
-    ))
-}
-
 /// A signed-in borrower and the token that proved it. Rejects with 401 in the envelope.
 pub struct Session {
     pub borrower: Borrower,
@@ -279,19 +244,17 @@ pub struct Session {
 }
 
 impl FromRequestParts<AppState> for Session {
-    type Rejection = LocalizedError;
+    type Rejection = ApiError;
 
     async fn from_request_parts(
         parts: &mut Parts,
         state: &AppState,
     ) -> Result<Self, Self::Rejection> {
-        let lang = Lang::from_headers(&parts.headers);
-        let token =
-            session_token(&parts.headers).ok_or_else(|| ApiError::Unauthorized.in_lang(lang))?;
-        match state.sign_in.borrower_for_token(&token).await {
+        let token = session_token(&parts.headers).ok_or_else(|| ApiError::Unauthorized)?;
+        match state.services.sign_in.borrower_for_token(&token).await {
             Ok(Some(borrower)) => Ok(Self { borrower, token }),
-            Ok(None) => Err(ApiError::Unauthorized.in_lang(lang)),
-            Err(err) => Err(ApiError::Internal(err).in_lang(lang)),
+            Ok(None) => Err(ApiError::Unauthorized),
+            Err(err) => Err(ApiError::from(err)),
         }
     }
 }
@@ -326,13 +289,13 @@ fn session_cookie(token: &str, max_age_secs: i64, secure: bool) -> HeaderValue {
 }
 
 /// The `market` field as a market, or the field error.
-pub(super) fn require_market(code: Option<&str>) -> Result<Market, FieldErrors> {
+pub(crate) fn require_market(code: Option<&str>) -> Result<Market, FieldErrors> {
     let mut errors = FieldErrors::default();
     match code.map(str::trim).filter(|c| !c.is_empty()) {
-        None => errors.add("market", FieldProblem::Required),
+        None => errors.add("market", FieldProblem::required()),
         Some(code) => match sign_in::parse_market(code) {
             Some(market) => return Ok(market),
-            None => errors.add("market", FieldProblem::UnknownMarket),
+            None => errors.add("market", FieldProblem::unknown_market()),
         },
     }
     Err(errors)
@@ -343,16 +306,14 @@ fn parse_phone(market: Option<&str>, phone: Option<&str>) -> Result<Phone, Field
     let mut errors = FieldErrors::default();
     let phone = phone.map(str::trim).filter(|p| !p.is_empty());
     if phone.is_none() {
-        errors.add("phone", FieldProblem::Required);
+        errors.add("phone", FieldProblem::required());
     }
     let market = market.map_err(|e| {
-        for (field, problem) in e.0 {
-            errors.add(field, problem);
-        }
+        errors.merge(e);
     });
     match (market, phone) {
         (Ok(market), Some(phone)) => Phone::parse(market, phone).map_err(|_: PhoneError| {
-            errors.add("phone", FieldProblem::InvalidPhone);
+            errors.add("phone", FieldProblem::invalid_phone());
             errors
         }),
         _ => Err(errors),

@@ -1,15 +1,14 @@
-//! Certification: the five steps a borrower completes before applying, their per-market rules, and masking
-//! (docs/API-BORROWER.md). Requests arrive as loose maps (JSON or form) and leave as checked step data, or as the
-//! list of fields at fault.
+//! The rules of the five certification steps, per market, and masking (docs/API-BORROWER.md). Requests arrive as
+//! loose maps (JSON or form) and leave as checked step data, or as the list of fields at fault.
 
 use std::collections::BTreeMap;
 
-use kilat_domain::{Market, Phone};
+use kilat_domain::{Code, Market, Phone};
 use serde::{Deserialize, Serialize};
 use time::{Date, Month};
 
-use crate::http::error::{FieldErrors, FieldProblem};
-use crate::reference::{EnumKind, ReferenceData};
+use crate::content::{EnumKind, ReferenceData};
+use crate::error::{FieldErrors, FieldProblem};
 
 /// The steps, in the order they must be completed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -22,6 +21,21 @@ pub enum Step {
     Bank,
 }
 
+impl Code for Step {
+    const ALL: &'static [Step] = &Step::ALL;
+
+    fn code(self) -> &'static str {
+        match self {
+            Step::Base => "base",
+            Step::Personal => "personal",
+            Step::Job => "job",
+            Step::Extended => "extended",
+            Step::Bank => "bank",
+        }
+    }
+}
+kilat_domain::string_codec!(Step);
+
 impl Step {
     pub const ALL: [Step; 5] = [
         Step::Base,
@@ -32,17 +46,11 @@ impl Step {
     ];
 
     pub fn as_str(self) -> &'static str {
-        match self {
-            Step::Base => "base",
-            Step::Personal => "personal",
-            Step::Job => "job",
-            Step::Extended => "extended",
-            Step::Bank => "bank",
-        }
+        self.code()
     }
 
     pub fn parse(s: &str) -> Option<Step> {
-        Step::ALL.into_iter().find(|step| step.as_str() == s)
+        Step::from_code(s)
     }
 
     /// The steps that must be done before this one.
@@ -253,7 +261,7 @@ impl Fields<'_> {
     fn required(&mut self, name: &'static str) -> Option<String> {
         let value = self.raw(name);
         if value.is_none() {
-            self.errors.add(name, FieldProblem::Required);
+            self.errors.add(name, FieldProblem::required());
         }
         value
     }
@@ -264,24 +272,17 @@ impl Fields<'_> {
         let value = value.split_whitespace().collect::<Vec<_>>().join(" ");
         let len = value.chars().count();
         if len > max {
-            self.errors.add(name, FieldProblem::TooLong { max });
+            self.errors.add(name, FieldProblem::too_long(max));
             return None;
         }
         if len < min {
-            self.errors.add(
-                name,
-                FieldProblem::say(
-                    format!("At least {min} characters."),
-                    format!("Minimal {min} karakter."),
-                ),
-            );
+            self.errors
+                .add(name, FieldProblem::new("field.too_short").with("min", min));
             return None;
         }
         if value.chars().any(char::is_control) {
-            self.errors.add(
-                name,
-                FieldProblem::say("Remove the special characters.", "Hapus karakter khusus."),
-            );
+            self.errors
+                .add(name, FieldProblem::new("field.special_characters"));
             return None;
         }
         Some(value)
@@ -304,7 +305,7 @@ impl Fields<'_> {
 }
 
 fn unknown_choice() -> FieldProblem {
-    FieldProblem::say("Choose one of the options.", "Pilih salah satu opsi.")
+    FieldProblem::new("field.unknown_choice")
 }
 
 fn base(f: &mut Fields<'_>, cx: &Context<'_>) -> Option<BaseInfo> {
@@ -312,32 +313,19 @@ fn base(f: &mut Fields<'_>, cx: &Context<'_>) -> Option<BaseInfo> {
     if let Some(name) = &full_name
         && name.chars().any(|c| c.is_ascii_digit())
     {
-        f.fail(
-            "fullName",
-            FieldProblem::say(
-                "Write the name as on your ID, without digits.",
-                "Tulis nama sesuai KTP, tanpa angka.",
-            ),
-        );
+        f.fail("fullName", FieldProblem::new("field.name_as_on_id"));
     }
     let date_of_birth = f.required("dateOfBirth").and_then(|raw| {
         let Some(date) = parse_date(&raw) else {
-            return f.fail(
-                "dateOfBirth",
-                FieldProblem::say(
-                    "Enter the date as YYYY-MM-DD.",
-                    "Masukkan tanggal dengan format YYYY-MM-DD.",
-                ),
-            );
+            return f.fail("dateOfBirth", FieldProblem::new("field.date_format"));
         };
         let age = age_on(date, cx.today);
         if !(MIN_AGE..=MAX_AGE).contains(&age) {
             return f.fail(
                 "dateOfBirth",
-                FieldProblem::say(
-                    format!("You must be {MIN_AGE} to {MAX_AGE} years old."),
-                    format!("Usia Anda harus {MIN_AGE} sampai {MAX_AGE} tahun."),
-                ),
+                FieldProblem::new("field.age_range")
+                    .with("min", MIN_AGE)
+                    .with("max", MAX_AGE),
             );
         }
         Some(raw)
@@ -356,21 +344,9 @@ fn base(f: &mut Fields<'_>, cx: &Context<'_>) -> Option<BaseInfo> {
         }
         match cx.market {
             Market::India if is_pan_of_person(&raw) => Some(raw),
-            Market::India => f.fail(
-                "idNumber",
-                FieldProblem::say(
-                    "Enter your PAN: 5 letters, 4 digits, 1 letter (e.g. ABCPE1234F); the 4th letter is P for a person.",
-                    "Masukkan PAN: 5 huruf, 4 angka, 1 huruf; huruf ke-4 adalah P untuk perorangan.",
-                ),
-            ),
+            Market::India => f.fail("idNumber", FieldProblem::new("field.pan")),
             Market::Indonesia if is_nik(&raw) => Some(raw),
-            Market::Indonesia => f.fail(
-                "idNumber",
-                FieldProblem::say(
-                    "Enter your NIK: the 16 digits on your KTP.",
-                    "Masukkan NIK: 16 angka pada KTP Anda.",
-                ),
-            ),
+            Market::Indonesia => f.fail("idNumber", FieldProblem::new("field.nik")),
         }
     });
     Some(BaseInfo {
@@ -394,14 +370,9 @@ fn personal(f: &mut Fields<'_>, cx: &Context<'_>) -> Option<PersonalInfo> {
     });
     let city_code = f.required("cityCode");
     let city_code = match (&region_code, city_code) {
-        (Some(region), Some(city)) if cx.reference.place(cx.market, region, &city).is_none() => f
-            .fail(
-                "cityCode",
-                FieldProblem::say(
-                    "Choose a city of the chosen state.",
-                    "Pilih kota di provinsi yang dipilih.",
-                ),
-            ),
+        (Some(region), Some(city)) if cx.reference.place(cx.market, region, &city).is_none() => {
+            f.fail("cityCode", FieldProblem::new("field.city_of_region"))
+        }
         (_, city) => city,
     };
     let address = f.text("address", 5, 200);
@@ -418,10 +389,7 @@ fn personal(f: &mut Fields<'_>, cx: &Context<'_>) -> Option<PersonalInfo> {
         } else {
             f.fail(
                 "postalCode",
-                FieldProblem::say(
-                    format!("Enter the {digits}-digit postal code."),
-                    format!("Masukkan kode pos {digits} angka."),
-                ),
+                FieldProblem::new("field.postal_code").with("digits", digits),
             )
         }
     });
@@ -444,13 +412,7 @@ fn job(f: &mut Fields<'_>, cx: &Context<'_>) -> Option<JobInfo> {
             // Up to ten billion in major units: more than any borrower of an instant loan earns.
             Ok(n) if n > 0 && n <= 1_000_000_000_000 => Some(n),
             _ => {
-                f.errors.add(
-                    "income",
-                    FieldProblem::say(
-                        "Enter your income as a positive whole amount in minor units.",
-                        "Masukkan penghasilan sebagai jumlah bulat positif (dalam sen).",
-                    ),
-                );
+                f.errors.add("income", FieldProblem::new("field.income"));
                 None
             }
         }
@@ -460,10 +422,7 @@ fn job(f: &mut Fields<'_>, cx: &Context<'_>) -> Option<JobInfo> {
         .and_then(|raw| match raw.parse::<u8>() {
             Ok(d) if (1..=31).contains(&d) => Some(d),
             _ => {
-                f.errors.add(
-                    "payDay",
-                    FieldProblem::say("Choose a day from 1 to 31.", "Pilih tanggal 1 sampai 31."),
-                );
+                f.errors.add("payDay", FieldProblem::new("field.pay_day"));
                 None
             }
         });
@@ -485,22 +444,13 @@ fn extended(f: &mut Fields<'_>, cx: &Context<'_>) -> Option<ExtendedInfo> {
     if phone1.is_some() && phone1 == phone2 {
         phone2 = f.fail(
             "contact2Phone",
-            FieldProblem::say(
-                "Give two different people.",
-                "Berikan dua orang yang berbeda.",
-            ),
+            FieldProblem::new("field.two_different_people"),
         );
     }
     let consent = match f.raw("consent").as_deref() {
         Some("true" | "1" | "on" | "yes") => true,
         _ => {
-            f.fail(
-                "consent",
-                FieldProblem::say(
-                    "Confirm that these people agree to be contacted.",
-                    "Konfirmasi bahwa orang-orang ini setuju untuk dihubungi.",
-                ),
-            );
+            f.fail("consent", FieldProblem::new("field.contacts_consent"));
             false
         }
     };
@@ -518,15 +468,11 @@ fn extended(f: &mut Fields<'_>, cx: &Context<'_>) -> Option<ExtendedInfo> {
 fn contact_phone(f: &mut Fields<'_>, name: &'static str, cx: &Context<'_>) -> Option<String> {
     let raw = f.required(name)?;
     match Phone::parse(cx.market, &raw) {
-        Ok(phone) if phone == *cx.own_phone => f.fail(
-            name,
-            FieldProblem::say(
-                "Give someone else's number, not your own.",
-                "Berikan nomor orang lain, bukan nomor Anda sendiri.",
-            ),
-        ),
+        Ok(phone) if phone == *cx.own_phone => {
+            f.fail(name, FieldProblem::new("field.not_own_number"))
+        }
         Ok(phone) => Some(phone.e164().to_owned()),
-        Err(_) => f.fail(name, FieldProblem::InvalidPhone),
+        Err(_) => f.fail(name, FieldProblem::invalid_phone()),
     }
 }
 
@@ -556,10 +502,9 @@ fn bank(f: &mut Fields<'_>, cx: &Context<'_>) -> Option<BankInfo> {
         {
             return f.fail(
                 "accountNumber",
-                FieldProblem::say(
-                    format!("Enter {min} to {max} digits."),
-                    format!("Masukkan {min} sampai {max} angka."),
-                ),
+                FieldProblem::new("field.account_digits")
+                    .with("min", min)
+                    .with("max", max),
             );
         }
         let confirm: String = f
@@ -569,15 +514,12 @@ fn bank(f: &mut Fields<'_>, cx: &Context<'_>) -> Option<BankInfo> {
             .filter(|c| !c.is_whitespace())
             .collect();
         if confirm.is_empty() {
-            return f.fail("accountNumberConfirm", FieldProblem::Required);
+            return f.fail("accountNumberConfirm", FieldProblem::required());
         }
         if confirm != compact {
             return f.fail(
                 "accountNumberConfirm",
-                FieldProblem::say(
-                    "The two numbers are not the same.",
-                    "Kedua nomor tidak sama.",
-                ),
+                FieldProblem::new("field.numbers_differ"),
             );
         }
         Some(compact)
@@ -587,24 +529,12 @@ fn bank(f: &mut Fields<'_>, cx: &Context<'_>) -> Option<BankInfo> {
         Market::India => f.required("ifsc").and_then(|raw| {
             let ifsc = raw.to_ascii_uppercase();
             if !is_ifsc(&ifsc) {
-                return f.fail(
-                    "ifsc",
-                    FieldProblem::say(
-                        "Enter the 11-character IFSC (e.g. HDFC0001234).",
-                        "Masukkan IFSC 11 karakter.",
-                    ),
-                );
+                return f.fail("ifsc", FieldProblem::new("field.ifsc"));
             }
             if let Some(bank) = &bank_code
                 && !ifsc.starts_with(bank.as_str())
             {
-                return f.fail(
-                    "ifsc",
-                    FieldProblem::say(
-                        "This IFSC belongs to another bank.",
-                        "IFSC ini milik bank lain.",
-                    ),
-                );
+                return f.fail("ifsc", FieldProblem::new("field.ifsc_other_bank"));
             }
             Some(ifsc)
         }),
@@ -703,7 +633,7 @@ mod tests {
             today: date!(2026 - 11 - 23),
         };
         validate(step, &request(body), &cx)
-            .map_err(|e| e.0.keys().map(|k| (*k).to_owned()).collect())
+            .map_err(|e| e.fields().map(|(k, _)| k.to_owned()).collect())
     }
 
     #[test]

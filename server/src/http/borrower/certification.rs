@@ -1,22 +1,19 @@
 //! Certification and the reference data its forms need (docs/API-BORROWER.md, second slice).
 
-use std::collections::BTreeMap;
-
 use axum::Json;
 use axum::extract::{Path, Query, State};
 use kilat_domain::Market;
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use super::borrower::{MarketQuery, Session, require_market};
-use super::error::{ApiError, Envelope, ErrorBody, LocalizedError, Refusal};
-use super::extract::JsonOrForm;
-use super::lang::Lang;
-use crate::certification::{self, Step, StepData, StepRequest};
-use crate::reference::{BankChoice, Choice, EnumKind, PrivacyPolicy, Region};
-use crate::sign_in::{Borrower, market_code};
+use super::auth::{MarketQuery, Session, require_market};
+use crate::auth::market_code;
+use crate::certification::{self, Progress, Step, StepRequest};
+use crate::content::{BankChoice, Choice, EnumKind, PrivacyPolicy, Region};
+use crate::http::error::{ApiError, Envelope, ErrorBody};
+use crate::http::extract::JsonOrForm;
+use crate::i18n::Lang;
 use crate::startup::AppState;
-use crate::store::now_ms;
 
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
@@ -61,8 +58,8 @@ pub struct EnumsView {
     pub ifsc_required: bool,
 }
 
-fn market_of(query: &MarketQuery, lang: Lang) -> Result<Market, LocalizedError> {
-    require_market(query.market.as_deref()).map_err(|e| ApiError::Validation(e).in_lang(lang))
+fn market_of(query: &MarketQuery) -> Result<Market, ApiError> {
+    Ok(require_market(query.market.as_deref())?)
 }
 
 /// The enumerations of the certification forms (public).
@@ -73,9 +70,9 @@ pub async fn enums(
     State(state): State<AppState>,
     lang: Lang,
     Query(query): Query<MarketQuery>,
-) -> Result<Json<Envelope<EnumsView>>, LocalizedError> {
-    let market = market_of(&query, lang)?;
-    let data = &state.reference;
+) -> Result<Json<Envelope<EnumsView>>, ApiError> {
+    let market = market_of(&query)?;
+    let data = &state.services.reference;
     let list = |kind| data.choices(market, kind, lang);
     let (min_digits, max_digits) = certification::account_digits(market);
     Ok(Envelope::ok(EnumsView {
@@ -127,13 +124,12 @@ pub struct CitiesView {
     responses((status = 200, body = Envelope<CitiesView>), (status = 422, body = ErrorBody)))]
 pub async fn cities(
     State(state): State<AppState>,
-    lang: Lang,
     Query(query): Query<MarketQuery>,
-) -> Result<Json<Envelope<CitiesView>>, LocalizedError> {
-    let market = market_of(&query, lang)?;
+) -> Result<Json<Envelope<CitiesView>>, ApiError> {
+    let market = market_of(&query)?;
     Ok(Envelope::ok(CitiesView {
         market: market_code(market).into(),
-        regions: state.reference.regions(market).to_vec(),
+        regions: state.services.reference.regions(market).to_vec(),
     }))
 }
 
@@ -141,50 +137,17 @@ pub async fn cities(
 #[utoipa::path(get, path = "/api/v1/borrower/privacy", tag = "borrower",
     responses((status = 200, body = Envelope<PrivacyPolicy>)))]
 pub async fn privacy(State(state): State<AppState>, lang: Lang) -> Json<Envelope<PrivacyPolicy>> {
+    let site = &state.services.site;
     let app = match lang {
-        Lang::En => &state.site.app_name_en,
-        Lang::Id => &state.site.app_name_id,
+        Lang::En => &site.app_name_en,
+        Lang::Id => &site.app_name_id,
     };
-    Envelope::ok(state.reference.privacy(lang, app, &state.site.lender_name))
-}
-
-/// A borrower's certification, decrypted.
-pub struct Certification {
-    pub steps: BTreeMap<Step, (StepData, i64)>,
-}
-
-impl Certification {
-    pub async fn load(state: &AppState, borrower: &Borrower) -> Result<Self, ApiError> {
-        let mut steps = BTreeMap::new();
-        for stored in state.db.certification_steps(&borrower.id).await? {
-            let Some(step) = Step::parse(&stored.step) else {
-                continue;
-            };
-            let json = state.secrets.decrypt(&stored.data_enc)?;
-            let data: StepData = serde_json::from_str(&json).map_err(anyhow::Error::from)?;
-            steps.insert(step, (data, stored.completed_at));
-        }
-        Ok(Self { steps })
-    }
-
-    pub fn is_complete(&self) -> bool {
-        Step::ALL.iter().all(|s| self.steps.contains_key(s))
-    }
-
-    pub fn next(&self) -> Option<Step> {
-        Step::ALL.into_iter().find(|s| !self.steps.contains_key(s))
-    }
-
-    pub fn done(&self) -> usize {
-        self.steps.len()
-    }
-
-    pub fn income(&self) -> Option<i64> {
-        match self.steps.get(&Step::Job) {
-            Some((StepData::Job(job), _)) => Some(job.income),
-            _ => None,
-        }
-    }
+    Envelope::ok(
+        state
+            .services
+            .reference
+            .privacy(lang, app, &site.lender_name),
+    )
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -211,38 +174,24 @@ pub struct CertificationView {
     responses((status = 200, body = Envelope<CertificationView>), (status = 401, body = ErrorBody)))]
 pub async fn list(
     State(state): State<AppState>,
-    lang: Lang,
     session: Session,
-) -> Result<Json<Envelope<CertificationView>>, LocalizedError> {
-    let done = state
-        .db
-        .certification_steps(&session.borrower.id)
-        .await
-        .map_err(|e| ApiError::from(e).in_lang(lang))?;
-    let completed = |step: Step| {
-        done.iter()
-            .find(|s| s.step == step.as_str())
-            .map(|s| s.completed_at)
-    };
+) -> Result<Json<Envelope<CertificationView>>, ApiError> {
+    let progress = Progress::of(&state.services, &session.borrower).await?;
     let steps: Vec<StepStatus> = Step::ALL
         .into_iter()
         .map(|step| StepStatus {
             step: step.as_str(),
-            cert_status: if completed(step).is_some() {
+            cert_status: if progress.completed_at(step).is_some() {
                 "done"
             } else {
                 "todo"
             },
-            completed_at: completed(step),
+            completed_at: progress.completed_at(step),
         })
         .collect();
-    let next = Step::ALL
-        .into_iter()
-        .find(|s| completed(*s).is_none())
-        .map(Step::as_str);
     Ok(Envelope::ok(CertificationView {
-        complete: next.is_none(),
-        next,
+        complete: progress.is_complete(),
+        next: progress.next().map(Step::as_str),
         steps,
     }))
 }
@@ -261,19 +210,14 @@ pub struct LogEntryView {
     responses((status = 200, body = Envelope<Vec<LogEntryView>>), (status = 401, body = ErrorBody)))]
 pub async fn log(
     State(state): State<AppState>,
-    lang: Lang,
     session: Session,
-) -> Result<Json<Envelope<Vec<LogEntryView>>>, LocalizedError> {
-    let entries = state
-        .db
-        .certification_log(&session.borrower.id)
-        .await
-        .map_err(|e| ApiError::from(e).in_lang(lang))?;
+) -> Result<Json<Envelope<Vec<LogEntryView>>>, ApiError> {
+    let entries = certification::log(&state.services, &session.borrower).await?;
     Ok(Envelope::ok(
         entries
             .into_iter()
             .map(|e| LogEntryView {
-                step: e.step,
+                step: e.step.as_str().to_owned(),
                 event: e.event,
                 at: e.at,
             })
@@ -294,8 +238,8 @@ pub struct StepView {
     pub next: Option<Option<&'static str>>,
 }
 
-fn step_of(raw: &str, lang: Lang) -> Result<Step, LocalizedError> {
-    Step::parse(raw).ok_or_else(|| ApiError::NotFound.in_lang(lang))
+fn step_of(raw: &str) -> Result<Step, ApiError> {
+    Step::parse(raw).ok_or(ApiError::NotFound)
 }
 
 /// One step's saved data, numbers masked.
@@ -304,15 +248,11 @@ fn step_of(raw: &str, lang: Lang) -> Result<Step, LocalizedError> {
     responses((status = 200, body = Envelope<StepView>), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
 pub async fn read_step(
     State(state): State<AppState>,
-    lang: Lang,
     session: Session,
     Path(step): Path<String>,
-) -> Result<Json<Envelope<StepView>>, LocalizedError> {
-    let step = step_of(&step, lang)?;
-    let certification = Certification::load(&state, &session.borrower)
-        .await
-        .map_err(|e| e.in_lang(lang))?;
-    let saved = certification.steps.get(&step);
+) -> Result<Json<Envelope<StepView>>, ApiError> {
+    let step = step_of(&step)?;
+    let saved = certification::read_step(&state.services, &session.borrower, step).await?;
     Ok(Envelope::ok(StepView {
         step: step.as_str(),
         cert_status: if saved.is_some() { "done" } else { "todo" },
@@ -331,52 +271,16 @@ pub async fn read_step(
         (status = 422, description = "validation_failed with the fields at fault", body = ErrorBody)))]
 pub async fn save_step(
     State(state): State<AppState>,
-    lang: Lang,
     session: Session,
     Path(step): Path<String>,
     JsonOrForm(req): JsonOrForm<StepRequest>,
-) -> Result<Json<Envelope<StepView>>, LocalizedError> {
-    let step = step_of(&step, lang)?;
-    let borrower = &session.borrower;
-    let certification = Certification::load(&state, borrower)
-        .await
-        .map_err(|e| e.in_lang(lang))?;
-    if step
-        .before()
-        .iter()
-        .any(|s| !certification.steps.contains_key(s))
-    {
-        return Err(ApiError::Refused(Refusal::CertificationOutOfOrder).in_lang(lang));
-    }
-    let cx = certification::Context {
-        market: borrower.market,
-        reference: &state.reference,
-        own_phone: &borrower.phone,
-        previous: certification.steps.get(&step).map(|(d, _)| d),
-        today: borrower.market.local_date(time::OffsetDateTime::now_utc()),
-    };
-    let data = certification::validate(step, &req, &cx)
-        .map_err(|e| ApiError::Validation(e).in_lang(lang))?;
-    let json =
-        serde_json::to_string(&data).map_err(|e| ApiError::Internal(e.into()).in_lang(lang))?;
-    state
-        .db
-        .save_certification_step(
-            &borrower.id,
-            step.as_str(),
-            &state.secrets.encrypt(&json),
-            now_ms(),
-        )
-        .await
-        .map_err(|e| ApiError::from(e).in_lang(lang))?;
-    let next = Step::ALL
-        .into_iter()
-        .find(|s| *s != step && !certification.steps.contains_key(s))
-        .map(Step::as_str);
+) -> Result<Json<Envelope<StepView>>, ApiError> {
+    let step = step_of(&step)?;
+    let saved = certification::save_step(&state.services, &session.borrower, step, &req).await?;
     Ok(Envelope::ok(StepView {
         step: step.as_str(),
         cert_status: "done",
-        data: Some(data.to_view(false)),
-        next: Some(next),
+        data: Some(saved.data.to_view(false)),
+        next: Some(saved.next.map(Step::as_str)),
     }))
 }

@@ -3,16 +3,16 @@
 
 use axum::Json;
 use axum::extract::{Path, State};
-use kilat_domain::{KeyFactStatement, Money, Product, quote_with_caps};
+use kilat_domain::{KeyFactStatement, Product};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use super::borrower::Session;
-use super::error::{ApiError, Envelope, ErrorBody, FieldErrors, FieldProblem, LocalizedError};
-use super::extract::JsonOrForm;
-use super::lang::Lang;
-use crate::display::format_money;
-use crate::sign_in::Borrower;
+use super::auth::Session;
+use crate::applications::{self, LoanRequest};
+use crate::catalog;
+use crate::http::error::{ApiError, Envelope, ErrorBody};
+use crate::http::extract::JsonOrForm;
+use crate::services::Services;
 use crate::startup::AppState;
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -60,12 +60,19 @@ pub struct SampleCost {
     pub apr_display: String,
 }
 
-pub(super) fn view(state: &AppState, product: &Product) -> Result<ProductView, ApiError> {
+pub(super) fn view(s: &Services, product: &Product) -> Result<ProductView, ApiError> {
     let term = product
         .terms
         .first()
         .ok_or_else(|| anyhow::anyhow!("product {} has no term", product.code))?;
-    let kfs = key_fact_statement(state, product, product.amount.min, &term.code)?;
+    let kfs = catalog::key_fact_statement(
+        &s.catalog,
+        product,
+        product.amount.min,
+        &term.code,
+        s.clock.today(product.market),
+        &s.site.lender(),
+    )?;
     let sample = SampleCost {
         amount: kfs.sanctioned_amount.minor(),
         term_code: term.code.clone(),
@@ -107,15 +114,14 @@ pub(super) fn view(state: &AppState, product: &Product) -> Result<ProductView, A
     responses((status = 200, body = Envelope<Vec<ProductView>>), (status = 401, body = ErrorBody)))]
 pub async fn list(
     State(state): State<AppState>,
-    lang: Lang,
     session: Session,
-) -> Result<Json<Envelope<Vec<ProductView>>>, LocalizedError> {
-    let products = state
+) -> Result<Json<Envelope<Vec<ProductView>>>, ApiError> {
+    let s = &state.services;
+    let products = s
         .catalog
         .for_market(session.borrower.market)
-        .map(|p| view(&state, p))
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(|e| e.in_lang(lang))?;
+        .map(|p| view(s, p))
+        .collect::<Result<Vec<_>, _>>()?;
     Ok(Envelope::ok(products))
 }
 
@@ -125,17 +131,15 @@ pub async fn list(
     responses((status = 200, body = Envelope<ProductView>), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
 pub async fn detail(
     State(state): State<AppState>,
-    lang: Lang,
     session: Session,
     Path(code): Path<String>,
-) -> Result<Json<Envelope<ProductView>>, LocalizedError> {
-    let product = state
+) -> Result<Json<Envelope<ProductView>>, ApiError> {
+    let s = &state.services;
+    let product = s
         .catalog
         .get(session.borrower.market, &code)
-        .ok_or_else(|| ApiError::NotFound.in_lang(lang))?;
-    Ok(Envelope::ok(
-        view(&state, product).map_err(|e| e.in_lang(lang))?,
-    ))
+        .ok_or(ApiError::NotFound)?;
+    Ok(Envelope::ok(view(s, product)?))
 }
 
 /// The loan a quote, an application or (with more fields) a confirm names.
@@ -158,99 +162,19 @@ pub struct QuoteRequest {
         (status = 422, description = "validation_failed (productCode, amount, termCode) or cap_exceeded", body = ErrorBody)))]
 pub async fn quote(
     State(state): State<AppState>,
-    lang: Lang,
     session: Session,
     JsonOrForm(req): JsonOrForm<QuoteRequest>,
-) -> Result<Json<Envelope<KeyFactStatement>>, LocalizedError> {
-    let mut errors = FieldErrors::default();
-    let choice = loan_choice(
-        &state,
-        &session.borrower,
-        req.product_code.as_deref(),
-        req.amount,
-        req.term_code.as_deref(),
-        &mut errors,
-    );
-    let Some(choice) = choice.filter(|_| errors.is_empty()) else {
-        return Err(ApiError::Validation(errors).in_lang(lang));
-    };
-    let kfs = key_fact_statement(
-        &state,
-        choice.product,
-        Money::from_minor(choice.amount),
-        &choice.term,
-    )
-    .map_err(|e| e.in_lang(lang))?;
+) -> Result<Json<Envelope<KeyFactStatement>>, ApiError> {
+    let kfs = applications::quote(&state.services, &session.borrower, &req.loan())?;
     Ok(Envelope::ok(kfs))
 }
 
-/// A loan as a request names it: product, amount and term, the fields checked.
-pub(super) struct LoanChoice<'a> {
-    pub product: &'a Product,
-    pub amount: i64,
-    pub term: String,
-}
-
-/// Reads the three fields of a loan; each missing or unknown one is added to `errors`.
-pub(super) fn loan_choice<'a>(
-    state: &'a AppState,
-    borrower: &Borrower,
-    product_code: Option<&str>,
-    amount: Option<i64>,
-    term_code: Option<&str>,
-    errors: &mut FieldErrors,
-) -> Option<LoanChoice<'a>> {
-    let code = product_code.map(str::trim).filter(|c| !c.is_empty());
-    let term = term_code.map(str::trim).filter(|c| !c.is_empty());
-    if code.is_none() {
-        errors.add("productCode", FieldProblem::Required);
+impl QuoteRequest {
+    pub(super) fn loan(&self) -> LoanRequest<'_> {
+        LoanRequest {
+            product_code: self.product_code.as_deref(),
+            amount: self.amount,
+            term_code: self.term_code.as_deref(),
+        }
     }
-    if amount.is_none() {
-        errors.add("amount", FieldProblem::Required);
-    }
-    if term.is_none() {
-        errors.add("termCode", FieldProblem::Required);
-    }
-    let product = state.catalog.get(borrower.market, code?);
-    if product.is_none() {
-        errors.add("productCode", FieldProblem::UnknownProduct);
-    }
-    Some(LoanChoice {
-        product: product?,
-        amount: amount?,
-        term: term?.to_owned(),
-    })
-}
-
-/// The sealed KFS of `amount` on `term`, disbursed today (UTC), with the lender of the settings.
-pub(super) fn key_fact_statement(
-    state: &AppState,
-    product: &Product,
-    amount: Money,
-    term: &str,
-) -> Result<KeyFactStatement, ApiError> {
-    let today = product.market.local_date(time::OffsetDateTime::now_utc());
-    let currency = product.market.currency();
-    let quote =
-        quote_with_caps(product, amount, term, today, state.catalog.caps()).map_err(|err| {
-            // The amount's rule, worded with the market's money ("₹5,000.00", "Rp1.000.000").
-            let problem = match err {
-                kilat_domain::Error::AmountOutOfRange { min, max, .. } => {
-                    FieldProblem::AmountOutOfRange {
-                        min: format_money(min, currency),
-                        max: format_money(max, currency),
-                    }
-                }
-                kilat_domain::Error::AmountNotOnStep { step, .. } => {
-                    FieldProblem::AmountNotOnStep {
-                        step: format_money(step, currency),
-                    }
-                }
-                other => return ApiError::Loan(other),
-            };
-            let mut errors = FieldErrors::default();
-            errors.add("amount", problem);
-            ApiError::Validation(errors)
-        })?;
-    KeyFactStatement::new(&quote, &state.site.lender()).map_err(ApiError::Loan)
 }

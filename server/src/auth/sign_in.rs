@@ -1,13 +1,14 @@
-//! Sign-in by one-time code (docs/API-BORROWER.md): the rules on codes and sessions, between HTTP and the store.
+//! Borrower sign-in by one-time code (docs/API-BORROWER.md): the rules on codes and sessions.
 
 use std::sync::Arc;
 
-use kilat_domain::{Market, Phone};
+use kilat_domain::{Code, Market, Phone};
 
+use crate::clock::Clock;
 use crate::crypto::{self, Secrets};
-use crate::http::lang::Lang;
+use crate::i18n::{self, Lang};
 use crate::sms::{Channel, CodeMessage, CodeSender};
-use crate::store::{Db, now_ms};
+use crate::store::Db;
 
 /// A code is valid this long.
 pub const CODE_TTL_MS: i64 = 5 * 60 * 1000;
@@ -65,14 +66,16 @@ pub struct SignInService {
     db: Db,
     secrets: Secrets,
     sender: Arc<dyn CodeSender>,
+    clock: Clock,
 }
 
 impl SignInService {
-    pub fn new(db: Db, secrets: Secrets, sender: Arc<dyn CodeSender>) -> Self {
+    pub fn new(db: Db, secrets: Secrets, sender: Arc<dyn CodeSender>, clock: Clock) -> Self {
         Self {
             db,
             secrets,
             sender,
+            clock,
         }
     }
 
@@ -85,7 +88,7 @@ impl SignInService {
         lang: Lang,
         client_addr: &str,
     ) -> Result<(), SignInError> {
-        let now = now_ms();
+        let now = self.clock.now_ms();
         let phone_hash = self.secrets.mac(PHONE_PURPOSE, phone.e164());
         if let Some(last) = self.db.latest_login_code(&phone_hash).await? {
             let wait = last.created_at + RESEND_MS - now;
@@ -117,14 +120,7 @@ impl SignInService {
                 expires_at: now + CODE_TTL_MS,
             })
             .await?;
-        let text = match lang {
-            Lang::En => format!(
-                "Your Kilat code is {code}. It expires in 5 minutes. Never share it with anyone."
-            ),
-            Lang::Id => {
-                format!("Kode Kilat Anda {code}. Berlaku 5 menit. Jangan berikan kepada siapa pun.")
-            }
-        };
+        let text = i18n::format(lang, "sms.code", &[("code", &code)]);
         let message = CodeMessage {
             phone: phone.clone(),
             code,
@@ -142,7 +138,7 @@ impl SignInService {
     /// session.
     #[tracing::instrument(skip_all, fields(phone = %phone))]
     pub async fn sign_in(&self, phone: &Phone, code: &str) -> Result<SignedIn, SignInError> {
-        let now = now_ms();
+        let now = self.clock.now_ms();
         let phone_hash = self.secrets.mac(PHONE_PURPOSE, phone.e164());
         let stored = self.db.latest_login_code(&phone_hash).await?;
         let Some(stored) = stored.filter(|c| c.consumed_at.is_none() && c.expires_at > now) else {
@@ -196,7 +192,7 @@ impl SignInService {
 
     /// The borrower of a live session token, if any.
     pub async fn borrower_for_token(&self, token: &str) -> anyhow::Result<Option<Borrower>> {
-        let now = now_ms();
+        let now = self.clock.now_ms();
         let Some(row) = self
             .db
             .session_borrower(&crypto::token_hash(token), now - SESSION_IDLE_MS, now)
@@ -218,23 +214,17 @@ impl SignInService {
 
     pub async fn sign_out(&self, token: &str) -> sqlx::Result<()> {
         self.db
-            .revoke_session(&crypto::token_hash(token), now_ms())
+            .revoke_session(&crypto::token_hash(token), self.clock.now_ms())
             .await
     }
 }
 
 /// `IN` or `ID`, as stored and as the API writes it.
 pub fn market_code(market: Market) -> &'static str {
-    match market {
-        Market::India => "IN",
-        Market::Indonesia => "ID",
-    }
+    market.code()
 }
 
+/// A market as a request names it: its code, in either case.
 pub fn parse_market(code: &str) -> Option<Market> {
-    match code.trim() {
-        "IN" | "in" => Some(Market::India),
-        "ID" | "id" => Some(Market::Indonesia),
-        _ => None,
-    }
+    Market::from_code(&code.trim().to_ascii_uppercase())
 }

@@ -1,10 +1,16 @@
-//! The loan products on offer: the demo product files (`server/products/*.toml`, docs/MONEY.md §7), embedded in the
-//! binary and validated at start-up, so a product that breaks a cap never reaches a borrower.
+//! The loan products on offer and their prices: the demo product files (`server/products/*.toml`, docs/MONEY.md §7),
+//! embedded in the binary and validated at start-up, so a product that breaks a cap never reaches a borrower; and the
+//! Key Fact Statement of a loan on one of them, worded for the borrower when the money rules refuse it.
+
+pub mod quote;
 
 use anyhow::Context;
-use kilat_domain::{CapTable, Market, Product};
+use kilat_domain::{CapTable, KeyFactStatement, Lender, Market, Money, Product, quote_with_caps};
 use rust_embed::RustEmbed;
 use time::Date;
+
+use crate::error::{Error, FieldProblem};
+use crate::i18n::format_money;
 
 #[derive(RustEmbed)]
 #[folder = "products/"]
@@ -51,6 +57,35 @@ impl Catalog {
     pub fn get(&self, market: Market, code: &str) -> Option<&Product> {
         self.for_market(market).find(|p| p.code == code)
     }
+}
+
+/// The sealed KFS of `amount` on `term` disbursed on `date`, naming `lender`. An amount outside the product's rules is
+/// a field error worded in the market's money ("₹5,000.00", "Rp1.000.000"); a cap it would break is `cap_exceeded`.
+pub fn key_fact_statement(
+    catalog: &Catalog,
+    product: &Product,
+    amount: Money,
+    term: &str,
+    date: Date,
+    lender: &Lender,
+) -> Result<KeyFactStatement, Error> {
+    let currency = product.market.currency();
+    let quote = quote_with_caps(product, amount, term, date, catalog.caps()).map_err(|err| {
+        let problem = match err {
+            kilat_domain::Error::AmountOutOfRange { min, max, .. } => {
+                FieldProblem::new("field.amount_out_of_range")
+                    .with("min", format_money(min, currency))
+                    .with("max", format_money(max, currency))
+            }
+            kilat_domain::Error::AmountNotOnStep { step, .. } => {
+                FieldProblem::new("field.amount_not_on_step")
+                    .with("step", format_money(step, currency))
+            }
+            other => return Error::Loan(other),
+        };
+        Error::field("amount", problem)
+    })?;
+    KeyFactStatement::new(&quote, lender).map_err(Error::Loan)
 }
 
 #[cfg(test)]

@@ -9,12 +9,12 @@ use kilat_domain::Market;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use crate::http::lang::Lang;
+use crate::i18n::Lang;
 
-const ENUMS: &str = include_str!("../data/enums.toml");
-const CITIES_IN: &str = include_str!("../data/cities-in.json");
-const CITIES_ID: &str = include_str!("../data/cities-id.json");
-const PRIVACY: &str = include_str!("../data/privacy.toml");
+const ENUMS: &str = include_str!("../../data/enums.toml");
+const CITIES_IN: &str = include_str!("../../data/cities-in.json");
+const CITIES_ID: &str = include_str!("../../data/cities-id.json");
+const PRIVACY: &str = include_str!("../../data/privacy.toml");
 
 /// The lists of the certification forms, by the name the API uses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -184,7 +184,7 @@ impl ReferenceData {
                     let markets = entry.markets.as_deref().unwrap_or(&[]);
                     for m in markets {
                         ensure!(
-                            crate::sign_in::parse_market(m).is_some(),
+                            crate::auth::parse_market(m).is_some(),
                             "enums.toml: {} {}: unknown market {m}",
                             kind.file_key(),
                             entry.code
@@ -193,7 +193,7 @@ impl ReferenceData {
                     if !markets.is_empty()
                         && !markets
                             .iter()
-                            .any(|m| m == crate::sign_in::market_code(market))
+                            .any(|m| m == crate::auth::market_code(market))
                     {
                         continue;
                     }
@@ -227,7 +227,7 @@ impl ReferenceData {
         let mut banks: HashMap<Market, Vec<(String, String)>> = HashMap::new();
         let mut seen = HashSet::new();
         for bank in &file.bank {
-            let Some(market) = crate::sign_in::parse_market(&bank.market) else {
+            let Some(market) = crate::auth::parse_market(&bank.market) else {
                 bail!(
                     "enums.toml: bank {}: unknown market {}",
                     bank.code,

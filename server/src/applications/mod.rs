@@ -1,0 +1,316 @@
+//! Applying for a loan: who may apply now (eligibility), the Key Fact Statement of the loan chosen, and confirming
+//! an accepted KFS into an order, idempotently on the client's key, with its order number.
+
+mod order_no;
+
+use kilat_domain::{Code, KeyFactStatement, Money, OrderState, Product};
+use serde::Serialize;
+use sha2::{Digest, Sha256};
+use utoipa::ToSchema;
+
+use crate::auth::Borrower;
+use crate::catalog;
+use crate::certification::{self, Progress};
+use crate::error::{Error, FieldErrors, FieldProblem, Refusal};
+use crate::orders::{self, Actor};
+use crate::services::Services;
+use crate::store::orders::{NewOrder, OpenOrderRow, OrderRow};
+
+pub use order_no::new_order_no;
+
+/// Why a borrower may not apply now.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Reason {
+    CertificationIncomplete,
+    OpenOrder,
+    IncomeBelowMinimum,
+}
+
+/// What decides whether the borrower may apply: their certification progress, their open order, and the reasons
+/// they may not apply now (none when they may).
+pub struct Standing {
+    pub progress: Progress,
+    pub open_order: Option<OpenOrderRow>,
+    pub reasons: Vec<Reason>,
+}
+
+impl Standing {
+    /// Reads the borrower's standing: progress without decrypting, the open order without its KFS, and only the job
+    /// step decrypted for the income.
+    pub async fn of(s: &Services, borrower: &Borrower) -> Result<Self, Error> {
+        let (progress, open_order, income) = tokio::try_join!(
+            Progress::of(s, borrower),
+            async { Ok::<_, Error>(s.db.open_order(&borrower.id).await?) },
+            certification::income(s, borrower),
+        )?;
+        let mut reasons = Vec::new();
+        if !progress.is_complete() {
+            reasons.push(Reason::CertificationIncomplete);
+        }
+        if open_order.is_some() {
+            reasons.push(Reason::OpenOrder);
+        }
+        if certification::income_below_minimum(borrower.market, income) {
+            reasons.push(Reason::IncomeBelowMinimum);
+        }
+        Ok(Self {
+            progress,
+            open_order,
+            reasons,
+        })
+    }
+
+    pub fn eligible(&self) -> bool {
+        self.reasons.is_empty()
+    }
+
+    /// The first reason as the refusal an application gets.
+    pub fn refusal(&self) -> Option<Refusal> {
+        self.reasons.first().map(|reason| match reason {
+            Reason::CertificationIncomplete => Refusal::CertificationIncomplete,
+            Reason::OpenOrder => Refusal::OpenOrderExists,
+            Reason::IncomeBelowMinimum => Refusal::NotEligible,
+        })
+    }
+}
+
+/// A loan as a request names it. Each field is optional here so that every missing one is reported at once.
+#[derive(Debug, Clone, Default)]
+pub struct LoanRequest<'a> {
+    pub product_code: Option<&'a str>,
+    /// Minor units.
+    pub amount: Option<i64>,
+    pub term_code: Option<&'a str>,
+}
+
+/// A loan with its three fields checked against the catalog: product, amount and term.
+pub struct LoanChoice<'a> {
+    pub product: &'a Product,
+    pub amount: i64,
+    pub term: String,
+}
+
+/// Reads the three fields of a loan in the borrower's market; each missing or unknown one is added to `errors`.
+pub fn choose<'a>(
+    s: &'a Services,
+    borrower: &Borrower,
+    req: &LoanRequest<'_>,
+    errors: &mut FieldErrors,
+) -> Option<LoanChoice<'a>> {
+    let code = req.product_code.map(str::trim).filter(|c| !c.is_empty());
+    let term = req.term_code.map(str::trim).filter(|c| !c.is_empty());
+    if code.is_none() {
+        errors.add("productCode", FieldProblem::required());
+    }
+    if req.amount.is_none() {
+        errors.add("amount", FieldProblem::required());
+    }
+    if term.is_none() {
+        errors.add("termCode", FieldProblem::required());
+    }
+    let product = s.catalog.get(borrower.market, code?);
+    if product.is_none() {
+        errors.add("productCode", FieldProblem::new("field.unknown_product"));
+    }
+    Some(LoanChoice {
+        product: product?,
+        amount: req.amount?,
+        term: term?.to_owned(),
+    })
+}
+
+fn choose_or_refuse<'a>(
+    s: &'a Services,
+    borrower: &Borrower,
+    req: &LoanRequest<'_>,
+) -> Result<LoanChoice<'a>, Error> {
+    let mut errors = FieldErrors::default();
+    let choice = choose(s, borrower, req, &mut errors);
+    match choice {
+        Some(choice) if errors.is_empty() => Ok(choice),
+        _ => Err(Error::Validation(errors)),
+    }
+}
+
+/// The KFS of the loan as it would be disbursed today, naming the lender. Nothing is stored.
+pub fn key_fact_statement(
+    s: &Services,
+    choice: &LoanChoice<'_>,
+) -> Result<KeyFactStatement, Error> {
+    catalog::key_fact_statement(
+        &s.catalog,
+        choice.product,
+        Money::from_minor(choice.amount),
+        &choice.term,
+        s.clock.today(choice.product.market),
+        &s.site.lender(),
+    )
+}
+
+/// The KFS of a loan, whoever asks: no eligibility check.
+pub fn quote(
+    s: &Services,
+    borrower: &Borrower,
+    req: &LoanRequest<'_>,
+) -> Result<KeyFactStatement, Error> {
+    let choice = choose_or_refuse(s, borrower, req)?;
+    key_fact_statement(s, &choice)
+}
+
+/// The KFS of the loan chosen, after checking the borrower may apply now. Nothing is stored.
+pub async fn apply(
+    s: &Services,
+    borrower: &Borrower,
+    req: &LoanRequest<'_>,
+) -> Result<KeyFactStatement, Error> {
+    let choice = choose_or_refuse(s, borrower, req)?;
+    if let Some(refusal) = Standing::of(s, borrower).await?.refusal() {
+        return Err(refusal.into());
+    }
+    key_fact_statement(s, &choice)
+}
+
+/// A confirm: the loan, the hash of the KFS the borrower accepted, and the client's idempotency key.
+#[derive(Debug, Clone, Default)]
+pub struct Confirmation<'a> {
+    pub loan: LoanRequest<'a>,
+    pub kfs_hash: Option<&'a str>,
+    pub idempotency_key: Option<&'a str>,
+}
+
+/// What a confirm did.
+pub enum Confirmed {
+    /// A new order, in `pending_review`.
+    Created(OrderRow),
+    /// The order this key already made (a retry or a double tap).
+    Replayed(OrderRow),
+}
+
+/// Checks a client's idempotency key: 8 to 64 characters `[A-Za-z0-9_-]`.
+fn idempotency_key<'a>(key: Option<&'a str>, errors: &mut FieldErrors) -> Option<&'a str> {
+    match key.map(str::trim).filter(|k| !k.is_empty()) {
+        None => {
+            errors.add("idempotencyKey", FieldProblem::required());
+            None
+        }
+        Some(k)
+            if (8..=64).contains(&k.len())
+                && k.bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_') =>
+        {
+            Some(k)
+        }
+        Some(_) => {
+            errors.add("idempotencyKey", FieldProblem::new("field.idempotency_key"));
+            None
+        }
+    }
+}
+
+fn hex_sha256(text: &str) -> String {
+    hex::encode(Sha256::digest(text.as_bytes()))
+}
+
+/// Confirms an application with the KFS accepted: creates the order in `pending_review` with that KFS stored.
+/// Idempotent on the client's key: the same key with the same loan answers with the order it made; with another loan
+/// it is refused (`idempotency_key_reused`). The database settles races: a unique index on (borrower, key) and a
+/// partial unique index allowing one open order per borrower.
+pub async fn confirm(
+    s: &Services,
+    borrower: &Borrower,
+    req: &Confirmation<'_>,
+) -> Result<Confirmed, Error> {
+    let mut errors = FieldErrors::default();
+    let key = idempotency_key(req.idempotency_key, &mut errors);
+    let kfs_hash = req.kfs_hash.map(str::trim).filter(|h| !h.is_empty());
+    if kfs_hash.is_none() {
+        errors.add("kfsHash", FieldProblem::required());
+    }
+    let choice = choose(s, borrower, &req.loan, &mut errors);
+    let (Some(key), Some(kfs_hash), Some(choice)) = (key, kfs_hash, choice) else {
+        return Err(Error::Validation(errors));
+    };
+    errors.into_result()?;
+    let request_hash = hex_sha256(&format!(
+        "{}\n{}\n{}\n{}",
+        choice.product.code, choice.amount, choice.term, kfs_hash
+    ));
+    let replay = |existing: OrderRow| {
+        if existing.request_hash == request_hash {
+            Ok(Confirmed::Replayed(existing))
+        } else {
+            Err(Error::Refused(Refusal::IdempotencyKeyReused))
+        }
+    };
+    if let Some(existing) = s.db.order_by_idempotency_key(&borrower.id, key).await? {
+        return replay(existing);
+    }
+    let standing = Standing::of(s, borrower).await?;
+    if let Some(refusal) = standing.refusal() {
+        // A twin of this request (a double tap) may have made the open order a moment ago: answer with it.
+        if refusal == Refusal::OpenOrderExists
+            && let Some(existing) = s.db.order_by_idempotency_key(&borrower.id, key).await?
+        {
+            return replay(existing);
+        }
+        return Err(refusal.into());
+    }
+    let kfs = key_fact_statement(s, &choice)?;
+    if kfs.content_hash != kfs_hash {
+        return Err(Refusal::KfsChanged.into());
+    }
+    let kfs_json = serde_json::to_string(&kfs).map_err(anyhow::Error::from)?;
+    let now = s.clock.now_ms();
+    let actor = Actor::Borrower(borrower.id.clone());
+    // A clash of order numbers (six random characters a day) is retried with another number.
+    for _attempt in 0..4 {
+        let order_no = new_order_no(s.clock.now());
+        let new = NewOrder {
+            order_no: &order_no,
+            borrower_id: &borrower.id,
+            market: borrower.market,
+            product_code: &kfs.product_code,
+            product_name: &kfs.product_name,
+            term_code: &kfs.term_code,
+            currency: kfs.currency,
+            amount: kfs.sanctioned_amount.minor(),
+            net_disbursed: kfs.net_disbursed.minor(),
+            total_repayable: kfs.total_repayable.minor(),
+            apr: kfs.apr.0,
+            apr_display: &kfs.apr_display,
+            status: OrderState::PendingReview,
+            kfs_json: &kfs_json,
+            kfs_hash: &kfs.content_hash,
+            idempotency_key: key,
+            request_hash: &request_hash,
+            now,
+        };
+        let mut tx = s.db.begin().await?;
+        match orders::open(&mut tx, &new, &actor).await? {
+            Ok(_) => {
+                tx.commit().await?;
+                tracing::info!(%order_no, status = OrderState::PendingReview.code(), "order created");
+                let created =
+                    s.db.order_by_idempotency_key(&borrower.id, key)
+                        .await?
+                        .ok_or_else(|| {
+                            anyhow::anyhow!("the order {order_no} just created is missing")
+                        })?;
+                return Ok(Confirmed::Created(created));
+            }
+            Err(_conflict) => {
+                // The transaction is spoilt on PostgreSQL: drop it, then see which index refused the order.
+                drop(tx);
+                if let Some(existing) = s.db.order_by_idempotency_key(&borrower.id, key).await? {
+                    return replay(existing);
+                }
+                if s.db.open_order(&borrower.id).await?.is_some() {
+                    return Err(Refusal::OpenOrderExists.into());
+                }
+                tracing::warn!(%order_no, "order number taken; retrying with another");
+            }
+        }
+    }
+    Err(anyhow::anyhow!("no free order number after 4 attempts").into())
+}

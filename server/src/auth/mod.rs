@@ -1,0 +1,8 @@
+//! Who is calling: borrower sign-in by one-time code and borrower sessions (operators come next).
+
+mod sign_in;
+
+pub use sign_in::{
+    Borrower, CODE_TTL_MS, DAILY_CODES_PER_ADDRESS, DAILY_CODES_PER_PHONE, MAX_FAILED_ATTEMPTS,
+    RESEND_MS, SESSION_IDLE_MS, SignInError, SignInService, SignedIn, market_code, parse_market,
+};

@@ -1,0 +1,173 @@
+//! A borrower's certification, the five steps done before applying: the aggregate (load and decrypt, the next step,
+//! the income), saving a step in order, and progress read without decrypting anything.
+
+mod rules;
+
+use std::collections::BTreeMap;
+
+use kilat_domain::Market;
+
+pub use rules::{
+    BankInfo, BaseInfo, ExtendedInfo, JobInfo, MAX_AGE, MIN_AGE, PersonalInfo, Step, StepData,
+    StepRequest, account_digits, income_period, mask_account, mask_id, min_income,
+};
+
+use crate::auth::Borrower;
+use crate::error::{Error, Refusal};
+use crate::services::Services;
+
+/// A borrower's certification, decrypted: each step done with its data and completion time.
+pub struct Certification {
+    steps: BTreeMap<Step, (StepData, i64)>,
+}
+
+impl Certification {
+    /// Reads and decrypts every step the borrower saved.
+    pub async fn load(s: &Services, borrower: &Borrower) -> Result<Self, Error> {
+        let mut steps = BTreeMap::new();
+        for stored in s.db.certification_steps(&borrower.id).await? {
+            let data = decrypt(s, &stored.data_enc)?;
+            steps.insert(stored.step, (data, stored.completed_at));
+        }
+        Ok(Self { steps })
+    }
+
+    pub fn get(&self, step: Step) -> Option<&StepData> {
+        self.steps.get(&step).map(|(data, _)| data)
+    }
+
+    /// The steps done, in their order.
+    pub fn steps(&self) -> impl Iterator<Item = &StepData> {
+        self.steps.values().map(|(data, _)| data)
+    }
+}
+
+fn decrypt(s: &Services, data_enc: &str) -> Result<StepData, Error> {
+    let json = s.secrets.decrypt(data_enc)?;
+    Ok(serde_json::from_str(&json).map_err(anyhow::Error::from)?)
+}
+
+/// Which steps are done and when, read without decrypting anything.
+#[derive(Debug, Clone, Default)]
+pub struct Progress {
+    done: BTreeMap<Step, i64>,
+}
+
+impl Progress {
+    pub async fn of(s: &Services, borrower: &Borrower) -> Result<Self, Error> {
+        let done =
+            s.db.certification_done(&borrower.id)
+                .await?
+                .into_iter()
+                .map(|d| (d.step, d.completed_at))
+                .collect();
+        Ok(Self { done })
+    }
+
+    /// When the step was first saved, if it was.
+    pub fn completed_at(&self, step: Step) -> Option<i64> {
+        self.done.get(&step).copied()
+    }
+
+    pub fn is_complete(&self) -> bool {
+        Step::ALL.iter().all(|s| self.done.contains_key(s))
+    }
+
+    /// The first step not done yet.
+    pub fn next(&self) -> Option<Step> {
+        Step::ALL.into_iter().find(|s| !self.done.contains_key(s))
+    }
+
+    pub fn done(&self) -> usize {
+        self.done.len()
+    }
+}
+
+/// The borrower's income as they stated it (per month in India, per year in Indonesia), if the job step is done:
+/// one blob decrypted.
+pub async fn income(s: &Services, borrower: &Borrower) -> Result<Option<i64>, Error> {
+    let Some(stored) = s.db.certification_step(&borrower.id, Step::Job).await? else {
+        return Ok(None);
+    };
+    Ok(match decrypt(s, &stored.data_enc)? {
+        StepData::Job(job) => Some(job.income),
+        _ => None,
+    })
+}
+
+/// True when the income is under the market's minimum for a loan.
+pub fn income_below_minimum(market: Market, income: Option<i64>) -> bool {
+    income.is_some_and(|income| income < min_income(market))
+}
+
+/// One step as saved, decrypted, with its completion time.
+pub async fn read_step(
+    s: &Services,
+    borrower: &Borrower,
+    step: Step,
+) -> Result<Option<(StepData, i64)>, Error> {
+    let Some(stored) = s.db.certification_step(&borrower.id, step).await? else {
+        return Ok(None);
+    };
+    Ok(Some((decrypt(s, &stored.data_enc)?, stored.completed_at)))
+}
+
+/// The advance log: each save of a step, oldest first.
+pub async fn log(
+    s: &Services,
+    borrower: &Borrower,
+) -> Result<Vec<crate::store::certification::LogEntry>, Error> {
+    Ok(s.db.certification_log(&borrower.id).await?)
+}
+
+/// A step just saved: its data (unmasked, for the saver) and the next step still to do.
+pub struct Saved {
+    pub data: StepData,
+    pub next: Option<Step>,
+}
+
+/// Checks a step against the market's rules and saves it, encrypted. Steps go in order: a step whose earlier steps
+/// are not all done is refused (`certification_out_of_order`). Steps are never removed, so the order check cannot be
+/// overtaken by a concurrent request.
+pub async fn save_step(
+    s: &Services,
+    borrower: &Borrower,
+    step: Step,
+    request: &StepRequest,
+) -> Result<Saved, Error> {
+    let progress = Progress::of(s, borrower).await?;
+    if step
+        .before()
+        .iter()
+        .any(|earlier| progress.completed_at(*earlier).is_none())
+    {
+        return Err(Refusal::CertificationOutOfOrder.into());
+    }
+    // The step as saved before: a number sent back masked keeps the stored one.
+    let previous = match progress.completed_at(step) {
+        Some(_) => read_step(s, borrower, step).await?.map(|(data, _)| data),
+        None => None,
+    };
+    let cx = rules::Context {
+        market: borrower.market,
+        reference: &s.reference,
+        own_phone: &borrower.phone,
+        previous: previous.as_ref(),
+        today: s.clock.today(borrower.market),
+    };
+    let data = rules::validate(step, request, &cx).map_err(Error::Validation)?;
+    let json = serde_json::to_string(&data).map_err(anyhow::Error::from)?;
+    let mut tx = s.db.begin().await?;
+    tx.save_certification_step(
+        &borrower.id,
+        step,
+        &s.secrets.encrypt(&json),
+        s.clock.now_ms(),
+    )
+    .await?;
+    tx.commit().await?;
+    let next = Step::ALL
+        .into_iter()
+        .find(|other| *other != step && progress.completed_at(*other).is_none());
+    Ok(Saved { data, next })
+}

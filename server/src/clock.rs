@@ -1,0 +1,129 @@
+//! One clock for the whole server: the current time and each market's business date. Jobs, sessions, cooling-off and
+//! due dates all read it, so they can be tested at any date. In development an operator or a test may move the
+//! business date (Fineract's "business date"); production always runs on the real date.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicI64, Ordering};
+
+use kilat_domain::Market;
+use time::{Date, OffsetDateTime};
+
+const DAY_MS: i64 = 24 * 60 * 60 * 1000;
+
+/// A cheap, cloneable clock. Every clone shares the same offset.
+#[derive(Clone, Debug)]
+pub struct Clock {
+    /// Milliseconds added to the real time; always 0 unless the clock is adjustable.
+    offset_ms: Arc<AtomicI64>,
+    adjustable: bool,
+}
+
+/// Moving the business date of a clock that runs on the real date.
+#[derive(Debug, thiserror::Error)]
+#[error("the business date can only be set in development mode")]
+pub struct NotAdjustable;
+
+impl Clock {
+    /// The real time, which nothing can move (production).
+    pub fn real() -> Self {
+        Self {
+            offset_ms: Arc::new(AtomicI64::new(0)),
+            adjustable: false,
+        }
+    }
+
+    /// The real time until someone sets a business date (development and tests).
+    pub fn adjustable() -> Self {
+        Self {
+            offset_ms: Arc::new(AtomicI64::new(0)),
+            adjustable: true,
+        }
+    }
+
+    pub fn is_adjustable(&self) -> bool {
+        self.adjustable
+    }
+
+    /// Now.
+    pub fn now(&self) -> OffsetDateTime {
+        let real = OffsetDateTime::now_utc();
+        match self.offset_ms.load(Ordering::Relaxed) {
+            0 => real,
+            offset => real + time::Duration::milliseconds(offset),
+        }
+    }
+
+    /// Now, in milliseconds since the Unix epoch: the only time format the store keeps.
+    pub fn now_ms(&self) -> i64 {
+        i64::try_from(self.now().unix_timestamp_nanos() / 1_000_000).unwrap_or(i64::MAX)
+    }
+
+    /// The market's business date: today on its own calendar (IST in India, WIB in Indonesia).
+    pub fn today(&self, market: Market) -> Date {
+        market.local_date(self.now())
+    }
+
+    /// Moves the clock by whole days so that `market`'s business date is `date` (the time of day stays the real one).
+    /// Both markets move together: one offset serves the whole server.
+    pub fn set_business_date(&self, market: Market, date: Date) -> Result<(), NotAdjustable> {
+        if !self.adjustable {
+            return Err(NotAdjustable);
+        }
+        let real_today = market.local_date(OffsetDateTime::now_utc());
+        let days = i64::from(date.to_julian_day() - real_today.to_julian_day());
+        self.offset_ms.store(days * DAY_MS, Ordering::Relaxed);
+        Ok(())
+    }
+
+    /// Back to the real date.
+    pub fn reset(&self) -> Result<(), NotAdjustable> {
+        if !self.adjustable {
+            return Err(NotAdjustable);
+        }
+        self.offset_ms.store(0, Ordering::Relaxed);
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use time::macros::date;
+
+    use super::*;
+
+    #[test]
+    fn a_business_date_moves_now_and_today_and_can_be_reset() {
+        let clock = Clock::adjustable();
+        let copy = clock.clone();
+        clock
+            .set_business_date(Market::India, date!(2030 - 02 - 28))
+            .unwrap();
+        assert_eq!(
+            copy.today(Market::India),
+            date!(2030 - 02 - 28),
+            "clones share the offset"
+        );
+        let days = (copy.now() - OffsetDateTime::now_utc()).whole_days();
+        assert!(days > 365, "now moved with the date: {days} days");
+        clock.reset().unwrap();
+        assert_eq!(
+            clock.today(Market::India),
+            Market::India.local_date(OffsetDateTime::now_utc())
+        );
+    }
+
+    #[test]
+    fn the_real_clock_cannot_be_moved() {
+        let clock = Clock::real();
+        assert!(
+            clock
+                .set_business_date(Market::Indonesia, date!(2030 - 01 - 01))
+                .is_err()
+        );
+        assert!(clock.reset().is_err());
+        let drift = (clock.now() - OffsetDateTime::now_utc())
+            .whole_seconds()
+            .abs();
+        assert!(drift < 5);
+    }
+}

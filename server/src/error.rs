@@ -1,0 +1,278 @@
+//! What can go wrong in a capability, in business terms: the fields at fault, a refusal with its reason, a loan the
+//! money rules refuse, or an internal failure. Only `http::error` turns these into statuses and response bodies; the
+//! texts come from the message catalogs (`i18n`), in the language of whoever reads them.
+
+use std::collections::BTreeMap;
+
+use crate::auth::SignInError;
+use crate::i18n::{self, Lang};
+
+/// Every stable error `code` the API answers with. Each has its message in the catalogs as `error.{code}`.
+pub const ERROR_CODES: &[&str] = &[
+    "validation_failed",
+    "not_found",
+    "method_not_allowed",
+    "payload_too_large",
+    "unsupported_media_type",
+    "bad_request",
+    "rate_limited",
+    "cap_exceeded",
+    "internal",
+    "certification_out_of_order",
+    "certification_incomplete",
+    "open_order_exists",
+    "not_eligible",
+    "kfs_changed",
+    "idempotency_key_reused",
+    "invalid_transition",
+    "unauthorized",
+    "code_resend_too_soon",
+    "daily_limit_reached",
+    "code_invalid",
+    "code_expired",
+    "code_attempts_exceeded",
+    "code_delivery_failed",
+];
+
+/// Why a field was refused: a catalog key (`field.…`) and the values its text names.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FieldProblem {
+    key: &'static str,
+    args: Vec<(&'static str, String)>,
+}
+
+impl FieldProblem {
+    /// A rule's explanation, by its key in the catalogs.
+    pub fn new(key: &'static str) -> Self {
+        Self {
+            key,
+            args: Vec::new(),
+        }
+    }
+
+    /// Fills `{name}` in the text.
+    #[must_use]
+    pub fn with(mut self, name: &'static str, value: impl ToString) -> Self {
+        self.args.push((name, value.to_string()));
+        self
+    }
+
+    pub fn required() -> Self {
+        Self::new("field.required")
+    }
+
+    pub fn too_long(max: usize) -> Self {
+        Self::new("field.too_long").with("max", max)
+    }
+
+    pub fn invalid_phone() -> Self {
+        Self::new("field.invalid_phone")
+    }
+
+    pub fn unknown_market() -> Self {
+        Self::new("field.unknown_market")
+    }
+
+    pub fn key(&self) -> &'static str {
+        self.key
+    }
+
+    /// The explanation in `lang`.
+    pub fn text(&self, lang: Lang) -> String {
+        let args: Vec<(&str, &str)> = self.args.iter().map(|(n, v)| (*n, v.as_str())).collect();
+        i18n::format(lang, self.key, &args)
+    }
+}
+
+/// Field-level failures collected while checking a request, by the field's name in the API.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct FieldErrors(BTreeMap<&'static str, FieldProblem>);
+
+impl FieldErrors {
+    /// Records the first problem of a field; later ones for the same field are dropped.
+    pub fn add(&mut self, field: &'static str, problem: FieldProblem) {
+        self.0.entry(field).or_insert(problem);
+    }
+
+    /// Takes in another set of problems.
+    pub fn merge(&mut self, other: FieldErrors) {
+        for (field, problem) in other.0 {
+            self.add(field, problem);
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    pub fn get(&self, field: &str) -> Option<&FieldProblem> {
+        self.0.get(field)
+    }
+
+    pub fn fields(&self) -> impl Iterator<Item = (&'static str, &FieldProblem)> {
+        self.0.iter().map(|(name, problem)| (*name, problem))
+    }
+
+    /// One field's problem as a set.
+    pub fn one(field: &'static str, problem: FieldProblem) -> Self {
+        let mut errors = Self::default();
+        errors.add(field, problem);
+        errors
+    }
+
+    /// `Ok(())` when nothing was at fault.
+    pub fn into_result(self) -> Result<(), Error> {
+        if self.is_empty() {
+            Ok(())
+        } else {
+            Err(Error::Validation(self))
+        }
+    }
+}
+
+/// Refusals of a borrower's or an operator's request by the rules, each with its own code (docs/API-BORROWER.md).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Refusal {
+    /// A certification step saved before the steps ahead of it.
+    CertificationOutOfOrder,
+    /// Applying before the five steps are done.
+    CertificationIncomplete,
+    /// Applying while another order is open.
+    OpenOrderExists,
+    /// The borrower's income is below the market's minimum.
+    NotEligible,
+    /// The KFS accepted is not the one the server computes now.
+    KfsChanged,
+    /// An idempotency key reused for another application.
+    IdempotencyKeyReused,
+    /// An event the order's state does not accept (the state machine in `kilat_domain::order`).
+    InvalidTransition,
+}
+
+impl Refusal {
+    pub fn code(self) -> &'static str {
+        match self {
+            Refusal::CertificationOutOfOrder => "certification_out_of_order",
+            Refusal::CertificationIncomplete => "certification_incomplete",
+            Refusal::OpenOrderExists => "open_order_exists",
+            Refusal::NotEligible => "not_eligible",
+            Refusal::KfsChanged => "kfs_changed",
+            Refusal::IdempotencyKeyReused => "idempotency_key_reused",
+            Refusal::InvalidTransition => "invalid_transition",
+        }
+    }
+}
+
+/// A capability's failure.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    #[error("validation failed: {0:?}")]
+    Validation(FieldErrors),
+    #[error("not found")]
+    NotFound,
+    #[error("refused: {0:?}")]
+    Refused(Refusal),
+    /// A loan the money rules refuse (cap) or cannot compute.
+    #[error("loan refused: {0}")]
+    Loan(kilat_domain::Error),
+    #[error(transparent)]
+    SignIn(#[from] SignInError),
+    #[error("rate limited")]
+    RateLimited { retry_after_secs: u64 },
+    #[error(transparent)]
+    Internal(#[from] anyhow::Error),
+}
+
+impl From<sqlx::Error> for Error {
+    fn from(err: sqlx::Error) -> Self {
+        Self::Internal(anyhow::Error::new(err).context("database"))
+    }
+}
+
+impl From<Refusal> for Error {
+    fn from(refusal: Refusal) -> Self {
+        Self::Refused(refusal)
+    }
+}
+
+impl Error {
+    /// One field's problem.
+    pub fn field(field: &'static str, problem: FieldProblem) -> Self {
+        Self::Validation(FieldErrors::one(field, problem))
+    }
+
+    /// The stable machine-readable code of this failure (one of [`ERROR_CODES`]).
+    pub fn code(&self) -> &'static str {
+        match self {
+            Error::Validation(_) => "validation_failed",
+            Error::NotFound => "not_found",
+            Error::Refused(refusal) => refusal.code(),
+            Error::Loan(kilat_domain::Error::CapExceeded { .. }) => "cap_exceeded",
+            Error::Loan(
+                kilat_domain::Error::AmountOutOfRange { .. }
+                | kilat_domain::Error::AmountNotOnStep { .. }
+                | kilat_domain::Error::NegativeAmount
+                | kilat_domain::Error::UnknownTerm(_),
+            ) => "validation_failed",
+            Error::Loan(kilat_domain::Error::InvalidTransition { .. }) => "invalid_transition",
+            Error::Loan(_) | Error::Internal(_) => "internal",
+            Error::SignIn(err) => match err {
+                SignInError::ResendTooSoon { .. } => "code_resend_too_soon",
+                SignInError::DailyLimit => "daily_limit_reached",
+                SignInError::CodeInvalid => "code_invalid",
+                SignInError::CodeExpired => "code_expired",
+                SignInError::AttemptsExceeded => "code_attempts_exceeded",
+                SignInError::Delivery(_) => "code_delivery_failed",
+                SignInError::Store(_) => "internal",
+            },
+            Error::RateLimited { .. } => "rate_limited",
+        }
+    }
+
+    /// The fields at fault, where fields were at fault.
+    pub fn field_errors(&self) -> Option<FieldErrors> {
+        match self {
+            Error::Validation(fields) => Some(fields.clone()),
+            Error::Loan(err) => {
+                loan_field(err).map(|(field, problem)| FieldErrors::one(field, problem))
+            }
+            Error::SignIn(SignInError::CodeInvalid) => Some(FieldErrors::one(
+                "code",
+                FieldProblem::new("field.wrong_code"),
+            )),
+            _ => None,
+        }
+    }
+
+    /// How long a client should wait before trying again, for the limits that say.
+    pub fn retry_after_secs(&self) -> Option<u64> {
+        match self {
+            Error::RateLimited { retry_after_secs }
+            | Error::SignIn(SignInError::ResendTooSoon { retry_after_secs }) => {
+                Some(*retry_after_secs)
+            }
+            _ => None,
+        }
+    }
+}
+
+/// The request field a refused loan is about (amounts here are in minor units: callers that know the market word
+/// them in its money first, see `catalog::key_fact_statement`).
+fn loan_field(err: &kilat_domain::Error) -> Option<(&'static str, FieldProblem)> {
+    use kilat_domain::Error as E;
+    match err {
+        E::AmountOutOfRange { min, max, .. } => Some((
+            "amount",
+            FieldProblem::new("field.amount_out_of_range")
+                .with("min", min)
+                .with("max", max),
+        )),
+        E::AmountNotOnStep { step, .. } => Some((
+            "amount",
+            FieldProblem::new("field.amount_not_on_step").with("step", step),
+        )),
+        E::NegativeAmount => Some(("amount", FieldProblem::required())),
+        E::UnknownTerm(_) => Some(("termCode", FieldProblem::new("field.unknown_term"))),
+        _ => None,
+    }
+}

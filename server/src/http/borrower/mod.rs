@@ -1,0 +1,44 @@
+//! The borrower app's API (docs/API-BORROWER.md): sign-in, certification and its reference data, products and
+//! quotes, applying, confirming, and the borrower's orders. Each handler extracts, calls one capability, and answers.
+
+pub mod auth;
+pub mod certification;
+pub mod loans;
+pub mod orders;
+
+use axum::Router;
+use axum::routing::{get, post};
+
+use crate::startup::AppState;
+
+/// The routes of `/api/v1/borrower/…`, relative to `/api/v1`.
+pub fn routes() -> Router<AppState> {
+    Router::new()
+        .route("/borrower/login/init", get(auth::login_init))
+        .route("/borrower/login/sms-code", post(auth::send_sms_code))
+        .route("/borrower/login/voice-code", post(auth::send_voice_code))
+        .route("/borrower/login", post(auth::login))
+        .route("/borrower/logout", post(auth::logout))
+        .route("/borrower/me", get(auth::me))
+        .route("/borrower/products", get(loans::list))
+        .route("/borrower/products/recommended", get(orders::recommended))
+        .route("/borrower/products/{code}", get(loans::detail))
+        .route("/borrower/quote", post(loans::quote))
+        .route("/borrower/enums", get(certification::enums))
+        .route("/borrower/cities", get(certification::cities))
+        .route("/borrower/privacy", get(certification::privacy))
+        .route("/borrower/certification", get(certification::list))
+        .route("/borrower/certification/log", get(certification::log))
+        .route(
+            "/borrower/certification/{step}",
+            get(certification::read_step).post(certification::save_step),
+        )
+        .route("/borrower/home", get(orders::home))
+        .route("/borrower/apply", post(orders::apply))
+        .route("/borrower/orders", get(orders::list).post(orders::confirm))
+        .route("/borrower/orders/{order_no}", get(orders::detail))
+        .route(
+            "/borrower/orders/{order_no}/agreement",
+            get(orders::agreement),
+        )
+}

@@ -1,0 +1,336 @@
+//! Home, recommendations, applying, confirming, and the borrower's orders with their agreement
+//! (docs/API-BORROWER.md). Every read is scoped to the signed-in borrower.
+
+use axum::Json;
+use axum::extract::{Path, State};
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use kilat_domain::{Code, KeyFactStatement};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+use super::auth::Session;
+use super::loans::{ProductView, QuoteRequest, view};
+use crate::applications::{self, Confirmation, Confirmed, LoanRequest, Reason, Standing};
+use crate::auth::{Borrower, market_code};
+use crate::certification::Step;
+use crate::http::error::{ApiError, Envelope, ErrorBody};
+use crate::http::extract::JsonOrForm;
+use crate::i18n::Lang;
+use crate::orders::{self, agreement::Agreement};
+use crate::services::Services;
+use crate::startup::AppState;
+use crate::store::orders::{OrderListRow, OrderRow};
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CertificationProgress {
+    pub complete: bool,
+    pub next: Option<&'static str>,
+    pub done: usize,
+    pub total: usize,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct OpenOrderView {
+    pub order_no: String,
+    pub status: String,
+    pub amount: i64,
+    pub created_at: i64,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct HomeView {
+    pub market: String,
+    pub phone_masked: String,
+    pub lender_name: String,
+    pub certification: CertificationProgress,
+    pub open_order: Option<OpenOrderView>,
+    /// True when the borrower may apply now.
+    pub eligible: bool,
+    pub reasons: Vec<Reason>,
+    pub products: Vec<ProductView>,
+}
+
+fn products_of(s: &Services, borrower: &Borrower) -> Result<Vec<ProductView>, ApiError> {
+    s.catalog
+        .for_market(borrower.market)
+        .map(|p| view(s, p))
+        .collect()
+}
+
+/// The borrower's home: certification progress, the open order, whether they may apply, and the products.
+#[utoipa::path(get, path = "/api/v1/borrower/home", tag = "borrower",
+    responses((status = 200, body = Envelope<HomeView>), (status = 401, body = ErrorBody)))]
+pub async fn home(
+    State(state): State<AppState>,
+    session: Session,
+) -> Result<Json<Envelope<HomeView>>, ApiError> {
+    let s = &state.services;
+    let borrower = &session.borrower;
+    let standing = Standing::of(s, borrower).await?;
+    let products = products_of(s, borrower)?;
+    let progress = &standing.progress;
+    Ok(Envelope::ok(HomeView {
+        market: market_code(borrower.market).into(),
+        phone_masked: borrower.phone.masked(),
+        lender_name: s.site.lender_name.clone(),
+        certification: CertificationProgress {
+            complete: progress.is_complete(),
+            next: progress.next().map(Step::as_str),
+            done: progress.done(),
+            total: Step::ALL.len(),
+        },
+        eligible: standing.eligible(),
+        open_order: standing.open_order.map(|o| OpenOrderView {
+            order_no: o.order_no,
+            status: o.status.code().to_owned(),
+            amount: o.amount,
+            created_at: o.created_at,
+        }),
+        reasons: standing.reasons,
+        products,
+    }))
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct RecommendedView {
+    pub eligible: bool,
+    pub reasons: Vec<Reason>,
+    /// Cheapest sample APR first; empty when not eligible.
+    pub products: Vec<ProductView>,
+}
+
+/// The products the borrower may apply for now, cheapest first.
+#[utoipa::path(get, path = "/api/v1/borrower/products/recommended", tag = "borrower",
+    responses((status = 200, body = Envelope<RecommendedView>), (status = 401, body = ErrorBody)))]
+pub async fn recommended(
+    State(state): State<AppState>,
+    session: Session,
+) -> Result<Json<Envelope<RecommendedView>>, ApiError> {
+    let s = &state.services;
+    let standing = Standing::of(s, &session.borrower).await?;
+    let eligible = standing.eligible();
+    let mut products = if eligible {
+        products_of(s, &session.borrower)?
+    } else {
+        Vec::new()
+    };
+    products.sort_by_key(|p| (p.sample.apr, p.amount.min));
+    Ok(Envelope::ok(RecommendedView {
+        eligible,
+        reasons: standing.reasons,
+        products,
+    }))
+}
+
+/// The KFS of the loan chosen, after checking the borrower may apply now. Nothing is stored.
+#[utoipa::path(post, path = "/api/v1/borrower/apply", tag = "borrower",
+    request_body(content((QuoteRequest = "application/json"), (QuoteRequest = "application/x-www-form-urlencoded"))),
+    responses((status = 200, description = "The KFS (docs/MONEY.md §8)", body = Envelope<Object>),
+        (status = 401, body = ErrorBody),
+        (status = 403, description = "not_eligible", body = ErrorBody),
+        (status = 409, description = "certification_incomplete or open_order_exists", body = ErrorBody),
+        (status = 422, description = "validation_failed or cap_exceeded", body = ErrorBody)))]
+pub async fn apply(
+    State(state): State<AppState>,
+    session: Session,
+    JsonOrForm(req): JsonOrForm<QuoteRequest>,
+) -> Result<Json<Envelope<KeyFactStatement>>, ApiError> {
+    let kfs = applications::apply(&state.services, &session.borrower, &req.loan()).await?;
+    Ok(Envelope::ok(kfs))
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ConfirmRequest {
+    pub product_code: Option<String>,
+    /// Minor units.
+    pub amount: Option<i64>,
+    pub term_code: Option<String>,
+    /// The `contentHash` of the KFS the borrower read and accepted.
+    pub kfs_hash: Option<String>,
+    /// 8 to 64 characters `[A-Za-z0-9_-]`, made once per application by the client; or the `Idempotency-Key` header.
+    pub idempotency_key: Option<String>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct OrderSummary {
+    pub order_no: String,
+    /// `pending_review`, `approved`, `rejected`, `cancelled`, `disbursed`, `overdue`, `repaid`,
+    /// `exited_in_cooling_off`.
+    pub status: String,
+    pub product_code: String,
+    pub product_name: String,
+    pub term_code: String,
+    /// `INR` or `IDR`.
+    pub currency: String,
+    pub amount: i64,
+    pub net_disbursed: i64,
+    pub total_repayable: i64,
+    /// Hundredths of a percent.
+    pub apr: i64,
+    pub apr_display: String,
+    /// Epoch milliseconds.
+    pub created_at: i64,
+}
+
+impl From<&OrderRow> for OrderSummary {
+    fn from(o: &OrderRow) -> Self {
+        Self {
+            order_no: o.order_no.clone(),
+            status: o.status.code().to_owned(),
+            product_code: o.product_code.clone(),
+            product_name: o.product_name.clone(),
+            term_code: o.term_code.clone(),
+            currency: o.currency.code().to_owned(),
+            amount: o.amount,
+            net_disbursed: o.net_disbursed,
+            total_repayable: o.total_repayable,
+            apr: o.apr,
+            apr_display: o.apr_display.clone(),
+            created_at: o.created_at,
+        }
+    }
+}
+
+impl From<OrderListRow> for OrderSummary {
+    fn from(o: OrderListRow) -> Self {
+        Self {
+            order_no: o.order_no,
+            status: o.status.code().to_owned(),
+            product_code: o.product_code,
+            product_name: o.product_name,
+            term_code: o.term_code,
+            currency: o.currency.code().to_owned(),
+            amount: o.amount,
+            net_disbursed: o.net_disbursed,
+            total_repayable: o.total_repayable,
+            apr: o.apr,
+            apr_display: o.apr_display,
+            created_at: o.created_at,
+        }
+    }
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct TimelineEntry {
+    pub status: String,
+    /// Epoch milliseconds.
+    pub at: i64,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct OrderDetail {
+    #[serde(flatten)]
+    pub summary: OrderSummary,
+    /// The KFS the borrower accepted (docs/MONEY.md §8).
+    #[schema(value_type = Object)]
+    pub kfs: KeyFactStatement,
+    /// Epoch milliseconds: when the borrower confirmed.
+    pub accepted_at: i64,
+    pub timeline: Vec<TimelineEntry>,
+}
+
+impl From<orders::OrderDetail> for OrderDetail {
+    fn from(d: orders::OrderDetail) -> Self {
+        Self {
+            summary: (&d.order).into(),
+            kfs: d.kfs,
+            accepted_at: d.order.created_at,
+            timeline: d
+                .timeline
+                .into_iter()
+                .map(|e| TimelineEntry {
+                    status: e.status.code().to_owned(),
+                    at: e.at,
+                })
+                .collect(),
+        }
+    }
+}
+
+/// Confirms an application with the KFS accepted: creates the order in `pending_review`, storing that KFS.
+/// Idempotent on the client's key.
+#[utoipa::path(post, path = "/api/v1/borrower/orders", tag = "borrower",
+    request_body(content((ConfirmRequest = "application/json"), (ConfirmRequest = "application/x-www-form-urlencoded"))),
+    params(("Idempotency-Key" = Option<String>, Header, description = "Instead of `idempotencyKey` in the body")),
+    responses((status = 201, description = "Created", body = Envelope<OrderDetail>),
+        (status = 200, description = "The order this key already made", body = Envelope<OrderDetail>),
+        (status = 401, body = ErrorBody),
+        (status = 403, description = "not_eligible", body = ErrorBody),
+        (status = 409, description = "certification_incomplete, open_order_exists, kfs_changed or idempotency_key_reused", body = ErrorBody),
+        (status = 422, description = "validation_failed or cap_exceeded", body = ErrorBody)))]
+pub async fn confirm(
+    State(state): State<AppState>,
+    session: Session,
+    headers: HeaderMap,
+    JsonOrForm(req): JsonOrForm<ConfirmRequest>,
+) -> Result<Response, ApiError> {
+    let s = &state.services;
+    let header_key = headers.get("idempotency-key").and_then(|v| v.to_str().ok());
+    let body_key = req
+        .idempotency_key
+        .as_deref()
+        .filter(|k| !k.trim().is_empty());
+    let confirmation = Confirmation {
+        loan: LoanRequest {
+            product_code: req.product_code.as_deref(),
+            amount: req.amount,
+            term_code: req.term_code.as_deref(),
+        },
+        kfs_hash: req.kfs_hash.as_deref(),
+        idempotency_key: body_key.or(header_key),
+    };
+    let (status, order) = match applications::confirm(s, &session.borrower, &confirmation).await? {
+        Confirmed::Created(order) => (StatusCode::CREATED, order),
+        Confirmed::Replayed(order) => (StatusCode::OK, order),
+    };
+    let detail = OrderDetail::from(orders::detail_of(s, order).await?);
+    Ok((status, Envelope::ok(detail)).into_response())
+}
+
+/// The borrower's orders, newest first.
+#[utoipa::path(get, path = "/api/v1/borrower/orders", tag = "borrower", operation_id = "list_orders",
+    responses((status = 200, body = Envelope<Vec<OrderSummary>>), (status = 401, body = ErrorBody)))]
+pub async fn list(
+    State(state): State<AppState>,
+    session: Session,
+) -> Result<Json<Envelope<Vec<OrderSummary>>>, ApiError> {
+    let orders = orders::list(&state.services, &session.borrower).await?;
+    Ok(Envelope::ok(
+        orders.into_iter().map(OrderSummary::from).collect(),
+    ))
+}
+
+/// One order of the borrower with its accepted KFS and timeline; another borrower's order is 404.
+#[utoipa::path(get, path = "/api/v1/borrower/orders/{orderNo}", tag = "borrower", operation_id = "order_detail",
+    params(("orderNo" = String, Path, description = "E.g. KL-261123-7F3K9Q")),
+    responses((status = 200, body = Envelope<OrderDetail>), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
+pub async fn detail(
+    State(state): State<AppState>,
+    session: Session,
+    Path(order_no): Path<String>,
+) -> Result<Json<Envelope<OrderDetail>>, ApiError> {
+    let detail = orders::detail(&state.services, &session.borrower, &order_no).await?;
+    Ok(Envelope::ok(detail.into()))
+}
+
+/// The loan agreement of an order, rendered from its accepted KFS and the borrower's certification.
+#[utoipa::path(get, path = "/api/v1/borrower/orders/{orderNo}/agreement", tag = "borrower", operation_id = "order_agreement",
+    params(("orderNo" = String, Path, description = "E.g. KL-261123-7F3K9Q")),
+    responses((status = 200, body = Envelope<Agreement>), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
+pub async fn agreement(
+    State(state): State<AppState>,
+    lang: Lang,
+    session: Session,
+    Path(order_no): Path<String>,
+) -> Result<Json<Envelope<Agreement>>, ApiError> {
+    let agreement =
+        orders::agreement::of_order(&state.services, &session.borrower, &order_no, lang).await?;
+    Ok(Envelope::ok(agreement))
+}

@@ -1,0 +1,223 @@
+//! The loan agreement, rendered from the KFS the borrower accepted and their certification, in the request's
+//! language. Every figure comes from the stored KFS: the agreement cannot say anything the KFS does not.
+
+use kilat_domain::{KeyFactStatement, Lender, Money};
+use serde::Serialize;
+use utoipa::ToSchema;
+
+use crate::auth::Borrower;
+use crate::certification::{Certification, StepData, mask_account, mask_id};
+use crate::error::Error;
+use crate::i18n::{self, Lang, format_money};
+use crate::services::Services;
+
+/// The borrower as the agreement names them, numbers masked.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct AgreementBorrower {
+    pub full_name: String,
+    pub id_number_masked: String,
+    pub address: String,
+    pub phone_masked: String,
+    pub bank_name: String,
+    pub bank_account_masked: String,
+}
+
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct Clause {
+    pub heading: String,
+    pub text: String,
+}
+
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Agreement {
+    pub order_no: String,
+    pub title: String,
+    /// Epoch milliseconds: when the borrower confirmed.
+    pub accepted_at: i64,
+    #[schema(value_type = Object)]
+    pub lender: Lender,
+    pub borrower: AgreementBorrower,
+    /// The accepted KFS (docs/MONEY.md §8).
+    #[schema(value_type = Object)]
+    pub kfs: KeyFactStatement,
+    pub clauses: Vec<Clause>,
+}
+
+/// The agreement of one of the borrower's orders, in `lang`: the stored KFS and the borrower as certified, numbers
+/// masked.
+pub async fn of_order(
+    s: &Services,
+    borrower: &Borrower,
+    order_no: &str,
+    lang: Lang,
+) -> Result<Agreement, Error> {
+    let order = super::own(s, borrower, order_no).await?;
+    let kfs: KeyFactStatement =
+        serde_json::from_str(&order.kfs_json).map_err(anyhow::Error::from)?;
+    let certification = Certification::load(s, borrower).await?;
+    let mut party = AgreementBorrower {
+        full_name: String::new(),
+        id_number_masked: String::new(),
+        address: String::new(),
+        phone_masked: borrower.phone.masked(),
+        bank_name: String::new(),
+        bank_account_masked: String::new(),
+    };
+    for data in certification.steps() {
+        match data {
+            StepData::Base(b) => {
+                party.full_name.clone_from(&b.full_name);
+                party.id_number_masked = mask_id(&b.id_number);
+            }
+            StepData::Personal(p) => {
+                let (region, city) = s
+                    .reference
+                    .place(borrower.market, &p.region_code, &p.city_code)
+                    .unwrap_or((p.region_code.as_str(), p.city_code.as_str()));
+                party.address = format!("{}, {city}, {region} {}", p.address, p.postal_code);
+            }
+            StepData::Bank(b) => {
+                party.bank_name = s
+                    .reference
+                    .bank_name(borrower.market, &b.bank_code)
+                    .unwrap_or(&b.bank_code)
+                    .to_owned();
+                party.bank_account_masked = mask_account(&b.account_number);
+            }
+            StepData::Job(_) | StepData::Extended(_) => {}
+        }
+    }
+    Ok(render(lang, &order.order_no, order.created_at, &kfs, party))
+}
+
+/// Renders the agreement of an accepted KFS. The clauses' texts are in the message catalogs (`agreement.*`).
+pub fn render(
+    lang: Lang,
+    order_no: &str,
+    accepted_at: i64,
+    kfs: &KeyFactStatement,
+    borrower: AgreementBorrower,
+) -> Agreement {
+    let m = |amount: Money| format_money(amount, kfs.currency);
+    let t = |key: &str| i18n::text(lang, key).to_owned();
+    let f = |key: &str, args: &[(&str, &str)]| i18n::format(lang, key, args);
+    let lender = &kfs.lender;
+    let officer = &lender.grievance_officer;
+    let installments = kfs
+        .installments
+        .iter()
+        .map(|i| format!("{}. {}: {}", i.number, i.due_date, m(i.amount)))
+        .collect::<Vec<_>>()
+        .join("; ");
+    let fees = if kfs.fees.is_empty() {
+        t("agreement.no_fees")
+    } else {
+        kfs.fees
+            .iter()
+            .map(|fee| format!("{} {}", fee.name, m(fee.total)))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let fees_when = t(if kfs.fees_deducted_at_disbursal {
+        "agreement.fees_deducted"
+    } else {
+        "agreement.fees_with_installments"
+    });
+    let accepted = time::OffsetDateTime::from_unix_timestamp(accepted_at / 1000)
+        .map(|d| d.date().to_string())
+        .unwrap_or_default();
+    let reference = &kfs.content_hash[..kfs.content_hash.len().min(12)];
+    let clause = |heading: &str, key: &str, args: &[(&str, &str)]| Clause {
+        heading: t(heading),
+        text: f(key, args),
+    };
+    let clauses = vec![
+        clause(
+            "agreement.parties_heading",
+            "agreement.parties",
+            &[
+                ("lender", &lender.name),
+                ("borrower", &borrower.full_name),
+                ("id_number", &borrower.id_number_masked),
+                ("address", &borrower.address),
+            ],
+        ),
+        clause(
+            "agreement.loan_heading",
+            "agreement.loan",
+            &[
+                ("amount", &m(kfs.sanctioned_amount)),
+                ("product", &kfs.product_name),
+                ("term", &kfs.term_code),
+                ("total_fees", &m(kfs.total_fees)),
+                ("fees_when", &fees_when),
+                ("fees", &fees),
+                ("net", &m(kfs.net_disbursed)),
+                ("account", &borrower.bank_account_masked),
+                ("bank", &borrower.bank_name),
+            ],
+        ),
+        clause(
+            "agreement.cost_heading",
+            "agreement.cost",
+            &[
+                ("interest", &m(kfs.total_interest)),
+                ("total", &m(kfs.total_repayable)),
+                ("apr", &kfs.apr_display),
+            ],
+        ),
+        clause(
+            "agreement.repayment_heading",
+            "agreement.repayment",
+            &[
+                ("count", &kfs.installments.len().to_string()),
+                ("installments", &installments),
+            ],
+        ),
+        clause(
+            "agreement.late_heading",
+            "agreement.late",
+            &[
+                ("flat", &m(kfs.late_charge.flat)),
+                ("per_day", &m(kfs.late_charge.per_day)),
+                ("max_days", &kfs.late_charge.max_days.to_string()),
+                ("max_total", &m(kfs.max_late_charges)),
+            ],
+        ),
+        clause(
+            "agreement.cooling_off_heading",
+            "agreement.cooling_off",
+            &[("days", &kfs.cooling_off_days.to_string())],
+        ),
+        clause(
+            "agreement.kfs_only_heading",
+            "agreement.kfs_only",
+            &[("reference", reference)],
+        ),
+        clause(
+            "agreement.complaints_heading",
+            "agreement.complaints",
+            &[
+                ("name", &officer.name),
+                ("email", &officer.email),
+                ("phone", &officer.phone),
+            ],
+        ),
+        clause(
+            "agreement.acceptance_heading",
+            "agreement.acceptance",
+            &[("date", &accepted), ("phone", &borrower.phone_masked)],
+        ),
+    ];
+    Agreement {
+        order_no: order_no.to_owned(),
+        title: f("agreement.title", &[("order_no", order_no)]),
+        accepted_at,
+        lender: lender.clone(),
+        borrower,
+        kfs: kfs.clone(),
+        clauses,
+    }
+}

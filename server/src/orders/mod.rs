@@ -1,0 +1,187 @@
+//! The order lifecycle: the only code that changes an order's status. Every change goes through the domain's state
+//! machine (`OrderState::apply`) and writes the status, the timeline entry and the audit entry in one transaction.
+//! Also the borrower's reads of their orders: the list, one order with its accepted KFS and timeline, the agreement.
+
+pub mod agreement;
+
+use kilat_domain::{Code, KeyFactStatement, OrderEvent, OrderState};
+use serde::Serialize;
+
+use crate::auth::Borrower;
+use crate::error::{Error, Refusal};
+use crate::services::Services;
+use crate::store::Tx;
+use crate::store::audit::NewAuditEntry;
+use crate::store::orders::{Conflict, NewOrder, OrderEventRow, OrderListRow, OrderRow};
+
+/// Who made a change, as the timeline and the audit trail name them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Actor {
+    Borrower(String),
+    Operator(String),
+    /// A job or a provider's callback, by name.
+    System(&'static str),
+}
+
+impl Actor {
+    fn kind(&self) -> &'static str {
+        match self {
+            Actor::Borrower(_) => "borrower",
+            Actor::Operator(_) => "operator",
+            Actor::System(_) => "system",
+        }
+    }
+
+    fn id(&self) -> Option<&str> {
+        match self {
+            Actor::Borrower(id) | Actor::Operator(id) => Some(id),
+            Actor::System(name) => Some(name),
+        }
+    }
+}
+
+/// The state of an order as the audit trail records it before and after a change.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct AuditState<'a> {
+    order_no: &'a str,
+    status: &'a str,
+}
+
+/// Opens a new order in its first state, `pending_review`, with its timeline and audit entries. `Err(Conflict)`
+/// when a unique index refused it; the transaction is then spoilt and must be dropped.
+pub(crate) async fn open(
+    tx: &mut Tx,
+    new: &NewOrder<'_>,
+    actor: &Actor,
+) -> Result<Result<String, Conflict>, Error> {
+    debug_assert_eq!(new.status, OrderState::PendingReview);
+    let id = match tx.insert_order(new).await? {
+        Ok(id) => id,
+        Err(conflict) => return Ok(Err(conflict)),
+    };
+    tx.insert_order_event(&id, new.status, None, actor.kind(), actor.id(), new.now)
+        .await?;
+    let after = serde_json::to_string(&AuditState {
+        order_no: new.order_no,
+        status: new.status.code(),
+    })
+    .map_err(anyhow::Error::from)?;
+    tx.insert_audit(&NewAuditEntry {
+        actor_kind: actor.kind(),
+        actor_id: actor.id(),
+        action: "order.open",
+        entity: "order",
+        entity_id: &id,
+        before_json: None,
+        after_json: Some(&after),
+        at: new.now,
+    })
+    .await?;
+    Ok(Ok(id))
+}
+
+/// Applies `event` to the order inside the caller's transaction: reads (and on PostgreSQL locks) the order, asks the
+/// state machine for the next state, and writes status, timeline and audit. An event the state refuses is
+/// `invalid_transition` and writes nothing. Returns the new state.
+pub async fn apply_in(
+    tx: &mut Tx,
+    order_id: &str,
+    event: OrderEvent,
+    actor: &Actor,
+    now: i64,
+) -> Result<OrderState, Error> {
+    let order = tx
+        .order_for_update(order_id)
+        .await?
+        .ok_or(Error::NotFound)?;
+    let next = order
+        .status
+        .apply(event)
+        .map_err(|_| Error::Refused(Refusal::InvalidTransition))?;
+    // The conditional update is the guard that holds even without the row lock (SQLite): a status changed by another
+    // transaction since the read is not overwritten.
+    if !tx
+        .set_order_status(order_id, order.status, next, now)
+        .await?
+    {
+        return Err(Refusal::InvalidTransition.into());
+    }
+    tx.insert_order_event(order_id, next, Some(event), actor.kind(), actor.id(), now)
+        .await?;
+    let state = |status: OrderState| {
+        serde_json::to_string(&AuditState {
+            order_no: &order.order_no,
+            status: status.code(),
+        })
+        .map_err(anyhow::Error::from)
+    };
+    let (before, after) = (state(order.status)?, state(next)?);
+    let action = format!("order.{}", event.code());
+    tx.insert_audit(&NewAuditEntry {
+        actor_kind: actor.kind(),
+        actor_id: actor.id(),
+        action: &action,
+        entity: "order",
+        entity_id: order_id,
+        before_json: Some(&before),
+        after_json: Some(&after),
+        at: now,
+    })
+    .await?;
+    tracing::info!(order_no = %order.order_no, from = order.status.code(), to = next.code(), "order status changed");
+    Ok(next)
+}
+
+/// Applies `event` to the order in a transaction of its own.
+pub async fn apply(
+    s: &Services,
+    order_id: &str,
+    event: OrderEvent,
+    actor: &Actor,
+) -> Result<OrderState, Error> {
+    let mut tx = s.db.begin().await?;
+    let next = apply_in(&mut tx, order_id, event, actor, s.clock.now_ms()).await?;
+    tx.commit().await?;
+    Ok(next)
+}
+
+/// The borrower's orders, newest first (at most 100).
+pub async fn list(s: &Services, borrower: &Borrower) -> Result<Vec<OrderListRow>, Error> {
+    Ok(s.db.orders_of(&borrower.id, 100).await?)
+}
+
+/// One order with its accepted KFS and its timeline.
+pub struct OrderDetail {
+    pub order: OrderRow,
+    pub kfs: KeyFactStatement,
+    pub timeline: Vec<OrderEventRow>,
+}
+
+/// The borrower's order by its number; another borrower's order is not found.
+pub async fn own(s: &Services, borrower: &Borrower, order_no: &str) -> Result<OrderRow, Error> {
+    s.db.order_of(&borrower.id, order_no.trim())
+        .await?
+        .ok_or(Error::NotFound)
+}
+
+pub async fn detail_of(s: &Services, order: OrderRow) -> Result<OrderDetail, Error> {
+    let kfs: KeyFactStatement =
+        serde_json::from_str(&order.kfs_json).map_err(anyhow::Error::from)?;
+    let timeline = s.db.order_events(&order.id).await?;
+    Ok(OrderDetail {
+        order,
+        kfs,
+        timeline,
+    })
+}
+
+/// One of the borrower's orders, in full.
+pub async fn detail(
+    s: &Services,
+    borrower: &Borrower,
+    order_no: &str,
+) -> Result<OrderDetail, Error> {
+    let order = own(s, borrower, order_no).await?;
+    detail_of(s, order).await
+}

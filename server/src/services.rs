@@ -1,0 +1,27 @@
+//! The handles every capability works with: the database, the clock, the keys, the loan catalog, the reference data
+//! and the company settings. Built once at start-up; cheap to clone. Nothing here knows about HTTP.
+
+use std::sync::Arc;
+
+use crate::auth::SignInService;
+use crate::catalog::Catalog;
+use crate::clock::Clock;
+use crate::content::ReferenceData;
+use crate::crypto::Secrets;
+use crate::settings::SiteSettings;
+use crate::store::Db;
+
+#[derive(Clone)]
+pub struct Services {
+    pub db: Db,
+    pub clock: Clock,
+    /// Encrypts PII at rest and hashes codes and tokens.
+    pub secrets: Secrets,
+    pub catalog: Arc<Catalog>,
+    /// Enumerations, banks, cities and the privacy policy (`server/data/`).
+    pub reference: Arc<ReferenceData>,
+    /// The company: lender, grievance officer, contact details.
+    pub site: Arc<SiteSettings>,
+    /// Borrower sign-in: codes and sessions.
+    pub sign_in: SignInService,
+}

@@ -1,0 +1,68 @@
+//! The audit trail: who did what, when, to which record, with its state before and after. Append-only.
+
+use super::{Db, Tx, new_id};
+
+/// One entry to append.
+#[derive(Debug, Clone)]
+pub struct NewAuditEntry<'a> {
+    /// `borrower`, `operator` or `system`.
+    pub actor_kind: &'a str,
+    pub actor_id: Option<&'a str>,
+    /// E.g. `order.approve`.
+    pub action: &'a str,
+    /// E.g. `order`.
+    pub entity: &'a str,
+    pub entity_id: &'a str,
+    pub before_json: Option<&'a str>,
+    pub after_json: Option<&'a str>,
+    pub at: i64,
+}
+
+/// An entry as stored.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct AuditEntry {
+    pub id: String,
+    pub actor_kind: String,
+    pub actor_id: Option<String>,
+    pub action: String,
+    pub entity: String,
+    pub entity_id: String,
+    pub before_json: Option<String>,
+    pub after_json: Option<String>,
+    pub at: i64,
+}
+
+impl Tx {
+    pub async fn insert_audit(&mut self, entry: &NewAuditEntry<'_>) -> sqlx::Result<()> {
+        sqlx::query(
+            "INSERT INTO audit_log (id, actor_kind, actor_id, action, entity, entity_id, before_json, after_json, at)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+        )
+        .bind(new_id())
+        .bind(entry.actor_kind)
+        .bind(entry.actor_id)
+        .bind(entry.action)
+        .bind(entry.entity)
+        .bind(entry.entity_id)
+        .bind(entry.before_json)
+        .bind(entry.after_json)
+        .bind(entry.at)
+        .execute(self.conn())
+        .await?;
+        Ok(())
+    }
+}
+
+impl Db {
+    /// The entries about one record, oldest first.
+    pub async fn audit_of(&self, entity: &str, entity_id: &str) -> sqlx::Result<Vec<AuditEntry>> {
+        sqlx::query_as(
+            "SELECT id, actor_kind, actor_id, action, entity, entity_id, before_json, after_json, at
+             FROM audit_log WHERE entity = $1 AND entity_id = $2 ORDER BY at, id",
+        )
+        .bind(entity)
+        .bind(entity_id)
+        .fetch_all(self.pool())
+        .await
+    }
+}
