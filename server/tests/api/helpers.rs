@@ -13,6 +13,8 @@ pub struct TestApp {
     pub addr: SocketAddr,
     pub client: reqwest::Client,
     pub db: Db,
+    /// The capabilities' handles, to act without HTTP (as an operator or a job will).
+    pub services: kilat_server::services::Services,
     stop: Option<oneshot::Sender<()>>,
     server: Option<tokio::task::JoinHandle<anyhow::Result<()>>>,
     cleanup: Option<Cleanup>,
@@ -44,6 +46,7 @@ pub async fn spawn_app_with(adjust: impl FnOnce(&mut Settings)) -> TestApp {
         .expect("the application builds");
     let addr = app.local_addr();
     let db = app.db().clone();
+    let services = app.services().clone();
     let (stop, stopped) = oneshot::channel::<()>();
     let server = tokio::spawn(app.run_until(async move {
         let _ = stopped.await;
@@ -58,6 +61,7 @@ pub async fn spawn_app_with(adjust: impl FnOnce(&mut Settings)) -> TestApp {
         addr,
         client,
         db,
+        services,
         stop: Some(stop),
         server: Some(server),
         cleanup: Some(cleanup),

@@ -3,6 +3,7 @@
 
 mod certification;
 mod helpers;
+mod lifecycle;
 mod loans;
 mod login;
 mod openapi;
