@@ -196,6 +196,7 @@ impl BorrowerView {
 pub async fn login(
     State(state): State<AppState>,
     lang: Lang,
+    ClientAddr(client): ClientAddr,
     JsonOrForm(req): JsonOrForm<LoginRequest>,
 ) -> Result<Response, LocalizedError> {
     let invalid = |e| ApiError::Validation(e).in_lang(lang);
@@ -212,6 +213,17 @@ pub async fn login(
     let Some(phone) = phone.filter(|_| errors.is_empty()) else {
         return Err(invalid(errors));
     };
+    state
+        .sign_in
+        .admit_login_attempt(&client.to_string())
+        .await
+        .map_err(|e| ApiError::from(e).in_lang(lang))?
+        .map_err(|t| {
+            ApiError::RateLimited {
+                retry_after_secs: t.retry_after_secs,
+            }
+            .in_lang(lang)
+        })?;
     let signed_in = state
         .sign_in
         .sign_in(&phone, code)

@@ -3,6 +3,7 @@
 
 mod certification;
 mod helpers;
+mod limits;
 mod loans;
 mod login;
 mod openapi;
