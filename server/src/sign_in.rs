@@ -14,7 +14,7 @@ use crate::store::{Db, now_ms};
 pub const CODE_TTL_MS: i64 = 5 * 60 * 1000;
 /// A new code for the same phone no sooner than this.
 pub const RESEND_MS: i64 = 60 * 1000;
-/// Wrong tries allowed per code.
+/// Tries compared per code, at most; a wrong code on the last one ends the code, a right one still signs in.
 pub const MAX_FAILED_ATTEMPTS: i64 = 5;
 /// Codes per phone, and per client address, in 24 hours.
 pub const DAILY_CODES_PER_PHONE: i64 = 10;
@@ -110,7 +110,10 @@ impl SignInService {
             expires_at: now + CODE_TTL_MS,
         };
         // Check and insert under a lock on the phone and the address, not a read then a write: a burst of requests
-        // would otherwise all read the same history and all insert (docs/API-BORROWER.md, Limits).
+        // would otherwise all read the same history and all insert. A lock rather than a conditional counter update,
+        // because these limits are over history (the last code, sliding 24 hours) that login_codes already holds;
+        // counters would need windows of their own, and would still have to be kept in step with the codes
+        // (docs/API-BORROWER.md, Limits).
         let id = self
             .db
             .insert_login_code_if(&new, now - DAY_MS, |history| may_send_code(history, now))
