@@ -223,6 +223,7 @@ impl Error {
                 SignInError::CodeExpired => "code_expired",
                 SignInError::AttemptsExceeded => "code_attempts_exceeded",
                 SignInError::Delivery(_) => "code_delivery_failed",
+                SignInError::Throttled { .. } => "rate_limited",
                 SignInError::Store(_) => "internal",
             },
             Error::RateLimited { .. } => "rate_limited",
@@ -248,9 +249,10 @@ impl Error {
     pub fn retry_after_secs(&self) -> Option<u64> {
         match self {
             Error::RateLimited { retry_after_secs }
-            | Error::SignIn(SignInError::ResendTooSoon { retry_after_secs }) => {
-                Some(*retry_after_secs)
-            }
+            | Error::SignIn(
+                SignInError::ResendTooSoon { retry_after_secs }
+                | SignInError::Throttled { retry_after_secs },
+            ) => Some(*retry_after_secs),
             _ => None,
         }
     }

@@ -9,16 +9,20 @@ use crate::crypto::{self, Secrets};
 use crate::i18n::{self, Lang};
 use crate::sms::{Channel, CodeMessage, CodeSender};
 use crate::store::Db;
+use crate::store::sign_in::{CodeHistory, NewLoginCode};
 
 /// A code is valid this long.
 pub const CODE_TTL_MS: i64 = 5 * 60 * 1000;
 /// A new code for the same phone no sooner than this.
 pub const RESEND_MS: i64 = 60 * 1000;
-/// Wrong tries allowed per code.
+/// Tries compared per code, at most; a wrong code on the last one ends the code, a right one still signs in.
 pub const MAX_FAILED_ATTEMPTS: i64 = 5;
 /// Codes per phone, and per client address, in 24 hours.
 pub const DAILY_CODES_PER_PHONE: i64 = 10;
 pub const DAILY_CODES_PER_ADDRESS: i64 = 30;
+/// Sign-in attempts (`POST /login`) one client address may make in `LOGIN_ATTEMPTS_WINDOW_MS`, right or wrong.
+pub const LOGIN_ATTEMPTS_PER_ADDRESS: i64 = 20;
+pub const LOGIN_ATTEMPTS_WINDOW_MS: i64 = 10 * 60 * 1000;
 /// A borrower session ends after 30 days without use (PRODUCT.md §2).
 pub const SESSION_IDLE_MS: i64 = 30 * 24 * 60 * 60 * 1000;
 
@@ -38,10 +42,18 @@ pub enum SignInError {
     CodeExpired,
     #[error("too many wrong tries for this code")]
     AttemptsExceeded,
+    #[error("too many sign-in attempts from this address")]
+    Throttled { retry_after_secs: u64 },
     #[error("the code could not be delivered")]
     Delivery(#[source] anyhow::Error),
     #[error(transparent)]
     Store(#[from] sqlx::Error),
+}
+
+/// Too many sign-in attempts from one address: try again after this many seconds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Throttled {
+    pub retry_after_secs: u64,
 }
 
 /// A signed-in borrower, with the phone decrypted.
@@ -90,36 +102,27 @@ impl SignInService {
     ) -> Result<(), SignInError> {
         let now = self.clock.now_ms();
         let phone_hash = self.secrets.mac(PHONE_PURPOSE, phone.e164());
-        if let Some(last) = self.db.latest_login_code(&phone_hash).await? {
-            let wait = last.created_at + RESEND_MS - now;
-            if wait > 0 {
-                return Err(SignInError::ResendTooSoon {
-                    retry_after_secs: u64::try_from((wait + 999) / 1000).unwrap_or(60),
-                });
-            }
-        }
-        let (by_phone, by_addr) = self
-            .db
-            .count_login_codes_since(&phone_hash, client_addr, now - DAY_MS)
-            .await?;
-        if by_phone >= DAILY_CODES_PER_PHONE || by_addr >= DAILY_CODES_PER_ADDRESS {
-            return Err(SignInError::DailyLimit);
-        }
         let code = crypto::random_code();
         let code_hash = self
             .secrets
             .mac(CODE_PURPOSE, &format!("{}:{code}", phone.e164()));
+        let new = NewLoginCode {
+            phone_hash: &phone_hash,
+            code_hash: &code_hash,
+            channel: channel.as_str(),
+            client_addr,
+            created_at: now,
+            expires_at: now + CODE_TTL_MS,
+        };
+        // Check and insert under a lock on the phone and the address, not a read then a write: a burst of requests
+        // would otherwise all read the same history and all insert. A lock rather than a conditional counter update,
+        // because these limits are over history (the last code, sliding 24 hours) that login_codes already holds;
+        // counters would need windows of their own, and would still have to be kept in step with the codes
+        // (docs/API-BORROWER.md, Limits).
         let id = self
             .db
-            .insert_login_code(&crate::store::sign_in::NewLoginCode {
-                phone_hash: &phone_hash,
-                code_hash: &code_hash,
-                channel: channel.as_str(),
-                client_addr,
-                created_at: now,
-                expires_at: now + CODE_TTL_MS,
-            })
-            .await?;
+            .insert_login_code_if(&new, now - DAY_MS, |history| may_send_code(history, now))
+            .await??;
         let text = i18n::format(lang, "sms.code", &[("code", &code)]);
         let message = CodeMessage {
             phone: phone.clone(),
@@ -137,7 +140,18 @@ impl SignInService {
     /// Checks the code in constant time; on success uses it, creates the borrower on first sign-in and opens a
     /// session.
     #[tracing::instrument(skip_all, fields(phone = %phone))]
-    pub async fn sign_in(&self, phone: &Phone, code: &str) -> Result<SignedIn, SignInError> {
+    pub async fn sign_in(
+        &self,
+        phone: &Phone,
+        code: &str,
+        client_addr: &str,
+    ) -> Result<SignedIn, SignInError> {
+        // Counted before the code is looked at, so a refused attempt uses none of the code's tries.
+        if let Err(throttled) = self.admit_login_attempt(client_addr).await? {
+            return Err(SignInError::Throttled {
+                retry_after_secs: throttled.retry_after_secs,
+            });
+        }
         let now = self.clock.now_ms();
         let phone_hash = self.secrets.mac(PHONE_PURPOSE, phone.e164());
         let stored = self.db.latest_login_code(&phone_hash).await?;
@@ -147,13 +161,22 @@ impl SignInService {
         if stored.failed_attempts >= MAX_FAILED_ATTEMPTS {
             return Err(SignInError::AttemptsExceeded);
         }
+        // The try is counted before the comparison, in one conditional update, so that however many tries arrive at
+        // once no more than MAX_FAILED_ATTEMPTS are ever compared. A right code on the last allowed try still signs
+        // in; a wrong one on it is answered code_attempts_exceeded, as nothing can be tried after it.
+        let Some(this_try) = self
+            .db
+            .reserve_login_code_try(&stored.id, now, MAX_FAILED_ATTEMPTS)
+            .await?
+        else {
+            return Err(self.why_no_try(&stored.id, now).await?);
+        };
         if !self.secrets.mac_matches(
             CODE_PURPOSE,
             &format!("{}:{code}", phone.e164()),
             &stored.code_hash,
         ) {
-            self.db.record_failed_login_attempt(&stored.id).await?;
-            return Err(if stored.failed_attempts + 1 >= MAX_FAILED_ATTEMPTS {
+            return Err(if this_try >= MAX_FAILED_ATTEMPTS {
                 SignInError::AttemptsExceeded
             } else {
                 SignInError::CodeInvalid
@@ -190,6 +213,38 @@ impl SignInService {
         })
     }
 
+    /// Why a code's try could not be reserved: it was used or expired meanwhile, or its tries ran out.
+    async fn why_no_try(&self, code_id: &str, now: i64) -> Result<SignInError, SignInError> {
+        Ok(match self.db.login_code(code_id).await? {
+            Some(c) if c.consumed_at.is_none() && c.expires_at > now => {
+                SignInError::AttemptsExceeded
+            }
+            _ => SignInError::CodeExpired,
+        })
+    }
+
+    /// Counts a sign-in attempt from a client address, or refuses it when the address made
+    /// `LOGIN_ATTEMPTS_PER_ADDRESS` in the last `LOGIN_ATTEMPTS_WINDOW_MS`: wrong codes spread over many phones. Held
+    /// in the database, so the limit holds across servers sharing it.
+    pub async fn admit_login_attempt(
+        &self,
+        client_addr: &str,
+    ) -> sqlx::Result<Result<(), Throttled>> {
+        let now = self.clock.now_ms();
+        let since = now - LOGIN_ATTEMPTS_WINDOW_MS;
+        self.db
+            .record_login_attempt_if(client_addr, now, since, |history| {
+                if history.attempts < LOGIN_ATTEMPTS_PER_ADDRESS {
+                    return Ok(());
+                }
+                let free_at = history.oldest_at.unwrap_or(now) + LOGIN_ATTEMPTS_WINDOW_MS;
+                Err(Throttled {
+                    retry_after_secs: ceil_secs((free_at - now).min(LOGIN_ATTEMPTS_WINDOW_MS)),
+                })
+            })
+            .await
+    }
+
     /// The borrower of a live session token, if any.
     pub async fn borrower_for_token(&self, token: &str) -> anyhow::Result<Option<Borrower>> {
         let now = self.clock.now_ms();
@@ -217,6 +272,29 @@ impl SignInService {
             .revoke_session(&crypto::token_hash(token), self.clock.now_ms())
             .await
     }
+}
+
+/// The limits on sending codes, judged on the phone's and the address's history (read under their locks).
+fn may_send_code(history: &CodeHistory, now: i64) -> Result<(), SignInError> {
+    if let Some(last) = history.last_sent_at {
+        let wait = last + RESEND_MS - now;
+        if wait > 0 {
+            // `now` was read before waiting for the lock, so `last` may be a little later than it: never more than
+            // the full minute.
+            return Err(SignInError::ResendTooSoon {
+                retry_after_secs: ceil_secs(wait.min(RESEND_MS)),
+            });
+        }
+    }
+    if history.by_phone >= DAILY_CODES_PER_PHONE || history.by_addr >= DAILY_CODES_PER_ADDRESS {
+        return Err(SignInError::DailyLimit);
+    }
+    Ok(())
+}
+
+/// Milliseconds as whole seconds, rounded up (a Retry-After of 0 would invite an immediate retry).
+fn ceil_secs(ms: i64) -> u64 {
+    u64::try_from((ms + 999) / 1000).unwrap_or(1).max(1)
 }
 
 /// `IN` or `ID`, as stored and as the API writes it.

@@ -1,6 +1,7 @@
-//! Sign-in: one-time codes, borrowers (found by a keyed hash of their phone) and sessions.
+//! Sign-in: one-time codes, borrowers (found by a keyed hash of their phone), sessions, and the locks and counts
+//! behind the sign-in limits.
 
-use sqlx::Row;
+use sqlx::{Any, AnyPool, Row, Transaction};
 
 use super::Db;
 
@@ -23,6 +24,24 @@ pub struct NewLoginCode<'a> {
     pub client_addr: &'a str,
     pub created_at: i64,
     pub expires_at: i64,
+}
+
+/// What the limits on sending a code look at, read under the phone's and the address's locks.
+#[derive(Debug, Clone, Copy)]
+pub struct CodeHistory {
+    /// When the phone's latest code was sent, if ever.
+    pub last_sent_at: Option<i64>,
+    /// Codes sent to this phone, and from this address, since the start of the window.
+    pub by_phone: i64,
+    pub by_addr: i64,
+}
+
+/// A client address's sign-in attempts within the window, read under its lock.
+#[derive(Debug, Clone, Copy)]
+pub struct AttemptHistory {
+    pub attempts: i64,
+    /// When the oldest of them was made, if any.
+    pub oldest_at: Option<i64>,
 }
 
 /// A borrower as stored: the phone only encrypted.
@@ -57,27 +76,73 @@ impl Db {
         .transpose()
     }
 
-    /// Codes sent since `since` to this phone and from this address: the daily caps.
-    pub async fn count_login_codes_since(
+    /// One code by id, to tell why a try could not be reserved.
+    pub async fn login_code(&self, id: &str) -> sqlx::Result<Option<LoginCode>> {
+        let row = sqlx::query(
+            "SELECT id, code_hash, created_at, expires_at, failed_attempts, consumed_at FROM login_codes
+             WHERE id = $1",
+        )
+        .bind(id)
+        .fetch_optional(self.pool())
+        .await?;
+        row.map(|row| {
+            Ok(LoginCode {
+                id: row.try_get("id")?,
+                code_hash: row.try_get("code_hash")?,
+                created_at: row.try_get("created_at")?,
+                expires_at: row.try_get("expires_at")?,
+                failed_attempts: row.try_get("failed_attempts")?,
+                consumed_at: row.try_get("consumed_at")?,
+            })
+        })
+        .transpose()
+    }
+
+    /// Inserts a code when `check` allows it, judged on the phone's and the address's history since `since`. The
+    /// history cannot change between the check and the insert: the transaction first takes the phone's limiter row,
+    /// then the address's (always in that order, so two senders never wait on each other in a cycle), and every
+    /// sender of that phone or from that address waits there until this one commits. On PostgreSQL (READ COMMITTED)
+    /// the counts are read by a statement that starts after the lock is granted, so they include the code the
+    /// previous holder inserted. Delivery happens after commit, outside the lock.
+    pub async fn insert_login_code_if<E>(
         &self,
-        phone_hash: &str,
-        client_addr: &str,
+        new: &NewLoginCode<'_>,
         since: i64,
-    ) -> sqlx::Result<(i64, i64)> {
+        check: impl FnOnce(&CodeHistory) -> Result<(), E>,
+    ) -> sqlx::Result<Result<String, E>> {
+        let mut tx = begin_write(self.pool()).await?;
+        lock_limiter(
+            &mut tx,
+            &format!("phone:{}", new.phone_hash),
+            new.created_at,
+        )
+        .await?;
+        lock_limiter(
+            &mut tx,
+            &format!("addr:{}", new.client_addr),
+            new.created_at,
+        )
+        .await?;
         let row = sqlx::query(
             "SELECT
+               (SELECT MAX(created_at) FROM login_codes WHERE phone_hash = $1) AS last_sent_at,
                (SELECT COUNT(*) FROM login_codes WHERE phone_hash = $1 AND created_at >= $3) AS by_phone,
                (SELECT COUNT(*) FROM login_codes WHERE client_addr = $2 AND created_at >= $3) AS by_addr",
         )
-        .bind(phone_hash)
-        .bind(client_addr)
+        .bind(new.phone_hash)
+        .bind(new.client_addr)
         .bind(since)
-        .fetch_one(self.pool())
+        .fetch_one(&mut *tx)
         .await?;
-        Ok((row.try_get("by_phone")?, row.try_get("by_addr")?))
-    }
-
-    pub async fn insert_login_code(&self, new: &NewLoginCode<'_>) -> sqlx::Result<String> {
+        let history = CodeHistory {
+            last_sent_at: row.try_get("last_sent_at")?,
+            by_phone: row.try_get("by_phone")?,
+            by_addr: row.try_get("by_addr")?,
+        };
+        if let Err(refusal) = check(&history) {
+            tx.rollback().await?;
+            return Ok(Err(refusal));
+        }
         let id = uuid::Uuid::now_v7().to_string();
         sqlx::query(
             "INSERT INTO login_codes (id, phone_hash, code_hash, channel, client_addr, created_at, expires_at)
@@ -90,9 +155,10 @@ impl Db {
         .bind(new.client_addr)
         .bind(new.created_at)
         .bind(new.expires_at)
-        .execute(self.pool())
+        .execute(&mut *tx)
         .await?;
-        Ok(id)
+        tx.commit().await?;
+        Ok(Ok(id))
     }
 
     /// A code that could not be delivered must not block a resend.
@@ -104,12 +170,67 @@ impl Db {
         Ok(())
     }
 
-    pub async fn record_failed_login_attempt(&self, id: &str) -> sqlx::Result<()> {
-        sqlx::query("UPDATE login_codes SET failed_attempts = failed_attempts + 1 WHERE id = $1")
-            .bind(id)
-            .execute(self.pool())
+    /// Reserves one try of a live code before it is compared, in one conditional update: however many tries arrive
+    /// at once, at most `max_tries` are ever reserved. Returns the try's number (1 for the first), or `None` when the
+    /// code is used, expired or out of tries. `failed_attempts` thus counts the tries compared, a right one included
+    /// (which uses the code, so its count no longer matters).
+    pub async fn reserve_login_code_try(
+        &self,
+        id: &str,
+        now: i64,
+        max_tries: i64,
+    ) -> sqlx::Result<Option<i64>> {
+        sqlx::query_scalar(
+            "UPDATE login_codes SET failed_attempts = failed_attempts + 1
+             WHERE id = $1 AND consumed_at IS NULL AND expires_at > $2 AND failed_attempts < $3
+             RETURNING failed_attempts",
+        )
+        .bind(id)
+        .bind(now)
+        .bind(max_tries)
+        .fetch_optional(self.pool())
+        .await
+    }
+
+    /// Records a sign-in attempt from `client_addr` when `check` allows it, judged on the attempts made since `since`
+    /// (older ones are deleted). Under the address's limiter row, as `insert_login_code_if`.
+    pub async fn record_login_attempt_if<E>(
+        &self,
+        client_addr: &str,
+        now: i64,
+        since: i64,
+        check: impl FnOnce(&AttemptHistory) -> Result<(), E>,
+    ) -> sqlx::Result<Result<(), E>> {
+        let mut tx = begin_write(self.pool()).await?;
+        lock_limiter(&mut tx, &format!("login:{client_addr}"), now).await?;
+        sqlx::query("DELETE FROM login_attempts WHERE client_addr = $1 AND created_at < $2")
+            .bind(client_addr)
+            .bind(since)
+            .execute(&mut *tx)
             .await?;
-        Ok(())
+        let row = sqlx::query(
+            "SELECT COUNT(*) AS attempts, MIN(created_at) AS oldest_at FROM login_attempts
+             WHERE client_addr = $1",
+        )
+        .bind(client_addr)
+        .fetch_one(&mut *tx)
+        .await?;
+        let history = AttemptHistory {
+            attempts: row.try_get("attempts")?,
+            oldest_at: row.try_get("oldest_at")?,
+        };
+        if let Err(refusal) = check(&history) {
+            tx.rollback().await?;
+            return Ok(Err(refusal));
+        }
+        sqlx::query("INSERT INTO login_attempts (id, client_addr, created_at) VALUES ($1, $2, $3)")
+            .bind(uuid::Uuid::now_v7().to_string())
+            .bind(client_addr)
+            .bind(now)
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        Ok(Ok(()))
     }
 
     /// Uses the code, finds or creates the borrower and opens a session, all or nothing. `None` when another request
@@ -220,4 +341,27 @@ impl Db {
             .await?;
         Ok(())
     }
+}
+
+/// A transaction that will write: on SQLite it takes the write lock at its start (`BEGIN IMMEDIATE`), so it neither
+/// reads under a snapshot another writer invalidates nor fails with "database is locked" when it upgrades.
+async fn begin_write(pool: &AnyPool) -> sqlx::Result<Transaction<'static, Any>> {
+    if pool.connect_options().database_url.scheme() == "sqlite" {
+        pool.begin_with("BEGIN IMMEDIATE").await
+    } else {
+        pool.begin().await
+    }
+}
+
+/// Writes a limiter row, which holds it until the transaction ends: the one place where limits take a lock.
+async fn lock_limiter(tx: &mut Transaction<'static, Any>, key: &str, now: i64) -> sqlx::Result<()> {
+    sqlx::query(
+        "INSERT INTO sign_in_limiters (key, touched_at) VALUES ($1, $2)
+         ON CONFLICT (key) DO UPDATE SET touched_at = excluded.touched_at",
+    )
+    .bind(key)
+    .bind(now)
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
 }

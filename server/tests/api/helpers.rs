@@ -362,3 +362,113 @@ pub fn valid_steps(market: &str) -> Vec<(&'static str, Value)> {
         ]
     }
 }
+
+/// A fresh database for servers run as separate processes: its URL, removed by `remove()` (or, less gracefully, on
+/// drop).
+pub struct SharedDatabase {
+    pub url: String,
+    cleanup: Option<Cleanup>,
+}
+
+pub async fn shared_database() -> SharedDatabase {
+    let (url, cleanup) = fresh_database().await;
+    SharedDatabase {
+        url,
+        cleanup: Some(cleanup),
+    }
+}
+
+impl SharedDatabase {
+    pub async fn remove(mut self) {
+        if let Some(cleanup) = self.cleanup.take() {
+            remove_database(cleanup).await;
+        }
+    }
+}
+
+impl Drop for SharedDatabase {
+    fn drop(&mut self) {
+        let Some(cleanup) = self.cleanup.take() else {
+            return;
+        };
+        let _ = std::thread::spawn(move || {
+            tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .unwrap()
+                .block_on(remove_database(cleanup));
+        })
+        .join();
+    }
+}
+
+async fn remove_database(cleanup: Cleanup) {
+    match cleanup {
+        Cleanup::SqliteDir(dir) => {
+            let _ = std::fs::remove_dir_all(dir);
+        }
+        Cleanup::PostgresDb { admin_url, name } => drop_pg_database(admin_url, name).await,
+    }
+}
+
+/// The real binary, `kilat serve` in development mode on port 0 and the given database, trusting `X-Forwarded-For`
+/// (so a test can speak for many client addresses). Killed when dropped, also when the test panics.
+pub struct ServerProcess {
+    pub addr: SocketAddr,
+    child: tokio::process::Child,
+}
+
+impl ServerProcess {
+    pub async fn start(database_url: &str) -> Self {
+        use tokio::io::AsyncBufReadExt;
+
+        let mut command = tokio::process::Command::new(env!("CARGO_BIN_EXE_kilat"));
+        for (name, _) in std::env::vars().filter(|(name, _)| name.starts_with("KILAT_")) {
+            command.env_remove(name);
+        }
+        let mut child = command
+            .arg("serve")
+            .env("KILAT_LISTEN", "127.0.0.1:0")
+            .env("KILAT_DATABASE_URL", database_url)
+            .env("KILAT_DATABASE_MAX_CONNECTIONS", "4")
+            .env("KILAT_MODE", "development")
+            .env("KILAT_TRUST_FORWARDED_FOR", "true")
+            .env("RUST_LOG", "warn")
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null())
+            .kill_on_drop(true)
+            .spawn()
+            .expect("the kilat binary starts");
+        let mut lines = tokio::io::BufReader::new(child.stdout.take().unwrap()).lines();
+        // The binary prints "Kilat is running at http://ADDR/ …" once it listens.
+        let addr = tokio::time::timeout(std::time::Duration::from_secs(60), async {
+            while let Some(line) = lines.next_line().await.expect("reading kilat's stdout") {
+                if let Some(rest) = line.strip_prefix("Kilat is running at http://") {
+                    let addr = rest.split('/').next().unwrap_or_default();
+                    return addr.parse::<SocketAddr>().expect("an address");
+                }
+            }
+            panic!("kilat serve exited before it listened");
+        })
+        .await
+        .expect("kilat serve listens within a minute");
+        // Keep reading, so that the process never blocks on a full pipe.
+        tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
+        Self { addr, child }
+    }
+
+    pub fn url(&self, path: &str) -> String {
+        format!("http://{}{path}", self.addr)
+    }
+
+    pub async fn stop(mut self) {
+        let _ = self.child.kill().await;
+    }
+}
+
+impl Drop for ServerProcess {
+    fn drop(&mut self) {
+        let _ = self.child.start_kill();
+    }
+}

@@ -4,6 +4,7 @@
 mod certification;
 mod helpers;
 mod lifecycle;
+mod limits;
 mod loans;
 mod login;
 mod openapi;

@@ -193,6 +193,7 @@ impl BorrowerView {
         (status = 429, description = "code_attempts_exceeded", body = ErrorBody)))]
 pub async fn login(
     State(state): State<AppState>,
+    ClientAddr(client): ClientAddr,
     JsonOrForm(req): JsonOrForm<LoginRequest>,
 ) -> Result<Response, ApiError> {
     let mut errors = FieldErrors::default();
@@ -208,7 +209,11 @@ pub async fn login(
     let Some(phone) = phone.filter(|_| errors.is_empty()) else {
         return Err(errors.into());
     };
-    let signed_in = state.services.sign_in.sign_in(&phone, code).await?;
+    let signed_in = state
+        .services
+        .sign_in
+        .sign_in(&phone, code, &client.to_string())
+        .await?;
     let cookie = session_cookie(
         &signed_in.token,
         SESSION_IDLE_MS / 1000,
