@@ -21,7 +21,7 @@ use crate::http::{self, openapi, rate_limit::AddressLimiter};
 use crate::services::Services;
 use crate::settings::{Mode, Settings};
 use crate::sms::{self, Outbox};
-use crate::web::Assets;
+use crate::http::web::Assets;
 
 /// What every handler can reach, behind one reference count: axum clones the state for every request.
 #[derive(Clone)]

@@ -11,6 +11,7 @@ pub mod lang;
 pub mod openapi;
 pub mod rate_limit;
 pub mod site;
+pub mod web;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};

@@ -1,0 +1,79 @@
+//! Tests of the layering docs/ARCHITECTURE.md draws: nothing outside `http/` imports it (but the composition root that
+//! builds the router), no SQL outside `store/`, and no order status written outside `orders/`.
+
+use std::path::{Path, PathBuf};
+
+fn sources() -> Vec<(String, String)> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut stack = vec![root.clone()];
+    let mut files = Vec::new();
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path: PathBuf = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                let relative = path
+                    .strip_prefix(&root)
+                    .unwrap()
+                    .to_string_lossy()
+                    .replace('\\', "/");
+                files.push((relative, std::fs::read_to_string(&path).unwrap()));
+            }
+        }
+    }
+    files
+}
+
+/// The file's code without its tests (tests may reach across layers to set up a case).
+fn code_of(source: &str) -> &str {
+    source.split("#[cfg(test)]").next().unwrap_or(source)
+}
+
+#[test]
+fn nothing_outside_http_imports_http() {
+    // `startup.rs` and `main.rs` are the composition root: they build the router and print the API document.
+    let allowed = ["startup.rs", "main.rs", "architecture.rs"];
+    let offenders: Vec<_> = sources()
+        .into_iter()
+        .filter(|(path, _)| !path.starts_with("http/") && !allowed.contains(&path.as_str()))
+        .filter(|(_, source)| {
+            let code = code_of(source);
+            code.contains("crate::http") || code.contains("super::http") || code.contains("axum")
+        })
+        .map(|(path, _)| path)
+        .collect();
+    assert!(offenders.is_empty(), "HTTP outside http/: {offenders:?}");
+}
+
+#[test]
+fn sql_lives_only_in_the_store() {
+    let needles = ["sqlx::query", "query_as(", "query_scalar(", "SELECT ", "INSERT INTO", "UPDATE ", "DELETE FROM"];
+    let offenders: Vec<_> = sources()
+        .into_iter()
+        .filter(|(path, _)| !path.starts_with("store/") && path != "architecture.rs")
+        .filter(|(_, source)| needles.iter().any(|n| code_of(source).contains(n)))
+        .map(|(path, _)| path)
+        .collect();
+    assert!(offenders.is_empty(), "SQL outside store/: {offenders:?}");
+}
+
+#[test]
+fn only_the_orders_lifecycle_writes_an_order_status() {
+    let writers = [".set_order_status(", ".insert_order("];
+    let offenders: Vec<_> = sources()
+        .into_iter()
+        .filter(|(path, _)| !path.starts_with("orders/") && !path.starts_with("store/") && path != "architecture.rs")
+        .filter(|(_, source)| writers.iter().any(|w| code_of(source).contains(w)))
+        .map(|(path, _)| path)
+        .collect();
+    assert!(offenders.is_empty(), "order status written outside orders/: {offenders:?}");
+    // In the store, the statements that write `orders.status` are the two the lifecycle calls.
+    let store = sources()
+        .into_iter()
+        .find(|(path, _)| path == "store/orders.rs")
+        .unwrap()
+        .1;
+    assert_eq!(store.matches("UPDATE orders SET status").count(), 1);
+    assert_eq!(store.matches("INSERT INTO orders ").count(), 1);
+}
