@@ -48,7 +48,15 @@ fn nothing_outside_http_imports_http() {
 
 #[test]
 fn sql_lives_only_in_the_store() {
-    let needles = ["sqlx::query", "query_as(", "query_scalar(", "SELECT ", "INSERT INTO", "UPDATE ", "DELETE FROM"];
+    let needles = [
+        "sqlx::query",
+        "query_as(",
+        "query_scalar(",
+        "SELECT ",
+        "INSERT INTO",
+        "UPDATE ",
+        "DELETE FROM",
+    ];
     let offenders: Vec<_> = sources()
         .into_iter()
         .filter(|(path, _)| !path.starts_with("store/") && path != "architecture.rs")
@@ -63,11 +71,16 @@ fn only_the_orders_lifecycle_writes_an_order_status() {
     let writers = [".set_order_status(", ".insert_order("];
     let offenders: Vec<_> = sources()
         .into_iter()
-        .filter(|(path, _)| !path.starts_with("orders/") && !path.starts_with("store/") && path != "architecture.rs")
+        .filter(|(path, _)| {
+            !path.starts_with("orders/") && !path.starts_with("store/") && path != "architecture.rs"
+        })
         .filter(|(_, source)| writers.iter().any(|w| code_of(source).contains(w)))
         .map(|(path, _)| path)
         .collect();
-    assert!(offenders.is_empty(), "order status written outside orders/: {offenders:?}");
+    assert!(
+        offenders.is_empty(),
+        "order status written outside orders/: {offenders:?}"
+    );
     // In the store, the statements that write `orders.status` are the two the lifecycle calls.
     let store = sources()
         .into_iter()

@@ -2,9 +2,9 @@
 //! embedded web app. The direction of every dependency is in docs/ARCHITECTURE.md: `http` → capabilities (`auth`,
 //! `certification`, `applications`, `orders`, `catalog`, `content`) → `kilat_domain`, `store`; nothing imports `http`.
 
+pub mod applications;
 #[cfg(test)]
 mod architecture;
-pub mod applications;
 pub mod auth;
 pub mod catalog;
 pub mod certification;

@@ -17,11 +17,11 @@ use crate::catalog::Catalog;
 use crate::clock::Clock;
 use crate::content::ReferenceData;
 use crate::crypto::Secrets;
+use crate::http::web::Assets;
 use crate::http::{self, openapi, rate_limit::AddressLimiter};
 use crate::services::Services;
 use crate::settings::{Mode, Settings};
 use crate::sms::{self, Outbox};
-use crate::http::web::Assets;
 
 /// What every handler can reach, behind one reference count: axum clones the state for every request.
 #[derive(Clone)]

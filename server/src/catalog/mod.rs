@@ -4,6 +4,9 @@
 
 pub mod quote;
 
+use std::collections::HashMap;
+use std::sync::{Arc, RwLock};
+
 use anyhow::Context;
 use kilat_domain::{CapTable, KeyFactStatement, Lender, Market, Money, Product, quote_with_caps};
 use rust_embed::RustEmbed;
@@ -21,6 +24,9 @@ struct DemoProducts;
 pub struct Catalog {
     products: Vec<Product>,
     caps: CapTable,
+    /// Each product's sample KFS (its smallest loan on its first term) for one business date: every list of products
+    /// shows it, and it only changes with the date.
+    samples: RwLock<HashMap<String, (Date, Arc<KeyFactStatement>)>>,
 }
 
 impl Catalog {
@@ -41,7 +47,11 @@ impl Catalog {
             products.push(product);
         }
         products.sort_by_key(|p| (p.market == Market::Indonesia, p.amount.min, p.code.clone()));
-        Ok(Self { products, caps })
+        Ok(Self {
+            products,
+            caps,
+            samples: RwLock::default(),
+        })
     }
 
     pub fn caps(&self) -> &CapTable {
@@ -56,6 +66,42 @@ impl Catalog {
     /// A product of this market by code; another market's product is as good as unknown.
     pub fn get(&self, market: Market, code: &str) -> Option<&Product> {
         self.for_market(market).find(|p| p.code == code)
+    }
+
+    /// The KFS of the product's smallest loan on its first term, disbursed on `date`: what a borrower compares
+    /// products by. Computed once per product and business date.
+    pub fn sample(
+        &self,
+        product: &Product,
+        date: Date,
+        lender: &Lender,
+    ) -> Result<Arc<KeyFactStatement>, Error> {
+        if let Some((day, kfs)) = self
+            .samples
+            .read()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .get(&product.code)
+            && *day == date
+        {
+            return Ok(kfs.clone());
+        }
+        let term = product
+            .terms
+            .first()
+            .ok_or_else(|| anyhow::anyhow!("product {} has no term", product.code))?;
+        let kfs = Arc::new(key_fact_statement(
+            self,
+            product,
+            product.amount.min,
+            &term.code,
+            date,
+            lender,
+        )?);
+        self.samples
+            .write()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .insert(product.code.clone(), (date, kfs.clone()));
+        Ok(kfs)
     }
 }
 

@@ -9,7 +9,6 @@ use utoipa::ToSchema;
 
 use super::auth::Session;
 use crate::applications::{self, LoanRequest};
-use crate::catalog;
 use crate::http::error::{ApiError, Envelope, ErrorBody};
 use crate::http::extract::JsonOrForm;
 use crate::services::Services;
@@ -61,21 +60,12 @@ pub struct SampleCost {
 }
 
 pub(super) fn view(s: &Services, product: &Product) -> Result<ProductView, ApiError> {
-    let term = product
-        .terms
-        .first()
-        .ok_or_else(|| anyhow::anyhow!("product {} has no term", product.code))?;
-    let kfs = catalog::key_fact_statement(
-        &s.catalog,
-        product,
-        product.amount.min,
-        &term.code,
-        s.clock.today(product.market),
-        &s.site.lender(),
-    )?;
+    let kfs = s
+        .catalog
+        .sample(product, s.clock.today(product.market), &s.site.lender())?;
     let sample = SampleCost {
         amount: kfs.sanctioned_amount.minor(),
-        term_code: term.code.clone(),
+        term_code: kfs.term_code.clone(),
         net_disbursed: kfs.net_disbursed.minor(),
         total_repayable: kfs.total_repayable.minor(),
         apr: kfs.apr.0,
