@@ -13,6 +13,7 @@ use super::error::{ApiError, Envelope, ErrorBody, LocalizedError, Refusal};
 use super::extract::JsonOrForm;
 use super::lang::Lang;
 use crate::certification::{self, Step, StepData, StepRequest};
+use crate::crypto::Binding;
 use crate::reference::{BankChoice, Choice, EnumKind, PrivacyPolicy, Region};
 use crate::sign_in::{Borrower, market_code};
 use crate::startup::AppState;
@@ -160,7 +161,11 @@ impl Certification {
             let Some(step) = Step::parse(&stored.step) else {
                 continue;
             };
-            let json = state.secrets.decrypt(&stored.data_enc)?;
+            let binding = Binding::CertificationStep {
+                borrower_id: &borrower.id,
+                step: &stored.step,
+            };
+            let json = state.secrets.decrypt(&stored.data_enc, binding)?;
             let data: StepData = serde_json::from_str(&json).map_err(anyhow::Error::from)?;
             steps.insert(step, (data, stored.completed_at));
         }
@@ -364,7 +369,13 @@ pub async fn save_step(
         .save_certification_step(
             &borrower.id,
             step.as_str(),
-            &state.secrets.encrypt(&json),
+            &state.secrets.encrypt(
+                &json,
+                Binding::CertificationStep {
+                    borrower_id: &borrower.id,
+                    step: step.as_str(),
+                },
+            ),
             now_ms(),
         )
         .await

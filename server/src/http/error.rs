@@ -152,6 +152,9 @@ pub enum ApiError {
     RateLimited { retry_after_secs: u64 },
     #[error("not signed in")]
     Unauthorized,
+    /// An unsafe request a browser sent on behalf of another site (http/same_origin.rs).
+    #[error("cross-site request")]
+    CrossSiteRequest,
     /// A loan the money rules refuse (amount, term, cap) or cannot compute.
     #[error("loan refused: {0}")]
     Loan(kilat_domain::Error),
@@ -315,6 +318,12 @@ impl IntoResponse for LocalizedError {
                 "unauthorized",
                 "Please log in again.",
                 "Silakan masuk kembali.",
+            ),
+            ApiError::CrossSiteRequest => (
+                StatusCode::FORBIDDEN,
+                "cross_site_request",
+                "This request came from another website and was refused. Please open Kilat directly.",
+                "Permintaan ini berasal dari situs web lain dan ditolak. Silakan buka Kilat secara langsung.",
             ),
             ApiError::SignIn(SignInError::ResendTooSoon { .. }) => (
                 StatusCode::TOO_MANY_REQUESTS,

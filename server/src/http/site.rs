@@ -131,14 +131,17 @@ pub async fn create_contact_message(
         ValidContactMessage::try_from(req).map_err(|e| ApiError::Validation(e).in_lang(lang))?;
     let stored = state
         .db
-        .insert_contact_message(NewContactMessage {
-            name: valid.name,
-            telephone: valid.telephone,
-            message: valid.message,
-            email: valid.email,
-            company: valid.company,
-            client_addr: client.to_string(),
-        })
+        .insert_contact_message(
+            &state.secrets,
+            NewContactMessage {
+                name: valid.name,
+                telephone: valid.telephone,
+                message: valid.message,
+                email: valid.email,
+                company: valid.company,
+                client_addr: client.to_string(),
+            },
+        )
         .await
         .map_err(|e| ApiError::from(e).in_lang(lang))?;
     tracing::info!(id = %stored.id, "contact message stored");

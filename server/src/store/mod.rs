@@ -3,6 +3,7 @@
 pub mod certification;
 pub mod contact_messages;
 pub mod orders;
+pub mod reseal;
 pub mod sign_in;
 
 use std::str::FromStr;
