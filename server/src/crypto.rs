@@ -1,12 +1,13 @@
 //! Secrets at rest: keyed hashes for lookups and one-time codes, authenticated encryption for PII, random tokens.
 //!
 //! One 32-byte key from the settings (`secret_key`, 64 hex digits) derives a MAC key and an encryption key. In
-//! development a fixed, public key is used with a warning; production refuses to start without a key of its own.
+//! development a fixed, public key is used with a warning; production refuses to start without a key of its own, or
+//! with one anybody could guess. Every encrypted value is bound to its row (`Binding`, the associated data).
 
 use anyhow::{Context, bail};
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
-use chacha20poly1305::aead::Aead;
+use chacha20poly1305::aead::{Aead, Payload};
 use chacha20poly1305::{KeyInit, XChaCha20Poly1305, XNonce};
 use hmac::{Hmac, Mac};
 use secrecy::{ExposeSecret, SecretString};
@@ -16,6 +17,10 @@ use crate::settings::Mode;
 
 /// The development key: public, so nothing encrypted with it is protected.
 const DEVELOPMENT_KEY: [u8; 32] = *b"kilat-development-key-NOT-SECRET";
+
+/// Marks the bound format (associated data = the row, see `Binding`); base64url never contains a '.', so a value
+/// without it is one written before bindings existed.
+pub const BOUND_PREFIX: &str = "v2.";
 
 /// Keys derived from the settings' secret key. Cheap to clone.
 #[derive(Clone)]
@@ -32,30 +37,15 @@ impl std::fmt::Debug for Secrets {
 
 impl Secrets {
     pub fn from_settings(secret_key: Option<&SecretString>, mode: Mode) -> anyhow::Result<Self> {
-        let key = match secret_key
-            .map(|k| k.expose_secret().trim().to_owned())
-            .filter(|k| !k.is_empty())
-        {
-            Some(hex_key) => {
-                let bytes =
-                    hex::decode(&hex_key).context("KILAT_SECRET_KEY must be 64 hex digits")?;
-                <[u8; 32]>::try_from(bytes.as_slice())
-                    .ok()
-                    .context("KILAT_SECRET_KEY must be 64 hex digits (32 bytes)")?
-            }
-            None if mode == Mode::Production => {
-                bail!(
-                    "KILAT_SECRET_KEY is required in production: generate one with `openssl rand -hex 32`"
-                )
-            }
+        match parse_secret_key(secret_key, mode)? {
+            Some(key) => Ok(Self::from_key(&key)),
             None => {
                 tracing::warn!(
                     "no KILAT_SECRET_KEY: using the public development key; never do this with real data"
                 );
-                DEVELOPMENT_KEY
+                Ok(Self::from_key(&DEVELOPMENT_KEY))
             }
-        };
-        Ok(Self::from_key(&key))
+        }
     }
 
     fn from_key(key: &[u8; 32]) -> Self {
@@ -91,33 +81,133 @@ impl Secrets {
             .into()
     }
 
-    /// Encrypts with a fresh random nonce: `base64url(nonce ‖ ciphertext ‖ tag)`.
-    pub fn encrypt(&self, plaintext: &str) -> String {
+    /// Encrypts with a fresh random nonce, bound to `binding`: `v2.` + `base64url(nonce ‖ ciphertext ‖ tag)`.
+    pub fn encrypt(&self, plaintext: &str, binding: Binding<'_>) -> String {
+        let aad = binding.associated_data();
         let mut nonce = [0u8; 24];
         getrandom::fill(&mut nonce).expect("the operating system's random source works");
         let ciphertext = self
             .cipher
-            .encrypt(&XNonce::from(nonce), plaintext.as_bytes())
+            .encrypt(
+                &XNonce::from(nonce),
+                Payload {
+                    msg: plaintext.as_bytes(),
+                    aad: aad.as_bytes(),
+                },
+            )
             .expect("encrypting into memory cannot fail");
         let mut out = nonce.to_vec();
         out.extend_from_slice(&ciphertext);
-        URL_SAFE_NO_PAD.encode(out)
+        format!("{BOUND_PREFIX}{}", URL_SAFE_NO_PAD.encode(out))
     }
 
-    /// Decrypts what `encrypt` made; fails on a wrong key or any change to the stored text.
-    pub fn decrypt(&self, stored: &str) -> anyhow::Result<String> {
+    /// Decrypts what `encrypt` made for the same `binding`; fails on a wrong key, another row's blob, any change to the
+    /// stored text, and the unbound format written before bindings existed (start-up reseals those once, see
+    /// `store::reseal`).
+    pub fn decrypt(&self, stored: &str, binding: Binding<'_>) -> anyhow::Result<String> {
+        let Some(bound) = stored.strip_prefix(BOUND_PREFIX) else {
+            bail!("encrypted value is in the unbound format of before v2, which is no longer read");
+        };
+        let aad = binding.associated_data();
+        self.open(bound, aad.as_bytes()).map_err(|err| {
+            err.context(format!(
+                "decrypting {}",
+                aad.split(':').next().unwrap_or_default()
+            ))
+        })
+    }
+
+    /// Reads the unbound format of before v2 (no prefix, no associated data): only to reseal it at start-up.
+    pub fn decrypt_unbound(&self, stored: &str) -> anyhow::Result<String> {
+        self.open(stored, b"")
+    }
+
+    fn open(&self, encoded: &str, aad: &[u8]) -> anyhow::Result<String> {
         let bytes = URL_SAFE_NO_PAD
-            .decode(stored)
+            .decode(encoded)
             .context("encrypted value is not base64")?;
         if bytes.len() < 24 + 16 {
             bail!("encrypted value is too short");
         }
         let (nonce, ciphertext) = bytes.split_at(24);
         let nonce = XNonce::try_from(nonce).context("nonce length")?;
-        let plain = self.cipher.decrypt(&nonce, ciphertext).map_err(|_| {
-            anyhow::anyhow!("encrypted value failed authentication (wrong key or tampered)")
-        })?;
+        let plain = self
+            .cipher
+            .decrypt(
+                &nonce,
+                Payload {
+                    msg: ciphertext,
+                    aad,
+                },
+            )
+            .map_err(|_| {
+                anyhow::anyhow!(
+                    "encrypted value failed authentication (wrong key, another row's value, or tampered)"
+                )
+            })?;
         String::from_utf8(plain).context("decrypted value is not UTF-8")
+    }
+}
+
+/// The settings' secret key as 32 bytes, `None` when unset in development (the public key is used then). Refuses a
+/// malformed key anywhere, and in production a missing key or one anybody could guess: the development key, all
+/// zeros, or any one byte repeated (what a placeholder such as `00…00` or `ab…ab` gives).
+pub fn parse_secret_key(
+    secret_key: Option<&SecretString>,
+    mode: Mode,
+) -> anyhow::Result<Option<[u8; 32]>> {
+    let Some(hex_key) = secret_key
+        .map(|k| k.expose_secret().trim().to_owned())
+        .filter(|k| !k.is_empty())
+    else {
+        if mode == Mode::Production {
+            bail!(
+                "KILAT_SECRET_KEY is required in production: generate one with `openssl rand -hex 32`"
+            );
+        }
+        return Ok(None);
+    };
+    let bytes = hex::decode(&hex_key).context("KILAT_SECRET_KEY must be 64 hex digits")?;
+    let key = <[u8; 32]>::try_from(bytes.as_slice())
+        .ok()
+        .context("KILAT_SECRET_KEY must be 64 hex digits (32 bytes)")?;
+    if mode == Mode::Production {
+        if key == DEVELOPMENT_KEY {
+            bail!(
+                "KILAT_SECRET_KEY is the public development key: production needs its own, from `openssl rand -hex 32`"
+            );
+        }
+        if key.iter().all(|b| *b == key[0]) {
+            bail!(
+                "KILAT_SECRET_KEY is one byte repeated (a placeholder, not a secret): generate one with `openssl rand -hex 32`"
+            );
+        }
+    }
+    Ok(Some(key))
+}
+
+/// What an encrypted value belongs to. It is the associated data of the encryption, so a blob copied to another row
+/// (another borrower's phone, another step) fails authentication instead of being read as that row's data.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Binding<'a> {
+    /// `borrowers.phone_enc` of the borrower with this id.
+    BorrowerPhone { borrower_id: &'a str },
+    /// `certification_steps.data_enc` of one borrower's step.
+    CertificationStep { borrower_id: &'a str, step: &'a str },
+    /// One column (`name_enc`, `telephone_enc`, `email_enc`) of a contact message.
+    ContactMessage { id: &'a str, column: &'a str },
+}
+
+impl Binding<'_> {
+    fn associated_data(&self) -> String {
+        // Ids are UUIDs and steps and columns fixed names: none contains ':', so the encoding is unambiguous.
+        match self {
+            Binding::BorrowerPhone { borrower_id } => format!("borrowers.phone_enc:{borrower_id}"),
+            Binding::CertificationStep { borrower_id, step } => {
+                format!("certification_steps.data_enc:{borrower_id}:{step}")
+            }
+            Binding::ContactMessage { id, column } => format!("contact_messages.{column}:{id}"),
+        }
     }
 }
 
@@ -154,22 +244,77 @@ mod tests {
         Secrets::from_key(&[7; 32])
     }
 
+    const PHONE_OF_A: Binding<'static> = Binding::BorrowerPhone { borrower_id: "a" };
+
     #[test]
     fn encryption_round_trips_with_a_fresh_nonce_and_detects_tampering() {
         let s = secrets();
-        let a = s.encrypt("+919876543210");
-        let b = s.encrypt("+919876543210");
+        let a = s.encrypt("+919876543210", PHONE_OF_A);
+        let b = s.encrypt("+919876543210", PHONE_OF_A);
         assert_ne!(a, b, "each encryption has its own nonce");
+        assert!(a.starts_with("v2."));
         assert!(!a.contains("9876543210"));
-        assert_eq!(s.decrypt(&a).unwrap(), "+919876543210");
+        assert_eq!(s.decrypt(&a, PHONE_OF_A).unwrap(), "+919876543210");
         let mut tampered = a.into_bytes();
         let last = tampered.len() - 2;
         tampered[last] = if tampered[last] == b'A' { b'B' } else { b'A' };
-        assert!(s.decrypt(&String::from_utf8(tampered).unwrap()).is_err());
         assert!(
-            Secrets::from_key(&[8; 32]).decrypt(&b).is_err(),
+            s.decrypt(&String::from_utf8(tampered).unwrap(), PHONE_OF_A)
+                .is_err()
+        );
+        assert!(
+            Secrets::from_key(&[8; 32]).decrypt(&b, PHONE_OF_A).is_err(),
             "another key cannot read it"
         );
+    }
+
+    #[test]
+    fn a_value_decrypts_only_for_the_row_and_column_it_was_encrypted_for() {
+        let s = secrets();
+        let step = |borrower_id, step| Binding::CertificationStep { borrower_id, step };
+        let blob = s.encrypt("{}", step("a", "bank"));
+        assert_eq!(s.decrypt(&blob, step("a", "bank")).unwrap(), "{}");
+        let err = s.decrypt(&blob, step("b", "bank")).unwrap_err();
+        assert!(
+            format!("{err:#}").contains("another row's value"),
+            "{err:#}"
+        );
+        assert!(s.decrypt(&blob, step("a", "job")).is_err());
+        let name = s.encrypt(
+            "Asha",
+            Binding::ContactMessage {
+                id: "m1",
+                column: "name_enc",
+            },
+        );
+        let as_email = Binding::ContactMessage {
+            id: "m1",
+            column: "email_enc",
+        };
+        assert!(
+            s.decrypt(&name, as_email).is_err(),
+            "nor another column of the row"
+        );
+    }
+
+    #[test]
+    fn the_unbound_format_of_before_v2_is_refused_by_decrypt_and_read_only_by_decrypt_unbound() {
+        let s = secrets();
+        let bound = s.encrypt("+919876543210", PHONE_OF_A);
+        // What `encrypt` wrote before bindings: the same layout with no prefix and no associated data.
+        let mut nonce = [0u8; 24];
+        getrandom::fill(&mut nonce).unwrap();
+        let mut legacy = nonce.to_vec();
+        legacy.extend(
+            s.cipher
+                .encrypt(&XNonce::from(nonce), b"+919876543210".as_slice())
+                .unwrap(),
+        );
+        let legacy = URL_SAFE_NO_PAD.encode(legacy);
+        let err = s.decrypt(&legacy, PHONE_OF_A).unwrap_err();
+        assert!(err.to_string().contains("unbound format"), "{err}");
+        assert_eq!(s.decrypt_unbound(&legacy).unwrap(), "+919876543210");
+        assert!(s.decrypt_unbound(&bound).is_err());
     }
 
     #[test]
@@ -192,8 +337,34 @@ mod tests {
         assert!(err.to_string().contains("KILAT_SECRET_KEY is required"));
         let short = SecretString::from("abcd");
         assert!(Secrets::from_settings(Some(&short), Mode::Development).is_err());
-        let good = SecretString::from("11".repeat(32));
+        let good = SecretString::from(GOOD_KEY);
         assert!(Secrets::from_settings(Some(&good), Mode::Production).is_ok());
+    }
+
+    /// A key from `openssl rand -hex 32`.
+    const GOOD_KEY: &str = "3f9a1c0e5b7d2f4a6c8e0b1d3f5a7c9e2b4d6f8a0c1e3b5d7f9a2c4e6b8d0f1a";
+
+    #[test]
+    fn production_refuses_a_key_anybody_could_guess_and_development_accepts_it() {
+        let development_key = hex::encode(DEVELOPMENT_KEY);
+        for (key, says) in [
+            ("00".repeat(32), "one byte repeated"),
+            ("ab".repeat(32), "one byte repeated"),
+            ("FF".repeat(32), "one byte repeated"),
+            (development_key, "public development key"),
+        ] {
+            let key = SecretString::from(key);
+            let err = parse_secret_key(Some(&key), Mode::Production).unwrap_err();
+            assert!(err.to_string().contains(says), "{err}");
+            assert!(err.to_string().contains("openssl rand -hex 32"), "{err}");
+            assert!(parse_secret_key(Some(&key), Mode::Development).is_ok());
+        }
+        let good = SecretString::from(GOOD_KEY);
+        assert!(
+            parse_secret_key(Some(&good), Mode::Production)
+                .unwrap()
+                .is_some()
+        );
     }
 
     #[test]

@@ -26,6 +26,7 @@ pub const ERROR_CODES: &[&str] = &[
     "idempotency_key_reused",
     "invalid_transition",
     "unauthorized",
+    "cross_site_request",
     "code_resend_too_soon",
     "daily_limit_reached",
     "code_invalid",

@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use anyhow::Context;
 use clap::{Parser, Subcommand};
 use kilat_server::catalog::quote;
+use kilat_server::crypto::Secrets;
 use kilat_server::settings::Settings;
 use kilat_server::startup::{Application, shutdown_signal};
 use kilat_server::store::Db;
@@ -100,9 +101,11 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
         Command::ContactMessages { limit } => {
             let settings = Settings::load(cli.config.as_deref())?;
             telemetry::init(settings.log.format);
+            let secrets = Secrets::from_settings(settings.secret_key.as_ref(), settings.mode)?;
             let db = Db::connect(settings.database_url.expose_secret(), 1).await?;
+            db.reseal_unbound_pii(&secrets).await?;
             let messages = db
-                .list_contact_messages(limit)
+                .list_contact_messages(&secrets, limit)
                 .await
                 .context("reading the contact messages")?;
             println!("{}", serde_json::to_string_pretty(&messages)?);

@@ -27,8 +27,17 @@ pub struct Settings {
     pub database_max_connections: u32,
     /// HTTP worker threads, each with its own runtime and socket; 0 means one per CPU core.
     pub workers: usize,
-    /// Trust the left-most `X-Forwarded-For` address as the client's (only behind a proxy you run).
+    /// How many reverse proxies of ours sit in front, each appending the address it saw to `X-Forwarded-For`: the
+    /// client is the Nth address from the right. 0 ignores the header (the peer is the client).
+    pub trusted_proxy_hops: u32,
+    /// The earlier name of `trusted_proxy_hops = 1`, still read: `true` means one proxy when no hops are set.
     pub trust_forwarded_for: bool,
+    /// The origin browsers use for the site, e.g. `https://kilat.example`, when a proxy in front rewrites `Host`;
+    /// unsafe API requests from any other origin are refused. Unset, the request's own `Host` decides.
+    pub public_origin: Option<String>,
+    /// Let development mode listen on a non-loopback address, where anybody who reaches it can read every sign-in
+    /// code in the development outbox.
+    pub allow_public_listen_in_development: bool,
     pub log: LogSettings,
     pub contact: ContactSettings,
     pub site: SiteSettings,
@@ -141,7 +150,17 @@ impl Settings {
         Ok(settings)
     }
 
-    fn validate(&self) -> anyhow::Result<()> {
+    /// The proxies to count back through in `X-Forwarded-For` (see `trusted_proxy_hops`).
+    pub fn proxy_hops(&self) -> u32 {
+        match (self.trusted_proxy_hops, self.trust_forwarded_for) {
+            (0, true) => 1,
+            (hops, _) => hops,
+        }
+    }
+
+    /// Refuses settings that would start a broken or unsafe server, saying how to fix the value. `load` calls it, and
+    /// so does `Application::build` for settings made in code.
+    pub fn validate(&self) -> anyhow::Result<()> {
         let url = self.database_url.expose_secret();
         if !(url.starts_with("sqlite:")
             || url.starts_with("postgres://")
@@ -161,8 +180,67 @@ impl Settings {
         if self.database_max_connections == 0 {
             bail!("KILAT_DATABASE_MAX_CONNECTIONS must be at least 1");
         }
+        crate::crypto::parse_secret_key(self.secret_key.as_ref(), self.mode)?;
+        if self.mode == Mode::Production && self.sms.sender == SmsSender::Http {
+            check_provider_url(&self.sms.http_url)?;
+        }
+        if self.mode == Mode::Development
+            && !self.listen.ip().is_loopback()
+            && !self.allow_public_listen_in_development
+        {
+            bail!(
+                "KILAT_LISTEN={} is not a loopback address, and development mode serves every sign-in code at \
+                 GET /api/v1/dev/outbox: listen on 127.0.0.1, set KILAT_MODE=production, or set \
+                 KILAT_ALLOW_PUBLIC_LISTEN_IN_DEVELOPMENT=true on a network only you can reach",
+                self.listen
+            );
+        }
+        if let Some(origin) = &self.public_origin {
+            check_public_origin(origin)?;
+        }
         self.site.validate()
     }
+}
+
+/// Codes and the provider's key travel to the SMS provider: production sends them over TLS only. Plain `http://` is
+/// accepted for a loopback address, where the traffic never leaves the machine (a local relay, a test double).
+fn check_provider_url(url: &str) -> anyhow::Result<()> {
+    let parsed = reqwest::Url::parse(url.trim())
+        .with_context(|| format!("KILAT_SMS__HTTP_URL is not a URL: {url:?}"))?;
+    let host = parsed.host_str().unwrap_or_default();
+    let loopback = host.eq_ignore_ascii_case("localhost")
+        || host
+            .trim_start_matches('[')
+            .trim_end_matches(']')
+            .parse::<std::net::IpAddr>()
+            .is_ok_and(|ip| ip.is_loopback());
+    match parsed.scheme() {
+        "https" => Ok(()),
+        "http" if loopback => Ok(()),
+        _ => bail!(
+            "KILAT_SMS__HTTP_URL must start with https:// in production (codes and the API key would cross the \
+             network in clear): use the provider's https endpoint, not {url:?}"
+        ),
+    }
+}
+
+/// `scheme://host[:port]`, exactly as a browser writes the `Origin` header.
+fn check_public_origin(origin: &str) -> anyhow::Result<()> {
+    let ok = reqwest::Url::parse(origin).is_ok_and(|url| {
+        matches!(url.scheme(), "http" | "https")
+            && url.host_str().is_some()
+            && url.path() == "/"
+            && !origin.ends_with('/')
+            && url.query().is_none()
+            && url.username().is_empty()
+    });
+    if !ok {
+        bail!(
+            "KILAT_PUBLIC_ORIGIN must be a scheme and host as browsers send them in Origin, e.g. https://kilat.example \
+             (no path, no trailing slash), not {origin:?}"
+        );
+    }
+    Ok(())
 }
 
 impl SiteSettings {

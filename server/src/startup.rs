@@ -41,7 +41,10 @@ pub struct AppStateInner {
     pub assets: Arc<Assets>,
     pub openapi: Bytes,
     pub contact_limiter: AddressLimiter,
-    pub trust_forwarded_for: bool,
+    /// Proxies of ours in front, counted back through `X-Forwarded-For` (settings `trusted_proxy_hops`).
+    pub trusted_proxy_hops: u32,
+    /// The origin browsers use, when a proxy rewrites `Host` (settings `public_origin`).
+    pub public_origin: Option<String>,
     /// What the development code sender wrote; served only in development mode.
     pub outbox: Arc<Outbox>,
     pub development: bool,
@@ -63,6 +66,7 @@ pub struct Application {
 impl Application {
     /// Connects and migrates the database, renders the pages and binds the listeners (port 0 picks a free port).
     pub async fn build(settings: &Settings) -> anyhow::Result<Self> {
+        settings.validate()?;
         let db = crate::store::Db::connect(
             settings.database_url.expose_secret(),
             settings.database_max_connections,
@@ -75,6 +79,13 @@ impl Application {
             );
         }
         let secrets = Secrets::from_settings(settings.secret_key.as_ref(), settings.mode)?;
+        let resealed = db.reseal_unbound_pii(&secrets).await?;
+        if resealed != Default::default() {
+            tracing::info!(
+                ?resealed,
+                "bound the PII written before migration 0005 to its rows"
+            );
+        }
         let outbox = Arc::new(Outbox::default());
         let sender = sms::from_settings(&settings.sms, outbox.clone())?;
         // Production runs on the real date; development lets a test or an operator set the business date.
@@ -101,7 +112,8 @@ impl Application {
             assets: Arc::new(assets),
             openapi: Bytes::from(openapi::document()),
             contact_limiter: AddressLimiter::per_minute(per_minute),
-            trust_forwarded_for: settings.trust_forwarded_for,
+            trusted_proxy_hops: settings.proxy_hops(),
+            public_origin: settings.public_origin.clone(),
             outbox,
             development: settings.mode == Mode::Development,
             secure_cookies: settings.mode == Mode::Production,
@@ -134,6 +146,11 @@ impl Application {
     /// The capabilities' handles, for tests and commands that act without HTTP.
     pub fn services(&self) -> &Services {
         &self.state.services
+    }
+
+    /// The keys the server encrypts with (tests read stored rows with them).
+    pub fn secrets(&self) -> &Secrets {
+        &self.state.services.secrets
     }
 
     /// Serves until `shutdown` completes, then finishes the requests in flight and closes the database.

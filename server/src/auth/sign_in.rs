@@ -5,7 +5,7 @@ use std::sync::Arc;
 use kilat_domain::{Code, Market, Phone};
 
 use crate::clock::Clock;
-use crate::crypto::{self, Secrets};
+use crate::crypto::{self, Binding, Secrets};
 use crate::i18n::{self, Lang};
 use crate::sms::{Channel, CodeMessage, CodeSender};
 use crate::store::Db;
@@ -25,6 +25,9 @@ pub const LOGIN_ATTEMPTS_PER_ADDRESS: i64 = 20;
 pub const LOGIN_ATTEMPTS_WINDOW_MS: i64 = 10 * 60 * 1000;
 /// A borrower session ends after 30 days without use (PRODUCT.md §2).
 pub const SESSION_IDLE_MS: i64 = 30 * 24 * 60 * 60 * 1000;
+/// ... and 90 days after sign-in however often it is used, so a stolen token does not live for ever
+/// (docs/API-BORROWER.md, Authentication).
+pub const SESSION_MAX_AGE_MS: i64 = 90 * 24 * 60 * 60 * 1000;
 
 const DAY_MS: i64 = 24 * 60 * 60 * 1000;
 const CODE_PURPOSE: &str = "login-code";
@@ -71,6 +74,13 @@ pub struct SignedIn {
     pub borrower: Borrower,
     pub is_new: bool,
     pub token: String,
+}
+
+/// A live session's borrower, and how long the session now lives when this use extended it (a cookie carrying it is
+/// re-issued with that lifetime).
+pub struct LiveSession {
+    pub borrower: Borrower,
+    pub extended_for_ms: Option<i64>,
 }
 
 #[derive(Clone)]
@@ -183,7 +193,14 @@ impl SignInService {
             });
         }
         let token = crypto::random_token();
-        let phone_enc = self.secrets.encrypt(phone.e164());
+        // Bound to the id the row gets if it is created now; an existing borrower keeps their own row and id.
+        let new_borrower_id = uuid::Uuid::now_v7().to_string();
+        let phone_enc = self.secrets.encrypt(
+            phone.e164(),
+            Binding::BorrowerPhone {
+                borrower_id: &new_borrower_id,
+            },
+        );
         let market = market_code(phone.market());
         let Some((row, is_new)) = self
             .db
@@ -191,6 +208,7 @@ impl SignInService {
                 &stored.id,
                 market,
                 &phone_hash,
+                &new_borrower_id,
                 &phone_enc,
                 &crypto::token_hash(&token),
                 now,
@@ -245,25 +263,40 @@ impl SignInService {
             .await
     }
 
-    /// The borrower of a live session token, if any.
-    pub async fn borrower_for_token(&self, token: &str) -> anyhow::Result<Option<Borrower>> {
+    /// The borrower of a live session token, if any: used within `SESSION_IDLE_MS` and opened within
+    /// `SESSION_MAX_AGE_MS`.
+    pub async fn borrower_for_token(&self, token: &str) -> anyhow::Result<Option<LiveSession>> {
         let now = self.clock.now_ms();
-        let Some(row) = self
+        let Some(session) = self
             .db
-            .session_borrower(&crypto::token_hash(token), now - SESSION_IDLE_MS, now)
+            .session_borrower(
+                &crypto::token_hash(token),
+                now - SESSION_IDLE_MS,
+                now - SESSION_MAX_AGE_MS,
+                now,
+            )
             .await?
         else {
             return Ok(None);
         };
+        let row = session.borrower;
         let market = parse_market(&row.market)
             .ok_or_else(|| anyhow::anyhow!("stored market {:?}", row.market))?;
-        let phone = Phone::parse(market, &self.secrets.decrypt(&row.phone_enc)?)
+        let binding = Binding::BorrowerPhone {
+            borrower_id: &row.id,
+        };
+        let phone = Phone::parse(market, &self.secrets.decrypt(&row.phone_enc, binding)?)
             .map_err(|e| anyhow::anyhow!("stored phone no longer parses: {e}"))?;
-        Ok(Some(Borrower {
-            id: row.id,
-            market,
-            phone,
-            created_at: row.created_at,
+        Ok(Some(LiveSession {
+            borrower: Borrower {
+                id: row.id,
+                market,
+                phone,
+                created_at: row.created_at,
+            },
+            extended_for_ms: session
+                .extended
+                .then(|| SESSION_IDLE_MS.min(session.created_at + SESSION_MAX_AGE_MS - now)),
         }))
     }
 

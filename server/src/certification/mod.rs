@@ -13,6 +13,7 @@ pub use rules::{
 };
 
 use crate::auth::Borrower;
+use crate::crypto::Binding;
 use crate::error::{Error, Refusal};
 use crate::services::Services;
 
@@ -26,7 +27,7 @@ impl Certification {
     pub async fn load(s: &Services, borrower: &Borrower) -> Result<Self, Error> {
         let mut steps = BTreeMap::new();
         for stored in s.db.certification_steps(&borrower.id).await? {
-            let data = decrypt(s, &stored.data_enc)?;
+            let data = decrypt(s, borrower, stored.step, &stored.data_enc)?;
             steps.insert(stored.step, (data, stored.completed_at));
         }
         Ok(Self { steps })
@@ -42,8 +43,22 @@ impl Certification {
     }
 }
 
-fn decrypt(s: &Services, data_enc: &str) -> Result<StepData, Error> {
-    let json = s.secrets.decrypt(data_enc)?;
+/// Where a step's blob belongs: its borrower and step are the associated data of its encryption, so a blob copied to
+/// another row does not decrypt.
+fn binding(borrower: &Borrower, step: Step) -> Binding<'_> {
+    Binding::CertificationStep {
+        borrower_id: &borrower.id,
+        step: step.as_str(),
+    }
+}
+
+fn decrypt(
+    s: &Services,
+    borrower: &Borrower,
+    step: Step,
+    data_enc: &str,
+) -> Result<StepData, Error> {
+    let json = s.secrets.decrypt(data_enc, binding(borrower, step))?;
     Ok(serde_json::from_str(&json).map_err(anyhow::Error::from)?)
 }
 
@@ -89,7 +104,7 @@ pub async fn income(s: &Services, borrower: &Borrower) -> Result<Option<i64>, Er
     let Some(stored) = s.db.certification_step(&borrower.id, Step::Job).await? else {
         return Ok(None);
     };
-    Ok(match decrypt(s, &stored.data_enc)? {
+    Ok(match decrypt(s, borrower, Step::Job, &stored.data_enc)? {
         StepData::Job(job) => Some(job.income),
         _ => None,
     })
@@ -109,7 +124,10 @@ pub async fn read_step(
     let Some(stored) = s.db.certification_step(&borrower.id, step).await? else {
         return Ok(None);
     };
-    Ok(Some((decrypt(s, &stored.data_enc)?, stored.completed_at)))
+    Ok(Some((
+        decrypt(s, borrower, step, &stored.data_enc)?,
+        stored.completed_at,
+    )))
 }
 
 /// The advance log: each save of a step, oldest first.
@@ -161,7 +179,7 @@ pub async fn save_step(
     tx.save_certification_step(
         &borrower.id,
         step,
-        &s.secrets.encrypt(&json),
+        &s.secrets.encrypt(&json, binding(borrower, step)),
         s.clock.now_ms(),
     )
     .await?;

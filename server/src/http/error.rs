@@ -66,6 +66,9 @@ pub enum ApiError {
     BadRequest(String),
     #[error("not signed in")]
     Unauthorized,
+    /// An unsafe request a browser sent on behalf of another site (http/same_origin.rs).
+    #[error("cross-site request")]
+    CrossSiteRequest,
 }
 
 impl From<sqlx::Error> for ApiError {
@@ -139,6 +142,7 @@ impl ApiError {
             ApiError::UnsupportedMediaType => "unsupported_media_type",
             ApiError::BadRequest(_) => "bad_request",
             ApiError::Unauthorized => "unauthorized",
+            ApiError::CrossSiteRequest => "cross_site_request",
         }
     }
 }
@@ -157,7 +161,7 @@ fn status_of(code: &str) -> StatusCode {
         | "daily_limit_reached"
         | "code_attempts_exceeded" => StatusCode::TOO_MANY_REQUESTS,
         "unauthorized" => StatusCode::UNAUTHORIZED,
-        "not_eligible" => StatusCode::FORBIDDEN,
+        "not_eligible" | "cross_site_request" => StatusCode::FORBIDDEN,
         "certification_out_of_order"
         | "certification_incomplete"
         | "open_order_exists"

@@ -56,8 +56,8 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for JsonOrForm<T> {
     }
 }
 
-/// Where a request came from: the socket's peer, or the left-most `X-Forwarded-For` address when the settings say a
-/// proxy we run sits in front.
+/// Where a request came from: the socket's peer, or, behind `trusted_proxy_hops` proxies of ours, the address the
+/// outermost of them saw (see `client_from_forwarded`).
 #[derive(Debug, Clone, Copy)]
 pub struct ClientAddr(pub IpAddr);
 
@@ -68,14 +68,13 @@ impl FromRequestParts<AppState> for ClientAddr {
         parts: &mut Parts,
         state: &AppState,
     ) -> Result<Self, Self::Rejection> {
-        if state.trust_forwarded_for {
+        if state.trusted_proxy_hops > 0 {
             let forwarded = parts
                 .headers
-                .get("x-forwarded-for")
-                .and_then(|v| v.to_str().ok())
-                .and_then(|v| v.split(',').next())
-                .and_then(|v| v.trim().parse::<IpAddr>().ok());
-            if let Some(ip) = forwarded {
+                .get_all("x-forwarded-for")
+                .iter()
+                .filter_map(|v| v.to_str().ok());
+            if let Some(ip) = client_from_forwarded(forwarded, state.trusted_proxy_hops) {
                 return Ok(Self(ip));
             }
         }
@@ -89,5 +88,76 @@ impl FromRequestParts<AppState> for ClientAddr {
                 ))
             })?;
         Ok(Self(peer))
+    }
+}
+
+/// The client's address in `X-Forwarded-For` behind `hops` proxies we run: the `hops`-th entry from the right.
+///
+/// Each proxy appends the address of whoever connected to it, so the right-most `hops` entries were written by our
+/// proxies and the one furthest left of them is what the outermost proxy saw: the client. Anything to its left came
+/// from the client and proves nothing (taking the left-most entry let any client choose its address, and with it
+/// its rate-limit bucket). Several header lines count as one list, in order. `None` when there are fewer entries than
+/// hops (the request did not come through all our proxies) or the entry is not an address: the caller uses the peer.
+pub fn client_from_forwarded<'a>(
+    values: impl IntoIterator<Item = &'a str>,
+    hops: u32,
+) -> Option<IpAddr> {
+    let hops = usize::try_from(hops).ok().filter(|h| *h > 0)?;
+    let entries: Vec<&str> = values
+        .into_iter()
+        .flat_map(|v| v.split(','))
+        .map(str::trim)
+        .collect();
+    let entry = entries.len().checked_sub(hops).map(|i| entries[i])?;
+    // Some proxies write a port: `203.0.113.7:51234`, `[2001:db8::1]:51234`.
+    entry
+        .parse::<IpAddr>()
+        .ok()
+        .or_else(|| entry.parse::<SocketAddr>().ok().map(|a| a.ip()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::client_from_forwarded;
+
+    fn client(values: &[&str], hops: u32) -> Option<String> {
+        client_from_forwarded(values.iter().copied(), hops).map(|ip| ip.to_string())
+    }
+
+    #[test]
+    fn one_proxy_takes_the_right_most_entry_not_the_one_the_client_wrote() {
+        // The client sent `X-Forwarded-For: 1.2.3.4`; our proxy appended the address it saw.
+        assert_eq!(
+            client(&["1.2.3.4, 203.0.113.7"], 1).as_deref(),
+            Some("203.0.113.7")
+        );
+        assert_eq!(client(&["203.0.113.7"], 1).as_deref(), Some("203.0.113.7"));
+    }
+
+    #[test]
+    fn n_proxies_take_the_nth_entry_from_the_right_across_header_lines() {
+        let values = ["9.9.9.9, 203.0.113.7", "10.0.0.2"];
+        assert_eq!(client(&values, 2).as_deref(), Some("203.0.113.7"));
+        assert_eq!(client(&values, 3).as_deref(), Some("9.9.9.9"));
+    }
+
+    #[test]
+    fn too_few_entries_no_hops_or_garbage_give_nothing_so_the_peer_is_used() {
+        assert_eq!(client(&["203.0.113.7"], 2), None);
+        assert_eq!(client(&[], 1), None);
+        assert_eq!(client(&["203.0.113.7"], 0), None);
+        assert_eq!(client(&["1.2.3.4, unknown"], 1), None);
+    }
+
+    #[test]
+    fn an_entry_with_a_port_gives_its_address() {
+        assert_eq!(
+            client(&["[2001:db8::1]:51234"], 1).as_deref(),
+            Some("2001:db8::1")
+        );
+        assert_eq!(
+            client(&["203.0.113.7:51234"], 1).as_deref(),
+            Some("203.0.113.7")
+        );
     }
 }

@@ -10,6 +10,7 @@ pub mod health;
 pub mod lang;
 pub mod openapi;
 pub mod rate_limit;
+pub mod same_origin;
 pub mod site;
 pub mod web;
 
@@ -53,6 +54,13 @@ pub fn router(state: AppState) -> Router {
         .route("/openapi.json", get(openapi_json))
         .method_not_allowed_fallback(api_method_not_allowed)
         .fallback(api_not_found)
+        .layer(axum::middleware::from_fn(
+            borrower::auth::reissue_session_cookie,
+        ))
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            same_origin::refuse_cross_site,
+        ))
         // API requests are few and matter: logged at INFO with their request id.
         .layer(
             TraceLayer::new_for_http()
@@ -82,7 +90,11 @@ pub fn router(state: AppState) -> Router {
         // Static files are the bulk of the traffic and the hot path of the nginx comparison: no request id, and an
         // access log only at DEBUG (RUST_LOG=kilat_server=debug).
         .fallback(serve_web)
-        .layer(axum::middleware::map_response(security_headers))
+        .layer(axum::middleware::from_fn(api_no_store))
+        .layer(axum::middleware::map_response_with_state(
+            state.clone(),
+            security_headers,
+        ))
         .with_state(state)
 }
 
@@ -129,7 +141,7 @@ async fn api_method_not_allowed() -> Response {
 }
 
 /// The headers every response carries. The CSP allows no inline script: settings reach pages as a JSON data block.
-async fn security_headers(mut response: Response) -> Response {
+async fn security_headers(State(state): State<AppState>, mut response: Response) -> Response {
     const CSP: HeaderValue = HeaderValue::from_static(
         "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; \
          font-src 'self'; connect-src 'self'; worker-src 'self'; manifest-src 'self'; object-src 'none'; \
@@ -150,6 +162,28 @@ async fn security_headers(mut response: Response) -> Response {
         HeaderName::from_static("permissions-policy"),
         HeaderValue::from_static("camera=(), microphone=(), geolocation=()"),
     );
+    if !state.development {
+        // Production is served over HTTPS only (behind the proxy): browsers must never try plain HTTP again.
+        h.insert(
+            header::STRICT_TRANSPORT_SECURITY,
+            HeaderValue::from_static("max-age=31536000; includeSubDomains"),
+        );
+    }
+    response
+}
+
+/// `Cache-Control: no-store` on every answer under `/api` (errors, 404s and 405s included): they are per borrower and
+/// per moment (sessions, codes, orders), so no browser or proxy cache may keep them. Static files keep their own,
+/// deliberate caching.
+async fn api_no_store(req: Request, next: axum::middleware::Next) -> Response {
+    let path = req.uri().path();
+    let api = path == "/api" || path.starts_with("/api/");
+    let mut response = next.run(req).await;
+    if api {
+        response
+            .headers_mut()
+            .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    }
     response
 }
 

@@ -127,14 +127,17 @@ pub async fn create_contact_message(
     let stored = state
         .services
         .db
-        .insert_contact_message(NewContactMessage {
-            name: valid.name,
-            telephone: valid.telephone,
-            message: valid.message,
-            email: valid.email,
-            company: valid.company,
-            client_addr: client.to_string(),
-        })
+        .insert_contact_message(
+            &state.services.secrets,
+            NewContactMessage {
+                name: valid.name,
+                telephone: valid.telephone,
+                message: valid.message,
+                email: valid.email,
+                company: valid.company,
+                client_addr: client.to_string(),
+            },
+        )
         .await?;
     tracing::info!(id = %stored.id, "contact message stored");
     Ok((

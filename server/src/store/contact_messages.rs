@@ -1,9 +1,12 @@
-//! Contact-form messages from the marketing site.
+//! Contact-form messages from the marketing site. Name, telephone and e-mail are encrypted at rest, each bound to its
+//! message and column; the message text and company are kept in clear.
 
+use anyhow::Context;
 use serde::Serialize;
 use sqlx::Row;
 
 use super::Db;
+use crate::crypto::{Binding, Secrets};
 
 /// A validated message, ready to store.
 #[derive(Debug, Clone)]
@@ -16,7 +19,7 @@ pub struct NewContactMessage {
     pub client_addr: String,
 }
 
-/// A stored message, as operators read it.
+/// A stored message, as operators read it (decrypted).
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ContactMessage {
@@ -31,9 +34,19 @@ pub struct ContactMessage {
     pub created_at: i64,
 }
 
+/// The encrypted columns, by name (the name is part of each value's binding).
+pub(super) const NAME: &str = "name_enc";
+pub(super) const TELEPHONE: &str = "telephone_enc";
+pub(super) const EMAIL: &str = "email_enc";
+
+pub(super) fn binding<'a>(id: &'a str, column: &'a str) -> Binding<'a> {
+    Binding::ContactMessage { id, column }
+}
+
 impl Db {
     pub async fn insert_contact_message(
         &self,
+        secrets: &Secrets,
         new: NewContactMessage,
     ) -> sqlx::Result<ContactMessage> {
         let stored = ContactMessage {
@@ -46,15 +59,21 @@ impl Db {
             client_addr: new.client_addr,
             created_at: time_now_ms(),
         };
+        let id = stored.id.as_str();
         sqlx::query(
-            "INSERT INTO contact_messages (id, name, telephone, message, email, company, client_addr, created_at)
+            "INSERT INTO contact_messages (id, name_enc, telephone_enc, message, email_enc, company, client_addr, created_at)
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
         )
-        .bind(&stored.id)
-        .bind(&stored.name)
-        .bind(&stored.telephone)
+        .bind(id)
+        .bind(secrets.encrypt(&stored.name, binding(id, NAME)))
+        .bind(secrets.encrypt(&stored.telephone, binding(id, TELEPHONE)))
         .bind(&stored.message)
-        .bind(&stored.email)
+        .bind(
+            stored
+                .email
+                .as_deref()
+                .map(|email| secrets.encrypt(email, binding(id, EMAIL))),
+        )
         .bind(&stored.company)
         .bind(&stored.client_addr)
         .bind(stored.created_at)
@@ -63,10 +82,14 @@ impl Db {
         Ok(stored)
     }
 
-    /// Newest first.
-    pub async fn list_contact_messages(&self, limit: i64) -> sqlx::Result<Vec<ContactMessage>> {
+    /// Newest first, decrypted.
+    pub async fn list_contact_messages(
+        &self,
+        secrets: &Secrets,
+        limit: i64,
+    ) -> anyhow::Result<Vec<ContactMessage>> {
         let rows = sqlx::query(
-            "SELECT id, name, telephone, message, email, company, client_addr, created_at
+            "SELECT id, name_enc, telephone_enc, message, email_enc, company, client_addr, created_at
              FROM contact_messages ORDER BY created_at DESC, id DESC LIMIT $1",
         )
         .bind(limit)
@@ -74,15 +97,22 @@ impl Db {
         .await?;
         rows.iter()
             .map(|row| {
+                let id: String = row.try_get("id")?;
+                let open = |column: &str, stored: &str| {
+                    secrets
+                        .decrypt(stored, binding(&id, column))
+                        .with_context(|| format!("contact message {id}"))
+                };
+                let email: Option<String> = row.try_get(EMAIL)?;
                 Ok(ContactMessage {
-                    id: row.try_get("id")?,
-                    name: row.try_get("name")?,
-                    telephone: row.try_get("telephone")?,
+                    name: open(NAME, &row.try_get::<String, _>(NAME)?)?,
+                    telephone: open(TELEPHONE, &row.try_get::<String, _>(TELEPHONE)?)?,
+                    email: email.map(|e| open(EMAIL, &e)).transpose()?,
                     message: row.try_get("message")?,
-                    email: row.try_get("email")?,
                     company: row.try_get("company")?,
                     client_addr: row.try_get("client_addr")?,
                     created_at: row.try_get("created_at")?,
+                    id,
                 })
             })
             .collect()

@@ -6,6 +6,7 @@ pub mod audit;
 pub mod certification;
 pub mod contact_messages;
 pub mod orders;
+pub mod reseal;
 pub mod sign_in;
 
 use std::str::FromStr;

@@ -53,6 +53,16 @@ pub struct BorrowerRow {
     pub created_at: i64,
 }
 
+/// A live session as stored, with its borrower.
+#[derive(Debug, Clone)]
+pub struct SessionRow {
+    pub borrower: BorrowerRow,
+    /// When the session was opened (sign-in), epoch milliseconds.
+    pub created_at: i64,
+    /// True when this read moved the session's last use to now (at most once a minute).
+    pub extended: bool,
+}
+
 impl Db {
     /// The most recent code sent to a phone, used or not.
     pub async fn latest_login_code(&self, phone_hash: &str) -> sqlx::Result<Option<LoginCode>> {
@@ -234,12 +244,15 @@ impl Db {
     }
 
     /// Uses the code, finds or creates the borrower and opens a session, all or nothing. `None` when another request
-    /// used the code first.
+    /// used the code first. A new borrower gets `new_borrower_id`, the id `phone_enc` is bound to; a borrower who
+    /// already exists keeps the id and phone their own row was encrypted for.
+    #[allow(clippy::too_many_arguments)]
     pub async fn complete_sign_in(
         &self,
         code_id: &str,
         market: &str,
         phone_hash: &str,
+        new_borrower_id: &str,
         phone_enc: &str,
         token_hash: &str,
         now: i64,
@@ -255,12 +268,11 @@ impl Db {
         if used.rows_affected() != 1 {
             return Ok(None);
         }
-        let new_id = uuid::Uuid::now_v7().to_string();
         let inserted = sqlx::query(
             "INSERT INTO borrowers (id, market, phone_hash, phone_enc, created_at, last_login_at)
              VALUES ($1, $2, $3, $4, $5, $5) ON CONFLICT (phone_hash) DO NOTHING",
         )
-        .bind(&new_id)
+        .bind(new_borrower_id)
         .bind(market)
         .bind(phone_hash)
         .bind(phone_enc)
@@ -299,37 +311,45 @@ impl Db {
         Ok(Some((borrower, is_new)))
     }
 
-    /// The borrower of a live session (not revoked, used since `idle_since`), marking it used now.
+    /// The borrower of a live session (not revoked, used since `idle_since`, opened since `created_since`), marking
+    /// it used now at most once a minute.
     pub async fn session_borrower(
         &self,
         token_hash: &str,
         idle_since: i64,
+        created_since: i64,
         now: i64,
-    ) -> sqlx::Result<Option<BorrowerRow>> {
+    ) -> sqlx::Result<Option<SessionRow>> {
         let row = sqlx::query(
-            "SELECT b.id, b.market, b.phone_enc, b.created_at, s.last_seen_at FROM borrower_sessions s
-             JOIN borrowers b ON b.id = s.borrower_id
-             WHERE s.token_hash = $1 AND s.revoked_at IS NULL AND s.last_seen_at >= $2",
+            "SELECT b.id, b.market, b.phone_enc, b.created_at, s.created_at AS session_created_at, s.last_seen_at
+             FROM borrower_sessions s JOIN borrowers b ON b.id = s.borrower_id
+             WHERE s.token_hash = $1 AND s.revoked_at IS NULL AND s.last_seen_at >= $2 AND s.created_at >= $3",
         )
         .bind(token_hash)
         .bind(idle_since)
+        .bind(created_since)
         .fetch_optional(self.pool())
         .await?;
         let Some(row) = row else { return Ok(None) };
         let last_seen: i64 = row.try_get("last_seen_at")?;
         // One write a minute at most per session, not one per request.
-        if now - last_seen > 60_000 {
+        let extended = now - last_seen > 60_000;
+        if extended {
             sqlx::query("UPDATE borrower_sessions SET last_seen_at = $1 WHERE token_hash = $2")
                 .bind(now)
                 .bind(token_hash)
                 .execute(self.pool())
                 .await?;
         }
-        Ok(Some(BorrowerRow {
-            id: row.try_get("id")?,
-            market: row.try_get("market")?,
-            phone_enc: row.try_get("phone_enc")?,
-            created_at: row.try_get("created_at")?,
+        Ok(Some(SessionRow {
+            borrower: BorrowerRow {
+                id: row.try_get("id")?,
+                market: row.try_get("market")?,
+                phone_enc: row.try_get("phone_enc")?,
+                created_at: row.try_get("created_at")?,
+            },
+            created_at: row.try_get("session_created_at")?,
+            extended,
         }))
     }
 

@@ -2,9 +2,11 @@
 
 use std::net::SocketAddr;
 
+use kilat_server::crypto::Secrets;
 use kilat_server::settings::Settings;
 use kilat_server::startup::Application;
 use kilat_server::store::Db;
+use secrecy::ExposeSecret;
 use serde_json::Value;
 use sqlx::Connection;
 use tokio::sync::oneshot;
@@ -15,6 +17,9 @@ pub struct TestApp {
     pub db: Db,
     /// The capabilities' handles, to act without HTTP (as an operator or a job will).
     pub services: kilat_server::services::Services,
+    /// The database's URL, for a second server on the same database.
+    pub database_url: String,
+    pub secrets: Secrets,
     stop: Option<oneshot::Sender<()>>,
     server: Option<tokio::task::JoinHandle<anyhow::Result<()>>>,
     cleanup: Option<Cleanup>,
@@ -47,6 +52,8 @@ pub async fn spawn_app_with(adjust: impl FnOnce(&mut Settings)) -> TestApp {
     let addr = app.local_addr();
     let db = app.db().clone();
     let services = app.services().clone();
+    let secrets = services.secrets.clone();
+    let database_url = settings.database_url.expose_secret().to_owned();
     let (stop, stopped) = oneshot::channel::<()>();
     let server = tokio::spawn(app.run_until(async move {
         let _ = stopped.await;
@@ -62,6 +69,8 @@ pub async fn spawn_app_with(adjust: impl FnOnce(&mut Settings)) -> TestApp {
         client,
         db,
         services,
+        database_url,
+        secrets,
         stop: Some(stop),
         server: Some(server),
         cleanup: Some(cleanup),
@@ -123,7 +132,10 @@ impl TestApp {
     pub async fn contact_messages(
         &self,
     ) -> Vec<kilat_server::store::contact_messages::ContactMessage> {
-        self.db.list_contact_messages(100).await.unwrap()
+        self.db
+            .list_contact_messages(&self.secrets, 100)
+            .await
+            .unwrap()
     }
 
     /// Stops the server and removes the database. Call at the end of a test; `Drop` does it too, less gracefully.

@@ -9,5 +9,6 @@ mod loans;
 mod login;
 mod openapi;
 mod orders;
+mod security;
 mod site;
 mod web;

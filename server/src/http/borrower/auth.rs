@@ -2,8 +2,11 @@
 //! (docs/API-BORROWER.md).
 
 use axum::Json;
-use axum::extract::{FromRequestParts, Query, State};
+use std::sync::{Arc, Mutex, PoisonError};
+
+use axum::extract::{FromRequestParts, Query, Request, State};
 use axum::http::{HeaderMap, HeaderValue, header, request::Parts};
+use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use kilat_domain::{Market, Phone, PhoneError};
 use serde::{Deserialize, Serialize};
@@ -243,6 +246,9 @@ pub async fn me(session: Session) -> Json<Envelope<BorrowerView>> {
 }
 
 /// A signed-in borrower and the token that proved it. Rejects with 401 in the envelope.
+///
+/// When this request extends a session carried by the cookie, the cookie is re-issued with the session's new lifetime
+/// (through `reissue_session_cookie`), so the browser keeps it exactly as long as the server would accept it.
 pub struct Session {
     pub borrower: Borrower,
     pub token: String,
@@ -255,22 +261,45 @@ impl FromRequestParts<AppState> for Session {
         parts: &mut Parts,
         state: &AppState,
     ) -> Result<Self, Self::Rejection> {
-        let token = session_token(&parts.headers).ok_or_else(|| ApiError::Unauthorized)?;
+        let (token, source) = session_token(&parts.headers).ok_or(ApiError::Unauthorized)?;
         match state.services.sign_in.borrower_for_token(&token).await {
-            Ok(Some(borrower)) => Ok(Self { borrower, token }),
+            Ok(Some(live)) => {
+                if let (Some(lifetime_ms), TokenSource::Cookie) = (live.extended_for_ms, source)
+                    && let Some(slot) = parts.extensions.get::<CookieRefresh>()
+                {
+                    slot.set(session_cookie(
+                        &token,
+                        lifetime_ms / 1000,
+                        state.secure_cookies,
+                    ));
+                }
+                Ok(Self {
+                    borrower: live.borrower,
+                    token,
+                })
+            }
             Ok(None) => Err(ApiError::Unauthorized),
             Err(err) => Err(ApiError::from(err)),
         }
     }
 }
 
+/// Where the session token came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum TokenSource {
+    /// `X-Session-Id`: the native shell keeps the token itself.
+    Header,
+    Cookie,
+}
+
 /// `X-Session-Id` first (the native shell), else the cookie.
-fn session_token(headers: &HeaderMap) -> Option<String> {
+fn session_token(headers: &HeaderMap) -> Option<(String, TokenSource)> {
     let from_header = headers
         .get("x-session-id")
         .and_then(|v| v.to_str().ok())
         .map(str::trim)
-        .filter(|v| !v.is_empty());
+        .filter(|v| !v.is_empty())
+        .map(|v| (v, TokenSource::Header));
     let from_cookie = || {
         headers
             .get_all(header::COOKIE)
@@ -281,8 +310,49 @@ fn session_token(headers: &HeaderMap) -> Option<String> {
             .find(|(name, _)| *name == SESSION_COOKIE)
             .map(|(_, value)| value.trim())
             .filter(|v| !v.is_empty())
+            .map(|v| (v, TokenSource::Cookie))
     };
-    from_header.or_else(from_cookie).map(str::to_owned)
+    from_header
+        .or_else(from_cookie)
+        .map(|(token, source)| (token.to_owned(), source))
+}
+
+/// Where the `Session` extractor leaves a re-issued session cookie for `reissue_session_cookie` to send.
+#[derive(Clone, Default)]
+pub struct CookieRefresh(Arc<Mutex<Option<HeaderValue>>>);
+
+impl CookieRefresh {
+    fn set(&self, cookie: HeaderValue) {
+        *self.0.lock().unwrap_or_else(PoisonError::into_inner) = Some(cookie);
+    }
+
+    fn take(&self) -> Option<HeaderValue> {
+        self.0.lock().unwrap_or_else(PoisonError::into_inner).take()
+    }
+}
+
+/// Middleware: sends the session cookie the `Session` extractor re-issued, unless the handler set the cookie itself
+/// (logout clears it).
+pub async fn reissue_session_cookie(mut req: Request, next: Next) -> Response {
+    // Only a request that brings a cookie can have one to renew (the native shell and the bench send none).
+    if !req.headers().contains_key(header::COOKIE) {
+        return next.run(req).await;
+    }
+    let slot = CookieRefresh::default();
+    req.extensions_mut().insert(slot.clone());
+    let mut response = next.run(req).await;
+    if let Some(cookie) = slot.take() {
+        let prefix = format!("{SESSION_COOKIE}=");
+        let handler_set_it = response
+            .headers()
+            .get_all(header::SET_COOKIE)
+            .iter()
+            .any(|v| v.as_bytes().starts_with(prefix.as_bytes()));
+        if !handler_set_it {
+            response.headers_mut().append(header::SET_COOKIE, cookie);
+        }
+    }
+    response
 }
 
 fn session_cookie(token: &str, max_age_secs: i64, secure: bool) -> HeaderValue {
