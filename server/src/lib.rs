@@ -5,6 +5,7 @@ pub mod catalog;
 pub mod certification;
 pub mod crypto;
 pub mod display;
+pub mod exp;
 pub mod http;
 pub mod quote;
 pub mod reference;
