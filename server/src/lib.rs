@@ -5,7 +5,6 @@ pub mod catalog;
 pub mod certification;
 pub mod crypto;
 pub mod display;
-pub mod exp;
 pub mod http;
 pub mod quote;
 pub mod reference;

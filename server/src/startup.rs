@@ -151,7 +151,6 @@ impl Application {
             let worker = std::thread::Builder::new()
                 .name(format!("kilat-http-{n}"))
                 .spawn(move || -> anyhow::Result<()> {
-                    crate::store::WORKER.with(|w| w.set(Some(n)));
                     let runtime = tokio::runtime::Builder::new_current_thread()
                         .enable_all()
                         .build()

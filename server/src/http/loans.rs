@@ -15,7 +15,7 @@ use crate::display::format_money;
 use crate::sign_in::Borrower;
 use crate::startup::AppState;
 
-#[derive(Debug, Clone, Serialize, ToSchema)]
+#[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ProductView {
     pub code: String,
@@ -33,14 +33,14 @@ pub struct ProductView {
     pub sample: SampleCost,
 }
 
-#[derive(Debug, Clone, Serialize, ToSchema)]
+#[derive(Debug, Serialize, ToSchema)]
 pub struct AmountRangeView {
     pub min: i64,
     pub max: i64,
     pub step: i64,
 }
 
-#[derive(Debug, Clone, Serialize, ToSchema)]
+#[derive(Debug, Serialize, ToSchema)]
 pub struct TermView {
     pub code: String,
     /// `monthly` or a number of days such as `14d`.
@@ -48,7 +48,7 @@ pub struct TermView {
     pub installments: u32,
 }
 
-#[derive(Debug, Clone, Serialize, ToSchema)]
+#[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct SampleCost {
     pub amount: i64,
@@ -61,57 +61,18 @@ pub struct SampleCost {
 }
 
 pub(super) fn view(state: &AppState, product: &Product) -> Result<ProductView, ApiError> {
-    if !crate::exp::on("samplecache") {
-        return uncached_view(state, product);
-    }
-    // EXPERIMENT (`samplecache`): one view per product and market day.
-    type Cache = std::sync::Mutex<std::collections::HashMap<(String, time::Date), ProductView>>;
-    static CACHE: std::sync::OnceLock<Cache> = std::sync::OnceLock::new();
-    let today = product.market.local_date(time::OffsetDateTime::now_utc());
-    let key = (format!("{:?}/{}", product.market, product.code), today);
-    let cache = CACHE.get_or_init(Default::default);
-    if let Some(hit) = cache.lock().expect("cache lock").get(&key) {
-        return Ok(hit.clone());
-    }
-    let fresh = uncached_view(state, product)?;
-    cache.lock().expect("cache lock").insert(key, fresh.clone());
-    Ok(fresh)
-}
-
-fn uncached_view(state: &AppState, product: &Product) -> Result<ProductView, ApiError> {
     let term = product
         .terms
         .first()
         .ok_or_else(|| anyhow::anyhow!("product {} has no term", product.code))?;
-    let sample = if crate::exp::on("nohash") {
-        // EXPERIMENT (`nohash`): the sample from the quote alone, without sealing a whole KFS.
-        let today = product.market.local_date(time::OffsetDateTime::now_utc());
-        let quote = quote_with_caps(
-            product,
-            product.amount.min,
-            &term.code,
-            today,
-            state.catalog.caps(),
-        )
-        .map_err(ApiError::Loan)?;
-        SampleCost {
-            amount: quote.principal.minor(),
-            term_code: term.code.clone(),
-            net_disbursed: quote.net_disbursed.minor(),
-            total_repayable: quote.total_repayable.minor(),
-            apr: quote.apr.0,
-            apr_display: quote.apr.to_string(),
-        }
-    } else {
-        let kfs = key_fact_statement(state, product, product.amount.min, &term.code)?;
-        SampleCost {
-            amount: kfs.sanctioned_amount.minor(),
-            term_code: term.code.clone(),
-            net_disbursed: kfs.net_disbursed.minor(),
-            total_repayable: kfs.total_repayable.minor(),
-            apr: kfs.apr.0,
-            apr_display: kfs.apr_display.clone(),
-        }
+    let kfs = key_fact_statement(state, product, product.amount.min, &term.code)?;
+    let sample = SampleCost {
+        amount: kfs.sanctioned_amount.minor(),
+        term_code: term.code.clone(),
+        net_disbursed: kfs.net_disbursed.minor(),
+        total_repayable: kfs.total_repayable.minor(),
+        apr: kfs.apr.0,
+        apr_display: kfs.apr_display.clone(),
     };
     Ok(ProductView {
         code: product.code.clone(),

@@ -77,18 +77,14 @@ pub fn router(state: AppState) -> Router {
         .route("/dev/outbox", get(borrower::dev_outbox))
         .route("/openapi.json", get(openapi_json))
         .method_not_allowed_fallback(api_method_not_allowed)
-        .fallback(api_not_found);
-    // API requests are few and matter: logged at INFO with their request id.
-    let api = if crate::exp::on("notrace") {
-        api
-    } else {
-        api.layer(
+        .fallback(api_not_found)
+        // API requests are few and matter: logged at INFO with their request id.
+        .layer(
             TraceLayer::new_for_http()
                 .make_span_with(|req: &Request| request_span(req, Level::INFO))
                 .on_request(())
                 .on_response(DefaultOnResponse::new().level(Level::INFO)),
-        )
-    };
+        );
 
     // Request ids for what is logged at INFO: the API and the probes.
     let dynamic = Router::new()
@@ -97,29 +93,20 @@ pub fn router(state: AppState) -> Router {
         .route("/api/", get(api_not_found).fallback(api_not_found))
         .route("/api/{*rest}", get(api_not_found).fallback(api_not_found))
         .route("/healthz", get(health::healthz))
-        .route("/readyz", get(health::readyz));
-    let dynamic = if crate::exp::on("noreqid") {
-        dynamic
-    } else {
-        dynamic
-            .layer(PropagateRequestIdLayer::new(X_REQUEST_ID.clone()))
-            .layer(SetRequestIdLayer::new(
-                X_REQUEST_ID.clone(),
-                CountingRequestId::default(),
-            ))
-    };
+        .route("/readyz", get(health::readyz))
+        .layer(PropagateRequestIdLayer::new(X_REQUEST_ID.clone()))
+        .layer(SetRequestIdLayer::new(
+            X_REQUEST_ID.clone(),
+            CountingRequestId::default(),
+        ));
 
-    let router = Router::new()
+    Router::new()
         .merge(dynamic)
         // Static files are the bulk of the traffic and the hot path of the nginx comparison: no request id, and an
         // access log only at DEBUG (RUST_LOG=kilat_server=debug).
-        .fallback(serve_web);
-    let router = if crate::exp::on("noheaders") {
-        router
-    } else {
-        router.layer(axum::middleware::map_response(security_headers))
-    };
-    router.with_state(state)
+        .fallback(serve_web)
+        .layer(axum::middleware::map_response(security_headers))
+        .with_state(state)
 }
 
 fn request_span(req: &Request, level: Level) -> tracing::Span {

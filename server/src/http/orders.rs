@@ -36,65 +36,14 @@ pub enum Reason {
 
 /// What decides whether the borrower may apply.
 struct Standing {
-    certification: CertStatus,
+    certification: Certification,
     open_order: Option<OrderRow>,
     reasons: Vec<Reason>,
 }
 
-/// EXPERIMENT (`cert1`): the certification as home and eligibility need it: the steps done and the income.
-struct CertStatus {
-    done: Vec<Step>,
-    income: Option<i64>,
-}
-
-impl CertStatus {
-    async fn load(state: &AppState, borrower: &Borrower) -> Result<Self, ApiError> {
-        if !crate::exp::on("cert1") {
-            let full = Certification::load(state, borrower).await?;
-            return Ok(Self {
-                done: full.steps.keys().copied().collect(),
-                income: full.income(),
-            });
-        }
-        let mut done = Vec::new();
-        let mut income = None;
-        for (step, data_enc) in state.db.certification_status(&borrower.id).await? {
-            let Some(step) = Step::parse(&step) else {
-                continue;
-            };
-            if let Some(data_enc) = data_enc {
-                let json = state.secrets.decrypt(&data_enc)?;
-                if let StepData::Job(job) =
-                    serde_json::from_str(&json).map_err(anyhow::Error::from)?
-                {
-                    income = Some(job.income);
-                }
-            }
-            done.push(step);
-        }
-        Ok(Self { done, income })
-    }
-
-    fn is_complete(&self) -> bool {
-        Step::ALL.iter().all(|s| self.done.contains(s))
-    }
-
-    fn next(&self) -> Option<Step> {
-        Step::ALL.into_iter().find(|s| !self.done.contains(s))
-    }
-
-    fn done(&self) -> usize {
-        self.done.len()
-    }
-
-    fn income(&self) -> Option<i64> {
-        self.income
-    }
-}
-
 impl Standing {
     async fn of(state: &AppState, borrower: &Borrower) -> Result<Self, ApiError> {
-        let certification = CertStatus::load(state, borrower).await?;
+        let certification = Certification::load(state, borrower).await?;
         let open_order = state.db.open_order(&borrower.id).await?;
         let mut reasons = Vec::new();
         if !certification.is_complete() {

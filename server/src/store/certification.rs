@@ -5,7 +5,7 @@ use sqlx::Row;
 use super::Db;
 
 /// A saved step as stored: its data still encrypted.
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone)]
 pub struct StoredStep {
     pub step: String,
     pub data_enc: String,
@@ -22,18 +22,12 @@ pub struct LogEntry {
 impl Db {
     /// Every step the borrower has saved.
     pub async fn certification_steps(&self, borrower_id: &str) -> sqlx::Result<Vec<StoredStep>> {
-        const SQL: &str =
-            "SELECT step, data_enc, completed_at FROM certification_steps WHERE borrower_id = $1";
-        if let Some(native) = self.native() {
-            return on_native!(native, |p| sqlx::query_as(SQL)
-                .bind(borrower_id)
-                .fetch_all(p)
-                .await);
-        }
-        let rows = sqlx::query(SQL)
-            .bind(borrower_id)
-            .fetch_all(self.pool())
-            .await?;
+        let rows = sqlx::query(
+            "SELECT step, data_enc, completed_at FROM certification_steps WHERE borrower_id = $1",
+        )
+        .bind(borrower_id)
+        .fetch_all(self.pool())
+        .await?;
         rows.iter()
             .map(|row| {
                 Ok(StoredStep {
@@ -42,28 +36,6 @@ impl Db {
                     completed_at: row.try_get("completed_at")?,
                 })
             })
-            .collect()
-    }
-
-    /// EXPERIMENT (`cert1`): the steps done, with the data of the job step only (its income decides eligibility).
-    pub async fn certification_status(
-        &self,
-        borrower_id: &str,
-    ) -> sqlx::Result<Vec<(String, Option<String>)>> {
-        const SQL: &str = "SELECT step, CASE WHEN step = 'job' THEN data_enc END AS data_enc
-             FROM certification_steps WHERE borrower_id = $1";
-        if let Some(native) = self.native() {
-            return on_native!(native, |p| sqlx::query_as(SQL)
-                .bind(borrower_id)
-                .fetch_all(p)
-                .await);
-        }
-        let rows = sqlx::query(SQL)
-            .bind(borrower_id)
-            .fetch_all(self.pool())
-            .await?;
-        rows.iter()
-            .map(|row| Ok((row.try_get("step")?, row.try_get("data_enc")?)))
             .collect()
     }
 

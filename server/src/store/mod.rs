@@ -1,15 +1,5 @@
 //! Persistence: one pool over SQLite or PostgreSQL through sqlx's `Any` driver, portable SQL, one migrations folder.
 
-/// EXPERIMENT: runs one query on whichever native pool (the body is expanded once per driver).
-macro_rules! on_native {
-    ($native:expr, |$p:ident| $body:expr) => {
-        match $native {
-            $crate::store::Native::Sqlite($p) => $body,
-            $crate::store::Native::Pg($p) => $body,
-        }
-    };
-}
-
 pub mod certification;
 pub mod contact_messages;
 pub mod orders;
@@ -20,29 +10,13 @@ use std::time::Duration;
 
 use anyhow::Context;
 use sqlx::any::{AnyPoolOptions, install_default_drivers};
-use sqlx::postgres::{PgConnectOptions, PgPoolOptions};
-use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
-use sqlx::{AnyPool, ConnectOptions, Connection, Executor, PgPool, SqlitePool};
+use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode};
+use sqlx::{AnyPool, ConnectOptions, Connection, Executor};
 
 /// A cheap, cloneable handle on the database.
 #[derive(Clone, Debug)]
 pub struct Db {
     pool: AnyPool,
-    /// EXPERIMENT: a native pool beside the `Any` one, used by the hot reads when `KILAT_EXP` has `native`.
-    native: Native,
-    /// EXPERIMENT (`pin`): one native pool per HTTP worker, so a connection is only used on the runtime that opened it.
-    pinned: Vec<Native>,
-}
-
-thread_local! {
-    /// EXPERIMENT (`pin`): the HTTP worker this thread is.
-    pub static WORKER: std::cell::Cell<Option<usize>> = const { std::cell::Cell::new(None) };
-}
-
-#[derive(Clone, Debug)]
-pub enum Native {
-    Sqlite(SqlitePool),
-    Pg(PgPool),
 }
 
 impl Db {
@@ -56,7 +30,6 @@ impl Db {
         let pool = AnyPoolOptions::new()
             .max_connections(max_connections)
             .acquire_timeout(Duration::from_secs(10))
-            .test_before_acquire(!crate::exp::on("noping"))
             .after_connect(move |conn, _meta| {
                 Box::pin(async move {
                     if is_sqlite {
@@ -74,31 +47,11 @@ impl Db {
             .run(&pool)
             .await
             .context("applying the database migrations")?;
-        let native = native_pool(url, is_sqlite, max_connections)?;
-        let workers = std::thread::available_parallelism().map_or(1, usize::from);
-        let per_worker = (max_connections / u32::try_from(workers).unwrap_or(1)).max(1);
-        let pinned = (0..workers)
-            .map(|_| native_pool(url, is_sqlite, per_worker))
-            .collect::<anyhow::Result<_>>()?;
-        Ok(Self {
-            pool,
-            native,
-            pinned,
-        })
+        Ok(Self { pool })
     }
 
     pub fn pool(&self) -> &AnyPool {
         &self.pool
-    }
-
-    /// EXPERIMENT: the native pool, when `KILAT_EXP` has `native` (with `pin`, this HTTP worker's own).
-    pub fn native(&self) -> Option<&Native> {
-        if crate::exp::on("pin")
-            && let Some(n) = WORKER.with(std::cell::Cell::get)
-        {
-            return Some(&self.pinned[n % self.pinned.len()]);
-        }
-        crate::exp::on("native").then_some(&self.native)
     }
 
     /// True when the database answers a trivial query.
@@ -107,38 +60,8 @@ impl Db {
     }
 
     pub async fn close(&self) {
-        match &self.native {
-            Native::Sqlite(p) => p.close().await,
-            Native::Pg(p) => p.close().await,
-        }
         self.pool.close().await;
     }
-}
-
-/// EXPERIMENT: a lazily connecting native pool with the settings of the `Any` one.
-fn native_pool(url: &str, is_sqlite: bool, max_connections: u32) -> anyhow::Result<Native> {
-    Ok(if is_sqlite {
-        let options = SqliteConnectOptions::from_str(url)?
-            .journal_mode(SqliteJournalMode::Wal)
-            .busy_timeout(Duration::from_secs(5))
-            .foreign_keys(true)
-            .synchronous(SqliteSynchronous::Normal);
-        Native::Sqlite(
-            SqlitePoolOptions::new()
-                .max_connections(max_connections)
-                .acquire_timeout(Duration::from_secs(10))
-                .test_before_acquire(!crate::exp::on("noping"))
-                .connect_lazy_with(options),
-        )
-    } else {
-        Native::Pg(
-            PgPoolOptions::new()
-                .max_connections(max_connections)
-                .acquire_timeout(Duration::from_secs(10))
-                .test_before_acquire(!crate::exp::on("noping"))
-                .connect_lazy_with(PgConnectOptions::from_str(url)?),
-        )
-    })
 }
 
 /// Creates the file and its folder, and switches the file to WAL (a property of the file, so once is enough).

@@ -28,7 +28,7 @@ pub struct NewOrder<'a> {
     pub now: i64,
 }
 
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone)]
 pub struct OrderRow {
     pub id: String,
     pub order_no: String,
@@ -62,10 +62,6 @@ pub enum Inserted {
     /// Another order of the borrower is open.
     OpenOrderExists,
 }
-
-/// EXPERIMENT (`listcols`): what a list shows, without the KFS blob and the request hash.
-const LIST_COLUMNS: &str = "id, order_no, product_code, product_name, term_code, currency, amount, net_disbursed, \
-     total_repayable, apr, apr_display, status, '' AS kfs_json, '' AS request_hash, created_at";
 
 const COLUMNS: &str = "id, order_no, product_code, product_name, term_code, currency, amount, net_disbursed, \
      total_repayable, apr, apr_display, status, kfs_json, request_hash, created_at";
@@ -111,26 +107,15 @@ impl Db {
 
     /// The borrower's open order, if any.
     pub async fn open_order(&self, borrower_id: &str) -> sqlx::Result<Option<OrderRow>> {
-        let columns = if crate::exp::on("listcols") {
-            LIST_COLUMNS
-        } else {
-            COLUMNS
-        };
-        let sql =
-            format!("SELECT {columns} FROM orders WHERE borrower_id = $1 AND closed_at IS NULL");
-        if let Some(native) = self.native() {
-            return on_native!(native, |p| sqlx::query_as(&sql)
-                .bind(borrower_id)
-                .fetch_optional(p)
-                .await);
-        }
-        sqlx::query(&sql)
-            .bind(borrower_id)
-            .fetch_optional(self.pool())
-            .await?
-            .as_ref()
-            .map(order_row)
-            .transpose()
+        sqlx::query(&format!(
+            "SELECT {COLUMNS} FROM orders WHERE borrower_id = $1 AND closed_at IS NULL"
+        ))
+        .bind(borrower_id)
+        .fetch_optional(self.pool())
+        .await?
+        .as_ref()
+        .map(order_row)
+        .transpose()
     }
 
     /// Creates the order and its first timeline entry, all or nothing. The database's unique indexes settle races:
@@ -203,26 +188,13 @@ impl Db {
 
     /// The borrower's orders, newest first.
     pub async fn orders_of(&self, borrower_id: &str, limit: i64) -> sqlx::Result<Vec<OrderRow>> {
-        let columns = if crate::exp::on("listcols") {
-            LIST_COLUMNS
-        } else {
-            COLUMNS
-        };
-        let sql = format!(
-            "SELECT {columns} FROM orders WHERE borrower_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2"
-        );
-        if let Some(native) = self.native() {
-            return on_native!(native, |p| sqlx::query_as(&sql)
-                .bind(borrower_id)
-                .bind(limit)
-                .fetch_all(p)
-                .await);
-        }
-        let rows = sqlx::query(&sql)
-            .bind(borrower_id)
-            .bind(limit)
-            .fetch_all(self.pool())
-            .await?;
+        let rows = sqlx::query(&format!(
+            "SELECT {COLUMNS} FROM orders WHERE borrower_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2"
+        ))
+        .bind(borrower_id)
+        .bind(limit)
+        .fetch_all(self.pool())
+        .await?;
         rows.iter().map(order_row).collect()
     }
 

@@ -185,11 +185,6 @@ impl Db {
         idle_since: i64,
         now: i64,
     ) -> sqlx::Result<Option<BorrowerRow>> {
-        if let Some(native) = self.native() {
-            return self
-                .session_borrower_native(native, token_hash, idle_since, now)
-                .await;
-        }
         let row = sqlx::query(
             "SELECT b.id, b.market, b.phone_enc, b.created_at, s.last_seen_at FROM borrower_sessions s
              JOIN borrowers b ON b.id = s.borrower_id
@@ -214,49 +209,6 @@ impl Db {
             market: row.try_get("market")?,
             phone_enc: row.try_get("phone_enc")?,
             created_at: row.try_get("created_at")?,
-        }))
-    }
-
-    /// EXPERIMENT: `session_borrower` on the native pool.
-    async fn session_borrower_native(
-        &self,
-        native: &super::Native,
-        token_hash: &str,
-        idle_since: i64,
-        now: i64,
-    ) -> sqlx::Result<Option<BorrowerRow>> {
-        #[derive(sqlx::FromRow)]
-        struct Found {
-            id: String,
-            market: String,
-            phone_enc: String,
-            created_at: i64,
-            last_seen_at: i64,
-        }
-        const SQL: &str = "SELECT b.id, b.market, b.phone_enc, b.created_at, s.last_seen_at FROM borrower_sessions s
-             JOIN borrowers b ON b.id = s.borrower_id
-             WHERE s.token_hash = $1 AND s.revoked_at IS NULL AND s.last_seen_at >= $2";
-        let found: Option<Found> = on_native!(native, |p| sqlx::query_as(SQL)
-            .bind(token_hash)
-            .bind(idle_since)
-            .fetch_optional(p)
-            .await?);
-        let Some(found) = found else { return Ok(None) };
-        if now - found.last_seen_at > 60_000 {
-            const TOUCH: &str =
-                "UPDATE borrower_sessions SET last_seen_at = $1 WHERE token_hash = $2";
-            on_native!(native, |p| sqlx::query(TOUCH)
-                .bind(now)
-                .bind(token_hash)
-                .execute(p)
-                .await
-                .map(|_| ())?);
-        }
-        Ok(Some(BorrowerRow {
-            id: found.id,
-            market: found.market,
-            phone_enc: found.phone_enc,
-            created_at: found.created_at,
         }))
     }
 
