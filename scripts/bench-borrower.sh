@@ -1,25 +1,38 @@
 #!/usr/bin/env bash
-# The borrower API under load (issue 3), measured against the release binary:
-#   - 200 signed-in borrowers (half India, half Indonesia), each certified and with one order, seeded through the API;
-#   - wrk on GET /api/v1/borrower/home and GET /api/v1/borrower/orders, each request as the next borrower (round
-#     robin), on SQLite (a fresh file) and on PostgreSQL (a fresh database on 127.0.0.1:5432, dropped at the end;
-#     skipped with a message when the server is unreachable): requests/s, p50 and p99, and every non-200 counted;
+# The borrower API under load (issues 3 and 7), measured against the release binary and, in the same run, against
+# the reference server of ../shared/bench/ref-server (a plain axum + sqlx server doing the least an authenticated list
+# must do):
+#   - 200 signed-in borrowers (half India, half Indonesia), each certified and with one order, seeded through kilat's
+#     API; the reference seeds its own 200 borrowers, each with a session and an order (`ref-server seed`);
+#   - alternating rounds of `wrk -t2 -c64 -d10s` (kilat, reference, kilat, reference, …), each request as the next
+#     borrower (round robin over the 200 tokens): kilat's GET /api/v1/borrower/orders and GET /api/v1/borrower/home,
+#     each against the reference's order list run right after it; on SQLite (fresh files) and on PostgreSQL (fresh
+#     databases on 127.0.0.1:5432, dropped at the end; skipped with a message when the server is unreachable):
+#     requests/s, p50 and p99, every non-200 counted, the load average as each run started and ended, and the ratio
+#     kilat/reference (the median of the rounds' ratios);
+#   - kilat's memory after the SQLite run (VmRSS and VmHWM);
 #   - the time to compute the Key Fact Statement of a 12-installment loan, and its APR alone
 #     (`cargo bench -p kilat-domain --bench kfs`, criterion's median);
 #   - the borrower app's first load in Chromium (scripts/bench/transfer.mjs, as bench-site.sh measures the site) of
 #     /app/login?lang=1 and /app/login, no session, on the SQLite server: its compressed JavaScript, budget 200 KB
 #     (KB = 1000 bytes) per page.
-# Writes the figures, the machine and the commands between <!-- borrower:begin --> and <!-- borrower:end --> in
-# docs/PERFORMANCE.md. The API and KFS figures have no budgets; it exits non-zero when a page's first load is over its
-# JavaScript budget, a measurement could not be made or a response under load was not 200 (after writing the report).
+# Targets (issue 7), per database: the order list at least 1.0× the reference's order list, home at least 0.7× it,
+# p99 under 10 ms for both, no non-200; kilat's resident memory under 50 MB after the SQLite run; plus the app's
+# first-load budget. Writes the figures, PASS/FAIL per target, the machine and the commands between
+# <!-- borrower:begin --> and <!-- borrower:end --> in docs/PERFORMANCE.md, then exits non-zero when a target failed
+# or a measurement could not be made (every measurement runs first).
 # `make bench-borrower` (and `make bench`) run it after `make build`; it installs wrk and chromium (and psql, when
-# PostgreSQL answers) from apt and e2e/'s npm packages (playwright-core) when missing.
+# PostgreSQL answers) from apt and e2e/'s npm packages (playwright-core) when missing, and builds the reference with
+# cargo into a target folder outside the repository.
 #
 # Knobs: KILAT_BIN (binary), PG_URL (an admin URL of the PostgreSQL server; default
 # postgres://postgres@127.0.0.1:5432/postgres), BENCH_BORROWERS (default 200), BENCH_SEED_CONCURRENCY (borrowers seeded
-# at a time; default 8), BENCH_WRK_DURATION (default 10s), BENCH_WRK_WARMUP (default 2s), BENCH_DATABASES (default
-# "sqlite postgres"), BENCH_KFS (0 skips the criterion run), BENCH_APP (0 skips the app's first load; it needs the
-# SQLite half), BENCH_KEEP (1 keeps the scratch folder).
+# at a time; default 8), BENCH_ROUNDS (alternating rounds; default 3, at least 2), BENCH_WRK_DURATION (default 10s),
+# BENCH_WRK_WARMUP (default 2s), BENCH_DATABASES (default "sqlite postgres"), BENCH_KFS (0 skips the criterion run),
+# BENCH_APP (0 skips the app's first load; it needs the SQLite half), BENCH_KEEP (1 keeps the scratch folder),
+# REF_SERVER_DIR (the reference's sources; default ../shared/bench/ref-server beside the repository), REF_TARGET_DIR
+# (its cargo target folder; default ${XDG_CACHE_HOME:-~/.cache}/kilat-bench/ref-target), REF_BIN (a built reference:
+# skips the cargo build).
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -34,8 +47,11 @@ WRK_WARMUP=${BENCH_WRK_WARMUP:-2s}
 DATABASES=${BENCH_DATABASES:-sqlite postgres}
 RUN_KFS=${BENCH_KFS:-1}
 RUN_APP=${BENCH_APP:-1}
+ROUNDS=${BENCH_ROUNDS:-3}
+REF_DIR=${REF_SERVER_DIR:-$ROOT/../shared/bench/ref-server}
+REF_TARGET=${REF_TARGET_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/kilat-bench/ref-target}
 APP_PAGES=('/app/login?lang=1' /app/login)
-ENDPOINTS=(home orders)
+ENDPOINTS=(orders home)
 WRK_ARGS=(-t2 -c64)
 
 log() { printf '\n== %s\n' "$*" >&2; }
@@ -66,6 +82,7 @@ if [ "$RUN_APP" = 1 ] && { [ ! -f "$ROOT/e2e/node_modules/.installed" ] ||
   touch "$ROOT/e2e/node_modules/.installed"
 fi
 [ -x "$BIN" ] || die "$BIN is missing: run \`make build\` first (or set KILAT_BIN)"
+[[ "$ROUNDS" =~ ^[0-9]+$ ]] && [ "$ROUNDS" -ge 2 ] || die "BENCH_ROUNDS must be 2 or more (it is $ROUNDS)"
 LOAD_START=$(cut -d' ' -f1-3 /proc/loadavg)
 # A source of the binary changed after it was built: the figures would be of other code than the tree's.
 STALE=$(cd "$ROOT" && find server/src server/migrations server/data server/products crates/*/src web/dist Cargo.lock \
@@ -75,17 +92,19 @@ STALE=$(cd "$ROOT" && find server/src server/migrations server/data server/produ
 # ---- scratch folder and processes --------------------------------------------------------------------------
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/kilat-bench-borrower-XXXXXX")
 PIDS=()
-PG_DB=
-drop_pg_db() {
-  [ -n "$PG_DB" ] || return 0
-  psql "$PG_URL" -q -v ON_ERROR_STOP=1 -c "DROP DATABASE IF EXISTS \"$PG_DB\" WITH (FORCE)" >/dev/null 2>&1 ||
-    echo "bench-borrower: could not drop the PostgreSQL database $PG_DB" >&2
-  PG_DB=
+PG_DBS=()
+drop_pg_dbs() {
+  local name
+  for name in "${PG_DBS[@]}"; do
+    psql "$PG_URL" -q -v ON_ERROR_STOP=1 -c "DROP DATABASE IF EXISTS \"$name\" WITH (FORCE)" >/dev/null 2>&1 ||
+      echo "bench-borrower: could not drop the PostgreSQL database $name" >&2
+  done
+  PG_DBS=()
 }
 cleanup() {
   for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
   for pid in "${PIDS[@]}"; do wait "$pid" 2>/dev/null || true; done
-  drop_pg_db
+  drop_pg_dbs
   if [ "${BENCH_KEEP:-0}" = 1 ]; then echo "bench-borrower: kept $WORK" >&2; else rm -rf "$WORK"; fi
 }
 trap cleanup EXIT
@@ -111,12 +130,12 @@ log_errors() { # log first_line last_line: the count of failed requests in those
     sort | uniq -c | sort -rn | head -5 || true
 }
 
-rss_kb() { # pid: VmRSS in kB
-  local key value _
+memory_kb() { # pid: "VmRSS VmHWM" in kB (resident now, and its peak)
+  local key value _ rss=0 hwm=0
   while read -r key value _; do
-    if [ "$key" = VmRSS: ]; then echo "$value"; return; fi
+    case $key in VmRSS:) rss=$value ;; VmHWM:) hwm=$value ;; esac
   done <"/proc/$1/status"
-  echo 0
+  echo "$rss $hwm"
 }
 
 # ---- the KFS benchmark is compiled first, so compiling does not overlap the wrk runs ------------------------
@@ -129,9 +148,40 @@ if [ "$RUN_KFS" = 1 ]; then
   fi
 fi
 
-# ---- one database: start kilat, seed, measure ------------------------------------------------------------
-measure() { # name database_url
-  local db=$1 url=$2 dir=$WORK/$1 port pid sessions app_lines seeded_lines
+# ---- the reference server: built with cargo into a target folder outside the repository --------------------
+# It is its own cargo workspace. Without a Cargo.lock of its own, cargo would write one into its folder, which is not
+# ours to change: the sources are then copied beside the target folder and built there.
+if [ -n "${REF_BIN:-}" ]; then
+  [ -x "$REF_BIN" ] || die "REF_BIN=$REF_BIN is not an executable"
+else
+  [ -f "$REF_DIR/Cargo.toml" ] || die "the reference server is missing: no $REF_DIR/Cargo.toml (set REF_SERVER_DIR)"
+  REF_DIR=$(cd "$REF_DIR" && pwd)
+  ref_manifest=$REF_DIR/Cargo.toml
+  if [ ! -f "$REF_DIR/Cargo.lock" ]; then
+    ref_copy=$(dirname "$REF_TARGET")/ref-src
+    log "the reference has no Cargo.lock: building a copy of it in $ref_copy"
+    rm -rf "$ref_copy" && mkdir -p "$ref_copy" && cp -R "$REF_DIR/Cargo.toml" "$REF_DIR/src" "$ref_copy/"
+    ref_manifest=$ref_copy/Cargo.toml
+  fi
+  mkdir -p "$REF_TARGET"
+  log "building the reference (cargo build --release --manifest-path $ref_manifest --target-dir $REF_TARGET)"
+  cargo build --release --manifest-path "$ref_manifest" --target-dir "$REF_TARGET" >&2 ||
+    die "the reference server did not build"
+  REF_BIN=$REF_TARGET/release/ref-server
+fi
+
+# ---- one database: start kilat and the reference, seed both, measure them in alternating rounds ------------
+wrk_run() { # out_prefix url: one measured wrk run, with the load average as it starts and as it ends
+  local out=$1 url=$2
+  cut -d' ' -f1-3 /proc/loadavg >"$out.load"
+  BENCH_SESSIONS=$SESSIONS_FILE wrk "${WRK_ARGS[@]}" -d"$WRK_DURATION" --latency -s "$LUA" "$url" >"$out.txt" || true
+  cut -d' ' -f1-3 /proc/loadavg >>"$out.load"
+  sed -n '/Requests\/sec/p;/^non-200/p' "$out.txt" | tr '\n' ' ' >&2
+  echo >&2
+}
+
+measure() { # name kilat_database_url reference_database_url
+  local db=$1 url=$2 ref_url=$3 dir=$WORK/$1 port ref_port pid ref_pid sessions app_lines seeded_lines r ep
   mkdir -p "$dir"
   port=$(free_port)
   log "$db: starting kilat on 127.0.0.1:$port"
@@ -149,34 +199,57 @@ measure() { # name database_url
   fi
   app_lines=$(wc -l <"$dir/kilat.log")
 
-  log "$db: seeding $BORROWERS borrowers, $SEED_CONCURRENCY at a time"
+  log "$db: seeding kilat with $BORROWERS borrowers, $SEED_CONCURRENCY at a time"
   sessions=$dir/sessions.txt
   node "$ROOT/scripts/bench/seed-borrowers.mjs" "http://127.0.0.1:$port" "$BORROWERS" "$SEED_CONCURRENCY" \
     "$sessions" "$dir/seed.json" ||
     die "$db: seeding failed (server log: $(tail -5 "$dir/kilat.log"))"
   seeded_lines=$(wc -l <"$dir/kilat.log")
 
+  log "$db: seeding the reference with $BORROWERS borrowers"
+  local seed_started
+  seed_started=$(date +%s.%N)
+  "$REF_BIN" seed "$ref_url" "$BORROWERS" "$dir/ref-tokens.txt" >"$dir/ref-seed.log" 2>&1 ||
+    die "$db: seeding the reference failed: $(tail -5 "$dir/ref-seed.log")"
+  awk -v a="$(date +%s.%N)" -v b="$seed_started" 'BEGIN { printf "%.2f\n", a - b }' >"$dir/ref-seed-seconds.txt"
+  ref_port=$(free_port)
+  log "$db: starting the reference on 127.0.0.1:$ref_port"
+  "$REF_BIN" serve "$ref_url" "127.0.0.1:$ref_port" >"$dir/ref.log" 2>&1 &
+  ref_pid=$!
+  PIDS+=("$ref_pid")
+  wait_http "http://127.0.0.1:$ref_port/item/0" "the reference on $db"
+
+  local kilat_url=http://127.0.0.1:$port/api/v1/borrower ref_url_orders=http://127.0.0.1:$ref_port/orders
   # One response of each endpoint as the first borrower: its status and size.
   for ep in "${ENDPOINTS[@]}"; do
     curl -sS -o "$dir/$ep.body" -w '%{http_code} %{size_download}\n' -H "X-Session-Id: $(head -1 "$sessions")" \
-      -H 'Accept-Language: en' "http://127.0.0.1:$port/api/v1/borrower/$ep" >"$dir/$ep.response"
+      -H 'Accept-Language: en' "$kilat_url/$ep" >"$dir/$ep.response"
   done
+  curl -sS -o "$dir/ref.body" -w '%{http_code} %{size_download}\n' -H "X-Session-Id: $(head -1 "$dir/ref-tokens.txt")" \
+    "$ref_url_orders" >"$dir/ref.response"
 
   log "$db: wrk warm-up ($WRK_WARMUP each)"
   for ep in "${ENDPOINTS[@]}"; do
-    BENCH_SESSIONS=$sessions wrk "${WRK_ARGS[@]}" -d"$WRK_WARMUP" -s "$LUA" "http://127.0.0.1:$port/api/v1/borrower/$ep" \
-      >"$dir/warmup-$ep.txt"
+    BENCH_SESSIONS=$sessions wrk "${WRK_ARGS[@]}" -d"$WRK_WARMUP" -s "$LUA" "$kilat_url/$ep" >"$dir/warmup-$ep.txt"
   done
-  for ep in "${ENDPOINTS[@]}"; do
-    log "$db: wrk GET /api/v1/borrower/$ep for $WRK_DURATION"
-    cut -d' ' -f1-3 /proc/loadavg >"$dir/load-$ep.txt"
-    BENCH_SESSIONS=$sessions wrk "${WRK_ARGS[@]}" -d"$WRK_DURATION" --latency -s "$LUA" \
-      "http://127.0.0.1:$port/api/v1/borrower/$ep" | tee "$dir/wrk-$ep.txt" >&2
+  BENCH_SESSIONS=$dir/ref-tokens.txt wrk "${WRK_ARGS[@]}" -d"$WRK_WARMUP" -s "$LUA" "$ref_url_orders" \
+    >"$dir/warmup-ref.txt"
+
+  # Each kilat run is followed by a run of the reference: its ratio is kilat's over that reference run's.
+  for r in $(seq 1 "$ROUNDS"); do
+    for ep in "${ENDPOINTS[@]}"; do
+      log "$db: round $r of $ROUNDS: kilat GET /api/v1/borrower/$ep, then the reference's GET /orders ($WRK_DURATION each)"
+      SESSIONS_FILE=$sessions wrk_run "$dir/wrk-$ep-$r" "$kilat_url/$ep"
+      SESSIONS_FILE=$dir/ref-tokens.txt wrk_run "$dir/wrk-ref-$ep-$r" "$ref_url_orders"
+    done
   done
   kill -0 "$pid" 2>/dev/null || die "$db: kilat died during the run: $(tail -20 "$dir/kilat.log")"
-  rss_kb "$pid" >"$dir/rss-kb.txt"
-  kill "$pid" 2>/dev/null || true
+  kill -0 "$ref_pid" 2>/dev/null || die "$db: the reference died during the run: $(tail -20 "$dir/ref.log")"
+  memory_kb "$pid" >"$dir/memory-kb.txt"
+  memory_kb "$ref_pid" >"$dir/ref-memory-kb.txt"
+  kill "$pid" "$ref_pid" 2>/dev/null || true
   wait "$pid" 2>/dev/null || true
+  wait "$ref_pid" 2>/dev/null || true
   # Requests the server logged as failed (a 5xx), while seeding and under wrk, with their causes.
   log_errors "$dir/kilat.log" "$((app_lines + 1))" "$seeded_lines" >"$dir/errors-seed.txt"
   log_errors "$dir/kilat.log" "$((seeded_lines + 1))" '$' >"$dir/errors-wrk.txt"
@@ -185,7 +258,7 @@ measure() { # name database_url
 for db in $DATABASES; do
   case $db in
     sqlite)
-      measure sqlite "sqlite://$WORK/sqlite.db"
+      measure sqlite "sqlite://$WORK/sqlite.db" "sqlite://$WORK/ref-sqlite.db"
       ;;
     postgres)
       mkdir -p "$WORK/postgres"
@@ -195,12 +268,15 @@ for db in $DATABASES; do
         echo "$msg" >"$WORK/postgres/skipped.txt"
         continue
       fi
-      PG_DB=kilat_bench_$(date +%Y%m%d%H%M%S)_$$
-      log "postgres: creating database $PG_DB"
-      psql "$PG_URL" -q -v ON_ERROR_STOP=1 -c "CREATE DATABASE \"$PG_DB\"" >/dev/null
+      pg_db=kilat_bench_$(date +%Y%m%d%H%M%S)_$$
+      log "postgres: creating databases $pg_db and ${pg_db}_ref"
+      for name in "$pg_db" "${pg_db}_ref"; do
+        PG_DBS+=("$name")
+        psql "$PG_URL" -q -v ON_ERROR_STOP=1 -c "CREATE DATABASE \"$name\"" >/dev/null
+      done
       psql "$PG_URL" -q -tAc 'SHOW server_version' >"$WORK/postgres/version.txt" 2>/dev/null || true
-      measure postgres "${PG_URL%/*}/$PG_DB"
-      drop_pg_db
+      measure postgres "${PG_URL%/*}/$pg_db" "${PG_URL%/*}/${pg_db}_ref"
+      drop_pg_dbs
       ;;
     *) die "unknown database in BENCH_DATABASES: $db (sqlite or postgres)" ;;
   esac
@@ -230,6 +306,12 @@ dirty=
   echo "wrk_args=${WRK_ARGS[*]}"
   echo "wrk_duration=$WRK_DURATION"
   echo "wrk_warmup=$WRK_WARMUP"
+  echo "rounds=$ROUNDS"
+  echo "ref_bin=$REF_BIN"
+  echo "ref_dir=${REF_SERVER_DIR:-../shared/bench/ref-server}"
+  echo "ref_target=$REF_TARGET"
+  echo "ref_commit=$( (sha256sum "$REF_DIR/src/main.rs" 2>/dev/null || echo '?') | cut -c1-12)"
+  echo "load_end=$(cut -d' ' -f1-3 /proc/loadavg)"
   echo "databases=$DATABASES"
   echo "run_kfs=$RUN_KFS"
   echo "run_app=$RUN_APP"

@@ -1,7 +1,8 @@
 // Turns what scripts/bench-borrower.sh measured into the "borrower" section of docs/PERFORMANCE.md and prints the
-// figures. One budget, the app's first load (compressed JavaScript, counted as report.mjs counts the site's); exits 1
-// when a page is over it, a measurement is missing or a response under load was not 200 (after writing the document,
-// so the failure is on record).
+// figures with PASS/FAIL per target. Targets: issue 7's, per database (the order list at least 1.0× the reference's
+// order list, home at least 0.7× it, both p99 under 10 ms, no non-200) and kilat's memory after the SQLite run under
+// 50 MB; and the app's first load (compressed JavaScript, counted as report.mjs counts the site's). Exits 1 when a
+// target fails or a measurement is missing (after writing the document, so the failure is on record).
 // usage: node scripts/bench/borrower-report.mjs WORK_DIR docs/PERFORMANCE.md
 import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -20,9 +21,12 @@ const DATABASES = [
   { id: 'postgres', name: 'PostgreSQL' },
 ];
 const ENDPOINTS = [
-  { id: 'home', path: '/api/v1/borrower/home' },
-  { id: 'orders', path: '/api/v1/borrower/orders' },
+  { id: 'orders', path: '/api/v1/borrower/orders', name: 'order list', minRatio: 1.0 },
+  { id: 'home', path: '/api/v1/borrower/home', name: 'home', minRatio: 0.7 },
 ];
+const REF_PATH = '/orders';
+const P99_LIMIT_MS = 10;
+const MEMORY_LIMIT_BYTES = 50e6; // MB = 10^6 bytes; /proc's "kB" are KiB
 const KB = 1000;
 const APP_JS_BUDGET = 200 * KB; // web/README.md: 200 KB of compressed JavaScript for the app's first view
 const KFS_BENCHES = [
@@ -56,6 +60,7 @@ const num = (n, digits = 0) =>
 // ---- wrk ---------------------------------------------------------------------------------------------------
 const UNIT_MS = { us: 0.001, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 const toMs = (value, unit) => Number(value) * UNIT_MS[unit];
+const fmtKb = (kb) => (Number.isFinite(kb) && kb > 0 ? `${num((kb * 1024) / 1e6, 1)} MB` : 'n/a');
 const fmtMs = (ms) => (ms == null ? 'n/a' : ms < 1 ? `${num(ms * 1000)} µs` : ms < 10 ? `${num(ms, 2)} ms` : `${num(ms, 1)} ms`);
 
 function parseWrk(text) {
@@ -82,13 +87,57 @@ function parseWrk(text) {
   };
 }
 
+const median = (xs) => {
+  const v = xs.filter((x) => x != null && !Number.isNaN(x)).sort((x, y) => x - y);
+  if (!v.length) return null;
+  const m = Math.floor(v.length / 2);
+  return v.length % 2 ? v[m] : (v[m - 1] + v[m]) / 2;
+};
+const max = (xs) => {
+  const v = xs.filter((x) => x != null && !Number.isNaN(x));
+  return v.length ? Math.max(...v) : null;
+};
+const rounds = Number(meta.rounds ?? 0);
+const loadOf = (text) => {
+  const [start, end] = (text ?? '').trim().split('\n');
+  return { start: start?.trim() || null, end: end?.trim() || null };
+};
+/** One side (kilat or the reference) of one comparison: every round's wrk figures, and their medians. */
+function side(dbId, prefix) {
+  const runs = [];
+  for (let r = 1; r <= rounds; r++) {
+    runs.push({ wrk: parseWrk(read(dbId, `${prefix}-${r}.txt`)), load: loadOf(read(dbId, `${prefix}-${r}.load`)) });
+  }
+  const w = (k) => runs.map((x) => x.wrk?.[k] ?? null);
+  const non200 = runs.reduce((n, x) => (x.wrk?.non200 == null ? null : n == null ? null : n + x.wrk.non200), 0);
+  const statuses = runs.map((x) => x.wrk?.statuses).filter((t) => t && t !== '-');
+  const sockets = runs.map((x) => x.wrk?.socketErrors).filter(Boolean);
+  return {
+    runs,
+    rps: median(w('rps')),
+    p50: median(w('p50')),
+    p99: median(w('p99')),
+    p99Worst: max(w('p99')),
+    non200,
+    statuses: statuses.join(', '),
+    socketErrors: sockets.reduce((n, s) => n + s.connect + s.read + s.write + s.timeout, 0),
+    loadStart: runs[0]?.load.start ?? null,
+    loadEnd: runs[runs.length - 1]?.load.end ?? null,
+  };
+}
+
 const results = {};
 for (const db of DATABASES) {
   const skipped = read(db.id, 'skipped.txt');
   const measured = existsSync(path.join(work, db.id, 'seed.json'));
   const entry = { skipped: skipped?.trim() ?? null, measured, seed: readJson(db.id, 'seed.json'), endpoints: {} };
-  entry.rssKb = Number(read(db.id, 'rss-kb.txt') ?? NaN);
+  const [rssKb, hwmKb] = (read(db.id, 'memory-kb.txt') ?? '').trim().split(/\s+/).map(Number);
+  const [refRssKb, refHwmKb] = (read(db.id, 'ref-memory-kb.txt') ?? '').trim().split(/\s+/).map(Number);
+  Object.assign(entry, { rssKb, hwmKb, refRssKb, refHwmKb });
   entry.version = read(db.id, 'version.txt')?.trim() ?? null;
+  entry.refSeedSeconds = Number(read(db.id, 'ref-seed-seconds.txt') ?? NaN);
+  const [refStatus, refBytes] = (read(db.id, 'ref.response') ?? '').trim().split(/\s+/);
+  entry.ref = { status: refStatus, bytes: Number(refBytes) };
   const serverErrors = (name) => {
     const [count, ...causes] = (read(db.id, name) ?? '').split('\n').filter((l) => l.trim());
     return {
@@ -100,19 +149,30 @@ for (const db of DATABASES) {
   entry.errorsWrk = serverErrors('errors-wrk.txt');
   if (entry.errorsWrk.count > 0) problems.push(`${db.name}: the server logged ${entry.errorsWrk.count} failed requests under wrk`);
   if (measured) {
+    const refWarmup = parseWrk(read(db.id, 'warmup-ref.txt'));
+    if (refWarmup?.non200) problems.push(`${db.name} reference: ${refWarmup.non200} non-200 responses in the warm-up (${refWarmup.statuses})`);
+    if (entry.ref.status !== '200') problems.push(`${db.name} reference ${REF_PATH}: a single request answered ${entry.ref.status || 'nothing'}`);
     for (const ep of ENDPOINTS) {
-      const wrk = parseWrk(read(db.id, `wrk-${ep.id}.txt`));
+      const kilat = side(db.id, `wrk-${ep.id}`);
+      const ref = side(db.id, `wrk-ref-${ep.id}`);
+      const ratios = kilat.runs.map((k, i) => {
+        const a = k.wrk?.rps;
+        const b = ref.runs[i]?.wrk?.rps;
+        return a && b ? a / b : null;
+      });
       const warmup = parseWrk(read(db.id, `warmup-${ep.id}.txt`));
       const [status, bytes] = (read(db.id, `${ep.id}.response`) ?? '').trim().split(/\s+/);
-      const load = read(db.id, `load-${ep.id}.txt`)?.trim() ?? null;
-      entry.endpoints[ep.id] = { wrk, warmup, status, bytes: Number(bytes), load };
-      if (!wrk || wrk.rps == null || wrk.p50 == null || wrk.p99 == null) {
-        problems.push(`${db.name} ${ep.path}: wrk's figures are missing`);
-      } else if (wrk.non200 == null) {
-        problems.push(`${db.name} ${ep.path}: the Lua script did not report its count of non-200 responses`);
-      } else if (wrk.non200 > 0) {
-        problems.push(`${db.name} ${ep.path}: ${wrk.non200} responses were not 200 (${wrk.statuses})`);
+      entry.endpoints[ep.id] = { kilat, ref, ratios, ratio: median(ratios), warmup, status, bytes: Number(bytes) };
+      for (const [who, s] of [['kilat', kilat], ['the reference', ref]]) {
+        s.runs.forEach((x, i) => {
+          if (!x.wrk || x.wrk.rps == null || x.wrk.p50 == null || x.wrk.p99 == null) {
+            problems.push(`${db.name} ${who} (${ep.id} round ${i + 1}): wrk's figures are missing`);
+          } else if (x.wrk.non200 == null) {
+            problems.push(`${db.name} ${who} (${ep.id} round ${i + 1}): the Lua script did not report its count of non-200 responses`);
+          }
+        });
       }
+      if (ref.non200) problems.push(`${db.name}: the reference answered ${ref.non200} non-200 responses (${ref.statuses}): its figures are not comparable`);
       if (warmup?.non200) problems.push(`${db.name} ${ep.path}: ${warmup.non200} non-200 responses in the warm-up (${warmup.statuses})`);
       if (status !== '200') problems.push(`${db.name} ${ep.path}: a single request answered ${status || 'nothing'}`);
     }
@@ -120,6 +180,55 @@ for (const db of DATABASES) {
     problems.push(`${db.name}: not measured`);
   }
   results[db.id] = entry;
+}
+
+// ---- targets (issue 7) ---------------------------------------------------------------------------------------
+const targets = [];
+const target = (what, db, measured, limit, pass) => targets.push({ what, db, measured, limit, pass });
+for (const db of DATABASES) {
+  const r = results[db.id];
+  if (!r.measured) {
+    if (!r.skipped && (meta.databases ?? '').split(/\s+/).includes(db.id)) target('every target', db.name, 'not measured', '—', null);
+    continue;
+  }
+  for (const ep of ENDPOINTS) {
+    const e = r.endpoints[ep.id];
+    const ratio = e.ratio;
+    target(
+      `${ep.name} (\`${ep.path}\`) vs the reference's order list, requests/s`,
+      db.name,
+      ratio == null ? 'not measured' : `${num(ratio, 2)}× (rounds: ${e.ratios.map((x) => (x == null ? 'n/a' : `${num(x, 2)}×`)).join(', ')})`,
+      `≥ ${num(ep.minRatio, 1)}×`,
+      ratio == null ? null : ratio >= ep.minRatio,
+    );
+  }
+  for (const ep of ENDPOINTS) {
+    const k = r.endpoints[ep.id].kilat;
+    target(
+      `${ep.name} p99 latency (median of rounds; worst round)`,
+      db.name,
+      k.p99 == null ? 'not measured' : `${fmtMs(k.p99)} (worst ${fmtMs(k.p99Worst)})`,
+      `< ${P99_LIMIT_MS} ms`,
+      k.p99 == null ? null : k.p99 < P99_LIMIT_MS,
+    );
+  }
+  const non200 = ENDPOINTS.map((ep) => r.endpoints[ep.id].kilat.non200);
+  const warm = ENDPOINTS.map((ep) => r.endpoints[ep.id].warmup?.non200 ?? null);
+  const all = [...non200, ...warm];
+  const total = all.includes(null) ? null : all.reduce((a, b) => a + b, 0);
+  target('non-200 answers of kilat (both endpoints, every round and the warm-up)', db.name, total == null ? 'not measured' : num(total), '0',
+    total == null ? null : total === 0);
+}
+if (results.sqlite.measured) {
+  const { rssKb, hwmKb } = results.sqlite;
+  const bytes = rssKb * 1024;
+  target(
+    'kilat\'s resident memory after the SQLite run (VmRSS; its peak VmHWM)',
+    'SQLite',
+    Number.isFinite(rssKb) && rssKb > 0 ? `${num(bytes / 1e6, 1)} MB (peak ${num((hwmKb * 1024) / 1e6, 1)} MB)` : 'not measured',
+    `< ${MEMORY_LIMIT_BYTES / 1e6} MB`,
+    Number.isFinite(rssKb) && rssKb > 0 ? bytes < MEMORY_LIMIT_BYTES : null,
+  );
 }
 
 // ---- criterion ---------------------------------------------------------------------------------------------
@@ -158,6 +267,12 @@ const appPages = (meta.app_pages ?? '').split(/\s+/).filter(Boolean).map((page) 
   if (pass === false) problems.push(`the first load of ${page} fetched ${num(t.firstView.jsBytes / KB, 1)} KB of compressed JavaScript, over the ${APP_JS_BUDGET / KB} KB budget`);
   return { page, t, encodings, gzBytes, pass };
 });
+if (meta.run_app === '1') {
+  for (const p of appPages) {
+    target(`the app's first load, \`${p.page}\`: compressed JavaScript`, 'SQLite',
+      p.t ? `${num(p.t.firstView.jsBytes / KB, 1)} KB` : 'not measured', `≤ ${APP_JS_BUDGET / KB} KB`, p.pass);
+  }
+}
 
 // ---- machine -----------------------------------------------------------------------------------------------
 const osRelease = (() => {
@@ -176,7 +291,7 @@ const measuredDbs = DATABASES.filter((db) => results[db.id].measured);
 const anySeed = measuredDbs.map((db) => results[db.id].seed).find(Boolean);
 const L = [];
 L.push(BEGIN);
-L.push('## Borrower API and app (issue 3)');
+L.push('## Borrower API and app (issues 3 and 7)');
 L.push('');
 L.push(
   `Written by \`scripts/bench-borrower.sh\` (\`make bench-borrower\`, also run by \`make bench\`) on ${date}, commit \`${meta.commit ?? 'none'}\`` +
@@ -190,25 +305,40 @@ L.push(`Machine: ${machine}.`);
 const pgVersion = results.postgres.version ? `, PostgreSQL ${results.postgres.version}` : '';
 L.push(`Tools: ${meta.wrk ?? 'wrk ?'}, ${meta.rustc ?? 'rustc ?'}${pgVersion}, Node.js ${process.version} (seeding).`);
 L.push(
-  'The API and KFS figures have no budgets (issue 3 asks for them to be reported); the app\'s first load has one, ' +
-    `at most ${APP_JS_BUDGET / KB} KB of compressed JavaScript (\`web/README.md\`), and the script fails when a page is over it.`,
+  `Load average (1, 5, 15 min) when the script started: ${meta.load_start ?? '?'}; when it wrote this: ${meta.load_end ?? '?'}. ` +
+    'The machine has few cores and wrk runs on them too: the ratios against the reference, measured in the same run, are ' +
+    'the figures to compare between runs; absolute requests/s move with whatever else the machine is doing.',
 );
 L.push('');
-L.push('### Home and order list under load');
+L.push('### Targets');
+L.push('');
+L.push('| Target | Database | Measured | Limit | Result |');
+L.push('|---|---|---|---|---|');
+for (const t of targets) {
+  L.push(`| ${t.what} | ${t.db} | ${t.measured} | ${t.limit} | ${t.pass == null ? '**FAIL** (not measured)' : t.pass ? 'PASS' : '**FAIL**'} |`);
+}
+L.push('');
+L.push('### Home and order list against the reference');
 L.push('');
 const markets = anySeed ? `${anySeed.markets.IN} in India, ${anySeed.markets.ID} in Indonesia` : 'half India, half Indonesia';
 L.push(
-  `${meta.borrowers ?? '?'} signed-in borrowers (${markets}), each with its five certification steps done and one order in ` +
-    '`pending_review`, seeded through the API. Every request carries the `X-Session-Id` of the next borrower, round robin ' +
-    `(\`scripts/bench/borrower-wrk.lua\`, which also counts every response that is not a 200). \`wrk ${meta.wrk_args ?? '-t2 -c64'} -d${meta.wrk_duration ?? '10s'} --latency\` ` +
-    `per endpoint after a ${(meta.wrk_warmup ?? '2s').replace(/^([\d.]+)([a-z]+)$/, '$1 $2')} warm-up of each; kilat with its default settings (one HTTP worker per core, ` +
-    '16 pooled database connections), on a fresh SQLite file (WAL) and on a fresh PostgreSQL database on 127.0.0.1. ' +
-    'wrk, kilat and PostgreSQL share the machine\'s cores.',
+  `kilat: ${meta.borrowers ?? '?'} signed-in borrowers (${markets}), each with its five certification steps done and one order in ` +
+    '`pending_review`, seeded through the API. The reference (`../shared/bench/ref-server`, a plain axum + sqlx server: ' +
+    'hash the token, find the live session and its borrower, list that borrower\'s orders, answer JSON; built with ' +
+    `\`cargo build --release\` into \`${(meta.ref_target ?? '').replace(process.env.HOME ?? '\u0000', '~')}\`) seeded its own ` +
+    `${meta.borrowers ?? '?'} borrowers, each with a session and an order (\`ref-server seed\`). Every request carries the ` +
+    '`X-Session-Id` of the next borrower, round robin (`scripts/bench/borrower-wrk.lua`, which also counts every response ' +
+    `that is not a 200). \`wrk ${meta.wrk_args ?? '-t2 -c64'} -d${meta.wrk_duration ?? '10s'} --latency\`, after a ` +
+    `${(meta.wrk_warmup ?? '2s').replace(/^([\d.]+)([a-z]+)$/, '$1 $2')} warm-up of each endpoint; ${rounds} alternating rounds, ` +
+    'each a kilat run followed at once by a run of the reference\'s `GET /orders`; a ratio is kilat\'s requests/s over the ' +
+    'reference run that followed it, and the verdict is the median of the rounds\' ratios. Both servers run side by side ' +
+    'with their default settings (kilat: one HTTP worker per core, its configured pool; the reference: tokio\'s default ' +
+    'runtime, a pool of 4 SQLite or 16 PostgreSQL connections), on fresh SQLite files (WAL) and fresh PostgreSQL databases ' +
+    'on 127.0.0.1; wrk, both servers and PostgreSQL share the machine\'s cores. Latencies are the median of the rounds; ' +
+    'the load average is the 1-minute figure as the first round started and as the last ended.',
 );
 L.push('');
-L.push(`Load average (1, 5, 15 min) when the script started: ${meta.load_start ?? '?'}; the last column is the 1-minute figure as each run started, this run's own seeding and warm-up included.`);
-L.push('');
-L.push('| Database | Endpoint | Requests/s | p50 | p99 | Non-200 | One response | Load (1 min) |');
+L.push('| Database | Server and endpoint | Requests/s per round | Median | p50 | p99 (worst round) | Non-200 | Load, start → end |');
 L.push('|---|---|---|---|---|---|---|---|');
 for (const db of DATABASES) {
   const r = results[db.id];
@@ -218,27 +348,38 @@ for (const db of DATABASES) {
   }
   for (const ep of ENDPOINTS) {
     const e = r.endpoints[ep.id];
-    const w = e.wrk ?? {};
-    const non200 = w.non200 == null ? 'n/a' : w.non200 === 0 ? '0' : `**${num(w.non200)}** (${w.statuses})`;
-    L.push(
-      `| ${db.name} | \`GET ${ep.path}\` | ${num(w.rps)} | ${fmtMs(w.p50)} | ${fmtMs(w.p99)} | ${non200} | ` +
-        `${e.status ?? '?'}, ${num(e.bytes)} B JSON | ${e.load?.split(' ')[0] ?? '?'} |`,
-    );
+    for (const [label, s] of [
+      [`kilat \`GET ${ep.path}\``, e.kilat],
+      [`reference \`GET ${REF_PATH}\` (after ${ep.name})`, e.ref],
+    ]) {
+      const non200 = s.non200 == null ? 'n/a' : s.non200 === 0 ? '0' : `**${num(s.non200)}** (${s.statuses})`;
+      L.push(
+        `| ${db.name} | ${label} | ${s.runs.map((x) => num(x.wrk?.rps)).join(', ')} | ${num(s.rps)} | ${fmtMs(s.p50)} | ` +
+          `${fmtMs(s.p99)} (${fmtMs(s.p99Worst)}) | ${non200} | ${s.loadStart?.split(' ')[0] ?? '?'} → ${s.loadEnd?.split(' ')[0] ?? '?'} |`,
+      );
+    }
   }
 }
 L.push('');
 const sockets = [];
 for (const db of measuredDbs) {
   for (const ep of ENDPOINTS) {
-    const s = results[db.id].endpoints[ep.id].wrk?.socketErrors;
-    if (s && s.connect + s.read + s.write + s.timeout > 0) {
-      sockets.push(`${db.name} \`${ep.id}\`: connect ${s.connect}, read ${s.read}, write ${s.write}, timeout ${s.timeout}`);
-    }
+    const e = results[db.id].endpoints[ep.id];
+    if (e.kilat.socketErrors) sockets.push(`${db.name} kilat \`${ep.id}\`: ${e.kilat.socketErrors}`);
+    if (e.ref.socketErrors) sockets.push(`${db.name} reference after \`${ep.id}\`: ${e.ref.socketErrors}`);
   }
 }
-if (sockets.length) L.push(`wrk's socket errors: ${sockets.join('; ')}.`);
+if (sockets.length) L.push(`wrk's socket errors (connect, read, write, timeout together): ${sockets.join('; ')}.`);
 else if (measuredDbs.length) L.push('wrk reported no socket errors (connect, read, write, timeout) in any run.');
 L.push('');
+for (const db of measuredDbs) {
+  const r = results[db.id];
+  const bodies = ENDPOINTS.map((ep) => `\`${ep.id}\` ${r.endpoints[ep.id].status ?? '?'}, ${num(r.endpoints[ep.id].bytes)} B`).join('; ');
+  L.push(
+    `- ${db.name}, one response as the first borrower: kilat ${bodies}; the reference's \`${REF_PATH}\` ${r.ref.status ?? '?'}, ${num(r.ref.bytes)} B. ` +
+      `Memory after the run (VmRSS, peak VmHWM): kilat ${fmtKb(r.rssKb)} (${fmtKb(r.hwmKb)}), the reference ${fmtKb(r.refRssKb)} (${fmtKb(r.refHwmKb)}).`,
+  );
+}
 for (const db of measuredDbs) {
   const s = results[db.id].seed;
   if (!s) continue;
@@ -247,9 +388,9 @@ for (const db of measuredDbs) {
     .map(([k, v]) => `${v} × ${k}`)
     .join(', ');
   L.push(
-    `- Seeding on ${db.name}: ${s.borrowers} borrowers in ${num(s.seedSeconds, 1)} s (${num(s.requests)} requests, ${s.concurrency} borrowers at a time); ` +
+    `- Seeding kilat on ${db.name}: ${s.borrowers} borrowers in ${num(s.seedSeconds, 1)} s (${num(s.requests)} requests, ${s.concurrency} borrowers at a time); ` +
       `slowest call ${slowest ? `\`${slowest.endpoint}\` (p50 ${fmtMs(slowest.p50Ms)}, p99 ${fmtMs(slowest.p99Ms)})` : 'n/a'}. Loans: ${loans}.` +
-      ` kilat's resident memory after the run: ${Number.isFinite(results[db.id].rssKb) ? `${num(results[db.id].rssKb / 1000, 1)} MB` : 'n/a'}.`,
+      ` The reference seeded its ${meta.borrowers ?? '?'} in ${Number.isFinite(results[db.id].refSeedSeconds) ? `${num(results[db.id].refSeedSeconds, 1)} s` : 'n/a'} (SQL straight to its database).`,
   );
   const r = results[db.id];
   if (s.retryCount > 0 || r.errorsSeed.count > 0) {
@@ -259,7 +400,7 @@ for (const db of measuredDbs) {
     L.push(
       `  **While seeding, the server answered ${num(r.errorsSeed.count)} request(s) with a 5xx**` +
         `${r.errorsSeed.causes.length ? ` (causes in its log: ${r.errorsSeed.causes.join('; ')})` : ''}; ` +
-        `the seeding script retried them (${retries || 'none retried'}) and every borrower was seeded. See "What the figures mean".`,
+        `the seeding script retried them (${retries || 'none retried'}) and every borrower was seeded.`,
     );
   }
   if (r.errorsWrk.count > 0) {
@@ -324,24 +465,18 @@ function productCount(market) {
   const ofMarket = new RegExp(`^market\\s*=\\s*"${market}"`, 'm');
   return readdirSync(dir).filter((f) => f.endsWith('.toml') && ofMarket.test(readFileSync(path.join(dir, f), 'utf8'))).length;
 }
-const rpsOf = (db, ep) => results[db]?.endpoints?.[ep]?.wrk?.rps ?? null;
+const rpsOf = (db, ep) => results[db]?.endpoints?.[ep]?.kilat?.rps ?? null;
 const meaning = [];
 meaning.push(
-  '`/home` does the most work per request: it finds the session, reads and decrypts the five certification steps, reads ' +
+  '`/home` does the most work per request: it finds the session, reads the certification steps, reads ' +
     `the open order, and prices every product of the borrower's market (a sample Key Fact Statement per product: ${productCount('IN')} in ` +
-    `India, ${productCount('ID')} in Indonesia). \`/orders\` finds the session and reads the borrower's orders (one row each here).`,
+    `India, ${productCount('ID')} in Indonesia). \`/orders\` finds the session and reads the borrower's orders (one row each here), ` +
+    'as the reference does; the reference\'s borrowers are all in one market, and it keeps no last-seen time, logs nothing and sets no headers.',
 );
 const ratios = measuredDbs
   .filter((db) => rpsOf(db.id, 'home') && rpsOf(db.id, 'orders'))
   .map((db, i) => `${num(rpsOf(db.id, 'orders') / rpsOf(db.id, 'home'), 1)}×${i === 0 ? ' as many requests/s as home' : ''} on ${db.name}`);
-if (ratios.length) meaning.push(`The order list serves ${ratios.join(', ')}.`);
-if (rpsOf('sqlite', 'home') && rpsOf('postgres', 'home')) {
-  const ratio = (ep) => rpsOf('postgres', ep) / rpsOf('sqlite', ep);
-  meaning.push(
-    `PostgreSQL serves ${num(ratio('home') * 100)}% of SQLite's requests/s on home and ${num(ratio('orders') * 100)}% on the order list: ` +
-      'SQLite answers in-process, PostgreSQL over a local socket from a server that competes for the same cores.',
-  );
-}
+if (ratios.length) meaning.push(`kilat's order list serves ${ratios.join(', ')}.`);
 for (const db of measuredDbs) {
   const h = rpsOf(db.id, 'home');
   if (!kfs.india_full_kfs?.median || !h) continue;
@@ -352,8 +487,7 @@ for (const db of measuredDbs) {
   meaning.push(
     `A 12-installment KFS takes ${fmtNs(kfs.india_full_kfs.median)}; the ${fewest === most ? most : `${fewest} or ${most}`} sample prices of a home request (shorter loans, ` +
       `so cheaper) cost at most about ${num((most * kfs.india_full_kfs.median) / 1000)} µs, against the ${num(budgetUs)} µs of machine time ` +
-      `each home request took on ${db.name} (${cpus.length} cores / ${num(h)} requests/s, wrk's share included): most of the time ` +
-      'goes elsewhere (HTTP, the database round trips, decryption, JSON, and wrk itself).',
+      `each home request took on ${db.name} (${cpus.length} cores / ${num(h)} requests/s, wrk's share included).`,
   );
   break;
 }
@@ -365,12 +499,11 @@ for (const db of measuredDbs) {
     .filter((v, i, all) => all.indexOf(v) === i)
     .join(', ');
   meaning.push(
-    `On ${db.name}, concurrent writes failed while seeding (${where || 'see the log causes above'}): SQLite lets one connection write at a time, ` +
-      'and a transaction that has already read cannot wait for the write lock, so SQLite answers `database is locked` at once ' +
-      '(SQLITE_BUSY, or SQLITE_BUSY_SNAPSHOT when another write landed since the read; `busy_timeout` does not apply). ' +
-      'Borrowers saving at the same moment would see 500s; home and the order list only read, so the figures above are not affected.',
+    `On ${db.name}, concurrent writes failed while seeding (${where || 'see the log causes above'}) with \`database is locked\`: ` +
+      'home and the order list only read, so the figures above are not affected.',
   );
 }
+meaning.push('Where the time goes, in instructions per request and candidate by candidate, is in "Where the time goes (issue 7)" below.');
 meaning.push(
   'These are one small machine\'s figures with the load generator on the same cores, for comparing runs on that machine: ' +
     'a production server, its database and its clients on separate machines will differ.',
@@ -381,12 +514,19 @@ L.push('### Commands');
 L.push('');
 L.push('```sh');
 L.push('make bench-borrower   # make build, then scripts/bench-borrower.sh (make bench runs it after scripts/bench-site.sh)');
-L.push('# what the script runs, per database (PORT: a free port; DB: sqlite:///tmp/…/sqlite.db or postgres://postgres@127.0.0.1:5432/kilat_bench_…):');
+L.push('# what the script runs, per database (PORT, REF_PORT: free ports; DB, REF_DB: sqlite:///tmp/…/sqlite.db or');
+L.push('# postgres://postgres@127.0.0.1:5432/kilat_bench_…, and the same with _ref for the reference):');
+L.push('cargo build --release --manifest-path ../shared/bench/ref-server/Cargo.toml --target-dir ~/.cache/kilat-bench/ref-target');
 L.push('KILAT_LISTEN=127.0.0.1:PORT KILAT_DATABASE_URL=DB KILAT_MODE=development KILAT_TRUST_FORWARDED_FOR=true RUST_LOG=warn target/release/kilat serve');
 L.push(`node scripts/bench/seed-borrowers.mjs http://127.0.0.1:PORT ${meta.borrowers ?? 200} ${meta.seed_concurrency ?? 8} sessions.txt seed.json`);
+L.push(`ref-server seed REF_DB ${meta.borrowers ?? 200} ref-tokens.txt && ref-server serve REF_DB 127.0.0.1:REF_PORT`);
+L.push(`# ${rounds || 'N'} rounds of: for each kilat endpoint, kilat then the reference`);
 for (const ep of ENDPOINTS) {
   L.push(
     `BENCH_SESSIONS=sessions.txt wrk ${meta.wrk_args ?? '-t2 -c64'} -d${meta.wrk_duration ?? '10s'} --latency -s scripts/bench/borrower-wrk.lua http://127.0.0.1:PORT${ep.path}`,
+  );
+  L.push(
+    `BENCH_SESSIONS=ref-tokens.txt wrk ${meta.wrk_args ?? '-t2 -c64'} -d${meta.wrk_duration ?? '10s'} --latency -s scripts/bench/borrower-wrk.lua http://127.0.0.1:REF_PORT${REF_PATH}`,
   );
 }
 L.push(meta.kfs_command ?? 'cargo bench -p kilat-domain --bench kfs --locked');
@@ -422,20 +562,18 @@ for (const db of DATABASES) {
     continue;
   }
   for (const ep of ENDPOINTS) {
-    const w = r.endpoints[ep.id].wrk ?? {};
-    console.log(`${db.name.padEnd(10)} GET ${ep.path.padEnd(24)} ${num(w.rps).padStart(8)} req/s  p50 ${fmtMs(w.p50)}  p99 ${fmtMs(w.p99)}  non-200 ${w.non200 ?? 'n/a'}`);
+    const e = r.endpoints[ep.id];
+    console.log(
+      `${db.name.padEnd(10)} GET ${ep.path.padEnd(24)} ${num(e.kilat.rps).padStart(8)} req/s  p50 ${fmtMs(e.kilat.p50)}  p99 ${fmtMs(e.kilat.p99)}  ` +
+        `non-200 ${e.kilat.non200 ?? 'n/a'}  | reference ${num(e.ref.rps)} req/s  p99 ${fmtMs(e.ref.p99)}  | ratio ${e.ratio == null ? 'n/a' : `${num(e.ratio, 2)}×`}`,
+    );
   }
 }
-for (const b of KFS_BENCHES) console.log(`KFS ${b.id}: median ${fmtNs(kfs[b.id].median)}`);
-for (const p of meta.run_app === '1' ? appPages : []) {
-  const f = p.t?.firstView;
-  console.log(
-    `${p.pass == null ? 'FAIL' : p.pass ? 'PASS' : 'FAIL'} first load of ${p.page}: ` +
-      `${f ? `${num(f.jsBytes / KB, 1)} KB compressed JavaScript in ${f.jsFiles} files` : 'not measured'} (budget ${APP_JS_BUDGET / KB} KB)`,
-  );
+if (meta.run_kfs === '1') for (const b of KFS_BENCHES) console.log(`KFS ${b.id}: median ${fmtNs(kfs[b.id].median)}`);
+console.log('');
+for (const t of targets) {
+  console.log(`${t.pass ? 'PASS' : 'FAIL'}  ${t.db.padEnd(10)} ${t.what}: ${t.measured} (${t.limit})`);
 }
 console.log(`Wrote the borrower section of ${path.relative(process.cwd(), docPath) || docPath}.`);
-if (problems.length) {
-  for (const p of problems) console.error(`PROBLEM: ${p}`);
-  process.exit(1);
-}
+for (const p of problems) console.error(`PROBLEM: ${p}`);
+if (problems.length || targets.some((t) => !t.pass)) process.exit(1);
