@@ -2,7 +2,7 @@
 //! (docs/API-BORROWER.md).
 
 use axum::Json;
-use axum::extract::{FromRequestParts, Query, State};
+use axum::extract::{FromRequestParts, State};
 use axum::http::{HeaderMap, HeaderValue, header, request::Parts};
 use axum::response::{IntoResponse, Response};
 use kilat_domain::{Market, Phone, PhoneError};
@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
 use super::error::{ApiError, Envelope, ErrorBody, FieldErrors, FieldProblem, LocalizedError};
-use super::extract::{ClientAddr, JsonOrForm};
+use super::extract::{ApiQuery, ClientAddr, JsonOrForm};
 use super::lang::Lang;
 use crate::sign_in::{self, Borrower, CODE_TTL_MS, RESEND_MS, SESSION_IDLE_MS};
 use crate::sms::{Channel, OutboxEntry};
@@ -20,16 +20,17 @@ use crate::startup::AppState;
 pub const SESSION_COOKIE: &str = "kilat_session";
 
 #[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct MarketQuery {
-    /// `IN` (India) or `ID` (Indonesia).
+    /// `IN` (India) or `ID` (Indonesia); missing or unknown is a 422 on `market`.
+    #[param(value_type = Market, required = true)]
     pub market: Option<String>,
 }
 
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct LoginInit {
-    /// `IN` or `ID`.
-    pub market: String,
+    pub market: Market,
     pub country_code: String,
     pub phone_example: String,
     pub phone_digits: DigitRange,
@@ -54,7 +55,7 @@ pub struct DigitRange {
 pub async fn login_init(
     State(state): State<AppState>,
     lang: Lang,
-    Query(query): Query<MarketQuery>,
+    ApiQuery(query): ApiQuery<MarketQuery>,
 ) -> Result<Json<Envelope<LoginInit>>, LocalizedError> {
     let market = require_market(query.market.as_deref())
         .map_err(|e| ApiError::Validation(e).in_lang(lang))?;
@@ -63,7 +64,7 @@ pub async fn login_init(
         Market::Indonesia => ("0812 3456 7890", 10, 13),
     };
     Ok(Envelope::ok(LoginInit {
-        market: sign_in::market_code(market).into(),
+        market,
         country_code: market.country_code().into(),
         phone_example: example.into(),
         phone_digits: DigitRange { min, max },
@@ -79,9 +80,11 @@ pub async fn login_init(
 
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct SendCodeRequest {
-    /// `IN` or `ID`.
+    /// Missing or unknown is a 422 on `market`.
+    #[schema(value_type = Market, required = true)]
     pub market: Option<String>,
-    /// As typed; validated and normalised by market.
+    /// As typed; validated and normalised by market (a 422 on `phone` when it is not a mobile number).
+    #[schema(value_type = String, required = true)]
     pub phone: Option<String>,
 }
 
@@ -146,9 +149,12 @@ async fn send_code(
 
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct LoginRequest {
+    #[schema(value_type = Market, required = true)]
     pub market: Option<String>,
+    #[schema(value_type = String, required = true)]
     pub phone: Option<String>,
     /// The 6 digits received.
+    #[schema(value_type = String, required = true)]
     pub code: Option<String>,
 }
 
@@ -165,12 +171,12 @@ pub struct LoggedIn {
 pub struct BorrowerView {
     pub id: String,
     pub phone_masked: String,
-    /// `IN` or `ID`.
-    pub market: String,
+    pub market: Market,
     /// Epoch milliseconds.
     pub created_at: i64,
-    /// True on the first sign-in, when the borrower was created.
+    /// Only in the answer to `POST /login`: true on the first sign-in, when the borrower was created.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
     pub is_new: Option<bool>,
 }
 
@@ -179,7 +185,7 @@ impl BorrowerView {
         Self {
             id: borrower.id.clone(),
             phone_masked: borrower.phone.masked(),
-            market: sign_in::market_code(borrower.market).into(),
+            market: borrower.market,
             created_at: borrower.created_at,
             is_new,
         }
@@ -231,6 +237,7 @@ pub async fn login(
 
 /// Ends the session (header or cookie) and clears the cookie.
 #[utoipa::path(post, path = "/api/v1/borrower/logout", tag = "borrower",
+    security(("session_header" = []), ("session_cookie" = [])),
     responses((status = 200, body = Envelope<Option<bool>>), (status = 401, body = ErrorBody)))]
 pub async fn logout(
     State(state): State<AppState>,
@@ -248,6 +255,7 @@ pub async fn logout(
 
 /// The signed-in borrower.
 #[utoipa::path(get, path = "/api/v1/borrower/me", tag = "borrower",
+    security(("session_header" = []), ("session_cookie" = [])),
     responses((status = 200, body = Envelope<BorrowerView>), (status = 401, body = ErrorBody)))]
 pub async fn me(session: Session) -> Json<Envelope<BorrowerView>> {
     Envelope::ok(BorrowerView::of(&session.borrower, None))
@@ -262,7 +270,7 @@ pub struct OutboxQuery {
 pub async fn dev_outbox(
     State(state): State<AppState>,
     lang: Lang,
-    Query(query): Query<OutboxQuery>,
+    ApiQuery(query): ApiQuery<OutboxQuery>,
 ) -> Result<Json<Envelope<Vec<OutboxEntry>>>, LocalizedError> {
     if !state.development {
         return Err(ApiError::NotFound.in_lang(lang));

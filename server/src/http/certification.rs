@@ -3,26 +3,79 @@
 use std::collections::BTreeMap;
 
 use axum::Json;
-use axum::extract::{Path, Query, State};
+use axum::extract::{Path, State};
 use kilat_domain::Market;
 use serde::Serialize;
 use utoipa::ToSchema;
 
 use super::borrower::{MarketQuery, Session, require_market};
 use super::error::{ApiError, Envelope, ErrorBody, LocalizedError, Refusal};
-use super::extract::JsonOrForm;
+use super::extract::{ApiQuery, JsonOrForm};
 use super::lang::Lang;
-use crate::certification::{self, Step, StepData, StepRequest};
+use crate::certification::{
+    self, BankInfo, BaseInfo, ExtendedInfo, JobInfo, PersonalInfo, Step, StepData, StepRequest,
+};
 use crate::reference::{BankChoice, Choice, EnumKind, PrivacyPolicy, Region};
-use crate::sign_in::{Borrower, market_code};
+use crate::sign_in::Borrower;
 use crate::startup::AppState;
 use crate::store::now_ms;
+
+/// The kind of identity number a market asks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum IdKind {
+    /// India's Permanent Account Number.
+    Pan,
+    /// Indonesia's Nomor Induk Kependudukan.
+    Nik,
+}
+
+/// Whether a certification step is saved.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum CertStatus {
+    Done,
+    Todo,
+}
+
+impl CertStatus {
+    fn of(saved: bool) -> Self {
+        if saved { Self::Done } else { Self::Todo }
+    }
+}
+
+/// The time a stated income covers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum IncomePeriod {
+    Month,
+    Year,
+}
+
+impl IncomePeriod {
+    fn of(market: Market) -> Self {
+        match certification::income_period(market) {
+            "month" => Self::Month,
+            _ => Self::Year,
+        }
+    }
+}
+
+/// What a saved step's log entry records.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum LogEvent {
+    /// The first save of the step.
+    Completed,
+    /// A later save.
+    Updated,
+}
 
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct IdNumberRule {
     /// `pan` (India) or `nik` (Indonesia).
-    pub kind: &'static str,
+    pub kind: IdKind,
     pub pattern: &'static str,
     pub example: &'static str,
 }
@@ -43,7 +96,7 @@ pub struct AccountNumberRule {
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct EnumsView {
-    pub market: String,
+    pub market: Market,
     pub gender: Vec<Choice>,
     pub education: Vec<Choice>,
     pub marital_status: Vec<Choice>,
@@ -52,7 +105,7 @@ pub struct EnumsView {
     pub relation: Vec<Choice>,
     pub banks: Vec<BankChoice>,
     /// `month` (India: monthly income) or `year` (Indonesia: annual income).
-    pub income_period: &'static str,
+    pub income_period: IncomePeriod,
     /// The market's minimum income per `incomePeriod`, in minor units.
     pub min_income: i64,
     pub id_number: IdNumberRule,
@@ -67,19 +120,19 @@ fn market_of(query: &MarketQuery, lang: Lang) -> Result<Market, LocalizedError> 
 
 /// The enumerations of the certification forms (public).
 #[utoipa::path(get, path = "/api/v1/borrower/enums", tag = "borrower",
-    params(("market" = String, Query, description = "`IN` or `ID`")),
+    params(MarketQuery),
     responses((status = 200, body = Envelope<EnumsView>), (status = 422, body = ErrorBody)))]
 pub async fn enums(
     State(state): State<AppState>,
     lang: Lang,
-    Query(query): Query<MarketQuery>,
+    ApiQuery(query): ApiQuery<MarketQuery>,
 ) -> Result<Json<Envelope<EnumsView>>, LocalizedError> {
     let market = market_of(&query, lang)?;
     let data = &state.reference;
     let list = |kind| data.choices(market, kind, lang);
     let (min_digits, max_digits) = certification::account_digits(market);
     Ok(Envelope::ok(EnumsView {
-        market: market_code(market).into(),
+        market,
         gender: list(EnumKind::Gender),
         education: list(EnumKind::Education),
         marital_status: list(EnumKind::MaritalStatus),
@@ -87,16 +140,16 @@ pub async fn enums(
         employment_type: list(EnumKind::EmploymentType),
         relation: list(EnumKind::Relation),
         banks: data.banks(market),
-        income_period: certification::income_period(market),
+        income_period: IncomePeriod::of(market),
         min_income: certification::min_income(market),
         id_number: match market {
             Market::India => IdNumberRule {
-                kind: "pan",
+                kind: IdKind::Pan,
                 pattern: "^[A-Z]{3}P[A-Z][0-9]{4}[A-Z]$",
                 example: "ABCPE1234F",
             },
             Market::Indonesia => IdNumberRule {
-                kind: "nik",
+                kind: IdKind::Nik,
                 pattern: "^[1-9][0-9]{15}$",
                 example: "3171234567890001",
             },
@@ -117,22 +170,22 @@ pub async fn enums(
 
 #[derive(Debug, Serialize, ToSchema)]
 pub struct CitiesView {
-    pub market: String,
+    pub market: Market,
     pub regions: Vec<Region>,
 }
 
 /// States (India) or provinces (Indonesia) and their cities (public).
 #[utoipa::path(get, path = "/api/v1/borrower/cities", tag = "borrower",
-    params(("market" = String, Query, description = "`IN` or `ID`")),
+    params(MarketQuery),
     responses((status = 200, body = Envelope<CitiesView>), (status = 422, body = ErrorBody)))]
 pub async fn cities(
     State(state): State<AppState>,
     lang: Lang,
-    Query(query): Query<MarketQuery>,
+    ApiQuery(query): ApiQuery<MarketQuery>,
 ) -> Result<Json<Envelope<CitiesView>>, LocalizedError> {
     let market = market_of(&query, lang)?;
     Ok(Envelope::ok(CitiesView {
-        market: market_code(market).into(),
+        market,
         regions: state.reference.regions(market).to_vec(),
     }))
 }
@@ -190,11 +243,10 @@ impl Certification {
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct StepStatus {
-    /// `base`, `personal`, `job`, `extended` or `bank`.
-    pub step: &'static str,
-    /// `done` or `todo`.
-    pub cert_status: &'static str,
-    /// Epoch milliseconds of the first save.
+    pub step: Step,
+    pub cert_status: CertStatus,
+    /// Epoch milliseconds of the first save; null while the step is to do.
+    #[schema(required = true)]
     pub completed_at: Option<i64>,
 }
 
@@ -202,12 +254,14 @@ pub struct StepStatus {
 pub struct CertificationView {
     pub steps: Vec<StepStatus>,
     pub complete: bool,
-    /// The first step not done yet.
-    pub next: Option<&'static str>,
+    /// The first step not done yet; null when all are done.
+    #[schema(required = true)]
+    pub next: Option<Step>,
 }
 
 /// Each step's `certStatus`, and the next step to do.
-#[utoipa::path(get, path = "/api/v1/borrower/certification", tag = "borrower", operation_id = "certification_status",
+#[utoipa::path(get, path = "/api/v1/borrower/certification", tag = "borrower",
+    security(("session_header" = []), ("session_cookie" = [])), operation_id = "certification_status",
     responses((status = 200, body = Envelope<CertificationView>), (status = 401, body = ErrorBody)))]
 pub async fn list(
     State(state): State<AppState>,
@@ -227,19 +281,12 @@ pub async fn list(
     let steps: Vec<StepStatus> = Step::ALL
         .into_iter()
         .map(|step| StepStatus {
-            step: step.as_str(),
-            cert_status: if completed(step).is_some() {
-                "done"
-            } else {
-                "todo"
-            },
+            step,
+            cert_status: CertStatus::of(completed(step).is_some()),
             completed_at: completed(step),
         })
         .collect();
-    let next = Step::ALL
-        .into_iter()
-        .find(|s| completed(*s).is_none())
-        .map(Step::as_str);
+    let next = Step::ALL.into_iter().find(|s| completed(*s).is_none());
     Ok(Envelope::ok(CertificationView {
         complete: next.is_none(),
         next,
@@ -249,15 +296,18 @@ pub async fn list(
 
 #[derive(Debug, Serialize, ToSchema)]
 pub struct LogEntryView {
+    #[schema(value_type = Step)]
     pub step: String,
     /// `completed` (first save) or `updated`.
+    #[schema(value_type = LogEvent)]
     pub event: String,
     /// Epoch milliseconds.
     pub at: i64,
 }
 
 /// The advance log: each save of a step, oldest first.
-#[utoipa::path(get, path = "/api/v1/borrower/certification/log", tag = "borrower", operation_id = "certification_log",
+#[utoipa::path(get, path = "/api/v1/borrower/certification/log", tag = "borrower",
+    security(("session_header" = []), ("session_cookie" = [])), operation_id = "certification_log",
     responses((status = 200, body = Envelope<Vec<LogEntryView>>), (status = 401, body = ErrorBody)))]
 pub async fn log(
     State(state): State<AppState>,
@@ -284,14 +334,28 @@ pub async fn log(
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct StepView {
-    pub step: &'static str,
-    pub cert_status: &'static str,
-    /// The saved fields (docs/API-BORROWER.md); ID and account numbers masked except in the answer to a save.
-    #[schema(value_type = Option<Object>)]
+    pub step: Step,
+    pub cert_status: CertStatus,
+    /// The saved fields (docs/API-BORROWER.md); ID and account numbers masked except in the answer to a save. Null
+    /// while the step is to do.
+    #[schema(value_type = Option<StepFields>, required = true)]
     pub data: Option<serde_json::Value>,
-    /// After a save: the next step not done yet, or null when all are.
+    /// Only after a save: the next step not done yet, or null when all are.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub next: Option<Option<&'static str>>,
+    #[schema(value_type = Option<Step>)]
+    pub next: Option<Option<Step>>,
+}
+
+/// A step's fields as `data` carries them, the one `step` names (`StepData::to_view`); documentation only.
+#[derive(ToSchema)]
+#[serde(untagged)]
+#[allow(dead_code)]
+pub enum StepFields {
+    Base(BaseInfo),
+    Personal(PersonalInfo),
+    Job(JobInfo),
+    Extended(ExtendedInfo),
+    Bank(BankInfo),
 }
 
 fn step_of(raw: &str, lang: Lang) -> Result<Step, LocalizedError> {
@@ -300,7 +364,8 @@ fn step_of(raw: &str, lang: Lang) -> Result<Step, LocalizedError> {
 
 /// One step's saved data, numbers masked.
 #[utoipa::path(get, path = "/api/v1/borrower/certification/{step}", tag = "borrower",
-    params(("step" = String, Path, description = "`base`, `personal`, `job`, `extended` or `bank`")),
+    security(("session_header" = []), ("session_cookie" = [])),
+    params(("step" = Step, Path, description = "The step, in the order they must be done; another value is a 404")),
     responses((status = 200, body = Envelope<StepView>), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
 pub async fn read_step(
     State(state): State<AppState>,
@@ -314,8 +379,8 @@ pub async fn read_step(
         .map_err(|e| e.in_lang(lang))?;
     let saved = certification.steps.get(&step);
     Ok(Envelope::ok(StepView {
-        step: step.as_str(),
-        cert_status: if saved.is_some() { "done" } else { "todo" },
+        step,
+        cert_status: CertStatus::of(saved.is_some()),
         data: saved.map(|(data, _)| data.to_view(true)),
         next: None,
     }))
@@ -323,7 +388,8 @@ pub async fn read_step(
 
 /// Saves a step (docs/API-BORROWER.md lists each step's fields and rules); answers with the data unmasked.
 #[utoipa::path(post, path = "/api/v1/borrower/certification/{step}", tag = "borrower",
-    params(("step" = String, Path, description = "`base`, `personal`, `job`, `extended` or `bank`")),
+    security(("session_header" = []), ("session_cookie" = [])),
+    params(("step" = Step, Path, description = "The step, in the order they must be done; another value is a 404")),
     request_body(content((Object = "application/json"), (Object = "application/x-www-form-urlencoded")),
         description = "The step's fields (docs/API-BORROWER.md)"),
     responses((status = 200, body = Envelope<StepView>), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody),
@@ -371,11 +437,10 @@ pub async fn save_step(
         .map_err(|e| ApiError::from(e).in_lang(lang))?;
     let next = Step::ALL
         .into_iter()
-        .find(|s| *s != step && !certification.steps.contains_key(s))
-        .map(Step::as_str);
+        .find(|s| *s != step && !certification.steps.contains_key(s));
     Ok(Envelope::ok(StepView {
-        step: step.as_str(),
-        cert_status: "done",
+        step,
+        cert_status: CertStatus::Done,
         data: Some(data.to_view(false)),
         next: Some(next),
     }))

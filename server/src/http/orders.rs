@@ -5,7 +5,7 @@ use axum::Json;
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
-use kilat_domain::{KeyFactStatement, Money, OrderState};
+use kilat_domain::{Currency, KeyFactStatement, Market, Money, OrderState};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use utoipa::ToSchema;
@@ -81,7 +81,9 @@ impl Standing {
 #[serde(rename_all = "camelCase")]
 pub struct CertificationProgress {
     pub complete: bool,
-    pub next: Option<&'static str>,
+    /// The first step not done yet; null when all are done.
+    #[schema(required = true)]
+    pub next: Option<Step>,
     pub done: usize,
     pub total: usize,
 }
@@ -90,18 +92,23 @@ pub struct CertificationProgress {
 #[serde(rename_all = "camelCase")]
 pub struct OpenOrderView {
     pub order_no: String,
+    #[schema(value_type = OrderState)]
     pub status: String,
+    /// Minor units.
     pub amount: i64,
+    /// Epoch milliseconds.
     pub created_at: i64,
 }
 
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct HomeView {
-    pub market: String,
+    pub market: Market,
     pub phone_masked: String,
     pub lender_name: String,
     pub certification: CertificationProgress,
+    /// The order in progress; null when there is none.
+    #[schema(required = true)]
     pub open_order: Option<OpenOrderView>,
     /// True when the borrower may apply now.
     pub eligible: bool,
@@ -119,6 +126,7 @@ fn products_of(state: &AppState, borrower: &Borrower) -> Result<Vec<ProductView>
 
 /// The borrower's home: certification progress, the open order, whether they may apply, and the products.
 #[utoipa::path(get, path = "/api/v1/borrower/home", tag = "borrower",
+    security(("session_header" = []), ("session_cookie" = [])),
     responses((status = 200, body = Envelope<HomeView>), (status = 401, body = ErrorBody)))]
 pub async fn home(
     State(state): State<AppState>,
@@ -132,12 +140,12 @@ pub async fn home(
     let products = products_of(&state, borrower).map_err(|e| e.in_lang(lang))?;
     let c = &standing.certification;
     Ok(Envelope::ok(HomeView {
-        market: market_code(borrower.market).into(),
+        market: borrower.market,
         phone_masked: borrower.phone.masked(),
         lender_name: state.site.lender_name.clone(),
         certification: CertificationProgress {
             complete: c.is_complete(),
-            next: c.next().map(Step::as_str),
+            next: c.next(),
             done: c.done(),
             total: Step::ALL.len(),
         },
@@ -163,6 +171,7 @@ pub struct RecommendedView {
 
 /// The products the borrower may apply for now, cheapest first.
 #[utoipa::path(get, path = "/api/v1/borrower/products/recommended", tag = "borrower",
+    security(("session_header" = []), ("session_cookie" = [])),
     responses((status = 200, body = Envelope<RecommendedView>), (status = 401, body = ErrorBody)))]
 pub async fn recommended(
     State(state): State<AppState>,
@@ -188,8 +197,9 @@ pub async fn recommended(
 
 /// The KFS of the loan chosen, after checking the borrower may apply now. Nothing is stored.
 #[utoipa::path(post, path = "/api/v1/borrower/apply", tag = "borrower",
+    security(("session_header" = []), ("session_cookie" = [])),
     request_body(content((QuoteRequest = "application/json"), (QuoteRequest = "application/x-www-form-urlencoded"))),
-    responses((status = 200, description = "The KFS (docs/MONEY.md §8)", body = Envelope<Object>),
+    responses((status = 200, description = "The KFS (docs/MONEY.md §8)", body = Envelope<KeyFactStatement>),
         (status = 401, body = ErrorBody),
         (status = 403, description = "not_eligible", body = ErrorBody),
         (status = 409, description = "certification_incomplete or open_order_exists", body = ErrorBody),
@@ -232,13 +242,19 @@ pub async fn apply(
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ConfirmRequest {
+    #[schema(value_type = String, required = true)]
     pub product_code: Option<String>,
     /// Minor units.
+    #[schema(value_type = i64, required = true)]
+    #[serde(default, deserialize_with = "super::extract::whole_number")]
     pub amount: Option<i64>,
+    #[schema(value_type = String, required = true)]
     pub term_code: Option<String>,
     /// The `contentHash` of the KFS the borrower read and accepted.
+    #[schema(value_type = String, required = true)]
     pub kfs_hash: Option<String>,
     /// 8 to 64 characters `[A-Za-z0-9_-]`, made once per application by the client; or the `Idempotency-Key` header.
+    #[schema(nullable = false)]
     pub idempotency_key: Option<String>,
 }
 
@@ -246,13 +262,13 @@ pub struct ConfirmRequest {
 #[serde(rename_all = "camelCase")]
 pub struct OrderSummary {
     pub order_no: String,
-    /// `pending_review`, `approved`, `rejected`, `cancelled`, `disbursed`, `overdue`, `repaid`,
-    /// `exited_in_cooling_off`.
+    #[schema(value_type = OrderState)]
     pub status: String,
     pub product_code: String,
     pub product_name: String,
     pub term_code: String,
-    /// `INR` or `IDR`.
+    /// Of every amount, each in its minor unit.
+    #[schema(value_type = Currency)]
     pub currency: String,
     pub amount: i64,
     pub net_disbursed: i64,
@@ -285,6 +301,7 @@ impl From<&OrderRow> for OrderSummary {
 
 #[derive(Debug, Serialize, ToSchema)]
 pub struct TimelineEntry {
+    #[schema(value_type = OrderState)]
     pub status: String,
     /// Epoch milliseconds.
     pub at: i64,
@@ -295,8 +312,7 @@ pub struct TimelineEntry {
 pub struct OrderDetail {
     #[serde(flatten)]
     pub summary: OrderSummary,
-    /// The KFS the borrower accepted (docs/MONEY.md §8).
-    #[schema(value_type = Object)]
+    /// The KFS the borrower accepted (docs/MONEY.md §8), as it was sealed.
     pub kfs: KeyFactStatement,
     /// Epoch milliseconds: when the borrower confirmed.
     pub accepted_at: i64,
@@ -384,6 +400,7 @@ async fn detail_of(state: &AppState, order: &OrderRow) -> Result<OrderDetail, Ap
 /// Confirms an application with the KFS accepted: creates the order in `pending_review`, storing that KFS.
 /// Idempotent on the client's key.
 #[utoipa::path(post, path = "/api/v1/borrower/orders", tag = "borrower",
+    security(("session_header" = []), ("session_cookie" = [])),
     request_body(content((ConfirmRequest = "application/json"), (ConfirmRequest = "application/x-www-form-urlencoded"))),
     params(("Idempotency-Key" = Option<String>, Header, description = "Instead of `idempotencyKey` in the body")),
     responses((status = 201, description = "Created", body = Envelope<OrderDetail>),
@@ -549,7 +566,8 @@ fn status_code(state: OrderState) -> &'static str {
 }
 
 /// The borrower's orders, newest first.
-#[utoipa::path(get, path = "/api/v1/borrower/orders", tag = "borrower", operation_id = "list_orders",
+#[utoipa::path(get, path = "/api/v1/borrower/orders", tag = "borrower",
+    security(("session_header" = []), ("session_cookie" = [])), operation_id = "list_orders",
     responses((status = 200, body = Envelope<Vec<OrderSummary>>), (status = 401, body = ErrorBody)))]
 pub async fn list(
     State(state): State<AppState>,
@@ -579,7 +597,8 @@ async fn own_order(
 }
 
 /// One order of the borrower with its accepted KFS and timeline; another borrower's order is 404.
-#[utoipa::path(get, path = "/api/v1/borrower/orders/{orderNo}", tag = "borrower", operation_id = "order_detail",
+#[utoipa::path(get, path = "/api/v1/borrower/orders/{orderNo}", tag = "borrower",
+    security(("session_header" = []), ("session_cookie" = [])), operation_id = "order_detail",
     params(("orderNo" = String, Path, description = "E.g. KL-261123-7F3K9Q")),
     responses((status = 200, body = Envelope<OrderDetail>), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
 pub async fn detail(
@@ -599,7 +618,8 @@ pub async fn detail(
 }
 
 /// The loan agreement of an order, rendered from its accepted KFS and the borrower's certification.
-#[utoipa::path(get, path = "/api/v1/borrower/orders/{orderNo}/agreement", tag = "borrower", operation_id = "order_agreement",
+#[utoipa::path(get, path = "/api/v1/borrower/orders/{orderNo}/agreement", tag = "borrower",
+    security(("session_header" = []), ("session_cookie" = [])), operation_id = "order_agreement",
     params(("orderNo" = String, Path, description = "E.g. KL-261123-7F3K9Q")),
     responses((status = 200, body = Envelope<Agreement>), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
 pub async fn agreement(
