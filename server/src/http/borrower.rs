@@ -23,7 +23,7 @@ pub const SESSION_COOKIE: &str = "kilat_session";
 #[into_params(parameter_in = Query)]
 pub struct MarketQuery {
     /// `IN` (India) or `ID` (Indonesia); missing or unknown is a 422 on `market`.
-    #[param(value_type = Market, required = true)]
+    #[param(value_type = Market, required = true, example = "IN")]
     pub market: Option<String>,
 }
 
@@ -81,10 +81,10 @@ pub async fn login_init(
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct SendCodeRequest {
     /// Missing or unknown is a 422 on `market`.
-    #[schema(value_type = Market, required = true)]
+    #[schema(value_type = Market, required = true, example = "IN")]
     pub market: Option<String>,
     /// As typed; validated and normalised by market (a 422 on `phone` when it is not a mobile number).
-    #[schema(value_type = String, required = true)]
+    #[schema(value_type = String, required = true, example = "98765 43210")]
     pub phone: Option<String>,
 }
 
@@ -149,12 +149,12 @@ async fn send_code(
 
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct LoginRequest {
-    #[schema(value_type = Market, required = true)]
+    #[schema(value_type = Market, required = true, example = "IN")]
     pub market: Option<String>,
-    #[schema(value_type = String, required = true)]
+    #[schema(value_type = String, required = true, example = "98765 43210")]
     pub phone: Option<String>,
     /// The 6 digits received.
-    #[schema(value_type = String, required = true)]
+    #[schema(value_type = String, required = true, example = "123456")]
     pub code: Option<String>,
 }
 

@@ -142,14 +142,14 @@ pub async fn detail(
 #[serde(rename_all = "camelCase")]
 pub struct QuoteRequest {
     /// A product of the borrower's market; another is a 422 on `productCode`.
-    #[schema(value_type = String, required = true)]
+    #[schema(value_type = String, required = true, example = "in-flexi-6m")]
     pub product_code: Option<String>,
     /// Minor units (paise or sen); outside the product's range or off its step is a 422 on `amount`.
-    #[schema(value_type = i64, required = true)]
+    #[schema(value_type = i64, required = true, example = 2_000_000)]
     #[serde(default, deserialize_with = "super::extract::whole_number")]
     pub amount: Option<i64>,
     /// One of the product's terms; another is a 422 on `termCode`.
-    #[schema(value_type = String, required = true)]
+    #[schema(value_type = String, required = true, example = "m6")]
     pub term_code: Option<String>,
 }
 

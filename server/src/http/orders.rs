@@ -242,13 +242,13 @@ pub async fn apply(
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ConfirmRequest {
-    #[schema(value_type = String, required = true)]
+    #[schema(value_type = String, required = true, example = "in-flexi-6m")]
     pub product_code: Option<String>,
     /// Minor units.
-    #[schema(value_type = i64, required = true)]
+    #[schema(value_type = i64, required = true, example = 2_000_000)]
     #[serde(default, deserialize_with = "super::extract::whole_number")]
     pub amount: Option<i64>,
-    #[schema(value_type = String, required = true)]
+    #[schema(value_type = String, required = true, example = "m6")]
     pub term_code: Option<String>,
     /// The `contentHash` of the KFS the borrower read and accepted.
     #[schema(value_type = String, required = true)]

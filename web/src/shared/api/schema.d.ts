@@ -527,13 +527,16 @@ export interface components {
             /**
              * Format: int64
              * @description Minor units.
+             * @example 2000000
              */
             amount: number;
             /** @description 8 to 64 characters `[A-Za-z0-9_-]`, made once per application by the client; or the `Idempotency-Key` header. */
             idempotencyKey?: string;
             /** @description The `contentHash` of the KFS the borrower read and accepted. */
             kfsHash: string;
+            /** @example in-flexi-6m */
             productCode: string;
+            /** @example m6 */
             termCode: string;
         };
         ContactMessageCreated: {
@@ -553,11 +556,20 @@ export interface components {
             company?: string | null;
             /** @description Optional; at most 254 characters. */
             email?: string | null;
-            /** @description Required; at most 2000 characters. */
+            /**
+             * @description Required; at most 2000 characters.
+             * @example Please call me about a loan.
+             */
             message: string;
-            /** @description Required; at most 100 characters after trimming. */
+            /**
+             * @description Required; at most 100 characters after trimming.
+             * @example Asha Verma
+             */
             name: string;
-            /** @description Required; at most 32 characters; no format check (SPEC.md §5). */
+            /**
+             * @description Required; at most 32 characters; no format check (SPEC.md §5).
+             * @example 98450 01234
+             */
             telephone: string;
         };
         /**
@@ -1356,9 +1368,13 @@ export interface components {
             voiceCodeOffered: boolean;
         };
         LoginRequest: {
-            /** @description The 6 digits received. */
+            /**
+             * @description The 6 digits received.
+             * @example 123456
+             */
             code: string;
             market: components["schemas"]["Market"];
+            /** @example 98765 43210 */
             phone: string;
         };
         /**
@@ -1466,11 +1482,18 @@ export interface components {
             /**
              * Format: int64
              * @description Minor units (paise or sen); outside the product's range or off its step is a 422 on `amount`.
+             * @example 2000000
              */
             amount: number;
-            /** @description A product of the borrower's market; another is a 422 on `productCode`. */
+            /**
+             * @description A product of the borrower's market; another is a 422 on `productCode`.
+             * @example in-flexi-6m
+             */
             productCode: string;
-            /** @description One of the product's terms; another is a 422 on `termCode`. */
+            /**
+             * @description One of the product's terms; another is a 422 on `termCode`.
+             * @example m6
+             */
             termCode: string;
         };
         /**
@@ -1517,7 +1540,10 @@ export interface components {
         SendCodeRequest: {
             /** @description Missing or unknown is a 422 on `market`. */
             market: components["schemas"]["Market"];
-            /** @description As typed; validated and normalised by market (a 422 on `phone` when it is not a mobile number). */
+            /**
+             * @description As typed; validated and normalised by market (a 422 on `phone` when it is not a mobile number).
+             * @example 98765 43210
+             */
             phone: string;
         };
         /** @description The public site settings of PRODUCT.md §2, served by `GET /api/v1/site/settings` and rendered into the pages. */
@@ -1907,7 +1933,10 @@ export interface operations {
     cities: {
         parameters: {
             query: {
-                /** @description `IN` (India) or `ID` (Indonesia); missing or unknown is a 422 on `market`. */
+                /**
+                 * @description `IN` (India) or `ID` (Indonesia); missing or unknown is a 422 on `market`.
+                 * @example IN
+                 */
                 market: components["schemas"]["Market"];
             };
             header?: never;
@@ -1955,7 +1984,10 @@ export interface operations {
     enums: {
         parameters: {
             query: {
-                /** @description `IN` (India) or `ID` (Indonesia); missing or unknown is a 422 on `market`. */
+                /**
+                 * @description `IN` (India) or `ID` (Indonesia); missing or unknown is a 422 on `market`.
+                 * @example IN
+                 */
                 market: components["schemas"]["Market"];
             };
             header?: never;
@@ -2117,7 +2149,10 @@ export interface operations {
     login_init: {
         parameters: {
             query: {
-                /** @description `IN` (India) or `ID` (Indonesia); missing or unknown is a 422 on `market`. */
+                /**
+                 * @description `IN` (India) or `ID` (Indonesia); missing or unknown is a 422 on `market`.
+                 * @example IN
+                 */
                 market: components["schemas"]["Market"];
             };
             header?: never;
