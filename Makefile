@@ -4,7 +4,7 @@ CARGO ?= cargo
 PG_URL ?= postgres://postgres@127.0.0.1:5432/postgres
 NPM_CI := npm ci --no-audit --no-fund --loglevel=error
 
-.PHONY: run build web test lint test-rust test-rust-sqlite test-rust-pg test-web e2e openapi bench bench-borrower chromium tools
+.PHONY: run build web test lint test-rust test-rust-sqlite test-rust-pg test-web test-contract e2e openapi bench bench-borrower chromium tools
 
 ## run: build everything and start the server on SQLite with demo data
 run: build
@@ -40,8 +40,8 @@ openapi: web/node_modules/.installed
 	$(CARGO) run --quiet --bin kilat -- openapi > web/src/shared/api/openapi.json
 	cd web && npm run --silent gen:api
 
-## test: every check and test (lint, Rust on SQLite and PostgreSQL, web unit tests, browser journeys)
-test: lint test-rust test-web e2e
+## test: every check and test (lint, Rust on SQLite and PostgreSQL, web unit tests, the API contract, browser journeys)
+test: lint test-rust test-web test-contract e2e
 
 lint: web
 	$(CARGO) fmt --all --check
@@ -64,6 +64,10 @@ test-rust-pg: web
 
 test-web: web/node_modules/.installed
 	cd web && npm run --silent test
+
+## test-contract: schemathesis checks every answer of the release binary against the OpenAPI document (Python 3.11+ with venv; PyPI on the first run)
+test-contract: build
+	scripts/schemathesis.sh target/release/kilat
 
 chromium:
 	@command -v chromium >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }

@@ -11,11 +11,26 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use time::Date;
 
-/// Format version of the KFS; bump it when a field is added, removed or changes meaning.
-pub const KFS_VERSION: u32 = 1;
+/// Format version of the KFS; bump it when a field is added, removed, renamed or changes meaning.
+///
+/// Version 2 renamed the late charge's and the extension's snake_case fields to camelCase. A statement keeps the
+/// version it was sealed with, and [`KeyFactStatement::compute_hash`] hashes a version-1 statement with its old names,
+/// so statements accepted before still prove intact.
+pub const KFS_VERSION: u32 = 2;
+
+/// The JSON names version 1 wrote for the fields version 2 renamed. A key is always `"name":` with unescaped quotes,
+/// which no string value can contain, so replacing these exact byte sequences touches keys only.
+const V1_NAMES: [(&str, &str); 5] = [
+    ("\"perDay\":", "\"per_day\":"),
+    ("\"maxDays\":", "\"max_days\":"),
+    ("\"feePercent\":", "\"fee_percent\":"),
+    ("\"feeFixed\":", "\"fee_fixed\":"),
+    ("\"maxExtensions\":", "\"max_extensions\":"),
+];
 
 /// Who lends, and who hears complaints; runtime settings, passed in by the server.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct Lender {
     /// Lender's registered name (shown on every borrower screen in India).
@@ -26,6 +41,11 @@ pub struct Lender {
 
 /// RBI: a named grievance redressal officer with contact details.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(
+    feature = "openapi",
+    derive(utoipa::ToSchema),
+    schema(as = LenderGrievanceOfficer)
+)]
 #[serde(rename_all = "camelCase")]
 pub struct GrievanceOfficer {
     /// Full name.
@@ -38,6 +58,7 @@ pub struct GrievanceOfficer {
 
 /// The Key Fact Statement.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct KeyFactStatement {
     /// [`KFS_VERSION`].
@@ -61,6 +82,7 @@ pub struct KeyFactStatement {
     /// Sanctioned amount.
     pub sanctioned_amount: Money,
     /// Day of disbursal the schedule assumes.
+    #[cfg_attr(feature = "openapi", schema(value_type = String, format = Date))]
     pub disbursal_date: Date,
     /// Each fee with its tax.
     pub fees: Vec<FeeCharge>,
@@ -86,7 +108,8 @@ pub struct KeyFactStatement {
     pub max_late_charges: Money,
     /// Cooling-off period in days.
     pub cooling_off_days: u32,
-    /// Extension terms, when offered.
+    /// Extension terms; null when the product offers none.
+    #[cfg_attr(feature = "openapi", schema(required = true))]
     pub extension: Option<ExtensionTerms>,
 }
 
@@ -128,8 +151,14 @@ impl KeyFactStatement {
         let mut unsealed = self.clone();
         unsealed.content_hash = String::new();
         // Struct fields serialize in declaration order, so this JSON is canonical for a version.
-        let json = serde_json::to_vec(&unsealed).map_err(|e| Error::Serialize(e.to_string()))?;
-        let digest = Sha256::digest(&json);
+        let mut json =
+            serde_json::to_string(&unsealed).map_err(|e| Error::Serialize(e.to_string()))?;
+        if self.version == 1 {
+            for (now, then) in V1_NAMES {
+                json = json.replace(now, then);
+            }
+        }
+        let digest = Sha256::digest(json.as_bytes());
         Ok(digest.iter().map(|b| format!("{b:02x}")).collect())
     }
 
@@ -192,6 +221,42 @@ mod tests {
         assert_eq!(json["interest"]["rate"], "15%");
         let back: KeyFactStatement = serde_json::from_value(json).unwrap();
         assert!(back.is_intact());
+    }
+
+    #[test]
+    fn the_late_charge_is_camel_case_and_a_version_1_statement_still_proves_intact() {
+        let json = serde_json::to_string(&kfs()).unwrap();
+        assert!(
+            json.contains("\"lateCharge\":{\"flat\":50000,\"perDay\":0,\"maxDays\":0}"),
+            "{json}"
+        );
+        // A statement sealed by version 1 (snake_case names, hashed over them), as stored with an order.
+        let mut v1 = kfs();
+        v1.version = 1;
+        v1.late_charge.per_day = Money::from_minor(2_500);
+        v1.late_charge.max_days = 30;
+        v1.content_hash = String::new();
+        let mut stored = serde_json::to_string(&v1).unwrap();
+        for (now, then) in V1_NAMES {
+            stored = stored.replace(now, then);
+        }
+        assert!(
+            stored.contains("\"per_day\":2500,\"max_days\":30"),
+            "{stored}"
+        );
+        let v1_hash: String = Sha256::digest(stored.as_bytes())
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect();
+        let stored = stored.replacen(
+            "\"contentHash\":\"\"",
+            &format!("\"contentHash\":\"{v1_hash}\""),
+            1,
+        );
+        let read: KeyFactStatement = serde_json::from_str(&stored).unwrap();
+        assert_eq!(read.late_charge.per_day, Money::from_minor(2_500));
+        assert_eq!(read.late_charge.max_days, 30);
+        assert!(read.is_intact());
     }
 
     #[test]

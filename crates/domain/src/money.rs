@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 
 /// A market Kilat lends in; it fixes the currency and the regulator.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub enum Market {
     /// India: rupees, RBI digital lending rules, 18% GST on fees.
     #[serde(rename = "IN")]
@@ -39,6 +40,7 @@ impl Market {
 
 /// ISO 4217 currency; both have 100 minor units to the major unit.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "UPPERCASE")]
 pub enum Currency {
     /// Indian rupee, minor unit paisa.
@@ -58,6 +60,14 @@ impl Currency {
 /// fixes it, and the KFS states it once. Amounts serialize as plain integers, as the API carries them.
 #[derive(
     Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Serialize, Deserialize,
+)]
+#[cfg_attr(
+    feature = "openapi",
+    derive(utoipa::ToSchema),
+    schema(
+        value_type = i64,
+        description = "An amount in minor units (paise, sen) of the loan's currency: an integer, 150000 is ₹1,500.00."
+    )
 )]
 #[serde(transparent)]
 pub struct Money(i64);

@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 
 /// Where an order stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum OrderState {
     /// Applied, KFS accepted, waiting for an operator.

@@ -81,6 +81,7 @@ impl AmountRange {
 
 /// The interest a product charges.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(deny_unknown_fields)]
 pub struct Interest {
     /// Nominal rate.
@@ -93,6 +94,7 @@ pub struct Interest {
 
 /// The time a nominal rate is quoted for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum RateBasis {
     /// Per calendar day, usual for short loans and the unit of the OJK cap.
@@ -103,6 +105,7 @@ pub enum RateBasis {
 
 /// How interest is charged; see `docs/MONEY.md` §3.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum InterestMethod {
     /// Simple interest on the full principal for every day or period of the loan, principal in equal parts.
@@ -210,17 +213,24 @@ pub struct FeeRule {
 /// Never a rate on the overdue amount: RBI's penal-charges circular (August 2023) forbids
 /// capitalising penal charges, and a bounded flat charge can be stated exactly in the KFS and counted
 /// against OJK's 100% total cost cap.
+///
+/// JSON names are camelCase (`perDay`, `maxDays`); the snake_case names of product files and of KFS version 1 are
+/// read as aliases.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct LateCharge {
     /// Charged once when an installment becomes overdue.
     #[serde(default)]
+    #[cfg_attr(feature = "openapi", schema(required = true))]
     pub flat: Money,
-    /// Charged for each further day overdue, up to `max_days`.
-    #[serde(default)]
+    /// Charged for each further day overdue, up to `maxDays`.
+    #[serde(default, alias = "per_day")]
+    #[cfg_attr(feature = "openapi", schema(required = true))]
     pub per_day: Money,
-    /// Days for which `per_day` is charged at most.
-    #[serde(default)]
+    /// Days for which `perDay` is charged at most.
+    #[serde(default, alias = "max_days")]
+    #[cfg_attr(feature = "openapi", schema(required = true))]
     pub max_days: u32,
 }
 
@@ -244,19 +254,23 @@ impl LateCharge {
     }
 }
 
-/// The paid extension of a due date.
+/// The paid extension of a due date; camelCase in JSON, snake_case (aliases) in product files and KFS version 1.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ExtensionTerms {
     /// Days the due date moves.
     pub days: u32,
     /// Fee as a share of the principal.
-    #[serde(default)]
+    #[serde(default, alias = "fee_percent")]
+    #[cfg_attr(feature = "openapi", schema(required = true))]
     pub fee_percent: Rate,
     /// Fixed part of the fee.
-    #[serde(default)]
+    #[serde(default, alias = "fee_fixed")]
+    #[cfg_attr(feature = "openapi", schema(required = true))]
     pub fee_fixed: Money,
     /// Extensions allowed over the life of a loan.
+    #[serde(alias = "max_extensions")]
     pub max_extensions: u32,
 }
 

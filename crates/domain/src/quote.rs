@@ -25,6 +25,7 @@ pub fn fee_tax_rate(market: Market) -> Rate {
 
 /// One fee of a loan, with its tax shown separately as the RBI KFS format asks.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct FeeCharge {
     /// Name from the product.

@@ -15,6 +15,12 @@ pub const RATE_SCALE: i64 = 1_000_000_000;
 #[derive(
     Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Serialize, Deserialize,
 )]
+#[cfg_attr(
+    feature = "openapi",
+    derive(utoipa::ToSchema),
+    schema(value_type = String, pattern = r"^[0-9]+(\.[0-9]+)?%$", example = "0.3%",
+        description = "A rate as a percentage with up to seven decimals, e.g. `15%` or `0.3%`.")
+)]
 #[serde(try_from = "String", into = "String")]
 pub struct Rate(i64);
 
@@ -101,6 +107,12 @@ impl From<Rate> for String {
 /// It is computed to 18 decimal places of the periodic rate and rounded half-up once, at the end,
 /// to the two decimals the KFS shows (RBI KFS circular, April 2024).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[cfg_attr(
+    feature = "openapi",
+    derive(utoipa::ToSchema),
+    schema(value_type = i64, example = 1707,
+        description = "An annual percentage rate in hundredths of a percent: 1707 is 17.07%.")
+)]
 #[serde(transparent)]
 pub struct Apr(pub i64);
 

@@ -14,11 +14,13 @@ const FINE: i128 = 1_000_000_000_000_000_000;
 
 /// One installment of a schedule.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct Installment {
     /// 1-based position.
     pub number: u32,
     /// Day it is due.
+    #[cfg_attr(feature = "openapi", schema(value_type = String, format = Date))]
     pub due_date: Date,
     /// Principal repaid.
     pub principal: Money,

@@ -11,7 +11,19 @@ use crate::content::{EnumKind, ReferenceData};
 use crate::error::{FieldErrors, FieldProblem};
 
 /// The steps, in the order they must be completed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    Serialize,
+    Deserialize,
+    utoipa::ToSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum Step {
     Base,
@@ -66,7 +78,7 @@ impl Step {
 }
 
 /// Identity as on the ID card (PAN in India, NIK in Indonesia).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct BaseInfo {
     pub full_name: String,
@@ -76,7 +88,7 @@ pub struct BaseInfo {
     pub id_number: String,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct PersonalInfo {
     pub education: String,
@@ -88,7 +100,7 @@ pub struct PersonalInfo {
     pub postal_code: String,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct JobInfo {
     pub employment_type: String,
@@ -98,7 +110,7 @@ pub struct JobInfo {
     pub pay_day: u8,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ExtendedInfo {
     pub contact1_name: String,
@@ -111,13 +123,15 @@ pub struct ExtendedInfo {
     pub consent: bool,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct BankInfo {
     pub bank_code: String,
     /// Digits only.
     pub account_number: String,
+    /// India only.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
     pub ifsc: Option<String>,
 }
 

@@ -92,6 +92,7 @@ pub struct BankChoice {
     pub label: String,
     /// India only: the first four letters of the bank's IFSC codes.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
     pub ifsc_prefix: Option<String>,
 }
 

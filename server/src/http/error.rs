@@ -38,15 +38,23 @@ impl<T: Serialize> Envelope<T> {
 #[derive(Debug, Serialize, ToSchema)]
 pub struct ErrorBody {
     /// Stable snake_case error code, e.g. `validation_failed`.
+    #[schema(value_type = super::openapi::ErrorCode)]
     pub code: &'static str,
     /// Human-readable message in the request's language.
     pub msg: String,
     /// Always null.
-    #[schema(value_type = Option<Object>)]
+    #[schema(schema_with = always_null, required = true)]
     pub data: Option<()>,
-    /// Field name → what is wrong with it, in the request's language.
+    /// Field name → what is wrong with it, in the request's language; only on 422 and 400.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
     pub fields: Option<BTreeMap<String, String>>,
+}
+
+fn always_null() -> utoipa::openapi::Object {
+    utoipa::openapi::ObjectBuilder::new()
+        .schema_type(utoipa::openapi::schema::Type::Null)
+        .build()
 }
 
 /// A failed request: a capability's [`Error`], or what the HTTP edge itself refuses.

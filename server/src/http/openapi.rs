@@ -1,7 +1,16 @@
 //! The OpenAPI document, generated from the handlers' annotations.
+//!
+//! Each operation's annotation lists the answers particular to it (401, 404, 409, 422, 429, 502). [`CommonErrors`]
+//! adds the ones that follow from how a request is read, so no annotation can forget them: 500 on every operation,
+//! and 400 (unreadable body), 413 (over the body limit) and 415 (neither JSON nor form-encoded) on every operation
+//! with a body. The borrower's session is the `session_header` or `session_cookie` scheme.
 
-use utoipa::OpenApi;
+use serde::Serialize;
+use utoipa::openapi::security::{ApiKey, ApiKeyValue, SecurityScheme};
+use utoipa::openapi::{Components, ContentBuilder, Ref, ResponseBuilder};
+use utoipa::{Modify, OpenApi, ToSchema};
 
+use super::borrower::auth::SESSION_COOKIE;
 use super::borrower::{auth as borrower, certification, loans, orders};
 use super::error::ErrorBody;
 use super::site;
@@ -9,7 +18,7 @@ use crate::settings::{GrievanceOfficer, SiteSettings};
 
 #[derive(OpenApi)]
 #[openapi(
-    info(title = "Kilat API", version = "1", description = "JSON under /api/v1; every answer is the envelope of PRODUCT.md §4."),
+    info(title = "Kilat API", version = "1", description = "JSON under /api/v1; every answer is the envelope of PRODUCT.md §4. Amounts are integers in minor units (paise, sen), APRs integers in hundredths of a percent, times epoch milliseconds."),
     paths(
         site::settings,
         site::create_contact_message,
@@ -37,13 +46,145 @@ use crate::settings::{GrievanceOfficer, SiteSettings};
         orders::detail,
         orders::agreement
     ),
-    components(schemas(ErrorBody, SiteSettings, GrievanceOfficer, site::ContactMessageRequest, site::ContactMessageCreated)),
+    components(schemas(ErrorBody, ErrorCode, SiteSettings, GrievanceOfficer, site::ContactMessageRequest, site::ContactMessageCreated)),
+    modifiers(&SessionSchemes, &CommonErrors),
     tags(
         (name = "site", description = "The public marketing site"),
         (name = "borrower", description = "The borrower app: sign-in, certification, applying and orders (docs/API-BORROWER.md)")
     )
 )]
 pub struct ApiDoc;
+
+/// The stable `code` of an error answer (docs/API-BORROWER.md); `msg` is its text in the request's language.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ErrorCode {
+    /// 400: the body could not be read (`fields.body` says why).
+    BadRequest,
+    /// 400: the sign-in code is wrong.
+    CodeInvalid,
+    /// 400: no valid code: none sent, used, or expired.
+    CodeExpired,
+    /// 401: no session, or an expired one.
+    Unauthorized,
+    /// 403: the borrower's income is below the market's minimum.
+    NotEligible,
+    /// 404.
+    NotFound,
+    /// 405.
+    MethodNotAllowed,
+    /// 409: a certification step saved before the steps ahead of it.
+    CertificationOutOfOrder,
+    /// 409: applying before the five steps are done.
+    CertificationIncomplete,
+    /// 409: applying while another order is open.
+    OpenOrderExists,
+    /// 409: the KFS accepted is not the one the server computes now.
+    KfsChanged,
+    /// 409: an idempotency key reused for another application.
+    IdempotencyKeyReused,
+    /// 413.
+    PayloadTooLarge,
+    /// 415: neither JSON nor form-encoded.
+    UnsupportedMediaType,
+    /// 422: `fields` names each field at fault.
+    ValidationFailed,
+    /// 422: the loan would cost more than the market's cap allows.
+    CapExceeded,
+    /// 429: too many requests from this address.
+    RateLimited,
+    /// 429: a code was just sent to this phone (`Retry-After`).
+    CodeResendTooSoon,
+    /// 429: the phone's codes for today are used up.
+    DailyLimitReached,
+    /// 429: too many wrong tries of one code.
+    CodeAttemptsExceeded,
+    /// 403: an unsafe request a browser sent for another site's page.
+    CrossSiteRequest,
+    /// 409: the order's state does not accept this change.
+    InvalidTransition,
+    /// 500.
+    Internal,
+    /// 502: the SMS or voice provider failed.
+    CodeDeliveryFailed,
+}
+
+/// `X-Session-Id` for the native shell, the `kilat_session` HttpOnly cookie for browsers (PRODUCT.md §4).
+struct SessionSchemes;
+
+impl Modify for SessionSchemes {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        let components = openapi.components.get_or_insert_with(Components::new);
+        components.add_security_scheme(
+            "session_header",
+            SecurityScheme::ApiKey(ApiKey::Header(ApiKeyValue::with_description(
+                "X-Session-Id",
+                "The `sessionId` of `POST /borrower/login` (the native shell).",
+            ))),
+        );
+        components.add_security_scheme(
+            "session_cookie",
+            SecurityScheme::ApiKey(ApiKey::Cookie(ApiKeyValue::with_description(
+                SESSION_COOKIE,
+                "The HttpOnly cookie `POST /borrower/login` sets (browsers).",
+            ))),
+        );
+    }
+}
+
+/// The error answers every operation, or every operation with a body, can give.
+struct CommonErrors;
+
+impl Modify for CommonErrors {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        let error = |description: &str| {
+            ResponseBuilder::new()
+                .description(description)
+                .content(
+                    "application/json",
+                    ContentBuilder::new()
+                        .schema(Some(Ref::from_schema_name("ErrorBody")))
+                        .build(),
+                )
+                .build()
+        };
+        for item in openapi.paths.paths.values_mut() {
+            for operation in [
+                &mut item.get,
+                &mut item.post,
+                &mut item.put,
+                &mut item.patch,
+                &mut item.delete,
+            ]
+            .into_iter()
+            .flatten()
+            {
+                let responses = &mut operation.responses.responses;
+                let mut add = |status: &str, description: &str| {
+                    responses
+                        .entry(status.to_owned())
+                        .or_insert_with(|| error(description).into());
+                };
+                let has_query =
+                    operation.parameters.iter().flatten().any(|p| {
+                        matches!(p.parameter_in, utoipa::openapi::path::ParameterIn::Query)
+                    });
+                if has_query {
+                    add("400", "bad_request: the query string could not be read");
+                }
+                if operation.request_body.is_some() {
+                    add("400", "bad_request: the body could not be read");
+                    add("413", "payload_too_large: the body is over the limit");
+                    add(
+                        "415",
+                        "unsupported_media_type: neither JSON nor form-encoded",
+                    );
+                }
+                add("500", "internal");
+            }
+        }
+    }
+}
 
 /// The document as pretty JSON with a trailing newline, exactly as committed in `web/src/shared/api/openapi.json`.
 pub fn document() -> String {
@@ -52,4 +193,28 @@ pub fn document() -> String {
         .expect("the OpenAPI document serializes");
     json.push('\n');
     json
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The `ErrorCode` enum of the document names exactly the codes the server can answer with
+    /// (`crate::error::ERROR_CODES`, whose texts the catalogs hold).
+    #[test]
+    fn the_documented_error_codes_are_the_ones_the_server_sends() {
+        let doc = serde_json::to_value(ApiDoc::openapi()).unwrap();
+        let documented: std::collections::BTreeSet<String> =
+            doc["components"]["schemas"]["ErrorCode"]["enum"]
+                .as_array()
+                .expect("ErrorCode is an enum")
+                .iter()
+                .map(|v| v.as_str().unwrap().to_owned())
+                .collect();
+        let sent: std::collections::BTreeSet<String> = crate::error::ERROR_CODES
+            .iter()
+            .map(|c| (*c).to_owned())
+            .collect();
+        assert_eq!(documented, sent);
+    }
 }

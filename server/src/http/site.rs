@@ -29,10 +29,13 @@ pub async fn settings(State(state): State<AppState>) -> Json<Envelope<SiteSettin
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct ContactMessageRequest {
     /// Required; at most 100 characters after trimming.
+    #[schema(value_type = String, required = true, example = "Asha Verma")]
     pub name: Option<String>,
     /// Required; at most 32 characters; no format check (SPEC.md §5).
+    #[schema(value_type = String, required = true, example = "98450 01234")]
     pub telephone: Option<String>,
     /// Required; at most 2000 characters.
+    #[schema(value_type = String, required = true, example = "Please call me about a loan.")]
     pub message: Option<String>,
     /// Optional; at most 254 characters.
     pub email: Option<String>,

@@ -36,11 +36,9 @@ pub struct Agreement {
     pub title: String,
     /// Epoch milliseconds: when the borrower confirmed.
     pub accepted_at: i64,
-    #[schema(value_type = Object)]
     pub lender: Lender,
     pub borrower: AgreementBorrower,
     /// The accepted KFS (docs/MONEY.md §8).
-    #[schema(value_type = Object)]
     pub kfs: KeyFactStatement,
     pub clauses: Vec<Clause>,
 }

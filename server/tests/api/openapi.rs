@@ -46,3 +46,179 @@ fn operation_ids_are_unique() {
     }
     assert!(seen.len() > 20);
 }
+
+fn document() -> serde_json::Value {
+    serde_json::from_str(&kilat_server::http::openapi::document()).unwrap()
+}
+
+/// The operations of the document, as (method path, operation).
+fn operations(doc: &serde_json::Value) -> Vec<(String, serde_json::Value)> {
+    let mut out = Vec::new();
+    for (path, item) in doc["paths"].as_object().unwrap() {
+        for (method, operation) in item.as_object().unwrap() {
+            out.push((format!("{method} {path}"), operation.clone()));
+        }
+    }
+    out
+}
+
+#[test]
+fn every_borrower_operation_behind_a_session_names_the_scheme_and_its_401() {
+    let doc = document();
+    let schemes = &doc["components"]["securitySchemes"];
+    assert_eq!(schemes["session_header"]["in"], "header");
+    assert_eq!(schemes["session_header"]["name"], "X-Session-Id");
+    assert_eq!(schemes["session_cookie"]["in"], "cookie");
+    assert_eq!(schemes["session_cookie"]["name"], "kilat_session");
+    let mut secured = Vec::new();
+    for (name, operation) in operations(&doc) {
+        let has_401 = operation["responses"]["401"].is_object();
+        let security = operation["security"].as_array();
+        assert_eq!(
+            has_401,
+            security.is_some(),
+            "{name}: a 401 and a security requirement go together"
+        );
+        if let Some(security) = security {
+            assert_eq!(
+                security,
+                &vec![
+                    serde_json::json!({"session_header": []}),
+                    serde_json::json!({"session_cookie": []})
+                ],
+                "{name}"
+            );
+            secured.push(name);
+        }
+    }
+    // logout, me, three product and quote operations, four certification, seven home and order operations.
+    assert_eq!(secured.len(), 16, "{secured:?}");
+    assert!(secured.contains(&"get /api/v1/borrower/orders/{orderNo}/agreement".to_owned()));
+}
+
+#[test]
+fn every_operation_documents_500_and_every_body_its_400_413_and_415_in_the_envelope() {
+    let doc = document();
+    for (name, operation) in operations(&doc) {
+        let responses = &operation["responses"];
+        let mut expected = vec!["500"];
+        if operation["requestBody"].is_object() {
+            expected.extend(["400", "413", "415"]);
+        }
+        for status in expected {
+            assert_eq!(
+                responses[status]["content"]["application/json"]["schema"]["$ref"],
+                "#/components/schemas/ErrorBody",
+                "{name} {status}"
+            );
+        }
+    }
+}
+
+#[test]
+fn the_kfs_is_typed_with_integer_money_and_closed_sets_as_enums() {
+    let doc = document();
+    let schemas = &doc["components"]["schemas"];
+    assert_eq!(schemas["Money"]["type"], "integer");
+    assert_eq!(schemas["Money"]["format"], "int64");
+    assert_eq!(schemas["Market"]["enum"], serde_json::json!(["IN", "ID"]));
+    assert_eq!(
+        schemas["Currency"]["enum"],
+        serde_json::json!(["INR", "IDR"])
+    );
+    assert_eq!(
+        schemas["Step"]["enum"],
+        serde_json::json!(["base", "personal", "job", "extended", "bank"])
+    );
+    assert_eq!(schemas["OrderState"]["enum"].as_array().unwrap().len(), 8);
+    let kfs = &schemas["KeyFactStatement"];
+    assert_eq!(
+        kfs["properties"]["sanctionedAmount"]["$ref"],
+        "#/components/schemas/Money"
+    );
+    assert_eq!(
+        kfs["required"].as_array().unwrap().len(),
+        kfs["properties"].as_object().unwrap().len()
+    );
+    let late = &schemas["LateCharge"]["properties"];
+    assert!(
+        late["perDay"].is_object() && late["maxDays"].is_object(),
+        "{late}"
+    );
+    assert_eq!(
+        doc["paths"]["/api/v1/borrower/quote"]["post"]["responses"]["200"]["content"]["application/json"]
+            ["schema"]["$ref"],
+        "#/components/schemas/Envelope_KeyFactStatement"
+    );
+    // The development outbox lists every code: it is not part of the contract.
+    assert!(doc["paths"]["/api/v1/dev/outbox"].is_null());
+}
+
+#[tokio::test]
+async fn a_malformed_query_string_is_a_400_in_the_envelope() {
+    let app = spawn_app().await;
+    let response = app.get("/api/v1/borrower/enums?market=IN&market=ID").await;
+    assert_eq!(response.status(), 400);
+    let body = crate::helpers::error(response).await;
+    assert_eq!(body["code"], "bad_request");
+    assert!(
+        body["fields"]["body"]
+            .as_str()
+            .unwrap()
+            .contains("duplicate field `market`"),
+        "{body}"
+    );
+    app.stop().await;
+}
+
+/// JSON Schema's `integer` includes `500000.0`; a client library may write a whole amount that way.
+#[tokio::test]
+async fn an_amount_with_a_zero_fraction_is_read_as_a_whole_number_and_a_fraction_is_a_400() {
+    let app = spawn_app().await;
+    let session = app.sign_in("IN", "9876543210").await;
+    let products =
+        crate::helpers::data(app.get_as("/api/v1/borrower/products", &session).await).await;
+    let product = &products[0];
+    let min = product["amount"]["min"].as_i64().unwrap();
+    let quote = |amount: serde_json::Value| serde_json::json!({"productCode": product["code"], "termCode": product["terms"][0]["code"], "amount": amount});
+    let whole = app
+        .post_as(
+            "/api/v1/borrower/quote",
+            &session,
+            &quote(serde_json::json!(min as f64)),
+        )
+        .await;
+    assert_eq!(whole.status(), 200);
+    assert_eq!(crate::helpers::data(whole).await["sanctionedAmount"], min);
+    let fraction = app
+        .post_as(
+            "/api/v1/borrower/quote",
+            &session,
+            &quote(serde_json::json!(min as f64 + 0.5)),
+        )
+        .await;
+    assert_eq!(fraction.status(), 400);
+    assert_eq!(crate::helpers::error(fraction).await["code"], "bad_request");
+    app.stop().await;
+}
+
+#[test]
+fn the_market_is_a_required_query_parameter_whose_malformed_string_is_documented_as_400() {
+    let doc = document();
+    for path in [
+        "/api/v1/borrower/login/init",
+        "/api/v1/borrower/enums",
+        "/api/v1/borrower/cities",
+    ] {
+        let operation = &doc["paths"][path]["get"];
+        let market = &operation["parameters"][0];
+        assert_eq!(market["name"], "market", "{path}");
+        assert_eq!(market["in"], "query", "{path}");
+        assert_eq!(market["required"], true, "{path}");
+        assert_eq!(
+            market["schema"]["$ref"], "#/components/schemas/Market",
+            "{path}"
+        );
+        assert!(operation["responses"]["400"].is_object(), "{path}");
+    }
+}

@@ -4,7 +4,7 @@
 use axum::Json;
 use std::sync::{Arc, Mutex, PoisonError};
 
-use axum::extract::{FromRequestParts, Query, Request, State};
+use axum::extract::{FromRequestParts, Request, State};
 use axum::http::{HeaderMap, HeaderValue, header, request::Parts};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
@@ -15,7 +15,7 @@ use utoipa::{IntoParams, ToSchema};
 use crate::auth::{self as sign_in, Borrower, CODE_TTL_MS, RESEND_MS, SESSION_IDLE_MS};
 use crate::error::{FieldErrors, FieldProblem};
 use crate::http::error::{ApiError, Envelope, ErrorBody};
-use crate::http::extract::{ClientAddr, JsonOrForm};
+use crate::http::extract::{ApiQuery, ClientAddr, JsonOrForm};
 use crate::i18n::Lang;
 use crate::sms::Channel;
 use crate::startup::AppState;
@@ -24,16 +24,17 @@ use crate::startup::AppState;
 pub const SESSION_COOKIE: &str = "kilat_session";
 
 #[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct MarketQuery {
-    /// `IN` (India) or `ID` (Indonesia).
+    /// `IN` (India) or `ID` (Indonesia); missing or unknown is a 422 on `market`.
+    #[param(value_type = Market, required = true, example = "IN")]
     pub market: Option<String>,
 }
 
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct LoginInit {
-    /// `IN` or `ID`.
-    pub market: String,
+    pub market: Market,
     pub country_code: String,
     pub phone_example: String,
     pub phone_digits: DigitRange,
@@ -57,7 +58,7 @@ pub struct DigitRange {
     responses((status = 200, body = Envelope<LoginInit>), (status = 422, body = ErrorBody)))]
 pub async fn login_init(
     State(state): State<AppState>,
-    Query(query): Query<MarketQuery>,
+    ApiQuery(query): ApiQuery<MarketQuery>,
 ) -> Result<Json<Envelope<LoginInit>>, ApiError> {
     let market = require_market(query.market.as_deref())?;
     let (example, min, max) = match market {
@@ -65,7 +66,7 @@ pub async fn login_init(
         Market::Indonesia => ("0812 3456 7890", 10, 13),
     };
     Ok(Envelope::ok(LoginInit {
-        market: sign_in::market_code(market).into(),
+        market,
         country_code: market.country_code().into(),
         phone_example: example.into(),
         phone_digits: DigitRange { min, max },
@@ -81,9 +82,11 @@ pub async fn login_init(
 
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct SendCodeRequest {
-    /// `IN` or `ID`.
+    /// Missing or unknown is a 422 on `market`.
+    #[schema(value_type = Market, required = true, example = "IN")]
     pub market: Option<String>,
-    /// As typed; validated and normalised by market.
+    /// As typed; validated and normalised by market (a 422 on `phone` when it is not a mobile number).
+    #[schema(value_type = String, required = true, example = "98765 43210")]
     pub phone: Option<String>,
 }
 
@@ -147,9 +150,12 @@ async fn send_code(
 
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct LoginRequest {
+    #[schema(value_type = Market, required = true, example = "IN")]
     pub market: Option<String>,
+    #[schema(value_type = String, required = true, example = "98765 43210")]
     pub phone: Option<String>,
     /// The 6 digits received.
+    #[schema(value_type = String, required = true, example = "123456")]
     pub code: Option<String>,
 }
 
@@ -166,12 +172,12 @@ pub struct LoggedIn {
 pub struct BorrowerView {
     pub id: String,
     pub phone_masked: String,
-    /// `IN` or `ID`.
-    pub market: String,
+    pub market: Market,
     /// Epoch milliseconds.
     pub created_at: i64,
-    /// True on the first sign-in, when the borrower was created.
+    /// Only in the answer to `POST /login`: true on the first sign-in, when the borrower was created.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
     pub is_new: Option<bool>,
 }
 
@@ -180,7 +186,7 @@ impl BorrowerView {
         Self {
             id: borrower.id.clone(),
             phone_masked: borrower.phone.masked(),
-            market: sign_in::market_code(borrower.market).into(),
+            market: borrower.market,
             created_at: borrower.created_at,
             is_new,
         }
@@ -231,6 +237,7 @@ pub async fn login(
 
 /// Ends the session (header or cookie) and clears the cookie.
 #[utoipa::path(post, path = "/api/v1/borrower/logout", tag = "borrower",
+    security(("session_header" = []), ("session_cookie" = [])),
     responses((status = 200, body = Envelope<Option<bool>>), (status = 401, body = ErrorBody)))]
 pub async fn logout(State(state): State<AppState>, session: Session) -> Result<Response, ApiError> {
     state.services.sign_in.sign_out(&session.token).await?;
@@ -240,6 +247,7 @@ pub async fn logout(State(state): State<AppState>, session: Session) -> Result<R
 
 /// The signed-in borrower.
 #[utoipa::path(get, path = "/api/v1/borrower/me", tag = "borrower",
+    security(("session_header" = []), ("session_cookie" = [])),
     responses((status = 200, body = Envelope<BorrowerView>), (status = 401, body = ErrorBody)))]
 pub async fn me(session: Session) -> Json<Envelope<BorrowerView>> {
     Envelope::ok(BorrowerView::of(&session.borrower, None))

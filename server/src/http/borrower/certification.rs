@@ -1,25 +1,77 @@
 //! Certification and the reference data its forms need (docs/API-BORROWER.md, second slice).
 
 use axum::Json;
-use axum::extract::{Path, Query, State};
+use axum::extract::{Path, State};
 use kilat_domain::Market;
 use serde::Serialize;
 use utoipa::ToSchema;
 
 use super::auth::{MarketQuery, Session, require_market};
-use crate::auth::market_code;
-use crate::certification::{self, Progress, Step, StepRequest};
+use crate::certification::{
+    self, BankInfo, BaseInfo, ExtendedInfo, JobInfo, PersonalInfo, Progress, Step, StepRequest,
+};
 use crate::content::{BankChoice, Choice, EnumKind, PrivacyPolicy, Region};
 use crate::http::error::{ApiError, Envelope, ErrorBody};
-use crate::http::extract::JsonOrForm;
+use crate::http::extract::{ApiQuery, JsonOrForm};
 use crate::i18n::Lang;
 use crate::startup::AppState;
+
+/// The kind of identity number a market asks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum IdKind {
+    /// India's Permanent Account Number.
+    Pan,
+    /// Indonesia's Nomor Induk Kependudukan.
+    Nik,
+}
+
+/// Whether a certification step is saved.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum CertStatus {
+    Done,
+    Todo,
+}
+
+impl CertStatus {
+    fn of(saved: bool) -> Self {
+        if saved { Self::Done } else { Self::Todo }
+    }
+}
+
+/// The time a stated income covers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum IncomePeriod {
+    Month,
+    Year,
+}
+
+impl IncomePeriod {
+    fn of(market: Market) -> Self {
+        match certification::income_period(market) {
+            "month" => Self::Month,
+            _ => Self::Year,
+        }
+    }
+}
+
+/// What a saved step's log entry records.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum LogEvent {
+    /// The first save of the step.
+    Completed,
+    /// A later save.
+    Updated,
+}
 
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct IdNumberRule {
     /// `pan` (India) or `nik` (Indonesia).
-    pub kind: &'static str,
+    pub kind: IdKind,
     pub pattern: &'static str,
     pub example: &'static str,
 }
@@ -40,7 +92,7 @@ pub struct AccountNumberRule {
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct EnumsView {
-    pub market: String,
+    pub market: Market,
     pub gender: Vec<Choice>,
     pub education: Vec<Choice>,
     pub marital_status: Vec<Choice>,
@@ -49,7 +101,7 @@ pub struct EnumsView {
     pub relation: Vec<Choice>,
     pub banks: Vec<BankChoice>,
     /// `month` (India: monthly income) or `year` (Indonesia: annual income).
-    pub income_period: &'static str,
+    pub income_period: IncomePeriod,
     /// The market's minimum income per `incomePeriod`, in minor units.
     pub min_income: i64,
     pub id_number: IdNumberRule,
@@ -64,19 +116,19 @@ fn market_of(query: &MarketQuery) -> Result<Market, ApiError> {
 
 /// The enumerations of the certification forms (public).
 #[utoipa::path(get, path = "/api/v1/borrower/enums", tag = "borrower",
-    params(("market" = String, Query, description = "`IN` or `ID`")),
+    params(MarketQuery),
     responses((status = 200, body = Envelope<EnumsView>), (status = 422, body = ErrorBody)))]
 pub async fn enums(
     State(state): State<AppState>,
     lang: Lang,
-    Query(query): Query<MarketQuery>,
+    ApiQuery(query): ApiQuery<MarketQuery>,
 ) -> Result<Json<Envelope<EnumsView>>, ApiError> {
     let market = market_of(&query)?;
     let data = &state.services.reference;
     let list = |kind| data.choices(market, kind, lang);
     let (min_digits, max_digits) = certification::account_digits(market);
     Ok(Envelope::ok(EnumsView {
-        market: market_code(market).into(),
+        market,
         gender: list(EnumKind::Gender),
         education: list(EnumKind::Education),
         marital_status: list(EnumKind::MaritalStatus),
@@ -84,16 +136,16 @@ pub async fn enums(
         employment_type: list(EnumKind::EmploymentType),
         relation: list(EnumKind::Relation),
         banks: data.banks(market),
-        income_period: certification::income_period(market),
+        income_period: IncomePeriod::of(market),
         min_income: certification::min_income(market),
         id_number: match market {
             Market::India => IdNumberRule {
-                kind: "pan",
+                kind: IdKind::Pan,
                 pattern: "^[A-Z]{3}P[A-Z][0-9]{4}[A-Z]$",
                 example: "ABCPE1234F",
             },
             Market::Indonesia => IdNumberRule {
-                kind: "nik",
+                kind: IdKind::Nik,
                 pattern: "^[1-9][0-9]{15}$",
                 example: "3171234567890001",
             },
@@ -114,21 +166,21 @@ pub async fn enums(
 
 #[derive(Debug, Serialize, ToSchema)]
 pub struct CitiesView {
-    pub market: String,
+    pub market: Market,
     pub regions: Vec<Region>,
 }
 
 /// States (India) or provinces (Indonesia) and their cities (public).
 #[utoipa::path(get, path = "/api/v1/borrower/cities", tag = "borrower",
-    params(("market" = String, Query, description = "`IN` or `ID`")),
+    params(MarketQuery),
     responses((status = 200, body = Envelope<CitiesView>), (status = 422, body = ErrorBody)))]
 pub async fn cities(
     State(state): State<AppState>,
-    Query(query): Query<MarketQuery>,
+    ApiQuery(query): ApiQuery<MarketQuery>,
 ) -> Result<Json<Envelope<CitiesView>>, ApiError> {
     let market = market_of(&query)?;
     Ok(Envelope::ok(CitiesView {
-        market: market_code(market).into(),
+        market,
         regions: state.services.reference.regions(market).to_vec(),
     }))
 }
@@ -153,11 +205,10 @@ pub async fn privacy(State(state): State<AppState>, lang: Lang) -> Json<Envelope
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct StepStatus {
-    /// `base`, `personal`, `job`, `extended` or `bank`.
-    pub step: &'static str,
-    /// `done` or `todo`.
-    pub cert_status: &'static str,
-    /// Epoch milliseconds of the first save.
+    pub step: Step,
+    pub cert_status: CertStatus,
+    /// Epoch milliseconds of the first save; null while the step is to do.
+    #[schema(required = true)]
     pub completed_at: Option<i64>,
 }
 
@@ -165,12 +216,14 @@ pub struct StepStatus {
 pub struct CertificationView {
     pub steps: Vec<StepStatus>,
     pub complete: bool,
-    /// The first step not done yet.
-    pub next: Option<&'static str>,
+    /// The first step not done yet; null when all are done.
+    #[schema(required = true)]
+    pub next: Option<Step>,
 }
 
 /// Each step's `certStatus`, and the next step to do.
-#[utoipa::path(get, path = "/api/v1/borrower/certification", tag = "borrower", operation_id = "certification_status",
+#[utoipa::path(get, path = "/api/v1/borrower/certification", tag = "borrower",
+    security(("session_header" = []), ("session_cookie" = [])), operation_id = "certification_status",
     responses((status = 200, body = Envelope<CertificationView>), (status = 401, body = ErrorBody)))]
 pub async fn list(
     State(state): State<AppState>,
@@ -180,33 +233,31 @@ pub async fn list(
     let steps: Vec<StepStatus> = Step::ALL
         .into_iter()
         .map(|step| StepStatus {
-            step: step.as_str(),
-            cert_status: if progress.completed_at(step).is_some() {
-                "done"
-            } else {
-                "todo"
-            },
+            step,
+            cert_status: CertStatus::of(progress.completed_at(step).is_some()),
             completed_at: progress.completed_at(step),
         })
         .collect();
     Ok(Envelope::ok(CertificationView {
         complete: progress.is_complete(),
-        next: progress.next().map(Step::as_str),
+        next: progress.next(),
         steps,
     }))
 }
 
 #[derive(Debug, Serialize, ToSchema)]
 pub struct LogEntryView {
-    pub step: String,
+    pub step: Step,
     /// `completed` (first save) or `updated`.
+    #[schema(value_type = LogEvent)]
     pub event: String,
     /// Epoch milliseconds.
     pub at: i64,
 }
 
 /// The advance log: each save of a step, oldest first.
-#[utoipa::path(get, path = "/api/v1/borrower/certification/log", tag = "borrower", operation_id = "certification_log",
+#[utoipa::path(get, path = "/api/v1/borrower/certification/log", tag = "borrower",
+    security(("session_header" = []), ("session_cookie" = [])), operation_id = "certification_log",
     responses((status = 200, body = Envelope<Vec<LogEntryView>>), (status = 401, body = ErrorBody)))]
 pub async fn log(
     State(state): State<AppState>,
@@ -217,7 +268,7 @@ pub async fn log(
         entries
             .into_iter()
             .map(|e| LogEntryView {
-                step: e.step.as_str().to_owned(),
+                step: e.step,
                 event: e.event,
                 at: e.at,
             })
@@ -228,14 +279,28 @@ pub async fn log(
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct StepView {
-    pub step: &'static str,
-    pub cert_status: &'static str,
-    /// The saved fields (docs/API-BORROWER.md); ID and account numbers masked except in the answer to a save.
-    #[schema(value_type = Option<Object>)]
+    pub step: Step,
+    pub cert_status: CertStatus,
+    /// The saved fields (docs/API-BORROWER.md); ID and account numbers masked except in the answer to a save. Null
+    /// while the step is to do.
+    #[schema(value_type = Option<StepFields>, required = true)]
     pub data: Option<serde_json::Value>,
-    /// After a save: the next step not done yet, or null when all are.
+    /// Only after a save: the next step not done yet, or null when all are.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub next: Option<Option<&'static str>>,
+    #[schema(value_type = Option<Step>)]
+    pub next: Option<Option<Step>>,
+}
+
+/// A step's fields as `data` carries them, the one `step` names (`StepData::to_view`); documentation only.
+#[derive(ToSchema)]
+#[serde(untagged)]
+#[allow(dead_code)]
+pub enum StepFields {
+    Base(BaseInfo),
+    Personal(PersonalInfo),
+    Job(JobInfo),
+    Extended(ExtendedInfo),
+    Bank(BankInfo),
 }
 
 fn step_of(raw: &str) -> Result<Step, ApiError> {
@@ -244,7 +309,8 @@ fn step_of(raw: &str) -> Result<Step, ApiError> {
 
 /// One step's saved data, numbers masked.
 #[utoipa::path(get, path = "/api/v1/borrower/certification/{step}", tag = "borrower",
-    params(("step" = String, Path, description = "`base`, `personal`, `job`, `extended` or `bank`")),
+    security(("session_header" = []), ("session_cookie" = [])),
+    params(("step" = Step, Path, description = "The step, in the order they must be done; another value is a 404")),
     responses((status = 200, body = Envelope<StepView>), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
 pub async fn read_step(
     State(state): State<AppState>,
@@ -254,8 +320,8 @@ pub async fn read_step(
     let step = step_of(&step)?;
     let saved = certification::read_step(&state.services, &session.borrower, step).await?;
     Ok(Envelope::ok(StepView {
-        step: step.as_str(),
-        cert_status: if saved.is_some() { "done" } else { "todo" },
+        step,
+        cert_status: CertStatus::of(saved.is_some()),
         data: saved.map(|(data, _)| data.to_view(true)),
         next: None,
     }))
@@ -263,7 +329,8 @@ pub async fn read_step(
 
 /// Saves a step (docs/API-BORROWER.md lists each step's fields and rules); answers with the data unmasked.
 #[utoipa::path(post, path = "/api/v1/borrower/certification/{step}", tag = "borrower",
-    params(("step" = String, Path, description = "`base`, `personal`, `job`, `extended` or `bank`")),
+    security(("session_header" = []), ("session_cookie" = [])),
+    params(("step" = Step, Path, description = "The step, in the order they must be done; another value is a 404")),
     request_body(content((Object = "application/json"), (Object = "application/x-www-form-urlencoded")),
         description = "The step's fields (docs/API-BORROWER.md)"),
     responses((status = 200, body = Envelope<StepView>), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody),
@@ -278,9 +345,9 @@ pub async fn save_step(
     let step = step_of(&step)?;
     let saved = certification::save_step(&state.services, &session.borrower, step, &req).await?;
     Ok(Envelope::ok(StepView {
-        step: step.as_str(),
-        cert_status: "done",
+        step,
+        cert_status: CertStatus::Done,
         data: Some(saved.data.to_view(false)),
-        next: Some(saved.next.map(Step::as_str)),
+        next: Some(saved.next),
     }))
 }

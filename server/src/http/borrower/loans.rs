@@ -3,7 +3,7 @@
 
 use axum::Json;
 use axum::extract::{Path, State};
-use kilat_domain::{KeyFactStatement, Product};
+use kilat_domain::{Currency, Interest, KeyFactStatement, Product};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -19,13 +19,12 @@ use crate::startup::AppState;
 pub struct ProductView {
     pub code: String,
     pub name: String,
-    /// `INR` or `IDR`; every amount is in its minor unit.
-    pub currency: String,
+    /// Every amount is in its minor unit.
+    pub currency: Currency,
     pub amount: AmountRangeView,
     pub terms: Vec<TermView>,
     /// E.g. `{"rate": "0.1%", "per": "day", "method": "flat"}`.
-    #[schema(value_type = Object)]
-    pub interest: serde_json::Value,
+    pub interest: Interest,
     pub fees_deducted_at_disbursal: bool,
     pub cooling_off_days: u32,
     /// The cost of the smallest loan on the first term, so a borrower can compare products at a glance.
@@ -43,6 +42,7 @@ pub struct AmountRangeView {
 pub struct TermView {
     pub code: String,
     /// `monthly` or a number of days such as `14d`.
+    #[schema(pattern = "^(monthly|[1-9][0-9]*d)$", example = "14d")]
     pub period: String,
     pub installments: u32,
 }
@@ -74,10 +74,7 @@ pub(super) fn view(s: &Services, product: &Product) -> Result<ProductView, ApiEr
     Ok(ProductView {
         code: product.code.clone(),
         name: product.name.clone(),
-        currency: serde_json::to_value(product.market.currency())
-            .ok()
-            .and_then(|v| v.as_str().map(str::to_owned))
-            .unwrap_or_default(),
+        currency: product.market.currency(),
         amount: AmountRangeView {
             min: product.amount.min.minor(),
             max: product.amount.max.minor(),
@@ -92,7 +89,7 @@ pub(super) fn view(s: &Services, product: &Product) -> Result<ProductView, ApiEr
                 installments: t.installments,
             })
             .collect(),
-        interest: serde_json::to_value(product.interest).map_err(anyhow::Error::from)?,
+        interest: product.interest,
         fees_deducted_at_disbursal: product.fees_deducted_at_disbursal,
         cooling_off_days: product.cooling_off_days,
         sample,
@@ -100,7 +97,8 @@ pub(super) fn view(s: &Services, product: &Product) -> Result<ProductView, ApiEr
 }
 
 /// The products of the borrower's market, smallest first.
-#[utoipa::path(get, path = "/api/v1/borrower/products", tag = "borrower", operation_id = "list_products",
+#[utoipa::path(get, path = "/api/v1/borrower/products", tag = "borrower",
+    security(("session_header" = []), ("session_cookie" = [])), operation_id = "list_products",
     responses((status = 200, body = Envelope<Vec<ProductView>>), (status = 401, body = ErrorBody)))]
 pub async fn list(
     State(state): State<AppState>,
@@ -116,7 +114,8 @@ pub async fn list(
 }
 
 /// One product of the borrower's market; another market's product is 404.
-#[utoipa::path(get, path = "/api/v1/borrower/products/{code}", tag = "borrower", operation_id = "product_detail",
+#[utoipa::path(get, path = "/api/v1/borrower/products/{code}", tag = "borrower",
+    security(("session_header" = []), ("session_cookie" = [])), operation_id = "product_detail",
     params(("code" = String, Path, description = "The product code")),
     responses((status = 200, body = Envelope<ProductView>), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
 pub async fn detail(
@@ -136,9 +135,15 @@ pub async fn detail(
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct QuoteRequest {
+    /// A product of the borrower's market; another is a 422 on `productCode`.
+    #[schema(value_type = String, required = true, example = "in-flexi-6m")]
     pub product_code: Option<String>,
-    /// Minor units (paise or sen).
+    /// Minor units (paise or sen); outside the product's range or off its step is a 422 on `amount`.
+    #[schema(value_type = i64, required = true, example = 2_000_000)]
+    #[serde(default, deserialize_with = "crate::http::extract::whole_number")]
     pub amount: Option<i64>,
+    /// One of the product's terms; another is a 422 on `termCode`.
+    #[schema(value_type = String, required = true, example = "m6")]
     pub term_code: Option<String>,
 }
 
@@ -146,8 +151,9 @@ pub struct QuoteRequest {
 /// net amount paid out, total repayable, the APR, late charges, cooling-off, the lender and grievance officer.
 /// Nothing is stored.
 #[utoipa::path(post, path = "/api/v1/borrower/quote", tag = "borrower",
+    security(("session_header" = []), ("session_cookie" = [])),
     request_body(content((QuoteRequest = "application/json"), (QuoteRequest = "application/x-www-form-urlencoded"))),
-    responses((status = 200, description = "The KFS (docs/MONEY.md §8)", body = Envelope<Object>),
+    responses((status = 200, description = "The KFS (docs/MONEY.md §8)", body = Envelope<KeyFactStatement>),
         (status = 401, body = ErrorBody),
         (status = 422, description = "validation_failed (productCode, amount, termCode) or cap_exceeded", body = ErrorBody)))]
 pub async fn quote(

@@ -5,14 +5,14 @@ use axum::Json;
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
-use kilat_domain::{Code, KeyFactStatement};
+use kilat_domain::{Currency, KeyFactStatement, Market, OrderState};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use super::auth::Session;
 use super::loans::{ProductView, QuoteRequest, view};
 use crate::applications::{self, Confirmation, Confirmed, LoanRequest, Reason, Standing};
-use crate::auth::{Borrower, market_code};
+use crate::auth::Borrower;
 use crate::certification::Step;
 use crate::http::error::{ApiError, Envelope, ErrorBody};
 use crate::http::extract::JsonOrForm;
@@ -26,7 +26,9 @@ use crate::store::orders::{OrderListRow, OrderRow};
 #[serde(rename_all = "camelCase")]
 pub struct CertificationProgress {
     pub complete: bool,
-    pub next: Option<&'static str>,
+    /// The first step not done yet; null when all are done.
+    #[schema(required = true)]
+    pub next: Option<Step>,
     pub done: usize,
     pub total: usize,
 }
@@ -35,18 +37,22 @@ pub struct CertificationProgress {
 #[serde(rename_all = "camelCase")]
 pub struct OpenOrderView {
     pub order_no: String,
-    pub status: String,
+    pub status: OrderState,
+    /// Minor units.
     pub amount: i64,
+    /// Epoch milliseconds.
     pub created_at: i64,
 }
 
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct HomeView {
-    pub market: String,
+    pub market: Market,
     pub phone_masked: String,
     pub lender_name: String,
     pub certification: CertificationProgress,
+    /// The order in progress; null when there is none.
+    #[schema(required = true)]
     pub open_order: Option<OpenOrderView>,
     /// True when the borrower may apply now.
     pub eligible: bool,
@@ -63,6 +69,7 @@ fn products_of(s: &Services, borrower: &Borrower) -> Result<Vec<ProductView>, Ap
 
 /// The borrower's home: certification progress, the open order, whether they may apply, and the products.
 #[utoipa::path(get, path = "/api/v1/borrower/home", tag = "borrower",
+    security(("session_header" = []), ("session_cookie" = [])),
     responses((status = 200, body = Envelope<HomeView>), (status = 401, body = ErrorBody)))]
 pub async fn home(
     State(state): State<AppState>,
@@ -74,19 +81,19 @@ pub async fn home(
     let products = products_of(s, borrower)?;
     let progress = &standing.progress;
     Ok(Envelope::ok(HomeView {
-        market: market_code(borrower.market).into(),
+        market: borrower.market,
         phone_masked: borrower.phone.masked(),
         lender_name: s.site.lender_name.clone(),
         certification: CertificationProgress {
             complete: progress.is_complete(),
-            next: progress.next().map(Step::as_str),
+            next: progress.next(),
             done: progress.done(),
             total: Step::ALL.len(),
         },
         eligible: standing.eligible(),
         open_order: standing.open_order.map(|o| OpenOrderView {
             order_no: o.order_no,
-            status: o.status.code().to_owned(),
+            status: o.status,
             amount: o.amount,
             created_at: o.created_at,
         }),
@@ -105,6 +112,7 @@ pub struct RecommendedView {
 
 /// The products the borrower may apply for now, cheapest first.
 #[utoipa::path(get, path = "/api/v1/borrower/products/recommended", tag = "borrower",
+    security(("session_header" = []), ("session_cookie" = [])),
     responses((status = 200, body = Envelope<RecommendedView>), (status = 401, body = ErrorBody)))]
 pub async fn recommended(
     State(state): State<AppState>,
@@ -128,8 +136,9 @@ pub async fn recommended(
 
 /// The KFS of the loan chosen, after checking the borrower may apply now. Nothing is stored.
 #[utoipa::path(post, path = "/api/v1/borrower/apply", tag = "borrower",
+    security(("session_header" = []), ("session_cookie" = [])),
     request_body(content((QuoteRequest = "application/json"), (QuoteRequest = "application/x-www-form-urlencoded"))),
-    responses((status = 200, description = "The KFS (docs/MONEY.md §8)", body = Envelope<Object>),
+    responses((status = 200, description = "The KFS (docs/MONEY.md §8)", body = Envelope<KeyFactStatement>),
         (status = 401, body = ErrorBody),
         (status = 403, description = "not_eligible", body = ErrorBody),
         (status = 409, description = "certification_incomplete or open_order_exists", body = ErrorBody),
@@ -146,13 +155,19 @@ pub async fn apply(
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ConfirmRequest {
+    #[schema(value_type = String, required = true, example = "in-flexi-6m")]
     pub product_code: Option<String>,
     /// Minor units.
+    #[schema(value_type = i64, required = true, example = 2_000_000)]
+    #[serde(default, deserialize_with = "crate::http::extract::whole_number")]
     pub amount: Option<i64>,
+    #[schema(value_type = String, required = true, example = "m6")]
     pub term_code: Option<String>,
     /// The `contentHash` of the KFS the borrower read and accepted.
+    #[schema(value_type = String, required = true)]
     pub kfs_hash: Option<String>,
     /// 8 to 64 characters `[A-Za-z0-9_-]`, made once per application by the client; or the `Idempotency-Key` header.
+    #[schema(nullable = false)]
     pub idempotency_key: Option<String>,
 }
 
@@ -160,14 +175,12 @@ pub struct ConfirmRequest {
 #[serde(rename_all = "camelCase")]
 pub struct OrderSummary {
     pub order_no: String,
-    /// `pending_review`, `approved`, `rejected`, `cancelled`, `disbursed`, `overdue`, `repaid`,
-    /// `exited_in_cooling_off`.
-    pub status: String,
+    pub status: OrderState,
     pub product_code: String,
     pub product_name: String,
     pub term_code: String,
-    /// `INR` or `IDR`.
-    pub currency: String,
+    /// Of every amount, each in its minor unit.
+    pub currency: Currency,
     pub amount: i64,
     pub net_disbursed: i64,
     pub total_repayable: i64,
@@ -182,11 +195,11 @@ impl From<&OrderRow> for OrderSummary {
     fn from(o: &OrderRow) -> Self {
         Self {
             order_no: o.order_no.clone(),
-            status: o.status.code().to_owned(),
+            status: o.status,
             product_code: o.product_code.clone(),
             product_name: o.product_name.clone(),
             term_code: o.term_code.clone(),
-            currency: o.currency.code().to_owned(),
+            currency: o.currency,
             amount: o.amount,
             net_disbursed: o.net_disbursed,
             total_repayable: o.total_repayable,
@@ -201,11 +214,11 @@ impl From<OrderListRow> for OrderSummary {
     fn from(o: OrderListRow) -> Self {
         Self {
             order_no: o.order_no,
-            status: o.status.code().to_owned(),
+            status: o.status,
             product_code: o.product_code,
             product_name: o.product_name,
             term_code: o.term_code,
-            currency: o.currency.code().to_owned(),
+            currency: o.currency,
             amount: o.amount,
             net_disbursed: o.net_disbursed,
             total_repayable: o.total_repayable,
@@ -218,7 +231,7 @@ impl From<OrderListRow> for OrderSummary {
 
 #[derive(Debug, Serialize, ToSchema)]
 pub struct TimelineEntry {
-    pub status: String,
+    pub status: OrderState,
     /// Epoch milliseconds.
     pub at: i64,
 }
@@ -228,8 +241,7 @@ pub struct TimelineEntry {
 pub struct OrderDetail {
     #[serde(flatten)]
     pub summary: OrderSummary,
-    /// The KFS the borrower accepted (docs/MONEY.md §8).
-    #[schema(value_type = Object)]
+    /// The KFS the borrower accepted (docs/MONEY.md §8), as it was sealed.
     pub kfs: KeyFactStatement,
     /// Epoch milliseconds: when the borrower confirmed.
     pub accepted_at: i64,
@@ -246,7 +258,7 @@ impl From<orders::OrderDetail> for OrderDetail {
                 .timeline
                 .into_iter()
                 .map(|e| TimelineEntry {
-                    status: e.status.code().to_owned(),
+                    status: e.status,
                     at: e.at,
                 })
                 .collect(),
@@ -257,6 +269,7 @@ impl From<orders::OrderDetail> for OrderDetail {
 /// Confirms an application with the KFS accepted: creates the order in `pending_review`, storing that KFS.
 /// Idempotent on the client's key.
 #[utoipa::path(post, path = "/api/v1/borrower/orders", tag = "borrower",
+    security(("session_header" = []), ("session_cookie" = [])),
     request_body(content((ConfirmRequest = "application/json"), (ConfirmRequest = "application/x-www-form-urlencoded"))),
     params(("Idempotency-Key" = Option<String>, Header, description = "Instead of `idempotencyKey` in the body")),
     responses((status = 201, description = "Created", body = Envelope<OrderDetail>),
@@ -295,7 +308,8 @@ pub async fn confirm(
 }
 
 /// The borrower's orders, newest first.
-#[utoipa::path(get, path = "/api/v1/borrower/orders", tag = "borrower", operation_id = "list_orders",
+#[utoipa::path(get, path = "/api/v1/borrower/orders", tag = "borrower",
+    security(("session_header" = []), ("session_cookie" = [])), operation_id = "list_orders",
     responses((status = 200, body = Envelope<Vec<OrderSummary>>), (status = 401, body = ErrorBody)))]
 pub async fn list(
     State(state): State<AppState>,
@@ -308,7 +322,8 @@ pub async fn list(
 }
 
 /// One order of the borrower with its accepted KFS and timeline; another borrower's order is 404.
-#[utoipa::path(get, path = "/api/v1/borrower/orders/{orderNo}", tag = "borrower", operation_id = "order_detail",
+#[utoipa::path(get, path = "/api/v1/borrower/orders/{orderNo}", tag = "borrower",
+    security(("session_header" = []), ("session_cookie" = [])), operation_id = "order_detail",
     params(("orderNo" = String, Path, description = "E.g. KL-261123-7F3K9Q")),
     responses((status = 200, body = Envelope<OrderDetail>), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
 pub async fn detail(
@@ -321,7 +336,8 @@ pub async fn detail(
 }
 
 /// The loan agreement of an order, rendered from its accepted KFS and the borrower's certification.
-#[utoipa::path(get, path = "/api/v1/borrower/orders/{orderNo}/agreement", tag = "borrower", operation_id = "order_agreement",
+#[utoipa::path(get, path = "/api/v1/borrower/orders/{orderNo}/agreement", tag = "borrower",
+    security(("session_header" = []), ("session_cookie" = [])), operation_id = "order_agreement",
     params(("orderNo" = String, Path, description = "E.g. KL-261123-7F3K9Q")),
     responses((status = 200, body = Envelope<Agreement>), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
 pub async fn agreement(

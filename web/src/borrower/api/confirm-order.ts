@@ -1,19 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useApiClient } from '@/shared/api/api-context';
 import type { ApiError, HttpClient } from '@/shared/api/http';
-import { ORDERS_PATH, type OrderDetail } from './orders';
+import { ORDERS_PATH } from './orders';
 import { queryKeys } from './query-keys';
+import type { ConfirmOrderRequest, OrderDetail } from './types';
 
-export interface ConfirmOrderRequest {
-  productCode: string;
-  /** Minor units. */
-  amount: number;
-  termCode: string;
-  /** The `contentHash` of the Key Fact Statement the borrower read and accepted. */
-  kfsHash: string;
-  /** 8 to 64 of `[A-Za-z0-9_-]`: the same key again answers the same order (see idempotency-key.ts). */
-  idempotencyKey: string;
-}
+export type { ConfirmOrderRequest } from './types';
 
 /**
  * Confirms an application (`POST /orders`): 201 with the new order, or 200 with the order this key already

@@ -2,49 +2,11 @@ import { useQuery } from '@tanstack/react-query';
 import { useApiClient } from '@/shared/api/api-context';
 import type { HttpClient } from '@/shared/api/http';
 import { queryKeys } from './query-keys';
-import type { KeyFactStatement } from './types';
+import type { OrderDetail, OrderSummary } from './types';
 
-// Written by hand from docs/API-BORROWER.md ("Apply and confirm") until the OpenAPI document describes
-// orders; every amount is an integer in minor units, every time epoch milliseconds.
+export type { OrderDetail, OrderStatus, OrderSummary } from './types';
 
 export const ORDERS_PATH = '/api/v1/borrower/orders';
-
-/** The order states of docs/MONEY.md §6. */
-export type OrderStatus =
-  | 'pending_review'
-  | 'approved'
-  | 'rejected'
-  | 'cancelled'
-  | 'disbursed'
-  | 'overdue'
-  | 'repaid'
-  | 'exited_in_cooling_off';
-
-/** One order as `GET /orders` lists it. */
-export interface OrderSummary {
-  orderNo: string;
-  status: OrderStatus;
-  productName: string;
-  /** The amount sanctioned. */
-  amount: number;
-  termCode: string;
-  netDisbursed: number;
-  totalRepayable: number;
-  /** Hundredths of a percent. */
-  apr: number;
-  aprDisplay: string;
-  currency: 'INR' | 'IDR';
-  createdAt: number;
-}
-
-/** `GET /orders/{orderNo}`, and the answer to `POST /orders`. */
-export interface OrderDetail extends OrderSummary {
-  /** The Key Fact Statement the borrower accepted; nothing outside it may be charged. */
-  kfs: KeyFactStatement;
-  acceptedAt: number;
-  /** Every change of status, oldest first. */
-  timeline: { status: OrderStatus; at: number }[];
-}
 
 export function fetchOrders(api: HttpClient): Promise<OrderSummary[]> {
   return api.get<OrderSummary[]>(ORDERS_PATH);

@@ -3,16 +3,11 @@ import { useApiClient } from '@/shared/api/api-context';
 import type { HttpClient } from '@/shared/api/http';
 import { useMarket } from '@/shared/market/market-context';
 import { queryKeys } from './query-keys';
+import type { PrivacyPolicy } from './types';
+
+export type { PrivacyPolicy } from './types';
 
 export const PRIVACY_PATH = '/api/v1/borrower/privacy';
-
-/** The privacy policy (`GET /privacy`, public), in the request's language. */
-export interface PrivacyPolicy {
-  title: string;
-  /** `YYYY-MM-DD`. */
-  updated: string;
-  sections: { heading: string; paragraphs: string[] }[];
-}
 
 export function fetchPrivacyPolicy(api: HttpClient): Promise<PrivacyPolicy> {
   return api.get<PrivacyPolicy>(PRIVACY_PATH);

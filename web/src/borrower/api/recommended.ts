@@ -1,19 +1,13 @@
 import { useQuery } from '@tanstack/react-query';
 import { useApiClient } from '@/shared/api/api-context';
 import type { HttpClient } from '@/shared/api/http';
-import type { IneligibleReason } from './home';
 import { PRODUCTS_PATH } from './products';
 import { queryKeys } from './query-keys';
-import type { Product } from './types';
+import type { Recommended } from './types';
+
+export type { Recommended } from './types';
 
 export const RECOMMENDED_PATH = `${PRODUCTS_PATH}/recommended`;
-
-/** `GET /products/recommended`: the products when the borrower may apply, else the reasons and none. */
-export interface Recommended {
-  eligible: boolean;
-  reasons: IneligibleReason[];
-  products: Product[];
-}
 
 export function fetchRecommended(api: HttpClient): Promise<Recommended> {
   return api.get<Recommended>(RECOMMENDED_PATH);

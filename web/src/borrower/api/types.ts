@@ -1,86 +1,93 @@
-// Shapes of the borrower sign-in API (docs/API-BORROWER.md), taken from the generated OpenAPI types by
-// path, as src/shared/api/types.ts does for the site.
-import type { paths } from '@/shared/api/schema';
-import type { DataOf, JsonBody } from '@/shared/api/types';
+// Every shape of the borrower API (docs/API-BORROWER.md), named once here from the types openapi-typescript
+// generates from the server's OpenAPI document (`make openapi`). Nothing is written by hand: a change on the
+// server changes these types, and the typecheck finds each use it breaks. Amounts are integers in minor units,
+// APRs hundredths of a percent, times epoch milliseconds.
+import type { components } from '@/shared/api/schema';
 
-type Get<P extends keyof paths> = paths[P] extends { get: infer O } ? O : never;
-type Post<P extends keyof paths> = paths[P] extends { post: infer O } ? O : never;
-type Answer<O> = O extends { responses: { 200: infer R } } ? DataOf<JsonBody<R>> : never;
-type RequestBody<O> = O extends { requestBody?: infer B } ? JsonBody<NonNullable<B>> : never;
+type Schemas = components['schemas'];
 
 /** The market code the API speaks. */
-export type ApiMarket = 'IN' | 'ID';
+export type ApiMarket = Schemas['Market'];
+export type Currency = Schemas['Currency'];
 
 /** What the login screen needs (`GET /login/init`). */
-export type LoginInit = Answer<Get<'/api/v1/borrower/login/init'>>;
+export type LoginInit = Schemas['LoginInit'];
 /** The answer to an SMS or voice code request. */
-export type CodeSent = Answer<Post<'/api/v1/borrower/login/sms-code'>>;
+export type CodeSent = Schemas['CodeSent'];
 /** The answer to `POST /login`. */
-export type LoggedIn = Answer<Post<'/api/v1/borrower/login'>>;
+export type LoggedIn = Schemas['LoggedIn'];
 /** The signed-in borrower (`GET /me`). */
-export type Me = Answer<Get<'/api/v1/borrower/me'>>;
+export type Me = Schemas['BorrowerView'];
 /** A loan product of the borrower's market (`GET /products`, `GET /products/{code}`). */
-export type Product = Answer<Get<'/api/v1/borrower/products/{code}'>>;
+export type Product = Schemas['ProductView'];
 /** One term a product offers: `period` is `monthly` or a number of days such as `14d`. */
-export type ProductTerm = Product['terms'][number];
+export type ProductTerm = Schemas['TermView'];
 
-/**
- * The Key Fact Statement `POST /quote` answers (docs/MONEY.md §8). The OpenAPI document only says
- * "object" for it, so its shape is written out here; every amount is an integer in minor units.
- */
-export interface KeyFactStatement {
-  version: number;
-  contentHash: string;
-  lender: { name: string; grievanceOfficer: { name: string; email: string; phone: string } };
-  market: ApiMarket;
-  currency: 'INR' | 'IDR';
-  productCode: string;
-  productName: string;
-  termCode: string;
-  interest: { rate: string; per: string; method: string };
-  sanctionedAmount: number;
-  /** `YYYY-MM-DD`: the quote is for a loan paid out on this day. */
-  disbursalDate: string;
-  fees: { name: string; amount: number; tax: number; total: number }[];
-  totalFees: number;
-  feesDeductedAtDisbursal: boolean;
-  netDisbursed: number;
-  totalInterest: number;
-  totalRepayable: number;
-  installments: { number?: number; dueDate: string; principal: number; interest: number; fees: number; amount: number }[];
-  /** Hundredths of a percent. */
-  apr: number;
-  aprDisplay: string;
-  /** Per overdue installment: `flat` once, plus `per_day` for at most `max_days` days. */
-  lateCharge: { flat: number; per_day: number; max_days: number };
-  maxLateCharges: number;
-  coolingOffDays: number;
+/** The Key Fact Statement `POST /quote` and `POST /apply` answer, and an order carries (docs/MONEY.md §8). */
+export type KeyFactStatement = Schemas['KeyFactStatement'];
+
+/** `GET /home`. */
+export type Home = Schemas['HomeView'];
+/** Why the borrower may not apply now. */
+export type IneligibleReason = Schemas['Reason'];
+/** `GET /products/recommended`: the products when the borrower may apply, else the reasons and none. */
+export type Recommended = Schemas['RecommendedView'];
+
+/** The order states of docs/MONEY.md §6. */
+export type OrderStatus = Schemas['OrderState'];
+/** One order as `GET /orders` lists it. */
+export type OrderSummary = Schemas['OrderSummary'];
+/** `GET /orders/{orderNo}`, and the answer to `POST /orders`. */
+export type OrderDetail = Schemas['OrderDetail'];
+/** `GET /orders/{orderNo}/agreement`. */
+export type LoanAgreement = Schemas['Agreement'];
+
+/** A certification step; `CERT_STEPS` (certification.ts) lists them in order. */
+export type CertStep = Schemas['Step'];
+export type CertStatus = Schemas['CertStatus'];
+/** `GET /certification`. */
+export type Certification = Schemas['CertificationView'];
+/** One line of `GET /certification/log`. */
+export type CertificationLogEntry = Schemas['LogEntryView'];
+export type BaseInfo = Schemas['BaseInfo'];
+export type PersonalInfo = Schemas['PersonalInfo'];
+export type JobInfo = Schemas['JobInfo'];
+export type ExtendedInfo = Schemas['ExtendedInfo'];
+export type BankInfo = Schemas['BankInfo'];
+/** Each step's fields, as `data` carries them back. */
+export interface StepData {
+  base: BaseInfo;
+  personal: PersonalInfo;
+  job: JobInfo;
+  extended: ExtendedInfo;
+  bank: BankInfo;
 }
+/** What a step's form sends: its fields, and for the bank step the account number typed twice. */
+export type StepRequest<S extends CertStep> = StepData[S] & (S extends 'bank' ? { accountNumberConfirm?: string } : unknown);
+/** `GET /certification/{step}`, with `data` narrowed to the step asked for. */
+export type CertificationStepAnswer<S extends CertStep = CertStep> = Omit<Schemas['StepView'], 'step' | 'data'> & {
+  step: S;
+  data: StepData[S] | null;
+};
+/** `POST /certification/{step}`: the saved step and where to go next. */
+export type CertificationStepSaved<S extends CertStep = CertStep> = CertificationStepAnswer<S> & {
+  next?: CertStep | null;
+};
 
-// The server takes every request field as optional (so a missing one becomes a field error); the app
-// always sends them all, and these stricter shapes must still fit the documented ones.
-export interface CodeRequest {
-  market: ApiMarket;
-  phone: string;
-}
+/** `GET /enums?market=`: the choices and the market's rules the forms follow. */
+export type Enums = Schemas['EnumsView'];
+/** One choice of an enumeration: `code` travels, `label` is shown. */
+export type EnumOption = Schemas['Choice'];
+export type BankOption = Schemas['BankChoice'];
+/** `GET /cities?market=`. */
+export type Cities = Schemas['CitiesView'];
+export type Region = Schemas['Region'];
+export type City = Schemas['City'];
 
-export interface LoginRequest {
-  market: ApiMarket;
-  phone: string;
-  code: string;
-}
+/** The privacy policy (`GET /privacy`). */
+export type PrivacyPolicy = Schemas['PrivacyPolicy'];
 
-export interface QuoteRequest {
-  productCode: string;
-  /** Minor units. */
-  amount: number;
-  termCode: string;
-}
-
-type Fits<A, B> = A extends B ? true : never;
-export const requestsFitTheSchema: [
-  Fits<CodeRequest, RequestBody<Post<'/api/v1/borrower/login/sms-code'>>>,
-  Fits<CodeRequest, RequestBody<Post<'/api/v1/borrower/login/voice-code'>>>,
-  Fits<LoginRequest, RequestBody<Post<'/api/v1/borrower/login'>>>,
-  Fits<QuoteRequest, RequestBody<Post<'/api/v1/borrower/quote'>>>,
-] = [true, true, true, true];
+export type CodeRequest = Schemas['SendCodeRequest'];
+export type LoginRequest = Schemas['LoginRequest'];
+export type QuoteRequest = Schemas['QuoteRequest'];
+export type ConfirmOrderRequest = Schemas['ConfirmRequest'];

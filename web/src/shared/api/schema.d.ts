@@ -421,8 +421,8 @@ export interface components {
             borrower: components["schemas"]["AgreementBorrower"];
             clauses: components["schemas"]["Clause"][];
             /** @description The accepted KFS (docs/MONEY.md §8). */
-            kfs: Record<string, never>;
-            lender: Record<string, never>;
+            kfs: components["schemas"]["KeyFactStatement"];
+            lender: components["schemas"]["Lender"];
             orderNo: string;
             title: string;
         };
@@ -443,12 +443,33 @@ export interface components {
             /** Format: int64 */
             step: number;
         };
+        /**
+         * Format: int64
+         * @description An annual percentage rate in hundredths of a percent: 1707 is 17.07%.
+         * @example 1707
+         */
+        Apr: number;
         /** @description A bank of the market. In India `code` is the bank's IFSC prefix. */
         BankChoice: {
             code: string;
             /** @description India only: the first four letters of the bank's IFSC codes. */
-            ifscPrefix?: string | null;
+            ifscPrefix?: string;
             label: string;
+        };
+        BankInfo: {
+            /** @description Digits only. */
+            accountNumber: string;
+            bankCode: string;
+            /** @description India only. */
+            ifsc?: string;
+        };
+        /** @description Identity as on the ID card (PAN in India, NIK in Indonesia). */
+        BaseInfo: {
+            /** @description `YYYY-MM-DD`. */
+            dateOfBirth: string;
+            fullName: string;
+            gender: string;
+            idNumber: string;
         };
         BorrowerView: {
             /**
@@ -457,22 +478,25 @@ export interface components {
              */
             createdAt: number;
             id: string;
-            /** @description True on the first sign-in, when the borrower was created. */
-            isNew?: boolean | null;
-            /** @description `IN` or `ID`. */
-            market: string;
+            /** @description Only in the answer to `POST /login`: true on the first sign-in, when the borrower was created. */
+            isNew?: boolean;
+            market: components["schemas"]["Market"];
             phoneMasked: string;
         };
+        /**
+         * @description Whether a certification step is saved.
+         * @enum {string}
+         */
+        CertStatus: "done" | "todo";
         CertificationProgress: {
             complete: boolean;
             done: number;
-            next?: string | null;
+            next: null | components["schemas"]["Step"];
             total: number;
         };
         CertificationView: {
             complete: boolean;
-            /** @description The first step not done yet. */
-            next?: string | null;
+            next: null | components["schemas"]["Step"];
             steps: components["schemas"]["StepStatus"][];
         };
         /** @description One choice of a list, labelled in the request's language. */
@@ -481,7 +505,7 @@ export interface components {
             label: string;
         };
         CitiesView: {
-            market: string;
+            market: components["schemas"]["Market"];
             regions: components["schemas"]["Region"][];
         };
         City: {
@@ -503,14 +527,17 @@ export interface components {
             /**
              * Format: int64
              * @description Minor units.
+             * @example 2000000
              */
-            amount?: number | null;
+            amount: number;
             /** @description 8 to 64 characters `[A-Za-z0-9_-]`, made once per application by the client; or the `Idempotency-Key` header. */
-            idempotencyKey?: string | null;
+            idempotencyKey?: string;
             /** @description The `contentHash` of the KFS the borrower read and accepted. */
-            kfsHash?: string | null;
-            productCode?: string | null;
-            termCode?: string | null;
+            kfsHash: string;
+            /** @example in-flexi-6m */
+            productCode: string;
+            /** @example m6 */
+            termCode: string;
         };
         ContactMessageCreated: {
             /**
@@ -529,13 +556,27 @@ export interface components {
             company?: string | null;
             /** @description Optional; at most 254 characters. */
             email?: string | null;
-            /** @description Required; at most 2000 characters. */
-            message?: string | null;
-            /** @description Required; at most 100 characters after trimming. */
-            name?: string | null;
-            /** @description Required; at most 32 characters; no format check (SPEC.md §5). */
-            telephone?: string | null;
+            /**
+             * @description Required; at most 2000 characters.
+             * @example Please call me about a loan.
+             */
+            message: string;
+            /**
+             * @description Required; at most 100 characters after trimming.
+             * @example Asha Verma
+             */
+            name: string;
+            /**
+             * @description Required; at most 32 characters; no format check (SPEC.md §5).
+             * @example 98450 01234
+             */
+            telephone: string;
         };
+        /**
+         * @description ISO 4217 currency; both have 100 minor units to the major unit.
+         * @enum {string}
+         */
+        Currency: "INR" | "IDR";
         DigitRange: {
             /** Format: int32 */
             max: number;
@@ -555,9 +596,9 @@ export interface components {
             idNumber: components["schemas"]["IdNumberRule"];
             ifscRequired: boolean;
             /** @description `month` (India: monthly income) or `year` (Indonesia: annual income). */
-            incomePeriod: string;
+            incomePeriod: components["schemas"]["IncomePeriod"];
             maritalStatus: components["schemas"]["Choice"][];
-            market: string;
+            market: components["schemas"]["Market"];
             /**
              * Format: int64
              * @description The market's minimum income per `incomePeriod`, in minor units.
@@ -583,8 +624,8 @@ export interface components {
                 borrower: components["schemas"]["AgreementBorrower"];
                 clauses: components["schemas"]["Clause"][];
                 /** @description The accepted KFS (docs/MONEY.md §8). */
-                kfs: Record<string, never>;
-                lender: Record<string, never>;
+                kfs: components["schemas"]["KeyFactStatement"];
+                lender: components["schemas"]["Lender"];
                 orderNo: string;
                 title: string;
             };
@@ -605,10 +646,9 @@ export interface components {
                  */
                 createdAt: number;
                 id: string;
-                /** @description True on the first sign-in, when the borrower was created. */
-                isNew?: boolean | null;
-                /** @description `IN` or `ID`. */
-                market: string;
+                /** @description Only in the answer to `POST /login`: true on the first sign-in, when the borrower was created. */
+                isNew?: boolean;
+                market: components["schemas"]["Market"];
                 phoneMasked: string;
             };
             /** @description Always `ok` on success. */
@@ -623,8 +663,7 @@ export interface components {
             code: number;
             data: {
                 complete: boolean;
-                /** @description The first step not done yet. */
-                next?: string | null;
+                next: null | components["schemas"]["Step"];
                 steps: components["schemas"]["StepStatus"][];
             };
             /** @description Always `ok` on success. */
@@ -638,7 +677,7 @@ export interface components {
              */
             code: number;
             data: {
-                market: string;
+                market: components["schemas"]["Market"];
                 regions: components["schemas"]["Region"][];
             };
             /** @description Always `ok` on success. */
@@ -696,9 +735,9 @@ export interface components {
                 idNumber: components["schemas"]["IdNumberRule"];
                 ifscRequired: boolean;
                 /** @description `month` (India: monthly income) or `year` (Indonesia: annual income). */
-                incomePeriod: string;
+                incomePeriod: components["schemas"]["IncomePeriod"];
                 maritalStatus: components["schemas"]["Choice"][];
-                market: string;
+                market: components["schemas"]["Market"];
                 /**
                  * Format: int64
                  * @description The market's minimum income per `incomePeriod`, in minor units.
@@ -723,11 +762,80 @@ export interface components {
                 /** @description True when the borrower may apply now. */
                 eligible: boolean;
                 lenderName: string;
-                market: string;
-                openOrder?: null | components["schemas"]["OpenOrderView"];
+                market: components["schemas"]["Market"];
+                openOrder: null | components["schemas"]["OpenOrderView"];
                 phoneMasked: string;
                 products: components["schemas"]["ProductView"][];
                 reasons: components["schemas"]["Reason"][];
+            };
+            /** @description Always `ok` on success. */
+            msg: string;
+        };
+        /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
+        Envelope_KeyFactStatement: {
+            /**
+             * Format: int32
+             * @description Always 0 on success.
+             */
+            code: number;
+            /** @description The Key Fact Statement. */
+            data: {
+                /** @description APR in hundredths of a percent. */
+                apr: components["schemas"]["Apr"];
+                /** @description APR as shown, e.g. `"17.07%"`. */
+                aprDisplay: string;
+                /** @description Hex SHA-256 of the canonical JSON of this statement with this field empty. */
+                contentHash: string;
+                /**
+                 * Format: int32
+                 * @description Cooling-off period in days.
+                 */
+                coolingOffDays: number;
+                /** @description Currency of every amount (all in minor units). */
+                currency: components["schemas"]["Currency"];
+                /**
+                 * Format: date
+                 * @description Day of disbursal the schedule assumes.
+                 */
+                disbursalDate: string;
+                extension: null | components["schemas"]["ExtensionTerms"];
+                /** @description Each fee with its tax. */
+                fees: components["schemas"]["FeeCharge"][];
+                /** @description Whether fees are deducted from the payout. */
+                feesDeductedAtDisbursal: boolean;
+                /** @description Each installment with date and amount. */
+                installments: components["schemas"]["Installment"][];
+                /** @description Nominal interest. */
+                interest: components["schemas"]["Interest"];
+                /** @description Flat late charge per overdue installment. */
+                lateCharge: components["schemas"]["LateCharge"];
+                /** @description Lender and grievance officer. */
+                lender: components["schemas"]["Lender"];
+                /** @description Market. */
+                market: components["schemas"]["Market"];
+                /** @description The most late charges can add over the loan. */
+                maxLateCharges: components["schemas"]["Money"];
+                /** @description Paid to the borrower. */
+                netDisbursed: components["schemas"]["Money"];
+                /** @description Product code. */
+                productCode: string;
+                /** @description Product name. */
+                productName: string;
+                /** @description Sanctioned amount. */
+                sanctionedAmount: components["schemas"]["Money"];
+                /** @description Term code. */
+                termCode: string;
+                /** @description All fees with tax. */
+                totalFees: components["schemas"]["Money"];
+                /** @description Total interest. */
+                totalInterest: components["schemas"]["Money"];
+                /** @description Total repayable. */
+                totalRepayable: components["schemas"]["Money"];
+                /**
+                 * Format: int32
+                 * @description [`KFS_VERSION`].
+                 */
+                version: number;
             };
             /** @description Always `ok` on success. */
             msg: string;
@@ -762,8 +870,7 @@ export interface components {
                 codeTtlSeconds: number;
                 countryCode: string;
                 lenderName: string;
-                /** @description `IN` or `ID`. */
-                market: string;
+                market: components["schemas"]["Market"];
                 phoneDigits: components["schemas"]["DigitRange"];
                 phoneExample: string;
                 privacyUrl: string;
@@ -798,8 +905,8 @@ export interface components {
                  * @description Epoch milliseconds: when the borrower confirmed.
                  */
                 acceptedAt: number;
-                /** @description The KFS the borrower accepted (docs/MONEY.md §8). */
-                kfs: Record<string, never>;
+                /** @description The KFS the borrower accepted (docs/MONEY.md §8), as it was sealed. */
+                kfs: components["schemas"]["KeyFactStatement"];
                 timeline: components["schemas"]["TimelineEntry"][];
             };
             /** @description Always `ok` on success. */
@@ -834,11 +941,11 @@ export interface components {
                 code: string;
                 /** Format: int32 */
                 coolingOffDays: number;
-                /** @description `INR` or `IDR`; every amount is in its minor unit. */
-                currency: string;
+                /** @description Every amount is in its minor unit. */
+                currency: components["schemas"]["Currency"];
                 feesDeductedAtDisbursal: boolean;
                 /** @description E.g. `{"rate": "0.1%", "per": "day", "method": "flat"}`. */
-                interest: Record<string, never>;
+                interest: components["schemas"]["Interest"];
                 name: string;
                 /** @description The cost of the smallest loan on the first term, so a borrower can compare products at a glance. */
                 sample: components["schemas"]["SampleCost"];
@@ -903,12 +1010,10 @@ export interface components {
              */
             code: number;
             data: {
-                certStatus: string;
-                /** @description The saved fields (docs/API-BORROWER.md); ID and account numbers masked except in the answer to a save. */
-                data?: Record<string, never> | null;
-                /** @description After a save: the next step not done yet, or null when all are. */
-                next?: string | null;
-                step: string;
+                certStatus: components["schemas"]["CertStatus"];
+                data: null | components["schemas"]["StepFields"];
+                next?: null | components["schemas"]["Step"];
+                step: components["schemas"]["Step"];
             };
             /** @description Always `ok` on success. */
             msg: string;
@@ -927,8 +1032,8 @@ export interface components {
                  */
                 at: number;
                 /** @description `completed` (first save) or `updated`. */
-                event: string;
-                step: string;
+                event: components["schemas"]["LogEvent"];
+                step: components["schemas"]["Step"];
             }[];
             /** @description Always `ok` on success. */
             msg: string;
@@ -954,18 +1059,14 @@ export interface components {
                  * @description Epoch milliseconds.
                  */
                 createdAt: number;
-                /** @description `INR` or `IDR`. */
-                currency: string;
+                /** @description Of every amount, each in its minor unit. */
+                currency: components["schemas"]["Currency"];
                 /** Format: int64 */
                 netDisbursed: number;
                 orderNo: string;
                 productCode: string;
                 productName: string;
-                /**
-                 * @description `pending_review`, `approved`, `rejected`, `cancelled`, `disbursed`, `overdue`, `repaid`,
-                 *     `exited_in_cooling_off`.
-                 */
-                status: string;
+                status: components["schemas"]["OrderState"];
                 termCode: string;
                 /** Format: int64 */
                 totalRepayable: number;
@@ -985,11 +1086,11 @@ export interface components {
                 code: string;
                 /** Format: int32 */
                 coolingOffDays: number;
-                /** @description `INR` or `IDR`; every amount is in its minor unit. */
-                currency: string;
+                /** @description Every amount is in its minor unit. */
+                currency: components["schemas"]["Currency"];
                 feesDeductedAtDisbursal: boolean;
                 /** @description E.g. `{"rate": "0.1%", "per": "day", "method": "flat"}`. */
-                interest: Record<string, never>;
+                interest: components["schemas"]["Interest"];
                 name: string;
                 /** @description The cost of the smallest loan on the first term, so a borrower can compare products at a glance. */
                 sample: components["schemas"]["SampleCost"];
@@ -1004,15 +1105,57 @@ export interface components {
          */
         ErrorBody: {
             /** @description Stable snake_case error code, e.g. `validation_failed`. */
-            code: string;
-            /** @description Always null. */
-            data?: Record<string, never> | null;
-            /** @description Field name → what is wrong with it, in the request's language. */
+            code: components["schemas"]["ErrorCode"];
+            data: null;
+            /** @description Field name → what is wrong with it, in the request's language; only on 422 and 400. */
             fields?: {
                 [key: string]: string;
-            } | null;
+            };
             /** @description Human-readable message in the request's language. */
             msg: string;
+        };
+        /**
+         * @description The stable `code` of an error answer (docs/API-BORROWER.md); `msg` is its text in the request's language.
+         * @enum {string}
+         */
+        ErrorCode: "bad_request" | "code_invalid" | "code_expired" | "unauthorized" | "not_eligible" | "not_found" | "method_not_allowed" | "certification_out_of_order" | "certification_incomplete" | "open_order_exists" | "kfs_changed" | "idempotency_key_reused" | "payload_too_large" | "unsupported_media_type" | "validation_failed" | "cap_exceeded" | "rate_limited" | "code_resend_too_soon" | "daily_limit_reached" | "code_attempts_exceeded" | "cross_site_request" | "invalid_transition" | "internal" | "code_delivery_failed";
+        ExtendedInfo: {
+            consent: boolean;
+            contact1Name: string;
+            /** @description E.164. */
+            contact1Phone: string;
+            contact1Relation: string;
+            contact2Name: string;
+            contact2Phone: string;
+            contact2Relation: string;
+        };
+        /** @description The paid extension of a due date; camelCase in JSON, snake_case (aliases) in product files and KFS version 1. */
+        ExtensionTerms: {
+            /**
+             * Format: int32
+             * @description Days the due date moves.
+             */
+            days: number;
+            /** @description Fixed part of the fee. */
+            feeFixed: components["schemas"]["Money"];
+            /** @description Fee as a share of the principal. */
+            feePercent: components["schemas"]["Rate"];
+            /**
+             * Format: int32
+             * @description Extensions allowed over the life of a loan.
+             */
+            maxExtensions: number;
+        };
+        /** @description One fee of a loan, with its tax shown separately as the RBI KFS format asks. */
+        FeeCharge: {
+            /** @description The fee before tax. */
+            amount: components["schemas"]["Money"];
+            /** @description Name from the product. */
+            name: string;
+            /** @description GST in India, zero in Indonesia. */
+            tax: components["schemas"]["Money"];
+            /** @description `amount + tax`. */
+            total: components["schemas"]["Money"];
         };
         GrievanceOfficer: {
             email: string;
@@ -1024,17 +1167,169 @@ export interface components {
             /** @description True when the borrower may apply now. */
             eligible: boolean;
             lenderName: string;
-            market: string;
-            openOrder?: null | components["schemas"]["OpenOrderView"];
+            market: components["schemas"]["Market"];
+            openOrder: null | components["schemas"]["OpenOrderView"];
             phoneMasked: string;
             products: components["schemas"]["ProductView"][];
             reasons: components["schemas"]["Reason"][];
         };
+        /**
+         * @description The kind of identity number a market asks for.
+         * @enum {string}
+         */
+        IdKind: "pan" | "nik";
         IdNumberRule: {
             example: string;
             /** @description `pan` (India) or `nik` (Indonesia). */
-            kind: string;
+            kind: components["schemas"]["IdKind"];
             pattern: string;
+        };
+        /**
+         * @description The time a stated income covers.
+         * @enum {string}
+         */
+        IncomePeriod: "month" | "year";
+        /** @description One installment of a schedule. */
+        Installment: {
+            /** @description The installment: principal + interest + fees. */
+            amount: components["schemas"]["Money"];
+            /**
+             * Format: date
+             * @description Day it is due.
+             */
+            dueDate: string;
+            /** @description Fees (with tax) paid, when the product does not deduct them at disbursal. */
+            fees: components["schemas"]["Money"];
+            /** @description Interest paid. */
+            interest: components["schemas"]["Money"];
+            /**
+             * Format: int32
+             * @description 1-based position.
+             */
+            number: number;
+            /** @description Principal repaid. */
+            principal: components["schemas"]["Money"];
+        };
+        /** @description The interest a product charges. */
+        Interest: {
+            /** @description How the rate turns into installments. */
+            method: components["schemas"]["InterestMethod"];
+            /** @description The time the rate is quoted for. */
+            per: components["schemas"]["RateBasis"];
+            /** @description Nominal rate. */
+            rate: components["schemas"]["Rate"];
+        };
+        /**
+         * @description How interest is charged; see `docs/MONEY.md` §3.
+         * @enum {string}
+         */
+        InterestMethod: "flat" | "reducing";
+        JobInfo: {
+            employerName: string;
+            employmentType: string;
+            /**
+             * Format: int64
+             * @description Minor units: a month's income in India, a year's in Indonesia.
+             */
+            income: number;
+            /** Format: int32 */
+            payDay: number;
+        };
+        /** @description The Key Fact Statement. */
+        KeyFactStatement: {
+            /** @description APR in hundredths of a percent. */
+            apr: components["schemas"]["Apr"];
+            /** @description APR as shown, e.g. `"17.07%"`. */
+            aprDisplay: string;
+            /** @description Hex SHA-256 of the canonical JSON of this statement with this field empty. */
+            contentHash: string;
+            /**
+             * Format: int32
+             * @description Cooling-off period in days.
+             */
+            coolingOffDays: number;
+            /** @description Currency of every amount (all in minor units). */
+            currency: components["schemas"]["Currency"];
+            /**
+             * Format: date
+             * @description Day of disbursal the schedule assumes.
+             */
+            disbursalDate: string;
+            extension: null | components["schemas"]["ExtensionTerms"];
+            /** @description Each fee with its tax. */
+            fees: components["schemas"]["FeeCharge"][];
+            /** @description Whether fees are deducted from the payout. */
+            feesDeductedAtDisbursal: boolean;
+            /** @description Each installment with date and amount. */
+            installments: components["schemas"]["Installment"][];
+            /** @description Nominal interest. */
+            interest: components["schemas"]["Interest"];
+            /** @description Flat late charge per overdue installment. */
+            lateCharge: components["schemas"]["LateCharge"];
+            /** @description Lender and grievance officer. */
+            lender: components["schemas"]["Lender"];
+            /** @description Market. */
+            market: components["schemas"]["Market"];
+            /** @description The most late charges can add over the loan. */
+            maxLateCharges: components["schemas"]["Money"];
+            /** @description Paid to the borrower. */
+            netDisbursed: components["schemas"]["Money"];
+            /** @description Product code. */
+            productCode: string;
+            /** @description Product name. */
+            productName: string;
+            /** @description Sanctioned amount. */
+            sanctionedAmount: components["schemas"]["Money"];
+            /** @description Term code. */
+            termCode: string;
+            /** @description All fees with tax. */
+            totalFees: components["schemas"]["Money"];
+            /** @description Total interest. */
+            totalInterest: components["schemas"]["Money"];
+            /** @description Total repayable. */
+            totalRepayable: components["schemas"]["Money"];
+            /**
+             * Format: int32
+             * @description [`KFS_VERSION`].
+             */
+            version: number;
+        };
+        /**
+         * @description A flat late charge per overdue installment: once, plus a fixed amount a day for a bounded number of days.
+         *
+         *     Never a rate on the overdue amount: RBI's penal-charges circular (August 2023) forbids
+         *     capitalising penal charges, and a bounded flat charge can be stated exactly in the KFS and counted
+         *     against OJK's 100% total cost cap.
+         *
+         *     JSON names are camelCase (`perDay`, `maxDays`); the snake_case names of product files and of KFS version 1 are
+         *     read as aliases.
+         */
+        LateCharge: {
+            /** @description Charged once when an installment becomes overdue. */
+            flat: components["schemas"]["Money"];
+            /**
+             * Format: int32
+             * @description Days for which `perDay` is charged at most.
+             */
+            maxDays: number;
+            /** @description Charged for each further day overdue, up to `maxDays`. */
+            perDay: components["schemas"]["Money"];
+        };
+        /** @description Who lends, and who hears complaints; runtime settings, passed in by the server. */
+        Lender: {
+            /** @description The named grievance officer. */
+            grievanceOfficer: components["schemas"]["LenderGrievanceOfficer"];
+            /** @description Lender's registered name (shown on every borrower screen in India). */
+            name: string;
+        };
+        /** @description RBI: a named grievance redressal officer with contact details. */
+        LenderGrievanceOfficer: {
+            /** @description E-mail address. */
+            email: string;
+            /** @description Full name. */
+            name: string;
+            /** @description Phone number. */
+            phone: string;
         };
         LogEntryView: {
             /**
@@ -1043,9 +1338,14 @@ export interface components {
              */
             at: number;
             /** @description `completed` (first save) or `updated`. */
-            event: string;
-            step: string;
+            event: components["schemas"]["LogEvent"];
+            step: components["schemas"]["Step"];
         };
+        /**
+         * @description What a saved step's log entry records.
+         * @enum {string}
+         */
+        LogEvent: "completed" | "updated";
         LoggedIn: {
             borrower: components["schemas"]["BorrowerView"];
             /** @description For the native shell, which sends it back as `X-Session-Id`; browsers use the HttpOnly cookie. */
@@ -1059,8 +1359,7 @@ export interface components {
             codeTtlSeconds: number;
             countryCode: string;
             lenderName: string;
-            /** @description `IN` or `ID`. */
-            market: string;
+            market: components["schemas"]["Market"];
             phoneDigits: components["schemas"]["DigitRange"];
             phoneExample: string;
             privacyUrl: string;
@@ -1069,18 +1368,38 @@ export interface components {
             voiceCodeOffered: boolean;
         };
         LoginRequest: {
-            /** @description The 6 digits received. */
-            code?: string | null;
-            market?: string | null;
-            phone?: string | null;
+            /**
+             * @description The 6 digits received.
+             * @example 123456
+             */
+            code: string;
+            market: components["schemas"]["Market"];
+            /** @example 98765 43210 */
+            phone: string;
         };
+        /**
+         * @description A market Kilat lends in; it fixes the currency and the regulator.
+         * @enum {string}
+         */
+        Market: "IN" | "ID";
+        /**
+         * Format: int64
+         * @description An amount in minor units (paise, sen) of the loan's currency: an integer, 150000 is ₹1,500.00.
+         */
+        Money: number;
         OpenOrderView: {
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description Minor units.
+             */
             amount: number;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description Epoch milliseconds.
+             */
             createdAt: number;
             orderNo: string;
-            status: string;
+            status: components["schemas"]["OrderState"];
         };
         OrderDetail: components["schemas"]["OrderSummary"] & {
             /**
@@ -1088,10 +1407,15 @@ export interface components {
              * @description Epoch milliseconds: when the borrower confirmed.
              */
             acceptedAt: number;
-            /** @description The KFS the borrower accepted (docs/MONEY.md §8). */
-            kfs: Record<string, never>;
+            /** @description The KFS the borrower accepted (docs/MONEY.md §8), as it was sealed. */
+            kfs: components["schemas"]["KeyFactStatement"];
             timeline: components["schemas"]["TimelineEntry"][];
         };
+        /**
+         * @description Where an order stands.
+         * @enum {string}
+         */
+        OrderState: "pending_review" | "approved" | "rejected" | "cancelled" | "disbursed" | "overdue" | "repaid" | "exited_in_cooling_off";
         OrderSummary: {
             /** Format: int64 */
             amount: number;
@@ -1106,21 +1430,26 @@ export interface components {
              * @description Epoch milliseconds.
              */
             createdAt: number;
-            /** @description `INR` or `IDR`. */
-            currency: string;
+            /** @description Of every amount, each in its minor unit. */
+            currency: components["schemas"]["Currency"];
             /** Format: int64 */
             netDisbursed: number;
             orderNo: string;
             productCode: string;
             productName: string;
-            /**
-             * @description `pending_review`, `approved`, `rejected`, `cancelled`, `disbursed`, `overdue`, `repaid`,
-             *     `exited_in_cooling_off`.
-             */
-            status: string;
+            status: components["schemas"]["OrderState"];
             termCode: string;
             /** Format: int64 */
             totalRepayable: number;
+        };
+        PersonalInfo: {
+            address: string;
+            cityCode: string;
+            education: string;
+            maritalStatus: string;
+            postalCode: string;
+            regionCode: string;
+            residenceType: string;
         };
         /** @description The privacy policy in one language, with the app's and lender's names filled in. */
         PrivacyPolicy: {
@@ -1138,11 +1467,11 @@ export interface components {
             code: string;
             /** Format: int32 */
             coolingOffDays: number;
-            /** @description `INR` or `IDR`; every amount is in its minor unit. */
-            currency: string;
+            /** @description Every amount is in its minor unit. */
+            currency: components["schemas"]["Currency"];
             feesDeductedAtDisbursal: boolean;
             /** @description E.g. `{"rate": "0.1%", "per": "day", "method": "flat"}`. */
-            interest: Record<string, never>;
+            interest: components["schemas"]["Interest"];
             name: string;
             /** @description The cost of the smallest loan on the first term, so a borrower can compare products at a glance. */
             sample: components["schemas"]["SampleCost"];
@@ -1152,12 +1481,31 @@ export interface components {
         QuoteRequest: {
             /**
              * Format: int64
-             * @description Minor units (paise or sen).
+             * @description Minor units (paise or sen); outside the product's range or off its step is a 422 on `amount`.
+             * @example 2000000
              */
-            amount?: number | null;
-            productCode?: string | null;
-            termCode?: string | null;
+            amount: number;
+            /**
+             * @description A product of the borrower's market; another is a 422 on `productCode`.
+             * @example in-flexi-6m
+             */
+            productCode: string;
+            /**
+             * @description One of the product's terms; another is a 422 on `termCode`.
+             * @example m6
+             */
+            termCode: string;
         };
+        /**
+         * @description A rate as a percentage with up to seven decimals, e.g. `15%` or `0.3%`.
+         * @example 0.3%
+         */
+        Rate: string;
+        /**
+         * @description The time a nominal rate is quoted for.
+         * @enum {string}
+         */
+        RateBasis: "day" | "year";
         /**
          * @description Why a borrower may not apply now.
          * @enum {string}
@@ -1190,10 +1538,13 @@ export interface components {
             totalRepayable: number;
         };
         SendCodeRequest: {
-            /** @description `IN` or `ID`. */
-            market?: string | null;
-            /** @description As typed; validated and normalised by market. */
-            phone?: string | null;
+            /** @description Missing or unknown is a 422 on `market`. */
+            market: components["schemas"]["Market"];
+            /**
+             * @description As typed; validated and normalised by market (a 422 on `phone` when it is not a mobile number).
+             * @example 98765 43210
+             */
+            phone: string;
         };
         /** @description The public site settings of PRODUCT.md §2, served by `GET /api/v1/site/settings` and rendered into the pages. */
         SiteSettings: {
@@ -1217,30 +1568,36 @@ export interface components {
             themeBackgroundColor: string;
             whatsappNumber: string;
         };
+        /**
+         * @description The steps, in the order they must be completed.
+         * @enum {string}
+         */
+        Step: "base" | "personal" | "job" | "extended" | "bank";
+        /** @description A step's fields as `data` carries them, the one `step` names (`StepData::to_view`); documentation only. */
+        StepFields: components["schemas"]["BaseInfo"] | components["schemas"]["PersonalInfo"] | components["schemas"]["JobInfo"] | components["schemas"]["ExtendedInfo"] | components["schemas"]["BankInfo"];
         StepStatus: {
-            /** @description `done` or `todo`. */
-            certStatus: string;
+            certStatus: components["schemas"]["CertStatus"];
             /**
              * Format: int64
-             * @description Epoch milliseconds of the first save.
+             * @description Epoch milliseconds of the first save; null while the step is to do.
              */
-            completedAt?: number | null;
-            /** @description `base`, `personal`, `job`, `extended` or `bank`. */
-            step: string;
+            completedAt: number | null;
+            step: components["schemas"]["Step"];
         };
         StepView: {
-            certStatus: string;
-            /** @description The saved fields (docs/API-BORROWER.md); ID and account numbers masked except in the answer to a save. */
-            data?: Record<string, never> | null;
-            /** @description After a save: the next step not done yet, or null when all are. */
-            next?: string | null;
-            step: string;
+            certStatus: components["schemas"]["CertStatus"];
+            data: null | components["schemas"]["StepFields"];
+            next?: null | components["schemas"]["Step"];
+            step: components["schemas"]["Step"];
         };
         TermView: {
             code: string;
             /** Format: int32 */
             installments: number;
-            /** @description `monthly` or a number of days such as `14d`. */
+            /**
+             * @description `monthly` or a number of days such as `14d`.
+             * @example 14d
+             */
             period: string;
         };
         TimelineEntry: {
@@ -1249,7 +1606,7 @@ export interface components {
              * @description Epoch milliseconds.
              */
             at: number;
-            status: string;
+            status: components["schemas"]["OrderState"];
         };
     };
     responses: never;
@@ -1280,7 +1637,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["Envelope_KeyFactStatement"];
+                };
+            };
+            /** @description bad_request: the body could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             401: {
@@ -1309,8 +1675,35 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description payload_too_large: the body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unsupported_media_type: neither JSON nor form-encoded */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description validation_failed or cap_exceeded */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1345,6 +1738,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     certification_log: {
@@ -1372,6 +1774,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     read_step: {
@@ -1379,8 +1790,8 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description `base`, `personal`, `job`, `extended` or `bank` */
-                step: string;
+                /** @description The step, in the order they must be done; another value is a 404 */
+                step: components["schemas"]["Step"];
             };
             cookie?: never;
         };
@@ -1410,6 +1821,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     save_step: {
@@ -1417,8 +1837,8 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description `base`, `personal`, `job`, `extended` or `bank` */
-                step: string;
+                /** @description The step, in the order they must be done; another value is a 404 */
+                step: components["schemas"]["Step"];
             };
             cookie?: never;
         };
@@ -1436,6 +1856,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope_StepView"];
+                };
+            };
+            /** @description bad_request: the body could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             401: {
@@ -1463,8 +1892,35 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description payload_too_large: the body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unsupported_media_type: neither JSON nor form-encoded */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description validation_failed with the fields at fault */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1477,8 +1933,11 @@ export interface operations {
     cities: {
         parameters: {
             query: {
-                /** @description `IN` or `ID` */
-                market: string;
+                /**
+                 * @description `IN` (India) or `ID` (Indonesia); missing or unknown is a 422 on `market`.
+                 * @example IN
+                 */
+                market: components["schemas"]["Market"];
             };
             header?: never;
             path?: never;
@@ -1494,7 +1953,25 @@ export interface operations {
                     "application/json": components["schemas"]["Envelope_CitiesView"];
                 };
             };
+            /** @description bad_request: the query string could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1507,8 +1984,11 @@ export interface operations {
     enums: {
         parameters: {
             query: {
-                /** @description `IN` or `ID` */
-                market: string;
+                /**
+                 * @description `IN` (India) or `ID` (Indonesia); missing or unknown is a 422 on `market`.
+                 * @example IN
+                 */
+                market: components["schemas"]["Market"];
             };
             header?: never;
             path?: never;
@@ -1524,7 +2004,25 @@ export interface operations {
                     "application/json": components["schemas"]["Envelope_EnumsView"];
                 };
             };
+            /** @description bad_request: the query string could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1552,6 +2050,15 @@ export interface operations {
                 };
             };
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1593,6 +2100,24 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description payload_too_large: the body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unsupported_media_type: neither JSON nor form-encoded */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -1610,13 +2135,25 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     login_init: {
         parameters: {
-            query?: {
-                /** @description `IN` (India) or `ID` (Indonesia). */
-                market?: string | null;
+            query: {
+                /**
+                 * @description `IN` (India) or `ID` (Indonesia); missing or unknown is a 422 on `market`.
+                 * @example IN
+                 */
+                market: components["schemas"]["Market"];
             };
             header?: never;
             path?: never;
@@ -1632,7 +2169,25 @@ export interface operations {
                     "application/json": components["schemas"]["Envelope_LoginInit"];
                 };
             };
+            /** @description bad_request: the query string could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1664,6 +2219,33 @@ export interface operations {
                     "application/json": components["schemas"]["Envelope_CodeSent"];
                 };
             };
+            /** @description bad_request: the body could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payload_too_large: the body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unsupported_media_type: neither JSON nor form-encoded */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -1674,6 +2256,15 @@ export interface operations {
             };
             /** @description code_resend_too_soon or daily_limit_reached */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1714,6 +2305,33 @@ export interface operations {
                     "application/json": components["schemas"]["Envelope_CodeSent"];
                 };
             };
+            /** @description bad_request: the body could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payload_too_large: the body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unsupported_media_type: neither JSON nor form-encoded */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -1724,6 +2342,15 @@ export interface operations {
             };
             /** @description code_resend_too_soon or daily_limit_reached */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1767,6 +2394,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     me: {
@@ -1794,6 +2430,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     list_orders: {
@@ -1814,6 +2459,15 @@ export interface operations {
                 };
             };
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1858,6 +2512,15 @@ export interface operations {
                     "application/json": components["schemas"]["Envelope_OrderDetail"];
                 };
             };
+            /** @description bad_request: the body could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1884,8 +2547,35 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description payload_too_large: the body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unsupported_media_type: neither JSON nor form-encoded */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description validation_failed or cap_exceeded */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1931,6 +2621,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     order_agreement: {
@@ -1969,6 +2668,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     privacy: {
@@ -1986,6 +2694,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope_PrivacyPolicy"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -2015,6 +2732,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     recommended: {
@@ -2035,6 +2761,15 @@ export interface operations {
                 };
             };
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2080,6 +2815,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     quote: {
@@ -2102,7 +2846,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["Envelope_KeyFactStatement"];
+                };
+            };
+            /** @description bad_request: the body could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             401: {
@@ -2113,8 +2866,35 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description payload_too_large: the body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unsupported_media_type: neither JSON nor form-encoded */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description validation_failed (productCode, amount, termCode) or cap_exceeded */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2192,6 +2972,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     settings: {
@@ -2210,6 +2999,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope_SiteSettings"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };

@@ -50,7 +50,7 @@ function AgreementDocument({ agreement }: { agreement: LoanAgreement }) {
   const { t } = useTranslation();
   const market = useMarket();
   const { lender, borrower } = agreement;
-  const officer = lender.grievanceOfficer ?? agreement.kfs.lender.grievanceOfficer;
+  const officer = lender.grievanceOfficer;
   return (
     <div className="agreement-doc">
       {/* The server's own title names the loan; too long for the top bar. */}
@@ -66,7 +66,7 @@ function AgreementDocument({ agreement }: { agreement: LoanAgreement }) {
         <h3 className="parties__heading">{t('agreementDoc.lender')}</h3>
         <dl className="parties">
           <Fact label={t('agreementDoc.name')} value={lender.name} />
-          {officer && <Fact label={t('agreementDoc.grievance')} value={[officer.name, officer.email, officer.phone].join(', ')} />}
+          <Fact label={t('agreementDoc.grievance')} value={[officer.name, officer.email, officer.phone].join(', ')} />
         </dl>
         <h3 className="parties__heading">{t('agreementDoc.borrower')}</h3>
         <dl className="parties">

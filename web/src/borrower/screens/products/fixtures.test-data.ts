@@ -68,8 +68,8 @@ export const KFS_IN = {
   ],
   apr: 8387,
   aprDisplay: '83.87%',
-  lateCharge: { flat: 40000, per_day: 0, max_days: 0 },
+  lateCharge: { flat: 40000, perDay: 0, maxDays: 0 },
   maxLateCharges: 120000,
   coolingOffDays: 3,
-  extension: { days: 7, fee_percent: '2%', fee_fixed: 0, max_extensions: 1 },
+  extension: { days: 7, feePercent: '2%', feeFixed: 0, maxExtensions: 1 },
 };

@@ -22,7 +22,7 @@ export function KeyFactStatementView({ kfs, scheduleNote }: { kfs: KeyFactStatem
   const market = useMarket();
   const money = (minor: number) => formatMoney(minor, market);
   const officer = kfs.lender.grievanceOfficer;
-  const { flat, per_day: perDay, max_days: maxDays } = kfs.lateCharge;
+  const { flat, perDay, maxDays } = kfs.lateCharge;
   const lateParts: string[] = [];
   if (flat > 0) lateParts.push(t('kfs.lateFlat', { amount: money(flat) }));
   if (perDay > 0) lateParts.push(t('kfs.latePerDay', { amount: money(perDay), count: maxDays }));
