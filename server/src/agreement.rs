@@ -1,7 +1,7 @@
 //! The loan agreement, rendered from the KFS the borrower accepted and their certification, in the request's
 //! language. Every figure comes from the stored KFS: the agreement cannot say anything the KFS does not.
 
-use kilat_domain::{KeyFactStatement, Lender, Money};
+use kilat_domain::{GrievanceOfficer, KeyFactStatement, Lender, Market, Money};
 use serde::Serialize;
 use utoipa::ToSchema;
 
@@ -55,6 +55,12 @@ pub fn render(
     let t = |english: String, indonesian: String| if en { english } else { indonesian };
     let lender = &kfs.lender;
     let officer = &lender.grievance_officer;
+    // Statements sealed before version 2 carry no licence line.
+    let licence = if lender.licence.is_empty() {
+        String::new()
+    } else {
+        format!(" {}: {}.", lender.name, lender.licence)
+    };
     let installments = kfs
         .installments
         .iter()
@@ -89,11 +95,11 @@ pub fn render(
             heading: t("1. Parties".into(), "1. Para pihak".into()),
             text: t(
                 format!(
-                    "This agreement is between {} (the lender) and {}, ID {}, of {} (the borrower).",
+                    "This agreement is between {} (the lender) and {}, ID {}, of {} (the borrower).{licence}",
                     lender.name, borrower.full_name, borrower.id_number_masked, borrower.address
                 ),
                 format!(
-                    "Perjanjian ini dibuat antara {} (pemberi pinjaman) dan {}, nomor identitas {}, beralamat di {} (penerima pinjaman).",
+                    "Perjanjian ini dibuat antara {} (pemberi pinjaman) dan {}, nomor identitas {}, beralamat di {} (penerima pinjaman).{licence}",
                     lender.name, borrower.full_name, borrower.id_number_masked, borrower.address
                 ),
             ),
@@ -209,16 +215,7 @@ pub fn render(
         },
         Clause {
             heading: t("8. Complaints".into(), "8. Pengaduan".into()),
-            text: t(
-                format!(
-                    "Grievance officer: {}, {}, {}. A complaint is answered within 30 days.",
-                    officer.name, officer.email, officer.phone
-                ),
-                format!(
-                    "Petugas pengaduan: {}, {}, {}. Pengaduan dijawab paling lambat 30 hari.",
-                    officer.name, officer.email, officer.phone
-                ),
-            ),
+            text: complaints(en, kfs.market, officer),
         },
         Clause {
             heading: t("9. Acceptance".into(), "9. Persetujuan".into()),
@@ -245,5 +242,25 @@ pub fn render(
         borrower,
         kfs: kfs.clone(),
         clauses,
+    }
+}
+
+/// The complaints clause of the lender's market: in India the grievance officer, 30 days, then the RBI Ombudsman;
+/// in Indonesia the Pejabat Pengaduan, 20 working days, then OJK's consumer line (PRODUCT.md §5).
+fn complaints(en: bool, market: Market, officer: &GrievanceOfficer) -> String {
+    let contact = format!("{}, {}, {}", officer.name, officer.email, officer.phone);
+    match (market, en) {
+        (Market::India, true) => format!(
+            "Grievance officer: {contact}. A complaint is answered within 30 days; if it is not, or the answer does not satisfy the borrower, the borrower may complain to the Reserve Bank of India's Ombudsman at cms.rbi.org.in."
+        ),
+        (Market::India, false) => format!(
+            "Petugas pengaduan: {contact}. Pengaduan dijawab paling lambat 30 hari; jika tidak, atau jawabannya tidak memuaskan, penerima pinjaman dapat mengadu ke Ombudsman Reserve Bank of India di cms.rbi.org.in."
+        ),
+        (Market::Indonesia, true) => format!(
+            "Complaints officer (Pejabat Pengaduan): {contact}. A complaint is answered within 20 working days; if it is not resolved, the borrower may complain to the Financial Services Authority (OJK) on its consumer line, 157."
+        ),
+        (Market::Indonesia, false) => format!(
+            "Pejabat Pengaduan: {contact}. Pengaduan dijawab paling lambat 20 hari kerja; jika tidak terselesaikan, penerima pinjaman dapat mengadu ke Otoritas Jasa Keuangan (OJK) melalui Kontak OJK 157."
+        ),
     }
 }

@@ -73,7 +73,7 @@ pub async fn login_init(
         voice_code_offered: true,
         agreement_url: "/app/agreement".into(),
         privacy_url: "/app/privacy".into(),
-        lender_name: state.site.lender_name.clone(),
+        lender_name: state.site.company(market).lender_name.clone(),
     }))
 }
 

@@ -141,11 +141,16 @@ pub async fn cities(
 #[utoipa::path(get, path = "/api/v1/borrower/privacy", tag = "borrower",
     responses((status = 200, body = Envelope<PrivacyPolicy>)))]
 pub async fn privacy(State(state): State<AppState>, lang: Lang) -> Json<Envelope<PrivacyPolicy>> {
-    let app = match lang {
-        Lang::En => &state.site.app_name_en,
-        Lang::Id => &state.site.app_name_id,
+    // One language per market: English is India's policy, Indonesian is Indonesia's, each naming its own lender.
+    let (app, market) = match lang {
+        Lang::En => (&state.site.app_name_en, Market::India),
+        Lang::Id => (&state.site.app_name_id, Market::Indonesia),
     };
-    Envelope::ok(state.reference.privacy(lang, app, &state.site.lender_name))
+    Envelope::ok(
+        state
+            .reference
+            .privacy(lang, app, &state.site.lender(market)),
+    )
 }
 
 /// A borrower's certification, decrypted.

@@ -252,5 +252,5 @@ pub(super) fn key_fact_statement(
             errors.add("amount", problem);
             ApiError::Validation(errors)
         })?;
-    KeyFactStatement::new(&quote, &state.site.lender()).map_err(ApiError::Loan)
+    KeyFactStatement::new(&quote, &state.site.lender(product.market)).map_err(ApiError::Loan)
 }

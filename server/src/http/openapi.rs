@@ -4,7 +4,7 @@ use utoipa::OpenApi;
 
 use super::error::ErrorBody;
 use super::{borrower, certification, loans, orders, site};
-use crate::settings::{GrievanceOfficer, SiteSettings};
+use crate::settings::{GrievanceOfficer, PublicSiteSettings};
 
 #[derive(OpenApi)]
 #[openapi(
@@ -36,7 +36,7 @@ use crate::settings::{GrievanceOfficer, SiteSettings};
         orders::detail,
         orders::agreement
     ),
-    components(schemas(ErrorBody, SiteSettings, GrievanceOfficer, site::ContactMessageRequest, site::ContactMessageCreated)),
+    components(schemas(ErrorBody, PublicSiteSettings, GrievanceOfficer, site::ContactMessageRequest, site::ContactMessageCreated)),
     tags(
         (name = "site", description = "The public marketing site"),
         (name = "borrower", description = "The borrower app: sign-in, certification, applying and orders (docs/API-BORROWER.md)")

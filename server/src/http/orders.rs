@@ -134,7 +134,7 @@ pub async fn home(
     Ok(Envelope::ok(HomeView {
         market: market_code(borrower.market).into(),
         phone_masked: borrower.phone.masked(),
-        lender_name: state.site.lender_name.clone(),
+        lender_name: state.site.company(borrower.market).lender_name.clone(),
         certification: CertificationProgress {
             complete: c.is_complete(),
             next: c.next().map(Step::as_str),

@@ -1,27 +1,53 @@
 //! The marketing site's API: public settings and the contact form.
 
 use axum::Json;
-use axum::extract::State;
+use axum::extract::{Query, State};
 use axum::http::StatusCode;
+use kilat_domain::Market;
 use serde::{Deserialize, Serialize};
-use utoipa::ToSchema;
+use utoipa::{IntoParams, ToSchema};
 
+use super::borrower::require_market;
 use super::error::{ApiError, Envelope, ErrorBody, FieldErrors, FieldProblem, LocalizedError};
 use super::extract::{ClientAddr, JsonOrForm};
 use super::lang::Lang;
-use crate::settings::SiteSettings;
+use crate::settings::{PublicSiteSettings, market_schema};
 use crate::startup::AppState;
 use crate::store::contact_messages::NewContactMessage;
 
-/// The public settings of PRODUCT.md §2.
+/// `?market=`: whose company the settings carry.
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct SiteSettingsQuery {
+    /// `IN` (India) or `ID` (Indonesia). Without it, Indonesia: India only when asked, as with the pages' `lang=1`.
+    #[param(schema_with = market_schema)]
+    pub market: Option<String>,
+}
+
+/// The public settings of one market (PRODUCT.md §2, §5).
+///
+/// The brand and that market's company. Each page carries the same answer for its own market, so a client that
+/// hydrates from the page matches this exactly.
 #[utoipa::path(
     get,
     path = "/api/v1/site/settings",
     tag = "site",
-    responses((status = 200, description = "The public site settings", body = Envelope<SiteSettings>))
+    params(SiteSettingsQuery),
+    responses(
+        (status = 200, description = "The market's public site settings", body = Envelope<PublicSiteSettings>),
+        (status = 422, description = "`market` is neither `IN` nor `ID`", body = ErrorBody),
+    )
 )]
-pub async fn settings(State(state): State<AppState>) -> Json<Envelope<SiteSettings>> {
-    Envelope::ok(state.site.as_ref().clone())
+pub async fn settings(
+    State(state): State<AppState>,
+    lang: Lang,
+    Query(query): Query<SiteSettingsQuery>,
+) -> Result<Json<Envelope<PublicSiteSettings>>, LocalizedError> {
+    let market = match query.market.as_deref().map(str::trim) {
+        None | Some("") => Market::Indonesia,
+        code => require_market(code).map_err(|e| ApiError::Validation(e).in_lang(lang))?,
+    };
+    Ok(Envelope::ok(state.site.public(market)))
 }
 
 /// A contact-form message as sent by the site (JSON or form-encoded). SPEC.md §3 names all five fields; the form
