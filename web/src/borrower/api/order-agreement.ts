@@ -15,6 +15,7 @@ export interface LoanAgreement {
   acceptedAt: number;
   lender: {
     name: string;
+    licence?: string;
     grievanceOfficer?: { name: string; email: string; phone: string };
   };
   borrower: {

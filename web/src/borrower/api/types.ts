@@ -31,7 +31,8 @@ export type ProductTerm = Product['terms'][number];
 export interface KeyFactStatement {
   version: number;
   contentHash: string;
-  lender: { name: string; grievanceOfficer: { name: string; email: string; phone: string } };
+  /** `licence` (the RBI registration or OJK licence line) since version 2; absent in older statements. */
+  lender: { name: string; licence?: string; grievanceOfficer: { name: string; email: string; phone: string } };
   market: ApiMarket;
   currency: 'INR' | 'IDR';
   productCode: string;
