@@ -5,6 +5,7 @@
 export const MARKETS = {
   india: {
     name: 'India',
+    code: 'IN',
     path: '/?lang=1',
     htmlLang: /^en/,
     // ₹2,000 to ₹80,000 (Intl en-IN); compared with all white space removed.
@@ -17,6 +18,7 @@ export const MARKETS = {
   },
   indonesia: {
     name: 'Indonesia',
+    code: 'ID',
     path: '/',
     htmlLang: /^id/,
     offer: ['Rp1.000.000', 'Rp15.000.000'],
@@ -39,9 +41,9 @@ export function squash(text) {
   return text.replace(/[\s\u00a0\u202f]+/g, '');
 }
 
-/** The public site settings as the server serves them (the page must show these values). */
-export async function siteSettings(baseUrl) {
-  const res = await fetch(new URL('/api/v1/site/settings', baseUrl));
+/** A market's public site settings as the server serves them (that market's pages must show these values). */
+export async function siteSettings(baseUrl, market) {
+  const res = await fetch(new URL(`/api/v1/site/settings?market=${market.code}`, baseUrl));
   if (res.status !== 200) throw new Error(`GET /api/v1/site/settings answered ${res.status}`);
   const body = await res.json();
   if (body.code !== 0) throw new Error(`GET /api/v1/site/settings: ${JSON.stringify(body)}`);

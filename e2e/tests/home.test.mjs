@@ -18,7 +18,7 @@ const SECURITY_HEADERS = {
 };
 
 async function readsHomePage(t, market, expectedOther) {
-  const settings = await siteSettings(site.server.url);
+  const settings = await siteSettings(site.server.url, market);
   await site.page(t, async (page) => {
     const response = await page.goto(site.url(market.path), { waitUntil: 'load' });
     assert.equal(response.status(), 200);
@@ -74,8 +74,8 @@ test('a visitor in India (lang=1) reads the home page in English with the offer 
 });
 
 test('a visitor follows the About link to /about, reads the promises and goes back home', JOURNEY, async (t) => {
-  const settings = await siteSettings(site.server.url);
   const market = MARKETS.india;
+  const settings = await siteSettings(site.server.url, market);
   await site.page(t, async (page) => {
     await page.goto(site.url(market.path), { waitUntil: 'load' });
     await page.getByRole('main').getByRole('link', { name: `About ${settings.companyName}` }).click();

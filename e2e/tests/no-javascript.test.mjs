@@ -9,7 +9,7 @@ const site = useSite();
 
 for (const market of Object.values(MARKETS)) {
   test(`with JavaScript off, a visitor in ${market.name} still reads the home page`, JOURNEY, async (t) => {
-    const settings = await siteSettings(site.server.url);
+    const settings = await siteSettings(site.server.url, market);
     await site.page(t, { javaScriptEnabled: false }, async (page) => {
       const response = await page.goto(site.url(market.path), { waitUntil: 'load' });
       assert.equal(response.status(), 200);

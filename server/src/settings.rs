@@ -4,6 +4,7 @@ use std::net::SocketAddr;
 use std::path::Path;
 
 use anyhow::{Context, bail};
+use kilat_domain::Market;
 use secrecy::{ExposeSecret, SecretString};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -91,15 +92,11 @@ pub struct ContactSettings {
     pub per_minute: u32,
 }
 
-/// The public site settings of PRODUCT.md §2, served by `GET /api/v1/site/settings` and rendered into the pages.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize, ToSchema)]
-#[serde(rename_all(serialize = "camelCase"))]
-#[schema(rename_all = "camelCase")]
+/// The public site settings of PRODUCT.md §2: the brand, shared by both markets, and one company per market (§5),
+/// served by `GET /api/v1/site/settings?market=` and rendered into the pages as [`PublicSiteSettings`].
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 pub struct SiteSettings {
     pub company_name: String,
-    pub email: String,
-    pub address: String,
-    pub copyright: String,
     /// App name shown to India (English).
     pub app_name_en: String,
     /// App name shown to Indonesia (Indonesian).
@@ -110,10 +107,34 @@ pub struct SiteSettings {
     pub background_font_color: String,
     /// `#rrggbb`, body text.
     pub font_color: String,
+    /// `[site.markets.in]` and `[site.markets.id]`.
+    pub markets: MarketCompanies,
+}
+
+/// One company per market: an Indonesian borrower never sees the Indian lender, and the other way round.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+pub struct MarketCompanies {
+    /// India (`KILAT_SITE__MARKETS__IN__…`).
+    #[serde(rename = "in")]
+    pub india: Company,
+    /// Indonesia (`KILAT_SITE__MARKETS__ID__…`).
+    #[serde(rename = "id")]
+    pub indonesia: Company,
+}
+
+/// The company a market's borrowers deal with, written in the market's language.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+pub struct Company {
+    /// The regulated lender's legal name (RBI: named on every borrower screen).
+    pub lender_name: String,
+    /// The lender's licence line: its RBI registration (India) or its OJK licence (Indonesia), with the number.
+    pub licence: String,
+    pub email: String,
+    pub address: String,
+    pub copyright: String,
     pub service_phone: String,
     pub whatsapp_number: String,
-    /// The regulated lender that funds the loans (RBI: named on every borrower screen).
-    pub lender_name: String,
+    /// The grievance redressal officer (India) or Pejabat Pengaduan (Indonesia).
     pub grievance_officer: GrievanceOfficer,
 }
 
@@ -122,6 +143,45 @@ pub struct GrievanceOfficer {
     pub name: String,
     pub email: String,
     pub phone: String,
+}
+
+/// One market's public settings: the brand and that market's company, flat. `GET /api/v1/site/settings?market=`
+/// answers it, and each page carries its market's copy (docs/ARCHITECTURE.md, "Runtime settings in HTML").
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PublicSiteSettings {
+    /// The market these values are for.
+    #[schema(schema_with = market_schema)]
+    pub market: Market,
+    pub company_name: String,
+    /// App name shown to India (English).
+    pub app_name_en: String,
+    /// App name shown to Indonesia (Indonesian).
+    pub app_name_id: String,
+    /// `#rrggbb`
+    pub theme_background_color: String,
+    /// `#rrggbb`, text on the theme background.
+    pub background_font_color: String,
+    /// `#rrggbb`, body text.
+    pub font_color: String,
+    /// The regulated lender's legal name.
+    pub lender_name: String,
+    /// The lender's licence line (RBI registration in India, OJK licence in Indonesia).
+    pub licence: String,
+    pub email: String,
+    pub address: String,
+    pub copyright: String,
+    pub service_phone: String,
+    pub whatsapp_number: String,
+    pub grievance_officer: GrievanceOfficer,
+}
+
+/// `IN` or `ID`, as everywhere in the API.
+pub fn market_schema() -> utoipa::openapi::Object {
+    utoipa::openapi::ObjectBuilder::new()
+        .schema_type(utoipa::openapi::schema::Type::String)
+        .enum_values(Some(["IN", "ID"]))
+        .build()
 }
 
 impl Settings {
@@ -198,7 +258,7 @@ impl Settings {
         if let Some(origin) = &self.public_origin {
             check_public_origin(origin)?;
         }
-        self.site.validate()
+        self.site.validate(self.mode)
     }
 }
 
@@ -244,20 +304,53 @@ fn check_public_origin(origin: &str) -> anyhow::Result<()> {
 }
 
 impl SiteSettings {
-    /// The lender and grievance officer a Key Fact Statement names.
-    pub fn lender(&self) -> kilat_domain::Lender {
+    /// The company of `market`.
+    pub fn company(&self, market: Market) -> &Company {
+        match market {
+            Market::India => &self.markets.india,
+            Market::Indonesia => &self.markets.indonesia,
+        }
+    }
+
+    /// The lender, its licence and the grievance officer a Key Fact Statement of `market` names.
+    pub fn lender(&self, market: Market) -> kilat_domain::Lender {
+        let company = self.company(market);
         kilat_domain::Lender {
-            name: self.lender_name.clone(),
+            name: company.lender_name.clone(),
+            licence: company.licence.clone(),
             grievance_officer: kilat_domain::GrievanceOfficer {
-                name: self.grievance_officer.name.clone(),
-                email: self.grievance_officer.email.clone(),
-                phone: self.grievance_officer.phone.clone(),
+                name: company.grievance_officer.name.clone(),
+                email: company.grievance_officer.email.clone(),
+                phone: company.grievance_officer.phone.clone(),
             },
         }
     }
 
-    /// Colours end up in style attributes, so only `#rrggbb` is accepted.
-    pub fn validate(&self) -> anyhow::Result<()> {
+    /// What the site, the app and `GET /api/v1/site/settings` show in `market`.
+    pub fn public(&self, market: Market) -> PublicSiteSettings {
+        let c = self.company(market);
+        PublicSiteSettings {
+            market,
+            company_name: self.company_name.clone(),
+            app_name_en: self.app_name_en.clone(),
+            app_name_id: self.app_name_id.clone(),
+            theme_background_color: self.theme_background_color.clone(),
+            background_font_color: self.background_font_color.clone(),
+            font_color: self.font_color.clone(),
+            lender_name: c.lender_name.clone(),
+            licence: c.licence.clone(),
+            email: c.email.clone(),
+            address: c.address.clone(),
+            copyright: c.copyright.clone(),
+            service_phone: c.service_phone.clone(),
+            whatsapp_number: c.whatsapp_number.clone(),
+            grievance_officer: c.grievance_officer.clone(),
+        }
+    }
+
+    /// Colours end up in style attributes, so only `#rrggbb` is accepted. Each market names its lender and licence,
+    /// and production refuses the demo's example e-mail addresses.
+    pub fn validate(&self, mode: Mode) -> anyhow::Result<()> {
         for (name, value) in [
             (
                 "KILAT_SITE__THEME_BACKGROUND_COLOR",
@@ -279,6 +372,127 @@ impl SiteSettings {
         if self.company_name.trim().is_empty() {
             bail!("KILAT_SITE__COMPANY_NAME must not be empty");
         }
+        for (prefix, company) in [
+            ("KILAT_SITE__MARKETS__IN", &self.markets.india),
+            ("KILAT_SITE__MARKETS__ID", &self.markets.indonesia),
+        ] {
+            company.validate(prefix, mode)?;
+        }
         Ok(())
+    }
+}
+
+impl Company {
+    fn validate(&self, prefix: &str, mode: Mode) -> anyhow::Result<()> {
+        for (key, value) in [
+            ("LENDER_NAME", &self.lender_name),
+            ("LICENCE", &self.licence),
+        ] {
+            if value.trim().is_empty() {
+                bail!(
+                    "{prefix}__{key} must not be empty: borrowers are shown the lender and its licence"
+                );
+            }
+        }
+        if mode == Mode::Production {
+            for (key, value) in [
+                ("EMAIL", &self.email),
+                ("GRIEVANCE_OFFICER__EMAIL", &self.grievance_officer.email),
+            ] {
+                if is_example_address(value) {
+                    bail!(
+                        "{prefix}__{key} is the demo's example address {value:?}: set the company's real e-mail before \
+                         running in production"
+                    );
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// An address at a domain reserved for examples (RFC 2606: `.example`, `example.com`, `.net`, `.org`).
+fn is_example_address(email: &str) -> bool {
+    let domain = email
+        .rsplit_once('@')
+        .map_or(email, |(_, domain)| domain)
+        .trim()
+        .trim_end_matches('.')
+        .to_ascii_lowercase();
+    let reserved = ["example", "example.com", "example.net", "example.org"];
+    reserved
+        .iter()
+        .any(|r| domain == *r || domain.ends_with(&format!(".{r}")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn site() -> SiteSettings {
+        Settings::load(None).expect("the defaults load").site
+    }
+
+    #[test]
+    fn example_domains_are_recognised_and_real_ones_are_not() {
+        for example in [
+            "hello@kilat.example",
+            "grievance@in.kilat.EXAMPLE",
+            "a@example.com",
+            "a@mail.example.org.",
+        ] {
+            assert!(is_example_address(example), "{example}");
+        }
+        for real in ["hello@kilat.co.id", "a@example.co.in", "a@notexample.com"] {
+            assert!(!is_example_address(real), "{real}");
+        }
+    }
+
+    #[test]
+    fn production_refuses_each_example_address_and_names_its_variable() {
+        let mut site = site();
+        assert!(
+            site.validate(Mode::Development).is_ok(),
+            "the demo runs in development"
+        );
+        let err = site.validate(Mode::Production).unwrap_err().to_string();
+        assert!(err.contains("KILAT_SITE__MARKETS__IN__EMAIL"), "{err}");
+        site.markets.india.email = "hello@kilat.co.in".into();
+        let err = site.validate(Mode::Production).unwrap_err().to_string();
+        assert!(
+            err.contains("KILAT_SITE__MARKETS__IN__GRIEVANCE_OFFICER__EMAIL"),
+            "{err}"
+        );
+        site.markets.india.grievance_officer.email = "grievance@kilat.co.in".into();
+        let err = site.validate(Mode::Production).unwrap_err().to_string();
+        assert!(err.contains("KILAT_SITE__MARKETS__ID__EMAIL"), "{err}");
+        site.markets.indonesia.email = "halo@kilat.co.id".into();
+        site.markets.indonesia.grievance_officer.email = "pengaduan@kilat.co.id".into();
+        assert!(site.validate(Mode::Production).is_ok());
+    }
+
+    #[test]
+    fn a_market_without_its_lender_or_licence_is_refused() {
+        let mut site = site();
+        site.markets.indonesia.licence = " ".into();
+        let err = site.validate(Mode::Development).unwrap_err().to_string();
+        assert!(err.contains("KILAT_SITE__MARKETS__ID__LICENCE"), "{err}");
+    }
+
+    #[test]
+    fn each_market_gets_its_own_company_in_the_public_view() {
+        let site = site();
+        let india = site.public(Market::India);
+        let indonesia = site.public(Market::Indonesia);
+        assert_eq!(india.lender_name, site.markets.india.lender_name);
+        assert_eq!(indonesia.lender_name, site.markets.indonesia.lender_name);
+        assert_ne!(india.lender_name, indonesia.lender_name);
+        assert!(indonesia.licence.contains("Otoritas Jasa Keuangan (OJK)"));
+        assert!(india.licence.contains("Reserve Bank of India"));
+        assert_eq!(
+            india.company_name, indonesia.company_name,
+            "the brand is shared"
+        );
+        assert_eq!(site.lender(Market::Indonesia).licence, indonesia.licence);
     }
 }

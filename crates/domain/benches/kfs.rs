@@ -103,6 +103,7 @@ fn indonesia_monthly() -> Product {
 fn lender() -> Lender {
     Lender {
         name: "Kilat Finance Private Limited (NBFC)".into(),
+        licence: "Registered with the Reserve Bank of India as an NBFC, Certificate of Registration No. N-00.00000 (example)".into(),
         grievance_officer: GrievanceOfficer {
             name: "Priya Raman".into(),
             email: "grievance@kilat.example".into(),

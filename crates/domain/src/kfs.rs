@@ -13,7 +13,8 @@ use time::Date;
 
 /// Format version of the KFS; bump it when a field is added, removed, renamed or changes meaning.
 ///
-/// Version 2 renamed the late charge's and the extension's snake_case fields to camelCase. A statement keeps the
+/// Version 2 renamed the late charge's and the extension's snake_case fields to camelCase and added the lender's
+/// licence line (`lender.licence`, left out of the JSON when empty, as it is in version 1). A statement keeps the
 /// version it was sealed with, and [`KeyFactStatement::compute_hash`] hashes a version-1 statement with its old names,
 /// so statements accepted before still prove intact.
 pub const KFS_VERSION: u32 = 2;
@@ -35,6 +36,10 @@ const V1_NAMES: [(&str, &str); 5] = [
 pub struct Lender {
     /// Lender's registered name (shown on every borrower screen in India).
     pub name: String,
+    /// The lender's licence line: its RBI registration (India) or OJK licence (Indonesia). Empty, and then left
+    /// out of the JSON, in statements sealed before version 2, so their hashes still hold.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub licence: String,
     /// The named grievance officer.
     pub grievance_officer: GrievanceOfficer,
 }
@@ -179,6 +184,7 @@ mod tests {
     fn lender() -> Lender {
         Lender {
             name: "Kilat Finance Pvt Ltd".into(),
+            licence: "RBI CoR No. N-00.00000 (example)".into(),
             grievance_officer: GrievanceOfficer {
                 name: "A. Sharma".into(),
                 email: "grievance@example.in".into(),
@@ -271,5 +277,27 @@ mod tests {
         assert!(k.is_intact());
         k.total_repayable = k.total_repayable.checked_add(Money::from_minor(1)).unwrap();
         assert!(!k.is_intact());
+    }
+
+    #[test]
+    fn the_licence_is_sealed_and_a_version_1_statement_without_it_stays_intact() {
+        let mut k = kfs();
+        assert_eq!(k.version, 2);
+        assert_eq!(
+            serde_json::to_value(&k).unwrap()["lender"]["licence"],
+            "RBI CoR No. N-00.00000 (example)"
+        );
+        k.lender.licence = "RBI CoR No. N-99.99999".into();
+        assert!(!k.is_intact(), "the licence line is part of the seal");
+
+        // A statement sealed before the licence line existed: no `licence` key, version 1.
+        let mut old = kfs();
+        old.version = 1;
+        old.lender.licence = String::new();
+        old.content_hash = old.compute_hash().unwrap();
+        let json = serde_json::to_value(&old).unwrap();
+        assert!(json["lender"].get("licence").is_none());
+        let back: KeyFactStatement = serde_json::from_value(json).unwrap();
+        assert!(back.is_intact());
     }
 }

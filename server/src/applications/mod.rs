@@ -144,7 +144,7 @@ pub fn key_fact_statement(
         Money::from_minor(choice.amount),
         &choice.term,
         s.clock.today(choice.product.market),
-        &s.site.lender(),
+        &s.site.lender(choice.product.market),
     )
 }
 

@@ -33,7 +33,8 @@ pub fn key_fact_statement(
         .with_context(|| format!("the product {} fails its checks", product.code))?;
     let quote = quote_with_caps(&product, Money::from_minor(amount), term, disbursed, &caps)
         .with_context(|| format!("{amount} minor units on term {term:?} cannot be quoted"))?;
-    KeyFactStatement::new(&quote, &site.lender()).context("building the Key Fact Statement")
+    KeyFactStatement::new(&quote, &site.lender(quote.market))
+        .context("building the Key Fact Statement")
 }
 
 #[cfg(test)]
@@ -71,7 +72,7 @@ mod tests {
                 )
                 .unwrap_or_else(|e| panic!("{}: {e:#}", path.display()));
                 assert!(kfs.is_intact());
-                assert_eq!(kfs.lender.name, site().lender_name);
+                assert_eq!(kfs.lender.name, site().company(kfs.market).lender_name);
             }
         }
     }

@@ -5,7 +5,7 @@
 use std::collections::{HashMap, HashSet};
 
 use anyhow::{Context, bail, ensure};
-use kilat_domain::Market;
+use kilat_domain::{Lender, Market};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -120,7 +120,7 @@ pub struct PrivacySection {
     pub paragraphs: Vec<String>,
 }
 
-/// The privacy policy in one language, with the app's and lender's names filled in.
+/// The privacy policy in one language, with the app's name and the lender's name and licence filled in.
 #[derive(Debug, Clone, Serialize, ToSchema)]
 pub struct PrivacyPolicy {
     pub title: String,
@@ -377,13 +377,18 @@ impl ReferenceData {
         self.regions(market).iter().any(|r| r.code == region)
     }
 
-    /// The privacy policy in `lang`, with `{app}` and `{lender}` filled in.
-    pub fn privacy(&self, lang: Lang, app: &str, lender: &str) -> PrivacyPolicy {
+    /// The privacy policy in `lang`, with `{app}`, `{lender}` and `{licence}` filled in from the lender of the
+    /// language's market.
+    pub fn privacy(&self, lang: Lang, app: &str, lender: &Lender) -> PrivacyPolicy {
         let text = match lang {
             Lang::En => &self.privacy.en,
             Lang::Id => &self.privacy.id,
         };
-        let fill = |s: &str| s.replace("{app}", app).replace("{lender}", lender);
+        let fill = |s: &str| {
+            s.replace("{app}", app)
+                .replace("{lender}", &lender.name)
+                .replace("{licence}", &lender.licence)
+        };
         PrivacyPolicy {
             title: fill(&text.title),
             updated: self.privacy.updated.clone(),
@@ -461,8 +466,21 @@ mod tests {
             Lang::Id,
         );
         assert_ne!(en, id);
-        let policy = data.privacy(Lang::En, "Kilat", "Lender Ltd");
-        let all = serde_json::to_string(&policy).unwrap();
-        assert!(!all.contains("{app}") && !all.contains("{lender}"));
+        let lender = Lender {
+            name: "Lender Ltd".into(),
+            licence: "Licence No. 1 (example)".into(),
+            grievance_officer: kilat_domain::GrievanceOfficer {
+                name: "A".into(),
+                email: "a@x.example".into(),
+                phone: "1".into(),
+            },
+        };
+        for lang in [Lang::En, Lang::Id] {
+            let all = serde_json::to_string(&data.privacy(lang, "Kilat", &lender)).unwrap();
+            for placeholder in ["{app}", "{lender}", "{licence}"] {
+                assert!(!all.contains(placeholder), "{placeholder} left in {all}");
+            }
+            assert!(all.contains("Lender Ltd: Licence No. 1 (example)."));
+        }
     }
 }

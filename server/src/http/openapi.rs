@@ -14,7 +14,7 @@ use super::borrower::auth::SESSION_COOKIE;
 use super::borrower::{auth as borrower, certification, loans, orders};
 use super::error::ErrorBody;
 use super::site;
-use crate::settings::{GrievanceOfficer, SiteSettings};
+use crate::settings::{GrievanceOfficer, PublicSiteSettings};
 
 #[derive(OpenApi)]
 #[openapi(
@@ -46,7 +46,7 @@ use crate::settings::{GrievanceOfficer, SiteSettings};
         orders::detail,
         orders::agreement
     ),
-    components(schemas(ErrorBody, ErrorCode, SiteSettings, GrievanceOfficer, site::ContactMessageRequest, site::ContactMessageCreated)),
+    components(schemas(ErrorBody, ErrorCode, PublicSiteSettings, GrievanceOfficer, site::ContactMessageRequest, site::ContactMessageCreated)),
     modifiers(&SessionSchemes, &CommonErrors),
     tags(
         (name = "site", description = "The public marketing site"),

@@ -3,25 +3,50 @@
 use axum::Json;
 use axum::extract::State;
 use axum::http::StatusCode;
+use kilat_domain::Market;
 use serde::{Deserialize, Serialize};
-use utoipa::ToSchema;
+use utoipa::{IntoParams, ToSchema};
 
+use super::borrower::auth::require_market;
 use super::error::{ApiError, Envelope, ErrorBody};
-use super::extract::{ClientAddr, JsonOrForm};
+use super::extract::{ApiQuery, ClientAddr, JsonOrForm};
 use crate::error::{FieldErrors, FieldProblem};
-use crate::settings::SiteSettings;
+use crate::settings::{PublicSiteSettings, market_schema};
 use crate::startup::AppState;
 use crate::store::contact_messages::NewContactMessage;
 
-/// The public settings of PRODUCT.md §2.
+/// `?market=`: whose company the settings carry.
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct SiteSettingsQuery {
+    /// `IN` (India) or `ID` (Indonesia). Without it, Indonesia: India only when asked, as with the pages' `lang=1`.
+    #[param(schema_with = market_schema)]
+    pub market: Option<String>,
+}
+
+/// The public settings of one market (PRODUCT.md §2, §5).
+///
+/// The brand and that market's company. Each page carries the same answer for its own market, so a client that
+/// hydrates from the page matches this exactly.
 #[utoipa::path(
     get,
     path = "/api/v1/site/settings",
     tag = "site",
-    responses((status = 200, description = "The public site settings", body = Envelope<SiteSettings>))
+    params(SiteSettingsQuery),
+    responses(
+        (status = 200, description = "The market's public site settings", body = Envelope<PublicSiteSettings>),
+        (status = 422, description = "`market` is neither `IN` nor `ID`", body = ErrorBody),
+    )
 )]
-pub async fn settings(State(state): State<AppState>) -> Json<Envelope<SiteSettings>> {
-    Envelope::ok(state.services.site.as_ref().clone())
+pub async fn settings(
+    State(state): State<AppState>,
+    ApiQuery(query): ApiQuery<SiteSettingsQuery>,
+) -> Result<Json<Envelope<PublicSiteSettings>>, ApiError> {
+    let market = match query.market.as_deref().map(str::trim) {
+        None | Some("") => Market::Indonesia,
+        code => require_market(code)?,
+    };
+    Ok(Envelope::ok(state.services.site.public(market)))
 }
 
 /// A contact-form message as sent by the site (JSON or form-encoded). SPEC.md §3 names all five fields; the form

@@ -12,6 +12,7 @@ use anyhow::{Context, bail};
 use axum::body::{Body, Bytes};
 use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, Uri, header};
 use axum::response::Response;
+use kilat_domain::Market;
 use rust_embed::RustEmbed;
 use sha2::{Digest, Sha256};
 
@@ -70,9 +71,14 @@ pub struct Assets {
 }
 
 impl Assets {
-    /// Loads every embedded file and renders the HTML pages with `site`. Fails on an unknown placeholder.
+    /// Loads every embedded file and renders the HTML pages with `site`: `NAME.en.html` with India's settings, every
+    /// other page with Indonesia's, and a page with no `.en.html` sibling (the borrower app's) a second time with
+    /// India's under that name. Fails on an unknown placeholder.
     pub fn load(site: &SiteSettings) -> anyhow::Result<Self> {
-        let settings = serde_json::to_value(site).context("serializing the site settings")?;
+        let india = serde_json::to_value(site.public(Market::India))
+            .context("serializing the site settings")?;
+        let indonesia = serde_json::to_value(site.public(Market::Indonesia))
+            .context("serializing the site settings")?;
         let mut files = HashMap::new();
         let names: Vec<String> = Dist::iter().map(|n| n.into_owned()).collect();
         for name in &names {
@@ -89,16 +95,20 @@ impl Assets {
             let asset = if name.ends_with(".html") {
                 let html = std::str::from_utf8(&file.data)
                     .with_context(|| format!("{name} is not UTF-8"))?;
-                let rendered = render_placeholders(html, &settings)
-                    .with_context(|| format!("rendering {name}"))?;
-                let body = Bytes::from(rendered.into_bytes());
-                Asset {
-                    gzip: Some(Variant::new(gzip(&body)?, "-gz")),
-                    br: Some(Variant::new(brotli(&body)?, "-br")),
-                    identity: Variant::new(body, ""),
-                    content_type,
-                    cache_control,
+                let india_name = india_variant(name);
+                let settings = if india_name.is_none() {
+                    &india
+                } else {
+                    &indonesia
+                };
+                if let Some(india_name) = india_name.filter(|n| !names.contains(n)) {
+                    let asset =
+                        html_asset(html, &india, content_type.clone(), cache_control.clone())
+                            .with_context(|| format!("rendering {name} for India"))?;
+                    files.insert(india_name, Arc::new(asset));
                 }
+                html_asset(html, settings, content_type, cache_control)
+                    .with_context(|| format!("rendering {name}"))?
             } else {
                 let sibling = |ext: &str, suffix: &str| {
                     Dist::get(&format!("{name}.{ext}"))
@@ -184,9 +194,7 @@ impl Assets {
 
     fn lookup(&self, uri: &Uri) -> Option<&Arc<Asset>> {
         let path = uri.path();
-        let india = uri
-            .query()
-            .is_some_and(|q| q.split('&').any(|pair| pair == "lang=1"));
+        let india = asks_for_india(uri.query());
         let page = |base: &str| {
             if india {
                 self.files
@@ -222,7 +230,7 @@ impl Assets {
         }
         for area in ["app", "console"] {
             if key == area || key.starts_with(&format!("{area}/")) {
-                return self.files.get(&format!("{area}/index.html"));
+                return page(&format!("{area}/index"));
             }
         }
         page(key).or_else(|| page("index"))
@@ -237,6 +245,52 @@ fn plain(status: StatusCode, text: &'static str) -> Response {
         HeaderValue::from_static("text/plain; charset=utf-8"),
     );
     response
+}
+
+/// A page rendered with one market's settings, in every encoding.
+fn html_asset(
+    html: &str,
+    settings: &serde_json::Value,
+    content_type: HeaderValue,
+    cache_control: HeaderValue,
+) -> anyhow::Result<Asset> {
+    let body = Bytes::from(render_placeholders(html, settings)?.into_bytes());
+    Ok(Asset {
+        gzip: Some(Variant::new(gzip(&body)?, "-gz")),
+        br: Some(Variant::new(brotli(&body)?, "-br")),
+        identity: Variant::new(body, ""),
+        content_type,
+        cache_control,
+    })
+}
+
+/// `app/index.html` → `Some("app/index.en.html")`, the name India's copy of a page has; `None` for a page that is
+/// already India's.
+fn india_variant(name: &str) -> Option<String> {
+    if name.ends_with(".en.html") {
+        return None;
+    }
+    name.strip_suffix(".html")
+        .map(|base| format!("{base}.en.html"))
+}
+
+/// The client's rule (`new URLSearchParams(search).get('lang') === '1'`): the first `lang` value, decoded, is `1`.
+/// The server must choose exactly as the client does, or a page would carry the other market's company.
+fn asks_for_india(query: Option<&str>) -> bool {
+    // Only a part with `%` or `+` needs decoding, so the usual query costs no allocation.
+    let is = |part: &str, wanted: &str| {
+        part == wanted
+            || (part.contains(['%', '+'])
+                && percent_encoding::percent_decode_str(&part.replace('+', " "))
+                    .decode_utf8()
+                    .is_ok_and(|decoded| decoded == wanted))
+    };
+    query
+        .into_iter()
+        .flat_map(|q| q.split('&'))
+        .map(|pair| pair.split_once('=').unwrap_or((pair, "")))
+        .find(|(key, _)| is(key, "lang"))
+        .is_some_and(|(_, value)| is(value, "1"))
 }
 
 /// `Accept-Encoding` → the best encoding offered: br, then gzip, then none. A `q=0` refuses a coding.
@@ -385,6 +439,35 @@ mod tests {
             serde_json::from_str::<serde_json::Value>(&out).unwrap(),
             settings
         );
+    }
+
+    #[test]
+    fn india_is_chosen_exactly_as_the_client_chooses_it() {
+        for (query, india) in [
+            (None, false),
+            (Some("lang=1"), true),
+            (Some("sessionId=abc&lang=1"), true),
+            (Some("lang=0"), false),
+            (Some("lang=1&lang=2"), true),
+            (Some("lang=2&lang=1"), false),
+            (Some("lang=%31"), true),
+            (Some("l%61ng=1"), true),
+            (Some("lang=1%20"), false),
+            (Some("lang"), false),
+            (Some("xlang=1"), false),
+        ] {
+            assert_eq!(asks_for_india(query), india, "{query:?}");
+        }
+    }
+
+    #[test]
+    fn a_page_without_an_india_copy_gets_one_under_the_en_name() {
+        assert_eq!(
+            india_variant("app/index.html").as_deref(),
+            Some("app/index.en.html")
+        );
+        assert_eq!(india_variant("index.en.html"), None);
+        assert_eq!(india_variant("sw.js"), None);
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! The loan agreement, rendered from the KFS the borrower accepted and their certification, in the request's
 //! language. Every figure comes from the stored KFS: the agreement cannot say anything the KFS does not.
 
-use kilat_domain::{KeyFactStatement, Lender, Money};
+use kilat_domain::{KeyFactStatement, Lender, Market, Money};
 use serde::Serialize;
 use utoipa::ToSchema;
 
@@ -103,6 +103,13 @@ pub fn render(
     let f = |key: &str, args: &[(&str, &str)]| i18n::format(lang, key, args);
     let lender = &kfs.lender;
     let officer = &lender.grievance_officer;
+    // Statements sealed before version 2 carry no licence line.
+    let licence = if lender.licence.is_empty() {
+        String::new()
+    } else {
+        format!(" {}: {}.", lender.name, lender.licence)
+    };
+    let contact = format!("{}, {}, {}", officer.name, officer.email, officer.phone);
     let installments = kfs
         .installments
         .iter()
@@ -140,6 +147,7 @@ pub fn render(
                 ("borrower", &borrower.full_name),
                 ("id_number", &borrower.id_number_masked),
                 ("address", &borrower.address),
+                ("licence", &licence),
             ],
         ),
         clause(
@@ -194,14 +202,15 @@ pub fn render(
             "agreement.kfs_only",
             &[("reference", reference)],
         ),
+        // The complaints route of the lender's market: in India the grievance officer, 30 days, then the RBI
+        // Ombudsman; in Indonesia the Pejabat Pengaduan, 20 working days, then OJK's consumer line (PRODUCT.md §5).
         clause(
             "agreement.complaints_heading",
-            "agreement.complaints",
-            &[
-                ("name", &officer.name),
-                ("email", &officer.email),
-                ("phone", &officer.phone),
-            ],
+            match kfs.market {
+                Market::India => "agreement.complaints_india",
+                Market::Indonesia => "agreement.complaints_indonesia",
+            },
+            &[("contact", &contact)],
         ),
         clause(
             "agreement.acceptance_heading",

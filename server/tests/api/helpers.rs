@@ -484,3 +484,19 @@ impl Drop for ServerProcess {
         let _ = self.child.start_kill();
     }
 }
+
+/// Settings a production server starts with: mode, a key of its own, an HTTPS SMS provider, and each market's real
+/// (not example) e-mail addresses. Tests then change the one thing they are about.
+pub fn as_production(s: &mut Settings) {
+    s.mode = kilat_server::settings::Mode::Production;
+    s.secret_key = Some(crate::security::PRODUCTION_KEY.into());
+    s.sms.sender = kilat_server::settings::SmsSender::Http;
+    s.sms.http_url = "https://sms.example/send".into();
+    for (company, domain) in [
+        (&mut s.site.markets.india, "kilat.in"),
+        (&mut s.site.markets.indonesia, "kilat.co.id"),
+    ] {
+        company.email = format!("hello@{domain}");
+        company.grievance_officer.email = format!("grievance@{domain}");
+    }
+}

@@ -254,13 +254,7 @@ async fn the_business_date_moves_the_kfs_dates_in_development() {
 
 #[tokio::test]
 async fn production_has_no_business_date_to_set() {
-    let app = crate::helpers::spawn_app_with(|s| {
-        s.mode = kilat_server::settings::Mode::Production;
-        s.secret_key = Some("0123456789abcdef".repeat(4).into());
-        s.sms.sender = kilat_server::settings::SmsSender::Http;
-        s.sms.http_url = "https://sms.example/send".into();
-    })
-    .await;
+    let app = crate::helpers::spawn_app_with(crate::helpers::as_production).await;
     let set = app
         .client
         .put(app.url("/api/v1/dev/business-date"))

@@ -350,9 +350,7 @@ async fn each_borrower_sees_only_themselves() {
 async fn the_development_outbox_does_not_exist_in_production() {
     let provider = wiremock::MockServer::start().await;
     let app = spawn_app_with(|s| {
-        s.mode = kilat_server::settings::Mode::Production;
-        s.secret_key = Some(crate::security::PRODUCTION_KEY.into());
-        s.sms.sender = kilat_server::settings::SmsSender::Http;
+        crate::helpers::as_production(s);
         s.sms.http_url = format!("{}/send", provider.uri());
     })
     .await;

@@ -2,6 +2,7 @@
 //! set).
 
 mod certification;
+mod company;
 mod helpers;
 mod lifecycle;
 mod limits;

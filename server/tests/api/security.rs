@@ -2,7 +2,7 @@
 //! and transport headers, encrypted values bound to their rows, the contact form at rest, session lifetimes.
 
 use kilat_server::crypto::Binding;
-use kilat_server::settings::{Mode, Settings, SmsSender};
+use kilat_server::settings::Settings;
 use kilat_server::startup::Application;
 use reqwest::StatusCode;
 use reqwest::header::{CACHE_CONTROL, SET_COOKIE, STRICT_TRANSPORT_SECURITY};
@@ -88,10 +88,7 @@ async fn by_default_the_forwarded_header_is_ignored_and_the_peer_is_the_client()
 fn production() -> Settings {
     let mut s = Settings::load(None).unwrap();
     s.listen = "127.0.0.1:0".parse().unwrap();
-    s.mode = Mode::Production;
-    s.secret_key = Some(PRODUCTION_KEY.into());
-    s.sms.sender = SmsSender::Http;
-    s.sms.http_url = "https://sms.example/send".into();
+    crate::helpers::as_production(&mut s);
     s
 }
 
@@ -169,6 +166,7 @@ async fn production_starts_with_a_real_key_and_an_https_provider() {
         s.mode = good.mode;
         s.secret_key = good.secret_key;
         s.sms = good.sms;
+        s.site = good.site;
     })
     .await;
     assert_eq!(app.get("/healthz").await.status(), StatusCode::OK);
@@ -414,6 +412,7 @@ async fn production_sends_hsts_on_every_response() {
         s.mode = good.mode;
         s.secret_key = good.secret_key;
         s.sms = good.sms;
+        s.site = good.site;
     })
     .await;
     for path in ["/", "/api/v1/site/settings", "/api/v1/nope", "/healthz"] {

@@ -1,6 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
+import { DEV_SETTINGS_BY_MARKET, type SiteSettings } from '@/shared/settings/settings';
 import { fakeApi, ok, refusal, renderBorrower } from '@/test/render-borrower';
 import { HOME_NEW } from './screens/home/fixtures.test-data';
 import { PRIVACY_EN } from './screens/legal/fixtures.test-data';
@@ -98,12 +99,42 @@ describe('borrower app', () => {
     expect(screen.getByRole('button', { name: 'Muat ulang' })).toBeInTheDocument();
   });
 
+  it('shows each market its own company on the about page, and never the other market’s', async () => {
+    const { in: india, id: indonesia } = DEV_SETTINGS_BY_MARKET;
+    const foreign = (settings: SiteSettings) => [settings.lenderName, settings.licence, settings.grievanceOfficer.name, settings.servicePhone, settings.address];
+
+    fakeApi().signIn();
+    const indian = renderBorrower('/app/about?lang=1');
+    expect(await screen.findByText(india.licence, { selector: '.about__licence' })).toBeInTheDocument();
+    expect(screen.getByRole('heading', { level: 2, name: 'Grievance officer' })).toBeInTheDocument();
+    for (const value of foreign(indonesia)) expect(document.body).not.toHaveTextContent(value);
+    indian.unmount();
+
+    fakeApi().signIn();
+    renderBorrower('/app/about?lang=0');
+    expect(await screen.findByText(indonesia.licence, { selector: '.about__licence' })).toBeInTheDocument();
+    expect(screen.getByRole('heading', { level: 2, name: 'Pejabat Pengaduan' })).toBeInTheDocument();
+    expect(screen.getByRole('contentinfo')).toHaveTextContent(`Pinjaman diberikan oleh ${indonesia.lenderName}.${indonesia.licence}`);
+    for (const value of foreign(india)) expect(document.body).not.toHaveTextContent(value);
+  });
+
+  it('asks for India’s company when the visit chose India but the page carried Indonesia’s', async () => {
+    window.sessionStorage.setItem('kilat.market', 'in');
+    const api = fakeApi();
+    api.signIn();
+    // No `lang` in the URL: the server wrote the Indonesian page's settings.
+    renderBorrower('/app/about', { settings: DEV_SETTINGS_BY_MARKET.id });
+    expect(await screen.findByText(DEV_SETTINGS_BY_MARKET.in.licence, { selector: '.about__licence' })).toBeInTheDocument();
+    expect(api.callsTo('GET', '/api/v1/site/settings').map((call) => call.query.get('market'))).toEqual(['IN']);
+    expect(document.body).not.toHaveTextContent(DEV_SETTINGS_BY_MARKET.id.lenderName);
+  });
+
   it('shows the agreement with the lender and the grievance officer', async () => {
     fakeApi();
     renderBorrower('/app/agreement?lang=1');
     expect(await screen.findByRole('heading', { level: 1, name: 'Loan agreement' })).toBeInTheDocument();
     expect(screen.getByRole('heading', { level: 2, name: 'Cooling-off period' })).toBeInTheDocument();
-    expect(screen.getByText(/Grievance officer: A\. Officer, grievance@kilat\.example/)).toBeInTheDocument();
+    expect(screen.getByText('Grievance officer: P. Officer, grievance@in.kilat.example, +91 80 0000 0199.')).toBeInTheDocument();
     expect(screen.queryByRole('heading', { name: 'Cost caps' })).toBeNull();
   });
 });

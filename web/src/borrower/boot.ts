@@ -2,7 +2,7 @@
 // and the tests both start the app through here.
 import { createHttpClient } from '@/shared/api/http';
 import { marketForVisit } from '@/shared/market/market';
-import type { SiteSettings } from '@/shared/settings/settings';
+import { settingsMarket, type SiteSettings } from '@/shared/settings/settings';
 import { queryKeys } from './api/query-keys';
 import { createQueryClient } from './api/query-client';
 import type { BorrowerAppProps } from './app';
@@ -20,7 +20,10 @@ export function bootBorrower(options: {
   const shell = createShellParams(options.search);
   const api = createHttpClient({ language: market.locale, pageSearch: shell.search });
   const queryClient = createQueryClient({ retryReads: options.retryReads });
-  if (options.settings) queryClient.setQueryData(queryKeys.siteSettings, options.settings);
+  // The page carries the market the server chose by its URL; a visit that chose the other market earlier
+  // (sessionStorage) asks the API for its own instead.
+  const settings = options.settings;
+  if (settings && settings.market === settingsMarket(market.id)) queryClient.setQueryData(queryKeys.siteSettings(settings.market), settings);
   return { market, i18n: createBorrowerI18n(market.language), api, queryClient, shell };
 }
 

@@ -4,7 +4,10 @@ import { hydrateRoot } from 'react-dom/client';
 import { describe, expect, it, vi } from 'vitest';
 import { createHttpClient } from '@/shared/api/http';
 import { MARKETS, type MarketId } from '@/shared/market/market';
-import { DEV_SETTINGS } from '@/shared/settings/settings';
+import { DEV_SETTINGS_BY_MARKET, type SiteSettings } from '@/shared/settings/settings';
+
+const INDIA = DEV_SETTINGS_BY_MARKET.in;
+const INDONESIA = DEV_SETTINGS_BY_MARKET.id;
 import { renderSite } from '@/test/render-site';
 import { SiteApp } from './app';
 import { render as prerender } from './entry-server';
@@ -36,15 +39,15 @@ describe('site (India, English)', () => {
   });
 
   it('shows the company and grievance officer from settings in the footer', () => {
-    renderSite('/?lang=1', { ...DEV_SETTINGS, companyName: 'Contoh Finance', copyright: '© 2026 Contoh' });
+    renderSite('/?lang=1', { ...INDIA, companyName: 'Contoh Finance', copyright: '© 2026 Contoh' });
     const footer = screen.getByRole('contentinfo');
     expect(within(footer).getByText('Contoh Finance')).toBeInTheDocument();
-    expect(within(footer).getByText(DEV_SETTINGS.address)).toBeInTheDocument();
-    expect(within(footer).getByRole('link', { name: DEV_SETTINGS.email })).toHaveAttribute('href', `mailto:${DEV_SETTINGS.email}`);
+    expect(within(footer).getByText(INDIA.address)).toBeInTheDocument();
+    expect(within(footer).getByRole('link', { name: INDIA.email })).toHaveAttribute('href', `mailto:${INDIA.email}`);
     expect(within(footer).getByText('© 2026 Contoh')).toBeInTheDocument();
-    expect(within(footer).getByText(DEV_SETTINGS.grievanceOfficer.name)).toBeInTheDocument();
-    expect(within(footer).getByRole('link', { name: DEV_SETTINGS.grievanceOfficer.email })).toBeInTheDocument();
-    expect(within(footer).getByRole('link', { name: DEV_SETTINGS.grievanceOfficer.phone })).toBeInTheDocument();
+    expect(within(footer).getByText(INDIA.grievanceOfficer.name)).toBeInTheDocument();
+    expect(within(footer).getByRole('link', { name: INDIA.grievanceOfficer.email })).toBeInTheDocument();
+    expect(within(footer).getByRole('link', { name: INDIA.grievanceOfficer.phone })).toBeInTheDocument();
   });
 
   it('switches tabs, scrolls smoothly to the top, and keeps lang in every link', async () => {
@@ -104,10 +107,38 @@ describe('site (Indonesia, Indonesian)', () => {
 
 const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
-/** What the server does to a prerendered page: fill every placeholder with the real settings. */
-function fillPlaceholders(html: string): string {
+/** A market's company as the footer shows it. */
+const footerOf = (s: SiteSettings) => [s.lenderName, s.licence, s.address, s.email, s.copyright, s.grievanceOfficer.name, s.grievanceOfficer.email, s.grievanceOfficer.phone];
+
+describe('one company per market (PRODUCT.md §5)', () => {
+  it.each<[string, SiteSettings, SiteSettings, string, string]>([
+    ['/', INDONESIA, INDIA, 'Pejabat Pengaduan', 'Kontak OJK 157'],
+    ['/?lang=1', INDIA, INDONESIA, 'Grievance officer', 'cms.rbi.org.in'],
+  ])('the page at %s shows its own market’s company in the footer and none of the other’s', (url, own, other, officerTitle, escalation) => {
+    renderSite(url);
+    const footer = screen.getByRole('contentinfo');
+    for (const value of footerOf(own)) expect(footer).toHaveTextContent(value);
+    expect(within(footer).getByText(own.licence)).toHaveClass('site-footer__licence');
+    expect(within(footer).getByText(officerTitle)).toBeInTheDocument();
+    expect(footer).toHaveTextContent(escalation);
+    for (const value of [...footerOf(other), other.servicePhone, other.whatsappNumber]) expect(document.body).not.toHaveTextContent(value);
+  });
+
+  it.each<[string, SiteSettings]>([
+    ['/#contact', INDONESIA],
+    ['/?lang=1#contact', INDIA],
+  ])('the contact section at %s gives its own market’s service phone and WhatsApp', (url, own) => {
+    renderSite(url);
+    const contact = screen.getByRole('tabpanel');
+    expect(within(contact).getByRole('link', { name: own.servicePhone })).toBeInTheDocument();
+    expect(contact).toHaveTextContent(own.whatsappNumber);
+  });
+});
+
+/** What the server does to a prerendered page: fill every placeholder with the market's settings. */
+function fillPlaceholders(html: string, settings: SiteSettings): string {
   return html.replace(/%%KILAT:([a-zA-Z.]+)%%/g, (_, path: string) => {
-    const value = path.split('.').reduce<unknown>((node, key) => (node as Record<string, unknown>)[key], DEV_SETTINGS);
+    const value = path.split('.').reduce<unknown>((node, key) => (node as Record<string, unknown>)[key], settings);
     if (typeof value !== 'string') throw new Error(`unknown placeholder ${path}`);
     return escapeHtml(value);
   });
@@ -123,12 +154,14 @@ describe('prerendering', () => {
     const page = prerender(route, marketId);
     expect(page.html).toContain('%%KILAT:companyName%%');
     expect(page.html).toContain('%%KILAT:grievanceOfficer.email%%');
+    expect(page.html).toContain('%%KILAT:licence%%');
     expect(page.title).toBe('%%KILAT:companyName%%');
     expect(page.lang).toBe(MARKETS[marketId].locale);
 
     window.history.replaceState(null, '', url);
     const container = document.createElement('div');
-    container.innerHTML = fillPlaceholders(page.html.replace(/<link rel="preload"[^>]*\/>/g, ''));
+    const settings = DEV_SETTINGS_BY_MARKET[marketId];
+    container.innerHTML = fillPlaceholders(page.html.replace(/<link rel="preload"[^>]*\/>/g, ''), settings);
     document.body.appendChild(container);
     const errors = vi.spyOn(console, 'error');
     const onRecoverableError = vi.fn();
@@ -139,7 +172,7 @@ describe('prerendering', () => {
         container,
         <SiteApp
           market={market}
-          settings={DEV_SETTINGS}
+          settings={settings}
           i18n={createSiteI18n(market.language)}
           api={createHttpClient({ language: market.locale })}
           serverUrl={route}
@@ -149,7 +182,8 @@ describe('prerendering', () => {
     });
     expect(onRecoverableError).not.toHaveBeenCalled();
     expect(errors).not.toHaveBeenCalled();
-    expect(within(container).getByRole('heading', { level: 1 })).toHaveTextContent(DEV_SETTINGS.companyName);
+    expect(within(container).getByRole('heading', { level: 1 })).toHaveTextContent(settings.companyName);
+    expect(within(container).getByRole('contentinfo')).toHaveTextContent(settings.licence);
     act(() => root?.unmount());
     container.remove();
   });

@@ -14,7 +14,7 @@ import './site.css';
 const container = document.getElementById('root');
 if (container) {
   const market = marketFromSearch(window.location.search);
-  const settings = readPageSettings();
+  const settings = readPageSettings(document, market.id);
   const i18n = createSiteI18n(market.language);
   const api = createHttpClient({ language: market.locale });
   const path = normalizePath(window.location.pathname);

@@ -5,7 +5,8 @@ import { render } from '@testing-library/react';
 import { vi } from 'vitest';
 import { BorrowerApp } from '@/borrower/app';
 import { bootBorrower } from '@/borrower/boot';
-import { DEV_SETTINGS, type SiteSettings } from '@/shared/settings/settings';
+import { marketFromSearch } from '@/shared/market/market';
+import { DEV_SETTINGS_BY_MARKET, type SiteSettings } from '@/shared/settings/settings';
 
 export interface ApiCall {
   method: string;
@@ -45,7 +46,7 @@ export const LOGIN_INIT_IN = {
   voiceCodeOffered: true,
   agreementUrl: '/app/agreement',
   privacyUrl: '/app/privacy',
-  lenderName: DEV_SETTINGS.lenderName,
+  lenderName: DEV_SETTINGS_BY_MARKET.in.lenderName,
 };
 
 export const LOGIN_INIT_ID = {
@@ -54,6 +55,7 @@ export const LOGIN_INIT_ID = {
   countryCode: '+62',
   phoneExample: '0812-3456-7890',
   phoneDigits: { min: 10, max: 13 },
+  lenderName: DEV_SETTINGS_BY_MARKET.id.lenderName,
 };
 
 export const ME_IN = { id: 'b-1', phoneMasked: '+91 ******3210', market: 'IN', createdAt: Date.UTC(2026, 0, 15) };
@@ -77,7 +79,7 @@ export function fakeApi(handlers: Record<string, Handler> = {}) {
       signedIn = false;
       return ok(null);
     },
-    'GET /api/v1/site/settings': () => ok(DEV_SETTINGS),
+    'GET /api/v1/site/settings': (call) => ok(call.query.get('market') === 'IN' ? DEV_SETTINGS_BY_MARKET.in : DEV_SETTINGS_BY_MARKET.id),
   };
   const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
     const url = new URL(String(input), window.location.origin);
@@ -111,7 +113,8 @@ export function renderBorrower(url: string, options: { settings?: SiteSettings |
   const app = bootBorrower({
     search: window.location.search,
     storage: window.sessionStorage,
-    settings: options.settings === undefined ? DEV_SETTINGS : options.settings,
+    // What the server writes into the page: the settings of the market the URL asks for.
+    settings: options.settings === undefined ? DEV_SETTINGS_BY_MARKET[marketFromSearch(window.location.search).id] : options.settings,
     retryReads: false,
   });
   const result = render(<BorrowerApp {...app} />);

@@ -76,7 +76,7 @@ pub async fn login_init(
         voice_code_offered: true,
         agreement_url: "/app/agreement".into(),
         privacy_url: "/app/privacy".into(),
-        lender_name: state.services.site.lender_name.clone(),
+        lender_name: state.services.site.company(market).lender_name.clone(),
     }))
 }
 

@@ -189,16 +189,17 @@ pub async fn cities(
 #[utoipa::path(get, path = "/api/v1/borrower/privacy", tag = "borrower",
     responses((status = 200, body = Envelope<PrivacyPolicy>)))]
 pub async fn privacy(State(state): State<AppState>, lang: Lang) -> Json<Envelope<PrivacyPolicy>> {
+    // One language per market: English is India's policy, Indonesian is Indonesia's, each naming its own lender.
     let site = &state.services.site;
-    let app = match lang {
-        Lang::En => &site.app_name_en,
-        Lang::Id => &site.app_name_id,
+    let (app, market) = match lang {
+        Lang::En => (&site.app_name_en, Market::India),
+        Lang::Id => (&site.app_name_id, Market::Indonesia),
     };
     Envelope::ok(
         state
             .services
             .reference
-            .privacy(lang, app, &site.lender_name),
+            .privacy(lang, app, &site.lender(market)),
     )
 }
 

@@ -60,9 +60,11 @@ pub struct SampleCost {
 }
 
 pub(super) fn view(s: &Services, product: &Product) -> Result<ProductView, ApiError> {
-    let kfs = s
-        .catalog
-        .sample(product, s.clock.today(product.market), &s.site.lender())?;
+    let kfs = s.catalog.sample(
+        product,
+        s.clock.today(product.market),
+        &s.site.lender(product.market),
+    )?;
     let sample = SampleCost {
         amount: kfs.sanctioned_amount.minor(),
         term_code: kfs.term_code.clone(),

@@ -83,7 +83,7 @@ pub async fn home(
     Ok(Envelope::ok(HomeView {
         market: borrower.market,
         phone_masked: borrower.phone.masked(),
-        lender_name: s.site.lender_name.clone(),
+        lender_name: s.site.company(borrower.market).lender_name.clone(),
         certification: CertificationProgress {
             complete: progress.is_complete(),
             next: progress.next(),

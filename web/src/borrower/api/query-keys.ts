@@ -18,7 +18,7 @@ export const queryKeys = {
   certification: ['borrower', 'certification'] as const,
   certificationLog: ['borrower', 'certification', 'log'] as const,
   certificationStep: (step: string) => ['borrower', 'certification', 'step', step] as const,
-  siteSettings: ['public', 'site-settings'] as const,
+  siteSettings: (market: ApiMarket) => ['public', 'site-settings', market] as const,
   loginInit: (market: ApiMarket) => ['public', 'login-init', market] as const,
   privacy: (language: Language) => ['public', 'privacy', language] as const,
   enums: (market: ApiMarket) => ['public', 'enums', market] as const,

@@ -66,13 +66,14 @@ class ScreenErrorBoundary extends Component<{ resetKey: string; children: ReactN
   }
 }
 
-/** RBI's digital lending rules: the lender is named on every borrower screen. */
+/** RBI's digital lending rules: the lender is named on every borrower screen; OJK: with its licence. */
 function LenderFooter() {
   const { t } = useTranslation();
   const { data: settings } = useSiteSettings();
   return (
     <footer className="app-footer">
       <p>{settings ? t('layout.lender', { lender: settings.lenderName }) : '\u00a0'}</p>
+      {settings && <p className="app-footer__licence">{settings.licence}</p>}
     </footer>
   );
 }

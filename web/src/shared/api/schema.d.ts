@@ -394,7 +394,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The public settings of PRODUCT.md §2. */
+        /**
+         * The public settings of one market (PRODUCT.md §2, §5).
+         * @description The brand and that market's company. Each page carries the same answer for its own market, so a client that
+         *     hydrates from the page matches this exactly.
+         */
         get: operations["settings"];
         put?: never;
         post?: never;
@@ -919,7 +923,7 @@ export interface components {
              * @description Always 0 on success.
              */
             code: number;
-            /** @description The privacy policy in one language, with the app's and lender's names filled in. */
+            /** @description The privacy policy in one language, with the app's name and the lender's name and licence filled in. */
             data: {
                 sections: components["schemas"]["PrivacySection"][];
                 title: string;
@@ -955,29 +959,16 @@ export interface components {
             msg: string;
         };
         /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
-        Envelope_RecommendedView: {
+        Envelope_PublicSiteSettings: {
             /**
              * Format: int32
              * @description Always 0 on success.
              */
             code: number;
-            data: {
-                eligible: boolean;
-                /** @description Cheapest sample APR first; empty when not eligible. */
-                products: components["schemas"]["ProductView"][];
-                reasons: components["schemas"]["Reason"][];
-            };
-            /** @description Always `ok` on success. */
-            msg: string;
-        };
-        /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
-        Envelope_SiteSettings: {
             /**
-             * Format: int32
-             * @description Always 0 on success.
+             * @description One market's public settings: the brand and that market's company, flat. `GET /api/v1/site/settings?market=`
+             *     answers it, and each page carries its market's copy (docs/ARCHITECTURE.md, "Runtime settings in HTML").
              */
-            code: number;
-            /** @description The public site settings of PRODUCT.md §2, served by `GET /api/v1/site/settings` and rendered into the pages. */
             data: {
                 address: string;
                 /** @description App name shown to India (English). */
@@ -992,12 +983,32 @@ export interface components {
                 /** @description `#rrggbb`, body text. */
                 fontColor: string;
                 grievanceOfficer: components["schemas"]["GrievanceOfficer"];
-                /** @description The regulated lender that funds the loans (RBI: named on every borrower screen). */
+                /** @description The regulated lender's legal name. */
                 lenderName: string;
+                /** @description The lender's licence line (RBI registration in India, OJK licence in Indonesia). */
+                licence: string;
+                /** @enum {string} */
+                market: "IN" | "ID";
                 servicePhone: string;
                 /** @description `#rrggbb` */
                 themeBackgroundColor: string;
                 whatsappNumber: string;
+            };
+            /** @description Always `ok` on success. */
+            msg: string;
+        };
+        /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
+        Envelope_RecommendedView: {
+            /**
+             * Format: int32
+             * @description Always 0 on success.
+             */
+            code: number;
+            data: {
+                eligible: boolean;
+                /** @description Cheapest sample APR first; empty when not eligible. */
+                products: components["schemas"]["ProductView"][];
+                reasons: components["schemas"]["Reason"][];
             };
             /** @description Always `ok` on success. */
             msg: string;
@@ -1319,6 +1330,11 @@ export interface components {
         Lender: {
             /** @description The named grievance officer. */
             grievanceOfficer: components["schemas"]["LenderGrievanceOfficer"];
+            /**
+             * @description The lender's licence line: its RBI registration (India) or OJK licence (Indonesia). Empty, and then left
+             *     out of the JSON, in statements sealed before version 2, so their hashes still hold.
+             */
+            licence?: string;
             /** @description Lender's registered name (shown on every borrower screen in India). */
             name: string;
         };
@@ -1451,7 +1467,7 @@ export interface components {
             regionCode: string;
             residenceType: string;
         };
-        /** @description The privacy policy in one language, with the app's and lender's names filled in. */
+        /** @description The privacy policy in one language, with the app's name and the lender's name and licence filled in. */
         PrivacyPolicy: {
             sections: components["schemas"]["PrivacySection"][];
             title: string;
@@ -1476,6 +1492,35 @@ export interface components {
             /** @description The cost of the smallest loan on the first term, so a borrower can compare products at a glance. */
             sample: components["schemas"]["SampleCost"];
             terms: components["schemas"]["TermView"][];
+        };
+        /**
+         * @description One market's public settings: the brand and that market's company, flat. `GET /api/v1/site/settings?market=`
+         *     answers it, and each page carries its market's copy (docs/ARCHITECTURE.md, "Runtime settings in HTML").
+         */
+        PublicSiteSettings: {
+            address: string;
+            /** @description App name shown to India (English). */
+            appNameEn: string;
+            /** @description App name shown to Indonesia (Indonesian). */
+            appNameId: string;
+            /** @description `#rrggbb`, text on the theme background. */
+            backgroundFontColor: string;
+            companyName: string;
+            copyright: string;
+            email: string;
+            /** @description `#rrggbb`, body text. */
+            fontColor: string;
+            grievanceOfficer: components["schemas"]["GrievanceOfficer"];
+            /** @description The regulated lender's legal name. */
+            lenderName: string;
+            /** @description The lender's licence line (RBI registration in India, OJK licence in Indonesia). */
+            licence: string;
+            /** @enum {string} */
+            market: "IN" | "ID";
+            servicePhone: string;
+            /** @description `#rrggbb` */
+            themeBackgroundColor: string;
+            whatsappNumber: string;
         };
         /** @description The loan a quote, an application or (with more fields) a confirm names. */
         QuoteRequest: {
@@ -1545,28 +1590,6 @@ export interface components {
              * @example 98765 43210
              */
             phone: string;
-        };
-        /** @description The public site settings of PRODUCT.md §2, served by `GET /api/v1/site/settings` and rendered into the pages. */
-        SiteSettings: {
-            address: string;
-            /** @description App name shown to India (English). */
-            appNameEn: string;
-            /** @description App name shown to Indonesia (Indonesian). */
-            appNameId: string;
-            /** @description `#rrggbb`, text on the theme background. */
-            backgroundFontColor: string;
-            companyName: string;
-            copyright: string;
-            email: string;
-            /** @description `#rrggbb`, body text. */
-            fontColor: string;
-            grievanceOfficer: components["schemas"]["GrievanceOfficer"];
-            /** @description The regulated lender that funds the loans (RBI: named on every borrower screen). */
-            lenderName: string;
-            servicePhone: string;
-            /** @description `#rrggbb` */
-            themeBackgroundColor: string;
-            whatsappNumber: string;
         };
         /**
          * @description The steps, in the order they must be completed.
@@ -2985,20 +3008,40 @@ export interface operations {
     };
     settings: {
         parameters: {
-            query?: never;
+            query?: {
+                market?: "IN" | "ID";
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description The public site settings */
+            /** @description The market's public site settings */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_SiteSettings"];
+                    "application/json": components["schemas"]["Envelope_PublicSiteSettings"];
+                };
+            };
+            /** @description bad_request: the query string could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `market` is neither `IN` nor `ID` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description internal */

@@ -5,8 +5,9 @@ import type { ContactMessageCreated, NewContactMessage, SiteSettings } from './t
 export const SITE_SETTINGS_PATH = '/api/v1/site/settings';
 export const CONTACT_MESSAGES_PATH = '/api/v1/site/contact-messages';
 
-export function fetchSiteSettings(client: HttpClient): Promise<SiteSettings> {
-  return client.get<SiteSettings>(SITE_SETTINGS_PATH);
+/** The brand and `market`'s company (`IN` or `ID`). */
+export function fetchSiteSettings(client: HttpClient, market: SiteSettings['market']): Promise<SiteSettings> {
+  return client.get<SiteSettings>(`${SITE_SETTINGS_PATH}?market=${market}`);
 }
 
 export function sendContactMessage(client: HttpClient, message: NewContactMessage): Promise<ContactMessageCreated> {

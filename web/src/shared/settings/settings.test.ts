@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEV_SETTINGS, placeholderSettings, readFilledPageSettings, readPageSettings } from './settings';
+import { DEV_SETTINGS, DEV_SETTINGS_BY_MARKET, placeholderSettings, readFilledPageSettings, readPageSettings } from './settings';
 
 function page(json: string): Document {
   const doc = document.implementation.createHTMLDocument('t');
@@ -24,6 +24,15 @@ describe('site settings', () => {
     expect(readPageSettings(page('%%KILAT_SETTINGS_JSON%%'))).toBe(DEV_SETTINGS);
     expect(readPageSettings(page('{"companyName": 1}'))).toBe(DEV_SETTINGS);
     expect(readPageSettings(page('not json'))).toBe(DEV_SETTINGS);
+  });
+
+  it('takes the page’s settings only for the market they were rendered for', () => {
+    const india = page(JSON.stringify(DEV_SETTINGS_BY_MARKET.in));
+    expect(readFilledPageSettings(india, 'in')).toEqual(DEV_SETTINGS_BY_MARKET.in);
+    expect(readFilledPageSettings(india, 'id')).toBeNull();
+    expect(readPageSettings(india, 'id')).toBe(DEV_SETTINGS_BY_MARKET.id);
+    expect(readPageSettings(page('%%KILAT_SETTINGS_JSON%%'), 'in')).toBe(DEV_SETTINGS_BY_MARKET.in);
+    expect(placeholderSettings().licence).toBe('%%KILAT:licence%%');
   });
 
   it('tells an unfilled block apart for areas that then ask the API', () => {

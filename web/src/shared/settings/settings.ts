@@ -1,28 +1,63 @@
 // Runtime site settings (PRODUCT.md §2): the server writes them into every HTML page, both as
-// `%%KILAT:path%%` text and as JSON in `<script type="application/json" id="kilat-settings">`.
+// `%%KILAT:path%%` text and as JSON in `<script type="application/json" id="kilat-settings">`. Each
+// page gets its own market's values: the brand and that market's company (§5).
 import type { SiteSettings } from '../api/types';
+import type { MarketId } from '../market/market';
 
 export type { SiteSettings };
 
 export const SETTINGS_ELEMENT_ID = 'kilat-settings';
 export const SETTINGS_JSON_PLACEHOLDER = '%%KILAT_SETTINGS_JSON%%';
 
-/** Used by `npm run dev` and tests, where no server fills the placeholders. */
-export const DEV_SETTINGS: SiteSettings = {
-  companyName: 'Kilat',
-  email: 'hello@kilat.example',
-  address: 'Jl. Contoh No. 1, Jakarta 10110',
-  copyright: '© 2026 Kilat. All rights reserved.',
-  appNameEn: 'Kilat',
-  appNameId: 'Kilat',
-  themeBackgroundColor: '#14286b',
-  backgroundFontColor: '#ffffff',
-  fontColor: '#1d2433',
-  servicePhone: '+62 21 5000 1000',
-  whatsappNumber: '+62 812 0000 1000',
-  lenderName: 'PT Kilat Dana Example',
-  grievanceOfficer: { name: 'A. Officer', email: 'grievance@kilat.example', phone: '+62 21 5000 1001' },
+/**
+ * Used by `npm run dev` and tests, where no server fills the placeholders: one company per market
+ * (PRODUCT.md §5), each in its market's language, with the brand shared. Like the server's demo
+ * settings, they are plainly examples.
+ */
+export const DEV_SETTINGS_BY_MARKET: Record<MarketId, SiteSettings> = {
+  id: {
+    market: 'ID',
+    companyName: 'Kilat',
+    appNameEn: 'Kilat',
+    appNameId: 'Kilat',
+    themeBackgroundColor: '#14286b',
+    backgroundFontColor: '#ffffff',
+    fontColor: '#1d2433',
+    lenderName: 'PT Kilat Dana Example',
+    licence: 'Berizin dan diawasi oleh Otoritas Jasa Keuangan (OJK), nomor izin KEP-00/D.05/2026 (contoh)',
+    email: 'hello@kilat.example',
+    address: 'Jl. Contoh No. 1, Jakarta 10110',
+    copyright: '© 2026 Kilat. All rights reserved.',
+    servicePhone: '+62 21 5000 1000',
+    whatsappNumber: '+62 812 0000 1000',
+    grievanceOfficer: { name: 'A. Officer', email: 'grievance@kilat.example', phone: '+62 21 5000 1001' },
+  },
+  in: {
+    market: 'IN',
+    companyName: 'Kilat',
+    appNameEn: 'Kilat',
+    appNameId: 'Kilat',
+    themeBackgroundColor: '#14286b',
+    backgroundFontColor: '#ffffff',
+    fontColor: '#1d2433',
+    lenderName: 'Kilat Finance Example Private Limited (NBFC)',
+    licence: 'Registered with the Reserve Bank of India as an NBFC, CoR No. N-00.00000 (example)',
+    email: 'hello@in.kilat.example',
+    address: '00 Example Road, Bengaluru 560001',
+    copyright: '© 2026 Kilat Finance. All rights reserved.',
+    servicePhone: '+91 80 0000 0100',
+    whatsappNumber: '+91 90000 00100',
+    grievanceOfficer: { name: 'P. Officer', email: 'grievance@in.kilat.example', phone: '+91 80 0000 0199' },
+  },
 };
+
+/** The default market's (Indonesia's) development settings. */
+export const DEV_SETTINGS: SiteSettings = DEV_SETTINGS_BY_MARKET.id;
+
+/** `IN` or `ID`, as the API and the settings name a market. */
+export function settingsMarket(market: MarketId): SiteSettings['market'] {
+  return market === 'in' ? 'IN' : 'ID';
+}
 
 type Tree = { [key: string]: string | Tree };
 
@@ -50,19 +85,24 @@ function isComplete(value: unknown, shape: unknown): boolean {
   return Object.entries(shape).every(([key, inner]) => isComplete((value as Record<string, unknown>)[key], inner));
 }
 
-/** The settings the server wrote into the page, or null when the block is absent, unfilled or broken. */
-export function readFilledPageSettings(doc: Document = document): SiteSettings | null {
+/**
+ * The settings the server wrote into the page, or null when the block is absent, unfilled or broken, or
+ * (with `market`) carries another market's company: each page carries its own market's.
+ */
+export function readFilledPageSettings(doc: Document = document, market?: MarketId): SiteSettings | null {
   const text = doc.getElementById(SETTINGS_ELEMENT_ID)?.textContent?.trim();
   if (!text || text === SETTINGS_JSON_PLACEHOLDER) return null;
   try {
     const parsed: unknown = JSON.parse(text);
-    return isComplete(parsed, DEV_SETTINGS) ? (parsed as SiteSettings) : null;
+    if (!isComplete(parsed, DEV_SETTINGS)) return null;
+    const settings = parsed as SiteSettings;
+    return market === undefined || settings.market === settingsMarket(market) ? settings : null;
   } catch {
     return null;
   }
 }
 
-/** Reads the settings the server wrote into the page; falls back to DEV_SETTINGS when absent or unfilled. */
-export function readPageSettings(doc: Document = document): SiteSettings {
-  return readFilledPageSettings(doc) ?? DEV_SETTINGS;
+/** Reads `market`'s settings the server wrote into the page; falls back to that market's DEV settings when absent or unfilled. */
+export function readPageSettings(doc: Document = document, market: MarketId = 'id'): SiteSettings {
+  return readFilledPageSettings(doc, market) ?? DEV_SETTINGS_BY_MARKET[market];
 }

@@ -4,7 +4,11 @@ import { useMarket } from '@/shared/market/market-context';
 import { Link } from '@/shared/router/router';
 import { useSettings } from '@/shared/settings/settings-context';
 
-/** Company details and the grievance officer (RBI digital lending rules), all runtime settings. */
+/**
+ * The market's company: the lender with its licence (RBI registration or OJK licence), the grievance
+ * officer (Pejabat Pengaduan in Indonesia) and where a complaint goes next. All runtime settings, the
+ * page's own market's (PRODUCT.md §5).
+ */
 export function SiteFooter() {
   const { t } = useTranslation();
   const settings = useSettings();
@@ -23,7 +27,10 @@ export function SiteFooter() {
               <a href={`mailto:${settings.email}`}>{settings.email}</a>
             </dd>
             <dt>{t('footer.lender')}</dt>
-            <dd>{settings.lenderName}</dd>
+            <dd>
+              {settings.lenderName}
+              <span className="site-footer__licence">{settings.licence}</span>
+            </dd>
           </dl>
           <p>
             <Link href={withLang('/about', market)}>{t('about.link', { company: settings.companyName })}</Link>
@@ -43,6 +50,7 @@ export function SiteFooter() {
               <a href={`tel:${officer.phone}`}>{officer.phone}</a>
             </dd>
           </dl>
+          <p className="site-footer__note">{t('footer.grievanceNote')}</p>
         </div>
       </div>
       <p className="site-footer__copyright">{settings.copyright}</p>

@@ -9,9 +9,10 @@ import '../loans.css';
 const tel = (phone: string) => `tel:${phone.replace(/[^\d+]/g, '')}`;
 
 /**
- * About us (PRODUCT.md §2: routed and linked, unlike the original's): who runs the app, who lends, and whom
- * to complain to (RBI: a named grievance officer with contact details in the app). All from the runtime
- * site settings, so a change of address or officer needs no release.
+ * About us (PRODUCT.md §2: routed and linked, unlike the original's): who runs the app, who lends under
+ * which licence, and whom to complain to (RBI: a named grievance officer with contact details in the app;
+ * OJK: the licence shown, a Pejabat Pengaduan, then OJK's line 157). All from the runtime settings of the
+ * visit's market, so a change of address or officer needs no release.
  */
 export function AboutPage() {
   const { t } = useTranslation();
@@ -48,6 +49,7 @@ export function AboutPage() {
           <section aria-labelledby="about-lender">
             <h2 id="about-lender">{t('about.lender')}</h2>
             <p>{t('about.lenderText', { lender: settings.data.lenderName })}</p>
+            <p className="about__licence">{settings.data.licence}</p>
           </section>
 
           <section aria-labelledby="about-grievance">
@@ -60,6 +62,7 @@ export function AboutPage() {
               <br />
               <a href={tel(settings.data.grievanceOfficer.phone)}>{settings.data.grievanceOfficer.phone}</a>
             </address>
+            <p className="about__note">{t('about.grievanceNote')}</p>
           </section>
 
           <section aria-labelledby="about-service">

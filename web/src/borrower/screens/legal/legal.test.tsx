@@ -1,7 +1,9 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { DEV_SETTINGS } from '@/shared/settings/settings';
+import { DEV_SETTINGS, DEV_SETTINGS_BY_MARKET } from '@/shared/settings/settings';
+
+const INDIA = DEV_SETTINGS_BY_MARKET.in;
 import { fakeApi, ok, refusal, renderBorrower } from '@/test/render-borrower';
 import { PRIVACY_EN, PRIVACY_ID } from './fixtures.test-data';
 
@@ -48,32 +50,36 @@ describe('about us', () => {
     fakeApi().signIn();
     renderBorrower('/app/about?lang=1');
     expect(await screen.findByRole('heading', { level: 1, name: 'About us' })).toBeInTheDocument();
-    expect(screen.getByText(`Kilat is run by ${DEV_SETTINGS.companyName}. Loans are made by ${DEV_SETTINGS.lenderName}. What we promise every borrower:`)).toBeInTheDocument();
+    expect(screen.getByText(`Kilat is run by ${INDIA.companyName}. Loans are made by ${INDIA.lenderName}. What we promise every borrower:`)).toBeInTheDocument();
 
     const company = screen.getByRole('heading', { level: 2, name: 'The company' }).closest('section')!;
-    expect(company).toHaveTextContent(DEV_SETTINGS.address);
-    expect(within(company).getByRole('link', { name: DEV_SETTINGS.email })).toHaveAttribute('href', `mailto:${DEV_SETTINGS.email}`);
+    expect(company).toHaveTextContent(INDIA.address);
+    expect(within(company).getByRole('link', { name: INDIA.email })).toHaveAttribute('href', `mailto:${INDIA.email}`);
 
-    expect(screen.getByRole('heading', { level: 2, name: 'The lender' }).closest('section')).toHaveTextContent(DEV_SETTINGS.lenderName);
+    const lender = screen.getByRole('heading', { level: 2, name: 'The lender' }).closest('section')!;
+    expect(lender).toHaveTextContent(INDIA.lenderName);
+    expect(lender).toHaveTextContent(INDIA.licence);
 
     const grievance = screen.getByRole('heading', { level: 2, name: 'Grievance officer' }).closest('section')!;
-    expect(grievance).toHaveTextContent(DEV_SETTINGS.grievanceOfficer.name);
-    expect(within(grievance).getByRole('link', { name: DEV_SETTINGS.grievanceOfficer.email })).toHaveAttribute(
+    expect(grievance).toHaveTextContent(INDIA.grievanceOfficer.name);
+    expect(within(grievance).getByRole('link', { name: INDIA.grievanceOfficer.email })).toHaveAttribute(
       'href',
-      `mailto:${DEV_SETTINGS.grievanceOfficer.email}`,
+      `mailto:${INDIA.grievanceOfficer.email}`,
     );
-    expect(within(grievance).getByRole('link', { name: DEV_SETTINGS.grievanceOfficer.phone })).toHaveAttribute('href', 'tel:+622150001001');
+    expect(within(grievance).getByRole('link', { name: INDIA.grievanceOfficer.phone })).toHaveAttribute('href', 'tel:+918000000199');
+    expect(grievance).toHaveTextContent("Reserve Bank of India's Ombudsman at cms.rbi.org.in");
 
     const service = screen.getByRole('heading', { level: 2, name: 'Customer service' }).closest('section')!;
-    expect(within(service).getByRole('link', { name: DEV_SETTINGS.servicePhone })).toHaveAttribute('href', 'tel:+622150001000');
-    expect(within(service).getByRole('link', { name: DEV_SETTINGS.whatsappNumber })).toHaveAttribute('href', 'https://wa.me/6281200001000');
-    expect(screen.getByText(DEV_SETTINGS.copyright)).toBeInTheDocument();
+    expect(within(service).getByRole('link', { name: INDIA.servicePhone })).toHaveAttribute('href', 'tel:+918000000100');
+    expect(within(service).getByRole('link', { name: INDIA.whatsappNumber })).toHaveAttribute('href', 'https://wa.me/919000000100');
+    expect(screen.getByText(INDIA.copyright)).toBeInTheDocument();
   });
 
   it('fetches the settings when the page carried none, and speaks Indonesian', async () => {
     fakeApi({ 'GET /api/v1/site/settings': () => ok({ ...DEV_SETTINGS, companyName: 'PT Kilat Teknologi' }) });
     renderBorrower('/app/about', { settings: null });
     expect(await screen.findByText(/Kilat dijalankan oleh PT Kilat Teknologi\./)).toBeInTheDocument();
-    expect(screen.getByRole('heading', { level: 2, name: 'Petugas pengaduan' })).toBeInTheDocument();
+    const officer = screen.getByRole('heading', { level: 2, name: 'Pejabat Pengaduan' }).closest('section')!;
+    expect(officer).toHaveTextContent('Kontak OJK 157');
   });
 });

@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { DEV_SETTINGS } from '@/shared/settings/settings';
+import { DEV_SETTINGS, DEV_SETTINGS_BY_MARKET } from '@/shared/settings/settings';
 import { LOGIN_INIT_IN, deferred, fakeApi, ok, refusal, renderBorrower } from '@/test/render-borrower';
 import { HOME_NEW } from '../home/fixtures.test-data';
 import { PRIVACY_ID } from '../legal/fixtures.test-data';
@@ -27,7 +27,7 @@ describe('login (India)', () => {
     expect(field('Mobile number')).toHaveAttribute('placeholder', '98765 43210');
     await user.type(field('Mobile number'), '9876543210');
     expect(field('Mobile number')).toHaveValue('98765 43210');
-    expect(screen.getByRole('contentinfo')).toHaveTextContent(`Loans are made by ${DEV_SETTINGS.lenderName}.`);
+    expect(screen.getByRole('contentinfo')).toHaveTextContent(`Loans are made by ${DEV_SETTINGS_BY_MARKET.in.lenderName}.`);
     expect(document.title).toBe(`Log in · ${DEV_SETTINGS.appNameEn}`);
   });
 

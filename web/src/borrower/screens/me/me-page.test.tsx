@@ -1,7 +1,7 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { DEV_SETTINGS } from '@/shared/settings/settings';
+import { DEV_SETTINGS, DEV_SETTINGS_BY_MARKET } from '@/shared/settings/settings';
 import { ME_IN, deferred, fakeApi, ok, refusal, renderBorrower } from '@/test/render-borrower';
 
 describe('account screen', () => {
@@ -22,9 +22,10 @@ describe('account screen', () => {
     expect(within(menu).getByRole('link', { name: 'Privacy policy' })).toHaveAttribute('href', '/app/privacy');
     expect(within(menu).getByRole('link', { name: 'Loan agreement' })).toHaveAttribute('href', '/app/agreement');
     expect(within(menu).getByRole('button', { name: 'Log out' })).toBeInTheDocument();
-    expect(screen.getByRole('link', { name: DEV_SETTINGS.servicePhone })).toHaveAttribute('href', 'tel:+622150001000');
-    expect(screen.getByRole('link', { name: DEV_SETTINGS.whatsappNumber })).toHaveAttribute('href', 'https://wa.me/6281200001000');
-    expect(within(screen.getByRole('contentinfo')).getByText(`Loans are made by ${DEV_SETTINGS.lenderName}.`)).toBeInTheDocument();
+    const india = DEV_SETTINGS_BY_MARKET.in;
+    expect(screen.getByRole('link', { name: india.servicePhone })).toHaveAttribute('href', 'tel:+918000000100');
+    expect(screen.getByRole('link', { name: india.whatsappNumber })).toHaveAttribute('href', 'https://wa.me/919000000100');
+    expect(within(screen.getByRole('contentinfo')).getByText(`Loans are made by ${india.lenderName}.`)).toBeInTheDocument();
   });
 
   it('takes the lender and customer service from the settings API when the page carried none', async () => {

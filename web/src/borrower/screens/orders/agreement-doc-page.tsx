@@ -66,6 +66,7 @@ function AgreementDocument({ agreement }: { agreement: LoanAgreement }) {
         <h3 className="parties__heading">{t('agreementDoc.lender')}</h3>
         <dl className="parties">
           <Fact label={t('agreementDoc.name')} value={lender.name} />
+          {lender.licence && <Fact label={t('agreementDoc.licence')} value={lender.licence} />}
           <Fact label={t('agreementDoc.grievance')} value={[officer.name, officer.email, officer.phone].join(', ')} />
         </dl>
         <h3 className="parties__heading">{t('agreementDoc.borrower')}</h3>

@@ -94,7 +94,10 @@ export function KeyFactStatementView({ kfs, scheduleNote }: { kfs: KeyFactStatem
         <h2 className="kfs__heading" id="kfs-lender">
           {t('kfs.lender')}
         </h2>
-        <p className="kfs__lender">{kfs.lender.name}</p>
+        <div>
+          <p className="kfs__lender">{kfs.lender.name}</p>
+          {kfs.lender.licence && <p className="kfs__licence">{kfs.lender.licence}</p>}
+        </div>
         <h3 className="kfs__subheading">{t('kfs.grievance')}</h3>
         <address className="kfs__officer">
           {officer.name}

@@ -156,6 +156,27 @@ describe('Key Fact Statement screen', () => {
     expect(screen.queryByText(/pajak/)).not.toBeInTheDocument();
   });
 
+  it('shows the lender with its OJK licence line and the Pejabat Pengaduan (Indonesia, version 2)', async () => {
+    const kfs = {
+      ...KFS_IN,
+      version: 2,
+      market: 'ID',
+      currency: 'IDR',
+      lender: {
+        name: 'PT Kilat Dana Indonesia',
+        licence: 'Berizin dan diawasi oleh Otoritas Jasa Keuangan (OJK), nomor izin KEP-00/D.05/2026 (contoh)',
+        grievanceOfficer: { name: 'Dewi Lestari', email: 'pengaduan@id.kilat.example', phone: '+62 21 0000 0199' },
+      },
+    };
+    fakeApi({ 'POST /api/v1/borrower/apply': () => ok(kfs) }).signIn();
+    renderBorrower('/app/products/id-kilat-30/kfs?amount=100000000&term=30d');
+    const lender = (await screen.findByRole('heading', { level: 2, name: 'Pemberi pinjaman' })).closest('section')!;
+    expect(within(lender).getByText('PT Kilat Dana Indonesia')).toBeInTheDocument();
+    expect(within(lender).getByText(kfs.lender.licence)).toBeInTheDocument();
+    expect(within(lender).getByRole('heading', { level: 3, name: 'Pejabat Pengaduan' })).toBeInTheDocument();
+    expect(text(lender)).not.toMatch(/Kilat Finance|Priya|\+91/);
+  });
+
   it('asks for an amount and term when the URL has none', async () => {
     const api = fakeApi();
     api.signIn();
