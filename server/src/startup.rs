@@ -67,11 +67,9 @@ impl Application {
     /// Connects and migrates the database, renders the pages and binds the listeners (port 0 picks a free port).
     pub async fn build(settings: &Settings) -> anyhow::Result<Self> {
         settings.validate()?;
-        let db = crate::store::Db::connect(
-            settings.database_url.expose_secret(),
-            settings.database_max_connections,
-        )
-        .await?;
+        let db =
+            crate::store::Db::connect(settings.database_url.expose_secret(), settings.pool_size())
+                .await?;
         let assets = Assets::load(&settings.site).context("preparing the embedded web app")?;
         if !assets.has_site() {
             tracing::warn!(

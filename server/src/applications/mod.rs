@@ -36,14 +36,13 @@ pub struct Standing {
 }
 
 impl Standing {
-    /// Reads the borrower's standing: progress without decrypting, the open order without its KFS, and only the job
-    /// step decrypted for the income.
+    /// Reads the borrower's standing in two queries at once: progress with only the job step decrypted (the income),
+    /// and the open order without its KFS.
     pub async fn of(s: &Services, borrower: &Borrower) -> Result<Self, Error> {
-        let (progress, open_order, income) = tokio::try_join!(
-            Progress::of(s, borrower),
-            async { Ok::<_, Error>(s.db.open_order(&borrower.id).await?) },
-            certification::income(s, borrower),
-        )?;
+        let ((progress, income), open_order) =
+            tokio::try_join!(certification::progress_and_income(s, borrower), async {
+                Ok::<_, Error>(s.db.open_order(&borrower.id).await?)
+            },)?;
         let mut reasons = Vec::new();
         if !progress.is_complete() {
             reasons.push(Reason::CertificationIncomplete);

@@ -98,16 +98,22 @@ impl Progress {
     }
 }
 
-/// The borrower's income as they stated it (per month in India, per year in Indonesia), if the job step is done:
-/// one blob decrypted.
-pub async fn income(s: &Services, borrower: &Borrower) -> Result<Option<i64>, Error> {
-    let Some(stored) = s.db.certification_step(&borrower.id, Step::Job).await? else {
-        return Ok(None);
-    };
-    Ok(match decrypt(s, borrower, Step::Job, &stored.data_enc)? {
-        StepData::Job(job) => Some(job.income),
-        _ => None,
-    })
+/// Progress and the stated income together, in one read that decrypts only the job step: what eligibility needs.
+pub async fn progress_and_income(
+    s: &Services,
+    borrower: &Borrower,
+) -> Result<(Progress, Option<i64>), Error> {
+    let mut done = BTreeMap::new();
+    let mut income = None;
+    for row in s.db.certification_done_with_job(&borrower.id).await? {
+        done.insert(row.step, row.completed_at);
+        if let (Step::Job, Some(data_enc)) = (row.step, row.data_enc.as_deref())
+            && let StepData::Job(job) = decrypt(s, borrower, Step::Job, data_enc)?
+        {
+            income = Some(job.income);
+        }
+    }
+    Ok((Progress { done }, income))
 }
 
 /// True when the income is under the market's minimum for a loan.

@@ -22,6 +22,15 @@ pub struct StepDone {
     pub completed_at: i64,
 }
 
+/// A step done, with its blob only when it is the job step.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct StepDoneWithJob {
+    #[sqlx(try_from = "String")]
+    pub step: Step,
+    pub completed_at: i64,
+    pub data_enc: Option<String>,
+}
+
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct LogEntry {
     #[sqlx(try_from = "String")]
@@ -47,6 +56,21 @@ impl Db {
             .bind(borrower_id)
             .fetch_all(self.pool())
             .await
+    }
+
+    /// Which steps the borrower has done and when, and the job step's blob (the income): the one read that
+    /// eligibility needs, without the other four blobs.
+    pub async fn certification_done_with_job(
+        &self,
+        borrower_id: &str,
+    ) -> sqlx::Result<Vec<StepDoneWithJob>> {
+        sqlx::query_as(
+            "SELECT step, completed_at, CASE WHEN step = 'job' THEN data_enc END AS data_enc
+             FROM certification_steps WHERE borrower_id = $1",
+        )
+        .bind(borrower_id)
+        .fetch_all(self.pool())
+        .await
     }
 
     /// One step's encrypted data.
