@@ -42,8 +42,9 @@ pub async fn settings(
     State(state): State<AppState>,
     ApiQuery(query): ApiQuery<SiteSettingsQuery>,
 ) -> Result<Json<Envelope<PublicSiteSettings>>, ApiError> {
-    let market = match query.market.as_deref().map(str::trim) {
-        None | Some("") => Market::Indonesia,
+    // Absent means Indonesia, as a page without `lang=1` is; present, it must name a market (`?market=` is a 422).
+    let market = match query.market.as_deref() {
+        None => Market::Indonesia,
         code => require_market(code)?,
     };
     Ok(Envelope::ok(state.services.site.public(market)))
