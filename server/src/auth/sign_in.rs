@@ -201,12 +201,11 @@ impl SignInService {
                 borrower_id: &new_borrower_id,
             },
         );
-        let market = market_code(phone.market());
         let Some((row, is_new)) = self
             .db
             .complete_sign_in(
                 &stored.id,
-                market,
+                phone.market(),
                 &phone_hash,
                 &new_borrower_id,
                 &phone_enc,
@@ -280,8 +279,7 @@ impl SignInService {
             return Ok(None);
         };
         let row = session.borrower;
-        let market = parse_market(&row.market)
-            .ok_or_else(|| anyhow::anyhow!("stored market {:?}", row.market))?;
+        let market = row.market;
         let binding = Binding::BorrowerPhone {
             borrower_id: &row.id,
         };

@@ -3,7 +3,6 @@
 
 use anyhow::Context;
 use serde::Serialize;
-use sqlx::Row;
 
 use super::Db;
 use crate::crypto::{Binding, Secrets};
@@ -32,6 +31,19 @@ pub struct ContactMessage {
     pub client_addr: String,
     /// Epoch milliseconds.
     pub created_at: i64,
+}
+
+/// A message as stored: name, telephone and e-mail encrypted.
+#[derive(sqlx::FromRow)]
+struct StoredContactMessage {
+    id: String,
+    name_enc: String,
+    telephone_enc: String,
+    message: String,
+    email_enc: Option<String>,
+    company: Option<String>,
+    client_addr: String,
+    created_at: i64,
 }
 
 /// The encrypted columns, by name (the name is part of each value's binding).
@@ -88,30 +100,29 @@ impl Db {
         secrets: &Secrets,
         limit: i64,
     ) -> anyhow::Result<Vec<ContactMessage>> {
-        let rows = sqlx::query(
+        let rows: Vec<StoredContactMessage> = sqlx::query_as(
             "SELECT id, name_enc, telephone_enc, message, email_enc, company, client_addr, created_at
              FROM contact_messages ORDER BY created_at DESC, id DESC LIMIT $1",
         )
         .bind(limit)
         .fetch_all(self.pool())
         .await?;
-        rows.iter()
+        rows.into_iter()
             .map(|row| {
-                let id: String = row.try_get("id")?;
+                let id = row.id;
                 let open = |column: &str, stored: &str| {
                     secrets
                         .decrypt(stored, binding(&id, column))
                         .with_context(|| format!("contact message {id}"))
                 };
-                let email: Option<String> = row.try_get(EMAIL)?;
                 Ok(ContactMessage {
-                    name: open(NAME, &row.try_get::<String, _>(NAME)?)?,
-                    telephone: open(TELEPHONE, &row.try_get::<String, _>(TELEPHONE)?)?,
-                    email: email.map(|e| open(EMAIL, &e)).transpose()?,
-                    message: row.try_get("message")?,
-                    company: row.try_get("company")?,
-                    client_addr: row.try_get("client_addr")?,
-                    created_at: row.try_get("created_at")?,
+                    name: open(NAME, &row.name_enc)?,
+                    telephone: open(TELEPHONE, &row.telephone_enc)?,
+                    email: row.email_enc.map(|e| open(EMAIL, &e)).transpose()?,
+                    message: row.message,
+                    company: row.company,
+                    client_addr: row.client_addr,
+                    created_at: row.created_at,
                     id,
                 })
             })

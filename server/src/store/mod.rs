@@ -41,6 +41,12 @@ impl Tx {
         self.inner.commit().await
     }
 
+    /// Ends the transaction now, releasing its locks before the call returns (a dropped one rolls back too, but only
+    /// when its connection goes back to the pool).
+    pub async fn rollback(self) -> sqlx::Result<()> {
+        self.inner.rollback().await
+    }
+
     pub(crate) fn conn(&mut self) -> &mut AnyConnection {
         &mut self.inner
     }

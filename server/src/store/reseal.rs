@@ -7,11 +7,33 @@
 //! old value onto another row cannot get it bound there by a restart.
 
 use anyhow::Context;
-use sqlx::Row;
 
 use super::Db;
 use super::contact_messages::{self, EMAIL, NAME, TELEPHONE};
 use crate::crypto::{BOUND_PREFIX, Binding, Secrets};
+
+#[derive(sqlx::FromRow)]
+struct StoredPhone {
+    id: String,
+    phone_enc: String,
+}
+
+/// The step's code is kept as stored text: it is part of the binding, and every stored step is resealed, whichever.
+#[derive(sqlx::FromRow)]
+struct StoredStepData {
+    borrower_id: String,
+    step: String,
+    data_enc: String,
+}
+
+/// A contact message's columns to encrypt, in clear before the migration.
+#[derive(sqlx::FromRow)]
+struct ClearContactMessage {
+    id: String,
+    name_enc: String,
+    telephone_enc: String,
+    email_enc: Option<String>,
+}
 
 /// What a reseal changed.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
@@ -27,10 +49,10 @@ impl Db {
     /// none). Fails, and the server does not start, when a value does not decrypt (another `secret_key`?).
     pub async fn reseal_unbound_pii(&self, secrets: &Secrets) -> anyhow::Result<Resealed> {
         let mut done = Resealed::default();
-        // Writing first takes SQLite's write lock at the start (see `save_certification_step`).
-        let mut tx = self.pool().begin().await?;
+        // A write transaction (`BEGIN IMMEDIATE` on SQLite): it holds the write lock from the start.
+        let mut tx = self.begin().await?;
         let pending = sqlx::query("DELETE FROM pii_reseal_pending")
-            .execute(&mut *tx)
+            .execute(tx.conn())
             .await?
             .rows_affected();
         if pending == 0 {
@@ -38,34 +60,37 @@ impl Db {
             return Ok(done);
         }
         let unbound = format!("{BOUND_PREFIX}%");
-        let phones = sqlx::query("SELECT id, phone_enc FROM borrowers WHERE phone_enc NOT LIKE $1")
-            .bind(&unbound)
-            .fetch_all(&mut *tx)
-            .await?;
-        for row in phones {
-            let id: String = row.try_get("id")?;
+        let phones: Vec<StoredPhone> =
+            sqlx::query_as("SELECT id, phone_enc FROM borrowers WHERE phone_enc NOT LIKE $1")
+                .bind(&unbound)
+                .fetch_all(tx.conn())
+                .await?;
+        for StoredPhone { id, phone_enc } in phones {
             let phone = secrets
-                .decrypt_unbound(&row.try_get::<String, _>("phone_enc")?)
+                .decrypt_unbound(&phone_enc)
                 .with_context(|| reseal_failed("borrowers.phone_enc", &id))?;
             let binding = Binding::BorrowerPhone { borrower_id: &id };
             sqlx::query("UPDATE borrowers SET phone_enc = $1 WHERE id = $2")
                 .bind(secrets.encrypt(&phone, binding))
                 .bind(&id)
-                .execute(&mut *tx)
+                .execute(tx.conn())
                 .await?;
             done.phones += 1;
         }
-        let steps = sqlx::query(
+        let steps: Vec<StoredStepData> = sqlx::query_as(
             "SELECT borrower_id, step, data_enc FROM certification_steps WHERE data_enc NOT LIKE $1",
         )
         .bind(&unbound)
-        .fetch_all(&mut *tx)
+        .fetch_all(tx.conn())
         .await?;
-        for row in steps {
-            let borrower_id: String = row.try_get("borrower_id")?;
-            let step: String = row.try_get("step")?;
+        for StoredStepData {
+            borrower_id,
+            step,
+            data_enc,
+        } in steps
+        {
             let data = secrets
-                .decrypt_unbound(&row.try_get::<String, _>("data_enc")?)
+                .decrypt_unbound(&data_enc)
                 .with_context(|| reseal_failed("certification_steps.data_enc", &borrower_id))?;
             let binding = Binding::CertificationStep {
                 borrower_id: &borrower_id,
@@ -77,25 +102,23 @@ impl Db {
             .bind(secrets.encrypt(&data, binding))
             .bind(&borrower_id)
             .bind(&step)
-            .execute(&mut *tx)
+            .execute(tx.conn())
             .await?;
             done.steps += 1;
         }
         // Before the marker goes, every contact message is one written in clear before the migration.
-        let messages =
-            sqlx::query("SELECT id, name_enc, telephone_enc, email_enc FROM contact_messages")
-                .fetch_all(&mut *tx)
+        let messages: Vec<ClearContactMessage> =
+            sqlx::query_as("SELECT id, name_enc, telephone_enc, email_enc FROM contact_messages")
+                .fetch_all(tx.conn())
                 .await?;
         for row in messages {
-            let id: String = row.try_get("id")?;
+            let id = row.id;
             let seal = |column: &str, clear: &str| {
                 secrets.encrypt(clear, contact_messages::binding(&id, column))
             };
-            let name = seal(NAME, &row.try_get::<String, _>(NAME)?);
-            let telephone = seal(TELEPHONE, &row.try_get::<String, _>(TELEPHONE)?);
-            let email = row
-                .try_get::<Option<String>, _>(EMAIL)?
-                .map(|email| seal(EMAIL, &email));
+            let name = seal(NAME, &row.name_enc);
+            let telephone = seal(TELEPHONE, &row.telephone_enc);
+            let email = row.email_enc.map(|email| seal(EMAIL, &email));
             sqlx::query(
                 "UPDATE contact_messages SET name_enc = $1, telephone_enc = $2, email_enc = $3 WHERE id = $4",
             )
@@ -103,7 +126,7 @@ impl Db {
             .bind(telephone)
             .bind(email)
             .bind(&id)
-            .execute(&mut *tx)
+            .execute(tx.conn())
             .await?;
             done.contact_messages += 1;
         }

@@ -1,12 +1,12 @@
 //! Sign-in: one-time codes, borrowers (found by a keyed hash of their phone), sessions, and the locks and counts
 //! behind the sign-in limits.
 
-use sqlx::{Any, AnyPool, Row, Transaction};
+use kilat_domain::{Code, Market};
 
-use super::Db;
+use super::{Db, Tx};
 
 /// A stored one-time code (its hash only).
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, sqlx::FromRow)]
 pub struct LoginCode {
     pub id: String,
     pub code_hash: String,
@@ -27,7 +27,7 @@ pub struct NewLoginCode<'a> {
 }
 
 /// What the limits on sending a code look at, read under the phone's and the address's locks.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, sqlx::FromRow)]
 pub struct CodeHistory {
     /// When the phone's latest code was sent, if ever.
     pub last_sent_at: Option<i64>,
@@ -37,7 +37,7 @@ pub struct CodeHistory {
 }
 
 /// A client address's sign-in attempts within the window, read under its lock.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, sqlx::FromRow)]
 pub struct AttemptHistory {
     pub attempts: i64,
     /// When the oldest of them was made, if any.
@@ -45,10 +45,11 @@ pub struct AttemptHistory {
 }
 
 /// A borrower as stored: the phone only encrypted.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, sqlx::FromRow)]
 pub struct BorrowerRow {
     pub id: String,
-    pub market: String,
+    #[sqlx(try_from = "String")]
+    pub market: Market,
     pub phone_enc: String,
     pub created_at: i64,
 }
@@ -63,49 +64,36 @@ pub struct SessionRow {
     pub extended: bool,
 }
 
+/// A live session as read, before its last use is moved.
+#[derive(sqlx::FromRow)]
+struct StoredSession {
+    #[sqlx(flatten)]
+    borrower: BorrowerRow,
+    session_created_at: i64,
+    last_seen_at: i64,
+}
+
 impl Db {
     /// The most recent code sent to a phone, used or not.
     pub async fn latest_login_code(&self, phone_hash: &str) -> sqlx::Result<Option<LoginCode>> {
-        let row = sqlx::query(
+        sqlx::query_as(
             "SELECT id, code_hash, created_at, expires_at, failed_attempts, consumed_at FROM login_codes
              WHERE phone_hash = $1 ORDER BY created_at DESC, id DESC LIMIT 1",
         )
         .bind(phone_hash)
         .fetch_optional(self.pool())
-        .await?;
-        row.map(|row| {
-            Ok(LoginCode {
-                id: row.try_get("id")?,
-                code_hash: row.try_get("code_hash")?,
-                created_at: row.try_get("created_at")?,
-                expires_at: row.try_get("expires_at")?,
-                failed_attempts: row.try_get("failed_attempts")?,
-                consumed_at: row.try_get("consumed_at")?,
-            })
-        })
-        .transpose()
+        .await
     }
 
     /// One code by id, to tell why a try could not be reserved.
     pub async fn login_code(&self, id: &str) -> sqlx::Result<Option<LoginCode>> {
-        let row = sqlx::query(
+        sqlx::query_as(
             "SELECT id, code_hash, created_at, expires_at, failed_attempts, consumed_at FROM login_codes
              WHERE id = $1",
         )
         .bind(id)
         .fetch_optional(self.pool())
-        .await?;
-        row.map(|row| {
-            Ok(LoginCode {
-                id: row.try_get("id")?,
-                code_hash: row.try_get("code_hash")?,
-                created_at: row.try_get("created_at")?,
-                expires_at: row.try_get("expires_at")?,
-                failed_attempts: row.try_get("failed_attempts")?,
-                consumed_at: row.try_get("consumed_at")?,
-            })
-        })
-        .transpose()
+        .await
     }
 
     /// Inserts a code when `check` allows it, judged on the phone's and the address's history since `since`. The
@@ -120,20 +108,14 @@ impl Db {
         since: i64,
         check: impl FnOnce(&CodeHistory) -> Result<(), E>,
     ) -> sqlx::Result<Result<String, E>> {
-        let mut tx = begin_write(self.pool()).await?;
-        lock_limiter(
-            &mut tx,
-            &format!("phone:{}", new.phone_hash),
-            new.created_at,
-        )
-        .await?;
-        lock_limiter(
-            &mut tx,
-            &format!("addr:{}", new.client_addr),
-            new.created_at,
-        )
-        .await?;
-        let row = sqlx::query(
+        // A write transaction: on SQLite it takes the write lock at its start (`BEGIN IMMEDIATE`), so it neither reads
+        // under a snapshot another writer invalidates nor fails with "database is locked" when it upgrades.
+        let mut tx = self.begin().await?;
+        tx.lock_limiter(&format!("phone:{}", new.phone_hash), new.created_at)
+            .await?;
+        tx.lock_limiter(&format!("addr:{}", new.client_addr), new.created_at)
+            .await?;
+        let history: CodeHistory = sqlx::query_as(
             "SELECT
                (SELECT MAX(created_at) FROM login_codes WHERE phone_hash = $1) AS last_sent_at,
                (SELECT COUNT(*) FROM login_codes WHERE phone_hash = $1 AND created_at >= $3) AS by_phone,
@@ -142,13 +124,8 @@ impl Db {
         .bind(new.phone_hash)
         .bind(new.client_addr)
         .bind(since)
-        .fetch_one(&mut *tx)
+        .fetch_one(tx.conn())
         .await?;
-        let history = CodeHistory {
-            last_sent_at: row.try_get("last_sent_at")?,
-            by_phone: row.try_get("by_phone")?,
-            by_addr: row.try_get("by_addr")?,
-        };
         if let Err(refusal) = check(&history) {
             tx.rollback().await?;
             return Ok(Err(refusal));
@@ -165,7 +142,7 @@ impl Db {
         .bind(new.client_addr)
         .bind(new.created_at)
         .bind(new.expires_at)
-        .execute(&mut *tx)
+        .execute(tx.conn())
         .await?;
         tx.commit().await?;
         Ok(Ok(id))
@@ -211,24 +188,21 @@ impl Db {
         since: i64,
         check: impl FnOnce(&AttemptHistory) -> Result<(), E>,
     ) -> sqlx::Result<Result<(), E>> {
-        let mut tx = begin_write(self.pool()).await?;
-        lock_limiter(&mut tx, &format!("login:{client_addr}"), now).await?;
+        let mut tx = self.begin().await?;
+        tx.lock_limiter(&format!("login:{client_addr}"), now)
+            .await?;
         sqlx::query("DELETE FROM login_attempts WHERE client_addr = $1 AND created_at < $2")
             .bind(client_addr)
             .bind(since)
-            .execute(&mut *tx)
+            .execute(tx.conn())
             .await?;
-        let row = sqlx::query(
+        let history: AttemptHistory = sqlx::query_as(
             "SELECT COUNT(*) AS attempts, MIN(created_at) AS oldest_at FROM login_attempts
              WHERE client_addr = $1",
         )
         .bind(client_addr)
-        .fetch_one(&mut *tx)
+        .fetch_one(tx.conn())
         .await?;
-        let history = AttemptHistory {
-            attempts: row.try_get("attempts")?,
-            oldest_at: row.try_get("oldest_at")?,
-        };
         if let Err(refusal) = check(&history) {
             tx.rollback().await?;
             return Ok(Err(refusal));
@@ -237,7 +211,7 @@ impl Db {
             .bind(uuid::Uuid::now_v7().to_string())
             .bind(client_addr)
             .bind(now)
-            .execute(&mut *tx)
+            .execute(tx.conn())
             .await?;
         tx.commit().await?;
         Ok(Ok(()))
@@ -250,20 +224,20 @@ impl Db {
     pub async fn complete_sign_in(
         &self,
         code_id: &str,
-        market: &str,
+        market: Market,
         phone_hash: &str,
         new_borrower_id: &str,
         phone_enc: &str,
         token_hash: &str,
         now: i64,
     ) -> sqlx::Result<Option<(BorrowerRow, bool)>> {
-        let mut tx = self.pool().begin().await?;
+        let mut tx = self.begin().await?;
         let used = sqlx::query(
             "UPDATE login_codes SET consumed_at = $1 WHERE id = $2 AND consumed_at IS NULL",
         )
         .bind(now)
         .bind(code_id)
-        .execute(&mut *tx)
+        .execute(tx.conn())
         .await?;
         if used.rows_affected() != 1 {
             return Ok(None);
@@ -273,30 +247,24 @@ impl Db {
              VALUES ($1, $2, $3, $4, $5, $5) ON CONFLICT (phone_hash) DO NOTHING",
         )
         .bind(new_borrower_id)
-        .bind(market)
+        .bind(market.code())
         .bind(phone_hash)
         .bind(phone_enc)
         .bind(now)
-        .execute(&mut *tx)
+        .execute(tx.conn())
         .await?;
         let is_new = inserted.rows_affected() == 1;
         sqlx::query("UPDATE borrowers SET last_login_at = $1 WHERE phone_hash = $2")
             .bind(now)
             .bind(phone_hash)
-            .execute(&mut *tx)
+            .execute(tx.conn())
             .await?;
-        let row = sqlx::query(
+        let borrower: BorrowerRow = sqlx::query_as(
             "SELECT id, market, phone_enc, created_at FROM borrowers WHERE phone_hash = $1",
         )
         .bind(phone_hash)
-        .fetch_one(&mut *tx)
+        .fetch_one(tx.conn())
         .await?;
-        let borrower = BorrowerRow {
-            id: row.try_get("id")?,
-            market: row.try_get("market")?,
-            phone_enc: row.try_get("phone_enc")?,
-            created_at: row.try_get("created_at")?,
-        };
         sqlx::query(
             "INSERT INTO borrower_sessions (id, token_hash, borrower_id, created_at, last_seen_at)
              VALUES ($1, $2, $3, $4, $4)",
@@ -305,7 +273,7 @@ impl Db {
         .bind(token_hash)
         .bind(&borrower.id)
         .bind(now)
-        .execute(&mut *tx)
+        .execute(tx.conn())
         .await?;
         tx.commit().await?;
         Ok(Some((borrower, is_new)))
@@ -320,7 +288,7 @@ impl Db {
         created_since: i64,
         now: i64,
     ) -> sqlx::Result<Option<SessionRow>> {
-        let row = sqlx::query(
+        let row: Option<StoredSession> = sqlx::query_as(
             "SELECT b.id, b.market, b.phone_enc, b.created_at, s.created_at AS session_created_at, s.last_seen_at
              FROM borrower_sessions s JOIN borrowers b ON b.id = s.borrower_id
              WHERE s.token_hash = $1 AND s.revoked_at IS NULL AND s.last_seen_at >= $2 AND s.created_at >= $3",
@@ -331,9 +299,8 @@ impl Db {
         .fetch_optional(self.pool())
         .await?;
         let Some(row) = row else { return Ok(None) };
-        let last_seen: i64 = row.try_get("last_seen_at")?;
         // One write a minute at most per session, not one per request.
-        let extended = now - last_seen > 60_000;
+        let extended = now - row.last_seen_at > 60_000;
         if extended {
             sqlx::query("UPDATE borrower_sessions SET last_seen_at = $1 WHERE token_hash = $2")
                 .bind(now)
@@ -342,13 +309,8 @@ impl Db {
                 .await?;
         }
         Ok(Some(SessionRow {
-            borrower: BorrowerRow {
-                id: row.try_get("id")?,
-                market: row.try_get("market")?,
-                phone_enc: row.try_get("phone_enc")?,
-                created_at: row.try_get("created_at")?,
-            },
-            created_at: row.try_get("session_created_at")?,
+            borrower: row.borrower,
+            created_at: row.session_created_at,
             extended,
         }))
     }
@@ -363,25 +325,17 @@ impl Db {
     }
 }
 
-/// A transaction that will write: on SQLite it takes the write lock at its start (`BEGIN IMMEDIATE`), so it neither
-/// reads under a snapshot another writer invalidates nor fails with "database is locked" when it upgrades.
-async fn begin_write(pool: &AnyPool) -> sqlx::Result<Transaction<'static, Any>> {
-    if pool.connect_options().database_url.scheme() == "sqlite" {
-        pool.begin_with("BEGIN IMMEDIATE").await
-    } else {
-        pool.begin().await
+impl Tx {
+    /// Writes a limiter row, which holds it until the transaction ends: the one place where limits take a lock.
+    async fn lock_limiter(&mut self, key: &str, now: i64) -> sqlx::Result<()> {
+        sqlx::query(
+            "INSERT INTO sign_in_limiters (key, touched_at) VALUES ($1, $2)
+             ON CONFLICT (key) DO UPDATE SET touched_at = excluded.touched_at",
+        )
+        .bind(key)
+        .bind(now)
+        .execute(self.conn())
+        .await?;
+        Ok(())
     }
-}
-
-/// Writes a limiter row, which holds it until the transaction ends: the one place where limits take a lock.
-async fn lock_limiter(tx: &mut Transaction<'static, Any>, key: &str, now: i64) -> sqlx::Result<()> {
-    sqlx::query(
-        "INSERT INTO sign_in_limiters (key, touched_at) VALUES ($1, $2)
-         ON CONFLICT (key) DO UPDATE SET touched_at = excluded.touched_at",
-    )
-    .bind(key)
-    .bind(now)
-    .execute(&mut **tx)
-    .await?;
-    Ok(())
 }
