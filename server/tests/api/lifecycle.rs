@@ -212,16 +212,19 @@ async fn quote(app: &TestApp, session: &str) -> Value {
     .await
 }
 
+async fn set_business_date(app: &TestApp, body: Value) -> reqwest::Response {
+    app.client
+        .put(app.url("/api/v1/dev/business-date"))
+        .json(&body)
+        .send()
+        .await
+        .unwrap()
+}
+
 #[tokio::test]
 async fn the_business_date_moves_the_kfs_dates_in_development() {
     let app = spawn_app().await;
-    let set = app
-        .client
-        .put(app.url("/api/v1/dev/business-date"))
-        .json(&json!({"date": "2031-03-10"}))
-        .send()
-        .await
-        .unwrap();
+    let set = set_business_date(&app, json!({"date": "2031-03-10"})).await;
     assert_eq!(set.status(), StatusCode::OK);
     assert_eq!(data(set).await["india"], "2031-03-10");
     // Signed in on that date: a session of today would have expired by 2031, as it should.
@@ -229,23 +232,11 @@ async fn the_business_date_moves_the_kfs_dates_in_development() {
     let kfs = quote(&app, &session).await;
     assert_eq!(kfs["installments"][0]["dueDate"], "2031-04-10", "{kfs}");
 
-    let bad = app
-        .client
-        .put(app.url("/api/v1/dev/business-date"))
-        .json(&json!({"date": "10/03/2031"}))
-        .send()
-        .await
-        .unwrap();
+    let bad = set_business_date(&app, json!({"date": "10/03/2031"})).await;
     assert_eq!(bad.status(), StatusCode::UNPROCESSABLE_ENTITY);
     assert!(error(bad).await["fields"]["date"].is_string());
 
-    let reset = app
-        .client
-        .put(app.url("/api/v1/dev/business-date"))
-        .json(&json!({}))
-        .send()
-        .await
-        .unwrap();
+    let reset = set_business_date(&app, json!({})).await;
     let today = data(reset).await["india"].as_str().unwrap().to_owned();
     assert_ne!(today, "2031-03-10");
     let kfs = quote(&app, &session).await;
@@ -255,13 +246,7 @@ async fn the_business_date_moves_the_kfs_dates_in_development() {
 #[tokio::test]
 async fn production_has_no_business_date_to_set() {
     let app = crate::helpers::spawn_app_with(crate::helpers::as_production).await;
-    let set = app
-        .client
-        .put(app.url("/api/v1/dev/business-date"))
-        .json(&json!({"date": "2031-03-10"}))
-        .send()
-        .await
-        .unwrap();
+    let set = set_business_date(&app, json!({"date": "2031-03-10"})).await;
     assert_eq!(set.status(), StatusCode::NOT_FOUND);
     assert!(!app.services.clock.is_adjustable());
 }

@@ -161,14 +161,7 @@ async fn development_refuses_a_public_listen_address_unless_explicitly_allowed()
 
 #[tokio::test]
 async fn production_starts_with_a_real_key_and_an_https_provider() {
-    let app = spawn_app_with(|s| {
-        let good = production();
-        s.mode = good.mode;
-        s.secret_key = good.secret_key;
-        s.sms = good.sms;
-        s.site = good.site;
-    })
-    .await;
+    let app = spawn_app_with(crate::helpers::as_production).await;
     assert_eq!(app.get("/healthz").await.status(), StatusCode::OK);
     app.stop().await;
 }
@@ -407,14 +400,7 @@ async fn every_api_answer_says_no_store_and_the_static_files_keep_their_own_cach
 
 #[tokio::test]
 async fn production_sends_hsts_on_every_response() {
-    let app = spawn_app_with(|s| {
-        let good = production();
-        s.mode = good.mode;
-        s.secret_key = good.secret_key;
-        s.sms = good.sms;
-        s.site = good.site;
-    })
-    .await;
+    let app = spawn_app_with(crate::helpers::as_production).await;
     for path in ["/", "/api/v1/site/settings", "/api/v1/nope", "/healthz"] {
         let response = app.get(path).await;
         assert_eq!(
