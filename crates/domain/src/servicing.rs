@@ -178,12 +178,12 @@ pub struct Allocation {
     pub remaining: Outstanding,
 }
 
-/// Allocates `payment`: fees and late charges first, then interest, then principal (PRODUCT.md §3),
+/// Allocates `payment`: late charges, then fees, then interest, then principal (PRODUCT.md §6),
 /// so principal, on which interest runs, is reduced last and a late charge never lingers unpaid.
 pub fn allocate(owed: Outstanding, payment: Money) -> Result<Allocation> {
     let parts = [
-        owed.fees,
         owed.late_charges,
+        owed.fees,
         owed.interest,
         owed.principal,
         payment,
@@ -197,9 +197,10 @@ pub fn allocate(owed: Outstanding, payment: Money) -> Result<Allocation> {
         left = left.checked_sub(part)?;
         Ok(part)
     };
+    let late_charges = take(owed.late_charges)?;
     let applied = Outstanding {
+        late_charges,
         fees: take(owed.fees)?,
-        late_charges: take(owed.late_charges)?,
         interest: take(owed.interest)?,
         principal: take(owed.principal)?,
     };
@@ -378,10 +379,11 @@ mod tests {
 
     #[rstest]
     #[case(5_000, [1_000, 500, 2_000, 1_500], 0)]
-    #[case(1_200, [1_000, 200, 0, 0], 0)]
+    #[case(400, [0, 400, 0, 0], 0)]
+    #[case(1_200, [700, 500, 0, 0], 0)]
     #[case(10_000, [1_000, 500, 2_000, 6_500], 0)]
     #[case(20_000, [1_000, 500, 2_000, 10_000], 6_500)]
-    fn a_repayment_pays_fees_and_late_charges_then_interest_then_principal(
+    fn a_repayment_pays_late_charges_then_fees_then_interest_then_principal(
         #[case] paid: i64,
         #[case] want: [i64; 4],
         #[case] excess: i64,
@@ -434,7 +436,13 @@ mod tests {
             prop_assert!(!a.excess.is_negative());
             prop_assert_eq!(a.applied.total().unwrap().checked_add(a.excess).unwrap(), Money::from_minor(paid));
             prop_assert_eq!(a.applied.total().unwrap().checked_add(a.remaining.total().unwrap()).unwrap(), owed.total().unwrap());
-            // Principal is touched only once everything else is paid.
+            // Each kind is touched only once every kind before it is paid.
+            if a.applied.fees.minor() > 0 {
+                prop_assert_eq!(a.remaining.late_charges.minor(), 0);
+            }
+            if a.applied.interest.minor() > 0 {
+                prop_assert_eq!(a.remaining.late_charges.minor() + a.remaining.fees.minor(), 0);
+            }
             if a.applied.principal.minor() > 0 {
                 prop_assert_eq!(a.remaining.fees.minor() + a.remaining.late_charges.minor() + a.remaining.interest.minor(), 0);
             }
