@@ -18,6 +18,20 @@ pub struct CapTable {
     pub daily_cost: Vec<DailyCostCap>,
     /// Interest, fees and late charges together, as a share of the principal.
     pub total_cost: Rate,
+    /// Late charges per day, as a share of the overdue amount, by the date they are charged; a date before every
+    /// row has no daily late-charge cap (the total cap still holds).
+    #[serde(default)]
+    pub late_charge_daily: Vec<LateChargeCap>,
+}
+
+/// One row of the daily late-charge cap table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LateChargeCap {
+    /// First day the row applies (by the day the charge is posted).
+    pub effective_from: Date,
+    /// Late charges per day, as a share of the outstanding amount.
+    pub daily: Rate,
 }
 
 /// One row of the daily cost cap table.
@@ -74,7 +88,29 @@ impl CapTable {
                 },
             ],
             total_cost: Rate::from_ppb(RATE_SCALE),
+            late_charge_daily: vec![LateChargeCap {
+                effective_from: date!(2026 - 01 - 01),
+                daily: Rate::from_ppb(1_000_000),
+            }],
         }
+    }
+
+    /// The daily late-charge cap in force on `on`, if any: the row with the latest `effective_from` on or before it.
+    pub fn late_charge_cap(&self, on: Date) -> Option<Rate> {
+        self.late_charge_daily
+            .iter()
+            .filter(|row| row.effective_from <= on)
+            .max_by_key(|row| row.effective_from)
+            .map(|row| row.daily)
+    }
+
+    /// The most all costs together (interest, fees, extension fees, late charges) may reach for `principal`.
+    pub fn total_cost_limit(&self, principal: Money) -> Result<Money> {
+        // Floor: a limit is a maximum, so a fraction of a sen is not allowed.
+        Money::try_from_i128(
+            i128::from(principal.minor()) * i128::from(self.total_cost.ppb())
+                / i128::from(RATE_SCALE),
+        )
     }
 
     /// Reads a cap table from TOML (dates as quoted `"YYYY-MM-DD"` text, rates as `"0.3%"`), so
@@ -125,9 +161,7 @@ impl CapTable {
                 actual: cost,
             });
         }
-        let total_limit = i128::from(principal.minor()) * i128::from(self.total_cost.ppb())
-            / i128::from(RATE_SCALE);
-        let total_limit = Money::try_from_i128(total_limit)?;
+        let total_limit = self.total_cost_limit(principal)?;
         let total = cost.checked_add(worst_late_charges)?;
         if total > total_limit {
             return Err(Error::CapExceeded {
@@ -181,8 +215,23 @@ mod tests {
             effective_from = "2025-01-01"
             tenor_from_months = 6
             daily = "0.2%"
+
+            [[late_charge_daily]]
+            effective_from = "2026-01-01"
+            daily = "0.1%"
         "#;
         assert_eq!(CapTable::from_toml_str(text), Ok(CapTable::ojk_consumer()));
+    }
+
+    #[rstest]
+    #[case(date!(2025 - 12 - 31), None)]
+    #[case(date!(2026 - 01 - 01), Some(1_000_000))]
+    #[case(date!(2027 - 06 - 01), Some(1_000_000))]
+    fn the_daily_late_charge_cap_applies_from_2026(#[case] on: Date, #[case] ppb: Option<i64>) {
+        assert_eq!(
+            CapTable::ojk_consumer().late_charge_cap(on),
+            ppb.map(Rate::from_ppb)
+        );
     }
 
     #[test]

@@ -104,6 +104,16 @@ pub enum Error {
     /// An extension cannot be granted.
     #[error("extension not allowed: {0}")]
     ExtensionNotAllowed(String),
+    /// A ledger entry that cannot be posted or replayed: it names an installment the loan does not have, pays more
+    /// than is owed, reverses what cannot be reversed, or disagrees with the accepted plan.
+    #[error("ledger entry {entry}: {reason}")]
+    InvalidEntry {
+        /// The entry's sequence number in the order's ledger (0 is the payout); for an entry not yet posted, the
+        /// number it would take.
+        entry: u64,
+        /// What is wrong with it.
+        reason: String,
+    },
     /// The order cannot take this event in this state.
     #[error("an order that is {from:?} cannot be {event:?}")]
     InvalidTransition {

@@ -9,6 +9,7 @@ pub mod caps;
 pub mod codes;
 pub mod error;
 pub mod kfs;
+pub mod loan;
 pub mod money;
 pub mod order;
 pub mod phone;
@@ -19,10 +20,15 @@ pub mod schedule;
 pub mod servicing;
 
 pub use apr::apr;
-pub use caps::{CapTable, DailyCostCap};
+pub use caps::{CapTable, DailyCostCap, LateChargeCap};
 pub use codes::{Code, UnknownCode};
 pub use error::{CapKind, Error, Result};
 pub use kfs::{GrievanceOfficer, KFS_VERSION, KeyFactStatement, Lender};
+pub use loan::{
+    Buckets, EntryKind, InstallmentBalance, InstallmentStatus, LedgerEntry, Line, LoanBalances,
+    PREPAYMENT_RULE, Plan, Settlement, allocate_repayment, cooling_off_settlement, earned_interest,
+    extend, late_charges_due, move_schedule, payoff, replay, reversal,
+};
 pub use money::{Currency, Market, Money};
 pub use order::{OrderEvent, OrderState};
 pub use phone::{Phone, PhoneError};

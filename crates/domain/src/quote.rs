@@ -530,6 +530,7 @@ pub(crate) mod tests {
                     daily: Rate::from_bp(10_000),
                 }],
                 total_cost: Rate::from_bp(1_000_000),
+                late_charge_daily: Vec::new(),
             };
             let q = quote_with_caps(&product, amount, term, DAY, &no_caps).unwrap();
             let days = i128::from(crate::calendar::days_between(DAY, q.last_due_date()));
