@@ -26,8 +26,8 @@ pub use error::{CapKind, Error, Result};
 pub use kfs::{GrievanceOfficer, KFS_VERSION, KeyFactStatement, Lender};
 pub use loan::{
     Buckets, EntryKind, InstallmentBalance, InstallmentStatus, LedgerEntry, Line, LoanBalances,
-    PREPAYMENT_RULE, Plan, Settlement, allocate_repayment, cooling_off_settlement, earned_interest,
-    extend, late_charges_due, move_schedule, payoff, replay, reversal,
+    PREPAYMENT_RULE, Plan, Settlement, allocate_repayment, cooling_off_settlement, extend,
+    late_charges_due, move_schedule, payoff, replay, reversal,
 };
 pub use money::{Currency, Market, Money};
 pub use order::{OrderEvent, OrderState};

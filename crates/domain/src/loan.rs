@@ -844,6 +844,14 @@ fn apply(
             )));
         }
     }
+    if e.kind.closes()
+        && !b
+            .installments
+            .iter()
+            .all(|i| i.scheduled && i.outstanding.is_zero())
+    {
+        return Err(bad("a settlement leaves nothing outstanding"));
+    }
     Ok(())
 }
 
@@ -991,12 +999,11 @@ pub struct Settlement {
     pub entry: LedgerEntry,
 }
 
-/// Interest installment `number` has earned by `on`: all of it from its planned due date, none before its period
-/// starts, and in between its scheduled interest × days used ÷ days in the period, rounded half-up.
-pub fn earned_interest(plan: &Plan, number: u32, on: Date) -> Result<Money> {
-    let inst = plan
-        .installment(number)
-        .ok_or_else(|| invalid(0, format!("no installment {number}")))?;
+/// Interest installment `inst` has earned by `on`: all of it from its planned due date, none before its period
+/// (from the previous planned due date, or the payout) starts, and in between its scheduled interest × days used ÷
+/// days in the period, rounded half-up. Extensions add no interest and do not stretch the period.
+fn earned_interest(plan: &Plan, inst: &Installment, on: Date) -> Result<Money> {
+    let number = inst.number;
     let start = match number {
         1 => plan.payout_date(),
         n => plan
@@ -1015,15 +1022,19 @@ pub fn earned_interest(plan: &Plan, number: u32, on: Date) -> Result<Money> {
 }
 
 /// The payoff on `on` under [`PREPAYMENT_RULE`]: everything outstanding, except interest not yet earned
-/// ([`earned_interest`]); interest already paid is kept. No prepayment charge.
+/// (each installment earns its interest pro rata over the days of its planned period); interest already paid is
+/// kept. No prepayment charge.
 pub fn payoff(plan: &Plan, balances: &LoanBalances, on: Date) -> Result<Settlement> {
-    if balances.closed_by.is_some() || balances.settled {
+    if balances.closed_by.is_some()
+        || balances.settled
+        || !balances.installments.iter().all(|i| i.scheduled)
+    {
         return Err(invalid(balances.entries, "nothing to pay off"));
     }
     let mut lines = Vec::new();
     let mut waived = Money::ZERO;
-    for inst in balances.installments.iter().filter(|i| i.scheduled) {
-        let earned = earned_interest(plan, inst.number, on)?;
+    for (inst, planned) in balances.installments.iter().zip(&plan.quote.installments) {
+        let earned = earned_interest(plan, planned, on)?;
         let keep = earned.max(inst.paid.interest).min(inst.due.interest);
         let waive = inst.due.interest.checked_sub(keep)?;
         let due = Buckets {
@@ -1972,6 +1983,11 @@ mod tests {
     })]
     #[case::a_schedule_other_than_the_plan(|l: &mut Vec<LedgerEntry>| l[2].lines[0].due.interest = money(1))]
     #[case::a_second_schedule(|l: &mut Vec<LedgerEntry>| { let s = l[2].clone(); l.push(s) })]
+    #[case::a_settlement_that_leaves_something_owed(|l: &mut Vec<LedgerEntry>| l.push(LedgerEntry {
+        cash: money(100),
+        lines: vec![paying(1, 100)],
+        ..LedgerEntry::new(EntryKind::Payoff, PAYOUT)
+    }))]
     #[case::a_payout_of_another_amount(|l: &mut Vec<LedgerEntry>| l[0].cash = money(1))]
     #[case::an_entry_before_the_payout(|l: &mut Vec<LedgerEntry>| {
         let mut r = repayment(vec![paying(1, 100)], 100);
