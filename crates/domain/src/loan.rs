@@ -460,11 +460,11 @@ pub struct InstallmentBalance {
 }
 
 impl InstallmentBalance {
-    /// Its status on `on`.
+    /// Its status on `on` (`upcoming` until its `scheduled` entry is posted, since it owes nothing yet).
     pub fn status(&self, on: Date) -> InstallmentStatus {
         if self.scheduled && self.outstanding.is_zero() {
             InstallmentStatus::Paid
-        } else if on < self.due_date {
+        } else if !self.scheduled || on < self.due_date {
             InstallmentStatus::Upcoming
         } else if on == self.due_date {
             InstallmentStatus::Due
@@ -517,6 +517,13 @@ impl LoanBalances {
             .iter()
             .map(|i| (i.number, i.status(on)))
             .collect()
+    }
+
+    /// True when some installment is overdue on `on`: the order's `fall_overdue` (or, once none is, `catch_up`).
+    pub fn is_overdue(&self, on: Date) -> bool {
+        self.installments
+            .iter()
+            .any(|i| i.status(on) == InstallmentStatus::Overdue)
     }
 
     /// The schedule as the borrower sees it now: the plan's amounts on the current due dates.
@@ -1394,7 +1401,7 @@ mod tests {
     fn a_journey_replays_to_the_right_balances_after_every_step() {
         let plan = indian_plan();
         let mut ledger = Vec::new();
-        let mut b = LoanBalances::clone(&replay(&plan, &[]).unwrap());
+        let mut b = replay(&plan, &[]).unwrap();
         assert_eq!(b.entries, 0);
         for entry in opened(&plan) {
             b = post(&plan, &mut ledger, entry);
@@ -1416,6 +1423,8 @@ mod tests {
 
         // 2. Overdue on 7 December: the ₹300 flat charge.
         let on = date!(2026 - 12 - 07);
+        assert!(!b.is_overdue(date!(2026 - 12 - 06)));
+        assert!(b.is_overdue(on));
         assert_eq!(b.installments[0].status(on), InstallmentStatus::Overdue);
         let charges =
             late_charges_due(&plan, &b, &BTreeSet::new(), on, &CapTable::ojk_consumer()).unwrap();
@@ -1438,6 +1447,7 @@ mod tests {
         assert_eq!(b.installments[2].due_date, date!(2027 - 01 - 10));
         assert_eq!(b.schedule(&plan), ext.revised);
         assert_eq!(b.installments[0].status(on), InstallmentStatus::Upcoming);
+        assert!(!b.is_overdue(on), "the extension caught the order up");
         assert_eq!(
             b.outstanding.total(),
             Ok(money(872_000)),
