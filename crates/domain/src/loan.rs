@@ -21,7 +21,8 @@ use time::Date;
 pub const PREPAYMENT_RULE: &str = "You may repay the whole loan at any time without a prepayment charge: \
 you pay the outstanding principal, fees and late charges, the interest of every installment already due, \
 and for the installment whose period is running only the interest for the days used; \
-installments whose period has not started carry no interest.";
+installments whose period has not started carry no interest, and interest paid in advance for days not used \
+is credited.";
 
 /// The schedule of the accepted KFS moved to the payout date: the same installments and amounts, each due date
 /// recomputed from `payout` with the same period ([`due_date`]), so the APR, which counts periods, is unchanged.
@@ -659,16 +660,29 @@ fn apply(
         }
     }
     if e.kind != EntryKind::Reversal {
-        if [e.cash, e.excess, e.refunded]
-            .iter()
-            .any(|m| m.is_negative())
+        // A payoff credits interest paid in advance for days not used: its paid interest, and its cash when the
+        // credit is larger than what is left to pay, may be negative.
+        let credits = e.kind == EntryKind::Payoff;
+        if [e.excess, e.refunded].iter().any(|m| m.is_negative())
+            || (!credits && e.cash.is_negative())
         {
             return Err(bad("negative amount"));
         }
         let may_waive = e.kind.closes();
+        let negative_paid = |p: Buckets| {
+            let p = if credits {
+                Buckets {
+                    interest: Money::ZERO,
+                    ..p
+                }
+            } else {
+                p
+            };
+            p.has_negative()
+        };
         if e.lines
             .iter()
-            .any(|l| l.paid.has_negative() || (!may_waive && l.due.has_negative()))
+            .any(|l| negative_paid(l.paid) || (!may_waive && l.due.has_negative()))
         {
             return Err(bad("negative amount"));
         }
@@ -1029,8 +1043,9 @@ fn earned_interest(plan: &Plan, inst: &Installment, on: Date) -> Result<Money> {
 }
 
 /// The payoff on `on` under [`PREPAYMENT_RULE`]: everything outstanding, except interest not yet earned
-/// (each installment earns its interest pro rata over the days of its planned period); interest already paid is
-/// kept. No prepayment charge.
+/// (each installment earns its interest pro rata over the days of its planned period). Interest paid in advance for
+/// days not used is credited, netted from the amount (which is negative, a refund, in the rare case the credit is
+/// larger than everything else). No prepayment charge.
 pub fn payoff(plan: &Plan, balances: &LoanBalances, on: Date) -> Result<Settlement> {
     if balances.closed_by.is_some()
         || balances.settled
@@ -1042,7 +1057,7 @@ pub fn payoff(plan: &Plan, balances: &LoanBalances, on: Date) -> Result<Settleme
     let mut waived = Money::ZERO;
     for (inst, planned) in balances.installments.iter().zip(&plan.quote.installments) {
         let earned = earned_interest(plan, planned, on)?;
-        let keep = earned.max(inst.paid.interest).min(inst.due.interest);
+        let keep = earned.min(inst.due.interest);
         let waive = inst.due.interest.checked_sub(keep)?;
         let due = Buckets {
             interest: Money::ZERO.checked_sub(waive)?,
@@ -1809,18 +1824,36 @@ mod tests {
     }
 
     #[test]
-    fn a_payoff_keeps_interest_already_paid_and_counts_late_charges_and_fees() {
+    fn a_payoff_credits_interest_paid_in_advance_for_days_not_used() {
         let plan = indian_plan();
         let mut ledger = opened(&plan);
         let b = replay(&plan, &ledger).unwrap();
-        // Installment 1 paid in full on the payout day, interest included.
+        // Installment 1 paid in full on the payout day, its ₹140 of interest included; three days later only
+        // ₹30 of it is earned.
         let (pay, _) = allocate_repayment(&b, money(347_333), PAYOUT).unwrap();
         let b = post(&plan, &mut ledger, pay);
         let s = payoff(&plan, &b, date!(2026 - 11 - 25)).unwrap();
-        assert_eq!(s.amount, money(1_000_000 - 333_333));
+        assert_eq!(s.amount, money(1_000_000 - 333_333 + 3_000 - 14_000));
         let b = post(&plan, &mut ledger, s.entry);
         assert!(b.settled);
-        assert_eq!(b.paid.interest, money(14_000));
+        assert_eq!(b.paid.interest, money(3_000));
+        assert_eq!(b.cash_in, money(1_000_000 + 3_000));
+    }
+
+    #[test]
+    fn a_payoff_includes_the_late_charges_posted() {
+        let plan = indian_plan();
+        let mut ledger = opened(&plan);
+        let on = date!(2026 - 12 - 07);
+        let b = replay(&plan, &ledger).unwrap();
+        let late =
+            late_charges_due(&plan, &b, &BTreeSet::new(), on, &CapTable::ojk_consumer()).unwrap();
+        ledger.extend(late);
+        let b = replay(&plan, &ledger).unwrap();
+        let s = payoff(&plan, &b, on).unwrap();
+        // Principal, installment 1's interest, one day of installment 2's, and the ₹300 late charge.
+        assert_eq!(s.amount, money(1_000_000 + 14_000 + 1_000 + 30_000));
+        assert!(post(&plan, &mut ledger, s.entry).settled);
     }
 
     #[test]
