@@ -901,3 +901,127 @@ async fn the_audit_search_filters_by_order_operator_and_time() {
     }
     app.stop().await;
 }
+
+/// `kilat` with only the given environment (no KILAT_* of the caller's).
+fn kilat(database_url: &str) -> tokio::process::Command {
+    let mut command = tokio::process::Command::new(env!("CARGO_BIN_EXE_kilat"));
+    for (name, _) in std::env::vars().filter(|(name, _)| name.starts_with("KILAT_")) {
+        command.env_remove(name);
+    }
+    command
+        .env("KILAT_DATABASE_URL", database_url)
+        .env("KILAT_MODE", "development")
+        .env("RUST_LOG", "warn")
+        .stdin(std::process::Stdio::null())
+        .kill_on_drop(true);
+    command
+}
+
+#[tokio::test]
+async fn kilat_serve_in_development_creates_a_demo_admin_once_and_the_cli_creates_operators() {
+    use tokio::io::AsyncBufReadExt;
+
+    let database = crate::helpers::shared_database().await;
+    let mut serve = kilat(&database.url)
+        .args(["serve"])
+        .env("KILAT_LISTEN", "127.0.0.1:0")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut lines = tokio::io::BufReader::new(serve.stdout.take().unwrap()).lines();
+    let (console_line, addr) = tokio::time::timeout(std::time::Duration::from_secs(60), async {
+        let mut console_line = None;
+        while let Some(line) = lines.next_line().await.unwrap() {
+            if line.starts_with("Console: ") {
+                console_line = Some(line);
+            } else if let Some(rest) = line.strip_prefix("Kilat is running at http://") {
+                return (console_line, rest.split('/').next().unwrap().to_owned());
+            }
+        }
+        panic!("kilat serve exited before it listened");
+    })
+    .await
+    .unwrap();
+    let console_line = console_line.expect("the demo admin's line");
+    assert!(
+        console_line.contains(&format!("http://{addr}/console/ as admin, password ")),
+        "{console_line}"
+    );
+    let password = console_line
+        .split("password ")
+        .nth(1)
+        .unwrap()
+        .split(' ')
+        .next()
+        .unwrap()
+        .to_owned();
+    let _ = rustls::crypto::ring::default_provider().install_default();
+    let client = reqwest::Client::new();
+    let login = |username: &'static str, password: String| {
+        client
+            .post(format!("http://{addr}{LOGIN}"))
+            .json(&json!({"username": username, "password": password}))
+            .send()
+    };
+    let admin = login("admin", password).await.unwrap();
+    assert_eq!(admin.status(), StatusCode::OK);
+    assert_eq!(
+        data(admin).await["operator"]["roles"],
+        json!(["admin", "reviewer", "finance", "support"])
+    );
+
+    let created = kilat(&database.url)
+        .args([
+            "operator",
+            "create",
+            "--username",
+            "Rita",
+            "--role",
+            "reviewer,support",
+        ])
+        .env("KILAT_OPERATOR_PASSWORD", PASSWORD)
+        .output()
+        .await
+        .unwrap();
+    assert!(created.status.success(), "{created:?}");
+    let rita = login("rita", PASSWORD.to_owned()).await.unwrap();
+    assert_eq!(
+        data(rita).await["operator"]["roles"],
+        json!(["reviewer", "support"])
+    );
+    let taken = kilat(&database.url)
+        .args([
+            "operator",
+            "create",
+            "--username",
+            "rita",
+            "--role",
+            "admin",
+        ])
+        .env("KILAT_OPERATOR_PASSWORD", PASSWORD)
+        .output()
+        .await
+        .unwrap();
+    assert!(!taken.status.success());
+    assert!(String::from_utf8_lossy(&taken.stderr).contains("username: This username is taken."));
+    let _ = serve.kill().await;
+
+    // Operators exist now: a second start creates no demo admin.
+    let mut again = kilat(&database.url)
+        .args(["serve"])
+        .env("KILAT_LISTEN", "127.0.0.1:0")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut lines = tokio::io::BufReader::new(again.stdout.take().unwrap()).lines();
+    let first = tokio::time::timeout(std::time::Duration::from_secs(60), lines.next_line())
+        .await
+        .unwrap()
+        .unwrap()
+        .unwrap();
+    assert!(first.starts_with("Kilat is running at "), "{first}");
+    let _ = again.kill().await;
+    database.remove().await;
+}
