@@ -225,12 +225,26 @@ pub async fn create_with(
 /// (`Db::reserve_password_check`), so a burst of guesses gets exactly `MAX_PASSWORD_CHECKS` compared; after that the
 /// account is locked for `LOCKOUT_MS`. An unknown username is compared against a dummy hash, so it takes as long as a
 /// wrong password.
+///
+/// Before anything else the attempt is counted against the client address, in the borrower sign-in's limiter but a
+/// bucket of its own (`LOGIN_ATTEMPTS_PER_ADDRESS` in `LOGIN_ATTEMPTS_WINDOW_MS`, then `rate_limited`): every attempt
+/// costs an Argon2 computation, and the per-account lockout does not hold back guesses spread over many usernames.
 #[tracing::instrument(skip_all)]
 pub async fn sign_in(
     s: &Services,
     username: &str,
     password: &str,
+    client_addr: &str,
 ) -> Result<OperatorSignedIn, Error> {
+    if let Err(throttled) = s
+        .sign_in
+        .admit_login_attempt(&format!("console:{client_addr}"))
+        .await?
+    {
+        return Err(Error::RateLimited {
+            retry_after_secs: throttled.retry_after_secs,
+        });
+    }
     let now = s.clock.now_ms();
     let username = username.trim().to_ascii_lowercase();
     let Some(row) =

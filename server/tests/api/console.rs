@@ -169,7 +169,8 @@ async fn in_production_the_console_cookie_is_secure() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn a_burst_of_wrong_passwords_gets_exactly_five_checked_then_the_account_is_locked_for_fifteen_minutes()
  {
-    let app = spawn_app().await;
+    // Each guess from its own address, so that the per-address limit does not hide the per-account one.
+    let app = spawn_app_with(|s| s.trust_forwarded_for = true).await;
     create(&app, "asha", &[Role::Reviewer]).await;
     let start = Arc::new(tokio::sync::Barrier::new(60));
     let tasks: Vec<_> = (0..60)
@@ -177,6 +178,7 @@ async fn a_burst_of_wrong_passwords_gets_exactly_five_checked_then_the_account_i
             let request = app
                 .client
                 .post(app.url(LOGIN))
+                .header("x-forwarded-for", format!("10.9.0.{n}"))
                 .json(&json!({"username": "asha", "password": format!("wrong guess {n}")}));
             let start = start.clone();
             tokio::spawn(async move {
@@ -253,6 +255,55 @@ async fn a_burst_of_wrong_passwords_gets_exactly_five_checked_then_the_account_i
         (0, None),
         "a success clears the count"
     );
+    app.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn one_address_gets_twenty_console_sign_in_attempts_in_ten_minutes_then_rate_limited() {
+    let app = spawn_app().await;
+    create(&app, "asha", &[Role::Reviewer]).await;
+    // Spread over unknown usernames, which the per-account lockout cannot hold back.
+    let start = Arc::new(tokio::sync::Barrier::new(30));
+    let tasks: Vec<_> = (0..30)
+        .map(|n| {
+            let request = app
+                .client
+                .post(app.url(LOGIN))
+                .json(&json!({"username": format!("guess{n}"), "password": PASSWORD}));
+            let start = start.clone();
+            tokio::spawn(async move {
+                start.wait().await;
+                let response = request.send().await.unwrap();
+                let retry_after = response.headers().contains_key("retry-after");
+                let body: Value = response.json().await.unwrap();
+                (body["code"].as_str().unwrap().to_owned(), retry_after)
+            })
+        })
+        .collect();
+    let mut tally: BTreeMap<String, usize> = BTreeMap::new();
+    for task in tasks {
+        let (code, retry_after) = task.await.unwrap();
+        assert_eq!(retry_after, code == "rate_limited", "{code}");
+        *tally.entry(code).or_default() += 1;
+    }
+    assert_eq!(
+        tally,
+        BTreeMap::from([
+            ("credentials_invalid".to_owned(), 20),
+            ("rate_limited".to_owned(), 10)
+        ])
+    );
+    // The right password from that address waits too; the borrower's sign-in keeps its own count.
+    let right = login(&app, "asha", PASSWORD).await;
+    assert_eq!(right.status(), StatusCode::TOO_MANY_REQUESTS);
+    assert_eq!(error(right).await["code"], "rate_limited");
+    let borrower = app
+        .post_json(
+            "/api/v1/borrower/login",
+            &json!({"market": "IN", "phone": "9876543210", "code": "123456"}),
+        )
+        .await;
+    assert_eq!(error(borrower).await["code"], "code_expired");
     app.stop().await;
 }
 

@@ -11,7 +11,7 @@ use utoipa::ToSchema;
 use crate::auth::operators::{self, Operator, Role, SESSION_MS};
 use crate::error::{FieldErrors, FieldProblem};
 use crate::http::error::{ApiError, Envelope, ErrorBody};
-use crate::http::extract::JsonOrForm;
+use crate::http::extract::{ClientAddr, JsonOrForm};
 use crate::startup::AppState;
 
 /// The console's session cookie: HttpOnly, `SameSite=Strict`, sent only to `/api/v1/console`.
@@ -53,16 +53,18 @@ impl From<&Operator> for OperatorView {
 }
 
 /// Signs an operator in. Five wrong passwords lock the account for 15 minutes (`operator_locked`, with
-/// `Retry-After`); an unknown username is answered like a wrong password.
+/// `Retry-After`); an unknown username is answered like a wrong password. One address may try 20 times in 10 minutes
+/// (`rate_limited`).
 #[utoipa::path(post, path = "/api/v1/console/login", tag = "console", operation_id = "console_login",
     request_body(content((ConsoleLoginRequest = "application/json"), (ConsoleLoginRequest = "application/x-www-form-urlencoded"))),
     responses((status = 200, description = "Signed in; sets the kilat_console cookie", body = Envelope<ConsoleLoggedIn>),
         (status = 401, description = "credentials_invalid", body = ErrorBody),
         (status = 403, description = "cross_site_request", body = ErrorBody),
         (status = 422, body = ErrorBody),
-        (status = 429, description = "operator_locked (`Retry-After`)", body = ErrorBody)))]
+        (status = 429, description = "operator_locked, or rate_limited: 20 attempts from one address in 10 minutes (`Retry-After`)", body = ErrorBody)))]
 pub async fn login(
     State(state): State<AppState>,
+    ClientAddr(client): ClientAddr,
     JsonOrForm(req): JsonOrForm<ConsoleLoginRequest>,
 ) -> Result<Response, ApiError> {
     let username = req.username.as_deref().map(str::trim).unwrap_or_default();
@@ -75,7 +77,8 @@ pub async fn login(
         errors.add("password", FieldProblem::required());
     }
     errors.into_result()?;
-    let signed_in = operators::sign_in(&state.services, username, password).await?;
+    let signed_in =
+        operators::sign_in(&state.services, username, password, &client.to_string()).await?;
     let cookie = console_cookie(&signed_in.token, SESSION_MS / 1000, state.secure_cookies);
     let body = Envelope::ok(ConsoleLoggedIn {
         csrf_token: signed_in.csrf_token,
