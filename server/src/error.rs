@@ -5,6 +5,7 @@
 use std::collections::BTreeMap;
 
 use crate::auth::SignInError;
+use crate::auth::operators::OperatorSignInError;
 use crate::i18n::{self, Lang};
 
 /// Every stable error `code` the API answers with. Each has its message in the catalogs as `error.{code}`.
@@ -33,6 +34,10 @@ pub const ERROR_CODES: &[&str] = &[
     "code_expired",
     "code_attempts_exceeded",
     "code_delivery_failed",
+    "credentials_invalid",
+    "operator_locked",
+    "forbidden",
+    "csrf_token_invalid",
 ];
 
 /// Why a field was refused: a catalog key (`field.…`) and the values its text names.
@@ -148,6 +153,8 @@ pub enum Refusal {
     IdempotencyKeyReused,
     /// An event the order's state does not accept (the state machine in `kilat_domain::order`).
     InvalidTransition,
+    /// An operator without any of the roles an action needs.
+    RoleMissing,
 }
 
 impl Refusal {
@@ -160,6 +167,7 @@ impl Refusal {
             Refusal::KfsChanged => "kfs_changed",
             Refusal::IdempotencyKeyReused => "idempotency_key_reused",
             Refusal::InvalidTransition => "invalid_transition",
+            Refusal::RoleMissing => "forbidden",
         }
     }
 }
@@ -178,6 +186,8 @@ pub enum Error {
     Loan(kilat_domain::Error),
     #[error(transparent)]
     SignIn(#[from] SignInError),
+    #[error(transparent)]
+    OperatorSignIn(#[from] OperatorSignInError),
     #[error("rate limited")]
     RateLimited { retry_after_secs: u64 },
     #[error(transparent)]
@@ -227,6 +237,8 @@ impl Error {
                 SignInError::Throttled { .. } => "rate_limited",
                 SignInError::Store(_) => "internal",
             },
+            Error::OperatorSignIn(OperatorSignInError::CredentialsInvalid) => "credentials_invalid",
+            Error::OperatorSignIn(OperatorSignInError::Locked { .. }) => "operator_locked",
             Error::RateLimited { .. } => "rate_limited",
         }
     }
@@ -253,7 +265,10 @@ impl Error {
             | Error::SignIn(
                 SignInError::ResendTooSoon { retry_after_secs }
                 | SignInError::Throttled { retry_after_secs },
-            ) => Some(*retry_after_secs),
+            )
+            | Error::OperatorSignIn(OperatorSignInError::Locked { retry_after_secs }) => {
+                Some(*retry_after_secs)
+            }
             _ => None,
         }
     }

@@ -15,6 +15,7 @@ pub mod error;
 pub mod http;
 pub mod i18n;
 pub mod orders;
+pub mod review;
 pub mod services;
 pub mod settings;
 pub mod sms;

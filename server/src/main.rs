@@ -4,9 +4,13 @@ use std::path::PathBuf;
 
 use anyhow::Context;
 use clap::{Parser, Subcommand};
+use kilat_server::auth::operators::{self, Role};
 use kilat_server::catalog::quote;
+use kilat_server::clock::Clock;
 use kilat_server::crypto::Secrets;
-use kilat_server::settings::Settings;
+use kilat_server::error::Error;
+use kilat_server::i18n::Lang;
+use kilat_server::settings::{Mode, Settings};
 use kilat_server::startup::{Application, shutdown_signal};
 use kilat_server::store::Db;
 use kilat_server::{http, telemetry};
@@ -53,6 +57,29 @@ enum Command {
         #[arg(long, default_value_t = 100)]
         limit: i64,
     },
+    /// Operators of the console.
+    #[command(subcommand)]
+    Operator(OperatorCommand),
+}
+
+#[derive(Subcommand)]
+enum OperatorCommand {
+    /// Create an operator. The password comes from KILAT_OPERATOR_PASSWORD when set, else from a prompt.
+    Create {
+        #[arg(long)]
+        username: String,
+        /// One or more of admin, reviewer, finance, support, separated by commas (or the flag repeated).
+        #[arg(long, required = true, value_parser = parse_roles)]
+        role: Vec<RoleList>,
+    },
+}
+
+/// One `--role` value: a comma-separated list of roles.
+#[derive(Debug, Clone)]
+struct RoleList(Vec<Role>);
+
+fn parse_roles(list: &str) -> Result<RoleList, String> {
+    Role::parse_list(list).map(RoleList)
 }
 
 #[tokio::main]
@@ -75,6 +102,13 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             telemetry::init(settings.log.format);
             let app = Application::build(&settings).await?;
             let addr = app.local_addr();
+            if settings.mode == Mode::Development
+                && let Some(password) = operators::create_demo_admin(app.services()).await?
+            {
+                println!(
+                    "Console: http://{addr}/console/ as admin, password {password} (shown once; development only)"
+                );
+            }
             tracing::info!(%addr, mode = ?settings.mode, "listening");
             println!(
                 "Kilat is running at http://{addr}/ (India: http://{addr}/?lang=1). Stop it with Ctrl-C."
@@ -112,5 +146,122 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             db.close().await;
             Ok(())
         }
+        Command::Operator(OperatorCommand::Create { username, role }) => {
+            let settings = Settings::load(cli.config.as_deref())?;
+            telemetry::init(settings.log.format);
+            let password = match std::env::var("KILAT_OPERATOR_PASSWORD") {
+                Ok(password) if !password.is_empty() => password,
+                _ => rpassword::prompt_password(format!("Password for {username}: "))
+                    .context("reading the password (or set KILAT_OPERATOR_PASSWORD)")?,
+            };
+            let roles: Vec<Role> = role.into_iter().flat_map(|list| list.0).collect();
+            let db = Db::connect(settings.database_url.expose_secret(), 1).await?;
+            let created = operators::create_with(&db, &Clock::real(), &username, &password, &roles)
+                .await
+                .map_err(|e| anyhow::anyhow!("{}", describe(&e)))?;
+            println!(
+                "Created operator {} ({}) with roles {}",
+                created.username,
+                created.id,
+                created
+                    .roles
+                    .iter()
+                    .map(|r| r.code())
+                    .collect::<Vec<_>>()
+                    .join(",")
+            );
+            db.close().await;
+            Ok(())
+        }
+    }
+}
+
+/// A capability's failure as one line for the terminal: the fields at fault with their English texts.
+fn describe(err: &Error) -> String {
+    match err.field_errors() {
+        Some(fields) => fields
+            .fields()
+            .map(|(name, problem)| format!("{name}: {}", problem.text(Lang::En)))
+            .collect::<Vec<_>>()
+            .join("; "),
+        None => format!("{err:#}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::Parser;
+
+    use super::*;
+
+    fn roles_of(args: &[&str]) -> Result<Vec<Role>, String> {
+        let cli = Cli::try_parse_from(args).map_err(|e| e.to_string())?;
+        match cli.command {
+            Command::Operator(OperatorCommand::Create { role, .. }) => {
+                Ok(role.into_iter().flat_map(|list| list.0).collect())
+            }
+            _ => Err("not operator create".into()),
+        }
+    }
+
+    #[test]
+    fn operator_create_takes_a_comma_separated_role_list() {
+        assert_eq!(
+            roles_of(&[
+                "kilat",
+                "operator",
+                "create",
+                "--username",
+                "asha",
+                "--role",
+                "reviewer,support"
+            ]),
+            Ok(vec![Role::Reviewer, Role::Support])
+        );
+    }
+
+    #[test]
+    fn operator_create_takes_the_role_flag_repeated() {
+        assert_eq!(
+            roles_of(&[
+                "kilat",
+                "operator",
+                "create",
+                "--username",
+                "asha",
+                "--role",
+                "finance",
+                "--role",
+                "admin"
+            ]),
+            Ok(vec![Role::Finance, Role::Admin])
+        );
+    }
+
+    #[test]
+    fn operator_create_refuses_an_unknown_role_or_none() {
+        let unknown = roles_of(&[
+            "kilat",
+            "operator",
+            "create",
+            "--username",
+            "asha",
+            "--role",
+            "reviewer,boss",
+        ]);
+        assert!(unknown.unwrap_err().contains("unknown role \"boss\""));
+        assert!(
+            roles_of(&[
+                "kilat",
+                "operator",
+                "create",
+                "--username",
+                "asha",
+                "--role",
+                ""
+            ])
+            .is_err()
+        );
+        assert!(roles_of(&["kilat", "operator", "create", "--username", "asha"]).is_err());
     }
 }

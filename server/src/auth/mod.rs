@@ -1,5 +1,7 @@
-//! Who is calling: borrower sign-in by one-time code and borrower sessions (operators come next).
+//! Who is calling: borrower sign-in by one-time code and borrower sessions; operators of the console with their roles
+//! and sessions (`operators`).
 
+pub mod operators;
 mod sign_in;
 
 pub use sign_in::{

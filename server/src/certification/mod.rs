@@ -41,6 +41,11 @@ impl Certification {
     pub fn steps(&self) -> impl Iterator<Item = &StepData> {
         self.steps.values().map(|(data, _)| data)
     }
+
+    /// The steps done, in their order, each with when it was completed.
+    pub fn steps_with_times(&self) -> impl Iterator<Item = (StepData, i64)> + '_ {
+        self.steps.values().map(|(data, at)| (data.clone(), *at))
+    }
 }
 
 /// Where a step's blob belongs: its borrower and step are the associated data of its encryption, so a blob copied to

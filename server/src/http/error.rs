@@ -77,6 +77,9 @@ pub enum ApiError {
     /// An unsafe request a browser sent on behalf of another site (http/same_origin.rs).
     #[error("cross-site request")]
     CrossSiteRequest,
+    /// An unsafe console request without its session's CSRF token (`X-CSRF-Token`).
+    #[error("missing or wrong CSRF token")]
+    CsrfTokenInvalid,
 }
 
 impl From<sqlx::Error> for ApiError {
@@ -151,6 +154,7 @@ impl ApiError {
             ApiError::BadRequest(_) => "bad_request",
             ApiError::Unauthorized => "unauthorized",
             ApiError::CrossSiteRequest => "cross_site_request",
+            ApiError::CsrfTokenInvalid => "csrf_token_invalid",
         }
     }
 }
@@ -167,9 +171,12 @@ fn status_of(code: &str) -> StatusCode {
         "rate_limited"
         | "code_resend_too_soon"
         | "daily_limit_reached"
-        | "code_attempts_exceeded" => StatusCode::TOO_MANY_REQUESTS,
-        "unauthorized" => StatusCode::UNAUTHORIZED,
-        "not_eligible" | "cross_site_request" => StatusCode::FORBIDDEN,
+        | "code_attempts_exceeded"
+        | "operator_locked" => StatusCode::TOO_MANY_REQUESTS,
+        "unauthorized" | "credentials_invalid" => StatusCode::UNAUTHORIZED,
+        "not_eligible" | "cross_site_request" | "forbidden" | "csrf_token_invalid" => {
+            StatusCode::FORBIDDEN
+        }
         "certification_out_of_order"
         | "certification_incomplete"
         | "open_order_exists"

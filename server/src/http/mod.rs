@@ -3,6 +3,7 @@
 //! no rule lives here.
 
 pub mod borrower;
+pub mod console;
 pub mod dev;
 pub mod error;
 pub mod extract;
@@ -46,6 +47,7 @@ pub fn router(state: AppState) -> Router {
             post(site::create_contact_message).layer(DefaultBodyLimit::max(CONTACT_BODY_LIMIT)),
         )
         .merge(borrower::routes())
+        .nest("/console", console::routes())
         .route("/dev/outbox", get(dev::outbox))
         .route(
             "/dev/business-date",

@@ -12,6 +12,8 @@ use utoipa::{Modify, OpenApi, ToSchema};
 
 use super::borrower::auth::SESSION_COOKIE;
 use super::borrower::{auth as borrower, certification, loans, orders};
+use super::console::auth::CONSOLE_COOKIE;
+use super::console::{auth as console, review};
 use super::error::ErrorBody;
 use super::site;
 use crate::settings::{GrievanceOfficer, PublicSiteSettings};
@@ -44,13 +46,22 @@ use crate::settings::{GrievanceOfficer, PublicSiteSettings};
         orders::confirm,
         orders::list,
         orders::detail,
-        orders::agreement
+        orders::agreement,
+        console::login,
+        console::logout,
+        console::me,
+        review::applications,
+        review::order,
+        review::approve,
+        review::reject,
+        review::audit
     ),
     components(schemas(ErrorBody, ErrorCode, PublicSiteSettings, GrievanceOfficer, site::ContactMessageRequest, site::ContactMessageCreated)),
     modifiers(&SessionSchemes, &CommonErrors),
     tags(
         (name = "site", description = "The public marketing site"),
-        (name = "borrower", description = "The borrower app: sign-in, certification, applying and orders (docs/API-BORROWER.md)")
+        (name = "borrower", description = "The borrower app: sign-in, certification, applying and orders (docs/API-BORROWER.md)"),
+        (name = "console", description = "The operators' console: sign-in, the review queue, orders, decisions and the audit trail (PRODUCT.md §6)")
     )
 )]
 pub struct ApiDoc;
@@ -107,9 +118,18 @@ pub enum ErrorCode {
     Internal,
     /// 502: the SMS or voice provider failed.
     CodeDeliveryFailed,
+    /// 401: an operator's username or password is wrong.
+    CredentialsInvalid,
+    /// 429: too many wrong passwords; the operator's account is locked (`Retry-After`).
+    OperatorLocked,
+    /// 403: the operator's roles do not allow this.
+    Forbidden,
+    /// 403: an unsafe console request without its session's `X-CSRF-Token`.
+    CsrfTokenInvalid,
 }
 
-/// `X-Session-Id` for the native shell, the `kilat_session` HttpOnly cookie for browsers (PRODUCT.md §4).
+/// `X-Session-Id` for the native shell, the `kilat_session` HttpOnly cookie for browsers (PRODUCT.md §4); the
+/// console's `kilat_console` cookie with its `X-CSRF-Token`.
 struct SessionSchemes;
 
 impl Modify for SessionSchemes {
@@ -127,6 +147,20 @@ impl Modify for SessionSchemes {
             SecurityScheme::ApiKey(ApiKey::Cookie(ApiKeyValue::with_description(
                 SESSION_COOKIE,
                 "The HttpOnly cookie `POST /borrower/login` sets (browsers).",
+            ))),
+        );
+        components.add_security_scheme(
+            "console_cookie",
+            SecurityScheme::ApiKey(ApiKey::Cookie(ApiKeyValue::with_description(
+                CONSOLE_COOKIE,
+                "The HttpOnly, SameSite=Strict cookie `POST /console/login` sets; a session lives 12 hours.",
+            ))),
+        );
+        components.add_security_scheme(
+            "csrf_header",
+            SecurityScheme::ApiKey(ApiKey::Header(ApiKeyValue::with_description(
+                "X-CSRF-Token",
+                "The `csrfToken` of `POST /console/login`, required on every unsafe console request.",
             ))),
         );
     }

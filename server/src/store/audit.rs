@@ -66,3 +66,43 @@ impl Db {
         .await
     }
 }
+
+/// What the audit search filters on; each filter is optional.
+#[derive(Debug, Clone, Default)]
+pub struct AuditFilter<'a> {
+    /// Entries about this order (its id).
+    pub order_id: Option<&'a str>,
+    /// Entries made by this operator (their id).
+    pub operator_id: Option<&'a str>,
+    /// Epoch milliseconds, inclusive.
+    pub from: Option<i64>,
+    /// Epoch milliseconds, exclusive.
+    pub to: Option<i64>,
+}
+
+impl Db {
+    /// Entries matching every filter given, newest first (at most `limit`).
+    pub async fn search_audit(
+        &self,
+        filter: &AuditFilter<'_>,
+        limit: i64,
+    ) -> sqlx::Result<Vec<AuditEntry>> {
+        // A filter left out is bound as NULL and matches everything: one statement, no SQL built from input.
+        sqlx::query_as(
+            "SELECT id, actor_kind, actor_id, action, entity, entity_id, before_json, after_json, at
+             FROM audit_log
+             WHERE ($1 IS NULL OR (entity = 'order' AND entity_id = $1))
+               AND ($2 IS NULL OR (actor_kind = 'operator' AND actor_id = $2))
+               AND ($3 IS NULL OR at >= $3)
+               AND ($4 IS NULL OR at < $4)
+             ORDER BY at DESC, id DESC LIMIT $5",
+        )
+        .bind(filter.order_id)
+        .bind(filter.operator_id)
+        .bind(filter.from)
+        .bind(filter.to)
+        .bind(limit)
+        .fetch_all(self.pool())
+        .await
+    }
+}

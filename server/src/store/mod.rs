@@ -5,8 +5,10 @@
 pub mod audit;
 pub mod certification;
 pub mod contact_messages;
+pub mod operators;
 pub mod orders;
 pub mod reseal;
+pub mod review;
 pub mod sign_in;
 
 use std::str::FromStr;

@@ -105,7 +105,7 @@ pub struct OrderEventRow {
 #[derive(Debug)]
 pub struct Conflict;
 
-const COLUMNS: &str = "id, order_no, borrower_id, market, product_code, product_name, term_code, currency, amount, \
+pub(super) const COLUMNS: &str = "id, order_no, borrower_id, market, product_code, product_name, term_code, currency, amount, \
      net_disbursed, total_repayable, apr, apr_display, status, kfs_json, request_hash, created_at, updated_at";
 const LIST_COLUMNS: &str = "order_no, product_code, product_name, term_code, currency, amount, net_disbursed, \
      total_repayable, apr, apr_display, status, created_at";

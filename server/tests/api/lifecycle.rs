@@ -11,7 +11,7 @@ use serde_json::{Value, json};
 use crate::helpers::{TestApp, data, error, spawn_app};
 
 /// A certified Indian borrower with a confirmed order: (session, order number, order id).
-async fn confirmed_order(app: &TestApp, phone: &str) -> (String, String, String) {
+pub(crate) async fn confirmed_order(app: &TestApp, phone: &str) -> (String, String, String) {
     let session = app.sign_in("IN", phone).await;
     app.certify("IN", &session).await;
     let kfs = data(

@@ -3,6 +3,7 @@
 
 mod certification;
 mod company;
+mod console;
 mod helpers;
 mod lifecycle;
 mod limits;

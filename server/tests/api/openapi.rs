@@ -72,6 +72,9 @@ fn every_borrower_operation_behind_a_session_names_the_scheme_and_its_401() {
     assert_eq!(schemes["session_cookie"]["name"], "kilat_session");
     let mut secured = Vec::new();
     for (name, operation) in operations(&doc) {
+        if name.contains("/api/v1/console/") {
+            continue;
+        }
         let has_401 = operation["responses"]["401"].is_object();
         let security = operation["security"].as_array();
         assert_eq!(
@@ -94,6 +97,51 @@ fn every_borrower_operation_behind_a_session_names_the_scheme_and_its_401() {
     // logout, me, three product and quote operations, four certification, seven home and order operations.
     assert_eq!(secured.len(), 16, "{secured:?}");
     assert!(secured.contains(&"get /api/v1/borrower/orders/{orderNo}/agreement".to_owned()));
+}
+
+#[test]
+fn every_console_operation_but_login_names_the_cookie_its_401_and_its_403_and_unsafe_ones_the_csrf_header()
+ {
+    let doc = document();
+    let schemes = &doc["components"]["securitySchemes"];
+    assert_eq!(schemes["console_cookie"]["in"], "cookie");
+    assert_eq!(schemes["console_cookie"]["name"], "kilat_console");
+    assert_eq!(schemes["csrf_header"]["in"], "header");
+    assert_eq!(schemes["csrf_header"]["name"], "X-CSRF-Token");
+    let mut secured = Vec::new();
+    for (name, operation) in operations(&doc) {
+        if !name.contains("/api/v1/console/") {
+            continue;
+        }
+        assert!(
+            operation["operationId"]
+                .as_str()
+                .unwrap()
+                .starts_with("console_"),
+            "{name}"
+        );
+        if name == "post /api/v1/console/login" {
+            assert!(operation["security"].is_null(), "{name}");
+            assert!(
+                operation["responses"]["429"].is_object(),
+                "{name}: the lockout"
+            );
+            continue;
+        }
+        let expected = if name.starts_with("post ") {
+            serde_json::json!([{"console_cookie": [], "csrf_header": []}])
+        } else {
+            serde_json::json!([{"console_cookie": []}])
+        };
+        assert_eq!(operation["security"], expected, "{name}");
+        assert!(operation["responses"]["401"].is_object(), "{name}");
+        // Every console operation but `me` can be refused: by role, or (unsafe ones) by the CSRF check.
+        if name != "get /api/v1/console/me" {
+            assert!(operation["responses"]["403"].is_object(), "{name}");
+        }
+        secured.push(name);
+    }
+    assert_eq!(secured.len(), 7, "{secured:?}");
 }
 
 #[test]

@@ -1,0 +1,400 @@
+//! Operators of the console (PRODUCT.md §6): accounts with roles, sign-in by password with a lockout, and 12-hour
+//! sessions that carry a CSRF token.
+
+use std::sync::LazyLock;
+
+use argon2::Argon2;
+use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
+use serde::Serialize;
+use subtle::ConstantTimeEq;
+
+use crate::clock::Clock;
+use crate::crypto;
+use crate::error::{Error, FieldErrors, FieldProblem, Refusal};
+use crate::services::Services;
+use crate::store::Db;
+use crate::store::operators::{NewOperator, OperatorRow};
+
+/// Password checks an operator gets before the account locks: the check that reaches it is still compared (a right
+/// password signs in), every later one is refused unseen until the lock ends.
+pub const MAX_PASSWORD_CHECKS: i64 = 5;
+/// How long an account stays locked.
+pub const LOCKOUT_MS: i64 = 15 * 60 * 1000;
+/// A console session ends 12 hours after sign-in, however it is used (PRODUCT.md §6).
+pub const SESSION_MS: i64 = 12 * 60 * 60 * 1000;
+/// The shortest password `create` accepts.
+pub const MIN_PASSWORD_CHARS: usize = 12;
+const MAX_PASSWORD_CHARS: usize = 256;
+const MAX_USERNAME_CHARS: usize = 64;
+
+/// What an operator may do; an operator may hold several roles.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Role {
+    /// Operators and settings; reads the audit trail.
+    Admin,
+    /// Works the review queue: approves and rejects, sees ID and account numbers unmasked (each view audited).
+    Reviewer,
+    /// Payouts and repayments.
+    Finance,
+    /// Reads orders and the audit trail, masked, to answer borrowers.
+    Support,
+}
+
+impl Role {
+    pub const ALL: [Role; 4] = [Role::Admin, Role::Reviewer, Role::Finance, Role::Support];
+
+    pub fn code(self) -> &'static str {
+        match self {
+            Role::Admin => "admin",
+            Role::Reviewer => "reviewer",
+            Role::Finance => "finance",
+            Role::Support => "support",
+        }
+    }
+
+    pub fn parse(code: &str) -> Option<Role> {
+        let code = code.trim().to_ascii_lowercase();
+        Role::ALL.into_iter().find(|r| r.code() == code)
+    }
+
+    /// A comma-separated list (`reviewer,support`) as a set of roles, in their order; an unknown role, an empty item
+    /// or an empty list is an error naming the problem.
+    pub fn parse_list(list: &str) -> Result<Vec<Role>, String> {
+        let mut roles = Vec::new();
+        for item in list.split(',') {
+            let item = item.trim();
+            if item.is_empty() {
+                return Err(format!("an empty role in {list:?}"));
+            }
+            let role = Role::parse(item).ok_or_else(|| {
+                format!("unknown role {item:?}: choose from admin, reviewer, finance, support")
+            })?;
+            if !roles.contains(&role) {
+                roles.push(role);
+            }
+        }
+        roles.sort();
+        Ok(roles)
+    }
+
+    /// Roles as stored: their codes joined by commas.
+    fn join(roles: &[Role]) -> String {
+        roles.iter().map(|r| r.code()).collect::<Vec<_>>().join(",")
+    }
+
+    /// Roles as stored, read back; an unknown code (a role removed since) is skipped.
+    fn split(stored: &str) -> Vec<Role> {
+        let mut roles: Vec<Role> = stored.split(',').filter_map(Role::parse).collect();
+        roles.sort();
+        roles.dedup();
+        roles
+    }
+}
+
+/// Why an operator's sign-in failed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum OperatorSignInError {
+    /// Unknown username, disabled account or wrong password: the answer does not say which.
+    #[error("wrong username or password")]
+    CredentialsInvalid,
+    #[error("too many wrong passwords: the account is locked")]
+    Locked { retry_after_secs: u64 },
+}
+
+/// A signed-in operator.
+#[derive(Debug, Clone)]
+pub struct Operator {
+    pub id: String,
+    pub username: String,
+    pub roles: Vec<Role>,
+    csrf_hash: String,
+}
+
+impl Operator {
+    pub fn has(&self, role: Role) -> bool {
+        self.roles.contains(&role)
+    }
+
+    /// `Ok` when the operator holds one of `roles`; else the refusal `forbidden`.
+    pub fn require_any(&self, roles: &[Role]) -> Result<(), Error> {
+        if roles.iter().any(|r| self.has(*r)) {
+            Ok(())
+        } else {
+            Err(Refusal::RoleMissing.into())
+        }
+    }
+
+    /// True when `token` is this session's CSRF token, compared in constant time (as hashes).
+    pub fn csrf_matches(&self, token: &str) -> bool {
+        let given = crypto::token_hash(token);
+        given.as_bytes().ct_eq(self.csrf_hash.as_bytes()).into()
+    }
+
+    fn of(row: OperatorRow, csrf_hash: String) -> Self {
+        Self {
+            roles: Role::split(&row.roles),
+            id: row.id,
+            username: row.username,
+            csrf_hash,
+        }
+    }
+}
+
+/// A successful sign-in: the operator, the session token (for the cookie) and the CSRF token, each shown once and
+/// stored only hashed.
+pub struct OperatorSignedIn {
+    pub operator: Operator,
+    pub token: String,
+    pub csrf_token: String,
+}
+
+/// A new operator's account as created.
+#[derive(Debug, Clone)]
+pub struct Created {
+    pub id: String,
+    pub username: String,
+    pub roles: Vec<Role>,
+}
+
+/// Creates an operator with a password (hashed with Argon2id) and at least one role. Usernames are lower-cased.
+pub async fn create(
+    s: &Services,
+    username: &str,
+    password: &str,
+    roles: &[Role],
+) -> Result<Created, Error> {
+    create_with(&s.db, &s.clock, username, password, roles).await
+}
+
+/// `create` with only the handles it needs, for the command line (`kilat operator create`), which starts no server.
+pub async fn create_with(
+    db: &Db,
+    clock: &Clock,
+    username: &str,
+    password: &str,
+    roles: &[Role],
+) -> Result<Created, Error> {
+    let username = username.trim().to_ascii_lowercase();
+    let mut errors = FieldErrors::default();
+    if username.is_empty() {
+        errors.add("username", FieldProblem::required());
+    } else if username.chars().count() > MAX_USERNAME_CHARS {
+        errors.add("username", FieldProblem::too_long(MAX_USERNAME_CHARS));
+    } else if !username
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-'))
+    {
+        errors.add("username", FieldProblem::new("field.username"));
+    }
+    let chars = password.chars().count();
+    if chars < MIN_PASSWORD_CHARS {
+        errors.add(
+            "password",
+            FieldProblem::new("field.too_short").with("min", MIN_PASSWORD_CHARS),
+        );
+    } else if chars > MAX_PASSWORD_CHARS {
+        errors.add("password", FieldProblem::too_long(MAX_PASSWORD_CHARS));
+    }
+    if roles.is_empty() {
+        errors.add("roles", FieldProblem::required());
+    }
+    errors.into_result()?;
+    let mut roles = roles.to_vec();
+    roles.sort();
+    roles.dedup();
+    let password_hash = hash_password(password.to_owned()).await?;
+    let id = db
+        .insert_operator(&NewOperator {
+            username: &username,
+            password_hash: &password_hash,
+            roles: &Role::join(&roles),
+            now: clock.now_ms(),
+        })
+        .await?
+        .map_err(|_| Error::field("username", FieldProblem::new("field.username_taken")))?;
+    tracing::info!(operator = %id, %username, roles = %Role::join(&roles), "operator created");
+    Ok(Created {
+        id,
+        username,
+        roles,
+    })
+}
+
+/// Signs an operator in. The check is reserved before the password is compared, in one conditional update
+/// (`Db::reserve_password_check`), so a burst of guesses gets exactly `MAX_PASSWORD_CHECKS` compared; after that the
+/// account is locked for `LOCKOUT_MS`. An unknown username is compared against a dummy hash, so it takes as long as a
+/// wrong password.
+///
+/// Before anything else the attempt is counted against the client address, in the borrower sign-in's limiter but a
+/// bucket of its own (`LOGIN_ATTEMPTS_PER_ADDRESS` in `LOGIN_ATTEMPTS_WINDOW_MS`, then `rate_limited`): every attempt
+/// costs an Argon2 computation, and the per-account lockout does not hold back guesses spread over many usernames.
+#[tracing::instrument(skip_all)]
+pub async fn sign_in(
+    s: &Services,
+    username: &str,
+    password: &str,
+    client_addr: &str,
+) -> Result<OperatorSignedIn, Error> {
+    if let Err(throttled) = s
+        .sign_in
+        .admit_login_attempt(&format!("console:{client_addr}"))
+        .await?
+    {
+        return Err(Error::RateLimited {
+            retry_after_secs: throttled.retry_after_secs,
+        });
+    }
+    let now = s.clock.now_ms();
+    let username = username.trim().to_ascii_lowercase();
+    let Some(row) =
+        s.db.operator_by_username(&username)
+            .await?
+            .filter(|r| r.disabled_at.is_none())
+    else {
+        verify_password(None, password.to_owned()).await?;
+        return Err(OperatorSignInError::CredentialsInvalid.into());
+    };
+    let Some(_check) =
+        s.db.reserve_password_check(&row.id, now, MAX_PASSWORD_CHECKS, now + LOCKOUT_MS)
+            .await?
+    else {
+        let until =
+            s.db.operator_by_id(&row.id)
+                .await?
+                .and_then(|r| r.locked_until)
+                .unwrap_or(now + LOCKOUT_MS);
+        return Err(OperatorSignInError::Locked {
+            retry_after_secs: ceil_secs((until - now).clamp(1, LOCKOUT_MS)),
+        }
+        .into());
+    };
+    if !verify_password(Some(row.password_hash.clone()), password.to_owned()).await? {
+        tracing::info!(operator = %row.id, "wrong operator password");
+        return Err(OperatorSignInError::CredentialsInvalid.into());
+    }
+    s.db.clear_failed_logins(&row.id).await?;
+    let token = crypto::random_token();
+    let csrf_token = crypto::random_token();
+    let csrf_hash = crypto::token_hash(&csrf_token);
+    s.db.insert_operator_session(&row.id, &crypto::token_hash(&token), &csrf_hash, now)
+        .await?;
+    tracing::info!(operator = %row.id, "operator signed in");
+    Ok(OperatorSignedIn {
+        operator: Operator::of(row, csrf_hash),
+        token,
+        csrf_token,
+    })
+}
+
+/// The operator of a live session token: opened less than `SESSION_MS` ago, not signed out, account not disabled.
+pub async fn for_token(s: &Services, token: &str) -> Result<Option<Operator>, Error> {
+    let now = s.clock.now_ms();
+    let session =
+        s.db.session_operator(&crypto::token_hash(token), now - SESSION_MS, now)
+            .await?;
+    Ok(session.map(|row| Operator::of(row.operator, row.csrf_hash)))
+}
+
+pub async fn sign_out(s: &Services, token: &str) -> Result<(), Error> {
+    Ok(s.db
+        .revoke_operator_session(&crypto::token_hash(token), s.clock.now_ms())
+        .await?)
+}
+
+/// Development only (the adjustable clock): when there is no operator yet, creates `admin` with every role and a
+/// random password, and returns that password to be shown once. `None` when operators exist.
+pub async fn create_demo_admin(s: &Services) -> Result<Option<String>, Error> {
+    if !s.clock.is_adjustable() {
+        return Err(anyhow::anyhow!("the demo operator exists in development only").into());
+    }
+    if s.db.count_operators().await? > 0 {
+        return Ok(None);
+    }
+    let password: String = crypto::random_token().chars().take(20).collect();
+    create(s, "admin", &password, &Role::ALL).await?;
+    Ok(Some(password))
+}
+
+/// Argon2id with the crate's defaults (19 MiB, 2 passes, 1 lane: OWASP's minimum), off the request threads.
+async fn hash_password(password: String) -> Result<String, Error> {
+    tokio::task::spawn_blocking(move || {
+        let mut salt = [0u8; 16];
+        getrandom::fill(&mut salt).map_err(|e| anyhow::anyhow!("random salt: {e}"))?;
+        let salt = SaltString::encode_b64(&salt).map_err(|e| anyhow::anyhow!("salt: {e}"))?;
+        Argon2::default()
+            .hash_password(password.as_bytes(), &salt)
+            .map(|h| h.to_string())
+            .map_err(|e| anyhow::anyhow!("hashing a password: {e}"))
+    })
+    .await
+    .map_err(anyhow::Error::from)?
+    .map_err(Error::from)
+}
+
+/// True when `password` matches the stored PHC string (`None`: the dummy hash, for an unknown username); off the
+/// request threads.
+async fn verify_password(stored: Option<String>, password: String) -> Result<bool, Error> {
+    tokio::task::spawn_blocking(move || {
+        let stored = stored.unwrap_or_else(|| DUMMY_HASH.clone());
+        let parsed =
+            PasswordHash::new(&stored).map_err(|e| anyhow::anyhow!("a stored hash: {e}"))?;
+        Ok::<_, anyhow::Error>(
+            Argon2::default()
+                .verify_password(password.as_bytes(), &parsed)
+                .is_ok(),
+        )
+    })
+    .await
+    .map_err(anyhow::Error::from)?
+    .map_err(Error::from)
+}
+
+/// A hash of a random password, compared against when the username is unknown.
+static DUMMY_HASH: LazyLock<String> = LazyLock::new(|| {
+    let mut salt = [0u8; 16];
+    getrandom::fill(&mut salt).expect("the operating system's random source works");
+    let salt = SaltString::encode_b64(&salt).expect("16 bytes make a salt");
+    Argon2::default()
+        .hash_password(crypto::random_token().as_bytes(), &salt)
+        .expect("hashing with the default parameters works")
+        .to_string()
+});
+
+fn ceil_secs(ms: i64) -> u64 {
+    u64::try_from((ms + 999) / 1000).unwrap_or(1).max(1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Role;
+
+    #[test]
+    fn a_role_list_parses_trimmed_in_any_case_without_duplicates() {
+        assert_eq!(
+            Role::parse_list("Support, reviewer,support"),
+            Ok(vec![Role::Reviewer, Role::Support])
+        );
+        assert_eq!(Role::parse_list("admin"), Ok(vec![Role::Admin]));
+    }
+
+    #[test]
+    fn an_unknown_or_empty_role_is_refused_with_the_reason() {
+        assert!(
+            Role::parse_list("reviewer,boss")
+                .unwrap_err()
+                .contains("boss")
+        );
+        assert!(Role::parse_list("").is_err());
+        assert!(Role::parse_list("admin,").is_err());
+    }
+
+    #[test]
+    fn stored_roles_read_back_skipping_unknown_codes() {
+        assert_eq!(
+            Role::split(&Role::join(&[Role::Support, Role::Admin])),
+            vec![Role::Admin, Role::Support]
+        );
+        assert_eq!(Role::split("reviewer,retired"), vec![Role::Reviewer]);
+    }
+}

@@ -1,0 +1,25 @@
+//! The operators' console API under `/api/v1/console` (PRODUCT.md §6): sign-in with a password, the review queue,
+//! orders with the borrower's certification, approve and reject, and the audit search. Every handler but `login`
+//! takes the [`auth::OperatorSession`] extractor (401 without a live session; 403 `csrf_token_invalid` on an unsafe
+//! request without the session's `X-CSRF-Token`) and checks its roles through the capability (403 `forbidden`).
+
+pub mod auth;
+pub mod review;
+
+use axum::Router;
+use axum::routing::{get, post};
+
+use crate::startup::AppState;
+
+/// The routes of `/api/v1/console/…`, relative to `/api/v1/console`.
+pub fn routes() -> Router<AppState> {
+    Router::new()
+        .route("/login", post(auth::login))
+        .route("/logout", post(auth::logout))
+        .route("/me", get(auth::me))
+        .route("/applications", get(review::applications))
+        .route("/orders/{order_no}", get(review::order))
+        .route("/orders/{order_no}/approve", post(review::approve))
+        .route("/orders/{order_no}/reject", post(review::reject))
+        .route("/audit", get(review::audit))
+}

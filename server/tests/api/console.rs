@@ -1,0 +1,1078 @@
+//! The operators' console API (PRODUCT.md §6): sign-in with its lockout and CSRF token, 12-hour sessions, every
+//! endpoint against every role, the review queue, decisions through the order lifecycle, unmasked views audited for
+//! reviewers only, and the audit search.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use kilat_server::auth::operators::{self, LOCKOUT_MS, MAX_PASSWORD_CHECKS, Role};
+use reqwest::{Method, RequestBuilder, StatusCode};
+use serde_json::{Value, json};
+
+use crate::helpers::{TestApp, as_production, data, error, spawn_app, spawn_app_with};
+use crate::lifecycle::confirmed_order;
+
+const PASSWORD: &str = "correct horse battery";
+const LOGIN: &str = "/api/v1/console/login";
+
+/// A signed-in operator: the session token (the cookie's value) and the CSRF token.
+#[derive(Clone)]
+struct Console {
+    token: String,
+    csrf: String,
+    id: String,
+}
+
+async fn create(app: &TestApp, username: &str, roles: &[Role]) -> String {
+    operators::create(&app.services, username, PASSWORD, roles)
+        .await
+        .expect("the operator is created")
+        .id
+}
+
+async fn login(app: &TestApp, username: &str, password: &str) -> reqwest::Response {
+    app.post_json(LOGIN, &json!({"username": username, "password": password}))
+        .await
+}
+
+/// The value of the `kilat_console` cookie a response sets, with the cookie's attributes.
+fn set_cookie(response: &reqwest::Response) -> String {
+    response
+        .headers()
+        .get_all("set-cookie")
+        .iter()
+        .map(|v| v.to_str().unwrap().to_owned())
+        .find(|v| v.starts_with("kilat_console="))
+        .expect("a kilat_console cookie")
+}
+
+async fn sign_in(app: &TestApp, username: &str) -> Console {
+    let response = login(app, username, PASSWORD).await;
+    assert_eq!(response.status(), StatusCode::OK);
+    let cookie = set_cookie(&response);
+    let token = cookie
+        .trim_start_matches("kilat_console=")
+        .split(';')
+        .next()
+        .unwrap()
+        .to_owned();
+    let body = data(response).await;
+    Console {
+        token,
+        csrf: body["csrfToken"].as_str().unwrap().to_owned(),
+        id: body["operator"]["id"].as_str().unwrap().to_owned(),
+    }
+}
+
+/// A request as this operator: the cookie, and the CSRF token on unsafe methods.
+fn as_op(app: &TestApp, op: &Console, method: Method, path: &str) -> RequestBuilder {
+    let unsafe_method = !matches!(method, Method::GET | Method::HEAD);
+    let mut request = app
+        .client
+        .request(method, app.url(path))
+        .header("cookie", format!("kilat_console={}", op.token));
+    if unsafe_method {
+        request = request.header("x-csrf-token", &op.csrf);
+    }
+    request
+}
+
+async fn get(app: &TestApp, op: &Console, path: &str) -> reqwest::Response {
+    as_op(app, op, Method::GET, path).send().await.unwrap()
+}
+
+async fn post(app: &TestApp, op: &Console, path: &str, body: &Value) -> reqwest::Response {
+    as_op(app, op, Method::POST, path)
+        .json(body)
+        .send()
+        .await
+        .unwrap()
+}
+
+async fn count(app: &TestApp, sql: &str) -> i64 {
+    sqlx::query_scalar(sql)
+        .fetch_one(app.db.pool())
+        .await
+        .unwrap()
+}
+
+#[tokio::test]
+async fn an_operator_signs_in_with_the_right_password_and_gets_a_strict_cookie_and_a_csrf_token() {
+    let app = spawn_app().await;
+    let id = create(&app, "Asha", &[Role::Support, Role::Reviewer]).await;
+    let response = login(&app, "  asha ", PASSWORD).await;
+    assert_eq!(response.status(), StatusCode::OK);
+    let cookie = set_cookie(&response);
+    assert!(cookie.contains("; HttpOnly"), "{cookie}");
+    assert!(cookie.contains("; SameSite=Strict"), "{cookie}");
+    assert!(cookie.contains("; Max-Age=43200"), "{cookie}");
+    assert!(
+        !cookie.contains("Secure"),
+        "development is plain HTTP: {cookie}"
+    );
+    let body = data(response).await;
+    assert_eq!(
+        body["operator"],
+        json!({"id": id, "username": "asha", "roles": ["reviewer", "support"]})
+    );
+    let csrf = body["csrfToken"].as_str().unwrap();
+    assert!(csrf.len() >= 40, "{csrf}");
+    // Only hashes are stored.
+    let (token_hash, csrf_hash): (String, String) =
+        sqlx::query_as("SELECT token_hash, csrf_hash FROM operator_sessions")
+            .fetch_one(app.db.pool())
+            .await
+            .unwrap();
+    assert!(!cookie.contains(&token_hash) && token_hash.len() == 64);
+    assert_ne!(csrf_hash, csrf);
+
+    let op = sign_in(&app, "asha").await;
+    let me = data(get(&app, &op, "/api/v1/console/me").await).await;
+    assert_eq!(me["username"], "asha");
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn a_wrong_password_and_an_unknown_username_get_the_same_answer() {
+    let app = spawn_app().await;
+    create(&app, "asha", &[Role::Reviewer]).await;
+    let wrong = login(&app, "asha", "not the password").await;
+    assert_eq!(wrong.status(), StatusCode::UNAUTHORIZED);
+    let wrong = error(wrong).await;
+    let unknown = login(&app, "nobody", PASSWORD).await;
+    assert_eq!(unknown.status(), StatusCode::UNAUTHORIZED);
+    assert_eq!(error(unknown).await, wrong);
+    assert_eq!(wrong["code"], "credentials_invalid");
+    assert_eq!(
+        count(&app, "SELECT COUNT(*) FROM operator_sessions").await,
+        0
+    );
+
+    let missing = app.post_json(LOGIN, &json!({"username": " "})).await;
+    assert_eq!(missing.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let missing = error(missing).await;
+    assert_eq!(missing["code"], "validation_failed");
+    assert!(missing["fields"]["username"].is_string() && missing["fields"]["password"].is_string());
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn in_production_the_console_cookie_is_secure() {
+    let app = spawn_app_with(as_production).await;
+    create(&app, "asha", &[Role::Reviewer]).await;
+    let response = login(&app, "asha", PASSWORD).await;
+    assert_eq!(response.status(), StatusCode::OK);
+    assert!(set_cookie(&response).ends_with("; Secure"));
+    app.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_burst_of_wrong_passwords_gets_exactly_five_checked_then_the_account_is_locked_for_fifteen_minutes()
+ {
+    // Each guess from its own address, so that the per-address limit does not hide the per-account one.
+    let app = spawn_app_with(|s| s.trust_forwarded_for = true).await;
+    create(&app, "asha", &[Role::Reviewer]).await;
+    let start = Arc::new(tokio::sync::Barrier::new(60));
+    let tasks: Vec<_> = (0..60)
+        .map(|n| {
+            let request = app
+                .client
+                .post(app.url(LOGIN))
+                .header("x-forwarded-for", format!("10.9.0.{n}"))
+                .json(&json!({"username": "asha", "password": format!("wrong guess {n}")}));
+            let start = start.clone();
+            tokio::spawn(async move {
+                start.wait().await;
+                let response = request.send().await.unwrap();
+                let status = response.status();
+                let retry_after = response.headers().get("retry-after").cloned();
+                let body: Value = response.json().await.unwrap();
+                (
+                    status,
+                    body["code"].as_str().unwrap().to_owned(),
+                    retry_after,
+                )
+            })
+        })
+        .collect();
+    let mut tally: BTreeMap<String, usize> = BTreeMap::new();
+    for task in tasks {
+        let (status, code, retry_after) = task.await.unwrap();
+        match code.as_str() {
+            "credentials_invalid" => assert_eq!(status, StatusCode::UNAUTHORIZED),
+            "operator_locked" => {
+                assert_eq!(status, StatusCode::TOO_MANY_REQUESTS);
+                let secs: i64 = retry_after.unwrap().to_str().unwrap().parse().unwrap();
+                assert!((1..=LOCKOUT_MS / 1000).contains(&secs), "{secs}");
+            }
+            other => panic!("unexpected {other}"),
+        }
+        *tally.entry(code).or_default() += 1;
+    }
+    let checked = usize::try_from(MAX_PASSWORD_CHECKS).unwrap();
+    assert_eq!(
+        tally,
+        BTreeMap::from([
+            ("credentials_invalid".to_owned(), checked),
+            ("operator_locked".to_owned(), 60 - checked),
+        ]),
+        "exactly five passwords are compared; every other guess is refused unseen"
+    );
+    let (failed, locked_until): (i64, Option<i64>) =
+        sqlx::query_as("SELECT failed_logins, locked_until FROM operators")
+            .fetch_one(app.db.pool())
+            .await
+            .unwrap();
+    assert_eq!(failed, MAX_PASSWORD_CHECKS);
+    let now = app.services.clock.now_ms();
+    let lock = locked_until.expect("locked") - now;
+    assert!(lock > LOCKOUT_MS - 60_000 && lock <= LOCKOUT_MS, "{lock}");
+
+    // Locked: even the right password is refused.
+    let right = login(&app, "asha", PASSWORD).await;
+    assert_eq!(right.status(), StatusCode::TOO_MANY_REQUESTS);
+    assert_eq!(error(right).await["code"], "operator_locked");
+    assert_eq!(
+        count(&app, "SELECT COUNT(*) FROM operator_sessions").await,
+        0
+    );
+
+    // Fifteen minutes later the count starts again: four more wrong ones do not lock, the right one signs in.
+    app.execute(&format!("UPDATE operators SET locked_until = {}", now - 1))
+        .await;
+    for n in 0..MAX_PASSWORD_CHECKS - 1 {
+        let wrong = login(&app, "asha", &format!("again wrong {n}")).await;
+        assert_eq!(wrong.status(), StatusCode::UNAUTHORIZED, "try {n}");
+    }
+    assert_eq!(login(&app, "asha", PASSWORD).await.status(), StatusCode::OK);
+    let (failed, locked_until): (i64, Option<i64>) =
+        sqlx::query_as("SELECT failed_logins, locked_until FROM operators")
+            .fetch_one(app.db.pool())
+            .await
+            .unwrap();
+    assert_eq!(
+        (failed, locked_until),
+        (0, None),
+        "a success clears the count"
+    );
+    app.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn one_address_gets_twenty_console_sign_in_attempts_in_ten_minutes_then_rate_limited() {
+    let app = spawn_app().await;
+    create(&app, "asha", &[Role::Reviewer]).await;
+    // Spread over unknown usernames, which the per-account lockout cannot hold back.
+    let start = Arc::new(tokio::sync::Barrier::new(30));
+    let tasks: Vec<_> = (0..30)
+        .map(|n| {
+            let request = app
+                .client
+                .post(app.url(LOGIN))
+                .json(&json!({"username": format!("guess{n}"), "password": PASSWORD}));
+            let start = start.clone();
+            tokio::spawn(async move {
+                start.wait().await;
+                let response = request.send().await.unwrap();
+                let retry_after = response.headers().contains_key("retry-after");
+                let body: Value = response.json().await.unwrap();
+                (body["code"].as_str().unwrap().to_owned(), retry_after)
+            })
+        })
+        .collect();
+    let mut tally: BTreeMap<String, usize> = BTreeMap::new();
+    for task in tasks {
+        let (code, retry_after) = task.await.unwrap();
+        assert_eq!(retry_after, code == "rate_limited", "{code}");
+        *tally.entry(code).or_default() += 1;
+    }
+    assert_eq!(
+        tally,
+        BTreeMap::from([
+            ("credentials_invalid".to_owned(), 20),
+            ("rate_limited".to_owned(), 10)
+        ])
+    );
+    // The right password from that address waits too; the borrower's sign-in keeps its own count.
+    let right = login(&app, "asha", PASSWORD).await;
+    assert_eq!(right.status(), StatusCode::TOO_MANY_REQUESTS);
+    assert_eq!(error(right).await["code"], "rate_limited");
+    let borrower = app
+        .post_json(
+            "/api/v1/borrower/login",
+            &json!({"market": "IN", "phone": "9876543210", "code": "123456"}),
+        )
+        .await;
+    assert_eq!(error(borrower).await["code"], "code_expired");
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn the_right_password_on_the_fifth_check_still_signs_in() {
+    let app = spawn_app().await;
+    create(&app, "asha", &[Role::Reviewer]).await;
+    for n in 0..MAX_PASSWORD_CHECKS - 1 {
+        assert_eq!(
+            login(&app, "asha", &format!("wrong {n}")).await.status(),
+            StatusCode::UNAUTHORIZED
+        );
+    }
+    assert_eq!(login(&app, "asha", PASSWORD).await.status(), StatusCode::OK);
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn an_unsafe_console_request_needs_the_sessions_csrf_token() {
+    let app = spawn_app().await;
+    create(&app, "asha", &[Role::Reviewer]).await;
+    let op = sign_in(&app, "asha").await;
+    let other = sign_in(&app, "asha").await;
+    let cookie = format!("kilat_console={}", op.token);
+    let logout = || {
+        app.client
+            .post(app.url("/api/v1/console/logout"))
+            .header("cookie", &cookie)
+    };
+    for (what, request) in [
+        ("no token", logout()),
+        ("an empty token", logout().header("x-csrf-token", "")),
+        (
+            "a wrong token",
+            logout().header("x-csrf-token", "not-the-token"),
+        ),
+        (
+            "another session's token",
+            logout().header("x-csrf-token", &other.csrf),
+        ),
+    ] {
+        let response = request.send().await.unwrap();
+        assert_eq!(response.status(), StatusCode::FORBIDDEN, "{what}");
+        assert_eq!(
+            error(response).await["code"],
+            "csrf_token_invalid",
+            "{what}"
+        );
+    }
+    // Reads need no token; the session is still live.
+    assert_eq!(
+        get(&app, &op, "/api/v1/console/me").await.status(),
+        StatusCode::OK
+    );
+    let out = logout()
+        .header("x-csrf-token", &op.csrf)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(out.status(), StatusCode::OK);
+    assert!(set_cookie(&out).contains("Max-Age=0"));
+    assert_eq!(
+        get(&app, &op, "/api/v1/console/me").await.status(),
+        StatusCode::UNAUTHORIZED
+    );
+    assert_eq!(
+        get(&app, &other, "/api/v1/console/me").await.status(),
+        StatusCode::OK
+    );
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn console_requests_from_another_site_are_refused_login_included() {
+    let app = spawn_app().await;
+    create(&app, "asha", &[Role::Reviewer]).await;
+    let op = sign_in(&app, "asha").await;
+    let response = app
+        .client
+        .post(app.url(LOGIN))
+        .header("origin", "https://evil.example")
+        .json(&json!({"username": "asha", "password": PASSWORD}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::FORBIDDEN);
+    assert_eq!(error(response).await["code"], "cross_site_request");
+    let response = as_op(&app, &op, Method::POST, "/api/v1/console/logout")
+        .header("origin", "https://evil.example")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::FORBIDDEN);
+    assert_eq!(error(response).await["code"], "cross_site_request");
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn a_console_session_ends_twelve_hours_after_sign_in() {
+    let app = spawn_app().await;
+    create(&app, "asha", &[Role::Reviewer]).await;
+    let op = sign_in(&app, "asha").await;
+    let hour = 60 * 60 * 1000;
+    app.execute(&format!(
+        "UPDATE operator_sessions SET created_at = created_at - {}",
+        12 * hour - 60_000
+    ))
+    .await;
+    assert_eq!(
+        get(&app, &op, "/api/v1/console/me").await.status(),
+        StatusCode::OK
+    );
+    app.execute("UPDATE operator_sessions SET created_at = created_at - 120000")
+        .await;
+    let expired = get(&app, &op, "/api/v1/console/me").await;
+    assert_eq!(expired.status(), StatusCode::UNAUTHORIZED);
+    assert_eq!(error(expired).await["code"], "unauthorized");
+
+    // The business date moved a day on ends a fresh session too.
+    let fresh = sign_in(&app, "asha").await;
+    assert_eq!(
+        get(&app, &fresh, "/api/v1/console/me").await.status(),
+        StatusCode::OK
+    );
+    let tomorrow = app
+        .services
+        .clock
+        .today(kilat_domain::Market::India)
+        .next_day()
+        .unwrap();
+    let moved = app
+        .client
+        .put(app.url("/api/v1/dev/business-date"))
+        .json(&json!({"date": tomorrow.to_string()}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(moved.status(), StatusCode::OK);
+    assert_eq!(
+        get(&app, &fresh, "/api/v1/console/me").await.status(),
+        StatusCode::UNAUTHORIZED
+    );
+    app.stop().await;
+}
+
+/// Who calls: an operator of one role, a borrower with their session cookie, or nobody.
+#[derive(Clone)]
+enum Caller {
+    Operator(&'static str, Console),
+    Borrower(String),
+    Nobody,
+}
+
+impl Caller {
+    fn name(&self) -> &str {
+        match self {
+            Caller::Operator(name, _) => name,
+            Caller::Borrower(_) => "borrower",
+            Caller::Nobody => "nobody",
+        }
+    }
+
+    async fn call(
+        &self,
+        app: &TestApp,
+        method: Method,
+        path: &str,
+        body: Option<&Value>,
+    ) -> reqwest::Response {
+        let mut request = match self {
+            Caller::Operator(_, op) => as_op(app, op, method, path),
+            Caller::Borrower(session) => app
+                .client
+                .request(method, app.url(path))
+                .header("cookie", format!("kilat_session={session}")),
+            Caller::Nobody => app.client.request(method, app.url(path)),
+        };
+        if let Some(body) = body {
+            request = request.json(body);
+        }
+        request.send().await.unwrap()
+    }
+}
+
+#[tokio::test]
+async fn every_console_endpoint_answers_each_role_a_borrower_and_nobody_exactly() {
+    let app = spawn_app().await;
+    let (_, approve_no, _) = confirmed_order(&app, "9876500001").await;
+    let (borrower, reject_no, _) = confirmed_order(&app, "9876500002").await;
+    let mut callers = Vec::new();
+    for (name, role) in [
+        ("admin", Role::Admin),
+        ("reviewer", Role::Reviewer),
+        ("finance", Role::Finance),
+        ("support", Role::Support),
+    ] {
+        create(&app, name, &[role]).await;
+        callers.push(Caller::Operator(name, sign_in(&app, name).await));
+    }
+    callers.push(Caller::Borrower(borrower));
+    callers.push(Caller::Nobody);
+
+    let reason = json!({"reason": "Checked against the documents."});
+    // (method, path, body, the callers answered 200 in the order admin, reviewer, finance, support); the borrower
+    // and nobody always get 401. Decisions run with the reviewer last, so that the others are refused on an order
+    // still in review.
+    let matrix: Vec<(Method, String, Option<Value>, [bool; 4])> = vec![
+        (
+            Method::GET,
+            "/api/v1/console/me".into(),
+            None,
+            [true, true, true, true],
+        ),
+        (
+            Method::GET,
+            "/api/v1/console/applications?market=IN".into(),
+            None,
+            [false, true, false, true],
+        ),
+        (
+            Method::GET,
+            format!("/api/v1/console/orders/{approve_no}"),
+            None,
+            [false, true, true, true],
+        ),
+        (
+            Method::GET,
+            "/api/v1/console/audit".into(),
+            None,
+            [true, false, false, true],
+        ),
+        (
+            Method::POST,
+            format!("/api/v1/console/orders/{approve_no}/approve"),
+            Some(reason.clone()),
+            [false, true, false, false],
+        ),
+        (
+            Method::POST,
+            format!("/api/v1/console/orders/{reject_no}/reject"),
+            Some(reason.clone()),
+            [false, true, false, false],
+        ),
+        (
+            Method::POST,
+            "/api/v1/console/logout".into(),
+            None,
+            [true, true, true, true],
+        ),
+    ];
+    let mut order = callers.clone();
+    // Non-reviewers first.
+    order.sort_by_key(|c| c.name() == "reviewer");
+    for (method, path, body, allowed) in &matrix {
+        for caller in &order {
+            let expected = match caller {
+                Caller::Operator(name, _) => {
+                    let i = ["admin", "reviewer", "finance", "support"]
+                        .iter()
+                        .position(|n| n == name)
+                        .unwrap();
+                    if allowed[i] {
+                        StatusCode::OK
+                    } else {
+                        StatusCode::FORBIDDEN
+                    }
+                }
+                _ => StatusCode::UNAUTHORIZED,
+            };
+            let response = caller.call(&app, method.clone(), path, body.as_ref()).await;
+            let status = response.status();
+            let body: Value = response.json().await.unwrap();
+            assert_eq!(
+                status,
+                expected,
+                "{method} {path} as {}: {body}",
+                caller.name()
+            );
+            let code = match expected {
+                StatusCode::OK => json!(0),
+                StatusCode::FORBIDDEN => json!("forbidden"),
+                _ => json!("unauthorized"),
+            };
+            assert_eq!(body["code"], code, "{method} {path} as {}", caller.name());
+        }
+    }
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn the_review_queue_lists_a_markets_orders_in_review_oldest_first_with_what_a_reviewer_needs()
+{
+    let app = spawn_app().await;
+    let (first_session, first, _) = confirmed_order(&app, "9876500011").await;
+    let (_, second, _) = confirmed_order(&app, "9876500012").await;
+    let (_, third, _) = confirmed_order(&app, "9876500013").await;
+    // The second waited an hour longer than the others.
+    app.execute(&format!(
+        "UPDATE orders SET created_at = created_at - 3600000 WHERE order_no = '{second}'"
+    ))
+    .await;
+    create(&app, "rita", &[Role::Reviewer]).await;
+    let op = sign_in(&app, "rita").await;
+    post(
+        &app,
+        &op,
+        &format!("/api/v1/console/orders/{third}/approve"),
+        &json!({"reason": "ok"}),
+    )
+    .await;
+
+    let queue = data(get(&app, &op, "/api/v1/console/applications?market=in").await).await;
+    let numbers: Vec<&str> = queue
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|q| q["orderNo"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        numbers,
+        [second.as_str(), first.as_str()],
+        "approved orders leave the queue"
+    );
+    let detail = data(
+        app.get_as(&format!("/api/v1/borrower/orders/{first}"), &first_session)
+            .await,
+    )
+    .await;
+    let entry = &queue[1];
+    assert_eq!(entry["productCode"], "in-flexi-6m");
+    assert_eq!(entry["amount"], 2_000_000);
+    assert_eq!(entry["termCode"], "m6");
+    assert_eq!(entry["currency"], "INR");
+    assert_eq!(entry["apr"], detail["kfs"]["apr"]);
+    assert_eq!(entry["aprDisplay"], detail["kfs"]["aprDisplay"]);
+    assert_eq!(entry["phoneMasked"], "+91 ******0011");
+    assert!(
+        entry["borrowerId"]
+            .as_str()
+            .is_some_and(|id| id.len() == 36)
+    );
+    assert!(entry["ageSeconds"].as_i64().unwrap() < 600);
+    assert!(queue[0]["ageSeconds"].as_i64().unwrap() >= 3600);
+
+    let indonesia = data(get(&app, &op, "/api/v1/console/applications?market=ID").await).await;
+    assert_eq!(indonesia, json!([]));
+    for bad in ["", "?market=", "?market=XX"] {
+        let response = get(&app, &op, &format!("/api/v1/console/applications{bad}")).await;
+        assert_eq!(response.status(), StatusCode::UNPROCESSABLE_ENTITY, "{bad}");
+        assert!(error(response).await["fields"]["market"].is_string());
+    }
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn approving_writes_status_timeline_audit_and_reason_together_and_twice_is_a_conflict() {
+    let app = spawn_app().await;
+    let (session, order_no, order_id) = confirmed_order(&app, "9876500021").await;
+    let reviewer_id = create(&app, "rita", &[Role::Reviewer]).await;
+    let op = sign_in(&app, "rita").await;
+    let path = format!("/api/v1/console/orders/{order_no}/approve");
+
+    for (body, field_problem) in [
+        (json!({}), "reason"),
+        (json!({"reason": "   "}), "reason"),
+        (json!({"reason": "x".repeat(501)}), "reason"),
+    ] {
+        let response = post(&app, &op, &path, &body).await;
+        assert_eq!(response.status(), StatusCode::UNPROCESSABLE_ENTITY);
+        assert!(error(response).await["fields"][field_problem].is_string());
+    }
+    let approved = post(&app, &op, &path, &json!({"reason": "Income verified."})).await;
+    assert_eq!(approved.status(), StatusCode::OK);
+    assert_eq!(
+        data(approved).await,
+        json!({"orderNo": order_no, "status": "approved"})
+    );
+
+    let (status, reason): (String, Option<String>) =
+        sqlx::query_as("SELECT status, review_reason FROM orders WHERE id = $1")
+            .bind(&order_id)
+            .fetch_one(app.db.pool())
+            .await
+            .unwrap();
+    assert_eq!(
+        (status.as_str(), reason.as_deref()),
+        ("approved", Some("Income verified."))
+    );
+    let (actor, actor_id): (String, Option<String>) = sqlx::query_as(
+        "SELECT actor, actor_id FROM order_events WHERE order_id = $1 AND status = 'approved'",
+    )
+    .bind(&order_id)
+    .fetch_one(app.db.pool())
+    .await
+    .unwrap();
+    assert_eq!(
+        (actor.as_str(), actor_id.as_deref()),
+        ("operator", Some(reviewer_id.as_str()))
+    );
+    let audit = app.db.audit_of("order", &order_id).await.unwrap();
+    let approve = audit
+        .iter()
+        .find(|a| a.action == "order.approve")
+        .expect("audited");
+    assert_eq!(approve.actor_kind, "operator");
+    assert_eq!(approve.actor_id.as_deref(), Some(reviewer_id.as_str()));
+
+    for again in [
+        path.clone(),
+        format!("/api/v1/console/orders/{order_no}/reject"),
+    ] {
+        let response = post(&app, &op, &again, &json!({"reason": "again"})).await;
+        assert_eq!(response.status(), StatusCode::CONFLICT, "{again}");
+        assert_eq!(error(response).await["code"], "invalid_transition");
+    }
+    let events = count(
+        &app,
+        &format!("SELECT COUNT(*) FROM order_events WHERE order_id = '{order_id}'"),
+    )
+    .await;
+    assert_eq!(events, 2, "a refused decision writes nothing");
+
+    let view = data(get(&app, &op, &format!("/api/v1/console/orders/{order_no}")).await).await;
+    assert_eq!(view["reviewReason"], "Income verified.");
+    assert_eq!(view["order"]["status"], "approved");
+    let timeline: Vec<(&str, &str)> = view["timeline"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| (e["status"].as_str().unwrap(), e["actor"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        timeline,
+        [("pending_review", "borrower"), ("approved", "operator")]
+    );
+    // The borrower sees the new status.
+    let detail = data(
+        app.get_as(&format!("/api/v1/borrower/orders/{order_no}"), &session)
+            .await,
+    )
+    .await;
+    assert_eq!(detail["status"], "approved");
+
+    let missing = post(
+        &app,
+        &op,
+        "/api/v1/console/orders/KL-000000-NOPE00/approve",
+        &json!({"reason": "x"}),
+    )
+    .await;
+    assert_eq!(missing.status(), StatusCode::NOT_FOUND);
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn rejecting_closes_the_order_with_the_reason() {
+    let app = spawn_app().await;
+    let (_, order_no, order_id) = confirmed_order(&app, "9876500031").await;
+    create(&app, "rita", &[Role::Reviewer]).await;
+    let op = sign_in(&app, "rita").await;
+    let rejected = post(
+        &app,
+        &op,
+        &format!("/api/v1/console/orders/{order_no}/reject"),
+        &json!({"reason": "The income could not be verified."}),
+    )
+    .await;
+    assert_eq!(data(rejected).await["status"], "rejected");
+    let (status, closed, reason): (String, Option<i64>, Option<String>) =
+        sqlx::query_as("SELECT status, closed_at, review_reason FROM orders WHERE id = $1")
+            .bind(&order_id)
+            .fetch_one(app.db.pool())
+            .await
+            .unwrap();
+    assert_eq!(status, "rejected");
+    assert!(closed.is_some());
+    assert_eq!(reason.as_deref(), Some("The income could not be verified."));
+    let audit = app.db.audit_of("order", &order_id).await.unwrap();
+    assert!(audit.iter().any(|a| a.action == "order.reject"));
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn reviewers_see_id_and_account_numbers_in_full_and_each_view_is_audited_others_see_them_masked()
+ {
+    let app = spawn_app().await;
+    let (_, order_no, order_id) = confirmed_order(&app, "9876500041").await;
+    let reviewer_id = create(&app, "rita", &[Role::Reviewer]).await;
+    create(&app, "sam", &[Role::Support]).await;
+    create(&app, "fin", &[Role::Finance]).await;
+    let path = format!("/api/v1/console/orders/{order_no}");
+    let unmasked_views = || {
+        count(
+            &app,
+            "SELECT COUNT(*) FROM audit_log WHERE action = 'view_unmasked'",
+        )
+    };
+
+    let rita = sign_in(&app, "rita").await;
+    let view = data(get(&app, &rita, &path).await).await;
+    assert_eq!(view["unmasked"], true);
+    let step = |view: &Value, name: &str| {
+        view["certification"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["step"] == name)
+            .unwrap()["data"]
+            .clone()
+    };
+    assert_eq!(step(&view, "base")["idNumber"], "ABCPE1234F");
+    assert_eq!(step(&view, "bank")["accountNumber"], "501001234567");
+    assert_eq!(view["certification"].as_array().unwrap().len(), 5);
+    assert_eq!(view["phoneMasked"], "+91 ******0041");
+    assert_eq!(view["order"]["kfs"]["currency"], "INR");
+    assert_eq!(unmasked_views().await, 1);
+    let (actor_kind, actor_id, entity, entity_id): (String, Option<String>, String, String) =
+        sqlx::query_as(
+            "SELECT actor_kind, actor_id, entity, entity_id FROM audit_log WHERE action = 'view_unmasked'",
+        )
+        .fetch_one(app.db.pool())
+        .await
+        .unwrap();
+    assert_eq!(
+        (
+            actor_kind.as_str(),
+            actor_id.as_deref(),
+            entity.as_str(),
+            entity_id.as_str()
+        ),
+        (
+            "operator",
+            Some(reviewer_id.as_str()),
+            "order",
+            order_id.as_str()
+        )
+    );
+    data(get(&app, &rita, &path).await).await;
+    assert_eq!(unmasked_views().await, 2, "every view is audited");
+
+    for name in ["sam", "fin"] {
+        let op = sign_in(&app, name).await;
+        let view = data(get(&app, &op, &path).await).await;
+        assert_eq!(view["unmasked"], false, "{name}");
+        assert_eq!(step(&view, "base")["idNumber"], "******234F", "{name}");
+        assert_eq!(
+            step(&view, "bank")["accountNumber"],
+            "**** **** 4567",
+            "{name}"
+        );
+    }
+    assert_eq!(
+        unmasked_views().await,
+        2,
+        "masked views are not audited as unmasked"
+    );
+
+    let missing = get(&app, &rita, "/api/v1/console/orders/KL-000000-NOPE00").await;
+    assert_eq!(missing.status(), StatusCode::NOT_FOUND);
+    assert_eq!(unmasked_views().await, 2);
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn the_audit_search_filters_by_order_operator_and_time() {
+    let app = spawn_app().await;
+    let (_, one, _) = confirmed_order(&app, "9876500051").await;
+    let (_, two, _) = confirmed_order(&app, "9876500052").await;
+    create(&app, "rita", &[Role::Reviewer]).await;
+    create(&app, "ravi", &[Role::Reviewer]).await;
+    create(&app, "sam", &[Role::Support]).await;
+    let rita = sign_in(&app, "rita").await;
+    let ravi = sign_in(&app, "ravi").await;
+    let sam = sign_in(&app, "sam").await;
+    let before = app.services.clock.now_ms();
+    post(
+        &app,
+        &rita,
+        &format!("/api/v1/console/orders/{one}/approve"),
+        &json!({"reason": "ok"}),
+    )
+    .await;
+    post(
+        &app,
+        &ravi,
+        &format!("/api/v1/console/orders/{two}/reject"),
+        &json!({"reason": "no"}),
+    )
+    .await;
+
+    let search = |query: String| {
+        let sam = sam.clone();
+        let app = &app;
+        async move { data(get(app, &sam, &format!("/api/v1/console/audit{query}")).await).await }
+    };
+    let actions = |entries: &Value| -> Vec<String> {
+        entries
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| e["action"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    let all = search(String::new()).await;
+    assert_eq!(
+        actions(&all),
+        ["order.reject", "order.approve", "order.open", "order.open"],
+        "newest first"
+    );
+    assert_eq!(all[0]["actorKind"], "operator");
+    assert_eq!(all[0]["actorId"], ravi.id);
+    assert_eq!(
+        all[0]["after"],
+        json!({"orderNo": two, "status": "rejected"})
+    );
+
+    assert_eq!(
+        actions(&search(format!("?orderNo={one}")).await),
+        ["order.approve", "order.open"]
+    );
+    assert_eq!(
+        actions(&search("?operator=rita".into()).await),
+        ["order.approve"]
+    );
+    assert_eq!(
+        actions(&search(format!("?operator={}", ravi.id)).await),
+        ["order.reject"]
+    );
+    assert_eq!(
+        actions(&search(format!("?from={before}")).await),
+        ["order.reject", "order.approve"]
+    );
+    assert_eq!(
+        actions(&search(format!("?to={before}")).await),
+        ["order.open", "order.open"]
+    );
+    assert_eq!(search("?orderNo=KL-000000-NOPE00".into()).await, json!([]));
+    assert_eq!(search("?operator=nobody".into()).await, json!([]));
+
+    for bad in ["?from=yesterday", "?to=1.5", "?from=-1"] {
+        let response = get(&app, &sam, &format!("/api/v1/console/audit{bad}")).await;
+        assert_eq!(response.status(), StatusCode::UNPROCESSABLE_ENTITY, "{bad}");
+        let body = error(response).await;
+        assert_eq!(body["code"], "validation_failed");
+        assert!(body["fields"].as_object().unwrap().len() == 1, "{body}");
+    }
+    app.stop().await;
+}
+
+/// `kilat` with only the given environment (no KILAT_* of the caller's).
+fn kilat(database_url: &str) -> tokio::process::Command {
+    let mut command = tokio::process::Command::new(env!("CARGO_BIN_EXE_kilat"));
+    for (name, _) in std::env::vars().filter(|(name, _)| name.starts_with("KILAT_")) {
+        command.env_remove(name);
+    }
+    command
+        .env("KILAT_DATABASE_URL", database_url)
+        .env("KILAT_MODE", "development")
+        .env("RUST_LOG", "warn")
+        .stdin(std::process::Stdio::null())
+        .kill_on_drop(true);
+    command
+}
+
+#[tokio::test]
+async fn kilat_serve_in_development_creates_a_demo_admin_once_and_the_cli_creates_operators() {
+    use tokio::io::AsyncBufReadExt;
+
+    let database = crate::helpers::shared_database().await;
+    let mut serve = kilat(&database.url)
+        .args(["serve"])
+        .env("KILAT_LISTEN", "127.0.0.1:0")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut lines = tokio::io::BufReader::new(serve.stdout.take().unwrap()).lines();
+    let (console_line, addr) = tokio::time::timeout(std::time::Duration::from_secs(60), async {
+        let mut console_line = None;
+        while let Some(line) = lines.next_line().await.unwrap() {
+            if line.starts_with("Console: ") {
+                console_line = Some(line);
+            } else if let Some(rest) = line.strip_prefix("Kilat is running at http://") {
+                return (console_line, rest.split('/').next().unwrap().to_owned());
+            }
+        }
+        panic!("kilat serve exited before it listened");
+    })
+    .await
+    .unwrap();
+    let console_line = console_line.expect("the demo admin's line");
+    assert!(
+        console_line.contains(&format!("http://{addr}/console/ as admin, password ")),
+        "{console_line}"
+    );
+    let password = console_line
+        .split("password ")
+        .nth(1)
+        .unwrap()
+        .split(' ')
+        .next()
+        .unwrap()
+        .to_owned();
+    let _ = rustls::crypto::ring::default_provider().install_default();
+    let client = reqwest::Client::new();
+    let login = |username: &'static str, password: String| {
+        client
+            .post(format!("http://{addr}{LOGIN}"))
+            .json(&json!({"username": username, "password": password}))
+            .send()
+    };
+    let admin = login("admin", password).await.unwrap();
+    assert_eq!(admin.status(), StatusCode::OK);
+    assert_eq!(
+        data(admin).await["operator"]["roles"],
+        json!(["admin", "reviewer", "finance", "support"])
+    );
+
+    let created = kilat(&database.url)
+        .args([
+            "operator",
+            "create",
+            "--username",
+            "Rita",
+            "--role",
+            "reviewer,support",
+        ])
+        .env("KILAT_OPERATOR_PASSWORD", PASSWORD)
+        .output()
+        .await
+        .unwrap();
+    assert!(created.status.success(), "{created:?}");
+    let rita = login("rita", PASSWORD.to_owned()).await.unwrap();
+    assert_eq!(
+        data(rita).await["operator"]["roles"],
+        json!(["reviewer", "support"])
+    );
+    let taken = kilat(&database.url)
+        .args([
+            "operator",
+            "create",
+            "--username",
+            "rita",
+            "--role",
+            "admin",
+        ])
+        .env("KILAT_OPERATOR_PASSWORD", PASSWORD)
+        .output()
+        .await
+        .unwrap();
+    assert!(!taken.status.success());
+    assert!(String::from_utf8_lossy(&taken.stderr).contains("username: This username is taken."));
+    let _ = serve.kill().await;
+
+    // Operators exist now: a second start creates no demo admin.
+    let mut again = kilat(&database.url)
+        .args(["serve"])
+        .env("KILAT_LISTEN", "127.0.0.1:0")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut lines = tokio::io::BufReader::new(again.stdout.take().unwrap()).lines();
+    let first = tokio::time::timeout(std::time::Duration::from_secs(60), lines.next_line())
+        .await
+        .unwrap()
+        .unwrap()
+        .unwrap();
+    assert!(first.starts_with("Kilat is running at "), "{first}");
+    let _ = again.kill().await;
+    database.remove().await;
+}
