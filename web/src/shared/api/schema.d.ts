@@ -370,6 +370,149 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/console/applications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The review queue of a market: orders waiting for review, oldest first (reviewer, support). */
+        get: operations["console_applications"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/console/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Searches the audit trail, newest first, at most 200 entries (admin, support). */
+        get: operations["console_audit"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/console/login": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Signs an operator in. Five wrong passwords lock the account for 15 minutes (`operator_locked`, with
+         *     `Retry-After`); an unknown username is answered like a wrong password. One address may try 20 times in 10 minutes
+         *     (`rate_limited`).
+         */
+        post: operations["console_login"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/console/logout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Ends the session and clears the cookie. */
+        post: operations["console_logout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/console/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The signed-in operator and their roles. */
+        get: operations["console_me"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/console/orders/{orderNo}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One order with its KFS, timeline and the borrower's certification (reviewer, finance, support). Reviewers see ID
+         *     and account numbers in full and each such view is audited (`view_unmasked`); the others see them masked.
+         */
+        get: operations["console_order"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/console/orders/{orderNo}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Approves an order in review (reviewer). Status, timeline and audit are written together. */
+        post: operations["console_approve"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/console/orders/{orderNo}/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Rejects an order in review (reviewer), with the reason the borrower is shown. */
+        post: operations["console_reject"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/site/contact-messages": {
         parameters: {
             query?: never;
@@ -453,6 +596,24 @@ export interface components {
          * @example 1707
          */
         Apr: number;
+        AuditEntryView: {
+            /** @description E.g. `order.approve`, `view_unmasked`. */
+            action: string;
+            actorId: string | null;
+            /** @description `borrower`, `operator` or `system`. */
+            actorKind: string;
+            after: Record<string, never> | null;
+            /**
+             * Format: int64
+             * @description Epoch milliseconds.
+             */
+            at: number;
+            /** @description The record's state before and after, as JSON; null when not recorded. */
+            before: Record<string, never> | null;
+            entity: string;
+            entityId: string;
+            id: string;
+        };
         /** @description A bank of the market. In India `code` is the bank's IFSC prefix. */
         BankChoice: {
             code: string;
@@ -497,6 +658,16 @@ export interface components {
             done: number;
             next: null | components["schemas"]["Step"];
             total: number;
+        };
+        CertificationStepView: {
+            /**
+             * Format: int64
+             * @description Epoch milliseconds.
+             */
+            completedAt: number;
+            /** @description The step's fields; `idNumber` and `accountNumber` masked unless the order view is `unmasked`. */
+            data: components["schemas"]["StepFields"];
+            step: components["schemas"]["Step"];
         };
         CertificationView: {
             complete: boolean;
@@ -543,6 +714,42 @@ export interface components {
             /** @example m6 */
             termCode: string;
         };
+        ConsoleLoggedIn: {
+            /** @description Send it back as `X-CSRF-Token` on every POST of this session (it is not readable from the cookie). */
+            csrfToken: string;
+            operator: components["schemas"]["OperatorView"];
+        };
+        ConsoleLoginRequest: {
+            /** Format: password */
+            password: string;
+            /** @example admin */
+            username: string;
+        };
+        ConsoleOrderView: {
+            borrowerId: string;
+            certification: components["schemas"]["CertificationStepView"][];
+            /** @description The order, its accepted KFS and its timeline, as the borrower sees them. */
+            order: components["schemas"]["OrderDetail"];
+            phoneMasked: string;
+            /** @description The reason given with the approval or rejection; null before. */
+            reviewReason: string | null;
+            /** @description The timeline with who made each change. */
+            timeline: components["schemas"]["ConsoleTimelineEntry"][];
+            /** @description True for reviewers: ID and account numbers in full, and this view was written to the audit trail. */
+            unmasked: boolean;
+        };
+        ConsoleTimelineEntry: {
+            /** @description `borrower`, `operator` or `system`. */
+            actor: string;
+            /**
+             * Format: int64
+             * @description Epoch milliseconds.
+             */
+            at: number;
+            /** @description The event that caused it; null for the order's opening. */
+            event: string | null;
+            status: components["schemas"]["OrderState"];
+        };
         ContactMessageCreated: {
             /**
              * Format: int64
@@ -581,6 +788,18 @@ export interface components {
          * @enum {string}
          */
         Currency: "INR" | "IDR";
+        DecisionRequest: {
+            /**
+             * @description Why; shown to the borrower. Required, at most 500 characters.
+             * @example Income verified against the bank statement.
+             */
+            reason: string;
+        };
+        DecisionView: {
+            orderNo: string;
+            /** @description The order's status after the decision. */
+            status: components["schemas"]["OrderState"];
+        };
         DigitRange: {
             /** Format: int32 */
             max: number;
@@ -705,6 +924,44 @@ export interface components {
             msg: string;
         };
         /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
+        Envelope_ConsoleLoggedIn: {
+            /**
+             * Format: int32
+             * @description Always 0 on success.
+             */
+            code: number;
+            data: {
+                /** @description Send it back as `X-CSRF-Token` on every POST of this session (it is not readable from the cookie). */
+                csrfToken: string;
+                operator: components["schemas"]["OperatorView"];
+            };
+            /** @description Always `ok` on success. */
+            msg: string;
+        };
+        /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
+        Envelope_ConsoleOrderView: {
+            /**
+             * Format: int32
+             * @description Always 0 on success.
+             */
+            code: number;
+            data: {
+                borrowerId: string;
+                certification: components["schemas"]["CertificationStepView"][];
+                /** @description The order, its accepted KFS and its timeline, as the borrower sees them. */
+                order: components["schemas"]["OrderDetail"];
+                phoneMasked: string;
+                /** @description The reason given with the approval or rejection; null before. */
+                reviewReason: string | null;
+                /** @description The timeline with who made each change. */
+                timeline: components["schemas"]["ConsoleTimelineEntry"][];
+                /** @description True for reviewers: ID and account numbers in full, and this view was written to the audit trail. */
+                unmasked: boolean;
+            };
+            /** @description Always `ok` on success. */
+            msg: string;
+        };
+        /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
         Envelope_ContactMessageCreated: {
             /**
              * Format: int32
@@ -718,6 +975,21 @@ export interface components {
                  */
                 createdAt: number;
                 id: string;
+            };
+            /** @description Always `ok` on success. */
+            msg: string;
+        };
+        /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
+        Envelope_DecisionView: {
+            /**
+             * Format: int32
+             * @description Always 0 on success.
+             */
+            code: number;
+            data: {
+                orderNo: string;
+                /** @description The order's status after the decision. */
+                status: components["schemas"]["OrderState"];
             };
             /** @description Always `ok` on success. */
             msg: string;
@@ -886,6 +1158,21 @@ export interface components {
             msg: string;
         };
         /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
+        Envelope_OperatorView: {
+            /**
+             * Format: int32
+             * @description Always 0 on success.
+             */
+            code: number;
+            data: {
+                id: string;
+                roles: components["schemas"]["Role"][];
+                username: string;
+            };
+            /** @description Always `ok` on success. */
+            msg: string;
+        };
+        /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
         Envelope_Option_bool: {
             /**
              * Format: int32
@@ -1030,6 +1317,34 @@ export interface components {
             msg: string;
         };
         /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
+        Envelope_Vec_AuditEntryView: {
+            /**
+             * Format: int32
+             * @description Always 0 on success.
+             */
+            code: number;
+            data: {
+                /** @description E.g. `order.approve`, `view_unmasked`. */
+                action: string;
+                actorId: string | null;
+                /** @description `borrower`, `operator` or `system`. */
+                actorKind: string;
+                after: Record<string, never> | null;
+                /**
+                 * Format: int64
+                 * @description Epoch milliseconds.
+                 */
+                at: number;
+                /** @description The record's state before and after, as JSON; null when not recorded. */
+                before: Record<string, never> | null;
+                entity: string;
+                entityId: string;
+                id: string;
+            }[];
+            /** @description Always `ok` on success. */
+            msg: string;
+        };
+        /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
         Envelope_Vec_LogEntryView: {
             /**
              * Format: int32
@@ -1110,6 +1425,46 @@ export interface components {
             /** @description Always `ok` on success. */
             msg: string;
         };
+        /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
+        Envelope_Vec_QueueEntry: {
+            /**
+             * Format: int32
+             * @description Always 0 on success.
+             */
+            code: number;
+            data: {
+                /**
+                 * Format: int64
+                 * @description Whole seconds the order has waited.
+                 */
+                ageSeconds: number;
+                /**
+                 * Format: int64
+                 * @description Minor units.
+                 */
+                amount: number;
+                /**
+                 * Format: int64
+                 * @description Hundredths of a percent, from the accepted KFS.
+                 */
+                apr: number;
+                aprDisplay: string;
+                borrowerId: string;
+                /**
+                 * Format: int64
+                 * @description Epoch milliseconds: when the borrower confirmed.
+                 */
+                createdAt: number;
+                currency: components["schemas"]["Currency"];
+                orderNo: string;
+                phoneMasked: string;
+                productCode: string;
+                productName: string;
+                termCode: string;
+            }[];
+            /** @description Always `ok` on success. */
+            msg: string;
+        };
         /**
          * @description The body of every error: a stable machine-readable `code`, a `msg` in the request's language, and the fields at
          *     fault, if any.
@@ -1129,7 +1484,7 @@ export interface components {
          * @description The stable `code` of an error answer (docs/API-BORROWER.md); `msg` is its text in the request's language.
          * @enum {string}
          */
-        ErrorCode: "bad_request" | "code_invalid" | "code_expired" | "unauthorized" | "not_eligible" | "not_found" | "method_not_allowed" | "certification_out_of_order" | "certification_incomplete" | "open_order_exists" | "kfs_changed" | "idempotency_key_reused" | "payload_too_large" | "unsupported_media_type" | "validation_failed" | "cap_exceeded" | "rate_limited" | "code_resend_too_soon" | "daily_limit_reached" | "code_attempts_exceeded" | "cross_site_request" | "invalid_transition" | "internal" | "code_delivery_failed";
+        ErrorCode: "bad_request" | "code_invalid" | "code_expired" | "unauthorized" | "not_eligible" | "not_found" | "method_not_allowed" | "certification_out_of_order" | "certification_incomplete" | "open_order_exists" | "kfs_changed" | "idempotency_key_reused" | "payload_too_large" | "unsupported_media_type" | "validation_failed" | "cap_exceeded" | "rate_limited" | "code_resend_too_soon" | "daily_limit_reached" | "code_attempts_exceeded" | "cross_site_request" | "invalid_transition" | "internal" | "code_delivery_failed" | "credentials_invalid" | "operator_locked" | "forbidden" | "csrf_token_invalid";
         ExtendedInfo: {
             consent: boolean;
             contact1Name: string;
@@ -1417,6 +1772,11 @@ export interface components {
             orderNo: string;
             status: components["schemas"]["OrderState"];
         };
+        OperatorView: {
+            id: string;
+            roles: components["schemas"]["Role"][];
+            username: string;
+        };
         OrderDetail: components["schemas"]["OrderSummary"] & {
             /**
              * Format: int64
@@ -1522,6 +1882,36 @@ export interface components {
             themeBackgroundColor: string;
             whatsappNumber: string;
         };
+        QueueEntry: {
+            /**
+             * Format: int64
+             * @description Whole seconds the order has waited.
+             */
+            ageSeconds: number;
+            /**
+             * Format: int64
+             * @description Minor units.
+             */
+            amount: number;
+            /**
+             * Format: int64
+             * @description Hundredths of a percent, from the accepted KFS.
+             */
+            apr: number;
+            aprDisplay: string;
+            borrowerId: string;
+            /**
+             * Format: int64
+             * @description Epoch milliseconds: when the borrower confirmed.
+             */
+            createdAt: number;
+            currency: components["schemas"]["Currency"];
+            orderNo: string;
+            phoneMasked: string;
+            productCode: string;
+            productName: string;
+            termCode: string;
+        };
         /** @description The loan a quote, an application or (with more fields) a confirm names. */
         QuoteRequest: {
             /**
@@ -1567,6 +1957,11 @@ export interface components {
             code: string;
             name: string;
         };
+        /**
+         * @description What an operator may do; an operator may hold several roles.
+         * @enum {string}
+         */
+        Role: "admin" | "reviewer" | "finance" | "support";
         SampleCost: {
             /** Format: int64 */
             amount: number;
@@ -2908,6 +3303,591 @@ export interface operations {
                 };
             };
             /** @description validation_failed (productCode, amount, termCode) or cap_exceeded */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    console_applications: {
+        parameters: {
+            query: {
+                /**
+                 * @description `IN` (India) or `ID` (Indonesia); missing or unknown is a 422 on `market`.
+                 * @example IN
+                 */
+                market: components["schemas"]["Market"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Vec_QueueEntry"];
+                };
+            };
+            /** @description bad_request: the query string could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description forbidden: neither reviewer nor support */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    console_audit: {
+        parameters: {
+            query?: {
+                /** @description Entries about this order. */
+                orderNo?: string;
+                /** @description Entries made by this operator (username or id). */
+                operator?: string;
+                /** @description Epoch milliseconds, inclusive. */
+                from?: number;
+                /** @description Epoch milliseconds, exclusive. */
+                to?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Vec_AuditEntryView"];
+                };
+            };
+            /** @description bad_request: the query string could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description forbidden: neither admin nor support */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed: `from` or `to` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    console_login: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ConsoleLoginRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["ConsoleLoginRequest"];
+            };
+        };
+        responses: {
+            /** @description Signed in; sets the kilat_console cookie */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ConsoleLoggedIn"];
+                };
+            };
+            /** @description bad_request: the body could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description credentials_invalid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description cross_site_request */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payload_too_large: the body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unsupported_media_type: neither JSON nor form-encoded */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description operator_locked, or rate_limited: 20 attempts from one address in 10 minutes (`Retry-After`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    console_logout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Option_bool"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description csrf_token_invalid or cross_site_request */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    console_me: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_OperatorView"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    console_order: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description E.g. KL-261123-7F3K9Q */
+                orderNo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ConsoleOrderView"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description forbidden: neither reviewer, finance nor support */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    console_approve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description E.g. KL-261123-7F3K9Q */
+                orderNo: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DecisionRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["DecisionRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_DecisionView"];
+                };
+            };
+            /** @description bad_request: the body could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description forbidden (not a reviewer), csrf_token_invalid or cross_site_request */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description invalid_transition: the order is not in review */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payload_too_large: the body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unsupported_media_type: neither JSON nor form-encoded */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed: `reason` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    console_reject: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description E.g. KL-261123-7F3K9Q */
+                orderNo: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DecisionRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["DecisionRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_DecisionView"];
+                };
+            };
+            /** @description bad_request: the body could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description forbidden (not a reviewer), csrf_token_invalid or cross_site_request */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description invalid_transition: the order is not in review */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payload_too_large: the body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unsupported_media_type: neither JSON nor form-encoded */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed: `reason` */
             422: {
                 headers: {
                     [name: string]: unknown;
