@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The API contract check of `make test` (issue 7 §3): schemathesis generates requests from the served OpenAPI document
-# and checks every answer against it (`--checks all`), signed in as a borrower, against the real binary on a fresh
+# and checks every answer against it (`--checks all`), signed in as a borrower and as an operator with every role, against the real binary on a fresh
 # SQLite file in development mode. Zero failures, or the document and the server have drifted.
 #
 # Usage: scripts/schemathesis.sh [path/to/kilat]   (default target/release/kilat, which `make build` makes)
@@ -89,8 +89,30 @@ order = call("POST", "/api/v1/borrower/orders",
 print(token, order["orderNo"], product["code"])
 PY
 )
+# An operator with every role, created by the command line as an admin would, then signed in through the API: the
+# console's operations are checked signed in (cookie and CSRF token) rather than only answering 401.
+KILAT_DATABASE_URL="sqlite://$WORK/kilat.db" KILAT_MODE=development RUST_LOG=warn \
+KILAT_OPERATOR_PASSWORD=schemathesis-operator-pw \
+  "$BIN" operator create --username fuzz --role admin,reviewer,finance,support >"$WORK/operator.log" 2>&1 \
+  || { cat "$WORK/operator.log" >&2; echo "schemathesis.sh: could not create the operator" >&2; exit 1; }
+read -r CONSOLE_TOKEN CSRF < <(python3 - "$BASE" <<'PY'
+import json, sys, urllib.request
+from http.cookies import SimpleCookie
+
+request = urllib.request.Request(sys.argv[1] + "/api/v1/console/login", method="POST",
+    data=json.dumps({"username": "fuzz", "password": "schemathesis-operator-pw"}).encode(),
+    headers={"Content-Type": "application/json"})
+with urllib.request.urlopen(request) as response:
+    cookie = SimpleCookie(response.headers["Set-Cookie"])["kilat_console"].value
+    print(cookie, json.load(response)["data"]["csrfToken"])
+PY
+)
+
 # The settings, with the real identifiers for the path parameters.
-{ cat scripts/schemathesis.toml; printf '\n[parameters]\n"path.orderNo" = "%s"\n"path.code" = "%s"\n' "$ORDER_NO" "$PRODUCT"; } \
+# The operator's session through the document's own security schemes, so that schemathesis knows which credential it
+# leaves out when it checks that a request without it is refused.
+{ cat scripts/schemathesis.toml; printf '\n[parameters]\n"path.orderNo" = "%s"\n"path.code" = "%s"\n' "$ORDER_NO" "$PRODUCT"
+  printf '\n[auth.openapi.console_cookie]\napi_key = "%s"\n\n[auth.openapi.csrf_header]\napi_key = "%s"\n' "$CONSOLE_TOKEN" "$CSRF"; } \
   >"$WORK/schemathesis.toml"
 
 run() {
@@ -112,9 +134,9 @@ run() {
 }
 
 status=0
-# Signing out ends the session the other operations use, so it is checked last, on its own.
-run main --exclude-operation-id logout || status=1
-run logout --include-operation-id logout || status=1
+# Signing out ends the session the other operations use, so each sign-out is checked last, on its own.
+run main --exclude-operation-id logout --exclude-operation-id console_logout || status=1
+run logout --include-operation-id logout --include-operation-id console_logout || status=1
 
 # Our own closing line, counted from the JUnit reports: one test case per operation and run (each of its generated
 # requests must pass for it to pass).
