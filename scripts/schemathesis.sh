@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The API contract check of `make test` (issue 7 §3): schemathesis generates requests from the served OpenAPI document
-# and checks every answer against it (`--checks all`), signed in as a borrower and as an operator with every role, against the real binary on a fresh
-# SQLite file in development mode. Zero failures, or the document and the server have drifted.
+# and checks every answer against it (`--checks all`), signed in as a borrower and as an operator with every role,
+# against the real binary on a fresh SQLite file in development mode. Zero failures, or the document and the server
+# have drifted.
 #
 # Usage: scripts/schemathesis.sh [path/to/kilat]   (default target/release/kilat, which `make build` makes)
 # Needs Python 3.11+ with venv and access to PyPI the first time (schemathesis is installed into .tmp/).
