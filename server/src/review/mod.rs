@@ -106,7 +106,7 @@ pub async fn order(s: &Services, op: &Operator, order_no: &str) -> Result<OrderV
         .await?;
         tx.commit().await?;
     }
-    let review_reason = s.db.review_reason(&row.id).await?;
+    let review_reason = row.review_reason.clone();
     let certification = Certification::load(s, &borrower).await?;
     let steps = certification.steps_with_times().collect();
     Ok(OrderView {

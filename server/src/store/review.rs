@@ -60,16 +60,6 @@ impl Db {
             .fetch_optional(self.pool())
             .await
     }
-
-    /// The reason given with the order's approval or rejection, if any.
-    pub async fn review_reason(&self, order_id: &str) -> sqlx::Result<Option<String>> {
-        let reason: Option<Option<String>> =
-            sqlx::query_scalar("SELECT review_reason FROM orders WHERE id = $1")
-                .bind(order_id)
-                .fetch_optional(self.pool())
-                .await?;
-        Ok(reason.flatten())
-    }
 }
 
 impl Tx {

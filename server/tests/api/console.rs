@@ -746,6 +746,8 @@ async fn approving_writes_status_timeline_audit_and_reason_together_and_twice_is
     )
     .await;
     assert_eq!(detail["status"], "approved");
+    // An approval's note is the operators' own: the borrower is shown a reason only on a rejection.
+    assert_eq!(detail["rejectionReason"], Value::Null);
 
     let missing = post(
         &app,
@@ -761,7 +763,10 @@ async fn approving_writes_status_timeline_audit_and_reason_together_and_twice_is
 #[tokio::test]
 async fn rejecting_closes_the_order_with_the_reason() {
     let app = spawn_app().await;
-    let (_, order_no, order_id) = confirmed_order(&app, "9876500031").await;
+    let (session, order_no, order_id) = confirmed_order(&app, "9876500031").await;
+    let detail_path = format!("/api/v1/borrower/orders/{order_no}");
+    let before = data(app.get_as(&detail_path, &session).await).await;
+    assert_eq!(before["rejectionReason"], Value::Null);
     create(&app, "rita", &[Role::Reviewer]).await;
     let op = sign_in(&app, "rita").await;
     let rejected = post(
@@ -783,6 +788,13 @@ async fn rejecting_closes_the_order_with_the_reason() {
     assert_eq!(reason.as_deref(), Some("The income could not be verified."));
     let audit = app.db.audit_of("order", &order_id).await.unwrap();
     assert!(audit.iter().any(|a| a.action == "order.reject"));
+    // The borrower is shown the reason on the order.
+    let after = data(app.get_as(&detail_path, &session).await).await;
+    assert_eq!(after["status"], "rejected");
+    assert_eq!(
+        after["rejectionReason"],
+        "The income could not be verified."
+    );
     app.stop().await;
 }
 

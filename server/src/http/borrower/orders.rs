@@ -245,6 +245,9 @@ pub struct OrderDetail {
     pub kfs: KeyFactStatement,
     /// Epoch milliseconds: when the borrower confirmed.
     pub accepted_at: i64,
+    /// Why the application was declined, as the reviewer wrote it; null unless the order is rejected.
+    #[schema(required = true)]
+    pub rejection_reason: Option<String>,
     pub timeline: Vec<TimelineEntry>,
 }
 
@@ -254,6 +257,9 @@ impl From<orders::OrderDetail> for OrderDetail {
             summary: (&d.order).into(),
             kfs: d.kfs,
             accepted_at: d.order.created_at,
+            rejection_reason: (d.order.status == OrderState::Rejected)
+                .then(|| d.order.review_reason.clone())
+                .flatten(),
             timeline: d
                 .timeline
                 .into_iter()

@@ -1198,6 +1198,8 @@ export interface components {
                 acceptedAt: number;
                 /** @description The KFS the borrower accepted (docs/MONEY.md §8), as it was sealed. */
                 kfs: components["schemas"]["KeyFactStatement"];
+                /** @description Why the application was declined, as the reviewer wrote it; null unless the order is rejected. */
+                rejectionReason: string | null;
                 timeline: components["schemas"]["TimelineEntry"][];
             };
             /** @description Always `ok` on success. */
@@ -1785,6 +1787,8 @@ export interface components {
             acceptedAt: number;
             /** @description The KFS the borrower accepted (docs/MONEY.md §8), as it was sealed. */
             kfs: components["schemas"]["KeyFactStatement"];
+            /** @description Why the application was declined, as the reviewer wrote it; null unless the order is rejected. */
+            rejectionReason: string | null;
             timeline: components["schemas"]["TimelineEntry"][];
         };
         /**

@@ -29,6 +29,7 @@ export const ORDER_DETAIL = {
   ...ORDER_SUMMARY,
   kfs: KFS_IN,
   acceptedAt: ORDER_SUMMARY.createdAt,
+  rejectionReason: null,
   timeline: [{ status: 'pending_review', at: ORDER_SUMMARY.createdAt }],
 };
 

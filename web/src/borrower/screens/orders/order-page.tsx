@@ -56,6 +56,12 @@ function OrderDetails({ order }: { order: OrderDetail }) {
           <span>{t('order.number', { orderNo: order.orderNo })}</span>
           <span>{t('order.appliedOn', { date: formatDay(order.createdAt, market) })}</span>
         </p>
+        {order.rejectionReason ? (
+          <div className="order__reason" role="note">
+            <h3 className="order__reason-title">{t('order.rejectionReason')}</h3>
+            <p>{order.rejectionReason}</p>
+          </div>
+        ) : null}
       </section>
 
       <section className="card" aria-labelledby="order-figures">

@@ -73,6 +73,27 @@ describe('a loan', () => {
     expect(screen.getByRole('button', { name: 'Back' })).toBeInTheDocument();
   });
 
+  it('shows why a declined application was declined', async () => {
+    const rejected = {
+      ...ORDER_DETAIL,
+      status: 'rejected',
+      rejectionReason: 'The income could not be verified.',
+      timeline: [...ORDER_DETAIL.timeline, { status: 'rejected', at: ORDER_DETAIL.createdAt + 60_000 }],
+    };
+    fakeApi({ 'GET /api/v1/borrower/orders/KL-261123-7F3K9Q': () => ok(rejected) }).signIn();
+    renderBorrower('/app/orders/KL-261123-7F3K9Q?lang=1');
+    const note = await screen.findByRole('note');
+    expect(within(note).getByRole('heading', { level: 3, name: 'Why it was declined' })).toBeInTheDocument();
+    expect(note).toHaveTextContent('The income could not be verified.');
+  });
+
+  it('shows no declined note on a loan that was not declined', async () => {
+    fakeApi({ 'GET /api/v1/borrower/orders/KL-261123-7F3K9Q': () => ok(ORDER_DISBURSED) }).signIn();
+    renderBorrower('/app/orders/KL-261123-7F3K9Q?lang=1');
+    await screen.findByRole('heading', { level: 2, name: 'Flexi 6 Weeks' });
+    expect(screen.queryByRole('note')).not.toBeInTheDocument();
+  });
+
   it('says a loan that is not the borrower’s was not found', async () => {
     fakeApi({ 'GET /api/v1/borrower/orders/KL-OTHER': () => refusal(404, 'not_found', 'Not found.') }).signIn();
     renderBorrower('/app/orders/KL-OTHER?lang=1');
