@@ -8,6 +8,7 @@ use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, Salt
 use serde::Serialize;
 use subtle::ConstantTimeEq;
 
+use super::ceil_secs;
 use crate::clock::Clock;
 use crate::crypto;
 use crate::error::{Error, FieldErrors, FieldProblem, Refusal};
@@ -360,10 +361,6 @@ static DUMMY_HASH: LazyLock<String> = LazyLock::new(|| {
         .expect("hashing with the default parameters works")
         .to_string()
 });
-
-fn ceil_secs(ms: i64) -> u64 {
-    u64::try_from((ms + 999) / 1000).unwrap_or(1).max(1)
-}
 
 #[cfg(test)]
 mod tests {

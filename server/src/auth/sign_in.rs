@@ -9,7 +9,7 @@ use crate::crypto::{self, Binding, Secrets};
 use crate::i18n::{self, Lang};
 use crate::sms::{Channel, CodeMessage, CodeSender};
 use crate::store::Db;
-use crate::store::sign_in::{CodeHistory, NewLoginCode};
+use crate::store::sign_in::{BorrowerRow, CodeHistory, NewLoginCode};
 
 /// A code is valid this long.
 pub const CODE_TTL_MS: i64 = 5 * 60 * 1000;
@@ -278,20 +278,8 @@ impl SignInService {
         else {
             return Ok(None);
         };
-        let row = session.borrower;
-        let market = row.market;
-        let binding = Binding::BorrowerPhone {
-            borrower_id: &row.id,
-        };
-        let phone = Phone::parse(market, &self.secrets.decrypt(&row.phone_enc, binding)?)
-            .map_err(|e| anyhow::anyhow!("stored phone no longer parses: {e}"))?;
         Ok(Some(LiveSession {
-            borrower: Borrower {
-                id: row.id,
-                market,
-                phone,
-                created_at: row.created_at,
-            },
+            borrower: unseal_borrower(&self.secrets, session.borrower)?,
             extended_for_ms: session
                 .extended
                 .then(|| SESSION_IDLE_MS.min(session.created_at + SESSION_MAX_AGE_MS - now)),
@@ -303,6 +291,28 @@ impl SignInService {
             .revoke_session(&crypto::token_hash(token), self.clock.now_ms())
             .await
     }
+}
+
+/// A stored borrower with the phone decrypted (it is sealed to the borrower's id).
+pub fn unseal_borrower(secrets: &Secrets, row: BorrowerRow) -> anyhow::Result<Borrower> {
+    let phone = unseal_phone(secrets, &row.id, row.market, &row.phone_enc)?;
+    Ok(Borrower {
+        id: row.id,
+        market: row.market,
+        phone,
+        created_at: row.created_at,
+    })
+}
+
+/// A borrower's stored phone, decrypted (it is sealed to the borrower's id) and parsed.
+pub fn unseal_phone(
+    secrets: &Secrets,
+    borrower_id: &str,
+    market: Market,
+    phone_enc: &str,
+) -> anyhow::Result<Phone> {
+    let e164 = secrets.decrypt(phone_enc, Binding::BorrowerPhone { borrower_id })?;
+    Phone::parse(market, &e164).map_err(|e| anyhow::anyhow!("stored phone no longer parses: {e}"))
 }
 
 /// The limits on sending codes, judged on the phone's and the address's history (read under their locks).
@@ -324,7 +334,7 @@ fn may_send_code(history: &CodeHistory, now: i64) -> Result<(), SignInError> {
 }
 
 /// Milliseconds as whole seconds, rounded up (a Retry-After of 0 would invite an immediate retry).
-fn ceil_secs(ms: i64) -> u64 {
+pub(crate) fn ceil_secs(ms: i64) -> u64 {
     u64::try_from((ms + 999) / 1000).unwrap_or(1).max(1)
 }
 

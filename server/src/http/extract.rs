@@ -73,6 +73,19 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequestParts<S> for ApiQuery<T> {
 
 /// Reads an optional whole number the way JSON Schema's `integer` means it: `5000`, `5000.0` (a number with no
 /// fraction, which JSON libraries may write) or, from a form, `"5000"`. Anything else is a 400 `bad_request`.
+/// The value of the cookie `name` in the request's `Cookie` headers; `None` when missing or empty.
+pub fn cookie<'h>(headers: &'h axum::http::HeaderMap, name: &str) -> Option<&'h str> {
+    headers
+        .get_all(header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(';'))
+        .filter_map(|pair| pair.trim().split_once('='))
+        .find(|(n, _)| *n == name)
+        .map(|(_, value)| value.trim())
+        .filter(|v| !v.is_empty())
+}
+
 pub fn whole_number<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<i64>, D::Error> {
     struct Whole;
 

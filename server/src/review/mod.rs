@@ -2,12 +2,11 @@
 //! certification masked, or unmasked for reviewers with every such view audited), approving and rejecting with a
 //! reason through the order lifecycle, and the audit search. Every function checks the operator's roles first.
 
-use kilat_domain::{Currency, Market, OrderEvent, OrderState, Phone};
+use kilat_domain::{Currency, Market, OrderEvent, OrderState};
 
-use crate::auth::Borrower;
 use crate::auth::operators::{Operator, Role};
+use crate::auth::{Borrower, unseal_borrower, unseal_phone};
 use crate::certification::{Certification, StepData};
-use crate::crypto::Binding;
 use crate::error::{Error, FieldErrors, FieldProblem};
 use crate::orders::{self, Actor, OrderDetail};
 use crate::services::Services;
@@ -49,7 +48,7 @@ pub async fn queue(s: &Services, op: &Operator, market: Market) -> Result<Vec<Qu
         .await?
         .into_iter()
         .map(|row| {
-            let phone = decrypt_phone(s, &row.borrower_id, market, &row.phone_enc)?;
+            let phone = unseal_phone(&s.secrets, &row.borrower_id, market, &row.phone_enc)?;
             Ok(QueueItem {
                 phone_masked: phone.masked(),
                 age_secs: (now - row.created_at).max(0) / 1000,
@@ -214,24 +213,5 @@ async fn borrower_of(s: &Services, borrower_id: &str) -> Result<Borrower, Error>
         s.db.borrower_by_id(borrower_id)
             .await?
             .ok_or_else(|| anyhow::anyhow!("an order's borrower {borrower_id} is missing"))?;
-    let phone = decrypt_phone(s, &row.id, row.market, &row.phone_enc)?;
-    Ok(Borrower {
-        id: row.id,
-        market: row.market,
-        phone,
-        created_at: row.created_at,
-    })
-}
-
-fn decrypt_phone(
-    s: &Services,
-    borrower_id: &str,
-    market: Market,
-    phone_enc: &str,
-) -> Result<Phone, Error> {
-    let e164 = s
-        .secrets
-        .decrypt(phone_enc, Binding::BorrowerPhone { borrower_id })?;
-    Ok(Phone::parse(market, &e164)
-        .map_err(|e| anyhow::anyhow!("a stored phone no longer parses: {e}"))?)
+    Ok(unseal_borrower(&s.secrets, row)?)
 }

@@ -15,7 +15,7 @@ use utoipa::{IntoParams, ToSchema};
 use crate::auth::{self as sign_in, Borrower, CODE_TTL_MS, RESEND_MS, SESSION_IDLE_MS};
 use crate::error::{FieldErrors, FieldProblem};
 use crate::http::error::{ApiError, Envelope, ErrorBody};
-use crate::http::extract::{ApiQuery, ClientAddr, JsonOrForm};
+use crate::http::extract::{ApiQuery, ClientAddr, JsonOrForm, cookie};
 use crate::i18n::Lang;
 use crate::sms::Channel;
 use crate::startup::AppState;
@@ -308,18 +308,7 @@ fn session_token(headers: &HeaderMap) -> Option<(String, TokenSource)> {
         .map(str::trim)
         .filter(|v| !v.is_empty())
         .map(|v| (v, TokenSource::Header));
-    let from_cookie = || {
-        headers
-            .get_all(header::COOKIE)
-            .iter()
-            .filter_map(|v| v.to_str().ok())
-            .flat_map(|v| v.split(';'))
-            .filter_map(|pair| pair.trim().split_once('='))
-            .find(|(name, _)| *name == SESSION_COOKIE)
-            .map(|(_, value)| value.trim())
-            .filter(|v| !v.is_empty())
-            .map(|v| (v, TokenSource::Cookie))
-    };
+    let from_cookie = || cookie(headers, SESSION_COOKIE).map(|v| (v, TokenSource::Cookie));
     from_header
         .or_else(from_cookie)
         .map(|(token, source)| (token.to_owned(), source))

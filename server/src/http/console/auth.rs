@@ -3,7 +3,7 @@
 
 use axum::Json;
 use axum::extract::{FromRequestParts, State};
-use axum::http::{HeaderMap, HeaderValue, header, request::Parts};
+use axum::http::{HeaderValue, header, request::Parts};
 use axum::response::{IntoResponse, Response};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -11,7 +11,7 @@ use utoipa::ToSchema;
 use crate::auth::operators::{self, Operator, Role, SESSION_MS};
 use crate::error::{FieldErrors, FieldProblem};
 use crate::http::error::{ApiError, Envelope, ErrorBody};
-use crate::http::extract::{ClientAddr, JsonOrForm};
+use crate::http::extract::{ClientAddr, JsonOrForm, cookie};
 use crate::startup::AppState;
 
 /// The console's session cookie: HttpOnly, `SameSite=Strict`, sent only to `/api/v1/console`.
@@ -124,7 +124,9 @@ impl FromRequestParts<AppState> for OperatorSession {
         parts: &mut Parts,
         state: &AppState,
     ) -> Result<Self, Self::Rejection> {
-        let token = cookie_token(&parts.headers).ok_or(ApiError::Unauthorized)?;
+        let token = cookie(&parts.headers, CONSOLE_COOKIE)
+            .map(str::to_owned)
+            .ok_or(ApiError::Unauthorized)?;
         let operator = operators::for_token(&state.services, &token)
             .await?
             .ok_or(ApiError::Unauthorized)?;
@@ -141,19 +143,6 @@ impl FromRequestParts<AppState> for OperatorSession {
         }
         Ok(Self { operator, token })
     }
-}
-
-fn cookie_token(headers: &HeaderMap) -> Option<String> {
-    headers
-        .get_all(header::COOKIE)
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .flat_map(|v| v.split(';'))
-        .filter_map(|pair| pair.trim().split_once('='))
-        .find(|(name, _)| *name == CONSOLE_COOKIE)
-        .map(|(_, value)| value.trim())
-        .filter(|v| !v.is_empty())
-        .map(str::to_owned)
 }
 
 fn console_cookie(token: &str, max_age_secs: i64, secure: bool) -> HeaderValue {
