@@ -50,6 +50,8 @@ pub struct AppStateInner {
     pub development: bool,
     /// Cookies get `Secure` in production (served over HTTPS behind the proxy).
     pub secure_cookies: bool,
+    /// Each market's product list as home shows it, serialized once per business date.
+    pub products_json: crate::http::borrower::loans::ProductsJson,
 }
 
 /// A bound, ready-to-run server.
@@ -61,6 +63,8 @@ pub struct Application {
     listeners: Vec<std::net::TcpListener>,
     addr: SocketAddr,
     state: AppState,
+    /// Connections of each HTTP worker's own pool for the hot reads (PostgreSQL; `Db::open_worker_pool`).
+    worker_pool_size: u32,
 }
 
 impl Application {
@@ -115,6 +119,7 @@ impl Application {
             outbox,
             development: settings.mode == Mode::Development,
             secure_cookies: settings.mode == Mode::Production,
+            products_json: Default::default(),
         }));
         let workers = match settings.workers {
             0 => std::thread::available_parallelism().map_or(1, usize::from),
@@ -126,10 +131,16 @@ impl Application {
                 settings.listen
             )
         })?;
+        // Each worker's pool gets its share of the configured size; the shared pool (writes, the other reads) keeps
+        // the whole, so PostgreSQL may see up to twice `database_max_connections`.
+        let worker_pool_size = settings
+            .pool_size()
+            .div_ceil(u32::try_from(listeners.len()).unwrap_or(1).max(1));
         Ok(Self {
             listeners,
             addr,
             state,
+            worker_pool_size,
         })
     }
 
@@ -165,11 +176,13 @@ impl Application {
             }
         });
         let db = self.state.services.db.clone();
+        let worker_pool_size = self.worker_pool_size;
         let router = http::router(self.state);
         let (stop, stopped) = tokio::sync::watch::channel(false);
         let mut workers = Vec::with_capacity(self.listeners.len());
         for (n, listener) in self.listeners.into_iter().enumerate() {
             let router = router.clone();
+            let db = db.clone();
             let mut stopped = stopped.clone();
             let worker = std::thread::Builder::new()
                 .name(format!("kilat-http-{n}"))
@@ -179,6 +192,7 @@ impl Application {
                         .build()
                         .context("starting an HTTP worker runtime")?;
                     runtime.block_on(async move {
+                        db.open_worker_pool(worker_pool_size)?;
                         let listener = TcpListener::from_std(listener)?.tap_io(|tcp| {
                             // Small responses go out at once rather than waiting on Nagle's algorithm.
                             if let Err(err) = tcp.set_nodelay(true) {
@@ -186,12 +200,14 @@ impl Application {
                             }
                         });
                         let app = router.into_make_service_with_connect_info::<SocketAddr>();
-                        axum::serve(listener, app)
+                        let served = axum::serve(listener, app)
                             .with_graceful_shutdown(async move {
                                 let _ = stopped.wait_for(|stop| *stop).await;
                             })
                             .await
-                            .context("serving HTTP")
+                            .context("serving HTTP");
+                        db.close_worker_pool().await;
+                        served
                     })
                 })
                 .context("starting an HTTP worker thread")?;

@@ -8,7 +8,7 @@ use serde::Serialize;
 use sha2::{Digest, Sha256};
 use utoipa::ToSchema;
 
-use crate::auth::Borrower;
+use crate::auth::{Borrower, LiveSession, unseal_borrower};
 use crate::catalog;
 use crate::certification::{self, Progress};
 use crate::error::{Error, FieldErrors, FieldProblem, Refusal};
@@ -43,6 +43,48 @@ impl Standing {
             tokio::try_join!(certification::progress_and_income(s, borrower), async {
                 Ok::<_, Error>(s.db.open_order(&borrower.id).await?)
             },)?;
+        Ok(Self::judge(borrower, progress, income, open_order))
+    }
+
+    /// The live session of a token with its borrower's standing, read in one statement (home). `None` when the token
+    /// names no live session (the limits of `SignInService::borrower_for_token`).
+    pub async fn of_token(s: &Services, token: &str) -> Result<Option<(LiveSession, Self)>, Error> {
+        let window = s.sign_in.session_window();
+        let token_hash = crate::crypto::token_hash(token);
+        let Some(read) =
+            s.db.session_standing(&token_hash, window.idle_since, window.created_since)
+                .await?
+        else {
+            return Ok(None);
+        };
+        let session = read.session;
+        let extended_for_ms = s
+            .sign_in
+            .keep_alive(
+                &token_hash,
+                window,
+                session.created_at,
+                session.last_seen_at,
+            )
+            .await?;
+        let borrower = unseal_borrower(&s.secrets, session.borrower)?;
+        let (progress, income) = certification::progress_and_income_of(s, &borrower, read.steps)?;
+        let standing = Self::judge(&borrower, progress, income, read.open_order);
+        Ok(Some((
+            LiveSession {
+                borrower,
+                extended_for_ms,
+            },
+            standing,
+        )))
+    }
+
+    fn judge(
+        borrower: &Borrower,
+        progress: Progress,
+        income: Option<i64>,
+        open_order: Option<OpenOrderRow>,
+    ) -> Self {
         let mut reasons = Vec::new();
         if !progress.is_complete() {
             reasons.push(Reason::CertificationIncomplete);
@@ -53,11 +95,11 @@ impl Standing {
         if certification::income_below_minimum(borrower.market, income) {
             reasons.push(Reason::IncomeBelowMinimum);
         }
-        Ok(Self {
+        Self {
             progress,
             open_order,
             reasons,
-        })
+        }
     }
 
     pub fn eligible(&self) -> bool {

@@ -83,6 +83,14 @@ pub struct LiveSession {
     pub extended_for_ms: Option<i64>,
 }
 
+/// The limits of a live session as of `now` (see [`SignInService::session_window`]).
+#[derive(Debug, Clone, Copy)]
+pub struct SessionWindow {
+    pub now: i64,
+    pub idle_since: i64,
+    pub created_since: i64,
+}
+
 #[derive(Clone)]
 pub struct SignInService {
     db: Db,
@@ -265,25 +273,58 @@ impl SignInService {
     /// The borrower of a live session token, if any: used within `SESSION_IDLE_MS` and opened within
     /// `SESSION_MAX_AGE_MS`.
     pub async fn borrower_for_token(&self, token: &str) -> anyhow::Result<Option<LiveSession>> {
-        let now = self.clock.now_ms();
+        let window = self.session_window();
+        let token_hash = crypto::token_hash(token);
         let Some(session) = self
             .db
-            .session_borrower(
-                &crypto::token_hash(token),
-                now - SESSION_IDLE_MS,
-                now - SESSION_MAX_AGE_MS,
-                now,
-            )
+            .session_borrower(&token_hash, window.idle_since, window.created_since)
             .await?
         else {
             return Ok(None);
         };
+        let extended_for_ms = self
+            .keep_alive(
+                &token_hash,
+                window,
+                session.created_at,
+                session.last_seen_at,
+            )
+            .await?;
         Ok(Some(LiveSession {
             borrower: unseal_borrower(&self.secrets, session.borrower)?,
-            extended_for_ms: session
-                .extended
-                .then(|| SESSION_IDLE_MS.min(session.created_at + SESSION_MAX_AGE_MS - now)),
+            extended_for_ms,
         }))
+    }
+
+    /// The limits a session read now must be within: used since `idle_since`, opened since `created_since`. A read
+    /// that joins the session to what the request shows (the order list, home) applies them in the same statement.
+    pub fn session_window(&self) -> SessionWindow {
+        let now = self.clock.now_ms();
+        SessionWindow {
+            now,
+            idle_since: now - SESSION_IDLE_MS,
+            created_since: now - SESSION_MAX_AGE_MS,
+        }
+    }
+
+    /// After a live session was read within `window`: marks it used now when its last use is over a minute old (one
+    /// write a minute at most per session, not one per request), and then says how long it lives from now (a cookie
+    /// carrying it is re-issued with that lifetime).
+    pub async fn keep_alive(
+        &self,
+        token_hash: &str,
+        window: SessionWindow,
+        session_created_at: i64,
+        last_seen_at: i64,
+    ) -> sqlx::Result<Option<i64>> {
+        let now = window.now;
+        if now - last_seen_at <= 60_000 {
+            return Ok(None);
+        }
+        self.db.touch_session(token_hash, now).await?;
+        Ok(Some(
+            SESSION_IDLE_MS.min(session_created_at + SESSION_MAX_AGE_MS - now),
+        ))
     }
 
     pub async fn sign_out(&self, token: &str) -> sqlx::Result<()> {

@@ -16,6 +16,7 @@ use crate::auth::Borrower;
 use crate::crypto::Binding;
 use crate::error::{Error, Refusal};
 use crate::services::Services;
+use crate::store::certification::StepDoneWithJob;
 
 /// A borrower's certification, decrypted: each step done with its data and completion time.
 pub struct Certification {
@@ -108,9 +109,19 @@ pub async fn progress_and_income(
     s: &Services,
     borrower: &Borrower,
 ) -> Result<(Progress, Option<i64>), Error> {
+    let steps = s.db.certification_done_with_job(&borrower.id).await?;
+    progress_and_income_of(s, borrower, steps)
+}
+
+/// Progress and the stated income from the steps done as read (the job step with its blob).
+pub fn progress_and_income_of(
+    s: &Services,
+    borrower: &Borrower,
+    steps: Vec<StepDoneWithJob>,
+) -> Result<(Progress, Option<i64>), Error> {
     let mut done = BTreeMap::new();
     let mut income = None;
-    for row in s.db.certification_done_with_job(&borrower.id).await? {
+    for row in steps {
         done.insert(row.step, row.completed_at);
         if let (Step::Job, Some(data_enc)) = (row.step, row.data_enc.as_deref())
             && let StepData::Job(job) = decrypt(s, borrower, Step::Job, data_enc)?

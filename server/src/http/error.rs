@@ -1,6 +1,6 @@
 //! The one error type at the HTTP edge and the response envelope of PRODUCT.md §4. Handlers return
 //! `Result<T, ApiError>`; the status comes from one `match`, and the message is written in the request's language once,
-//! by the [`localize`] middleware, where the response is made.
+//! by the edge layer ([`super::edge::Edge`]), where the response is made.
 
 use std::collections::BTreeMap;
 
@@ -112,7 +112,7 @@ impl From<crate::error::Refusal> for ApiError {
     }
 }
 
-/// An error answer before its texts are written: everything but the language. The [`localize`] middleware finds it
+/// An error answer before its texts are written: everything but the language. The edge layer ([`super::edge::Edge`]) finds it
 /// in the response's extensions and writes the body in the request's language.
 #[derive(Debug, Clone)]
 pub struct PendingError {
@@ -218,7 +218,7 @@ impl IntoResponse for ApiError {
                 _ => None,
             },
         };
-        // Written in the default language; `localize` rewrites it in the request's.
+        // Written in the default language; the edge layer rewrites it in the request's.
         let mut response = (status_of(code), Json(pending.body(Lang::Id))).into_response();
         if let ApiError::Service(err) = &self
             && let Some(secs) = err.retry_after_secs()
@@ -232,19 +232,8 @@ impl IntoResponse for ApiError {
     }
 }
 
-/// Writes an error answer's texts in the request's language (`Accept-Language`): the one place the language of an
-/// error is applied.
-pub async fn localize(req: axum::extract::Request, next: axum::middleware::Next) -> Response {
-    let lang = Lang::from_accept_language(
-        req.headers()
-            .get(header::ACCEPT_LANGUAGE)
-            .and_then(|v| v.to_str().ok()),
-    );
-    in_lang(next.run(req).await, lang)
-}
-
 /// The response with an error's texts in `lang`; any other response as it is.
-fn in_lang(mut response: Response, lang: Lang) -> Response {
+pub(crate) fn in_lang(mut response: Response, lang: Lang) -> Response {
     if lang != Lang::Id
         && let Some(pending) = response.extensions_mut().remove::<PendingError>()
     {

@@ -25,15 +25,24 @@ pub async fn refuse_cross_site(
     req: Request,
     next: Next,
 ) -> Response {
-    if is_cross_site(req.method(), req.headers(), state.public_origin.as_deref()) {
-        tracing::warn!(
-            origin = ?req.headers().get(header::ORIGIN),
-            sec_fetch_site = ?req.headers().get("sec-fetch-site"),
-            "cross-site request refused"
-        );
-        return ApiError::CrossSiteRequest.into_response();
+    match refusal(&state, &req) {
+        Some(refused) => refused,
+        None => next.run(req).await,
     }
-    next.run(req).await
+}
+
+/// The 403 `cross_site_request` answer when `req` is an unsafe request from another site (logged); `None` when it
+/// may pass. For a middleware that does more than this check (the API's guard in `http`).
+pub fn refusal(state: &AppState, req: &Request) -> Option<Response> {
+    if !is_cross_site(req.method(), req.headers(), state.public_origin.as_deref()) {
+        return None;
+    }
+    tracing::warn!(
+        origin = ?req.headers().get(header::ORIGIN),
+        sec_fetch_site = ?req.headers().get("sec-fetch-site"),
+        "cross-site request refused"
+    );
+    Some(ApiError::CrossSiteRequest.into_response())
 }
 
 /// True when a browser sent this unsafe request for a page of another origin.

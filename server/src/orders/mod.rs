@@ -146,9 +146,37 @@ pub async fn apply(
     Ok(next)
 }
 
-/// The borrower's orders, newest first (at most 100).
-pub async fn list(s: &Services, borrower: &Borrower) -> Result<Vec<OrderListRow>, Error> {
-    Ok(s.db.orders_of(&borrower.id, 100).await?)
+/// The order list of a session token: the orders of its borrower (newest first, at most 100), and how long the session now lives when this
+/// request extended it. `None` when the token names no live session (exactly the limits of
+/// `SignInService::borrower_for_token`). One statement reads the session and the orders together: one round trip, and
+/// no borrower phone to decrypt, as the list does not show it.
+pub struct SessionList {
+    pub orders: Vec<OrderListRow>,
+    pub extended_for_ms: Option<i64>,
+}
+
+pub async fn list_for_token(s: &Services, token: &str) -> Result<Option<SessionList>, Error> {
+    let window = s.sign_in.session_window();
+    let token_hash = crate::crypto::token_hash(token);
+    let Some(listed) =
+        s.db.session_orders(&token_hash, window.idle_since, window.created_since, 100)
+            .await?
+    else {
+        return Ok(None);
+    };
+    let extended_for_ms = s
+        .sign_in
+        .keep_alive(
+            &token_hash,
+            window,
+            listed.session_created_at,
+            listed.last_seen_at,
+        )
+        .await?;
+    Ok(Some(SessionList {
+        orders: listed.orders,
+        extended_for_ms,
+    }))
 }
 
 /// One order with its accepted KFS and its timeline.

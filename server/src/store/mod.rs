@@ -10,8 +10,12 @@ pub mod orders;
 pub mod reseal;
 pub mod review;
 pub mod sign_in;
+pub mod standing;
 
+use std::cell::RefCell;
 use std::str::FromStr;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use anyhow::Context;
@@ -24,6 +28,17 @@ use sqlx::{AnyConnection, AnyPool, ConnectOptions, Connection, Executor};
 pub struct Db {
     pool: AnyPool,
     sqlite: bool,
+    /// Tells this database's worker pools from another's (tests run several servers in one process).
+    id: u64,
+    url: Arc<str>,
+}
+
+static NEXT_DB_ID: AtomicU64 = AtomicU64::new(1);
+
+thread_local! {
+    /// This thread's own PostgreSQL pool for the hot reads, when it is an HTTP worker (see [`Db::open_worker_pool`]),
+    /// with the id of the [`Db`] it belongs to.
+    static WORKER_POOL: RefCell<Option<(u64, AnyPool)>> = const { RefCell::new(None) };
 }
 
 /// One write transaction that capability code passes through several store modules, committed in one place (a
@@ -94,11 +109,55 @@ impl Db {
         Ok(Self {
             pool,
             sqlite: is_sqlite,
+            id: NEXT_DB_ID.fetch_add(1, Ordering::Relaxed),
+            url: url.into(),
         })
     }
 
     pub fn pool(&self) -> &AnyPool {
         &self.pool
+    }
+
+    /// Gives the calling thread, an HTTP worker on its own single-threaded runtime, a PostgreSQL pool of its own of
+    /// `max_connections` for the hot reads (the session with the order list or home, [`Db::read_pool`]); connections
+    /// open lazily, on that runtime. A connection of the shared pool opened by one worker's runtime and used by
+    /// another's costs extra wake-ups on every query: about 2 context switches a request (docs/PERFORMANCE.md). On
+    /// SQLite nothing: its connections talk to their own threads through channels, whatever the runtime.
+    pub fn open_worker_pool(&self, max_connections: u32) -> anyhow::Result<()> {
+        if self.sqlite {
+            return Ok(());
+        }
+        let pool = AnyPoolOptions::new()
+            .max_connections(max_connections.max(1))
+            .acquire_timeout(Duration::from_secs(10))
+            .test_before_acquire(false)
+            .connect_lazy(&self.url)
+            .with_context(|| format!("a worker's pool on the database ({})", redact(&self.url)))?;
+        WORKER_POOL.with(|w| *w.borrow_mut() = Some((self.id, pool)));
+        Ok(())
+    }
+
+    /// Closes the calling thread's worker pool, if it has one (before its runtime stops).
+    pub async fn close_worker_pool(&self) {
+        let pool = WORKER_POOL.with(|w| {
+            let mut w = w.borrow_mut();
+            match &*w {
+                Some((id, _)) if *id == self.id => w.take().map(|(_, pool)| pool),
+                _ => None,
+            }
+        });
+        if let Some(pool) = pool {
+            pool.close().await;
+        }
+    }
+
+    /// The pool for a hot read: the calling worker's own when it has one ([`Db::open_worker_pool`]), else the
+    /// shared one. Reads only: writes and transactions stay on the shared pool.
+    pub(crate) fn read_pool(&self) -> AnyPool {
+        WORKER_POOL.with(|w| match &*w.borrow() {
+            Some((id, pool)) if *id == self.id => pool.clone(),
+            _ => self.pool.clone(),
+        })
     }
 
     /// Starts a write transaction (see [`Tx`]).

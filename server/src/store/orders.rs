@@ -3,6 +3,7 @@
 
 use kilat_domain::{Code, Currency, Market, OrderEvent, OrderState};
 
+use super::sign_in::live_session;
 use super::{Db, Tx, new_id};
 
 /// A new order in its first state.
@@ -85,6 +86,63 @@ pub struct OpenOrderRow {
     pub created_at: i64,
 }
 
+/// A live session's borrower and that borrower's orders, read in one statement (see [`Db::session_orders`]).
+#[derive(Debug, Clone)]
+pub struct SessionOrders {
+    pub borrower_id: String,
+    /// When the session was opened and last marked used, epoch milliseconds.
+    pub session_created_at: i64,
+    pub last_seen_at: i64,
+    /// Newest first.
+    pub orders: Vec<OrderListRow>,
+}
+
+/// One row of [`Db::session_orders`]: the session, and one order or (the borrower has none) NULLs.
+#[derive(sqlx::FromRow)]
+struct SessionOrderRow {
+    borrower_id: String,
+    session_created_at: i64,
+    last_seen_at: i64,
+    order_no: Option<String>,
+    product_code: Option<String>,
+    product_name: Option<String>,
+    term_code: Option<String>,
+    currency: Option<String>,
+    amount: Option<i64>,
+    net_disbursed: Option<i64>,
+    total_repayable: Option<i64>,
+    apr: Option<i64>,
+    apr_display: Option<String>,
+    status: Option<String>,
+    created_at: Option<i64>,
+}
+
+impl SessionOrderRow {
+    /// The row's order; `None` for the one row of a borrower without orders.
+    fn order(self) -> sqlx::Result<Option<OrderListRow>> {
+        let Some(order_no) = self.order_no else {
+            return Ok(None);
+        };
+        let decode = |e: kilat_domain::codes::UnknownCode| sqlx::Error::Decode(Box::new(e));
+        let text = |v: Option<String>| v.unwrap_or_default();
+        let number = |v: Option<i64>| v.unwrap_or_default();
+        Ok(Some(OrderListRow {
+            order_no,
+            product_code: text(self.product_code),
+            product_name: text(self.product_name),
+            term_code: text(self.term_code),
+            currency: Currency::try_from(text(self.currency)).map_err(decode)?,
+            amount: number(self.amount),
+            net_disbursed: number(self.net_disbursed),
+            total_repayable: number(self.total_repayable),
+            apr: number(self.apr),
+            apr_display: text(self.apr_display),
+            status: OrderState::try_from(text(self.status)).map_err(decode)?,
+            created_at: number(self.created_at),
+        }))
+    }
+}
+
 /// An order's status as locked for a change.
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct OrderStatusRow {
@@ -151,6 +209,47 @@ impl Db {
         .bind(limit)
         .fetch_all(self.pool())
         .await
+    }
+
+    /// A live session (the conditions of [`Db::session_borrower`]) and its borrower's orders, newest first, at most
+    /// `limit`, in one statement: the session row LEFT JOINed to the orders, so a live session with no orders is one
+    /// row of NULL order columns, and no row at all means no live session. The session's last use is not moved here.
+    pub async fn session_orders(
+        &self,
+        token_hash: &str,
+        idle_since: i64,
+        created_since: i64,
+        limit: i64,
+    ) -> sqlx::Result<Option<SessionOrders>> {
+        let rows: Vec<SessionOrderRow> = sqlx::query_as(concat!(
+            "SELECT s.borrower_id, s.created_at AS session_created_at, s.last_seen_at, o.order_no, o.product_code,
+               o.product_name, o.term_code, o.currency, o.amount, o.net_disbursed, o.total_repayable, o.apr,
+               o.apr_display, o.status, o.created_at
+             FROM borrower_sessions s LEFT JOIN orders o ON o.borrower_id = s.borrower_id
+             WHERE ",
+            live_session!(),
+            " ORDER BY o.created_at DESC, o.id DESC LIMIT $4"
+        ))
+        .bind(token_hash)
+        .bind(idle_since)
+        .bind(created_since)
+        .bind(limit)
+        .fetch_all(&self.read_pool())
+        .await?;
+        let mut rows = rows.into_iter();
+        let Some(first) = rows.next() else {
+            return Ok(None);
+        };
+        let mut listed = SessionOrders {
+            borrower_id: first.borrower_id.clone(),
+            session_created_at: first.session_created_at,
+            last_seen_at: first.last_seen_at,
+            orders: Vec::with_capacity(rows.len() + 1),
+        };
+        for row in std::iter::once(first).chain(rows) {
+            listed.orders.extend(row.order()?);
+        }
+        Ok(Some(listed))
     }
 
     /// One order of this borrower; another borrower's order is as good as missing.

@@ -54,24 +54,28 @@ pub struct BorrowerRow {
     pub created_at: i64,
 }
 
-/// A live session as stored, with its borrower.
-#[derive(Debug, Clone)]
+/// A live session as read (not revoked, within its idle and absolute limits), with its borrower; its last use is
+/// moved by [`Db::touch_session`], which the caller decides on.
+#[derive(Debug, Clone, sqlx::FromRow)]
 pub struct SessionRow {
+    #[sqlx(flatten)]
     pub borrower: BorrowerRow,
     /// When the session was opened (sign-in), epoch milliseconds.
+    #[sqlx(rename = "session_created_at")]
     pub created_at: i64,
-    /// True when this read moved the session's last use to now (at most once a minute).
-    pub extended: bool,
+    /// When the session was last marked used, epoch milliseconds.
+    pub last_seen_at: i64,
 }
 
-/// A live session as read, before its last use is moved.
-#[derive(sqlx::FromRow)]
-struct StoredSession {
-    #[sqlx(flatten)]
-    borrower: BorrowerRow,
-    session_created_at: i64,
-    last_seen_at: i64,
+/// The conditions of a live session, as SQL over `borrower_sessions s` binding `$1` (the token's hash), `$2` (idle
+/// since) and `$3` (opened since): the one definition every session read uses (a macro, so that the statements are
+/// string literals, built once).
+macro_rules! live_session {
+    () => {
+        "s.token_hash = $1 AND s.revoked_at IS NULL AND s.last_seen_at >= $2 AND s.created_at >= $3"
+    };
 }
+pub(super) use live_session;
 
 impl Db {
     /// The most recent code sent to a phone, used or not.
@@ -279,40 +283,33 @@ impl Db {
         Ok(Some((borrower, is_new)))
     }
 
-    /// The borrower of a live session (not revoked, used since `idle_since`, opened since `created_since`), marking
-    /// it used now at most once a minute.
+    /// The borrower of a live session (not revoked, used since `idle_since`, opened since `created_since`).
     pub async fn session_borrower(
         &self,
         token_hash: &str,
         idle_since: i64,
         created_since: i64,
-        now: i64,
     ) -> sqlx::Result<Option<SessionRow>> {
-        let row: Option<StoredSession> = sqlx::query_as(
+        sqlx::query_as(concat!(
             "SELECT b.id, b.market, b.phone_enc, b.created_at, s.created_at AS session_created_at, s.last_seen_at
-             FROM borrower_sessions s JOIN borrowers b ON b.id = s.borrower_id
-             WHERE s.token_hash = $1 AND s.revoked_at IS NULL AND s.last_seen_at >= $2 AND s.created_at >= $3",
-        )
+             FROM borrower_sessions s JOIN borrowers b ON b.id = s.borrower_id WHERE ",
+            live_session!()
+        ))
         .bind(token_hash)
         .bind(idle_since)
         .bind(created_since)
-        .fetch_optional(self.pool())
-        .await?;
-        let Some(row) = row else { return Ok(None) };
-        // One write a minute at most per session, not one per request.
-        let extended = now - row.last_seen_at > 60_000;
-        if extended {
-            sqlx::query("UPDATE borrower_sessions SET last_seen_at = $1 WHERE token_hash = $2")
-                .bind(now)
-                .bind(token_hash)
-                .execute(self.pool())
-                .await?;
-        }
-        Ok(Some(SessionRow {
-            borrower: row.borrower,
-            created_at: row.session_created_at,
-            extended,
-        }))
+        .fetch_optional(&self.read_pool())
+        .await
+    }
+
+    /// Marks a session used now (its idle limit starts again).
+    pub async fn touch_session(&self, token_hash: &str, now: i64) -> sqlx::Result<()> {
+        sqlx::query("UPDATE borrower_sessions SET last_seen_at = $1 WHERE token_hash = $2")
+            .bind(now)
+            .bind(token_hash)
+            .execute(self.pool())
+            .await?;
+        Ok(())
     }
 
     pub async fn revoke_session(&self, token_hash: &str, now: i64) -> sqlx::Result<()> {

@@ -803,3 +803,81 @@ async fn a_session_used_every_day_is_refused_90_days_after_sign_in() {
     );
     app.stop().await;
 }
+
+/// The order list and home read the session in the same statement as their own data (issue 7): the same limits as
+/// every other endpoint, the same cookie re-issue, and a live session without orders is an empty list, not a 401.
+#[tokio::test]
+async fn the_order_list_and_home_hold_sessions_to_the_same_limits_as_every_endpoint() {
+    const ENDPOINTS: [&str; 2] = ["/api/v1/borrower/orders", "/api/v1/borrower/home"];
+    let app = spawn_app().await;
+    let token = cookie_session(&app, "9876543210").await;
+    let with_cookie = |path: &'static str| {
+        app.client
+            .get(app.url(path))
+            .header("cookie", format!("kilat_session={token}"))
+            .send()
+    };
+    for path in ENDPOINTS {
+        assert_eq!(
+            app.get(path).await.status(),
+            StatusCode::UNAUTHORIZED,
+            "{path}"
+        );
+        let made_up = app.get_as(path, "made-up-token").await;
+        assert_eq!(made_up.status(), StatusCode::UNAUTHORIZED, "{path}");
+        assert_eq!(error(made_up).await["code"], "unauthorized");
+        // Fresh: nothing moves, no cookie.
+        let fresh = with_cookie(path).await.unwrap();
+        assert_eq!(fresh.status(), StatusCode::OK, "{path}");
+        assert!(session_cookie_of(&fresh).is_empty(), "{path}");
+        // Last used 10 days ago: this use extends it, the cookie says so, and the next use within the minute does not.
+        age_session(&app, 10 * DAY_MS, 10 * DAY_MS).await;
+        let extended = with_cookie(path).await.unwrap();
+        let cookies = session_cookie_of(&extended);
+        assert_eq!(cookies.len(), 1, "{path}: {cookies:?}");
+        assert_eq!(max_age(&cookies[0]), 30 * 24 * 60 * 60, "{path}");
+        assert!(
+            session_cookie_of(&with_cookie(path).await.unwrap()).is_empty(),
+            "{path}"
+        );
+        // The header gets no cookie.
+        age_session(&app, DAY_MS, 2 * 60_000).await;
+        let by_header = app.get_as(path, &token).await;
+        assert_eq!(by_header.status(), StatusCode::OK, "{path}");
+        assert!(session_cookie_of(&by_header).is_empty(), "{path}");
+        // Idle over 30 days, or opened over 90 days ago: refused.
+        age_session(&app, 31 * DAY_MS, 30 * DAY_MS + 60_000).await;
+        assert_eq!(
+            app.get_as(path, &token).await.status(),
+            StatusCode::UNAUTHORIZED,
+            "{path}"
+        );
+        age_session(&app, 90 * DAY_MS + 60_000, 0).await;
+        assert_eq!(
+            app.get_as(path, &token).await.status(),
+            StatusCode::UNAUTHORIZED,
+            "{path}"
+        );
+        age_session(&app, 0, 0).await;
+    }
+    // A live session without orders lists none.
+    let list = data(app.get_as(ENDPOINTS[0], &token).await).await;
+    assert_eq!(list, json!([]));
+    // Signed out: refused at once by both.
+    let out = app
+        .client
+        .post(app.url("/api/v1/borrower/logout"))
+        .header("x-session-id", &token)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(out.status(), StatusCode::OK);
+    for path in ENDPOINTS {
+        assert_eq!(
+            app.get_as(path, &token).await.status(),
+            StatusCode::UNAUTHORIZED,
+            "{path}"
+        );
+    }
+    app.stop().await;
+}

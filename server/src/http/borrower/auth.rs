@@ -269,26 +269,68 @@ impl FromRequestParts<AppState> for Session {
         parts: &mut Parts,
         state: &AppState,
     ) -> Result<Self, Self::Rejection> {
-        let (token, source) = session_token(&parts.headers).ok_or(ApiError::Unauthorized)?;
-        match state.services.sign_in.borrower_for_token(&token).await {
+        let token = SessionToken::from_request_parts(parts, state).await?;
+        match state
+            .services
+            .sign_in
+            .borrower_for_token(&token.token)
+            .await
+        {
             Ok(Some(live)) => {
-                if let (Some(lifetime_ms), TokenSource::Cookie) = (live.extended_for_ms, source)
-                    && let Some(slot) = parts.extensions.get::<CookieRefresh>()
-                {
-                    slot.set(session_cookie(
-                        &token,
-                        lifetime_ms / 1000,
-                        state.secure_cookies,
-                    ));
-                }
+                token.extended(state, live.extended_for_ms);
                 Ok(Self {
                     borrower: live.borrower,
-                    token,
+                    token: token.token,
                 })
             }
             Ok(None) => Err(ApiError::Unauthorized),
             Err(err) => Err(ApiError::from(err)),
         }
+    }
+}
+
+/// The session token a request carries, not yet checked: for a handler that checks it in the same statement as its
+/// own read (the order list). Rejects with 401 when there is none; the handler answers 401 when it names no live
+/// session, and calls [`SessionToken::extended`] when it does.
+pub struct SessionToken {
+    pub token: String,
+    source: TokenSource,
+    refresh: Option<CookieRefresh>,
+}
+
+impl SessionToken {
+    /// The session was found live and this use extended it for `lifetime_ms` (`None`: not extended): a cookie that
+    /// carried it is re-issued with that lifetime.
+    pub fn extended(&self, state: &AppState, lifetime_ms: Option<i64>) {
+        if let (Some(lifetime_ms), TokenSource::Cookie, Some(slot)) =
+            (lifetime_ms, self.source, &self.refresh)
+        {
+            slot.set(session_cookie(
+                &self.token,
+                lifetime_ms / 1000,
+                state.secure_cookies,
+            ));
+        }
+    }
+}
+
+impl FromRequestParts<AppState> for SessionToken {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(
+        parts: &mut Parts,
+        _state: &AppState,
+    ) -> Result<Self, Self::Rejection> {
+        let (token, source) = session_token(&parts.headers).ok_or(ApiError::Unauthorized)?;
+        let refresh = match source {
+            TokenSource::Cookie => parts.extensions.get::<CookieRefresh>().cloned(),
+            TokenSource::Header => None,
+        };
+        Ok(Self {
+            token,
+            source,
+            refresh,
+        })
     }
 }
 

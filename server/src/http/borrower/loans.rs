@@ -1,10 +1,14 @@
 //! Products and quotes for the signed-in borrower: what they may apply for, and the Key Fact Statement of a loan
 //! before anything is stored (issue 3).
 
+use std::sync::{Arc, PoisonError, RwLock};
+
 use axum::Json;
 use axum::extract::{Path, State};
-use kilat_domain::{Currency, Interest, KeyFactStatement, Product};
+use kilat_domain::{Currency, Interest, KeyFactStatement, Market, Product};
 use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
+use time::Date;
 use utoipa::ToSchema;
 
 use super::auth::Session;
@@ -96,6 +100,50 @@ pub(super) fn view(s: &Services, product: &Product) -> Result<ProductView, ApiEr
         cooling_off_days: product.cooling_off_days,
         sample,
     })
+}
+
+/// Each market's product list as home shows it (`Vec<ProductView>`), serialized once per business date: the products
+/// and their sample prices (`Catalog::sample`) do not change within a day, so home does not rebuild and re-serialize
+/// them on every request (issue 7).
+#[derive(Default)]
+pub struct ProductsJson {
+    /// India, Indonesia: the date the list was made for, and the list.
+    slots: [RwLock<Option<(Date, ProductList)>>; 2],
+}
+
+/// A product list serialized once (see [`ProductsJson`]); it serializes as the JSON array it holds.
+#[derive(Debug, Clone)]
+pub struct ProductList(Arc<RawValue>);
+
+impl Serialize for ProductList {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        (*self.0).serialize(serializer)
+    }
+}
+
+impl ProductsJson {
+    /// The products of `market` as of its business date today.
+    pub fn of(&self, s: &Services, market: Market) -> Result<ProductList, ApiError> {
+        let today = s.clock.today(market);
+        let slot = &self.slots[match market {
+            Market::India => 0,
+            Market::Indonesia => 1,
+        }];
+        if let Some((day, list)) = &*slot.read().unwrap_or_else(PoisonError::into_inner)
+            && *day == today
+        {
+            return Ok(list.clone());
+        }
+        let views = s
+            .catalog
+            .for_market(market)
+            .map(|p| view(s, p))
+            .collect::<Result<Vec<_>, _>>()?;
+        let json = serde_json::value::to_raw_value(&views).map_err(anyhow::Error::from)?;
+        let list = ProductList(Arc::from(json));
+        *slot.write().unwrap_or_else(PoisonError::into_inner) = Some((today, list.clone()));
+        Ok(list)
+    }
 }
 
 /// The products of the borrower's market, smallest first.

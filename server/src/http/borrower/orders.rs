@@ -9,8 +9,8 @@ use kilat_domain::{Currency, KeyFactStatement, Market, OrderState};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use super::auth::Session;
-use super::loans::{ProductView, QuoteRequest, view};
+use super::auth::{Session, SessionToken};
+use super::loans::{ProductList, ProductView, QuoteRequest, view};
 use crate::applications::{self, Confirmation, Confirmed, LoanRequest, Reason, Standing};
 use crate::auth::Borrower;
 use crate::certification::Step;
@@ -57,7 +57,8 @@ pub struct HomeView {
     /// True when the borrower may apply now.
     pub eligible: bool,
     pub reasons: Vec<Reason>,
-    pub products: Vec<ProductView>,
+    #[schema(value_type = Vec<ProductView>)]
+    pub products: ProductList,
 }
 
 fn products_of(s: &Services, borrower: &Borrower) -> Result<Vec<ProductView>, ApiError> {
@@ -73,12 +74,15 @@ fn products_of(s: &Services, borrower: &Borrower) -> Result<Vec<ProductView>, Ap
     responses((status = 200, body = Envelope<HomeView>), (status = 401, body = ErrorBody)))]
 pub async fn home(
     State(state): State<AppState>,
-    session: Session,
+    token: SessionToken,
 ) -> Result<Json<Envelope<HomeView>>, ApiError> {
     let s = &state.services;
+    let (session, standing) = Standing::of_token(s, &token.token)
+        .await?
+        .ok_or(ApiError::Unauthorized)?;
+    token.extended(&state, session.extended_for_ms);
     let borrower = &session.borrower;
-    let standing = Standing::of(s, borrower).await?;
-    let products = products_of(s, borrower)?;
+    let products = state.products_json.of(s, borrower.market)?;
     let progress = &standing.progress;
     Ok(Envelope::ok(HomeView {
         market: borrower.market,
@@ -319,11 +323,14 @@ pub async fn confirm(
     responses((status = 200, body = Envelope<Vec<OrderSummary>>), (status = 401, body = ErrorBody)))]
 pub async fn list(
     State(state): State<AppState>,
-    session: Session,
+    token: SessionToken,
 ) -> Result<Json<Envelope<Vec<OrderSummary>>>, ApiError> {
-    let orders = orders::list(&state.services, &session.borrower).await?;
+    let listed = orders::list_for_token(&state.services, &token.token)
+        .await?
+        .ok_or(ApiError::Unauthorized)?;
+    token.extended(&state, listed.extended_for_ms);
     Ok(Envelope::ok(
-        orders.into_iter().map(OrderSummary::from).collect(),
+        listed.orders.into_iter().map(OrderSummary::from).collect(),
     ))
 }
 
