@@ -1,7 +1,7 @@
 // The heart of the product, in each market and its language, at a phone's size: a new borrower signs in with the
 // code from the development outbox, completes the five certification steps, picks a loan, reads its Key Fact
-// Statement with the APR, accepts and confirms, then finds the loan under review in their list and reads its
-// agreement.
+// Statement with the APR and the loan's agreement, accepts both and confirms, is told the application was sent and
+// when a decision comes, finds the loan under review in their list, reads its agreement, and withdraws it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
@@ -27,13 +27,14 @@ const MARKETS = {
       consent: /I have told these people/,
       bank: 'Bank', account: 'Account number', accountAgain: 'Account number again', ifsc: 'IFSC',
       apply: 'Apply', kfs: 'Key Fact Statement', apr: 'Annual percentage rate (APR)',
-      accept: 'I have read the Key Fact Statement and accept it', confirm: 'Confirm',
+      accept: 'I have read the Key Fact Statement and the loan agreement above, and I accept both', confirm: 'Confirm',
       loans: 'My loans', underReview: 'Under review', agreement: 'Loan agreement', agreementTitle: /^Loan agreement KL-/,
+      sent: 'Application sent', withdraw: 'Withdraw application', withdrawConfirm: 'Withdraw', cancelled: 'Cancelled',
     },
     values: {
       fullName: 'Asha Verma', gender: 'Female', idNumber: 'ABCPE1234F', education: 'Graduate', marital: 'Single',
       region: 'Maharashtra', city: 'Mumbai', address: '12 Hill Road, Bandra West', postal: '400050',
-      employer: 'Infosys', income: '45000', payDay: '1',
+      employer: 'Infosys', income: '45000', lowIncome: '9000', payDay: '1',
       contacts: [['Ravi Verma', '98111 22233'], ['Meena Rao', '98222 33344']],
       bank: 'HDFC Bank', account: '501001234567', ifsc: 'HDFC0001234', accountShown: '5010 0123 4567',
     },
@@ -49,18 +50,20 @@ const MARKETS = {
       fullName: 'Nama lengkap sesuai KTP', dob: 'Tanggal lahir', gender: 'Jenis kelamin', idNumber: 'NIK (16 angka di KTP)',
       education: 'Pendidikan', marital: 'Status pernikahan', residence: 'Status tempat tinggal', region: 'Provinsi',
       city: 'Kota/kabupaten', address: 'Alamat', postal: 'Kode pos',
-      work: 'Jenis pekerjaan', employer: 'Nama perusahaan atau usaha', income: 'Penghasilan per tahun, dalam rupiah', payDay: 'Tanggal gajian',
+      work: 'Jenis pekerjaan', employer: 'Nama perusahaan atau usaha', income: 'Penghasilan per bulan, dalam rupiah', payDay: 'Tanggal gajian',
       contact: (n) => `Kontak ${n}`, contactName: 'Nama', relation: 'Hubungan dengan Anda', contactPhone: 'Nomor HP',
       consent: /Saya sudah memberi tahu mereka/,
       bank: 'Bank', account: 'Nomor rekening', accountAgain: 'Ulangi nomor rekening', ifsc: null,
       apply: 'Ajukan', kfs: 'Ringkasan Informasi Pinjaman', apr: null,
-      accept: 'Saya telah membaca Ringkasan Informasi Pinjaman dan menyetujuinya', confirm: 'Konfirmasi',
+      accept: 'Saya telah membaca Ringkasan Informasi Pinjaman dan perjanjian pinjaman di atas, dan saya menyetujui keduanya',
+      confirm: 'Konfirmasi',
       loans: 'Pinjaman saya', underReview: 'Sedang ditinjau', agreement: 'Perjanjian pinjaman', agreementTitle: /^Perjanjian pinjaman KL-/,
+      sent: 'Pengajuan terkirim', withdraw: 'Batalkan pengajuan', withdrawConfirm: 'Batalkan', cancelled: 'Dibatalkan',
     },
     values: {
       fullName: 'Budi Santoso', gender: 'Laki-laki', idNumber: '3171234567890001', education: null, marital: 'Kawin',
       region: 'DKI Jakarta', city: null, address: 'Jl. Sudirman No. 5', postal: '12190',
-      employer: 'PT Maju', income: '90000000', payDay: '25',
+      employer: 'PT Maju', income: '7500000', lowIncome: '300000', payDay: '25',
       contacts: [['Siti Aminah', '0812 9876 5432'], ['Andi Wijaya', '0813 1112 2233']],
       bank: null, account: '1234567890', ifsc: null, accountShown: '1234 5678 90',
     },
@@ -125,10 +128,14 @@ for (const [name, market] of Object.entries(MARKETS)) {
       await page.getByLabel(t.postal, { exact: true }).fill(v.postal);
       await page.getByRole('button', { name: t.save }).click();
 
-      // 3. Job and income.
+      // 3. Job and income, a month in both markets; below the minimum a warning shows under the field.
       await choose(page, t.work, null);
       await page.getByLabel(t.employer, { exact: true }).fill(v.employer);
+      await page.getByLabel(t.income, { exact: true }).fill(v.lowIncome);
+      await page.locator('.cert-form__warning').waitFor();
+      await page.screenshot({ path: path.join(outDir, `borrow-${name}-income-warning.png`) });
       await page.getByLabel(t.income, { exact: true }).fill(v.income);
+      await page.locator('.cert-form__warning').waitFor({ state: 'detached' });
       await page.getByLabel(t.payDay, { exact: true }).fill(v.payDay);
       await page.getByRole('button', { name: t.save }).click();
 
@@ -158,18 +165,27 @@ for (const [name, market] of Object.entries(MARKETS)) {
       await page.getByRole('heading', { level: 1, name: market.product }).waitFor();
       await page.getByRole('button', { name: t.apply, exact: true }).or(page.getByRole('link', { name: t.apply, exact: true })).first().click();
       await page.getByRole('heading', { level: 1, name: t.kfs }).waitFor();
-      const apr = page.getByText(/^\d+\.\d{2}%$/).first();
+      // The market's numbers: 17.07% in India, 17,07% in Indonesia.
+      const apr = page.getByText(market.lang ? /^\d+\.\d{2}%$/ : /^\d+,\d{2}%$/).first();
       await apr.waitFor();
       const aprText = await apr.textContent();
       if (t.apr) await page.getByText(t.apr).first().waitFor();
 
-      // Confirm needs the explicit acceptance.
+      // This loan's agreement is on the screen before anything is accepted, naming the borrower and the account.
+      const preview = page.locator('section.confirm__agreement');
+      await preview.getByText(v.fullName).first().waitFor();
+      assert.ok((await preview.textContent()).includes(v.account.slice(-4)), 'the agreement names the payout account');
+      await page.screenshot({ path: path.join(outDir, `borrow-${name}-confirm.png`), fullPage: true });
+
+      // Confirm needs the explicit acceptance of both.
       const confirm = page.getByRole('button', { name: t.confirm, exact: true });
       await page.getByLabel(t.accept).check();
       await confirm.click();
 
-      // The order: under review, with the accepted KFS's APR.
+      // The order: sent, under review (with when a decision comes), with the accepted KFS's APR.
+      await page.getByRole('status').filter({ hasText: t.sent }).waitFor();
       await page.getByText(t.underReview).first().waitFor();
+      await page.screenshot({ path: path.join(outDir, `borrow-${name}-sent.png`) });
       const orderUrl = new URL(page.url());
       assert.match(orderUrl.pathname, /^\/app\/orders\/KL-\d{6}-[0-9A-Z]{6}$/);
       const orderNo = decodeURIComponent(orderUrl.pathname.split('/').pop());
@@ -193,6 +209,14 @@ for (const [name, market] of Object.entries(MARKETS)) {
       assert.ok(!body.includes(v.idNumber) && !body.includes(v.account), 'numbers stay masked in the agreement');
       assert.ok(body.includes(aprText), 'the agreement states the accepted APR');
       await page.screenshot({ path: path.join(outDir, `borrow-${name}-agreement.png`) });
+
+      // Withdrawn after a confirm dialog: cancelled, and the borrower may apply again.
+      await page.goto(site.url(`/app/orders/${encodeURIComponent(orderNo)}${market.lang}`), { waitUntil: 'load' });
+      await page.getByRole('button', { name: t.withdraw }).click();
+      await page.getByRole('dialog').getByRole('button', { name: t.withdrawConfirm, exact: true }).click();
+      await page.locator('.order__head .status-badge--cancelled').waitFor();
+      assert.equal(await page.getByRole('button', { name: t.withdraw }).count(), 0);
+      await page.screenshot({ path: path.join(outDir, `borrow-${name}-cancelled.png`) });
     });
   });
 }

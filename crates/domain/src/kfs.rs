@@ -1,11 +1,14 @@
 //! The Key Fact Statement (RBI KFS circular, April 2024): what the borrower sees and accepts before
 //! an application is confirmed, with a content hash so the accepted version can be proved later.
 
+use crate::calendar::days_between;
+use crate::caps::CapTable;
 use crate::error::{Error, Result};
+use crate::loan::PREPAYMENT_RULE;
 use crate::money::{Currency, Market, Money};
 use crate::product::{ExtensionTerms, Interest, LateCharge};
 use crate::quote::{FeeCharge, Quote};
-use crate::rate::Apr;
+use crate::rate::{Apr, RATE_SCALE, Rate};
 use crate::schedule::Installment;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
@@ -17,7 +20,11 @@ use time::Date;
 /// licence line (`lender.licence`, left out of the JSON when empty, as it is in version 1). A statement keeps the
 /// version it was sealed with, and [`KeyFactStatement::compute_hash`] hashes a version-1 statement with its old names,
 /// so statements accepted before still prove intact.
-pub const KFS_VERSION: u32 = 2;
+///
+/// Version 3 added the prepayment terms (`prepayment`, [`PREPAYMENT_RULE`]) and, in Indonesia, the loan's daily cost
+/// against OJK's daily cap (`dailyCost`, null elsewhere), as the last two fields. A statement of version 1 or 2 reads
+/// them as `""` and null, and is hashed without them ([`V3_FIELDS`]), exactly as it was sealed.
+pub const KFS_VERSION: u32 = 3;
 
 /// The JSON names version 1 wrote for the fields version 2 renamed. A key is always `"name":` with unescaped quotes,
 /// which no string value can contain, so replacing these exact byte sequences touches keys only.
@@ -28,6 +35,10 @@ const V1_NAMES: [(&str, &str); 5] = [
     ("\"feeFixed\":", "\"fee_fixed\":"),
     ("\"maxExtensions\":", "\"max_extensions\":"),
 ];
+
+/// The JSON the version-3 fields add at the end of a statement that has neither: what hashing a version 1 or 2
+/// statement leaves out. Any other value of them in such a statement is not what was sealed, and breaks the seal.
+const V3_FIELDS: &str = ",\"prepayment\":\"\",\"dailyCost\":null}";
 
 /// Who lends, and who hears complaints; runtime settings, passed in by the server.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -116,11 +127,87 @@ pub struct KeyFactStatement {
     /// Extension terms; null when the product offers none.
     #[cfg_attr(feature = "openapi", schema(required = true))]
     pub extension: Option<ExtensionTerms>,
+    /// Prepayment terms ([`PREPAYMENT_RULE`]; version 3). Empty in statements sealed before version 3.
+    #[serde(default)]
+    #[cfg_attr(feature = "openapi", schema(required = true))]
+    pub prepayment: String,
+    /// Indonesia, version 3: the loan's daily cost against OJK's daily cap. Null elsewhere and in statements sealed
+    /// before version 3.
+    #[serde(default)]
+    #[cfg_attr(feature = "openapi", schema(required = true))]
+    pub daily_cost: Option<DailyCost>,
+}
+
+/// The daily cost of an Indonesian loan as OJK's cap measures it: interest plus fees, per day of the loan, as a share
+/// of the principal, beside the cap in force for the loan's disbursal date and tenor (docs/MONEY.md §5).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct DailyCost {
+    /// Days from disbursal to the last due date (at least 1).
+    pub days: i64,
+    /// Interest plus fees with tax, over the whole loan.
+    pub cost: Money,
+    /// `cost` per day, rounded up to the minor unit so it never understates.
+    pub per_day: Money,
+    /// `cost` per day as a share of the principal, rounded up to the rate's last digit so it never understates.
+    pub rate: Rate,
+    /// OJK's daily cap for this loan.
+    pub cap: Rate,
+    /// The most interest plus fees may reach under the cap over `days` (rounded down).
+    pub limit: Money,
+}
+
+impl DailyCost {
+    /// The daily cost of `quote` under `caps`; `None` outside Indonesia, where no daily cap applies.
+    pub fn of(quote: &Quote, caps: &CapTable) -> Result<Option<DailyCost>> {
+        if quote.market != Market::Indonesia {
+            return Ok(None);
+        }
+        let last_due = quote.last_due_date();
+        let cap = caps.daily_cap(quote.disbursal_date, last_due)?;
+        let days = days_between(quote.disbursal_date, last_due).max(1);
+        let cost = quote.cost()?;
+        let principal = i128::from(quote.principal.minor());
+        let wide_days = i128::from(days);
+        let ceil = |num: i128, den: i128| (num + den - 1) / den;
+        let per_day = Money::try_from_i128(ceil(i128::from(cost.minor()), wide_days))?;
+        let rate = if principal > 0 {
+            i64::try_from(ceil(
+                i128::from(cost.minor()) * i128::from(RATE_SCALE),
+                principal * wide_days,
+            ))
+            .map_err(|_| Error::Overflow)?
+        } else {
+            0
+        };
+        let limit = Money::try_from_i128(
+            principal * i128::from(cap.ppb()) * wide_days / i128::from(RATE_SCALE),
+        )?;
+        Ok(Some(DailyCost {
+            days,
+            cost,
+            per_day,
+            rate: Rate::from_ppb(rate),
+            cap,
+            limit,
+        }))
+    }
 }
 
 impl KeyFactStatement {
-    /// Builds the statement of `quote` for `lender` and seals it with its hash.
+    /// Builds the statement of `quote` for `lender` and seals it with its hash, under OJK's default caps in Indonesia
+    /// ([`CapTable::ojk_consumer`]).
     pub fn new(quote: &Quote, lender: &Lender) -> Result<KeyFactStatement> {
+        Self::new_with_caps(quote, lender, &CapTable::ojk_consumer())
+    }
+
+    /// As [`KeyFactStatement::new`], with the configured cap table the quote was checked against.
+    pub fn new_with_caps(
+        quote: &Quote,
+        lender: &Lender,
+        caps: &CapTable,
+    ) -> Result<KeyFactStatement> {
         let mut kfs = KeyFactStatement {
             version: KFS_VERSION,
             content_hash: String::new(),
@@ -146,6 +233,8 @@ impl KeyFactStatement {
             max_late_charges: quote.max_late_charges,
             cooling_off_days: quote.cooling_off_days,
             extension: quote.extension,
+            prepayment: PREPAYMENT_RULE.to_owned(),
+            daily_cost: DailyCost::of(quote, caps)?,
         };
         kfs.content_hash = kfs.compute_hash()?;
         Ok(kfs)
@@ -158,6 +247,11 @@ impl KeyFactStatement {
         // Struct fields serialize in declaration order, so this JSON is canonical for a version.
         let mut json =
             serde_json::to_string(&unsealed).map_err(|e| Error::Serialize(e.to_string()))?;
+        if self.version < 3
+            && let Some(without) = json.strip_suffix(V3_FIELDS)
+        {
+            json = format!("{without}}}");
+        }
         if self.version == 1 {
             for (now, then) in V1_NAMES {
                 json = json.replace(now, then);
@@ -241,8 +335,10 @@ mod tests {
         v1.version = 1;
         v1.late_charge.per_day = Money::from_minor(2_500);
         v1.late_charge.max_days = 30;
+        v1.prepayment = String::new();
         v1.content_hash = String::new();
-        let mut stored = serde_json::to_string(&v1).unwrap();
+        let full = serde_json::to_string(&v1).unwrap();
+        let mut stored = format!("{}}}", full.strip_suffix(V3_FIELDS).unwrap());
         for (now, then) in V1_NAMES {
             stored = stored.replace(now, then);
         }
@@ -282,7 +378,7 @@ mod tests {
     #[test]
     fn the_licence_is_sealed_and_a_version_1_statement_without_it_stays_intact() {
         let mut k = kfs();
-        assert_eq!(k.version, 2);
+        assert_eq!(k.version, 3);
         assert_eq!(
             serde_json::to_value(&k).unwrap()["lender"]["licence"],
             "RBI CoR No. N-00.00000 (example)"
@@ -294,10 +390,106 @@ mod tests {
         let mut old = kfs();
         old.version = 1;
         old.lender.licence = String::new();
+        old.prepayment = String::new();
         old.content_hash = old.compute_hash().unwrap();
         let json = serde_json::to_value(&old).unwrap();
         assert!(json["lender"].get("licence").is_none());
         let back: KeyFactStatement = serde_json::from_value(json).unwrap();
         assert!(back.is_intact());
+    }
+
+    /// A statement as version 2 stored it with an order: its JSON without the version-3 fields, sealed over that.
+    fn stored_by_version_2(mut k: KeyFactStatement) -> String {
+        k.version = 2;
+        k.prepayment = String::new();
+        k.daily_cost = None;
+        k.content_hash = String::new();
+        let full = serde_json::to_string(&k).unwrap();
+        let json = format!("{}}}", full.strip_suffix(V3_FIELDS).unwrap());
+        let hash: String = Sha256::digest(json.as_bytes())
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect();
+        json.replacen(
+            "\"contentHash\":\"\"",
+            &format!("\"contentHash\":\"{hash}\""),
+            1,
+        )
+    }
+
+    #[test]
+    fn version_3_states_the_prepayment_terms_and_seals_them() {
+        let k = kfs();
+        assert_eq!(k.version, 3);
+        assert_eq!(k.prepayment, PREPAYMENT_RULE);
+        let json = serde_json::to_value(&k).unwrap();
+        assert!(
+            json["prepayment"]
+                .as_str()
+                .unwrap()
+                .contains("without a prepayment charge")
+        );
+        // India has no daily cap: its daily cost is null.
+        assert!(json["dailyCost"].is_null());
+        let mut changed = k.clone();
+        changed.prepayment = "A prepayment charge of 4% applies.".into();
+        assert!(!changed.is_intact(), "the prepayment terms are sealed");
+    }
+
+    #[test]
+    fn a_version_2_statement_still_proves_intact_and_reads_back_without_the_new_terms() {
+        let stored = stored_by_version_2(kfs());
+        assert!(!stored.contains("prepayment") && !stored.contains("dailyCost"));
+        let read: KeyFactStatement = serde_json::from_str(&stored).unwrap();
+        assert_eq!(read.version, 2);
+        assert_eq!(read.prepayment, "");
+        assert_eq!(read.daily_cost, None);
+        assert!(read.is_intact());
+        // Read back, it answers with the version-3 fields empty, and still proves intact.
+        let answered = serde_json::to_value(&read).unwrap();
+        assert_eq!(answered["prepayment"], "");
+        assert!(answered["dailyCost"].is_null());
+        let again: KeyFactStatement = serde_json::from_value(answered).unwrap();
+        assert!(again.is_intact());
+        let mut tampered = read.clone();
+        tampered.total_interest = Money::from_minor(1);
+        assert!(!tampered.is_intact());
+        // Prepayment terms slipped into a version-2 statement are not what was sealed.
+        let mut added = read;
+        added.prepayment = PREPAYMENT_RULE.to_owned();
+        assert!(!added.is_intact());
+    }
+
+    #[test]
+    fn an_indonesian_statement_shows_its_daily_cost_against_the_cap() {
+        // Rp1,000,000 for 30 days at 0.2% a day flat with a 1% fee: Rp60,000 interest + Rp10,000 fee = Rp70,000,
+        // Rp2,333.34 a day (rounded up), 0.2333334% of the principal a day (rounded up), against 0.3% a day (a
+        // limit of Rp90,000 over the 30 days).
+        let product = crate::quote::tests::indonesian(20, 100);
+        let q = quote(
+            &product,
+            Money::from_major(1_000_000),
+            &product.terms[0].code,
+            date!(2026 - 11 - 22),
+        )
+        .unwrap();
+        let k = KeyFactStatement::new(&q, &lender()).unwrap();
+        let daily = k
+            .daily_cost
+            .expect("an Indonesian statement has a daily cost");
+        assert_eq!(daily.days, 30);
+        assert_eq!(daily.cost, Money::from_major(70_000));
+        assert_eq!(daily.per_day, Money::from_minor(233_334));
+        assert_eq!(daily.rate, Rate::from_ppb(2_333_334));
+        assert_eq!(daily.cap, Rate::from_ppb(3_000_000));
+        assert_eq!(daily.limit, Money::from_major(90_000));
+        assert!(daily.rate <= daily.cap && daily.cost <= daily.limit);
+        let json = serde_json::to_value(&k).unwrap();
+        assert_eq!(json["dailyCost"]["rate"], "0.2333334%");
+        assert_eq!(json["dailyCost"]["cap"], "0.3%");
+        assert!(k.is_intact());
+        let mut tampered = k;
+        tampered.daily_cost = None;
+        assert!(!tampered.is_intact(), "the daily cost is sealed");
     }
 }

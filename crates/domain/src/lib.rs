@@ -23,7 +23,7 @@ pub use apr::apr;
 pub use caps::{CapTable, DailyCostCap, LateChargeCap};
 pub use codes::{Code, UnknownCode};
 pub use error::{CapKind, Error, Result};
-pub use kfs::{GrievanceOfficer, KFS_VERSION, KeyFactStatement, Lender};
+pub use kfs::{DailyCost, GrievanceOfficer, KFS_VERSION, KeyFactStatement, Lender};
 pub use loan::{
     Buckets, EntryKind, InstallmentBalance, InstallmentStatus, LedgerEntry, Line, LoanBalances,
     PREPAYMENT_RULE, Plan, Settlement, allocate_repayment, cooling_off_settlement, extend,

@@ -302,11 +302,14 @@ pub async fn confirm(
         return Err(Refusal::KfsChanged.into());
     }
     let kfs_json = serde_json::to_string(&kfs).map_err(anyhow::Error::from)?;
+    // The agreement is frozen with the order: the borrower's particulars as they are now, the text in every language.
+    let party = orders::agreement::party_of(s, borrower).await?;
     let now = s.clock.now_ms();
     let actor = Actor::Borrower(borrower.id.clone());
     // A clash of order numbers (six random characters a day) is retried with another number.
     for _attempt in 0..4 {
         let order_no = new_order_no(s.clock.now());
+        let agreement_json = orders::agreement::snapshot(&order_no, now, &kfs, &party)?;
         let new = NewOrder {
             order_no: &order_no,
             borrower_id: &borrower.id,
@@ -323,6 +326,7 @@ pub async fn confirm(
             status: OrderState::PendingReview,
             kfs_json: &kfs_json,
             kfs_hash: &kfs.content_hash,
+            agreement_json: &agreement_json,
             idempotency_key: key,
             request_hash: &request_hash,
             now,

@@ -131,7 +131,7 @@ pub fn key_fact_statement(
         };
         Error::field("amount", problem)
     })?;
-    KeyFactStatement::new(&quote, lender).map_err(Error::Loan)
+    KeyFactStatement::new_with_caps(&quote, lender, catalog.caps()).map_err(Error::Loan)
 }
 
 #[cfg(test)]

@@ -33,7 +33,7 @@ pub fn key_fact_statement(
         .with_context(|| format!("the product {} fails its checks", product.code))?;
     let quote = quote_with_caps(&product, Money::from_minor(amount), term, disbursed, &caps)
         .with_context(|| format!("{amount} minor units on term {term:?} cannot be quoted"))?;
-    KeyFactStatement::new(&quote, &site.lender(quote.market))
+    KeyFactStatement::new_with_caps(&quote, &site.lender(quote.market), &caps)
         .context("building the Key Fact Statement")
 }
 

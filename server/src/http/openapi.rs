@@ -47,6 +47,8 @@ use crate::settings::{GrievanceOfficer, PublicSiteSettings};
         orders::list,
         orders::detail,
         orders::agreement,
+        orders::apply_agreement,
+        orders::cancel,
         console::login,
         console::logout,
         console::me,

@@ -1,8 +1,11 @@
-//! The loan agreement, rendered from the KFS the borrower accepted and their certification, in the request's
-//! language. Every figure comes from the stored KFS: the agreement cannot say anything the KFS does not.
+//! The loan agreement, rendered from the KFS and the borrower's certification, in the request's language. Every
+//! figure comes from the KFS: the agreement cannot say anything the KFS does not. Before confirming, the borrower
+//! reads it beside the KFS ([`preview`]); at confirm it is frozen with the order ([`snapshot`]: the borrower's
+//! particulars and the rendered text in every language), and the order's agreement is that snapshot from then on
+//! ([`of_order`]), whatever the certification later says.
 
 use kilat_domain::{KeyFactStatement, Lender, Market, Money};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use crate::auth::Borrower;
@@ -12,7 +15,7 @@ use crate::i18n::{self, Lang, format_money};
 use crate::services::Services;
 
 /// The borrower as the agreement names them, numbers masked.
-#[derive(Debug, Clone, Serialize, ToSchema)]
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct AgreementBorrower {
     pub full_name: String,
@@ -23,7 +26,7 @@ pub struct AgreementBorrower {
     pub bank_account_masked: String,
 }
 
-#[derive(Debug, Clone, Serialize, ToSchema)]
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 pub struct Clause {
     pub heading: String,
     pub text: String,
@@ -32,9 +35,10 @@ pub struct Clause {
 #[derive(Debug, Clone, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Agreement {
+    /// Empty in a preview (no order yet).
     pub order_no: String,
     pub title: String,
-    /// Epoch milliseconds: when the borrower confirmed.
+    /// Epoch milliseconds: when the borrower confirmed (in a preview: now).
     pub accepted_at: i64,
     pub lender: Lender,
     pub borrower: AgreementBorrower,
@@ -43,17 +47,24 @@ pub struct Agreement {
     pub clauses: Vec<Clause>,
 }
 
-/// The agreement of one of the borrower's orders, in `lang`: the stored KFS and the borrower as certified, numbers
-/// masked.
-pub async fn of_order(
-    s: &Services,
-    borrower: &Borrower,
-    order_no: &str,
-    lang: Lang,
-) -> Result<Agreement, Error> {
-    let order = super::own(s, borrower, order_no).await?;
-    let kfs: KeyFactStatement =
-        serde_json::from_str(&order.kfs_json).map_err(anyhow::Error::from)?;
+/// The agreement's text in one language, as frozen at confirm.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct FrozenText {
+    lang: String,
+    title: String,
+    clauses: Vec<Clause>,
+}
+
+/// What is frozen with an order at confirm (`orders.agreement_json`): the borrower as the agreement named them and
+/// the rendered title and clauses in every language the server writes.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct Snapshot {
+    borrower: AgreementBorrower,
+    texts: Vec<FrozenText>,
+}
+
+/// The borrower as their certification names them now, numbers masked.
+pub async fn party_of(s: &Services, borrower: &Borrower) -> Result<AgreementBorrower, Error> {
     let certification = Certification::load(s, borrower).await?;
     let mut party = AgreementBorrower {
         full_name: String::new(),
@@ -87,7 +98,84 @@ pub async fn of_order(
             StepData::Job(_) | StepData::Extended(_) => {}
         }
     }
-    Ok(render(lang, &order.order_no, order.created_at, &kfs, party))
+    Ok(party)
+}
+
+/// The agreement the borrower is about to accept with `kfs`, in `lang`: not yet an order's, so without an order
+/// number, and dated today.
+pub async fn preview(
+    s: &Services,
+    borrower: &Borrower,
+    kfs: &KeyFactStatement,
+    lang: Lang,
+) -> Result<Agreement, Error> {
+    let party = party_of(s, borrower).await?;
+    let mut agreement = render(lang, "", s.clock.now_ms(), kfs, party);
+    agreement.title = i18n::text(lang, "agreement.title_draft").to_owned();
+    Ok(agreement)
+}
+
+/// The agreement of a new order, frozen as JSON for `orders.agreement_json`: `party` and the text in every language.
+pub fn snapshot(
+    order_no: &str,
+    accepted_at: i64,
+    kfs: &KeyFactStatement,
+    party: &AgreementBorrower,
+) -> Result<String, Error> {
+    let texts = Lang::ALL
+        .into_iter()
+        .map(|lang| {
+            let a = render(lang, order_no, accepted_at, kfs, party.clone());
+            FrozenText {
+                lang: lang.code().to_owned(),
+                title: a.title,
+                clauses: a.clauses,
+            }
+        })
+        .collect();
+    let snapshot = Snapshot {
+        borrower: party.clone(),
+        texts,
+    };
+    Ok(serde_json::to_string(&snapshot).map_err(anyhow::Error::from)?)
+}
+
+/// The agreement of one of the borrower's orders, in `lang`: the snapshot frozen at confirm with the stored KFS. An
+/// order confirmed before snapshots existed (migration 0010) is rendered from the certification as it is now.
+pub async fn of_order(
+    s: &Services,
+    borrower: &Borrower,
+    order_no: &str,
+    lang: Lang,
+) -> Result<Agreement, Error> {
+    let order = super::own(s, borrower, order_no).await?;
+    let kfs: KeyFactStatement =
+        serde_json::from_str(&order.kfs_json).map_err(anyhow::Error::from)?;
+    let Some(frozen) = order.agreement_json.as_deref() else {
+        let party = party_of(s, borrower).await?;
+        return Ok(render(lang, &order.order_no, order.created_at, &kfs, party));
+    };
+    let snapshot: Snapshot = serde_json::from_str(frozen).map_err(anyhow::Error::from)?;
+    let text = snapshot
+        .texts
+        .into_iter()
+        .find(|t| t.lang == lang.code())
+        .ok_or_else(|| {
+            anyhow::anyhow!(
+                "the agreement of {} has no {} text",
+                order.order_no,
+                lang.code()
+            )
+        })?;
+    Ok(Agreement {
+        order_no: order.order_no,
+        title: text.title,
+        accepted_at: order.created_at,
+        lender: kfs.lender.clone(),
+        borrower: snapshot.borrower,
+        kfs,
+        clauses: text.clauses,
+    })
 }
 
 /// Renders the agreement of an accepted KFS. The clauses' texts are in the message catalogs (`agreement.*`).
@@ -134,11 +222,16 @@ pub fn render(
         .map(|d| d.date().to_string())
         .unwrap_or_default();
     let reference = &kfs.content_hash[..kfs.content_hash.len().min(12)];
+    // The APR in the language's numbers: a decimal comma in Indonesian (the statement keeps `17.07%`).
+    let apr = match lang {
+        Lang::En => kfs.apr_display.clone(),
+        Lang::Id => kfs.apr_display.replace('.', ","),
+    };
     let clause = |heading: &str, key: &str, args: &[(&str, &str)]| Clause {
         heading: t(heading),
         text: f(key, args),
     };
-    let clauses = vec![
+    let mut clauses = vec![
         clause(
             "agreement.parties_heading",
             "agreement.parties",
@@ -171,7 +264,7 @@ pub fn render(
             &[
                 ("interest", &m(kfs.total_interest)),
                 ("total", &m(kfs.total_repayable)),
-                ("apr", &kfs.apr_display),
+                ("apr", &apr),
             ],
         ),
         clause(
@@ -218,6 +311,17 @@ pub fn render(
             &[("date", &accepted), ("phone", &borrower.phone_masked)],
         ),
     ];
+    // After cooling-off. Statements sealed before version 3 state no prepayment terms, and their agreement none.
+    if !kfs.prepayment.is_empty() {
+        clauses.insert(
+            6,
+            clause("agreement.prepayment_heading", "agreement.prepayment", &[]),
+        );
+    }
+    // Numbered in order, so a clause that a statement does not have leaves no gap.
+    for (n, c) in clauses.iter_mut().enumerate() {
+        c.heading = format!("{}. {}", n + 1, c.heading);
+    }
     Agreement {
         order_no: order_no.to_owned(),
         title: f("agreement.title", &[("order_no", order_no)]),

@@ -1,6 +1,7 @@
 //! The order lifecycle: the only code that changes an order's status. Every change goes through the domain's state
 //! machine (`OrderState::apply`) and writes the status, the timeline entry and the audit entry in one transaction.
-//! Also the borrower's reads of their orders: the list, one order with its accepted KFS and timeline, the agreement.
+//! Also the borrower's reads of their orders (the list, one order with its accepted KFS and timeline, the agreement)
+//! and the borrower's own change: withdrawing an application before the payout ([`cancel`]).
 
 pub mod agreement;
 
@@ -212,4 +213,23 @@ pub async fn detail(
 ) -> Result<OrderDetail, Error> {
     let order = own(s, borrower, order_no).await?;
     detail_of(s, order).await
+}
+
+/// The borrower withdraws their application: one still pending review, or approved but not paid out
+/// (`OrderEvent::Cancel`). Any other state is `invalid_transition`; another borrower's order is not found. Racing
+/// changes (a second cancel, an approval, a payout) are settled by [`apply`]: exactly one of them moves the order.
+pub async fn cancel(
+    s: &Services,
+    borrower: &Borrower,
+    order_no: &str,
+) -> Result<OrderDetail, Error> {
+    let order = own(s, borrower, order_no).await?;
+    apply(
+        s,
+        &order.id,
+        OrderEvent::Cancel,
+        &Actor::Borrower(borrower.id.clone()),
+    )
+    .await?;
+    detail(s, borrower, &order.order_no).await
 }

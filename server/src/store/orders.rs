@@ -24,6 +24,8 @@ pub struct NewOrder<'a> {
     pub status: OrderState,
     pub kfs_json: &'a str,
     pub kfs_hash: &'a str,
+    /// The agreement accepted with the KFS, frozen (`orders::agreement::Snapshot` as JSON).
+    pub agreement_json: &'a str,
     pub idempotency_key: &'a str,
     pub request_hash: &'a str,
     pub now: i64,
@@ -53,6 +55,8 @@ pub struct OrderRow {
     pub request_hash: String,
     /// What the reviewer wrote with the approval or rejection (shown to the borrower when rejected).
     pub review_reason: Option<String>,
+    /// The agreement frozen at confirm; null for orders confirmed before migration 0010.
+    pub agreement_json: Option<String>,
     pub created_at: i64,
     pub updated_at: i64,
 }
@@ -166,7 +170,7 @@ pub struct OrderEventRow {
 pub struct Conflict;
 
 pub(super) const COLUMNS: &str = "id, order_no, borrower_id, market, product_code, product_name, term_code, currency, amount, \
-     net_disbursed, total_repayable, apr, apr_display, status, kfs_json, request_hash, review_reason, created_at, updated_at";
+     net_disbursed, total_repayable, apr, apr_display, status, kfs_json, request_hash, review_reason, agreement_json, created_at, updated_at";
 const LIST_COLUMNS: &str = "order_no, product_code, product_name, term_code, currency, amount, net_disbursed, \
      total_repayable, apr, apr_display, status, created_at";
 
@@ -289,8 +293,8 @@ impl Tx {
         let inserted = sqlx::query(
             "INSERT INTO orders (id, order_no, borrower_id, market, product_code, product_name, term_code, currency,
                  amount, net_disbursed, total_repayable, apr, apr_display, status, kfs_json, kfs_hash,
-                 idempotency_key, request_hash, created_at, updated_at)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $19)",
+                 idempotency_key, request_hash, agreement_json, created_at, updated_at)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $20)",
         )
         .bind(&id)
         .bind(new.order_no)
@@ -310,6 +314,7 @@ impl Tx {
         .bind(new.kfs_hash)
         .bind(new.idempotency_key)
         .bind(new.request_hash)
+        .bind(new.agreement_json)
         .bind(new.now)
         .execute(self.conn())
         .await;

@@ -35,10 +35,12 @@ pub fn routes() -> Router<AppState> {
         )
         .route("/borrower/home", get(orders::home))
         .route("/borrower/apply", post(orders::apply))
+        .route("/borrower/apply/agreement", post(orders::apply_agreement))
         .route("/borrower/orders", get(orders::list).post(orders::confirm))
         .route("/borrower/orders/{order_no}", get(orders::detail))
         .route(
             "/borrower/orders/{order_no}/agreement",
             get(orders::agreement),
         )
+        .route("/borrower/orders/{order_no}/cancel", post(orders::cancel))
 }

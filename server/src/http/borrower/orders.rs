@@ -363,3 +363,43 @@ pub async fn agreement(
         orders::agreement::of_order(&state.services, &session.borrower, &order_no, lang).await?;
     Ok(Envelope::ok(agreement))
 }
+
+/// The borrower withdraws an application still pending review, or approved but not yet paid out; answers the order,
+/// now `cancelled`. Any other state → `409 invalid_transition`; another borrower's order → 404.
+#[utoipa::path(post, path = "/api/v1/borrower/orders/{orderNo}/cancel", tag = "borrower",
+    security(("session_header" = []), ("session_cookie" = [])), operation_id = "cancel_order",
+    params(("orderNo" = String, Path, description = "E.g. KL-261123-7F3K9Q")),
+    responses((status = 200, description = "Cancelled", body = Envelope<OrderDetail>), (status = 401, body = ErrorBody),
+        (status = 404, body = ErrorBody),
+        (status = 409, description = "invalid_transition: paid out, already ended, or cancelled", body = ErrorBody)))]
+pub async fn cancel(
+    State(state): State<AppState>,
+    session: Session,
+    Path(order_no): Path<String>,
+) -> Result<Json<Envelope<OrderDetail>>, ApiError> {
+    let detail = orders::cancel(&state.services, &session.borrower, &order_no).await?;
+    Ok(Envelope::ok(detail.into()))
+}
+
+/// The loan agreement the borrower is about to accept with the KFS of `POST /apply` (same body, same checks and
+/// refusals), rendered in the request's language from that KFS and the borrower's certification. Nothing is stored:
+/// at confirm the agreement is rendered again and frozen with the order.
+#[utoipa::path(post, path = "/api/v1/borrower/apply/agreement", tag = "borrower",
+    security(("session_header" = []), ("session_cookie" = [])), operation_id = "apply_agreement",
+    request_body(content((QuoteRequest = "application/json"), (QuoteRequest = "application/x-www-form-urlencoded"))),
+    responses((status = 200, description = "The agreement, without an order number", body = Envelope<Agreement>),
+        (status = 401, body = ErrorBody),
+        (status = 403, description = "not_eligible", body = ErrorBody),
+        (status = 409, description = "certification_incomplete or open_order_exists", body = ErrorBody),
+        (status = 422, description = "validation_failed or cap_exceeded", body = ErrorBody)))]
+pub async fn apply_agreement(
+    State(state): State<AppState>,
+    lang: Lang,
+    session: Session,
+    JsonOrForm(req): JsonOrForm<QuoteRequest>,
+) -> Result<Json<Envelope<Agreement>>, ApiError> {
+    let s = &state.services;
+    let kfs = applications::apply(s, &session.borrower, &req.loan()).await?;
+    let agreement = orders::agreement::preview(s, &session.borrower, &kfs, lang).await?;
+    Ok(Envelope::ok(agreement))
+}

@@ -12,6 +12,7 @@ export const queryKeys = {
   home: ['borrower', 'home'] as const,
   recommended: ['borrower', 'recommended'] as const,
   apply: (request: QuoteRequest) => ['borrower', 'apply', request.productCode, request.amount, request.termCode] as const,
+  applyAgreement: (request: QuoteRequest) => ['borrower', 'apply-agreement', request.productCode, request.amount, request.termCode] as const,
   orders: ['borrower', 'orders'] as const,
   order: (orderNo: string) => ['borrower', 'orders', orderNo] as const,
   orderAgreement: (orderNo: string) => ['borrower', 'orders', orderNo, 'agreement'] as const,

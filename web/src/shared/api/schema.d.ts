@@ -21,6 +21,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/borrower/apply/agreement": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The loan agreement the borrower is about to accept with the KFS of `POST /apply` (same body, same checks and
+         *     refusals), rendered in the request's language from that KFS and the borrower's certification. Nothing is stored:
+         *     at confirm the agreement is rendered again and frozen with the order.
+         */
+        post: operations["apply_agreement"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/borrower/certification": {
         parameters: {
             query?: never;
@@ -275,6 +296,26 @@ export interface paths {
         get: operations["order_agreement"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/borrower/orders/{orderNo}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The borrower withdraws an application still pending review, or approved but not yet paid out; answers the order,
+         *     now `cancelled`. Any other state → `409 invalid_transition`; another borrower's order → 404.
+         */
+        post: operations["cancel_order"];
         delete?: never;
         options?: never;
         head?: never;
@@ -562,7 +603,7 @@ export interface components {
         Agreement: {
             /**
              * Format: int64
-             * @description Epoch milliseconds: when the borrower confirmed.
+             * @description Epoch milliseconds: when the borrower confirmed (in a preview: now).
              */
             acceptedAt: number;
             borrower: components["schemas"]["AgreementBorrower"];
@@ -570,6 +611,7 @@ export interface components {
             /** @description The accepted KFS (docs/MONEY.md §8). */
             kfs: components["schemas"]["KeyFactStatement"];
             lender: components["schemas"]["Lender"];
+            /** @description Empty in a preview (no order yet). */
             orderNo: string;
             title: string;
         };
@@ -788,6 +830,27 @@ export interface components {
          * @enum {string}
          */
         Currency: "INR" | "IDR";
+        /**
+         * @description The daily cost of an Indonesian loan as OJK's cap measures it: interest plus fees, per day of the loan, as a share
+         *     of the principal, beside the cap in force for the loan's disbursal date and tenor (docs/MONEY.md §5).
+         */
+        DailyCost: {
+            /** @description OJK's daily cap for this loan. */
+            cap: components["schemas"]["Rate"];
+            /** @description Interest plus fees with tax, over the whole loan. */
+            cost: components["schemas"]["Money"];
+            /**
+             * Format: int64
+             * @description Days from disbursal to the last due date (at least 1).
+             */
+            days: number;
+            /** @description The most interest plus fees may reach under the cap over `days` (rounded down). */
+            limit: components["schemas"]["Money"];
+            /** @description `cost` per day, rounded up to the minor unit so it never understates. */
+            perDay: components["schemas"]["Money"];
+            /** @description `cost` per day as a share of the principal, rounded up to the rate's last digit so it never understates. */
+            rate: components["schemas"]["Rate"];
+        };
         DecisionRequest: {
             /**
              * @description Why; shown to the borrower. Required, at most 500 characters.
@@ -841,7 +904,7 @@ export interface components {
             data: {
                 /**
                  * Format: int64
-                 * @description Epoch milliseconds: when the borrower confirmed.
+                 * @description Epoch milliseconds: when the borrower confirmed (in a preview: now).
                  */
                 acceptedAt: number;
                 borrower: components["schemas"]["AgreementBorrower"];
@@ -849,6 +912,7 @@ export interface components {
                 /** @description The accepted KFS (docs/MONEY.md §8). */
                 kfs: components["schemas"]["KeyFactStatement"];
                 lender: components["schemas"]["Lender"];
+                /** @description Empty in a preview (no order yet). */
                 orderNo: string;
                 title: string;
             };
@@ -1069,6 +1133,7 @@ export interface components {
                 coolingOffDays: number;
                 /** @description Currency of every amount (all in minor units). */
                 currency: components["schemas"]["Currency"];
+                dailyCost: null | components["schemas"]["DailyCost"];
                 /**
                  * Format: date
                  * @description Day of disbursal the schedule assumes.
@@ -1093,6 +1158,8 @@ export interface components {
                 maxLateCharges: components["schemas"]["Money"];
                 /** @description Paid to the borrower. */
                 netDisbursed: components["schemas"]["Money"];
+                /** @description Prepayment terms ([`PREPAYMENT_RULE`]; version 3). Empty in statements sealed before version 3. */
+                prepayment: string;
                 /** @description Product code. */
                 productCode: string;
                 /** @description Product name. */
@@ -1618,6 +1685,7 @@ export interface components {
             coolingOffDays: number;
             /** @description Currency of every amount (all in minor units). */
             currency: components["schemas"]["Currency"];
+            dailyCost: null | components["schemas"]["DailyCost"];
             /**
              * Format: date
              * @description Day of disbursal the schedule assumes.
@@ -1642,6 +1710,8 @@ export interface components {
             maxLateCharges: components["schemas"]["Money"];
             /** @description Paid to the borrower. */
             netDisbursed: components["schemas"]["Money"];
+            /** @description Prepayment terms ([`PREPAYMENT_RULE`]; version 3). Empty in statements sealed before version 3. */
+            prepayment: string;
             /** @description Product code. */
             productCode: string;
             /** @description Product name. */
@@ -2060,6 +2130,102 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope_KeyFactStatement"];
+                };
+            };
+            /** @description bad_request: the body could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description not_eligible */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description certification_incomplete or open_order_exists */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payload_too_large: the body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unsupported_media_type: neither JSON nor form-encoded */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed or cap_exceeded */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    apply_agreement: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["QuoteRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["QuoteRequest"];
+            };
+        };
+        responses: {
+            /** @description The agreement, without an order number */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Agreement"];
                 };
             };
             /** @description bad_request: the body could not be read */
@@ -3083,6 +3249,63 @@ export interface operations {
                 };
             };
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    cancel_order: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description E.g. KL-261123-7F3K9Q */
+                orderNo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Cancelled */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_OrderDetail"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description invalid_transition: paid out, already ended, or cancelled */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -7,7 +7,7 @@ import { checkPhone, formatPhoneInput } from '@/shared/phone/phone';
 import type { BankInfo, BaseInfo, CertStep, ExtendedInfo, JobInfo, PersonalInfo, StepData } from '../../api/certification';
 import type { Cities, Enums, EnumOption } from '../../api/reference-data';
 import { isMasked } from '../../ui/masked-value';
-import { fromMinorUnits, toMinorUnits } from '../../ui/money-input';
+import { toMinorUnits } from '../../ui/money-input';
 
 export const MIN_AGE = 18;
 export const MAX_AGE = 65;
@@ -15,7 +15,7 @@ export const MAX_AGE = 65;
 export interface FormValues {
   base: { fullName: string; dateOfBirth: string; gender: string; idNumber: string };
   personal: { education: string; maritalStatus: string; residenceType: string; regionCode: string; cityCode: string; address: string; postalCode: string };
-  /** `income` in whole rupees or rupiah as typed; `payDay` as typed. */
+  /** `income` a month, in whole rupees or rupiah as typed (see `incomeForRule`); `payDay` as typed. */
   job: { employmentType: string; employerName: string; income: string; payDay: string };
   /** Phones as shown in their fields (`98765 43210`). */
   extended: {
@@ -32,6 +32,37 @@ export interface FormValues {
 
 export type FieldName<S extends CertStep> = keyof FormValues[S] & string;
 export type FieldErrors<S extends CertStep> = Partial<Record<FieldName<S>, string>>;
+
+/**
+ * Income is asked per month in both markets, as people quote it; India's rule counts it a month, Indonesia's a year
+ * (`enums.incomePeriod`), so the Indonesian figure is multiplied by 12 before it is sent: exact in integers.
+ */
+export function monthsInIncomePeriod(enums: Pick<Enums, 'incomePeriod'>): 1 | 12 {
+  return enums.incomePeriod === 'year' ? 12 : 1;
+}
+
+/** The income the rule counts (minor units per `enums.incomePeriod`) from the monthly figure typed; null if none. */
+export function incomeForRule(monthlyWholeDigits: string, enums: Pick<Enums, 'incomePeriod'>): number | null {
+  const monthly = toMinorUnits(monthlyWholeDigits);
+  return monthly === null ? null : monthly * monthsInIncomePeriod(enums);
+}
+
+/**
+ * The monthly figure, in whole units, of a stored income: a yearly one is divided by 12, rounded half up to the
+ * whole rupiah (a figure saved by this form is a multiple of 12 and comes back exactly).
+ */
+export function monthlyIncomeDigits(stored: number, enums: Pick<Enums, 'incomePeriod'>): string {
+  if (!Number.isSafeInteger(stored) || stored < 0) return '';
+  const months = BigInt(monthsInIncomePeriod(enums));
+  const wholeUnits = (BigInt(stored) + 50n * months) / (100n * months);
+  return wholeUnits.toString();
+}
+
+/** The least monthly income, in minor units, that meets the minimum (rounded up to the minor unit). */
+export function minimumMonthlyIncome(enums: Pick<Enums, 'incomePeriod' | 'minIncome'>): number {
+  const months = monthsInIncomePeriod(enums);
+  return Math.ceil(enums.minIncome / months);
+}
 
 /** Each step's fields in the order they appear: the first one at fault gets the focus. */
 export const FIELD_ORDER: { [S in CertStep]: FieldName<S>[] } = {
@@ -205,7 +236,12 @@ export const CHECKS: { [S in CertStep]: Check<S> } = {
 };
 
 /** The form's values from the saved step (masked numbers as they came), or empty ones before the first save. */
-export function initialValues<S extends CertStep>(step: S, saved: StepData[S] | null, market: Market): FormValues[S] {
+export function initialValues<S extends CertStep>(
+  step: S,
+  saved: StepData[S] | null,
+  market: Market,
+  enums: Pick<Enums, 'incomePeriod'>,
+): FormValues[S] {
   const all = {
     base: (d: BaseInfo | null): FormValues['base'] => ({
       fullName: d?.fullName ?? '',
@@ -225,7 +261,7 @@ export function initialValues<S extends CertStep>(step: S, saved: StepData[S] | 
     job: (d: JobInfo | null): FormValues['job'] => ({
       employmentType: d?.employmentType ?? '',
       employerName: d?.employerName ?? '',
-      income: d ? fromMinorUnits(d.income) : '',
+      income: d ? monthlyIncomeDigits(d.income, enums) : '',
       payDay: d ? String(d.payDay) : '',
     }),
     extended: (d: ExtendedInfo | null): FormValues['extended'] => ({
@@ -255,7 +291,7 @@ export function requestBody<S extends CertStep>(step: S, values: FormValues[S], 
     job: (v: FormValues['job']): JobInfo => ({
       employmentType: v.employmentType,
       employerName: tidy(v.employerName),
-      income: toMinorUnits(v.income) ?? 0,
+      income: incomeForRule(v.income, rules.enums) ?? 0,
       payDay: Number(v.payDay),
     }),
     extended: (v: FormValues['extended']): ExtendedInfo => {

@@ -14,7 +14,7 @@ import { isMasked } from '../../ui/masked-value';
 import { MoneyInput } from '../../ui/money-input';
 import { SelectField } from '../../ui/select-field';
 import { TextAreaField } from '../../ui/text-area-field';
-import { birthDateRange, upperAlphanumeric } from './form-model';
+import { birthDateRange, incomeForRule, minimumMonthlyIncome, upperAlphanumeric } from './form-model';
 import { useStepForm, type StepForm } from './use-step-form';
 
 interface Reference {
@@ -142,6 +142,10 @@ function JobForm({ saved, enums }: { saved: StepData['job'] | null; enums: Enums
   const { t } = useTranslation();
   const market = useMarket();
   const form = useStepForm('job', saved, { enums });
+  // Below the minimum the step still saves (the income is true), but the borrower cannot apply: say so now.
+  const minimumMonthly = minimumMonthlyIncome(enums);
+  const typed = incomeForRule(form.values.income, enums);
+  const belowMinimum = typed !== null && typed > 0 && typed < enums.minIncome;
   return (
     <FormShell form={form}>
       <SelectField {...form.bind('employmentType')} label={t('cert.fields.employmentType')} options={enums.employmentType} placeholder={t('cert.form.choose')} />
@@ -149,9 +153,18 @@ function JobForm({ saved, enums }: { saved: StepData['job'] | null; enums: Enums
       <MoneyInput
         {...form.bind('income')}
         market={market}
-        label={t(`cert.fields.income_${enums.incomePeriod}`)}
-        hint={t(`cert.hints.income_${enums.incomePeriod}`, { min: formatMoney(enums.minIncome, market) })}
+        label={t('cert.fields.income_month')}
+        hint={
+          enums.incomePeriod === 'year'
+            ? t('cert.hints.income_year_monthly', { min: formatMoney(enums.minIncome, market), minMonth: formatMoney(minimumMonthly, market) })
+            : t('cert.hints.income_month', { min: formatMoney(enums.minIncome, market) })
+        }
       />
+      {belowMinimum && (
+        <p className="cert-form__warning" role="status">
+          {t('cert.warnings.incomeBelowMinimum', { min: formatMoney(minimumMonthly, market) })}
+        </p>
+      )}
       <DigitsInput {...form.bind('payDay')} label={t('cert.fields.payDay')} maxLength={2} />
     </FormShell>
   );

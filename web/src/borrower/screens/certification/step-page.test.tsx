@@ -227,20 +227,51 @@ describe('job and income', () => {
     expect(api.saves('job')).toEqual([{ employmentType: 'salaried', employerName: 'Acme Tools', income: 12500000, payDay: 7 }]);
   });
 
-  it('asks Indonesia for annual income in rupiah and refuses none', async () => {
+  it('asks Indonesia for income a month, as people quote it, and sends the yearly figure the rule counts', async () => {
+    // Saved by the rule's measure, a year: Rp60,000,000, which is Rp5,000,000 a month.
     const api = certApi('ID', { saved: { job: { employmentType: 'salaried', employerName: 'PT Maju', income: 6000000000, payDay: 25 } } });
-    const user = await open('/app/certification/job', 'Penghasilan per tahun, dalam rupiah');
-    expect(field('Penghasilan per tahun, dalam rupiah')).toHaveValue('60.000.000');
-    expect(field('Penghasilan per tahun, dalam rupiah')).toHaveAccessibleDescription(/minimal Rp\s5\.000\.000 per tahun\.$/);
-    await user.clear(field('Penghasilan per tahun, dalam rupiah'));
-    await user.type(field('Penghasilan per tahun, dalam rupiah'), '0');
+    const user = await open('/app/certification/job', 'Penghasilan per bulan, dalam rupiah');
+    const income = field('Penghasilan per bulan, dalam rupiah');
+    expect(income).toHaveValue('5.000.000');
+    expect(income).toHaveAccessibleDescription(/minimal Rp\s5\.000\.000 per tahun \(Rp\s416\.666,67 per bulan\)\.$/);
+    expect(screen.queryByText(/di bawah/)).toBeNull();
+    await user.clear(income);
+    await user.type(income, '0');
     await save(user, 'Simpan dan lanjutkan');
-    expect(errorOf('Penghasilan per tahun, dalam rupiah')).toContain('Masukkan penghasilan Anda.');
-    await user.clear(field('Penghasilan per tahun, dalam rupiah'));
-    await user.type(field('Penghasilan per tahun, dalam rupiah'), '72500000');
+    expect(errorOf('Penghasilan per bulan, dalam rupiah')).toContain('Masukkan penghasilan Anda.');
+    await user.clear(income);
+    await user.type(income, '6041667');
     await save(user, 'Simpan dan lanjutkan');
     await screen.findByRole('heading', { level: 1, name: 'Kontak darurat' });
-    expect(api.saves('job')).toEqual([{ employmentType: 'salaried', employerName: 'PT Maju', income: 7250000000, payDay: 25 }]);
+    // Rp6,041,667 a month is Rp72,500,004 a year, in sen, exactly.
+    expect(api.saves('job')).toEqual([{ employmentType: 'salaried', employerName: 'PT Maju', income: 7250000400, payDay: 25 }]);
+  });
+
+  it('warns under the field when the income is below the minimum, and still saves it', async () => {
+    const api = certApi('ID', { saved: { job: { employmentType: 'salaried', employerName: 'PT Maju', income: 6000000000, payDay: 25 } } });
+    const user = await open('/app/certification/job', 'Penghasilan per bulan, dalam rupiah');
+    const income = field('Penghasilan per bulan, dalam rupiah');
+    await user.clear(income);
+    await user.type(income, '416666');
+    // Said as it is typed, in a live region.
+    expect(screen.getByText(/^Ini di bawah Rp\s416\.666,67 per bulan yang disyaratkan pemberi pinjaman\./)).toHaveAttribute('role', 'status');
+    await user.clear(income);
+    await user.type(income, '416667');
+    expect(screen.queryByText(/^Ini di bawah/)).toBeNull();
+    await user.clear(income);
+    await user.type(income, '300000');
+    await save(user, 'Simpan dan lanjutkan');
+    await screen.findByRole('heading', { level: 1, name: 'Kontak darurat' });
+    expect(api.saves('job')).toEqual([{ employmentType: 'salaried', employerName: 'PT Maju', income: 360000000, payDay: 25 }]);
+  });
+
+  it('warns India below ₹12,000 a month', async () => {
+    certApi('IN');
+    const user = await open('/app/certification/job?lang=1', 'Monthly income, in rupees');
+    await user.type(field('Monthly income, in rupees'), '11999');
+    expect(screen.getByText('This is below the ₹12,000 a month the lender needs. You can save it, but you cannot apply for a loan with it.')).toBeInTheDocument();
+    await user.type(field('Monthly income, in rupees'), '0');
+    expect(screen.queryByText(/This is below/)).toBeNull();
   });
 });
 

@@ -28,7 +28,7 @@ export function useStepForm<S extends CertStep>(step: S, saved: StepData[S] | nu
   const navigate = useNavigate();
   const showError = useErrorToast();
   const save = useSaveCertificationStep(step);
-  const [values, setValues] = useState<FormValues[S]>(() => initialValues(step, saved, market));
+  const [values, setValues] = useState<FormValues[S]>(() => initialValues(step, saved, market, reference.enums));
   const [errors, setErrors] = useState<FieldErrors<S>>({});
   /** Server field errors for fields this form does not show. */
   const [otherErrors, setOtherErrors] = useState<string[]>([]);

@@ -261,6 +261,10 @@ describe('login (Indonesia)', () => {
     fakeApi({ 'GET /api/v1/borrower/privacy': () => ok(PRIVACY_ID) });
     const { user } = await openLogin('/app/login');
     expect(screen.getByRole('link', { name: 'perjanjian pinjaman' })).toHaveAttribute('href', '/app/agreement');
+    // Signing in accepts the privacy policy, never a loan: a loan's agreement is accepted when that loan is confirmed.
+    const consent = screen.getByRole('link', { name: 'perjanjian pinjaman' }).closest('p')!;
+    expect(consent).toHaveTextContent('Masuk tidak berarti menyetujui pinjaman apa pun');
+    expect(consent).not.toHaveTextContent(/Anda menyetujui perjanjian pinjaman/);
     await user.click(screen.getByRole('link', { name: 'kebijakan privasi' }));
     expect(await screen.findByRole('heading', { level: 1, name: 'Kebijakan privasi' })).toBeInTheDocument();
     // The policy is public: fetched from the server without a session.
@@ -268,6 +272,16 @@ describe('login (Indonesia)', () => {
     await user.click(screen.getByRole('button', { name: 'Kembali' }));
     expect(await screen.findByRole('heading', { level: 1, name: 'Masuk' })).toBeInTheDocument();
     expect(window.location.pathname).toBe('/app/login');
+  });
+
+  it('says in English that logging in accepts no loan agreement', async () => {
+    fakeApi();
+    await openLogin('/app/login?lang=1');
+    const consent = screen.getByRole('link', { name: 'agreement' }).closest('p')!;
+    expect(consent).toHaveTextContent(
+      "By logging in you agree to the privacy policy. Logging in does not accept any loan: you read and accept a loan's agreement and Key Fact Statement only when you confirm that loan.",
+    );
+    expect(consent).not.toHaveTextContent(/accept the loan agreement/);
   });
 
   it('offers the other market as a full page load', async () => {

@@ -49,8 +49,6 @@ function Fact({ label, value }: { label: string; value: string }) {
 function AgreementDocument({ agreement }: { agreement: LoanAgreement }) {
   const { t } = useTranslation();
   const market = useMarket();
-  const { lender, borrower } = agreement;
-  const officer = lender.grievanceOfficer;
   return (
     <div className="agreement-doc">
       {/* The server's own title names the loan; too long for the top bar. */}
@@ -58,46 +56,61 @@ function AgreementDocument({ agreement }: { agreement: LoanAgreement }) {
       <p className="agreement-doc__intro">
         {t('agreementDoc.intro', { orderNo: agreement.orderNo, date: formatDateTime(agreement.acceptedAt, market) })}
       </p>
-
-      <section className="card" aria-labelledby="agreement-parties">
-        <h2 className="kfs__heading" id="agreement-parties">
-          {t('agreementDoc.parties')}
-        </h2>
-        <h3 className="parties__heading">{t('agreementDoc.lender')}</h3>
-        <dl className="parties">
-          <Fact label={t('agreementDoc.name')} value={lender.name} />
-          {lender.licence && <Fact label={t('agreementDoc.licence')} value={lender.licence} />}
-          <Fact label={t('agreementDoc.grievance')} value={[officer.name, officer.email, officer.phone].join(', ')} />
-        </dl>
-        <h3 className="parties__heading">{t('agreementDoc.borrower')}</h3>
-        <dl className="parties">
-          <Fact label={t('agreementDoc.name')} value={borrower.fullName} />
-          <Fact label={t('agreementDoc.idNumber')} value={borrower.idNumberMasked} />
-          <Fact label={t('agreementDoc.address')} value={borrower.address} />
-          <Fact label={t('agreementDoc.phone')} value={borrower.phoneMasked} />
-          <Fact label={t('agreementDoc.bankAccount')} value={`${borrower.bankName} ${borrower.bankAccountMasked}`} />
-        </dl>
-      </section>
-
+      <AgreementParties agreement={agreement} />
       <h2 className="agreement-doc__kfs-heading">{t('agreementDoc.kfs')}</h2>
       <KeyFactStatementView
         kfs={agreement.kfs}
         scheduleNote={t('order.scheduleNote', { date: formatDate(agreement.kfs.disbursalDate, market) })}
       />
-
-      <article className="legal agreement-doc__clauses" aria-labelledby="agreement-clauses">
-        <h2 id="agreement-clauses" className="agreement-doc__clauses-heading">
-          {t('agreementDoc.clauses')}
-        </h2>
-        <ol className="clauses">
-          {agreement.clauses.map((clause, index) => (
-            <li key={`${index}-${clause.heading}`}>
-              <h3>{clause.heading}</h3>
-              <p>{clause.text}</p>
-            </li>
-          ))}
-        </ol>
-      </article>
+      <AgreementTerms agreement={agreement} />
     </div>
+  );
+}
+
+/** The lender and the borrower as the agreement names them (numbers masked). */
+export function AgreementParties({ agreement, idPrefix = 'agreement' }: { agreement: LoanAgreement; idPrefix?: string }) {
+  const { t } = useTranslation();
+  const { lender, borrower } = agreement;
+  const officer = lender.grievanceOfficer;
+  return (
+    <section className="card" aria-labelledby={`${idPrefix}-parties`}>
+      <h2 className="kfs__heading" id={`${idPrefix}-parties`}>
+        {t('agreementDoc.parties')}
+      </h2>
+      <h3 className="parties__heading">{t('agreementDoc.lender')}</h3>
+      <dl className="parties">
+        <Fact label={t('agreementDoc.name')} value={lender.name} />
+        {lender.licence && <Fact label={t('agreementDoc.licence')} value={lender.licence} />}
+        <Fact label={t('agreementDoc.grievance')} value={[officer.name, officer.email, officer.phone].join(', ')} />
+      </dl>
+      <h3 className="parties__heading">{t('agreementDoc.borrower')}</h3>
+      <dl className="parties">
+        <Fact label={t('agreementDoc.name')} value={borrower.fullName} />
+        <Fact label={t('agreementDoc.idNumber')} value={borrower.idNumberMasked} />
+        <Fact label={t('agreementDoc.address')} value={borrower.address} />
+        <Fact label={t('agreementDoc.phone')} value={borrower.phoneMasked} />
+        <Fact label={t('agreementDoc.bankAccount')} value={`${borrower.bankName} ${borrower.bankAccountMasked}`} />
+      </dl>
+    </section>
+  );
+}
+
+/** The agreement's clauses as the server wrote them. */
+export function AgreementTerms({ agreement, idPrefix = 'agreement' }: { agreement: LoanAgreement; idPrefix?: string }) {
+  const { t } = useTranslation();
+  return (
+    <article className="legal agreement-doc__clauses" aria-labelledby={`${idPrefix}-clauses`}>
+      <h2 id={`${idPrefix}-clauses`} className="agreement-doc__clauses-heading">
+        {t('agreementDoc.clauses')}
+      </h2>
+      <ol className="clauses">
+        {agreement.clauses.map((clause, index) => (
+          <li key={`${index}-${clause.heading}`}>
+            <h3>{clause.heading}</h3>
+            <p>{clause.text}</p>
+          </li>
+        ))}
+      </ol>
+    </article>
   );
 }

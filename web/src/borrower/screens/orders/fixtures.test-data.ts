@@ -63,3 +63,14 @@ export const AGREEMENT = {
     { heading: 'Cooling-off', text: 'For 3 days after disbursal the borrower may leave the loan with no charge but the interest for the days used.' },
   ],
 };
+
+/** The agreement shown before confirming (`POST /apply/agreement`): no order number yet. */
+export const AGREEMENT_PREVIEW = {
+  ...AGREEMENT,
+  orderNo: '',
+  title: 'Loan agreement (to accept with the Key Fact Statement)',
+  clauses: [
+    ...AGREEMENT.clauses,
+    { heading: '7. Prepayment', text: 'The borrower may repay the whole loan at any time without a prepayment charge.' },
+  ],
+};

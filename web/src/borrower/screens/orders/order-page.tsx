@@ -1,10 +1,14 @@
+import { Button, Dialog } from 'antd-mobile';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useParams } from 'react-router';
+import { Link, useLocation, useParams } from 'react-router';
 import { errorText } from '@/shared/api/error-text';
 import { ApiError } from '@/shared/api/http';
 import { useMarket } from '@/shared/market/market-context';
 import { formatMoney } from '@/shared/money/format-money';
-import { useOrder, type OrderDetail } from '../../api/orders';
+import { formatApr } from '@/shared/money/format-percent';
+import { useCancelOrder } from '../../api/cancel-order';
+import { useOrder, type OrderDetail, type OrderStatus } from '../../api/orders';
 import { Screen } from '../../layout/screen';
 import { LoadingState, StateNotice } from '../../ui/state-notice';
 import { formatDate } from '../products/format';
@@ -14,7 +18,11 @@ import { OrderNotFound } from './order-not-found';
 import { StatusBadge, useStatusLabel } from './order-status';
 import '../loans.css';
 
-/** One loan: how it stands, its figures and schedule from the accepted KFS, its history, its agreement. */
+/**
+ * One loan, and the place where everything about it happens: how it stands and what comes next (right after confirm,
+ * that the application was sent and when a decision comes), withdrawing it while that is still possible, its
+ * figures and schedule from the accepted KFS in words that follow its state, its history, its agreement.
+ */
 export function OrderPage() {
   const { t } = useTranslation();
   const { orderNo = '' } = useParams();
@@ -36,14 +44,39 @@ export function OrderPage() {
   );
 }
 
+/** States in which the borrower may still withdraw (the domain's `Cancel` event). */
+const CANCELLABLE: readonly OrderStatus[] = ['pending_review', 'approved'];
+/** States in which the lender has said yes: only then is an amount "sanctioned". */
+const SANCTIONED: readonly OrderStatus[] = ['approved', 'disbursed', 'overdue', 'repaid', 'exited_in_cooling_off'];
+
+/** States after the payout: only then was anything "paid out". */
+const PAID_OUT: readonly OrderStatus[] = ['disbursed', 'overdue', 'repaid', 'exited_in_cooling_off'];
+
+/** Set by the confirm screen as navigation state, so the loan page greets a new application once. */
+export interface OrderPageState {
+  confirmed?: boolean;
+}
+
 function OrderDetails({ order }: { order: OrderDetail }) {
   const { t } = useTranslation();
   const market = useMarket();
   const statusLabel = useStatusLabel();
+  const location = useLocation();
+  const justConfirmed = (location.state as OrderPageState | null)?.confirmed === true && order.status === 'pending_review';
   const money = (minor: number) => formatMoney(minor, market);
   const { kfs } = order;
+  const sanctioned = SANCTIONED.includes(order.status);
+  const paidOut = PAID_OUT.includes(order.status);
   return (
     <div className="order">
+      {justConfirmed && (
+        <section className="card order__sent" role="status" aria-labelledby="order-sent">
+          <h2 className="order__sent-title" id="order-sent">
+            {t('order.sent.title')}
+          </h2>
+          <p>{t('order.sent.text', { orderNo: order.orderNo })}</p>
+        </section>
+      )}
       <section className="card order__head" aria-labelledby="order-product">
         <div className="order__title">
           <h2 className="order__product" id="order-product">
@@ -56,6 +89,7 @@ function OrderDetails({ order }: { order: OrderDetail }) {
           <span>{t('order.number', { orderNo: order.orderNo })}</span>
           <span>{t('order.appliedOn', { date: formatDay(order.createdAt, market) })}</span>
         </p>
+        <NextStep order={order} />
         {order.rejectionReason ? (
           <div className="order__reason" role="note">
             <h3 className="order__reason-title">{t('order.rejectionReason')}</h3>
@@ -71,10 +105,10 @@ function OrderDetails({ order }: { order: OrderDetail }) {
         <dl className="figures">
           <div className="figures__row figures__row--apr">
             <dt>{t('kfs.apr')}</dt>
-            <dd>{order.aprDisplay}</dd>
+            <dd>{formatApr(order.apr, market)}</dd>
           </div>
           <div className="figures__row">
-            <dt>{t('kfs.sanctioned')}</dt>
+            <dt>{sanctioned ? t('order.amountSanctioned') : t('order.amountApplied')}</dt>
             <dd>{money(order.amount)}</dd>
           </div>
           <div className="figures__row">
@@ -82,7 +116,7 @@ function OrderDetails({ order }: { order: OrderDetail }) {
             <dd>{money(kfs.totalFees)}</dd>
           </div>
           <div className="figures__row figures__row--strong">
-            <dt>{t('kfs.netDisbursed')}</dt>
+            <dt>{paidOut ? t('kfs.netDisbursed') : t('order.netAmount')}</dt>
             <dd>{money(order.netDisbursed)}</dd>
           </div>
           <div className="figures__row">
@@ -130,5 +164,64 @@ function OrderDetails({ order }: { order: OrderDetail }) {
         </Link>
       </section>
     </div>
+  );
+}
+
+/** What this state means for the borrower and what comes next; the way to withdraw while that is possible. */
+function NextStep({ order }: { order: OrderDetail }) {
+  const { t } = useTranslation();
+  const market = useMarket();
+  const money = (minor: number) => formatMoney(minor, market);
+  const known = ['pending_review', 'approved', 'cancelled', 'disbursed', 'overdue', 'repaid', 'exited_in_cooling_off'];
+  if (!known.includes(order.status)) return null;
+  return (
+    <div className="order__next">
+      <p className="order__next-text">{t(`order.next.${order.status}`, { amount: money(order.netDisbursed) })}</p>
+      {CANCELLABLE.includes(order.status) && <CancelAction orderNo={order.orderNo} />}
+    </div>
+  );
+}
+
+function CancelAction({ orderNo }: { orderNo: string }) {
+  const { t } = useTranslation();
+  const cancel = useCancelOrder(orderNo);
+  const [asking, setAsking] = useState(false);
+  const problem = cancel.error && cancel.error.status !== 401 ? cancel.error : null;
+  return (
+    <>
+      <Button block fill="outline" color="danger" loading={cancel.isPending} loadingText={t('order.cancel.working')} onClick={() => setAsking(true)}>
+        {t('order.cancel.action')}
+      </Button>
+      {problem && (
+        <p className="order__cancel-problem" role="alert">
+          {problem.code === 'invalid_transition' ? t('order.cancel.tooLate') : errorText(problem, t)}
+        </p>
+      )}
+      {/* Mounted only while asking, inside the app's providers so the kit speaks the market's language. */}
+      {asking && (
+        <Dialog
+          visible
+          title={t('order.cancel.title')}
+          content={t('order.cancel.text')}
+          closeOnMaskClick
+          onClose={() => setAsking(false)}
+          actions={[
+            [
+              { key: 'keep', text: t('order.cancel.keep'), onClick: () => setAsking(false) },
+              {
+                key: 'withdraw',
+                text: t('order.cancel.confirm'),
+                danger: true,
+                bold: true,
+                onClick: () => {
+                  setAsking(false);
+                  cancel.mutate();
+                },
+              },
+            ],
+          ]}
+        />
+      )}
+    </>
   );
 }

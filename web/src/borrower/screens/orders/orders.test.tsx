@@ -1,8 +1,9 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { MARKETS } from '@/shared/market/market';
 import { fakeApi, ok, refusal, renderBorrower } from '@/test/render-borrower';
+import { KFS_ID } from '../products/fixtures.test-data';
 import { AGREEMENT, OLDER_ORDER, ORDER_DETAIL, ORDER_DISBURSED, ORDER_SUMMARY } from './fixtures.test-data';
 
 const text = (element: Element) => element.textContent?.replace(/\s+/g, ' ').trim() ?? '';
@@ -71,6 +72,95 @@ describe('a loan', () => {
     ]);
     expect(screen.getByRole('link', { name: 'Loan agreement' })).toHaveAttribute('href', '/app/orders/KL-261123-7F3K9Q/agreement');
     expect(screen.getByRole('button', { name: 'Back' })).toBeInTheDocument();
+  });
+
+  it('before any decision speaks of the amount applied for, says when a decision comes, and offers to withdraw', async () => {
+    fakeApi({ 'GET /api/v1/borrower/orders/KL-261123-7F3K9Q': () => ok(ORDER_DETAIL) }).signIn();
+    renderBorrower('/app/orders/KL-261123-7F3K9Q?lang=1');
+    await screen.findByRole('heading', { level: 2, name: 'Flexi 6 Weeks' });
+    expect(screen.getByText('Amount applied for').nextSibling).toHaveTextContent('₹6,000');
+    expect(screen.getByText('Net amount, after fees').nextSibling).toHaveTextContent('₹5,823');
+    expect(screen.queryByText('Paid out to you')).toBeNull();
+    expect(screen.queryByText(/sanctioned/i)).toBeNull();
+    expect(screen.queryByText(/paid out on/i)).toBeNull();
+    expect(screen.getByText(/The due dates follow the day the money is actually paid out; the amounts stay the same\./)).toBeInTheDocument();
+    expect(screen.getByText(/Under review: a reviewer checks applications in the order they arrive, and the lender aims to pay out within 2 hours/)).toHaveTextContent(
+      'Nothing is paid out, and you owe nothing, until the loan is approved and paid out.',
+    );
+    expect(screen.getByRole('button', { name: 'Withdraw application' })).toBeInTheDocument();
+    // The greeting of a new application is for the moment after confirm only.
+    expect(screen.queryByRole('status', { name: 'Application sent' })).toBeNull();
+  });
+
+  it('withdraws an application after asking, and then shows it cancelled with nothing owed', async () => {
+    const cancelled = { ...ORDER_DETAIL, status: 'cancelled', timeline: [...ORDER_DETAIL.timeline, { status: 'cancelled', at: ORDER_DETAIL.createdAt + 60_000 }] };
+    const api = fakeApi({
+      'GET /api/v1/borrower/orders/KL-261123-7F3K9Q': () => ok(ORDER_DETAIL),
+      'POST /api/v1/borrower/orders/KL-261123-7F3K9Q/cancel': () => ok(cancelled),
+    });
+    api.signIn();
+    // The kit's dialog animates in with pointer events off; a person waits for it, the test need not.
+    const user = userEvent.setup({ pointerEventsCheck: 0 });
+    renderBorrower('/app/orders/KL-261123-7F3K9Q?lang=1');
+    await user.click(await screen.findByRole('button', { name: 'Withdraw application' }));
+
+    // Keeping it sends nothing.
+    const dialog = await screen.findByRole('dialog');
+    expect(dialog).toHaveTextContent('Withdraw this application?');
+    expect(dialog).toHaveTextContent('The lender stops reviewing it and nothing is paid out.');
+    await user.click(within(dialog).getByRole('button', { name: 'Keep it' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(api.callsTo('POST', '/api/v1/borrower/orders/KL-261123-7F3K9Q/cancel')).toHaveLength(0);
+
+    await user.click(screen.getByRole('button', { name: 'Withdraw application' }));
+    await user.click(await screen.findByRole('button', { name: 'Withdraw' }));
+    expect(await screen.findByText('You withdrew this application. Nothing was paid out and you owe nothing.')).toBeInTheDocument();
+    expect(api.callsTo('POST', '/api/v1/borrower/orders/KL-261123-7F3K9Q/cancel')).toHaveLength(1);
+    const head = screen.getByRole('heading', { level: 2, name: 'Flexi 6 Weeks' }).closest('section')!;
+    expect(within(head).getByText('Cancelled')).toHaveClass('status-badge--cancelled');
+    expect(screen.queryByRole('button', { name: 'Withdraw application' })).toBeNull();
+  });
+
+  it('says when it is too late to withdraw, and shows how the loan stands now', async () => {
+    let current: object = { ...ORDER_DETAIL, status: 'approved' };
+    fakeApi({
+      'GET /api/v1/borrower/orders/KL-261123-7F3K9Q': () => ok(current),
+      'POST /api/v1/borrower/orders/KL-261123-7F3K9Q/cancel': () => {
+        current = ORDER_DISBURSED;
+        return refusal(409, 'invalid_transition', 'This change is not possible now.');
+      },
+    }).signIn();
+    const user = userEvent.setup({ pointerEventsCheck: 0 });
+    renderBorrower('/app/orders/KL-261123-7F3K9Q?lang=1');
+    // Approved: now the amount is sanctioned, and it may still be withdrawn.
+    expect(await screen.findByText('Amount sanctioned')).toBeInTheDocument();
+    expect(screen.getByText(/Approved: the lender is paying ₹5,823 into your bank account\./)).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Withdraw application' }));
+    await user.click(await screen.findByRole('button', { name: 'Withdraw' }));
+    expect(await screen.findByText(/Paid out: ₹5,823 was sent to your bank account\./)).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Withdraw application' })).toBeNull();
+  });
+
+  it('speaks Indonesian of the amount applied for, with a decimal comma, before any decision', async () => {
+    const pending = {
+      ...ORDER_DETAIL,
+      currency: 'IDR',
+      amount: 100000000,
+      netDisbursed: 99000000,
+      totalRepayable: 106000000,
+      apr: 8847,
+      aprDisplay: '88.47%',
+      kfs: KFS_ID,
+    };
+    fakeApi({ 'GET /api/v1/borrower/orders/KL-261123-7F3K9Q': () => ok(pending) }).signIn();
+    renderBorrower('/app/orders/KL-261123-7F3K9Q');
+    await screen.findByRole('heading', { level: 2, name: 'Flexi 6 Weeks' });
+    expect(screen.getByText('Jumlah yang diajukan').nextSibling).toHaveTextContent(/^Rp\s1\.000\.000$/);
+    expect(screen.queryByText(/disetujui/, { selector: 'dt' })).toBeNull();
+    expect(screen.queryByText('Jumlah pinjaman yang disetujui')).toBeNull();
+    expect(screen.queryByText(/dicairkan pada/)).toBeNull();
+    expect(screen.getByText('Biaya tahunan total (APR)').nextSibling).toHaveTextContent('88,47%');
+    expect(screen.getByRole('button', { name: 'Batalkan pengajuan' })).toBeInTheDocument();
   });
 
   it('shows why a declined application was declined', async () => {

@@ -2,15 +2,16 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { deferred, fakeApi, ok, refusal, renderBorrower, type ApiCall, type Handler } from '@/test/render-borrower';
-import { ORDER_DETAIL } from '../orders/fixtures.test-data';
+import { AGREEMENT_PREVIEW, ORDER_DETAIL } from '../orders/fixtures.test-data';
 import { KFS_IN } from './fixtures.test-data';
 
 const CONFIRM_URL = '/app/products/in-flexi-14d/kfs?amount=600000&term=14dx3&lang=1';
-const ACCEPT = 'I have read the Key Fact Statement and accept it';
+const ACCEPT = 'I have read the Key Fact Statement and the loan agreement above, and I accept both';
 
 function confirming(handlers: Record<string, Handler> = {}) {
   const api = fakeApi({
     'POST /api/v1/borrower/apply': () => ok(KFS_IN),
+    'POST /api/v1/borrower/apply/agreement': () => ok(AGREEMENT_PREVIEW),
     'POST /api/v1/borrower/orders': () => ok(ORDER_DETAIL, 201),
     'GET /api/v1/borrower/orders/KL-261123-7F3K9Q': () => ok(ORDER_DETAIL),
     ...handlers,
@@ -26,7 +27,8 @@ describe('confirming a loan', () => {
     const api = confirming();
     const user = userEvent.setup();
     renderBorrower(CONFIRM_URL);
-    const confirm = await screen.findByRole('button', { name: 'Confirm' });
+    // The first render loads the screen's code: allow it more than the default second on a busy machine.
+    const confirm = await screen.findByRole('button', { name: 'Confirm' }, { timeout: 5000 });
     expect(screen.getByText('83.87%')).toBeInTheDocument();
     expect(confirm).toBeDisabled();
     expect(screen.getByText('Tick the box above to confirm.')).toBeInTheDocument();
@@ -57,6 +59,46 @@ describe('confirming a loan', () => {
     expect(api.callsTo('GET', '/api/v1/borrower/orders/KL-261123-7F3K9Q')).toHaveLength(0);
     // The new loan opens at its top, not where the long statement was scrolled to.
     expect(window.scrollTo).toHaveBeenCalledWith(0, 0);
+  });
+
+  it('shows this loan’s agreement before it can be accepted, and greets the new application with what comes next', async () => {
+    const agreement = deferred();
+    const api = confirming({ 'POST /api/v1/borrower/apply/agreement': () => agreement.promise });
+    const user = userEvent.setup();
+    renderBorrower(CONFIRM_URL);
+    const accept = await screen.findByRole('checkbox', { name: ACCEPT }, { timeout: 5000 });
+    // Nothing can be accepted unread: the agreement is still on its way.
+    expect(accept).toBeDisabled();
+    agreement.resolve(ok(AGREEMENT_PREVIEW));
+
+    await screen.findByText('7. Prepayment');
+    const section = screen.getByRole('heading', { level: 2, name: 'Loan agreement' }).closest('section')!;
+    expect(section).toHaveTextContent('When you confirm, it is stored with your loan exactly as shown');
+    expect(section).toHaveTextContent('Bank accountHDFC Bank **** **** 4321');
+    expect(section).toHaveTextContent('7. Prepayment');
+    expect(section).toHaveTextContent('The lender lends the borrower the amount sanctioned in the Key Fact Statement.');
+    // The agreement is asked for with the same loan as the statement.
+    expect(api.callsTo('POST', '/api/v1/borrower/apply/agreement')[0]!.body).toEqual({ productCode: 'in-flexi-14d', amount: 600000, termCode: '14dx3' });
+
+    await user.click(accept);
+    await user.click(screen.getByRole('button', { name: 'Confirm' }));
+    const sent = await screen.findByRole('status', { name: 'Application sent' });
+    expect(sent).toHaveTextContent('Application sent');
+    expect(sent).toHaveTextContent('Your application KL-261123-7F3K9Q is with the lender');
+    expect(screen.getByText(/Under review: a reviewer checks applications in the order they arrive/)).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Withdraw application' })).toBeInTheDocument();
+  });
+
+  it('cannot confirm when the agreement could not be prepared, and offers a retry', async () => {
+    let fail = true;
+    confirming({ 'POST /api/v1/borrower/apply/agreement': () => (fail ? refusal(503, 'internal', 'Service unavailable.') : ok(AGREEMENT_PREVIEW)) });
+    const user = userEvent.setup();
+    renderBorrower(CONFIRM_URL);
+    expect(await screen.findByText('The loan agreement could not be prepared.')).toBeInTheDocument();
+    expect(screen.getByRole('checkbox', { name: ACCEPT })).toBeDisabled();
+    fail = false;
+    await user.click(screen.getByRole('button', { name: 'Try again' }));
+    await waitFor(() => expect(screen.getByRole('checkbox', { name: ACCEPT })).toBeEnabled());
   });
 
   it('sends one key however often it is retried or the page reloaded, and a new key for another statement', async () => {
@@ -107,7 +149,7 @@ describe('confirming a loan', () => {
 
   it('shows a changed statement again, unaccepted, and confirms the new one under a new key', async () => {
     let applies = 0;
-    const changed = { ...KFS_IN, contentHash: 'f'.repeat(64), aprDisplay: '84.00%' };
+    const changed = { ...KFS_IN, contentHash: 'f'.repeat(64), apr: 8400, aprDisplay: '84.00%' };
     const api = confirming({
       'POST /api/v1/borrower/apply': () => ok(++applies === 1 ? KFS_IN : changed),
       'POST /api/v1/borrower/orders': (call) =>

@@ -73,3 +73,45 @@ export const KFS_IN = {
   coolingOffDays: 3,
   extension: { days: 7, feePercent: '2%', feeFixed: 0, maxExtensions: 1 },
 };
+
+/** The same statement as version 3 seals it: with the prepayment terms. */
+export const KFS_IN_V3 = {
+  ...KFS_IN,
+  version: 3,
+  prepayment:
+    'You may repay the whole loan at any time without a prepayment charge: you pay the outstanding principal, fees and late charges, the interest of every installment already due, and for the installment whose period is running only the interest for the days used; installments whose period has not started carry no interest, and interest paid in advance for days not used is credited.',
+};
+
+/** An Indonesian version-3 statement: Rp1,000,000 for 30 days at 0.2% a day with a 1% fee, and its daily cost. */
+export const KFS_ID = {
+  version: 3,
+  contentHash: '9b0f6c1e2d3a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f9012345678',
+  lender: {
+    name: 'PT Kilat Dana Indonesia',
+    licence: 'Berizin dan diawasi oleh OJK (contoh)',
+    grievanceOfficer: { name: 'Dewi Lestari', email: 'pengaduan@kilat.example', phone: '+62 21 5000 1299' },
+  },
+  market: 'ID',
+  currency: 'IDR',
+  productCode: 'id-kilat-30',
+  productName: 'Kilat 30 Hari',
+  termCode: 'd30',
+  interest: { rate: '0.2%', per: 'day', method: 'flat' },
+  sanctionedAmount: 100000000,
+  disbursalDate: '2026-11-22',
+  fees: [{ name: 'Biaya layanan', amount: 1000000, tax: 0, total: 1000000 }],
+  totalFees: 1000000,
+  feesDeductedAtDisbursal: true,
+  netDisbursed: 99000000,
+  totalInterest: 6000000,
+  totalRepayable: 106000000,
+  installments: [{ number: 1, dueDate: '2026-12-22', principal: 100000000, interest: 6000000, fees: 0, amount: 106000000 }],
+  apr: 8847,
+  aprDisplay: '88.47%',
+  lateCharge: { flat: 5000000, perDay: 0, maxDays: 0 },
+  maxLateCharges: 5000000,
+  coolingOffDays: 3,
+  extension: null,
+  prepayment: KFS_IN_V3.prepayment,
+  dailyCost: { days: 30, cost: 7000000, perDay: 233334, rate: '0.2333334%', cap: '0.3%', limit: 9000000 },
+};

@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { useMarket } from '@/shared/market/market-context';
 import { formatMoney } from '@/shared/money/format-money';
+import { formatApr, formatRate } from '@/shared/money/format-percent';
 import type { KeyFactStatement } from '../../api/types';
 import { formatDate } from './format';
 
@@ -34,7 +35,7 @@ export function KeyFactStatementView({ kfs, scheduleNote }: { kfs: KeyFactStatem
           {kfs.productName}
         </h2>
         <p className="kfs__apr-value" id="kfs-apr">
-          <span>{t('kfs.apr')}</span> <strong>{kfs.aprDisplay}</strong>
+          <span>{t('kfs.apr')}</span> <strong>{formatApr(kfs.apr, market)}</strong>
         </p>
         <p className="kfs__note">{t('kfs.aprNote')}</p>
       </section>
@@ -63,11 +64,13 @@ export function KeyFactStatementView({ kfs, scheduleNote }: { kfs: KeyFactStatem
           ))}
           <Row label={kfs.feesDeductedAtDisbursal ? t('kfs.totalFeesDeducted') : t('kfs.totalFees')} value={money(kfs.totalFees)} />
           <Row label={t('kfs.netDisbursed')} value={money(kfs.netDisbursed)} className="figures__row--strong" />
-          <Row label={t('kfs.interest')} value={t(`kfs.interestRate.${kfs.interest.per === 'year' ? 'year' : 'day'}`, { rate: kfs.interest.rate, method: t(`kfs.method.${kfs.interest.method === 'reducing' ? 'reducing' : 'flat'}`) })} className="figures__row--text" />
+          <Row label={t('kfs.interest')} value={t(`kfs.interestRate.${kfs.interest.per === 'year' ? 'year' : 'day'}`, { rate: formatRate(kfs.interest.rate, market), method: t(`kfs.method.${kfs.interest.method === 'reducing' ? 'reducing' : 'flat'}`) })} className="figures__row--text" />
           <Row label={t('kfs.totalInterest')} value={money(kfs.totalInterest)} />
           <Row label={t('kfs.totalRepayable')} value={money(kfs.totalRepayable)} className="figures__row--total" />
         </dl>
       </section>
+
+      {kfs.dailyCost && <DailyCostView kfs={kfs} dailyCost={kfs.dailyCost} />}
 
       <section className="card" aria-labelledby="kfs-schedule">
         <h2 className="kfs__heading" id="kfs-schedule">
@@ -88,6 +91,13 @@ export function KeyFactStatementView({ kfs, scheduleNote }: { kfs: KeyFactStatem
         </p>
         <h3 className="kfs__subheading">{t('kfs.coolingOff')}</h3>
         <p>{t('kfs.coolingOffText', { count: kfs.coolingOffDays })}</p>
+        {/* Statements sealed before version 3 state no prepayment terms; the KFS shows only what was sealed. */}
+        {kfs.prepayment && (
+          <>
+            <h3 className="kfs__subheading">{t('kfs.prepayment')}</h3>
+            <p>{t('kfs.prepaymentText')}</p>
+          </>
+        )}
       </section>
 
       <section className="card" aria-labelledby="kfs-lender">
@@ -108,6 +118,45 @@ export function KeyFactStatementView({ kfs, scheduleNote }: { kfs: KeyFactStatem
         </address>
       </section>
     </div>
+  );
+}
+
+type DailyCost = NonNullable<KeyFactStatement['dailyCost']>;
+
+/**
+ * Indonesia (OJK): what the loan costs a day, interest and fees together as a share of the principal, beside the
+ * daily cap in force for it, and what that cap would allow over the loan's days.
+ */
+function DailyCostView({ kfs, dailyCost }: { kfs: KeyFactStatement; dailyCost: DailyCost }) {
+  const { t } = useTranslation();
+  const market = useMarket();
+  const money = (minor: number) => formatMoney(minor, market);
+  return (
+    <section className="card" aria-labelledby="kfs-daily-cost">
+      <h2 className="kfs__heading" id="kfs-daily-cost">
+        {t('kfs.dailyCost.heading')}
+      </h2>
+      <dl className="figures">
+        <Row
+          label={t('kfs.dailyCost.cost')}
+          value={t('kfs.dailyCost.costValue', { amount: money(dailyCost.perDay), rate: formatRate(dailyCost.rate, market) })}
+          className="figures__row--text"
+        />
+        <Row
+          label={t('kfs.dailyCost.cap')}
+          value={t('kfs.dailyCost.capValue', { rate: formatRate(dailyCost.cap, market) })}
+          className="figures__row--text"
+        />
+      </dl>
+      <p className="kfs__note">
+        {t('kfs.dailyCost.note', {
+          count: dailyCost.days,
+          cost: money(dailyCost.cost),
+          limit: money(dailyCost.limit),
+          principal: money(kfs.sanctionedAmount),
+        })}
+      </p>
+    </section>
   );
 }
 

@@ -5,19 +5,23 @@ import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { errorText } from '@/shared/api/error-text';
 import { ApiError } from '@/shared/api/http';
 import { useApply } from '../../api/apply';
+import { useApplyAgreement } from '../../api/apply-agreement';
 import { useConfirmOrder } from '../../api/confirm-order';
 import { idempotencyKeyFor } from '../../api/idempotency-key';
-import type { KeyFactStatement, QuoteRequest } from '../../api/types';
+import type { KeyFactStatement, LoanAgreement, QuoteRequest } from '../../api/types';
 import { sessionStorageOrNull } from '../../boot';
 import { Screen } from '../../layout/screen';
 import { LoadingState, StateNotice } from '../../ui/state-notice';
+import { AgreementParties, AgreementTerms } from '../orders/agreement-doc-page';
+import type { OrderPageState } from '../orders/order-page';
 import { KeyFactStatementView } from './key-fact-statement';
 import '../loans.css';
 
 /**
  * Confirm: the Key Fact Statement (PRODUCT.md §3) of the amount and term in the URL, from `POST /apply` so a
- * refusal shows before the statement is read; an explicit acceptance; then `POST /orders` with the hash of
- * the statement accepted. Everything it needs is in the URL, so a reload shows it again, and the
+ * refusal shows before the statement is read; this loan's agreement (`POST /apply/agreement`), accepted with the
+ * statement; an explicit acceptance of both; then `POST /orders` with the hash of the statement accepted, where the
+ * server freezes the agreement with the order. Everything it needs is in the URL, so a reload shows it again, and the
  * confirmation's idempotency key survives the reload (idempotency-key.ts).
  */
 export function KfsPage() {
@@ -29,6 +33,7 @@ export function KfsPage() {
   const valid = /^\d{1,15}$/.test(amountText) && termCode !== '';
   const request: QuoteRequest | null = valid ? { productCode: code, amount: Number(amountText), termCode } : null;
   const apply = useApply(request);
+  const agreement = useApplyAgreement(apply.isSuccess ? request : null);
   const back = `/products/${encodeURIComponent(code)}${valid ? `?${new URLSearchParams({ amount: amountText, term: termCode }).toString()}` : ''}`;
 
   return (
@@ -42,7 +47,18 @@ export function KfsPage() {
       ) : (
         <div className="confirm">
           <KeyFactStatementView kfs={apply.data} />
-          <ConfirmPanel kfs={apply.data} request={request} productUrl={back} onKfsChanged={() => void apply.refetch()} refreshing={apply.isFetching} />
+          <AgreementPreview agreement={agreement.data} failed={agreement.isError} error={agreement.error} onRetry={() => void agreement.refetch()} />
+          <ConfirmPanel
+            kfs={apply.data}
+            agreement={agreement.data ?? null}
+            request={request}
+            productUrl={back}
+            onKfsChanged={() => {
+              void apply.refetch();
+              void agreement.refetch();
+            }}
+            refreshing={apply.isFetching || agreement.isFetching}
+          />
         </div>
       )}
     </Screen>
@@ -120,14 +136,50 @@ function ApplyRefused({ error, productUrl, onRetry }: { error: Error; productUrl
   );
 }
 
+/** This loan's agreement, to read before accepting it with the statement. */
+function AgreementPreview({
+  agreement,
+  failed,
+  error,
+  onRetry,
+}: {
+  agreement: LoanAgreement | undefined;
+  failed: boolean;
+  error: Error | null;
+  onRetry: () => void;
+}) {
+  const { t } = useTranslation();
+  return (
+    <section className="confirm__agreement" aria-labelledby="confirm-agreement">
+      <h2 className="agreement-doc__kfs-heading" id="confirm-agreement">
+        {t('confirm.agreement.heading')}
+      </h2>
+      {agreement ? (
+        <>
+          <p className="kfs__note confirm__agreement-intro">{t('confirm.agreement.intro')}</p>
+          <AgreementParties agreement={agreement} idPrefix="confirm-agreement" />
+          <AgreementTerms agreement={agreement} idPrefix="confirm-agreement" />
+        </>
+      ) : failed ? (
+        <StateNotice kind="error" title={t('confirm.agreement.loadFailed')} text={error ? errorText(error, t) : undefined} onRetry={onRetry} />
+      ) : (
+        <LoadingState />
+      )}
+    </section>
+  );
+}
+
 function ConfirmPanel({
   kfs,
+  agreement,
   request,
   productUrl,
   onKfsChanged,
   refreshing,
 }: {
   kfs: KeyFactStatement;
+  /** Null until this loan's agreement is on the screen: nothing can be accepted unread. */
+  agreement: LoanAgreement | null;
   request: QuoteRequest;
   productUrl: string;
   onKfsChanged: () => void;
@@ -139,7 +191,7 @@ function ConfirmPanel({
   const toRefusal = useRefusal();
   // Acceptance is of one statement: a new one (kfs_changed) is unticked until it is read and accepted.
   const [acceptedHash, setAcceptedHash] = useState<string | null>(null);
-  const accepted = acceptedHash === kfs.contentHash;
+  const accepted = acceptedHash === kfs.contentHash && agreement !== null;
 
   const onConfirm = () => {
     if (!accepted || confirm.isPending) return;
@@ -148,7 +200,10 @@ function ConfirmPanel({
       { ...of, idempotencyKey: idempotencyKeyFor(of, sessionStorageOrNull()) },
       {
         // Replace: going back from the new loan should not land on a statement that is already confirmed.
-        onSuccess: (order) => void navigate(`/orders/${encodeURIComponent(order.orderNo)}`, { replace: true }),
+        onSuccess: (order) => {
+          const state: OrderPageState = { confirmed: true };
+          void navigate(`/orders/${encodeURIComponent(order.orderNo)}`, { replace: true, state });
+        },
         onError: (error) => {
           if (error.code === 'kfs_changed') {
             setAcceptedHash(null);
@@ -196,7 +251,7 @@ function ConfirmPanel({
         <input
           type="checkbox"
           checked={accepted}
-          disabled={refreshing}
+          disabled={refreshing || agreement === null}
           onChange={(event) => setAcceptedHash(event.target.checked ? kfs.contentHash : null)}
         />
         <span>{t('confirm.accept')}</span>

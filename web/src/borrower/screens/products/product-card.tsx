@@ -2,6 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useMarket } from '@/shared/market/market-context';
 import { formatMoney } from '@/shared/money/format-money';
+import { formatApr } from '@/shared/money/format-percent';
 import type { Product } from '../../api/types';
 import { termLabel } from './format';
 
@@ -29,7 +30,7 @@ export function ProductCard({ product, heading: Heading = 'h2' }: { product: Pro
           term: sampleTerm ? termLabel(sampleTerm, t) : product.sample.termCode,
           total: money(product.sample.totalRepayable),
         })}{' '}
-        <strong className="product-card__apr">{t('products.apr', { apr: product.sample.aprDisplay })}</strong>
+        <strong className="product-card__apr">{t('products.apr', { apr: formatApr(product.sample.apr, market) })}</strong>
       </p>
       <span className="product-card__go" aria-hidden="true">
         ›

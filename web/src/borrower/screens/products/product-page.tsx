@@ -5,6 +5,7 @@ import { errorText } from '@/shared/api/error-text';
 import { ApiError } from '@/shared/api/http';
 import { useMarket } from '@/shared/market/market-context';
 import { formatMoney } from '@/shared/money/format-money';
+import { formatApr } from '@/shared/money/format-percent';
 import { useProduct } from '../../api/product';
 import { useQuote } from '../../api/quote';
 import type { KeyFactStatement, Product, QuoteRequest } from '../../api/types';
@@ -267,7 +268,7 @@ function QuoteSummary({ quote, stale }: { quote: KeyFactStatement; stale: boolea
       <dl className="figures">
         <div className="figures__row figures__row--apr">
           <dt>{t('kfs.apr')}</dt>
-          <dd>{quote.aprDisplay}</dd>
+          <dd>{formatApr(quote.apr, market)}</dd>
         </div>
         <div className="figures__row">
           <dt>{t('kfs.netDisbursed')}</dt>

@@ -2,7 +2,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { fakeApi, ok, refusal, renderBorrower } from '@/test/render-borrower';
-import { KFS_IN, PRODUCT_ID, PRODUCT_IN, PRODUCT_IN_EMI } from './fixtures.test-data';
+import { KFS_ID, KFS_IN, KFS_IN_V3, PRODUCT_ID, PRODUCT_IN, PRODUCT_IN_EMI } from './fixtures.test-data';
 
 // Intl puts a no-break space in some formats (Rp 1.000.000); the page text is compared with plain spaces.
 const text = (element: HTMLElement) => element.textContent?.replace(/\s+/g, ' ').trim() ?? '';
@@ -34,7 +34,7 @@ describe('products screen', () => {
     const card = await screen.findByRole('article', { name: 'Kilat 30' });
     expect(text(card)).toContain('Rp 1.000.000 sampai Rp 5.000.000');
     expect(text(card)).toContain('Tenor: 14 hari · 30 hari');
-    expect(text(card)).toContain('APR 100.07%');
+    expect(text(card)).toContain('APR 100,07%');
   });
 
   it('has an empty state and an error state with a retry', async () => {
@@ -55,7 +55,7 @@ describe('product screen', () => {
       'GET /api/v1/borrower/products/in-flexi-6m': () => ok(PRODUCT_IN_EMI),
       'POST /api/v1/borrower/quote': (call) => {
         const body = call.body as { amount: number; termCode: string };
-        return ok({ ...KFS_IN, productCode: 'in-flexi-6m', sanctionedAmount: body.amount, termCode: body.termCode, aprDisplay: `${body.termCode} APR` });
+        return ok({ ...KFS_IN, productCode: 'in-flexi-6m', sanctionedAmount: body.amount, termCode: body.termCode, apr: body.termCode === 'm3' ? 3012 : 2450 });
       },
     });
     api.signIn();
@@ -63,7 +63,7 @@ describe('product screen', () => {
     renderBorrower('/app/products/in-flexi-6m?lang=1');
 
     expect(await screen.findByRole('heading', { level: 1, name: 'Flexi EMI' })).toBeInTheDocument();
-    expect(await screen.findByText('m3 APR')).toBeInTheDocument();
+    expect(await screen.findByText('30.12%')).toBeInTheDocument();
     expect(api.callsTo('POST', '/api/v1/borrower/quote')[0]!.body).toEqual({ productCode: 'in-flexi-6m', amount: 1000000, termCode: 'm3' });
 
     await user.click(screen.getByRole('button', { name: 'More (₹1,000)' }));
@@ -72,7 +72,7 @@ describe('product screen', () => {
     await user.click(screen.getByRole('radio', { name: '6 months' }));
     expect(screen.getByText('₹25,000')).toBeInTheDocument();
 
-    expect(await screen.findByText('m6 APR')).toBeInTheDocument();
+    expect(await screen.findByText('24.50%')).toBeInTheDocument();
     // Debounced: the intermediate amounts were never quoted.
     const quoted = api.callsTo('POST', '/api/v1/borrower/quote').map((call) => call.body);
     expect(quoted).toEqual([
@@ -113,12 +113,15 @@ describe('Key Fact Statement screen', () => {
     api.signIn();
     renderBorrower('/app/products/in-flexi-14d/kfs?amount=600000&term=14dx3&lang=1');
 
-    expect(await screen.findByText('83.87%')).toBeInTheDocument();
+    expect(await screen.findByText('83.87%', {}, { timeout: 5000 })).toBeInTheDocument();
     expect(screen.getByRole('heading', { level: 1, name: 'Key Fact Statement' })).toBeInTheDocument();
     // Applying checks the borrower may apply before the statement is read; a bare quote would not.
     expect(api.callsTo('POST', '/api/v1/borrower/apply')[0]!.body).toEqual({ productCode: 'in-flexi-14d', amount: 600000, termCode: '14dx3' });
     expect(api.callsTo('POST', '/api/v1/borrower/quote')).toHaveLength(0);
-    expect(screen.getByText('Amount sanctioned').nextSibling).toHaveTextContent('₹6,000');
+    // Before any decision nothing is "sanctioned": the statement names the loan amount.
+    expect(screen.getByText('Loan amount').nextSibling).toHaveTextContent('₹6,000');
+    expect(screen.queryByText(/sanctioned/i, { selector: 'dt' })).toBeNull();
+    expect(screen.getByText(/The APR is the yearly cost of everything you pay for the loan/)).toHaveTextContent('It is not the interest rate.');
     expect(screen.getByText('₹150 + GST ₹27')).toBeInTheDocument();
     expect(screen.getByText('Paid out to you').nextSibling).toHaveTextContent('₹5,823');
     expect(screen.getByText('Total interest').nextSibling).toHaveTextContent('₹201.60');
@@ -138,7 +141,7 @@ describe('Key Fact Statement screen', () => {
     expect(screen.getByText(/Priya Raman/)).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'grievance@kilat.example' })).toHaveAttribute('href', 'mailto:grievance@kilat.example');
     expect(screen.getByRole('link', { name: '+91 80 4000 1299' })).toHaveAttribute('href', 'tel:+918040001299');
-    expect(screen.getByRole('checkbox', { name: 'I have read the Key Fact Statement and accept it' })).not.toBeChecked();
+    expect(screen.getByRole('checkbox', { name: 'I have read the Key Fact Statement and the loan agreement above, and I accept both' })).not.toBeChecked();
     expect(screen.getByRole('button', { name: 'Confirm' })).toBeDisabled();
   });
 
@@ -175,6 +178,42 @@ describe('Key Fact Statement screen', () => {
     expect(within(lender).getByText(kfs.lender.licence)).toBeInTheDocument();
     expect(within(lender).getByRole('heading', { level: 3, name: 'Pejabat Pengaduan' })).toBeInTheDocument();
     expect(text(lender)).not.toMatch(/Kilat Finance|Priya|\+91/);
+  });
+
+  it('states the prepayment terms of a version-3 statement, and none for an earlier one', async () => {
+    let kfs: object = KFS_IN_V3;
+    fakeApi({ 'POST /api/v1/borrower/apply': () => ok(kfs) }).signIn();
+    const first = renderBorrower('/app/products/in-flexi-14d/kfs?amount=600000&term=14dx3&lang=1');
+    const heading = await screen.findByRole('heading', { level: 3, name: 'Repaying early' }, { timeout: 5000 });
+    expect(heading.nextSibling).toHaveTextContent(/^You may repay the whole loan at any time without a prepayment charge: .* is credited\.$/);
+    // India has no daily cap: no daily cost section.
+    expect(screen.queryByRole('heading', { name: 'Daily cost' })).toBeNull();
+    first.unmount();
+
+    kfs = KFS_IN;
+    renderBorrower('/app/products/in-flexi-14d/kfs?amount=600000&term=14dx3&lang=1');
+    await screen.findByText('83.87%');
+    expect(screen.queryByRole('heading', { name: 'Repaying early' })).toBeNull();
+  });
+
+  it('shows the Indonesian statement in Indonesian numbers, its daily cost against the OJK cap and its prepayment terms', async () => {
+    fakeApi({ 'POST /api/v1/borrower/apply': () => ok(KFS_ID) }).signIn();
+    renderBorrower('/app/products/id-kilat-30/kfs?amount=100000000&term=d30');
+    const apr = await screen.findByText('88,47%', {}, { timeout: 5000 });
+    expect(apr.closest('p')).toHaveTextContent('Biaya tahunan total (APR) 88,47%');
+    expect(screen.getByText(/APR adalah biaya tahunan dari semua yang Anda bayar/)).toHaveTextContent('APR bukan suku bunga.');
+    expect(screen.queryByText(/bunga tahunan/)).toBeNull();
+    expect(screen.getByText('Jumlah pinjaman').nextSibling).toHaveTextContent(/^Rp\s1\.000\.000$/);
+    expect(screen.queryByText(/disetujui/, { selector: 'dt' })).toBeNull();
+    expect(screen.getByText('Bunga').nextSibling).toHaveTextContent('0,2% per hari, atas jumlah pinjaman');
+
+    const daily = screen.getByRole('heading', { level: 2, name: 'Biaya harian' }).closest('section')!;
+    expect(within(daily).getByText('Biaya per hari (bunga dan biaya)').nextSibling).toHaveTextContent(/^Rp\s2\.333,34 per hari, 0,233% dari jumlah pinjaman$/);
+    expect(within(daily).getByText('Batas harian OJK').nextSibling).toHaveTextContent('0,3% dari jumlah pinjaman per hari');
+    expect(daily).toHaveTextContent(/Selama 30 hari, pinjaman ini berbiaya Rp\s70\.000 \(bunga dan biaya\) atas Rp\s1\.000\.000; batasnya paling banyak Rp\s90\.000\./);
+
+    const early = screen.getByRole('heading', { level: 3, name: 'Pelunasan dipercepat' });
+    expect(early.nextSibling).toHaveTextContent(/^Anda dapat melunasi seluruh pinjaman kapan saja tanpa biaya pelunasan dipercepat/);
   });
 
   it('asks for an amount and term when the URL has none', async () => {

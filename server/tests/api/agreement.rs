@@ -1,0 +1,177 @@
+//! The loan agreement: shown before confirming (`POST /apply/agreement`) from the KFS and the certification, frozen
+//! with the order at confirm, so a later edit of the certification (a new bank account) changes nothing in it.
+
+use reqwest::StatusCode;
+use serde_json::{Value, json};
+
+use crate::helpers::{TestApp, data, error, spawn_app};
+
+const LOAN: fn() -> Value =
+    || json!({"productCode": "in-flexi-6m", "amount": 2_000_000, "termCode": "m6"});
+
+async fn post_en(app: &TestApp, path: &str, session: &str, body: &Value) -> reqwest::Response {
+    app.client
+        .post(app.url(path))
+        .header("x-session-id", session)
+        .header("accept-language", "en-IN")
+        .json(body)
+        .send()
+        .await
+        .unwrap()
+}
+
+fn clause_text(agreement: &Value) -> String {
+    agreement["clauses"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            format!(
+                "{}: {}\n",
+                c["heading"].as_str().unwrap(),
+                c["text"].as_str().unwrap()
+            )
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn the_agreement_is_shown_before_confirming_and_frozen_with_the_order() {
+    let app = spawn_app().await;
+    let session = app.sign_in("IN", "9876543240").await;
+
+    // Before the certification is complete there is nothing to show: the same refusal as apply.
+    let refused = post_en(&app, "/api/v1/borrower/apply/agreement", &session, &LOAN()).await;
+    assert_eq!(refused.status(), StatusCode::CONFLICT);
+    assert_eq!(error(refused).await["code"], "certification_incomplete");
+
+    app.certify("IN", &session).await;
+    let kfs = data(post_en(&app, "/api/v1/borrower/apply", &session, &LOAN()).await).await;
+    let preview =
+        data(post_en(&app, "/api/v1/borrower/apply/agreement", &session, &LOAN()).await).await;
+    assert_eq!(preview["orderNo"], "");
+    assert_eq!(
+        preview["title"],
+        "Loan agreement (to accept with the Key Fact Statement)"
+    );
+    assert_eq!(preview["kfs"], kfs, "the agreement of the very KFS shown");
+    assert_eq!(preview["borrower"]["fullName"], "Asha Verma");
+    assert_eq!(preview["borrower"]["bankAccountMasked"], "**** **** 4567");
+    let text = clause_text(&preview);
+    assert!(
+        text.contains("account **** **** 4567 at HDFC Bank"),
+        "{text}"
+    );
+    assert!(text.contains("7. Prepayment: "), "{text}");
+    assert!(text.contains("without a prepayment charge"), "{text}");
+    assert!(text.contains("10. Acceptance: "), "{text}");
+
+    let confirmed = data(
+        app.post_as(
+            "/api/v1/borrower/orders",
+            &session,
+            &json!({"productCode": "in-flexi-6m", "amount": 2_000_000, "termCode": "m6",
+                "kfsHash": kfs["contentHash"], "idempotencyKey": "agreement-freeze-1"}),
+        )
+        .await,
+    )
+    .await;
+    let order_no = confirmed["orderNo"].as_str().unwrap().to_owned();
+    let path = format!("/api/v1/borrower/orders/{order_no}/agreement");
+    let english = data(app.get_en(&path, Some(&session)).await).await;
+    let indonesian = data(app.get_as(&path, &session).await).await;
+    assert_eq!(english["title"], format!("Loan agreement {order_no}"));
+    assert_eq!(
+        indonesian["title"],
+        format!("Perjanjian pinjaman {order_no}")
+    );
+    assert_eq!(english["borrower"], preview["borrower"]);
+    // The accepted agreement says what the preview said, but for its title and the date of acceptance.
+    let body = |a: &Value| {
+        clause_text(a)
+            .lines()
+            .take(9)
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    assert_eq!(body(&english), body(&preview));
+
+    // The borrower moves to another bank account while the loan is under review.
+    let edit = app
+        .post_as(
+            "/api/v1/borrower/certification/bank",
+            &session,
+            &json!({"bankCode": "ICIC", "accountNumber": "9999 8888 7777", "accountNumberConfirm": "999988887777",
+                "ifsc": "ICIC0000999"}),
+        )
+        .await;
+    assert_eq!(
+        edit.status(),
+        StatusCode::OK,
+        "{}",
+        edit.text().await.unwrap()
+    );
+    let saved = data(
+        app.get_as("/api/v1/borrower/certification/bank", &session)
+            .await,
+    )
+    .await;
+    assert_eq!(saved["data"]["accountNumber"], "**** **** 7777");
+
+    // The accepted agreement is unchanged, in both languages, clause for clause.
+    let english_after = data(app.get_en(&path, Some(&session)).await).await;
+    let indonesian_after = data(app.get_as(&path, &session).await).await;
+    assert_eq!(english_after, english);
+    assert_eq!(indonesian_after, indonesian);
+    assert!(clause_text(&english_after).contains("**** **** 4567 at HDFC Bank"));
+    assert!(!clause_text(&english_after).contains("7777"));
+
+    // A new application's agreement names the new account.
+    let cancelled = app
+        .post_as(
+            &format!("/api/v1/borrower/orders/{order_no}/cancel"),
+            &session,
+            &json!({}),
+        )
+        .await;
+    assert_eq!(cancelled.status(), StatusCode::OK);
+    let next =
+        data(post_en(&app, "/api/v1/borrower/apply/agreement", &session, &LOAN()).await).await;
+    assert_eq!(next["borrower"]["bankAccountMasked"], "**** **** 7777");
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn an_indonesian_agreement_is_in_indonesian_with_the_prepayment_terms() {
+    let app = spawn_app().await;
+    let session = app.sign_in("ID", "081234567890").await;
+    app.certify("ID", &session).await;
+    let products = data(app.get_as("/api/v1/borrower/products", &session).await).await;
+    let product = &products.as_array().unwrap()[0];
+    let loan = json!({"productCode": product["code"], "amount": product["amount"]["min"],
+        "termCode": product["terms"][0]["code"]});
+    let kfs = data(app.post_as("/api/v1/borrower/apply", &session, &loan).await).await;
+    assert_eq!(kfs["version"], 3);
+    assert!(
+        kfs["dailyCost"]["rate"].as_str().unwrap().ends_with('%'),
+        "{kfs}"
+    );
+    let preview = data(
+        app.post_as("/api/v1/borrower/apply/agreement", &session, &loan)
+            .await,
+    )
+    .await;
+    let text = clause_text(&preview);
+    // Indonesian numbers: the APR with a decimal comma.
+    let apr = kfs["aprDisplay"].as_str().unwrap().replace('.', ",");
+    assert!(text.contains(&format!("adalah {apr}.")), "{apr}: {text}");
+    assert!(text.contains("Pelunasan dipercepat: "), "{text}");
+    assert!(text.contains("tanpa biaya pelunasan dipercepat"), "{text}");
+    assert!(
+        preview["title"]
+            .as_str()
+            .unwrap()
+            .starts_with("Perjanjian pinjaman")
+    );
+    app.stop().await;
+}
