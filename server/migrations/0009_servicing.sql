@@ -95,3 +95,11 @@ CREATE TABLE ledger_lines (
     paid_principal    BIGINT NOT NULL,
     PRIMARY KEY (entry_id, installment)
 );
+
+-- The borrower's rating of an ended loan (repaid or exited in cooling-off): once per order.
+CREATE TABLE order_ratings (
+    order_id   TEXT PRIMARY KEY REFERENCES orders (id),
+    score      BIGINT NOT NULL,
+    comment    TEXT,
+    created_at BIGINT NOT NULL
+);

@@ -41,6 +41,7 @@ pub const ERROR_CODES: &[&str] = &[
     "choice_unavailable",
     "payment_not_open",
     "utr_already_used",
+    "already_rated",
 ];
 
 /// Why a field was refused: a catalog key (`field.…`) and the values its text names.
@@ -166,6 +167,8 @@ pub enum Refusal {
     PaymentNotOpen,
     /// A UTR already submitted, for this or any other payment.
     UtrAlreadyUsed,
+    /// A rating of an order rated already.
+    AlreadyRated,
 }
 
 impl Refusal {
@@ -182,6 +185,7 @@ impl Refusal {
             Refusal::ChoiceUnavailable => "choice_unavailable",
             Refusal::PaymentNotOpen => "payment_not_open",
             Refusal::UtrAlreadyUsed => "utr_already_used",
+            Refusal::AlreadyRated => "already_rated",
         }
     }
 }

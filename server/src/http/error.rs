@@ -185,7 +185,8 @@ fn status_of(code: &str) -> StatusCode {
         | "invalid_transition"
         | "choice_unavailable"
         | "payment_not_open"
-        | "utr_already_used" => StatusCode::CONFLICT,
+        | "utr_already_used"
+        | "already_rated" => StatusCode::CONFLICT,
         "code_delivery_failed" => StatusCode::BAD_GATEWAY,
         _ => StatusCode::INTERNAL_SERVER_ERROR,
     }

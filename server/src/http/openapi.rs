@@ -62,6 +62,9 @@ use crate::settings::{GrievanceOfficer, PublicSiteSettings};
         servicing::create_payment,
         servicing::payment,
         servicing::submit_utr,
+        servicing::extension,
+        servicing::accept_extension,
+        servicing::rate,
         payments::disburse,
         payments::queue,
         payments::confirm,
@@ -143,6 +146,8 @@ pub enum ErrorCode {
     PaymentNotOpen,
     /// 409: the UTR was already submitted, for this or another payment.
     UtrAlreadyUsed,
+    /// 409: the order was rated already.
+    AlreadyRated,
 }
 
 /// `X-Session-Id` for the native shell, the `kilat_session` HttpOnly cookie for browsers (PRODUCT.md §4); the

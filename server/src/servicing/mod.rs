@@ -13,7 +13,7 @@ use kilat_domain::{
 use time::Date;
 
 use crate::auth::Borrower;
-use crate::error::Error;
+use crate::error::{Error, FieldErrors, FieldProblem, Refusal};
 use crate::orders;
 use crate::services::Services;
 use crate::store::Tx;
@@ -196,4 +196,52 @@ pub async fn installment(
         .ok_or(Error::NotFound)?;
     let one = view.installments.remove(index);
     Ok((view, one))
+}
+
+/// The longest comment with a rating.
+pub const MAX_COMMENT_CHARS: usize = 500;
+
+/// The borrower rates an ended loan (repaid, or exited in cooling-off), once: a score from 1 to 5 and an optional
+/// comment. An order still open is `invalid_transition`; a second rating is `already_rated`.
+pub async fn rate(
+    s: &Services,
+    borrower: &Borrower,
+    order_no: &str,
+    score: Option<i64>,
+    comment: Option<&str>,
+) -> Result<(), Error> {
+    let mut errors = FieldErrors::default();
+    match score {
+        None => errors.add("score", FieldProblem::required()),
+        Some(n) if !(1..=5).contains(&n) => {
+            errors.add("score", FieldProblem::new("field.rating_score"))
+        }
+        Some(_) => {}
+    }
+    let comment = comment.map(str::trim).filter(|c| !c.is_empty());
+    if comment.is_some_and(|c| c.chars().count() > MAX_COMMENT_CHARS) {
+        errors.add("comment", FieldProblem::too_long(MAX_COMMENT_CHARS));
+    }
+    errors.into_result()?;
+    let order = orders::own(s, borrower, order_no).await?;
+    if !matches!(
+        order.status,
+        OrderState::Repaid | OrderState::ExitedInCoolingOff
+    ) {
+        return Err(Refusal::InvalidTransition.into());
+    }
+    let mut tx = s.db.begin().await?;
+    if !tx
+        .insert_rating(
+            &order.id,
+            score.unwrap_or_default(),
+            comment,
+            s.clock.now_ms(),
+        )
+        .await?
+    {
+        return Err(Refusal::AlreadyRated.into());
+    }
+    tx.commit().await?;
+    Ok(())
 }

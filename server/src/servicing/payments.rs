@@ -357,6 +357,19 @@ pub async fn repayment(
     })
 }
 
+/// The extension the borrower's loan offers today: its fee, the installment that moves and the revised schedule.
+/// A loan without one (the product allows none, the maximum is reached, closed) is `choice_unavailable`.
+pub async fn extension_offer(
+    s: &Services,
+    borrower: &Borrower,
+    order_no: &str,
+) -> Result<(Loan, Priced), Error> {
+    let loan = own_loan(s, borrower, order_no).await?;
+    let today = loan.today(s);
+    let priced = price(s, &loan, RepaymentChoice::Extension, today)?;
+    Ok((loan, priced))
+}
+
 /// How to pay: the collection account or virtual account, and the reference to quote.
 #[derive(Debug, Clone)]
 pub struct Instructions {

@@ -237,6 +237,30 @@ impl Tx {
         assemble(entries, lines)
     }
 
+    /// Records the borrower's rating of an ended order; false when the order was rated already.
+    pub async fn insert_rating(
+        &mut self,
+        order_id: &str,
+        score: i64,
+        comment: Option<&str>,
+        now: i64,
+    ) -> sqlx::Result<bool> {
+        let inserted = sqlx::query(
+            "INSERT INTO order_ratings (order_id, score, comment, created_at) VALUES ($1, $2, $3, $4)",
+        )
+        .bind(order_id)
+        .bind(score)
+        .bind(comment)
+        .bind(now)
+        .execute(self.conn())
+        .await;
+        match inserted {
+            Ok(_) => Ok(true),
+            Err(sqlx::Error::Database(d)) if d.is_unique_violation() => Ok(false),
+            Err(e) => Err(e),
+        }
+    }
+
     /// Appends `entry` as number `seq` of the order's ledger, naming `payment_id` when it records one. The unique
     /// (order, seq) refuses a second writer of the same number.
     pub async fn append_entry(

@@ -95,7 +95,7 @@ fn every_borrower_operation_behind_a_session_names_the_scheme_and_its_401() {
         }
     }
     // logout, me, three product and quote operations, four certification, seven home and order operations.
-    assert_eq!(secured.len(), 23, "{secured:?}");
+    assert_eq!(secured.len(), 26, "{secured:?}");
     assert!(secured.contains(&"get /api/v1/borrower/orders/{orderNo}/agreement".to_owned()));
 }
 

@@ -81,8 +81,13 @@ async fn approved(
     amount: i64,
     term: &str,
 ) -> (String, String, String) {
-    let session = app.sign_in("IN", phone).await;
-    app.certify("IN", &session).await;
+    let market = if product.starts_with("id-") {
+        "ID"
+    } else {
+        "IN"
+    };
+    let session = app.sign_in(market, phone).await;
+    app.certify(market, &session).await;
     let loan = json!({"productCode": product, "amount": amount, "termCode": term});
     let kfs = data(app.post_as("/api/v1/borrower/apply", &session, &loan).await).await;
     let mut confirm = loan.clone();
@@ -132,10 +137,10 @@ async fn check_ledger(app: &TestApp, session: &str, order_no: &str, order_id: &s
     let kfs: KeyFactStatement = serde_json::from_str(&kfs_json).unwrap();
     let stored = app.db.loan(order_id).await.unwrap().expect("a loan");
     let payout = kilat_server::store::loans::parse_date(&stored.payout_date).unwrap();
-    let period = if kfs.product_code == "in-flexi-6m" {
-        Period::Monthly
-    } else {
-        Period::Days(14)
+    let period = match kfs.product_code.as_str() {
+        "in-flexi-6m" => Period::Monthly,
+        "id-kilat-30" if kfs.term_code == "30d" => Period::Days(30),
+        _ => Period::Days(14),
     };
     let plan = Plan::from_kfs(&kfs, period, payout).unwrap();
     let stored_plan: Plan = serde_json::from_str(&stored.plan_json).unwrap();
@@ -765,7 +770,8 @@ async fn the_cooling_off_exit_charges_principal_and_the_days_interest_only_and_e
 }
 
 #[tokio::test]
-async fn an_extension_fee_paid_moves_the_due_date_and_every_installment_paid_repays_the_loan() {
+async fn an_extension_shown_accepted_and_paid_moves_the_due_date_and_the_repaid_loan_is_rated_once()
+{
     let app = spawn_app().await;
     let finance = operator(&app, "fin", &[Role::Finance]).await;
     let (session, order_no, id) =
@@ -798,20 +804,84 @@ async fn an_extension_fee_paid_moves_the_due_date_and_every_installment_paid_rep
         extension["dueDate"],
         json!((old + time::Duration::days(7)).to_string())
     );
-    let done = pay(
-        &app,
-        &finance,
-        &session,
-        &order_no,
-        "extension",
-        "ext-key-001",
-        "500000000003",
+    // The extension's detail before accepting: the fee, the new date, the revised schedule.
+    let offer = data(
+        app.get_as(
+            &format!("/api/v1/borrower/orders/{order_no}/extension"),
+            &session,
+        )
+        .await,
+    )
+    .await;
+    assert_eq!(offer["fee"], extension["amount"]);
+    assert_eq!(offer["newDueDate"], extension["dueDate"]);
+    assert_eq!(
+        offer["currentDueDate"],
+        before["installments"][0]["dueDate"]
+    );
+    assert_eq!(offer["days"], 7);
+    let revised = offer["revisedSchedule"].as_array().unwrap();
+    assert_eq!(revised.len(), 3);
+    assert_eq!(revised[0]["dueDate"], extension["dueDate"]);
+    assert_eq!(
+        revised[0]["amount"],
+        before["installments"][0]["due"]["total"]
+    );
+    // Accepting starts the fee's payment.
+    let accepted = app
+        .client
+        .post(app.url(&format!("/api/v1/borrower/orders/{order_no}/extension")))
+        .header("x-session-id", &session)
+        .header("idempotency-key", "ext-key-001")
+        .json(&json!({"method": "upi"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(accepted.status(), StatusCode::OK);
+    let payment = data(accepted).await;
+    assert_eq!(payment["choice"], "extension");
+    assert_eq!(payment["amount"], offer["fee"]);
+    let payment_id = payment["paymentId"].as_str().unwrap();
+    assert_eq!(
+        submit_utr(&app, &session, payment_id, "500000000003")
+            .await
+            .status(),
+        StatusCode::OK
+    );
+    let done = data(
+        confirm(
+            &app,
+            &finance,
+            payment_id,
+            payment["amount"].as_i64().unwrap(),
+        )
+        .await,
     )
     .await;
     assert_eq!(done["orderStatus"], "disbursed");
     let after = check_ledger(&app, &session, &order_no, &id).await;
     assert_eq!(after["installments"][0]["dueDate"], extension["dueDate"]);
+    assert_eq!(after["installments"][1]["dueDate"], revised[1]["dueDate"]);
     assert_eq!(after["extensionsGranted"], 1);
+    // The product allows one.
+    let no_more = app
+        .get_as(
+            &format!("/api/v1/borrower/orders/{order_no}/extension"),
+            &session,
+        )
+        .await;
+    assert_eq!(no_more.status(), StatusCode::CONFLICT);
+    assert_eq!(error(no_more).await["code"], "choice_unavailable");
+    // Not ended yet: no rating.
+    let early = app
+        .post_as(
+            &format!("/api/v1/borrower/orders/{order_no}/rating"),
+            &session,
+            &json!({"score": 5}),
+        )
+        .await;
+    assert_eq!(early.status(), StatusCode::CONFLICT);
+    assert_eq!(error(early).await["code"], "invalid_transition");
     // Then each installment in turn until nothing is outstanding.
     for (n, utr) in ["500000000004", "500000000005", "500000000006"]
         .iter()
@@ -832,6 +902,32 @@ async fn an_extension_fee_paid_moves_the_due_date_and_every_installment_paid_rep
         assert_eq!(done["orderStatus"], expected);
     }
     assert_eq!(status_of(&app, &id).await, "repaid");
+    // The loan has ended: the borrower rates it, once.
+    let rating = format!("/api/v1/borrower/orders/{order_no}/rating");
+    for bad in [json!({"score": 0}), json!({"score": 6}), json!({})] {
+        let r = app.post_as(&rating, &session, &bad).await;
+        assert_eq!(r.status(), StatusCode::UNPROCESSABLE_ENTITY, "{bad}");
+        assert!(error(r).await["fields"]["score"].is_string());
+    }
+    let rated = app
+        .post_as(
+            &rating,
+            &session,
+            &json!({"score": 5, "comment": "Quick and clear."}),
+        )
+        .await;
+    assert_eq!(rated.status(), StatusCode::OK);
+    assert_eq!(data(rated).await["score"], 5);
+    let again = app.post_as(&rating, &session, &json!({"score": 4})).await;
+    assert_eq!(again.status(), StatusCode::CONFLICT);
+    assert_eq!(error(again).await["code"], "already_rated");
+    let other = app.sign_in("IN", "9876500152").await;
+    assert_eq!(
+        app.post_as(&rating, &other, &json!({"score": 1}))
+            .await
+            .status(),
+        StatusCode::NOT_FOUND
+    );
     app.stop().await;
 }
 
@@ -967,6 +1063,76 @@ async fn simultaneous_disburses_confirms_and_payment_creations_each_have_exactly
         .expect("no clone left")
         .stop()
         .await;
+}
+
+#[tokio::test]
+async fn an_indonesian_loan_is_paid_to_a_virtual_account_that_takes_no_utr() {
+    let app = spawn_app().await;
+    let finance = operator(&app, "fin", &[Role::Finance]).await;
+    let (session, order_no, id) =
+        approved(&app, "081234567801", "id-kilat-30", 100_000_000, "14d").await;
+    assert_eq!(
+        disburse(&app, &finance, &order_no).await.status(),
+        StatusCode::OK
+    );
+    let plan = check_ledger(&app, &session, &order_no, &id).await;
+    assert_eq!(plan["currency"], "IDR");
+    let types = data(
+        app.get_as(
+            &format!("/api/v1/borrower/payment-types?orderNo={order_no}"),
+            &session,
+        )
+        .await,
+    )
+    .await;
+    assert_eq!(types.as_array().unwrap().len(), 1);
+    assert_eq!(types[0]["method"], "virtual_account");
+    assert_eq!(types[0]["bankCode"], "BCA");
+    assert_eq!(types[0]["virtualAccount"], Value::Null);
+    // India's methods are not Indonesia's.
+    let upi = create_payment(&app, &session, &order_no, "due", "upi", "va-key-0001").await;
+    assert_eq!(upi.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let payment = data(
+        create_payment(
+            &app,
+            &session,
+            &order_no,
+            "due",
+            "virtual_account",
+            "va-key-0002",
+        )
+        .await,
+    )
+    .await;
+    let va = payment["instructions"]["virtualAccount"].as_str().unwrap();
+    assert!(va.starts_with("8808") && va.len() == 16, "{va}");
+    assert_eq!(payment["amount"], plan["outstanding"]["total"]);
+    let same = data(
+        app.get_as(
+            &format!(
+                "/api/v1/borrower/payments/{}",
+                payment["paymentId"].as_str().unwrap()
+            ),
+            &session,
+        )
+        .await,
+    )
+    .await;
+    assert_eq!(
+        same["instructions"]["virtualAccount"],
+        json!(va),
+        "the same account each time"
+    );
+    let utr = submit_utr(
+        &app,
+        &session,
+        payment["paymentId"].as_str().unwrap(),
+        "412345678901",
+    )
+    .await;
+    assert_eq!(utr.status(), StatusCode::CONFLICT);
+    assert_eq!(error(utr).await["code"], "payment_not_open");
+    app.stop().await;
 }
 
 mod futures_like {

@@ -55,6 +55,11 @@ pub fn routes() -> Router<AppState> {
             "/borrower/orders/{order_no}/payments",
             post(servicing::create_payment),
         )
+        .route(
+            "/borrower/orders/{order_no}/extension",
+            get(servicing::extension).post(servicing::accept_extension),
+        )
+        .route("/borrower/orders/{order_no}/rating", post(servicing::rate))
         .route("/borrower/payment-types", get(servicing::payment_types))
         .route("/borrower/payments/{payment_id}", get(servicing::payment))
         .route(

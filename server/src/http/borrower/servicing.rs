@@ -485,3 +485,181 @@ pub async fn submit_utr(
     .await?;
     Ok(Envelope::ok(payment.into()))
 }
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct RevisedInstallment {
+    pub seq: u32,
+    #[schema(format = Date)]
+    pub due_date: String,
+    pub principal: i64,
+    pub interest: i64,
+    pub fees: i64,
+    /// The installment's scheduled amount (principal, interest and fees).
+    pub amount: i64,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ExtensionView {
+    pub order_no: String,
+    pub currency: Currency,
+    /// The installment whose due date moves.
+    pub installment: u32,
+    /// Days it moves.
+    pub days: u32,
+    /// Minor units: the fee with tax, paid before the date moves; nothing else changes.
+    pub fee: i64,
+    #[schema(format = Date)]
+    pub current_due_date: String,
+    #[schema(format = Date)]
+    pub new_due_date: String,
+    /// Extensions granted so far.
+    pub extensions_granted: u32,
+    /// The schedule once the fee is paid: this installment and the later ones moved by `days`, the amounts unchanged.
+    pub revised_schedule: Vec<RevisedInstallment>,
+}
+
+/// The extension ("repay delay") the loan offers today: the fee, the new due date and the revised schedule, shown
+/// before the borrower accepts.
+#[utoipa::path(get, path = "/api/v1/borrower/orders/{orderNo}/extension", tag = "borrower",
+    operation_id = "borrower_extension",
+    security(("session_header" = []), ("session_cookie" = [])),
+    params(("orderNo" = String, Path, description = "E.g. KL-261123-7F3K9Q")),
+    responses((status = 200, body = Envelope<ExtensionView>), (status = 401, body = ErrorBody),
+        (status = 404, description = "no such order of this borrower, or not paid out yet", body = ErrorBody),
+        (status = 409, description = "choice_unavailable: no extension now (the product has none, the maximum is reached, or the loan is closed)", body = ErrorBody)))]
+pub async fn extension(
+    State(state): State<AppState>,
+    session: Session,
+    Path(order_no): Path<String>,
+) -> Result<Json<Envelope<ExtensionView>>, ApiError> {
+    let (loan, priced) =
+        payments::extension_offer(&state.services, &session.borrower, &order_no).await?;
+    let quote = priced
+        .extension
+        .ok_or_else(|| anyhow::anyhow!("an extension price without its quote"))?;
+    let current = loan
+        .balances
+        .installments
+        .iter()
+        .find(|i| i.number == quote.installment)
+        .map(|i| i.due_date.to_string())
+        .unwrap_or_default();
+    Ok(Envelope::ok(ExtensionView {
+        order_no: loan.order.order_no.clone(),
+        currency: loan.order.currency,
+        installment: quote.installment,
+        days: quote.days,
+        fee: quote.fee.total.minor(),
+        current_due_date: current,
+        new_due_date: priced.due_date.map(|d| d.to_string()).unwrap_or_default(),
+        extensions_granted: loan.balances.extensions_granted,
+        revised_schedule: quote
+            .revised
+            .iter()
+            .map(|i| RevisedInstallment {
+                seq: i.number,
+                due_date: i.due_date.to_string(),
+                principal: i.principal.minor(),
+                interest: i.interest.minor(),
+                fees: i.fees.minor(),
+                amount: i.amount.minor(),
+            })
+            .collect(),
+    }))
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ExtensionAcceptRequest {
+    #[schema(value_type = PaymentMethod, required = true)]
+    pub method: Option<String>,
+    /// 8 to 64 characters `[A-Za-z0-9_-]`; or the `Idempotency-Key` header (which wins).
+    #[schema(nullable = false)]
+    pub idempotency_key: Option<String>,
+}
+
+/// Accepts the extension: starts the payment of its fee (as `POST /orders/{orderNo}/payments` with `choice:
+/// extension`); the due date moves when the fee is paid.
+#[utoipa::path(post, path = "/api/v1/borrower/orders/{orderNo}/extension", tag = "borrower",
+    operation_id = "borrower_accept_extension",
+    security(("session_header" = []), ("session_cookie" = [])),
+    params(("orderNo" = String, Path, description = "E.g. KL-261123-7F3K9Q"),
+        ("Idempotency-Key" = Option<String>, Header, description = "8 to 64 characters [A-Za-z0-9_-], once per payment")),
+    request_body(content((ExtensionAcceptRequest = "application/json"), (ExtensionAcceptRequest = "application/x-www-form-urlencoded"))),
+    responses((status = 200, body = Envelope<PaymentView>), (status = 401, body = ErrorBody),
+        (status = 403, description = "cross_site_request", body = ErrorBody),
+        (status = 404, description = "no such order of this borrower, or not paid out yet", body = ErrorBody),
+        (status = 409, description = "choice_unavailable or idempotency_key_reused", body = ErrorBody),
+        (status = 422, description = "validation_failed: `method` or `Idempotency-Key`", body = ErrorBody)))]
+pub async fn accept_extension(
+    State(state): State<AppState>,
+    session: Session,
+    Path(order_no): Path<String>,
+    headers: HeaderMap,
+    JsonOrForm(req): JsonOrForm<ExtensionAcceptRequest>,
+) -> Result<Json<Envelope<PaymentView>>, ApiError> {
+    let header_key = headers.get("idempotency-key").and_then(|v| v.to_str().ok());
+    let payment = payments::create(
+        &state.services,
+        &session.borrower,
+        &order_no,
+        &PaymentRequest {
+            choice: Some("extension"),
+            method: req.method.as_deref(),
+            idempotency_key: header_key.or(req.idempotency_key.as_deref()),
+        },
+    )
+    .await?;
+    Ok(Envelope::ok(payment.into()))
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct RatingRequest {
+    /// 1 to 5.
+    #[schema(value_type = i64, required = true, minimum = 1, maximum = 5, example = 5)]
+    #[serde(default, deserialize_with = "crate::http::extract::whole_number")]
+    pub score: Option<i64>,
+    /// At most 500 characters.
+    #[schema(nullable = false)]
+    pub comment: Option<String>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct RatingSaved {
+    pub order_no: String,
+    pub score: i64,
+}
+
+/// The borrower rates a loan that has ended (repaid, or exited in cooling-off), once.
+#[utoipa::path(post, path = "/api/v1/borrower/orders/{orderNo}/rating", tag = "borrower",
+    operation_id = "borrower_rate_order",
+    security(("session_header" = []), ("session_cookie" = [])),
+    params(("orderNo" = String, Path, description = "E.g. KL-261123-7F3K9Q")),
+    request_body(content((RatingRequest = "application/json"), (RatingRequest = "application/x-www-form-urlencoded"))),
+    responses((status = 200, body = Envelope<RatingSaved>), (status = 401, body = ErrorBody),
+        (status = 403, description = "cross_site_request", body = ErrorBody),
+        (status = 404, description = "no such order of this borrower", body = ErrorBody),
+        (status = 409, description = "invalid_transition (the loan has not ended) or already_rated", body = ErrorBody),
+        (status = 422, description = "validation_failed: `score` or `comment`", body = ErrorBody)))]
+pub async fn rate(
+    State(state): State<AppState>,
+    session: Session,
+    Path(order_no): Path<String>,
+    JsonOrForm(req): JsonOrForm<RatingRequest>,
+) -> Result<Json<Envelope<RatingSaved>>, ApiError> {
+    servicing::rate(
+        &state.services,
+        &session.borrower,
+        &order_no,
+        req.score,
+        req.comment.as_deref(),
+    )
+    .await?;
+    Ok(Envelope::ok(RatingSaved {
+        order_no: order_no.trim().to_owned(),
+        score: req.score.unwrap_or_default(),
+    }))
+}

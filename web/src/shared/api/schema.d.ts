@@ -281,6 +281,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/borrower/orders/{orderNo}/extension": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The extension ("repay delay") the loan offers today: the fee, the new due date and the revised schedule, shown
+         *     before the borrower accepts.
+         */
+        get: operations["borrower_extension"];
+        put?: never;
+        /**
+         * Accepts the extension: starts the payment of its fee (as `POST /orders/{orderNo}/payments` with `choice:
+         *     extension`); the due date moves when the fee is paid.
+         */
+        post: operations["borrower_accept_extension"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/borrower/orders/{orderNo}/payments": {
         parameters: {
             query?: never;
@@ -332,6 +356,23 @@ export interface paths {
         get: operations["borrower_plan_installment"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/borrower/orders/{orderNo}/rating": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The borrower rates a loan that has ended (repaid, or exited in cooling-off), once. */
+        post: operations["borrower_rate_order"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1355,6 +1396,46 @@ export interface components {
             msg: string;
         };
         /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
+        Envelope_ExtensionView: {
+            /**
+             * Format: int32
+             * @description Always 0 on success.
+             */
+            code: number;
+            data: {
+                currency: components["schemas"]["Currency"];
+                /** Format: date */
+                currentDueDate: string;
+                /**
+                 * Format: int32
+                 * @description Days it moves.
+                 */
+                days: number;
+                /**
+                 * Format: int32
+                 * @description Extensions granted so far.
+                 */
+                extensionsGranted: number;
+                /**
+                 * Format: int64
+                 * @description Minor units: the fee with tax, paid before the date moves; nothing else changes.
+                 */
+                fee: number;
+                /**
+                 * Format: int32
+                 * @description The installment whose due date moves.
+                 */
+                installment: number;
+                /** Format: date */
+                newDueDate: string;
+                orderNo: string;
+                /** @description The schedule once the fee is paid: this installment and the later ones moved by `days`, the amounts unchanged. */
+                revisedSchedule: components["schemas"]["RevisedInstallment"][];
+            };
+            /** @description Always `ok` on success. */
+            msg: string;
+        };
+        /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
         Envelope_HomeView: {
             /**
              * Format: int32
@@ -1729,6 +1810,21 @@ export interface components {
             msg: string;
         };
         /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
+        Envelope_RatingSaved: {
+            /**
+             * Format: int32
+             * @description Always 0 on success.
+             */
+            code: number;
+            data: {
+                orderNo: string;
+                /** Format: int64 */
+                score: number;
+            };
+            /** @description Always `ok` on success. */
+            msg: string;
+        };
+        /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
         Envelope_RecommendedView: {
             /**
              * Format: int32
@@ -2004,7 +2100,7 @@ export interface components {
          * @description The stable `code` of an error answer (docs/API-BORROWER.md); `msg` is its text in the request's language.
          * @enum {string}
          */
-        ErrorCode: "bad_request" | "code_invalid" | "code_expired" | "unauthorized" | "not_eligible" | "not_found" | "method_not_allowed" | "certification_out_of_order" | "certification_incomplete" | "open_order_exists" | "kfs_changed" | "idempotency_key_reused" | "payload_too_large" | "unsupported_media_type" | "validation_failed" | "cap_exceeded" | "rate_limited" | "code_resend_too_soon" | "daily_limit_reached" | "code_attempts_exceeded" | "cross_site_request" | "invalid_transition" | "internal" | "code_delivery_failed" | "credentials_invalid" | "operator_locked" | "forbidden" | "csrf_token_invalid" | "choice_unavailable" | "payment_not_open" | "utr_already_used";
+        ErrorCode: "bad_request" | "code_invalid" | "code_expired" | "unauthorized" | "not_eligible" | "not_found" | "method_not_allowed" | "certification_out_of_order" | "certification_incomplete" | "open_order_exists" | "kfs_changed" | "idempotency_key_reused" | "payload_too_large" | "unsupported_media_type" | "validation_failed" | "cap_exceeded" | "rate_limited" | "code_resend_too_soon" | "daily_limit_reached" | "code_attempts_exceeded" | "cross_site_request" | "invalid_transition" | "internal" | "code_delivery_failed" | "credentials_invalid" | "operator_locked" | "forbidden" | "csrf_token_invalid" | "choice_unavailable" | "payment_not_open" | "utr_already_used" | "already_rated";
         ExtendedInfo: {
             consent: boolean;
             contact1Name: string;
@@ -2014,6 +2110,11 @@ export interface components {
             contact2Name: string;
             contact2Phone: string;
             contact2Relation: string;
+        };
+        ExtensionAcceptRequest: {
+            /** @description 8 to 64 characters `[A-Za-z0-9_-]`; or the `Idempotency-Key` header (which wins). */
+            idempotencyKey?: string;
+            method: components["schemas"]["PaymentMethod"];
         };
         /** @description The paid extension of a due date; camelCase in JSON, snake_case (aliases) in product files and KFS version 1. */
         ExtensionTerms: {
@@ -2031,6 +2132,36 @@ export interface components {
              * @description Extensions allowed over the life of a loan.
              */
             maxExtensions: number;
+        };
+        ExtensionView: {
+            currency: components["schemas"]["Currency"];
+            /** Format: date */
+            currentDueDate: string;
+            /**
+             * Format: int32
+             * @description Days it moves.
+             */
+            days: number;
+            /**
+             * Format: int32
+             * @description Extensions granted so far.
+             */
+            extensionsGranted: number;
+            /**
+             * Format: int64
+             * @description Minor units: the fee with tax, paid before the date moves; nothing else changes.
+             */
+            fee: number;
+            /**
+             * Format: int32
+             * @description The installment whose due date moves.
+             */
+            installment: number;
+            /** Format: date */
+            newDueDate: string;
+            orderNo: string;
+            /** @description The schedule once the fee is paid: this installment and the later ones moved by `days`, the amounts unchanged. */
+            revisedSchedule: components["schemas"]["RevisedInstallment"][];
         };
         /** @description One fee of a loan, with its tax shown separately as the RBI KFS format asks. */
         FeeCharge: {
@@ -2610,6 +2741,21 @@ export interface components {
          * @enum {string}
          */
         RateBasis: "day" | "year";
+        RatingRequest: {
+            /** @description At most 500 characters. */
+            comment?: string;
+            /**
+             * Format: int64
+             * @description 1 to 5.
+             * @example 5
+             */
+            score: number;
+        };
+        RatingSaved: {
+            orderNo: string;
+            /** Format: int64 */
+            score: number;
+        };
         /**
          * @description Why a borrower may not apply now.
          * @enum {string}
@@ -2649,6 +2795,23 @@ export interface components {
             today: string;
             /** @description True while a submitted UTR waits for finance: "payment received, verifying". */
             verifying: boolean;
+        };
+        RevisedInstallment: {
+            /**
+             * Format: int64
+             * @description The installment's scheduled amount (principal, interest and fees).
+             */
+            amount: number;
+            /** Format: date */
+            dueDate: string;
+            /** Format: int64 */
+            fees: number;
+            /** Format: int64 */
+            interest: number;
+            /** Format: int64 */
+            principal: number;
+            /** Format: int32 */
+            seq: number;
         };
         /**
          * @description What an operator may do; an operator may hold several roles.
@@ -3797,6 +3960,173 @@ export interface operations {
             };
         };
     };
+    borrower_extension: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description E.g. KL-261123-7F3K9Q */
+                orderNo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ExtensionView"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description no such order of this borrower, or not paid out yet */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description choice_unavailable: no extension now (the product has none, the maximum is reached, or the loan is closed) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    borrower_accept_extension: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 8 to 64 characters [A-Za-z0-9_-], once per payment */
+                "Idempotency-Key"?: string | null;
+            };
+            path: {
+                /** @description E.g. KL-261123-7F3K9Q */
+                orderNo: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ExtensionAcceptRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["ExtensionAcceptRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_PaymentView"];
+                };
+            };
+            /** @description bad_request: the body could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description cross_site_request */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description no such order of this borrower, or not paid out yet */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description choice_unavailable or idempotency_key_reused */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payload_too_large: the body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unsupported_media_type: neither JSON nor form-encoded */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed: `method` or `Idempotency-Key` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     borrower_create_payment: {
         parameters: {
             query?: never;
@@ -3987,6 +4317,113 @@ export interface operations {
             };
             /** @description no such order of this borrower, not paid out, or no such installment */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    borrower_rate_order: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description E.g. KL-261123-7F3K9Q */
+                orderNo: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RatingRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["RatingRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_RatingSaved"];
+                };
+            };
+            /** @description bad_request: the body could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description cross_site_request */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description no such order of this borrower */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description invalid_transition (the loan has not ended) or already_rated */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payload_too_large: the body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unsupported_media_type: neither JSON nor form-encoded */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed: `score` or `comment` */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
