@@ -8,7 +8,7 @@
 use std::sync::Arc;
 
 use kilat_domain::{
-    Code, Currency, EntryKind, ExtensionQuote, LedgerEntry, Market, Money, OrderEvent, OrderState,
+    Code, EntryKind, ExtensionQuote, LedgerEntry, Market, Money, OrderEvent, OrderState,
     allocate_repayment, cooling_off_settlement, extend, payoff,
 };
 use serde::{Deserialize, Serialize};
@@ -398,30 +398,7 @@ pub async fn payment_types(
 
 /// The instructions of a method without a payment (the collection account; a virtual account comes per payment).
 pub fn method_instructions(s: &Services, method: PaymentMethod) -> Instructions {
-    let row = PaymentRow {
-        id: String::new(),
-        order_id: String::new(),
-        order_no: String::new(),
-        borrower_id: String::new(),
-        choice: String::new(),
-        method: method.code().to_owned(),
-        installment: None,
-        amount: 0,
-        currency: Currency::Inr,
-        priced_on: String::new(),
-        status: String::new(),
-        reference: String::new(),
-        idempotency_key: String::new(),
-        utr: None,
-        received_amount: None,
-        decision_reason: None,
-        created_at: 0,
-        updated_at: 0,
-    };
-    let mut out = instructions(s, &row, method);
-    out.upi_uri = None;
-    out.virtual_account = None;
-    out
+    instructions(s, method, None)
 }
 
 fn rupees(amount: i64) -> String {
@@ -429,20 +406,26 @@ fn rupees(amount: i64) -> String {
 }
 
 /// The instructions of a payment.
-pub fn instructions(s: &Services, payment: &PaymentRow, method: PaymentMethod) -> Instructions {
+///
+/// With a payment (its reference and amount), UPI adds a `upi://pay` link and Indonesia the payment's virtual account.
+pub fn instructions(
+    s: &Services,
+    method: PaymentMethod,
+    payment: Option<(&str, i64)>,
+) -> Instructions {
     let india = &s.payments.settings.india;
     match method {
         PaymentMethod::Upi => Instructions {
             method,
             payee_name: india.payee_name.clone(),
-            upi_uri: Some(format!(
-                "upi://pay?pa={}&pn={}&am={}&cu=INR&tr={}&tn={}",
-                urlencoding(&india.upi_id),
-                urlencoding(&india.payee_name),
-                rupees(payment.amount),
-                payment.reference,
-                payment.reference
-            )),
+            upi_uri: payment.map(|(reference, amount)| {
+                format!(
+                    "upi://pay?pa={}&pn={}&am={}&cu=INR&tr={reference}&tn={reference}",
+                    urlencoding(&india.upi_id),
+                    urlencoding(&india.payee_name),
+                    rupees(amount),
+                )
+            }),
             upi_id: Some(india.upi_id.clone()),
             bank_name: None,
             account_number: None,
@@ -462,17 +445,25 @@ pub fn instructions(s: &Services, payment: &PaymentRow, method: PaymentMethod) -
             virtual_account: None,
         },
         PaymentMethod::VirtualAccount => {
-            let va = s.payments.virtual_accounts.account_for(&payment.reference);
+            let indonesia = &s.payments.settings.indonesia;
+            let va =
+                payment.map(|(reference, _)| s.payments.virtual_accounts.account_for(reference));
             Instructions {
                 method,
-                payee_name: va.account_name,
+                payee_name: va.as_ref().map_or_else(
+                    || indonesia.account_name.clone(),
+                    |v| v.account_name.clone(),
+                ),
                 upi_id: None,
                 upi_uri: None,
                 bank_name: None,
                 account_number: None,
                 ifsc: None,
-                bank_code: Some(va.bank_code),
-                virtual_account: Some(va.number),
+                bank_code: Some(
+                    va.as_ref()
+                        .map_or_else(|| indonesia.bank_code.clone(), |v| v.bank_code.clone()),
+                ),
+                virtual_account: va.map(|v| v.number),
             }
         }
     }
@@ -507,7 +498,7 @@ fn payment_of(s: &Services, row: PaymentRow) -> Result<Payment, Error> {
         PaymentMethod::from_code(&row.method).ok_or_else(|| code("method", &row.method))?;
     let status =
         PaymentStatus::from_code(&row.status).ok_or_else(|| code("status", &row.status))?;
-    let instructions = instructions(s, &row, method);
+    let instructions = instructions(s, method, Some((&row.reference, row.amount)));
     Ok(Payment {
         row,
         choice,
