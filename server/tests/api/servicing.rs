@@ -1135,6 +1135,81 @@ async fn an_indonesian_loan_is_paid_to_a_virtual_account_that_takes_no_utr() {
     app.stop().await;
 }
 
+#[tokio::test]
+async fn an_overdue_loan_whose_due_installments_are_paid_catches_up() {
+    let app = spawn_app().await;
+    let finance = operator(&app, "fin", &[Role::Finance]).await;
+    let (_, order_no, id) = approved(&app, "9876500171", "in-flexi-14d", 1_000_000, "14dx3").await;
+    assert_eq!(
+        disburse(&app, &finance, &order_no).await.status(),
+        StatusCode::OK
+    );
+    // Sixteen days later the first installment (due on day 14) is overdue; the overdue job (a later slice) would
+    // mark the order so.
+    let payout = app.services.clock.today(kilat_domain::Market::India);
+    let later = payout + time::Duration::days(16);
+    let moved = app
+        .client
+        .put(app.url("/api/v1/dev/business-date"))
+        .json(&json!({"date": later.to_string()}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(moved.status(), StatusCode::OK);
+    orders::apply(
+        &app.services,
+        &id,
+        OrderEvent::FallOverdue,
+        &Actor::System("overdue"),
+    )
+    .await
+    .unwrap();
+    // Sessions older than their idle limit ended with the move: sign in again.
+    let session = app.sign_in("IN", "9876500171").await;
+    let finance = operator(&app, "fin2", &[Role::Finance]).await;
+    let plan = check_ledger(&app, &session, &order_no, &id).await;
+    assert_eq!(plan["installments"][0]["status"], "overdue");
+    assert_eq!(plan["installments"][1]["status"], "upcoming");
+    let repayment = data(
+        app.get_as(
+            &format!("/api/v1/borrower/orders/{order_no}/repayment"),
+            &session,
+        )
+        .await,
+    )
+    .await;
+    let due = &repayment["choices"][0];
+    assert_eq!(due["choice"], "due");
+    assert_eq!(
+        due["amount"],
+        plan["installments"][0]["outstanding"]["total"]
+    );
+    assert_eq!(due["dueDate"], plan["installments"][0]["dueDate"]);
+    // No cooling-off exit any more (three days).
+    assert!(
+        repayment["choices"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|c| c["choice"] != "cooling_off")
+    );
+    let done = pay(
+        &app,
+        &finance,
+        &session,
+        &order_no,
+        "due",
+        "late-key-01",
+        "800000000001",
+    )
+    .await;
+    assert_eq!(done["orderStatus"], "disbursed", "caught up");
+    let plan = check_ledger(&app, &session, &order_no, &id).await;
+    assert_eq!(plan["installments"][0]["status"], "paid");
+    assert_eq!(status_of(&app, &id).await, "disbursed");
+    app.stop().await;
+}
+
 mod futures_like {
     pub type BoxFut =
         std::pin::Pin<Box<dyn std::future::Future<Output = reqwest::StatusCode> + Send>>;
