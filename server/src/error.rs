@@ -38,6 +38,10 @@ pub const ERROR_CODES: &[&str] = &[
     "operator_locked",
     "forbidden",
     "csrf_token_invalid",
+    "choice_unavailable",
+    "payment_not_open",
+    "utr_already_used",
+    "already_rated",
 ];
 
 /// Why a field was refused: a catalog key (`field.…`) and the values its text names.
@@ -155,6 +159,16 @@ pub enum Refusal {
     InvalidTransition,
     /// An operator without any of the roles an action needs.
     RoleMissing,
+    /// A repayment choice the loan does not offer now (closed, not paid out, outside the cooling-off window, no
+    /// extension in the product).
+    ChoiceUnavailable,
+    /// A payment not in a state that takes this step (a UTR on a payment already submitted, a decision on one
+    /// decided).
+    PaymentNotOpen,
+    /// A UTR already submitted, for this or any other payment.
+    UtrAlreadyUsed,
+    /// A rating of an order rated already.
+    AlreadyRated,
 }
 
 impl Refusal {
@@ -168,6 +182,10 @@ impl Refusal {
             Refusal::IdempotencyKeyReused => "idempotency_key_reused",
             Refusal::InvalidTransition => "invalid_transition",
             Refusal::RoleMissing => "forbidden",
+            Refusal::ChoiceUnavailable => "choice_unavailable",
+            Refusal::PaymentNotOpen => "payment_not_open",
+            Refusal::UtrAlreadyUsed => "utr_already_used",
+            Refusal::AlreadyRated => "already_rated",
         }
     }
 }

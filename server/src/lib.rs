@@ -1,6 +1,6 @@
 //! Kilat's server: settings, start-up, the HTTP edge, the capabilities between it and the store, persistence and the
 //! embedded web app. The direction of every dependency is in docs/ARCHITECTURE.md: `http` → capabilities (`auth`,
-//! `certification`, `applications`, `orders`, `catalog`, `content`) → `kilat_domain`, `store`; nothing imports `http`.
+//! `certification`, `applications`, `orders`, `review`, `servicing`, `catalog`, `content`) → `kilat_domain`, `store`; nothing imports `http`.
 
 pub mod applications;
 #[cfg(test)]
@@ -17,6 +17,7 @@ pub mod i18n;
 pub mod orders;
 pub mod review;
 pub mod services;
+pub mod servicing;
 pub mod settings;
 pub mod sms;
 pub mod startup;

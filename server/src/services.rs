@@ -8,6 +8,7 @@ use crate::catalog::Catalog;
 use crate::clock::Clock;
 use crate::content::ReferenceData;
 use crate::crypto::Secrets;
+use crate::servicing::payments::PaymentServices;
 use crate::settings::SiteSettings;
 use crate::store::Db;
 
@@ -24,4 +25,6 @@ pub struct Services {
     pub site: Arc<SiteSettings>,
     /// Borrower sign-in: codes and sessions.
     pub sign_in: SignInService,
+    /// Collection accounts and the payout and virtual-account providers.
+    pub payments: Arc<PaymentServices>,
 }

@@ -42,6 +42,38 @@ pub struct Settings {
     pub log: LogSettings,
     pub contact: ContactSettings,
     pub site: SiteSettings,
+    /// Where borrowers pay, per market (`[payments.in]`, `[payments.id]`).
+    pub payments: PaymentSettings,
+}
+
+/// The collection accounts and payment providers of each market (docs/API-BORROWER.md, "Repayment").
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+pub struct PaymentSettings {
+    /// India: UPI and bank transfer to the collection account (`KILAT_PAYMENTS__IN__…`).
+    #[serde(rename = "in")]
+    pub india: IndiaCollection,
+    /// Indonesia: a virtual account per payment (`KILAT_PAYMENTS__ID__…`).
+    #[serde(rename = "id")]
+    pub indonesia: IndonesiaCollection,
+}
+
+/// India's collection account: a UPI id and the bank account behind it.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+pub struct IndiaCollection {
+    pub payee_name: String,
+    pub upi_id: String,
+    pub bank_name: String,
+    pub account_number: String,
+    pub ifsc: String,
+}
+
+/// Indonesia's virtual accounts: the provider that issues them (`simulated` issues numbers locally, for
+/// development) and the bank they are at.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+pub struct IndonesiaCollection {
+    pub va_provider: String,
+    pub bank_code: String,
+    pub account_name: String,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]

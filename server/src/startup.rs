@@ -20,6 +20,7 @@ use crate::crypto::Secrets;
 use crate::http::web::Assets;
 use crate::http::{self, openapi, rate_limit::AddressLimiter};
 use crate::services::Services;
+use crate::servicing::payments::PaymentServices;
 use crate::settings::{Mode, Settings};
 use crate::sms::{self, Outbox};
 
@@ -108,6 +109,10 @@ impl Application {
             reference: Arc::new(reference),
             site: Arc::new(settings.site.clone()),
             sign_in,
+            payments: Arc::new(
+                PaymentServices::from_settings(&settings.payments)
+                    .context("setting up the payment providers")?,
+            ),
         };
         let state = AppState(Arc::new(AppStateInner {
             services,

@@ -182,7 +182,11 @@ fn status_of(code: &str) -> StatusCode {
         | "open_order_exists"
         | "kfs_changed"
         | "idempotency_key_reused"
-        | "invalid_transition" => StatusCode::CONFLICT,
+        | "invalid_transition"
+        | "choice_unavailable"
+        | "payment_not_open"
+        | "utr_already_used"
+        | "already_rated" => StatusCode::CONFLICT,
         "code_delivery_failed" => StatusCode::BAD_GATEWAY,
         _ => StatusCode::INTERNAL_SERVER_ERROR,
     }

@@ -11,9 +11,9 @@ use utoipa::openapi::{Components, ContentBuilder, Ref, ResponseBuilder};
 use utoipa::{Modify, OpenApi, ToSchema};
 
 use super::borrower::auth::SESSION_COOKIE;
-use super::borrower::{auth as borrower, certification, loans, orders};
+use super::borrower::{auth as borrower, certification, loans, orders, servicing};
 use super::console::auth::CONSOLE_COOKIE;
-use super::console::{auth as console, review};
+use super::console::{auth as console, payments, review};
 use super::error::ErrorBody;
 use super::site;
 use crate::settings::{GrievanceOfficer, PublicSiteSettings};
@@ -56,7 +56,21 @@ use crate::settings::{GrievanceOfficer, PublicSiteSettings};
         review::order,
         review::approve,
         review::reject,
-        review::audit
+        review::audit,
+        servicing::plan,
+        servicing::plan_installment,
+        servicing::repayment,
+        servicing::payment_types,
+        servicing::create_payment,
+        servicing::payment,
+        servicing::submit_utr,
+        servicing::extension,
+        servicing::accept_extension,
+        servicing::rate,
+        payments::disburse,
+        payments::queue,
+        payments::confirm,
+        payments::reject
     ),
     components(schemas(ErrorBody, ErrorCode, PublicSiteSettings, GrievanceOfficer, site::ContactMessageRequest, site::ContactMessageCreated)),
     modifiers(&SessionSchemes, &CommonErrors),
@@ -128,6 +142,14 @@ pub enum ErrorCode {
     Forbidden,
     /// 403: an unsafe console request without its session's `X-CSRF-Token`.
     CsrfTokenInvalid,
+    /// 409: the loan does not offer this repayment choice now.
+    ChoiceUnavailable,
+    /// 409: the payment is not in a state that takes this step.
+    PaymentNotOpen,
+    /// 409: the UTR was already submitted, for this or another payment.
+    UtrAlreadyUsed,
+    /// 409: the order was rated already.
+    AlreadyRated,
 }
 
 /// `X-Session-Id` for the native shell, the `kilat_session` HttpOnly cookie for browsers (PRODUCT.md §4); the

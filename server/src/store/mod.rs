@@ -5,8 +5,10 @@
 pub mod audit;
 pub mod certification;
 pub mod contact_messages;
+pub mod loans;
 pub mod operators;
 pub mod orders;
+pub mod payments;
 pub mod reseal;
 pub mod review;
 pub mod sign_in;

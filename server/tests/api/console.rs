@@ -506,6 +506,56 @@ async fn every_console_endpoint_answers_each_role_a_borrower_and_nobody_exactly(
     callers.push(Caller::Borrower(borrower));
     callers.push(Caller::Nobody);
 
+    // A paid-out loan with two payments waiting for finance, for confirm and reject.
+    let (payer, paid_no, paid_id) = confirmed_order(&app, "9876500003").await;
+    kilat_server::orders::apply(
+        &app.services,
+        &paid_id,
+        kilat_domain::OrderEvent::Approve,
+        &kilat_server::orders::Actor::Operator("reviewer".into()),
+    )
+    .await
+    .unwrap();
+    let Caller::Operator(_, finance) = &callers[2] else {
+        unreachable!()
+    };
+    let paid_out = as_op(
+        &app,
+        finance,
+        Method::POST,
+        &format!("/api/v1/console/orders/{paid_no}/disburse"),
+    )
+    .json(&json!({"bankReference": "UTIBN52026112500001"}))
+    .send()
+    .await
+    .unwrap();
+    assert_eq!(paid_out.status(), StatusCode::OK);
+    let mut payments = Vec::new();
+    for (key, utr) in [
+        ("matrix-key-1", "700000000001"),
+        ("matrix-key-2", "700000000002"),
+    ] {
+        let payment = data(
+            app.post_as(
+                &format!("/api/v1/borrower/orders/{paid_no}/payments"),
+                &payer,
+                &json!({"choice": "due", "method": "upi", "idempotencyKey": key}),
+            )
+            .await,
+        )
+        .await;
+        let id = payment["paymentId"].as_str().unwrap().to_owned();
+        let submitted = app
+            .post_as(
+                &format!("/api/v1/borrower/payments/{id}/utr"),
+                &payer,
+                &json!({"utr": utr}),
+            )
+            .await;
+        assert_eq!(submitted.status(), StatusCode::OK);
+        payments.push((id, payment["amount"].as_i64().unwrap()));
+    }
+
     let reason = json!({"reason": "Checked against the documents."});
     // (method, path, body, the callers answered 200 in the order admin, reviewer, finance, support); the borrower
     // and nobody always get 401. Decisions run with the reviewer last, so that the others are refused on an order
@@ -546,6 +596,30 @@ async fn every_console_endpoint_answers_each_role_a_borrower_and_nobody_exactly(
             format!("/api/v1/console/orders/{reject_no}/reject"),
             Some(reason.clone()),
             [false, true, false, false],
+        ),
+        (
+            Method::POST,
+            format!("/api/v1/console/orders/{approve_no}/disburse"),
+            Some(json!({"bankReference": "UTIBN52026112500002"})),
+            [false, false, true, false],
+        ),
+        (
+            Method::GET,
+            "/api/v1/console/payments".into(),
+            None,
+            [false, false, true, false],
+        ),
+        (
+            Method::POST,
+            format!("/api/v1/console/payments/{}/confirm", payments[0].0),
+            Some(json!({"amount": payments[0].1})),
+            [false, false, true, false],
+        ),
+        (
+            Method::POST,
+            format!("/api/v1/console/payments/{}/reject", payments[1].0),
+            Some(reason.clone()),
+            [false, false, true, false],
         ),
         (
             Method::POST,

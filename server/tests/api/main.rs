@@ -14,5 +14,6 @@ mod login;
 mod openapi;
 mod orders;
 mod security;
+mod servicing;
 mod site;
 mod web;

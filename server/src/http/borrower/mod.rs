@@ -5,6 +5,7 @@ pub mod auth;
 pub mod certification;
 pub mod loans;
 pub mod orders;
+pub mod servicing;
 
 use axum::Router;
 use axum::routing::{get, post};
@@ -43,4 +44,28 @@ pub fn routes() -> Router<AppState> {
             get(orders::agreement),
         )
         .route("/borrower/orders/{order_no}/cancel", post(orders::cancel))
+        .route("/borrower/orders/{order_no}/plan", get(servicing::plan))
+        .route(
+            "/borrower/orders/{order_no}/plan/{seq}",
+            get(servicing::plan_installment),
+        )
+        .route(
+            "/borrower/orders/{order_no}/repayment",
+            get(servicing::repayment),
+        )
+        .route(
+            "/borrower/orders/{order_no}/payments",
+            post(servicing::create_payment),
+        )
+        .route(
+            "/borrower/orders/{order_no}/extension",
+            get(servicing::extension).post(servicing::accept_extension),
+        )
+        .route("/borrower/orders/{order_no}/rating", post(servicing::rate))
+        .route("/borrower/payment-types", get(servicing::payment_types))
+        .route("/borrower/payments/{payment_id}", get(servicing::payment))
+        .route(
+            "/borrower/payments/{payment_id}/utr",
+            post(servicing::submit_utr),
+        )
 }

@@ -4,6 +4,7 @@
 //! request without the session's `X-CSRF-Token`) and checks its roles through the capability (403 `forbidden`).
 
 pub mod auth;
+pub mod payments;
 pub mod review;
 
 use axum::Router;
@@ -22,4 +23,8 @@ pub fn routes() -> Router<AppState> {
         .route("/orders/{order_no}/approve", post(review::approve))
         .route("/orders/{order_no}/reject", post(review::reject))
         .route("/audit", get(review::audit))
+        .route("/orders/{order_no}/disburse", post(payments::disburse))
+        .route("/payments", get(payments::queue))
+        .route("/payments/{payment_id}/confirm", post(payments::confirm))
+        .route("/payments/{payment_id}/reject", post(payments::reject))
 }

@@ -322,6 +322,178 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/borrower/orders/{orderNo}/extension": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The extension ("repay delay") the loan offers today: the fee, the new due date and the revised schedule, shown
+         *     before the borrower accepts.
+         */
+        get: operations["borrower_extension"];
+        put?: never;
+        /**
+         * Accepts the extension: starts the payment of its fee (as `POST /orders/{orderNo}/payments` with `choice:
+         *     extension`); the due date moves when the fee is paid.
+         */
+        post: operations["borrower_accept_extension"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/borrower/orders/{orderNo}/payments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Starts a payment for a repayment choice, priced now, with its instructions and a reference unique to it.
+         *     Idempotent on `Idempotency-Key`: a retry answers the same payment.
+         */
+        post: operations["borrower_create_payment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/borrower/orders/{orderNo}/plan": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The installment plan of a paid-out loan: each installment's due date, what is due (principal, interest, fees,
+         *     late charges), paid, outstanding and status, replayed from the ledger.
+         */
+        get: operations["borrower_plan"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/borrower/orders/{orderNo}/plan/{seq}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One installment of the plan, by its number (1-based). */
+        get: operations["borrower_plan_installment"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/borrower/orders/{orderNo}/rating": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The borrower rates a loan that has ended (repaid, or exited in cooling-off), once. */
+        post: operations["borrower_rate_order"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/borrower/orders/{orderNo}/repayment": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Whether to repay and how: this installment, everything (a payoff quote for today), the cooling-off exit while it
+         *     is open, and an extension where the product allows one, each with its exact amount.
+         */
+        get: operations["borrower_repayment"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/borrower/payment-types": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The payment types of the order's market, from the settings: India UPI and bank transfer to the collection
+         *     account; Indonesia a virtual account (its number comes with each payment).
+         */
+        get: operations["borrower_payment_types"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/borrower/payments/{paymentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One of the borrower's payments, with its instructions and status. */
+        get: operations["borrower_payment"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/borrower/payments/{paymentId}/utr": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Submits the UTR of the borrower's transfer: the payment waits for finance ("payment received, verifying"). */
+        post: operations["borrower_submit_utr"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/borrower/privacy": {
         parameters: {
             query?: never;
@@ -537,6 +709,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/console/orders/{orderNo}/disburse": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Releases an approved order's funds (finance): the payout date becomes the loan's start (the accepted schedule
+         *     moved there, same amounts and APR), the ledger opens, and the order is disbursed, all in one transaction.
+         */
+        post: operations["console_disburse"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/console/orders/{orderNo}/reject": {
         parameters: {
             query?: never;
@@ -548,6 +740,64 @@ export interface paths {
         put?: never;
         /** Rejects an order in review (reviewer), with the reason the borrower is shown. */
         post: operations["console_reject"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/console/payments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Finance's queue: payments whose UTR waits for verification, and amounts held, oldest first, each with its loan's
+         *     outstanding amount (finance).
+         */
+        get: operations["console_payments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/console/payments/{paymentId}/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirms a payment (finance) with the amount received: posts it through the money engine (the ledger entry and
+         *     any status change: repaid, exited in cooling-off, extended) in one transaction, once. An amount other than the
+         *     payment's is held, not credited.
+         */
+        post: operations["console_confirm_payment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/console/payments/{paymentId}/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Rejects a payment waiting for finance, with the reason the borrower is shown (finance). Nothing is posted. */
+        post: operations["console_reject_payment"];
         delete?: never;
         options?: never;
         head?: never;
@@ -690,6 +940,22 @@ export interface components {
             market: components["schemas"]["Market"];
             phoneMasked: string;
         };
+        /** @description Amounts per bucket, in minor units. */
+        BucketsView: {
+            /** Format: int64 */
+            fees: number;
+            /** Format: int64 */
+            interest: number;
+            /** Format: int64 */
+            lateCharges: number;
+            /** Format: int64 */
+            principal: number;
+            /**
+             * Format: int64
+             * @description The sum of the four.
+             */
+            total: number;
+        };
         /**
          * @description Whether a certification step is saved.
          * @enum {string}
@@ -720,6 +986,24 @@ export interface components {
         Choice: {
             code: string;
             label: string;
+        };
+        ChoiceView: {
+            /**
+             * Format: int64
+             * @description Minor units: exactly what to pay for this choice today.
+             */
+            amount: number;
+            choice: components["schemas"]["RepaymentChoice"];
+            /**
+             * Format: date
+             * @description `due`: the latest due date it covers; `extension`: the new due date. Null otherwise.
+             */
+            dueDate: string | null;
+            /**
+             * Format: int32
+             * @description The installment it is for (`due`: the oldest it pays; `extension`: the one that moves); null otherwise.
+             */
+            installment: number | null;
         };
         CitiesView: {
             market: components["schemas"]["Market"];
@@ -755,6 +1039,17 @@ export interface components {
             productCode: string;
             /** @example m6 */
             termCode: string;
+        };
+        ConfirmedView: {
+            /**
+             * Format: int64
+             * @description The sequence number of the ledger entry posted; null when held.
+             */
+            ledgerSeq: number | null;
+            /** @description The order's status after the posting. */
+            orderStatus: components["schemas"]["OrderState"];
+            /** @description `confirmed`, or `held` when the amount differs (nothing credited). */
+            payment: components["schemas"]["PaymentView"];
         };
         ConsoleLoggedIn: {
             /** @description Send it back as `X-CSRF-Token` on every POST of this session (it is not readable from the cookie). */
@@ -872,6 +1167,31 @@ export interface components {
         DigitsRule: {
             digits: number;
         };
+        DisburseRequest: {
+            /**
+             * @description The bank's reference of the transfer made (manual provider): 4 to 64 letters, digits, `-`, `/`, `_`, `.`.
+             * @example HDFCN52026112512345
+             */
+            bankReference: string;
+        };
+        DisbursedView: {
+            /**
+             * Format: int64
+             * @description Minor units: the net amount sent.
+             */
+            amount: number;
+            bankReference: string;
+            orderNo: string;
+            /**
+             * Format: date
+             * @description The loan's start: the market's business date of the payout.
+             */
+            payoutDate: string;
+            /** @description The payout provider (`manual`). */
+            provider: string;
+            /** @description `disbursed`. */
+            status: components["schemas"]["OrderState"];
+        };
         /** @description The lists and rules of the certification forms for one market, labelled in the request's language. */
         EnumsView: {
             accountNumber: components["schemas"]["AccountNumberRule"];
@@ -988,6 +1308,27 @@ export interface components {
             msg: string;
         };
         /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
+        Envelope_ConfirmedView: {
+            /**
+             * Format: int32
+             * @description Always 0 on success.
+             */
+            code: number;
+            data: {
+                /**
+                 * Format: int64
+                 * @description The sequence number of the ledger entry posted; null when held.
+                 */
+                ledgerSeq: number | null;
+                /** @description The order's status after the posting. */
+                orderStatus: components["schemas"]["OrderState"];
+                /** @description `confirmed`, or `held` when the amount differs (nothing credited). */
+                payment: components["schemas"]["PaymentView"];
+            };
+            /** @description Always `ok` on success. */
+            msg: string;
+        };
+        /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
         Envelope_ConsoleLoggedIn: {
             /**
              * Format: int32
@@ -1059,6 +1400,34 @@ export interface components {
             msg: string;
         };
         /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
+        Envelope_DisbursedView: {
+            /**
+             * Format: int32
+             * @description Always 0 on success.
+             */
+            code: number;
+            data: {
+                /**
+                 * Format: int64
+                 * @description Minor units: the net amount sent.
+                 */
+                amount: number;
+                bankReference: string;
+                orderNo: string;
+                /**
+                 * Format: date
+                 * @description The loan's start: the market's business date of the payout.
+                 */
+                payoutDate: string;
+                /** @description The payout provider (`manual`). */
+                provider: string;
+                /** @description `disbursed`. */
+                status: components["schemas"]["OrderState"];
+            };
+            /** @description Always `ok` on success. */
+            msg: string;
+        };
+        /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
         Envelope_EnumsView: {
             /**
              * Format: int32
@@ -1091,6 +1460,46 @@ export interface components {
             msg: string;
         };
         /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
+        Envelope_ExtensionView: {
+            /**
+             * Format: int32
+             * @description Always 0 on success.
+             */
+            code: number;
+            data: {
+                currency: components["schemas"]["Currency"];
+                /** Format: date */
+                currentDueDate: string;
+                /**
+                 * Format: int32
+                 * @description Days it moves.
+                 */
+                days: number;
+                /**
+                 * Format: int32
+                 * @description Extensions granted so far.
+                 */
+                extensionsGranted: number;
+                /**
+                 * Format: int64
+                 * @description Minor units: the fee with tax, paid before the date moves; nothing else changes.
+                 */
+                fee: number;
+                /**
+                 * Format: int32
+                 * @description The installment whose due date moves.
+                 */
+                installment: number;
+                /** Format: date */
+                newDueDate: string;
+                orderNo: string;
+                /** @description The schedule once the fee is paid: this installment and the later ones moved by `days`, the amounts unchanged. */
+                revisedSchedule: components["schemas"]["RevisedInstallment"][];
+            };
+            /** @description Always `ok` on success. */
+            msg: string;
+        };
+        /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
         Envelope_HomeView: {
             /**
              * Format: int32
@@ -1107,6 +1516,40 @@ export interface components {
                 phoneMasked: string;
                 products: components["schemas"]["ProductView"][];
                 reasons: components["schemas"]["Reason"][];
+            };
+            /** @description Always `ok` on success. */
+            msg: string;
+        };
+        /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
+        Envelope_InstallmentPlanView: {
+            /**
+             * Format: int32
+             * @description Always 0 on success.
+             */
+            code: number;
+            data: {
+                /** @description What is due: principal, interest, fees and late charges posted. */
+                due: components["schemas"]["BucketsView"];
+                /**
+                 * Format: date
+                 * @description The current due date (after any extension).
+                 */
+                dueDate: string;
+                outstanding: components["schemas"]["BucketsView"];
+                paid: components["schemas"]["BucketsView"];
+                /**
+                 * Format: date
+                 * @description The due date of the plan at payout.
+                 */
+                plannedDueDate: string;
+                /**
+                 * Format: int32
+                 * @description 1-based.
+                 */
+                seq: number;
+                status: components["schemas"]["InstallmentState"];
+                /** @description True while a submitted UTR for this loan waits for finance: "payment received, verifying". */
+                verifying: boolean;
             };
             /** @description Always `ok` on success. */
             msg: string;
@@ -1179,6 +1622,49 @@ export interface components {
                  * @description [`KFS_VERSION`].
                  */
                 version: number;
+            };
+            /** @description Always `ok` on success. */
+            msg: string;
+        };
+        /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
+        Envelope_LoanPlanView: {
+            /**
+             * Format: int32
+             * @description Always 0 on success.
+             */
+            code: number;
+            data: {
+                /** @description How the loan ended (`payoff`, `cooling_off_exit`); null while open or repaid by installments. */
+                closedBy: string | null;
+                /** @description Of every amount, in its minor unit. */
+                currency: components["schemas"]["Currency"];
+                due: components["schemas"]["BucketsView"];
+                /** Format: int32 */
+                extensionsGranted: number;
+                installments: components["schemas"]["InstallmentPlanView"][];
+                orderNo: string;
+                outstanding: components["schemas"]["BucketsView"];
+                paid: components["schemas"]["BucketsView"];
+                /**
+                 * Format: int64
+                 * @description The net amount sent to the borrower's account.
+                 */
+                paidOut: number;
+                /** Format: date */
+                payoutDate: string;
+                /**
+                 * Format: int64
+                 * @description Principal paid out plus fees kept (the sanctioned amount).
+                 */
+                principal: number;
+                status: components["schemas"]["OrderState"];
+                /**
+                 * Format: date
+                 * @description The market's business date the statuses are for.
+                 */
+                today: string;
+                /** @description True while a submitted UTR waits for finance: "payment received, verifying". */
+                verifying: boolean;
             };
             /** @description Always `ok` on success. */
             msg: string;
@@ -1273,6 +1759,43 @@ export interface components {
             msg: string;
         };
         /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
+        Envelope_PaymentView: {
+            /**
+             * Format: int32
+             * @description Always 0 on success.
+             */
+            code: number;
+            data: {
+                /**
+                 * Format: int64
+                 * @description Minor units: the amount to pay, priced on `pricedOn`.
+                 */
+                amount: number;
+                choice: components["schemas"]["RepaymentChoice"];
+                /**
+                 * Format: int64
+                 * @description Epoch milliseconds.
+                 */
+                createdAt: number;
+                currency: components["schemas"]["Currency"];
+                instructions: components["schemas"]["InstructionsView"];
+                method: components["schemas"]["PaymentMethod"];
+                orderNo: string;
+                paymentId: string;
+                /** Format: date */
+                pricedOn: string;
+                /** @description Finance's reason when rejected; null otherwise. */
+                reason: string | null;
+                /** @description Quote it with the transfer (UPI note, bank remarks). */
+                reference: string;
+                status: components["schemas"]["PaymentStatus"];
+                /** @description The UTR submitted; null before. */
+                utr: string | null;
+            };
+            /** @description Always `ok` on success. */
+            msg: string;
+        };
+        /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
         Envelope_PrivacyPolicy: {
             /**
              * Format: int32
@@ -1354,6 +1877,21 @@ export interface components {
             msg: string;
         };
         /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
+        Envelope_RatingSaved: {
+            /**
+             * Format: int32
+             * @description Always 0 on success.
+             */
+            code: number;
+            data: {
+                orderNo: string;
+                /** Format: int64 */
+                score: number;
+            };
+            /** @description Always `ok` on success. */
+            msg: string;
+        };
+        /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
         Envelope_RecommendedView: {
             /**
              * Format: int32
@@ -1365,6 +1903,35 @@ export interface components {
                 /** @description Cheapest sample APR first; empty when not eligible. */
                 products: components["schemas"]["ProductView"][];
                 reasons: components["schemas"]["Reason"][];
+            };
+            /** @description Always `ok` on success. */
+            msg: string;
+        };
+        /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
+        Envelope_RepaymentView: {
+            /**
+             * Format: int32
+             * @description Always 0 on success.
+             */
+            code: number;
+            data: {
+                /**
+                 * @description The choices the loan offers today, in the order `due`, `payoff`, `cooling_off`, `extension`; empty when
+                 *     there is nothing to pay.
+                 */
+                choices: components["schemas"]["ChoiceView"][];
+                currency: components["schemas"]["Currency"];
+                orderNo: string;
+                /**
+                 * Format: int64
+                 * @description Everything outstanding, in minor units.
+                 */
+                outstanding: number;
+                status: components["schemas"]["OrderState"];
+                /** Format: date */
+                today: string;
+                /** @description True while a submitted UTR waits for finance: "payment received, verifying". */
+                verifying: boolean;
             };
             /** @description Always `ok` on success. */
             msg: string;
@@ -1409,6 +1976,33 @@ export interface components {
                 entity: string;
                 entityId: string;
                 id: string;
+            }[];
+            /** @description Always `ok` on success. */
+            msg: string;
+        };
+        /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
+        Envelope_Vec_InstructionsView: {
+            /**
+             * Format: int32
+             * @description Always 0 on success.
+             */
+            code: number;
+            data: {
+                accountNumber: string | null;
+                /** @description `virtual_account`: the bank. */
+                bankCode: string | null;
+                /** @description `bank_transfer`: the collection account. */
+                bankName: string | null;
+                ifsc: string | null;
+                method: components["schemas"]["PaymentMethod"];
+                /** @description Who the money goes to. */
+                payeeName: string;
+                /** @description `upi`: the collection UPI id. */
+                upiId: string | null;
+                /** @description `upi`, on a payment: a `upi://pay` link with the amount and the reference. */
+                upiUri: string | null;
+                /** @description `virtual_account`, on a payment: the account number to transfer to. */
+                virtualAccount: string | null;
             }[];
             /** @description Always `ok` on success. */
             msg: string;
@@ -1534,6 +2128,26 @@ export interface components {
             /** @description Always `ok` on success. */
             msg: string;
         };
+        /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
+        Envelope_Vec_QueuedPaymentView: {
+            /**
+             * Format: int32
+             * @description Always 0 on success.
+             */
+            code: number;
+            data: {
+                currency: components["schemas"]["Currency"];
+                market: components["schemas"]["Market"];
+                /**
+                 * Format: int64
+                 * @description Minor units: everything the loan has outstanding now.
+                 */
+                outstanding: number;
+                payment: components["schemas"]["PaymentView"];
+            }[];
+            /** @description Always `ok` on success. */
+            msg: string;
+        };
         /**
          * @description The body of every error: a stable machine-readable `code`, a `msg` in the request's language, and the fields at
          *     fault, if any.
@@ -1553,7 +2167,7 @@ export interface components {
          * @description The stable `code` of an error answer (docs/API-BORROWER.md); `msg` is its text in the request's language.
          * @enum {string}
          */
-        ErrorCode: "bad_request" | "code_invalid" | "code_expired" | "unauthorized" | "not_eligible" | "not_found" | "method_not_allowed" | "certification_out_of_order" | "certification_incomplete" | "open_order_exists" | "kfs_changed" | "idempotency_key_reused" | "payload_too_large" | "unsupported_media_type" | "validation_failed" | "cap_exceeded" | "rate_limited" | "code_resend_too_soon" | "daily_limit_reached" | "code_attempts_exceeded" | "cross_site_request" | "invalid_transition" | "internal" | "code_delivery_failed" | "credentials_invalid" | "operator_locked" | "forbidden" | "csrf_token_invalid";
+        ErrorCode: "bad_request" | "code_invalid" | "code_expired" | "unauthorized" | "not_eligible" | "not_found" | "method_not_allowed" | "certification_out_of_order" | "certification_incomplete" | "open_order_exists" | "kfs_changed" | "idempotency_key_reused" | "payload_too_large" | "unsupported_media_type" | "validation_failed" | "cap_exceeded" | "rate_limited" | "code_resend_too_soon" | "daily_limit_reached" | "code_attempts_exceeded" | "cross_site_request" | "invalid_transition" | "internal" | "code_delivery_failed" | "credentials_invalid" | "operator_locked" | "forbidden" | "csrf_token_invalid" | "choice_unavailable" | "payment_not_open" | "utr_already_used" | "already_rated";
         ExtendedInfo: {
             consent: boolean;
             contact1Name: string;
@@ -1563,6 +2177,11 @@ export interface components {
             contact2Name: string;
             contact2Phone: string;
             contact2Relation: string;
+        };
+        ExtensionAcceptRequest: {
+            /** @description 8 to 64 characters `[A-Za-z0-9_-]`; or the `Idempotency-Key` header (which wins). */
+            idempotencyKey?: string;
+            method: components["schemas"]["PaymentMethod"];
         };
         /** @description The paid extension of a due date; camelCase in JSON, snake_case (aliases) in product files and KFS version 1. */
         ExtensionTerms: {
@@ -1580,6 +2199,36 @@ export interface components {
              * @description Extensions allowed over the life of a loan.
              */
             maxExtensions: number;
+        };
+        ExtensionView: {
+            currency: components["schemas"]["Currency"];
+            /** Format: date */
+            currentDueDate: string;
+            /**
+             * Format: int32
+             * @description Days it moves.
+             */
+            days: number;
+            /**
+             * Format: int32
+             * @description Extensions granted so far.
+             */
+            extensionsGranted: number;
+            /**
+             * Format: int64
+             * @description Minor units: the fee with tax, paid before the date moves; nothing else changes.
+             */
+            fee: number;
+            /**
+             * Format: int32
+             * @description The installment whose due date moves.
+             */
+            installment: number;
+            /** Format: date */
+            newDueDate: string;
+            orderNo: string;
+            /** @description The schedule once the fee is paid: this installment and the later ones moved by `days`, the amounts unchanged. */
+            revisedSchedule: components["schemas"]["RevisedInstallment"][];
         };
         /** @description One fee of a loan, with its tax shown separately as the RBI KFS format asks. */
         FeeCharge: {
@@ -1644,6 +2293,52 @@ export interface components {
             number: number;
             /** @description Principal repaid. */
             principal: components["schemas"]["Money"];
+        };
+        InstallmentPlanView: {
+            /** @description What is due: principal, interest, fees and late charges posted. */
+            due: components["schemas"]["BucketsView"];
+            /**
+             * Format: date
+             * @description The current due date (after any extension).
+             */
+            dueDate: string;
+            outstanding: components["schemas"]["BucketsView"];
+            paid: components["schemas"]["BucketsView"];
+            /**
+             * Format: date
+             * @description The due date of the plan at payout.
+             */
+            plannedDueDate: string;
+            /**
+             * Format: int32
+             * @description 1-based.
+             */
+            seq: number;
+            status: components["schemas"]["InstallmentState"];
+            /** @description True while a submitted UTR for this loan waits for finance: "payment received, verifying". */
+            verifying: boolean;
+        };
+        /**
+         * @description Where an installment stands today.
+         * @enum {string}
+         */
+        InstallmentState: "upcoming" | "due" | "overdue" | "paid";
+        InstructionsView: {
+            accountNumber: string | null;
+            /** @description `virtual_account`: the bank. */
+            bankCode: string | null;
+            /** @description `bank_transfer`: the collection account. */
+            bankName: string | null;
+            ifsc: string | null;
+            method: components["schemas"]["PaymentMethod"];
+            /** @description Who the money goes to. */
+            payeeName: string;
+            /** @description `upi`: the collection UPI id. */
+            upiId: string | null;
+            /** @description `upi`, on a payment: a `upi://pay` link with the amount and the reference. */
+            upiUri: string | null;
+            /** @description `virtual_account`, on a payment: the account number to transfer to. */
+            virtualAccount: string | null;
         };
         /** @description The interest a product charges. */
         Interest: {
@@ -1774,6 +2469,39 @@ export interface components {
             /** @description Phone number. */
             phone: string;
         };
+        LoanPlanView: {
+            /** @description How the loan ended (`payoff`, `cooling_off_exit`); null while open or repaid by installments. */
+            closedBy: string | null;
+            /** @description Of every amount, in its minor unit. */
+            currency: components["schemas"]["Currency"];
+            due: components["schemas"]["BucketsView"];
+            /** Format: int32 */
+            extensionsGranted: number;
+            installments: components["schemas"]["InstallmentPlanView"][];
+            orderNo: string;
+            outstanding: components["schemas"]["BucketsView"];
+            paid: components["schemas"]["BucketsView"];
+            /**
+             * Format: int64
+             * @description The net amount sent to the borrower's account.
+             */
+            paidOut: number;
+            /** Format: date */
+            payoutDate: string;
+            /**
+             * Format: int64
+             * @description Principal paid out plus fees kept (the sanctioned amount).
+             */
+            principal: number;
+            status: components["schemas"]["OrderState"];
+            /**
+             * Format: date
+             * @description The market's business date the statuses are for.
+             */
+            today: string;
+            /** @description True while a submitted UTR waits for finance: "payment received, verifying". */
+            verifying: boolean;
+        };
         LogEntryView: {
             /**
              * Format: int64
@@ -1892,6 +2620,64 @@ export interface components {
             /** Format: int64 */
             totalRepayable: number;
         };
+        PaymentConfirmRequest: {
+            /**
+             * Format: int64
+             * @description Minor units: the amount the bank statement shows received. Another amount than the payment's is held.
+             * @example 350000
+             */
+            amount: number;
+        };
+        PaymentCreateRequest: {
+            choice: components["schemas"]["RepaymentChoice"];
+            /** @description 8 to 64 characters `[A-Za-z0-9_-]`; or the `Idempotency-Key` header (which wins). */
+            idempotencyKey?: string;
+            method: components["schemas"]["PaymentMethod"];
+        };
+        /**
+         * @description How the borrower pays.
+         * @enum {string}
+         */
+        PaymentMethod: "upi" | "bank_transfer" | "virtual_account";
+        PaymentRejectRequest: {
+            /**
+             * @description Why; shown to the borrower. Required, at most 500 characters.
+             * @example No credit with this UTR on the statement.
+             */
+            reason: string;
+        };
+        /**
+         * @description Where a payment stands.
+         * @enum {string}
+         */
+        PaymentStatus: "pending" | "verifying" | "confirmed" | "rejected" | "held";
+        PaymentView: {
+            /**
+             * Format: int64
+             * @description Minor units: the amount to pay, priced on `pricedOn`.
+             */
+            amount: number;
+            choice: components["schemas"]["RepaymentChoice"];
+            /**
+             * Format: int64
+             * @description Epoch milliseconds.
+             */
+            createdAt: number;
+            currency: components["schemas"]["Currency"];
+            instructions: components["schemas"]["InstructionsView"];
+            method: components["schemas"]["PaymentMethod"];
+            orderNo: string;
+            paymentId: string;
+            /** Format: date */
+            pricedOn: string;
+            /** @description Finance's reason when rejected; null otherwise. */
+            reason: string | null;
+            /** @description Quote it with the transfer (UPI note, bank remarks). */
+            reference: string;
+            status: components["schemas"]["PaymentStatus"];
+            /** @description The UTR submitted; null before. */
+            utr: string | null;
+        };
         PersonalInfo: {
             address: string;
             cityCode: string;
@@ -1986,6 +2772,16 @@ export interface components {
             productName: string;
             termCode: string;
         };
+        QueuedPaymentView: {
+            currency: components["schemas"]["Currency"];
+            market: components["schemas"]["Market"];
+            /**
+             * Format: int64
+             * @description Minor units: everything the loan has outstanding now.
+             */
+            outstanding: number;
+            payment: components["schemas"]["PaymentView"];
+        };
         /** @description The loan a quote, an application or (with more fields) a confirm names. */
         QuoteRequest: {
             /**
@@ -2015,6 +2811,21 @@ export interface components {
          * @enum {string}
          */
         RateBasis: "day" | "year";
+        RatingRequest: {
+            /** @description At most 500 characters. */
+            comment?: string;
+            /**
+             * Format: int64
+             * @description 1 to 5.
+             * @example 5
+             */
+            score: number;
+        };
+        RatingSaved: {
+            orderNo: string;
+            /** Format: int64 */
+            score: number;
+        };
         /**
          * @description Why a borrower may not apply now.
          * @enum {string}
@@ -2030,6 +2841,47 @@ export interface components {
             cities: components["schemas"]["City"][];
             code: string;
             name: string;
+        };
+        /**
+         * @description What a payment pays for.
+         * @enum {string}
+         */
+        RepaymentChoice: "due" | "payoff" | "cooling_off" | "extension";
+        RepaymentView: {
+            /**
+             * @description The choices the loan offers today, in the order `due`, `payoff`, `cooling_off`, `extension`; empty when
+             *     there is nothing to pay.
+             */
+            choices: components["schemas"]["ChoiceView"][];
+            currency: components["schemas"]["Currency"];
+            orderNo: string;
+            /**
+             * Format: int64
+             * @description Everything outstanding, in minor units.
+             */
+            outstanding: number;
+            status: components["schemas"]["OrderState"];
+            /** Format: date */
+            today: string;
+            /** @description True while a submitted UTR waits for finance: "payment received, verifying". */
+            verifying: boolean;
+        };
+        RevisedInstallment: {
+            /**
+             * Format: int64
+             * @description The installment's scheduled amount (principal, interest and fees).
+             */
+            amount: number;
+            /** Format: date */
+            dueDate: string;
+            /** Format: int64 */
+            fees: number;
+            /** Format: int64 */
+            interest: number;
+            /** Format: int64 */
+            principal: number;
+            /** Format: int32 */
+            seq: number;
         };
         /**
          * @description What an operator may do; an operator may hold several roles.
@@ -2099,6 +2951,13 @@ export interface components {
              */
             at: number;
             status: components["schemas"]["OrderState"];
+        };
+        UtrRequest: {
+            /**
+             * @description UPI: 12 digits. Bank transfer: 12 digits (IMPS) or 16 or 22 letters and digits (NEFT, RTGS).
+             * @example 412345678901
+             */
+            utr: string;
         };
     };
     responses: never;
@@ -3324,6 +4183,755 @@ export interface operations {
             };
         };
     };
+    borrower_extension: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description E.g. KL-261123-7F3K9Q */
+                orderNo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ExtensionView"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description no such order of this borrower, or not paid out yet */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description choice_unavailable: no extension now (the product has none, the maximum is reached, or the loan is closed) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    borrower_accept_extension: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 8 to 64 characters [A-Za-z0-9_-], once per payment */
+                "Idempotency-Key"?: string | null;
+            };
+            path: {
+                /** @description E.g. KL-261123-7F3K9Q */
+                orderNo: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ExtensionAcceptRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["ExtensionAcceptRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_PaymentView"];
+                };
+            };
+            /** @description bad_request: the body could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description cross_site_request */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description no such order of this borrower, or not paid out yet */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description choice_unavailable or idempotency_key_reused */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payload_too_large: the body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unsupported_media_type: neither JSON nor form-encoded */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed: `method` or `Idempotency-Key` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    borrower_create_payment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 8 to 64 characters [A-Za-z0-9_-], once per payment */
+                "Idempotency-Key"?: string | null;
+            };
+            path: {
+                /** @description E.g. KL-261123-7F3K9Q */
+                orderNo: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentCreateRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["PaymentCreateRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_PaymentView"];
+                };
+            };
+            /** @description bad_request: the body could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description cross_site_request */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description no such order of this borrower, or not paid out yet */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description choice_unavailable or idempotency_key_reused */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payload_too_large: the body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unsupported_media_type: neither JSON nor form-encoded */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed: `choice`, `method` or `Idempotency-Key` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    borrower_plan: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description E.g. KL-261123-7F3K9Q */
+                orderNo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_LoanPlanView"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description no such order of this borrower, or not paid out yet */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    borrower_plan_installment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description E.g. KL-261123-7F3K9Q */
+                orderNo: string;
+                /** @description The installment's number, from 1 */
+                seq: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_InstallmentPlanView"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description no such order of this borrower, not paid out, or no such installment */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    borrower_rate_order: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description E.g. KL-261123-7F3K9Q */
+                orderNo: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RatingRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["RatingRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_RatingSaved"];
+                };
+            };
+            /** @description bad_request: the body could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description cross_site_request */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description no such order of this borrower */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description invalid_transition (the loan has not ended) or already_rated */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payload_too_large: the body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unsupported_media_type: neither JSON nor form-encoded */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed: `score` or `comment` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    borrower_repayment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description E.g. KL-261123-7F3K9Q */
+                orderNo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_RepaymentView"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description no such order of this borrower, or not paid out yet */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    borrower_payment_types: {
+        parameters: {
+            query: {
+                /** @description The order to pay for (required). */
+                orderNo: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Vec_InstructionsView"];
+                };
+            };
+            /** @description bad_request: the query string could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description no such order of this borrower */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed: `orderNo` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    borrower_payment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                paymentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_PaymentView"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description no such payment of this borrower */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    borrower_submit_utr: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                paymentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UtrRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["UtrRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_PaymentView"];
+                };
+            };
+            /** @description bad_request: the body could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description cross_site_request */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description no such payment of this borrower */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description utr_already_used, or payment_not_open (a UTR already submitted, or a virtual-account payment) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payload_too_large: the body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unsupported_media_type: neither JSON nor form-encoded */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed: `utr` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     privacy: {
         parameters: {
             query?: never;
@@ -4028,6 +5636,112 @@ export interface operations {
             };
         };
     };
+    console_disburse: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description E.g. KL-261123-7F3K9Q */
+                orderNo: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DisburseRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["DisburseRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_DisbursedView"];
+                };
+            };
+            /** @description bad_request: the body could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description forbidden (not finance), csrf_token_invalid or cross_site_request */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description invalid_transition: the order is not approved (or already paid out) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payload_too_large: the body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unsupported_media_type: neither JSON nor form-encoded */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed: `bankReference` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     console_reject: {
         parameters: {
             query?: never;
@@ -4088,6 +5802,261 @@ export interface operations {
                 };
             };
             /** @description invalid_transition: the order is not in review */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payload_too_large: the body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unsupported_media_type: neither JSON nor form-encoded */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed: `reason` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    console_payments: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Vec_QueuedPaymentView"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description forbidden: not finance */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    console_confirm_payment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                paymentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentConfirmRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["PaymentConfirmRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ConfirmedView"];
+                };
+            };
+            /** @description bad_request: the body could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description forbidden (not finance), csrf_token_invalid or cross_site_request */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payment_not_open: not waiting for finance (confirmed or rejected already, or no UTR yet) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payload_too_large: the body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unsupported_media_type: neither JSON nor form-encoded */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed: `amount` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    console_reject_payment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                paymentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentRejectRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["PaymentRejectRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_PaymentView"];
+                };
+            };
+            /** @description bad_request: the body could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description forbidden (not finance), csrf_token_invalid or cross_site_request */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payment_not_open: not waiting for finance */
             409: {
                 headers: {
                     [name: string]: unknown;

@@ -1,0 +1,247 @@
+//! A loan after payout (docs/MONEY.md §9): finance's payout through a payout provider, which fixes the plan and
+//! opens the ledger; the borrower's installment plan, replayed from the stored ledger; and payments (`payments`):
+//! the repayment choices priced by the money engine, payment types per market, UTR submission and finance's
+//! confirmation, which posts through the money engine and moves the order through `orders::apply_in`.
+
+pub mod payments;
+pub mod payout;
+
+use kilat_domain::{
+    InstallmentBalance, InstallmentStatus, KeyFactStatement, LedgerEntry, LoanBalances, OrderState,
+    Plan, replay,
+};
+use time::Date;
+
+use crate::auth::Borrower;
+use crate::error::{Error, FieldErrors, FieldProblem, Refusal};
+use crate::orders;
+use crate::services::Services;
+use crate::store::Tx;
+use crate::store::loans::StoredEntry;
+use crate::store::orders::OrderRow;
+
+/// A paid-out order with its plan, its ledger and the balances replayed from it.
+pub struct Loan {
+    pub order: OrderRow,
+    pub plan: Plan,
+    pub entries: Vec<LedgerEntry>,
+    pub balances: LoanBalances,
+}
+
+impl Loan {
+    /// Today in the loan's market.
+    pub fn today(&self, s: &Services) -> Date {
+        s.clock.today(self.order.market)
+    }
+}
+
+/// The plan of an order at payout on `payout`: the accepted KFS's schedule moved there (same amounts, same APR).
+pub(crate) fn plan_at_payout(s: &Services, order: &OrderRow, payout: Date) -> Result<Plan, Error> {
+    let kfs: KeyFactStatement =
+        serde_json::from_str(&order.kfs_json).map_err(anyhow::Error::from)?;
+    let period = s
+        .catalog
+        .get(order.market, &order.product_code)
+        .and_then(|p| p.terms.iter().find(|t| t.code == order.term_code))
+        .map(|t| t.period)
+        .ok_or_else(|| {
+            anyhow::anyhow!(
+                "order {}: product {} term {} is not in the catalog",
+                order.order_no,
+                order.product_code,
+                order.term_code
+            )
+        })?;
+    Plan::from_kfs(&kfs, period, payout).map_err(|e| Error::Internal(e.into()))
+}
+
+fn balances_of(plan: &Plan, entries: &[LedgerEntry]) -> Result<LoanBalances, Error> {
+    replay(plan, entries)
+        .map_err(|e| Error::Internal(anyhow::Error::from(e).context("ledger replay")))
+}
+
+fn plan_from_json(json: &str) -> Result<Plan, Error> {
+    Ok(serde_json::from_str(json).map_err(anyhow::Error::from)?)
+}
+
+fn entries_of(stored: Vec<StoredEntry>) -> Result<Vec<LedgerEntry>, Error> {
+    stored
+        .into_iter()
+        .enumerate()
+        .map(|(i, e)| {
+            if e.seq == i as u64 {
+                Ok(e.entry)
+            } else {
+                Err(anyhow::anyhow!("ledger gap at {i}").into())
+            }
+        })
+        .collect()
+}
+
+/// The loan of an order, or not found when it has not been paid out.
+pub async fn load(s: &Services, order: OrderRow) -> Result<Loan, Error> {
+    let row = s.db.loan(&order.id).await?.ok_or(Error::NotFound)?;
+    let plan = plan_from_json(&row.plan_json)?;
+    let entries = entries_of(s.db.ledger(&order.id).await?)?;
+    let balances = balances_of(&plan, &entries)?;
+    Ok(Loan {
+        order,
+        plan,
+        entries,
+        balances,
+    })
+}
+
+/// The loan inside a transaction, after the order is locked: what a posting prices from.
+pub(crate) async fn load_in(tx: &mut Tx, order_id: &str) -> Result<Loan, Error> {
+    tx.order_for_update(order_id)
+        .await?
+        .ok_or(Error::NotFound)?;
+    let order = tx.order_in_tx(order_id).await?.ok_or(Error::NotFound)?;
+    let row = tx.loan_in_tx(order_id).await?.ok_or(Error::NotFound)?;
+    let plan = plan_from_json(&row.plan_json)?;
+    let entries = entries_of(tx.ledger_in_tx(order_id).await?)?;
+    let balances = balances_of(&plan, &entries)?;
+    Ok(Loan {
+        order,
+        plan,
+        entries,
+        balances,
+    })
+}
+
+/// Appends `entry` to the loan's ledger after checking that the money engine accepts the ledger with it; returns
+/// the balances after it.
+pub(crate) async fn post(
+    tx: &mut Tx,
+    loan: &mut Loan,
+    entry: LedgerEntry,
+    payment_id: Option<&str>,
+    now: i64,
+) -> Result<(), Error> {
+    let seq = loan.entries.len() as u64;
+    loan.entries.push(entry);
+    loan.balances = balances_of(&loan.plan, &loan.entries)?;
+    let entry = loan.entries.last().expect("just pushed");
+    tx.append_entry(&loan.order.id, seq, entry, payment_id, now)
+        .await?;
+    Ok(())
+}
+
+/// The borrower's paid-out order; another borrower's, or one not paid out, is not found.
+pub async fn own_loan(s: &Services, borrower: &Borrower, order_no: &str) -> Result<Loan, Error> {
+    let order = orders::own(s, borrower, order_no).await?;
+    load(s, order).await
+}
+
+/// One installment as the borrower sees it.
+pub struct InstallmentView {
+    pub balance: InstallmentBalance,
+    pub status: InstallmentStatus,
+    /// A payment for this loan waits for finance (a UTR submitted).
+    pub verifying: bool,
+}
+
+/// The plan as the borrower sees it today.
+pub struct PlanView {
+    pub order_no: String,
+    pub status: OrderState,
+    pub currency: kilat_domain::Currency,
+    pub payout_date: Date,
+    pub today: Date,
+    pub balances: LoanBalances,
+    pub installments: Vec<InstallmentView>,
+    pub verifying: bool,
+}
+
+/// The installment plan of the borrower's loan, replayed from the stored ledger.
+pub async fn plan(s: &Services, borrower: &Borrower, order_no: &str) -> Result<PlanView, Error> {
+    let loan = own_loan(s, borrower, order_no).await?;
+    let verifying = s.db.order_has_verifying_payment(&loan.order.id).await?;
+    let today = loan.today(s);
+    let installments = loan
+        .balances
+        .installments
+        .iter()
+        .map(|b| InstallmentView {
+            status: b.status(today),
+            balance: b.clone(),
+            verifying,
+        })
+        .collect();
+    Ok(PlanView {
+        order_no: loan.order.order_no.clone(),
+        status: loan.order.status,
+        currency: loan.order.currency,
+        payout_date: loan.plan.payout_date(),
+        today,
+        installments,
+        verifying,
+        balances: loan.balances,
+    })
+}
+
+/// One installment of the plan by its number (1-based); a number the plan does not have is not found.
+pub async fn installment(
+    s: &Services,
+    borrower: &Borrower,
+    order_no: &str,
+    number: u32,
+) -> Result<(PlanView, InstallmentView), Error> {
+    let mut view = plan(s, borrower, order_no).await?;
+    let index = view
+        .installments
+        .iter()
+        .position(|i| i.balance.number == number)
+        .ok_or(Error::NotFound)?;
+    let one = view.installments.remove(index);
+    Ok((view, one))
+}
+
+/// The longest comment with a rating.
+pub const MAX_COMMENT_CHARS: usize = 500;
+
+/// The borrower rates an ended loan (repaid, or exited in cooling-off), once: a score from 1 to 5 and an optional
+/// comment. An order still open is `invalid_transition`; a second rating is `already_rated`.
+pub async fn rate(
+    s: &Services,
+    borrower: &Borrower,
+    order_no: &str,
+    score: Option<i64>,
+    comment: Option<&str>,
+) -> Result<(), Error> {
+    let mut errors = FieldErrors::default();
+    match score {
+        None => errors.add("score", FieldProblem::required()),
+        Some(n) if !(1..=5).contains(&n) => {
+            errors.add("score", FieldProblem::new("field.rating_score"))
+        }
+        Some(_) => {}
+    }
+    let comment = comment.map(str::trim).filter(|c| !c.is_empty());
+    if comment.is_some_and(|c| c.chars().count() > MAX_COMMENT_CHARS) {
+        errors.add("comment", FieldProblem::too_long(MAX_COMMENT_CHARS));
+    }
+    errors.into_result()?;
+    let order = orders::own(s, borrower, order_no).await?;
+    if !matches!(
+        order.status,
+        OrderState::Repaid | OrderState::ExitedInCoolingOff
+    ) {
+        return Err(Refusal::InvalidTransition.into());
+    }
+    let mut tx = s.db.begin().await?;
+    if !tx
+        .insert_rating(
+            &order.id,
+            score.unwrap_or_default(),
+            comment,
+            s.clock.now_ms(),
+        )
+        .await?
+    {
+        return Err(Refusal::AlreadyRated.into());
+    }
+    tx.commit().await?;
+    Ok(())
+}

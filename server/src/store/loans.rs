@@ -1,0 +1,314 @@
+//! Loans after payout: the plan fixed at payout, the payout's bank reference, and the append-only ledger (entries
+//! and their per-installment lines). Entries are only ever inserted, numbered per order; nothing here edits one.
+
+use kilat_domain::{Buckets, Code, EntryKind, LedgerEntry, Line, Money};
+use time::Date;
+use time::macros::format_description;
+
+use super::{Db, Tx, new_id};
+
+/// The plan of a paid-out order, as stored.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct LoanRow {
+    pub order_id: String,
+    pub payout_date: String,
+    pub plan_json: String,
+    pub created_at: i64,
+}
+
+/// The payout of an order.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct PayoutRow {
+    pub id: String,
+    pub provider: String,
+    pub bank_reference: String,
+    pub amount: i64,
+    pub operator_id: Option<String>,
+    pub created_at: i64,
+}
+
+/// A payout to record.
+pub struct NewPayout<'a> {
+    pub order_id: &'a str,
+    pub provider: &'a str,
+    pub bank_reference: &'a str,
+    pub amount: i64,
+    pub operator_id: Option<&'a str>,
+    pub now: i64,
+}
+
+#[derive(Debug, Clone, sqlx::FromRow)]
+struct EntryRow {
+    id: String,
+    seq: i64,
+    kind: String,
+    on_date: String,
+    cash: i64,
+    excess: i64,
+    refunded: i64,
+    reverses: Option<i64>,
+}
+
+#[derive(Debug, Clone, sqlx::FromRow)]
+struct LineRow {
+    entry_id: String,
+    installment: i64,
+    due_late_charges: i64,
+    due_fees: i64,
+    due_interest: i64,
+    due_principal: i64,
+    paid_late_charges: i64,
+    paid_fees: i64,
+    paid_interest: i64,
+    paid_principal: i64,
+}
+
+/// A stored entry: its sequence number in the order's ledger, the payment it records (if any), and the entry.
+#[derive(Debug, Clone)]
+pub struct StoredEntry {
+    pub seq: u64,
+    pub entry: LedgerEntry,
+}
+
+/// The ISO form of a business date as stored (`YYYY-MM-DD`).
+pub fn date_code(date: Date) -> String {
+    date.format(format_description!("[year]-[month]-[day]"))
+        .unwrap_or_default()
+}
+
+/// A stored business date.
+pub fn parse_date(text: &str) -> anyhow::Result<Date> {
+    Ok(Date::parse(
+        text,
+        format_description!("[year]-[month]-[day]"),
+    )?)
+}
+
+fn assemble(entries: Vec<EntryRow>, lines: Vec<LineRow>) -> anyhow::Result<Vec<StoredEntry>> {
+    let mut out = Vec::with_capacity(entries.len());
+    let mut lines = lines.into_iter().peekable();
+    let mut by_entry: std::collections::HashMap<String, Vec<Line>> =
+        std::collections::HashMap::new();
+    for l in lines.by_ref() {
+        by_entry.entry(l.entry_id.clone()).or_default().push(Line {
+            installment: u32::try_from(l.installment)?,
+            due: Buckets {
+                late_charges: Money::from_minor(l.due_late_charges),
+                fees: Money::from_minor(l.due_fees),
+                interest: Money::from_minor(l.due_interest),
+                principal: Money::from_minor(l.due_principal),
+            },
+            paid: Buckets {
+                late_charges: Money::from_minor(l.paid_late_charges),
+                fees: Money::from_minor(l.paid_fees),
+                interest: Money::from_minor(l.paid_interest),
+                principal: Money::from_minor(l.paid_principal),
+            },
+        });
+    }
+    for e in entries {
+        let kind = EntryKind::from_code(&e.kind)
+            .ok_or_else(|| anyhow::anyhow!("unknown ledger entry kind {:?}", e.kind))?;
+        let mut entry_lines = by_entry.remove(&e.id).unwrap_or_default();
+        entry_lines.sort_by_key(|l| l.installment);
+        out.push(StoredEntry {
+            seq: u64::try_from(e.seq)?,
+            entry: LedgerEntry {
+                kind,
+                on: parse_date(&e.on_date)?,
+                cash: Money::from_minor(e.cash),
+                excess: Money::from_minor(e.excess),
+                refunded: Money::from_minor(e.refunded),
+                lines: entry_lines,
+                reverses: e.reverses.map(u64::try_from).transpose()?,
+            },
+        });
+    }
+    Ok(out)
+}
+
+const ENTRY_COLUMNS: &str = "id, seq, kind, on_date, cash, excess, refunded, reverses";
+const LINE_COLUMNS: &str = "l.entry_id, l.installment, l.due_late_charges, l.due_fees, l.due_interest, \
+     l.due_principal, l.paid_late_charges, l.paid_fees, l.paid_interest, l.paid_principal";
+
+impl Db {
+    /// The plan of a paid-out order.
+    pub async fn loan(&self, order_id: &str) -> sqlx::Result<Option<LoanRow>> {
+        sqlx::query_as(
+            "SELECT order_id, payout_date, plan_json, created_at FROM loans WHERE order_id = $1",
+        )
+        .bind(order_id)
+        .fetch_optional(self.pool())
+        .await
+    }
+
+    pub async fn payout(&self, order_id: &str) -> sqlx::Result<Option<PayoutRow>> {
+        sqlx::query_as(
+            "SELECT id, provider, bank_reference, amount, operator_id, created_at FROM payouts WHERE order_id = $1",
+        )
+        .bind(order_id)
+        .fetch_optional(self.pool())
+        .await
+    }
+
+    /// The order's ledger in sequence order.
+    pub async fn ledger(&self, order_id: &str) -> anyhow::Result<Vec<StoredEntry>> {
+        let entries: Vec<EntryRow> = sqlx::query_as(&format!(
+            "SELECT {ENTRY_COLUMNS} FROM ledger_entries WHERE order_id = $1 ORDER BY seq"
+        ))
+        .bind(order_id)
+        .fetch_all(self.pool())
+        .await?;
+        let lines: Vec<LineRow> = sqlx::query_as(&format!(
+            "SELECT {LINE_COLUMNS} FROM ledger_lines l JOIN ledger_entries e ON e.id = l.entry_id
+             WHERE e.order_id = $1"
+        ))
+        .bind(order_id)
+        .fetch_all(self.pool())
+        .await?;
+        assemble(entries, lines)
+    }
+}
+
+impl Tx {
+    /// Stores the plan fixed at payout. Fails on a second payout of the order (primary key).
+    pub async fn insert_loan(
+        &mut self,
+        order_id: &str,
+        payout_date: Date,
+        plan_json: &str,
+        now: i64,
+    ) -> sqlx::Result<()> {
+        sqlx::query(
+            "INSERT INTO loans (order_id, payout_date, plan_json, created_at) VALUES ($1, $2, $3, $4)",
+        )
+        .bind(order_id)
+        .bind(date_code(payout_date))
+        .bind(plan_json)
+        .bind(now)
+        .execute(self.conn())
+        .await?;
+        Ok(())
+    }
+
+    pub async fn insert_payout(&mut self, p: &NewPayout<'_>) -> sqlx::Result<String> {
+        let id = new_id();
+        sqlx::query(
+            "INSERT INTO payouts (id, order_id, provider, bank_reference, amount, operator_id, created_at)
+             VALUES ($1, $2, $3, $4, $5, $6, $7)",
+        )
+        .bind(&id)
+        .bind(p.order_id)
+        .bind(p.provider)
+        .bind(p.bank_reference)
+        .bind(p.amount)
+        .bind(p.operator_id)
+        .bind(p.now)
+        .execute(self.conn())
+        .await?;
+        Ok(id)
+    }
+
+    /// The plan, read inside the transaction.
+    pub async fn loan_in_tx(&mut self, order_id: &str) -> sqlx::Result<Option<LoanRow>> {
+        sqlx::query_as(
+            "SELECT order_id, payout_date, plan_json, created_at FROM loans WHERE order_id = $1",
+        )
+        .bind(order_id)
+        .fetch_optional(self.conn())
+        .await
+    }
+
+    /// The order's ledger read inside the transaction (after the order's lock, so nobody appends meanwhile).
+    pub async fn ledger_in_tx(&mut self, order_id: &str) -> anyhow::Result<Vec<StoredEntry>> {
+        let entries: Vec<EntryRow> = sqlx::query_as(&format!(
+            "SELECT {ENTRY_COLUMNS} FROM ledger_entries WHERE order_id = $1 ORDER BY seq"
+        ))
+        .bind(order_id)
+        .fetch_all(self.conn())
+        .await?;
+        let lines: Vec<LineRow> = sqlx::query_as(&format!(
+            "SELECT {LINE_COLUMNS} FROM ledger_lines l JOIN ledger_entries e ON e.id = l.entry_id
+             WHERE e.order_id = $1"
+        ))
+        .bind(order_id)
+        .fetch_all(self.conn())
+        .await?;
+        assemble(entries, lines)
+    }
+
+    /// Records the borrower's rating of an ended order; false when the order was rated already.
+    pub async fn insert_rating(
+        &mut self,
+        order_id: &str,
+        score: i64,
+        comment: Option<&str>,
+        now: i64,
+    ) -> sqlx::Result<bool> {
+        let inserted = sqlx::query(
+            "INSERT INTO order_ratings (order_id, score, comment, created_at) VALUES ($1, $2, $3, $4)",
+        )
+        .bind(order_id)
+        .bind(score)
+        .bind(comment)
+        .bind(now)
+        .execute(self.conn())
+        .await;
+        match inserted {
+            Ok(_) => Ok(true),
+            Err(sqlx::Error::Database(d)) if d.is_unique_violation() => Ok(false),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Appends `entry` as number `seq` of the order's ledger, naming `payment_id` when it records one. The unique
+    /// (order, seq) refuses a second writer of the same number.
+    pub async fn append_entry(
+        &mut self,
+        order_id: &str,
+        seq: u64,
+        entry: &LedgerEntry,
+        payment_id: Option<&str>,
+        now: i64,
+    ) -> anyhow::Result<()> {
+        let id = new_id();
+        sqlx::query(
+            "INSERT INTO ledger_entries (id, order_id, seq, kind, on_date, cash, excess, refunded, reverses,
+                 payment_id, created_at)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
+        )
+        .bind(&id)
+        .bind(order_id)
+        .bind(i64::try_from(seq)?)
+        .bind(entry.kind.code())
+        .bind(date_code(entry.on))
+        .bind(entry.cash.minor())
+        .bind(entry.excess.minor())
+        .bind(entry.refunded.minor())
+        .bind(entry.reverses.map(i64::try_from).transpose()?)
+        .bind(payment_id)
+        .bind(now)
+        .execute(self.conn())
+        .await?;
+        for l in &entry.lines {
+            sqlx::query(
+                "INSERT INTO ledger_lines (entry_id, installment, due_late_charges, due_fees, due_interest,
+                     due_principal, paid_late_charges, paid_fees, paid_interest, paid_principal)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
+            )
+            .bind(&id)
+            .bind(i64::from(l.installment))
+            .bind(l.due.late_charges.minor())
+            .bind(l.due.fees.minor())
+            .bind(l.due.interest.minor())
+            .bind(l.due.principal.minor())
+            .bind(l.paid.late_charges.minor())
+            .bind(l.paid.fees.minor())
+            .bind(l.paid.interest.minor())
+            .bind(l.paid.principal.minor())
+            .execute(self.conn())
+            .await?;
+        }
+        Ok(())
+    }
+}

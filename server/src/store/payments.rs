@@ -1,0 +1,225 @@
+//! Payments: created by the borrower for one repayment choice, their UTRs (unique across all payments), and
+//! finance's decision. Status moves by conditional updates, so two decisions on one payment cannot both apply.
+
+use kilat_domain::{Code, Currency};
+
+use super::{Db, Tx, new_id};
+
+/// A payment as stored. `choice`, `method` and `status` are the codes of `servicing::payments`.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct PaymentRow {
+    pub id: String,
+    pub order_id: String,
+    pub order_no: String,
+    pub borrower_id: String,
+    pub choice: String,
+    pub method: String,
+    pub installment: Option<i64>,
+    pub amount: i64,
+    #[sqlx(try_from = "String")]
+    pub currency: Currency,
+    pub priced_on: String,
+    pub status: String,
+    pub reference: String,
+    pub idempotency_key: String,
+    pub utr: Option<String>,
+    pub received_amount: Option<i64>,
+    pub decision_reason: Option<String>,
+    pub created_at: i64,
+    pub updated_at: i64,
+}
+
+/// A payment to create.
+pub struct NewPayment<'a> {
+    pub order_id: &'a str,
+    pub borrower_id: &'a str,
+    pub choice: &'a str,
+    pub method: &'a str,
+    pub installment: Option<i64>,
+    pub amount: i64,
+    pub currency: Currency,
+    pub priced_on: &'a str,
+    pub status: &'a str,
+    pub reference: &'a str,
+    pub idempotency_key: &'a str,
+    pub now: i64,
+}
+
+/// A payment's move to a new status, with what finance recorded (each `None` keeps the stored value).
+pub struct PaymentMove<'a> {
+    pub to: &'a str,
+    pub received_amount: Option<i64>,
+    pub reason: Option<&'a str>,
+    /// The operator who decided; sets the decision time.
+    pub decided_by: Option<&'a str>,
+}
+
+/// A unique constraint refused the write (the idempotency key, the reference, or the UTR).
+#[derive(Debug)]
+pub struct Duplicate;
+
+const COLUMNS: &str = "p.id, p.order_id, o.order_no, p.borrower_id, p.choice, p.method, p.installment, p.amount, \
+     p.currency, p.priced_on, p.status, p.reference, p.idempotency_key, \
+     (SELECT MIN(u.utr) FROM payment_utrs u WHERE u.payment_id = p.id) AS utr, \
+     p.received_amount, p.decision_reason, p.created_at, p.updated_at";
+
+fn unique_violation(e: &sqlx::Error) -> bool {
+    matches!(e, sqlx::Error::Database(d) if d.is_unique_violation())
+}
+
+impl Db {
+    pub async fn payment(&self, id: &str) -> sqlx::Result<Option<PaymentRow>> {
+        sqlx::query_as(&format!(
+            "SELECT {COLUMNS} FROM payments p JOIN orders o ON o.id = p.order_id WHERE p.id = $1"
+        ))
+        .bind(id)
+        .fetch_optional(self.pool())
+        .await
+    }
+
+    pub async fn payment_by_idempotency_key(
+        &self,
+        borrower_id: &str,
+        key: &str,
+    ) -> sqlx::Result<Option<PaymentRow>> {
+        sqlx::query_as(&format!(
+            "SELECT {COLUMNS} FROM payments p JOIN orders o ON o.id = p.order_id
+             WHERE p.borrower_id = $1 AND p.idempotency_key = $2"
+        ))
+        .bind(borrower_id)
+        .bind(key)
+        .fetch_optional(self.pool())
+        .await
+    }
+
+    /// Payments in any of `statuses`, oldest change first (at most `limit`).
+    pub async fn payments_in(
+        &self,
+        statuses: &[&str],
+        limit: i64,
+    ) -> sqlx::Result<Vec<PaymentRow>> {
+        let placeholders: Vec<String> =
+            (0..statuses.len()).map(|i| format!("${}", i + 1)).collect();
+        let sql = format!(
+            "SELECT {COLUMNS} FROM payments p JOIN orders o ON o.id = p.order_id
+             WHERE p.status IN ({}) ORDER BY p.updated_at, p.id LIMIT ${}",
+            placeholders.join(", "),
+            statuses.len() + 1
+        );
+        let mut query = sqlx::query_as(&sql);
+        for s in statuses {
+            query = query.bind(*s);
+        }
+        query.bind(limit).fetch_all(self.pool()).await
+    }
+
+    /// True when a payment of the order waits for finance (a UTR submitted, or an amount held).
+    pub async fn order_has_verifying_payment(&self, order_id: &str) -> sqlx::Result<bool> {
+        let found: Option<(String,)> = sqlx::query_as(
+            "SELECT id FROM payments WHERE order_id = $1 AND status IN ('verifying', 'held') LIMIT 1",
+        )
+        .bind(order_id)
+        .fetch_optional(self.pool())
+        .await?;
+        Ok(found.is_some())
+    }
+}
+
+impl Tx {
+    /// Creates the payment; `Err(Duplicate)` when its idempotency key (or reference) is taken. The transaction is then
+    /// spoilt on PostgreSQL: drop it and look the key up.
+    pub async fn insert_payment(
+        &mut self,
+        p: &NewPayment<'_>,
+    ) -> sqlx::Result<Result<String, Duplicate>> {
+        let id = new_id();
+        let inserted = sqlx::query(
+            "INSERT INTO payments (id, order_id, borrower_id, choice, method, installment, amount, currency,
+                 priced_on, status, reference, idempotency_key, created_at, updated_at)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $13)",
+        )
+        .bind(&id)
+        .bind(p.order_id)
+        .bind(p.borrower_id)
+        .bind(p.choice)
+        .bind(p.method)
+        .bind(p.installment)
+        .bind(p.amount)
+        .bind(p.currency.code())
+        .bind(p.priced_on)
+        .bind(p.status)
+        .bind(p.reference)
+        .bind(p.idempotency_key)
+        .bind(p.now)
+        .execute(self.conn())
+        .await;
+        match inserted {
+            Ok(_) => Ok(Ok(id)),
+            Err(e) if unique_violation(&e) => Ok(Err(Duplicate)),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Records a UTR for the payment; `Err(Duplicate)` when the UTR was used before, on any payment.
+    pub async fn insert_utr(
+        &mut self,
+        utr: &str,
+        payment_id: &str,
+        now: i64,
+    ) -> sqlx::Result<Result<(), Duplicate>> {
+        let inserted = sqlx::query(
+            "INSERT INTO payment_utrs (utr, payment_id, submitted_at) VALUES ($1, $2, $3)",
+        )
+        .bind(utr)
+        .bind(payment_id)
+        .bind(now)
+        .execute(self.conn())
+        .await;
+        match inserted {
+            Ok(_) => Ok(Ok(())),
+            Err(e) if unique_violation(&e) => Ok(Err(Duplicate)),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Moves the payment as `to` says, only from one of `from`; true when it moved.
+    /// The guard that makes a decision happen once: a second one finds the status changed.
+    pub async fn set_payment_status(
+        &mut self,
+        id: &str,
+        from: &[&str],
+        to: &PaymentMove<'_>,
+        now: i64,
+    ) -> sqlx::Result<bool> {
+        let placeholders: Vec<String> = (0..from.len()).map(|i| format!("${}", i + 8)).collect();
+        let sql = format!(
+            "UPDATE payments SET status = $1, received_amount = COALESCE($2, received_amount),
+                 decision_reason = COALESCE($3, decision_reason), decided_by = COALESCE($4, decided_by),
+                 decided_at = COALESCE($5, decided_at), updated_at = $6
+             WHERE id = $7 AND status IN ({})",
+            placeholders.join(", ")
+        );
+        let mut query = sqlx::query(&sql)
+            .bind(to.to)
+            .bind(to.received_amount)
+            .bind(to.reason)
+            .bind(to.decided_by)
+            .bind(to.decided_by.map(|_| now))
+            .bind(now)
+            .bind(id);
+        for f in from {
+            query = query.bind(*f);
+        }
+        Ok(query.execute(self.conn()).await?.rows_affected() == 1)
+    }
+
+    /// The payment inside the transaction.
+    pub async fn payment_in_tx(&mut self, id: &str) -> sqlx::Result<Option<PaymentRow>> {
+        sqlx::query_as(&format!(
+            "SELECT {COLUMNS} FROM payments p JOIN orders o ON o.id = p.order_id WHERE p.id = $1"
+        ))
+        .bind(id)
+        .fetch_optional(self.conn())
+        .await
+    }
+}

@@ -1,0 +1,1216 @@
+//! Servicing (issue 8): the payout, the plan replayed from the stored ledger, repayment choices, payments with UTRs,
+//! and finance's confirmation through the money engine. After every step the stored ledger is replayed with the
+//! money engine and the API's balances must equal it. Bursts of simultaneous disburses, confirms and payment
+//! creations with one idempotency key have exactly one effect.
+
+use std::sync::Arc;
+
+use kilat_domain::{KeyFactStatement, OrderEvent, Period, Plan, replay};
+use kilat_server::auth::operators::{self, Role};
+use kilat_server::orders::{self, Actor};
+use reqwest::{Method, StatusCode};
+use serde_json::{Value, json};
+
+use crate::helpers::{TestApp, data, error, spawn_app};
+
+const PASSWORD: &str = "correct horse battery";
+
+/// A signed-in operator: the console cookie's token and the CSRF token.
+#[derive(Clone)]
+struct Op {
+    token: String,
+    csrf: String,
+}
+
+async fn operator(app: &TestApp, username: &str, roles: &[Role]) -> Op {
+    operators::create(&app.services, username, PASSWORD, roles)
+        .await
+        .expect("the operator is created");
+    let response = app
+        .post_json(
+            "/api/v1/console/login",
+            &json!({"username": username, "password": PASSWORD}),
+        )
+        .await;
+    assert_eq!(response.status(), StatusCode::OK);
+    let cookie = response
+        .headers()
+        .get_all("set-cookie")
+        .iter()
+        .map(|v| v.to_str().unwrap().to_owned())
+        .find(|v| v.starts_with("kilat_console="))
+        .unwrap();
+    let token = cookie
+        .trim_start_matches("kilat_console=")
+        .split(';')
+        .next()
+        .unwrap()
+        .to_owned();
+    let body = data(response).await;
+    Op {
+        token,
+        csrf: body["csrfToken"].as_str().unwrap().to_owned(),
+    }
+}
+
+async fn op_call(
+    app: &TestApp,
+    op: &Op,
+    method: Method,
+    path: &str,
+    body: Option<Value>,
+) -> reqwest::Response {
+    let mut request = app
+        .client
+        .request(method.clone(), app.url(path))
+        .header("cookie", format!("kilat_console={}", op.token));
+    if method != Method::GET {
+        request = request.header("x-csrf-token", &op.csrf);
+    }
+    if let Some(body) = body {
+        request = request.json(&body);
+    }
+    request.send().await.unwrap()
+}
+
+/// A certified Indian borrower with an approved order of `product`: (session, order number, order id).
+async fn approved(
+    app: &TestApp,
+    phone: &str,
+    product: &str,
+    amount: i64,
+    term: &str,
+) -> (String, String, String) {
+    let market = if product.starts_with("id-") {
+        "ID"
+    } else {
+        "IN"
+    };
+    let session = app.sign_in(market, phone).await;
+    app.certify(market, &session).await;
+    let loan = json!({"productCode": product, "amount": amount, "termCode": term});
+    let kfs = data(app.post_as("/api/v1/borrower/apply", &session, &loan).await).await;
+    let mut confirm = loan.clone();
+    confirm["kfsHash"] = kfs["contentHash"].clone();
+    confirm["idempotencyKey"] = json!(format!("key-{phone}"));
+    let order = data(
+        app.post_as("/api/v1/borrower/orders", &session, &confirm)
+            .await,
+    )
+    .await;
+    let order_no = order["orderNo"].as_str().unwrap().to_owned();
+    let (id,): (String,) = sqlx::query_as("SELECT id FROM orders WHERE order_no = $1")
+        .bind(&order_no)
+        .fetch_one(app.db.pool())
+        .await
+        .unwrap();
+    orders::apply(
+        &app.services,
+        &id,
+        OrderEvent::Approve,
+        &Actor::Operator("reviewer-1".into()),
+    )
+    .await
+    .unwrap();
+    (session, order_no, id)
+}
+
+async fn disburse(app: &TestApp, finance: &Op, order_no: &str) -> reqwest::Response {
+    op_call(
+        app,
+        finance,
+        Method::POST,
+        &format!("/api/v1/console/orders/{order_no}/disburse"),
+        Some(json!({"bankReference": "HDFCN52026112512345"})),
+    )
+    .await
+}
+
+/// Replays the stored ledger with the money engine from the plan rebuilt from the accepted KFS, and checks that the
+/// API's plan shows exactly those balances. Returns the plan the API answered.
+async fn check_ledger(app: &TestApp, session: &str, order_no: &str, order_id: &str) -> Value {
+    let (kfs_json,): (String,) = sqlx::query_as("SELECT kfs_json FROM orders WHERE id = $1")
+        .bind(order_id)
+        .fetch_one(app.db.pool())
+        .await
+        .unwrap();
+    let kfs: KeyFactStatement = serde_json::from_str(&kfs_json).unwrap();
+    let stored = app.db.loan(order_id).await.unwrap().expect("a loan");
+    let payout = kilat_server::store::loans::parse_date(&stored.payout_date).unwrap();
+    let period = match kfs.product_code.as_str() {
+        "in-flexi-6m" => Period::Monthly,
+        "id-kilat-30" if kfs.term_code == "30d" => Period::Days(30),
+        _ => Period::Days(14),
+    };
+    let plan = Plan::from_kfs(&kfs, period, payout).unwrap();
+    let stored_plan: Plan = serde_json::from_str(&stored.plan_json).unwrap();
+    assert_eq!(
+        plan, stored_plan,
+        "the stored plan is the KFS moved to the payout date"
+    );
+    let entries: Vec<_> = app
+        .db
+        .ledger(order_id)
+        .await
+        .unwrap()
+        .into_iter()
+        .enumerate()
+        .map(|(i, e)| {
+            assert_eq!(e.seq, i as u64, "sequence numbers without gaps");
+            e.entry
+        })
+        .collect();
+    let balances = replay(&plan, &entries).expect("the stored ledger replays");
+    let view = data(
+        app.get_as(&format!("/api/v1/borrower/orders/{order_no}/plan"), session)
+            .await,
+    )
+    .await;
+    assert_eq!(
+        view["outstanding"]["total"],
+        json!(balances.outstanding.total().unwrap().minor())
+    );
+    assert_eq!(
+        view["paid"]["total"],
+        json!(balances.paid.total().unwrap().minor())
+    );
+    assert_eq!(
+        view["due"]["total"],
+        json!(balances.due.total().unwrap().minor())
+    );
+    let installments = view["installments"].as_array().unwrap();
+    assert_eq!(installments.len(), balances.installments.len());
+    for (shown, engine) in installments.iter().zip(&balances.installments) {
+        assert_eq!(shown["seq"], json!(engine.number));
+        assert_eq!(shown["dueDate"], json!(engine.due_date.to_string()));
+        for (bucket, value) in [
+            ("principal", engine.outstanding.principal),
+            ("interest", engine.outstanding.interest),
+            ("fees", engine.outstanding.fees),
+            ("lateCharges", engine.outstanding.late_charges),
+        ] {
+            assert_eq!(
+                shown["outstanding"][bucket],
+                json!(value.minor()),
+                "{bucket}"
+            );
+        }
+        assert_eq!(
+            shown["paid"]["total"],
+            json!(engine.paid.total().unwrap().minor())
+        );
+    }
+    view
+}
+
+async fn status_of(app: &TestApp, order_id: &str) -> String {
+    let (status,): (String,) = sqlx::query_as("SELECT status FROM orders WHERE id = $1")
+        .bind(order_id)
+        .fetch_one(app.db.pool())
+        .await
+        .unwrap();
+    status
+}
+
+async fn count(app: &TestApp, sql: &str, id: &str) -> i64 {
+    let (n,): (i64,) = sqlx::query_as(sql)
+        .bind(id)
+        .fetch_one(app.db.pool())
+        .await
+        .unwrap();
+    n
+}
+
+async fn create_payment(
+    app: &TestApp,
+    session: &str,
+    order_no: &str,
+    choice: &str,
+    method: &str,
+    key: &str,
+) -> reqwest::Response {
+    app.client
+        .post(app.url(&format!("/api/v1/borrower/orders/{order_no}/payments")))
+        .header("x-session-id", session)
+        .header("idempotency-key", key)
+        .json(&json!({"choice": choice, "method": method}))
+        .send()
+        .await
+        .unwrap()
+}
+
+async fn submit_utr(
+    app: &TestApp,
+    session: &str,
+    payment_id: &str,
+    utr: &str,
+) -> reqwest::Response {
+    app.post_as(
+        &format!("/api/v1/borrower/payments/{payment_id}/utr"),
+        session,
+        &json!({"utr": utr}),
+    )
+    .await
+}
+
+async fn confirm(app: &TestApp, finance: &Op, payment_id: &str, amount: i64) -> reqwest::Response {
+    op_call(
+        app,
+        finance,
+        Method::POST,
+        &format!("/api/v1/console/payments/{payment_id}/confirm"),
+        Some(json!({"amount": amount})),
+    )
+    .await
+}
+
+#[tokio::test]
+async fn a_payout_moves_the_schedule_to_the_payout_date_opens_the_ledger_and_disburses_once() {
+    let app = spawn_app().await;
+    let finance = operator(&app, "fin", &[Role::Finance]).await;
+    let reviewer = operator(&app, "rev", &[Role::Reviewer]).await;
+    let (session, order_no, id) =
+        approved(&app, "9876500101", "in-flexi-6m", 2_000_000, "m6").await;
+
+    // Not before payout.
+    let before = app
+        .get_as(
+            &format!("/api/v1/borrower/orders/{order_no}/plan"),
+            &session,
+        )
+        .await;
+    assert_eq!(before.status(), StatusCode::NOT_FOUND);
+    // Only finance pays out, and the bank reference is required.
+    assert_eq!(
+        disburse(&app, &reviewer, &order_no).await.status(),
+        StatusCode::FORBIDDEN
+    );
+    let missing = op_call(
+        &app,
+        &finance,
+        Method::POST,
+        &format!("/api/v1/console/orders/{order_no}/disburse"),
+        Some(json!({})),
+    )
+    .await;
+    assert_eq!(missing.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(error(missing).await["fields"]["bankReference"].is_string());
+
+    let response = disburse(&app, &finance, &order_no).await;
+    assert_eq!(response.status(), StatusCode::OK);
+    let done = data(response).await;
+    let today = app
+        .services
+        .clock
+        .today(kilat_domain::Market::India)
+        .to_string();
+    assert_eq!(done["status"], "disbursed");
+    assert_eq!(done["payoutDate"], json!(today));
+    assert_eq!(done["provider"], "manual");
+    assert_eq!(done["bankReference"], "HDFCN52026112512345");
+    assert_eq!(status_of(&app, &id).await, "disbursed");
+
+    let plan = check_ledger(&app, &session, &order_no, &id).await;
+    assert_eq!(plan["payoutDate"], json!(today));
+    assert_eq!(plan["installments"].as_array().unwrap().len(), 6);
+    assert_eq!(plan["paid"]["total"], 0);
+    assert_eq!(plan["installments"][0]["status"], "upcoming");
+    // payout, fee_deducted, six scheduled.
+    assert_eq!(
+        count(
+            &app,
+            "SELECT COUNT(*) FROM ledger_entries WHERE order_id = $1",
+            &id
+        )
+        .await,
+        8
+    );
+    assert_eq!(
+        count(
+            &app,
+            "SELECT COUNT(*) FROM audit_log WHERE entity_id = $1 AND action = 'payout.create'",
+            &id
+        )
+        .await,
+        1
+    );
+
+    // Twice: the order is no longer approved.
+    let again = disburse(&app, &finance, &order_no).await;
+    assert_eq!(again.status(), StatusCode::CONFLICT);
+    assert_eq!(error(again).await["code"], "invalid_transition");
+    assert_eq!(
+        count(
+            &app,
+            "SELECT COUNT(*) FROM ledger_entries WHERE order_id = $1",
+            &id
+        )
+        .await,
+        8
+    );
+
+    // One installment; a number the plan does not have; another borrower.
+    let one = data(
+        app.get_as(
+            &format!("/api/v1/borrower/orders/{order_no}/plan/1"),
+            &session,
+        )
+        .await,
+    )
+    .await;
+    assert_eq!(one["seq"], 1);
+    assert_eq!(one["due"]["total"], plan["installments"][0]["due"]["total"]);
+    for bad in ["7", "0", "x"] {
+        let r = app
+            .get_as(
+                &format!("/api/v1/borrower/orders/{order_no}/plan/{bad}"),
+                &session,
+            )
+            .await;
+        assert_eq!(r.status(), StatusCode::NOT_FOUND, "{bad}");
+    }
+    let other = app.sign_in("IN", "9876500102").await;
+    for path in ["plan", "plan/1", "repayment"] {
+        let r = app
+            .get_as(
+                &format!("/api/v1/borrower/orders/{order_no}/{path}"),
+                &other,
+            )
+            .await;
+        assert_eq!(r.status(), StatusCode::NOT_FOUND, "{path}");
+    }
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn disbursing_an_order_not_approved_is_a_conflict() {
+    let app = spawn_app().await;
+    let finance = operator(&app, "fin", &[Role::Finance]).await;
+    let (_, order_no, id) = crate::lifecycle::confirmed_order(&app, "9876500111").await;
+    let response = disburse(&app, &finance, &order_no).await;
+    assert_eq!(response.status(), StatusCode::CONFLICT);
+    assert_eq!(error(response).await["code"], "invalid_transition");
+    assert_eq!(status_of(&app, &id).await, "pending_review");
+    assert_eq!(
+        count(
+            &app,
+            "SELECT COUNT(*) FROM ledger_entries WHERE order_id = $1",
+            &id
+        )
+        .await,
+        0
+    );
+    assert_eq!(
+        count(&app, "SELECT COUNT(*) FROM loans WHERE order_id = $1", &id).await,
+        0
+    );
+    let unknown = disburse(&app, &finance, "KL-000000-XXXXXX").await;
+    assert_eq!(unknown.status(), StatusCode::NOT_FOUND);
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn an_installment_paid_by_upi_with_a_utr_is_credited_once_when_finance_confirms() {
+    let app = spawn_app().await;
+    let finance = operator(&app, "fin", &[Role::Finance]).await;
+    let (session, order_no, id) =
+        approved(&app, "9876500121", "in-flexi-6m", 2_000_000, "m6").await;
+    assert_eq!(
+        disburse(&app, &finance, &order_no).await.status(),
+        StatusCode::OK
+    );
+
+    // The choices: this installment, the payoff and the cooling-off exit (no extension in this product).
+    let repayment = data(
+        app.get_as(
+            &format!("/api/v1/borrower/orders/{order_no}/repayment"),
+            &session,
+        )
+        .await,
+    )
+    .await;
+    let choices: Vec<&str> = repayment["choices"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["choice"].as_str().unwrap())
+        .collect();
+    assert_eq!(choices, ["due", "payoff", "cooling_off"]);
+    let plan = check_ledger(&app, &session, &order_no, &id).await;
+    let due = &repayment["choices"][0];
+    assert_eq!(
+        due["amount"],
+        plan["installments"][0]["outstanding"]["total"]
+    );
+    assert_eq!(due["installment"], 1);
+    assert_eq!(repayment["verifying"], false);
+
+    // Payment types of India.
+    let types = data(
+        app.get_as(
+            &format!("/api/v1/borrower/payment-types?orderNo={order_no}"),
+            &session,
+        )
+        .await,
+    )
+    .await;
+    assert_eq!(types[0]["method"], "upi");
+    assert_eq!(types[1]["method"], "bank_transfer");
+    assert_eq!(types[1]["ifsc"], "EXMP0000001");
+    let missing = app.get_as("/api/v1/borrower/payment-types", &session).await;
+    assert_eq!(missing.status(), StatusCode::UNPROCESSABLE_ENTITY);
+
+    // Bad requests are field errors.
+    let bad = create_payment(&app, &session, &order_no, "everything", "cash", "short").await;
+    assert_eq!(bad.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let fields = error(bad).await["fields"].clone();
+    assert!(fields["choice"].is_string() && fields["method"].is_string());
+    assert!(fields["Idempotency-Key"].is_string());
+
+    // A payment, and its retry with the same key.
+    let response = create_payment(&app, &session, &order_no, "due", "upi", "pay-key-0001").await;
+    assert_eq!(response.status(), StatusCode::OK);
+    let payment = data(response).await;
+    let payment_id = payment["paymentId"].as_str().unwrap().to_owned();
+    assert_eq!(payment["status"], "pending");
+    assert_eq!(payment["amount"], due["amount"]);
+    let reference = payment["reference"].as_str().unwrap();
+    assert!(
+        reference.starts_with("KP") && reference.len() == 12,
+        "{reference}"
+    );
+    assert!(
+        payment["instructions"]["upiUri"]
+            .as_str()
+            .unwrap()
+            .contains(reference)
+    );
+    let retry =
+        data(create_payment(&app, &session, &order_no, "due", "upi", "pay-key-0001").await).await;
+    assert_eq!(retry["paymentId"], json!(payment_id));
+    let reused = create_payment(&app, &session, &order_no, "payoff", "upi", "pay-key-0001").await;
+    assert_eq!(reused.status(), StatusCode::CONFLICT);
+    assert_eq!(error(reused).await["code"], "idempotency_key_reused");
+
+    // Confirming before a UTR: nothing to confirm.
+    let early = confirm(&app, &finance, &payment_id, 1).await;
+    assert_eq!(early.status(), StatusCode::CONFLICT);
+    assert_eq!(error(early).await["code"], "payment_not_open");
+
+    // UTR formats: UPI takes 12 digits.
+    for bad in ["12345", "ABCDEFGHIJKL", "1234567890123456"] {
+        let r = submit_utr(&app, &session, &payment_id, bad).await;
+        assert_eq!(r.status(), StatusCode::UNPROCESSABLE_ENTITY, "{bad}");
+        assert!(error(r).await["fields"]["utr"].is_string());
+    }
+    let submitted = submit_utr(&app, &session, &payment_id, "412345678901").await;
+    assert_eq!(submitted.status(), StatusCode::OK);
+    assert_eq!(data(submitted).await["status"], "verifying");
+    let again = submit_utr(&app, &session, &payment_id, "412345678902").await;
+    assert_eq!(again.status(), StatusCode::CONFLICT);
+    assert_eq!(error(again).await["code"], "payment_not_open");
+    let shown = data(
+        app.get_as(
+            &format!("/api/v1/borrower/orders/{order_no}/repayment"),
+            &session,
+        )
+        .await,
+    )
+    .await;
+    assert_eq!(shown["verifying"], true, "payment received, verifying");
+
+    // The same UTR on another payment (a bank transfer) is refused.
+    let second = data(
+        create_payment(
+            &app,
+            &session,
+            &order_no,
+            "due",
+            "bank_transfer",
+            "pay-key-0002",
+        )
+        .await,
+    )
+    .await;
+    let second_id = second["paymentId"].as_str().unwrap();
+    let dup = submit_utr(&app, &session, second_id, "412345678901").await;
+    assert_eq!(dup.status(), StatusCode::CONFLICT);
+    assert_eq!(error(dup).await["code"], "utr_already_used");
+    // NEFT/RTGS references are 16 or 22 letters and digits.
+    assert_eq!(
+        submit_utr(&app, &session, second_id, "HDFC1234567890")
+            .await
+            .status(),
+        StatusCode::UNPROCESSABLE_ENTITY
+    );
+    assert_eq!(
+        submit_utr(&app, &session, second_id, "hdfcr5202611250000001")
+            .await
+            .status(),
+        StatusCode::UNPROCESSABLE_ENTITY
+    );
+    assert_eq!(
+        submit_utr(&app, &session, second_id, "hdfcr520261125000000012")
+            .await
+            .status(),
+        StatusCode::UNPROCESSABLE_ENTITY
+    );
+    assert_eq!(
+        submit_utr(&app, &session, second_id, "HDFCN52026112512")
+            .await
+            .status(),
+        StatusCode::OK
+    );
+
+    // Finance's queue shows both with the loan's outstanding amount.
+    let queue = data(
+        op_call(
+            &app,
+            &finance,
+            Method::GET,
+            "/api/v1/console/payments",
+            None,
+        )
+        .await,
+    )
+    .await;
+    let queue = queue.as_array().unwrap();
+    assert_eq!(queue.len(), 2);
+    assert_eq!(queue[0]["payment"]["paymentId"], json!(payment_id));
+    assert_eq!(queue[0]["payment"]["utr"], "412345678901");
+    assert_eq!(queue[0]["outstanding"], plan["outstanding"]["total"]);
+
+    // A different amount is held, not credited.
+    let amount = payment["amount"].as_i64().unwrap();
+    let held = confirm(&app, &finance, &payment_id, amount - 100).await;
+    assert_eq!(held.status(), StatusCode::OK);
+    let held = data(held).await;
+    assert_eq!(held["payment"]["status"], "held");
+    assert_eq!(held["ledgerSeq"], Value::Null);
+    assert_eq!(
+        count(
+            &app,
+            "SELECT COUNT(*) FROM ledger_entries WHERE order_id = $1",
+            &id
+        )
+        .await,
+        8
+    );
+    check_ledger(&app, &session, &order_no, &id).await;
+
+    // The right amount is posted once.
+    let done = data(confirm(&app, &finance, &payment_id, amount).await).await;
+    assert_eq!(done["payment"]["status"], "confirmed");
+    assert_eq!(done["ledgerSeq"], 8);
+    assert_eq!(done["orderStatus"], "disbursed");
+    let twice = confirm(&app, &finance, &payment_id, amount).await;
+    assert_eq!(twice.status(), StatusCode::CONFLICT);
+    assert_eq!(
+        count(
+            &app,
+            "SELECT COUNT(*) FROM ledger_entries WHERE order_id = $1",
+            &id
+        )
+        .await,
+        9
+    );
+    let plan = check_ledger(&app, &session, &order_no, &id).await;
+    assert_eq!(plan["installments"][0]["status"], "paid");
+    assert_eq!(plan["installments"][0]["paid"]["total"], json!(amount));
+
+    // The second payment is rejected with a reason; nothing posted; a rejected payment cannot be confirmed.
+    let rejected = op_call(
+        &app,
+        &finance,
+        Method::POST,
+        &format!("/api/v1/console/payments/{second_id}/reject"),
+        Some(json!({"reason": "No such credit on the statement."})),
+    )
+    .await;
+    assert_eq!(rejected.status(), StatusCode::OK);
+    let rejected = data(rejected).await;
+    assert_eq!(rejected["status"], "rejected");
+    assert_eq!(rejected["reason"], "No such credit on the statement.");
+    assert_eq!(
+        confirm(&app, &finance, second_id, 1).await.status(),
+        StatusCode::CONFLICT
+    );
+    check_ledger(&app, &session, &order_no, &id).await;
+    assert_eq!(
+        count(
+            &app,
+            "SELECT COUNT(*) FROM audit_log WHERE entity_id = $1 AND action LIKE 'payment.%'",
+            &id
+        )
+        .await,
+        // two UTRs, a hold, a confirmation, a rejection
+        5
+    );
+    // Another borrower cannot see the payment.
+    let other = app.sign_in("IN", "9876500122").await;
+    assert_eq!(
+        app.get_as(&format!("/api/v1/borrower/payments/{payment_id}"), &other)
+            .await
+            .status(),
+        StatusCode::NOT_FOUND
+    );
+    app.stop().await;
+}
+
+/// Pays `choice` by UPI with `utr` and has finance confirm the exact amount; returns the confirmation.
+async fn pay(
+    app: &TestApp,
+    finance: &Op,
+    session: &str,
+    order_no: &str,
+    choice: &str,
+    key: &str,
+    utr: &str,
+) -> Value {
+    let response = create_payment(app, session, order_no, choice, "upi", key).await;
+    assert_eq!(response.status(), StatusCode::OK, "{choice}");
+    let payment = data(response).await;
+    let id = payment["paymentId"].as_str().unwrap();
+    assert_eq!(
+        submit_utr(app, session, id, utr).await.status(),
+        StatusCode::OK
+    );
+    let response = confirm(app, finance, id, payment["amount"].as_i64().unwrap()).await;
+    assert_eq!(response.status(), StatusCode::OK);
+    data(response).await
+}
+
+#[tokio::test]
+async fn a_payoff_repays_the_loan_and_closes_the_order() {
+    let app = spawn_app().await;
+    let finance = operator(&app, "fin", &[Role::Finance]).await;
+    let (session, order_no, id) =
+        approved(&app, "9876500131", "in-flexi-6m", 2_000_000, "m6").await;
+    assert_eq!(
+        disburse(&app, &finance, &order_no).await.status(),
+        StatusCode::OK
+    );
+    let done = pay(
+        &app,
+        &finance,
+        &session,
+        &order_no,
+        "payoff",
+        "payoff-key-1",
+        "500000000001",
+    )
+    .await;
+    assert_eq!(done["orderStatus"], "repaid");
+    assert_eq!(status_of(&app, &id).await, "repaid");
+    let plan = check_ledger(&app, &session, &order_no, &id).await;
+    assert_eq!(plan["outstanding"]["total"], 0);
+    assert_eq!(plan["closedBy"], "payoff");
+    // Nothing more to pay, and a closed order takes no payment.
+    let repayment = data(
+        app.get_as(
+            &format!("/api/v1/borrower/orders/{order_no}/repayment"),
+            &session,
+        )
+        .await,
+    )
+    .await;
+    assert_eq!(repayment["choices"], json!([]));
+    let closed = create_payment(&app, &session, &order_no, "due", "upi", "after-close").await;
+    assert_eq!(closed.status(), StatusCode::CONFLICT);
+    assert_eq!(error(closed).await["code"], "choice_unavailable");
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn the_cooling_off_exit_charges_principal_and_the_days_interest_only_and_ends_the_order() {
+    let app = spawn_app().await;
+    let finance = operator(&app, "fin", &[Role::Finance]).await;
+    let (session, order_no, id) =
+        approved(&app, "9876500141", "in-flexi-6m", 2_000_000, "m6").await;
+    assert_eq!(
+        disburse(&app, &finance, &order_no).await.status(),
+        StatusCode::OK
+    );
+    let repayment = data(
+        app.get_as(
+            &format!("/api/v1/borrower/orders/{order_no}/repayment"),
+            &session,
+        )
+        .await,
+    )
+    .await;
+    let exit = repayment["choices"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["choice"] == "cooling_off")
+        .unwrap()
+        .clone();
+    // Paid out today: no day used, so the principal less the fees kept, which are credited back.
+    let plan = check_ledger(&app, &session, &order_no, &id).await;
+    assert_eq!(exit["amount"], plan["paidOut"]);
+    let done = pay(
+        &app,
+        &finance,
+        &session,
+        &order_no,
+        "cooling_off",
+        "exit-key-01",
+        "500000000002",
+    )
+    .await;
+    assert_eq!(done["orderStatus"], "exited_in_cooling_off");
+    let plan = check_ledger(&app, &session, &order_no, &id).await;
+    assert_eq!(plan["closedBy"], "cooling_off_exit");
+    assert_eq!(plan["paid"]["fees"], 0);
+    assert_eq!(plan["paid"]["lateCharges"], 0);
+    assert_eq!(plan["paid"]["interest"], 0);
+    assert_eq!(plan["outstanding"]["total"], 0);
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn an_extension_shown_accepted_and_paid_moves_the_due_date_and_the_repaid_loan_is_rated_once()
+{
+    let app = spawn_app().await;
+    let finance = operator(&app, "fin", &[Role::Finance]).await;
+    let (session, order_no, id) =
+        approved(&app, "9876500151", "in-flexi-14d", 1_000_000, "14dx3").await;
+    assert_eq!(
+        disburse(&app, &finance, &order_no).await.status(),
+        StatusCode::OK
+    );
+    let before = check_ledger(&app, &session, &order_no, &id).await;
+    let repayment = data(
+        app.get_as(
+            &format!("/api/v1/borrower/orders/{order_no}/repayment"),
+            &session,
+        )
+        .await,
+    )
+    .await;
+    let extension = repayment["choices"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["choice"] == "extension")
+        .expect("the product allows an extension")
+        .clone();
+    let old = kilat_server::store::loans::parse_date(
+        before["installments"][0]["dueDate"].as_str().unwrap(),
+    )
+    .unwrap();
+    assert_eq!(
+        extension["dueDate"],
+        json!((old + time::Duration::days(7)).to_string())
+    );
+    // The extension's detail before accepting: the fee, the new date, the revised schedule.
+    let offer = data(
+        app.get_as(
+            &format!("/api/v1/borrower/orders/{order_no}/extension"),
+            &session,
+        )
+        .await,
+    )
+    .await;
+    assert_eq!(offer["fee"], extension["amount"]);
+    assert_eq!(offer["newDueDate"], extension["dueDate"]);
+    assert_eq!(
+        offer["currentDueDate"],
+        before["installments"][0]["dueDate"]
+    );
+    assert_eq!(offer["days"], 7);
+    let revised = offer["revisedSchedule"].as_array().unwrap();
+    assert_eq!(revised.len(), 3);
+    assert_eq!(revised[0]["dueDate"], extension["dueDate"]);
+    assert_eq!(
+        revised[0]["amount"],
+        before["installments"][0]["due"]["total"]
+    );
+    // Accepting starts the fee's payment.
+    let accepted = app
+        .client
+        .post(app.url(&format!("/api/v1/borrower/orders/{order_no}/extension")))
+        .header("x-session-id", &session)
+        .header("idempotency-key", "ext-key-001")
+        .json(&json!({"method": "upi"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(accepted.status(), StatusCode::OK);
+    let payment = data(accepted).await;
+    assert_eq!(payment["choice"], "extension");
+    assert_eq!(payment["amount"], offer["fee"]);
+    let payment_id = payment["paymentId"].as_str().unwrap();
+    assert_eq!(
+        submit_utr(&app, &session, payment_id, "500000000003")
+            .await
+            .status(),
+        StatusCode::OK
+    );
+    let done = data(
+        confirm(
+            &app,
+            &finance,
+            payment_id,
+            payment["amount"].as_i64().unwrap(),
+        )
+        .await,
+    )
+    .await;
+    assert_eq!(done["orderStatus"], "disbursed");
+    let after = check_ledger(&app, &session, &order_no, &id).await;
+    assert_eq!(after["installments"][0]["dueDate"], extension["dueDate"]);
+    assert_eq!(after["installments"][1]["dueDate"], revised[1]["dueDate"]);
+    assert_eq!(after["extensionsGranted"], 1);
+    // The product allows one.
+    let no_more = app
+        .get_as(
+            &format!("/api/v1/borrower/orders/{order_no}/extension"),
+            &session,
+        )
+        .await;
+    assert_eq!(no_more.status(), StatusCode::CONFLICT);
+    assert_eq!(error(no_more).await["code"], "choice_unavailable");
+    // Not ended yet: no rating.
+    let early = app
+        .post_as(
+            &format!("/api/v1/borrower/orders/{order_no}/rating"),
+            &session,
+            &json!({"score": 5}),
+        )
+        .await;
+    assert_eq!(early.status(), StatusCode::CONFLICT);
+    assert_eq!(error(early).await["code"], "invalid_transition");
+    // Then each installment in turn until nothing is outstanding.
+    for (n, utr) in ["500000000004", "500000000005", "500000000006"]
+        .iter()
+        .enumerate()
+    {
+        let done = pay(
+            &app,
+            &finance,
+            &session,
+            &order_no,
+            "due",
+            &format!("due-key-{n:04}"),
+            utr,
+        )
+        .await;
+        check_ledger(&app, &session, &order_no, &id).await;
+        let expected = if n == 2 { "repaid" } else { "disbursed" };
+        assert_eq!(done["orderStatus"], expected);
+    }
+    assert_eq!(status_of(&app, &id).await, "repaid");
+    // The loan has ended: the borrower rates it, once.
+    let rating = format!("/api/v1/borrower/orders/{order_no}/rating");
+    for bad in [json!({"score": 0}), json!({"score": 6}), json!({})] {
+        let r = app.post_as(&rating, &session, &bad).await;
+        assert_eq!(r.status(), StatusCode::UNPROCESSABLE_ENTITY, "{bad}");
+        assert!(error(r).await["fields"]["score"].is_string());
+    }
+    let rated = app
+        .post_as(
+            &rating,
+            &session,
+            &json!({"score": 5, "comment": "Quick and clear."}),
+        )
+        .await;
+    assert_eq!(rated.status(), StatusCode::OK);
+    assert_eq!(data(rated).await["score"], 5);
+    let again = app.post_as(&rating, &session, &json!({"score": 4})).await;
+    assert_eq!(again.status(), StatusCode::CONFLICT);
+    assert_eq!(error(again).await["code"], "already_rated");
+    let other = app.sign_in("IN", "9876500152").await;
+    assert_eq!(
+        app.post_as(&rating, &other, &json!({"score": 1}))
+            .await
+            .status(),
+        StatusCode::NOT_FOUND
+    );
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn simultaneous_disburses_confirms_and_payment_creations_each_have_exactly_one_effect() {
+    let app = Arc::new(spawn_app().await);
+    let finance = operator(&app, "fin", &[Role::Finance]).await;
+    let (session, order_no, id) =
+        approved(&app, "9876500161", "in-flexi-6m", 2_000_000, "m6").await;
+
+    let burst = |f: Arc<dyn Fn() -> futures_like::BoxFut + Send + Sync>| async move {
+        let handles: Vec<_> = (0..8).map(|_| tokio::spawn(f())).collect();
+        let mut statuses = Vec::new();
+        for h in handles {
+            statuses.push(h.await.unwrap());
+        }
+        statuses
+    };
+
+    let (a, f, o) = (app.clone(), finance.clone(), order_no.clone());
+    let statuses = burst(Arc::new(move || {
+        let (a, f, o) = (a.clone(), f.clone(), o.clone());
+        Box::pin(async move { disburse(&a, &f, &o).await.status() })
+    }))
+    .await;
+    assert_eq!(
+        statuses.iter().filter(|s| **s == StatusCode::OK).count(),
+        1,
+        "{statuses:?}"
+    );
+    assert!(
+        statuses
+            .iter()
+            .all(|s| *s == StatusCode::OK || *s == StatusCode::CONFLICT),
+        "{statuses:?}"
+    );
+    assert_eq!(
+        count(
+            &app,
+            "SELECT COUNT(*) FROM payouts WHERE order_id = $1",
+            &id
+        )
+        .await,
+        1
+    );
+    assert_eq!(
+        count(
+            &app,
+            "SELECT COUNT(*) FROM ledger_entries WHERE order_id = $1",
+            &id
+        )
+        .await,
+        8
+    );
+
+    let (a, s, o) = (app.clone(), session.clone(), order_no.clone());
+    let ids = Arc::new(std::sync::Mutex::new(Vec::new()));
+    let seen = ids.clone();
+    let statuses = burst(Arc::new(move || {
+        let (a, s, o, seen) = (a.clone(), s.clone(), o.clone(), seen.clone());
+        Box::pin(async move {
+            let r = create_payment(&a, &s, &o, "due", "upi", "burst-key-01").await;
+            let status = r.status();
+            if status == StatusCode::OK {
+                let id = data(r).await["paymentId"].as_str().unwrap().to_owned();
+                seen.lock().unwrap().push(id);
+            }
+            status
+        })
+    }))
+    .await;
+    assert!(
+        statuses.iter().all(|s| *s == StatusCode::OK),
+        "{statuses:?}"
+    );
+    let ids = ids.lock().unwrap().clone();
+    assert!(
+        ids.iter().all(|i| *i == ids[0]),
+        "one payment for one key: {ids:?}"
+    );
+    assert_eq!(
+        count(
+            &app,
+            "SELECT COUNT(*) FROM payments WHERE order_id = $1",
+            &id
+        )
+        .await,
+        1
+    );
+
+    let payment_id = ids[0].clone();
+    assert_eq!(
+        submit_utr(&app, &session, &payment_id, "600000000001")
+            .await
+            .status(),
+        StatusCode::OK
+    );
+    let payment = data(
+        app.get_as(&format!("/api/v1/borrower/payments/{payment_id}"), &session)
+            .await,
+    )
+    .await;
+    let amount = payment["amount"].as_i64().unwrap();
+    let (a, f, p) = (app.clone(), finance.clone(), payment_id.clone());
+    let statuses = burst(Arc::new(move || {
+        let (a, f, p) = (a.clone(), f.clone(), p.clone());
+        Box::pin(async move { confirm(&a, &f, &p, amount).await.status() })
+    }))
+    .await;
+    assert_eq!(
+        statuses.iter().filter(|s| **s == StatusCode::OK).count(),
+        1,
+        "{statuses:?}"
+    );
+    assert!(
+        statuses
+            .iter()
+            .all(|s| *s == StatusCode::OK || *s == StatusCode::CONFLICT),
+        "{statuses:?}"
+    );
+    assert_eq!(
+        count(
+            &app,
+            "SELECT COUNT(*) FROM ledger_entries WHERE order_id = $1",
+            &id
+        )
+        .await,
+        9
+    );
+    check_ledger(&app, &session, &order_no, &id).await;
+    Arc::try_unwrap(app)
+        .ok()
+        .expect("no clone left")
+        .stop()
+        .await;
+}
+
+#[tokio::test]
+async fn an_indonesian_loan_is_paid_to_a_virtual_account_that_takes_no_utr() {
+    let app = spawn_app().await;
+    let finance = operator(&app, "fin", &[Role::Finance]).await;
+    let (session, order_no, id) =
+        approved(&app, "081234567801", "id-kilat-30", 100_000_000, "14d").await;
+    assert_eq!(
+        disburse(&app, &finance, &order_no).await.status(),
+        StatusCode::OK
+    );
+    let plan = check_ledger(&app, &session, &order_no, &id).await;
+    assert_eq!(plan["currency"], "IDR");
+    let types = data(
+        app.get_as(
+            &format!("/api/v1/borrower/payment-types?orderNo={order_no}"),
+            &session,
+        )
+        .await,
+    )
+    .await;
+    assert_eq!(types.as_array().unwrap().len(), 1);
+    assert_eq!(types[0]["method"], "virtual_account");
+    assert_eq!(types[0]["bankCode"], "BCA");
+    assert_eq!(types[0]["virtualAccount"], Value::Null);
+    // India's methods are not Indonesia's.
+    let upi = create_payment(&app, &session, &order_no, "due", "upi", "va-key-0001").await;
+    assert_eq!(upi.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let payment = data(
+        create_payment(
+            &app,
+            &session,
+            &order_no,
+            "due",
+            "virtual_account",
+            "va-key-0002",
+        )
+        .await,
+    )
+    .await;
+    let va = payment["instructions"]["virtualAccount"].as_str().unwrap();
+    assert!(va.starts_with("8808") && va.len() == 16, "{va}");
+    assert_eq!(payment["amount"], plan["outstanding"]["total"]);
+    let same = data(
+        app.get_as(
+            &format!(
+                "/api/v1/borrower/payments/{}",
+                payment["paymentId"].as_str().unwrap()
+            ),
+            &session,
+        )
+        .await,
+    )
+    .await;
+    assert_eq!(
+        same["instructions"]["virtualAccount"],
+        json!(va),
+        "the same account each time"
+    );
+    let utr = submit_utr(
+        &app,
+        &session,
+        payment["paymentId"].as_str().unwrap(),
+        "412345678901",
+    )
+    .await;
+    assert_eq!(utr.status(), StatusCode::CONFLICT);
+    assert_eq!(error(utr).await["code"], "payment_not_open");
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn an_overdue_loan_whose_due_installments_are_paid_catches_up() {
+    let app = spawn_app().await;
+    let finance = operator(&app, "fin", &[Role::Finance]).await;
+    let (_, order_no, id) = approved(&app, "9876500171", "in-flexi-14d", 1_000_000, "14dx3").await;
+    assert_eq!(
+        disburse(&app, &finance, &order_no).await.status(),
+        StatusCode::OK
+    );
+    // Sixteen days later the first installment (due on day 14) is overdue; the overdue job (a later slice) would
+    // mark the order so.
+    let payout = app.services.clock.today(kilat_domain::Market::India);
+    let later = payout + time::Duration::days(16);
+    let moved = app
+        .client
+        .put(app.url("/api/v1/dev/business-date"))
+        .json(&json!({"date": later.to_string()}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(moved.status(), StatusCode::OK);
+    orders::apply(
+        &app.services,
+        &id,
+        OrderEvent::FallOverdue,
+        &Actor::System("overdue"),
+    )
+    .await
+    .unwrap();
+    // Sessions older than their idle limit ended with the move: sign in again.
+    let session = app.sign_in("IN", "9876500171").await;
+    let finance = operator(&app, "fin2", &[Role::Finance]).await;
+    let plan = check_ledger(&app, &session, &order_no, &id).await;
+    assert_eq!(plan["installments"][0]["status"], "overdue");
+    assert_eq!(plan["installments"][1]["status"], "upcoming");
+    let repayment = data(
+        app.get_as(
+            &format!("/api/v1/borrower/orders/{order_no}/repayment"),
+            &session,
+        )
+        .await,
+    )
+    .await;
+    let due = &repayment["choices"][0];
+    assert_eq!(due["choice"], "due");
+    assert_eq!(
+        due["amount"],
+        plan["installments"][0]["outstanding"]["total"]
+    );
+    assert_eq!(due["dueDate"], plan["installments"][0]["dueDate"]);
+    // No cooling-off exit any more (three days).
+    assert!(
+        repayment["choices"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|c| c["choice"] != "cooling_off")
+    );
+    let done = pay(
+        &app,
+        &finance,
+        &session,
+        &order_no,
+        "due",
+        "late-key-01",
+        "800000000001",
+    )
+    .await;
+    assert_eq!(done["orderStatus"], "disbursed", "caught up");
+    let plan = check_ledger(&app, &session, &order_no, &id).await;
+    assert_eq!(plan["installments"][0]["status"], "paid");
+    assert_eq!(status_of(&app, &id).await, "disbursed");
+    app.stop().await;
+}
+
+mod futures_like {
+    pub type BoxFut =
+        std::pin::Pin<Box<dyn std::future::Future<Output = reqwest::StatusCode> + Send>>;
+}
