@@ -109,10 +109,33 @@ with urllib.request.urlopen(request) as response:
 PY
 )
 
+# The order approved and paid out, and a payment with its UTR waiting for finance, so that the servicing operations
+# (plan, repayment, payments, confirm, reject) answer from a loan rather than 404.
+read -r PAYMENT_ID < <(python3 - "$BASE" "$CONSOLE_TOKEN" "$CSRF" "$TOKEN" "$ORDER_NO" <<'PY'
+import json, sys, urllib.request
+
+base, cookie, csrf, token, order_no = sys.argv[1:6]
+
+def call(method, path, body, headers):
+    request = urllib.request.Request(base + path, data=json.dumps(body).encode(), method=method,
+        headers={"Content-Type": "application/json", **headers})
+    with urllib.request.urlopen(request) as response:
+        return json.load(response)["data"]
+
+console = {"Cookie": f"kilat_console={cookie}", "X-CSRF-Token": csrf}
+call("POST", f"/api/v1/console/orders/{order_no}/approve", {"reason": "Checked."}, console)
+call("POST", f"/api/v1/console/orders/{order_no}/disburse", {"bankReference": "SCHEMATHESIS0001"}, console)
+borrower = {"X-Session-Id": token, "Idempotency-Key": "schemathesis-pay-1"}
+payment = call("POST", f"/api/v1/borrower/orders/{order_no}/payments", {"choice": "due", "method": "upi"}, borrower)
+call("POST", f"/api/v1/borrower/payments/{payment['paymentId']}/utr", {"utr": "999999999999"}, {"X-Session-Id": token})
+print(payment["paymentId"])
+PY
+)
+
 # The settings, with the real identifiers for the path parameters.
 # The operator's session through the document's own security schemes, so that schemathesis knows which credential it
 # leaves out when it checks that a request without it is refused.
-{ cat scripts/schemathesis.toml; printf '\n[parameters]\n"path.orderNo" = "%s"\n"path.code" = "%s"\n' "$ORDER_NO" "$PRODUCT"
+{ cat scripts/schemathesis.toml; printf '\n[parameters]\n"path.orderNo" = "%s"\n"path.code" = "%s"\n"path.paymentId" = "%s"\n' "$ORDER_NO" "$PRODUCT" "$PAYMENT_ID"
   printf '\n[auth.openapi.console_cookie]\napi_key = "%s"\n\n[auth.openapi.csrf_header]\napi_key = "%s"\n' "$CONSOLE_TOKEN" "$CSRF"; } \
   >"$WORK/schemathesis.toml"
 
