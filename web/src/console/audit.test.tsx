@@ -6,14 +6,16 @@ import { AUDIT_ENTRIES } from './fixtures.test-data';
 
 describe('audit trail', () => {
   it('lists the newest entries first with who, what and the record before and after', async () => {
-    fakeConsoleApi({ operator: OPERATORS.support, signedIn: true, handlers: { 'GET /api/v1/console/audit': () => ok(AUDIT_ENTRIES) } });
+    const mine = { ...AUDIT_ENTRIES[1]!, id: 'a-0', actorId: OPERATORS.support.id, at: AUDIT_ENTRIES[1]!.at - 60_000 };
+    fakeConsoleApi({ operator: OPERATORS.support, signedIn: true, handlers: { 'GET /api/v1/console/audit': () => ok([...AUDIT_ENTRIES, mine]) } });
     renderConsole('/console/audit');
-    const table = await screen.findByRole('table', { name: '2 entries, newest first (at most 200)' });
-    const first = within(table).getAllByRole('row')[1]!;
+    const table = await screen.findByRole('table', { name: '3 entries, newest first (at most 200)' });
+    const [first, , last] = within(table).getAllByRole('row').slice(1);
     expect(first).toHaveTextContent('order.approve');
     expect(first).toHaveTextContent('Operatorop-rev');
     expect(first).toHaveTextContent('{"status":"pending_review"}');
     expect(first).toHaveTextContent('{"status":"approved"}');
+    expect(last).toHaveTextContent('Operatorsam (you)');
   });
 
   it('searches by order, operator and whole days, both days included', async () => {

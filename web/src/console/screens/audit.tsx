@@ -5,6 +5,7 @@ import { ApiError } from '@/shared/api/http';
 import { useAudit, type AuditSearch } from '../api/audit';
 import type { AuditEntry } from '../api/types';
 import { dateTime } from '../format';
+import { useOperator } from '../operator-context';
 import { LoadFailed, Loading } from './states';
 
 type Filter = 'orderNo' | 'operator' | 'from' | 'to';
@@ -110,6 +111,7 @@ function compact(value: AuditEntry['before']): string {
 
 function AuditTable({ entries }: { entries: AuditEntry[] }) {
   const { t } = useTranslation();
+  const me = useOperator();
   return (
     <table className="table">
       <caption>{t('audit.caption', { count: entries.length })}</caption>
@@ -129,7 +131,11 @@ function AuditTable({ entries }: { entries: AuditEntry[] }) {
             <td>{dateTime(entry.at)}</td>
             <td>
               {t(`actor.${entry.actorKind}`, { defaultValue: entry.actorKind })}
-              {entry.actorId && <code className="id">{entry.actorId}</code>}
+              {entry.actorKind === 'operator' && entry.actorId === me.id ? (
+                <span className="id">{t('audit.you', { username: me.username })}</span>
+              ) : (
+                entry.actorId && <code className="id">{entry.actorId}</code>
+              )}
             </td>
             <td>
               <code>{entry.action}</code>
