@@ -22,8 +22,8 @@ function adminPassword() {
   return match[1];
 }
 
-async function shot(page, name) {
-  await page.screenshot({ path: path.join(outDir, `console-${name}.png`) });
+async function shot(page, name, options = {}) {
+  await page.screenshot({ path: path.join(outDir, `console-${name}.png`), ...options });
 }
 
 test('the console refuses a wrong password plainly, on a phone too', JOURNEY, async (tc) => {
@@ -74,6 +74,12 @@ test('a reviewer approves an application in the console and the borrower sees it
       assert.match(rowText, /Flexi EMI/);
       await shot(page, 'queue');
 
+      // Indonesia's queue is empty: it says so.
+      await page.getByRole('link', { name: 'Indonesia' }).click();
+      await page.getByText('No applications are waiting for review in Indonesia.').waitFor();
+      await shot(page, 'queue-empty');
+      await page.getByRole('link', { name: 'India' }).click();
+
       // The order: under review, the borrower's certification in full for a reviewer, the accepted KFS.
       await link.click();
       const heading = page.getByRole('heading', { level: 1, name: new RegExp(orderNo) });
@@ -96,7 +102,7 @@ test('a reviewer approves an application in the console and the borrower sees it
       await page.getByRole('status').filter({ hasText: `${orderNo} is approved.` }).waitFor();
       await heading.filter({ hasText: 'Approved' }).waitFor();
       assert.equal(await decision.count(), 0, 'no decision is offered once decided');
-      await shot(page, 'order-approved');
+      await shot(page, 'order-approved', { fullPage: true });
 
       // The audit trail has the approval and the unmasked view, by this operator.
       await nav.getByRole('link', { name: 'Audit trail' }).click();

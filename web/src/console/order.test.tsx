@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { CSRF, OPERATORS, fakeConsoleApi, ok, refusal, renderConsole } from '@/test/render-console';
-import { consoleOrder } from './fixtures.test-data';
+import { QUEUE_IN, consoleOrder } from './fixtures.test-data';
 
 const ORDER_PATH = '/api/v1/console/orders/KL-261123-BBBBBB';
 const PAGE = '/console/orders/KL-261123-BBBBBB';
@@ -130,6 +130,22 @@ describe('order view', () => {
     await user.click(within(decision).getByRole('button', { name: 'Yes, approve' }));
     expect(await within(decision).findByText('At most 500 characters.')).toBeInTheDocument();
     expect(within(decision).getByLabelText('Reason (the borrower sees it)')).toHaveAttribute('aria-invalid', 'true');
+  });
+
+  it('reads the order again each time it is opened, so every unmasked view is one the audit trail records', async () => {
+    const api = fakeConsoleApi({
+      signedIn: true,
+      handlers: {
+        [`GET ${ORDER_PATH}`]: () => ok(consoleOrder({ unmasked: true })),
+        'GET /api/v1/console/applications': () => ok([{ ...QUEUE_IN[1]!, orderNo: 'KL-261123-BBBBBB' }]),
+      },
+    });
+    renderConsole(PAGE);
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('link', { name: 'Back to the review queue' }));
+    await user.click(await screen.findByRole('link', { name: 'KL-261123-BBBBBB' }));
+    expect(await screen.findByRole('region', { name: 'Certification' })).toHaveTextContent('ABCPE1234F');
+    expect(api.callsTo('GET', ORDER_PATH)).toHaveLength(2);
   });
 
   it('says when there is no such order', async () => {

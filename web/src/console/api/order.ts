@@ -14,8 +14,9 @@ export function fetchOrder(api: HttpClient, orderNo: string): Promise<ConsoleOrd
 }
 
 /**
- * One order as an operator sees it. A reviewer's every read is written to the audit trail (`view_unmasked`), so the
- * page reads it once when opened and again only after a decision, not on every focus or remount.
+ * One order as an operator sees it. A reviewer's every read is written to the audit trail (`view_unmasked`), so each
+ * opening of the page is one read (never a focus refetch), and what it showed is forgotten when the page is left:
+ * unmasked numbers are never shown again from the cache without a read the trail records.
  */
 export function useOrder(orderNo: string) {
   const api = useApiClient();
@@ -23,6 +24,8 @@ export function useOrder(orderNo: string) {
     queryKey: queryKeys.order(orderNo),
     queryFn: () => fetchOrder(api, orderNo),
     staleTime: Infinity,
+    gcTime: 0,
+    refetchOnWindowFocus: false,
   });
 }
 
