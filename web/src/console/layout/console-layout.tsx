@@ -1,6 +1,6 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { NavLink, useNavigate } from 'react-router';
+import { Link, NavLink, useNavigate } from 'react-router';
 import { errorText } from '@/shared/api/error-text';
 import { useSignOut } from '../api/session';
 import type { Operator } from '../api/types';
@@ -20,9 +20,9 @@ export function ConsoleLayout({ operator, children }: { operator: Operator; chil
   return (
     <div className="console">
       <header className="console-header">
-        <a className="console-brand" href="/console/">
+        <Link className="console-brand" to="/">
           {t('brand')}
-        </a>
+        </Link>
         <nav aria-label={t('layout.navigation')}>
           <ul className="console-nav">
             {sections.map((section) => (
