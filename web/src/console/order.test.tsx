@@ -28,16 +28,22 @@ describe('order view', () => {
     expect(within(schedule).getAllByRole('row')).toHaveLength(4);
     expect(within(schedule).getByText('3 Jan 2027')).toBeInTheDocument();
     expect(within(schedule).getByText('₹2,067.60')).toBeInTheDocument();
-    expect(kfs).toHaveTextContent('₹400 once');
+    expect(kfs).toHaveTextContent('₹400 once per overdue installment (at most ₹1,200 over the loan)');
+    expect(kfs).not.toHaveTextContent('a day for');
 
     const timeline = screen.getByRole('region', { name: 'Timeline' });
     expect(timeline).toHaveTextContent('Borrower');
   });
 
   it('shows support masked numbers and no decision', async () => {
-    fakeConsoleApi({ operator: OPERATORS.support, signedIn: true, handlers: { [`GET ${ORDER_PATH}`]: () => ok(consoleOrder({ unmasked: false })) } });
+    const order = consoleOrder({ unmasked: false });
+    const daily = { ...order, order: { ...order.order, kfs: { ...order.order.kfs, lateCharge: { flat: 40000, perDay: 5000, maxDays: 30 } } } };
+    fakeConsoleApi({ operator: OPERATORS.support, signedIn: true, handlers: { [`GET ${ORDER_PATH}`]: () => ok(daily) } });
     renderConsole(PAGE);
     const cert = await screen.findByRole('region', { name: 'Certification' });
+    expect(screen.getByRole('region', { name: 'Key Fact Statement (as accepted)' })).toHaveTextContent(
+      '₹400 once per overdue installment, then ₹50 a day for at most 30 days (at most ₹1,200 over the loan)',
+    );
     expect(cert).toHaveTextContent('masked for your role');
     expect(within(cert).getByText('******234F')).toBeInTheDocument();
     expect(screen.queryByRole('region', { name: 'Decision' })).not.toBeInTheDocument();

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { useOrder } from '../api/order';
@@ -139,7 +140,7 @@ function Kfs({ kfs }: { kfs: KeyFactStatement }) {
     [t('kfs.totalRepayable'), m(kfs.totalRepayable)],
     [t('kfs.apr'), kfs.aprDisplay],
     [t('kfs.interest'), t('kfs.interestRate', { rate: kfs.interest.rate, per: t(`kfs.per.${kfs.interest.per}`, { defaultValue: kfs.interest.per }), method: kfs.interest.method })],
-    [t('kfs.lateCharge'), t('kfs.lateChargeText', { flat: m(kfs.lateCharge.flat), perDay: m(kfs.lateCharge.perDay), maxDays: kfs.lateCharge.maxDays, max: m(kfs.maxLateCharges) })],
+    [t('kfs.lateCharge'), lateCharge(kfs, t)],
     [t('kfs.coolingOff'), t('kfs.days', { count: kfs.coolingOffDays })],
     [t('kfs.disbursalDate'), day(kfs.disbursalDate)],
     [t('kfs.lender'), kfs.lender.licence ? `${kfs.lender.name} (${kfs.lender.licence})` : kfs.lender.name],
@@ -209,6 +210,15 @@ function Kfs({ kfs }: { kfs: KeyFactStatement }) {
       </div>
     </section>
   );
+}
+
+/** The late charge as the KFS states it; a product with no daily part says only the one-off charge. */
+function lateCharge(kfs: KeyFactStatement, t: TFunction): string {
+  const m = (minor: number) => money(minor, kfs.currency);
+  const { flat, perDay, maxDays } = kfs.lateCharge;
+  const max = m(kfs.maxLateCharges);
+  if (perDay === 0 || maxDays === 0) return t('kfs.lateChargeFlat', { flat: m(flat), max });
+  return t('kfs.lateChargeText', { flat: m(flat), perDay: m(perDay), count: maxDays, max });
 }
 
 function Timeline({ view }: { view: ConsoleOrder }) {
