@@ -7,11 +7,11 @@ import react from '@vitejs/plugin-react';
 const root = fileURLToPath(new URL('.', import.meta.url));
 
 // One Vite project, one HTML entry per area, so a visitor of the site never downloads the
-// borrower app or the console. The console adds `console/index.html` here; each area imports only
-// from `src/shared` (eslint enforces it).
+// borrower app or the console; each area imports only from `src/shared` (eslint enforces it).
 const entries: Record<string, string> = {
   site: resolve(root, 'index.html'),
   app: resolve(root, 'app/index.html'),
+  console: resolve(root, 'console/index.html'),
 };
 
 // `npm run build` builds one area at a time (scripts/build.mjs sets KILAT_WEB_AREA), so no chunk is
@@ -34,16 +34,18 @@ const devTemplate: Plugin = {
       .replace(/__KILAT_[A-Z_]+__/g, ''),
 };
 
-// The server answers app/index.html for every path under /app (client routing); so does `npm run dev`.
+// The server answers app/index.html for every path under /app, and console/index.html under /console (client
+// routing); so does `npm run dev`.
 const devAppFallback: Plugin = {
   name: 'kilat-dev-app-fallback',
   apply: 'serve',
   configureServer(server) {
     server.middlewares.use((req, _res, next) => {
       const path = req.url?.split('?')[0] ?? '';
-      if (/^\/app(\/|$)/.test(path) && !/\.[a-z0-9]+$/i.test(path)) {
+      const area = /^\/(app|console)(\/|$)/.exec(path)?.[1];
+      if (area && !/\.[a-z0-9]+$/i.test(path)) {
         const query = req.url?.slice(path.length) ?? '';
-        req.url = `/app/index.html${query}`;
+        req.url = `/${area}/index.html${query}`;
       }
       next();
     });

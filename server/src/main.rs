@@ -106,8 +106,8 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
                 && let Some(password) = operators::create_demo_admin(app.services()).await?
             {
                 println!(
-                    "Console API (its screens come next): POST http://{addr}/api/v1/console/login as admin, password \
-                     {password} (shown once; development only; docs/API-CONSOLE.md)"
+                    "Console: http://{addr}/console/ as admin, password {password} (shown once; development only; \
+                     docs/API-CONSOLE.md)"
                 );
             }
             tracing::info!(%addr, mode = ?settings.mode, "listening");

@@ -15,11 +15,13 @@ await rm(dist, { recursive: true, force: true });
 await rm(ssrOut, { recursive: true, force: true });
 
 // One client build per area (vite.config.ts reads KILAT_WEB_AREA): the site first, into a fresh dist/,
-// then the borrower app beside it.
+// then the borrower app and the operators' console beside it.
 process.env.KILAT_WEB_AREA = 'site';
 await build({ root, logLevel: 'warn' });
-process.env.KILAT_WEB_AREA = 'app';
-await build({ root, logLevel: 'warn', build: { emptyOutDir: false, copyPublicDir: false } });
+for (const area of ['app', 'console']) {
+  process.env.KILAT_WEB_AREA = area;
+  await build({ root, logLevel: 'warn', build: { emptyOutDir: false, copyPublicDir: false } });
+}
 delete process.env.KILAT_WEB_AREA;
 await build({
   root,

@@ -1070,7 +1070,7 @@ async fn kilat_serve_in_development_creates_a_demo_admin_once_and_the_cli_create
     let (console_line, addr) = tokio::time::timeout(std::time::Duration::from_secs(60), async {
         let mut console_line = None;
         while let Some(line) = lines.next_line().await.unwrap() {
-            if line.starts_with("Console API") {
+            if line.starts_with("Console: ") {
                 console_line = Some(line);
             } else if let Some(rest) = line.strip_prefix("Kilat is running at http://") {
                 return (console_line, rest.split('/').next().unwrap().to_owned());
@@ -1082,9 +1082,7 @@ async fn kilat_serve_in_development_creates_a_demo_admin_once_and_the_cli_create
     .unwrap();
     let console_line = console_line.expect("the demo admin's line");
     assert!(
-        console_line.contains(&format!(
-            "http://{addr}/api/v1/console/login as admin, password "
-        )),
+        console_line.contains(&format!("http://{addr}/console/ as admin, password ")),
         "{console_line}"
     );
     let password = console_line

@@ -140,3 +140,43 @@ async fn unknown_paths_fall_back_to_the_page_but_missing_assets_do_not() {
     assert_eq!(post.status(), StatusCode::METHOD_NOT_ALLOWED);
     app.stop().await;
 }
+
+#[tokio::test]
+async fn console_paths_serve_the_console_page_under_the_same_policy() {
+    let app = spawn_app_with(|_| {}).await;
+    for path in [
+        "/console",
+        "/console/",
+        "/console/applications?market=ID",
+        "/console/orders/KL-261123-7F3K9Q",
+    ] {
+        let response = app.get(path).await;
+        assert_eq!(response.status(), StatusCode::OK, "{path}");
+        assert_eq!(response.headers()[CACHE_CONTROL], "no-cache", "{path}");
+        let csp = response.headers()["content-security-policy"]
+            .to_str()
+            .unwrap()
+            .to_owned();
+        assert!(csp.contains("script-src 'self';"), "{path}: {csp}");
+        let html = response.text().await.unwrap();
+        assert!(html.contains("<title>Kilat console</title>"), "{path}");
+        assert!(
+            html.contains(r#"<script type="module" crossorigin src="/assets/console-"#),
+            "{path}: the console's own bundle"
+        );
+        assert!(
+            !html.contains("/assets/app-") && !html.contains("/assets/site-"),
+            "{path}: no other area's code"
+        );
+        assert!(
+            !html.contains("<script>") && !html.contains("%%KILAT"),
+            "{path}: no inline script, no placeholder left"
+        );
+    }
+    let app_page = app.get("/app/login").await.text().await.unwrap();
+    assert!(
+        !app_page.contains("/assets/console-"),
+        "the borrower app is not the console"
+    );
+    app.stop().await;
+}

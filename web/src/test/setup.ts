@@ -22,5 +22,7 @@ afterEach(() => {
   window.history.replaceState(null, '', '/');
   // The borrower app keeps the market for the visit in sessionStorage; each test is a new visit.
   window.sessionStorage.clear();
+  // The console keeps its CSRF token in localStorage; each test starts signed out.
+  window.localStorage.clear();
   vi.unstubAllGlobals();
 });

@@ -37,6 +37,19 @@ describe('http client', () => {
     expect(headersOf(init)).not.toHaveProperty('X-Device-Id');
   });
 
+  it('adds the unsafe-request headers, read on each call, to POSTs only', async () => {
+    const fetchMock = stubFetch(async () => jsonResponse(200, { code: 0, msg: 'ok', data: null }));
+    let token = 'csrf-1';
+    const client = createHttpClient({ language: 'en-IN', unsafeHeaders: () => ({ 'X-CSRF-Token': token }) });
+    await client.get('/api/v1/console/me');
+    await client.postJson('/api/v1/console/orders/KL-1/approve', { reason: 'ok' });
+    token = 'csrf-2';
+    await client.postForm('/api/v1/console/logout', {});
+    expect(headersOf(fetchMock.mock.calls[0]![1])).not.toHaveProperty('X-CSRF-Token');
+    expect(headersOf(fetchMock.mock.calls[1]![1])).toMatchObject({ 'X-CSRF-Token': 'csrf-1' });
+    expect(headersOf(fetchMock.mock.calls[2]![1])).toMatchObject({ 'X-CSRF-Token': 'csrf-2' });
+  });
+
   it('sends missing URL values as empty headers', async () => {
     window.history.replaceState(null, '', '/');
     const fetchMock = stubFetch(async () => jsonResponse(200, { code: 0, msg: 'ok', data: null }));

@@ -43,6 +43,8 @@ export interface HttpClientOptions {
   timeoutMs?: number;
   /** The page URL's query string; read on every call so a later `history` change is seen. */
   pageSearch?: () => string;
+  /** Headers added to every unsafe request (POST), read on each call: the console's `X-CSRF-Token`. */
+  unsafeHeaders?: () => Record<string, string>;
 }
 
 type Json = unknown;
@@ -140,6 +142,7 @@ export function createHttpClient(options: HttpClientOptions) {
     'X-Device-Id': fromPage('deviceId'),
     'X-App-Version': fromPage('appVersion'),
   });
+  const unsafeHeaders = () => options.unsafeHeaders?.() ?? {};
 
   return {
     /** GET through the JSON variant. */
@@ -148,13 +151,18 @@ export function createHttpClient(options: HttpClientOptions) {
     },
     /** JSON variant: forwards `sessionId` / `channel` as `X-Session-Id` / `X-App-Channel`. */
     postJson<T>(path: string, body: Json): Promise<T> {
-      return send<T>('POST', path, JSON.stringify(body), { 'Content-Type': 'application/json', ...jsonHeaders() });
+      return send<T>('POST', path, JSON.stringify(body), {
+        'Content-Type': 'application/json',
+        ...jsonHeaders(),
+        ...unsafeHeaders(),
+      });
     },
     /** Form-encoded variant: forwards `deviceId` / `appVersion` as `X-Device-Id` / `X-App-Version`. */
     postForm<T>(path: string, body: Record<string, string>): Promise<T> {
       return send<T>('POST', path, new URLSearchParams(body).toString(), {
         'Content-Type': 'application/x-www-form-urlencoded;charset=UTF-8',
         ...formHeaders(),
+        ...unsafeHeaders(),
       });
     },
   };

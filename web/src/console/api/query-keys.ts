@@ -1,0 +1,10 @@
+import type { ApiMarket } from './types';
+
+/** Every console query sits under `console`, so signing out forgets them all at once. */
+export const queryKeys = {
+  console: ['console'] as const,
+  me: ['console', 'me'] as const,
+  queue: (market: ApiMarket) => ['console', 'applications', market] as const,
+  order: (orderNo: string) => ['console', 'order', orderNo] as const,
+  audit: (search: Record<string, string>) => ['console', 'audit', search] as const,
+};

@@ -1,0 +1,26 @@
+// Every shape of the console API (docs/API-CONSOLE.md), named once from the types generated from the server's OpenAPI
+// document (`make openapi`). Amounts are integers in minor units, APRs hundredths of a percent, times epoch ms.
+import type { components } from '@/shared/api/schema';
+
+type Schemas = components['schemas'];
+
+export type Role = Schemas['Role'];
+export type ApiMarket = Schemas['Market'];
+export type Currency = Schemas['Currency'];
+/** The signed-in operator (`GET /me`). */
+export type Operator = Schemas['OperatorView'];
+/** The answer to `POST /login`. */
+export type LoggedIn = Schemas['ConsoleLoggedIn'];
+export type LoginRequest = Schemas['ConsoleLoginRequest'];
+/** One application of the review queue (`GET /applications`). */
+export type QueueEntry = Schemas['QueueEntry'];
+/** `GET /orders/{orderNo}`. */
+export type ConsoleOrder = Schemas['ConsoleOrderView'];
+export type OrderStatus = Schemas['OrderState'];
+export type KeyFactStatement = Schemas['KeyFactStatement'];
+export type CertificationStep = Schemas['CertificationStepView'];
+export type TimelineEntry = Schemas['ConsoleTimelineEntry'];
+/** The answer to approve and reject. */
+export type Decision = Schemas['DecisionView'];
+/** One entry of `GET /audit`. */
+export type AuditEntry = Schemas['AuditEntryView'];

@@ -1,0 +1,63 @@
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { OPERATORS, fakeConsoleApi, ok, refusal, renderConsole } from '@/test/render-console';
+import { AUDIT_ENTRIES } from './fixtures.test-data';
+
+describe('audit trail', () => {
+  it('lists the newest entries first with who, what and the record before and after', async () => {
+    const mine = { ...AUDIT_ENTRIES[1]!, id: 'a-0', actorId: OPERATORS.support.id, at: AUDIT_ENTRIES[1]!.at - 60_000 };
+    fakeConsoleApi({ operator: OPERATORS.support, signedIn: true, handlers: { 'GET /api/v1/console/audit': () => ok([...AUDIT_ENTRIES, mine]) } });
+    renderConsole('/console/audit');
+    const table = await screen.findByRole('table', { name: '3 entries, newest first (at most 200)' });
+    const [first, , last] = within(table).getAllByRole('row').slice(1);
+    expect(first).toHaveTextContent('order.approve');
+    expect(first).toHaveTextContent('Operatorop-rev');
+    expect(first).toHaveTextContent('{"status":"pending_review"}');
+    expect(first).toHaveTextContent('{"status":"approved"}');
+    expect(last).toHaveTextContent('Operatorsam (you)');
+  });
+
+  it('searches by order, operator and whole days, both days included', async () => {
+    const api = fakeConsoleApi({ operator: OPERATORS.adminOnly, signedIn: true, handlers: { 'GET /api/v1/console/audit': () => ok([]) } });
+    renderConsole('/console/audit');
+    expect(await screen.findByText('No audit entries match.')).toBeInTheDocument();
+    const user = userEvent.setup();
+    await user.type(screen.getByLabelText('Order number'), 'KL-261123-BBBBBB');
+    await user.type(screen.getByLabelText('Operator (username or id)'), 'rita');
+    await user.type(screen.getByLabelText('From (day)'), '2026-11-22');
+    await user.type(screen.getByLabelText('To (day, included)'), '2026-11-23');
+    await user.click(screen.getByRole('button', { name: 'Search' }));
+
+    await vi.waitFor(() => expect(api.callsTo('GET', '/api/v1/console/audit')).toHaveLength(2));
+    const search = api.callsTo('GET', '/api/v1/console/audit')[1]!.query;
+    expect(search.get('orderNo')).toBe('KL-261123-BBBBBB');
+    expect(search.get('operator')).toBe('rita');
+    expect(Number(search.get('from'))).toBe(new Date(2026, 10, 22).getTime());
+    expect(Number(search.get('to'))).toBe(new Date(2026, 10, 24).getTime());
+    expect(window.location.search).toContain('operator=rita');
+  });
+
+  it('refuses a range that ends before it starts, and shows the server’s field errors', async () => {
+    const api = fakeConsoleApi({
+      operator: OPERATORS.support,
+      signedIn: true,
+      handlers: {
+        'GET /api/v1/console/audit': (call) =>
+          call.query.has('orderNo') ? refusal(422, 'validation_failed', 'Some fields need your attention.', { fields: { orderNo: 'Not an order number.' } }) : ok([]),
+      },
+    });
+    renderConsole('/console/audit');
+    const user = userEvent.setup();
+    await user.type(await screen.findByLabelText('From (day)'), '2026-11-23');
+    await user.type(screen.getByLabelText('To (day, included)'), '2026-11-22');
+    await user.click(screen.getByRole('button', { name: 'Search' }));
+    expect(screen.getByRole('alert')).toHaveTextContent('The first day comes after the last.');
+    expect(api.callsTo('GET', '/api/v1/console/audit')).toHaveLength(1);
+
+    await user.clear(screen.getByLabelText('From (day)'));
+    await user.type(screen.getByLabelText('Order number'), 'x');
+    await user.click(screen.getByRole('button', { name: 'Search' }));
+    expect(await screen.findByText('Not an order number.')).toBeInTheDocument();
+  });
+});

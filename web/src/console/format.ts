@@ -1,0 +1,67 @@
+// Display helpers of the console: money through the shared formatter in the order's currency, times in the
+// operator's time zone, ages and terms in words.
+import type { TFunction } from 'i18next';
+import { formatMoney } from '@/shared/money/format-money';
+import { MARKETS, type Language, type Market } from '@/shared/market/market';
+import type { ApiMarket, Currency } from './api/types';
+
+/** The console is in English; dates and times read as in India's English (`25 Nov 2026, 14:05`). */
+export const CONSOLE_LOCALE = 'en-IN';
+export const CONSOLE_LANGUAGE: Language = 'en';
+
+export function marketOfCurrency(currency: Currency): Market {
+  return currency === 'INR' ? MARKETS.in : MARKETS.id;
+}
+
+/** Minor units in the order's currency: `₹20,000` or `Rp 1.000.000`. */
+export function money(minor: number, currency: Currency): string {
+  return formatMoney(minor, marketOfCurrency(currency));
+}
+
+const dateTimeFormat = new Intl.DateTimeFormat(CONSOLE_LOCALE, {
+  day: 'numeric',
+  month: 'short',
+  year: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+  hourCycle: 'h23',
+});
+const dayFormat = new Intl.DateTimeFormat(CONSOLE_LOCALE, { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
+
+/** Epoch ms → `25 Nov 2026, 14:05` in the browser's time zone. */
+export function dateTime(ms: number): string {
+  return dateTimeFormat.format(new Date(ms));
+}
+
+/** A calendar day `YYYY-MM-DD` (a due date) → `25 Nov 2026`, never shifted by the time zone. */
+export function day(isoDate: string): string {
+  const [y, m, d] = isoDate.split('-').map(Number);
+  if (!y || !m || !d) return isoDate;
+  return dayFormat.format(new Date(Date.UTC(y, m - 1, d)));
+}
+
+/** How long an application has waited: `3 min`, `2 h 5 min`, `1 d 4 h`. */
+export function age(seconds: number, t: TFunction): string {
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 1) return t('age.underMinute');
+  const hours = Math.floor(minutes / 60);
+  const days = Math.floor(hours / 24);
+  if (days > 0) return t('age.daysHours', { days, hours: hours % 24 });
+  if (hours > 0) return t('age.hoursMinutes', { hours, minutes: minutes % 60 });
+  return t('age.minutes', { minutes });
+}
+
+/** A term code → words: `m6` six months, `30d` thirty days, `14dx3` three installments fourteen days apart. */
+export function term(code: string, t: TFunction): string {
+  let match = /^m(\d+)$/.exec(code);
+  if (match) return t('term.months', { count: Number(match[1]) });
+  match = /^(\d+)dx(\d+)$/.exec(code);
+  if (match) return t('term.installmentsOfDays', { count: Number(match[2]), days: Number(match[1]) });
+  match = /^(\d+)d$/.exec(code);
+  if (match) return t('term.days', { count: Number(match[1]) });
+  return code;
+}
+
+export function marketName(market: ApiMarket, t: TFunction): string {
+  return t(`market.${market}`);
+}

@@ -1,0 +1,54 @@
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { CSRF, OPERATORS, fakeConsoleApi, ok, renderConsole } from '@/test/render-console';
+import { CSRF_STORAGE_KEY } from './csrf';
+
+const EMPTY = { 'GET /api/v1/console/applications': () => ok([]), 'GET /api/v1/console/audit': () => ok([]) };
+
+async function navLinks() {
+  const nav = await screen.findByRole('navigation', { name: 'Console sections' });
+  return within(nav).queryAllByRole('link').map((link) => link.textContent);
+}
+
+describe('console layout', () => {
+  it.each([
+    ['support', OPERATORS.support, ['Review queue', 'Audit trail']],
+    ['reviewer', OPERATORS.reviewer, ['Review queue']],
+    ['admin only', OPERATORS.adminOnly, ['Audit trail']],
+    ['finance', OPERATORS.finance, []],
+  ] as const)('%s: the navigation shows only the sections the roles open', async (_name, operator, expected) => {
+    fakeConsoleApi({ operator, signedIn: true, handlers: EMPTY });
+    renderConsole('/console/');
+    expect(await navLinks()).toEqual(expected);
+    expect(screen.getByText(operator.username)).toBeInTheDocument();
+  });
+
+  it('refuses a section the roles do not open, without asking the server', async () => {
+    const api = fakeConsoleApi({ operator: OPERATORS.reviewer, signedIn: true, handlers: EMPTY });
+    renderConsole('/console/audit');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Not available to your role' })).toBeInTheDocument();
+    expect(api.callsTo('GET', '/api/v1/console/audit')).toHaveLength(0);
+  });
+
+  it('lets finance open an order by its number', async () => {
+    fakeConsoleApi({ operator: OPERATORS.finance, signedIn: true, handlers: EMPTY });
+    renderConsole('/console/');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Signed in as fay' })).toBeInTheDocument();
+    const user = userEvent.setup();
+    await user.type(screen.getByRole('searchbox', { name: 'Open an order by its number' }), 'kl-261123-bbbbbb');
+    await user.click(screen.getByRole('button', { name: 'Open' }));
+    expect(window.location.pathname).toBe('/console/orders/KL-261123-BBBBBB');
+  });
+
+  it('signs out with the CSRF token and returns to the sign-in', async () => {
+    const api = fakeConsoleApi({ operator: OPERATORS.support, signedIn: true, handlers: EMPTY });
+    renderConsole('/console/applications');
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Sign out' }));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Sign in' })).toBeInTheDocument();
+    const [logout] = api.callsTo('POST', '/api/v1/console/logout');
+    expect(logout!.headers['X-CSRF-Token']).toBe(CSRF);
+    expect(window.localStorage.getItem(CSRF_STORAGE_KEY)).toBeNull();
+  });
+});

@@ -1,0 +1,10 @@
+/** The console lives under /console (docs/ARCHITECTURE.md): the server answers console/index.html for every path there. */
+export const CONSOLE_BASENAME = '/console';
+
+/** In-app paths (relative to the basename). */
+export const consolePaths = {
+  signIn: '/login',
+  queue: '/applications',
+  order: (orderNo: string) => `/orders/${encodeURIComponent(orderNo)}`,
+  audit: '/audit',
+} as const;

@@ -1,0 +1,85 @@
+// The console's pages. Each signed-in page is gated by the roles of sections.ts; payouts and repayments add their
+// routes here beside their section.
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Navigate, Outlet, Route, Routes, useLocation } from 'react-router';
+import { useMe } from './api/session';
+import { useCsrf } from './csrf-context';
+import { ConsoleLayout } from './layout/console-layout';
+import { OperatorContext, useOperator } from './operator-context';
+import { consolePaths } from './paths';
+import { AuditScreen } from './screens/audit';
+import { OrderScreen } from './screens/order';
+import { QueueScreen } from './screens/queue';
+import { SignInScreen } from './screens/sign-in';
+import { LoadFailed, Loading, NotAllowed } from './screens/states';
+import { SECTIONS, hasAnyRole, sectionsFor, type SectionKey } from './sections';
+
+export function ConsoleRoutes() {
+  return (
+    <Routes>
+      <Route path={consolePaths.signIn} element={<SignInScreen />} />
+      <Route element={<SignedIn />}>
+        <Route index element={<Home />} />
+        <Route path={consolePaths.queue} element={<Gate section="queue"><QueueScreen /></Gate>} />
+        <Route path="/orders/:orderNo" element={<OrderScreen />} />
+        <Route path={consolePaths.audit} element={<Gate section="audit"><AuditScreen /></Gate>} />
+        <Route path="*" element={<NotFound />} />
+      </Route>
+    </Routes>
+  );
+}
+
+/**
+ * The signed-in frame: without a CSRF token (never signed in here, or signed out) or with a session the server no
+ * longer knows (401), the sign-in, which comes back to this page afterwards.
+ */
+function SignedIn() {
+  const { t } = useTranslation();
+  const location = useLocation();
+  const csrf = useCsrf();
+  const hasToken = csrf.get() !== null;
+  const me = useMe({ enabled: hasToken });
+  const signIn = <Navigate to={consolePaths.signIn} replace state={{ from: `${location.pathname}${location.search}` }} />;
+
+  if (!hasToken) return signIn;
+  if (me.isPending) return <Loading label={t('common.loading')} />;
+  if (me.isError) return me.error.status === 401 ? signIn : <main className="console-main"><LoadFailed error={me.error} onRetry={() => void me.refetch()} /></main>;
+  return (
+    <OperatorContext.Provider value={me.data}>
+      <ConsoleLayout operator={me.data}>
+        <Outlet />
+      </ConsoleLayout>
+    </OperatorContext.Provider>
+  );
+}
+
+/** `/console/`: the first section the operator's roles open; finance (no section yet) finds orders by number. */
+function Home() {
+  const { t } = useTranslation();
+  const operator = useOperator();
+  const first = sectionsFor(operator)[0];
+  if (first) return <Navigate to={first.path} replace />;
+  return (
+    <section className="panel">
+      <h1>{t('home.title', { username: operator.username })}</h1>
+      <p>{t('home.lookup')}</p>
+    </section>
+  );
+}
+
+function Gate({ section, children }: { section: SectionKey; children: ReactNode }) {
+  const operator = useOperator();
+  const roles = SECTIONS.find((s) => s.key === section)?.roles ?? [];
+  return hasAnyRole(operator, roles) ? <>{children}</> : <NotAllowed />;
+}
+
+function NotFound() {
+  const { t } = useTranslation();
+  return (
+    <section className="panel">
+      <h1>{t('notFound.title')}</h1>
+      <p>{t('notFound.text')}</p>
+    </section>
+  );
+}

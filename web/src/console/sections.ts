@@ -1,0 +1,31 @@
+// What each role may open (docs/API-CONSOLE.md, PRODUCT.md §6), in one place: the navigation shows the sections an
+// operator's roles allow, and each route checks the same list. Finance's payouts and repayments slot in here, with
+// their routes in routes.tsx, when their endpoints land.
+import { consolePaths } from './paths';
+import type { Operator, Role } from './api/types';
+
+export type SectionKey = 'queue' | 'audit';
+
+export interface Section {
+  key: SectionKey;
+  path: string;
+  roles: readonly Role[];
+}
+
+export const SECTIONS: readonly Section[] = [
+  { key: 'queue', path: consolePaths.queue, roles: ['reviewer', 'support'] },
+  { key: 'audit', path: consolePaths.audit, roles: ['admin', 'support'] },
+];
+
+/** Who may open an order (`GET /orders/{orderNo}`). */
+export const ORDER_ROLES: readonly Role[] = ['reviewer', 'finance', 'support'];
+/** Who may approve or reject. */
+export const DECIDE_ROLES: readonly Role[] = ['reviewer'];
+
+export function hasAnyRole(operator: Pick<Operator, 'roles'>, roles: readonly Role[]): boolean {
+  return operator.roles.some((role) => roles.includes(role));
+}
+
+export function sectionsFor(operator: Pick<Operator, 'roles'>): Section[] {
+  return SECTIONS.filter((section) => hasAnyRole(operator, section.roles));
+}
