@@ -15,3 +15,4 @@ mod security;
 mod servicing;
 mod site;
 mod web;
+mod webhooks;
