@@ -453,3 +453,69 @@ async fn callbacks_pass_the_same_origin_check_and_a_disabled_provider_is_not_fou
     assert_eq!(off.status(), StatusCode::NOT_FOUND);
     app.stop().await;
 }
+
+/// The benchmark of scripts/bench-callbacks.sh (ignored by `make test`): 100 disbursed Indonesian orders, each with a
+/// `due` payment, credited by 100 signed virtual-account callbacks sent at once; prints the repayments credited per
+/// second. Every callback must credit its payment once and the ledgers must replay.
+#[tokio::test]
+#[ignore = "a benchmark: scripts/bench-callbacks.sh"]
+async fn bench_signed_callbacks_credit_100_orders_in_parallel() {
+    let orders: usize = std::env::var("BENCH_CALLBACK_ORDERS")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(100);
+    let app = spawn_app().await;
+    let finance = operator(&app, "fin", &[Role::Finance]).await;
+    let mut bodies = Vec::with_capacity(orders);
+    for i in 0..orders {
+        let phone = format!("0812{:08}", 50_000_000 + i);
+        // Seeding only: the sign-in limits per client address (codes a day, attempts a window) would stop the hundred
+        // borrowers early.
+        app.execute("UPDATE login_codes SET client_addr = 'seeded'")
+            .await;
+        app.execute("DELETE FROM login_attempts").await;
+        let (_, _, _, payment) = indonesian_payment(&app, &finance, &phone, "due").await;
+        bodies.push((
+            payment["paymentId"].as_str().unwrap().to_owned(),
+            xendit_paid(&payment, &format!("xnd-bench-{i:05}"), rupiah(&payment)),
+        ));
+    }
+    let started = std::time::Instant::now();
+    let mut tasks = Vec::with_capacity(orders);
+    for (_, body) in &bodies {
+        let (client, url, body) = (
+            app.client.clone(),
+            app.url("/api/v1/webhooks/xendit/va-paid"),
+            body.clone(),
+        );
+        tasks.push(tokio::spawn(async move {
+            let response = client
+                .post(url)
+                .header("x-callback-token", XENDIT_TOKEN)
+                .json(&body)
+                .send()
+                .await
+                .unwrap();
+            assert_eq!(response.status(), StatusCode::OK);
+            let body: Value = response.json().await.unwrap();
+            assert_eq!(body["data"]["outcome"], "confirmed");
+        }));
+    }
+    for t in tasks {
+        t.await.unwrap();
+    }
+    let seconds = started.elapsed().as_secs_f64();
+    for (payment_id, _) in &bodies {
+        assert_eq!(count(&app, LEDGER, payment_id).await, 1);
+    }
+    let database = if app.db.is_sqlite() {
+        "sqlite"
+    } else {
+        "postgres"
+    };
+    println!(
+        "BENCH_CALLBACKS database={database} orders={orders} seconds={seconds:.3} per_second={:.1}",
+        orders as f64 / seconds
+    );
+    app.stop().await;
+}
