@@ -338,8 +338,8 @@ impl Settings {
         if let Some(origin) = &self.public_origin {
             check_public_origin(origin)?;
         }
-        self.payments.validate(self.mode)?;
-        self.site.validate(self.mode)
+        self.site.validate(self.mode)?;
+        self.payments.validate(self.mode)
     }
 }
 
