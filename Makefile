@@ -4,7 +4,7 @@ CARGO ?= cargo
 PG_URL ?= postgres://postgres@127.0.0.1:5432/postgres
 NPM_CI := npm ci --no-audit --no-fund --loglevel=error
 
-.PHONY: run build web test lint test-rust test-rust-sqlite test-rust-pg test-web test-contract e2e openapi bench bench-borrower chromium tools
+.PHONY: run build web test lint test-rust test-rust-sqlite test-rust-pg test-web test-contract e2e openapi bench bench-borrower bench-callbacks chromium tools
 
 ## run: build everything and start the server on SQLite with demo data
 run: build
@@ -77,9 +77,13 @@ e2e: build chromium e2e/node_modules/.installed
 	cd e2e && node --test --test-concurrency=1 --test-reporter=spec --test-reporter-destination=stdout tests/
 
 ## bench: performance budgets (Lighthouse, first-view bytes, kilat vs nginx, memory) and the borrower API figures; writes docs/PERFORMANCE.md
-# Both scripts run even when the first fails; the target fails when either did.
+# The scripts all run even when one fails; the target fails when any did.
 bench: build chromium e2e/node_modules/.installed scripts/bench/node_modules/.installed
-	scripts/bench-site.sh; status=$$?; scripts/bench-borrower.sh || status=1; exit $$status
+	scripts/bench-site.sh; status=$$?; scripts/bench-borrower.sh || status=1; scripts/bench-callbacks.sh || status=1; exit $$status
+
+## bench-callbacks: repayments credited per second through signed payment callbacks (100 orders at once) on SQLite and PostgreSQL
+bench-callbacks:
+	scripts/bench-callbacks.sh
 
 ## bench-borrower: the borrower app's first load (200 KB budget), the borrower API under wrk (home, orders) on SQLite and PostgreSQL, the KFS compute time
 bench-borrower: build

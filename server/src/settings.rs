@@ -47,7 +47,7 @@ pub struct Settings {
 }
 
 /// The collection accounts and payment providers of each market (docs/API-BORROWER.md, "Repayment").
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, Deserialize)]
 pub struct PaymentSettings {
     /// India: UPI and bank transfer to the collection account (`KILAT_PAYMENTS__IN__…`).
     #[serde(rename = "in")]
@@ -55,6 +55,57 @@ pub struct PaymentSettings {
     /// Indonesia: a virtual account per payment (`KILAT_PAYMENTS__ID__…`).
     #[serde(rename = "id")]
     pub indonesia: IndonesiaCollection,
+    /// Razorpay's webhook (`KILAT_PAYMENTS__RAZORPAY__…`): `POST /api/v1/webhooks/razorpay`.
+    pub razorpay: WebhookSecret,
+    /// Xendit's virtual-account paid callback (`KILAT_PAYMENTS__XENDIT__…`): `POST /api/v1/webhooks/xendit/va-paid`.
+    pub xendit: WebhookSecret,
+    /// Dragonpay's postback (`KILAT_PAYMENTS__DRAGONPAY__…`): `POST /api/v1/webhooks/dragonpay/postback`.
+    pub dragonpay: WebhookSecret,
+}
+
+/// A payment provider's callback: on or off, and the secret that verifies it (Razorpay's webhook secret, Xendit's
+/// callback token, Dragonpay's password). Development has known test values; production refuses to start with an
+/// enabled provider whose secret is empty or one of those test values.
+#[derive(Debug, Clone, Deserialize)]
+pub struct WebhookSecret {
+    pub enabled: bool,
+    pub secret: Option<SecretString>,
+}
+
+impl WebhookSecret {
+    /// The secret when the provider is enabled; `None` answers its callbacks 404.
+    pub fn active(&self) -> Option<SecretString> {
+        self.secret
+            .clone()
+            .filter(|s| self.enabled && !s.expose_secret().is_empty())
+    }
+
+    fn validate(&self, name: &str, mode: Mode) -> anyhow::Result<()> {
+        if mode != Mode::Production || !self.enabled {
+            return Ok(());
+        }
+        let secret = self
+            .secret
+            .as_ref()
+            .map(|s| s.expose_secret().trim())
+            .unwrap_or_default();
+        if secret.is_empty() || secret.starts_with("dev-") {
+            bail!(
+                "KILAT_PAYMENTS__{name}__SECRET is required in production while KILAT_PAYMENTS__{name}__ENABLED is \
+                 true (the development test value is refused): set the provider's secret or disable it"
+            );
+        }
+        Ok(())
+    }
+}
+
+impl PaymentSettings {
+    /// Production refuses an enabled provider without its own secret.
+    pub fn validate(&self, mode: Mode) -> anyhow::Result<()> {
+        self.razorpay.validate("RAZORPAY", mode)?;
+        self.xendit.validate("XENDIT", mode)?;
+        self.dragonpay.validate("DRAGONPAY", mode)
+    }
 }
 
 /// India's collection account: a UPI id and the bank account behind it.
@@ -287,7 +338,8 @@ impl Settings {
         if let Some(origin) = &self.public_origin {
             check_public_origin(origin)?;
         }
-        self.site.validate(self.mode)
+        self.site.validate(self.mode)?;
+        self.payments.validate(self.mode)
     }
 }
 
@@ -487,6 +539,31 @@ mod tests {
         for real in ["hello@kilat.co.id", "a@example.co.in", "a@notexample.com"] {
             assert!(!is_example_address(real), "{real}");
         }
+    }
+
+    #[test]
+    fn production_refuses_an_enabled_provider_without_its_own_secret() {
+        let payments = Settings::load(None).expect("the defaults load").payments;
+        payments
+            .validate(Mode::Development)
+            .expect("development's test values");
+        let err = payments.validate(Mode::Production).unwrap_err().to_string();
+        assert!(err.contains("KILAT_PAYMENTS__RAZORPAY__SECRET"), "{err}");
+        let mut real = payments.clone();
+        for hook in [&mut real.razorpay, &mut real.xendit, &mut real.dragonpay] {
+            hook.secret = Some("a-real-secret".into());
+        }
+        real.validate(Mode::Production).expect("real secrets");
+        let mut empty = real.clone();
+        empty.xendit.secret = Some("".into());
+        let err = empty.validate(Mode::Production).unwrap_err().to_string();
+        assert!(err.contains("KILAT_PAYMENTS__XENDIT__SECRET"), "{err}");
+        empty.xendit.enabled = false;
+        empty
+            .validate(Mode::Production)
+            .expect("a disabled provider needs no secret");
+        assert!(empty.xendit.active().is_none());
+        assert!(real.xendit.active().is_some());
     }
 
     #[test]

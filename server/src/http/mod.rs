@@ -15,6 +15,7 @@ pub mod rate_limit;
 pub mod same_origin;
 pub mod site;
 pub mod web;
+pub mod webhooks;
 
 use axum::Router;
 use axum::body::Body;
@@ -53,6 +54,9 @@ pub fn router(state: AppState) -> Router {
             state.clone(),
             api_guard,
         ))
+        // Payment providers' callbacks: not cookie-authenticated, verified by their signatures, so outside the
+        // same-origin check and the session cookie's reissue.
+        .merge(webhooks::routes())
         // API requests are few and matter: logged at INFO with their request id.
         .layer(
             TraceLayer::new_for_http()

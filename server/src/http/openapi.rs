@@ -16,6 +16,7 @@ use super::console::auth::CONSOLE_COOKIE;
 use super::console::{auth as console, payments, review};
 use super::error::ErrorBody;
 use super::site;
+use super::webhooks;
 use crate::settings::{GrievanceOfficer, PublicSiteSettings};
 
 #[derive(OpenApi)]
@@ -70,14 +71,19 @@ use crate::settings::{GrievanceOfficer, PublicSiteSettings};
         payments::disburse,
         payments::queue,
         payments::confirm,
-        payments::reject
+        payments::reject,
+        webhooks::razorpay,
+        webhooks::xendit_va_paid,
+        webhooks::dragonpay_postback,
+        webhooks::dragonpay_postback_get
     ),
     components(schemas(ErrorBody, ErrorCode, PublicSiteSettings, GrievanceOfficer, site::ContactMessageRequest, site::ContactMessageCreated)),
     modifiers(&SessionSchemes, &CommonErrors),
     tags(
         (name = "site", description = "The public marketing site"),
         (name = "borrower", description = "The borrower app: sign-in, certification, applying and orders (docs/API-BORROWER.md)"),
-        (name = "console", description = "The operators' console: sign-in, the review queue, orders, decisions and the audit trail (PRODUCT.md §6)")
+        (name = "console", description = "The operators' console: sign-in, the review queue, orders, decisions and the audit trail (PRODUCT.md §6)"),
+        (name = "webhooks", description = "Payment providers' callbacks, verified by their signatures (docs/API-WEBHOOKS.md)")
     )
 )]
 pub struct ApiDoc;

@@ -3,8 +3,10 @@
 //! the repayment choices priced by the money engine, payment types per market, UTR submission and finance's
 //! confirmation, which posts through the money engine and moves the order through `orders::apply_in`.
 
+pub mod callbacks;
 pub mod payments;
 pub mod payout;
+pub mod xendit;
 
 use kilat_domain::{
     InstallmentBalance, InstallmentStatus, KeyFactStatement, LedgerEntry, LoanBalances, OrderState,

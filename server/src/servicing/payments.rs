@@ -23,6 +23,7 @@ use crate::error::{Error, FieldErrors, FieldProblem, Refusal};
 use crate::orders::{self, Actor};
 use crate::services::Services;
 use crate::settings::PaymentSettings;
+use crate::store::Tx;
 use crate::store::audit::NewAuditEntry;
 use crate::store::loans::{date_code, parse_date};
 use crate::store::payments::{NewPayment, PaymentMove, PaymentRow};
@@ -490,7 +491,7 @@ pub struct Payment {
     pub instructions: Instructions,
 }
 
-fn payment_of(s: &Services, row: PaymentRow) -> Result<Payment, Error> {
+pub(crate) fn payment_of(s: &Services, row: PaymentRow) -> Result<Payment, Error> {
     let code = |what: &str, v: &str| anyhow::anyhow!("payment {}: unknown {what} {v:?}", row.id);
     let choice =
         RepaymentChoice::from_code(&row.choice).ok_or_else(|| code("choice", &row.choice))?;
@@ -845,6 +846,98 @@ fn entry_for(
     }
 }
 
+/// What settling a payment did.
+pub(crate) struct Settled {
+    /// `confirmed`, or `held` when nothing was credited.
+    pub status: PaymentStatus,
+    /// The sequence number of the ledger entry posted; none when held.
+    pub entry: Option<u64>,
+    pub order_status: OrderState,
+}
+
+/// Settles `payment` with `received` inside `tx`, the order locked and `loan` loaded in it (finance's confirm and a
+/// provider's callback both come here): the payment moves from one of `from` once (else `payment_not_open`); an
+/// amount other than the payment's, or one the loan no longer prices the same, is `held` and credits nothing;
+/// otherwise the money engine's entry is appended and the order moves: repaid when nothing is outstanding, exited in
+/// cooling-off, extended, or caught up.
+#[allow(clippy::too_many_arguments)]
+pub(crate) async fn settle_in(
+    s: &Services,
+    tx: &mut Tx,
+    loan: &mut Loan,
+    payment: &Payment,
+    received: i64,
+    from: &[&str],
+    decided_by: Option<&str>,
+    actor: &Actor,
+    now: i64,
+) -> Result<Settled, Error> {
+    let today = loan.today(s);
+    // The entry the money engine makes of the amount; an amount other than the payment's, or one the loan no longer
+    // prices the same (it changed since), is held for finance and credits nothing.
+    let entry = if received == payment.row.amount {
+        entry_for(
+            s,
+            loan,
+            &payment.row,
+            payment.choice,
+            Money::from_minor(received),
+            today,
+        )
+        .ok()
+        .filter(|e| e.cash.minor() == received)
+    } else {
+        None
+    };
+    let status = if entry.is_none() {
+        PaymentStatus::Held
+    } else {
+        PaymentStatus::Confirmed
+    };
+    if !tx
+        .set_payment_status(
+            &payment.row.id,
+            from,
+            &PaymentMove {
+                to: status.code(),
+                received_amount: Some(received),
+                reason: None,
+                decided_by,
+            },
+            now,
+        )
+        .await?
+    {
+        return Err(Refusal::PaymentNotOpen.into());
+    }
+    let mut entry_seq = None;
+    let mut order_status = loan.order.status;
+    if let Some(entry) = entry {
+        let kind = entry.kind;
+        entry_seq = Some(loan.entries.len() as u64);
+        post(tx, loan, entry, Some(&payment.row.id), now).await?;
+        let event = match kind {
+            EntryKind::CoolingOffExit => Some(OrderEvent::ExitInCoolingOff),
+            _ if loan.balances.settled || loan.balances.closed_by.is_some() => {
+                Some(OrderEvent::RepayInFull)
+            }
+            EntryKind::ExtensionFee => Some(OrderEvent::Extend),
+            _ if order_status == OrderState::Overdue && !loan.balances.is_overdue(today) => {
+                Some(OrderEvent::CatchUp)
+            }
+            _ => None,
+        };
+        if let Some(event) = event {
+            order_status = orders::apply_in(tx, &loan.order.id, event, actor, now).await?;
+        }
+    }
+    Ok(Settled {
+        status,
+        entry: entry_seq,
+        order_status,
+    })
+}
+
 /// Confirms a payment finance has received `received` for (finance). In one transaction, with the order locked: the
 /// payment moves from `verifying` (or `held`) once, so a second confirmation is `payment_not_open` and posts nothing;
 /// an amount other than the payment's is `held`, not credited; otherwise the money engine's entry is appended (a
@@ -874,66 +967,24 @@ pub async fn confirm(
     if !open.contains(&payment.status.code()) {
         return Err(Refusal::PaymentNotOpen.into());
     }
-    let today = loan.today(s);
-    // The entry the money engine makes of the amount; an amount other than the payment's, or one the loan no longer
-    // prices the same (it changed since), is held for finance and credits nothing.
-    let entry = if received == payment.row.amount {
-        entry_for(
-            s,
-            &loan,
-            &payment.row,
-            payment.choice,
-            Money::from_minor(received),
-            today,
-        )
-        .ok()
-        .filter(|e| e.cash.minor() == received)
-    } else {
-        None
-    };
-    let held = entry.is_none();
-    let status = if held {
-        PaymentStatus::Held
-    } else {
-        PaymentStatus::Confirmed
-    };
-    if !tx
-        .set_payment_status(
-            &payment.row.id,
-            &open,
-            &PaymentMove {
-                to: status.code(),
-                received_amount: Some(received),
-                reason: None,
-                decided_by: Some(&op.id),
-            },
-            now,
-        )
-        .await?
-    {
-        return Err(Refusal::PaymentNotOpen.into());
-    }
-    let mut entry_seq = None;
-    let mut order_status = loan.order.status;
-    if let Some(entry) = entry {
-        let kind = entry.kind;
-        entry_seq = Some(loan.entries.len() as u64);
-        post(&mut tx, &mut loan, entry, Some(&payment.row.id), now).await?;
-        let event = match kind {
-            EntryKind::CoolingOffExit => Some(OrderEvent::ExitInCoolingOff),
-            _ if loan.balances.settled || loan.balances.closed_by.is_some() => {
-                Some(OrderEvent::RepayInFull)
-            }
-            EntryKind::ExtensionFee => Some(OrderEvent::Extend),
-            _ if order_status == OrderState::Overdue && !loan.balances.is_overdue(today) => {
-                Some(OrderEvent::CatchUp)
-            }
-            _ => None,
-        };
-        if let Some(event) = event {
-            order_status = orders::apply_in(&mut tx, &loan.order.id, event, &actor, now).await?;
-        }
-    }
+    let settled = settle_in(
+        s,
+        &mut tx,
+        &mut loan,
+        &payment,
+        received,
+        &open,
+        Some(&op.id),
+        &actor,
+        now,
+    )
+    .await?;
+    let (held, status, entry_seq, order_status) = (
+        settled.status == PaymentStatus::Held,
+        settled.status,
+        settled.entry,
+        settled.order_status,
+    );
     tx.insert_audit(&NewAuditEntry {
         actor_kind: "operator",
         actor_id: Some(&op.id),

@@ -3,6 +3,7 @@
 //! status, step) through the one codec of `kilat_domain::codes`. A write that spans statements takes a [`Tx`].
 
 pub mod audit;
+pub mod callbacks;
 pub mod certification;
 pub mod contact_messages;
 pub mod loans;

@@ -317,6 +317,16 @@ fn production_refuses_the_example_e_mail_domain_and_names_the_variable_to_set() 
         "pengaduan@kilat.co.id",
     ));
     all.push(("KILAT_SITE__MARKETS__ID__LENDER_NAME", "PT Contoh Nyata"));
+    // Production also needs each enabled payment provider's own secret (docs/API-WEBHOOKS.md).
+    all.push((
+        "KILAT_PAYMENTS__RAZORPAY__SECRET",
+        "razorpay-production-secret",
+    ));
+    all.push(("KILAT_PAYMENTS__XENDIT__SECRET", "xendit-production-token"));
+    all.push((
+        "KILAT_PAYMENTS__DRAGONPAY__SECRET",
+        "dragonpay-production-password",
+    ));
     let started = quote_in_production(&all);
     assert!(
         started.status.success(),

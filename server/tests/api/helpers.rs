@@ -492,6 +492,13 @@ pub fn as_production(s: &mut Settings) {
     s.secret_key = Some(crate::security::PRODUCTION_KEY.into());
     s.sms.sender = kilat_server::settings::SmsSender::Http;
     s.sms.http_url = "https://sms.example/send".into();
+    for (hook, secret) in [
+        (&mut s.payments.razorpay, "razorpay-production-secret"),
+        (&mut s.payments.xendit, "xendit-production-token"),
+        (&mut s.payments.dragonpay, "dragonpay-production-password"),
+    ] {
+        hook.secret = Some(secret.into());
+    }
     for (company, domain) in [
         (&mut s.site.markets.india, "kilat.in"),
         (&mut s.site.markets.indonesia, "kilat.co.id"),

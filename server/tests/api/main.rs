@@ -17,3 +17,4 @@ mod security;
 mod servicing;
 mod site;
 mod web;
+mod webhooks;

@@ -72,7 +72,8 @@ fn every_borrower_operation_behind_a_session_names_the_scheme_and_its_401() {
     assert_eq!(schemes["session_cookie"]["name"], "kilat_session");
     let mut secured = Vec::new();
     for (name, operation) in operations(&doc) {
-        if name.contains("/api/v1/console/") {
+        // The console has its own schemes; providers' callbacks are verified by their signatures (webhooks.rs).
+        if name.contains("/api/v1/console/") || name.contains("/api/v1/webhooks/") {
             continue;
         }
         let has_401 = operation["responses"]["401"].is_object();

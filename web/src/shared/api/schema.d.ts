@@ -842,6 +842,68 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/webhooks/dragonpay/postback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Dragonpay's postback as a query string (Dragonpay may call either way); as the form-encoded one. */
+        get: operations["webhook_dragonpay_postback_get"];
+        put?: never;
+        /**
+         * Dragonpay's postback, form-encoded: the digest (SHA-1 of `txnid:refno:status:message:password`) is verified
+         *     first; the answer is `result=OK` as plain text, for every status; only `S` credits the payment.
+         */
+        post: operations["webhook_dragonpay_postback"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks/razorpay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Razorpay's webhook (India): `X-Razorpay-Signature` is the hex HMAC-SHA256 of the raw body with the webhook
+         *     secret; deduplicated on `x-razorpay-event-id` (else the body's `id`). `payload.payment.entity.notes.reference` is
+         *     the payment's reference, `amount` in paise.
+         */
+        post: operations["webhook_razorpay"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks/xendit/va-paid": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Xendit's virtual-account paid callback (Indonesia): verified by `x-callback-token` (constant-time compare);
+         *     deduplicated on `payment_id`; `external_id` is the payment's reference, `amount` in whole rupiah.
+         */
+        post: operations["webhook_xendit_va_paid"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -955,6 +1017,16 @@ export interface components {
              * @description The sum of the four.
              */
             total: number;
+        };
+        /** @description What the server did with a verified callback. */
+        CallbackView: {
+            /**
+             * @description `confirmed` (credited), `held` (the amount or currency differs: for finance, nothing credited), `ignored` (an
+             *     event or status that credits nothing), `not_open` (the payment was settled before) or `replayed` (this event
+             *     was taken before; nothing posted).
+             * @example confirmed
+             */
+            outcome: string;
         };
         /**
          * @description Whether a certification step is saved.
@@ -1192,6 +1264,25 @@ export interface components {
             /** @description `disbursed`. */
             status: components["schemas"]["OrderState"];
         };
+        /** @description Dragonpay's postback fields (form-encoded). */
+        DragonpayPostbackForm: {
+            /** @description Optional: the amount, e.g. `1050.00`. */
+            amount?: string | null;
+            /** @description Optional: the currency. */
+            ccy?: string | null;
+            /** @description SHA-1 hex of `txnid:refno:status:message:password`. */
+            digest: string;
+            message: string;
+            /** @description Dragonpay's reference number. */
+            refno: string;
+            /**
+             * @description `S` success (credits), `F` failure, `P` pending, `U` unknown, `R` refund, `K` chargeback, `V` void, `A`
+             *     authorized.
+             */
+            status: string;
+            /** @description The payment's reference. */
+            txnid: string;
+        };
         /** @description The lists and rules of the certification forms for one market, labelled in the request's language. */
         EnumsView: {
             accountNumber: components["schemas"]["AccountNumberRule"];
@@ -1257,6 +1348,26 @@ export interface components {
                 isNew?: boolean;
                 market: components["schemas"]["Market"];
                 phoneMasked: string;
+            };
+            /** @description Always `ok` on success. */
+            msg: string;
+        };
+        /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
+        Envelope_CallbackView: {
+            /**
+             * Format: int32
+             * @description Always 0 on success.
+             */
+            code: number;
+            /** @description What the server did with a verified callback. */
+            data: {
+                /**
+                 * @description `confirmed` (credited), `held` (the amount or currency differs: for finance, nothing credited), `ignored` (an
+                 *     event or status that credits nothing), `not_open` (the payment was settled before) or `replayed` (this event
+                 *     was taken before; nothing posted).
+                 * @example confirmed
+                 */
+                outcome: string;
             };
             /** @description Always `ok` on success. */
             msg: string;
@@ -2827,6 +2938,33 @@ export interface components {
             score: number;
         };
         /**
+         * @description Razorpay's webhook body (`payment.captured`); other events are acknowledged and ignored.
+         * @example {
+         *       "entity": "event",
+         *       "event": "payment.captured",
+         *       "payload": {
+         *         "payment": {
+         *           "entity": {
+         *             "amount": 524500,
+         *             "currency": "INR",
+         *             "id": "pay_29QQoUBi66xm2f",
+         *             "notes": {
+         *               "reference": "KP7M2Q9X4ZKA"
+         *             },
+         *             "status": "captured"
+         *           }
+         *         }
+         *       }
+         *     }
+         */
+        RazorpayWebhook: {
+            /** @description `payment.captured` credits; any other event is answered `ignored`. */
+            event: string;
+            /** @description Optional: the event id, when the `x-razorpay-event-id` header is absent. */
+            id?: string | null;
+            payload: Record<string, never>;
+        };
+        /**
          * @description Why a borrower may not apply now.
          * @enum {string}
          */
@@ -2958,6 +3096,31 @@ export interface components {
              * @example 412345678901
              */
             utr: string;
+        };
+        /**
+         * @description Xendit's fixed-virtual-account paid callback body.
+         * @example {
+         *       "account_number": "8808123456789012",
+         *       "amount": 1050000,
+         *       "bank_code": "BCA",
+         *       "callback_virtual_account_id": "57fb4df9af86ce19778ad359",
+         *       "currency": "IDR",
+         *       "external_id": "KP7M2Q9X4ZKA",
+         *       "id": "57fb4e076fa3fa296b7f5a97",
+         *       "payment_id": "demo-1476087608948"
+         *     }
+         */
+        XenditVaPaid: {
+            /**
+             * Format: int64
+             * @description Whole rupiah.
+             */
+            amount: number;
+            currency?: string | null;
+            /** @description The payment's reference. */
+            external_id: string;
+            /** @description Xendit's payment id: the deduplication key. */
+            payment_id: string;
         };
     };
     responses: never;
@@ -6212,6 +6375,346 @@ export interface operations {
                 };
             };
             /** @description `market` is neither `IN` nor `ID` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    webhook_dragonpay_postback_get: {
+        parameters: {
+            query: {
+                txnid: string;
+                refno: string;
+                status: string;
+                message: string;
+                digest: string;
+                amount?: string;
+                ccy?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description `result=OK` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            /** @description bad_request: the query string could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unauthorized: the digest is missing or wrong; nothing written */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description no payment with this reference, or the provider is not enabled */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed: `body` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    webhook_dragonpay_postback: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["DragonpayPostbackForm"];
+            };
+        };
+        responses: {
+            /** @description `result=OK` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            /** @description bad_request: the body could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unauthorized: the digest is missing or wrong; nothing written */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description no payment with this reference, or the provider is not enabled */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payload_too_large: the body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unsupported_media_type: neither JSON nor form-encoded */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed: `body` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    webhook_razorpay: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description hex HMAC-SHA256 of the raw body */
+                "x-razorpay-signature": string;
+                /** @description the event id (deduplication) */
+                "x-razorpay-event-id"?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RazorpayWebhook"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_CallbackView"];
+                };
+            };
+            /** @description bad_request: the body could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unauthorized: the signature is missing or wrong; nothing written */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description no payment with this reference, or the provider is not enabled */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payload_too_large: the body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unsupported_media_type: neither JSON nor form-encoded */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed: `body` (not a Razorpay event) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    webhook_xendit_va_paid: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description the account's callback verification token */
+                "x-callback-token": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["XenditVaPaid"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_CallbackView"];
+                };
+            };
+            /** @description bad_request: the body could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unauthorized: the token is missing or wrong; nothing written */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description no payment with this reference, or the provider is not enabled */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payload_too_large: the body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unsupported_media_type: neither JSON nor form-encoded */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed: `body` */
             422: {
                 headers: {
                     [name: string]: unknown;

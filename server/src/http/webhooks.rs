@@ -1,0 +1,213 @@
+//! Payment providers' callbacks under `/api/v1/webhooks` (docs/API-WEBHOOKS.md): not cookie-authenticated and outside
+//! the same-origin check; each is verified from the raw body and headers before anything is parsed (a bad signature
+//! is 401 and writes nothing), then handed to `servicing::callbacks`. A replay answers success and posts nothing.
+
+use axum::Json;
+use axum::Router;
+use axum::body::Bytes;
+use axum::extract::{RawQuery, State};
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::post;
+use serde::Serialize;
+use utoipa::ToSchema;
+
+use crate::error::Error;
+use crate::http::error::{ApiError, Envelope, ErrorBody};
+use crate::servicing::callbacks::{self, CallbackError, DragonpayPostback, Outcome};
+use crate::startup::AppState;
+
+/// The webhook routes, merged into `/api/v1` after the same-origin layer.
+pub fn routes() -> Router<AppState> {
+    Router::new()
+        .route("/webhooks/razorpay", post(razorpay))
+        .route("/webhooks/xendit/va-paid", post(xendit_va_paid))
+        .route(
+            "/webhooks/dragonpay/postback",
+            post(dragonpay_postback).get(dragonpay_postback_get),
+        )
+}
+
+impl From<CallbackError> for ApiError {
+    fn from(e: CallbackError) -> Self {
+        match e {
+            CallbackError::BadSignature => ApiError::Unauthorized,
+            CallbackError::Disabled => ApiError::Service(Error::NotFound),
+            CallbackError::Service(e) => ApiError::Service(e),
+        }
+    }
+}
+
+/// What the server did with a verified callback.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CallbackView {
+    /// `confirmed` (credited), `held` (the amount or currency differs: for finance, nothing credited), `ignored` (an
+    /// event or status that credits nothing), `not_open` (the payment was settled before) or `replayed` (this event
+    /// was taken before; nothing posted).
+    #[schema(example = "confirmed")]
+    pub outcome: String,
+}
+
+fn answer(outcome: Outcome) -> Json<Envelope<CallbackView>> {
+    Envelope::ok(CallbackView {
+        outcome: outcome.code().to_owned(),
+    })
+}
+
+fn header_str<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
+    headers.get(name).and_then(|v| v.to_str().ok())
+}
+
+/// Razorpay's webhook body (`payment.captured`); other events are acknowledged and ignored.
+#[derive(Debug, ToSchema)]
+#[schema(example = json!({"entity": "event", "event": "payment.captured", "payload": {"payment": {"entity": {"id": "pay_29QQoUBi66xm2f", "amount": 524_500, "currency": "INR", "status": "captured", "notes": {"reference": "KP7M2Q9X4ZKA"}}}}}))]
+#[allow(dead_code)]
+pub struct RazorpayWebhook {
+    /// `payment.captured` credits; any other event is answered `ignored`.
+    event: String,
+    /// Optional: the event id, when the `x-razorpay-event-id` header is absent.
+    id: Option<String>,
+    #[schema(value_type = Object)]
+    payload: serde_json::Value,
+}
+
+/// Razorpay's webhook (India): `X-Razorpay-Signature` is the hex HMAC-SHA256 of the raw body with the webhook
+/// secret; deduplicated on `x-razorpay-event-id` (else the body's `id`). `payload.payment.entity.notes.reference` is
+/// the payment's reference, `amount` in paise.
+#[utoipa::path(post, path = "/api/v1/webhooks/razorpay", tag = "webhooks",
+    operation_id = "webhook_razorpay",
+    params(("x-razorpay-signature" = String, Header, description = "hex HMAC-SHA256 of the raw body"),
+        ("x-razorpay-event-id" = Option<String>, Header, description = "the event id (deduplication)")),
+    request_body(content = RazorpayWebhook, content_type = "application/json"),
+    responses((status = 200, body = Envelope<CallbackView>),
+        (status = 401, description = "unauthorized: the signature is missing or wrong; nothing written", body = ErrorBody),
+        (status = 404, description = "no payment with this reference, or the provider is not enabled", body = ErrorBody),
+        (status = 422, description = "validation_failed: `body` (not a Razorpay event)", body = ErrorBody)))]
+pub async fn razorpay(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Result<Json<Envelope<CallbackView>>, ApiError> {
+    let s = &state.services;
+    callbacks::verify_razorpay(
+        &s.payments.settings.razorpay.active(),
+        &body,
+        header_str(&headers, "x-razorpay-signature"),
+    )?;
+    let Some(cb) = callbacks::parse_razorpay(&body, header_str(&headers, "x-razorpay-event-id"))?
+    else {
+        return Ok(answer(Outcome::Ignored));
+    };
+    Ok(answer(callbacks::receive(s, &cb).await?))
+}
+
+/// Xendit's fixed-virtual-account paid callback body.
+#[derive(Debug, ToSchema)]
+#[schema(example = json!({"id": "57fb4e076fa3fa296b7f5a97", "payment_id": "demo-1476087608948", "callback_virtual_account_id": "57fb4df9af86ce19778ad359", "external_id": "KP7M2Q9X4ZKA", "bank_code": "BCA", "account_number": "8808123456789012", "amount": 1_050_000, "currency": "IDR"}))]
+#[allow(dead_code)]
+pub struct XenditVaPaid {
+    /// Xendit's payment id: the deduplication key.
+    payment_id: String,
+    /// The payment's reference.
+    external_id: String,
+    /// Whole rupiah.
+    amount: i64,
+    currency: Option<String>,
+}
+
+/// Xendit's virtual-account paid callback (Indonesia): verified by `x-callback-token` (constant-time compare);
+/// deduplicated on `payment_id`; `external_id` is the payment's reference, `amount` in whole rupiah.
+#[utoipa::path(post, path = "/api/v1/webhooks/xendit/va-paid", tag = "webhooks",
+    operation_id = "webhook_xendit_va_paid",
+    params(("x-callback-token" = String, Header, description = "the account's callback verification token")),
+    request_body(content = XenditVaPaid, content_type = "application/json"),
+    responses((status = 200, body = Envelope<CallbackView>),
+        (status = 401, description = "unauthorized: the token is missing or wrong; nothing written", body = ErrorBody),
+        (status = 404, description = "no payment with this reference, or the provider is not enabled", body = ErrorBody),
+        (status = 422, description = "validation_failed: `body`", body = ErrorBody)))]
+pub async fn xendit_va_paid(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Result<Json<Envelope<CallbackView>>, ApiError> {
+    let s = &state.services;
+    callbacks::verify_xendit(
+        &s.payments.settings.xendit.active(),
+        header_str(&headers, "x-callback-token"),
+    )?;
+    let cb = callbacks::parse_xendit(&body)?;
+    Ok(answer(callbacks::receive(s, &cb).await?))
+}
+
+/// Dragonpay's postback fields (form-encoded).
+#[derive(Debug, ToSchema)]
+#[allow(dead_code)]
+pub struct DragonpayPostbackForm {
+    /// The payment's reference.
+    txnid: String,
+    /// Dragonpay's reference number.
+    refno: String,
+    /// `S` success (credits), `F` failure, `P` pending, `U` unknown, `R` refund, `K` chargeback, `V` void, `A`
+    /// authorized.
+    status: String,
+    message: String,
+    /// SHA-1 hex of `txnid:refno:status:message:password`.
+    digest: String,
+    /// Optional: the amount, e.g. `1050.00`.
+    amount: Option<String>,
+    /// Optional: the currency.
+    ccy: Option<String>,
+}
+
+async fn dragonpay(state: &AppState, raw: &[u8]) -> Result<Response, ApiError> {
+    let s = &state.services;
+    let secret = s.payments.settings.dragonpay.active();
+    if secret.is_none() {
+        return Err(Error::NotFound.into());
+    }
+    // The digest is over the fields' values: they are split out of the form, verified, and only then read.
+    let form: DragonpayPostback =
+        serde_urlencoded::from_bytes(raw).map_err(|_| CallbackError::BadSignature)?;
+    let cb = callbacks::verify_dragonpay(&secret, &form)?;
+    callbacks::receive(s, &cb).await?;
+    Ok((
+        StatusCode::OK,
+        [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
+        "result=OK",
+    )
+        .into_response())
+}
+
+/// Dragonpay's postback, form-encoded: the digest (SHA-1 of `txnid:refno:status:message:password`) is verified
+/// first; the answer is `result=OK` as plain text, for every status; only `S` credits the payment.
+#[utoipa::path(post, path = "/api/v1/webhooks/dragonpay/postback", tag = "webhooks",
+    operation_id = "webhook_dragonpay_postback",
+    request_body(content = DragonpayPostbackForm, content_type = "application/x-www-form-urlencoded"),
+    responses((status = 200, description = "`result=OK`", body = String, content_type = "text/plain"),
+        (status = 401, description = "unauthorized: the digest is missing or wrong; nothing written", body = ErrorBody),
+        (status = 404, description = "no payment with this reference, or the provider is not enabled", body = ErrorBody),
+        (status = 422, description = "validation_failed: `body`", body = ErrorBody)))]
+pub async fn dragonpay_postback(
+    State(state): State<AppState>,
+    body: Bytes,
+) -> Result<Response, ApiError> {
+    dragonpay(&state, &body).await
+}
+
+/// Dragonpay's postback as a query string (Dragonpay may call either way); as the form-encoded one.
+#[utoipa::path(get, path = "/api/v1/webhooks/dragonpay/postback", tag = "webhooks",
+    operation_id = "webhook_dragonpay_postback_get",
+    params(("txnid" = String, Query), ("refno" = String, Query), ("status" = String, Query),
+        ("message" = String, Query), ("digest" = String, Query), ("amount" = Option<String>, Query),
+        ("ccy" = Option<String>, Query)),
+    responses((status = 200, description = "`result=OK`", body = String, content_type = "text/plain"),
+        (status = 401, description = "unauthorized: the digest is missing or wrong; nothing written", body = ErrorBody),
+        (status = 404, description = "no payment with this reference, or the provider is not enabled", body = ErrorBody),
+        (status = 422, description = "validation_failed: `body`", body = ErrorBody)))]
+pub async fn dragonpay_postback_get(
+    State(state): State<AppState>,
+    RawQuery(query): RawQuery,
+) -> Result<Response, ApiError> {
+    dragonpay(&state, query.unwrap_or_default().as_bytes()).await
+}

@@ -1,0 +1,97 @@
+//! Payment providers' callbacks: one row per provider event under a unique key, written in the transaction that
+//! settles its payment, so a repeated callback is recognised and posts nothing.
+
+use super::payments::PaymentRow;
+use super::{Db, Tx};
+
+const COLUMNS: &str = "p.id, p.order_id, o.order_no, p.borrower_id, p.choice, p.method, p.installment, p.amount, \
+     p.currency, p.priced_on, p.status, p.reference, p.idempotency_key, \
+     (SELECT MIN(u.utr) FROM payment_utrs u WHERE u.payment_id = p.id) AS utr, \
+     p.received_amount, p.decision_reason, p.created_at, p.updated_at";
+
+impl Db {
+    /// The payment with this reference (the one the borrower or the provider quotes).
+    pub async fn payment_by_reference(&self, reference: &str) -> sqlx::Result<Option<PaymentRow>> {
+        sqlx::query_as(&format!(
+            "SELECT {COLUMNS} FROM payments p JOIN orders o ON o.id = p.order_id WHERE p.reference = $1"
+        ))
+        .bind(reference)
+        .fetch_optional(self.pool())
+        .await
+    }
+
+    /// How many callbacks of `provider` were recorded for the payment.
+    pub async fn callbacks_of(&self, payment_id: &str) -> sqlx::Result<i64> {
+        let (n,): (i64,) =
+            sqlx::query_as("SELECT COUNT(*) FROM payment_callbacks WHERE payment_id = $1")
+                .bind(payment_id)
+                .fetch_one(self.pool())
+                .await?;
+        Ok(n)
+    }
+}
+
+impl Tx {
+    /// Records the provider's event; false when it was recorded before (a replay), which leaves the transaction
+    /// usable on both databases. On PostgreSQL a second transaction inserting the same key waits for the first and
+    /// then finds it.
+    pub async fn insert_callback(
+        &mut self,
+        provider: &str,
+        event_id: &str,
+        payment_id: &str,
+        amount: Option<i64>,
+        outcome: &str,
+        now: i64,
+    ) -> sqlx::Result<bool> {
+        let done = sqlx::query(
+            "INSERT INTO payment_callbacks (provider, event_id, payment_id, amount, outcome, received_at)
+             VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING",
+        )
+        .bind(provider)
+        .bind(event_id)
+        .bind(payment_id)
+        .bind(amount)
+        .bind(outcome)
+        .bind(now)
+        .execute(self.conn())
+        .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    /// Sets what the recorded callback did.
+    pub async fn set_callback_outcome(
+        &mut self,
+        provider: &str,
+        event_id: &str,
+        outcome: &str,
+    ) -> sqlx::Result<()> {
+        sqlx::query(
+            "UPDATE payment_callbacks SET outcome = $1 WHERE provider = $2 AND event_id = $3",
+        )
+        .bind(outcome)
+        .bind(provider)
+        .bind(event_id)
+        .execute(self.conn())
+        .await?;
+        Ok(())
+    }
+
+    /// Records the provider's id of the payment, unless the payment has one or another payment holds it (the column
+    /// is unique); true when set.
+    pub async fn set_payment_provider_id(
+        &mut self,
+        payment_id: &str,
+        provider_id: &str,
+    ) -> sqlx::Result<bool> {
+        let done = sqlx::query(
+            "UPDATE payments SET provider_id = $1 WHERE id = $2 AND provider_id IS NULL
+                 AND NOT EXISTS (SELECT 1 FROM payments q WHERE q.provider_id = $1)",
+        )
+        .bind(provider_id)
+        .bind(payment_id)
+        .execute(self.conn())
+        .await?;
+        Ok(done.rows_affected() == 1)
+    }
+}

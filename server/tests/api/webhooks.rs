@@ -1,0 +1,521 @@
+//! Payment providers' callbacks (issue 8, docs/API-WEBHOOKS.md): each verified before it is read (a bad signature is
+//! 401 and writes nothing), credited once in the transaction that records its event id (a replay, or twenty at
+//! once, posts once), an amount that differs held for finance; an Indonesian order closes through a signed
+//! virtual-account callback without any operator. After each step the stored ledger is replayed with the money engine
+//! and must equal the API's balances.
+
+use kilat_server::auth::operators::Role;
+use kilat_server::servicing::callbacks::{dragonpay_digest, razorpay_signature};
+use reqwest::StatusCode;
+use serde_json::{Value, json};
+
+use crate::helpers::{TestApp, data, error, spawn_app};
+use crate::servicing::{
+    Op, approved, check_ledger, count, create_payment, disburse, operator, status_of,
+};
+
+const XENDIT_TOKEN: &str = "dev-xendit-callback-token";
+const RAZORPAY_SECRET: &str = "dev-razorpay-webhook-secret";
+const DRAGONPAY_SECRET: &str = "dev-dragonpay-password";
+
+const LEDGER: &str = "SELECT COUNT(*) FROM ledger_entries WHERE payment_id = $1";
+const CALLBACKS: &str = "SELECT COUNT(*) FROM payment_callbacks WHERE payment_id = $1";
+
+async fn xendit(app: &TestApp, token: &str, body: &Value) -> reqwest::Response {
+    app.client
+        .post(app.url("/api/v1/webhooks/xendit/va-paid"))
+        .header("x-callback-token", token)
+        .json(body)
+        .send()
+        .await
+        .unwrap()
+}
+
+fn xendit_paid(payment: &Value, payment_id: &str, rupiah: i64) -> Value {
+    json!({
+        "id": format!("cb-{payment_id}"),
+        "payment_id": payment_id,
+        "callback_virtual_account_id": "va-1",
+        "external_id": payment["reference"],
+        "bank_code": "BCA",
+        "account_number": payment["instructions"]["virtualAccount"],
+        "amount": rupiah,
+        "currency": "IDR",
+    })
+}
+
+async fn razorpay(app: &TestApp, secret: &str, event_id: &str, body: &Value) -> reqwest::Response {
+    let raw = serde_json::to_vec(body).unwrap();
+    app.client
+        .post(app.url("/api/v1/webhooks/razorpay"))
+        .header("content-type", "application/json")
+        .header("x-razorpay-signature", razorpay_signature(secret, &raw))
+        .header("x-razorpay-event-id", event_id)
+        .body(raw)
+        .send()
+        .await
+        .unwrap()
+}
+
+fn captured(payment: &Value, amount: i64) -> Value {
+    json!({
+        "entity": "event",
+        "event": "payment.captured",
+        "contains": ["payment"],
+        "payload": {"payment": {"entity": {
+            "id": format!("pay_{}", payment["reference"].as_str().unwrap()),
+            "amount": amount,
+            "currency": "INR",
+            "status": "captured",
+            "notes": {"reference": payment["reference"]},
+        }}},
+    })
+}
+
+async fn dragonpay(app: &TestApp, fields: &[(&str, String)]) -> reqwest::Response {
+    app.client
+        .post(app.url("/api/v1/webhooks/dragonpay/postback"))
+        .form(fields)
+        .send()
+        .await
+        .unwrap()
+}
+
+fn postback(
+    reference: &str,
+    refno: &str,
+    status: &str,
+    secret: &str,
+) -> Vec<(&'static str, String)> {
+    let message = "Payment received";
+    vec![
+        ("txnid", reference.to_owned()),
+        ("refno", refno.to_owned()),
+        ("status", status.to_owned()),
+        ("message", message.to_owned()),
+        (
+            "digest",
+            dragonpay_digest(reference, refno, status, message, secret),
+        ),
+    ]
+}
+
+async fn payment_status(app: &TestApp, id: &str) -> String {
+    let (status,): (String,) = sqlx::query_as("SELECT status FROM payments WHERE id = $1")
+        .bind(id)
+        .fetch_one(app.db.pool())
+        .await
+        .unwrap();
+    status
+}
+
+/// A disbursed Indonesian order and a virtual-account payment of `choice`: (session, order no, order id, payment).
+async fn indonesian_payment(
+    app: &TestApp,
+    finance: &Op,
+    phone: &str,
+    choice: &str,
+) -> (String, String, String, Value) {
+    let (session, order_no, id) = approved(app, phone, "id-kilat-30", 100_000_000, "14d").await;
+    assert_eq!(
+        disburse(app, finance, &order_no).await.status(),
+        StatusCode::OK
+    );
+    check_ledger(app, &session, &order_no, &id).await;
+    let response = create_payment(
+        app,
+        &session,
+        &order_no,
+        choice,
+        "virtual_account",
+        &format!("va-{phone}"),
+    )
+    .await;
+    assert_eq!(response.status(), StatusCode::OK);
+    let payment = data(response).await;
+    (session, order_no, id, payment)
+}
+
+fn rupiah(payment: &Value) -> i64 {
+    let sen = payment["amount"].as_i64().unwrap();
+    assert_eq!(sen % 100, 0, "an Indonesian amount is whole rupiah: {sen}");
+    sen / 100
+}
+
+#[tokio::test]
+async fn a_signed_virtual_account_callback_closes_an_indonesian_order_without_an_operator_and_a_replay_posts_nothing()
+ {
+    let app = spawn_app().await;
+    let finance = operator(&app, "fin", &[Role::Finance]).await;
+    let (session, order_no, id, payment) =
+        indonesian_payment(&app, &finance, "081234567811", "payoff").await;
+    let payment_id = payment["paymentId"].as_str().unwrap();
+    let body = xendit_paid(&payment, "xnd-pay-0001", rupiah(&payment));
+
+    // A wrong or missing token: 401, nothing written.
+    let bad = xendit(&app, "not-the-token", &body).await;
+    assert_eq!(bad.status(), StatusCode::UNAUTHORIZED);
+    assert_eq!(error(bad).await["code"], "unauthorized");
+    let none = app
+        .client
+        .post(app.url("/api/v1/webhooks/xendit/va-paid"))
+        .json(&body)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(none.status(), StatusCode::UNAUTHORIZED);
+    assert_eq!(count(&app, CALLBACKS, payment_id).await, 0);
+    assert_eq!(payment_status(&app, payment_id).await, "pending");
+
+    // Signed: credited, the order repaid, no operator involved.
+    let ok = xendit(&app, XENDIT_TOKEN, &body).await;
+    assert_eq!(ok.status(), StatusCode::OK);
+    assert_eq!(data(ok).await["outcome"], "confirmed");
+    assert_eq!(payment_status(&app, payment_id).await, "confirmed");
+    assert_eq!(status_of(&app, &id).await, "repaid");
+    assert_eq!(count(&app, LEDGER, payment_id).await, 1);
+    let plan = check_ledger(&app, &session, &order_no, &id).await;
+    assert_eq!(plan["outstanding"]["total"], 0);
+    let (provider_id,): (Option<String>,) =
+        sqlx::query_as("SELECT provider_id FROM payments WHERE id = $1")
+            .bind(payment_id)
+            .fetch_one(app.db.pool())
+            .await
+            .unwrap();
+    assert_eq!(provider_id.as_deref(), Some("xnd-pay-0001"));
+    let (actor,): (String,) = sqlx::query_as(
+        "SELECT actor_kind FROM audit_log WHERE entity_id = $1 AND action = 'payment.callback_confirm'",
+    )
+    .bind(&id)
+    .fetch_one(app.db.pool())
+    .await
+    .unwrap();
+    assert_eq!(actor, "system");
+
+    // The same callback again: success, nothing posted.
+    let again = xendit(&app, XENDIT_TOKEN, &body).await;
+    assert_eq!(again.status(), StatusCode::OK);
+    assert_eq!(data(again).await["outcome"], "replayed");
+    assert_eq!(count(&app, LEDGER, payment_id).await, 1);
+    check_ledger(&app, &session, &order_no, &id).await;
+
+    // Another event for a payment already settled: recorded, nothing posted.
+    let other = xendit(
+        &app,
+        XENDIT_TOKEN,
+        &xendit_paid(&payment, "xnd-pay-0002", rupiah(&payment)),
+    )
+    .await;
+    assert_eq!(data(other).await["outcome"], "not_open");
+    assert_eq!(count(&app, LEDGER, payment_id).await, 1);
+    check_ledger(&app, &session, &order_no, &id).await;
+
+    // A reference nobody issued, or a body that is not Xendit's: 404 and 422, never 500.
+    let mut unknown = body.clone();
+    unknown["external_id"] = json!("KPNOSUCHREF0");
+    unknown["payment_id"] = json!("xnd-pay-0003");
+    assert_eq!(
+        xendit(&app, XENDIT_TOKEN, &unknown).await.status(),
+        StatusCode::NOT_FOUND
+    );
+    let garbage = xendit(&app, XENDIT_TOKEN, &json!({"amount": "lots"})).await;
+    assert_eq!(garbage.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(error(garbage).await["fields"]["body"].is_string());
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn twenty_identical_callbacks_at_once_post_exactly_once() {
+    let app = spawn_app().await;
+    let finance = operator(&app, "fin", &[Role::Finance]).await;
+    let (session, order_no, id, payment) =
+        indonesian_payment(&app, &finance, "081234567812", "due").await;
+    let payment_id = payment["paymentId"].as_str().unwrap().to_owned();
+    let body = xendit_paid(&payment, "xnd-burst-0001", rupiah(&payment));
+    let mut tasks = Vec::new();
+    for _ in 0..20 {
+        let (client, url, body) = (
+            app.client.clone(),
+            app.url("/api/v1/webhooks/xendit/va-paid"),
+            body.clone(),
+        );
+        tasks.push(tokio::spawn(async move {
+            let response = client
+                .post(url)
+                .header("x-callback-token", XENDIT_TOKEN)
+                .json(&body)
+                .send()
+                .await
+                .unwrap();
+            assert_eq!(response.status(), StatusCode::OK);
+            let body: Value = response.json().await.unwrap();
+            body["data"]["outcome"].as_str().unwrap().to_owned()
+        }));
+    }
+    let mut outcomes = Vec::new();
+    for t in tasks {
+        outcomes.push(t.await.unwrap());
+    }
+    assert_eq!(
+        outcomes.iter().filter(|o| *o == "confirmed").count(),
+        1,
+        "{outcomes:?}"
+    );
+    assert_eq!(
+        outcomes.iter().filter(|o| *o == "replayed").count(),
+        19,
+        "{outcomes:?}"
+    );
+    assert_eq!(count(&app, LEDGER, &payment_id).await, 1);
+    assert_eq!(count(&app, CALLBACKS, &payment_id).await, 1);
+    check_ledger(&app, &session, &order_no, &id).await;
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn an_amount_that_differs_is_held_for_finance_and_credits_nothing() {
+    let app = spawn_app().await;
+    let finance = operator(&app, "fin", &[Role::Finance]).await;
+    let (session, order_no, id, payment) =
+        indonesian_payment(&app, &finance, "081234567813", "payoff").await;
+    let payment_id = payment["paymentId"].as_str().unwrap();
+    let short = xendit(
+        &app,
+        XENDIT_TOKEN,
+        &xendit_paid(&payment, "xnd-short-1", rupiah(&payment) - 1),
+    )
+    .await;
+    assert_eq!(data(short).await["outcome"], "held");
+    assert_eq!(payment_status(&app, payment_id).await, "held");
+    assert_eq!(count(&app, LEDGER, payment_id).await, 0);
+    assert_eq!(status_of(&app, &id).await, "disbursed");
+    check_ledger(&app, &session, &order_no, &id).await;
+    // It waits in finance's queue with the amount received.
+    let queue = data(
+        crate::servicing::op_call(
+            &app,
+            &finance,
+            reqwest::Method::GET,
+            "/api/v1/console/payments",
+            None,
+        )
+        .await,
+    )
+    .await;
+    let held = queue
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["payment"]["paymentId"] == json!(payment_id))
+        .expect("the held payment is in finance's queue");
+    assert_eq!(held["payment"]["status"], "held");
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn a_razorpay_capture_is_credited_once_when_its_signature_verifies() {
+    let app = spawn_app().await;
+    let finance = operator(&app, "fin", &[Role::Finance]).await;
+    let (session, order_no, id) =
+        approved(&app, "9876500801", "in-flexi-6m", 2_000_000, "m6").await;
+    assert_eq!(
+        disburse(&app, &finance, &order_no).await.status(),
+        StatusCode::OK
+    );
+    let payment =
+        data(create_payment(&app, &session, &order_no, "due", "upi", "rzp-key-0001").await).await;
+    let payment_id = payment["paymentId"].as_str().unwrap();
+    let amount = payment["amount"].as_i64().unwrap();
+    let body = captured(&payment, amount);
+
+    let bad = razorpay(&app, "not-the-secret", "evt_0001", &body).await;
+    assert_eq!(bad.status(), StatusCode::UNAUTHORIZED);
+    // The signature is over the raw body: one byte changed does not verify.
+    let raw = serde_json::to_vec(&body).unwrap();
+    let signature = razorpay_signature(RAZORPAY_SECRET, &raw);
+    let mut tampered = raw.clone();
+    tampered.push(b' ');
+    let tampered = app
+        .client
+        .post(app.url("/api/v1/webhooks/razorpay"))
+        .header("x-razorpay-signature", &signature)
+        .header("x-razorpay-event-id", "evt_0001")
+        .body(tampered)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(tampered.status(), StatusCode::UNAUTHORIZED);
+    assert_eq!(count(&app, CALLBACKS, payment_id).await, 0);
+
+    let ok = razorpay(&app, RAZORPAY_SECRET, "evt_0001", &body).await;
+    assert_eq!(ok.status(), StatusCode::OK);
+    assert_eq!(data(ok).await["outcome"], "confirmed");
+    assert_eq!(count(&app, LEDGER, payment_id).await, 1);
+    let plan = check_ledger(&app, &session, &order_no, &id).await;
+    assert_eq!(plan["installments"][0]["outstanding"]["total"], 0);
+    let again = razorpay(&app, RAZORPAY_SECRET, "evt_0001", &body).await;
+    assert_eq!(data(again).await["outcome"], "replayed");
+    assert_eq!(count(&app, LEDGER, payment_id).await, 1);
+    // Another event type, signed: acknowledged, nothing written.
+    let other = razorpay(
+        &app,
+        RAZORPAY_SECRET,
+        "evt_0002",
+        &json!({"event": "payment.failed", "payload": {}}),
+    )
+    .await;
+    assert_eq!(data(other).await["outcome"], "ignored");
+    check_ledger(&app, &session, &order_no, &id).await;
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn a_dragonpay_postback_credits_only_on_s_and_answers_result_ok() {
+    let app = spawn_app().await;
+    let finance = operator(&app, "fin", &[Role::Finance]).await;
+    let (session, order_no, id) =
+        approved(&app, "9876500802", "in-flexi-6m", 2_000_000, "m6").await;
+    assert_eq!(
+        disburse(&app, &finance, &order_no).await.status(),
+        StatusCode::OK
+    );
+    let payment =
+        data(create_payment(&app, &session, &order_no, "due", "upi", "dp-key-0001").await).await;
+    let payment_id = payment["paymentId"].as_str().unwrap();
+    let reference = payment["reference"].as_str().unwrap();
+
+    let mut forged = postback(reference, "DP0001", "S", "wrong-password");
+    let bad = dragonpay(&app, &forged).await;
+    assert_eq!(bad.status(), StatusCode::UNAUTHORIZED);
+    forged.pop();
+    assert_eq!(
+        dragonpay(&app, &forged).await.status(),
+        StatusCode::UNAUTHORIZED
+    );
+    assert_eq!(count(&app, CALLBACKS, payment_id).await, 0);
+
+    // Pending: acknowledged, nothing credited.
+    let pending = dragonpay(&app, &postback(reference, "DP0001", "P", DRAGONPAY_SECRET)).await;
+    assert_eq!(pending.status(), StatusCode::OK);
+    assert!(
+        pending.headers()["content-type"]
+            .to_str()
+            .unwrap()
+            .starts_with("text/plain")
+    );
+    assert_eq!(pending.text().await.unwrap(), "result=OK");
+    assert_eq!(count(&app, LEDGER, payment_id).await, 0);
+    assert_eq!(payment_status(&app, payment_id).await, "pending");
+    let failed = dragonpay(&app, &postback(reference, "DP0001", "F", DRAGONPAY_SECRET)).await;
+    assert_eq!(failed.text().await.unwrap(), "result=OK");
+    assert_eq!(count(&app, LEDGER, payment_id).await, 0);
+    check_ledger(&app, &session, &order_no, &id).await;
+
+    // Success: credited once, also when repeated (as a GET this time).
+    let success = postback(reference, "DP0001", "S", DRAGONPAY_SECRET);
+    assert_eq!(
+        dragonpay(&app, &success).await.text().await.unwrap(),
+        "result=OK"
+    );
+    assert_eq!(payment_status(&app, payment_id).await, "confirmed");
+    assert_eq!(count(&app, LEDGER, payment_id).await, 1);
+    let query = serde_urlencoded::to_string(&success).unwrap();
+    let replay = app
+        .client
+        .get(app.url(&format!("/api/v1/webhooks/dragonpay/postback?{query}")))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(replay.text().await.unwrap(), "result=OK");
+    assert_eq!(count(&app, LEDGER, payment_id).await, 1);
+    check_ledger(&app, &session, &order_no, &id).await;
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn callbacks_pass_the_same_origin_check_and_a_disabled_provider_is_not_found() {
+    let app = crate::helpers::spawn_app_with(|s| s.payments.xendit.enabled = false).await;
+    let cross = app
+        .client
+        .post(app.url("/api/v1/webhooks/razorpay"))
+        .header("origin", "https://evil.example")
+        .header("sec-fetch-site", "cross-site")
+        .body("{}")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(
+        cross.status(),
+        StatusCode::UNAUTHORIZED,
+        "verified, not refused as cross-site"
+    );
+    let off = xendit(&app, XENDIT_TOKEN, &json!({})).await;
+    assert_eq!(off.status(), StatusCode::NOT_FOUND);
+    app.stop().await;
+}
+
+/// The benchmark of scripts/bench-callbacks.sh (ignored by `make test`): 100 disbursed Indonesian orders, each with a
+/// `due` payment, credited by 100 signed virtual-account callbacks sent at once; prints the repayments credited per
+/// second. Every callback must credit its payment once and the ledgers must replay.
+#[tokio::test]
+#[ignore = "a benchmark: scripts/bench-callbacks.sh"]
+async fn bench_signed_callbacks_credit_100_orders_in_parallel() {
+    let orders: usize = std::env::var("BENCH_CALLBACK_ORDERS")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(100);
+    let app = spawn_app().await;
+    let finance = operator(&app, "fin", &[Role::Finance]).await;
+    let mut bodies = Vec::with_capacity(orders);
+    for i in 0..orders {
+        let phone = format!("0812{:08}", 50_000_000 + i);
+        // Seeding only: the sign-in limits per client address (codes a day, attempts a window) would stop the hundred
+        // borrowers early.
+        app.execute("UPDATE login_codes SET client_addr = 'seeded'")
+            .await;
+        app.execute("DELETE FROM login_attempts").await;
+        let (_, _, _, payment) = indonesian_payment(&app, &finance, &phone, "due").await;
+        bodies.push((
+            payment["paymentId"].as_str().unwrap().to_owned(),
+            xendit_paid(&payment, &format!("xnd-bench-{i:05}"), rupiah(&payment)),
+        ));
+    }
+    let started = std::time::Instant::now();
+    let mut tasks = Vec::with_capacity(orders);
+    for (_, body) in &bodies {
+        let (client, url, body) = (
+            app.client.clone(),
+            app.url("/api/v1/webhooks/xendit/va-paid"),
+            body.clone(),
+        );
+        tasks.push(tokio::spawn(async move {
+            let response = client
+                .post(url)
+                .header("x-callback-token", XENDIT_TOKEN)
+                .json(&body)
+                .send()
+                .await
+                .unwrap();
+            assert_eq!(response.status(), StatusCode::OK);
+            let body: Value = response.json().await.unwrap();
+            assert_eq!(body["data"]["outcome"], "confirmed");
+        }));
+    }
+    for t in tasks {
+        t.await.unwrap();
+    }
+    let seconds = started.elapsed().as_secs_f64();
+    for (payment_id, _) in &bodies {
+        assert_eq!(count(&app, LEDGER, payment_id).await, 1);
+    }
+    let database = if app.db.is_sqlite() {
+        "sqlite"
+    } else {
+        "postgres"
+    };
+    println!(
+        "BENCH_CALLBACKS database={database} orders={orders} seconds={seconds:.3} per_second={:.1}",
+        orders as f64 / seconds
+    );
+    app.stop().await;
+}
