@@ -17,12 +17,12 @@ const PASSWORD: &str = "correct horse battery";
 
 /// A signed-in operator: the console cookie's token and the CSRF token.
 #[derive(Clone)]
-struct Op {
+pub(crate) struct Op {
     token: String,
     csrf: String,
 }
 
-async fn operator(app: &TestApp, username: &str, roles: &[Role]) -> Op {
+pub(crate) async fn operator(app: &TestApp, username: &str, roles: &[Role]) -> Op {
     operators::create(&app.services, username, PASSWORD, roles)
         .await
         .expect("the operator is created");
@@ -53,7 +53,7 @@ async fn operator(app: &TestApp, username: &str, roles: &[Role]) -> Op {
     }
 }
 
-async fn op_call(
+pub(crate) async fn op_call(
     app: &TestApp,
     op: &Op,
     method: Method,
@@ -74,7 +74,7 @@ async fn op_call(
 }
 
 /// A certified Indian borrower with an approved order of `product`: (session, order number, order id).
-async fn approved(
+pub(crate) async fn approved(
     app: &TestApp,
     phone: &str,
     product: &str,
@@ -115,7 +115,7 @@ async fn approved(
     (session, order_no, id)
 }
 
-async fn disburse(app: &TestApp, finance: &Op, order_no: &str) -> reqwest::Response {
+pub(crate) async fn disburse(app: &TestApp, finance: &Op, order_no: &str) -> reqwest::Response {
     op_call(
         app,
         finance,
@@ -128,7 +128,12 @@ async fn disburse(app: &TestApp, finance: &Op, order_no: &str) -> reqwest::Respo
 
 /// Replays the stored ledger with the money engine from the plan rebuilt from the accepted KFS, and checks that the
 /// API's plan shows exactly those balances. Returns the plan the API answered.
-async fn check_ledger(app: &TestApp, session: &str, order_no: &str, order_id: &str) -> Value {
+pub(crate) async fn check_ledger(
+    app: &TestApp,
+    session: &str,
+    order_no: &str,
+    order_id: &str,
+) -> Value {
     let (kfs_json,): (String,) = sqlx::query_as("SELECT kfs_json FROM orders WHERE id = $1")
         .bind(order_id)
         .fetch_one(app.db.pool())
@@ -140,6 +145,7 @@ async fn check_ledger(app: &TestApp, session: &str, order_no: &str, order_id: &s
     let period = match kfs.product_code.as_str() {
         "in-flexi-6m" => Period::Monthly,
         "id-kilat-30" if kfs.term_code == "30d" => Period::Days(30),
+        "in-salary-advance" => Period::Days(kfs.term_code.trim_end_matches('d').parse().unwrap()),
         _ => Period::Days(14),
     };
     let plan = Plan::from_kfs(&kfs, period, payout).unwrap();
@@ -203,7 +209,7 @@ async fn check_ledger(app: &TestApp, session: &str, order_no: &str, order_id: &s
     view
 }
 
-async fn status_of(app: &TestApp, order_id: &str) -> String {
+pub(crate) async fn status_of(app: &TestApp, order_id: &str) -> String {
     let (status,): (String,) = sqlx::query_as("SELECT status FROM orders WHERE id = $1")
         .bind(order_id)
         .fetch_one(app.db.pool())
@@ -221,7 +227,7 @@ async fn count(app: &TestApp, sql: &str, id: &str) -> i64 {
     n
 }
 
-async fn create_payment(
+pub(crate) async fn create_payment(
     app: &TestApp,
     session: &str,
     order_no: &str,
@@ -239,7 +245,7 @@ async fn create_payment(
         .unwrap()
 }
 
-async fn submit_utr(
+pub(crate) async fn submit_utr(
     app: &TestApp,
     session: &str,
     payment_id: &str,
