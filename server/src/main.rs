@@ -64,6 +64,29 @@ enum Command {
     /// Scheduled jobs, run by hand (`kilat serve` runs them on a timer).
     #[command(subcommand)]
     Jobs(JobsCommand),
+    /// Development tools (refused in production).
+    #[command(subcommand)]
+    Dev(DevCommand),
+}
+
+#[derive(Subcommand)]
+enum DevCommand {
+    /// Writes disbursed loans straight into the database (the overdue job's benchmark).
+    SeedLoans {
+        #[arg(long, value_parser = parse_market_arg)]
+        market: Market,
+        #[arg(long)]
+        product: String,
+        /// In minor units.
+        #[arg(long)]
+        amount: i64,
+        #[arg(long)]
+        term: String,
+        #[arg(long, value_parser = parse_date_arg)]
+        payout: time::Date,
+        #[arg(long)]
+        loans: usize,
+    },
 }
 
 #[derive(Subcommand)]
@@ -156,6 +179,40 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             timer.abort();
             served
         }
+        Command::Dev(DevCommand::SeedLoans {
+            market,
+            product,
+            amount,
+            term,
+            payout,
+            loans,
+        }) => {
+            let mut settings = Settings::load(cli.config.as_deref())?;
+            telemetry::init(settings.log.format);
+            anyhow::ensure!(
+                settings.mode == Mode::Development,
+                "kilat dev commands run only in development mode"
+            );
+            settings.listen = std::net::SocketAddr::from(([127, 0, 0, 1], 0));
+            let app = Application::build(&settings).await?;
+            let started = std::time::Instant::now();
+            let installments = jobs::seed::open_loans(
+                app.services(),
+                market,
+                &product,
+                amount,
+                &term,
+                payout,
+                loans,
+            )
+            .await?;
+            println!(
+                "seeded {loans} loans ({installments} installments) in {:.1} s",
+                started.elapsed().as_secs_f64()
+            );
+            app.db().close().await;
+            Ok(())
+        }
         Command::Jobs(JobsCommand::Run { job, market, date }) => {
             let mut settings = Settings::load(cli.config.as_deref())?;
             telemetry::init(settings.log.format);
@@ -171,18 +228,20 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
                 if on > today && settings.mode == Mode::Production {
                     anyhow::bail!("{on} is after today ({today}) in {}", market.code());
                 }
+                let started = std::time::Instant::now();
                 let report = match job {
                     JobName::Overdue => jobs::overdue::run(s, market, on, &runner).await?,
                 };
                 if report.ran {
                     println!(
-                        "overdue {} {on}: {} open loans, {} late charges posted, {} fell overdue, {} caught up, {} reminders queued",
+                        "overdue {} {on}: {} open loans, {} late charges posted, {} fell overdue, {} caught up, {} reminders queued in {:.2} s",
                         market.code(),
                         report.orders,
                         report.late_charges,
                         report.fell_overdue,
                         report.caught_up,
-                        report.reminders
+                        report.reminders,
+                        started.elapsed().as_secs_f64()
                     );
                 } else {
                     println!("overdue {} {on}: already run (nothing done)", market.code());

@@ -5,6 +5,7 @@
 
 pub mod overdue;
 pub mod reminders;
+pub mod seed;
 
 use std::time::Duration;
 

@@ -282,3 +282,98 @@ impl Tx {
         Ok(added)
     }
 }
+
+/// A paid-out loan written straight into the tables (development: the overdue job's benchmark).
+pub struct SeedLoan {
+    pub order_id: String,
+    pub order_no: String,
+    pub borrower_id: String,
+    pub market: &'static str,
+    pub product_code: String,
+    pub product_name: String,
+    pub term_code: String,
+    pub currency: &'static str,
+    pub amount: i64,
+    pub net_disbursed: i64,
+    pub total_repayable: i64,
+    pub payout_date: String,
+    pub plan_json: String,
+}
+
+impl Tx {
+    /// Writes borrowers, disbursed orders and their plans in multi-row inserts (their ledgers go through
+    /// [`Tx::append_entries`]). Development only: the borrowers' phones are placeholders that decrypt to nothing.
+    pub async fn insert_seed_loans(&mut self, loans: &[SeedLoan], now: i64) -> sqlx::Result<()> {
+        for chunk in loans.chunks(200) {
+            let rows = (0..chunk.len())
+                .map(|r| format!("({})", placeholders(r * 6 + 1, 6)))
+                .collect::<Vec<_>>()
+                .join(", ");
+            let sql = format!(
+                "INSERT INTO borrowers (id, market, phone_hash, phone_enc, created_at, last_login_at) VALUES {rows}"
+            );
+            let mut q = sqlx::query(&sql);
+            for l in chunk {
+                q = q
+                    .bind(l.borrower_id.as_str())
+                    .bind(l.market)
+                    .bind(format!("seed-{}", l.borrower_id))
+                    .bind("seed")
+                    .bind(now)
+                    .bind(now);
+            }
+            q.execute(self.conn()).await?;
+            let rows = (0..chunk.len())
+                .map(|r| format!("({})", placeholders(r * 20 + 1, 20)))
+                .collect::<Vec<_>>()
+                .join(", ");
+            let sql = format!(
+                "INSERT INTO orders (id, order_no, borrower_id, market, product_code, product_name, term_code,
+                     currency, amount, net_disbursed, total_repayable, apr, apr_display, status, kfs_json, kfs_hash,
+                     idempotency_key, request_hash, created_at, updated_at) VALUES {rows}"
+            );
+            let mut q = sqlx::query(&sql);
+            for l in chunk {
+                q = q
+                    .bind(l.order_id.as_str())
+                    .bind(l.order_no.as_str())
+                    .bind(l.borrower_id.as_str())
+                    .bind(l.market)
+                    .bind(l.product_code.as_str())
+                    .bind(l.product_name.as_str())
+                    .bind(l.term_code.as_str())
+                    .bind(l.currency)
+                    .bind(l.amount)
+                    .bind(l.net_disbursed)
+                    .bind(l.total_repayable)
+                    .bind(0_i64)
+                    .bind("")
+                    .bind("disbursed")
+                    .bind("{}")
+                    .bind("seed")
+                    .bind("seed")
+                    .bind("seed")
+                    .bind(now)
+                    .bind(now);
+            }
+            q.execute(self.conn()).await?;
+            let rows = (0..chunk.len())
+                .map(|r| format!("({})", placeholders(r * 4 + 1, 4)))
+                .collect::<Vec<_>>()
+                .join(", ");
+            let sql = format!(
+                "INSERT INTO loans (order_id, payout_date, plan_json, created_at) VALUES {rows}"
+            );
+            let mut q = sqlx::query(&sql);
+            for l in chunk {
+                q = q
+                    .bind(l.order_id.as_str())
+                    .bind(l.payout_date.as_str())
+                    .bind(l.plan_json.as_str())
+                    .bind(now);
+            }
+            q.execute(self.conn()).await?;
+        }
+        Ok(())
+    }
+}

@@ -507,3 +507,51 @@ async fn indonesian_reminders_are_in_indonesian_with_rupiah_and_wait_until_eight
         1
     );
 }
+
+#[tokio::test]
+async fn the_benchmarks_seeded_loans_are_charged_and_replay_like_paid_out_ones() {
+    let app = spawn_app().await;
+    let payout = time::macros::date!(2026 - 01 - 01);
+    let installments = kilat_server::jobs::seed::open_loans(
+        &app.services,
+        Market::India,
+        "in-flexi-6m",
+        2_000_000,
+        "m6",
+        payout,
+        1_050,
+    )
+    .await
+    .unwrap();
+    assert_eq!(installments, 6_300);
+    let late = time::macros::date!(2026 - 02 - 05);
+    let report = overdue::run(&app.services, Market::India, late, "test")
+        .await
+        .unwrap();
+    // Two pages; every loan charged its first installment's flat charge once and moved to overdue.
+    assert_eq!(
+        (report.orders, report.late_charges, report.fell_overdue),
+        (1_050, 1_050, 1_050)
+    );
+    let (id,): (String,) = sqlx::query_as("SELECT id FROM orders ORDER BY id DESC LIMIT 1")
+        .fetch_one(app.db.pool())
+        .await
+        .unwrap();
+    let stored = app.db.loan(&id).await.unwrap().unwrap();
+    let plan: Plan = serde_json::from_str(&stored.plan_json).unwrap();
+    let entries: Vec<_> = app
+        .db
+        .ledger(&id)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|e| e.entry)
+        .collect();
+    let balances = replay(&plan, &entries).unwrap();
+    assert_eq!(balances.due.late_charges, plan.quote.late_charge.flat);
+    assert_eq!(status_of(&app, &id).await, "overdue");
+    let again = overdue::sweep(&app.services, Market::India, late)
+        .await
+        .unwrap();
+    assert_eq!(again.late_charges, 0);
+}
