@@ -14,6 +14,7 @@ pub mod crypto;
 pub mod error;
 pub mod http;
 pub mod i18n;
+pub mod jobs;
 pub mod orders;
 pub mod review;
 pub mod services;

@@ -4,6 +4,7 @@ use std::path::PathBuf;
 
 use anyhow::Context;
 use clap::{Parser, Subcommand};
+use kilat_domain::{Code, Market};
 use kilat_server::auth::operators::{self, Role};
 use kilat_server::catalog::quote;
 use kilat_server::clock::Clock;
@@ -13,7 +14,7 @@ use kilat_server::i18n::Lang;
 use kilat_server::settings::{Mode, Settings};
 use kilat_server::startup::{Application, shutdown_signal};
 use kilat_server::store::Db;
-use kilat_server::{http, telemetry};
+use kilat_server::{http, jobs, telemetry};
 use secrecy::ExposeSecret;
 
 #[derive(Parser)]
@@ -60,6 +61,65 @@ enum Command {
     /// Operators of the console.
     #[command(subcommand)]
     Operator(OperatorCommand),
+    /// Scheduled jobs, run by hand (`kilat serve` runs them on a timer).
+    #[command(subcommand)]
+    Jobs(JobsCommand),
+    /// Development tools (refused in production).
+    #[command(subcommand)]
+    Dev(DevCommand),
+}
+
+#[derive(Subcommand)]
+enum DevCommand {
+    /// Writes disbursed loans straight into the database (the overdue job's benchmark).
+    SeedLoans {
+        #[arg(long, value_parser = parse_market_arg)]
+        market: Market,
+        #[arg(long)]
+        product: String,
+        /// In minor units.
+        #[arg(long)]
+        amount: i64,
+        #[arg(long)]
+        term: String,
+        #[arg(long, value_parser = parse_date_arg)]
+        payout: time::Date,
+        #[arg(long)]
+        loans: usize,
+    },
+}
+
+#[derive(Subcommand)]
+enum JobsCommand {
+    /// Runs a job for each market's business date (or `--date`), unless a server or another run has already run it
+    /// for that date.
+    Run {
+        #[arg(value_enum)]
+        job: JobName,
+        /// Only this market (IN or ID); both by default.
+        #[arg(long, value_parser = parse_market_arg)]
+        market: Option<Market>,
+        /// The business date to run for (YYYY-MM-DD); today in each market by default. Production refuses a date
+        /// after today.
+        #[arg(long, value_parser = parse_date_arg)]
+        date: Option<time::Date>,
+    },
+}
+
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+enum JobName {
+    /// Late charges, overdue status and reminders (docs/ARCHITECTURE.md, Jobs).
+    Overdue,
+}
+
+fn parse_market_arg(code: &str) -> Result<Market, String> {
+    kilat_server::auth::parse_market(code)
+        .ok_or_else(|| format!("unknown market {code:?} (IN or ID)"))
+}
+
+fn parse_date_arg(text: &str) -> Result<time::Date, String> {
+    kilat_server::store::loans::parse_date(text)
+        .map_err(|_| format!("not a date: {text:?} (YYYY-MM-DD)"))
 }
 
 #[derive(Subcommand)]
@@ -114,7 +174,81 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             println!(
                 "Kilat is running at http://{addr}/ (India: http://{addr}/?lang=1). Stop it with Ctrl-C."
             );
-            app.run_until(shutdown_signal()).await
+            let timer = tokio::spawn(jobs::run_on_timer(app.services().clone()));
+            let served = app.run_until(shutdown_signal()).await;
+            timer.abort();
+            served
+        }
+        Command::Dev(DevCommand::SeedLoans {
+            market,
+            product,
+            amount,
+            term,
+            payout,
+            loans,
+        }) => {
+            let mut settings = Settings::load(cli.config.as_deref())?;
+            telemetry::init(settings.log.format);
+            anyhow::ensure!(
+                settings.mode == Mode::Development,
+                "kilat dev commands run only in development mode"
+            );
+            settings.listen = std::net::SocketAddr::from(([127, 0, 0, 1], 0));
+            let app = Application::build(&settings).await?;
+            let started = std::time::Instant::now();
+            let installments = jobs::seed::open_loans(
+                app.services(),
+                market,
+                &product,
+                amount,
+                &term,
+                payout,
+                loans,
+            )
+            .await?;
+            println!(
+                "seeded {loans} loans ({installments} installments) in {:.1} s",
+                started.elapsed().as_secs_f64()
+            );
+            app.db().close().await;
+            Ok(())
+        }
+        Command::Jobs(JobsCommand::Run { job, market, date }) => {
+            let mut settings = Settings::load(cli.config.as_deref())?;
+            telemetry::init(settings.log.format);
+            // The services without serving: a free local port is bound and never listened on.
+            settings.listen = std::net::SocketAddr::from(([127, 0, 0, 1], 0));
+            let app = Application::build(&settings).await?;
+            let s = app.services();
+            let runner = format!("cli-{}", std::process::id());
+            let markets = market.map_or_else(|| Market::ALL.to_vec(), |m| vec![m]);
+            for market in markets {
+                let today = s.clock.today(market);
+                let on = date.unwrap_or(today);
+                if on > today && settings.mode == Mode::Production {
+                    anyhow::bail!("{on} is after today ({today}) in {}", market.code());
+                }
+                let started = std::time::Instant::now();
+                let report = match job {
+                    JobName::Overdue => jobs::overdue::run(s, market, on, &runner).await?,
+                };
+                if report.ran {
+                    println!(
+                        "overdue {} {on}: {} open loans, {} late charges posted, {} fell overdue, {} caught up, {} reminders queued in {:.2} s",
+                        market.code(),
+                        report.orders,
+                        report.late_charges,
+                        report.fell_overdue,
+                        report.caught_up,
+                        report.reminders,
+                        started.elapsed().as_secs_f64()
+                    );
+                } else {
+                    println!("overdue {} {on}: already run (nothing done)", market.code());
+                }
+            }
+            app.db().close().await;
+            Ok(())
         }
         Command::Quote {
             product,

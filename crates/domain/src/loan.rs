@@ -985,7 +985,11 @@ pub fn late_charges_due(
             charge = charge.min(*room);
             *room = room.checked_sub(charge.max(Money::ZERO))?;
         }
-        if charge.minor() > 0 {
+        // A day the KFS itself charges nothing for while later days do cost something (the first day overdue of a
+        // product without a flat charge) is still a day overdue: it is posted as a zero charge so that it counts,
+        // or the charge would never start.
+        let free_day = step.minor() == 0 && bound < late.max_per_installment()?;
+        if charge.minor() > 0 || free_day {
             out.push(LedgerEntry {
                 lines: vec![Line {
                     installment: inst.number,
@@ -1721,6 +1725,43 @@ mod tests {
             Money::from_major(1_000_000),
             "30d",
         )
+    }
+
+    #[test]
+    fn without_a_flat_charge_the_first_day_overdue_is_free_and_counted_and_the_daily_charge_follows()
+     {
+        let mut plan = one_installment_indian();
+        plan.quote.late_charge = crate::LateCharge {
+            flat: Money::ZERO,
+            per_day: Money::from_major(20),
+            max_days: 5,
+        };
+        let due = plan.quote.installments[0].due_date;
+        let mut ledger = opened(&plan);
+        let daily = run_job(
+            &plan,
+            &mut ledger,
+            due,
+            10,
+            |_| BTreeSet::new(),
+            &CapTable::ojk_consumer(),
+            false,
+        );
+        assert_eq!(
+            daily,
+            vec![0, 0, 2_000, 2_000, 2_000, 2_000, 2_000, 0, 0, 0]
+        );
+        let b = replay(&plan, &ledger).unwrap();
+        assert_eq!(
+            b.due.late_charges,
+            plan.quote.late_charge.max_per_installment().unwrap()
+        );
+        // One zero entry only (the free first day); none once the maximum is reached.
+        let zero = ledger
+            .iter()
+            .filter(|e| e.kind == EntryKind::LateCharge && e.lines[0].due.late_charges.minor() == 0)
+            .count();
+        assert_eq!(zero, 1);
     }
 
     #[test]

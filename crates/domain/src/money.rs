@@ -36,6 +36,16 @@ impl Market {
         .expect("a valid fixed offset");
         now.to_offset(offset).date()
     }
+
+    /// The market's local time at `now` (IST, UTC+05:30, or WIB, UTC+07:00): what its sending hours are read in.
+    pub fn local_time(self, now: time::OffsetDateTime) -> time::OffsetDateTime {
+        let offset = match self {
+            Market::India => time::UtcOffset::from_hms(5, 30, 0),
+            Market::Indonesia => time::UtcOffset::from_hms(7, 0, 0),
+        }
+        .expect("a valid fixed offset");
+        now.to_offset(offset)
+    }
 }
 
 /// ISO 4217 currency; both have 100 minor units to the major unit.

@@ -109,6 +109,11 @@ impl SignInService {
         }
     }
 
+    /// The delivery codes go through; reminders (`jobs`) use the same.
+    pub fn sender(&self) -> &Arc<dyn CodeSender> {
+        &self.sender
+    }
+
     /// Sends a fresh code, unless the last one is under a minute old or a daily cap is reached.
     #[tracing::instrument(skip_all, fields(phone = %phone, channel = channel.as_str()))]
     pub async fn send_code(

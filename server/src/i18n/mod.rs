@@ -149,7 +149,7 @@ mod tests {
                 } else if path.extension().is_some_and(|e| e == "rs") {
                     let source = std::fs::read_to_string(&path).unwrap();
                     for piece in source.split('"').skip(1).step_by(2) {
-                        let is_key = ["error.", "field.", "sms.", "agreement."]
+                        let is_key = ["error.", "field.", "sms.", "agreement.", "reminder."]
                             .iter()
                             .any(|p| piece.starts_with(p))
                             && piece.len() < 60

@@ -312,3 +312,159 @@ impl Tx {
         Ok(())
     }
 }
+
+/// `$first, $first+1, …` for `n` values: the placeholders of an `IN (…)` list or a `VALUES` row.
+pub(crate) fn placeholders(first: usize, n: usize) -> String {
+    (first..first + n)
+        .map(|i| format!("${i}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// One ledger entry to append in a batch: the order, its sequence number there, the entry.
+pub struct NewEntry<'a> {
+    pub order_id: &'a str,
+    pub seq: u64,
+    pub entry: &'a LedgerEntry,
+}
+
+/// Rows per multi-row `INSERT` (11 values each, well under both databases' parameter limits).
+const ROWS_PER_INSERT: usize = 400;
+
+impl Tx {
+    /// The ledgers of several orders at once (the overdue job's batch read), by order id, in sequence order. Read
+    /// after the orders are locked.
+    pub async fn ledgers_in_tx(
+        &mut self,
+        order_ids: &[&str],
+    ) -> anyhow::Result<std::collections::HashMap<String, Vec<StoredEntry>>> {
+        let mut out: std::collections::HashMap<String, Vec<StoredEntry>> =
+            std::collections::HashMap::with_capacity(order_ids.len());
+        if order_ids.is_empty() {
+            return Ok(out);
+        }
+        let list = placeholders(1, order_ids.len());
+        let entries_sql = format!(
+            "SELECT order_id, {ENTRY_COLUMNS} FROM ledger_entries WHERE order_id IN ({list}) ORDER BY order_id, seq"
+        );
+        let mut query = sqlx::query_as::<_, OrderEntryRow>(&entries_sql);
+        for id in order_ids {
+            query = query.bind(*id);
+        }
+        let entries = query.fetch_all(self.conn()).await?;
+        let lines_sql = format!(
+            "SELECT {LINE_COLUMNS} FROM ledger_lines l JOIN ledger_entries e ON e.id = l.entry_id
+             WHERE e.order_id IN ({list})"
+        );
+        let mut query = sqlx::query_as::<_, LineRow>(&lines_sql);
+        for id in order_ids {
+            query = query.bind(*id);
+        }
+        let lines = query.fetch_all(self.conn()).await?;
+        let mut entries_by_order: std::collections::HashMap<String, Vec<EntryRow>> =
+            std::collections::HashMap::with_capacity(order_ids.len());
+        let mut order_of_entry: std::collections::HashMap<String, String> =
+            std::collections::HashMap::with_capacity(entries.len());
+        for e in entries {
+            order_of_entry.insert(e.entry.id.clone(), e.order_id.clone());
+            entries_by_order
+                .entry(e.order_id)
+                .or_default()
+                .push(e.entry);
+        }
+        let mut lines_by_order: std::collections::HashMap<String, Vec<LineRow>> =
+            std::collections::HashMap::with_capacity(order_ids.len());
+        for l in lines {
+            if let Some(order) = order_of_entry.get(&l.entry_id) {
+                lines_by_order.entry(order.clone()).or_default().push(l);
+            }
+        }
+        for (order, entries) in entries_by_order {
+            let lines = lines_by_order.remove(&order).unwrap_or_default();
+            out.insert(order, assemble(entries, lines)?);
+        }
+        Ok(out)
+    }
+
+    /// Appends many entries in a few multi-row inserts. The unique (order, seq) refuses the whole batch if another
+    /// writer took one of the numbers meanwhile; the caller retries from a fresh read.
+    pub async fn append_entries(&mut self, batch: &[NewEntry<'_>], now: i64) -> anyhow::Result<()> {
+        let ids: Vec<String> = batch.iter().map(|_| new_id()).collect();
+        for (chunk, chunk_ids) in batch
+            .chunks(ROWS_PER_INSERT)
+            .zip(ids.chunks(ROWS_PER_INSERT))
+        {
+            let rows = (0..chunk.len())
+                .map(|r| format!("({})", placeholders(r * 11 + 1, 11)))
+                .collect::<Vec<_>>()
+                .join(", ");
+            let sql = format!(
+                "INSERT INTO ledger_entries (id, order_id, seq, kind, on_date, cash, excess, refunded, reverses,
+                     payment_id, created_at) VALUES {rows}"
+            );
+            let mut query = sqlx::query(&sql);
+            for (e, id) in chunk.iter().zip(chunk_ids) {
+                query = query
+                    .bind(id.as_str())
+                    .bind(e.order_id)
+                    .bind(i64::try_from(e.seq)?)
+                    .bind(e.entry.kind.code())
+                    .bind(date_code(e.entry.on))
+                    .bind(e.entry.cash.minor())
+                    .bind(e.entry.excess.minor())
+                    .bind(e.entry.refunded.minor())
+                    .bind(e.entry.reverses.map(i64::try_from).transpose()?)
+                    .bind(None::<String>)
+                    .bind(now);
+            }
+            query.execute(self.conn()).await?;
+        }
+        let lines: Vec<(&str, &Line)> = batch
+            .iter()
+            .zip(&ids)
+            .flat_map(|(e, id)| e.entry.lines.iter().map(move |l| (id.as_str(), l)))
+            .collect();
+        for chunk in lines.chunks(ROWS_PER_INSERT) {
+            let rows = (0..chunk.len())
+                .map(|r| format!("({})", placeholders(r * 10 + 1, 10)))
+                .collect::<Vec<_>>()
+                .join(", ");
+            let sql = format!(
+                "INSERT INTO ledger_lines (entry_id, installment, due_late_charges, due_fees, due_interest,
+                     due_principal, paid_late_charges, paid_fees, paid_interest, paid_principal) VALUES {rows}"
+            );
+            let mut query = sqlx::query(&sql);
+            for (id, l) in chunk {
+                query = query
+                    .bind(*id)
+                    .bind(i64::from(l.installment))
+                    .bind(l.due.late_charges.minor())
+                    .bind(l.due.fees.minor())
+                    .bind(l.due.interest.minor())
+                    .bind(l.due.principal.minor())
+                    .bind(l.paid.late_charges.minor())
+                    .bind(l.paid.fees.minor())
+                    .bind(l.paid.interest.minor())
+                    .bind(l.paid.principal.minor());
+            }
+            query.execute(self.conn()).await?;
+        }
+        Ok(())
+    }
+}
+
+#[derive(Debug, Clone)]
+struct OrderEntryRow {
+    order_id: String,
+    entry: EntryRow,
+}
+
+impl<'r> sqlx::FromRow<'r, sqlx::any::AnyRow> for OrderEntryRow {
+    fn from_row(row: &'r sqlx::any::AnyRow) -> sqlx::Result<Self> {
+        use sqlx::Row;
+        Ok(OrderEntryRow {
+            order_id: row.try_get("order_id")?,
+            entry: <EntryRow as sqlx::FromRow<'r, sqlx::any::AnyRow>>::from_row(row)?,
+        })
+    }
+}

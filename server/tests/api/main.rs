@@ -7,6 +7,7 @@ mod certification;
 mod company;
 mod console;
 mod helpers;
+mod jobs;
 mod lifecycle;
 mod limits;
 mod loans;

@@ -145,6 +145,7 @@ pub(crate) async fn check_ledger(
     let period = match kfs.product_code.as_str() {
         "in-flexi-6m" => Period::Monthly,
         "id-kilat-30" if kfs.term_code == "30d" => Period::Days(30),
+        "in-salary-advance" => Period::Days(kfs.term_code.trim_end_matches('d').parse().unwrap()),
         _ => Period::Days(14),
     };
     let plan = Plan::from_kfs(&kfs, period, payout).unwrap();
@@ -244,7 +245,7 @@ pub(crate) async fn create_payment(
         .unwrap()
 }
 
-async fn submit_utr(
+pub(crate) async fn submit_utr(
     app: &TestApp,
     session: &str,
     payment_id: &str,

@@ -1,0 +1,46 @@
+//! Scheduled jobs: the daily overdue job of each market (late charges posted through the money engine, order status
+//! overdue and back, reminders queued), run once per market and business date however many servers run it, and the
+//! delivery of queued reminders within the market's sending hours. `kilat serve` runs both on a timer;
+//! `kilat jobs run overdue` runs the overdue job by hand.
+
+pub mod overdue;
+pub mod reminders;
+pub mod seed;
+
+use std::time::Duration;
+
+use kilat_domain::{Code, Market};
+
+use crate::services::Services;
+
+/// How often the timer looks for a new business date and for reminders to send.
+pub const TICK: Duration = Duration::from_secs(60);
+
+/// Runs until the task is dropped: each tick, every market's overdue job for its business date (a date already run,
+/// here or by another server, is skipped at the cost of one insert) and the delivery of queued reminders. The first
+/// tick is at once, so a date missed while no server ran is run at start-up.
+pub async fn run_on_timer(s: Services) {
+    let runner = format!("serve-{}", std::process::id());
+    let mut tick = tokio::time::interval(TICK);
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        tick.tick().await;
+        for market in Market::ALL.iter().copied() {
+            let date = s.clock.today(market);
+            match overdue::run(&s, market, date, &runner).await {
+                Ok(report) if report.ran => {
+                    tracing::info!(market = market.code(), %date, ?report, "overdue job done");
+                }
+                Ok(_) => {}
+                Err(err) => {
+                    tracing::error!(market = market.code(), %date, error = %err, "overdue job failed");
+                }
+            }
+        }
+        match reminders::deliver(&s, s.clock.now()).await {
+            Ok(0) => {}
+            Ok(sent) => tracing::info!(sent, "reminders sent"),
+            Err(err) => tracing::error!(error = %err, "sending reminders failed"),
+        }
+    }
+}

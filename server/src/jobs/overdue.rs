@@ -1,0 +1,260 @@
+//! The overdue job for one market's business date (docs/MONEY.md §9): for every open loan, the late charges the money
+//! engine says are due that day ([`late_charges_due`]: as the KFS states them, never compounding, nothing while a UTR
+//! waits, Indonesia's dated daily and total caps), posted as ledger entries; the order moved to overdue (or back, once
+//! nothing is overdue) through `orders::apply_in`; and the day's reminders queued.
+//!
+//! One runner per market and business date: the run is claimed by inserting its `job_runs` row, which only one
+//! server's insert wins. Each order's posting is idempotent on its own as well (a day charged is never charged again),
+//! so a second sweep of the same date, or one that overlaps another, posts nothing more. Loans are read and written
+//! a page at a time: one transaction per page, a few queries each, no round trip per installment.
+
+use std::collections::{BTreeSet, HashMap};
+
+use anyhow::Context;
+use kilat_domain::{
+    Code, LedgerEntry, LoanBalances, Market, OrderEvent, OrderState, Plan, late_charges_due, replay,
+};
+use time::Date;
+
+use super::reminders;
+use crate::orders::{self, Actor};
+use crate::services::Services;
+use crate::store::jobs::{NewNotification, OpenLoanRow};
+use crate::store::loans::{NewEntry, date_code};
+
+/// The job's name in `job_runs`.
+pub const JOB: &str = "overdue";
+
+/// Open loans per page (one transaction each).
+pub const PAGE: i64 = 1000;
+
+/// Tries per page: a page whose write fails (another writer appended to one of its ledgers) is read again.
+const TRIES: u32 = 3;
+
+/// What one run did.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Report {
+    /// False when another runner had claimed the date already (nothing was done).
+    pub ran: bool,
+    /// Open loans looked at.
+    pub orders: u64,
+    /// Late-charge entries posted.
+    pub late_charges: u64,
+    /// Orders moved to overdue.
+    pub fell_overdue: u64,
+    /// Orders moved back from overdue.
+    pub caught_up: u64,
+    /// Reminders queued.
+    pub reminders: u64,
+}
+
+impl Report {
+    fn add(&mut self, other: &Report) {
+        self.orders += other.orders;
+        self.late_charges += other.late_charges;
+        self.fell_overdue += other.fell_overdue;
+        self.caught_up += other.caught_up;
+        self.reminders += other.reminders;
+    }
+}
+
+/// Runs the job for `market`'s business date `date` unless another runner claimed it (then `ran` is false).
+/// `runner` names this process in `job_runs`.
+pub async fn run(s: &Services, market: Market, date: Date, runner: &str) -> anyhow::Result<Report> {
+    let day = date_code(date);
+    let now = s.clock.now_ms();
+    if !s
+        .db
+        .claim_job_run(JOB, market.code(), &day, runner, now)
+        .await?
+    {
+        return Ok(Report::default());
+    }
+    let mut report = sweep(s, market, date).await?;
+    report.ran = true;
+    s.db.finish_job_run(
+        JOB,
+        market.code(),
+        &day,
+        i64::try_from(report.orders)?,
+        i64::try_from(report.late_charges)?,
+        s.clock.now_ms(),
+    )
+    .await?;
+    Ok(report)
+}
+
+/// The job's work for `date` without the claim: every open loan of the market, a page at a time. Safe to run twice
+/// or at once with another sweep: what a loan already has for `date` is not posted again.
+pub async fn sweep(s: &Services, market: Market, date: Date) -> anyhow::Result<Report> {
+    let mut report = Report::default();
+    let mut after = String::new();
+    loop {
+        let page = s.db.open_loans_page(market.code(), &after, PAGE).await?;
+        let Some(last) = page.last() else { break };
+        after = last.order_id.clone();
+        let mut tries = 0;
+        loop {
+            tries += 1;
+            match sweep_page(s, market, date, &page).await {
+                Ok(done) => {
+                    report.add(&done);
+                    break;
+                }
+                Err(err) if tries < TRIES => {
+                    tracing::warn!(error = %err, tries, "overdue job: a page failed; reading it again");
+                }
+                Err(err) => return Err(err),
+            }
+        }
+        if page.len() < PAGE as usize {
+            break;
+        }
+    }
+    Ok(report)
+}
+
+/// One loan's plan and what the job does to it.
+struct Planned {
+    entries: Vec<LedgerEntry>,
+    event: Option<OrderEvent>,
+}
+
+/// The installments of each order that a payment waiting for finance covers (all of them for a payment of the whole
+/// loan).
+fn verifying_sets(
+    rows: Vec<crate::store::jobs::VerifyingRow>,
+    plans: &HashMap<&str, Plan>,
+) -> HashMap<String, BTreeSet<u32>> {
+    let mut out: HashMap<String, BTreeSet<u32>> = HashMap::new();
+    for row in rows {
+        let set = out.entry(row.order_id.clone()).or_default();
+        match row.installment.and_then(|n| u32::try_from(n).ok()) {
+            Some(n) => {
+                set.insert(n);
+            }
+            None => {
+                if let Some(plan) = plans.get(row.order_id.as_str()) {
+                    set.extend(plan.quote.installments.iter().map(|i| i.number));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// What the money engine posts to one loan on `date`, and the order's move.
+fn plan_loan(
+    plan: &Plan,
+    status: OrderState,
+    balances: &LoanBalances,
+    verifying: &BTreeSet<u32>,
+    date: Date,
+    s: &Services,
+) -> anyhow::Result<Planned> {
+    let entries = late_charges_due(plan, balances, verifying, date, s.catalog.caps())
+        .context("late charges")?;
+    let overdue = balances.is_overdue(date);
+    let event = match status {
+        OrderState::Disbursed if overdue => Some(OrderEvent::FallOverdue),
+        OrderState::Overdue if !overdue => Some(OrderEvent::CatchUp),
+        _ => None,
+    };
+    Ok(Planned { entries, event })
+}
+
+async fn sweep_page(
+    s: &Services,
+    market: Market,
+    date: Date,
+    page: &[OpenLoanRow],
+) -> anyhow::Result<Report> {
+    let mut report = Report::default();
+    let ids: Vec<&str> = page.iter().map(|r| r.order_id.as_str()).collect();
+    let plans: HashMap<&str, Plan> = page
+        .iter()
+        .map(|r| {
+            let plan: Plan = serde_json::from_str(&r.plan_json)
+                .with_context(|| format!("the plan of order {}", r.order_no))?;
+            Ok((r.order_id.as_str(), plan))
+        })
+        .collect::<anyhow::Result<_>>()?;
+    let now = s.clock.now_ms();
+    let mut tx = s.db.begin().await?;
+    tx.lock_orders(&ids).await?;
+    let statuses: HashMap<String, String> = tx.statuses_in_tx(&ids).await?.into_iter().collect();
+    let mut ledgers = tx.ledgers_in_tx(&ids).await?;
+    let verifying = verifying_sets(tx.verifying_in_tx(&ids).await?, &plans);
+    let none = BTreeSet::new();
+    let mut posts: Vec<(&str, u64, LedgerEntry)> = Vec::new();
+    let mut events: Vec<(&str, OrderEvent)> = Vec::new();
+    let mut notes: Vec<NewNotification<'_>> = Vec::new();
+    for row in page {
+        // Read again under the lock: an order repaid or exited since the page was listed is left alone.
+        let Some(status) = statuses
+            .get(&row.order_id)
+            .and_then(|c| OrderState::from_code(c))
+        else {
+            continue;
+        };
+        if !status.is_active_loan() {
+            continue;
+        }
+        let plan = &plans[row.order_id.as_str()];
+        let stored = ledgers.remove(&row.order_id).unwrap_or_default();
+        let mut entries = Vec::with_capacity(stored.len() + 1);
+        for (i, e) in stored.into_iter().enumerate() {
+            anyhow::ensure!(
+                e.seq == i as u64,
+                "order {}: ledger gap at {i}",
+                row.order_no
+            );
+            entries.push(e.entry);
+        }
+        let balances = replay(plan, &entries)
+            .with_context(|| format!("replaying the ledger of order {}", row.order_no))?;
+        let waiting = verifying.get(&row.order_id).unwrap_or(&none);
+        let planned = plan_loan(plan, status, &balances, waiting, date, s)?;
+        report.orders += 1;
+        let after = if planned.entries.is_empty() {
+            balances
+        } else {
+            let first = entries.len() as u64;
+            entries.extend(planned.entries.iter().cloned());
+            // The money engine accepts the ledger with them, or nothing is posted.
+            let after = replay(plan, &entries)
+                .with_context(|| format!("late charges of order {}", row.order_no))?;
+            for (i, e) in planned.entries.into_iter().enumerate() {
+                posts.push((row.order_id.as_str(), first + i as u64, e));
+            }
+            after
+        };
+        if let Some(event) = planned.event {
+            events.push((row.order_id.as_str(), event));
+        }
+        reminders::due_on(s, market, row, &after, waiting, date, &mut notes);
+    }
+    let batch: Vec<NewEntry<'_>> = posts
+        .iter()
+        .map(|(order_id, seq, entry)| NewEntry {
+            order_id,
+            seq: *seq,
+            entry,
+        })
+        .collect();
+    tx.append_entries(&batch, now).await?;
+    report.late_charges = batch.len() as u64;
+    let actor = Actor::System("overdue_job");
+    for (order_id, event) in events {
+        orders::apply_in(&mut tx, order_id, event, &actor, now)
+            .await
+            .map_err(anyhow::Error::from)?;
+        match event {
+            OrderEvent::FallOverdue => report.fell_overdue += 1,
+            _ => report.caught_up += 1,
+        }
+    }
+    report.reminders = tx.queue_notifications(&notes, now).await?;
+    tx.commit().await?;
+    Ok(report)
+}

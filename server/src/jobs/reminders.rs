@@ -1,0 +1,202 @@
+//! Reminders to the borrower (never anyone else: the text goes to the phone the borrower signed in with): three days
+//! and one day before an installment's due date, on it, and once it is overdue. The overdue job queues them in the
+//! notification outbox (at most one per installment and kind, by a unique constraint); [`deliver`] sends them
+//! through the same delivery as sign-in codes, only within the market's sending hours (08:00–19:00 IST in India,
+//! 08:00–20:00 WIB in Indonesia). A text queued outside them waits for the window to open.
+
+use std::collections::BTreeSet;
+
+use kilat_domain::{Code, InstallmentStatus, LoanBalances, Market, Money};
+use time::macros::format_description;
+use time::{Date, OffsetDateTime};
+
+use crate::auth::unseal_phone;
+use crate::i18n::{self, Lang, format_money};
+use crate::services::Services;
+use crate::sms::{Channel, CodeMessage};
+use crate::store::jobs::{NewNotification, OpenLoanRow};
+
+/// A reminder's kind, by days before the due date (negative: overdue).
+pub fn kind_for(days_to_due: i64) -> Option<&'static str> {
+    match days_to_due {
+        3 => Some("due_in_3"),
+        1 => Some("due_in_1"),
+        0 => Some("due_today"),
+        d if d < 0 => Some("overdue"),
+        _ => None,
+    }
+}
+
+/// The catalog key of a reminder's text.
+fn text_key(kind: &str) -> &'static str {
+    match kind {
+        "due_in_3" => "reminder.three_days_before",
+        "due_in_1" => "reminder.one_day_before",
+        "due_today" => "reminder.due_today",
+        _ => "reminder.overdue",
+    }
+}
+
+/// The local hours texts may be sent in: from 08:00 to 19:00 in India and to 20:00 in Indonesia.
+pub fn sending_hours(market: Market) -> (u8, u8) {
+    match market {
+        Market::India => (8, 19),
+        Market::Indonesia => (8, 20),
+    }
+}
+
+/// True when `now` is within the market's sending hours.
+pub fn may_send(market: Market, now: OffsetDateTime) -> bool {
+    let (from, until) = sending_hours(market);
+    let hour = market.local_time(now).hour();
+    (from..until).contains(&hour)
+}
+
+/// Sends after this many failed tries are given up (`failed`).
+pub const MAX_ATTEMPTS: i64 = 5;
+
+/// Texts sent per market and call.
+const BATCH: i64 = 200;
+
+/// Adds to `out` the reminders one loan has due on `date`: for each installment still owing, not covered by a
+/// payment waiting for finance, the kind its due date calls for.
+pub(crate) fn due_on<'a>(
+    s: &Services,
+    market: Market,
+    row: &'a OpenLoanRow,
+    balances: &LoanBalances,
+    verifying: &BTreeSet<u32>,
+    date: Date,
+    out: &mut Vec<NewNotification<'a>>,
+) {
+    let _ = s;
+    let lang = Lang::of_market(market);
+    for inst in &balances.installments {
+        let status = inst.status(date);
+        if matches!(status, InstallmentStatus::Paid) || !inst.scheduled {
+            continue;
+        }
+        if verifying.contains(&inst.number) {
+            continue;
+        }
+        let days = (inst.due_date - date).whole_days();
+        let Some(kind) = kind_for(days) else { continue };
+        let amount = inst.outstanding.total().unwrap_or(Money::ZERO);
+        let due_date = inst
+            .due_date
+            .format(format_description!("[day]/[month]/[year]"))
+            .unwrap_or_default();
+        let text = i18n::format(
+            lang,
+            text_key(kind),
+            &[
+                ("order_no", &row.order_no),
+                ("number", &inst.number.to_string()),
+                ("amount", &format_money(amount, market.currency())),
+                ("due_date", &due_date),
+            ],
+        );
+        out.push(NewNotification {
+            order_id: &row.order_id,
+            borrower_id: &row.borrower_id,
+            market: market.code(),
+            installment: inst.number,
+            kind,
+            text,
+        });
+    }
+}
+
+/// Sends the queued reminders of every market whose sending hours include `now`; returns how many went out. Each
+/// text is claimed (`pending` → `sending`) before it is sent, so two servers never send one twice; a failed send
+/// goes back to `pending` (and to `failed` after [`MAX_ATTEMPTS`]).
+pub async fn deliver(s: &Services, now: OffsetDateTime) -> anyhow::Result<u64> {
+    let sender = s.sign_in.sender().clone();
+    let mut sent = 0;
+    for market in Market::ALL.iter().copied() {
+        if !may_send(market, now) {
+            continue;
+        }
+        for note in s.db.pending_notifications(market.code(), BATCH).await? {
+            let at = s.clock.now_ms();
+            if !s
+                .db
+                .move_notification(&note.id, "pending", "sending", None, at)
+                .await?
+            {
+                continue;
+            }
+            let outcome = match unseal_phone(&s.secrets, &note.borrower_id, market, &note.phone_enc)
+            {
+                Ok(phone) => {
+                    let message = CodeMessage {
+                        phone,
+                        code: String::new(),
+                        channel: Channel::Sms,
+                        text: note.text.clone(),
+                    };
+                    sender.send(&message).await
+                }
+                Err(err) => Err(err),
+            };
+            let at = s.clock.now_ms();
+            match outcome {
+                Ok(()) => {
+                    s.db.move_notification(&note.id, "sending", "sent", None, at)
+                        .await?;
+                    sent += 1;
+                }
+                Err(err) => {
+                    let to = if note.attempts + 1 >= MAX_ATTEMPTS {
+                        "failed"
+                    } else {
+                        "pending"
+                    };
+                    tracing::warn!(id = %note.id, kind = %note.kind, error = %err, "a reminder was not sent");
+                    s.db.move_notification(&note.id, "sending", to, Some(&format!("{err:#}")), at)
+                        .await?;
+                }
+            }
+        }
+    }
+    Ok(sent)
+}
+
+#[cfg(test)]
+mod tests {
+    use time::macros::datetime;
+
+    use super::*;
+
+    #[test]
+    fn texts_go_out_between_eight_and_seven_in_india_and_eight_in_indonesia() {
+        // 02:29 UTC is 07:59 IST; 02:30 is 08:00.
+        assert!(!may_send(Market::India, datetime!(2026-11-25 02:29 UTC)));
+        assert!(may_send(Market::India, datetime!(2026-11-25 02:30 UTC)));
+        // 13:29 UTC is 18:59 IST; 13:30 is 19:00.
+        assert!(may_send(Market::India, datetime!(2026-11-25 13:29 UTC)));
+        assert!(!may_send(Market::India, datetime!(2026-11-25 13:30 UTC)));
+        // 00:59 UTC is 07:59 WIB; 12:59 is 19:59; 13:00 is 20:00.
+        assert!(!may_send(
+            Market::Indonesia,
+            datetime!(2026-11-25 00:59 UTC)
+        ));
+        assert!(may_send(Market::Indonesia, datetime!(2026-11-25 01:00 UTC)));
+        assert!(may_send(Market::Indonesia, datetime!(2026-11-25 12:59 UTC)));
+        assert!(!may_send(
+            Market::Indonesia,
+            datetime!(2026-11-25 13:00 UTC)
+        ));
+    }
+
+    #[test]
+    fn reminders_fall_three_days_and_one_day_before_on_the_day_and_after() {
+        assert_eq!(kind_for(4), None);
+        assert_eq!(kind_for(3), Some("due_in_3"));
+        assert_eq!(kind_for(2), None);
+        assert_eq!(kind_for(1), Some("due_in_1"));
+        assert_eq!(kind_for(0), Some("due_today"));
+        assert_eq!(kind_for(-1), Some("overdue"));
+        assert_eq!(kind_for(-30), Some("overdue"));
+    }
+}

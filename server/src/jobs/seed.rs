@@ -1,0 +1,82 @@
+//! Development only: open loans written straight into the database for the overdue job's benchmark
+//! (`scripts/bench-overdue.sh`): each one a real plan from the catalog's product, paid out on a date, with the
+//! ledger the payout opens, so the job replays and charges them exactly as it would a loan paid out by finance.
+
+use anyhow::Context;
+use kilat_domain::{Code, Market, Money, Plan, quote_with_caps};
+use time::Date;
+
+use crate::services::Services;
+use crate::store::jobs::SeedLoan;
+use crate::store::loans::{NewEntry, date_code};
+use crate::store::new_id;
+
+/// Loans per transaction.
+const BATCH: usize = 2000;
+
+/// Writes `loans` disbursed loans of `product` for `amount` over `term`, paid out on `payout`; returns the number of
+/// installments written.
+pub async fn open_loans(
+    s: &Services,
+    market: Market,
+    product: &str,
+    amount: i64,
+    term: &str,
+    payout: Date,
+    loans: usize,
+) -> anyhow::Result<usize> {
+    let product = s
+        .catalog
+        .get(market, product)
+        .with_context(|| format!("no product {product} in {}", market.code()))?;
+    let quote = quote_with_caps(
+        product,
+        Money::from_minor(amount),
+        term,
+        payout,
+        s.catalog.caps(),
+    )
+    .map_err(|e| anyhow::anyhow!("quoting the seed loan: {e}"))?;
+    let plan = Plan::at_payout(&quote, payout).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let plan_json = serde_json::to_string(&plan)?;
+    let opening = plan.opening_entries();
+    let now = s.clock.now_ms();
+    let tag = &new_id()[..8];
+    let mut written = 0;
+    while written < loans {
+        let n = BATCH.min(loans - written);
+        let batch: Vec<SeedLoan> = (written..written + n)
+            .map(|i| SeedLoan {
+                order_id: new_id(),
+                order_no: format!("SEED{tag}{i:08}"),
+                borrower_id: new_id(),
+                market: market.code(),
+                product_code: quote.product_code.clone(),
+                product_name: quote.product_name.clone(),
+                term_code: quote.term.code.clone(),
+                currency: quote.currency.code(),
+                amount,
+                net_disbursed: quote.net_disbursed.minor(),
+                total_repayable: quote.total_repayable.minor(),
+                payout_date: date_code(payout),
+                plan_json: plan_json.clone(),
+            })
+            .collect();
+        let entries: Vec<NewEntry<'_>> = batch
+            .iter()
+            .flat_map(|l| {
+                opening.iter().zip(0u64..).map(|(entry, seq)| NewEntry {
+                    order_id: &l.order_id,
+                    seq,
+                    entry,
+                })
+            })
+            .collect();
+        let mut tx = s.db.begin().await?;
+        tx.insert_seed_loans(&batch, now).await?;
+        tx.append_entries(&entries, now).await?;
+        tx.commit().await?;
+        written += n;
+    }
+    Ok(loans * plan.quote.installments.len())
+}

@@ -1,0 +1,379 @@
+//! Scheduled jobs: the claim of one run per job, market and business date; the overdue job's pages of open loans and
+//! the installments waiting on a UTR; the notification outbox of reminders.
+
+use super::loans::placeholders;
+use super::{Db, Tx, new_id};
+
+/// An open loan (disbursed or overdue) as the overdue job reads it.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct OpenLoanRow {
+    pub order_id: String,
+    pub order_no: String,
+    pub borrower_id: String,
+    pub status: String,
+    pub plan_json: String,
+}
+
+/// A payment waiting for finance: the order, and the installment it pays (none for the whole loan).
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct VerifyingRow {
+    pub order_id: String,
+    pub installment: Option<i64>,
+}
+
+/// A reminder to queue.
+pub struct NewNotification<'a> {
+    pub order_id: &'a str,
+    pub borrower_id: &'a str,
+    pub market: &'a str,
+    pub installment: u32,
+    pub kind: &'a str,
+    pub text: String,
+}
+
+/// A queued text with the borrower's sealed phone.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct PendingNotification {
+    pub id: String,
+    pub borrower_id: String,
+    pub market: String,
+    pub kind: String,
+    pub text: String,
+    pub attempts: i64,
+    pub phone_enc: String,
+}
+
+/// A stored notification (tests and the console read them).
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct NotificationRow {
+    pub id: String,
+    pub order_id: String,
+    pub borrower_id: String,
+    pub installment: i64,
+    pub kind: String,
+    pub text: String,
+    pub status: String,
+    pub attempts: i64,
+    pub sent_at: Option<i64>,
+}
+
+impl Db {
+    /// Claims the run of `job` for `market`'s `business_date`: true for the one caller whose insert lands.
+    pub async fn claim_job_run(
+        &self,
+        job: &str,
+        market: &str,
+        business_date: &str,
+        runner: &str,
+        now: i64,
+    ) -> sqlx::Result<bool> {
+        let done = sqlx::query(
+            "INSERT INTO job_runs (job, market, business_date, runner, started_at) VALUES ($1, $2, $3, $4, $5)
+             ON CONFLICT DO NOTHING",
+        )
+        .bind(job)
+        .bind(market)
+        .bind(business_date)
+        .bind(runner)
+        .bind(now)
+        .execute(self.pool())
+        .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    /// Records the end of a claimed run.
+    pub async fn finish_job_run(
+        &self,
+        job: &str,
+        market: &str,
+        business_date: &str,
+        orders_seen: i64,
+        entries: i64,
+        now: i64,
+    ) -> sqlx::Result<()> {
+        sqlx::query(
+            "UPDATE job_runs SET finished_at = $1, orders_seen = $2, entries = $3
+             WHERE job = $4 AND market = $5 AND business_date = $6",
+        )
+        .bind(now)
+        .bind(orders_seen)
+        .bind(entries)
+        .bind(job)
+        .bind(market)
+        .bind(business_date)
+        .execute(self.pool())
+        .await?;
+        Ok(())
+    }
+
+    /// Up to `limit` open loans of `market` after order id `after`, by order id (keyset paging).
+    pub async fn open_loans_page(
+        &self,
+        market: &str,
+        after: &str,
+        limit: i64,
+    ) -> sqlx::Result<Vec<OpenLoanRow>> {
+        sqlx::query_as(
+            "SELECT o.id AS order_id, o.order_no, o.borrower_id, o.status, l.plan_json
+             FROM orders o JOIN loans l ON l.order_id = o.id
+             WHERE o.market = $1 AND o.status IN ('disbursed', 'overdue') AND o.id > $2
+             ORDER BY o.id LIMIT $3",
+        )
+        .bind(market)
+        .bind(after)
+        .bind(limit)
+        .fetch_all(self.pool())
+        .await
+    }
+
+    /// Up to `limit` queued texts of `market`, oldest first.
+    pub async fn pending_notifications(
+        &self,
+        market: &str,
+        limit: i64,
+    ) -> sqlx::Result<Vec<PendingNotification>> {
+        sqlx::query_as(
+            "SELECT n.id, n.borrower_id, n.market, n.kind, n.text, n.attempts, b.phone_enc
+             FROM notification_outbox n JOIN borrowers b ON b.id = n.borrower_id
+             WHERE n.status = 'pending' AND n.market = $1
+             ORDER BY n.created_at, n.id LIMIT $2",
+        )
+        .bind(market)
+        .bind(limit)
+        .fetch_all(self.pool())
+        .await
+    }
+
+    /// Moves a text from `from` to `to` when it is still in `from`: the claim that lets one sender only send it.
+    pub async fn move_notification(
+        &self,
+        id: &str,
+        from: &str,
+        to: &str,
+        error: Option<&str>,
+        now: i64,
+    ) -> sqlx::Result<bool> {
+        let sent_at = (to == "sent").then_some(now);
+        let attempt = i64::from(error.is_some());
+        let done = sqlx::query(
+            "UPDATE notification_outbox SET status = $1, updated_at = $2, sent_at = COALESCE($3, sent_at),
+                 attempts = attempts + $4, last_error = COALESCE($5, last_error)
+             WHERE id = $6 AND status = $7",
+        )
+        .bind(to)
+        .bind(now)
+        .bind(sent_at)
+        .bind(attempt)
+        .bind(error)
+        .bind(id)
+        .bind(from)
+        .execute(self.pool())
+        .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    /// The texts queued for an order, oldest first.
+    pub async fn notifications_of(&self, order_id: &str) -> sqlx::Result<Vec<NotificationRow>> {
+        sqlx::query_as(
+            "SELECT id, order_id, borrower_id, installment, kind, text, status, attempts, sent_at
+             FROM notification_outbox WHERE order_id = $1 ORDER BY created_at, installment, kind",
+        )
+        .bind(order_id)
+        .fetch_all(self.pool())
+        .await
+    }
+}
+
+impl Tx {
+    /// Locks a page of orders (PostgreSQL; SQLite's transaction already holds the write lock), in id order so two
+    /// lockers never wait on each other in a cycle.
+    pub async fn lock_orders(&mut self, order_ids: &[&str]) -> sqlx::Result<()> {
+        if order_ids.is_empty() || self.lock_clause().is_empty() {
+            return Ok(());
+        }
+        let sql = format!(
+            "SELECT id FROM orders WHERE id IN ({}) ORDER BY id FOR UPDATE",
+            placeholders(1, order_ids.len())
+        );
+        let mut query = sqlx::query(&sql);
+        for id in order_ids {
+            query = query.bind(*id);
+        }
+        query.execute(self.conn()).await?;
+        Ok(())
+    }
+
+    /// The current status of each order of a page (read after the lock).
+    pub async fn statuses_in_tx(
+        &mut self,
+        order_ids: &[&str],
+    ) -> sqlx::Result<Vec<(String, String)>> {
+        if order_ids.is_empty() {
+            return Ok(Vec::new());
+        }
+        let sql = format!(
+            "SELECT id, status FROM orders WHERE id IN ({})",
+            placeholders(1, order_ids.len())
+        );
+        let mut query = sqlx::query_as(&sql);
+        for id in order_ids {
+            query = query.bind(*id);
+        }
+        query.fetch_all(self.conn()).await
+    }
+
+    /// The payments of a page of orders that wait for finance (`verifying`, or `held`).
+    pub async fn verifying_in_tx(&mut self, order_ids: &[&str]) -> sqlx::Result<Vec<VerifyingRow>> {
+        if order_ids.is_empty() {
+            return Ok(Vec::new());
+        }
+        let sql = format!(
+            "SELECT order_id, installment FROM payments
+             WHERE status IN ('verifying', 'held') AND order_id IN ({})",
+            placeholders(1, order_ids.len())
+        );
+        let mut query = sqlx::query_as(&sql);
+        for id in order_ids {
+            query = query.bind(*id);
+        }
+        query.fetch_all(self.conn()).await
+    }
+
+    /// Queues reminders; one already queued for the same installment and kind is left as it is (unique constraint).
+    /// Returns how many were new.
+    pub async fn queue_notifications(
+        &mut self,
+        batch: &[NewNotification<'_>],
+        now: i64,
+    ) -> sqlx::Result<u64> {
+        let mut added = 0;
+        for chunk in batch.chunks(300) {
+            let rows = (0..chunk.len())
+                .map(|r| {
+                    format!(
+                        "({}, 'pending', 0, ${}, ${})",
+                        placeholders(r * 9 + 1, 7),
+                        r * 9 + 8,
+                        r * 9 + 9
+                    )
+                })
+                .collect::<Vec<_>>()
+                .join(", ");
+            let sql = format!(
+                "INSERT INTO notification_outbox (id, order_id, borrower_id, market, installment, kind, text, status,
+                     attempts, created_at, updated_at)
+                 VALUES {rows} ON CONFLICT (order_id, installment, kind) DO NOTHING"
+            );
+            let mut query = sqlx::query(&sql);
+            for n in chunk {
+                query = query
+                    .bind(new_id())
+                    .bind(n.order_id)
+                    .bind(n.borrower_id)
+                    .bind(n.market)
+                    .bind(i64::from(n.installment))
+                    .bind(n.kind)
+                    .bind(n.text.as_str())
+                    .bind(now)
+                    .bind(now);
+            }
+            added += query.execute(self.conn()).await?.rows_affected();
+        }
+        Ok(added)
+    }
+}
+
+/// A paid-out loan written straight into the tables (development: the overdue job's benchmark).
+pub struct SeedLoan {
+    pub order_id: String,
+    pub order_no: String,
+    pub borrower_id: String,
+    pub market: &'static str,
+    pub product_code: String,
+    pub product_name: String,
+    pub term_code: String,
+    pub currency: &'static str,
+    pub amount: i64,
+    pub net_disbursed: i64,
+    pub total_repayable: i64,
+    pub payout_date: String,
+    pub plan_json: String,
+}
+
+impl Tx {
+    /// Writes borrowers, disbursed orders and their plans in multi-row inserts (their ledgers go through
+    /// [`Tx::append_entries`]). Development only: the borrowers' phones are placeholders that decrypt to nothing.
+    pub async fn insert_seed_loans(&mut self, loans: &[SeedLoan], now: i64) -> sqlx::Result<()> {
+        for chunk in loans.chunks(200) {
+            let rows = (0..chunk.len())
+                .map(|r| format!("({})", placeholders(r * 6 + 1, 6)))
+                .collect::<Vec<_>>()
+                .join(", ");
+            let sql = format!(
+                "INSERT INTO borrowers (id, market, phone_hash, phone_enc, created_at, last_login_at) VALUES {rows}"
+            );
+            let mut q = sqlx::query(&sql);
+            for l in chunk {
+                q = q
+                    .bind(l.borrower_id.as_str())
+                    .bind(l.market)
+                    .bind(format!("seed-{}", l.borrower_id))
+                    .bind("seed")
+                    .bind(now)
+                    .bind(now);
+            }
+            q.execute(self.conn()).await?;
+            let rows = (0..chunk.len())
+                .map(|r| format!("({})", placeholders(r * 20 + 1, 20)))
+                .collect::<Vec<_>>()
+                .join(", ");
+            let sql = format!(
+                "INSERT INTO orders (id, order_no, borrower_id, market, product_code, product_name, term_code,
+                     currency, amount, net_disbursed, total_repayable, apr, apr_display, status, kfs_json, kfs_hash,
+                     idempotency_key, request_hash, created_at, updated_at) VALUES {rows}"
+            );
+            let mut q = sqlx::query(&sql);
+            for l in chunk {
+                q = q
+                    .bind(l.order_id.as_str())
+                    .bind(l.order_no.as_str())
+                    .bind(l.borrower_id.as_str())
+                    .bind(l.market)
+                    .bind(l.product_code.as_str())
+                    .bind(l.product_name.as_str())
+                    .bind(l.term_code.as_str())
+                    .bind(l.currency)
+                    .bind(l.amount)
+                    .bind(l.net_disbursed)
+                    .bind(l.total_repayable)
+                    .bind(0_i64)
+                    .bind("")
+                    .bind("disbursed")
+                    .bind("{}")
+                    .bind("seed")
+                    .bind("seed")
+                    .bind("seed")
+                    .bind(now)
+                    .bind(now);
+            }
+            q.execute(self.conn()).await?;
+            let rows = (0..chunk.len())
+                .map(|r| format!("({})", placeholders(r * 4 + 1, 4)))
+                .collect::<Vec<_>>()
+                .join(", ");
+            let sql = format!(
+                "INSERT INTO loans (order_id, payout_date, plan_json, created_at) VALUES {rows}"
+            );
+            let mut q = sqlx::query(&sql);
+            for l in chunk {
+                q = q
+                    .bind(l.order_id.as_str())
+                    .bind(l.payout_date.as_str())
+                    .bind(l.plan_json.as_str())
+                    .bind(now);
+            }
+            q.execute(self.conn()).await?;
+        }
+        Ok(())
+    }
+}

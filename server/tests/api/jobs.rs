@@ -1,0 +1,557 @@
+//! The overdue job and reminders (issue 8): late charges posted exactly as the KFS states them as the business date
+//! moves, once however many runners start at once (two tasks, two `kilat jobs run overdue` processes), nothing while
+//! a UTR waits, Indonesia's caps after many days, reminders only within the sending hours and never twice; after
+//! every run the stored ledger replays to the balances the API shows.
+
+use std::collections::BTreeSet;
+
+use kilat_domain::{
+    Code, KeyFactStatement, LateCharge, Market, Money, Plan, late_charges_due, replay,
+};
+use kilat_server::auth::operators::Role;
+use kilat_server::jobs::{overdue, reminders};
+use reqwest::StatusCode;
+use serde_json::{Value, json};
+use time::{Date, Duration};
+
+use crate::helpers::{TestApp, data, spawn_app};
+use crate::servicing::{
+    approved, check_ledger, create_payment, disburse, op_call, operator, status_of, submit_utr,
+};
+
+async fn set_date(app: &TestApp, date: Date) {
+    let response = app
+        .client
+        .put(app.url("/api/v1/dev/business-date"))
+        .json(&json!({"date": date.to_string()}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+}
+
+/// Runs the job for the market's business date; true when this call ran it.
+async fn run(app: &TestApp, market: Market) -> overdue::Report {
+    let date = app.services.clock.today(market);
+    overdue::run(&app.services, market, date, "test")
+        .await
+        .expect("the job runs")
+}
+
+async fn kfs_of(app: &TestApp, order_id: &str) -> KeyFactStatement {
+    let (json,): (String,) = sqlx::query_as("SELECT kfs_json FROM orders WHERE id = $1")
+        .bind(order_id)
+        .fetch_one(app.db.pool())
+        .await
+        .unwrap();
+    serde_json::from_str(&json).unwrap()
+}
+
+/// Late charges posted per installment, from the stored ledger.
+async fn late_charges(app: &TestApp, order_id: &str) -> Vec<(u32, i64, Date)> {
+    app.db
+        .ledger(order_id)
+        .await
+        .unwrap()
+        .into_iter()
+        .filter(|e| e.entry.kind.code() == "late_charge")
+        .flat_map(|e| {
+            let on = e.entry.on;
+            e.entry
+                .lines
+                .into_iter()
+                .map(move |l| (l.installment, l.due.late_charges.minor(), on))
+        })
+        .collect()
+}
+
+fn due_date(plan: &Value, seq: usize) -> Date {
+    kilat_server::store::loans::parse_date(plan["installments"][seq]["dueDate"].as_str().unwrap())
+        .unwrap()
+}
+
+/// A disbursed Indian salary advance of ₹10,000 over 15 days (late: ₹300 once, then ₹20 a day for 30 days):
+/// (session, order number, order id, plan).
+async fn india_loan(app: &TestApp, phone: &str) -> (String, String, String, Value) {
+    loan_of(app, phone, "in-salary-advance", 1_000_000, "15d").await
+}
+
+async fn loan_of(
+    app: &TestApp,
+    phone: &str,
+    product: &str,
+    amount: i64,
+    term: &str,
+) -> (String, String, String, Value) {
+    let finance = operator(app, &format!("fin{phone}"), &[Role::Finance]).await;
+    let (session, order_no, id) = approved(app, phone, product, amount, term).await;
+    assert_eq!(
+        disburse(app, &finance, &order_no).await.status(),
+        StatusCode::OK
+    );
+    let plan = check_ledger(app, &session, &order_no, &id).await;
+    (session, order_no, id, plan)
+}
+
+fn expected_total(late: &LateCharge, days: u32) -> i64 {
+    late.for_days_overdue(days).unwrap().minor()
+}
+
+#[tokio::test]
+async fn the_overdue_job_posts_late_charges_exactly_as_the_kfs_states_them_once_per_date() {
+    let app = spawn_app().await;
+    let (session, order_no, id, plan) = india_loan(&app, "9876500201").await;
+    let kfs = kfs_of(&app, &id).await;
+    assert!(kfs.late_charge.flat.minor() > 0 && kfs.late_charge.per_day.minor() > 0);
+    let due = due_date(&plan, 0);
+
+    // On the due date nothing is late yet.
+    set_date(&app, due).await;
+    let report = run(&app, Market::India).await;
+    assert!(report.ran);
+    assert_eq!(report.late_charges, 0);
+    assert_eq!(status_of(&app, &id).await, "disbursed");
+
+    // The day after: overdue, and the first day's charge of the KFS.
+    for day in 1..=12u32 {
+        set_date(&app, due + Duration::days(i64::from(day))).await;
+        let report = run(&app, Market::India).await;
+        assert!(report.ran);
+        assert_eq!(report.late_charges, 1, "day {day}");
+        // A second run for the same date does nothing at all; a sweep without the claim posts nothing more.
+        assert!(!run(&app, Market::India).await.ran);
+        let again = overdue::sweep(
+            &app.services,
+            Market::India,
+            app.services.clock.today(Market::India),
+        )
+        .await
+        .unwrap();
+        assert_eq!(again.late_charges, 0);
+        let charges = late_charges(&app, &id).await;
+        assert_eq!(charges.len(), day as usize);
+        assert!(charges.iter().all(|(n, _, _)| *n == 1));
+        let total: i64 = charges.iter().map(|(_, c, _)| c).sum();
+        assert_eq!(total, expected_total(&kfs.late_charge, day), "day {day}");
+        assert_eq!(status_of(&app, &id).await, "overdue");
+        let view = check_ledger(&app, &session, &order_no, &id).await;
+        assert_eq!(
+            view["installments"][0]["outstanding"]["lateCharges"],
+            json!(total)
+        );
+    }
+    // Never beyond the KFS's bound for one installment, however long it stays late.
+    let bound = kfs.late_charge.max_per_installment().unwrap().minor();
+    for day in 13..=(kfs.late_charge.max_days + 5) {
+        set_date(&app, due + Duration::days(i64::from(day))).await;
+        run(&app, Market::India).await;
+    }
+    let first: i64 = late_charges(&app, &id)
+        .await
+        .iter()
+        .filter(|(n, _, _)| *n == 1)
+        .map(|(_, c, _)| c)
+        .sum();
+    assert_eq!(first, bound);
+    check_ledger(&app, &session, &order_no, &id).await;
+}
+
+#[tokio::test]
+async fn no_late_charge_accrues_while_a_utr_waits_and_the_order_catches_up_once_paid() {
+    let app = spawn_app().await;
+    // Three fortnightly installments, ₹400 once per overdue installment.
+    let (session, order_no, id, plan) =
+        loan_of(&app, "9876500211", "in-flexi-14d", 1_000_000, "14dx3").await;
+    let due = due_date(&plan, 0);
+    // On the due date the borrower pays the installment and submits the UTR.
+    set_date(&app, due).await;
+    run(&app, Market::India).await;
+    let payment =
+        data(create_payment(&app, &session, &order_no, "due", "upi", "jobs-key-0001").await).await;
+    let payment_id = payment["paymentId"].as_str().unwrap().to_owned();
+    let amount = payment["amount"].as_i64().unwrap();
+    assert_eq!(
+        submit_utr(&app, &session, &payment_id, "123456789012")
+            .await
+            .status(),
+        StatusCode::OK
+    );
+    // Finance takes three days: the installment is overdue, but nothing accrues while the UTR waits.
+    for day in 1..=3 {
+        set_date(&app, due + Duration::days(day)).await;
+        let report = run(&app, Market::India).await;
+        assert!(report.ran);
+        assert_eq!(report.late_charges, 0, "day {day}: a UTR waits");
+        assert_eq!(status_of(&app, &id).await, "overdue");
+    }
+    assert!(late_charges(&app, &id).await.is_empty());
+    // Finance confirms the amount received: the order is current again.
+    let finance = operator(&app, "finance-u", &[Role::Finance]).await;
+    let confirmed = op_call(
+        &app,
+        &finance,
+        reqwest::Method::POST,
+        &format!("/api/v1/console/payments/{payment_id}/confirm"),
+        Some(json!({"amount": amount})),
+    )
+    .await;
+    assert_eq!(confirmed.status(), StatusCode::OK);
+    assert_eq!(status_of(&app, &id).await, "disbursed");
+    set_date(&app, due + Duration::days(4)).await;
+    let report = run(&app, Market::India).await;
+    assert_eq!((report.late_charges, report.fell_overdue), (0, 0));
+    assert_eq!(status_of(&app, &id).await, "disbursed");
+    check_ledger(&app, &session, &order_no, &id).await;
+    // The second installment, unpaid past its due date, is charged the KFS's ₹400 once and the order falls overdue.
+    let second = due_date(&plan, 1);
+    set_date(&app, second + Duration::days(1)).await;
+    let report = run(&app, Market::India).await;
+    assert_eq!((report.late_charges, report.fell_overdue), (1, 1));
+    let kfs = kfs_of(&app, &id).await;
+    assert_eq!(
+        late_charges(&app, &id).await,
+        vec![(2, kfs.late_charge.flat.minor(), second + Duration::days(1))]
+    );
+    assert_eq!(status_of(&app, &id).await, "overdue");
+    check_ledger(&app, &session, &order_no, &id).await;
+}
+
+#[tokio::test]
+async fn runs_started_at_once_post_once() {
+    let app = spawn_app().await;
+    let mut loans = Vec::new();
+    for n in 0..3 {
+        loans.push(india_loan(&app, &format!("98765002{n}1")).await);
+    }
+    let due = due_date(&loans[0].3, 0);
+    for day in 1..=3 {
+        set_date(&app, due + Duration::days(day)).await;
+        let date = app.services.clock.today(Market::India);
+        // Two runners at once: one claims the date.
+        let (a, b) = tokio::join!(
+            overdue::run(&app.services, Market::India, date, "a"),
+            overdue::run(&app.services, Market::India, date, "b"),
+        );
+        let (a, b) = (a.unwrap(), b.unwrap());
+        assert!(a.ran ^ b.ran, "exactly one runner");
+        assert_eq!(
+            a.late_charges + b.late_charges,
+            3,
+            "one per loan, day {day}"
+        );
+        // Two sweeps at once without the claim: each order's posting is idempotent on its own.
+        let (c, d) = tokio::join!(
+            overdue::sweep(&app.services, Market::India, date),
+            overdue::sweep(&app.services, Market::India, date),
+        );
+        assert_eq!(c.unwrap().late_charges + d.unwrap().late_charges, 0);
+    }
+    for (session, order_no, id, _) in &loans {
+        let kfs = kfs_of(&app, id).await;
+        let charges = late_charges(&app, id).await;
+        assert_eq!(charges.len(), 3);
+        let total: i64 = charges.iter().map(|(_, c, _)| c).sum();
+        assert_eq!(total, expected_total(&kfs.late_charge, 3));
+        check_ledger(&app, session, order_no, id).await;
+    }
+}
+
+#[tokio::test]
+async fn two_kilat_jobs_run_processes_on_one_database_post_once() {
+    let app = spawn_app().await;
+    let (session, order_no, id, plan) = india_loan(&app, "9876500231").await;
+    let late = due_date(&plan, 0) + Duration::days(1);
+    let spawn = || {
+        tokio::process::Command::new(env!("CARGO_BIN_EXE_kilat"))
+            .args([
+                "jobs",
+                "run",
+                "overdue",
+                "--market",
+                "IN",
+                "--date",
+                &late.to_string(),
+            ])
+            .env("KILAT_DATABASE_URL", &app.database_url)
+            .env("KILAT_LOG__FORMAT", "json")
+            .env_remove("KILAT_CONFIG")
+            .output()
+    };
+    let (a, b) = tokio::join!(spawn(), spawn());
+    let (a, b) = (a.unwrap(), b.unwrap());
+    let out = |o: &std::process::Output| String::from_utf8_lossy(&o.stdout).into_owned();
+    assert!(a.status.success(), "{}", String::from_utf8_lossy(&a.stderr));
+    assert!(b.status.success(), "{}", String::from_utf8_lossy(&b.stderr));
+    let (a, b) = (out(&a), out(&b));
+    let ran = [&a, &b]
+        .iter()
+        .filter(|o| o.contains("1 late charges posted"))
+        .count();
+    let skipped = [&a, &b]
+        .iter()
+        .filter(|o| o.contains("already run"))
+        .count();
+    assert_eq!((ran, skipped), (1, 1), "{a}\n{b}");
+    assert_eq!(late_charges(&app, &id).await.len(), 1);
+    assert_eq!(status_of(&app, &id).await, "overdue");
+    check_ledger(&app, &session, &order_no, &id).await;
+}
+
+#[tokio::test]
+async fn indonesian_late_charges_stay_within_the_daily_and_total_caps_after_many_days() {
+    let app = spawn_app().await;
+    let finance = operator(&app, "fin-id", &[Role::Finance]).await;
+    let (session, order_no, id) =
+        approved(&app, "081234567811", "id-kilat-30", 100_000_000, "14d").await;
+    assert_eq!(
+        disburse(&app, &finance, &order_no).await.status(),
+        StatusCode::OK
+    );
+    let plan_view = check_ledger(&app, &session, &order_no, &id).await;
+    let due = due_date(&plan_view, 0);
+    let stored = app.db.loan(&id).await.unwrap().unwrap();
+    let plan: Plan = serde_json::from_str(&stored.plan_json).unwrap();
+    let caps = app.services.catalog.caps().clone();
+    let limit = caps.total_cost_limit(plan.quote.principal).unwrap();
+    let mut previous_late = Money::ZERO;
+    for day in 1..=120 {
+        set_date(&app, due + Duration::days(day)).await;
+        let today = app.services.clock.today(Market::Indonesia);
+        let before: Vec<_> = app
+            .db
+            .ledger(&id)
+            .await
+            .unwrap()
+            .into_iter()
+            .map(|e| e.entry)
+            .collect();
+        let balances_before = replay(&plan, &before).unwrap();
+        run(&app, Market::Indonesia).await;
+        let after: Vec<_> = app
+            .db
+            .ledger(&id)
+            .await
+            .unwrap()
+            .into_iter()
+            .map(|e| e.entry)
+            .collect();
+        let balances = replay(&plan, &after).unwrap();
+        // What the job posted is what the engine says for the day, and nothing more.
+        let expected =
+            late_charges_due(&plan, &balances_before, &BTreeSet::new(), today, &caps).unwrap();
+        assert_eq!(&after[before.len()..], expected.as_slice(), "day {day}");
+        if let Some(rate) = caps.late_charge_cap(today) {
+            for (b, a) in balances_before
+                .installments
+                .iter()
+                .zip(&balances.installments)
+            {
+                let charged = a.due.late_charges.minor() - b.due.late_charges.minor();
+                let o = b.outstanding;
+                let base = o.principal.minor() + o.interest.minor() + o.fees.minor();
+                let daily = i128::from(base) * i128::from(rate.ppb()) / 1_000_000_000;
+                assert!(
+                    i128::from(charged) <= daily,
+                    "day {day}: {charged} > {daily}"
+                );
+            }
+        }
+        assert!(
+            balances.cost().unwrap() <= limit,
+            "day {day}: total cost over the cap"
+        );
+        previous_late = balances.due.late_charges;
+    }
+    assert!(previous_late.minor() > 0, "late charges were posted");
+    assert_eq!(status_of(&app, &id).await, "overdue");
+    // Four months on, the borrower signs in again to see the plan.
+    drop(session);
+    let session = app.sign_in("ID", "081234567811").await;
+    check_ledger(&app, &session, &order_no, &id).await;
+}
+
+#[tokio::test]
+async fn reminders_go_to_the_borrower_within_the_sending_hours_once_per_installment_and_kind() {
+    let app = spawn_app().await;
+    let (_session, _order_no, id, plan) = india_loan(&app, "9876500241").await;
+    let due = due_date(&plan, 0);
+    let at = |hh: u8, mm: u8, date: Date| {
+        // IST is UTC+05:30.
+        date.with_hms(hh, mm, 0)
+            .unwrap()
+            .assume_offset(time::UtcOffset::from_hms(5, 30, 0).unwrap())
+    };
+    let mut expected = Vec::new();
+    for (offset, kind) in [
+        (-4, None),
+        (-3, Some("due_in_3")),
+        (-2, None),
+        (-1, Some("due_in_1")),
+        (0, Some("due_today")),
+        (1, Some("overdue")),
+        (2, None),
+        (3, None),
+    ] {
+        let date = due + Duration::days(offset);
+        set_date(&app, date).await;
+        run(&app, Market::India).await;
+        if let Some(kind) = kind {
+            expected.push(kind);
+        }
+        let queued = app.db.notifications_of(&id).await.unwrap();
+        let kinds: Vec<&str> = queued.iter().map(|n| n.kind.as_str()).collect();
+        assert_eq!(kinds, expected, "day {offset}");
+        // Before 08:00 and from 19:00 IST nothing is sent; it waits.
+        assert_eq!(
+            reminders::deliver(&app.services, at(7, 59, date))
+                .await
+                .unwrap(),
+            0
+        );
+        assert_eq!(
+            reminders::deliver(&app.services, at(19, 0, date))
+                .await
+                .unwrap(),
+            0
+        );
+        let pending = app.db.notifications_of(&id).await.unwrap();
+        assert!(pending.iter().filter(|n| n.status == "pending").count() <= 1);
+        // At 08:00 the day's text goes out, once.
+        let sent = reminders::deliver(&app.services, at(8, 0, date))
+            .await
+            .unwrap();
+        assert_eq!(sent, u64::from(kind.is_some()), "day {offset}");
+        assert_eq!(
+            reminders::deliver(&app.services, at(9, 0, date))
+                .await
+                .unwrap(),
+            0
+        );
+    }
+    let all = app.db.notifications_of(&id).await.unwrap();
+    assert!(
+        all.iter()
+            .all(|n| n.status == "sent" && n.sent_at.is_some())
+    );
+    assert!(all.iter().all(|n| n.installment == 1));
+    // To the borrower's own phone, and nobody else's: the development outbox holds the borrower's number only.
+    let outbox = data(app.get("/api/v1/dev/outbox").await).await;
+    let texts: Vec<&Value> = outbox
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["code"] == "")
+        .collect();
+    assert_eq!(texts.len(), 4);
+    assert!(
+        texts.iter().all(|e| e["phone"] == "+919876500241"),
+        "{outbox}"
+    );
+    // The texts name the amount as Indians write it.
+    let due_in_3 = &all[0];
+    assert!(
+        due_in_3.text.contains('₹') && due_in_3.text.contains("in 3 days"),
+        "{}",
+        due_in_3.text
+    );
+}
+
+#[tokio::test]
+async fn indonesian_reminders_are_in_indonesian_with_rupiah_and_wait_until_eight_wib() {
+    let app = spawn_app().await;
+    let finance = operator(&app, "fin-idr", &[Role::Finance]).await;
+    let (_session, order_no, id) =
+        approved(&app, "081234567821", "id-kilat-30", 100_000_000, "14d").await;
+    assert_eq!(
+        disburse(&app, &finance, &order_no).await.status(),
+        StatusCode::OK
+    );
+    let stored = app.db.loan(&id).await.unwrap().unwrap();
+    let plan: Plan = serde_json::from_str(&stored.plan_json).unwrap();
+    let due = plan.quote.installments[0].due_date;
+    let wib = |hh: u8, date: Date| {
+        date.with_hms(hh, 0, 0)
+            .unwrap()
+            .assume_offset(time::UtcOffset::from_hms(7, 0, 0).unwrap())
+    };
+    set_date(&app, due).await;
+    let date = app.services.clock.today(Market::Indonesia);
+    overdue::run(&app.services, Market::Indonesia, due, "test")
+        .await
+        .unwrap();
+    let queued = app.db.notifications_of(&id).await.unwrap();
+    assert_eq!(queued.len(), 1);
+    assert_eq!(queued[0].kind, "due_today");
+    assert!(
+        queued[0].text.contains("jatuh tempo hari ini") && queued[0].text.contains("Rp"),
+        "{}",
+        queued[0].text
+    );
+    assert_eq!(
+        reminders::deliver(&app.services, wib(7, date))
+            .await
+            .unwrap(),
+        0
+    );
+    assert_eq!(
+        reminders::deliver(&app.services, wib(20, date))
+            .await
+            .unwrap(),
+        0
+    );
+    // 19:00 WIB is still within Indonesia's hours (India's end at 19:00 IST).
+    assert_eq!(
+        reminders::deliver(&app.services, wib(19, date))
+            .await
+            .unwrap(),
+        1
+    );
+}
+
+#[tokio::test]
+async fn the_benchmarks_seeded_loans_are_charged_and_replay_like_paid_out_ones() {
+    let app = spawn_app().await;
+    let payout = time::macros::date!(2026 - 01 - 01);
+    let installments = kilat_server::jobs::seed::open_loans(
+        &app.services,
+        Market::India,
+        "in-flexi-6m",
+        2_000_000,
+        "m6",
+        payout,
+        1_050,
+    )
+    .await
+    .unwrap();
+    assert_eq!(installments, 6_300);
+    let late = time::macros::date!(2026 - 02 - 05);
+    let report = overdue::run(&app.services, Market::India, late, "test")
+        .await
+        .unwrap();
+    // Two pages; every loan charged its first installment's flat charge once and moved to overdue.
+    assert_eq!(
+        (report.orders, report.late_charges, report.fell_overdue),
+        (1_050, 1_050, 1_050)
+    );
+    let (id,): (String,) = sqlx::query_as("SELECT id FROM orders ORDER BY id DESC LIMIT 1")
+        .fetch_one(app.db.pool())
+        .await
+        .unwrap();
+    let stored = app.db.loan(&id).await.unwrap().unwrap();
+    let plan: Plan = serde_json::from_str(&stored.plan_json).unwrap();
+    let entries: Vec<_> = app
+        .db
+        .ledger(&id)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|e| e.entry)
+        .collect();
+    let balances = replay(&plan, &entries).unwrap();
+    assert_eq!(balances.due.late_charges, plan.quote.late_charge.flat);
+    assert_eq!(status_of(&app, &id).await, "overdue");
+    let again = overdue::sweep(&app.services, Market::India, late)
+        .await
+        .unwrap();
+    assert_eq!(again.late_charges, 0);
+}
