@@ -1,0 +1,164 @@
+// A new borrower of either market, through the app as borrow.test.mjs walks it: signs in with the development outbox's code,
+// completes the five certification steps, and confirms a loan with its Key Fact Statement. Answers the order number.
+import assert from 'node:assert/strict';
+
+/** The code the development outbox holds for this phone, once the send has gone through. */
+export async function codeFor(site, e164) {
+  for (let attempt = 0; attempt < 50; attempt += 1) {
+    const response = await fetch(site.url(`/api/v1/dev/outbox?phone=${encodeURIComponent(e164)}`));
+    const body = await response.json();
+    assert.equal(body.code, 0);
+    if (body.data.length > 0) return body.data[0].code;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`no code was sent to ${e164}`);
+}
+
+async function choose(scope, label, option) {
+  const select = scope.getByLabel(label, { exact: true });
+  if (option) {
+    await select.selectOption({ label: option });
+  } else {
+    const first = await select.locator('option:not([disabled])').first().getAttribute('value');
+    await select.selectOption(first);
+  }
+}
+
+/** What each market's borrower types, in the app's words (as borrow.test.mjs). */
+export const APPLICANTS = {
+  india: {
+    lang: '?lang=1', phone: '91234 56780', e164: '+919123456780', product: 'Flexi EMI',
+    t: {
+      phone: 'Mobile number', getCode: 'Get code', code: 'Verification code', submit: 'Log in', home: 'Home',
+      details: 'Add my details', start: 'Start', save: 'Save and continue', dateConfirm: 'Done', allDone: 'All done',
+      fullName: 'Full name, as on your PAN card', dob: 'Date of birth', gender: 'Gender', idNumber: 'PAN',
+      education: 'Education', marital: 'Marital status', residence: 'Your home is', region: 'State or union territory',
+      city: 'City', address: 'Address', postal: 'PIN code',
+      work: 'Type of work', employer: 'Employer or business name', income: 'Monthly income, in rupees', payDay: 'Pay day (day of the month)',
+      contact: (n) => `Contact ${n}`, contactName: 'Name', relation: 'Relationship to you', contactPhone: 'Mobile number',
+      consent: /I have told these people/, bank: 'Bank', account: 'Account number', accountAgain: 'Account number again', ifsc: 'IFSC',
+      apply: 'Apply', kfs: 'Key Fact Statement',
+      accept: 'I have read the Key Fact Statement and the loan agreement above, and I accept both', confirm: 'Confirm', sent: 'Application sent',
+    },
+    v: {
+      fullName: 'Asha Verma', gender: 'Female', idNumber: 'ABCPE1234F', education: 'Graduate', marital: 'Single',
+      region: 'Maharashtra', city: 'Mumbai', address: '12 Hill Road, Bandra West', postal: '400050',
+      employer: 'Infosys', income: '45000', payDay: '1',
+      contacts: [['Ravi Verma', '98111 22233'], ['Meena Rao', '98222 33344']],
+      bank: 'HDFC Bank', account: '501001234567', ifsc: 'HDFC0001234',
+    },
+  },
+  indonesia: {
+    lang: '?lang=id', phone: '0812-1111-2222', e164: '+6281211112222', product: 'Kilat 30',
+    t: {
+      phone: 'Nomor ponsel', getCode: 'Kirim kode', code: 'Kode verifikasi', submit: 'Masuk', home: 'Beranda',
+      details: 'Isi data diri saya', start: 'Mulai', save: 'Simpan dan lanjutkan', dateConfirm: 'Pilih', allDone: 'Semua selesai',
+      fullName: 'Nama lengkap sesuai KTP', dob: 'Tanggal lahir', gender: 'Jenis kelamin', idNumber: 'NIK (16 angka di KTP)',
+      education: 'Pendidikan', marital: 'Status pernikahan', residence: 'Status tempat tinggal', region: 'Provinsi',
+      city: 'Kota/kabupaten', address: 'Alamat', postal: 'Kode pos',
+      work: 'Jenis pekerjaan', employer: 'Nama perusahaan atau usaha', income: 'Penghasilan per bulan, dalam rupiah', payDay: 'Tanggal gajian',
+      contact: (n) => `Kontak ${n}`, contactName: 'Nama', relation: 'Hubungan dengan Anda', contactPhone: 'Nomor HP',
+      consent: /Saya sudah memberi tahu mereka/, bank: 'Bank', account: 'Nomor rekening', accountAgain: 'Ulangi nomor rekening', ifsc: null,
+      apply: 'Ajukan', kfs: 'Ringkasan Informasi Pinjaman',
+      accept: 'Saya telah membaca Ringkasan Informasi Pinjaman dan perjanjian pinjaman di atas, dan saya menyetujui keduanya',
+      confirm: 'Konfirmasi', sent: 'Pengajuan terkirim',
+    },
+    v: {
+      fullName: 'Budi Santoso', gender: 'Laki-laki', idNumber: '3171234567890001', education: null, marital: 'Kawin',
+      region: 'DKI Jakarta', city: null, address: 'Jl. Sudirman No. 5', postal: '12190',
+      employer: 'PT Maju', income: '7500000', payDay: '25',
+      contacts: [['Siti Aminah', '0812 9876 5432'], ['Andi Wijaya', '0813 1112 2233']],
+      bank: null, account: '1234567890', ifsc: null,
+    },
+  },
+};
+
+/** Signs in, certifies and applies for the market's product; answers the new order's number (under review). */
+export async function applyAs(site, page, market) {
+  const { t, v } = market;
+  await page.goto(site.url(`/app/login${market.lang}`), { waitUntil: 'load' });
+  await page.getByLabel(t.phone, { exact: true }).fill(market.phone);
+  await page.getByRole('button', { name: t.getCode }).click();
+  await page.getByLabel(t.code, { exact: true }).waitFor();
+  await page.getByLabel(t.code, { exact: true }).fill(await codeFor(site, market.e164));
+  await page.getByRole('button', { name: t.submit, exact: true }).click();
+  await page.getByRole('heading', { level: 1, name: t.home }).waitFor();
+
+  await page.getByRole('link', { name: t.details }).click();
+  await page.getByRole('link', { name: t.start }).or(page.getByRole('button', { name: t.start })).first().click();
+  await page.getByLabel(t.fullName, { exact: true }).fill(v.fullName);
+  await page.getByRole('button', { name: new RegExp(t.dob) }).click();
+  await page.getByRole('button', { name: t.dateConfirm, exact: true }).click();
+  await choose(page, t.gender, v.gender);
+  await page.getByLabel(t.idNumber, { exact: true }).fill(v.idNumber);
+  await page.getByRole('button', { name: t.save }).click();
+
+  await choose(page, t.education, v.education);
+  await choose(page, t.marital, v.marital);
+  await choose(page, t.residence, null);
+  await choose(page, t.region, v.region);
+  await choose(page, t.city, v.city);
+  await page.getByLabel(t.address, { exact: true }).fill(v.address);
+  await page.getByLabel(t.postal, { exact: true }).fill(v.postal);
+  await page.getByRole('button', { name: t.save }).click();
+
+  await choose(page, t.work, null);
+  await page.getByLabel(t.employer, { exact: true }).fill(v.employer);
+  await page.getByLabel(t.income, { exact: true }).fill(v.income);
+  await page.getByLabel(t.payDay, { exact: true }).fill(v.payDay);
+  await page.getByRole('button', { name: t.save }).click();
+
+  for (const [i, [contactName, phone]] of v.contacts.entries()) {
+    const group = page.getByRole('group', { name: t.contact(i + 1) });
+    await group.getByLabel(t.contactName, { exact: true }).fill(contactName);
+    await choose(group, t.relation, null);
+    await group.getByLabel(t.contactPhone, { exact: true }).fill(phone);
+  }
+  await page.getByLabel(t.consent).check();
+  await page.getByRole('button', { name: t.save }).click();
+
+  await choose(page, t.bank, v.bank);
+  await page.getByLabel(t.account, { exact: true }).fill(v.account);
+  await page.getByLabel(t.accountAgain, { exact: true }).fill(v.account);
+  if (t.ifsc) await page.getByLabel(t.ifsc, { exact: true }).fill(v.ifsc);
+  await page.getByRole('button', { name: t.save }).click();
+  await page.getByRole('heading', { name: t.allDone }).waitFor();
+
+  await page.goto(site.url(`/app/home${market.lang}`), { waitUntil: 'load' });
+  await page.getByRole('link', { name: market.product }).first().click();
+  await page.getByRole('heading', { level: 1, name: market.product }).waitFor();
+  await page.getByRole('button', { name: t.apply, exact: true }).or(page.getByRole('link', { name: t.apply, exact: true })).first().click();
+  await page.getByRole('heading', { level: 1, name: t.kfs }).waitFor();
+  await page.getByLabel(t.accept).check();
+  await page.getByRole('button', { name: t.confirm, exact: true }).click();
+  await page.getByRole('status').filter({ hasText: t.sent }).waitFor();
+  const orderUrl = new URL(page.url());
+  assert.match(orderUrl.pathname, /^\/app\/orders\/KL-\d{6}-[0-9A-Z]{6}$/);
+  return decodeURIComponent(orderUrl.pathname.split('/').pop());
+}
+
+/** A console session of the demo admin that `kilat serve` prints in development (every role). */
+export async function consoleSession(site) {
+  const printed = site.server.output().match(/as admin, password (\S+)/);
+  assert.ok(printed, 'kilat serve printed the demo admin');
+  const origin = new URL(site.url('/')).origin;
+  const login = await fetch(site.url('/api/v1/console/login'), {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Origin: origin },
+    body: JSON.stringify({ username: 'admin', password: printed[1] }),
+  });
+  const body = await login.json();
+  assert.equal(body.code, 0, JSON.stringify(body));
+  const cookie = login.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+  const call = async (method, path, json) => {
+    const response = await fetch(site.url(`/api/v1/console${path}`), {
+      method,
+      headers: { 'Content-Type': 'application/json', Origin: origin, Cookie: cookie, 'X-CSRF-Token': body.data.csrfToken },
+      body: json === undefined ? undefined : JSON.stringify(json),
+    });
+    const answer = await response.json();
+    assert.equal(answer.code, 0, `${method} ${path}: ${JSON.stringify(answer)}`);
+    return answer.data;
+  };
+  return { get: (path) => call('GET', path), post: (path, json) => call('POST', path, json) };
+}
