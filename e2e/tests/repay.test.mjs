@@ -126,15 +126,14 @@ test('an Indonesian borrower sees the plan, an installment, the extension and a 
     await page.getByRole('heading', { name: 'Yang harus dibayar' }).waitFor();
     await shoot(page, 'installment', 'id');
 
-    // The extension, where the product offers one: its fee, new due date and revised schedule.
+    // Kilat 30 offers an extension: its fee, the new due date and the revised schedule before accepting.
     await page.goto(loan, { waitUntil: 'load' });
-    const extension = page.locator('section.repay').getByRole('link', { name: /Perpanjang jatuh tempo/ });
-    if (await extension.count()) {
-      await extension.click();
-      await page.getByText('Jatuh tempo baru').waitFor();
-      await shoot(page, 'extension', 'id');
-      await page.goto(loan, { waitUntil: 'load' });
-    }
+    await page.locator('section.repay').getByRole('link', { name: /Perpanjang jatuh tempo/ }).click();
+    await page.getByText('Jatuh tempo baru').waitFor();
+    await page.getByRole('table').getByRole('row').nth(1).waitFor();
+    await page.getByRole('button', { name: /^Setujui dan bayar biaya, Rp/ }).waitFor();
+    await shoot(page, 'extension', 'id');
+    await page.goto(loan, { waitUntil: 'load' });
 
     // Paying the installment: the virtual account's number, with no UTR to give.
     await page.locator('section.repay').getByRole('link', { name: /Bayar cicilan ini/ }).click();

@@ -132,6 +132,9 @@ export function OrderEnd({ orderNo }: { orderNo: string }) {
       <Link className="adm-button adm-button-primary adm-button-block adm-button-large servicing__link-button" to="/products">
         {t('servicing.end.again')}
       </Link>
+      <Link className="order__agreement" to={`/orders/${encodeURIComponent(orderNo)}/plan`}>
+        {t('servicing.repay.plan')}
+      </Link>
     </section>
   );
 }
