@@ -17,13 +17,17 @@ async function shoot(page, name, language = 'en') {
   await page.screenshot({ path: path.join(outDir, `repay-${name}-${language}.png`), fullPage: true });
 }
 
-/** The payment of the page the app is on (`/app/payments/{id}`), paid by `utr`; finance confirms its amount. */
-async function payWithUtr(page, ops, utr) {
+/**
+ * The payment of the page the app is on (`/app/payments/{id}`), paid by `utr`; `whileVerifying` runs before finance
+ * confirms its amount.
+ */
+async function payWithUtr(page, ops, utr, whileVerifying = async () => {}) {
   await page.waitForURL(/\/app\/payments\/[^/?]+/);
   const paymentId = decodeURIComponent(new URL(page.url()).pathname.split('/').pop());
   await page.getByLabel('UTR', { exact: true }).fill(utr);
   await page.getByRole('button', { name: 'Submit UTR' }).click();
   await page.getByText('Payment received, verifying: finance is checking your transfer.').first().waitFor();
+  await whileVerifying();
   const queue = await ops.get('/payments');
   const entry = queue.find((item) => item.payment.paymentId === paymentId);
   assert.ok(entry, 'the payment waits in finance’s queue');
@@ -34,7 +38,7 @@ async function payWithUtr(page, ops, utr) {
 
 test('an Indian borrower is paid out, pays an installment with a UTR, repays the rest, and rates the loan', { ...JOURNEY, timeout: 300_000 }, async (tc) => {
   await site.page(tc, async (page) => {
-    const orderNo = await applyAs(site, page, APPLICANTS.india);
+    const orderNo = await applyAs(site, page, { ...APPLICANTS.india, product: 'Flexi 6 Weeks' });
     const ops = await consoleSession(site);
     await ops.post(`/orders/${encodeURIComponent(orderNo)}/approve`, { reason: 'Documents in order.' });
     const payout = await ops.post(`/orders/${encodeURIComponent(orderNo)}/disburse`, { bankReference: 'HDFC-NEFT-000123' });
@@ -60,6 +64,14 @@ test('an Indian borrower is paid out, pays an installment with a UTR, repays the
     await page.getByRole('heading', { name: 'What is due' }).waitFor();
     await shoot(page, 'installment');
 
+    // The extension Flexi 6 Weeks offers: the fee, the new due date and the revised schedule before accepting.
+    await page.goto(loan, { waitUntil: 'load' });
+    await page.locator('section.repay').getByRole('link', { name: /Extend the due date/ }).click();
+    await page.getByText('New due date').waitFor();
+    await page.getByRole('table').getByRole('row').nth(3).waitFor();
+    await page.getByRole('button', { name: /^Accept and pay the fee, ₹/ }).waitFor();
+    await shoot(page, 'extension');
+
     // Pay the installment by bank transfer, with the payment's reference to quote.
     await page.goto(loan, { waitUntil: 'load' });
     await page.locator('section.repay').getByRole('link', { name: /Pay this installment/ }).click();
@@ -78,7 +90,12 @@ test('an Indian borrower is paid out, pays an installment with a UTR, repays the
     await page.getByRole('button', { name: 'Submit UTR' }).click();
     await page.locator('.field__error').filter({ hasText: '12 digits (IMPS), or 16 or 22 letters and digits (NEFT, RTGS)' }).waitFor();
     await shoot(page, 'payment');
-    const first = await payWithUtr(page, ops, '412345678901');
+    const first = await payWithUtr(page, ops, '412345678901', async () => {
+      // Until finance confirms, the loan says so.
+      await page.goto(loan, { waitUntil: 'load' });
+      await page.locator('section.repay').getByText('Payment received, verifying: finance is checking your transfer.').waitFor();
+      await shoot(page, 'verifying');
+    });
     assert.equal(first.confirmed.payment.status, 'confirmed');
 
     // The installment is paid.
