@@ -191,3 +191,29 @@ export async function applyForLoan(page, site, market, { shots } = {}) {
 
   return { orderNo, aprText };
 }
+
+/** A console session of the demo admin that `kilat serve` prints in development (every role). */
+export async function consoleSession(site) {
+  const printed = site.server.output().match(/as admin, password (\S+)/);
+  assert.ok(printed, 'kilat serve printed the demo admin');
+  const origin = new URL(site.url('/')).origin;
+  const login = await fetch(site.url('/api/v1/console/login'), {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Origin: origin },
+    body: JSON.stringify({ username: 'admin', password: printed[1] }),
+  });
+  const body = await login.json();
+  assert.equal(body.code, 0, JSON.stringify(body));
+  const cookie = login.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+  const call = async (method, path, json) => {
+    const response = await fetch(site.url(`/api/v1/console${path}`), {
+      method,
+      headers: { 'Content-Type': 'application/json', Origin: origin, Cookie: cookie, 'X-CSRF-Token': body.data.csrfToken },
+      body: json === undefined ? undefined : JSON.stringify(json),
+    });
+    const answer = await response.json();
+    assert.equal(answer.code, 0, `${method} ${path}: ${JSON.stringify(answer)}`);
+    return answer.data;
+  };
+  return { get: (path) => call('GET', path), post: (path, json) => call('POST', path, json) };
+}

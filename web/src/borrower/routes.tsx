@@ -20,6 +20,11 @@ const screens = {
   orders: () => import('./screens/orders/orders-page'),
   order: () => import('./screens/orders/order-page'),
   orderAgreement: () => import('./screens/orders/agreement-doc-page'),
+  plan: () => import('./screens/servicing/plan-page'),
+  installment: () => import('./screens/servicing/installment-page'),
+  pay: () => import('./screens/servicing/pay-page'),
+  extension: () => import('./screens/servicing/extension-page'),
+  payment: () => import('./screens/servicing/payment-page'),
   about: () => import('./screens/legal/about-page'),
   certification: () => import('./screens/certification/certification-page'),
   certificationStep: () => import('./screens/certification/step-page'),
@@ -37,6 +42,11 @@ const RecommendPage = lazy(() => screens.recommend().then((m) => ({ default: m.R
 const OrdersPage = lazy(() => screens.orders().then((m) => ({ default: m.OrdersPage })));
 const OrderPage = lazy(() => screens.order().then((m) => ({ default: m.OrderPage })));
 const AgreementDocPage = lazy(() => screens.orderAgreement().then((m) => ({ default: m.AgreementDocPage })));
+const PlanPage = lazy(() => screens.plan().then((m) => ({ default: m.PlanPage })));
+const InstallmentPage = lazy(() => screens.installment().then((m) => ({ default: m.InstallmentPage })));
+const PayPage = lazy(() => screens.pay().then((m) => ({ default: m.PayPage })));
+const ExtensionPage = lazy(() => screens.extension().then((m) => ({ default: m.ExtensionPage })));
+const PaymentPage = lazy(() => screens.payment().then((m) => ({ default: m.PaymentPage })));
 const AboutPage = lazy(() => screens.about().then((m) => ({ default: m.AboutPage })));
 const CertificationPage = lazy(() => screens.certification().then((m) => ({ default: m.CertificationPage })));
 const CertificationStepPage = lazy(() => screens.certificationStep().then((m) => ({ default: m.CertificationStepPage })));
@@ -53,6 +63,11 @@ export function BorrowerRoutes() {
         <Route path="orders" element={<OrdersPage />} />
         <Route path="orders/:orderNo" element={<OrderPage />} />
         <Route path="orders/:orderNo/agreement" element={<AgreementDocPage />} />
+        <Route path="orders/:orderNo/plan" element={<PlanPage />} />
+        <Route path="orders/:orderNo/plan/:seq" element={<InstallmentPage />} />
+        <Route path="orders/:orderNo/pay/:choice" element={<PayPage />} />
+        <Route path="orders/:orderNo/extension" element={<ExtensionPage />} />
+        <Route path="payments/:paymentId" element={<PaymentPage />} />
         <Route path="about" element={<AboutPage />} />
         <Route path="certification" element={<CertificationPage />} />
         <Route path="certification/:step" element={<CertificationStepPage />} />
@@ -79,6 +94,10 @@ export function preloadScreen(pathname: string): void {
   else if (name === 'products' && parts[2] === 'kfs') name = 'kfs';
   else if (name === 'orders' && parts.length === 2) name = 'order';
   else if (name === 'orders' && parts[2] === 'agreement') name = 'orderAgreement';
+  else if (name === 'orders' && parts[2] === 'plan') name = parts.length === 4 ? 'installment' : 'plan';
+  else if (name === 'orders' && parts[2] === 'pay') name = 'pay';
+  else if (name === 'orders' && parts[2] === 'extension') name = 'extension';
+  else if (name === 'payments') name = 'payment';
   else if (name === 'certification' && parts.length === 2) name = 'certificationStep';
   const load = (screens as Record<string, () => Promise<unknown>>)[name];
   void load?.().catch(() => undefined);

@@ -28,7 +28,42 @@ export function newIdempotencyKey(): string {
 
 /** The key of this confirmation: the one made before, or a new one, remembered. */
 export function idempotencyKeyFor(of: ConfirmationOf, storage: Pick<Storage, 'getItem' | 'setItem'> | null): string {
-  const name = storageKey(of);
+  return keyNamed(storageKey(of), storage);
+}
+
+/**
+ * One payment the borrower starts (docs/API-BORROWER.md, `POST /orders/{orderNo}/payments`): the same order, choice,
+ * method and amount on the same business date is the same payment across double taps, retries and reloads; a new
+ * amount or day (the next installment, a later payoff) is another key.
+ */
+export interface PaymentOf {
+  orderNo: string;
+  choice: string;
+  method: string;
+  amount: number;
+  today: string;
+}
+
+function paymentStorageKey(of: PaymentOf): string {
+  return `kilat.pay:${of.orderNo}:${of.choice}:${of.method}:${of.amount}:${of.today}`;
+}
+
+export function paymentKeyFor(of: PaymentOf, storage: Pick<Storage, 'getItem' | 'setItem'> | null): string {
+  return keyNamed(paymentStorageKey(of), storage);
+}
+
+/** Forgets a payment's key once that payment was refused, so paying again starts a new one. */
+export function forgetPaymentKey(of: PaymentOf, storage: Pick<Storage, 'removeItem'> | null): void {
+  const name = paymentStorageKey(of);
+  inMemory.delete(name);
+  try {
+    storage?.removeItem(name);
+  } catch {
+    // Nothing kept there to forget.
+  }
+}
+
+function keyNamed(name: string, storage: Pick<Storage, 'getItem' | 'setItem'> | null): string {
   const valid = (key: string | null | undefined): key is string => !!key && /^[A-Za-z0-9_-]{8,64}$/.test(key);
   try {
     if (storage) {

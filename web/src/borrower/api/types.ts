@@ -91,3 +91,25 @@ export type CodeRequest = Schemas['SendCodeRequest'];
 export type LoginRequest = Schemas['LoginRequest'];
 export type QuoteRequest = Schemas['QuoteRequest'];
 export type ConfirmOrderRequest = Schemas['ConfirmRequest'];
+
+// Servicing after payout (issue 8).
+/** `GET /orders/{orderNo}/plan`. */
+export type LoanPlan = Schemas['LoanPlanView'];
+/** One installment of the plan (`GET /orders/{orderNo}/plan/{seq}`). */
+export type InstallmentPlan = Schemas['InstallmentPlanView'];
+export type InstallmentState = Schemas['InstallmentState'];
+/** An amount split into late charges, fees, interest and principal, with its total. */
+export type Buckets = Schemas['BucketsView'];
+/** `GET /orders/{orderNo}/repayment`. */
+export type Repayment = Schemas['RepaymentView'];
+export type RepaymentChoice = Schemas['RepaymentChoice'];
+export type RepaymentChoiceView = Schemas['ChoiceView'];
+/** A payment type of the market, and a payment's instructions. */
+export type PaymentInstructions = Schemas['InstructionsView'];
+export type PaymentMethod = Schemas['PaymentMethod'];
+export type PaymentStatus = Schemas['PaymentStatus'];
+/** `POST /orders/{orderNo}/payments`, `GET /payments/{paymentId}`. */
+export type Payment = Schemas['PaymentView'];
+/** `GET /orders/{orderNo}/extension`. */
+export type Extension = Schemas['ExtensionView'];
+export type RatingSaved = Schemas['RatingSaved'];

@@ -13,6 +13,7 @@ import { Screen } from '../../layout/screen';
 import { LoadingState, StateNotice } from '../../ui/state-notice';
 import { formatDate } from '../products/format';
 import { InstallmentsTable } from '../products/key-fact-statement';
+import { OrderEnd, RepaySection } from '../servicing/loan-servicing';
 import { formatDateTime, formatDay } from './format';
 import { OrderNotFound } from './order-not-found';
 import { StatusBadge, useStatusLabel } from './order-status';
@@ -51,6 +52,11 @@ const SANCTIONED: readonly OrderStatus[] = ['approved', 'disbursed', 'overdue', 
 
 /** States after the payout: only then was anything "paid out". */
 const PAID_OUT: readonly OrderStatus[] = ['disbursed', 'overdue', 'repaid', 'exited_in_cooling_off'];
+
+/** Open loans after payout: the place to repay. */
+const SERVICED: readonly OrderStatus[] = ['disbursed', 'overdue'];
+/** Ended loans: a rating and borrowing again. */
+const ENDED: readonly OrderStatus[] = ['repaid', 'exited_in_cooling_off'];
 
 /** Set by the confirm screen as navigation state, so the loan page greets a new application once. */
 export interface OrderPageState {
@@ -97,6 +103,9 @@ function OrderDetails({ order }: { order: OrderDetail }) {
           </div>
         ) : null}
       </section>
+
+      {SERVICED.includes(order.status) && <RepaySection order={order} />}
+      {ENDED.includes(order.status) && <OrderEnd orderNo={order.orderNo} />}
 
       <section className="card" aria-labelledby="order-figures">
         <h2 className="kfs__heading" id="order-figures">

@@ -1,0 +1,37 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useApiClient } from '@/shared/api/api-context';
+import type { ApiError, HttpClient } from '@/shared/api/http';
+import { paymentPath } from './payment';
+import { queryKeys } from './query-keys';
+import type { Payment, PaymentMethod } from './types';
+
+/**
+ * The UTR's format, checked as the server checks it (`check_utr`): letters taken in capitals; UPI 12 digits; a bank
+ * transfer 12 digits (IMPS) or 16 or 22 letters and digits (NEFT, RTGS). Answers the UTR to send, or null.
+ */
+export function normalUtr(method: PaymentMethod, raw: string): string | null {
+  const utr = raw.trim().toUpperCase();
+  const digits = /^\d{12}$/.test(utr);
+  const alnum = /^[A-Z0-9]{16}$/.test(utr) || /^[A-Z0-9]{22}$/.test(utr);
+  if (method === 'upi') return digits ? utr : null;
+  if (method === 'bank_transfer') return digits || alnum ? utr : null;
+  return null;
+}
+
+/** Records the transfer's UTR (`POST /payments/{paymentId}/utr`); the payment then waits for finance. */
+export function submitUtr(api: HttpClient, paymentId: string, utr: string): Promise<Payment> {
+  return api.postJson<Payment>(`${paymentPath(paymentId)}/utr`, { utr });
+}
+
+export function useSubmitUtr(paymentId: string) {
+  const api = useApiClient();
+  const queryClient = useQueryClient();
+  return useMutation<Payment, ApiError, string>({
+    mutationFn: (utr) => submitUtr(api, paymentId, utr),
+    onSuccess: (payment) => {
+      queryClient.setQueryData(queryKeys.payment(payment.paymentId), payment);
+      // The loan now says "payment received, verifying".
+      void queryClient.invalidateQueries({ queryKey: queryKeys.order(payment.orderNo) });
+    },
+  });
+}

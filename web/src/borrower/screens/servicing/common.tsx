@@ -1,0 +1,76 @@
+import { useTranslation } from 'react-i18next';
+import { errorText } from '@/shared/api/error-text';
+import { ApiError } from '@/shared/api/http';
+import { useMarket } from '@/shared/market/market-context';
+import { formatMoney } from '@/shared/money/format-money';
+import { useToast } from '@/shared/ui/toast';
+import type { Buckets, InstallmentState } from '../../api/plan';
+import { StateNotice } from '../../ui/state-notice';
+import { OrderNotFound } from '../orders/order-not-found';
+
+/** Amounts of the market, always through the shared formatter. */
+export function useMoney(): (minor: number) => string {
+  const market = useMarket();
+  return (minor) => formatMoney(minor, market);
+}
+
+/** A query's failure: a 404 is "no such loan (yet)", anything else an error with a retry. */
+export function LoadFailed({ error, title, onRetry }: { error: Error; title: string; onRetry: () => void }) {
+  const { t } = useTranslation();
+  if (error instanceof ApiError && error.status === 404) return <OrderNotFound />;
+  return <StateNotice kind="error" title={title} text={errorText(error, t)} onRetry={onRetry} />;
+}
+
+/** An installment's status as a coloured badge, in words. */
+export function InstallmentBadge({ status }: { status: InstallmentState }) {
+  const { t } = useTranslation();
+  return <span className={`installment-badge installment-badge--${status}`}>{t(`servicing.installmentStatus.${status}`)}</span>;
+}
+
+/** The split of an amount: late charges, fees, interest, principal and the total. */
+export function BucketRows({ buckets, label }: { buckets: Buckets; label: string }) {
+  const { t } = useTranslation();
+  const money = useMoney();
+  return (
+    <section className="card" aria-label={label}>
+      <h2 className="kfs__heading">{label}</h2>
+      <dl className="figures">
+        {(['principal', 'interest', 'fees', 'lateCharges'] as const).map((bucket) => (
+          <div className="figures__row" key={bucket}>
+            <dt>{t(`servicing.bucket.${bucket}`)}</dt>
+            <dd>{money(buckets[bucket])}</dd>
+          </div>
+        ))}
+        <div className="figures__row figures__row--total">
+          <dt>{t('servicing.bucket.total')}</dt>
+          <dd>{money(buckets.total)}</dd>
+        </div>
+      </dl>
+    </section>
+  );
+}
+
+/** A value with a button that copies it (account numbers, IFSC, the payment's reference). */
+export function CopyRow({ label, value }: { label: string; value: string }) {
+  const { t } = useTranslation();
+  const toast = useToast();
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(value);
+      toast(t('servicing.copied', { label }), { kind: 'success' });
+    } catch {
+      toast(t('servicing.copyFailed'), { kind: 'error' });
+    }
+  };
+  return (
+    <div className="copy-row">
+      <div className="copy-row__text">
+        <span className="copy-row__label">{label}</span>
+        <span className="copy-row__value">{value}</span>
+      </div>
+      <button type="button" className="copy-row__button" aria-label={t('servicing.copy', { label })} onClick={() => void copy()}>
+        {t('servicing.copyShort')}
+      </button>
+    </div>
+  );
+}

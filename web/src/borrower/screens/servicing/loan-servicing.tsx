@@ -1,0 +1,140 @@
+import { Button } from 'antd-mobile';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { errorText } from '@/shared/api/error-text';
+import { useMarket } from '@/shared/market/market-context';
+import type { OrderDetail } from '../../api/orders';
+import { useRateOrder } from '../../api/rate-order';
+import { useRepayment, type RepaymentChoiceView } from '../../api/repayment';
+import { LoadingState, StateNotice } from '../../ui/state-notice';
+import { formatDate } from '../products/format';
+import { useMoney } from './common';
+import './servicing.css';
+
+/** On the loan page after payout: whether to repay, the choices with their amounts, and the plan. */
+export function RepaySection({ order }: { order: OrderDetail }) {
+  const { t } = useTranslation();
+  const market = useMarket();
+  const money = useMoney();
+  const repayment = useRepayment(order.orderNo);
+  const orderPath = `/orders/${encodeURIComponent(order.orderNo)}`;
+  const due = repayment.data?.choices.find((choice) => choice.choice === 'due');
+  return (
+    <section className="card repay" aria-labelledby="repay-head">
+      <h2 className="kfs__heading" id="repay-head">
+        {t('servicing.repay.title')}
+      </h2>
+      {repayment.isPending ? (
+        <LoadingState />
+      ) : repayment.isError ? (
+        <StateNotice kind="error" title={t('servicing.repay.loadFailed')} text={errorText(repayment.error, t)} onRetry={() => void repayment.refetch()} />
+      ) : (
+        <>
+          {repayment.data.verifying && (
+            <p className="servicing__verifying" role="status">
+              {t('servicing.verifying')}
+            </p>
+          )}
+          {due && (
+            <p className="repay__prompt">
+              {t(due.dueDate && due.dueDate <= repayment.data.today ? 'servicing.repay.dueNow' : 'servicing.repay.dueNext', {
+                amount: money(due.amount),
+                date: due.dueDate ? formatDate(due.dueDate, market) : '',
+              })}
+            </p>
+          )}
+          <p className="kfs__note">{t('servicing.repay.outstanding', { amount: money(repayment.data.outstanding) })}</p>
+          {repayment.data.choices.length === 0 ? (
+            <p className="kfs__note">{t('servicing.repay.none')}</p>
+          ) : (
+            <ul className="choices">
+              {repayment.data.choices.map((choice) => (
+                <li key={choice.choice}>
+                  <ChoiceLink orderPath={orderPath} choice={choice} />
+                </li>
+              ))}
+            </ul>
+          )}
+        </>
+      )}
+      <Link className="order__agreement" to={`${orderPath}/plan`}>
+        {t('servicing.repay.plan')}
+      </Link>
+    </section>
+  );
+}
+
+function ChoiceLink({ orderPath, choice }: { orderPath: string; choice: RepaymentChoiceView }) {
+  const { t } = useTranslation();
+  const money = useMoney();
+  const market = useMarket();
+  const to = choice.choice === 'extension' ? `${orderPath}/extension` : `${orderPath}/pay/${choice.choice}`;
+  return (
+    <Link className={`choice choice--${choice.choice}`} to={to}>
+      <span className="choice__text">
+        <span className="choice__name">{t(`servicing.choice.${choice.choice}`)}</span>
+        <span className="choice__hint">
+          {choice.choice === 'extension' && choice.dueDate
+            ? t('servicing.choiceHint.extension', { date: formatDate(choice.dueDate, market) })
+            : t(`servicing.choiceHint.${choice.choice}`)}
+        </span>
+      </span>
+      <span className="choice__amount">{money(choice.amount)}</span>
+    </Link>
+  );
+}
+
+/** When the loan has ended: a rating, once, and borrowing again. */
+export function OrderEnd({ orderNo }: { orderNo: string }) {
+  const { t } = useTranslation();
+  const rate = useRateOrder(orderNo);
+  const [score, setScore] = useState(0);
+  const rated = rate.isSuccess || rate.error?.code === 'already_rated';
+  const problem = rate.error && rate.error.code !== 'already_rated' && rate.error.status !== 401 ? rate.error : null;
+  return (
+    <section className="card order-end" aria-labelledby="order-end">
+      <h2 className="kfs__heading" id="order-end">
+        {t('servicing.end.title')}
+      </h2>
+      {rated ? (
+        <p role="status">{t('servicing.end.thanks')}</p>
+      ) : (
+        <>
+          <p className="kfs__note" id="rate-label">
+            {t('servicing.end.ask')}
+          </p>
+          <div className="order-end__stars" role="radiogroup" aria-labelledby="rate-label">
+            {[1, 2, 3, 4, 5].map((value) => (
+              <button
+                key={value}
+                type="button"
+                role="radio"
+                aria-checked={score === value}
+                aria-label={t('servicing.end.stars', { count: value })}
+                className={value <= score ? 'star star--on' : 'star'}
+                onClick={() => setScore(value)}
+              >
+                ★
+              </button>
+            ))}
+          </div>
+          {problem && (
+            <p className="servicing__problem" role="alert">
+              {errorText(problem, t)}
+            </p>
+          )}
+          <Button block color="primary" fill="outline" disabled={score === 0} loading={rate.isPending} onClick={() => rate.mutate(score)}>
+            {t('servicing.end.send')}
+          </Button>
+        </>
+      )}
+      <Link className="adm-button adm-button-primary adm-button-block adm-button-large servicing__link-button" to="/products">
+        {t('servicing.end.again')}
+      </Link>
+      <Link className="order__agreement" to={`/orders/${encodeURIComponent(orderNo)}/plan`}>
+        {t('servicing.repay.plan')}
+      </Link>
+    </section>
+  );
+}

@@ -1,0 +1,153 @@
+import { Button } from 'antd-mobile';
+import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useParams } from 'react-router';
+import { errorText } from '@/shared/api/error-text';
+import { useMarket } from '@/shared/market/market-context';
+import { sessionStorageOrNull } from '../../boot';
+import { forgetPaymentKey } from '../../api/idempotency-key';
+import { usePayment, type Payment } from '../../api/payment';
+import { normalUtr, useSubmitUtr } from '../../api/submit-utr';
+import { Screen } from '../../layout/screen';
+import { LoadingState } from '../../ui/state-notice';
+import { TextField } from '../../ui/text-field';
+import { formatDate } from '../products/format';
+import { CopyRow, LoadFailed, useMoney } from './common';
+import './servicing.css';
+
+/** One payment: how to pay it (UPI, bank transfer with its reference, or the virtual account), then its UTR. */
+export function PaymentPage() {
+  const { t } = useTranslation();
+  const { paymentId = '' } = useParams();
+  const payment = usePayment(paymentId);
+  const backTo = payment.data ? `/orders/${encodeURIComponent(payment.data.orderNo)}` : '/orders';
+  return (
+    <Screen title={t('servicing.payment.title')} backTo={backTo}>
+      {payment.isPending ? (
+        <LoadingState />
+      ) : payment.isError ? (
+        <LoadFailed error={payment.error} title={t('servicing.payment.loadFailed')} onRetry={() => void payment.refetch()} />
+      ) : (
+        <PaymentDetails payment={payment.data} />
+      )}
+    </Screen>
+  );
+}
+
+function PaymentDetails({ payment }: { payment: Payment }) {
+  const { t } = useTranslation();
+  const money = useMoney();
+  const market = useMarket();
+  const orderLink = `/orders/${encodeURIComponent(payment.orderNo)}`;
+  return (
+    <div className="servicing">
+      <section className="card" aria-labelledby="payment-head">
+        <h2 className="kfs__heading" id="payment-head">
+          {t(`servicing.choice.${payment.choice}`)}
+        </h2>
+        <p className="servicing__big">{money(payment.amount)}</p>
+        <p className="kfs__note">{t('servicing.payment.pricedOn', { date: formatDate(payment.pricedOn, market) })}</p>
+        <p className={`payment-status payment-status--${payment.status}`} role="status">
+          {t(`servicing.paymentStatus.${payment.status}`)}
+        </p>
+        {payment.status === 'rejected' && payment.reason && <p className="order__reason">{payment.reason}</p>}
+      </section>
+      {payment.status === 'pending' && <Instructions payment={payment} />}
+      {payment.status === 'pending' && payment.method !== 'virtual_account' && <UtrForm payment={payment} />}
+      {payment.status === 'rejected' && (
+        <Link
+          className="adm-button adm-button-primary adm-button-block adm-button-large servicing__link-button"
+          to={orderLink}
+          onClick={() =>
+            forgetPaymentKey(
+              { orderNo: payment.orderNo, choice: payment.choice, method: payment.method, amount: payment.amount, today: payment.pricedOn },
+              sessionStorageOrNull(),
+            )
+          }
+        >
+          {t('servicing.payment.again')}
+        </Link>
+      )}
+      <Link className="order__agreement" to={orderLink}>
+        {t('servicing.payment.toLoan')}
+      </Link>
+    </div>
+  );
+}
+
+function Instructions({ payment }: { payment: Payment }) {
+  const { t } = useTranslation();
+  const money = useMoney();
+  const how = payment.instructions;
+  return (
+    <section className="card" aria-labelledby="payment-how">
+      <h2 className="kfs__heading" id="payment-how">
+        {t(`servicing.how.${payment.method}`, { amount: money(payment.amount) })}
+      </h2>
+      <dl className="copy-list">
+        <CopyRow label={t('servicing.field.amount')} value={money(payment.amount)} />
+        {how.payeeName && <CopyRow label={t('servicing.field.payee')} value={how.payeeName} />}
+        {how.upiId && <CopyRow label={t('servicing.field.upiId')} value={how.upiId} />}
+        {how.accountNumber && <CopyRow label={t('servicing.field.accountNumber')} value={how.accountNumber} />}
+        {how.ifsc && <CopyRow label={t('servicing.field.ifsc')} value={how.ifsc} />}
+        {how.bankName && <CopyRow label={t('servicing.field.bank')} value={how.bankName} />}
+        {how.bankCode && <CopyRow label={t('servicing.field.bank')} value={how.bankCode} />}
+        {how.virtualAccount && <CopyRow label={t('servicing.field.virtualAccount')} value={how.virtualAccount} />}
+        {payment.method !== 'virtual_account' && <CopyRow label={t('servicing.field.reference')} value={payment.reference} />}
+      </dl>
+      {payment.method !== 'virtual_account' && <p className="kfs__note">{t('servicing.how.referenceNote')}</p>}
+      {how.upiUri && (
+        <a className="adm-button adm-button-primary adm-button-fill-outline adm-button-block servicing__link-button" href={how.upiUri}>
+          {t('servicing.how.openUpi')}
+        </a>
+      )}
+    </section>
+  );
+}
+
+function UtrForm({ payment }: { payment: Payment }) {
+  const { t } = useTranslation();
+  const submit = useSubmitUtr(payment.paymentId);
+  const [utr, setUtr] = useState('');
+  const [checked, setChecked] = useState(false);
+  const valid = normalUtr(payment.method, utr);
+  const hint = payment.method === 'upi' ? t('servicing.utr.upiRule') : t('servicing.utr.bankRule');
+  const serverError = submit.error?.fields.utr ?? null;
+  const fieldError = checked && !valid ? hint : (serverError ?? (submit.error?.code === 'utr_already_used' ? t('servicing.utr.used') : undefined));
+  const otherProblem = submit.error && !submit.error.fields.utr && submit.error.code !== 'utr_already_used' && submit.error.status !== 401 ? submit.error : null;
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    setChecked(true);
+    if (!valid) return;
+    submit.mutate(valid);
+  };
+  return (
+    <form className="card utr" aria-labelledby="utr-head" onSubmit={onSubmit} noValidate>
+      <h2 className="kfs__heading" id="utr-head">
+        {t('servicing.utr.title')}
+      </h2>
+      <p className="kfs__note">{t('servicing.utr.text')}</p>
+      <TextField
+        id="utr"
+        label={t('servicing.utr.label')}
+        value={utr}
+        onChange={(value) => {
+          setUtr(value);
+          submit.reset();
+        }}
+        error={fieldError ?? undefined}
+        placeholder={hint}
+        autoComplete="off"
+        maxLength={22}
+      />
+      {otherProblem && (
+        <p className="servicing__problem" role="alert">
+          {otherProblem.code === 'payment_not_open' ? t('servicing.utr.notOpen') : errorText(otherProblem, t)}
+        </p>
+      )}
+      <Button block color="primary" size="large" type="submit" loading={submit.isPending}>
+        {t('servicing.utr.submit')}
+      </Button>
+    </form>
+  );
+}

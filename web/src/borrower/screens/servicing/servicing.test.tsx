@@ -1,0 +1,317 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { fakeApi, ok, refusal, renderBorrower } from '@/test/render-borrower';
+import { ORDER_DISBURSED } from '../orders/fixtures.test-data';
+
+const NO = 'KL-261123-7F3K9Q';
+const ORDER = `/api/v1/borrower/orders/${NO}`;
+const text = (element: Element) => element.textContent?.replace(/\s+/g, ' ').trim() ?? '';
+const buckets = (principal: number, interest: number, fees = 0, lateCharges = 0) => ({
+  principal,
+  interest,
+  fees,
+  lateCharges,
+  total: principal + interest + fees + lateCharges,
+});
+const ZERO = buckets(0, 0);
+
+const INSTALLMENTS = [
+  { seq: 1, dueDate: '2026-12-06', plannedDueDate: '2026-12-06', due: buckets(199980, 6720, 0, 500), paid: ZERO, outstanding: buckets(199980, 6720, 0, 500), status: 'overdue', verifying: false },
+  { seq: 2, dueDate: '2026-12-20', plannedDueDate: '2026-12-20', due: buckets(199980, 6720), paid: ZERO, outstanding: buckets(199980, 6720), status: 'upcoming', verifying: false },
+];
+const PLAN = {
+  orderNo: NO,
+  status: 'overdue',
+  currency: 'INR',
+  payoutDate: '2026-11-22',
+  today: '2026-12-08',
+  principal: 600000,
+  paidOut: 582300,
+  due: buckets(399960, 13440, 0, 500),
+  paid: ZERO,
+  outstanding: buckets(399960, 13440, 0, 500),
+  extensionsGranted: 0,
+  verifying: false,
+  closedBy: null,
+  installments: INSTALLMENTS,
+};
+const REPAYMENT = {
+  orderNo: NO,
+  status: 'overdue',
+  currency: 'INR',
+  today: '2026-12-08',
+  outstanding: 413900,
+  verifying: false,
+  choices: [
+    { choice: 'due', amount: 207200, installment: 1, dueDate: '2026-12-06' },
+    { choice: 'payoff', amount: 405000, installment: null, dueDate: null },
+    { choice: 'extension', amount: 30000, installment: 1, dueDate: '2026-12-13' },
+  ],
+};
+const TYPES = [
+  { method: 'upi', payeeName: 'Kilat Finance', upiId: 'kilat@axis', upiUri: null, bankName: null, accountNumber: null, ifsc: null, bankCode: null, virtualAccount: null },
+  { method: 'bank_transfer', payeeName: 'Kilat Finance', upiId: null, upiUri: null, bankName: 'Axis Bank', accountNumber: '912020012345678', ifsc: 'UTIB0000123', bankCode: null, virtualAccount: null },
+];
+const PAYMENT = {
+  paymentId: 'pay-1',
+  orderNo: NO,
+  choice: 'due',
+  method: 'bank_transfer',
+  amount: 207200,
+  currency: 'INR',
+  pricedOn: '2026-12-08',
+  status: 'pending',
+  reference: 'KPAB12CD34EF',
+  utr: null,
+  reason: null,
+  instructions: TYPES[1],
+  createdAt: Date.UTC(2026, 11, 8, 6),
+};
+const EXTENSION = {
+  orderNo: NO,
+  currency: 'INR',
+  installment: 1,
+  days: 7,
+  fee: 30000,
+  currentDueDate: '2026-12-06',
+  newDueDate: '2026-12-13',
+  extensionsGranted: 0,
+  revisedSchedule: [
+    { seq: 1, dueDate: '2026-12-13', principal: 199980, interest: 6720, fees: 0, amount: 206700 },
+    { seq: 2, dueDate: '2026-12-27', principal: 199980, interest: 6720, fees: 0, amount: 206700 },
+  ],
+};
+
+beforeEach(() => window.sessionStorage.clear());
+
+describe('the loan page after payout', () => {
+  it('prompts for what is due and offers the choices with their amounts', async () => {
+    fakeApi({
+      [`GET ${ORDER}`]: () => ok({ ...ORDER_DISBURSED, status: 'overdue' }),
+      [`GET ${ORDER}/repayment`]: () => ok(REPAYMENT),
+    }).signIn();
+    renderBorrower(`/app/orders/${NO}?lang=1`);
+    expect(await screen.findByText('₹2,072 is due now (due 6 Dec 2026).')).toBeInTheDocument();
+    const links = within(screen.getByRole('heading', { name: 'Repay' }).closest('section')!).getAllByRole('link');
+    expect(links.map((link) => [text(link), link.getAttribute('href')])).toEqual([
+      ['Pay this installmentThe installment due, with any late charges₹2,072', `/app/orders/${NO}/pay/due`],
+      ['Repay everything todayInterest only for the days used; no prepayment charge₹4,050', `/app/orders/${NO}/pay/payoff`],
+      ['Extend the due dateFee only; the new due date is 13 Dec 2026₹300', `/app/orders/${NO}/extension`],
+      ['See the installment plan', `/app/orders/${NO}/plan`],
+    ]);
+  });
+
+  it('says "payment received, verifying" while a UTR waits, and shows an error with a retry', async () => {
+    let answer = () => refusal(503, 'internal', 'Service unavailable.');
+    fakeApi({ [`GET ${ORDER}`]: () => ok(ORDER_DISBURSED), [`GET ${ORDER}/repayment`]: () => answer() }).signIn();
+    const user = userEvent.setup();
+    renderBorrower(`/app/orders/${NO}?lang=1`);
+    expect(await screen.findByText('What you can repay could not be loaded.')).toBeInTheDocument();
+    answer = () => ok({ ...REPAYMENT, verifying: true });
+    await user.click(screen.getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByText(/Payment received, verifying/)).toBeInTheDocument();
+  });
+
+  it('when the loan has ended, asks for a rating once and offers to borrow again', async () => {
+    const api = fakeApi({
+      [`GET ${ORDER}`]: () => ok({ ...ORDER_DISBURSED, status: 'repaid' }),
+      [`POST ${ORDER}/rating`]: () => ok({ orderNo: NO, score: 4 }),
+    });
+    api.signIn();
+    const user = userEvent.setup();
+    renderBorrower(`/app/orders/${NO}?lang=1`);
+    await screen.findByRole('heading', { name: 'Loan closed' });
+    expect(screen.getByRole('link', { name: 'Borrow again' })).toHaveAttribute('href', '/app/products');
+    expect(screen.getByRole('button', { name: 'Send rating' })).toBeDisabled();
+    await user.click(screen.getByRole('radio', { name: '4 stars' }));
+    await user.click(screen.getByRole('button', { name: 'Send rating' }));
+    expect(await screen.findByText('Thank you for your rating.')).toBeInTheDocument();
+    expect(api.callsTo('POST', `${ORDER}/rating`).map((call) => call.body)).toEqual([{ score: 4 }]);
+    expect(screen.queryByRole('radio')).not.toBeInTheDocument();
+  });
+
+  it('an order already rated thanks instead of failing', async () => {
+    fakeApi({
+      [`GET ${ORDER}`]: () => ok({ ...ORDER_DISBURSED, status: 'exited_in_cooling_off' }),
+      [`POST ${ORDER}/rating`]: () => refusal(409, 'already_rated', 'Already rated.'),
+    }).signIn();
+    const user = userEvent.setup();
+    renderBorrower(`/app/orders/${NO}?lang=1`);
+    await user.click(await screen.findByRole('radio', { name: '1 star' }));
+    await user.click(screen.getByRole('button', { name: 'Send rating' }));
+    expect(await screen.findByText('Thank you for your rating.')).toBeInTheDocument();
+  });
+});
+
+describe('the installment plan', () => {
+  it('lists each installment with its due date, amount due, outstanding and status, and opens one', async () => {
+    fakeApi({ [`GET ${ORDER}/plan`]: () => ok(PLAN), [`GET ${ORDER}/plan/1`]: () => ok(INSTALLMENTS[0]) }).signIn();
+    const user = userEvent.setup();
+    renderBorrower(`/app/orders/${NO}/plan?lang=1`);
+    const items = within(await screen.findByRole('list', { name: 'Installments' })).getAllByRole('listitem');
+    expect(items.map(text)).toEqual([
+      'Installment 1OverdueDue 6 Dec 2026₹2,072Outstanding₹2,072',
+      'Installment 2UpcomingDue 20 Dec 2026₹2,067Outstanding₹2,067',
+    ]);
+    expect(screen.getByText('Paid out to you on 22 Nov 2026').nextSibling).toHaveTextContent('₹5,823');
+    expect(screen.getByText('Outstanding', { selector: 'dt' }).nextSibling).toHaveTextContent('₹4,139');
+
+    await user.click(within(items[0]!).getByRole('link'));
+    const due = await screen.findByRole('region', { name: 'What is due' });
+    expect(within(due).getAllByRole('definition').map(text)).toEqual(['₹1,999.80', '₹67.20', '₹0', '₹5', '₹2,072']);
+    expect(screen.getByText('Due date').nextSibling).toHaveTextContent('6 Dec 2026');
+    expect(within(screen.getByRole('region', { name: 'Paid' })).getByText('Total').nextSibling).toHaveTextContent('₹0');
+  });
+
+  it('has an error state with a retry (in Indonesian)', async () => {
+    let answer = () => refusal(503, 'internal', 'Service unavailable.');
+    fakeApi({ [`GET ${ORDER}/plan`]: () => answer() }).signIn();
+    const user = userEvent.setup();
+    renderBorrower(`/app/orders/${NO}/plan?lang=id`);
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('Rencana cicilan tidak dapat dimuat.');
+    answer = () => ok(PLAN);
+    await user.click(within(alert).getByRole('button'));
+    expect(await screen.findByText('Terlambat')).toBeInTheDocument();
+  });
+});
+
+describe('paying', () => {
+  it('picks a payment type, creates one payment with a key kept across retries, and shows its instructions', async () => {
+    let fail = true;
+    const api = fakeApi({
+      [`GET ${ORDER}/repayment`]: () => ok(REPAYMENT),
+      'GET /api/v1/borrower/payment-types': () => ok(TYPES),
+      [`POST ${ORDER}/payments`]: () => (fail ? refusal(503, 'internal', 'Service unavailable.') : ok(PAYMENT, 201)),
+      'GET /api/v1/borrower/payments/pay-1': () => ok(PAYMENT),
+    });
+    api.signIn();
+    const user = userEvent.setup();
+    renderBorrower(`/app/orders/${NO}/pay/due?lang=1`);
+    expect(await screen.findByText('₹2,072')).toBeInTheDocument();
+    await user.click(screen.getByRole('radio', { name: /Bank transfer/ }));
+    await user.click(screen.getByRole('button', { name: 'Pay ₹2,072' }));
+    expect(await screen.findByRole('alert')).toBeInTheDocument();
+    fail = false;
+    await user.click(screen.getByRole('button', { name: 'Pay ₹2,072' }));
+    await waitFor(() => expect(window.location.pathname).toBe('/app/payments/pay-1'));
+    const bodies = api.callsTo('POST', `${ORDER}/payments`).map((call) => call.body as { choice: string; method: string; idempotencyKey: string });
+    expect(bodies).toHaveLength(2);
+    expect(bodies[0]).toMatchObject({ choice: 'due', method: 'bank_transfer' });
+    expect(bodies[1]!.idempotencyKey).toBe(bodies[0]!.idempotencyKey);
+    expect(bodies[0]!.idempotencyKey).toMatch(/^[A-Za-z0-9_-]{8,64}$/);
+
+    expect(await screen.findByRole('heading', { name: 'Transfer ₹2,072 to the collection account' })).toBeInTheDocument();
+    expect(screen.getByText('912020012345678')).toBeInTheDocument();
+    expect(screen.getByText('UTIB0000123')).toBeInTheDocument();
+    expect(screen.getByText('KPAB12CD34EF')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Copy Reference' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Copy Account number' })).toBeInTheDocument();
+  });
+
+  it('checks the UTR as the server does, shows the server field error at the field, then "verifying"', async () => {
+    const api = fakeApi({
+      'GET /api/v1/borrower/payments/pay-1': () => ok(PAYMENT),
+      'POST /api/v1/borrower/payments/pay-1/utr': (call) =>
+        (call.body as { utr: string }).utr === '123456789012'
+          ? refusal(409, 'utr_already_used', 'Used.')
+          : (call.body as { utr: string }).utr === 'ABCD0123456789XY'
+            ? refusal(422, 'invalid_field', 'Invalid.', { fields: { utr: 'Server says no.' } })
+            : ok({ ...PAYMENT, status: 'verifying', utr: 'N123456789012345678901' }),
+    });
+    api.signIn();
+    const user = userEvent.setup();
+    renderBorrower('/app/payments/pay-1?lang=1');
+    const field = await screen.findByLabelText('UTR');
+    await user.type(field, '12345');
+    await user.click(screen.getByRole('button', { name: 'Submit UTR' }));
+    expect(field).toHaveAttribute('aria-invalid', 'true');
+    expect(screen.getByText('12 digits (IMPS), or 16 or 22 letters and digits (NEFT, RTGS)', { selector: '.field__error' })).toBeInTheDocument();
+    expect(api.callsTo('POST', '/api/v1/borrower/payments/pay-1/utr')).toHaveLength(0);
+
+    await user.clear(field);
+    await user.type(field, '123456789012');
+    await user.click(screen.getByRole('button', { name: 'Submit UTR' }));
+    expect(await screen.findByText(/already been used/)).toBeInTheDocument();
+
+    await user.clear(field);
+    await user.type(field, 'abcd0123456789xy');
+    await user.click(screen.getByRole('button', { name: 'Submit UTR' }));
+    expect(await screen.findByText('Server says no.')).toBeInTheDocument();
+    expect(api.callsTo('POST', '/api/v1/borrower/payments/pay-1/utr').at(-1)!.body).toEqual({ utr: 'ABCD0123456789XY' });
+
+    await user.clear(field);
+    await user.type(field, 'n123456789012345678901');
+    await user.click(screen.getByRole('button', { name: 'Submit UTR' }));
+    expect(await screen.findByText(/Payment received, verifying/)).toBeInTheDocument();
+    expect(screen.queryByLabelText('UTR')).not.toBeInTheDocument();
+  });
+
+  it('a UPI payment takes 12 digits only; an Indonesian virtual account shows its number and no UTR', async () => {
+    fakeApi({
+      'GET /api/v1/borrower/payments/pay-1': () => ok({ ...PAYMENT, method: 'upi', instructions: { ...TYPES[0], upiUri: 'upi://pay?pa=kilat@axis&am=2072.00&tr=KPAB12CD34EF' } }),
+      'GET /api/v1/borrower/payments/pay-2': () =>
+        ok({
+          ...PAYMENT,
+          paymentId: 'pay-2',
+          method: 'virtual_account',
+          currency: 'IDR',
+          amount: 1500000,
+          instructions: { method: 'virtual_account', payeeName: 'Kilat', upiId: null, upiUri: null, bankName: null, accountNumber: null, ifsc: null, bankCode: 'BCA', virtualAccount: '8808123456789012' },
+        }),
+    }).signIn();
+    const user = userEvent.setup();
+    const view = renderBorrower('/app/payments/pay-1?lang=1');
+    const field = await screen.findByLabelText('UTR');
+    expect(screen.getByRole('link', { name: 'Open a UPI app' })).toHaveAttribute('href', 'upi://pay?pa=kilat@axis&am=2072.00&tr=KPAB12CD34EF');
+    await user.type(field, 'ABCD0123456789XY');
+    await user.click(screen.getByRole('button', { name: 'Submit UTR' }));
+    expect(screen.getByText('12 digits', { selector: '.field__error' })).toBeInTheDocument();
+    view.unmount();
+
+    renderBorrower('/app/payments/pay-2?lang=id');
+    expect(await screen.findByText('8808123456789012')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Salin Nomor virtual account' })).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: /^Transfer Rp\s?15\.000 ke virtual account Anda$/ })).toBeInTheDocument();
+    expect(screen.queryByLabelText('UTR')).not.toBeInTheDocument();
+  });
+
+  it('a choice the loan no longer offers is an empty state', async () => {
+    fakeApi({ [`GET ${ORDER}/repayment`]: () => ok({ ...REPAYMENT, choices: [] }), 'GET /api/v1/borrower/payment-types': () => ok(TYPES) }).signIn();
+    renderBorrower(`/app/orders/${NO}/pay/cooling_off?lang=1`);
+    expect(await screen.findByRole('heading', { name: 'Not available now' })).toBeInTheDocument();
+  });
+});
+
+describe('the extension', () => {
+  it('shows the fee, the new due date and the revised schedule, and accepting starts the fee payment', async () => {
+    const api = fakeApi({
+      [`GET ${ORDER}/extension`]: () => ok(EXTENSION),
+      'GET /api/v1/borrower/payment-types': () => ok(TYPES),
+      [`POST ${ORDER}/extension`]: () => ok({ ...PAYMENT, choice: 'extension', method: 'upi', amount: 30000, instructions: TYPES[0] }, 201),
+      'GET /api/v1/borrower/payments/pay-1': () => ok({ ...PAYMENT, choice: 'extension', method: 'upi', amount: 30000, instructions: TYPES[0] }),
+    });
+    api.signIn();
+    const user = userEvent.setup();
+    renderBorrower(`/app/orders/${NO}/extension?lang=1`);
+    expect(await screen.findByText('Extension fee (with tax)')).toBeInTheDocument();
+    expect(screen.getByText('Extension fee (with tax)').nextSibling).toHaveTextContent('₹300');
+    expect(screen.getByText('New due date').nextSibling).toHaveTextContent('13 Dec 2026');
+    const rows = within(screen.getByRole('table')).getAllByRole('row').slice(1);
+    expect(rows.map(text)).toEqual([
+      '113 Dec 2026₹2,067principal ₹1,999.80, interest ₹67.20, fees ₹0',
+      '227 Dec 2026₹2,067principal ₹1,999.80, interest ₹67.20, fees ₹0',
+    ]);
+    await user.click(screen.getByRole('button', { name: 'Accept and pay the fee, ₹300' }));
+    await waitFor(() => expect(window.location.pathname).toBe('/app/payments/pay-1'));
+    expect(api.callsTo('POST', `${ORDER}/extension`)[0]!.body).toMatchObject({ method: 'upi' });
+    expect(await screen.findByRole('heading', { name: 'Extend the due date' })).toBeInTheDocument();
+  });
+
+  it('none offered is an empty state', async () => {
+    fakeApi({ [`GET ${ORDER}/extension`]: () => refusal(409, 'choice_unavailable', 'No.'), 'GET /api/v1/borrower/payment-types': () => ok(TYPES) }).signIn();
+    renderBorrower(`/app/orders/${NO}/extension?lang=id`);
+    expect(await screen.findByRole('heading', { name: 'Tidak ada perpanjangan' })).toBeInTheDocument();
+  });
+});
