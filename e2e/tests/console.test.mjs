@@ -113,6 +113,9 @@ test('a reviewer approves an application in the console and the borrower sees it
       const table = page.getByRole('table', { name: /entr(y|ies), newest first/ });
       await table.getByText('order.approve', { exact: true }).waitFor();
       await table.getByText('view_unmasked', { exact: true }).first().waitFor();
+      // The search's answer replaces the unfiltered list the page opened with (which has the borrower's order.open):
+      // wait for that to go, and fail if it stays.
+      await table.getByText('order.open', { exact: true }).waitFor({ state: 'detached', timeout: 10_000 });
       assert.ok(!(await table.textContent()).includes('order.open'), 'the borrower’s own entries are not the operator’s');
       await shot(page, 'audit');
 
