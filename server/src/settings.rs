@@ -394,6 +394,33 @@ impl Settings {
             n => n,
         }
     }
+
+    /// How the pool's size is shared out between the shared pool (writes, transactions, the other reads) and each of
+    /// `workers` HTTP workers' own pools for the hot reads (`Db::open_worker_pool`), so that the server never holds
+    /// more than [`Settings::pool_size`] connections in all. On PostgreSQL the worker pools share three quarters of
+    /// it (most requests are hot reads) and the shared pool keeps the rest; when there is not one connection per
+    /// worker to give, there are no worker pools and the shared pool keeps the whole. SQLite has no worker pools.
+    pub fn pool_split(&self, workers: usize) -> PoolSplit {
+        let total = self.pool_size();
+        let workers = u32::try_from(workers.max(1)).unwrap_or(u32::MAX);
+        let per_worker = if self.database_url.expose_secret().starts_with("sqlite:") {
+            0
+        } else {
+            total * 3 / 4 / workers
+        };
+        PoolSplit {
+            shared: total - per_worker * workers,
+            per_worker,
+        }
+    }
+}
+
+/// The connections of the shared pool and of each HTTP worker's pool (see [`Settings::pool_split`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PoolSplit {
+    pub shared: u32,
+    /// 0: no worker pools.
+    pub per_worker: u32,
 }
 
 impl SiteSettings {
@@ -524,6 +551,41 @@ mod tests {
 
     fn site() -> SiteSettings {
         Settings::load(None).expect("the defaults load").site
+    }
+
+    #[test]
+    fn the_worker_pools_and_the_shared_pool_stay_within_the_configured_size() {
+        let mut settings = Settings::load(None).expect("the defaults load");
+        settings.database_url = "postgres://kilat@db/kilat".to_owned().into();
+        for (max, workers, shared, per_worker) in [
+            (0, 2, 4, 6),
+            (16, 2, 4, 6),
+            (16, 3, 4, 4),
+            (10, 2, 4, 3),
+            (4, 2, 2, 1),
+            (2, 2, 2, 0),
+            (1, 1, 1, 0),
+            (8, 1, 2, 6),
+        ] {
+            settings.database_max_connections = max;
+            let split = settings.pool_split(workers);
+            assert_eq!(
+                split,
+                PoolSplit { shared, per_worker },
+                "{max} connections, {workers} workers"
+            );
+            assert!(split.shared >= 1);
+            assert!(split.shared + split.per_worker * workers as u32 <= settings.pool_size());
+        }
+        settings.database_url = "sqlite:///tmp/kilat.db".to_owned().into();
+        settings.database_max_connections = 0;
+        assert_eq!(
+            settings.pool_split(2),
+            PoolSplit {
+                shared: 4,
+                per_worker: 0
+            }
+        );
     }
 
     #[test]

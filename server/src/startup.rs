@@ -64,7 +64,7 @@ pub struct Application {
     listeners: Vec<std::net::TcpListener>,
     addr: SocketAddr,
     state: AppState,
-    /// Connections of each HTTP worker's own pool for the hot reads (PostgreSQL; `Db::open_worker_pool`).
+    /// Connections of each HTTP worker's own pool for the hot reads (PostgreSQL; `Db::open_worker_pool`); 0: none.
     worker_pool_size: u32,
 }
 
@@ -72,9 +72,14 @@ impl Application {
     /// Connects and migrates the database, renders the pages and binds the listeners (port 0 picks a free port).
     pub async fn build(settings: &Settings) -> anyhow::Result<Self> {
         settings.validate()?;
+        let workers = match settings.workers {
+            0 => std::thread::available_parallelism().map_or(1, usize::from),
+            n => n,
+        };
+        // The shared pool and the workers' pools together stay within `database_max_connections`.
+        let pools = settings.pool_split(workers);
         let db =
-            crate::store::Db::connect(settings.database_url.expose_secret(), settings.pool_size())
-                .await?;
+            crate::store::Db::connect(settings.database_url.expose_secret(), pools.shared).await?;
         let assets = Assets::load(&settings.site).context("preparing the embedded web app")?;
         if !assets.has_site() {
             tracing::warn!(
@@ -126,21 +131,14 @@ impl Application {
             secure_cookies: settings.mode == Mode::Production,
             products_json: Default::default(),
         }));
-        let workers = match settings.workers {
-            0 => std::thread::available_parallelism().map_or(1, usize::from),
-            n => n,
-        };
         let (listeners, addr) = bind(settings.listen, workers).with_context(|| {
             format!(
                 "listening on {} (is another server using it? set KILAT_LISTEN)",
                 settings.listen
             )
         })?;
-        // Each worker's pool gets its share of the configured size; the shared pool (writes, the other reads) keeps
-        // the whole, so PostgreSQL may see up to twice `database_max_connections`.
-        let worker_pool_size = settings
-            .pool_size()
-            .div_ceil(u32::try_from(listeners.len()).unwrap_or(1).max(1));
+        // `bind` opens one listener per worker (at least one), so each has its pool of the size counted above.
+        let worker_pool_size = pools.per_worker;
         Ok(Self {
             listeners,
             addr,

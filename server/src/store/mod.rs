@@ -126,13 +126,14 @@ impl Db {
     /// `max_connections` for the hot reads (the session with the order list or home, [`Db::read_pool`]); connections
     /// open lazily, on that runtime. A connection of the shared pool opened by one worker's runtime and used by
     /// another's costs extra wake-ups on every query: about 2 context switches a request (docs/PERFORMANCE.md). On
-    /// SQLite nothing: its connections talk to their own threads through channels, whatever the runtime.
+    /// SQLite nothing: its connections talk to their own threads through channels, whatever the runtime. Nothing either
+    /// when `max_connections` is 0 (`Settings::pool_split`): the hot reads then use the shared pool.
     pub fn open_worker_pool(&self, max_connections: u32) -> anyhow::Result<()> {
-        if self.sqlite {
+        if self.sqlite || max_connections == 0 {
             return Ok(());
         }
         let pool = AnyPoolOptions::new()
-            .max_connections(max_connections.max(1))
+            .max_connections(max_connections)
             .acquire_timeout(Duration::from_secs(10))
             .test_before_acquire(false)
             .connect_lazy(&self.url)

@@ -1,5 +1,5 @@
 //! A live session with what its borrower's standing needs (certification progress, the job step's blob, the open
-//! order), read in one statement for the home screen.
+//! order), read in one statement and one row for the home screen.
 
 use kilat_domain::{Market, OrderState};
 
@@ -18,24 +18,26 @@ pub struct SessionStanding {
     pub open_order: Option<OpenOrderRow>,
 }
 
-/// One row of [`Db::session_standing`]: `part` `s` is the session with its borrower and open order (`text1`…`text5`:
-/// the borrower's id, market, sealed phone, the open order's number and status; `num1`…`num5`: the borrower's
-/// creation, the session's opening and last use, the order's amount and creation); each `c` row is one step done
-/// (`text1`: the step, `text2`: the job step's sealed blob; `num1`: its completion). One shape for both, so that the
-/// borrower's columns (the sealed phone above all) are read once, not once per step.
+/// The one row of [`Db::session_standing`]: the session, its borrower, the open order (NULLs when none) and the
+/// completion time of each step (NULL when not done), with the job step's sealed blob.
 #[derive(sqlx::FromRow)]
 struct Row {
-    part: String,
-    text1: Option<String>,
-    text2: Option<String>,
-    text3: Option<String>,
-    text4: Option<String>,
-    text5: Option<String>,
-    num1: Option<i64>,
-    num2: Option<i64>,
-    num3: Option<i64>,
-    num4: Option<i64>,
-    num5: Option<i64>,
+    borrower_id: String,
+    market: String,
+    phone_enc: String,
+    borrower_created_at: i64,
+    session_created_at: i64,
+    last_seen_at: i64,
+    order_no: Option<String>,
+    order_status: Option<String>,
+    order_amount: Option<i64>,
+    order_created_at: Option<i64>,
+    base_at: Option<i64>,
+    personal_at: Option<i64>,
+    job_at: Option<i64>,
+    extended_at: Option<i64>,
+    bank_at: Option<i64>,
+    job_enc: Option<String>,
 }
 
 fn decode(e: kilat_domain::UnknownCode) -> sqlx::Error {
@@ -44,75 +46,81 @@ fn decode(e: kilat_domain::UnknownCode) -> sqlx::Error {
 
 impl Db {
     /// A live session (the conditions of [`Db::session_borrower`]) with its borrower, the steps they have done (only
-    /// the job step's blob) and their open order, in one statement: the session row LEFT JOINed to the open order
-    /// (at most one), then, UNION ALL, a row per step done under the same session conditions. No session row means no
-    /// live session. The session's last use is not moved here.
+    /// the job step's blob) and their open order, in one statement and one row: the session JOINed to its borrower,
+    /// LEFT JOINed to the open order (at most one: `orders_one_open`) and to each step by its primary key. No row
+    /// means no live session. The session's last use is not moved here.
     pub async fn session_standing(
         &self,
         token_hash: &str,
         idle_since: i64,
         created_since: i64,
     ) -> sqlx::Result<Option<SessionStanding>> {
-        let rows: Vec<Row> = sqlx::query_as(concat!(
-            "SELECT 's' AS part, b.id AS text1, b.market AS text2, b.phone_enc AS text3, o.order_no AS text4,
-               o.status AS text5, b.created_at AS num1, s.created_at AS num2, s.last_seen_at AS num3,
-               o.amount AS num4, o.created_at AS num5
+        let row: Option<Row> = sqlx::query_as(concat!(
+            "SELECT b.id AS borrower_id, b.market, b.phone_enc, b.created_at AS borrower_created_at,
+               s.created_at AS session_created_at, s.last_seen_at, o.order_no, o.status AS order_status,
+               o.amount AS order_amount, o.created_at AS order_created_at, cb.completed_at AS base_at,
+               cp.completed_at AS personal_at, cj.completed_at AS job_at, ce.completed_at AS extended_at,
+               ck.completed_at AS bank_at, cj.data_enc AS job_enc
              FROM borrower_sessions s JOIN borrowers b ON b.id = s.borrower_id
              LEFT JOIN orders o ON o.borrower_id = s.borrower_id AND o.closed_at IS NULL
-             WHERE ",
-            live_session!(),
-            " UNION ALL
-             SELECT 'c', c.step, CASE WHEN c.step = 'job' THEN c.data_enc END, NULL, NULL, NULL, c.completed_at, NULL,
-               NULL, NULL, NULL
-             FROM borrower_sessions s JOIN certification_steps c ON c.borrower_id = s.borrower_id
+             LEFT JOIN certification_steps cb ON cb.borrower_id = s.borrower_id AND cb.step = 'base'
+             LEFT JOIN certification_steps cp ON cp.borrower_id = s.borrower_id AND cp.step = 'personal'
+             LEFT JOIN certification_steps cj ON cj.borrower_id = s.borrower_id AND cj.step = 'job'
+             LEFT JOIN certification_steps ce ON ce.borrower_id = s.borrower_id AND ce.step = 'extended'
+             LEFT JOIN certification_steps ck ON ck.borrower_id = s.borrower_id AND ck.step = 'bank'
              WHERE ",
             live_session!()
         ))
         .bind(token_hash)
         .bind(idle_since)
         .bind(created_since)
-        .fetch_all(&self.read_pool())
+        .fetch_optional(&self.read_pool())
         .await?;
-        let mut session = None;
-        let mut open_order = None;
-        let mut steps = Vec::with_capacity(rows.len());
-        for row in rows {
-            if row.part == "s" {
-                let market = row.text2.unwrap_or_default();
-                session = Some(SessionRow {
-                    borrower: BorrowerRow {
-                        id: row.text1.unwrap_or_default(),
-                        market: Market::try_from(market).map_err(decode)?,
-                        phone_enc: row.text3.unwrap_or_default(),
-                        created_at: row.num1.unwrap_or_default(),
-                    },
-                    created_at: row.num2.unwrap_or_default(),
-                    last_seen_at: row.num3.unwrap_or_default(),
-                });
-                if let Some(order_no) = row.text4 {
-                    open_order = Some(OpenOrderRow {
-                        order_no,
-                        status: OrderState::try_from(row.text5.unwrap_or_default())
-                            .map_err(decode)?,
-                        amount: row.num4.unwrap_or_default(),
-                        created_at: row.num5.unwrap_or_default(),
-                    });
-                }
-            } else {
-                steps.push(StepDoneWithJob {
-                    step: Step::try_from(row.text1.unwrap_or_default()).map_err(decode)?,
-                    completed_at: row.num1.unwrap_or_default(),
-                    data_enc: row.text2,
-                });
-            }
-        }
-        // The step rows come with the session row or not at all (the same session conditions): no session row, no
-        // live session.
-        let Some(session) = session else {
+        let Some(row) = row else {
             return Ok(None);
         };
+        let open_order = match row.order_no {
+            Some(order_no) => Some(OpenOrderRow {
+                order_no,
+                status: OrderState::try_from(row.order_status.unwrap_or_default())
+                    .map_err(decode)?,
+                amount: row.order_amount.unwrap_or_default(),
+                created_at: row.order_created_at.unwrap_or_default(),
+            }),
+            None => None,
+        };
+        // An exhaustive match, so that a new step cannot be left out of the statement above unnoticed.
+        let completed_at = |step: Step| match step {
+            Step::Base => row.base_at,
+            Step::Personal => row.personal_at,
+            Step::Job => row.job_at,
+            Step::Extended => row.extended_at,
+            Step::Bank => row.bank_at,
+        };
+        let mut steps: Vec<StepDoneWithJob> = Step::ALL
+            .iter()
+            .filter_map(|&step| {
+                completed_at(step).map(|completed_at| StepDoneWithJob {
+                    step,
+                    completed_at,
+                    data_enc: None,
+                })
+            })
+            .collect();
+        if let Some(job) = steps.iter_mut().find(|s| s.step == Step::Job) {
+            job.data_enc = row.job_enc;
+        }
         Ok(Some(SessionStanding {
-            session,
+            session: SessionRow {
+                borrower: BorrowerRow {
+                    id: row.borrower_id,
+                    market: Market::try_from(row.market).map_err(decode)?,
+                    phone_enc: row.phone_enc,
+                    created_at: row.borrower_created_at,
+                },
+                created_at: row.session_created_at,
+                last_seen_at: row.last_seen_at,
+            },
             steps,
             open_order,
         }))
