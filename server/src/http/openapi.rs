@@ -70,7 +70,8 @@ use crate::settings::{GrievanceOfficer, PublicSiteSettings};
         payments::disburse,
         payments::queue,
         payments::confirm,
-        payments::reject
+        payments::reject,
+        payments::payouts
     ),
     components(schemas(ErrorBody, ErrorCode, PublicSiteSettings, GrievanceOfficer, site::ContactMessageRequest, site::ContactMessageCreated)),
     modifiers(&SessionSchemes, &CommonErrors),

@@ -490,7 +490,7 @@ pub struct Payment {
     pub instructions: Instructions,
 }
 
-fn payment_of(s: &Services, row: PaymentRow) -> Result<Payment, Error> {
+pub(crate) fn payment_of(s: &Services, row: PaymentRow) -> Result<Payment, Error> {
     let code = |what: &str, v: &str| anyhow::anyhow!("payment {}: unknown {what} {v:?}", row.id);
     let choice =
         RepaymentChoice::from_code(&row.choice).ok_or_else(|| code("choice", &row.choice))?;
