@@ -184,7 +184,8 @@ test('finance pays out an approved loan, the borrower pays with a UTR, finance c
       await shot(page, 'payouts-confirm');
       await row.getByRole('button', { name: /^Pay out ₹/ }).click();
       await page.getByRole('status').filter({ hasText: `${orderNo} paid out` }).waitFor();
-      await page.getByText('No approved orders are waiting for payout in India.').waitFor();
+      // Gone from the list (the approval journey's order may still wait there).
+      await page.getByRole('link', { name: orderNo }).waitFor({ state: 'detached' });
 
       // The borrower's plan exists; the borrower pays the installment due with a UTR.
       const plan = await borrowerApi(borrower, 'GET', `/api/v1/borrower/orders/${orderNo}/plan`);
