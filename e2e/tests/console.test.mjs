@@ -64,7 +64,7 @@ test('a reviewer approves an application in the console and the borrower sees it
       // The queue of India, with the application, its amount in rupees and its APR.
       await page.getByRole('heading', { level: 1, name: 'Review queue' }).waitFor();
       const nav = page.getByRole('navigation', { name: 'Console sections' });
-      assert.deepEqual(await nav.getByRole('link').allTextContents(), ['Review queue', 'Audit trail']);
+      assert.deepEqual(await nav.getByRole('link').allTextContents(), ['Review queue', 'Payouts', 'Repayments', 'Audit trail']);
       const link = page.getByRole('link', { name: orderNo });
       await link.waitFor();
       const row = page.getByRole('row').filter({ has: link });
@@ -134,5 +134,99 @@ test('a reviewer approves an application in the console and the borrower sees it
     assert.ok(page.indexOf('Approved') >= 0 && page.indexOf('Approved') < page.indexOf(`Loan number ${orderNo}`), 'the status beside the loan reads Approved');
     assert.ok(page.lastIndexOf('Approved') > page.lastIndexOf(market.t.underReview), 'the timeline ends with the approval');
     await borrower.screenshot({ path: path.join(outDir, 'console-borrower-approved.png') });
+  });
+});
+
+/** A borrower API call from the borrower's own page (its session cookie, same origin). */
+async function borrowerApi(page, method, apiPath, body, headers = {}) {
+  return page.evaluate(
+    async ([m, p, b, h]) => {
+      const response = await fetch(p, { method: m, headers: { 'Content-Type': 'application/json', ...h }, body: b ? JSON.stringify(b) : undefined });
+      return { status: response.status, envelope: await response.json() };
+    },
+    [method, apiPath, body, headers],
+  );
+}
+
+test('finance pays out an approved loan, the borrower pays with a UTR, finance confirms it and the order shows it paid', { ...JOURNEY, timeout: 300_000 }, async (tc) => {
+  // Another borrower than the approval journey's, so both run against one server.
+  const market = { ...BORROWER_MARKETS.india, phone: '91234 56781', e164: '+919123456781' };
+  await site.page(tc, async (borrower) => {
+    const { orderNo } = await applyForLoan(borrower, site, market);
+    await site.page(tc, DESKTOP, async (page) => {
+      await page.goto(site.url(`/console/orders/${encodeURIComponent(orderNo)}`), { waitUntil: 'load' });
+      await page.getByRole('heading', { level: 1, name: 'Sign in' }).waitFor();
+      await page.getByLabel('Username').fill('admin');
+      await page.getByLabel('Password').fill(adminPassword());
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      const heading = page.getByRole('heading', { level: 1, name: new RegExp(orderNo) });
+      await heading.waitFor();
+      const decision = page.getByRole('region', { name: 'Decision' });
+      await decision.getByLabel('Reason (the borrower sees it)').fill('Income and bank account verified.');
+      await decision.getByRole('button', { name: 'Approve…' }).click();
+      await decision.getByRole('group').getByRole('button', { name: 'Yes, approve' }).click();
+      await heading.filter({ hasText: 'Approved' }).waitFor();
+
+      // Payouts: the approved order, its net amount; the reference checked, then the confirmation states the amount.
+      const nav = page.getByRole('navigation', { name: 'Console sections' });
+      await nav.getByRole('link', { name: 'Payouts' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Payouts' }).waitFor();
+      const row = page.getByRole('row').filter({ has: page.getByRole('link', { name: orderNo }) });
+      await row.waitFor();
+      assert.match(await row.textContent(), /Flexi EMI.*₹[\d,]+.*₹[\d,]+/);
+      await shot(page, 'payouts');
+      await row.getByRole('button', { name: `Pay out ${orderNo}` }).click();
+      const reference = row.getByLabel('Bank reference of the transfer');
+      await reference.fill('no spaces allowed');
+      await row.getByRole('button', { name: 'Continue' }).click();
+      await row.getByText('Use 4 to 64 letters, digits, -, /, _ or . only.').waitFor();
+      await reference.fill('HDFCN52026112500042');
+      await row.getByRole('button', { name: 'Continue' }).click();
+      const confirmText = await row.getByRole('group').textContent();
+      assert.match(confirmText, new RegExp(`Record the payout of ₹[\\d,.]+ for ${orderNo} with bank reference HDFCN52026112500042`));
+      await shot(page, 'payouts-confirm');
+      await row.getByRole('button', { name: /^Pay out ₹/ }).click();
+      await page.getByRole('status').filter({ hasText: `${orderNo} paid out` }).waitFor();
+      // Gone from the list (the approval journey's order may still wait there).
+      await page.getByRole('link', { name: orderNo }).waitFor({ state: 'detached' });
+
+      // The borrower's plan exists; the borrower pays the installment due with a UTR.
+      const plan = await borrowerApi(borrower, 'GET', `/api/v1/borrower/orders/${orderNo}/plan`);
+      assert.equal(plan.status, 200, JSON.stringify(plan.envelope));
+      assert.ok(plan.envelope.data.installments.length > 0);
+      assert.equal(plan.envelope.data.installments[0].status, 'upcoming');
+      const created = await borrowerApi(borrower, 'POST', `/api/v1/borrower/orders/${orderNo}/payments`, { choice: 'due', method: 'upi' }, { 'Idempotency-Key': 'e2e-console-pay-1' });
+      assert.equal(created.status, 200, JSON.stringify(created.envelope));
+      const payment = created.envelope.data;
+      const utr = await borrowerApi(borrower, 'POST', `/api/v1/borrower/payments/${payment.paymentId}/utr`, { utr: '512345678901' });
+      assert.equal(utr.status, 200, JSON.stringify(utr.envelope));
+
+      // Repayments: the payment with its UTR and the loan's outstanding; confirmed with the amount prefilled.
+      await nav.getByRole('link', { name: 'Repayments' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Repayments' }).waitFor();
+      const item = page.getByRole('listitem').filter({ hasText: payment.reference });
+      await item.waitFor();
+      assert.match(await item.textContent(), /512345678901/);
+      await shot(page, 'repayments');
+      await item.getByRole('button', { name: 'Confirm', exact: true }).click();
+      const amount = item.getByLabel(/Amount received/);
+      assert.equal(Math.round(Number(await amount.inputValue()) * 100), payment.amount, 'prefilled with the payment’s amount');
+      await item.getByRole('button', { name: 'Continue' }).click();
+      await shot(page, 'repayments-confirm');
+      await item.getByRole('button', { name: /^Confirm ₹/ }).click();
+      await page.getByRole('status').filter({ hasText: 'credited to the loan' }).waitFor();
+      await page.getByText('No payments are waiting for verification.').waitFor();
+
+      // The order view: the first installment paid, the payment confirmed, the repayment in the ledger.
+      await page.goto(site.url(`/console/orders/${encodeURIComponent(orderNo)}`), { waitUntil: 'load' });
+      const planTable = page.getByRole('region', { name: 'Installment plan' }).getByRole('table');
+      await planTable.waitFor();
+      assert.match(await planTable.getByRole('row').nth(1).textContent(), /Paid$/);
+      assert.match(await page.getByRole('region', { name: 'Payout' }).textContent(), /HDFCN52026112500042/);
+      assert.match(await page.getByRole('region', { name: 'Payments' }).textContent(), /512345678901.*Confirmed/);
+      const ledger = page.getByRole('region', { name: 'Ledger' }).getByRole('table');
+      assert.match(await ledger.getByRole('row').last().textContent(), /Repayment/);
+      await shot(page, 'order-loan', { fullPage: true });
+    });
   });
 });

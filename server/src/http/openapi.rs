@@ -72,6 +72,7 @@ use crate::settings::{GrievanceOfficer, PublicSiteSettings};
         payments::queue,
         payments::confirm,
         payments::reject,
+        payments::payouts,
         webhooks::razorpay,
         webhooks::xendit_va_paid,
         webhooks::dragonpay_postback,

@@ -10,6 +10,7 @@ use crate::certification::{Certification, StepData};
 use crate::error::{Error, FieldErrors, FieldProblem};
 use crate::orders::{self, Actor, OrderDetail};
 use crate::services::Services;
+use crate::servicing;
 use crate::store::audit::{AuditEntry, AuditFilter, NewAuditEntry};
 
 /// Who may read the queue, orders, and the audit trail; who decides.
@@ -77,6 +78,8 @@ pub struct OrderView {
     pub certification: Vec<(StepData, i64)>,
     /// True when ID and account numbers are shown in full (reviewers); the view was then audited.
     pub unmasked: bool,
+    /// Once paid out: the payout, the plan replayed from the ledger, the payments and the ledger.
+    pub loan: Option<servicing::LoanRecord>,
 }
 
 /// One order with its KFS, timeline and the borrower's certification. Reviewers see ID and account numbers in full,
@@ -108,7 +111,9 @@ pub async fn order(s: &Services, op: &Operator, order_no: &str) -> Result<OrderV
     let review_reason = row.review_reason.clone();
     let certification = Certification::load(s, &borrower).await?;
     let steps = certification.steps_with_times().collect();
+    let loan = servicing::record(s, row.clone()).await?;
     Ok(OrderView {
+        loan,
         detail: orders::detail_of(s, row).await?,
         review_reason,
         borrower_id: borrower.id,

@@ -19,7 +19,7 @@ use crate::error::{Error, FieldErrors, FieldProblem, Refusal};
 use crate::orders;
 use crate::services::Services;
 use crate::store::Tx;
-use crate::store::loans::StoredEntry;
+use crate::store::loans::{PayoutRow, StoredEntry};
 use crate::store::orders::OrderRow;
 
 /// A paid-out order with its plan, its ledger and the balances replayed from it.
@@ -159,6 +159,11 @@ pub struct PlanView {
 /// The installment plan of the borrower's loan, replayed from the stored ledger.
 pub async fn plan(s: &Services, borrower: &Borrower, order_no: &str) -> Result<PlanView, Error> {
     let loan = own_loan(s, borrower, order_no).await?;
+    plan_view(s, loan).await
+}
+
+/// The plan of a loan as of today's business date.
+async fn plan_view(s: &Services, loan: Loan) -> Result<PlanView, Error> {
     let verifying = s.db.order_has_verifying_payment(&loan.order.id).await?;
     let today = loan.today(s);
     let installments = loan
@@ -181,6 +186,69 @@ pub async fn plan(s: &Services, borrower: &Borrower, order_no: &str) -> Result<P
         verifying,
         balances: loan.balances,
     })
+}
+
+/// One entry of a loan's ledger with what it added to the installments, summed over its lines.
+pub struct EntryView {
+    pub seq: u64,
+    pub entry: LedgerEntry,
+    pub due: kilat_domain::Buckets,
+    pub paid: kilat_domain::Buckets,
+}
+
+/// Everything about a paid-out loan an operator sees: the payout, the plan replayed from the ledger, the payments and
+/// the ledger's entries.
+pub struct LoanRecord {
+    pub payout_date: Date,
+    /// The payout as recorded; null only for a loan written without one.
+    pub payout: Option<PayoutRow>,
+    pub plan: PlanView,
+    pub payments: Vec<payments::Payment>,
+    pub entries: Vec<EntryView>,
+}
+
+/// The loan of an order for the console, or `None` before payout. The caller checks the operator's roles.
+pub async fn record(s: &Services, order: OrderRow) -> Result<Option<LoanRecord>, Error> {
+    if s.db.loan(&order.id).await?.is_none() {
+        return Ok(None);
+    }
+    let loan = load(s, order).await?;
+    let internal = |e: kilat_domain::Error| Error::Internal(e.into());
+    let entries = loan
+        .entries
+        .iter()
+        .enumerate()
+        .map(|(seq, entry)| {
+            let (mut due, mut paid) = (
+                kilat_domain::Buckets::default(),
+                kilat_domain::Buckets::default(),
+            );
+            for line in &entry.lines {
+                due = due.plus(line.due).map_err(internal)?;
+                paid = paid.plus(line.paid).map_err(internal)?;
+            }
+            Ok(EntryView {
+                seq: seq as u64,
+                entry: entry.clone(),
+                due,
+                paid,
+            })
+        })
+        .collect::<Result<Vec<_>, Error>>()?;
+    let payout = s.db.payout(&loan.order.id).await?;
+    let payment_rows = s.db.payments_of_order(&loan.order.id).await?;
+    let payments = payment_rows
+        .into_iter()
+        .map(|row| payments::payment_of(s, row))
+        .collect::<Result<Vec<_>, Error>>()?;
+    let payout_date = loan.plan.payout_date();
+    Ok(Some(LoanRecord {
+        payout_date,
+        payout,
+        plan: plan_view(s, loan).await?,
+        payments,
+        entries,
+    }))
 }
 
 /// One installment of the plan by its number (1-based); a number the plan does not have is not found.

@@ -2,11 +2,12 @@
 //! date becomes the loan's start (the accepted schedule moved there), the ledger's opening entries are written and
 //! the order moves to `disbursed` through `orders::apply_in`, with its audit entry.
 
-use kilat_domain::{Code, OrderEvent, OrderState};
+use kilat_domain::{Code, Currency, Market, OrderEvent, OrderState};
 use serde::Serialize;
 use time::Date;
 
 use crate::auth::operators::{Operator, Role};
+use crate::auth::unseal_phone;
 use crate::error::{Error, FieldErrors, FieldProblem};
 use crate::orders::{self, Actor};
 use crate::services::Services;
@@ -16,6 +17,8 @@ use crate::store::orders::OrderRow;
 
 /// Who may release funds.
 pub const PAYOUT_ROLES: &[Role] = &[Role::Finance];
+/// The most orders the payout list shows.
+const AWAITING_LIMIT: i64 = 200;
 /// The longest bank reference an operator may type.
 pub const MAX_BANK_REFERENCE: usize = 64;
 
@@ -171,4 +174,51 @@ pub async fn disburse(
         provider: done.provider,
         bank_reference: done.bank_reference,
     })
+}
+
+/// An approved order waiting for its payout.
+pub struct AwaitingPayout {
+    pub order_no: String,
+    pub phone_masked: String,
+    pub product_code: String,
+    pub product_name: String,
+    pub term_code: String,
+    pub currency: Currency,
+    /// Minor units: the sanctioned amount.
+    pub amount: i64,
+    /// Minor units: what the payout sends (the accepted KFS's net amount).
+    pub net_disbursed: i64,
+    /// Epoch milliseconds.
+    pub approved_at: i64,
+    /// Whole seconds since the approval.
+    pub age_secs: i64,
+}
+
+/// Finance's payout list of a market: approved orders not yet paid out, the longest waiting first (at most 200).
+pub async fn awaiting(
+    s: &Services,
+    op: &Operator,
+    market: Market,
+) -> Result<Vec<AwaitingPayout>, Error> {
+    op.require_any(PAYOUT_ROLES)?;
+    let now = s.clock.now_ms();
+    s.db.orders_awaiting_payout(market, AWAITING_LIMIT)
+        .await?
+        .into_iter()
+        .map(|row| {
+            let phone = unseal_phone(&s.secrets, &row.borrower_id, market, &row.phone_enc)?;
+            Ok(AwaitingPayout {
+                phone_masked: phone.masked(),
+                age_secs: (now - row.approved_at).max(0) / 1000,
+                order_no: row.order_no,
+                product_code: row.product_code,
+                product_name: row.product_name,
+                term_code: row.term_code,
+                currency: row.currency,
+                amount: row.amount,
+                net_disbursed: row.net_disbursed,
+                approved_at: row.approved_at,
+            })
+        })
+        .collect()
 }

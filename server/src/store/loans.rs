@@ -27,6 +27,23 @@ pub struct PayoutRow {
     pub created_at: i64,
 }
 
+/// An approved order waiting for its payout, with its borrower's encrypted phone and when it was approved.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct AwaitingPayoutRow {
+    pub order_no: String,
+    pub borrower_id: String,
+    pub phone_enc: String,
+    pub product_code: String,
+    pub product_name: String,
+    pub term_code: String,
+    #[sqlx(try_from = "String")]
+    pub currency: kilat_domain::Currency,
+    pub amount: i64,
+    pub net_disbursed: i64,
+    /// Epoch milliseconds of the approval (the order's last move to `approved`).
+    pub approved_at: i64,
+}
+
 /// A payout to record.
 pub struct NewPayout<'a> {
     pub order_id: &'a str,
@@ -132,6 +149,29 @@ const LINE_COLUMNS: &str = "l.entry_id, l.installment, l.due_late_charges, l.due
      l.due_principal, l.paid_late_charges, l.paid_fees, l.paid_interest, l.paid_principal";
 
 impl Db {
+    /// One market's approved orders waiting for their payout, the longest waiting first (at most `limit`).
+    pub async fn orders_awaiting_payout(
+        &self,
+        market: kilat_domain::Market,
+        limit: i64,
+    ) -> sqlx::Result<Vec<AwaitingPayoutRow>> {
+        let approved = kilat_domain::OrderState::Approved.code();
+        sqlx::query_as(
+            "SELECT o.order_no, o.borrower_id, b.phone_enc, o.product_code, o.product_name, o.term_code,
+                    o.currency, o.amount, o.net_disbursed,
+                    COALESCE((SELECT MAX(e.at) FROM order_events e WHERE e.order_id = o.id AND e.status = $2),
+                             o.updated_at) AS approved_at
+             FROM orders o JOIN borrowers b ON b.id = o.borrower_id
+             WHERE o.market = $1 AND o.status = $2
+             ORDER BY approved_at, o.id LIMIT $3",
+        )
+        .bind(market.code())
+        .bind(approved)
+        .bind(limit)
+        .fetch_all(self.pool())
+        .await
+    }
+
     /// The plan of a paid-out order.
     pub async fn loan(&self, order_id: &str) -> sqlx::Result<Option<LoanRow>> {
         sqlx::query_as(

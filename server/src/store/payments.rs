@@ -113,6 +113,17 @@ impl Db {
         query.bind(limit).fetch_all(self.pool()).await
     }
 
+    /// Every payment of an order, oldest first.
+    pub async fn payments_of_order(&self, order_id: &str) -> sqlx::Result<Vec<PaymentRow>> {
+        sqlx::query_as(&format!(
+            "SELECT {COLUMNS} FROM payments p JOIN orders o ON o.id = p.order_id
+             WHERE p.order_id = $1 ORDER BY p.created_at, p.id"
+        ))
+        .bind(order_id)
+        .fetch_all(self.pool())
+        .await
+    }
+
     /// True when a payment of the order waits for finance (a UTR submitted, or an amount held).
     pub async fn order_has_verifying_payment(&self, order_id: &str) -> sqlx::Result<bool> {
         let found: Option<(String,)> = sqlx::query_as(

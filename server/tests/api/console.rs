@@ -605,6 +605,12 @@ async fn every_console_endpoint_answers_each_role_a_borrower_and_nobody_exactly(
         ),
         (
             Method::GET,
+            "/api/v1/console/payouts?market=IN".into(),
+            None,
+            [false, false, true, false],
+        ),
+        (
+            Method::GET,
             "/api/v1/console/payments".into(),
             None,
             [false, false, true, false],
@@ -664,6 +670,158 @@ async fn every_console_endpoint_answers_each_role_a_borrower_and_nobody_exactly(
             assert_eq!(body["code"], code, "{method} {path} as {}", caller.name());
         }
     }
+    app.stop().await;
+}
+
+async fn approve(app: &TestApp, order_id: &str) {
+    kilat_server::orders::apply(
+        &app.services,
+        order_id,
+        kilat_domain::OrderEvent::Approve,
+        &kilat_server::orders::Actor::Operator("reviewer".into()),
+    )
+    .await
+    .unwrap();
+}
+
+#[tokio::test]
+async fn finance_lists_approved_orders_by_approval_and_the_order_view_shows_the_loan_once_paid_out()
+{
+    let app = spawn_app().await;
+    let (_, first_no, first_id) = confirmed_order(&app, "9876500031").await;
+    let (payer, second_no, second_id) = confirmed_order(&app, "9876500032").await;
+    // Still in review: not in the list.
+    let (_, waiting_no, _) = confirmed_order(&app, "9876500033").await;
+    create(&app, "fiona", &[Role::Finance]).await;
+    let op = sign_in(&app, "fiona").await;
+    approve(&app, &first_id).await;
+    approve(&app, &second_id).await;
+    // The second order was approved a minute before the first: the list follows the approval, not the application.
+    sqlx::query(
+        "UPDATE order_events SET at = at - 120000 WHERE order_id = $1 AND status = 'approved'",
+    )
+    .bind(&second_id)
+    .execute(app.db.pool())
+    .await
+    .unwrap();
+    let (net,): (i64,) = sqlx::query_as("SELECT net_disbursed FROM orders WHERE id = $1")
+        .bind(&second_id)
+        .fetch_one(app.db.pool())
+        .await
+        .unwrap();
+
+    let list = data(get(&app, &op, "/api/v1/console/payouts?market=IN").await).await;
+    let numbers: Vec<&str> = list
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["orderNo"].as_str().unwrap())
+        .collect();
+    assert_eq!(numbers, [second_no.as_str(), first_no.as_str()]);
+    assert!(!numbers.contains(&waiting_no.as_str()));
+    let entry = &list[0];
+    assert_eq!(entry["productCode"], "in-flexi-6m");
+    assert_eq!(entry["termCode"], "m6");
+    assert_eq!(entry["currency"], "INR");
+    assert_eq!(entry["amount"], 2_000_000);
+    assert_eq!(entry["netDisbursed"], net);
+    assert!(net > 0 && net <= 2_000_000);
+    let phone = entry["phoneMasked"].as_str().unwrap();
+    assert!(
+        !phone.contains("9876500032") && phone.ends_with("32"),
+        "{phone}"
+    );
+    assert!(entry["ageSeconds"].as_i64().unwrap() >= 120, "{entry}");
+    assert!(entry["approvedAt"].as_i64().unwrap() < list[1]["approvedAt"].as_i64().unwrap());
+    assert_eq!(
+        data(get(&app, &op, "/api/v1/console/payouts?market=ID").await).await,
+        json!([])
+    );
+    for bad in ["?market=XX", ""] {
+        let response = get(&app, &op, &format!("/api/v1/console/payouts{bad}")).await;
+        assert_eq!(response.status(), StatusCode::UNPROCESSABLE_ENTITY, "{bad}");
+        assert!(
+            error(response).await["fields"]["market"].is_string(),
+            "{bad}"
+        );
+    }
+
+    let order_path = format!("/api/v1/console/orders/{second_no}");
+    assert!(data(get(&app, &op, &order_path).await).await["loan"].is_null());
+    let paid_out = post(
+        &app,
+        &op,
+        &format!("{order_path}/disburse"),
+        &json!({"bankReference": "HDFCN52026112599999"}),
+    )
+    .await;
+    assert_eq!(paid_out.status(), StatusCode::OK);
+    let list = data(get(&app, &op, "/api/v1/console/payouts?market=IN").await).await;
+    assert_eq!(list.as_array().unwrap().len(), 1);
+    assert_eq!(list[0]["orderNo"], first_no.as_str());
+
+    let loan = data(get(&app, &op, &order_path).await).await["loan"].clone();
+    assert_eq!(loan["payout"]["bankReference"], "HDFCN52026112599999");
+    assert_eq!(loan["payout"]["provider"], "manual");
+    assert_eq!(loan["payout"]["amount"], net);
+    assert_eq!(loan["payout"]["date"], loan["plan"]["payoutDate"]);
+    let installments = loan["plan"]["installments"].as_array().unwrap();
+    assert_eq!(installments.len(), 6);
+    assert!(installments.iter().all(|i| i["status"] == "upcoming"));
+    assert_eq!(loan["plan"]["status"], "disbursed");
+    assert_eq!(loan["payments"], json!([]));
+    assert_eq!(loan["ledger"][0]["seq"], 0);
+    assert_eq!(loan["ledger"][0]["kind"], "payout");
+    assert_eq!(loan["ledger"][0]["cash"], net);
+    let opening = loan["ledger"].as_array().unwrap().len();
+
+    // The borrower pays the first installment with a UTR; finance confirms; the view shows it paid and the entry.
+    let payment = data(
+        app.post_as(
+            &format!("/api/v1/borrower/orders/{second_no}/payments"),
+            &payer,
+            &json!({"choice": "due", "method": "upi", "idempotencyKey": "view-key-1"}),
+        )
+        .await,
+    )
+    .await;
+    let id = payment["paymentId"].as_str().unwrap().to_owned();
+    let amount = payment["amount"].as_i64().unwrap();
+    let submitted = app
+        .post_as(
+            &format!("/api/v1/borrower/payments/{id}/utr"),
+            &payer,
+            &json!({"utr": "700000000031"}),
+        )
+        .await;
+    assert_eq!(submitted.status(), StatusCode::OK);
+    let loan = data(get(&app, &op, &order_path).await).await["loan"].clone();
+    assert_eq!(loan["payments"][0]["status"], "verifying");
+    assert_eq!(loan["payments"][0]["utr"], "700000000031");
+    assert_eq!(loan["payments"][0]["method"], "upi");
+    assert!(loan["payments"][0]["receivedAmount"].is_null());
+    let confirmed = post(
+        &app,
+        &op,
+        &format!("/api/v1/console/payments/{id}/confirm"),
+        &json!({"amount": amount}),
+    )
+    .await;
+    assert_eq!(confirmed.status(), StatusCode::OK);
+    let loan = data(get(&app, &op, &order_path).await).await["loan"].clone();
+    assert_eq!(loan["payments"][0]["status"], "confirmed");
+    assert_eq!(loan["payments"][0]["receivedAmount"], amount);
+    assert_eq!(loan["plan"]["installments"][0]["status"], "paid");
+    assert_eq!(loan["plan"]["installments"][0]["paid"]["total"], amount);
+    assert_eq!(loan["plan"]["installments"][1]["status"], "upcoming");
+    let ledger = loan["ledger"].as_array().unwrap();
+    assert_eq!(ledger.len(), opening + 1);
+    let last = &ledger[opening];
+    assert_eq!(last["seq"], opening);
+    assert_eq!(last["kind"], "repayment");
+    assert_eq!(last["cash"], amount);
+    assert_eq!(last["paid"]["total"], amount);
+    assert!(last["reverses"].is_null());
     app.stop().await;
 }
 

@@ -4,7 +4,12 @@ import { describe, expect, it } from 'vitest';
 import { CSRF, OPERATORS, fakeConsoleApi, ok, renderConsole } from '@/test/render-console';
 import { CSRF_STORAGE_KEY } from './csrf';
 
-const EMPTY = { 'GET /api/v1/console/applications': () => ok([]), 'GET /api/v1/console/audit': () => ok([]) };
+const EMPTY = {
+  'GET /api/v1/console/applications': () => ok([]),
+  'GET /api/v1/console/audit': () => ok([]),
+  'GET /api/v1/console/payouts': () => ok([]),
+  'GET /api/v1/console/payments': () => ok([]),
+};
 
 async function navLinks() {
   const nav = await screen.findByRole('navigation', { name: 'Console sections' });
@@ -16,7 +21,8 @@ describe('console layout', () => {
     ['support', OPERATORS.support, ['Review queue', 'Audit trail']],
     ['reviewer', OPERATORS.reviewer, ['Review queue']],
     ['admin only', OPERATORS.adminOnly, ['Audit trail']],
-    ['finance', OPERATORS.finance, []],
+    ['finance', OPERATORS.finance, ['Payouts', 'Repayments']],
+    ['admin with every role', OPERATORS.admin, ['Review queue', 'Payouts', 'Repayments', 'Audit trail']],
   ] as const)('%s: the navigation shows only the sections the roles open', async (_name, operator, expected) => {
     fakeConsoleApi({ operator, signedIn: true, handlers: EMPTY });
     renderConsole('/console/');
@@ -31,10 +37,11 @@ describe('console layout', () => {
     expect(api.callsTo('GET', '/api/v1/console/audit')).toHaveLength(0);
   });
 
-  it('lets finance open an order by its number', async () => {
+  it('takes finance to the payouts, and lets them open an order by its number', async () => {
     fakeConsoleApi({ operator: OPERATORS.finance, signedIn: true, handlers: EMPTY });
     renderConsole('/console/');
-    expect(await screen.findByRole('heading', { level: 1, name: 'Signed in as fay' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Payouts' })).toBeInTheDocument();
+    expect(window.location.pathname).toBe('/console/payouts');
     const user = userEvent.setup();
     await user.type(screen.getByRole('searchbox', { name: 'Open an order by its number' }), 'kl-261123-bbbbbb');
     await user.click(screen.getByRole('button', { name: 'Open' }));

@@ -2,6 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { CSRF, OPERATORS, fakeConsoleApi, ok, refusal, renderConsole } from '@/test/render-console';
+import { LOAN } from './finance.test-data';
 import { QUEUE_IN, consoleOrder } from './fixtures.test-data';
 
 const ORDER_PATH = '/api/v1/console/orders/KL-261123-BBBBBB';
@@ -159,5 +160,45 @@ describe('order view', () => {
     renderConsole('/console/orders/KL-000000-NOPE00');
     expect(await screen.findByRole('alert')).toHaveTextContent('Not found.');
     expect(screen.queryByRole('button', { name: 'Try again' })).not.toBeInTheDocument();
+  });
+});
+
+describe('order view of a paid-out loan', () => {
+  it('shows the payout, the plan with each installment’s status, the payments and the ledger', async () => {
+    fakeConsoleApi({
+      operator: OPERATORS.finance,
+      signedIn: true,
+      handlers: { [`GET ${ORDER_PATH}`]: () => ok({ ...consoleOrder({ unmasked: false, status: 'disbursed' }), loan: LOAN }) },
+    });
+    renderConsole(PAGE);
+    const payout = await screen.findByRole('region', { name: 'Payout' });
+    expect(payout).toHaveTextContent('HDFCN5202611');
+    expect(payout).toHaveTextContent('25 Nov 2026');
+    expect(payout).toHaveTextContent('₹5,823');
+    expect(payout).toHaveTextContent('₹4,134.40');
+
+    const plan = within(screen.getByRole('region', { name: 'Installment plan' })).getByRole('table');
+    const rows = within(plan).getAllByRole('row').slice(1);
+    const cells = rows.map((row) => within(row).getAllByRole('cell').map((cell) => cell.textContent));
+    expect(cells[0]).toEqual(['1', '9 Dec 2026', '₹2,000', '₹67.20', '₹0', '₹0', '₹2,067.20', '₹2,067.20', '₹0', 'Paid']);
+    expect(cells[1]![9]).toBe('Upcoming');
+
+    const payments = screen.getByRole('region', { name: 'Payments' });
+    expect(within(payments).getAllByRole('row')[1]!.textContent).toMatch(/KPPAY1000000.*UPI.*700000000001.*₹2,067\.20.*₹2,067\.20.*Confirmed/);
+
+    const ledger = within(screen.getByRole('region', { name: 'Ledger' })).getByRole('table');
+    const entries = within(ledger).getAllByRole('row').slice(1).map((row) => within(row).getAllByRole('cell').map((c) => c.textContent));
+    expect(entries).toEqual([
+      ['0', 'Payout', '25 Nov 2026', '₹5,823', '₹6,201.60', '₹0'],
+      ['1', 'Repayment', '9 Dec 2026', '₹2,067.20', '₹0', '₹2,067.20'],
+    ]);
+  });
+
+  it('shows no loan sections before payout', async () => {
+    fakeConsoleApi({ operator: OPERATORS.finance, signedIn: true, handlers: { [`GET ${ORDER_PATH}`]: () => ok({ ...consoleOrder({ unmasked: false, status: 'approved' }), loan: null }) } });
+    renderConsole(PAGE);
+    expect(await screen.findByRole('heading', { level: 1, name: /Order KL-261123-BBBBBB/ })).toBeInTheDocument();
+    expect(screen.queryByRole('region', { name: 'Payout' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('region', { name: 'Ledger' })).not.toBeInTheDocument();
   });
 });

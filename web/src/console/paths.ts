@@ -7,4 +7,6 @@ export const consolePaths = {
   queue: '/applications',
   order: (orderNo: string) => `/orders/${encodeURIComponent(orderNo)}`,
   audit: '/audit',
+  payouts: '/payouts',
+  repayments: '/repayments',
 } as const;

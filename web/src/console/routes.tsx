@@ -1,5 +1,4 @@
-// The console's pages. Each signed-in page is gated by the roles of sections.ts; payouts and repayments add their
-// routes here beside their section.
+// The console's pages. Each signed-in page is gated by the roles of sections.ts.
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, Outlet, Route, Routes, useLocation } from 'react-router';
@@ -10,7 +9,9 @@ import { OperatorContext, useOperator } from './operator-context';
 import { consolePaths } from './paths';
 import { AuditScreen } from './screens/audit';
 import { OrderScreen } from './screens/order';
+import { PayoutsScreen } from './screens/payouts';
 import { QueueScreen } from './screens/queue';
+import { RepaymentsScreen } from './screens/repayments';
 import { SignInScreen } from './screens/sign-in';
 import { LoadFailed, Loading, NotAllowed } from './screens/states';
 import { SECTIONS, hasAnyRole, sectionsFor, type SectionKey } from './sections';
@@ -23,6 +24,8 @@ export function ConsoleRoutes() {
         <Route index element={<Home />} />
         <Route path={consolePaths.queue} element={<Gate section="queue"><QueueScreen /></Gate>} />
         <Route path="/orders/:orderNo" element={<OrderScreen />} />
+        <Route path={consolePaths.payouts} element={<Gate section="payouts"><PayoutsScreen /></Gate>} />
+        <Route path={consolePaths.repayments} element={<Gate section="repayments"><RepaymentsScreen /></Gate>} />
         <Route path={consolePaths.audit} element={<Gate section="audit"><AuditScreen /></Gate>} />
         <Route path="*" element={<NotFound />} />
       </Route>
@@ -54,7 +57,7 @@ function SignedIn() {
   );
 }
 
-/** `/console/`: the first section the operator's roles open; finance (no section yet) finds orders by number. */
+/** `/console/`: the first section the operator's roles open; an operator with none finds orders by number. */
 function Home() {
   const { t } = useTranslation();
   const operator = useOperator();

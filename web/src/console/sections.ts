@@ -1,10 +1,9 @@
 // What each role may open (docs/API-CONSOLE.md, PRODUCT.md §6), in one place: the navigation shows the sections an
-// operator's roles allow, and each route checks the same list. Finance's payouts and repayments slot in here, with
-// their routes in routes.tsx, when their endpoints land.
+// operator's roles allow, and each route checks the same list.
 import { consolePaths } from './paths';
 import type { Operator, Role } from './api/types';
 
-export type SectionKey = 'queue' | 'audit';
+export type SectionKey = 'queue' | 'payouts' | 'repayments' | 'audit';
 
 export interface Section {
   key: SectionKey;
@@ -14,6 +13,8 @@ export interface Section {
 
 export const SECTIONS: readonly Section[] = [
   { key: 'queue', path: consolePaths.queue, roles: ['reviewer', 'support'] },
+  { key: 'payouts', path: consolePaths.payouts, roles: ['finance'] },
+  { key: 'repayments', path: consolePaths.repayments, roles: ['finance'] },
   { key: 'audit', path: consolePaths.audit, roles: ['admin', 'support'] },
 ];
 

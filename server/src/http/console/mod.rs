@@ -24,6 +24,7 @@ pub fn routes() -> Router<AppState> {
         .route("/orders/{order_no}/reject", post(review::reject))
         .route("/audit", get(review::audit))
         .route("/orders/{order_no}/disburse", post(payments::disburse))
+        .route("/payouts", get(payments::payouts))
         .route("/payments", get(payments::queue))
         .route("/payments/{payment_id}/confirm", post(payments::confirm))
         .route("/payments/{payment_id}/reject", post(payments::reject))

@@ -3,16 +3,21 @@
 
 use axum::Json;
 use axum::extract::{Path, State};
-use kilat_domain::{Currency, Market, OrderState};
+use kilat_domain::{Currency, EntryKind, Market, OrderState};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use super::auth::OperatorSession;
-use crate::http::borrower::servicing::PaymentView;
+use crate::error::FieldErrors;
+use crate::http::borrower::auth::{MarketQuery, require_market};
+use crate::http::borrower::servicing::{BucketsView, LoanPlanView, PaymentView};
 use crate::http::error::{ApiError, Envelope, ErrorBody};
-use crate::http::extract::JsonOrForm;
-use crate::servicing::payments::{self, QueuedPayment};
-use crate::servicing::payout;
+use crate::http::extract::{ApiQuery, JsonOrForm};
+use crate::servicing::payments::{
+    self, Payment, PaymentMethod, PaymentStatus, QueuedPayment, RepaymentChoice,
+};
+use crate::servicing::payout::{self, AwaitingPayout};
+use crate::servicing::{EntryView, LoanRecord};
 use crate::startup::AppState;
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -189,4 +194,218 @@ pub async fn reject(
     )
     .await?;
     Ok(Envelope::ok(payment.into()))
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PayoutQueueEntry {
+    pub order_no: String,
+    pub phone_masked: String,
+    pub product_code: String,
+    pub product_name: String,
+    pub term_code: String,
+    pub currency: Currency,
+    /// Minor units: the sanctioned amount.
+    pub amount: i64,
+    /// Minor units: what the payout sends to the borrower's account (the accepted KFS's net amount).
+    pub net_disbursed: i64,
+    /// Epoch milliseconds: when the order was approved.
+    pub approved_at: i64,
+    /// Whole seconds since the approval.
+    pub age_seconds: i64,
+}
+
+impl From<AwaitingPayout> for PayoutQueueEntry {
+    fn from(a: AwaitingPayout) -> Self {
+        Self {
+            order_no: a.order_no,
+            phone_masked: a.phone_masked,
+            product_code: a.product_code,
+            product_name: a.product_name,
+            term_code: a.term_code,
+            currency: a.currency,
+            amount: a.amount,
+            net_disbursed: a.net_disbursed,
+            approved_at: a.approved_at,
+            age_seconds: a.age_secs,
+        }
+    }
+}
+
+/// Finance's payout list of a market: approved orders not yet paid out, the longest waiting first (finance).
+#[utoipa::path(get, path = "/api/v1/console/payouts", tag = "console", operation_id = "console_payouts",
+    security(("console_cookie" = [])), params(MarketQuery),
+    responses((status = 200, body = Envelope<Vec<PayoutQueueEntry>>), (status = 401, body = ErrorBody),
+        (status = 403, description = "forbidden: not finance", body = ErrorBody),
+        (status = 422, description = "validation_failed: `market`", body = ErrorBody)))]
+pub async fn payouts(
+    State(state): State<AppState>,
+    session: OperatorSession,
+    ApiQuery(query): ApiQuery<MarketQuery>,
+) -> Result<Json<Envelope<Vec<PayoutQueueEntry>>>, ApiError> {
+    let market: Result<Market, FieldErrors> = require_market(query.market.as_deref());
+    // The role before the input: an operator who may not see the list learns nothing from its validation.
+    session.operator.require_any(payout::PAYOUT_ROLES)?;
+    let list = payout::awaiting(&state.services, &session.operator, market?).await?;
+    Ok(Envelope::ok(list.into_iter().map(Into::into).collect()))
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct LoanPayoutView {
+    /// The loan's start: the market's business date of the payout.
+    #[schema(format = Date)]
+    pub date: String,
+    /// The payout provider (`manual`).
+    pub provider: String,
+    pub bank_reference: String,
+    /// Minor units: the net amount sent.
+    pub amount: i64,
+    /// Epoch milliseconds.
+    pub at: i64,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct LoanPaymentView {
+    pub payment_id: String,
+    pub choice: RepaymentChoice,
+    pub method: PaymentMethod,
+    pub status: PaymentStatus,
+    /// Minor units: the amount asked.
+    pub amount: i64,
+    /// Minor units: what finance recorded as received; null before a decision.
+    #[schema(required = true)]
+    pub received_amount: Option<i64>,
+    pub reference: String,
+    /// Null before the borrower submits one.
+    #[schema(required = true)]
+    pub utr: Option<String>,
+    /// Finance's reason when rejected; null otherwise.
+    #[schema(required = true)]
+    pub reason: Option<String>,
+    /// Epoch milliseconds.
+    pub created_at: i64,
+    pub updated_at: i64,
+}
+
+impl From<Payment> for LoanPaymentView {
+    fn from(p: Payment) -> Self {
+        Self {
+            payment_id: p.row.id,
+            choice: p.choice,
+            method: p.method,
+            status: p.status,
+            amount: p.row.amount,
+            received_amount: p.row.received_amount,
+            reference: p.row.reference,
+            utr: p.row.utr,
+            reason: p.row.decision_reason,
+            created_at: p.row.created_at,
+            updated_at: p.row.updated_at,
+        }
+    }
+}
+
+/// What a ledger entry records.
+#[derive(Debug, Clone, Copy, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum LedgerEntryKind {
+    Payout,
+    FeeDeducted,
+    Scheduled,
+    LateCharge,
+    ExtensionFee,
+    Repayment,
+    CoolingOffExit,
+    Payoff,
+    Reversal,
+}
+
+impl From<EntryKind> for LedgerEntryKind {
+    fn from(k: EntryKind) -> Self {
+        match k {
+            EntryKind::Payout => Self::Payout,
+            EntryKind::FeeDeducted => Self::FeeDeducted,
+            EntryKind::Scheduled => Self::Scheduled,
+            EntryKind::LateCharge => Self::LateCharge,
+            EntryKind::ExtensionFee => Self::ExtensionFee,
+            EntryKind::Repayment => Self::Repayment,
+            EntryKind::CoolingOffExit => Self::CoolingOffExit,
+            EntryKind::Payoff => Self::Payoff,
+            EntryKind::Reversal => Self::Reversal,
+        }
+    }
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct LedgerEntryView {
+    /// The entry's number in the order's ledger, from 0 (the payout).
+    pub seq: u64,
+    pub kind: LedgerEntryKind,
+    /// The business date it happened on.
+    #[schema(format = Date)]
+    pub date: String,
+    /// Minor units: money that moved (sent at payout, received with a repayment).
+    pub cash: i64,
+    /// Minor units: cash received beyond what was owed.
+    pub excess: i64,
+    /// Minor units: excess paid back.
+    pub refunded: i64,
+    /// What the entry added to the installments' dues, summed over them.
+    pub due: BucketsView,
+    /// What the entry paid, summed over the installments.
+    pub paid: BucketsView,
+    /// The entry this one reverses; null otherwise.
+    #[schema(required = true)]
+    pub reverses: Option<u64>,
+}
+
+impl From<EntryView> for LedgerEntryView {
+    fn from(e: EntryView) -> Self {
+        Self {
+            seq: e.seq,
+            kind: e.entry.kind.into(),
+            date: e.entry.on.to_string(),
+            cash: e.entry.cash.minor(),
+            excess: e.entry.excess.minor(),
+            refunded: e.entry.refunded.minor(),
+            due: e.due.into(),
+            paid: e.paid.into(),
+            reverses: e.entry.reverses,
+        }
+    }
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ConsoleLoanView {
+    /// Null only for a loan recorded without a payout row.
+    #[schema(required = true)]
+    pub payout: Option<LoanPayoutView>,
+    /// The plan with each installment's status and buckets, replayed from the ledger.
+    pub plan: LoanPlanView,
+    /// Every payment of the order, oldest first.
+    pub payments: Vec<LoanPaymentView>,
+    /// The ledger, in order.
+    pub ledger: Vec<LedgerEntryView>,
+}
+
+impl From<LoanRecord> for ConsoleLoanView {
+    fn from(r: LoanRecord) -> Self {
+        let date = r.payout_date.to_string();
+        Self {
+            payout: r.payout.map(|p| LoanPayoutView {
+                date,
+                provider: p.provider,
+                bank_reference: p.bank_reference,
+                amount: p.amount,
+                at: p.created_at,
+            }),
+            plan: (&r.plan).into(),
+            payments: r.payments.into_iter().map(Into::into).collect(),
+            ledger: r.entries.into_iter().map(Into::into).collect(),
+        }
+    }
 }

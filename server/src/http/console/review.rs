@@ -117,6 +117,9 @@ pub struct ConsoleOrderView {
     pub certification: Vec<CertificationStepView>,
     /// True for reviewers: ID and account numbers in full, and this view was written to the audit trail.
     pub unmasked: bool,
+    /// Once paid out: the payout, the plan with each installment's status, the payments and the ledger; null before.
+    #[schema(required = true)]
+    pub loan: Option<super::payments::ConsoleLoanView>,
 }
 
 /// One order with its KFS, timeline and the borrower's certification (reviewer, finance, support). Reviewers see ID
@@ -161,6 +164,7 @@ pub async fn order(
             })
             .collect(),
         unmasked: view.unmasked,
+        loan: view.loan.map(Into::into),
     }))
 }
 

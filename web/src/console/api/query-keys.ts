@@ -6,5 +6,7 @@ export const queryKeys = {
   me: ['console', 'me'] as const,
   queue: (market: ApiMarket) => ['console', 'applications', market] as const,
   order: (orderNo: string) => ['console', 'order', orderNo] as const,
+  payouts: (market: ApiMarket) => ['console', 'payouts', market] as const,
+  payments: ['console', 'payments'] as const,
   audit: (search: Record<string, string>) => ['console', 'audit', search] as const,
 };

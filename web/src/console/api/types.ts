@@ -24,3 +24,14 @@ export type TimelineEntry = Schemas['ConsoleTimelineEntry'];
 export type Decision = Schemas['DecisionView'];
 /** One entry of `GET /audit`. */
 export type AuditEntry = Schemas['AuditEntryView'];
+/** One approved order awaiting payout (`GET /payouts`). */
+export type PayoutEntry = Schemas['PayoutQueueEntry'];
+/** The answer to `POST /orders/{orderNo}/disburse`. */
+export type Disbursed = Schemas['DisbursedView'];
+/** One payment of finance's queue (`GET /payments`). */
+export type QueuedPayment = Schemas['QueuedPaymentView'];
+/** The answer to `POST /payments/{paymentId}/confirm`. */
+export type Confirmed = Schemas['ConfirmedView'];
+export type PaymentView = Schemas['PaymentView'];
+/** The loan of a paid-out order in the order view. */
+export type ConsoleLoan = Schemas['ConsoleLoanView'];

@@ -9,6 +9,7 @@ import { dateTime, day, marketName, money, term } from '../format';
 import { consolePaths } from '../paths';
 import { DECIDE_ROLES, ORDER_ROLES, hasAnyRole } from '../sections';
 import { DecisionPanel } from './decision-panel';
+import { LoanSections } from './loan-sections';
 import { LoadFailed, Loading, NotAllowed } from './states';
 
 /** Everything about one order on one page: borrower, certification, KFS, timeline, and the reviewer's decision. */
@@ -53,6 +54,7 @@ export function OrderScreen() {
         <Summary view={view} />
         {mayDecide && <DecisionPanel order={view} onDecided={setDecided} />}
       </div>
+      {view.loan && <LoanSections loan={view.loan} currency={detail.currency} />}
       <Certification steps={view.certification} unmasked={view.unmasked} currency={detail.currency} />
       <Kfs kfs={detail.kfs} />
       <Timeline view={view} />

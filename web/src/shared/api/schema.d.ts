@@ -804,6 +804,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/console/payouts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Finance's payout list of a market: approved orders not yet paid out, the longest waiting first (finance). */
+        get: operations["console_payouts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/site/contact-messages": {
         parameters: {
             query?: never;
@@ -1123,6 +1140,15 @@ export interface components {
             /** @description `confirmed`, or `held` when the amount differs (nothing credited). */
             payment: components["schemas"]["PaymentView"];
         };
+        ConsoleLoanView: {
+            /** @description The ledger, in order. */
+            ledger: components["schemas"]["LedgerEntryView"][];
+            /** @description Every payment of the order, oldest first. */
+            payments: components["schemas"]["LoanPaymentView"][];
+            payout: null | components["schemas"]["LoanPayoutView"];
+            /** @description The plan with each installment's status and buckets, replayed from the ledger. */
+            plan: components["schemas"]["LoanPlanView"];
+        };
         ConsoleLoggedIn: {
             /** @description Send it back as `X-CSRF-Token` on every POST of this session (it is not readable from the cookie). */
             csrfToken: string;
@@ -1137,6 +1163,7 @@ export interface components {
         ConsoleOrderView: {
             borrowerId: string;
             certification: components["schemas"]["CertificationStepView"][];
+            loan: null | components["schemas"]["ConsoleLoanView"];
             /** @description The order, its accepted KFS and its timeline, as the borrower sees them. */
             order: components["schemas"]["OrderDetail"];
             phoneMasked: string;
@@ -1464,6 +1491,7 @@ export interface components {
             data: {
                 borrowerId: string;
                 certification: components["schemas"]["CertificationStepView"][];
+                loan: null | components["schemas"]["ConsoleLoanView"];
                 /** @description The order, its accepted KFS and its timeline, as the borrower sees them. */
                 order: components["schemas"]["OrderDetail"];
                 phoneMasked: string;
@@ -2175,6 +2203,44 @@ export interface components {
             msg: string;
         };
         /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
+        Envelope_Vec_PayoutQueueEntry: {
+            /**
+             * Format: int32
+             * @description Always 0 on success.
+             */
+            code: number;
+            data: {
+                /**
+                 * Format: int64
+                 * @description Whole seconds since the approval.
+                 */
+                ageSeconds: number;
+                /**
+                 * Format: int64
+                 * @description Minor units: the sanctioned amount.
+                 */
+                amount: number;
+                /**
+                 * Format: int64
+                 * @description Epoch milliseconds: when the order was approved.
+                 */
+                approvedAt: number;
+                currency: components["schemas"]["Currency"];
+                /**
+                 * Format: int64
+                 * @description Minor units: what the payout sends to the borrower's account (the accepted KFS's net amount).
+                 */
+                netDisbursed: number;
+                orderNo: string;
+                phoneMasked: string;
+                productCode: string;
+                productName: string;
+                termCode: string;
+            }[];
+            /** @description Always `ok` on success. */
+            msg: string;
+        };
+        /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
         Envelope_Vec_ProductView: {
             /**
              * Format: int32
@@ -2559,6 +2625,48 @@ export interface components {
             /** @description Charged for each further day overdue, up to `maxDays`. */
             perDay: components["schemas"]["Money"];
         };
+        /**
+         * @description What a ledger entry records.
+         * @enum {string}
+         */
+        LedgerEntryKind: "payout" | "fee_deducted" | "scheduled" | "late_charge" | "extension_fee" | "repayment" | "cooling_off_exit" | "payoff" | "reversal";
+        LedgerEntryView: {
+            /**
+             * Format: int64
+             * @description Minor units: money that moved (sent at payout, received with a repayment).
+             */
+            cash: number;
+            /**
+             * Format: date
+             * @description The business date it happened on.
+             */
+            date: string;
+            /** @description What the entry added to the installments' dues, summed over them. */
+            due: components["schemas"]["BucketsView"];
+            /**
+             * Format: int64
+             * @description Minor units: cash received beyond what was owed.
+             */
+            excess: number;
+            kind: components["schemas"]["LedgerEntryKind"];
+            /** @description What the entry paid, summed over the installments. */
+            paid: components["schemas"]["BucketsView"];
+            /**
+             * Format: int64
+             * @description Minor units: excess paid back.
+             */
+            refunded: number;
+            /**
+             * Format: int64
+             * @description The entry this one reverses; null otherwise.
+             */
+            reverses: number | null;
+            /**
+             * Format: int64
+             * @description The entry's number in the order's ledger, from 0 (the payout).
+             */
+            seq: number;
+        };
         /** @description Who lends, and who hears complaints; runtime settings, passed in by the server. */
         Lender: {
             /** @description The named grievance officer. */
@@ -2579,6 +2687,54 @@ export interface components {
             name: string;
             /** @description Phone number. */
             phone: string;
+        };
+        LoanPaymentView: {
+            /**
+             * Format: int64
+             * @description Minor units: the amount asked.
+             */
+            amount: number;
+            choice: components["schemas"]["RepaymentChoice"];
+            /**
+             * Format: int64
+             * @description Epoch milliseconds.
+             */
+            createdAt: number;
+            method: components["schemas"]["PaymentMethod"];
+            paymentId: string;
+            /** @description Finance's reason when rejected; null otherwise. */
+            reason: string | null;
+            /**
+             * Format: int64
+             * @description Minor units: what finance recorded as received; null before a decision.
+             */
+            receivedAmount: number | null;
+            reference: string;
+            status: components["schemas"]["PaymentStatus"];
+            /** Format: int64 */
+            updatedAt: number;
+            /** @description Null before the borrower submits one. */
+            utr: string | null;
+        };
+        LoanPayoutView: {
+            /**
+             * Format: int64
+             * @description Minor units: the net amount sent.
+             */
+            amount: number;
+            /**
+             * Format: int64
+             * @description Epoch milliseconds.
+             */
+            at: number;
+            bankReference: string;
+            /**
+             * Format: date
+             * @description The loan's start: the market's business date of the payout.
+             */
+            date: string;
+            /** @description The payout provider (`manual`). */
+            provider: string;
         };
         LoanPlanView: {
             /** @description How the loan ended (`payoff`, `cooling_off_exit`); null while open or repaid by installments. */
@@ -2788,6 +2944,34 @@ export interface components {
             status: components["schemas"]["PaymentStatus"];
             /** @description The UTR submitted; null before. */
             utr: string | null;
+        };
+        PayoutQueueEntry: {
+            /**
+             * Format: int64
+             * @description Whole seconds since the approval.
+             */
+            ageSeconds: number;
+            /**
+             * Format: int64
+             * @description Minor units: the sanctioned amount.
+             */
+            amount: number;
+            /**
+             * Format: int64
+             * @description Epoch milliseconds: when the order was approved.
+             */
+            approvedAt: number;
+            currency: components["schemas"]["Currency"];
+            /**
+             * Format: int64
+             * @description Minor units: what the payout sends to the borrower's account (the accepted KFS's net amount).
+             */
+            netDisbursed: number;
+            orderNo: string;
+            phoneMasked: string;
+            productCode: string;
+            productName: string;
+            termCode: string;
         };
         PersonalInfo: {
             address: string;
@@ -6247,6 +6431,75 @@ export interface operations {
                 };
             };
             /** @description validation_failed: `reason` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    console_payouts: {
+        parameters: {
+            query: {
+                /**
+                 * @description `IN` (India) or `ID` (Indonesia); missing or unknown is a 422 on `market`.
+                 * @example IN
+                 */
+                market: components["schemas"]["Market"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Vec_PayoutQueueEntry"];
+                };
+            };
+            /** @description bad_request: the query string could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description forbidden: not finance */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed: `market` */
             422: {
                 headers: {
                     [name: string]: unknown;

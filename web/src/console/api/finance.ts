@@ -1,0 +1,76 @@
+// Finance's work (docs/API-CONSOLE.md): approved orders awaiting payout and the disburse action, the queue of
+// submitted UTRs and held payments, and confirming or rejecting one.
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useApiClient } from '@/shared/api/api-context';
+import type { ApiError, HttpClient } from '@/shared/api/http';
+import { orderPath } from './order';
+import { queryKeys } from './query-keys';
+import { CONSOLE_API } from './session';
+import type { ApiMarket, Confirmed, Disbursed, PaymentView, PayoutEntry, QueuedPayment } from './types';
+
+export function fetchPayouts(api: HttpClient, market: ApiMarket): Promise<PayoutEntry[]> {
+  return api.get<PayoutEntry[]>(`${CONSOLE_API}/payouts?market=${market}`);
+}
+
+/** The market's approved orders not yet paid out, longest waiting first (the server's order). */
+export function usePayouts(market: ApiMarket) {
+  const api = useApiClient();
+  return useQuery<PayoutEntry[], ApiError>({
+    queryKey: queryKeys.payouts(market),
+    queryFn: () => fetchPayouts(api, market),
+    staleTime: 0,
+    refetchInterval: 30_000,
+  });
+}
+
+/** Releases an order's funds with the bank reference of the transfer; the lists and the order are read again after. */
+export function useDisburse() {
+  const api = useApiClient();
+  const queryClient = useQueryClient();
+  return useMutation<Disbursed, ApiError, { orderNo: string; bankReference: string }>({
+    mutationFn: ({ orderNo, bankReference }) => api.postJson<Disbursed>(`${orderPath(orderNo)}/disburse`, { bankReference }),
+    onSettled: (_data, _error, { orderNo }) => {
+      void queryClient.invalidateQueries({ queryKey: ['console', 'payouts'] });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.order(orderNo) });
+    },
+  });
+}
+
+export function fetchPayments(api: HttpClient): Promise<QueuedPayment[]> {
+  return api.get<QueuedPayment[]>(`${CONSOLE_API}/payments`);
+}
+
+/** Payments whose UTR waits for verification, and amounts held, oldest first. */
+export function usePaymentsQueue() {
+  const api = useApiClient();
+  return useQuery<QueuedPayment[], ApiError>({
+    queryKey: queryKeys.payments,
+    queryFn: () => fetchPayments(api),
+    staleTime: 0,
+    refetchInterval: 30_000,
+  });
+}
+
+function paymentPath(paymentId: string): string {
+  return `${CONSOLE_API}/payments/${encodeURIComponent(paymentId)}`;
+}
+
+/** Confirms a payment with the amount received (minor units). */
+export function useConfirmPayment() {
+  const api = useApiClient();
+  const queryClient = useQueryClient();
+  return useMutation<Confirmed, ApiError, { paymentId: string; amount: number }>({
+    mutationFn: ({ paymentId, amount }) => api.postJson<Confirmed>(`${paymentPath(paymentId)}/confirm`, { amount }),
+    onSettled: () => void queryClient.invalidateQueries({ queryKey: queryKeys.payments }),
+  });
+}
+
+/** Rejects a payment with the reason the borrower is shown. */
+export function useRejectPayment() {
+  const api = useApiClient();
+  const queryClient = useQueryClient();
+  return useMutation<PaymentView, ApiError, { paymentId: string; reason: string }>({
+    mutationFn: ({ paymentId, reason }) => api.postJson<PaymentView>(`${paymentPath(paymentId)}/reject`, { reason }),
+    onSettled: () => void queryClient.invalidateQueries({ queryKey: queryKeys.payments }),
+  });
+}

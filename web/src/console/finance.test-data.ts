@@ -1,0 +1,93 @@
+// Answers of finance's endpoints as docs/API-CONSOLE.md describes them.
+const APPROVED_AT = Date.UTC(2026, 10, 24, 10, 0);
+
+export const PAYOUTS_IN = [
+  {
+    orderNo: 'KL-261122-AAAAAA',
+    phoneMasked: '+91 ******3210',
+    productCode: 'in-flexi-6m',
+    productName: 'Flexi EMI',
+    termCode: 'm6',
+    currency: 'INR',
+    amount: 2000000,
+    netDisbursed: 1940000,
+    approvedAt: APPROVED_AT,
+    ageSeconds: 3 * 3600 + 120,
+  },
+  {
+    orderNo: 'KL-261123-BBBBBB',
+    phoneMasked: '+91 ******4455',
+    productCode: 'in-flexi-14d',
+    productName: 'Flexi 6 Weeks',
+    termCode: '14dx3',
+    currency: 'INR',
+    amount: 600000,
+    netDisbursed: 588000,
+    approvedAt: APPROVED_AT + 3 * 3600 * 1000,
+    ageSeconds: 90,
+  },
+];
+
+function payment(id: string, status: 'verifying' | 'held', amount: number, utr: string) {
+  return {
+    paymentId: id,
+    orderNo: 'KL-261120-PAIDXX',
+    choice: 'due',
+    method: 'upi',
+    amount,
+    currency: 'INR',
+    pricedOn: '2026-11-25',
+    status,
+    reference: `KP${id.toUpperCase().padEnd(10, '0')}`,
+    utr,
+    reason: null,
+    instructions: { kind: 'upi' },
+    createdAt: APPROVED_AT,
+  };
+}
+
+export const PAYMENTS = [
+  { payment: payment('pay1', 'verifying', 350025, '700000000001'), market: 'IN', currency: 'INR', outstanding: 2100150 },
+  { payment: payment('pay2', 'held', 350000, '700000000002'), market: 'IN', currency: 'INR', outstanding: 1750125 },
+];
+
+const b = (principal: number, interest: number, fees = 0, lateCharges = 0) => ({
+  principal,
+  interest,
+  fees,
+  lateCharges,
+  total: principal + interest + fees + lateCharges,
+});
+const ZERO = b(0, 0);
+
+/** The loan of KL-261123-BBBBBB after payout and one confirmed repayment of its first installment. */
+export const LOAN = {
+  payout: { date: '2026-11-25', provider: 'manual', bankReference: 'HDFCN5202611', amount: 582300, at: APPROVED_AT + 7200_000 },
+  plan: {
+    orderNo: 'KL-261123-BBBBBB',
+    status: 'disbursed',
+    currency: 'INR',
+    payoutDate: '2026-11-25',
+    today: '2026-12-09',
+    principal: 600000,
+    paidOut: 582300,
+    due: b(600000, 20160),
+    paid: b(200000, 6720),
+    outstanding: b(400000, 13440),
+    extensionsGranted: 0,
+    verifying: false,
+    closedBy: null,
+    installments: [
+      { seq: 1, dueDate: '2026-12-09', plannedDueDate: '2026-12-09', due: b(200000, 6720), paid: b(200000, 6720), outstanding: ZERO, status: 'paid', verifying: false },
+      { seq: 2, dueDate: '2026-12-23', plannedDueDate: '2026-12-23', due: b(200000, 6720), paid: ZERO, outstanding: b(200000, 6720), status: 'upcoming', verifying: false },
+      { seq: 3, dueDate: '2027-01-06', plannedDueDate: '2027-01-06', due: b(200000, 6720), paid: ZERO, outstanding: b(200000, 6720), status: 'upcoming', verifying: false },
+    ],
+  },
+  payments: [
+    { paymentId: 'pay1', choice: 'due', method: 'upi', status: 'confirmed', amount: 206720, receivedAmount: 206720, reference: 'KPPAY1000000', utr: '700000000001', reason: null, createdAt: APPROVED_AT + 9000_000, updatedAt: APPROVED_AT + 9600_000 },
+  ],
+  ledger: [
+    { seq: 0, kind: 'payout', date: '2026-11-25', cash: 582300, excess: 0, refunded: 0, due: b(600000, 20160), paid: ZERO, reverses: null },
+    { seq: 1, kind: 'repayment', date: '2026-12-09', cash: 206720, excess: 0, refunded: 0, due: ZERO, paid: b(200000, 6720), reverses: null },
+  ],
+};

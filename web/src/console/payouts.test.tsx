@@ -1,0 +1,105 @@
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { deferred, fakeConsoleApi, ok, OPERATORS, refusal, renderConsole } from '@/test/render-console';
+import { PAYOUTS_IN } from './finance.test-data';
+
+const LIST = 'GET /api/v1/console/payouts';
+
+describe('payouts', () => {
+  it('shows a loading state, then the approved orders longest waiting first with the net to pay out', async () => {
+    const answer = deferred();
+    fakeConsoleApi({ operator: OPERATORS.finance, signedIn: true, handlers: { [LIST]: () => answer.promise } });
+    renderConsole('/console/payouts');
+    expect(await screen.findByText('Loading approved orders…')).toHaveAttribute('role', 'status');
+    answer.resolve(ok(PAYOUTS_IN));
+    const table = await screen.findByRole('table', { name: '2 approved orders waiting for payout in India, longest waiting first' });
+    const rows = within(table).getAllByRole('row').slice(1);
+    const cells = rows.map((row) => within(row).getAllByRole('cell').map((cell) => cell.textContent));
+    expect(cells[0]!.slice(0, 6)).toEqual(['KL-261122-AAAAAA', '3 h 2 min', 'Flexi EMI6 months', '₹20,000', '₹19,400', '+91 ******3210']);
+    expect(cells[1]![1]).toBe('1 min');
+    expect(screen.getByRole('link', { name: 'Payouts' })).toHaveAttribute('aria-current', 'page');
+  });
+
+  it('checks the bank reference as the server does, states the amount, then pays out and reads the list again', async () => {
+    let paid = false;
+    const api = fakeConsoleApi({
+      operator: OPERATORS.finance,
+      signedIn: true,
+      handlers: {
+        [LIST]: () => ok(paid ? PAYOUTS_IN.slice(1) : PAYOUTS_IN),
+        'POST /api/v1/console/orders/KL-261122-AAAAAA/disburse': () => {
+          paid = true;
+          return ok({ orderNo: 'KL-261122-AAAAAA', status: 'disbursed', payoutDate: '2026-11-25', amount: 1940000, provider: 'manual', bankReference: 'HDFCN5202611' });
+        },
+      },
+    });
+    renderConsole('/console/payouts');
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Pay out KL-261122-AAAAAA' }));
+    const field = screen.getByLabelText('Bank reference of the transfer');
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    expect(screen.getByText('Enter the bank reference of the transfer.')).toBeInTheDocument();
+    for (const bad of ['AB1', 'HDFC 123', 'X'.repeat(65), 'ref#123']) {
+      await user.clear(field);
+      await user.type(field, bad);
+      await user.click(screen.getByRole('button', { name: 'Continue' }));
+      expect(screen.getByText('Use 4 to 64 letters, digits, -, /, _ or . only.')).toBeInTheDocument();
+    }
+    expect(api.callsTo('POST', '/api/v1/console/orders/KL-261122-AAAAAA/disburse')).toHaveLength(0);
+    await user.clear(field);
+    await user.type(field, '  HDFCN5202611 ');
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    expect(screen.getByText(/Record the payout of ₹19,400 for KL-261122-AAAAAA with bank reference HDFCN5202611\?/)).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Pay out ₹19,400' }));
+    expect(await screen.findByText(/KL-261122-AAAAAA paid out: ₹19,400, bank reference HDFCN5202611, loan start 25 Nov 2026/)).toBeInTheDocument();
+    const calls = api.callsTo('POST', '/api/v1/console/orders/KL-261122-AAAAAA/disburse');
+    expect(calls.map((c) => c.body)).toEqual([{ bankReference: 'HDFCN5202611' }]);
+    expect(await screen.findByRole('table', { name: /^1 approved order waiting/ })).toBeInTheDocument();
+  });
+
+  it('shows the server’s refusal of the reference on the field, and a conflict in words', async () => {
+    let answer = refusal(422, 'validation_failed', 'Check the fields.', { fields: { bankReference: 'Not a reference we accept.' } });
+    fakeConsoleApi({
+      operator: OPERATORS.finance,
+      signedIn: true,
+      handlers: { [LIST]: () => ok(PAYOUTS_IN), 'POST /api/v1/console/orders/KL-261122-AAAAAA/disburse': () => answer },
+    });
+    renderConsole('/console/payouts');
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Pay out KL-261122-AAAAAA' }));
+    await user.type(screen.getByLabelText('Bank reference of the transfer'), 'HDFCN5202611');
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    await user.click(screen.getByRole('button', { name: 'Pay out ₹19,400' }));
+    expect(await screen.findByText('Not a reference we accept.')).toBeInTheDocument();
+    answer = refusal(409, 'invalid_transition', 'Not allowed now.');
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    await user.click(screen.getByRole('button', { name: 'Pay out ₹19,400' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('This order is no longer waiting for payout');
+  });
+
+  it('says so when nothing waits, switches market, and shows a failed read with a retry', async () => {
+    let fail = true;
+    const api = fakeConsoleApi({
+      operator: OPERATORS.finance,
+      signedIn: true,
+      handlers: { [LIST]: (call) => (call.query.get('market') === 'ID' ? (fail ? refusal(500, 'internal', 'Something went wrong on our side.') : ok([])) : ok([])) },
+    });
+    renderConsole('/console/payouts');
+    expect(await screen.findByText('No approved orders are waiting for payout in India.')).toBeInTheDocument();
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('link', { name: 'Indonesia' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Something went wrong on our side.');
+    fail = false;
+    await user.click(screen.getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByText('No approved orders are waiting for payout in Indonesia.')).toBeInTheDocument();
+    expect(new Set(api.callsTo('GET', '/api/v1/console/payouts').map((c) => c.query.get('market')))).toEqual(new Set(['IN', 'ID']));
+  });
+
+  it('is not open to a reviewer', async () => {
+    fakeConsoleApi({ operator: OPERATORS.reviewer, signedIn: true });
+    renderConsole('/console/payouts');
+    expect(await screen.findByText('Not available to your role')).toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: 'Payouts' })).not.toBeInTheDocument();
+  });
+});
