@@ -42,6 +42,8 @@ pub const ERROR_CODES: &[&str] = &[
     "payment_not_open",
     "utr_already_used",
     "already_rated",
+    "own_admin_account",
+    "last_admin",
 ];
 
 /// Why a field was refused: a catalog key (`field.…`) and the values its text names.
@@ -169,6 +171,10 @@ pub enum Refusal {
     UtrAlreadyUsed,
     /// A rating of an order rated already.
     AlreadyRated,
+    /// An admin disabling themself or dropping their own admin role.
+    OwnAdminAccount,
+    /// A change that would leave no enabled admin.
+    LastAdmin,
 }
 
 impl Refusal {
@@ -186,6 +192,8 @@ impl Refusal {
             Refusal::PaymentNotOpen => "payment_not_open",
             Refusal::UtrAlreadyUsed => "utr_already_used",
             Refusal::AlreadyRated => "already_rated",
+            Refusal::OwnAdminAccount => "own_admin_account",
+            Refusal::LastAdmin => "last_admin",
         }
     }
 }

@@ -259,6 +259,7 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             let settings = Settings::load(cli.config.as_deref())?;
             let kfs = quote::key_fact_statement(
                 &settings.site,
+                &settings.caps.indonesia,
                 &product,
                 amount,
                 &term,
@@ -291,9 +292,10 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             };
             let roles: Vec<Role> = role.into_iter().flat_map(|list| list.0).collect();
             let db = Db::connect(settings.database_url.expose_secret(), 1).await?;
-            let created = operators::create_with(&db, &Clock::real(), &username, &password, &roles)
-                .await
-                .map_err(|e| anyhow::anyhow!("{}", describe(&e)))?;
+            let created =
+                operators::create_with(&db, &Clock::real(), &username, &password, &roles, None)
+                    .await
+                    .map_err(|e| anyhow::anyhow!("{}", describe(&e)))?;
             println!(
                 "Created operator {} ({}) with roles {}",
                 created.username,

@@ -44,6 +44,63 @@ pub struct Settings {
     pub site: SiteSettings,
     /// Where borrowers pay, per market (`[payments.in]`, `[payments.id]`).
     pub payments: PaymentSettings,
+    /// The money rules that are data, not code (`[caps]`): Indonesia's OJK cap table and the shortest cooling-off.
+    pub caps: CapSettings,
+}
+
+/// The caps every product, quote, extension and late charge is checked against (PRODUCT.md §3): configuration keyed
+/// by date and tenor, so a new OJK rule needs no release. The defaults are the rules as this product knows them.
+#[derive(Debug, Clone, Deserialize)]
+pub struct CapSettings {
+    /// The shortest cooling-off a product may have, in days (RBI's digital lending directions: at least 3).
+    pub min_cooling_off_days: u32,
+    /// Indonesia's cap table (`[caps.id]`): daily cost by disbursal date and tenor, the total cost cap, and the daily
+    /// late-charge cap by date.
+    #[serde(rename = "id")]
+    pub indonesia: kilat_domain::CapTable,
+}
+
+impl CapSettings {
+    /// Refuses a cap table a product could not be checked against: no daily row, a cap of 0 or above 100% a day, a
+    /// total cost cap of 0, or a cooling-off under the law's 3 days.
+    pub fn validate(&self) -> anyhow::Result<()> {
+        let table = &self.indonesia;
+        if self.min_cooling_off_days < kilat_domain::product::MIN_COOLING_OFF_DAYS {
+            bail!(
+                "caps.min_cooling_off_days must be at least {} (the law's minimum)",
+                kilat_domain::product::MIN_COOLING_OFF_DAYS
+            );
+        }
+        if table.daily_cost.is_empty() {
+            bail!("caps.id.daily_cost needs at least one row");
+        }
+        let full = kilat_domain::Rate::from_ppb(kilat_domain::rate::RATE_SCALE);
+        for row in &table.daily_cost {
+            if row.daily.ppb() <= 0 || row.daily > full {
+                bail!(
+                    "caps.id.daily_cost: a daily cap must be over 0% and at most 100%, not {}",
+                    row.daily
+                );
+            }
+            if row
+                .tenor_under_months
+                .is_some_and(|u| u <= row.tenor_from_months)
+            {
+                bail!("caps.id.daily_cost: tenor_under_months must be more than tenor_from_months");
+            }
+        }
+        if table.total_cost.ppb() <= 0 {
+            bail!("caps.id.total_cost must be over 0%");
+        }
+        if table
+            .late_charge_daily
+            .iter()
+            .any(|row| row.daily.ppb() <= 0 || row.daily > full)
+        {
+            bail!("caps.id.late_charge_daily: a daily cap must be over 0% and at most 100%");
+        }
+        Ok(())
+    }
 }
 
 /// The collection accounts and payment providers of each market (docs/API-BORROWER.md, "Repayment").
@@ -339,6 +396,7 @@ impl Settings {
             check_public_origin(origin)?;
         }
         self.site.validate(self.mode)?;
+        self.caps.validate()?;
         self.payments.validate(self.mode)
     }
 }

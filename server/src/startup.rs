@@ -103,7 +103,9 @@ impl Application {
         };
         let sign_in = SignInService::new(db.clone(), secrets.clone(), sender, clock.clone());
         let reference = ReferenceData::load().context("loading the reference data")?;
-        let catalog = Catalog::demo(clock.now().date()).context("loading the loan products")?;
+        let catalog = Catalog::load(&db, &settings.caps, clock.now().date(), clock.now_ms())
+            .await
+            .context("loading the loan products")?;
         let per_minute = NonZeroU32::new(settings.contact.per_minute)
             .context("contact.per_minute must be ≥ 1")?;
         let services = Services {
@@ -178,6 +180,25 @@ impl Application {
                 limiter.forget_idle();
             }
         });
+        // Another server's product edit reaches this one's catalog within `catalog::REFRESH_EVERY_MS`: one read of
+        // the version counter, and a reload only when it moved.
+        let services = self.state.services.clone();
+        let catalog_refresher = tokio::spawn(async move {
+            let every = Duration::from_millis(crate::catalog::REFRESH_EVERY_MS as u64);
+            let mut tick = tokio::time::interval(every);
+            tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+            loop {
+                tick.tick().await;
+                let s = &services;
+                if let Err(e) = s
+                    .catalog
+                    .refresh(&s.db, s.clock.now().date(), s.clock.now_ms(), false)
+                    .await
+                {
+                    tracing::warn!("reading the catalog's version: {e:#}");
+                }
+            }
+        });
         let db = self.state.services.db.clone();
         let worker_pool_size = self.worker_pool_size;
         let router = http::router(self.state);
@@ -230,6 +251,7 @@ impl Application {
         .await
         .context("waiting for the HTTP workers")?;
         sweeper.abort();
+        catalog_refresher.abort();
         db.close().await;
         results.into_iter().collect()
     }

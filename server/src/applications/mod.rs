@@ -3,13 +3,15 @@
 
 mod order_no;
 
-use kilat_domain::{Code, KeyFactStatement, Money, OrderState, Product};
+use std::sync::Arc;
+
+use kilat_domain::{Code, KeyFactStatement, Money, OrderState};
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 use utoipa::ToSchema;
 
 use crate::auth::{Borrower, LiveSession, unseal_borrower};
-use crate::catalog;
+use crate::catalog::{self, Listed};
 use crate::certification::{self, Progress};
 use crate::error::{Error, FieldErrors, FieldProblem, Refusal};
 use crate::orders::{self, Actor};
@@ -126,19 +128,20 @@ pub struct LoanRequest<'a> {
 }
 
 /// A loan with its three fields checked against the catalog: product, amount and term.
-pub struct LoanChoice<'a> {
-    pub product: &'a Product,
+pub struct LoanChoice {
+    /// The product's version on offer now; the order keeps it.
+    pub product: Arc<Listed>,
     pub amount: i64,
     pub term: String,
 }
 
 /// Reads the three fields of a loan in the borrower's market; each missing or unknown one is added to `errors`.
-pub fn choose<'a>(
-    s: &'a Services,
+pub fn choose(
+    s: &Services,
     borrower: &Borrower,
     req: &LoanRequest<'_>,
     errors: &mut FieldErrors,
-) -> Option<LoanChoice<'a>> {
+) -> Option<LoanChoice> {
     let code = req.product_code.map(str::trim).filter(|c| !c.is_empty());
     let term = req.term_code.map(str::trim).filter(|c| !c.is_empty());
     if code.is_none() {
@@ -161,11 +164,11 @@ pub fn choose<'a>(
     })
 }
 
-fn choose_or_refuse<'a>(
-    s: &'a Services,
+fn choose_or_refuse(
+    s: &Services,
     borrower: &Borrower,
     req: &LoanRequest<'_>,
-) -> Result<LoanChoice<'a>, Error> {
+) -> Result<LoanChoice, Error> {
     let mut errors = FieldErrors::default();
     let choice = choose(s, borrower, req, &mut errors);
     match choice {
@@ -175,13 +178,10 @@ fn choose_or_refuse<'a>(
 }
 
 /// The KFS of the loan as it would be disbursed today, naming the lender. Nothing is stored.
-pub fn key_fact_statement(
-    s: &Services,
-    choice: &LoanChoice<'_>,
-) -> Result<KeyFactStatement, Error> {
+pub fn key_fact_statement(s: &Services, choice: &LoanChoice) -> Result<KeyFactStatement, Error> {
     catalog::key_fact_statement(
         &s.catalog,
-        choice.product,
+        &choice.product,
         Money::from_minor(choice.amount),
         &choice.term,
         s.clock.today(choice.product.market),
@@ -329,6 +329,7 @@ pub async fn confirm(
             agreement_json: &agreement_json,
             idempotency_key: key,
             request_hash: &request_hash,
+            product_version: choice.product.version,
             now,
         };
         let mut tx = s.db.begin().await?;

@@ -1,6 +1,7 @@
 //! Who is calling: borrower sign-in by one-time code and borrower sessions; operators of the console with their roles
-//! and sessions (`operators`).
+//! and sessions (`operators`), and the admins' management of operators (`operator_admin`).
 
+pub mod operator_admin;
 pub mod operators;
 mod sign_in;
 

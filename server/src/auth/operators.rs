@@ -14,6 +14,7 @@ use crate::crypto;
 use crate::error::{Error, FieldErrors, FieldProblem, Refusal};
 use crate::services::Services;
 use crate::store::Db;
+use crate::store::audit::NewAuditEntry;
 use crate::store::operators::{NewOperator, OperatorRow};
 
 /// Password checks an operator gets before the account locks: the check that reaches it is still compared (a right
@@ -80,12 +81,12 @@ impl Role {
     }
 
     /// Roles as stored: their codes joined by commas.
-    fn join(roles: &[Role]) -> String {
+    pub(crate) fn join(roles: &[Role]) -> String {
         roles.iter().map(|r| r.code()).collect::<Vec<_>>().join(",")
     }
 
     /// Roles as stored, read back; an unknown code (a role removed since) is skipped.
-    fn split(stored: &str) -> Vec<Role> {
+    pub(crate) fn split(stored: &str) -> Vec<Role> {
         let mut roles: Vec<Role> = stored.split(',').filter_map(Role::parse).collect();
         roles.sort();
         roles.dedup();
@@ -165,16 +166,18 @@ pub async fn create(
     password: &str,
     roles: &[Role],
 ) -> Result<Created, Error> {
-    create_with(&s.db, &s.clock, username, password, roles).await
+    create_with(&s.db, &s.clock, username, password, roles, None).await
 }
 
-/// `create` with only the handles it needs, for the command line (`kilat operator create`), which starts no server.
+/// `create` with only the handles it needs, for the command line (`kilat operator create`), which starts no server;
+/// `by` is the admin who creates it in the console (audited as theirs; the command line's as the system's).
 pub async fn create_with(
     db: &Db,
     clock: &Clock,
     username: &str,
     password: &str,
     roles: &[Role],
+    by: Option<&str>,
 ) -> Result<Created, Error> {
     let username = username.trim().to_ascii_lowercase();
     let mut errors = FieldErrors::default();
@@ -188,6 +191,51 @@ pub async fn create_with(
     {
         errors.add("username", FieldProblem::new("field.username"));
     }
+    check_password(password, &mut errors);
+    if roles.is_empty() {
+        errors.add("roles", FieldProblem::required());
+    }
+    errors.into_result()?;
+    let mut roles = roles.to_vec();
+    roles.sort();
+    roles.dedup();
+    let password_hash = hash_password(password.to_owned()).await?;
+    let now = clock.now_ms();
+    let mut tx = db.begin().await?;
+    let id = tx
+        .insert_operator(&NewOperator {
+            username: &username,
+            password_hash: &password_hash,
+            roles: &Role::join(&roles),
+            now,
+        })
+        .await?
+        .map_err(|_| Error::field("username", FieldProblem::new("field.username_taken")))?;
+    let after =
+        serde_json::json!({"username": username, "roles": Role::join(&roles), "enabled": true})
+            .to_string();
+    tx.insert_audit(&NewAuditEntry {
+        actor_kind: if by.is_some() { "operator" } else { "system" },
+        actor_id: by,
+        action: "operator.create",
+        entity: "operator",
+        entity_id: &id,
+        before_json: None,
+        after_json: Some(&after),
+        at: now,
+    })
+    .await?;
+    tx.commit().await?;
+    tracing::info!(operator = %id, %username, roles = %Role::join(&roles), "operator created");
+    Ok(Created {
+        id,
+        username,
+        roles,
+    })
+}
+
+/// A new password's length rule: at least `MIN_PASSWORD_CHARS`, at most 256 characters.
+pub(crate) fn check_password(password: &str, errors: &mut FieldErrors) {
     let chars = password.chars().count();
     if chars < MIN_PASSWORD_CHARS {
         errors.add(
@@ -197,29 +245,6 @@ pub async fn create_with(
     } else if chars > MAX_PASSWORD_CHARS {
         errors.add("password", FieldProblem::too_long(MAX_PASSWORD_CHARS));
     }
-    if roles.is_empty() {
-        errors.add("roles", FieldProblem::required());
-    }
-    errors.into_result()?;
-    let mut roles = roles.to_vec();
-    roles.sort();
-    roles.dedup();
-    let password_hash = hash_password(password.to_owned()).await?;
-    let id = db
-        .insert_operator(&NewOperator {
-            username: &username,
-            password_hash: &password_hash,
-            roles: &Role::join(&roles),
-            now: clock.now_ms(),
-        })
-        .await?
-        .map_err(|_| Error::field("username", FieldProblem::new("field.username_taken")))?;
-    tracing::info!(operator = %id, %username, roles = %Role::join(&roles), "operator created");
-    Ok(Created {
-        id,
-        username,
-        roles,
-    })
 }
 
 /// Signs an operator in. The check is reserved before the password is compared, in one conditional update
@@ -318,7 +343,7 @@ pub async fn create_demo_admin(s: &Services) -> Result<Option<String>, Error> {
 }
 
 /// Argon2id with the crate's defaults (19 MiB, 2 passes, 1 lane: OWASP's minimum), off the request threads.
-async fn hash_password(password: String) -> Result<String, Error> {
+pub(crate) async fn hash_password(password: String) -> Result<String, Error> {
     tokio::task::spawn_blocking(move || {
         let mut salt = [0u8; 16];
         getrandom::fill(&mut salt).map_err(|e| anyhow::anyhow!("random salt: {e}"))?;

@@ -13,6 +13,7 @@ use crate::settings::SiteSettings;
 /// the statement with the lender and grievance officer of the settings.
 pub fn key_fact_statement(
     site: &SiteSettings,
+    caps: &CapTable,
     product_file: &Path,
     amount: i64,
     term: &str,
@@ -27,13 +28,12 @@ pub fn key_fact_statement(
             .with_context(|| format!("--date must be YYYY-MM-DD, not {text:?}"))?,
         None => product.market.local_date(time::OffsetDateTime::now_utc()),
     };
-    let caps = CapTable::ojk_consumer();
     product
-        .validate(disbursed, &caps)
+        .validate(disbursed, caps)
         .with_context(|| format!("the product {} fails its checks", product.code))?;
-    let quote = quote_with_caps(&product, Money::from_minor(amount), term, disbursed, &caps)
+    let quote = quote_with_caps(&product, Money::from_minor(amount), term, disbursed, caps)
         .with_context(|| format!("{amount} minor units on term {term:?} cannot be quoted"))?;
-    KeyFactStatement::new_with_caps(&quote, &site.lender(quote.market), &caps)
+    KeyFactStatement::new_with_caps(&quote, &site.lender(quote.market), caps)
         .context("building the Key Fact Statement")
 }
 
@@ -47,6 +47,16 @@ mod tests {
         crate::settings::Settings::load(None)
             .expect("defaults")
             .site
+    }
+
+    /// The default cap table of the settings is today's OJK table.
+    fn caps() -> CapTable {
+        let caps = crate::settings::Settings::load(None)
+            .expect("defaults")
+            .caps
+            .indonesia;
+        assert_eq!(caps, CapTable::ojk_consumer());
+        caps
     }
 
     fn product(name: &str) -> PathBuf {
@@ -65,6 +75,7 @@ mod tests {
             for term in &p.terms {
                 let kfs = key_fact_statement(
                     &site(),
+                    &caps(),
                     &path,
                     p.amount.min.minor(),
                     &term.code,
@@ -81,6 +92,7 @@ mod tests {
     fn a_quote_lists_each_installment_with_its_date_and_the_apr() {
         let kfs = key_fact_statement(
             &site(),
+            &caps(),
             &product("in-flexi-14d.toml"),
             1_000_000,
             "14dx3",
@@ -97,11 +109,19 @@ mod tests {
     #[test]
     fn an_amount_outside_the_product_or_an_unknown_term_is_refused_with_a_reason() {
         let file = product("in-flexi-14d.toml");
-        let err = key_fact_statement(&site(), &file, 100, "14dx3", None).unwrap_err();
+        let err = key_fact_statement(&site(), &caps(), &file, 100, "14dx3", None).unwrap_err();
         assert!(format!("{err:#}").contains("cannot be quoted"));
-        assert!(key_fact_statement(&site(), &file, 1_000_000, "nope", None).is_err());
+        assert!(key_fact_statement(&site(), &caps(), &file, 1_000_000, "nope", None).is_err());
         assert!(
-            key_fact_statement(&site(), &file, 1_000_000, "14dx3", Some("22/11/2026")).is_err()
+            key_fact_statement(
+                &site(),
+                &caps(),
+                &file,
+                1_000_000,
+                "14dx3",
+                Some("22/11/2026")
+            )
+            .is_err()
         );
     }
 }

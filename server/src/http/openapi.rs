@@ -13,7 +13,7 @@ use utoipa::{Modify, OpenApi, ToSchema};
 use super::borrower::auth::SESSION_COOKIE;
 use super::borrower::{auth as borrower, certification, loans, orders, servicing};
 use super::console::auth::CONSOLE_COOKIE;
-use super::console::{auth as console, payments, review};
+use super::console::{auth as console, operators, payments, products, review};
 use super::error::ErrorBody;
 use super::site;
 use super::webhooks;
@@ -73,6 +73,17 @@ use crate::settings::{GrievanceOfficer, PublicSiteSettings};
         payments::confirm,
         payments::reject,
         payments::payouts,
+        products::list,
+        products::create,
+        products::edit,
+        products::disable,
+        products::enable,
+        operators::list,
+        operators::create,
+        operators::roles,
+        operators::disable,
+        operators::enable,
+        operators::password,
         webhooks::razorpay,
         webhooks::xendit_va_paid,
         webhooks::dragonpay_postback,
@@ -157,6 +168,10 @@ pub enum ErrorCode {
     UtrAlreadyUsed,
     /// 409: the order was rated already.
     AlreadyRated,
+    /// 409: an admin disabling themself or dropping their own admin role.
+    OwnAdminAccount,
+    /// 409: the change would leave no enabled admin.
+    LastAdmin,
 }
 
 /// `X-Session-Id` for the native shell, the `kilat_session` HttpOnly cookie for browsers (PRODUCT.md §4); the

@@ -30,7 +30,7 @@ pub async fn open_loans(
         .get(market, product)
         .with_context(|| format!("no product {product} in {}", market.code()))?;
     let quote = quote_with_caps(
-        product,
+        &product,
         Money::from_minor(amount),
         term,
         payout,

@@ -37,18 +37,36 @@ impl Loan {
     }
 }
 
-/// The plan of an order at payout on `payout`: the accepted KFS's schedule moved there (same amounts, same APR).
-pub(crate) fn plan_at_payout(s: &Services, order: &OrderRow, payout: Date) -> Result<Plan, Error> {
+/// The plan of an order at payout on `payout`: the accepted KFS's schedule moved there (same amounts, same APR), its
+/// term's period read from the product version the order was made on, so an edit of the product since changes nothing.
+pub(crate) async fn plan_at_payout(
+    s: &Services,
+    order: &OrderRow,
+    payout: Date,
+) -> Result<Plan, Error> {
     let kfs: KeyFactStatement =
         serde_json::from_str(&order.kfs_json).map_err(anyhow::Error::from)?;
-    let period = s
-        .catalog
-        .get(order.market, &order.product_code)
-        .and_then(|p| p.terms.iter().find(|t| t.code == order.term_code))
+    let version = s.db.order_product_version(&order.id).await?.unwrap_or(1);
+    let definition =
+        s.db.product_definition(&order.product_code, version)
+            .await?
+            .ok_or_else(|| {
+                anyhow::anyhow!(
+                    "order {}: product {} version {version} is not stored",
+                    order.order_no,
+                    order.product_code
+                )
+            })?;
+    let product: kilat_domain::Product =
+        serde_json::from_str(&definition).map_err(anyhow::Error::from)?;
+    let period = product
+        .terms
+        .iter()
+        .find(|t| t.code == order.term_code)
         .map(|t| t.period)
         .ok_or_else(|| {
             anyhow::anyhow!(
-                "order {}: product {} term {} is not in the catalog",
+                "order {}: product {} version {version} has no term {}",
                 order.order_no,
                 order.product_code,
                 order.term_code

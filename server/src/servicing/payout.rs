@@ -117,7 +117,7 @@ pub async fn disburse(
             .await?
             .ok_or(Error::NotFound)?;
     let payout_date = s.clock.today(order.market);
-    let plan = super::plan_at_payout(s, &order, payout_date)?;
+    let plan = super::plan_at_payout(s, &order, payout_date).await?;
     let amount = plan.quote.net_disbursed.minor();
     let done = s.payments.payouts.pay(&PayoutRequest {
         order: &order,

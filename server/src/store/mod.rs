@@ -11,6 +11,7 @@ pub mod loans;
 pub mod operators;
 pub mod orders;
 pub mod payments;
+pub mod products;
 pub mod reseal;
 pub mod review;
 pub mod sign_in;

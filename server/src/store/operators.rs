@@ -1,7 +1,7 @@
 //! Operators of the console and their sessions: accounts with their password hash and roles, the conditional update
 //! behind the lockout, and sessions kept as hashes of their token and CSRF token.
 
-use super::{Db, new_id};
+use super::{Db, Tx, new_id};
 
 /// An operator as stored.
 #[derive(Debug, Clone, sqlx::FromRow)]
@@ -64,28 +64,13 @@ impl Db {
             .await
     }
 
-    /// Inserts an operator; `Err(UsernameTaken)` when the username is in use.
-    pub async fn insert_operator(
-        &self,
-        new: &NewOperator<'_>,
-    ) -> sqlx::Result<Result<String, UsernameTaken>> {
-        let id = new_id();
-        let inserted = sqlx::query(
-            "INSERT INTO operators (id, username, password_hash, roles, failed_logins, created_at)
-             VALUES ($1, $2, $3, $4, 0, $5)",
-        )
-        .bind(&id)
-        .bind(new.username)
-        .bind(new.password_hash)
-        .bind(new.roles)
-        .bind(new.now)
-        .execute(self.pool())
-        .await;
-        match inserted {
-            Ok(_) => Ok(Ok(id)),
-            Err(sqlx::Error::Database(e)) if e.is_unique_violation() => Ok(Err(UsernameTaken)),
-            Err(e) => Err(e),
-        }
+    /// Every operator, by username.
+    pub async fn operators(&self) -> sqlx::Result<Vec<OperatorRow>> {
+        sqlx::query_as(&format!(
+            "SELECT {COLUMNS} FROM operators ORDER BY username"
+        ))
+        .fetch_all(self.pool())
+        .await
     }
 
     /// Reserves one password check before the password is compared, in one conditional update, so that however many
@@ -192,6 +177,109 @@ impl Db {
         .execute(self.pool())
         .await?;
         Ok(())
+    }
+}
+
+impl Tx {
+    /// Inserts an operator; `Err(UsernameTaken)` when the username is in use (the unique constraint decides; the
+    /// transaction is then spoilt on PostgreSQL and the caller drops it).
+    pub async fn insert_operator(
+        &mut self,
+        new: &NewOperator<'_>,
+    ) -> sqlx::Result<Result<String, UsernameTaken>> {
+        let id = new_id();
+        let inserted = sqlx::query(
+            "INSERT INTO operators (id, username, password_hash, roles, failed_logins, created_at)
+             VALUES ($1, $2, $3, $4, 0, $5)",
+        )
+        .bind(&id)
+        .bind(new.username)
+        .bind(new.password_hash)
+        .bind(new.roles)
+        .bind(new.now)
+        .execute(self.conn())
+        .await;
+        match inserted {
+            Ok(_) => Ok(Ok(id)),
+            Err(sqlx::Error::Database(e)) if e.is_unique_violation() => Ok(Err(UsernameTaken)),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// The ids of the enabled operators who hold the admin role, locked in id order until the transaction ends (on
+    /// PostgreSQL; SQLite's transaction holds the write lock already). Every change that could leave no admin takes
+    /// this first, so two such changes at once run one after the other and the second sees the first's result.
+    pub async fn lock_enabled_admins(&mut self) -> sqlx::Result<Vec<String>> {
+        let sql = format!(
+            "SELECT id FROM operators
+             WHERE disabled_at IS NULL AND (',' || roles || ',') LIKE '%,admin,%'
+             ORDER BY id{}",
+            self.lock_clause()
+        );
+        sqlx::query_scalar(&sql).fetch_all(self.conn()).await
+    }
+
+    /// An operator, read inside the transaction (and locked on PostgreSQL).
+    pub async fn operator_for_update(&mut self, id: &str) -> sqlx::Result<Option<OperatorRow>> {
+        let sql = format!(
+            "SELECT {COLUMNS} FROM operators WHERE id = $1{}",
+            self.lock_clause()
+        );
+        sqlx::query_as(&sql)
+            .bind(id)
+            .fetch_optional(self.conn())
+            .await
+    }
+
+    pub async fn set_operator_roles(&mut self, id: &str, roles: &str) -> sqlx::Result<()> {
+        sqlx::query("UPDATE operators SET roles = $1 WHERE id = $2")
+            .bind(roles)
+            .bind(id)
+            .execute(self.conn())
+            .await?;
+        Ok(())
+    }
+
+    /// Disables (`Some(now)`) or enables (`None`) an operator.
+    pub async fn set_operator_disabled(
+        &mut self,
+        id: &str,
+        disabled_at: Option<i64>,
+    ) -> sqlx::Result<()> {
+        sqlx::query("UPDATE operators SET disabled_at = $1 WHERE id = $2")
+            .bind(disabled_at)
+            .bind(id)
+            .execute(self.conn())
+            .await?;
+        Ok(())
+    }
+
+    /// A new password hash; the lockout count starts again.
+    pub async fn set_operator_password(
+        &mut self,
+        id: &str,
+        password_hash: &str,
+    ) -> sqlx::Result<()> {
+        sqlx::query(
+            "UPDATE operators SET password_hash = $1, failed_logins = 0, locked_until = NULL WHERE id = $2",
+        )
+        .bind(password_hash)
+        .bind(id)
+        .execute(self.conn())
+        .await?;
+        Ok(())
+    }
+
+    /// Ends every live session of an operator; returns how many.
+    pub async fn revoke_operator_sessions(&mut self, id: &str, now: i64) -> sqlx::Result<u64> {
+        Ok(sqlx::query(
+            "UPDATE operator_sessions SET revoked_at = $1 WHERE operator_id = $2 AND revoked_at IS NULL",
+        )
+        .bind(now)
+        .bind(id)
+        .execute(self.conn())
+        .await?
+        .rows_affected())
     }
 }
 

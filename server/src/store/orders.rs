@@ -28,6 +28,8 @@ pub struct NewOrder<'a> {
     pub agreement_json: &'a str,
     pub idempotency_key: &'a str,
     pub request_hash: &'a str,
+    /// The product version the KFS was priced on (`products`, migration 0013).
+    pub product_version: i64,
     pub now: i64,
 }
 
@@ -293,8 +295,8 @@ impl Tx {
         let inserted = sqlx::query(
             "INSERT INTO orders (id, order_no, borrower_id, market, product_code, product_name, term_code, currency,
                  amount, net_disbursed, total_repayable, apr, apr_display, status, kfs_json, kfs_hash,
-                 idempotency_key, request_hash, agreement_json, created_at, updated_at)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $20)",
+                 idempotency_key, request_hash, agreement_json, created_at, updated_at, product_version)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $20, $21)",
         )
         .bind(&id)
         .bind(new.order_no)
@@ -316,6 +318,7 @@ impl Tx {
         .bind(new.request_hash)
         .bind(new.agreement_json)
         .bind(new.now)
+        .bind(new.product_version)
         .execute(self.conn())
         .await;
         match inserted {

@@ -102,13 +102,14 @@ pub(super) fn view(s: &Services, product: &Product) -> Result<ProductView, ApiEr
     })
 }
 
-/// Each market's product list as home shows it (`Vec<ProductView>`), serialized once per business date: the products
+/// Each market's product list as home shows it (`Vec<ProductView>`), serialized once per business date and catalog
+/// version: the products
 /// and their sample prices (`Catalog::sample`) do not change within a day, so home does not rebuild and re-serialize
 /// them on every request (issue 7).
 #[derive(Default)]
 pub struct ProductsJson {
-    /// India, Indonesia: the date the list was made for, and the list.
-    slots: [RwLock<Option<(Date, ProductList)>>; 2],
+    /// India, Indonesia: the date and catalog version the list was made for, and the list.
+    slots: [RwLock<Option<(Date, i64, ProductList)>>; 2],
 }
 
 /// A product list serialized once (see [`ProductsJson`]); it serializes as the JSON array it holds.
@@ -129,19 +130,24 @@ impl ProductsJson {
             Market::India => 0,
             Market::Indonesia => 1,
         }];
-        if let Some((day, list)) = &*slot.read().unwrap_or_else(PoisonError::into_inner)
+        // Read before the products: a reload in between makes this list's version older, never newer, than its content.
+        let version = s.catalog.version();
+        if let Some((day, made_at, list)) = &*slot.read().unwrap_or_else(PoisonError::into_inner)
             && *day == today
+            && *made_at == version
         {
             return Ok(list.clone());
         }
         let views = s
             .catalog
             .for_market(market)
+            .iter()
             .map(|p| view(s, p))
             .collect::<Result<Vec<_>, _>>()?;
         let json = serde_json::value::to_raw_value(&views).map_err(anyhow::Error::from)?;
         let list = ProductList(Arc::from(json));
-        *slot.write().unwrap_or_else(PoisonError::into_inner) = Some((today, list.clone()));
+        *slot.write().unwrap_or_else(PoisonError::into_inner) =
+            Some((today, version, list.clone()));
         Ok(list)
     }
 }
@@ -158,6 +164,7 @@ pub async fn list(
     let products = s
         .catalog
         .for_market(session.borrower.market)
+        .iter()
         .map(|p| view(s, p))
         .collect::<Result<Vec<_>, _>>()?;
     Ok(Envelope::ok(products))
@@ -178,7 +185,7 @@ pub async fn detail(
         .catalog
         .get(session.borrower.market, &code)
         .ok_or(ApiError::NotFound)?;
-    Ok(Envelope::ok(view(s, product)?))
+    Ok(Envelope::ok(view(s, &product)?))
 }
 
 /// The loan a quote, an application or (with more fields) a confirm names.

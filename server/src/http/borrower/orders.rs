@@ -64,6 +64,7 @@ pub struct HomeView {
 fn products_of(s: &Services, borrower: &Borrower) -> Result<Vec<ProductView>, ApiError> {
     s.catalog
         .for_market(borrower.market)
+        .iter()
         .map(|p| view(s, p))
         .collect()
 }

@@ -1,14 +1,17 @@
 //! The operators' console API under `/api/v1/console` (PRODUCT.md §6): sign-in with a password, the review queue,
-//! orders with the borrower's certification, approve and reject, and the audit search. Every handler but `login`
+//! orders with the borrower's certification, approve and reject, the audit search, payouts and repayments, and the
+//! admins' products and operators. Every handler but `login`
 //! takes the [`auth::OperatorSession`] extractor (401 without a live session; 403 `csrf_token_invalid` on an unsafe
 //! request without the session's `X-CSRF-Token`) and checks its roles through the capability (403 `forbidden`).
 
 pub mod auth;
+pub mod operators;
 pub mod payments;
+pub mod products;
 pub mod review;
 
 use axum::Router;
-use axum::routing::{get, post};
+use axum::routing::{get, post, put};
 
 use crate::startup::AppState;
 
@@ -28,4 +31,13 @@ pub fn routes() -> Router<AppState> {
         .route("/payments", get(payments::queue))
         .route("/payments/{payment_id}/confirm", post(payments::confirm))
         .route("/payments/{payment_id}/reject", post(payments::reject))
+        .route("/products", get(products::list).post(products::create))
+        .route("/products/{code}", put(products::edit))
+        .route("/products/{code}/disable", post(products::disable))
+        .route("/products/{code}/enable", post(products::enable))
+        .route("/operators", get(operators::list).post(operators::create))
+        .route("/operators/{id}/roles", put(operators::roles))
+        .route("/operators/{id}/disable", post(operators::disable))
+        .route("/operators/{id}/enable", post(operators::enable))
+        .route("/operators/{id}/password", post(operators::password))
 }

@@ -1,0 +1,254 @@
+//! Admins' management of operators (PRODUCT.md §6, docs/API-CONSOLE.md): the list, creating an operator, changing
+//! roles, disabling and enabling, and resetting a password. Disabling and a reset end every session of that operator
+//! in the same transaction. An admin cannot disable themself or drop their own admin role, and the last enabled admin
+//! can never be disabled or demoted: each such change locks the enabled admins first, so two at once run in turn and
+//! the second sees the first. Every change is in the audit trail with before and after.
+
+use serde::Serialize;
+
+use super::operators::{Created, Operator, Role, check_password, create_with, hash_password};
+use crate::error::{Error, FieldErrors, FieldProblem, Refusal};
+use crate::services::Services;
+use crate::store::Tx;
+use crate::store::audit::NewAuditEntry;
+use crate::store::operators::OperatorRow;
+
+const ADMIN: &[Role] = &[Role::Admin];
+
+/// An operator as the console lists it (no password hash).
+#[derive(Debug, Clone)]
+pub struct OperatorRecord {
+    pub id: String,
+    pub username: String,
+    pub roles: Vec<Role>,
+    pub enabled: bool,
+    pub locked: bool,
+    pub created_at: i64,
+}
+
+impl OperatorRecord {
+    fn of(row: &OperatorRow, now: i64) -> Self {
+        Self {
+            id: row.id.clone(),
+            username: row.username.clone(),
+            roles: Role::split(&row.roles),
+            enabled: row.disabled_at.is_none(),
+            locked: row.locked_until.is_some_and(|until| until > now),
+            created_at: row.created_at,
+        }
+    }
+}
+
+/// What the audit trail keeps of an operator.
+#[derive(Serialize)]
+struct Audited<'a> {
+    username: &'a str,
+    roles: String,
+    enabled: bool,
+}
+
+fn audited(row: &OperatorRow, roles: &[Role], enabled: bool) -> Result<String, Error> {
+    Ok(serde_json::to_string(&Audited {
+        username: &row.username,
+        roles: Role::join(roles),
+        enabled,
+    })
+    .map_err(anyhow::Error::from)?)
+}
+
+/// Every operator, by username (admin).
+pub async fn list(s: &Services, op: &Operator) -> Result<Vec<OperatorRecord>, Error> {
+    op.require_any(ADMIN)?;
+    let now = s.clock.now_ms();
+    Ok(s.db
+        .operators()
+        .await?
+        .iter()
+        .map(|row| OperatorRecord::of(row, now))
+        .collect())
+}
+
+/// Creates an operator (admin): username, roles and an initial password of at least 12 characters. A username in
+/// use is refused by the unique constraint, as a field error.
+pub async fn create(
+    s: &Services,
+    op: &Operator,
+    username: &str,
+    password: &str,
+    roles: &[Role],
+) -> Result<OperatorRecord, Error> {
+    op.require_any(ADMIN)?;
+    let Created {
+        id,
+        username,
+        roles,
+    } = create_with(&s.db, &s.clock, username, password, roles, Some(&op.id)).await?;
+    Ok(OperatorRecord {
+        id,
+        username,
+        roles,
+        enabled: true,
+        locked: false,
+        created_at: s.clock.now_ms(),
+    })
+}
+
+/// The operator changed, locked, after the checks every change of roles or state passes: the caller is still an
+/// enabled admin, the target exists, and the change would leave at least one enabled admin.
+async fn target(
+    tx: &mut Tx,
+    op: &Operator,
+    id: &str,
+    keeps_admin: bool,
+) -> Result<OperatorRow, Error> {
+    let admins = tx.lock_enabled_admins().await?;
+    if !admins.contains(&op.id) {
+        return Err(Refusal::RoleMissing.into());
+    }
+    let row = tx.operator_for_update(id).await?.ok_or(Error::NotFound)?;
+    let is_enabled_admin = admins.contains(&row.id);
+    if is_enabled_admin && !keeps_admin {
+        if row.id == op.id {
+            return Err(Refusal::OwnAdminAccount.into());
+        }
+        if admins.len() <= 1 {
+            return Err(Refusal::LastAdmin.into());
+        }
+    }
+    Ok(row)
+}
+
+/// Replaces an operator's roles (admin). Dropping one's own admin role, or the last enabled admin's, is refused.
+pub async fn set_roles(
+    s: &Services,
+    op: &Operator,
+    id: &str,
+    roles: &[Role],
+) -> Result<OperatorRecord, Error> {
+    op.require_any(ADMIN)?;
+    if roles.is_empty() {
+        return Err(Error::field("roles", FieldProblem::required()));
+    }
+    let mut roles = roles.to_vec();
+    roles.sort();
+    roles.dedup();
+    let now = s.clock.now_ms();
+    let mut tx = s.db.begin().await?;
+    let row = target(&mut tx, op, id, roles.contains(&Role::Admin)).await?;
+    let enabled = row.disabled_at.is_none();
+    let before = audited(&row, &Role::split(&row.roles), enabled)?;
+    let after = audited(&row, &roles, enabled)?;
+    tx.set_operator_roles(id, &Role::join(&roles)).await?;
+    audit(&mut tx, op, "operator.roles", id, &before, &after, now).await?;
+    tx.commit().await?;
+    tracing::info!(operator = %op.id, target = %id, roles = %Role::join(&roles), "operator roles changed");
+    let mut record = OperatorRecord::of(&row, now);
+    record.roles = roles;
+    Ok(record)
+}
+
+/// Disables an operator and ends all their sessions in one transaction (admin): they cannot sign in until enabled.
+/// Disabling oneself or the last enabled admin is refused.
+pub async fn disable(s: &Services, op: &Operator, id: &str) -> Result<OperatorRecord, Error> {
+    op.require_any(ADMIN)?;
+    let now = s.clock.now_ms();
+    let mut tx = s.db.begin().await?;
+    let row = target(&mut tx, op, id, false).await?;
+    if row.id == op.id {
+        return Err(Refusal::OwnAdminAccount.into());
+    }
+    let roles = Role::split(&row.roles);
+    let mut record = OperatorRecord::of(&row, now);
+    if row.disabled_at.is_none() {
+        let before = audited(&row, &roles, true)?;
+        let after = audited(&row, &roles, false)?;
+        tx.set_operator_disabled(id, Some(now)).await?;
+        let revoked = tx.revoke_operator_sessions(id, now).await?;
+        audit(&mut tx, op, "operator.disable", id, &before, &after, now).await?;
+        tx.commit().await?;
+        tracing::info!(operator = %op.id, target = %id, revoked, "operator disabled");
+    } else {
+        tx.rollback().await?;
+    }
+    record.enabled = false;
+    Ok(record)
+}
+
+/// Enables a disabled operator (admin); they sign in again with their password.
+pub async fn enable(s: &Services, op: &Operator, id: &str) -> Result<OperatorRecord, Error> {
+    op.require_any(ADMIN)?;
+    let now = s.clock.now_ms();
+    let mut tx = s.db.begin().await?;
+    let row = target(&mut tx, op, id, true).await?;
+    let roles = Role::split(&row.roles);
+    let mut record = OperatorRecord::of(&row, now);
+    if row.disabled_at.is_some() {
+        let before = audited(&row, &roles, false)?;
+        let after = audited(&row, &roles, true)?;
+        tx.set_operator_disabled(id, None).await?;
+        audit(&mut tx, op, "operator.enable", id, &before, &after, now).await?;
+        tx.commit().await?;
+        tracing::info!(operator = %op.id, target = %id, "operator enabled");
+    } else {
+        tx.rollback().await?;
+    }
+    record.enabled = true;
+    Ok(record)
+}
+
+/// Sets a new password (admin; at least 12 characters) and ends all the operator's sessions in one transaction.
+/// The audit records that it changed, never the password.
+pub async fn reset_password(
+    s: &Services,
+    op: &Operator,
+    id: &str,
+    password: &str,
+) -> Result<OperatorRecord, Error> {
+    op.require_any(ADMIN)?;
+    let mut errors = FieldErrors::default();
+    check_password(password, &mut errors);
+    errors.into_result()?;
+    let password_hash = hash_password(password.to_owned()).await?;
+    let now = s.clock.now_ms();
+    let mut tx = s.db.begin().await?;
+    let row = target(&mut tx, op, id, true).await?;
+    tx.set_operator_password(id, &password_hash).await?;
+    let revoked = tx.revoke_operator_sessions(id, now).await?;
+    let state = audited(&row, &Role::split(&row.roles), row.disabled_at.is_none())?;
+    audit(
+        &mut tx,
+        op,
+        "operator.password_reset",
+        id,
+        &state,
+        &state,
+        now,
+    )
+    .await?;
+    tx.commit().await?;
+    tracing::info!(operator = %op.id, target = %id, revoked, "operator password reset");
+    Ok(OperatorRecord::of(&row, now))
+}
+
+async fn audit(
+    tx: &mut Tx,
+    op: &Operator,
+    action: &str,
+    id: &str,
+    before: &str,
+    after: &str,
+    at: i64,
+) -> Result<(), Error> {
+    tx.insert_audit(&NewAuditEntry {
+        actor_kind: "operator",
+        actor_id: Some(&op.id),
+        action,
+        entity: "operator",
+        entity_id: id,
+        before_json: Some(before),
+        after_json: Some(after),
+        at,
+    })
+    .await?;
+    Ok(())
+}

@@ -1,0 +1,371 @@
+//! Admins' edits of the loan products (PRODUCT.md §3, docs/API-CONSOLE.md): create, edit (a new version; market and
+//! currency never change), disable and enable. A product is checked against the rules and the caps of the settings
+//! before it is stored; a cap it would break is named in the field error. Each change writes the audit trail (before
+//! and after) and moves the catalog's version counter in one transaction, then this server reloads at once and the
+//! others within `REFRESH_EVERY_MS`. Orders keep the version they were made on.
+
+use kilat_domain::{CapKind, DailyCost, Market, Product, Rate, quote};
+use serde::Serialize;
+use serde_json::Value;
+use time::Date;
+
+use super::parse;
+use crate::auth::operators::{Operator, Role};
+use crate::error::{Error, FieldErrors, FieldProblem};
+use crate::services::Services;
+use crate::store::audit::NewAuditEntry;
+use crate::store::products::StoredProduct;
+
+const ADMIN: &[Role] = &[Role::Admin];
+
+/// A product as the console lists it: its current definition, version and whether it is offered.
+#[derive(Debug, Clone)]
+pub struct ProductRecord {
+    pub product: Product,
+    pub version: i64,
+    pub enabled: bool,
+    pub updated_at: i64,
+}
+
+/// The price of a product's smallest loan on its first term disbursed today: what the console's list shows.
+#[derive(Debug, Clone)]
+pub struct Sample {
+    pub term_code: String,
+    pub amount: i64,
+    /// Hundredths of a percent.
+    pub apr: i64,
+    pub apr_display: String,
+    /// Indonesia: interest plus fees a day as a share of the principal, and the cap it is checked against.
+    pub daily_cost: Option<(String, String)>,
+}
+
+/// The sample price of a product as of today, or `None` when it cannot be quoted (e.g. it breaks today's caps).
+pub fn sample(s: &Services, product: &Product) -> Option<Sample> {
+    let term = product.terms.first()?;
+    let today = s.clock.today(product.market);
+    let kfs = super::key_fact_statement(
+        &s.catalog,
+        product,
+        product.amount.min,
+        &term.code,
+        today,
+        &s.site.lender(product.market),
+    )
+    .ok()?;
+    Some(Sample {
+        term_code: term.code.clone(),
+        amount: product.amount.min.minor(),
+        apr: kfs.apr.0,
+        apr_display: kfs.apr_display.clone(),
+        daily_cost: kfs.daily_cost.map(|d| (percent(d.rate), percent(d.cap))),
+    })
+}
+
+/// What the audit trail keeps of a product: the definition and whether it was offered.
+#[derive(Serialize)]
+struct Audited<'a> {
+    version: i64,
+    enabled: bool,
+    product: &'a Product,
+}
+
+/// Every product, offered or not, by market then code (admin).
+pub async fn list(s: &Services, op: &Operator) -> Result<Vec<ProductRecord>, Error> {
+    op.require_any(ADMIN)?;
+    let (_, rows) = s.db.stored_products().await?;
+    let mut out = rows.iter().map(record).collect::<Result<Vec<_>, Error>>()?;
+    out.sort_by_key(|r| {
+        (
+            r.product.market == Market::Indonesia,
+            r.product.code.clone(),
+        )
+    });
+    Ok(out)
+}
+
+fn record(row: &StoredProduct) -> Result<ProductRecord, Error> {
+    Ok(ProductRecord {
+        product: parse(row)?,
+        version: row.version,
+        enabled: row.disabled_at.is_none(),
+        updated_at: row.updated_at,
+    })
+}
+
+/// Creates a product as version 1 (admin). A code in use is a field error on `code`.
+pub async fn create(s: &Services, op: &Operator, body: &Value) -> Result<ProductRecord, Error> {
+    op.require_any(ADMIN)?;
+    let product = read(body)?;
+    check(s, &product)?;
+    let definition = serde_json::to_string(&product).map_err(anyhow::Error::from)?;
+    let now = s.clock.now_ms();
+    let mut tx = s.db.begin().await?;
+    if tx
+        .insert_product(&product, &definition, &op.id, now)
+        .await?
+        .is_err()
+    {
+        return Err(Error::field(
+            "code",
+            FieldProblem::new("field.product_code_taken"),
+        ));
+    }
+    let after = audited(1, true, &product)?;
+    tx.insert_audit(&NewAuditEntry {
+        actor_kind: "operator",
+        actor_id: Some(&op.id),
+        action: "product.create",
+        entity: "product",
+        entity_id: &product.code,
+        before_json: None,
+        after_json: Some(&after),
+        at: now,
+    })
+    .await?;
+    tx.bump_catalog_version().await?;
+    tx.commit().await?;
+    tracing::info!(operator = %op.id, product = %product.code, "product created");
+    reload(s).await?;
+    Ok(ProductRecord {
+        product,
+        version: 1,
+        enabled: true,
+        updated_at: now,
+    })
+}
+
+/// Replaces a product's definition with a new version (admin). Market and currency cannot change; the code is the
+/// path's. Orders already made keep theirs: only new applications see the new version.
+pub async fn edit(
+    s: &Services,
+    op: &Operator,
+    code: &str,
+    body: &Value,
+) -> Result<ProductRecord, Error> {
+    op.require_any(ADMIN)?;
+    let mut product = read(body)?;
+    let now = s.clock.now_ms();
+    let mut tx = s.db.begin().await?;
+    let row = tx.product_for_update(code).await?.ok_or(Error::NotFound)?;
+    let before = record(&row)?;
+    if product.market != before.product.market {
+        return Err(Error::field("market", FieldProblem::new("field.immutable")));
+    }
+    if !product.code.is_empty() && product.code != before.product.code {
+        return Err(Error::field("code", FieldProblem::new("field.immutable")));
+    }
+    product.code = before.product.code.clone();
+    check(s, &product)?;
+    let definition = serde_json::to_string(&product).map_err(anyhow::Error::from)?;
+    let version = row.version + 1;
+    tx.write_product_version(code, version, &definition, &op.id, now)
+        .await?;
+    let before_json = audited(before.version, before.enabled, &before.product)?;
+    let after_json = audited(version, before.enabled, &product)?;
+    tx.insert_audit(&NewAuditEntry {
+        actor_kind: "operator",
+        actor_id: Some(&op.id),
+        action: "product.edit",
+        entity: "product",
+        entity_id: code,
+        before_json: Some(&before_json),
+        after_json: Some(&after_json),
+        at: now,
+    })
+    .await?;
+    tx.bump_catalog_version().await?;
+    tx.commit().await?;
+    tracing::info!(operator = %op.id, product = %code, version, "product edited");
+    reload(s).await?;
+    Ok(ProductRecord {
+        product,
+        version,
+        enabled: before.enabled,
+        updated_at: now,
+    })
+}
+
+/// Stops offering a product to new applications (`enabled: false`) or offers it again (admin). Orders already made
+/// are untouched. Setting the state it has already changes nothing and writes nothing.
+pub async fn set_enabled(
+    s: &Services,
+    op: &Operator,
+    code: &str,
+    enabled: bool,
+) -> Result<ProductRecord, Error> {
+    op.require_any(ADMIN)?;
+    let now = s.clock.now_ms();
+    let mut tx = s.db.begin().await?;
+    let row = tx.product_for_update(code).await?.ok_or(Error::NotFound)?;
+    let before = record(&row)?;
+    if before.enabled == enabled {
+        tx.rollback().await?;
+        return Ok(before);
+    }
+    if enabled {
+        // The caps may have changed since it was disabled.
+        check(s, &before.product)?;
+    }
+    tx.set_product_disabled(code, (!enabled).then_some(now), now)
+        .await?;
+    let before_json = audited(before.version, before.enabled, &before.product)?;
+    let after_json = audited(before.version, enabled, &before.product)?;
+    tx.insert_audit(&NewAuditEntry {
+        actor_kind: "operator",
+        actor_id: Some(&op.id),
+        action: if enabled {
+            "product.enable"
+        } else {
+            "product.disable"
+        },
+        entity: "product",
+        entity_id: code,
+        before_json: Some(&before_json),
+        after_json: Some(&after_json),
+        at: now,
+    })
+    .await?;
+    tx.bump_catalog_version().await?;
+    tx.commit().await?;
+    tracing::info!(operator = %op.id, product = %code, enabled, "product availability changed");
+    reload(s).await?;
+    Ok(ProductRecord {
+        enabled,
+        updated_at: now,
+        ..before
+    })
+}
+
+async fn reload(s: &Services) -> Result<(), Error> {
+    s.catalog
+        .refresh(&s.db, s.clock.now().date(), s.clock.now_ms(), true)
+        .await?;
+    Ok(())
+}
+
+fn audited(version: i64, enabled: bool, product: &Product) -> Result<String, Error> {
+    Ok(serde_json::to_string(&Audited {
+        version,
+        enabled,
+        product,
+    })
+    .map_err(anyhow::Error::from)?)
+}
+
+/// The body as a product definition (docs/MONEY.md §7 as JSON); what does not read is a field error on `product`.
+fn read(body: &Value) -> Result<Product, Error> {
+    let mut body = body.clone();
+    // The code of an edit is the path's: a body may leave it out.
+    if let Some(obj) = body.as_object_mut() {
+        obj.entry("code").or_insert(Value::String(String::new()));
+    }
+    serde_json::from_value::<Product>(body).map_err(|e| {
+        Error::field(
+            "product",
+            FieldProblem::new("field.product_invalid").with("reason", e),
+        )
+    })
+}
+
+/// The product's checks as of today in its market: the rules, then the caps. A cap it breaks is named with the
+/// product's own figure and the cap's (e.g. "daily cost 0.35% is over the OJK cap of 0.3% a day").
+fn check(s: &Services, product: &Product) -> Result<(), Error> {
+    if product.code.trim().is_empty() {
+        return Err(Error::field("code", FieldProblem::required()));
+    }
+    if product.code.chars().count() > 64
+        || !product
+            .code
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+    {
+        return Err(Error::field(
+            "code",
+            FieldProblem::new("field.product_code"),
+        ));
+    }
+    let today = s.clock.today(product.market);
+    match s.catalog.validate(product, today) {
+        Ok(()) => Ok(()),
+        Err(kilat_domain::Error::CapExceeded { cap, .. }) => {
+            Err(cap_refusal(s, product, today, cap))
+        }
+        Err(kilat_domain::Error::InvalidProduct { reason, .. }) => Err(Error::field(
+            "product",
+            FieldProblem::new("field.product_invalid").with("reason", reason),
+        )),
+        Err(
+            kilat_domain::Error::AmountOutOfRange { .. }
+            | kilat_domain::Error::AmountNotOnStep { .. },
+        ) => Err(Error::field(
+            "amount",
+            FieldProblem::new("field.product_amounts"),
+        )),
+        Err(other) => Err(Error::field(
+            "product",
+            FieldProblem::new("field.product_invalid").with("reason", other),
+        )),
+    }
+}
+
+/// The field error naming the cap a product breaks, with the worst figure among its terms at both ends.
+fn cap_refusal(s: &Services, product: &Product, today: Date, cap: CapKind) -> Error {
+    let caps = s.catalog.caps();
+    let mut errors = FieldErrors::default();
+    match cap {
+        CapKind::DailyCost => {
+            let worst = product
+                .terms
+                .iter()
+                .flat_map(|t| [product.amount.min, product.amount.max].map(|a| (t, a)))
+                .filter_map(|(t, a)| quote(product, a, &t.code, today).ok())
+                .filter_map(|q| DailyCost::of(&q, caps).ok().flatten())
+                .filter(|d| d.rate > d.cap)
+                .max_by_key(|d| d.rate.ppb() - d.cap.ppb());
+            let problem = match worst {
+                Some(d) => FieldProblem::new("field.cap_daily_cost")
+                    .with("rate", percent(d.rate))
+                    .with("cap", percent(d.cap)),
+                None => {
+                    FieldProblem::new("field.cap_total_cost").with("cap", percent(caps.total_cost))
+                }
+            };
+            errors.add("interest", problem);
+        }
+        CapKind::TotalCost => {
+            errors.add(
+                "lateCharge",
+                FieldProblem::new("field.cap_total_cost").with("cap", percent(caps.total_cost)),
+            );
+        }
+    }
+    Error::Validation(errors)
+}
+
+/// A rate as people write it: "0.3%", "0.35%", "100%" (at most four decimals, no trailing zeros).
+fn percent(rate: Rate) -> String {
+    // ppb / 10^7 is the percentage; keep four decimals, rounded up so a figure over a cap never reads as equal.
+    let ten_thousandths = (i128::from(rate.ppb()) + 999) / 1_000;
+    let whole = ten_thousandths / 10_000;
+    let frac = ten_thousandths % 10_000;
+    if frac == 0 {
+        format!("{whole}%")
+    } else {
+        let digits = format!("{frac:04}");
+        format!("{whole}.{}%", digits.trim_end_matches('0'))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::percent;
+    use kilat_domain::Rate;
+
+    #[test]
+    fn a_rate_reads_as_a_short_percentage() {
+        assert_eq!(percent(Rate::from_ppb(3_000_000)), "0.3%");
+        assert_eq!(percent(Rate::from_ppb(3_500_000)), "0.35%");
+        assert_eq!(percent(Rate::from_ppb(1_000_000_000)), "100%");
+        assert_eq!(percent(Rate::from_ppb(3_000_001)), "0.3001%");
+    }
+}

@@ -1,0 +1,198 @@
+//! The admins' product screens (docs/API-CONSOLE.md): every product with its version, status and sample price;
+//! create, edit (a new version), disable and enable. The body of a create or edit is the product definition of
+//! docs/MONEY.md §7 as JSON.
+
+use axum::Json;
+use axum::extract::{Path, State};
+use kilat_domain::{Currency, Interest, Market, Product};
+use serde::Serialize;
+use serde_json::Value;
+use utoipa::ToSchema;
+
+use super::auth::OperatorSession;
+use crate::catalog::admin::{self, ProductRecord};
+use crate::http::borrower::loans::{AmountRangeView, TermView};
+use crate::http::error::{ApiError, Envelope, ErrorBody};
+use crate::http::extract::JsonOrForm;
+use crate::services::Services;
+use crate::startup::AppState;
+
+/// A product as admins see it.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ConsoleProductView {
+    pub code: String,
+    pub name: String,
+    pub market: Market,
+    pub currency: Currency,
+    /// The version on offer; an edit writes the next one, and orders keep the one they were made on.
+    pub version: i64,
+    /// False when disabled: not offered to new applications.
+    pub enabled: bool,
+    /// Epoch milliseconds.
+    pub updated_at: i64,
+    pub amount: AmountRangeView,
+    pub terms: Vec<TermView>,
+    pub interest: Interest,
+    pub cooling_off_days: u32,
+    /// The smallest loan on the first term, disbursed today; null when it cannot be quoted today.
+    #[schema(required = true)]
+    pub sample: Option<ConsoleSample>,
+    /// The whole definition (docs/MONEY.md §7 as JSON): what an edit sends back, changed.
+    #[schema(value_type = Object)]
+    pub definition: Value,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ConsoleSample {
+    pub term_code: String,
+    /// Minor units.
+    pub amount: i64,
+    /// Hundredths of a percent.
+    pub apr: i64,
+    pub apr_display: String,
+    /// Indonesia: interest plus fees a day as a share of the principal, e.g. `0.25%`; null in India.
+    #[schema(required = true)]
+    pub daily_cost: Option<String>,
+    /// Indonesia: the OJK daily cap it is checked against, e.g. `0.3%`; null in India.
+    #[schema(required = true)]
+    pub daily_cap: Option<String>,
+}
+
+fn view(s: &Services, record: ProductRecord) -> Result<ConsoleProductView, ApiError> {
+    let p: &Product = &record.product;
+    let sample = admin::sample(s, p).map(|x| {
+        let (daily_cost, daily_cap) = match x.daily_cost {
+            Some((rate, cap)) => (Some(rate), Some(cap)),
+            None => (None, None),
+        };
+        ConsoleSample {
+            term_code: x.term_code,
+            amount: x.amount,
+            apr: x.apr,
+            apr_display: x.apr_display,
+            daily_cost,
+            daily_cap,
+        }
+    });
+    Ok(ConsoleProductView {
+        code: p.code.clone(),
+        name: p.name.clone(),
+        market: p.market,
+        currency: p.market.currency(),
+        version: record.version,
+        enabled: record.enabled,
+        updated_at: record.updated_at,
+        amount: AmountRangeView {
+            min: p.amount.min.minor(),
+            max: p.amount.max.minor(),
+            step: p.amount.step.minor(),
+        },
+        terms: p
+            .terms
+            .iter()
+            .map(|t| TermView {
+                code: t.code.clone(),
+                period: t.period.into(),
+                installments: t.installments,
+            })
+            .collect(),
+        interest: p.interest,
+        cooling_off_days: p.cooling_off_days,
+        sample,
+        definition: serde_json::to_value(p).map_err(anyhow::Error::from)?,
+    })
+}
+
+/// Every product, offered or not, India's first (admin).
+#[utoipa::path(get, path = "/api/v1/console/products", tag = "console", operation_id = "console_products",
+    security(("console_cookie" = [])),
+    responses((status = 200, body = Envelope<Vec<ConsoleProductView>>), (status = 401, body = ErrorBody),
+        (status = 403, description = "forbidden: not admin", body = ErrorBody)))]
+pub async fn list(
+    State(state): State<AppState>,
+    session: OperatorSession,
+) -> Result<Json<Envelope<Vec<ConsoleProductView>>>, ApiError> {
+    let s = &state.services;
+    let records = admin::list(s, &session.operator).await?;
+    let views = records
+        .into_iter()
+        .map(|r| view(s, r))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(Envelope::ok(views))
+}
+
+/// Creates a product (admin), checked against the rules and the caps; a cap it would break is named in the field
+/// error (`interest` or `lateCharge`).
+#[utoipa::path(post, path = "/api/v1/console/products", tag = "console", operation_id = "console_create_product",
+    security(("console_cookie" = [], "csrf_header" = [])),
+    request_body(content = Object, content_type = "application/json", description = "The product definition (docs/MONEY.md §7) as JSON"),
+    responses((status = 200, body = Envelope<ConsoleProductView>), (status = 401, body = ErrorBody),
+        (status = 403, description = "forbidden (not admin), csrf_token_invalid or cross_site_request", body = ErrorBody),
+        (status = 422, description = "validation_failed: `product`, `code` (taken), `amount`, `interest` or `lateCharge` (a cap, named)", body = ErrorBody)))]
+pub async fn create(
+    State(state): State<AppState>,
+    session: OperatorSession,
+    JsonOrForm(body): JsonOrForm<Value>,
+) -> Result<Json<Envelope<ConsoleProductView>>, ApiError> {
+    let s = &state.services;
+    let record = admin::create(s, &session.operator, &body).await?;
+    Ok(Envelope::ok(view(s, record)?))
+}
+
+/// Replaces a product's definition with a new version (admin): only new applications see it. Market and currency
+/// cannot change.
+#[utoipa::path(put, path = "/api/v1/console/products/{code}", tag = "console", operation_id = "console_edit_product",
+    security(("console_cookie" = [], "csrf_header" = [])),
+    params(("code" = String, Path, description = "The product code")),
+    request_body(content = Object, content_type = "application/json", description = "The product definition (docs/MONEY.md §7) as JSON; `code` may be left out"),
+    responses((status = 200, body = Envelope<ConsoleProductView>), (status = 401, body = ErrorBody),
+        (status = 403, description = "forbidden (not admin), csrf_token_invalid or cross_site_request", body = ErrorBody),
+        (status = 404, body = ErrorBody),
+        (status = 422, description = "validation_failed: `product`, `market` or `code` (immutable), `amount`, `interest` or `lateCharge` (a cap, named)", body = ErrorBody)))]
+pub async fn edit(
+    State(state): State<AppState>,
+    session: OperatorSession,
+    Path(code): Path<String>,
+    JsonOrForm(body): JsonOrForm<Value>,
+) -> Result<Json<Envelope<ConsoleProductView>>, ApiError> {
+    let s = &state.services;
+    let record = admin::edit(s, &session.operator, &code, &body).await?;
+    Ok(Envelope::ok(view(s, record)?))
+}
+
+/// Stops offering a product to new applications (admin); orders already made keep it.
+#[utoipa::path(post, path = "/api/v1/console/products/{code}/disable", tag = "console",
+    operation_id = "console_disable_product", security(("console_cookie" = [], "csrf_header" = [])),
+    params(("code" = String, Path, description = "The product code")),
+    responses((status = 200, body = Envelope<ConsoleProductView>), (status = 401, body = ErrorBody),
+        (status = 403, description = "forbidden (not admin), csrf_token_invalid or cross_site_request", body = ErrorBody),
+        (status = 404, body = ErrorBody)))]
+pub async fn disable(
+    State(state): State<AppState>,
+    session: OperatorSession,
+    Path(code): Path<String>,
+) -> Result<Json<Envelope<ConsoleProductView>>, ApiError> {
+    let s = &state.services;
+    let record = admin::set_enabled(s, &session.operator, &code, false).await?;
+    Ok(Envelope::ok(view(s, record)?))
+}
+
+/// Offers a disabled product again (admin), if it passes today's caps.
+#[utoipa::path(post, path = "/api/v1/console/products/{code}/enable", tag = "console",
+    operation_id = "console_enable_product", security(("console_cookie" = [], "csrf_header" = [])),
+    params(("code" = String, Path, description = "The product code")),
+    responses((status = 200, body = Envelope<ConsoleProductView>), (status = 401, body = ErrorBody),
+        (status = 403, description = "forbidden (not admin), csrf_token_invalid or cross_site_request", body = ErrorBody),
+        (status = 404, body = ErrorBody),
+        (status = 422, description = "validation_failed: it breaks today's caps", body = ErrorBody)))]
+pub async fn enable(
+    State(state): State<AppState>,
+    session: OperatorSession,
+    Path(code): Path<String>,
+) -> Result<Json<Envelope<ConsoleProductView>>, ApiError> {
+    let s = &state.services;
+    let record = admin::set_enabled(s, &session.operator, &code, true).await?;
+    Ok(Envelope::ok(view(s, record)?))
+}
