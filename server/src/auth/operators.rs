@@ -211,20 +211,24 @@ pub async fn create_with(
         })
         .await?
         .map_err(|_| Error::field("username", FieldProblem::new("field.username_taken")))?;
-    let after =
-        serde_json::json!({"username": username, "roles": Role::join(&roles), "enabled": true})
-            .to_string();
-    tx.insert_audit(&NewAuditEntry {
-        actor_kind: if by.is_some() { "operator" } else { "system" },
-        actor_id: by,
-        action: "operator.create",
-        entity: "operator",
-        entity_id: &id,
-        before_json: None,
-        after_json: Some(&after),
-        at: now,
-    })
-    .await?;
+    // The console's creations are audited as the admin's; the command line's and development's demo admin are in the
+    // log only.
+    if let Some(by) = by {
+        let after =
+            serde_json::json!({"username": username, "roles": Role::join(&roles), "enabled": true})
+                .to_string();
+        tx.insert_audit(&NewAuditEntry {
+            actor_kind: "operator",
+            actor_id: Some(by),
+            action: "operator.create",
+            entity: "operator",
+            entity_id: &id,
+            before_json: None,
+            after_json: Some(&after),
+            at: now,
+        })
+        .await?;
+    }
     tx.commit().await?;
     tracing::info!(operator = %id, %username, roles = %Role::join(&roles), "operator created");
     Ok(Created {

@@ -4,7 +4,10 @@
 //! and after) and moves the catalog's version counter in one transaction, then this server reloads at once and the
 //! others within `REFRESH_EVERY_MS`. Orders keep the version they were made on.
 
-use kilat_domain::{CapKind, DailyCost, Market, Product, Rate, quote};
+use kilat_domain::rate::RATE_SCALE;
+use kilat_domain::{
+    CapKind, CapTable, DailyCost, DailyCostCap, Market, Product, Rate, quote_with_caps,
+};
 use serde::Serialize;
 use serde_json::Value;
 use time::Date;
@@ -311,6 +314,17 @@ fn check(s: &Services, product: &Product) -> Result<(), Error> {
 /// The field error naming the cap a product breaks, with the worst figure among its terms at both ends.
 fn cap_refusal(s: &Services, product: &Product, today: Date, cap: CapKind) -> Error {
     let caps = s.catalog.caps();
+    // The product's own figures, quoted under a table that refuses nothing.
+    let open = CapTable {
+        daily_cost: vec![DailyCostCap {
+            effective_from: time::macros::date!(1970 - 01 - 01),
+            tenor_from_months: 0,
+            tenor_under_months: None,
+            daily: Rate::from_ppb(RATE_SCALE),
+        }],
+        total_cost: Rate::from_ppb(1_000_000 * RATE_SCALE),
+        late_charge_daily: Vec::new(),
+    };
     let mut errors = FieldErrors::default();
     match cap {
         CapKind::DailyCost => {
@@ -318,7 +332,7 @@ fn cap_refusal(s: &Services, product: &Product, today: Date, cap: CapKind) -> Er
                 .terms
                 .iter()
                 .flat_map(|t| [product.amount.min, product.amount.max].map(|a| (t, a)))
-                .filter_map(|(t, a)| quote(product, a, &t.code, today).ok())
+                .filter_map(|(t, a)| quote_with_caps(product, a, &t.code, today, &open).ok())
                 .filter_map(|q| DailyCost::of(&q, caps).ok().flatten())
                 .filter(|d| d.rate > d.cap)
                 .max_by_key(|d| d.rate.ppb() - d.cap.ppb());

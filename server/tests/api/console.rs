@@ -12,25 +12,25 @@ use serde_json::{Value, json};
 use crate::helpers::{TestApp, as_production, data, error, spawn_app, spawn_app_with};
 use crate::lifecycle::confirmed_order;
 
-const PASSWORD: &str = "correct horse battery";
+pub(crate) const PASSWORD: &str = "correct horse battery";
 const LOGIN: &str = "/api/v1/console/login";
 
 /// A signed-in operator: the session token (the cookie's value) and the CSRF token.
 #[derive(Clone)]
-struct Console {
-    token: String,
-    csrf: String,
-    id: String,
+pub(crate) struct Console {
+    pub(crate) token: String,
+    pub(crate) csrf: String,
+    pub(crate) id: String,
 }
 
-async fn create(app: &TestApp, username: &str, roles: &[Role]) -> String {
+pub(crate) async fn create(app: &TestApp, username: &str, roles: &[Role]) -> String {
     operators::create(&app.services, username, PASSWORD, roles)
         .await
         .expect("the operator is created")
         .id
 }
 
-async fn login(app: &TestApp, username: &str, password: &str) -> reqwest::Response {
+pub(crate) async fn login(app: &TestApp, username: &str, password: &str) -> reqwest::Response {
     app.post_json(LOGIN, &json!({"username": username, "password": password}))
         .await
 }
@@ -46,7 +46,7 @@ fn set_cookie(response: &reqwest::Response) -> String {
         .expect("a kilat_console cookie")
 }
 
-async fn sign_in(app: &TestApp, username: &str) -> Console {
+pub(crate) async fn sign_in(app: &TestApp, username: &str) -> Console {
     let response = login(app, username, PASSWORD).await;
     assert_eq!(response.status(), StatusCode::OK);
     let cookie = set_cookie(&response);
@@ -65,7 +65,7 @@ async fn sign_in(app: &TestApp, username: &str) -> Console {
 }
 
 /// A request as this operator: the cookie, and the CSRF token on unsafe methods.
-fn as_op(app: &TestApp, op: &Console, method: Method, path: &str) -> RequestBuilder {
+pub(crate) fn as_op(app: &TestApp, op: &Console, method: Method, path: &str) -> RequestBuilder {
     let unsafe_method = !matches!(method, Method::GET | Method::HEAD);
     let mut request = app
         .client
@@ -505,6 +505,11 @@ async fn every_console_endpoint_answers_each_role_a_borrower_and_nobody_exactly(
     }
     callers.push(Caller::Borrower(borrower));
     callers.push(Caller::Nobody);
+    // An operator for the admins' operator endpoints, and a product definition for theirs.
+    let spare = create(&app, "spare", &[Role::Support]).await;
+    let product = crate::admin::demo_product("in-flexi-14d");
+    let mut new_product = product.clone();
+    new_product["code"] = json!("in-matrix");
 
     // A paid-out loan with two payments waiting for finance, for confirm and reject.
     let (payer, paid_no, paid_id) = confirmed_order(&app, "9876500003").await;
@@ -626,6 +631,74 @@ async fn every_console_endpoint_answers_each_role_a_borrower_and_nobody_exactly(
             format!("/api/v1/console/payments/{}/reject", payments[1].0),
             Some(reason.clone()),
             [false, false, true, false],
+        ),
+        (
+            Method::GET,
+            "/api/v1/console/products".into(),
+            None,
+            [true, false, false, false],
+        ),
+        (
+            Method::POST,
+            "/api/v1/console/products".into(),
+            Some(new_product),
+            [true, false, false, false],
+        ),
+        (
+            Method::PUT,
+            "/api/v1/console/products/in-flexi-14d".into(),
+            Some(product),
+            [true, false, false, false],
+        ),
+        (
+            Method::POST,
+            "/api/v1/console/products/in-matrix/disable".into(),
+            None,
+            [true, false, false, false],
+        ),
+        (
+            Method::POST,
+            "/api/v1/console/products/in-matrix/enable".into(),
+            None,
+            [true, false, false, false],
+        ),
+        (
+            Method::GET,
+            "/api/v1/console/operators".into(),
+            None,
+            [true, false, false, false],
+        ),
+        (
+            Method::POST,
+            "/api/v1/console/operators".into(),
+            Some(
+                json!({"username": "newcomer", "password": "a long enough password", "roles": ["support"]}),
+            ),
+            [true, false, false, false],
+        ),
+        (
+            Method::PUT,
+            format!("/api/v1/console/operators/{spare}/roles"),
+            Some(json!({"roles": ["support", "finance"]})),
+            [true, false, false, false],
+        ),
+        (
+            Method::POST,
+            format!("/api/v1/console/operators/{spare}/password"),
+            Some(json!({"password": "another long password"})),
+            [true, false, false, false],
+        ),
+        (
+            Method::POST,
+            format!("/api/v1/console/operators/{spare}/disable"),
+            None,
+            [true, false, false, false],
+        ),
+        (
+            Method::POST,
+            format!("/api/v1/console/operators/{spare}/enable"),
+            None,
+            [true, false, false, false],
         ),
         (
             Method::POST,

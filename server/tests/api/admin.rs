@@ -1,0 +1,636 @@
+//! The admins' products and operators (issue 8, console): products stored and versioned (an order keeps the version
+//! it was made on), refused with the cap named, disabled for new applications, audited; operators created, their
+//! roles changed, disabled with their sessions, passwords reset, and the last admin kept, also under a race.
+
+use kilat_server::auth::operators::Role;
+use reqwest::{Method, StatusCode};
+use serde_json::{Value, json};
+
+use crate::console::{Console, as_op, create, login, sign_in};
+use crate::helpers::{TestApp, data, error, spawn_app};
+use crate::lifecycle::confirmed_order;
+
+/// A demo product file as the JSON definition the console sends.
+pub(crate) fn demo_product(code: &str) -> Value {
+    let path = format!("{}/products/{code}.toml", env!("CARGO_MANIFEST_DIR"));
+    let product = kilat_domain::Product::from_toml_str(&std::fs::read_to_string(path).unwrap())
+        .expect("a demo product");
+    serde_json::to_value(product).unwrap()
+}
+
+async fn send(
+    app: &TestApp,
+    op: &Console,
+    method: Method,
+    path: &str,
+    body: Option<Value>,
+) -> reqwest::Response {
+    let mut request = as_op(app, op, method, path);
+    if let Some(body) = body {
+        request = request.json(&body);
+    }
+    request.send().await.unwrap()
+}
+
+async fn admin(app: &TestApp) -> Console {
+    create(app, "root", &[Role::Admin]).await;
+    sign_in(app, "root").await
+}
+
+async fn audit_actions(app: &TestApp, entity: &str, id: &str) -> Vec<(String, Value, Value)> {
+    app.db
+        .audit_of(entity, id)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|e| {
+            let json = |s: Option<String>| {
+                s.map(|s| serde_json::from_str(&s).unwrap())
+                    .unwrap_or(Value::Null)
+            };
+            (e.action, json(e.before_json), json(e.after_json))
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn the_demo_products_are_seeded_once_and_listed_with_version_status_and_sample() {
+    let app = spawn_app().await;
+    let root = admin(&app).await;
+    let list = data(send(&app, &root, Method::GET, "/api/v1/console/products", None).await).await;
+    let list = list.as_array().unwrap();
+    assert_eq!(list.len(), 5);
+    assert_eq!(list[0]["market"], "IN", "India first");
+    for p in list {
+        assert_eq!(p["version"], 1);
+        assert_eq!(p["enabled"], true);
+        assert!(p["sample"]["aprDisplay"].as_str().unwrap().ends_with('%'));
+        if p["market"] == "ID" {
+            assert_eq!(p["sample"]["dailyCap"], "0.3%");
+        } else {
+            assert_eq!(p["sample"]["dailyCost"], Value::Null);
+        }
+    }
+    // Seeding again (a second server starting on the same database) inserts nothing.
+    let seeds: Vec<_> = kilat_server::catalog::demo_products()
+        .unwrap()
+        .into_iter()
+        .map(|product| kilat_server::store::products::SeedProduct {
+            definition: serde_json::to_string(&product).unwrap(),
+            product,
+        })
+        .collect();
+    assert_eq!(app.db.seed_products(&seeds, 1).await.unwrap(), 0);
+    assert_eq!(app.db.count_products().await.unwrap(), 5);
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn a_product_over_the_ojk_daily_cap_is_refused_naming_the_cap_in_both_languages() {
+    let app = spawn_app().await;
+    let root = admin(&app).await;
+    let mut product = demo_product("id-kilat-30");
+    product["code"] = json!("id-too-dear");
+    // 0.35% a day of interest alone, over the 0.3% cap.
+    product["interest"]["rate"] = json!("0.35%");
+    let refused = send(
+        &app,
+        &root,
+        Method::POST,
+        "/api/v1/console/products",
+        Some(product.clone()),
+    )
+    .await;
+    assert_eq!(refused.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let body = error(refused).await;
+    let text = body["fields"]["interest"].as_str().unwrap();
+    assert!(text.contains("0.3%"), "{text}");
+    assert!(text.contains("OJK"), "{text}");
+    let english = as_op(&app, &root, Method::POST, "/api/v1/console/products")
+        .header("accept-language", "en")
+        .json(&product)
+        .send()
+        .await
+        .unwrap();
+    let body = error(english).await;
+    let text = body["fields"]["interest"].as_str().unwrap();
+    assert!(
+        text.starts_with("Daily cost 0.") && text.contains("over the OJK cap of 0.3% a day"),
+        "{text}"
+    );
+    // Nothing was stored.
+    assert_eq!(app.db.count_products().await.unwrap(), 5);
+
+    // A body that is no product, a taken code, a bad code: field errors, never a 500.
+    for (body, field) in [
+        (json!({"code": "x"}), "product"),
+        (demo_product("id-kilat-30"), "code"),
+        (
+            {
+                let mut p = demo_product("id-kilat-30");
+                p["code"] = json!("Not A Code");
+                p
+            },
+            "code",
+        ),
+        (
+            {
+                let mut p = demo_product("in-flexi-14d");
+                p["code"] = json!("in-short-cooling");
+                p["cooling_off_days"] = json!(1);
+                p
+            },
+            "product",
+        ),
+    ] {
+        let response = send(
+            &app,
+            &root,
+            Method::POST,
+            "/api/v1/console/products",
+            Some(body),
+        )
+        .await;
+        assert_eq!(response.status(), StatusCode::UNPROCESSABLE_ENTITY);
+        let body = error(response).await;
+        assert!(body["fields"][field].is_string(), "{field}: {body}");
+    }
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn a_new_product_is_offered_at_once_a_disabled_one_is_not_and_each_change_is_audited() {
+    let app = spawn_app().await;
+    let root = admin(&app).await;
+    let session = app.sign_in("IN", "9876500011").await;
+    let mut product = demo_product("in-flexi-14d");
+    product["code"] = json!("in-new");
+    product["name"] = json!("Brand new");
+    let created = send(
+        &app,
+        &root,
+        Method::POST,
+        "/api/v1/console/products",
+        Some(product),
+    )
+    .await;
+    assert_eq!(created.status(), StatusCode::OK);
+    let codes = |list: Value| -> Vec<String> {
+        list.as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p["code"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    let offered = codes(data(app.get_as("/api/v1/borrower/products", &session).await).await);
+    assert!(offered.contains(&"in-new".to_owned()));
+    let home = data(app.get_as("/api/v1/borrower/home", &session).await).await;
+    assert!(codes(home["products"].clone()).contains(&"in-new".to_owned()));
+
+    let disabled = send(
+        &app,
+        &root,
+        Method::POST,
+        "/api/v1/console/products/in-new/disable",
+        None,
+    )
+    .await;
+    assert_eq!(data(disabled).await["enabled"], false);
+    let offered = codes(data(app.get_as("/api/v1/borrower/products", &session).await).await);
+    assert!(!offered.contains(&"in-new".to_owned()));
+    let home = data(app.get_as("/api/v1/borrower/home", &session).await).await;
+    assert!(
+        !codes(home["products"].clone()).contains(&"in-new".to_owned()),
+        "home's cached list follows the catalog version"
+    );
+    let quote = app
+        .post_as(
+            "/api/v1/borrower/quote",
+            &session,
+            &json!({"productCode": "in-new", "amount": 500_000, "termCode": "14dx3"}),
+        )
+        .await;
+    assert_eq!(quote.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(error(quote).await["fields"]["productCode"].is_string());
+
+    // Market cannot change in an edit; an unknown product is 404.
+    let mut moved = demo_product("in-flexi-14d");
+    moved["market"] = json!("ID");
+    let response = send(
+        &app,
+        &root,
+        Method::PUT,
+        "/api/v1/console/products/in-new",
+        Some(moved),
+    )
+    .await;
+    assert_eq!(response.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(error(response).await["fields"]["market"].is_string());
+    let response = send(
+        &app,
+        &root,
+        Method::PUT,
+        "/api/v1/console/products/nope",
+        Some(demo_product("in-flexi-14d")),
+    )
+    .await;
+    assert_eq!(response.status(), StatusCode::NOT_FOUND);
+
+    let trail = audit_actions(&app, "product", "in-new").await;
+    let actions: Vec<&str> = trail.iter().map(|(a, _, _)| a.as_str()).collect();
+    assert_eq!(actions, ["product.create", "product.disable"]);
+    assert_eq!(trail[1].1["enabled"], true);
+    assert_eq!(trail[1].2["enabled"], false);
+    assert_eq!(trail[1].2["product"]["name"], "Brand new");
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn editing_a_product_in_use_changes_only_new_applications() {
+    let app = spawn_app().await;
+    let root = admin(&app).await;
+    create(&app, "cash", &[Role::Finance]).await;
+    let finance = sign_in(&app, "cash").await;
+    let (session, order_no, order_id) = confirmed_order(&app, "9876500021").await;
+    let before = data(
+        app.get_as(&format!("/api/v1/borrower/orders/{order_no}"), &session)
+            .await,
+    )
+    .await;
+
+    // A new version: a lower rate and the term `m6` paid every 45 days instead of monthly.
+    let mut edited = demo_product("in-flexi-6m");
+    edited["interest"]["rate"] = json!("20%");
+    for term in edited["terms"].as_array_mut().unwrap() {
+        if term["code"] == "m6" {
+            term["period"] = json!("45d");
+        }
+    }
+    let response = send(
+        &app,
+        &root,
+        Method::PUT,
+        "/api/v1/console/products/in-flexi-6m",
+        Some(edited),
+    )
+    .await;
+    assert_eq!(response.status(), StatusCode::OK);
+    assert_eq!(data(response).await["version"], 2);
+    let trail = audit_actions(&app, "product", "in-flexi-6m").await;
+    assert_eq!(trail.len(), 1);
+    assert_eq!(trail[0].0, "product.edit");
+    assert_eq!(trail[0].1["product"]["interest"]["rate"], "24%");
+    assert_eq!(trail[0].2["product"]["interest"]["rate"], "20%");
+
+    // A new application gets the new terms.
+    let quote = data(
+        app.post_as(
+            "/api/v1/borrower/quote",
+            &session,
+            &json!({"productCode": "in-flexi-6m", "amount": 2_000_000, "termCode": "m6"}),
+        )
+        .await,
+    )
+    .await;
+    assert_ne!(quote["apr"], before["kfs"]["apr"]);
+
+    // The order made before keeps its KFS, and its payout, plan and repayment choices follow it.
+    kilat_server::orders::apply(
+        &app.services,
+        &order_id,
+        kilat_domain::OrderEvent::Approve,
+        &kilat_server::orders::Actor::Operator("reviewer".into()),
+    )
+    .await
+    .unwrap();
+    let paid = send(
+        &app,
+        &finance,
+        Method::POST,
+        &format!("/api/v1/console/orders/{order_no}/disburse"),
+        Some(json!({"bankReference": "UTIBN52026112500009"})),
+    )
+    .await;
+    assert_eq!(paid.status(), StatusCode::OK);
+    let after = data(
+        app.get_as(&format!("/api/v1/borrower/orders/{order_no}"), &session)
+            .await,
+    )
+    .await;
+    assert_eq!(after["kfs"], before["kfs"], "the accepted KFS is untouched");
+    let plan = data(
+        app.get_as(
+            &format!("/api/v1/borrower/orders/{order_no}/plan"),
+            &session,
+        )
+        .await,
+    )
+    .await;
+    let kfs_dates: Vec<&Value> = before["kfs"]["installments"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| &i["dueDate"])
+        .collect();
+    let plan_dates: Vec<&Value> = plan["installments"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| &i["dueDate"])
+        .collect();
+    assert_eq!(
+        plan_dates, kfs_dates,
+        "monthly, as accepted: not every 45 days"
+    );
+    assert_eq!(plan["due"]["total"], before["kfs"]["totalRepayable"]);
+    let repayment = app
+        .get_as(
+            &format!("/api/v1/borrower/orders/{order_no}/repayment"),
+            &session,
+        )
+        .await;
+    assert_eq!(repayment.status(), StatusCode::OK);
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn an_admin_creates_operators_changes_roles_and_a_duplicate_or_short_password_is_refused() {
+    let app = spawn_app().await;
+    let root = admin(&app).await;
+    let created = send(
+        &app,
+        &root,
+        Method::POST,
+        "/api/v1/console/operators",
+        Some(json!({"username": "Priya", "password": "twelve chars", "roles": ["reviewer"]})),
+    )
+    .await;
+    assert_eq!(created.status(), StatusCode::OK);
+    let created = data(created).await;
+    assert_eq!(created["username"], "priya");
+    assert_eq!(created["roles"], json!(["reviewer"]));
+    let id = created["id"].as_str().unwrap().to_owned();
+    assert_eq!(
+        login(&app, "priya", "twelve chars").await.status(),
+        StatusCode::OK
+    );
+
+    for (body, field) in [
+        (
+            json!({"username": "priya", "password": "twelve chars", "roles": ["support"]}),
+            "username",
+        ),
+        (
+            json!({"username": "other", "password": "eleven char", "roles": ["support"]}),
+            "password",
+        ),
+        (
+            json!({"username": "other", "password": "twelve chars", "roles": ["boss"]}),
+            "roles",
+        ),
+        (
+            json!({"username": "other", "password": "twelve chars", "roles": []}),
+            "roles",
+        ),
+    ] {
+        let response = send(
+            &app,
+            &root,
+            Method::POST,
+            "/api/v1/console/operators",
+            Some(body),
+        )
+        .await;
+        assert_eq!(
+            response.status(),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "{field}"
+        );
+        assert!(
+            error(response).await["fields"][field].is_string(),
+            "{field}"
+        );
+    }
+
+    let changed = send(
+        &app,
+        &root,
+        Method::PUT,
+        &format!("/api/v1/console/operators/{id}/roles"),
+        Some(json!({"roles": ["finance", "reviewer"]})),
+    )
+    .await;
+    assert_eq!(data(changed).await["roles"], json!(["reviewer", "finance"]));
+    let list = data(send(&app, &root, Method::GET, "/api/v1/console/operators", None).await).await;
+    assert_eq!(list.as_array().unwrap().len(), 2);
+    assert!(
+        list.to_string().find("password").is_none(),
+        "no hash in the list"
+    );
+
+    let trail = audit_actions(&app, "operator", &id).await;
+    let actions: Vec<&str> = trail.iter().map(|(a, _, _)| a.as_str()).collect();
+    assert_eq!(actions, ["operator.create", "operator.roles"]);
+    assert_eq!(trail[1].1["roles"], "reviewer");
+    assert_eq!(trail[1].2["roles"], "reviewer,finance");
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn disabling_or_resetting_an_operator_ends_their_sessions_and_a_disabled_one_cannot_sign_in()
+{
+    let app = spawn_app().await;
+    let root = admin(&app).await;
+    let id = create(&app, "rev", &[Role::Reviewer]).await;
+    let rev = sign_in(&app, "rev").await;
+    let me = |op: Console| {
+        let app = &app;
+        async move {
+            send(app, &op, Method::GET, "/api/v1/console/me", None)
+                .await
+                .status()
+        }
+    };
+    assert_eq!(me(rev.clone()).await, StatusCode::OK);
+    let disabled = send(
+        &app,
+        &root,
+        Method::POST,
+        &format!("/api/v1/console/operators/{id}/disable"),
+        None,
+    )
+    .await;
+    assert_eq!(data(disabled).await["enabled"], false);
+    assert_eq!(me(rev.clone()).await, StatusCode::UNAUTHORIZED);
+    let revoked: i64 = sqlx::query_scalar(
+        "SELECT COUNT(*) FROM operator_sessions WHERE operator_id = $1 AND revoked_at IS NULL",
+    )
+    .bind(&id)
+    .fetch_one(app.db.pool())
+    .await
+    .unwrap();
+    assert_eq!(revoked, 0, "revoked, not only hidden");
+    let refused = login(&app, "rev", crate::console::PASSWORD).await;
+    assert_eq!(refused.status(), StatusCode::UNAUTHORIZED);
+
+    let enabled = send(
+        &app,
+        &root,
+        Method::POST,
+        &format!("/api/v1/console/operators/{id}/enable"),
+        None,
+    )
+    .await;
+    assert_eq!(data(enabled).await["enabled"], true);
+    let rev = sign_in(&app, "rev").await;
+    let short = send(
+        &app,
+        &root,
+        Method::POST,
+        &format!("/api/v1/console/operators/{id}/password"),
+        Some(json!({"password": "short"})),
+    )
+    .await;
+    assert_eq!(short.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let reset = send(
+        &app,
+        &root,
+        Method::POST,
+        &format!("/api/v1/console/operators/{id}/password"),
+        Some(json!({"password": "a brand new password"})),
+    )
+    .await;
+    assert_eq!(reset.status(), StatusCode::OK);
+    assert_eq!(me(rev).await, StatusCode::UNAUTHORIZED);
+    assert_eq!(
+        login(&app, "rev", crate::console::PASSWORD).await.status(),
+        StatusCode::UNAUTHORIZED
+    );
+    assert_eq!(
+        login(&app, "rev", "a brand new password").await.status(),
+        StatusCode::OK
+    );
+    let trail = audit_actions(&app, "operator", &id).await;
+    let actions: Vec<&str> = trail.iter().map(|(a, _, _)| a.as_str()).collect();
+    assert_eq!(
+        actions,
+        [
+            "operator.create",
+            "operator.disable",
+            "operator.enable",
+            "operator.password_reset"
+        ]
+    );
+    assert!(!trail.iter().any(
+        |(_, b, a)| b.to_string().contains("brand new") || a.to_string().contains("brand new")
+    ));
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn an_admin_cannot_disable_or_demote_themself_nor_the_last_admin() {
+    let app = spawn_app().await;
+    let root = admin(&app).await;
+    let own = send(
+        &app,
+        &root,
+        Method::POST,
+        &format!("/api/v1/console/operators/{}/disable", root.id),
+        None,
+    )
+    .await;
+    assert_eq!(own.status(), StatusCode::CONFLICT);
+    assert_eq!(error(own).await["code"], "own_admin_account");
+    let demote = send(
+        &app,
+        &root,
+        Method::PUT,
+        &format!("/api/v1/console/operators/{}/roles", root.id),
+        Some(json!({"roles": ["support"]})),
+    )
+    .await;
+    assert_eq!(demote.status(), StatusCode::CONFLICT);
+    assert_eq!(error(demote).await["code"], "own_admin_account");
+    // Keeping one's admin role while adding others is fine.
+    let more = send(
+        &app,
+        &root,
+        Method::PUT,
+        &format!("/api/v1/console/operators/{}/roles", root.id),
+        Some(json!({"roles": ["admin", "support"]})),
+    )
+    .await;
+    assert_eq!(more.status(), StatusCode::OK);
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn two_admins_disabling_each_other_at_the_same_moment_leave_exactly_one_admin() {
+    for _round in 0..3 {
+        let app = spawn_app().await;
+        let a_id = create(&app, "alpha", &[Role::Admin]).await;
+        let b_id = create(&app, "bravo", &[Role::Admin]).await;
+        let a = sign_in(&app, "alpha").await;
+        let b = sign_in(&app, "bravo").await;
+        let (path_b, path_a) = (
+            format!("/api/v1/console/operators/{b_id}/disable"),
+            format!("/api/v1/console/operators/{a_id}/disable"),
+        );
+        let (ra, rb) = tokio::join!(
+            send(&app, &a, Method::POST, &path_b, None),
+            send(&app, &b, Method::POST, &path_a, None),
+        );
+        let statuses = [ra.status(), rb.status()];
+        let ok = statuses.iter().filter(|s| **s == StatusCode::OK).count();
+        assert_eq!(ok, 1, "{statuses:?}");
+        assert!(
+            statuses.iter().all(|s| matches!(
+                *s,
+                StatusCode::OK
+                    | StatusCode::CONFLICT
+                    | StatusCode::UNAUTHORIZED
+                    | StatusCode::FORBIDDEN
+            )),
+            "{statuses:?}"
+        );
+        let admins: i64 = sqlx::query_scalar(
+            "SELECT COUNT(*) FROM operators WHERE disabled_at IS NULL AND roles LIKE '%admin%'",
+        )
+        .fetch_one(app.db.pool())
+        .await
+        .unwrap();
+        assert_eq!(admins, 1);
+        app.stop().await;
+    }
+}
+
+#[tokio::test]
+async fn another_servers_product_edit_reaches_this_catalog_on_refresh() {
+    let app = spawn_app().await;
+    let s = &app.services;
+    let before = s.catalog.version();
+    // Another server's edit: only the database changes.
+    let mut tx = app.db.begin().await.unwrap();
+    tx.set_product_disabled("in-flexi-14d", Some(1), 1)
+        .await
+        .unwrap();
+    tx.bump_catalog_version().await.unwrap();
+    tx.commit().await.unwrap();
+    let today = s.clock.now().date();
+    let now = s.clock.now_ms();
+    assert!(s.catalog.refresh(&app.db, today, now, true).await.unwrap());
+    assert!(s.catalog.version() > before);
+    assert!(
+        s.catalog
+            .get(kilat_domain::Market::India, "in-flexi-14d")
+            .is_none()
+    );
+    // Nothing moved since: a refresh reads the counter and reloads nothing.
+    assert!(
+        !s.catalog
+            .refresh(&app.db, today, now + 10_000, false)
+            .await
+            .unwrap()
+    );
+    app.stop().await;
+}
