@@ -9,4 +9,6 @@ export const consolePaths = {
   audit: '/audit',
   payouts: '/payouts',
   repayments: '/repayments',
+  products: '/products',
+  operators: '/operators',
 } as const;

@@ -8,7 +8,9 @@ import { ConsoleLayout } from './layout/console-layout';
 import { OperatorContext, useOperator } from './operator-context';
 import { consolePaths } from './paths';
 import { AuditScreen } from './screens/audit';
+import { OperatorsScreen } from './screens/operators';
 import { OrderScreen } from './screens/order';
+import { ProductsScreen } from './screens/products';
 import { PayoutsScreen } from './screens/payouts';
 import { QueueScreen } from './screens/queue';
 import { RepaymentsScreen } from './screens/repayments';
@@ -27,6 +29,8 @@ export function ConsoleRoutes() {
         <Route path={consolePaths.payouts} element={<Gate section="payouts"><PayoutsScreen /></Gate>} />
         <Route path={consolePaths.repayments} element={<Gate section="repayments"><RepaymentsScreen /></Gate>} />
         <Route path={consolePaths.audit} element={<Gate section="audit"><AuditScreen /></Gate>} />
+        <Route path={consolePaths.products} element={<Gate section="products"><ProductsScreen /></Gate>} />
+        <Route path={consolePaths.operators} element={<Gate section="operators"><OperatorsScreen /></Gate>} />
         <Route path="*" element={<NotFound />} />
       </Route>
     </Routes>

@@ -15,7 +15,7 @@ use crate::startup::AppState;
 
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct OperatorView {
+pub struct OperatorAccountView {
     pub id: String,
     pub username: String,
     pub roles: Vec<Role>,
@@ -27,7 +27,7 @@ pub struct OperatorView {
     pub created_at: i64,
 }
 
-impl From<OperatorRecord> for OperatorView {
+impl From<OperatorRecord> for OperatorAccountView {
     fn from(r: OperatorRecord) -> Self {
         Self {
             id: r.id,
@@ -81,12 +81,12 @@ fn roles_of(roles: Option<&[String]>) -> Result<Vec<Role>, ApiError> {
 /// Every operator, by username (admin).
 #[utoipa::path(get, path = "/api/v1/console/operators", tag = "console", operation_id = "console_operators",
     security(("console_cookie" = [])),
-    responses((status = 200, body = Envelope<Vec<OperatorView>>), (status = 401, body = ErrorBody),
+    responses((status = 200, body = Envelope<Vec<OperatorAccountView>>), (status = 401, body = ErrorBody),
         (status = 403, description = "forbidden: not admin", body = ErrorBody)))]
 pub async fn list(
     State(state): State<AppState>,
     session: OperatorSession,
-) -> Result<Json<Envelope<Vec<OperatorView>>>, ApiError> {
+) -> Result<Json<Envelope<Vec<OperatorAccountView>>>, ApiError> {
     let list = operator_admin::list(&state.services, &session.operator).await?;
     Ok(Envelope::ok(list.into_iter().map(Into::into).collect()))
 }
@@ -95,14 +95,14 @@ pub async fn list(
 #[utoipa::path(post, path = "/api/v1/console/operators", tag = "console", operation_id = "console_create_operator",
     security(("console_cookie" = [], "csrf_header" = [])),
     request_body(content((CreateOperatorRequest = "application/json"), (CreateOperatorRequest = "application/x-www-form-urlencoded"))),
-    responses((status = 200, body = Envelope<OperatorView>), (status = 401, body = ErrorBody),
+    responses((status = 200, body = Envelope<OperatorAccountView>), (status = 401, body = ErrorBody),
         (status = 403, description = "forbidden (not admin), csrf_token_invalid or cross_site_request", body = ErrorBody),
         (status = 422, description = "validation_failed: `username` (taken), `password`, `roles`", body = ErrorBody)))]
 pub async fn create(
     State(state): State<AppState>,
     session: OperatorSession,
     JsonOrForm(req): JsonOrForm<CreateOperatorRequest>,
-) -> Result<Json<Envelope<OperatorView>>, ApiError> {
+) -> Result<Json<Envelope<OperatorAccountView>>, ApiError> {
     let roles = roles_of(req.roles.as_deref())?;
     let created = operator_admin::create(
         &state.services,
@@ -120,7 +120,7 @@ pub async fn create(
     operation_id = "console_operator_roles", security(("console_cookie" = [], "csrf_header" = [])),
     params(("id" = String, Path, description = "The operator's id")),
     request_body(content((RolesRequest = "application/json"), (RolesRequest = "application/x-www-form-urlencoded"))),
-    responses((status = 200, body = Envelope<OperatorView>), (status = 401, body = ErrorBody),
+    responses((status = 200, body = Envelope<OperatorAccountView>), (status = 401, body = ErrorBody),
         (status = 403, description = "forbidden (not admin), csrf_token_invalid or cross_site_request", body = ErrorBody),
         (status = 404, body = ErrorBody),
         (status = 409, description = "own_admin_account or last_admin", body = ErrorBody),
@@ -130,7 +130,7 @@ pub async fn roles(
     session: OperatorSession,
     Path(id): Path<String>,
     JsonOrForm(req): JsonOrForm<RolesRequest>,
-) -> Result<Json<Envelope<OperatorView>>, ApiError> {
+) -> Result<Json<Envelope<OperatorAccountView>>, ApiError> {
     let roles = roles_of(req.roles.as_deref())?;
     let done = operator_admin::set_roles(&state.services, &session.operator, &id, &roles).await?;
     Ok(Envelope::ok(done.into()))
@@ -141,7 +141,7 @@ pub async fn roles(
 #[utoipa::path(post, path = "/api/v1/console/operators/{id}/disable", tag = "console",
     operation_id = "console_disable_operator", security(("console_cookie" = [], "csrf_header" = [])),
     params(("id" = String, Path, description = "The operator's id")),
-    responses((status = 200, body = Envelope<OperatorView>), (status = 401, body = ErrorBody),
+    responses((status = 200, body = Envelope<OperatorAccountView>), (status = 401, body = ErrorBody),
         (status = 403, description = "forbidden (not admin), csrf_token_invalid or cross_site_request", body = ErrorBody),
         (status = 404, body = ErrorBody),
         (status = 409, description = "own_admin_account or last_admin", body = ErrorBody)))]
@@ -149,7 +149,7 @@ pub async fn disable(
     State(state): State<AppState>,
     session: OperatorSession,
     Path(id): Path<String>,
-) -> Result<Json<Envelope<OperatorView>>, ApiError> {
+) -> Result<Json<Envelope<OperatorAccountView>>, ApiError> {
     let done = operator_admin::disable(&state.services, &session.operator, &id).await?;
     Ok(Envelope::ok(done.into()))
 }
@@ -158,14 +158,14 @@ pub async fn disable(
 #[utoipa::path(post, path = "/api/v1/console/operators/{id}/enable", tag = "console",
     operation_id = "console_enable_operator", security(("console_cookie" = [], "csrf_header" = [])),
     params(("id" = String, Path, description = "The operator's id")),
-    responses((status = 200, body = Envelope<OperatorView>), (status = 401, body = ErrorBody),
+    responses((status = 200, body = Envelope<OperatorAccountView>), (status = 401, body = ErrorBody),
         (status = 403, description = "forbidden (not admin), csrf_token_invalid or cross_site_request", body = ErrorBody),
         (status = 404, body = ErrorBody)))]
 pub async fn enable(
     State(state): State<AppState>,
     session: OperatorSession,
     Path(id): Path<String>,
-) -> Result<Json<Envelope<OperatorView>>, ApiError> {
+) -> Result<Json<Envelope<OperatorAccountView>>, ApiError> {
     let done = operator_admin::enable(&state.services, &session.operator, &id).await?;
     Ok(Envelope::ok(done.into()))
 }
@@ -175,7 +175,7 @@ pub async fn enable(
     operation_id = "console_reset_operator_password", security(("console_cookie" = [], "csrf_header" = [])),
     params(("id" = String, Path, description = "The operator's id")),
     request_body(content((PasswordRequest = "application/json"), (PasswordRequest = "application/x-www-form-urlencoded"))),
-    responses((status = 200, body = Envelope<OperatorView>), (status = 401, body = ErrorBody),
+    responses((status = 200, body = Envelope<OperatorAccountView>), (status = 401, body = ErrorBody),
         (status = 403, description = "forbidden (not admin), csrf_token_invalid or cross_site_request", body = ErrorBody),
         (status = 404, body = ErrorBody),
         (status = 422, description = "validation_failed: `password`", body = ErrorBody)))]
@@ -184,7 +184,7 @@ pub async fn password(
     session: OperatorSession,
     Path(id): Path<String>,
     JsonOrForm(req): JsonOrForm<PasswordRequest>,
-) -> Result<Json<Envelope<OperatorView>>, ApiError> {
+) -> Result<Json<Envelope<OperatorAccountView>>, ApiError> {
     let done = operator_admin::reset_password(
         &state.services,
         &session.operator,

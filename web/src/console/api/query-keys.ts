@@ -8,5 +8,7 @@ export const queryKeys = {
   order: (orderNo: string) => ['console', 'order', orderNo] as const,
   payouts: (market: ApiMarket) => ['console', 'payouts', market] as const,
   payments: ['console', 'payments'] as const,
+  products: ['console', 'products'] as const,
+  operators: ['console', 'operators'] as const,
   audit: (search: Record<string, string>) => ['console', 'audit', search] as const,
 };

@@ -35,3 +35,7 @@ export type Confirmed = Schemas['ConfirmedView'];
 export type PaymentView = Schemas['PaymentView'];
 /** The loan of a paid-out order in the order view. */
 export type ConsoleLoan = Schemas['ConsoleLoanView'];
+/** A product as admins see it (`GET /products`). */
+export type ConsoleProduct = Schemas['ConsoleProductView'];
+/** An operator account as admins see it (`GET /operators`). */
+export type OperatorAccount = Schemas['OperatorAccountView'];

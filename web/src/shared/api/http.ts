@@ -47,7 +47,7 @@ export interface HttpClientOptions {
   unsafeHeaders?: () => Record<string, string>;
 }
 
-type Json = unknown;
+export type Json = unknown;
 
 let onUnauthorized: ((error: ApiError) => void) | null = null;
 
@@ -152,6 +152,14 @@ export function createHttpClient(options: HttpClientOptions) {
     /** JSON variant: forwards `sessionId` / `channel` as `X-Session-Id` / `X-App-Channel`. */
     postJson<T>(path: string, body: Json): Promise<T> {
       return send<T>('POST', path, JSON.stringify(body), {
+        'Content-Type': 'application/json',
+        ...jsonHeaders(),
+        ...unsafeHeaders(),
+      });
+    },
+    /** PUT through the JSON variant (the console's full edits). */
+    putJson<T>(path: string, body: Json): Promise<T> {
+      return send<T>('PUT', path, JSON.stringify(body), {
         'Content-Type': 'application/json',
         ...jsonHeaders(),
         ...unsafeHeaders(),

@@ -2112,7 +2112,7 @@ export interface components {
             msg: string;
         };
         /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
-        Envelope_OperatorView: {
+        Envelope_OperatorAccountView: {
             /**
              * Format: int32
              * @description Always 0 on success.
@@ -2129,6 +2129,21 @@ export interface components {
                 id: string;
                 /** @description True while locked out after wrong passwords. */
                 locked: boolean;
+                roles: components["schemas"]["Role"][];
+                username: string;
+            };
+            /** @description Always `ok` on success. */
+            msg: string;
+        };
+        /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
+        Envelope_OperatorView: {
+            /**
+             * Format: int32
+             * @description Always 0 on success.
+             */
+            code: number;
+            data: {
+                id: string;
                 roles: components["schemas"]["Role"][];
                 username: string;
             };
@@ -2474,7 +2489,7 @@ export interface components {
             msg: string;
         };
         /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
-        Envelope_Vec_OperatorView: {
+        Envelope_Vec_OperatorAccountView: {
             /**
              * Format: int32
              * @description Always 0 on success.
@@ -3170,7 +3185,7 @@ export interface components {
             orderNo: string;
             status: components["schemas"]["OrderState"];
         };
-        OperatorView: {
+        OperatorAccountView: {
             /**
              * Format: int64
              * @description Epoch milliseconds.
@@ -3181,6 +3196,11 @@ export interface components {
             id: string;
             /** @description True while locked out after wrong passwords. */
             locked: boolean;
+            roles: components["schemas"]["Role"][];
+            username: string;
+        };
+        OperatorView: {
+            id: string;
             roles: components["schemas"]["Role"][];
             username: string;
         };
@@ -6189,7 +6209,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_Vec_OperatorView"];
+                    "application/json": components["schemas"]["Envelope_Vec_OperatorAccountView"];
                 };
             };
             401: {
@@ -6239,7 +6259,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_OperatorView"];
+                    "application/json": components["schemas"]["Envelope_OperatorAccountView"];
                 };
             };
             /** @description bad_request: the body could not be read */
@@ -6323,7 +6343,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_OperatorView"];
+                    "application/json": components["schemas"]["Envelope_OperatorAccountView"];
                 };
             };
             401: {
@@ -6388,7 +6408,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_OperatorView"];
+                    "application/json": components["schemas"]["Envelope_OperatorAccountView"];
                 };
             };
             401: {
@@ -6449,7 +6469,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_OperatorView"];
+                    "application/json": components["schemas"]["Envelope_OperatorAccountView"];
                 };
             };
             /** @description bad_request: the body could not be read */
@@ -6546,7 +6566,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_OperatorView"];
+                    "application/json": components["schemas"]["Envelope_OperatorAccountView"];
                 };
             };
             /** @description bad_request: the body could not be read */

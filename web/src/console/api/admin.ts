@@ -1,0 +1,83 @@
+// The admins' work (docs/API-CONSOLE.md): products (list, create, edit as a new version, disable, enable) and
+// operators (list, create, roles, disable, enable, password reset).
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useApiClient } from '@/shared/api/api-context';
+import type { ApiError, Json } from '@/shared/api/http';
+import { queryKeys } from './query-keys';
+import { CONSOLE_API } from './session';
+import type { ConsoleProduct, OperatorAccount, Role } from './types';
+
+export function useProducts() {
+  const api = useApiClient();
+  return useQuery<ConsoleProduct[], ApiError>({
+    queryKey: queryKeys.products,
+    queryFn: () => api.get<ConsoleProduct[]>(`${CONSOLE_API}/products`),
+    staleTime: 0,
+  });
+}
+
+const productPath = (code: string) => `${CONSOLE_API}/products/${encodeURIComponent(code)}`;
+
+/** Creates (`code` null) or edits a product from its definition; the list is read again after. */
+export function useSaveProduct() {
+  const api = useApiClient();
+  const queryClient = useQueryClient();
+  return useMutation<ConsoleProduct, ApiError, { code: string | null; definition: Json }>({
+    mutationFn: ({ code, definition }) =>
+      code === null
+        ? api.postJson<ConsoleProduct>(`${CONSOLE_API}/products`, definition)
+        : api.putJson<ConsoleProduct>(productPath(code), definition),
+    onSettled: () => void queryClient.invalidateQueries({ queryKey: queryKeys.products }),
+  });
+}
+
+export function useProductAvailability() {
+  const api = useApiClient();
+  const queryClient = useQueryClient();
+  return useMutation<ConsoleProduct, ApiError, { code: string; enable: boolean }>({
+    mutationFn: ({ code, enable }) => api.postJson<ConsoleProduct>(`${productPath(code)}/${enable ? 'enable' : 'disable'}`, {}),
+    onSettled: () => void queryClient.invalidateQueries({ queryKey: queryKeys.products }),
+  });
+}
+
+export function useOperators() {
+  const api = useApiClient();
+  return useQuery<OperatorAccount[], ApiError>({
+    queryKey: queryKeys.operators,
+    queryFn: () => api.get<OperatorAccount[]>(`${CONSOLE_API}/operators`),
+    staleTime: 0,
+  });
+}
+
+const operatorPath = (id: string) => `${CONSOLE_API}/operators/${encodeURIComponent(id)}`;
+
+export type OperatorChange =
+  | { kind: 'create'; username: string; password: string; roles: Role[] }
+  | { kind: 'roles'; id: string; roles: Role[] }
+  | { kind: 'disable' | 'enable'; id: string }
+  | { kind: 'password'; id: string; password: string };
+
+/** Every change to an operator; the list is read again after. */
+export function useChangeOperator() {
+  const api = useApiClient();
+  const queryClient = useQueryClient();
+  return useMutation<OperatorAccount, ApiError, OperatorChange>({
+    mutationFn: (change) => {
+      switch (change.kind) {
+        case 'create':
+          return api.postJson<OperatorAccount>(`${CONSOLE_API}/operators`, {
+            username: change.username,
+            password: change.password,
+            roles: change.roles,
+          });
+        case 'roles':
+          return api.putJson<OperatorAccount>(`${operatorPath(change.id)}/roles`, { roles: change.roles });
+        case 'password':
+          return api.postJson<OperatorAccount>(`${operatorPath(change.id)}/password`, { password: change.password });
+        default:
+          return api.postJson<OperatorAccount>(`${operatorPath(change.id)}/${change.kind}`, {});
+      }
+    },
+    onSettled: () => void queryClient.invalidateQueries({ queryKey: queryKeys.operators }),
+  });
+}
