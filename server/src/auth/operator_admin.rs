@@ -6,7 +6,7 @@
 
 use serde::Serialize;
 
-use super::operators::{Created, Operator, Role, check_password, create_with, hash_password};
+use super::operators::{Created, Operator, Role, check_password, create_checked, hash_password};
 use crate::error::{Error, FieldErrors, FieldProblem, Refusal};
 use crate::services::Services;
 use crate::store::Tx;
@@ -68,21 +68,35 @@ pub async fn list(s: &Services, op: &Operator) -> Result<Vec<OperatorRecord>, Er
         .collect())
 }
 
-/// Creates an operator (admin): username, roles and an initial password of at least 12 characters. A username in
-/// use is refused by the unique constraint, as a field error.
+/// Creates an operator (admin): username, roles (their codes) and an initial password of at least 12 characters; every
+/// field at fault is reported at once. A username in use is refused by the unique constraint, as a field error.
 pub async fn create(
     s: &Services,
     op: &Operator,
     username: &str,
     password: &str,
-    roles: &[Role],
+    role_codes: &[String],
 ) -> Result<OperatorRecord, Error> {
     op.require_any(ADMIN)?;
+    let mut errors = FieldErrors::default();
+    let roles: Vec<Role> = role_codes.iter().filter_map(|c| Role::parse(c)).collect();
+    if roles.len() != role_codes.len() {
+        errors.add("roles", FieldProblem::new("field.role"));
+    }
     let Created {
         id,
         username,
         roles,
-    } = create_with(&s.db, &s.clock, username, password, roles, Some(&op.id)).await?;
+    } = create_checked(
+        &s.db,
+        &s.clock,
+        username,
+        password,
+        &roles,
+        Some(&op.id),
+        errors,
+    )
+    .await?;
     Ok(OperatorRecord {
         id,
         username,

@@ -179,8 +179,29 @@ pub async fn create_with(
     roles: &[Role],
     by: Option<&str>,
 ) -> Result<Created, Error> {
+    create_checked(
+        db,
+        clock,
+        username,
+        password,
+        roles,
+        by,
+        FieldErrors::default(),
+    )
+    .await
+}
+
+/// `create_with`, reporting `errors` found by the caller (a role it could not read) together with its own.
+pub(crate) async fn create_checked(
+    db: &Db,
+    clock: &Clock,
+    username: &str,
+    password: &str,
+    roles: &[Role],
+    by: Option<&str>,
+    mut errors: FieldErrors,
+) -> Result<Created, Error> {
     let username = username.trim().to_ascii_lowercase();
-    let mut errors = FieldErrors::default();
     if username.is_empty() {
         errors.add("username", FieldProblem::required());
     } else if username.chars().count() > MAX_USERNAME_CHARS {

@@ -103,13 +103,12 @@ pub async fn create(
     session: OperatorSession,
     JsonOrForm(req): JsonOrForm<CreateOperatorRequest>,
 ) -> Result<Json<Envelope<OperatorAccountView>>, ApiError> {
-    let roles = roles_of(req.roles.as_deref())?;
     let created = operator_admin::create(
         &state.services,
         &session.operator,
         req.username.as_deref().unwrap_or_default(),
         req.password.as_deref().unwrap_or_default(),
-        &roles,
+        req.roles.as_deref().unwrap_or_default(),
     )
     .await?;
     Ok(Envelope::ok(created.into()))

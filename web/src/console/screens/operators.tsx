@@ -47,7 +47,7 @@ export function OperatorsScreen() {
               <th scope="col">{t('operators.roles')}</th>
               <th scope="col">{t('operators.status')}</th>
               <th scope="col">{t('operators.since')}</th>
-              <th scope="col">{t('payouts.action')}</th>
+              <th scope="col">{t('operators.actions')}</th>
             </tr>
           </thead>
           <tbody>
@@ -148,27 +148,29 @@ function OperatorRow({
         {operator.locked && <span className="muted"> · {t('operators.locked')}</span>}
       </td>
       <td>{dateTime(operator.createdAt)}</td>
-      <td className="actions">
-        {!self && (
-          <button type="button" className="button button--quiet" onClick={onToggle}>
-            {operator.enabled ? t('operators.disable') : t('operators.enable')}
-          </button>
-        )}{' '}
-        {password === null ? (
-          <button type="button" className="button button--quiet" onClick={() => setPassword('')}>
-            {t('operators.resetPassword')}
-          </button>
-        ) : (
-          <form onSubmit={resetPassword} className="inline-form">
-            <label>
-              {t('operators.newPassword')}{' '}
-              <input type="password" autoComplete="new-password" value={password} onChange={(e) => setPassword(e.target.value)} minLength={MIN_PASSWORD_CHARS} required />
-            </label>
-            {fields.password && <p className="field-error">{fields.password}</p>}
-            <button type="submit" className="button">{t('operators.setPassword')}</button>{' '}
-            <button type="button" className="button button--quiet" onClick={() => setPassword(null)}>{t('common.cancel')}</button>
-          </form>
-        )}
+      <td>
+        <div className="actions">
+          {!self && (
+            <button type="button" className="button button--quiet" onClick={onToggle}>
+              {operator.enabled ? t('operators.disable') : t('operators.enable')}
+            </button>
+          )}
+          {password === null ? (
+            <button type="button" className="button button--quiet" onClick={() => setPassword('')}>
+              {t('operators.resetPassword')}
+            </button>
+          ) : (
+            <form onSubmit={resetPassword} className="inline-form">
+              <label>
+                {t('operators.newPassword')}{' '}
+                <input type="password" autoComplete="new-password" value={password} onChange={(e) => setPassword(e.target.value)} minLength={MIN_PASSWORD_CHARS} required />
+              </label>
+              {fields.password && <p className="field-error">{fields.password}</p>}
+              <button type="submit" className="button">{t('operators.setPassword')}</button>{' '}
+              <button type="button" className="button button--quiet" onClick={() => setPassword(null)}>{t('common.cancel')}</button>
+            </form>
+          )}
+        </div>
       </td>
     </tr>
   );

@@ -111,7 +111,7 @@ function ProductTable({
           <th scope="col">{t('products.terms')}</th>
           <th scope="col">{t('products.price')}</th>
           <th scope="col">{t('products.status')}</th>
-          <th scope="col">{t('payouts.action')}</th>
+          <th scope="col">{t('products.actions')}</th>
         </tr>
       </thead>
       <tbody>
@@ -144,13 +144,15 @@ function ProductTable({
               )}
             </td>
             <td>{p.enabled ? t('products.enabled') : t('products.disabled')}</td>
-            <td className="actions">
-              <button type="button" className="button" onClick={() => onEdit(p)} aria-label={t('products.editOne', { name: p.name })}>
-                {t('products.edit')}
-              </button>{' '}
-              <button type="button" className="button button--quiet" onClick={() => onToggle(p)}>
-                {p.enabled ? t('products.disable') : t('products.enable')}
-              </button>
+            <td>
+              <div className="actions">
+                <button type="button" className="button" onClick={() => onEdit(p)} aria-label={t('products.editOne', { name: p.name })}>
+                  {t('products.edit')}
+                </button>
+                <button type="button" className="button button--quiet" onClick={() => onToggle(p)}>
+                  {p.enabled ? t('products.disable') : t('products.enable')}
+                </button>
+              </div>
             </td>
           </tr>
         ))}
