@@ -612,6 +612,55 @@ mod tests {
     }
 
     #[test]
+    fn the_default_caps_are_todays_ojk_table_and_a_settings_file_replaces_them() {
+        let defaults = Settings::load(None).expect("the defaults load").caps;
+        assert_eq!(defaults.indonesia, kilat_domain::CapTable::ojk_consumer());
+        assert_eq!(defaults.min_cooling_off_days, 3);
+        let dir = std::env::temp_dir().join(format!("kilat-caps-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("caps.toml");
+        std::fs::write(
+            &file,
+            "[caps]\nmin_cooling_off_days = 5\n[caps.id]\ntotal_cost = \"90%\"\n\
+             [[caps.id.daily_cost]]\neffective_from = \"2027-01-01\"\ndaily = \"0.25%\"\n",
+        )
+        .unwrap();
+        let caps = Settings::load(Some(&file)).expect("the file loads").caps;
+        std::fs::remove_dir_all(&dir).ok();
+        assert_eq!(caps.min_cooling_off_days, 5);
+        assert_eq!(
+            caps.indonesia.daily_cost.len(),
+            1,
+            "the rows are replaced, not merged"
+        );
+        assert_eq!(
+            caps.indonesia.daily_cost[0].daily,
+            kilat_domain::Rate::from_ppb(2_500_000)
+        );
+        assert_eq!(
+            caps.indonesia.total_cost,
+            kilat_domain::Rate::from_ppb(900_000_000)
+        );
+    }
+
+    #[test]
+    fn caps_a_product_could_not_be_checked_against_stop_the_start() {
+        let good = Settings::load(None).expect("the defaults load").caps;
+        let mut no_rows = good.clone();
+        no_rows.indonesia.daily_cost.clear();
+        let mut short = good.clone();
+        short.min_cooling_off_days = 2;
+        let mut zero = good.clone();
+        zero.indonesia.daily_cost[0].daily = kilat_domain::Rate::from_ppb(0);
+        let mut tenor = good.clone();
+        tenor.indonesia.daily_cost[1].tenor_under_months = Some(0);
+        for bad in [no_rows, short, zero, tenor] {
+            assert!(bad.validate().is_err(), "{bad:?}");
+        }
+        good.validate().expect("the defaults pass");
+    }
+
+    #[test]
     fn the_worker_pools_and_the_shared_pool_stay_within_the_configured_size() {
         let mut settings = Settings::load(None).expect("the defaults load");
         settings.database_url = "postgres://kilat@db/kilat".to_owned().into();

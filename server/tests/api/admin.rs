@@ -515,7 +515,6 @@ async fn disabling_or_resetting_an_operator_ends_their_sessions_and_a_disabled_o
     assert_eq!(
         actions,
         [
-            "operator.create",
             "operator.disable",
             "operator.enable",
             "operator.password_reset"
