@@ -633,3 +633,87 @@ async fn another_servers_product_edit_reaches_this_catalog_on_refresh() {
     );
     app.stop().await;
 }
+
+#[tokio::test]
+async fn two_servers_starting_at_once_on_an_empty_database_seed_the_products_once_and_see_each_others_edits()
+ {
+    let shared = crate::helpers::shared_database().await;
+    let mut settings = kilat_server::settings::Settings::load(None).unwrap();
+    settings.listen = "127.0.0.1:0".parse().unwrap();
+    settings.database_url = shared.url.clone().into();
+    settings.database_max_connections = 4;
+    // Migrated first (two servers migrating one database at once is another matter), seeded by neither yet.
+    let migrated = kilat_server::store::Db::connect(&shared.url, 1)
+        .await
+        .unwrap();
+    migrated.close().await;
+    let (a, b) = tokio::join!(
+        kilat_server::startup::Application::build(&settings),
+        kilat_server::startup::Application::build(&settings),
+    );
+    let (a, b) = (a.unwrap(), b.unwrap());
+    let count = |sql: &'static str| {
+        let db = a.db().clone();
+        async move {
+            sqlx::query_scalar::<_, i64>(sql)
+                .fetch_one(db.pool())
+                .await
+                .unwrap()
+        }
+    };
+    assert_eq!(count("SELECT COUNT(*) FROM products").await, 5);
+    assert_eq!(count("SELECT COUNT(*) FROM product_versions").await, 5);
+    assert_eq!(
+        count("SELECT version FROM catalog_state WHERE id = 1").await,
+        1
+    );
+    for app in [&a, &b] {
+        assert_eq!(
+            app.services()
+                .catalog
+                .for_market(kilat_domain::Market::India)
+                .len(),
+            3
+        );
+    }
+    // An admin's edit on one server reaches the other's catalog at its next refresh.
+    let s = a.services();
+    let admin_id =
+        kilat_server::auth::operators::create(s, "root", "twelve chars!", &[Role::Admin])
+            .await
+            .unwrap()
+            .id;
+    let session = kilat_server::auth::operators::sign_in(s, "root", "twelve chars!", "127.0.0.1")
+        .await
+        .unwrap();
+    assert_eq!(session.operator.id, admin_id);
+    kilat_server::catalog::admin::set_enabled(s, &session.operator, "in-flexi-14d", false)
+        .await
+        .unwrap();
+    assert!(
+        s.catalog
+            .get(kilat_domain::Market::India, "in-flexi-14d")
+            .is_none()
+    );
+    let other = b.services();
+    let refreshed = other
+        .catalog
+        .refresh(
+            &other.db,
+            other.clock.now().date(),
+            other.clock.now_ms() + kilat_server::catalog::REFRESH_EVERY_MS,
+            false,
+        )
+        .await
+        .unwrap();
+    assert!(refreshed);
+    assert!(
+        other
+            .catalog
+            .get(kilat_domain::Market::India, "in-flexi-14d")
+            .is_none()
+    );
+    a.db().close().await;
+    b.db().close().await;
+    shared.remove().await;
+}
