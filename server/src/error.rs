@@ -42,6 +42,7 @@ pub const ERROR_CODES: &[&str] = &[
     "payment_not_open",
     "utr_already_used",
     "already_rated",
+    "provider_unavailable",
 ];
 
 /// Why a field was refused: a catalog key (`field.…`) and the values its text names.
@@ -169,6 +170,8 @@ pub enum Refusal {
     UtrAlreadyUsed,
     /// A rating of an order rated already.
     AlreadyRated,
+    /// A payment provider down, slow or refusing: nothing was written, the request can be retried.
+    ProviderUnavailable,
 }
 
 impl Refusal {
@@ -186,6 +189,7 @@ impl Refusal {
             Refusal::PaymentNotOpen => "payment_not_open",
             Refusal::UtrAlreadyUsed => "utr_already_used",
             Refusal::AlreadyRated => "already_rated",
+            Refusal::ProviderUnavailable => "provider_unavailable",
         }
     }
 }

@@ -188,6 +188,7 @@ fn status_of(code: &str) -> StatusCode {
         | "utr_already_used"
         | "already_rated" => StatusCode::CONFLICT,
         "code_delivery_failed" => StatusCode::BAD_GATEWAY,
+        "provider_unavailable" => StatusCode::SERVICE_UNAVAILABLE,
         _ => StatusCode::INTERNAL_SERVER_ERROR,
     }
 }

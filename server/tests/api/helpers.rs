@@ -499,6 +499,8 @@ pub fn as_production(s: &mut Settings) {
     ] {
         hook.secret = Some(secret.into());
     }
+    s.payments.indonesia.va_provider = "xendit".into();
+    s.payments.indonesia.xendit_api_key = Some("xnd_production_key".into());
     for (company, domain) in [
         (&mut s.site.markets.india, "kilat.in"),
         (&mut s.site.markets.indonesia, "kilat.co.id"),
