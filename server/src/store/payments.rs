@@ -79,7 +79,8 @@ pub struct PaymentMove<'a> {
 #[derive(Debug)]
 pub struct Duplicate;
 
-const COLUMNS: &str = "p.id, p.order_id, o.order_no, p.borrower_id, p.choice, p.method, p.installment, p.amount, \
+/// The columns of a [`PaymentRow`], over `payments p JOIN orders o`.
+pub(super) const COLUMNS: &str = "p.id, p.order_id, o.order_no, p.borrower_id, p.choice, p.method, p.installment, p.amount, \
      p.currency, p.priced_on, p.status, p.reference, p.idempotency_key, \
      (SELECT MIN(u.utr) FROM payment_utrs u WHERE u.payment_id = p.id) AS utr, \
      p.received_amount, p.decision_reason, p.provider, p.provider_ref, p.va_bank_code, p.va_number, p.va_name, \

@@ -31,7 +31,8 @@ pub struct NewLoginCode<'a> {
 /// What the limits on sending a code look at, read under the phone's and the address's locks.
 #[derive(Debug, Clone, Copy, sqlx::FromRow)]
 pub struct CodeHistory {
-    /// When the phone's latest code was sent, if ever.
+    /// When the phone's latest code for the same purpose was sent, if ever (the resend minute is per purpose; the
+    /// daily caps count every purpose).
     pub last_sent_at: Option<i64>,
     /// Codes sent to this phone, and from this address, since the start of the window.
     pub by_phone: i64,
@@ -128,13 +129,14 @@ impl Db {
             .await?;
         let history: CodeHistory = sqlx::query_as(
             "SELECT
-               (SELECT MAX(created_at) FROM login_codes WHERE phone_hash = $1) AS last_sent_at,
+               (SELECT MAX(created_at) FROM login_codes WHERE phone_hash = $1 AND purpose = $4) AS last_sent_at,
                (SELECT COUNT(*) FROM login_codes WHERE phone_hash = $1 AND created_at >= $3) AS by_phone,
                (SELECT COUNT(*) FROM login_codes WHERE client_addr = $2 AND created_at >= $3) AS by_addr",
         )
         .bind(new.phone_hash)
         .bind(new.client_addr)
         .bind(since)
+        .bind(new.purpose)
         .fetch_one(tx.conn())
         .await?;
         if let Err(refusal) = check(&history) {

@@ -14,6 +14,7 @@ mod loans;
 mod login;
 mod openapi;
 mod orders;
+mod providers;
 mod security;
 mod servicing;
 mod site;

@@ -357,7 +357,10 @@ export interface paths {
         put?: never;
         /**
          * Starts a payment for a repayment choice, priced now, with its instructions and a reference unique to it.
-         *     Idempotent on `Idempotency-Key`: a retry answers the same payment.
+         *     Idempotent on `Idempotency-Key`: a retry answers the same payment. A virtual account is created by the provider
+         *     before the payment is stored (the same account for a retry); Dragonpay answers its payment instructions (the
+         *     reference to quote, the amount, where to pay, the expiry). A provider down or slow is `503 provider_unavailable`
+         *     and stores nothing.
          */
         post: operations["borrower_create_payment"];
         delete?: never;
@@ -449,7 +452,8 @@ export interface paths {
         };
         /**
          * The payment types of the order's market, from the settings: India UPI and bank transfer to the collection
-         *     account; Indonesia a virtual account (its number comes with each payment).
+         *     account; Indonesia a virtual account (its number comes with each payment); Dragonpay where the settings offer it
+         *     (its reference and expiry come with each payment).
          */
         get: operations["borrower_payment_types"];
         put?: never;
@@ -577,6 +581,27 @@ export interface paths {
          *     Nothing is stored.
          */
         post: operations["quote"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/borrower/verification-code": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sends a one-time code by SMS to the signed-in borrower's own phone, for a sensitive change (`bank_account`), under
+         *     the sign-in codes' limits (one a minute, ten a day per phone, counted together with sign-in codes). The code is
+         *     then sent with the change (`verificationCode`).
+         */
+        post: operations["send_verification_code"];
         delete?: never;
         options?: never;
         head?: never;
@@ -935,6 +960,12 @@ export interface components {
              * @description Epoch milliseconds: when the borrower confirmed (in a preview: now).
              */
             acceptedAt: number;
+            /**
+             * @description What the agreement says, whatever the language: the hex SHA-256 of the KFS's hash and the borrower as named.
+             *     The borrower app sends the preview's with confirm (`agreementHash`); the server freezes only an agreement with
+             *     the same one.
+             */
+            agreementHash: string;
             borrower: components["schemas"]["AgreementBorrower"];
             clauses: components["schemas"]["Clause"][];
             /** @description The accepted KFS (docs/MONEY.md §8). */
@@ -1114,6 +1145,11 @@ export interface components {
             resendSeconds: number;
         };
         ConfirmRequest: {
+            /**
+             * @description The `agreementHash` of the agreement the borrower read (`POST /apply/agreement`); another than the one the
+             *     server would freeze now (the borrower's particulars changed since) is a 422 on `agreementHash`: read it again.
+             */
+            agreementHash: string;
             /**
              * Format: int64
              * @description Minor units.
@@ -1345,6 +1381,12 @@ export interface components {
                  * @description Epoch milliseconds: when the borrower confirmed (in a preview: now).
                  */
                 acceptedAt: number;
+                /**
+                 * @description What the agreement says, whatever the language: the hex SHA-256 of the KFS's hash and the borrower as named.
+                 *     The borrower app sends the preview's with confirm (`agreementHash`); the server freezes only an agreement with
+                 *     the same one.
+                 */
+                agreementHash: string;
                 borrower: components["schemas"]["AgreementBorrower"];
                 clauses: components["schemas"]["Clause"][];
                 /** @description The accepted KFS (docs/MONEY.md §8). */
@@ -2132,6 +2174,14 @@ export interface components {
                 bankCode: string | null;
                 /** @description `bank_transfer`: the collection account. */
                 bankName: string | null;
+                /** @description `dragonpay`: where the payment's reference can be paid (outlets, banks); empty for the other types. */
+                channels: string[];
+                /**
+                 * Format: int64
+                 * @description On a payment whose instructions expire (a virtual account, a Dragonpay reference): when, epoch milliseconds;
+                 *     null otherwise.
+                 */
+                expiresAt: number | null;
                 ifsc: string | null;
                 method: components["schemas"]["PaymentMethod"];
                 /** @description Who the money goes to. */
@@ -2344,7 +2394,7 @@ export interface components {
          * @description The stable `code` of an error answer (docs/API-BORROWER.md); `msg` is its text in the request's language.
          * @enum {string}
          */
-        ErrorCode: "bad_request" | "code_invalid" | "code_expired" | "unauthorized" | "not_eligible" | "not_found" | "method_not_allowed" | "certification_out_of_order" | "certification_incomplete" | "open_order_exists" | "kfs_changed" | "idempotency_key_reused" | "payload_too_large" | "unsupported_media_type" | "validation_failed" | "cap_exceeded" | "rate_limited" | "code_resend_too_soon" | "daily_limit_reached" | "code_attempts_exceeded" | "cross_site_request" | "invalid_transition" | "internal" | "code_delivery_failed" | "credentials_invalid" | "operator_locked" | "forbidden" | "csrf_token_invalid" | "choice_unavailable" | "payment_not_open" | "utr_already_used" | "already_rated";
+        ErrorCode: "bad_request" | "code_invalid" | "code_expired" | "unauthorized" | "not_eligible" | "not_found" | "method_not_allowed" | "certification_out_of_order" | "certification_incomplete" | "open_order_exists" | "kfs_changed" | "idempotency_key_reused" | "payload_too_large" | "unsupported_media_type" | "validation_failed" | "cap_exceeded" | "rate_limited" | "code_resend_too_soon" | "daily_limit_reached" | "code_attempts_exceeded" | "cross_site_request" | "invalid_transition" | "internal" | "code_delivery_failed" | "credentials_invalid" | "operator_locked" | "forbidden" | "csrf_token_invalid" | "choice_unavailable" | "payment_not_open" | "utr_already_used" | "already_rated" | "provider_unavailable";
         ExtendedInfo: {
             consent: boolean;
             contact1Name: string;
@@ -2506,6 +2556,14 @@ export interface components {
             bankCode: string | null;
             /** @description `bank_transfer`: the collection account. */
             bankName: string | null;
+            /** @description `dragonpay`: where the payment's reference can be paid (outlets, banks); empty for the other types. */
+            channels: string[];
+            /**
+             * Format: int64
+             * @description On a payment whose instructions expire (a virtual account, a Dragonpay reference): when, epoch milliseconds;
+             *     null otherwise.
+             */
+            expiresAt: number | null;
             ifsc: string | null;
             method: components["schemas"]["PaymentMethod"];
             /** @description Who the money goes to. */
@@ -2905,7 +2963,7 @@ export interface components {
          * @description How the borrower pays.
          * @enum {string}
          */
-        PaymentMethod: "upi" | "bank_transfer" | "virtual_account";
+        PaymentMethod: "upi" | "bank_transfer" | "virtual_account" | "dragonpay";
         PaymentRejectRequest: {
             /**
              * @description Why; shown to the borrower. Required, at most 500 characters.
@@ -3280,6 +3338,13 @@ export interface components {
              * @example 412345678901
              */
             utr: string;
+        };
+        VerificationCodeRequest: {
+            /**
+             * @description What the code is for: `bank_account` (changing the bank account on file).
+             * @example bank_account
+             */
+            purpose: string;
         };
         /**
          * @description Xendit's fixed-virtual-account paid callback body.
@@ -4359,7 +4424,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description validation_failed or cap_exceeded */
+            /** @description validation_failed (e.g. `agreementHash`: the agreement changed since it was read) or cap_exceeded */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4695,6 +4760,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description provider_unavailable: the virtual-account provider is down or slow; nothing was stored */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     borrower_create_payment: {
@@ -4798,6 +4872,15 @@ export interface operations {
             };
             /** @description internal */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description provider_unavailable: the virtual-account provider is down or slow; nothing was stored */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5495,6 +5578,110 @@ export interface operations {
             };
             /** @description internal */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    send_verification_code: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["VerificationCodeRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["VerificationCodeRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_CodeSent"];
+                };
+            };
+            /** @description bad_request: the body could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description cross_site_request */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payload_too_large: the body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unsupported_media_type: neither JSON nor form-encoded */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed: `purpose` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description code_resend_too_soon or daily_limit_reached */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description code_delivery_failed */
+            502: {
                 headers: {
                     [name: string]: unknown;
                 };
