@@ -85,8 +85,10 @@ for step, body in steps.items():
 product = call("GET", "/api/v1/borrower/products", token=token)[0]
 loan = {"productCode": product["code"], "amount": product["amount"]["min"], "termCode": product["terms"][0]["code"]}
 kfs = call("POST", "/api/v1/borrower/apply", loan, token)
+agreement = call("POST", "/api/v1/borrower/apply/agreement", loan, token)
 order = call("POST", "/api/v1/borrower/orders",
-             {**loan, "kfsHash": kfs["contentHash"], "idempotencyKey": "schemathesis-order-1"}, token)
+             {**loan, "kfsHash": kfs["contentHash"], "agreementHash": agreement["agreementHash"],
+              "idempotencyKey": "schemathesis-order-1"}, token)
 print(token, order["orderNo"], product["code"])
 PY
 )

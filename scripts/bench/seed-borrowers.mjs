@@ -152,10 +152,11 @@ async function seed(i) {
   const loan = loanOf(i, products);
   const choice = { productCode: loan.productCode, amount: loan.amount, termCode: loan.termCode };
   const kfs = await call('POST /borrower/apply', 'POST', '/borrower/apply', { session, address, body: choice });
+  const agreement = await call('POST /borrower/apply/agreement', 'POST', '/borrower/apply/agreement', { session, address, body: choice });
   const order = await call('POST /borrower/orders', 'POST', '/borrower/orders', {
     session,
     address,
-    body: { ...choice, kfsHash: kfs.contentHash, idempotencyKey: `bench-${RUN}-${pad(i, 4)}` },
+    body: { ...choice, kfsHash: kfs.contentHash, agreementHash: agreement.agreementHash, idempotencyKey: `bench-${RUN}-${pad(i, 4)}` },
     // 200 is the order this key already made: a retry after a 5xx whose order was stored nonetheless.
     expect: [201, 200],
   });

@@ -44,6 +44,7 @@ pub const ERROR_CODES: &[&str] = &[
     "already_rated",
     "own_admin_account",
     "last_admin",
+    "provider_unavailable",
 ];
 
 /// Why a field was refused: a catalog key (`field.…`) and the values its text names.
@@ -175,6 +176,8 @@ pub enum Refusal {
     OwnAdminAccount,
     /// A change that would leave no enabled admin.
     LastAdmin,
+    /// A payment provider down, slow or refusing: nothing was written, the request can be retried.
+    ProviderUnavailable,
 }
 
 impl Refusal {
@@ -194,6 +197,7 @@ impl Refusal {
             Refusal::AlreadyRated => "already_rated",
             Refusal::OwnAdminAccount => "own_admin_account",
             Refusal::LastAdmin => "last_admin",
+            Refusal::ProviderUnavailable => "provider_unavailable",
         }
     }
 }

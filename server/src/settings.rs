@@ -161,7 +161,8 @@ impl PaymentSettings {
     pub fn validate(&self, mode: Mode) -> anyhow::Result<()> {
         self.razorpay.validate("RAZORPAY", mode)?;
         self.xendit.validate("XENDIT", mode)?;
-        self.dragonpay.validate("DRAGONPAY", mode)
+        self.dragonpay.validate("DRAGONPAY", mode)?;
+        self.indonesia.validate(mode)
     }
 }
 
@@ -173,15 +174,87 @@ pub struct IndiaCollection {
     pub bank_name: String,
     pub account_number: String,
     pub ifsc: String,
+    /// Dragonpay's over-the-counter payment offered in this market (with `[payments.dragonpay]` enabled).
+    #[serde(default)]
+    pub dragonpay: bool,
+    /// Where a Dragonpay reference can be paid, as shown on the instructions page.
+    #[serde(default)]
+    pub dragonpay_channels: Vec<String>,
+    /// How long a Dragonpay reference can be paid, in hours.
+    #[serde(default = "default_expiry_hours")]
+    pub dragonpay_expiry_hours: u32,
+}
+
+fn default_expiry_hours() -> u32 {
+    24
 }
 
 /// Indonesia's virtual accounts: the provider that issues them (`simulated` issues numbers locally, for
-/// development) and the bank they are at.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+/// development only; `xendit` creates each by a call to `xendit_base_url`) and the bank they are at.
+#[derive(Debug, Clone, Deserialize)]
 pub struct IndonesiaCollection {
     pub va_provider: String,
     pub bank_code: String,
     pub account_name: String,
+    /// How long a virtual account takes payment, in hours.
+    #[serde(default = "default_expiry_hours")]
+    pub va_expiry_hours: u32,
+    /// The Xendit-compatible API (for `va_provider = "xendit"`).
+    #[serde(default)]
+    pub xendit_base_url: String,
+    /// Its secret API key (KILAT_PAYMENTS__ID__XENDIT_API_KEY), sent as the basic-auth user.
+    #[serde(default)]
+    pub xendit_api_key: Option<SecretString>,
+    /// Per call, in milliseconds; a slower answer is a `provider_unavailable` (503).
+    #[serde(default = "default_provider_timeout_ms")]
+    pub xendit_timeout_ms: u64,
+    /// Dragonpay's over-the-counter payment offered in this market (with `[payments.dragonpay]` enabled).
+    #[serde(default)]
+    pub dragonpay: bool,
+    /// Where a Dragonpay reference can be paid, as shown on the instructions page.
+    #[serde(default)]
+    pub dragonpay_channels: Vec<String>,
+    /// How long a Dragonpay reference can be paid, in hours.
+    #[serde(default = "default_expiry_hours")]
+    pub dragonpay_expiry_hours: u32,
+}
+
+fn default_provider_timeout_ms() -> u64 {
+    10_000
+}
+
+impl IndonesiaCollection {
+    /// Production issues real accounts only: `simulated` is refused, and `xendit` needs its base URL and its own key.
+    fn validate(&self, mode: Mode) -> anyhow::Result<()> {
+        match self.va_provider.as_str() {
+            "simulated" if mode == Mode::Production => bail!(
+                "KILAT_PAYMENTS__ID__VA_PROVIDER=simulated issues numbers no bank knows: production needs a real \
+                 provider (xendit)"
+            ),
+            "simulated" => Ok(()),
+            "xendit" => {
+                if !self.xendit_base_url.starts_with("http") {
+                    bail!(
+                        "KILAT_PAYMENTS__ID__XENDIT_BASE_URL is required with va_provider = \"xendit\""
+                    );
+                }
+                let key = self
+                    .xendit_api_key
+                    .as_ref()
+                    .map(|k| k.expose_secret().trim())
+                    .unwrap_or_default();
+                if key.is_empty() || (mode == Mode::Production && key.starts_with("dev-")) {
+                    bail!(
+                        "KILAT_PAYMENTS__ID__XENDIT_API_KEY is required with va_provider = \"xendit\""
+                    );
+                }
+                Ok(())
+            }
+            other => bail!(
+                "KILAT_PAYMENTS__ID__VA_PROVIDER={other:?} is not a provider this server has: use simulated or xendit"
+            ),
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
@@ -722,6 +795,9 @@ mod tests {
         for hook in [&mut real.razorpay, &mut real.xendit, &mut real.dragonpay] {
             hook.secret = Some("a-real-secret".into());
         }
+        real.indonesia.va_provider = "xendit".into();
+        real.indonesia.xendit_base_url = "https://api.xendit.co".into();
+        real.indonesia.xendit_api_key = Some("xnd_production_key".into());
         real.validate(Mode::Production).expect("real secrets");
         let mut empty = real.clone();
         empty.xendit.secret = Some("".into());

@@ -217,6 +217,8 @@ pub async fn apply(
 pub struct Confirmation<'a> {
     pub loan: LoanRequest<'a>,
     pub kfs_hash: Option<&'a str>,
+    /// The hash of the agreement the borrower read (`orders::agreement::Agreement::agreement_hash`).
+    pub agreement_hash: Option<&'a str>,
     pub idempotency_key: Option<&'a str>,
 }
 
@@ -268,8 +270,14 @@ pub async fn confirm(
     if kfs_hash.is_none() {
         errors.add("kfsHash", FieldProblem::required());
     }
+    let agreement_hash = req.agreement_hash.map(str::trim).filter(|h| !h.is_empty());
+    if agreement_hash.is_none() {
+        errors.add("agreementHash", FieldProblem::required());
+    }
     let choice = choose(s, borrower, &req.loan, &mut errors);
-    let (Some(key), Some(kfs_hash), Some(choice)) = (key, kfs_hash, choice) else {
+    let (Some(key), Some(kfs_hash), Some(agreement_hash), Some(choice)) =
+        (key, kfs_hash, agreement_hash, choice)
+    else {
         return Err(Error::Validation(errors));
     };
     errors.into_result()?;
@@ -302,13 +310,24 @@ pub async fn confirm(
         return Err(Refusal::KfsChanged.into());
     }
     let kfs_json = serde_json::to_string(&kfs).map_err(anyhow::Error::from)?;
-    // The agreement is frozen with the order: the borrower's particulars as they are now, the text in every language.
-    let party = orders::agreement::party_of(s, borrower).await?;
     let now = s.clock.now_ms();
     let actor = Actor::Borrower(borrower.id.clone());
     // A clash of order numbers (six random characters a day) is retried with another number.
     for _attempt in 0..4 {
         let order_no = new_order_no(s.clock.now());
+        let mut tx = s.db.begin().await?;
+        // The agreement is frozen with the order: the borrower's particulars as they are now, read with the borrower
+        // locked (a bank-account change takes its turn before or after, never between), and only when they are
+        // what the borrower read.
+        tx.lock_borrower(&borrower.id).await?;
+        let party = orders::agreement::party_in(s, &mut tx, borrower).await?;
+        if orders::agreement::agreement_hash(&kfs, &party)? != agreement_hash {
+            tx.rollback().await?;
+            return Err(Error::field(
+                "agreementHash",
+                FieldProblem::new("field.agreement_changed"),
+            ));
+        }
         let agreement_json = orders::agreement::snapshot(&order_no, now, &kfs, &party)?;
         let new = NewOrder {
             order_no: &order_no,
@@ -332,7 +351,6 @@ pub async fn confirm(
             product_version: choice.product.version,
             now,
         };
-        let mut tx = s.db.begin().await?;
         match orders::open(&mut tx, &new, &actor).await? {
             Ok(_) => {
                 tx.commit().await?;

@@ -31,6 +31,41 @@ pub const SESSION_MAX_AGE_MS: i64 = 90 * 24 * 60 * 60 * 1000;
 
 const DAY_MS: i64 = 24 * 60 * 60 * 1000;
 const CODE_PURPOSE: &str = "login-code";
+const VERIFICATION_PURPOSE: &str = "verification-code";
+
+/// What a one-time code is for: signing in, or a sensitive change a signed-in borrower makes. Each purpose's codes
+/// are hashed apart (a sign-in code never verifies a change), share the sending limits, and are compared only for
+/// their own purpose.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CodePurpose {
+    Login,
+    /// Changing the bank account the loan is paid out to.
+    BankAccount,
+}
+
+impl CodePurpose {
+    pub fn code(self) -> &'static str {
+        match self {
+            CodePurpose::Login => "login",
+            CodePurpose::BankAccount => "bank_account",
+        }
+    }
+
+    /// A verification code's purpose as a request names it (sign-in codes have their own endpoints).
+    pub fn parse_verification(code: &str) -> Option<Self> {
+        match code.trim() {
+            "bank_account" => Some(CodePurpose::BankAccount),
+            _ => None,
+        }
+    }
+
+    fn sms_key(self) -> &'static str {
+        match self {
+            CodePurpose::Login => "sms.code",
+            CodePurpose::BankAccount => "sms.bank_account_code",
+        }
+    }
+}
 const PHONE_PURPOSE: &str = "phone";
 
 #[derive(Debug, thiserror::Error)]
@@ -114,7 +149,7 @@ impl SignInService {
         &self.sender
     }
 
-    /// Sends a fresh code, unless the last one is under a minute old or a daily cap is reached.
+    /// Sends a fresh sign-in code, unless the last one is under a minute old or a daily cap is reached.
     #[tracing::instrument(skip_all, fields(phone = %phone, channel = channel.as_str()))]
     pub async fn send_code(
         &self,
@@ -123,14 +158,51 @@ impl SignInService {
         lang: Lang,
         client_addr: &str,
     ) -> Result<(), SignInError> {
+        self.send_purpose_code(phone, CodePurpose::Login, channel, lang, client_addr)
+            .await
+    }
+
+    /// Sends a verification code for a sensitive change to the signed-in borrower's own phone, by SMS, under the
+    /// same limits as sign-in codes (they count together).
+    #[tracing::instrument(skip_all, fields(borrower = %borrower.id, purpose = purpose.code()))]
+    pub async fn send_verification_code(
+        &self,
+        borrower: &Borrower,
+        purpose: CodePurpose,
+        lang: Lang,
+        client_addr: &str,
+    ) -> Result<(), SignInError> {
+        self.send_purpose_code(&borrower.phone, purpose, Channel::Sms, lang, client_addr)
+            .await
+    }
+
+    /// What a code's MAC is taken over: sign-in codes as they always were, a verification code with its purpose.
+    fn code_mac_input(phone: &Phone, purpose: CodePurpose, code: &str) -> (&'static str, String) {
+        match purpose {
+            CodePurpose::Login => (CODE_PURPOSE, format!("{}:{code}", phone.e164())),
+            other => (
+                VERIFICATION_PURPOSE,
+                format!("{}:{}:{code}", phone.e164(), other.code()),
+            ),
+        }
+    }
+
+    async fn send_purpose_code(
+        &self,
+        phone: &Phone,
+        purpose: CodePurpose,
+        channel: Channel,
+        lang: Lang,
+        client_addr: &str,
+    ) -> Result<(), SignInError> {
         let now = self.clock.now_ms();
         let phone_hash = self.secrets.mac(PHONE_PURPOSE, phone.e164());
         let code = crypto::random_code();
-        let code_hash = self
-            .secrets
-            .mac(CODE_PURPOSE, &format!("{}:{code}", phone.e164()));
+        let (key, input) = Self::code_mac_input(phone, purpose, &code);
+        let code_hash = self.secrets.mac(key, &input);
         let new = NewLoginCode {
             phone_hash: &phone_hash,
+            purpose: purpose.code(),
             code_hash: &code_hash,
             channel: channel.as_str(),
             client_addr,
@@ -146,7 +218,7 @@ impl SignInService {
             .db
             .insert_login_code_if(&new, now - DAY_MS, |history| may_send_code(history, now))
             .await??;
-        let text = i18n::format(lang, "sms.code", &[("code", &code)]);
+        let text = i18n::format(lang, purpose.sms_key(), &[("code", &code)]);
         let message = CodeMessage {
             phone: phone.clone(),
             code,
@@ -177,34 +249,9 @@ impl SignInService {
         }
         let now = self.clock.now_ms();
         let phone_hash = self.secrets.mac(PHONE_PURPOSE, phone.e164());
-        let stored = self.db.latest_login_code(&phone_hash).await?;
-        let Some(stored) = stored.filter(|c| c.consumed_at.is_none() && c.expires_at > now) else {
-            return Err(SignInError::CodeExpired);
-        };
-        if stored.failed_attempts >= MAX_FAILED_ATTEMPTS {
-            return Err(SignInError::AttemptsExceeded);
-        }
-        // The try is counted before the comparison, in one conditional update, so that however many tries arrive at
-        // once no more than MAX_FAILED_ATTEMPTS are ever compared. A right code on the last allowed try still signs
-        // in; a wrong one on it is answered code_attempts_exceeded, as nothing can be tried after it.
-        let Some(this_try) = self
-            .db
-            .reserve_login_code_try(&stored.id, now, MAX_FAILED_ATTEMPTS)
-            .await?
-        else {
-            return Err(self.why_no_try(&stored.id, now).await?);
-        };
-        if !self.secrets.mac_matches(
-            CODE_PURPOSE,
-            &format!("{}:{code}", phone.e164()),
-            &stored.code_hash,
-        ) {
-            return Err(if this_try >= MAX_FAILED_ATTEMPTS {
-                SignInError::AttemptsExceeded
-            } else {
-                SignInError::CodeInvalid
-            });
-        }
+        let stored_id = self
+            .try_code(phone, &phone_hash, CodePurpose::Login, code, now)
+            .await?;
         let token = crypto::random_token();
         // Bound to the id the row gets if it is created now; an existing borrower keeps their own row and id.
         let new_borrower_id = uuid::Uuid::now_v7().to_string();
@@ -217,7 +264,7 @@ impl SignInService {
         let Some((row, is_new)) = self
             .db
             .complete_sign_in(
-                &stored.id,
+                &stored_id,
                 phone.market(),
                 &phone_hash,
                 &new_borrower_id,
@@ -241,6 +288,61 @@ impl SignInService {
             is_new,
             token,
         })
+    }
+
+    /// Checks a verification code for `purpose` sent to the borrower's phone: one of the code's tries is used, as for
+    /// sign-in. Answers the code's id, which the caller uses (`Tx::use_login_code`) in the transaction that makes the
+    /// change, so a code allows one change.
+    pub async fn check_verification_code(
+        &self,
+        borrower: &Borrower,
+        purpose: CodePurpose,
+        code: &str,
+    ) -> Result<String, SignInError> {
+        let now = self.clock.now_ms();
+        let phone_hash = self.secrets.mac(PHONE_PURPOSE, borrower.phone.e164());
+        self.try_code(&borrower.phone, &phone_hash, purpose, code, now)
+            .await
+    }
+
+    /// The phone's latest live code for `purpose`, one try reserved and compared in constant time.
+    async fn try_code(
+        &self,
+        phone: &Phone,
+        phone_hash: &str,
+        purpose: CodePurpose,
+        code: &str,
+        now: i64,
+    ) -> Result<String, SignInError> {
+        let stored = self
+            .db
+            .latest_login_code(phone_hash, purpose.code())
+            .await?;
+        let Some(stored) = stored.filter(|c| c.consumed_at.is_none() && c.expires_at > now) else {
+            return Err(SignInError::CodeExpired);
+        };
+        if stored.failed_attempts >= MAX_FAILED_ATTEMPTS {
+            return Err(SignInError::AttemptsExceeded);
+        }
+        // The try is counted before the comparison, in one conditional update, so that however many tries arrive at
+        // once no more than MAX_FAILED_ATTEMPTS are ever compared. A right code on the last allowed try still counts;
+        // a wrong one on it is answered code_attempts_exceeded, as nothing can be tried after it.
+        let Some(this_try) = self
+            .db
+            .reserve_login_code_try(&stored.id, now, MAX_FAILED_ATTEMPTS)
+            .await?
+        else {
+            return Err(self.why_no_try(&stored.id, now).await?);
+        };
+        let (key, input) = Self::code_mac_input(phone, purpose, code);
+        if !self.secrets.mac_matches(key, &input, &stored.code_hash) {
+            return Err(if this_try >= MAX_FAILED_ATTEMPTS {
+                SignInError::AttemptsExceeded
+            } else {
+                SignInError::CodeInvalid
+            });
+        }
+        Ok(stored.id)
     }
 
     /// Why a code's try could not be reserved: it was used or expired meanwhile, or its tries ran out.

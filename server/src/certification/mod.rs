@@ -12,10 +12,12 @@ pub use rules::{
     StepRequest, account_digits, income_period, mask_account, mask_id, min_income,
 };
 
-use crate::auth::Borrower;
+use crate::auth::{Borrower, CodePurpose, SignInError};
 use crate::crypto::Binding;
-use crate::error::{Error, Refusal};
+use crate::error::{Error, FieldProblem, Refusal};
 use crate::services::Services;
+use crate::store::Tx;
+use crate::store::audit::NewAuditEntry;
 use crate::store::certification::StepDoneWithJob;
 
 /// A borrower's certification, decrypted: each step done with its data and completion time.
@@ -26,8 +28,23 @@ pub struct Certification {
 impl Certification {
     /// Reads and decrypts every step the borrower saved.
     pub async fn load(s: &Services, borrower: &Borrower) -> Result<Self, Error> {
+        let stored = s.db.certification_steps(&borrower.id).await?;
+        Self::decrypted(s, borrower, stored)
+    }
+
+    /// The same, read inside the caller's transaction (confirm freezes the agreement from it).
+    pub async fn load_in(s: &Services, tx: &mut Tx, borrower: &Borrower) -> Result<Self, Error> {
+        let stored = tx.certification_steps_in(&borrower.id).await?;
+        Self::decrypted(s, borrower, stored)
+    }
+
+    fn decrypted(
+        s: &Services,
+        borrower: &Borrower,
+        stored: Vec<crate::store::certification::StoredStep>,
+    ) -> Result<Self, Error> {
         let mut steps = BTreeMap::new();
-        for stored in s.db.certification_steps(&borrower.id).await? {
+        for stored in stored {
             let data = decrypt(s, borrower, stored.step, &stored.data_enc)?;
             steps.insert(stored.step, (data, stored.completed_at));
         }
@@ -197,12 +214,46 @@ pub async fn save_step(
     };
     let data = rules::validate(step, request, &cx).map_err(Error::Validation)?;
     let json = serde_json::to_string(&data).map_err(anyhow::Error::from)?;
+    let change = match (&previous, &data) {
+        (Some(StepData::Bank(before)), StepData::Bank(after)) if before != after => {
+            Some(bank_change(s, borrower, request, before, after).await?)
+        }
+        _ => None,
+    };
+    let now = s.clock.now_ms();
     let mut tx = s.db.begin().await?;
+    if let Some(change) = &change {
+        // Checked again with the borrower locked, in the transaction that writes: a confirm that freezes the account
+        // into an agreement takes its turn before or after, never between (applications::confirm locks the same).
+        tx.lock_borrower(&borrower.id).await?;
+        if tx.open_order_status(&borrower.id).await?.is_some() {
+            tx.rollback().await?;
+            return Err(bank_account_locked());
+        }
+        if !tx.use_login_code(&change.code_id, now).await? {
+            tx.rollback().await?;
+            return Err(Error::field(
+                "verificationCode",
+                FieldProblem::new("field.verification_code_expired"),
+            ));
+        }
+        tx.insert_audit(&NewAuditEntry {
+            actor_kind: "borrower",
+            actor_id: Some(&borrower.id),
+            action: "certification.bank_account_change",
+            entity: "borrower",
+            entity_id: &borrower.id,
+            before_json: Some(&change.before),
+            after_json: Some(&change.after),
+            at: now,
+        })
+        .await?;
+    }
     tx.save_certification_step(
         &borrower.id,
         step,
         &s.secrets.encrypt(&json, binding(borrower, step)),
-        s.clock.now_ms(),
+        now,
     )
     .await?;
     tx.commit().await?;
@@ -210,4 +261,71 @@ pub async fn save_step(
         .into_iter()
         .find(|other| *other != step && progress.completed_at(*other).is_none());
     Ok(Saved { data, next })
+}
+
+/// A change of the bank account on file, checked: the verification code's id to use with it and the audit's before
+/// and after (numbers masked).
+struct BankChange {
+    code_id: String,
+    before: String,
+    after: String,
+}
+
+fn bank_account_locked() -> Error {
+    Error::field(
+        "accountNumber",
+        FieldProblem::new("field.bank_account_locked"),
+    )
+}
+
+fn masked_bank(bank: &BankInfo) -> Result<String, Error> {
+    Ok(serde_json::to_string(&serde_json::json!({
+        "bankCode": bank.bank_code,
+        "accountNumber": mask_account(&bank.account_number),
+        "ifsc": bank.ifsc,
+    }))
+    .map_err(anyhow::Error::from)?)
+}
+
+/// The rule on changing the bank account after certification (PRODUCT.md §3): never while the borrower has an open
+/// order (under review, approved, paid out or overdue), and otherwise only with the verification code sent to their
+/// own phone for it (`POST /verification-code`, purpose `bank_account`). One of the code's tries is used here; the
+/// code itself is used with the change, in its transaction.
+async fn bank_change(
+    s: &Services,
+    borrower: &Borrower,
+    request: &StepRequest,
+    before: &BankInfo,
+    after: &BankInfo,
+) -> Result<BankChange, Error> {
+    if s.db.open_order(&borrower.id).await?.is_some() {
+        return Err(bank_account_locked());
+    }
+    let code = match request.get("verificationCode") {
+        Some(serde_json::Value::String(c)) => c.trim().to_owned(),
+        Some(serde_json::Value::Number(n)) => n.to_string(),
+        _ => String::new(),
+    };
+    let field = |key: &'static str| Error::field("verificationCode", FieldProblem::new(key));
+    if code.is_empty() {
+        return Err(field("field.verification_code_required"));
+    }
+    if code.len() != 6 || !code.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(field("field.invalid_code"));
+    }
+    let code_id = s
+        .sign_in
+        .check_verification_code(borrower, CodePurpose::BankAccount, &code)
+        .await
+        .map_err(|err| match err {
+            SignInError::CodeInvalid => field("field.verification_code_wrong"),
+            SignInError::CodeExpired => field("field.verification_code_expired"),
+            SignInError::AttemptsExceeded => field("field.verification_code_attempts"),
+            other => Error::SignIn(other),
+        })?;
+    Ok(BankChange {
+        code_id,
+        before: masked_bank(before)?,
+        after: masked_bank(after)?,
+    })
 }

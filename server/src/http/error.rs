@@ -190,6 +190,7 @@ fn status_of(code: &str) -> StatusCode {
         | "own_admin_account"
         | "last_admin" => StatusCode::CONFLICT,
         "code_delivery_failed" => StatusCode::BAD_GATEWAY,
+        "provider_unavailable" => StatusCode::SERVICE_UNAVAILABLE,
         _ => StatusCode::INTERNAL_SERVER_ERROR,
     }
 }

@@ -31,6 +31,7 @@ use crate::settings::{GrievanceOfficer, PublicSiteSettings};
         borrower::login,
         borrower::logout,
         borrower::me,
+        borrower::send_verification_code,
         loans::list,
         loans::detail,
         loans::quote,
@@ -172,6 +173,8 @@ pub enum ErrorCode {
     OwnAdminAccount,
     /// 409: the change would leave no enabled admin.
     LastAdmin,
+    /// 503: the payment provider is down or slow; nothing was stored, the request can be retried.
+    ProviderUnavailable,
 }
 
 /// `X-Session-Id` for the native shell, the `kilat_session` HttpOnly cookie for browsers (PRODUCT.md §4); the

@@ -13,6 +13,7 @@ use crate::certification::{Certification, StepData, mask_account, mask_id};
 use crate::error::Error;
 use crate::i18n::{self, Lang, format_money};
 use crate::services::Services;
+use crate::store::Tx;
 
 /// The borrower as the agreement names them, numbers masked.
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
@@ -45,6 +46,19 @@ pub struct Agreement {
     /// The accepted KFS (docs/MONEY.md §8).
     pub kfs: KeyFactStatement,
     pub clauses: Vec<Clause>,
+    /// What the agreement says, whatever the language: the hex SHA-256 of the KFS's hash and the borrower as named.
+    /// The borrower app sends the preview's with confirm (`agreementHash`); the server freezes only an agreement with
+    /// the same one.
+    pub agreement_hash: String,
+}
+
+/// The hash of an agreement's content: the KFS it carries (by its content hash) and the borrower as it names them.
+pub fn agreement_hash(kfs: &KeyFactStatement, party: &AgreementBorrower) -> Result<String, Error> {
+    use sha2::{Digest, Sha256};
+    let party = serde_json::to_string(party).map_err(anyhow::Error::from)?;
+    Ok(hex::encode(Sha256::digest(
+        format!("{}\n{party}", kfs.content_hash).as_bytes(),
+    )))
 }
 
 /// The agreement's text in one language, as frozen at confirm.
@@ -66,6 +80,24 @@ struct Snapshot {
 /// The borrower as their certification names them now, numbers masked.
 pub async fn party_of(s: &Services, borrower: &Borrower) -> Result<AgreementBorrower, Error> {
     let certification = Certification::load(s, borrower).await?;
+    Ok(party_from(s, borrower, &certification))
+}
+
+/// The same, read in the caller's transaction.
+pub async fn party_in(
+    s: &Services,
+    tx: &mut Tx,
+    borrower: &Borrower,
+) -> Result<AgreementBorrower, Error> {
+    let certification = Certification::load_in(s, tx, borrower).await?;
+    Ok(party_from(s, borrower, &certification))
+}
+
+fn party_from(
+    s: &Services,
+    borrower: &Borrower,
+    certification: &Certification,
+) -> AgreementBorrower {
     let mut party = AgreementBorrower {
         full_name: String::new(),
         id_number_masked: String::new(),
@@ -98,7 +130,7 @@ pub async fn party_of(s: &Services, borrower: &Borrower) -> Result<AgreementBorr
             StepData::Job(_) | StepData::Extended(_) => {}
         }
     }
-    Ok(party)
+    party
 }
 
 /// The agreement the borrower is about to accept with `kfs`, in `lang`: not yet an order's, so without an order
@@ -167,7 +199,9 @@ pub async fn of_order(
                 lang.code()
             )
         })?;
+    let agreement_hash = agreement_hash(&kfs, &snapshot.borrower)?;
     Ok(Agreement {
+        agreement_hash,
         order_no: order.order_no,
         title: text.title,
         accepted_at: order.created_at,
@@ -323,6 +357,7 @@ pub fn render(
         c.heading = format!("{}. {}", n + 1, c.heading);
     }
     Agreement {
+        agreement_hash: agreement_hash(kfs, &borrower).unwrap_or_default(),
         order_no: order_no.to_owned(),
         title: f("agreement.title", &[("order_no", order_no)]),
         accepted_at,

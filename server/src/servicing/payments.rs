@@ -5,7 +5,10 @@
 //! and reject. A confirmation posts the payment's ledger entry and any status change in one transaction, once; an
 //! amount other than the payment's is held for finance, never credited.
 
+use std::future::Future;
+use std::pin::Pin;
 use std::sync::Arc;
+use std::time::Duration;
 
 use kilat_domain::{
     Code, EntryKind, ExtensionQuote, LedgerEntry, Market, Money, OrderEvent, OrderState,
@@ -16,6 +19,7 @@ use time::Date;
 use utoipa::ToSchema;
 
 use super::payout::{ManualPayout, PayoutProvider};
+use super::xendit::XenditVirtualAccounts;
 use super::{Loan, load, load_in, own_loan, post};
 use crate::auth::Borrower;
 use crate::auth::operators::{Operator, Role};
@@ -26,7 +30,7 @@ use crate::settings::PaymentSettings;
 use crate::store::Tx;
 use crate::store::audit::NewAuditEntry;
 use crate::store::loans::{date_code, parse_date};
-use crate::store::payments::{NewPayment, PaymentMove, PaymentRow};
+use crate::store::payments::{Issued, NewPayment, PaymentMove, PaymentRow};
 
 /// Who works the repayment queue and decides on payments.
 pub const FINANCE_ROLES: &[Role] = &[Role::Finance];
@@ -77,6 +81,9 @@ pub enum PaymentMethod {
     BankTransfer,
     /// Indonesia: a transfer to the payment's virtual account.
     VirtualAccount,
+    /// Dragonpay, where the settings offer it: the payment's reference paid at an outlet before it expires, credited
+    /// by Dragonpay's postback.
+    Dragonpay,
 }
 
 impl Code for PaymentMethod {
@@ -84,6 +91,7 @@ impl Code for PaymentMethod {
         PaymentMethod::Upi,
         PaymentMethod::BankTransfer,
         PaymentMethod::VirtualAccount,
+        PaymentMethod::Dragonpay,
     ];
 
     fn code(self) -> &'static str {
@@ -91,17 +99,29 @@ impl Code for PaymentMethod {
             PaymentMethod::Upi => "upi",
             PaymentMethod::BankTransfer => "bank_transfer",
             PaymentMethod::VirtualAccount => "virtual_account",
+            PaymentMethod::Dragonpay => "dragonpay",
         }
     }
 }
 
 impl PaymentMethod {
-    /// The payment types of a market, in the order shown.
-    pub fn of_market(market: Market) -> &'static [PaymentMethod] {
-        match market {
-            Market::India => &[PaymentMethod::Upi, PaymentMethod::BankTransfer],
-            Market::Indonesia => &[PaymentMethod::VirtualAccount],
+    /// The payment types of a market as the settings offer them, in the order shown: India UPI and bank transfer,
+    /// Indonesia the virtual account; then Dragonpay where the market offers it and its postback is enabled.
+    pub fn of_market(settings: &PaymentSettings, market: Market) -> Vec<PaymentMethod> {
+        let (mut methods, dragonpay) = match market {
+            Market::India => (
+                vec![PaymentMethod::Upi, PaymentMethod::BankTransfer],
+                settings.india.dragonpay,
+            ),
+            Market::Indonesia => (
+                vec![PaymentMethod::VirtualAccount],
+                settings.indonesia.dragonpay,
+            ),
+        };
+        if dragonpay && settings.dragonpay.active().is_some() {
+            methods.push(PaymentMethod::Dragonpay);
         }
+        methods
     }
 
     /// True when the borrower submits a UTR for it (India's transfers).
@@ -152,14 +172,31 @@ pub struct VirtualAccount {
     pub bank_code: String,
     pub number: String,
     pub account_name: String,
+    /// The provider's id of the account (Xendit's), if it has one.
+    pub provider_ref: Option<String>,
 }
 
-/// Issues virtual accounts (Indonesia). The `simulated` provider issues numbers locally; a provider that calls out
-/// (Xendit-style) comes with the callbacks.
+/// What a virtual account is asked for: the payment's reference (the provider's `external_id` and idempotency key,
+/// so asking twice gets the same account), the amount it expects and when it stops taking payment.
+#[derive(Debug, Clone, Copy)]
+pub struct AccountRequest<'a> {
+    pub reference: &'a str,
+    /// Minor units (sen).
+    pub amount: i64,
+    /// Epoch milliseconds.
+    pub expires_at: i64,
+}
+
+/// A provider's answer, on its way.
+pub type IssueFuture<'a> =
+    Pin<Box<dyn Future<Output = anyhow::Result<VirtualAccount>> + Send + 'a>>;
+
+/// Issues virtual accounts (Indonesia): `simulated` locally (development), `xendit` by a call to the provider. A call
+/// is made before the payment's transaction, never inside it; the same reference always gets the same account.
 pub trait VirtualAccountProvider: Send + Sync {
     fn name(&self) -> &'static str;
-    /// The account for the payment with this reference; the same reference always gets the same account.
-    fn account_for(&self, reference: &str) -> VirtualAccount;
+    /// The account for the payment with this reference; an error when the provider is down, slow or refuses.
+    fn create<'a>(&'a self, request: &'a AccountRequest<'a>) -> IssueFuture<'a>;
 }
 
 /// Development's provider: the number is the bank's prefix `8808` and twelve digits derived from the reference.
@@ -168,11 +205,7 @@ pub struct SimulatedVirtualAccounts {
     pub account_name: String,
 }
 
-impl VirtualAccountProvider for SimulatedVirtualAccounts {
-    fn name(&self) -> &'static str {
-        "simulated"
-    }
-
+impl SimulatedVirtualAccounts {
     fn account_for(&self, reference: &str) -> VirtualAccount {
         let mut n: u64 = 0;
         for b in reference.bytes() {
@@ -182,7 +215,36 @@ impl VirtualAccountProvider for SimulatedVirtualAccounts {
             bank_code: self.bank_code.clone(),
             number: format!("8808{:012}", n % 1_000_000_000_000),
             account_name: self.account_name.clone(),
+            provider_ref: None,
         }
+    }
+}
+
+impl VirtualAccountProvider for SimulatedVirtualAccounts {
+    fn name(&self) -> &'static str {
+        "simulated"
+    }
+
+    fn create<'a>(&'a self, request: &'a AccountRequest<'a>) -> IssueFuture<'a> {
+        Box::pin(async move { Ok(self.account_for(request.reference)) })
+    }
+}
+
+impl VirtualAccountProvider for XenditVirtualAccounts {
+    fn name(&self) -> &'static str {
+        "xendit"
+    }
+
+    fn create<'a>(&'a self, request: &'a AccountRequest<'a>) -> IssueFuture<'a> {
+        Box::pin(async move {
+            XenditVirtualAccounts::create(
+                self,
+                request.reference,
+                request.amount,
+                request.expires_at,
+            )
+            .await
+        })
     }
 }
 
@@ -194,19 +256,27 @@ pub struct PaymentServices {
 }
 
 impl PaymentServices {
-    /// The providers the settings name (`manual` payouts; `simulated` virtual accounts).
+    /// The providers the settings name (`manual` payouts; `simulated` or `xendit` virtual accounts).
     pub fn from_settings(settings: &PaymentSettings) -> anyhow::Result<Self> {
-        let virtual_accounts: Arc<dyn VirtualAccountProvider> = match settings
-            .indonesia
-            .va_provider
-            .as_str()
-        {
+        let id = &settings.indonesia;
+        let virtual_accounts: Arc<dyn VirtualAccountProvider> = match id.va_provider.as_str() {
             "simulated" => Arc::new(SimulatedVirtualAccounts {
-                bank_code: settings.indonesia.bank_code.clone(),
-                account_name: settings.indonesia.account_name.clone(),
+                bank_code: id.bank_code.clone(),
+                account_name: id.account_name.clone(),
             }),
+            "xendit" => Arc::new(XenditVirtualAccounts::new(
+                &id.xendit_base_url,
+                id.xendit_api_key.clone().ok_or_else(|| {
+                    anyhow::anyhow!(
+                        "KILAT_PAYMENTS__ID__XENDIT_API_KEY is required with va_provider = \"xendit\""
+                    )
+                })?,
+                &id.bank_code,
+                &id.account_name,
+                Duration::from_millis(id.xendit_timeout_ms.max(1)),
+            )?),
             other => anyhow::bail!(
-                "KILAT_PAYMENTS__ID__VA_PROVIDER={other:?} is not a provider this server has: use simulated"
+                "KILAT_PAYMENTS__ID__VA_PROVIDER={other:?} is not a provider this server has: use simulated or xendit"
             ),
         };
         Ok(Self {
@@ -385,6 +455,10 @@ pub struct Instructions {
     /// Indonesia: the virtual account's bank and number.
     pub bank_code: Option<String>,
     pub virtual_account: Option<String>,
+    /// Dragonpay: where the reference can be paid.
+    pub channels: Vec<String>,
+    /// On a payment whose instructions expire (a virtual account, a Dragonpay reference): when, epoch milliseconds.
+    pub expires_at: Option<i64>,
 }
 
 /// The payment types of the borrower's order's market, from the settings, in the order shown.
@@ -394,12 +468,12 @@ pub async fn payment_types(
     order_no: &str,
 ) -> Result<Vec<PaymentMethod>, Error> {
     let order = orders::own(s, borrower, order_no).await?;
-    Ok(PaymentMethod::of_market(order.market).to_vec())
+    Ok(PaymentMethod::of_market(&s.payments.settings, order.market))
 }
 
 /// The instructions of a method without a payment (the collection account; a virtual account comes per payment).
-pub fn method_instructions(s: &Services, method: PaymentMethod) -> Instructions {
-    instructions(s, method, None)
+pub fn method_instructions(s: &Services, market: Market, method: PaymentMethod) -> Instructions {
+    instructions(s, market, method, None)
 }
 
 fn rupees(amount: i64) -> String {
@@ -408,63 +482,98 @@ fn rupees(amount: i64) -> String {
 
 /// The instructions of a payment.
 ///
-/// With a payment (its reference and amount), UPI adds a `upi://pay` link and Indonesia the payment's virtual account.
+/// With a payment, UPI adds a `upi://pay` link with its reference and amount, Indonesia the payment's virtual account
+/// as issued and stored with it, Dragonpay the payment's expiry.
 pub fn instructions(
     s: &Services,
+    market: Market,
     method: PaymentMethod,
-    payment: Option<(&str, i64)>,
+    payment: Option<&PaymentRow>,
 ) -> Instructions {
     let india = &s.payments.settings.india;
+    let none = Instructions {
+        method,
+        payee_name: String::new(),
+        upi_id: None,
+        upi_uri: None,
+        bank_name: None,
+        account_number: None,
+        ifsc: None,
+        bank_code: None,
+        virtual_account: None,
+        channels: Vec::new(),
+        expires_at: payment.and_then(|p| p.expires_at),
+    };
     match method {
         PaymentMethod::Upi => Instructions {
-            method,
             payee_name: india.payee_name.clone(),
-            upi_uri: payment.map(|(reference, amount)| {
-                format!(
-                    "upi://pay?pa={}&pn={}&am={}&cu=INR&tr={reference}&tn={reference}",
-                    urlencoding(&india.upi_id),
-                    urlencoding(&india.payee_name),
-                    rupees(amount),
-                )
-            }),
+            upi_uri: payment.map(|p| (p.reference.as_str(), p.amount)).map(
+                |(reference, amount)| {
+                    format!(
+                        "upi://pay?pa={}&pn={}&am={}&cu=INR&tr={reference}&tn={reference}",
+                        urlencoding(&india.upi_id),
+                        urlencoding(&india.payee_name),
+                        rupees(amount),
+                    )
+                },
+            ),
             upi_id: Some(india.upi_id.clone()),
-            bank_name: None,
-            account_number: None,
-            ifsc: None,
-            bank_code: None,
-            virtual_account: None,
+            ..none
         },
         PaymentMethod::BankTransfer => Instructions {
-            method,
             payee_name: india.payee_name.clone(),
-            upi_id: None,
-            upi_uri: None,
             bank_name: Some(india.bank_name.clone()),
             account_number: Some(india.account_number.clone()),
             ifsc: Some(india.ifsc.clone()),
-            bank_code: None,
-            virtual_account: None,
+            ..none
         },
         PaymentMethod::VirtualAccount => {
             let indonesia = &s.payments.settings.indonesia;
-            let va =
-                payment.map(|(reference, _)| s.payments.virtual_accounts.account_for(reference));
+            // A payment made before accounts were stored with it (migration 0014) had a simulated one.
+            let legacy = payment.filter(|p| p.va_number.is_none()).map(|p| {
+                SimulatedVirtualAccounts {
+                    bank_code: indonesia.bank_code.clone(),
+                    account_name: indonesia.account_name.clone(),
+                }
+                .account_for(&p.reference)
+            });
+            let stored = payment.and_then(|p| {
+                Some(VirtualAccount {
+                    number: p.va_number.clone()?,
+                    bank_code: p
+                        .va_bank_code
+                        .clone()
+                        .unwrap_or_else(|| indonesia.bank_code.clone()),
+                    account_name: p
+                        .va_name
+                        .clone()
+                        .unwrap_or_else(|| indonesia.account_name.clone()),
+                    provider_ref: p.provider_ref.clone(),
+                })
+            });
+            let va = stored.or(legacy);
             Instructions {
-                method,
                 payee_name: va.as_ref().map_or_else(
                     || indonesia.account_name.clone(),
                     |v| v.account_name.clone(),
                 ),
-                upi_id: None,
-                upi_uri: None,
-                bank_name: None,
-                account_number: None,
-                ifsc: None,
                 bank_code: Some(
                     va.as_ref()
                         .map_or_else(|| indonesia.bank_code.clone(), |v| v.bank_code.clone()),
                 ),
                 virtual_account: va.map(|v| v.number),
+                ..none
+            }
+        }
+        PaymentMethod::Dragonpay => {
+            let channels = match market {
+                Market::India => &s.payments.settings.india.dragonpay_channels,
+                Market::Indonesia => &s.payments.settings.indonesia.dragonpay_channels,
+            };
+            Instructions {
+                payee_name: s.site.lender(market).name.clone(),
+                channels: channels.clone(),
+                ..none
             }
         }
     }
@@ -499,7 +608,12 @@ pub(crate) fn payment_of(s: &Services, row: PaymentRow) -> Result<Payment, Error
         PaymentMethod::from_code(&row.method).ok_or_else(|| code("method", &row.method))?;
     let status =
         PaymentStatus::from_code(&row.status).ok_or_else(|| code("status", &row.status))?;
-    let instructions = instructions(s, method, Some((&row.reference, row.amount)));
+    let market = if row.currency == kilat_domain::Currency::Inr {
+        Market::India
+    } else {
+        Market::Indonesia
+    };
+    let instructions = instructions(s, market, method, Some(&row));
     Ok(Payment {
         row,
         choice,
@@ -509,11 +623,15 @@ pub(crate) fn payment_of(s: &Services, row: PaymentRow) -> Result<Payment, Error
     })
 }
 
-/// A new payment reference: `KP` and ten characters of Crockford's base 32 (no look-alikes).
-fn new_reference() -> String {
+/// The reference of a payment request: `KP` and ten characters of Crockford's base 32 (no look-alikes), derived by a
+/// keyed hash from the borrower, their idempotency key and what is paid (order, choice, method, amount, day). A retry
+/// of the same request thus gets the same reference, and a provider asked again with it (its `external_id` and
+/// idempotency key) answers the account it made the first time: a crash between the provider's answer and our
+/// insert leaves no second account. Anything else gets another reference.
+fn reference_for(s: &Services, parts: &[&str]) -> String {
     const ALPHABET: &[u8; 32] = b"0123456789ABCDEFGHJKMNPQRSTVWXYZ";
-    let mut bytes = [0u8; 10];
-    getrandom::fill(&mut bytes).expect("the operating system's random source");
+    let mac = s.secrets.mac("payment-reference", &parts.join("\n"));
+    let bytes = hex::decode(&mac[..20]).unwrap_or_default();
     let suffix: String = bytes
         .iter()
         .map(|b| ALPHABET[usize::from(b % 32)] as char)
@@ -578,7 +696,7 @@ pub async fn create(
             None
         }
         Some(m) => PaymentMethod::from_code(m)
-            .filter(|m| PaymentMethod::of_market(borrower.market).contains(m))
+            .filter(|m| PaymentMethod::of_market(&s.payments.settings, borrower.market).contains(m))
             .or_else(|| {
                 errors.add("method", FieldProblem::new("field.unknown_method"));
                 None
@@ -604,8 +722,23 @@ pub async fn create(
     }
     let today = loan.today(s);
     let priced = price(s, &loan, choice, today)?;
-    let reference = new_reference();
+    let amount = priced.amount.minor();
+    let reference = reference_for(
+        s,
+        &[
+            &borrower.id,
+            &key,
+            &loan.order.id,
+            choice.code(),
+            method.code(),
+            &amount.to_string(),
+            &date_code(today),
+        ],
+    );
     let now = s.clock.now_ms();
+    // What a provider issues is asked for before the transaction (a slow provider holds no lock), with the reference
+    // as its idempotency key; a provider down or slow is `provider_unavailable` and nothing is written.
+    let issued = issue(s, borrower.market, method, &reference, amount, now).await?;
     let mut tx = s.db.begin().await?;
     let inserted = tx
         .insert_payment(&NewPayment {
@@ -620,6 +753,14 @@ pub async fn create(
             status: PaymentStatus::Pending.code(),
             reference: &reference,
             idempotency_key: &key,
+            issued: issued.as_ref().map(|(provider, va, expires_at)| Issued {
+                provider,
+                provider_ref: va.as_ref().and_then(|v| v.provider_ref.as_deref()),
+                va_bank_code: va.as_ref().map(|v| v.bank_code.as_str()),
+                va_number: va.as_ref().map(|v| v.number.as_str()),
+                va_name: va.as_ref().map(|v| v.account_name.as_str()),
+                expires_at: Some(*expires_at),
+            }),
             now,
         })
         .await?;
@@ -645,6 +786,52 @@ pub async fn create(
             .await?
             .ok_or_else(|| anyhow::anyhow!("payment {id} vanished"))?;
     payment_of(s, row)
+}
+
+const HOUR_MS: i64 = 60 * 60 * 1000;
+
+/// What a provider issues for a new payment by `method`: the provider's name, the virtual account (Indonesia) and
+/// when the instructions expire. India's transfers to the collection account issue nothing.
+async fn issue(
+    s: &Services,
+    market: Market,
+    method: PaymentMethod,
+    reference: &str,
+    amount: i64,
+    now: i64,
+) -> Result<Option<(&'static str, Option<VirtualAccount>, i64)>, Error> {
+    let settings = &s.payments.settings;
+    match method {
+        PaymentMethod::Upi | PaymentMethod::BankTransfer => Ok(None),
+        PaymentMethod::VirtualAccount => {
+            let expires_at = now + i64::from(settings.indonesia.va_expiry_hours.max(1)) * HOUR_MS;
+            let provider = &s.payments.virtual_accounts;
+            let request = AccountRequest {
+                reference,
+                amount,
+                expires_at,
+            };
+            match provider.create(&request).await {
+                Ok(va) => Ok(Some((provider.name(), Some(va), expires_at))),
+                Err(err) => {
+                    tracing::error!(provider = provider.name(), %reference, error = ?err,
+                        "the virtual-account provider failed; no payment made");
+                    Err(Refusal::ProviderUnavailable.into())
+                }
+            }
+        }
+        PaymentMethod::Dragonpay => {
+            let hours = match market {
+                Market::India => settings.india.dragonpay_expiry_hours,
+                Market::Indonesia => settings.indonesia.dragonpay_expiry_hours,
+            };
+            Ok(Some((
+                "dragonpay",
+                None,
+                now + i64::from(hours.max(1)) * HOUR_MS,
+            )))
+        }
+    }
 }
 
 /// The borrower's payment; another borrower's is not found.
@@ -673,7 +860,7 @@ pub fn check_utr(method: PaymentMethod, utr: Option<&str>) -> Result<String, Err
     let ok = match method {
         PaymentMethod::Upi => digits,
         PaymentMethod::BankTransfer => digits || alnum,
-        PaymentMethod::VirtualAccount => false,
+        PaymentMethod::VirtualAccount | PaymentMethod::Dragonpay => false,
     };
     if ok {
         Ok(utr)

@@ -1,8 +1,8 @@
 //! The Xendit-style virtual-account provider's outbound side: creating the fixed virtual account of a payment by a
 //! `POST {base_url}/callback_virtual_accounts` (HTTP basic auth with the secret API key as user, the payment's
 //! reference as `external_id` and as the `X-IDEMPOTENCY-KEY`, so a retry gets the same account). The paid callback is
-//! `callbacks.rs`. Not yet wired into payment creation: `VirtualAccountProvider` is synchronous and `simulated` is
-//! the provider payments use (docs/API-WEBHOOKS.md).
+//! `callbacks.rs`. It is the `VirtualAccountProvider` named by `va_provider = "xendit"` (`payments.rs`), called before
+//! the payment's transaction (docs/API-WEBHOOKS.md).
 
 use std::time::Duration;
 
@@ -30,10 +30,14 @@ struct CreateRequest<'a> {
     expected_amount: i64,
     is_closed: bool,
     is_single_use: bool,
+    /// ISO 8601, UTC.
+    expiration_date: String,
 }
 
 #[derive(Deserialize)]
 struct CreateResponse {
+    #[serde(default)]
+    id: Option<String>,
     account_number: String,
     bank_code: String,
     name: String,
@@ -66,10 +70,26 @@ impl XenditVirtualAccounts {
 
     /// Creates (or, for a reference seen before, finds again) the closed, single-use virtual account that expects
     /// `amount_sen` for the payment `reference`. A provider error or an answer for another reference is an error.
-    pub async fn create(&self, reference: &str, amount_sen: i64) -> anyhow::Result<VirtualAccount> {
+    pub async fn create(
+        &self,
+        reference: &str,
+        amount_sen: i64,
+        expires_at_ms: i64,
+    ) -> anyhow::Result<VirtualAccount> {
         if amount_sen <= 0 || amount_sen % 100 != 0 {
             bail!("a virtual account expects whole rupiah, not {amount_sen} sen");
         }
+        let at = time::OffsetDateTime::from_unix_timestamp(expires_at_ms / 1000)
+            .context("the account's expiry")?;
+        let expiration_date = format!(
+            "{:04}-{:02}-{:02}T{:02}:{:02}:{:02}Z",
+            at.year(),
+            u8::from(at.month()),
+            at.day(),
+            at.hour(),
+            at.minute(),
+            at.second()
+        );
         let response = self
             .client
             .post(format!("{}/callback_virtual_accounts", self.base_url))
@@ -82,6 +102,7 @@ impl XenditVirtualAccounts {
                 expected_amount: amount_sen / 100,
                 is_closed: true,
                 is_single_use: true,
+                expiration_date,
             })
             .send()
             .await
@@ -101,6 +122,7 @@ impl XenditVirtualAccounts {
             bank_code: created.bank_code,
             number: created.account_number,
             account_name: created.name,
+            provider_ref: created.id,
         })
     }
 }
@@ -142,7 +164,7 @@ mod tests {
             .mount(&double)
             .await;
         let account = client(&format!("{}/", double.uri()))
-            .create("KP7M2Q9X4ZKA", 105_000_000)
+            .create("KP7M2Q9X4ZKA", 105_000_000, 1_764_000_000_000)
             .await
             .unwrap();
         assert_eq!(account.number, "8808999912345678");
@@ -168,11 +190,22 @@ mod tests {
             .mount(&double)
             .await;
         let xendit = client(&double.uri());
-        let err = xendit.create("KP7M2Q9X4ZKA", 100_000).await.unwrap_err();
+        let err = xendit
+            .create("KP7M2Q9X4ZKA", 100_000, 1_764_000_000_000)
+            .await
+            .unwrap_err();
         assert!(err.to_string().contains("400"), "{err}");
-        assert!(xendit.create("KP7M2Q9X4ZKA", 100_000).await.is_err());
         assert!(
-            xendit.create("KP7M2Q9X4ZKA", 100_050).await.is_err(),
+            xendit
+                .create("KP7M2Q9X4ZKA", 100_000, 1_764_000_000_000)
+                .await
+                .is_err()
+        );
+        assert!(
+            xendit
+                .create("KP7M2Q9X4ZKA", 100_050, 1_764_000_000_000)
+                .await
+                .is_err(),
             "not whole rupiah"
         );
     }

@@ -1,13 +1,8 @@
 //! Payment providers' callbacks: one row per provider event under a unique key, written in the transaction that
 //! settles its payment, so a repeated callback is recognised and posts nothing.
 
-use super::payments::PaymentRow;
+use super::payments::{COLUMNS, PaymentRow};
 use super::{Db, Tx};
-
-const COLUMNS: &str = "p.id, p.order_id, o.order_no, p.borrower_id, p.choice, p.method, p.installment, p.amount, \
-     p.currency, p.priced_on, p.status, p.reference, p.idempotency_key, \
-     (SELECT MIN(u.utr) FROM payment_utrs u WHERE u.payment_id = p.id) AS utr, \
-     p.received_amount, p.decision_reason, p.created_at, p.updated_at";
 
 impl Db {
     /// The payment with this reference (the one the borrower or the provider quotes).

@@ -151,3 +151,41 @@ impl Tx {
         Ok(completed_at)
     }
 }
+
+impl Tx {
+    /// Every step the borrower has saved, read in the transaction.
+    pub async fn certification_steps_in(
+        &mut self,
+        borrower_id: &str,
+    ) -> sqlx::Result<Vec<StoredStep>> {
+        sqlx::query_as(
+            "SELECT step, data_enc, completed_at FROM certification_steps WHERE borrower_id = $1",
+        )
+        .bind(borrower_id)
+        .fetch_all(self.conn())
+        .await
+    }
+
+    /// Locks the borrower's row until the transaction ends (PostgreSQL; SQLite's transaction holds the write lock):
+    /// a change of what an agreement names (the bank account) and a confirm that freezes it take turns.
+    pub async fn lock_borrower(&mut self, borrower_id: &str) -> sqlx::Result<()> {
+        let sql = format!(
+            "SELECT id FROM borrowers WHERE id = $1{}",
+            self.lock_clause()
+        );
+        sqlx::query(&sql)
+            .bind(borrower_id)
+            .fetch_optional(self.conn())
+            .await?;
+        Ok(())
+    }
+
+    /// The borrower's open order's status (under review, approved, paid out, overdue), if any, read in the
+    /// transaction.
+    pub async fn open_order_status(&mut self, borrower_id: &str) -> sqlx::Result<Option<String>> {
+        sqlx::query_scalar("SELECT status FROM orders WHERE borrower_id = $1 AND closed_at IS NULL")
+            .bind(borrower_id)
+            .fetch_optional(self.conn())
+            .await
+    }
+}

@@ -25,6 +25,15 @@ pub struct PaymentRow {
     pub utr: Option<String>,
     pub received_amount: Option<i64>,
     pub decision_reason: Option<String>,
+    /// The provider that issued the payment's instructions (`simulated`, `xendit`, `dragonpay`), if any.
+    pub provider: Option<String>,
+    /// The provider's id of what it issued (Xendit's virtual-account id).
+    pub provider_ref: Option<String>,
+    pub va_bank_code: Option<String>,
+    pub va_number: Option<String>,
+    pub va_name: Option<String>,
+    /// Epoch milliseconds: when the instructions stop working; none when they do not expire.
+    pub expires_at: Option<i64>,
     pub created_at: i64,
     pub updated_at: i64,
 }
@@ -42,7 +51,19 @@ pub struct NewPayment<'a> {
     pub status: &'a str,
     pub reference: &'a str,
     pub idempotency_key: &'a str,
+    /// What a provider issued for it, if any.
+    pub issued: Option<Issued<'a>>,
     pub now: i64,
+}
+
+/// What a provider issued for a payment, stored with it.
+pub struct Issued<'a> {
+    pub provider: &'a str,
+    pub provider_ref: Option<&'a str>,
+    pub va_bank_code: Option<&'a str>,
+    pub va_number: Option<&'a str>,
+    pub va_name: Option<&'a str>,
+    pub expires_at: Option<i64>,
 }
 
 /// A payment's move to a new status, with what finance recorded (each `None` keeps the stored value).
@@ -58,10 +79,12 @@ pub struct PaymentMove<'a> {
 #[derive(Debug)]
 pub struct Duplicate;
 
-const COLUMNS: &str = "p.id, p.order_id, o.order_no, p.borrower_id, p.choice, p.method, p.installment, p.amount, \
+/// The columns of a [`PaymentRow`], over `payments p JOIN orders o`.
+pub(super) const COLUMNS: &str = "p.id, p.order_id, o.order_no, p.borrower_id, p.choice, p.method, p.installment, p.amount, \
      p.currency, p.priced_on, p.status, p.reference, p.idempotency_key, \
      (SELECT MIN(u.utr) FROM payment_utrs u WHERE u.payment_id = p.id) AS utr, \
-     p.received_amount, p.decision_reason, p.created_at, p.updated_at";
+     p.received_amount, p.decision_reason, p.provider, p.provider_ref, p.va_bank_code, p.va_number, p.va_name, \
+     p.expires_at, p.created_at, p.updated_at";
 
 fn unique_violation(e: &sqlx::Error) -> bool {
     matches!(e, sqlx::Error::Database(d) if d.is_unique_violation())
@@ -146,8 +169,9 @@ impl Tx {
         let id = new_id();
         let inserted = sqlx::query(
             "INSERT INTO payments (id, order_id, borrower_id, choice, method, installment, amount, currency,
-                 priced_on, status, reference, idempotency_key, created_at, updated_at)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $13)",
+                 priced_on, status, reference, idempotency_key, provider, provider_ref, va_bank_code, va_number,
+                 va_name, expires_at, created_at, updated_at)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $19)",
         )
         .bind(&id)
         .bind(p.order_id)
@@ -161,6 +185,12 @@ impl Tx {
         .bind(p.status)
         .bind(p.reference)
         .bind(p.idempotency_key)
+        .bind(p.issued.as_ref().map(|i| i.provider))
+        .bind(p.issued.as_ref().and_then(|i| i.provider_ref))
+        .bind(p.issued.as_ref().and_then(|i| i.va_bank_code))
+        .bind(p.issued.as_ref().and_then(|i| i.va_number))
+        .bind(p.issued.as_ref().and_then(|i| i.va_name))
+        .bind(p.issued.as_ref().and_then(|i| i.expires_at))
         .bind(p.now)
         .execute(self.conn())
         .await;

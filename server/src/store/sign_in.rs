@@ -19,6 +19,8 @@ pub struct LoginCode {
 #[derive(Debug, Clone)]
 pub struct NewLoginCode<'a> {
     pub phone_hash: &'a str,
+    /// `login`, or a sensitive change's purpose (`bank_account`).
+    pub purpose: &'a str,
     pub code_hash: &'a str,
     pub channel: &'a str,
     pub client_addr: &'a str,
@@ -29,7 +31,8 @@ pub struct NewLoginCode<'a> {
 /// What the limits on sending a code look at, read under the phone's and the address's locks.
 #[derive(Debug, Clone, Copy, sqlx::FromRow)]
 pub struct CodeHistory {
-    /// When the phone's latest code was sent, if ever.
+    /// When the phone's latest code for the same purpose was sent, if ever (the resend minute is per purpose; the
+    /// daily caps count every purpose).
     pub last_sent_at: Option<i64>,
     /// Codes sent to this phone, and from this address, since the start of the window.
     pub by_phone: i64,
@@ -78,13 +81,18 @@ macro_rules! live_session {
 pub(super) use live_session;
 
 impl Db {
-    /// The most recent code sent to a phone, used or not.
-    pub async fn latest_login_code(&self, phone_hash: &str) -> sqlx::Result<Option<LoginCode>> {
+    /// The most recent code sent to a phone for `purpose`, used or not.
+    pub async fn latest_login_code(
+        &self,
+        phone_hash: &str,
+        purpose: &str,
+    ) -> sqlx::Result<Option<LoginCode>> {
         sqlx::query_as(
             "SELECT id, code_hash, created_at, expires_at, failed_attempts, consumed_at FROM login_codes
-             WHERE phone_hash = $1 ORDER BY created_at DESC, id DESC LIMIT 1",
+             WHERE phone_hash = $1 AND purpose = $2 ORDER BY created_at DESC, id DESC LIMIT 1",
         )
         .bind(phone_hash)
+        .bind(purpose)
         .fetch_optional(self.pool())
         .await
     }
@@ -121,13 +129,14 @@ impl Db {
             .await?;
         let history: CodeHistory = sqlx::query_as(
             "SELECT
-               (SELECT MAX(created_at) FROM login_codes WHERE phone_hash = $1) AS last_sent_at,
+               (SELECT MAX(created_at) FROM login_codes WHERE phone_hash = $1 AND purpose = $4) AS last_sent_at,
                (SELECT COUNT(*) FROM login_codes WHERE phone_hash = $1 AND created_at >= $3) AS by_phone,
                (SELECT COUNT(*) FROM login_codes WHERE client_addr = $2 AND created_at >= $3) AS by_addr",
         )
         .bind(new.phone_hash)
         .bind(new.client_addr)
         .bind(since)
+        .bind(new.purpose)
         .fetch_one(tx.conn())
         .await?;
         if let Err(refusal) = check(&history) {
@@ -136,8 +145,8 @@ impl Db {
         }
         let id = uuid::Uuid::now_v7().to_string();
         sqlx::query(
-            "INSERT INTO login_codes (id, phone_hash, code_hash, channel, client_addr, created_at, expires_at)
-             VALUES ($1, $2, $3, $4, $5, $6, $7)",
+            "INSERT INTO login_codes (id, phone_hash, code_hash, channel, client_addr, created_at, expires_at, purpose)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
         )
         .bind(&id)
         .bind(new.phone_hash)
@@ -146,6 +155,7 @@ impl Db {
         .bind(new.client_addr)
         .bind(new.created_at)
         .bind(new.expires_at)
+        .bind(new.purpose)
         .execute(tx.conn())
         .await?;
         tx.commit().await?;
@@ -323,6 +333,19 @@ impl Db {
 }
 
 impl Tx {
+    /// Uses a code (a verification code, with the change it allows, in the caller's transaction); false when another
+    /// request used it first.
+    pub async fn use_login_code(&mut self, id: &str, now: i64) -> sqlx::Result<bool> {
+        let used = sqlx::query(
+            "UPDATE login_codes SET consumed_at = $1 WHERE id = $2 AND consumed_at IS NULL AND expires_at > $1",
+        )
+        .bind(now)
+        .bind(id)
+        .execute(self.conn())
+        .await?;
+        Ok(used.rows_affected() == 1)
+    }
+
     /// Writes a limiter row, which holds it until the transaction ends: the one place where limits take a lock.
     async fn lock_limiter(&mut self, key: &str, now: i64) -> sqlx::Result<()> {
         sqlx::query(

@@ -71,7 +71,8 @@ async fn the_agreement_is_shown_before_confirming_and_frozen_with_the_order() {
             "/api/v1/borrower/orders",
             &session,
             &json!({"productCode": "in-flexi-6m", "amount": 2_000_000, "termCode": "m6",
-                "kfsHash": kfs["contentHash"], "idempotencyKey": "agreement-freeze-1"}),
+                "kfsHash": kfs["contentHash"], "idempotencyKey": "agreement-freeze-1",
+                "agreementHash": preview["agreementHash"]}),
         )
         .await,
     )
@@ -96,14 +97,36 @@ async fn the_agreement_is_shown_before_confirming_and_frozen_with_the_order() {
     };
     assert_eq!(body(&english), body(&preview));
 
-    // The borrower moves to another bank account while the loan is under review.
+    // The borrower tries to move to another bank account while the loan is under review: refused.
+    let account = json!({"bankCode": "ICIC", "accountNumber": "9999 8888 7777", "accountNumberConfirm": "999988887777",
+        "ifsc": "ICIC0000999"});
     let edit = app
+        .post_as("/api/v1/borrower/certification/bank", &session, &account)
+        .await;
+    assert_eq!(edit.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(error(edit).await["fields"]["accountNumber"].is_string());
+
+    // Once the application is withdrawn the account may change, with the code sent to the borrower's phone.
+    let cancelled = app
         .post_as(
-            "/api/v1/borrower/certification/bank",
+            &format!("/api/v1/borrower/orders/{order_no}/cancel"),
             &session,
-            &json!({"bankCode": "ICIC", "accountNumber": "9999 8888 7777", "accountNumberConfirm": "999988887777",
-                "ifsc": "ICIC0000999"}),
+            &json!({}),
         )
+        .await;
+    assert_eq!(cancelled.status(), StatusCode::OK);
+    let sent = app
+        .post_as(
+            "/api/v1/borrower/verification-code",
+            &session,
+            &json!({"purpose": "bank_account"}),
+        )
+        .await;
+    assert_eq!(sent.status(), StatusCode::OK);
+    let mut with_code = account.clone();
+    with_code["verificationCode"] = json!(app.latest_code().await);
+    let edit = app
+        .post_as("/api/v1/borrower/certification/bank", &session, &with_code)
         .await;
     assert_eq!(
         edit.status(),
@@ -125,16 +148,9 @@ async fn the_agreement_is_shown_before_confirming_and_frozen_with_the_order() {
     assert_eq!(indonesian_after, indonesian);
     assert!(clause_text(&english_after).contains("**** **** 4567 at HDFC Bank"));
     assert!(!clause_text(&english_after).contains("7777"));
+    assert_eq!(english_after["agreementHash"], preview["agreementHash"]);
 
     // A new application's agreement names the new account.
-    let cancelled = app
-        .post_as(
-            &format!("/api/v1/borrower/orders/{order_no}/cancel"),
-            &session,
-            &json!({}),
-        )
-        .await;
-    assert_eq!(cancelled.status(), StatusCode::OK);
     let next =
         data(post_en(&app, "/api/v1/borrower/apply/agreement", &session, &LOAN()).await).await;
     assert_eq!(next["borrower"]["bankAccountMasked"], "**** **** 7777");

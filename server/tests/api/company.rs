@@ -190,7 +190,9 @@ async fn borrow(
             "/api/v1/borrower/orders",
             &session,
             &json!({"productCode": product, "amount": amount, "termCode": term,
-                "kfsHash": kfs["contentHash"], "idempotencyKey": format!("company-{market}-0001")}),
+                "kfsHash": kfs["contentHash"], "idempotencyKey": format!("company-{market}-0001"),
+                "agreementHash": app.agreement_hash(&session,
+                    &json!({"productCode": product, "amount": amount, "termCode": term})).await}),
         )
         .await;
     assert_eq!(created.status(), StatusCode::CREATED);
@@ -323,6 +325,9 @@ fn production_refuses_the_example_e_mail_domain_and_names_the_variable_to_set() 
         "razorpay-production-secret",
     ));
     all.push(("KILAT_PAYMENTS__XENDIT__SECRET", "xendit-production-token"));
+    // ... and a virtual-account provider that issues real accounts, with its own key.
+    all.push(("KILAT_PAYMENTS__ID__VA_PROVIDER", "xendit"));
+    all.push(("KILAT_PAYMENTS__ID__XENDIT_API_KEY", "xnd_production_key"));
     all.push((
         "KILAT_PAYMENTS__DRAGONPAY__SECRET",
         "dragonpay-production-password",

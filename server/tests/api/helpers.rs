@@ -288,6 +288,21 @@ impl TestApp {
         request.send().await.unwrap()
     }
 
+    /// The `agreementHash` of the agreement the borrower reads before confirming `loan` (`POST /apply/agreement`),
+    /// as the borrower app sends it with confirm; null when the preview is refused.
+    pub async fn agreement_hash(&self, session: &str, loan: &Value) -> Value {
+        let loan = serde_json::json!({"productCode": loan["productCode"], "amount": loan["amount"],
+            "termCode": loan["termCode"]});
+        let response = self
+            .post_as("/api/v1/borrower/apply/agreement", session, &loan)
+            .await;
+        if !response.status().is_success() {
+            return Value::Null;
+        }
+        let body: Value = response.json().await.unwrap();
+        body["data"]["agreementHash"].clone()
+    }
+
     pub async fn post_as(&self, path: &str, session: &str, body: &Value) -> reqwest::Response {
         self.client
             .post(self.url(path))
@@ -499,6 +514,8 @@ pub fn as_production(s: &mut Settings) {
     ] {
         hook.secret = Some(secret.into());
     }
+    s.payments.indonesia.va_provider = "xendit".into();
+    s.payments.indonesia.xendit_api_key = Some("xnd_production_key".into());
     for (company, domain) in [
         (&mut s.site.markets.india, "kilat.in"),
         (&mut s.site.markets.indonesia, "kilat.co.id"),

@@ -28,7 +28,9 @@ pub(crate) async fn confirmed_order(app: &TestApp, phone: &str) -> (String, Stri
             "/api/v1/borrower/orders",
             &session,
             &json!({"productCode": "in-flexi-6m", "amount": 2_000_000, "termCode": "m6",
-                "kfsHash": kfs["contentHash"], "idempotencyKey": format!("key-{phone}")}),
+                "kfsHash": kfs["contentHash"], "idempotencyKey": format!("key-{phone}"),
+                "agreementHash": app.agreement_hash(&session,
+                    &json!({"productCode": "in-flexi-6m", "amount": 2_000_000, "termCode": "m6"})).await}),
         )
         .await,
     )

@@ -15,6 +15,7 @@ mod loans;
 mod login;
 mod openapi;
 mod orders;
+mod providers;
 mod security;
 mod servicing;
 mod site;

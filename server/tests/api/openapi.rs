@@ -95,9 +95,9 @@ fn every_borrower_operation_behind_a_session_names_the_scheme_and_its_401() {
             secured.push(name);
         }
     }
-    // logout, me, three product and quote operations, four certification, nine home, apply and order operations,
-    // ten servicing operations (plan, repayment, payments, UTR, extension, rating).
-    assert_eq!(secured.len(), 28, "{secured:?}");
+    // logout, me, the verification code, three product and quote operations, four certification, nine home, apply and
+    // order operations, ten servicing operations (plan, repayment, payments, UTR, extension, rating).
+    assert_eq!(secured.len(), 29, "{secured:?}");
     assert!(secured.contains(&"post /api/v1/borrower/orders/{orderNo}/cancel".to_owned()));
     assert!(secured.contains(&"post /api/v1/borrower/apply/agreement".to_owned()));
     assert!(secured.contains(&"get /api/v1/borrower/orders/{orderNo}/agreement".to_owned()));

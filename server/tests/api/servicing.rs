@@ -92,6 +92,7 @@ pub(crate) async fn approved(
     let kfs = data(app.post_as("/api/v1/borrower/apply", &session, &loan).await).await;
     let mut confirm = loan.clone();
     confirm["kfsHash"] = kfs["contentHash"].clone();
+    confirm["agreementHash"] = app.agreement_hash(&session, &loan).await;
     confirm["idempotencyKey"] = json!(format!("key-{phone}"));
     let order = data(
         app.post_as("/api/v1/borrower/orders", &session, &confirm)
@@ -1096,8 +1097,10 @@ async fn an_indonesian_loan_is_paid_to_a_virtual_account_that_takes_no_utr() {
         .await,
     )
     .await;
-    assert_eq!(types.as_array().unwrap().len(), 1);
+    // The virtual account first, then Dragonpay (offered in Indonesia by the defaults).
+    assert_eq!(types.as_array().unwrap().len(), 2);
     assert_eq!(types[0]["method"], "virtual_account");
+    assert_eq!(types[1]["method"], "dragonpay");
     assert_eq!(types[0]["bankCode"], "BCA");
     assert_eq!(types[0]["virtualAccount"], Value::Null);
     // India's methods are not Indonesia's.

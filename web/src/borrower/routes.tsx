@@ -25,6 +25,7 @@ const screens = {
   pay: () => import('./screens/servicing/pay-page'),
   extension: () => import('./screens/servicing/extension-page'),
   payment: () => import('./screens/servicing/payment-page'),
+  dragonpay: () => import('./screens/servicing/dragonpay-page'),
   about: () => import('./screens/legal/about-page'),
   certification: () => import('./screens/certification/certification-page'),
   certificationStep: () => import('./screens/certification/step-page'),
@@ -47,6 +48,7 @@ const InstallmentPage = lazy(() => screens.installment().then((m) => ({ default:
 const PayPage = lazy(() => screens.pay().then((m) => ({ default: m.PayPage })));
 const ExtensionPage = lazy(() => screens.extension().then((m) => ({ default: m.ExtensionPage })));
 const PaymentPage = lazy(() => screens.payment().then((m) => ({ default: m.PaymentPage })));
+const DragonpayPage = lazy(() => screens.dragonpay().then((m) => ({ default: m.DragonpayPage })));
 const AboutPage = lazy(() => screens.about().then((m) => ({ default: m.AboutPage })));
 const CertificationPage = lazy(() => screens.certification().then((m) => ({ default: m.CertificationPage })));
 const CertificationStepPage = lazy(() => screens.certificationStep().then((m) => ({ default: m.CertificationStepPage })));
@@ -68,6 +70,7 @@ export function BorrowerRoutes() {
         <Route path="orders/:orderNo/pay/:choice" element={<PayPage />} />
         <Route path="orders/:orderNo/extension" element={<ExtensionPage />} />
         <Route path="payments/:paymentId" element={<PaymentPage />} />
+        <Route path="dragonpayPaymentInstructions/:paymentId" element={<DragonpayPage />} />
         <Route path="about" element={<AboutPage />} />
         <Route path="certification" element={<CertificationPage />} />
         <Route path="certification/:step" element={<CertificationStepPage />} />

@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
 use crate::auth::{self as sign_in, Borrower, CODE_TTL_MS, RESEND_MS, SESSION_IDLE_MS};
-use crate::error::{FieldErrors, FieldProblem};
+use crate::error::{Error, FieldErrors, FieldProblem};
 use crate::http::error::{ApiError, Envelope, ErrorBody};
 use crate::http::extract::{ApiQuery, ClientAddr, JsonOrForm, cookie};
 use crate::i18n::Lang;
@@ -243,6 +243,54 @@ pub async fn logout(State(state): State<AppState>, session: Session) -> Result<R
     state.services.sign_in.sign_out(&session.token).await?;
     let cookie = session_cookie("", 0, state.secure_cookies);
     Ok(([(header::SET_COOKIE, cookie)], Envelope::ok(None::<bool>)).into_response())
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct VerificationCodeRequest {
+    /// What the code is for: `bank_account` (changing the bank account on file).
+    #[schema(value_type = String, required = true, example = "bank_account")]
+    pub purpose: Option<String>,
+}
+
+/// Sends a one-time code by SMS to the signed-in borrower's own phone, for a sensitive change (`bank_account`), under
+/// the sign-in codes' limits (one a minute, ten a day per phone, counted together with sign-in codes). The code is
+/// then sent with the change (`verificationCode`).
+#[utoipa::path(post, path = "/api/v1/borrower/verification-code", tag = "borrower",
+    security(("session_header" = []), ("session_cookie" = [])),
+    request_body(content((VerificationCodeRequest = "application/json"), (VerificationCodeRequest = "application/x-www-form-urlencoded"))),
+    responses((status = 200, body = Envelope<CodeSent>), (status = 401, body = ErrorBody),
+        (status = 403, description = "cross_site_request", body = ErrorBody),
+        (status = 422, description = "validation_failed: `purpose`", body = ErrorBody),
+        (status = 429, description = "code_resend_too_soon or daily_limit_reached", body = ErrorBody),
+        (status = 502, description = "code_delivery_failed", body = ErrorBody)))]
+pub async fn send_verification_code(
+    State(state): State<AppState>,
+    session: Session,
+    lang: Lang,
+    ClientAddr(client): ClientAddr,
+    JsonOrForm(req): JsonOrForm<VerificationCodeRequest>,
+) -> Result<Json<Envelope<CodeSent>>, ApiError> {
+    let purpose = match req
+        .purpose
+        .as_deref()
+        .map(str::trim)
+        .filter(|p| !p.is_empty())
+    {
+        None => return Err(Error::field("purpose", FieldProblem::required()).into()),
+        Some(p) => sign_in::CodePurpose::parse_verification(p).ok_or_else(|| {
+            Error::field("purpose", FieldProblem::new("field.verification_purpose"))
+        })?,
+    };
+    state
+        .services
+        .sign_in
+        .send_verification_code(&session.borrower, purpose, lang, &client.to_string())
+        .await?;
+    Ok(Envelope::ok(CodeSent {
+        resend_seconds: RESEND_MS / 1000,
+        expires_in_seconds: CODE_TTL_MS / 1000,
+        phone_masked: session.borrower.phone.masked(),
+    }))
 }
 
 /// The signed-in borrower.

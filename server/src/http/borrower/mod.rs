@@ -21,6 +21,10 @@ pub fn routes() -> Router<AppState> {
         .route("/borrower/login", post(auth::login))
         .route("/borrower/logout", post(auth::logout))
         .route("/borrower/me", get(auth::me))
+        .route(
+            "/borrower/verification-code",
+            post(auth::send_verification_code),
+        )
         .route("/borrower/products", get(loans::list))
         .route("/borrower/products/recommended", get(orders::recommended))
         .route("/borrower/products/{code}", get(loans::detail))

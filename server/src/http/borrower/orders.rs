@@ -171,6 +171,10 @@ pub struct ConfirmRequest {
     /// The `contentHash` of the KFS the borrower read and accepted.
     #[schema(value_type = String, required = true)]
     pub kfs_hash: Option<String>,
+    /// The `agreementHash` of the agreement the borrower read (`POST /apply/agreement`); another than the one the
+    /// server would freeze now (the borrower's particulars changed since) is a 422 on `agreementHash`: read it again.
+    #[schema(value_type = String, required = true)]
+    pub agreement_hash: Option<String>,
     /// 8 to 64 characters `[A-Za-z0-9_-]`, made once per application by the client; or the `Idempotency-Key` header.
     #[schema(nullable = false)]
     pub idempotency_key: Option<String>,
@@ -288,7 +292,7 @@ impl From<orders::OrderDetail> for OrderDetail {
         (status = 401, body = ErrorBody),
         (status = 403, description = "not_eligible", body = ErrorBody),
         (status = 409, description = "certification_incomplete, open_order_exists, kfs_changed or idempotency_key_reused", body = ErrorBody),
-        (status = 422, description = "validation_failed or cap_exceeded", body = ErrorBody)))]
+        (status = 422, description = "validation_failed (e.g. `agreementHash`: the agreement changed since it was read) or cap_exceeded", body = ErrorBody)))]
 pub async fn confirm(
     State(state): State<AppState>,
     session: Session,
@@ -308,6 +312,7 @@ pub async fn confirm(
             term_code: req.term_code.as_deref(),
         },
         kfs_hash: req.kfs_hash.as_deref(),
+        agreement_hash: req.agreement_hash.as_deref(),
         idempotency_key: body_key.or(header_key),
     };
     let (status, order) = match applications::confirm(s, &session.borrower, &confirmation).await? {

@@ -287,6 +287,12 @@ pub struct InstructionsView {
     /// `virtual_account`, on a payment: the account number to transfer to.
     #[schema(required = true)]
     pub virtual_account: Option<String>,
+    /// `dragonpay`: where the payment's reference can be paid (outlets, banks); empty for the other types.
+    pub channels: Vec<String>,
+    /// On a payment whose instructions expire (a virtual account, a Dragonpay reference): when, epoch milliseconds;
+    /// null otherwise.
+    #[schema(required = true)]
+    pub expires_at: Option<i64>,
 }
 
 impl From<Instructions> for InstructionsView {
@@ -301,6 +307,8 @@ impl From<Instructions> for InstructionsView {
             ifsc: i.ifsc,
             bank_code: i.bank_code,
             virtual_account: i.virtual_account,
+            channels: i.channels,
+            expires_at: i.expires_at,
         }
     }
 }
@@ -315,7 +323,8 @@ pub struct PaymentTypesQuery {
 }
 
 /// The payment types of the order's market, from the settings: India UPI and bank transfer to the collection
-/// account; Indonesia a virtual account (its number comes with each payment).
+/// account; Indonesia a virtual account (its number comes with each payment); Dragonpay where the settings offer it
+/// (its reference and expiry come with each payment).
 #[utoipa::path(get, path = "/api/v1/borrower/payment-types", tag = "borrower",
     operation_id = "borrower_payment_types",
     security(("session_header" = []), ("session_cookie" = [])), params(PaymentTypesQuery),
@@ -338,7 +347,7 @@ pub async fn payment_types(
     Ok(Envelope::ok(
         methods
             .into_iter()
-            .map(|m| payments::method_instructions(s, m).into())
+            .map(|m| payments::method_instructions(s, session.borrower.market, m).into())
             .collect(),
     ))
 }
@@ -402,7 +411,10 @@ impl From<Payment> for PaymentView {
 }
 
 /// Starts a payment for a repayment choice, priced now, with its instructions and a reference unique to it.
-/// Idempotent on `Idempotency-Key`: a retry answers the same payment.
+/// Idempotent on `Idempotency-Key`: a retry answers the same payment. A virtual account is created by the provider
+/// before the payment is stored (the same account for a retry); Dragonpay answers its payment instructions (the
+/// reference to quote, the amount, where to pay, the expiry). A provider down or slow is `503 provider_unavailable`
+/// and stores nothing.
 #[utoipa::path(post, path = "/api/v1/borrower/orders/{orderNo}/payments", tag = "borrower",
     operation_id = "borrower_create_payment",
     security(("session_header" = []), ("session_cookie" = [])),
@@ -413,7 +425,8 @@ impl From<Payment> for PaymentView {
         (status = 403, description = "cross_site_request", body = ErrorBody),
         (status = 404, description = "no such order of this borrower, or not paid out yet", body = ErrorBody),
         (status = 409, description = "choice_unavailable or idempotency_key_reused", body = ErrorBody),
-        (status = 422, description = "validation_failed: `choice`, `method` or `Idempotency-Key`", body = ErrorBody)))]
+        (status = 422, description = "validation_failed: `choice`, `method` or `Idempotency-Key`", body = ErrorBody),
+        (status = 503, description = "provider_unavailable: the virtual-account provider is down or slow; nothing was stored", body = ErrorBody)))]
 pub async fn create_payment(
     State(state): State<AppState>,
     session: Session,
@@ -592,7 +605,8 @@ pub struct ExtensionAcceptRequest {
         (status = 403, description = "cross_site_request", body = ErrorBody),
         (status = 404, description = "no such order of this borrower, or not paid out yet", body = ErrorBody),
         (status = 409, description = "choice_unavailable or idempotency_key_reused", body = ErrorBody),
-        (status = 422, description = "validation_failed: `method` or `Idempotency-Key`", body = ErrorBody)))]
+        (status = 422, description = "validation_failed: `method` or `Idempotency-Key`", body = ErrorBody),
+        (status = 503, description = "provider_unavailable: the virtual-account provider is down or slow; nothing was stored", body = ErrorBody)))]
 pub async fn accept_extension(
     State(state): State<AppState>,
     session: Session,

@@ -357,7 +357,10 @@ export interface paths {
         put?: never;
         /**
          * Starts a payment for a repayment choice, priced now, with its instructions and a reference unique to it.
-         *     Idempotent on `Idempotency-Key`: a retry answers the same payment.
+         *     Idempotent on `Idempotency-Key`: a retry answers the same payment. A virtual account is created by the provider
+         *     before the payment is stored (the same account for a retry); Dragonpay answers its payment instructions (the
+         *     reference to quote, the amount, where to pay, the expiry). A provider down or slow is `503 provider_unavailable`
+         *     and stores nothing.
          */
         post: operations["borrower_create_payment"];
         delete?: never;
@@ -449,7 +452,8 @@ export interface paths {
         };
         /**
          * The payment types of the order's market, from the settings: India UPI and bank transfer to the collection
-         *     account; Indonesia a virtual account (its number comes with each payment).
+         *     account; Indonesia a virtual account (its number comes with each payment); Dragonpay where the settings offer it
+         *     (its reference and expiry come with each payment).
          */
         get: operations["borrower_payment_types"];
         put?: never;
@@ -583,6 +587,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/borrower/verification-code": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sends a one-time code by SMS to the signed-in borrower's own phone, for a sensitive change (`bank_account`), under
+         *     the sign-in codes' limits (one a minute, ten a day per phone, counted together with sign-in codes). The code is
+         *     then sent with the change (`verificationCode`).
+         */
+        post: operations["send_verification_code"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/console/applications": {
         parameters: {
             query?: never;
@@ -665,95 +690,6 @@ export interface paths {
         /** The signed-in operator and their roles. */
         get: operations["console_me"];
         put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/console/operators": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Every operator, by username (admin). */
-        get: operations["console_operators"];
-        put?: never;
-        /** Creates an operator with roles and an initial password (admin). */
-        post: operations["console_create_operator"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/console/operators/{id}/disable": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Disables an operator and ends all their sessions at once (admin). Oneself and the last enabled admin cannot be
-         *     disabled.
-         */
-        post: operations["console_disable_operator"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/console/operators/{id}/enable": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Enables a disabled operator (admin). */
-        post: operations["console_enable_operator"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/console/operators/{id}/password": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Sets a new password and ends all the operator's sessions (admin). */
-        post: operations["console_reset_operator_password"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/console/operators/{id}/roles": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        /** Replaces an operator's roles (admin). Dropping one's own admin role, or the last enabled admin's, is refused. */
-        put: operations["console_operator_roles"];
         post?: never;
         delete?: never;
         options?: never;
@@ -910,81 +846,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/console/products": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Every product, offered or not, India's first (admin). */
-        get: operations["console_products"];
-        put?: never;
-        /**
-         * Creates a product (admin), checked against the rules and the caps; a cap it would break is named in the field
-         *     error (`interest` or `lateCharge`).
-         */
-        post: operations["console_create_product"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/console/products/{code}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        /**
-         * Replaces a product's definition with a new version (admin): only new applications see it. Market and currency
-         *     cannot change.
-         */
-        put: operations["console_edit_product"];
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/console/products/{code}/disable": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Stops offering a product to new applications (admin); orders already made keep it. */
-        post: operations["console_disable_product"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/console/products/{code}/enable": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Offers a disabled product again (admin), if it passes today's caps. */
-        post: operations["console_enable_product"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/v1/site/contact-messages": {
         parameters: {
             query?: never;
@@ -1099,6 +960,12 @@ export interface components {
              * @description Epoch milliseconds: when the borrower confirmed (in a preview: now).
              */
             acceptedAt: number;
+            /**
+             * @description What the agreement says, whatever the language: the hex SHA-256 of the KFS's hash and the borrower as named.
+             *     The borrower app sends the preview's with confirm (`agreementHash`); the server freezes only an agreement with
+             *     the same one.
+             */
+            agreementHash: string;
             borrower: components["schemas"]["AgreementBorrower"];
             clauses: components["schemas"]["Clause"][];
             /** @description The accepted KFS (docs/MONEY.md §8). */
@@ -1279,6 +1146,11 @@ export interface components {
         };
         ConfirmRequest: {
             /**
+             * @description The `agreementHash` of the agreement the borrower read (`POST /apply/agreement`); another than the one the
+             *     server would freeze now (the borrower's particulars changed since) is a 422 on `agreementHash`: read it again.
+             */
+            agreementHash: string;
+            /**
              * Format: int64
              * @description Minor units.
              * @example 2000000
@@ -1338,51 +1210,6 @@ export interface components {
             /** @description True for reviewers: ID and account numbers in full, and this view was written to the audit trail. */
             unmasked: boolean;
         };
-        /** @description A product as admins see it. */
-        ConsoleProductView: {
-            amount: components["schemas"]["AmountRangeView"];
-            code: string;
-            /** Format: int32 */
-            coolingOffDays: number;
-            currency: components["schemas"]["Currency"];
-            /** @description The whole definition (docs/MONEY.md §7 as JSON): what an edit sends back, changed. */
-            definition: Record<string, never>;
-            /** @description False when disabled: not offered to new applications. */
-            enabled: boolean;
-            interest: components["schemas"]["Interest"];
-            market: components["schemas"]["Market"];
-            name: string;
-            sample: null | components["schemas"]["ConsoleSample"];
-            terms: components["schemas"]["TermView"][];
-            /**
-             * Format: int64
-             * @description Epoch milliseconds.
-             */
-            updatedAt: number;
-            /**
-             * Format: int64
-             * @description The version on offer; an edit writes the next one, and orders keep the one they were made on.
-             */
-            version: number;
-        };
-        ConsoleSample: {
-            /**
-             * Format: int64
-             * @description Minor units.
-             */
-            amount: number;
-            /**
-             * Format: int64
-             * @description Hundredths of a percent.
-             */
-            apr: number;
-            aprDisplay: string;
-            /** @description Indonesia: the OJK daily cap it is checked against, e.g. `0.3%`; null in India. */
-            dailyCap: string | null;
-            /** @description Indonesia: interest plus fees a day as a share of the principal, e.g. `0.25%`; null in India. */
-            dailyCost: string | null;
-            termCode: string;
-        };
         ConsoleTimelineEntry: {
             /** @description `borrower`, `operator` or `system`. */
             actor: string;
@@ -1427,22 +1254,6 @@ export interface components {
              * @example 98450 01234
              */
             telephone: string;
-        };
-        CreateOperatorRequest: {
-            /** @description At least 12 characters. */
-            password: string;
-            /**
-             * @description One or more of `admin`, `reviewer`, `finance`, `support`.
-             * @example [
-             *       "reviewer"
-             *     ]
-             */
-            roles: string[];
-            /**
-             * @description Letters, digits, `.`, `_`, `-`; lower-cased; unique.
-             * @example priya
-             */
-            username: string;
         };
         /**
          * @description ISO 4217 currency; both have 100 minor units to the major unit.
@@ -1570,6 +1381,12 @@ export interface components {
                  * @description Epoch milliseconds: when the borrower confirmed (in a preview: now).
                  */
                 acceptedAt: number;
+                /**
+                 * @description What the agreement says, whatever the language: the hex SHA-256 of the KFS's hash and the borrower as named.
+                 *     The borrower app sends the preview's with confirm (`agreementHash`); the server freezes only an agreement with
+                 *     the same one.
+                 */
+                agreementHash: string;
                 borrower: components["schemas"]["AgreementBorrower"];
                 clauses: components["schemas"]["Clause"][];
                 /** @description The accepted KFS (docs/MONEY.md §8). */
@@ -1726,43 +1543,6 @@ export interface components {
                 timeline: components["schemas"]["ConsoleTimelineEntry"][];
                 /** @description True for reviewers: ID and account numbers in full, and this view was written to the audit trail. */
                 unmasked: boolean;
-            };
-            /** @description Always `ok` on success. */
-            msg: string;
-        };
-        /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
-        Envelope_ConsoleProductView: {
-            /**
-             * Format: int32
-             * @description Always 0 on success.
-             */
-            code: number;
-            /** @description A product as admins see it. */
-            data: {
-                amount: components["schemas"]["AmountRangeView"];
-                code: string;
-                /** Format: int32 */
-                coolingOffDays: number;
-                currency: components["schemas"]["Currency"];
-                /** @description The whole definition (docs/MONEY.md §7 as JSON): what an edit sends back, changed. */
-                definition: Record<string, never>;
-                /** @description False when disabled: not offered to new applications. */
-                enabled: boolean;
-                interest: components["schemas"]["Interest"];
-                market: components["schemas"]["Market"];
-                name: string;
-                sample: null | components["schemas"]["ConsoleSample"];
-                terms: components["schemas"]["TermView"][];
-                /**
-                 * Format: int64
-                 * @description Epoch milliseconds.
-                 */
-                updatedAt: number;
-                /**
-                 * Format: int64
-                 * @description The version on offer; an edit writes the next one, and orders keep the one they were made on.
-                 */
-                version: number;
             };
             /** @description Always `ok` on success. */
             msg: string;
@@ -2112,30 +1892,6 @@ export interface components {
             msg: string;
         };
         /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
-        Envelope_OperatorAccountView: {
-            /**
-             * Format: int32
-             * @description Always 0 on success.
-             */
-            code: number;
-            data: {
-                /**
-                 * Format: int64
-                 * @description Epoch milliseconds.
-                 */
-                createdAt: number;
-                /** @description False when disabled: cannot sign in, no live session. */
-                enabled: boolean;
-                id: string;
-                /** @description True while locked out after wrong passwords. */
-                locked: boolean;
-                roles: components["schemas"]["Role"][];
-                username: string;
-            };
-            /** @description Always `ok` on success. */
-            msg: string;
-        };
-        /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
         Envelope_OperatorView: {
             /**
              * Format: int32
@@ -2406,42 +2162,6 @@ export interface components {
             msg: string;
         };
         /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
-        Envelope_Vec_ConsoleProductView: {
-            /**
-             * Format: int32
-             * @description Always 0 on success.
-             */
-            code: number;
-            data: {
-                amount: components["schemas"]["AmountRangeView"];
-                code: string;
-                /** Format: int32 */
-                coolingOffDays: number;
-                currency: components["schemas"]["Currency"];
-                /** @description The whole definition (docs/MONEY.md §7 as JSON): what an edit sends back, changed. */
-                definition: Record<string, never>;
-                /** @description False when disabled: not offered to new applications. */
-                enabled: boolean;
-                interest: components["schemas"]["Interest"];
-                market: components["schemas"]["Market"];
-                name: string;
-                sample: null | components["schemas"]["ConsoleSample"];
-                terms: components["schemas"]["TermView"][];
-                /**
-                 * Format: int64
-                 * @description Epoch milliseconds.
-                 */
-                updatedAt: number;
-                /**
-                 * Format: int64
-                 * @description The version on offer; an edit writes the next one, and orders keep the one they were made on.
-                 */
-                version: number;
-            }[];
-            /** @description Always `ok` on success. */
-            msg: string;
-        };
-        /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
         Envelope_Vec_InstructionsView: {
             /**
              * Format: int32
@@ -2454,6 +2174,14 @@ export interface components {
                 bankCode: string | null;
                 /** @description `bank_transfer`: the collection account. */
                 bankName: string | null;
+                /** @description `dragonpay`: where the payment's reference can be paid (outlets, banks); empty for the other types. */
+                channels: string[];
+                /**
+                 * Format: int64
+                 * @description On a payment whose instructions expire (a virtual account, a Dragonpay reference): when, epoch milliseconds;
+                 *     null otherwise.
+                 */
+                expiresAt: number | null;
                 ifsc: string | null;
                 method: components["schemas"]["PaymentMethod"];
                 /** @description Who the money goes to. */
@@ -2484,30 +2212,6 @@ export interface components {
                 /** @description `completed` (first save) or `updated`. */
                 event: components["schemas"]["LogEvent"];
                 step: components["schemas"]["Step"];
-            }[];
-            /** @description Always `ok` on success. */
-            msg: string;
-        };
-        /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
-        Envelope_Vec_OperatorAccountView: {
-            /**
-             * Format: int32
-             * @description Always 0 on success.
-             */
-            code: number;
-            data: {
-                /**
-                 * Format: int64
-                 * @description Epoch milliseconds.
-                 */
-                createdAt: number;
-                /** @description False when disabled: cannot sign in, no live session. */
-                enabled: boolean;
-                id: string;
-                /** @description True while locked out after wrong passwords. */
-                locked: boolean;
-                roles: components["schemas"]["Role"][];
-                username: string;
             }[];
             /** @description Always `ok` on success. */
             msg: string;
@@ -2690,7 +2394,7 @@ export interface components {
          * @description The stable `code` of an error answer (docs/API-BORROWER.md); `msg` is its text in the request's language.
          * @enum {string}
          */
-        ErrorCode: "bad_request" | "code_invalid" | "code_expired" | "unauthorized" | "not_eligible" | "not_found" | "method_not_allowed" | "certification_out_of_order" | "certification_incomplete" | "open_order_exists" | "kfs_changed" | "idempotency_key_reused" | "payload_too_large" | "unsupported_media_type" | "validation_failed" | "cap_exceeded" | "rate_limited" | "code_resend_too_soon" | "daily_limit_reached" | "code_attempts_exceeded" | "cross_site_request" | "invalid_transition" | "internal" | "code_delivery_failed" | "credentials_invalid" | "operator_locked" | "forbidden" | "csrf_token_invalid" | "choice_unavailable" | "payment_not_open" | "utr_already_used" | "already_rated" | "own_admin_account" | "last_admin";
+        ErrorCode: "bad_request" | "code_invalid" | "code_expired" | "unauthorized" | "not_eligible" | "not_found" | "method_not_allowed" | "certification_out_of_order" | "certification_incomplete" | "open_order_exists" | "kfs_changed" | "idempotency_key_reused" | "payload_too_large" | "unsupported_media_type" | "validation_failed" | "cap_exceeded" | "rate_limited" | "code_resend_too_soon" | "daily_limit_reached" | "code_attempts_exceeded" | "cross_site_request" | "invalid_transition" | "internal" | "code_delivery_failed" | "credentials_invalid" | "operator_locked" | "forbidden" | "csrf_token_invalid" | "choice_unavailable" | "payment_not_open" | "utr_already_used" | "already_rated" | "provider_unavailable";
         ExtendedInfo: {
             consent: boolean;
             contact1Name: string;
@@ -2852,6 +2556,14 @@ export interface components {
             bankCode: string | null;
             /** @description `bank_transfer`: the collection account. */
             bankName: string | null;
+            /** @description `dragonpay`: where the payment's reference can be paid (outlets, banks); empty for the other types. */
+            channels: string[];
+            /**
+             * Format: int64
+             * @description On a payment whose instructions expire (a virtual account, a Dragonpay reference): when, epoch milliseconds;
+             *     null otherwise.
+             */
+            expiresAt: number | null;
             ifsc: string | null;
             method: components["schemas"]["PaymentMethod"];
             /** @description Who the money goes to. */
@@ -3185,20 +2897,6 @@ export interface components {
             orderNo: string;
             status: components["schemas"]["OrderState"];
         };
-        OperatorAccountView: {
-            /**
-             * Format: int64
-             * @description Epoch milliseconds.
-             */
-            createdAt: number;
-            /** @description False when disabled: cannot sign in, no live session. */
-            enabled: boolean;
-            id: string;
-            /** @description True while locked out after wrong passwords. */
-            locked: boolean;
-            roles: components["schemas"]["Role"][];
-            username: string;
-        };
         OperatorView: {
             id: string;
             roles: components["schemas"]["Role"][];
@@ -3247,10 +2945,6 @@ export interface components {
             /** Format: int64 */
             totalRepayable: number;
         };
-        PasswordRequest: {
-            /** @description At least 12 characters. */
-            password: string;
-        };
         PaymentConfirmRequest: {
             /**
              * Format: int64
@@ -3269,7 +2963,7 @@ export interface components {
          * @description How the borrower pays.
          * @enum {string}
          */
-        PaymentMethod: "upi" | "bank_transfer" | "virtual_account";
+        PaymentMethod: "upi" | "bank_transfer" | "virtual_account" | "dragonpay";
         PaymentRejectRequest: {
             /**
              * @description Why; shown to the borrower. Required, at most 500 characters.
@@ -3574,16 +3268,6 @@ export interface components {
          * @enum {string}
          */
         Role: "admin" | "reviewer" | "finance" | "support";
-        RolesRequest: {
-            /**
-             * @description One or more of `admin`, `reviewer`, `finance`, `support`: the operator's roles after the change.
-             * @example [
-             *       "reviewer",
-             *       "support"
-             *     ]
-             */
-            roles: string[];
-        };
         SampleCost: {
             /** Format: int64 */
             amount: number;
@@ -3654,6 +3338,13 @@ export interface components {
              * @example 412345678901
              */
             utr: string;
+        };
+        VerificationCodeRequest: {
+            /**
+             * @description What the code is for: `bank_account` (changing the bank account on file).
+             * @example bank_account
+             */
+            purpose: string;
         };
         /**
          * @description Xendit's fixed-virtual-account paid callback body.
@@ -4733,7 +4424,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description validation_failed or cap_exceeded */
+            /** @description validation_failed (e.g. `agreementHash`: the agreement changed since it was read) or cap_exceeded */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5069,6 +4760,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description provider_unavailable: the virtual-account provider is down or slow; nothing was stored */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     borrower_create_payment: {
@@ -5172,6 +4872,15 @@ export interface operations {
             };
             /** @description internal */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description provider_unavailable: the virtual-account provider is down or slow; nothing was stored */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5878,6 +5587,110 @@ export interface operations {
             };
         };
     };
+    send_verification_code: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["VerificationCodeRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["VerificationCodeRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_CodeSent"];
+                };
+            };
+            /** @description bad_request: the body could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description cross_site_request */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payload_too_large: the body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unsupported_media_type: neither JSON nor form-encoded */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed: `purpose` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description code_resend_too_soon or daily_limit_reached */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description code_delivery_failed */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     console_applications: {
         parameters: {
             query: {
@@ -6177,461 +5990,6 @@ export interface operations {
                 };
             };
             401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description internal */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    console_operators: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Envelope_Vec_OperatorAccountView"];
-                };
-            };
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description forbidden: not admin */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description internal */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    console_create_operator: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["CreateOperatorRequest"];
-                "application/x-www-form-urlencoded": components["schemas"]["CreateOperatorRequest"];
-            };
-        };
-        responses: {
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Envelope_OperatorAccountView"];
-                };
-            };
-            /** @description bad_request: the body could not be read */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description forbidden (not admin), csrf_token_invalid or cross_site_request */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description payload_too_large: the body is over the limit */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description unsupported_media_type: neither JSON nor form-encoded */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description validation_failed: `username` (taken), `password`, `roles` */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description internal */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    console_disable_operator: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The operator's id */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Envelope_OperatorAccountView"];
-                };
-            };
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description forbidden (not admin), csrf_token_invalid or cross_site_request */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description own_admin_account or last_admin */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description internal */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    console_enable_operator: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The operator's id */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Envelope_OperatorAccountView"];
-                };
-            };
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description forbidden (not admin), csrf_token_invalid or cross_site_request */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description internal */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    console_reset_operator_password: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The operator's id */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["PasswordRequest"];
-                "application/x-www-form-urlencoded": components["schemas"]["PasswordRequest"];
-            };
-        };
-        responses: {
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Envelope_OperatorAccountView"];
-                };
-            };
-            /** @description bad_request: the body could not be read */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description forbidden (not admin), csrf_token_invalid or cross_site_request */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description payload_too_large: the body is over the limit */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description unsupported_media_type: neither JSON nor form-encoded */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description validation_failed: `password` */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description internal */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    console_operator_roles: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The operator's id */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["RolesRequest"];
-                "application/x-www-form-urlencoded": components["schemas"]["RolesRequest"];
-            };
-        };
-        responses: {
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Envelope_OperatorAccountView"];
-                };
-            };
-            /** @description bad_request: the body could not be read */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description forbidden (not admin), csrf_token_invalid or cross_site_request */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description own_admin_account or last_admin */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description payload_too_large: the body is over the limit */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description unsupported_media_type: neither JSON nor form-encoded */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description validation_failed: `roles` */
-            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7329,355 +6687,6 @@ export interface operations {
                 };
             };
             /** @description validation_failed: `market` */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description internal */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    console_products: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Envelope_Vec_ConsoleProductView"];
-                };
-            };
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description forbidden: not admin */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description internal */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    console_create_product: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** @description The product definition (docs/MONEY.md §7) as JSON */
-        requestBody: {
-            content: {
-                "application/json": Record<string, never>;
-            };
-        };
-        responses: {
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Envelope_ConsoleProductView"];
-                };
-            };
-            /** @description bad_request: the body could not be read */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description forbidden (not admin), csrf_token_invalid or cross_site_request */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description payload_too_large: the body is over the limit */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description unsupported_media_type: neither JSON nor form-encoded */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description validation_failed: `product`, `code` (taken), `amount`, `interest` or `lateCharge` (a cap, named) */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description internal */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    console_edit_product: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The product code */
-                code: string;
-            };
-            cookie?: never;
-        };
-        /** @description The product definition (docs/MONEY.md §7) as JSON; `code` may be left out */
-        requestBody: {
-            content: {
-                "application/json": Record<string, never>;
-            };
-        };
-        responses: {
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Envelope_ConsoleProductView"];
-                };
-            };
-            /** @description bad_request: the body could not be read */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description forbidden (not admin), csrf_token_invalid or cross_site_request */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description payload_too_large: the body is over the limit */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description unsupported_media_type: neither JSON nor form-encoded */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description validation_failed: `product`, `market` or `code` (immutable), `amount`, `interest` or `lateCharge` (a cap, named) */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description internal */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    console_disable_product: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The product code */
-                code: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Envelope_ConsoleProductView"];
-                };
-            };
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description forbidden (not admin), csrf_token_invalid or cross_site_request */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description internal */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    console_enable_product: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The product code */
-                code: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Envelope_ConsoleProductView"];
-                };
-            };
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description forbidden (not admin), csrf_token_invalid or cross_site_request */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description validation_failed: it breaks today's caps */
             422: {
                 headers: {
                     [name: string]: unknown;

@@ -27,7 +27,8 @@ export interface FormValues {
     contact2Phone: string;
     consent: boolean;
   };
-  bank: { bankCode: string; accountNumber: string; accountNumberConfirm: string; ifsc: string };
+  /** `verificationCode`: the code sent to the borrower's phone, asked when an account on file changes. */
+  bank: { bankCode: string; accountNumber: string; accountNumberConfirm: string; ifsc: string; verificationCode: string };
 }
 
 export type FieldName<S extends CertStep> = keyof FormValues[S] & string;
@@ -70,7 +71,7 @@ export const FIELD_ORDER: { [S in CertStep]: FieldName<S>[] } = {
   personal: ['education', 'maritalStatus', 'residenceType', 'regionCode', 'cityCode', 'address', 'postalCode'],
   job: ['employmentType', 'employerName', 'income', 'payDay'],
   extended: ['contact1Name', 'contact1Relation', 'contact1Phone', 'contact2Name', 'contact2Relation', 'contact2Phone', 'consent'],
-  bank: ['bankCode', 'accountNumber', 'accountNumberConfirm', 'ifsc'],
+  bank: ['bankCode', 'accountNumber', 'accountNumberConfirm', 'ifsc', 'verificationCode'],
 };
 
 /** What the checks need besides the values. */
@@ -278,6 +279,7 @@ export function initialValues<S extends CertStep>(
       accountNumber: d?.accountNumber ?? '',
       accountNumberConfirm: '',
       ifsc: d?.ifsc ?? '',
+      verificationCode: '',
     }),
   };
   return (all[step] as unknown as (d: StepData[S] | null) => FormValues[S])(saved);
@@ -301,12 +303,14 @@ export function requestBody<S extends CertStep>(step: S, values: FormValues[S], 
       };
       return { ...v, contact1Name: tidy(v.contact1Name), contact2Name: tidy(v.contact2Name), contact1Phone: e164(v.contact1Phone), contact2Phone: e164(v.contact2Phone) };
     },
-    bank: (v: FormValues['bank']): BankInfo => ({
+    bank: (v: FormValues['bank']): BankInfo & { verificationCode?: string } => ({
       bankCode: v.bankCode,
       accountNumber: v.accountNumber,
       // A masked number sent back keeps the stored one and needs no confirmation.
       ...(!isMasked(v.accountNumber) && { accountNumberConfirm: v.accountNumberConfirm }),
       ...(rules.enums.ifscRequired && { ifsc: v.ifsc }),
+      // Changing an account on file needs the code sent to the borrower's phone (the server says when).
+      ...(v.verificationCode.trim() !== '' && { verificationCode: v.verificationCode.trim() }),
     }),
   };
   return (all[step] as unknown as (v: FormValues[S]) => StepData[S])(values);

@@ -1,11 +1,13 @@
 import { Button } from 'antd-mobile';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { errorText } from '@/shared/api/error-text';
 import { useMarket } from '@/shared/market/market-context';
 import { formatMoney } from '@/shared/money/format-money';
 import { formatPhoneInput } from '@/shared/phone/phone';
 import type { CertStep, StepData } from '../../api/certification';
 import type { Cities, Enums } from '../../api/reference-data';
+import { useSendVerificationCode } from '../../api/verification-code';
 import { AccountNumberInput } from '../../ui/account-number-input';
 import { DateOfBirthField } from '../../ui/date-of-birth-field';
 import { DigitsInput } from '../../ui/digits-input';
@@ -234,6 +236,11 @@ function ExtendedForm({ saved, enums }: { saved: StepData['extended'] | null; en
 function BankForm({ saved, enums }: { saved: StepData['bank'] | null; enums: Enums }) {
   const { t } = useTranslation();
   const form = useStepForm('bank', saved, { enums });
+  // An account on file is changed only with the code sent to the borrower's phone (and never while a loan is open:
+  // the server says so under the account number).
+  const changing =
+    saved !== null &&
+    (form.values.bankCode !== saved.bankCode || !isMasked(form.values.accountNumber) || (enums.ifscRequired && form.values.ifsc !== (saved.ifsc ?? '')));
   const account = form.bind('accountNumber');
   const kept = isMasked(account.value);
   const bank = enums.banks.find((candidate) => candidate.code === form.values.bankCode);
@@ -261,7 +268,35 @@ function BankForm({ saved, enums }: { saved: StepData['bank'] | null; enums: Enu
           autoComplete="off"
         />
       )}
+      {changing && <VerificationCodeField field={form.bind('verificationCode')} />}
     </FormShell>
+  );
+}
+
+/** The code that allows changing the bank account: sent on request to the borrower's own phone, typed here. */
+function VerificationCodeField({ field }: { field: { id: string; value: string; onChange: (value: string) => void; error?: string } }) {
+  const { t } = useTranslation();
+  const send = useSendVerificationCode('bank_account');
+  const problem = send.error && send.error.status !== 401 ? errorText(send.error, t) : null;
+  return (
+    <fieldset className="cert-form__group cert-form__verify">
+      <legend className="cert-form__legend">{t('cert.verify.title')}</legend>
+      <p className="cert-form__intro">{t('cert.verify.intro')}</p>
+      <Button block fill="outline" color="primary" loading={send.isPending} onClick={() => send.mutate()}>
+        {send.isSuccess ? t('cert.verify.resend') : t('cert.verify.send')}
+      </Button>
+      {send.isSuccess && (
+        <p className="cert-form__sent" role="status">
+          {t('cert.verify.sent', { phone: send.data.phoneMasked })}
+        </p>
+      )}
+      {problem && (
+        <p className="field__error" role="alert">
+          {problem}
+        </p>
+      )}
+      <DigitsInput {...field} label={t('cert.verify.label')} maxLength={6} autoComplete="one-time-code" />
+    </fieldset>
   );
 }
 

@@ -398,6 +398,53 @@ describe('bank account', () => {
     expect(field('Account number again')).toHaveValue('');
   });
 
+  it('changing an account on file asks for the code sent to the phone, and shows the server’s refusals at their fields', async () => {
+    let answer: Handler = () =>
+      refusal(422, 'validation_failed', 'Check the fields.', { fields: { verificationCode: 'This code is not correct.' } });
+    const api = certApi('IN', {
+      saved: { bank: { bankCode: 'HDFC', accountNumber: '**** **** 4321', ifsc: 'HDFC0000001' } },
+      answers: { bank: (call) => answer(call) },
+      handlers: { 'POST /api/v1/borrower/verification-code': () => ok({ resendSeconds: 60, expiresInSeconds: 300, phoneMasked: '+91 ******3210' }) },
+    });
+    const user = await open('/app/certification/bank?lang=1', 'Account number');
+    // Keeping the account asks for nothing.
+    expect(screen.queryByLabelText('Code from the SMS')).toBeNull();
+    await user.clear(field('Account number'));
+    await user.type(field('Account number'), '999988887777');
+    await user.type(field('Account number again'), '999988887777');
+    expect(screen.getByRole('group', { name: 'Confirm it is you' })).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Send me a code' }));
+    expect(await screen.findByText('Code sent to +91 ******3210. It is valid for 5 minutes.')).toBeInTheDocument();
+    expect(api.callsTo('POST', '/api/v1/borrower/verification-code')[0]!.body).toEqual({ purpose: 'bank_account' });
+    expect(screen.getByRole('button', { name: 'Send a new code' })).toBeInTheDocument();
+    await user.type(field('Code from the SMS'), '123455');
+    await save(user);
+    await waitFor(() => expect(errorOf('Code from the SMS')).toBe('This code is not correct.'));
+    expect(api.saves('bank')[0]).toMatchObject({ accountNumber: '999988887777', verificationCode: '123455' });
+
+    // While a loan is open the server refuses the change under the account number.
+    answer = () =>
+      refusal(422, 'validation_failed', 'Check the fields.', {
+        fields: { accountNumber: 'Your bank account cannot change while you have a loan under review, approved or not yet repaid.' },
+      });
+    await user.clear(field('Code from the SMS'));
+    await user.type(field('Code from the SMS'), '123456');
+    await save(user);
+    await waitFor(() => expect(errorOf('Account number')).toContain('cannot change while you have a loan'));
+  });
+
+  it('says why a code could not be sent (a minute between codes)', async () => {
+    certApi('ID', {
+      saved: { bank: { bankCode: 'BCA', accountNumber: '**** **** 7890' } },
+      handlers: { 'POST /api/v1/borrower/verification-code': () => refusal(429, 'code_resend_too_soon', 'Tunggu sebentar sebelum meminta kode baru.') },
+    });
+    const user = await open('/app/certification/bank', 'Nomor rekening');
+    await user.clear(field('Nomor rekening'));
+    await user.type(field('Nomor rekening'), '1234567890');
+    await user.click(screen.getByRole('button', { name: 'Kirim kode' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(/Tunggu|tunggu|menit|detik/);
+  });
+
   it('has no IFSC in Indonesia', async () => {
     const api = certApi('ID');
     const user = await open('/app/certification/bank', 'Nomor rekening');

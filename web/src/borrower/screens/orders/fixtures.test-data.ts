@@ -45,6 +45,7 @@ export const ORDER_DISBURSED = {
 };
 
 export const AGREEMENT = {
+  agreementHash: 'a6'.repeat(32),
   orderNo: ORDER_SUMMARY.orderNo,
   title: 'Loan agreement KL-261123-7F3K9Q',
   acceptedAt: ORDER_SUMMARY.createdAt,

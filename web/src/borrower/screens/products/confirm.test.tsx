@@ -53,6 +53,7 @@ describe('confirming a loan', () => {
       amount: 600000,
       termCode: '14dx3',
       kfsHash: KFS_IN.contentHash,
+      agreementHash: AGREEMENT_PREVIEW.agreementHash,
       idempotencyKey: expect.stringMatching(/^[A-Za-z0-9_-]{8,64}$/),
     });
     // The answer was put in the cache: the detail needed no second request.
@@ -173,6 +174,35 @@ describe('confirming a loan', () => {
     const calls = api.callsTo('POST', '/api/v1/borrower/orders');
     expect(calls.map((call) => (call.body as { kfsHash: string }).kfsHash)).toEqual([KFS_IN.contentHash, 'f'.repeat(64)]);
     expect(keyOf(calls[0]!)).not.toBe(keyOf(calls[1]!));
+  });
+
+  it('an agreement that changed since it was read is shown again, unaccepted, and the new one is sent', async () => {
+    let changed = true;
+    const fresh = { ...AGREEMENT_PREVIEW, agreementHash: 'b7'.repeat(32), borrower: { ...AGREEMENT_PREVIEW.borrower, bankAccountMasked: '**** **** 7777' } };
+    const api = confirming({
+      'POST /api/v1/borrower/apply/agreement': () => ok(changed ? AGREEMENT_PREVIEW : fresh),
+      'POST /api/v1/borrower/orders': () => {
+        if (!changed) return ok(ORDER_DETAIL, 201);
+        changed = false;
+        return refusal(422, 'validation_failed', 'Check the fields.', {
+          fields: { agreementHash: 'Your details in the agreement changed since you read it. Please review the agreement again.' },
+        });
+      },
+    });
+    const user = userEvent.setup();
+    renderBorrower(CONFIRM_URL);
+    const confirm = await screen.findByRole('button', { name: 'Confirm' }, { timeout: 5000 });
+    await user.click(screen.getByRole('checkbox', { name: ACCEPT }));
+    await user.click(confirm);
+    expect(await screen.findByText('Your agreement has changed')).toBeInTheDocument();
+    expect(screen.getByText(/Please review the agreement again/)).toBeInTheDocument();
+    expect(await screen.findAllByText(/\*\*\*\* \*\*\*\* 7777/)).not.toHaveLength(0);
+    expect(screen.getByRole('checkbox', { name: ACCEPT })).not.toBeChecked();
+    await user.click(screen.getByRole('checkbox', { name: ACCEPT }));
+    await user.click(screen.getByRole('button', { name: 'Confirm' }));
+    await waitFor(() => expect(window.location.pathname).toBe('/app/orders/KL-261123-7F3K9Q'));
+    const hashes = api.callsTo('POST', '/api/v1/borrower/orders').map((call) => (call.body as { agreementHash: string }).agreementHash);
+    expect(hashes).toEqual([AGREEMENT_PREVIEW.agreementHash, fresh.agreementHash]);
   });
 
   it('says why a confirmation was refused and where to go, with no way to send it again', async () => {

@@ -194,10 +194,11 @@ function ConfirmPanel({
   const accepted = acceptedHash === kfs.contentHash && agreement !== null;
 
   const onConfirm = () => {
-    if (!accepted || confirm.isPending) return;
+    if (!accepted || confirm.isPending || agreement === null) return;
     const of = { ...request, kfsHash: kfs.contentHash };
     confirm.mutate(
-      { ...of, idempotencyKey: idempotencyKeyFor(of, sessionStorageOrNull()) },
+      // The agreement read is sent with it: the server freezes it only if it is still what it would freeze.
+      { ...of, agreementHash: agreement.agreementHash, idempotencyKey: idempotencyKeyFor(of, sessionStorageOrNull()) },
       {
         // Replace: going back from the new loan should not land on a statement that is already confirmed.
         onSuccess: (order) => {
@@ -205,7 +206,7 @@ function ConfirmPanel({
           void navigate(`/orders/${encodeURIComponent(order.orderNo)}`, { replace: true, state });
         },
         onError: (error) => {
-          if (error.code === 'kfs_changed') {
+          if (error.code === 'kfs_changed' || error.fields.agreementHash) {
             setAcceptedHash(null);
             onKfsChanged();
           }
@@ -222,6 +223,14 @@ function ConfirmPanel({
         <div className="confirm__problem" role="alert">
           <p className="confirm__problem-title">{t('confirm.changed.title')}</p>
           <p>{t('confirm.changed.text')}</p>
+        </div>
+      );
+    } else if (confirm.error.fields.agreementHash) {
+      // The borrower's particulars in the agreement changed since it was read (e.g. a new bank account).
+      problem = (
+        <div className="confirm__problem" role="alert">
+          <p className="confirm__problem-title">{t('confirm.agreementChanged.title')}</p>
+          <p>{confirm.error.fields.agreementHash}</p>
         </div>
       );
     } else {

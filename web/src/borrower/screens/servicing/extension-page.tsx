@@ -15,6 +15,7 @@ import { LoadingState, StateNotice } from '../../ui/state-notice';
 import { formatDate } from '../products/format';
 import { LoadFailed, useMoney } from './common';
 import { MethodPicker } from './method-picker';
+import { paymentScreen } from './payment-screen';
 import './servicing.css';
 
 /** The extension ("repay delay"): its fee, the new due date and the revised schedule, before accepting it. */
@@ -57,7 +58,7 @@ function ExtensionDetails({ extension, types }: { extension: Extension; types: P
     );
     accept.mutate(
       { method, idempotencyKey },
-      { onSuccess: (payment) => void navigate(`/payments/${encodeURIComponent(payment.paymentId)}`, { replace: true }) },
+      { onSuccess: (payment) => void navigate(paymentScreen(payment), { replace: true }) },
     );
   };
   return (

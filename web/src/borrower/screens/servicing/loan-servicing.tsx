@@ -47,6 +47,20 @@ export function RepaySection({ order }: { order: OrderDetail }) {
           <p className="kfs__note">{t('servicing.repay.outstanding', { amount: money(repayment.data.outstanding) })}</p>
           {repayment.data.choices.length === 0 ? (
             <p className="kfs__note">{t('servicing.repay.none')}</p>
+          ) : repayment.data.verifying ? (
+            // While a submitted UTR is verified nothing else can be paid: the choices show, but cannot be chosen.
+            <>
+              <ul className="choices choices--verifying" aria-describedby="repay-verifying">
+                {repayment.data.choices.map((choice) => (
+                  <li key={choice.choice}>
+                    <ChoiceRow choice={choice} />
+                  </li>
+                ))}
+              </ul>
+              <p className="kfs__note" id="repay-verifying">
+                {t('servicing.repay.verifyingChoices')}
+              </p>
+            </>
           ) : (
             <ul className="choices">
               {repayment.data.choices.map((choice) => (
@@ -66,12 +80,29 @@ export function RepaySection({ order }: { order: OrderDetail }) {
 }
 
 function ChoiceLink({ orderPath, choice }: { orderPath: string; choice: RepaymentChoiceView }) {
-  const { t } = useTranslation();
-  const money = useMoney();
-  const market = useMarket();
   const to = choice.choice === 'extension' ? `${orderPath}/extension` : `${orderPath}/pay/${choice.choice}`;
   return (
     <Link className={`choice choice--${choice.choice}`} to={to}>
+      <ChoiceContent choice={choice} />
+    </Link>
+  );
+}
+
+/** A choice that cannot be taken now (a payment is being verified): shown, greyed, not a link. */
+function ChoiceRow({ choice }: { choice: RepaymentChoiceView }) {
+  return (
+    <div className={`choice choice--${choice.choice} choice--disabled`} aria-disabled="true">
+      <ChoiceContent choice={choice} />
+    </div>
+  );
+}
+
+function ChoiceContent({ choice }: { choice: RepaymentChoiceView }) {
+  const { t } = useTranslation();
+  const money = useMoney();
+  const market = useMarket();
+  return (
+    <>
       <span className="choice__text">
         <span className="choice__name">{t(`servicing.choice.${choice.choice}`)}</span>
         <span className="choice__hint">
@@ -81,7 +112,7 @@ function ChoiceLink({ orderPath, choice }: { orderPath: string; choice: Repaymen
         </span>
       </span>
       <span className="choice__amount">{money(choice.amount)}</span>
-    </Link>
+    </>
   );
 }
 

@@ -12,6 +12,7 @@ import { Screen } from '../../layout/screen';
 import { LoadingState, StateNotice } from '../../ui/state-notice';
 import { LoadFailed, useMoney } from './common';
 import { MethodPicker } from './method-picker';
+import { paymentScreen } from './payment-screen';
 import './servicing.css';
 
 const CHOICES: readonly string[] = ['due', 'payoff', 'cooling_off'];
@@ -35,6 +36,8 @@ export function PayPage() {
         <LoadFailed error={repayment.error} title={t('servicing.repay.loadFailed')} onRetry={() => void repayment.refetch()} />
       ) : types.isError ? (
         <LoadFailed error={types.error} title={t('servicing.pay.typesFailed')} onRetry={() => void types.refetch()} />
+      ) : repayment.data.verifying ? (
+        <StateNotice kind="empty" title={t('servicing.pay.verifying')} text={t('servicing.pay.verifyingText')} />
       ) : !CHOICES.includes(choice) || !offered ? (
         <StateNotice kind="empty" title={t('servicing.pay.unavailable')} text={t('servicing.pay.unavailableText')} />
       ) : types.data.length === 0 ? (
@@ -75,7 +78,7 @@ function PayForm({
     const idempotencyKey = paymentKeyFor({ orderNo, choice, method, amount, today }, sessionStorageOrNull());
     create.mutate(
       { choice, method, idempotencyKey },
-      { onSuccess: (payment) => void navigate(`/payments/${encodeURIComponent(payment.paymentId)}`, { replace: true }) },
+      { onSuccess: (payment) => void navigate(paymentScreen(payment), { replace: true }) },
     );
   };
   const problem = create.error && create.error.status !== 401 ? create.error : null;

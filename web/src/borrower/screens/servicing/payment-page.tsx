@@ -1,7 +1,7 @@
 import { Button } from 'antd-mobile';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useParams } from 'react-router';
+import { Link, Navigate, useParams } from 'react-router';
 import { errorText } from '@/shared/api/error-text';
 import { useMarket } from '@/shared/market/market-context';
 import { sessionStorageOrNull } from '../../boot';
@@ -13,6 +13,7 @@ import { LoadingState } from '../../ui/state-notice';
 import { TextField } from '../../ui/text-field';
 import { formatDate } from '../products/format';
 import { CopyRow, LoadFailed, useMoney } from './common';
+import { paymentScreen } from './payment-screen';
 import './servicing.css';
 
 /** One payment: how to pay it (UPI, bank transfer with its reference, or the virtual account), then its UTR. */
@@ -27,6 +28,8 @@ export function PaymentPage() {
         <LoadingState />
       ) : payment.isError ? (
         <LoadFailed error={payment.error} title={t('servicing.payment.loadFailed')} onRetry={() => void payment.refetch()} />
+      ) : payment.data.method === 'dragonpay' ? (
+        <Navigate to={paymentScreen(payment.data)} replace />
       ) : (
         <PaymentDetails payment={payment.data} />
       )}

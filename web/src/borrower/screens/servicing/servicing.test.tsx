@@ -113,6 +113,26 @@ describe('the loan page after payout', () => {
     expect(await screen.findByText(/Payment received, verifying/)).toBeInTheDocument();
   });
 
+  it('while a submitted UTR is verified the choices show but cannot be tapped, and paying says so', async () => {
+    fakeApi({
+      [`GET ${ORDER}`]: () => ok({ ...ORDER_DISBURSED, status: 'overdue' }),
+      [`GET ${ORDER}/repayment`]: () => ok({ ...REPAYMENT, verifying: true }),
+      'GET /api/v1/borrower/payment-types': () => ok(TYPES),
+    }).signIn();
+    const view = renderBorrower(`/app/orders/${NO}?lang=1`);
+    expect(await screen.findByText(/Payment received, verifying/)).toBeInTheDocument();
+    const section = screen.getByRole('heading', { name: 'Repay' }).closest('section')!;
+    expect(within(section).getAllByRole('link').map((link) => text(link))).toEqual(['See the installment plan']);
+    expect(within(section).getByText('Pay this installment').closest('[aria-disabled="true"]')).not.toBeNull();
+    expect(within(section).getByText(/You can choose how to repay again once it is confirmed or rejected/)).toBeInTheDocument();
+    view.unmount();
+
+    // A pay link opened anyway (a bookmark, another tab) shows the state instead of the form.
+    renderBorrower(`/app/orders/${NO}/pay/due?lang=1`);
+    expect(await screen.findByRole('heading', { name: 'Your payment is being verified' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /^Pay / })).not.toBeInTheDocument();
+  });
+
   it('when the loan has ended, asks for a rating once and offers to borrow again', async () => {
     const api = fakeApi({
       [`GET ${ORDER}`]: () => ok({ ...ORDER_DISBURSED, status: 'repaid' }),
@@ -281,6 +301,66 @@ describe('paying', () => {
     fakeApi({ [`GET ${ORDER}/repayment`]: () => ok({ ...REPAYMENT, choices: [] }), 'GET /api/v1/borrower/payment-types': () => ok(TYPES) }).signIn();
     renderBorrower(`/app/orders/${NO}/pay/cooling_off?lang=1`);
     expect(await screen.findByRole('heading', { name: 'Not available now' })).toBeInTheDocument();
+  });
+});
+
+const DRAGONPAY_PAYMENT = {
+  ...PAYMENT,
+  paymentId: 'pay-dp',
+  method: 'dragonpay',
+  currency: 'IDR',
+  amount: 1500000,
+  reference: 'KPDR7GN8PY01',
+  instructions: {
+    method: 'dragonpay',
+    payeeName: 'PT Kilat Dana Indonesia',
+    upiId: null,
+    upiUri: null,
+    bankName: null,
+    accountNumber: null,
+    ifsc: null,
+    bankCode: null,
+    virtualAccount: null,
+    channels: ['Alfamart', 'Indomaret'],
+    expiresAt: Date.UTC(2099, 0, 2, 3, 30),
+  },
+};
+
+describe('Dragonpay', () => {
+  it('choosing Dragonpay opens its payment instructions: reference, amount, where to pay and until when', async () => {
+    const api = fakeApi({
+      [`GET ${ORDER}/repayment`]: () => ok({ ...REPAYMENT, currency: 'IDR' }),
+      'GET /api/v1/borrower/payment-types': () =>
+        ok([{ ...DRAGONPAY_PAYMENT.instructions, method: 'virtual_account', bankCode: 'BCA', channels: [], expiresAt: null }, { ...DRAGONPAY_PAYMENT.instructions, expiresAt: null }]),
+      [`POST ${ORDER}/payments`]: () => ok(DRAGONPAY_PAYMENT),
+      'GET /api/v1/borrower/payments/pay-dp': () => ok(DRAGONPAY_PAYMENT),
+    });
+    api.signIn();
+    const user = userEvent.setup();
+    renderBorrower(`/app/orders/${NO}/pay/due?lang=id`);
+    await user.click(await screen.findByRole('radio', { name: /Dragonpay/ }));
+    await user.click(screen.getByRole('button', { name: /^Bayar / }));
+    await waitFor(() => expect(window.location.pathname).toBe('/app/dragonpayPaymentInstructions/pay-dp'));
+    expect(api.callsTo('POST', `${ORDER}/payments`)[0]!.body).toMatchObject({ choice: 'due', method: 'dragonpay' });
+    expect(await screen.findByRole('heading', { level: 1, name: 'Instruksi pembayaran' })).toBeInTheDocument();
+    expect(screen.getByText('KPDR7GN8PY01')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Salin Nomor referensi' })).toBeInTheDocument();
+    expect(screen.getByText('Alfamart')).toBeInTheDocument();
+    expect(screen.getByText('Indomaret')).toBeInTheDocument();
+    expect(screen.getByText(/^Bayar sebelum 2 Jan 2099/)).toBeInTheDocument();
+    expect(screen.getByText('Menunggu transfer Anda')).toHaveClass('payment-status--pending');
+  });
+
+  it('the instructions page has its loading and error states, in English too', async () => {
+    let answer = () => refusal(503, 'internal', 'Service unavailable.');
+    fakeApi({ 'GET /api/v1/borrower/payments/pay-dp': () => answer() }).signIn();
+    const user = userEvent.setup();
+    renderBorrower('/app/dragonpayPaymentInstructions/pay-dp?lang=1');
+    expect(await screen.findByText('The payment instructions could not be loaded.')).toBeInTheDocument();
+    answer = () => ok({ ...DRAGONPAY_PAYMENT, currency: 'INR' });
+    await user.click(screen.getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByRole('heading', { name: /^Pay ₹15,000 with this reference number$/ })).toBeInTheDocument();
+    expect(screen.getByText('Where to pay')).toBeInTheDocument();
   });
 });
 
