@@ -556,6 +556,9 @@ async fn the_benchmarks_seeded_loans_are_charged_and_replay_like_paid_out_ones()
     assert_eq!(again.late_charges, 0);
 }
 
+/// A timeline row: status, event, actor, actor id, time.
+type TimelineRow = (String, Option<String>, String, Option<String>, i64);
+
 /// An order's timeline and audit entries as `apply_in` and `apply_many_in` write them, the order number in the audit
 /// texts replaced so that two orders' rows compare.
 async fn written_for(app: &TestApp, order_id: &str) -> (String, Vec<String>, Vec<String>) {
@@ -565,7 +568,7 @@ async fn written_for(app: &TestApp, order_id: &str) -> (String, Vec<String>, Vec
             .fetch_one(app.db.pool())
             .await
             .unwrap();
-    let timeline: Vec<(String, Option<String>, String, Option<String>, i64)> = sqlx::query_as(
+    let timeline: Vec<TimelineRow> = sqlx::query_as(
         "SELECT status, event, actor, actor_id, at FROM order_events WHERE order_id = $1 ORDER BY at",
     )
     .bind(order_id)
