@@ -1,12 +1,12 @@
 //! The overdue job for one market's business date (docs/MONEY.md §9): for every open loan, the late charges the money
 //! engine says are due that day ([`late_charges_due`]: as the KFS states them, never compounding, nothing while a UTR
 //! waits, Indonesia's dated daily and total caps), posted as ledger entries; the order moved to overdue (or back, once
-//! nothing is overdue) through `orders::apply_in`; and the day's reminders queued.
+//! nothing is overdue) through `orders::apply_many_in` (the batched `apply_in`); and the day's reminders queued.
 //!
 //! One runner per market and business date: the run is claimed by inserting its `job_runs` row, which only one
 //! server's insert wins. Each order's posting is idempotent on its own as well (a day charged is never charged again),
 //! so a second sweep of the same date, or one that overlaps another, posts nothing more. Loans are read and written
-//! a page at a time: one transaction per page, a few queries each, no round trip per installment.
+//! a page at a time: one transaction per page, a few queries each, no round trip per order or installment.
 
 use std::collections::{BTreeSet, HashMap};
 
@@ -244,11 +244,12 @@ async fn sweep_page(
         .collect();
     tx.append_entries(&batch, now).await?;
     report.late_charges = batch.len() as u64;
+    // The page's status changes in a few statements (not four per order), through the state machine as ever.
     let actor = Actor::System("overdue_job");
-    for (order_id, event) in events {
-        orders::apply_in(&mut tx, order_id, event, &actor, now)
-            .await
-            .map_err(anyhow::Error::from)?;
+    orders::apply_many_in(&mut tx, &events, &actor, now)
+        .await
+        .map_err(anyhow::Error::from)?;
+    for (_, event) in &events {
         match event {
             OrderEvent::FallOverdue => report.fell_overdue += 1,
             _ => report.caught_up += 1,

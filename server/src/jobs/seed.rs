@@ -11,8 +11,8 @@ use crate::store::jobs::SeedLoan;
 use crate::store::loans::{NewEntry, date_code};
 use crate::store::new_id;
 
-/// Loans per transaction.
-const BATCH: usize = 2000;
+/// Loans copied per transaction.
+const BATCH: usize = 50_000;
 
 /// Writes `loans` disbursed loans of `product` for `amount` over `term`, paid out on `payout`; returns the number of
 /// installments written.
@@ -42,39 +42,52 @@ pub async fn open_loans(
     let opening = plan.opening_entries();
     let now = s.clock.now_ms();
     let tag = &new_id()[..8];
-    let mut written = 0;
+    if loans == 0 {
+        return Ok(0);
+    }
+    // The first loan written row by row (as finance's payout writes one), every other one a copy of it made by the
+    // database: a few set-based statements per batch, whatever the number of loans.
+    let template = SeedLoan {
+        order_id: new_id(),
+        order_no: format!("SEED{tag}T"),
+        borrower_id: new_id(),
+        market: market.code(),
+        product_code: quote.product_code.clone(),
+        product_name: quote.product_name.clone(),
+        term_code: quote.term.code.clone(),
+        currency: quote.currency.code(),
+        amount,
+        net_disbursed: quote.net_disbursed.minor(),
+        total_repayable: quote.total_repayable.minor(),
+        payout_date: date_code(payout),
+        plan_json,
+    };
+    let entries: Vec<NewEntry<'_>> = opening
+        .iter()
+        .zip(0u64..)
+        .map(|(entry, seq)| NewEntry {
+            order_id: &template.order_id,
+            seq,
+            entry,
+        })
+        .collect();
+    let mut tx = s.db.begin().await?;
+    tx.insert_seed_loans(std::slice::from_ref(&template), now)
+        .await?;
+    tx.append_entries(&entries, now).await?;
+    tx.commit().await?;
+    let prefix = format!("SEED{tag}");
+    let mut written = 1;
     while written < loans {
         let n = BATCH.min(loans - written);
-        let batch: Vec<SeedLoan> = (written..written + n)
-            .map(|i| SeedLoan {
-                order_id: new_id(),
-                order_no: format!("SEED{tag}{i:08}"),
-                borrower_id: new_id(),
-                market: market.code(),
-                product_code: quote.product_code.clone(),
-                product_name: quote.product_name.clone(),
-                term_code: quote.term.code.clone(),
-                currency: quote.currency.code(),
-                amount,
-                net_disbursed: quote.net_disbursed.minor(),
-                total_repayable: quote.total_repayable.minor(),
-                payout_date: date_code(payout),
-                plan_json: plan_json.clone(),
-            })
-            .collect();
-        let entries: Vec<NewEntry<'_>> = batch
-            .iter()
-            .flat_map(|l| {
-                opening.iter().zip(0u64..).map(|(entry, seq)| NewEntry {
-                    order_id: &l.order_id,
-                    seq,
-                    entry,
-                })
-            })
-            .collect();
         let mut tx = s.db.begin().await?;
-        tx.insert_seed_loans(&batch, now).await?;
-        tx.append_entries(&entries, now).await?;
+        tx.clone_seed_loan(
+            &template.order_id,
+            &prefix,
+            i64::try_from(written)?,
+            i64::try_from(n)?,
+        )
+        .await?;
         tx.commit().await?;
         written += n;
     }

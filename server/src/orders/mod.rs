@@ -5,6 +5,8 @@
 
 pub mod agreement;
 
+use std::collections::{BTreeMap, HashMap, HashSet};
+
 use kilat_domain::{Code, KeyFactStatement, OrderEvent, OrderState};
 use serde::Serialize;
 
@@ -13,7 +15,9 @@ use crate::error::{Error, Refusal};
 use crate::services::Services;
 use crate::store::Tx;
 use crate::store::audit::NewAuditEntry;
-use crate::store::orders::{Conflict, NewOrder, OrderEventRow, OrderListRow, OrderRow};
+use crate::store::orders::{
+    Conflict, NewOrder, NewOrderEvent, OrderEventRow, OrderListRow, OrderRow, OrderStatusRow,
+};
 
 /// Who made a change, as the timeline and the audit trail name them.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -132,6 +136,103 @@ pub async fn apply_in(
     .await?;
     tracing::info!(order_no = %order.order_no, from = order.status.code(), to = next.code(), "order status changed");
     Ok(next)
+}
+
+/// [`apply_in`] for many orders at once, in a few statements whatever their number (the overdue job's pages): reads
+/// (and on PostgreSQL locks) them all in one statement, asks the state machine for each order's next state, moves
+/// them with one conditional update per (from, to) pair, and writes their timeline and audit entries in multi-row
+/// inserts: the same rows `apply_in` writes order by order. Each order at most once in `changes`. If any order is
+/// missing (`not_found`), its state refuses its event or it changed since the read (`invalid_transition`), the call
+/// fails and the caller must drop the transaction, as after a failed `apply_in`. Returns each order's new state, in
+/// the order of `changes`.
+pub async fn apply_many_in(
+    tx: &mut Tx,
+    changes: &[(&str, OrderEvent)],
+    actor: &Actor,
+    now: i64,
+) -> Result<Vec<OrderState>, Error> {
+    if changes.is_empty() {
+        return Ok(Vec::new());
+    }
+    let ids: Vec<&str> = changes.iter().map(|(id, _)| *id).collect();
+    if ids.iter().collect::<HashSet<_>>().len() != ids.len() {
+        return Err(anyhow::anyhow!("an order appears twice in one batch of changes").into());
+    }
+    let rows = tx.orders_for_update(&ids).await?;
+    let by_id: HashMap<&str, &OrderStatusRow> = rows.iter().map(|r| (r.id.as_str(), r)).collect();
+    let mut moves: Vec<(&OrderStatusRow, OrderEvent, OrderState)> =
+        Vec::with_capacity(changes.len());
+    // Orders grouped by their move, in a stable order: one conditional update per group.
+    let mut groups: BTreeMap<(&'static str, &'static str), (OrderState, OrderState, Vec<&str>)> =
+        BTreeMap::new();
+    for (id, event) in changes {
+        let order = *by_id.get(id).ok_or(Error::NotFound)?;
+        let next = order
+            .status
+            .apply(*event)
+            .map_err(|_| Error::Refused(Refusal::InvalidTransition))?;
+        groups
+            .entry((order.status.code(), next.code()))
+            .or_insert_with(|| (order.status, next, Vec::new()))
+            .2
+            .push(id);
+        moves.push((order, *event, next));
+    }
+    // As in `apply_in`, the conditional update holds even without the row locks (SQLite): an order whose status
+    // changed since the read is not overwritten, and the batch fails.
+    for (from, to, group) in groups.values() {
+        if tx.set_orders_status(group, *from, *to, now).await? != group.len() as u64 {
+            return Err(Refusal::InvalidTransition.into());
+        }
+    }
+    let timeline: Vec<NewOrderEvent<'_>> = moves
+        .iter()
+        .map(|(order, event, next)| NewOrderEvent {
+            order_id: &order.id,
+            status: *next,
+            event: Some(*event),
+            actor: actor.kind(),
+            actor_id: actor.id(),
+            at: now,
+        })
+        .collect();
+    tx.insert_order_events(&timeline).await?;
+    let texts = moves
+        .iter()
+        .map(|(order, event, next)| {
+            let state = |status: OrderState| {
+                serde_json::to_string(&AuditState {
+                    order_no: &order.order_no,
+                    status: status.code(),
+                })
+            };
+            Ok((
+                format!("order.{}", event.code()),
+                state(order.status)?,
+                state(*next)?,
+            ))
+        })
+        .collect::<Result<Vec<_>, serde_json::Error>>()
+        .map_err(anyhow::Error::from)?;
+    let audit: Vec<NewAuditEntry<'_>> = moves
+        .iter()
+        .zip(&texts)
+        .map(|((order, _, _), (action, before, after))| NewAuditEntry {
+            actor_kind: actor.kind(),
+            actor_id: actor.id(),
+            action,
+            entity: "order",
+            entity_id: &order.id,
+            before_json: Some(before),
+            after_json: Some(after),
+            at: now,
+        })
+        .collect();
+    tx.insert_audits(&audit).await?;
+    for (order, _, next) in &moves {
+        tracing::info!(order_no = %order.order_no, from = order.status.code(), to = next.code(), "order status changed");
+    }
+    Ok(moves.into_iter().map(|(_, _, next)| next).collect())
 }
 
 /// Applies `event` to the order in a transaction of its own.

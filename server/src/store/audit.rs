@@ -1,5 +1,6 @@
 //! The audit trail: who did what, when, to which record, with its state before and after. Append-only.
 
+use super::loans::placeholders;
 use super::{Db, Tx, new_id};
 
 /// One entry to append.
@@ -49,6 +50,37 @@ impl Tx {
         .bind(entry.at)
         .execute(self.conn())
         .await?;
+        Ok(())
+    }
+}
+
+impl Tx {
+    /// Appends several entries in multi-row inserts (the batched [`Tx::insert_audit`]).
+    pub async fn insert_audits(&mut self, entries: &[NewAuditEntry<'_>]) -> sqlx::Result<()> {
+        for chunk in entries.chunks(300) {
+            let values = (0..chunk.len())
+                .map(|r| format!("({})", placeholders(r * 9 + 1, 9)))
+                .collect::<Vec<_>>()
+                .join(", ");
+            let sql = format!(
+                "INSERT INTO audit_log (id, actor_kind, actor_id, action, entity, entity_id, before_json, after_json, at)
+                 VALUES {values}"
+            );
+            let mut query = sqlx::query(&sql);
+            for entry in chunk {
+                query = query
+                    .bind(new_id())
+                    .bind(entry.actor_kind)
+                    .bind(entry.actor_id)
+                    .bind(entry.action)
+                    .bind(entry.entity)
+                    .bind(entry.entity_id)
+                    .bind(entry.before_json)
+                    .bind(entry.after_json)
+                    .bind(entry.at);
+            }
+            query.execute(self.conn()).await?;
+        }
         Ok(())
     }
 }

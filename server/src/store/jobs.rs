@@ -377,3 +377,71 @@ impl Tx {
         Ok(())
     }
 }
+
+impl Tx {
+    /// Copies the seeded loan `template` (its borrower, order, plan and ledger) `count` times in set-based inserts
+    /// (`INSERT … SELECT` over a generated series: one statement per table, whatever `count` is), the copies numbered
+    /// `first..first + count`: ids are the template's with `-NNNNNNNN` appended (so keyset paging by id keeps them
+    /// together), order numbers `{order_prefix}NNNNNNNN`. Development only: the overdue job's benchmark seeds a million
+    /// installments this way in seconds.
+    pub async fn clone_seed_loan(
+        &mut self,
+        template: &str,
+        order_prefix: &str,
+        first: i64,
+        count: i64,
+    ) -> sqlx::Result<()> {
+        if count <= 0 {
+            return Ok(());
+        }
+        // The series and each copy's suffix, written the same way on both databases (SQLite has no lpad, PostgreSQL no
+        // printf).
+        let series = "WITH RECURSIVE n (i) AS (SELECT CAST($1 AS BIGINT) UNION ALL SELECT i + 1 FROM n WHERE i < $2)";
+        let suffix = "'-' || substr(CAST(100000000 + n.i AS TEXT), 2)";
+        let last = first + count - 1;
+        let statements = [
+            format!(
+                "{series} INSERT INTO borrowers (id, market, phone_hash, phone_enc, created_at, last_login_at)
+                 SELECT b.id || {suffix}, b.market, b.phone_hash || {suffix}, b.phone_enc, b.created_at, b.last_login_at
+                 FROM n CROSS JOIN borrowers b JOIN orders o ON o.borrower_id = b.id WHERE o.id = $3"
+            ),
+            format!(
+                "{series} INSERT INTO orders (id, order_no, borrower_id, market, product_code, product_name, term_code,
+                     currency, amount, net_disbursed, total_repayable, apr, apr_display, status, kfs_json, kfs_hash,
+                     idempotency_key, request_hash, created_at, updated_at)
+                 SELECT o.id || {suffix}, $4 || substr(CAST(100000000 + n.i AS TEXT), 2), o.borrower_id || {suffix},
+                     o.market, o.product_code, o.product_name, o.term_code, o.currency, o.amount, o.net_disbursed,
+                     o.total_repayable, o.apr, o.apr_display, o.status, o.kfs_json, o.kfs_hash, o.idempotency_key,
+                     o.request_hash, o.created_at, o.updated_at
+                 FROM n CROSS JOIN orders o WHERE o.id = $3"
+            ),
+            format!(
+                "{series} INSERT INTO loans (order_id, payout_date, plan_json, created_at)
+                 SELECT l.order_id || {suffix}, l.payout_date, l.plan_json, l.created_at
+                 FROM n CROSS JOIN loans l WHERE l.order_id = $3"
+            ),
+            format!(
+                "{series} INSERT INTO ledger_entries (id, order_id, seq, kind, on_date, cash, excess, refunded, reverses,
+                     payment_id, created_at)
+                 SELECT e.id || {suffix}, e.order_id || {suffix}, e.seq, e.kind, e.on_date, e.cash, e.excess, e.refunded,
+                     e.reverses, e.payment_id, e.created_at
+                 FROM n CROSS JOIN ledger_entries e WHERE e.order_id = $3"
+            ),
+            format!(
+                "{series} INSERT INTO ledger_lines (entry_id, installment, due_late_charges, due_fees, due_interest,
+                     due_principal, paid_late_charges, paid_fees, paid_interest, paid_principal)
+                 SELECT l.entry_id || {suffix}, l.installment, l.due_late_charges, l.due_fees, l.due_interest,
+                     l.due_principal, l.paid_late_charges, l.paid_fees, l.paid_interest, l.paid_principal
+                 FROM n CROSS JOIN ledger_lines l JOIN ledger_entries e ON e.id = l.entry_id WHERE e.order_id = $3"
+            ),
+        ];
+        for (i, sql) in statements.iter().enumerate() {
+            let mut query = sqlx::query(sql).bind(first).bind(last).bind(template);
+            if i == 1 {
+                query = query.bind(order_prefix);
+            }
+            query.execute(self.conn()).await?;
+        }
+        Ok(())
+    }
+}

@@ -3,8 +3,26 @@
 
 use kilat_domain::{Code, Currency, Market, OrderEvent, OrderState};
 
+use super::loans::placeholders;
 use super::sign_in::live_session;
 use super::{Db, Tx, new_id};
+
+/// Orders per statement in the batched status reads and updates (one bound id each).
+const IDS_PER_STATEMENT: usize = 1000;
+
+/// Timeline rows per multi-row insert (7 bound values each).
+const EVENTS_PER_INSERT: usize = 400;
+
+/// One timeline entry to append in a batch ([`Tx::insert_order_events`]).
+#[derive(Debug, Clone)]
+pub struct NewOrderEvent<'a> {
+    pub order_id: &'a str,
+    pub status: OrderState,
+    pub event: Option<OrderEvent>,
+    pub actor: &'a str,
+    pub actor_id: Option<&'a str>,
+    pub at: i64,
+}
 
 /// A new order in its first state.
 #[derive(Debug, Clone)]
@@ -372,6 +390,84 @@ impl Tx {
         .execute(self.conn())
         .await?;
         Ok(moved.rows_affected() == 1)
+    }
+
+    /// Several orders read inside the transaction (and locked on PostgreSQL, in id order so two lockers never wait on
+    /// each other in a cycle) before their statuses change: the batched [`Tx::order_for_update`]. Orders not found are
+    /// missing from the answer.
+    pub async fn orders_for_update(
+        &mut self,
+        order_ids: &[&str],
+    ) -> sqlx::Result<Vec<OrderStatusRow>> {
+        let mut out = Vec::with_capacity(order_ids.len());
+        for chunk in order_ids.chunks(IDS_PER_STATEMENT) {
+            let sql = format!(
+                "SELECT id, order_no, status FROM orders WHERE id IN ({}) ORDER BY id{}",
+                placeholders(1, chunk.len()),
+                self.lock_clause()
+            );
+            let mut query = sqlx::query_as(&sql);
+            for id in chunk {
+                query = query.bind(*id);
+            }
+            out.extend(query.fetch_all(self.conn()).await?);
+        }
+        Ok(out)
+    }
+
+    /// Moves every order of `order_ids` from `from` to `to`, each only if it is still in `from` (the set-based
+    /// [`Tx::set_order_status`]); closes them when `to` is final. Returns how many moved.
+    pub async fn set_orders_status(
+        &mut self,
+        order_ids: &[&str],
+        from: OrderState,
+        to: OrderState,
+        now: i64,
+    ) -> sqlx::Result<u64> {
+        let closed_at = to.is_final().then_some(now);
+        let mut moved = 0;
+        for chunk in order_ids.chunks(IDS_PER_STATEMENT) {
+            let sql = format!(
+                "UPDATE orders SET status = $1, updated_at = $2, closed_at = $3 WHERE status = $4 AND id IN ({})",
+                placeholders(5, chunk.len())
+            );
+            let mut query = sqlx::query(&sql)
+                .bind(to.code())
+                .bind(now)
+                .bind(closed_at)
+                .bind(from.code());
+            for id in chunk {
+                query = query.bind(*id);
+            }
+            moved += query.execute(self.conn()).await?.rows_affected();
+        }
+        Ok(moved)
+    }
+
+    /// Appends to several orders' timelines in multi-row inserts.
+    pub async fn insert_order_events(&mut self, rows: &[NewOrderEvent<'_>]) -> sqlx::Result<()> {
+        for chunk in rows.chunks(EVENTS_PER_INSERT) {
+            let values = (0..chunk.len())
+                .map(|r| format!("({})", placeholders(r * 7 + 1, 7)))
+                .collect::<Vec<_>>()
+                .join(", ");
+            let sql = format!(
+                "INSERT INTO order_events (id, order_id, status, event, actor, actor_id, at) VALUES {values}"
+            );
+            let mut query = sqlx::query(&sql);
+            for row in chunk {
+                query = query
+                    .bind(new_id())
+                    .bind(row.order_id)
+                    .bind(row.status.code())
+                    .bind(row.event.map(Code::code))
+                    .bind(row.actor)
+                    .bind(row.actor_id)
+                    .bind(row.at);
+            }
+            query.execute(self.conn()).await?;
+        }
+        Ok(())
     }
 
     /// Appends to the order's timeline.

@@ -555,3 +555,154 @@ async fn the_benchmarks_seeded_loans_are_charged_and_replay_like_paid_out_ones()
         .unwrap();
     assert_eq!(again.late_charges, 0);
 }
+
+/// A timeline row: status, event, actor, actor id, time.
+type TimelineRow = (String, Option<String>, String, Option<String>, i64);
+
+/// An order's timeline and audit entries as `apply_in` and `apply_many_in` write them, the order number in the audit
+/// texts replaced so that two orders' rows compare.
+async fn written_for(app: &TestApp, order_id: &str) -> (String, Vec<String>, Vec<String>) {
+    let (status, order_no, updated_at, closed_at): (String, String, i64, Option<i64>) =
+        sqlx::query_as("SELECT status, order_no, updated_at, closed_at FROM orders WHERE id = $1")
+            .bind(order_id)
+            .fetch_one(app.db.pool())
+            .await
+            .unwrap();
+    let timeline: Vec<TimelineRow> = sqlx::query_as(
+        "SELECT status, event, actor, actor_id, at FROM order_events WHERE order_id = $1 ORDER BY at",
+    )
+    .bind(order_id)
+    .fetch_all(app.db.pool())
+    .await
+    .unwrap();
+    let audit = app.db.audit_of("order", order_id).await.unwrap();
+    let audit = audit
+        .into_iter()
+        .map(|a| {
+            let text = format!(
+                "{} {:?} {} {} {:?} {:?} {}",
+                a.actor_kind, a.actor_id, a.action, a.entity, a.before_json, a.after_json, a.at
+            );
+            text.replace(&order_no, "ORDER")
+        })
+        .collect();
+    (
+        format!("{status} {updated_at} {closed_at:?}"),
+        timeline.into_iter().map(|t| format!("{t:?}")).collect(),
+        audit,
+    )
+}
+
+#[tokio::test]
+async fn a_batch_of_status_changes_writes_exactly_what_one_change_at_a_time_writes() {
+    use kilat_domain::OrderEvent::{CatchUp, Extend, FallOverdue, RepayInFull};
+    use kilat_server::error::{Error, Refusal};
+    use kilat_server::orders::{self, Actor};
+
+    let app = spawn_app().await;
+    kilat_server::jobs::seed::open_loans(
+        &app.services,
+        Market::India,
+        "in-flexi-6m",
+        2_000_000,
+        "m6",
+        time::macros::date!(2026 - 01 - 01),
+        8,
+    )
+    .await
+    .unwrap();
+    let ids: Vec<String> = sqlx::query_scalar("SELECT id FROM orders ORDER BY id")
+        .fetch_all(app.db.pool())
+        .await
+        .unwrap();
+    let (single, batch) = ids.split_at(4);
+    let actor = Actor::System("overdue_job");
+    // Two rounds of moves, each a mix the job and the repayments make; the second refused for one order.
+    let rounds: [(i64, [kilat_domain::OrderEvent; 4]); 2] = [
+        (1_000, [FallOverdue, FallOverdue, FallOverdue, FallOverdue]),
+        (2_000, [CatchUp, RepayInFull, FallOverdue, Extend]),
+    ];
+    for (now, events) in rounds {
+        // One at a time: the events the state refuses are skipped (each would fail its own transaction).
+        let mut tx = app.db.begin().await.unwrap();
+        let mut expected = Vec::new();
+        for (id, event) in single.iter().zip(events) {
+            match orders::apply_in(&mut tx, id, event, &actor, now).await {
+                Ok(next) => expected.push(Some(next)),
+                Err(Error::Refused(Refusal::InvalidTransition)) => expected.push(None),
+                Err(e) => panic!("{e}"),
+            }
+        }
+        tx.commit().await.unwrap();
+        // The same events in one batch: the ones refused one at a time make the whole batch fail, writing nothing.
+        let changes: Vec<(&str, kilat_domain::OrderEvent)> =
+            batch.iter().map(String::as_str).zip(events).collect();
+        let mut tx = app.db.begin().await.unwrap();
+        let all = orders::apply_many_in(&mut tx, &changes, &actor, now).await;
+        if expected.iter().any(Option::is_none) {
+            assert!(
+                matches!(all, Err(Error::Refused(Refusal::InvalidTransition))),
+                "{all:?}"
+            );
+            drop(tx);
+            let accepted: Vec<_> = changes
+                .iter()
+                .zip(&expected)
+                .filter(|(_, e)| e.is_some())
+                .map(|(c, _)| *c)
+                .collect();
+            let mut tx = app.db.begin().await.unwrap();
+            let moved = orders::apply_many_in(&mut tx, &accepted, &actor, now)
+                .await
+                .unwrap();
+            tx.commit().await.unwrap();
+            assert_eq!(
+                moved,
+                expected.iter().flatten().copied().collect::<Vec<_>>()
+            );
+        } else {
+            tx.commit().await.unwrap();
+            assert_eq!(
+                all.unwrap(),
+                expected.iter().flatten().copied().collect::<Vec<_>>()
+            );
+        }
+    }
+    for (one, many) in single.iter().zip(batch) {
+        let (a, b) = (written_for(&app, one).await, written_for(&app, many).await);
+        assert_eq!(a, b);
+        assert!(!a.1.is_empty() && a.1.len() == a.2.len(), "{a:?}");
+    }
+    // The statuses the rounds lead to: caught up; repaid (and closed); still overdue (the refused event); extended.
+    let statuses: Vec<String> = statuses_of(&app, batch).await;
+    assert_eq!(statuses, ["disbursed", "repaid", "overdue", "disbursed"]);
+    // An order twice in one batch, or one that does not exist, is refused as a whole.
+    let mut tx = app.db.begin().await.unwrap();
+    let twice = [
+        (batch[0].as_str(), FallOverdue),
+        (batch[0].as_str(), CatchUp),
+    ];
+    assert!(
+        orders::apply_many_in(&mut tx, &twice, &actor, 3_000)
+            .await
+            .is_err()
+    );
+    drop(tx);
+    let mut tx = app.db.begin().await.unwrap();
+    let missing = [
+        (batch[0].as_str(), FallOverdue),
+        ("no-such-order", FallOverdue),
+    ];
+    assert!(matches!(
+        orders::apply_many_in(&mut tx, &missing, &actor, 3_000).await,
+        Err(Error::NotFound)
+    ));
+}
+
+async fn statuses_of(app: &TestApp, ids: &[String]) -> Vec<String> {
+    let mut out = Vec::new();
+    for id in ids {
+        out.push(status_of(app, id).await);
+    }
+    out
+}
