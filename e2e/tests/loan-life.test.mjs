@@ -118,6 +118,8 @@ test('India: approved and paid out in the console, extended once, repaid with UT
       // The due date moved; the amount stayed.
       await openLoan(page, orderNo);
       await page.locator('section.repay').getByText(new RegExp(`^Your next installment: ₹[\\d,.]+, due ${newDue}\\.$`)).waitFor();
+      await page.getByText(`Installment 1 was extended: it is now due on ${newDue}.`).waitFor();
+      await page.locator('.timeline__status').filter({ hasText: 'Due date extended' }).waitFor();
       await shoot(page, 'in-extended');
 
       // Pay what is due by bank transfer with a UTR; finance confirms; the loan closes.
