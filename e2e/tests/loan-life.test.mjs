@@ -225,7 +225,7 @@ test('Cooling-off: two days after payout the borrower leaves and pays only the p
   const market = indian(3, 'Flexi EMI');
   const setDate = async (date) => {
     const response = await fetch(site.url('/api/v1/dev/business-date'), {
-      method: 'POST',
+      method: 'PUT',
       headers: { 'Content-Type': 'application/json' },
       body: JSON.stringify({ date }),
     });
@@ -235,37 +235,39 @@ test('Cooling-off: two days after payout the borrower leaves and pays only the p
   try {
     await site.page(tc, async (page) => {
       const { orderNo } = await applyForLoan(page, site, market);
-      let exit;
       await site.page(tc, DESKTOP, async (ops) => {
         await approveInConsole(ops, site, orderNo);
         await payOutInConsole(ops, orderNo, 'HDFCN52026112500303');
+      });
 
-        // Two days pass, within the product's cooling-off days.
-        const { kfs } = await borrowerGet(page, `/api/v1/borrower/orders/${encodeURIComponent(orderNo)}`);
-        const plan = await borrowerGet(page, `/api/v1/borrower/orders/${encodeURIComponent(orderNo)}/plan`);
-        const days = 2;
-        assert.ok(kfs.coolingOffDays >= days);
-        const later = new Date(`${plan.payoutDate}T00:00:00Z`);
-        later.setUTCDate(later.getUTCDate() + days);
-        await setDate(later.toISOString().slice(0, 10));
+      // Two days pass, within the product's cooling-off days (the operators' 12-hour sessions end meanwhile).
+      const { kfs } = await borrowerGet(page, `/api/v1/borrower/orders/${encodeURIComponent(orderNo)}`);
+      const plan = await borrowerGet(page, `/api/v1/borrower/orders/${encodeURIComponent(orderNo)}/plan`);
+      const days = 2;
+      assert.ok(kfs.coolingOffDays >= days);
+      const later = new Date(`${plan.payoutDate}T00:00:00Z`);
+      later.setUTCDate(later.getUTCDate() + days);
+      await setDate(later.toISOString().slice(0, 10));
 
-        // What the KFS says it costs: the principal plus the days' interest; fees taken at payout come back.
-        const principal = kfs.sanctionedAmount;
-        const interest = interestFor(principal, kfs.interest.rate, kfs.interest.per, days);
-        const refunded = kfs.feesDeductedAtDisbursal ? kfs.totalFees : 0;
-        exit = { principal, interest, refunded, amount: principal + interest - refunded };
+      // What the KFS says it costs: the principal plus the days' interest; fees taken at payout come back.
+      const principal = kfs.sanctionedAmount;
+      const interest = interestFor(principal, kfs.interest.rate, kfs.interest.per, days);
+      const refunded = kfs.feesDeductedAtDisbursal ? kfs.totalFees : 0;
+      const exit = { principal, interest, refunded, amount: principal + interest - refunded };
 
-        await openLoan(page, orderNo);
-        const choice = page.locator('section.repay').getByRole('link', { name: /Leave the loan \(cooling-off\)/ });
-        assert.equal(minorOf(await choice.locator('.choice__amount').textContent()), exit.amount, 'the loan page offers the exit at the KFS’s price');
-        await shoot(page, 'cooling-loan');
-        await choice.click();
-        await page.getByRole('radio', { name: /^UPI/ }).check();
-        const pay = page.getByRole('button', { name: /^Pay ₹/ });
-        assert.equal(minorOf(await pay.textContent()), exit.amount);
-        await shoot(page, 'cooling-pay');
-        await pay.click();
-        const reference = await submitUtr(page, '812345678904');
+      await openLoan(page, orderNo);
+      const choice = page.locator('section.repay').getByRole('link', { name: /Leave the loan \(cooling-off\)/ });
+      assert.equal(minorOf(await choice.locator('.choice__amount').textContent()), exit.amount, 'the loan page offers the exit at the KFS’s price');
+      await shoot(page, 'cooling-loan');
+      await choice.click();
+      await page.getByRole('radio', { name: /^UPI/ }).check();
+      const pay = page.getByRole('button', { name: /^Pay ₹/ });
+      assert.equal(minorOf(await pay.textContent()), exit.amount);
+      await shoot(page, 'cooling-pay');
+      await pay.click();
+      const reference = await submitUtr(page, '812345678904');
+      await site.page(tc, DESKTOP, async (ops) => {
+        await openConsole(ops, site, '/repayments');
         const credited = await confirmInConsole(ops, reference, { utr: '812345678904' });
         assert.equal(minorOf(credited), exit.amount);
 
