@@ -91,3 +91,32 @@ export const LOAN = {
     { seq: 1, kind: 'repayment', date: '2026-12-09', cash: 206720, excess: 0, refunded: 0, due: ZERO, paid: b(200000, 6720), reverses: null },
   ],
 };
+
+/**
+ * The same loan left in cooling-off two days after payout (0.08% a day): the principal and ₹9.60 of interest paid, the
+ * ₹177 of fees kept at payout refunded, the rest of the scheduled interest taken off the dues.
+ */
+export const LOAN_EXITED = {
+  ...LOAN,
+  plan: {
+    ...LOAN.plan,
+    status: 'exited_in_cooling_off',
+    today: '2026-11-27',
+    due: b(600000, 960),
+    paid: b(600000, 960),
+    outstanding: ZERO,
+    closedBy: 'cooling_off_exit',
+    installments: [
+      { seq: 1, dueDate: '2026-12-09', plannedDueDate: '2026-12-09', due: b(200000, 960), paid: b(200000, 960), outstanding: ZERO, status: 'paid', verifying: false },
+      { seq: 2, dueDate: '2026-12-23', plannedDueDate: '2026-12-23', due: b(200000, 0), paid: b(200000, 0), outstanding: ZERO, status: 'paid', verifying: false },
+      { seq: 3, dueDate: '2027-01-06', plannedDueDate: '2027-01-06', due: b(200000, 0), paid: b(200000, 0), outstanding: ZERO, status: 'paid', verifying: false },
+    ],
+  },
+  payments: [
+    { ...LOAN.payments[0]!, choice: 'cooling_off', amount: 583260, receivedAmount: 583260 },
+  ],
+  ledger: [
+    LOAN.ledger[0]!,
+    { seq: 1, kind: 'cooling_off_exit', date: '2026-11-27', cash: 583260, excess: 0, refunded: 17700, due: b(0, -19200), paid: b(600000, 960), reverses: null },
+  ],
+};

@@ -65,23 +65,3 @@ export function term(code: string, t: TFunction): string {
 export function marketName(market: ApiMarket, t: TFunction): string {
   return t(`market.${market}`);
 }
-
-/**
- * An amount typed in major units (`3,500.25`, `3500`, grouping commas or spaces allowed, at most two decimals) →
- * minor units, exactly, with integer arithmetic; `null` for anything else or beyond a safe integer.
- */
-export function minorFromMajor(text: string): number | null {
-  const plain = text.trim().replace(/[,\s]/g, '');
-  const match = /^(\d{1,15})(?:\.(\d{1,2}))?$/.exec(plain);
-  if (!match) return null;
-  const minor = BigInt(match[1]!) * 100n + BigInt((match[2] ?? '').padEnd(2, '0'));
-  return minor <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(minor) : null;
-}
-
-/** Minor units as the major amount to prefill a field (`350025` → `3500.25`, `350000` → `3500`), exactly. */
-export function majorFromMinor(minor: number): string {
-  if (!Number.isSafeInteger(minor) || minor < 0) return '';
-  const whole = BigInt(minor) / 100n;
-  const cents = BigInt(minor) % 100n;
-  return cents === 0n ? whole.toString() : `${whole}.${cents.toString().padStart(2, '0')}`;
-}

@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { CSRF, OPERATORS, fakeConsoleApi, ok, refusal, renderConsole } from '@/test/render-console';
-import { LOAN } from './finance.test-data';
+import { LOAN, LOAN_EXITED } from './finance.test-data';
 import { QUEUE_IN, consoleOrder } from './fixtures.test-data';
 
 const ORDER_PATH = '/api/v1/console/orders/KL-261123-BBBBBB';
@@ -189,9 +189,37 @@ describe('order view of a paid-out loan', () => {
     const ledger = within(screen.getByRole('region', { name: 'Ledger' })).getByRole('table');
     const entries = within(ledger).getAllByRole('row').slice(1).map((row) => within(row).getAllByRole('cell').map((c) => c.textContent));
     expect(entries).toEqual([
-      ['0', 'Payout', '25 Nov 2026', '₹5,823', '₹6,201.60', '₹0'],
-      ['1', 'Repayment', '9 Dec 2026', '₹2,067.20', '₹0', '₹2,067.20'],
+      ['0', 'Payout', '25 Nov 2026', '₹5,823', '₹6,201.60', '₹0', '₹0', '₹0', '₹0', '₹0'],
+      ['1', 'Repayment', '9 Dec 2026', '₹2,067.20', '₹0', '₹2,000', '₹67.20', '₹0', '₹0', '₹0'],
     ]);
+  });
+
+  it('shows a cooling-off exit as the principal and the days’ interest, the fees kept at payout refunded', async () => {
+    fakeConsoleApi({
+      operator: OPERATORS.support,
+      signedIn: true,
+      handlers: { [`GET ${ORDER_PATH}`]: () => ok({ ...consoleOrder({ unmasked: false, status: 'exited_in_cooling_off' }), loan: LOAN_EXITED }) },
+    });
+    renderConsole(PAGE);
+    const ledger = within(await screen.findByRole('region', { name: 'Ledger' })).getByRole('table');
+    const headers = within(ledger).getAllByRole('columnheader').map((h) => h.textContent);
+    expect(headers.slice(3)).toEqual(['Cash', 'Added to dues', 'Principal paid', 'Interest paid', 'Fees paid', 'Late charges paid', 'Fees refunded']);
+    const exit = within(ledger).getAllByRole('row').at(-1)!;
+    expect(within(exit).getAllByRole('cell').map((c) => c.textContent)).toEqual([
+      '1',
+      'Cooling-off exit',
+      '27 Nov 2026',
+      '₹5,832.60',
+      '-₹192',
+      '₹6,000',
+      '₹9.60',
+      '₹0',
+      '₹0',
+      '₹177',
+    ]);
+    const plan = within(screen.getByRole('region', { name: 'Installment plan' })).getByRole('table');
+    const fees = within(plan).getAllByRole('row').slice(1).map((row) => within(row).getAllByRole('cell')[4]!.textContent);
+    expect(fees).toEqual(['₹0', '₹0', '₹0']);
   });
 
   it('shows no loan sections before payout', async () => {

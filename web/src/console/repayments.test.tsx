@@ -3,30 +3,12 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { fakeConsoleApi, ok, OPERATORS, refusal, renderConsole } from '@/test/render-console';
 import { PAYMENTS } from './finance.test-data';
-import { majorFromMinor, minorFromMajor } from './format';
 
 const QUEUE = 'GET /api/v1/console/payments';
 
 async function payments() {
   return within(await screen.findByRole('list', { name: /waiting for finance/ })).getAllByRole('listitem');
 }
-
-describe('amounts typed in major units', () => {
-  it('become minor units exactly, with integer arithmetic', () => {
-    expect(minorFromMajor('3500.25')).toBe(350025);
-    expect(minorFromMajor('3,500.2')).toBe(350020);
-    expect(minorFromMajor(' 1 000 000 ')).toBe(100000000);
-    expect(minorFromMajor('0.29')).toBe(29);
-    expect(minorFromMajor('1.005')).toBeNull();
-    expect(minorFromMajor('-5')).toBeNull();
-    expect(minorFromMajor('1e3')).toBeNull();
-    expect(minorFromMajor('')).toBeNull();
-    expect(minorFromMajor('999999999999999')).toBeNull();
-    expect(majorFromMinor(350025)).toBe('3500.25');
-    expect(majorFromMinor(350000)).toBe('3500');
-    expect(majorFromMinor(5)).toBe('0.05');
-  });
-});
 
 describe('repayments', () => {
   it('lists the queue with the loan’s outstanding, UTRs and held payments marked', async () => {

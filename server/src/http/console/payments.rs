@@ -351,7 +351,7 @@ pub struct LedgerEntryView {
     pub cash: i64,
     /// Minor units: cash received beyond what was owed.
     pub excess: i64,
-    /// Minor units: excess paid back.
+    /// Minor units: fees kept at payout credited back and netted from the cash (a cooling-off exit only).
     pub refunded: i64,
     /// What the entry added to the installments' dues, summed over them.
     pub due: BucketsView,

@@ -2,14 +2,14 @@ import type { InputRef } from 'antd-mobile';
 import { forwardRef, useMemo } from 'react';
 import type { Market } from '@/shared/market/market';
 import { GroupedDigitsInput, type GroupedDigitsInputProps } from './grouped-digits-input';
-import { minorUnitsFromText } from './money-text';
+import { minorFromMajor } from '@/shared/money/major-units';
 
 /**
  * Whole rupees or rupiah as typed (`"12000"`) in minor units (`1200000`), with the money keyboard's integer
  * arithmetic (PRODUCT.md §3: no floating point). Empty or non-digit input, or too many digits, gives null.
  */
 export function toMinorUnits(wholeDigits: string): number | null {
-  return /^\d+$/.test(wholeDigits) ? minorUnitsFromText(wholeDigits) : null;
+  return /^\d+$/.test(wholeDigits) ? minorFromMajor(wholeDigits) : null;
 }
 
 /** Minor units as whole digits for the field (`1200000` → `"12000"`); any paise or sen are dropped. */

@@ -6,7 +6,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { MARKETS } from '@/shared/market/market';
 import { createBorrowerI18n } from '../i18n/borrower-i18n';
 import { MoneyKeyboard } from './money-keyboard';
-import { decimalSeparator, formatTypedMoney, minorUnitsFromText, pressMoneyKey, textFromMinorUnits, type MoneyKey } from './money-text';
+import { decimalSeparator, formatTypedMoney, pressMoneyKey, type MoneyKey } from './money-text';
 
 const typeKeys = (keys: MoneyKey[], start = '') => keys.reduce((text, key) => pressMoneyKey(text, key), start);
 const plain = (text: string) => text.replace(/\s/g, ' ');
@@ -28,32 +28,6 @@ describe('typing money', () => {
   it('caps the whole part at 12 digits and refuses the point when no fraction is allowed', () => {
     expect(typeKeys(Array<MoneyKey>(15).fill('9'))).toBe('999999999999');
     expect(pressMoneyKey('12', '.', { maxFractionDigits: 0 })).toBe('12');
-  });
-
-  it.each<[string, number | null]>([
-    ['', null],
-    ['.', null],
-    ['0', 0],
-    ['0.', 0],
-    ['12', 1200],
-    ['12.5', 1250],
-    ['12.05', 1205],
-    ['25000', 2500000],
-    ['0.01', 1],
-    // Binary floating point would make this 1.1 × 100 = 110.00000000000001.
-    ['1.1', 110],
-    ['999999999999.99', 99999999999999],
-    ['12.345', null],
-    ['1,5', null],
-  ])('reads %j as %j minor units', (text, minor) => {
-    expect(minorUnitsFromText(text)).toBe(minor);
-  });
-
-  it('writes minor units back as the text that types them', () => {
-    expect(textFromMinorUnits(2500000)).toBe('25000');
-    expect(textFromMinorUnits(250050)).toBe('2500.5');
-    expect(textFromMinorUnits(250005)).toBe('2500.05');
-    for (const minor of [0, 1, 10, 110, 99999999999999]) expect(minorUnitsFromText(textFromMinorUnits(minor))).toBe(minor);
   });
 
   it('shows what is typed as money of the market, with its grouping and decimal separator', () => {

@@ -1,6 +1,5 @@
-// What a person types on the money keyboard is text ("2500.5"), turned into minor units with integer
-// arithmetic only (PRODUCT.md §3): the whole part and the fraction are read as separate integers, never
-// as a binary fraction.
+// What a person types on the money keyboard is text ("2500.5"): each key's effect and the text shown as money while
+// typing. The text becomes minor units through the shared reader (`@/shared/money/major-units`, integer arithmetic).
 import type { Market } from '@/shared/market/market';
 
 export type MoneyKey = '0' | '1' | '2' | '3' | '4' | '5' | '6' | '7' | '8' | '9' | '.' | 'delete';
@@ -31,25 +30,6 @@ export function pressMoneyKey(text: string, key: MoneyKey, limits: MoneyTextLimi
   // No leading zeros: "0" then "5" is "5".
   if (text === '0' || text === '') return key === '0' ? '0' : key;
   return text.length >= maxInteger ? text : text + key;
-}
-
-/** The amount in minor units, or null for nothing typed. "12.5" is 1250, "12.05" is 1205, "0." is 0. */
-export function minorUnitsFromText(text: string): number | null {
-  const match = /^(\d*)(?:\.(\d{0,2}))?$/.exec(text);
-  if (!match || (match[1] === '' && match[2] === undefined) || text === '.') return null;
-  const whole = BigInt(match[1] || '0');
-  const fraction = BigInt((match[2] ?? '').padEnd(2, '0'));
-  const minor = whole * 100n + fraction;
-  return minor <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(minor) : null;
-}
-
-/** The text that types `minor` back: 250000 is "2500", 250050 is "2500.5". */
-export function textFromMinorUnits(minor: number): string {
-  const value = BigInt(minor);
-  const whole = (value / 100n).toString();
-  const cents = value % 100n;
-  if (cents === 0n) return whole;
-  return `${whole}.${cents.toString().padStart(2, '0').replace(/0$/, '')}`;
 }
 
 /** The market's decimal separator: "." in India, "," in Indonesia. */

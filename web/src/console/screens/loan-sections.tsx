@@ -1,5 +1,6 @@
 // The order view's sections once the order is paid out: the payout, the plan with each installment's status and
-// buckets (replayed from the ledger by the server), the payments, and the ledger.
+// buckets (replayed from the ledger by the server), the payments, and the ledger with what each entry paid, bucket by
+// bucket (a cooling-off exit: principal and interest only, the fees kept at payout refunded).
 import { useTranslation } from 'react-i18next';
 import type { ConsoleLoan, Currency } from '../api/types';
 import { dateTime, day, money } from '../format';
@@ -124,7 +125,11 @@ export function LoanSections({ loan, currency }: { loan: ConsoleLoan; currency: 
               <th scope="col">{t('loan.date')}</th>
               <th scope="col" className="num">{t('loan.cash')}</th>
               <th scope="col" className="num">{t('loan.addedDue')}</th>
-              <th scope="col" className="num">{t('loan.paid')}</th>
+              <th scope="col" className="num">{t('loan.paidPrincipal')}</th>
+              <th scope="col" className="num">{t('loan.paidInterest')}</th>
+              <th scope="col" className="num">{t('loan.paidFees')}</th>
+              <th scope="col" className="num">{t('loan.paidLateCharges')}</th>
+              <th scope="col" className="num">{t('loan.refunded')}</th>
             </tr>
           </thead>
           <tbody>
@@ -138,7 +143,11 @@ export function LoanSections({ loan, currency }: { loan: ConsoleLoan; currency: 
                 <td>{day(e.date)}</td>
                 <td className="num">{money(e.cash, currency)}</td>
                 <td className="num">{money(e.due.total, currency)}</td>
-                <td className="num">{money(e.paid.total, currency)}</td>
+                <td className="num">{money(e.paid.principal, currency)}</td>
+                <td className="num">{money(e.paid.interest, currency)}</td>
+                <td className="num">{money(e.paid.fees, currency)}</td>
+                <td className="num">{money(e.paid.lateCharges, currency)}</td>
+                <td className="num">{money(e.refunded, currency)}</td>
               </tr>
             ))}
           </tbody>

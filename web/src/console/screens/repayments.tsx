@@ -4,7 +4,8 @@ import { Link } from 'react-router';
 import { errorText } from '@/shared/api/error-text';
 import { useConfirmPayment, usePaymentsQueue, useRejectPayment } from '../api/finance';
 import type { QueuedPayment } from '../api/types';
-import { dateTime, majorFromMinor, marketName, minorFromMajor, money } from '../format';
+import { majorFromMinor, minorFromMajor } from '@/shared/money/major-units';
+import { dateTime, marketName, money } from '../format';
 import { consolePaths } from '../paths';
 import { LoadFailed, Loading } from './states';
 
@@ -59,7 +60,7 @@ function PaymentItem({ item, onDone }: { item: QueuedPayment; onDone: (text: str
 
   const checkAmount = (event: FormEvent) => {
     event.preventDefault();
-    const minor = minorFromMajor(amount);
+    const minor = minorFromMajor(amount, { grouping: true });
     if (minor === null || minor <= 0) return setError(t('repayments.amountInvalid'));
     setError(null);
     confirm.reset();

@@ -2711,7 +2711,7 @@ export interface components {
             paid: components["schemas"]["BucketsView"];
             /**
              * Format: int64
-             * @description Minor units: excess paid back.
+             * @description Minor units: fees kept at payout credited back and netted from the cash (a cooling-off exit only).
              */
             refunded: number;
             /**

@@ -9,6 +9,7 @@ import { formatMoney } from '@/shared/money/format-money';
 import { formatApr } from '@/shared/money/format-percent';
 import { useCancelOrder } from '../../api/cancel-order';
 import { useOrder, type OrderDetail, type OrderStatus } from '../../api/orders';
+import { usePlan } from '../../api/plan';
 import { Screen } from '../../layout/screen';
 import { LoadingState, StateNotice } from '../../ui/state-notice';
 import { formatDate } from '../products/format';
@@ -66,7 +67,7 @@ export interface OrderPageState {
 function OrderDetails({ order }: { order: OrderDetail }) {
   const { t } = useTranslation();
   const market = useMarket();
-  const statusLabel = useStatusLabel();
+  const timelineLabel = useTimelineLabel();
   const location = useLocation();
   const justConfirmed = (location.state as OrderPageState | null)?.confirmed === true && order.status === 'pending_review';
   const money = (minor: number) => formatMoney(minor, market);
@@ -145,6 +146,7 @@ function OrderDetails({ order }: { order: OrderDetail }) {
         </h2>
         <p className="kfs__note">{t('order.scheduleNote', { date: formatDate(kfs.disbursalDate, market) })}</p>
         <InstallmentsTable installments={kfs.installments} />
+        {paidOut && <MovedDueDates orderNo={order.orderNo} />}
       </section>
 
       <section className="card" aria-labelledby="order-timeline">
@@ -154,7 +156,7 @@ function OrderDetails({ order }: { order: OrderDetail }) {
         <ol className="timeline">
           {order.timeline.map((event, index) => (
             <li key={`${event.status}-${event.at}-${index}`} className="timeline__event">
-              <span className="timeline__status">{statusLabel(event.status)}</span>
+              <span className="timeline__status">{timelineLabel(order.timeline, index)}</span>
               <time className="timeline__at" dateTime={new Date(event.at).toISOString()}>
                 {formatDateTime(event.at, market)}
               </time>
@@ -173,6 +175,39 @@ function OrderDetails({ order }: { order: OrderDetail }) {
         </Link>
       </section>
     </div>
+  );
+}
+
+/**
+ * A timeline entry in words. The loan is "paid out" once: a later return to that state is an extension (from paid out,
+ * the only way back to it) or the loan up to date again after being overdue (an extension or the arrears paid).
+ */
+function useTimelineLabel(): (timeline: OrderDetail['timeline'], index: number) => string {
+  const { t } = useTranslation();
+  const statusLabel = useStatusLabel();
+  return (timeline, index) => {
+    const event = timeline[index]!;
+    const earlier = timeline.slice(0, index);
+    if (event.status === 'disbursed' && earlier.some((e) => e.status === 'disbursed')) {
+      return t(earlier.at(-1)?.status === 'overdue' ? 'order.timelineCurrent' : 'order.timelineExtended');
+    }
+    return statusLabel(event.status);
+  };
+}
+
+/** Under the accepted schedule: the installments an extension moved, with their due dates now (from the plan). */
+function MovedDueDates({ orderNo }: { orderNo: string }) {
+  const { t } = useTranslation();
+  const market = useMarket();
+  const plan = usePlan(orderNo);
+  const moved = plan.data?.installments.filter((i) => i.dueDate !== i.plannedDueDate) ?? [];
+  if (moved.length === 0) return null;
+  return (
+    <ul className="order__moved">
+      {moved.map((i) => (
+        <li key={i.seq}>{t('order.moved', { seq: i.seq, date: formatDate(i.dueDate, market) })}</li>
+      ))}
+    </ul>
   );
 }
 

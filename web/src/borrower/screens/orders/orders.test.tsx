@@ -74,6 +74,36 @@ describe('a loan', () => {
     expect(screen.getByRole('button', { name: 'Back' })).toBeInTheDocument();
   });
 
+  it('after an extension, names it in the history and shows the due date it moved under the accepted schedule', async () => {
+    const extended = {
+      ...ORDER_DISBURSED,
+      timeline: [
+        ...ORDER_DISBURSED.timeline,
+        { status: 'disbursed', at: Date.UTC(2026, 11, 1, 9, 0) },
+        { status: 'overdue', at: Date.UTC(2026, 11, 21, 0, 5) },
+        { status: 'disbursed', at: Date.UTC(2026, 11, 21, 10, 0) },
+      ],
+    };
+    const installment = (seq: number, dueDate: string, plannedDueDate: string) => ({ seq, dueDate, plannedDueDate });
+    fakeApi({
+      'GET /api/v1/borrower/orders/KL-261123-7F3K9Q': () => ok(extended),
+      'GET /api/v1/borrower/orders/KL-261123-7F3K9Q/plan': () =>
+        ok({ installments: [installment(1, '2026-12-13', '2026-12-06'), installment(2, '2026-12-20', '2026-12-20'), installment(3, '2027-01-03', '2027-01-03')] }),
+    }).signIn();
+    renderBorrower('/app/orders/KL-261123-7F3K9Q?lang=1');
+    expect(await screen.findByText('Installment 1 was extended: it is now due on 13 Dec 2026.')).toBeInTheDocument();
+    expect(screen.queryByText(/Installment 2 was extended/)).toBeNull();
+    const timeline = within(screen.getByRole('heading', { name: 'What has happened' }).closest('section')!).getAllByRole('listitem');
+    expect(timeline.map((item) => item.querySelector('.timeline__status')!.textContent)).toEqual([
+      'Under review',
+      'Approved',
+      'Paid out',
+      'Due date extended',
+      'Overdue',
+      'Up to date again',
+    ]);
+  });
+
   it('before any decision speaks of the amount applied for, says when a decision comes, and offers to withdraw', async () => {
     fakeApi({ 'GET /api/v1/borrower/orders/KL-261123-7F3K9Q': () => ok(ORDER_DETAIL) }).signIn();
     renderBorrower('/app/orders/KL-261123-7F3K9Q?lang=1');

@@ -11,7 +11,8 @@ import { useQuote } from '../../api/quote';
 import type { KeyFactStatement, Product, QuoteRequest } from '../../api/types';
 import { Screen } from '../../layout/screen';
 import { MoneyKeyboard } from '../../ui/money-keyboard';
-import { decimalSeparator, formatTypedMoney, minorUnitsFromText } from '../../ui/money-text';
+import { minorFromMajor } from '@/shared/money/major-units';
+import { decimalSeparator, formatTypedMoney } from '../../ui/money-text';
 import { LoadingState, StateNotice } from '../../ui/state-notice';
 import { useDebouncedValue } from '../../ui/use-debounced-value';
 import { amountFromUrl, amountProblem, formatDate, termLabel } from './format';
@@ -95,7 +96,7 @@ function LoanChooser({ product }: { product: Product }) {
     refocus.current = true;
   };
   const confirmTyped = () => {
-    const minor = minorUnitsFromText(typed ?? '');
+    const minor = minorFromMajor(typed ?? '');
     // Nothing typed: the amount stays as it was.
     const problem = minor === null ? null : amountProblem(minor, product.amount);
     if (problem?.kind === 'range') setTypedError(t('product.typedRange', { min: money(min), max: money(max) }));

@@ -5,6 +5,7 @@ import { Link } from 'react-router';
 import { errorText } from '@/shared/api/error-text';
 import { useMarket } from '@/shared/market/market-context';
 import type { OrderDetail } from '../../api/orders';
+import { usePlan, type LoanPlan } from '../../api/plan';
 import { useRateOrder } from '../../api/rate-order';
 import { useRepayment, type RepaymentChoiceView } from '../../api/repayment';
 import { LoadingState, StateNotice } from '../../ui/state-notice';
@@ -116,8 +117,74 @@ function ChoiceContent({ choice }: { choice: RepaymentChoiceView }) {
   );
 }
 
-/** When the loan has ended: a rating, once, and borrowing again. */
+/** When the loan has ended: a rating, once, borrowing again, and what the borrower paid. */
 export function OrderEnd({ orderNo }: { orderNo: string }) {
+  return (
+    <>
+      <RateAndAgain orderNo={orderNo} />
+      <PaidSummary orderNo={orderNo} />
+    </>
+  );
+}
+
+/**
+ * What the loan cost in the end, bucket by bucket, from the plan the server replays from the ledger: after a cooling-off
+ * exit only the principal and the days' interest, with the fees taken at payout given back.
+ */
+function PaidSummary({ orderNo }: { orderNo: string }) {
+  const { t } = useTranslation();
+  const plan = usePlan(orderNo);
+  return (
+    <section className="card" aria-labelledby="paid-head">
+      <h2 className="kfs__heading" id="paid-head">
+        {t('servicing.paid.title')}
+      </h2>
+      {plan.isPending ? (
+        <LoadingState />
+      ) : plan.isError ? (
+        <StateNotice kind="error" title={t('servicing.plan.loadFailed')} text={errorText(plan.error, t)} onRetry={() => void plan.refetch()} />
+      ) : (
+        <PaidFigures plan={plan.data} />
+      )}
+    </section>
+  );
+}
+
+function PaidFigures({ plan }: { plan: LoanPlan }) {
+  const { t } = useTranslation();
+  const money = useMoney();
+  const { paid } = plan;
+  // Fees kept at payout come back at a cooling-off exit, netted from what the borrower sent.
+  const refunded = plan.closedBy === 'cooling_off_exit' ? Math.max(plan.principal - plan.paidOut, 0) : 0;
+  return (
+    <dl className="figures">
+      <div className="figures__row">
+        <dt>{t('servicing.paid.principal')}</dt>
+        <dd>{money(paid.principal)}</dd>
+      </div>
+      <div className="figures__row">
+        <dt>{t('servicing.paid.interest')}</dt>
+        <dd>{money(paid.interest)}</dd>
+      </div>
+      <div className="figures__row">
+        <dt>{t('servicing.paid.charges')}</dt>
+        <dd>{money(paid.fees + paid.lateCharges)}</dd>
+      </div>
+      {refunded > 0 && (
+        <div className="figures__row">
+          <dt>{t('servicing.paid.refunded')}</dt>
+          <dd>{money(-refunded)}</dd>
+        </div>
+      )}
+      <div className="figures__row figures__row--total">
+        <dt>{t('servicing.paid.total')}</dt>
+        <dd>{money(paid.total - refunded)}</dd>
+      </div>
+    </dl>
+  );
+}
+
+function RateAndAgain({ orderNo }: { orderNo: string }) {
   const { t } = useTranslation();
   const rate = useRateOrder(orderNo);
   const [score, setScore] = useState(0);

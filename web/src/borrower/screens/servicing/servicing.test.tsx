@@ -151,6 +151,47 @@ describe('the loan page after payout', () => {
     expect(screen.queryByRole('radio')).not.toBeInTheDocument();
   });
 
+  it('when the loan has ended, shows what was paid, bucket by bucket', async () => {
+    const paid = buckets(600000, 13440, 30000, 500);
+    fakeApi({
+      [`GET ${ORDER}`]: () => ok({ ...ORDER_DISBURSED, status: 'repaid' }),
+      [`GET ${ORDER}/plan`]: () => ok({ ...PLAN, status: 'repaid', paid, due: paid, outstanding: ZERO }),
+    }).signIn();
+    renderBorrower(`/app/orders/${NO}?lang=1`);
+    const summary = await screen.findByRole('region', { name: 'What you paid' });
+    await within(summary).findByText('Total you paid');
+    expect(within(summary).getAllByRole('term').map(text)).toEqual(['Principal', 'Interest', 'Fees and charges', 'Total you paid']);
+    expect(within(summary).getAllByRole('definition').map(text)).toEqual(['₹6,000', '₹134.40', '₹305', '₹6,439.40']);
+  });
+
+  it('after a cooling-off exit, shows only the principal and the days’ interest, the fees taken at payout given back', async () => {
+    const paid = buckets(600000, 960);
+    fakeApi({
+      [`GET ${ORDER}`]: () => ok({ ...ORDER_DISBURSED, status: 'exited_in_cooling_off' }),
+      [`GET ${ORDER}/plan`]: () => ok({ ...PLAN, status: 'exited_in_cooling_off', closedBy: 'cooling_off_exit', paid, due: paid, outstanding: ZERO }),
+    }).signIn();
+    renderBorrower(`/app/orders/${NO}?lang=1`);
+    const summary = await screen.findByRole('region', { name: 'What you paid' });
+    await within(summary).findByText('Total you paid');
+    expect(within(summary).getAllByRole('definition').map(text)).toEqual(['₹6,000', '₹9.60', '₹0', '-₹177', '₹5,832.60']);
+    expect(within(summary).getByText('Fees taken at payout, given back')).toBeInTheDocument();
+  });
+
+  it('says so when what was paid cannot be loaded, and tries again', async () => {
+    let answer = () => refusal(500, 'internal', 'Something went wrong.');
+    fakeApi({
+      [`GET ${ORDER}`]: () => ok({ ...ORDER_DISBURSED, status: 'repaid' }),
+      [`GET ${ORDER}/plan`]: () => answer(),
+    }).signIn();
+    const user = userEvent.setup();
+    renderBorrower(`/app/orders/${NO}?lang=1`);
+    const summary = await screen.findByRole('region', { name: 'What you paid' });
+    await user.click(await within(summary).findByRole('button', { name: 'Try again' }));
+    answer = () => ok({ ...PLAN, status: 'repaid', paid: buckets(600000, 13440), outstanding: ZERO });
+    await user.click(within(summary).getByRole('button', { name: 'Try again' }));
+    expect(await within(summary).findByText('₹6,134.40')).toBeInTheDocument();
+  });
+
   it('an order already rated thanks instead of failing', async () => {
     fakeApi({
       [`GET ${ORDER}`]: () => ok({ ...ORDER_DISBURSED, status: 'exited_in_cooling_off' }),

@@ -1,0 +1,325 @@
+// The loan's whole life, as issue 8's three journeys word it: the borrower on a phone (360×740), the operators in the
+// console at a desk (1280×800), each step through the real pages; only the provider's callback is an API call.
+// 1. India: apply; a reviewer approves; finance pays out; the borrower sees the plan, extends once (the fee paid with a
+//    UTR, finance confirms) and sees the new due date, pays what is due with a UTR; finance confirms; the loan closes;
+//    the borrower rates it and borrows again.
+// 2. Indonesia: apply, approved, paid out; the borrower repays to the virtual account; a signed Xendit VA-paid callback
+//    for the exact amount closes the loan without an operator.
+// 3. Cooling-off: two days after payout the borrower leaves the loan, pays by UTR, finance confirms; the order is
+//    exited and the ledger (console and borrower) holds only the principal and the days' interest.
+// Screenshots of the key steps go to e2e/out/life-*.png.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { outDir } from '../lib/browser.mjs';
+import { BORROWER_MARKETS, applyForLoan } from '../lib/borrower.mjs';
+import { DESKTOP, approveInConsole, confirmInConsole, openConsole, payOutInConsole } from '../lib/console.mjs';
+import { JOURNEY, useSite } from '../lib/fixture.mjs';
+
+const site = useSite();
+const LONG = { ...JOURNEY, timeout: 360_000 };
+
+async function shoot(page, name) {
+  await page.screenshot({ path: path.join(outDir, `life-${name}.png`), fullPage: true });
+}
+
+/** Minor units of an amount as the page shows it: `₹10,020.50` (India) or `Rp 1.050.000,50` (Indonesia). */
+function minorOf(text, market = 'IN') {
+  const plain = text.replace(/[^\d.,]/g, '');
+  const [whole, fraction = ''] = market === 'IN' ? plain.replace(/,/g, '').split('.') : plain.replace(/\./g, '').split(',');
+  assert.match(whole, /^\d+$/, `an amount: ${text}`);
+  return Number(BigInt(whole) * 100n + BigInt(fraction.padEnd(2, '0')));
+}
+
+/** A borrower API read from the borrower's own page (its session cookie, same origin). */
+async function borrowerGet(page, apiPath) {
+  return page.evaluate(async (p) => {
+    const response = await fetch(p, { headers: { 'X-Requested-With': 'XMLHttpRequest' } });
+    const body = await response.json();
+    if (body.code !== 0) throw new Error(`${p}: ${JSON.stringify(body)}`);
+    return body.data;
+  }, apiPath);
+}
+
+/** The payment the app is on (`/app/payments/{id}`): its id, and its reference as the page shows it (UTR methods). */
+async function openPayment(page) {
+  await page.waitForURL(/\/app\/payments\/[^/?]+/);
+  const paymentId = decodeURIComponent(new URL(page.url()).pathname.split('/').pop());
+  return { paymentId };
+}
+
+/** Submits `utr` on the payment page the app is on; answers the payment's reference. */
+async function submitUtr(page, utr) {
+  await openPayment(page);
+  const reference = await page.locator('.copy-row').filter({ hasText: 'Reference' }).locator('.copy-row__value').textContent();
+  assert.match(reference, /^KP[0-9A-Z]{10}$/);
+  await page.getByLabel('UTR', { exact: true }).fill(utr);
+  await page.getByRole('button', { name: 'Submit UTR' }).click();
+  await page.getByRole('status').filter({ hasText: 'Payment received, verifying' }).first().waitFor();
+  return reference;
+}
+
+/** The borrower's loan page, loaded afresh. */
+async function openLoan(page, orderNo, lang = '?lang=1') {
+  await page.goto(site.url(`/app/orders/${encodeURIComponent(orderNo)}${lang}`), { waitUntil: 'load' });
+  await page.getByText(new RegExp(`${orderNo}`)).first().waitFor();
+}
+
+/** A new Indian borrower: each journey its own phone, PAN and account, so all three share one server. */
+function indian(n, product) {
+  const india = BORROWER_MARKETS.india;
+  return {
+    ...india,
+    product,
+    phone: `91234 5679${n}`,
+    e164: `+91912345679${n}`,
+    values: { ...india.values, idNumber: `ABCPE123${n}F`, account: `50100123456${n}`, accountShown: `5010 0123 456${n}` },
+  };
+}
+
+test('India: approved and paid out in the console, extended once, repaid with UTRs, closed, rated, borrowing again', LONG, async (tc) => {
+  const market = indian(1, 'Salary Advance');
+  await site.page(tc, async (page) => {
+    const { orderNo } = await applyForLoan(page, site, market);
+    await site.page(tc, DESKTOP, async (ops) => {
+      await approveInConsole(ops, site, orderNo);
+      await payOutInConsole(ops, orderNo, 'HDFCN52026112500101');
+      await shoot(ops, 'in-console-paid-out');
+
+      // The loan page: paid out, what is due next, the choices; the plan.
+      await openLoan(page, orderNo);
+      const repay = page.locator('section.repay');
+      const prompt = repay.getByText(/^Your next installment: ₹[\d,.]+, due /);
+      await prompt.waitFor();
+      const firstDue = (await prompt.textContent()).match(/, due (.+)\.$/)[1];
+      await shoot(page, 'in-loan');
+      await repay.getByRole('link', { name: 'See the installment plan' }).click();
+      const items = page.getByRole('list', { name: 'Installments' }).getByRole('listitem');
+      await items.first().waitFor();
+      assert.equal(await items.count(), 1, 'a salary advance is one repayment');
+      assert.match(await items.first().textContent(), /Installment 1Upcoming/);
+      await shoot(page, 'in-plan');
+
+      // Extend once: the fee, the new due date and the revised schedule, accepted and paid by UPI with a UTR.
+      await openLoan(page, orderNo);
+      await page.locator('section.repay').getByRole('link', { name: /Extend the due date/ }).click();
+      const newDue = (await page.locator('.figures__row').filter({ hasText: 'New due date' }).locator('dd').textContent()).trim();
+      assert.notEqual(newDue, firstDue);
+      const fee = page.locator('.figures__row').filter({ hasText: 'Extension fee' }).locator('dd');
+      const feeText = (await fee.textContent()).trim();
+      await page.getByRole('radio', { name: /^UPI/ }).check();
+      await shoot(page, 'in-extension');
+      await page.getByRole('button', { name: `Accept and pay the fee, ${feeText}` }).click();
+      const extensionRef = await submitUtr(page, '712345678901');
+      await shoot(page, 'in-extension-verifying');
+      const credited = await confirmInConsole(ops, extensionRef, { utr: '712345678901' });
+      assert.equal(minorOf(credited), minorOf(feeText), 'finance confirms the fee asked');
+
+      // The due date moved; the amount stayed.
+      await openLoan(page, orderNo);
+      await page.locator('section.repay').getByText(new RegExp(`^Your next installment: ₹[\\d,.]+, due ${newDue}\\.$`)).waitFor();
+      await page.getByText(`Installment 1 was extended: it is now due on ${newDue}.`).waitFor();
+      await page.locator('.timeline__status').filter({ hasText: 'Due date extended' }).waitFor();
+      await shoot(page, 'in-extended');
+
+      // Pay what is due by bank transfer with a UTR; finance confirms; the loan closes.
+      await page.locator('section.repay').getByRole('link', { name: /Pay this installment/ }).click();
+      await page.getByRole('radio', { name: /Bank transfer/ }).check();
+      await page.getByRole('button', { name: /^Pay ₹/ }).click();
+      const dueRef = await submitUtr(page, 'HDFCR52026112500000077');
+      await confirmInConsole(ops, dueRef, { utr: 'HDFCR52026112500000077', shot: () => shoot(ops, 'in-console-confirm') });
+
+      // The console's order view: repaid, nothing outstanding, the extension fee and the repayment in the ledger.
+      await openConsole(ops, site, `/orders/${encodeURIComponent(orderNo)}`);
+      await ops.getByRole('heading', { level: 1, name: new RegExp(`${orderNo}.*Repaid`) }).waitFor();
+      const ledger = await ops.getByRole('region', { name: 'Ledger' }).getByRole('table').textContent();
+      assert.match(ledger, /Extension fee/);
+      assert.match(ledger, /Repayment/);
+      await shoot(ops, 'in-console-order');
+    });
+
+    // Closed, in words; a rating, once; borrowing again leads to a new application.
+    await openLoan(page, orderNo);
+    await page.getByRole('heading', { name: 'Loan closed' }).waitFor();
+    await page.getByText('Repaid in full. Nothing is outstanding.').waitFor();
+    await page.locator('.status-badge').filter({ hasText: 'Repaid' }).first().waitFor();
+    await page.getByRole('radio', { name: '5 stars' }).click();
+    await page.getByRole('button', { name: 'Send rating' }).click();
+    await page.getByText('Thank you for your rating.').waitFor();
+    await shoot(page, 'in-closed');
+    await page.getByRole('link', { name: 'Borrow again' }).click();
+    await page.waitForURL(/\/app\/products/);
+    await page.getByRole('link', { name: market.product }).first().click();
+    await page.getByRole('heading', { level: 1, name: market.product }).waitFor();
+    await page.getByRole('button', { name: 'Apply', exact: true }).or(page.getByRole('link', { name: 'Apply', exact: true })).first().click();
+    await page.getByRole('heading', { level: 1, name: 'Key Fact Statement' }).waitFor();
+    await shoot(page, 'in-borrow-again');
+  });
+});
+
+test('Indonesia: a signed Xendit VA-paid callback for the exact amount closes the loan without an operator', LONG, async (tc) => {
+  const market = BORROWER_MARKETS.indonesia;
+  await site.page(tc, async (page) => {
+    const { orderNo } = await applyForLoan(page, site, market);
+    await site.page(tc, DESKTOP, async (ops) => {
+      await approveInConsole(ops, site, orderNo, 'Dokumen lengkap.');
+      await payOutInConsole(ops, orderNo, 'BCA-TRF-000456', 'Indonesia');
+    });
+
+    // Repay: the installment, to the loan's virtual account.
+    await openLoan(page, orderNo, '');
+    await page.locator('section.repay').getByRole('link', { name: /Bayar cicilan ini/ }).click();
+    await page.getByRole('radio', { name: /Virtual account/ }).check();
+    await page.getByRole('button', { name: /^Bayar Rp/ }).click();
+    await page.getByRole('heading', { name: /Transfer Rp\s?[\d.]+ ke virtual account Anda/ }).waitFor();
+    const { paymentId } = await openPayment(page);
+    const account = await page.locator('.copy-row').filter({ hasText: 'Nomor virtual account' }).locator('.copy-row__value').textContent();
+    assert.match(account, /^\d{8,}$/);
+    await shoot(page, 'id-virtual-account');
+
+    // Xendit calls back, signed with the callback token of the development settings, for the exact amount.
+    const payment = await borrowerGet(page, `/api/v1/borrower/payments/${encodeURIComponent(paymentId)}`);
+    assert.equal(payment.amount % 100, 0, 'a virtual account is paid in whole rupiah');
+    const callback = (token) =>
+      fetch(site.url('/api/v1/webhooks/xendit/va-paid'), {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'x-callback-token': token },
+        body: JSON.stringify({
+          id: `cb-${paymentId}`,
+          payment_id: `xnd-${paymentId}`,
+          callback_virtual_account_id: `va-${orderNo}`,
+          external_id: payment.reference,
+          bank_code: 'BCA',
+          account_number: account,
+          amount: payment.amount / 100,
+          currency: 'IDR',
+        }),
+      });
+    // An unsigned callback changes nothing.
+    assert.equal((await callback('not-the-token')).status, 401);
+    const paid = await callback('dev-xendit-callback-token');
+    assert.equal(paid.status, 200, await paid.clone().text());
+    assert.equal((await paid.json()).data.outcome, 'confirmed');
+    // Xendit retries: the same event again posts nothing.
+    assert.equal((await (await callback('dev-xendit-callback-token')).json()).data.outcome, 'replayed');
+
+    // The loan page shows it closed, with nobody in the console.
+    await openLoan(page, orderNo, '');
+    await page.getByRole('heading', { name: 'Pinjaman selesai' }).waitFor();
+    await page.getByText('Sudah lunas. Tidak ada lagi yang terutang.').waitFor();
+    await page.locator('.status-badge').filter({ hasText: 'Lunas' }).first().waitFor();
+    await shoot(page, 'id-closed');
+  });
+});
+
+/** `rate` ("0.1%", "24%") of `principal` for `days` (a daily or yearly rate), rounded half up, as the KFS states it. */
+function interestFor(principal, rate, per, days) {
+  const [whole, fraction = ''] = rate.replace('%', '').split('.');
+  const scale = 10n ** BigInt(fraction.length) * 100n; // percent with its decimals
+  const numerator = BigInt(principal) * BigInt(whole + fraction) * BigInt(days);
+  const denominator = scale * (per === 'year' ? 365n : 1n);
+  return Number((numerator * 2n + denominator) / (2n * denominator));
+}
+
+test('Cooling-off: two days after payout the borrower leaves and pays only the principal and the days’ interest', LONG, async (tc) => {
+  const market = indian(3, 'Flexi EMI');
+  const setDate = async (date) => {
+    const response = await fetch(site.url('/api/v1/dev/business-date'), {
+      method: 'PUT',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ date }),
+    });
+    assert.equal(response.status, 200);
+    return (await response.json()).data;
+  };
+  try {
+    await site.page(tc, async (page) => {
+      const { orderNo } = await applyForLoan(page, site, market);
+      await site.page(tc, DESKTOP, async (ops) => {
+        await approveInConsole(ops, site, orderNo);
+        await payOutInConsole(ops, orderNo, 'HDFCN52026112500303');
+      });
+
+      // Two days pass, within the product's cooling-off days (the operators' 12-hour sessions end meanwhile).
+      const { kfs } = await borrowerGet(page, `/api/v1/borrower/orders/${encodeURIComponent(orderNo)}`);
+      const plan = await borrowerGet(page, `/api/v1/borrower/orders/${encodeURIComponent(orderNo)}/plan`);
+      const days = 2;
+      assert.ok(kfs.coolingOffDays >= days);
+      const later = new Date(`${plan.payoutDate}T00:00:00Z`);
+      later.setUTCDate(later.getUTCDate() + days);
+      await setDate(later.toISOString().slice(0, 10));
+
+      // What the KFS says it costs: the principal plus the days' interest; fees taken at payout come back.
+      const principal = kfs.sanctionedAmount;
+      const interest = interestFor(principal, kfs.interest.rate, kfs.interest.per, days);
+      const refunded = kfs.feesDeductedAtDisbursal ? kfs.totalFees : 0;
+      const exit = { principal, interest, refunded, amount: principal + interest - refunded };
+
+      await openLoan(page, orderNo);
+      const choice = page.locator('section.repay').getByRole('link', { name: /Leave the loan \(cooling-off\)/ });
+      assert.equal(minorOf(await choice.locator('.choice__amount').textContent()), exit.amount, 'the loan page offers the exit at the KFS’s price');
+      await shoot(page, 'cooling-loan');
+      await choice.click();
+      await page.getByRole('radio', { name: /^UPI/ }).check();
+      const pay = page.getByRole('button', { name: /^Pay ₹/ });
+      assert.equal(minorOf(await pay.textContent()), exit.amount);
+      await shoot(page, 'cooling-pay');
+      await pay.click();
+      const reference = await submitUtr(page, '812345678904');
+      await site.page(tc, DESKTOP, async (ops) => {
+        await openConsole(ops, site, '/repayments');
+        const credited = await confirmInConsole(ops, reference, { utr: '812345678904' });
+        assert.equal(minorOf(credited), exit.amount);
+
+        // The console's order view: exited; the plan keeps no fee or charge; the exit paid principal and interest only.
+        await openConsole(ops, site, `/orders/${encodeURIComponent(orderNo)}`);
+        await ops.getByRole('heading', { level: 1, name: new RegExp(`${orderNo}.*Exited in cooling-off`) }).waitFor();
+        const rows = ops.getByRole('region', { name: 'Installment plan' }).getByRole('table').getByRole('row');
+        const planRows = (await rows.allTextContents()).slice(1);
+        assert.ok(planRows.length > 0);
+        const cells = async (row) => (await row.getByRole('cell').allTextContents()).map((c) => c.trim());
+        let planPrincipal = 0;
+        let planInterest = 0;
+        for (let i = 1; i <= planRows.length; i += 1) {
+          const [, , p, int, fees, late] = await cells(rows.nth(i));
+          planPrincipal += minorOf(p);
+          planInterest += minorOf(int);
+          assert.equal(minorOf(fees), 0, 'no fee is kept');
+          assert.equal(minorOf(late), 0, 'no late charge');
+        }
+        assert.equal(planPrincipal, exit.principal);
+        assert.equal(planInterest, exit.interest);
+        const ledger = ops.getByRole('region', { name: 'Ledger' }).getByRole('table');
+        const entry = ledger.getByRole('row').filter({ hasText: 'Cooling-off exit' });
+        const headers = (await ledger.getByRole('columnheader').allTextContents()).map((h) => h.trim());
+        const values = await cells(entry);
+        const column = (name) => {
+          const at = headers.indexOf(name);
+          assert.ok(at >= 0, `the ledger has a column ${name}: ${headers.join(' | ')}`);
+          return minorOf(values[at]);
+        };
+        assert.equal(column('Cash'), exit.amount);
+        assert.equal(column('Principal paid'), exit.principal);
+        assert.equal(column('Interest paid'), exit.interest);
+        assert.equal(column('Fees paid'), 0);
+        assert.equal(column('Late charges paid'), 0);
+        assert.equal(column('Fees refunded'), exit.refunded);
+        await shoot(ops, 'cooling-console-order');
+      });
+
+      // The borrower's loan: left in cooling-off; what was paid, split, matches the KFS's figures.
+      await openLoan(page, orderNo);
+      await page.getByText('You left this loan in its cooling-off period. Nothing is outstanding.').waitFor();
+      const paid = page.getByRole('region', { name: 'What you paid' });
+      const figure = async (label) => minorOf(await paid.locator('.figures__row').filter({ hasText: label }).locator('dd').textContent());
+      assert.equal(await figure('Principal'), exit.principal);
+      assert.equal(await figure('Interest'), exit.interest);
+      assert.equal(await figure('Fees and charges'), 0);
+      assert.equal(await figure('Fees taken at payout, given back'), exit.refunded);
+      assert.equal(await figure('Total you paid'), exit.amount);
+      await shoot(page, 'cooling-closed');
+    });
+  } finally {
+    await setDate(null);
+  }
+});
