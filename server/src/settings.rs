@@ -41,6 +41,7 @@ pub struct Settings {
     pub allow_public_listen_in_development: bool,
     pub log: LogSettings,
     pub contact: ContactSettings,
+    pub telemetry: TelemetrySettings,
     pub site: SiteSettings,
     /// Where borrowers pay, per market (`[payments.in]`, `[payments.id]`).
     pub payments: PaymentSettings,
@@ -173,6 +174,15 @@ pub enum SmsSender {
 pub struct ContactSettings {
     /// Contact messages one client address may send in a minute; more get 429.
     pub per_minute: u32,
+}
+
+/// The borrower app's telemetry: its rate limit and how long it is kept (docs/API-BORROWER.md, "Telemetry").
+#[derive(Debug, Clone, Copy, Deserialize)]
+pub struct TelemetrySettings {
+    /// Telemetry requests one session may make in a minute; more get 429.
+    pub per_minute: u32,
+    /// Days a telemetry row is kept; the `telemetry-retention` job removes older ones.
+    pub retention_days: u32,
 }
 
 /// The public site settings of PRODUCT.md §2: the brand, shared by both markets, and one company per market (§5),
@@ -313,6 +323,11 @@ impl Settings {
         }
         if self.contact.per_minute == 0 {
             bail!("KILAT_CONTACT__PER_MINUTE must be at least 1");
+        }
+        if self.telemetry.per_minute == 0 || self.telemetry.retention_days == 0 {
+            bail!(
+                "KILAT_TELEMETRY__PER_MINUTE and KILAT_TELEMETRY__RETENTION_DAYS must be at least 1"
+            );
         }
         if self.sms.sender == SmsSender::Http && self.sms.http_url.trim().is_empty() {
             bail!("KILAT_SMS__HTTP_URL is required when KILAT_SMS__SENDER is http");

@@ -11,7 +11,7 @@ use utoipa::openapi::{Components, ContentBuilder, Ref, ResponseBuilder};
 use utoipa::{Modify, OpenApi, ToSchema};
 
 use super::borrower::auth::SESSION_COOKIE;
-use super::borrower::{auth as borrower, certification, loans, orders, servicing};
+use super::borrower::{auth as borrower, certification, loans, orders, servicing, telemetry};
 use super::console::auth::CONSOLE_COOKIE;
 use super::console::{auth as console, payments, review};
 use super::error::ErrorBody;
@@ -68,6 +68,14 @@ use crate::settings::{GrievanceOfficer, PublicSiteSettings};
         servicing::extension,
         servicing::accept_extension,
         servicing::rate,
+        telemetry::buried_points,
+        telemetry::event,
+        telemetry::error_info,
+        telemetry::device,
+        telemetry::device_token,
+        telemetry::save_location,
+        telemetry::location_status,
+        telemetry::app_rating,
         payments::disburse,
         payments::queue,
         payments::confirm,

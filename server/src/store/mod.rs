@@ -15,6 +15,7 @@ pub mod reseal;
 pub mod review;
 pub mod sign_in;
 pub mod standing;
+pub mod telemetry;
 
 use std::cell::RefCell;
 use std::str::FromStr;

@@ -17,5 +17,6 @@ mod orders;
 mod security;
 mod servicing;
 mod site;
+mod telemetry;
 mod web;
 mod webhooks;
