@@ -1,5 +1,5 @@
-import { useQuery } from '@tanstack/react-query';
-import { createContext, useContext, useEffect, type ReactNode } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { createContext, useCallback, useContext, useEffect, useSyncExternalStore, type ReactNode } from 'react';
 import { useLocation } from 'react-router';
 import { queryKeys } from '../api/query-keys';
 import type { Telemetry } from './telemetry';
@@ -16,14 +16,21 @@ export function useTelemetry(): Telemetry | null {
 }
 
 /**
- * Keeps telemetry on while a borrower is signed in (their `me` is known; a 401 forgets it) and records each
- * screen shown. Inside the router and the query client.
+ * A borrower is signed in while some call of theirs has answered (the queries under `borrower`); log-out and a
+ * 401 remove those queries.
  */
+function useSignedIn(): boolean {
+  const queryClient = useQueryClient();
+  const cache = queryClient.getQueryCache();
+  const subscribe = useCallback((onChange: () => void) => cache.subscribe(onChange), [cache]);
+  const read = () => cache.findAll({ queryKey: queryKeys.borrower }).some((query) => query.state.status === 'success');
+  return useSyncExternalStore(subscribe, read, () => false);
+}
+
+/** Keeps telemetry on while a borrower is signed in and records each screen shown. Inside the router. */
 export function TelemetryBridge() {
   const telemetry = useTelemetry();
-  // Observes the cache only: the screens that need `me` fetch it.
-  const { data: me } = useQuery({ queryKey: queryKeys.me, enabled: false });
-  const signedIn = me !== undefined;
+  const signedIn = useSignedIn();
   const { pathname } = useLocation();
   useEffect(() => {
     telemetry?.setActive(signedIn);
