@@ -11,6 +11,7 @@ pub mod certification;
 pub mod clock;
 pub mod content;
 pub mod crypto;
+pub mod dashboard;
 pub mod error;
 pub mod http;
 pub mod i18n;

@@ -13,7 +13,7 @@ use utoipa::{Modify, OpenApi, ToSchema};
 use super::borrower::auth::SESSION_COOKIE;
 use super::borrower::{auth as borrower, certification, loans, orders, servicing, telemetry};
 use super::console::auth::CONSOLE_COOKIE;
-use super::console::{auth as console, payments, review};
+use super::console::{auth as console, dashboard, payments, review};
 use super::error::ErrorBody;
 use super::site;
 use super::webhooks;
@@ -81,6 +81,7 @@ use crate::settings::{GrievanceOfficer, PublicSiteSettings};
         payments::confirm,
         payments::reject,
         payments::payouts,
+        dashboard::dashboard,
         webhooks::razorpay,
         webhooks::xendit_va_paid,
         webhooks::dragonpay_postback,

@@ -6,6 +6,7 @@ pub mod audit;
 pub mod callbacks;
 pub mod certification;
 pub mod contact_messages;
+pub mod dashboard;
 pub mod jobs;
 pub mod loans;
 pub mod operators;

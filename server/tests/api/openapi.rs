@@ -146,7 +146,7 @@ fn every_console_operation_but_login_names_the_cookie_its_401_and_its_403_and_un
         }
         secured.push(name);
     }
-    assert_eq!(secured.len(), 12, "{secured:?}");
+    assert_eq!(secured.len(), 13, "{secured:?}");
 }
 
 #[test]

@@ -4,6 +4,7 @@
 //! request without the session's `X-CSRF-Token`) and checks its roles through the capability (403 `forbidden`).
 
 pub mod auth;
+pub mod dashboard;
 pub mod payments;
 pub mod review;
 
@@ -25,6 +26,7 @@ pub fn routes() -> Router<AppState> {
         .route("/audit", get(review::audit))
         .route("/orders/{order_no}/disburse", post(payments::disburse))
         .route("/payouts", get(payments::payouts))
+        .route("/dashboard", get(dashboard::dashboard))
         .route("/payments", get(payments::queue))
         .route("/payments/{payment_id}/confirm", post(payments::confirm))
         .route("/payments/{payment_id}/reject", post(payments::reject))

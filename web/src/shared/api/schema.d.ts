@@ -743,6 +743,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/console/dashboard": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The dashboard of a market: the last 30 days' applications, approvals, payouts, repayments, overdue share and
+         *     median time to payout (admins).
+         */
+        get: operations["console_dashboard"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/console/login": {
         parameters: {
             query?: never;
@@ -1385,6 +1405,54 @@ export interface components {
             /** @description `cost` per day as a share of the principal, rounded up to the rate's last digit so it never understates. */
             rate: components["schemas"]["Rate"];
         };
+        DashboardDay: {
+            /**
+             * Format: int64
+             * @description Orders placed that day.
+             */
+            applications: number;
+            /**
+             * Format: int64
+             * @description Orders approved that day.
+             */
+            approvals: number;
+            /**
+             * Format: date
+             * @description The market's calendar day.
+             */
+            date: string;
+            /**
+             * Format: int64
+             * @description The median minutes from application to payout of the loans paid out that day; null when none was.
+             */
+            medianMinutesToPayout?: number | null;
+            /**
+             * Format: int64
+             * @description Loans paid out and not ended at the day's end.
+             */
+            openLoans: number;
+            /**
+             * Format: int64
+             * @description Of those, overdue (the overdue share is `overdueLoans / openLoans`).
+             */
+            overdueLoans: number;
+            /**
+             * Format: int64
+             * @description Minor units paid out (net), by business date.
+             */
+            paidOut: number;
+            /**
+             * Format: int64
+             * @description Minor units received from borrowers, by business date.
+             */
+            repaid: number;
+        };
+        DashboardView: {
+            currency: components["schemas"]["Currency"];
+            /** @description 30 days, oldest first, the last one today (the market's business date). */
+            days: components["schemas"]["DashboardDay"][];
+            market: components["schemas"]["Market"];
+        };
         DecisionRequest: {
             /**
              * @description Why; shown to the borrower. Required, at most 500 characters.
@@ -1677,6 +1745,22 @@ export interface components {
                  */
                 createdAt: number;
                 id: string;
+            };
+            /** @description Always `ok` on success. */
+            msg: string;
+        };
+        /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
+        Envelope_DashboardView: {
+            /**
+             * Format: int32
+             * @description Always 0 on success.
+             */
+            code: number;
+            data: {
+                currency: components["schemas"]["Currency"];
+                /** @description 30 days, oldest first, the last one today (the market's business date). */
+                days: components["schemas"]["DashboardDay"][];
+                market: components["schemas"]["Market"];
             };
             /** @description Always `ok` on success. */
             msg: string;
@@ -6605,6 +6689,75 @@ export interface operations {
                 };
             };
             /** @description validation_failed: `from` or `to` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    console_dashboard: {
+        parameters: {
+            query: {
+                /**
+                 * @description `IN` (India) or `ID` (Indonesia); missing or unknown is a 422 on `market`.
+                 * @example IN
+                 */
+                market: components["schemas"]["Market"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_DashboardView"];
+                };
+            };
+            /** @description bad_request: the query string could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description forbidden: not an admin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed: `market` */
             422: {
                 headers: {
                     [name: string]: unknown;
