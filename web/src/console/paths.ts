@@ -9,4 +9,5 @@ export const consolePaths = {
   audit: '/audit',
   payouts: '/payouts',
   repayments: '/repayments',
+  dashboard: '/dashboard',
 } as const;

@@ -8,6 +8,7 @@ import { ConsoleLayout } from './layout/console-layout';
 import { OperatorContext, useOperator } from './operator-context';
 import { consolePaths } from './paths';
 import { AuditScreen } from './screens/audit';
+import { DashboardScreen } from './screens/dashboard';
 import { OrderScreen } from './screens/order';
 import { PayoutsScreen } from './screens/payouts';
 import { QueueScreen } from './screens/queue';
@@ -27,6 +28,7 @@ export function ConsoleRoutes() {
         <Route path={consolePaths.payouts} element={<Gate section="payouts"><PayoutsScreen /></Gate>} />
         <Route path={consolePaths.repayments} element={<Gate section="repayments"><RepaymentsScreen /></Gate>} />
         <Route path={consolePaths.audit} element={<Gate section="audit"><AuditScreen /></Gate>} />
+        <Route path={consolePaths.dashboard} element={<Gate section="dashboard"><DashboardScreen /></Gate>} />
         <Route path="*" element={<NotFound />} />
       </Route>
     </Routes>

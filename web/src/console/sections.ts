@@ -3,7 +3,7 @@
 import { consolePaths } from './paths';
 import type { Operator, Role } from './api/types';
 
-export type SectionKey = 'queue' | 'payouts' | 'repayments' | 'audit';
+export type SectionKey = 'queue' | 'payouts' | 'repayments' | 'audit' | 'dashboard';
 
 export interface Section {
   key: SectionKey;
@@ -16,6 +16,7 @@ export const SECTIONS: readonly Section[] = [
   { key: 'payouts', path: consolePaths.payouts, roles: ['finance'] },
   { key: 'repayments', path: consolePaths.repayments, roles: ['finance'] },
   { key: 'audit', path: consolePaths.audit, roles: ['admin', 'support'] },
+  { key: 'dashboard', path: consolePaths.dashboard, roles: ['admin'] },
 ];
 
 /** Who may open an order (`GET /orders/{orderNo}`). */

@@ -8,5 +8,6 @@ export const queryKeys = {
   order: (orderNo: string) => ['console', 'order', orderNo] as const,
   payouts: (market: ApiMarket) => ['console', 'payouts', market] as const,
   payments: ['console', 'payments'] as const,
+  dashboard: (market: ApiMarket) => ['console', 'dashboard', market] as const,
   audit: (search: Record<string, string>) => ['console', 'audit', search] as const,
 };
