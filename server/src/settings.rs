@@ -229,6 +229,13 @@ pub struct Company {
     pub whatsapp_number: String,
     /// The grievance redressal officer (India) or Pejabat Pengaduan (Indonesia).
     pub grievance_officer: GrievanceOfficer,
+    /// The site's claim about payout speed ("within 2 hours"), a sentence; empty shows none. A setting, not copy,
+    /// so an operator can withdraw a claim the product cannot back without a release.
+    #[serde(default)]
+    pub payout_claim: String,
+    /// The site's claim about its users ("3 million users"), a sentence; empty shows none.
+    #[serde(default)]
+    pub users_claim: String,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize, ToSchema)]
@@ -267,6 +274,10 @@ pub struct PublicSiteSettings {
     pub service_phone: String,
     pub whatsapp_number: String,
     pub grievance_officer: GrievanceOfficer,
+    /// The site's payout-speed claim, a sentence in the market's language; empty: none is made.
+    pub payout_claim: String,
+    /// The site's claim about its users, a sentence; empty: none is made.
+    pub users_claim: String,
 }
 
 /// `IN` or `ID`, as everywhere in the API.
@@ -480,6 +491,8 @@ impl SiteSettings {
             service_phone: c.service_phone.clone(),
             whatsapp_number: c.whatsapp_number.clone(),
             grievance_officer: c.grievance_officer.clone(),
+            payout_claim: c.payout_claim.clone(),
+            users_claim: c.users_claim.clone(),
         }
     }
 

@@ -2279,9 +2279,13 @@ export interface components {
                 licence: string;
                 /** @enum {string} */
                 market: "IN" | "ID";
+                /** @description The site's payout-speed claim, a sentence in the market's language; empty: none is made. */
+                payoutClaim: string;
                 servicePhone: string;
                 /** @description `#rrggbb` */
                 themeBackgroundColor: string;
+                /** @description The site's claim about its users, a sentence; empty: none is made. */
+                usersClaim: string;
                 whatsappNumber: string;
             };
             /** @description Always `ok` on success. */
@@ -3390,9 +3394,13 @@ export interface components {
             licence: string;
             /** @enum {string} */
             market: "IN" | "ID";
+            /** @description The site's payout-speed claim, a sentence in the market's language; empty: none is made. */
+            payoutClaim: string;
             servicePhone: string;
             /** @description `#rrggbb` */
             themeBackgroundColor: string;
+            /** @description The site's claim about its users, a sentence; empty: none is made. */
+            usersClaim: string;
             whatsappNumber: string;
         };
         QueueEntry: {
