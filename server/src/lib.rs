@@ -1,6 +1,6 @@
 //! Kilat's server: settings, start-up, the HTTP edge, the capabilities between it and the store, persistence and the
 //! embedded web app. The direction of every dependency is in docs/ARCHITECTURE.md: `http` → capabilities (`auth`,
-//! `certification`, `applications`, `orders`, `review`, `servicing`, `catalog`, `content`) → `kilat_domain`, `store`; nothing imports `http`.
+//! `certification`, `applications`, `orders`, `review`, `servicing`, `catalog`, `content`, `insights`, `dashboard`) → `kilat_domain`, `store`; nothing imports `http`.
 
 pub mod applications;
 #[cfg(test)]
@@ -11,9 +11,11 @@ pub mod certification;
 pub mod clock;
 pub mod content;
 pub mod crypto;
+pub mod dashboard;
 pub mod error;
 pub mod http;
 pub mod i18n;
+pub mod insights;
 pub mod jobs;
 pub mod orders;
 pub mod review;

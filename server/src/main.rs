@@ -110,6 +110,8 @@ enum JobsCommand {
 enum JobName {
     /// Late charges, overdue status and reminders (docs/ARCHITECTURE.md, Jobs).
     Overdue,
+    /// Removes the app's telemetry older than `telemetry.retention_days` (markets and dates do not apply).
+    TelemetryRetention,
 }
 
 fn parse_market_arg(code: &str) -> Result<Market, String> {
@@ -249,6 +251,22 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             settings.listen = std::net::SocketAddr::from(([127, 0, 0, 1], 0));
             let app = Application::build(&settings).await?;
             let s = app.services();
+            if let JobName::TelemetryRetention = job {
+                let started = std::time::Instant::now();
+                let removed = jobs::retention::run(s).await?;
+                println!(
+                    "telemetry-retention: {} events, {} devices, {} push tokens, {} locations, {} ratings, {} counters removed in {:.2} s",
+                    removed.events,
+                    removed.devices,
+                    removed.tokens,
+                    removed.locations,
+                    removed.ratings,
+                    removed.limits,
+                    started.elapsed().as_secs_f64()
+                );
+                app.db().close().await;
+                return Ok(());
+            }
             let runner = format!("cli-{}", std::process::id());
             let markets = market.map_or_else(|| Market::ALL.to_vec(), |m| vec![m]);
             for market in markets {
@@ -260,6 +278,7 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
                 let started = std::time::Instant::now();
                 let report = match job {
                     JobName::Overdue => jobs::overdue::run(s, market, on, &runner).await?,
+                    JobName::TelemetryRetention => unreachable!("run above"),
                 };
                 if report.ran {
                     println!(

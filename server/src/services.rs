@@ -9,7 +9,7 @@ use crate::clock::Clock;
 use crate::content::ReferenceData;
 use crate::crypto::Secrets;
 use crate::servicing::payments::PaymentServices;
-use crate::settings::SiteSettings;
+use crate::settings::{SiteSettings, TelemetrySettings};
 use crate::store::Db;
 
 #[derive(Clone)]
@@ -27,4 +27,6 @@ pub struct Services {
     pub sign_in: SignInService,
     /// Collection accounts and the payout and virtual-account providers.
     pub payments: Arc<PaymentServices>,
+    /// The app's telemetry: rate limit and retention.
+    pub telemetry: TelemetrySettings,
 }

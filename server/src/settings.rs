@@ -41,6 +41,7 @@ pub struct Settings {
     pub allow_public_listen_in_development: bool,
     pub log: LogSettings,
     pub contact: ContactSettings,
+    pub telemetry: TelemetrySettings,
     pub site: SiteSettings,
     /// Where borrowers pay, per market (`[payments.in]`, `[payments.id]`).
     pub payments: PaymentSettings,
@@ -305,6 +306,15 @@ pub struct ContactSettings {
     pub per_minute: u32,
 }
 
+/// The borrower app's telemetry: its rate limit and how long it is kept (docs/API-BORROWER.md, "Telemetry").
+#[derive(Debug, Clone, Copy, Deserialize)]
+pub struct TelemetrySettings {
+    /// Telemetry requests one session may make in a minute; more get 429.
+    pub per_minute: u32,
+    /// Days a telemetry row is kept; the `telemetry-retention` job removes older ones.
+    pub retention_days: u32,
+}
+
 /// The public site settings of PRODUCT.md §2: the brand, shared by both markets, and one company per market (§5),
 /// served by `GET /api/v1/site/settings?market=` and rendered into the pages as [`PublicSiteSettings`].
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
@@ -349,6 +359,13 @@ pub struct Company {
     pub whatsapp_number: String,
     /// The grievance redressal officer (India) or Pejabat Pengaduan (Indonesia).
     pub grievance_officer: GrievanceOfficer,
+    /// The site's claim about payout speed ("within 2 hours"), a sentence; empty shows none. A setting, not copy,
+    /// so an operator can withdraw a claim the product cannot back without a release.
+    #[serde(default)]
+    pub payout_claim: String,
+    /// The site's claim about its users ("3 million users"), a sentence; empty shows none.
+    #[serde(default)]
+    pub users_claim: String,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize, ToSchema)]
@@ -387,6 +404,10 @@ pub struct PublicSiteSettings {
     pub service_phone: String,
     pub whatsapp_number: String,
     pub grievance_officer: GrievanceOfficer,
+    /// The site's payout-speed claim, a sentence in the market's language; empty: none is made.
+    pub payout_claim: String,
+    /// The site's claim about its users, a sentence; empty: none is made.
+    pub users_claim: String,
 }
 
 /// `IN` or `ID`, as everywhere in the API.
@@ -443,6 +464,11 @@ impl Settings {
         }
         if self.contact.per_minute == 0 {
             bail!("KILAT_CONTACT__PER_MINUTE must be at least 1");
+        }
+        if self.telemetry.per_minute == 0 || self.telemetry.retention_days == 0 {
+            bail!(
+                "KILAT_TELEMETRY__PER_MINUTE and KILAT_TELEMETRY__RETENTION_DAYS must be at least 1"
+            );
         }
         if self.sms.sender == SmsSender::Http && self.sms.http_url.trim().is_empty() {
             bail!("KILAT_SMS__HTTP_URL is required when KILAT_SMS__SENDER is http");
@@ -596,6 +622,8 @@ impl SiteSettings {
             service_phone: c.service_phone.clone(),
             whatsapp_number: c.whatsapp_number.clone(),
             grievance_officer: c.grievance_officer.clone(),
+            payout_claim: c.payout_claim.clone(),
+            users_claim: c.users_claim.clone(),
         }
     }
 

@@ -120,6 +120,7 @@ impl Application {
                 PaymentServices::from_settings(&settings.payments)
                     .context("setting up the payment providers")?,
             ),
+            telemetry: settings.telemetry,
         };
         let state = AppState(Arc::new(AppStateInner {
             services,

@@ -158,7 +158,7 @@ where
         h.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
         h.insert(
             PERMISSIONS_POLICY.clone(),
-            HeaderValue::from_static("camera=(), microphone=(), geolocation=()"),
+            HeaderValue::from_static("camera=(), microphone=(), geolocation=(self)"),
         );
         if !*this.development {
             // Production is served over HTTPS only (behind the proxy): browsers must never try plain HTTP again.

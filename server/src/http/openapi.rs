@@ -11,9 +11,9 @@ use utoipa::openapi::{Components, ContentBuilder, Ref, ResponseBuilder};
 use utoipa::{Modify, OpenApi, ToSchema};
 
 use super::borrower::auth::SESSION_COOKIE;
-use super::borrower::{auth as borrower, certification, loans, orders, servicing};
+use super::borrower::{auth as borrower, certification, loans, orders, servicing, telemetry};
 use super::console::auth::CONSOLE_COOKIE;
-use super::console::{auth as console, operators, payments, products, review};
+use super::console::{auth as console, dashboard, operators, payments, products, review};
 use super::error::ErrorBody;
 use super::site;
 use super::webhooks;
@@ -69,6 +69,14 @@ use crate::settings::{GrievanceOfficer, PublicSiteSettings};
         servicing::extension,
         servicing::accept_extension,
         servicing::rate,
+        telemetry::buried_points,
+        telemetry::event,
+        telemetry::error_info,
+        telemetry::device,
+        telemetry::device_token,
+        telemetry::save_location,
+        telemetry::location_status,
+        telemetry::app_rating,
         payments::disburse,
         payments::queue,
         payments::confirm,
@@ -85,6 +93,7 @@ use crate::settings::{GrievanceOfficer, PublicSiteSettings};
         operators::disable,
         operators::enable,
         operators::password,
+        dashboard::dashboard,
         webhooks::razorpay,
         webhooks::xendit_va_paid,
         webhooks::dragonpay_postback,

@@ -1,10 +1,11 @@
 //! Scheduled jobs: the daily overdue job of each market (late charges posted through the money engine, order status
 //! overdue and back, reminders queued), run once per market and business date however many servers run it, and the
-//! delivery of queued reminders within the market's sending hours. `kilat serve` runs both on a timer;
-//! `kilat jobs run overdue` runs the overdue job by hand.
+//! delivery of queued reminders within the market's sending hours, and the telemetry retention sweep (hourly).
+//! `kilat serve` runs them on a timer; `kilat jobs run overdue` and `kilat jobs run telemetry-retention` by hand.
 
 pub mod overdue;
 pub mod reminders;
+pub mod retention;
 pub mod seed;
 
 use std::time::Duration;
@@ -16,6 +17,9 @@ use crate::services::Services;
 /// How often the timer looks for a new business date and for reminders to send.
 pub const TICK: Duration = Duration::from_secs(60);
 
+/// How often the timer sweeps telemetry past its retention period (at start-up, then hourly).
+pub const RETENTION_EVERY: Duration = Duration::from_secs(60 * 60);
+
 /// Runs until the task is dropped: each tick, every market's overdue job for its business date (a date already run,
 /// here or by another server, is skipped at the cost of one insert) and the delivery of queued reminders. The first
 /// tick is at once, so a date missed while no server ran is run at start-up.
@@ -23,8 +27,19 @@ pub async fn run_on_timer(s: Services) {
     let runner = format!("serve-{}", std::process::id());
     let mut tick = tokio::time::interval(TICK);
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    let mut last_retention: Option<std::time::Instant> = None;
     loop {
         tick.tick().await;
+        if last_retention.is_none_or(|at| at.elapsed() >= RETENTION_EVERY) {
+            last_retention = Some(std::time::Instant::now());
+            match retention::run(&s).await {
+                Ok(removed) if removed.total() > 0 => {
+                    tracing::info!(?removed, "telemetry retention done");
+                }
+                Ok(_) => {}
+                Err(err) => tracing::error!(error = %err, "telemetry retention failed"),
+            }
+        }
         for market in Market::ALL.iter().copied() {
             let date = s.clock.today(market);
             match overdue::run(&s, market, date, &runner).await {

@@ -6,6 +6,7 @@ pub mod audit;
 pub mod callbacks;
 pub mod certification;
 pub mod contact_messages;
+pub mod dashboard;
 pub mod jobs;
 pub mod loans;
 pub mod operators;
@@ -16,6 +17,7 @@ pub mod reseal;
 pub mod review;
 pub mod sign_in;
 pub mod standing;
+pub mod telemetry;
 
 use std::cell::RefCell;
 use std::str::FromStr;

@@ -621,6 +621,12 @@ async fn every_console_endpoint_answers_each_role_a_borrower_and_nobody_exactly(
             [false, false, true, false],
         ),
         (
+            Method::GET,
+            "/api/v1/console/dashboard?market=IN".into(),
+            None,
+            [true, false, false, false],
+        ),
+        (
             Method::POST,
             format!("/api/v1/console/payments/{}/confirm", payments[0].0),
             Some(json!({"amount": payments[0].1})),
@@ -1392,4 +1398,184 @@ async fn kilat_serve_in_development_creates_a_demo_admin_once_and_the_cli_create
     assert!(first.starts_with("Kilat is running at "), "{first}");
     let _ = again.kill().await;
     database.remove().await;
+}
+
+/// Moves every time of an order by `shift_ms` and dates its ledger `date` (its payout's business date).
+async fn shift_order(app: &TestApp, order_id: &str, shift_ms: i64, date: Option<&str>) {
+    for sql in [
+        format!("UPDATE orders SET created_at = created_at + {shift_ms} WHERE id = '{order_id}'"),
+        format!("UPDATE order_events SET at = at + {shift_ms} WHERE order_id = '{order_id}'"),
+        format!(
+            "UPDATE payouts SET created_at = created_at + {shift_ms} WHERE order_id = '{order_id}'"
+        ),
+    ] {
+        app.execute(&sql).await;
+    }
+    if let Some(date) = date {
+        app.execute(&format!(
+            "UPDATE ledger_entries SET on_date = '{date}' WHERE order_id = '{order_id}'"
+        ))
+        .await;
+    }
+}
+
+/// Sets one time of an order (ms since the epoch).
+async fn set_time(app: &TestApp, sql: &str) {
+    app.execute(sql).await;
+}
+
+#[tokio::test]
+async fn the_dashboard_counts_each_day_of_the_market_from_known_orders() {
+    let app = spawn_app().await;
+    create(&app, "ada", &[Role::Admin]).await;
+    create(&app, "fiona", &[Role::Finance]).await;
+    let admin = sign_in(&app, "ada").await;
+    let finance = sign_in(&app, "fiona").await;
+    let day = 86_400_000_i64;
+    let ist = 19_800_000_i64;
+    let today = app.services.clock.today(kilat_domain::Market::India);
+    let today_n = i64::from(today.to_julian_day()) - 2_440_588;
+    // Local midnight of `n` days ago, in UTC ms.
+    let midnight = |n: i64| (today_n - n) * day - ist;
+    let date = |n: i64| (today - time::Duration::days(n)).to_string();
+
+    // A: applied two days ago at 10:00, approved at 11:00, paid out at 11:30 (90 minutes).
+    // B: applied yesterday at 09:00, approved at 09:10, paid out at 09:30 (30 minutes), overdue since today 08:00.
+    // C: applied today, still in review.
+    let mut orders = Vec::new();
+    for (phone, n) in [("9876500041", 2), ("9876500042", 1)] {
+        let (_, no, id) = confirmed_order(&app, phone).await;
+        approve(&app, &id).await;
+        let response = post(
+            &app,
+            &finance,
+            &format!("/api/v1/console/orders/{no}/disburse"),
+            &json!({"bankReference": format!("UTIBN5202611250000{n}")}),
+        )
+        .await;
+        assert_eq!(response.status(), StatusCode::OK);
+        orders.push((id, n));
+    }
+    let (_, _, c_id) = confirmed_order(&app, "9876500043").await;
+    let times = [
+        (2, 10 * 60, 11 * 60, 11 * 60 + 30),
+        (1, 9 * 60, 9 * 60 + 10, 9 * 60 + 30),
+    ];
+    for ((id, n), (_, applied, approved, paid)) in orders.iter().zip(times) {
+        shift_order(&app, id, 0, Some(&date(*n))).await;
+        let at = |minutes: i64| midnight(*n) + minutes * 60_000;
+        set_time(
+            &app,
+            &format!(
+                "UPDATE orders SET created_at = {} WHERE id = '{id}'",
+                at(applied)
+            ),
+        )
+        .await;
+        set_time(&app, &format!("UPDATE order_events SET at = {} WHERE order_id = '{id}' AND status = 'pending_review'", at(applied))).await;
+        set_time(
+            &app,
+            &format!(
+                "UPDATE order_events SET at = {} WHERE order_id = '{id}' AND status = 'approved'",
+                at(approved)
+            ),
+        )
+        .await;
+        set_time(
+            &app,
+            &format!(
+                "UPDATE order_events SET at = {} WHERE order_id = '{id}' AND status = 'disbursed'",
+                at(paid)
+            ),
+        )
+        .await;
+        set_time(
+            &app,
+            &format!(
+                "UPDATE payouts SET created_at = {} WHERE order_id = '{id}'",
+                at(paid)
+            ),
+        )
+        .await;
+    }
+    set_time(
+        &app,
+        &format!(
+            "UPDATE orders SET created_at = {} WHERE id = '{c_id}'",
+            midnight(0) + 60_000
+        ),
+    )
+    .await;
+    set_time(
+        &app,
+        &format!(
+            "UPDATE order_events SET at = {} WHERE order_id = '{c_id}'",
+            midnight(0) + 60_000
+        ),
+    )
+    .await;
+    let b_id = &orders[1].0;
+    app.execute(&format!(
+        "INSERT INTO order_events (id, order_id, status, actor, at) VALUES ('ev-b-overdue', '{b_id}', 'overdue', 'job', {})",
+        midnight(0) + 8 * 3_600_000
+    ))
+    .await;
+    // A repayment of ₹1,500.00 on A yesterday.
+    let a_id = &orders[0].0;
+    app.execute(&format!(
+        "INSERT INTO ledger_entries (id, order_id, seq, kind, on_date, cash, excess, refunded, created_at)
+         VALUES ('le-a-repay', '{a_id}', 99, 'repayment', '{}', 150000, 0, 0, {})",
+        date(1),
+        midnight(1) + 3_600_000
+    ))
+    .await;
+    let (net,): (i64,) = sqlx::query_as("SELECT net_disbursed FROM orders WHERE id = $1")
+        .bind(a_id)
+        .fetch_one(app.db.pool())
+        .await
+        .unwrap();
+
+    let board = data(get(&app, &admin, "/api/v1/console/dashboard?market=IN").await).await;
+    assert_eq!(board["market"], "IN");
+    assert_eq!(board["currency"], "INR");
+    let days = board["days"].as_array().unwrap();
+    assert_eq!(days.len(), 30);
+    assert_eq!(days[29]["date"], date(0));
+    assert_eq!(days[0]["date"], date(29));
+    let pick = |n: usize| &days[29 - n];
+    assert_eq!(
+        pick(2),
+        &json!({"date": date(2), "applications": 1, "approvals": 1, "paidOut": net, "repaid": 0,
+                "openLoans": 1, "overdueLoans": 0, "medianMinutesToPayout": 90})
+    );
+    assert_eq!(
+        pick(1),
+        &json!({"date": date(1), "applications": 1, "approvals": 1, "paidOut": net, "repaid": 150000,
+                "openLoans": 2, "overdueLoans": 0, "medianMinutesToPayout": 30})
+    );
+    assert_eq!(
+        pick(0),
+        &json!({"date": date(0), "applications": 1, "approvals": 0, "paidOut": 0, "repaid": 0,
+                "openLoans": 2, "overdueLoans": 1, "medianMinutesToPayout": null})
+    );
+    assert_eq!(
+        pick(3),
+        &json!({"date": date(3), "applications": 0, "approvals": 0, "paidOut": 0, "repaid": 0,
+                "openLoans": 0, "overdueLoans": 0, "medianMinutesToPayout": null})
+    );
+    // Indonesia has none of India's orders.
+    let id_board = data(get(&app, &admin, "/api/v1/console/dashboard?market=ID").await).await;
+    assert_eq!(id_board["currency"], "IDR");
+    assert!(
+        id_board["days"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|d| d["applications"] == 0 && d["openLoans"] == 0)
+    );
+    // A bad market is a field error.
+    let response = get(&app, &admin, "/api/v1/console/dashboard?market=XX").await;
+    assert_eq!(response.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(error(response).await["fields"]["market"].is_string());
+    app.stop().await;
 }

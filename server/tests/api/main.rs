@@ -19,5 +19,6 @@ mod providers;
 mod security;
 mod servicing;
 mod site;
+mod telemetry;
 mod web;
 mod webhooks;

@@ -291,3 +291,35 @@ async fn probes_report_the_process_and_the_database() {
     );
     app.stop().await;
 }
+
+#[tokio::test]
+async fn the_sites_claims_come_from_each_markets_settings_and_can_be_withdrawn() {
+    let app = spawn_app().await;
+    let india = data(app.get("/api/v1/site/settings?market=IN").await).await;
+    assert_eq!(
+        india["payoutClaim"],
+        "Money in your bank account within 2 hours."
+    );
+    assert_eq!(india["usersClaim"], "Trusted by 3 million users.");
+    let indonesia = data(app.get("/api/v1/site/settings?market=ID").await).await;
+    assert_eq!(
+        (
+            indonesia["payoutClaim"].as_str(),
+            indonesia["usersClaim"].as_str()
+        ),
+        (Some(""), Some(""))
+    );
+    app.stop().await;
+
+    let app = spawn_app_with(|s| {
+        s.site.markets.india.users_claim = String::new();
+        s.site.markets.india.payout_claim = "Money within a day.".into();
+    })
+    .await;
+    let india = data(app.get("/api/v1/site/settings?market=IN").await).await;
+    assert_eq!(
+        (india["payoutClaim"].as_str(), india["usersClaim"].as_str()),
+        (Some("Money within a day."), Some(""))
+    );
+    app.stop().await;
+}

@@ -15,6 +15,8 @@ import { queryKeys } from './api/query-keys';
 import { APP_BASENAME } from './paths';
 import { BorrowerRoutes } from './routes';
 import type { ShellParams } from './shell-params';
+import type { Telemetry } from './telemetry/telemetry';
+import { TelemetryBridge, TelemetryProvider } from './telemetry/telemetry-context';
 
 export interface BorrowerAppProps {
   market: Market;
@@ -22,10 +24,12 @@ export interface BorrowerAppProps {
   api: HttpClient;
   queryClient: QueryClient;
   shell: ShellParams;
+  /** Batched UI events and error reports; none in most tests. */
+  telemetry?: Telemetry | null;
 }
 
 /** The borrower app with its real providers; main.tsx and the tests render this. */
-export function BorrowerApp({ market, i18n, api, queryClient, shell }: BorrowerAppProps) {
+export function BorrowerApp({ market, i18n, api, queryClient, shell, telemetry = null }: BorrowerAppProps) {
   // The kit's id-ID locale leaves a few texts in English (the input's clear button): ours fills them.
   const kitLocale = useMemo(() => {
     const base = market.id === 'in' ? enUS : idID;
@@ -38,12 +42,15 @@ export function BorrowerApp({ market, i18n, api, queryClient, shell }: BorrowerA
         <ConfigProvider locale={kitLocale}>
           <ApiProvider client={api}>
             <QueryClientProvider client={queryClient}>
-              <ToastProvider>
-                <BrowserRouter basename={APP_BASENAME}>
-                  <LoginOnUnauthorized shell={shell} />
-                  <BorrowerRoutes />
-                </BrowserRouter>
-              </ToastProvider>
+              <TelemetryProvider telemetry={telemetry}>
+                <ToastProvider>
+                  <BrowserRouter basename={APP_BASENAME}>
+                    <LoginOnUnauthorized shell={shell} />
+                    <TelemetryBridge />
+                    <BorrowerRoutes />
+                  </BrowserRouter>
+                </ToastProvider>
+              </TelemetryProvider>
             </QueryClientProvider>
           </ApiProvider>
         </ConfigProvider>

@@ -8,6 +8,8 @@ import { createQueryClient } from './api/query-client';
 import type { BorrowerAppProps } from './app';
 import { createBorrowerI18n } from './i18n/borrower-i18n';
 import { createShellParams } from './shell-params';
+import { APP_BASENAME } from './paths';
+import { browserTransport, createTelemetry } from './telemetry/telemetry';
 
 export function bootBorrower(options: {
   search: string;
@@ -25,6 +27,20 @@ export function bootBorrower(options: {
   const settings = options.settings;
   if (settings && settings.market === settingsMarket(market.id)) queryClient.setQueryData(queryKeys.siteSettings(settings.market), settings);
   return { market, i18n: createBorrowerI18n(market.language), api, queryClient, shell };
+}
+
+/** The page's telemetry: beacons in the browser, keep-alive requests with the shell's session header. */
+export function bootTelemetry(shell: BorrowerAppProps['shell'], target: Window = window) {
+  const telemetry = createTelemetry({
+    transport: browserTransport(target),
+    sessionId: () => new URLSearchParams(shell.search()).get('sessionId') ?? '',
+    route: () => {
+      const path = target.location.pathname;
+      return path.startsWith(APP_BASENAME) ? path.slice(APP_BASENAME.length) || '/' : path;
+    },
+  });
+  telemetry.install(target);
+  return telemetry;
 }
 
 /** sessionStorage, or null where the browser refuses it (some private modes throw on access). */

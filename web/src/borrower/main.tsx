@@ -6,7 +6,7 @@ import { createRoot } from 'react-dom/client';
 import { readFilledPageSettings } from '@/shared/settings/settings';
 import { registerServiceWorker } from '@/shared/sw/register-service-worker';
 import { BorrowerApp } from './app';
-import { bootBorrower, sessionStorageOrNull } from './boot';
+import { bootBorrower, bootTelemetry, sessionStorageOrNull } from './boot';
 import { preloadScreen } from './routes';
 import './borrower.css';
 
@@ -17,7 +17,7 @@ if (container) {
   document.documentElement.lang = app.market.locale;
   createRoot(container).render(
     <StrictMode>
-      <BorrowerApp {...app} />
+      <BorrowerApp {...app} telemetry={bootTelemetry(app.shell)} />
     </StrictMode>,
   );
   if (import.meta.env.PROD) registerServiceWorker();

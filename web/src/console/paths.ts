@@ -11,4 +11,5 @@ export const consolePaths = {
   repayments: '/repayments',
   products: '/products',
   operators: '/operators',
+  dashboard: '/dashboard',
 } as const;

@@ -9,6 +9,7 @@ import { OperatorContext, useOperator } from './operator-context';
 import { consolePaths } from './paths';
 import { AuditScreen } from './screens/audit';
 import { OperatorsScreen } from './screens/operators';
+import { DashboardScreen } from './screens/dashboard';
 import { OrderScreen } from './screens/order';
 import { ProductsScreen } from './screens/products';
 import { PayoutsScreen } from './screens/payouts';
@@ -31,6 +32,7 @@ export function ConsoleRoutes() {
         <Route path={consolePaths.audit} element={<Gate section="audit"><AuditScreen /></Gate>} />
         <Route path={consolePaths.products} element={<Gate section="products"><ProductsScreen /></Gate>} />
         <Route path={consolePaths.operators} element={<Gate section="operators"><OperatorsScreen /></Gate>} />
+        <Route path={consolePaths.dashboard} element={<Gate section="dashboard"><DashboardScreen /></Gate>} />
         <Route path="*" element={<NotFound />} />
       </Route>
     </Routes>

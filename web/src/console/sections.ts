@@ -3,7 +3,7 @@
 import { consolePaths } from './paths';
 import type { Operator, Role } from './api/types';
 
-export type SectionKey = 'queue' | 'payouts' | 'repayments' | 'audit' | 'products' | 'operators';
+export type SectionKey = 'queue' | 'payouts' | 'repayments' | 'audit' | 'products' | 'operators' | 'dashboard';
 
 export interface Section {
   key: SectionKey;
@@ -18,6 +18,7 @@ export const SECTIONS: readonly Section[] = [
   { key: 'audit', path: consolePaths.audit, roles: ['admin', 'support'] },
   { key: 'products', path: consolePaths.products, roles: ['admin'] },
   { key: 'operators', path: consolePaths.operators, roles: ['admin'] },
+  { key: 'dashboard', path: consolePaths.dashboard, roles: ['admin'] },
 ];
 
 /** Who may open an order (`GET /orders/{orderNo}`). */

@@ -34,7 +34,7 @@ export function render(route: string, marketId: MarketId): PrerenderedPage {
       company: settings.companyName,
       min: formatMoney(offer.minAmount, market),
       max: formatMoney(offer.maxAmount, market),
-      hours: offer.payoutHours,
+      payoutClaim: settings.payoutClaim,
     }),
     themeColor: settings.themeBackgroundColor,
   };

@@ -5,6 +5,7 @@ import { render } from '@testing-library/react';
 import { vi } from 'vitest';
 import { BorrowerApp } from '@/borrower/app';
 import { bootBorrower } from '@/borrower/boot';
+import type { Telemetry } from '@/borrower/telemetry/telemetry';
 import { marketFromSearch } from '@/shared/market/market';
 import { DEV_SETTINGS_BY_MARKET, type SiteSettings } from '@/shared/settings/settings';
 
@@ -108,7 +109,7 @@ export function fakeApi(handlers: Record<string, Handler> = {}) {
 }
 
 /** Opens the app at `url` (e.g. `/app/login?lang=1`), as a fresh page load would. */
-export function renderBorrower(url: string, options: { settings?: SiteSettings | null } = {}) {
+export function renderBorrower(url: string, options: { settings?: SiteSettings | null; telemetry?: Telemetry } = {}) {
   window.history.replaceState(null, '', url);
   const app = bootBorrower({
     search: window.location.search,
@@ -117,7 +118,7 @@ export function renderBorrower(url: string, options: { settings?: SiteSettings |
     settings: options.settings === undefined ? DEV_SETTINGS_BY_MARKET[marketFromSearch(window.location.search).id] : options.settings,
     retryReads: false,
   });
-  const result = render(<BorrowerApp {...app} />);
+  const result = render(<BorrowerApp {...app} telemetry={options.telemetry ?? null} />);
   return { ...result, app };
 }
 

@@ -6,8 +6,10 @@ pub mod certification;
 pub mod loans;
 pub mod orders;
 pub mod servicing;
+pub mod telemetry;
 
 use axum::Router;
+use axum::extract::DefaultBodyLimit;
 use axum::routing::{get, post};
 
 use crate::startup::AppState;
@@ -72,4 +74,24 @@ pub fn routes() -> Router<AppState> {
             "/borrower/payments/{payment_id}/utr",
             post(servicing::submit_utr),
         )
+        .merge(telemetry_routes())
+}
+
+/// The app's telemetry, each call under its own body limit.
+fn telemetry_routes() -> Router<AppState> {
+    Router::new()
+        .route(
+            "/borrower/telemetry/buried-points",
+            post(telemetry::buried_points),
+        )
+        .route("/borrower/telemetry/events", post(telemetry::event))
+        .route("/borrower/telemetry/errors", post(telemetry::error_info))
+        .route("/borrower/device", post(telemetry::device))
+        .route("/borrower/device-token", post(telemetry::device_token))
+        .route(
+            "/borrower/location",
+            get(telemetry::location_status).post(telemetry::save_location),
+        )
+        .route("/borrower/app-rating", post(telemetry::app_rating))
+        .layer(DefaultBodyLimit::max(telemetry::BODY_LIMIT))
 }

@@ -6,6 +6,7 @@
 
 pub mod auth;
 pub mod operators;
+pub mod dashboard;
 pub mod payments;
 pub mod products;
 pub mod review;
@@ -28,6 +29,7 @@ pub fn routes() -> Router<AppState> {
         .route("/audit", get(review::audit))
         .route("/orders/{order_no}/disburse", post(payments::disburse))
         .route("/payouts", get(payments::payouts))
+        .route("/dashboard", get(dashboard::dashboard))
         .route("/payments", get(payments::queue))
         .route("/payments/{payment_id}/confirm", post(payments::confirm))
         .route("/payments/{payment_id}/reject", post(payments::reject))

@@ -22,6 +22,7 @@ export const queryKeys = {
   extension: (orderNo: string) => ['borrower', 'orders', orderNo, 'extension'] as const,
   paymentTypes: (orderNo: string) => ['borrower', 'payment-types', orderNo] as const,
   payment: (paymentId: string) => ['borrower', 'payments', paymentId] as const,
+  location: ['borrower', 'location'] as const,
   certification: ['borrower', 'certification'] as const,
   certificationLog: ['borrower', 'certification', 'log'] as const,
   certificationStep: (step: string) => ['borrower', 'certification', 'step', step] as const,

@@ -113,3 +113,5 @@ export type Payment = Schemas['PaymentView'];
 /** `GET /orders/{orderNo}/extension`. */
 export type Extension = Schemas['ExtensionView'];
 export type RatingSaved = Schemas['RatingSaved'];
+export type LocationStatus = Schemas['LocationStatusView'];
+export type LocationSaved = Schemas['LocationSaved'];

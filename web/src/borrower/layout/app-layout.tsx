@@ -1,9 +1,10 @@
-import { Component, Suspense, useEffect, type CSSProperties, type ReactNode } from 'react';
+import { Component, Suspense, useEffect, type ContextType, type CSSProperties, type ErrorInfo, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation, useNavigationType } from 'react-router';
 import { useDismissToast } from '@/shared/ui/toast';
 import { useSiteSettings } from '../api/site-settings';
 import { ErrorPage } from '../screens/error/error-page';
+import { TelemetryContext } from '../telemetry/telemetry-context';
 import { LoadingState } from '../ui/state-notice';
 
 /** Every screen of the app: the screen itself (loaded on demand) and the lender's name below it. */
@@ -48,10 +49,18 @@ export function AppLayout() {
 
 /**
  * A screen that throws while rendering, or whose chunk cannot be fetched, shows the error notice instead
- * of a blank page; moving to another screen tries again.
+ * of a blank page, and the error is reported (error info); moving to another screen tries again.
  */
 class ScreenErrorBoundary extends Component<{ resetKey: string; children: ReactNode }, { failed: boolean }> {
+  static contextType = TelemetryContext;
+  declare context: ContextType<typeof TelemetryContext>;
   state = { failed: false };
+
+  componentDidCatch(error: Error, info: ErrorInfo): void {
+    const stack = [error.stack, info.componentStack].filter(Boolean).join('\n');
+    const reported = Object.assign(new Error(error.message), { name: error.name, stack });
+    this.context?.reportError(reported, this.props.resetKey);
+  }
 
   static getDerivedStateFromError(): { failed: boolean } {
     return { failed: true };

@@ -26,6 +26,8 @@ export type Decision = Schemas['DecisionView'];
 export type AuditEntry = Schemas['AuditEntryView'];
 /** One approved order awaiting payout (`GET /payouts`). */
 export type PayoutEntry = Schemas['PayoutQueueEntry'];
+export type DashboardView = Schemas['DashboardView'];
+export type DashboardDay = Schemas['DashboardDay'];
 /** The answer to `POST /orders/{orderNo}/disburse`. */
 export type Disbursed = Schemas['DisbursedView'];
 /** One payment of finance's queue (`GET /payments`). */

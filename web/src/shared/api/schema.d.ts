@@ -4,6 +4,23 @@
  */
 
 export interface paths {
+    "/api/v1/borrower/app-rating": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Score save: the borrower's rating of the app. */
+        post: operations["borrower_score_save"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/borrower/apply": {
         parameters: {
             query?: never;
@@ -111,6 +128,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/borrower/device": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Device: the model, OS and app version of the borrower's device (PRODUCT.md §2: nothing else). */
+        post: operations["borrower_device"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/borrower/device-token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Device-token upload: a push token of the borrower's device. */
+        post: operations["borrower_device_token"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/borrower/enums": {
         parameters: {
             query?: never;
@@ -139,6 +190,24 @@ export interface paths {
         get: operations["home"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/borrower/location": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whether the borrower has answered the location prompt. */
+        get: operations["borrower_location_status"];
+        put?: never;
+        /** Location: the borrower's one answer to the location prompt, with a coarse position (0.1°) only with consent. */
+        post: operations["borrower_location"];
         delete?: never;
         options?: never;
         head?: never;
@@ -357,10 +426,7 @@ export interface paths {
         put?: never;
         /**
          * Starts a payment for a repayment choice, priced now, with its instructions and a reference unique to it.
-         *     Idempotent on `Idempotency-Key`: a retry answers the same payment. A virtual account is created by the provider
-         *     before the payment is stored (the same account for a retry); Dragonpay answers its payment instructions (the
-         *     reference to quote, the amount, where to pay, the expiry). A provider down or slow is `503 provider_unavailable`
-         *     and stores nothing.
+         *     Idempotent on `Idempotency-Key`: a retry answers the same payment.
          */
         post: operations["borrower_create_payment"];
         delete?: never;
@@ -452,8 +518,7 @@ export interface paths {
         };
         /**
          * The payment types of the order's market, from the settings: India UPI and bank transfer to the collection
-         *     account; Indonesia a virtual account (its number comes with each payment); Dragonpay where the settings offer it
-         *     (its reference and expiry come with each payment).
+         *     account; Indonesia a virtual account (its number comes with each payment).
          */
         get: operations["borrower_payment_types"];
         put?: never;
@@ -587,7 +652,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/borrower/verification-code": {
+    "/api/v1/borrower/telemetry/buried-points": {
         parameters: {
             query?: never;
             header?: never;
@@ -597,11 +662,47 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Sends a one-time code by SMS to the signed-in borrower's own phone, for a sensitive change (`bank_account`), under
-         *     the sign-in codes' limits (one a minute, ten a day per phone, counted together with sign-in codes). The code is
-         *     then sent with the change (`verificationCode`).
+         * Buried-point upload: a batch of UI events (the web client sends it with `navigator.sendBeacon` when the page
+         *     hides).
          */
-        post: operations["send_verification_code"];
+        post: operations["borrower_buried_points"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/borrower/telemetry/errors": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Error info: a client error with its stack and route (the app's error boundary, `window.onerror`,
+         *     `unhandledrejection`).
+         */
+        post: operations["borrower_error_info"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/borrower/telemetry/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Event save: one business event. */
+        post: operations["borrower_event_save"];
         delete?: never;
         options?: never;
         head?: never;
@@ -634,6 +735,26 @@ export interface paths {
         };
         /** Searches the audit trail, newest first, at most 200 entries (admin, support). */
         get: operations["console_audit"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/console/dashboard": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The dashboard of a market: the last 30 days' applications, approvals, payouts, repayments, overdue share and
+         *     median time to payout (admins).
+         */
+        get: operations["console_dashboard"];
         put?: never;
         post?: never;
         delete?: never;
@@ -960,12 +1081,6 @@ export interface components {
              * @description Epoch milliseconds: when the borrower confirmed (in a preview: now).
              */
             acceptedAt: number;
-            /**
-             * @description What the agreement says, whatever the language: the hex SHA-256 of the KFS's hash and the borrower as named.
-             *     The borrower app sends the preview's with confirm (`agreementHash`); the server freezes only an agreement with
-             *     the same one.
-             */
-            agreementHash: string;
             borrower: components["schemas"]["AgreementBorrower"];
             clauses: components["schemas"]["Clause"][];
             /** @description The accepted KFS (docs/MONEY.md §8). */
@@ -991,6 +1106,16 @@ export interface components {
             min: number;
             /** Format: int64 */
             step: number;
+        };
+        AppRatingRequest: {
+            /** @description At most 500 characters. */
+            comment?: string;
+            /**
+             * Format: int64
+             * @description 1 to 5.
+             * @example 5
+             */
+            score: number;
         };
         /**
          * Format: int64
@@ -1065,6 +1190,10 @@ export interface components {
              * @description The sum of the four.
              */
             total: number;
+        };
+        BuriedPointsRequest: {
+            /** @description 1 to 50 events. */
+            events: components["schemas"]["EventRequest"][] | null;
         };
         /** @description What the server did with a verified callback. */
         CallbackView: {
@@ -1145,11 +1274,6 @@ export interface components {
             resendSeconds: number;
         };
         ConfirmRequest: {
-            /**
-             * @description The `agreementHash` of the agreement the borrower read (`POST /apply/agreement`); another than the one the
-             *     server would freeze now (the borrower's particulars changed since) is a 422 on `agreementHash`: read it again.
-             */
-            agreementHash: string;
             /**
              * Format: int64
              * @description Minor units.
@@ -1281,6 +1405,54 @@ export interface components {
             /** @description `cost` per day as a share of the principal, rounded up to the rate's last digit so it never understates. */
             rate: components["schemas"]["Rate"];
         };
+        DashboardDay: {
+            /**
+             * Format: int64
+             * @description Orders placed that day.
+             */
+            applications: number;
+            /**
+             * Format: int64
+             * @description Orders approved that day.
+             */
+            approvals: number;
+            /**
+             * Format: date
+             * @description The market's calendar day.
+             */
+            date: string;
+            /**
+             * Format: int64
+             * @description The median minutes from application to payout of the loans paid out that day; null when none was.
+             */
+            medianMinutesToPayout?: number | null;
+            /**
+             * Format: int64
+             * @description Loans paid out and not ended at the day's end.
+             */
+            openLoans: number;
+            /**
+             * Format: int64
+             * @description Of those, overdue (the overdue share is `overdueLoans / openLoans`).
+             */
+            overdueLoans: number;
+            /**
+             * Format: int64
+             * @description Minor units paid out (net), by business date.
+             */
+            paidOut: number;
+            /**
+             * Format: int64
+             * @description Minor units received from borrowers, by business date.
+             */
+            repaid: number;
+        };
+        DashboardView: {
+            currency: components["schemas"]["Currency"];
+            /** @description 30 days, oldest first, the last one today (the market's business date). */
+            days: components["schemas"]["DashboardDay"][];
+            market: components["schemas"]["Market"];
+        };
         DecisionRequest: {
             /**
              * @description Why; shown to the borrower. Required, at most 500 characters.
@@ -1292,6 +1464,24 @@ export interface components {
             orderNo: string;
             /** @description The order's status after the decision. */
             status: components["schemas"]["OrderState"];
+        };
+        /** @description The device: model, OS and app version, nothing else. */
+        DeviceRequest: {
+            /** @example 1.4.0 */
+            appVersion: string | null;
+            /** @example Pixel 7 */
+            model: string | null;
+            /** @example Android 14 */
+            os: string | null;
+        };
+        DeviceTokenRequest: {
+            /**
+             * @description `web`, `android` or `ios`.
+             * @example android
+             */
+            platform: string | null;
+            /** @description The push service's token, at most 512 printable characters. */
+            token: string | null;
         };
         DigitRange: {
             /** Format: int32 */
@@ -1381,12 +1571,6 @@ export interface components {
                  * @description Epoch milliseconds: when the borrower confirmed (in a preview: now).
                  */
                 acceptedAt: number;
-                /**
-                 * @description What the agreement says, whatever the language: the hex SHA-256 of the KFS's hash and the borrower as named.
-                 *     The borrower app sends the preview's with confirm (`agreementHash`); the server freezes only an agreement with
-                 *     the same one.
-                 */
-                agreementHash: string;
                 borrower: components["schemas"]["AgreementBorrower"];
                 clauses: components["schemas"]["Clause"][];
                 /** @description The accepted KFS (docs/MONEY.md §8). */
@@ -1561,6 +1745,22 @@ export interface components {
                  */
                 createdAt: number;
                 id: string;
+            };
+            /** @description Always `ok` on success. */
+            msg: string;
+        };
+        /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
+        Envelope_DashboardView: {
+            /**
+             * Format: int32
+             * @description Always 0 on success.
+             */
+            code: number;
+            data: {
+                currency: components["schemas"]["Currency"];
+                /** @description 30 days, oldest first, the last one today (the market's business date). */
+                days: components["schemas"]["DashboardDay"][];
+                market: components["schemas"]["Market"];
             };
             /** @description Always `ok` on success. */
             msg: string;
@@ -1851,6 +2051,36 @@ export interface components {
             msg: string;
         };
         /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
+        Envelope_LocationSaved: {
+            /**
+             * Format: int32
+             * @description Always 0 on success.
+             */
+            code: number;
+            data: {
+                /** @description False when an answer was stored already: the first one stands. */
+                recorded: boolean;
+            };
+            /** @description Always `ok` on success. */
+            msg: string;
+        };
+        /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
+        Envelope_LocationStatusView: {
+            /**
+             * Format: int32
+             * @description Always 0 on success.
+             */
+            code: number;
+            data: {
+                /** @description The borrower has answered the prompt (the app asks only when false). */
+                asked: boolean;
+                /** @description The answer was yes. */
+                granted: boolean;
+            };
+            /** @description Always `ok` on success. */
+            msg: string;
+        };
+        /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
         Envelope_LoggedIn: {
             /**
              * Format: int32
@@ -2049,9 +2279,13 @@ export interface components {
                 licence: string;
                 /** @enum {string} */
                 market: "IN" | "ID";
+                /** @description The site's payout-speed claim, a sentence in the market's language; empty: none is made. */
+                payoutClaim: string;
                 servicePhone: string;
                 /** @description `#rrggbb` */
                 themeBackgroundColor: string;
+                /** @description The site's claim about its users, a sentence; empty: none is made. */
+                usersClaim: string;
                 whatsappNumber: string;
             };
             /** @description Always `ok` on success. */
@@ -2118,6 +2352,19 @@ export interface components {
             msg: string;
         };
         /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
+        Envelope_Saved: {
+            /**
+             * Format: int32
+             * @description Always 0 on success.
+             */
+            code: number;
+            data: {
+                saved: boolean;
+            };
+            /** @description Always `ok` on success. */
+            msg: string;
+        };
+        /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
         Envelope_StepView: {
             /**
              * Format: int32
@@ -2129,6 +2376,20 @@ export interface components {
                 data: null | components["schemas"]["StepFields"];
                 next?: null | components["schemas"]["Step"];
                 step: components["schemas"]["Step"];
+            };
+            /** @description Always `ok` on success. */
+            msg: string;
+        };
+        /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
+        Envelope_Stored: {
+            /**
+             * Format: int32
+             * @description Always 0 on success.
+             */
+            code: number;
+            data: {
+                /** @description How many rows were stored. */
+                stored: number;
             };
             /** @description Always `ok` on success. */
             msg: string;
@@ -2174,14 +2435,6 @@ export interface components {
                 bankCode: string | null;
                 /** @description `bank_transfer`: the collection account. */
                 bankName: string | null;
-                /** @description `dragonpay`: where the payment's reference can be paid (outlets, banks); empty for the other types. */
-                channels: string[];
-                /**
-                 * Format: int64
-                 * @description On a payment whose instructions expire (a virtual account, a Dragonpay reference): when, epoch milliseconds;
-                 *     null otherwise.
-                 */
-                expiresAt: number | null;
                 ifsc: string | null;
                 method: components["schemas"]["PaymentMethod"];
                 /** @description Who the money goes to. */
@@ -2394,7 +2647,41 @@ export interface components {
          * @description The stable `code` of an error answer (docs/API-BORROWER.md); `msg` is its text in the request's language.
          * @enum {string}
          */
-        ErrorCode: "bad_request" | "code_invalid" | "code_expired" | "unauthorized" | "not_eligible" | "not_found" | "method_not_allowed" | "certification_out_of_order" | "certification_incomplete" | "open_order_exists" | "kfs_changed" | "idempotency_key_reused" | "payload_too_large" | "unsupported_media_type" | "validation_failed" | "cap_exceeded" | "rate_limited" | "code_resend_too_soon" | "daily_limit_reached" | "code_attempts_exceeded" | "cross_site_request" | "invalid_transition" | "internal" | "code_delivery_failed" | "credentials_invalid" | "operator_locked" | "forbidden" | "csrf_token_invalid" | "choice_unavailable" | "payment_not_open" | "utr_already_used" | "already_rated" | "provider_unavailable";
+        ErrorCode: "bad_request" | "code_invalid" | "code_expired" | "unauthorized" | "not_eligible" | "not_found" | "method_not_allowed" | "certification_out_of_order" | "certification_incomplete" | "open_order_exists" | "kfs_changed" | "idempotency_key_reused" | "payload_too_large" | "unsupported_media_type" | "validation_failed" | "cap_exceeded" | "rate_limited" | "code_resend_too_soon" | "daily_limit_reached" | "code_attempts_exceeded" | "cross_site_request" | "invalid_transition" | "internal" | "code_delivery_failed" | "credentials_invalid" | "operator_locked" | "forbidden" | "csrf_token_invalid" | "choice_unavailable" | "payment_not_open" | "utr_already_used" | "already_rated";
+        /** @description A client error. */
+        ErrorInfoRequest: {
+            /**
+             * Format: int64
+             * @description Epoch ms on the device.
+             */
+            at?: number;
+            /** @description What was thrown, at most 1,000 characters. */
+            message: string | null;
+            /** @description The app's route, at most 200 characters. */
+            route?: string;
+            /** @description Its stack, at most 8,000 characters. */
+            stack?: string;
+        };
+        /** @description One UI or business event. */
+        EventRequest: {
+            /**
+             * Format: int64
+             * @description When it happened on the device, epoch ms; the server's time when missing.
+             */
+            at?: number;
+            /**
+             * @description 1 to 64 of `a-z`, `0-9`, `.`, `_`, `:`, `-`, e.g. `home.apply:tap`.
+             * @example home.apply:tap
+             */
+            name: string | null;
+            /** @description At most 20 properties, each a string, number or boolean; 2 KB as JSON. */
+            props: Record<string, never>;
+            /**
+             * @description The app's route, at most 200 characters.
+             * @example /app/home
+             */
+            route?: string;
+        };
         ExtendedInfo: {
             consent: boolean;
             contact1Name: string;
@@ -2556,14 +2843,6 @@ export interface components {
             bankCode: string | null;
             /** @description `bank_transfer`: the collection account. */
             bankName: string | null;
-            /** @description `dragonpay`: where the payment's reference can be paid (outlets, banks); empty for the other types. */
-            channels: string[];
-            /**
-             * Format: int64
-             * @description On a payment whose instructions expire (a virtual account, a Dragonpay reference): when, epoch milliseconds;
-             *     null otherwise.
-             */
-            expiresAt: number | null;
             ifsc: string | null;
             method: components["schemas"]["PaymentMethod"];
             /** @description Who the money goes to. */
@@ -2711,7 +2990,7 @@ export interface components {
             paid: components["schemas"]["BucketsView"];
             /**
              * Format: int64
-             * @description Minor units: fees kept at payout credited back and netted from the cash (a cooling-off exit only).
+             * @description Minor units: excess paid back.
              */
             refunded: number;
             /**
@@ -2826,6 +3105,31 @@ export interface components {
             today: string;
             /** @description True while a submitted UTR waits for finance: "payment received, verifying". */
             verifying: boolean;
+        };
+        /** @description The answer to the location prompt. */
+        LocationRequest: {
+            /** @description Whether the borrower agreed. `false` records the refusal: the app never asks again. */
+            consent: boolean | null;
+            /**
+             * Format: double
+             * @description Degrees, -90 to 90; required with consent. Kept rounded to 0.1°.
+             */
+            latitude?: number;
+            /**
+             * Format: double
+             * @description Degrees, -180 to 180; required with consent. Kept rounded to 0.1°.
+             */
+            longitude?: number;
+        };
+        LocationSaved: {
+            /** @description False when an answer was stored already: the first one stands. */
+            recorded: boolean;
+        };
+        LocationStatusView: {
+            /** @description The borrower has answered the prompt (the app asks only when false). */
+            asked: boolean;
+            /** @description The answer was yes. */
+            granted: boolean;
         };
         LogEntryView: {
             /**
@@ -2963,7 +3267,7 @@ export interface components {
          * @description How the borrower pays.
          * @enum {string}
          */
-        PaymentMethod: "upi" | "bank_transfer" | "virtual_account" | "dragonpay";
+        PaymentMethod: "upi" | "bank_transfer" | "virtual_account";
         PaymentRejectRequest: {
             /**
              * @description Why; shown to the borrower. Required, at most 500 characters.
@@ -3090,9 +3394,13 @@ export interface components {
             licence: string;
             /** @enum {string} */
             market: "IN" | "ID";
+            /** @description The site's payout-speed claim, a sentence in the market's language; empty: none is made. */
+            payoutClaim: string;
             servicePhone: string;
             /** @description `#rrggbb` */
             themeBackgroundColor: string;
+            /** @description The site's claim about its users, a sentence; empty: none is made. */
+            usersClaim: string;
             whatsappNumber: string;
         };
         QueueEntry: {
@@ -3283,6 +3591,9 @@ export interface components {
             /** Format: int64 */
             totalRepayable: number;
         };
+        Saved: {
+            saved: boolean;
+        };
         SendCodeRequest: {
             /** @description Missing or unknown is a 422 on `market`. */
             market: components["schemas"]["Market"];
@@ -3314,6 +3625,10 @@ export interface components {
             next?: null | components["schemas"]["Step"];
             step: components["schemas"]["Step"];
         };
+        Stored: {
+            /** @description How many rows were stored. */
+            stored: number;
+        };
         TermView: {
             code: string;
             /** Format: int32 */
@@ -3338,13 +3653,6 @@ export interface components {
              * @example 412345678901
              */
             utr: string;
-        };
-        VerificationCodeRequest: {
-            /**
-             * @description What the code is for: `bank_account` (changing the bank account on file).
-             * @example bank_account
-             */
-            purpose: string;
         };
         /**
          * @description Xendit's fixed-virtual-account paid callback body.
@@ -3380,6 +3688,101 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    borrower_score_save: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AppRatingRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["AppRatingRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Saved"];
+                };
+            };
+            /** @description bad_request: the body could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description cross_site_request */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payload_too_large: the body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unsupported_media_type: neither JSON nor form-encoded */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed: `score` or `comment` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     apply: {
         parameters: {
             query?: never;
@@ -3840,6 +4243,196 @@ export interface operations {
             };
         };
     };
+    borrower_device: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DeviceRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["DeviceRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Saved"];
+                };
+            };
+            /** @description bad_request: the body could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description cross_site_request */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payload_too_large: the body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unsupported_media_type: neither JSON nor form-encoded */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed: `model`, `os` or `appVersion` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    borrower_device_token: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DeviceTokenRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["DeviceTokenRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Saved"];
+                };
+            };
+            /** @description bad_request: the body could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description cross_site_request */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payload_too_large: the body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unsupported_media_type: neither JSON nor form-encoded */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed: `token` or `platform` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     enums: {
         parameters: {
             query: {
@@ -3909,6 +4502,136 @@ export interface operations {
                 };
             };
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    borrower_location_status: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_LocationStatusView"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    borrower_location: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LocationRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_LocationSaved"];
+                };
+            };
+            /** @description bad_request: the body could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description cross_site_request */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payload_too_large: the body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unsupported_media_type: neither JSON nor form-encoded */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed: `consent`, `latitude` or `longitude` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description rate_limited */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4424,7 +5147,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description validation_failed (e.g. `agreementHash`: the agreement changed since it was read) or cap_exceeded */
+            /** @description validation_failed or cap_exceeded */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4760,15 +5483,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description provider_unavailable: the virtual-account provider is down or slow; nothing was stored */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
         };
     };
     borrower_create_payment: {
@@ -4872,15 +5586,6 @@ export interface operations {
             };
             /** @description internal */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description provider_unavailable: the virtual-account provider is down or slow; nothing was stored */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5587,7 +6292,7 @@ export interface operations {
             };
         };
     };
-    send_verification_code: {
+    borrower_buried_points: {
         parameters: {
             query?: never;
             header?: never;
@@ -5596,8 +6301,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["VerificationCodeRequest"];
-                "application/x-www-form-urlencoded": components["schemas"]["VerificationCodeRequest"];
+                "application/json": components["schemas"]["BuriedPointsRequest"];
             };
         };
         responses: {
@@ -5606,7 +6310,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_CodeSent"];
+                    "application/json": components["schemas"]["Envelope_Stored"];
                 };
             };
             /** @description bad_request: the body could not be read */
@@ -5653,7 +6357,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description validation_failed: `purpose` */
+            /** @description validation_failed: `events` (missing, over 50, or an event not valid) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5662,7 +6366,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description code_resend_too_soon or daily_limit_reached */
+            /** @description rate_limited: too many telemetry calls from this session in a minute */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -5680,8 +6384,189 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description code_delivery_failed */
-            502: {
+        };
+    };
+    borrower_error_info: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ErrorInfoRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["ErrorInfoRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Stored"];
+                };
+            };
+            /** @description bad_request: the body could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description cross_site_request */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payload_too_large: the body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unsupported_media_type: neither JSON nor form-encoded */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed: `message`, `stack`, `route` or `at` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    borrower_event_save: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EventRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["EventRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Stored"];
+                };
+            };
+            /** @description bad_request: the body could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description cross_site_request */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payload_too_large: the body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unsupported_media_type: neither JSON nor form-encoded */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed: `name`, `route`, `at` or `props` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5812,6 +6697,75 @@ export interface operations {
                 };
             };
             /** @description validation_failed: `from` or `to` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    console_dashboard: {
+        parameters: {
+            query: {
+                /**
+                 * @description `IN` (India) or `ID` (Indonesia); missing or unknown is a 422 on `market`.
+                 * @example IN
+                 */
+                market: components["schemas"]["Market"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_DashboardView"];
+                };
+            };
+            /** @description bad_request: the query string could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description forbidden: not an admin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed: `market` */
             422: {
                 headers: {
                     [name: string]: unknown;

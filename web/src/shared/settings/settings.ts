@@ -31,6 +31,8 @@ export const DEV_SETTINGS_BY_MARKET: Record<MarketId, SiteSettings> = {
     servicePhone: '+62 21 5000 1000',
     whatsappNumber: '+62 812 0000 1000',
     grievanceOfficer: { name: 'A. Officer', email: 'grievance@kilat.example', phone: '+62 21 5000 1001' },
+    payoutClaim: '',
+    usersClaim: '',
   },
   in: {
     market: 'IN',
@@ -48,6 +50,8 @@ export const DEV_SETTINGS_BY_MARKET: Record<MarketId, SiteSettings> = {
     servicePhone: '+91 80 0000 0100',
     whatsappNumber: '+91 90000 00100',
     grievanceOfficer: { name: 'P. Officer', email: 'grievance@in.kilat.example', phone: '+91 80 0000 0199' },
+    payoutClaim: 'Money in your bank account within 2 hours.',
+    usersClaim: 'Trusted by 3 million users.',
   },
 };
 

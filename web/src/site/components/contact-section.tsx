@@ -9,10 +9,14 @@ import { TOAST_DURATION_MS, useToast } from '@/shared/ui/toast';
 /** Errors stay a little longer than the 1 s of SPEC.md's two messages: they are longer to read. */
 export const ERROR_TOAST_MS = 3000;
 
+type Field = 'name' | 'telephone' | 'message';
+const FIELDS: readonly Field[] = ['name', 'telephone', 'message'];
+
 /**
- * The contact form (SPEC.md §5, PRODUCT.md §2): the same checks and 1 s toasts as the original, but a
- * complete message is really sent, and the fields clear only once the server has stored it.
- * Without JavaScript the form still posts, form-encoded, to the same endpoint.
+ * The contact form (SPEC.md §5, PRODUCT.md §2): the same checks and 1 s toasts as the original, and also each
+ * missing field marked where it is (the toast is gone after a second); a complete message is really sent, and
+ * the fields clear only once the server has stored it. Without JavaScript the form still posts, form-encoded,
+ * to the same endpoint.
  */
 export function ContactSection() {
   const { t } = useTranslation();
@@ -23,15 +27,28 @@ export function ContactSection() {
   const [telephone, setTelephone] = useState('');
   const [message, setMessage] = useState('');
   const [sending, setSending] = useState(false);
+  /** Fields at fault, with their text: missing here, or refused by the server. */
+  const [invalid, setInvalid] = useState<Partial<Record<Field, string>>>({});
+  const setters: Record<Field, (value: string) => void> = { name: setName, telephone: setTelephone, message: setMessage };
+  const values: Record<Field, string> = { name, telephone, message };
+  const missingText = (field: Field) => t('contact.required', { field: t(`contact.${field}`).toLowerCase() });
+  const change = (field: Field, value: string) => {
+    setters[field](value);
+    if (invalid[field] && value.trim()) setInvalid((current) => ({ ...current, [field]: undefined }));
+  };
 
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (sending) return;
     const fields = { name: name.trim(), telephone: telephone.trim(), message: message.trim() };
-    if (!fields.name || !fields.telephone || !fields.message) {
+    const missing = FIELDS.filter((field) => !fields[field]);
+    if (missing.length > 0) {
+      setInvalid(Object.fromEntries(missing.map((field) => [field, missingText(field)])));
       toast(t('contact.incomplete'), { kind: 'error', durationMs: TOAST_DURATION_MS });
+      document.getElementById(`contact-${missing[0]}`)?.focus();
       return;
     }
+    setInvalid({});
     setSending(true);
     try {
       await sendContactMessage(api, fields);
@@ -40,6 +57,10 @@ export function ContactSection() {
       setTelephone('');
       setMessage('');
     } catch (error) {
+      if (error instanceof ApiError) {
+        const refused = FIELDS.filter((field) => error.fields[field]);
+        if (refused.length > 0) setInvalid(Object.fromEntries(refused.map((field) => [field, error.fields[field]!])));
+      }
       toast(errorText(error, t), { kind: 'error', durationMs: ERROR_TOAST_MS });
     } finally {
       setSending(false);
@@ -51,22 +72,45 @@ export function ContactSection() {
       <h2 id="contact-title">{t('contact.title')}</h2>
       <p>{t('contact.intro')}</p>
       <form className="contact__form" method="post" action={CONTACT_MESSAGES_PATH} noValidate onSubmit={onSubmit}>
-        <div className="field">
-          <label htmlFor="contact-name">{t('contact.name')}</label>
-          <input id="contact-name" name="name" type="text" autoComplete="name" maxLength={100} value={name} onChange={(e) => setName(e.target.value)} />
-        </div>
-        <div className="field">
-          <label htmlFor="contact-telephone">{t('contact.telephone')}</label>
-          <input id="contact-telephone" name="telephone" type="tel" autoComplete="tel" maxLength={32} value={telephone} onChange={(e) => setTelephone(e.target.value)} />
-        </div>
-        <div className="field">
-          <label htmlFor="contact-message">{t('contact.message')}</label>
-          <textarea id="contact-message" name="message" rows={5} maxLength={2000} value={message} onChange={(e) => setMessage(e.target.value)} />
-        </div>
+        {FIELDS.map((field) => (
+          <div className={invalid[field] ? 'field field--invalid' : 'field'} key={field}>
+            <label htmlFor={`contact-${field}`}>{t(`contact.${field}`)}</label>
+            {field === 'message' ? (
+              <textarea
+                id="contact-message"
+                name="message"
+                rows={5}
+                maxLength={2000}
+                value={values.message}
+                aria-invalid={invalid.message ? true : undefined}
+                aria-describedby={invalid.message ? 'contact-message-error' : undefined}
+                onChange={(e) => change('message', e.target.value)}
+              />
+            ) : (
+              <input
+                id={`contact-${field}`}
+                name={field}
+                type={field === 'name' ? 'text' : 'tel'}
+                autoComplete={field === 'name' ? 'name' : 'tel'}
+                maxLength={field === 'name' ? 100 : 32}
+                value={values[field]}
+                aria-invalid={invalid[field] ? true : undefined}
+                aria-describedby={invalid[field] ? `contact-${field}-error` : undefined}
+                onChange={(e) => change(field, e.target.value)}
+              />
+            )}
+            {invalid[field] && (
+              <p className="field__error" id={`contact-${field}-error`}>
+                {invalid[field]}
+              </p>
+            )}
+          </div>
+        ))}
         <button type="submit" className="button" aria-disabled={sending || undefined}>
           {sending ? t('contact.sending') : t('contact.submit')}
         </button>
       </form>
+      <p className="contact__reply">{t('contact.replyTime')}</p>
       <h3 className="contact__other-title">{t('contact.otherWays')}</h3>
       <dl className="contact__other">
         <dt>{t('contact.phone')}</dt>

@@ -4,6 +4,7 @@ import { MARKETS, withLang } from '@/shared/market/market';
 import { useMarket } from '@/shared/market/market-context';
 import { Link, navigate, scrollToTop, useLocation } from '@/shared/router/router';
 import { useSettings } from '@/shared/settings/settings-context';
+import { appHref } from '../app-links';
 
 export type SiteTab = 'home' | 'contact';
 export const SITE_TABS: SiteTab[] = ['home', 'contact'];
@@ -26,9 +27,14 @@ export function TopBar() {
         <h1 className="top-bar__brand">
           <Link href={withLang('/', market)}>{settings.companyName}</Link>
         </h1>
-        <a className="top-bar__market" href={withLang(`${path}${hash}`, other)} lang={other.language} hrefLang={other.locale}>
-          {t('nav.otherMarket')}
-        </a>
+        <div className="top-bar__links">
+          <a className="top-bar__login" href={appHref('/login', market)}>
+            {t('nav.login')}
+          </a>
+          <a className="top-bar__market" href={withLang(`${path}${hash}`, other)} lang={other.language} hrefLang={other.locale}>
+            {t('nav.otherMarket')}
+          </a>
+        </div>
       </div>
       {path === '/' ? <SectionTabs selected={tabFromHash(hash)} /> : <SectionLinks />}
     </header>

@@ -10,6 +10,7 @@ import { useFollowBorrowerMarket } from '../../ui/use-borrower-market';
 import { formatDay } from '../orders/format';
 import { StatusBadge } from '../orders/order-status';
 import { ProductCard } from '../products/product-card';
+import { LocationPrompt } from './location-prompt';
 import { IneligibleReasons } from './reasons';
 import '../loans.css';
 
@@ -41,6 +42,7 @@ function HomeContent({ home }: { home: Home }) {
       <p className="home__hello">{t('home.signedInAs', { phone: home.phoneMasked })}</p>
       <Certification certification={home.certification} />
       {home.openOrder && <OpenOrder order={home.openOrder} />}
+      <LocationPrompt />
       <section className="card" aria-labelledby="home-apply">
         <h2 className="kfs__heading" id="home-apply">
           {home.eligible ? t('home.canApply') : t('home.cannotApply')}

@@ -1,0 +1,290 @@
+//! The borrower app's telemetry: client events (UI, business, errors), the device, push tokens, the one location
+//! answer, app ratings, the per-session request counter, and the retention sweep over all of them.
+
+use super::{Db, new_id};
+
+/// One client event to store.
+#[derive(Debug, Clone)]
+pub struct NewClientEvent {
+    /// `ui`, `business` or `error`.
+    pub kind: &'static str,
+    pub name: String,
+    pub route: Option<String>,
+    /// A small JSON object, already serialized.
+    pub detail: Option<String>,
+    pub occurred_at: i64,
+}
+
+/// A stored client event (tests read them).
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct ClientEventRow {
+    pub borrower_id: String,
+    pub kind: String,
+    pub name: String,
+    pub route: Option<String>,
+    pub detail: Option<String>,
+    pub occurred_at: i64,
+    pub created_at: i64,
+}
+
+/// The borrower's answer to the location prompt.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct LocationRow {
+    pub consent: i64,
+    pub latitude_e1: Option<i64>,
+    pub longitude_e1: Option<i64>,
+    pub created_at: i64,
+}
+
+/// What the retention sweep removed.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Removed {
+    pub events: u64,
+    pub devices: u64,
+    pub tokens: u64,
+    pub locations: u64,
+    pub ratings: u64,
+    pub limits: u64,
+}
+
+impl Removed {
+    pub fn total(&self) -> u64 {
+        self.events + self.devices + self.tokens + self.locations + self.ratings + self.limits
+    }
+}
+
+/// Rows per multi-row insert (8 values each, well under SQLite's and PostgreSQL's bind limits).
+const INSERT_CHUNK: usize = 100;
+
+impl Db {
+    /// Counts one request of `session_key` in the minute starting at `window_start`, unless it already made `limit`:
+    /// one conditional upsert, so simultaneous requests can never pass the limit together. `false`: over the limit.
+    pub async fn count_telemetry_request(
+        &self,
+        session_key: &str,
+        window_start: i64,
+        limit: u32,
+    ) -> sqlx::Result<bool> {
+        let counted: Option<i64> = sqlx::query_scalar(
+            "INSERT INTO telemetry_limits (session_key, window_start, hits) VALUES ($1, $2, 1)
+             ON CONFLICT (session_key, window_start)
+             DO UPDATE SET hits = telemetry_limits.hits + 1 WHERE telemetry_limits.hits < $3
+             RETURNING hits",
+        )
+        .bind(session_key)
+        .bind(window_start)
+        .bind(i64::from(limit))
+        .fetch_optional(self.pool())
+        .await?;
+        Ok(counted.is_some())
+    }
+
+    /// Stores a batch of client events of one borrower in one transaction.
+    pub async fn insert_client_events(
+        &self,
+        borrower_id: &str,
+        events: &[NewClientEvent],
+        now: i64,
+    ) -> sqlx::Result<()> {
+        let mut tx = self.pool().begin().await?;
+        for chunk in events.chunks(INSERT_CHUNK) {
+            let values: Vec<String> = (0..chunk.len())
+                .map(|i| {
+                    let b = i * 8;
+                    format!(
+                        "(${}, ${}, ${}, ${}, ${}, ${}, ${}, ${})",
+                        b + 1,
+                        b + 2,
+                        b + 3,
+                        b + 4,
+                        b + 5,
+                        b + 6,
+                        b + 7,
+                        b + 8
+                    )
+                })
+                .collect();
+            let sql = format!(
+                "INSERT INTO client_events (id, borrower_id, kind, name, route, detail, occurred_at, created_at)
+                 VALUES {}",
+                values.join(", ")
+            );
+            let mut query = sqlx::query(&sql);
+            for event in chunk {
+                query = query
+                    .bind(new_id())
+                    .bind(borrower_id)
+                    .bind(event.kind)
+                    .bind(&event.name)
+                    .bind(&event.route)
+                    .bind(&event.detail)
+                    .bind(event.occurred_at)
+                    .bind(now);
+            }
+            query.execute(&mut *tx).await?;
+        }
+        tx.commit().await
+    }
+
+    /// The borrower's device, replacing the one stored.
+    pub async fn upsert_device(
+        &self,
+        borrower_id: &str,
+        model: &str,
+        os: &str,
+        app_version: &str,
+        now: i64,
+    ) -> sqlx::Result<()> {
+        sqlx::query(
+            "INSERT INTO borrower_devices (borrower_id, model, os, app_version, updated_at) VALUES ($1, $2, $3, $4, $5)
+             ON CONFLICT (borrower_id) DO UPDATE
+             SET model = excluded.model, os = excluded.os, app_version = excluded.app_version,
+                 updated_at = excluded.updated_at",
+        )
+        .bind(borrower_id)
+        .bind(model)
+        .bind(os)
+        .bind(app_version)
+        .bind(now)
+        .execute(self.pool())
+        .await?;
+        Ok(())
+    }
+
+    /// A push token of the borrower (seen again: its time is renewed).
+    pub async fn upsert_device_token(
+        &self,
+        borrower_id: &str,
+        token: &str,
+        platform: &str,
+        now: i64,
+    ) -> sqlx::Result<()> {
+        sqlx::query(
+            "INSERT INTO device_tokens (borrower_id, token, platform, updated_at) VALUES ($1, $2, $3, $4)
+             ON CONFLICT (borrower_id, token) DO UPDATE
+             SET platform = excluded.platform, updated_at = excluded.updated_at",
+        )
+        .bind(borrower_id)
+        .bind(token)
+        .bind(platform)
+        .bind(now)
+        .execute(self.pool())
+        .await?;
+        Ok(())
+    }
+
+    /// Records the borrower's answer to the location prompt unless one is stored: `false` when it was (the prompt
+    /// is asked once).
+    pub async fn insert_location_once(
+        &self,
+        borrower_id: &str,
+        coarse: Option<(i64, i64)>,
+        now: i64,
+    ) -> sqlx::Result<bool> {
+        let done = sqlx::query(
+            "INSERT INTO borrower_locations (borrower_id, consent, latitude_e1, longitude_e1, created_at)
+             VALUES ($1, $2, $3, $4, $5) ON CONFLICT (borrower_id) DO NOTHING",
+        )
+        .bind(borrower_id)
+        .bind(i64::from(coarse.is_some()))
+        .bind(coarse.map(|c| c.0))
+        .bind(coarse.map(|c| c.1))
+        .bind(now)
+        .execute(self.pool())
+        .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    pub async fn location_of(&self, borrower_id: &str) -> sqlx::Result<Option<LocationRow>> {
+        sqlx::query_as(
+            "SELECT consent, latitude_e1, longitude_e1, created_at FROM borrower_locations WHERE borrower_id = $1",
+        )
+        .bind(borrower_id)
+        .fetch_optional(self.pool())
+        .await
+    }
+
+    pub async fn insert_app_rating(
+        &self,
+        borrower_id: &str,
+        score: i64,
+        comment: Option<&str>,
+        now: i64,
+    ) -> sqlx::Result<()> {
+        sqlx::query(
+            "INSERT INTO app_ratings (id, borrower_id, score, comment, created_at) VALUES ($1, $2, $3, $4, $5)",
+        )
+        .bind(new_id())
+        .bind(borrower_id)
+        .bind(score)
+        .bind(comment)
+        .bind(now)
+        .execute(self.pool())
+        .await?;
+        Ok(())
+    }
+
+    /// A borrower's client events, oldest first (tests).
+    pub async fn client_events_of(&self, borrower_id: &str) -> sqlx::Result<Vec<ClientEventRow>> {
+        sqlx::query_as(
+            "SELECT borrower_id, kind, name, route, detail, occurred_at, created_at FROM client_events
+             WHERE borrower_id = $1 ORDER BY created_at, id",
+        )
+        .bind(borrower_id)
+        .fetch_all(self.pool())
+        .await
+    }
+
+    /// How many rows each telemetry table holds for a borrower: events, devices, tokens, locations with
+    /// coordinates, ratings (tests).
+    pub async fn telemetry_counts(&self, borrower_id: &str) -> sqlx::Result<[i64; 5]> {
+        let row: (i64, i64, i64, i64, i64) = sqlx::query_as(
+            "SELECT (SELECT COUNT(*) FROM client_events WHERE borrower_id = $1),
+                    (SELECT COUNT(*) FROM borrower_devices WHERE borrower_id = $1),
+                    (SELECT COUNT(*) FROM device_tokens WHERE borrower_id = $1),
+                    (SELECT COUNT(*) FROM borrower_locations WHERE borrower_id = $1 AND latitude_e1 IS NOT NULL),
+                    (SELECT COUNT(*) FROM app_ratings WHERE borrower_id = $1)",
+        )
+        .bind(borrower_id)
+        .fetch_one(self.pool())
+        .await?;
+        Ok([row.0, row.1, row.2, row.3, row.4])
+    }
+
+    /// Removes telemetry stored before `cutoff` (epoch ms). A location answer keeps only the answer: its coordinates
+    /// go, so a refusal or consent is still remembered and the prompt never comes back.
+    /// Request counters of minutes before `limits_before` go too (they only matter for their minute).
+    pub async fn remove_telemetry_before(
+        &self,
+        cutoff: i64,
+        limits_before: i64,
+    ) -> sqlx::Result<Removed> {
+        let mut tx = self.pool().begin().await?;
+        let mut run = async |sql: &str, before: i64| -> sqlx::Result<u64> {
+            Ok(sqlx::query(sql)
+                .bind(before)
+                .execute(&mut *tx)
+                .await?
+                .rows_affected())
+        };
+        let removed = Removed {
+            events: run("DELETE FROM client_events WHERE created_at < $1", cutoff).await?,
+            devices: run("DELETE FROM borrower_devices WHERE updated_at < $1", cutoff).await?,
+            tokens: run("DELETE FROM device_tokens WHERE updated_at < $1", cutoff).await?,
+            locations: run(
+                "UPDATE borrower_locations SET latitude_e1 = NULL, longitude_e1 = NULL
+                 WHERE created_at < $1 AND latitude_e1 IS NOT NULL",
+                cutoff,
+            )
+            .await?,
+            ratings: run("DELETE FROM app_ratings WHERE created_at < $1", cutoff).await?,
+            limits: run(
+                "DELETE FROM telemetry_limits WHERE window_start < $1",
+                limits_before,
+            )
+            .await?,
+        };
+        tx.commit().await?;
+        Ok(removed)
+    }
+}
