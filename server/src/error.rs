@@ -42,6 +42,8 @@ pub const ERROR_CODES: &[&str] = &[
     "payment_not_open",
     "utr_already_used",
     "already_rated",
+    "complaint_not_answered",
+    "complaint_closed",
 ];
 
 /// Why a field was refused: a catalog key (`field.…`) and the values its text names.
@@ -167,8 +169,12 @@ pub enum Refusal {
     PaymentNotOpen,
     /// A UTR already submitted, for this or any other payment.
     UtrAlreadyUsed,
-    /// A rating of an order rated already.
+    /// A rating of an order (or a complaint's answer) rated already.
     AlreadyRated,
+    /// A complaint's answer rated before support has answered.
+    ComplaintNotAnswered,
+    /// A reply to, or closing of, a complaint closed already.
+    ComplaintClosed,
 }
 
 impl Refusal {
@@ -186,6 +192,8 @@ impl Refusal {
             Refusal::PaymentNotOpen => "payment_not_open",
             Refusal::UtrAlreadyUsed => "utr_already_used",
             Refusal::AlreadyRated => "already_rated",
+            Refusal::ComplaintNotAnswered => "complaint_not_answered",
+            Refusal::ComplaintClosed => "complaint_closed",
         }
     }
 }

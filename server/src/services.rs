@@ -11,6 +11,7 @@ use crate::crypto::Secrets;
 use crate::servicing::payments::PaymentServices;
 use crate::settings::SiteSettings;
 use crate::store::Db;
+use crate::support::files::FileStore;
 
 #[derive(Clone)]
 pub struct Services {
@@ -27,4 +28,6 @@ pub struct Services {
     pub sign_in: SignInService,
     /// Collection accounts and the payout and virtual-account providers.
     pub payments: Arc<PaymentServices>,
+    /// Where uploaded files' bytes are kept (complaint images).
+    pub files: Arc<dyn FileStore>,
 }

@@ -118,6 +118,8 @@ impl Application {
                 PaymentServices::from_settings(&settings.payments)
                     .context("setting up the payment providers")?,
             ),
+            files: crate::support::files::from_settings(&settings.files)
+                .context("setting up the file store")?,
         };
         let state = AppState(Arc::new(AppStateInner {
             services,

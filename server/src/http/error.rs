@@ -186,7 +186,9 @@ fn status_of(code: &str) -> StatusCode {
         | "choice_unavailable"
         | "payment_not_open"
         | "utr_already_used"
-        | "already_rated" => StatusCode::CONFLICT,
+        | "already_rated"
+        | "complaint_not_answered"
+        | "complaint_closed" => StatusCode::CONFLICT,
         "code_delivery_failed" => StatusCode::BAD_GATEWAY,
         _ => StatusCode::INTERNAL_SERVER_ERROR,
     }

@@ -5,7 +5,9 @@
 pub mod audit;
 pub mod callbacks;
 pub mod certification;
+pub mod complaints;
 pub mod contact_messages;
+pub mod faq;
 pub mod jobs;
 pub mod loans;
 pub mod operators;

@@ -6,9 +6,10 @@
 pub mod auth;
 pub mod payments;
 pub mod review;
+pub mod support;
 
 use axum::Router;
-use axum::routing::{get, post};
+use axum::routing::{get, post, put};
 
 use crate::startup::AppState;
 
@@ -28,4 +29,19 @@ pub fn routes() -> Router<AppState> {
         .route("/payments", get(payments::queue))
         .route("/payments/{payment_id}/confirm", post(payments::confirm))
         .route("/payments/{payment_id}/reject", post(payments::reject))
+        .route("/complaints", get(support::queue))
+        .route("/complaints/{ticket_no}", get(support::detail))
+        .route("/complaints/{ticket_no}/reply", post(support::reply))
+        .route("/complaints/{ticket_no}/close", post(support::close))
+        .route("/complaint-images/{image_id}", get(support::image))
+        .route("/contact-messages", get(support::contact_messages))
+        .route(
+            "/contact-messages/{id}/handled",
+            post(support::mark_handled),
+        )
+        .route("/faq", get(support::faq).post(support::faq_create))
+        .route(
+            "/faq/{id}",
+            put(support::faq_update).delete(support::faq_delete),
+        )
 }
