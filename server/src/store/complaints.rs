@@ -117,7 +117,7 @@ impl Db {
              WHERE ($1 IS NULL OR c.market = $1) AND ($2 = 0 OR c.status <> 'closed')
              ORDER BY c.created_at, c.id LIMIT $3"
         ))
-        .bind(market.map(|m| kilat_domain::Code::code(m)))
+        .bind(market.map(kilat_domain::Code::code))
         .bind(i64::from(open_only))
         .bind(limit)
         .fetch_all(self.pool())

@@ -54,7 +54,11 @@ const MAX_FAQ_ANSWER_CHARS: usize = 3000;
 const QUEUE_LIMIT: i64 = 500;
 
 /// What a URL's query value escapes: everything but RFC 3986's unreserved characters.
-const QUERY_VALUE: &AsciiSet = &NON_ALPHANUMERIC.remove(b'-').remove(b'.').remove(b'_').remove(b'~');
+const QUERY_VALUE: &AsciiSet = &NON_ALPHANUMERIC
+    .remove(b'-')
+    .remove(b'.')
+    .remove(b'_')
+    .remove(b'~');
 
 /// Where a borrower takes a complaint the lender has not resolved in time.
 #[derive(Debug, Clone, Copy)]
