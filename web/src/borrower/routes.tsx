@@ -26,6 +26,10 @@ const screens = {
   extension: () => import('./screens/servicing/extension-page'),
   payment: () => import('./screens/servicing/payment-page'),
   about: () => import('./screens/legal/about-page'),
+  customerService: () => import('./screens/support/customer-service-page'),
+  complaints: () => import('./screens/support/complaints-page'),
+  complaintNew: () => import('./screens/support/complaint-new-page'),
+  complaint: () => import('./screens/support/complaint-page'),
   certification: () => import('./screens/certification/certification-page'),
   certificationStep: () => import('./screens/certification/step-page'),
 };
@@ -47,6 +51,10 @@ const InstallmentPage = lazy(() => screens.installment().then((m) => ({ default:
 const PayPage = lazy(() => screens.pay().then((m) => ({ default: m.PayPage })));
 const ExtensionPage = lazy(() => screens.extension().then((m) => ({ default: m.ExtensionPage })));
 const PaymentPage = lazy(() => screens.payment().then((m) => ({ default: m.PaymentPage })));
+const CustomerServicePage = lazy(() => screens.customerService().then((m) => ({ default: m.CustomerServicePage })));
+const ComplaintsPage = lazy(() => screens.complaints().then((m) => ({ default: m.ComplaintsPage })));
+const ComplaintNewPage = lazy(() => screens.complaintNew().then((m) => ({ default: m.ComplaintNewPage })));
+const ComplaintPage = lazy(() => screens.complaint().then((m) => ({ default: m.ComplaintPage })));
 const AboutPage = lazy(() => screens.about().then((m) => ({ default: m.AboutPage })));
 const CertificationPage = lazy(() => screens.certification().then((m) => ({ default: m.CertificationPage })));
 const CertificationStepPage = lazy(() => screens.certificationStep().then((m) => ({ default: m.CertificationStepPage })));
@@ -69,6 +77,10 @@ export function BorrowerRoutes() {
         <Route path="orders/:orderNo/extension" element={<ExtensionPage />} />
         <Route path="payments/:paymentId" element={<PaymentPage />} />
         <Route path="about" element={<AboutPage />} />
+        <Route path="customer-service" element={<CustomerServicePage />} />
+        <Route path="complaints" element={<ComplaintsPage />} />
+        <Route path="complaints/new" element={<ComplaintNewPage />} />
+        <Route path="complaints/:ticketNo" element={<ComplaintPage />} />
         <Route path="certification" element={<CertificationPage />} />
         <Route path="certification/:step" element={<CertificationStepPage />} />
         <Route path="login" element={<LoginPage />} />

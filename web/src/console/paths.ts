@@ -9,4 +9,7 @@ export const consolePaths = {
   audit: '/audit',
   payouts: '/payouts',
   repayments: '/repayments',
+  complaints: '/complaints',
+  complaint: (ticketNo: string) => `/complaints/${encodeURIComponent(ticketNo)}`,
+  contact: '/contact-messages',
 } as const;

@@ -8,6 +8,8 @@ import { ConsoleLayout } from './layout/console-layout';
 import { OperatorContext, useOperator } from './operator-context';
 import { consolePaths } from './paths';
 import { AuditScreen } from './screens/audit';
+import { ComplaintScreen, ComplaintsScreen } from './screens/complaints';
+import { ContactMessagesScreen } from './screens/contact-messages';
 import { OrderScreen } from './screens/order';
 import { PayoutsScreen } from './screens/payouts';
 import { QueueScreen } from './screens/queue';
@@ -27,6 +29,9 @@ export function ConsoleRoutes() {
         <Route path={consolePaths.payouts} element={<Gate section="payouts"><PayoutsScreen /></Gate>} />
         <Route path={consolePaths.repayments} element={<Gate section="repayments"><RepaymentsScreen /></Gate>} />
         <Route path={consolePaths.audit} element={<Gate section="audit"><AuditScreen /></Gate>} />
+        <Route path={consolePaths.complaints} element={<Gate section="complaints"><ComplaintsScreen /></Gate>} />
+        <Route path="/complaints/:ticketNo" element={<Gate section="complaints"><ComplaintScreen /></Gate>} />
+        <Route path={consolePaths.contact} element={<Gate section="contact"><ContactMessagesScreen /></Gate>} />
         <Route path="*" element={<NotFound />} />
       </Route>
     </Routes>

@@ -3,7 +3,7 @@
 import { consolePaths } from './paths';
 import type { Operator, Role } from './api/types';
 
-export type SectionKey = 'queue' | 'payouts' | 'repayments' | 'audit';
+export type SectionKey = 'queue' | 'payouts' | 'repayments' | 'audit' | 'complaints' | 'contact';
 
 export interface Section {
   key: SectionKey;
@@ -16,6 +16,8 @@ export const SECTIONS: readonly Section[] = [
   { key: 'payouts', path: consolePaths.payouts, roles: ['finance'] },
   { key: 'repayments', path: consolePaths.repayments, roles: ['finance'] },
   { key: 'audit', path: consolePaths.audit, roles: ['admin', 'support'] },
+  { key: 'complaints', path: consolePaths.complaints, roles: ['admin', 'support'] },
+  { key: 'contact', path: consolePaths.contact, roles: ['admin', 'support'] },
 ];
 
 /** Who may open an order (`GET /orders/{orderNo}`). */

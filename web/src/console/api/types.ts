@@ -35,3 +35,10 @@ export type Confirmed = Schemas['ConfirmedView'];
 export type PaymentView = Schemas['PaymentView'];
 /** The loan of a paid-out order in the order view. */
 export type ConsoleLoan = Schemas['ConsoleLoanView'];
+/** A complaint in support's queue (`GET /complaints`), with its age and deadline flag. */
+export type QueuedComplaint = Schemas['QueuedComplaint'];
+/** A complaint with its conversation (`GET /complaints/{ticketNo}`). */
+export type SupportComplaint = Schemas['SupportComplaintView'];
+/** A contact-form message with its reply channel and handled flag. */
+export type ContactMessage = Schemas['ContactMessageView'];
+export type Handled = Schemas['HandledView'];
