@@ -106,7 +106,21 @@ function Rating({ complaint }: { complaint: ComplaintDetail }) {
   return (
     <section className="complaint__rating" aria-labelledby="rating-heading">
       <h2 id="rating-heading">{t('complaints.rate')}</h2>
-      <Rate value={value} onChange={setValue} aria-label={t('complaints.rate')} />
+      {/* Buttons rather than the kit's Rate, which only reads pointer drags: these work with a keyboard too. */}
+      <div className="stars" role="group" aria-label={t('complaints.rate')}>
+        {[1, 2, 3, 4, 5].map((n) => (
+          <button
+            key={n}
+            type="button"
+            className={`stars__star${n <= value ? ' stars__star--on' : ''}`}
+            aria-pressed={n === value}
+            aria-label={t('complaints.ratedValue', { score: n })}
+            onClick={() => setValue(n)}
+          >
+            ★
+          </button>
+        ))}
+      </div>
       <TextArea aria-label={t('complaints.rateComment')} placeholder={t('complaints.rateComment')} value={comment} onChange={setComment} rows={2} maxLength={500} />
       <Button
         color="primary"
