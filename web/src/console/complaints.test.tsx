@@ -56,7 +56,7 @@ describe('support console', () => {
     await user.click(screen.getByRole('button', { name: 'Send reply' }));
     expect(await screen.findByText('Reply sent: the borrower reads it in the app.')).toBeInTheDocument();
     expect(screen.getByText('Refunded.')).toBeInTheDocument();
-    expect(api.callsTo('POST', '/api/v1/console/complaints/CP-261125-AB12CD/reply')[0].body).toEqual({ body: 'Refunded.' });
+    expect(api.callsTo('POST', '/api/v1/console/complaints/CP-261125-AB12CD/reply')[0]?.body).toEqual({ body: 'Refunded.' });
   });
 
   it('marks a contact message handled and shows how to reply', async () => {

@@ -100,7 +100,7 @@ describe('customer service and complaints', () => {
     await user.type(screen.getByPlaceholderText('Tell us what happened, and when.'), 'I was charged twice.');
     await user.click(screen.getByRole('button', { name: 'Send complaint' }));
     expect(await screen.findByText('CP-261125-AB12CD')).toBeInTheDocument();
-    expect(api.callsTo('POST', '/api/v1/borrower/complaints')[0].body).toEqual({
+    expect(api.callsTo('POST', '/api/v1/borrower/complaints')[0]?.body).toEqual({
       category: 'charges',
       description: 'I was charged twice.',
       imageIds: [],
@@ -122,7 +122,7 @@ describe('customer service and complaints', () => {
     await user.click(screen.getByRole('button', { name: '4 of 5' }));
     await user.click(screen.getByRole('button', { name: 'Send rating' }));
     expect(await screen.findByRole('heading', { name: 'Your rating' })).toBeInTheDocument();
-    expect(api.callsTo('POST', '/api/v1/borrower/complaints/CP-261125-AB12CD/score')[0].body).toEqual({ score: 4 });
+    expect(api.callsTo('POST', '/api/v1/borrower/complaints/CP-261125-AB12CD/score')[0]?.body).toEqual({ score: 4 });
   });
 
   it('shows where to escalate a complaint past its deadline', async () => {
