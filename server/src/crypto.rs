@@ -196,6 +196,8 @@ pub enum Binding<'a> {
     CertificationStep { borrower_id: &'a str, step: &'a str },
     /// One column (`name_enc`, `telephone_enc`, `email_enc`) of a contact message.
     ContactMessage { id: &'a str, column: &'a str },
+    /// `complaint_messages.body_enc` of the message with this id (a complaint's text or a reply).
+    ComplaintMessage { id: &'a str },
 }
 
 impl Binding<'_> {
@@ -207,6 +209,7 @@ impl Binding<'_> {
                 format!("certification_steps.data_enc:{borrower_id}:{step}")
             }
             Binding::ContactMessage { id, column } => format!("contact_messages.{column}:{id}"),
+            Binding::ComplaintMessage { id } => format!("complaint_messages.body_enc:{id}"),
         }
     }
 }

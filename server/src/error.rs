@@ -45,6 +45,8 @@ pub const ERROR_CODES: &[&str] = &[
     "own_admin_account",
     "last_admin",
     "provider_unavailable",
+    "complaint_not_answered",
+    "complaint_closed",
 ];
 
 /// Why a field was refused: a catalog key (`field.…`) and the values its text names.
@@ -170,7 +172,7 @@ pub enum Refusal {
     PaymentNotOpen,
     /// A UTR already submitted, for this or any other payment.
     UtrAlreadyUsed,
-    /// A rating of an order rated already.
+    /// A rating of an order (or a complaint's answer) rated already.
     AlreadyRated,
     /// An admin disabling themself or dropping their own admin role.
     OwnAdminAccount,
@@ -178,6 +180,10 @@ pub enum Refusal {
     LastAdmin,
     /// A payment provider down, slow or refusing: nothing was written, the request can be retried.
     ProviderUnavailable,
+    /// A complaint's answer rated before support has answered.
+    ComplaintNotAnswered,
+    /// A reply to, or closing of, a complaint closed already.
+    ComplaintClosed,
 }
 
 impl Refusal {
@@ -198,6 +204,8 @@ impl Refusal {
             Refusal::OwnAdminAccount => "own_admin_account",
             Refusal::LastAdmin => "last_admin",
             Refusal::ProviderUnavailable => "provider_unavailable",
+            Refusal::ComplaintNotAnswered => "complaint_not_answered",
+            Refusal::ComplaintClosed => "complaint_closed",
         }
     }
 }

@@ -25,4 +25,5 @@ pub mod settings;
 pub mod sms;
 pub mod startup;
 pub mod store;
+pub mod support;
 pub mod telemetry;

@@ -11,6 +11,7 @@ use crate::crypto::Secrets;
 use crate::servicing::payments::PaymentServices;
 use crate::settings::{SiteSettings, TelemetrySettings};
 use crate::store::Db;
+use crate::support::files::FileStore;
 
 #[derive(Clone)]
 pub struct Services {
@@ -29,4 +30,6 @@ pub struct Services {
     pub payments: Arc<PaymentServices>,
     /// The app's telemetry: rate limit and retention.
     pub telemetry: TelemetrySettings,
+    /// Where uploaded files' bytes are kept (complaint images).
+    pub files: Arc<dyn FileStore>,
 }

@@ -45,6 +45,8 @@ pub struct Settings {
     pub site: SiteSettings,
     /// Where borrowers pay, per market (`[payments.in]`, `[payments.id]`).
     pub payments: PaymentSettings,
+    /// Where uploaded files (complaint images) are kept.
+    pub files: FileSettings,
     /// The money rules that are data, not code (`[caps]`): Indonesia's OJK cap table and the shortest cooling-off.
     pub caps: CapSettings,
 }
@@ -102,6 +104,21 @@ impl CapSettings {
         }
         Ok(())
     }
+}
+
+/// The file store behind `support::files::FileStore` (complaint images).
+#[derive(Debug, Clone, Deserialize)]
+pub struct FileSettings {
+    /// `local`: a folder on this server's disk.
+    pub store: FileStoreKind,
+    /// The folder for `local`, created when missing.
+    pub dir: std::path::PathBuf,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum FileStoreKind {
+    Local,
 }
 
 /// The collection accounts and payment providers of each market (docs/API-BORROWER.md, "Repayment").

@@ -121,6 +121,8 @@ impl Application {
                     .context("setting up the payment providers")?,
             ),
             telemetry: settings.telemetry,
+            files: crate::support::files::from_settings(&settings.files)
+                .context("setting up the file store")?,
         };
         let state = AppState(Arc::new(AppStateInner {
             services,

@@ -7,6 +7,7 @@ pub mod apr;
 pub mod calendar;
 pub mod caps;
 pub mod codes;
+pub mod complaints;
 pub mod error;
 pub mod kfs;
 pub mod loan;

@@ -1,7 +1,7 @@
 //! Applying for a loan: who may apply now (eligibility), the Key Fact Statement of the loan chosen, and confirming
 //! an accepted KFS into an order, idempotently on the client's key, with its order number.
 
-mod order_no;
+pub mod order_no;
 
 use std::sync::Arc;
 

@@ -4,6 +4,11 @@ use time::OffsetDateTime;
 
 /// A new order number dated `now` (UTC day).
 pub fn new_order_no(now: OffsetDateTime) -> String {
+    new_reference("KL", now)
+}
+
+/// A reference `PREFIX-YYMMDD-XXXXXX` dated `now` (UTC day): order numbers (`KL`), complaint tickets (`CP`).
+pub fn new_reference(prefix: &str, now: OffsetDateTime) -> String {
     const ALPHABET: &[u8; 32] = b"0123456789ABCDEFGHJKMNPQRSTVWXYZ";
     let mut bytes = [0u8; 6];
     getrandom::fill(&mut bytes).expect("the operating system's random source");
@@ -13,7 +18,7 @@ pub fn new_order_no(now: OffsetDateTime) -> String {
         .collect();
     let date = now.date();
     format!(
-        "KL-{:02}{:02}{:02}-{suffix}",
+        "{prefix}-{:02}{:02}{:02}-{suffix}",
         date.year() % 100,
         u8::from(date.month()),
         date.day()

@@ -188,7 +188,9 @@ fn status_of(code: &str) -> StatusCode {
         | "utr_already_used"
         | "already_rated"
         | "own_admin_account"
-        | "last_admin" => StatusCode::CONFLICT,
+        | "last_admin"
+        | "complaint_not_answered"
+        | "complaint_closed" => StatusCode::CONFLICT,
         "code_delivery_failed" => StatusCode::BAD_GATEWAY,
         "provider_unavailable" => StatusCode::SERVICE_UNAVAILABLE,
         _ => StatusCode::INTERNAL_SERVER_ERROR,

@@ -11,9 +11,13 @@ use utoipa::openapi::{Components, ContentBuilder, Ref, ResponseBuilder};
 use utoipa::{Modify, OpenApi, ToSchema};
 
 use super::borrower::auth::SESSION_COOKIE;
-use super::borrower::{auth as borrower, certification, loans, orders, servicing, telemetry};
+use super::borrower::{
+    auth as borrower, certification, loans, orders, servicing, support as borrower_support, telemetry,
+};
 use super::console::auth::CONSOLE_COOKIE;
-use super::console::{auth as console, dashboard, operators, payments, products, review};
+use super::console::{
+    auth as console, dashboard, operators, payments, products, review, support as console_support,
+};
 use super::error::ErrorBody;
 use super::site;
 use super::webhooks;
@@ -94,6 +98,27 @@ use crate::settings::{GrievanceOfficer, PublicSiteSettings};
         operators::enable,
         operators::password,
         dashboard::dashboard,
+        borrower_support::customer_service,
+        borrower_support::faq,
+        borrower_support::init,
+        borrower_support::upload_image,
+        borrower_support::delete_image,
+        borrower_support::image,
+        borrower_support::save,
+        borrower_support::list,
+        borrower_support::detail,
+        borrower_support::score,
+        console_support::queue,
+        console_support::detail,
+        console_support::reply,
+        console_support::close,
+        console_support::image,
+        console_support::contact_messages,
+        console_support::mark_handled,
+        console_support::faq,
+        console_support::faq_create,
+        console_support::faq_update,
+        console_support::faq_delete,
         webhooks::razorpay,
         webhooks::xendit_va_paid,
         webhooks::dragonpay_postback,
@@ -176,7 +201,7 @@ pub enum ErrorCode {
     PaymentNotOpen,
     /// 409: the UTR was already submitted, for this or another payment.
     UtrAlreadyUsed,
-    /// 409: the order was rated already.
+    /// 409: the order (or the complaint's answer) was rated already.
     AlreadyRated,
     /// 409: an admin disabling themself or dropping their own admin role.
     OwnAdminAccount,
@@ -184,6 +209,10 @@ pub enum ErrorCode {
     LastAdmin,
     /// 503: the payment provider is down or slow; nothing was stored, the request can be retried.
     ProviderUnavailable,
+    /// 409: the complaint has no answer to rate yet.
+    ComplaintNotAnswered,
+    /// 409: the complaint is closed.
+    ComplaintClosed,
 }
 
 /// `X-Session-Id` for the native shell, the `kilat_session` HttpOnly cookie for browsers (PRODUCT.md §4); the

@@ -31,6 +31,9 @@ pub struct ContactMessage {
     pub client_addr: String,
     /// Epoch milliseconds.
     pub created_at: i64,
+    /// When an operator marked it handled (epoch ms), and who; `None` while it waits.
+    pub handled_at: Option<i64>,
+    pub handled_by: Option<String>,
 }
 
 /// A message as stored: name, telephone and e-mail encrypted.
@@ -44,6 +47,8 @@ struct StoredContactMessage {
     company: Option<String>,
     client_addr: String,
     created_at: i64,
+    handled_at: Option<i64>,
+    handled_by: Option<String>,
 }
 
 /// The encrypted columns, by name (the name is part of each value's binding).
@@ -70,6 +75,8 @@ impl Db {
             company: new.company,
             client_addr: new.client_addr,
             created_at: time_now_ms(),
+            handled_at: None,
+            handled_by: None,
         };
         let id = stored.id.as_str();
         sqlx::query(
@@ -100,11 +107,24 @@ impl Db {
         secrets: &Secrets,
         limit: i64,
     ) -> anyhow::Result<Vec<ContactMessage>> {
+        self.contact_messages(secrets, limit, false).await
+    }
+
+    /// Newest first, decrypted; only those not handled yet when `waiting_only`.
+    pub async fn contact_messages(
+        &self,
+        secrets: &Secrets,
+        limit: i64,
+        waiting_only: bool,
+    ) -> anyhow::Result<Vec<ContactMessage>> {
         let rows: Vec<StoredContactMessage> = sqlx::query_as(
-            "SELECT id, name_enc, telephone_enc, message, email_enc, company, client_addr, created_at
-             FROM contact_messages ORDER BY created_at DESC, id DESC LIMIT $1",
+            "SELECT id, name_enc, telephone_enc, message, email_enc, company, client_addr, created_at, handled_at,
+               handled_by
+             FROM contact_messages WHERE ($2 = 0 OR handled_at IS NULL)
+             ORDER BY created_at DESC, id DESC LIMIT $1",
         )
         .bind(limit)
+        .bind(i64::from(waiting_only))
         .fetch_all(self.pool())
         .await?;
         rows.into_iter()
@@ -123,10 +143,41 @@ impl Db {
                     company: row.company,
                     client_addr: row.client_addr,
                     created_at: row.created_at,
+                    handled_at: row.handled_at,
+                    handled_by: row.handled_by,
                     id,
                 })
             })
             .collect()
+    }
+}
+
+impl Db {
+    /// Marks a message handled by `operator_id`, once: the first operator's mark stands, and a second answers false
+    /// (so two operators never both think they were first). `None` when there is no such message.
+    pub async fn mark_contact_message_handled(
+        &self,
+        id: &str,
+        operator_id: &str,
+        now: i64,
+    ) -> sqlx::Result<Option<bool>> {
+        let done = sqlx::query(
+            "UPDATE contact_messages SET handled_at = $2, handled_by = $3 WHERE id = $1 AND handled_at IS NULL",
+        )
+        .bind(id)
+        .bind(now)
+        .bind(operator_id)
+        .execute(self.pool())
+        .await?;
+        if done.rows_affected() == 1 {
+            return Ok(Some(true));
+        }
+        let exists: Option<String> =
+            sqlx::query_scalar("SELECT id FROM contact_messages WHERE id = $1")
+                .bind(id)
+                .fetch_optional(self.pool())
+                .await?;
+        Ok(exists.map(|_| false))
     }
 }
 

@@ -5,8 +5,10 @@
 pub mod audit;
 pub mod callbacks;
 pub mod certification;
+pub mod complaints;
 pub mod contact_messages;
 pub mod dashboard;
+pub mod faq;
 pub mod jobs;
 pub mod loans;
 pub mod operators;

@@ -561,6 +561,9 @@ async fn every_console_endpoint_answers_each_role_a_borrower_and_nobody_exactly(
         payments.push((id, payment["amount"].as_i64().unwrap()));
     }
 
+    // A complaint (with an image), a contact message and an FAQ entry for support's and admins' endpoints.
+    let complaint = support_fixtures(&app, &borrower_of_reject(&callers)).await;
+
     let reason = json!({"reason": "Checked against the documents."});
     // (method, path, body, the callers answered 200 in the order admin, reviewer, finance, support); the borrower
     // and nobody always get 401. Decisions run with the reviewer last, so that the others are refused on an order
@@ -707,6 +710,63 @@ async fn every_console_endpoint_answers_each_role_a_borrower_and_nobody_exactly(
             [true, false, false, false],
         ),
         (
+            Method::GET,
+            "/api/v1/console/complaints".into(),
+            None,
+            [true, false, false, true],
+        ),
+        (
+            Method::GET,
+            format!("/api/v1/console/complaints/{}", complaint.ticket),
+            None,
+            [true, false, false, true],
+        ),
+        (
+            Method::POST,
+            format!("/api/v1/console/complaints/{}/reply", complaint.ticket),
+            Some(json!({"body": "We are looking into it."})),
+            [true, false, false, true],
+        ),
+        (
+            Method::GET,
+            format!("/api/v1/console/complaint-images/{}", complaint.image),
+            None,
+            [true, false, false, true],
+        ),
+        (
+            Method::GET,
+            "/api/v1/console/contact-messages".into(),
+            None,
+            [true, false, false, true],
+        ),
+        (
+            Method::POST,
+            format!(
+                "/api/v1/console/contact-messages/{}/handled",
+                complaint.contact
+            ),
+            None,
+            [true, false, false, true],
+        ),
+        (
+            Method::GET,
+            "/api/v1/console/faq".into(),
+            None,
+            [true, false, false, false],
+        ),
+        (
+            Method::POST,
+            "/api/v1/console/faq".into(),
+            Some(faq_body()),
+            [true, false, false, false],
+        ),
+        (
+            Method::PUT,
+            format!("/api/v1/console/faq/{}", complaint.faq),
+            Some(faq_body()),
+            [true, false, false, false],
+        ),
+        (
             Method::POST,
             "/api/v1/console/logout".into(),
             None,
@@ -734,6 +794,12 @@ async fn every_console_endpoint_answers_each_role_a_borrower_and_nobody_exactly(
             };
             let response = caller.call(&app, method.clone(), path, body.as_ref()).await;
             let status = response.status();
+            // An image answers its bytes, not the envelope.
+            if status == StatusCode::OK && path.contains("/complaint-images/") {
+                assert_eq!(response.headers()["content-type"], "image/png");
+                assert_eq!(status, expected, "{method} {path} as {}", caller.name());
+                continue;
+            }
             let body: Value = response.json().await.unwrap();
             assert_eq!(
                 status,
@@ -747,6 +813,133 @@ async fn every_console_endpoint_answers_each_role_a_borrower_and_nobody_exactly(
                 _ => json!("unauthorized"),
             };
             assert_eq!(body["code"], code, "{method} {path} as {}", caller.name());
+        }
+    }
+    app.stop().await;
+}
+
+/// What support's and admins' endpoints act on in the role matrix.
+struct SupportFixtures {
+    ticket: String,
+    image: String,
+    contact: String,
+    faq: String,
+}
+
+fn borrower_of_reject(callers: &[Caller]) -> String {
+    callers
+        .iter()
+        .find_map(|c| match c {
+            Caller::Borrower(session) => Some(session.clone()),
+            _ => None,
+        })
+        .unwrap()
+}
+
+fn faq_body() -> Value {
+    json!({"lang": "en", "category": "apply", "question": "Is it safe?", "answer": "Yes.", "position": 5})
+}
+
+async fn file_complaint(app: &TestApp, session: &str) -> (String, String) {
+    let mut png = std::io::Cursor::new(Vec::new());
+    image::DynamicImage::ImageRgb8(image::RgbImage::new(8, 8))
+        .write_to(&mut png, image::ImageFormat::Png)
+        .unwrap();
+    let uploaded = app
+        .client
+        .post(app.url("/api/v1/borrower/complaints/images"))
+        .header("x-session-id", session)
+        .header("content-type", "image/png")
+        .body(png.into_inner())
+        .send()
+        .await
+        .unwrap();
+    let image = data(uploaded).await["imageId"].as_str().unwrap().to_owned();
+    let filed = app
+        .post_as(
+            "/api/v1/borrower/complaints",
+            session,
+            &json!({"category": "app", "description": "The page does not load.", "imageIds": [image]}),
+        )
+        .await;
+    (
+        data(filed).await["ticketNo"].as_str().unwrap().to_owned(),
+        image,
+    )
+}
+
+async fn support_fixtures(app: &TestApp, session: &str) -> SupportFixtures {
+    let (ticket, image) = file_complaint(app, session).await;
+    let contact = app
+        .post_json(
+            "/api/v1/site/contact-messages",
+            &json!({"name": "Ravi", "telephone": "98765", "message": "Call me."}),
+        )
+        .await;
+    let contact = data(contact).await["id"].as_str().unwrap().to_owned();
+    let faq: String = sqlx::query_scalar("SELECT id FROM faq_entries ORDER BY id LIMIT 1")
+        .fetch_one(app.db.pool())
+        .await
+        .unwrap();
+    SupportFixtures {
+        ticket,
+        image,
+        contact,
+        faq,
+    }
+}
+
+#[tokio::test]
+async fn closing_a_complaint_and_deleting_an_faq_entry_answer_each_role_exactly() {
+    // Each is done once, so each caller acts on a record of its own.
+    let app = spawn_app().await;
+    let session = app.sign_in("IN", "9876500041").await;
+    let mut callers = Vec::new();
+    for (name, role) in [
+        ("admin", Role::Admin),
+        ("reviewer", Role::Reviewer),
+        ("finance", Role::Finance),
+        ("support", Role::Support),
+    ] {
+        create(&app, name, &[role]).await;
+        callers.push(Caller::Operator(name, sign_in(&app, name).await));
+    }
+    callers.push(Caller::Borrower(session.clone()));
+    callers.push(Caller::Nobody);
+    let Caller::Operator(_, admin) = &callers[0] else {
+        unreachable!()
+    };
+    let admin = admin.clone();
+    for caller in &callers {
+        let (ticket, _) = file_complaint(&app, &session).await;
+        let faq = data(post(&app, &admin, "/api/v1/console/faq", &faq_body()).await).await["id"]
+            .as_str()
+            .unwrap()
+            .to_owned();
+        for (method, path, allowed) in [
+            (
+                Method::POST,
+                format!("/api/v1/console/complaints/{ticket}/close"),
+                ["admin", "support"].as_slice(),
+            ),
+            (
+                Method::DELETE,
+                format!("/api/v1/console/faq/{faq}"),
+                ["admin"].as_slice(),
+            ),
+        ] {
+            let expected = match caller {
+                Caller::Operator(name, _) if allowed.contains(name) => StatusCode::OK,
+                Caller::Operator(..) => StatusCode::FORBIDDEN,
+                _ => StatusCode::UNAUTHORIZED,
+            };
+            let response = caller.call(&app, method.clone(), &path, None).await;
+            assert_eq!(
+                response.status(),
+                expected,
+                "{method} {path} as {}",
+                caller.name()
+            );
         }
     }
     app.stop().await;

@@ -20,6 +20,8 @@ pub struct TestApp {
     /// The database's URL, for a second server on the same database.
     pub database_url: String,
     pub secrets: Secrets,
+    /// The file store's folder (complaint images), removed with the database.
+    pub files_dir: std::path::PathBuf,
     stop: Option<oneshot::Sender<()>>,
     server: Option<tokio::task::JoinHandle<anyhow::Result<()>>>,
     cleanup: Option<Cleanup>,
@@ -44,6 +46,10 @@ pub async fn spawn_app_with(adjust: impl FnOnce(&mut Settings)) -> TestApp {
     settings.listen = "127.0.0.1:0".parse().unwrap();
     settings.database_url = database_url.into();
     settings.database_max_connections = 4;
+    settings.files.dir = std::env::temp_dir().join(format!(
+        "kilat-test-files-{}",
+        uuid::Uuid::new_v4().simple()
+    ));
     adjust(&mut settings);
 
     let app = Application::build(&settings)
@@ -54,6 +60,7 @@ pub async fn spawn_app_with(adjust: impl FnOnce(&mut Settings)) -> TestApp {
     let services = app.services().clone();
     let secrets = services.secrets.clone();
     let database_url = settings.database_url.expose_secret().to_owned();
+    let files_dir = settings.files.dir.clone();
     let (stop, stopped) = oneshot::channel::<()>();
     let server = tokio::spawn(app.run_until(async move {
         let _ = stopped.await;
@@ -71,6 +78,7 @@ pub async fn spawn_app_with(adjust: impl FnOnce(&mut Settings)) -> TestApp {
         services,
         database_url,
         secrets,
+        files_dir,
         stop: Some(stop),
         server: Some(server),
         cleanup: Some(cleanup),
@@ -151,6 +159,7 @@ impl TestApp {
             let _ = server.await;
         }
         self.db.close().await;
+        let _ = std::fs::remove_dir_all(&self.files_dir);
         match self.cleanup.take() {
             Some(Cleanup::SqliteDir(dir)) => {
                 let _ = std::fs::remove_dir_all(dir);

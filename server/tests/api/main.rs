@@ -6,6 +6,7 @@ mod agreement;
 mod cancel;
 mod certification;
 mod company;
+mod complaints;
 mod console;
 mod helpers;
 mod jobs;

@@ -97,8 +97,9 @@ fn every_borrower_operation_behind_a_session_names_the_scheme_and_its_401() {
     }
     // logout, me, the verification code, three product and quote operations, four certification, nine home, apply and
     // order operations, ten servicing operations (plan, repayment, payments, UTR, extension, rating), eight telemetry
-    // operations (buried points, events, errors, device, device token, location and its status, app rating).
-    assert_eq!(secured.len(), 37, "{secured:?}");
+    // operations (buried points, events, errors, device, device token, location and its status, app rating), ten of
+    // customer service (customer service, FAQ, complaint init, image upload, read and delete, save, list, detail, score).
+    assert_eq!(secured.len(), 47, "{secured:?}");
     assert!(secured.contains(&"post /api/v1/borrower/orders/{orderNo}/cancel".to_owned()));
     assert!(secured.contains(&"post /api/v1/borrower/apply/agreement".to_owned()));
     assert!(secured.contains(&"get /api/v1/borrower/orders/{orderNo}/agreement".to_owned()));
@@ -146,8 +147,10 @@ fn every_console_operation_but_login_names_the_cookie_its_401_and_its_403_and_un
         }
         secured.push(name);
     }
-    // Twelve of review, payouts and repayments; eleven of the admins' products and operators; the dashboard.
-    assert_eq!(secured.len(), 24, "{secured:?}");
+    // Twelve of review, payouts and repayments; eleven of the admins' products and operators; the dashboard; eleven of
+    // support: complaints (queue, detail, reply, close, image), contact messages (list, handled) and the FAQ (list,
+    // create, update, delete).
+    assert_eq!(secured.len(), 35, "{secured:?}");
 }
 
 #[test]

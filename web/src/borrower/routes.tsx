@@ -27,6 +27,10 @@ const screens = {
   payment: () => import('./screens/servicing/payment-page'),
   dragonpay: () => import('./screens/servicing/dragonpay-page'),
   about: () => import('./screens/legal/about-page'),
+  customerService: () => import('./screens/support/customer-service-page'),
+  complaints: () => import('./screens/support/complaints-page'),
+  complaintNew: () => import('./screens/support/complaint-new-page'),
+  complaint: () => import('./screens/support/complaint-page'),
   certification: () => import('./screens/certification/certification-page'),
   certificationStep: () => import('./screens/certification/step-page'),
 };
@@ -49,6 +53,10 @@ const PayPage = lazy(() => screens.pay().then((m) => ({ default: m.PayPage })));
 const ExtensionPage = lazy(() => screens.extension().then((m) => ({ default: m.ExtensionPage })));
 const PaymentPage = lazy(() => screens.payment().then((m) => ({ default: m.PaymentPage })));
 const DragonpayPage = lazy(() => screens.dragonpay().then((m) => ({ default: m.DragonpayPage })));
+const CustomerServicePage = lazy(() => screens.customerService().then((m) => ({ default: m.CustomerServicePage })));
+const ComplaintsPage = lazy(() => screens.complaints().then((m) => ({ default: m.ComplaintsPage })));
+const ComplaintNewPage = lazy(() => screens.complaintNew().then((m) => ({ default: m.ComplaintNewPage })));
+const ComplaintPage = lazy(() => screens.complaint().then((m) => ({ default: m.ComplaintPage })));
 const AboutPage = lazy(() => screens.about().then((m) => ({ default: m.AboutPage })));
 const CertificationPage = lazy(() => screens.certification().then((m) => ({ default: m.CertificationPage })));
 const CertificationStepPage = lazy(() => screens.certificationStep().then((m) => ({ default: m.CertificationStepPage })));
@@ -72,6 +80,10 @@ export function BorrowerRoutes() {
         <Route path="payments/:paymentId" element={<PaymentPage />} />
         <Route path="dragonpayPaymentInstructions/:paymentId" element={<DragonpayPage />} />
         <Route path="about" element={<AboutPage />} />
+        <Route path="customer-service" element={<CustomerServicePage />} />
+        <Route path="complaints" element={<ComplaintsPage />} />
+        <Route path="complaints/new" element={<ComplaintNewPage />} />
+        <Route path="complaints/:ticketNo" element={<ComplaintPage />} />
         <Route path="certification" element={<CertificationPage />} />
         <Route path="certification/:step" element={<CertificationStepPage />} />
         <Route path="login" element={<LoginPage />} />

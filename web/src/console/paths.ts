@@ -12,4 +12,7 @@ export const consolePaths = {
   products: '/products',
   operators: '/operators',
   dashboard: '/dashboard',
+  complaints: '/complaints',
+  complaint: (ticketNo: string) => `/complaints/${encodeURIComponent(ticketNo)}`,
+  contact: '/contact-messages',
 } as const;

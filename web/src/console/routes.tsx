@@ -10,6 +10,8 @@ import { consolePaths } from './paths';
 import { AuditScreen } from './screens/audit';
 import { OperatorsScreen } from './screens/operators';
 import { DashboardScreen } from './screens/dashboard';
+import { ComplaintScreen, ComplaintsScreen } from './screens/complaints';
+import { ContactMessagesScreen } from './screens/contact-messages';
 import { OrderScreen } from './screens/order';
 import { ProductsScreen } from './screens/products';
 import { PayoutsScreen } from './screens/payouts';
@@ -33,6 +35,9 @@ export function ConsoleRoutes() {
         <Route path={consolePaths.products} element={<Gate section="products"><ProductsScreen /></Gate>} />
         <Route path={consolePaths.operators} element={<Gate section="operators"><OperatorsScreen /></Gate>} />
         <Route path={consolePaths.dashboard} element={<Gate section="dashboard"><DashboardScreen /></Gate>} />
+        <Route path={consolePaths.complaints} element={<Gate section="complaints"><ComplaintsScreen /></Gate>} />
+        <Route path="/complaints/:ticketNo" element={<Gate section="complaints"><ComplaintScreen /></Gate>} />
+        <Route path={consolePaths.contact} element={<Gate section="contact"><ContactMessagesScreen /></Gate>} />
         <Route path="*" element={<NotFound />} />
       </Route>
     </Routes>

@@ -3,7 +3,7 @@
 import { consolePaths } from './paths';
 import type { Operator, Role } from './api/types';
 
-export type SectionKey = 'queue' | 'payouts' | 'repayments' | 'audit' | 'products' | 'operators' | 'dashboard';
+export type SectionKey = 'queue' | 'payouts' | 'repayments' | 'audit' | 'products' | 'operators' | 'dashboard' | 'complaints' | 'contact';
 
 export interface Section {
   key: SectionKey;
@@ -19,6 +19,8 @@ export const SECTIONS: readonly Section[] = [
   { key: 'products', path: consolePaths.products, roles: ['admin'] },
   { key: 'operators', path: consolePaths.operators, roles: ['admin'] },
   { key: 'dashboard', path: consolePaths.dashboard, roles: ['admin'] },
+  { key: 'complaints', path: consolePaths.complaints, roles: ['admin', 'support'] },
+  { key: 'contact', path: consolePaths.contact, roles: ['admin', 'support'] },
 ];
 
 /** Who may open an order (`GET /orders/{orderNo}`). */

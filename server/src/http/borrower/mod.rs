@@ -7,6 +7,7 @@ pub mod loans;
 pub mod orders;
 pub mod servicing;
 pub mod telemetry;
+pub mod support;
 
 use axum::Router;
 use axum::extract::DefaultBodyLimit;
@@ -73,6 +74,28 @@ pub fn routes() -> Router<AppState> {
         .route(
             "/borrower/payments/{payment_id}/utr",
             post(servicing::submit_utr),
+        )
+        .route("/borrower/customer-service", get(support::customer_service))
+        .route("/borrower/faq", get(support::faq))
+        .route(
+            "/borrower/complaints",
+            get(support::list).post(support::save),
+        )
+        .route("/borrower/complaints/init", get(support::init))
+        .route(
+            "/borrower/complaints/images",
+            post(support::upload_image).layer(DefaultBodyLimit::max(
+                crate::support::images::MAX_IMAGE_BYTES,
+            )),
+        )
+        .route(
+            "/borrower/complaints/images/{image_id}",
+            get(support::image).delete(support::delete_image),
+        )
+        .route("/borrower/complaints/{ticket_no}", get(support::detail))
+        .route(
+            "/borrower/complaints/{ticket_no}/score",
+            post(support::score),
         )
         .merge(telemetry_routes())
 }

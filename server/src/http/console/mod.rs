@@ -10,6 +10,7 @@ pub mod dashboard;
 pub mod payments;
 pub mod products;
 pub mod review;
+pub mod support;
 
 use axum::Router;
 use axum::routing::{get, post, put};
@@ -42,4 +43,19 @@ pub fn routes() -> Router<AppState> {
         .route("/operators/{id}/disable", post(operators::disable))
         .route("/operators/{id}/enable", post(operators::enable))
         .route("/operators/{id}/password", post(operators::password))
+        .route("/complaints", get(support::queue))
+        .route("/complaints/{ticket_no}", get(support::detail))
+        .route("/complaints/{ticket_no}/reply", post(support::reply))
+        .route("/complaints/{ticket_no}/close", post(support::close))
+        .route("/complaint-images/{image_id}", get(support::image))
+        .route("/contact-messages", get(support::contact_messages))
+        .route(
+            "/contact-messages/{id}/handled",
+            post(support::mark_handled),
+        )
+        .route("/faq", get(support::faq).post(support::faq_create))
+        .route(
+            "/faq/{id}",
+            put(support::faq_update).delete(support::faq_delete),
+        )
 }

@@ -115,3 +115,17 @@ export type Extension = Schemas['ExtensionView'];
 export type RatingSaved = Schemas['RatingSaved'];
 export type LocationStatus = Schemas['LocationStatusView'];
 export type LocationSaved = Schemas['LocationSaved'];
+
+/** `GET /customer-service`: service phone and hours, WhatsApp, the grievance officer, the regulator's channel. */
+export type CustomerService = Schemas['CustomerServiceView'];
+/** One question of `GET /faq`. */
+export type FaqEntry = Schemas['FaqView'];
+/** `GET /complaints/init`: categories and the borrower's loans. */
+export type ComplaintInit = Schemas['ComplaintInitView'];
+/** An uploaded image (`POST /complaints/images`). */
+export type ComplaintImage = Schemas['ImageView'];
+/** A complaint as `GET /complaints` lists it. */
+export type ComplaintSummary = Schemas['ComplaintSummary'];
+/** `GET /complaints/{ticketNo}` with the conversation. */
+export type ComplaintDetail = Schemas['ComplaintDetailView'];
+export type ComplaintSaveRequest = Schemas['ComplaintSaveRequest'];

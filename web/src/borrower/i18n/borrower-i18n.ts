@@ -8,13 +8,15 @@ import loansEn from './loans.en.json';
 import loansId from './loans.id.json';
 import servicingEn from './servicing.en.json';
 import servicingId from './servicing.id.json';
+import supportEn from './support.en.json';
+import supportId from './support.id.json';
 
 // The catalogs are split by part of the app (certification, loans and orders, the rest) so each stays
 // readable; their top-level keys never overlap.
 export function createBorrowerI18n(language: Language) {
   return createI18n(language, {
     name: 'borrower',
-    en: { ...en, ...certEn, ...loansEn, ...servicingEn },
-    id: { ...id, ...certId, ...loansId, ...servicingId },
+    en: { ...en, ...certEn, ...loansEn, ...servicingEn, ...supportEn },
+    id: { ...id, ...certId, ...loansId, ...servicingId, ...supportId },
   });
 }

@@ -41,3 +41,10 @@ export type ConsoleLoan = Schemas['ConsoleLoanView'];
 export type ConsoleProduct = Schemas['ConsoleProductView'];
 /** An operator account as admins see it (`GET /operators`). */
 export type OperatorAccount = Schemas['OperatorAccountView'];
+/** A complaint in support's queue (`GET /complaints`), with its age and deadline flag. */
+export type QueuedComplaint = Schemas['QueuedComplaint'];
+/** A complaint with its conversation (`GET /complaints/{ticketNo}`). */
+export type SupportComplaint = Schemas['SupportComplaintView'];
+/** A contact-form message with its reply channel and handled flag. */
+export type ContactMessage = Schemas['ContactMessageView'];
+export type Handled = Schemas['HandledView'];

@@ -165,6 +165,18 @@ export function createHttpClient(options: HttpClientOptions) {
         ...unsafeHeaders(),
       });
     },
+    /** A file's bytes as the body (an image upload): JSON variant headers, `Content-Type` the file's. */
+    postBytes<T>(path: string, body: Blob, contentType: string): Promise<T> {
+      return send<T>('POST', path, body, {
+        'Content-Type': contentType || 'application/octet-stream',
+        ...jsonHeaders(),
+        ...unsafeHeaders(),
+      });
+    },
+    /** DELETE through the JSON variant. */
+    delete<T>(path: string): Promise<T> {
+      return send<T>('DELETE', path, undefined, { ...jsonHeaders(), ...unsafeHeaders() });
+    },
     /** Form-encoded variant: forwards `deviceId` / `appVersion` as `X-Device-Id` / `X-App-Version`. */
     postForm<T>(path: string, body: Record<string, string>): Promise<T> {
       return send<T>('POST', path, new URLSearchParams(body).toString(), {

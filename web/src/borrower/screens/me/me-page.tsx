@@ -76,6 +76,16 @@ function MeDetails({ me }: { me: Me }) {
 
       <List header={<h2 className="list-heading">{t('me.help')}</h2>} mode="card">
         <List.Item>
+          <Link className="list-link" to="/customer-service">
+            {t('support.title')}
+          </Link>
+        </List.Item>
+        <List.Item>
+          <Link className="list-link" to="/complaints">
+            {t('complaints.title')}
+          </Link>
+        </List.Item>
+        <List.Item>
           <Link className="list-link" to="/agreement">
             {t('me.agreement')}
           </Link>

@@ -1,0 +1,403 @@
+//! Support's work (docs/API-CONSOLE.md): the complaint queue with each complaint's age, status and deadline flag,
+//! the conversation, replies and closing; the contact form's messages with their handled flag; the FAQ (admins).
+
+use axum::Json;
+use axum::extract::{Path, State};
+use axum::response::Response;
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+
+use super::auth::OperatorSession;
+use crate::http::borrower::auth::require_market;
+use crate::http::borrower::support::{
+    ComplaintDetailView, ComplaintSummary, FaqView, image_response,
+};
+use crate::http::error::{ApiError, Envelope, ErrorBody};
+use crate::http::extract::{ApiQuery, JsonOrForm};
+use crate::startup::AppState;
+use crate::store::contact_messages::ContactMessage;
+use crate::support::{self, FaqRequest};
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct ComplaintQueueQuery {
+    /// `IN` or `ID`; both markets when left out.
+    #[param(value_type = Option<kilat_domain::Market>)]
+    pub market: Option<String>,
+    /// `open` (not closed; the default) or `all`.
+    #[param(value_type = Option<String>, example = "open")]
+    pub status: Option<String>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct QueuedComplaint {
+    #[serde(flatten)]
+    pub complaint: ComplaintSummary,
+    /// Whole seconds since it was filed.
+    pub age_seconds: i64,
+}
+
+/// Support's queue: complaints not closed (or all), oldest first, each with its age, status and whether it is past
+/// the regulator's deadline (support, admin).
+#[utoipa::path(get, path = "/api/v1/console/complaints", tag = "console", operation_id = "console_complaints",
+    security(("console_cookie" = [])),
+    params(ComplaintQueueQuery),
+    responses((status = 200, body = Envelope<Vec<QueuedComplaint>>), (status = 401, body = ErrorBody),
+        (status = 403, description = "forbidden: not support or admin", body = ErrorBody),
+        (status = 422, description = "validation_failed: `market` or `status`", body = ErrorBody)))]
+pub async fn queue(
+    State(state): State<AppState>,
+    session: OperatorSession,
+    ApiQuery(query): ApiQuery<ComplaintQueueQuery>,
+) -> Result<Json<Envelope<Vec<QueuedComplaint>>>, ApiError> {
+    let market = match query
+        .market
+        .as_deref()
+        .map(str::trim)
+        .filter(|m| !m.is_empty())
+    {
+        Some(code) => Some(require_market(Some(code)).map_err(crate::error::Error::Validation)?),
+        None => None,
+    };
+    let open_only = match query.status.as_deref().map(str::trim) {
+        None | Some("" | "open") => true,
+        Some("all") => false,
+        Some(_) => {
+            return Err(crate::error::Error::field(
+                "status",
+                crate::error::FieldProblem::new("field.unknown_choice"),
+            )
+            .into());
+        }
+    };
+    let now = state.services.clock.now_ms();
+    let list = support::queue(&state.services, &session.operator, market, open_only).await?;
+    Ok(Envelope::ok(
+        list.into_iter()
+            .map(|c| QueuedComplaint {
+                age_seconds: (now - c.row.created_at).max(0) / 1000,
+                complaint: c.into(),
+            })
+            .collect(),
+    ))
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SupportComplaintView {
+    #[serde(flatten)]
+    pub detail: ComplaintDetailView,
+    /// The borrower's phone, masked.
+    #[schema(required = true)]
+    pub phone_masked: Option<String>,
+}
+
+fn support_view(detail: support::ComplaintDetail) -> SupportComplaintView {
+    let (detail, phone_masked) = ComplaintDetailView::of(detail);
+    SupportComplaintView {
+        detail,
+        phone_masked,
+    }
+}
+
+/// A complaint with its conversation and images (support, admin).
+#[utoipa::path(get, path = "/api/v1/console/complaints/{ticketNo}", tag = "console",
+    operation_id = "console_complaint",
+    security(("console_cookie" = [])),
+    params(("ticketNo" = String, Path, description = "E.g. CP-261125-7F3K9Q")),
+    responses((status = 200, body = Envelope<SupportComplaintView>), (status = 401, body = ErrorBody),
+        (status = 403, description = "forbidden: not support or admin", body = ErrorBody),
+        (status = 404, body = ErrorBody)))]
+pub async fn detail(
+    State(state): State<AppState>,
+    session: OperatorSession,
+    Path(ticket_no): Path<String>,
+) -> Result<Json<Envelope<SupportComplaintView>>, ApiError> {
+    let detail = support::support_detail(&state.services, &session.operator, &ticket_no).await?;
+    Ok(Envelope::ok(support_view(detail)))
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct ReplyRequest {
+    /// 1 to 2000 characters; the borrower reads it in the app.
+    #[schema(value_type = String, required = true)]
+    pub body: Option<String>,
+}
+
+/// Answers a complaint (support, admin): the reply joins the conversation and the complaint is `answered`; audited.
+#[utoipa::path(post, path = "/api/v1/console/complaints/{ticketNo}/reply", tag = "console",
+    operation_id = "console_complaint_reply",
+    security(("console_cookie" = [], "csrf_header" = [])),
+    params(("ticketNo" = String, Path)),
+    request_body(content((ReplyRequest = "application/json"), (ReplyRequest = "application/x-www-form-urlencoded"))),
+    responses((status = 200, body = Envelope<SupportComplaintView>), (status = 401, body = ErrorBody),
+        (status = 403, description = "forbidden (not support or admin), csrf_token_invalid or cross_site_request", body = ErrorBody),
+        (status = 404, body = ErrorBody),
+        (status = 409, description = "complaint_closed", body = ErrorBody),
+        (status = 422, description = "validation_failed: `body`", body = ErrorBody)))]
+pub async fn reply(
+    State(state): State<AppState>,
+    session: OperatorSession,
+    Path(ticket_no): Path<String>,
+    JsonOrForm(req): JsonOrForm<ReplyRequest>,
+) -> Result<Json<Envelope<SupportComplaintView>>, ApiError> {
+    let detail = support::reply(
+        &state.services,
+        &session.operator,
+        &ticket_no,
+        req.body.as_deref(),
+    )
+    .await?;
+    Ok(Envelope::ok(support_view(detail)))
+}
+
+/// Closes a complaint (support, admin); audited.
+#[utoipa::path(post, path = "/api/v1/console/complaints/{ticketNo}/close", tag = "console",
+    operation_id = "console_complaint_close",
+    security(("console_cookie" = [], "csrf_header" = [])),
+    params(("ticketNo" = String, Path)),
+    responses((status = 200, body = Envelope<SupportComplaintView>), (status = 401, body = ErrorBody),
+        (status = 403, description = "forbidden (not support or admin), csrf_token_invalid or cross_site_request", body = ErrorBody),
+        (status = 404, body = ErrorBody),
+        (status = 409, description = "complaint_closed", body = ErrorBody)))]
+pub async fn close(
+    State(state): State<AppState>,
+    session: OperatorSession,
+    Path(ticket_no): Path<String>,
+) -> Result<Json<Envelope<SupportComplaintView>>, ApiError> {
+    let detail = support::close(&state.services, &session.operator, &ticket_no).await?;
+    Ok(Envelope::ok(support_view(detail)))
+}
+
+/// An image of a filed complaint (support, admin).
+#[utoipa::path(get, path = "/api/v1/console/complaint-images/{imageId}", tag = "console",
+    operation_id = "console_complaint_image",
+    security(("console_cookie" = [])),
+    params(("imageId" = String, Path)),
+    responses((status = 200, description = "The image", content(("image/jpeg"), ("image/png"), ("image/webp"))),
+        (status = 401, body = ErrorBody),
+        (status = 403, description = "forbidden: not support or admin", body = ErrorBody),
+        (status = 404, body = ErrorBody)))]
+pub async fn image(
+    State(state): State<AppState>,
+    session: OperatorSession,
+    Path(image_id): Path<String>,
+) -> Result<Response, ApiError> {
+    let file = support::support_image(&state.services, &session.operator, &image_id).await?;
+    Ok(image_response(file))
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct ContactMessagesQuery {
+    /// `waiting` (not handled yet) or `all` (the default).
+    #[param(value_type = Option<String>, example = "waiting")]
+    pub status: Option<String>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ContactMessageView {
+    pub id: String,
+    pub name: String,
+    pub telephone: String,
+    pub message: String,
+    #[schema(required = true)]
+    pub email: Option<String>,
+    #[schema(required = true)]
+    pub company: Option<String>,
+    /// Epoch milliseconds.
+    pub created_at: i64,
+    /// How to answer: `email` when the visitor gave one, else `phone`.
+    pub reply_channel: String,
+    /// The address or number to answer at.
+    pub reply_to: String,
+    pub handled: bool,
+    /// Epoch milliseconds.
+    #[schema(required = true)]
+    pub handled_at: Option<i64>,
+    /// The operator's id.
+    #[schema(required = true)]
+    pub handled_by: Option<String>,
+}
+
+impl From<ContactMessage> for ContactMessageView {
+    fn from(m: ContactMessage) -> Self {
+        let (channel, to) = support::reply_channel(&m);
+        let (reply_channel, reply_to) = (channel.to_owned(), to.to_owned());
+        Self {
+            id: m.id,
+            name: m.name,
+            telephone: m.telephone,
+            message: m.message,
+            email: m.email,
+            company: m.company,
+            created_at: m.created_at,
+            reply_channel,
+            reply_to,
+            handled: m.handled_at.is_some(),
+            handled_at: m.handled_at,
+            handled_by: m.handled_by,
+        }
+    }
+}
+
+/// The marketing site's contact messages, newest first (support, admin).
+#[utoipa::path(get, path = "/api/v1/console/contact-messages", tag = "console",
+    operation_id = "console_contact_messages",
+    security(("console_cookie" = [])),
+    params(ContactMessagesQuery),
+    responses((status = 200, body = Envelope<Vec<ContactMessageView>>), (status = 401, body = ErrorBody),
+        (status = 403, description = "forbidden: not support or admin", body = ErrorBody),
+        (status = 422, description = "validation_failed: `status`", body = ErrorBody)))]
+pub async fn contact_messages(
+    State(state): State<AppState>,
+    session: OperatorSession,
+    ApiQuery(query): ApiQuery<ContactMessagesQuery>,
+) -> Result<Json<Envelope<Vec<ContactMessageView>>>, ApiError> {
+    let waiting_only = match query.status.as_deref().map(str::trim) {
+        None | Some("" | "all") => false,
+        Some("waiting") => true,
+        Some(_) => {
+            return Err(crate::error::Error::field(
+                "status",
+                crate::error::FieldProblem::new("field.unknown_choice"),
+            )
+            .into());
+        }
+    };
+    let list = support::contact_messages(&state.services, &session.operator, waiting_only).await?;
+    Ok(Envelope::ok(list.into_iter().map(Into::into).collect()))
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct HandledView {
+    pub id: String,
+    /// True when this request marked it; false when another operator had already.
+    pub marked_now: bool,
+}
+
+/// Marks a contact message handled (support, admin), once: the first mark stands.
+#[utoipa::path(post, path = "/api/v1/console/contact-messages/{id}/handled", tag = "console",
+    operation_id = "console_contact_message_handled",
+    security(("console_cookie" = [], "csrf_header" = [])),
+    params(("id" = String, Path)),
+    responses((status = 200, body = Envelope<HandledView>), (status = 401, body = ErrorBody),
+        (status = 403, description = "forbidden (not support or admin), csrf_token_invalid or cross_site_request", body = ErrorBody),
+        (status = 404, body = ErrorBody)))]
+pub async fn mark_handled(
+    State(state): State<AppState>,
+    session: OperatorSession,
+    Path(id): Path<String>,
+) -> Result<Json<Envelope<HandledView>>, ApiError> {
+    let marked_now = support::mark_handled(&state.services, &session.operator, &id).await?;
+    Ok(Envelope::ok(HandledView {
+        id: id.trim().to_owned(),
+        marked_now,
+    }))
+}
+
+/// Every FAQ entry of both languages (admin).
+#[utoipa::path(get, path = "/api/v1/console/faq", tag = "console", operation_id = "console_faq",
+    security(("console_cookie" = [])),
+    responses((status = 200, body = Envelope<Vec<FaqView>>), (status = 401, body = ErrorBody),
+        (status = 403, description = "forbidden: not admin", body = ErrorBody)))]
+pub async fn faq(
+    State(state): State<AppState>,
+    session: OperatorSession,
+) -> Result<Json<Envelope<Vec<FaqView>>>, ApiError> {
+    let list = support::faq_all(&state.services, &session.operator).await?;
+    Ok(Envelope::ok(list.into_iter().map(Into::into).collect()))
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct FaqWriteRequest {
+    /// `en` (India) or `id` (Indonesia).
+    #[schema(value_type = String, required = true, example = "en")]
+    pub lang: Option<String>,
+    /// `apply`, `repay` or `account`.
+    #[schema(value_type = String, required = true, example = "repay")]
+    pub category: Option<String>,
+    /// At most 300 characters.
+    #[schema(value_type = String, required = true)]
+    pub question: Option<String>,
+    /// At most 3000 characters.
+    #[schema(value_type = String, required = true)]
+    pub answer: Option<String>,
+    /// Order within the category, 0 to 10000 (default 1).
+    #[schema(value_type = i64, nullable = false)]
+    #[serde(default, deserialize_with = "crate::http::extract::whole_number")]
+    pub position: Option<i64>,
+}
+
+impl FaqWriteRequest {
+    fn fields(&self) -> FaqRequest<'_> {
+        FaqRequest {
+            lang: self.lang.as_deref(),
+            category: self.category.as_deref(),
+            question: self.question.as_deref(),
+            answer: self.answer.as_deref(),
+            position: self.position,
+        }
+    }
+}
+
+/// Adds an FAQ entry (admin); audited.
+#[utoipa::path(post, path = "/api/v1/console/faq", tag = "console", operation_id = "console_faq_create",
+    security(("console_cookie" = [], "csrf_header" = [])),
+    request_body(content((FaqWriteRequest = "application/json"), (FaqWriteRequest = "application/x-www-form-urlencoded"))),
+    responses((status = 200, body = Envelope<FaqView>), (status = 401, body = ErrorBody),
+        (status = 403, description = "forbidden (not admin), csrf_token_invalid or cross_site_request", body = ErrorBody),
+        (status = 422, description = "validation_failed: `lang`, `category`, `question`, `answer` or `position`", body = ErrorBody)))]
+pub async fn faq_create(
+    State(state): State<AppState>,
+    session: OperatorSession,
+    JsonOrForm(req): JsonOrForm<FaqWriteRequest>,
+) -> Result<Json<Envelope<FaqView>>, ApiError> {
+    let entry = support::faq_create(&state.services, &session.operator, &req.fields()).await?;
+    Ok(Envelope::ok(entry.into()))
+}
+
+/// Changes an FAQ entry (admin); audited with before and after.
+#[utoipa::path(put, path = "/api/v1/console/faq/{id}", tag = "console", operation_id = "console_faq_update",
+    security(("console_cookie" = [], "csrf_header" = [])),
+    params(("id" = String, Path)),
+    request_body(content((FaqWriteRequest = "application/json"), (FaqWriteRequest = "application/x-www-form-urlencoded"))),
+    responses((status = 200, body = Envelope<FaqView>), (status = 401, body = ErrorBody),
+        (status = 403, description = "forbidden (not admin), csrf_token_invalid or cross_site_request", body = ErrorBody),
+        (status = 404, body = ErrorBody),
+        (status = 422, description = "validation_failed: `lang`, `category`, `question`, `answer` or `position`", body = ErrorBody)))]
+pub async fn faq_update(
+    State(state): State<AppState>,
+    session: OperatorSession,
+    Path(id): Path<String>,
+    JsonOrForm(req): JsonOrForm<FaqWriteRequest>,
+) -> Result<Json<Envelope<FaqView>>, ApiError> {
+    let entry = support::faq_update(&state.services, &session.operator, &id, &req.fields()).await?;
+    Ok(Envelope::ok(entry.into()))
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct FaqDeleted {
+    pub id: String,
+    pub deleted: bool,
+}
+
+/// Removes an FAQ entry (admin); audited with what it said.
+#[utoipa::path(delete, path = "/api/v1/console/faq/{id}", tag = "console", operation_id = "console_faq_delete",
+    security(("console_cookie" = [], "csrf_header" = [])),
+    params(("id" = String, Path)),
+    responses((status = 200, body = Envelope<FaqDeleted>), (status = 401, body = ErrorBody),
+        (status = 403, description = "forbidden (not admin), csrf_token_invalid or cross_site_request", body = ErrorBody),
+        (status = 404, body = ErrorBody)))]
+pub async fn faq_delete(
+    State(state): State<AppState>,
+    session: OperatorSession,
+    Path(id): Path<String>,
+) -> Result<Json<Envelope<FaqDeleted>>, ApiError> {
+    support::faq_delete(&state.services, &session.operator, &id).await?;
+    Ok(Envelope::ok(FaqDeleted { id, deleted: true }))
+}

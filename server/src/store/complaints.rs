@@ -1,0 +1,363 @@
+//! Complaints: the ticket, its conversation (each text encrypted, bound to its message) and its images' records (the
+//! bytes are in the file store). A borrower's reads filter on the borrower; support's reads do not.
+
+use kilat_domain::Market;
+
+use super::{Db, Tx, new_id};
+use crate::crypto::{Binding, Secrets};
+
+/// A complaint as stored, with its order's number when one is attached.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct ComplaintRow {
+    pub id: String,
+    pub ticket_no: String,
+    pub borrower_id: String,
+    #[sqlx(try_from = "String")]
+    pub market: Market,
+    pub category: String,
+    pub order_no: Option<String>,
+    pub status: String,
+    pub received_on: String,
+    pub created_at: i64,
+    pub updated_at: i64,
+    pub answered_at: Option<i64>,
+    pub closed_at: Option<i64>,
+    pub score: Option<i64>,
+    pub score_comment: Option<String>,
+}
+
+const COLUMNS: &str =
+    "c.id, c.ticket_no, c.borrower_id, c.market, c.category, o.order_no, c.status, c.received_on,
+    c.created_at, c.updated_at, c.answered_at, c.closed_at, c.score, c.score_comment";
+const FROM: &str = "complaints c LEFT JOIN orders o ON o.id = c.order_id";
+
+/// One message of a conversation, decrypted.
+#[derive(Debug, Clone)]
+pub struct ComplaintMessage {
+    pub id: String,
+    /// `borrower` or `operator`.
+    pub author_kind: String,
+    pub author_id: Option<String>,
+    pub body: String,
+    pub created_at: i64,
+}
+
+#[derive(sqlx::FromRow)]
+struct StoredMessage {
+    id: String,
+    author_kind: String,
+    author_id: Option<String>,
+    body_enc: String,
+    created_at: i64,
+}
+
+/// An image's record.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct ImageRow {
+    pub id: String,
+    pub borrower_id: String,
+    pub complaint_id: Option<String>,
+    pub storage_key: String,
+    pub content_type: String,
+    pub size_bytes: i64,
+    pub width: i64,
+    pub height: i64,
+    pub created_at: i64,
+}
+
+const IMAGE_COLUMNS: &str = "id, borrower_id, complaint_id, storage_key, content_type, size_bytes, width, height, created_at";
+
+/// A new complaint.
+pub struct NewComplaint<'a> {
+    pub id: &'a str,
+    pub ticket_no: &'a str,
+    pub borrower_id: &'a str,
+    pub market: Market,
+    pub category: &'a str,
+    pub order_id: Option<&'a str>,
+    pub received_on: &'a str,
+    pub now: i64,
+}
+
+impl Db {
+    /// The borrower's complaints, newest first.
+    pub async fn complaints_of(&self, borrower_id: &str) -> sqlx::Result<Vec<ComplaintRow>> {
+        sqlx::query_as(&format!(
+            "SELECT {COLUMNS} FROM {FROM} WHERE c.borrower_id = $1 ORDER BY c.created_at DESC, c.id DESC LIMIT 200"
+        ))
+        .bind(borrower_id)
+        .fetch_all(self.pool())
+        .await
+    }
+
+    /// One complaint by ticket number; with `borrower_id`, only when it is that borrower's.
+    pub async fn complaint_by_ticket(
+        &self,
+        ticket_no: &str,
+        borrower_id: Option<&str>,
+    ) -> sqlx::Result<Option<ComplaintRow>> {
+        sqlx::query_as(&format!(
+            "SELECT {COLUMNS} FROM {FROM} WHERE c.ticket_no = $1 AND ($2 IS NULL OR c.borrower_id = $2)"
+        ))
+        .bind(ticket_no)
+        .bind(borrower_id)
+        .fetch_optional(self.pool())
+        .await
+    }
+
+    /// Support's queue: complaints in the given statuses (all when empty), oldest first.
+    pub async fn complaint_queue(
+        &self,
+        market: Option<Market>,
+        open_only: bool,
+        limit: i64,
+    ) -> sqlx::Result<Vec<ComplaintRow>> {
+        sqlx::query_as(&format!(
+            "SELECT {COLUMNS} FROM {FROM}
+             WHERE ($1 IS NULL OR c.market = $1) AND ($2 = 0 OR c.status <> 'closed')
+             ORDER BY c.created_at, c.id LIMIT $3"
+        ))
+        .bind(market.map(kilat_domain::Code::code))
+        .bind(i64::from(open_only))
+        .bind(limit)
+        .fetch_all(self.pool())
+        .await
+    }
+
+    /// The conversation, oldest first, decrypted.
+    pub async fn complaint_messages(
+        &self,
+        secrets: &Secrets,
+        complaint_id: &str,
+    ) -> anyhow::Result<Vec<ComplaintMessage>> {
+        let rows: Vec<StoredMessage> = sqlx::query_as(
+            "SELECT id, author_kind, author_id, body_enc, created_at FROM complaint_messages
+             WHERE complaint_id = $1 ORDER BY created_at, id",
+        )
+        .bind(complaint_id)
+        .fetch_all(self.pool())
+        .await?;
+        rows.into_iter()
+            .map(|row| {
+                let body =
+                    secrets.decrypt(&row.body_enc, Binding::ComplaintMessage { id: &row.id })?;
+                Ok(ComplaintMessage {
+                    id: row.id,
+                    author_kind: row.author_kind,
+                    author_id: row.author_id,
+                    body,
+                    created_at: row.created_at,
+                })
+            })
+            .collect()
+    }
+
+    /// The images attached to a complaint, in upload order.
+    pub async fn complaint_images(&self, complaint_id: &str) -> sqlx::Result<Vec<ImageRow>> {
+        sqlx::query_as(&format!(
+            "SELECT {IMAGE_COLUMNS} FROM complaint_images WHERE complaint_id = $1 ORDER BY created_at, id"
+        ))
+        .bind(complaint_id)
+        .fetch_all(self.pool())
+        .await
+    }
+
+    /// One image; with `borrower_id`, only when it is that borrower's.
+    pub async fn complaint_image(
+        &self,
+        image_id: &str,
+        borrower_id: Option<&str>,
+    ) -> sqlx::Result<Option<ImageRow>> {
+        sqlx::query_as(&format!(
+            "SELECT {IMAGE_COLUMNS} FROM complaint_images WHERE id = $1 AND ($2 IS NULL OR borrower_id = $2)"
+        ))
+        .bind(image_id)
+        .bind(borrower_id)
+        .fetch_optional(self.pool())
+        .await
+    }
+}
+
+impl Tx {
+    /// Locks the borrower's row (PostgreSQL; SQLite's transaction holds the write lock already), so that counting
+    /// the borrower's waiting uploads and adding one is one step.
+    pub async fn lock_borrower(&mut self, borrower_id: &str) -> sqlx::Result<()> {
+        let sql = format!(
+            "SELECT id FROM borrowers WHERE id = $1{}",
+            self.lock_clause()
+        );
+        sqlx::query(&sql)
+            .bind(borrower_id)
+            .fetch_optional(self.conn())
+            .await?;
+        Ok(())
+    }
+
+    /// The borrower's uploads not yet attached to a complaint, uploaded at or after `since`.
+    pub async fn waiting_images(&mut self, borrower_id: &str, since: i64) -> sqlx::Result<i64> {
+        sqlx::query_scalar(
+            "SELECT COUNT(*) FROM complaint_images WHERE borrower_id = $1 AND complaint_id IS NULL AND created_at >= $2",
+        )
+        .bind(borrower_id)
+        .bind(since)
+        .fetch_one(self.conn())
+        .await
+    }
+
+    pub async fn insert_complaint_image(&mut self, row: &ImageRow) -> sqlx::Result<()> {
+        sqlx::query(&format!(
+            "INSERT INTO complaint_images ({IMAGE_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)"
+        ))
+        .bind(&row.id)
+        .bind(&row.borrower_id)
+        .bind(&row.complaint_id)
+        .bind(&row.storage_key)
+        .bind(&row.content_type)
+        .bind(row.size_bytes)
+        .bind(row.width)
+        .bind(row.height)
+        .bind(row.created_at)
+        .execute(self.conn())
+        .await?;
+        Ok(())
+    }
+
+    /// Deletes one of the borrower's uploads still waiting; false when there is none such.
+    pub async fn delete_waiting_image(
+        &mut self,
+        borrower_id: &str,
+        image_id: &str,
+    ) -> sqlx::Result<Option<String>> {
+        sqlx::query_scalar(
+            "DELETE FROM complaint_images WHERE id = $1 AND borrower_id = $2 AND complaint_id IS NULL
+             RETURNING storage_key",
+        )
+        .bind(image_id)
+        .bind(borrower_id)
+        .fetch_optional(self.conn())
+        .await
+    }
+
+    pub async fn insert_complaint(&mut self, new: &NewComplaint<'_>) -> sqlx::Result<()> {
+        sqlx::query(
+            "INSERT INTO complaints (id, ticket_no, borrower_id, market, category, order_id, status, received_on,
+               created_at, updated_at)
+             VALUES ($1, $2, $3, $4, $5, $6, 'open', $7, $8, $8)",
+        )
+        .bind(new.id)
+        .bind(new.ticket_no)
+        .bind(new.borrower_id)
+        .bind(kilat_domain::Code::code(new.market))
+        .bind(new.category)
+        .bind(new.order_id)
+        .bind(new.received_on)
+        .bind(new.now)
+        .execute(self.conn())
+        .await?;
+        Ok(())
+    }
+
+    /// Attaches one of the borrower's waiting uploads to the complaint; false when it is not such an upload (another
+    /// borrower's, attached already, or missing).
+    pub async fn attach_image(
+        &mut self,
+        borrower_id: &str,
+        image_id: &str,
+        complaint_id: &str,
+    ) -> sqlx::Result<bool> {
+        let done = sqlx::query(
+            "UPDATE complaint_images SET complaint_id = $1
+             WHERE id = $2 AND borrower_id = $3 AND complaint_id IS NULL",
+        )
+        .bind(complaint_id)
+        .bind(image_id)
+        .bind(borrower_id)
+        .execute(self.conn())
+        .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    pub async fn insert_complaint_message(
+        &mut self,
+        secrets: &Secrets,
+        complaint_id: &str,
+        author_kind: &str,
+        author_id: Option<&str>,
+        body: &str,
+        now: i64,
+    ) -> sqlx::Result<String> {
+        let id = new_id();
+        sqlx::query(
+            "INSERT INTO complaint_messages (id, complaint_id, author_kind, author_id, body_enc, created_at)
+             VALUES ($1, $2, $3, $4, $5, $6)",
+        )
+        .bind(&id)
+        .bind(complaint_id)
+        .bind(author_kind)
+        .bind(author_id)
+        .bind(secrets.encrypt(body, Binding::ComplaintMessage { id: &id }))
+        .bind(now)
+        .execute(self.conn())
+        .await?;
+        Ok(id)
+    }
+
+    /// Support's reply moves an open complaint to `answered` (a closed one stays closed: false).
+    pub async fn mark_complaint_answered(
+        &mut self,
+        complaint_id: &str,
+        now: i64,
+    ) -> sqlx::Result<bool> {
+        let done = sqlx::query(
+            "UPDATE complaints SET status = 'answered', answered_at = COALESCE(answered_at, $2), updated_at = $2
+             WHERE id = $1 AND status <> 'closed'",
+        )
+        .bind(complaint_id)
+        .bind(now)
+        .execute(self.conn())
+        .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    /// Closes a complaint not closed yet; false when it was.
+    pub async fn close_complaint(
+        &mut self,
+        complaint_id: &str,
+        operator_id: &str,
+        now: i64,
+    ) -> sqlx::Result<bool> {
+        let done = sqlx::query(
+            "UPDATE complaints SET status = 'closed', closed_at = $2, closed_by = $3, updated_at = $2
+             WHERE id = $1 AND status <> 'closed'",
+        )
+        .bind(complaint_id)
+        .bind(now)
+        .bind(operator_id)
+        .execute(self.conn())
+        .await?;
+        Ok(done.rows_affected() == 1)
+    }
+}
+
+impl Db {
+    /// The borrower's score of an answered complaint, once: false when it was scored already or is not answered.
+    pub async fn score_complaint(
+        &self,
+        complaint_id: &str,
+        score: i64,
+        comment: Option<&str>,
+        now: i64,
+    ) -> sqlx::Result<bool> {
+        let done = sqlx::query(
+            "UPDATE complaints SET score = $2, score_comment = $3, scored_at = $4, updated_at = $4
+             WHERE id = $1 AND score IS NULL AND answered_at IS NOT NULL",
+        )
+        .bind(complaint_id)
+        .bind(score)
+        .bind(comment)
+        .bind(now)
+        .execute(self.pool())
+        .await?;
+        Ok(done.rows_affected() == 1)
+    }
+}

@@ -1,0 +1,180 @@
+//! Complaint images: accepted by their content, never their name or declared type (the magic bytes say JPEG, PNG or
+//! WebP, and the whole image decodes within size limits), then re-encoded, which drops every piece of metadata
+//! (EXIF with GPS position and camera serial, XMP, comments) after turning the picture upright by its EXIF
+//! orientation.
+
+use std::io::Cursor;
+
+use image::codecs::jpeg::JpegEncoder;
+use image::{DynamicImage, ImageDecoder, ImageFormat, ImageReader, Limits};
+
+/// The largest upload accepted (5 MB), before re-encoding.
+pub const MAX_IMAGE_BYTES: usize = 5 * 1024 * 1024;
+/// The widest or tallest image accepted: a bigger one is a decompression bomb rather than a photo.
+const MAX_SIDE: u32 = 10_000;
+/// Memory the decoder may take.
+const MAX_DECODE_BYTES: u64 = 256 * 1024 * 1024;
+/// The JPEG quality of a re-encoded photo.
+const JPEG_QUALITY: u8 = 85;
+
+/// An image ready to store: re-encoded, without metadata.
+#[derive(Debug)]
+pub struct CleanImage {
+    pub bytes: Vec<u8>,
+    pub content_type: &'static str,
+    pub extension: &'static str,
+    pub width: u32,
+    pub height: u32,
+}
+
+/// Why an upload is not an image we take.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ImageProblem {
+    Empty,
+    TooLarge,
+    /// Not JPEG, PNG or WebP by its content, or it does not decode.
+    NotAnImage,
+    /// Wider or taller than [`MAX_SIDE`].
+    TooManyPixels,
+}
+
+/// Checks and re-encodes an upload. CPU-bound: call it off the async runtime's threads.
+pub fn clean(bytes: &[u8]) -> Result<CleanImage, ImageProblem> {
+    if bytes.is_empty() {
+        return Err(ImageProblem::Empty);
+    }
+    if bytes.len() > MAX_IMAGE_BYTES {
+        return Err(ImageProblem::TooLarge);
+    }
+    let format = image::guess_format(bytes).map_err(|_| ImageProblem::NotAnImage)?;
+    if !matches!(
+        format,
+        ImageFormat::Jpeg | ImageFormat::Png | ImageFormat::WebP
+    ) {
+        return Err(ImageProblem::NotAnImage);
+    }
+    let mut reader = ImageReader::with_format(Cursor::new(bytes), format);
+    let mut limits = Limits::default();
+    limits.max_image_width = Some(MAX_SIDE);
+    limits.max_image_height = Some(MAX_SIDE);
+    limits.max_alloc = Some(MAX_DECODE_BYTES);
+    reader.limits(limits);
+    let mut decoder = reader.into_decoder().map_err(|err| problem_of(&err))?;
+    let orientation = decoder.orientation().map_err(|err| problem_of(&err))?;
+    let mut image = DynamicImage::from_decoder(decoder).map_err(|err| problem_of(&err))?;
+    image.apply_orientation(orientation);
+    let (width, height) = (image.width(), image.height());
+    let mut out = Cursor::new(Vec::new());
+    let (content_type, extension) = match format {
+        ImageFormat::Jpeg => {
+            let rgb = DynamicImage::ImageRgb8(image.to_rgb8());
+            JpegEncoder::new_with_quality(&mut out, JPEG_QUALITY)
+                .encode_image(&rgb)
+                .map_err(|_| ImageProblem::NotAnImage)?;
+            ("image/jpeg", "jpg")
+        }
+        ImageFormat::Png => {
+            image
+                .write_to(&mut out, ImageFormat::Png)
+                .map_err(|_| ImageProblem::NotAnImage)?;
+            ("image/png", "png")
+        }
+        _ => {
+            // The WebP encoder is lossless and takes 8-bit RGB(A).
+            let image = if image.color().has_alpha() {
+                DynamicImage::ImageRgba8(image.to_rgba8())
+            } else {
+                DynamicImage::ImageRgb8(image.to_rgb8())
+            };
+            image
+                .write_to(&mut out, ImageFormat::WebP)
+                .map_err(|_| ImageProblem::NotAnImage)?;
+            ("image/webp", "webp")
+        }
+    };
+    Ok(CleanImage {
+        bytes: out.into_inner(),
+        content_type,
+        extension,
+        width,
+        height,
+    })
+}
+
+fn problem_of(err: &image::ImageError) -> ImageProblem {
+    match err {
+        image::ImageError::Limits(_) => ImageProblem::TooManyPixels,
+        _ => ImageProblem::NotAnImage,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use image::{Rgb, RgbImage};
+
+    fn photo(format: ImageFormat) -> Vec<u8> {
+        let img = RgbImage::from_fn(40, 30, |x, y| Rgb([(x * 6) as u8, (y * 8) as u8, 90]));
+        let mut out = Cursor::new(Vec::new());
+        DynamicImage::ImageRgb8(img)
+            .write_to(&mut out, format)
+            .unwrap();
+        out.into_inner()
+    }
+
+    /// A JPEG with an EXIF segment (APP1) right after its start marker, holding a recognisable text.
+    fn jpeg_with_exif() -> Vec<u8> {
+        let plain = photo(ImageFormat::Jpeg);
+        let payload = b"Exif\0\0MM\0*\0\0\0\x08\0\0GPS-SECRET-CAMERA-SERIAL";
+        let len = u16::try_from(payload.len() + 2).unwrap().to_be_bytes();
+        let mut out = plain[..2].to_vec();
+        out.extend_from_slice(&[0xFF, 0xE1, len[0], len[1]]);
+        out.extend_from_slice(payload);
+        out.extend_from_slice(&plain[2..]);
+        out
+    }
+
+    #[test]
+    fn jpeg_png_and_webp_are_taken_and_re_encoded_in_their_format() {
+        for (format, content_type) in [
+            (ImageFormat::Jpeg, "image/jpeg"),
+            (ImageFormat::Png, "image/png"),
+            (ImageFormat::WebP, "image/webp"),
+        ] {
+            let clean = clean(&photo(format)).unwrap();
+            assert_eq!(clean.content_type, content_type);
+            assert_eq!((clean.width, clean.height), (40, 30));
+            assert_eq!(image::guess_format(&clean.bytes).unwrap(), format);
+        }
+    }
+
+    #[test]
+    fn metadata_is_stripped() {
+        let with_exif = jpeg_with_exif();
+        assert!(with_exif.windows(10).any(|w| w == b"GPS-SECRET"));
+        let clean = clean(&with_exif).unwrap();
+        assert!(!clean.bytes.windows(10).any(|w| w == b"GPS-SECRET"));
+        assert!(!clean.bytes.windows(4).any(|w| w == b"Exif"));
+    }
+
+    #[test]
+    fn anything_else_is_refused_whatever_it_claims() {
+        assert_eq!(clean(b"").unwrap_err(), ImageProblem::Empty);
+        assert_eq!(
+            clean(b"%PDF-1.7 not a photo").unwrap_err(),
+            ImageProblem::NotAnImage
+        );
+        assert_eq!(
+            clean(b"GIF89a......").unwrap_err(),
+            ImageProblem::NotAnImage
+        );
+        // The right magic bytes and nothing after them.
+        let mut truncated = photo(ImageFormat::Png);
+        truncated.truncate(40);
+        assert_eq!(clean(&truncated).unwrap_err(), ImageProblem::NotAnImage);
+        assert_eq!(
+            clean(&vec![0xFF; MAX_IMAGE_BYTES + 1]).unwrap_err(),
+            ImageProblem::TooLarge
+        );
+    }
+}

@@ -1,0 +1,811 @@
+//! Customer service (issue 9): the service contacts and WhatsApp link of the borrower's market, the FAQ (edited by
+//! admins, audited), complaints with images and their conversation, support's queue with the regulators' resolution
+//! deadlines (30 days in India, 20 working days in Indonesia, then RBI CMS or OJK 157), and the contact form's
+//! messages with their handled flag. Every console function checks the operator's roles first.
+
+pub mod files;
+pub mod images;
+
+use kilat_domain::{Currency, Market, OrderState};
+use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
+use time::Date;
+use time::macros::format_description;
+
+use crate::auth::Borrower;
+use crate::auth::operators::{Operator, Role};
+use crate::error::{Error, FieldErrors, FieldProblem, Refusal};
+use crate::i18n::{self, Lang};
+use crate::services::Services;
+use crate::settings::GrievanceOfficer;
+use crate::store::audit::NewAuditEntry;
+use crate::store::complaints::{ComplaintMessage, ComplaintRow, ImageRow, NewComplaint};
+use crate::store::contact_messages::ContactMessage;
+use crate::store::faq::{FaqEntry, FaqFields};
+use images::ImageProblem;
+
+/// Who answers complaints and reads contact messages.
+pub const SUPPORT_ROLES: &[Role] = &[Role::Support, Role::Admin];
+/// Who edits the FAQ.
+pub const FAQ_ROLES: &[Role] = &[Role::Admin];
+
+/// Complaint categories, by code (their labels are `complaint_category.<code>` in the catalogs).
+pub const CATEGORIES: &[&str] = &[
+    "repayment",
+    "disbursement",
+    "charges",
+    "collection_conduct",
+    "personal_data",
+    "app",
+    "other",
+];
+/// FAQ categories, by code (labels in the web's catalogs).
+pub const FAQ_CATEGORIES: &[&str] = &["apply", "repay", "account"];
+
+/// The most images one complaint takes.
+pub const MAX_IMAGES: usize = 3;
+/// Uploads not attached to a complaint within this time no longer count against the next complaint's three.
+const WAITING_UPLOAD_MS: i64 = 24 * 60 * 60 * 1000;
+pub const MIN_DESCRIPTION_CHARS: usize = 10;
+pub const MAX_DESCRIPTION_CHARS: usize = 2000;
+pub const MAX_REPLY_CHARS: usize = 2000;
+pub const MAX_COMMENT_CHARS: usize = 500;
+const MAX_FAQ_QUESTION_CHARS: usize = 300;
+const MAX_FAQ_ANSWER_CHARS: usize = 3000;
+const QUEUE_LIMIT: i64 = 500;
+
+/// What a URL's query value escapes: everything but RFC 3986's unreserved characters.
+const QUERY_VALUE: &AsciiSet = &NON_ALPHANUMERIC
+    .remove(b'-')
+    .remove(b'.')
+    .remove(b'_')
+    .remove(b'~');
+
+/// Where a borrower takes a complaint the lender has not resolved in time.
+#[derive(Debug, Clone, Copy)]
+pub struct Escalation {
+    pub name: &'static str,
+    pub url: &'static str,
+    pub phone: &'static str,
+}
+
+/// The regulator's channel of each market (PRODUCT.md §5).
+pub fn escalation_of(market: Market) -> Escalation {
+    match market {
+        Market::India => Escalation {
+            name: "Reserve Bank of India – Complaint Management System (RBI Integrated Ombudsman)",
+            url: "https://cms.rbi.org.in",
+            phone: "14448",
+        },
+        Market::Indonesia => Escalation {
+            name: "Kontak OJK 157 (Otoritas Jasa Keuangan)",
+            url: "https://kontak157.ojk.go.id",
+            phone: "157",
+        },
+    }
+}
+
+/// The customer-service screen's contacts for the borrower's market.
+pub struct CustomerService {
+    pub market: Market,
+    pub lender_name: String,
+    pub service_phone: String,
+    pub service_hours: String,
+    pub whatsapp_number: String,
+    /// `https://wa.me/<digits>?text=…`, the text naming the borrower's open loan when there is one.
+    pub whatsapp_url: String,
+    pub email: String,
+    pub grievance_officer: GrievanceOfficer,
+    pub escalation: Escalation,
+    pub open_order_no: Option<String>,
+}
+
+pub async fn customer_service(s: &Services, borrower: &Borrower) -> Result<CustomerService, Error> {
+    let company = s.site.company(borrower.market);
+    let lang = Lang::of_market(borrower.market);
+    let open = s.db.open_order(&borrower.id).await?;
+    let open_order_no = open.map(|o| o.order_no);
+    let text = match &open_order_no {
+        Some(order_no) => i18n::format(lang, "support.whatsapp_loan", &[("orderNo", order_no)]),
+        None => i18n::text(lang, "support.whatsapp_general").to_owned(),
+    };
+    let digits: String = company
+        .whatsapp_number
+        .chars()
+        .filter(char::is_ascii_digit)
+        .collect();
+    Ok(CustomerService {
+        market: borrower.market,
+        lender_name: company.lender_name.clone(),
+        service_phone: company.service_phone.clone(),
+        service_hours: i18n::text(lang, "support.service_hours").to_owned(),
+        whatsapp_url: format!(
+            "https://wa.me/{digits}?text={}",
+            utf8_percent_encode(&text, QUERY_VALUE)
+        ),
+        whatsapp_number: company.whatsapp_number.clone(),
+        email: company.email.clone(),
+        grievance_officer: company.grievance_officer.clone(),
+        escalation: escalation_of(borrower.market),
+        open_order_no,
+    })
+}
+
+/// The FAQ in the borrower's language, by category and position.
+pub async fn faq(s: &Services, borrower: &Borrower) -> Result<Vec<FaqEntry>, Error> {
+    Ok(s.db
+        .faq(Some(Lang::of_market(borrower.market).code()))
+        .await?)
+}
+
+/// One of the borrower's loans a complaint may be about.
+pub struct LoanChoice {
+    pub order_no: String,
+    pub product_name: String,
+    pub status: OrderState,
+    pub currency: Currency,
+    pub amount: i64,
+    pub created_at: i64,
+}
+
+/// What the complaint form offers: the categories (code, label in the borrower's language) and the loans.
+pub struct ComplaintInit {
+    pub categories: Vec<(&'static str, &'static str)>,
+    pub loans: Vec<LoanChoice>,
+    pub max_images: usize,
+    pub max_image_bytes: usize,
+}
+
+pub async fn complaint_init(s: &Services, borrower: &Borrower) -> Result<ComplaintInit, Error> {
+    let lang = Lang::of_market(borrower.market);
+    let loans = s.db.orders_of(&borrower.id, 50).await?;
+    Ok(ComplaintInit {
+        categories: CATEGORIES
+            .iter()
+            .map(|code| (*code, category_label(lang, code)))
+            .collect(),
+        loans: loans
+            .into_iter()
+            .map(|o| LoanChoice {
+                order_no: o.order_no,
+                product_name: o.product_name,
+                status: o.status,
+                currency: o.currency,
+                amount: o.amount,
+                created_at: o.created_at,
+            })
+            .collect(),
+        max_images: MAX_IMAGES,
+        max_image_bytes: images::MAX_IMAGE_BYTES,
+    })
+}
+
+fn category_label(lang: Lang, code: &str) -> &'static str {
+    i18n::text(lang, &format!("complaint_category.{code}"))
+}
+
+/// Takes an upload: checks it is a JPEG, PNG or WebP by its content and decodes it, re-encodes it without metadata,
+/// stores the bytes and records the image as waiting for its complaint. At most [`MAX_IMAGES`] uploads wait at once
+/// (counted and added in one transaction, the borrower's row locked).
+pub async fn upload_image(
+    s: &Services,
+    borrower: &Borrower,
+    bytes: Vec<u8>,
+) -> Result<ImageRow, Error> {
+    let cleaned = tokio::task::spawn_blocking(move || images::clean(&bytes))
+        .await
+        .map_err(|err| Error::Internal(anyhow::Error::new(err).context("decoding an image")))?;
+    let clean = cleaned.map_err(|problem| {
+        Error::field(
+            "image",
+            match problem {
+                ImageProblem::Empty => FieldProblem::required(),
+                ImageProblem::TooLarge => FieldProblem::new("field.image_too_large")
+                    .with("max", images::MAX_IMAGE_BYTES / (1024 * 1024)),
+                ImageProblem::NotAnImage => FieldProblem::new("field.image_type"),
+                ImageProblem::TooManyPixels => FieldProblem::new("field.image_dimensions"),
+            },
+        )
+    })?;
+    let now = s.clock.now_ms();
+    let id = crate::store::new_id();
+    let row = ImageRow {
+        storage_key: format!("complaints/{id}.{}", clean.extension),
+        borrower_id: borrower.id.clone(),
+        complaint_id: None,
+        content_type: clean.content_type.to_owned(),
+        size_bytes: i64::try_from(clean.bytes.len()).unwrap_or(i64::MAX),
+        width: i64::from(clean.width),
+        height: i64::from(clean.height),
+        created_at: now,
+        id,
+    };
+    let mut tx = s.db.begin().await?;
+    tx.lock_borrower(&borrower.id).await?;
+    let waiting = tx
+        .waiting_images(&borrower.id, now - WAITING_UPLOAD_MS)
+        .await?;
+    if waiting >= MAX_IMAGES as i64 {
+        return Err(Error::field(
+            "image",
+            FieldProblem::new("field.too_many_images").with("max", MAX_IMAGES),
+        ));
+    }
+    // The bytes first: a record never points at a missing file. A failed commit leaves an orphan file, harmless.
+    s.files
+        .put(&row.storage_key, clean.bytes, clean.content_type)
+        .await?;
+    tx.insert_complaint_image(&row).await?;
+    tx.commit().await?;
+    Ok(row)
+}
+
+/// Removes one of the borrower's uploads that no complaint holds yet.
+pub async fn delete_image(s: &Services, borrower: &Borrower, image_id: &str) -> Result<(), Error> {
+    let mut tx = s.db.begin().await?;
+    let key = tx
+        .delete_waiting_image(&borrower.id, image_id.trim())
+        .await?
+        .ok_or(Error::NotFound)?;
+    tx.commit().await?;
+    s.files.delete(&key).await?;
+    Ok(())
+}
+
+/// An image's bytes and type.
+pub struct ImageFile {
+    pub content_type: String,
+    pub bytes: Vec<u8>,
+}
+
+/// One of the borrower's own images; another borrower's is as good as missing.
+pub async fn own_image(
+    s: &Services,
+    borrower: &Borrower,
+    image_id: &str,
+) -> Result<ImageFile, Error> {
+    let row =
+        s.db.complaint_image(image_id.trim(), Some(&borrower.id))
+            .await?;
+    read_image(s, row).await
+}
+
+async fn read_image(s: &Services, row: Option<ImageRow>) -> Result<ImageFile, Error> {
+    let row = row.ok_or(Error::NotFound)?;
+    let bytes = s.files.get(&row.storage_key).await?.ok_or_else(|| {
+        Error::Internal(anyhow::anyhow!(
+            "image {} is missing from the file store",
+            row.id
+        ))
+    })?;
+    Ok(ImageFile {
+        content_type: row.content_type,
+        bytes,
+    })
+}
+
+/// A complaint as the borrower sends it.
+pub struct ComplaintRequest<'a> {
+    pub category: Option<&'a str>,
+    pub order_no: Option<&'a str>,
+    pub description: Option<&'a str>,
+    pub image_ids: &'a [String],
+}
+
+/// A complaint with its resolution deadline.
+pub struct Complaint {
+    pub row: ComplaintRow,
+    pub category_label: &'static str,
+    /// The last day to resolve it.
+    pub deadline: Date,
+    /// Unresolved after the deadline: flagged for support, and the borrower is shown where to escalate.
+    pub overdue: bool,
+}
+
+/// A complaint with its conversation and images.
+pub struct ComplaintDetail {
+    pub complaint: Complaint,
+    pub messages: Vec<ComplaintMessage>,
+    pub images: Vec<ImageRow>,
+    pub escalation: Escalation,
+    /// Support's view only: the borrower's phone, masked.
+    pub phone_masked: Option<String>,
+}
+
+fn complaint_of(s: &Services, row: ComplaintRow, lang: Lang) -> Result<Complaint, Error> {
+    let received = Date::parse(
+        &row.received_on,
+        format_description!("[year]-[month]-[day]"),
+    )
+    .map_err(|err| Error::Internal(anyhow::Error::new(err).context("complaint date")))?;
+    let deadline = kilat_domain::complaints::resolution_deadline(row.market, received, &[])
+        .map_err(Error::Loan)?;
+    let overdue = row.status != "closed" && s.clock.today(row.market) > deadline;
+    Ok(Complaint {
+        category_label: category_label(lang, &row.category),
+        deadline,
+        overdue,
+        row,
+    })
+}
+
+/// Files a complaint: checks the fields, attaches the loan (the borrower's own) and the uploads (the borrower's own,
+/// waiting, at most three), and writes the complaint, its text and the attachments in one transaction. The ticket
+/// number comes back at once.
+pub async fn save(
+    s: &Services,
+    borrower: &Borrower,
+    req: &ComplaintRequest<'_>,
+) -> Result<ComplaintDetail, Error> {
+    let mut errors = FieldErrors::default();
+    let category = req.category.map(str::trim).unwrap_or_default();
+    if category.is_empty() {
+        errors.add("category", FieldProblem::required());
+    } else if !CATEGORIES.contains(&category) {
+        errors.add("category", FieldProblem::new("field.unknown_choice"));
+    }
+    let description = req.description.map(str::trim).unwrap_or_default();
+    let chars = description.chars().count();
+    if chars == 0 {
+        errors.add("description", FieldProblem::required());
+    } else if chars < MIN_DESCRIPTION_CHARS {
+        errors.add(
+            "description",
+            FieldProblem::new("field.too_short").with("min", MIN_DESCRIPTION_CHARS),
+        );
+    } else if chars > MAX_DESCRIPTION_CHARS {
+        errors.add("description", FieldProblem::too_long(MAX_DESCRIPTION_CHARS));
+    }
+    let mut image_ids: Vec<&str> = req.image_ids.iter().map(|i| i.trim()).collect();
+    image_ids.sort_unstable();
+    image_ids.dedup();
+    if image_ids.len() > MAX_IMAGES {
+        errors.add(
+            "imageIds",
+            FieldProblem::new("field.too_many_images").with("max", MAX_IMAGES),
+        );
+    }
+    let order_no = req.order_no.map(str::trim).filter(|o| !o.is_empty());
+    let order = match order_no {
+        Some(no) => {
+            let order = s.db.order_of(&borrower.id, no).await?;
+            if order.is_none() {
+                errors.add("orderNo", FieldProblem::new("field.unknown_choice"));
+            }
+            order
+        }
+        None => None,
+    };
+    errors.into_result()?;
+
+    let now = s.clock.now_ms();
+    let id = crate::store::new_id();
+    let received_on = s.clock.today(borrower.market).to_string();
+    let mut tx = s.db.begin().await?;
+    // A ticket number is six random characters a day: a clash is rare, and the unique index turns one into a retry.
+    let mut ticket_no = String::new();
+    for attempt in 0..3 {
+        ticket_no = crate::applications::order_no::new_reference("CP", s.clock.now());
+        if s.db.complaint_by_ticket(&ticket_no, None).await?.is_none() || attempt == 2 {
+            break;
+        }
+    }
+    tx.insert_complaint(&NewComplaint {
+        id: &id,
+        ticket_no: &ticket_no,
+        borrower_id: &borrower.id,
+        market: borrower.market,
+        category,
+        order_id: order.as_ref().map(|o| o.id.as_str()),
+        received_on: &received_on,
+        now,
+    })
+    .await?;
+    tx.insert_complaint_message(
+        &s.secrets,
+        &id,
+        "borrower",
+        Some(&borrower.id),
+        description,
+        now,
+    )
+    .await?;
+    for image_id in &image_ids {
+        if !tx.attach_image(&borrower.id, image_id, &id).await? {
+            return Err(Error::field(
+                "imageIds",
+                FieldProblem::new("field.unknown_choice"),
+            ));
+        }
+    }
+    tx.commit().await?;
+    own_detail(s, borrower, &ticket_no).await
+}
+
+/// The borrower's complaints, newest first.
+pub async fn list(s: &Services, borrower: &Borrower) -> Result<Vec<Complaint>, Error> {
+    let lang = Lang::of_market(borrower.market);
+    s.db.complaints_of(&borrower.id)
+        .await?
+        .into_iter()
+        .map(|row| complaint_of(s, row, lang))
+        .collect()
+}
+
+/// One of the borrower's complaints with its conversation; another borrower's is as good as missing.
+pub async fn own_detail(
+    s: &Services,
+    borrower: &Borrower,
+    ticket_no: &str,
+) -> Result<ComplaintDetail, Error> {
+    let row =
+        s.db.complaint_by_ticket(ticket_no.trim(), Some(&borrower.id))
+            .await?
+            .ok_or(Error::NotFound)?;
+    detail_of(s, row, Lang::of_market(borrower.market), None).await
+}
+
+async fn detail_of(
+    s: &Services,
+    row: ComplaintRow,
+    lang: Lang,
+    phone_masked: Option<String>,
+) -> Result<ComplaintDetail, Error> {
+    let messages = s.db.complaint_messages(&s.secrets, &row.id).await?;
+    let images = s.db.complaint_images(&row.id).await?;
+    let escalation = escalation_of(row.market);
+    Ok(ComplaintDetail {
+        complaint: complaint_of(s, row, lang)?,
+        messages,
+        images,
+        escalation,
+        phone_masked,
+    })
+}
+
+/// The borrower rates support's answer, once, after support has answered.
+pub async fn score(
+    s: &Services,
+    borrower: &Borrower,
+    ticket_no: &str,
+    score: Option<i64>,
+    comment: Option<&str>,
+) -> Result<ComplaintDetail, Error> {
+    let mut errors = FieldErrors::default();
+    match score {
+        None => errors.add("score", FieldProblem::required()),
+        Some(n) if !(1..=5).contains(&n) => {
+            errors.add("score", FieldProblem::new("field.rating_score"))
+        }
+        Some(_) => {}
+    }
+    let comment = comment.map(str::trim).filter(|c| !c.is_empty());
+    if comment.is_some_and(|c| c.chars().count() > MAX_COMMENT_CHARS) {
+        errors.add("comment", FieldProblem::too_long(MAX_COMMENT_CHARS));
+    }
+    errors.into_result()?;
+    let row =
+        s.db.complaint_by_ticket(ticket_no.trim(), Some(&borrower.id))
+            .await?
+            .ok_or(Error::NotFound)?;
+    if row.score.is_some() {
+        return Err(Refusal::AlreadyRated.into());
+    }
+    if row.answered_at.is_none() {
+        return Err(Refusal::ComplaintNotAnswered.into());
+    }
+    if !s
+        .db
+        .score_complaint(
+            &row.id,
+            score.unwrap_or_default(),
+            comment,
+            s.clock.now_ms(),
+        )
+        .await?
+    {
+        // Another request scored it in between.
+        return Err(Refusal::AlreadyRated.into());
+    }
+    own_detail(s, borrower, &row.ticket_no).await
+}
+
+/// Support's queue: complaints not closed (or all), oldest first, each with its deadline and flag.
+pub async fn queue(
+    s: &Services,
+    op: &Operator,
+    market: Option<Market>,
+    open_only: bool,
+) -> Result<Vec<Complaint>, Error> {
+    op.require_any(SUPPORT_ROLES)?;
+    s.db.complaint_queue(market, open_only, QUEUE_LIMIT)
+        .await?
+        .into_iter()
+        .map(|row| complaint_of(s, row, Lang::En))
+        .collect()
+}
+
+/// A complaint as support sees it: the conversation, the images and the borrower's masked phone.
+pub async fn support_detail(
+    s: &Services,
+    op: &Operator,
+    ticket_no: &str,
+) -> Result<ComplaintDetail, Error> {
+    op.require_any(SUPPORT_ROLES)?;
+    let row =
+        s.db.complaint_by_ticket(ticket_no.trim(), None)
+            .await?
+            .ok_or(Error::NotFound)?;
+    let phone = match s.db.borrower_by_id(&row.borrower_id).await? {
+        Some(b) => Some(crate::auth::unseal_borrower(&s.secrets, b)?.phone.masked()),
+        None => None,
+    };
+    detail_of(s, row, Lang::En, phone).await
+}
+
+/// An image of any complaint (support).
+pub async fn support_image(
+    s: &Services,
+    op: &Operator,
+    image_id: &str,
+) -> Result<ImageFile, Error> {
+    op.require_any(SUPPORT_ROLES)?;
+    let row = s.db.complaint_image(image_id.trim(), None).await?;
+    // Only images a complaint holds: uploads still waiting are the borrower's draft.
+    read_image(s, row.filter(|r| r.complaint_id.is_some())).await
+}
+
+/// Support's reply: added to the conversation, the complaint `answered` (unless closed: then refused), and the
+/// audit trail, in one transaction.
+pub async fn reply(
+    s: &Services,
+    op: &Operator,
+    ticket_no: &str,
+    body: Option<&str>,
+) -> Result<ComplaintDetail, Error> {
+    op.require_any(SUPPORT_ROLES)?;
+    let body = body.map(str::trim).unwrap_or_default();
+    if body.is_empty() {
+        return Err(Error::field("body", FieldProblem::required()));
+    }
+    if body.chars().count() > MAX_REPLY_CHARS {
+        return Err(Error::field(
+            "body",
+            FieldProblem::too_long(MAX_REPLY_CHARS),
+        ));
+    }
+    let row =
+        s.db.complaint_by_ticket(ticket_no.trim(), None)
+            .await?
+            .ok_or(Error::NotFound)?;
+    let now = s.clock.now_ms();
+    let mut tx = s.db.begin().await?;
+    if !tx.mark_complaint_answered(&row.id, now).await? {
+        return Err(Refusal::ComplaintClosed.into());
+    }
+    let message_id = tx
+        .insert_complaint_message(&s.secrets, &row.id, "operator", Some(&op.id), body, now)
+        .await?;
+    tx.insert_audit(&NewAuditEntry {
+        actor_kind: "operator",
+        actor_id: Some(&op.id),
+        action: "complaint.reply",
+        entity: "complaint",
+        entity_id: &row.id,
+        before_json: Some(&serde_json::json!({"status": row.status}).to_string()),
+        after_json: Some(
+            &serde_json::json!({"status": "answered", "messageId": message_id}).to_string(),
+        ),
+        at: now,
+    })
+    .await?;
+    tx.commit().await?;
+    support_detail(s, op, ticket_no).await
+}
+
+/// Closes a complaint (support), once: a closed one is refused.
+pub async fn close(s: &Services, op: &Operator, ticket_no: &str) -> Result<ComplaintDetail, Error> {
+    op.require_any(SUPPORT_ROLES)?;
+    let row =
+        s.db.complaint_by_ticket(ticket_no.trim(), None)
+            .await?
+            .ok_or(Error::NotFound)?;
+    let now = s.clock.now_ms();
+    let mut tx = s.db.begin().await?;
+    if !tx.close_complaint(&row.id, &op.id, now).await? {
+        return Err(Refusal::ComplaintClosed.into());
+    }
+    tx.insert_audit(&NewAuditEntry {
+        actor_kind: "operator",
+        actor_id: Some(&op.id),
+        action: "complaint.close",
+        entity: "complaint",
+        entity_id: &row.id,
+        before_json: Some(&serde_json::json!({"status": row.status}).to_string()),
+        after_json: Some(&serde_json::json!({"status": "closed"}).to_string()),
+        at: now,
+    })
+    .await?;
+    tx.commit().await?;
+    support_detail(s, op, ticket_no).await
+}
+
+/// Every FAQ entry, both languages (admins).
+pub async fn faq_all(s: &Services, op: &Operator) -> Result<Vec<FaqEntry>, Error> {
+    op.require_any(FAQ_ROLES)?;
+    Ok(s.db.faq(None).await?)
+}
+
+/// An FAQ entry as an admin writes it.
+pub struct FaqRequest<'a> {
+    pub lang: Option<&'a str>,
+    pub category: Option<&'a str>,
+    pub question: Option<&'a str>,
+    pub answer: Option<&'a str>,
+    pub position: Option<i64>,
+}
+
+fn check_faq<'a>(req: &FaqRequest<'a>) -> Result<FaqFields<'a>, Error> {
+    let mut errors = FieldErrors::default();
+    let lang = req.lang.map(str::trim).unwrap_or_default();
+    if lang.is_empty() {
+        errors.add("lang", FieldProblem::required());
+    } else if !matches!(lang, "en" | "id") {
+        errors.add("lang", FieldProblem::new("field.unknown_choice"));
+    }
+    let category = req.category.map(str::trim).unwrap_or_default();
+    if category.is_empty() {
+        errors.add("category", FieldProblem::required());
+    } else if !FAQ_CATEGORIES.contains(&category) {
+        errors.add("category", FieldProblem::new("field.unknown_choice"));
+    }
+    for (field, value, max) in [
+        ("question", req.question, MAX_FAQ_QUESTION_CHARS),
+        ("answer", req.answer, MAX_FAQ_ANSWER_CHARS),
+    ] {
+        let value = value.map(str::trim).unwrap_or_default();
+        if value.is_empty() {
+            errors.add(field, FieldProblem::required());
+        } else if value.chars().count() > max {
+            errors.add(field, FieldProblem::too_long(max));
+        }
+    }
+    let position = req.position.unwrap_or(1);
+    if !(0..=10_000).contains(&position) {
+        errors.add("position", FieldProblem::new("field.unknown_choice"));
+    }
+    errors.into_result()?;
+    Ok(FaqFields {
+        lang,
+        category,
+        question: req.question.map(str::trim).unwrap_or_default(),
+        answer: req.answer.map(str::trim).unwrap_or_default(),
+        position,
+    })
+}
+
+fn faq_json(entry: &FaqEntry) -> String {
+    serde_json::to_string(entry).unwrap_or_default()
+}
+
+/// Adds an FAQ entry (admins), audited.
+pub async fn faq_create(
+    s: &Services,
+    op: &Operator,
+    req: &FaqRequest<'_>,
+) -> Result<FaqEntry, Error> {
+    op.require_any(FAQ_ROLES)?;
+    let fields = check_faq(req)?;
+    let now = s.clock.now_ms();
+    let mut tx = s.db.begin().await?;
+    let entry = tx.insert_faq(&fields, now).await?;
+    audit_faq(
+        &mut tx,
+        op,
+        "faq.create",
+        &entry.id,
+        None,
+        Some(&faq_json(&entry)),
+        now,
+    )
+    .await?;
+    tx.commit().await?;
+    Ok(entry)
+}
+
+/// Changes an FAQ entry (admins), audited with the entry before and after.
+pub async fn faq_update(
+    s: &Services,
+    op: &Operator,
+    id: &str,
+    req: &FaqRequest<'_>,
+) -> Result<FaqEntry, Error> {
+    op.require_any(FAQ_ROLES)?;
+    let fields = check_faq(req)?;
+    let now = s.clock.now_ms();
+    let mut tx = s.db.begin().await?;
+    let before = tx.faq_entry(id).await?.ok_or(Error::NotFound)?;
+    tx.update_faq(id, &fields, now).await?;
+    let after = tx.faq_entry(id).await?.ok_or(Error::NotFound)?;
+    audit_faq(
+        &mut tx,
+        op,
+        "faq.update",
+        id,
+        Some(&faq_json(&before)),
+        Some(&faq_json(&after)),
+        now,
+    )
+    .await?;
+    tx.commit().await?;
+    Ok(after)
+}
+
+/// Removes an FAQ entry (admins), audited with what it said.
+pub async fn faq_delete(s: &Services, op: &Operator, id: &str) -> Result<(), Error> {
+    op.require_any(FAQ_ROLES)?;
+    let now = s.clock.now_ms();
+    let mut tx = s.db.begin().await?;
+    let before = tx.faq_entry(id).await?.ok_or(Error::NotFound)?;
+    tx.delete_faq(id).await?;
+    audit_faq(
+        &mut tx,
+        op,
+        "faq.delete",
+        id,
+        Some(&faq_json(&before)),
+        None,
+        now,
+    )
+    .await?;
+    tx.commit().await?;
+    Ok(())
+}
+
+async fn audit_faq(
+    tx: &mut crate::store::Tx,
+    op: &Operator,
+    action: &str,
+    id: &str,
+    before: Option<&str>,
+    after: Option<&str>,
+    at: i64,
+) -> Result<(), Error> {
+    tx.insert_audit(&NewAuditEntry {
+        actor_kind: "operator",
+        actor_id: Some(&op.id),
+        action,
+        entity: "faq",
+        entity_id: id,
+        before_json: before,
+        after_json: after,
+        at,
+    })
+    .await?;
+    Ok(())
+}
+
+/// How to answer a contact message: by e-mail when the visitor gave one, else by phone.
+pub fn reply_channel(message: &ContactMessage) -> (&'static str, &str) {
+    match message.email.as_deref().filter(|e| !e.trim().is_empty()) {
+        Some(email) => ("email", email),
+        None => ("phone", &message.telephone),
+    }
+}
+
+/// The contact form's messages, newest first (support, admins); only those waiting when `waiting_only`.
+pub async fn contact_messages(
+    s: &Services,
+    op: &Operator,
+    waiting_only: bool,
+) -> Result<Vec<ContactMessage>, Error> {
+    op.require_any(SUPPORT_ROLES)?;
+    Ok(s.db.contact_messages(&s.secrets, 200, waiting_only).await?)
+}
+
+/// Marks a contact message handled, once (the first operator's mark stands): true when this call marked it.
+pub async fn mark_handled(s: &Services, op: &Operator, id: &str) -> Result<bool, Error> {
+    op.require_any(SUPPORT_ROLES)?;
+    s.db.mark_contact_message_handled(id.trim(), &op.id, s.clock.now_ms())
+        .await?
+        .ok_or(Error::NotFound)
+}

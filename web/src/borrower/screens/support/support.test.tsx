@@ -1,0 +1,136 @@
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { fakeApi, ok, refusal, renderBorrower } from '@/test/render-borrower';
+
+const CS_IN = {
+  market: 'IN',
+  lenderName: 'Kilat Finance Private Limited (NBFC)',
+  servicePhone: '+91 80 0000 0100',
+  serviceHours: 'Every day, 9:00 to 18:00 IST',
+  whatsappNumber: '+91 90000 00100',
+  whatsappUrl: 'https://wa.me/919000000100?text=Hello%2C%20I%20need%20help%20with%20my%20loan%20KL-261125-7F3K9Q.',
+  email: 'hello@in.kilat.example',
+  grievanceOfficer: { name: 'Priya Raman', email: 'grievance@in.kilat.example', phone: '+91 80 0000 0199' },
+  escalation: { name: 'Reserve Bank of India – Complaint Management System', url: 'https://cms.rbi.org.in', phone: '14448' },
+  openOrderNo: 'KL-261125-7F3K9Q',
+};
+
+const FAQ = [
+  { id: 'f1', lang: 'en', category: 'apply', question: 'Who can borrow?', answer: 'Salaried people.', position: 1, updatedAt: 0 },
+  { id: 'f2', lang: 'en', category: 'repay', question: 'How do I repay?', answer: 'By UPI.', position: 1, updatedAt: 0 },
+];
+
+const COMPLAINT = {
+  ticketNo: 'CP-261125-AB12CD',
+  market: 'IN',
+  category: 'charges',
+  categoryLabel: 'Fees and charges',
+  orderNo: 'KL-261125-7F3K9Q',
+  status: 'answered',
+  createdAt: Date.UTC(2026, 10, 25, 6),
+  updatedAt: Date.UTC(2026, 10, 25, 7),
+  receivedOn: '2026-11-25',
+  resolveBy: '2026-12-25',
+  overdue: false,
+  score: null,
+  scoreComment: null,
+  messages: [
+    { author: 'borrower', body: 'I was charged twice.', createdAt: Date.UTC(2026, 10, 25, 6) },
+    { author: 'support', body: 'We refunded the second fee.', createdAt: Date.UTC(2026, 10, 25, 7) },
+  ],
+  images: [{ imageId: 'img-1', contentType: 'image/jpeg', size: 1000, width: 64, height: 48 }],
+  escalation: CS_IN.escalation,
+};
+
+describe('customer service and complaints', () => {
+  it('shows how to reach us, the grievance officer and the FAQ by category', async () => {
+    const api = fakeApi({
+      'GET /api/v1/borrower/customer-service': () => ok(CS_IN),
+      'GET /api/v1/borrower/faq': () => ok(FAQ),
+    });
+    api.signIn();
+    renderBorrower('/app/customer-service?lang=1');
+    expect(await screen.findByRole('link', { name: '+91 80 0000 0100' })).toHaveAttribute('href', 'tel:+918000000100');
+    expect(screen.getByRole('link', { name: '+91 90000 00100' })).toHaveAttribute('href', CS_IN.whatsappUrl);
+    expect(screen.getByText('Your message will name loan KL-261125-7F3K9Q')).toBeInTheDocument();
+    expect(screen.getByText('Priya Raman')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'grievance@in.kilat.example' })).toHaveAttribute('href', 'mailto:grievance@in.kilat.example');
+    const faq = await screen.findByRole('region', { name: 'Frequently asked questions' });
+    expect(within(faq).getByText('Applying')).toBeInTheDocument();
+    expect(within(faq).getByText('Repaying')).toBeInTheDocument();
+    expect(within(faq).getByText('How do I repay?')).toBeInTheDocument();
+  });
+
+  it('shows an error with a retry when customer service cannot be loaded', async () => {
+    const api = fakeApi({ 'GET /api/v1/borrower/customer-service': () => refusal(500, 'internal', 'Something went wrong on our side.') });
+    api.signIn();
+    renderBorrower('/app/customer-service?lang=1');
+    expect(await screen.findByRole('alert')).toHaveTextContent('Customer service could not be loaded.');
+    expect(screen.getByRole('button', { name: 'Try again' })).toBeInTheDocument();
+  });
+
+  it('says so when there are no complaints, and offers to file one (Indonesian)', async () => {
+    const api = fakeApi({ 'GET /api/v1/borrower/complaints': () => ok([]) });
+    api.signIn();
+    renderBorrower('/app/complaints');
+    expect(await screen.findByRole('heading', { name: 'Belum ada pengaduan' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Ajukan pengaduan' })).toHaveAttribute('href', '/app/complaints/new');
+  });
+
+  it('files a complaint with the category and text, and shows the ticket at once', async () => {
+    const api = fakeApi({
+      'GET /api/v1/borrower/complaints/init': () =>
+        ok({
+          categories: [
+            { code: 'repayment', label: 'Repayment' },
+            { code: 'charges', label: 'Fees and charges' },
+          ],
+          loans: [],
+          maxImages: 3,
+          maxImageBytes: 5242880,
+        }),
+      'POST /api/v1/borrower/complaints': () => ok({ ...COMPLAINT, status: 'open', messages: COMPLAINT.messages.slice(0, 1), images: [] }, 201),
+      'GET /api/v1/borrower/complaints/CP-261125-AB12CD': () => ok({ ...COMPLAINT, status: 'open', messages: COMPLAINT.messages.slice(0, 1), images: [] }),
+    });
+    api.signIn();
+    const user = userEvent.setup();
+    renderBorrower('/app/complaints/new?lang=1');
+    await user.click(await screen.findByText('Fees and charges'));
+    await user.type(screen.getByPlaceholderText('Tell us what happened, and when.'), 'I was charged twice.');
+    await user.click(screen.getByRole('button', { name: 'Send complaint' }));
+    expect(await screen.findByText('CP-261125-AB12CD')).toBeInTheDocument();
+    expect(api.callsTo('POST', '/api/v1/borrower/complaints')[0]?.body).toEqual({
+      category: 'charges',
+      description: 'I was charged twice.',
+      imageIds: [],
+    });
+    expect(screen.getByText('We have your complaint and will answer here.')).toBeInTheDocument();
+  });
+
+  it('shows the answer and sends the rating once', async () => {
+    const api = fakeApi({
+      'GET /api/v1/borrower/complaints/CP-261125-AB12CD': () => ok(COMPLAINT),
+      'POST /api/v1/borrower/complaints/CP-261125-AB12CD/score': () => ok({ ...COMPLAINT, score: 4, scoreComment: null }),
+    });
+    api.signIn();
+    const user = userEvent.setup();
+    renderBorrower('/app/complaints/CP-261125-AB12CD?lang=1');
+    expect(await screen.findByText('We refunded the second fee.')).toBeInTheDocument();
+    expect(screen.getByRole('img', { name: 'Photo 1' })).toHaveAttribute('src', '/api/v1/borrower/complaints/images/img-1');
+    expect(screen.queryByText('Not resolved in time?')).not.toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: '4 of 5' }));
+    await user.click(screen.getByRole('button', { name: 'Send rating' }));
+    expect(await screen.findByRole('heading', { name: 'Your rating' })).toBeInTheDocument();
+    expect(api.callsTo('POST', '/api/v1/borrower/complaints/CP-261125-AB12CD/score')[0]?.body).toEqual({ score: 4 });
+  });
+
+  it('shows where to escalate a complaint past its deadline', async () => {
+    const api = fakeApi({ 'GET /api/v1/borrower/complaints/CP-261125-AB12CD': () => ok({ ...COMPLAINT, status: 'open', overdue: true }) });
+    api.signIn();
+    renderBorrower('/app/complaints/CP-261125-AB12CD?lang=1');
+    expect(await screen.findByRole('heading', { name: 'Not resolved in time?' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: /Complaint Management System/ })).toHaveAttribute('href', 'https://cms.rbi.org.in');
+    expect(screen.getByText('Past the deadline')).toBeInTheDocument();
+  });
+});
