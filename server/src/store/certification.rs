@@ -167,7 +167,8 @@ impl Tx {
     }
 
     /// Locks the borrower's row until the transaction ends (PostgreSQL; SQLite's transaction holds the write lock):
-    /// a change of what an agreement names (the bank account) and a confirm that freezes it take turns.
+    /// a change of what an agreement names (the bank account) and a confirm that freezes it take turns; counting the
+    /// borrower's waiting complaint images and adding one is one step.
     pub async fn lock_borrower(&mut self, borrower_id: &str) -> sqlx::Result<()> {
         let sql = format!(
             "SELECT id FROM borrowers WHERE id = $1{}",

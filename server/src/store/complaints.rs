@@ -179,20 +179,6 @@ impl Db {
 }
 
 impl Tx {
-    /// Locks the borrower's row (PostgreSQL; SQLite's transaction holds the write lock already), so that counting
-    /// the borrower's waiting uploads and adding one is one step.
-    pub async fn lock_borrower(&mut self, borrower_id: &str) -> sqlx::Result<()> {
-        let sql = format!(
-            "SELECT id FROM borrowers WHERE id = $1{}",
-            self.lock_clause()
-        );
-        sqlx::query(&sql)
-            .bind(borrower_id)
-            .fetch_optional(self.conn())
-            .await?;
-        Ok(())
-    }
-
     /// The borrower's uploads not yet attached to a complaint, uploaded at or after `since`.
     pub async fn waiting_images(&mut self, borrower_id: &str, since: i64) -> sqlx::Result<i64> {
         sqlx::query_scalar(
