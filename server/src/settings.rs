@@ -844,6 +844,20 @@ mod tests {
         real.indonesia.xendit_base_url = "https://api.xendit.co".into();
         real.indonesia.xendit_api_key = Some("xnd_production_key".into());
         real.validate(Mode::Production).expect("real secrets");
+        let mut simulated = real.clone();
+        simulated.indonesia.va_provider = "simulated".into();
+        let err = simulated
+            .validate(Mode::Production)
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("KILAT_PAYMENTS__ID__VA_PROVIDER"), "{err}");
+        simulated
+            .validate(Mode::Development)
+            .expect("development issues numbers locally");
+        let mut keyless = real.clone();
+        keyless.indonesia.xendit_api_key = None;
+        let err = keyless.validate(Mode::Production).unwrap_err().to_string();
+        assert!(err.contains("KILAT_PAYMENTS__ID__XENDIT_API_KEY"), "{err}");
         let mut empty = real.clone();
         empty.xendit.secret = Some("".into());
         let err = empty.validate(Mode::Production).unwrap_err().to_string();
