@@ -109,7 +109,7 @@ mod tests {
         // 18:29 UTC is 23:59 in India and already the next day in Jakarta.
         let t = time::OffsetDateTime::from_unix_timestamp(1_764_008_940).unwrap(); // 2025-11-24 18:29 UTC
         for market in Market::ALL.iter().copied() {
-            let ms = i64::try_from(t.unix_timestamp()).unwrap() * 1000;
+            let ms = t.unix_timestamp() * 1000;
             let day = (ms + offset_ms(market)).div_euclid(86_400_000);
             assert_eq!(date_of(day), market.local_date(t).to_string(), "{market:?}");
         }

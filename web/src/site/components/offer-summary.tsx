@@ -2,7 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { useMarket } from '@/shared/market/market-context';
 import { formatMoney } from '@/shared/money/format-money';
 import { useSettings } from '@/shared/settings/settings-context';
-import { appHref } from '../app-links';
+import { appLoginHref } from '../app-links';
 import { OFFER_FIGURES } from '../offer-figures';
 
 export function OfferSummary() {
@@ -26,10 +26,10 @@ export function OfferSummary() {
         <li className="offer__claim">{settings.usersClaim}</li>
       </ul>
       <p className="offer__actions">
-        <a className="button offer__apply" href={appHref('/home', market)}>
+        <a className="button offer__apply" href={appLoginHref(market)}>
           {t('hero.apply')}
         </a>
-        <a className="offer__login" href={appHref('/login', market)}>
+        <a className="offer__login" href={appLoginHref(market)}>
           {t('hero.login')}
         </a>
       </p>

@@ -8,10 +8,10 @@ afterEach(() => vi.unstubAllGlobals());
 
 describe('the site as a way into the app', () => {
   it.each([
-    ['India', '/?lang=1', 'Apply now', 'Log in', '/app/home?lang=1', '/app/login?lang=1'],
-    ['Indonesia', '/', 'Ajukan sekarang', 'Masuk', '/app/home?lang=0', '/app/login?lang=0'],
+    ['India', '/?lang=1', 'Apply now', 'Log in', '/app/login?lang=1', '/app/login?lang=1'],
+    ['Indonesia', '/', 'Ajukan sekarang', 'Masuk', '/app/login?lang=0', '/app/login?lang=0'],
     // A visitor who switched to Indonesia keeps it explicitly, even if the app remembers India from earlier.
-    ['Indonesia after India', '/?lang=0', 'Ajukan sekarang', 'Masuk', '/app/home?lang=0', '/app/login?lang=0'],
+    ['Indonesia after India', '/?lang=0', 'Ajukan sekarang', 'Masuk', '/app/login?lang=0', '/app/login?lang=0'],
   ])('%s: Apply and Log in open the app in the visitor’s market', (_name, url, apply, login, applyHref, loginHref) => {
     renderSite(url);
     expect(screen.getByRole('link', { name: apply })).toHaveAttribute('href', applyHref);

@@ -4,7 +4,7 @@ import { MARKETS, withLang } from '@/shared/market/market';
 import { useMarket } from '@/shared/market/market-context';
 import { Link, navigate, scrollToTop, useLocation } from '@/shared/router/router';
 import { useSettings } from '@/shared/settings/settings-context';
-import { appHref } from '../app-links';
+import { appLoginHref } from '../app-links';
 
 export type SiteTab = 'home' | 'contact';
 export const SITE_TABS: SiteTab[] = ['home', 'contact'];
@@ -28,7 +28,7 @@ export function TopBar() {
           <Link href={withLang('/', market)}>{settings.companyName}</Link>
         </h1>
         <div className="top-bar__links">
-          <a className="top-bar__login" href={appHref('/login', market)}>
+          <a className="top-bar__login" href={appLoginHref(market)}>
             {t('nav.login')}
           </a>
           <a className="top-bar__market" href={withLang(`${path}${hash}`, other)} lang={other.language} hrefLang={other.locale}>
