@@ -149,9 +149,16 @@ mod tests {
                 } else if path.extension().is_some_and(|e| e == "rs") {
                     let source = std::fs::read_to_string(&path).unwrap();
                     for piece in source.split('"').skip(1).step_by(2) {
-                        let is_key = ["error.", "field.", "sms.", "agreement.", "reminder."]
-                            .iter()
-                            .any(|p| piece.starts_with(p))
+                        let is_key = [
+                            "error.",
+                            "field.",
+                            "sms.",
+                            "agreement.",
+                            "reminder.",
+                            "support.",
+                        ]
+                        .iter()
+                        .any(|p| piece.starts_with(p))
                             && piece.len() < 60
                             && piece
                                 .bytes()
@@ -166,6 +173,10 @@ mod tests {
         // Error codes are named by the code they share with the API (`error.{code}`), so they are found by code.
         for code in crate::error::ERROR_CODES {
             used.insert(format!("error.{code}"));
+        }
+        // Complaint categories are named by their code (`complaint_category.{code}`).
+        for code in crate::support::CATEGORIES {
+            used.insert(format!("complaint_category.{code}"));
         }
         let known: BTreeSet<String> = EN.0.keys().cloned().collect();
         let missing: Vec<_> = used.difference(&known).collect();
