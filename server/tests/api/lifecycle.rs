@@ -234,6 +234,18 @@ async fn the_business_date_moves_the_kfs_dates_in_development() {
     let kfs = quote(&app, &session).await;
     assert_eq!(kfs["installments"][0]["dueDate"], "2031-04-10", "{kfs}");
 
+    // POST sets it too (the servicing contract's name for the call).
+    let posted = app
+        .client
+        .post(app.url("/api/v1/dev/business-date"))
+        .json(&json!({"date": "2031-03-11"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(posted.status(), StatusCode::OK);
+    assert_eq!(data(posted).await["india"], "2031-03-11");
+    set_business_date(&app, json!({"date": "2031-03-10"})).await;
+
     let bad = set_business_date(&app, json!({"date": "10/03/2031"})).await;
     assert_eq!(bad.status(), StatusCode::UNPROCESSABLE_ENTITY);
     assert!(error(bad).await["fields"]["date"].is_string());
