@@ -42,6 +42,7 @@ pub const ERROR_CODES: &[&str] = &[
     "payment_not_open",
     "utr_already_used",
     "already_rated",
+    "money_outstanding",
 ];
 
 /// Why a field was refused: a catalog key (`field.…`) and the values its text names.
@@ -169,6 +170,8 @@ pub enum Refusal {
     UtrAlreadyUsed,
     /// A rating of an order rated already.
     AlreadyRated,
+    /// The account was deleted meanwhile (a request that passed the session check as the deletion committed).
+    AccountDeleted,
 }
 
 impl Refusal {
@@ -186,6 +189,7 @@ impl Refusal {
             Refusal::PaymentNotOpen => "payment_not_open",
             Refusal::UtrAlreadyUsed => "utr_already_used",
             Refusal::AlreadyRated => "already_rated",
+            Refusal::AccountDeleted => "unauthorized",
         }
     }
 }
@@ -208,6 +212,9 @@ pub enum Error {
     OperatorSignIn(#[from] OperatorSignInError),
     #[error("rate limited")]
     RateLimited { retry_after_secs: u64 },
+    /// Deleting an account while a loan still owes `amount` (formatted in the loan's currency).
+    #[error("money outstanding: {amount}")]
+    MoneyOutstanding { amount: String },
     #[error(transparent)]
     Internal(#[from] anyhow::Error),
 }
@@ -258,6 +265,7 @@ impl Error {
             Error::OperatorSignIn(OperatorSignInError::CredentialsInvalid) => "credentials_invalid",
             Error::OperatorSignIn(OperatorSignInError::Locked { .. }) => "operator_locked",
             Error::RateLimited { .. } => "rate_limited",
+            Error::MoneyOutstanding { .. } => "money_outstanding",
         }
     }
 
@@ -273,6 +281,14 @@ impl Error {
                 FieldProblem::new("field.wrong_code"),
             )),
             _ => None,
+        }
+    }
+
+    /// The values the error's message names (`{amount}`), where it names any.
+    pub fn message_args(&self) -> Vec<(&'static str, String)> {
+        match self {
+            Error::MoneyOutstanding { amount } => vec![("amount", amount.clone())],
+            _ => Vec::new(),
         }
     }
 

@@ -332,6 +332,11 @@ pub async fn confirm(
             now,
         };
         let mut tx = s.db.begin().await?;
+        // The borrower's row, locked: a deletion of the account holds it too, so of a confirm and a deletion racing,
+        // the second sees what the first wrote (a deleted account, or an open order).
+        if tx.lock_live_borrower(&borrower.id).await?.is_none() {
+            return Err(Refusal::AccountDeleted.into());
+        }
         match orders::open(&mut tx, &new, &actor).await? {
             Ok(_) => {
                 tx.commit().await?;

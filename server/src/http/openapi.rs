@@ -11,7 +11,7 @@ use utoipa::openapi::{Components, ContentBuilder, Ref, ResponseBuilder};
 use utoipa::{Modify, OpenApi, ToSchema};
 
 use super::borrower::auth::SESSION_COOKIE;
-use super::borrower::{auth as borrower, certification, loans, orders, servicing};
+use super::borrower::{account, auth as borrower, certification, loans, orders, servicing};
 use super::console::auth::CONSOLE_COOKIE;
 use super::console::{auth as console, payments, review};
 use super::error::ErrorBody;
@@ -31,6 +31,12 @@ use crate::settings::{GrievanceOfficer, PublicSiteSettings};
         borrower::login,
         borrower::logout,
         borrower::me,
+        account::menu,
+        account::deletion_check,
+        account::delete,
+        account::export,
+        account::kfs_pdf,
+        account::agreement_pdf,
         loans::list,
         loans::detail,
         loans::quote,
@@ -157,6 +163,8 @@ pub enum ErrorCode {
     UtrAlreadyUsed,
     /// 409: the order was rated already.
     AlreadyRated,
+    /// 409: deleting the account while a loan still owes money (`msg` states the amount).
+    MoneyOutstanding,
 }
 
 /// `X-Session-Id` for the native shell, the `kilat_session` HttpOnly cookie for browsers (PRODUCT.md §4); the

@@ -96,8 +96,9 @@ fn every_borrower_operation_behind_a_session_names_the_scheme_and_its_401() {
         }
     }
     // logout, me, three product and quote operations, four certification, nine home, apply and order operations,
-    // ten servicing operations (plan, repayment, payments, UTR, extension, rating).
-    assert_eq!(secured.len(), 28, "{secured:?}");
+    // ten servicing operations (plan, repayment, payments, UTR, extension, rating), six account operations (menu,
+    // deletion check and delete, export, the two PDFs).
+    assert_eq!(secured.len(), 34, "{secured:?}");
     assert!(secured.contains(&"post /api/v1/borrower/orders/{orderNo}/cancel".to_owned()));
     assert!(secured.contains(&"post /api/v1/borrower/apply/agreement".to_owned()));
     assert!(secured.contains(&"get /api/v1/borrower/orders/{orderNo}/agreement".to_owned()));

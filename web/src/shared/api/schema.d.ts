@@ -4,6 +4,28 @@
  */
 
 export interface paths {
+    "/api/v1/borrower/account/deletion": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whether the account can be deleted now; if not, why, and the amount still owed (from the money engine). */
+        get: operations["account_deletion_check"];
+        put?: never;
+        /**
+         * Deletes the account: every session ends (this one too: the cookie is cleared), personal data is erased, loan
+         *     records are kept under a pseudonymous id. Refused while a loan owes money (`409 money_outstanding`, the amount
+         *     in `msg`) or an application is open (`409 open_order_exists`).
+         */
+        post: operations["delete_account"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/borrower/apply": {
         parameters: {
             query?: never;
@@ -120,6 +142,26 @@ export interface paths {
         };
         /** The enumerations of the certification forms (public). */
         get: operations["enums"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/borrower/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Everything the product holds about the borrower, decrypted for them, as JSON (a download). At most
+         *     [`EXPORTS_PER_HOUR`] an hour per borrower.
+         */
+        get: operations["data_export"];
         put?: never;
         post?: never;
         delete?: never;
@@ -247,6 +289,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/borrower/menu": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The entries of the app's "me" screen, in order, in the request's language. */
+        get: operations["menu"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/borrower/orders": {
         parameters: {
             query?: never;
@@ -316,6 +375,40 @@ export interface paths {
          *     now `cancelled`. Any other state → `409 invalid_transition`; another borrower's order → 404.
          */
         post: operations["cancel_order"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/borrower/orders/{orderNo}/documents/agreement.pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The loan agreement frozen with this order, as a PDF in the request's language. */
+        get: operations["order_agreement_pdf"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/borrower/orders/{orderNo}/documents/kfs.pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The Key Fact Statement the borrower accepted for this order, as a PDF in the request's language. */
+        get: operations["order_kfs_pdf"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1245,6 +1338,24 @@ export interface components {
             /** @description `cost` per day as a share of the principal, rounded up to the rate's last digit so it never understates. */
             rate: components["schemas"]["Rate"];
         };
+        /**
+         * @description Everything the product holds about the borrower, decrypted for them, as one JSON document. Each section is a
+         *     key of the document; a capability that stores more about a borrower adds its section here.
+         */
+        DataExport: {
+            /** @description `kilat-export/1`. */
+            format: string;
+            /**
+             * Format: int64
+             * @description Epoch milliseconds.
+             */
+            generatedAt: number;
+            /**
+             * @description Section name → its records: `profile`, `certification`, `certificationLog`, `orders` (each with its accepted
+             *     KFS, frozen agreement, timeline, loan plan, ledger, payments and rating), `sessions`, `notifications`.
+             */
+            sections: Record<string, never>;
+        };
         DecisionRequest: {
             /**
              * @description Why; shown to the borrower. Required, at most 500 characters.
@@ -1256,6 +1367,37 @@ export interface components {
             orderNo: string;
             /** @description The order's status after the decision. */
             status: components["schemas"]["OrderState"];
+        };
+        /** @description What a deletion did. */
+        Deleted: {
+            /**
+             * Format: int64
+             * @description Epoch milliseconds.
+             */
+            deletedAt: number;
+            /**
+             * Format: int64
+             * @description Sessions ended, the caller's included.
+             */
+            sessionsRevoked: number;
+        };
+        /**
+         * @description Why an account cannot be deleted now.
+         * @enum {string}
+         */
+        DeletionBlocker: "money_outstanding" | "open_application";
+        /** @description Whether the account can be deleted now, and if not, why and how much is owed. */
+        DeletionCheck: {
+            allowed: boolean;
+            blocker: null | components["schemas"]["DeletionBlocker"];
+            currency: components["schemas"]["Currency"];
+            /** @description The open order in the way; null when allowed. */
+            orderNo: string | null;
+            /**
+             * Format: int64
+             * @description What is owed today in minor units, from the money engine (zero unless `money_outstanding`).
+             */
+            outstanding: number;
         };
         DigitRange: {
             /** Format: int32 */
@@ -1524,6 +1666,34 @@ export interface components {
             msg: string;
         };
         /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
+        Envelope_DataExport: {
+            /**
+             * Format: int32
+             * @description Always 0 on success.
+             */
+            code: number;
+            /**
+             * @description Everything the product holds about the borrower, decrypted for them, as one JSON document. Each section is a
+             *     key of the document; a capability that stores more about a borrower adds its section here.
+             */
+            data: {
+                /** @description `kilat-export/1`. */
+                format: string;
+                /**
+                 * Format: int64
+                 * @description Epoch milliseconds.
+                 */
+                generatedAt: number;
+                /**
+                 * @description Section name → its records: `profile`, `certification`, `certificationLog`, `orders` (each with its accepted
+                 *     KFS, frozen agreement, timeline, loan plan, ledger, payments and rating), `sessions`, `notifications`.
+                 */
+                sections: Record<string, never>;
+            };
+            /** @description Always `ok` on success. */
+            msg: string;
+        };
+        /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
         Envelope_DecisionView: {
             /**
              * Format: int32
@@ -1534,6 +1704,52 @@ export interface components {
                 orderNo: string;
                 /** @description The order's status after the decision. */
                 status: components["schemas"]["OrderState"];
+            };
+            /** @description Always `ok` on success. */
+            msg: string;
+        };
+        /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
+        Envelope_Deleted: {
+            /**
+             * Format: int32
+             * @description Always 0 on success.
+             */
+            code: number;
+            /** @description What a deletion did. */
+            data: {
+                /**
+                 * Format: int64
+                 * @description Epoch milliseconds.
+                 */
+                deletedAt: number;
+                /**
+                 * Format: int64
+                 * @description Sessions ended, the caller's included.
+                 */
+                sessionsRevoked: number;
+            };
+            /** @description Always `ok` on success. */
+            msg: string;
+        };
+        /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
+        Envelope_DeletionCheck: {
+            /**
+             * Format: int32
+             * @description Always 0 on success.
+             */
+            code: number;
+            /** @description Whether the account can be deleted now, and if not, why and how much is owed. */
+            data: {
+                allowed: boolean;
+                blocker: null | components["schemas"]["DeletionBlocker"];
+                currency: components["schemas"]["Currency"];
+                /** @description The open order in the way; null when allowed. */
+                orderNo: string | null;
+                /**
+                 * Format: int64
+                 * @description What is owed today in minor units, from the money engine (zero unless `money_outstanding`).
+                 */
+                outstanding: number;
             };
             /** @description Always `ok` on success. */
             msg: string;
@@ -2167,6 +2383,30 @@ export interface components {
             msg: string;
         };
         /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
+        Envelope_Vec_MenuEntry: {
+            /**
+             * Format: int32
+             * @description Always 0 on success.
+             */
+            code: number;
+            data: {
+                action: components["schemas"]["MenuAction"];
+                /** @description True for an entry shown as a warning (deleting the account). */
+                danger: boolean;
+                /**
+                 * @description Stable name of the entry (`loans`, `bank_card`, `customer_service`, `complaints`, `about`, `privacy`,
+                 *     `delete_account`, `logout`).
+                 */
+                key: string;
+                /** @description The app's route, relative to `/app`. */
+                route: string;
+                /** @description The label in the request's language. */
+                title: string;
+            }[];
+            /** @description Always `ok` on success. */
+            msg: string;
+        };
+        /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
         Envelope_Vec_OrderSummary: {
             /**
              * Format: int32
@@ -2344,7 +2584,7 @@ export interface components {
          * @description The stable `code` of an error answer (docs/API-BORROWER.md); `msg` is its text in the request's language.
          * @enum {string}
          */
-        ErrorCode: "bad_request" | "code_invalid" | "code_expired" | "unauthorized" | "not_eligible" | "not_found" | "method_not_allowed" | "certification_out_of_order" | "certification_incomplete" | "open_order_exists" | "kfs_changed" | "idempotency_key_reused" | "payload_too_large" | "unsupported_media_type" | "validation_failed" | "cap_exceeded" | "rate_limited" | "code_resend_too_soon" | "daily_limit_reached" | "code_attempts_exceeded" | "cross_site_request" | "invalid_transition" | "internal" | "code_delivery_failed" | "credentials_invalid" | "operator_locked" | "forbidden" | "csrf_token_invalid" | "choice_unavailable" | "payment_not_open" | "utr_already_used" | "already_rated";
+        ErrorCode: "bad_request" | "code_invalid" | "code_expired" | "unauthorized" | "not_eligible" | "not_found" | "method_not_allowed" | "certification_out_of_order" | "certification_incomplete" | "open_order_exists" | "kfs_changed" | "idempotency_key_reused" | "payload_too_large" | "unsupported_media_type" | "validation_failed" | "cap_exceeded" | "rate_limited" | "code_resend_too_soon" | "daily_limit_reached" | "code_attempts_exceeded" | "cross_site_request" | "invalid_transition" | "internal" | "code_delivery_failed" | "credentials_invalid" | "operator_locked" | "forbidden" | "csrf_token_invalid" | "choice_unavailable" | "payment_not_open" | "utr_already_used" | "already_rated" | "money_outstanding";
         ExtendedInfo: {
             consent: boolean;
             contact1Name: string;
@@ -2820,6 +3060,26 @@ export interface components {
          * @enum {string}
          */
         Market: "IN" | "ID";
+        /**
+         * @description What a menu entry does when tapped.
+         * @enum {string}
+         */
+        MenuAction: "navigate" | "logout";
+        /** @description One entry of the "me" menu. */
+        MenuEntry: {
+            action: components["schemas"]["MenuAction"];
+            /** @description True for an entry shown as a warning (deleting the account). */
+            danger: boolean;
+            /**
+             * @description Stable name of the entry (`loans`, `bank_card`, `customer_service`, `complaints`, `about`, `privacy`,
+             *     `delete_account`, `logout`).
+             */
+            key: string;
+            /** @description The app's route, relative to `/app`. */
+            route: string;
+            /** @description The label in the request's language. */
+            title: string;
+        };
         /**
          * Format: int64
          * @description An amount in minor units (paise, sen) of the loan's currency: an integer, 150000 is ₹1,500.00.
@@ -3315,6 +3575,88 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    account_deletion_check: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_DeletionCheck"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    delete_account: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Deleted"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description money_outstanding or open_order_exists */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     apply: {
         parameters: {
             query?: never;
@@ -3826,6 +4168,51 @@ export interface operations {
             };
         };
     };
+    data_export: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_DataExport"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     home: {
         parameters: {
             query?: never;
@@ -4235,6 +4622,42 @@ export interface operations {
             };
         };
     };
+    menu: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Vec_MenuEntry"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     list_orders: {
         parameters: {
             query?: never;
@@ -4512,6 +4935,102 @@ export interface operations {
             };
             /** @description invalid_transition: paid out, already ended, or cancelled */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    order_agreement_pdf: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description E.g. KL-261123-7F3K9Q */
+                orderNo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The PDF */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": number[];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    order_kfs_pdf: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description E.g. KL-261123-7F3K9Q */
+                orderNo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The PDF */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": number[];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
