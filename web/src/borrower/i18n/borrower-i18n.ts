@@ -1,5 +1,7 @@
 import { createI18n } from '@/shared/i18n/create-i18n';
 import type { Language } from '@/shared/market/market';
+import accountEn from './account.en.json';
+import accountId from './account.id.json';
 import certEn from './cert.en.json';
 import certId from './cert.id.json';
 import en from './en.json';
@@ -14,7 +16,7 @@ import servicingId from './servicing.id.json';
 export function createBorrowerI18n(language: Language) {
   return createI18n(language, {
     name: 'borrower',
-    en: { ...en, ...certEn, ...loansEn, ...servicingEn },
-    id: { ...id, ...certId, ...loansId, ...servicingId },
+    en: { ...en, ...certEn, ...loansEn, ...servicingEn, ...accountEn },
+    id: { ...id, ...certId, ...loansId, ...servicingId, ...accountId },
   });
 }
