@@ -2,14 +2,12 @@
 //! personal left in any table, the old session refused, the same phone starting an empty account), a deletion racing
 //! a confirm, the data export, and the KFS and agreement PDFs.
 
-use kilat_domain::OrderEvent;
 use kilat_server::auth::operators::Role;
-use kilat_server::orders::{self, Actor};
-use reqwest::StatusCode;
+use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 
 use crate::helpers::{TestApp, data, error, spawn_app, valid_steps};
-use crate::servicing::{approved, disburse, operator};
+use crate::servicing::{approved, disburse, op_call, operator};
 
 async fn post_as(app: &TestApp, path: &str, session: &str) -> reqwest::Response {
     app.client
@@ -575,7 +573,8 @@ async fn the_kfs_and_agreement_pdfs_name_the_apr_and_the_masked_account_in_indon
 }
 
 #[tokio::test]
-async fn a_deleted_accounts_documents_keep_the_loan_terms_without_the_borrower() {
+async fn a_deleted_accounts_orders_keep_the_loan_terms_without_the_borrower_in_the_agreement_and_the_console()
+ {
     let app = spawn_app().await;
     let (session, order_no) = borrower_with_closed_order(&app, "IN", "9876500701").await;
     let (id,): (String,) = sqlx::query_as("SELECT id FROM orders WHERE order_no = $1")
@@ -597,13 +596,20 @@ async fn a_deleted_accounts_documents_keep_the_loan_terms_without_the_borrower()
     assert!(
         agreement.to_string().contains("in-flexi-6m") || agreement.to_string().contains("Flexi")
     );
-    // An operator's later transition on a deleted account's order still works (the row is still there).
-    let _ = orders::apply(
-        &app.services,
-        &id,
-        OrderEvent::Approve,
-        &Actor::Operator("r".into()),
+    // The console still shows the order, without the borrower's particulars.
+    let reviewer = operator(&app, "rev", &[Role::Reviewer]).await;
+    let view = op_call(
+        &app,
+        &reviewer,
+        Method::GET,
+        &format!("/api/v1/console/orders/{order_no}"),
+        None,
     )
     .await;
+    assert_eq!(view.status(), StatusCode::OK);
+    let view = data(view).await;
+    assert_eq!(view["phoneMasked"], "[erased]");
+    assert_eq!(view["certification"].as_array().map(Vec::len), Some(0));
+    assert_eq!(view["order"]["status"], "cancelled");
     app.stop().await;
 }
