@@ -254,7 +254,12 @@ fn agreement_pdf(a: &Agreement, lang: Lang) -> anyhow::Result<Vec<u8>> {
     }
     w.y -= 3.0;
     parties(&mut w, a, lang);
-    w.field(t("pdf.apr"), &a.kfs.apr_display);
+    // As the agreement's clauses write it: a decimal comma in Indonesian.
+    let apr = match lang {
+        Lang::En => a.kfs.apr_display.clone(),
+        Lang::Id => a.kfs.apr_display.replace('.', ","),
+    };
+    w.field(t("pdf.apr"), &apr);
     for clause in &a.clauses {
         w.heading(&clause.heading);
         w.paragraph(&clause.text);
