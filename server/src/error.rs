@@ -47,6 +47,7 @@ pub const ERROR_CODES: &[&str] = &[
     "provider_unavailable",
     "complaint_not_answered",
     "complaint_closed",
+    "money_outstanding",
 ];
 
 /// Why a field was refused: a catalog key (`field.…`) and the values its text names.
@@ -184,6 +185,8 @@ pub enum Refusal {
     ComplaintNotAnswered,
     /// A reply to, or closing of, a complaint closed already.
     ComplaintClosed,
+    /// The account was deleted meanwhile (a request that passed the session check as the deletion committed).
+    AccountDeleted,
 }
 
 impl Refusal {
@@ -206,6 +209,7 @@ impl Refusal {
             Refusal::ProviderUnavailable => "provider_unavailable",
             Refusal::ComplaintNotAnswered => "complaint_not_answered",
             Refusal::ComplaintClosed => "complaint_closed",
+            Refusal::AccountDeleted => "unauthorized",
         }
     }
 }
@@ -228,6 +232,9 @@ pub enum Error {
     OperatorSignIn(#[from] OperatorSignInError),
     #[error("rate limited")]
     RateLimited { retry_after_secs: u64 },
+    /// Deleting an account while a loan still owes `amount` (formatted in the loan's currency).
+    #[error("money outstanding: {amount}")]
+    MoneyOutstanding { amount: String },
     #[error(transparent)]
     Internal(#[from] anyhow::Error),
 }
@@ -278,6 +285,7 @@ impl Error {
             Error::OperatorSignIn(OperatorSignInError::CredentialsInvalid) => "credentials_invalid",
             Error::OperatorSignIn(OperatorSignInError::Locked { .. }) => "operator_locked",
             Error::RateLimited { .. } => "rate_limited",
+            Error::MoneyOutstanding { .. } => "money_outstanding",
         }
     }
 
@@ -293,6 +301,14 @@ impl Error {
                 FieldProblem::new("field.wrong_code"),
             )),
             _ => None,
+        }
+    }
+
+    /// The values the error's message names (`{amount}`), where it names any.
+    pub fn message_args(&self) -> Vec<(&'static str, String)> {
+        match self {
+            Error::MoneyOutstanding { amount } => vec![("amount", amount.clone())],
+            _ => Vec::new(),
         }
     }
 

@@ -2,6 +2,7 @@
 //! embedded web app. The direction of every dependency is in docs/ARCHITECTURE.md: `http` → capabilities (`auth`,
 //! `certification`, `applications`, `orders`, `review`, `servicing`, `catalog`, `content`, `insights`, `dashboard`) → `kilat_domain`, `store`; nothing imports `http`.
 
+pub mod account;
 pub mod applications;
 #[cfg(test)]
 mod architecture;

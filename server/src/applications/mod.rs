@@ -318,8 +318,11 @@ pub async fn confirm(
         let mut tx = s.db.begin().await?;
         // The agreement is frozen with the order: the borrower's particulars as they are now, read with the borrower
         // locked (a bank-account change takes its turn before or after, never between), and only when they are
-        // what the borrower read.
-        tx.lock_borrower(&borrower.id).await?;
+        // what the borrower read. A deletion of the account holds the same lock, so of a confirm and a deletion
+        // racing, the second sees what the first wrote (a deleted account, or an open order).
+        if tx.lock_live_borrower(&borrower.id).await?.is_none() {
+            return Err(Refusal::AccountDeleted.into());
+        }
         let party = orders::agreement::party_in(s, &mut tx, borrower).await?;
         if orders::agreement::agreement_hash(&kfs, &party)? != agreement_hash {
             tx.rollback().await?;

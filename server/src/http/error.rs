@@ -120,6 +120,8 @@ pub struct PendingError {
     fields: Option<FieldErrors>,
     /// serde's description of what it could not read is about the caller's input, not our internals: shown as is.
     body_problem: Option<String>,
+    /// The values the message names (`{amount}`).
+    args: Vec<(&'static str, String)>,
 }
 
 impl PendingError {
@@ -136,7 +138,13 @@ impl PendingError {
         }
         ErrorBody {
             code: self.code,
-            msg: i18n::text(lang, &format!("error.{}", self.code)).to_owned(),
+            msg: if self.args.is_empty() {
+                i18n::text(lang, &format!("error.{}", self.code)).to_owned()
+            } else {
+                let args: Vec<(&str, &str)> =
+                    self.args.iter().map(|(n, v)| (*n, v.as_str())).collect();
+                i18n::format(lang, &format!("error.{}", self.code), &args)
+            },
             data: None,
             fields,
         }
@@ -190,7 +198,8 @@ fn status_of(code: &str) -> StatusCode {
         | "own_admin_account"
         | "last_admin"
         | "complaint_not_answered"
-        | "complaint_closed" => StatusCode::CONFLICT,
+        | "complaint_closed"
+        | "money_outstanding" => StatusCode::CONFLICT,
         "code_delivery_failed" => StatusCode::BAD_GATEWAY,
         "provider_unavailable" => StatusCode::SERVICE_UNAVAILABLE,
         _ => StatusCode::INTERNAL_SERVER_ERROR,
@@ -225,6 +234,10 @@ impl IntoResponse for ApiError {
             body_problem: match &self {
                 ApiError::BadRequest(detail) => Some(detail.clone()),
                 _ => None,
+            },
+            args: match &self {
+                ApiError::Service(err) => err.message_args(),
+                _ => Vec::new(),
             },
         };
         // Written in the default language; the edge layer rewrites it in the request's.

@@ -12,7 +12,7 @@ use utoipa::{Modify, OpenApi, ToSchema};
 
 use super::borrower::auth::SESSION_COOKIE;
 use super::borrower::{
-    auth as borrower, certification, loans, orders, servicing, support as borrower_support, telemetry,
+    account, auth as borrower, certification, loans, orders, servicing, support as borrower_support, telemetry,
 };
 use super::console::auth::CONSOLE_COOKIE;
 use super::console::{
@@ -36,6 +36,12 @@ use crate::settings::{GrievanceOfficer, PublicSiteSettings};
         borrower::logout,
         borrower::me,
         borrower::send_verification_code,
+        account::menu,
+        account::deletion_check,
+        account::delete,
+        account::export,
+        account::kfs_pdf,
+        account::agreement_pdf,
         loans::list,
         loans::detail,
         loans::quote,
@@ -213,6 +219,8 @@ pub enum ErrorCode {
     ComplaintNotAnswered,
     /// 409: the complaint is closed.
     ComplaintClosed,
+    /// 409: deleting the account while a loan still owes money (`msg` states the amount).
+    MoneyOutstanding,
 }
 
 /// `X-Session-Id` for the native shell, the `kilat_session` HttpOnly cookie for browsers (PRODUCT.md §4); the

@@ -367,3 +367,41 @@ pub fn render(
         clauses,
     }
 }
+
+/// An order's frozen agreement (`orders.agreement_json`) without the borrower's particulars, for a deleted account:
+/// the name, address and masked numbers are replaced by `erased` in the party and in every clause's text; the loan's
+/// terms stay as they were accepted.
+pub fn erase_party(frozen: &str, erased: &str) -> Result<String, Error> {
+    let mut snapshot: Snapshot = serde_json::from_str(frozen).map_err(anyhow::Error::from)?;
+    let party = &mut snapshot.borrower;
+    let mut particulars: Vec<String> = [
+        &party.full_name,
+        &party.address,
+        &party.id_number_masked,
+        &party.phone_masked,
+        &party.bank_account_masked,
+    ]
+    .into_iter()
+    .filter(|v| !v.trim().is_empty())
+    .cloned()
+    .collect();
+    // The longest first, so that a value inside another (a name inside the address) is not cut in two.
+    particulars.sort_by_key(|v| std::cmp::Reverse(v.len()));
+    for text in &mut snapshot.texts {
+        for clause in &mut text.clauses {
+            for value in &particulars {
+                clause.text = clause.text.replace(value.as_str(), erased);
+            }
+        }
+    }
+    for field in [
+        &mut party.full_name,
+        &mut party.address,
+        &mut party.id_number_masked,
+        &mut party.phone_masked,
+        &mut party.bank_account_masked,
+    ] {
+        erased.clone_into(field);
+    }
+    Ok(serde_json::to_string(&snapshot).map_err(anyhow::Error::from)?)
+}

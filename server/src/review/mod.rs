@@ -8,6 +8,7 @@ use crate::auth::operators::{Operator, Role};
 use crate::auth::{Borrower, unseal_borrower, unseal_phone};
 use crate::certification::{Certification, StepData};
 use crate::error::{Error, FieldErrors, FieldProblem};
+use crate::i18n::{self, Lang};
 use crate::orders::{self, Actor, OrderDetail};
 use crate::services::Services;
 use crate::servicing;
@@ -109,15 +110,27 @@ pub async fn order(s: &Services, op: &Operator, order_no: &str) -> Result<OrderV
         tx.commit().await?;
     }
     let review_reason = row.review_reason.clone();
-    let certification = Certification::load(s, &borrower).await?;
-    let steps = certification.steps_with_times().collect();
+    // A deleted account (docs/ACCOUNT.md) has no phone or certification left; its loan records stay.
+    let (phone_masked, steps) = match &borrower {
+        Some(borrower) => (
+            borrower.phone.masked(),
+            Certification::load(s, borrower)
+                .await?
+                .steps_with_times()
+                .collect(),
+        ),
+        None => (
+            i18n::text(Lang::En, "account.erased").to_owned(),
+            Vec::new(),
+        ),
+    };
     let loan = servicing::record(s, row.clone()).await?;
     Ok(OrderView {
         loan,
+        borrower_id: row.borrower_id.clone(),
         detail: orders::detail_of(s, row).await?,
         review_reason,
-        borrower_id: borrower.id,
-        phone_masked: borrower.phone.masked(),
+        phone_masked,
         certification: steps,
         unmasked,
     })
@@ -213,10 +226,14 @@ pub async fn audit(
         .await?)
 }
 
-async fn borrower_of(s: &Services, borrower_id: &str) -> Result<Borrower, Error> {
+/// An order's borrower, or `None` when they deleted their account (its phone is a tombstone: nothing to unseal).
+async fn borrower_of(s: &Services, borrower_id: &str) -> Result<Option<Borrower>, Error> {
     let row =
         s.db.borrower_by_id(borrower_id)
             .await?
             .ok_or_else(|| anyhow::anyhow!("an order's borrower {borrower_id} is missing"))?;
-    Ok(unseal_borrower(&s.secrets, row)?)
+    if row.phone_enc.is_empty() {
+        return Ok(None);
+    }
+    Ok(Some(unseal_borrower(&s.secrets, row)?))
 }

@@ -2,6 +2,7 @@
 //! All SQL of the server lives under this module. Rows map through `sqlx::FromRow`; closed sets (market, currency,
 //! status, step) through the one codec of `kilat_domain::codes`. A write that spans statements takes a [`Tx`].
 
+pub mod account;
 pub mod audit;
 pub mod callbacks;
 pub mod certification;

@@ -2,6 +2,7 @@
 //! set).
 
 mod admin;
+mod account;
 mod agreement;
 mod cancel;
 mod certification;

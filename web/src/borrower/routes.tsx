@@ -33,6 +33,8 @@ const screens = {
   complaint: () => import('./screens/support/complaint-page'),
   certification: () => import('./screens/certification/certification-page'),
   certificationStep: () => import('./screens/certification/step-page'),
+  deleteAccount: () => import('./screens/account/delete-account-page'),
+  bankCard: () => import('./screens/account/bank-card-page'),
 };
 
 const LoginPage = lazy(() => screens.login().then((m) => ({ default: m.LoginPage })));
@@ -59,6 +61,8 @@ const ComplaintNewPage = lazy(() => screens.complaintNew().then((m) => ({ defaul
 const ComplaintPage = lazy(() => screens.complaint().then((m) => ({ default: m.ComplaintPage })));
 const AboutPage = lazy(() => screens.about().then((m) => ({ default: m.AboutPage })));
 const CertificationPage = lazy(() => screens.certification().then((m) => ({ default: m.CertificationPage })));
+const DeleteAccountPage = lazy(() => screens.deleteAccount().then((m) => ({ default: m.DeleteAccountPage })));
+const BankCardPage = lazy(() => screens.bankCard().then((m) => ({ default: m.BankCardPage })));
 const CertificationStepPage = lazy(() => screens.certificationStep().then((m) => ({ default: m.CertificationStepPage })));
 
 /** The app's screens, under the /app basename. */
@@ -88,6 +92,8 @@ export function BorrowerRoutes() {
         <Route path="certification/:step" element={<CertificationStepPage />} />
         <Route path="login" element={<LoginPage />} />
         <Route path="me" element={<MePage />} />
+        <Route path="account/delete" element={<DeleteAccountPage />} />
+        <Route path="bank-card" element={<BankCardPage />} />
         <Route path="products" element={<ProductsPage />} />
         <Route path="products/:code" element={<ProductPage />} />
         <Route path="products/:code/kfs" element={<KfsPage />} />
@@ -114,6 +120,8 @@ export function preloadScreen(pathname: string): void {
   else if (name === 'orders' && parts[2] === 'extension') name = 'extension';
   else if (name === 'payments') name = 'payment';
   else if (name === 'certification' && parts.length === 2) name = 'certificationStep';
+  else if (name === 'account' && parts[1] === 'delete') name = 'deleteAccount';
+  else if (name === 'bank-card') name = 'bankCard';
   const load = (screens as Record<string, () => Promise<unknown>>)[name];
   void load?.().catch(() => undefined);
 }

@@ -442,7 +442,7 @@ pub async fn reissue_session_cookie(mut req: Request, next: Next) -> Response {
     response
 }
 
-fn session_cookie(token: &str, max_age_secs: i64, secure: bool) -> HeaderValue {
+pub(crate) fn session_cookie(token: &str, max_age_secs: i64, secure: bool) -> HeaderValue {
     let secure = if secure { "; Secure" } else { "" };
     HeaderValue::from_str(&format!(
         "{SESSION_COOKIE}={token}; HttpOnly; SameSite=Lax; Path=/; Max-Age={max_age_secs}{secure}"

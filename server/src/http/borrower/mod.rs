@@ -1,6 +1,7 @@
 //! The borrower app's API (docs/API-BORROWER.md): sign-in, certification and its reference data, products and
 //! quotes, applying, confirming, and the borrower's orders. Each handler extracts, calls one capability, and answers.
 
+pub mod account;
 pub mod auth;
 pub mod certification;
 pub mod loans;
@@ -27,6 +28,20 @@ pub fn routes() -> Router<AppState> {
         .route(
             "/borrower/verification-code",
             post(auth::send_verification_code),
+        )
+        .route("/borrower/menu", get(account::menu))
+        .route(
+            "/borrower/account/deletion",
+            get(account::deletion_check).post(account::delete),
+        )
+        .route("/borrower/export", get(account::export))
+        .route(
+            "/borrower/orders/{order_no}/documents/kfs.pdf",
+            get(account::kfs_pdf),
+        )
+        .route(
+            "/borrower/orders/{order_no}/documents/agreement.pdf",
+            get(account::agreement_pdf),
         )
         .route("/borrower/products", get(loans::list))
         .route("/borrower/products/recommended", get(orders::recommended))

@@ -6,6 +6,8 @@ import type { ApiMarket, QuoteRequest } from './types';
 export const queryKeys = {
   borrower: ['borrower'] as const,
   me: ['borrower', 'me'] as const,
+  menu: ['borrower', 'menu'] as const,
+  deletionCheck: ['borrower', 'account', 'deletion'] as const,
   products: ['borrower', 'products'] as const,
   product: (code: string) => ['borrower', 'products', code] as const,
   quote: (request: QuoteRequest) => ['borrower', 'quote', request.productCode, request.amount, request.termCode] as const,

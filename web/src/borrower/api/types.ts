@@ -129,3 +129,12 @@ export type ComplaintSummary = Schemas['ComplaintSummary'];
 /** `GET /complaints/{ticketNo}` with the conversation. */
 export type ComplaintDetail = Schemas['ComplaintDetailView'];
 export type ComplaintSaveRequest = Schemas['ComplaintSaveRequest'];
+
+/** One entry of the "me" menu (`GET /menu`), served so that it can change without a release. */
+export type MenuEntry = Schemas['MenuEntry'];
+/** `GET /account/deletion`: whether the account can be deleted now, and if not why and how much is owed. */
+export type DeletionCheck = Schemas['DeletionCheck'];
+/** The answer to `POST /account/deletion`. */
+export type AccountDeleted = Schemas['Deleted'];
+/** `GET /export`: everything held about the borrower. */
+export type DataExport = Schemas['DataExport'];

@@ -1,5 +1,7 @@
 import { createI18n } from '@/shared/i18n/create-i18n';
 import type { Language } from '@/shared/market/market';
+import accountEn from './account.en.json';
+import accountId from './account.id.json';
 import certEn from './cert.en.json';
 import certId from './cert.id.json';
 import en from './en.json';
@@ -16,7 +18,7 @@ import supportId from './support.id.json';
 export function createBorrowerI18n(language: Language) {
   return createI18n(language, {
     name: 'borrower',
-    en: { ...en, ...certEn, ...loansEn, ...servicingEn, ...supportEn },
-    id: { ...id, ...certId, ...loansId, ...servicingId, ...supportId },
+    en: { ...en, ...certEn, ...loansEn, ...servicingEn, ...supportEn, ...accountEn },
+    id: { ...id, ...certId, ...loansId, ...servicingId, ...supportId, ...accountId },
   });
 }

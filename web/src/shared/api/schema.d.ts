@@ -4,6 +4,28 @@
  */
 
 export interface paths {
+    "/api/v1/borrower/account/deletion": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whether the account can be deleted now; if not, why, and the amount still owed (from the money engine). */
+        get: operations["account_deletion_check"];
+        put?: never;
+        /**
+         * Deletes the account: every session ends (this one too: the cookie is cleared), personal data is erased, loan
+         *     records are kept under a pseudonymous id. Refused while a loan owes money (`409 money_outstanding`, the amount
+         *     in `msg`) or an application is open (`409 open_order_exists`).
+         */
+        post: operations["delete_account"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/borrower/apply": {
         parameters: {
             query?: never;
@@ -111,134 +133,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/borrower/complaints": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** The borrower's complaints, newest first. */
-        get: operations["borrower_complaints"];
-        put?: never;
-        /** Files a complaint with its text, optionally a loan and up to 3 uploaded images; answers its ticket number. */
-        post: operations["borrower_complaint_save"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/borrower/complaints/images": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Uploads a photo for the complaint being written: the body is the file itself (`Content-Type` `image/jpeg`,
-         *     `image/png`, `image/webp` or `application/octet-stream`; the content decides, never the type or a name). At most
-         *     5 MB; it must decode; it is re-encoded without metadata. At most 3 uploads wait for their complaint at once.
-         */
-        post: operations["borrower_complaint_image_upload"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/borrower/complaints/images/{imageId}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** One of the borrower's own images (uploaded, or of their complaints). */
-        get: operations["borrower_complaint_image"];
-        put?: never;
-        post?: never;
-        /** Removes an upload no complaint holds yet (the borrower changed their mind before sending). */
-        delete: operations["borrower_complaint_image_delete"];
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/borrower/complaints/init": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** What the complaint form offers: the categories and the borrower's loans. */
-        get: operations["borrower_complaint_init"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/borrower/complaints/{ticketNo}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** One of the borrower's complaints with the conversation and images. */
-        get: operations["borrower_complaint"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/borrower/complaints/{ticketNo}/score": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** The borrower rates support's answer, once. */
-        post: operations["borrower_complaint_score"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/borrower/customer-service": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * The customer-service screen: service phone and hours, WhatsApp with a prefilled message naming the open loan, the
-         *     grievance officer of the borrower's market, and the regulator's channel.
-         */
-        get: operations["borrower_customer_service"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/v1/borrower/enums": {
         parameters: {
             query?: never;
@@ -256,15 +150,18 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/borrower/faq": {
+    "/api/v1/borrower/export": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        /** The FAQ index in the borrower's language (English for India, Indonesian for Indonesia), by category and position. */
-        get: operations["borrower_faq"];
+        /**
+         * Everything the product holds about the borrower, decrypted for them, as JSON (a download). At most
+         *     [`EXPORTS_PER_HOUR`] an hour per borrower.
+         */
+        get: operations["data_export"];
         put?: never;
         post?: never;
         delete?: never;
@@ -392,6 +289,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/borrower/menu": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The entries of the app's "me" screen, in order, in the request's language. */
+        get: operations["menu"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/borrower/orders": {
         parameters: {
             query?: never;
@@ -461,6 +375,40 @@ export interface paths {
          *     now `cancelled`. Any other state → `409 invalid_transition`; another borrower's order → 404.
          */
         post: operations["cancel_order"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/borrower/orders/{orderNo}/documents/agreement.pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The loan agreement frozen with this order, as a PDF in the request's language. */
+        get: operations["order_agreement_pdf"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/borrower/orders/{orderNo}/documents/kfs.pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The Key Fact Statement the borrower accepted for this order, as a PDF in the request's language. */
+        get: operations["order_kfs_pdf"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -757,164 +705,6 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/console/complaint-images/{imageId}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** An image of a filed complaint (support, admin). */
-        get: operations["console_complaint_image"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/console/complaints": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Support's queue: complaints not closed (or all), oldest first, each with its age, status and whether it is past
-         *     the regulator's deadline (support, admin).
-         */
-        get: operations["console_complaints"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/console/complaints/{ticketNo}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** A complaint with its conversation and images (support, admin). */
-        get: operations["console_complaint"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/console/complaints/{ticketNo}/close": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Closes a complaint (support, admin); audited. */
-        post: operations["console_complaint_close"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/console/complaints/{ticketNo}/reply": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Answers a complaint (support, admin): the reply joins the conversation and the complaint is `answered`; audited. */
-        post: operations["console_complaint_reply"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/console/contact-messages": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** The marketing site's contact messages, newest first (support, admin). */
-        get: operations["console_contact_messages"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/console/contact-messages/{id}/handled": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Marks a contact message handled (support, admin), once: the first mark stands. */
-        post: operations["console_contact_message_handled"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/console/faq": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Every FAQ entry of both languages (admin). */
-        get: operations["console_faq"];
-        put?: never;
-        /** Adds an FAQ entry (admin); audited. */
-        post: operations["console_faq_create"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/console/faq/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        /** Changes an FAQ entry (admin); audited with before and after. */
-        put: operations["console_faq_update"];
-        post?: never;
-        /** Removes an FAQ entry (admin); audited with what it said. */
-        delete: operations["console_faq_delete"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1348,11 +1138,6 @@ export interface components {
              */
             outcome: string;
         };
-        CategoryView: {
-            code: string;
-            /** @description In the borrower's language. */
-            label: string;
-        };
         /**
          * @description Whether a certification step is saved.
          * @enum {string}
@@ -1420,102 +1205,6 @@ export interface components {
             phoneMasked: string;
             /** Format: int64 */
             resendSeconds: number;
-        };
-        ComplaintDetailView: components["schemas"]["ComplaintSummary"] & {
-            /** @description The regulator's channel of the complaint's market; the app shows it when `overdue`. */
-            escalation: components["schemas"]["EscalationView"];
-            images: components["schemas"]["ImageView"][];
-            /** @description The complaint's text first, then the replies, oldest first. */
-            messages: components["schemas"]["ComplaintMessageView"][];
-            scoreComment: string | null;
-        };
-        ComplaintInitView: {
-            categories: components["schemas"]["CategoryView"][];
-            /** @description The borrower's loans, newest first, to attach one. */
-            loans: components["schemas"]["LoanChoiceView"][];
-            /**
-             * Format: int64
-             * @description Bytes an image may have (5 MB).
-             */
-            maxImageBytes: number;
-            /**
-             * Format: int64
-             * @description Images a complaint takes (3).
-             */
-            maxImages: number;
-        };
-        ComplaintMessageView: {
-            /** @description `borrower` or `support`. */
-            author: components["schemas"]["MessageAuthor"];
-            body: string;
-            /**
-             * Format: int64
-             * @description Epoch milliseconds.
-             */
-            createdAt: number;
-        };
-        ComplaintSaveRequest: {
-            /**
-             * @description One of init's category codes.
-             * @example repayment
-             */
-            category: string;
-            /** @description 10 to 2000 characters. */
-            description: string;
-            /** @description Up to 3 ids of the borrower's uploads (`POST /complaints/images`). */
-            imageIds?: string[];
-            /** @description One of the borrower's orders, or none. */
-            orderNo?: string;
-        };
-        ComplaintScoreRequest: {
-            /** @description At most 500 characters. */
-            comment?: string;
-            /**
-             * Format: int64
-             * @description 1 to 5.
-             * @example 5
-             */
-            score: number;
-        };
-        /**
-         * @description A complaint's state.
-         * @enum {string}
-         */
-        ComplaintStatus: "open" | "answered" | "closed";
-        ComplaintSummary: {
-            category: string;
-            /** @description In the borrower's language. */
-            categoryLabel: string;
-            /**
-             * Format: int64
-             * @description Epoch milliseconds.
-             */
-            createdAt: number;
-            market: components["schemas"]["Market"];
-            orderNo: string | null;
-            /** @description Not closed after `resolveBy`: the borrower may escalate to the regulator's channel. */
-            overdue: boolean;
-            /**
-             * Format: date
-             * @description The market's business date it was received.
-             */
-            receivedOn: string;
-            /**
-             * Format: date
-             * @description The last day to resolve it: 30 days (India) or 20 working days (Indonesia) after it was received.
-             */
-            resolveBy: string;
-            /**
-             * Format: int64
-             * @description The borrower's score of the answer, 1 to 5, once given.
-             */
-            score: number | null;
-            /** @description `open` (waiting for support), `answered` or `closed`. */
-            status: components["schemas"]["ComplaintStatus"];
-            /** @description E.g. `CP-261125-7F3K9Q`, shown to the borrower at once. */
-            ticketNo: string;
-            /** Format: int64 */
-            updatedAt: number;
         };
         ConfirmRequest: {
             /**
@@ -1623,53 +1312,11 @@ export interface components {
              */
             telephone: string;
         };
-        ContactMessageView: {
-            company: string | null;
-            /**
-             * Format: int64
-             * @description Epoch milliseconds.
-             */
-            createdAt: number;
-            email: string | null;
-            handled: boolean;
-            /**
-             * Format: int64
-             * @description Epoch milliseconds.
-             */
-            handledAt: number | null;
-            /** @description The operator's id. */
-            handledBy: string | null;
-            id: string;
-            message: string;
-            name: string;
-            /** @description How to answer: `email` when the visitor gave one, else `phone`. */
-            replyChannel: string;
-            /** @description The address or number to answer at. */
-            replyTo: string;
-            telephone: string;
-        };
         /**
          * @description ISO 4217 currency; both have 100 minor units to the major unit.
          * @enum {string}
          */
         Currency: "INR" | "IDR";
-        CustomerServiceView: {
-            email: string;
-            /** @description Where to escalate a complaint not resolved in time. */
-            escalation: components["schemas"]["EscalationView"];
-            grievanceOfficer: components["schemas"]["GrievanceOfficer"];
-            lenderName: string;
-            market: components["schemas"]["Market"];
-            /** @description The borrower's open loan, if any. */
-            openOrderNo: string | null;
-            /** @description In the market's language. */
-            serviceHours: string;
-            /** @description Dial as shown (`tel:` link). */
-            servicePhone: string;
-            whatsappNumber: string;
-            /** @description `https://wa.me/<digits>?text=…`, the text naming the borrower's open loan when there is one. */
-            whatsappUrl: string;
-        };
         /**
          * @description The daily cost of an Indonesian loan as OJK's cap measures it: interest plus fees, per day of the loan, as a share
          *     of the principal, beside the cap in force for the loan's disbursal date and tenor (docs/MONEY.md §5).
@@ -1691,6 +1338,24 @@ export interface components {
             /** @description `cost` per day as a share of the principal, rounded up to the rate's last digit so it never understates. */
             rate: components["schemas"]["Rate"];
         };
+        /**
+         * @description Everything the product holds about the borrower, decrypted for them, as one JSON document. Each section is a
+         *     key of the document; a capability that stores more about a borrower adds its section here.
+         */
+        DataExport: {
+            /** @description `kilat-export/1`. */
+            format: string;
+            /**
+             * Format: int64
+             * @description Epoch milliseconds.
+             */
+            generatedAt: number;
+            /**
+             * @description Section name → its records: `profile`, `certification`, `certificationLog`, `orders` (each with its accepted
+             *     KFS, frozen agreement, timeline, loan plan, ledger, payments and rating), `sessions`, `notifications`.
+             */
+            sections: Record<string, never>;
+        };
         DecisionRequest: {
             /**
              * @description Why; shown to the borrower. Required, at most 500 characters.
@@ -1703,8 +1368,36 @@ export interface components {
             /** @description The order's status after the decision. */
             status: components["schemas"]["OrderState"];
         };
+        /** @description What a deletion did. */
         Deleted: {
-            deleted: boolean;
+            /**
+             * Format: int64
+             * @description Epoch milliseconds.
+             */
+            deletedAt: number;
+            /**
+             * Format: int64
+             * @description Sessions ended, the caller's included.
+             */
+            sessionsRevoked: number;
+        };
+        /**
+         * @description Why an account cannot be deleted now.
+         * @enum {string}
+         */
+        DeletionBlocker: "money_outstanding" | "open_application";
+        /** @description Whether the account can be deleted now, and if not, why and how much is owed. */
+        DeletionCheck: {
+            allowed: boolean;
+            blocker: null | components["schemas"]["DeletionBlocker"];
+            currency: components["schemas"]["Currency"];
+            /** @description The open order in the way; null when allowed. */
+            orderNo: string | null;
+            /**
+             * Format: int64
+             * @description What is owed today in minor units, from the money engine (zero unless `money_outstanding`).
+             */
+            outstanding: number;
         };
         DigitRange: {
             /** Format: int32 */
@@ -1895,49 +1588,6 @@ export interface components {
             msg: string;
         };
         /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
-        Envelope_ComplaintDetailView: {
-            /**
-             * Format: int32
-             * @description Always 0 on success.
-             */
-            code: number;
-            data: components["schemas"]["ComplaintSummary"] & {
-                /** @description The regulator's channel of the complaint's market; the app shows it when `overdue`. */
-                escalation: components["schemas"]["EscalationView"];
-                images: components["schemas"]["ImageView"][];
-                /** @description The complaint's text first, then the replies, oldest first. */
-                messages: components["schemas"]["ComplaintMessageView"][];
-                scoreComment: string | null;
-            };
-            /** @description Always `ok` on success. */
-            msg: string;
-        };
-        /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
-        Envelope_ComplaintInitView: {
-            /**
-             * Format: int32
-             * @description Always 0 on success.
-             */
-            code: number;
-            data: {
-                categories: components["schemas"]["CategoryView"][];
-                /** @description The borrower's loans, newest first, to attach one. */
-                loans: components["schemas"]["LoanChoiceView"][];
-                /**
-                 * Format: int64
-                 * @description Bytes an image may have (5 MB).
-                 */
-                maxImageBytes: number;
-                /**
-                 * Format: int64
-                 * @description Images a complaint takes (3).
-                 */
-                maxImages: number;
-            };
-            /** @description Always `ok` on success. */
-            msg: string;
-        };
-        /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
         Envelope_ConfirmedView: {
             /**
              * Format: int32
@@ -2016,28 +1666,29 @@ export interface components {
             msg: string;
         };
         /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
-        Envelope_CustomerServiceView: {
+        Envelope_DataExport: {
             /**
              * Format: int32
              * @description Always 0 on success.
              */
             code: number;
+            /**
+             * @description Everything the product holds about the borrower, decrypted for them, as one JSON document. Each section is a
+             *     key of the document; a capability that stores more about a borrower adds its section here.
+             */
             data: {
-                email: string;
-                /** @description Where to escalate a complaint not resolved in time. */
-                escalation: components["schemas"]["EscalationView"];
-                grievanceOfficer: components["schemas"]["GrievanceOfficer"];
-                lenderName: string;
-                market: components["schemas"]["Market"];
-                /** @description The borrower's open loan, if any. */
-                openOrderNo: string | null;
-                /** @description In the market's language. */
-                serviceHours: string;
-                /** @description Dial as shown (`tel:` link). */
-                servicePhone: string;
-                whatsappNumber: string;
-                /** @description `https://wa.me/<digits>?text=…`, the text naming the borrower's open loan when there is one. */
-                whatsappUrl: string;
+                /** @description `kilat-export/1`. */
+                format: string;
+                /**
+                 * Format: int64
+                 * @description Epoch milliseconds.
+                 */
+                generatedAt: number;
+                /**
+                 * @description Section name → its records: `profile`, `certification`, `certificationLog`, `orders` (each with its accepted
+                 *     KFS, frozen agreement, timeline, loan plan, ledger, payments and rating), `sessions`, `notifications`.
+                 */
+                sections: Record<string, never>;
             };
             /** @description Always `ok` on success. */
             msg: string;
@@ -2064,8 +1715,41 @@ export interface components {
              * @description Always 0 on success.
              */
             code: number;
+            /** @description What a deletion did. */
             data: {
-                deleted: boolean;
+                /**
+                 * Format: int64
+                 * @description Epoch milliseconds.
+                 */
+                deletedAt: number;
+                /**
+                 * Format: int64
+                 * @description Sessions ended, the caller's included.
+                 */
+                sessionsRevoked: number;
+            };
+            /** @description Always `ok` on success. */
+            msg: string;
+        };
+        /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
+        Envelope_DeletionCheck: {
+            /**
+             * Format: int32
+             * @description Always 0 on success.
+             */
+            code: number;
+            /** @description Whether the account can be deleted now, and if not, why and how much is owed. */
+            data: {
+                allowed: boolean;
+                blocker: null | components["schemas"]["DeletionBlocker"];
+                currency: components["schemas"]["Currency"];
+                /** @description The open order in the way; null when allowed. */
+                orderNo: string | null;
+                /**
+                 * Format: int64
+                 * @description What is owed today in minor units, from the money engine (zero unless `money_outstanding`).
+                 */
+                outstanding: number;
             };
             /** @description Always `ok` on success. */
             msg: string;
@@ -2171,61 +1855,6 @@ export interface components {
             msg: string;
         };
         /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
-        Envelope_FaqDeleted: {
-            /**
-             * Format: int32
-             * @description Always 0 on success.
-             */
-            code: number;
-            data: {
-                deleted: boolean;
-                id: string;
-            };
-            /** @description Always `ok` on success. */
-            msg: string;
-        };
-        /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
-        Envelope_FaqView: {
-            /**
-             * Format: int32
-             * @description Always 0 on success.
-             */
-            code: number;
-            data: {
-                answer: string;
-                /** @description `apply`, `repay` or `account`. */
-                category: string;
-                id: string;
-                /** @description `en` or `id`. */
-                lang: string;
-                /** Format: int64 */
-                position: number;
-                question: string;
-                /**
-                 * Format: int64
-                 * @description Epoch milliseconds.
-                 */
-                updatedAt: number;
-            };
-            /** @description Always `ok` on success. */
-            msg: string;
-        };
-        /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
-        Envelope_HandledView: {
-            /**
-             * Format: int32
-             * @description Always 0 on success.
-             */
-            code: number;
-            data: {
-                id: string;
-                /** @description True when this request marked it; false when another operator had already. */
-                markedNow: boolean;
-            };
-            /** @description Always `ok` on success. */
-            msg: string;
-        };
-        /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
         Envelope_HomeView: {
             /**
              * Format: int32
@@ -2242,30 +1871,6 @@ export interface components {
                 phoneMasked: string;
                 products: components["schemas"]["ProductView"][];
                 reasons: components["schemas"]["Reason"][];
-            };
-            /** @description Always `ok` on success. */
-            msg: string;
-        };
-        /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
-        Envelope_ImageView: {
-            /**
-             * Format: int32
-             * @description Always 0 on success.
-             */
-            code: number;
-            data: {
-                /** @description `image/jpeg`, `image/png` or `image/webp`: the format found in the content. */
-                contentType: string;
-                /** Format: int64 */
-                height: number;
-                imageId: string;
-                /**
-                 * Format: int64
-                 * @description Bytes after re-encoding.
-                 */
-                size: number;
-                /** Format: int64 */
-                width: number;
             };
             /** @description Always `ok` on success. */
             msg: string;
@@ -2703,20 +2308,6 @@ export interface components {
             msg: string;
         };
         /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
-        Envelope_SupportComplaintView: {
-            /**
-             * Format: int32
-             * @description Always 0 on success.
-             */
-            code: number;
-            data: components["schemas"]["ComplaintDetailView"] & {
-                /** @description The borrower's phone, masked. */
-                phoneMasked: string | null;
-            };
-            /** @description Always `ok` on success. */
-            msg: string;
-        };
-        /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
         Envelope_Vec_AuditEntryView: {
             /**
              * Format: int32
@@ -2740,112 +2331,6 @@ export interface components {
                 entity: string;
                 entityId: string;
                 id: string;
-            }[];
-            /** @description Always `ok` on success. */
-            msg: string;
-        };
-        /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
-        Envelope_Vec_ComplaintSummary: {
-            /**
-             * Format: int32
-             * @description Always 0 on success.
-             */
-            code: number;
-            data: {
-                category: string;
-                /** @description In the borrower's language. */
-                categoryLabel: string;
-                /**
-                 * Format: int64
-                 * @description Epoch milliseconds.
-                 */
-                createdAt: number;
-                market: components["schemas"]["Market"];
-                orderNo: string | null;
-                /** @description Not closed after `resolveBy`: the borrower may escalate to the regulator's channel. */
-                overdue: boolean;
-                /**
-                 * Format: date
-                 * @description The market's business date it was received.
-                 */
-                receivedOn: string;
-                /**
-                 * Format: date
-                 * @description The last day to resolve it: 30 days (India) or 20 working days (Indonesia) after it was received.
-                 */
-                resolveBy: string;
-                /**
-                 * Format: int64
-                 * @description The borrower's score of the answer, 1 to 5, once given.
-                 */
-                score: number | null;
-                /** @description `open` (waiting for support), `answered` or `closed`. */
-                status: components["schemas"]["ComplaintStatus"];
-                /** @description E.g. `CP-261125-7F3K9Q`, shown to the borrower at once. */
-                ticketNo: string;
-                /** Format: int64 */
-                updatedAt: number;
-            }[];
-            /** @description Always `ok` on success. */
-            msg: string;
-        };
-        /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
-        Envelope_Vec_ContactMessageView: {
-            /**
-             * Format: int32
-             * @description Always 0 on success.
-             */
-            code: number;
-            data: {
-                company: string | null;
-                /**
-                 * Format: int64
-                 * @description Epoch milliseconds.
-                 */
-                createdAt: number;
-                email: string | null;
-                handled: boolean;
-                /**
-                 * Format: int64
-                 * @description Epoch milliseconds.
-                 */
-                handledAt: number | null;
-                /** @description The operator's id. */
-                handledBy: string | null;
-                id: string;
-                message: string;
-                name: string;
-                /** @description How to answer: `email` when the visitor gave one, else `phone`. */
-                replyChannel: string;
-                /** @description The address or number to answer at. */
-                replyTo: string;
-                telephone: string;
-            }[];
-            /** @description Always `ok` on success. */
-            msg: string;
-        };
-        /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
-        Envelope_Vec_FaqView: {
-            /**
-             * Format: int32
-             * @description Always 0 on success.
-             */
-            code: number;
-            data: {
-                answer: string;
-                /** @description `apply`, `repay` or `account`. */
-                category: string;
-                id: string;
-                /** @description `en` or `id`. */
-                lang: string;
-                /** Format: int64 */
-                position: number;
-                question: string;
-                /**
-                 * Format: int64
-                 * @description Epoch milliseconds.
-                 */
-                updatedAt: number;
             }[];
             /** @description Always `ok` on success. */
             msg: string;
@@ -2893,6 +2378,30 @@ export interface components {
                 /** @description `completed` (first save) or `updated`. */
                 event: components["schemas"]["LogEvent"];
                 step: components["schemas"]["Step"];
+            }[];
+            /** @description Always `ok` on success. */
+            msg: string;
+        };
+        /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
+        Envelope_Vec_MenuEntry: {
+            /**
+             * Format: int32
+             * @description Always 0 on success.
+             */
+            code: number;
+            data: {
+                action: components["schemas"]["MenuAction"];
+                /** @description True for an entry shown as a warning (deleting the account). */
+                danger: boolean;
+                /**
+                 * @description Stable name of the entry (`loans`, `bank_card`, `customer_service`, `complaints`, `about`, `privacy`,
+                 *     `delete_account`, `logout`).
+                 */
+                key: string;
+                /** @description The app's route, relative to `/app`. */
+                route: string;
+                /** @description The label in the request's language. */
+                title: string;
             }[];
             /** @description Always `ok` on success. */
             msg: string;
@@ -3037,23 +2546,6 @@ export interface components {
             msg: string;
         };
         /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
-        Envelope_Vec_QueuedComplaint: {
-            /**
-             * Format: int32
-             * @description Always 0 on success.
-             */
-            code: number;
-            data: (components["schemas"]["ComplaintSummary"] & {
-                /**
-                 * Format: int64
-                 * @description Whole seconds since it was filed.
-                 */
-                ageSeconds: number;
-            })[];
-            /** @description Always `ok` on success. */
-            msg: string;
-        };
-        /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
         Envelope_Vec_QueuedPaymentView: {
             /**
              * Format: int32
@@ -3092,14 +2584,7 @@ export interface components {
          * @description The stable `code` of an error answer (docs/API-BORROWER.md); `msg` is its text in the request's language.
          * @enum {string}
          */
-        ErrorCode: "bad_request" | "code_invalid" | "code_expired" | "unauthorized" | "not_eligible" | "not_found" | "method_not_allowed" | "certification_out_of_order" | "certification_incomplete" | "open_order_exists" | "kfs_changed" | "idempotency_key_reused" | "payload_too_large" | "unsupported_media_type" | "validation_failed" | "cap_exceeded" | "rate_limited" | "code_resend_too_soon" | "daily_limit_reached" | "code_attempts_exceeded" | "cross_site_request" | "invalid_transition" | "internal" | "code_delivery_failed" | "credentials_invalid" | "operator_locked" | "forbidden" | "csrf_token_invalid" | "choice_unavailable" | "payment_not_open" | "utr_already_used" | "already_rated" | "complaint_not_answered" | "complaint_closed";
-        /** @description The regulator's channel a borrower may take an unresolved complaint to. */
-        EscalationView: {
-            /** @description RBI's Complaint Management System (India) or Kontak OJK 157 (Indonesia). */
-            name: string;
-            phone: string;
-            url: string;
-        };
+        ErrorCode: "bad_request" | "code_invalid" | "code_expired" | "unauthorized" | "not_eligible" | "not_found" | "method_not_allowed" | "certification_out_of_order" | "certification_incomplete" | "open_order_exists" | "kfs_changed" | "idempotency_key_reused" | "payload_too_large" | "unsupported_media_type" | "validation_failed" | "cap_exceeded" | "rate_limited" | "code_resend_too_soon" | "daily_limit_reached" | "code_attempts_exceeded" | "cross_site_request" | "invalid_transition" | "internal" | "code_delivery_failed" | "credentials_invalid" | "operator_locked" | "forbidden" | "csrf_token_invalid" | "choice_unavailable" | "payment_not_open" | "utr_already_used" | "already_rated" | "money_outstanding";
         ExtendedInfo: {
             consent: boolean;
             contact1Name: string;
@@ -3162,47 +2647,6 @@ export interface components {
             /** @description The schedule once the fee is paid: this installment and the later ones moved by `days`, the amounts unchanged. */
             revisedSchedule: components["schemas"]["RevisedInstallment"][];
         };
-        FaqDeleted: {
-            deleted: boolean;
-            id: string;
-        };
-        FaqView: {
-            answer: string;
-            /** @description `apply`, `repay` or `account`. */
-            category: string;
-            id: string;
-            /** @description `en` or `id`. */
-            lang: string;
-            /** Format: int64 */
-            position: number;
-            question: string;
-            /**
-             * Format: int64
-             * @description Epoch milliseconds.
-             */
-            updatedAt: number;
-        };
-        FaqWriteRequest: {
-            /** @description At most 3000 characters. */
-            answer: string;
-            /**
-             * @description `apply`, `repay` or `account`.
-             * @example repay
-             */
-            category: string;
-            /**
-             * @description `en` (India) or `id` (Indonesia).
-             * @example en
-             */
-            lang: string;
-            /**
-             * Format: int64
-             * @description Order within the category, 0 to 10000 (default 1).
-             */
-            position?: number;
-            /** @description At most 300 characters. */
-            question: string;
-        };
         /** @description One fee of a loan, with its tax shown separately as the RBI KFS format asks. */
         FeeCharge: {
             /** @description The fee before tax. */
@@ -3218,11 +2662,6 @@ export interface components {
             email: string;
             name: string;
             phone: string;
-        };
-        HandledView: {
-            id: string;
-            /** @description True when this request marked it; false when another operator had already. */
-            markedNow: boolean;
         };
         HomeView: {
             certification: components["schemas"]["CertificationProgress"];
@@ -3245,25 +2684,6 @@ export interface components {
             /** @description `pan` (India) or `nik` (Indonesia). */
             kind: components["schemas"]["IdKind"];
             pattern: string;
-        };
-        /**
-         * Format: binary
-         * @description The request body of an image upload: the file's bytes.
-         */
-        ImageBytes: string;
-        ImageView: {
-            /** @description `image/jpeg`, `image/png` or `image/webp`: the format found in the content. */
-            contentType: string;
-            /** Format: int64 */
-            height: number;
-            imageId: string;
-            /**
-             * Format: int64
-             * @description Bytes after re-encoding.
-             */
-            size: number;
-            /** Format: int64 */
-            width: number;
         };
         /**
          * @description The time a stated income covers.
@@ -3508,19 +2928,6 @@ export interface components {
             /** @description Phone number. */
             phone: string;
         };
-        LoanChoiceView: {
-            /**
-             * Format: int64
-             * @description Minor units.
-             */
-            amount: number;
-            /** Format: int64 */
-            createdAt: number;
-            currency: components["schemas"]["Currency"];
-            orderNo: string;
-            productName: string;
-            status: components["schemas"]["OrderState"];
-        };
         LoanPaymentView: {
             /**
              * Format: int64
@@ -3653,8 +3060,26 @@ export interface components {
          * @enum {string}
          */
         Market: "IN" | "ID";
-        /** @enum {string} */
-        MessageAuthor: "borrower" | "support";
+        /**
+         * @description What a menu entry does when tapped.
+         * @enum {string}
+         */
+        MenuAction: "navigate" | "logout";
+        /** @description One entry of the "me" menu. */
+        MenuEntry: {
+            action: components["schemas"]["MenuAction"];
+            /** @description True for an entry shown as a warning (deleting the account). */
+            danger: boolean;
+            /**
+             * @description Stable name of the entry (`loans`, `bank_card`, `customer_service`, `complaints`, `about`, `privacy`,
+             *     `delete_account`, `logout`).
+             */
+            key: string;
+            /** @description The app's route, relative to `/app`. */
+            route: string;
+            /** @description The label in the request's language. */
+            title: string;
+        };
         /**
          * Format: int64
          * @description An amount in minor units (paise, sen) of the loan's currency: an integer, 150000 is ₹1,500.00.
@@ -3902,13 +3327,6 @@ export interface components {
             productName: string;
             termCode: string;
         };
-        QueuedComplaint: components["schemas"]["ComplaintSummary"] & {
-            /**
-             * Format: int64
-             * @description Whole seconds since it was filed.
-             */
-            ageSeconds: number;
-        };
         QueuedPaymentView: {
             currency: components["schemas"]["Currency"];
             market: components["schemas"]["Market"];
@@ -4030,10 +3448,6 @@ export interface components {
             /** @description True while a submitted UTR waits for finance: "payment received, verifying". */
             verifying: boolean;
         };
-        ReplyRequest: {
-            /** @description 1 to 2000 characters; the borrower reads it in the app. */
-            body: string;
-        };
         RevisedInstallment: {
             /**
              * Format: int64
@@ -4102,10 +3516,6 @@ export interface components {
             next?: null | components["schemas"]["Step"];
             step: components["schemas"]["Step"];
         };
-        SupportComplaintView: components["schemas"]["ComplaintDetailView"] & {
-            /** @description The borrower's phone, masked. */
-            phoneMasked: string | null;
-        };
         TermView: {
             code: string;
             /** Format: int32 */
@@ -4165,6 +3575,88 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    account_deletion_check: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_DeletionCheck"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    delete_account: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Deleted"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description money_outstanding or open_order_exists */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     apply: {
         parameters: {
             query?: never;
@@ -4625,549 +4117,6 @@ export interface operations {
             };
         };
     };
-    borrower_complaints: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Envelope_Vec_ComplaintSummary"];
-                };
-            };
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description internal */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    borrower_complaint_save: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["ComplaintSaveRequest"];
-                "application/x-www-form-urlencoded": components["schemas"]["ComplaintSaveRequest"];
-            };
-        };
-        responses: {
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Envelope_ComplaintDetailView"];
-                };
-            };
-            /** @description bad_request: the body could not be read */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description cross_site_request */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description payload_too_large: the body is over the limit */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description unsupported_media_type: neither JSON nor form-encoded */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description validation_failed: `category`, `description`, `orderNo` or `imageIds` */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description internal */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    borrower_complaint_image_upload: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/octet-stream": components["schemas"]["ImageBytes"];
-                "image/jpeg": components["schemas"]["ImageBytes"];
-                "image/png": components["schemas"]["ImageBytes"];
-                "image/webp": components["schemas"]["ImageBytes"];
-            };
-        };
-        responses: {
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Envelope_ImageView"];
-                };
-            };
-            /** @description bad_request: the body could not be read */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description cross_site_request */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description payload_too_large: the body is over the limit */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description unsupported_media_type: neither JSON nor form-encoded */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description validation_failed: `image` (not a JPEG, PNG or WebP, too large, or a fourth upload) */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description internal */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    borrower_complaint_image: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                imageId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The image */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "image/jpeg": unknown;
-                    "image/png": unknown;
-                    "image/webp": unknown;
-                };
-            };
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description no such image of this borrower */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description internal */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    borrower_complaint_image_delete: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                imageId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Envelope_Deleted"];
-                };
-            };
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description cross_site_request */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description no such upload of this borrower still waiting */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description internal */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    borrower_complaint_init: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Envelope_ComplaintInitView"];
-                };
-            };
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description internal */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    borrower_complaint: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description E.g. CP-261125-7F3K9Q */
-                ticketNo: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Envelope_ComplaintDetailView"];
-                };
-            };
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description no such complaint of this borrower */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description internal */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    borrower_complaint_score: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description E.g. CP-261125-7F3K9Q */
-                ticketNo: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["ComplaintScoreRequest"];
-                "application/x-www-form-urlencoded": components["schemas"]["ComplaintScoreRequest"];
-            };
-        };
-        responses: {
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Envelope_ComplaintDetailView"];
-                };
-            };
-            /** @description bad_request: the body could not be read */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description cross_site_request */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description no such complaint of this borrower */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description complaint_not_answered or already_rated */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description payload_too_large: the body is over the limit */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description unsupported_media_type: neither JSON nor form-encoded */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description validation_failed: `score` or `comment` */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description internal */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    borrower_customer_service: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Envelope_CustomerServiceView"];
-                };
-            };
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description internal */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
     enums: {
         parameters: {
             query: {
@@ -5219,7 +4168,7 @@ export interface operations {
             };
         };
     };
-    borrower_faq: {
+    data_export: {
         parameters: {
             query?: never;
             header?: never;
@@ -5233,10 +4182,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_Vec_FaqView"];
+                    "application/json": components["schemas"]["Envelope_DataExport"];
                 };
             };
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description rate_limited */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5664,6 +4622,42 @@ export interface operations {
             };
         };
     };
+    menu: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Vec_MenuEntry"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     list_orders: {
         parameters: {
             query?: never;
@@ -5941,6 +4935,102 @@ export interface operations {
             };
             /** @description invalid_transition: paid out, already ended, or cancelled */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    order_agreement_pdf: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description E.g. KL-261123-7F3K9Q */
+                orderNo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The PDF */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": number[];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    order_kfs_pdf: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description E.g. KL-261123-7F3K9Q */
+                orderNo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The PDF */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": number[];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7055,766 +6145,6 @@ export interface operations {
             };
             /** @description validation_failed: `from` or `to` */
             422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description internal */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    console_complaint_image: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                imageId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The image */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "image/jpeg": unknown;
-                    "image/png": unknown;
-                    "image/webp": unknown;
-                };
-            };
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description forbidden: not support or admin */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description internal */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    console_complaints: {
-        parameters: {
-            query?: {
-                /** @description `IN` or `ID`; both markets when left out. */
-                market?: components["schemas"]["Market"];
-                /**
-                 * @description `open` (not closed; the default) or `all`.
-                 * @example open
-                 */
-                status?: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Envelope_Vec_QueuedComplaint"];
-                };
-            };
-            /** @description bad_request: the query string could not be read */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description forbidden: not support or admin */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description validation_failed: `market` or `status` */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description internal */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    console_complaint: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description E.g. CP-261125-7F3K9Q */
-                ticketNo: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Envelope_SupportComplaintView"];
-                };
-            };
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description forbidden: not support or admin */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description internal */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    console_complaint_close: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                ticketNo: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Envelope_SupportComplaintView"];
-                };
-            };
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description forbidden (not support or admin), csrf_token_invalid or cross_site_request */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description complaint_closed */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description internal */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    console_complaint_reply: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                ticketNo: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["ReplyRequest"];
-                "application/x-www-form-urlencoded": components["schemas"]["ReplyRequest"];
-            };
-        };
-        responses: {
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Envelope_SupportComplaintView"];
-                };
-            };
-            /** @description bad_request: the body could not be read */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description forbidden (not support or admin), csrf_token_invalid or cross_site_request */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description complaint_closed */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description payload_too_large: the body is over the limit */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description unsupported_media_type: neither JSON nor form-encoded */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description validation_failed: `body` */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description internal */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    console_contact_messages: {
-        parameters: {
-            query?: {
-                /**
-                 * @description `waiting` (not handled yet) or `all` (the default).
-                 * @example waiting
-                 */
-                status?: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Envelope_Vec_ContactMessageView"];
-                };
-            };
-            /** @description bad_request: the query string could not be read */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description forbidden: not support or admin */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description validation_failed: `status` */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description internal */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    console_contact_message_handled: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Envelope_HandledView"];
-                };
-            };
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description forbidden (not support or admin), csrf_token_invalid or cross_site_request */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description internal */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    console_faq: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Envelope_Vec_FaqView"];
-                };
-            };
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description forbidden: not admin */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description internal */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    console_faq_create: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["FaqWriteRequest"];
-                "application/x-www-form-urlencoded": components["schemas"]["FaqWriteRequest"];
-            };
-        };
-        responses: {
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Envelope_FaqView"];
-                };
-            };
-            /** @description bad_request: the body could not be read */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description forbidden (not admin), csrf_token_invalid or cross_site_request */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description payload_too_large: the body is over the limit */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description unsupported_media_type: neither JSON nor form-encoded */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description validation_failed: `lang`, `category`, `question`, `answer` or `position` */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description internal */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    console_faq_update: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["FaqWriteRequest"];
-                "application/x-www-form-urlencoded": components["schemas"]["FaqWriteRequest"];
-            };
-        };
-        responses: {
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Envelope_FaqView"];
-                };
-            };
-            /** @description bad_request: the body could not be read */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description forbidden (not admin), csrf_token_invalid or cross_site_request */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description payload_too_large: the body is over the limit */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description unsupported_media_type: neither JSON nor form-encoded */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description validation_failed: `lang`, `category`, `question`, `answer` or `position` */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description internal */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    console_faq_delete: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Envelope_FaqDeleted"];
-                };
-            };
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description forbidden (not admin), csrf_token_invalid or cross_site_request */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,13 +1,14 @@
-import { Button, List } from 'antd-mobile';
+import { Button, List, Toast } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { errorText } from '@/shared/api/error-text';
 import { ApiError } from '@/shared/api/http';
 import { useMarket } from '@/shared/market/market-context';
+import { useDataExport, useMenu } from '../../api/account';
 import { useLogOut } from '../../api/logout';
 import { useMe } from '../../api/me';
 import { useSiteSettings } from '../../api/site-settings';
-import type { Me } from '../../api/types';
+import type { Me, MenuEntry } from '../../api/types';
 import { Screen } from '../../layout/screen';
 import { LoadingState, StateNotice } from '../../ui/state-notice';
 import { useFollowBorrowerMarket } from '../../ui/use-borrower-market';
@@ -51,6 +52,13 @@ function MeDetails({ me }: { me: Me }) {
       },
     });
 
+  const dataExport = useDataExport();
+  const onExport = () =>
+    dataExport.mutate(undefined, {
+      onSuccess: () => Toast.show({ content: t('menu.exportDone') }),
+      onError: (error) => showError(error),
+    });
+
   const whatsappDigits = settings?.whatsappNumber.replace(/\D/g, '') ?? '';
 
   return (
@@ -61,46 +69,7 @@ function MeDetails({ me }: { me: Me }) {
         <List.Item extra={<span className="me__value">{since}</span>}>{t('me.since')}</List.Item>
       </List>
 
-      <List header={<h2 className="list-heading">{t('me.loans')}</h2>} mode="card">
-        <List.Item>
-          <Link className="list-link" to="/orders">
-            {t('me.orders')}
-          </Link>
-        </List.Item>
-        <List.Item>
-          <Link className="list-link" to="/certification">
-            {t('me.certification')}
-          </Link>
-        </List.Item>
-      </List>
-
-      <List header={<h2 className="list-heading">{t('me.help')}</h2>} mode="card">
-        <List.Item>
-          <Link className="list-link" to="/customer-service">
-            {t('support.title')}
-          </Link>
-        </List.Item>
-        <List.Item>
-          <Link className="list-link" to="/complaints">
-            {t('complaints.title')}
-          </Link>
-        </List.Item>
-        <List.Item>
-          <Link className="list-link" to="/agreement">
-            {t('me.agreement')}
-          </Link>
-        </List.Item>
-        <List.Item>
-          <Link className="list-link" to="/privacy">
-            {t('me.privacy')}
-          </Link>
-        </List.Item>
-        <List.Item>
-          <Link className="list-link" to="/about">
-            {t('me.about')}
-          </Link>
-        </List.Item>
-      </List>
+      <AccountMenu />
 
       {settings && (
         <List header={<h2 className="list-heading">{t('me.service')}</h2>} mode="card">
@@ -124,10 +93,71 @@ function MeDetails({ me }: { me: Me }) {
       )}
 
       <div className="me__logout">
+        <Button block fill="outline" size="large" loading={dataExport.isPending} loadingText={t('menu.exportWorking')} onClick={onExport}>
+          {t('menu.exportData')}
+        </Button>
         <Button block color="danger" fill="outline" size="large" loading={logout.isPending} loadingText={t('me.logout')} onClick={onLogOut}>
           {t('me.logout')}
         </Button>
       </div>
     </div>
+  );
+}
+
+/** The menu when the server's cannot be had: the same entries, in the app's own words. */
+const FALLBACK_MENU: readonly (Omit<MenuEntry, 'title'> & { key: keyof typeof FALLBACK_KEYS })[] = [
+  { key: 'loans', route: '/orders', action: 'navigate', danger: false },
+  { key: 'bank_card', route: '/bank-card', action: 'navigate', danger: false },
+  { key: 'customer_service', route: '/customer-service', action: 'navigate', danger: false },
+  { key: 'complaints', route: '/complaints', action: 'navigate', danger: false },
+  { key: 'about', route: '/about', action: 'navigate', danger: false },
+  { key: 'privacy', route: '/privacy', action: 'navigate', danger: false },
+  { key: 'delete_account', route: '/account/delete', action: 'navigate', danger: true },
+];
+const FALLBACK_KEYS = {
+  loans: 'menu.items.loans',
+  bank_card: 'menu.items.bank_card',
+  customer_service: 'menu.items.customer_service',
+  complaints: 'menu.items.complaints',
+  about: 'menu.items.about',
+  privacy: 'menu.items.privacy',
+  delete_account: 'menu.items.delete_account',
+} as const;
+
+/**
+ * The entries the server serves (`GET /menu`), so they can change without a release; the log-out entry is the button
+ * below. While the menu loads, or when it cannot be had, the usual entries stand in.
+ */
+function AccountMenu() {
+  const { t } = useTranslation();
+  const menu = useMenu();
+  const entries: MenuEntry[] = menu.data
+    ? menu.data.filter((e) => e.action === 'navigate')
+    : FALLBACK_MENU.map((e) => ({ ...e, title: t(FALLBACK_KEYS[e.key]) }));
+  return (
+    <List header={<h2 className="list-heading">{t('menu.heading')}</h2>} mode="card">
+      {entries.map((entry) => (
+        <List.Item key={entry.key}>
+          <Link className={entry.danger ? 'list-link list-link--danger' : 'list-link'} to={entry.route}>
+            {entry.title}
+          </Link>
+        </List.Item>
+      ))}
+      <List.Item>
+        <Link className="list-link" to="/certification">
+          {t('me.certification')}
+        </Link>
+      </List.Item>
+      <List.Item>
+        <Link className="list-link" to="/agreement">
+          {t('me.agreement')}
+        </Link>
+      </List.Item>
+      {menu.isError && (
+        <List.Item>
+          <span className="kfs__note">{t('menu.fallbackNote')}</span>
+        </List.Item>
+      )}
+    </List>
   );
 }

@@ -19,6 +19,7 @@ import { formatDateTime, formatDay } from './format';
 import { OrderNotFound } from './order-not-found';
 import { StatusBadge, useStatusLabel } from './order-status';
 import '../loans.css';
+import { documentUrl } from '../../api/account';
 
 /**
  * One loan, and the place where everything about it happens: how it stands and what comes next (right after confirm,
@@ -173,6 +174,12 @@ function OrderDetails({ order }: { order: OrderDetail }) {
         <Link className="order__agreement" to={`/orders/${encodeURIComponent(order.orderNo)}/agreement`}>
           {t('order.agreement')}
         </Link>
+        <a className="order__agreement" href={documentUrl(order.orderNo, 'kfs')} download>
+          {t('documents.kfsPdf')}
+        </a>
+        <a className="order__agreement" href={documentUrl(order.orderNo, 'agreement')} download>
+          {t('documents.agreementPdf')}
+        </a>
       </section>
     </div>
   );

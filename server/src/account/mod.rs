@@ -1,0 +1,379 @@
+//! The borrower's account as a whole: the "me" menu served by the server, deleting the account (refused while money
+//! is owed; otherwise every session revoked and personal data erased in one transaction, the loan records kept under
+//! a pseudonymous id), the data export, and the PDF documents of each loan (docs/ACCOUNT.md).
+
+pub mod documents;
+
+use std::collections::BTreeMap;
+
+use kilat_domain::{Currency, Money, OrderState};
+use serde::Serialize;
+use serde_json::{Value, json};
+use utoipa::ToSchema;
+
+use crate::auth::Borrower;
+use crate::certification::Certification;
+use crate::error::{Error, Refusal};
+use crate::i18n::{self, Lang, format_money};
+use crate::orders;
+use crate::services::Services;
+use crate::servicing;
+
+/// What a menu entry does when tapped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum MenuAction {
+    /// Opens `route` in the app.
+    Navigate,
+    /// Signs out (`POST /borrower/logout`).
+    Logout,
+}
+
+/// One entry of the "me" menu.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct MenuEntry {
+    /// Stable name of the entry (`loans`, `bank_card`, `customer_service`, `complaints`, `about`, `privacy`,
+    /// `delete_account`, `logout`).
+    pub key: String,
+    /// The label in the request's language.
+    pub title: String,
+    /// The app's route, relative to `/app`.
+    pub route: String,
+    pub action: MenuAction,
+    /// True for an entry shown as a warning (deleting the account).
+    pub danger: bool,
+}
+
+/// The entries of the "me" menu, in order: `(key, title's catalog key, route, action, danger)`. Served by the server
+/// so that they can change without a release of the app.
+const MENU: &[(&str, &str, &str, MenuAction, bool)] = &[
+    (
+        "loans",
+        "menu.loans",
+        "/orders",
+        MenuAction::Navigate,
+        false,
+    ),
+    (
+        "bank_card",
+        "menu.bank_card",
+        "/bank-card",
+        MenuAction::Navigate,
+        false,
+    ),
+    (
+        "customer_service",
+        "menu.customer_service",
+        "/customer-service",
+        MenuAction::Navigate,
+        false,
+    ),
+    (
+        "complaints",
+        "menu.complaints",
+        "/complaints",
+        MenuAction::Navigate,
+        false,
+    ),
+    ("about", "menu.about", "/about", MenuAction::Navigate, false),
+    (
+        "privacy",
+        "menu.privacy",
+        "/privacy",
+        MenuAction::Navigate,
+        false,
+    ),
+    (
+        "delete_account",
+        "menu.delete_account",
+        "/account/delete",
+        MenuAction::Navigate,
+        true,
+    ),
+    ("logout", "menu.logout", "/login", MenuAction::Logout, false),
+];
+
+/// The "me" menu in `lang`.
+pub fn menu(lang: Lang) -> Vec<MenuEntry> {
+    MENU.iter()
+        .map(|&(key, title, route, action, danger)| MenuEntry {
+            key: key.to_owned(),
+            title: i18n::text(lang, title).to_owned(),
+            route: route.to_owned(),
+            action,
+            danger,
+        })
+        .collect()
+}
+
+/// Why an account cannot be deleted now.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum DeletionBlocker {
+    /// A paid-out loan still owes money: repay it first.
+    MoneyOutstanding,
+    /// An application not yet paid out: withdraw it (or wait for the decision) first.
+    OpenApplication,
+}
+
+/// Whether the account can be deleted now, and if not, why and how much is owed.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct DeletionCheck {
+    pub allowed: bool,
+    /// Null when allowed.
+    #[schema(required = true)]
+    pub blocker: Option<DeletionBlocker>,
+    /// The open order in the way; null when allowed.
+    #[schema(required = true)]
+    pub order_no: Option<String>,
+    /// What is owed today in minor units, from the money engine (zero unless `money_outstanding`).
+    pub outstanding: i64,
+    pub currency: Currency,
+}
+
+fn currency_of(borrower: &Borrower) -> Currency {
+    match borrower.market {
+        kilat_domain::Market::India => Currency::Inr,
+        kilat_domain::Market::Indonesia => Currency::Idr,
+    }
+}
+
+/// What stands in the way of deleting, judged from the open order (if any): its balances replayed by the money
+/// engine when paid out.
+async fn blocker_of(
+    s: &Services,
+    borrower: &Borrower,
+    open: Option<(String, OrderState)>,
+) -> Result<Option<(DeletionBlocker, String, Money)>, Error> {
+    let Some((order_no, status)) = open else {
+        return Ok(None);
+    };
+    match status {
+        OrderState::Disbursed | OrderState::Overdue => {
+            let loan = servicing::own_loan(s, borrower, &order_no).await?;
+            let owed = loan
+                .balances
+                .outstanding
+                .total()
+                .map_err(|e| Error::Internal(e.into()))?;
+            Ok(Some((DeletionBlocker::MoneyOutstanding, order_no, owed)))
+        }
+        _ => Ok(Some((
+            DeletionBlocker::OpenApplication,
+            order_no,
+            Money::ZERO,
+        ))),
+    }
+}
+
+/// Whether the borrower may delete their account now (the delete screen asks before offering the button).
+pub async fn deletion_check(s: &Services, borrower: &Borrower) -> Result<DeletionCheck, Error> {
+    let open =
+        s.db.open_order(&borrower.id)
+            .await?
+            .map(|o| (o.order_no, o.status));
+    let blocker = blocker_of(s, borrower, open).await?;
+    Ok(DeletionCheck {
+        allowed: blocker.is_none(),
+        blocker: blocker.as_ref().map(|b| b.0),
+        order_no: blocker.as_ref().map(|b| b.1.clone()),
+        outstanding: blocker.as_ref().map_or(0, |b| b.2.minor()),
+        currency: currency_of(borrower),
+    })
+}
+
+/// What a deletion did.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Deleted {
+    /// Epoch milliseconds.
+    pub deleted_at: i64,
+    /// Sessions ended, the caller's included.
+    pub sessions_revoked: u64,
+}
+
+/// Deletes the borrower's account, in one transaction that holds their row: refused while an order is open (with
+/// the amount owed when it is a paid-out loan); otherwise every session is revoked, the certification, sign-in codes
+/// and unsent reminders are deleted, the frozen agreements lose the borrower's particulars, and the phone becomes a
+/// tombstone, so that signing in again with it starts a new, empty account. Orders, loans, payments and the ledger
+/// stay, owned by the row's pseudonymous id, for the retention the law requires (docs/ACCOUNT.md).
+pub async fn delete(s: &Services, borrower: &Borrower) -> Result<Deleted, Error> {
+    let now = s.clock.now_ms();
+    let mut tx = s.db.begin().await?;
+    let Some(phone_hash) = tx.lock_live_borrower(&borrower.id).await? else {
+        return Err(Refusal::AccountDeleted.into());
+    };
+    let open = tx.open_orders_of(&borrower.id).await?;
+    if let Some(order) = open.into_iter().next() {
+        // Read again outside the transaction: the amount comes from the money engine's replay of the ledger. The row
+        // lock is released first (SQLite: the write lock), so the replay's reads do not wait on it.
+        tx.rollback().await?;
+        let status = OrderState::try_from(order.status.clone())
+            .map_err(|e| anyhow::anyhow!("order {}: {e}", order.order_no))?;
+        return Err(
+            match blocker_of(s, borrower, Some((order.order_no, status))).await? {
+                Some((DeletionBlocker::MoneyOutstanding, _, owed)) => Error::MoneyOutstanding {
+                    amount: format_money(owed, currency_of(borrower)),
+                },
+                _ => Refusal::OpenOrderExists.into(),
+            },
+        );
+    }
+    let erased_label = i18n::text(Lang::of_market(borrower.market), "account.erased");
+    for agreement in tx.agreements_of(&borrower.id).await? {
+        if let Some(json) = agreement.agreement_json {
+            let redacted = orders::agreement::erase_party(&json, erased_label)?;
+            tx.set_agreement_json(&agreement.id, &redacted).await?;
+        }
+    }
+    let erased = tx.erase_borrower(&borrower.id, &phone_hash, now).await?;
+    tx.commit().await?;
+    tracing::info!(
+        borrower_id = %borrower.id,
+        sessions = erased.sessions_revoked,
+        steps = erased.certification_steps,
+        codes = erased.login_codes,
+        notifications = erased.notifications,
+        "account deleted"
+    );
+    Ok(Deleted {
+        deleted_at: now,
+        sessions_revoked: erased.sessions_revoked,
+    })
+}
+
+/// Everything the product holds about the borrower, decrypted for them, as one JSON document. Each section is a
+/// key of the document; a capability that stores more about a borrower adds its section here.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct DataExport {
+    /// `kilat-export/1`.
+    pub format: String,
+    /// Epoch milliseconds.
+    pub generated_at: i64,
+    /// Section name → its records: `profile`, `certification`, `certificationLog`, `orders` (each with its accepted
+    /// KFS, frozen agreement, timeline, loan plan, ledger, payments and rating), `sessions`, `notifications`.
+    #[schema(value_type = Object)]
+    pub sections: BTreeMap<String, Value>,
+}
+
+/// The most orders an export lists (far more than any borrower has).
+const EXPORT_ORDERS: i64 = 1_000;
+
+/// The borrower's data export (`GET /borrower/export`).
+pub async fn export(s: &Services, borrower: &Borrower) -> Result<DataExport, Error> {
+    let mut sections = BTreeMap::new();
+    sections.insert(
+        "profile".to_owned(),
+        json!({
+            "id": borrower.id,
+            "market": borrower.market,
+            "phone": borrower.phone.e164(),
+            "createdAt": borrower.created_at,
+        }),
+    );
+    let certification: Vec<Value> = Certification::load(s, borrower)
+        .await?
+        .steps_with_times()
+        .map(|(data, at)| json!({"step": data.step(), "completedAt": at, "data": data.to_view(false)}))
+        .collect();
+    sections.insert("certification".to_owned(), Value::Array(certification));
+    let log: Vec<Value> =
+        s.db.certification_log_of(&borrower.id)
+            .await?
+            .into_iter()
+            .map(|l| json!({"step": l.step, "event": l.event, "at": l.at}))
+            .collect();
+    sections.insert("certificationLog".to_owned(), Value::Array(log));
+    let mut orders_out = Vec::new();
+    for listed in s.db.orders_of(&borrower.id, EXPORT_ORDERS).await? {
+        let Some(order) = s.db.order_of(&borrower.id, &listed.order_no).await? else {
+            continue;
+        };
+        orders_out.push(order_export(s, order).await?);
+    }
+    sections.insert("orders".to_owned(), Value::Array(orders_out));
+    let sessions: Vec<Value> = s
+        .db
+        .sessions_of(&borrower.id)
+        .await?
+        .into_iter()
+        .map(|x| json!({"createdAt": x.created_at, "lastSeenAt": x.last_seen_at, "revokedAt": x.revoked_at}))
+        .collect();
+    sections.insert("sessions".to_owned(), Value::Array(sessions));
+    let notifications: Vec<Value> = s
+        .db
+        .reminders_of(&borrower.id)
+        .await?
+        .into_iter()
+        .map(|n| {
+            json!({"kind": n.kind, "installment": n.installment, "text": n.text, "status": n.status,
+                "createdAt": n.created_at, "sentAt": n.sent_at})
+        })
+        .collect();
+    sections.insert("notifications".to_owned(), Value::Array(notifications));
+    Ok(DataExport {
+        format: "kilat-export/1".to_owned(),
+        generated_at: s.clock.now_ms(),
+        sections,
+    })
+}
+
+fn parse_json(text: &str) -> Value {
+    serde_json::from_str(text).unwrap_or(Value::Null)
+}
+
+async fn order_export(s: &Services, order: crate::store::orders::OrderRow) -> Result<Value, Error> {
+    let timeline: Vec<Value> =
+        s.db.order_events(&order.id)
+            .await?
+            .into_iter()
+            .map(|e| json!({"status": e.status, "event": e.event, "actor": e.actor, "at": e.at}))
+            .collect();
+    let loan = match s.db.loan(&order.id).await? {
+        Some(loan) => {
+            let ledger: Vec<Value> =
+                s.db.ledger(&order.id)
+                    .await?
+                    .into_iter()
+                    .map(|e| json!({"seq": e.seq, "entry": e.entry}))
+                    .collect();
+            json!({"payoutDate": loan.payout_date, "plan": parse_json(&loan.plan_json), "ledger": ledger})
+        }
+        None => Value::Null,
+    };
+    let payments: Vec<Value> = s
+        .db
+        .payments_of_order(&order.id)
+        .await?
+        .into_iter()
+        .map(|p| {
+            json!({"id": p.id, "choice": p.choice, "method": p.method, "installment": p.installment,
+                "amount": p.amount, "currency": p.currency, "status": p.status, "reference": p.reference,
+                "utr": p.utr, "receivedAmount": p.received_amount, "createdAt": p.created_at})
+        })
+        .collect();
+    let rating =
+        s.db.rating_of(&order.id)
+            .await?
+            .map(|r| json!({"score": r.score, "comment": r.comment, "createdAt": r.created_at}));
+    Ok(json!({
+        "orderNo": order.order_no,
+        "status": order.status,
+        "market": order.market,
+        "productName": order.product_name,
+        "termCode": order.term_code,
+        "amount": order.amount,
+        "currency": order.currency,
+        "createdAt": order.created_at,
+        "reviewReason": order.review_reason,
+        "acceptedKfs": parse_json(&order.kfs_json),
+        "agreement": order.agreement_json.as_deref().map(parse_json),
+        "timeline": timeline,
+        "loan": loan,
+        "payments": payments,
+        "rating": rating,
+    }))
+}

@@ -1,0 +1,217 @@
+//! The borrower's account as a whole: the row lock that settles a deletion racing a confirm, the erasure of a deleted
+//! account's personal data in one transaction, and the reads of a data export (docs/ACCOUNT.md).
+
+use super::{Db, Tx};
+
+/// An open order of a borrower, read inside the deletion's transaction.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct OpenOrderRef {
+    pub id: String,
+    pub order_no: String,
+    pub status: String,
+}
+
+/// An order's frozen agreement, to be rewritten without the borrower's particulars.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct AgreementRef {
+    pub id: String,
+    pub agreement_json: Option<String>,
+}
+
+/// A session as the export lists it (never its token or hash).
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct SessionRecord {
+    pub created_at: i64,
+    pub last_seen_at: i64,
+    pub revoked_at: Option<i64>,
+}
+
+/// A step of the certification log, as the export lists it.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct CertificationLogRecord {
+    pub step: String,
+    pub event: String,
+    pub at: i64,
+}
+
+/// A reminder sent or queued to the borrower, as the export lists it.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct NotificationRecord {
+    pub kind: String,
+    pub installment: i64,
+    pub text: String,
+    pub status: String,
+    pub created_at: i64,
+    pub sent_at: Option<i64>,
+}
+
+/// A rating the borrower gave an order.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct RatingRecord {
+    pub score: i64,
+    pub comment: Option<String>,
+    pub created_at: i64,
+}
+
+/// What the erasure removed, counted (logged, and asserted in tests).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Erased {
+    pub sessions_revoked: u64,
+    pub certification_steps: u64,
+    pub login_codes: u64,
+    pub notifications: u64,
+}
+
+impl Tx {
+    /// Locks the borrower's row (PostgreSQL; SQLite's transaction holds the write lock already) and answers its
+    /// phone hash while the account is not deleted, `None` once it is. A confirm and a deletion both start here,
+    /// so whichever comes second sees what the first wrote.
+    pub async fn lock_live_borrower(&mut self, borrower_id: &str) -> sqlx::Result<Option<String>> {
+        let row: Option<(String,)> = sqlx::query_as(&format!(
+            "SELECT phone_hash FROM borrowers WHERE id = $1 AND deleted_at IS NULL{}",
+            self.lock_clause()
+        ))
+        .bind(borrower_id)
+        .fetch_optional(self.conn())
+        .await?;
+        Ok(row.map(|(hash,)| hash))
+    }
+
+    /// The borrower's open orders, read inside the transaction that holds their row.
+    pub async fn open_orders_of(&mut self, borrower_id: &str) -> sqlx::Result<Vec<OpenOrderRef>> {
+        sqlx::query_as(
+            "SELECT id, order_no, status FROM orders WHERE borrower_id = $1 AND closed_at IS NULL",
+        )
+        .bind(borrower_id)
+        .fetch_all(self.conn())
+        .await
+    }
+
+    /// Every order's frozen agreement, to rewrite without the borrower's particulars.
+    pub async fn agreements_of(&mut self, borrower_id: &str) -> sqlx::Result<Vec<AgreementRef>> {
+        sqlx::query_as("SELECT id, agreement_json FROM orders WHERE borrower_id = $1 ORDER BY id")
+            .bind(borrower_id)
+            .fetch_all(self.conn())
+            .await
+    }
+
+    pub async fn set_agreement_json(&mut self, order_id: &str, json: &str) -> sqlx::Result<()> {
+        sqlx::query("UPDATE orders SET agreement_json = $1 WHERE id = $2")
+            .bind(json)
+            .bind(order_id)
+            .execute(self.conn())
+            .await?;
+        Ok(())
+    }
+
+    /// Erases a borrower's personal data and marks the row deleted, after [`Tx::lock_live_borrower`] answered
+    /// `phone_hash`: every session revoked; the certification (names, ID and account numbers, addresses, emergency
+    /// contacts) and its log deleted; the phone's codes and sign-in limiter dropped; the reminders not yet sent
+    /// dropped; rating comments (free text) cleared; the phone replaced by a tombstone that no phone hashes to.
+    /// Orders, loans, payments and the ledger stay, owned by the pseudonymous row id. A table added later that holds
+    /// a borrower's personal data must be erased here too: the deletion test scans every table and fails otherwise.
+    pub async fn erase_borrower(
+        &mut self,
+        borrower_id: &str,
+        phone_hash: &str,
+        now: i64,
+    ) -> sqlx::Result<Erased> {
+        let sessions_revoked = sqlx::query(
+            "UPDATE borrower_sessions SET revoked_at = $1 WHERE borrower_id = $2 AND revoked_at IS NULL",
+        )
+        .bind(now)
+        .bind(borrower_id)
+        .execute(self.conn())
+        .await?
+        .rows_affected();
+        let certification_steps =
+            sqlx::query("DELETE FROM certification_steps WHERE borrower_id = $1")
+                .bind(borrower_id)
+                .execute(self.conn())
+                .await?
+                .rows_affected();
+        sqlx::query("DELETE FROM certification_log WHERE borrower_id = $1")
+            .bind(borrower_id)
+            .execute(self.conn())
+            .await?;
+        let login_codes = sqlx::query("DELETE FROM login_codes WHERE phone_hash = $1")
+            .bind(phone_hash)
+            .execute(self.conn())
+            .await?
+            .rows_affected();
+        sqlx::query("DELETE FROM sign_in_limiters WHERE key = $1")
+            .bind(format!("phone:{phone_hash}"))
+            .execute(self.conn())
+            .await?;
+        let notifications = sqlx::query(
+            "DELETE FROM notification_outbox WHERE borrower_id = $1 AND status <> 'sent'",
+        )
+        .bind(borrower_id)
+        .execute(self.conn())
+        .await?
+        .rows_affected();
+        sqlx::query(
+            "UPDATE order_ratings SET comment = NULL
+             WHERE order_id IN (SELECT id FROM orders WHERE borrower_id = $1)",
+        )
+        .bind(borrower_id)
+        .execute(self.conn())
+        .await?;
+        sqlx::query(
+            "UPDATE borrowers SET phone_hash = $1, phone_enc = '', deleted_at = $2
+             WHERE id = $3 AND deleted_at IS NULL",
+        )
+        .bind(format!("deleted:{borrower_id}"))
+        .bind(now)
+        .bind(borrower_id)
+        .execute(self.conn())
+        .await?;
+        Ok(Erased {
+            sessions_revoked,
+            certification_steps,
+            login_codes,
+            notifications,
+        })
+    }
+}
+
+impl Db {
+    pub async fn sessions_of(&self, borrower_id: &str) -> sqlx::Result<Vec<SessionRecord>> {
+        sqlx::query_as(
+            "SELECT created_at, last_seen_at, revoked_at FROM borrower_sessions
+             WHERE borrower_id = $1 ORDER BY created_at, id",
+        )
+        .bind(borrower_id)
+        .fetch_all(self.pool())
+        .await
+    }
+
+    pub async fn certification_log_of(
+        &self,
+        borrower_id: &str,
+    ) -> sqlx::Result<Vec<CertificationLogRecord>> {
+        sqlx::query_as(
+            "SELECT step, event, at FROM certification_log WHERE borrower_id = $1 ORDER BY at, id",
+        )
+        .bind(borrower_id)
+        .fetch_all(self.pool())
+        .await
+    }
+
+    pub async fn reminders_of(&self, borrower_id: &str) -> sqlx::Result<Vec<NotificationRecord>> {
+        sqlx::query_as(
+            "SELECT kind, installment, text, status, created_at, sent_at FROM notification_outbox
+             WHERE borrower_id = $1 ORDER BY created_at, id",
+        )
+        .bind(borrower_id)
+        .fetch_all(self.pool())
+        .await
+    }
+
+    pub async fn rating_of(&self, order_id: &str) -> sqlx::Result<Option<RatingRecord>> {
+        sqlx::query_as("SELECT score, comment, created_at FROM order_ratings WHERE order_id = $1")
+            .bind(order_id)
+            .fetch_optional(self.pool())
+            .await
+    }
+}

@@ -1,0 +1,615 @@
+//! The borrower's account (issue 9): the "me" menu, deleting the account (refused with money owed; otherwise nothing
+//! personal left in any table, the old session refused, the same phone starting an empty account), a deletion racing
+//! a confirm, the data export, and the KFS and agreement PDFs.
+
+use kilat_server::auth::operators::Role;
+use reqwest::{Method, StatusCode};
+use serde_json::{Value, json};
+
+use crate::helpers::{TestApp, data, error, spawn_app, valid_steps};
+use crate::servicing::{approved, disburse, op_call, operator};
+
+async fn post_as(app: &TestApp, path: &str, session: &str) -> reqwest::Response {
+    app.client
+        .post(app.url(path))
+        .header("x-session-id", session)
+        .send()
+        .await
+        .unwrap()
+}
+
+async fn delete_account(app: &TestApp, session: &str) -> reqwest::Response {
+    post_as(app, "/api/v1/borrower/account/deletion", session).await
+}
+
+/// A certified borrower of `market` with an application confirmed and then withdrawn: (session, order number).
+async fn borrower_with_closed_order(app: &TestApp, market: &str, phone: &str) -> (String, String) {
+    let (product, amount, term) = if market == "IN" {
+        ("in-flexi-6m", 2_000_000, "m6")
+    } else {
+        ("id-kilat-30", 100_000_000, "14d")
+    };
+    let session = app.sign_in(market, phone).await;
+    app.certify(market, &session).await;
+    let loan = json!({"productCode": product, "amount": amount, "termCode": term});
+    let kfs = data(app.post_as("/api/v1/borrower/apply", &session, &loan).await).await;
+    let mut confirm = loan.clone();
+    confirm["kfsHash"] = kfs["contentHash"].clone();
+    // A key as the app makes them (random), not derived from the phone.
+    confirm["idempotencyKey"] = json!(uuid::Uuid::new_v4().simple().to_string());
+    let order = data(
+        app.post_as("/api/v1/borrower/orders", &session, &confirm)
+            .await,
+    )
+    .await;
+    let order_no = order["orderNo"].as_str().unwrap().to_owned();
+    let cancelled = post_as(
+        app,
+        &format!("/api/v1/borrower/orders/{order_no}/cancel"),
+        &session,
+    )
+    .await;
+    assert_eq!(cancelled.status(), StatusCode::OK);
+    (session, order_no)
+}
+
+/// Every text column of every table, as (table, column): read from the database's own catalog, so a table added
+/// later is scanned too.
+async fn text_columns(app: &TestApp) -> Vec<(String, String)> {
+    if app.db.is_sqlite() {
+        let tables: Vec<(String,)> = sqlx::query_as(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'",
+        )
+        .fetch_all(app.db.pool())
+        .await
+        .unwrap();
+        let mut out = Vec::new();
+        for (table,) in tables {
+            let columns: Vec<(String, String)> = sqlx::query_as(&format!(
+                "SELECT name, type FROM pragma_table_info('{table}')"
+            ))
+            .fetch_all(app.db.pool())
+            .await
+            .unwrap();
+            for (column, kind) in columns {
+                let kind = kind.to_uppercase();
+                // The application stores every value it writes, encrypted ones included, as TEXT.
+                if kind.contains("TEXT") || kind.contains("CHAR") {
+                    out.push((table.clone(), column));
+                }
+            }
+        }
+        out
+    } else {
+        sqlx::query_as(
+            "SELECT table_name::text, column_name::text FROM information_schema.columns
+             WHERE table_schema = 'public' AND data_type IN ('text', 'character varying', 'character')",
+        )
+        .fetch_all(app.db.pool())
+        .await
+        .unwrap()
+    }
+}
+
+/// Each (table, column, needle) where a stored value contains one of `needles`.
+async fn personal_data_left(app: &TestApp, needles: &[String]) -> Vec<String> {
+    let columns = text_columns(app).await;
+    assert!(
+        columns.len() > 20,
+        "the scan found too few columns: {columns:?}"
+    );
+    let mut found = Vec::new();
+    for (table, column) in columns {
+        let values: Vec<(Option<String>,)> = sqlx::query_as(&format!(
+            r#"SELECT CAST("{column}" AS TEXT) FROM "{table}""#
+        ))
+        .fetch_all(app.db.pool())
+        .await
+        .unwrap();
+        for value in values.into_iter().filter_map(|(v,)| v) {
+            for needle in needles {
+                if value.contains(needle.as_str()) {
+                    found.push(format!("{table}.{column} holds {needle}"));
+                }
+            }
+        }
+    }
+    found
+}
+
+async fn deletion_leaves_nothing_personal(market: &str, phone: &str, e164: &str) {
+    let app = spawn_app().await;
+    // Another borrower, who must keep their account (signed in only: a certification would repeat the same test
+    // values, which the scan below looks for).
+    let other = app
+        .sign_in(
+            market,
+            if market == "IN" {
+                "9123400077"
+            } else {
+                "081234500077"
+            },
+        )
+        .await;
+    let (session, order_no) = borrower_with_closed_order(&app, market, phone).await;
+    let me = data(app.get_as("/api/v1/borrower/me", &session).await).await;
+    let old_id = me["id"].as_str().unwrap().to_owned();
+
+    // What to look for afterwards: every personal value in clear, masked, and in the app's stored forms.
+    let mut needles: Vec<String> = vec![phone.to_owned(), e164.to_owned()];
+    for (_, body) in valid_steps(market) {
+        for key in [
+            "fullName",
+            "idNumber",
+            "address",
+            "contact1Name",
+            "contact1Phone",
+            "contact2Name",
+            "contact2Phone",
+            "employerName",
+        ] {
+            if let Some(v) = body[key].as_str() {
+                needles.push(v.to_owned());
+            }
+        }
+        if let Some(account) = body["accountNumberConfirm"].as_str() {
+            needles.push(account.to_owned());
+            needles.push(kilat_server::certification::mask_account(account));
+        }
+        if let Some(id) = body["idNumber"].as_str() {
+            needles.push(kilat_server::certification::mask_id(id));
+        }
+    }
+    let (phone_hash, phone_enc): (String, String) =
+        sqlx::query_as("SELECT phone_hash, phone_enc FROM borrowers WHERE id = $1")
+            .bind(&old_id)
+            .fetch_one(app.db.pool())
+            .await
+            .unwrap();
+    needles.push(phone_hash);
+    needles.push(phone_enc);
+    let blobs: Vec<(String,)> =
+        sqlx::query_as("SELECT data_enc FROM certification_steps WHERE borrower_id = $1")
+            .bind(&old_id)
+            .fetch_all(app.db.pool())
+            .await
+            .unwrap();
+    assert_eq!(blobs.len(), 5);
+    needles.extend(blobs.into_iter().map(|(b,)| b));
+    // Before: the scan finds them (so it can fail).
+    assert!(!personal_data_left(&app, &needles).await.is_empty());
+
+    let deleted = delete_account(&app, &session).await;
+    assert_eq!(deleted.status(), StatusCode::OK);
+    let deleted = data(deleted).await;
+    assert_eq!(deleted["sessionsRevoked"], 1);
+
+    let left = personal_data_left(&app, &needles).await;
+    assert!(left.is_empty(), "personal data left: {left:?}");
+
+    // The old session is refused; the loan record is kept under the pseudonymous id.
+    let refused = app.get_as("/api/v1/borrower/me", &session).await;
+    assert_eq!(refused.status(), StatusCode::UNAUTHORIZED);
+    let (kept,): (i64,) = sqlx::query_as(
+        "SELECT COUNT(*) FROM orders WHERE borrower_id = $1 AND order_no = $2 AND kfs_json <> ''",
+    )
+    .bind(&old_id)
+    .bind(&order_no)
+    .fetch_one(app.db.pool())
+    .await
+    .unwrap();
+    assert_eq!(kept, 1);
+    // A second deletion with the old session: not signed in.
+    assert_eq!(
+        delete_account(&app, &session).await.status(),
+        StatusCode::UNAUTHORIZED
+    );
+
+    // The same phone signs up again as a new, empty account.
+    let again = app.sign_in(market, phone).await;
+    let me = data(app.get_as("/api/v1/borrower/me", &again).await).await;
+    assert_ne!(me["id"], old_id.as_str());
+    let orders = data(app.get_as("/api/v1/borrower/orders", &again).await).await;
+    assert_eq!(orders.as_array().map(Vec::len), Some(0), "{orders}");
+    let progress = data(app.get_as("/api/v1/borrower/certification", &again).await).await;
+    assert_eq!(progress["complete"], false, "{progress}");
+    assert!(
+        progress["steps"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|s| s["certStatus"] == "todo"),
+        "{progress}"
+    );
+    let old_order = app
+        .get_as(&format!("/api/v1/borrower/orders/{order_no}"), &again)
+        .await;
+    assert_eq!(old_order.status(), StatusCode::NOT_FOUND);
+
+    // The other borrower is untouched.
+    assert_eq!(
+        app.get_as("/api/v1/borrower/me", &other).await.status(),
+        StatusCode::OK
+    );
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn deleting_an_account_leaves_nothing_personal_and_the_same_phone_starts_empty_in_india() {
+    deletion_leaves_nothing_personal("IN", "9876512345", "+919876512345").await;
+}
+
+#[tokio::test]
+async fn deleting_an_account_leaves_nothing_personal_and_the_same_phone_starts_empty_in_indonesia()
+{
+    deletion_leaves_nothing_personal("ID", "081298712345", "+6281298712345").await;
+}
+
+#[tokio::test]
+async fn deletion_is_refused_while_a_loan_owes_money_stating_the_amount() {
+    let app = spawn_app().await;
+    let finance = operator(&app, "fin", &[Role::Finance]).await;
+    let (session, order_no, _) = approved(&app, "9876500201", "in-flexi-6m", 2_000_000, "m6").await;
+
+    // Approved, not paid out: an open application.
+    let check = data(
+        app.get_as("/api/v1/borrower/account/deletion", &session)
+            .await,
+    )
+    .await;
+    assert_eq!(check["allowed"], false);
+    assert_eq!(check["blocker"], "open_application");
+    let refused = delete_account(&app, &session).await;
+    assert_eq!(refused.status(), StatusCode::CONFLICT);
+    assert_eq!(error(refused).await["code"], "open_order_exists");
+
+    assert_eq!(
+        disburse(&app, &finance, &order_no).await.status(),
+        StatusCode::OK
+    );
+    let plan = data(
+        app.get_as(
+            &format!("/api/v1/borrower/orders/{order_no}/plan"),
+            &session,
+        )
+        .await,
+    )
+    .await;
+    let owed = plan["outstanding"]["total"]
+        .as_i64()
+        .expect("the plan's outstanding");
+    assert!(owed > 2_000_000, "{plan}");
+    let check = data(
+        app.get_as("/api/v1/borrower/account/deletion", &session)
+            .await,
+    )
+    .await;
+    assert_eq!(check["allowed"], false);
+    assert_eq!(check["blocker"], "money_outstanding");
+    assert_eq!(check["orderNo"], order_no.as_str());
+    assert_eq!(check["outstanding"], owed);
+    assert_eq!(check["currency"], "INR");
+
+    let refused = app
+        .client
+        .post(app.url("/api/v1/borrower/account/deletion"))
+        .header("x-session-id", &session)
+        .header("accept-language", "en-IN")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(refused.status(), StatusCode::CONFLICT);
+    let body = error(refused).await;
+    assert_eq!(body["code"], "money_outstanding");
+    let amount = kilat_server::i18n::format_money(
+        kilat_domain::Money::from_minor(owed),
+        kilat_domain::Currency::Inr,
+    );
+    assert!(
+        body["msg"].as_str().unwrap().contains(&amount),
+        "{body} should name {amount}"
+    );
+    // Nothing was erased: the session still works and the certification is whole.
+    let progress = data(app.get_as("/api/v1/borrower/certification", &session).await).await;
+    assert_eq!(progress["complete"], true);
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn a_deletion_racing_a_confirm_has_exactly_one_winner() {
+    let app = spawn_app().await;
+    let mut deleted_wins = 0;
+    let mut confirm_wins = 0;
+    for n in 0..6 {
+        let phone = format!("98765003{n:02}");
+        let session = app.sign_in("IN", &phone).await;
+        app.certify("IN", &session).await;
+        let me = data(app.get_as("/api/v1/borrower/me", &session).await).await;
+        let id = me["id"].as_str().unwrap().to_owned();
+        let loan = json!({"productCode": "in-flexi-6m", "amount": 2_000_000, "termCode": "m6"});
+        let kfs = data(app.post_as("/api/v1/borrower/apply", &session, &loan).await).await;
+        let mut confirm = loan.clone();
+        confirm["kfsHash"] = kfs["contentHash"].clone();
+        confirm["idempotencyKey"] = json!(format!("race-{n}-key"));
+        let (confirmed, deleted) = tokio::join!(
+            app.post_as("/api/v1/borrower/orders", &session, &confirm),
+            delete_account(&app, &session)
+        );
+        let (confirmed, deleted) = (confirmed.status(), deleted.status());
+        let (orders,): (i64,) =
+            sqlx::query_as("SELECT COUNT(*) FROM orders WHERE borrower_id = $1")
+                .bind(&id)
+                .fetch_one(app.db.pool())
+                .await
+                .unwrap();
+        let (deleted_at,): (Option<i64>,) =
+            sqlx::query_as("SELECT deleted_at FROM borrowers WHERE id = $1")
+                .bind(&id)
+                .fetch_one(app.db.pool())
+                .await
+                .unwrap();
+        if deleted == StatusCode::OK {
+            // Refused: the session is gone (401), or the certification was erased before the confirm read it (409).
+            assert!(
+                [StatusCode::UNAUTHORIZED, StatusCode::CONFLICT].contains(&confirmed),
+                "round {n}: {confirmed}"
+            );
+            assert_eq!(orders, 0, "round {n}: an order for a deleted account");
+            assert!(deleted_at.is_some());
+            deleted_wins += 1;
+        } else {
+            assert_eq!(confirmed, StatusCode::CREATED, "round {n}");
+            assert_eq!(deleted, StatusCode::CONFLICT, "round {n}");
+            assert_eq!(orders, 1);
+            assert!(deleted_at.is_none());
+            confirm_wins += 1;
+        }
+    }
+    assert_eq!(deleted_wins + confirm_wins, 6);
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn the_menu_lists_the_account_entries_with_their_routes_in_both_languages() {
+    let app = spawn_app().await;
+    assert_eq!(
+        app.get("/api/v1/borrower/menu").await.status(),
+        StatusCode::UNAUTHORIZED
+    );
+    let session = app.sign_in("IN", "9876500401").await;
+    let en = data(app.get_en("/api/v1/borrower/menu", Some(&session)).await).await;
+    let keys: Vec<&str> = en
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["key"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        keys,
+        [
+            "loans",
+            "bank_card",
+            "customer_service",
+            "complaints",
+            "about",
+            "privacy",
+            "delete_account",
+            "logout"
+        ]
+    );
+    assert_eq!(en[0]["title"], "My loans");
+    assert_eq!(en[0]["route"], "/orders");
+    assert_eq!(en[2]["route"], "/customer-service");
+    assert_eq!(en[3]["route"], "/complaints");
+    assert_eq!(en[6]["danger"], true);
+    assert_eq!(en[7]["action"], "logout");
+    let id = data(app.get_as("/api/v1/borrower/menu", &session).await).await;
+    assert_eq!(id[6]["title"], "Hapus akun");
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn the_export_holds_the_borrowers_data_decrypted_only_for_them_and_is_rate_limited() {
+    let app = spawn_app().await;
+    let (session, order_no) = borrower_with_closed_order(&app, "IN", "9876500501").await;
+    let (other, _) = borrower_with_closed_order(&app, "IN", "9876500502").await;
+    let response = app.get_as("/api/v1/borrower/export", &session).await;
+    assert_eq!(response.status(), StatusCode::OK);
+    assert!(
+        response.headers()["content-disposition"]
+            .to_str()
+            .unwrap()
+            .contains("attachment")
+    );
+    let export = data(response).await;
+    assert_eq!(export["format"], "kilat-export/1");
+    let sections = &export["sections"];
+    assert_eq!(sections["profile"]["phone"], "+919876500501");
+    let certification = sections["certification"].as_array().unwrap();
+    assert_eq!(certification.len(), 5);
+    let base = certification.iter().find(|s| s["step"] == "base").unwrap();
+    // Decrypted and unmasked for the owner.
+    assert_eq!(base["data"]["idNumber"], "ABCPE1234F");
+    let bank = certification.iter().find(|s| s["step"] == "bank").unwrap();
+    assert_eq!(bank["data"]["accountNumber"], "501001234567");
+    let orders = sections["orders"].as_array().unwrap();
+    assert_eq!(orders.len(), 1);
+    assert_eq!(orders[0]["orderNo"], order_no.as_str());
+    assert_eq!(orders[0]["status"], "cancelled");
+    assert!(orders[0]["acceptedKfs"]["apr"].is_number());
+    assert!(orders[0]["agreement"]["borrower"]["fullName"].is_string());
+    assert!(orders[0]["timeline"].as_array().unwrap().len() >= 2);
+    assert!(!sections["sessions"].as_array().unwrap().is_empty());
+    // Nothing of the other borrower.
+    let text = export.to_string();
+    assert!(!text.contains("9876500502"));
+    let other_export = data(app.get_as("/api/v1/borrower/export", &other).await).await;
+    assert!(!other_export.to_string().contains(&order_no));
+
+    // Three an hour per borrower.
+    for _ in 0..2 {
+        assert_eq!(
+            app.get_as("/api/v1/borrower/export", &session)
+                .await
+                .status(),
+            StatusCode::OK
+        );
+    }
+    let limited = app.get_as("/api/v1/borrower/export", &session).await;
+    assert_eq!(limited.status(), StatusCode::TOO_MANY_REQUESTS);
+    assert!(limited.headers().contains_key("retry-after"));
+    assert_eq!(error(limited).await["code"], "rate_limited");
+    assert_eq!(
+        app.get("/api/v1/borrower/export").await.status(),
+        StatusCode::UNAUTHORIZED
+    );
+    app.stop().await;
+}
+
+async fn pdf_text(app: &TestApp, path: &str, session: &str, lang: &str) -> String {
+    let response = app
+        .client
+        .get(app.url(path))
+        .header("x-session-id", session)
+        .header("accept-language", lang)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::OK, "{path}");
+    assert_eq!(response.headers()["content-type"], "application/pdf");
+    let bytes = response.bytes().await.unwrap();
+    assert!(bytes.starts_with(b"%PDF-"));
+    assert!(bytes.len() < 400_000, "{path}: {} bytes", bytes.len());
+    pdf_extract::extract_text_from_mem(&bytes).expect("the PDF's text extracts")
+}
+
+/// Whitespace-insensitive: PDF text extraction may split or join spaces.
+fn squash(text: &str) -> String {
+    text.chars().filter(|c| !c.is_whitespace()).collect()
+}
+
+async fn documents_name_the_apr_and_the_masked_account(market: &str, phone: &str, lang: &str) {
+    let app = spawn_app().await;
+    let (session, order_no) = borrower_with_closed_order(&app, market, phone).await;
+    let order = data(
+        app.get_as(&format!("/api/v1/borrower/orders/{order_no}"), &session)
+            .await,
+    )
+    .await;
+    let apr = order["kfs"]["aprDisplay"].as_str().unwrap().to_owned();
+    let account = valid_steps(market)
+        .into_iter()
+        .find(|(step, _)| *step == "bank")
+        .map(|(_, body)| body["accountNumberConfirm"].as_str().unwrap().to_owned())
+        .unwrap();
+    let masked = kilat_server::certification::mask_account(&account);
+    let symbol = if market == "IN" { "₹" } else { "Rp" };
+    for (doc, apr_text) in [
+        ("kfs", apr.clone()),
+        (
+            "agreement",
+            if lang.starts_with("en") {
+                apr.clone()
+            } else {
+                apr.replace('.', ",")
+            },
+        ),
+    ] {
+        let text = pdf_text(
+            &app,
+            &format!("/api/v1/borrower/orders/{order_no}/documents/{doc}.pdf"),
+            &session,
+            lang,
+        )
+        .await;
+        let flat = squash(&text);
+        assert!(
+            flat.contains(&squash(&apr)) || flat.contains(&squash(&apr_text)),
+            "{doc}: no APR {apr} in {text}"
+        );
+        assert!(
+            flat.contains(&squash(&masked)),
+            "{doc}: no {masked} in {text}"
+        );
+        assert!(flat.contains(symbol), "{doc}: no {symbol} in {text}");
+        assert!(flat.contains(&order_no), "{doc}: no order number");
+        if market == "ID" {
+            assert!(
+                flat.contains("Angsuran") || flat.contains("Pinjaman") || flat.contains("pinjaman"),
+                "{text}"
+            );
+        }
+    }
+    // Only the owner.
+    let stranger = app
+        .sign_in(
+            market,
+            if market == "IN" {
+                "9123400088"
+            } else {
+                "081234500088"
+            },
+        )
+        .await;
+    for doc in ["kfs", "agreement"] {
+        let path = format!("/api/v1/borrower/orders/{order_no}/documents/{doc}.pdf");
+        assert_eq!(
+            app.get_as(&path, &stranger).await.status(),
+            StatusCode::NOT_FOUND
+        );
+        assert_eq!(app.get(&path).await.status(), StatusCode::UNAUTHORIZED);
+    }
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn the_kfs_and_agreement_pdfs_name_the_apr_and_the_masked_account_in_india() {
+    documents_name_the_apr_and_the_masked_account("IN", "9876500601", "en-IN").await;
+}
+
+#[tokio::test]
+async fn the_kfs_and_agreement_pdfs_name_the_apr_and_the_masked_account_in_indonesia() {
+    documents_name_the_apr_and_the_masked_account("ID", "081298700601", "id-ID").await;
+}
+
+#[tokio::test]
+async fn a_deleted_accounts_orders_keep_the_loan_terms_without_the_borrower_in_the_agreement_and_the_console()
+ {
+    let app = spawn_app().await;
+    let (session, order_no) = borrower_with_closed_order(&app, "IN", "9876500701").await;
+    let (id,): (String,) = sqlx::query_as("SELECT id FROM orders WHERE order_no = $1")
+        .bind(&order_no)
+        .fetch_one(app.db.pool())
+        .await
+        .unwrap();
+    assert_eq!(
+        delete_account(&app, &session).await.status(),
+        StatusCode::OK
+    );
+    let (agreement,): (String,) = sqlx::query_as("SELECT agreement_json FROM orders WHERE id = $1")
+        .bind(&id)
+        .fetch_one(app.db.pool())
+        .await
+        .unwrap();
+    let agreement: Value = serde_json::from_str(&agreement).unwrap();
+    assert_eq!(agreement["borrower"]["fullName"], "[erased]");
+    assert!(
+        agreement.to_string().contains("in-flexi-6m") || agreement.to_string().contains("Flexi")
+    );
+    // The console still shows the order, without the borrower's particulars.
+    let reviewer = operator(&app, "rev", &[Role::Reviewer]).await;
+    let view = op_call(
+        &app,
+        &reviewer,
+        Method::GET,
+        &format!("/api/v1/console/orders/{order_no}"),
+        None,
+    )
+    .await;
+    assert_eq!(view.status(), StatusCode::OK);
+    let view = data(view).await;
+    assert_eq!(view["phoneMasked"], "[erased]");
+    assert_eq!(view["certification"].as_array().map(Vec::len), Some(0));
+    assert_eq!(view["order"]["status"], "cancelled");
+    app.stop().await;
+}
