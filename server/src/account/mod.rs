@@ -230,12 +230,20 @@ pub async fn delete(s: &Services, borrower: &Borrower) -> Result<Deleted, Error>
     }
     let erased = tx.erase_borrower(&borrower.id, &phone_hash, now).await?;
     tx.commit().await?;
+    // The images' files go once their rows are gone; a file that cannot be removed now is logged with its key (its
+    // row is gone, so nothing serves it) for the operator to remove.
+    for key in &erased.image_keys {
+        if let Err(e) = s.files.delete(key).await {
+            tracing::error!(%key, error = %e, "a deleted account's complaint image could not be removed");
+        }
+    }
     tracing::info!(
         borrower_id = %borrower.id,
         sessions = erased.sessions_revoked,
         steps = erased.certification_steps,
         codes = erased.login_codes,
         notifications = erased.notifications,
+        images = erased.image_keys.len(),
         "account deleted"
     );
     Ok(Deleted {

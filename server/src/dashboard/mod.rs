@@ -1,10 +1,7 @@
 //! The admins' dashboard: per market and local day over the last 30 days, applications, approvals, the amounts
-//! paid out and repaid, the share of open loans overdue, and the median time from application to payout (the site
-//! promises money "within 2 hours" in India). Each figure is one SQL query (`store/dashboard.rs`); this module
-//! fills the days a query has no row for.
-//!
-//! Complaint counts are not here yet: the complaints table is built on another branch. Adding them is one query in
-//! `store/dashboard.rs` and one field of [`DayFigures`].
+//! paid out and repaid, the share of open loans overdue, the complaints received, and the median time from
+//! application to payout (the site promises money "within 2 hours" in India). Each figure is one SQL query
+//! (`store/dashboard.rs`); this module fills the days a query has no row for.
 
 use std::collections::HashMap;
 
@@ -34,6 +31,8 @@ pub struct DayFigures {
     /// Loans paid out and not ended at the day's end, and how many of them were overdue.
     pub open_loans: i64,
     pub overdue_loans: i64,
+    /// Complaints received that day.
+    pub complaints: i64,
     /// Of the loans paid out that day; `None` when none was.
     pub median_minutes_to_payout: Option<i64>,
 }
@@ -71,6 +70,7 @@ pub async fn last_days(s: &Services, op: &Operator, market: Market) -> Result<Da
     let approvals = by_day(s.db.dashboard_approvals(window).await?);
     let paid_out = by_day(s.db.dashboard_paid_out(window).await?);
     let repaid = by_day(s.db.dashboard_repaid(window).await?);
+    let complaints = by_day(s.db.dashboard_complaints(window).await?);
     let median = by_day(s.db.dashboard_median_minutes_to_payout(window).await?);
     let shares: HashMap<i64, (i64, i64)> =
         s.db.dashboard_overdue_share(window)
@@ -89,6 +89,7 @@ pub async fn last_days(s: &Services, op: &Operator, market: Market) -> Result<Da
                 repaid: repaid.get(&day).copied().unwrap_or_default(),
                 open_loans,
                 overdue_loans,
+                complaints: complaints.get(&day).copied().unwrap_or_default(),
                 median_minutes_to_payout: median.get(&day).copied(),
             }
         })

@@ -12,7 +12,8 @@ use utoipa::{Modify, OpenApi, ToSchema};
 
 use super::borrower::auth::SESSION_COOKIE;
 use super::borrower::{
-    account, auth as borrower, certification, loans, orders, servicing, support as borrower_support, telemetry,
+    account, auth as borrower, certification, loans, orders, servicing,
+    support as borrower_support, telemetry,
 };
 use super::console::auth::CONSOLE_COOKIE;
 use super::console::{

@@ -54,12 +54,15 @@ pub struct RatingRecord {
 }
 
 /// What the erasure removed, counted (logged, and asserted in tests).
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Default)]
 pub struct Erased {
     pub sessions_revoked: u64,
     pub certification_steps: u64,
     pub login_codes: u64,
     pub notifications: u64,
+    /// The file-store keys of the complaint images whose rows were deleted: the caller removes the files once the
+    /// transaction has committed.
+    pub image_keys: Vec<String>,
 }
 
 impl Tx {
@@ -107,7 +110,10 @@ impl Tx {
     /// Erases a borrower's personal data and marks the row deleted, after [`Tx::lock_live_borrower`] answered
     /// `phone_hash`: every session revoked; the certification (names, ID and account numbers, addresses, emergency
     /// contacts) and its log deleted; the phone's codes and sign-in limiter dropped; the reminders not yet sent
-    /// dropped; rating comments (free text) cleared; the phone replaced by a tombstone that no phone hashes to.
+    /// dropped; rating comments (free text) cleared; the complaints' conversation and images deleted (the ticket, its
+    /// category, dates and status stay as the grievance record) and their rating comment cleared; the app's telemetry
+    /// (events, device, push tokens, location, app ratings) deleted; the phone replaced by a tombstone that no phone
+    /// hashes to.
     /// Orders, loans, payments and the ledger stay, owned by the pseudonymous row id. A table added later that holds
     /// a borrower's personal data must be erased here too: the deletion test scans every table and fails otherwise.
     pub async fn erase_borrower(
@@ -157,6 +163,27 @@ impl Tx {
         .bind(borrower_id)
         .execute(self.conn())
         .await?;
+        let image_keys: Vec<String> =
+            sqlx::query_scalar("SELECT storage_key FROM complaint_images WHERE borrower_id = $1")
+                .bind(borrower_id)
+                .fetch_all(self.conn())
+                .await?;
+        for sql in [
+            "DELETE FROM complaint_images WHERE borrower_id = $1",
+            "DELETE FROM complaint_messages
+             WHERE complaint_id IN (SELECT id FROM complaints WHERE borrower_id = $1)",
+            "UPDATE complaints SET score_comment = NULL WHERE borrower_id = $1",
+            "DELETE FROM client_events WHERE borrower_id = $1",
+            "DELETE FROM borrower_devices WHERE borrower_id = $1",
+            "DELETE FROM device_tokens WHERE borrower_id = $1",
+            "DELETE FROM borrower_locations WHERE borrower_id = $1",
+            "DELETE FROM app_ratings WHERE borrower_id = $1",
+        ] {
+            sqlx::query(sql)
+                .bind(borrower_id)
+                .execute(self.conn())
+                .await?;
+        }
         sqlx::query(
             "UPDATE borrowers SET phone_hash = $1, phone_enc = '', deleted_at = $2
              WHERE id = $3 AND deleted_at IS NULL",
@@ -171,6 +198,7 @@ impl Tx {
             certification_steps,
             login_codes,
             notifications,
+            image_keys,
         })
     }
 }

@@ -80,6 +80,22 @@ impl Db {
         .await
     }
 
+    /// Complaints received, by the local day they came in.
+    pub async fn dashboard_complaints(&self, w: Window<'_>) -> sqlx::Result<Vec<DayValue>> {
+        let (from, to) = w.bounds();
+        sqlx::query_as(
+            "SELECT (created_at + $2) / 86400000 AS day, COUNT(*) AS value FROM complaints
+             WHERE market = $1 AND created_at >= $3 AND created_at < $4
+             GROUP BY (created_at + $2) / 86400000",
+        )
+        .bind(w.market)
+        .bind(w.offset_ms)
+        .bind(from)
+        .bind(to)
+        .fetch_all(self.pool())
+        .await
+    }
+
     /// Orders approved, by the local day of the approval (the order's timeline).
     pub async fn dashboard_approvals(&self, w: Window<'_>) -> sqlx::Result<Vec<DayValue>> {
         let (from, to) = w.bounds();

@@ -613,3 +613,112 @@ async fn a_deleted_accounts_orders_keep_the_loan_terms_without_the_borrower_in_t
     assert_eq!(view["order"]["status"], "cancelled");
     app.stop().await;
 }
+
+#[tokio::test]
+async fn deleting_an_account_removes_its_complaints_words_and_images_and_its_telemetry() {
+    let app = spawn_app().await;
+    let (session, order_no) = borrower_with_closed_order(&app, "IN", "9876522001").await;
+    let me = data(app.get_as("/api/v1/borrower/me", &session).await).await;
+    let id = me["id"].as_str().unwrap().to_owned();
+
+    // A complaint with a photo, and the app's telemetry.
+    let img = image::RgbImage::from_fn(32, 24, |x, y| {
+        image::Rgb([(x * 8) as u8, (y * 9) as u8, 60])
+    });
+    let mut png = std::io::Cursor::new(Vec::new());
+    image::DynamicImage::ImageRgb8(img)
+        .write_to(&mut png, image::ImageFormat::Png)
+        .unwrap();
+    let uploaded = app
+        .client
+        .post(app.url("/api/v1/borrower/complaints/images"))
+        .header("x-session-id", &session)
+        .header("content-type", "image/png")
+        .body(png.into_inner())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(uploaded.status(), StatusCode::CREATED);
+    let image_id = data(uploaded).await["imageId"].as_str().unwrap().to_owned();
+    let filed = app
+        .post_as(
+            "/api/v1/borrower/complaints",
+            &session,
+            &json!({"category": "charges", "orderNo": order_no, "description": "My neighbour Ravi saw my loan.", "imageIds": [image_id]}),
+        )
+        .await;
+    assert_eq!(filed.status(), StatusCode::CREATED);
+    let ticket = data(filed).await["ticketNo"].as_str().unwrap().to_owned();
+    for (path, body) in [
+        (
+            "/api/v1/borrower/telemetry/events",
+            json!({"name": "apply.confirmed"}),
+        ),
+        (
+            "/api/v1/borrower/device",
+            json!({"model": "Pixel 7", "os": "Android 14", "appVersion": "1.4.0"}),
+        ),
+        (
+            "/api/v1/borrower/device-token",
+            json!({"token": "fcm:abc123", "platform": "android"}),
+        ),
+        (
+            "/api/v1/borrower/location",
+            json!({"consent": true, "latitude": 28.61, "longitude": 77.2}),
+        ),
+        (
+            "/api/v1/borrower/app-rating",
+            json!({"score": 4, "comment": "Ravi recommended it"}),
+        ),
+    ] {
+        let response = app.post_as(path, &session, &body).await;
+        assert!(
+            response.status().is_success(),
+            "{path}: {}",
+            response.status()
+        );
+    }
+    assert_eq!(app.db.telemetry_counts(&id).await.unwrap(), [1, 1, 1, 1, 1]);
+    let files_before = count_files(&app.files_dir);
+    assert_eq!(files_before, 1);
+
+    assert_eq!(
+        delete_account(&app, &session).await.status(),
+        StatusCode::OK
+    );
+
+    assert_eq!(app.db.telemetry_counts(&id).await.unwrap(), [0, 0, 0, 0, 0]);
+    let (messages, images, tickets): (i64, i64, i64) = sqlx::query_as(
+        "SELECT (SELECT COUNT(*) FROM complaint_messages m JOIN complaints c ON c.id = m.complaint_id
+                 WHERE c.borrower_id = $1),
+                (SELECT COUNT(*) FROM complaint_images WHERE borrower_id = $1),
+                (SELECT COUNT(*) FROM complaints WHERE borrower_id = $1 AND ticket_no = $2)",
+    )
+    .bind(&id)
+    .bind(&ticket)
+    .fetch_one(app.db.pool())
+    .await
+    .unwrap();
+    assert_eq!((messages, images), (0, 0));
+    // The grievance record itself stays, without the borrower's words.
+    assert_eq!(tickets, 1);
+    assert_eq!(
+        count_files(&app.files_dir),
+        0,
+        "the photo's file is removed"
+    );
+    app.stop().await;
+}
+
+fn count_files(dir: &std::path::Path) -> usize {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return 0;
+    };
+    entries
+        .flatten()
+        .map(|e| {
+            let path = e.path();
+            if path.is_dir() { count_files(&path) } else { 1 }
+        })
+        .sum()
+}

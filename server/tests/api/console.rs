@@ -1728,6 +1728,35 @@ async fn the_dashboard_counts_each_day_of_the_market_from_known_orders() {
         .await
         .unwrap();
 
+    // Two complaints came in the day before yesterday, one yesterday (stored as the complaint flow stores them, at
+    // known times).
+    let (borrower_id,): (String,) = sqlx::query_as("SELECT borrower_id FROM orders WHERE id = $1")
+        .bind(&c_id)
+        .fetch_one(app.db.pool())
+        .await
+        .unwrap();
+    for (i, at) in [
+        midnight(2) + 60_000,
+        midnight(1) - 60_000,
+        midnight(0) - 60_000,
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        sqlx::query(
+            "INSERT INTO complaints (id, ticket_no, borrower_id, market, category, status, received_on, created_at,
+                                     updated_at)
+             VALUES ($1, $2, $3, 'IN', 'other', 'open', '2025-01-01', $4, $4)",
+        )
+        .bind(format!("dash-complaint-{i}"))
+        .bind(format!("CP-DASH0000000{i}"))
+        .bind(&borrower_id)
+        .bind(at)
+        .execute(app.db.pool())
+        .await
+        .unwrap();
+    }
+
     let board = data(get(&app, &admin, "/api/v1/console/dashboard?market=IN").await).await;
     assert_eq!(board["market"], "IN");
     assert_eq!(board["currency"], "INR");
@@ -1739,22 +1768,22 @@ async fn the_dashboard_counts_each_day_of_the_market_from_known_orders() {
     assert_eq!(
         pick(2),
         &json!({"date": date(2), "applications": 1, "approvals": 1, "paidOut": net, "repaid": 0,
-                "openLoans": 1, "overdueLoans": 0, "medianMinutesToPayout": 90})
+                "openLoans": 1, "overdueLoans": 0, "complaints": 2, "medianMinutesToPayout": 90})
     );
     assert_eq!(
         pick(1),
         &json!({"date": date(1), "applications": 1, "approvals": 1, "paidOut": net, "repaid": 150000,
-                "openLoans": 2, "overdueLoans": 0, "medianMinutesToPayout": 30})
+                "openLoans": 2, "overdueLoans": 0, "complaints": 1, "medianMinutesToPayout": 30})
     );
     assert_eq!(
         pick(0),
         &json!({"date": date(0), "applications": 1, "approvals": 0, "paidOut": 0, "repaid": 0,
-                "openLoans": 2, "overdueLoans": 1, "medianMinutesToPayout": null})
+                "openLoans": 2, "overdueLoans": 1, "complaints": 0, "medianMinutesToPayout": null})
     );
     assert_eq!(
         pick(3),
         &json!({"date": date(3), "applications": 0, "approvals": 0, "paidOut": 0, "repaid": 0,
-                "openLoans": 0, "overdueLoans": 0, "medianMinutesToPayout": null})
+                "openLoans": 0, "overdueLoans": 0, "complaints": 0, "medianMinutesToPayout": null})
     );
     // Indonesia has none of India's orders.
     let id_board = data(get(&app, &admin, "/api/v1/console/dashboard?market=ID").await).await;
@@ -1764,7 +1793,7 @@ async fn the_dashboard_counts_each_day_of_the_market_from_known_orders() {
             .as_array()
             .unwrap()
             .iter()
-            .all(|d| d["applications"] == 0 && d["openLoans"] == 0)
+            .all(|d| d["applications"] == 0 && d["openLoans"] == 0 && d["complaints"] == 0)
     );
     // A bad market is a field error.
     let response = get(&app, &admin, "/api/v1/console/dashboard?market=XX").await;

@@ -1,8 +1,8 @@
 //! The API test suite: one binary, every test on a fresh database (SQLite, or PostgreSQL when TEST_DATABASE_URL is
 //! set).
 
-mod admin;
 mod account;
+mod admin;
 mod agreement;
 mod cancel;
 mod certification;

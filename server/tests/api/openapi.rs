@@ -98,8 +98,8 @@ fn every_borrower_operation_behind_a_session_names_the_scheme_and_its_401() {
     // logout, me, the verification code, three product and quote operations, four certification, nine home, apply and
     // order operations, ten servicing operations (plan, repayment, payments, UTR, extension, rating), eight telemetry
     // operations (buried points, events, errors, device, device token, location and its status, app rating), ten of
-    // customer service (customer service, FAQ, complaint init, image upload, read and delete, save, list, detail, score), six of the account
-    // (menu, deletion check and delete, export, the two PDFs).
+    // customer service (customer service, FAQ, complaint init, image upload, read and delete, save, list, detail,
+    // score), six of the account (menu, deletion check and delete, export, the two PDFs).
     assert_eq!(secured.len(), 53, "{secured:?}");
     assert!(secured.contains(&"post /api/v1/borrower/orders/{orderNo}/cancel".to_owned()));
     assert!(secured.contains(&"post /api/v1/borrower/apply/agreement".to_owned()));

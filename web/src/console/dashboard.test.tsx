@@ -10,11 +10,11 @@ function days(): DashboardDay[] {
   const list: DashboardDay[] = [];
   for (let i = 0; i < 30; i += 1) {
     const date = new Date(Date.UTC(2026, 9, 27 + i)).toISOString().slice(0, 10);
-    list.push({ date, applications: 0, approvals: 0, paidOut: 0, repaid: 0, openLoans: 0, overdueLoans: 0, medianMinutesToPayout: null });
+    list.push({ date, applications: 0, approvals: 0, paidOut: 0, repaid: 0, openLoans: 0, overdueLoans: 0, complaints: 0, medianMinutesToPayout: null });
   }
   list[27] = { ...list[27]!, applications: 3, approvals: 2, paidOut: 1_940_000, openLoans: 1, medianMinutesToPayout: 90 };
   list[28] = { ...list[28]!, applications: 1, approvals: 1, paidOut: 3_880_000, repaid: 150_000, openLoans: 3, medianMinutesToPayout: 150 };
-  list[29] = { ...list[29]!, applications: 2, openLoans: 3, overdueLoans: 1 };
+  list[29] = { ...list[29]!, applications: 2, openLoans: 3, overdueLoans: 1, complaints: 4 };
   return list;
 }
 
@@ -32,6 +32,8 @@ describe('dashboard', () => {
     expect(screen.getByText('₹58,200 in 30 days')).toBeInTheDocument();
     expect(screen.getByRole('img', { name: 'Overdue share of open loans, daily for the last 30 days. Highest 33.3%.' })).toBeInTheDocument();
     expect(screen.getByText('Today: 33.3%')).toBeInTheDocument();
+    expect(screen.getByRole('img', { name: 'Complaints received, daily for the last 30 days. Highest 4.' })).toBeInTheDocument();
+    expect(screen.getByText('4 in 30 days')).toBeInTheDocument();
     // India's promise of money within 2 hours, drawn across the median chart.
     const median = screen.getByRole('img', { name: 'Median time from application to payout, daily for the last 30 days. Highest 2 h 30 min.' });
     expect(within(median as unknown as HTMLElement).getByText('Promise: 2 h 0 min')).toBeInTheDocument();
@@ -42,9 +44,9 @@ describe('dashboard', () => {
     const rows = within(screen.getByRole('table')).getAllByRole('row').slice(1);
     expect(rows).toHaveLength(30);
     expect([within(rows[0]!).getByRole('rowheader'), ...within(rows[0]!).getAllByRole('cell')].map((c) => c.textContent)).toEqual([
-      '25 Nov 2026', '2', '0', '₹0', '₹0', '3', '1 (33.3%)', '—',
+      '25 Nov 2026', '2', '0', '₹0', '₹0', '3', '1 (33.3%)', '4', '—',
     ]);
-    expect(within(rows[1]!).getAllByRole('cell').map((c) => c.textContent)).toEqual(['1', '1', '₹38,800', '₹1,500', '3', '0 (0.0%)', '2 h 30 min']);
+    expect(within(rows[1]!).getAllByRole('cell').map((c) => c.textContent)).toEqual(['1', '1', '₹38,800', '₹1,500', '3', '0 (0.0%)', '0', '2 h 30 min']);
   });
 
   it('switches market, and says so when the figures cannot be read', async () => {

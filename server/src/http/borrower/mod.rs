@@ -7,8 +7,8 @@ pub mod certification;
 pub mod loans;
 pub mod orders;
 pub mod servicing;
-pub mod telemetry;
 pub mod support;
+pub mod telemetry;
 
 use axum::Router;
 use axum::extract::DefaultBodyLimit;

@@ -32,6 +32,8 @@ pub struct DashboardDay {
     pub open_loans: i64,
     /// Of those, overdue (the overdue share is `overdueLoans / openLoans`).
     pub overdue_loans: i64,
+    /// Complaints received that day.
+    pub complaints: i64,
     /// The median minutes from application to payout of the loans paid out that day; null when none was.
     pub median_minutes_to_payout: Option<i64>,
 }
@@ -46,6 +48,7 @@ impl From<DayFigures> for DashboardDay {
             repaid: d.repaid,
             open_loans: d.open_loans,
             overdue_loans: d.overdue_loans,
+            complaints: d.complaints,
             median_minutes_to_payout: d.median_minutes_to_payout,
         }
     }

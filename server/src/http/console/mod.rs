@@ -5,8 +5,8 @@
 //! request without the session's `X-CSRF-Token`) and checks its roles through the capability (403 `forbidden`).
 
 pub mod auth;
-pub mod operators;
 pub mod dashboard;
+pub mod operators;
 pub mod payments;
 pub mod products;
 pub mod review;

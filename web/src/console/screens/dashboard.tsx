@@ -72,6 +72,7 @@ function Figures({ days, currency, market, t }: { days: DashboardDay[]; currency
     { title: t('dashboard.approvals'), values: days.map((d) => d.approvals), format: count, summary: t('dashboard.total', { value: count(sum(days, (d) => d.approvals)) }) },
     { title: t('dashboard.paidOut'), values: days.map((d) => d.paidOut), format: cash, summary: t('dashboard.total', { value: cash(sum(days, (d) => d.paidOut)) }) },
     { title: t('dashboard.repaid'), values: days.map((d) => d.repaid), format: cash, summary: t('dashboard.total', { value: cash(sum(days, (d) => d.repaid)) }) },
+    { title: t('dashboard.complaints'), values: days.map((d) => d.complaints), format: count, summary: t('dashboard.total', { value: count(sum(days, (d) => d.complaints)) }) },
   ];
   return (
     <>
@@ -98,7 +99,6 @@ function Figures({ days, currency, market, t }: { days: DashboardDay[]; currency
           label={label(t('dashboard.medianToPayout'), duration(maxOf(medians), t))}
         />
       </div>
-      <p className="muted">{t('dashboard.complaintsPending')}</p>
       <details className="dashboard-table">
         <summary>{t('dashboard.table')}</summary>
         <table className="table">
@@ -111,6 +111,7 @@ function Figures({ days, currency, market, t }: { days: DashboardDay[]; currency
               <th scope="col" className="num">{t('dashboard.repaid')}</th>
               <th scope="col" className="num">{t('dashboard.open')}</th>
               <th scope="col" className="num">{t('dashboard.overdue')}</th>
+              <th scope="col" className="num">{t('dashboard.complaints')}</th>
               <th scope="col" className="num">{t('dashboard.medianToPayout')}</th>
             </tr>
           </thead>
@@ -124,6 +125,7 @@ function Figures({ days, currency, market, t }: { days: DashboardDay[]; currency
                 <td className="num">{cash(d.repaid)}</td>
                 <td className="num">{count(d.openLoans)}</td>
                 <td className="num">{d.openLoans === 0 ? t('dashboard.none') : `${count(d.overdueLoans)} (${percent(share(d.overdueLoans, d.openLoans)!)})`}</td>
+                <td className="num">{count(d.complaints)}</td>
                 <td className="num">{d.medianMinutesToPayout == null ? t('dashboard.none') : duration(d.medianMinutesToPayout, t)}</td>
               </tr>
             ))}

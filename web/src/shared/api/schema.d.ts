@@ -26,6 +26,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/borrower/app-rating": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Score save: the borrower's rating of the app. */
+        post: operations["borrower_score_save"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/borrower/apply": {
         parameters: {
             query?: never;
@@ -133,6 +150,168 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/borrower/complaints": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The borrower's complaints, newest first. */
+        get: operations["borrower_complaints"];
+        put?: never;
+        /** Files a complaint with its text, optionally a loan and up to 3 uploaded images; answers its ticket number. */
+        post: operations["borrower_complaint_save"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/borrower/complaints/images": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Uploads a photo for the complaint being written: the body is the file itself (`Content-Type` `image/jpeg`,
+         *     `image/png`, `image/webp` or `application/octet-stream`; the content decides, never the type or a name). At most
+         *     5 MB; it must decode; it is re-encoded without metadata. At most 3 uploads wait for their complaint at once.
+         */
+        post: operations["borrower_complaint_image_upload"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/borrower/complaints/images/{imageId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One of the borrower's own images (uploaded, or of their complaints). */
+        get: operations["borrower_complaint_image"];
+        put?: never;
+        post?: never;
+        /** Removes an upload no complaint holds yet (the borrower changed their mind before sending). */
+        delete: operations["borrower_complaint_image_delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/borrower/complaints/init": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What the complaint form offers: the categories and the borrower's loans. */
+        get: operations["borrower_complaint_init"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/borrower/complaints/{ticketNo}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One of the borrower's complaints with the conversation and images. */
+        get: operations["borrower_complaint"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/borrower/complaints/{ticketNo}/score": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The borrower rates support's answer, once. */
+        post: operations["borrower_complaint_score"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/borrower/customer-service": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The customer-service screen: service phone and hours, WhatsApp with a prefilled message naming the open loan, the
+         *     grievance officer of the borrower's market, and the regulator's channel.
+         */
+        get: operations["borrower_customer_service"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/borrower/device": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Device: the model, OS and app version of the borrower's device (PRODUCT.md §2: nothing else). */
+        post: operations["borrower_device"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/borrower/device-token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Device-token upload: a push token of the borrower's device. */
+        post: operations["borrower_device_token"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/borrower/enums": {
         parameters: {
             query?: never;
@@ -170,6 +349,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/borrower/faq": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The FAQ index in the borrower's language (English for India, Indonesian for Indonesia), by category and position. */
+        get: operations["borrower_faq"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/borrower/home": {
         parameters: {
             query?: never;
@@ -181,6 +377,24 @@ export interface paths {
         get: operations["home"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/borrower/location": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whether the borrower has answered the location prompt. */
+        get: operations["borrower_location_status"];
+        put?: never;
+        /** Location: the borrower's one answer to the location prompt, with a coarse position (0.1°) only with consent. */
+        post: operations["borrower_location"];
         delete?: never;
         options?: never;
         head?: never;
@@ -450,7 +664,10 @@ export interface paths {
         put?: never;
         /**
          * Starts a payment for a repayment choice, priced now, with its instructions and a reference unique to it.
-         *     Idempotent on `Idempotency-Key`: a retry answers the same payment.
+         *     Idempotent on `Idempotency-Key`: a retry answers the same payment. A virtual account is created by the provider
+         *     before the payment is stored (the same account for a retry); Dragonpay answers its payment instructions (the
+         *     reference to quote, the amount, where to pay, the expiry). A provider down or slow is `503 provider_unavailable`
+         *     and stores nothing.
          */
         post: operations["borrower_create_payment"];
         delete?: never;
@@ -542,7 +759,8 @@ export interface paths {
         };
         /**
          * The payment types of the order's market, from the settings: India UPI and bank transfer to the collection
-         *     account; Indonesia a virtual account (its number comes with each payment).
+         *     account; Indonesia a virtual account (its number comes with each payment); Dragonpay where the settings offer it
+         *     (its reference and expiry come with each payment).
          */
         get: operations["borrower_payment_types"];
         put?: never;
@@ -676,6 +894,84 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/borrower/telemetry/buried-points": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Buried-point upload: a batch of UI events (the web client sends it with `navigator.sendBeacon` when the page
+         *     hides).
+         */
+        post: operations["borrower_buried_points"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/borrower/telemetry/errors": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Error info: a client error with its stack and route (the app's error boundary, `window.onerror`,
+         *     `unhandledrejection`).
+         */
+        post: operations["borrower_error_info"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/borrower/telemetry/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Event save: one business event. */
+        post: operations["borrower_event_save"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/borrower/verification-code": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sends a one-time code by SMS to the signed-in borrower's own phone, for a sensitive change (`bank_account`), under
+         *     the sign-in codes' limits (one a minute, ten a day per phone, counted together with sign-in codes). The code is
+         *     then sent with the change (`verificationCode`).
+         */
+        post: operations["send_verification_code"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/console/applications": {
         parameters: {
             query?: never;
@@ -705,6 +1001,184 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/console/complaint-images/{imageId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An image of a filed complaint (support, admin). */
+        get: operations["console_complaint_image"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/console/complaints": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Support's queue: complaints not closed (or all), oldest first, each with its age, status and whether it is past
+         *     the regulator's deadline (support, admin).
+         */
+        get: operations["console_complaints"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/console/complaints/{ticketNo}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A complaint with its conversation and images (support, admin). */
+        get: operations["console_complaint"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/console/complaints/{ticketNo}/close": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Closes a complaint (support, admin); audited. */
+        post: operations["console_complaint_close"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/console/complaints/{ticketNo}/reply": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Answers a complaint (support, admin): the reply joins the conversation and the complaint is `answered`; audited. */
+        post: operations["console_complaint_reply"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/console/contact-messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The marketing site's contact messages, newest first (support, admin). */
+        get: operations["console_contact_messages"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/console/contact-messages/{id}/handled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Marks a contact message handled (support, admin), once: the first mark stands. */
+        post: operations["console_contact_message_handled"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/console/dashboard": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The dashboard of a market: the last 30 days' applications, approvals, payouts, repayments, overdue share and
+         *     median time to payout (admins).
+         */
+        get: operations["console_dashboard"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/console/faq": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every FAQ entry of both languages (admin). */
+        get: operations["console_faq"];
+        put?: never;
+        /** Adds an FAQ entry (admin); audited. */
+        post: operations["console_faq_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/console/faq/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Changes an FAQ entry (admin); audited with before and after. */
+        put: operations["console_faq_update"];
+        post?: never;
+        /** Removes an FAQ entry (admin); audited with what it said. */
+        delete: operations["console_faq_delete"];
         options?: never;
         head?: never;
         patch?: never;
@@ -758,6 +1232,95 @@ export interface paths {
         /** The signed-in operator and their roles. */
         get: operations["console_me"];
         put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/console/operators": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every operator, by username (admin). */
+        get: operations["console_operators"];
+        put?: never;
+        /** Creates an operator with roles and an initial password (admin). */
+        post: operations["console_create_operator"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/console/operators/{id}/disable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Disables an operator and ends all their sessions at once (admin). Oneself and the last enabled admin cannot be
+         *     disabled.
+         */
+        post: operations["console_disable_operator"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/console/operators/{id}/enable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Enables a disabled operator (admin). */
+        post: operations["console_enable_operator"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/console/operators/{id}/password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Sets a new password and ends all the operator's sessions (admin). */
+        post: operations["console_reset_operator_password"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/console/operators/{id}/roles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Replaces an operator's roles (admin). Dropping one's own admin role, or the last enabled admin's, is refused. */
+        put: operations["console_operator_roles"];
         post?: never;
         delete?: never;
         options?: never;
@@ -914,6 +1477,81 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/console/products": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every product, offered or not, India's first (admin). */
+        get: operations["console_products"];
+        put?: never;
+        /**
+         * Creates a product (admin), checked against the rules and the caps; a cap it would break is named in the field
+         *     error (`interest` or `lateCharge`).
+         */
+        post: operations["console_create_product"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/console/products/{code}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Replaces a product's definition with a new version (admin): only new applications see it. Market and currency
+         *     cannot change.
+         */
+        put: operations["console_edit_product"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/console/products/{code}/disable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Stops offering a product to new applications (admin); orders already made keep it. */
+        post: operations["console_disable_product"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/console/products/{code}/enable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Offers a disabled product again (admin), if it passes today's caps. */
+        post: operations["console_enable_product"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/site/contact-messages": {
         parameters: {
             query?: never;
@@ -1028,6 +1666,12 @@ export interface components {
              * @description Epoch milliseconds: when the borrower confirmed (in a preview: now).
              */
             acceptedAt: number;
+            /**
+             * @description What the agreement says, whatever the language: the hex SHA-256 of the KFS's hash and the borrower as named.
+             *     The borrower app sends the preview's with confirm (`agreementHash`); the server freezes only an agreement with
+             *     the same one.
+             */
+            agreementHash: string;
             borrower: components["schemas"]["AgreementBorrower"];
             clauses: components["schemas"]["Clause"][];
             /** @description The accepted KFS (docs/MONEY.md §8). */
@@ -1053,6 +1697,16 @@ export interface components {
             min: number;
             /** Format: int64 */
             step: number;
+        };
+        AppRatingRequest: {
+            /** @description At most 500 characters. */
+            comment?: string;
+            /**
+             * Format: int64
+             * @description 1 to 5.
+             * @example 5
+             */
+            score: number;
         };
         /**
          * Format: int64
@@ -1128,6 +1782,10 @@ export interface components {
              */
             total: number;
         };
+        BuriedPointsRequest: {
+            /** @description 1 to 50 events. */
+            events: components["schemas"]["EventRequest"][] | null;
+        };
         /** @description What the server did with a verified callback. */
         CallbackView: {
             /**
@@ -1137,6 +1795,11 @@ export interface components {
              * @example confirmed
              */
             outcome: string;
+        };
+        CategoryView: {
+            code: string;
+            /** @description In the borrower's language. */
+            label: string;
         };
         /**
          * @description Whether a certification step is saved.
@@ -1206,7 +1869,108 @@ export interface components {
             /** Format: int64 */
             resendSeconds: number;
         };
+        ComplaintDetailView: components["schemas"]["ComplaintSummary"] & {
+            /** @description The regulator's channel of the complaint's market; the app shows it when `overdue`. */
+            escalation: components["schemas"]["EscalationView"];
+            images: components["schemas"]["ImageView"][];
+            /** @description The complaint's text first, then the replies, oldest first. */
+            messages: components["schemas"]["ComplaintMessageView"][];
+            scoreComment: string | null;
+        };
+        ComplaintInitView: {
+            categories: components["schemas"]["CategoryView"][];
+            /** @description The borrower's loans, newest first, to attach one. */
+            loans: components["schemas"]["LoanChoiceView"][];
+            /**
+             * Format: int64
+             * @description Bytes an image may have (5 MB).
+             */
+            maxImageBytes: number;
+            /**
+             * Format: int64
+             * @description Images a complaint takes (3).
+             */
+            maxImages: number;
+        };
+        ComplaintMessageView: {
+            /** @description `borrower` or `support`. */
+            author: components["schemas"]["MessageAuthor"];
+            body: string;
+            /**
+             * Format: int64
+             * @description Epoch milliseconds.
+             */
+            createdAt: number;
+        };
+        ComplaintSaveRequest: {
+            /**
+             * @description One of init's category codes.
+             * @example repayment
+             */
+            category: string;
+            /** @description 10 to 2000 characters. */
+            description: string;
+            /** @description Up to 3 ids of the borrower's uploads (`POST /complaints/images`). */
+            imageIds?: string[];
+            /** @description One of the borrower's orders, or none. */
+            orderNo?: string;
+        };
+        ComplaintScoreRequest: {
+            /** @description At most 500 characters. */
+            comment?: string;
+            /**
+             * Format: int64
+             * @description 1 to 5.
+             * @example 5
+             */
+            score: number;
+        };
+        /**
+         * @description A complaint's state.
+         * @enum {string}
+         */
+        ComplaintStatus: "open" | "answered" | "closed";
+        ComplaintSummary: {
+            category: string;
+            /** @description In the borrower's language. */
+            categoryLabel: string;
+            /**
+             * Format: int64
+             * @description Epoch milliseconds.
+             */
+            createdAt: number;
+            market: components["schemas"]["Market"];
+            orderNo: string | null;
+            /** @description Not closed after `resolveBy`: the borrower may escalate to the regulator's channel. */
+            overdue: boolean;
+            /**
+             * Format: date
+             * @description The market's business date it was received.
+             */
+            receivedOn: string;
+            /**
+             * Format: date
+             * @description The last day to resolve it: 30 days (India) or 20 working days (Indonesia) after it was received.
+             */
+            resolveBy: string;
+            /**
+             * Format: int64
+             * @description The borrower's score of the answer, 1 to 5, once given.
+             */
+            score: number | null;
+            /** @description `open` (waiting for support), `answered` or `closed`. */
+            status: components["schemas"]["ComplaintStatus"];
+            /** @description E.g. `CP-261125-7F3K9Q`, shown to the borrower at once. */
+            ticketNo: string;
+            /** Format: int64 */
+            updatedAt: number;
+        };
         ConfirmRequest: {
+            /**
+             * @description The `agreementHash` of the agreement the borrower read (`POST /apply/agreement`); another than the one the
+             *     server would freeze now (the borrower's particulars changed since) is a 422 on `agreementHash`: read it again.
+             */
+            agreementHash: string;
             /**
              * Format: int64
              * @description Minor units.
@@ -1267,6 +2031,51 @@ export interface components {
             /** @description True for reviewers: ID and account numbers in full, and this view was written to the audit trail. */
             unmasked: boolean;
         };
+        /** @description A product as admins see it. */
+        ConsoleProductView: {
+            amount: components["schemas"]["AmountRangeView"];
+            code: string;
+            /** Format: int32 */
+            coolingOffDays: number;
+            currency: components["schemas"]["Currency"];
+            /** @description The whole definition (docs/MONEY.md §7 as JSON): what an edit sends back, changed. */
+            definition: Record<string, never>;
+            /** @description False when disabled: not offered to new applications. */
+            enabled: boolean;
+            interest: components["schemas"]["Interest"];
+            market: components["schemas"]["Market"];
+            name: string;
+            sample: null | components["schemas"]["ConsoleSample"];
+            terms: components["schemas"]["TermView"][];
+            /**
+             * Format: int64
+             * @description Epoch milliseconds.
+             */
+            updatedAt: number;
+            /**
+             * Format: int64
+             * @description The version on offer; an edit writes the next one, and orders keep the one they were made on.
+             */
+            version: number;
+        };
+        ConsoleSample: {
+            /**
+             * Format: int64
+             * @description Minor units.
+             */
+            amount: number;
+            /**
+             * Format: int64
+             * @description Hundredths of a percent.
+             */
+            apr: number;
+            aprDisplay: string;
+            /** @description Indonesia: the OJK daily cap it is checked against, e.g. `0.3%`; null in India. */
+            dailyCap: string | null;
+            /** @description Indonesia: interest plus fees a day as a share of the principal, e.g. `0.25%`; null in India. */
+            dailyCost: string | null;
+            termCode: string;
+        };
         ConsoleTimelineEntry: {
             /** @description `borrower`, `operator` or `system`. */
             actor: string;
@@ -1312,11 +2121,69 @@ export interface components {
              */
             telephone: string;
         };
+        ContactMessageView: {
+            company: string | null;
+            /**
+             * Format: int64
+             * @description Epoch milliseconds.
+             */
+            createdAt: number;
+            email: string | null;
+            handled: boolean;
+            /**
+             * Format: int64
+             * @description Epoch milliseconds.
+             */
+            handledAt: number | null;
+            /** @description The operator's id. */
+            handledBy: string | null;
+            id: string;
+            message: string;
+            name: string;
+            /** @description How to answer: `email` when the visitor gave one, else `phone`. */
+            replyChannel: string;
+            /** @description The address or number to answer at. */
+            replyTo: string;
+            telephone: string;
+        };
+        CreateOperatorRequest: {
+            /** @description At least 12 characters. */
+            password: string;
+            /**
+             * @description One or more of `admin`, `reviewer`, `finance`, `support`.
+             * @example [
+             *       "reviewer"
+             *     ]
+             */
+            roles: string[];
+            /**
+             * @description Letters, digits, `.`, `_`, `-`; lower-cased; unique.
+             * @example priya
+             */
+            username: string;
+        };
         /**
          * @description ISO 4217 currency; both have 100 minor units to the major unit.
          * @enum {string}
          */
         Currency: "INR" | "IDR";
+        CustomerServiceView: {
+            email: string;
+            /** @description Where to escalate a complaint not resolved in time. */
+            escalation: components["schemas"]["EscalationView"];
+            grievanceOfficer: components["schemas"]["GrievanceOfficer"];
+            lenderName: string;
+            market: components["schemas"]["Market"];
+            /** @description The borrower's open loan, if any. */
+            openOrderNo: string | null;
+            /** @description In the market's language. */
+            serviceHours: string;
+            /** @description Dial as shown (`tel:` link). */
+            servicePhone: string;
+            whatsappNumber: string;
+            /** @description `https://wa.me/<digits>?text=…`, the text naming the borrower's open loan when there is one. */
+            whatsappUrl: string;
+        };
         /**
          * @description The daily cost of an Indonesian loan as OJK's cap measures it: interest plus fees, per day of the loan, as a share
          *     of the principal, beside the cap in force for the loan's disbursal date and tenor (docs/MONEY.md §5).
@@ -1337,6 +2204,59 @@ export interface components {
             perDay: components["schemas"]["Money"];
             /** @description `cost` per day as a share of the principal, rounded up to the rate's last digit so it never understates. */
             rate: components["schemas"]["Rate"];
+        };
+        DashboardDay: {
+            /**
+             * Format: int64
+             * @description Orders placed that day.
+             */
+            applications: number;
+            /**
+             * Format: int64
+             * @description Orders approved that day.
+             */
+            approvals: number;
+            /**
+             * Format: int64
+             * @description Complaints received that day.
+             */
+            complaints: number;
+            /**
+             * Format: date
+             * @description The market's calendar day.
+             */
+            date: string;
+            /**
+             * Format: int64
+             * @description The median minutes from application to payout of the loans paid out that day; null when none was.
+             */
+            medianMinutesToPayout?: number | null;
+            /**
+             * Format: int64
+             * @description Loans paid out and not ended at the day's end.
+             */
+            openLoans: number;
+            /**
+             * Format: int64
+             * @description Of those, overdue (the overdue share is `overdueLoans / openLoans`).
+             */
+            overdueLoans: number;
+            /**
+             * Format: int64
+             * @description Minor units paid out (net), by business date.
+             */
+            paidOut: number;
+            /**
+             * Format: int64
+             * @description Minor units received from borrowers, by business date.
+             */
+            repaid: number;
+        };
+        DashboardView: {
+            currency: components["schemas"]["Currency"];
+            /** @description 30 days, oldest first, the last one today (the market's business date). */
+            days: components["schemas"]["DashboardDay"][];
+            market: components["schemas"]["Market"];
         };
         /**
          * @description Everything the product holds about the borrower, decrypted for them, as one JSON document. Each section is a
@@ -1368,18 +2288,8 @@ export interface components {
             /** @description The order's status after the decision. */
             status: components["schemas"]["OrderState"];
         };
-        /** @description What a deletion did. */
         Deleted: {
-            /**
-             * Format: int64
-             * @description Epoch milliseconds.
-             */
-            deletedAt: number;
-            /**
-             * Format: int64
-             * @description Sessions ended, the caller's included.
-             */
-            sessionsRevoked: number;
+            deleted: boolean;
         };
         /**
          * @description Why an account cannot be deleted now.
@@ -1398,6 +2308,24 @@ export interface components {
              * @description What is owed today in minor units, from the money engine (zero unless `money_outstanding`).
              */
             outstanding: number;
+        };
+        /** @description The device: model, OS and app version, nothing else. */
+        DeviceRequest: {
+            /** @example 1.4.0 */
+            appVersion: string | null;
+            /** @example Pixel 7 */
+            model: string | null;
+            /** @example Android 14 */
+            os: string | null;
+        };
+        DeviceTokenRequest: {
+            /**
+             * @description `web`, `android` or `ios`.
+             * @example android
+             */
+            platform: string | null;
+            /** @description The push service's token, at most 512 printable characters. */
+            token: string | null;
         };
         DigitRange: {
             /** Format: int32 */
@@ -1487,6 +2415,12 @@ export interface components {
                  * @description Epoch milliseconds: when the borrower confirmed (in a preview: now).
                  */
                 acceptedAt: number;
+                /**
+                 * @description What the agreement says, whatever the language: the hex SHA-256 of the KFS's hash and the borrower as named.
+                 *     The borrower app sends the preview's with confirm (`agreementHash`); the server freezes only an agreement with
+                 *     the same one.
+                 */
+                agreementHash: string;
                 borrower: components["schemas"]["AgreementBorrower"];
                 clauses: components["schemas"]["Clause"][];
                 /** @description The accepted KFS (docs/MONEY.md §8). */
@@ -1588,6 +2522,49 @@ export interface components {
             msg: string;
         };
         /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
+        Envelope_ComplaintDetailView: {
+            /**
+             * Format: int32
+             * @description Always 0 on success.
+             */
+            code: number;
+            data: components["schemas"]["ComplaintSummary"] & {
+                /** @description The regulator's channel of the complaint's market; the app shows it when `overdue`. */
+                escalation: components["schemas"]["EscalationView"];
+                images: components["schemas"]["ImageView"][];
+                /** @description The complaint's text first, then the replies, oldest first. */
+                messages: components["schemas"]["ComplaintMessageView"][];
+                scoreComment: string | null;
+            };
+            /** @description Always `ok` on success. */
+            msg: string;
+        };
+        /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
+        Envelope_ComplaintInitView: {
+            /**
+             * Format: int32
+             * @description Always 0 on success.
+             */
+            code: number;
+            data: {
+                categories: components["schemas"]["CategoryView"][];
+                /** @description The borrower's loans, newest first, to attach one. */
+                loans: components["schemas"]["LoanChoiceView"][];
+                /**
+                 * Format: int64
+                 * @description Bytes an image may have (5 MB).
+                 */
+                maxImageBytes: number;
+                /**
+                 * Format: int64
+                 * @description Images a complaint takes (3).
+                 */
+                maxImages: number;
+            };
+            /** @description Always `ok` on success. */
+            msg: string;
+        };
+        /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
         Envelope_ConfirmedView: {
             /**
              * Format: int32
@@ -1648,6 +2625,43 @@ export interface components {
             msg: string;
         };
         /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
+        Envelope_ConsoleProductView: {
+            /**
+             * Format: int32
+             * @description Always 0 on success.
+             */
+            code: number;
+            /** @description A product as admins see it. */
+            data: {
+                amount: components["schemas"]["AmountRangeView"];
+                code: string;
+                /** Format: int32 */
+                coolingOffDays: number;
+                currency: components["schemas"]["Currency"];
+                /** @description The whole definition (docs/MONEY.md §7 as JSON): what an edit sends back, changed. */
+                definition: Record<string, never>;
+                /** @description False when disabled: not offered to new applications. */
+                enabled: boolean;
+                interest: components["schemas"]["Interest"];
+                market: components["schemas"]["Market"];
+                name: string;
+                sample: null | components["schemas"]["ConsoleSample"];
+                terms: components["schemas"]["TermView"][];
+                /**
+                 * Format: int64
+                 * @description Epoch milliseconds.
+                 */
+                updatedAt: number;
+                /**
+                 * Format: int64
+                 * @description The version on offer; an edit writes the next one, and orders keep the one they were made on.
+                 */
+                version: number;
+            };
+            /** @description Always `ok` on success. */
+            msg: string;
+        };
+        /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
         Envelope_ContactMessageCreated: {
             /**
              * Format: int32
@@ -1661,6 +2675,49 @@ export interface components {
                  */
                 createdAt: number;
                 id: string;
+            };
+            /** @description Always `ok` on success. */
+            msg: string;
+        };
+        /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
+        Envelope_CustomerServiceView: {
+            /**
+             * Format: int32
+             * @description Always 0 on success.
+             */
+            code: number;
+            data: {
+                email: string;
+                /** @description Where to escalate a complaint not resolved in time. */
+                escalation: components["schemas"]["EscalationView"];
+                grievanceOfficer: components["schemas"]["GrievanceOfficer"];
+                lenderName: string;
+                market: components["schemas"]["Market"];
+                /** @description The borrower's open loan, if any. */
+                openOrderNo: string | null;
+                /** @description In the market's language. */
+                serviceHours: string;
+                /** @description Dial as shown (`tel:` link). */
+                servicePhone: string;
+                whatsappNumber: string;
+                /** @description `https://wa.me/<digits>?text=…`, the text naming the borrower's open loan when there is one. */
+                whatsappUrl: string;
+            };
+            /** @description Always `ok` on success. */
+            msg: string;
+        };
+        /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
+        Envelope_DashboardView: {
+            /**
+             * Format: int32
+             * @description Always 0 on success.
+             */
+            code: number;
+            data: {
+                currency: components["schemas"]["Currency"];
+                /** @description 30 days, oldest first, the last one today (the market's business date). */
+                days: components["schemas"]["DashboardDay"][];
+                market: components["schemas"]["Market"];
             };
             /** @description Always `ok` on success. */
             msg: string;
@@ -1715,18 +2772,8 @@ export interface components {
              * @description Always 0 on success.
              */
             code: number;
-            /** @description What a deletion did. */
             data: {
-                /**
-                 * Format: int64
-                 * @description Epoch milliseconds.
-                 */
-                deletedAt: number;
-                /**
-                 * Format: int64
-                 * @description Sessions ended, the caller's included.
-                 */
-                sessionsRevoked: number;
+                deleted: boolean;
             };
             /** @description Always `ok` on success. */
             msg: string;
@@ -1855,6 +2902,61 @@ export interface components {
             msg: string;
         };
         /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
+        Envelope_FaqDeleted: {
+            /**
+             * Format: int32
+             * @description Always 0 on success.
+             */
+            code: number;
+            data: {
+                deleted: boolean;
+                id: string;
+            };
+            /** @description Always `ok` on success. */
+            msg: string;
+        };
+        /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
+        Envelope_FaqView: {
+            /**
+             * Format: int32
+             * @description Always 0 on success.
+             */
+            code: number;
+            data: {
+                answer: string;
+                /** @description `apply`, `repay` or `account`. */
+                category: string;
+                id: string;
+                /** @description `en` or `id`. */
+                lang: string;
+                /** Format: int64 */
+                position: number;
+                question: string;
+                /**
+                 * Format: int64
+                 * @description Epoch milliseconds.
+                 */
+                updatedAt: number;
+            };
+            /** @description Always `ok` on success. */
+            msg: string;
+        };
+        /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
+        Envelope_HandledView: {
+            /**
+             * Format: int32
+             * @description Always 0 on success.
+             */
+            code: number;
+            data: {
+                id: string;
+                /** @description True when this request marked it; false when another operator had already. */
+                markedNow: boolean;
+            };
+            /** @description Always `ok` on success. */
+            msg: string;
+        };
+        /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
         Envelope_HomeView: {
             /**
              * Format: int32
@@ -1871,6 +2973,30 @@ export interface components {
                 phoneMasked: string;
                 products: components["schemas"]["ProductView"][];
                 reasons: components["schemas"]["Reason"][];
+            };
+            /** @description Always `ok` on success. */
+            msg: string;
+        };
+        /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
+        Envelope_ImageView: {
+            /**
+             * Format: int32
+             * @description Always 0 on success.
+             */
+            code: number;
+            data: {
+                /** @description `image/jpeg`, `image/png` or `image/webp`: the format found in the content. */
+                contentType: string;
+                /** Format: int64 */
+                height: number;
+                imageId: string;
+                /**
+                 * Format: int64
+                 * @description Bytes after re-encoding.
+                 */
+                size: number;
+                /** Format: int64 */
+                width: number;
             };
             /** @description Always `ok` on success. */
             msg: string;
@@ -2025,6 +3151,36 @@ export interface components {
             msg: string;
         };
         /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
+        Envelope_LocationSaved: {
+            /**
+             * Format: int32
+             * @description Always 0 on success.
+             */
+            code: number;
+            data: {
+                /** @description False when an answer was stored already: the first one stands. */
+                recorded: boolean;
+            };
+            /** @description Always `ok` on success. */
+            msg: string;
+        };
+        /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
+        Envelope_LocationStatusView: {
+            /**
+             * Format: int32
+             * @description Always 0 on success.
+             */
+            code: number;
+            data: {
+                /** @description The borrower has answered the prompt (the app asks only when false). */
+                asked: boolean;
+                /** @description The answer was yes. */
+                granted: boolean;
+            };
+            /** @description Always `ok` on success. */
+            msg: string;
+        };
+        /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
         Envelope_LoggedIn: {
             /**
              * Format: int32
@@ -2061,6 +3217,30 @@ export interface components {
                 /** Format: int64 */
                 resendSeconds: number;
                 voiceCodeOffered: boolean;
+            };
+            /** @description Always `ok` on success. */
+            msg: string;
+        };
+        /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
+        Envelope_OperatorAccountView: {
+            /**
+             * Format: int32
+             * @description Always 0 on success.
+             */
+            code: number;
+            data: {
+                /**
+                 * Format: int64
+                 * @description Epoch milliseconds.
+                 */
+                createdAt: number;
+                /** @description False when disabled: cannot sign in, no live session. */
+                enabled: boolean;
+                id: string;
+                /** @description True while locked out after wrong passwords. */
+                locked: boolean;
+                roles: components["schemas"]["Role"][];
+                username: string;
             };
             /** @description Always `ok` on success. */
             msg: string;
@@ -2223,9 +3403,13 @@ export interface components {
                 licence: string;
                 /** @enum {string} */
                 market: "IN" | "ID";
+                /** @description The site's payout-speed claim, a sentence in the market's language; empty: none is made. */
+                payoutClaim: string;
                 servicePhone: string;
                 /** @description `#rrggbb` */
                 themeBackgroundColor: string;
+                /** @description The site's claim about its users, a sentence; empty: none is made. */
+                usersClaim: string;
                 whatsappNumber: string;
             };
             /** @description Always `ok` on success. */
@@ -2292,6 +3476,19 @@ export interface components {
             msg: string;
         };
         /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
+        Envelope_Saved: {
+            /**
+             * Format: int32
+             * @description Always 0 on success.
+             */
+            code: number;
+            data: {
+                saved: boolean;
+            };
+            /** @description Always `ok` on success. */
+            msg: string;
+        };
+        /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
         Envelope_StepView: {
             /**
              * Format: int32
@@ -2303,6 +3500,34 @@ export interface components {
                 data: null | components["schemas"]["StepFields"];
                 next?: null | components["schemas"]["Step"];
                 step: components["schemas"]["Step"];
+            };
+            /** @description Always `ok` on success. */
+            msg: string;
+        };
+        /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
+        Envelope_Stored: {
+            /**
+             * Format: int32
+             * @description Always 0 on success.
+             */
+            code: number;
+            data: {
+                /** @description How many rows were stored. */
+                stored: number;
+            };
+            /** @description Always `ok` on success. */
+            msg: string;
+        };
+        /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
+        Envelope_SupportComplaintView: {
+            /**
+             * Format: int32
+             * @description Always 0 on success.
+             */
+            code: number;
+            data: components["schemas"]["ComplaintDetailView"] & {
+                /** @description The borrower's phone, masked. */
+                phoneMasked: string | null;
             };
             /** @description Always `ok` on success. */
             msg: string;
@@ -2336,6 +3561,148 @@ export interface components {
             msg: string;
         };
         /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
+        Envelope_Vec_ComplaintSummary: {
+            /**
+             * Format: int32
+             * @description Always 0 on success.
+             */
+            code: number;
+            data: {
+                category: string;
+                /** @description In the borrower's language. */
+                categoryLabel: string;
+                /**
+                 * Format: int64
+                 * @description Epoch milliseconds.
+                 */
+                createdAt: number;
+                market: components["schemas"]["Market"];
+                orderNo: string | null;
+                /** @description Not closed after `resolveBy`: the borrower may escalate to the regulator's channel. */
+                overdue: boolean;
+                /**
+                 * Format: date
+                 * @description The market's business date it was received.
+                 */
+                receivedOn: string;
+                /**
+                 * Format: date
+                 * @description The last day to resolve it: 30 days (India) or 20 working days (Indonesia) after it was received.
+                 */
+                resolveBy: string;
+                /**
+                 * Format: int64
+                 * @description The borrower's score of the answer, 1 to 5, once given.
+                 */
+                score: number | null;
+                /** @description `open` (waiting for support), `answered` or `closed`. */
+                status: components["schemas"]["ComplaintStatus"];
+                /** @description E.g. `CP-261125-7F3K9Q`, shown to the borrower at once. */
+                ticketNo: string;
+                /** Format: int64 */
+                updatedAt: number;
+            }[];
+            /** @description Always `ok` on success. */
+            msg: string;
+        };
+        /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
+        Envelope_Vec_ConsoleProductView: {
+            /**
+             * Format: int32
+             * @description Always 0 on success.
+             */
+            code: number;
+            data: {
+                amount: components["schemas"]["AmountRangeView"];
+                code: string;
+                /** Format: int32 */
+                coolingOffDays: number;
+                currency: components["schemas"]["Currency"];
+                /** @description The whole definition (docs/MONEY.md §7 as JSON): what an edit sends back, changed. */
+                definition: Record<string, never>;
+                /** @description False when disabled: not offered to new applications. */
+                enabled: boolean;
+                interest: components["schemas"]["Interest"];
+                market: components["schemas"]["Market"];
+                name: string;
+                sample: null | components["schemas"]["ConsoleSample"];
+                terms: components["schemas"]["TermView"][];
+                /**
+                 * Format: int64
+                 * @description Epoch milliseconds.
+                 */
+                updatedAt: number;
+                /**
+                 * Format: int64
+                 * @description The version on offer; an edit writes the next one, and orders keep the one they were made on.
+                 */
+                version: number;
+            }[];
+            /** @description Always `ok` on success. */
+            msg: string;
+        };
+        /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
+        Envelope_Vec_ContactMessageView: {
+            /**
+             * Format: int32
+             * @description Always 0 on success.
+             */
+            code: number;
+            data: {
+                company: string | null;
+                /**
+                 * Format: int64
+                 * @description Epoch milliseconds.
+                 */
+                createdAt: number;
+                email: string | null;
+                handled: boolean;
+                /**
+                 * Format: int64
+                 * @description Epoch milliseconds.
+                 */
+                handledAt: number | null;
+                /** @description The operator's id. */
+                handledBy: string | null;
+                id: string;
+                message: string;
+                name: string;
+                /** @description How to answer: `email` when the visitor gave one, else `phone`. */
+                replyChannel: string;
+                /** @description The address or number to answer at. */
+                replyTo: string;
+                telephone: string;
+            }[];
+            /** @description Always `ok` on success. */
+            msg: string;
+        };
+        /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
+        Envelope_Vec_FaqView: {
+            /**
+             * Format: int32
+             * @description Always 0 on success.
+             */
+            code: number;
+            data: {
+                answer: string;
+                /** @description `apply`, `repay` or `account`. */
+                category: string;
+                id: string;
+                /** @description `en` or `id`. */
+                lang: string;
+                /** Format: int64 */
+                position: number;
+                question: string;
+                /**
+                 * Format: int64
+                 * @description Epoch milliseconds.
+                 */
+                updatedAt: number;
+            }[];
+            /** @description Always `ok` on success. */
+            msg: string;
+        };
+        /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
         Envelope_Vec_InstructionsView: {
             /**
              * Format: int32
@@ -2348,6 +3715,14 @@ export interface components {
                 bankCode: string | null;
                 /** @description `bank_transfer`: the collection account. */
                 bankName: string | null;
+                /** @description `dragonpay`: where the payment's reference can be paid (outlets, banks); empty for the other types. */
+                channels: string[];
+                /**
+                 * Format: int64
+                 * @description On a payment whose instructions expire (a virtual account, a Dragonpay reference): when, epoch milliseconds;
+                 *     null otherwise.
+                 */
+                expiresAt: number | null;
                 ifsc: string | null;
                 method: components["schemas"]["PaymentMethod"];
                 /** @description Who the money goes to. */
@@ -2402,6 +3777,30 @@ export interface components {
                 route: string;
                 /** @description The label in the request's language. */
                 title: string;
+            }[];
+            /** @description Always `ok` on success. */
+            msg: string;
+        };
+        /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
+        Envelope_Vec_OperatorAccountView: {
+            /**
+             * Format: int32
+             * @description Always 0 on success.
+             */
+            code: number;
+            data: {
+                /**
+                 * Format: int64
+                 * @description Epoch milliseconds.
+                 */
+                createdAt: number;
+                /** @description False when disabled: cannot sign in, no live session. */
+                enabled: boolean;
+                id: string;
+                /** @description True while locked out after wrong passwords. */
+                locked: boolean;
+                roles: components["schemas"]["Role"][];
+                username: string;
             }[];
             /** @description Always `ok` on success. */
             msg: string;
@@ -2546,6 +3945,23 @@ export interface components {
             msg: string;
         };
         /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
+        Envelope_Vec_QueuedComplaint: {
+            /**
+             * Format: int32
+             * @description Always 0 on success.
+             */
+            code: number;
+            data: (components["schemas"]["ComplaintSummary"] & {
+                /**
+                 * Format: int64
+                 * @description Whole seconds since it was filed.
+                 */
+                ageSeconds: number;
+            })[];
+            /** @description Always `ok` on success. */
+            msg: string;
+        };
+        /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
         Envelope_Vec_QueuedPaymentView: {
             /**
              * Format: int32
@@ -2584,7 +4000,48 @@ export interface components {
          * @description The stable `code` of an error answer (docs/API-BORROWER.md); `msg` is its text in the request's language.
          * @enum {string}
          */
-        ErrorCode: "bad_request" | "code_invalid" | "code_expired" | "unauthorized" | "not_eligible" | "not_found" | "method_not_allowed" | "certification_out_of_order" | "certification_incomplete" | "open_order_exists" | "kfs_changed" | "idempotency_key_reused" | "payload_too_large" | "unsupported_media_type" | "validation_failed" | "cap_exceeded" | "rate_limited" | "code_resend_too_soon" | "daily_limit_reached" | "code_attempts_exceeded" | "cross_site_request" | "invalid_transition" | "internal" | "code_delivery_failed" | "credentials_invalid" | "operator_locked" | "forbidden" | "csrf_token_invalid" | "choice_unavailable" | "payment_not_open" | "utr_already_used" | "already_rated" | "money_outstanding";
+        ErrorCode: "bad_request" | "code_invalid" | "code_expired" | "unauthorized" | "not_eligible" | "not_found" | "method_not_allowed" | "certification_out_of_order" | "certification_incomplete" | "open_order_exists" | "kfs_changed" | "idempotency_key_reused" | "payload_too_large" | "unsupported_media_type" | "validation_failed" | "cap_exceeded" | "rate_limited" | "code_resend_too_soon" | "daily_limit_reached" | "code_attempts_exceeded" | "cross_site_request" | "invalid_transition" | "internal" | "code_delivery_failed" | "credentials_invalid" | "operator_locked" | "forbidden" | "csrf_token_invalid" | "choice_unavailable" | "payment_not_open" | "utr_already_used" | "already_rated" | "own_admin_account" | "last_admin" | "provider_unavailable" | "complaint_not_answered" | "complaint_closed" | "money_outstanding";
+        /** @description A client error. */
+        ErrorInfoRequest: {
+            /**
+             * Format: int64
+             * @description Epoch ms on the device.
+             */
+            at?: number;
+            /** @description What was thrown, at most 1,000 characters. */
+            message: string | null;
+            /** @description The app's route, at most 200 characters. */
+            route?: string;
+            /** @description Its stack, at most 8,000 characters. */
+            stack?: string;
+        };
+        /** @description The regulator's channel a borrower may take an unresolved complaint to. */
+        EscalationView: {
+            /** @description RBI's Complaint Management System (India) or Kontak OJK 157 (Indonesia). */
+            name: string;
+            phone: string;
+            url: string;
+        };
+        /** @description One UI or business event. */
+        EventRequest: {
+            /**
+             * Format: int64
+             * @description When it happened on the device, epoch ms; the server's time when missing.
+             */
+            at?: number;
+            /**
+             * @description 1 to 64 of `a-z`, `0-9`, `.`, `_`, `:`, `-`, e.g. `home.apply:tap`.
+             * @example home.apply:tap
+             */
+            name: string | null;
+            /** @description At most 20 properties, each a string, number or boolean; 2 KB as JSON. */
+            props: Record<string, never>;
+            /**
+             * @description The app's route, at most 200 characters.
+             * @example /app/home
+             */
+            route?: string;
+        };
         ExtendedInfo: {
             consent: boolean;
             contact1Name: string;
@@ -2647,6 +4104,47 @@ export interface components {
             /** @description The schedule once the fee is paid: this installment and the later ones moved by `days`, the amounts unchanged. */
             revisedSchedule: components["schemas"]["RevisedInstallment"][];
         };
+        FaqDeleted: {
+            deleted: boolean;
+            id: string;
+        };
+        FaqView: {
+            answer: string;
+            /** @description `apply`, `repay` or `account`. */
+            category: string;
+            id: string;
+            /** @description `en` or `id`. */
+            lang: string;
+            /** Format: int64 */
+            position: number;
+            question: string;
+            /**
+             * Format: int64
+             * @description Epoch milliseconds.
+             */
+            updatedAt: number;
+        };
+        FaqWriteRequest: {
+            /** @description At most 3000 characters. */
+            answer: string;
+            /**
+             * @description `apply`, `repay` or `account`.
+             * @example repay
+             */
+            category: string;
+            /**
+             * @description `en` (India) or `id` (Indonesia).
+             * @example en
+             */
+            lang: string;
+            /**
+             * Format: int64
+             * @description Order within the category, 0 to 10000 (default 1).
+             */
+            position?: number;
+            /** @description At most 300 characters. */
+            question: string;
+        };
         /** @description One fee of a loan, with its tax shown separately as the RBI KFS format asks. */
         FeeCharge: {
             /** @description The fee before tax. */
@@ -2662,6 +4160,11 @@ export interface components {
             email: string;
             name: string;
             phone: string;
+        };
+        HandledView: {
+            id: string;
+            /** @description True when this request marked it; false when another operator had already. */
+            markedNow: boolean;
         };
         HomeView: {
             certification: components["schemas"]["CertificationProgress"];
@@ -2684,6 +4187,25 @@ export interface components {
             /** @description `pan` (India) or `nik` (Indonesia). */
             kind: components["schemas"]["IdKind"];
             pattern: string;
+        };
+        /**
+         * Format: binary
+         * @description The request body of an image upload: the file's bytes.
+         */
+        ImageBytes: string;
+        ImageView: {
+            /** @description `image/jpeg`, `image/png` or `image/webp`: the format found in the content. */
+            contentType: string;
+            /** Format: int64 */
+            height: number;
+            imageId: string;
+            /**
+             * Format: int64
+             * @description Bytes after re-encoding.
+             */
+            size: number;
+            /** Format: int64 */
+            width: number;
         };
         /**
          * @description The time a stated income covers.
@@ -2746,6 +4268,14 @@ export interface components {
             bankCode: string | null;
             /** @description `bank_transfer`: the collection account. */
             bankName: string | null;
+            /** @description `dragonpay`: where the payment's reference can be paid (outlets, banks); empty for the other types. */
+            channels: string[];
+            /**
+             * Format: int64
+             * @description On a payment whose instructions expire (a virtual account, a Dragonpay reference): when, epoch milliseconds;
+             *     null otherwise.
+             */
+            expiresAt: number | null;
             ifsc: string | null;
             method: components["schemas"]["PaymentMethod"];
             /** @description Who the money goes to. */
@@ -2893,7 +4423,7 @@ export interface components {
             paid: components["schemas"]["BucketsView"];
             /**
              * Format: int64
-             * @description Minor units: excess paid back.
+             * @description Minor units: fees kept at payout credited back and netted from the cash (a cooling-off exit only).
              */
             refunded: number;
             /**
@@ -2927,6 +4457,19 @@ export interface components {
             name: string;
             /** @description Phone number. */
             phone: string;
+        };
+        LoanChoiceView: {
+            /**
+             * Format: int64
+             * @description Minor units.
+             */
+            amount: number;
+            /** Format: int64 */
+            createdAt: number;
+            currency: components["schemas"]["Currency"];
+            orderNo: string;
+            productName: string;
+            status: components["schemas"]["OrderState"];
         };
         LoanPaymentView: {
             /**
@@ -3009,6 +4552,31 @@ export interface components {
             /** @description True while a submitted UTR waits for finance: "payment received, verifying". */
             verifying: boolean;
         };
+        /** @description The answer to the location prompt. */
+        LocationRequest: {
+            /** @description Whether the borrower agreed. `false` records the refusal: the app never asks again. */
+            consent: boolean | null;
+            /**
+             * Format: double
+             * @description Degrees, -90 to 90; required with consent. Kept rounded to 0.1°.
+             */
+            latitude?: number;
+            /**
+             * Format: double
+             * @description Degrees, -180 to 180; required with consent. Kept rounded to 0.1°.
+             */
+            longitude?: number;
+        };
+        LocationSaved: {
+            /** @description False when an answer was stored already: the first one stands. */
+            recorded: boolean;
+        };
+        LocationStatusView: {
+            /** @description The borrower has answered the prompt (the app asks only when false). */
+            asked: boolean;
+            /** @description The answer was yes. */
+            granted: boolean;
+        };
         LogEntryView: {
             /**
              * Format: int64
@@ -3080,6 +4648,8 @@ export interface components {
             /** @description The label in the request's language. */
             title: string;
         };
+        /** @enum {string} */
+        MessageAuthor: "borrower" | "support";
         /**
          * Format: int64
          * @description An amount in minor units (paise, sen) of the loan's currency: an integer, 150000 is ₹1,500.00.
@@ -3098,6 +4668,20 @@ export interface components {
             createdAt: number;
             orderNo: string;
             status: components["schemas"]["OrderState"];
+        };
+        OperatorAccountView: {
+            /**
+             * Format: int64
+             * @description Epoch milliseconds.
+             */
+            createdAt: number;
+            /** @description False when disabled: cannot sign in, no live session. */
+            enabled: boolean;
+            id: string;
+            /** @description True while locked out after wrong passwords. */
+            locked: boolean;
+            roles: components["schemas"]["Role"][];
+            username: string;
         };
         OperatorView: {
             id: string;
@@ -3147,6 +4731,10 @@ export interface components {
             /** Format: int64 */
             totalRepayable: number;
         };
+        PasswordRequest: {
+            /** @description At least 12 characters. */
+            password: string;
+        };
         PaymentConfirmRequest: {
             /**
              * Format: int64
@@ -3165,7 +4753,7 @@ export interface components {
          * @description How the borrower pays.
          * @enum {string}
          */
-        PaymentMethod: "upi" | "bank_transfer" | "virtual_account";
+        PaymentMethod: "upi" | "bank_transfer" | "virtual_account" | "dragonpay";
         PaymentRejectRequest: {
             /**
              * @description Why; shown to the borrower. Required, at most 500 characters.
@@ -3292,9 +4880,13 @@ export interface components {
             licence: string;
             /** @enum {string} */
             market: "IN" | "ID";
+            /** @description The site's payout-speed claim, a sentence in the market's language; empty: none is made. */
+            payoutClaim: string;
             servicePhone: string;
             /** @description `#rrggbb` */
             themeBackgroundColor: string;
+            /** @description The site's claim about its users, a sentence; empty: none is made. */
+            usersClaim: string;
             whatsappNumber: string;
         };
         QueueEntry: {
@@ -3326,6 +4918,13 @@ export interface components {
             productCode: string;
             productName: string;
             termCode: string;
+        };
+        QueuedComplaint: components["schemas"]["ComplaintSummary"] & {
+            /**
+             * Format: int64
+             * @description Whole seconds since it was filed.
+             */
+            ageSeconds: number;
         };
         QueuedPaymentView: {
             currency: components["schemas"]["Currency"];
@@ -3448,6 +5047,10 @@ export interface components {
             /** @description True while a submitted UTR waits for finance: "payment received, verifying". */
             verifying: boolean;
         };
+        ReplyRequest: {
+            /** @description 1 to 2000 characters; the borrower reads it in the app. */
+            body: string;
+        };
         RevisedInstallment: {
             /**
              * Format: int64
@@ -3470,6 +5073,16 @@ export interface components {
          * @enum {string}
          */
         Role: "admin" | "reviewer" | "finance" | "support";
+        RolesRequest: {
+            /**
+             * @description One or more of `admin`, `reviewer`, `finance`, `support`: the operator's roles after the change.
+             * @example [
+             *       "reviewer",
+             *       "support"
+             *     ]
+             */
+            roles: string[];
+        };
         SampleCost: {
             /** Format: int64 */
             amount: number;
@@ -3484,6 +5097,9 @@ export interface components {
             termCode: string;
             /** Format: int64 */
             totalRepayable: number;
+        };
+        Saved: {
+            saved: boolean;
         };
         SendCodeRequest: {
             /** @description Missing or unknown is a 422 on `market`. */
@@ -3516,6 +5132,14 @@ export interface components {
             next?: null | components["schemas"]["Step"];
             step: components["schemas"]["Step"];
         };
+        Stored: {
+            /** @description How many rows were stored. */
+            stored: number;
+        };
+        SupportComplaintView: components["schemas"]["ComplaintDetailView"] & {
+            /** @description The borrower's phone, masked. */
+            phoneMasked: string | null;
+        };
         TermView: {
             code: string;
             /** Format: int32 */
@@ -3540,6 +5164,13 @@ export interface components {
              * @example 412345678901
              */
             utr: string;
+        };
+        VerificationCodeRequest: {
+            /**
+             * @description What the code is for: `bank_account` (changing the bank account on file).
+             * @example bank_account
+             */
+            purpose: string;
         };
         /**
          * @description Xendit's fixed-virtual-account paid callback body.
@@ -3639,6 +5270,101 @@ export interface operations {
             };
             /** @description money_outstanding or open_order_exists */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    borrower_score_save: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AppRatingRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["AppRatingRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Saved"];
+                };
+            };
+            /** @description bad_request: the body could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description cross_site_request */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payload_too_large: the body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unsupported_media_type: neither JSON nor form-encoded */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed: `score` or `comment` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description rate_limited */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4117,6 +5843,739 @@ export interface operations {
             };
         };
     };
+    borrower_complaints: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Vec_ComplaintSummary"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    borrower_complaint_save: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ComplaintSaveRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["ComplaintSaveRequest"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ComplaintDetailView"];
+                };
+            };
+            /** @description bad_request: the body could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description cross_site_request */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payload_too_large: the body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unsupported_media_type: neither JSON nor form-encoded */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed: `category`, `description`, `orderNo` or `imageIds` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    borrower_complaint_image_upload: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/octet-stream": components["schemas"]["ImageBytes"];
+                "image/jpeg": components["schemas"]["ImageBytes"];
+                "image/png": components["schemas"]["ImageBytes"];
+                "image/webp": components["schemas"]["ImageBytes"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ImageView"];
+                };
+            };
+            /** @description bad_request: the body could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description cross_site_request */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payload_too_large: the body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unsupported_media_type: neither JSON nor form-encoded */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed: `image` (not a JPEG, PNG or WebP, too large, or a fourth upload) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    borrower_complaint_image: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                imageId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The image */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/jpeg": unknown;
+                    "image/png": unknown;
+                    "image/webp": unknown;
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description no such image of this borrower */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    borrower_complaint_image_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                imageId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Deleted"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description cross_site_request */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description no such upload of this borrower still waiting */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    borrower_complaint_init: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ComplaintInitView"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    borrower_complaint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description E.g. CP-261125-7F3K9Q */
+                ticketNo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ComplaintDetailView"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description no such complaint of this borrower */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    borrower_complaint_score: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description E.g. CP-261125-7F3K9Q */
+                ticketNo: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ComplaintScoreRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["ComplaintScoreRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ComplaintDetailView"];
+                };
+            };
+            /** @description bad_request: the body could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description cross_site_request */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description no such complaint of this borrower */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description complaint_not_answered or already_rated */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payload_too_large: the body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unsupported_media_type: neither JSON nor form-encoded */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed: `score` or `comment` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    borrower_customer_service: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_CustomerServiceView"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    borrower_device: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DeviceRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["DeviceRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Saved"];
+                };
+            };
+            /** @description bad_request: the body could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description cross_site_request */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payload_too_large: the body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unsupported_media_type: neither JSON nor form-encoded */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed: `model`, `os` or `appVersion` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    borrower_device_token: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DeviceTokenRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["DeviceTokenRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Saved"];
+                };
+            };
+            /** @description bad_request: the body could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description cross_site_request */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payload_too_large: the body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unsupported_media_type: neither JSON nor form-encoded */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed: `token` or `platform` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     enums: {
         parameters: {
             query: {
@@ -4213,6 +6672,42 @@ export interface operations {
             };
         };
     };
+    borrower_faq: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Vec_FaqView"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     home: {
         parameters: {
             query?: never;
@@ -4231,6 +6726,136 @@ export interface operations {
                 };
             };
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    borrower_location_status: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_LocationStatusView"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    borrower_location: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LocationRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_LocationSaved"];
+                };
+            };
+            /** @description bad_request: the body could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description cross_site_request */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payload_too_large: the body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unsupported_media_type: neither JSON nor form-encoded */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed: `consent`, `latitude` or `longitude` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description rate_limited */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4782,7 +7407,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description validation_failed or cap_exceeded */
+            /** @description validation_failed (e.g. `agreementHash`: the agreement changed since it was read) or cap_exceeded */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5214,6 +7839,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description provider_unavailable: the virtual-account provider is down or slow; nothing was stored */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     borrower_create_payment: {
@@ -5317,6 +7951,15 @@ export interface operations {
             };
             /** @description internal */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description provider_unavailable: the virtual-account provider is down or slow; nothing was stored */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6023,6 +8666,394 @@ export interface operations {
             };
         };
     };
+    borrower_buried_points: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BuriedPointsRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Stored"];
+                };
+            };
+            /** @description bad_request: the body could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description cross_site_request */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payload_too_large: the body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unsupported_media_type: neither JSON nor form-encoded */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed: `events` (missing, over 50, or an event not valid) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description rate_limited: too many telemetry calls from this session in a minute */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    borrower_error_info: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ErrorInfoRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["ErrorInfoRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Stored"];
+                };
+            };
+            /** @description bad_request: the body could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description cross_site_request */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payload_too_large: the body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unsupported_media_type: neither JSON nor form-encoded */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed: `message`, `stack`, `route` or `at` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    borrower_event_save: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EventRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["EventRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Stored"];
+                };
+            };
+            /** @description bad_request: the body could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description cross_site_request */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payload_too_large: the body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unsupported_media_type: neither JSON nor form-encoded */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed: `name`, `route`, `at` or `props` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    send_verification_code: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["VerificationCodeRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["VerificationCodeRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_CodeSent"];
+                };
+            };
+            /** @description bad_request: the body could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description cross_site_request */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payload_too_large: the body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unsupported_media_type: neither JSON nor form-encoded */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed: `purpose` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description code_resend_too_soon or daily_limit_reached */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description code_delivery_failed */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     console_applications: {
         parameters: {
             query: {
@@ -6145,6 +9176,835 @@ export interface operations {
             };
             /** @description validation_failed: `from` or `to` */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    console_complaint_image: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                imageId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The image */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/jpeg": unknown;
+                    "image/png": unknown;
+                    "image/webp": unknown;
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description forbidden: not support or admin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    console_complaints: {
+        parameters: {
+            query?: {
+                /** @description `IN` or `ID`; both markets when left out. */
+                market?: components["schemas"]["Market"];
+                /**
+                 * @description `open` (not closed; the default) or `all`.
+                 * @example open
+                 */
+                status?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Vec_QueuedComplaint"];
+                };
+            };
+            /** @description bad_request: the query string could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description forbidden: not support or admin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed: `market` or `status` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    console_complaint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description E.g. CP-261125-7F3K9Q */
+                ticketNo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_SupportComplaintView"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description forbidden: not support or admin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    console_complaint_close: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                ticketNo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_SupportComplaintView"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description forbidden (not support or admin), csrf_token_invalid or cross_site_request */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description complaint_closed */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    console_complaint_reply: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                ticketNo: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReplyRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["ReplyRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_SupportComplaintView"];
+                };
+            };
+            /** @description bad_request: the body could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description forbidden (not support or admin), csrf_token_invalid or cross_site_request */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description complaint_closed */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payload_too_large: the body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unsupported_media_type: neither JSON nor form-encoded */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed: `body` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    console_contact_messages: {
+        parameters: {
+            query?: {
+                /**
+                 * @description `waiting` (not handled yet) or `all` (the default).
+                 * @example waiting
+                 */
+                status?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Vec_ContactMessageView"];
+                };
+            };
+            /** @description bad_request: the query string could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description forbidden: not support or admin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed: `status` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    console_contact_message_handled: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_HandledView"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description forbidden (not support or admin), csrf_token_invalid or cross_site_request */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    console_dashboard: {
+        parameters: {
+            query: {
+                /**
+                 * @description `IN` (India) or `ID` (Indonesia); missing or unknown is a 422 on `market`.
+                 * @example IN
+                 */
+                market: components["schemas"]["Market"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_DashboardView"];
+                };
+            };
+            /** @description bad_request: the query string could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description forbidden: not an admin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed: `market` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    console_faq: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Vec_FaqView"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description forbidden: not admin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    console_faq_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FaqWriteRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["FaqWriteRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_FaqView"];
+                };
+            };
+            /** @description bad_request: the body could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description forbidden (not admin), csrf_token_invalid or cross_site_request */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payload_too_large: the body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unsupported_media_type: neither JSON nor form-encoded */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed: `lang`, `category`, `question`, `answer` or `position` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    console_faq_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FaqWriteRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["FaqWriteRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_FaqView"];
+                };
+            };
+            /** @description bad_request: the body could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description forbidden (not admin), csrf_token_invalid or cross_site_request */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payload_too_large: the body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unsupported_media_type: neither JSON nor form-encoded */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed: `lang`, `category`, `question`, `answer` or `position` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    console_faq_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_FaqDeleted"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description forbidden (not admin), csrf_token_invalid or cross_site_request */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6322,6 +10182,461 @@ export interface operations {
                 };
             };
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    console_operators: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Vec_OperatorAccountView"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description forbidden: not admin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    console_create_operator: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateOperatorRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["CreateOperatorRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_OperatorAccountView"];
+                };
+            };
+            /** @description bad_request: the body could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description forbidden (not admin), csrf_token_invalid or cross_site_request */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payload_too_large: the body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unsupported_media_type: neither JSON nor form-encoded */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed: `username` (taken), `password`, `roles` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    console_disable_operator: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The operator's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_OperatorAccountView"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description forbidden (not admin), csrf_token_invalid or cross_site_request */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description own_admin_account or last_admin */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    console_enable_operator: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The operator's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_OperatorAccountView"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description forbidden (not admin), csrf_token_invalid or cross_site_request */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    console_reset_operator_password: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The operator's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PasswordRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["PasswordRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_OperatorAccountView"];
+                };
+            };
+            /** @description bad_request: the body could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description forbidden (not admin), csrf_token_invalid or cross_site_request */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payload_too_large: the body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unsupported_media_type: neither JSON nor form-encoded */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed: `password` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    console_operator_roles: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The operator's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RolesRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["RolesRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_OperatorAccountView"];
+                };
+            };
+            /** @description bad_request: the body could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description forbidden (not admin), csrf_token_invalid or cross_site_request */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description own_admin_account or last_admin */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payload_too_large: the body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unsupported_media_type: neither JSON nor form-encoded */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed: `roles` */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7019,6 +11334,355 @@ export interface operations {
                 };
             };
             /** @description validation_failed: `market` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    console_products: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Vec_ConsoleProductView"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description forbidden: not admin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    console_create_product: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The product definition (docs/MONEY.md §7) as JSON */
+        requestBody: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ConsoleProductView"];
+                };
+            };
+            /** @description bad_request: the body could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description forbidden (not admin), csrf_token_invalid or cross_site_request */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payload_too_large: the body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unsupported_media_type: neither JSON nor form-encoded */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed: `product`, `code` (taken), `amount`, `interest` or `lateCharge` (a cap, named) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    console_edit_product: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The product code */
+                code: string;
+            };
+            cookie?: never;
+        };
+        /** @description The product definition (docs/MONEY.md §7) as JSON; `code` may be left out */
+        requestBody: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ConsoleProductView"];
+                };
+            };
+            /** @description bad_request: the body could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description forbidden (not admin), csrf_token_invalid or cross_site_request */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payload_too_large: the body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unsupported_media_type: neither JSON nor form-encoded */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed: `product`, `market` or `code` (immutable), `amount`, `interest` or `lateCharge` (a cap, named) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    console_disable_product: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The product code */
+                code: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ConsoleProductView"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description forbidden (not admin), csrf_token_invalid or cross_site_request */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    console_enable_product: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The product code */
+                code: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ConsoleProductView"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description forbidden (not admin), csrf_token_invalid or cross_site_request */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed: it breaks today's caps */
             422: {
                 headers: {
                     [name: string]: unknown;
