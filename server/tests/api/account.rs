@@ -35,6 +35,7 @@ async fn borrower_with_closed_order(app: &TestApp, market: &str, phone: &str) ->
     let kfs = data(app.post_as("/api/v1/borrower/apply", &session, &loan).await).await;
     let mut confirm = loan.clone();
     confirm["kfsHash"] = kfs["contentHash"].clone();
+    confirm["agreementHash"] = app.agreement_hash(&session, &loan).await;
     // A key as the app makes them (random), not derived from the phone.
     confirm["idempotencyKey"] = json!(uuid::Uuid::new_v4().simple().to_string());
     let order = data(
@@ -330,6 +331,7 @@ async fn a_deletion_racing_a_confirm_has_exactly_one_winner() {
         let kfs = data(app.post_as("/api/v1/borrower/apply", &session, &loan).await).await;
         let mut confirm = loan.clone();
         confirm["kfsHash"] = kfs["contentHash"].clone();
+        confirm["agreementHash"] = app.agreement_hash(&session, &loan).await;
         confirm["idempotencyKey"] = json!(format!("race-{n}-key"));
         let (confirmed, deleted) = tokio::join!(
             app.post_as("/api/v1/borrower/orders", &session, &confirm),
