@@ -27,7 +27,7 @@ for (const [name, market] of Object.entries(BORROWER_MARKETS)) {
 
       // And its agreement, with the borrower's name and the ID number masked.
       await row.click();
-      await page.getByRole('link', { name: t.agreement }).click();
+      await page.getByRole('link', { name: t.agreement, exact: true }).click();
       await page.getByRole('heading', { level: 1, name: t.agreementTitle }).or(page.getByRole('heading', { level: 1, name: t.agreement })).first().waitFor();
       await page.getByText(v.fullName).first().waitFor();
       const body = await page.locator('main').textContent();

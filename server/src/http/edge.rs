@@ -19,8 +19,9 @@ use crate::i18n::Lang;
 /// The request id header of the API and the probes: the client's own when it sent one, else one of ours.
 pub static X_REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
 
+// `blob:` images: a complaint's photo is previewed from the borrower's own file before and after it is uploaded.
 const CSP: HeaderValue = HeaderValue::from_static(
-    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; \
+    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; \
      font-src 'self'; connect-src 'self'; worker-src 'self'; manifest-src 'self'; object-src 'none'; \
      base-uri 'self'; form-action 'self'; frame-ancestors 'none'",
 );

@@ -14,10 +14,10 @@ export function fetchMenu(api: HttpClient): Promise<MenuEntry[]> {
   return api.get<MenuEntry[]>(MENU_PATH);
 }
 
-export function useMenu() {
+export function useMenu(enabled = true) {
   const api = useApiClient();
   // The screen has a built-in fallback: one try is enough before showing it.
-  return useQuery({ queryKey: queryKeys.menu, queryFn: () => fetchMenu(api), retry: false });
+  return useQuery({ queryKey: queryKeys.menu, queryFn: () => fetchMenu(api), retry: false, enabled });
 }
 
 export function fetchDeletionCheck(api: HttpClient): Promise<DeletionCheck> {

@@ -69,7 +69,8 @@ function MeDetails({ me }: { me: Me }) {
         <List.Item extra={<span className="me__value">{since}</span>}>{t('me.since')}</List.Item>
       </List>
 
-      <AccountMenu />
+      {/* Once logged out the borrower's queries are gone: a re-render must not ask for the menu again (401). */}
+      <AccountMenu signedIn={!logout.isSuccess} />
 
       {settings && (
         <List header={<h2 className="list-heading">{t('me.service')}</h2>} mode="card">
@@ -128,9 +129,9 @@ const FALLBACK_KEYS = {
  * The entries the server serves (`GET /menu`), so they can change without a release; the log-out entry is the button
  * below. While the menu loads, or when it cannot be had, the usual entries stand in.
  */
-function AccountMenu() {
+function AccountMenu({ signedIn }: { signedIn: boolean }) {
   const { t } = useTranslation();
-  const menu = useMenu();
+  const menu = useMenu(signedIn);
   const entries: MenuEntry[] = menu.data
     ? menu.data.filter((e) => e.action === 'navigate')
     : FALLBACK_MENU.map((e) => ({ ...e, title: t(FALLBACK_KEYS[e.key]) }));
