@@ -240,7 +240,16 @@ pub async fn save_location(
             errors.add("consent", FieldProblem::required());
             None
         }
-        Some(false) => None,
+        // Without consent nothing is kept, but a position sent anyway must still be one.
+        Some(false) => {
+            if input.latitude.is_some() {
+                coordinate(&mut errors, "latitude", input.latitude, 90);
+            }
+            if input.longitude.is_some() {
+                coordinate(&mut errors, "longitude", input.longitude, 180);
+            }
+            None
+        }
         Some(true) => {
             let latitude = coordinate(&mut errors, "latitude", input.latitude, 90);
             let longitude = coordinate(&mut errors, "longitude", input.longitude, 180);

@@ -467,7 +467,7 @@ impl ComplaintDetailView {
 /// Files a complaint with its text, optionally a loan and up to 3 uploaded images; answers its ticket number.
 #[utoipa::path(post, path = "/api/v1/borrower/complaints", tag = "borrower", operation_id = "borrower_complaint_save",
     security(("session_header" = []), ("session_cookie" = [])),
-    request_body(content((ComplaintSaveRequest = "application/json"), (ComplaintSaveRequest = "application/x-www-form-urlencoded"))),
+    request_body(content((ComplaintSaveRequest = "application/json"))),
     responses((status = 201, body = Envelope<ComplaintDetailView>), (status = 401, body = ErrorBody),
         (status = 403, description = "cross_site_request", body = ErrorBody),
         (status = 422, description = "validation_failed: `category`, `description`, `orderNo` or `imageIds`", body = ErrorBody)))]

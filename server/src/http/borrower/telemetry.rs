@@ -34,14 +34,14 @@ pub struct EventRequest {
     #[schema(required = true, max_length = 64, example = "home.apply:tap")]
     pub name: Option<String>,
     /// The app's route, at most 200 characters.
-    #[schema(nullable = false, max_length = 200, example = "/app/home")]
+    #[schema(max_length = 200, example = "/app/home")]
     pub route: Option<String>,
     /// When it happened on the device, epoch ms; the server's time when missing.
-    #[schema(nullable = false, value_type = i64, minimum = 1)]
+    #[schema(value_type = Option<i64>, minimum = 1)]
     #[serde(default, deserialize_with = "crate::http::extract::whole_number")]
     pub at: Option<i64>,
     /// At most 20 properties, each a string, number or boolean; 2 KB as JSON.
-    #[schema(nullable = false, value_type = Object)]
+    #[schema(value_type = Option<Object>, required = false)]
     pub props: Option<Value>,
 }
 
@@ -95,7 +95,7 @@ pub async fn buried_points(
 #[utoipa::path(post, path = "/api/v1/borrower/telemetry/events", tag = "borrower",
     operation_id = "borrower_event_save",
     security(("session_header" = []), ("session_cookie" = [])),
-    request_body(content((EventRequest = "application/json"), (EventRequest = "application/x-www-form-urlencoded"))),
+    request_body(content((EventRequest = "application/json"))),
     responses((status = 200, body = Envelope<Stored>), (status = 401, body = ErrorBody),
         (status = 403, description = "cross_site_request", body = ErrorBody),
         (status = 422, description = "validation_failed: `name`, `route`, `at` or `props`", body = ErrorBody),
@@ -116,13 +116,13 @@ pub struct ErrorInfoRequest {
     #[schema(required = true, max_length = 1000)]
     pub message: Option<String>,
     /// Its stack, at most 8,000 characters.
-    #[schema(nullable = false, max_length = 8000)]
+    #[schema(max_length = 8000)]
     pub stack: Option<String>,
     /// The app's route, at most 200 characters.
-    #[schema(nullable = false, max_length = 200)]
+    #[schema(max_length = 200)]
     pub route: Option<String>,
     /// Epoch ms on the device.
-    #[schema(nullable = false, value_type = i64, minimum = 1)]
+    #[schema(value_type = Option<i64>, minimum = 1)]
     #[serde(default, deserialize_with = "crate::http::extract::whole_number")]
     pub at: Option<i64>,
 }
@@ -132,7 +132,7 @@ pub struct ErrorInfoRequest {
 #[utoipa::path(post, path = "/api/v1/borrower/telemetry/errors", tag = "borrower",
     operation_id = "borrower_error_info",
     security(("session_header" = []), ("session_cookie" = [])),
-    request_body(content((ErrorInfoRequest = "application/json"), (ErrorInfoRequest = "application/x-www-form-urlencoded"))),
+    request_body(content((ErrorInfoRequest = "application/json"))),
     responses((status = 200, body = Envelope<Stored>), (status = 401, body = ErrorBody),
         (status = 403, description = "cross_site_request", body = ErrorBody),
         (status = 422, description = "validation_failed: `message`, `stack`, `route` or `at`", body = ErrorBody),
@@ -235,10 +235,10 @@ pub struct LocationRequest {
     #[schema(required = true)]
     pub consent: Option<bool>,
     /// Degrees, -90 to 90; required with consent. Kept rounded to 0.1°.
-    #[schema(nullable = false, minimum = -90, maximum = 90)]
+    #[schema(minimum = -90, maximum = 90)]
     pub latitude: Option<f64>,
     /// Degrees, -180 to 180; required with consent. Kept rounded to 0.1°.
-    #[schema(nullable = false, minimum = -180, maximum = 180)]
+    #[schema(minimum = -180, maximum = 180)]
     pub longitude: Option<f64>,
 }
 
@@ -302,7 +302,7 @@ pub struct AppRatingRequest {
     #[serde(default, deserialize_with = "crate::http::extract::whole_number")]
     pub score: Option<i64>,
     /// At most 500 characters.
-    #[schema(nullable = false, max_length = 500)]
+    #[schema(max_length = 500)]
     pub comment: Option<String>,
 }
 

@@ -94,7 +94,7 @@ pub async fn list(
 /// Creates an operator with roles and an initial password (admin).
 #[utoipa::path(post, path = "/api/v1/console/operators", tag = "console", operation_id = "console_create_operator",
     security(("console_cookie" = [], "csrf_header" = [])),
-    request_body(content((CreateOperatorRequest = "application/json"), (CreateOperatorRequest = "application/x-www-form-urlencoded"))),
+    request_body(content((CreateOperatorRequest = "application/json"))),
     responses((status = 200, body = Envelope<OperatorAccountView>), (status = 401, body = ErrorBody),
         (status = 403, description = "forbidden (not admin), csrf_token_invalid or cross_site_request", body = ErrorBody),
         (status = 422, description = "validation_failed: `username` (taken), `password`, `roles`", body = ErrorBody)))]
@@ -118,7 +118,7 @@ pub async fn create(
 #[utoipa::path(put, path = "/api/v1/console/operators/{id}/roles", tag = "console",
     operation_id = "console_operator_roles", security(("console_cookie" = [], "csrf_header" = [])),
     params(("id" = String, Path, description = "The operator's id")),
-    request_body(content((RolesRequest = "application/json"), (RolesRequest = "application/x-www-form-urlencoded"))),
+    request_body(content((RolesRequest = "application/json"))),
     responses((status = 200, body = Envelope<OperatorAccountView>), (status = 401, body = ErrorBody),
         (status = 403, description = "forbidden (not admin), csrf_token_invalid or cross_site_request", body = ErrorBody),
         (status = 404, body = ErrorBody),

@@ -51,12 +51,8 @@ pub async fn queue(
     session: OperatorSession,
     ApiQuery(query): ApiQuery<ComplaintQueueQuery>,
 ) -> Result<Json<Envelope<Vec<QueuedComplaint>>>, ApiError> {
-    let market = match query
-        .market
-        .as_deref()
-        .map(str::trim)
-        .filter(|m| !m.is_empty())
-    {
+    // Left out: both markets; given, it must name one (an empty `market=` is refused, as the document says).
+    let market = match query.market.as_deref().map(str::trim) {
         Some(code) => Some(require_market(Some(code)).map_err(crate::error::Error::Validation)?),
         None => None,
     };

@@ -1700,7 +1700,7 @@ export interface components {
         };
         AppRatingRequest: {
             /** @description At most 500 characters. */
-            comment?: string;
+            comment?: string | null;
             /**
              * Format: int64
              * @description 1 to 5.
@@ -4007,13 +4007,13 @@ export interface components {
              * Format: int64
              * @description Epoch ms on the device.
              */
-            at?: number;
+            at?: number | null;
             /** @description What was thrown, at most 1,000 characters. */
             message: string | null;
             /** @description The app's route, at most 200 characters. */
-            route?: string;
+            route?: string | null;
             /** @description Its stack, at most 8,000 characters. */
-            stack?: string;
+            stack?: string | null;
         };
         /** @description The regulator's channel a borrower may take an unresolved complaint to. */
         EscalationView: {
@@ -4028,19 +4028,19 @@ export interface components {
              * Format: int64
              * @description When it happened on the device, epoch ms; the server's time when missing.
              */
-            at?: number;
+            at?: number | null;
             /**
              * @description 1 to 64 of `a-z`, `0-9`, `.`, `_`, `:`, `-`, e.g. `home.apply:tap`.
              * @example home.apply:tap
              */
             name: string | null;
             /** @description At most 20 properties, each a string, number or boolean; 2 KB as JSON. */
-            props: Record<string, never>;
+            props?: Record<string, never> | null;
             /**
              * @description The app's route, at most 200 characters.
              * @example /app/home
              */
-            route?: string;
+            route?: string | null;
         };
         ExtendedInfo: {
             consent: boolean;
@@ -4560,12 +4560,12 @@ export interface components {
              * Format: double
              * @description Degrees, -90 to 90; required with consent. Kept rounded to 0.1°.
              */
-            latitude?: number;
+            latitude?: number | null;
             /**
              * Format: double
              * @description Degrees, -180 to 180; required with consent. Kept rounded to 0.1°.
              */
-            longitude?: number;
+            longitude?: number | null;
         };
         LocationSaved: {
             /** @description False when an answer was stored already: the first one stands. */
@@ -5889,7 +5889,6 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["ComplaintSaveRequest"];
-                "application/x-www-form-urlencoded": components["schemas"]["ComplaintSaveRequest"];
             };
         };
         responses: {
@@ -8770,7 +8769,6 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["ErrorInfoRequest"];
-                "application/x-www-form-urlencoded": components["schemas"]["ErrorInfoRequest"];
             };
         };
         responses: {
@@ -8865,7 +8863,6 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["EventRequest"];
-                "application/x-www-form-urlencoded": components["schemas"]["EventRequest"];
             };
         };
         responses: {
@@ -10255,7 +10252,6 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["CreateOperatorRequest"];
-                "application/x-www-form-urlencoded": components["schemas"]["CreateOperatorRequest"];
             };
         };
         responses: {
@@ -10562,7 +10558,6 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["RolesRequest"];
-                "application/x-www-form-urlencoded": components["schemas"]["RolesRequest"];
             };
         };
         responses: {
