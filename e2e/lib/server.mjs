@@ -46,7 +46,8 @@ export async function startKilat({ env = {}, readyTimeoutMs = 30_000 } = {}) {
   const dir = await mkdtemp(path.join(tmpdir(), 'kilat-e2e-'));
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const dbEnv = { KILAT_DATABASE_URL: `sqlite://${dir}/kilat.db` };
+  // The database and uploaded files (complaint photos) both live in the temp folder, removed on stop.
+  const dbEnv = { KILAT_DATABASE_URL: `sqlite://${dir}/kilat.db`, KILAT_FILES__DIR: `${dir}/files` };
   const childEnv = {
     ...process.env,
     KILAT_LISTEN: `127.0.0.1:${port}`,
