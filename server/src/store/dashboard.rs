@@ -64,36 +64,32 @@ pub fn day_of(date: time::Date) -> i64 {
 }
 
 impl Db {
+    /// Rows of `table` (`orders` or `complaints`: a name from this module, never from input) by the market's local
+    /// day of their `created_at`.
+    async fn dashboard_created(&self, table: &str, w: Window<'_>) -> sqlx::Result<Vec<DayValue>> {
+        let (from, to) = w.bounds();
+        let sql = format!(
+            "SELECT (created_at + $2) / 86400000 AS day, COUNT(*) AS value FROM {table}
+             WHERE market = $1 AND created_at >= $3 AND created_at < $4
+             GROUP BY (created_at + $2) / 86400000"
+        );
+        sqlx::query_as(&sql)
+            .bind(w.market)
+            .bind(w.offset_ms)
+            .bind(from)
+            .bind(to)
+            .fetch_all(self.pool())
+            .await
+    }
+
     /// Orders placed (applications), by the local day they were placed.
     pub async fn dashboard_applications(&self, w: Window<'_>) -> sqlx::Result<Vec<DayValue>> {
-        let (from, to) = w.bounds();
-        sqlx::query_as(
-            "SELECT (created_at + $2) / 86400000 AS day, COUNT(*) AS value FROM orders
-             WHERE market = $1 AND created_at >= $3 AND created_at < $4
-             GROUP BY (created_at + $2) / 86400000",
-        )
-        .bind(w.market)
-        .bind(w.offset_ms)
-        .bind(from)
-        .bind(to)
-        .fetch_all(self.pool())
-        .await
+        self.dashboard_created("orders", w).await
     }
 
     /// Complaints received, by the local day they came in.
     pub async fn dashboard_complaints(&self, w: Window<'_>) -> sqlx::Result<Vec<DayValue>> {
-        let (from, to) = w.bounds();
-        sqlx::query_as(
-            "SELECT (created_at + $2) / 86400000 AS day, COUNT(*) AS value FROM complaints
-             WHERE market = $1 AND created_at >= $3 AND created_at < $4
-             GROUP BY (created_at + $2) / 86400000",
-        )
-        .bind(w.market)
-        .bind(w.offset_ms)
-        .bind(from)
-        .bind(to)
-        .fetch_all(self.pool())
-        .await
+        self.dashboard_created("complaints", w).await
     }
 
     /// Orders approved, by the local day of the approval (the order's timeline).
