@@ -222,6 +222,9 @@ impl S3Settings {
     pub fn endpoint_url(&self) -> anyhow::Result<reqwest::Url> {
         let fix = "KILAT_FILES__S3__ENDPOINT must be the store's URL without the bucket, e.g. \
                    https://s3.ap-south-1.amazonaws.com or http://127.0.0.1:9000";
+        if self.endpoint.trim().is_empty() {
+            bail!("{fix}: it is required with KILAT_FILES__STORE=s3");
+        }
         let url = reqwest::Url::parse(self.endpoint.trim())
             .with_context(|| format!("{fix}, not {:?}", self.endpoint))?;
         if !matches!(url.scheme(), "http" | "https")
