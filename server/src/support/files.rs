@@ -142,7 +142,8 @@ pub struct S3Files {
 }
 
 impl S3Files {
-    /// Checks the settings as start-up does, then builds the client; nothing is sent until the first call.
+    /// Builds the client from settings start-up has checked (`FileSettings::validate`); nothing is sent until the
+    /// first call.
     pub fn new(settings: &S3Settings) -> anyhow::Result<Self> {
         // reqwest is built with rustls and no default crypto provider: the server's is ring.
         let _ = rustls::crypto::ring::default_provider().install_default();
