@@ -21,6 +21,7 @@ mod providers;
 mod security;
 mod servicing;
 mod site;
+mod site_claims;
 mod telemetry;
 mod web;
 mod webhooks;
