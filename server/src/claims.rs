@@ -223,7 +223,11 @@ mod tests {
         let ok = checked("  Money within a day. ", "").unwrap();
         assert_eq!(ok.payout_claim, "Money within a day.");
         assert_eq!(ok.users_claim, "");
-        for bad in ["No full stop", "Two\nlines.", &format!("{}.", "a".repeat(MAX_CLAIM_CHARS))] {
+        for bad in [
+            "No full stop",
+            "Two\nlines.",
+            &format!("{}.", "a".repeat(MAX_CLAIM_CHARS)),
+        ] {
             let err = checked(bad, "Fine!").unwrap_err();
             let fields = err.field_errors().expect("field errors");
             assert!(fields.get("payoutClaim").is_some(), "{bad:?}");

@@ -14,10 +14,10 @@ use tokio::net::TcpListener;
 
 use crate::auth::SignInService;
 use crate::catalog::Catalog;
+use crate::claims::SiteClaims;
 use crate::clock::Clock;
 use crate::content::ReferenceData;
 use crate::crypto::Secrets;
-use crate::claims::SiteClaims;
 use crate::http::web::Pages;
 use crate::http::{self, openapi, rate_limit::AddressLimiter};
 use crate::services::Services;

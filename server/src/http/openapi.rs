@@ -17,7 +17,8 @@ use super::borrower::{
 };
 use super::console::auth::CONSOLE_COOKIE;
 use super::console::{
-    auth as console, dashboard, operators, payments, products, review, site as console_site, support as console_support,
+    auth as console, dashboard, operators, payments, products, review, site as console_site,
+    support as console_support,
 };
 use super::error::ErrorBody;
 use super::site;

@@ -130,7 +130,10 @@ impl Assets {
     /// Loads every embedded file and renders the HTML pages with each market's public settings: `NAME.en.html`
     /// with India's, every other page with Indonesia's, and a page with no `.en.html` sibling (the borrower app's) a
     /// second time with India's under that name. Fails on an unknown placeholder.
-    pub fn load(india: &PublicSiteSettings, indonesia: &PublicSiteSettings) -> anyhow::Result<Self> {
+    pub fn load(
+        india: &PublicSiteSettings,
+        indonesia: &PublicSiteSettings,
+    ) -> anyhow::Result<Self> {
         Self::build(india, indonesia, None)
     }
 

@@ -21,7 +21,8 @@ pub struct SeedClaims<'a> {
     pub users_claim: &'a str,
 }
 
-const COLUMNS: &str = "c.market, c.payout_claim, c.users_claim, c.updated_at, o.username AS updated_by";
+const COLUMNS: &str =
+    "c.market, c.payout_claim, c.users_claim, c.updated_at, o.username AS updated_by";
 
 impl Db {
     /// Stores each market's seed unless the market has claims already. Servers starting at once may both try: the

@@ -49,12 +49,20 @@ async fn an_admins_edit_is_audited_and_the_site_and_its_page_show_it_on_the_next
     // Seeded from the settings file: India's claims, none for Indonesia.
     let listed = data(op_call(&app, &admin, Method::GET, CLAIMS, None).await).await;
     assert_eq!(listed.as_array().unwrap().len(), 2, "{listed}");
-    let india = listed.as_array().unwrap().iter().find(|c| c["market"] == "IN").unwrap();
+    let india = listed
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["market"] == "IN")
+        .unwrap();
     assert_eq!(india["payoutClaim"], INDIA_PAYOUT);
     assert_eq!(india["usersClaim"], INDIA_USERS);
     assert_eq!(india["updatedBy"], Value::Null);
     let page = app.get("/?lang=1").await.text().await.unwrap();
-    assert!(page.contains(INDIA_PAYOUT), "the seeded claim is on India's page");
+    assert!(
+        page.contains(INDIA_PAYOUT),
+        "the seeded claim is on India's page"
+    );
 
     let edited = data(
         op_call(
@@ -62,7 +70,9 @@ async fn an_admins_edit_is_audited_and_the_site_and_its_page_show_it_on_the_next
             &admin,
             Method::PUT,
             &format!("{CLAIMS}/IN"),
-            Some(json!({"payoutClaim": "  Money in your account the same day. ", "usersClaim": ""})),
+            Some(
+                json!({"payoutClaim": "  Money in your account the same day. ", "usersClaim": ""}),
+            ),
         )
         .await,
     )
@@ -74,16 +84,35 @@ async fn an_admins_edit_is_audited_and_the_site_and_its_page_show_it_on_the_next
 
     // The site settings and the page show the new claim, and the withdrawn one is gone.
     let settings = site_settings(&app.url(""), &app.client, "IN").await;
-    assert_eq!(settings["payoutClaim"], "Money in your account the same day.");
+    assert_eq!(
+        settings["payoutClaim"],
+        "Money in your account the same day."
+    );
     assert_eq!(settings["usersClaim"], "");
     let page = app.get("/?lang=1").await.text().await.unwrap();
-    assert!(page.contains("Money in your account the same day."), "the new claim is on the page");
-    assert!(!page.contains(INDIA_PAYOUT), "the old claim is gone from the page");
-    assert!(!page.contains("3 million"), "the withdrawn claim is gone from the page");
+    assert!(
+        page.contains("Money in your account the same day."),
+        "the new claim is on the page"
+    );
+    assert!(
+        !page.contains(INDIA_PAYOUT),
+        "the old claim is gone from the page"
+    );
+    assert!(
+        !page.contains("3 million"),
+        "the withdrawn claim is gone from the page"
+    );
     // Indonesia's page and settings did not change.
     let indonesia = site_settings(&app.url(""), &app.client, "ID").await;
     assert_eq!(indonesia["payoutClaim"], "");
-    assert!(!app.get("/").await.text().await.unwrap().contains("same day"));
+    assert!(
+        !app.get("/")
+            .await
+            .text()
+            .await
+            .unwrap()
+            .contains("same day")
+    );
 
     // Audited: who, which market, before and after.
     let rows = audits(&app).await;
@@ -93,8 +122,14 @@ async fn an_admins_edit_is_audited_and_the_site_and_its_page_show_it_on_the_next
     assert_eq!(actor, &admin_id);
     let before: Value = serde_json::from_str(before).unwrap();
     let after: Value = serde_json::from_str(after).unwrap();
-    assert_eq!(before, json!({"payoutClaim": INDIA_PAYOUT, "usersClaim": INDIA_USERS}));
-    assert_eq!(after, json!({"payoutClaim": "Money in your account the same day.", "usersClaim": ""}));
+    assert_eq!(
+        before,
+        json!({"payoutClaim": INDIA_PAYOUT, "usersClaim": INDIA_USERS})
+    );
+    assert_eq!(
+        after,
+        json!({"payoutClaim": "Money in your account the same day.", "usersClaim": ""})
+    );
     app.stop().await;
 }
 
@@ -115,7 +150,13 @@ async fn a_claim_must_be_one_bounded_sentence_and_only_admins_may_edit() {
     let body = error(refused).await;
     assert_eq!(body["code"], "validation_failed");
     assert!(body["fields"]["payoutClaim"].is_string(), "{body}");
-    assert!(body["fields"]["usersClaim"].as_str().unwrap().contains("120"), "{body}");
+    assert!(
+        body["fields"]["usersClaim"]
+            .as_str()
+            .unwrap()
+            .contains("120"),
+        "{body}"
+    );
     let two_lines = error(
         op_call(
             &app,
@@ -127,15 +168,32 @@ async fn a_claim_must_be_one_bounded_sentence_and_only_admins_may_edit() {
         .await,
     )
     .await;
-    assert!(two_lines["fields"]["payoutClaim"].is_string(), "{two_lines}");
-    let unknown = op_call(&app, &admin, Method::PUT, &format!("{CLAIMS}/XX"), Some(json!({}))).await;
+    assert!(
+        two_lines["fields"]["payoutClaim"].is_string(),
+        "{two_lines}"
+    );
+    let unknown = op_call(
+        &app,
+        &admin,
+        Method::PUT,
+        &format!("{CLAIMS}/XX"),
+        Some(json!({})),
+    )
+    .await;
     assert_eq!(unknown.status(), StatusCode::UNPROCESSABLE_ENTITY);
     assert!(error(unknown).await["fields"]["market"].is_string());
     // Nothing changed, nothing audited.
-    assert_eq!(site_settings(&app.url(""), &app.client, "IN").await["payoutClaim"], INDIA_PAYOUT);
+    assert_eq!(
+        site_settings(&app.url(""), &app.client, "IN").await["payoutClaim"],
+        INDIA_PAYOUT
+    );
     assert!(audits(&app).await.is_empty());
 
-    for (name, role) in [("rita", Role::Reviewer), ("sam", Role::Support), ("fin", Role::Finance)] {
+    for (name, role) in [
+        ("rita", Role::Reviewer),
+        ("sam", Role::Support),
+        ("fin", Role::Finance),
+    ] {
         let op = operator(&app, name, &[role]).await;
         let list = op_call(&app, &op, Method::GET, CLAIMS, None).await;
         assert_eq!(list.status(), StatusCode::FORBIDDEN, "{name} lists");
@@ -150,7 +208,10 @@ async fn a_claim_must_be_one_bounded_sentence_and_only_admins_may_edit() {
         assert_eq!(edit.status(), StatusCode::FORBIDDEN, "{name} edits");
         assert_eq!(error(edit).await["code"], "forbidden");
     }
-    assert_eq!(site_settings(&app.url(""), &app.client, "IN").await["payoutClaim"], INDIA_PAYOUT);
+    assert_eq!(
+        site_settings(&app.url(""), &app.client, "IN").await["payoutClaim"],
+        INDIA_PAYOUT
+    );
     app.stop().await;
 }
 
@@ -174,9 +235,21 @@ async fn concurrent_edits_are_each_audited_against_the_claims_they_replaced() {
     // The edits form one chain from the seed to the stored claims: none was lost or audited against a stale value.
     let rows = audits(&app).await;
     assert_eq!(rows.len(), 10);
-    let claim = |json: &str| serde_json::from_str::<Value>(json).unwrap()["payoutClaim"].as_str().unwrap().to_owned();
-    let next: BTreeMap<String, String> = rows.iter().map(|(_, _, b, a)| (claim(b), claim(a))).collect();
-    assert_eq!(next.len(), 10, "two edits replaced the same claims: {rows:?}");
+    let claim = |json: &str| {
+        serde_json::from_str::<Value>(json).unwrap()["payoutClaim"]
+            .as_str()
+            .unwrap()
+            .to_owned()
+    };
+    let next: BTreeMap<String, String> = rows
+        .iter()
+        .map(|(_, _, b, a)| (claim(b), claim(a)))
+        .collect();
+    assert_eq!(
+        next.len(),
+        10,
+        "two edits replaced the same claims: {rows:?}"
+    );
     let mut at = String::new();
     let mut seen = BTreeSet::new();
     while let Some(after) = next.get(&at) {
@@ -184,12 +257,17 @@ async fn concurrent_edits_are_each_audited_against_the_claims_they_replaced() {
         at = after.clone();
     }
     assert_eq!(seen.len(), 10, "the chain from the seed covers every edit");
-    assert_eq!(site_settings(&app.url(""), &app.client, "ID").await["payoutClaim"], at);
+    assert_eq!(
+        site_settings(&app.url(""), &app.client, "ID").await["payoutClaim"],
+        at
+    );
     app.stop().await;
 }
 
 /// `join_all` without the futures crate: the futures run concurrently on this task.
-async fn futures_join_all<F: std::future::Future>(futures: impl Iterator<Item = F>) -> Vec<F::Output> {
+async fn futures_join_all<F: std::future::Future>(
+    futures: impl Iterator<Item = F>,
+) -> Vec<F::Output> {
     let mut set = Vec::new();
     for f in futures {
         set.push(Box::pin(f));
@@ -205,7 +283,11 @@ async fn futures_join_all<F: std::future::Future>(futures: impl Iterator<Item = 
                 }
             }
         }
-        if pending { std::task::Poll::Pending } else { std::task::Poll::Ready(()) }
+        if pending {
+            std::task::Poll::Pending
+        } else {
+            std::task::Poll::Ready(())
+        }
     })
     .await;
     out.into_iter().map(Option::unwrap).collect()
@@ -224,7 +306,8 @@ async fn seeding_at_once_from_several_servers_lands_once_and_never_overwrites_an
     )
     .await;
     assert_eq!(edited.status(), StatusCode::OK);
-    app.execute("DELETE FROM site_claims WHERE market = 'ID'").await;
+    app.execute("DELETE FROM site_claims WHERE market = 'ID'")
+        .await;
 
     let site = app.services.site.clone();
     let now = app.services.clock.now_ms();
@@ -233,8 +316,14 @@ async fn seeding_at_once_from_several_servers_lands_once_and_never_overwrites_an
         tokio::spawn(async move { SiteClaims::load(&db, &site, now).await })
     });
     for load in loads.collect::<Vec<_>>() {
-        let claims = load.await.unwrap().expect("seeding succeeds on every server");
-        assert_eq!(claims.get(kilat_domain::Market::India).payout_claim, "Money the same day.");
+        let claims = load
+            .await
+            .unwrap()
+            .expect("seeding succeeds on every server");
+        assert_eq!(
+            claims.get(kilat_domain::Market::India).payout_claim,
+            "Money the same day."
+        );
     }
     let rows: Vec<(String, String)> =
         sqlx::query_as("SELECT market, payout_claim FROM site_claims ORDER BY market")
@@ -243,7 +332,10 @@ async fn seeding_at_once_from_several_servers_lands_once_and_never_overwrites_an
             .unwrap();
     assert_eq!(
         rows,
-        [("ID".to_owned(), String::new()), ("IN".to_owned(), "Money the same day.".to_owned())]
+        [
+            ("ID".to_owned(), String::new()),
+            ("IN".to_owned(), "Money the same day.".to_owned())
+        ]
     );
     app.stop().await;
 }
@@ -276,11 +368,24 @@ async fn another_servers_edit_reaches_this_servers_settings_and_page_within_seco
     let started = std::time::Instant::now();
     loop {
         let settings = site_settings(&other_url, &app.client, "ID").await;
-        let page = app.client.get(format!("{other_url}/")).send().await.unwrap().text().await.unwrap();
-        if settings["payoutClaim"] == "Dana cair hari ini juga." && page.contains("Dana cair hari ini juga.") {
+        let page = app
+            .client
+            .get(format!("{other_url}/"))
+            .send()
+            .await
+            .unwrap()
+            .text()
+            .await
+            .unwrap();
+        if settings["payoutClaim"] == "Dana cair hari ini juga."
+            && page.contains("Dana cair hari ini juga.")
+        {
             break;
         }
-        assert!(started.elapsed() < Duration::from_secs(6), "the other server still shows the old claim");
+        assert!(
+            started.elapsed() < Duration::from_secs(6),
+            "the other server still shows the old claim"
+        );
         tokio::time::sleep(Duration::from_millis(200)).await;
     }
     let _ = stop.send(());

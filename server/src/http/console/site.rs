@@ -35,7 +35,10 @@ impl TryFrom<StoredClaims> for SiteClaimsView {
 
     fn try_from(c: StoredClaims) -> Result<Self, ApiError> {
         let market = Market::from_code(&c.market).ok_or_else(|| {
-            ApiError::from(anyhow::anyhow!("site claims of an unknown market {:?}", c.market))
+            ApiError::from(anyhow::anyhow!(
+                "site claims of an unknown market {:?}",
+                c.market
+            ))
         })?;
         Ok(Self {
             market,
