@@ -162,9 +162,10 @@ describe('FAQ', () => {
   });
 });
 
+// As the server answers: by market code.
 const CLAIMS: { market: string; payoutClaim: string; usersClaim: string; updatedAt: number; updatedBy: string | null }[] = [
-  { market: 'IN', payoutClaim: 'Money in your bank account within 2 hours.', usersClaim: 'Trusted by 3 million users.', updatedAt: 1764000000000, updatedBy: null },
   { market: 'ID', payoutClaim: '', usersClaim: '', updatedAt: 1764000000000, updatedBy: null },
+  { market: 'IN', payoutClaim: 'Money in your bank account within 2 hours.', usersClaim: 'Trusted by 3 million users.', updatedAt: 1764000000000, updatedBy: null },
 ];
 
 describe('Site', () => {
@@ -177,13 +178,13 @@ describe('Site', () => {
         'GET /api/v1/console/site/claims': () => ok(stored),
         'PUT /api/v1/console/site/claims/IN': (call) => {
           const body = call.body as { payoutClaim: string; usersClaim: string };
-          if (!body.payoutClaim.endsWith('.')) {
+          if (!body.payoutClaim.trim().endsWith('.')) {
             return refusal(422, 'validation_failed', 'Some fields need your attention.', {
               fields: { payoutClaim: 'Write one sentence on one line, ending with . ! or ?, or leave it empty to withdraw the claim.' },
             });
           }
-          const saved = { ...CLAIMS[0]!, ...body, updatedAt: 1764100000000, updatedBy: 'ada' };
-          stored = [saved, CLAIMS[1]!];
+          const saved = { ...CLAIMS[1]!, payoutClaim: body.payoutClaim.trim(), usersClaim: body.usersClaim.trim(), updatedAt: 1764100000000, updatedBy: 'ada' };
+          stored = [CLAIMS[0]!, saved];
           return ok(saved);
         },
       },
@@ -204,12 +205,15 @@ describe('Site', () => {
     await waitFor(() => expect(payout).toHaveAttribute('aria-invalid', 'true'));
     expect(payout).toHaveAccessibleDescription('Write one sentence on one line, ending with . ! or ?, or leave it empty to withdraw the claim.');
 
-    await user.type(payout, '.');
+    await user.type(payout, '. ');
     await user.click(within(india).getByRole('button', { name: "Save India's claims" }));
-    const saved = await screen.findByRole('form', { name: "India's claims" });
-    expect(await within(saved).findByText(/Last changed by ada/)).toBeInTheDocument();
-    expect(within(saved).getByLabelText('Payout-speed claim')).toHaveValue('Money the same day.');
-    expect(api.callsTo('PUT', '/api/v1/console/site/claims/IN').at(-1)!.body).toEqual({ payoutClaim: 'Money the same day.', usersClaim: '' });
+    expect(await within(india).findByRole('status')).toHaveTextContent("India's claims saved");
+    expect(await within(india).findByText(/Last changed by ada/)).toBeInTheDocument();
+    expect(payout).toHaveValue('Money the same day.');
+    expect(payout).not.toHaveAttribute('aria-invalid', 'true');
+    expect(api.callsTo('PUT', '/api/v1/console/site/claims/IN').at(-1)!.body).toEqual({ payoutClaim: 'Money the same day. ', usersClaim: '' });
+    const forms = screen.getAllByRole('form').map((f) => f.getAttribute('aria-label'));
+    expect(forms).toEqual(["India's claims", "Indonesia's claims"]);
     expect(api.callsTo('PUT', '/api/v1/console/site/claims/ID')).toHaveLength(0);
   });
 

@@ -27,7 +27,8 @@ export function SiteScreen() {
       ) : claims.data.length === 0 ? (
         <p className="empty">{t('site.empty')}</p>
       ) : (
-        claims.data.map((c) => <ClaimsForm key={`${c.market}-${c.updatedAt}`} claims={c} />)
+        // India first, as on every screen with both markets.
+        [...claims.data].sort((a, b) => b.market.localeCompare(a.market)).map((c) => <ClaimsForm key={c.market} claims={c} />)
       )}
     </section>
   );
@@ -46,7 +47,17 @@ function ClaimsForm({ claims }: { claims: SiteClaims }) {
   function submit(event: FormEvent) {
     event.preventDefault();
     setSaved(false);
-    save.mutate({ market: claims.market, claims: { payoutClaim, usersClaim } }, { onSuccess: () => setSaved(true) });
+    save.mutate(
+      { market: claims.market, claims: { payoutClaim, usersClaim } },
+      {
+        onSuccess: (stored) => {
+          // What the server stored (trimmed): the inputs show exactly what the site shows.
+          setPayoutClaim(stored.payoutClaim);
+          setUsersClaim(stored.usersClaim);
+          setSaved(true);
+        },
+      },
+    );
   }
 
   const claimField = (name: 'payoutClaim' | 'usersClaim', value: string, set: (v: string) => void) => (
