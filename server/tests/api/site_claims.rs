@@ -308,6 +308,16 @@ async fn seeding_at_once_from_several_servers_lands_once_and_never_overwrites_an
     assert_eq!(edited.status(), StatusCode::OK);
     app.execute("DELETE FROM site_claims WHERE market = 'ID'")
         .await;
+    // A market without stored claims (only by hand: start-up seeds both) cannot be edited.
+    let missing = op_call(
+        &app,
+        &admin,
+        Method::PUT,
+        &format!("{CLAIMS}/ID"),
+        Some(json!({"payoutClaim": "", "usersClaim": ""})),
+    )
+    .await;
+    assert_eq!(missing.status(), StatusCode::NOT_FOUND);
 
     let site = app.services.site.clone();
     let now = app.services.clock.now_ms();

@@ -87,6 +87,7 @@ pub struct SiteClaimsRequest {
     request_body(content((SiteClaimsRequest = "application/json"), (SiteClaimsRequest = "application/x-www-form-urlencoded"))),
     responses((status = 200, body = Envelope<SiteClaimsView>), (status = 401, body = ErrorBody),
         (status = 403, description = "forbidden (not admin), csrf_token_invalid or cross_site_request", body = ErrorBody),
+        (status = 404, description = "the market has no stored claims (start-up seeds both, so only after a hand-made deletion)", body = ErrorBody),
         (status = 422, description = "validation_failed: `market`, `payoutClaim` or `usersClaim`", body = ErrorBody)))]
 pub async fn update_claims(
     State(state): State<AppState>,
