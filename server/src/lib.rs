@@ -9,6 +9,7 @@ mod architecture;
 pub mod auth;
 pub mod catalog;
 pub mod certification;
+pub mod claims;
 pub mod clock;
 pub mod content;
 pub mod crypto;

@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use crate::auth::SignInService;
 use crate::catalog::Catalog;
+use crate::claims::SiteClaims;
 use crate::clock::Clock;
 use crate::content::ReferenceData;
 use crate::crypto::Secrets;
@@ -24,6 +25,8 @@ pub struct Services {
     pub reference: Arc<ReferenceData>,
     /// The company: lender, grievance officer, contact details.
     pub site: Arc<SiteSettings>,
+    /// The site's claims per market, as stored (admins edit them).
+    pub claims: Arc<SiteClaims>,
     /// Borrower sign-in: codes and sessions.
     pub sign_in: SignInService,
     /// Collection accounts and the payout and virtual-account providers.

@@ -509,11 +509,11 @@ pub struct Company {
     pub whatsapp_number: String,
     /// The grievance redressal officer (India) or Pejabat Pengaduan (Indonesia).
     pub grievance_officer: GrievanceOfficer,
-    /// The site's claim about payout speed ("within 2 hours"), a sentence; empty shows none. A setting, not copy,
-    /// so an operator can withdraw a claim the product cannot back without a release.
+    /// The site's claim about payout speed ("within 2 hours"), a sentence; empty shows none. Only the seed of the
+    /// stored claims (`crate::claims`, migration 0022): admins edit them in the console from the first start on.
     #[serde(default)]
     pub payout_claim: String,
-    /// The site's claim about its users ("3 million users"), a sentence; empty shows none.
+    /// The site's claim about its users ("3 million users"), a sentence; empty shows none. The seed, as above.
     #[serde(default)]
     pub users_claim: String,
 }

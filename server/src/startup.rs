@@ -14,10 +14,11 @@ use tokio::net::TcpListener;
 
 use crate::auth::SignInService;
 use crate::catalog::Catalog;
+use crate::claims::SiteClaims;
 use crate::clock::Clock;
 use crate::content::ReferenceData;
 use crate::crypto::Secrets;
-use crate::http::web::Assets;
+use crate::http::web::Pages;
 use crate::http::{self, openapi, rate_limit::AddressLimiter};
 use crate::services::Services;
 use crate::servicing::payments::PaymentServices;
@@ -39,7 +40,8 @@ impl std::ops::Deref for AppState {
 pub struct AppStateInner {
     /// What the capabilities work with: database, clock, keys, catalog, reference data, company settings.
     pub services: Services,
-    pub assets: Arc<Assets>,
+    /// The embedded web app, its pages rendered with the settings and the site's claims.
+    pub pages: Pages,
     pub openapi: Bytes,
     pub contact_limiter: AddressLimiter,
     /// Data exports per borrower (`GET /borrower/export`): a few an hour.
@@ -82,12 +84,6 @@ impl Application {
         let pools = settings.pool_split(workers);
         let db =
             crate::store::Db::connect(settings.database_url.expose_secret(), pools.shared).await?;
-        let assets = Assets::load(&settings.site).context("preparing the embedded web app")?;
-        if !assets.has_site() {
-            tracing::warn!(
-                "the web app was not built into this binary: `make build` builds web/dist first"
-            );
-        }
         let secrets = Secrets::from_settings(settings.secret_key.as_ref(), settings.mode)?;
         let resealed = db.reseal_unbound_pii(&secrets).await?;
         if resealed != Default::default() {
@@ -108,6 +104,9 @@ impl Application {
         let catalog = Catalog::load(&db, &settings.caps, clock.now().date(), clock.now_ms())
             .await
             .context("loading the loan products")?;
+        let claims = SiteClaims::load(&db, &settings.site, clock.now_ms())
+            .await
+            .context("loading the site's claims")?;
         let per_minute = NonZeroU32::new(settings.contact.per_minute)
             .context("contact.per_minute must be ≥ 1")?;
         let services = Services {
@@ -117,6 +116,7 @@ impl Application {
             catalog: Arc::new(catalog),
             reference: Arc::new(reference),
             site: Arc::new(settings.site.clone()),
+            claims: Arc::new(claims),
             sign_in,
             payments: Arc::new(
                 PaymentServices::from_settings(&settings.payments)
@@ -126,9 +126,15 @@ impl Application {
             files: crate::support::files::from_settings(&settings.files)
                 .context("setting up the file store")?,
         };
+        let pages = Pages::load(&services).context("preparing the embedded web app")?;
+        if !pages.current().has_site() {
+            tracing::warn!(
+                "the web app was not built into this binary: `make build` builds web/dist first"
+            );
+        }
         let state = AppState(Arc::new(AppStateInner {
             services,
-            assets: Arc::new(assets),
+            pages,
             openapi: Bytes::from(openapi::document()),
             contact_limiter: AddressLimiter::per_minute(per_minute),
             export_limiter: crate::http::rate_limit::KeyLimiter::per_hour(
@@ -209,6 +215,24 @@ impl Application {
                 }
             }
         });
+        // Another server's edit of the site's claims reaches this one within `claims::REFRESH_EVERY_MS`: one read of
+        // two rows, and the pages rendered again only when they moved.
+        let state = self.state.clone();
+        let claims_refresher = tokio::spawn(async move {
+            let every = Duration::from_millis(crate::claims::REFRESH_EVERY_MS as u64);
+            let mut tick = tokio::time::interval(every);
+            tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+            loop {
+                tick.tick().await;
+                let s = &state.services;
+                if let Err(e) = s.claims.reload(&s.db).await {
+                    tracing::warn!("reading the site's claims: {e:#}");
+                }
+                if let Err(e) = state.pages.refresh(s).await {
+                    tracing::warn!("rendering the pages with the site's claims: {e:#}");
+                }
+            }
+        });
         let db = self.state.services.db.clone();
         let worker_pool_size = self.worker_pool_size;
         let router = http::router(self.state);
@@ -262,6 +286,7 @@ impl Application {
         .context("waiting for the HTTP workers")?;
         sweeper.abort();
         catalog_refresher.abort();
+        claims_refresher.abort();
         db.close().await;
         results.into_iter().collect()
     }

@@ -119,7 +119,10 @@ async fn api_guard(
 }
 
 async fn serve_web(State(state): State<AppState>, req: Request) -> Response {
-    let response = state.assets.serve(req.method(), req.uri(), req.headers());
+    let response = state
+        .pages
+        .current()
+        .serve(req.method(), req.uri(), req.headers());
     if tracing::enabled!(Level::DEBUG) {
         request_span(&req, Level::DEBUG)
             .in_scope(|| tracing::debug!(status = response.status().as_u16(), "served"));

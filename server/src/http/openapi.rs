@@ -17,7 +17,8 @@ use super::borrower::{
 };
 use super::console::auth::CONSOLE_COOKIE;
 use super::console::{
-    auth as console, dashboard, operators, payments, products, review, support as console_support,
+    auth as console, dashboard, operators, payments, products, review, site as console_site,
+    support as console_support,
 };
 use super::error::ErrorBody;
 use super::site;
@@ -126,6 +127,8 @@ use crate::settings::{GrievanceOfficer, PublicSiteSettings};
         console_support::faq_create,
         console_support::faq_update,
         console_support::faq_delete,
+        console_site::claims,
+        console_site::update_claims,
         webhooks::razorpay,
         webhooks::xendit_va_paid,
         webhooks::dragonpay_postback,

@@ -47,7 +47,7 @@ pub async fn settings(
         None => Market::Indonesia,
         code => require_market(code)?,
     };
-    Ok(Envelope::ok(state.services.site.public(market)))
+    Ok(Envelope::ok(crate::claims::public(&state.services, market)))
 }
 
 /// A contact-form message as sent by the site (JSON or form-encoded). SPEC.md §3 names all five fields; the form

@@ -6,7 +6,8 @@
 
 use std::collections::HashMap;
 use std::io::Write;
-use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, PoisonError, RwLock};
 
 use anyhow::{Context, bail};
 use axum::body::{Body, Bytes};
@@ -16,7 +17,9 @@ use kilat_domain::Market;
 use rust_embed::RustEmbed;
 use sha2::{Digest, Sha256};
 
-use crate::settings::SiteSettings;
+use crate::claims;
+use crate::services::Services;
+use crate::settings::PublicSiteSettings;
 
 #[derive(RustEmbed)]
 #[folder = "$KILAT_WEB_DIST"]
@@ -54,6 +57,59 @@ struct Asset {
     cache_control: HeaderValue,
 }
 
+/// The served files, rendered again when the site's claims change (`crate::claims`): a request takes the current
+/// set (a read lock and a reference count), an edit or the server's timer swaps in a new one.
+pub struct Pages {
+    current: RwLock<Arc<Assets>>,
+    /// The claims' generation the pages were rendered with.
+    generation: AtomicU64,
+    /// One rendering at a time: the timer and an edit may both find the claims moved.
+    rendering: tokio::sync::Mutex<()>,
+}
+
+impl Pages {
+    /// Renders the pages with the settings and the claims stored now.
+    pub fn load(services: &Services) -> anyhow::Result<Self> {
+        let generation = services.claims.generation();
+        let assets = Assets::load(
+            &claims::public(services, Market::India),
+            &claims::public(services, Market::Indonesia),
+        )?;
+        Ok(Self {
+            current: RwLock::new(Arc::new(assets)),
+            generation: AtomicU64::new(generation),
+            rendering: tokio::sync::Mutex::new(()),
+        })
+    }
+
+    /// The files to serve now.
+    pub fn current(&self) -> Arc<Assets> {
+        self.current
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+    }
+
+    /// Renders the HTML pages again (off the async threads: brotli at its best quality takes a while) when the
+    /// claims moved since they were rendered; the other files are kept as they are.
+    pub async fn refresh(&self, services: &Services) -> anyhow::Result<()> {
+        let _one = self.rendering.lock().await;
+        let generation = services.claims.generation();
+        if generation == self.generation.load(Ordering::Acquire) {
+            return Ok(());
+        }
+        let india = claims::public(services, Market::India);
+        let indonesia = claims::public(services, Market::Indonesia);
+        let current = self.current();
+        let next = tokio::task::spawn_blocking(move || current.rerender(&india, &indonesia))
+            .await
+            .context("rendering the pages")??;
+        *self.current.write().unwrap_or_else(PoisonError::into_inner) = Arc::new(next);
+        self.generation.store(generation, Ordering::Release);
+        Ok(())
+    }
+}
+
 /// Which encoding the client accepts, best first.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Encoding {
@@ -71,18 +127,42 @@ pub struct Assets {
 }
 
 impl Assets {
-    /// Loads every embedded file and renders the HTML pages with `site`: `NAME.en.html` with India's settings, every
-    /// other page with Indonesia's, and a page with no `.en.html` sibling (the borrower app's) a second time with
-    /// India's under that name. Fails on an unknown placeholder.
-    pub fn load(site: &SiteSettings) -> anyhow::Result<Self> {
-        let india = serde_json::to_value(site.public(Market::India))
-            .context("serializing the site settings")?;
-        let indonesia = serde_json::to_value(site.public(Market::Indonesia))
-            .context("serializing the site settings")?;
+    /// Loads every embedded file and renders the HTML pages with each market's public settings: `NAME.en.html`
+    /// with India's, every other page with Indonesia's, and a page with no `.en.html` sibling (the borrower app's) a
+    /// second time with India's under that name. Fails on an unknown placeholder.
+    pub fn load(
+        india: &PublicSiteSettings,
+        indonesia: &PublicSiteSettings,
+    ) -> anyhow::Result<Self> {
+        Self::build(india, indonesia, None)
+    }
+
+    /// The same files with the HTML pages rendered again with new settings; every other file is shared with `self`.
+    pub fn rerender(
+        &self,
+        india: &PublicSiteSettings,
+        indonesia: &PublicSiteSettings,
+    ) -> anyhow::Result<Self> {
+        Self::build(india, indonesia, Some(self))
+    }
+
+    fn build(
+        india: &PublicSiteSettings,
+        indonesia: &PublicSiteSettings,
+        previous: Option<&Assets>,
+    ) -> anyhow::Result<Self> {
+        let india = serde_json::to_value(india).context("serializing the site settings")?;
+        let indonesia = serde_json::to_value(indonesia).context("serializing the site settings")?;
         let mut files = HashMap::new();
         let names: Vec<String> = Dist::iter().map(|n| n.into_owned()).collect();
         for name in &names {
             if is_precompressed_sibling(name, &names) {
+                continue;
+            }
+            if !name.ends_with(".html")
+                && let Some(asset) = previous.and_then(|p| p.files.get(name))
+            {
+                files.insert(name.clone(), asset.clone());
                 continue;
             }
             let file = Dist::get(name).with_context(|| format!("reading embedded {name}"))?;

@@ -20,6 +20,7 @@ pub mod products;
 pub mod reseal;
 pub mod review;
 pub mod sign_in;
+pub mod site_claims;
 pub mod standing;
 pub mod telemetry;
 

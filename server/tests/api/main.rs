@@ -22,6 +22,7 @@ mod s3_files;
 mod security;
 mod servicing;
 mod site;
+mod site_claims;
 mod telemetry;
 mod web;
 mod webhooks;

@@ -15,4 +15,6 @@ export const consolePaths = {
   complaints: '/complaints',
   complaint: (ticketNo: string) => `/complaints/${encodeURIComponent(ticketNo)}`,
   contact: '/contact-messages',
+  faq: '/faq',
+  site: '/site',
 } as const;

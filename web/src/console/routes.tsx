@@ -10,6 +10,8 @@ import { consolePaths } from './paths';
 import { AuditScreen } from './screens/audit';
 import { OperatorsScreen } from './screens/operators';
 import { DashboardScreen } from './screens/dashboard';
+import { FaqScreen } from './screens/faq';
+import { SiteScreen } from './screens/site';
 import { ComplaintScreen, ComplaintsScreen } from './screens/complaints';
 import { ContactMessagesScreen } from './screens/contact-messages';
 import { OrderScreen } from './screens/order';
@@ -38,6 +40,8 @@ export function ConsoleRoutes() {
         <Route path={consolePaths.complaints} element={<Gate section="complaints"><ComplaintsScreen /></Gate>} />
         <Route path="/complaints/:ticketNo" element={<Gate section="complaints"><ComplaintScreen /></Gate>} />
         <Route path={consolePaths.contact} element={<Gate section="contact"><ContactMessagesScreen /></Gate>} />
+        <Route path={consolePaths.faq} element={<Gate section="faq"><FaqScreen /></Gate>} />
+        <Route path={consolePaths.site} element={<Gate section="site"><SiteScreen /></Gate>} />
         <Route path="*" element={<NotFound />} />
       </Route>
     </Routes>

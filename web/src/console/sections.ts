@@ -3,7 +3,7 @@
 import { consolePaths } from './paths';
 import type { Operator, Role } from './api/types';
 
-export type SectionKey = 'queue' | 'payouts' | 'repayments' | 'audit' | 'products' | 'operators' | 'dashboard' | 'complaints' | 'contact';
+export type SectionKey = 'queue' | 'payouts' | 'repayments' | 'audit' | 'products' | 'operators' | 'dashboard' | 'complaints' | 'contact' | 'faq' | 'site';
 
 export interface Section {
   key: SectionKey;
@@ -21,6 +21,8 @@ export const SECTIONS: readonly Section[] = [
   { key: 'dashboard', path: consolePaths.dashboard, roles: ['admin'] },
   { key: 'complaints', path: consolePaths.complaints, roles: ['admin', 'support'] },
   { key: 'contact', path: consolePaths.contact, roles: ['admin', 'support'] },
+  { key: 'faq', path: consolePaths.faq, roles: ['admin'] },
+  { key: 'site', path: consolePaths.site, roles: ['admin'] },
 ];
 
 /** Who may open an order (`GET /orders/{orderNo}`). */

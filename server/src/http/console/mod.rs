@@ -10,6 +10,7 @@ pub mod operators;
 pub mod payments;
 pub mod products;
 pub mod review;
+pub mod site;
 pub mod support;
 
 use axum::Router;
@@ -58,4 +59,6 @@ pub fn routes() -> Router<AppState> {
             "/faq/{id}",
             put(support::faq_update).delete(support::faq_delete),
         )
+        .route("/site/claims", get(site::claims))
+        .route("/site/claims/{market}", put(site::update_claims))
 }

@@ -10,6 +10,8 @@ export const queryKeys = {
   payments: ['console', 'payments'] as const,
   products: ['console', 'products'] as const,
   operators: ['console', 'operators'] as const,
+  faq: ['console', 'faq'] as const,
+  siteClaims: ['console', 'site-claims'] as const,
   dashboard: (market: ApiMarket) => ['console', 'dashboard', market] as const,
   audit: (search: Record<string, string>) => ['console', 'audit', search] as const,
 };

@@ -48,3 +48,12 @@ export type SupportComplaint = Schemas['SupportComplaintView'];
 /** A contact-form message with its reply channel and handled flag. */
 export type ContactMessage = Schemas['ContactMessageView'];
 export type Handled = Schemas['HandledView'];
+/** An FAQ entry (`GET /faq`), in one language and category. */
+export type FaqEntry = Schemas['FaqView'];
+/** The body of `POST /faq` and `PUT /faq/{id}`. */
+export type FaqWrite = Schemas['FaqWriteRequest'];
+export type FaqDeleted = Schemas['FaqDeleted'];
+/** One market's claims on the site (`GET /site/claims`). */
+export type SiteClaims = Schemas['SiteClaimsView'];
+/** The body of `PUT /site/claims/{market}`. */
+export type SiteClaimsWrite = Schemas['SiteClaimsRequest'];

@@ -1552,6 +1552,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/console/site/claims": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Both markets' claims (admin). */
+        get: operations["console_site_claims"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/console/site/claims/{market}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Changes one market's claims (admin); audited with before and after. The site settings and the pages of this
+         *     server show them at once, of the other servers within 2 seconds.
+         */
+        put: operations["console_site_claims_update"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/site/contact-messages": {
         parameters: {
             query?: never;
@@ -3489,6 +3526,31 @@ export interface components {
             msg: string;
         };
         /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
+        Envelope_SiteClaimsView: {
+            /**
+             * Format: int32
+             * @description Always 0 on success.
+             */
+            code: number;
+            /** @description One market's claims: the sentences its site shows; an empty one is withdrawn (not shown). */
+            data: {
+                market: components["schemas"]["Market"];
+                /** @description The payout-speed claim ("within 2 hours"). */
+                payoutClaim: string;
+                /**
+                 * Format: int64
+                 * @description Epoch milliseconds.
+                 */
+                updatedAt: number;
+                /** @description The username of the admin who last changed them; null while they are the settings file's. */
+                updatedBy: string | null;
+                /** @description The claim about the users ("3 million users"). */
+                usersClaim: string;
+            };
+            /** @description Always `ok` on success. */
+            msg: string;
+        };
+        /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
         Envelope_StepView: {
             /**
              * Format: int32
@@ -3977,6 +4039,30 @@ export interface components {
                  */
                 outstanding: number;
                 payment: components["schemas"]["PaymentView"];
+            }[];
+            /** @description Always `ok` on success. */
+            msg: string;
+        };
+        /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
+        Envelope_Vec_SiteClaimsView: {
+            /**
+             * Format: int32
+             * @description Always 0 on success.
+             */
+            code: number;
+            data: {
+                market: components["schemas"]["Market"];
+                /** @description The payout-speed claim ("within 2 hours"). */
+                payoutClaim: string;
+                /**
+                 * Format: int64
+                 * @description Epoch milliseconds.
+                 */
+                updatedAt: number;
+                /** @description The username of the admin who last changed them; null while they are the settings file's. */
+                updatedBy: string | null;
+                /** @description The claim about the users ("3 million users"). */
+                usersClaim: string;
             }[];
             /** @description Always `ok` on success. */
             msg: string;
@@ -5109,6 +5195,33 @@ export interface components {
              * @example 98765 43210
              */
             phone: string;
+        };
+        SiteClaimsRequest: {
+            /**
+             * @description One sentence ending with `.`, `!` or `?`, at most 120 characters; empty withdraws the claim.
+             * @example Money in your bank account within 2 hours.
+             */
+            payoutClaim: string;
+            /**
+             * @description One sentence ending with `.`, `!` or `?`, at most 120 characters; empty withdraws the claim.
+             * @example Trusted by 3 million users.
+             */
+            usersClaim: string;
+        };
+        /** @description One market's claims: the sentences its site shows; an empty one is withdrawn (not shown). */
+        SiteClaimsView: {
+            market: components["schemas"]["Market"];
+            /** @description The payout-speed claim ("within 2 hours"). */
+            payoutClaim: string;
+            /**
+             * Format: int64
+             * @description Epoch milliseconds.
+             */
+            updatedAt: number;
+            /** @description The username of the admin who last changed them; null while they are the settings file's. */
+            updatedBy: string | null;
+            /** @description The claim about the users ("3 million users"). */
+            usersClaim: string;
         };
         /**
          * @description The steps, in the order they must be completed.
@@ -11678,6 +11791,149 @@ export interface operations {
                 };
             };
             /** @description validation_failed: it breaks today's caps */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    console_site_claims: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Vec_SiteClaimsView"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description forbidden: not admin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    console_site_claims_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description `IN` or `ID` */
+                market: components["schemas"]["Market"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SiteClaimsRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["SiteClaimsRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_SiteClaimsView"];
+                };
+            };
+            /** @description bad_request: the body could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description forbidden (not admin), csrf_token_invalid or cross_site_request */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the market has no stored claims (start-up seeds both, so only after a hand-made deletion) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payload_too_large: the body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unsupported_media_type: neither JSON nor form-encoded */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed: `market`, `payoutClaim` or `usersClaim` */
             422: {
                 headers: {
                     [name: string]: unknown;
