@@ -441,3 +441,48 @@ async fn sweeps_and_runners_started_at_once_purge_each_account_once() {
         .unwrap();
     assert_eq!(audits, 5);
 }
+
+#[tokio::test]
+async fn two_kilat_jobs_run_records_retention_processes_purge_once() {
+    let app = spawn_app().await;
+    let (session, id, _) = withdrawn_application(&app, "IN", "9876560201").await;
+    delete_account(&app, &session).await;
+    // The processes run on the real date: the records are aged by hand instead, to six years ago.
+    let years = 6 * 366 * DAY_MS;
+    app.execute(&format!(
+        "UPDATE orders SET closed_at = closed_at - {years}, created_at = created_at - {years} WHERE borrower_id = '{id}'"
+    ))
+    .await;
+    app.execute(&format!(
+        "UPDATE borrowers SET deleted_at = deleted_at - {years} WHERE id = '{id}'"
+    ))
+    .await;
+    let spawn = || {
+        tokio::process::Command::new(env!("CARGO_BIN_EXE_kilat"))
+            .args(["jobs", "run", "records-retention", "--market", "IN"])
+            .env("KILAT_DATABASE_URL", &app.database_url)
+            .env("KILAT_LOG__FORMAT", "json")
+            .env_remove("KILAT_CONFIG")
+            .output()
+    };
+    let (a, b) = tokio::join!(spawn(), spawn());
+    let (a, b) = (a.unwrap(), b.unwrap());
+    assert!(a.status.success(), "{}", String::from_utf8_lossy(&a.stderr));
+    assert!(b.status.success(), "{}", String::from_utf8_lossy(&b.stderr));
+    let (a, b) = (
+        String::from_utf8_lossy(&a.stdout).into_owned(),
+        String::from_utf8_lossy(&b.stdout).into_owned(),
+    );
+    let ran = [&a, &b]
+        .iter()
+        .filter(|o| o.contains("1 accounts purged (1 orders"))
+        .count();
+    let skipped = [&a, &b]
+        .iter()
+        .filter(|o| o.contains("already run"))
+        .count();
+    assert_eq!((ran, skipped), (1, 1), "{a}\n{b}");
+    assert_eq!(holdings(&app, &id).await.iter().sum::<i64>(), 0);
+    assert_eq!(purge_entries(&app, &id).await.len(), 1);
+    app.stop().await;
+}
