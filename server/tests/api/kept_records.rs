@@ -365,6 +365,13 @@ async fn the_period_counts_from_the_last_orders_close_when_it_is_later_than_the_
         .await
         .unwrap();
     let closed = local_date(Market::India, closed_at);
+    // Another deleted account whose order is open again (by hand: a deletion refuses an open order): never purged.
+    let (open_session, open_id, _) = withdrawn_application(&app, "IN", "9876560012").await;
+    delete_account(&app, &open_session).await;
+    app.execute(&format!(
+        "UPDATE orders SET closed_at = NULL WHERE borrower_id = '{open_id}'"
+    ))
+    .await;
 
     // Past the period from the deletion, not from the close: kept.
     set_date(&app, Market::India, closed + Duration::days(1825)).await;
@@ -376,6 +383,9 @@ async fn the_period_counts_from_the_last_orders_close_when_it_is_later_than_the_
     assert_eq!(holdings(&app, &id).await[..2], [0, 0]);
     let entries = purge_entries(&app, &id).await;
     assert_eq!(entries[0].2["relationshipEndedAt"], closed_at);
+    set_date(&app, Market::India, closed + Duration::days(3000)).await;
+    assert_eq!(run(&app, Market::India).await.purged.borrowers, 0);
+    assert_eq!(holdings(&app, &open_id).await[..2], [1, 1]);
     app.stop().await;
 }
 
