@@ -112,16 +112,149 @@ impl CapSettings {
 /// The file store behind `support::files::FileStore` (complaint images).
 #[derive(Debug, Clone, Deserialize)]
 pub struct FileSettings {
-    /// `local`: a folder on this server's disk.
+    /// `local`: a folder on this server's disk; `s3`: a bucket of an S3-compatible store (`[files.s3]`).
     pub store: FileStoreKind,
     /// The folder for `local`, created when missing.
     pub dir: std::path::PathBuf,
+    /// The bucket for `s3` (`KILAT_FILES__S3__…`).
+    pub s3: S3Settings,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum FileStoreKind {
     Local,
+    S3,
+}
+
+/// A bucket of any S3-compatible store (AWS S3, MinIO, Cloudflare R2, …), reached with an access key.
+#[derive(Debug, Clone, Deserialize)]
+pub struct S3Settings {
+    /// The service's URL without the bucket: `https://s3.ap-south-1.amazonaws.com`, `https://ACCOUNT.r2.cloudflarestorage.com`,
+    /// `http://127.0.0.1:9000` (plain http only on a loopback address in production).
+    pub endpoint: String,
+    /// The bucket's region as the signature names it (`ap-south-1`; R2: `auto`; MinIO: `us-east-1`).
+    pub region: String,
+    pub bucket: String,
+    /// Put before every key (`kilat/prod` stores `kilat/prod/complaints/…`); empty for none.
+    pub prefix: String,
+    /// `true`: `ENDPOINT/BUCKET/KEY` (MinIO's default); `false`: `BUCKET.ENDPOINT-HOST/KEY` (AWS's virtual-hosted style).
+    pub path_style: bool,
+    pub access_key_id: Option<SecretString>,
+    pub secret_access_key: Option<SecretString>,
+    /// The longest one put, get or delete may take, retries included, in milliseconds.
+    pub timeout_ms: u64,
+}
+
+impl FileSettings {
+    /// Refuses an `s3` store that could not work: no endpoint, region, bucket or credentials, a bucket name S3 refuses,
+    /// and, in production, an endpoint reached over plain http (the images and the signed requests would cross the
+    /// network in clear) unless it is a loopback address.
+    pub fn validate(&self, mode: Mode) -> anyhow::Result<()> {
+        match self.store {
+            FileStoreKind::Local => Ok(()),
+            FileStoreKind::S3 => self.s3.validate(mode),
+        }
+    }
+}
+
+impl S3Settings {
+    fn validate(&self, mode: Mode) -> anyhow::Result<()> {
+        let endpoint = self.endpoint_url()?;
+        if mode == Mode::Production && endpoint.scheme() == "http" && !is_loopback(&endpoint) {
+            bail!(
+                "KILAT_FILES__S3__ENDPOINT must start with https:// in production (images and signed requests would \
+                 cross the network in clear): use the store's https endpoint, not {:?}",
+                self.endpoint
+            );
+        }
+        if !self.path_style && host_is_ip(&endpoint) {
+            bail!(
+                "KILAT_FILES__S3__PATH_STYLE=false puts the bucket in the host name, which {:?} has none of (an IP \
+                 address): set KILAT_FILES__S3__PATH_STYLE=true",
+                self.endpoint
+            );
+        }
+        if self.region.trim().is_empty() {
+            bail!(
+                "KILAT_FILES__S3__REGION is required with KILAT_FILES__STORE=s3 (e.g. ap-south-1; R2: auto; MinIO: \
+                 us-east-1)"
+            );
+        }
+        if !is_bucket_name(&self.bucket) {
+            bail!(
+                "KILAT_FILES__S3__BUCKET must name the bucket with KILAT_FILES__STORE=s3: 3 to 63 lower-case letters, \
+                 digits, '.' and '-', starting and ending with a letter or digit, not {:?}",
+                self.bucket
+            );
+        }
+        if !self.prefix.is_empty()
+            && !(self.prefix.split('/').all(|part| {
+                !part.is_empty()
+                    && part != "."
+                    && part != ".."
+                    && part
+                        .bytes()
+                        .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'))
+            }))
+        {
+            bail!(
+                "KILAT_FILES__S3__PREFIX must be empty or folders of letters, digits, '-', '_' and '.' joined by '/' \
+                 (no leading or trailing '/'), e.g. kilat/prod, not {:?}",
+                self.prefix
+            );
+        }
+        let filled = |value: &Option<SecretString>| {
+            value
+                .as_ref()
+                .is_some_and(|v| !v.expose_secret().trim().is_empty())
+        };
+        if !filled(&self.access_key_id) || !filled(&self.secret_access_key) {
+            bail!(
+                "KILAT_FILES__S3__ACCESS_KEY_ID and KILAT_FILES__S3__SECRET_ACCESS_KEY are required with \
+                 KILAT_FILES__STORE=s3: set both in the environment, not in a committed file"
+            );
+        }
+        if self.timeout_ms == 0 {
+            bail!("KILAT_FILES__S3__TIMEOUT_MS must be at least 1");
+        }
+        Ok(())
+    }
+
+    /// The endpoint as a URL: `http` or `https`, a host, no path, query or credentials.
+    pub fn endpoint_url(&self) -> anyhow::Result<reqwest::Url> {
+        let fix = "KILAT_FILES__S3__ENDPOINT must be the store's URL without the bucket, e.g. \
+                   https://s3.ap-south-1.amazonaws.com or http://127.0.0.1:9000";
+        if self.endpoint.trim().is_empty() {
+            bail!("{fix}: it is required with KILAT_FILES__STORE=s3");
+        }
+        let url = reqwest::Url::parse(self.endpoint.trim())
+            .with_context(|| format!("{fix}, not {:?}", self.endpoint))?;
+        if !matches!(url.scheme(), "http" | "https")
+            || url.host_str().is_none_or(str::is_empty)
+            || url.path() != "/"
+            || url.query().is_some()
+            || url.fragment().is_some()
+            || !url.username().is_empty()
+            || url.password().is_some()
+        {
+            bail!("{fix}, not {:?}", self.endpoint);
+        }
+        Ok(url)
+    }
+}
+
+/// S3's rule for bucket names (the ones valid with virtual-hosted style, i.e. every name S3 still lets you create).
+fn is_bucket_name(name: &str) -> bool {
+    let bytes = name.as_bytes();
+    (3..=63).contains(&bytes.len())
+        && bytes
+            .iter()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || matches!(b, b'.' | b'-'))
+        && bytes[0].is_ascii_alphanumeric()
+        && bytes[bytes.len() - 1].is_ascii_alphanumeric()
+        && !name.contains("..")
+        && name.parse::<std::net::Ipv4Addr>().is_err()
 }
 
 /// The collection accounts and payment providers of each market (docs/API-BORROWER.md, "Repayment").
@@ -570,6 +703,7 @@ impl Settings {
         self.site.validate(self.mode)?;
         self.caps.validate()?;
         self.kept_records.validate()?;
+        self.files.validate(self.mode)?;
         self.payments.validate(self.mode)
     }
 }
@@ -579,21 +713,33 @@ impl Settings {
 fn check_provider_url(url: &str) -> anyhow::Result<()> {
     let parsed = reqwest::Url::parse(url.trim())
         .with_context(|| format!("KILAT_SMS__HTTP_URL is not a URL: {url:?}"))?;
-    let host = parsed.host_str().unwrap_or_default();
-    let loopback = host.eq_ignore_ascii_case("localhost")
-        || host
-            .trim_start_matches('[')
-            .trim_end_matches(']')
-            .parse::<std::net::IpAddr>()
-            .is_ok_and(|ip| ip.is_loopback());
     match parsed.scheme() {
         "https" => Ok(()),
-        "http" if loopback => Ok(()),
+        "http" if is_loopback(&parsed) => Ok(()),
         _ => bail!(
             "KILAT_SMS__HTTP_URL must start with https:// in production (codes and the API key would cross the \
              network in clear): use the provider's https endpoint, not {url:?}"
         ),
     }
+}
+
+/// A URL whose traffic never leaves the machine: `localhost` or a loopback address.
+fn is_loopback(url: &reqwest::Url) -> bool {
+    url.host_str()
+        .is_some_and(|host| host.eq_ignore_ascii_case("localhost"))
+        || host_ip(url).is_some_and(|ip| ip.is_loopback())
+}
+
+fn host_ip(url: &reqwest::Url) -> Option<std::net::IpAddr> {
+    url.host_str()?
+        .trim_start_matches('[')
+        .trim_end_matches(']')
+        .parse()
+        .ok()
+}
+
+fn host_is_ip(url: &reqwest::Url) -> bool {
+    host_ip(url).is_some()
 }
 
 /// `scheme://host[:port]`, exactly as a browser writes the `Origin` header.

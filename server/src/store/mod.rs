@@ -4,6 +4,7 @@
 
 pub mod account;
 pub mod audit;
+pub(crate) mod batch;
 pub mod callbacks;
 pub mod certification;
 pub mod complaints;
@@ -47,9 +48,50 @@ pub struct Db {
 static NEXT_DB_ID: AtomicU64 = AtomicU64::new(1);
 
 thread_local! {
-    /// This thread's own PostgreSQL pool for the hot reads, when it is an HTTP worker (see [`Db::open_worker_pool`]),
-    /// with the id of the [`Db`] it belongs to.
-    static WORKER_POOL: RefCell<Option<(u64, AnyPool)>> = const { RefCell::new(None) };
+    /// This thread's own PostgreSQL pool for the hot reads and their batchers, when it is an HTTP worker (see
+    /// [`Db::open_worker_pool`]), with the id of the [`Db`] it belongs to.
+    static WORKER_POOL: RefCell<Option<(u64, WorkerReads)>> = const { RefCell::new(None) };
+}
+
+/// Statements a batch of hot reads may hold out at once, per read and per worker (`store::batch`).
+const HOT_READ_LANES: usize = 2;
+/// The most requests one batched statement answers.
+const HOT_READ_BATCH: usize = 32;
+
+/// An HTTP worker's own pool and the batchers of its hot reads, which run on that pool.
+#[derive(Clone)]
+struct WorkerReads {
+    pool: AnyPool,
+    hot: HotReads,
+}
+
+/// The batched hot reads: the session of every request, the order list, home's standing.
+#[derive(Clone)]
+pub(crate) struct HotReads {
+    pub session: batch::Batcher<batch::SessionKey, Option<sign_in::SessionRow>>,
+    pub orders: batch::Batcher<(batch::SessionKey, i64), Option<orders::SessionOrders>>,
+    pub standing: batch::Batcher<batch::SessionKey, Option<standing::SessionStanding>>,
+}
+
+impl HotReads {
+    /// Starts the lanes on the current runtime, reading through `pool`.
+    fn spawn(pool: &AnyPool) -> Self {
+        let (session_pool, orders_pool, standing_pool) = (pool.clone(), pool.clone(), pool.clone());
+        Self {
+            session: batch::Batcher::spawn(HOT_READ_LANES, HOT_READ_BATCH, move |keys| {
+                let pool = session_pool.clone();
+                Box::pin(async move { sign_in::session_borrowers_in(&pool, &keys).await })
+            }),
+            orders: batch::Batcher::spawn(HOT_READ_LANES, HOT_READ_BATCH, move |keys| {
+                let pool = orders_pool.clone();
+                Box::pin(async move { orders::session_orders_in(&pool, &keys).await })
+            }),
+            standing: batch::Batcher::spawn(HOT_READ_LANES, HOT_READ_BATCH, move |keys| {
+                let pool = standing_pool.clone();
+                Box::pin(async move { standing::session_standings_in(&pool, &keys).await })
+            }),
+        }
+    }
 }
 
 /// One write transaction that capability code passes through several store modules, committed in one place (a
@@ -131,7 +173,8 @@ impl Db {
 
     /// Gives the calling thread, an HTTP worker on its own single-threaded runtime, a PostgreSQL pool of its own of
     /// `max_connections` for the hot reads (the session with the order list or home, [`Db::read_pool`]); connections
-    /// open lazily, on that runtime. A connection of the shared pool opened by one worker's runtime and used by
+    /// open lazily, on that runtime. The session reads go through that worker's batchers ([`Db::hot_reads`],
+    /// `store::batch`), started here on the worker's runtime. A connection of the shared pool opened by one worker's runtime and used by
     /// another's costs extra wake-ups on every query: about 2 context switches a request (docs/PERFORMANCE.md). On
     /// SQLite nothing: its connections talk to their own threads through channels, whatever the runtime. Nothing either
     /// when `max_connections` is 0 (`Settings::pool_split`): the hot reads then use the shared pool.
@@ -145,7 +188,8 @@ impl Db {
             .test_before_acquire(false)
             .connect_lazy(&self.url)
             .with_context(|| format!("a worker's pool on the database ({})", redact(&self.url)))?;
-        WORKER_POOL.with(|w| *w.borrow_mut() = Some((self.id, pool)));
+        let hot = HotReads::spawn(&pool);
+        WORKER_POOL.with(|w| *w.borrow_mut() = Some((self.id, WorkerReads { pool, hot })));
         Ok(())
     }
 
@@ -154,7 +198,8 @@ impl Db {
         let pool = WORKER_POOL.with(|w| {
             let mut w = w.borrow_mut();
             match &*w {
-                Some((id, _)) if *id == self.id => w.take().map(|(_, pool)| pool),
+                // Dropping the batchers ends their lanes.
+                Some((id, _)) if *id == self.id => w.take().map(|(_, reads)| reads.pool),
                 _ => None,
             }
         });
@@ -167,8 +212,16 @@ impl Db {
     /// shared one. Reads only: writes and transactions stay on the shared pool.
     pub(crate) fn read_pool(&self) -> AnyPool {
         WORKER_POOL.with(|w| match &*w.borrow() {
-            Some((id, pool)) if *id == self.id => pool.clone(),
+            Some((id, reads)) if *id == self.id => reads.pool.clone(),
             _ => self.pool.clone(),
+        })
+    }
+
+    /// The calling worker's batched session reads, when it has a pool of its own (PostgreSQL).
+    pub(crate) fn hot_reads(&self) -> Option<HotReads> {
+        WORKER_POOL.with(|w| match &*w.borrow() {
+            Some((id, reads)) if *id == self.id => Some(reads.hot.clone()),
+            _ => None,
         })
     }
 

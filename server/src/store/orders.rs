@@ -1,8 +1,12 @@
 //! Orders: created on confirm with the accepted KFS, their status changes, listed for their borrower, with their
 //! timeline. Status changes are written only by `crate::orders` (the lifecycle), through [`Tx`].
 
-use kilat_domain::{Code, Currency, Market, OrderEvent, OrderState};
+use std::collections::HashMap;
 
+use kilat_domain::{Code, Currency, Market, OrderEvent, OrderState};
+use sqlx::AnyPool;
+
+use super::batch::{SessionKey, live_sessions_in, session_bounds};
 use super::loans::placeholders;
 use super::sign_in::live_session;
 use super::{Db, Tx, new_id};
@@ -238,6 +242,7 @@ impl Db {
     /// A live session (the conditions of [`Db::session_borrower`]) and its borrower's orders, newest first, at most
     /// `limit`, in one statement: the session row LEFT JOINed to the orders, so a live session with no orders is one
     /// row of NULL order columns, and no row at all means no live session. The session's last use is not moved here.
+    /// On an HTTP worker with a pool of its own, batched with the other requests' ([`super::batch`]).
     pub async fn session_orders(
         &self,
         token_hash: &str,
@@ -245,6 +250,14 @@ impl Db {
         created_since: i64,
         limit: i64,
     ) -> sqlx::Result<Option<SessionOrders>> {
+        if let Some(hot) = self.hot_reads() {
+            let key = SessionKey {
+                token_hash: token_hash.to_owned(),
+                idle_since,
+                created_since,
+            };
+            return hot.orders.get((key, limit)).await;
+        }
         let rows: Vec<SessionOrderRow> = sqlx::query_as(concat!(
             "SELECT s.borrower_id, s.created_at AS session_created_at, s.last_seen_at, o.order_no, o.product_code,
                o.product_name, o.term_code, o.currency, o.amount, o.net_disbursed, o.total_repayable, o.apr,
@@ -494,5 +507,84 @@ impl Tx {
         .execute(self.conn())
         .await?;
         Ok(())
+    }
+}
+
+/// A row of [`session_orders_in`]: [`SessionOrderRow`] tagged with its token's hash.
+#[derive(sqlx::FromRow)]
+struct TaggedSessionOrderRow {
+    token_hash: String,
+    #[sqlx(flatten)]
+    row: SessionOrderRow,
+}
+
+/// [`Db::session_orders`] for each key and its limit, in the keys' order, in one statement: each session's orders
+/// numbered newest first (`ROW_NUMBER() OVER (PARTITION BY` the token`)`), at most the largest limit asked for kept
+/// there, each key's own limit applied here.
+pub(super) async fn session_orders_in(
+    pool: &AnyPool,
+    keys: &[(SessionKey, i64)],
+) -> sqlx::Result<Vec<Option<SessionOrders>>> {
+    let sessions: Vec<SessionKey> = keys.iter().map(|(key, _)| key.clone()).collect();
+    let (idle_since, created_since, tokens) = session_bounds(&sessions);
+    let limit = keys.iter().map(|(_, limit)| *limit).max().unwrap_or(0);
+    let sql = format!(
+        "SELECT token_hash, borrower_id, session_created_at, last_seen_at, order_no, product_code, product_name,
+           term_code, currency, amount, net_disbursed, total_repayable, apr, apr_display, status, created_at
+         FROM (SELECT s.token_hash, s.borrower_id, s.created_at AS session_created_at, s.last_seen_at, o.order_no,
+                 o.product_code, o.product_name, o.term_code, o.currency, o.amount, o.net_disbursed,
+                 o.total_repayable, o.apr, o.apr_display, o.status, o.created_at,
+                 ROW_NUMBER() OVER (PARTITION BY s.token_hash ORDER BY o.created_at DESC, o.id DESC) AS n
+               FROM borrower_sessions s LEFT JOIN orders o ON o.borrower_id = s.borrower_id
+               WHERE {}) listed
+         WHERE n <= ${}
+         ORDER BY token_hash, n",
+        live_sessions_in(&tokens),
+        keys.len() + 3
+    );
+    let mut query = sqlx::query_as::<_, TaggedSessionOrderRow>(&sql)
+        .bind(idle_since)
+        .bind(created_since);
+    for key in &sessions {
+        query = query.bind(key.token_hash.as_str());
+    }
+    let rows = query.bind(limit).fetch_all(pool).await?;
+    let mut found: HashMap<String, SessionOrders> = HashMap::new();
+    for TaggedSessionOrderRow { token_hash, row } in rows {
+        let listed = found.entry(token_hash).or_insert_with(|| SessionOrders {
+            borrower_id: row.borrower_id.clone(),
+            session_created_at: row.session_created_at,
+            last_seen_at: row.last_seen_at,
+            orders: Vec::new(),
+        });
+        listed.orders.extend(row.order()?);
+    }
+    Ok(keys
+        .iter()
+        .map(|(key, limit)| {
+            found
+                .get(&key.token_hash)
+                .filter(|listed| key.admits(listed.session_created_at, listed.last_seen_at))
+                .map(|listed| SessionOrders {
+                    orders: listed
+                        .orders
+                        .iter()
+                        .take(usize::try_from(*limit).unwrap_or(0))
+                        .cloned()
+                        .collect(),
+                    ..listed.clone_without_orders()
+                })
+        })
+        .collect())
+}
+
+impl SessionOrders {
+    fn clone_without_orders(&self) -> Self {
+        Self {
+            borrower_id: self.borrower_id.clone(),
+            session_created_at: self.session_created_at,
+            last_seen_at: self.last_seen_at,
+            orders: Vec::new(),
+        }
     }
 }

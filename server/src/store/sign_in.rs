@@ -1,8 +1,12 @@
 //! Sign-in: one-time codes, borrowers (found by a keyed hash of their phone), sessions, and the locks and counts
 //! behind the sign-in limits.
 
-use kilat_domain::{Code, Market};
+use std::collections::HashMap;
 
+use kilat_domain::{Code, Market};
+use sqlx::AnyPool;
+
+use super::batch::{SessionKey, live_sessions_in, session_bounds};
 use super::{Db, Tx};
 
 /// A stored one-time code (its hash only).
@@ -293,23 +297,26 @@ impl Db {
         Ok(Some((borrower, is_new)))
     }
 
-    /// The borrower of a live session (not revoked, used since `idle_since`, opened since `created_since`).
+    /// The borrower of a live session (not revoked, used since `idle_since`, opened since `created_since`). On an HTTP
+    /// worker with a pool of its own, batched with the other requests' ([`super::batch`]).
     pub async fn session_borrower(
         &self,
         token_hash: &str,
         idle_since: i64,
         created_since: i64,
     ) -> sqlx::Result<Option<SessionRow>> {
-        sqlx::query_as(concat!(
-            "SELECT b.id, b.market, b.phone_enc, b.created_at, s.created_at AS session_created_at, s.last_seen_at
-             FROM borrower_sessions s JOIN borrowers b ON b.id = s.borrower_id WHERE ",
-            live_session!()
-        ))
-        .bind(token_hash)
-        .bind(idle_since)
-        .bind(created_since)
-        .fetch_optional(&self.read_pool())
-        .await
+        let key = SessionKey {
+            token_hash: token_hash.to_owned(),
+            idle_since,
+            created_since,
+        };
+        if let Some(hot) = self.hot_reads() {
+            return hot.session.get(key).await;
+        }
+        Ok(session_borrowers_in(&self.read_pool(), &[key])
+            .await?
+            .pop()
+            .flatten())
     }
 
     /// Marks a session used now (its idle limit starts again).
@@ -358,4 +365,46 @@ impl Tx {
         .await?;
         Ok(())
     }
+}
+
+/// A live session's row tagged with its token's hash, as a batch reads it.
+#[derive(sqlx::FromRow)]
+struct TaggedSessionRow {
+    token_hash: String,
+    #[sqlx(flatten)]
+    session: SessionRow,
+}
+
+/// The live session of each key with its borrower, in the keys' order (`None`: no live session), in one statement.
+pub(super) async fn session_borrowers_in(
+    pool: &AnyPool,
+    keys: &[SessionKey],
+) -> sqlx::Result<Vec<Option<SessionRow>>> {
+    let (idle_since, created_since, tokens) = session_bounds(keys);
+    let sql = format!(
+        "SELECT s.token_hash, b.id, b.market, b.phone_enc, b.created_at, s.created_at AS session_created_at,
+           s.last_seen_at
+         FROM borrower_sessions s JOIN borrowers b ON b.id = s.borrower_id WHERE {}",
+        live_sessions_in(&tokens)
+    );
+    let mut query = sqlx::query_as::<_, TaggedSessionRow>(&sql)
+        .bind(idle_since)
+        .bind(created_since);
+    for key in keys {
+        query = query.bind(key.token_hash.as_str());
+    }
+    let rows = query.fetch_all(pool).await?;
+    let found: HashMap<&str, &SessionRow> = rows
+        .iter()
+        .map(|row| (row.token_hash.as_str(), &row.session))
+        .collect();
+    Ok(keys
+        .iter()
+        .map(|key| {
+            found
+                .get(key.token_hash.as_str())
+                .filter(|session| key.admits(session.created_at, session.last_seen_at))
+                .map(|session| (*session).clone())
+        })
+        .collect())
 }

@@ -1,12 +1,16 @@
 //! A live session with what its borrower's standing needs (certification progress, the job step's blob, the open
 //! order), read in one statement and one row for the home screen.
 
+use std::collections::HashMap;
+
 use kilat_domain::{Market, OrderState};
+use sqlx::AnyPool;
 
 use super::Db;
+use super::batch::{SessionKey, live_sessions_in, session_bounds};
 use super::certification::StepDoneWithJob;
 use super::orders::OpenOrderRow;
-use super::sign_in::{BorrowerRow, SessionRow, live_session};
+use super::sign_in::{BorrowerRow, SessionRow};
 use crate::certification::Step;
 
 /// A live session and its borrower's standing, as stored (see [`Db::session_standing`]).
@@ -22,6 +26,7 @@ pub struct SessionStanding {
 /// completion time of each step (NULL when not done), with the job step's sealed blob.
 #[derive(sqlx::FromRow)]
 struct Row {
+    token_hash: String,
     borrower_id: String,
     market: String,
     phone_enc: String,
@@ -48,37 +53,76 @@ impl Db {
     /// A live session (the conditions of [`Db::session_borrower`]) with its borrower, the steps they have done (only
     /// the job step's blob) and their open order, in one statement and one row: the session JOINed to its borrower,
     /// LEFT JOINed to the open order (at most one: `orders_one_open`) and to each step by its primary key. No row
-    /// means no live session. The session's last use is not moved here.
+    /// means no live session. The session's last use is not moved here. On an HTTP worker with a pool of its own,
+    /// batched with the other requests' ([`super::batch`]).
     pub async fn session_standing(
         &self,
         token_hash: &str,
         idle_since: i64,
         created_since: i64,
     ) -> sqlx::Result<Option<SessionStanding>> {
-        let row: Option<Row> = sqlx::query_as(concat!(
-            "SELECT b.id AS borrower_id, b.market, b.phone_enc, b.created_at AS borrower_created_at,
-               s.created_at AS session_created_at, s.last_seen_at, o.order_no, o.status AS order_status,
-               o.amount AS order_amount, o.created_at AS order_created_at, cb.completed_at AS base_at,
-               cp.completed_at AS personal_at, cj.completed_at AS job_at, ce.completed_at AS extended_at,
-               ck.completed_at AS bank_at, cj.data_enc AS job_enc
-             FROM borrower_sessions s JOIN borrowers b ON b.id = s.borrower_id
-             LEFT JOIN orders o ON o.borrower_id = s.borrower_id AND o.closed_at IS NULL
-             LEFT JOIN certification_steps cb ON cb.borrower_id = s.borrower_id AND cb.step = 'base'
-             LEFT JOIN certification_steps cp ON cp.borrower_id = s.borrower_id AND cp.step = 'personal'
-             LEFT JOIN certification_steps cj ON cj.borrower_id = s.borrower_id AND cj.step = 'job'
-             LEFT JOIN certification_steps ce ON ce.borrower_id = s.borrower_id AND ce.step = 'extended'
-             LEFT JOIN certification_steps ck ON ck.borrower_id = s.borrower_id AND ck.step = 'bank'
-             WHERE ",
-            live_session!()
-        ))
-        .bind(token_hash)
-        .bind(idle_since)
-        .bind(created_since)
-        .fetch_optional(&self.read_pool())
-        .await?;
-        let Some(row) = row else {
-            return Ok(None);
+        let key = SessionKey {
+            token_hash: token_hash.to_owned(),
+            idle_since,
+            created_since,
         };
+        if let Some(hot) = self.hot_reads() {
+            return hot.standing.get(key).await;
+        }
+        Ok(session_standings_in(&self.read_pool(), &[key])
+            .await?
+            .pop()
+            .flatten())
+    }
+}
+
+/// [`Db::session_standing`] for each key, in the keys' order, in one statement.
+pub(super) async fn session_standings_in(
+    pool: &AnyPool,
+    keys: &[SessionKey],
+) -> sqlx::Result<Vec<Option<SessionStanding>>> {
+    let (idle_since, created_since, tokens) = session_bounds(keys);
+    let sql = format!(
+        "SELECT s.token_hash, b.id AS borrower_id, b.market, b.phone_enc, b.created_at AS borrower_created_at,
+           s.created_at AS session_created_at, s.last_seen_at, o.order_no, o.status AS order_status,
+           o.amount AS order_amount, o.created_at AS order_created_at, cb.completed_at AS base_at,
+           cp.completed_at AS personal_at, cj.completed_at AS job_at, ce.completed_at AS extended_at,
+           ck.completed_at AS bank_at, cj.data_enc AS job_enc
+         FROM borrower_sessions s JOIN borrowers b ON b.id = s.borrower_id
+         LEFT JOIN orders o ON o.borrower_id = s.borrower_id AND o.closed_at IS NULL
+         LEFT JOIN certification_steps cb ON cb.borrower_id = s.borrower_id AND cb.step = 'base'
+         LEFT JOIN certification_steps cp ON cp.borrower_id = s.borrower_id AND cp.step = 'personal'
+         LEFT JOIN certification_steps cj ON cj.borrower_id = s.borrower_id AND cj.step = 'job'
+         LEFT JOIN certification_steps ce ON ce.borrower_id = s.borrower_id AND ce.step = 'extended'
+         LEFT JOIN certification_steps ck ON ck.borrower_id = s.borrower_id AND ck.step = 'bank'
+         WHERE {}",
+        live_sessions_in(&tokens)
+    );
+    let mut query = sqlx::query_as::<_, Row>(&sql)
+        .bind(idle_since)
+        .bind(created_since);
+    for key in keys {
+        query = query.bind(key.token_hash.as_str());
+    }
+    let rows = query.fetch_all(pool).await?;
+    let mut found: HashMap<String, SessionStanding> = HashMap::with_capacity(rows.len());
+    for row in rows {
+        found.insert(row.token_hash.clone(), row.into_standing()?);
+    }
+    Ok(keys
+        .iter()
+        .map(|key| {
+            found
+                .get(&key.token_hash)
+                .filter(|st| key.admits(st.session.created_at, st.session.last_seen_at))
+                .cloned()
+        })
+        .collect())
+}
+
+impl Row {
+    fn into_standing(self) -> sqlx::Result<SessionStanding> {
+        let row = self;
         let open_order = match row.order_no {
             Some(order_no) => Some(OpenOrderRow {
                 order_no,
@@ -110,7 +154,7 @@ impl Db {
         if let Some(job) = steps.iter_mut().find(|s| s.step == Step::Job) {
             job.data_enc = row.job_enc;
         }
-        Ok(Some(SessionStanding {
+        Ok(SessionStanding {
             session: SessionRow {
                 borrower: BorrowerRow {
                     id: row.borrower_id,
@@ -123,6 +167,6 @@ impl Db {
             },
             steps,
             open_order,
-        }))
+        })
     }
 }

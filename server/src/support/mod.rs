@@ -219,6 +219,31 @@ pub async fn upload_image(
         created_at: now,
         id,
     };
+    // The bytes first, before the transaction: a record never points at a missing file, so a failed write (a store
+    // that is down, slow past its timeout, or refuses the keys) leaves no record at all; and no lock is held while
+    // the store answers (with `s3` a network call; SQLite's write lock would stop every other write meanwhile).
+    s.files
+        .put(&row.storage_key, clean.bytes, clean.content_type)
+        .await?;
+    let recorded = record_upload(s, borrower, &row, now).await;
+    if recorded.is_err() {
+        // Refused (too many waiting) or failed: the file has no record, so it goes. One that cannot be removed now
+        // is an orphan nothing serves, logged with its key.
+        if let Err(e) = s.files.delete(&row.storage_key).await {
+            tracing::warn!(key = %row.storage_key, error = %e, "an unrecorded complaint image could not be removed");
+        }
+    }
+    recorded?;
+    Ok(row)
+}
+
+/// Records an uploaded image, counting the borrower's waiting uploads under their row's lock.
+async fn record_upload(
+    s: &Services,
+    borrower: &Borrower,
+    row: &ImageRow,
+    now: i64,
+) -> Result<(), Error> {
     let mut tx = s.db.begin().await?;
     tx.lock_borrower(&borrower.id).await?;
     let waiting = tx
@@ -230,13 +255,9 @@ pub async fn upload_image(
             FieldProblem::new("field.too_many_images").with("max", MAX_IMAGES),
         ));
     }
-    // The bytes first: a record never points at a missing file. A failed commit leaves an orphan file, harmless.
-    s.files
-        .put(&row.storage_key, clean.bytes, clean.content_type)
-        .await?;
-    tx.insert_complaint_image(&row).await?;
+    tx.insert_complaint_image(row).await?;
     tx.commit().await?;
-    Ok(row)
+    Ok(())
 }
 
 /// Removes one of the borrower's uploads that no complaint holds yet.

@@ -303,6 +303,11 @@ async fn six_simultaneous_uploads_leave_exactly_three_waiting() {
         .await
         .unwrap();
     assert_eq!(stored, 3);
+    assert_eq!(
+        walk(&app.files_dir),
+        3,
+        "a refused upload's file is removed again"
+    );
     app.stop().await;
 }
 

@@ -19,6 +19,7 @@ mod login;
 mod openapi;
 mod orders;
 mod providers;
+mod s3_files;
 mod security;
 mod servicing;
 mod site;

@@ -384,3 +384,106 @@ async fn the_privacy_policy_is_public_and_in_the_requests_language() {
     assert!(!text.contains("{app}") && !text.contains("{lender}"));
     app.stop().await;
 }
+
+/// Many borrowers at once: on PostgreSQL an HTTP worker answers the session reads of the requests in flight with one
+/// statement (`store::batch`); each must still get exactly its own session, orders and home, and a signed-out
+/// session none, whatever it was batched with.
+#[tokio::test]
+async fn borrowers_asking_at_once_each_get_their_own_orders_and_home() {
+    let app = spawn_app().await;
+    let mut borrowers = Vec::new();
+    for n in 0..6i64 {
+        let session = app.sign_in("IN", &format!("98765432{n:02}")).await;
+        // Half of them with an order of their own amount, the other half with none.
+        let amount = if n % 2 == 0 {
+            app.certify("IN", &session).await;
+            let amount = 1_000_000 + n * 100_000;
+            let kfs = data(apply(&app, &session, amount, "m6").await).await;
+            let key = format!("crowd-order-{n:02}");
+            let order = confirm(&app, &session, &confirm_body(&kfs, &key)).await;
+            assert_eq!(order.status(), StatusCode::CREATED);
+            Some(amount)
+        } else {
+            None
+        };
+        let me = data(app.get_as("/api/v1/borrower/me", &session).await).await;
+        borrowers.push((session, amount, me));
+    }
+    let gone = app.sign_in("IN", "9811122299").await;
+    let logout = app
+        .client
+        .post(app.url("/api/v1/borrower/logout"))
+        .header("x-session-id", &gone)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(logout.status(), StatusCode::OK);
+
+    for _round in 0..5 {
+        let mut requests = tokio::task::JoinSet::new();
+        for (session, amount, me) in borrowers.iter().cloned() {
+            for path in [
+                "/api/v1/borrower/orders",
+                "/api/v1/borrower/home",
+                "/api/v1/borrower/me",
+            ] {
+                let client = app.client.clone();
+                let url = app.url(path);
+                let (session, me) = (session.clone(), me.clone());
+                requests.spawn(async move {
+                    let response = client
+                        .get(url)
+                        .header("x-session-id", &session)
+                        .send()
+                        .await
+                        .unwrap();
+                    assert_eq!(response.status(), StatusCode::OK, "{path}");
+                    let body = data(response).await;
+                    match path {
+                        "/api/v1/borrower/orders" => {
+                            let amounts: Vec<i64> = body
+                                .as_array()
+                                .unwrap()
+                                .iter()
+                                .map(|o| o["amount"].as_i64().unwrap())
+                                .collect();
+                            assert_eq!(
+                                amounts,
+                                amount.into_iter().collect::<Vec<_>>(),
+                                "{session}"
+                            );
+                        }
+                        "/api/v1/borrower/home" => {
+                            assert_eq!(body["phoneMasked"], me["phoneMasked"], "{session}");
+                            let done = if amount.is_some() { 5 } else { 0 };
+                            assert_eq!(body["certification"]["done"], done, "{session}");
+                            assert_eq!(
+                                body["openOrder"]["amount"].as_i64(),
+                                amount,
+                                "{session}: {}",
+                                body["openOrder"]
+                            );
+                        }
+                        _ => assert_eq!(body, me),
+                    }
+                });
+            }
+            let client = app.client.clone();
+            let url = app.url("/api/v1/borrower/orders");
+            let gone = gone.clone();
+            requests.spawn(async move {
+                let response = client
+                    .get(url)
+                    .header("x-session-id", &gone)
+                    .send()
+                    .await
+                    .unwrap();
+                assert_eq!(response.status(), StatusCode::UNAUTHORIZED);
+            });
+        }
+        while let Some(done) = requests.join_next().await {
+            done.unwrap();
+        }
+    }
+    app.stop().await;
+}

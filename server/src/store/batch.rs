@@ -1,0 +1,207 @@
+//! The hot session reads of one HTTP worker, batched (PostgreSQL): the requests that arrive while the worker's
+//! query is out go together in its next one, as one statement over every token asked for (`token_hash IN (…)`).
+//! Under load a round trip then serves several requests, and PostgreSQL runs two backends a worker instead of one
+//! per request in flight: fewer wake-ups, and a shorter tail (docs/PERFORMANCE.md). A lone request goes out at
+//! once, alone: nothing waits for a batch to fill.
+//!
+//! Each answer is the one a query of its own would have given at a moment after the request arrived: the statement
+//! starts after the request was queued, admits the loosest of the batch's session limits, and each request's own
+//! limits are applied to its rows afterwards ([`SessionKey::admits`]).
+
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+
+use tokio::sync::{Mutex, mpsc, oneshot};
+
+/// What a batch's statement answers: one value per key, in the keys' order.
+pub(crate) type BatchFuture<V> = Pin<Box<dyn Future<Output = sqlx::Result<Vec<V>>> + Send>>;
+
+type Job<K, V> = (K, oneshot::Sender<sqlx::Result<V>>);
+
+/// A queue of keys and the lanes that answer them: each lane takes every key waiting (up to `max_batch`), runs one
+/// statement for them, hands out the answers, and takes the next. At most `lanes` statements are out at once.
+pub(crate) struct Batcher<K, V> {
+    jobs: mpsc::UnboundedSender<Job<K, V>>,
+}
+
+impl<K, V> Clone for Batcher<K, V> {
+    fn clone(&self) -> Self {
+        Self {
+            jobs: self.jobs.clone(),
+        }
+    }
+}
+
+impl<K: Send + 'static, V: Send + 'static> Batcher<K, V> {
+    /// Starts the lanes on the current runtime; they end when the last handle is dropped.
+    pub(crate) fn spawn<F>(lanes: usize, max_batch: usize, run: F) -> Self
+    where
+        F: Fn(Vec<K>) -> BatchFuture<V> + Send + Sync + 'static,
+    {
+        let (jobs, queue) = mpsc::unbounded_channel();
+        let queue = Arc::new(Mutex::new(queue));
+        let run = Arc::new(run);
+        for _ in 0..lanes.max(1) {
+            tokio::spawn(lane(queue.clone(), max_batch.max(1), run.clone()));
+        }
+        Self { jobs }
+    }
+
+    /// The answer for `key`, from the next statement a lane runs.
+    pub(crate) async fn get(&self, key: K) -> sqlx::Result<V> {
+        let (answer, answered) = oneshot::channel();
+        self.jobs
+            .send((key, answer))
+            .map_err(|_| sqlx::Error::PoolClosed)?;
+        // A lane that failed to answer (its statement's future panicked) drops the sender.
+        answered.await.map_err(|_| sqlx::Error::PoolClosed)?
+    }
+}
+
+async fn lane<K, V, F>(
+    queue: Arc<Mutex<mpsc::UnboundedReceiver<Job<K, V>>>>,
+    max_batch: usize,
+    run: Arc<F>,
+) where
+    F: Fn(Vec<K>) -> BatchFuture<V>,
+{
+    loop {
+        let batch = {
+            let mut queue = queue.lock().await;
+            let Some(first) = queue.recv().await else {
+                return;
+            };
+            let mut batch = Vec::with_capacity(max_batch.min(16));
+            batch.push(first);
+            while batch.len() < max_batch {
+                match queue.try_recv() {
+                    Ok(job) => batch.push(job),
+                    Err(_) => break,
+                }
+            }
+            batch
+        };
+        let (keys, answers): (Vec<K>, Vec<_>) = batch.into_iter().unzip();
+        let asked = keys.len();
+        match run(keys).await {
+            Ok(values) if values.len() == asked => {
+                for (answer, value) in answers.into_iter().zip(values) {
+                    let _ = answer.send(Ok(value));
+                }
+            }
+            Ok(values) => {
+                let message = format!(
+                    "a batched read answered {} values for {asked} keys",
+                    values.len()
+                );
+                for answer in answers {
+                    let _ = answer.send(Err(sqlx::Error::Protocol(message.clone())));
+                }
+            }
+            Err(err) => {
+                // One failure for every request of the batch: each gets the statement's error as text.
+                let message = err.to_string();
+                for answer in answers {
+                    let _ = answer.send(Err(sqlx::Error::Protocol(message.clone())));
+                }
+            }
+        }
+    }
+}
+
+/// One request's session: the token's hash and the limits of a live session at the time of the request.
+#[derive(Debug, Clone)]
+pub(crate) struct SessionKey {
+    pub token_hash: String,
+    /// Used since (epoch ms): the idle limit.
+    pub idle_since: i64,
+    /// Opened since (epoch ms): the absolute limit.
+    pub created_since: i64,
+}
+
+impl SessionKey {
+    /// True when a session opened at `created_at` and last used at `last_seen_at` is live for this request.
+    pub(crate) fn admits(&self, created_at: i64, last_seen_at: i64) -> bool {
+        last_seen_at >= self.idle_since && created_at >= self.created_since
+    }
+}
+
+/// The loosest limits of a batch (the statement admits every session any of its requests would), and the `IN`
+/// list of the tokens' placeholders, numbered from `$3` (`$1` and `$2` are the limits).
+pub(crate) fn session_bounds(keys: &[SessionKey]) -> (i64, i64, String) {
+    let idle_since = keys.iter().map(|k| k.idle_since).min().unwrap_or(0);
+    let created_since = keys.iter().map(|k| k.created_since).min().unwrap_or(0);
+    let placeholders = (0..keys.len())
+        .map(|n| format!("${}", n + 3))
+        .collect::<Vec<_>>()
+        .join(", ");
+    (idle_since, created_since, placeholders)
+}
+
+/// The conditions of a live session for a batch, over `borrower_sessions s`: `$1` idle since, `$2` opened since, and
+/// the tokens' placeholders of [`session_bounds`].
+pub(crate) fn live_sessions_in(placeholders: &str) -> String {
+    format!(
+        "s.revoked_at IS NULL AND s.last_seen_at >= $1 AND s.created_at >= $2 AND s.token_hash IN ({placeholders})"
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    use super::*;
+
+    #[tokio::test(flavor = "current_thread")]
+    async fn every_key_gets_its_own_answer_and_a_failure_reaches_the_whole_batch() {
+        let largest = Arc::new(AtomicUsize::new(0));
+        let seen = largest.clone();
+        let batcher: Batcher<u32, u32> = Batcher::spawn(2, 8, move |keys: Vec<u32>| {
+            seen.fetch_max(keys.len(), Ordering::Relaxed);
+            Box::pin(async move {
+                tokio::task::yield_now().await;
+                if keys.contains(&13) {
+                    return Err(sqlx::Error::Protocol("unlucky".into()));
+                }
+                Ok(keys.iter().map(|k| k * 10).collect())
+            })
+        });
+        let mut requests = tokio::task::JoinSet::new();
+        for k in (0..50u32).filter(|k| *k != 13) {
+            let batcher = batcher.clone();
+            requests.spawn(async move { (k, batcher.get(k).await.unwrap()) });
+        }
+        let answers = requests.join_all().await;
+        assert_eq!(answers.len(), 49);
+        for (k, v) in answers {
+            assert_eq!(v, k * 10);
+        }
+        // Requests queued while a statement was out went together, never more than the largest batch.
+        assert_eq!(largest.load(Ordering::Relaxed), 8);
+        let err = batcher.get(13).await.unwrap_err();
+        assert!(err.to_string().contains("unlucky"), "{err}");
+    }
+
+    #[tokio::test(flavor = "current_thread")]
+    async fn a_short_answer_is_an_error_not_a_wrong_value() {
+        let batcher: Batcher<u32, u32> =
+            Batcher::spawn(1, 8, |_keys: Vec<u32>| Box::pin(async { Ok(Vec::new()) }));
+        assert!(batcher.get(1).await.is_err());
+    }
+
+    #[test]
+    fn the_bounds_are_the_loosest_and_the_placeholders_follow_the_limits() {
+        let key = |idle, created| SessionKey {
+            token_hash: "t".into(),
+            idle_since: idle,
+            created_since: created,
+        };
+        let (idle, created, list) = session_bounds(&[key(5, 9), key(3, 11), key(7, 2)]);
+        assert_eq!((idle, created), (3, 2));
+        assert_eq!(list, "$3, $4, $5");
+        assert!(key(5, 9).admits(9, 5));
+        assert!(!key(5, 9).admits(8, 5));
+        assert!(!key(5, 9).admits(9, 4));
+    }
+}
