@@ -112,6 +112,9 @@ enum JobName {
     Overdue,
     /// Removes the app's telemetry older than `telemetry.retention_days` (markets and dates do not apply).
     TelemetryRetention,
+    /// Purges the records of deleted accounts whose retention (`kept_records.*.retention_days`) has passed
+    /// (docs/ACCOUNT.md, "Retention").
+    RecordsRetention,
 }
 
 fn parse_market_arg(code: &str) -> Result<Market, String> {
@@ -276,9 +279,35 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
                     anyhow::bail!("{on} is after today ({today}) in {}", market.code());
                 }
                 let started = std::time::Instant::now();
+                if let JobName::RecordsRetention = job {
+                    let report = jobs::records_retention::run(s, market, on, &runner).await?;
+                    if report.ran {
+                        let p = &report.purged;
+                        println!(
+                            "records-retention {} {on}: {} accounts purged ({} orders, {} payments, {} UTRs, {} ledger entries, {} complaints, {} audit entries) in {:.2} s",
+                            market.code(),
+                            p.borrowers,
+                            p.orders,
+                            p.payments,
+                            p.utrs,
+                            p.ledger_entries,
+                            p.complaints,
+                            p.audit_entries,
+                            started.elapsed().as_secs_f64()
+                        );
+                    } else {
+                        println!(
+                            "records-retention {} {on}: already run (nothing done)",
+                            market.code()
+                        );
+                    }
+                    continue;
+                }
                 let report = match job {
                     JobName::Overdue => jobs::overdue::run(s, market, on, &runner).await?,
-                    JobName::TelemetryRetention => unreachable!("run above"),
+                    JobName::TelemetryRetention | JobName::RecordsRetention => {
+                        unreachable!("run above")
+                    }
                 };
                 if report.ran {
                     println!(

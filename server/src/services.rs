@@ -10,7 +10,7 @@ use crate::clock::Clock;
 use crate::content::ReferenceData;
 use crate::crypto::Secrets;
 use crate::servicing::payments::PaymentServices;
-use crate::settings::{SiteSettings, TelemetrySettings};
+use crate::settings::{KeptRecordsSettings, SiteSettings, TelemetrySettings};
 use crate::store::Db;
 use crate::support::files::FileStore;
 
@@ -33,6 +33,8 @@ pub struct Services {
     pub payments: Arc<PaymentServices>,
     /// The app's telemetry: rate limit and retention.
     pub telemetry: TelemetrySettings,
+    /// How long each market keeps a deleted account's loan records.
+    pub kept_records: KeptRecordsSettings,
     /// Where uploaded files' bytes are kept (complaint images).
     pub files: Arc<dyn FileStore>,
 }

@@ -42,6 +42,9 @@ pub struct Settings {
     pub log: LogSettings,
     pub contact: ContactSettings,
     pub telemetry: TelemetrySettings,
+    /// How long a deleted account's loan and transaction records are kept, per market (`[kept_records.in]`,
+    /// `[kept_records.id]`).
+    pub kept_records: KeptRecordsSettings,
     pub site: SiteSettings,
     /// Where borrowers pay, per market (`[payments.in]`, `[payments.id]`).
     pub payments: PaymentSettings,
@@ -465,6 +468,59 @@ pub struct TelemetrySettings {
     pub retention_days: u32,
 }
 
+/// How long each market keeps a deleted account's loan and transaction records after the relationship ends, in days
+/// (docs/ACCOUNT.md, "Retention"); the records-retention job purges them afterwards.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+pub struct KeptRecordsSettings {
+    /// India (`KILAT_KEPT_RECORDS__IN__…`).
+    #[serde(rename = "in")]
+    pub india: RecordRetention,
+    /// Indonesia (`KILAT_KEPT_RECORDS__ID__…`).
+    #[serde(rename = "id")]
+    pub indonesia: RecordRetention,
+}
+
+/// One market's retention of a deleted account's records.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+pub struct RecordRetention {
+    /// Days the records are kept after the relationship ends; purged on the business date this many days after it.
+    pub retention_days: u32,
+    /// The law's minimum as counsel reads it (five years: 1826 days); `retention_days` may not be shorter.
+    pub legal_minimum_days: u32,
+}
+
+impl KeptRecordsSettings {
+    /// The retention of `market`.
+    pub fn of(&self, market: Market) -> RecordRetention {
+        match market {
+            Market::India => self.india,
+            Market::Indonesia => self.indonesia,
+        }
+    }
+
+    /// Refuses a retention shorter than its market's legal minimum, or a minimum of 0 days.
+    pub fn validate(&self) -> anyhow::Result<()> {
+        for (prefix, r) in [
+            ("KILAT_KEPT_RECORDS__IN", self.india),
+            ("KILAT_KEPT_RECORDS__ID", self.indonesia),
+        ] {
+            if r.legal_minimum_days == 0 {
+                bail!("{prefix}__LEGAL_MINIMUM_DAYS must be at least 1 (five years is 1826)");
+            }
+            if r.retention_days < r.legal_minimum_days {
+                bail!(
+                    "{prefix}__RETENTION_DAYS = {} is shorter than the legal minimum of {} days \
+                     ({prefix}__LEGAL_MINIMUM_DAYS): a deleted account's loan records would be purged before the law \
+                     allows; keep them at least that long",
+                    r.retention_days,
+                    r.legal_minimum_days
+                );
+            }
+        }
+        Ok(())
+    }
+}
+
 /// The public site settings of PRODUCT.md §2: the brand, shared by both markets, and one company per market (§5),
 /// served by `GET /api/v1/site/settings?market=` and rendered into the pages as [`PublicSiteSettings`].
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
@@ -646,6 +702,7 @@ impl Settings {
         }
         self.site.validate(self.mode)?;
         self.caps.validate()?;
+        self.kept_records.validate()?;
         self.files.validate(self.mode)?;
         self.payments.validate(self.mode)
     }
@@ -922,6 +979,36 @@ mod tests {
             assert!(bad.validate().is_err(), "{bad:?}");
         }
         good.validate().expect("the defaults pass");
+    }
+
+    #[test]
+    fn kept_records_default_to_five_years_and_a_retention_under_the_legal_minimum_stops_the_start()
+    {
+        let defaults = Settings::load(None)
+            .expect("the defaults load")
+            .kept_records;
+        for market in [Market::India, Market::Indonesia] {
+            assert_eq!(defaults.of(market).retention_days, 1826);
+            assert_eq!(defaults.of(market).legal_minimum_days, 1826);
+        }
+        let mut short = defaults;
+        short.indonesia.retention_days = 1825;
+        let err = short.validate().unwrap_err().to_string();
+        assert!(
+            err.contains("KILAT_KEPT_RECORDS__ID__RETENTION_DAYS"),
+            "{err}"
+        );
+        let mut longer = defaults;
+        longer.india.retention_days = 2557;
+        longer.validate().expect("longer than the minimum");
+        let mut no_minimum = defaults;
+        no_minimum.india.legal_minimum_days = 0;
+        no_minimum.india.retention_days = 0;
+        let err = no_minimum.validate().unwrap_err().to_string();
+        assert!(
+            err.contains("KILAT_KEPT_RECORDS__IN__LEGAL_MINIMUM_DAYS"),
+            "{err}"
+        );
     }
 
     #[test]

@@ -123,6 +123,7 @@ impl Application {
                     .context("setting up the payment providers")?,
             ),
             telemetry: settings.telemetry,
+            kept_records: settings.kept_records,
             files: crate::support::files::from_settings(&settings.files)
                 .context("setting up the file store")?,
         };

@@ -1,9 +1,11 @@
 //! Scheduled jobs: the daily overdue job of each market (late charges posted through the money engine, order status
 //! overdue and back, reminders queued), run once per market and business date however many servers run it, and the
-//! delivery of queued reminders within the market's sending hours, and the telemetry retention sweep (hourly).
-//! `kilat serve` runs them on a timer; `kilat jobs run overdue` and `kilat jobs run telemetry-retention` by hand.
+//! delivery of queued reminders within the market's sending hours, the telemetry retention sweep (hourly), and the
+//! purge of deleted accounts' kept records past their retention (once per market and business date).
+//! `kilat serve` runs them on a timer; `kilat jobs run overdue`, `telemetry-retention` and `records-retention` by hand.
 
 pub mod overdue;
+pub mod records_retention;
 pub mod reminders;
 pub mod retention;
 pub mod seed;
@@ -20,9 +22,9 @@ pub const TICK: Duration = Duration::from_secs(60);
 /// How often the timer sweeps telemetry past its retention period (at start-up, then hourly).
 pub const RETENTION_EVERY: Duration = Duration::from_secs(60 * 60);
 
-/// Runs until the task is dropped: each tick, every market's overdue job for its business date (a date already run,
-/// here or by another server, is skipped at the cost of one insert) and the delivery of queued reminders. The first
-/// tick is at once, so a date missed while no server ran is run at start-up.
+/// Runs until the task is dropped: each tick, every market's overdue job and records-retention job for its business
+/// date (a date already run, here or by another server, is skipped at the cost of one insert) and the delivery of
+/// queued reminders. The first tick is at once, so a date missed while no server ran is run at start-up.
 pub async fn run_on_timer(s: Services) {
     let runner = format!("serve-{}", std::process::id());
     let mut tick = tokio::time::interval(TICK);
@@ -49,6 +51,15 @@ pub async fn run_on_timer(s: Services) {
                 Ok(_) => {}
                 Err(err) => {
                     tracing::error!(market = market.code(), %date, error = %err, "overdue job failed");
+                }
+            }
+            match records_retention::run(&s, market, date, &runner).await {
+                Ok(report) if report.ran => {
+                    tracing::info!(market = market.code(), %date, purged = ?report.purged, "records retention done");
+                }
+                Ok(_) => {}
+                Err(err) => {
+                    tracing::error!(market = market.code(), %date, error = %err, "records retention failed");
                 }
             }
         }

@@ -12,6 +12,7 @@ pub mod contact_messages;
 pub mod dashboard;
 pub mod faq;
 pub mod jobs;
+pub mod kept_records;
 pub mod loans;
 pub mod operators;
 pub mod orders;

@@ -56,7 +56,7 @@ async fn borrower_with_closed_order(app: &TestApp, market: &str, phone: &str) ->
 
 /// Every text column of every table, as (table, column): read from the database's own catalog, so a table added
 /// later is scanned too.
-async fn text_columns(app: &TestApp) -> Vec<(String, String)> {
+pub(crate) async fn text_columns(app: &TestApp) -> Vec<(String, String)> {
     if app.db.is_sqlite() {
         let tables: Vec<(String,)> = sqlx::query_as(
             "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'",

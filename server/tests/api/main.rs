@@ -11,6 +11,7 @@ mod complaints;
 mod console;
 mod helpers;
 mod jobs;
+mod kept_records;
 mod lifecycle;
 mod limits;
 mod loans;
