@@ -485,7 +485,7 @@ pub struct KeptRecordsSettings {
 pub struct RecordRetention {
     /// Days the records are kept after the relationship ends; purged on the business date this many days after it.
     pub retention_days: u32,
-    /// The law's minimum as counsel reads it (five years: 1826 days); `retention_days` may not be shorter.
+    /// The law's minimum as counsel reads it (five years: at most 1827 days); `retention_days` may not be shorter.
     pub legal_minimum_days: u32,
 }
 
@@ -505,7 +505,7 @@ impl KeptRecordsSettings {
             ("KILAT_KEPT_RECORDS__ID", self.indonesia),
         ] {
             if r.legal_minimum_days == 0 {
-                bail!("{prefix}__LEGAL_MINIMUM_DAYS must be at least 1 (five years is 1826)");
+                bail!("{prefix}__LEGAL_MINIMUM_DAYS must be at least 1 (five years is at most 1827)");
             }
             if r.retention_days < r.legal_minimum_days {
                 bail!(
@@ -988,8 +988,8 @@ mod tests {
             .expect("the defaults load")
             .kept_records;
         for market in [Market::India, Market::Indonesia] {
-            assert_eq!(defaults.of(market).retention_days, 1826);
-            assert_eq!(defaults.of(market).legal_minimum_days, 1826);
+            assert_eq!(defaults.of(market).retention_days, 1827);
+            assert_eq!(defaults.of(market).legal_minimum_days, 1827);
         }
         let mut short = defaults;
         short.indonesia.retention_days = 1825;

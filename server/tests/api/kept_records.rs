@@ -276,7 +276,7 @@ async fn a_deleted_accounts_records_are_purged_on_the_day_the_period_ends_and_a_
     assert!(purge_entries(&app, &indonesian).await.is_empty());
 
     // On the day: the deleted Indian account's records go, the live borrower's stay, Indonesia waits for its own run.
-    set_date(&app, Market::India, ended + Duration::days(1826)).await;
+    set_date(&app, Market::India, ended + Duration::days(1827)).await;
     let report = run(&app, Market::India).await;
     assert!(report.ran);
     let purged = &report.purged;
@@ -305,7 +305,7 @@ async fn a_deleted_accounts_records_are_purged_on_the_day_the_period_ends_and_a_
     assert_eq!(actor.as_deref(), Some("records_retention"));
     assert_eq!(record["relationshipEndedAt"], deleted_at);
     assert_eq!(record["orders"], 1);
-    assert_eq!(record["retentionDays"], 1826);
+    assert_eq!(record["retentionDays"], 1827);
     assert_eq!(record["market"], "IN");
 
     // The date is claimed: a second run does nothing, and a sweep without the claim finds nothing more.
@@ -336,7 +336,7 @@ async fn a_deleted_accounts_records_are_purged_on_the_day_the_period_ends_and_a_
     set_date(
         &app,
         Market::Indonesia,
-        local_date(Market::Indonesia, id_deleted_at) + Duration::days(1826),
+        local_date(Market::Indonesia, id_deleted_at) + Duration::days(1827),
     )
     .await;
     let report = run(&app, Market::Indonesia).await;
@@ -378,7 +378,7 @@ async fn the_period_counts_from_the_last_orders_close_when_it_is_later_than_the_
     assert_eq!(run(&app, Market::India).await.purged.borrowers, 0);
     assert_eq!(holdings(&app, &id).await[..2], [1, 1]);
 
-    set_date(&app, Market::India, closed + Duration::days(1826)).await;
+    set_date(&app, Market::India, closed + Duration::days(1827)).await;
     assert_eq!(run(&app, Market::India).await.purged.borrowers, 1);
     assert_eq!(holdings(&app, &id).await[..2], [0, 0]);
     let entries = purge_entries(&app, &id).await;
@@ -404,7 +404,7 @@ async fn sweeps_and_runners_started_at_once_purge_each_account_once() {
     set_date(
         &app,
         Market::India,
-        local_date(Market::India, last) + Duration::days(1826),
+        local_date(Market::India, last) + Duration::days(1827),
     )
     .await;
     let date = app.services.clock.today(Market::India);
