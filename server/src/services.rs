@@ -9,7 +9,7 @@ use crate::clock::Clock;
 use crate::content::ReferenceData;
 use crate::crypto::Secrets;
 use crate::servicing::payments::PaymentServices;
-use crate::settings::{SiteSettings, TelemetrySettings};
+use crate::settings::{Holidays, SiteSettings, TelemetrySettings};
 use crate::store::Db;
 use crate::support::files::FileStore;
 
@@ -32,4 +32,6 @@ pub struct Services {
     pub telemetry: TelemetrySettings,
     /// Where uploaded files' bytes are kept (complaint images).
     pub files: Arc<dyn FileStore>,
+    /// Each market's public holidays, which deadlines in working days skip (`[calendar.holidays]`).
+    pub holidays: Arc<Holidays>,
 }

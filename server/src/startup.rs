@@ -23,6 +23,7 @@ use crate::services::Services;
 use crate::servicing::payments::PaymentServices;
 use crate::settings::{Mode, Settings};
 use crate::sms::{self, Outbox};
+use kilat_domain::Market;
 
 /// What every handler can reach, behind one reference count: axum clones the state for every request.
 #[derive(Clone)]
@@ -74,6 +75,11 @@ impl Application {
     /// Connects and migrates the database, renders the pages and binds the listeners (port 0 picks a free port).
     pub async fn build(settings: &Settings) -> anyhow::Result<Self> {
         settings.validate()?;
+        // Before the database: a server whose deadlines would count this year's holidays as working days stops here.
+        let holidays = settings.calendar.holidays()?;
+        for market in [Market::India, Market::Indonesia] {
+            holidays.check_year(market, Clock::real().today(market), settings.mode)?;
+        }
         let workers = match settings.workers {
             0 => std::thread::available_parallelism().map_or(1, usize::from),
             n => n,
@@ -125,6 +131,7 @@ impl Application {
             telemetry: settings.telemetry,
             files: crate::support::files::from_settings(&settings.files)
                 .context("setting up the file store")?,
+            holidays: Arc::new(holidays),
         };
         let state = AppState(Arc::new(AppStateInner {
             services,

@@ -317,8 +317,12 @@ fn complaint_of(s: &Services, row: ComplaintRow, lang: Lang) -> Result<Complaint
         format_description!("[year]-[month]-[day]"),
     )
     .map_err(|err| Error::Internal(anyhow::Error::new(err).context("complaint date")))?;
-    let deadline = kilat_domain::complaints::resolution_deadline(row.market, received, &[])
-        .map_err(Error::Loan)?;
+    let deadline = kilat_domain::complaints::resolution_deadline(
+        row.market,
+        received,
+        s.holidays.of(row.market),
+    )
+    .map_err(Error::Loan)?;
     let overdue = row.status != "closed" && s.clock.today(row.market) > deadline;
     Ok(Complaint {
         category_label: category_label(lang, &row.category),
