@@ -43,8 +43,6 @@ pub struct AppStateInner {
     pub assets: Arc<Assets>,
     pub openapi: Bytes,
     pub contact_limiter: AddressLimiter,
-    /// Data exports per borrower (`GET /borrower/export`): a few an hour.
-    pub export_limiter: crate::http::rate_limit::KeyLimiter,
     /// Proxies of ours in front, counted back through `X-Forwarded-For` (settings `trusted_proxy_hops`).
     pub trusted_proxy_hops: u32,
     /// The origin browsers use, when a proxy rewrites `Host` (settings `public_origin`).
@@ -138,9 +136,6 @@ impl Application {
             assets: Arc::new(assets),
             openapi: Bytes::from(openapi::document()),
             contact_limiter: AddressLimiter::per_minute(per_minute),
-            export_limiter: crate::http::rate_limit::KeyLimiter::per_hour(
-                crate::http::borrower::account::EXPORTS_PER_HOUR,
-            ),
             trusted_proxy_hops: settings.proxy_hops(),
             public_origin: settings.public_origin.clone(),
             outbox,
@@ -188,13 +183,11 @@ impl Application {
         shutdown: impl Future<Output = ()> + Send + 'static,
     ) -> anyhow::Result<()> {
         let limiter = self.state.contact_limiter.clone();
-        let export_limiter = self.state.export_limiter.clone();
         let sweeper = tokio::spawn(async move {
             let mut tick = tokio::time::interval(Duration::from_secs(60));
             loop {
                 tick.tick().await;
                 limiter.forget_idle();
-                export_limiter.forget_idle();
             }
         });
         // Another server's product edit reaches this one's catalog within `catalog::REFRESH_EVERY_MS`: one read of

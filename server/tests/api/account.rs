@@ -468,6 +468,89 @@ async fn the_export_holds_the_borrowers_data_decrypted_only_for_them_and_is_rate
     app.stop().await;
 }
 
+async fn set_date(app: &TestApp, date: time::Date) {
+    let response = app
+        .client
+        .put(app.url("/api/v1/dev/business-date"))
+        .json(&json!({"date": date.to_string()}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+}
+
+#[tokio::test]
+async fn ten_simultaneous_exports_through_two_servers_on_one_database_give_three_and_the_hour_after_more()
+ {
+    let app = spawn_app().await;
+    let url = app.database_url.clone();
+    let second = crate::helpers::spawn_app_with(move |s| s.database_url = url.into()).await;
+    let session = app.sign_in("ID", "081234500601").await;
+    let mut burst = tokio::task::JoinSet::new();
+    for i in 0..10 {
+        let server = if i % 2 == 0 { &app } else { &second };
+        let (client, url, session) = (
+            server.client.clone(),
+            server.url("/api/v1/borrower/export"),
+            session.clone(),
+        );
+        burst.spawn(async move {
+            let response = client
+                .get(url)
+                .header("x-session-id", session)
+                .send()
+                .await
+                .unwrap();
+            let status = response.status();
+            let retry_after = response
+                .headers()
+                .get("retry-after")
+                .map(|v| v.to_str().unwrap().parse::<u64>().unwrap());
+            let code = if status == StatusCode::OK {
+                None
+            } else {
+                Some(error(response).await["code"].as_str().unwrap().to_owned())
+            };
+            (status, retry_after, code)
+        });
+    }
+    let answers = burst.join_all().await;
+    let ok = answers.iter().filter(|a| a.0 == StatusCode::OK).count();
+    let limited: Vec<_> = answers
+        .iter()
+        .filter(|a| a.0 == StatusCode::TOO_MANY_REQUESTS)
+        .collect();
+    assert_eq!((ok, limited.len()), (3, 7), "{answers:?}");
+    for (_, retry_after, code) in limited {
+        assert_eq!(code.as_deref(), Some("rate_limited"));
+        // The hour runs from the first export: nearly all of it is left.
+        let secs = retry_after.expect("Retry-After");
+        assert!((3500..=3600).contains(&secs), "{secs}");
+    }
+    // The next day (both servers' business clocks moved), the borrower may export again, three times.
+    let tomorrow = app.services.clock.today(kilat_domain::Market::India) + time::Duration::days(1);
+    set_date(&app, tomorrow).await;
+    set_date(&second, tomorrow).await;
+    let session = app.sign_in("ID", "081234500601").await;
+    for server in [&second, &app, &second] {
+        assert_eq!(
+            server
+                .get_as("/api/v1/borrower/export", &session)
+                .await
+                .status(),
+            StatusCode::OK
+        );
+    }
+    assert_eq!(
+        app.get_as("/api/v1/borrower/export", &session)
+            .await
+            .status(),
+        StatusCode::TOO_MANY_REQUESTS
+    );
+    second.stop().await;
+    app.stop().await;
+}
+
 async fn pdf_text(app: &TestApp, path: &str, session: &str, lang: &str) -> String {
     let response = app
         .client
