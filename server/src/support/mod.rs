@@ -219,8 +219,12 @@ pub async fn upload_image(
         created_at: now,
         id,
     };
-    let mut tx = s.db.begin().await?;
-    tx.lock_borrower(&borrower.id).await?;
+    // The borrower's live row, held until commit: the count and the insert are one step, and an account deleted
+    // meanwhile gets no image (a deletion that comes after removes this one's file with its row).
+    let mut tx =
+        s.db.begin_for_live_borrower(&borrower.id)
+            .await?
+            .ok_or(Refusal::AccountDeleted)?;
     let waiting = tx
         .waiting_images(&borrower.id, now - WAITING_UPLOAD_MS)
         .await?;
@@ -230,12 +234,22 @@ pub async fn upload_image(
             FieldProblem::new("field.too_many_images").with("max", MAX_IMAGES),
         ));
     }
-    // The bytes first: a record never points at a missing file. A failed commit leaves an orphan file, harmless.
+    // The bytes first, so a record never points at a missing file; when the record is not written after all, the
+    // file goes too, so no file outlives its record (a deleted account's files must all go).
     s.files
         .put(&row.storage_key, clean.bytes, clean.content_type)
         .await?;
-    tx.insert_complaint_image(&row).await?;
-    tx.commit().await?;
+    let recorded = async {
+        tx.insert_complaint_image(&row).await?;
+        tx.commit().await
+    }
+    .await;
+    if let Err(err) = recorded {
+        if let Err(e) = s.files.delete(&row.storage_key).await {
+            tracing::error!(key = %row.storage_key, error = %e, "an unrecorded complaint image could not be removed");
+        }
+        return Err(err.into());
+    }
     Ok(row)
 }
 
@@ -384,7 +398,12 @@ pub async fn save(
     let now = s.clock.now_ms();
     let id = crate::store::new_id();
     let received_on = s.clock.today(borrower.market).to_string();
-    let mut tx = s.db.begin().await?;
+    // The borrower's live row, held until commit: a deletion comes wholly before (this answers 401) or after (and
+    // erases the conversation and images written here).
+    let mut tx =
+        s.db.begin_for_live_borrower(&borrower.id)
+            .await?
+            .ok_or(Refusal::AccountDeleted)?;
     // A ticket number is six random characters a day: a clash is rare, and the unique index turns one into a retry.
     let mut ticket_no = String::new();
     for attempt in 0..3 {
@@ -497,8 +516,12 @@ pub async fn score(
     if row.answered_at.is_none() {
         return Err(Refusal::ComplaintNotAnswered.into());
     }
-    if !s
-        .db
+    // The comment is free text: written only while the account is live (its deletion clears it).
+    let mut tx =
+        s.db.begin_for_live_borrower(&borrower.id)
+            .await?
+            .ok_or(Refusal::AccountDeleted)?;
+    if !tx
         .score_complaint(
             &row.id,
             score.unwrap_or_default(),
@@ -510,6 +533,7 @@ pub async fn score(
         // Another request scored it in between.
         return Err(Refusal::AlreadyRated.into());
     }
+    tx.commit().await?;
     own_detail(s, borrower, &row.ticket_no).await
 }
 
