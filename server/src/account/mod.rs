@@ -286,7 +286,8 @@ pub async fn export(s: &Services, borrower: &Borrower) -> Result<DataExport, Err
         s.db.count_in_window(&key, now, HOUR_MS, EXPORTS_PER_HOUR)
             .await?
     {
-        let wait_ms = (window_ends_at - now).max(1);
+        // Another request's clock may have read a few milliseconds later than this one's: never more than the hour.
+        let wait_ms = (window_ends_at - now).clamp(1, HOUR_MS);
         return Err(Error::RateLimited {
             retry_after_secs: u64::try_from((wait_ms + 999) / 1000).unwrap_or(1),
         });
