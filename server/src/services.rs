@@ -10,7 +10,7 @@ use crate::clock::Clock;
 use crate::content::ReferenceData;
 use crate::crypto::Secrets;
 use crate::servicing::payments::PaymentServices;
-use crate::settings::{KeptRecordsSettings, SiteSettings, TelemetrySettings};
+use crate::settings::{Holidays, KeptRecordsSettings, SiteSettings, TelemetrySettings};
 use crate::store::Db;
 use crate::support::files::FileStore;
 
@@ -37,4 +37,6 @@ pub struct Services {
     pub kept_records: KeptRecordsSettings,
     /// Where uploaded files' bytes are kept (complaint images).
     pub files: Arc<dyn FileStore>,
+    /// Each market's public holidays, which deadlines in working days skip (`[calendar.holidays]`).
+    pub holidays: Arc<Holidays>,
 }

@@ -52,6 +52,117 @@ pub struct Settings {
     pub files: FileSettings,
     /// The money rules that are data, not code (`[caps]`): Indonesia's OJK cap table and the shortest cooling-off.
     pub caps: CapSettings,
+    /// Each market's public holidays (`[calendar.holidays]`), which deadlines in working days skip.
+    pub calendar: CalendarSettings,
+}
+
+/// The calendar the working-day deadlines are counted on (`[calendar]`).
+#[derive(Debug, Clone, Deserialize)]
+pub struct CalendarSettings {
+    pub holidays: MarketHolidays,
+}
+
+/// Each market's public holidays as written in the settings: `YYYY-MM-DD`, sorted, no duplicates.
+#[derive(Debug, Clone, Deserialize)]
+pub struct MarketHolidays {
+    #[serde(rename = "in", default)]
+    pub india: Vec<String>,
+    #[serde(rename = "id", default)]
+    pub indonesia: Vec<String>,
+}
+
+/// Each market's public holidays, parsed and checked: what `kilat_domain::calendar`'s working days skip.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Holidays {
+    india: Vec<time::Date>,
+    indonesia: Vec<time::Date>,
+}
+
+impl Holidays {
+    /// The market's holidays, sorted.
+    pub fn of(&self, market: Market) -> &[time::Date] {
+        match market {
+            Market::India => &self.india,
+            Market::Indonesia => &self.indonesia,
+        }
+    }
+
+    /// True when the market has at least one holiday in `year`.
+    pub fn covers_year(&self, market: Market, year: i32) -> bool {
+        self.of(market).iter().any(|d| d.year() == year)
+    }
+
+    /// Logs an error when a market whose deadlines count working days has no holiday in the year of its business date
+    /// `today`: its deadlines would count holidays as working days, so a complaint would be flagged a few days early
+    /// (sooner than the law requires, never later). It does not stop the start: a lender that cannot start on
+    /// 1 January cannot take repayments either. From 1 October it also warns while the next year has none, so the
+    /// list is updated before it runs out. Only a list that does not parse stops the start ([`CalendarSettings`]).
+    pub fn check_year(&self, market: Market, today: time::Date, mode: Mode) {
+        if !kilat_domain::complaints::counts_working_days(market) {
+            return;
+        }
+        let key = market_key(market);
+        if !self.covers_year(market, today.year()) {
+            let message = format!(
+                "calendar.holidays.{key} has no date in {}: the complaint deadlines in working days would count the \
+                 public holidays as working days (flagging complaints early). Add the year's holidays to \
+                 [calendar.holidays] in the settings file (see server/src/defaults.toml for where they come from)",
+                today.year()
+            );
+            if mode == Mode::Production {
+                tracing::error!("{message}");
+            } else {
+                tracing::warn!("{message}");
+            }
+        } else if today.month() >= time::Month::October
+            && !self.covers_year(market, today.year() + 1)
+        {
+            tracing::warn!(
+                "calendar.holidays.{key} has no date in {}: add next year's public holidays before 1 January",
+                today.year() + 1
+            );
+        }
+    }
+}
+
+fn market_key(market: Market) -> &'static str {
+    match market {
+        Market::India => "in",
+        Market::Indonesia => "id",
+    }
+}
+
+impl CalendarSettings {
+    /// Parses each market's list, refusing a date that is not `YYYY-MM-DD`, a list out of order and a duplicate.
+    pub fn holidays(&self) -> anyhow::Result<Holidays> {
+        Ok(Holidays {
+            india: parse_holidays(Market::India, &self.holidays.india)?,
+            indonesia: parse_holidays(Market::Indonesia, &self.holidays.indonesia)?,
+        })
+    }
+}
+
+fn parse_holidays(market: Market, written: &[String]) -> anyhow::Result<Vec<time::Date>> {
+    let key = market_key(market);
+    let format = time::macros::format_description!("[year]-[month]-[day]");
+    let mut dates: Vec<time::Date> = Vec::with_capacity(written.len());
+    for text in written {
+        let date = time::Date::parse(text.trim(), format).with_context(|| {
+            format!("calendar.holidays.{key}: {text:?} is not a date written YYYY-MM-DD")
+        })?;
+        if let Some(last) = dates.last() {
+            if *last == date {
+                bail!("calendar.holidays.{key}: {date} is listed twice");
+            }
+            if *last > date {
+                bail!(
+                    "calendar.holidays.{key}: {date} comes after {last}; list the dates in order"
+                );
+            }
+        }
+        dates.push(date);
+    }
+    Ok(dates)
 }
 
 /// The caps every product, quote, extension and late charge is checked against (PRODUCT.md §3): configuration keyed
@@ -505,7 +616,9 @@ impl KeptRecordsSettings {
             ("KILAT_KEPT_RECORDS__ID", self.indonesia),
         ] {
             if r.legal_minimum_days == 0 {
-                bail!("{prefix}__LEGAL_MINIMUM_DAYS must be at least 1 (five years is at most 1827)");
+                bail!(
+                    "{prefix}__LEGAL_MINIMUM_DAYS must be at least 1 (five years is at most 1827)"
+                );
             }
             if r.retention_days < r.legal_minimum_days {
                 bail!(
@@ -704,6 +817,7 @@ impl Settings {
         self.caps.validate()?;
         self.kept_records.validate()?;
         self.files.validate(self.mode)?;
+        self.calendar.holidays()?;
         self.payments.validate(self.mode)
     }
 }
@@ -1008,6 +1122,68 @@ mod tests {
         assert!(
             err.contains("KILAT_KEPT_RECORDS__IN__LEGAL_MINIMUM_DAYS"),
             "{err}"
+        );
+    }
+
+    #[test]
+    fn the_default_holidays_are_indonesia_s_decreed_2026_days_and_india_has_none() {
+        let holidays = Settings::load(None)
+            .expect("the defaults load")
+            .calendar
+            .holidays()
+            .expect("the default holidays parse");
+        assert!(holidays.of(Market::India).is_empty());
+        let id = holidays.of(Market::Indonesia);
+        // 17 national holidays and 8 days of collective leave (SKB 3 Menteri for 2026).
+        assert_eq!(id.iter().filter(|d| d.year() == 2026).count(), 25);
+        assert!(id.contains(&time::macros::date!(2026 - 03 - 20)));
+        assert!(id.windows(2).all(|w| w[0] < w[1]));
+    }
+
+    #[test]
+    fn holidays_out_of_order_listed_twice_or_not_dates_stop_the_start() {
+        let with = |id: &[&str]| CalendarSettings {
+            holidays: MarketHolidays {
+                india: vec![],
+                indonesia: id.iter().map(|d| (*d).to_owned()).collect(),
+            },
+        };
+        for (bad, why) in [
+            (with(&["2026-01-02", "2026-01-01"]), "comes after"),
+            (with(&["2026-01-01", "2026-01-01"]), "listed twice"),
+            (with(&["2026-13-01"]), "YYYY-MM-DD"),
+            (with(&["1 January 2026"]), "YYYY-MM-DD"),
+        ] {
+            let err = format!("{:#}", bad.holidays().unwrap_err());
+            assert!(err.contains(why), "{err}");
+            assert!(err.contains("calendar.holidays.id"), "{err}");
+        }
+        let good = with(&["2026-01-01", "2026-01-16"]).holidays().unwrap();
+        assert_eq!(good.of(Market::Indonesia).len(), 2);
+    }
+
+    #[test]
+    fn a_year_without_holidays_is_logged_and_never_stops_the_start() {
+        let holidays = CalendarSettings {
+            holidays: MarketHolidays {
+                india: vec![],
+                indonesia: vec!["2026-01-01".to_owned()],
+            },
+        }
+        .holidays()
+        .unwrap();
+        let in_2027 = time::macros::date!(2027 - 03 - 01);
+        assert!(!holidays.covers_year(Market::Indonesia, 2027));
+        assert!(holidays.covers_year(Market::Indonesia, 2026));
+        // A missing year is logged, never a refusal to start (deadlines then fall early, not late); India counts
+        // calendar days and needs none.
+        holidays.check_year(Market::Indonesia, in_2027, Mode::Production);
+        holidays.check_year(Market::Indonesia, in_2027, Mode::Development);
+        holidays.check_year(Market::India, in_2027, Mode::Production);
+        holidays.check_year(
+            Market::Indonesia,
+            time::macros::date!(2026 - 11 - 25),
+            Mode::Production,
         );
     }
 

@@ -24,6 +24,7 @@ use crate::services::Services;
 use crate::servicing::payments::PaymentServices;
 use crate::settings::{Mode, Settings};
 use crate::sms::{self, Outbox};
+use kilat_domain::Market;
 
 /// What every handler can reach, behind one reference count: axum clones the state for every request.
 #[derive(Clone)]
@@ -44,8 +45,6 @@ pub struct AppStateInner {
     pub pages: Pages,
     pub openapi: Bytes,
     pub contact_limiter: AddressLimiter,
-    /// Data exports per borrower (`GET /borrower/export`): a few an hour.
-    pub export_limiter: crate::http::rate_limit::KeyLimiter,
     /// Proxies of ours in front, counted back through `X-Forwarded-For` (settings `trusted_proxy_hops`).
     pub trusted_proxy_hops: u32,
     /// The origin browsers use, when a proxy rewrites `Host` (settings `public_origin`).
@@ -76,6 +75,11 @@ impl Application {
     /// Connects and migrates the database, renders the pages and binds the listeners (port 0 picks a free port).
     pub async fn build(settings: &Settings) -> anyhow::Result<Self> {
         settings.validate()?;
+        // Before the database: a list that does not parse stops here; a year without holidays is logged.
+        let holidays = settings.calendar.holidays()?;
+        for market in [Market::India, Market::Indonesia] {
+            holidays.check_year(market, Clock::real().today(market), settings.mode);
+        }
         let workers = match settings.workers {
             0 => std::thread::available_parallelism().map_or(1, usize::from),
             n => n,
@@ -126,6 +130,7 @@ impl Application {
             kept_records: settings.kept_records,
             files: crate::support::files::from_settings(&settings.files)
                 .context("setting up the file store")?,
+            holidays: Arc::new(holidays),
         };
         let pages = Pages::load(&services).context("preparing the embedded web app")?;
         if !pages.current().has_site() {
@@ -138,9 +143,6 @@ impl Application {
             pages,
             openapi: Bytes::from(openapi::document()),
             contact_limiter: AddressLimiter::per_minute(per_minute),
-            export_limiter: crate::http::rate_limit::KeyLimiter::per_hour(
-                crate::http::borrower::account::EXPORTS_PER_HOUR,
-            ),
             trusted_proxy_hops: settings.proxy_hops(),
             public_origin: settings.public_origin.clone(),
             outbox,
@@ -188,13 +190,11 @@ impl Application {
         shutdown: impl Future<Output = ()> + Send + 'static,
     ) -> anyhow::Result<()> {
         let limiter = self.state.contact_limiter.clone();
-        let export_limiter = self.state.export_limiter.clone();
         let sweeper = tokio::spawn(async move {
             let mut tick = tokio::time::interval(Duration::from_secs(60));
             loop {
                 tick.tick().await;
                 limiter.forget_idle();
-                export_limiter.forget_idle();
             }
         });
         // Another server's product edit reaches this one's catalog within `catalog::REFRESH_EVERY_MS`: one read of

@@ -25,6 +25,15 @@ pub fn resolution_deadline(market: Market, received: Date, holidays: &[Date]) ->
     }
 }
 
+/// True when the market's complaint deadline is counted in working days, which skip its public holidays: a server
+/// needs the year's holidays of such a market.
+pub fn counts_working_days(market: Market) -> bool {
+    match market {
+        Market::India => false,
+        Market::Indonesia => true,
+    }
+}
+
 /// True when a complaint received on `received` and still unresolved on `today` is past its deadline.
 pub fn is_overdue(market: Market, received: Date, today: Date, holidays: &[Date]) -> Result<bool> {
     Ok(today > resolution_deadline(market, received, holidays)?)

@@ -18,6 +18,7 @@ use crate::i18n::{self, Lang, format_money};
 use crate::orders;
 use crate::services::Services;
 use crate::servicing;
+use crate::store::rate_limits::Counted;
 
 /// What a menu entry does when tapped.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
@@ -270,8 +271,27 @@ pub struct DataExport {
 /// The most orders an export lists (far more than any borrower has).
 const EXPORT_ORDERS: i64 = 1_000;
 
-/// The borrower's data export (`GET /borrower/export`).
+/// Data exports a borrower may download in an hour (each decrypts their whole record).
+pub const EXPORTS_PER_HOUR: u32 = 3;
+
+const HOUR_MS: i64 = 60 * 60 * 1000;
+
+/// The borrower's data export (`GET /borrower/export`): at most [`EXPORTS_PER_HOUR`] in the hour from the first of
+/// them, counted in the database so that the limit holds across servers (`429 rate_limited` with the seconds until
+/// the hour ends).
 pub async fn export(s: &Services, borrower: &Borrower) -> Result<DataExport, Error> {
+    let now = s.clock.now_ms();
+    let key = format!("export:{}", borrower.id);
+    if let Counted::Refused { window_ends_at } =
+        s.db.count_in_window(&key, now, HOUR_MS, EXPORTS_PER_HOUR)
+            .await?
+    {
+        // Another request's clock may have read a few milliseconds later than this one's: never more than the hour.
+        let wait_ms = (window_ends_at - now).clamp(1, HOUR_MS);
+        return Err(Error::RateLimited {
+            retry_after_secs: u64::try_from((wait_ms + 999) / 1000).unwrap_or(1),
+        });
+    }
     let mut sections = BTreeMap::new();
     sections.insert(
         "profile".to_owned(),

@@ -221,11 +221,15 @@ pub async fn save_step(
         _ => None,
     };
     let now = s.clock.now_ms();
-    let mut tx = s.db.begin().await?;
+    // The borrower's live row, held until commit (applications::confirm and account::delete lock the same): a confirm
+    // that freezes the bank account into an agreement takes its turn before or after a change, never between, and a
+    // deletion either comes first (this answers 401 and writes nothing) or erases what is written here.
+    let mut tx =
+        s.db.begin_for_live_borrower(&borrower.id)
+            .await?
+            .ok_or(Refusal::AccountDeleted)?;
     if let Some(change) = &change {
-        // Checked again with the borrower locked, in the transaction that writes: a confirm that freezes the account
-        // into an agreement takes its turn before or after, never between (applications::confirm locks the same).
-        tx.lock_borrower(&borrower.id).await?;
+        // Checked again with the borrower locked, in the transaction that writes.
         if tx.open_order_status(&borrower.id).await?.is_some() {
             tx.rollback().await?;
             return Err(bank_account_locked());

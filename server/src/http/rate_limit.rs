@@ -37,34 +37,3 @@ impl AddressLimiter {
         self.limiter.shrink_to_fit();
     }
 }
-
-/// Allows `per_hour` requests an hour per key (a borrower's id), as a burst that refills evenly.
-#[derive(Clone)]
-pub struct KeyLimiter {
-    limiter: Arc<DefaultKeyedRateLimiter<String>>,
-}
-
-impl KeyLimiter {
-    pub fn per_hour(per_hour: NonZeroU32) -> Self {
-        Self {
-            limiter: Arc::new(RateLimiter::keyed(Quota::per_hour(per_hour))),
-        }
-    }
-
-    pub fn check(&self, key: &str) -> Result<(), Error> {
-        self.limiter
-            .check_key(&key.to_owned())
-            .map_err(|not_until| {
-                let wait = not_until.wait_time_from(DefaultClock::default().now());
-                Error::RateLimited {
-                    retry_after_secs: wait.as_secs() + 1,
-                }
-            })
-    }
-
-    /// Forgets keys whose allowance is full again.
-    pub fn forget_idle(&self) {
-        self.limiter.retain_recent();
-        self.limiter.shrink_to_fit();
-    }
-}

@@ -8,8 +8,9 @@ use serde_json::Value;
 
 use crate::auth::Borrower;
 use crate::crypto;
-use crate::error::{Error, FieldErrors, FieldProblem};
+use crate::error::{Error, FieldErrors, FieldProblem, Refusal};
 use crate::services::Services;
+use crate::store::Tx;
 use crate::store::telemetry::{LocationRow, NewClientEvent};
 
 /// Events in one buried-point upload.
@@ -94,6 +95,15 @@ async fn admit(s: &Services, who: &Reporter<'_>) -> Result<i64, Error> {
     }
 }
 
+/// A write transaction holding the borrower's live row: telemetry written after the account's deletion would outlive
+/// its erasure, so a deleted account's request answers 401 and writes nothing.
+async fn live_tx(s: &Services, who: &Reporter<'_>) -> Result<Tx, Error> {
+    Ok(s.db
+        .begin_for_live_borrower(&who.borrower.id)
+        .await?
+        .ok_or(Refusal::AccountDeleted)?)
+}
+
 /// Stores a batch of UI events (buried points); answers how many were stored.
 pub async fn record_ui_events(
     s: &Services,
@@ -125,8 +135,10 @@ pub async fn record_ui_events(
     }
     let now = admit(s, who).await?;
     fill_time(&mut parsed, now);
-    s.db.insert_client_events(&who.borrower.id, &parsed, now)
+    let mut tx = live_tx(s, who).await?;
+    tx.insert_client_events(&who.borrower.id, &parsed, now)
         .await?;
+    tx.commit().await?;
     Ok(parsed.len())
 }
 
@@ -139,8 +151,10 @@ pub async fn record_event(
     let mut parsed = vec![parse_event("business", event).map_err(Error::Validation)?];
     let now = admit(s, who).await?;
     fill_time(&mut parsed, now);
-    s.db.insert_client_events(&who.borrower.id, &parsed, now)
+    let mut tx = live_tx(s, who).await?;
+    tx.insert_client_events(&who.borrower.id, &parsed, now)
         .await?;
+    tx.commit().await?;
     Ok(())
 }
 
@@ -165,8 +179,10 @@ pub async fn record_error(
         detail: Some(detail),
         occurred_at: error.at.unwrap_or(now),
     };
-    s.db.insert_client_events(&who.borrower.id, &[event], now)
+    let mut tx = live_tx(s, who).await?;
+    tx.insert_client_events(&who.borrower.id, &[event], now)
         .await?;
+    tx.commit().await?;
     Ok(())
 }
 
@@ -189,8 +205,10 @@ pub async fn save_device(
     );
     errors.into_result()?;
     let now = admit(s, who).await?;
-    s.db.upsert_device(&who.borrower.id, &model, &os, &app_version, now)
+    let mut tx = live_tx(s, who).await?;
+    tx.upsert_device(&who.borrower.id, &model, &os, &app_version, now)
         .await?;
+    tx.commit().await?;
     Ok(())
 }
 
@@ -216,13 +234,15 @@ pub async fn save_device_token(
     }
     errors.into_result()?;
     let now = admit(s, who).await?;
-    s.db.upsert_device_token(
+    let mut tx = live_tx(s, who).await?;
+    tx.upsert_device_token(
         &who.borrower.id,
         &token,
         platform.as_deref().unwrap_or_default(),
         now,
     )
     .await?;
+    tx.commit().await?;
     Ok(())
 }
 
@@ -258,9 +278,12 @@ pub async fn save_location(
     };
     errors.into_result()?;
     let now = admit(s, who).await?;
-    Ok(s.db
+    let mut tx = live_tx(s, who).await?;
+    let stored = tx
         .insert_location_once(&who.borrower.id, coarse, now)
-        .await?)
+        .await?;
+    tx.commit().await?;
+    Ok(stored)
 }
 
 /// Whether the borrower has answered the location prompt, and how.
@@ -290,13 +313,15 @@ pub async fn save_app_rating(
     let comment = optional_text(&mut errors, "comment", comment, MAX_COMMENT_CHARS);
     errors.into_result()?;
     let now = admit(s, who).await?;
-    s.db.insert_app_rating(
+    let mut tx = live_tx(s, who).await?;
+    tx.insert_app_rating(
         &who.borrower.id,
         score.unwrap_or_default(),
         comment.as_deref(),
         now,
     )
     .await?;
+    tx.commit().await?;
     Ok(())
 }
 

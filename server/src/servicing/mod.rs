@@ -318,7 +318,11 @@ pub async fn rate(
     ) {
         return Err(Refusal::InvalidTransition.into());
     }
-    let mut tx = s.db.begin().await?;
+    // The comment is free text: written only while the account is live (its deletion clears it).
+    let mut tx =
+        s.db.begin_for_live_borrower(&borrower.id)
+            .await?
+            .ok_or(Refusal::AccountDeleted)?;
     if !tx
         .insert_rating(
             &order.id,

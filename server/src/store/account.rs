@@ -65,6 +65,21 @@ pub struct Erased {
     pub image_keys: Vec<String>,
 }
 
+impl Db {
+    /// Begins a write transaction that holds the borrower's row while the account is live ([`Tx::lock_live_borrower`]);
+    /// `None` once the account is deleted. Every write of a borrower's personal data starts here, so that it either
+    /// commits before a deletion (which then erases it) or sees the deletion and writes nothing.
+    pub async fn begin_for_live_borrower(&self, borrower_id: &str) -> sqlx::Result<Option<Tx>> {
+        let mut tx = self.begin().await?;
+        if tx.lock_live_borrower(borrower_id).await?.is_some() {
+            Ok(Some(tx))
+        } else {
+            tx.rollback().await?;
+            Ok(None)
+        }
+    }
+}
+
 impl Tx {
     /// Locks the borrower's row (PostgreSQL; SQLite's transaction holds the write lock already) and answers its
     /// phone hash while the account is not deleted, `None` once it is. A confirm and a deletion both start here,

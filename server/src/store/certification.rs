@@ -166,21 +166,6 @@ impl Tx {
         .await
     }
 
-    /// Locks the borrower's row until the transaction ends (PostgreSQL; SQLite's transaction holds the write lock):
-    /// a change of what an agreement names (the bank account) and a confirm that freezes it take turns; counting the
-    /// borrower's waiting complaint images and adding one is one step.
-    pub async fn lock_borrower(&mut self, borrower_id: &str) -> sqlx::Result<()> {
-        let sql = format!(
-            "SELECT id FROM borrowers WHERE id = $1{}",
-            self.lock_clause()
-        );
-        sqlx::query(&sql)
-            .bind(borrower_id)
-            .fetch_optional(self.conn())
-            .await?;
-        Ok(())
-    }
-
     /// The borrower's open order's status (under review, approved, paid out, overdue), if any, read in the
     /// transaction.
     pub async fn open_order_status(&mut self, borrower_id: &str) -> sqlx::Result<Option<String>> {

@@ -325,10 +325,10 @@ impl Tx {
     }
 }
 
-impl Db {
+impl Tx {
     /// The borrower's score of an answered complaint, once: false when it was scored already or is not answered.
     pub async fn score_complaint(
-        &self,
+        &mut self,
         complaint_id: &str,
         score: i64,
         comment: Option<&str>,
@@ -342,7 +342,7 @@ impl Db {
         .bind(score)
         .bind(comment)
         .bind(now)
-        .execute(self.pool())
+        .execute(self.conn())
         .await?;
         Ok(done.rows_affected() == 1)
     }

@@ -234,6 +234,16 @@ impl Tx {
             )
             .await?;
         }
+        // The export's limit row (`rate_limits`, keyed `export:<borrower id>`).
+        let limit_keys = (1..=borrower_ids.len())
+            .map(|n| format!("'export:' || ${n}"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        self.execute_for(
+            &format!("DELETE FROM rate_limits WHERE key IN ({limit_keys})"),
+            borrower_ids,
+        )
+        .await?;
         purged.borrowers = self
             .execute_for(
                 &format!("DELETE FROM borrowers WHERE id IN ({ids}) AND deleted_at IS NOT NULL"),

@@ -18,6 +18,7 @@ pub mod operators;
 pub mod orders;
 pub mod payments;
 pub mod products;
+pub mod rate_limits;
 pub mod reseal;
 pub mod review;
 pub mod sign_in;

@@ -1,7 +1,7 @@
 //! The borrower app's telemetry: client events (UI, business, errors), the device, push tokens, the one location
 //! answer, app ratings, the per-session request counter, and the retention sweep over all of them.
 
-use super::{Db, new_id};
+use super::{Db, Tx, new_id};
 
 /// One client event to store.
 #[derive(Debug, Clone)]
@@ -79,122 +79,6 @@ impl Db {
         Ok(counted.is_some())
     }
 
-    /// Stores a batch of client events of one borrower in one transaction.
-    pub async fn insert_client_events(
-        &self,
-        borrower_id: &str,
-        events: &[NewClientEvent],
-        now: i64,
-    ) -> sqlx::Result<()> {
-        let mut tx = self.pool().begin().await?;
-        for chunk in events.chunks(INSERT_CHUNK) {
-            let values: Vec<String> = (0..chunk.len())
-                .map(|i| {
-                    let b = i * 8;
-                    format!(
-                        "(${}, ${}, ${}, ${}, ${}, ${}, ${}, ${})",
-                        b + 1,
-                        b + 2,
-                        b + 3,
-                        b + 4,
-                        b + 5,
-                        b + 6,
-                        b + 7,
-                        b + 8
-                    )
-                })
-                .collect();
-            let sql = format!(
-                "INSERT INTO client_events (id, borrower_id, kind, name, route, detail, occurred_at, created_at)
-                 VALUES {}",
-                values.join(", ")
-            );
-            let mut query = sqlx::query(&sql);
-            for event in chunk {
-                query = query
-                    .bind(new_id())
-                    .bind(borrower_id)
-                    .bind(event.kind)
-                    .bind(&event.name)
-                    .bind(&event.route)
-                    .bind(&event.detail)
-                    .bind(event.occurred_at)
-                    .bind(now);
-            }
-            query.execute(&mut *tx).await?;
-        }
-        tx.commit().await
-    }
-
-    /// The borrower's device, replacing the one stored.
-    pub async fn upsert_device(
-        &self,
-        borrower_id: &str,
-        model: &str,
-        os: &str,
-        app_version: &str,
-        now: i64,
-    ) -> sqlx::Result<()> {
-        sqlx::query(
-            "INSERT INTO borrower_devices (borrower_id, model, os, app_version, updated_at) VALUES ($1, $2, $3, $4, $5)
-             ON CONFLICT (borrower_id) DO UPDATE
-             SET model = excluded.model, os = excluded.os, app_version = excluded.app_version,
-                 updated_at = excluded.updated_at",
-        )
-        .bind(borrower_id)
-        .bind(model)
-        .bind(os)
-        .bind(app_version)
-        .bind(now)
-        .execute(self.pool())
-        .await?;
-        Ok(())
-    }
-
-    /// A push token of the borrower (seen again: its time is renewed).
-    pub async fn upsert_device_token(
-        &self,
-        borrower_id: &str,
-        token: &str,
-        platform: &str,
-        now: i64,
-    ) -> sqlx::Result<()> {
-        sqlx::query(
-            "INSERT INTO device_tokens (borrower_id, token, platform, updated_at) VALUES ($1, $2, $3, $4)
-             ON CONFLICT (borrower_id, token) DO UPDATE
-             SET platform = excluded.platform, updated_at = excluded.updated_at",
-        )
-        .bind(borrower_id)
-        .bind(token)
-        .bind(platform)
-        .bind(now)
-        .execute(self.pool())
-        .await?;
-        Ok(())
-    }
-
-    /// Records the borrower's answer to the location prompt unless one is stored: `false` when it was (the prompt
-    /// is asked once).
-    pub async fn insert_location_once(
-        &self,
-        borrower_id: &str,
-        coarse: Option<(i64, i64)>,
-        now: i64,
-    ) -> sqlx::Result<bool> {
-        let done = sqlx::query(
-            "INSERT INTO borrower_locations (borrower_id, consent, latitude_e1, longitude_e1, created_at)
-             VALUES ($1, $2, $3, $4, $5) ON CONFLICT (borrower_id) DO NOTHING",
-        )
-        .bind(borrower_id)
-        .bind(i64::from(coarse.is_some()))
-        .bind(coarse.map(|c| c.0))
-        .bind(coarse.map(|c| c.1))
-        .bind(now)
-        .execute(self.pool())
-        .await?;
-        Ok(done.rows_affected() == 1)
-    }
-
     pub async fn location_of(&self, borrower_id: &str) -> sqlx::Result<Option<LocationRow>> {
         sqlx::query_as(
             "SELECT consent, latitude_e1, longitude_e1, created_at FROM borrower_locations WHERE borrower_id = $1",
@@ -202,26 +86,6 @@ impl Db {
         .bind(borrower_id)
         .fetch_optional(self.pool())
         .await
-    }
-
-    pub async fn insert_app_rating(
-        &self,
-        borrower_id: &str,
-        score: i64,
-        comment: Option<&str>,
-        now: i64,
-    ) -> sqlx::Result<()> {
-        sqlx::query(
-            "INSERT INTO app_ratings (id, borrower_id, score, comment, created_at) VALUES ($1, $2, $3, $4, $5)",
-        )
-        .bind(new_id())
-        .bind(borrower_id)
-        .bind(score)
-        .bind(comment)
-        .bind(now)
-        .execute(self.pool())
-        .await?;
-        Ok(())
     }
 
     /// A borrower's client events, oldest first (tests).
@@ -286,5 +150,145 @@ impl Db {
         };
         tx.commit().await?;
         Ok(removed)
+    }
+}
+
+/// The telemetry's writes, each in a transaction that holds the borrower's live row (`Tx::lock_live_borrower`), so
+/// none can land after the account's deletion has erased the telemetry.
+impl Tx {
+    /// Stores a batch of client events of one borrower.
+    pub async fn insert_client_events(
+        &mut self,
+        borrower_id: &str,
+        events: &[NewClientEvent],
+        now: i64,
+    ) -> sqlx::Result<()> {
+        for chunk in events.chunks(INSERT_CHUNK) {
+            let values: Vec<String> = (0..chunk.len())
+                .map(|i| {
+                    let b = i * 8;
+                    format!(
+                        "(${}, ${}, ${}, ${}, ${}, ${}, ${}, ${})",
+                        b + 1,
+                        b + 2,
+                        b + 3,
+                        b + 4,
+                        b + 5,
+                        b + 6,
+                        b + 7,
+                        b + 8
+                    )
+                })
+                .collect();
+            let sql = format!(
+                "INSERT INTO client_events (id, borrower_id, kind, name, route, detail, occurred_at, created_at)
+                 VALUES {}",
+                values.join(", ")
+            );
+            let mut query = sqlx::query(&sql);
+            for event in chunk {
+                query = query
+                    .bind(new_id())
+                    .bind(borrower_id)
+                    .bind(event.kind)
+                    .bind(&event.name)
+                    .bind(&event.route)
+                    .bind(&event.detail)
+                    .bind(event.occurred_at)
+                    .bind(now);
+            }
+            query.execute(self.conn()).await?;
+        }
+        Ok(())
+    }
+
+    /// The borrower's device, replacing the one stored.
+    pub async fn upsert_device(
+        &mut self,
+        borrower_id: &str,
+        model: &str,
+        os: &str,
+        app_version: &str,
+        now: i64,
+    ) -> sqlx::Result<()> {
+        sqlx::query(
+            "INSERT INTO borrower_devices (borrower_id, model, os, app_version, updated_at) VALUES ($1, $2, $3, $4, $5)
+             ON CONFLICT (borrower_id) DO UPDATE
+             SET model = excluded.model, os = excluded.os, app_version = excluded.app_version,
+                 updated_at = excluded.updated_at",
+        )
+        .bind(borrower_id)
+        .bind(model)
+        .bind(os)
+        .bind(app_version)
+        .bind(now)
+        .execute(self.conn())
+        .await?;
+        Ok(())
+    }
+
+    /// A push token of the borrower (seen again: its time is renewed).
+    pub async fn upsert_device_token(
+        &mut self,
+        borrower_id: &str,
+        token: &str,
+        platform: &str,
+        now: i64,
+    ) -> sqlx::Result<()> {
+        sqlx::query(
+            "INSERT INTO device_tokens (borrower_id, token, platform, updated_at) VALUES ($1, $2, $3, $4)
+             ON CONFLICT (borrower_id, token) DO UPDATE
+             SET platform = excluded.platform, updated_at = excluded.updated_at",
+        )
+        .bind(borrower_id)
+        .bind(token)
+        .bind(platform)
+        .bind(now)
+        .execute(self.conn())
+        .await?;
+        Ok(())
+    }
+
+    /// Records the borrower's answer to the location prompt unless one is stored: `false` when it was (the prompt
+    /// is asked once).
+    pub async fn insert_location_once(
+        &mut self,
+        borrower_id: &str,
+        coarse: Option<(i64, i64)>,
+        now: i64,
+    ) -> sqlx::Result<bool> {
+        let done = sqlx::query(
+            "INSERT INTO borrower_locations (borrower_id, consent, latitude_e1, longitude_e1, created_at)
+             VALUES ($1, $2, $3, $4, $5) ON CONFLICT (borrower_id) DO NOTHING",
+        )
+        .bind(borrower_id)
+        .bind(i64::from(coarse.is_some()))
+        .bind(coarse.map(|c| c.0))
+        .bind(coarse.map(|c| c.1))
+        .bind(now)
+        .execute(self.conn())
+        .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    /// The borrower's rating of the app, with its comment.
+    pub async fn insert_app_rating(
+        &mut self,
+        borrower_id: &str,
+        score: i64,
+        comment: Option<&str>,
+        now: i64,
+    ) -> sqlx::Result<()> {
+        sqlx::query(
+            "INSERT INTO app_ratings (id, borrower_id, score, comment, created_at) VALUES ($1, $2, $3, $4, $5)",
+        )
+        .bind(new_id())
+        .bind(borrower_id)
+        .bind(score)
+        .bind(comment)
+        .bind(now)
+        .execute(self.conn())
+        .await?;
+        Ok(())
     }
 }

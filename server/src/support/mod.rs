@@ -237,15 +237,19 @@ pub async fn upload_image(
     Ok(row)
 }
 
-/// Records an uploaded image, counting the borrower's waiting uploads under their row's lock.
+/// Records an uploaded image, counting the borrower's waiting uploads under their live row's lock (held until commit:
+/// the count and the insert are one step, and an account deleted meanwhile gets no image; a deletion that comes
+/// after removes this one's file with its row).
 async fn record_upload(
     s: &Services,
     borrower: &Borrower,
     row: &ImageRow,
     now: i64,
 ) -> Result<(), Error> {
-    let mut tx = s.db.begin().await?;
-    tx.lock_borrower(&borrower.id).await?;
+    let mut tx =
+        s.db.begin_for_live_borrower(&borrower.id)
+            .await?
+            .ok_or(Refusal::AccountDeleted)?;
     let waiting = tx
         .waiting_images(&borrower.id, now - WAITING_UPLOAD_MS)
         .await?;
@@ -338,8 +342,12 @@ fn complaint_of(s: &Services, row: ComplaintRow, lang: Lang) -> Result<Complaint
         format_description!("[year]-[month]-[day]"),
     )
     .map_err(|err| Error::Internal(anyhow::Error::new(err).context("complaint date")))?;
-    let deadline = kilat_domain::complaints::resolution_deadline(row.market, received, &[])
-        .map_err(Error::Loan)?;
+    let deadline = kilat_domain::complaints::resolution_deadline(
+        row.market,
+        received,
+        s.holidays.of(row.market),
+    )
+    .map_err(Error::Loan)?;
     let overdue = row.status != "closed" && s.clock.today(row.market) > deadline;
     Ok(Complaint {
         category_label: category_label(lang, &row.category),
@@ -401,7 +409,12 @@ pub async fn save(
     let now = s.clock.now_ms();
     let id = crate::store::new_id();
     let received_on = s.clock.today(borrower.market).to_string();
-    let mut tx = s.db.begin().await?;
+    // The borrower's live row, held until commit: a deletion comes wholly before (this answers 401) or after (and
+    // erases the conversation and images written here).
+    let mut tx =
+        s.db.begin_for_live_borrower(&borrower.id)
+            .await?
+            .ok_or(Refusal::AccountDeleted)?;
     // A ticket number is six random characters a day: a clash is rare, and the unique index turns one into a retry.
     let mut ticket_no = String::new();
     for attempt in 0..3 {
@@ -514,8 +527,12 @@ pub async fn score(
     if row.answered_at.is_none() {
         return Err(Refusal::ComplaintNotAnswered.into());
     }
-    if !s
-        .db
+    // The comment is free text: written only while the account is live (its deletion clears it).
+    let mut tx =
+        s.db.begin_for_live_borrower(&borrower.id)
+            .await?
+            .ok_or(Refusal::AccountDeleted)?;
+    if !tx
         .score_complaint(
             &row.id,
             score.unwrap_or_default(),
@@ -527,6 +544,7 @@ pub async fn score(
         // Another request scored it in between.
         return Err(Refusal::AlreadyRated.into());
     }
+    tx.commit().await?;
     own_detail(s, borrower, &row.ticket_no).await
 }
 

@@ -371,6 +371,223 @@ async fn a_deletion_racing_a_confirm_has_exactly_one_winner() {
     app.stop().await;
 }
 
+/// Rows the borrower still has in the tables that hold encrypted or free-text personal data (a scan for clear text
+/// cannot see inside an encrypted value): certification, its log, complaint messages and images, and telemetry.
+async fn personal_rows_of(app: &TestApp, borrower_id: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    for (table, sql) in [
+        (
+            "certification_steps",
+            "SELECT COUNT(*) FROM certification_steps WHERE borrower_id = $1",
+        ),
+        (
+            "certification_log",
+            "SELECT COUNT(*) FROM certification_log WHERE borrower_id = $1",
+        ),
+        (
+            "complaint_images",
+            "SELECT COUNT(*) FROM complaint_images WHERE borrower_id = $1",
+        ),
+        (
+            "complaint_messages",
+            "SELECT COUNT(*) FROM complaint_messages
+             WHERE complaint_id IN (SELECT id FROM complaints WHERE borrower_id = $1)",
+        ),
+        (
+            "client_events",
+            "SELECT COUNT(*) FROM client_events WHERE borrower_id = $1",
+        ),
+    ] {
+        let (n,): (i64,) = sqlx::query_as(sql)
+            .bind(borrower_id)
+            .fetch_one(app.db.pool())
+            .await
+            .unwrap();
+        if n > 0 {
+            found.push(format!("{table}: {n} rows"));
+        }
+    }
+    found
+}
+
+/// Every file under `dir`, however deep.
+fn files_under(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return out;
+    };
+    for entry in entries.map(Result::unwrap) {
+        let path = entry.path();
+        if path.is_dir() {
+            out.extend(files_under(&path));
+        } else {
+            out.push(path);
+        }
+    }
+    out
+}
+
+/// The certification's personal values of `market` as the tests write them, in clear and masked.
+fn certification_needles(market: &str) -> Vec<String> {
+    let mut needles = Vec::new();
+    for (_, body) in valid_steps(market) {
+        for key in [
+            "fullName",
+            "idNumber",
+            "address",
+            "contact1Name",
+            "contact1Phone",
+            "contact2Name",
+            "contact2Phone",
+            "employerName",
+            "accountNumberConfirm",
+        ] {
+            if let Some(v) = body[key].as_str() {
+                needles.push(v.to_owned());
+            }
+        }
+        if let Some(account) = body["accountNumberConfirm"].as_str() {
+            needles.push(kilat_server::certification::mask_account(account));
+        }
+    }
+    needles
+}
+
+#[tokio::test]
+async fn a_certification_save_racing_a_deletion_leaves_nothing_personal() {
+    let app = spawn_app().await;
+    let steps = valid_steps("IN");
+    let mut needles = certification_needles("IN");
+    let mut saved_first = 0;
+    for n in 0..12u64 {
+        let phone = format!("98765007{n:02}");
+        needles.push(phone.clone());
+        let session = app.sign_in("IN", &phone).await;
+        let me = data(app.get_as("/api/v1/borrower/me", &session).await).await;
+        let id = me["id"].as_str().unwrap().to_owned();
+        for (step, body) in &steps[..4] {
+            let path = format!("/api/v1/borrower/certification/{step}");
+            let saved = app.post_as(&path, &session, body).await;
+            assert_eq!(saved.status(), StatusCode::OK);
+        }
+        let blobs: Vec<(String,)> =
+            sqlx::query_as("SELECT data_enc FROM certification_steps WHERE borrower_id = $1")
+                .bind(&id)
+                .fetch_all(app.db.pool())
+                .await
+                .unwrap();
+        needles.extend(blobs.into_iter().map(|(b,)| b));
+        // The bank step (account number, holder's name) and the deletion at once, one of them a little later each
+        // round (the save in even rounds, the deletion in odd ones), so that either can land inside the other.
+        let (step, body) = &steps[4];
+        let path = format!("/api/v1/borrower/certification/{step}");
+        let (save_after, delete_after) = if n % 2 == 0 {
+            (n * 150, 0)
+        } else {
+            (0, n * 150)
+        };
+        let (saved, deleted) = tokio::join!(
+            async {
+                tokio::time::sleep(std::time::Duration::from_micros(save_after)).await;
+                app.post_as(&path, &session, body).await
+            },
+            async {
+                tokio::time::sleep(std::time::Duration::from_micros(delete_after)).await;
+                delete_account(&app, &session).await
+            }
+        );
+        assert_eq!(deleted.status(), StatusCode::OK, "round {n}");
+        match saved.status() {
+            StatusCode::OK => saved_first += 1,
+            StatusCode::UNAUTHORIZED => {
+                assert_eq!(error(saved).await["code"], "unauthorized", "round {n}");
+            }
+            // The deletion erased the earlier steps before the save read its progress.
+            StatusCode::CONFLICT => {
+                assert_eq!(
+                    error(saved).await["code"],
+                    "certification_out_of_order",
+                    "round {n}"
+                );
+            }
+            other => panic!("round {n}: the save answered {other}"),
+        }
+        let rows = personal_rows_of(&app, &id).await;
+        assert!(rows.is_empty(), "round {n}: {rows:?}");
+    }
+    let left = personal_data_left(&app, &needles).await;
+    assert!(left.is_empty(), "personal data left: {left:?}");
+    eprintln!("rounds where the save came first: {saved_first} of 12");
+    app.stop().await;
+}
+
+fn png() -> Vec<u8> {
+    let img = image::RgbImage::from_fn(32, 24, |x, y| {
+        image::Rgb([(x * 8) as u8, (y * 9) as u8, 77])
+    });
+    let mut out = std::io::Cursor::new(Vec::new());
+    image::DynamicImage::ImageRgb8(img)
+        .write_to(&mut out, image::ImageFormat::Png)
+        .unwrap();
+    out.into_inner()
+}
+
+#[tokio::test]
+async fn a_complaint_with_an_image_racing_a_deletion_leaves_no_text_no_row_and_no_file() {
+    let app = spawn_app().await;
+    let mut needles = Vec::new();
+    for n in 0..8u64 {
+        let phone = format!("0812345007{n:02}");
+        needles.push(phone.clone());
+        let session = app.sign_in("ID", &phone).await;
+        let me = data(app.get_as("/api/v1/borrower/me", &session).await).await;
+        let id = me["id"].as_str().unwrap().to_owned();
+        let description = format!("Rekening saya 99887766{n:02} belum menerima dana pinjaman.");
+        needles.push(description.clone());
+        // The borrower uploads a photo and files the complaint while the deletion runs, a little later each round.
+        let filing = async {
+            let uploaded = app
+                .client
+                .post(app.url("/api/v1/borrower/complaints/images"))
+                .header("x-session-id", &session)
+                .header("content-type", "image/png")
+                .body(png())
+                .send()
+                .await
+                .unwrap();
+            let upload_status = uploaded.status();
+            if upload_status != StatusCode::CREATED {
+                return (upload_status, None);
+            }
+            let image_id = data(uploaded).await["imageId"].as_str().unwrap().to_owned();
+            let body =
+                json!({"category": "other", "description": description, "imageIds": [image_id]});
+            let filed = app
+                .post_as("/api/v1/borrower/complaints", &session, &body)
+                .await;
+            (upload_status, Some(filed.status()))
+        };
+        let (filed, deleted) = tokio::join!(filing, async {
+            tokio::time::sleep(std::time::Duration::from_millis(n * 3)).await;
+            delete_account(&app, &session).await
+        });
+        assert_eq!(deleted.status(), StatusCode::OK, "round {n}");
+        let allowed = [StatusCode::CREATED, StatusCode::UNAUTHORIZED];
+        assert!(allowed.contains(&filed.0), "round {n}: upload {filed:?}");
+        if let Some(status) = filed.1 {
+            assert!(allowed.contains(&status), "round {n}: complaint {filed:?}");
+        }
+        let rows = personal_rows_of(&app, &id).await;
+        assert!(rows.is_empty(), "round {n}: {rows:?}");
+        // Every borrower of this test is deleted, so the files folder must hold nothing.
+        let files = files_under(&app.files_dir);
+        assert!(files.is_empty(), "round {n}: files left {files:?}");
+    }
+    let left = personal_data_left(&app, &needles).await;
+    assert!(left.is_empty(), "personal data left: {left:?}");
+    app.stop().await;
+}
+
 #[tokio::test]
 async fn the_menu_lists_the_account_entries_with_their_routes_in_both_languages() {
     let app = spawn_app().await;
@@ -465,6 +682,89 @@ async fn the_export_holds_the_borrowers_data_decrypted_only_for_them_and_is_rate
         app.get("/api/v1/borrower/export").await.status(),
         StatusCode::UNAUTHORIZED
     );
+    app.stop().await;
+}
+
+async fn set_date(app: &TestApp, date: time::Date) {
+    let response = app
+        .client
+        .put(app.url("/api/v1/dev/business-date"))
+        .json(&json!({"date": date.to_string()}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+}
+
+#[tokio::test]
+async fn ten_simultaneous_exports_through_two_servers_on_one_database_give_three_and_the_hour_after_more()
+ {
+    let app = spawn_app().await;
+    let url = app.database_url.clone();
+    let second = crate::helpers::spawn_app_with(move |s| s.database_url = url.into()).await;
+    let session = app.sign_in("ID", "081234500601").await;
+    let mut burst = tokio::task::JoinSet::new();
+    for i in 0..10 {
+        let server = if i % 2 == 0 { &app } else { &second };
+        let (client, url, session) = (
+            server.client.clone(),
+            server.url("/api/v1/borrower/export"),
+            session.clone(),
+        );
+        burst.spawn(async move {
+            let response = client
+                .get(url)
+                .header("x-session-id", session)
+                .send()
+                .await
+                .unwrap();
+            let status = response.status();
+            let retry_after = response
+                .headers()
+                .get("retry-after")
+                .map(|v| v.to_str().unwrap().parse::<u64>().unwrap());
+            let code = if status == StatusCode::OK {
+                None
+            } else {
+                Some(error(response).await["code"].as_str().unwrap().to_owned())
+            };
+            (status, retry_after, code)
+        });
+    }
+    let answers = burst.join_all().await;
+    let ok = answers.iter().filter(|a| a.0 == StatusCode::OK).count();
+    let limited: Vec<_> = answers
+        .iter()
+        .filter(|a| a.0 == StatusCode::TOO_MANY_REQUESTS)
+        .collect();
+    assert_eq!((ok, limited.len()), (3, 7), "{answers:?}");
+    for (_, retry_after, code) in limited {
+        assert_eq!(code.as_deref(), Some("rate_limited"));
+        // The hour runs from the first export: nearly all of it is left.
+        let secs = retry_after.expect("Retry-After");
+        assert!((3500..=3600).contains(&secs), "{secs}");
+    }
+    // The next day (both servers' business clocks moved), the borrower may export again, three times.
+    let tomorrow = app.services.clock.today(kilat_domain::Market::India) + time::Duration::days(1);
+    set_date(&app, tomorrow).await;
+    set_date(&second, tomorrow).await;
+    let session = app.sign_in("ID", "081234500601").await;
+    for server in [&second, &app, &second] {
+        assert_eq!(
+            server
+                .get_as("/api/v1/borrower/export", &session)
+                .await
+                .status(),
+            StatusCode::OK
+        );
+    }
+    assert_eq!(
+        app.get_as("/api/v1/borrower/export", &session)
+            .await
+            .status(),
+        StatusCode::TOO_MANY_REQUESTS
+    );
+    second.stop().await;
     app.stop().await;
 }
 

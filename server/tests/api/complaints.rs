@@ -642,6 +642,8 @@ async fn support_answers_a_complaint_the_borrower_reads_it_and_rates_it_once() {
 async fn a_complaint_unresolved_after_30_days_in_india_or_20_working_days_in_indonesia_is_flagged()
 {
     let app = spawn_app().await;
+    // A date with no Indonesian holiday in the next 20 working days (holidays: the next test).
+    set_date(&app, time::macros::date!(2026 - 10 - 05)).await;
     let start = app.services.clock.today(kilat_domain::Market::India);
     let india = app.sign_in("IN", "9876511008").await;
     let indonesia = app.sign_in("ID", "081234567812").await;
@@ -651,7 +653,12 @@ async fn a_complaint_unresolved_after_30_days_in_india_or_20_working_days_in_ind
     let in_deadline = start + time::Duration::days(30);
     assert_eq!(in_ticket["resolveBy"], in_deadline.to_string());
     let id_received = app.services.clock.today(kilat_domain::Market::Indonesia);
-    let id_deadline = kilat_domain::calendar::add_working_days(id_received, 20, &[]).unwrap();
+    let holidays = app.services.holidays.of(kilat_domain::Market::Indonesia);
+    let id_deadline = kilat_domain::calendar::add_working_days(id_received, 20, holidays).unwrap();
+    assert_eq!(
+        id_deadline,
+        kilat_domain::calendar::add_working_days(id_received, 20, &[]).unwrap()
+    );
     assert_eq!(id_ticket["resolveBy"], id_deadline.to_string());
     let in_no = in_ticket["ticketNo"].as_str().unwrap().to_owned();
     let id_no = id_ticket["ticketNo"].as_str().unwrap().to_owned();
@@ -730,6 +737,83 @@ async fn a_complaint_unresolved_after_30_days_in_india_or_20_working_days_in_ind
     )
     .await;
     assert_eq!(read["overdue"], false);
+    app.stop().await;
+}
+
+/// Moves the server so that Indonesia's business date is `date` (WIB runs 1½ hours ahead of IST, so late in India's
+/// evening Indonesia is already on the next day).
+async fn set_indonesia_date(app: &TestApp, date: time::Date) {
+    set_date(app, date).await;
+    let ahead = app.services.clock.today(kilat_domain::Market::Indonesia) - date;
+    if !ahead.is_zero() {
+        set_date(app, date - ahead).await;
+    }
+    assert_eq!(
+        app.services.clock.today(kilat_domain::Market::Indonesia),
+        date
+    );
+}
+
+#[tokio::test]
+async fn an_indonesian_complaint_filed_before_lebaran_is_flagged_later_by_exactly_the_holidays() {
+    use time::macros::date;
+    let app = spawn_app().await;
+    // Monday 9 March 2026. Without holidays its 20th working day is Monday 6 April; the settings' holidays on
+    // weekdays in between are Nyepi's collective leave and Nyepi (18, 19 March), Idul Fitri's collective leave (20,
+    // 23, 24 March; Idul Fitri itself, 21 and 22 March, is a weekend) and Good Friday (3 April): six days, so the
+    // deadline moves six working days to Tuesday 14 April.
+    set_indonesia_date(&app, date!(2026 - 03 - 09)).await;
+    let session = app.sign_in("ID", "081234567830").await;
+    let ticket = file_complaint(
+        &app,
+        &session,
+        &json!({"category": "other", "description": "Dana belum masuk ke rekening saya."}),
+    )
+    .await;
+    assert_eq!(ticket["resolveBy"], "2026-04-14");
+    let ticket_no = ticket["ticketNo"].as_str().unwrap().to_owned();
+    let flagged = |expected: bool, on: time::Date| {
+        let (app, ticket_no) = (&app, &ticket_no);
+        async move {
+            set_indonesia_date(app, on).await;
+            // Signed in again on the day: moving the date ends older sessions.
+            let session = app.sign_in("ID", "081234567830").await;
+            let support = operator(app, &format!("sam{}", on.ordinal()), &[Role::Support]).await;
+            let read = data(
+                app.get_as(
+                    &format!("/api/v1/borrower/complaints/{ticket_no}"),
+                    &session,
+                )
+                .await,
+            )
+            .await;
+            assert_eq!(read["overdue"], expected, "the borrower's view on {on}");
+            assert_eq!(read["resolveBy"], "2026-04-14");
+            let queue = data(
+                op_call(
+                    app,
+                    &support,
+                    Method::GET,
+                    "/api/v1/console/complaints",
+                    None,
+                )
+                .await,
+            )
+            .await;
+            let row = queue
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|c| c["ticketNo"] == ticket_no.as_str())
+                .cloned()
+                .unwrap();
+            assert_eq!(row["overdue"], expected, "support's queue on {on}");
+        }
+    };
+    // The day after the deadline without holidays: not flagged, nor on the deadline; the next working day it is.
+    flagged(false, date!(2026 - 04 - 07)).await;
+    flagged(false, date!(2026 - 04 - 14)).await;
+    flagged(true, date!(2026 - 04 - 15)).await;
     app.stop().await;
 }
 

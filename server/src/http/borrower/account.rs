@@ -1,8 +1,6 @@
 //! The borrower's account (docs/ACCOUNT.md): the "me" menu, deleting the account, the data export, and each loan's
 //! documents as PDF. Each handler extracts, calls one capability, and answers.
 
-use std::num::NonZeroU32;
-
 use axum::Json;
 use axum::extract::{Path, State};
 use axum::http::{HeaderValue, header};
@@ -14,9 +12,6 @@ use crate::account::{self, DataExport, Deleted, DeletionCheck, MenuEntry};
 use crate::http::error::{ApiError, Envelope, ErrorBody};
 use crate::i18n::Lang;
 use crate::startup::AppState;
-
-/// Data exports a borrower may download in an hour (each decrypts their whole record).
-pub const EXPORTS_PER_HOUR: NonZeroU32 = NonZeroU32::new(3).unwrap();
 
 /// The entries of the app's "me" screen, in order, in the request's language.
 #[utoipa::path(get, path = "/api/v1/borrower/menu", tag = "borrower",
@@ -52,13 +47,12 @@ pub async fn delete(State(state): State<AppState>, session: Session) -> Result<R
 }
 
 /// Everything the product holds about the borrower, decrypted for them, as JSON (a download). At most
-/// [`EXPORTS_PER_HOUR`] an hour per borrower.
+/// [`account::EXPORTS_PER_HOUR`] in an hour per borrower, across every server.
 #[utoipa::path(get, path = "/api/v1/borrower/export", tag = "borrower",
     security(("session_header" = []), ("session_cookie" = [])), operation_id = "data_export",
     responses((status = 200, body = Envelope<DataExport>), (status = 401, body = ErrorBody),
         (status = 429, description = "rate_limited", body = ErrorBody)))]
 pub async fn export(State(state): State<AppState>, session: Session) -> Result<Response, ApiError> {
-    state.export_limiter.check(&session.borrower.id)?;
     let export = account::export(&state.services, &session.borrower).await?;
     let disposition = HeaderValue::from_static("attachment; filename=\"kilat-data.json\"");
     Ok((

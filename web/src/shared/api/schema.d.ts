@@ -338,7 +338,7 @@ export interface paths {
         };
         /**
          * Everything the product holds about the borrower, decrypted for them, as JSON (a download). At most
-         *     [`EXPORTS_PER_HOUR`] an hour per borrower.
+         *     [`account::EXPORTS_PER_HOUR`] in an hour per borrower, across every server.
          */
         get: operations["data_export"];
         put?: never;
