@@ -1,8 +1,8 @@
 //! The hot session reads of one HTTP worker, batched (PostgreSQL): the requests that arrive while the worker's
 //! query is out go together in its next one, as one statement over every token asked for (`token_hash IN (…)`).
-//! Under load a round trip then serves several requests, and PostgreSQL runs two backends a worker instead of one
-//! per request in flight: fewer wake-ups, and a shorter tail (docs/PERFORMANCE.md). A lone request goes out at
-//! once, alone: nothing waits for a batch to fill.
+//! Under load a round trip then serves several requests, and PostgreSQL keeps one backend busy per read and worker
+//! instead of one per request in flight: fewer wake-ups, and a shorter tail (docs/PERFORMANCE.md). A lone request
+//! goes out at once, alone: nothing waits for a batch to fill.
 //!
 //! Each answer is the one a query of its own would have given at a moment after the request arrived: the statement
 //! starts after the request was queued, admits the loosest of the batch's session limits, and each request's own

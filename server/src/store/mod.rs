@@ -55,8 +55,10 @@ thread_local! {
     static WORKER_POOL: RefCell<Option<(u64, WorkerReads)>> = const { RefCell::new(None) };
 }
 
-/// Statements a batch of hot reads may hold out at once, per read and per worker (`store::batch`).
-const HOT_READ_LANES: usize = 2;
+/// Statements each hot read may hold out at once, per worker (`store::batch`). One: measured on two cores under
+/// `wrk -c64`, two lanes gave home a p99 of 20–40 ms (a second statement out doubles the backends a worker keeps busy
+/// and splits the batches), one lane 6–9 ms at the same requests/s (docs/PERFORMANCE.md).
+const HOT_READ_LANES: usize = 1;
 /// The most requests one batched statement answers.
 const HOT_READ_BATCH: usize = 32;
 
