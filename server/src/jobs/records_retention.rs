@@ -165,7 +165,7 @@ async fn purge_page(
         .map(|(a, record)| NewAuditEntry {
             actor_kind: "system",
             actor_id: Some(ACTOR),
-            action: "account.records_purged",
+            action: "records.purged",
             entity: "borrower",
             entity_id: &a.borrower_id,
             before_json: Some(record.as_str()),

@@ -17,7 +17,7 @@ use crate::account::text_columns;
 use crate::helpers::{TestApp, data, spawn_app};
 use crate::servicing::{Op, approved, confirm, create_payment, disburse, operator, submit_utr};
 
-const PURGED: &str = "account.records_purged";
+const PURGED: &str = "records.purged";
 const DAY_MS: i64 = 24 * 60 * 60 * 1000;
 
 fn local_date(market: Market, ms: i64) -> Date {
