@@ -409,13 +409,9 @@ pub async fn save(
     let now = s.clock.now_ms();
     let id = crate::store::new_id();
     let received_on = s.clock.today(borrower.market).to_string();
-    // The borrower's live row, held until commit: a deletion comes wholly before (this answers 401) or after (and
-    // erases the conversation and images written here).
-    let mut tx =
-        s.db.begin_for_live_borrower(&borrower.id)
-            .await?
-            .ok_or(Refusal::AccountDeleted)?;
     // A ticket number is six random characters a day: a clash is rare, and the unique index turns one into a retry.
+    // Chosen before the transaction: a read on the pool while the transaction holds a connection and the borrower's
+    // row could wait for a connection that a deletion, waiting for that row, holds (a small pool then deadlocks).
     let mut ticket_no = String::new();
     for attempt in 0..3 {
         ticket_no = crate::applications::order_no::new_reference("CP", s.clock.now());
@@ -423,6 +419,12 @@ pub async fn save(
             break;
         }
     }
+    // The borrower's live row, held until commit: a deletion comes wholly before (this answers 401) or after (and
+    // erases the conversation and images written here).
+    let mut tx =
+        s.db.begin_for_live_borrower(&borrower.id)
+            .await?
+            .ok_or(Refusal::AccountDeleted)?;
     tx.insert_complaint(&NewComplaint {
         id: &id,
         ticket_no: &ticket_no,
