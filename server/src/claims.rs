@@ -134,7 +134,11 @@ pub struct ClaimsRequest<'a> {
 fn check(req: &ClaimsRequest<'_>) -> Result<Claims, Error> {
     let mut errors = FieldErrors::default();
     let mut claim = |field: &'static str, value: Option<&str>| {
-        let value = value.map(str::trim).unwrap_or_default();
+        // Both are sent on every edit: a missing one is an error, never a withdrawal (that is an empty sentence).
+        let Some(value) = value.map(str::trim) else {
+            errors.add(field, FieldProblem::required());
+            return String::new();
+        };
         if value.chars().count() > MAX_CLAIM_CHARS {
             errors.add(field, FieldProblem::too_long(MAX_CLAIM_CHARS));
         } else if !value.is_empty()
@@ -210,6 +214,17 @@ pub async fn update(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_missing_claim_is_required_and_an_empty_one_withdrawn() {
+        let missing = check(&ClaimsRequest {
+            payout_claim: Some("Money the same day."),
+            users_claim: None,
+        });
+        assert!(missing.is_err(), "{missing:?}");
+        let withdrawn = checked("Money the same day.", "").unwrap();
+        assert_eq!(withdrawn.users_claim, "");
+    }
 
     fn checked(payout: &str, users: &str) -> Result<Claims, Error> {
         check(&ClaimsRequest {
