@@ -23,7 +23,11 @@ async fn delete_account(app: &TestApp, session: &str) -> reqwest::Response {
 }
 
 /// A certified borrower of `market` with an application confirmed and then withdrawn: (session, order number).
-async fn borrower_with_closed_order(app: &TestApp, market: &str, phone: &str) -> (String, String) {
+pub(crate) async fn borrower_with_closed_order(
+    app: &TestApp,
+    market: &str,
+    phone: &str,
+) -> (String, String) {
     let (product, amount, term) = if market == "IN" {
         ("in-flexi-6m", 2_000_000, "m6")
     } else {

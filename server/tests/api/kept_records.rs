@@ -13,7 +13,7 @@ use reqwest::StatusCode;
 use serde_json::{Value, json};
 use time::{Date, Duration, OffsetDateTime};
 
-use crate::account::text_columns;
+use crate::account::{borrower_with_closed_order, text_columns};
 use crate::helpers::{TestApp, data, spawn_app};
 use crate::servicing::{Op, approved, confirm, create_payment, disburse, operator, submit_utr};
 
@@ -116,33 +116,7 @@ async fn withdrawn_application(
     market: &str,
     phone: &str,
 ) -> (String, String, String) {
-    let (product, amount, term) = if market == "IN" {
-        ("in-flexi-6m", 2_000_000, "m6")
-    } else {
-        ("id-kilat-30", 100_000_000, "14d")
-    };
-    let session = app.sign_in(market, phone).await;
-    app.certify(market, &session).await;
-    let loan = json!({"productCode": product, "amount": amount, "termCode": term});
-    let kfs = data(app.post_as("/api/v1/borrower/apply", &session, &loan).await).await;
-    let mut body = loan.clone();
-    body["kfsHash"] = kfs["contentHash"].clone();
-    body["agreementHash"] = app.agreement_hash(&session, &loan).await;
-    body["idempotencyKey"] = json!(uuid::Uuid::new_v4().simple().to_string());
-    let order = data(
-        app.post_as("/api/v1/borrower/orders", &session, &body)
-            .await,
-    )
-    .await;
-    let order_no = order["orderNo"].as_str().unwrap().to_owned();
-    let cancelled = app
-        .client
-        .post(app.url(&format!("/api/v1/borrower/orders/{order_no}/cancel")))
-        .header("x-session-id", &session)
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(cancelled.status(), StatusCode::OK);
+    let (session, order_no) = borrower_with_closed_order(app, market, phone).await;
     let id = borrower_id(app, &session).await;
     (session, id, order_no)
 }
