@@ -75,5 +75,7 @@ export default defineConfig(({ isSsrBuild }) => ({
     setupFiles: ['./src/test/setup.ts'],
     include: ['src/**/*.test.{ts,tsx}'],
     restoreMocks: true,
+    // Several 5 s waits may add up in one test on a loaded machine.
+    testTimeout: 30_000,
   },
 }));

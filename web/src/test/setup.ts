@@ -1,6 +1,10 @@
 import '@testing-library/jest-dom/vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach, vi } from 'vitest';
+
+// `findBy…` and `waitFor` wait up to 5 s, not the library's 1 s: CI is a loaded 2-core machine, where the first render
+// of a screen loaded on demand was seen taking 1.4 s. A check that never comes true still fails, only later.
+configure({ asyncUtilTimeout: 5000 });
 
 // jsdom has no layout: scrolling is recorded, not performed.
 window.scrollTo = vi.fn() as unknown as typeof window.scrollTo;

@@ -27,8 +27,7 @@ describe('confirming a loan', () => {
     const api = confirming();
     const user = userEvent.setup();
     renderBorrower(CONFIRM_URL);
-    // The first render loads the screen's code: allow it more than the default second on a busy machine.
-    const confirm = await screen.findByRole('button', { name: 'Confirm' }, { timeout: 5000 });
+    const confirm = await screen.findByRole('button', { name: 'Confirm' });
     expect(screen.getByText('83.87%')).toBeInTheDocument();
     expect(confirm).toBeDisabled();
     expect(screen.getByText('Tick the box above to confirm.')).toBeInTheDocument();
@@ -68,7 +67,7 @@ describe('confirming a loan', () => {
     const api = confirming({ 'POST /api/v1/borrower/apply/agreement': () => agreement.promise });
     const user = userEvent.setup();
     renderBorrower(CONFIRM_URL);
-    const accept = await screen.findByRole('checkbox', { name: ACCEPT }, { timeout: 5000 });
+    const accept = await screen.findByRole('checkbox', { name: ACCEPT });
     // Nothing can be accepted unread: the agreement is still on its way.
     expect(accept).toBeDisabled();
     agreement.resolve(ok(AGREEMENT_PREVIEW));
@@ -192,7 +191,7 @@ describe('confirming a loan', () => {
     });
     const user = userEvent.setup();
     renderBorrower(CONFIRM_URL);
-    const confirm = await screen.findByRole('button', { name: 'Confirm' }, { timeout: 5000 });
+    const confirm = await screen.findByRole('button', { name: 'Confirm' });
     await user.click(screen.getByRole('checkbox', { name: ACCEPT }));
     await user.click(confirm);
     expect(await screen.findByText('Your agreement has changed')).toBeInTheDocument();

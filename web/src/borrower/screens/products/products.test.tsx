@@ -113,7 +113,7 @@ describe('Key Fact Statement screen', () => {
     api.signIn();
     renderBorrower('/app/products/in-flexi-14d/kfs?amount=600000&term=14dx3&lang=1');
 
-    expect(await screen.findByText('83.87%', {}, { timeout: 5000 })).toBeInTheDocument();
+    expect(await screen.findByText('83.87%')).toBeInTheDocument();
     expect(screen.getByRole('heading', { level: 1, name: 'Key Fact Statement' })).toBeInTheDocument();
     // Applying checks the borrower may apply before the statement is read; a bare quote would not.
     expect(api.callsTo('POST', '/api/v1/borrower/apply')[0]!.body).toEqual({ productCode: 'in-flexi-14d', amount: 600000, termCode: '14dx3' });
@@ -184,7 +184,7 @@ describe('Key Fact Statement screen', () => {
     let kfs: object = KFS_IN_V3;
     fakeApi({ 'POST /api/v1/borrower/apply': () => ok(kfs) }).signIn();
     const first = renderBorrower('/app/products/in-flexi-14d/kfs?amount=600000&term=14dx3&lang=1');
-    const heading = await screen.findByRole('heading', { level: 3, name: 'Repaying early' }, { timeout: 5000 });
+    const heading = await screen.findByRole('heading', { level: 3, name: 'Repaying early' });
     expect(heading.nextSibling).toHaveTextContent(/^You may repay the whole loan at any time without a prepayment charge: .* is credited\.$/);
     // India has no daily cap: no daily cost section.
     expect(screen.queryByRole('heading', { name: 'Daily cost' })).toBeNull();
@@ -199,7 +199,7 @@ describe('Key Fact Statement screen', () => {
   it('shows the Indonesian statement in Indonesian numbers, its daily cost against the OJK cap and its prepayment terms', async () => {
     fakeApi({ 'POST /api/v1/borrower/apply': () => ok(KFS_ID) }).signIn();
     renderBorrower('/app/products/id-kilat-30/kfs?amount=100000000&term=d30');
-    const apr = await screen.findByText('88,47%', {}, { timeout: 5000 });
+    const apr = await screen.findByText('88,47%');
     expect(apr.closest('p')).toHaveTextContent('Biaya tahunan total (APR) 88,47%');
     expect(screen.getByText(/APR adalah biaya tahunan dari semua yang Anda bayar/)).toHaveTextContent('APR bukan suku bunga.');
     expect(screen.queryByText(/bunga tahunan/)).toBeNull();
