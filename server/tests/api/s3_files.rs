@@ -21,14 +21,16 @@ const SECRET_KEY: &str = "kilat-test-secret-0123456789";
 const BUCKET: &str = "kilat-files";
 
 /// An S3 server on a loopback port, its objects under `root/BUCKET/`.
-struct S3Peer {
+pub(crate) struct S3Peer {
     addr: SocketAddr,
-    root: PathBuf,
+    pub(crate) root: PathBuf,
     server: tokio::task::JoinHandle<()>,
 }
 
+pub(crate) const TEST_PREFIX: &str = "kilat/test";
+
 impl S3Peer {
-    async fn start() -> Self {
+    pub(crate) async fn start() -> Self {
         let root = std::env::temp_dir().join(format!("kilat-s3-{}", uuid::Uuid::new_v4().simple()));
         std::fs::create_dir_all(root.join(BUCKET)).unwrap();
         let mut builder =
@@ -64,10 +66,15 @@ impl S3Peer {
         }
     }
 
-    /// Points a test server's file store at this peer, under the prefix `kilat/test`.
-    fn configure(&self, settings: &mut Settings) {
+    /// Points a test server's file store at this peer, under the prefix [`TEST_PREFIX`].
+    pub(crate) fn configure(&self, settings: &mut Settings) {
         settings.files.store = FileStoreKind::S3;
-        settings.files.s3 = self.settings("kilat/test");
+        settings.files.s3 = self.settings(TEST_PREFIX);
+    }
+
+    /// The file that holds the object of `key` under [`TEST_PREFIX`].
+    pub(crate) fn object_file(&self, key: &str) -> PathBuf {
+        self.root.join(BUCKET).join(TEST_PREFIX).join(key)
     }
 
     /// The objects the peer holds, as keys.
@@ -79,7 +86,7 @@ impl S3Peer {
         keys
     }
 
-    fn stop(self) {
+    pub(crate) fn stop(self) {
         self.server.abort();
         std::fs::remove_dir_all(&self.root).ok();
     }
