@@ -212,7 +212,7 @@ async fn two_sweeps_at_once_both_finish(
     );
     let (one, two) = (one.unwrap(), two.unwrap());
     assert!(one.removed + two.removed >= n as u64, "{one:?} {two:?}");
-    assert_eq!(stored(app).await, [recorded.clone()]);
+    assert_eq!(stored(app).await, std::slice::from_ref(&recorded));
 
     let (a, b) = tokio::join!(
         orphan_files::run(&app.services, "a"),
