@@ -28,7 +28,9 @@ pub const RETENTION_EVERY: Duration = Duration::from_secs(60 * 60);
 
 /// Runs until the task is dropped: each tick, every market's overdue job and records-retention job for its business
 /// date (a date already run, here or by another server, is skipped at the cost of one insert) and the delivery of
-/// queued reminders. The first tick is at once, so a date missed while no server ran is run at start-up.
+/// queued reminders; at start-up and then hourly, the telemetry retention, the rate-limit cleanup and, once a UTC day
+/// (claimed like the dates), the orphan-files sweep. The first tick is at once, so a date missed while no server ran
+/// is run at start-up.
 pub async fn run_on_timer(s: Services) {
     let runner = format!("serve-{}", std::process::id());
     let mut tick = tokio::time::interval(TICK);
