@@ -115,6 +115,11 @@ enum JobName {
     /// Purges the records of deleted accounts whose retention (`kept_records.*.retention_days`) has passed
     /// (docs/ACCOUNT.md, "Retention").
     RecordsRetention,
+    /// Removes the stored files no record names that were written more than a day ago (uploads whose server
+    /// stopped before their record; markets and dates do not apply; runs even when today's sweep has run).
+    OrphanFiles,
+    /// Removes the rows of `rate_limits` whose window ended long ago (markets and dates do not apply).
+    RateLimits,
 }
 
 fn parse_market_arg(code: &str) -> Result<Market, String> {
@@ -270,6 +275,30 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
                 app.db().close().await;
                 return Ok(());
             }
+            if let JobName::OrphanFiles = job {
+                let started = std::time::Instant::now();
+                let swept = jobs::orphan_files::sweep(s).await?;
+                println!(
+                    "orphan-files: {} files listed, {} younger than a day, {} recorded, {} orphans removed in {:.2} s",
+                    swept.files,
+                    swept.young,
+                    swept.recorded,
+                    swept.removed,
+                    started.elapsed().as_secs_f64()
+                );
+                app.db().close().await;
+                return Ok(());
+            }
+            if let JobName::RateLimits = job {
+                let started = std::time::Instant::now();
+                let removed = jobs::rate_limits::run(s).await?;
+                println!(
+                    "rate-limits: {removed} rows past their window removed in {:.2} s",
+                    started.elapsed().as_secs_f64()
+                );
+                app.db().close().await;
+                return Ok(());
+            }
             let runner = format!("cli-{}", std::process::id());
             let markets = market.map_or_else(|| Market::ALL.to_vec(), |m| vec![m]);
             for market in markets {
@@ -305,7 +334,10 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
                 }
                 let report = match job {
                     JobName::Overdue => jobs::overdue::run(s, market, on, &runner).await?,
-                    JobName::TelemetryRetention | JobName::RecordsRetention => {
+                    JobName::TelemetryRetention
+                    | JobName::RecordsRetention
+                    | JobName::OrphanFiles
+                    | JobName::RateLimits => {
                         unreachable!("run above")
                     }
                 };

@@ -18,7 +18,7 @@ use crate::i18n::{self, Lang, format_money};
 use crate::orders;
 use crate::services::Services;
 use crate::servicing;
-use crate::store::rate_limits::Counted;
+use crate::store::rate_limits::{Counted, Limit};
 
 /// What a menu entry does when tapped.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
@@ -276,14 +276,20 @@ pub const EXPORTS_PER_HOUR: u32 = 3;
 
 const HOUR_MS: i64 = 60 * 60 * 1000;
 
+/// The export's limit, counted in the database per borrower.
+pub const EXPORT_LIMIT: Limit = Limit {
+    scope: "export",
+    window_ms: HOUR_MS,
+    max: EXPORTS_PER_HOUR,
+};
+
 /// The borrower's data export (`GET /borrower/export`): at most [`EXPORTS_PER_HOUR`] in the hour from the first of
 /// them, counted in the database so that the limit holds across servers (`429 rate_limited` with the seconds until
 /// the hour ends).
 pub async fn export(s: &Services, borrower: &Borrower) -> Result<DataExport, Error> {
     let now = s.clock.now_ms();
-    let key = format!("export:{}", borrower.id);
     if let Counted::Refused { window_ends_at } =
-        s.db.count_in_window(&key, now, HOUR_MS, EXPORTS_PER_HOUR)
+        s.db.count_in_window(&EXPORT_LIMIT, &borrower.id, now)
             .await?
     {
         // Another request's clock may have read a few milliseconds later than this one's: never more than the hour.

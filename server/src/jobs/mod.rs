@@ -1,10 +1,13 @@
 //! Scheduled jobs: the daily overdue job of each market (late charges posted through the money engine, order status
 //! overdue and back, reminders queued), run once per market and business date however many servers run it, and the
-//! delivery of queued reminders within the market's sending hours, the telemetry retention sweep (hourly), and the
-//! purge of deleted accounts' kept records past their retention (once per market and business date).
-//! `kilat serve` runs them on a timer; `kilat jobs run overdue`, `telemetry-retention` and `records-retention` by hand.
+//! delivery of queued reminders within the market's sending hours, the telemetry retention sweep and the rate-limit
+//! cleanup (hourly), the purge of deleted accounts' kept records past their retention (once per market and business
+//! date), and the orphan-files sweep (once a day). `kilat serve` runs them on a timer; `kilat jobs run overdue`,
+//! `telemetry-retention`, `records-retention`, `orphan-files` and `rate-limits` by hand.
 
+pub mod orphan_files;
 pub mod overdue;
+pub mod rate_limits;
 pub mod records_retention;
 pub mod reminders;
 pub mod retention;
@@ -19,12 +22,15 @@ use crate::services::Services;
 /// How often the timer looks for a new business date and for reminders to send.
 pub const TICK: Duration = Duration::from_secs(60);
 
-/// How often the timer sweeps telemetry past its retention period (at start-up, then hourly).
+/// How often the timer sweeps telemetry past its retention period and rate limits past their window, and looks for
+/// a day whose orphan-files sweep has not run (at start-up, then hourly).
 pub const RETENTION_EVERY: Duration = Duration::from_secs(60 * 60);
 
 /// Runs until the task is dropped: each tick, every market's overdue job and records-retention job for its business
 /// date (a date already run, here or by another server, is skipped at the cost of one insert) and the delivery of
-/// queued reminders. The first tick is at once, so a date missed while no server ran is run at start-up.
+/// queued reminders; at start-up and then hourly, the telemetry retention, the rate-limit cleanup and, once a UTC day
+/// (claimed like the dates), the orphan-files sweep. The first tick is at once, so a date missed while no server ran
+/// is run at start-up.
 pub async fn run_on_timer(s: Services) {
     let runner = format!("serve-{}", std::process::id());
     let mut tick = tokio::time::interval(TICK);
@@ -40,6 +46,18 @@ pub async fn run_on_timer(s: Services) {
                 }
                 Ok(_) => {}
                 Err(err) => tracing::error!(error = %err, "telemetry retention failed"),
+            }
+            match rate_limits::run(&s).await {
+                Ok(0) => {}
+                Ok(removed) => tracing::info!(removed, "rate limits past their window removed"),
+                Err(err) => tracing::error!(error = %err, "rate-limit cleanup failed"),
+            }
+            match orphan_files::run(&s, &runner).await {
+                Ok(report) if report.ran => {
+                    tracing::info!(swept = ?report.swept, "orphan-files sweep done");
+                }
+                Ok(_) => {}
+                Err(err) => tracing::error!(error = %err, "orphan-files sweep failed"),
             }
         }
         for market in Market::ALL.iter().copied() {

@@ -80,6 +80,23 @@ pub struct NewComplaint<'a> {
 }
 
 impl Db {
+    /// Of `keys`, those a complaint image's record names (the orphan-files sweep keeps them): a deleted account's
+    /// images are still named until their rows go, and then their own flow removes the files.
+    pub async fn recorded_file_keys(&self, keys: &[&str]) -> sqlx::Result<Vec<String>> {
+        if keys.is_empty() {
+            return Ok(Vec::new());
+        }
+        let sql = format!(
+            "SELECT DISTINCT storage_key FROM complaint_images WHERE storage_key IN ({})",
+            super::loans::placeholders(1, keys.len())
+        );
+        let mut query = sqlx::query_scalar(&sql);
+        for key in keys {
+            query = query.bind(*key);
+        }
+        query.fetch_all(self.pool()).await
+    }
+
     /// The borrower's complaints, newest first.
     pub async fn complaints_of(&self, borrower_id: &str) -> sqlx::Result<Vec<ComplaintRow>> {
         sqlx::query_as(&format!(

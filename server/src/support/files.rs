@@ -1,6 +1,7 @@
 //! The file store: where uploaded files' bytes live, behind one trait chosen from settings (`[files]`). The default
 //! keeps them in a folder on the server's disk, `s3` in a bucket of an S3-compatible store; the database keeps only
-//! each file's key.
+//! each file's key. `list` walks what the store holds under a folder, for the orphan-files sweep
+//! (`jobs::orphan_files`).
 
 use std::future::Future;
 use std::path::{Path, PathBuf};
@@ -9,6 +10,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::{Context, bail};
+use futures_util::StreamExt;
+use futures_util::stream::BoxStream;
 use object_store::aws::{AmazonS3, AmazonS3Builder};
 use object_store::{
     Attribute, Attributes, ClientOptions, ObjectStore, ObjectStoreExt, PutOptions, PutPayload,
@@ -20,6 +23,17 @@ use crate::settings::{FileSettings, FileStoreKind, S3Settings};
 
 /// A future a file store answers with.
 pub type StoreFuture<'a, T> = Pin<Box<dyn Future<Output = anyhow::Result<T>> + Send + 'a>>;
+
+/// What [`FileStore::list`] yields: a stored file's key and when it was last written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StoredFile {
+    pub key: String,
+    /// Epoch ms, by the store's own clock (the file system's, or the S3 service's).
+    pub modified_ms: i64,
+}
+
+/// The files a store lists, one at a time as it reads them.
+pub type FileStream<'a> = BoxStream<'a, anyhow::Result<StoredFile>>;
 
 /// Keeps bytes under a key (`complaints/<id>.jpg`): letters, digits, `-`, `_`, `.` and `/`, never `..`.
 pub trait FileStore: Send + Sync {
@@ -34,6 +48,11 @@ pub trait FileStore: Send + Sync {
     fn get<'a>(&'a self, key: &'a str) -> StoreFuture<'a, Option<Vec<u8>>>;
     /// Removes the file; a missing one is not an error.
     fn delete<'a>(&'a self, key: &'a str) -> StoreFuture<'a, ()>;
+    /// Every file under the folder `folder` (a key: `complaints`), in no particular order, read as the stream is
+    /// polled (never the whole listing in memory). Only keys [`check_key`] accepts are yielded, so whatever else the
+    /// folder holds (a file name with other characters, a symbolic link) is never handed to `delete`. A file removed
+    /// while the listing runs may or may not be yielded; a removal is never an error.
+    fn list<'a>(&'a self, folder: &'a str) -> FileStream<'a>;
 }
 
 /// The store the settings name.
@@ -44,7 +63,8 @@ pub fn from_settings(settings: &FileSettings) -> anyhow::Result<Arc<dyn FileStor
     }
 }
 
-fn check_key(key: &str) -> anyhow::Result<()> {
+/// A key the stores accept: relative, letters, digits, `-`, `_`, `.` and `/`, no empty, `.` or `..` part.
+pub fn check_key(key: &str) -> anyhow::Result<()> {
     let fine = !key.is_empty()
         && !key.starts_with('/')
         && key
@@ -127,6 +147,102 @@ impl FileStore for LocalFiles {
                 Err(err) => Err(err).with_context(|| format!("removing {}", path.display())),
             }
         })
+    }
+
+    fn list<'a>(&'a self, folder: &'a str) -> FileStream<'a> {
+        let start = match self.path(folder) {
+            Ok(start) => start,
+            Err(err) => return futures_util::stream::once(async { Err(err) }).boxed(),
+        };
+        let walk = Walk {
+            root: self.root.clone(),
+            pending: vec![start],
+            current: None,
+        };
+        futures_util::stream::unfold(walk, |mut walk| async move {
+            walk.next().await.map(|item| (item, walk))
+        })
+        .boxed()
+    }
+}
+
+/// A depth-first walk of a folder of [`LocalFiles`], one directory entry read at a time.
+struct Walk {
+    root: PathBuf,
+    /// Folders still to read.
+    pending: Vec<PathBuf>,
+    current: Option<tokio::fs::ReadDir>,
+}
+
+impl Walk {
+    async fn next(&mut self) -> Option<anyhow::Result<StoredFile>> {
+        loop {
+            if self.current.is_none() {
+                let dir = self.pending.pop()?;
+                match tokio::fs::read_dir(&dir).await {
+                    Ok(read) => self.current = Some(read),
+                    // Nothing stored there yet.
+                    Err(err) if err.kind() == std::io::ErrorKind::NotFound => continue,
+                    Err(err) => {
+                        return Some(
+                            Err(err).with_context(|| format!("listing {}", dir.display())),
+                        );
+                    }
+                }
+            }
+            let read = self.current.as_mut()?;
+            let entry = match read.next_entry().await {
+                Ok(Some(entry)) => entry,
+                Ok(None) => {
+                    self.current = None;
+                    continue;
+                }
+                Err(err) => {
+                    self.current = None;
+                    return Some(Err(err).context("listing the files folder"));
+                }
+            };
+            let path = entry.path();
+            // The entry's own type: a symbolic link is neither followed nor yielded.
+            let kind = match entry.file_type().await {
+                Ok(kind) => kind,
+                Err(err) if err.kind() == std::io::ErrorKind::NotFound => continue,
+                Err(err) => {
+                    return Some(Err(err).with_context(|| format!("reading {}", path.display())));
+                }
+            };
+            if kind.is_dir() {
+                self.pending.push(path);
+                continue;
+            }
+            if !kind.is_file() {
+                continue;
+            }
+            let Some(key) = path
+                .strip_prefix(&self.root)
+                .ok()
+                .and_then(Path::to_str)
+                .filter(|key| check_key(key).is_ok())
+            else {
+                continue;
+            };
+            let modified = match entry.metadata().await.and_then(|m| m.modified()) {
+                Ok(modified) => modified,
+                // Removed since it was read (another sweep, a deletion).
+                Err(err) if err.kind() == std::io::ErrorKind::NotFound => continue,
+                Err(err) => {
+                    return Some(Err(err).with_context(|| format!("reading {}", path.display())));
+                }
+            };
+            let modified_ms = match modified.duration_since(std::time::UNIX_EPOCH) {
+                Ok(since) => i64::try_from(since.as_millis()).unwrap_or(i64::MAX),
+                Err(before) => -i64::try_from(before.duration().as_millis()).unwrap_or(i64::MAX),
+            };
+            return Some(Ok(StoredFile {
+                key: key.to_owned(),
+                modified_ms,
+            }));
+        }
     }
 }
 
@@ -287,6 +403,59 @@ impl FileStore for S3Files {
             }
         })
     }
+
+    fn list<'a>(&'a self, folder: &'a str) -> FileStream<'a> {
+        let path = match self.path(folder) {
+            Ok(path) => path,
+            Err(err) => return futures_util::stream::once(async { Err(err) }).boxed(),
+        };
+        // The listing's pages come as the stream is polled (ListObjectsV2, 1,000 keys each); each poll is bounded
+        // by the timeout as every other call is.
+        let pages = self.store.list(Some(&path));
+        let prefix = if self.prefix.is_empty() {
+            String::new()
+        } else {
+            format!("{}/", self.prefix)
+        };
+        futures_util::stream::unfold(pages, move |mut pages| {
+            let prefix = prefix.clone();
+            async move {
+                loop {
+                    let meta = match tokio::time::timeout(self.timeout, pages.next()).await {
+                        Err(_) => {
+                            let err = anyhow::anyhow!(
+                                "listing {folder} in the S3 {}: no answer within {} ms (KILAT_FILES__S3__TIMEOUT_MS)",
+                                self.name,
+                                self.timeout.as_millis()
+                            );
+                            return Some((Err(err), pages));
+                        }
+                        Ok(None) => return None,
+                        Ok(Some(Err(err))) => {
+                            let err = anyhow::Error::new(err)
+                                .context(format!("listing {folder} in the S3 {}", self.name));
+                            return Some((Err(err), pages));
+                        }
+                        Ok(Some(Ok(meta))) => meta,
+                    };
+                    let Some(key) = meta
+                        .location
+                        .as_ref()
+                        .strip_prefix(prefix.as_str())
+                        .filter(|key| check_key(key).is_ok())
+                    else {
+                        continue;
+                    };
+                    let file = StoredFile {
+                        key: key.to_owned(),
+                        modified_ms: meta.last_modified.timestamp_millis(),
+                    };
+                    return Some((Ok(file), pages));
+                }
+            }
+        })
+        .boxed()
+    }
 }
 
 #[cfg(test)]
@@ -335,6 +504,40 @@ mod tests {
             std::fs::read_dir(dir.join("complaints")).unwrap().count(),
             0
         );
+        std::fs::remove_dir_all(dir).ok();
+    }
+
+    #[tokio::test]
+    async fn a_local_store_lists_the_files_under_a_folder_and_nothing_it_could_not_remove() {
+        use futures_util::TryStreamExt;
+
+        let dir =
+            std::env::temp_dir().join(format!("kilat-files-{}", uuid::Uuid::new_v4().simple()));
+        let store = LocalFiles::new(&dir).unwrap();
+        let listed = |folder: &'static str| {
+            let store = &store;
+            async move {
+                let mut files: Vec<StoredFile> = store.list(folder).try_collect().await.unwrap();
+                files.sort_by(|a, b| a.key.cmp(&b.key));
+                files
+            }
+        };
+        assert_eq!(listed("complaints").await, [], "no folder yet");
+        for key in ["complaints/a.png", "complaints/2026/b.jpg", "other/c.png"] {
+            store.put(key, b"x".to_vec(), "image/png").await.unwrap();
+        }
+        std::fs::write(dir.join("complaints/with space.png"), b"x").unwrap();
+        std::os::unix::fs::symlink(dir.join("other/c.png"), dir.join("complaints/link.png"))
+            .unwrap();
+        let files = listed("complaints").await;
+        let keys: Vec<&str> = files.iter().map(|f| f.key.as_str()).collect();
+        assert_eq!(keys, ["complaints/2026/b.jpg", "complaints/a.png"]);
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_millis() as i64;
+        assert!(files.iter().all(|f| (now - f.modified_ms).abs() < 60_000));
+        assert!(store.list("../etc").try_collect::<Vec<_>>().await.is_err());
         std::fs::remove_dir_all(dir).ok();
     }
 }

@@ -64,7 +64,7 @@ async fn upload(
         .unwrap()
 }
 
-async fn upload_ok(app: &TestApp, session: &str) -> String {
+pub(crate) async fn upload_ok(app: &TestApp, session: &str) -> String {
     let response = upload(app, session, "image/jpeg", jpeg_with_exif()).await;
     assert_eq!(response.status(), StatusCode::CREATED);
     data(response).await["imageId"].as_str().unwrap().to_owned()

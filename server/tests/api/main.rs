@@ -24,6 +24,7 @@ mod security;
 mod servicing;
 mod site;
 mod site_claims;
+mod sweeps;
 mod telemetry;
 mod web;
 mod webhooks;

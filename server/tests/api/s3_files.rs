@@ -21,14 +21,16 @@ const SECRET_KEY: &str = "kilat-test-secret-0123456789";
 const BUCKET: &str = "kilat-files";
 
 /// An S3 server on a loopback port, its objects under `root/BUCKET/`.
-struct S3Peer {
+pub(crate) struct S3Peer {
     addr: SocketAddr,
-    root: PathBuf,
+    pub(crate) root: PathBuf,
     server: tokio::task::JoinHandle<()>,
 }
 
+pub(crate) const TEST_PREFIX: &str = "kilat/test";
+
 impl S3Peer {
-    async fn start() -> Self {
+    pub(crate) async fn start() -> Self {
         let root = std::env::temp_dir().join(format!("kilat-s3-{}", uuid::Uuid::new_v4().simple()));
         std::fs::create_dir_all(root.join(BUCKET)).unwrap();
         let mut builder =
@@ -64,10 +66,15 @@ impl S3Peer {
         }
     }
 
-    /// Points a test server's file store at this peer, under the prefix `kilat/test`.
-    fn configure(&self, settings: &mut Settings) {
+    /// Points a test server's file store at this peer, under the prefix [`TEST_PREFIX`].
+    pub(crate) fn configure(&self, settings: &mut Settings) {
         settings.files.store = FileStoreKind::S3;
-        settings.files.s3 = self.settings("kilat/test");
+        settings.files.s3 = self.settings(TEST_PREFIX);
+    }
+
+    /// The file that holds the object of `key` under [`TEST_PREFIX`].
+    pub(crate) fn object_file(&self, key: &str) -> PathBuf {
+        self.root.join(BUCKET).join(TEST_PREFIX).join(key)
     }
 
     /// The objects the peer holds, as keys.
@@ -79,7 +86,7 @@ impl S3Peer {
         keys
     }
 
-    fn stop(self) {
+    pub(crate) fn stop(self) {
         self.server.abort();
         std::fs::remove_dir_all(&self.root).ok();
     }
@@ -140,6 +147,68 @@ async fn the_s3_store_keeps_replaces_and_removes_objects_under_its_prefix() {
     assert_eq!(store.get("complaints/a.png").await.unwrap(), None);
     assert_eq!(peer.objects(), ["kilat/prod/complaints/b.jpg"]);
     assert!(store.put("../x", b"x".to_vec(), "image/png").await.is_err());
+    peer.stop();
+}
+
+#[tokio::test]
+async fn the_s3_store_lists_a_folder_under_its_own_prefix_across_pages() {
+    use futures_util::TryStreamExt;
+
+    let peer = S3Peer::start().await;
+    let prod = S3Files::new(&peer.settings("kilat/prod")).unwrap();
+    let prod2 = S3Files::new(&peer.settings("kilat/prod2")).unwrap();
+    let bare = S3Files::new(&peer.settings("")).unwrap();
+    async fn keys(store: &S3Files) -> Vec<String> {
+        let mut keys: Vec<String> = store
+            .list("complaints")
+            .map_ok(|f| f.key)
+            .try_collect()
+            .await
+            .unwrap();
+        keys.sort();
+        keys
+    }
+    assert_eq!(keys(&prod).await, Vec::<String>::new(), "nothing yet");
+    // More than one page of ListObjectsV2 (1,000 keys).
+    let mut expected: Vec<String> = (0..1_010)
+        .map(|i| format!("complaints/{i:04}.png"))
+        .collect();
+    expected.push("complaints/2026/sub.jpg".into());
+    for chunk in expected.chunks(50) {
+        let puts = chunk
+            .iter()
+            .map(|key| prod.put(key, b"x".to_vec(), "image/png"));
+        for put in futures_util::future::join_all(puts).await {
+            put.unwrap();
+        }
+    }
+    expected.sort();
+    prod.put("elsewhere/a.png", b"x".to_vec(), "image/png")
+        .await
+        .unwrap();
+    prod2
+        .put("complaints/other.png", b"x".to_vec(), "image/png")
+        .await
+        .unwrap();
+
+    let listed: Vec<_> = prod.list("complaints").try_collect().await.unwrap();
+    assert_eq!(listed.len(), expected.len());
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis() as i64;
+    assert!(listed.iter().all(|f| (now - f.modified_ms).abs() < 120_000));
+    assert_eq!(keys(&prod).await, expected, "keys without the prefix");
+    assert_eq!(keys(&prod2).await, ["complaints/other.png"]);
+    assert_eq!(
+        keys(&bare).await,
+        Vec::<String>::new(),
+        "the bucket's root has no complaints folder"
+    );
+    assert!(
+        prod.list("../x").try_collect::<Vec<_>>().await.is_err(),
+        "a folder outside the store"
+    );
     peer.stop();
 }
 

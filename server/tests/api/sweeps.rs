@@ -1,0 +1,459 @@
+//! The housekeeping sweeps: the orphan-files sweep (files no record names, older than a day, removed from the local
+//! folder or the S3 bucket; recorded and young files kept; two sweeps at once) and the rate-limit cleanup (rows whose
+//! window ended long ago removed in batches, rows inside their window kept, the export's limit holding while it runs).
+
+use std::path::PathBuf;
+use std::time::{Duration, SystemTime};
+
+use futures_util::TryStreamExt;
+use kilat_server::jobs::{orphan_files, rate_limits};
+use reqwest::StatusCode;
+use serde_json::json;
+
+use crate::complaints::upload_ok;
+use crate::helpers::{TestApp, spawn_app, spawn_app_with};
+use crate::s3_files::S3Peer;
+
+const HOUR_MS: i64 = 60 * 60 * 1000;
+
+/// Moves a stored file's last write two days back, as if it had been written then.
+fn age(file: PathBuf) {
+    let two_days_ago = SystemTime::now() - Duration::from_secs(2 * 24 * 60 * 60);
+    std::fs::File::options()
+        .write(true)
+        .open(&file)
+        .unwrap_or_else(|e| panic!("{}: {e}", file.display()))
+        .set_modified(two_days_ago)
+        .unwrap();
+}
+
+async fn storage_key(app: &TestApp, image_id: &str) -> String {
+    sqlx::query_scalar("SELECT storage_key FROM complaint_images WHERE id = $1")
+        .bind(image_id)
+        .fetch_one(app.db.pool())
+        .await
+        .unwrap()
+}
+
+/// The keys the store holds under `complaints`, sorted.
+async fn stored(app: &TestApp) -> Vec<String> {
+    let mut keys: Vec<String> = app
+        .services
+        .files
+        .list("complaints")
+        .map_ok(|f| f.key)
+        .try_collect()
+        .await
+        .unwrap();
+    keys.sort();
+    keys
+}
+
+async fn put(app: &TestApp, key: &str) {
+    app.services
+        .files
+        .put(key, b"bytes".to_vec(), "image/png")
+        .await
+        .unwrap();
+}
+
+/// One borrower's two uploads (one filed with a complaint, one waiting), an orphan from two days ago, one from now,
+/// a write that died half-way two days ago, and an old file outside the uploads' folder: the sweep removes the old
+/// orphan and the dead write and keeps the rest; the day's second run is skipped, and a sweep by hand finds nothing.
+async fn the_sweep_removes_old_orphans_and_keeps_the_rest(
+    app: &TestApp,
+    file_of: impl Fn(&str) -> PathBuf,
+) {
+    let session = app.sign_in("IN", "9876534001").await;
+    let filed = upload_ok(app, &session).await;
+    let waiting = upload_ok(app, &session).await;
+    let complaint = app
+        .post_as(
+            "/api/v1/borrower/complaints",
+            &session,
+            &json!({"category": "charges", "description": "The fee on my statement is wrong.", "imageIds": [filed]}),
+        )
+        .await;
+    assert_eq!(complaint.status(), StatusCode::CREATED);
+    let filed_key = storage_key(app, &filed).await;
+    let waiting_key = storage_key(app, &waiting).await;
+    for key in [
+        "complaints/orphan-old.png",
+        "complaints/orphan-young.png",
+        "complaints/0193-dead.part-0123abcd",
+        "elsewhere/old.png",
+    ] {
+        put(app, key).await;
+    }
+    for key in [
+        filed_key.as_str(),
+        waiting_key.as_str(),
+        "complaints/orphan-old.png",
+        "complaints/0193-dead.part-0123abcd",
+        "elsewhere/old.png",
+    ] {
+        age(file_of(key));
+    }
+    let listed = app
+        .services
+        .files
+        .list("complaints")
+        .try_collect::<Vec<_>>()
+        .await
+        .unwrap();
+    let old = listed
+        .iter()
+        .find(|f| f.key == "complaints/orphan-old.png")
+        .unwrap();
+    let young = listed
+        .iter()
+        .find(|f| f.key == "complaints/orphan-young.png")
+        .unwrap();
+    let now_ms = i64::try_from(
+        SystemTime::now()
+            .duration_since(SystemTime::UNIX_EPOCH)
+            .unwrap()
+            .as_millis(),
+    )
+    .unwrap();
+    assert!((now_ms - old.modified_ms - 48 * HOUR_MS).abs() < 60_000);
+    assert!((now_ms - young.modified_ms).abs() < 60_000);
+
+    let report = orphan_files::run(&app.services, "test").await.unwrap();
+    assert!(report.ran);
+    assert_eq!(
+        report.swept,
+        orphan_files::Swept {
+            files: 5,
+            young: 1,
+            recorded: 2,
+            removed: 2,
+        }
+    );
+    let mut kept = vec![
+        filed_key.clone(),
+        waiting_key.clone(),
+        "complaints/orphan-young.png".to_owned(),
+    ];
+    kept.sort();
+    assert_eq!(stored(app).await, kept);
+    assert!(
+        app.services
+            .files
+            .get("elsewhere/old.png")
+            .await
+            .unwrap()
+            .is_some(),
+        "only the uploads' folders are swept"
+    );
+    for id in [&filed, &waiting] {
+        let image = app
+            .get_as(
+                &format!("/api/v1/borrower/complaints/images/{id}"),
+                &session,
+            )
+            .await;
+        assert_eq!(image.status(), StatusCode::OK);
+    }
+
+    let again = orphan_files::run(&app.services, "another").await.unwrap();
+    assert!(!again.ran, "one run a day");
+    let by_hand = orphan_files::sweep(&app.services).await.unwrap();
+    assert_eq!(by_hand.removed, 0);
+    assert_eq!(by_hand.recorded, 2);
+    assert_eq!(stored(app).await, kept);
+}
+
+#[tokio::test]
+async fn the_orphan_sweep_removes_only_unrecorded_files_older_than_a_day_from_the_local_folder() {
+    let app = spawn_app().await;
+    let dir = app.files_dir.clone();
+    the_sweep_removes_old_orphans_and_keeps_the_rest(&app, |key| dir.join(key)).await;
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn the_orphan_sweep_removes_only_unrecorded_files_older_than_a_day_from_the_bucket() {
+    let peer = S3Peer::start().await;
+    let app = spawn_app_with(|s| peer.configure(s)).await;
+    the_sweep_removes_old_orphans_and_keeps_the_rest(&app, |key| peer.object_file(key)).await;
+    assert!(!app.files_dir.exists(), "nothing on the server's disk");
+    app.stop().await;
+    peer.stop();
+}
+
+/// Two sweeps at once over many old orphans and a recorded file: neither fails, every orphan goes, the recorded
+/// file stays; two runs at once, one runs.
+async fn two_sweeps_at_once_both_finish(
+    app: &TestApp,
+    file_of: impl Fn(&str) -> PathBuf,
+    n: usize,
+) {
+    let session = app.sign_in("ID", "081234534002").await;
+    let image = upload_ok(app, &session).await;
+    let recorded = storage_key(app, &image).await;
+    age(file_of(&recorded));
+    for i in 0..n {
+        let key = format!("complaints/orphan-{i:03}.png");
+        put(app, &key).await;
+        age(file_of(&key));
+    }
+    let before = i64::try_from(
+        SystemTime::now()
+            .duration_since(SystemTime::UNIX_EPOCH)
+            .unwrap()
+            .as_millis(),
+    )
+    .unwrap()
+        - orphan_files::GRACE_MS;
+    let (one, two) = tokio::join!(
+        orphan_files::sweep_in_pages(&app.services, before, 7),
+        orphan_files::sweep_in_pages(&app.services, before, 5),
+    );
+    let (one, two) = (one.unwrap(), two.unwrap());
+    assert!(one.removed + two.removed >= n as u64, "{one:?} {two:?}");
+    assert_eq!(stored(app).await, std::slice::from_ref(&recorded));
+
+    let (a, b) = tokio::join!(
+        orphan_files::run(&app.services, "a"),
+        orphan_files::run(&app.services, "b"),
+    );
+    assert_eq!(
+        u8::from(a.unwrap().ran) + u8::from(b.unwrap().ran),
+        1,
+        "one of two runs at once runs"
+    );
+    assert_eq!(stored(app).await, [recorded]);
+}
+
+#[tokio::test]
+async fn two_orphan_sweeps_at_once_over_the_local_folder_both_finish_and_keep_the_recorded_file() {
+    let app = spawn_app().await;
+    let dir = app.files_dir.clone();
+    two_sweeps_at_once_both_finish(&app, |key| dir.join(key), 60).await;
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn two_orphan_sweeps_at_once_over_the_bucket_both_finish_and_keep_the_recorded_file() {
+    let peer = S3Peer::start().await;
+    let app = spawn_app_with(|s| peer.configure(s)).await;
+    two_sweeps_at_once_both_finish(&app, |key| peer.object_file(key), 30).await;
+    app.stop().await;
+    peer.stop();
+}
+
+async fn insert_limit(app: &TestApp, key: &str, window_start: i64, hits: i64) {
+    sqlx::query("INSERT INTO rate_limits (key, window_start, hits) VALUES ($1, $2, $3)")
+        .bind(key)
+        .bind(window_start)
+        .bind(hits)
+        .execute(app.db.pool())
+        .await
+        .unwrap();
+}
+
+async fn limit_keys(app: &TestApp) -> Vec<String> {
+    sqlx::query_scalar("SELECT key FROM rate_limits ORDER BY key")
+        .fetch_all(app.db.pool())
+        .await
+        .unwrap()
+}
+
+async fn export(app: &TestApp, session: &str) -> StatusCode {
+    app.get_as("/api/v1/borrower/export", session)
+        .await
+        .status()
+}
+
+#[tokio::test]
+async fn the_rate_limit_cleanup_removes_rows_whose_window_ended_long_ago_in_batches_and_keeps_the_others()
+ {
+    let app = spawn_app().await;
+    // The longest window is the export's hour: a row goes once its window ended an hour ago or more.
+    assert_eq!(rate_limits::LONGEST_WINDOW_MS, HOUR_MS);
+    let session = app.sign_in("IN", "9876534003").await;
+    assert_eq!(export(&app, &session).await, StatusCode::OK);
+    let own = limit_keys(&app).await.remove(0);
+    let now = app.services.clock.now_ms();
+    for n in 0..25 {
+        insert_limit(
+            &app,
+            &format!("export:gone-{n:02}"),
+            now - 2 * HOUR_MS - 1_000 - n,
+            2,
+        )
+        .await;
+    }
+    // Its window ended 59 minutes ago: kept for now.
+    insert_limit(&app, "export:ended-recently", now - 2 * HOUR_MS + 60_000, 3).await;
+    // Inside its window: kept.
+    insert_limit(&app, "export:inside", now - 10 * 60_000, 3).await;
+
+    let removed = rate_limits::run_in_batches(&app.services, 10)
+        .await
+        .unwrap();
+    assert_eq!(removed, 25);
+    assert_eq!(limit_keys(&app).await, {
+        let mut keys = vec![
+            "export:ended-recently".to_owned(),
+            "export:inside".to_owned(),
+            own,
+        ];
+        keys.sort();
+        keys
+    });
+    assert_eq!(rate_limits::run(&app.services).await.unwrap(), 0);
+
+    // The borrower's hour still counts the export before the cleanup: two more, then refused.
+    assert_eq!(export(&app, &session).await, StatusCode::OK);
+    assert_eq!(export(&app, &session).await, StatusCode::OK);
+    assert_eq!(export(&app, &session).await, StatusCode::TOO_MANY_REQUESTS);
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn the_export_limit_holds_while_cleanups_run_at_once_with_the_requests() {
+    let app = spawn_app().await;
+    // B's row is from three hours ago (full then, and past the cleanup's cutoff now); A has used its hour.
+    let b = app.sign_in("IN", "9876534005").await;
+    assert_eq!(export(&app, &b).await, StatusCode::OK);
+    app.execute(&format!(
+        "UPDATE rate_limits SET window_start = window_start - {}, hits = 3",
+        3 * HOUR_MS
+    ))
+    .await;
+    let b_key = limit_keys(&app).await.remove(0);
+    let a = app.sign_in("IN", "9876534004").await;
+    for _ in 0..3 {
+        assert_eq!(export(&app, &a).await, StatusCode::OK);
+    }
+    let now = app.services.clock.now_ms();
+    for n in 0..300 {
+        insert_limit(
+            &app,
+            &format!("export:old-{n:03}"),
+            now - 3 * HOUR_MS - n,
+            1,
+        )
+        .await;
+    }
+
+    let cleanups: Vec<_> = (0..2)
+        .map(|_| {
+            let services = app.services.clone();
+            tokio::spawn(async move { rate_limits::run_in_batches(&services, 25).await.unwrap() })
+        })
+        .collect();
+    let requests: Vec<_> = [(&a, 3), (&b, 5)]
+        .into_iter()
+        .flat_map(|(session, n)| (0..n).map(move |_| session.clone()))
+        .map(|session| {
+            let request = app
+                .client
+                .get(app.url("/api/v1/borrower/export"))
+                .header("x-session-id", &session);
+            tokio::spawn(async move { (session, request.send().await.unwrap().status()) })
+        })
+        .collect();
+    let mut removed = 0;
+    for cleanup in cleanups {
+        removed += cleanup.await.unwrap();
+    }
+    let (mut a_allowed, mut b_allowed) = (0, 0);
+    for request in requests {
+        let (session, status) = request.await.unwrap();
+        assert!(
+            status == StatusCode::OK || status == StatusCode::TOO_MANY_REQUESTS,
+            "{status}"
+        );
+        if status == StatusCode::OK {
+            if session == a {
+                a_allowed += 1;
+            } else {
+                b_allowed += 1;
+            }
+        }
+    }
+    assert_eq!(a_allowed, 0, "A's hour is full");
+    assert_eq!(b_allowed, 3, "B's old window is over: a new one of three");
+    assert!(removed >= 300, "{removed}");
+
+    // Right after another cleanup, both hours still hold.
+    rate_limits::run(&app.services).await.unwrap();
+    assert_eq!(export(&app, &a).await, StatusCode::TOO_MANY_REQUESTS);
+    assert_eq!(export(&app, &b).await, StatusCode::TOO_MANY_REQUESTS);
+    let hits: i64 = sqlx::query_scalar("SELECT hits FROM rate_limits WHERE key = $1")
+        .bind(&b_key)
+        .fetch_one(app.db.pool())
+        .await
+        .unwrap();
+    assert_eq!(hits, 3);
+    assert_eq!(limit_keys(&app).await.len(), 2);
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn kilat_jobs_run_orphan_files_and_rate_limits_by_hand_in_two_processes_at_once() {
+    let app = spawn_app().await;
+    let session = app.sign_in("IN", "9876534006").await;
+    let image = upload_ok(&app, &session).await;
+    let recorded = storage_key(&app, &image).await;
+    age(app.files_dir.join(&recorded));
+    for i in 0..20 {
+        let key = format!("complaints/orphan-{i:02}.webp");
+        put(&app, &key).await;
+        age(app.files_dir.join(&key));
+    }
+    let now = app.services.clock.now_ms();
+    for n in 0..30 {
+        insert_limit(&app, &format!("export:old-{n:02}"), now - 3 * HOUR_MS, 1).await;
+    }
+    insert_limit(&app, "export:inside", now - 60_000, 1).await;
+    let spawn = |job: &'static str| {
+        tokio::process::Command::new(env!("CARGO_BIN_EXE_kilat"))
+            .args(["jobs", "run", job])
+            .env("KILAT_DATABASE_URL", &app.database_url)
+            .env("KILAT_FILES__DIR", &app.files_dir)
+            .env("KILAT_LOG__FORMAT", "json")
+            .env_remove("KILAT_CONFIG")
+            .output()
+    };
+    let (a, b, c, d) = tokio::join!(
+        spawn("orphan-files"),
+        spawn("orphan-files"),
+        spawn("rate-limits"),
+        spawn("rate-limits")
+    );
+    let mut removed_files = 0;
+    let mut removed_rows = 0;
+    for output in [a, b, c, d] {
+        let output = output.unwrap();
+        let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+        assert!(
+            output.status.success(),
+            "{stdout}\n{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        let count = |after: &str, before: &str| -> u64 {
+            stdout
+                .split(after)
+                .nth(1)
+                .and_then(|rest| rest.split(before).next())
+                .and_then(|n| n.trim().parse().ok())
+                .unwrap_or_else(|| panic!("{stdout}"))
+        };
+        if stdout.starts_with("orphan-files:") {
+            assert_eq!(count("younger than a day,", "recorded"), 1, "{stdout}");
+            removed_files += count("recorded,", "orphans removed");
+        } else {
+            assert!(stdout.starts_with("rate-limits:"), "{stdout}");
+            removed_rows += count("rate-limits:", "rows past");
+        }
+    }
+    assert!(removed_files >= 20, "{removed_files}");
+    assert_eq!(removed_rows, 30);
+    assert_eq!(stored(&app).await, [recorded]);
+    assert_eq!(limit_keys(&app).await, ["export:inside"]);
+    app.stop().await;
+}
