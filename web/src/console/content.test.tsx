@@ -129,6 +129,8 @@ describe('FAQ', () => {
 
     await user.click(screen.getByRole('button', { name: 'Edit “Who can borrow?”' }));
     const form = screen.getByRole('form', { name: 'Edit question' });
+    // The form opens above the list and takes the focus, which brings it into view from far down the list.
+    expect(within(form).getByRole('heading', { name: 'Edit question' })).toHaveFocus();
     expect(within(form).getByLabelText('Question')).toHaveValue('Who can borrow?');
     await user.clear(within(form).getByLabelText('Answer'));
     await user.type(within(form).getByLabelText('Answer'), 'Salaried people in India.');

@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { ApiError } from '@/shared/api/http';
@@ -249,6 +249,9 @@ function FaqEditor({
   const fields: Record<string, string> = save.error instanceof ApiError ? save.error.fields : {};
   const known = ['lang', 'category', 'question', 'answer', 'position'];
   const title = editing.id ? t('faq.editing') : t('faq.creating');
+  const heading = useRef<HTMLHeadingElement>(null);
+  // The form opens above the list: an Edit pressed far down (on a phone, several screens down) brings it into view.
+  useEffect(() => heading.current?.focus(), []);
 
   function submit(event: FormEvent) {
     event.preventDefault();
@@ -265,7 +268,9 @@ function FaqEditor({
 
   return (
     <form className="panel" onSubmit={submit} aria-label={title}>
-      <h2>{title}</h2>
+      <h2 ref={heading} tabIndex={-1}>
+        {title}
+      </h2>
       <div className="form-row">
         <label>
           {t('faq.language')}{' '}
