@@ -127,6 +127,7 @@ use crate::settings::{GrievanceOfficer, PublicSiteSettings};
         console_support::faq_create,
         console_support::faq_update,
         console_support::faq_delete,
+        console_support::faq_move,
         console_site::claims,
         console_site::update_claims,
         webhooks::razorpay,

@@ -52,6 +52,60 @@ impl Tx {
             .await
     }
 
+    /// An entry's language and category, read without a lock: what [`Tx::lock_faq_category`] then locks.
+    pub async fn faq_entry_place(&mut self, id: &str) -> sqlx::Result<Option<(String, String)>> {
+        sqlx::query_as("SELECT lang, category FROM faq_entries WHERE id = $1")
+            .bind(id)
+            .fetch_optional(self.conn())
+            .await
+    }
+
+    /// Every entry of one language's category, locked, by position and id as [`Db::faq`] lists them. On PostgreSQL
+    /// the rows are locked in id order first, so two moves in one category wait for each other rather than
+    /// deadlock; the entries are then read in a statement of their own, in the list's order and as the transaction
+    /// that held them left them.
+    pub async fn lock_faq_category(
+        &mut self,
+        lang: &str,
+        category: &str,
+    ) -> sqlx::Result<Vec<FaqEntry>> {
+        if !self.lock_clause().is_empty() {
+            let sql = format!(
+                "SELECT id FROM faq_entries WHERE lang = $1 AND category = $2 ORDER BY id{}",
+                self.lock_clause()
+            );
+            sqlx::query_scalar::<_, String>(&sql)
+                .bind(lang)
+                .bind(category)
+                .fetch_all(self.conn())
+                .await?;
+        }
+        sqlx::query_as(&format!(
+            "SELECT {COLUMNS} FROM faq_entries WHERE lang = $1 AND category = $2 ORDER BY position, id"
+        ))
+        .bind(lang)
+        .bind(category)
+        .fetch_all(self.conn())
+        .await
+    }
+
+    /// Sets one entry's position (a move within its category).
+    pub async fn set_faq_position(
+        &mut self,
+        id: &str,
+        position: i64,
+        now: i64,
+    ) -> sqlx::Result<bool> {
+        let done =
+            sqlx::query("UPDATE faq_entries SET position = $2, updated_at = $3 WHERE id = $1")
+                .bind(id)
+                .bind(position)
+                .bind(now)
+                .execute(self.conn())
+                .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
     pub async fn insert_faq(&mut self, fields: &FaqFields<'_>, now: i64) -> sqlx::Result<FaqEntry> {
         let entry = FaqEntry {
             id: new_id(),

@@ -802,6 +802,116 @@ pub async fn faq_delete(s: &Services, op: &Operator, id: &str) -> Result<(), Err
     Ok(())
 }
 
+/// Which way an FAQ entry moves within its language and category.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum FaqDirection {
+    /// Before the entry ahead of it.
+    Up,
+    /// After the entry behind it.
+    Down,
+}
+
+impl FaqDirection {
+    fn parse(direction: Option<&str>) -> Result<Self, Error> {
+        let problem = match direction.map(str::trim).unwrap_or_default() {
+            "up" => return Ok(Self::Up),
+            "down" => return Ok(Self::Down),
+            "" => FieldProblem::required(),
+            _ => FieldProblem::new("field.faq_direction"),
+        };
+        Err(Error::Validation(FieldErrors::one("direction", problem)))
+    }
+}
+
+/// An entry moved: where it is now, and its category in the new order.
+pub struct FaqMoved {
+    pub entry: FaqEntry,
+    pub category: Vec<FaqEntry>,
+}
+
+/// Moves an FAQ entry one place up or down in its language and category (admins), in one transaction with one
+/// audit entry: the category's rows are locked, the entry trades positions with its neighbour by (position, id),
+/// or, when positions in the category repeat (the PUT may set any), the category is numbered 1, 2, 3… in the new
+/// order, since a swap of two equal positions would move nothing. Refused on `direction` at either end.
+pub async fn faq_move(
+    s: &Services,
+    op: &Operator,
+    id: &str,
+    direction: Option<&str>,
+) -> Result<FaqMoved, Error> {
+    op.require_any(FAQ_ROLES)?;
+    let direction = FaqDirection::parse(direction)?;
+    let now = s.clock.now_ms();
+    let mut tx = s.db.begin().await?;
+    // The category is read from the entry unlocked, then locked as a whole; a PUT that moved the entry to another
+    // category meanwhile is seen in the locked read, and the place is read again.
+    let mut tries = 0;
+    let (mut entries, index) = loop {
+        let (lang, category) = tx.faq_entry_place(id).await?.ok_or(Error::NotFound)?;
+        let entries = tx.lock_faq_category(&lang, &category).await?;
+        if let Some(index) = entries.iter().position(|e| e.id == id) {
+            break (entries, index);
+        }
+        tries += 1;
+        if tries == 3 {
+            return Err(anyhow::anyhow!("faq entry {id} kept changing category").into());
+        }
+    };
+    let neighbour = match direction {
+        FaqDirection::Up => index.checked_sub(1),
+        FaqDirection::Down => Some(index + 1).filter(|&next| next < entries.len()),
+    };
+    let Some(neighbour) = neighbour else {
+        let key = match direction {
+            FaqDirection::Up => "field.faq_first",
+            FaqDirection::Down => "field.faq_last",
+        };
+        return Err(Error::Validation(FieldErrors::one(
+            "direction",
+            FieldProblem::new(key),
+        )));
+    };
+    let order_json = |entries: &[FaqEntry]| {
+        serde_json::json!({
+            "lang": entries[0].lang,
+            "category": entries[0].category,
+            "order": entries.iter().map(|e| serde_json::json!({"id": e.id, "position": e.position})).collect::<Vec<_>>(),
+        })
+    };
+    let before = order_json(&entries);
+    // The positions, sorted, go to the entries in their new order: with no repeats that is the two trading places.
+    let mut positions: Vec<i64> = entries.iter().map(|e| e.position).collect();
+    if positions.windows(2).any(|w| w[0] == w[1]) {
+        positions = (1..).take(entries.len()).collect();
+    }
+    entries.swap(index, neighbour);
+    for (entry, position) in entries.iter_mut().zip(positions) {
+        if entry.position != position {
+            tx.set_faq_position(&entry.id, position, now).await?;
+            entry.position = position;
+            entry.updated_at = now;
+        }
+    }
+    let mut after = order_json(&entries);
+    after["direction"] = serde_json::json!(direction);
+    audit_faq(
+        &mut tx,
+        op,
+        "faq.move",
+        id,
+        Some(&before.to_string()),
+        Some(&after.to_string()),
+        now,
+    )
+    .await?;
+    tx.commit().await?;
+    Ok(FaqMoved {
+        entry: entries[neighbour].clone(),
+        category: entries,
+    })
+}
+
 async fn audit_faq(
     tx: &mut crate::store::Tx,
     op: &Operator,

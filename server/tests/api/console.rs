@@ -766,6 +766,13 @@ async fn every_console_endpoint_answers_each_role_a_borrower_and_nobody_exactly(
             Some(faq_body()),
             [true, false, false, false],
         ),
+        // After the PUT above, the last of its category (position 5, after the admin's new entry by id).
+        (
+            Method::POST,
+            format!("/api/v1/console/faq/{}/move", complaint.faq),
+            Some(json!({"direction": "up"})),
+            [true, false, false, false],
+        ),
         (
             Method::POST,
             "/api/v1/console/logout".into(),

@@ -9,6 +9,7 @@ mod certification;
 mod company;
 mod complaints;
 mod console;
+mod faq;
 mod helpers;
 mod jobs;
 mod kept_records;

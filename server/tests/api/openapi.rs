@@ -148,10 +148,10 @@ fn every_console_operation_but_login_names_the_cookie_its_401_and_its_403_and_un
         }
         secured.push(name);
     }
-    // Twelve of review, payouts and repayments; eleven of the admins' products and operators; the dashboard; eleven of
+    // Twelve of review, payouts and repayments; eleven of the admins' products and operators; the dashboard; twelve of
     // support: complaints (queue, detail, reply, close, image), contact messages (list, handled) and the FAQ (list,
-    // create, update, delete); two of the site's claims (list, update).
-    assert_eq!(secured.len(), 37, "{secured:?}");
+    // create, update, move, delete); two of the site's claims (list, update).
+    assert_eq!(secured.len(), 38, "{secured:?}");
 }
 
 #[test]

@@ -18,8 +18,8 @@ const PASSWORD: &str = "correct horse battery";
 /// A signed-in operator: the console cookie's token and the CSRF token.
 #[derive(Clone)]
 pub(crate) struct Op {
-    token: String,
-    csrf: String,
+    pub(crate) token: String,
+    pub(crate) csrf: String,
 }
 
 pub(crate) async fn operator(app: &TestApp, username: &str, roles: &[Role]) -> Op {

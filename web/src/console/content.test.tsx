@@ -113,14 +113,13 @@ describe('FAQ', () => {
     expect(await screen.findByRole('table', { name: '4 questions in English' })).toBeInTheDocument();
   });
 
-  it('edits a question, moves one up by swapping positions, and deletes only after confirming', async () => {
+  it('edits a question and deletes one only after confirming', async () => {
     const api = fakeConsoleApi({
       operator: OPERATORS.adminOnly,
       signedIn: true,
       handlers: {
         'GET /api/v1/console/faq': () => ok(FAQ),
         'PUT /api/v1/console/faq/f1': (call) => ok({ ...FAQ[0], ...(call.body as object) }),
-        'PUT /api/v1/console/faq/f2': (call) => ok({ ...FAQ[1], ...(call.body as object) }),
         'DELETE /api/v1/console/faq/f3': () => ok({ id: 'f3', deleted: true }),
       },
     });
@@ -130,11 +129,14 @@ describe('FAQ', () => {
 
     await user.click(screen.getByRole('button', { name: 'Edit “Who can borrow?”' }));
     const form = screen.getByRole('form', { name: 'Edit question' });
+    // The form opens above the list and takes the focus, which brings it into view from far down the list.
+    expect(within(form).getByRole('heading', { name: 'Edit question' })).toHaveFocus();
     expect(within(form).getByLabelText('Question')).toHaveValue('Who can borrow?');
     await user.clear(within(form).getByLabelText('Answer'));
     await user.type(within(form).getByLabelText('Answer'), 'Salaried people in India.');
     await user.click(within(form).getByRole('button', { name: 'Save' }));
     await screen.findByText('Saved “Who can borrow?”.');
+    expect(api.callsTo('PUT', '/api/v1/console/faq/f1')).toHaveLength(1);
     expect(api.callsTo('PUT', '/api/v1/console/faq/f1')[0]!.body).toEqual({
       lang: 'en',
       category: 'apply',
@@ -142,14 +144,6 @@ describe('FAQ', () => {
       answer: 'Salaried people in India.',
       position: 1,
     });
-
-    // The first of a category cannot move up; the second swaps places with it.
-    expect(screen.getByRole('button', { name: 'Move “Who can borrow?” up' })).toBeDisabled();
-    expect(screen.getByRole('button', { name: 'Move “Can I repay early?” up' })).toBeDisabled();
-    await user.click(screen.getByRole('button', { name: 'Move “How much can I borrow?” up' }));
-    await screen.findByText('Moved “How much can I borrow?”.');
-    expect(api.callsTo('PUT', '/api/v1/console/faq/f2').map((c) => (c.body as { position: number }).position)).toEqual([1]);
-    expect(api.callsTo('PUT', '/api/v1/console/faq/f1').map((c) => (c.body as { position: number }).position)).toEqual([1, 2]);
 
     await user.click(screen.getByRole('button', { name: 'Delete “Can I repay early?”' }));
     const confirm = screen.getByRole('group', { name: 'Delete “Can I repay early?”? Borrowers stop seeing it at once.' });
@@ -159,6 +153,62 @@ describe('FAQ', () => {
     await user.click(screen.getByRole('button', { name: 'Yes, delete' }));
     await screen.findByText('Deleted “Can I repay early?”.');
     await waitFor(() => expect(api.callsTo('DELETE', '/api/v1/console/faq/f3')).toHaveLength(1));
+  });
+
+  it('moves a question with one request, its buttons off at the ends and while it moves, and shows a refusal', async () => {
+    let stored = FAQ;
+    const answer = deferred();
+    const api = fakeConsoleApi({
+      operator: OPERATORS.adminOnly,
+      signedIn: true,
+      handlers: {
+        'GET /api/v1/console/faq': () => ok(stored),
+        'POST /api/v1/console/faq/f2/move': () => answer.promise,
+        'POST /api/v1/console/faq/f1/move': () =>
+          refusal(422, 'validation_failed', 'Some fields need your attention.', {
+            fields: { direction: 'This question is already the first of its category: it cannot move up.' },
+          }),
+      },
+    });
+    renderConsole('/console/faq?market=IN');
+    const table = await screen.findByRole('table', { name: '3 questions in English' });
+    const user = userEvent.setup();
+    const up = (question: string) => screen.getByRole('button', { name: `Move “${question}” up` });
+    const down = (question: string) => screen.getByRole('button', { name: `Move “${question}” down` });
+
+    // The first of each category cannot move up, the last cannot move down.
+    expect(up('Who can borrow?')).toBeDisabled();
+    expect(down('How much can I borrow?')).toBeDisabled();
+    expect(up('Can I repay early?')).toBeDisabled();
+    expect(down('Can I repay early?')).toBeDisabled();
+    expect(down('Who can borrow?')).toBeEnabled();
+
+    await user.click(up('How much can I borrow?'));
+    // While it moves, no other move starts.
+    await waitFor(() => expect(down('Who can borrow?')).toBeDisabled());
+    expect(up('How much can I borrow?')).toBeDisabled();
+    expect(api.callsTo('POST', '/api/v1/console/faq/f2/move').map((c) => c.body)).toEqual([{ direction: 'up' }]);
+    // One request: the entries are not written one by one any more.
+    expect(api.calls.filter((c) => c.method === 'PUT')).toHaveLength(0);
+
+    const moved = [{ ...FAQ[1]!, position: 1 }, { ...FAQ[0]!, position: 2 }];
+    stored = [...moved, FAQ[2]!, FAQ[3]!];
+    answer.resolve(ok({ entry: moved[0], category: moved }));
+    await screen.findByText('Moved “How much can I borrow?”.');
+    // The list is read again, in its new order, and the buttons follow it.
+    await waitFor(() => expect(rowTexts(table)).toEqual(['How much can I borrow?', 'Who can borrow?', 'Can I repay early?']));
+    expect(api.callsTo('GET', '/api/v1/console/faq').length).toBeGreaterThanOrEqual(2);
+    await waitFor(() => expect(up('Who can borrow?')).toBeEnabled());
+    expect(up('How much can I borrow?')).toBeDisabled();
+    expect(down('Who can borrow?')).toBeDisabled();
+
+    // Refused by the server (another admin moved it meanwhile): the reason it names, and the list read again.
+    const reads = api.callsTo('GET', '/api/v1/console/faq').length;
+    await user.click(up('Who can borrow?'));
+    expect(await screen.findByRole('alert')).toHaveTextContent('This question is already the first of its category: it cannot move up.');
+    expect(api.callsTo('POST', '/api/v1/console/faq/f1/move').map((c) => c.body)).toEqual([{ direction: 'up' }]);
+    await waitFor(() => expect(api.callsTo('GET', '/api/v1/console/faq').length).toBeGreaterThan(reads));
+    expect(screen.queryByText('Moved “Who can borrow?”.')).toBeNull();
   });
 });
 

@@ -59,6 +59,7 @@ pub fn routes() -> Router<AppState> {
             "/faq/{id}",
             put(support::faq_update).delete(support::faq_delete),
         )
+        .route("/faq/{id}/move", post(support::faq_move))
         .route("/site/claims", get(site::claims))
         .route("/site/claims/{market}", put(site::update_claims))
 }

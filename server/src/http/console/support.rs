@@ -16,7 +16,7 @@ use crate::http::error::{ApiError, Envelope, ErrorBody};
 use crate::http::extract::{ApiQuery, JsonOrForm};
 use crate::startup::AppState;
 use crate::store::contact_messages::ContactMessage;
-use crate::support::{self, FaqRequest};
+use crate::support::{self, FaqDirection, FaqRequest};
 
 #[derive(Debug, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
@@ -373,6 +373,52 @@ pub async fn faq_update(
 ) -> Result<Json<Envelope<FaqView>>, ApiError> {
     let entry = support::faq_update(&state.services, &session.operator, &id, &req.fields()).await?;
     Ok(Envelope::ok(entry.into()))
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct FaqMoveRequest {
+    /// `up`: before the entry ahead of it in its language and category (by position, then id); `down`: after the
+    /// one behind it.
+    #[schema(value_type = FaqDirection, required = true)]
+    pub direction: Option<String>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct FaqMovedView {
+    /// The moved entry, with its new position.
+    pub entry: FaqView,
+    /// Its language's category in the new order.
+    pub category: Vec<FaqView>,
+}
+
+/// Moves an FAQ entry one place up or down in its language and category (admin), atomically: it trades positions
+/// with its neighbour (or the category is numbered 1, 2, 3… in the new order when positions repeat), audited once.
+#[utoipa::path(post, path = "/api/v1/console/faq/{id}/move", tag = "console", operation_id = "console_faq_move",
+    security(("console_cookie" = [], "csrf_header" = [])),
+    params(("id" = String, Path)),
+    request_body(content((FaqMoveRequest = "application/json"), (FaqMoveRequest = "application/x-www-form-urlencoded"))),
+    responses((status = 200, body = Envelope<FaqMovedView>), (status = 401, body = ErrorBody),
+        (status = 403, description = "forbidden (not admin), csrf_token_invalid or cross_site_request", body = ErrorBody),
+        (status = 404, body = ErrorBody),
+        (status = 422, description = "validation_failed: `direction` missing or not `up` or `down`, or the entry is already the first (up) or the last (down) of its category", body = ErrorBody)))]
+pub async fn faq_move(
+    State(state): State<AppState>,
+    session: OperatorSession,
+    Path(id): Path<String>,
+    JsonOrForm(req): JsonOrForm<FaqMoveRequest>,
+) -> Result<Json<Envelope<FaqMovedView>>, ApiError> {
+    let moved = support::faq_move(
+        &state.services,
+        &session.operator,
+        &id,
+        req.direction.as_deref(),
+    )
+    .await?;
+    Ok(Envelope::ok(FaqMovedView {
+        entry: moved.entry.into(),
+        category: moved.category.into_iter().map(Into::into).collect(),
+    }))
 }
 
 #[derive(Debug, Serialize, ToSchema)]

@@ -1,10 +1,10 @@
-// The admins' content (docs/API-CONSOLE.md): the FAQ (list, create, edit, delete) and the site's claims per market.
+// The admins' content (docs/API-CONSOLE.md): the FAQ (list, create, edit, move, delete) and the site's claims per market.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useApiClient } from '@/shared/api/api-context';
 import type { ApiError } from '@/shared/api/http';
 import { queryKeys } from './query-keys';
 import { CONSOLE_API } from './session';
-import type { ApiMarket, FaqDeleted, FaqEntry, FaqWrite, SiteClaims, SiteClaimsWrite } from './types';
+import type { ApiMarket, FaqDeleted, FaqDirection, FaqEntry, FaqMoved, FaqWrite, SiteClaims, SiteClaimsWrite } from './types';
 
 export function useFaq() {
   const api = useApiClient();
@@ -25,6 +25,19 @@ export function useSaveFaq() {
     mutationFn: ({ id, entry }) =>
       id === null ? api.postJson<FaqEntry>(`${CONSOLE_API}/faq`, entry) : api.putJson<FaqEntry>(faqPath(id), entry),
     onSettled: () => void queryClient.invalidateQueries({ queryKey: queryKeys.faq }),
+  });
+}
+
+/**
+ * Moves an entry one place up or down in its language and category: one request, which the server makes atomic
+ * (both positions or neither); the list is read again after, moved or refused.
+ */
+export function useMoveFaq() {
+  const api = useApiClient();
+  const queryClient = useQueryClient();
+  return useMutation<FaqMoved, ApiError, { id: string; direction: FaqDirection }>({
+    mutationFn: ({ id, direction }) => api.postJson<FaqMoved>(`${faqPath(id)}/move`, { direction }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.faq }),
   });
 }
 

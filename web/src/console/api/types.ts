@@ -53,6 +53,10 @@ export type FaqEntry = Schemas['FaqView'];
 /** The body of `POST /faq` and `PUT /faq/{id}`. */
 export type FaqWrite = Schemas['FaqWriteRequest'];
 export type FaqDeleted = Schemas['FaqDeleted'];
+/** `up` or `down`: the body of `POST /faq/{id}/move`. */
+export type FaqDirection = Schemas['FaqDirection'];
+/** The answer to `POST /faq/{id}/move`: the moved entry and its category in the new order. */
+export type FaqMoved = Schemas['FaqMovedView'];
 /** One market's claims on the site (`GET /site/claims`). */
 export type SiteClaims = Schemas['SiteClaimsView'];
 /** The body of `PUT /site/claims/{market}`. */

@@ -1,10 +1,10 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { ApiError } from '@/shared/api/http';
 import { errorText } from '@/shared/api/error-text';
-import { useDeleteFaq, useFaq, useSaveFaq } from '../api/content';
-import type { ApiMarket, FaqEntry, FaqWrite } from '../api/types';
+import { useDeleteFaq, useFaq, useMoveFaq, useSaveFaq } from '../api/content';
+import type { ApiMarket, FaqDirection, FaqEntry, FaqWrite } from '../api/types';
 import { dateTime, marketName } from '../format';
 import { consolePaths } from '../paths';
 import { LoadFailed, Loading } from './states';
@@ -25,7 +25,7 @@ export function FaqScreen() {
   const market: ApiMarket = params.get('market') === 'ID' ? 'ID' : 'IN';
   const category = FAQ_CATEGORIES.find((c) => c === params.get('category')) ?? null;
   const faq = useFaq();
-  const save = useSaveFaq();
+  const moving = useMoveFaq();
   const [editing, setEditing] = useState<Editing | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const lang = LANG[market];
@@ -43,25 +43,10 @@ export function FaqScreen() {
     setEditing({ id: null, entry: { lang, category: first, question: '', answer: '', position: nextPosition(lang, first) } });
   }
 
-  /** Swaps the entry with its neighbour in the category (their positions); equal positions are split by one. */
-  async function move(entry: FaqEntry, by: -1 | 1) {
-    const siblings = entries.filter((e) => e.category === entry.category);
-    const neighbour = siblings[siblings.findIndex((e) => e.id === entry.id) + by];
-    if (!neighbour) return;
+  /** One place up or down in its category, in one request the server makes atomic. */
+  function move(entry: FaqEntry, direction: FaqDirection) {
     setNotice(null);
-    const write = (e: FaqEntry, position: number) =>
-      save.mutateAsync({ id: e.id, entry: { lang: e.lang, category: e.category, question: e.question, answer: e.answer, position } });
-    try {
-      if (neighbour.position === entry.position) {
-        await write(entry, Math.min(Math.max(entry.position + by, 0), MAX_POSITION));
-      } else {
-        await write(entry, neighbour.position);
-        await write(neighbour, entry.position);
-      }
-      setNotice(t('faq.moved', { question: entry.question }));
-    } catch {
-      // The failure is shown from the mutation's state.
-    }
+    moving.mutate({ id: entry.id, direction }, { onSuccess: () => setNotice(t('faq.moved', { question: entry.question })) });
   }
 
   return (
@@ -119,7 +104,12 @@ export function FaqScreen() {
           }}
         />
       )}
-      {save.isError && !editing && <LoadFailed error={save.error} />}
+      {moving.isError && !editing && (
+        // A refused move names its reason on `direction` (the entry is at an end already).
+        <div role="alert" className="notice notice--error">
+          <p>{(moving.error instanceof ApiError && moving.error.fields.direction) || errorText(moving.error, t)}</p>
+        </div>
+      )}
       {faq.isPending ? (
         <Loading label={t('faq.loading')} />
       ) : faq.isError ? (
@@ -127,7 +117,7 @@ export function FaqScreen() {
       ) : entries.length === 0 ? (
         <p className="empty">{t('faq.empty', { language: t(`faq.lang.${lang}`) })}</p>
       ) : (
-        <table className="table">
+        <table className="table table--stacked">
           <caption>{t('faq.caption', { count: entries.length, language: t(`faq.lang.${lang}`) })}</caption>
           <thead>
             <tr>
@@ -147,12 +137,12 @@ export function FaqScreen() {
                   entry={e}
                   first={!sameCategory(i - 1)}
                   last={!sameCategory(i + 1)}
-                  busy={save.isPending}
+                  busy={moving.isPending}
                   onEdit={() => {
                     setNotice(null);
                     setEditing({ id: e.id, entry: { lang: e.lang, category: e.category, question: e.question, answer: e.answer, position: e.position } });
                   }}
-                  onMove={(by) => void move(e, by)}
+                  onMove={(direction) => move(e, direction)}
                   onDeleted={() => setNotice(t('faq.deleted', { question: e.question }))}
                 />
               );
@@ -178,7 +168,7 @@ function FaqRow({
   last: boolean;
   busy: boolean;
   onEdit: () => void;
-  onMove: (by: -1 | 1) => void;
+  onMove: (direction: FaqDirection) => void;
   onDeleted: () => void;
 }) {
   const { t } = useTranslation();
@@ -186,15 +176,17 @@ function FaqRow({
   const [confirming, setConfirming] = useState(false);
   return (
     <tr>
-      <td>{t(`faq.categories.${entry.category}`, { defaultValue: entry.category })}</td>
-      <td className="num">{entry.position}</td>
-      <td className="cell--text">
+      <td data-label={t('faq.category')}>{t(`faq.categories.${entry.category}`, { defaultValue: entry.category })}</td>
+      <td className="num" data-label={t('faq.position')}>
+        {entry.position}
+      </td>
+      <td className="cell--text" data-label={t('faq.question')}>
         <strong>{entry.question}</strong>
         <br />
         <span className="muted">{entry.answer}</span>
       </td>
-      <td>{dateTime(entry.updatedAt)}</td>
-      <td>
+      <td data-label={t('faq.updated')}>{dateTime(entry.updatedAt)}</td>
+      <td data-label={t('faq.actions')}>
         {confirming ? (
           <div role="group" aria-label={t('faq.confirmDelete', { question: entry.question })} className="inline-form">
             <span>{t('faq.confirmDelete', { question: entry.question })}</span>
@@ -220,10 +212,10 @@ function FaqRow({
             <button type="button" className="button" onClick={onEdit} aria-label={t('faq.editOne', { question: entry.question })}>
               {t('faq.edit')}
             </button>
-            <button type="button" className="button button--quiet" disabled={first || busy} onClick={() => onMove(-1)} aria-label={t('faq.upOne', { question: entry.question })}>
+            <button type="button" className="button button--quiet" disabled={first || busy} onClick={() => onMove('up')} aria-label={t('faq.upOne', { question: entry.question })}>
               ↑
             </button>
-            <button type="button" className="button button--quiet" disabled={last || busy} onClick={() => onMove(1)} aria-label={t('faq.downOne', { question: entry.question })}>
+            <button type="button" className="button button--quiet" disabled={last || busy} onClick={() => onMove('down')} aria-label={t('faq.downOne', { question: entry.question })}>
               ↓
             </button>
             <button type="button" className="button button--quiet" onClick={() => setConfirming(true)} aria-label={t('faq.deleteOne', { question: entry.question })}>
@@ -257,6 +249,9 @@ function FaqEditor({
   const fields: Record<string, string> = save.error instanceof ApiError ? save.error.fields : {};
   const known = ['lang', 'category', 'question', 'answer', 'position'];
   const title = editing.id ? t('faq.editing') : t('faq.creating');
+  const heading = useRef<HTMLHeadingElement>(null);
+  // The form opens above the list: an Edit pressed far down (on a phone, several screens down) brings it into view.
+  useEffect(() => heading.current?.focus(), []);
 
   function submit(event: FormEvent) {
     event.preventDefault();
@@ -273,7 +268,9 @@ function FaqEditor({
 
   return (
     <form className="panel" onSubmit={submit} aria-label={title}>
-      <h2>{title}</h2>
+      <h2 ref={heading} tabIndex={-1}>
+        {title}
+      </h2>
       <div className="form-row">
         <label>
           {t('faq.language')}{' '}

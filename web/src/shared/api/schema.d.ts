@@ -1184,6 +1184,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/console/faq/{id}/move": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Moves an FAQ entry one place up or down in its language and category (admin), atomically: it trades positions
+         *     with its neighbour (or the category is numbered 1, 2, 3… in the new order when positions repeat), audited once.
+         */
+        post: operations["console_faq_move"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/console/login": {
         parameters: {
             query?: never;
@@ -2953,6 +2973,22 @@ export interface components {
             msg: string;
         };
         /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
+        Envelope_FaqMovedView: {
+            /**
+             * Format: int32
+             * @description Always 0 on success.
+             */
+            code: number;
+            data: {
+                /** @description Its language's category in the new order. */
+                category: components["schemas"]["FaqView"][];
+                /** @description The moved entry, with its new position. */
+                entry: components["schemas"]["FaqView"];
+            };
+            /** @description Always `ok` on success. */
+            msg: string;
+        };
+        /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
         Envelope_FaqView: {
             /**
              * Format: int32
@@ -4193,6 +4229,24 @@ export interface components {
         FaqDeleted: {
             deleted: boolean;
             id: string;
+        };
+        /**
+         * @description Which way an FAQ entry moves within its language and category.
+         * @enum {string}
+         */
+        FaqDirection: "up" | "down";
+        FaqMoveRequest: {
+            /**
+             * @description `up`: before the entry ahead of it in its language and category (by position, then id); `down`: after the
+             *     one behind it.
+             */
+            direction: components["schemas"]["FaqDirection"];
+        };
+        FaqMovedView: {
+            /** @description Its language's category in the new order. */
+            category: components["schemas"]["FaqView"][];
+            /** @description The moved entry, with its new position. */
+            entry: components["schemas"]["FaqView"];
         };
         FaqView: {
             answer: string;
@@ -10115,6 +10169,102 @@ export interface operations {
                 };
             };
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    console_faq_move: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FaqMoveRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["FaqMoveRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_FaqMovedView"];
+                };
+            };
+            /** @description bad_request: the body could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description forbidden (not admin), csrf_token_invalid or cross_site_request */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payload_too_large: the body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unsupported_media_type: neither JSON nor form-encoded */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed: `direction` missing or not `up` or `down`, or the entry is already the first (up) or the last (down) of its category */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
