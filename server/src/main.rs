@@ -259,43 +259,33 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             settings.listen = std::net::SocketAddr::from(([127, 0, 0, 1], 0));
             let app = Application::build(&settings).await?;
             let s = app.services();
-            if let JobName::TelemetryRetention = job {
-                let started = std::time::Instant::now();
-                let removed = jobs::retention::run(s).await?;
-                println!(
-                    "telemetry-retention: {} events, {} devices, {} push tokens, {} locations, {} ratings, {} counters removed in {:.2} s",
-                    removed.events,
-                    removed.devices,
-                    removed.tokens,
-                    removed.locations,
-                    removed.ratings,
-                    removed.limits,
-                    started.elapsed().as_secs_f64()
-                );
-                app.db().close().await;
-                return Ok(());
-            }
-            if let JobName::OrphanFiles = job {
-                let started = std::time::Instant::now();
-                let swept = jobs::orphan_files::sweep(s).await?;
-                println!(
-                    "orphan-files: {} files listed, {} younger than a day, {} recorded, {} orphans removed in {:.2} s",
-                    swept.files,
-                    swept.young,
-                    swept.recorded,
-                    swept.removed,
-                    started.elapsed().as_secs_f64()
-                );
-                app.db().close().await;
-                return Ok(());
-            }
-            if let JobName::RateLimits = job {
-                let started = std::time::Instant::now();
-                let removed = jobs::rate_limits::run(s).await?;
-                println!(
-                    "rate-limits: {removed} rows past their window removed in {:.2} s",
-                    started.elapsed().as_secs_f64()
-                );
+            // The jobs over the whole store: markets and dates do not apply.
+            let started = std::time::Instant::now();
+            let whole_store = match job {
+                JobName::TelemetryRetention => {
+                    let r = jobs::retention::run(s).await?;
+                    Some(format!(
+                        "telemetry-retention: {} events, {} devices, {} push tokens, {} locations, {} ratings, {} counters removed",
+                        r.events, r.devices, r.tokens, r.locations, r.ratings, r.limits
+                    ))
+                }
+                JobName::OrphanFiles => {
+                    let swept = jobs::orphan_files::sweep(s).await?;
+                    Some(format!(
+                        "orphan-files: {} files listed, {} younger than a day, {} recorded, {} orphans removed",
+                        swept.files, swept.young, swept.recorded, swept.removed
+                    ))
+                }
+                JobName::RateLimits => {
+                    let removed = jobs::rate_limits::run(s).await?;
+                    Some(format!(
+                        "rate-limits: {removed} rows past their window removed"
+                    ))
+                }
+                JobName::Overdue | JobName::RecordsRetention => None,
+            };
+            if let Some(summary) = whole_store {
+                println!("{summary} in {:.2} s", started.elapsed().as_secs_f64());
                 app.db().close().await;
                 return Ok(());
             }

@@ -67,16 +67,6 @@ fn pairs(ids: &[(&str, i64)]) -> Vec<(String, i64)> {
     ids.iter().map(|(id, p)| ((*id).to_owned(), *p)).collect()
 }
 
-async fn move_audits(app: &TestApp) -> Vec<(String, String, String, String)> {
-    sqlx::query_as(
-        "SELECT entity_id, actor_id, before_json, after_json FROM audit_log
-         WHERE action = 'faq.move' AND entity = 'faq' ORDER BY at, id",
-    )
-    .fetch_all(app.db.pool())
-    .await
-    .unwrap()
-}
-
 #[tokio::test]
 async fn an_entry_trades_places_with_its_neighbour_in_one_audited_move_and_nothing_else_changes() {
     let app = spawn_app().await;
@@ -154,7 +144,7 @@ async fn an_entry_trades_places_with_its_neighbour_in_one_audited_move_and_nothi
     );
 
     // One audit entry a move: who, which entry, the category's order before and after.
-    let audits = move_audits(&app).await;
+    let audits = app.audit_entries("faq.move", "faq").await;
     assert_eq!(audits.len(), 3, "{audits:?}");
     let (entity, actor, before_json, after_json) = &audits[0];
     assert_eq!(entity, "faq-en-repay-2");
@@ -253,7 +243,7 @@ async fn the_ends_an_unknown_entry_and_a_bad_direction_are_refused_and_change_no
     assert_eq!(form.status(), StatusCode::UNPROCESSABLE_ENTITY);
 
     assert_eq!(listed(&app, &admin).await, before);
-    assert!(move_audits(&app).await.is_empty());
+    assert!(app.audit_entries("faq.move", "faq").await.is_empty());
     app.stop().await;
 }
 
@@ -351,7 +341,7 @@ async fn only_admins_move_entries() {
         .await;
     assert_eq!(borrower.status(), StatusCode::UNAUTHORIZED);
     assert_eq!(listed(&app, &admin).await, before);
-    assert!(move_audits(&app).await.is_empty());
+    assert!(app.audit_entries("faq.move", "faq").await.is_empty());
     app.stop().await;
 }
 
@@ -430,7 +420,8 @@ async fn simultaneous_moves_in_one_category_leave_its_positions_a_permutation() 
     );
     // One audit entry for each move that was made, and they chain: each move began from the order the one before
     // it left, from the first order to the last (the moves were one after another, none from a stale read).
-    let steps: Vec<(Value, Value)> = move_audits(&app)
+    let steps: Vec<(Value, Value)> = app
+        .audit_entries("faq.move", "faq")
         .await
         .iter()
         .map(|(_, _, before, after)| {
@@ -475,4 +466,24 @@ fn chains(from: &Value, to: &Value, steps: &[(Value, Value)], used: &mut [bool])
         }
     }
     false
+}
+
+#[tokio::test]
+async fn the_seeded_entries_are_dated_the_day_their_copy_was_written() {
+    let app = spawn_app().await;
+    let dates: Vec<(String, i64, i64)> =
+        sqlx::query_as("SELECT id, created_at, updated_at FROM faq_entries ORDER BY id")
+            .fetch_all(app.db.pool())
+            .await
+            .unwrap();
+    assert!(!dates.is_empty());
+    // 2026-11-25 00:00 UTC (0026), not the 2026-11-30 that 0018 gave them, a day still to come when they were written.
+    for (id, created, updated) in dates {
+        assert_eq!(
+            (created, updated),
+            (1_795_564_800_000, 1_795_564_800_000),
+            "{id}"
+        );
+    }
+    app.stop().await;
 }

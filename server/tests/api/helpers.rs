@@ -341,6 +341,23 @@ impl TestApp {
     pub async fn execute(&self, sql: &str) {
         sqlx::query(sql).execute(self.db.pool()).await.unwrap();
     }
+
+    /// The audit entries of one action on one kind of entity, oldest first: (entity id, actor id, before, after).
+    pub async fn audit_entries(
+        &self,
+        action: &str,
+        entity: &str,
+    ) -> Vec<(String, String, String, String)> {
+        sqlx::query_as(
+            "SELECT entity_id, actor_id, before_json, after_json FROM audit_log
+             WHERE action = $1 AND entity = $2 ORDER BY at, id",
+        )
+        .bind(action)
+        .bind(entity)
+        .fetch_all(self.db.pool())
+        .await
+        .unwrap()
+    }
 }
 
 /// A valid body for each certification step, in order.

@@ -150,6 +150,19 @@ async fn the_s3_store_keeps_replaces_and_removes_objects_under_its_prefix() {
     peer.stop();
 }
 
+/// The keys a store lists under `complaints`, sorted.
+pub(crate) async fn complaint_keys(store: &dyn FileStore) -> Vec<String> {
+    use futures_util::TryStreamExt;
+    let mut keys: Vec<String> = store
+        .list("complaints")
+        .map_ok(|f| f.key)
+        .try_collect()
+        .await
+        .unwrap();
+    keys.sort();
+    keys
+}
+
 #[tokio::test]
 async fn the_s3_store_lists_a_folder_under_its_own_prefix_across_pages() {
     use futures_util::TryStreamExt;
@@ -158,17 +171,11 @@ async fn the_s3_store_lists_a_folder_under_its_own_prefix_across_pages() {
     let prod = S3Files::new(&peer.settings("kilat/prod")).unwrap();
     let prod2 = S3Files::new(&peer.settings("kilat/prod2")).unwrap();
     let bare = S3Files::new(&peer.settings("")).unwrap();
-    async fn keys(store: &S3Files) -> Vec<String> {
-        let mut keys: Vec<String> = store
-            .list("complaints")
-            .map_ok(|f| f.key)
-            .try_collect()
-            .await
-            .unwrap();
-        keys.sort();
-        keys
-    }
-    assert_eq!(keys(&prod).await, Vec::<String>::new(), "nothing yet");
+    assert_eq!(
+        complaint_keys(&prod).await,
+        Vec::<String>::new(),
+        "nothing yet"
+    );
     // More than one page of ListObjectsV2 (1,000 keys).
     let mut expected: Vec<String> = (0..1_010)
         .map(|i| format!("complaints/{i:04}.png"))
@@ -198,10 +205,14 @@ async fn the_s3_store_lists_a_folder_under_its_own_prefix_across_pages() {
         .unwrap()
         .as_millis() as i64;
     assert!(listed.iter().all(|f| (now - f.modified_ms).abs() < 120_000));
-    assert_eq!(keys(&prod).await, expected, "keys without the prefix");
-    assert_eq!(keys(&prod2).await, ["complaints/other.png"]);
     assert_eq!(
-        keys(&bare).await,
+        complaint_keys(&prod).await,
+        expected,
+        "keys without the prefix"
+    );
+    assert_eq!(complaint_keys(&prod2).await, ["complaints/other.png"]);
+    assert_eq!(
+        complaint_keys(&bare).await,
         Vec::<String>::new(),
         "the bucket's root has no complaints folder"
     );

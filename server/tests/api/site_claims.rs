@@ -11,7 +11,7 @@ use kilat_server::startup::Application;
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 
-use crate::helpers::{TestApp, data, error, spawn_app};
+use crate::helpers::{data, error, spawn_app};
 use crate::servicing::{op_call, operator};
 
 const CLAIMS: &str = "/api/v1/console/site/claims";
@@ -25,16 +25,6 @@ async fn site_settings(app_url: &str, client: &reqwest::Client, market: &str) ->
         .await
         .unwrap();
     data(response).await
-}
-
-async fn audits(app: &TestApp) -> Vec<(String, String, String, String)> {
-    sqlx::query_as(
-        "SELECT entity_id, actor_id, before_json, after_json FROM audit_log
-         WHERE action = 'site.claims.update' AND entity = 'site_claims' ORDER BY at, id",
-    )
-    .fetch_all(app.db.pool())
-    .await
-    .unwrap()
 }
 
 #[tokio::test]
@@ -115,7 +105,7 @@ async fn an_admins_edit_is_audited_and_the_site_and_its_page_show_it_on_the_next
     );
 
     // Audited: who, which market, before and after.
-    let rows = audits(&app).await;
+    let rows = app.audit_entries("site.claims.update", "site_claims").await;
     assert_eq!(rows.len(), 1);
     let (market, actor, before, after) = &rows[0];
     assert_eq!(market, "IN");
@@ -187,7 +177,11 @@ async fn a_claim_must_be_one_bounded_sentence_and_only_admins_may_edit() {
         site_settings(&app.url(""), &app.client, "IN").await["payoutClaim"],
         INDIA_PAYOUT
     );
-    assert!(audits(&app).await.is_empty());
+    assert!(
+        app.audit_entries("site.claims.update", "site_claims")
+            .await
+            .is_empty()
+    );
 
     for (name, role) in [
         ("rita", Role::Reviewer),
@@ -233,7 +227,7 @@ async fn concurrent_edits_are_each_audited_against_the_claims_they_replaced() {
         assert_eq!(response.status(), StatusCode::OK);
     }
     // The edits form one chain from the seed to the stored claims: none was lost or audited against a stale value.
-    let rows = audits(&app).await;
+    let rows = app.audit_entries("site.claims.update", "site_claims").await;
     assert_eq!(rows.len(), 10);
     let claim = |json: &str| {
         serde_json::from_str::<Value>(json).unwrap()["payoutClaim"]

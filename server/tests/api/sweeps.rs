@@ -12,7 +12,7 @@ use serde_json::json;
 
 use crate::complaints::upload_ok;
 use crate::helpers::{TestApp, spawn_app, spawn_app_with};
-use crate::s3_files::S3Peer;
+use crate::s3_files::{S3Peer, complaint_keys};
 
 const HOUR_MS: i64 = 60 * 60 * 1000;
 
@@ -33,20 +33,6 @@ async fn storage_key(app: &TestApp, image_id: &str) -> String {
         .fetch_one(app.db.pool())
         .await
         .unwrap()
-}
-
-/// The keys the store holds under `complaints`, sorted.
-async fn stored(app: &TestApp) -> Vec<String> {
-    let mut keys: Vec<String> = app
-        .services
-        .files
-        .list("complaints")
-        .map_ok(|f| f.key)
-        .try_collect()
-        .await
-        .unwrap();
-    keys.sort();
-    keys
 }
 
 async fn put(app: &TestApp, key: &str) {
@@ -136,7 +122,7 @@ async fn the_sweep_removes_old_orphans_and_keeps_the_rest(
         "complaints/orphan-young.png".to_owned(),
     ];
     kept.sort();
-    assert_eq!(stored(app).await, kept);
+    assert_eq!(complaint_keys(app.services.files.as_ref()).await, kept);
     assert!(
         app.services
             .files
@@ -161,7 +147,7 @@ async fn the_sweep_removes_old_orphans_and_keeps_the_rest(
     let by_hand = orphan_files::sweep(&app.services).await.unwrap();
     assert_eq!(by_hand.removed, 0);
     assert_eq!(by_hand.recorded, 2);
-    assert_eq!(stored(app).await, kept);
+    assert_eq!(complaint_keys(app.services.files.as_ref()).await, kept);
 }
 
 #[tokio::test]
@@ -212,7 +198,10 @@ async fn two_sweeps_at_once_both_finish(
     );
     let (one, two) = (one.unwrap(), two.unwrap());
     assert!(one.removed + two.removed >= n as u64, "{one:?} {two:?}");
-    assert_eq!(stored(app).await, std::slice::from_ref(&recorded));
+    assert_eq!(
+        complaint_keys(app.services.files.as_ref()).await,
+        std::slice::from_ref(&recorded)
+    );
 
     let (a, b) = tokio::join!(
         orphan_files::run(&app.services, "a"),
@@ -223,7 +212,10 @@ async fn two_sweeps_at_once_both_finish(
         1,
         "one of two runs at once runs"
     );
-    assert_eq!(stored(app).await, [recorded]);
+    assert_eq!(
+        complaint_keys(app.services.files.as_ref()).await,
+        [recorded]
+    );
 }
 
 #[tokio::test]
@@ -453,7 +445,10 @@ async fn kilat_jobs_run_orphan_files_and_rate_limits_by_hand_in_two_processes_at
     }
     assert!(removed_files >= 20, "{removed_files}");
     assert_eq!(removed_rows, 30);
-    assert_eq!(stored(&app).await, [recorded]);
+    assert_eq!(
+        complaint_keys(app.services.files.as_ref()).await,
+        [recorded]
+    );
     assert_eq!(limit_keys(&app).await, ["export:inside"]);
     app.stop().await;
 }
