@@ -114,6 +114,17 @@ pub enum Error {
         /// What is wrong with it.
         reason: String,
     },
+    /// A repayment choice the loan does not offer on that day.
+    #[error("choice not available: {0}")]
+    ChoiceUnavailable(String),
+    /// The payment cannot take this event in this state.
+    #[error("a payment that is {from:?} cannot take {event:?}")]
+    InvalidPaymentTransition {
+        /// Current state.
+        from: crate::payment::PaymentState,
+        /// Refused event.
+        event: crate::payment::PaymentEvent,
+    },
     /// The order cannot take this event in this state.
     #[error("an order that is {from:?} cannot be {event:?}")]
     InvalidTransition {

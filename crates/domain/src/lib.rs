@@ -13,12 +13,14 @@ pub mod kfs;
 pub mod loan;
 pub mod money;
 pub mod order;
+pub mod payment;
 pub mod phone;
 pub mod product;
 pub mod quote;
 pub mod rate;
 pub mod schedule;
 pub mod servicing;
+pub mod settle;
 
 pub use apr::apr;
 pub use caps::{CapTable, DailyCostCap, LateChargeCap};
@@ -32,6 +34,7 @@ pub use loan::{
 };
 pub use money::{Currency, Market, Money};
 pub use order::{OrderEvent, OrderState};
+pub use payment::{PaymentEvent, PaymentState};
 pub use phone::{Phone, PhoneError};
 pub use product::{
     AmountRange, ExtensionTerms, FeeRule, Interest, InterestMethod, LateCharge, Period, Product,
@@ -43,4 +46,8 @@ pub use schedule::Installment;
 pub use servicing::{
     Allocation, CoolingOffExit, ExtensionQuote, Outstanding, allocate, cooling_off_exit,
     price_extension,
+};
+pub use settle::{
+    Asked, Priced, RepaymentChoice, Settlement as PaymentSettlement, credit_received,
+    frozen_installments, settle,
 };

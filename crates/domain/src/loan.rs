@@ -981,8 +981,10 @@ pub fn late_charges_due(
             let limit = i128::from(base.minor()) * i128::from(rate.ppb()) / i128::from(RATE_SCALE);
             charge = charge.min(Money::try_from_i128(limit)?);
         }
+        // Only whole amounts of what the market asks (whole rupiah in Indonesia): the fraction is not charged.
+        charge = plan.quote.market.floor_to_asked(charge);
         if let Some(room) = headroom.as_mut() {
-            charge = charge.min(*room);
+            charge = plan.quote.market.floor_to_asked(charge.min(*room));
             *room = room.checked_sub(charge.max(Money::ZERO))?;
         }
         // A day the KFS itself charges nothing for while later days do cost something (the first day overdue of a
@@ -1060,7 +1062,11 @@ pub fn payoff(plan: &Plan, balances: &LoanBalances, on: Date) -> Result<Settleme
     let mut lines = Vec::new();
     let mut waived = Money::ZERO;
     for (inst, planned) in balances.installments.iter().zip(&plan.quote.installments) {
-        let earned = earned_interest(plan, planned, on)?;
+        // Interest earned is kept in whole amounts of what the market asks (whole rupiah in Indonesia), rounded down.
+        let earned = plan
+            .quote
+            .market
+            .floor_to_asked(earned_interest(plan, planned, on)?);
         let keep = earned.min(inst.due.interest);
         let waive = inst.due.interest.checked_sub(keep)?;
         let due = Buckets {
@@ -1210,7 +1216,7 @@ pub fn extend(
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::codes::Code;
     use crate::error::CapKind;
@@ -1229,7 +1235,7 @@ mod tests {
 
     /// ₹10,000 at 0.1% a day flat, three fortnightly installments, 2% fee (+GST) deducted, ₹300 then ₹20 a day
     /// for 30 days late, a 7-day extension for 3% (+GST), at most two.
-    fn indian(installments: u32) -> Product {
+    pub(crate) fn indian(installments: u32) -> Product {
         Product {
             code: "in-test".into(),
             name: "Test".into(),
@@ -1271,11 +1277,11 @@ mod tests {
         }
     }
 
-    fn plan_of(product: &Product, amount: Money, term: &str) -> Plan {
+    pub(crate) fn plan_of(product: &Product, amount: Money, term: &str) -> Plan {
         Plan::at_payout(&quote(product, amount, term, QUOTED).unwrap(), PAYOUT).unwrap()
     }
 
-    fn indian_plan() -> Plan {
+    pub(crate) fn indian_plan() -> Plan {
         plan_of(&indian(3), Money::from_major(10_000), "14d")
     }
 
@@ -1290,7 +1296,7 @@ mod tests {
         b
     }
 
-    fn assert_holds(b: &LoanBalances) {
+    pub(crate) fn assert_holds(b: &LoanBalances) {
         for i in &b.installments {
             assert_eq!(i.paid.plus(i.outstanding).unwrap(), i.due);
             assert!(!i.outstanding.has_negative() && !i.paid.has_negative());
@@ -1604,7 +1610,7 @@ mod tests {
         out
     }
 
-    fn one_installment_indian() -> Plan {
+    pub(crate) fn one_installment_indian() -> Plan {
         plan_of(&indian(1), Money::from_major(10_000), "14d")
     }
 
@@ -1719,7 +1725,7 @@ mod tests {
     }
 
     /// Rp1,000,000 for 30 days at 0.1% a day, 1% fee, Rp50,000 flat late charge.
-    fn indonesian_plan() -> Plan {
+    pub(crate) fn indonesian_plan() -> Plan {
         plan_of(
             &crate::quote::tests::indonesian(10, 100),
             Money::from_major(1_000_000),

@@ -26,6 +26,24 @@ impl Market {
         }
     }
 
+    /// The smallest amount, in minor units, that is ever asked of a borrower in this market: a paisa in India; a
+    /// whole rupiah in Indonesia, where virtual accounts and the providers' callbacks carry whole rupiah only. Amounts
+    /// computed finer (a day's late charge, interest for the days used) are rounded down to it: in the borrower's
+    /// favour (docs/MONEY.md).
+    pub fn asked_unit(self) -> i64 {
+        match self {
+            Market::India => 1,
+            Market::Indonesia => 100,
+        }
+    }
+
+    /// `amount` rounded down to [`Market::asked_unit`] (towards zero for a negative amount, which never happens for
+    /// an amount asked).
+    pub fn floor_to_asked(self, amount: Money) -> Money {
+        let unit = self.asked_unit();
+        Money::from_minor(amount.minor() - amount.minor() % unit)
+    }
+
     /// The market's calendar day at `now`: a loan paid out at 00:30 in Mumbai is dated that day, not the day
     /// before in UTC. India is UTC+05:30; Indonesia uses Jakarta's time (WIB, UTC+07:00), where its lender books.
     pub fn local_date(self, now: time::OffsetDateTime) -> time::Date {

@@ -46,7 +46,8 @@ pub fn cooling_off_exit(quote: &Quote, disbursed: Date, exit_on: Date) -> Result
         RateBasis::Day => div_round_half_up(p * rate * i128::from(days_used), scale),
         RateBasis::Year => div_round_half_up(p * rate * i128::from(days_used), scale * 365),
     };
-    let interest = Money::try_from_i128(interest)?;
+    // Whole amounts of what the market asks (whole rupiah in Indonesia), rounded down: in the borrower's favour.
+    let interest = quote.market.floor_to_asked(Money::try_from_i128(interest)?);
     let fees_refunded = if quote.fees_deducted_at_disbursal {
         quote.total_fees
     } else {

@@ -1,0 +1,686 @@
+//! From a repayment choice to money: what each choice costs today ([`price`]) and what the money received for it
+//! does to the loan ([`settle`], [`credit_received`]). The server stores and moves payments; the rules are here.
+//!
+//! - A payment made before a due date never costs more than paying the loan off that day: when the payoff is no
+//!   more than what is due next (a loan with one installment left, paid early), `due` is priced and settled as the
+//!   payoff, so unused interest is never charged.
+//! - Money for a loan that owes nothing is refunded whole; money beyond what the loan owes is credited up to the
+//!   payoff and the rest refunded. Nothing received is credited twice or lost (docs/MONEY.md, "Payments").
+
+use std::collections::BTreeSet;
+
+use crate::caps::CapTable;
+use crate::codes::Code;
+use crate::error::{Error, Result};
+use crate::loan::{
+    LedgerEntry, LoanBalances, Plan, allocate_repayment, cooling_off_settlement, extend, payoff,
+};
+use crate::money::Money;
+use crate::servicing::ExtensionQuote;
+use serde::{Deserialize, Serialize};
+use time::Date;
+
+/// What a payment pays for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum RepaymentChoice {
+    /// What is due now: every installment past its due date, or else the next one (never more than the payoff).
+    Due,
+    /// Everything, as a payoff quote for today (no prepayment charge).
+    Payoff,
+    /// The cooling-off exit: principal and the interest for the days used.
+    CoolingOff,
+    /// The extension fee of the installment due next, which moves its due date.
+    Extension,
+}
+
+impl Code for RepaymentChoice {
+    const ALL: &'static [Self] = &[
+        RepaymentChoice::Due,
+        RepaymentChoice::Payoff,
+        RepaymentChoice::CoolingOff,
+        RepaymentChoice::Extension,
+    ];
+
+    fn code(self) -> &'static str {
+        match self {
+            RepaymentChoice::Due => "due",
+            RepaymentChoice::Payoff => "payoff",
+            RepaymentChoice::CoolingOff => "cooling_off",
+            RepaymentChoice::Extension => "extension",
+        }
+    }
+}
+
+/// One repayment choice priced for a day.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Priced {
+    pub choice: RepaymentChoice,
+    /// Minor units: exactly what to pay.
+    pub amount: Money,
+    /// The installment it is for (`due`: the oldest paid; `extension`: the one that moves).
+    pub installment: Option<u32>,
+    /// `due`: the last installment it covers (all of `installment..=installment_to` are covered, and frozen while
+    /// the payment waits for finance).
+    pub installment_to: Option<u32>,
+    /// The due date it pays up to (`due`) or the new due date (`extension`).
+    pub due_date: Option<Date>,
+    /// For an extension: its price and revised schedule.
+    pub extension: Option<ExtensionQuote>,
+}
+
+/// Why a choice is not offered.
+fn unavailable(why: &str) -> Error {
+    Error::ChoiceUnavailable(why.to_owned())
+}
+
+/// The installments a `due` payment covers on `on`: every one past or at its due date with something outstanding,
+/// or else the next one: (amount, first, last, last's due date, whether any is reached).
+fn due_now(balances: &LoanBalances, on: Date) -> Option<(Money, u32, u32, Date, bool)> {
+    let open: Vec<_> = balances
+        .installments
+        .iter()
+        .filter(|i| i.scheduled && !i.outstanding.is_zero())
+        .collect();
+    let first = open.first()?;
+    let reached: Vec<_> = open.iter().filter(|i| i.due_date <= on).collect();
+    if reached.is_empty() {
+        return Some((
+            first.outstanding.total().ok()?,
+            first.number,
+            first.number,
+            first.due_date,
+            false,
+        ));
+    }
+    let mut sum = Money::ZERO;
+    for i in &reached {
+        sum = sum.checked_add(i.outstanding.total().ok()?).ok()?;
+    }
+    let last = reached.last()?;
+    Some((sum, first.number, last.number, last.due_date, true))
+}
+
+/// The payoff on `on` when it exists and asks something.
+fn payoff_amount(plan: &Plan, balances: &LoanBalances, on: Date) -> Option<Money> {
+    payoff(plan, balances, on)
+        .ok()
+        .map(|s| s.amount)
+        .filter(|a| a.minor() > 0)
+}
+
+/// Prices `choice` for the loan on `on`. `current` is true while the order is paid out and not closed (the server's
+/// order status); the cooling-off exit also needs the loan not overdue (`overdue` false).
+pub fn price(
+    plan: &Plan,
+    balances: &LoanBalances,
+    choice: RepaymentChoice,
+    on: Date,
+    caps: &CapTable,
+    overdue: bool,
+) -> Result<Priced> {
+    if balances.closed_by.is_some() || balances.settled {
+        return Err(unavailable("the loan is closed"));
+    }
+    let priced = match choice {
+        RepaymentChoice::Due => {
+            let (mut amount, first, last, date, reached) =
+                due_now(balances, on).ok_or_else(|| unavailable("nothing is due"))?;
+            // Before a due date, never more than paying the whole loan off today.
+            if !reached && let Some(p) = payoff_amount(plan, balances, on) {
+                amount = amount.min(p);
+            }
+            Priced {
+                choice,
+                amount,
+                installment: Some(first),
+                installment_to: Some(last),
+                due_date: Some(date),
+                extension: None,
+            }
+        }
+        RepaymentChoice::Payoff => Priced {
+            choice,
+            amount: payoff_amount(plan, balances, on)
+                .ok_or_else(|| unavailable("nothing to pay off"))?,
+            installment: None,
+            installment_to: None,
+            due_date: None,
+            extension: None,
+        },
+        RepaymentChoice::CoolingOff => {
+            let settlement = cooling_off_settlement(plan, balances, on)?;
+            if settlement.amount.minor() <= 0 || overdue {
+                return Err(unavailable("the cooling-off exit is not open"));
+            }
+            Priced {
+                choice,
+                amount: settlement.amount,
+                installment: None,
+                installment_to: None,
+                due_date: None,
+                extension: None,
+            }
+        }
+        RepaymentChoice::Extension => {
+            plan.quote
+                .extension
+                .ok_or_else(|| unavailable("the product offers no extension"))?;
+            let (_, number, _, _, _) =
+                due_now(balances, on).ok_or_else(|| unavailable("nothing is due"))?;
+            let (quote, _) = extend(plan, balances, number, on, caps)?;
+            let new_date = quote
+                .revised
+                .iter()
+                .find(|i| i.number == number)
+                .map(|i| i.due_date);
+            Priced {
+                choice,
+                amount: quote.fee.total,
+                installment: Some(number),
+                installment_to: Some(number),
+                due_date: new_date,
+                extension: Some(quote),
+            }
+        }
+    };
+    Ok(priced)
+}
+
+/// What money received for a payment does.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Settlement {
+    /// Post `entry`; `refund` (beyond what the loan owed) goes back to the borrower, zero when all is credited.
+    Credit { entry: LedgerEntry, refund: Money },
+    /// The amount cannot be credited as asked: finance decides (credit it, or refund it).
+    Hold,
+    /// The loan owes nothing: all of it goes back to the borrower.
+    RefundAll,
+}
+
+/// A payment as the server stored it: what for, priced when, for how much.
+#[derive(Debug, Clone, Copy)]
+pub struct Asked {
+    pub choice: RepaymentChoice,
+    /// The installment it was priced for (`due`, `extension`).
+    pub installment: Option<u32>,
+    pub priced_on: Date,
+    pub amount: Money,
+}
+
+/// True when nothing is owed on the loan any more.
+fn closed(balances: &LoanBalances) -> bool {
+    balances.closed_by.is_some() || balances.settled
+}
+
+/// What `received`, arriving on `today` for the payment `asked`, does to the loan, without anyone deciding: the
+/// amount asked is credited as the choice was priced (a payoff or cooling-off exit as quoted on its day, an
+/// installment by the allocation rule and never beyond the payoff of its day); money for a loan that owes nothing
+/// is refunded whole; any other amount, or one the loan no longer prices the same, is held for finance.
+pub fn settle(
+    plan: &Plan,
+    balances: &LoanBalances,
+    asked: &Asked,
+    received: Money,
+    today: Date,
+    caps: &CapTable,
+) -> Result<Settlement> {
+    if received.minor() <= 0 {
+        return Err(Error::NegativeAmount);
+    }
+    if closed(balances) {
+        return Ok(Settlement::RefundAll);
+    }
+    if received != asked.amount {
+        return Ok(Settlement::Hold);
+    }
+    let entry = match asked.choice {
+        RepaymentChoice::Due => {
+            return credit_due(plan, balances, received, asked.priced_on, today);
+        }
+        RepaymentChoice::Payoff => payoff(plan, balances, asked.priced_on).map(|s| s.entry),
+        RepaymentChoice::CoolingOff => {
+            cooling_off_settlement(plan, balances, asked.priced_on).map(|s| s.entry)
+        }
+        RepaymentChoice::Extension => match asked.installment {
+            Some(number) => {
+                extend(plan, balances, number, asked.priced_on, caps).map(|(_, entry)| entry)
+            }
+            None => return Ok(Settlement::Hold),
+        },
+    };
+    Ok(match entry {
+        Ok(entry) if entry.cash == received => Settlement::Credit {
+            entry,
+            refund: Money::ZERO,
+        },
+        _ => Settlement::Hold,
+    })
+}
+
+/// `received` as a repayment: the payoff of `priced_on` (or of `today`, whichever asks less) when it covers it, the
+/// rest refunded; else allocated oldest installment first (late charges, fees, interest, principal).
+fn credit_due(
+    plan: &Plan,
+    balances: &LoanBalances,
+    received: Money,
+    priced_on: Date,
+    today: Date,
+) -> Result<Settlement> {
+    let best = [priced_on.min(today), today]
+        .into_iter()
+        .filter_map(|on| payoff(plan, balances, on).ok())
+        .filter(|s| s.amount.minor() > 0)
+        .min_by_key(|s| s.amount);
+    if let Some(off) = best
+        && received >= off.amount
+    {
+        let refund = received.checked_sub(off.amount)?;
+        return Ok(Settlement::Credit {
+            entry: with_excess(off.entry, received, refund),
+            refund,
+        });
+    }
+    let (entry, excess) = allocate_repayment(balances, received, today)?;
+    Ok(Settlement::Credit {
+        entry,
+        refund: excess,
+    })
+}
+
+/// `entry` recording all of `received` as cash in, `excess` of it beyond what the loan owed (to refund).
+fn with_excess(entry: LedgerEntry, received: Money, excess: Money) -> LedgerEntry {
+    LedgerEntry {
+        cash: received,
+        excess,
+        ..entry
+    }
+}
+
+/// Finance's decision to credit `received` for a held payment: a cooling-off exit when it was one and the amount
+/// covers it, else as a repayment ([`settle`]'s rule for `due`), the part beyond the payoff refunded. Money for a
+/// loan that owes nothing is refunded whole.
+pub fn credit_received(
+    plan: &Plan,
+    balances: &LoanBalances,
+    asked: &Asked,
+    received: Money,
+    today: Date,
+) -> Result<Settlement> {
+    if received.minor() <= 0 {
+        return Err(Error::NegativeAmount);
+    }
+    if closed(balances) {
+        return Ok(Settlement::RefundAll);
+    }
+    if asked.choice == RepaymentChoice::CoolingOff
+        && let Ok(exit) = cooling_off_settlement(plan, balances, asked.priced_on)
+        && received >= exit.amount
+    {
+        let refund = received.checked_sub(exit.amount)?;
+        return Ok(Settlement::Credit {
+            entry: with_excess(exit.entry, received, refund),
+            refund,
+        });
+    }
+    credit_due(plan, balances, received, asked.priced_on, today)
+}
+
+/// The installments a payment waiting for finance covers, frozen against late charges: `first..=last` of a `due`
+/// payment, the one that moves for an extension, every installment for a payoff or a cooling-off exit.
+pub fn frozen_installments(
+    plan: &Plan,
+    choice: RepaymentChoice,
+    first: Option<u32>,
+    last: Option<u32>,
+) -> BTreeSet<u32> {
+    match (choice, first) {
+        (RepaymentChoice::Due | RepaymentChoice::Extension, Some(first)) => {
+            (first..=last.unwrap_or(first).max(first)).collect()
+        }
+        _ => plan.quote.installments.iter().map(|i| i.number).collect(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::calendar::add_days;
+    use crate::loan::tests::{
+        assert_holds, indian_plan, indonesian_plan, one_installment_indian, plan_of,
+    };
+    use crate::loan::{late_charges_due, replay};
+    use crate::payment::{PaymentEvent, PaymentState};
+    use proptest::prelude::*;
+
+    fn caps() -> CapTable {
+        CapTable::ojk_consumer()
+    }
+
+    fn balances(plan: &Plan, ledger: &[LedgerEntry]) -> LoanBalances {
+        let b = replay(plan, ledger).unwrap();
+        assert_holds(&b);
+        b
+    }
+
+    fn asked(p: &Priced, on: Date) -> Asked {
+        Asked {
+            choice: p.choice,
+            installment: p.installment,
+            priced_on: on,
+            amount: p.amount,
+        }
+    }
+
+    fn price_on(plan: &Plan, ledger: &[LedgerEntry], choice: RepaymentChoice, on: Date) -> Priced {
+        price(plan, &balances(plan, ledger), choice, on, &caps(), false).unwrap()
+    }
+
+    #[test]
+    fn paying_the_only_installment_early_costs_no_more_than_the_payoff_that_day() {
+        for plan in [one_installment_indian(), indonesian_plan()] {
+            let payout = plan.payout_date();
+            let due_date = plan.quote.installments[0].due_date;
+            for days in [0, 1, 10] {
+                let on = add_days(payout, days).unwrap();
+                assert!(on < due_date);
+                let ledger = plan.opening_entries();
+                let due = price_on(&plan, &ledger, RepaymentChoice::Due, on);
+                let payoff = price_on(&plan, &ledger, RepaymentChoice::Payoff, on);
+                assert_eq!(
+                    due.amount, payoff.amount,
+                    "{:?} day {days}",
+                    plan.quote.market
+                );
+                assert!(due.amount < plan.quote.installments[0].amount);
+                // Paying it closes the loan with the interest of the days used only.
+                let b = balances(&plan, &ledger);
+                let Settlement::Credit { entry, refund } =
+                    settle(&plan, &b, &asked(&due, on), due.amount, on, &caps()).unwrap()
+                else {
+                    panic!("not credited")
+                };
+                assert_eq!(refund, Money::ZERO);
+                let mut ledger = ledger.clone();
+                ledger.push(entry);
+                let after = balances(&plan, &ledger);
+                assert!(after.settled || after.closed_by.is_some());
+                assert!(after.paid.interest < plan.quote.installments[0].interest);
+            }
+        }
+    }
+
+    #[test]
+    fn an_installment_of_several_is_priced_as_scheduled_and_covers_every_reached_one() {
+        let plan = indian_plan();
+        let ledger = plan.opening_entries();
+        let first = &plan.quote.installments[0];
+        let due = price_on(&plan, &ledger, RepaymentChoice::Due, plan.payout_date());
+        assert_eq!(due.amount, first.amount);
+        assert_eq!((due.installment, due.installment_to), (Some(1), Some(1)));
+        // Two due dates passed: one payment covers both, and both are frozen while it waits.
+        let second = plan.quote.installments[1].due_date;
+        let due = price_on(&plan, &ledger, RepaymentChoice::Due, second);
+        assert_eq!((due.installment, due.installment_to), (Some(1), Some(2)));
+        let frozen = frozen_installments(&plan, due.choice, due.installment, due.installment_to);
+        assert_eq!(frozen.into_iter().collect::<Vec<_>>(), vec![1, 2]);
+        let b = balances(&plan, &ledger);
+        let next = add_days(second, 1).unwrap();
+        let frozen = frozen_installments(&plan, due.choice, due.installment, due.installment_to);
+        assert_eq!(
+            late_charges_due(&plan, &b, &frozen, next, &caps()).unwrap(),
+            vec![]
+        );
+    }
+
+    #[test]
+    fn money_for_a_loan_that_owes_nothing_is_refunded_whole() {
+        let plan = one_installment_indian();
+        let on = plan.payout_date();
+        let mut ledger = plan.opening_entries();
+        let due = price_on(&plan, &ledger, RepaymentChoice::Due, on);
+        let b = balances(&plan, &ledger);
+        // Two payments priced the same: the first closes the loan, the second is owed back.
+        let Settlement::Credit { entry, .. } =
+            settle(&plan, &b, &asked(&due, on), due.amount, on, &caps()).unwrap()
+        else {
+            panic!()
+        };
+        ledger.push(entry);
+        let b = balances(&plan, &ledger);
+        assert_eq!(
+            settle(&plan, &b, &asked(&due, on), due.amount, on, &caps()),
+            Ok(Settlement::RefundAll)
+        );
+        assert_eq!(
+            credit_received(&plan, &b, &asked(&due, on), Money::from_minor(5), on),
+            Ok(Settlement::RefundAll)
+        );
+    }
+
+    #[test]
+    fn another_amount_is_held_and_finance_credits_it_by_the_allocation_rule_or_up_to_the_payoff() {
+        let plan = indian_plan();
+        let on = plan.payout_date();
+        let ledger = plan.opening_entries();
+        let b = balances(&plan, &ledger);
+        let due = price_on(&plan, &ledger, RepaymentChoice::Due, on);
+        let less = due.amount.checked_sub(Money::from_major(100)).unwrap();
+        assert_eq!(
+            settle(&plan, &b, &asked(&due, on), less, on, &caps()),
+            Ok(Settlement::Hold)
+        );
+        let Settlement::Credit { entry, refund } =
+            credit_received(&plan, &b, &asked(&due, on), less, on).unwrap()
+        else {
+            panic!()
+        };
+        assert_eq!((entry.cash, refund), (less, Money::ZERO));
+        // Far more than everything: the payoff of the day is credited (no interest for days not used), the rest
+        // refunded.
+        let payoff = price_on(&plan, &ledger, RepaymentChoice::Payoff, on);
+        let lots = Money::from_major(50_000);
+        let Settlement::Credit { entry, refund } =
+            credit_received(&plan, &b, &asked(&due, on), lots, on).unwrap()
+        else {
+            panic!()
+        };
+        assert_eq!((entry.cash, entry.excess), (lots, refund));
+        assert_eq!(refund, lots.checked_sub(payoff.amount).unwrap());
+        let mut ledger = ledger.clone();
+        ledger.push(entry);
+        let after = balances(&plan, &ledger);
+        assert!(after.settled || after.closed_by.is_some());
+        assert_eq!(after.paid.interest, Money::ZERO);
+    }
+
+    #[test]
+    fn indonesian_amounts_asked_stay_whole_rupiah_however_late() {
+        // Rp 1,300,000 + Rp 27,300 interest overdue: its 0.1 % a day (Rp 1,327.30) is not whole rupiah.
+        let plan = plan_of(
+            &crate::quote::tests::indonesian(7, 100),
+            Money::from_major(1_300_000),
+            "30d",
+        );
+        let mut ledger = plan.opening_entries();
+        let due_date = plan.quote.installments[0].due_date;
+        for d in 0..400 {
+            let on = add_days(due_date, d).unwrap();
+            let b = balances(&plan, &ledger);
+            ledger.extend(late_charges_due(&plan, &b, &BTreeSet::new(), on, &caps()).unwrap());
+            let b = balances(&plan, &ledger);
+            for choice in [RepaymentChoice::Due, RepaymentChoice::Payoff] {
+                let p = price(&plan, &b, choice, on, &caps(), true).unwrap();
+                assert_eq!(
+                    p.amount.minor() % 100,
+                    0,
+                    "{choice:?} on day {d}: {}",
+                    p.amount.minor()
+                );
+            }
+        }
+        // Before the due date too: the payoff's interest for the days used.
+        let ledger = plan.opening_entries();
+        for d in 0..30 {
+            let on = add_days(plan.payout_date(), d).unwrap();
+            let p = price_on(&plan, &ledger, RepaymentChoice::Payoff, on);
+            assert_eq!(p.amount.minor() % 100, 0, "payoff on day {d}");
+            let b = balances(&plan, &ledger);
+            if let Ok(exit) = cooling_off_settlement(&plan, &b, on) {
+                assert_eq!(exit.amount.minor() % 100, 0, "cooling-off on day {d}");
+            }
+        }
+    }
+
+    /// One step of the money's life in the property test below.
+    #[derive(Debug, Clone)]
+    enum Step {
+        /// The borrower starts a payment of this choice, priced that day.
+        Create(u8),
+        /// Money arrives for payment `n % len`: the amount asked, or that amount plus `delta` (a wrong amount).
+        Receive(usize, i64),
+        /// Finance credits held payment `n % len`, or refunds it.
+        Decide(usize, bool),
+        /// Finance records the refund of payment `n % len`.
+        Refund(usize),
+        /// A day passes and the overdue job runs.
+        Day,
+    }
+
+    fn step() -> impl Strategy<Value = Step> {
+        prop_oneof![
+            (0u8..4).prop_map(Step::Create),
+            (0usize..8, prop_oneof![Just(0i64), -50_000i64..50_000])
+                .prop_map(|(n, d)| Step::Receive(n, d)),
+            (0usize..8, any::<bool>()).prop_map(|(n, c)| Step::Decide(n, c)),
+            (0usize..8).prop_map(Step::Refund),
+            Just(Step::Day),
+        ]
+    }
+
+    struct Payment {
+        asked: Asked,
+        state: PaymentState,
+        received: Money,
+        credited: Money,
+        refund: Money,
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(200))]
+        /// Any sequence of payment events keeps the replayed ledger whole, credits each payment at most once, and
+        /// accounts for every amount received: credited, held for finance, or owed back.
+        #[test]
+        fn no_sequence_of_payment_events_credits_twice_or_loses_money(
+            steps in prop::collection::vec(step(), 1..40),
+            indonesia in any::<bool>(),
+        ) {
+            let plan = if indonesia { indonesian_plan() } else { indian_plan() };
+            let mut ledger = plan.opening_entries();
+            let mut today = plan.payout_date();
+            let mut payments: Vec<Payment> = Vec::new();
+            for step in steps {
+                let b = replay(&plan, &ledger).unwrap();
+                match step {
+                    Step::Create(c) => {
+                        let choice = RepaymentChoice::ALL[usize::from(c) % 4];
+                        if let Ok(p) = price(&plan, &b, choice, today, &caps(), b.is_overdue(today)) {
+                            prop_assert!(p.amount.minor() > 0);
+                            prop_assert_eq!(p.amount.minor() % plan.quote.market.asked_unit(), 0);
+                            payments.push(Payment {
+                                asked: asked(&p, today),
+                                state: PaymentState::Pending,
+                                received: Money::ZERO,
+                                credited: Money::ZERO,
+                                refund: Money::ZERO,
+                            });
+                        }
+                    }
+                    Step::Receive(n, delta) if !payments.is_empty() => {
+                        let k = n % payments.len();
+                        let p = &mut payments[k];
+                        let amount = Money::from_minor((p.asked.amount.minor() + delta * plan.quote.market.asked_unit()).max(100));
+                        if !p.state.awaits_money() {
+                            continue;
+                        }
+                        let outcome = settle(&plan, &b, &p.asked, amount, today, &caps()).unwrap();
+                        p.received = amount;
+                        match outcome {
+                            Settlement::Credit { entry, refund } => {
+                                let event = if refund.minor() == 0 { PaymentEvent::Credit } else { PaymentEvent::CreditWithExcess };
+                                p.state = p.state.apply(event).unwrap();
+                                p.credited = entry.cash.checked_sub(entry.excess).unwrap();
+                                p.refund = refund;
+                                prop_assert_eq!(entry.cash, amount);
+                                ledger.push(entry);
+                            }
+                            Settlement::Hold => p.state = p.state.apply(PaymentEvent::Hold).unwrap(),
+                            Settlement::RefundAll => {
+                                p.state = p.state.apply(PaymentEvent::RefundAll).unwrap();
+                                p.refund = amount;
+                            }
+                        }
+                    }
+                    Step::Decide(n, credit) if !payments.is_empty() => {
+                        let k = n % payments.len();
+                        let p = &mut payments[k];
+                        if p.state != PaymentState::Held {
+                            continue;
+                        }
+                        let outcome = if credit {
+                            credit_received(&plan, &b, &p.asked, p.received, today).unwrap()
+                        } else {
+                            Settlement::RefundAll
+                        };
+                        match outcome {
+                            Settlement::Credit { entry, refund } => {
+                                let event = if refund.minor() == 0 { PaymentEvent::Credit } else { PaymentEvent::CreditWithExcess };
+                                p.state = p.state.apply(event).unwrap();
+                                p.credited = entry.cash.checked_sub(entry.excess).unwrap();
+                                p.refund = refund;
+                                ledger.push(entry);
+                            }
+                            Settlement::Hold => prop_assert!(false, "finance's credit never holds"),
+                            Settlement::RefundAll => {
+                                p.state = p.state.apply(PaymentEvent::RefundAll).unwrap();
+                                p.refund = p.received;
+                            }
+                        }
+                    }
+                    Step::Refund(n) if !payments.is_empty() => {
+                        let k = n % payments.len();
+                        let p = &mut payments[k];
+                        if let Ok(next) = p.state.apply(PaymentEvent::RecordRefund) {
+                            p.state = next;
+                        }
+                    }
+                    Step::Day => {
+                        today = add_days(today, 1).unwrap();
+                        let frozen: BTreeSet<u32> = payments
+                            .iter()
+                            .filter(|p| p.state.waits_for_finance() && p.state != PaymentState::RefundDue)
+                            .flat_map(|p| frozen_installments(&plan, p.asked.choice, p.asked.installment, p.asked.installment))
+                            .collect();
+                        ledger.extend(late_charges_due(&plan, &b, &frozen, today, &caps()).unwrap());
+                    }
+                    _ => {}
+                }
+                let b = replay(&plan, &ledger).unwrap();
+                assert_holds(&b);
+                // Every amount received is credited, held, or owed back, exactly once.
+                let received: i64 = payments.iter().map(|p| p.received.minor()).sum();
+                let accounted: i64 = payments
+                    .iter()
+                    .map(|p| match p.state {
+                        PaymentState::Held => p.received.minor(),
+                        _ => p.credited.minor() + p.refund.minor(),
+                    })
+                    .sum();
+                prop_assert_eq!(received, accounted);
+                let credited: i64 = payments.iter().map(|p| p.credited.minor()).sum();
+                prop_assert_eq!(b.cash_in.checked_sub(b.excess).unwrap().minor(), credited);
+            }
+        }
+    }
+}
