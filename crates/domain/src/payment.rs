@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 
 /// Where a payment stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = PaymentStatus))]
 #[serde(rename_all = "snake_case")]
 pub enum PaymentState {
     /// Created; waiting for the borrower's transfer (and UTR).

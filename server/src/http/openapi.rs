@@ -93,6 +93,8 @@ use crate::settings::{GrievanceOfficer, PublicSiteSettings};
         payments::queue,
         payments::confirm,
         payments::reject,
+        payments::resolve,
+        payments::record_refund,
         payments::payouts,
         products::list,
         products::create,

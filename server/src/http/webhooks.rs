@@ -42,9 +42,11 @@ impl From<CallbackError> for ApiError {
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct CallbackView {
-    /// `confirmed` (credited), `held` (the amount or currency differs: for finance, nothing credited), `ignored` (an
-    /// event or status that credits nothing), `not_open` (the payment was settled before) or `replayed` (this event
-    /// was taken before; nothing posted).
+    /// `confirmed` (credited), `held` (the amount or currency differs, or finance had rejected the payment: for
+    /// finance, nothing credited), `refund_due` (the loan owed nothing, or less: what it owed is credited, the rest
+    /// owed back), `ignored` (an event or status that credits nothing), `not_open` (the payment was settled before),
+    /// `wrong_provider` (the payment was not made with this provider: recorded, nothing credited) or `replayed` (this
+    /// event was taken before; nothing posted).
     #[schema(example = "confirmed")]
     pub outcome: String,
 }

@@ -12,7 +12,8 @@ use std::collections::{BTreeSet, HashMap};
 
 use anyhow::Context;
 use kilat_domain::{
-    Code, LedgerEntry, LoanBalances, Market, OrderEvent, OrderState, Plan, late_charges_due, replay,
+    Code, LedgerEntry, LoanBalances, Market, OrderEvent, OrderState, Plan, RepaymentChoice,
+    frozen_installments, late_charges_due, replay,
 };
 use time::Date;
 
@@ -120,25 +121,28 @@ struct Planned {
     event: Option<OrderEvent>,
 }
 
-/// The installments of each order that a payment waiting for finance covers (all of them for a payment of the whole
-/// loan).
+/// The installments of each order that a payment waiting for finance covers, frozen against late charges: every one
+/// from the first to the last a `due` payment pays, all of them for a payment of the whole loan
+/// ([`kilat_domain::frozen_installments`]).
 fn verifying_sets(
     rows: Vec<crate::store::jobs::VerifyingRow>,
     plans: &HashMap<&str, Plan>,
 ) -> HashMap<String, BTreeSet<u32>> {
     let mut out: HashMap<String, BTreeSet<u32>> = HashMap::new();
     for row in rows {
-        let set = out.entry(row.order_id.clone()).or_default();
-        match row.installment.and_then(|n| u32::try_from(n).ok()) {
-            Some(n) => {
-                set.insert(n);
-            }
-            None => {
-                if let Some(plan) = plans.get(row.order_id.as_str()) {
-                    set.extend(plan.quote.installments.iter().map(|i| i.number));
-                }
-            }
-        }
+        let Some(plan) = plans.get(row.order_id.as_str()) else {
+            continue;
+        };
+        let number = |n: Option<i64>| n.and_then(|n| u32::try_from(n).ok());
+        // An unknown choice freezes the whole loan: never charge for a payment the job cannot read.
+        let choice = RepaymentChoice::from_code(&row.choice).unwrap_or(RepaymentChoice::Payoff);
+        let frozen = frozen_installments(
+            plan,
+            choice,
+            number(row.installment),
+            number(row.installment_to),
+        );
+        out.entry(row.order_id.clone()).or_default().extend(frozen);
     }
     out
 }

@@ -43,6 +43,11 @@ impl Actor {
             Actor::System(name) => Some(name),
         }
     }
+
+    /// The actor's kind and id as an audit entry records them.
+    pub(crate) fn audit_parts(&self) -> (&'static str, Option<&str>) {
+        (self.kind(), self.id())
+    }
 }
 
 /// The state of an order as the audit trail records it before and after a change.

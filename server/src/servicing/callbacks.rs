@@ -6,14 +6,14 @@
 //! for finance, not credited.
 
 use hmac::{Hmac, Mac};
-use kilat_domain::Code;
+use kilat_domain::{Code, Currency};
 use secrecy::{ExposeSecret, SecretString};
 use serde::Deserialize;
 use sha2::Sha256;
 use subtle::ConstantTimeEq;
 
 use super::load_in;
-use super::payments::{PaymentStatus, payment_of, settle_in};
+use super::payments::{Decision, PaymentMethod, PaymentStatus, payment_of, settle_in};
 use crate::error::{Error, FieldProblem};
 use crate::orders::Actor;
 use crate::services::Services;
@@ -77,6 +77,12 @@ pub enum Outcome {
     NotOpen,
     /// This event was taken before: nothing posted.
     Replayed,
+    /// Money for a loan that owes nothing, or beyond what it owed: credited up to what was owed, the rest owed back
+    /// to the borrower (finance's refunds).
+    RefundDue,
+    /// The payment was not made with this provider (another method, market or issuer): recorded and audited, nothing
+    /// credited.
+    WrongProvider,
 }
 
 impl Outcome {
@@ -87,6 +93,8 @@ impl Outcome {
             Outcome::Ignored => "ignored",
             Outcome::NotOpen => "not_open",
             Outcome::Replayed => "replayed",
+            Outcome::RefundDue => "refund_due",
+            Outcome::WrongProvider => "wrong_provider",
         }
     }
 }
@@ -355,9 +363,33 @@ fn decimal_minor(text: &str) -> Option<i64> {
     whole.checked_mul(100)?.checked_add(frac)
 }
 
-/// Takes a verified callback: in one transaction, records the event under its unique key (a replay stops here and
-/// posts nothing), then, with the order locked, settles the payment (`pending` or `verifying`) with the amount
-/// received: credited when it is the payment's, else held. A payment not found is `not_found`.
+/// True when `provider` may settle a payment made by `method` in `currency`, issued by `issuer`: Razorpay India's UPI
+/// and bank transfers only, Xendit the virtual accounts it issued (or development's simulated ones), Dragonpay only
+/// the payments it issued.
+fn belongs(
+    provider: Provider,
+    method: PaymentMethod,
+    currency: Currency,
+    issuer: Option<&str>,
+) -> bool {
+    match provider {
+        Provider::Razorpay => method.takes_utr() && currency == Currency::Inr,
+        Provider::Xendit => {
+            method == PaymentMethod::VirtualAccount
+                && currency == Currency::Idr
+                && matches!(issuer, Some("xendit" | "simulated"))
+        }
+        Provider::Dragonpay => method == PaymentMethod::Dragonpay && issuer == Some("dragonpay"),
+    }
+}
+
+/// Takes a verified callback. In one transaction: the order is locked first (every writer of a payment locks its
+/// order first, so two callbacks and finance queue instead of deadlocking), then the event is recorded under its
+/// unique key (a replay stops here and posts nothing). A provider that the payment does not belong to credits
+/// nothing (recorded and audited, `wrong_provider`). Otherwise the money settles the payment as finance's confirm
+/// does: the amount asked is credited, another amount held for finance, money the loan does not owe becomes a
+/// refund due; money for a payment finance had rejected comes back to finance's queue, held. A payment not found is
+/// `not_found`.
 pub async fn receive(s: &Services, cb: &Callback) -> Result<Outcome, CallbackError> {
     let row =
         s.db.payment_by_reference(&cb.reference)
@@ -366,6 +398,7 @@ pub async fn receive(s: &Services, cb: &Callback) -> Result<Outcome, CallbackErr
     let now = s.clock.now_ms();
     let provider = cb.provider.code();
     let mut tx = s.db.begin().await?;
+    let mut loan = load_in(&mut tx, &row.order_id).await?;
     if !tx
         .insert_callback(provider, &cb.event_id, &row.id, cb.amount, "received", now)
         .await?
@@ -373,59 +406,9 @@ pub async fn receive(s: &Services, cb: &Callback) -> Result<Outcome, CallbackErr
         tx.rollback().await?;
         return Ok(Outcome::Replayed);
     }
-    if !cb.credits {
-        tx.set_callback_outcome(provider, &cb.event_id, Outcome::Ignored.code())
-            .await?;
-        tx.commit().await?;
-        return Ok(Outcome::Ignored);
-    }
-    let mut loan = load_in(&mut tx, &row.order_id).await?;
     let row = tx.payment_in_tx(&row.id).await?.ok_or(Error::NotFound)?;
     let payment = payment_of(s, row)?;
-    let open = [
-        PaymentStatus::Pending.code(),
-        PaymentStatus::Verifying.code(),
-    ];
-    if !open.contains(&payment.status.code()) {
-        tx.set_callback_outcome(provider, &cb.event_id, Outcome::NotOpen.code())
-            .await?;
-        tx.commit().await?;
-        return Ok(Outcome::NotOpen);
-    }
-    if let Some(id) = &cb.provider_payment_id {
-        tx.set_payment_provider_id(&payment.row.id, id).await?;
-    }
-    let same_currency = cb
-        .currency
-        .as_deref()
-        .is_none_or(|c| c.eq_ignore_ascii_case(payment.row.currency.code()));
     let received = cb.amount.unwrap_or(payment.row.amount);
-    // A currency other than the payment's is never the payment's amount: held.
-    let received_as = if same_currency {
-        received
-    } else {
-        received.saturating_add(1).max(1)
-    };
-    let actor = cb.provider.actor();
-    let settled = settle_in(
-        s,
-        &mut tx,
-        &mut loan,
-        &payment,
-        received_as,
-        &open,
-        None,
-        &actor,
-        now,
-    )
-    .await?;
-    let outcome = if settled.status == PaymentStatus::Confirmed {
-        Outcome::Confirmed
-    } else {
-        Outcome::Held
-    };
-    tx.set_callback_outcome(provider, &cb.event_id, outcome.code())
-        .await?;
     let audit = |status: &str| {
         serde_json::json!({
             "paymentId": payment.row.id,
@@ -439,13 +422,79 @@ pub async fn receive(s: &Services, cb: &Callback) -> Result<Outcome, CallbackErr
         })
         .to_string()
     };
+    if !belongs(
+        cb.provider,
+        payment.method,
+        payment.row.currency,
+        payment.row.provider.as_deref(),
+    ) {
+        tx.set_callback_outcome(provider, &cb.event_id, Outcome::WrongProvider.code())
+            .await?;
+        tx.insert_audit(&NewAuditEntry {
+            actor_kind: "system",
+            actor_id: None,
+            action: "payment.callback_wrong_provider",
+            entity: "order",
+            entity_id: &loan.order.id,
+            before_json: Some(&audit(payment.status.code())),
+            after_json: Some(&audit(payment.status.code())),
+            at: now,
+        })
+        .await?;
+        tx.commit().await?;
+        tracing::warn!(provider, payment = %payment.row.id, method = payment.method.code(),
+            "a callback from a provider this payment was not made with: nothing credited");
+        return Ok(Outcome::WrongProvider);
+    }
+    if !cb.credits {
+        tx.set_callback_outcome(provider, &cb.event_id, Outcome::Ignored.code())
+            .await?;
+        tx.commit().await?;
+        return Ok(Outcome::Ignored);
+    }
+    let decision = match payment.status {
+        PaymentStatus::Pending | PaymentStatus::Verifying => Decision::AsAsked,
+        // Finance found no transfer, but the provider says the money arrived: it goes back to finance, held.
+        PaymentStatus::Rejected => Decision::Hold,
+        _ => {
+            tx.set_callback_outcome(provider, &cb.event_id, Outcome::NotOpen.code())
+                .await?;
+            tx.commit().await?;
+            return Ok(Outcome::NotOpen);
+        }
+    };
+    if let Some(id) = &cb.provider_payment_id {
+        tx.set_payment_provider_id(&payment.row.id, id).await?;
+    }
+    let same_currency = cb
+        .currency
+        .as_deref()
+        .is_none_or(|c| c.eq_ignore_ascii_case(payment.row.currency.code()));
+    // A currency other than the payment's is never the payment's amount: held.
+    let decision = if same_currency {
+        decision
+    } else {
+        Decision::Hold
+    };
+    let actor = cb.provider.actor();
+    let settled = settle_in(
+        s, &mut tx, &mut loan, &payment, received, decision, None, &actor, now,
+    )
+    .await?;
+    let outcome = match settled.status {
+        PaymentStatus::Confirmed => Outcome::Confirmed,
+        PaymentStatus::RefundDue => Outcome::RefundDue,
+        _ => Outcome::Held,
+    };
+    tx.set_callback_outcome(provider, &cb.event_id, outcome.code())
+        .await?;
     tx.insert_audit(&NewAuditEntry {
         actor_kind: "system",
         actor_id: None,
-        action: if outcome == Outcome::Held {
-            "payment.callback_hold"
-        } else {
-            "payment.callback_confirm"
+        action: match outcome {
+            Outcome::Held => "payment.callback_hold",
+            Outcome::RefundDue => "payment.callback_refund_due",
+            _ => "payment.callback_confirm",
         },
         entity: "order",
         entity_id: &loan.order.id,

@@ -10,10 +10,7 @@ use std::pin::Pin;
 use std::sync::Arc;
 use std::time::Duration;
 
-use kilat_domain::{
-    Code, EntryKind, ExtensionQuote, LedgerEntry, Market, Money, OrderEvent, OrderState,
-    allocate_repayment, cooling_off_settlement, extend, payoff,
-};
+use kilat_domain::{Code, EntryKind, Market, Money, OrderEvent, OrderState};
 use serde::{Deserialize, Serialize};
 use time::Date;
 use utoipa::ToSchema;
@@ -38,37 +35,7 @@ pub const FINANCE_ROLES: &[Role] = &[Role::Finance];
 pub const MAX_REASON_CHARS: usize = 500;
 const QUEUE_LIMIT: i64 = 200;
 
-/// What a payment pays for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum RepaymentChoice {
-    /// What is due now: every installment past its due date, or else the next one.
-    Due,
-    /// Everything, as a payoff quote for today (no prepayment charge).
-    Payoff,
-    /// The cooling-off exit: principal and the interest for the days used.
-    CoolingOff,
-    /// The extension fee of the installment due next, which moves its due date.
-    Extension,
-}
-
-impl Code for RepaymentChoice {
-    const ALL: &'static [Self] = &[
-        RepaymentChoice::Due,
-        RepaymentChoice::Payoff,
-        RepaymentChoice::CoolingOff,
-        RepaymentChoice::Extension,
-    ];
-
-    fn code(self) -> &'static str {
-        match self {
-            RepaymentChoice::Due => "due",
-            RepaymentChoice::Payoff => "payoff",
-            RepaymentChoice::CoolingOff => "cooling_off",
-            RepaymentChoice::Extension => "extension",
-        }
-    }
-}
+pub use kilat_domain::{PaymentEvent, PaymentState as PaymentStatus, Priced, RepaymentChoice};
 
 /// How the borrower pays.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
@@ -127,42 +94,6 @@ impl PaymentMethod {
     /// True when the borrower submits a UTR for it (India's transfers).
     pub fn takes_utr(self) -> bool {
         matches!(self, PaymentMethod::Upi | PaymentMethod::BankTransfer)
-    }
-}
-
-/// Where a payment stands.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum PaymentStatus {
-    /// Created; waiting for the borrower's transfer (and UTR).
-    Pending,
-    /// The borrower submitted a UTR; finance verifies it ("payment received, verifying").
-    Verifying,
-    /// Finance confirmed it; the ledger records it.
-    Confirmed,
-    /// Finance rejected it, with a reason.
-    Rejected,
-    /// The amount received differs from the payment's: held for finance, not credited.
-    Held,
-}
-
-impl Code for PaymentStatus {
-    const ALL: &'static [Self] = &[
-        PaymentStatus::Pending,
-        PaymentStatus::Verifying,
-        PaymentStatus::Confirmed,
-        PaymentStatus::Rejected,
-        PaymentStatus::Held,
-    ];
-
-    fn code(self) -> &'static str {
-        match self {
-            PaymentStatus::Pending => "pending",
-            PaymentStatus::Verifying => "verifying",
-            PaymentStatus::Confirmed => "confirmed",
-            PaymentStatus::Rejected => "rejected",
-            PaymentStatus::Held => "held",
-        }
     }
 }
 
@@ -287,115 +218,31 @@ impl PaymentServices {
     }
 }
 
-/// One repayment choice priced for today.
-#[derive(Debug, Clone)]
-pub struct Priced {
-    pub choice: RepaymentChoice,
-    /// Minor units: exactly what to pay.
-    pub amount: Money,
-    /// The installment it is for (`due`: the oldest paid; `extension`: the one that moves).
-    pub installment: Option<u32>,
-    /// The due date it pays up to (`due`) or the new due date (`extension`).
-    pub due_date: Option<Date>,
-    /// For an extension: its price and revised schedule.
-    pub extension: Option<ExtensionQuote>,
-}
-
-/// The installments a `due` payment covers: every one past or at its due date with something outstanding, or else
-/// the next one.
-fn due_now(loan: &Loan, today: Date) -> Option<(Money, u32, Date)> {
-    let open: Vec<_> = loan
-        .balances
-        .installments
-        .iter()
-        .filter(|i| i.scheduled && !i.outstanding.is_zero())
-        .collect();
-    let first = open.first()?;
-    let reached: Vec<_> = open.iter().filter(|i| i.due_date <= today).collect();
-    let (amount, last_date) = if reached.is_empty() {
-        (first.outstanding.total().ok()?, first.due_date)
-    } else {
-        let mut sum = Money::ZERO;
-        for i in &reached {
-            sum = sum.checked_add(i.outstanding.total().ok()?).ok()?;
-        }
-        (sum, reached.last()?.due_date)
-    };
-    Some((amount, first.number, last_date))
-}
-
 fn unavailable() -> Error {
     Refusal::ChoiceUnavailable.into()
 }
 
-/// Prices `choice` for the loan on `on`; a choice the loan does not offer today is `choice_unavailable`.
+/// Prices `choice` for the loan on `on` by the money engine's rules ([`kilat_domain::settle::price`]); a choice the
+/// loan does not offer today (a closed loan, the cooling-off exit once overdue) is `choice_unavailable`.
 pub fn price(
     s: &Services,
     loan: &Loan,
     choice: RepaymentChoice,
     on: Date,
 ) -> Result<Priced, Error> {
-    if !loan.order.status.is_active_loan() || loan.balances.closed_by.is_some() {
+    let status = loan.order.status;
+    if !status.is_active_loan() {
         return Err(unavailable());
     }
-    let priced = match choice {
-        RepaymentChoice::Due => {
-            let (amount, number, date) = due_now(loan, on).ok_or_else(unavailable)?;
-            Priced {
-                choice,
-                amount,
-                installment: Some(number),
-                due_date: Some(date),
-                extension: None,
-            }
-        }
-        RepaymentChoice::Payoff => {
-            let settlement = payoff(&loan.plan, &loan.balances, on).map_err(|_| unavailable())?;
-            if settlement.amount.minor() <= 0 {
-                return Err(unavailable());
-            }
-            Priced {
-                choice,
-                amount: settlement.amount,
-                installment: None,
-                due_date: None,
-                extension: None,
-            }
-        }
-        RepaymentChoice::CoolingOff => {
-            let settlement = cooling_off_settlement(&loan.plan, &loan.balances, on)
-                .map_err(|_| unavailable())?;
-            if settlement.amount.minor() <= 0 || loan.order.status != OrderState::Disbursed {
-                return Err(unavailable());
-            }
-            Priced {
-                choice,
-                amount: settlement.amount,
-                installment: None,
-                due_date: None,
-                extension: None,
-            }
-        }
-        RepaymentChoice::Extension => {
-            loan.plan.quote.extension.ok_or_else(unavailable)?;
-            let (_, number, _) = due_now(loan, on).ok_or_else(unavailable)?;
-            let (quote, _) = extend(&loan.plan, &loan.balances, number, on, s.catalog.caps())
-                .map_err(|_| unavailable())?;
-            let new_date = quote
-                .revised
-                .iter()
-                .find(|i| i.number == number)
-                .map(|i| i.due_date);
-            Priced {
-                choice,
-                amount: quote.fee.total,
-                installment: Some(number),
-                due_date: new_date,
-                extension: Some(quote),
-            }
-        }
-    };
-    Ok(priced)
+    kilat_domain::settle::price(
+        &loan.plan,
+        &loan.balances,
+        choice,
+        on,
+        s.catalog.caps(),
+        status != OrderState::Disbursed,
+    )
+    .map_err(|_| unavailable())
 }
 
 /// What the borrower may pay today.
@@ -747,6 +594,7 @@ pub async fn create(
             choice: choice.code(),
             method: method.code(),
             installment: priced.installment.map(i64::from),
+            installment_to: priced.installment_to.map(i64::from),
             amount: priced.amount.minor(),
             currency: loan.order.currency,
             priced_on: &date_code(today),
@@ -891,22 +739,15 @@ pub async fn submit_utr(
     let utr = check_utr(payment.method, utr)?;
     let now = s.clock.now_ms();
     let mut tx = s.db.begin().await?;
-    if !tx
-        .set_payment_status(
-            &payment.row.id,
-            &[PaymentStatus::Pending.code()],
-            &PaymentMove {
-                to: PaymentStatus::Verifying.code(),
-                received_amount: None,
-                reason: None,
-                decided_by: None,
-            },
-            now,
-        )
-        .await?
-    {
-        return Err(Refusal::PaymentNotOpen.into());
-    }
+    move_payment(
+        &mut tx,
+        &payment.row.id,
+        payment.status,
+        PaymentEvent::SubmitUtr,
+        MoveFields::default(),
+        now,
+    )
+    .await?;
     if tx.insert_utr(&utr, &payment.row.id, now).await?.is_err() {
         tx.rollback().await?;
         return Err(Refusal::UtrAlreadyUsed.into());
@@ -955,7 +796,11 @@ pub async fn queue(s: &Services, op: &Operator) -> Result<Vec<QueuedPayment>, Er
     op.require_any(FINANCE_ROLES)?;
     let rows =
         s.db.payments_in(
-            &[PaymentStatus::Verifying.code(), PaymentStatus::Held.code()],
+            &[
+                PaymentStatus::Verifying.code(),
+                PaymentStatus::Held.code(),
+                PaymentStatus::RefundDue.code(),
+            ],
             QUEUE_LIMIT,
         )
         .await?;
@@ -984,69 +829,89 @@ pub async fn queue(s: &Services, op: &Operator) -> Result<Vec<QueuedPayment>, Er
 pub struct Confirmed {
     pub payment: Payment,
     pub order_status: OrderState,
-    /// The sequence number of the ledger entry posted; none when the amount was held.
+    /// The sequence number of the ledger entry posted; none when nothing was credited.
     pub entry: Option<u64>,
 }
 
-/// The ledger entry a payment of `choice` posts when `amount` is received.
-fn entry_for(
-    s: &Services,
-    loan: &Loan,
-    row: &PaymentRow,
-    choice: RepaymentChoice,
-    amount: Money,
-    today: Date,
-) -> Result<LedgerEntry, Error> {
-    let priced_on = parse_date(&row.priced_on)?;
-    let refused = |_: kilat_domain::Error| Error::from(Refusal::ChoiceUnavailable);
-    match choice {
-        RepaymentChoice::Due => Ok(allocate_repayment(&loan.balances, amount, today)
-            .map_err(refused)?
-            .0),
-        RepaymentChoice::Payoff => Ok(payoff(&loan.plan, &loan.balances, priced_on)
-            .map_err(refused)?
-            .entry),
-        RepaymentChoice::CoolingOff => {
-            Ok(
-                cooling_off_settlement(&loan.plan, &loan.balances, priced_on)
-                    .map_err(refused)?
-                    .entry,
-            )
-        }
-        RepaymentChoice::Extension => {
-            let number = row
-                .installment
-                .and_then(|n| u32::try_from(n).ok())
-                .ok_or_else(|| {
-                    anyhow::anyhow!("extension payment {} has no installment", row.id)
-                })?;
-            Ok(extend(
-                &loan.plan,
-                &loan.balances,
-                number,
-                priced_on,
-                s.catalog.caps(),
-            )
-            .map_err(refused)?
-            .1)
-        }
+/// What finance (or nobody, for a provider's callback) decided about money received for a payment.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Decision {
+    /// Credit it as the payment was priced when it is the amount asked; hold anything else.
+    AsAsked,
+    /// Credit what was received (a held amount), by the allocation rule, up to the payoff.
+    Credit,
+    /// Owe all of it back to the borrower.
+    Refund,
+    /// Hold it for finance, whatever the amount (a currency other than the payment's; money for a payment finance
+    /// had rejected).
+    Hold,
+}
+
+/// Fields recorded with a payment's move.
+#[derive(Default)]
+pub(crate) struct MoveFields<'a> {
+    pub received_amount: Option<i64>,
+    pub reason: Option<&'a str>,
+    pub decided_by: Option<&'a str>,
+    pub refund_amount: Option<i64>,
+}
+
+/// The only writer of a payment's status: moves the payment, read as `from` inside `tx`, by `event` through the
+/// domain's state machine ([`PaymentStatus::apply`]), with a conditional update on `from` so that a decision happens
+/// once. A move the state machine refuses, or a payment that changed meanwhile, is `payment_not_open`.
+pub(crate) async fn move_payment(
+    tx: &mut Tx,
+    id: &str,
+    from: PaymentStatus,
+    event: PaymentEvent,
+    fields: MoveFields<'_>,
+    now: i64,
+) -> Result<PaymentStatus, Error> {
+    let to = from
+        .apply(event)
+        .map_err(|_| Error::from(Refusal::PaymentNotOpen))?;
+    let moved = tx
+        .set_payment_status(
+            id,
+            &[from.code()],
+            &PaymentMove {
+                to: to.code(),
+                received_amount: fields.received_amount,
+                reason: fields.reason,
+                decided_by: fields.decided_by,
+                refund_amount: fields.refund_amount,
+            },
+            now,
+        )
+        .await?;
+    if moved {
+        Ok(to)
+    } else {
+        Err(Refusal::PaymentNotOpen.into())
     }
 }
 
 /// What settling a payment did.
 pub(crate) struct Settled {
-    /// `confirmed`, or `held` when nothing was credited.
+    /// `confirmed`; `refund_due` when some or all of it is owed back; `held` when nothing was credited.
     pub status: PaymentStatus,
-    /// The sequence number of the ledger entry posted; none when held.
+    /// The sequence number of the ledger entry posted; none when nothing was credited.
     pub entry: Option<u64>,
     pub order_status: OrderState,
+    /// Minor units owed back to the borrower.
+    pub refund: i64,
 }
 
-/// Settles `payment` with `received` inside `tx`, the order locked and `loan` loaded in it (finance's confirm and a
-/// provider's callback both come here): the payment moves from one of `from` once (else `payment_not_open`); an
-/// amount other than the payment's, or one the loan no longer prices the same, is `held` and credits nothing;
-/// otherwise the money engine's entry is appended and the order moves: repaid when nothing is outstanding, exited in
-/// cooling-off, extended, or caught up.
+fn parse_installment(n: Option<i64>) -> Option<u32> {
+    n.and_then(|n| u32::try_from(n).ok())
+}
+
+/// Settles `payment`, read inside `tx` with the order locked and `loan` loaded in it, with `received` (finance's
+/// confirm and decisions and a provider's callback all come here), as the money engine says
+/// ([`kilat_domain::settle`]): the amount asked is credited as priced; another amount is held for finance; money for
+/// a loan that owes nothing, or beyond what it owed, is owed back (`refund_due`). The ledger entry is appended and the
+/// order moves (repaid, exited in cooling-off, extended, caught up) in the same transaction. When the loan closes,
+/// any other amount held for it is owed back too.
 #[allow(clippy::too_many_arguments)]
 pub(crate) async fn settle_in(
     s: &Services,
@@ -1054,82 +919,170 @@ pub(crate) async fn settle_in(
     loan: &mut Loan,
     payment: &Payment,
     received: i64,
-    from: &[&str],
+    decision: Decision,
     decided_by: Option<&str>,
     actor: &Actor,
     now: i64,
 ) -> Result<Settled, Error> {
+    use kilat_domain::PaymentSettlement as Outcome;
     let today = loan.today(s);
-    // The entry the money engine makes of the amount; an amount other than the payment's, or one the loan no longer
-    // prices the same (it changed since), is held for finance and credits nothing.
-    let entry = if received == payment.row.amount {
-        entry_for(
-            s,
-            loan,
-            &payment.row,
-            payment.choice,
-            Money::from_minor(received),
+    let asked = kilat_domain::Asked {
+        choice: payment.choice,
+        installment: parse_installment(payment.row.installment),
+        priced_on: parse_date(&payment.row.priced_on)?,
+        amount: Money::from_minor(payment.row.amount),
+    };
+    let received_money = Money::from_minor(received);
+    let outcome = match decision {
+        Decision::AsAsked => kilat_domain::settle(
+            &loan.plan,
+            &loan.balances,
+            &asked,
+            received_money,
             today,
+            s.catalog.caps(),
         )
-        .ok()
-        .filter(|e| e.cash.minor() == received)
-    } else {
-        None
+        .map_err(Error::Loan)?,
+        Decision::Credit => {
+            kilat_domain::credit_received(&loan.plan, &loan.balances, &asked, received_money, today)
+                .map_err(Error::Loan)?
+        }
+        Decision::Refund => Outcome::RefundAll,
+        Decision::Hold => Outcome::Hold,
     };
-    let status = if entry.is_none() {
-        PaymentStatus::Held
-    } else {
-        PaymentStatus::Confirmed
+    let fields = |refund: Option<i64>| MoveFields {
+        received_amount: Some(received),
+        reason: None,
+        decided_by,
+        refund_amount: refund,
     };
-    if !tx
-        .set_payment_status(
-            &payment.row.id,
-            from,
-            &PaymentMove {
-                to: status.code(),
-                received_amount: Some(received),
-                reason: None,
-                decided_by,
-            },
-            now,
-        )
-        .await?
-    {
-        return Err(Refusal::PaymentNotOpen.into());
-    }
     let mut entry_seq = None;
     let mut order_status = loan.order.status;
-    if let Some(entry) = entry {
-        let kind = entry.kind;
-        entry_seq = Some(loan.entries.len() as u64);
-        post(tx, loan, entry, Some(&payment.row.id), now).await?;
-        let event = match kind {
-            EntryKind::CoolingOffExit => Some(OrderEvent::ExitInCoolingOff),
-            _ if loan.balances.settled || loan.balances.closed_by.is_some() => {
-                Some(OrderEvent::RepayInFull)
-            }
-            EntryKind::ExtensionFee => Some(OrderEvent::Extend),
-            _ if order_status == OrderState::Overdue && !loan.balances.is_overdue(today) => {
-                Some(OrderEvent::CatchUp)
-            }
-            _ => None,
-        };
-        if let Some(event) = event {
-            order_status = orders::apply_in(tx, &loan.order.id, event, actor, now).await?;
+    let (status, refund) = match outcome {
+        Outcome::Hold => {
+            let status = move_payment(
+                tx,
+                &payment.row.id,
+                payment.status,
+                PaymentEvent::Hold,
+                fields(None),
+                now,
+            )
+            .await?;
+            (status, 0)
         }
-    }
+        Outcome::RefundAll => {
+            let status = move_payment(
+                tx,
+                &payment.row.id,
+                payment.status,
+                PaymentEvent::RefundAll,
+                fields(Some(received)),
+                now,
+            )
+            .await?;
+            (status, received)
+        }
+        Outcome::Credit { entry, refund } => {
+            let refund = refund.minor();
+            let event = if refund > 0 {
+                PaymentEvent::CreditWithExcess
+            } else {
+                PaymentEvent::Credit
+            };
+            let status = move_payment(
+                tx,
+                &payment.row.id,
+                payment.status,
+                event,
+                fields((refund > 0).then_some(refund)),
+                now,
+            )
+            .await?;
+            let kind = entry.kind;
+            entry_seq = Some(loan.entries.len() as u64);
+            post(tx, loan, entry, Some(&payment.row.id), now).await?;
+            let event = match kind {
+                EntryKind::CoolingOffExit => Some(OrderEvent::ExitInCoolingOff),
+                _ if loan.balances.settled || loan.balances.closed_by.is_some() => {
+                    Some(OrderEvent::RepayInFull)
+                }
+                EntryKind::ExtensionFee => Some(OrderEvent::Extend),
+                _ if order_status == OrderState::Overdue && !loan.balances.is_overdue(today) => {
+                    Some(OrderEvent::CatchUp)
+                }
+                _ => None,
+            };
+            if let Some(event) = event {
+                order_status = orders::apply_in(tx, &loan.order.id, event, actor, now).await?;
+            }
+            if order_status.is_final() {
+                refund_held_in(tx, loan, &payment.row.id, actor, now).await?;
+            }
+            (status, refund)
+        }
+    };
     Ok(Settled {
         status,
         entry: entry_seq,
         order_status,
+        refund,
     })
 }
 
-/// Confirms a payment finance has received `received` for (finance). In one transaction, with the order locked: the
-/// payment moves from `verifying` (or `held`) once, so a second confirmation is `payment_not_open` and posts nothing;
-/// an amount other than the payment's is `held`, not credited; otherwise the money engine's entry is appended (a
-/// repayment split by the allocation rule, the payoff or cooling-off settlement, or the extension fee) and the order
-/// moves: repaid when nothing is outstanding, exited in cooling-off, extended, or caught up.
+/// The loan just closed: every other amount held for it is owed back to the borrower (it can no longer be credited),
+/// each audited.
+async fn refund_held_in(
+    tx: &mut Tx,
+    loan: &Loan,
+    except: &str,
+    actor: &Actor,
+    now: i64,
+) -> Result<(), Error> {
+    for row in tx.held_payments_of_order(&loan.order.id, except).await? {
+        let received = row.received_amount.unwrap_or(row.amount);
+        move_payment(
+            tx,
+            &row.id,
+            PaymentStatus::Held,
+            PaymentEvent::RefundAll,
+            MoveFields {
+                refund_amount: Some(received),
+                ..MoveFields::default()
+            },
+            now,
+        )
+        .await?;
+        let (kind, id) = actor.audit_parts();
+        tx.insert_audit(&NewAuditEntry {
+            actor_kind: kind,
+            actor_id: id,
+            action: "payment.refund_due",
+            entity: "order",
+            entity_id: &loan.order.id,
+            before_json: Some(&audit_json(&row, PaymentStatus::Held, None)?),
+            after_json: Some(&audit_json(&row, PaymentStatus::RefundDue, None)?),
+            at: now,
+        })
+        .await?;
+    }
+    Ok(())
+}
+
+/// The audit action of a settlement's outcome.
+fn settled_action(status: PaymentStatus) -> &'static str {
+    match status {
+        PaymentStatus::Held => "payment.hold",
+        PaymentStatus::RefundDue => "payment.refund_due",
+        _ => "payment.confirm",
+    }
+}
+
+/// Confirms a payment finance has received `received` for (finance). In one transaction, with the order locked, once
+/// (a second confirmation is `payment_not_open` and posts nothing): a UTR payment (`verifying`) for the amount asked
+/// is credited as priced, another amount is `held`; a held payment is credited with the amount finance confirms, by
+/// the allocation rule (a part payment stays a part payment; beyond the payoff is owed back). Money for a loan that
+/// owes nothing is `refund_due`.
 pub async fn confirm(
     s: &Services,
     op: &Operator,
@@ -1140,6 +1093,45 @@ pub async fn confirm(
     let received = received
         .filter(|a| *a > 0)
         .ok_or_else(|| Error::field("amount", FieldProblem::new("field.positive_amount")))?;
+    decide(s, op, payment_id, received, None).await
+}
+
+/// Resolves a held payment (finance) in one step: `credit` the amount received (as [`confirm`] does), or `refund`
+/// it: the whole amount becomes `refund_due`. Audited; the borrower sees the outcome on the payment.
+pub async fn resolve(
+    s: &Services,
+    op: &Operator,
+    payment_id: &str,
+    action: Option<&str>,
+) -> Result<Confirmed, Error> {
+    op.require_any(FINANCE_ROLES)?;
+    let decision = match action.map(str::trim) {
+        Some("credit") => Decision::Credit,
+        Some("refund") => Decision::Refund,
+        None | Some("") => return Err(Error::field("action", FieldProblem::required())),
+        Some(_) => {
+            return Err(Error::field(
+                "action",
+                FieldProblem::new("field.resolve_action"),
+            ));
+        }
+    };
+    let row =
+        s.db.payment(payment_id.trim())
+            .await?
+            .ok_or(Error::NotFound)?;
+    let received = row.received_amount.unwrap_or(row.amount);
+    decide(s, op, &row.id, received, Some(decision)).await
+}
+
+/// Finance's decision on a payment, inside one transaction with the order locked.
+async fn decide(
+    s: &Services,
+    op: &Operator,
+    payment_id: &str,
+    received: i64,
+    decision: Option<Decision>,
+) -> Result<Confirmed, Error> {
     let row =
         s.db.payment(payment_id.trim())
             .await?
@@ -1150,40 +1142,37 @@ pub async fn confirm(
     let mut loan = load_in(&mut tx, &row.order_id).await?;
     let row = tx.payment_in_tx(&row.id).await?.ok_or(Error::NotFound)?;
     let payment = payment_of(s, row)?;
-    let open = [PaymentStatus::Verifying.code(), PaymentStatus::Held.code()];
-    if !open.contains(&payment.status.code()) {
-        return Err(Refusal::PaymentNotOpen.into());
-    }
+    let decision = match (payment.status, decision) {
+        (PaymentStatus::Verifying, None) => Decision::AsAsked,
+        (PaymentStatus::Held, None) => Decision::Credit,
+        (PaymentStatus::Held, Some(d)) => d,
+        _ => return Err(Refusal::PaymentNotOpen.into()),
+    };
     let settled = settle_in(
         s,
         &mut tx,
         &mut loan,
         &payment,
         received,
-        &open,
+        decision,
         Some(&op.id),
         &actor,
         now,
     )
     .await?;
-    let (held, status, entry_seq, order_status) = (
-        settled.status == PaymentStatus::Held,
-        settled.status,
-        settled.entry,
-        settled.order_status,
-    );
+    let after = PaymentRow {
+        received_amount: Some(received),
+        refund_amount: (settled.refund > 0).then_some(settled.refund),
+        ..payment.row.clone()
+    };
     tx.insert_audit(&NewAuditEntry {
         actor_kind: "operator",
         actor_id: Some(&op.id),
-        action: if held {
-            "payment.hold"
-        } else {
-            "payment.confirm"
-        },
+        action: settled_action(settled.status),
         entity: "order",
         entity_id: &loan.order.id,
         before_json: Some(&audit_json(&payment.row, payment.status, None)?),
-        after_json: Some(&audit_json(&payment.row, status, None)?),
+        after_json: Some(&audit_json(&after, settled.status, None)?),
         at: now,
     })
     .await?;
@@ -1194,9 +1183,62 @@ pub async fn confirm(
             .ok_or(Error::NotFound)?;
     Ok(Confirmed {
         payment: payment_of(s, row)?,
-        order_status,
-        entry: entry_seq,
+        order_status: settled.order_status,
+        entry: settled.entry,
     })
+}
+
+/// Records the bank transfer that sent a payment's refund back (finance): `refund_due` → `refunded` once, with the
+/// bank's reference; audited. The borrower sees it on the payment.
+pub async fn record_refund(
+    s: &Services,
+    op: &Operator,
+    payment_id: &str,
+    bank_reference: Option<&str>,
+) -> Result<Payment, Error> {
+    op.require_any(FINANCE_ROLES)?;
+    let reference = super::payout::check_bank_reference(bank_reference)?;
+    let reference = reference.as_str();
+    let row =
+        s.db.payment(payment_id.trim())
+            .await?
+            .ok_or(Error::NotFound)?;
+    let before = payment_of(s, row)?;
+    PaymentStatus::RefundDue
+        .apply(PaymentEvent::RecordRefund)
+        .ok()
+        .filter(|_| before.status == PaymentStatus::RefundDue)
+        .ok_or(Error::from(Refusal::PaymentNotOpen))?;
+    let now = s.clock.now_ms();
+    let mut tx = s.db.begin().await?;
+    if !tx
+        .record_refund(&before.row.id, reference, &op.id, now)
+        .await?
+    {
+        return Err(Refusal::PaymentNotOpen.into());
+    }
+    let after = serde_json::json!({
+        "paymentId": before.row.id,
+        "orderNo": before.row.order_no,
+        "refundAmount": before.row.refund_amount,
+        "bankReference": reference,
+        "status": PaymentStatus::Refunded.code(),
+    })
+    .to_string();
+    tx.insert_audit(&NewAuditEntry {
+        actor_kind: "operator",
+        actor_id: Some(&op.id),
+        action: "payment.refunded",
+        entity: "order",
+        entity_id: &before.row.order_id,
+        before_json: Some(&audit_json(&before.row, before.status, None)?),
+        after_json: Some(&after),
+        at: now,
+    })
+    .await?;
+    tx.commit().await?;
+    let row = s.db.payment(&before.row.id).await?.ok_or(Error::NotFound)?;
+    payment_of(s, row)
 }
 
 /// Rejects a payment waiting for finance (`verifying` or `held`) with the reason the borrower is shown (finance).
@@ -1225,22 +1267,19 @@ pub async fn reject(
     let before = payment_of(s, row)?;
     let now = s.clock.now_ms();
     let mut tx = s.db.begin().await?;
-    if !tx
-        .set_payment_status(
-            &before.row.id,
-            &[PaymentStatus::Verifying.code(), PaymentStatus::Held.code()],
-            &PaymentMove {
-                to: PaymentStatus::Rejected.code(),
-                received_amount: None,
-                reason: Some(reason),
-                decided_by: Some(&op.id),
-            },
-            now,
-        )
-        .await?
-    {
-        return Err(Refusal::PaymentNotOpen.into());
-    }
+    move_payment(
+        &mut tx,
+        &before.row.id,
+        before.status,
+        PaymentEvent::Reject,
+        MoveFields {
+            reason: Some(reason),
+            decided_by: Some(&op.id),
+            ..MoveFields::default()
+        },
+        now,
+    )
+    .await?;
     tx.insert_audit(&NewAuditEntry {
         actor_kind: "operator",
         actor_id: Some(&op.id),

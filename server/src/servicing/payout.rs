@@ -54,29 +54,10 @@ impl PayoutProvider for ManualPayout {
     }
 
     fn pay(&self, request: &PayoutRequest<'_>) -> Result<PayoutDone, Error> {
-        let reference = request.bank_reference.map(str::trim).unwrap_or_default();
-        let problem = if reference.is_empty() {
-            Some(FieldProblem::required())
-        } else if reference.chars().count() > MAX_BANK_REFERENCE {
-            Some(FieldProblem::too_long(MAX_BANK_REFERENCE))
-        } else if reference.len() < 4
-            || !reference
-                .bytes()
-                .all(|b| b.is_ascii_alphanumeric() || b"-/_.".contains(&b))
-        {
-            Some(FieldProblem::new("field.bank_reference"))
-        } else {
-            None
-        };
-        if let Some(problem) = problem {
-            return Err(Error::Validation(FieldErrors::one(
-                "bankReference",
-                problem,
-            )));
-        }
+        let reference = check_bank_reference(request.bank_reference)?;
         Ok(PayoutDone {
             provider: self.name(),
-            bank_reference: reference.to_owned(),
+            bank_reference: reference,
         })
     }
 }
@@ -221,4 +202,30 @@ pub async fn awaiting(
             })
         })
         .collect()
+}
+
+/// Checks a bank's reference as finance types it (a payout, a refund): 4 to 64 letters, digits and `- / _ .`,
+/// trimmed; a field error on `bankReference` otherwise.
+pub(crate) fn check_bank_reference(text: Option<&str>) -> Result<String, Error> {
+    let reference = text.map(str::trim).unwrap_or_default();
+    let problem = if reference.is_empty() {
+        Some(FieldProblem::required())
+    } else if reference.chars().count() > MAX_BANK_REFERENCE {
+        Some(FieldProblem::too_long(MAX_BANK_REFERENCE))
+    } else if reference.len() < 4
+        || !reference
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"-/_.".contains(&b))
+    {
+        Some(FieldProblem::new("field.bank_reference"))
+    } else {
+        None
+    };
+    match problem {
+        Some(problem) => Err(Error::Validation(FieldErrors::one(
+            "bankReference",
+            problem,
+        ))),
+        None => Ok(reference.to_owned()),
+    }
 }

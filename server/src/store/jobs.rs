@@ -18,7 +18,9 @@ pub struct OpenLoanRow {
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct VerifyingRow {
     pub order_id: String,
+    pub choice: String,
     pub installment: Option<i64>,
+    pub installment_to: Option<i64>,
 }
 
 /// A reminder to queue.
@@ -228,7 +230,7 @@ impl Tx {
             return Ok(Vec::new());
         }
         let sql = format!(
-            "SELECT order_id, installment FROM payments
+            "SELECT order_id, choice, installment, installment_to FROM payments
              WHERE status IN ('verifying', 'held') AND order_id IN ({})",
             placeholders(1, order_ids.len())
         );

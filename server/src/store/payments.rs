@@ -15,6 +15,8 @@ pub struct PaymentRow {
     pub choice: String,
     pub method: String,
     pub installment: Option<i64>,
+    /// `due`: the last installment it covers (`installment..=installment_to`).
+    pub installment_to: Option<i64>,
     pub amount: i64,
     #[sqlx(try_from = "String")]
     pub currency: Currency,
@@ -34,6 +36,12 @@ pub struct PaymentRow {
     pub va_name: Option<String>,
     /// Epoch milliseconds: when the instructions stop working; none when they do not expire.
     pub expires_at: Option<i64>,
+    /// Minor units owed back to the borrower (`refund_due`, `refunded`): all of the money for a loan that owed
+    /// nothing, or the part beyond what it owed.
+    pub refund_amount: Option<i64>,
+    /// The bank's reference of the refund, once finance sent it.
+    pub refund_reference: Option<String>,
+    pub refunded_at: Option<i64>,
     pub created_at: i64,
     pub updated_at: i64,
 }
@@ -45,6 +53,7 @@ pub struct NewPayment<'a> {
     pub choice: &'a str,
     pub method: &'a str,
     pub installment: Option<i64>,
+    pub installment_to: Option<i64>,
     pub amount: i64,
     pub currency: Currency,
     pub priced_on: &'a str,
@@ -73,6 +82,8 @@ pub struct PaymentMove<'a> {
     pub reason: Option<&'a str>,
     /// The operator who decided; sets the decision time.
     pub decided_by: Option<&'a str>,
+    /// Minor units to refund (`refund_due`).
+    pub refund_amount: Option<i64>,
 }
 
 /// A unique constraint refused the write (the idempotency key, the reference, or the UTR).
@@ -80,11 +91,11 @@ pub struct PaymentMove<'a> {
 pub struct Duplicate;
 
 /// The columns of a [`PaymentRow`], over `payments p JOIN orders o`.
-pub(super) const COLUMNS: &str = "p.id, p.order_id, o.order_no, p.borrower_id, p.choice, p.method, p.installment, p.amount, \
+pub(super) const COLUMNS: &str = "p.id, p.order_id, o.order_no, p.borrower_id, p.choice, p.method, p.installment, p.installment_to, p.amount, \
      p.currency, p.priced_on, p.status, p.reference, p.idempotency_key, \
      (SELECT MIN(u.utr) FROM payment_utrs u WHERE u.payment_id = p.id) AS utr, \
      p.received_amount, p.decision_reason, p.provider, p.provider_ref, p.va_bank_code, p.va_number, p.va_name, \
-     p.expires_at, p.created_at, p.updated_at";
+     p.expires_at, p.refund_amount, p.refund_reference, p.refunded_at, p.created_at, p.updated_at";
 
 fn unique_violation(e: &sqlx::Error) -> bool {
     matches!(e, sqlx::Error::Database(d) if d.is_unique_violation())
@@ -168,10 +179,10 @@ impl Tx {
     ) -> sqlx::Result<Result<String, Duplicate>> {
         let id = new_id();
         let inserted = sqlx::query(
-            "INSERT INTO payments (id, order_id, borrower_id, choice, method, installment, amount, currency,
-                 priced_on, status, reference, idempotency_key, provider, provider_ref, va_bank_code, va_number,
-                 va_name, expires_at, created_at, updated_at)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $19)",
+            "INSERT INTO payments (id, order_id, borrower_id, choice, method, installment, installment_to, amount,
+                 currency, priced_on, status, reference, idempotency_key, provider, provider_ref, va_bank_code,
+                 va_number, va_name, expires_at, created_at, updated_at)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $20)",
         )
         .bind(&id)
         .bind(p.order_id)
@@ -179,6 +190,7 @@ impl Tx {
         .bind(p.choice)
         .bind(p.method)
         .bind(p.installment)
+        .bind(p.installment_to)
         .bind(p.amount)
         .bind(p.currency.code())
         .bind(p.priced_on)
@@ -232,11 +244,12 @@ impl Tx {
         to: &PaymentMove<'_>,
         now: i64,
     ) -> sqlx::Result<bool> {
-        let placeholders: Vec<String> = (0..from.len()).map(|i| format!("${}", i + 8)).collect();
+        let placeholders: Vec<String> = (0..from.len()).map(|i| format!("${}", i + 9)).collect();
         let sql = format!(
             "UPDATE payments SET status = $1, received_amount = COALESCE($2, received_amount),
                  decision_reason = COALESCE($3, decision_reason), decided_by = COALESCE($4, decided_by),
-                 decided_at = COALESCE($5, decided_at), updated_at = $6
+                 decided_at = COALESCE($5, decided_at), updated_at = $6,
+                 refund_amount = COALESCE($8, refund_amount)
              WHERE id = $7 AND status IN ({})",
             placeholders.join(", ")
         );
@@ -247,11 +260,51 @@ impl Tx {
             .bind(to.decided_by)
             .bind(to.decided_by.map(|_| now))
             .bind(now)
-            .bind(id);
+            .bind(id)
+            .bind(to.refund_amount);
         for f in from {
             query = query.bind(*f);
         }
         Ok(query.execute(self.conn()).await?.rows_affected() == 1)
+    }
+
+    /// Records the bank transfer that sent a payment's refund back: `refund_due` → `refunded` once (true when it
+    /// moved; a second recording finds the status changed).
+    pub async fn record_refund(
+        &mut self,
+        id: &str,
+        bank_reference: &str,
+        operator_id: &str,
+        now: i64,
+    ) -> sqlx::Result<bool> {
+        let done = sqlx::query(
+            "UPDATE payments SET status = 'refunded', refund_reference = $1, refunded_by = $2, refunded_at = $3,
+                 updated_at = $3
+             WHERE id = $4 AND status = 'refund_due'",
+        )
+        .bind(bank_reference)
+        .bind(operator_id)
+        .bind(now)
+        .bind(id)
+        .execute(self.conn())
+        .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    /// The other payments of an order that hold money (`held`), for when the loan closes.
+    pub async fn held_payments_of_order(
+        &mut self,
+        order_id: &str,
+        except: &str,
+    ) -> sqlx::Result<Vec<PaymentRow>> {
+        sqlx::query_as(&format!(
+            "SELECT {COLUMNS} FROM payments p JOIN orders o ON o.id = p.order_id
+             WHERE p.order_id = $1 AND p.status = 'held' AND p.id <> $2 ORDER BY p.created_at, p.id"
+        ))
+        .bind(order_id)
+        .bind(except)
+        .fetch_all(self.conn())
+        .await
     }
 
     /// The payment inside the transaction.

@@ -1120,7 +1120,25 @@ async fn an_indonesian_loan_is_paid_to_a_virtual_account_that_takes_no_utr() {
     .await;
     let va = payment["instructions"]["virtualAccount"].as_str().unwrap();
     assert!(va.starts_with("8808") && va.len() == 16, "{va}");
-    assert_eq!(payment["amount"], plan["outstanding"]["total"]);
+    // Paid on the payout day, the only installment costs what paying the loan off costs that day: no interest for
+    // the days not used.
+    let repayment = data(
+        app.get_as(
+            &format!("/api/v1/borrower/orders/{order_no}/repayment"),
+            &session,
+        )
+        .await,
+    )
+    .await;
+    let payoff = repayment["choices"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["choice"] == "payoff")
+        .unwrap()["amount"]
+        .clone();
+    assert_eq!(payment["amount"], payoff);
+    assert!(payoff.as_i64().unwrap() < plan["outstanding"]["total"].as_i64().unwrap());
     let same = data(
         app.get_as(
             &format!(

@@ -371,7 +371,8 @@ async fn a_razorpay_capture_is_credited_once_when_its_signature_verifies() {
 
 #[tokio::test]
 async fn a_dragonpay_postback_credits_only_on_s_and_answers_result_ok() {
-    let app = spawn_app().await;
+    // Dragonpay offered in India too, so that an Indian loan can be paid through it.
+    let app = crate::helpers::spawn_app_with(|s| s.payments.india.dragonpay = true).await;
     let finance = operator(&app, "fin", &[Role::Finance]).await;
     let (session, order_no, id) =
         approved(&app, "9876500802", "in-flexi-6m", 2_000_000, "m6").await;
@@ -380,7 +381,8 @@ async fn a_dragonpay_postback_credits_only_on_s_and_answers_result_ok() {
         StatusCode::OK
     );
     let payment =
-        data(create_payment(&app, &session, &order_no, "due", "upi", "dp-key-0001").await).await;
+        data(create_payment(&app, &session, &order_no, "due", "dragonpay", "dp-key-0001").await)
+            .await;
     let payment_id = payment["paymentId"].as_str().unwrap();
     let reference = payment["reference"].as_str().unwrap();
 

@@ -385,6 +385,15 @@ pub struct PaymentView {
     /// Finance's reason when rejected; null otherwise.
     #[schema(required = true)]
     pub reason: Option<String>,
+    /// Minor units received, once known (a provider's callback or finance); null before.
+    #[schema(required = true)]
+    pub received_amount: Option<i64>,
+    /// Minor units the lender owes back (`refund_due`: to be sent; `refunded`: sent); null otherwise.
+    #[schema(required = true)]
+    pub refund_amount: Option<i64>,
+    /// The bank's reference of the refund once sent; null before.
+    #[schema(required = true)]
+    pub refund_reference: Option<String>,
     pub instructions: InstructionsView,
     /// Epoch milliseconds.
     pub created_at: i64,
@@ -404,6 +413,9 @@ impl From<Payment> for PaymentView {
             reference: p.row.reference,
             utr: p.row.utr,
             reason: p.row.decision_reason,
+            received_amount: p.row.received_amount,
+            refund_amount: p.row.refund_amount,
+            refund_reference: p.row.refund_reference,
             instructions: p.instructions.into(),
             created_at: p.row.created_at,
         }

@@ -35,6 +35,11 @@ pub fn routes() -> Router<AppState> {
         .route("/payments", get(payments::queue))
         .route("/payments/{payment_id}/confirm", post(payments::confirm))
         .route("/payments/{payment_id}/reject", post(payments::reject))
+        .route("/payments/{payment_id}/resolve", post(payments::resolve))
+        .route(
+            "/payments/{payment_id}/refund",
+            post(payments::record_refund),
+        )
         .route("/products", get(products::list).post(products::create))
         .route("/products/{code}", put(products::edit))
         .route("/products/{code}/disable", post(products::disable))

@@ -100,8 +100,8 @@ impl From<QueuedPayment> for QueuedPaymentView {
     }
 }
 
-/// Finance's queue: payments whose UTR waits for verification, and amounts held, oldest first, each with its loan's
-/// outstanding amount (finance).
+/// Finance's queue: payments whose UTR waits for verification, amounts held, and refunds due, oldest first, each with
+/// its loan's outstanding amount (finance).
 #[utoipa::path(get, path = "/api/v1/console/payments", tag = "console", operation_id = "console_payments",
     security(("console_cookie" = [])),
     responses((status = 200, body = Envelope<Vec<QueuedPaymentView>>), (status = 401, body = ErrorBody),
@@ -125,7 +125,8 @@ pub struct PaymentConfirmRequest {
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ConfirmedView {
-    /// `confirmed`, or `held` when the amount differs (nothing credited).
+    /// `confirmed`; `held` when the amount differs (nothing credited); `refund_due` when some or all of it is owed
+    /// back (a loan that owed nothing, or more than it owed).
     pub payment: PaymentView,
     /// The order's status after the posting.
     pub order_status: OrderState,
@@ -145,7 +146,7 @@ pub struct ConfirmedView {
     responses((status = 200, body = Envelope<ConfirmedView>), (status = 401, body = ErrorBody),
         (status = 403, description = "forbidden (not finance), csrf_token_invalid or cross_site_request", body = ErrorBody),
         (status = 404, body = ErrorBody),
-        (status = 409, description = "payment_not_open: not waiting for finance (confirmed or rejected already, or no UTR yet)", body = ErrorBody),
+        (status = 409, description = "payment_not_open: not waiting for finance (confirmed, rejected or refunded already, or no UTR yet)", body = ErrorBody),
         (status = 422, description = "validation_failed: `amount`", body = ErrorBody)))]
 pub async fn confirm(
     State(state): State<AppState>,
@@ -160,6 +161,82 @@ pub async fn confirm(
         order_status: done.order_status,
         ledger_seq: done.entry,
     }))
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct PaymentResolveRequest {
+    /// `credit`: count the amount received towards the loan (a part payment by the allocation rule; beyond the
+    /// payoff is owed back); `refund`: owe all of it back to the borrower.
+    #[schema(value_type = String, required = true, example = "credit")]
+    pub action: Option<String>,
+}
+
+/// Resolves a held payment in one step (finance): credits the amount received, or records it as to be refunded.
+/// Audited; the borrower sees the outcome on the payment.
+#[utoipa::path(post, path = "/api/v1/console/payments/{paymentId}/resolve", tag = "console",
+    operation_id = "console_resolve_payment",
+    security(("console_cookie" = [], "csrf_header" = [])),
+    params(("paymentId" = String, Path)),
+    request_body(content((PaymentResolveRequest = "application/json"), (PaymentResolveRequest = "application/x-www-form-urlencoded"))),
+    responses((status = 200, body = Envelope<ConfirmedView>), (status = 401, body = ErrorBody),
+        (status = 403, description = "forbidden (not finance), csrf_token_invalid or cross_site_request", body = ErrorBody),
+        (status = 404, body = ErrorBody),
+        (status = 409, description = "payment_not_open: not held", body = ErrorBody),
+        (status = 422, description = "validation_failed: `action`", body = ErrorBody)))]
+pub async fn resolve(
+    State(state): State<AppState>,
+    session: OperatorSession,
+    Path(payment_id): Path<String>,
+    JsonOrForm(req): JsonOrForm<PaymentResolveRequest>,
+) -> Result<Json<Envelope<ConfirmedView>>, ApiError> {
+    let done = payments::resolve(
+        &state.services,
+        &session.operator,
+        &payment_id,
+        req.action.as_deref(),
+    )
+    .await?;
+    Ok(Envelope::ok(ConfirmedView {
+        payment: done.payment.into(),
+        order_status: done.order_status,
+        ledger_seq: done.entry,
+    }))
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct RefundRecordRequest {
+    /// The bank's reference of the transfer that sent the refund: 1 to 64 letters, digits and `- / _ .`.
+    #[schema(value_type = String, required = true, example = "N2612345678901")]
+    pub bank_reference: Option<String>,
+}
+
+/// Records the refund of a payment whose money the loan did not owe (finance): `refund_due` → `refunded`, once, with
+/// the bank's reference. Audited; the borrower sees it on the payment.
+#[utoipa::path(post, path = "/api/v1/console/payments/{paymentId}/refund", tag = "console",
+    operation_id = "console_record_refund",
+    security(("console_cookie" = [], "csrf_header" = [])),
+    params(("paymentId" = String, Path)),
+    request_body(content((RefundRecordRequest = "application/json"), (RefundRecordRequest = "application/x-www-form-urlencoded"))),
+    responses((status = 200, body = Envelope<PaymentView>), (status = 401, body = ErrorBody),
+        (status = 403, description = "forbidden (not finance), csrf_token_invalid or cross_site_request", body = ErrorBody),
+        (status = 404, body = ErrorBody),
+        (status = 409, description = "payment_not_open: no refund due", body = ErrorBody),
+        (status = 422, description = "validation_failed: `bankReference`", body = ErrorBody)))]
+pub async fn record_refund(
+    State(state): State<AppState>,
+    session: OperatorSession,
+    Path(payment_id): Path<String>,
+    JsonOrForm(req): JsonOrForm<RefundRecordRequest>,
+) -> Result<Json<Envelope<PaymentView>>, ApiError> {
+    let payment = payments::record_refund(
+        &state.services,
+        &session.operator,
+        &payment_id,
+        req.bank_reference.as_deref(),
+    )
+    .await?;
+    Ok(Envelope::ok(payment.into()))
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -277,6 +354,12 @@ pub struct LoanPaymentView {
     /// Minor units: what finance recorded as received; null before a decision.
     #[schema(required = true)]
     pub received_amount: Option<i64>,
+    /// Minor units owed back to the borrower (`refund_due`, `refunded`); null otherwise.
+    #[schema(required = true)]
+    pub refund_amount: Option<i64>,
+    /// The bank's reference of the refund once sent; null before.
+    #[schema(required = true)]
+    pub refund_reference: Option<String>,
     pub reference: String,
     /// Null before the borrower submits one.
     #[schema(required = true)]
@@ -298,6 +381,8 @@ impl From<Payment> for LoanPaymentView {
             status: p.status,
             amount: p.row.amount,
             received_amount: p.row.received_amount,
+            refund_amount: p.row.refund_amount,
+            refund_reference: p.row.refund_reference.clone(),
             reference: p.row.reference,
             utr: p.row.utr,
             reason: p.row.decision_reason,
