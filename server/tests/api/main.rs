@@ -17,6 +17,7 @@ mod lifecycle;
 mod limits;
 mod loans;
 mod login;
+mod money_paths;
 mod openapi;
 mod orders;
 mod providers;

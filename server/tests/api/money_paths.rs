@@ -1,0 +1,904 @@
+//! Money off the happy path (issue 16): early payment never costs interest for days not used; a waiting UTR freezes
+//! every installment it pays; Indonesian amounts stay whole rupiah; a callback credits only a payment of its own
+//! provider; money for a closed loan, or beyond what is owed, becomes a refund due that finance records; money for a
+//! payment finance had rejected comes back to finance; a held amount is credited or refunded in one step; two
+//! callbacks for one payment never fail each other. After each step the stored ledger replays to the API's balances.
+//! Runs on SQLite, and on PostgreSQL with `TEST_DATABASE_URL`.
+
+use std::sync::Arc;
+
+use kilat_domain::Market;
+use kilat_server::auth::operators::Role;
+use kilat_server::jobs::overdue;
+use kilat_server::servicing::callbacks::{dragonpay_digest, razorpay_signature};
+use reqwest::{Method, StatusCode};
+use serde_json::{Value, json};
+use time::{Date, Duration};
+
+use crate::helpers::{TestApp, data, spawn_app};
+use crate::servicing::{
+    Op, approved, check_ledger, confirm, count, create_payment, disburse, op_call, operator,
+    status_of, submit_utr,
+};
+
+const XENDIT_TOKEN: &str = "dev-xendit-callback-token";
+const RAZORPAY_SECRET: &str = "dev-razorpay-webhook-secret";
+const DRAGONPAY_SECRET: &str = "dev-dragonpay-password";
+const LEDGER: &str = "SELECT COUNT(*) FROM ledger_entries WHERE payment_id = $1";
+
+async fn set_date(app: &TestApp, date: Date) {
+    let response = app
+        .client
+        .put(app.url("/api/v1/dev/business-date"))
+        .json(&json!({"date": date.to_string()}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+}
+
+async fn run_job(app: &TestApp, market: Market) -> overdue::Report {
+    let date = app.services.clock.today(market);
+    overdue::run(&app.services, market, date, "test")
+        .await
+        .expect("the job runs")
+}
+
+fn date_of(text: &Value) -> Date {
+    kilat_server::store::loans::parse_date(text.as_str().unwrap()).unwrap()
+}
+
+async fn payment(app: &TestApp, session: &str, id: &str) -> Value {
+    data(
+        app.get_as(&format!("/api/v1/borrower/payments/{id}"), session)
+            .await,
+    )
+    .await
+}
+
+async fn choices(app: &TestApp, session: &str, order_no: &str) -> Value {
+    data(
+        app.get_as(
+            &format!("/api/v1/borrower/orders/{order_no}/repayment"),
+            session,
+        )
+        .await,
+    )
+    .await
+}
+
+fn amount_of(choices: &Value, choice: &str) -> i64 {
+    choices["choices"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["choice"] == choice)
+        .unwrap_or_else(|| panic!("no {choice} in {choices}"))["amount"]
+        .as_i64()
+        .unwrap()
+}
+
+async fn queue(app: &TestApp, finance: &Op) -> Vec<Value> {
+    data(op_call(app, finance, Method::GET, "/api/v1/console/payments", None).await)
+        .await
+        .as_array()
+        .unwrap()
+        .clone()
+}
+
+fn queued<'a>(queue: &'a [Value], payment_id: &str) -> Option<&'a Value> {
+    queue
+        .iter()
+        .find(|p| p["payment"]["paymentId"] == json!(payment_id))
+}
+
+async fn resolve(app: &TestApp, finance: &Op, payment_id: &str, action: &str) -> reqwest::Response {
+    op_call(
+        app,
+        finance,
+        Method::POST,
+        &format!("/api/v1/console/payments/{payment_id}/resolve"),
+        Some(json!({"action": action})),
+    )
+    .await
+}
+
+async fn record_refund(
+    app: &TestApp,
+    finance: &Op,
+    payment_id: &str,
+    reference: &str,
+) -> reqwest::Response {
+    op_call(
+        app,
+        finance,
+        Method::POST,
+        &format!("/api/v1/console/payments/{payment_id}/refund"),
+        Some(json!({"bankReference": reference})),
+    )
+    .await
+}
+
+async fn xendit(app: &TestApp, body: &Value) -> reqwest::Response {
+    app.client
+        .post(app.url("/api/v1/webhooks/xendit/va-paid"))
+        .header("x-callback-token", XENDIT_TOKEN)
+        .json(body)
+        .send()
+        .await
+        .unwrap()
+}
+
+fn xendit_paid(payment: &Value, event: &str, sen: i64) -> Value {
+    json!({
+        "id": format!("cb-{event}"),
+        "payment_id": event,
+        "callback_virtual_account_id": "va-1",
+        "external_id": payment["reference"],
+        "bank_code": "BCA",
+        "account_number": payment["instructions"]["virtualAccount"],
+        "amount": sen / 100,
+        "currency": "IDR",
+    })
+}
+
+async fn razorpay(
+    app: &TestApp,
+    event_id: &str,
+    payment: &Value,
+    amount: i64,
+    currency: &str,
+) -> reqwest::Response {
+    let body = json!({
+        "entity": "event",
+        "event": "payment.captured",
+        "contains": ["payment"],
+        "payload": {"payment": {"entity": {
+            "id": format!("pay_{event_id}"),
+            "amount": amount,
+            "currency": currency,
+            "status": "captured",
+            "notes": {"reference": payment["reference"]},
+        }}},
+    });
+    let raw = serde_json::to_vec(&body).unwrap();
+    app.client
+        .post(app.url("/api/v1/webhooks/razorpay"))
+        .header("content-type", "application/json")
+        .header(
+            "x-razorpay-signature",
+            razorpay_signature(RAZORPAY_SECRET, &raw),
+        )
+        .header("x-razorpay-event-id", event_id)
+        .body(raw)
+        .send()
+        .await
+        .unwrap()
+}
+
+async fn payment_status(app: &TestApp, id: &str) -> String {
+    let (status,): (String,) = sqlx::query_as("SELECT status FROM payments WHERE id = $1")
+        .bind(id)
+        .fetch_one(app.db.pool())
+        .await
+        .unwrap();
+    status
+}
+
+/// A paid-out loan: (session, order no, order id, the plan as the API shows it).
+async fn paid_out(
+    app: &TestApp,
+    finance: &Op,
+    phone: &str,
+    product: &str,
+    amount: i64,
+    term: &str,
+) -> (String, String, String, Value) {
+    let (session, order_no, id) = approved(app, phone, product, amount, term).await;
+    assert_eq!(
+        disburse(app, finance, &order_no).await.status(),
+        StatusCode::OK
+    );
+    let plan = check_ledger(app, &session, &order_no, &id).await;
+    (session, order_no, id, plan)
+}
+
+/// A UPI payment of `choice` with its UTR submitted: the payment as the borrower sees it.
+async fn upi_with_utr(
+    app: &TestApp,
+    session: &str,
+    order_no: &str,
+    choice: &str,
+    key: &str,
+    utr: &str,
+) -> Value {
+    let created = create_payment(app, session, order_no, choice, "upi", key).await;
+    assert_eq!(created.status(), StatusCode::OK);
+    let p = data(created).await;
+    let id = p["paymentId"].as_str().unwrap();
+    assert_eq!(
+        submit_utr(app, session, id, utr).await.status(),
+        StatusCode::OK
+    );
+    p
+}
+
+#[tokio::test]
+async fn paying_the_only_installment_early_costs_the_payoff_of_that_day_and_no_interest_for_days_not_used()
+ {
+    let app = spawn_app().await;
+    let finance = operator(&app, "fin", &[Role::Finance]).await;
+    let (session, order_no, id, plan) = paid_out(
+        &app,
+        &finance,
+        "9876501601",
+        "in-salary-advance",
+        1_000_000,
+        "15d",
+    )
+    .await;
+    let scheduled = plan["installments"][0]["due"]["total"].as_i64().unwrap();
+    // Day 0: "pay this installment" costs what "repay everything today" costs, not the whole term's interest.
+    let offered = choices(&app, &session, &order_no).await;
+    let payoff = amount_of(&offered, "payoff");
+    assert_eq!(amount_of(&offered, "due"), payoff);
+    assert!(payoff < scheduled, "{payoff} < {scheduled}");
+    let p = upi_with_utr(
+        &app,
+        &session,
+        &order_no,
+        "due",
+        "early-due-0001",
+        "100000000001",
+    )
+    .await;
+    assert_eq!(p["amount"], json!(payoff));
+    let done = confirm(&app, &finance, p["paymentId"].as_str().unwrap(), payoff).await;
+    assert_eq!(done.status(), StatusCode::OK);
+    let done = data(done).await;
+    assert_eq!(done["payment"]["status"], "confirmed");
+    assert_eq!(done["orderStatus"], "repaid");
+    let plan = check_ledger(&app, &session, &order_no, &id).await;
+    assert_eq!(plan["outstanding"]["total"], 0);
+    assert_eq!(plan["paid"]["interest"], 0, "no interest for days not used");
+    // Five days in, the same: the interest of five days only.
+    let (session, order_no, id, plan) = paid_out(
+        &app,
+        &finance,
+        "9876501602",
+        "in-salary-advance",
+        1_000_000,
+        "15d",
+    )
+    .await;
+    set_date(&app, date_of(&plan["payoutDate"]) + Duration::days(5)).await;
+    // Console sessions follow the business clock: sign in again after moving it.
+    let finance = operator(&app, "fin-later", &[Role::Finance]).await;
+    let offered = choices(&app, &session, &order_no).await;
+    assert_eq!(amount_of(&offered, "due"), amount_of(&offered, "payoff"));
+    let p = upi_with_utr(
+        &app,
+        &session,
+        &order_no,
+        "due",
+        "early-due-0002",
+        "100000000002",
+    )
+    .await;
+    let amount = p["amount"].as_i64().unwrap();
+    assert_eq!(
+        data(confirm(&app, &finance, p["paymentId"].as_str().unwrap(), amount).await).await["orderStatus"],
+        "repaid"
+    );
+    let plan = check_ledger(&app, &session, &order_no, &id).await;
+    // ₹10,000 at 0.1% a day for 5 days.
+    assert_eq!(plan["paid"]["interest"], 5_000);
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn a_waiting_utr_freezes_every_installment_it_pays_and_leaves_no_arrears_once_confirmed() {
+    let app = spawn_app().await;
+    let finance = operator(&app, "fin", &[Role::Finance]).await;
+    let (session, order_no, id, plan) = paid_out(
+        &app,
+        &finance,
+        "9876501603",
+        "in-flexi-14d",
+        1_000_000,
+        "14dx3",
+    )
+    .await;
+    let first = date_of(&plan["installments"][0]["dueDate"]);
+    let second = date_of(&plan["installments"][1]["dueDate"]);
+    // Installment 1 is overdue (and charged); on installment 2's due date the borrower pays both and sends the UTR.
+    for day in [first + Duration::days(1), second] {
+        set_date(&app, day).await;
+        run_job(&app, Market::India).await;
+    }
+    let p = upi_with_utr(
+        &app,
+        &session,
+        &order_no,
+        "due",
+        "two-due-0001",
+        "100000000003",
+    )
+    .await;
+    let amount = p["amount"].as_i64().unwrap();
+    let (to,): (Option<i64>,) = sqlx::query_as("SELECT installment_to FROM payments WHERE id = $1")
+        .bind(p["paymentId"].as_str().unwrap())
+        .fetch_one(app.db.pool())
+        .await
+        .unwrap();
+    assert_eq!(to, Some(2), "the payment covers installments 1 and 2");
+    let charged = |app: &TestApp| {
+        let id = id.clone();
+        let pool = app.db.pool().clone();
+        async move {
+            let (n,): (i64,) = sqlx::query_as(
+                "SELECT COUNT(*) FROM ledger_entries WHERE order_id = $1 AND kind = 'late_charge'",
+            )
+            .bind(id)
+            .fetch_one(&pool)
+            .await
+            .unwrap();
+            n
+        }
+    };
+    let before = charged(&app).await;
+    // Finance takes three days: neither installment accrues anything while the UTR waits.
+    for day in 1..=3 {
+        set_date(&app, second + Duration::days(day)).await;
+        let report = run_job(&app, Market::India).await;
+        assert_eq!(
+            report.late_charges, 0,
+            "day {day}: both installments are frozen"
+        );
+    }
+    assert_eq!(charged(&app).await, before);
+    let finance = operator(&app, "fin-later", &[Role::Finance]).await;
+    let done = data(confirm(&app, &finance, p["paymentId"].as_str().unwrap(), amount).await).await;
+    assert_eq!(done["payment"]["status"], "confirmed");
+    assert_eq!(done["orderStatus"], "disbursed", "no arrears are left");
+    let plan = check_ledger(&app, &session, &order_no, &id).await;
+    for seq in 0..2 {
+        assert_eq!(
+            plan["installments"][seq]["outstanding"]["total"],
+            0,
+            "installment {}",
+            seq + 1
+        );
+    }
+    assert_eq!(status_of(&app, &id).await, "disbursed");
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn indonesian_amounts_stay_whole_rupiah_after_a_part_payment_and_late_charges_and_a_virtual_account_takes_them()
+ {
+    let app = spawn_app().await;
+    let finance = operator(&app, "fin", &[Role::Finance]).await;
+    let (session, order_no, id, plan) = paid_out(
+        &app,
+        &finance,
+        "081234561601",
+        "id-kilat-30",
+        100_000_000,
+        "14d",
+    )
+    .await;
+    let due = date_of(&plan["installments"][0]["dueDate"]);
+    // A part payment of an odd amount leaves an outstanding amount whose 0.1 % a day is not whole rupiah.
+    set_date(&app, due).await;
+    let finance = operator(&app, "fin-later", &[Role::Finance]).await;
+    let va = data(
+        create_payment(
+            &app,
+            &session,
+            &order_no,
+            "due",
+            "virtual_account",
+            "va-odd-0001",
+        )
+        .await,
+    )
+    .await;
+    let odd = 12_345_700; // Rp 123,457
+    assert_eq!(
+        data(xendit(&app, &xendit_paid(&va, "odd-1", odd)).await).await["outcome"],
+        "held"
+    );
+    let credited =
+        data(resolve(&app, &finance, va["paymentId"].as_str().unwrap(), "credit").await).await;
+    assert_eq!(credited["payment"]["status"], "confirmed");
+    let plan = check_ledger(&app, &session, &order_no, &id).await;
+    let left = plan["outstanding"]["total"].as_i64().unwrap();
+    assert_ne!(
+        left % 100_000,
+        0,
+        "0.1 % of Rp {} is not whole rupiah",
+        left / 100
+    );
+    for day in 1..=40 {
+        set_date(&app, due + Duration::days(day)).await;
+        run_job(&app, Market::Indonesia).await;
+        let offered = choices(&app, &session, &order_no).await;
+        for choice in ["due", "payoff"] {
+            let amount = amount_of(&offered, choice);
+            assert_eq!(amount % 100, 0, "day {day}: {choice} asks {amount} sen");
+        }
+    }
+    let plan = check_ledger(&app, &session, &order_no, &id).await;
+    assert_eq!(plan["outstanding"]["total"].as_i64().unwrap() % 100, 0);
+    assert!(plan["outstanding"]["lateCharges"].as_i64().unwrap() > 0);
+    // The virtual account for it is paid in whole rupiah and closes the loan.
+    let va = data(
+        create_payment(
+            &app,
+            &session,
+            &order_no,
+            "due",
+            "virtual_account",
+            "va-odd-0002",
+        )
+        .await,
+    )
+    .await;
+    let amount = va["amount"].as_i64().unwrap();
+    assert_eq!(
+        data(xendit(&app, &xendit_paid(&va, "odd-2", amount)).await).await["outcome"],
+        "confirmed"
+    );
+    assert_eq!(status_of(&app, &id).await, "repaid");
+    check_ledger(&app, &session, &order_no, &id).await;
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn a_callback_credits_only_a_payment_made_with_its_provider_in_its_market() {
+    let app = spawn_app().await;
+    let finance = operator(&app, "fin", &[Role::Finance]).await;
+    // An Indonesian virtual-account payment, and an Indian UPI payment.
+    let (id_session, id_order, id_id, _) = paid_out(
+        &app,
+        &finance,
+        "081234561602",
+        "id-kilat-30",
+        100_000_000,
+        "14d",
+    )
+    .await;
+    let va = data(
+        create_payment(
+            &app,
+            &id_session,
+            &id_order,
+            "due",
+            "virtual_account",
+            "wrong-va-01",
+        )
+        .await,
+    )
+    .await;
+    let (in_session, in_order, in_id, _) = paid_out(
+        &app,
+        &finance,
+        "9876501604",
+        "in-salary-advance",
+        1_000_000,
+        "15d",
+    )
+    .await;
+    let upi =
+        data(create_payment(&app, &in_session, &in_order, "due", "upi", "wrong-upi-01").await)
+            .await;
+    // Razorpay (India) for the virtual account; Xendit and Dragonpay (off for India) for the UPI payment.
+    let rzp = razorpay(
+        &app,
+        "evt_wrong_1",
+        &va,
+        va["amount"].as_i64().unwrap(),
+        "IDR",
+    )
+    .await;
+    assert_eq!(rzp.status(), StatusCode::OK);
+    assert_eq!(data(rzp).await["outcome"], "wrong_provider");
+    let xnd = xendit(
+        &app,
+        &xendit_paid(&upi, "wrong-2", upi["amount"].as_i64().unwrap()),
+    )
+    .await;
+    assert_eq!(data(xnd).await["outcome"], "wrong_provider");
+    let reference = upi["reference"].as_str().unwrap();
+    let message = "Payment received";
+    let postback = [
+        ("txnid", reference.to_owned()),
+        ("refno", "DPWRONG1".to_owned()),
+        ("status", "S".to_owned()),
+        ("message", message.to_owned()),
+        (
+            "digest",
+            dragonpay_digest(reference, "DPWRONG1", "S", message, DRAGONPAY_SECRET),
+        ),
+    ];
+    let dp = app
+        .client
+        .post(app.url("/api/v1/webhooks/dragonpay/postback"))
+        .form(&postback)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(dp.status(), StatusCode::OK);
+    for (p, order_id) in [(&va, &id_id), (&upi, &in_id)] {
+        let pid = p["paymentId"].as_str().unwrap();
+        assert_eq!(payment_status(&app, pid).await, "pending");
+        assert_eq!(count(&app, LEDGER, pid).await, 0);
+        assert_eq!(status_of(&app, order_id).await, "disbursed");
+    }
+    // Each is recorded and audited.
+    let (recorded,): (i64,) =
+        sqlx::query_as("SELECT COUNT(*) FROM payment_callbacks WHERE outcome = 'wrong_provider'")
+            .fetch_one(app.db.pool())
+            .await
+            .unwrap();
+    assert_eq!(recorded, 3);
+    let (audited,): (i64,) = sqlx::query_as(
+        "SELECT COUNT(*) FROM audit_log WHERE action = 'payment.callback_wrong_provider'",
+    )
+    .fetch_one(app.db.pool())
+    .await
+    .unwrap();
+    assert_eq!(audited, 3);
+    // The right provider still credits.
+    let ok = xendit(
+        &app,
+        &xendit_paid(&va, "right-1", va["amount"].as_i64().unwrap()),
+    )
+    .await;
+    assert_eq!(data(ok).await["outcome"], "confirmed");
+    check_ledger(&app, &id_session, &id_order, &id_id).await;
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn money_for_a_repaid_loan_becomes_a_refund_due_that_finance_records_and_the_borrower_sees() {
+    let app = spawn_app().await;
+    let finance = operator(&app, "fin", &[Role::Finance]).await;
+    let (session, order_no, id, _) = paid_out(
+        &app,
+        &finance,
+        "9876501605",
+        "in-salary-advance",
+        1_000_000,
+        "15d",
+    )
+    .await;
+    // Two taps: two payments for the same installment, both with a UTR.
+    let first = upi_with_utr(
+        &app,
+        &session,
+        &order_no,
+        "due",
+        "twice-0001",
+        "100000000005",
+    )
+    .await;
+    let second = upi_with_utr(
+        &app,
+        &session,
+        &order_no,
+        "due",
+        "twice-0002",
+        "100000000006",
+    )
+    .await;
+    let amount = first["amount"].as_i64().unwrap();
+    let done =
+        data(confirm(&app, &finance, first["paymentId"].as_str().unwrap(), amount).await).await;
+    assert_eq!(done["orderStatus"], "repaid");
+    // The second transfer arrived too: it is owed back, not stuck in `invalid_transition`.
+    let second_id = second["paymentId"].as_str().unwrap();
+    let answer = confirm(&app, &finance, second_id, amount).await;
+    assert_eq!(answer.status(), StatusCode::OK);
+    let answer = data(answer).await;
+    assert_eq!(answer["payment"]["status"], "refund_due");
+    assert_eq!(answer["payment"]["refundAmount"], json!(amount));
+    assert_eq!(count(&app, LEDGER, second_id).await, 0);
+    let q = queue(&app, &finance).await;
+    assert_eq!(
+        queued(&q, second_id).unwrap()["payment"]["status"],
+        "refund_due"
+    );
+    // The borrower sees it.
+    let seen = payment(&app, &session, second_id).await;
+    assert_eq!(
+        (seen["status"].clone(), seen["refundAmount"].clone()),
+        (json!("refund_due"), json!(amount))
+    );
+    // A provider's capture for a third payment of the closed loan: answered 2xx, owed back too.
+    let third = create_payment(&app, &session, &order_no, "payoff", "upi", "twice-0003").await;
+    assert_ne!(
+        third.status(),
+        StatusCode::OK,
+        "a closed loan offers no new payment"
+    );
+    let late = razorpay(&app, "evt_twice_2", &second, amount, "INR").await;
+    assert_eq!(
+        late.status(),
+        StatusCode::OK,
+        "a provider's retry is never refused"
+    );
+    // Finance sends it back and records the bank's reference, once.
+    let bad = record_refund(&app, &finance, second_id, "x").await;
+    assert_eq!(bad.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let refunded = record_refund(&app, &finance, second_id, "HDFCR2611260001").await;
+    assert_eq!(refunded.status(), StatusCode::OK);
+    assert_eq!(data(refunded).await["status"], "refunded");
+    assert_eq!(
+        record_refund(&app, &finance, second_id, "HDFCR2611260002")
+            .await
+            .status(),
+        StatusCode::CONFLICT
+    );
+    let seen = payment(&app, &session, second_id).await;
+    assert_eq!(seen["status"], "refunded");
+    assert_eq!(seen["refundReference"], "HDFCR2611260001");
+    assert!(queued(&queue(&app, &finance).await, second_id).is_none());
+    let (audited,): (i64,) = sqlx::query_as(
+        "SELECT COUNT(*) FROM audit_log WHERE action IN ('payment.refund_due', 'payment.refunded')",
+    )
+    .fetch_one(app.db.pool())
+    .await
+    .unwrap();
+    assert_eq!(audited, 2);
+    check_ledger(&app, &session, &order_no, &id).await;
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn a_capture_for_a_payment_finance_rejected_returns_to_finances_queue_with_the_amount_received()
+ {
+    let app = spawn_app().await;
+    let finance = operator(&app, "fin", &[Role::Finance]).await;
+    let (session, order_no, id, _) = paid_out(
+        &app,
+        &finance,
+        "9876501606",
+        "in-salary-advance",
+        1_000_000,
+        "15d",
+    )
+    .await;
+    let p = upi_with_utr(
+        &app,
+        &session,
+        &order_no,
+        "due",
+        "reject-0001",
+        "100000000007",
+    )
+    .await;
+    let pid = p["paymentId"].as_str().unwrap();
+    let rejected = op_call(
+        &app,
+        &finance,
+        Method::POST,
+        &format!("/api/v1/console/payments/{pid}/reject"),
+        Some(json!({"reason": "No credit with this UTR on the statement."})),
+    )
+    .await;
+    assert_eq!(rejected.status(), StatusCode::OK);
+    assert!(queued(&queue(&app, &finance).await, pid).is_none());
+    let amount = p["amount"].as_i64().unwrap();
+    let capture = razorpay(&app, "evt_after_reject", &p, amount, "INR").await;
+    assert_eq!(data(capture).await["outcome"], "held");
+    let q = queue(&app, &finance).await;
+    let back = queued(&q, pid).expect("back in finance's queue");
+    assert_eq!(back["payment"]["status"], "held");
+    assert_eq!(back["payment"]["receivedAmount"], json!(amount));
+    // Finance credits it in one step: the loan is repaid.
+    let credited = data(resolve(&app, &finance, pid, "credit").await).await;
+    assert_eq!(credited["payment"]["status"], "confirmed");
+    assert_eq!(credited["orderStatus"], "repaid");
+    check_ledger(&app, &session, &order_no, &id).await;
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn a_held_amount_is_credited_as_a_part_payment_or_refunded_in_one_step_and_leaves_the_queue_when_the_loan_closes()
+ {
+    let app = spawn_app().await;
+    let finance = operator(&app, "fin", &[Role::Finance]).await;
+    let (session, order_no, id, plan) = paid_out(
+        &app,
+        &finance,
+        "081234561603",
+        "id-kilat-30",
+        100_000_000,
+        "14d",
+    )
+    .await;
+    let due = date_of(&plan["installments"][0]["dueDate"]);
+    set_date(&app, due).await;
+    let finance = operator(&app, "fin-later", &[Role::Finance]).await;
+    // A transfer of less than asked: held; finance sees received against asked, and credits it.
+    let a = data(
+        create_payment(
+            &app,
+            &session,
+            &order_no,
+            "due",
+            "virtual_account",
+            "held-0001",
+        )
+        .await,
+    )
+    .await;
+    let asked = a["amount"].as_i64().unwrap();
+    let part = asked - 50_000_000;
+    assert_eq!(
+        data(xendit(&app, &xendit_paid(&a, "held-1", part)).await).await["outcome"],
+        "held"
+    );
+    let aid = a["paymentId"].as_str().unwrap();
+    let q = queue(&app, &finance).await;
+    let held = queued(&q, aid).unwrap();
+    assert_eq!(
+        (
+            held["payment"]["amount"].clone(),
+            held["payment"]["receivedAmount"].clone()
+        ),
+        (json!(asked), json!(part))
+    );
+    assert_eq!(
+        resolve(&app, &finance, aid, "keep").await.status(),
+        StatusCode::UNPROCESSABLE_ENTITY
+    );
+    let credited = data(resolve(&app, &finance, aid, "credit").await).await;
+    assert_eq!(credited["payment"]["status"], "confirmed");
+    assert_eq!(credited["orderStatus"], "disbursed");
+    let plan = check_ledger(&app, &session, &order_no, &id).await;
+    assert_eq!(
+        plan["paid"]["total"],
+        json!(part),
+        "the plan shows the part payment"
+    );
+    assert_eq!(plan["outstanding"]["total"], json!(asked - part));
+    assert_eq!(
+        resolve(&app, &finance, aid, "credit").await.status(),
+        StatusCode::CONFLICT
+    );
+    // Another transfer for the wrong amount, refunded by finance's choice.
+    let b = data(
+        create_payment(
+            &app,
+            &session,
+            &order_no,
+            "due",
+            "virtual_account",
+            "held-0002",
+        )
+        .await,
+    )
+    .await;
+    let bid = b["paymentId"].as_str().unwrap();
+    assert_eq!(
+        data(xendit(&app, &xendit_paid(&b, "held-2", 1_000_000)).await).await["outcome"],
+        "held"
+    );
+    let refund = data(resolve(&app, &finance, bid, "refund").await).await;
+    assert_eq!(refund["payment"]["status"], "refund_due");
+    assert_eq!(refund["payment"]["refundAmount"], 1_000_000);
+    // A third held amount; then the loan is repaid: the held money can no longer be credited and is owed back.
+    let c = data(
+        create_payment(
+            &app,
+            &session,
+            &order_no,
+            "due",
+            "virtual_account",
+            "held-0003",
+        )
+        .await,
+    )
+    .await;
+    let cid = c["paymentId"].as_str().unwrap();
+    assert_eq!(
+        data(xendit(&app, &xendit_paid(&c, "held-3", 700_000)).await).await["outcome"],
+        "held"
+    );
+    let d = data(
+        create_payment(
+            &app,
+            &session,
+            &order_no,
+            "payoff",
+            "virtual_account",
+            "held-0004",
+        )
+        .await,
+    )
+    .await;
+    assert_eq!(
+        data(
+            xendit(
+                &app,
+                &xendit_paid(&d, "held-4", d["amount"].as_i64().unwrap())
+            )
+            .await
+        )
+        .await["outcome"],
+        "confirmed"
+    );
+    assert_eq!(status_of(&app, &id).await, "repaid");
+    assert_eq!(payment_status(&app, cid).await, "refund_due");
+    let q = queue(&app, &finance).await;
+    assert!(
+        q.iter().all(|p| p["payment"]["status"] != "held"),
+        "nothing stays held for a closed loan"
+    );
+    assert_eq!(payment(&app, &session, cid).await["refundAmount"], 700_000);
+    check_ledger(&app, &session, &order_no, &id).await;
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn two_callbacks_and_finance_for_one_payment_at_once_never_fail_and_credit_once() {
+    let app = Arc::new(spawn_app().await);
+    let finance = Arc::new(operator(&app, "fin", &[Role::Finance]).await);
+    for round in 0..8 {
+        let (session, order_no, id, _) = paid_out(
+            &app,
+            &finance,
+            &format!("98765017{round:02}"),
+            "in-salary-advance",
+            1_000_000,
+            "15d",
+        )
+        .await;
+        let p = upi_with_utr(
+            &app,
+            &session,
+            &order_no,
+            "due",
+            &format!("race-key-{round:04}"),
+            &format!("2000000000{round:02}"),
+        )
+        .await;
+        let amount = p["amount"].as_i64().unwrap();
+        let pid = p["paymentId"].as_str().unwrap().to_owned();
+        let (a1, a2, a3) = (app.clone(), app.clone(), app.clone());
+        let (p1, p2) = (p.clone(), p.clone());
+        let f = finance.clone();
+        let pid3 = pid.clone();
+        let (r1, r2, r3) = tokio::join!(
+            tokio::spawn(async move {
+                razorpay(&a1, &format!("evt_race_a_{round}"), &p1, amount, "INR")
+                    .await
+                    .status()
+            }),
+            tokio::spawn(async move {
+                razorpay(&a2, &format!("evt_race_b_{round}"), &p2, amount, "INR")
+                    .await
+                    .status()
+            }),
+            tokio::spawn(async move { confirm(&a3, &f, &pid3, amount).await.status() }),
+        );
+        for status in [r1.unwrap(), r2.unwrap(), r3.unwrap()] {
+            assert!(!status.is_server_error(), "round {round}: {status}");
+        }
+        assert_eq!(
+            count(&app, LEDGER, &pid).await,
+            1,
+            "round {round}: credited once"
+        );
+        assert_eq!(status_of(&app, &id).await, "repaid");
+        check_ledger(&app, &session, &order_no, &id).await;
+    }
+    Arc::try_unwrap(app)
+        .ok()
+        .expect("no clone left")
+        .stop()
+        .await;
+}
