@@ -1430,8 +1430,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Finance's queue: payments whose UTR waits for verification, and amounts held, oldest first, each with its loan's
-         *     outstanding amount (finance).
+         * Finance's queue: payments whose UTR waits for verification, amounts held, and refunds due, oldest first, each with
+         *     its loan's outstanding amount (finance).
          */
         get: operations["console_payments"];
         put?: never;
@@ -1463,6 +1463,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/console/payments/{paymentId}/refund": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Records the refund of a payment whose money the loan did not owe (finance): `refund_due` → `refunded`, once, with
+         *     the bank's reference. Audited; the borrower sees it on the payment.
+         */
+        post: operations["console_record_refund"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/console/payments/{paymentId}/reject": {
         parameters: {
             query?: never;
@@ -1474,6 +1494,26 @@ export interface paths {
         put?: never;
         /** Rejects a payment waiting for finance, with the reason the borrower is shown (finance). Nothing is posted. */
         post: operations["console_reject_payment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/console/payments/{paymentId}/resolve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resolves a held payment in one step (finance): credits the amount received, or records it as to be refunded.
+         *     Audited; the borrower sees the outcome on the payment.
+         */
+        post: operations["console_resolve_payment"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1846,9 +1886,11 @@ export interface components {
         /** @description What the server did with a verified callback. */
         CallbackView: {
             /**
-             * @description `confirmed` (credited), `held` (the amount or currency differs: for finance, nothing credited), `ignored` (an
-             *     event or status that credits nothing), `not_open` (the payment was settled before) or `replayed` (this event
-             *     was taken before; nothing posted).
+             * @description `confirmed` (credited), `held` (the amount or currency differs, or finance had rejected the payment: for
+             *     finance, nothing credited), `refund_due` (the loan owed nothing, or less: what it owed is credited, the rest
+             *     owed back), `ignored` (an event or status that credits nothing), `not_open` (the payment was settled before),
+             *     `wrong_provider` (the payment was not made with this provider: recorded, nothing credited) or `replayed` (this
+             *     event was taken before; nothing posted).
              * @example confirmed
              */
             outcome: string;
@@ -2051,7 +2093,10 @@ export interface components {
             ledgerSeq: number | null;
             /** @description The order's status after the posting. */
             orderStatus: components["schemas"]["OrderState"];
-            /** @description `confirmed`, or `held` when the amount differs (nothing credited). */
+            /**
+             * @description `confirmed`; `held` when the amount differs (nothing credited); `refund_due` when some or all of it is owed
+             *     back (a loan that owed nothing, or more than it owed).
+             */
             payment: components["schemas"]["PaymentView"];
         };
         ConsoleLoanView: {
@@ -2522,9 +2567,11 @@ export interface components {
             /** @description What the server did with a verified callback. */
             data: {
                 /**
-                 * @description `confirmed` (credited), `held` (the amount or currency differs: for finance, nothing credited), `ignored` (an
-                 *     event or status that credits nothing), `not_open` (the payment was settled before) or `replayed` (this event
-                 *     was taken before; nothing posted).
+                 * @description `confirmed` (credited), `held` (the amount or currency differs, or finance had rejected the payment: for
+                 *     finance, nothing credited), `refund_due` (the loan owed nothing, or less: what it owed is credited, the rest
+                 *     owed back), `ignored` (an event or status that credits nothing), `not_open` (the payment was settled before),
+                 *     `wrong_provider` (the payment was not made with this provider: recorded, nothing credited) or `replayed` (this
+                 *     event was taken before; nothing posted).
                  * @example confirmed
                  */
                 outcome: string;
@@ -2636,7 +2683,10 @@ export interface components {
                 ledgerSeq: number | null;
                 /** @description The order's status after the posting. */
                 orderStatus: components["schemas"]["OrderState"];
-                /** @description `confirmed`, or `held` when the amount differs (nothing credited). */
+                /**
+                 * @description `confirmed`; `held` when the amount differs (nothing credited); `refund_due` when some or all of it is owed
+                 *     back (a loan that owed nothing, or more than it owed).
+                 */
                 payment: components["schemas"]["PaymentView"];
             };
             /** @description Always `ok` on success. */
@@ -3394,8 +3444,20 @@ export interface components {
                 pricedOn: string;
                 /** @description Finance's reason when rejected; null otherwise. */
                 reason: string | null;
+                /**
+                 * Format: int64
+                 * @description Minor units received, once known (a provider's callback or finance); null before.
+                 */
+                receivedAmount: number | null;
                 /** @description Quote it with the transfer (UPI note, bank remarks). */
                 reference: string;
+                /**
+                 * Format: int64
+                 * @description Minor units the lender owes back (`refund_due`: to be sent; `refunded`: sent); null otherwise.
+                 */
+                refundAmount: number | null;
+                /** @description The bank's reference of the refund once sent; null before. */
+                refundReference: string | null;
                 status: components["schemas"]["PaymentStatus"];
                 /** @description The UTR submitted; null before. */
                 utr: string | null;
@@ -4633,6 +4695,13 @@ export interface components {
              */
             receivedAmount: number | null;
             reference: string;
+            /**
+             * Format: int64
+             * @description Minor units owed back to the borrower (`refund_due`, `refunded`); null otherwise.
+             */
+            refundAmount: number | null;
+            /** @description The bank's reference of the refund once sent; null before. */
+            refundReference: string | null;
             status: components["schemas"]["PaymentStatus"];
             /** Format: int64 */
             updatedAt: number;
@@ -4901,11 +4970,19 @@ export interface components {
              */
             reason: string;
         };
+        PaymentResolveRequest: {
+            /**
+             * @description `credit`: count the amount received towards the loan (a part payment by the allocation rule; beyond the
+             *     payoff is owed back); `refund`: owe all of it back to the borrower.
+             * @example credit
+             */
+            action: string;
+        };
         /**
          * @description Where a payment stands.
          * @enum {string}
          */
-        PaymentStatus: "pending" | "verifying" | "confirmed" | "rejected" | "held";
+        PaymentStatus: "pending" | "verifying" | "confirmed" | "rejected" | "held" | "refund_due" | "refunded";
         PaymentView: {
             /**
              * Format: int64
@@ -4927,8 +5004,20 @@ export interface components {
             pricedOn: string;
             /** @description Finance's reason when rejected; null otherwise. */
             reason: string | null;
+            /**
+             * Format: int64
+             * @description Minor units received, once known (a provider's callback or finance); null before.
+             */
+            receivedAmount: number | null;
             /** @description Quote it with the transfer (UPI note, bank remarks). */
             reference: string;
+            /**
+             * Format: int64
+             * @description Minor units the lender owes back (`refund_due`: to be sent; `refunded`: sent); null otherwise.
+             */
+            refundAmount: number | null;
+            /** @description The bank's reference of the refund once sent; null before. */
+            refundReference: string | null;
             status: components["schemas"]["PaymentStatus"];
             /** @description The UTR submitted; null before. */
             utr: string | null;
@@ -5157,6 +5246,13 @@ export interface components {
             /** @description Cheapest sample APR first; empty when not eligible. */
             products: components["schemas"]["ProductView"][];
             reasons: components["schemas"]["Reason"][];
+        };
+        RefundRecordRequest: {
+            /**
+             * @description The bank's reference of the transfer that sent the refund: 1 to 64 letters, digits and `- / _ .`.
+             * @example N2612345678901
+             */
+            bankReference: string;
         };
         Region: {
             cities: components["schemas"]["City"][];
@@ -11390,7 +11486,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description payment_not_open: not waiting for finance (confirmed or rejected already, or no UTR yet) */
+            /** @description payment_not_open: not waiting for finance (confirmed, rejected or refunded already, or no UTR yet) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -11418,6 +11514,111 @@ export interface operations {
                 };
             };
             /** @description validation_failed: `amount` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    console_record_refund: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                paymentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RefundRecordRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["RefundRecordRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_PaymentView"];
+                };
+            };
+            /** @description bad_request: the body could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description forbidden (not finance), csrf_token_invalid or cross_site_request */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payment_not_open: no refund due */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payload_too_large: the body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unsupported_media_type: neither JSON nor form-encoded */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed: `bankReference` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11523,6 +11724,111 @@ export interface operations {
                 };
             };
             /** @description validation_failed: `reason` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    console_resolve_payment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                paymentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentResolveRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["PaymentResolveRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ConfirmedView"];
+                };
+            };
+            /** @description bad_request: the body could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description forbidden (not finance), csrf_token_invalid or cross_site_request */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payment_not_open: not held */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payload_too_large: the body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unsupported_media_type: neither JSON nor form-encoded */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed: `action` */
             422: {
                 headers: {
                     [name: string]: unknown;
