@@ -1,5 +1,6 @@
 //! Tests of the layering docs/ARCHITECTURE.md draws: nothing outside `http/` imports it (but the composition root that
-//! builds the router), no SQL outside `store/`, and no order status written outside `orders/`.
+//! builds the router), no SQL outside `store/`, no order status written outside `orders/`, no payment status outside
+//! the payments lifecycle, and no ledger entry outside `ledger/`.
 
 use std::path::{Path, PathBuf};
 
@@ -94,6 +95,60 @@ fn only_the_orders_lifecycle_writes_an_order_status() {
         .1;
     assert_eq!(store.matches("UPDATE orders SET status").count(), 2);
     assert_eq!(store.matches("INSERT INTO orders ").count(), 1);
+}
+
+#[test]
+fn only_the_ledger_module_writes_ledger_entries() {
+    let writers = [".append_entry(", ".append_entries("];
+    let offenders: Vec<_> = sources()
+        .into_iter()
+        .filter(|(path, _)| {
+            !path.starts_with("ledger/") && !path.starts_with("store/") && path != "architecture.rs"
+        })
+        .filter(|(_, source)| writers.iter().any(|w| code_of(source).contains(w)))
+        .map(|(path, _)| path)
+        .collect();
+    assert!(
+        offenders.is_empty(),
+        "ledger entries written outside ledger/: {offenders:?}"
+    );
+    // In the store, the statements that insert entries are the ones the ledger calls (one entry, a batch) and the
+    // development seed's set-based insert; none updates one, and only the purge of records past their retention
+    // (docs/ACCOUNT.md) deletes a whole loan's.
+    let store: String = sources()
+        .into_iter()
+        .filter(|(path, _)| path.starts_with("store/"))
+        .map(|(_, source)| code_of(&source).to_owned())
+        .collect();
+    assert_eq!(store.matches("INSERT INTO ledger_entries").count(), 3);
+    assert_eq!(store.matches("UPDATE ledger_entries").count(), 0);
+    assert_eq!(store.matches("DELETE FROM ledger_entries").count(), 1);
+}
+
+#[test]
+fn only_the_payments_lifecycle_writes_a_payment_status() {
+    let writers = [".set_payment_status(", ".record_refund("];
+    let offenders: Vec<_> = sources()
+        .into_iter()
+        .filter(|(path, _)| {
+            path != "servicing/payments/lifecycle.rs"
+                && !path.starts_with("store/")
+                && path != "architecture.rs"
+        })
+        .filter(|(_, source)| writers.iter().any(|w| code_of(source).contains(w)))
+        .map(|(path, _)| path)
+        .collect();
+    assert!(
+        offenders.is_empty(),
+        "payment status written outside the payments lifecycle: {offenders:?}"
+    );
+    let store = sources()
+        .into_iter()
+        .find(|(path, _)| path == "store/payments.rs")
+        .unwrap()
+        .1;
+    // The lifecycle's conditional move and the refund's recording; nothing else sets a payment's status.
+    assert_eq!(store.matches("UPDATE payments SET status").count(), 2);
 }
 
 #[test]

@@ -19,6 +19,7 @@ pub mod http;
 pub mod i18n;
 pub mod insights;
 pub mod jobs;
+pub mod ledger;
 pub mod orders;
 pub mod review;
 pub mod services;

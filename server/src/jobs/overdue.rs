@@ -246,7 +246,7 @@ async fn sweep_page(
             entry,
         })
         .collect();
-    tx.append_entries(&batch, now).await?;
+    crate::ledger::post_batch_in(&mut tx, &batch, now).await?;
     report.late_charges = batch.len() as u64;
     // The page's status changes in a few statements (not four per order), through the state machine as ever.
     let actor = Actor::System("overdue_job");

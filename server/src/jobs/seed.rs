@@ -74,7 +74,7 @@ pub async fn open_loans(
     let mut tx = s.db.begin().await?;
     tx.insert_seed_loans(std::slice::from_ref(&template), now)
         .await?;
-    tx.append_entries(&entries, now).await?;
+    crate::ledger::post_batch_in(&mut tx, &entries, now).await?;
     tx.commit().await?;
     let prefix = format!("SEED{tag}");
     let mut written = 1;

@@ -75,7 +75,7 @@ pub(crate) async fn plan_at_payout(
     Plan::from_kfs(&kfs, period, payout).map_err(|e| Error::Internal(e.into()))
 }
 
-fn balances_of(plan: &Plan, entries: &[LedgerEntry]) -> Result<LoanBalances, Error> {
+pub(crate) fn balances_of(plan: &Plan, entries: &[LedgerEntry]) -> Result<LoanBalances, Error> {
     replay(plan, entries)
         .map_err(|e| Error::Internal(anyhow::Error::from(e).context("ledger replay")))
 }
@@ -128,24 +128,6 @@ pub(crate) async fn load_in(tx: &mut Tx, order_id: &str) -> Result<Loan, Error> 
         entries,
         balances,
     })
-}
-
-/// Appends `entry` to the loan's ledger after checking that the money engine accepts the ledger with it; returns
-/// the balances after it.
-pub(crate) async fn post(
-    tx: &mut Tx,
-    loan: &mut Loan,
-    entry: LedgerEntry,
-    payment_id: Option<&str>,
-    now: i64,
-) -> Result<(), Error> {
-    let seq = loan.entries.len() as u64;
-    loan.entries.push(entry);
-    loan.balances = balances_of(&loan.plan, &loan.entries)?;
-    let entry = loan.entries.last().expect("just pushed");
-    tx.append_entry(&loan.order.id, seq, entry, payment_id, now)
-        .await?;
-    Ok(())
 }
 
 /// The borrower's paid-out order; another borrower's, or one not paid out, is not found.

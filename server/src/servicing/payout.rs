@@ -113,10 +113,7 @@ pub async fn disburse(
     let plan_json = serde_json::to_string(&plan).map_err(anyhow::Error::from)?;
     tx.insert_loan(&order.id, payout_date, &plan_json, now)
         .await?;
-    for (seq, entry) in plan.opening_entries().iter().enumerate() {
-        tx.append_entry(&order.id, seq as u64, entry, None, now)
-            .await?;
-    }
+    crate::ledger::open_in(&mut tx, &order.id, &plan, now).await?;
     tx.insert_payout(&NewPayout {
         order_id: &order.id,
         provider: done.provider,

@@ -1,0 +1,271 @@
+//! The only writer of a payment's status ([`move_payment`], through the domain's state machine) and the settlement of
+//! money received for a payment ([`settle_in`]): finance's decisions and the providers' callbacks both come here.
+
+use super::*;
+
+/// What finance (or nobody, for a provider's callback) decided about money received for a payment.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Decision {
+    /// Credit it as the payment was priced when it is the amount asked; hold anything else.
+    AsAsked,
+    /// Credit what was received (a held amount), by the allocation rule, up to the payoff.
+    Credit,
+    /// Owe all of it back to the borrower.
+    Refund,
+    /// Hold it for finance, whatever the amount (a currency other than the payment's; money for a payment finance
+    /// had rejected).
+    Hold,
+}
+
+/// Fields recorded with a payment's move.
+#[derive(Default)]
+pub(crate) struct MoveFields<'a> {
+    pub received_amount: Option<i64>,
+    pub reason: Option<&'a str>,
+    pub decided_by: Option<&'a str>,
+    pub refund_amount: Option<i64>,
+}
+
+/// The only writer of a payment's status: moves the payment, read as `from` inside `tx`, by `event` through the
+/// domain's state machine ([`PaymentStatus::apply`]), with a conditional update on `from` so that a decision happens
+/// once. A move the state machine refuses, or a payment that changed meanwhile, is `payment_not_open`.
+pub(crate) async fn move_payment(
+    tx: &mut Tx,
+    id: &str,
+    from: PaymentStatus,
+    event: PaymentEvent,
+    fields: MoveFields<'_>,
+    now: i64,
+) -> Result<PaymentStatus, Error> {
+    let to = from
+        .apply(event)
+        .map_err(|_| Error::from(Refusal::PaymentNotOpen))?;
+    let moved = tx
+        .set_payment_status(
+            id,
+            &[from.code()],
+            &PaymentMove {
+                to: to.code(),
+                received_amount: fields.received_amount,
+                reason: fields.reason,
+                decided_by: fields.decided_by,
+                refund_amount: fields.refund_amount,
+            },
+            now,
+        )
+        .await?;
+    if moved {
+        Ok(to)
+    } else {
+        Err(Refusal::PaymentNotOpen.into())
+    }
+}
+
+/// Records the bank transfer that sent a payment's refund back: the move `refund_due` → `refunded` through the state
+/// machine, once (a second recording finds the status changed: `payment_not_open`).
+pub(crate) async fn refund_sent(
+    tx: &mut Tx,
+    id: &str,
+    from: PaymentStatus,
+    bank_reference: &str,
+    operator_id: &str,
+    now: i64,
+) -> Result<(), Error> {
+    from.apply(PaymentEvent::RecordRefund)
+        .map_err(|_| Error::from(Refusal::PaymentNotOpen))?;
+    if tx
+        .record_refund(id, bank_reference, operator_id, now)
+        .await?
+    {
+        Ok(())
+    } else {
+        Err(Refusal::PaymentNotOpen.into())
+    }
+}
+
+/// What settling a payment did.
+pub(crate) struct Settled {
+    /// `confirmed`; `refund_due` when some or all of it is owed back; `held` when nothing was credited.
+    pub status: PaymentStatus,
+    /// The sequence number of the ledger entry posted; none when nothing was credited.
+    pub entry: Option<u64>,
+    pub order_status: OrderState,
+    /// Minor units owed back to the borrower.
+    pub refund: i64,
+}
+
+pub(crate) fn parse_installment(n: Option<i64>) -> Option<u32> {
+    n.and_then(|n| u32::try_from(n).ok())
+}
+
+/// Settles `payment`, read inside `tx` with the order locked and `loan` loaded in it, with `received` (finance's
+/// confirm and decisions and a provider's callback all come here), as the money engine says
+/// ([`kilat_domain::settle`]): the amount asked is credited as priced; another amount is held for finance; money for
+/// a loan that owes nothing, or beyond what it owed, is owed back (`refund_due`). The ledger entry is appended and the
+/// order moves (repaid, exited in cooling-off, extended, caught up) in the same transaction. When the loan closes,
+/// any other amount held for it is owed back too.
+#[allow(clippy::too_many_arguments)]
+pub(crate) async fn settle_in(
+    s: &Services,
+    tx: &mut Tx,
+    loan: &mut Loan,
+    payment: &Payment,
+    received: i64,
+    decision: Decision,
+    decided_by: Option<&str>,
+    actor: &Actor,
+    now: i64,
+) -> Result<Settled, Error> {
+    use kilat_domain::PaymentSettlement as Outcome;
+    let today = loan.today(s);
+    let asked = kilat_domain::Asked {
+        choice: payment.choice,
+        installment: parse_installment(payment.row.installment),
+        priced_on: parse_date(&payment.row.priced_on)?,
+        amount: Money::from_minor(payment.row.amount),
+    };
+    let received_money = Money::from_minor(received);
+    let outcome = match decision {
+        Decision::AsAsked => kilat_domain::settle(
+            &loan.plan,
+            &loan.balances,
+            &asked,
+            received_money,
+            today,
+            s.catalog.caps(),
+        )
+        .map_err(Error::Loan)?,
+        Decision::Credit => {
+            kilat_domain::credit_received(&loan.plan, &loan.balances, &asked, received_money, today)
+                .map_err(Error::Loan)?
+        }
+        Decision::Refund => Outcome::RefundAll,
+        Decision::Hold => Outcome::Hold,
+    };
+    let fields = |refund: Option<i64>| MoveFields {
+        received_amount: Some(received),
+        reason: None,
+        decided_by,
+        refund_amount: refund,
+    };
+    let mut entry_seq = None;
+    let mut order_status = loan.order.status;
+    let (status, refund) = match outcome {
+        Outcome::Hold => {
+            let status = move_payment(
+                tx,
+                &payment.row.id,
+                payment.status,
+                PaymentEvent::Hold,
+                fields(None),
+                now,
+            )
+            .await?;
+            (status, 0)
+        }
+        Outcome::RefundAll => {
+            let status = move_payment(
+                tx,
+                &payment.row.id,
+                payment.status,
+                PaymentEvent::RefundAll,
+                fields(Some(received)),
+                now,
+            )
+            .await?;
+            (status, received)
+        }
+        Outcome::Credit { entry, refund } => {
+            let refund = refund.minor();
+            let event = if refund > 0 {
+                PaymentEvent::CreditWithExcess
+            } else {
+                PaymentEvent::Credit
+            };
+            let status = move_payment(
+                tx,
+                &payment.row.id,
+                payment.status,
+                event,
+                fields((refund > 0).then_some(refund)),
+                now,
+            )
+            .await?;
+            let kind = entry.kind;
+            entry_seq = Some(loan.entries.len() as u64);
+            post(tx, loan, entry, Some(&payment.row.id), now).await?;
+            let event = match kind {
+                EntryKind::CoolingOffExit => Some(OrderEvent::ExitInCoolingOff),
+                _ if loan.balances.settled || loan.balances.closed_by.is_some() => {
+                    Some(OrderEvent::RepayInFull)
+                }
+                EntryKind::ExtensionFee => Some(OrderEvent::Extend),
+                _ if order_status == OrderState::Overdue && !loan.balances.is_overdue(today) => {
+                    Some(OrderEvent::CatchUp)
+                }
+                _ => None,
+            };
+            if let Some(event) = event {
+                order_status = orders::apply_in(tx, &loan.order.id, event, actor, now).await?;
+            }
+            if order_status.is_final() {
+                refund_held_in(tx, loan, &payment.row.id, actor, now).await?;
+            }
+            (status, refund)
+        }
+    };
+    Ok(Settled {
+        status,
+        entry: entry_seq,
+        order_status,
+        refund,
+    })
+}
+
+/// The loan just closed: every other amount held for it is owed back to the borrower (it can no longer be credited),
+/// each audited.
+async fn refund_held_in(
+    tx: &mut Tx,
+    loan: &Loan,
+    except: &str,
+    actor: &Actor,
+    now: i64,
+) -> Result<(), Error> {
+    for row in tx.held_payments_of_order(&loan.order.id, except).await? {
+        let received = row.received_amount.unwrap_or(row.amount);
+        move_payment(
+            tx,
+            &row.id,
+            PaymentStatus::Held,
+            PaymentEvent::RefundAll,
+            MoveFields {
+                refund_amount: Some(received),
+                ..MoveFields::default()
+            },
+            now,
+        )
+        .await?;
+        let (kind, id) = actor.audit_parts();
+        tx.insert_audit(&NewAuditEntry {
+            actor_kind: kind,
+            actor_id: id,
+            action: "payment.refund_due",
+            entity: "order",
+            entity_id: &loan.order.id,
+            before_json: Some(&audit_json(&row, PaymentStatus::Held, None)?),
+            after_json: Some(&audit_json(&row, PaymentStatus::RefundDue, None)?),
+            at: now,
+        })
+        .await?;
+    }
+    Ok(())
+}
+
+/// The audit action of a settlement's outcome.
+pub(crate) fn settled_action(status: PaymentStatus) -> &'static str {
+    match status {
+        PaymentStatus::Held => "payment.hold",
+        PaymentStatus::RefundDue => "payment.refund_due",
+        _ => "payment.confirm",
+    }
+}

@@ -1,0 +1,241 @@
+//! Repayments: the choices a borrower has today, priced by the money engine (this installment, the payoff, the
+//! cooling-off exit while it is open, an extension where the product allows one); the payment types of each market
+//! (India: UPI or bank transfer to the collection account; Indonesia: a virtual account from a provider); payments
+//! with a reference unique to each, idempotent on the client's key; UTR submission; and finance's queue, confirm
+//! and reject. A confirmation posts the payment's ledger entry and any status change in one transaction, once; an
+//! amount other than the payment's is held for finance, never credited.
+
+mod create;
+mod finance;
+mod instructions;
+mod lifecycle;
+mod providers;
+mod utr;
+
+pub use create::*;
+pub use finance::*;
+pub use instructions::*;
+pub(crate) use lifecycle::*;
+pub use providers::*;
+pub use utr::*;
+
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::time::Duration;
+
+use kilat_domain::{Code, EntryKind, Market, Money, OrderEvent, OrderState};
+use serde::{Deserialize, Serialize};
+use time::Date;
+use utoipa::ToSchema;
+
+use super::payout::{ManualPayout, PayoutProvider};
+use super::xendit::XenditVirtualAccounts;
+use super::{Loan, load, load_in, own_loan};
+use crate::auth::Borrower;
+use crate::auth::operators::{Operator, Role};
+use crate::error::{Error, FieldErrors, FieldProblem, Refusal};
+use crate::ledger::post_in as post;
+use crate::orders::{self, Actor};
+use crate::services::Services;
+use crate::settings::PaymentSettings;
+use crate::store::Tx;
+use crate::store::audit::NewAuditEntry;
+use crate::store::loans::{date_code, parse_date};
+use crate::store::payments::{Issued, NewPayment, PaymentMove, PaymentRow};
+
+/// Who works the repayment queue and decides on payments.
+pub const FINANCE_ROLES: &[Role] = &[Role::Finance];
+/// The longest reason finance may give for a rejection.
+pub const MAX_REASON_CHARS: usize = 500;
+const QUEUE_LIMIT: i64 = 200;
+
+pub use kilat_domain::{PaymentEvent, PaymentState as PaymentStatus, Priced, RepaymentChoice};
+
+/// How the borrower pays.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum PaymentMethod {
+    /// India: UPI to the collection account's UPI id; the UTR is 12 digits.
+    Upi,
+    /// India: IMPS, NEFT or RTGS to the collection account; the UTR is 12 digits (IMPS) or 16 or 22 letters and
+    /// digits (NEFT, RTGS).
+    BankTransfer,
+    /// Indonesia: a transfer to the payment's virtual account.
+    VirtualAccount,
+    /// Dragonpay, where the settings offer it: the payment's reference paid at an outlet before it expires, credited
+    /// by Dragonpay's postback.
+    Dragonpay,
+}
+
+impl Code for PaymentMethod {
+    const ALL: &'static [Self] = &[
+        PaymentMethod::Upi,
+        PaymentMethod::BankTransfer,
+        PaymentMethod::VirtualAccount,
+        PaymentMethod::Dragonpay,
+    ];
+
+    fn code(self) -> &'static str {
+        match self {
+            PaymentMethod::Upi => "upi",
+            PaymentMethod::BankTransfer => "bank_transfer",
+            PaymentMethod::VirtualAccount => "virtual_account",
+            PaymentMethod::Dragonpay => "dragonpay",
+        }
+    }
+}
+
+impl PaymentMethod {
+    /// The payment types of a market as the settings offer them, in the order shown: India UPI and bank transfer,
+    /// Indonesia the virtual account; then Dragonpay where the market offers it and its postback is enabled.
+    pub fn of_market(settings: &PaymentSettings, market: Market) -> Vec<PaymentMethod> {
+        let (mut methods, dragonpay) = match market {
+            Market::India => (
+                vec![PaymentMethod::Upi, PaymentMethod::BankTransfer],
+                settings.india.dragonpay,
+            ),
+            Market::Indonesia => (
+                vec![PaymentMethod::VirtualAccount],
+                settings.indonesia.dragonpay,
+            ),
+        };
+        if dragonpay && settings.dragonpay.active().is_some() {
+            methods.push(PaymentMethod::Dragonpay);
+        }
+        methods
+    }
+
+    /// True when the borrower submits a UTR for it (India's transfers).
+    pub fn takes_utr(self) -> bool {
+        matches!(self, PaymentMethod::Upi | PaymentMethod::BankTransfer)
+    }
+}
+
+fn unavailable() -> Error {
+    Refusal::ChoiceUnavailable.into()
+}
+
+/// Prices `choice` for the loan on `on` by the money engine's rules ([`kilat_domain::settle::price`]); a choice the
+/// loan does not offer today (a closed loan, the cooling-off exit once overdue) is `choice_unavailable`.
+pub fn price(
+    s: &Services,
+    loan: &Loan,
+    choice: RepaymentChoice,
+    on: Date,
+) -> Result<Priced, Error> {
+    let status = loan.order.status;
+    if !status.is_active_loan() {
+        return Err(unavailable());
+    }
+    kilat_domain::settle::price(
+        &loan.plan,
+        &loan.balances,
+        choice,
+        on,
+        s.catalog.caps(),
+        status != OrderState::Disbursed,
+    )
+    .map_err(|_| unavailable())
+}
+
+/// What the borrower may pay today.
+pub struct Repayment {
+    pub loan: Loan,
+    pub today: Date,
+    pub choices: Vec<Priced>,
+    /// A submitted UTR (or a held amount) waits for finance: "payment received, verifying".
+    pub verifying: bool,
+}
+
+/// The repayment choices of the borrower's loan today, each with its exact amount.
+pub async fn repayment(
+    s: &Services,
+    borrower: &Borrower,
+    order_no: &str,
+) -> Result<Repayment, Error> {
+    let loan = own_loan(s, borrower, order_no).await?;
+    let today = loan.today(s);
+    let choices = RepaymentChoice::ALL
+        .iter()
+        .filter_map(|c| price(s, &loan, *c, today).ok())
+        .collect();
+    let verifying = s.db.order_has_verifying_payment(&loan.order.id).await?;
+    Ok(Repayment {
+        loan,
+        today,
+        choices,
+        verifying,
+    })
+}
+
+/// The extension the borrower's loan offers today: its fee, the installment that moves and the revised schedule.
+/// A loan without one (the product allows none, the maximum is reached, closed) is `choice_unavailable`.
+pub async fn extension_offer(
+    s: &Services,
+    borrower: &Borrower,
+    order_no: &str,
+) -> Result<(Loan, Priced), Error> {
+    let loan = own_loan(s, borrower, order_no).await?;
+    let today = loan.today(s);
+    let priced = price(s, &loan, RepaymentChoice::Extension, today)?;
+    Ok((loan, priced))
+}
+
+/// A payment with its parsed codes and its instructions.
+pub struct Payment {
+    pub row: PaymentRow,
+    pub choice: RepaymentChoice,
+    pub method: PaymentMethod,
+    pub status: PaymentStatus,
+    pub instructions: Instructions,
+}
+
+pub(crate) fn payment_of(s: &Services, row: PaymentRow) -> Result<Payment, Error> {
+    let code = |what: &str, v: &str| anyhow::anyhow!("payment {}: unknown {what} {v:?}", row.id);
+    let choice =
+        RepaymentChoice::from_code(&row.choice).ok_or_else(|| code("choice", &row.choice))?;
+    let method =
+        PaymentMethod::from_code(&row.method).ok_or_else(|| code("method", &row.method))?;
+    let status =
+        PaymentStatus::from_code(&row.status).ok_or_else(|| code("status", &row.status))?;
+    let market = if row.currency == kilat_domain::Currency::Inr {
+        Market::India
+    } else {
+        Market::Indonesia
+    };
+    let instructions = instructions(s, market, method, Some(&row));
+    Ok(Payment {
+        row,
+        choice,
+        method,
+        status,
+        instructions,
+    })
+}
+
+/// The borrower's payment; another borrower's is not found.
+pub async fn own_payment(
+    s: &Services,
+    borrower: &Borrower,
+    payment_id: &str,
+) -> Result<Payment, Error> {
+    let row =
+        s.db.payment(payment_id.trim())
+            .await?
+            .filter(|p| p.borrower_id == borrower.id)
+            .ok_or(Error::NotFound)?;
+    payment_of(s, row)
+}
+
+fn audit_json(row: &PaymentRow, status: PaymentStatus, utr: Option<&str>) -> Result<String, Error> {
+    Ok(serde_json::to_string(&serde_json::json!({
+        "paymentId": row.id,
+        "orderNo": row.order_no,
+        "choice": row.choice,
+        "amount": row.amount,
+        "status": status.code(),
+        "utr": utr.or(row.utr.as_deref()),
+    }))
+    .map_err(anyhow::Error::from)?)
+}
