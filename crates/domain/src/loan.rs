@@ -1993,7 +1993,7 @@ mod tests {
         assert!(
             matches!(
                 got,
-                Err(Error::CapExceeded {
+                Err(Error::ExtensionOverCap {
                     cap: CapKind::DailyCost,
                     ..
                 })
