@@ -380,7 +380,7 @@ pub fn price(
             loan.plan.quote.extension.ok_or_else(unavailable)?;
             let (_, number, _) = due_now(loan, on).ok_or_else(unavailable)?;
             let (quote, _) = extend(&loan.plan, &loan.balances, number, on, s.catalog.caps())
-                .map_err(|_| unavailable())?;
+                .map_err(|e| Error::extension_refused(e, loan.plan.quote.currency))?;
             let new_date = quote
                 .revised
                 .iter()
