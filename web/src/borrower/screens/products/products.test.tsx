@@ -222,7 +222,7 @@ describe('Key Fact Statement screen', () => {
     const first = renderBorrower('/app/products/in-flexi-14d/kfs?amount=600000&term=14dx3&lang=1');
     const heading = await screen.findByRole('heading', { level: 3, name: 'Moving a due date (extension)' });
     expect(text(heading.nextSibling as HTMLElement)).toBe(
-      'You may move a due date by 7 days, once over the loan, for a fee of ₹141.60 (2% of the loan amount, + GST ₹21.60), paid when you move it. No interest is added for the extra days.',
+      'You may move a due date by 7 days, once over the loan, for a fee of ₹141.60 (2% of the loan amount plus GST ₹21.60), paid when you move it. No interest is added for the extra days.',
     );
     first.unmount();
 
