@@ -48,6 +48,7 @@ pub const ERROR_CODES: &[&str] = &[
     "complaint_not_answered",
     "complaint_closed",
     "money_outstanding",
+    "extension_over_cap",
 ];
 
 /// Why a field was refused: a catalog key (`field.…`) and the values its text names.
@@ -235,6 +236,10 @@ pub enum Error {
     /// Deleting an account while a loan still owes `amount` (formatted in the loan's currency).
     #[error("money outstanding: {amount}")]
     MoneyOutstanding { amount: String },
+    /// An extension the loan's product offers, refused because with its fee the loan would cost `actual`, over what
+    /// an OJK cap allows it (`limit`); both formatted in the loan's currency.
+    #[error("extension over the cap: {actual} > {limit}")]
+    ExtensionOverCap { limit: String, actual: String },
     #[error(transparent)]
     Internal(#[from] anyhow::Error),
 }
@@ -252,6 +257,20 @@ impl From<Refusal> for Error {
 }
 
 impl Error {
+    /// Why an extension is refused: a cap it would break is named with its figures (`extension_over_cap`); anything
+    /// else is `choice_unavailable` (no extension in the product, the maximum reached, the loan closed).
+    pub fn extension_refused(err: kilat_domain::Error, currency: kilat_domain::Currency) -> Self {
+        match err {
+            kilat_domain::Error::ExtensionOverCap { limit, actual, .. } => {
+                Error::ExtensionOverCap {
+                    limit: i18n::format_money(limit, currency),
+                    actual: i18n::format_money(actual, currency),
+                }
+            }
+            _ => Refusal::ChoiceUnavailable.into(),
+        }
+    }
+
     /// One field's problem.
     pub fn field(field: &'static str, problem: FieldProblem) -> Self {
         Self::Validation(FieldErrors::one(field, problem))
@@ -286,6 +305,7 @@ impl Error {
             Error::OperatorSignIn(OperatorSignInError::Locked { .. }) => "operator_locked",
             Error::RateLimited { .. } => "rate_limited",
             Error::MoneyOutstanding { .. } => "money_outstanding",
+            Error::ExtensionOverCap { .. } => "extension_over_cap",
         }
     }
 
@@ -308,6 +328,9 @@ impl Error {
     pub fn message_args(&self) -> Vec<(&'static str, String)> {
         match self {
             Error::MoneyOutstanding { amount } => vec![("amount", amount.clone())],
+            Error::ExtensionOverCap { limit, actual } => {
+                vec![("limit", limit.clone()), ("actual", actual.clone())]
+            }
             _ => Vec::new(),
         }
     }

@@ -58,6 +58,24 @@ pub enum Error {
         /// What the loan would charge, in minor units.
         actual: Money,
     },
+    /// An extension would break a cap: the next one a borrower asks for, or, when a product is checked, its extension
+    /// taken as many times as the product allows. Measured over the extended tenor with every extension fee.
+    #[error(
+        "with {extensions} extension(s) ({days} days in all) the {cap} is exceeded: limit {limit}, actual {actual}"
+    )]
+    ExtensionOverCap {
+        /// Which cap.
+        cap: CapKind,
+        /// Extensions taken, counting this one.
+        extensions: u32,
+        /// Days from disbursal to the last due date once extended.
+        days: i64,
+        /// The most that may be charged, in minor units.
+        limit: Money,
+        /// What the extended loan would charge (interest, fees, extension fees; with the worst late charges for the
+        /// total cap), in minor units.
+        actual: Money,
+    },
     /// No row of the cap table covers this date and tenor, so the loan cannot be shown to be lawful.
     #[error("no cost cap rule covers {date} for a tenor of {tenor_days} days")]
     NoCapRule {

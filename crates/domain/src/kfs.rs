@@ -24,7 +24,11 @@ use time::Date;
 /// Version 3 added the prepayment terms (`prepayment`, [`PREPAYMENT_RULE`]) and, in Indonesia, the loan's daily cost
 /// against OJK's daily cap (`dailyCost`, null elsewhere), as the last two fields. A statement of version 1 or 2 reads
 /// them as `""` and null, and is hashed without them ([`V3_FIELDS`]), exactly as it was sealed.
-pub const KFS_VERSION: u32 = 3;
+///
+/// Version 4 added the price of one extension of this loan (`extensionFee`, with its tax; null when the product
+/// offers none) as the last field, so the statement names every amount an extension charges (PRODUCT.md §7). A
+/// statement of an earlier version reads it as null and is hashed without it ([`V4_FIELDS`]).
+pub const KFS_VERSION: u32 = 4;
 
 /// The JSON names version 1 wrote for the fields version 2 renamed. A key is always `"name":` with unescaped quotes,
 /// which no string value can contain, so replacing these exact byte sequences touches keys only.
@@ -39,6 +43,10 @@ const V1_NAMES: [(&str, &str); 5] = [
 /// The JSON the version-3 fields add at the end of a statement that has neither: what hashing a version 1 or 2
 /// statement leaves out. Any other value of them in such a statement is not what was sealed, and breaks the seal.
 const V3_FIELDS: &str = ",\"prepayment\":\"\",\"dailyCost\":null}";
+
+/// The JSON the version-4 field adds at the end of a statement without it: what hashing an earlier statement leaves
+/// out (before [`V3_FIELDS`], which then end the JSON). Any other value of it in such a statement breaks the seal.
+const V4_FIELDS: &str = ",\"extensionFee\":null}";
 
 /// Who lends, and who hears complaints; runtime settings, passed in by the server.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -136,6 +144,11 @@ pub struct KeyFactStatement {
     #[serde(default)]
     #[cfg_attr(feature = "openapi", schema(required = true))]
     pub daily_cost: Option<DailyCost>,
+    /// Version 4: one extension of this loan priced (its fee on the sanctioned amount, with tax), beside the terms
+    /// in `extension`. Null when the product offers no extension and in statements sealed before version 4.
+    #[serde(default)]
+    #[cfg_attr(feature = "openapi", schema(required = true))]
+    pub extension_fee: Option<FeeCharge>,
 }
 
 /// The daily cost of an Indonesian loan as OJK's cap measures it: interest plus fees, per day of the loan, as a share
@@ -164,10 +177,25 @@ impl DailyCost {
         if quote.market != Market::Indonesia {
             return Ok(None);
         }
-        let last_due = quote.last_due_date();
+        Self::measure(quote, quote.last_due_date(), quote.cost()?, caps).map(Some)
+    }
+
+    /// The daily cost of `quote` with its extension taken as many times as the product allows
+    /// ([`Quote::fully_extended`]): every extension fee added, over the extended days, against the cap for the
+    /// extended tenor. `None` outside Indonesia or without an extension.
+    pub fn extended(quote: &Quote, caps: &CapTable) -> Result<Option<DailyCost>> {
+        if quote.market != Market::Indonesia {
+            return Ok(None);
+        }
+        let Some(extended) = quote.fully_extended()? else {
+            return Ok(None);
+        };
+        Self::measure(quote, extended.last_due, extended.cost, caps).map(Some)
+    }
+
+    fn measure(quote: &Quote, last_due: Date, cost: Money, caps: &CapTable) -> Result<DailyCost> {
         let cap = caps.daily_cap(quote.disbursal_date, last_due)?;
         let days = days_between(quote.disbursal_date, last_due).max(1);
-        let cost = quote.cost()?;
         let principal = i128::from(quote.principal.minor());
         let wide_days = i128::from(days);
         let ceil = |num: i128, den: i128| (num + den - 1) / den;
@@ -184,14 +212,14 @@ impl DailyCost {
         let limit = Money::try_from_i128(
             principal * i128::from(cap.ppb()) * wide_days / i128::from(RATE_SCALE),
         )?;
-        Ok(Some(DailyCost {
+        Ok(DailyCost {
             days,
             cost,
             per_day,
             rate: Rate::from_ppb(rate),
             cap,
             limit,
-        }))
+        })
     }
 }
 
@@ -235,6 +263,7 @@ impl KeyFactStatement {
             extension: quote.extension,
             prepayment: PREPAYMENT_RULE.to_owned(),
             daily_cost: DailyCost::of(quote, caps)?,
+            extension_fee: quote.extension_fee()?,
         };
         kfs.content_hash = kfs.compute_hash()?;
         Ok(kfs)
@@ -247,6 +276,11 @@ impl KeyFactStatement {
         // Struct fields serialize in declaration order, so this JSON is canonical for a version.
         let mut json =
             serde_json::to_string(&unsealed).map_err(|e| Error::Serialize(e.to_string()))?;
+        if self.version < 4
+            && let Some(without) = json.strip_suffix(V4_FIELDS)
+        {
+            json = format!("{without}}}");
+        }
         if self.version < 3
             && let Some(without) = json.strip_suffix(V3_FIELDS)
         {
@@ -338,7 +372,7 @@ mod tests {
         v1.prepayment = String::new();
         v1.content_hash = String::new();
         let full = serde_json::to_string(&v1).unwrap();
-        let mut stored = format!("{}}}", full.strip_suffix(V3_FIELDS).unwrap());
+        let mut stored = without_fields_since(&full, 2);
         for (now, then) in V1_NAMES {
             stored = stored.replace(now, then);
         }
@@ -378,7 +412,7 @@ mod tests {
     #[test]
     fn the_licence_is_sealed_and_a_version_1_statement_without_it_stays_intact() {
         let mut k = kfs();
-        assert_eq!(k.version, 3);
+        assert_eq!(k.version, 4);
         assert_eq!(
             serde_json::to_value(&k).unwrap()["lender"]["licence"],
             "RBI CoR No. N-00.00000 (example)"
@@ -398,6 +432,16 @@ mod tests {
         assert!(back.is_intact());
     }
 
+    /// The JSON of a statement of version `version` (1 to 3) from the full JSON of today's: the fields added after
+    /// that version, each null or empty, left out.
+    fn without_fields_since(full: &str, version: u32) -> String {
+        let mut json = format!("{}}}", full.strip_suffix(V4_FIELDS).unwrap());
+        if version < 3 {
+            json = format!("{}}}", json.strip_suffix(V3_FIELDS).unwrap());
+        }
+        json
+    }
+
     /// A statement as version 2 stored it with an order: its JSON without the version-3 fields, sealed over that.
     fn stored_by_version_2(mut k: KeyFactStatement) -> String {
         k.version = 2;
@@ -405,7 +449,7 @@ mod tests {
         k.daily_cost = None;
         k.content_hash = String::new();
         let full = serde_json::to_string(&k).unwrap();
-        let json = format!("{}}}", full.strip_suffix(V3_FIELDS).unwrap());
+        let json = without_fields_since(&full, 2);
         let hash: String = Sha256::digest(json.as_bytes())
             .iter()
             .map(|b| format!("{b:02x}"))
@@ -420,7 +464,7 @@ mod tests {
     #[test]
     fn version_3_states_the_prepayment_terms_and_seals_them() {
         let k = kfs();
-        assert_eq!(k.version, 3);
+        assert!(k.version >= 3);
         assert_eq!(k.prepayment, PREPAYMENT_RULE);
         let json = serde_json::to_value(&k).unwrap();
         assert!(
@@ -491,5 +535,97 @@ mod tests {
         let mut tampered = k;
         tampered.daily_cost = None;
         assert!(!tampered.is_intact(), "the daily cost is sealed");
+    }
+
+    /// A statement as version 3 stored it with an order: sealed without `extensionFee`.
+    fn stored_by_version_3(mut k: KeyFactStatement) -> String {
+        k.version = 3;
+        k.extension_fee = None;
+        k.content_hash = String::new();
+        let full = serde_json::to_string(&k).unwrap();
+        let json = without_fields_since(&full, 3);
+        let hash: String = Sha256::digest(json.as_bytes())
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect();
+        json.replacen(
+            "\"contentHash\":\"\"",
+            &format!("\"contentHash\":\"{hash}\""),
+            1,
+        )
+    }
+
+    fn with_extension(fee_bp: i64, fixed: Money, market: Market) -> KeyFactStatement {
+        let mut product = crate::quote::tests::indonesian(20, 100);
+        product.market = market;
+        product.extension = Some(ExtensionTerms {
+            days: 7,
+            fee_percent: Rate::from_bp(fee_bp),
+            fee_fixed: fixed,
+            max_extensions: 2,
+        });
+        let q = quote(
+            &product,
+            Money::from_major(1_000_000),
+            "30d",
+            date!(2026 - 11 - 22),
+        )
+        .unwrap();
+        KeyFactStatement::new(&q, &lender()).unwrap()
+    }
+
+    #[test]
+    fn version_4_states_the_price_of_one_extension_and_seals_it() {
+        // Rp1,000,000: 1% of it plus Rp2,000 is Rp12,000 an extension (no tax in Indonesia).
+        let k = with_extension(100, Money::from_major(2_000), Market::Indonesia);
+        assert_eq!(k.version, 4);
+        let fee = k
+            .extension_fee
+            .clone()
+            .expect("the product offers an extension");
+        assert_eq!(fee.amount, Money::from_major(12_000));
+        assert_eq!(fee.tax, Money::ZERO);
+        assert_eq!(fee.total, Money::from_major(12_000));
+        let json = serde_json::to_value(&k).unwrap();
+        assert_eq!(json["extension"]["days"], 7);
+        assert_eq!(json["extension"]["maxExtensions"], 2);
+        assert_eq!(json["extensionFee"]["total"], 1_200_000);
+        assert!(k.is_intact());
+        let mut tampered = k;
+        tampered.extension_fee = None;
+        assert!(!tampered.is_intact(), "the extension's price is sealed");
+    }
+
+    #[test]
+    fn an_indian_extension_fee_carries_gst_and_a_product_without_one_states_null() {
+        // 3% of ₹10,00,000 is ₹30,000, plus 18% GST ₹5,400.
+        let k = with_extension(300, Money::ZERO, Market::India);
+        let fee = k.extension_fee.expect("an extension");
+        assert_eq!(fee.amount, Money::from_major(30_000));
+        assert_eq!(fee.tax, Money::from_major(5_400));
+        assert_eq!(fee.total, Money::from_major(35_400));
+        let none = kfs();
+        assert_eq!(none.extension, None);
+        assert_eq!(none.extension_fee, None);
+        assert!(serde_json::to_value(&none).unwrap()["extensionFee"].is_null());
+    }
+
+    #[test]
+    fn a_version_3_statement_still_proves_intact_without_the_extension_fee() {
+        let stored = stored_by_version_3(with_extension(100, Money::ZERO, Market::Indonesia));
+        assert!(!stored.contains("extensionFee"));
+        let read: KeyFactStatement = serde_json::from_str(&stored).unwrap();
+        assert_eq!(read.version, 3);
+        assert_eq!(read.extension_fee, None);
+        assert!(read.extension.is_some());
+        assert!(read.is_intact());
+        let answered = serde_json::to_value(&read).unwrap();
+        assert!(answered["extensionFee"].is_null());
+        let again: KeyFactStatement = serde_json::from_value(answered).unwrap();
+        assert!(again.is_intact());
+        // A price slipped into a version-3 statement is not what was sealed.
+        let mut added = read;
+        added.extension_fee = with_extension(100, Money::ZERO, Market::Indonesia).extension_fee;
+        assert!(!added.is_intact());
     }
 }

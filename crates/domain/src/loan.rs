@@ -1999,7 +1999,7 @@ pub(crate) mod tests {
         assert!(
             matches!(
                 got,
-                Err(Error::CapExceeded {
+                Err(Error::ExtensionOverCap {
                     cap: CapKind::DailyCost,
                     ..
                 })

@@ -296,7 +296,9 @@ impl Product {
     }
 
     /// Checks the definition and quotes every term at the smallest and largest amount on `on`,
-    /// so a product that would break a cap on that date is refused before anyone sees it.
+    /// so a product that would break a cap on that date is refused before anyone sees it; in Indonesia each of those
+    /// loans is also checked with its extension taken as many times as the product allows
+    /// ([`crate::quote::Quote::check_extensions`]), a breach being [`Error::ExtensionOverCap`].
     pub fn validate(&self, on: time::Date, caps: &CapTable) -> Result<()> {
         if self.code.trim().is_empty() || self.name.trim().is_empty() {
             return Err(self.invalid("code and name are required"));
@@ -355,13 +357,20 @@ impl Product {
                 self.invalid("an extension needs days, a non-negative fee and max_extensions >= 1")
             );
         }
+        let mut quotes = Vec::with_capacity(self.terms.len() * 2);
         for term in &self.terms {
             for amount in [a.min, a.max] {
                 let quote = crate::quote::quote_with_caps(self, amount, &term.code, on, caps)?;
                 if quote.net_disbursed.minor() <= 0 {
                     return Err(self.invalid(format!("fees consume the whole of {amount}")));
                 }
+                quotes.push(quote);
             }
+        }
+        // The loan itself passes; the extension is part of the KFS (PRODUCT.md §7), so the loan extended as many
+        // times as the product allows must pass too, or a borrower would be offered what is then refused.
+        for quote in &quotes {
+            quote.check_extensions(caps)?;
         }
         Ok(())
     }
@@ -498,6 +507,33 @@ mod tests {
             &CapTable::ojk_consumer(),
         );
         assert!(matches!(got, Err(Error::InvalidProduct { .. })), "{got:?}");
+    }
+
+    #[test]
+    fn a_product_whose_extension_breaks_the_ojk_cap_is_refused_though_its_loans_are_within_it() {
+        // Issue 16: 0.28% a day with a 5% seven-day extension, Rp91,200 over 21 days against a cap of Rp63,000.
+        let product = crate::quote::tests::over_the_cap_when_extended();
+        let on = time::macros::date!(2026 - 11 - 26);
+        let got = product.validate(on, &CapTable::ojk_consumer());
+        assert_eq!(
+            got,
+            Err(Error::ExtensionOverCap {
+                cap: crate::error::CapKind::DailyCost,
+                extensions: 1,
+                days: 21,
+                limit: Money::from_major(63_000),
+                actual: Money::from_major(91_200),
+            })
+        );
+        let mut without = product.clone();
+        without.extension = None;
+        assert_eq!(without.validate(on, &CapTable::ojk_consumer()), Ok(()));
+        let mut cheaper = product;
+        cheaper.extension = cheaper.extension.map(|e| ExtensionTerms {
+            fee_percent: Rate::from_bp(200),
+            ..e
+        });
+        assert_eq!(cheaper.validate(on, &CapTable::ojk_consumer()), Ok(()));
     }
 
     #[test]

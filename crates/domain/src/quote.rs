@@ -2,8 +2,9 @@
 //! schedule, totals and APR, with Indonesia's caps checked. The KFS is built from it.
 
 use crate::apr::apr;
+use crate::calendar::{add_days, days_between};
 use crate::caps::CapTable;
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::money::{Currency, Market, Money};
 use crate::product::{ExtensionTerms, FeeRule, Interest, LateCharge, Product, Term};
 use crate::rate::{Apr, Rate};
@@ -22,6 +23,9 @@ pub fn fee_tax_rate(market: Market) -> Rate {
         Market::Indonesia => Rate::ZERO,
     }
 }
+
+/// The name an extension's fee carries in a [`FeeCharge`].
+pub const EXTENSION_FEE_NAME: &str = "Extension fee";
 
 /// One fee of a loan, with its tax shown separately as the RBI KFS format asks.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -120,6 +124,92 @@ impl Quote {
         self.installments
             .last()
             .map_or(self.disbursal_date, |i| i.due_date)
+    }
+
+    /// The fee of one extension of this loan, with its tax (GST in India); `None` when the product offers none.
+    pub fn extension_fee(&self) -> Result<Option<FeeCharge>> {
+        self.extension
+            .map(|terms| {
+                price_fee(
+                    self.market,
+                    EXTENSION_FEE_NAME,
+                    terms.fee_percent,
+                    terms.fee_fixed,
+                    self.principal,
+                )
+            })
+            .transpose()
+    }
+
+    /// The loan with its extension taken as many times as the product allows: each extension moves the last due
+    /// date by the extension's days (later installments move with an extended one) and adds its fee, and adds no
+    /// interest. `None` when the product offers no extension.
+    pub fn fully_extended(&self) -> Result<Option<FullyExtended>> {
+        let (Some(terms), Some(fee)) = (self.extension, self.extension_fee()?) else {
+            return Ok(None);
+        };
+        let times = terms.max_extensions;
+        let moved = terms.days.checked_mul(times).ok_or(Error::Overflow)?;
+        let fees = fee.total.checked_mul(i64::from(times))?;
+        Ok(Some(FullyExtended {
+            extensions: times,
+            last_due: add_days(self.last_due_date(), moved)?,
+            extension_fees: fees,
+            cost: self.cost()?.checked_add(fees)?,
+        }))
+    }
+
+    /// Indonesia: refuses a loan whose extension, taken as many times as the product allows, would break an OJK
+    /// cap, measured as for the loan itself (docs/MONEY.md §5) over the extended tenor with every extension fee.
+    /// Elsewhere, or without an extension, there is nothing to check.
+    pub fn check_extensions(&self, caps: &CapTable) -> Result<()> {
+        if self.market != Market::Indonesia {
+            return Ok(());
+        }
+        let Some(extended) = self.fully_extended()? else {
+            return Ok(());
+        };
+        caps.check(
+            self.principal,
+            self.disbursal_date,
+            extended.last_due,
+            extended.cost,
+            self.max_late_charges,
+        )
+        .map_err(|e| {
+            extension_over_cap(
+                e,
+                extended.extensions,
+                days_between(self.disbursal_date, extended.last_due),
+            )
+        })
+    }
+}
+
+/// A loan with its extension taken as many times as the product allows ([`Quote::fully_extended`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FullyExtended {
+    /// Extensions taken: the product's maximum.
+    pub extensions: u32,
+    /// The last due date once every extension is taken.
+    pub last_due: Date,
+    /// Every extension fee, with tax.
+    pub extension_fees: Money,
+    /// Interest, fees and every extension fee: the cost OJK's daily cap measures over the extended tenor.
+    pub cost: Money,
+}
+
+/// A cap breach of an extended loan as [`Error::ExtensionOverCap`]; any other error as it is.
+pub(crate) fn extension_over_cap(err: Error, extensions: u32, days: i64) -> Error {
+    match err {
+        Error::CapExceeded { cap, limit, actual } => Error::ExtensionOverCap {
+            cap,
+            extensions,
+            days,
+            limit,
+            actual,
+        },
+        other => other,
     }
 }
 
@@ -432,6 +522,159 @@ pub(crate) mod tests {
         let mut product = indonesian(30, 100);
         product.market = Market::India;
         assert!(quote(&product, Money::from_major(1_000_000), "30d", DAY).is_ok());
+    }
+
+    /// The product of issue 16's report: 0.28% a day flat for 14 days with a Rp2,000 fee (Rp41,200 on Rp1,000,000,
+    /// under the Rp42,000 the 0.3% cap allows over 14 days), and a 7-day extension for 5% (Rp50,000), once.
+    pub(crate) fn over_the_cap_when_extended() -> Product {
+        let mut p = indonesian(28, 0);
+        p.amount = AmountRange {
+            min: Money::from_major(1_000_000),
+            max: Money::from_major(5_000_000),
+            step: Money::from_major(500_000),
+        };
+        p.terms = vec![Term {
+            code: "14d".into(),
+            period: Period::Days(14),
+            installments: 1,
+        }];
+        p.fees = vec![FeeRule {
+            name: "Biaya layanan".into(),
+            percent: Rate::ZERO,
+            fixed: Money::from_major(2_000),
+        }];
+        p.extension = Some(ExtensionTerms {
+            days: 7,
+            fee_percent: Rate::from_bp(500),
+            fee_fixed: Money::ZERO,
+            max_extensions: 1,
+        });
+        p
+    }
+
+    #[test]
+    fn a_loan_within_the_cap_whose_extension_costs_91_200_over_21_days_breaks_the_63_000_cap() {
+        let q = quote(
+            &over_the_cap_when_extended(),
+            Money::from_major(1_000_000),
+            "14d",
+            DAY,
+        )
+        .expect("the loan itself is within the cap");
+        assert_eq!(q.cost(), Ok(Money::from_major(41_200)));
+        let extended = q.fully_extended().unwrap().expect("an extension");
+        assert_eq!(extended.extensions, 1);
+        assert_eq!(extended.last_due, date!(2026 - 12 - 13));
+        assert_eq!(extended.extension_fees, Money::from_major(50_000));
+        assert_eq!(extended.cost, Money::from_major(91_200));
+        assert_eq!(
+            q.check_extensions(&CapTable::ojk_consumer()),
+            Err(Error::ExtensionOverCap {
+                cap: CapKind::DailyCost,
+                extensions: 1,
+                days: 21,
+                limit: Money::from_major(63_000),
+                actual: Money::from_major(91_200),
+            })
+        );
+    }
+
+    #[rstest]
+    // Rp41,200 + the extension fee against 0.3% × 21 days = Rp63,000: Rp21,800 is the most an extension may cost.
+    #[case(Money::from_major(21_800), 1, true)]
+    #[case(Money::from_minor(2_180_001), 1, false)]
+    // Twice: 28 days, Rp84,000; Rp41,200 + 2 × Rp21,400 = Rp84,000 exactly.
+    #[case(Money::from_major(21_400), 2, true)]
+    #[case(Money::from_minor(2_140_001), 2, false)]
+    fn an_extension_may_cost_what_the_cap_allows_over_the_extended_days_and_not_a_sen_more(
+        #[case] fee: Money,
+        #[case] times: u32,
+        #[case] lawful: bool,
+    ) {
+        let mut product = over_the_cap_when_extended();
+        product.extension = Some(ExtensionTerms {
+            days: 7,
+            fee_percent: Rate::ZERO,
+            fee_fixed: fee,
+            max_extensions: times,
+        });
+        let q = quote(&product, Money::from_major(1_000_000), "14d", DAY).unwrap();
+        let got = q.check_extensions(&CapTable::ojk_consumer());
+        assert_eq!(got.is_ok(), lawful, "{got:?}");
+    }
+
+    #[test]
+    fn an_extension_past_six_months_is_held_to_the_longer_tenors_cap() {
+        // Five months (151 days) at 0.1% a day + 1% fee, then 31 days more: 182 days, past 22 May 2027, so 0.2% a
+        // day (Rp364,000), not 0.3%: Rp151,000 + Rp10,000 + a 25% extension fee of Rp250,000 = Rp411,000 breaks it.
+        let mut product = indonesian(10, 100);
+        product.terms = vec![Term {
+            code: "m5".into(),
+            period: Period::Monthly,
+            installments: 5,
+        }];
+        product.extension = Some(ExtensionTerms {
+            days: 31,
+            fee_percent: Rate::from_bp(2_500),
+            fee_fixed: Money::ZERO,
+            max_extensions: 1,
+        });
+        let q = quote(&product, Money::from_major(1_000_000), "m5", DAY).unwrap();
+        assert_eq!(
+            q.check_extensions(&CapTable::ojk_consumer()),
+            Err(Error::ExtensionOverCap {
+                cap: CapKind::DailyCost,
+                extensions: 1,
+                days: 182,
+                limit: Money::from_major(364_000),
+                actual: Money::from_major(411_000),
+            })
+        );
+        let extended = crate::kfs::DailyCost::extended(&q, &CapTable::ojk_consumer())
+            .unwrap()
+            .unwrap();
+        assert_eq!(extended.cap, Rate::from_ppb(2_000_000));
+        assert_eq!(extended.days, 182);
+    }
+
+    #[test]
+    fn an_extension_is_counted_against_the_total_cap_with_the_worst_late_charges() {
+        // Within the daily cap over 30 + 2 × 365 days, but 7% + 1% + 2 × 30% + Rp500,000 of late charges is over
+        // the principal.
+        let mut product = indonesian(20, 100);
+        product.late_charge.flat = Money::from_major(500_000);
+        product.extension = Some(ExtensionTerms {
+            days: 365,
+            fee_percent: Rate::from_bp(3_000),
+            fee_fixed: Money::ZERO,
+            max_extensions: 2,
+        });
+        let q = quote(&product, Money::from_major(1_000_000), "30d", DAY).unwrap();
+        let got = q.check_extensions(&CapTable::ojk_consumer());
+        assert!(
+            matches!(
+                got,
+                Err(Error::ExtensionOverCap {
+                    cap: CapKind::TotalCost,
+                    extensions: 2,
+                    ..
+                })
+            ),
+            "{got:?}"
+        );
+    }
+
+    #[test]
+    fn an_indian_extension_is_not_held_to_the_ojk_cap() {
+        let mut product = over_the_cap_when_extended();
+        product.market = Market::India;
+        let q = quote(&product, Money::from_major(1_000_000), "14d", DAY).unwrap();
+        assert_eq!(q.check_extensions(&CapTable::ojk_consumer()), Ok(()));
+        let mut none = over_the_cap_when_extended();
+        none.extension = None;
+        let q = quote(&none, Money::from_major(1_000_000), "14d", DAY).unwrap();
+        assert_eq!(q.fully_extended(), Ok(None));
+        assert_eq!(q.check_extensions(&CapTable::ojk_consumer()), Ok(()));
     }
 
     fn reducing_product(annual_bp: i64, months: u32) -> Product {

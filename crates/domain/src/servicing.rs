@@ -6,7 +6,7 @@ use crate::caps::CapTable;
 use crate::error::{Error, Result};
 use crate::money::{Market, Money, div_round_half_up};
 use crate::product::RateBasis;
-use crate::quote::{FeeCharge, Quote, price_fee};
+use crate::quote::{EXTENSION_FEE_NAME, FeeCharge, Quote, extension_over_cap, price_fee};
 use crate::rate::RATE_SCALE;
 use crate::schedule::Installment;
 use serde::{Deserialize, Serialize};
@@ -84,7 +84,7 @@ pub struct ExtensionQuote {
 /// after `extensions_granted` earlier extensions that cost `extension_fees_paid` in total.
 ///
 /// Later installments move too, so the schedule stays in date order. In Indonesia the extended
-/// loan must still pass both OJK caps, measured over the new tenor.
+/// loan must still pass both OJK caps, measured over the new tenor; a breach is [`Error::ExtensionOverCap`].
 pub fn price_extension(
     quote: &Quote,
     schedule: &[Installment],
@@ -109,7 +109,7 @@ pub fn price_extension(
     }
     let fee = price_fee(
         quote.market,
-        "Extension fee",
+        EXTENSION_FEE_NAME,
         terms.fee_percent,
         terms.fee_fixed,
         quote.principal,
@@ -136,7 +136,14 @@ pub fn price_extension(
             last_due,
             cost,
             quote.max_late_charges,
-        )?;
+        )
+        .map_err(|e| {
+            extension_over_cap(
+                e,
+                extensions_granted + 1,
+                days_between(quote.disbursal_date, last_due),
+            )
+        })?;
     }
     Ok(ExtensionQuote {
         installment: number,
@@ -356,8 +363,10 @@ mod tests {
         );
         assert_eq!(
             got,
-            Err(Error::CapExceeded {
+            Err(Error::ExtensionOverCap {
                 cap: CapKind::DailyCost,
+                extensions: 1,
+                days: 37,
                 limit: Money::from_major(111_000),
                 actual: Money::from_major(120_000),
             })

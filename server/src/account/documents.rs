@@ -5,7 +5,7 @@
 
 use std::io::Cursor;
 
-use kilat_domain::Money;
+use kilat_domain::{KeyFactStatement, Money};
 use printpdf::{IndirectFontRef, Mm, PdfDocument, PdfDocumentReference, PdfLayerReference};
 
 use crate::auth::Borrower;
@@ -237,6 +237,8 @@ fn kfs_pdf(a: &Agreement, lang: Lang) -> anyhow::Result<Vec<u8>> {
         "pdf.cooling_off_text",
         &[("days", &kfs.cooling_off_days.to_string())],
     ));
+    w.heading(t("pdf.extension"));
+    w.paragraph(&extension_text(kfs, lang));
     let officer = &kfs.lender.grievance_officer;
     w.heading(t("pdf.grievance"));
     w.paragraph(&format!(
@@ -244,6 +246,52 @@ fn kfs_pdf(a: &Agreement, lang: Lang) -> anyhow::Result<Vec<u8>> {
         officer.name, officer.email, officer.phone
     ));
     w.finish()
+}
+
+/// The KFS's extension in words (PRODUCT.md §7): the days, how many times, the fee on this loan and its rule, or that
+/// there is none. A statement sealed before version 4 has the rule but not the amount: the rule alone is stated.
+fn extension_text(kfs: &KeyFactStatement, lang: Lang) -> String {
+    let Some(terms) = kfs.extension else {
+        return i18n::text(lang, "pdf.extension_none").to_owned();
+    };
+    let m = |amount: Money| format_money(amount, kfs.currency);
+    let mut rule = Vec::new();
+    if terms.fee_percent.ppb() != 0 {
+        let percent = match lang {
+            Lang::En => terms.fee_percent.to_string(),
+            Lang::Id => terms.fee_percent.to_string().replace('.', ","),
+        };
+        rule.push(i18n::format(
+            lang,
+            "pdf.extension_rule_percent",
+            &[("percent", &percent)],
+        ));
+    }
+    if terms.fee_fixed.minor() != 0 || rule.is_empty() {
+        rule.push(m(terms.fee_fixed));
+    }
+    let fee = match &kfs.extension_fee {
+        Some(fee) if fee.tax.minor() != 0 => i18n::format(
+            lang,
+            "pdf.extension_fee_with_tax",
+            &[
+                ("total", &m(fee.total)),
+                ("rule", &rule.join(" + ")),
+                ("tax", &m(fee.tax)),
+            ],
+        ),
+        Some(fee) => format!("{} ({})", m(fee.total), rule.join(" + ")),
+        None => rule.join(" + "),
+    };
+    i18n::format(
+        lang,
+        "pdf.extension_text",
+        &[
+            ("days", &terms.days.to_string()),
+            ("times", &terms.max_extensions.to_string()),
+            ("fee", &fee),
+        ],
+    )
 }
 
 fn agreement_pdf(a: &Agreement, lang: Lang) -> anyhow::Result<Vec<u8>> {

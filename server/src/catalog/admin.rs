@@ -15,6 +15,7 @@ use time::Date;
 use super::parse;
 use crate::auth::operators::{Operator, Role};
 use crate::error::{Error, FieldErrors, FieldProblem};
+use crate::i18n::format_money;
 use crate::services::Services;
 use crate::store::audit::NewAuditEntry;
 use crate::store::products::StoredProduct;
@@ -270,8 +271,10 @@ fn read(body: &Value) -> Result<Product, Error> {
     })
 }
 
-/// The product's checks as of today in its market: the rules, then the caps. A cap it breaks is named with the
-/// product's own figure and the cap's (e.g. "daily cost 0.35% is over the OJK cap of 0.3% a day").
+/// The product's checks as of today in its market: the rules, then the caps, for its loans and for its extension taken
+/// as many times as it allows. A cap it breaks is named with the product's own figure and the cap's (e.g. "daily cost
+/// 0.35% is over the OJK cap of 0.3% a day"), on `interest` (or `lateCharge`) for the loans, on `extension` for the
+/// extension.
 fn check(s: &Services, product: &Product) -> Result<(), Error> {
     if product.code.trim().is_empty() {
         return Err(Error::field("code", FieldProblem::required()));
@@ -293,6 +296,9 @@ fn check(s: &Services, product: &Product) -> Result<(), Error> {
         Err(kilat_domain::Error::CapExceeded { cap, .. }) => {
             Err(cap_refusal(s, product, today, cap))
         }
+        Err(kilat_domain::Error::ExtensionOverCap { cap, .. }) => {
+            Err(extension_refusal(s, product, today, cap))
+        }
         Err(kilat_domain::Error::InvalidProduct { reason, .. }) => Err(Error::field(
             "product",
             FieldProblem::new("field.product_invalid").with("reason", reason),
@@ -311,11 +317,9 @@ fn check(s: &Services, product: &Product) -> Result<(), Error> {
     }
 }
 
-/// The field error naming the cap a product breaks, with the worst figure among its terms at both ends.
-fn cap_refusal(s: &Services, product: &Product, today: Date, cap: CapKind) -> Error {
-    let caps = s.catalog.caps();
-    // The product's own figures, quoted under a table that refuses nothing.
-    let open = CapTable {
+/// A cap table that refuses nothing: what quotes a product's own figures, to be set beside the real caps.
+fn open_caps() -> CapTable {
+    CapTable {
         daily_cost: vec![DailyCostCap {
             effective_from: time::macros::date!(1970 - 01 - 01),
             tenor_from_months: 0,
@@ -324,7 +328,56 @@ fn cap_refusal(s: &Services, product: &Product, today: Date, cap: CapKind) -> Er
         }],
         total_cost: Rate::from_ppb(1_000_000 * RATE_SCALE),
         late_charge_daily: Vec::new(),
+    }
+}
+
+/// The field error on `extension` of a product whose loans are within the caps but whose extension, taken as many
+/// times as it allows, is not (PRODUCT.md §7): the worst loan among its terms at both ends, with what it would cost
+/// over the extended days beside the cap and what the cap allows (e.g. "… a loan of Rp1.000.000 cost Rp91.200 over
+/// 21 days, 0.4343% a day: over the OJK cap of 0.3% a day (Rp63.000)").
+fn extension_refusal(s: &Services, product: &Product, today: Date, cap: CapKind) -> Error {
+    let caps = s.catalog.caps();
+    let problem = match cap {
+        CapKind::DailyCost => {
+            let open = open_caps();
+            product
+                .terms
+                .iter()
+                .flat_map(|t| [product.amount.min, product.amount.max].map(|a| (t, a)))
+                .filter_map(|(t, a)| quote_with_caps(product, a, &t.code, today, &open).ok())
+                .filter_map(|q| {
+                    let d = DailyCost::extended(&q, caps).ok().flatten()?;
+                    Some((q.principal, d))
+                })
+                .filter(|(_, d)| d.rate > d.cap)
+                .max_by_key(|(_, d)| d.rate.ppb() - d.cap.ppb())
+                .map(|(amount, d)| {
+                    let currency = product.market.currency();
+                    FieldProblem::new("field.cap_extension")
+                        .with("times", product.extension.map_or(0, |e| e.max_extensions))
+                        .with("amount", format_money(amount, currency))
+                        .with("cost", format_money(d.cost, currency))
+                        .with("days", d.days)
+                        .with("rate", percent(d.rate))
+                        .with("cap", percent(d.cap))
+                        .with("limit", format_money(d.limit, currency))
+                })
+        }
+        CapKind::TotalCost => None,
     };
+    Error::field(
+        "extension",
+        problem.unwrap_or_else(|| {
+            FieldProblem::new("field.cap_total_cost").with("cap", percent(caps.total_cost))
+        }),
+    )
+}
+
+/// The field error naming the cap a product breaks, with the worst figure among its terms at both ends.
+fn cap_refusal(s: &Services, product: &Product, today: Date, cap: CapKind) -> Error {
+    let caps = s.catalog.caps();
+    // The product's own figures, quoted under a table that refuses nothing.
+    let open = open_caps();
     let mut errors = FieldErrors::default();
     match cap {
         CapKind::DailyCost => {

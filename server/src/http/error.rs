@@ -199,7 +199,8 @@ fn status_of(code: &str) -> StatusCode {
         | "last_admin"
         | "complaint_not_answered"
         | "complaint_closed"
-        | "money_outstanding" => StatusCode::CONFLICT,
+        | "money_outstanding"
+        | "extension_over_cap" => StatusCode::CONFLICT,
         "code_delivery_failed" => StatusCode::BAD_GATEWAY,
         "provider_unavailable" => StatusCode::SERVICE_UNAVAILABLE,
         _ => StatusCode::INTERNAL_SERVER_ERROR,
@@ -310,6 +311,45 @@ mod tests {
                 .unwrap()
                 .starts_with("Pinjaman ini melebihi batas")
         );
+    }
+
+    /// An extension refused at request time because of a cap names the cap's figure in both languages (a product
+    /// whose extension breaks a cap is refused at save, so this is reached when the caps or the loan changed since).
+    #[tokio::test]
+    async fn an_extension_over_the_cap_is_a_409_naming_the_cap_in_both_languages() {
+        let refusal = || {
+            ApiError::Service(Error::extension_refused(
+                kilat_domain::Error::ExtensionOverCap {
+                    cap: CapKind::DailyCost,
+                    extensions: 1,
+                    days: 21,
+                    limit: Money::from_major(63_000),
+                    actual: Money::from_major(91_200),
+                },
+                kilat_domain::Currency::Idr,
+            ))
+        };
+        let english = in_lang(refusal().into_response(), Lang::En);
+        assert_eq!(english.status(), StatusCode::CONFLICT);
+        let body = body_of(english).await;
+        assert_eq!(body["code"], "extension_over_cap");
+        assert_eq!(
+            body["msg"],
+            "An extension is not available for this loan: with its fee the loan would cost Rp91.200, over the \
+             Rp63.000 that the OJK cost cap allows."
+        );
+        let indonesian = body_of(in_lang(refusal().into_response(), Lang::Id)).await;
+        assert_eq!(
+            indonesian["msg"],
+            "Perpanjangan tidak tersedia untuk pinjaman ini: dengan biayanya, biaya pinjaman menjadi Rp91.200, \
+             melebihi Rp63.000 yang diizinkan batas biaya OJK."
+        );
+        // Any other reason stays "not available".
+        let other = Error::extension_refused(
+            kilat_domain::Error::ExtensionNotAllowed("at most 2 extensions".into()),
+            kilat_domain::Currency::Idr,
+        );
+        assert_eq!(other.code(), "choice_unavailable");
     }
 
     #[tokio::test]

@@ -228,6 +228,9 @@ pub enum ErrorCode {
     ComplaintClosed,
     /// 409: deleting the account while a loan still owes money (`msg` states the amount).
     MoneyOutstanding,
+    /// 409: the product offers an extension, but with its fee this loan would cost more than an OJK cap allows
+    /// (`msg` names the cost and the cap's limit).
+    ExtensionOverCap,
 }
 
 /// `X-Session-Id` for the native shell, the `kilat_session` HttpOnly cookie for browsers (PRODUCT.md §4); the

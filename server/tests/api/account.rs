@@ -845,6 +845,20 @@ async fn documents_name_the_apr_and_the_masked_account(market: &str, phone: &str
                 "{text}"
             );
         }
+        // The extension the KFS offers (PRODUCT.md §7): Kilat 30's 7 days for 1% of Rp1.000.000, at most twice;
+        // Flexi EMI offers none, and says so.
+        if doc == "kfs" {
+            let extension = if market == "ID" {
+                "Perpanjangan Tanggal jatuh tempo dapat digeser 7 hari, paling banyak 2 kali selama pinjaman, dengan \
+                 biaya Rp10.000 (1% dari jumlah pinjaman) setiap kali"
+            } else {
+                "Extension This loan offers no extension of its due dates."
+            };
+            assert!(
+                flat.contains(&squash(extension)),
+                "{doc}: no extension in {text}"
+            );
+        }
     }
     // Only the owner.
     let stranger = app

@@ -158,6 +158,103 @@ async fn a_product_over_the_ojk_daily_cap_is_refused_naming_the_cap_in_both_lang
     app.stop().await;
 }
 
+/// Issue 16: 0.28% a day for 14 days with a Rp2,000 fee (Rp41,200 on Rp1,000,000: within the Rp42,000 the cap allows
+/// over 14 days) and a 7-day extension for 5%, once: Rp91,200 over 21 days against the Rp63,000 the cap allows.
+fn over_the_cap_when_extended() -> Value {
+    let mut product = demo_product("id-kilat-30");
+    product["code"] = json!("id-long-delay");
+    product["interest"]["rate"] = json!("0.28%");
+    product["terms"] = json!([{"code": "14d", "period": "14d", "installments": 1}]);
+    product["fees"] = json!([{"name": "Biaya layanan", "fixed": 200_000}]);
+    product["extension"] =
+        json!({"days": 7, "feePercent": "5%", "feeFixed": 0, "maxExtensions": 1});
+    product
+}
+
+#[tokio::test]
+async fn a_product_whose_extension_breaks_the_ojk_cap_is_refused_naming_the_cap_in_both_languages()
+{
+    let app = spawn_app().await;
+    let root = admin(&app).await;
+    let product = over_the_cap_when_extended();
+    let refused = send(
+        &app,
+        &root,
+        Method::POST,
+        "/api/v1/console/products",
+        Some(product.clone()),
+    )
+    .await;
+    assert_eq!(refused.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let body = error(refused).await;
+    assert_eq!(body["code"], "validation_failed");
+    assert_eq!(
+        body["fields"]["extension"],
+        "Jika perpanjangan diambil sebanyak yang diizinkan (1 kali), biaya pinjaman Rp1.000.000 menjadi Rp91.200 \
+         selama 21 hari, 0.4343% per hari: melebihi batas OJK 0.3% per hari (Rp63.000).",
+        "{body}"
+    );
+    assert!(
+        body["fields"]["interest"].is_null(),
+        "the loan itself is within the cap: {body}"
+    );
+    let english = as_op(&app, &root, Method::POST, "/api/v1/console/products")
+        .header("accept-language", "en")
+        .json(&product)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(english.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let body = error(english).await;
+    assert_eq!(
+        body["fields"]["extension"],
+        "Taken the most times allowed (1), the extension makes a loan of Rp1.000.000 cost Rp91.200 over 21 days, \
+         0.4343% a day: over the OJK cap of 0.3% a day (Rp63.000).",
+        "{body}"
+    );
+    assert_eq!(app.db.count_products().await.unwrap(), 5, "nothing stored");
+
+    // An edit of a live product to that extension is refused the same way, and the product keeps its version.
+    let mut edit = demo_product("id-kilat-30");
+    edit["extension"] = json!({"days": 7, "feePercent": "5%", "feeFixed": 0, "maxExtensions": 2});
+    let refused = send(
+        &app,
+        &root,
+        Method::PUT,
+        "/api/v1/console/products/id-kilat-30",
+        Some(edit),
+    )
+    .await;
+    assert_eq!(refused.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let body = error(refused).await;
+    assert!(
+        body["fields"]["extension"]
+            .as_str()
+            .unwrap()
+            .contains("melebihi batas OJK 0.3% per hari"),
+        "{body}"
+    );
+
+    // At 2% the extension fits (Rp61,200 over 21 days): the product is saved.
+    let mut lawful = over_the_cap_when_extended();
+    lawful["extension"]["feePercent"] = json!("2%");
+    let saved = send(
+        &app,
+        &root,
+        Method::POST,
+        "/api/v1/console/products",
+        Some(lawful),
+    )
+    .await;
+    assert!(
+        saved.status().is_success(),
+        "{}",
+        saved.text().await.unwrap()
+    );
+    assert_eq!(app.db.count_products().await.unwrap(), 6);
+    app.stop().await;
+}
+
 #[tokio::test]
 async fn a_new_product_is_offered_at_once_a_disabled_one_is_not_and_each_change_is_audited() {
     let app = spawn_app().await;

@@ -167,7 +167,7 @@ async fn an_indonesian_agreement_is_in_indonesian_with_the_prepayment_terms() {
     let loan = json!({"productCode": product["code"], "amount": product["amount"]["min"],
         "termCode": product["terms"][0]["code"]});
     let kfs = data(app.post_as("/api/v1/borrower/apply", &session, &loan).await).await;
-    assert_eq!(kfs["version"], 3);
+    assert_eq!(kfs["version"], 4);
     assert!(
         kfs["dailyCost"]["rate"].as_str().unwrap().ends_with('%'),
         "{kfs}"
@@ -189,5 +189,54 @@ async fn an_indonesian_agreement_is_in_indonesian_with_the_prepayment_terms() {
             .unwrap()
             .starts_with("Perjanjian pinjaman")
     );
+    app.stop().await;
+}
+
+/// PRODUCT.md §7: the extension is part of the KFS, with what it costs on this loan; a product without one says so
+/// (null), and the statement is sealed over it.
+#[tokio::test]
+async fn the_kfs_states_the_extension_its_fee_on_this_loan_and_how_many_times() {
+    let app = spawn_app().await;
+    let india = app.sign_in("IN", "9876543244").await;
+    app.certify("IN", &india).await;
+    // ₹2,000 of Salary Advance: 7 days for 3% (₹60) + 18% GST (₹10.80), at most twice.
+    let loan = json!({"productCode": "in-salary-advance", "amount": 200_000, "termCode": "7d"});
+    let kfs = data(app.post_as("/api/v1/borrower/apply", &india, &loan).await).await;
+    assert_eq!(
+        kfs["extension"],
+        json!({"days": 7, "feePercent": "3%", "feeFixed": 0, "maxExtensions": 2})
+    );
+    assert_eq!(
+        kfs["extensionFee"],
+        json!({"name": "Extension fee", "amount": 6_000, "tax": 1_080, "total": 7_080})
+    );
+    // Flexi EMI offers none: both null, not missing.
+    let none = json!({"productCode": "in-flexi-6m", "amount": 2_000_000, "termCode": "m6"});
+    let kfs = data(app.post_as("/api/v1/borrower/apply", &india, &none).await).await;
+    assert!(
+        kfs["extension"].is_null() && kfs["extensionFee"].is_null(),
+        "{kfs}"
+    );
+    assert!(kfs.as_object().unwrap().contains_key("extensionFee"));
+
+    let indonesia = app.sign_in("ID", "081234567844").await;
+    app.certify("ID", &indonesia).await;
+    // Rp1.000.000 of Kilat 30: 7 days for 1% (Rp10.000, no tax), at most twice.
+    let loan = json!({"productCode": "id-kilat-30", "amount": 100_000_000, "termCode": "14d"});
+    let kfs = data(
+        app.post_as("/api/v1/borrower/apply", &indonesia, &loan)
+            .await,
+    )
+    .await;
+    assert_eq!(kfs["extension"]["days"], 7);
+    assert_eq!(kfs["extension"]["maxExtensions"], 2);
+    assert_eq!(kfs["extensionFee"]["total"], 1_000_000);
+    assert_eq!(kfs["extensionFee"]["tax"], 0);
+    // The fee is sealed: confirming with this statement's hash works, with a changed fee's hash it does not.
+    let statement: kilat_domain::KeyFactStatement = serde_json::from_value(kfs.clone()).unwrap();
+    assert!(statement.is_intact());
+    let mut changed = statement.clone();
+    changed.extension_fee.as_mut().unwrap().total = kilat_domain::Money::from_minor(1);
+    assert!(!changed.is_intact());
     app.stop().await;
 }

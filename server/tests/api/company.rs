@@ -220,7 +220,7 @@ async fn an_indonesian_loan_names_only_the_indonesian_lender_its_ojk_licence_and
     )
     .await;
     assert_eq!(home["lenderName"], "PT Kilat Dana Indonesia");
-    assert_eq!(kfs["version"], 3);
+    assert_eq!(kfs["version"], 4);
     assert_eq!(kfs["lender"]["name"], "PT Kilat Dana Indonesia");
     assert_eq!(
         kfs["lender"]["licence"],

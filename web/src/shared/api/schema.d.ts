@@ -3187,6 +3187,7 @@ export interface components {
                  */
                 disbursalDate: string;
                 extension: null | components["schemas"]["ExtensionTerms"];
+                extensionFee: null | components["schemas"]["FeeCharge"];
                 /** @description Each fee with its tax. */
                 fees: components["schemas"]["FeeCharge"][];
                 /** @description Whether fees are deducted from the payout. */
@@ -4184,7 +4185,7 @@ export interface components {
          * @description The stable `code` of an error answer (docs/API-BORROWER.md); `msg` is its text in the request's language.
          * @enum {string}
          */
-        ErrorCode: "bad_request" | "code_invalid" | "code_expired" | "unauthorized" | "not_eligible" | "not_found" | "method_not_allowed" | "certification_out_of_order" | "certification_incomplete" | "open_order_exists" | "kfs_changed" | "idempotency_key_reused" | "payload_too_large" | "unsupported_media_type" | "validation_failed" | "cap_exceeded" | "rate_limited" | "code_resend_too_soon" | "daily_limit_reached" | "code_attempts_exceeded" | "cross_site_request" | "invalid_transition" | "internal" | "code_delivery_failed" | "credentials_invalid" | "operator_locked" | "forbidden" | "csrf_token_invalid" | "choice_unavailable" | "payment_not_open" | "utr_already_used" | "already_rated" | "own_admin_account" | "last_admin" | "provider_unavailable" | "complaint_not_answered" | "complaint_closed" | "money_outstanding";
+        ErrorCode: "bad_request" | "code_invalid" | "code_expired" | "unauthorized" | "not_eligible" | "not_found" | "method_not_allowed" | "certification_out_of_order" | "certification_incomplete" | "open_order_exists" | "kfs_changed" | "idempotency_key_reused" | "payload_too_large" | "unsupported_media_type" | "validation_failed" | "cap_exceeded" | "rate_limited" | "code_resend_too_soon" | "daily_limit_reached" | "code_attempts_exceeded" | "cross_site_request" | "invalid_transition" | "internal" | "code_delivery_failed" | "credentials_invalid" | "operator_locked" | "forbidden" | "csrf_token_invalid" | "choice_unavailable" | "payment_not_open" | "utr_already_used" | "already_rated" | "own_admin_account" | "last_admin" | "provider_unavailable" | "complaint_not_answered" | "complaint_closed" | "money_outstanding" | "extension_over_cap";
         /** @description A client error. */
         ErrorInfoRequest: {
             /**
@@ -4536,6 +4537,7 @@ export interface components {
              */
             disbursalDate: string;
             extension: null | components["schemas"]["ExtensionTerms"];
+            extensionFee: null | components["schemas"]["FeeCharge"];
             /** @description Each fee with its tax. */
             fees: components["schemas"]["FeeCharge"][];
             /** @description Whether fees are deducted from the payout. */
@@ -7973,7 +7975,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description choice_unavailable: no extension now (the product has none, the maximum is reached, or the loan is closed) */
+            /** @description choice_unavailable: no extension now (the product has none, the maximum is reached, or the loan is closed); extension_over_cap: with its fee the loan would cost more than an OJK cap allows (`msg` names the cost and the cap) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -8056,7 +8058,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description choice_unavailable or idempotency_key_reused */
+            /** @description choice_unavailable, extension_over_cap or idempotency_key_reused */
             409: {
                 headers: {
                     [name: string]: unknown;

@@ -82,6 +82,13 @@ export const KFS_IN_V3 = {
     'You may repay the whole loan at any time without a prepayment charge: you pay the outstanding principal, fees and late charges, the interest of every installment already due, and for the installment whose period is running only the interest for the days used; installments whose period has not started carry no interest, and interest paid in advance for days not used is credited.',
 };
 
+/** The same statement as version 4 seals it: with one extension priced, 2% of ₹6,000 = ₹120 + GST ₹21.60. */
+export const KFS_IN_V4 = {
+  ...KFS_IN_V3,
+  version: 4,
+  extensionFee: { name: 'Extension fee', amount: 12000, tax: 2160, total: 14160 },
+};
+
 /** An Indonesian version-3 statement: Rp1,000,000 for 30 days at 0.2% a day with a 1% fee, and its daily cost. */
 export const KFS_ID = {
   version: 3,
@@ -114,4 +121,12 @@ export const KFS_ID = {
   extension: null,
   prepayment: KFS_IN_V3.prepayment,
   dailyCost: { days: 30, cost: 7000000, perDay: 233334, rate: '0.2333334%', cap: '0.3%', limit: 9000000 },
+};
+
+/** An Indonesian version-4 statement of a product with an extension: 7 days for 1% (Rp10.000), at most twice. */
+export const KFS_ID_V4 = {
+  ...KFS_ID,
+  version: 4,
+  extension: { days: 7, feePercent: '1%', feeFixed: 0, maxExtensions: 2 },
+  extensionFee: { name: 'Extension fee', amount: 1000000, tax: 0, total: 1000000 },
 };

@@ -91,6 +91,8 @@ export function KeyFactStatementView({ kfs, scheduleNote }: { kfs: KeyFactStatem
         </p>
         <h3 className="kfs__subheading">{t('kfs.coolingOff')}</h3>
         <p>{t('kfs.coolingOffText', { count: kfs.coolingOffDays })}</p>
+        <h3 className="kfs__subheading">{t('kfs.extension')}</h3>
+        <p>{extensionText(kfs, t, money, market)}</p>
         {/* Statements sealed before version 3 state no prepayment terms; the KFS shows only what was sealed. */}
         {kfs.prepayment && (
           <>
@@ -119,6 +121,33 @@ export function KeyFactStatementView({ kfs, scheduleNote }: { kfs: KeyFactStatem
       </section>
     </div>
   );
+}
+
+/**
+ * The extension the statement offers (PRODUCT.md §7): the days, how many times, the fee on this loan with its rule
+ * (a share of the loan amount, a fixed part, GST in India), or that there is none. A statement sealed before
+ * version 4 carries the rule but not the amount: the rule alone is stated.
+ */
+function extensionText(
+  kfs: KeyFactStatement,
+  t: ReturnType<typeof useTranslation>['t'],
+  money: (minor: number) => string,
+  market: ReturnType<typeof useMarket>,
+): string {
+  const terms = kfs.extension;
+  if (!terms) return t('kfs.extensionNone');
+  const rule: string[] = [];
+  // A rate's text is zero exactly when it has no non-zero digit (no floating point near money).
+  if (/[1-9]/.test(terms.feePercent)) rule.push(t('kfs.extensionRulePercent', { rate: formatRate(terms.feePercent, market) }));
+  if (terms.feeFixed !== 0 || rule.length === 0) rule.push(money(terms.feeFixed));
+  const fee = kfs.extensionFee;
+  let ruleText = rule.join(' + ');
+  if (fee && fee.tax !== 0) {
+    ruleText = t(kfs.market === 'IN' ? 'kfs.extensionRuleGst' : 'kfs.extensionRuleTax', { rule: ruleText, tax: money(fee.tax) });
+  }
+  return fee
+    ? t('kfs.extensionText', { count: terms.maxExtensions, days: terms.days, fee: money(fee.total), rule: ruleText })
+    : t('kfs.extensionTextRule', { count: terms.maxExtensions, days: terms.days, rule: ruleText });
 }
 
 type DailyCost = NonNullable<KeyFactStatement['dailyCost']>;

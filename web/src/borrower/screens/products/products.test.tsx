@@ -2,7 +2,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { fakeApi, ok, refusal, renderBorrower } from '@/test/render-borrower';
-import { KFS_ID, KFS_IN, KFS_IN_V3, PRODUCT_ID, PRODUCT_IN, PRODUCT_IN_EMI } from './fixtures.test-data';
+import { KFS_ID, KFS_ID_V4, KFS_IN, KFS_IN_V3, KFS_IN_V4, PRODUCT_ID, PRODUCT_IN, PRODUCT_IN_EMI } from './fixtures.test-data';
 
 // Intl puts a no-break space in some formats (Rp 1.000.000); the page text is compared with plain spaces.
 const text = (element: HTMLElement) => element.textContent?.replace(/\s+/g, ' ').trim() ?? '';
@@ -214,6 +214,40 @@ describe('Key Fact Statement screen', () => {
 
     const early = screen.getByRole('heading', { level: 3, name: 'Pelunasan dipercepat' });
     expect(early.nextSibling).toHaveTextContent(/^Anda dapat melunasi seluruh pinjaman kapan saja tanpa biaya pelunasan dipercepat/);
+  });
+
+  it('states the extension: its days, its fee on this loan with the rule and GST, and how many times', async () => {
+    let kfs: object = KFS_IN_V4;
+    fakeApi({ 'POST /api/v1/borrower/apply': () => ok(kfs) }).signIn();
+    const first = renderBorrower('/app/products/in-flexi-14d/kfs?amount=600000&term=14dx3&lang=1');
+    const heading = await screen.findByRole('heading', { level: 3, name: 'Moving a due date (extension)' });
+    expect(text(heading.nextSibling as HTMLElement)).toBe(
+      'You may move a due date by 7 days, once over the loan, for a fee of ₹141.60 (2% of the loan amount plus GST ₹21.60), paid when you move it. No interest is added for the extra days.',
+    );
+    first.unmount();
+
+    // A statement sealed before version 4 has the rule, not the amount: the rule alone.
+    kfs = KFS_IN_V3;
+    const second = renderBorrower('/app/products/in-flexi-14d/kfs?amount=600000&term=14dx3&lang=1');
+    const older = await screen.findByRole('heading', { level: 3, name: 'Moving a due date (extension)' });
+    expect(text(older.nextSibling as HTMLElement)).toBe(
+      'You may move a due date by 7 days, once over the loan, for a fee of 2% of the loan amount, paid when you move it. No interest is added for the extra days.',
+    );
+    second.unmount();
+
+    kfs = KFS_ID_V4;
+    const third = renderBorrower('/app/products/id-kilat-30/kfs?amount=100000000&term=d30&lang=2');
+    const id = await screen.findByRole('heading', { level: 3, name: 'Perpanjangan jatuh tempo' });
+    expect(text(id.nextSibling as HTMLElement)).toBe(
+      'Anda dapat menggeser tanggal jatuh tempo 7 hari, paling banyak 2 kali selama pinjaman, dengan biaya Rp 10.000 setiap kali (1% dari jumlah pinjaman), dibayar saat digeser. Tidak ada bunga tambahan untuk hari-hari tambahan itu.',
+    );
+    third.unmount();
+
+    // A product without one says so.
+    kfs = KFS_ID;
+    renderBorrower('/app/products/id-kilat-30/kfs?amount=100000000&term=d30&lang=2');
+    const none = await screen.findByRole('heading', { level: 3, name: 'Perpanjangan jatuh tempo' });
+    expect(none.nextSibling).toHaveTextContent('Pinjaman ini tidak menawarkan perpanjangan: tanggal jatuh temponya tidak dapat digeser.');
   });
 
   it('asks for an amount and term when the URL has none', async () => {
