@@ -48,6 +48,9 @@ pub const ERROR_CODES: &[&str] = &[
     "complaint_not_answered",
     "complaint_closed",
     "money_outstanding",
+    "handover_invalid",
+    "handover_not_allowed",
+    "signed_in_as_another",
 ];
 
 /// Why a field was refused: a catalog key (`field.…`) and the values its text names.
@@ -280,6 +283,9 @@ impl Error {
                 SignInError::AttemptsExceeded => "code_attempts_exceeded",
                 SignInError::Delivery(_) => "code_delivery_failed",
                 SignInError::Throttled { .. } => "rate_limited",
+                SignInError::HandoverInvalid => "handover_invalid",
+                SignInError::HandoverNotAllowed => "handover_not_allowed",
+                SignInError::SignedInAsAnother => "signed_in_as_another",
                 SignInError::Store(_) => "internal",
             },
             Error::OperatorSignIn(OperatorSignInError::CredentialsInvalid) => "credentials_invalid",
