@@ -102,16 +102,19 @@ describe('borrower app', () => {
     });
     api.signIn();
     renderBorrower('/app/me?lang=1&handover=attackers-code');
-    expect(await screen.findByTestId('toast')).toHaveTextContent('already signed in to another Kilat account, and it stays signed in');
     expect(await screen.findByText('+91 ******3210')).toBeInTheDocument();
+    const notice = screen.getByRole('alert');
+    expect(notice).toHaveTextContent('already signed in to another Kilat account, and it stays signed in');
     expect(window.location.search).toBe('?lang=1');
+    await userEvent.setup().click(within(notice).getByRole('button', { name: 'Got it' }));
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
   });
 
   it('says so when the hand-over link was used or has expired, and offers the login', async () => {
     fakeApi({ 'POST /api/v1/borrower/session/exchange': () => refusal(400, 'handover_invalid', 'Used or expired.') });
     renderBorrower('/app/me?lang=0&handover=used');
-    expect(await screen.findByTestId('toast')).toHaveTextContent('Tautan masuk ini sudah dipakai atau kedaluwarsa');
     expect(await screen.findByRole('heading', { level: 1, name: 'Masuk' })).toBeInTheDocument();
+    expect(screen.getByRole('alert')).toHaveTextContent('Tautan masuk ini sudah dipakai atau kedaluwarsa');
   });
 
   it('shows a not-found notice for an unknown path, with the lender still named', async () => {

@@ -5,7 +5,6 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError, type HttpClient } from '@/shared/api/http';
-import { useToast } from '@/shared/ui/toast';
 import { queryKeys } from './api/query-keys';
 import { exchangeSession } from './api/session-exchange';
 import { LoadingState } from './ui/state-notice';
@@ -36,14 +35,12 @@ export function createHandover(api: HttpClient, code: string | null): Handover |
   };
 }
 
-/** How long the person has to read why the hand-over did not sign them in. */
-const NOTICE_MS = 8000;
-
-/** Holds the screens back until the hand-over is settled, then tells the person when it did not sign them in. */
+/** Holds the screens back until the hand-over is settled; then, when it did not sign the person in, says why above
+ * the screens until they close it (a toast would go with the first screen's change). */
 export function HandoverGate({ handover, children }: { handover: Handover | null; children: ReactNode }) {
   const [settled, setSettled] = useState(handover === null);
+  const [notice, setNotice] = useState<string | null>(null);
   const queryClient = useQueryClient();
-  const showToast = useToast();
   const { t } = useTranslation();
   useEffect(() => {
     if (!handover) return;
@@ -52,14 +49,27 @@ export function HandoverGate({ handover, children }: { handover: Handover | null
       if (!live) return;
       // Whatever was read before belongs to no session, or to the one the browser kept.
       queryClient.removeQueries({ queryKey: queryKeys.borrower });
-      if (outcome === 'kept-own-session') showToast(t('handover.keptOwnSession'), { kind: 'error', durationMs: NOTICE_MS });
-      if (outcome === 'invalid') showToast(t('handover.invalid'), { kind: 'error', durationMs: NOTICE_MS });
-      if (outcome === 'failed') showToast(t('handover.failed'), { kind: 'error', durationMs: NOTICE_MS });
+      if (outcome === 'kept-own-session') setNotice(t('handover.keptOwnSession'));
+      if (outcome === 'invalid') setNotice(t('handover.invalid'));
+      if (outcome === 'failed') setNotice(t('handover.failed'));
       setSettled(true);
     });
     return () => {
       live = false;
     };
-  }, [handover, queryClient, showToast, t]);
-  return settled ? children : <LoadingState text={t('handover.signingIn')} />;
+  }, [handover, queryClient, t]);
+  if (!settled) return <LoadingState text={t('handover.signingIn')} />;
+  return (
+    <>
+      {notice && (
+        <div className="handover-notice" role="alert">
+          <p className="handover-notice__text">{notice}</p>
+          <button type="button" className="handover-notice__close" onClick={() => setNotice(null)}>
+            {t('handover.close')}
+          </button>
+        </div>
+      )}
+      {children}
+    </>
+  );
 }
