@@ -49,6 +49,9 @@ pub const ERROR_CODES: &[&str] = &[
     "complaint_closed",
     "money_outstanding",
     "extension_over_cap",
+    "handover_invalid",
+    "handover_not_allowed",
+    "signed_in_as_another",
 ];
 
 /// Why a field was refused: a catalog key (`field.…`) and the values its text names.
@@ -299,6 +302,9 @@ impl Error {
                 SignInError::AttemptsExceeded => "code_attempts_exceeded",
                 SignInError::Delivery(_) => "code_delivery_failed",
                 SignInError::Throttled { .. } => "rate_limited",
+                SignInError::HandoverInvalid => "handover_invalid",
+                SignInError::HandoverNotAllowed => "handover_not_allowed",
+                SignInError::SignedInAsAnother => "signed_in_as_another",
                 SignInError::Store(_) => "internal",
             },
             Error::OperatorSignIn(OperatorSignInError::CredentialsInvalid) => "credentials_invalid",

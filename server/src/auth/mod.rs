@@ -1,9 +1,13 @@
-//! Who is calling: borrower sign-in by one-time code and borrower sessions; operators of the console with their roles
+//! Who is calling: borrower sign-in by one-time code and borrower sessions, and the native shell's hand-over of its
+//! session to the web app (`handover`); operators of the console with their roles
 //! and sessions (`operators`), and the admins' management of operators (`operator_admin`).
 
+mod handover;
 pub mod operator_admin;
 pub mod operators;
 mod sign_in;
+
+pub use handover::{Exchanged, HANDOVER_TTL_MS};
 
 pub(crate) use sign_in::ceil_secs;
 pub use sign_in::{

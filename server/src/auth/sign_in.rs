@@ -84,6 +84,15 @@ pub enum SignInError {
     Throttled { retry_after_secs: u64 },
     #[error("the code could not be delivered")]
     Delivery(#[source] anyhow::Error),
+    /// A session hand-over code that is unknown, used, expired, or whose session has ended.
+    #[error("no valid hand-over code")]
+    HandoverInvalid,
+    /// A hand-over asked for by a browser (cookie) session: only the native shell hands its session over.
+    #[error("a hand-over code is for the native shell's session")]
+    HandoverNotAllowed,
+    /// A hand-over into a browser already signed in as another borrower: the browser keeps its own session.
+    #[error("this browser is signed in as another borrower")]
+    SignedInAsAnother,
     #[error(transparent)]
     Store(#[from] sqlx::Error),
 }
@@ -128,10 +137,10 @@ pub struct SessionWindow {
 
 #[derive(Clone)]
 pub struct SignInService {
-    db: Db,
-    secrets: Secrets,
+    pub(super) db: Db,
+    pub(super) secrets: Secrets,
     sender: Arc<dyn CodeSender>,
-    clock: Clock,
+    pub(super) clock: Clock,
 }
 
 impl SignInService {

@@ -175,16 +175,20 @@ fn status_of(code: &str) -> StatusCode {
         "method_not_allowed" => StatusCode::METHOD_NOT_ALLOWED,
         "payload_too_large" => StatusCode::PAYLOAD_TOO_LARGE,
         "unsupported_media_type" => StatusCode::UNSUPPORTED_MEDIA_TYPE,
-        "bad_request" | "code_invalid" | "code_expired" => StatusCode::BAD_REQUEST,
+        "bad_request" | "code_invalid" | "code_expired" | "handover_invalid" => {
+            StatusCode::BAD_REQUEST
+        }
         "rate_limited"
         | "code_resend_too_soon"
         | "daily_limit_reached"
         | "code_attempts_exceeded"
         | "operator_locked" => StatusCode::TOO_MANY_REQUESTS,
         "unauthorized" | "credentials_invalid" => StatusCode::UNAUTHORIZED,
-        "not_eligible" | "cross_site_request" | "forbidden" | "csrf_token_invalid" => {
-            StatusCode::FORBIDDEN
-        }
+        "not_eligible"
+        | "cross_site_request"
+        | "forbidden"
+        | "csrf_token_invalid"
+        | "handover_not_allowed" => StatusCode::FORBIDDEN,
         "certification_out_of_order"
         | "certification_incomplete"
         | "open_order_exists"
@@ -200,7 +204,8 @@ fn status_of(code: &str) -> StatusCode {
         | "complaint_not_answered"
         | "complaint_closed"
         | "money_outstanding"
-        | "extension_over_cap" => StatusCode::CONFLICT,
+        | "extension_over_cap"
+        | "signed_in_as_another" => StatusCode::CONFLICT,
         "code_delivery_failed" => StatusCode::BAD_GATEWAY,
         "provider_unavailable" => StatusCode::SERVICE_UNAVAILABLE,
         _ => StatusCode::INTERNAL_SERVER_ERROR,

@@ -38,6 +38,8 @@ use crate::settings::{GrievanceOfficer, PublicSiteSettings};
         borrower::logout,
         borrower::me,
         borrower::send_verification_code,
+        borrower::handover,
+        borrower::exchange_handover,
         account::menu,
         account::deletion_check,
         account::delete,
@@ -231,6 +233,12 @@ pub enum ErrorCode {
     /// 409: the product offers an extension, but with its fee this loan would cost more than an OJK cap allows
     /// (`msg` names the cost and the cap's limit).
     ExtensionOverCap,
+    /// 400: the session hand-over code is unknown, used, expired, or its session has ended.
+    HandoverInvalid,
+    /// 403: a hand-over code asked for by a browser session; only the native shell (`X-Session-Id`) hands over.
+    HandoverNotAllowed,
+    /// 409: a hand-over into a browser signed in as another borrower, which keeps its own session.
+    SignedInAsAnother,
 }
 
 /// `X-Session-Id` for the native shell, the `kilat_session` HttpOnly cookie for browsers (PRODUCT.md §4); the
@@ -244,14 +252,14 @@ impl Modify for SessionSchemes {
             "session_header",
             SecurityScheme::ApiKey(ApiKey::Header(ApiKeyValue::with_description(
                 "X-Session-Id",
-                "The `sessionId` of `POST /borrower/login` (the native shell).",
+                "The `sessionId` of `POST /borrower/login` (the native shell); read only when the request has no `kilat_session` cookie.",
             ))),
         );
         components.add_security_scheme(
             "session_cookie",
             SecurityScheme::ApiKey(ApiKey::Cookie(ApiKeyValue::with_description(
                 SESSION_COOKIE,
-                "The HttpOnly cookie `POST /borrower/login` sets (browsers).",
+                "The HttpOnly cookie `POST /borrower/login` or `POST /borrower/session/exchange` sets (browsers); when a request carries it, it is the session, whatever `X-Session-Id` says.",
             ))),
         );
         components.add_security_scheme(

@@ -4,20 +4,28 @@
 //!
 //! The browser says who asked: `Origin` on every unsafe request, or, where an older browser leaves it out,
 //! `Sec-Fetch-Site`. A request is same-origin when its `Origin` is `public_origin` (when set) or names the host the
-//! request was sent to (`Host`). Clients that send neither header are not browsers acting for a page (curl, the tests,
-//! the native shell's HTTP client) and pass: no web page can make a browser leave both out.
+//! request was sent to (`Host`) with the site's scheme: `public_origin`'s, else `https` in production (its cookies are
+//! `Secure` and it sends HSTS) and `http` in development. Clients that send neither header are not browsers acting for
+//! a page (curl, the tests, the native shell's HTTP client) and pass: no web page can make a browser leave both out.
 //!
-//! Requests that carry `X-Session-Id` pass too. They are authenticated by that header, not by the cookie, so they
-//! carry no ambient credential another site could borrow: a page can only add a custom header to a cross-site request
-//! through a CORS preflight, which this server never grants, and it would have to know the token.
+//! Borrower API requests authenticated by `X-Session-Id` pass too: the native shell's HTTP client sends it, often with
+//! an `Origin` of its own (`capacitor://localhost`). They carry no ambient credential another site could borrow (a
+//! page can only add a custom header to a cross-site request through a CORS preflight, which this server never
+//! grants, and it would have to know the token). Only requests the header really authenticates: a borrower request
+//! that also carries the session cookie is authenticated by the cookie (`borrower::auth`), and the console
+//! authenticates by its cookie alone, so for both the header proves nothing and the check applies.
 
-use axum::extract::{Request, State};
+use axum::extract::{OriginalUri, Request, State};
 use axum::http::{HeaderMap, HeaderValue, Method, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
+use super::borrower::auth::has_session_cookie;
 use super::error::ApiError;
 use crate::startup::AppState;
+
+/// The borrower API, the one area the native shell's `X-Session-Id` authenticates.
+const BORROWER_API: &str = "/api/v1/borrower/";
 
 /// Middleware for the API: answers 403 `cross_site_request` to an unsafe request from another site.
 pub async fn refuse_cross_site(
@@ -34,7 +42,21 @@ pub async fn refuse_cross_site(
 /// The 403 `cross_site_request` answer when `req` is an unsafe request from another site (logged); `None` when it
 /// may pass. For a middleware that does more than this check (the API's guard in `http`).
 pub fn refusal(state: &AppState, req: &Request) -> Option<Response> {
-    if !is_cross_site(req.method(), req.headers(), state.public_origin.as_deref()) {
+    // Inside a nested router the URI has lost its prefix; the original one says which area this is.
+    let path = req
+        .extensions()
+        .get::<OriginalUri>()
+        .map_or_else(|| req.uri().path(), |uri| uri.0.path());
+    let site = Site {
+        public_origin: state.public_origin.as_deref(),
+        https: state.secure_cookies,
+    };
+    if !is_cross_site(
+        req.method(),
+        req.headers(),
+        site,
+        path.starts_with(BORROWER_API),
+    ) {
         return None;
     }
     tracing::warn!(
@@ -45,20 +67,37 @@ pub fn refusal(state: &AppState, req: &Request) -> Option<Response> {
     Some(ApiError::CrossSiteRequest.into_response())
 }
 
-/// True when a browser sent this unsafe request for a page of another origin.
-pub fn is_cross_site(method: &Method, headers: &HeaderMap, public_origin: Option<&str>) -> bool {
+/// What this server's own origin is.
+#[derive(Debug, Clone, Copy)]
+pub struct Site<'a> {
+    /// `public_origin`, when set: the origin browsers use (`https://kilat.example`).
+    pub public_origin: Option<&'a str>,
+    /// Production: served over HTTPS (without `public_origin`, the scheme an `Origin` naming `Host` must have).
+    pub https: bool,
+}
+
+impl Site<'_> {
+    /// The scheme of our own pages.
+    fn scheme(&self) -> &str {
+        match self.public_origin.and_then(|o| o.split_once("://")) {
+            Some((scheme, _)) => scheme,
+            None if self.https => "https",
+            None => "http",
+        }
+    }
+}
+
+/// True when a browser sent this unsafe request for a page of another origin. `borrower_api`: the request is to the
+/// borrower API, where `X-Session-Id` authenticates when no session cookie is sent.
+pub fn is_cross_site(method: &Method, headers: &HeaderMap, site: Site, borrower_api: bool) -> bool {
     if method.is_safe() {
         return false;
     }
-    let session_header = headers
-        .get("x-session-id")
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| !v.trim().is_empty());
-    if session_header {
+    if borrower_api && authenticated_by_header(headers) {
         return false;
     }
     if let Some(origin) = headers.get(header::ORIGIN) {
-        return !is_own_origin(origin, headers.get(header::HOST), public_origin);
+        return !is_own_origin(origin, headers.get(header::HOST), site);
     }
     match headers.get("sec-fetch-site").map(HeaderValue::as_bytes) {
         // `none`: the person started it (typed, bookmarked), no page did.
@@ -69,22 +108,33 @@ pub fn is_cross_site(method: &Method, headers: &HeaderMap, public_origin: Option
     }
 }
 
-/// `Origin` is the configured public origin, or `scheme://` + the request's `Host`. `null` (sandboxed frames, some
-/// redirects) is never ours.
-fn is_own_origin(
-    origin: &HeaderValue,
-    host: Option<&HeaderValue>,
-    public_origin: Option<&str>,
-) -> bool {
+/// A non-empty `X-Session-Id` and no session cookie: the header is what authenticates the request.
+fn authenticated_by_header(headers: &HeaderMap) -> bool {
+    let header = headers
+        .get("x-session-id")
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| !v.trim().is_empty());
+    header && !has_session_cookie(headers)
+}
+
+/// `Origin` is the configured public origin, or the site's scheme + `://` + the request's `Host`. `null` (sandboxed
+/// frames, some redirects) is never ours.
+fn is_own_origin(origin: &HeaderValue, host: Option<&HeaderValue>, site: Site) -> bool {
     let Ok(origin) = origin.to_str() else {
         return false;
     };
-    if public_origin.is_some_and(|own| own.eq_ignore_ascii_case(origin)) {
+    if site
+        .public_origin
+        .is_some_and(|own| own.eq_ignore_ascii_case(origin))
+    {
         return true;
     }
     let Some((scheme, authority)) = origin.split_once("://") else {
         return false;
     };
+    if !scheme.eq_ignore_ascii_case(site.scheme()) {
+        return false;
+    }
     let Some(host) = host.and_then(|h| h.to_str().ok()) else {
         return false;
     };
@@ -107,6 +157,15 @@ fn is_own_origin(
 mod tests {
     use super::*;
 
+    const DEVELOPMENT: Site = Site {
+        public_origin: None,
+        https: false,
+    };
+    const PRODUCTION: Site = Site {
+        public_origin: None,
+        https: true,
+    };
+
     fn headers(pairs: &[(&'static str, &'static str)]) -> HeaderMap {
         let mut map = HeaderMap::new();
         for (name, value) in pairs {
@@ -116,7 +175,7 @@ mod tests {
     }
 
     fn cross(method: Method, pairs: &[(&'static str, &'static str)]) -> bool {
-        is_cross_site(&method, &headers(pairs), None)
+        is_cross_site(&method, &headers(pairs), DEVELOPMENT, true)
     }
 
     #[test]
@@ -124,7 +183,7 @@ mod tests {
         let host = ("host", "kilat.example");
         assert!(!cross(
             Method::POST,
-            &[host, ("origin", "https://kilat.example")]
+            &[host, ("origin", "http://kilat.example")]
         ));
         assert!(!cross(
             Method::POST,
@@ -132,15 +191,15 @@ mod tests {
         ));
         assert!(cross(
             Method::POST,
-            &[host, ("origin", "https://evil.example")]
+            &[host, ("origin", "http://evil.example")]
         ));
         assert!(cross(
             Method::POST,
-            &[host, ("origin", "https://kilat.example.evil.example")]
+            &[host, ("origin", "http://kilat.example.evil.example")]
         ));
         assert!(cross(Method::DELETE, &[host, ("origin", "null")]));
         assert!(
-            cross(Method::PUT, &[("origin", "https://kilat.example")]),
+            cross(Method::PUT, &[("origin", "http://kilat.example")]),
             "no Host to match"
         );
         let port = ("host", "127.0.0.1:8080");
@@ -155,6 +214,27 @@ mod tests {
     }
 
     #[test]
+    fn the_scheme_of_the_origin_must_be_the_sites() {
+        let map = |origin| headers(&[("host", "kilat.example"), ("origin", origin)]);
+        let post = |origin, site| is_cross_site(&Method::POST, &map(origin), site, false);
+        // Production is served over HTTPS: a page of http://kilat.example is another origin.
+        assert!(post("http://kilat.example", PRODUCTION));
+        assert!(post("http://kilat.example:443", PRODUCTION));
+        assert!(!post("https://kilat.example", PRODUCTION));
+        assert!(!post("https://kilat.example:443", PRODUCTION));
+        // Development on plain HTTP, the other way round.
+        assert!(post("https://kilat.example", DEVELOPMENT));
+        assert!(!post("http://kilat.example", DEVELOPMENT));
+        // With a public origin, its scheme is the site's, for the Host fallback too.
+        let behind_tls = Site {
+            public_origin: Some("https://kilat.example"),
+            https: false,
+        };
+        assert!(post("http://kilat.example", behind_tls));
+        assert!(!post("https://kilat.example", behind_tls));
+    }
+
+    #[test]
     fn without_origin_sec_fetch_site_decides_and_without_both_the_client_is_not_a_browser_page() {
         assert!(cross(Method::POST, &[("sec-fetch-site", "cross-site")]));
         assert!(cross(Method::POST, &[("sec-fetch-site", "same-site")]));
@@ -164,18 +244,26 @@ mod tests {
     }
 
     #[test]
-    fn safe_methods_and_requests_authenticated_by_x_session_id_are_not_checked() {
+    fn safe_methods_and_borrower_requests_authenticated_by_x_session_id_alone_are_not_checked() {
         let evil = ("origin", "https://evil.example");
-        assert!(!cross(Method::GET, &[("host", "kilat.example"), evil]));
-        assert!(!cross(
-            Method::POST,
-            &[("host", "kilat.example"), evil, ("x-session-id", "t")]
-        ));
-        // The web app sends an empty X-Session-Id when it has none: that authenticates nothing.
+        let host = ("host", "kilat.example");
+        assert!(!cross(Method::GET, &[host, evil]));
+        assert!(!cross(Method::POST, &[host, evil, ("x-session-id", "t")]));
+        // The web app used to send an empty X-Session-Id when it had none: that authenticates nothing.
+        assert!(cross(Method::POST, &[host, evil, ("x-session-id", "")]));
+        // With the session cookie, the cookie authenticates (borrower::auth), so the header proves nothing.
         assert!(cross(
             Method::POST,
-            &[("host", "kilat.example"), evil, ("x-session-id", "")]
+            &[
+                host,
+                evil,
+                ("x-session-id", "t"),
+                ("cookie", "kilat_session=c")
+            ]
         ));
+        // Outside the borrower API (the console, the contact form) the header authenticates nothing either.
+        let console = headers(&[host, evil, ("x-session-id", "t")]);
+        assert!(is_cross_site(&Method::POST, &console, DEVELOPMENT, false));
     }
 
     #[test]
@@ -184,16 +272,22 @@ mod tests {
             ("host", "127.0.0.1:8080"),
             ("origin", "https://kilat.example"),
         ]);
-        assert!(is_cross_site(&Method::POST, &map, None));
+        let with = |public_origin| Site {
+            public_origin,
+            https: true,
+        };
+        assert!(is_cross_site(&Method::POST, &map, with(None), true));
         assert!(!is_cross_site(
             &Method::POST,
             &map,
-            Some("https://kilat.example")
+            with(Some("https://kilat.example")),
+            true
         ));
         assert!(is_cross_site(
             &Method::POST,
             &map,
-            Some("https://other.example")
+            with(Some("https://other.example")),
+            true
         ));
     }
 }

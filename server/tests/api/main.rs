@@ -10,6 +10,7 @@ mod company;
 mod complaints;
 mod console;
 mod faq;
+mod handover;
 mod helpers;
 mod jobs;
 mod kept_records;

@@ -358,6 +358,89 @@ async fn behind_a_proxy_that_rewrites_host_the_configured_public_origin_is_same_
     app.stop().await;
 }
 
+#[tokio::test]
+async fn the_console_is_checked_for_its_origin_whatever_x_session_id_it_carries() {
+    let app = spawn_app().await;
+    let refused = app
+        .client
+        .post(app.url("/api/v1/console/login"))
+        .header("origin", "https://evil.example")
+        .header("x-session-id", "anything")
+        .json(&json!({"username": "admin", "password": "whatever-it-is"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(refused.status(), StatusCode::FORBIDDEN);
+    assert_eq!(error(refused).await["code"], "cross_site_request");
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn a_borrower_request_with_the_session_cookie_is_checked_for_its_origin_even_with_x_session_id()
+ {
+    let app = spawn_app().await;
+    let token = cookie_session(&app, "9876543210").await;
+    let refused = app
+        .client
+        .post(app.url("/api/v1/borrower/logout"))
+        .header("cookie", format!("kilat_session={token}"))
+        .header("x-session-id", &token)
+        .header("origin", "https://evil.example")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(refused.status(), StatusCode::FORBIDDEN);
+    assert_eq!(error(refused).await["code"], "cross_site_request");
+    assert_eq!(
+        app.get_as("/api/v1/borrower/me", &token).await.status(),
+        StatusCode::OK,
+        "the session was not logged out"
+    );
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn an_http_origin_is_another_site_for_a_site_served_over_https() {
+    // Behind a TLS proxy: the public origin says https.
+    let app = spawn_app_with(|s| s.public_origin = Some("https://kilat.example".into())).await;
+    let post = |origin: &'static str| {
+        app.client
+            .post(app.url(CONTACT))
+            .header("host", "kilat.example")
+            .header("origin", origin)
+            .json(&contact_body())
+            .send()
+    };
+    let plain = post("http://kilat.example").await.unwrap();
+    assert_eq!(plain.status(), StatusCode::FORBIDDEN);
+    assert_eq!(error(plain).await["code"], "cross_site_request");
+    assert_eq!(
+        post("https://kilat.example").await.unwrap().status(),
+        StatusCode::CREATED
+    );
+    app.stop().await;
+
+    // Production without a public origin is served over HTTPS (Secure cookies, HSTS): the Host with https only.
+    let app = spawn_app_with(crate::helpers::as_production).await;
+    let post = |origin: String| {
+        app.client
+            .post(app.url(CONTACT))
+            .header("origin", origin)
+            .json(&contact_body())
+            .send()
+    };
+    let plain = post(format!("http://{}", app.addr)).await.unwrap();
+    assert_eq!(plain.status(), StatusCode::FORBIDDEN);
+    assert_eq!(
+        post(format!("https://{}", app.addr))
+            .await
+            .unwrap()
+            .status(),
+        StatusCode::CREATED
+    );
+    app.stop().await;
+}
+
 // --- 4. Headers ----------------------------------------------------------------------------------------------------
 
 #[tokio::test]

@@ -2,9 +2,8 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { DEV_SETTINGS_BY_MARKET, type SiteSettings } from '@/shared/settings/settings';
-import { fakeApi, ok, refusal, renderBorrower } from '@/test/render-borrower';
+import { ME_IN, fakeApi, ok, refusal, renderBorrower } from '@/test/render-borrower';
 import { HOME_NEW } from './screens/home/fixtures.test-data';
-import { PRIVACY_EN } from './screens/legal/fixtures.test-data';
 
 describe('borrower app', () => {
   it('sends a call that answers 401 to the login screen, and back after logging in', async () => {
@@ -60,28 +59,62 @@ describe('borrower app', () => {
     expect(api.callsTo('GET', '/api/v1/borrower/login/init')[0]!.query.get('market')).toBe('IN');
   });
 
-  it("keeps the native shell's session id after navigating, and drops it once the server refused it", async () => {
+  it('strips a URL sessionId from the address bar before anything renders and never sends it', async () => {
     const api = fakeApi({ 'GET /api/v1/borrower/me': () => refusal(401, 'unauthorized', 'Please log in.') });
-    renderBorrower('/app/me?lang=1&sessionId=shell-1&channel=gp');
+    const before = window.history.length;
+    renderBorrower('/app/me?lang=1&sessionId=attacker-token&channel=gp#top');
+    // Synchronously, as the app boots: gone from the address bar, with this history entry replaced, not added to.
+    expect(window.location.search).toBe('?lang=1&channel=gp');
+    expect(window.location.hash).toBe('#top');
+    expect(window.history.length).toBe(before);
     expect(await screen.findByRole('heading', { level: 1, name: 'Log in' })).toBeInTheDocument();
-    expect(api.callsTo('GET', '/api/v1/borrower/me')[0]!.headers).toMatchObject({ 'X-Session-Id': 'shell-1', 'X-App-Channel': 'gp' });
-    // The login screen's own call, made after the 401, no longer sends the dead session.
+    expect(api.callsTo('GET', '/api/v1/borrower/me')[0]!.headers).toMatchObject({ 'X-App-Channel': 'gp' });
     await waitFor(() => expect(api.callsTo('GET', '/api/v1/borrower/login/init')).toHaveLength(1));
-    const init = api.callsTo('GET', '/api/v1/borrower/login/init')[0]!;
-    expect(init.headers).toMatchObject({ 'X-Session-Id': '', 'X-App-Channel': 'gp' });
+    for (const call of api.calls) {
+      expect(call.headers).not.toHaveProperty('X-Session-Id');
+      expect(JSON.stringify(call)).not.toContain('attacker-token');
+    }
+    expect(window.location.href).not.toContain('attacker-token');
   });
 
-  it('forwards the shell session on calls made after in-app navigation', async () => {
-    const api = fakeApi({ 'GET /api/v1/borrower/privacy': () => ok(PRIVACY_EN) });
+  it("exchanges the native shell's hand-over code once, before the first screen's calls, and strips it", async () => {
+    const api = fakeApi({
+      'POST /api/v1/borrower/session/exchange': () => {
+        api.signIn();
+        return ok({ borrower: ME_IN, opened: true });
+      },
+    });
+    renderBorrower('/app/me?lang=1&handover=code-1&sessionId=old-style');
+    expect(window.location.search).toBe('?lang=1');
+    expect(await screen.findByText('+91 ******3210')).toBeInTheDocument();
+    const exchanges = api.callsTo('POST', '/api/v1/borrower/session/exchange');
+    expect(exchanges).toHaveLength(1);
+    expect(exchanges[0]!.body).toEqual({ code: 'code-1' });
+    // Nothing asked for the borrower before the browser had its session.
+    expect(api.calls.findIndex((call) => call.path === '/api/v1/borrower/me')).toBeGreaterThan(api.calls.indexOf(exchanges[0]!));
+    for (const call of api.calls) expect(call.headers).not.toHaveProperty('X-Session-Id');
+    expect(window.location.href).not.toContain('code-1');
+  });
+
+  it("keeps the browser's own session when the code is somebody else's, and says so", async () => {
+    const api = fakeApi({
+      'POST /api/v1/borrower/session/exchange': () => refusal(409, 'signed_in_as_another', 'This browser is signed in to another Kilat account.'),
+    });
     api.signIn();
-    const user = userEvent.setup();
-    renderBorrower('/app/me?lang=1&sessionId=shell-1');
-    await user.click(await screen.findByRole('link', { name: 'Privacy policy' }));
-    expect(window.location.search).toBe('');
-    await user.click(await screen.findByRole('button', { name: 'Back' }));
-    await user.click(await screen.findByRole('button', { name: 'Log out' }));
-    await screen.findByRole('heading', { level: 1, name: 'Log in' });
-    expect(api.callsTo('POST', '/api/v1/borrower/logout')[0]!.headers).toMatchObject({ 'X-Session-Id': 'shell-1' });
+    renderBorrower('/app/me?lang=1&handover=attackers-code');
+    expect(await screen.findByText('+91 ******3210')).toBeInTheDocument();
+    const notice = screen.getByRole('alert');
+    expect(notice).toHaveTextContent('already signed in to another Kilat account, and it stays signed in');
+    expect(window.location.search).toBe('?lang=1');
+    await userEvent.setup().click(within(notice).getByRole('button', { name: 'Got it' }));
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+  });
+
+  it('says so when the hand-over link was used or has expired, and offers the login', async () => {
+    fakeApi({ 'POST /api/v1/borrower/session/exchange': () => refusal(400, 'handover_invalid', 'Used or expired.') });
+    renderBorrower('/app/me?lang=0&handover=used');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Masuk' })).toBeInTheDocument();
+    expect(screen.getByRole('alert')).toHaveTextContent('Tautan masuk ini sudah dipakai atau kedaluwarsa');
   });
 
   it('shows a not-found notice for an unknown path, with the lender still named', async () => {

@@ -14,7 +14,7 @@ import { ToastProvider } from '@/shared/ui/toast';
 import { queryKeys } from './api/query-keys';
 import { APP_BASENAME } from './paths';
 import { BorrowerRoutes } from './routes';
-import type { ShellParams } from './shell-params';
+import { HandoverGate, type Handover } from './handover';
 import type { Telemetry } from './telemetry/telemetry';
 import { TelemetryBridge, TelemetryProvider } from './telemetry/telemetry-context';
 
@@ -23,13 +23,14 @@ export interface BorrowerAppProps {
   i18n: I18n;
   api: HttpClient;
   queryClient: QueryClient;
-  shell: ShellParams;
   /** Batched UI events and error reports; none in most tests. */
   telemetry?: Telemetry | null;
+  /** The native shell's hand-over code, to exchange before the first screen; null when the page had none. */
+  handover?: Handover | null;
 }
 
 /** The borrower app with its real providers; main.tsx and the tests render this. */
-export function BorrowerApp({ market, i18n, api, queryClient, shell, telemetry = null }: BorrowerAppProps) {
+export function BorrowerApp({ market, i18n, api, queryClient, telemetry = null, handover = null }: BorrowerAppProps) {
   // The kit's id-ID locale leaves a few texts in English (the input's clear button): ours fills them.
   const kitLocale = useMemo(() => {
     const base = market.id === 'in' ? enUS : idID;
@@ -45,9 +46,11 @@ export function BorrowerApp({ market, i18n, api, queryClient, shell, telemetry =
               <TelemetryProvider telemetry={telemetry}>
                 <ToastProvider>
                   <BrowserRouter basename={APP_BASENAME}>
-                    <LoginOnUnauthorized shell={shell} />
-                    <TelemetryBridge />
-                    <BorrowerRoutes />
+                    <LoginOnUnauthorized />
+                    <HandoverGate handover={handover}>
+                      <TelemetryBridge />
+                      <BorrowerRoutes />
+                    </HandoverGate>
                   </BrowserRouter>
                 </ToastProvider>
               </TelemetryProvider>
@@ -64,18 +67,17 @@ export function BorrowerApp({ market, i18n, api, queryClient, shell, telemetry =
  * which comes back here afterwards. Replace, so the back button does not return to a screen that needs
  * a session.
  */
-function LoginOnUnauthorized({ shell }: { shell: ShellParams }) {
+function LoginOnUnauthorized() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   useEffect(() => {
     setUnauthorizedHandler(() => {
-      shell.forgetSession();
       const { pathname, search } = window.location;
       const here = pathname.startsWith(APP_BASENAME) ? pathname.slice(APP_BASENAME.length) || '/' : pathname;
       if (here !== '/login') void navigate('/login', { replace: true, state: { from: `${here}${search}` } });
       queryClient.removeQueries({ queryKey: queryKeys.borrower });
     });
     return () => setUnauthorizedHandler(null);
-  }, [navigate, queryClient, shell]);
+  }, [navigate, queryClient]);
   return null;
 }

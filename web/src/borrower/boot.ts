@@ -7,7 +7,8 @@ import { queryKeys } from './api/query-keys';
 import { createQueryClient } from './api/query-client';
 import type { BorrowerAppProps } from './app';
 import { createBorrowerI18n } from './i18n/borrower-i18n';
-import { createShellParams } from './shell-params';
+import { createHandover } from './handover';
+import { createShellParams, takeUrlCredentials } from './shell-params';
 import { APP_BASENAME } from './paths';
 import { browserTransport, createTelemetry } from './telemetry/telemetry';
 
@@ -18,6 +19,8 @@ export function bootBorrower(options: {
   settings: SiteSettings | null;
   retryReads?: boolean;
 }): BorrowerAppProps {
+  // First of all, before anything renders or is sent: the hand-over code, and any `sessionId`, leave the URL.
+  const handoverCode = takeUrlCredentials();
   const market = marketForVisit(options.search, options.storage);
   const shell = createShellParams(options.search);
   const api = createHttpClient({ language: market.locale, pageSearch: shell.search });
@@ -26,14 +29,13 @@ export function bootBorrower(options: {
   // (sessionStorage) asks the API for its own instead.
   const settings = options.settings;
   if (settings && settings.market === settingsMarket(market.id)) queryClient.setQueryData(queryKeys.siteSettings(settings.market), settings);
-  return { market, i18n: createBorrowerI18n(market.language), api, queryClient, shell };
+  return { market, i18n: createBorrowerI18n(market.language), api, queryClient, handover: createHandover(api, handoverCode) };
 }
 
-/** The page's telemetry: beacons in the browser, keep-alive requests with the shell's session header. */
-export function bootTelemetry(shell: BorrowerAppProps['shell'], target: Window = window) {
+/** The page's telemetry: beacons, which the session cookie authenticates. */
+export function bootTelemetry(target: Window = window) {
   const telemetry = createTelemetry({
     transport: browserTransport(target),
-    sessionId: () => new URLSearchParams(shell.search()).get('sessionId') ?? '',
     route: () => {
       const path = target.location.pathname;
       return path.startsWith(APP_BASENAME) ? path.slice(APP_BASENAME.length) || '/' : path;

@@ -17,7 +17,7 @@ if (container) {
   document.documentElement.lang = app.market.locale;
   createRoot(container).render(
     <StrictMode>
-      <BorrowerApp {...app} telemetry={bootTelemetry(app.shell)} />
+      <BorrowerApp {...app} telemetry={bootTelemetry()} />
     </StrictMode>,
   );
   if (import.meta.env.PROD) registerServiceWorker();

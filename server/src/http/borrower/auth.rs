@@ -1,5 +1,5 @@
-//! The borrower API's sign-in: one-time codes, the signed-in borrower, sign-out, and the `Session` extractor
-//! (docs/API-BORROWER.md).
+//! The borrower API's sign-in: one-time codes, the signed-in borrower, sign-out, the native shell's session hand-over
+//! to the web app, and the `Session` extractor (docs/API-BORROWER.md).
 
 use axum::Json;
 use std::sync::{Arc, Mutex, PoisonError};
@@ -12,7 +12,10 @@ use kilat_domain::{Market, Phone, PhoneError};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
-use crate::auth::{self as sign_in, Borrower, CODE_TTL_MS, RESEND_MS, SESSION_IDLE_MS};
+use crate::auth::{
+    self as sign_in, Borrower, CODE_TTL_MS, Exchanged, HANDOVER_TTL_MS, RESEND_MS, SESSION_IDLE_MS,
+    SignInError,
+};
 use crate::error::{Error, FieldErrors, FieldProblem};
 use crate::http::error::{ApiError, Envelope, ErrorBody};
 use crate::http::extract::{ApiQuery, ClientAddr, JsonOrForm, cookie};
@@ -301,6 +304,105 @@ pub async fn me(session: Session) -> Json<Envelope<BorrowerView>> {
     Envelope::ok(BorrowerView::of(&session.borrower, None))
 }
 
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct HandoverCode {
+    /// The one-time code: open `/app/?handover=<code>` with it. Usable once.
+    pub code: String,
+    pub expires_in_seconds: i64,
+}
+
+/// The native shell, signed in by `X-Session-Id`, asks for a one-time code to open the web app signed in as the same
+/// borrower (`/app/?handover=<code>`). The code lives a minute and is stored hashed. A browser session (the cookie)
+/// cannot ask for one: `403 handover_not_allowed`.
+#[utoipa::path(post, path = "/api/v1/borrower/session/handover", tag = "borrower",
+    security(("session_header" = [])),
+    responses((status = 200, body = Envelope<HandoverCode>), (status = 401, body = ErrorBody),
+        (status = 400, description = "handover_invalid: the session ended meanwhile", body = ErrorBody),
+        (status = 403, description = "handover_not_allowed or cross_site_request", body = ErrorBody)))]
+pub async fn handover(
+    State(state): State<AppState>,
+    session: Session,
+) -> Result<Json<Envelope<HandoverCode>>, ApiError> {
+    if session.source != TokenSource::Header {
+        return Err(SignInError::HandoverNotAllowed.into());
+    }
+    let code = state
+        .services
+        .sign_in
+        .issue_handover(&session.token)
+        .await?;
+    Ok(Envelope::ok(HandoverCode {
+        code,
+        expires_in_seconds: HANDOVER_TTL_MS / 1000,
+    }))
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct ExchangeRequest {
+    /// The `code` of `POST /session/handover`, as the web app found it in its URL (`handover`).
+    #[schema(value_type = String, required = true)]
+    pub code: Option<String>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Exchange {
+    pub borrower: BorrowerView,
+    /// False when the browser was already signed in as this borrower and kept its session.
+    pub opened: bool,
+}
+
+/// The web app exchanges a hand-over code for a browser session of its own (the `kilat_session` cookie; the token is
+/// never in the answer). A browser already signed in as the same borrower keeps its session; one signed in as another
+/// borrower is refused (`409 signed_in_as_another`) and keeps its own. The code is used up by the first exchange,
+/// whatever its outcome.
+#[utoipa::path(post, path = "/api/v1/borrower/session/exchange", tag = "borrower",
+    request_body(content((ExchangeRequest = "application/json"), (ExchangeRequest = "application/x-www-form-urlencoded"))),
+    responses((status = 200, description = "Signed in; sets the kilat_session cookie when `opened`", body = Envelope<Exchange>),
+        (status = 400, description = "handover_invalid: unknown, used, expired, or its session ended", body = ErrorBody),
+        (status = 403, description = "cross_site_request", body = ErrorBody),
+        (status = 409, description = "signed_in_as_another", body = ErrorBody),
+        (status = 422, description = "validation_failed: `code`", body = ErrorBody)))]
+pub async fn exchange_handover(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    JsonOrForm(req): JsonOrForm<ExchangeRequest>,
+) -> Result<Response, ApiError> {
+    let Some(code) = req.code.as_deref().map(str::trim).filter(|c| !c.is_empty()) else {
+        return Err(Error::field("code", FieldProblem::required()).into());
+    };
+    if code.len() > 128 {
+        return Err(Error::field("code", FieldProblem::too_long(128)).into());
+    }
+    // Only the browser's own session counts here: the cookie.
+    let browser_token = cookie(&headers, SESSION_COOKIE);
+    match state
+        .services
+        .sign_in
+        .exchange_handover(code, browser_token)
+        .await?
+    {
+        Exchanged::Opened {
+            borrower,
+            token,
+            lifetime_ms,
+        } => {
+            let cookie = session_cookie(&token, lifetime_ms / 1000, state.secure_cookies);
+            let body = Envelope::ok(Exchange {
+                borrower: BorrowerView::of(&borrower, None),
+                opened: true,
+            });
+            Ok(([(header::SET_COOKIE, cookie)], body).into_response())
+        }
+        Exchanged::AlreadySignedIn { borrower } => Ok(Envelope::ok(Exchange {
+            borrower: BorrowerView::of(&borrower, None),
+            opened: false,
+        })
+        .into_response()),
+    }
+}
+
 /// A signed-in borrower and the token that proved it. Rejects with 401 in the envelope.
 ///
 /// When this request extends a session carried by the cookie, the cookie is re-issued with the session's new lifetime
@@ -308,6 +410,7 @@ pub async fn me(session: Session) -> Json<Envelope<BorrowerView>> {
 pub struct Session {
     pub borrower: Borrower,
     pub token: String,
+    source: TokenSource,
 }
 
 impl FromRequestParts<AppState> for Session {
@@ -329,6 +432,7 @@ impl FromRequestParts<AppState> for Session {
                 Ok(Self {
                     borrower: live.borrower,
                     token: token.token,
+                    source: token.source,
                 })
             }
             Ok(None) => Err(ApiError::Unauthorized),
@@ -390,18 +494,28 @@ enum TokenSource {
     Cookie,
 }
 
-/// `X-Session-Id` first (the native shell), else the cookie.
+/// The cookie when the request has one (a browser), else `X-Session-Id` (the native shell's own HTTP client).
+///
+/// Never the header over the cookie: a header can come from a page's URL (the web app once forwarded `?sessionId=`),
+/// and a link must not sign a browser that has a session of its own into another account (security report N2).
 fn session_token(headers: &HeaderMap) -> Option<(String, TokenSource)> {
-    let from_header = headers
-        .get("x-session-id")
-        .and_then(|v| v.to_str().ok())
-        .map(str::trim)
-        .filter(|v| !v.is_empty())
-        .map(|v| (v, TokenSource::Header));
-    let from_cookie = || cookie(headers, SESSION_COOKIE).map(|v| (v, TokenSource::Cookie));
-    from_header
-        .or_else(from_cookie)
+    let from_cookie = cookie(headers, SESSION_COOKIE).map(|v| (v, TokenSource::Cookie));
+    let from_header = || {
+        headers
+            .get("x-session-id")
+            .and_then(|v| v.to_str().ok())
+            .map(str::trim)
+            .filter(|v| !v.is_empty())
+            .map(|v| (v, TokenSource::Header))
+    };
+    from_cookie
+        .or_else(from_header)
         .map(|(token, source)| (token.to_owned(), source))
+}
+
+/// True when the request carries the borrower session cookie (it then decides the session, not `X-Session-Id`).
+pub fn has_session_cookie(headers: &HeaderMap) -> bool {
+    cookie(headers, SESSION_COOKIE).is_some()
 }
 
 /// Where the `Session` extractor leaves a re-issued session cookie for `reissue_session_cookie` to send.

@@ -25,6 +25,8 @@ pub fn routes() -> Router<AppState> {
         .route("/borrower/login", post(auth::login))
         .route("/borrower/logout", post(auth::logout))
         .route("/borrower/me", get(auth::me))
+        .route("/borrower/session/handover", post(auth::handover))
+        .route("/borrower/session/exchange", post(auth::exchange_handover))
         .route(
             "/borrower/verification-code",
             post(auth::send_verification_code),

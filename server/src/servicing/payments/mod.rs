@@ -136,7 +136,8 @@ pub fn price(
         s.catalog.caps(),
         status != OrderState::Disbursed,
     )
-    .map_err(|_| unavailable())
+    // An extension over an OJK cap names the cap; any other refusal is "not available".
+    .map_err(|e| Error::extension_refused(e, loan.plan.quote.currency))
 }
 
 /// What the borrower may pay today.

@@ -16,6 +16,8 @@ export type LoginInit = Schemas['LoginInit'];
 export type CodeSent = Schemas['CodeSent'];
 /** The answer to `POST /login`. */
 export type LoggedIn = Schemas['LoggedIn'];
+/** The answer to `POST /session/exchange`: the borrower the browser is now signed in as. */
+export type SessionExchange = Schemas['Exchange'];
 /** The signed-in borrower (`GET /me`). */
 export type Me = Schemas['BorrowerView'];
 /** A loan product of the borrower's market (`GET /products`, `GET /products/{code}`). */

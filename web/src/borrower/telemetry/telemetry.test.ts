@@ -109,7 +109,7 @@ describe('telemetry', () => {
     expect(await sent()).toEqual([]);
   });
 
-  it('falls back to a keep-alive fetch when the beacon is refused, and uses the shell session header', async () => {
+  it('falls back to a keep-alive fetch with the cookie when the beacon is refused, never a session header', async () => {
     const refused = recorder(false);
     const telemetry = createTelemetry({ transport: refused.transport });
     telemetry.setActive(true);
@@ -118,14 +118,6 @@ describe('telemetry', () => {
     const [viaFetch] = await refused.sent();
     expect(viaFetch).toMatchObject({ url: BURIED_POINTS_PATH, via: 'fetch', keepalive: true });
     expect(viaFetch!.headers).not.toHaveProperty('X-Session-Id');
-
-    const shell = recorder();
-    const native = createTelemetry({ transport: shell.transport, sessionId: () => 'tok123' });
-    native.setActive(true);
-    native.track('b');
-    native.flush();
-    const [withHeader] = await shell.sent();
-    expect(withHeader).toMatchObject({ via: 'fetch', headers: { 'X-Session-Id': 'tok123', 'Content-Type': 'application/json' } });
   });
 
   it('reports uncaught errors and rejections with stack and route, a few per page load', async () => {

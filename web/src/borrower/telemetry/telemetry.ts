@@ -1,9 +1,10 @@
 // The app's telemetry (docs/API-BORROWER.md, "Telemetry"): UI events are batched in memory and sent when
 // the page hides (`visibilitychange` → hidden, `pagehide`) or the batch is full, with `navigator.sendBeacon`,
-// which the browser delivers even while the page unloads. A beacon cannot set headers: in the browser the
-// HttpOnly session cookie authenticates it (and the server's same-origin check keeps it CSRF-safe); the
-// native shell, whose session is the `sessionId` in the URL, sends `fetch(..., {keepalive: true})` with
-// `X-Session-Id` instead. Client errors go out at once, at most a few per page load.
+// which the browser delivers even while the page unloads. A beacon cannot set headers: the HttpOnly session
+// cookie authenticates it (and the server's same-origin check keeps it CSRF-safe), in a browser as in the
+// native shell's web view, which has a cookie session of its own since the hand-over (borrower/handover.tsx).
+// Where a beacon is refused, `fetch(..., {keepalive: true})` carries the same cookie. Client errors go out at
+// once, at most a few per page load.
 //
 // Nothing here reads contacts, SMS, call logs, installed apps or media (PRODUCT.md §2): what is sent is
 // what `track` and `reportError` are given.
@@ -30,14 +31,12 @@ export interface TelemetryEvent {
 export interface TelemetryTransport {
   /** `navigator.sendBeacon`; false when the browser refused to queue it. */
   beacon?: (url: string, data: Blob) => boolean;
-  /** The fallback, and the native shell's way (it needs a header). */
+  /** The fallback when the browser refuses a beacon. */
   fetch: (url: string, init: RequestInit) => Promise<unknown>;
 }
 
 export interface TelemetryOptions {
   transport: TelemetryTransport;
-  /** The native shell's session (`sessionId` in the URL); empty in the browser, where the cookie is used. */
-  sessionId?: () => string;
   /** The app's current route, recorded with each event. */
   route?: () => string;
   now?: () => number;
@@ -59,16 +58,14 @@ export interface Telemetry {
 export function createTelemetry(options: TelemetryOptions): Telemetry {
   const now = options.now ?? Date.now;
   const route = options.route ?? (() => '');
-  const sessionId = options.sessionId ?? (() => '');
   let buffer: TelemetryEvent[] = [];
   let active = false;
   let errorsSent = 0;
 
   function send(url: string, body: unknown): void {
     const json = JSON.stringify(body);
-    const session = sessionId();
     const beacon = options.transport.beacon;
-    if (!session && beacon) {
+    if (beacon) {
       try {
         if (beacon(url, new Blob([json], { type: 'application/json' }))) return;
       } catch {
@@ -76,7 +73,6 @@ export function createTelemetry(options: TelemetryOptions): Telemetry {
       }
     }
     const headers: Record<string, string> = { 'Content-Type': 'application/json', 'X-Requested-With': 'XMLHttpRequest' };
-    if (session) headers['X-Session-Id'] = session;
     void options.transport
       .fetch(url, { method: 'POST', body: json, headers, keepalive: true, credentials: 'same-origin' })
       .catch(() => undefined);

@@ -2,13 +2,13 @@ import { Button, DotLoading } from 'antd-mobile';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 
-/** A screen's loading state: a spinner with its words for screen readers. */
-export function LoadingState() {
+/** A screen's loading state: a spinner with its words for screen readers (`text`, or "Loading…"). */
+export function LoadingState({ text }: { text?: string } = {}) {
   const { t } = useTranslation();
   return (
     <div className="state state--loading" role="status" aria-live="polite">
       <DotLoading color="primary" aria-hidden="true" />
-      <span className="state__text">{t('layout.loading')}</span>
+      <span className="state__text">{text ?? t('layout.loading')}</span>
     </div>
   );
 }

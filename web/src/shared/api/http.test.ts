@@ -29,12 +29,14 @@ describe('http client', () => {
     expect(init?.body).toBe('{"a":1}');
     expect(headersOf(init)).toMatchObject({
       'X-Requested-With': 'XMLHttpRequest',
-      'X-Session-Id': 's-1',
       'X-App-Channel': 'gp',
       'Accept-Language': 'en-IN',
       'Content-Type': 'application/json',
     });
     expect(headersOf(init)).not.toHaveProperty('X-Device-Id');
+    // A session is never taken from the URL (security report N2): the browser's is its cookie.
+    expect(headersOf(init)).not.toHaveProperty('X-Session-Id');
+    expect(init?.credentials).toBe('same-origin');
   });
 
   it('adds the unsafe-request headers, read on each call, to POSTs only', async () => {
@@ -54,7 +56,7 @@ describe('http client', () => {
     window.history.replaceState(null, '', '/');
     const fetchMock = stubFetch(async () => jsonResponse(200, { code: 0, msg: 'ok', data: null }));
     await createHttpClient({ language: 'id-ID' }).get('/api/v1/x');
-    expect(headersOf(fetchMock.mock.calls[0]![1])).toMatchObject({ 'X-Session-Id': '', 'X-App-Channel': '', 'Accept-Language': 'id-ID' });
+    expect(headersOf(fetchMock.mock.calls[0]![1])).toMatchObject({ 'X-App-Channel': '', 'Accept-Language': 'id-ID' });
   });
 
   it('sends the form-encoded variant with the device headers', async () => {

@@ -1,5 +1,10 @@
 // The one HTTP client of every web area (PRODUCT.md §4): 60 s timeout, the XMLHttpRequest marker,
 // headers forwarded from the page URL, envelope unwrapping, typed errors and a 401 hook.
+//
+// No session is ever taken from the URL: the browser's session is its HttpOnly cookie. The page's
+// `sessionId` was once forwarded as `X-Session-Id`, which let a link sign a browser into another account
+// (security report N2); the native shell now hands its session over with a one-time code
+// (borrower/handover.ts).
 
 export const DEFAULT_TIMEOUT_MS = 60_000;
 
@@ -135,7 +140,6 @@ export function createHttpClient(options: HttpClientOptions) {
   }
 
   const jsonHeaders = () => ({
-    'X-Session-Id': fromPage('sessionId'),
     'X-App-Channel': fromPage('channel'),
   });
   const formHeaders = () => ({
@@ -149,7 +153,7 @@ export function createHttpClient(options: HttpClientOptions) {
     get<T>(path: string): Promise<T> {
       return send<T>('GET', path, undefined, jsonHeaders());
     },
-    /** JSON variant: forwards `sessionId` / `channel` as `X-Session-Id` / `X-App-Channel`. */
+    /** JSON variant: forwards `channel` as `X-App-Channel`. */
     postJson<T>(path: string, body: Json): Promise<T> {
       return send<T>('POST', path, JSON.stringify(body), {
         'Content-Type': 'application/json',

@@ -894,6 +894,49 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/borrower/session/exchange": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The web app exchanges a hand-over code for a browser session of its own (the `kilat_session` cookie; the token is
+         *     never in the answer). A browser already signed in as the same borrower keeps its session; one signed in as another
+         *     borrower is refused (`409 signed_in_as_another`) and keeps its own. The code is used up by the first exchange,
+         *     whatever its outcome.
+         */
+        post: operations["exchange_handover"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/borrower/session/handover": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The native shell, signed in by `X-Session-Id`, asks for a one-time code to open the web app signed in as the same
+         *     borrower (`/app/?handover=<code>`). The code lives a minute and is stored hashed. A browser session (the cookie)
+         *     cannot ask for one: `403 handover_not_allowed`.
+         */
+        post: operations["handover"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/borrower/telemetry/buried-points": {
         parameters: {
             query?: never;
@@ -2969,6 +3012,21 @@ export interface components {
             msg: string;
         };
         /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
+        Envelope_Exchange: {
+            /**
+             * Format: int32
+             * @description Always 0 on success.
+             */
+            code: number;
+            data: {
+                borrower: components["schemas"]["BorrowerView"];
+                /** @description False when the browser was already signed in as this borrower and kept its session. */
+                opened: boolean;
+            };
+            /** @description Always `ok` on success. */
+            msg: string;
+        };
+        /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
         Envelope_ExtensionView: {
             /**
              * Format: int32
@@ -3075,6 +3133,22 @@ export interface components {
                 id: string;
                 /** @description True when this request marked it; false when another operator had already. */
                 markedNow: boolean;
+            };
+            /** @description Always `ok` on success. */
+            msg: string;
+        };
+        /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
+        Envelope_HandoverCode: {
+            /**
+             * Format: int32
+             * @description Always 0 on success.
+             */
+            code: number;
+            data: {
+                /** @description The one-time code: open `/app/?handover=<code>` with it. Usable once. */
+                code: string;
+                /** Format: int64 */
+                expiresInSeconds: number;
             };
             /** @description Always `ok` on success. */
             msg: string;
@@ -4185,7 +4259,7 @@ export interface components {
          * @description The stable `code` of an error answer (docs/API-BORROWER.md); `msg` is its text in the request's language.
          * @enum {string}
          */
-        ErrorCode: "bad_request" | "code_invalid" | "code_expired" | "unauthorized" | "not_eligible" | "not_found" | "method_not_allowed" | "certification_out_of_order" | "certification_incomplete" | "open_order_exists" | "kfs_changed" | "idempotency_key_reused" | "payload_too_large" | "unsupported_media_type" | "validation_failed" | "cap_exceeded" | "rate_limited" | "code_resend_too_soon" | "daily_limit_reached" | "code_attempts_exceeded" | "cross_site_request" | "invalid_transition" | "internal" | "code_delivery_failed" | "credentials_invalid" | "operator_locked" | "forbidden" | "csrf_token_invalid" | "choice_unavailable" | "payment_not_open" | "utr_already_used" | "already_rated" | "own_admin_account" | "last_admin" | "provider_unavailable" | "complaint_not_answered" | "complaint_closed" | "money_outstanding" | "extension_over_cap";
+        ErrorCode: "bad_request" | "code_invalid" | "code_expired" | "unauthorized" | "not_eligible" | "not_found" | "method_not_allowed" | "certification_out_of_order" | "certification_incomplete" | "open_order_exists" | "kfs_changed" | "idempotency_key_reused" | "payload_too_large" | "unsupported_media_type" | "validation_failed" | "cap_exceeded" | "rate_limited" | "code_resend_too_soon" | "daily_limit_reached" | "code_attempts_exceeded" | "cross_site_request" | "invalid_transition" | "internal" | "code_delivery_failed" | "credentials_invalid" | "operator_locked" | "forbidden" | "csrf_token_invalid" | "choice_unavailable" | "payment_not_open" | "utr_already_used" | "already_rated" | "own_admin_account" | "last_admin" | "provider_unavailable" | "complaint_not_answered" | "complaint_closed" | "money_outstanding" | "extension_over_cap" | "handover_invalid" | "handover_not_allowed" | "signed_in_as_another";
         /** @description A client error. */
         ErrorInfoRequest: {
             /**
@@ -4226,6 +4300,15 @@ export interface components {
              * @example /app/home
              */
             route?: string | null;
+        };
+        Exchange: {
+            borrower: components["schemas"]["BorrowerView"];
+            /** @description False when the browser was already signed in as this borrower and kept its session. */
+            opened: boolean;
+        };
+        ExchangeRequest: {
+            /** @description The `code` of `POST /session/handover`, as the web app found it in its URL (`handover`). */
+            code: string;
         };
         ExtendedInfo: {
             consent: boolean;
@@ -4368,6 +4451,12 @@ export interface components {
             id: string;
             /** @description True when this request marked it; false when another operator had already. */
             markedNow: boolean;
+        };
+        HandoverCode: {
+            /** @description The one-time code: open `/app/?handover=<code>` with it. Usable once. */
+            code: string;
+            /** Format: int64 */
+            expiresInSeconds: number;
         };
         HomeView: {
             certification: components["schemas"]["CertificationProgress"];
@@ -8912,6 +9001,148 @@ export interface operations {
             };
             /** @description validation_failed (productCode, amount, termCode) or cap_exceeded */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    exchange_handover: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ExchangeRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["ExchangeRequest"];
+            };
+        };
+        responses: {
+            /** @description Signed in; sets the kilat_session cookie when `opened` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Exchange"];
+                };
+            };
+            /** @description handover_invalid: unknown, used, expired, or its session ended */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description cross_site_request */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description signed_in_as_another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payload_too_large: the body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unsupported_media_type: neither JSON nor form-encoded */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed: `code` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    handover: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_HandoverCode"];
+                };
+            };
+            /** @description handover_invalid: the session ended meanwhile */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description handover_not_allowed or cross_site_request */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -75,9 +75,10 @@ describe('contact form (India, English)', () => {
       'Content-Type': 'application/json',
       'X-Requested-With': 'XMLHttpRequest',
       'Accept-Language': 'en-IN',
-      'X-Session-Id': 'abc',
       'X-App-Channel': '',
     });
+    // The URL's sessionId is never a credential (security report N2).
+    expect(init.headers).not.toHaveProperty('X-Session-Id');
     expect(screen.getByLabelText('Name')).toHaveValue('');
     expect(screen.getByLabelText('Telephone')).toHaveValue('');
     expect(screen.getByLabelText('Message')).toHaveValue('');
