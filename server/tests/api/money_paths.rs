@@ -847,7 +847,7 @@ async fn a_held_amount_is_credited_as_a_part_payment_or_refunded_in_one_step_and
 async fn two_callbacks_and_finance_for_one_payment_at_once_never_fail_and_credit_once() {
     let app = Arc::new(spawn_app().await);
     let finance = Arc::new(operator(&app, "fin", &[Role::Finance]).await);
-    for round in 0..8 {
+    for round in 0..12 {
         let (session, order_no, id, _) = paid_out(
             &app,
             &finance,
