@@ -48,6 +48,7 @@ pub const ERROR_CODES: &[&str] = &[
     "complaint_not_answered",
     "complaint_closed",
     "money_outstanding",
+    "server_busy",
 ];
 
 /// Why a field was refused: a catalog key (`field.…`) and the values its text names.
@@ -232,6 +233,10 @@ pub enum Error {
     OperatorSignIn(#[from] OperatorSignInError),
     #[error("rate limited")]
     RateLimited { retry_after_secs: u64 },
+    /// Costly work (an image decode, a password hash) already running as much as the server allows at once
+    /// (`crate::bounds`): nothing was done, the request can be retried.
+    #[error("server busy")]
+    Busy { retry_after_secs: u64 },
     /// Deleting an account while a loan still owes `amount` (formatted in the loan's currency).
     #[error("money outstanding: {amount}")]
     MoneyOutstanding { amount: String },
@@ -285,6 +290,7 @@ impl Error {
             Error::OperatorSignIn(OperatorSignInError::CredentialsInvalid) => "credentials_invalid",
             Error::OperatorSignIn(OperatorSignInError::Locked { .. }) => "operator_locked",
             Error::RateLimited { .. } => "rate_limited",
+            Error::Busy { .. } => "server_busy",
             Error::MoneyOutstanding { .. } => "money_outstanding",
         }
     }
@@ -316,6 +322,7 @@ impl Error {
     pub fn retry_after_secs(&self) -> Option<u64> {
         match self {
             Error::RateLimited { retry_after_secs }
+            | Error::Busy { retry_after_secs }
             | Error::SignIn(
                 SignInError::ResendTooSoon { retry_after_secs }
                 | SignInError::Throttled { retry_after_secs },

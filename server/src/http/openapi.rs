@@ -226,6 +226,9 @@ pub enum ErrorCode {
     ComplaintClosed,
     /// 409: deleting the account while a loan still owes money (`msg` states the amount).
     MoneyOutstanding,
+    /// 503: the server is already decoding as many images, or checking as many passwords, as it allows at once;
+    /// nothing was done: try again after `Retry-After` seconds.
+    ServerBusy,
 }
 
 /// `X-Session-Id` for the native shell, the `kilat_session` HttpOnly cookie for browsers (PRODUCT.md §4); the
