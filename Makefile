@@ -4,7 +4,7 @@ CARGO ?= cargo
 PG_URL ?= postgres://postgres@127.0.0.1:5432/postgres
 NPM_CI := npm ci --no-audit --no-fund --loglevel=error
 
-.PHONY: run build web test lint test-rust test-rust-sqlite test-rust-pg test-web test-contract e2e openapi bench bench-borrower bench-callbacks bench-overdue bench-console chromium tools
+.PHONY: run build web test lint test-rust test-rust-sqlite test-rust-pg test-web test-contract e2e openapi bench bench-borrower bench-callbacks bench-overdue bench-console bench-bounds chromium tools
 
 ## run: build everything and start the server on SQLite with demo data
 run: build
@@ -79,7 +79,7 @@ e2e: build chromium e2e/node_modules/.installed
 ## bench: performance budgets (Lighthouse, first-view bytes, kilat vs nginx, memory) and the borrower API figures; writes docs/PERFORMANCE.md
 # The scripts all run even when one fails; the target fails when any did.
 bench: build chromium e2e/node_modules/.installed scripts/bench/node_modules/.installed
-	scripts/bench-site.sh; status=$$?; scripts/bench-borrower.sh || status=1; scripts/bench-callbacks.sh || status=1; scripts/bench-overdue.sh || status=1; scripts/bench-console.sh || status=1; exit $$status
+	scripts/bench-site.sh; status=$$?; scripts/bench-borrower.sh || status=1; scripts/bench-callbacks.sh || status=1; scripts/bench-overdue.sh || status=1; scripts/bench-console.sh || status=1; scripts/bench-bounds.sh || status=1; exit $$status
 
 ## bench-callbacks: repayments credited per second through signed payment callbacks (100 orders at once) on SQLite and PostgreSQL
 bench-callbacks:
@@ -92,6 +92,10 @@ bench-overdue: build
 ## bench-console: the operator console under wrk (review queue, order view) over 10,000 orders on SQLite and PostgreSQL
 bench-console: build
 	scripts/bench-console.sh
+
+## bench-bounds: the server's peak memory under 8 simultaneous image bombs and 100 simultaneous console sign-ins (budget: 300 MB)
+bench-bounds: build
+	scripts/bench-bounds.sh
 
 ## bench-borrower: the borrower app's first load (200 KB budget), the borrower API under wrk (home, orders) on SQLite and PostgreSQL, the KFS compute time
 bench-borrower: build

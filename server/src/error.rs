@@ -52,6 +52,7 @@ pub const ERROR_CODES: &[&str] = &[
     "handover_invalid",
     "handover_not_allowed",
     "signed_in_as_another",
+    "server_busy",
 ];
 
 /// Why a field was refused: a catalog key (`field.…`) and the values its text names.
@@ -236,6 +237,10 @@ pub enum Error {
     OperatorSignIn(#[from] OperatorSignInError),
     #[error("rate limited")]
     RateLimited { retry_after_secs: u64 },
+    /// Costly work (an image decode, a password hash) already running as much as the server allows at once
+    /// (`crate::bounds`): nothing was done, the request can be retried.
+    #[error("server busy")]
+    Busy { retry_after_secs: u64 },
     /// Deleting an account while a loan still owes `amount` (formatted in the loan's currency).
     #[error("money outstanding: {amount}")]
     MoneyOutstanding { amount: String },
@@ -310,6 +315,7 @@ impl Error {
             Error::OperatorSignIn(OperatorSignInError::CredentialsInvalid) => "credentials_invalid",
             Error::OperatorSignIn(OperatorSignInError::Locked { .. }) => "operator_locked",
             Error::RateLimited { .. } => "rate_limited",
+            Error::Busy { .. } => "server_busy",
             Error::MoneyOutstanding { .. } => "money_outstanding",
             Error::ExtensionOverCap { .. } => "extension_over_cap",
         }
@@ -345,6 +351,7 @@ impl Error {
     pub fn retry_after_secs(&self) -> Option<u64> {
         match self {
             Error::RateLimited { retry_after_secs }
+            | Error::Busy { retry_after_secs }
             | Error::SignIn(
                 SignInError::ResendTooSoon { retry_after_secs }
                 | SignInError::Throttled { retry_after_secs },

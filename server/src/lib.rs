@@ -7,6 +7,7 @@ pub mod applications;
 #[cfg(test)]
 mod architecture;
 pub mod auth;
+pub mod bounds;
 pub mod catalog;
 pub mod certification;
 pub mod claims;

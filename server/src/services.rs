@@ -4,6 +4,7 @@
 use std::sync::Arc;
 
 use crate::auth::SignInService;
+use crate::bounds::WorkBounds;
 use crate::catalog::Catalog;
 use crate::claims::SiteClaims;
 use crate::clock::Clock;
@@ -39,4 +40,6 @@ pub struct Services {
     pub files: Arc<dyn FileStore>,
     /// Each market's public holidays, which deadlines in working days skip (`[calendar.holidays]`).
     pub holidays: Arc<Holidays>,
+    /// How many image decodes and password hashes run at once (`[bounds]`).
+    pub bounds: WorkBounds,
 }

@@ -41,6 +41,8 @@ pub struct Settings {
     pub allow_public_listen_in_development: bool,
     pub log: LogSettings,
     pub contact: ContactSettings,
+    /// How much costly work (image decodes, password hashes) runs at once (`[bounds]`).
+    pub bounds: BoundSettings,
     pub telemetry: TelemetrySettings,
     /// How long a deleted account's loan and transaction records are kept, per market (`[kept_records.in]`,
     /// `[kept_records.id]`).
@@ -568,6 +570,18 @@ pub enum SmsSender {
 pub struct ContactSettings {
     /// Contact messages one client address may send in a minute; more get 429.
     pub per_minute: u32,
+}
+
+/// How many image decodes and password hashes run at once, and how long a request waits for its turn before
+/// `503 server_busy` (`crate::bounds`).
+#[derive(Debug, Clone, Copy, Deserialize)]
+pub struct BoundSettings {
+    /// Complaint images decoded at once; 0 means one per CPU core.
+    pub image_decodes: usize,
+    /// Argon2 password hashes at once (19 MiB each); 0 means one per CPU core.
+    pub password_hashes: usize,
+    /// The longest a request waits for its turn, in milliseconds.
+    pub wait_ms: u64,
 }
 
 /// The borrower app's telemetry: its rate limit and how long it is kept (docs/API-BORROWER.md, "Telemetry").

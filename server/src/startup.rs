@@ -131,6 +131,7 @@ impl Application {
             files: crate::support::files::from_settings(&settings.files)
                 .context("setting up the file store")?,
             holidays: Arc::new(holidays),
+            bounds: crate::bounds::WorkBounds::from_settings(&settings.bounds),
         };
         let pages = Pages::load(&services).context("preparing the embedded web app")?;
         if !pages.current().has_site() {

@@ -83,6 +83,8 @@ pub async fn create(
     if roles.len() != role_codes.len() {
         errors.add("roles", FieldProblem::new("field.role"));
     }
+    // The new password's hash runs within the bound of hashes like a sign-in's, waiting for its turn.
+    let turn = s.bounds.password_hashes.enter_waiting().await?;
     let Created {
         id,
         username,
@@ -97,6 +99,7 @@ pub async fn create(
         errors,
     )
     .await?;
+    drop(turn);
     Ok(OperatorRecord {
         id,
         username,
@@ -222,7 +225,10 @@ pub async fn reset_password(
     let mut errors = FieldErrors::default();
     check_password(password, &mut errors);
     errors.into_result()?;
-    let password_hash = hash_password(password.to_owned()).await?;
+    let password_hash = {
+        let _turn = s.bounds.password_hashes.enter_waiting().await?;
+        hash_password(password.to_owned()).await?
+    };
     let now = s.clock.now_ms();
     let mut tx = s.db.begin().await?;
     let row = target(&mut tx, op, id, true).await?;

@@ -9,6 +9,7 @@ use serde::Serialize;
 use subtle::ConstantTimeEq;
 
 use super::ceil_secs;
+use crate::bounds::Permit;
 use crate::clock::Clock;
 use crate::crypto;
 use crate::error::{Error, FieldErrors, FieldProblem, Refusal};
@@ -275,7 +276,8 @@ pub(crate) fn check_password(password: &str, errors: &mut FieldErrors) {
 /// Signs an operator in. The check is reserved before the password is compared, in one conditional update
 /// (`Db::reserve_password_check`), so a burst of guesses gets exactly `MAX_PASSWORD_CHECKS` compared; after that the
 /// account is locked for `LOCKOUT_MS`. An unknown username is compared against a dummy hash, so it takes as long as a
-/// wrong password.
+/// wrong password. Every comparison waits for its turn among `bounds.password_hashes` (19 MiB each), and is answered
+/// `server_busy` when none comes in `bounds.wait_ms`, before the account's check is reserved.
 ///
 /// Before anything else the attempt is counted against the client address, in the borrower sign-in's limiter but a
 /// bucket of its own (`LOGIN_ATTEMPTS_PER_ADDRESS` in `LOGIN_ATTEMPTS_WINDOW_MS`, then `rate_limited`): every attempt
@@ -303,9 +305,17 @@ pub async fn sign_in(
             .await?
             .filter(|r| r.disabled_at.is_none())
     else {
-        verify_password(None, password.to_owned()).await?;
+        let turn = s.bounds.password_hashes.enter().await?;
+        verify_password(None, password.to_owned(), turn).await?;
         return Err(OperatorSignInError::CredentialsInvalid.into());
     };
+    // A locked account is refused without queueing for a hash; whether it is locked is decided again below, by the
+    // reservation itself.
+    if let Some(until) = row.locked_until.filter(|until| *until > now) {
+        return Err(locked(until, now));
+    }
+    // The turn comes before the check is reserved: a `server_busy` answer uses up none of the account's checks.
+    let turn = s.bounds.password_hashes.enter().await?;
     let Some(_check) =
         s.db.reserve_password_check(&row.id, now, MAX_PASSWORD_CHECKS, now + LOCKOUT_MS)
             .await?
@@ -315,12 +325,9 @@ pub async fn sign_in(
                 .await?
                 .and_then(|r| r.locked_until)
                 .unwrap_or(now + LOCKOUT_MS);
-        return Err(OperatorSignInError::Locked {
-            retry_after_secs: ceil_secs((until - now).clamp(1, LOCKOUT_MS)),
-        }
-        .into());
+        return Err(locked(until, now));
     };
-    if !verify_password(Some(row.password_hash.clone()), password.to_owned()).await? {
+    if !verify_password(Some(row.password_hash.clone()), password.to_owned(), turn).await? {
         tracing::info!(operator = %row.id, "wrong operator password");
         return Err(OperatorSignInError::CredentialsInvalid.into());
     }
@@ -336,6 +343,13 @@ pub async fn sign_in(
         token,
         csrf_token,
     })
+}
+
+fn locked(until: i64, now: i64) -> Error {
+    OperatorSignInError::Locked {
+        retry_after_secs: ceil_secs((until - now).clamp(1, LOCKOUT_MS)),
+    }
+    .into()
 }
 
 /// The operator of a live session token: opened less than `SESSION_MS` ago, not signed out, account not disabled.
@@ -384,9 +398,14 @@ pub(crate) async fn hash_password(password: String) -> Result<String, Error> {
 }
 
 /// True when `password` matches the stored PHC string (`None`: the dummy hash, for an unknown username); off the
-/// request threads.
-async fn verify_password(stored: Option<String>, password: String) -> Result<bool, Error> {
+/// request threads, holding `turn` (of `bounds.password_hashes`) until the hash is done, even if the request is gone.
+async fn verify_password(
+    stored: Option<String>,
+    password: String,
+    turn: Permit,
+) -> Result<bool, Error> {
     tokio::task::spawn_blocking(move || {
+        let _turn = turn;
         let stored = stored.unwrap_or_else(|| DUMMY_HASH.clone());
         let parsed =
             PasswordHash::new(&stored).map_err(|e| anyhow::anyhow!("a stored hash: {e}"))?;

@@ -207,7 +207,7 @@ fn status_of(code: &str) -> StatusCode {
         | "extension_over_cap"
         | "signed_in_as_another" => StatusCode::CONFLICT,
         "code_delivery_failed" => StatusCode::BAD_GATEWAY,
-        "provider_unavailable" => StatusCode::SERVICE_UNAVAILABLE,
+        "provider_unavailable" | "server_busy" => StatusCode::SERVICE_UNAVAILABLE,
         _ => StatusCode::INTERNAL_SERVER_ERROR,
     }
 }

@@ -239,6 +239,9 @@ pub enum ErrorCode {
     HandoverNotAllowed,
     /// 409: a hand-over into a browser signed in as another borrower, which keeps its own session.
     SignedInAsAnother,
+    /// 503: the server is already decoding as many images, or checking as many passwords, as it allows at once;
+    /// nothing was done: try again after `Retry-After` seconds.
+    ServerBusy,
 }
 
 /// `X-Session-Id` for the native shell, the `kilat_session` HttpOnly cookie for browsers (PRODUCT.md §4); the

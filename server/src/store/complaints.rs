@@ -195,7 +195,71 @@ impl Db {
     }
 }
 
+impl Db {
+    /// Gives back an upload's slot (`complaint_upload_slots`) after the upload failed or was refused.
+    pub async fn release_upload_slot(&self, slot_id: &str) -> sqlx::Result<()> {
+        sqlx::query("DELETE FROM complaint_upload_slots WHERE id = $1")
+            .bind(slot_id)
+            .execute(self.pool())
+            .await?;
+        Ok(())
+    }
+}
+
 impl Tx {
+    /// The borrower's uploads counted against their waiting places: images not yet attached to a complaint, uploaded
+    /// at or after `images_since`, and uploads under way (slots taken at or after `slots_since`), after removing the
+    /// borrower's slots older than that (a server stopped mid-upload).
+    pub async fn uploads_in_place(
+        &mut self,
+        borrower_id: &str,
+        images_since: i64,
+        slots_since: i64,
+    ) -> sqlx::Result<i64> {
+        sqlx::query(
+            "DELETE FROM complaint_upload_slots WHERE borrower_id = $1 AND created_at < $2",
+        )
+        .bind(borrower_id)
+        .bind(slots_since)
+        .execute(self.conn())
+        .await?;
+        let images = self.waiting_images(borrower_id, images_since).await?;
+        let slots: i64 = sqlx::query_scalar(
+            "SELECT COUNT(*) FROM complaint_upload_slots WHERE borrower_id = $1",
+        )
+        .bind(borrower_id)
+        .fetch_one(self.conn())
+        .await?;
+        Ok(images + slots)
+    }
+
+    pub async fn insert_upload_slot(
+        &mut self,
+        slot_id: &str,
+        borrower_id: &str,
+        now: i64,
+    ) -> sqlx::Result<()> {
+        sqlx::query(
+            "INSERT INTO complaint_upload_slots (id, borrower_id, created_at) VALUES ($1, $2, $3)",
+        )
+        .bind(slot_id)
+        .bind(borrower_id)
+        .bind(now)
+        .execute(self.conn())
+        .await?;
+        Ok(())
+    }
+
+    /// Removes an upload's slot as its image is recorded; false when it is gone already (older than the slots'
+    /// lifetime, and removed by another upload).
+    pub async fn take_upload_slot(&mut self, slot_id: &str) -> sqlx::Result<bool> {
+        let done = sqlx::query("DELETE FROM complaint_upload_slots WHERE id = $1")
+            .bind(slot_id)
+            .execute(self.conn())
+            .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
     /// The borrower's uploads not yet attached to a complaint, uploaded at or after `since`.
     pub async fn waiting_images(&mut self, borrower_id: &str, since: i64) -> sqlx::Result<i64> {
         sqlx::query_scalar(

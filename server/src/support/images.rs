@@ -10,10 +10,14 @@ use image::{DynamicImage, ImageDecoder, ImageFormat, ImageReader, Limits};
 
 /// The largest upload accepted (5 MB), before re-encoding.
 pub const MAX_IMAGE_BYTES: usize = 5 * 1024 * 1024;
-/// The widest or tallest image accepted: a bigger one is a decompression bomb rather than a photo.
-const MAX_SIDE: u32 = 10_000;
-/// Memory the decoder may take.
-const MAX_DECODE_BYTES: u64 = 256 * 1024 * 1024;
+/// The most pixels an image may have (a 24-megapixel photo, 6000 × 4000): a complaint's photo or screenshot needs
+/// no more, and a few kilobytes of WebP or PNG can declare 100 megapixels.
+pub const MAX_PIXELS: u64 = 24_000_000;
+/// The widest or tallest image accepted.
+pub const MAX_SIDE: u32 = 8192;
+/// Memory the decoder may take for the picture (checked against what the header says it will need before anything
+/// is decoded): the largest image accepted, in 8-bit RGBA. A 16-bit image of that size is refused.
+const MAX_DECODE_BYTES: u64 = MAX_PIXELS * 4;
 /// The JPEG quality of a re-encoded photo.
 const JPEG_QUALITY: u8 = 85;
 
@@ -34,12 +38,21 @@ pub enum ImageProblem {
     TooLarge,
     /// Not JPEG, PNG or WebP by its content, or it does not decode.
     NotAnImage,
-    /// Wider or taller than [`MAX_SIDE`].
+    /// More than [`MAX_PIXELS`], wider or taller than [`MAX_SIDE`], or needing more than the decoder's memory.
     TooManyPixels,
 }
 
-/// Checks and re-encodes an upload. CPU-bound: call it off the async runtime's threads.
-pub fn clean(bytes: &[u8]) -> Result<CleanImage, ImageProblem> {
+/// What an upload's header says, read without decoding the picture.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Header {
+    pub format: ImageFormat,
+    pub width: u32,
+    pub height: u32,
+}
+
+/// Checks an upload without decoding it: its size, its format by the magic bytes, and the dimensions its header
+/// declares. Cheap (the header only), so it runs on the request's thread before the upload queues for a decode.
+pub fn inspect(bytes: &[u8]) -> Result<Header, ImageProblem> {
     if bytes.is_empty() {
         return Err(ImageProblem::Empty);
     }
@@ -53,21 +66,57 @@ pub fn clean(bytes: &[u8]) -> Result<CleanImage, ImageProblem> {
     ) {
         return Err(ImageProblem::NotAnImage);
     }
+    let (width, height) = reader(bytes, format)
+        .into_dimensions()
+        .map_err(|err| problem_of(&err))?;
+    if u64::from(width) * u64::from(height) > MAX_PIXELS {
+        return Err(ImageProblem::TooManyPixels);
+    }
+    Ok(Header {
+        format,
+        width,
+        height,
+    })
+}
+
+/// A reader of `bytes` in `format` that refuses a side over [`MAX_SIDE`] and more than [`MAX_DECODE_BYTES`].
+fn reader(bytes: &[u8], format: ImageFormat) -> ImageReader<Cursor<&[u8]>> {
     let mut reader = ImageReader::with_format(Cursor::new(bytes), format);
+    reader.limits(limits());
+    reader
+}
+
+fn limits() -> Limits {
     let mut limits = Limits::default();
     limits.max_image_width = Some(MAX_SIDE);
     limits.max_image_height = Some(MAX_SIDE);
     limits.max_alloc = Some(MAX_DECODE_BYTES);
-    reader.limits(limits);
-    let mut decoder = reader.into_decoder().map_err(|err| problem_of(&err))?;
+    limits
+}
+
+/// Checks and re-encodes an upload. CPU-bound, up to [`MAX_DECODE_BYTES`] and a copy for a turned or converted
+/// picture: call it off the async runtime's threads, within `bounds.image_decodes`, after [`inspect`].
+pub fn clean(bytes: &[u8]) -> Result<CleanImage, ImageProblem> {
+    let Header { format, .. } = inspect(bytes)?;
+    let mut decoder = reader(bytes, format)
+        .into_decoder()
+        .map_err(|err| problem_of(&err))?;
     let orientation = decoder.orientation().map_err(|err| problem_of(&err))?;
+    // `into_decoder` sets the limits but, unlike `ImageReader::decode`, does not count the picture's own buffer
+    // against `max_alloc`: reserve it here, and hand the decoder what is left for its working memory.
+    let mut budget = limits();
+    budget
+        .reserve(decoder.total_bytes())
+        .map_err(|err| problem_of(&err))?;
+    decoder.set_limits(budget).map_err(|err| problem_of(&err))?;
     let mut image = DynamicImage::from_decoder(decoder).map_err(|err| problem_of(&err))?;
     image.apply_orientation(orientation);
     let (width, height) = (image.width(), image.height());
     let mut out = Cursor::new(Vec::new());
+    // `into_rgb8`/`into_rgba8` take the picture without a copy when it is already in that layout.
     let (content_type, extension) = match format {
         ImageFormat::Jpeg => {
-            let rgb = DynamicImage::ImageRgb8(image.to_rgb8());
+            let rgb = DynamicImage::ImageRgb8(image.into_rgb8());
             JpegEncoder::new_with_quality(&mut out, JPEG_QUALITY)
                 .encode_image(&rgb)
                 .map_err(|_| ImageProblem::NotAnImage)?;
@@ -82,9 +131,9 @@ pub fn clean(bytes: &[u8]) -> Result<CleanImage, ImageProblem> {
         _ => {
             // The WebP encoder is lossless and takes 8-bit RGB(A).
             let image = if image.color().has_alpha() {
-                DynamicImage::ImageRgba8(image.to_rgba8())
+                DynamicImage::ImageRgba8(image.into_rgba8())
             } else {
-                DynamicImage::ImageRgb8(image.to_rgb8())
+                DynamicImage::ImageRgb8(image.into_rgb8())
             };
             image
                 .write_to(&mut out, ImageFormat::WebP)
@@ -146,6 +195,40 @@ mod tests {
             assert_eq!((clean.width, clean.height), (40, 30));
             assert_eq!(image::guess_format(&clean.bytes).unwrap(), format);
         }
+    }
+
+    fn grey_png(width: u32, height: u32) -> Vec<u8> {
+        let mut out = Cursor::new(Vec::new());
+        DynamicImage::ImageLuma8(image::GrayImage::new(width, height))
+            .write_to(&mut out, ImageFormat::Png)
+            .unwrap();
+        out.into_inner()
+    }
+
+    #[test]
+    fn the_header_decides_the_pixels_and_sides_before_any_decoding() {
+        let at_most = grey_png(6000, 4000);
+        assert_eq!(
+            inspect(&at_most),
+            Ok(Header {
+                format: ImageFormat::Png,
+                width: 6000,
+                height: 4000
+            })
+        );
+        assert_eq!(
+            inspect(&grey_png(6000, 4001)).unwrap_err(),
+            ImageProblem::TooManyPixels
+        );
+        assert!(inspect(&grey_png(MAX_SIDE, 1)).is_ok());
+        assert_eq!(
+            inspect(&grey_png(MAX_SIDE + 1, 1)).unwrap_err(),
+            ImageProblem::TooManyPixels
+        );
+        assert_eq!(
+            clean(&grey_png(1, MAX_SIDE + 1)).unwrap_err(),
+            ImageProblem::TooManyPixels
+        );
     }
 
     #[test]

@@ -184,29 +184,93 @@ fn category_label(lang: Lang, code: &str) -> &'static str {
 }
 
 /// Takes an upload: checks it is a JPEG, PNG or WebP by its content and decodes it, re-encodes it without metadata,
-/// stores the bytes and records the image as waiting for its complaint. At most [`MAX_IMAGES`] uploads wait at once
-/// (counted and added in one transaction, the borrower's row locked).
+/// stores the bytes and records the image as waiting for its complaint. At most [`MAX_IMAGES`] uploads wait at once.
+///
+/// The costly part, decoding, comes last (docs/ARCHITECTURE.md, "Security: bounds on costly work"): first the header
+/// (format, and dimensions up to [`images::MAX_PIXELS`]); then one of the borrower's waiting places is taken, counted
+/// with the waiting images under the borrower's row lock, so that a fourth upload is refused before it is decoded;
+/// then the upload waits for its turn among `bounds.image_decodes` (or is answered `server_busy`), and only then is
+/// the image decoded, within a memory limit, off the request threads.
 pub async fn upload_image(
     s: &Services,
     borrower: &Borrower,
     bytes: Vec<u8>,
 ) -> Result<ImageRow, Error> {
-    let cleaned = tokio::task::spawn_blocking(move || images::clean(&bytes))
-        .await
-        .map_err(|err| Error::Internal(anyhow::Error::new(err).context("decoding an image")))?;
-    let clean = cleaned.map_err(|problem| {
-        Error::field(
-            "image",
-            match problem {
-                ImageProblem::Empty => FieldProblem::required(),
-                ImageProblem::TooLarge => FieldProblem::new("field.image_too_large")
-                    .with("max", images::MAX_IMAGE_BYTES / (1024 * 1024)),
-                ImageProblem::NotAnImage => FieldProblem::new("field.image_type"),
-                ImageProblem::TooManyPixels => FieldProblem::new("field.image_dimensions"),
-            },
-        )
-    })?;
+    images::inspect(&bytes).map_err(image_error)?;
     let now = s.clock.now_ms();
+    let slot = take_upload_slot(s, borrower, now).await?;
+    let uploaded = decode_and_record(s, borrower, bytes, &slot, now).await;
+    if uploaded.is_err()
+        && let Err(e) = s.db.release_upload_slot(&slot).await
+    {
+        // It stops counting after `UPLOAD_SLOT_MS` anyway.
+        tracing::warn!(error = %e, "an upload's slot could not be given back");
+    }
+    uploaded
+}
+
+/// How long an upload under way holds its place when it never ends (its server stopped): longer than the wait for a
+/// decode, the decode and the file store's timeout together.
+const UPLOAD_SLOT_MS: i64 = 2 * 60 * 1000;
+
+fn image_error(problem: ImageProblem) -> Error {
+    Error::field(
+        "image",
+        match problem {
+            ImageProblem::Empty => FieldProblem::required(),
+            ImageProblem::TooLarge => FieldProblem::new("field.image_too_large")
+                .with("max", images::MAX_IMAGE_BYTES / (1024 * 1024)),
+            ImageProblem::NotAnImage => FieldProblem::new("field.image_type"),
+            ImageProblem::TooManyPixels => FieldProblem::new("field.image_dimensions")
+                .with("megapixels", images::MAX_PIXELS / 1_000_000)
+                .with("side", images::MAX_SIDE),
+        },
+    )
+}
+
+fn too_many_images() -> Error {
+    Error::field(
+        "image",
+        FieldProblem::new("field.too_many_images").with("max", MAX_IMAGES),
+    )
+}
+
+/// Takes one of the borrower's [`MAX_IMAGES`] waiting places for an upload about to be decoded: its waiting images
+/// and the uploads under way are counted, and the slot added, in one transaction with the borrower's live row locked.
+async fn take_upload_slot(s: &Services, borrower: &Borrower, now: i64) -> Result<String, Error> {
+    let mut tx =
+        s.db.begin_for_live_borrower(&borrower.id)
+            .await?
+            .ok_or(Refusal::AccountDeleted)?;
+    let in_place = tx
+        .uploads_in_place(&borrower.id, now - WAITING_UPLOAD_MS, now - UPLOAD_SLOT_MS)
+        .await?;
+    if in_place >= MAX_IMAGES as i64 {
+        return Err(too_many_images());
+    }
+    let slot = crate::store::new_id();
+    tx.insert_upload_slot(&slot, &borrower.id, now).await?;
+    tx.commit().await?;
+    Ok(slot)
+}
+
+/// Decodes and re-encodes the upload within the bound of decodes, stores its bytes and records it in its slot's place.
+async fn decode_and_record(
+    s: &Services,
+    borrower: &Borrower,
+    bytes: Vec<u8>,
+    slot: &str,
+    now: i64,
+) -> Result<ImageRow, Error> {
+    let turn = s.bounds.image_decodes.enter().await?;
+    let cleaned = tokio::task::spawn_blocking(move || {
+        // Held until the decode ends, even when the request is gone meanwhile.
+        let _turn = turn;
+        images::clean(&bytes)
+    })
+    .await
+    .map_err(|err| Error::Internal(anyhow::Error::new(err).context("decoding an image")))?;
+    let clean = cleaned.map_err(image_error)?;
     let id = crate::store::new_id();
     let row = ImageRow {
         storage_key: format!("complaints/{id}.{}", clean.extension),
@@ -225,10 +289,10 @@ pub async fn upload_image(
     s.files
         .put(&row.storage_key, clean.bytes, clean.content_type)
         .await?;
-    let recorded = record_upload(s, borrower, &row, now).await;
+    let recorded = record_upload(s, borrower, &row, slot, now).await;
     if recorded.is_err() {
-        // Refused (too many waiting) or failed: the file has no record, so it goes. One that cannot be removed now
-        // is an orphan nothing serves, logged with its key.
+        // Refused or failed: the file has no record, so it goes. One that cannot be removed now is an orphan nothing
+        // serves, logged with its key.
         if let Err(e) = s.files.delete(&row.storage_key).await {
             tracing::warn!(key = %row.storage_key, error = %e, "an unrecorded complaint image could not be removed");
         }
@@ -237,27 +301,27 @@ pub async fn upload_image(
     Ok(row)
 }
 
-/// Records an uploaded image, counting the borrower's waiting uploads under their live row's lock (held until commit:
-/// the count and the insert are one step, and an account deleted meanwhile gets no image; a deletion that comes
-/// after removes this one's file with its row).
+/// Records an uploaded image in place of its slot, under the borrower's live row's lock (held until commit: an
+/// account deleted meanwhile gets no image; a deletion that comes after removes this one's file with its row). A slot
+/// that outlived [`UPLOAD_SLOT_MS`] and was removed no longer holds a place: the waiting images are counted again.
 async fn record_upload(
     s: &Services,
     borrower: &Borrower,
     row: &ImageRow,
+    slot: &str,
     now: i64,
 ) -> Result<(), Error> {
     let mut tx =
         s.db.begin_for_live_borrower(&borrower.id)
             .await?
             .ok_or(Refusal::AccountDeleted)?;
-    let waiting = tx
-        .waiting_images(&borrower.id, now - WAITING_UPLOAD_MS)
-        .await?;
-    if waiting >= MAX_IMAGES as i64 {
-        return Err(Error::field(
-            "image",
-            FieldProblem::new("field.too_many_images").with("max", MAX_IMAGES),
-        ));
+    if !tx.take_upload_slot(slot).await? {
+        let in_place = tx
+            .uploads_in_place(&borrower.id, now - WAITING_UPLOAD_MS, now - UPLOAD_SLOT_MS)
+            .await?;
+        if in_place >= MAX_IMAGES as i64 {
+            return Err(too_many_images());
+        }
     }
     tx.insert_complaint_image(row).await?;
     tx.commit().await?;

@@ -14,7 +14,7 @@ use crate::helpers::{TestApp, data, error, spawn_app};
 use crate::lifecycle::confirmed_order;
 use crate::servicing::{Op, op_call, operator};
 
-fn photo(format: ImageFormat) -> Vec<u8> {
+pub(crate) fn photo(format: ImageFormat) -> Vec<u8> {
     let img = RgbImage::from_fn(64, 48, |x, y| Rgb([(x * 4) as u8, (y * 5) as u8, 120]));
     let mut out = Cursor::new(Vec::new());
     DynamicImage::ImageRgb8(img)
@@ -47,7 +47,7 @@ async fn post_en(app: &TestApp, path: &str, session: &str, body: &Value) -> reqw
         .unwrap()
 }
 
-async fn upload(
+pub(crate) async fn upload(
     app: &TestApp,
     session: &str,
     content_type: &str,
@@ -249,7 +249,7 @@ async fn uploads_are_checked_by_content_limited_in_size_and_number_and_stripped_
     app.stop().await;
 }
 
-fn walk(dir: &std::path::Path) -> usize {
+pub(crate) fn walk(dir: &std::path::Path) -> usize {
     std::fs::read_dir(dir)
         .map(|entries| {
             entries

@@ -4,6 +4,7 @@
 mod account;
 mod admin;
 mod agreement;
+mod bounds;
 mod cancel;
 mod certification;
 mod company;

@@ -226,14 +226,16 @@ pub struct ImageBytes(#[allow(dead_code)] Vec<u8>);
 
 /// Uploads a photo for the complaint being written: the body is the file itself (`Content-Type` `image/jpeg`,
 /// `image/png`, `image/webp` or `application/octet-stream`; the content decides, never the type or a name). At most
-/// 5 MB; it must decode; it is re-encoded without metadata. At most 3 uploads wait for their complaint at once.
+/// 5 MB, 24 megapixels and 8192 pixels a side (read from the header, before decoding); it must decode; it is
+/// re-encoded without metadata. At most 3 uploads wait for their complaint at once, uploads under way included.
 #[utoipa::path(post, path = "/api/v1/borrower/complaints/images", tag = "borrower",
     operation_id = "borrower_complaint_image_upload",
     security(("session_header" = []), ("session_cookie" = [])),
     request_body(content((ImageBytes = "image/jpeg"), (ImageBytes = "image/png"), (ImageBytes = "image/webp"), (ImageBytes = "application/octet-stream"))),
     responses((status = 201, body = Envelope<ImageView>), (status = 401, body = ErrorBody),
         (status = 403, description = "cross_site_request", body = ErrorBody),
-        (status = 422, description = "validation_failed: `image` (not a JPEG, PNG or WebP, too large, or a fourth upload)", body = ErrorBody)))]
+        (status = 422, description = "validation_failed: `image` (not a JPEG, PNG or WebP, too large, too many pixels, or a fourth upload)", body = ErrorBody),
+        (status = 503, description = "server_busy: as many images are being decoded as the server allows at once; nothing was kept (`Retry-After`)", body = ErrorBody)))]
 pub async fn upload_image(
     State(state): State<AppState>,
     session: Session,

@@ -61,7 +61,8 @@ impl From<&Operator> for OperatorView {
         (status = 401, description = "credentials_invalid", body = ErrorBody),
         (status = 403, description = "cross_site_request", body = ErrorBody),
         (status = 422, body = ErrorBody),
-        (status = 429, description = "operator_locked, or rate_limited: 20 attempts from one address in 10 minutes (`Retry-After`)", body = ErrorBody)))]
+        (status = 429, description = "operator_locked, or rate_limited: 20 attempts from one address in 10 minutes (`Retry-After`)", body = ErrorBody),
+        (status = 503, description = "server_busy: as many passwords are being checked as the server allows at once; nothing was checked (`Retry-After`)", body = ErrorBody)))]
 pub async fn login(
     State(state): State<AppState>,
     ClientAddr(client): ClientAddr,

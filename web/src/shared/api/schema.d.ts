@@ -180,7 +180,8 @@ export interface paths {
         /**
          * Uploads a photo for the complaint being written: the body is the file itself (`Content-Type` `image/jpeg`,
          *     `image/png`, `image/webp` or `application/octet-stream`; the content decides, never the type or a name). At most
-         *     5 MB; it must decode; it is re-encoded without metadata. At most 3 uploads wait for their complaint at once.
+         *     5 MB, 24 megapixels and 8192 pixels a side (read from the header, before decoding); it must decode; it is
+         *     re-encoded without metadata. At most 3 uploads wait for their complaint at once, uploads under way included.
          */
         post: operations["borrower_complaint_image_upload"];
         delete?: never;
@@ -4259,7 +4260,7 @@ export interface components {
          * @description The stable `code` of an error answer (docs/API-BORROWER.md); `msg` is its text in the request's language.
          * @enum {string}
          */
-        ErrorCode: "bad_request" | "code_invalid" | "code_expired" | "unauthorized" | "not_eligible" | "not_found" | "method_not_allowed" | "certification_out_of_order" | "certification_incomplete" | "open_order_exists" | "kfs_changed" | "idempotency_key_reused" | "payload_too_large" | "unsupported_media_type" | "validation_failed" | "cap_exceeded" | "rate_limited" | "code_resend_too_soon" | "daily_limit_reached" | "code_attempts_exceeded" | "cross_site_request" | "invalid_transition" | "internal" | "code_delivery_failed" | "credentials_invalid" | "operator_locked" | "forbidden" | "csrf_token_invalid" | "choice_unavailable" | "payment_not_open" | "utr_already_used" | "already_rated" | "own_admin_account" | "last_admin" | "provider_unavailable" | "complaint_not_answered" | "complaint_closed" | "money_outstanding" | "extension_over_cap" | "handover_invalid" | "handover_not_allowed" | "signed_in_as_another";
+        ErrorCode: "bad_request" | "code_invalid" | "code_expired" | "unauthorized" | "not_eligible" | "not_found" | "method_not_allowed" | "certification_out_of_order" | "certification_incomplete" | "open_order_exists" | "kfs_changed" | "idempotency_key_reused" | "payload_too_large" | "unsupported_media_type" | "validation_failed" | "cap_exceeded" | "rate_limited" | "code_resend_too_soon" | "daily_limit_reached" | "code_attempts_exceeded" | "cross_site_request" | "invalid_transition" | "internal" | "code_delivery_failed" | "credentials_invalid" | "operator_locked" | "forbidden" | "csrf_token_invalid" | "choice_unavailable" | "payment_not_open" | "utr_already_used" | "already_rated" | "own_admin_account" | "last_admin" | "provider_unavailable" | "complaint_not_answered" | "complaint_closed" | "money_outstanding" | "extension_over_cap" | "handover_invalid" | "handover_not_allowed" | "signed_in_as_another" | "server_busy";
         /** @description A client error. */
         ErrorInfoRequest: {
             /**
@@ -6386,7 +6387,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description validation_failed: `image` (not a JPEG, PNG or WebP, too large, or a fourth upload) */
+            /** @description validation_failed: `image` (not a JPEG, PNG or WebP, too large, too many pixels, or a fourth upload) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6397,6 +6398,15 @@ export interface operations {
             };
             /** @description internal */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description server_busy: as many images are being decoded as the server allows at once; nothing was kept (`Retry-After`) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10699,6 +10709,15 @@ export interface operations {
             };
             /** @description internal */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description server_busy: as many passwords are being checked as the server allows at once; nothing was checked (`Retry-After`) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
