@@ -11,7 +11,7 @@ pub struct QueuedPayment {
     pub market: Market,
 }
 
-/// Finance's queue: payments with a UTR to verify, and amounts held, oldest first.
+/// Finance's queue: payments with a UTR to verify, amounts held, and refunds to send, oldest first.
 pub async fn queue(s: &Services, op: &Operator) -> Result<Vec<QueuedPayment>, Error> {
     op.require_any(FINANCE_ROLES)?;
     let rows =
