@@ -1,0 +1,169 @@
+//! Settlements that close a loan: the payoff (no interest for days not used) and the cooling-off exit.
+
+#[allow(unused_imports)]
+use super::*;
+
+/// A settlement that closes the loan: what to pay, what it forgives, and the entry to post once it is paid.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Settlement {
+    /// Day it is priced for.
+    pub on: Date,
+    /// To pay, in one payment.
+    pub amount: Money,
+    /// Interest scheduled but not charged.
+    pub interest_waived: Money,
+    /// Fees (and late charges) scheduled or posted but not charged.
+    pub charges_waived: Money,
+    /// Fees kept at payout credited back, already netted from `amount`.
+    pub fees_refunded: Money,
+    /// The `payoff` or `cooling_off_exit` entry to post when `amount` is received.
+    pub entry: LedgerEntry,
+}
+
+/// Interest installment `inst` has earned by `on`: all of it from its planned due date, none before its period
+/// (from the previous planned due date, or the payout) starts, and in between its scheduled interest × days used ÷
+/// days in the period, rounded half-up. Extensions add no interest and do not stretch the period.
+pub(crate) fn earned_interest(plan: &Plan, inst: &Installment, on: Date) -> Result<Money> {
+    let number = inst.number;
+    let start = match number {
+        1 => plan.payout_date(),
+        n => plan
+            .installment(n - 1)
+            .map_or(plan.payout_date(), |i| i.due_date),
+    };
+    let length = days_between(start, inst.due_date);
+    let used = days_between(start, on).clamp(0, length.max(0));
+    if used >= length {
+        return Ok(inst.interest);
+    }
+    Money::try_from_i128(div_round_half_up(
+        i128::from(inst.interest.minor()) * i128::from(used),
+        i128::from(length),
+    ))
+}
+
+/// The payoff on `on` under [`PREPAYMENT_RULE`]: everything outstanding, except interest not yet earned
+/// (each installment earns its interest pro rata over the days of its planned period). Interest paid in advance for
+/// days not used is credited, netted from the amount (which is negative, a refund, in the rare case the credit is
+/// larger than everything else). No prepayment charge.
+pub fn payoff(plan: &Plan, balances: &LoanBalances, on: Date) -> Result<Settlement> {
+    if balances.closed_by.is_some()
+        || balances.settled
+        || !balances.installments.iter().all(|i| i.scheduled)
+    {
+        return Err(invalid(balances.entries, "nothing to pay off"));
+    }
+    let mut lines = Vec::new();
+    let mut waived = Money::ZERO;
+    for (inst, planned) in balances.installments.iter().zip(&plan.quote.installments) {
+        // Interest earned is kept in whole amounts of what the market asks (whole rupiah in Indonesia), rounded down.
+        let earned = plan
+            .quote
+            .market
+            .floor_to_asked(earned_interest(plan, planned, on)?);
+        let keep = earned.min(inst.due.interest);
+        let waive = inst.due.interest.checked_sub(keep)?;
+        let due = Buckets {
+            interest: Money::ZERO.checked_sub(waive)?,
+            ..Buckets::default()
+        };
+        let paid = inst.outstanding.plus(due)?;
+        if !paid.is_zero() || !due.is_zero() {
+            lines.push(Line {
+                installment: inst.number,
+                due,
+                paid,
+            });
+        }
+        waived = waived.checked_add(waive)?;
+    }
+    let entry = LedgerEntry {
+        lines,
+        ..LedgerEntry::new(EntryKind::Payoff, on)
+    };
+    let amount = entry.paid_total()?;
+    Ok(Settlement {
+        on,
+        amount,
+        interest_waived: waived,
+        charges_waived: Money::ZERO,
+        fees_refunded: Money::ZERO,
+        entry: LedgerEntry {
+            cash: amount,
+            ..entry
+        },
+    })
+}
+
+/// The cooling-off exit on `on` ([`cooling_off_exit`]) as a settlement: the principal and the interest for the
+/// days used are paid, every other scheduled or posted charge is waived, and fees kept at payout are credited
+/// back. Refused once anything has been repaid (reverse the repayment first) or the window has closed.
+pub fn cooling_off_settlement(
+    plan: &Plan,
+    balances: &LoanBalances,
+    on: Date,
+) -> Result<Settlement> {
+    let exit = cooling_off_exit(&plan.quote, plan.payout_date(), on)?;
+    if balances.closed_by.is_some()
+        || !balances.paid.is_zero()
+        || !balances.installments.iter().all(|i| i.scheduled)
+    {
+        return Err(invalid(
+            balances.entries,
+            "a cooling-off exit needs a loan with nothing repaid",
+        ));
+    }
+    let mut interest_left = exit.interest;
+    let mut lines = Vec::new();
+    let mut interest_waived = Money::ZERO;
+    let mut charges_waived = Money::ZERO;
+    let last = balances.installments.len() - 1;
+    for (k, inst) in balances.installments.iter().enumerate() {
+        // The interest for the days used goes to the oldest installments; anything above their scheduled interest
+        // (a rate per year over days) stays on the last one.
+        let share = if k == last {
+            interest_left
+        } else {
+            interest_left.min(inst.due.interest)
+        };
+        interest_left = interest_left.checked_sub(share)?;
+        let due = Buckets {
+            late_charges: Money::ZERO.checked_sub(inst.due.late_charges)?,
+            fees: Money::ZERO.checked_sub(inst.due.fees)?,
+            interest: share.checked_sub(inst.due.interest)?,
+            principal: Money::ZERO,
+        };
+        interest_waived = interest_waived.checked_add(inst.due.interest.checked_sub(share)?)?;
+        charges_waived = charges_waived
+            .checked_add(inst.due.fees)?
+            .checked_add(inst.due.late_charges)?;
+        lines.push(Line {
+            installment: inst.number,
+            due,
+            paid: Buckets {
+                interest: share,
+                principal: inst.due.principal,
+                ..Buckets::default()
+            },
+        });
+    }
+    let fees_refunded = exit.fees_refunded.min(balances.fees_kept);
+    let amount = exit
+        .principal
+        .checked_add(exit.interest)?
+        .checked_sub(fees_refunded)?;
+    Ok(Settlement {
+        on,
+        amount,
+        interest_waived: interest_waived.max(Money::ZERO),
+        charges_waived,
+        fees_refunded,
+        entry: LedgerEntry {
+            cash: amount,
+            refunded: fees_refunded,
+            lines,
+            ..LedgerEntry::new(EntryKind::CoolingOffExit, on)
+        },
+    })
+}
