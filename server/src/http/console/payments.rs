@@ -206,7 +206,7 @@ pub async fn resolve(
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct RefundRecordRequest {
-    /// The bank's reference of the transfer that sent the refund: 1 to 64 letters, digits and `- / _ .`.
+    /// The bank's reference of the transfer that sent the refund: 4 to 64 letters, digits and `- / _ .`.
     #[schema(value_type = String, required = true, example = "N2612345678901")]
     pub bank_reference: Option<String>,
 }
