@@ -132,12 +132,14 @@ test('India: approved and paid out in the console, extended once, repaid with UT
       const dueRef = await submitUtr(page, 'HDFCR52026112500000077');
       await confirmInConsole(ops, dueRef, { utr: 'HDFCR52026112500000077', shot: () => shoot(ops, 'in-console-confirm') });
 
-      // The console's order view: repaid, nothing outstanding, the extension fee and the repayment in the ledger.
+      // The console's order view: repaid, nothing outstanding, the extension fee and the repayment in the ledger. The
+      // only installment paid before its date costs no more than the payoff that day (crates/domain/src/settle.rs), so
+      // it is posted as the payoff, the interest for the days not used taken off.
       await openConsole(ops, site, `/orders/${encodeURIComponent(orderNo)}`);
       await ops.getByRole('heading', { level: 1, name: new RegExp(`${orderNo}.*Repaid`) }).waitFor();
       const ledger = await ops.getByRole('region', { name: 'Ledger' }).getByRole('table').textContent();
       assert.match(ledger, /Extension fee/);
-      assert.match(ledger, /Repayment/);
+      assert.match(ledger, /Payoff/);
       await shoot(ops, 'in-console-order');
     });
 
