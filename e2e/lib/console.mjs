@@ -60,16 +60,33 @@ export async function payOutInConsole(page, orderNo, reference, market = 'India'
   await page.getByRole('status').filter({ hasText: `${orderNo} paid out` }).waitFor();
 }
 
+/** A fact of a payment in Repayments by its label: "Amount asked", "Amount received", "Difference"… */
+export function paymentFact(item, label) {
+  return item.locator('.facts > div').filter({ has: item.page().locator('dt', { hasText: new RegExp(`^${label}$`) }) }).locator('dd');
+}
+
+/** An amount as the console shows it (`₹2,072.50`, `Rp 1.050.000`) → what finance types (`2072.50`, `1050000`). */
+export function typedAmount(text) {
+  const rupiah = /Rp/.test(text);
+  const plain = text.replace(/[^\d.,]/g, '');
+  return rupiah ? plain.replace(/\./g, '').replace(',', '.') : plain.replace(/,/g, '');
+}
+
 /**
- * Finance confirms the payment with `reference` in Repayments with the amount prefilled (the payment's); answers the
- * amount the confirmation states. `shot` runs with the confirmation on screen.
+ * Finance confirms the payment with `reference` in Repayments, typing the amount the bank statement shows (here the
+ * amount asked: the field is never prefilled); answers the amount the confirmation states. `shot` runs with the
+ * confirmation on screen.
  */
 export async function confirmInConsole(page, reference, { utr, shot = async () => {} } = {}) {
   await section(page, 'Repayments');
   const item = page.getByRole('listitem').filter({ hasText: reference });
   await item.waitFor();
   if (utr) assert.match(await item.textContent(), new RegExp(utr));
+  const asked = (await paymentFact(item, 'Amount asked').textContent()).trim();
   await item.getByRole('button', { name: 'Confirm', exact: true }).click();
+  const field = item.getByLabel(/^Amount received/);
+  assert.equal(await field.inputValue(), '', 'the amount received is typed, never prefilled');
+  await field.fill(typedAmount(asked));
   await item.getByRole('button', { name: 'Continue' }).click();
   const button = item.getByRole('button', { name: /^Confirm (₹|Rp)/ });
   await button.waitFor();

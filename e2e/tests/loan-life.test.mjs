@@ -7,13 +7,16 @@
 //    for the exact amount closes the loan without an operator.
 // 3. Cooling-off: two days after payout the borrower leaves the loan, pays by UTR, finance confirms; the order is
 //    exited and the ledger (console and borrower) holds only the principal and the days' interest.
+// 4. Indonesia, money after payout (issue 16): a signed Xendit callback for less than asked is held; the borrower is
+//    told finance is checking it; finance sees received against asked in the console and credits it; the borrower's
+//    payment says what was credited and the plan shows the part payment.
 // Screenshots of the key steps go to e2e/out/life-*.png.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { outDir } from '../lib/browser.mjs';
 import { BORROWER_MARKETS, applyForLoan } from '../lib/borrower.mjs';
-import { DESKTOP, approveInConsole, confirmInConsole, openConsole, payOutInConsole } from '../lib/console.mjs';
+import { DESKTOP, approveInConsole, confirmInConsole, openConsole, payOutInConsole, paymentFact, section } from '../lib/console.mjs';
 import { JOURNEY, useSite } from '../lib/fixture.mjs';
 
 const site = useSite();
@@ -129,12 +132,14 @@ test('India: approved and paid out in the console, extended once, repaid with UT
       const dueRef = await submitUtr(page, 'HDFCR52026112500000077');
       await confirmInConsole(ops, dueRef, { utr: 'HDFCR52026112500000077', shot: () => shoot(ops, 'in-console-confirm') });
 
-      // The console's order view: repaid, nothing outstanding, the extension fee and the repayment in the ledger.
+      // The console's order view: repaid, nothing outstanding, the extension fee and the repayment in the ledger. The
+      // only installment paid before its date costs no more than the payoff that day (crates/domain/src/settle.rs), so
+      // it is posted as the payoff, the interest for the days not used taken off.
       await openConsole(ops, site, `/orders/${encodeURIComponent(orderNo)}`);
       await ops.getByRole('heading', { level: 1, name: new RegExp(`${orderNo}.*Repaid`) }).waitFor();
       const ledger = await ops.getByRole('region', { name: 'Ledger' }).getByRole('table').textContent();
       assert.match(ledger, /Extension fee/);
-      assert.match(ledger, /Repayment/);
+      assert.match(ledger, /Payoff/);
       await shoot(ops, 'in-console-order');
     });
 
@@ -209,6 +214,113 @@ test('Indonesia: a signed Xendit VA-paid callback for the exact amount closes th
     await page.getByText('Sudah lunas. Tidak ada lagi yang terutang.').waitFor();
     await page.locator('.status-badge').filter({ hasText: 'Lunas' }).first().waitFor();
     await shoot(page, 'id-closed');
+  });
+});
+
+/** A signed Xendit VA-paid callback for `payment` (as the borrower API answers it) of `rupiah`, paid into `account`. */
+function xenditPaid(payment, account, rupiah, token = 'dev-xendit-callback-token') {
+  return fetch(site.url('/api/v1/webhooks/xendit/va-paid'), {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', 'x-callback-token': token },
+    body: JSON.stringify({
+      id: `cb-${payment.paymentId}`,
+      payment_id: `xnd-${payment.paymentId}`,
+      callback_virtual_account_id: `va-${payment.orderNo}`,
+      external_id: payment.reference,
+      bank_code: 'BCA',
+      account_number: account,
+      amount: rupiah,
+      currency: 'IDR',
+    }),
+  });
+}
+
+test('Indonesia: a Xendit transfer of less than asked is held, finance credits what was received, the plan shows a part payment', LONG, async (tc) => {
+  // Its own borrower (phone, NIK, account): the journeys of this file share one server.
+  const indonesia = BORROWER_MARKETS.indonesia;
+  const market = {
+    ...indonesia,
+    phone: '0812-1111-4444',
+    e164: '+6281211114444',
+    values: { ...indonesia.values, idNumber: '3171234567890004', account: '1234567894', accountShown: '1234 5678 94' },
+  };
+  await site.page(tc, async (page) => {
+    const { orderNo } = await applyForLoan(page, site, market);
+    await site.page(tc, DESKTOP, async (ops) => {
+      await approveInConsole(ops, site, orderNo, 'Dokumen lengkap.');
+      await payOutInConsole(ops, orderNo, 'BCA-TRF-000789', 'Indonesia');
+
+      // The borrower pays the installment to the loan's virtual account...
+      await openLoan(page, orderNo, '');
+      await page.locator('section.repay').getByRole('link', { name: /Bayar cicilan ini/ }).click();
+      await page.getByRole('radio', { name: /Virtual account/ }).check();
+      await page.getByRole('button', { name: /^Bayar Rp/ }).click();
+      await page.getByRole('heading', { name: /Transfer Rp\s?[\d.]+ ke virtual account Anda/ }).waitFor();
+      const { paymentId } = await openPayment(page);
+      const account = await page.locator('.copy-row').filter({ hasText: 'Nomor virtual account' }).locator('.copy-row__value').textContent();
+      const payment = await borrowerGet(page, `/api/v1/borrower/payments/${encodeURIComponent(paymentId)}`);
+      const asked = payment.amount;
+      assert.ok(asked > 10_000_000, `an installment above Rp 100.000: ${asked}`);
+
+      // ...but the bank moves Rp 50.000 less than asked: Xendit's signed callback for it is held, nothing credited.
+      const received = asked - 5_000_000;
+      const held = await xenditPaid(payment, account, received / 100);
+      assert.equal(held.status, 200, await held.clone().text());
+      assert.equal((await held.json()).data.outcome, 'held');
+      const before = await borrowerGet(page, `/api/v1/borrower/orders/${encodeURIComponent(orderNo)}/plan`);
+      assert.equal(before.paid.total, 0, 'a held amount credits nothing');
+
+      // The borrower is told the amount differs and that finance is checking it.
+      await page.reload({ waitUntil: 'load' });
+      await page.getByText('Pembayaran diterima, sedang diverifikasi: jumlahnya berbeda, jadi tim keuangan memeriksanya.').waitFor();
+      const heldText = page.locator('.payment-outcome');
+      await heldText.filter({ hasText: /^Kami menerima Rp\s?[\d.]+, bukan Rp\s?[\d.]+ yang diminta\. Tim keuangan sedang memeriksanya/ }).waitFor();
+      const [receivedShown, askedShown] = (await heldText.textContent()).match(/Rp\s?[\d.]+/g);
+      assert.equal(minorOf(receivedShown, 'ID'), received);
+      assert.equal(minorOf(askedShown, 'ID'), asked);
+      await shoot(page, 'id-held');
+
+      // Finance sees the held payment in its group, the amount asked beside the amount received.
+      await openConsole(ops, site, '/');
+      await section(ops, 'Repayments');
+      await ops.getByRole('navigation', { name: 'Payment status' }).getByRole('link', { name: /^Held \(\d+\)$/ }).click();
+      const item = ops.getByRole('listitem').filter({ hasText: payment.reference });
+      await item.waitFor();
+      await item.getByText('Held', { exact: true }).waitFor();
+      assert.equal(minorOf(await paymentFact(item, 'Amount asked').textContent(), 'ID'), asked);
+      assert.equal(minorOf(await paymentFact(item, 'Amount received').textContent(), 'ID'), received);
+      assert.match(await paymentFact(item, 'Difference').textContent(), /^Rp\s?50\.000 less than asked$/);
+
+      // Credit what was received, after the step that restates the money move.
+      await item.getByRole('button', { name: /^Credit Rp\s?[\d.]+ received$/ }).click();
+      const restated = (await item.getByRole('group').textContent()).trim();
+      assert.match(restated, /^Credit the Rp\s?[\d.]+ received for KP[0-9A-Z]{10} to the loan\? Rp\s?[\d.]+ was asked: a part payment/);
+      const [creditShown, askedAgain] = restated.match(/Rp\s?[\d.]+/g);
+      assert.equal(minorOf(creditShown, 'ID'), received);
+      assert.equal(minorOf(askedAgain, 'ID'), asked);
+      assert.ok(restated.includes(payment.reference));
+      await shoot(ops, 'id-console-credit');
+      await item.getByRole('button', { name: /^Credit Rp\s?[\d.]+$/ }).click();
+      await ops.getByRole('status').filter({ hasText: `${payment.reference}: ` }).filter({ hasText: 'credited to the loan' }).waitFor();
+      await item.waitFor({ state: 'detached' });
+
+      // The borrower's payment says what was credited; the plan shows the part payment and what is still owed.
+      await page.reload({ waitUntil: 'load' });
+      await page.getByText('Pembayaran dikonfirmasi. Terima kasih.').waitFor();
+      await page.locator('.payment-outcome').filter({ hasText: /yang diminta telah diperhitungkan ke pinjaman Anda\. Sisanya masih terutang/ }).waitFor();
+      await shoot(page, 'id-part-credited');
+      await page.getByRole('link', { name: 'Lihat rencana cicilan' }).click();
+      const summary = page.getByRole('region', { name: 'Pinjaman Anda sejauh ini' });
+      const paidShown = summary.locator('.figures__row').filter({ hasText: 'Sudah Anda bayar' }).locator('dd');
+      await paidShown.waitFor();
+      assert.equal(minorOf(await paidShown.textContent(), 'ID'), received);
+      const plan = await borrowerGet(page, `/api/v1/borrower/orders/${encodeURIComponent(orderNo)}/plan`);
+      assert.equal(plan.paid.total, received, 'the plan shows the part payment');
+      const owed = summary.locator('.figures__row').filter({ hasText: 'Sisa tagihan' }).locator('dd');
+      assert.equal(minorOf(await owed.textContent(), 'ID'), plan.outstanding.total);
+      assert.equal(plan.status, 'disbursed', 'a part payment leaves the loan open');
+      await shoot(page, 'id-plan-part-paid');
+    });
   });
 });
 

@@ -28,7 +28,13 @@ export const PAYOUTS_IN = [
   },
 ];
 
-function payment(id: string, status: 'verifying' | 'held', amount: number, utr: string) {
+function payment(
+  id: string,
+  status: 'verifying' | 'held' | 'refund_due',
+  amount: number,
+  utr: string,
+  money: { receivedAmount?: number | null; refundAmount?: number | null } = {},
+) {
   return {
     paymentId: id,
     orderNo: 'KL-261120-PAIDXX',
@@ -41,15 +47,27 @@ function payment(id: string, status: 'verifying' | 'held', amount: number, utr: 
     reference: `KP${id.toUpperCase().padEnd(10, '0')}`,
     utr,
     reason: null,
+    receivedAmount: money.receivedAmount ?? null,
+    refundAmount: money.refundAmount ?? null,
+    refundReference: null,
     instructions: { kind: 'upi' },
     createdAt: APPROVED_AT,
   };
 }
 
+/** A UTR to verify (nothing received recorded yet), and ₹3,000 held against ₹3,500 asked. */
 export const PAYMENTS = [
   { payment: payment('pay1', 'verifying', 350025, '700000000001'), market: 'IN', currency: 'INR', outstanding: 2100150 },
-  { payment: payment('pay2', 'held', 350000, '700000000002'), market: 'IN', currency: 'INR', outstanding: 1750125 },
+  { payment: payment('pay2', 'held', 350000, '700000000002', { receivedAmount: 300000 }), market: 'IN', currency: 'INR', outstanding: 1750125 },
 ];
+
+/** ₹500 received for a loan that owed ₹300 of it: ₹200 to send back. */
+export const REFUND_DUE = {
+  payment: payment('pay3', 'refund_due', 50000, '700000000003', { receivedAmount: 50000, refundAmount: 20000 }),
+  market: 'IN',
+  currency: 'INR',
+  outstanding: 0,
+};
 
 const b = (principal: number, interest: number, fees = 0, lateCharges = 0) => ({
   principal,
@@ -84,7 +102,7 @@ export const LOAN = {
     ],
   },
   payments: [
-    { paymentId: 'pay1', choice: 'due', method: 'upi', status: 'confirmed', amount: 206720, receivedAmount: 206720, reference: 'KPPAY1000000', utr: '700000000001', reason: null, createdAt: APPROVED_AT + 9000_000, updatedAt: APPROVED_AT + 9600_000 },
+    { paymentId: 'pay1', choice: 'due', method: 'upi', status: 'confirmed', amount: 206720, receivedAmount: 206720, refundAmount: null, refundReference: null, reference: 'KPPAY1000000', utr: '700000000001', reason: null, createdAt: APPROVED_AT + 9000_000, updatedAt: APPROVED_AT + 9600_000 },
   ],
   ledger: [
     { seq: 0, kind: 'payout', date: '2026-11-25', cash: 582300, excess: 0, refunded: 0, due: b(600000, 20160), paid: ZERO, reverses: null },

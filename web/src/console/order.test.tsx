@@ -222,6 +222,31 @@ describe('order view of a paid-out loan', () => {
     expect(fees).toEqual(['₹0', '₹0', '₹0']);
   });
 
+  it('names every payment status, with the refund owed or sent', async () => {
+    const base = LOAN.payments[0]!;
+    const loan = {
+      ...LOAN,
+      payments: [
+        base,
+        { ...base, paymentId: 'pay2', reference: 'KPPAY2000000', status: 'refund_due', receivedAmount: 50000, refundAmount: 20000 },
+        { ...base, paymentId: 'pay3', reference: 'KPPAY3000000', status: 'refunded', receivedAmount: 30000, refundAmount: 30000, refundReference: 'N2612345' },
+        { ...base, paymentId: 'pay4', reference: 'KPPAY4000000', status: 'held', receivedAmount: 100000 },
+      ],
+    };
+    fakeConsoleApi({
+      operator: OPERATORS.finance,
+      signedIn: true,
+      handlers: { [`GET ${ORDER_PATH}`]: () => ok({ ...consoleOrder({ unmasked: false, status: 'disbursed' }), loan }) },
+    });
+    renderConsole(PAGE);
+    const payments = await screen.findByRole('region', { name: 'Payments' });
+    const status = within(payments)
+      .getAllByRole('row')
+      .slice(1)
+      .map((row) => within(row).getAllByRole('cell')[6]!.textContent);
+    expect(status).toEqual(['Confirmed', 'Refund due · ₹200 to refund', 'Refunded · ₹300 refunded, ref. N2612345', 'Held']);
+  });
+
   it('shows no loan sections before payout', async () => {
     fakeConsoleApi({ operator: OPERATORS.finance, signedIn: true, handlers: { [`GET ${ORDER_PATH}`]: () => ok({ ...consoleOrder({ unmasked: false, status: 'approved' }), loan: null }) } });
     renderConsole(PAGE);

@@ -2,7 +2,7 @@ import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { fakeConsoleApi, ok, OPERATORS, refusal, renderConsole } from '@/test/render-console';
-import { PAYMENTS } from './finance.test-data';
+import { PAYMENTS, REFUND_DUE } from './finance.test-data';
 
 const QUEUE = 'GET /api/v1/console/payments';
 
@@ -11,20 +11,40 @@ async function payments() {
 }
 
 describe('repayments', () => {
-  it('lists the queue with the loan’s outstanding, UTRs and held payments marked', async () => {
-    fakeConsoleApi({ operator: OPERATORS.finance, signedIn: true, handlers: { [QUEUE]: () => ok(PAYMENTS) } });
+  it('lists the queue with the loan’s outstanding, the amount asked beside the amount received, and each status', async () => {
+    fakeConsoleApi({ operator: OPERATORS.finance, signedIn: true, handlers: { [QUEUE]: () => ok([...PAYMENTS, REFUND_DUE]) } });
     renderConsole('/console/repayments');
-    const list = await screen.findByRole('list', { name: '2 payments waiting for finance, oldest first' });
+    const list = await screen.findByRole('list', { name: '3 payments waiting for finance, oldest first' });
     const items = within(list).getAllByRole('listitem');
     expect(items[0]).toHaveTextContent('₹3,500.25');
     expect(items[0]).toHaveTextContent('₹21,001.50');
     expect(items[0]).toHaveTextContent('700000000001');
+    expect(within(items[0]!).getByText('Verifying')).toBeInTheDocument();
     expect(within(items[0]!).queryByText('Held')).not.toBeInTheDocument();
-    expect(within(items[1]!).getByText('Held')).toBeInTheDocument();
     expect(within(items[0]!).getByRole('link', { name: 'KL-261120-PAIDXX' })).toHaveAttribute('href', '/console/orders/KL-261120-PAIDXX');
+    const facts = (item: HTMLElement) =>
+      Object.fromEntries(within(item).getAllByRole('term').map((dt) => [dt.textContent, dt.nextElementSibling?.textContent]));
+    expect(facts(items[0]!)).toMatchObject({ 'Amount asked': '₹3,500.25', 'Amount received': 'Not recorded yet' });
+    expect(within(items[1]!).getByText('Held')).toBeInTheDocument();
+    expect(facts(items[1]!)).toMatchObject({ 'Amount asked': '₹3,500', 'Amount received': '₹3,000', Difference: '₹500 less than asked' });
+    expect(within(items[2]!).getByText('Refund due')).toBeInTheDocument();
+    expect(facts(items[2]!)).toMatchObject({ 'Amount asked': '₹500', 'Amount received': '₹500', 'To refund to the borrower': '₹200' });
   });
 
-  it('confirms with the amount received, prefilled and sent in minor units, after a step that states it', async () => {
+  it('groups the queue by status', async () => {
+    fakeConsoleApi({ operator: OPERATORS.finance, signedIn: true, handlers: { [QUEUE]: () => ok([...PAYMENTS, REFUND_DUE]) } });
+    renderConsole('/console/repayments');
+    const user = userEvent.setup();
+    const groups = await screen.findByRole('navigation', { name: 'Payment status' });
+    expect(within(groups).getAllByRole('link').map((a) => a.textContent)).toEqual(['All (3)', 'To verify (1)', 'Held (1)', 'Refunds due (1)']);
+    await user.click(within(groups).getByRole('link', { name: 'Refunds due (1)' }));
+    const items = await payments();
+    expect(items).toHaveLength(1);
+    expect(items[0]).toHaveTextContent('KPPAY3000000');
+    expect(within(groups).getByRole('link', { name: 'Refunds due (1)' })).toHaveAttribute('aria-current', 'page');
+  });
+
+  it('confirms with the amount received, typed by finance (never prefilled) and sent in minor units, after a step that states it', async () => {
     let done = false;
     const api = fakeConsoleApi({
       operator: OPERATORS.finance,
@@ -42,8 +62,10 @@ describe('repayments', () => {
     const first = (await payments())[0]!;
     await user.click(within(first).getByRole('button', { name: 'Confirm' }));
     const field = within(first).getByLabelText('Amount received (INR)');
-    expect(field).toHaveValue('3500.25');
-    await user.clear(field);
+    expect(field).toHaveValue('');
+    expect(within(first).getByText(/₹3,500.25 was asked/)).toBeInTheDocument();
+    await user.click(within(first).getByRole('button', { name: 'Continue' }));
+    expect(within(first).getByText('Enter the amount received, e.g. 3500 or 3500.25.')).toBeInTheDocument();
     await user.type(field, '35x');
     await user.click(within(first).getByRole('button', { name: 'Continue' }));
     expect(within(first).getByText('Enter the amount received, e.g. 3500 or 3500.25.')).toBeInTheDocument();
@@ -85,6 +107,127 @@ describe('repayments', () => {
     expect(api.callsTo('POST', '/api/v1/console/payments/pay2/reject').map((c) => c.body)).toEqual([{ reason: 'No credit.' }]);
   });
 
+  it('credits a held amount as received after restating the money move, through /resolve', async () => {
+    let done = false;
+    const api = fakeConsoleApi({
+      operator: OPERATORS.finance,
+      signedIn: true,
+      handlers: {
+        [QUEUE]: () => ok(done ? PAYMENTS.slice(0, 1) : PAYMENTS),
+        'POST /api/v1/console/payments/pay2/resolve': () => {
+          done = true;
+          return ok({ payment: { ...PAYMENTS[1]!.payment, status: 'confirmed' }, orderStatus: 'disbursed', ledgerSeq: 9 });
+        },
+      },
+    });
+    renderConsole('/console/repayments');
+    const user = userEvent.setup();
+    const held = (await payments())[1]!;
+    expect(within(held).queryByRole('button', { name: 'Confirm' })).not.toBeInTheDocument();
+    await user.click(within(held).getByRole('button', { name: 'Credit ₹3,000 received' }));
+    expect(api.callsTo('POST', '/api/v1/console/payments/pay2/resolve')).toHaveLength(0);
+    expect(within(held).getByText(/^Credit the ₹3,000 received for KPPAY2000000 to the loan\? ₹3,500 was asked: a part payment/)).toBeInTheDocument();
+    await user.click(within(held).getByRole('button', { name: 'Back' }));
+    await user.click(within(held).getByRole('button', { name: 'Credit ₹3,000 received' }));
+    await user.click(within(held).getByRole('button', { name: 'Credit ₹3,000' }));
+    expect(await screen.findByText('KPPAY2000000: ₹3,000 credited to the loan.')).toBeInTheDocument();
+    expect(api.callsTo('POST', '/api/v1/console/payments/pay2/resolve').map((c) => c.body)).toEqual([{ action: 'credit' }]);
+    expect(await screen.findByRole('list', { name: '1 payment waiting for finance, oldest first' })).toBeInTheDocument();
+  });
+
+  it('owes a held amount back to the borrower after restating it; the payment then waits for its refund', async () => {
+    let done = false;
+    const refundDue = { ...PAYMENTS[1]!, payment: { ...PAYMENTS[1]!.payment, status: 'refund_due', refundAmount: 300000 } };
+    const api = fakeConsoleApi({
+      operator: OPERATORS.finance,
+      signedIn: true,
+      handlers: {
+        [QUEUE]: () => ok(done ? [PAYMENTS[0], refundDue] : PAYMENTS),
+        'POST /api/v1/console/payments/pay2/resolve': () => {
+          done = true;
+          return ok({ payment: refundDue.payment, orderStatus: 'disbursed', ledgerSeq: null });
+        },
+      },
+    });
+    renderConsole('/console/repayments');
+    const user = userEvent.setup();
+    const held = (await payments())[1]!;
+    await user.click(within(held).getByRole('button', { name: 'Refund ₹3,000 to the borrower' }));
+    expect(within(held).getByText(/^Owe all ₹3,000 received for KPPAY2000000 back to the borrower\? Nothing is credited/)).toBeInTheDocument();
+    await user.click(within(held).getByRole('button', { name: 'Refund ₹3,000' }));
+    expect(await screen.findByText('KPPAY2000000: ₹3,000 to be refunded to the borrower. Record the transfer once sent.')).toBeInTheDocument();
+    expect(api.callsTo('POST', '/api/v1/console/payments/pay2/resolve').map((c) => c.body)).toEqual([{ action: 'refund' }]);
+    const after = (await payments())[1]!;
+    expect(await within(after).findByText('Refund due')).toBeInTheDocument();
+    expect(within(after).getByRole('button', { name: 'Record refund' })).toBeInTheDocument();
+  });
+
+  it('records a refund with the bank reference: checked as the server does, restated, server field errors at the field', async () => {
+    let done = false;
+    const api = fakeConsoleApi({
+      operator: OPERATORS.finance,
+      signedIn: true,
+      handlers: {
+        [QUEUE]: () => ok(done ? [] : [REFUND_DUE]),
+        'POST /api/v1/console/payments/pay3/refund': (call) => {
+          if ((call.body as { bankReference: string }).bankReference === 'USED-1') {
+            return refusal(422, 'validation_failed', 'Invalid.', { fields: { bankReference: 'This reference is not accepted.' } });
+          }
+          done = true;
+          return ok({ ...REFUND_DUE.payment, status: 'refunded', refundReference: 'N2612345' });
+        },
+      },
+    });
+    renderConsole('/console/repayments');
+    const user = userEvent.setup();
+    const item = (await payments())[0]!;
+    expect(within(item).getByText(/₹200 is owed back to the borrower/)).toBeInTheDocument();
+    expect(within(item).queryByRole('button', { name: 'Confirm' })).not.toBeInTheDocument();
+    await user.click(within(item).getByRole('button', { name: 'Record refund' }));
+    const field = within(item).getByLabelText("Bank reference of the refund's transfer");
+    await user.click(within(item).getByRole('button', { name: 'Continue' }));
+    expect(within(item).getByText('Enter the bank reference of the refund\'s transfer.')).toBeInTheDocument();
+    await user.type(field, 'ab');
+    await user.click(within(item).getByRole('button', { name: 'Continue' }));
+    expect(field).toHaveAttribute('aria-invalid', 'true');
+    expect(within(item).getByText('4 to 64 letters, digits and - / _ . only.')).toBeInTheDocument();
+    await user.clear(field);
+    await user.type(field, 'USED-1');
+    await user.click(within(item).getByRole('button', { name: 'Continue' }));
+    expect(within(item).getByText('Record that ₹200 for KPPAY3000000 was sent back to the borrower\'s bank account with reference USED-1?')).toBeInTheDocument();
+    await user.click(within(item).getByRole('button', { name: 'Record refund of ₹200' }));
+    expect(await within(item).findByText('This reference is not accepted.')).toBeInTheDocument();
+    expect(within(item).getByLabelText(/Bank reference/)).toHaveAttribute('aria-invalid', 'true');
+    await user.clear(within(item).getByLabelText(/Bank reference/));
+    await user.type(within(item).getByLabelText(/Bank reference/), ' N2612345 ');
+    await user.click(within(item).getByRole('button', { name: 'Continue' }));
+    await user.click(within(item).getByRole('button', { name: 'Record refund of ₹200' }));
+    expect(await screen.findByText('KPPAY3000000: refund of ₹200 recorded with bank reference N2612345.')).toBeInTheDocument();
+    expect(api.callsTo('POST', '/api/v1/console/payments/pay3/refund').map((c) => c.body)).toEqual([
+      { bankReference: 'USED-1' },
+      { bankReference: 'N2612345' },
+    ]);
+  });
+
+  it('says so when a refund was recorded by someone else first (409)', async () => {
+    fakeConsoleApi({
+      operator: OPERATORS.finance,
+      signedIn: true,
+      handlers: {
+        [QUEUE]: () => ok([REFUND_DUE]),
+        'POST /api/v1/console/payments/pay3/refund': () => refusal(409, 'payment_not_open', 'Not open.'),
+      },
+    });
+    renderConsole('/console/repayments');
+    const user = userEvent.setup();
+    const item = (await payments())[0]!;
+    await user.click(within(item).getByRole('button', { name: 'Record refund' }));
+    await user.type(within(item).getByLabelText(/Bank reference/), 'N2612345');
+    await user.click(within(item).getByRole('button', { name: 'Continue' }));
+    await user.click(within(item).getByRole('button', { name: 'Record refund of ₹200' }));
+    expect(await within(item).findByRole('alert')).toHaveTextContent('This payment no longer waits for this step: someone decided it already.');
+  });
+
   it('reads the queue again when someone else decided the payment first (409), and says nothing waits', async () => {
     let empty = false;
     fakeConsoleApi({
@@ -99,6 +242,7 @@ describe('repayments', () => {
     const user = userEvent.setup();
     const first = (await payments())[0]!;
     await user.click(within(first).getByRole('button', { name: 'Confirm' }));
+    await user.type(within(first).getByLabelText('Amount received (INR)'), '3500.25');
     await user.click(within(first).getByRole('button', { name: 'Continue' }));
     empty = true;
     await user.click(within(first).getByRole('button', { name: 'Confirm ₹3,500.25' }));

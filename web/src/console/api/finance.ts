@@ -1,5 +1,5 @@
 // Finance's work (docs/API-CONSOLE.md): approved orders awaiting payout and the disburse action, the queue of
-// submitted UTRs and held payments, and confirming or rejecting one.
+// submitted UTRs, held payments and refunds due, and confirming, rejecting, resolving or refunding one.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useApiClient } from '@/shared/api/api-context';
 import type { ApiError, HttpClient } from '@/shared/api/http';
@@ -40,7 +40,7 @@ export function fetchPayments(api: HttpClient): Promise<QueuedPayment[]> {
   return api.get<QueuedPayment[]>(`${CONSOLE_API}/payments`);
 }
 
-/** Payments whose UTR waits for verification, and amounts held, oldest first. */
+/** Payments whose UTR waits for verification, amounts held and refunds due, oldest first. */
 export function usePaymentsQueue() {
   const api = useApiClient();
   return useQuery<QueuedPayment[], ApiError>({
@@ -71,6 +71,29 @@ export function useRejectPayment() {
   const queryClient = useQueryClient();
   return useMutation<PaymentView, ApiError, { paymentId: string; reason: string }>({
     mutationFn: ({ paymentId, reason }) => api.postJson<PaymentView>(`${paymentPath(paymentId)}/reject`, { reason }),
+    onSettled: () => void queryClient.invalidateQueries({ queryKey: queryKeys.payments }),
+  });
+}
+
+/** What finance does with a held payment: credit the amount received to the loan, or owe all of it back. */
+export type ResolveAction = 'credit' | 'refund';
+
+/** Resolves a held payment with the amount received as it stands: credited, or to be refunded. */
+export function useResolvePayment() {
+  const api = useApiClient();
+  const queryClient = useQueryClient();
+  return useMutation<Confirmed, ApiError, { paymentId: string; action: ResolveAction }>({
+    mutationFn: ({ paymentId, action }) => api.postJson<Confirmed>(`${paymentPath(paymentId)}/resolve`, { action }),
+    onSettled: () => void queryClient.invalidateQueries({ queryKey: queryKeys.payments }),
+  });
+}
+
+/** Records the bank transfer that sent a refund due back to the borrower. */
+export function useRecordRefund() {
+  const api = useApiClient();
+  const queryClient = useQueryClient();
+  return useMutation<PaymentView, ApiError, { paymentId: string; bankReference: string }>({
+    mutationFn: ({ paymentId, bankReference }) => api.postJson<PaymentView>(`${paymentPath(paymentId)}/refund`, { bankReference }),
     onSettled: () => void queryClient.invalidateQueries({ queryKey: queryKeys.payments }),
   });
 }

@@ -107,6 +107,14 @@ export function LoanSections({ loan, currency }: { loan: ConsoleLoan; currency: 
                   <td>
                     {t(`loan.payment.${p.status}`, { defaultValue: p.status })}
                     {p.reason && <span className="muted"> · {p.reason}</span>}
+                    {p.refundAmount !== null && (
+                      <span className="muted">
+                        {' · '}
+                        {p.refundReference
+                          ? t('loan.refundSent', { amount: money(p.refundAmount, currency), reference: p.refundReference })
+                          : t('loan.refundOf', { amount: money(p.refundAmount, currency) })}
+                      </span>
+                    )}
                   </td>
                   <td>{dateTime(p.updatedAt)}</td>
                 </tr>

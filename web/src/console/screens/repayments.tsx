@@ -1,28 +1,78 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { errorText } from '@/shared/api/error-text';
-import { useConfirmPayment, usePaymentsQueue, useRejectPayment } from '../api/finance';
-import type { QueuedPayment } from '../api/types';
-import { majorFromMinor, minorFromMajor } from '@/shared/money/major-units';
+import type { ApiError } from '@/shared/api/http';
+import { minorFromMajor } from '@/shared/money/major-units';
+import {
+  useConfirmPayment,
+  usePaymentsQueue,
+  useRecordRefund,
+  useRejectPayment,
+  useResolvePayment,
+  type ResolveAction,
+} from '../api/finance';
+import type { Currency, PaymentView, QueuedPayment } from '../api/types';
 import { dateTime, marketName, money } from '../format';
 import { consolePaths } from '../paths';
+import { BANK_REFERENCE } from './payouts';
 import { LoadFailed, Loading } from './states';
 
 /** The same limit as the server's: the borrower reads the reason. */
 export const MAX_REJECT_REASON = 500;
 
-/** Finance's queue: submitted UTRs and held payments, oldest first, each with the loan's outstanding amount. */
+/** The queue's groups, by the status a payment waits in (`GET /payments` lists these three). */
+const GROUPS = ['all', 'verifying', 'held', 'refund_due'] as const;
+type Group = (typeof GROUPS)[number];
+
+function groupOf(params: URLSearchParams): Group {
+  const asked = params.get('status');
+  return GROUPS.find((g) => g === asked) ?? 'all';
+}
+
+/** How each status reads at a glance. */
+const TONE: Record<PaymentView['status'], string> = {
+  pending: 'badge--info',
+  verifying: 'badge--info',
+  confirmed: 'badge--ok',
+  rejected: 'badge--danger',
+  held: 'badge--warn',
+  refund_due: 'badge--warn',
+  refunded: 'badge--ok',
+};
+
+/**
+ * Finance's queue, oldest first, each with the loan's outstanding amount: submitted UTRs to verify, held amounts to
+ * credit or refund, and refunds due to record. The amount asked and the amount received are shown side by side, and
+ * every money move is restated before it is sent.
+ */
 export function RepaymentsScreen() {
   const { t } = useTranslation();
+  const [params] = useSearchParams();
+  const group = groupOf(params);
   const queue = usePaymentsQueue();
   const [notice, setNotice] = useState<string | null>(null);
+  const shown = queue.data?.filter((item) => group === 'all' || item.payment.status === group) ?? [];
+  const count = (g: Group) => (queue.data ?? []).filter((item) => g === 'all' || item.payment.status === g).length;
 
   return (
     <section>
       <div className="page-head">
         <h1>{t('repayments.title')}</h1>
       </div>
+      {queue.data && queue.data.length > 0 && (
+        <nav aria-label={t('repayments.groups')} className="tabs">
+          {GROUPS.map((g) => (
+            <Link
+              key={g}
+              to={g === 'all' ? consolePaths.repayments : `${consolePaths.repayments}?status=${g}`}
+              aria-current={g === group ? 'page' : undefined}
+            >
+              {t(`repayments.group.${g}`, { count: count(g) })}
+            </Link>
+          ))}
+        </nav>
+      )}
       {notice && (
         <p role="status" className="notice notice--success">
           {notice}
@@ -34,9 +84,11 @@ export function RepaymentsScreen() {
         <LoadFailed error={queue.error} onRetry={() => void queue.refetch()} />
       ) : queue.data.length === 0 ? (
         <p className="empty">{t('repayments.empty')}</p>
+      ) : shown.length === 0 ? (
+        <p className="empty">{t('repayments.emptyGroup')}</p>
       ) : (
-        <ul className="payment-list" aria-label={t('repayments.caption', { count: queue.data.length })}>
-          {queue.data.map((item) => (
+        <ul className="payment-list" aria-label={t('repayments.caption', { count: shown.length })}>
+          {shown.map((item) => (
             <PaymentItem key={item.payment.paymentId} item={item} onDone={setNotice} />
           ))}
         </ul>
@@ -45,20 +97,146 @@ export function RepaymentsScreen() {
   );
 }
 
+type Mode = 'idle' | 'confirm' | 'reject' | ResolveAction | 'record';
+
 function PaymentItem({ item, onDone }: { item: QueuedPayment; onDone: (text: string) => void }) {
   const { t } = useTranslation();
   const { payment, currency } = item;
+  const [mode, setMode] = useState<Mode>('idle');
+  const id = payment.paymentId;
+  const asked = payment.amount;
+  const received = payment.receivedAmount;
+  // The server credits or refunds what was recorded as received; a held payment without it falls back to the asked.
+  const held = received ?? asked;
+  const difference = received === null ? 0 : received - asked;
+  const idle = () => setMode('idle');
+  // A decided payment may stay in the queue in its next status (held, refund due): it starts from its actions again.
+  const done = (text: string) => {
+    setMode('idle');
+    onDone(text);
+  };
+
+  const facts: [string, string][] = [
+    [t('repayments.amount'), money(asked, currency)],
+    [t('repayments.receivedAmount'), received === null ? t('repayments.notReceived') : money(received, currency)],
+  ];
+  if (difference !== 0)
+    facts.push([
+      t('repayments.difference'),
+      t(difference < 0 ? 'repayments.short' : 'repayments.over', { amount: money(Math.abs(difference), currency) }),
+    ]);
+  if (payment.refundAmount !== null) facts.push([t('repayments.refundAmount'), money(payment.refundAmount, currency)]);
+  facts.push(
+    [t('repayments.outstanding'), money(item.outstanding, currency)],
+    [t('repayments.utr'), payment.utr ?? '—'],
+    [
+      t('repayments.method'),
+      `${t(`repayments.methods.${payment.method}`, { defaultValue: payment.method })} · ${t(`repayments.choices.${payment.choice}`, { defaultValue: payment.choice })}`,
+    ],
+    [t('repayments.market'), marketName(item.market, t)],
+    [t('repayments.created'), dateTime(payment.createdAt)],
+  );
+
+  return (
+    <li className="panel payment" aria-labelledby={`${id}-title`}>
+      <h2 id={`${id}-title`}>
+        <Link to={consolePaths.order(payment.orderNo)}>{payment.orderNo}</Link> · {payment.reference}{' '}
+        <span className={`badge ${TONE[payment.status]}`}>{t(`repayments.statuses.${payment.status}`)}</span>
+      </h2>
+      <dl className="facts facts--compact">
+        {facts.map(([label, value]) => (
+          <div key={label}>
+            <dt>{label}</dt>
+            <dd>{value}</dd>
+          </div>
+        ))}
+      </dl>
+      {payment.status === 'held' && <p className="muted">{t('repayments.heldHint')}</p>}
+      {payment.status === 'refund_due' && payment.refundAmount !== null && (
+        <p className="muted">{t('repayments.refundDueHint', { amount: money(payment.refundAmount, currency) })}</p>
+      )}
+      {mode === 'idle' && (
+        <div className="actions">
+          {payment.status === 'verifying' && (
+            <>
+              <button type="button" className="button button--primary" onClick={() => setMode('confirm')}>
+                {t('repayments.confirm')}
+              </button>
+              <button type="button" className="button button--danger" onClick={() => setMode('reject')}>
+                {t('repayments.reject')}
+              </button>
+            </>
+          )}
+          {payment.status === 'held' && (
+            <>
+              <button type="button" className="button button--primary" onClick={() => setMode('credit')}>
+                {t('repayments.credit', { amount: money(held, currency) })}
+              </button>
+              <button type="button" className="button button--danger" onClick={() => setMode('refund')}>
+                {t('repayments.refund', { amount: money(held, currency) })}
+              </button>
+              <button type="button" className="button button--quiet" onClick={() => setMode('confirm')}>
+                {t('repayments.otherAmount')}
+              </button>
+              <button type="button" className="button button--quiet" onClick={() => setMode('reject')}>
+                {t('repayments.reject')}
+              </button>
+            </>
+          )}
+          {payment.status === 'refund_due' && (
+            <button type="button" className="button button--primary" onClick={() => setMode('record')}>
+              {t('repayments.record')}
+            </button>
+          )}
+        </div>
+      )}
+      {mode === 'confirm' && <ConfirmForm item={item} onCancel={idle} onDone={done} />}
+      {mode === 'reject' && <RejectForm payment={payment} onCancel={idle} onDone={done} />}
+      {(mode === 'credit' || mode === 'refund') && <ResolveStep item={item} action={mode} amount={held} onCancel={idle} onDone={done} />}
+      {mode === 'record' && <RefundForm item={item} onCancel={idle} onDone={done} />}
+    </li>
+  );
+}
+
+/** What finance's decision did to the payment, as the notice above the queue says it. */
+function outcome(t: ReturnType<typeof useTranslation>['t'], done: PaymentView, currency: Currency, received: number): string {
+  const reference = done.reference;
+  const refund = done.refundAmount ?? 0;
+  switch (done.status) {
+    case 'held':
+      return t('repayments.heldDone', { reference, amount: money(received, currency) });
+    case 'refund_due':
+      return refund < received
+        ? t('repayments.partRefundDone', { reference, amount: money(received - refund, currency), refund: money(refund, currency) })
+        : t('repayments.refundDueDone', { reference, refund: money(refund, currency) });
+    default:
+      return t('repayments.confirmedDone', { reference, amount: money(received, currency) });
+  }
+}
+
+/** A refusal that is no field's: someone else decided first (409), or anything else the envelope says. */
+function Failure({ error }: { error: ApiError | null }) {
+  const { t } = useTranslation();
+  if (!error) return null;
+  return (
+    <p role="alert" className="notice notice--error">
+      {error.code === 'payment_not_open' ? t('repayments.notOpen') : errorText(error, t)}
+    </p>
+  );
+}
+
+/** The amount received, typed by finance from the bank statement (never prefilled), then a step that restates it. */
+function ConfirmForm({ item, onCancel, onDone }: { item: QueuedPayment; onCancel: () => void; onDone: (text: string) => void }) {
+  const { t } = useTranslation();
+  const { payment, currency } = item;
   const confirm = useConfirmPayment();
-  const reject = useRejectPayment();
-  const [mode, setMode] = useState<'idle' | 'confirm' | 'reject'>('idle');
-  const [amount, setAmount] = useState(majorFromMinor(payment.amount));
-  const [reason, setReason] = useState('');
+  const [amount, setAmount] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [checked, setChecked] = useState<number | null>(null);
-  const held = payment.status === 'held';
   const id = payment.paymentId;
+  const held = payment.status === 'held';
 
-  const checkAmount = (event: FormEvent) => {
+  const check = (event: FormEvent) => {
     event.preventDefault();
     const minor = minorFromMajor(amount, { grouping: true });
     if (minor === null || minor <= 0) return setError(t('repayments.amountInvalid'));
@@ -66,22 +244,204 @@ function PaymentItem({ item, onDone }: { item: QueuedPayment; onDone: (text: str
     confirm.reset();
     setChecked(minor);
   };
-  const sendConfirm = () => {
+  const send = () => {
     if (checked === null) return;
     confirm.mutate(
       { paymentId: id, amount: checked },
-      {
-        onSuccess: (done) =>
-          onDone(
-            done.payment.status === 'held'
-              ? t('repayments.heldDone', { reference: payment.reference, amount: money(checked, currency) })
-              : t('repayments.confirmedDone', { reference: payment.reference, amount: money(checked, currency) }),
-          ),
-        onError: () => setChecked(null),
-      },
+      { onSuccess: (done) => onDone(outcome(t, done.payment, currency, checked)), onError: () => setChecked(null) },
     );
   };
-  const sendReject = (event: FormEvent) => {
+  const serverError = confirm.error?.fields.amount ?? null;
+  const fieldError = error ?? serverError;
+
+  const question =
+    checked === null
+      ? ''
+      : held
+        ? t('repayments.confirmHeld', { amount: money(checked, currency), expected: money(payment.amount, currency), reference: payment.reference })
+        : checked === payment.amount
+          ? t('repayments.confirmText', { amount: money(checked, currency), reference: payment.reference })
+          : t('repayments.confirmDifferent', { amount: money(checked, currency), expected: money(payment.amount, currency) });
+
+  return (
+    <>
+      {!serverError && <Failure error={confirm.error} />}
+      {checked === null ? (
+        <form onSubmit={check} noValidate>
+          <div className="field">
+            <label htmlFor={`${id}-amount`}>{t('repayments.received', { currency })}</label>
+            <input
+              id={`${id}-amount`}
+              inputMode="decimal"
+              autoComplete="off"
+              value={amount}
+              aria-invalid={fieldError ? true : undefined}
+              aria-describedby={`${id}-amount-hint`}
+              onChange={(event) => setAmount(event.target.value)}
+            />
+            <p className={fieldError ? 'field-error' : 'muted'} id={`${id}-amount-hint`}>
+              {fieldError ?? t('repayments.receivedHint', { asked: money(payment.amount, currency) })}
+            </p>
+          </div>
+          <div className="actions">
+            <button type="submit" className="button button--primary">{t('repayments.continue')}</button>
+            <button type="button" className="button button--quiet" onClick={onCancel}>{t('repayments.cancel')}</button>
+          </div>
+        </form>
+      ) : (
+        <div role="group" aria-labelledby={`${id}-confirm`}>
+          <p id={`${id}-confirm`}>
+            <strong>{question}</strong>
+          </p>
+          <div className="actions">
+            <button type="button" className="button button--primary" onClick={send} disabled={confirm.isPending}>
+              {t('repayments.confirmButton', { amount: money(checked, currency) })}
+            </button>
+            <button type="button" className="button button--quiet" onClick={() => setChecked(null)} disabled={confirm.isPending}>
+              {t('repayments.back')}
+            </button>
+          </div>
+        </div>
+      )}
+    </>
+  );
+}
+
+/** A held payment credited or owed back as received, after a step that restates the money move. */
+function ResolveStep({
+  item,
+  action,
+  amount,
+  onCancel,
+  onDone,
+}: {
+  item: QueuedPayment;
+  action: ResolveAction;
+  amount: number;
+  onCancel: () => void;
+  onDone: (text: string) => void;
+}) {
+  const { t } = useTranslation();
+  const { payment, currency } = item;
+  const resolve = useResolvePayment();
+  const id = `${payment.paymentId}-${action}`;
+  const send = () =>
+    resolve.mutate({ paymentId: payment.paymentId, action }, { onSuccess: (done) => onDone(outcome(t, done.payment, currency, amount)) });
+  const values = { amount: money(amount, currency), expected: money(payment.amount, currency), reference: payment.reference };
+  const actionError = resolve.error?.fields.action;
+  return (
+    <div role="group" aria-labelledby={id}>
+      {actionError ? (
+        <p role="alert" className="notice notice--error">
+          {actionError}
+        </p>
+      ) : (
+        <Failure error={resolve.error} />
+      )}
+      <p id={id}>
+        <strong>{t(action === 'credit' ? 'repayments.creditText' : 'repayments.refundText', values)}</strong>
+      </p>
+      <div className="actions">
+        <button
+          type="button"
+          className={action === 'credit' ? 'button button--primary' : 'button button--danger'}
+          onClick={send}
+          disabled={resolve.isPending}
+        >
+          {t(action === 'credit' ? 'repayments.creditButton' : 'repayments.refundButton', values)}
+        </button>
+        <button type="button" className="button button--quiet" onClick={onCancel} disabled={resolve.isPending}>
+          {t('repayments.back')}
+        </button>
+      </div>
+    </div>
+  );
+}
+
+/** The bank reference of the refund's transfer, checked as the server checks it, then a step that restates it. */
+function RefundForm({ item, onCancel, onDone }: { item: QueuedPayment; onCancel: () => void; onDone: (text: string) => void }) {
+  const { t } = useTranslation();
+  const { payment, currency } = item;
+  const record = useRecordRefund();
+  const [reference, setReference] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [confirming, setConfirming] = useState(false);
+  const id = `${payment.paymentId}-bank-reference`;
+  const refund = money(payment.refundAmount ?? 0, currency);
+
+  const check = (event: FormEvent) => {
+    event.preventDefault();
+    const trimmed = reference.trim();
+    if (!trimmed) return setError(t('repayments.referenceRequired'));
+    if (!BANK_REFERENCE.test(trimmed)) return setError(t('repayments.referenceInvalid'));
+    setError(null);
+    record.reset();
+    setConfirming(true);
+  };
+  const send = () =>
+    record.mutate(
+      { paymentId: payment.paymentId, bankReference: reference.trim() },
+      {
+        onSuccess: (done) =>
+          onDone(t('repayments.refundedDone', { reference: done.reference, refund, bankReference: done.refundReference ?? reference.trim() })),
+        onError: () => setConfirming(false),
+      },
+    );
+  const serverError = record.error?.fields.bankReference ?? null;
+  const fieldError = error ?? serverError;
+
+  return (
+    <>
+      {!serverError && <Failure error={record.error} />}
+      {confirming ? (
+        <div role="group" aria-labelledby={`${id}-confirm`}>
+          <p id={`${id}-confirm`}>
+            <strong>{t('repayments.recordText', { refund, reference: payment.reference, bankReference: reference.trim() })}</strong>
+          </p>
+          <div className="actions">
+            <button type="button" className="button button--primary" onClick={send} disabled={record.isPending}>
+              {t('repayments.recordButton', { refund })}
+            </button>
+            <button type="button" className="button button--quiet" onClick={() => setConfirming(false)} disabled={record.isPending}>
+              {t('repayments.back')}
+            </button>
+          </div>
+        </div>
+      ) : (
+        <form onSubmit={check} noValidate>
+          <div className="field">
+            <label htmlFor={id}>{t('repayments.bankReference')}</label>
+            <input
+              id={id}
+              value={reference}
+              autoComplete="off"
+              spellCheck={false}
+              aria-invalid={fieldError ? true : undefined}
+              aria-describedby={`${id}-hint`}
+              onChange={(event) => setReference(event.target.value)}
+            />
+            <p className={fieldError ? 'field-error' : 'muted'} id={`${id}-hint`}>
+              {fieldError ?? t('repayments.referenceHint', { refund })}
+            </p>
+          </div>
+          <div className="actions">
+            <button type="submit" className="button button--primary">{t('repayments.continue')}</button>
+            <button type="button" className="button button--quiet" onClick={onCancel}>{t('repayments.cancel')}</button>
+          </div>
+        </form>
+      )}
+    </>
+  );
+}
+
+/** A payment rejected with the reason the borrower reads. */
+function RejectForm({ payment, onCancel, onDone }: { payment: PaymentView; onCancel: () => void; onDone: (text: string) => void }) {
+  const { t } = useTranslation();
+  const reject = useRejectPayment();
+  const [reason, setReason] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const id = payment.paymentId;
+  const send = (event: FormEvent) => {
     event.preventDefault();
     const trimmed = reason.trim();
     if (!trimmed) return setError(t('repayments.reasonRequired'));
@@ -89,114 +449,31 @@ function PaymentItem({ item, onDone }: { item: QueuedPayment; onDone: (text: str
     setError(null);
     reject.mutate({ paymentId: id, reason: trimmed }, { onSuccess: () => onDone(t('repayments.rejectedDone', { reference: payment.reference })) });
   };
-  const failure = confirm.error ?? reject.error;
-  const fieldError = error ?? confirm.error?.fields.amount ?? reject.error?.fields.reason ?? null;
-
+  const serverError = reject.error?.fields.reason ?? null;
+  const fieldError = error ?? serverError;
   return (
-    <li className="panel payment" aria-labelledby={`${id}-title`}>
-      <h2 id={`${id}-title`}>
-        <Link to={consolePaths.order(payment.orderNo)}>{payment.orderNo}</Link> · {payment.reference}{' '}
-        {held && <span className="badge badge--warn">{t('repayments.held')}</span>}
-      </h2>
-      <dl className="facts facts--compact">
-        {(
-          [
-            [t('repayments.amount'), money(payment.amount, currency)],
-            [t('repayments.outstanding'), money(item.outstanding, currency)],
-            [t('repayments.utr'), payment.utr ?? '—'],
-            [
-              t('repayments.method'),
-              `${t(`repayments.methods.${payment.method}`, { defaultValue: payment.method })} · ${t(`repayments.choices.${payment.choice}`, { defaultValue: payment.choice })}`,
-            ],
-            [t('repayments.market'), marketName(item.market, t)],
-            [t('repayments.created'), dateTime(payment.createdAt)],
-          ] as const
-        ).map(([label, value]) => (
-          <div key={label}>
-            <dt>{label}</dt>
-            <dd>{value}</dd>
-          </div>
-        ))}
-      </dl>
-      {held && <p className="muted">{t('repayments.heldHint')}</p>}
-      {failure && !fieldError && (
-        <p role="alert" className="notice notice--error">
-          {failure.code === 'payment_not_open' ? t('repayments.notOpen') : errorText(failure, t)}
-        </p>
-      )}
-      {mode === 'idle' && (
-        <div className="actions">
-          <button type="button" className="button button--primary" onClick={() => setMode('confirm')}>
-            {t('repayments.confirm')}
-          </button>
-          <button type="button" className="button button--danger" onClick={() => setMode('reject')}>
-            {t('repayments.reject')}
-          </button>
+    <>
+      {!serverError && <Failure error={reject.error} />}
+      <form onSubmit={send} noValidate>
+        <div className="field">
+          <label htmlFor={`${id}-reason`}>{t('repayments.reason')}</label>
+          <textarea
+            id={`${id}-reason`}
+            rows={2}
+            value={reason}
+            aria-invalid={fieldError ? true : undefined}
+            aria-describedby={`${id}-reason-hint`}
+            onChange={(event) => setReason(event.target.value)}
+          />
+          <p className={fieldError ? 'field-error' : 'muted'} id={`${id}-reason-hint`}>
+            {fieldError ?? t('repayments.reasonHint', { max: MAX_REJECT_REASON })}
+          </p>
         </div>
-      )}
-      {mode === 'confirm' &&
-        (checked === null ? (
-          <form onSubmit={checkAmount} noValidate>
-            <div className="field">
-              <label htmlFor={`${id}-amount`}>{t('repayments.received', { currency })}</label>
-              <input
-                id={`${id}-amount`}
-                inputMode="decimal"
-                value={amount}
-                aria-invalid={fieldError ? true : undefined}
-                aria-describedby={`${id}-amount-hint`}
-                onChange={(event) => setAmount(event.target.value)}
-              />
-              <p className={fieldError ? 'field-error' : 'muted'} id={`${id}-amount-hint`}>
-                {fieldError ?? t('repayments.receivedHint')}
-              </p>
-            </div>
-            <div className="actions">
-              <button type="submit" className="button button--primary">{t('repayments.continue')}</button>
-              <button type="button" className="button button--quiet" onClick={() => setMode('idle')}>{t('repayments.cancel')}</button>
-            </div>
-          </form>
-        ) : (
-          <div role="group" aria-labelledby={`${id}-confirm`}>
-            <p id={`${id}-confirm`}>
-              <strong>
-                {checked === payment.amount
-                  ? t('repayments.confirmText', { amount: money(checked, currency), reference: payment.reference })
-                  : t('repayments.confirmDifferent', { amount: money(checked, currency), expected: money(payment.amount, currency) })}
-              </strong>
-            </p>
-            <div className="actions">
-              <button type="button" className="button button--primary" onClick={sendConfirm} disabled={confirm.isPending}>
-                {t('repayments.confirmButton', { amount: money(checked, currency) })}
-              </button>
-              <button type="button" className="button button--quiet" onClick={() => setChecked(null)} disabled={confirm.isPending}>
-                {t('repayments.back')}
-              </button>
-            </div>
-          </div>
-        ))}
-      {mode === 'reject' && (
-        <form onSubmit={sendReject} noValidate>
-          <div className="field">
-            <label htmlFor={`${id}-reason`}>{t('repayments.reason')}</label>
-            <textarea
-              id={`${id}-reason`}
-              rows={2}
-              value={reason}
-              aria-invalid={fieldError ? true : undefined}
-              aria-describedby={`${id}-reason-hint`}
-              onChange={(event) => setReason(event.target.value)}
-            />
-            <p className={fieldError ? 'field-error' : 'muted'} id={`${id}-reason-hint`}>
-              {fieldError ?? t('repayments.reasonHint', { max: MAX_REJECT_REASON })}
-            </p>
-          </div>
-          <div className="actions">
-            <button type="submit" className="button button--danger" disabled={reject.isPending}>{t('repayments.rejectButton')}</button>
-            <button type="button" className="button button--quiet" onClick={() => setMode('idle')}>{t('repayments.cancel')}</button>
-          </div>
-        </form>
-      )}
-    </li>
+        <div className="actions">
+          <button type="submit" className="button button--danger" disabled={reject.isPending}>{t('repayments.rejectButton')}</button>
+          <button type="button" className="button button--quiet" onClick={onCancel}>{t('repayments.cancel')}</button>
+        </div>
+      </form>
+    </>
   );
 }

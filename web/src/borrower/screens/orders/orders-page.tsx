@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 import { errorText } from '@/shared/api/error-text';
 import { useMarket } from '@/shared/market/market-context';
 import { formatMoney } from '@/shared/money/format-money';
-import { useOrders, type OrderSummary } from '../../api/orders';
+import { useOrders, type OrderStatus, type OrderSummary } from '../../api/orders';
 import { Screen } from '../../layout/screen';
 import { LoadingState, StateNotice } from '../../ui/state-notice';
 import { formatDay } from './format';
@@ -44,6 +44,12 @@ export function OrdersPage() {
   );
 }
 
+/**
+ * Loans that have ended. The list answers only the plan's total, which is not what an ended loan cost (a cooling-off
+ * exit pays no fees, a payoff less interest): their card leaves it out, and the loan's page shows what was paid.
+ */
+const ENDED: readonly OrderStatus[] = ['repaid', 'exited_in_cooling_off'];
+
 function OrderCard({ order }: { order: OrderSummary }) {
   const { t } = useTranslation();
   const market = useMarket();
@@ -62,10 +68,12 @@ function OrderCard({ order }: { order: OrderSummary }) {
       </div>
       <p className="order-card__amount">{money(order.amount)}</p>
       <dl className="order-card__facts">
-        <div>
-          <dt>{t('orders.totalRepayable')}</dt>
-          <dd>{money(order.totalRepayable)}</dd>
-        </div>
+        {!ENDED.includes(order.status) && (
+          <div>
+            <dt>{t('orders.totalRepayable')}</dt>
+            <dd>{money(order.totalRepayable)}</dd>
+          </div>
+        )}
         <div>
           <dt>{t('orders.appliedOn')}</dt>
           <dd>{formatDay(order.createdAt, market)}</dd>

@@ -24,10 +24,22 @@ describe('my loans', () => {
     expect(text(cards[0]!)).toContain('Applied on22 Nov 2026');
     expect(text(cards[1]!)).toContain('Repaid');
     expect(text(cards[1]!)).toContain('Applied on1 Sept 2026');
+    expect(within(cards[1]!).queryByText('Total you repay')).not.toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'My loans', current: 'page' })).toBeInTheDocument();
 
     await user.click(within(cards[0]!).getByRole('link'));
     expect(window.location.pathname).toBe('/app/orders/KL-261123-7F3K9Q');
+  });
+
+  it('an ended loan (repaid, or left in cooling-off) does not show the plan’s total as what it cost; an open one does', async () => {
+    const exited = { ...ORDER_SUMMARY, orderNo: 'KL-261124-EXITED', status: 'exited_in_cooling_off', createdAt: ORDER_SUMMARY.createdAt + 1000 };
+    const open = { ...ORDER_SUMMARY, orderNo: 'KL-261125-OPENXX', status: 'disbursed', createdAt: ORDER_SUMMARY.createdAt + 2000 };
+    fakeApi({ 'GET /api/v1/borrower/orders': () => ok([OLDER_ORDER, exited, open]) }).signIn();
+    renderBorrower('/app/orders?lang=1');
+    const cards = await screen.findAllByRole('article');
+    expect(cards.map((card) => within(card).queryByText('Total you repay') !== null)).toEqual([true, false, false]);
+    expect(text(cards[1]!)).toContain('₹6,000');
+    expect(text(cards[1]!)).toContain('Applied on22 Nov 2026');
   });
 
   it('has an empty state that leads to the loans on offer, and an error state with a retry', async () => {

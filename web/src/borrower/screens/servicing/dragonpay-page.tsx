@@ -7,6 +7,7 @@ import { usePayment, type Payment } from '../../api/payment';
 import { Screen } from '../../layout/screen';
 import { LoadingState, StateNotice } from '../../ui/state-notice';
 import { CopyRow, LoadFailed, useMoney } from './common';
+import { PaymentOutcome } from './payment-outcome';
 import './servicing.css';
 
 /** An instant in the market's own time zone, e.g. "27 Nov 2026, 14:05" / "27 Nov 2026 14.05". */
@@ -62,6 +63,7 @@ function DragonpayInstructions({ payment }: { payment: Payment }) {
         <p className={`payment-status payment-status--${expired ? 'rejected' : payment.status}`} role="status">
           {expired ? t('servicing.dragonpay.expired') : t(`servicing.paymentStatus.${payment.status}`)}
         </p>
+        <PaymentOutcome payment={payment} />
       </section>
       {payment.status === 'pending' && !expired && (
         <section className="card" aria-labelledby="dragonpay-how">

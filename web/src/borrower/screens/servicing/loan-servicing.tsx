@@ -128,8 +128,9 @@ export function OrderEnd({ orderNo }: { orderNo: string }) {
 }
 
 /**
- * What the loan cost in the end, bucket by bucket, from the plan the server replays from the ledger: after a cooling-off
- * exit only the principal and the days' interest, with the fees taken at payout given back.
+ * What the loan cost in the end, bucket by bucket, from the plan the server replays from the ledger: the fee taken from
+ * the payout counts as paid (the borrower received that much less); after a cooling-off exit only the principal and the
+ * days' interest, with the fees taken at payout given back.
  */
 function PaidSummary({ orderNo }: { orderNo: string }) {
   const { t } = useTranslation();
@@ -154,8 +155,12 @@ function PaidFigures({ plan }: { plan: LoanPlan }) {
   const { t } = useTranslation();
   const money = useMoney();
   const { paid } = plan;
-  // Fees kept at payout come back at a cooling-off exit, netted from what the borrower sent.
-  const refunded = plan.closedBy === 'cooling_off_exit' ? Math.max(plan.principal - plan.paidOut, 0) : 0;
+  // The fee kept at payout is in no bucket of the plan: it comes back at a cooling-off exit, netted from what the
+  // borrower sent; otherwise the borrower paid it, out of the payout.
+  const keptAtPayout = Math.max(plan.principal - plan.paidOut, 0);
+  const exited = plan.closedBy === 'cooling_off_exit';
+  const refunded = exited ? keptAtPayout : 0;
+  const payoutFee = exited ? 0 : keptAtPayout;
   return (
     <dl className="figures">
       <div className="figures__row">
@@ -170,6 +175,12 @@ function PaidFigures({ plan }: { plan: LoanPlan }) {
         <dt>{t('servicing.paid.charges')}</dt>
         <dd>{money(paid.fees + paid.lateCharges)}</dd>
       </div>
+      {payoutFee > 0 && (
+        <div className="figures__row">
+          <dt>{t('servicing.paid.payoutFee')}</dt>
+          <dd>{money(payoutFee)}</dd>
+        </div>
+      )}
       {refunded > 0 && (
         <div className="figures__row">
           <dt>{t('servicing.paid.refunded')}</dt>
@@ -178,7 +189,7 @@ function PaidFigures({ plan }: { plan: LoanPlan }) {
       )}
       <div className="figures__row figures__row--total">
         <dt>{t('servicing.paid.total')}</dt>
-        <dd>{money(paid.total - refunded)}</dd>
+        <dd>{money(paid.total + payoutFee - refunded)}</dd>
       </div>
     </dl>
   );

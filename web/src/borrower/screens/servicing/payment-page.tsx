@@ -13,6 +13,7 @@ import { LoadingState } from '../../ui/state-notice';
 import { TextField } from '../../ui/text-field';
 import { formatDate } from '../products/format';
 import { CopyRow, LoadFailed, useMoney } from './common';
+import { PaymentOutcome } from './payment-outcome';
 import { paymentScreen } from './payment-screen';
 import './servicing.css';
 
@@ -54,6 +55,7 @@ function PaymentDetails({ payment }: { payment: Payment }) {
           {t(`servicing.paymentStatus.${payment.status}`)}
         </p>
         {payment.status === 'rejected' && payment.reason && <p className="order__reason">{payment.reason}</p>}
+        <PaymentOutcome payment={payment} />
       </section>
       {payment.status === 'pending' && <Instructions payment={payment} />}
       {payment.status === 'pending' && payment.method !== 'virtual_account' && <UtrForm payment={payment} />}

@@ -65,6 +65,9 @@ const PAYMENT = {
   reference: 'KPAB12CD34EF',
   utr: null,
   reason: null,
+  receivedAmount: null,
+  refundAmount: null,
+  refundReference: null,
   instructions: TYPES[1],
   createdAt: Date.UTC(2026, 11, 8, 6),
 };
@@ -160,8 +163,23 @@ describe('the loan page after payout', () => {
     renderBorrower(`/app/orders/${NO}?lang=1`);
     const summary = await screen.findByRole('region', { name: 'What you paid' });
     await within(summary).findByText('Total you paid');
-    expect(within(summary).getAllByRole('term').map(text)).toEqual(['Principal', 'Interest', 'Fees and charges', 'Total you paid']);
-    expect(within(summary).getAllByRole('definition').map(text)).toEqual(['₹6,000', '₹134.40', '₹305', '₹6,439.40']);
+    expect(within(summary).getAllByRole('term').map(text)).toEqual(['Principal', 'Interest', 'Fees and charges', 'Fee taken from the payout', 'Total you paid']);
+    // The ₹177 kept from the ₹6,000 at payout (₹5,823 sent) is part of what the loan cost.
+    expect(within(summary).getAllByRole('definition').map(text)).toEqual(['₹6,000', '₹134.40', '₹305', '₹177', '₹6,616.40']);
+  });
+
+  it('a loan paid off early shows the fee taken from the payout too, in Indonesian', async () => {
+    const paid = buckets(60000000, 1200000);
+    fakeApi({
+      [`GET ${ORDER}`]: () => ok({ ...ORDER_DISBURSED, status: 'repaid', currency: 'IDR' }),
+      [`GET ${ORDER}/plan`]: () =>
+        ok({ ...PLAN, currency: 'IDR', status: 'repaid', closedBy: 'payoff', principal: 60000000, paidOut: 57000000, paid, due: paid, outstanding: ZERO }),
+    }).signIn();
+    renderBorrower(`/app/orders/${NO}?lang=id`);
+    const summary = await screen.findByRole('region', { name: 'Yang Anda bayar' });
+    await within(summary).findByText('Total yang Anda bayar');
+    expect(within(summary).getByText('Biaya yang dipotong dari pencairan').nextSibling).toHaveTextContent(/^Rp\s?30\.000$/);
+    expect(within(summary).getByText('Total yang Anda bayar').nextSibling).toHaveTextContent(/^Rp\s?642\.000$/);
   });
 
   it('after a cooling-off exit, shows only the principal and the days’ interest, the fees taken at payout given back', async () => {
@@ -175,6 +193,7 @@ describe('the loan page after payout', () => {
     await within(summary).findByText('Total you paid');
     expect(within(summary).getAllByRole('definition').map(text)).toEqual(['₹6,000', '₹9.60', '₹0', '-₹177', '₹5,832.60']);
     expect(within(summary).getByText('Fees taken at payout, given back')).toBeInTheDocument();
+    expect(within(summary).queryByText('Fee taken from the payout')).not.toBeInTheDocument();
   });
 
   it('says so when what was paid cannot be loaded, and tries again', async () => {
@@ -189,7 +208,7 @@ describe('the loan page after payout', () => {
     await user.click(await within(summary).findByRole('button', { name: 'Try again' }));
     answer = () => ok({ ...PLAN, status: 'repaid', paid: buckets(600000, 13440), outstanding: ZERO });
     await user.click(within(summary).getByRole('button', { name: 'Try again' }));
-    expect(await within(summary).findByText('₹6,134.40')).toBeInTheDocument();
+    expect(await within(summary).findByText('₹6,311.40')).toBeInTheDocument();
   });
 
   it('an order already rated thanks instead of failing', async () => {
@@ -366,6 +385,90 @@ const DRAGONPAY_PAYMENT = {
     expiresAt: Date.UTC(2099, 0, 2, 3, 30),
   },
 };
+
+describe('money after it arrived', () => {
+  const PAY = 'GET /api/v1/borrower/payments/pay-1';
+  const asked = { ...PAYMENT, status: 'confirmed', utr: '123456789012' };
+
+  it('a held payment says the amount received differs and finance is checking it', async () => {
+    fakeApi({ [PAY]: () => ok({ ...asked, status: 'held', receivedAmount: 200000 }) }).signIn();
+    renderBorrower('/app/payments/pay-1?lang=1');
+    expect(await screen.findByText('Payment received, verifying: the amount differs, so finance is checking it.')).toHaveClass('payment-status');
+    expect(
+      screen.getByText('We received ₹2,000, not the ₹2,072 asked. Finance is checking it and will either count it towards your loan or send it back to your bank account.'),
+    ).toBeInTheDocument();
+    expect(screen.queryByLabelText('UTR')).not.toBeInTheDocument();
+  });
+
+  it('a refund due says how much goes back to the bank account, and why: more than the loan owed, or a loan already repaid', async () => {
+    let order = { ...ORDER_DISBURSED, status: 'disbursed' };
+    fakeApi({
+      [PAY]: () => ok({ ...asked, status: 'refund_due', receivedAmount: 207200, refundAmount: 7200 }),
+      'GET /api/v1/borrower/payments/pay-2': () => ok({ ...asked, paymentId: 'pay-2', status: 'refund_due', receivedAmount: 207200, refundAmount: 207200 }),
+      [`GET ${ORDER}`]: () => ok(order),
+    }).signIn();
+    const view = renderBorrower('/app/payments/pay-1?lang=1');
+    expect(await screen.findByText('Money to be sent back to you')).toHaveClass('payment-status');
+    expect(
+      screen.getByText('₹72 will be sent back to your bank account: it was more than your loan owed. The other ₹2,000 was counted towards your loan.'),
+    ).toBeInTheDocument();
+    view.unmount();
+
+    order = { ...ORDER_DISBURSED, status: 'repaid' };
+    renderBorrower('/app/payments/pay-2?lang=1');
+    expect(await screen.findByText('₹2,072 will be sent back to your bank account: your loan was already repaid, so nothing was owed.')).toBeInTheDocument();
+  });
+
+  it('a refund finance decided on an open loan says it was not counted towards the loan', async () => {
+    fakeApi({
+      [PAY]: () => ok({ ...asked, status: 'refund_due', receivedAmount: 200000, refundAmount: 200000 }),
+      [`GET ${ORDER}`]: () => ok(ORDER_DISBURSED),
+    }).signIn();
+    renderBorrower('/app/payments/pay-1?lang=1');
+    expect(await screen.findByText('₹2,000 will be sent back to your bank account: finance did not count it towards your loan.')).toBeInTheDocument();
+  });
+
+  it('a refunded payment says it was sent back, with the bank reference', async () => {
+    fakeApi({ [PAY]: () => ok({ ...asked, status: 'refunded', receivedAmount: 207200, refundAmount: 7200, refundReference: 'N2612345' }) }).signIn();
+    renderBorrower('/app/payments/pay-1?lang=1');
+    expect(await screen.findByText('Money sent back to you')).toHaveClass('payment-status');
+    expect(screen.getByText('₹72 was sent back to your bank account. Bank reference: N2612345.')).toBeInTheDocument();
+  });
+
+  it('a part payment finance credited says what was credited and leads to the plan; one confirmed as asked says nothing more', async () => {
+    fakeApi({
+      [PAY]: () => ok({ ...asked, receivedAmount: 100000 }),
+      'GET /api/v1/borrower/payments/pay-2': () => ok({ ...asked, paymentId: 'pay-2', receivedAmount: 207200 }),
+    }).signIn();
+    const view = renderBorrower('/app/payments/pay-1?lang=1');
+    expect(await screen.findByText('₹1,000 of the ₹2,072 asked was credited to your loan. The rest is still owed: see the installment plan.')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'See the installment plan' })).toHaveAttribute('href', `/app/orders/${NO}/plan`);
+    view.unmount();
+
+    renderBorrower('/app/payments/pay-2?lang=1');
+    expect(await screen.findByText('Payment confirmed. Thank you.')).toHaveClass('payment-status');
+    expect(screen.queryByText(/credited to your loan/)).not.toBeInTheDocument();
+  });
+
+  it('speaks Indonesian in rupiah', async () => {
+    const idr = { ...asked, currency: 'IDR', method: 'virtual_account', amount: 150000000 };
+    fakeApi({
+      [PAY]: () => ok({ ...idr, status: 'held', receivedAmount: 100000000 }),
+      'GET /api/v1/borrower/payments/pay-2': () => ok({ ...idr, paymentId: 'pay-2', receivedAmount: 100000000 }),
+      'GET /api/v1/borrower/payments/pay-3': () =>
+        ok({ ...idr, paymentId: 'pay-3', status: 'refunded', receivedAmount: 150000000, refundAmount: 150000000, refundReference: 'BCA-778899' }),
+    }).signIn();
+    let view = renderBorrower('/app/payments/pay-1?lang=id');
+    expect(await screen.findByText(/^Kami menerima Rp\s?1\.000\.000, bukan Rp\s?1\.500\.000 yang diminta\. Tim keuangan sedang memeriksanya/)).toBeInTheDocument();
+    view.unmount();
+    view = renderBorrower('/app/payments/pay-2?lang=id');
+    expect(await screen.findByText(/^Rp\s?1\.000\.000 dari Rp\s?1\.500\.000 yang diminta telah diperhitungkan ke pinjaman Anda\./)).toBeInTheDocument();
+    view.unmount();
+    renderBorrower('/app/payments/pay-3?lang=id');
+    expect(await screen.findByText('Dana telah dikembalikan kepada Anda')).toHaveClass('payment-status');
+    expect(screen.getByText(/^Rp\s?1\.500\.000 telah dikirim kembali ke rekening bank Anda\. Referensi bank: BCA-778899\.$/)).toBeInTheDocument();
+  });
+});
 
 describe('Dragonpay', () => {
   it('choosing Dragonpay opens its payment instructions: reference, amount, where to pay and until when', async () => {

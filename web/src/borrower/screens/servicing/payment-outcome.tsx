@@ -1,0 +1,77 @@
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { useOrder } from '../../api/orders';
+import type { Payment } from '../../api/payment';
+import { useMoney } from './common';
+
+const CLOSED = ['repaid', 'exited_in_cooling_off'];
+
+/**
+ * What happened to the money of a payment once it arrived, when that is not simply "confirmed as asked": an amount
+ * that differed and that finance is checking (`held`), money owed back and why (`refund_due`), money sent back with
+ * the bank's reference (`refunded`), or a part payment finance credited (`confirmed` with less than asked).
+ */
+export function PaymentOutcome({ payment }: { payment: Payment }) {
+  const { t } = useTranslation();
+  const money = useMoney();
+  const { amount } = payment;
+  const received = payment.receivedAmount ?? null;
+  const refund = payment.refundAmount ?? null;
+  const values = { asked: money(amount), received: received === null ? '' : money(received), refund: money(refund ?? 0) };
+
+  let text: string | null = null;
+  let toPlan = false;
+  switch (payment.status) {
+    case 'held':
+      text = t(received === null ? 'servicing.paymentOutcome.heldUnknown' : 'servicing.paymentOutcome.heldReceived', values);
+      break;
+    case 'refund_due':
+      if (refund === null) break;
+      if (received !== null && refund < received) {
+        text = t('servicing.paymentOutcome.refundExcess', { ...values, credited: money(received - refund) });
+      } else {
+        return <WholeRefund payment={payment} refund={values.refund} />;
+      }
+      break;
+    case 'refunded':
+      if (refund === null) break;
+      text = payment.refundReference
+        ? t('servicing.paymentOutcome.refunded', { ...values, reference: payment.refundReference })
+        : t('servicing.paymentOutcome.refundedNoReference', values);
+      break;
+    case 'confirmed':
+      if (received === null || received === amount) break;
+      toPlan = received < amount;
+      text = t(toPlan ? 'servicing.paymentOutcome.partCredited' : 'servicing.paymentOutcome.otherCredited', values);
+      break;
+    default:
+      break;
+  }
+  if (!text) return null;
+  return (
+    <>
+      <p className="payment-outcome">{text}</p>
+      {toPlan && (
+        <Link className="order__agreement" to={`/orders/${encodeURIComponent(payment.orderNo)}/plan`}>
+          {t('servicing.repay.plan')}
+        </Link>
+      )}
+    </>
+  );
+}
+
+/**
+ * All the money is owed back: because the loan was already repaid (it owed nothing), or because finance decided not to
+ * count an amount that differed. The loan's status tells which.
+ */
+function WholeRefund({ payment, refund }: { payment: Payment; refund: string }) {
+  const { t } = useTranslation();
+  const order = useOrder(payment.orderNo);
+  // Until the loan is read (or when it cannot be), the money move is said without its reason rather than a wrong one.
+  const key = !order.data
+    ? 'servicing.paymentOutcome.refundWhole'
+    : CLOSED.includes(order.data.status)
+      ? 'servicing.paymentOutcome.refundClosed'
+      : 'servicing.paymentOutcome.refundDecided';
+  return <p className="payment-outcome">{t(key, { refund })}</p>;
+}
