@@ -71,18 +71,12 @@ async fn abandoned(db: &Db) {
     tx.insert_audit(&entry("test.abandoned")).await.unwrap();
 }
 
-/// What must hold after a transaction was dropped on `one` (a pool of one connection): that connection begins, writes
-/// and commits at once; a write outside a transaction on it is seen by another connection at once (it is not inside
-/// a transaction left open); another pool writes at once (no lock is left held).
+/// What must hold after a transaction was dropped on `one` (a pool of one connection): a write outside a transaction on
+/// that connection is seen by another connection at once (it is not inside a transaction left open, checked first, as
+/// a later `BEGIN` … `COMMIT` would end such a transaction); that connection begins, writes and commits at once; another
+/// pool writes at once (no lock is left held).
 async fn assert_clean(one: &Db, other: &Db, round: &str) {
     let start = Instant::now();
-    let mut tx = tokio::time::timeout(WRITE_BOUND, one.begin())
-        .await
-        .unwrap_or_else(|_| panic!("{round}: begin waited"))
-        .unwrap_or_else(|e| panic!("{round}: begin failed: {e}"));
-    tx.insert_audit(&entry("test.kept")).await.unwrap();
-    tx.commit().await.unwrap();
-
     sqlx::query(
         "INSERT INTO audit_log (id, actor_kind, action, entity, entity_id, at)
          VALUES ($1, 'system', 'test.autocommit', 'test', 'aborts', 1)",
@@ -96,14 +90,21 @@ async fn assert_clean(one: &Db, other: &Db, round: &str) {
             .fetch_one(other.pool())
             .await
             .unwrap();
-    sqlx::query("DELETE FROM audit_log WHERE action = 'test.autocommit'")
-        .execute(other.pool())
-        .await
-        .unwrap();
     assert_eq!(
         seen, 1,
         "{round}: a write outside a transaction is not seen by another connection"
     );
+    sqlx::query("DELETE FROM audit_log WHERE action = 'test.autocommit'")
+        .execute(other.pool())
+        .await
+        .unwrap();
+
+    let mut tx = tokio::time::timeout(WRITE_BOUND, one.begin())
+        .await
+        .unwrap_or_else(|_| panic!("{round}: begin waited"))
+        .unwrap_or_else(|e| panic!("{round}: begin failed: {e}"));
+    tx.insert_audit(&entry("test.kept")).await.unwrap();
+    tx.commit().await.unwrap();
 
     let mut tx = tokio::time::timeout(WRITE_BOUND, other.begin())
         .await
