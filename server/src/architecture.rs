@@ -68,6 +68,45 @@ fn sql_lives_only_in_the_store() {
 }
 
 #[test]
+fn every_transaction_is_a_store_tx() {
+    // sqlx's own transactions are not cancellation-safe at their start (docs/ARCHITECTURE.md, "Transactions and
+    // cancelled requests"): only `store::Tx` begins one, in `store/mod.rs`, and no statement begins one by hand.
+    let needles = [
+        ".begin()",
+        ".begin_with(",
+        ".try_begin",
+        "Transaction<",
+        "\"BEGIN",
+        "\"COMMIT",
+        "\"ROLLBACK",
+        "\"SAVEPOINT",
+    ];
+    let offenders: Vec<_> = sources()
+        .into_iter()
+        .filter(|(path, _)| path != "store/mod.rs" && path != "architecture.rs")
+        .flat_map(|(path, source)| {
+            let code = code_of(&source).to_owned();
+            needles
+                .iter()
+                .filter(|n| code.contains(*n))
+                .filter(|n| {
+                    // `db.begin()` and `self.begin()` on a `Db` are `store::Tx`'s own.
+                    **n != ".begin()"
+                        || code.matches(".begin()").count()
+                            != code.matches("db.begin()").count()
+                                + code.matches("self.begin()").count()
+                })
+                .map(|n| format!("{path}: {n}"))
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    assert!(
+        offenders.is_empty(),
+        "a transaction begun outside store::Tx: {offenders:?}"
+    );
+}
+
+#[test]
 fn only_the_orders_lifecycle_writes_an_order_status() {
     let writers = [
         ".set_order_status(",

@@ -35,8 +35,9 @@ use std::time::Duration;
 
 use anyhow::Context;
 use sqlx::any::{AnyPoolOptions, install_default_drivers};
+use sqlx::pool::PoolConnection;
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode};
-use sqlx::{AnyConnection, AnyPool, ConnectOptions, Connection, Executor};
+use sqlx::{Any, AnyConnection, AnyPool, ConnectOptions, Connection, Executor};
 
 /// A cheap, cloneable handle on the database.
 #[derive(Clone, Debug)]
@@ -106,24 +107,67 @@ impl HotReads {
 /// first and writes later cannot wait for that lock (SQLite answers "database is locked" at once), while one that
 /// holds it from the start only waits its turn (`busy_timeout`). On PostgreSQL rows are locked where read for update
 /// ([`Tx::lock_clause`]).
+///
+/// Cancellation-safe: a request's future may be dropped at any await (a client that goes away), inside `BEGIN`, a
+/// statement or `COMMIT`. From the moment `BEGIN` may have been sent until `COMMIT` or `ROLLBACK` has answered, the
+/// connection counts as possibly inside a transaction, and a `Tx` dropped in that state never goes back to the pool as
+/// it is: a task rolls it back and only then returns it, or closes it when that fails or no runtime can run the task
+/// (docs/ARCHITECTURE.md, "Transactions and cancelled requests"). sqlx's own `Transaction` is not used: its `begin`
+/// can be dropped after the server began but before a guard exists (SQLite's `BEGIN IMMEDIATE` check, PostgreSQL's
+/// `BEGIN` round trip), which left a pooled connection holding SQLite's write lock for minutes (issue 17).
 pub struct Tx {
-    inner: sqlx::Transaction<'static, sqlx::Any>,
+    /// `None` once committed or rolled back.
+    conn: Option<PoolConnection<Any>>,
+    /// Whether the connection may be inside a transaction: set before `BEGIN` is sent, cleared once `BEGIN` failed or
+    /// `COMMIT`/`ROLLBACK` succeeded.
+    open: bool,
     sqlite: bool,
 }
 
 impl Tx {
-    pub async fn commit(self) -> sqlx::Result<()> {
-        self.inner.commit().await
+    /// Sends `begin` on `conn`. Cancelled, the `Tx` already exists and rolls back on drop.
+    async fn begin(
+        conn: PoolConnection<Any>,
+        begin: &'static str,
+        sqlite: bool,
+    ) -> sqlx::Result<Self> {
+        let mut tx = Self {
+            conn: Some(conn),
+            open: true,
+            sqlite,
+        };
+        if let Err(err) = tx.run(begin).await {
+            // A `BEGIN` that answered an error began nothing (SQLite's busy timeout, a PostgreSQL error): the
+            // connection goes back as it is.
+            tx.open = false;
+            return Err(err);
+        }
+        Ok(tx)
     }
 
-    /// Ends the transaction now, releasing its locks before the call returns (a dropped one rolls back too, but only
-    /// when its connection goes back to the pool).
-    pub async fn rollback(self) -> sqlx::Result<()> {
-        self.inner.rollback().await
+    pub async fn commit(mut self) -> sqlx::Result<()> {
+        self.run("COMMIT").await?;
+        self.open = false;
+        Ok(())
+    }
+
+    /// Ends the transaction now, releasing its locks before the call returns (a dropped one rolls back too, but on a
+    /// task of its own, shortly after).
+    pub async fn rollback(mut self) -> sqlx::Result<()> {
+        self.run("ROLLBACK").await?;
+        self.open = false;
+        Ok(())
+    }
+
+    /// One statement without arguments (PostgreSQL's simple protocol: one message, no prepared statement).
+    async fn run(&mut self, sql: &'static str) -> sqlx::Result<()> {
+        self.conn().execute(sql).await.map(drop)
     }
 
     pub(crate) fn conn(&mut self) -> &mut AnyConnection {
-        &mut self.inner
+        self.conn
+            .as_mut()
+            .expect("a Tx holds its connection until it is consumed")
     }
 
     /// The row-lock suffix of a `SELECT … FOR UPDATE`: the one backend-specific piece of SQL. SQLite has no row locks;
@@ -131,6 +175,56 @@ impl Tx {
     pub(crate) fn lock_clause(&self) -> &'static str {
         if self.sqlite { "" } else { " FOR UPDATE" }
     }
+}
+
+impl Drop for Tx {
+    fn drop(&mut self) {
+        if let Some(conn) = self.conn.take()
+            && self.open
+        {
+            roll_back_then_release(conn);
+        }
+    }
+}
+
+/// A connection that may be inside a transaction: dropped, it is closed, never pooled (closing ends the transaction on
+/// both databases). [`Unsettled::release`] returns it to the pool once it is known to be clean.
+struct Unsettled(Option<PoolConnection<Any>>);
+
+impl Unsettled {
+    fn release(mut self) {
+        drop(self.0.take());
+    }
+}
+
+impl Drop for Unsettled {
+    fn drop(&mut self) {
+        if let Some(conn) = self.0.take() {
+            // Detached, the pool forgets it (its slot frees at once) and dropping it closes it, without a runtime.
+            drop(conn.detach());
+        }
+    }
+}
+
+/// Rolls back a dropped transaction's connection on a task of the current runtime (a request's own, or a job's) and
+/// only then returns it to the pool; closes it when the `ROLLBACK` fails, when that runtime stops before the task
+/// runs, or when there is no runtime.
+fn roll_back_then_release(conn: PoolConnection<Any>) {
+    let mut unsettled = Unsettled(Some(conn));
+    let Ok(runtime) = tokio::runtime::Handle::try_current() else {
+        return;
+    };
+    runtime.spawn(async move {
+        let Some(conn) = unsettled.0.as_mut() else {
+            return;
+        };
+        match conn.execute("ROLLBACK").await {
+            Ok(_) => unsettled.release(),
+            // SQLite answers an error when nothing was begun (a `COMMIT` that succeeded unacknowledged): closing is
+            // right either way, and rare.
+            Err(err) => tracing::debug!(%err, "closing the connection of a dropped transaction"),
+        }
+    });
 }
 
 impl Db {
@@ -147,6 +241,9 @@ impl Db {
             // No ping before handing out each connection: that doubled the round trips of a one-query request. A
             // connection that died meanwhile fails its query once and is then dropped from the pool.
             .test_before_acquire(false)
+            // A connection that sqlx itself counts inside a transaction (its `Transaction`, as the migrations use) is
+            // closed rather than pooled: a check of a counter, without a round trip. [`Tx`] does not rely on it.
+            .after_release(|conn, _meta| Box::pin(async move { Ok(!conn.is_in_transaction()) }))
             .after_connect(move |conn, _meta| {
                 Box::pin(async move {
                     if is_sqlite {
@@ -232,15 +329,18 @@ impl Db {
 
     /// Starts a write transaction (see [`Tx`]).
     pub async fn begin(&self) -> sqlx::Result<Tx> {
-        let inner = if self.sqlite {
-            self.pool.begin_with("BEGIN IMMEDIATE").await?
+        let begin = if self.sqlite {
+            "BEGIN IMMEDIATE"
         } else {
-            self.pool.begin().await?
+            "BEGIN"
         };
-        Ok(Tx {
-            inner,
-            sqlite: self.sqlite,
-        })
+        Tx::begin(self.pool.acquire().await?, begin, self.sqlite).await
+    }
+
+    /// Starts a transaction that only reads, for several reads that must agree: on SQLite a deferred `BEGIN`, which
+    /// does not take the write lock. Writing through it would fail at once on SQLite when another writer is active.
+    pub async fn begin_read(&self) -> sqlx::Result<Tx> {
+        Tx::begin(self.pool.acquire().await?, "BEGIN", self.sqlite).await
     }
 
     pub fn is_sqlite(&self) -> bool {

@@ -86,14 +86,14 @@ impl Db {
     /// The counter and every product's current version (enabled or not), by code, read in one transaction so the
     /// counter never runs ahead of the products read.
     pub async fn stored_products(&self) -> sqlx::Result<(i64, Vec<StoredProduct>)> {
-        let mut conn = self.pool().begin().await?;
+        let mut tx = self.begin_read().await?;
         let version = sqlx::query_scalar("SELECT version FROM catalog_state WHERE id = 1")
-            .fetch_one(&mut *conn)
+            .fetch_one(tx.conn())
             .await?;
         let rows = sqlx::query_as(&format!("{CURRENT} ORDER BY p.code"))
-            .fetch_all(&mut *conn)
+            .fetch_all(tx.conn())
             .await?;
-        conn.commit().await?;
+        tx.commit().await?;
         Ok((version, rows))
     }
 

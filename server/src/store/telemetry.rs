@@ -123,11 +123,11 @@ impl Db {
         cutoff: i64,
         limits_before: i64,
     ) -> sqlx::Result<Removed> {
-        let mut tx = self.pool().begin().await?;
+        let mut tx = self.begin().await?;
         let mut run = async |sql: &str, before: i64| -> sqlx::Result<u64> {
             Ok(sqlx::query(sql)
                 .bind(before)
-                .execute(&mut *tx)
+                .execute(tx.conn())
                 .await?
                 .rows_affected())
         };

@@ -1,6 +1,7 @@
 //! The API test suite: one binary, every test on a fresh database (SQLite, or PostgreSQL when TEST_DATABASE_URL is
 //! set).
 
+mod aborts;
 mod account;
 mod admin;
 mod agreement;
