@@ -79,6 +79,7 @@ use crate::settings::{GrievanceOfficer, PublicSiteSettings};
         servicing::payment_types,
         servicing::create_payment,
         servicing::payment,
+        servicing::loan_payments,
         servicing::submit_utr,
         servicing::extension,
         servicing::accept_extension,

@@ -644,6 +644,31 @@ async fn money_for_a_repaid_loan_becomes_a_refund_due_that_finance_records_and_t
     let seen = payment(&app, &session, second_id).await;
     assert_eq!(seen["status"], "refunded");
     assert_eq!(seen["refundReference"], "HDFCR2611260001");
+    // The loan's payments list both, the refund with its reference; another borrower sees nothing of them.
+    let listed = data(
+        app.get_as(
+            &format!("/api/v1/borrower/orders/{order_no}/payments"),
+            &session,
+        )
+        .await,
+    )
+    .await;
+    let statuses: Vec<_> = listed
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["status"].clone())
+        .collect();
+    assert_eq!(statuses, vec![json!("confirmed"), json!("refunded")]);
+    assert_eq!(listed[1]["refundReference"], "HDFCR2611260001");
+    let stranger = app.sign_in("IN", "9876501699").await;
+    let other = app
+        .get_as(
+            &format!("/api/v1/borrower/orders/{order_no}/payments"),
+            &stranger,
+        )
+        .await;
+    assert_eq!(other.status(), StatusCode::NOT_FOUND);
     assert!(queued(&queue(&app, &finance).await, second_id).is_none());
     let (audited,): (i64,) = sqlx::query_as(
         "SELECT COUNT(*) FROM audit_log WHERE action IN ('payment.refund_due', 'payment.refunded')",

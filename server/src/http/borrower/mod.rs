@@ -79,7 +79,7 @@ pub fn routes() -> Router<AppState> {
         )
         .route(
             "/borrower/orders/{order_no}/payments",
-            post(servicing::create_payment),
+            get(servicing::loan_payments).post(servicing::create_payment),
         )
         .route(
             "/borrower/orders/{order_no}/extension",

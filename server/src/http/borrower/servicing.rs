@@ -461,6 +461,23 @@ pub async fn create_payment(
     Ok(Envelope::ok(payment.into()))
 }
 
+/// The payments of the borrower's loan, oldest first, each with its status: what it asked, what arrived, and what
+/// became of it (credited, held for finance, owed back with `refundAmount`, refunded with `refundReference`).
+#[utoipa::path(get, path = "/api/v1/borrower/orders/{orderNo}/payments", tag = "borrower",
+    operation_id = "borrower_loan_payments",
+    security(("session_header" = []), ("session_cookie" = [])),
+    params(("orderNo" = String, Path)),
+    responses((status = 200, body = Envelope<Vec<PaymentView>>), (status = 401, body = ErrorBody),
+        (status = 404, description = "no such order of this borrower", body = ErrorBody)))]
+pub async fn loan_payments(
+    State(state): State<AppState>,
+    session: Session,
+    Path(order_no): Path<String>,
+) -> Result<Json<Envelope<Vec<PaymentView>>>, ApiError> {
+    let payments = payments::of_loan(&state.services, &session.borrower, &order_no).await?;
+    Ok(Envelope::ok(payments.into_iter().map(Into::into).collect()))
+}
+
 /// One of the borrower's payments, with its instructions and status.
 #[utoipa::path(get, path = "/api/v1/borrower/payments/{paymentId}", tag = "borrower",
     operation_id = "borrower_payment",

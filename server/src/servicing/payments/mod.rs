@@ -215,6 +215,21 @@ pub(crate) fn payment_of(s: &Services, row: PaymentRow) -> Result<Payment, Error
     })
 }
 
+/// The payments of the borrower's loan, oldest first: what each asked, what arrived, and what became of it (credited,
+/// held for finance, owed back, refunded). Another borrower's loan is not found.
+pub async fn of_loan(
+    s: &Services,
+    borrower: &Borrower,
+    order_no: &str,
+) -> Result<Vec<Payment>, Error> {
+    let order = orders::own(s, borrower, order_no).await?;
+    s.db.payments_of_order(&order.id)
+        .await?
+        .into_iter()
+        .map(|row| payment_of(s, row))
+        .collect()
+}
+
 /// The borrower's payment; another borrower's is not found.
 pub async fn own_payment(
     s: &Services,

@@ -661,7 +661,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * The payments of the borrower's loan, oldest first, each with its status: what it asked, what arrived, and what
+         *     became of it (credited, held for finance, owed back with `refundAmount`, refunded with `refundReference`).
+         */
+        get: operations["borrower_loan_payments"];
         put?: never;
         /**
          * Starts a payment for a repayment choice, priced now, with its instructions and a reference unique to it.
@@ -4078,6 +4082,55 @@ export interface components {
             msg: string;
         };
         /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
+        Envelope_Vec_PaymentView: {
+            /**
+             * Format: int32
+             * @description Always 0 on success.
+             */
+            code: number;
+            data: {
+                /**
+                 * Format: int64
+                 * @description Minor units: the amount to pay, priced on `pricedOn`.
+                 */
+                amount: number;
+                choice: components["schemas"]["RepaymentChoice"];
+                /**
+                 * Format: int64
+                 * @description Epoch milliseconds.
+                 */
+                createdAt: number;
+                currency: components["schemas"]["Currency"];
+                instructions: components["schemas"]["InstructionsView"];
+                method: components["schemas"]["PaymentMethod"];
+                orderNo: string;
+                paymentId: string;
+                /** Format: date */
+                pricedOn: string;
+                /** @description Finance's reason when rejected; null otherwise. */
+                reason: string | null;
+                /**
+                 * Format: int64
+                 * @description Minor units received, once known (a provider's callback or finance); null before.
+                 */
+                receivedAmount: number | null;
+                /** @description Quote it with the transfer (UPI note, bank remarks). */
+                reference: string;
+                /**
+                 * Format: int64
+                 * @description Minor units the lender owes back (`refund_due`: to be sent; `refunded`: sent); null otherwise.
+                 */
+                refundAmount: number | null;
+                /** @description The bank's reference of the refund once sent; null before. */
+                refundReference: string | null;
+                status: components["schemas"]["PaymentStatus"];
+                /** @description The UTR submitted; null before. */
+                utr: string | null;
+            }[];
+            /** @description Always `ok` on success. */
+            msg: string;
+        };
+        /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
         Envelope_Vec_PayoutQueueEntry: {
             /**
              * Format: int32
@@ -5341,7 +5394,7 @@ export interface components {
         };
         RefundRecordRequest: {
             /**
-             * @description The bank's reference of the transfer that sent the refund: 1 to 64 letters, digits and `- / _ .`.
+             * @description The bank's reference of the transfer that sent the refund: 4 to 64 letters, digits and `- / _ .`.
              * @example N2612345678901
              */
             bankReference: string;
@@ -8204,6 +8257,53 @@ export interface operations {
             };
             /** @description provider_unavailable: the virtual-account provider is down or slow; nothing was stored */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    borrower_loan_payments: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                orderNo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Vec_PaymentView"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description no such order of this borrower */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
