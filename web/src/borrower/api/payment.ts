@@ -19,3 +19,13 @@ export function usePayment(paymentId: string) {
   const api = useApiClient();
   return useQuery({ queryKey: queryKeys.payment(paymentId), queryFn: () => fetchPayment(api, paymentId) });
 }
+
+/** The payments of the borrower's loan, oldest first (`GET /orders/{orderNo}/payments`). */
+export function fetchLoanPayments(api: HttpClient, orderNo: string): Promise<Payment[]> {
+  return api.get<Payment[]>(`/api/v1/borrower/orders/${encodeURIComponent(orderNo)}/payments`);
+}
+
+export function useLoanPayments(orderNo: string) {
+  const api = useApiClient();
+  return useQuery({ queryKey: queryKeys.loanPayments(orderNo), queryFn: () => fetchLoanPayments(api, orderNo) });
+}

@@ -24,6 +24,7 @@ export const queryKeys = {
   extension: (orderNo: string) => ['borrower', 'orders', orderNo, 'extension'] as const,
   paymentTypes: (orderNo: string) => ['borrower', 'payment-types', orderNo] as const,
   payment: (paymentId: string) => ['borrower', 'payments', paymentId] as const,
+  loanPayments: (orderNo: string) => ['borrower', 'orders', orderNo, 'payments'] as const,
   location: ['borrower', 'location'] as const,
   customerService: ['borrower', 'customer-service'] as const,
   faq: ['borrower', 'faq'] as const,

@@ -15,6 +15,7 @@ import { LoadingState, StateNotice } from '../../ui/state-notice';
 import { formatDate } from '../products/format';
 import { InstallmentsTable } from '../products/key-fact-statement';
 import { OrderEnd, RepaySection } from '../servicing/loan-servicing';
+import { LoanPayments } from '../servicing/payment-outcome';
 import { formatDateTime, formatDay } from './format';
 import { OrderNotFound } from './order-not-found';
 import { StatusBadge, useStatusLabel } from './order-status';
@@ -108,6 +109,7 @@ function OrderDetails({ order }: { order: OrderDetail }) {
 
       {SERVICED.includes(order.status) && <RepaySection order={order} />}
       {ENDED.includes(order.status) && <OrderEnd orderNo={order.orderNo} />}
+      {(SERVICED.includes(order.status) || ENDED.includes(order.status)) && <LoanPayments orderNo={order.orderNo} />}
 
       <section className="card" aria-labelledby="order-figures">
         <h2 className="kfs__heading" id="order-figures">

@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useOrder } from '../../api/orders';
-import type { Payment } from '../../api/payment';
+import { useLoanPayments, type Payment } from '../../api/payment';
 import { useMoney } from './common';
 
 const CLOSED = ['repaid', 'exited_in_cooling_off'];
@@ -74,4 +74,46 @@ function WholeRefund({ payment, refund }: { payment: Payment; refund: string }) 
       ? 'servicing.paymentOutcome.refundClosed'
       : 'servicing.paymentOutcome.refundDecided';
   return <p className="payment-outcome">{t(key, { refund })}</p>;
+}
+
+/** True when [`PaymentOutcome`] has something to say about the payment. */
+function hasOutcome(payment: Payment): boolean {
+  switch (payment.status) {
+    case 'held':
+      return true;
+    case 'refund_due':
+    case 'refunded':
+      return payment.refundAmount != null;
+    case 'confirmed':
+      return payment.receivedAmount != null && payment.receivedAmount !== payment.amount;
+    default:
+      return false;
+  }
+}
+
+/**
+ * On the loan's page: the payments whose money did something other than what was asked (held for finance, owed back,
+ * sent back, credited in part), each with its outcome. Nothing when there is none, or while it loads.
+ */
+export function LoanPayments({ orderNo }: { orderNo: string }) {
+  const { t } = useTranslation();
+  const money = useMoney();
+  const payments = useLoanPayments(orderNo);
+  const told = (payments.data ?? []).filter(hasOutcome);
+  if (told.length === 0) return null;
+  return (
+    <section className="card" aria-labelledby="loan-payments">
+      <h2 className="kfs__heading" id="loan-payments">
+        {t('servicing.loanPayments.title')}
+      </h2>
+      <ul className="loan-payments">
+        {told.map((payment) => (
+          <li key={payment.paymentId}>
+            <p className="kfs__note">{t('servicing.loanPayments.asked', { amount: money(payment.amount), reference: payment.reference })}</p>
+            <PaymentOutcome payment={payment} />
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
 }

@@ -428,6 +428,29 @@ describe('money after it arrived', () => {
     expect(await screen.findByText('₹2,000 will be sent back to your bank account: finance did not count it towards your loan.')).toBeInTheDocument();
   });
 
+  it('the loan page tells what became of money that did not go as asked, and nothing when all went as asked', async () => {
+    const PAYMENTS = `GET ${ORDER}/payments`;
+    let payments = [
+      { ...asked, paymentId: 'pay-0' },
+      { ...asked, status: 'refunded', receivedAmount: 207200, refundAmount: 7200, refundReference: 'N2612345' },
+    ];
+    fakeApi({
+      [`GET ${ORDER}`]: () => ok({ ...ORDER_DISBURSED, status: 'repaid' }),
+      [`GET ${ORDER}/plan`]: () => ok({ ...PLAN, status: 'repaid', outstanding: ZERO }),
+      [PAYMENTS]: () => ok(payments),
+    }).signIn();
+    const view = renderBorrower(`/app/orders/${NO}?lang=1`);
+    const section = await screen.findByRole('region', { name: 'About your payments' });
+    expect(within(section).getByText('₹72 was sent back to your bank account. Bank reference: N2612345.')).toBeInTheDocument();
+    expect(within(section).getAllByRole('listitem')).toHaveLength(1);
+    view.unmount();
+
+    payments = [{ ...asked, paymentId: 'pay-0' }];
+    renderBorrower(`/app/orders/${NO}?lang=1`);
+    await screen.findByRole('region', { name: 'What you paid' });
+    expect(screen.queryByRole('region', { name: 'About your payments' })).not.toBeInTheDocument();
+  });
+
   it('a refunded payment says it was sent back, with the bank reference', async () => {
     fakeApi({ [PAY]: () => ok({ ...asked, status: 'refunded', receivedAmount: 207200, refundAmount: 7200, refundReference: 'N2612345' }) }).signIn();
     renderBorrower('/app/payments/pay-1?lang=1');
