@@ -320,6 +320,12 @@ test('Indonesia: a Xendit transfer of less than asked is held, finance credits w
       assert.equal(minorOf(await owed.textContent(), 'ID'), plan.outstanding.total);
       assert.equal(plan.status, 'disbursed', 'a part payment leaves the loan open');
       await shoot(page, 'id-plan-part-paid');
+      // The loan's own page tells it too, beside the choices to pay the rest.
+      await page.goto(site.url(`/app/orders/${encodeURIComponent(orderNo)}`), { waitUntil: 'load' });
+      const told = page.getByRole('region', { name: 'Tentang pembayaran Anda' });
+      await told.locator('.payment-outcome').filter({ hasText: /telah diperhitungkan ke pinjaman Anda/ }).waitFor();
+      assert.ok((await told.textContent()).includes(payment.reference));
+      await shoot(page, 'id-loan-payments');
     });
   });
 });
