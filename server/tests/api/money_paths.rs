@@ -927,3 +927,53 @@ async fn two_callbacks_and_finance_for_one_payment_at_once_never_fail_and_credit
         .stop()
         .await;
 }
+
+#[tokio::test]
+async fn the_same_utr_sent_again_answers_the_payment_and_another_is_refused() {
+    let app = Arc::new(spawn_app().await);
+    let finance = operator(&app, "fin", &[Role::Finance]).await;
+    let (session, order_no, _, _) = paid_out(
+        &app,
+        &finance,
+        "9876501607",
+        "in-salary-advance",
+        1_000_000,
+        "15d",
+    )
+    .await;
+    let p =
+        data(create_payment(&app, &session, &order_no, "due", "upi", "utr-again-01").await).await;
+    let pid = p["paymentId"].as_str().unwrap().to_owned();
+    // Ten taps at once with the same UTR: every one answers the payment, verifying, with that UTR.
+    let mut tasks = Vec::new();
+    for _ in 0..10 {
+        let (app, session, pid) = (app.clone(), session.clone(), pid.clone());
+        tasks.push(tokio::spawn(async move {
+            let answer = submit_utr(&app, &session, &pid, "300000000001").await;
+            (answer.status(), answer.json::<Value>().await.unwrap())
+        }));
+    }
+    for task in tasks {
+        let (status, body) = task.await.unwrap();
+        assert_eq!(status, StatusCode::OK, "{body}");
+        assert_eq!(body["data"]["status"], "verifying");
+        assert_eq!(body["data"]["utr"], "300000000001");
+    }
+    // Once more after the answer was lost: the same payment, nothing recorded twice.
+    let again = submit_utr(&app, &session, &pid, "300000000001").await;
+    assert_eq!(again.status(), StatusCode::OK);
+    let (audited,): (i64,) =
+        sqlx::query_as("SELECT COUNT(*) FROM audit_log WHERE action = 'payment.utr'")
+            .fetch_one(app.db.pool())
+            .await
+            .unwrap();
+    assert_eq!(audited, 1);
+    // Another UTR for a payment already waiting for finance is refused.
+    let other = submit_utr(&app, &session, &pid, "300000000002").await;
+    assert_eq!(other.status(), StatusCode::CONFLICT);
+    Arc::try_unwrap(app)
+        .ok()
+        .expect("no clone left")
+        .stop()
+        .await;
+}

@@ -30,8 +30,10 @@ pub fn check_utr(method: PaymentMethod, utr: Option<&str>) -> Result<String, Err
     }
 }
 
-/// Records the UTR of the borrower's transfer: the payment moves to `verifying` and waits for finance. A UTR used
-/// before, on any payment, is `utr_already_used`; a payment not waiting for one is `payment_not_open`.
+/// Records the UTR of the borrower's transfer: the payment moves to `verifying` and waits for finance. The same UTR
+/// sent again for the same payment (an answer lost on a flaky network, or two taps at once) answers the payment as it
+/// stands and records nothing more. A UTR used before on another payment is `utr_already_used`; a payment not waiting
+/// for one is `payment_not_open`.
 pub async fn submit_utr(
     s: &Services,
     borrower: &Borrower,
@@ -43,9 +45,13 @@ pub async fn submit_utr(
         return Err(Refusal::PaymentNotOpen.into());
     }
     let utr = check_utr(payment.method, utr)?;
+    let resent = |p: &Payment| p.row.utr.as_deref() == Some(utr.as_str());
+    if resent(&payment) {
+        return Ok(payment);
+    }
     let now = s.clock.now_ms();
     let mut tx = s.db.begin().await?;
-    move_payment(
+    if let Err(refused) = move_payment(
         &mut tx,
         &payment.row.id,
         payment.status,
@@ -53,7 +59,13 @@ pub async fn submit_utr(
         MoveFields::default(),
         now,
     )
-    .await?;
+    .await
+    {
+        // Another request moved it meanwhile: the same UTR is an answer, anything else the refusal.
+        tx.rollback().await?;
+        let now = own_payment(s, borrower, payment_id).await?;
+        return if resent(&now) { Ok(now) } else { Err(refused) };
+    }
     if tx.insert_utr(&utr, &payment.row.id, now).await?.is_err() {
         tx.rollback().await?;
         return Err(Refusal::UtrAlreadyUsed.into());
