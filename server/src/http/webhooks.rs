@@ -68,19 +68,16 @@ fn header_str<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
 pub struct RazorpayWebhook {
     /// `payment.captured` credits; any other event is answered `ignored`.
     event: String,
-    /// Optional: the event id, when the `x-razorpay-event-id` header is absent.
-    id: Option<String>,
     #[schema(value_type = Object)]
     payload: serde_json::Value,
 }
 
 /// Razorpay's webhook (India): `X-Razorpay-Signature` is the hex HMAC-SHA256 of the raw body with the webhook
-/// secret; deduplicated on `x-razorpay-event-id` (else the body's `id`). `payload.payment.entity.notes.reference` is
-/// the payment's reference, `amount` in paise.
+/// secret; deduplicated on the signed body's event and payment id (`payment.captured:pay_…`), never on an unsigned
+/// header. `payload.payment.entity.notes.reference` is the payment's reference, `amount` in paise.
 #[utoipa::path(post, path = "/api/v1/webhooks/razorpay", tag = "webhooks",
     operation_id = "webhook_razorpay",
-    params(("x-razorpay-signature" = String, Header, description = "hex HMAC-SHA256 of the raw body"),
-        ("x-razorpay-event-id" = Option<String>, Header, description = "the event id (deduplication)")),
+    params(("x-razorpay-signature" = String, Header, description = "hex HMAC-SHA256 of the raw body")),
     request_body(content = RazorpayWebhook, content_type = "application/json"),
     responses((status = 200, body = Envelope<CallbackView>),
         (status = 401, description = "unauthorized: the signature is missing or wrong; nothing written", body = ErrorBody),
@@ -97,8 +94,7 @@ pub async fn razorpay(
         &body,
         header_str(&headers, "x-razorpay-signature"),
     )?;
-    let Some(cb) = callbacks::parse_razorpay(&body, header_str(&headers, "x-razorpay-event-id"))?
-    else {
+    let Some(cb) = callbacks::parse_razorpay(&body)? else {
         return Ok(answer(Outcome::Ignored));
     };
     Ok(answer(callbacks::receive(s, &cb).await?))

@@ -161,8 +161,6 @@ pub fn razorpay_signature(secret: &str, body: &[u8]) -> String {
 struct RazorpayEvent {
     event: String,
     #[serde(default)]
-    id: Option<String>,
-    #[serde(default)]
     payload: serde_json::Value,
 }
 
@@ -192,12 +190,10 @@ struct RazorpayNotes {
 }
 
 /// Reads a verified Razorpay event: `payment.captured` credits the payment whose reference is in
-/// `payload.payment.entity.notes.reference`; any other event is acknowledged and ignored (`None`). The event id is
-/// the `x-razorpay-event-id` header, else the payload's `id`.
-pub fn parse_razorpay(
-    body: &[u8],
-    event_id: Option<&str>,
-) -> Result<Option<Callback>, CallbackError> {
+/// `payload.payment.entity.notes.reference`; any other event is acknowledged and ignored (`None`). The event's key is
+/// taken from the signed body (the event and the provider's payment id), never from an unsigned header: a replayed
+/// capture of one payment is the same event whatever headers come with it.
+pub fn parse_razorpay(body: &[u8]) -> Result<Option<Callback>, CallbackError> {
     let event: RazorpayEvent = serde_json::from_slice(body).map_err(|_| bad_body())?;
     if event.event != "payment.captured" {
         return Ok(None);
@@ -206,13 +202,10 @@ pub fn parse_razorpay(
         .map_err(|_| bad_body())?
         .payment
         .entity;
-    let event_id = event_id
-        .map(str::trim)
-        .filter(|e| !e.is_empty())
-        .map(str::to_owned)
-        .or(event.id)
-        .filter(|e| e.len() <= 100)
-        .ok_or_else(bad_body)?;
+    if payment.id.trim().is_empty() || payment.id.len() > 64 {
+        return Err(bad_body());
+    }
+    let event_id = format!("{}:{}", event.event, payment.id);
     let reference = payment
         .notes
         .reference
@@ -222,7 +215,7 @@ pub fn parse_razorpay(
         provider: Provider::Razorpay,
         event_id,
         reference,
-        provider_payment_id: Some(payment.id).filter(|p| !p.is_empty() && p.len() <= 100),
+        provider_payment_id: Some(payment.id),
         amount: Some(payment.amount),
         currency: Some(payment.currency),
         credits: true,

@@ -977,3 +977,61 @@ async fn the_same_utr_sent_again_answers_the_payment_and_another_is_refused() {
         .stop()
         .await;
 }
+
+#[tokio::test]
+async fn a_razorpay_capture_is_keyed_on_its_signed_body_not_on_an_unsigned_header() {
+    let app = spawn_app().await;
+    let finance = operator(&app, "fin", &[Role::Finance]).await;
+    let (session, order_no, id, _) = paid_out(
+        &app,
+        &finance,
+        "9876501608",
+        "in-salary-advance",
+        1_000_000,
+        "15d",
+    )
+    .await;
+    let p =
+        data(create_payment(&app, &session, &order_no, "due", "upi", "rzp-body-01").await).await;
+    let amount = p["amount"].as_i64().unwrap();
+    let raw = serde_json::to_vec(&json!({
+        "entity": "event",
+        "event": "payment.captured",
+        "payload": {"payment": {"entity": {
+            "id": "pay_SIGNED0001", "amount": amount, "currency": "INR", "status": "captured",
+            "notes": {"reference": p["reference"]},
+        }}},
+    }))
+    .unwrap();
+    let send = |header: &'static str| {
+        let raw = raw.clone();
+        let app = &app;
+        async move {
+            let answer = app
+                .client
+                .post(app.url("/api/v1/webhooks/razorpay"))
+                .header("content-type", "application/json")
+                .header(
+                    "x-razorpay-signature",
+                    razorpay_signature(RAZORPAY_SECRET, &raw),
+                )
+                .header("x-razorpay-event-id", header)
+                .body(raw)
+                .send()
+                .await
+                .unwrap();
+            data(answer).await["outcome"].clone()
+        }
+    };
+    assert_eq!(send("evt_first").await, "confirmed");
+    // The same signed capture with another (unsigned) event id is the same event.
+    assert_eq!(send("evt_forged").await, "replayed");
+    let (events,): (i64,) =
+        sqlx::query_as("SELECT COUNT(*) FROM payment_callbacks WHERE provider = 'razorpay'")
+            .fetch_one(app.db.pool())
+            .await
+            .unwrap();
+    assert_eq!(events, 1);
+    check_ledger(&app, &session, &order_no, &id).await;
+    app.stop().await;
+}
