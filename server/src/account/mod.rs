@@ -188,7 +188,7 @@ pub async fn deletion_check(s: &Services, borrower: &Borrower) -> Result<Deletio
 /// What a deletion did.
 #[derive(Debug, Clone, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct Deleted {
+pub struct AccountDeleted {
     /// Epoch milliseconds.
     pub deleted_at: i64,
     /// Sessions ended, the caller's included.
@@ -200,7 +200,7 @@ pub struct Deleted {
 /// and unsent reminders are deleted, the frozen agreements lose the borrower's particulars, and the phone becomes a
 /// tombstone, so that signing in again with it starts a new, empty account. Orders, loans, payments and the ledger
 /// stay, owned by the row's pseudonymous id, for the retention the law requires (docs/ACCOUNT.md).
-pub async fn delete(s: &Services, borrower: &Borrower) -> Result<Deleted, Error> {
+pub async fn delete(s: &Services, borrower: &Borrower) -> Result<AccountDeleted, Error> {
     let now = s.clock.now_ms();
     let mut tx = s.db.begin().await?;
     let Some(phone_hash) = tx.lock_live_borrower(&borrower.id).await? else {
@@ -247,7 +247,7 @@ pub async fn delete(s: &Services, borrower: &Borrower) -> Result<Deleted, Error>
         images = erased.image_keys.len(),
         "account deleted"
     );
-    Ok(Deleted {
+    Ok(AccountDeleted {
         deleted_at: now,
         sessions_revoked: erased.sessions_revoked,
     })

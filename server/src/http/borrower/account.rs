@@ -8,7 +8,7 @@ use axum::response::{IntoResponse, Response};
 
 use super::auth::{Session, session_cookie};
 use crate::account::documents::{self, Document};
-use crate::account::{self, DataExport, Deleted, DeletionCheck, MenuEntry};
+use crate::account::{self, AccountDeleted, DataExport, DeletionCheck, MenuEntry};
 use crate::http::error::{ApiError, Envelope, ErrorBody};
 use crate::i18n::Lang;
 use crate::startup::AppState;
@@ -38,7 +38,7 @@ pub async fn deletion_check(
 /// in `msg`) or an application is open (`409 open_order_exists`).
 #[utoipa::path(post, path = "/api/v1/borrower/account/deletion", tag = "borrower",
     security(("session_header" = []), ("session_cookie" = [])), operation_id = "delete_account",
-    responses((status = 200, description = "Deleted", body = Envelope<Deleted>), (status = 401, body = ErrorBody),
+    responses((status = 200, description = "Deleted", body = Envelope<AccountDeleted>), (status = 401, body = ErrorBody),
         (status = 409, description = "money_outstanding or open_order_exists", body = ErrorBody)))]
 pub async fn delete(State(state): State<AppState>, session: Session) -> Result<Response, ApiError> {
     let deleted = account::delete(&state.services, &session.borrower).await?;

@@ -1767,8 +1767,8 @@ export interface paths {
         put?: never;
         /**
          * Razorpay's webhook (India): `X-Razorpay-Signature` is the hex HMAC-SHA256 of the raw body with the webhook
-         *     secret; deduplicated on `x-razorpay-event-id` (else the body's `id`). `payload.payment.entity.notes.reference` is
-         *     the payment's reference, `amount` in paise.
+         *     secret; deduplicated on the signed body's event and payment id (`payment.captured:pay_…`), never on an unsigned
+         *     header. `payload.payment.entity.notes.reference` is the payment's reference, `amount` in paise.
          */
         post: operations["webhook_razorpay"];
         delete?: never;
@@ -1801,6 +1801,19 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description What a deletion did. */
+        AccountDeleted: {
+            /**
+             * Format: int64
+             * @description Epoch milliseconds.
+             */
+            deletedAt: number;
+            /**
+             * Format: int64
+             * @description Sessions ended, the caller's included.
+             */
+            sessionsRevoked: number;
+        };
         AccountNumberRule: {
             maxDigits: number;
             minDigits: number;
@@ -2551,6 +2564,29 @@ export interface components {
             postalCode: components["schemas"]["DigitsRule"];
             relation: components["schemas"]["Choice"][];
             residenceType: components["schemas"]["Choice"][];
+        };
+        /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
+        Envelope_AccountDeleted: {
+            /**
+             * Format: int32
+             * @description Always 0 on success.
+             */
+            code: number;
+            /** @description What a deletion did. */
+            data: {
+                /**
+                 * Format: int64
+                 * @description Epoch milliseconds.
+                 */
+                deletedAt: number;
+                /**
+                 * Format: int64
+                 * @description Sessions ended, the caller's included.
+                 */
+                sessionsRevoked: number;
+            };
+            /** @description Always `ok` on success. */
+            msg: string;
         };
         /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
         Envelope_Agreement: {
@@ -5377,8 +5413,6 @@ export interface components {
         RazorpayWebhook: {
             /** @description `payment.captured` credits; any other event is answered `ignored`. */
             event: string;
-            /** @description Optional: the event id, when the `x-razorpay-event-id` header is absent. */
-            id?: string | null;
             payload: Record<string, never>;
         };
         /**
@@ -5665,7 +5699,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_Deleted"];
+                    "application/json": components["schemas"]["Envelope_AccountDeleted"];
                 };
             };
             401: {
@@ -13055,8 +13089,6 @@ export interface operations {
             header: {
                 /** @description hex HMAC-SHA256 of the raw body */
                 "x-razorpay-signature": string;
-                /** @description the event id (deduplication) */
-                "x-razorpay-event-id"?: string | null;
             };
             path?: never;
             cookie?: never;
