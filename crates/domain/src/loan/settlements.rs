@@ -57,11 +57,12 @@ pub fn payoff(plan: &Plan, balances: &LoanBalances, on: Date) -> Result<Settleme
     let mut lines = Vec::new();
     let mut waived = Money::ZERO;
     for (inst, planned) in balances.installments.iter().zip(&plan.quote.installments) {
-        // Interest earned is kept in whole amounts of what the market asks (whole rupiah in Indonesia), rounded down.
-        let earned = plan
-            .quote
-            .market
-            .floor_to_asked(earned_interest(plan, planned, on)?);
+        // Interest earned for part of a period is kept in whole amounts of what the market asks (whole rupiah in
+        // Indonesia), rounded down; a period run to its end keeps its interest as scheduled.
+        let earned = match earned_interest(plan, planned, on)? {
+            full if full == planned.interest => full,
+            part => plan.quote.market.floor_to_asked(part),
+        };
         let keep = earned.min(inst.due.interest);
         let waive = inst.due.interest.checked_sub(keep)?;
         let due = Buckets {
