@@ -268,7 +268,13 @@ fn credit_due(
     priced_on: Date,
     today: Date,
 ) -> Result<Settlement> {
-    let best = [priced_on.min(today), today]
+    let first = priced_on.min(today);
+    let days = if first == today {
+        vec![today]
+    } else {
+        vec![first, today]
+    };
+    let best = days
         .into_iter()
         .filter_map(|on| payoff(plan, balances, on).ok())
         .filter(|s| s.amount.minor() > 0)

@@ -114,10 +114,10 @@ pub async fn load(s: &Services, order: OrderRow) -> Result<Loan, Error> {
 
 /// The loan inside a transaction, after the order is locked: what a posting prices from.
 pub(crate) async fn load_in(tx: &mut Tx, order_id: &str) -> Result<Loan, Error> {
-    tx.order_for_update(order_id)
+    let order = tx
+        .order_locked_in_tx(order_id)
         .await?
         .ok_or(Error::NotFound)?;
-    let order = tx.order_in_tx(order_id).await?.ok_or(Error::NotFound)?;
     let row = tx.loan_in_tx(order_id).await?.ok_or(Error::NotFound)?;
     let plan = plan_from_json(&row.plan_json)?;
     let entries = entries_of(tx.ledger_in_tx(order_id).await?)?;

@@ -374,6 +374,19 @@ impl Tx {
             .await
     }
 
+    /// The whole order inside the transaction, its row locked for the rest of it (`FOR UPDATE` on PostgreSQL; SQLite's
+    /// transaction already holds the write lock): one round trip where a lock and a read took two.
+    pub async fn order_locked_in_tx(&mut self, order_id: &str) -> sqlx::Result<Option<OrderRow>> {
+        let sql = format!(
+            "SELECT {COLUMNS} FROM orders WHERE id = $1{}",
+            self.lock_clause()
+        );
+        sqlx::query_as(&sql)
+            .bind(order_id)
+            .fetch_optional(self.conn())
+            .await
+    }
+
     /// The whole order inside the transaction (for the audit's before and after).
     pub async fn order_in_tx(&mut self, order_id: &str) -> sqlx::Result<Option<OrderRow>> {
         sqlx::query_as(&format!("SELECT {COLUMNS} FROM orders WHERE id = $1"))

@@ -235,25 +235,28 @@ impl Tx {
         }
     }
 
-    /// Moves the payment as `to` says, only from one of `from`; true when it moved.
-    /// The guard that makes a decision happen once: a second one finds the status changed.
+    /// Moves the payment as `to` says, only from one of `from`: `None` when it did not move (the guard that makes a
+    /// decision happen once: a second one finds the status changed), else how many other payments of its order hold
+    /// money (`held`), read in the same statement, so that closing a loan looks for them only when there are some.
     pub async fn set_payment_status(
         &mut self,
         id: &str,
         from: &[&str],
         to: &PaymentMove<'_>,
         now: i64,
-    ) -> sqlx::Result<bool> {
+    ) -> sqlx::Result<Option<i64>> {
         let placeholders: Vec<String> = (0..from.len()).map(|i| format!("${}", i + 9)).collect();
         let sql = format!(
             "UPDATE payments SET status = $1, received_amount = COALESCE($2, received_amount),
                  decision_reason = COALESCE($3, decision_reason), decided_by = COALESCE($4, decided_by),
                  decided_at = COALESCE($5, decided_at), updated_at = $6,
                  refund_amount = COALESCE($8, refund_amount)
-             WHERE id = $7 AND status IN ({})",
+             WHERE id = $7 AND status IN ({})
+             RETURNING (SELECT COUNT(*) FROM payments h
+                        WHERE h.order_id = payments.order_id AND h.status = 'held' AND h.id <> payments.id)",
             placeholders.join(", ")
         );
-        let mut query = sqlx::query(&sql)
+        let mut query = sqlx::query_as::<_, (i64,)>(&sql)
             .bind(to.to)
             .bind(to.received_amount)
             .bind(to.reason)
@@ -265,7 +268,7 @@ impl Tx {
         for f in from {
             query = query.bind(*f);
         }
-        Ok(query.execute(self.conn()).await?.rows_affected() == 1)
+        Ok(query.fetch_optional(self.conn()).await?.map(|(held,)| held))
     }
 
     /// Records the bank transfer that sent a payment's refund back: `refund_due` → `refunded` once (true when it

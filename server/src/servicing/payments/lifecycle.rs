@@ -37,6 +37,21 @@ pub(crate) async fn move_payment(
     fields: MoveFields<'_>,
     now: i64,
 ) -> Result<PaymentStatus, Error> {
+    Ok(move_counting_held(tx, id, from, event, fields, now)
+        .await?
+        .0)
+}
+
+/// [`move_payment`], also answering how many other payments of the order hold money (`held`), read in the same
+/// statement.
+async fn move_counting_held(
+    tx: &mut Tx,
+    id: &str,
+    from: PaymentStatus,
+    event: PaymentEvent,
+    fields: MoveFields<'_>,
+    now: i64,
+) -> Result<(PaymentStatus, i64), Error> {
     let to = from
         .apply(event)
         .map_err(|_| Error::from(Refusal::PaymentNotOpen))?;
@@ -54,10 +69,9 @@ pub(crate) async fn move_payment(
             now,
         )
         .await?;
-    if moved {
-        Ok(to)
-    } else {
-        Err(Refusal::PaymentNotOpen.into())
+    match moved {
+        Some(held) => Ok((to, held)),
+        None => Err(Refusal::PaymentNotOpen.into()),
     }
 }
 
@@ -182,7 +196,7 @@ pub(crate) async fn settle_in(
             } else {
                 PaymentEvent::Credit
             };
-            let status = move_payment(
+            let (status, others_held) = move_counting_held(
                 tx,
                 &payment.row.id,
                 payment.status,
@@ -208,7 +222,7 @@ pub(crate) async fn settle_in(
             if let Some(event) = event {
                 order_status = orders::apply_in(tx, &loan.order.id, event, actor, now).await?;
             }
-            if order_status.is_final() {
+            if order_status.is_final() && others_held > 0 {
                 refund_held_in(tx, loan, &payment.row.id, actor, now).await?;
             }
             (status, refund)
