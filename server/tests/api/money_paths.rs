@@ -20,8 +20,8 @@ use crate::servicing::{
     Op, approved, check_ledger, confirm, count, create_payment, disburse, op_call, operator,
     status_of, submit_utr,
 };
+use crate::webhooks::{self, XENDIT_TOKEN, payment_status};
 
-const XENDIT_TOKEN: &str = "dev-xendit-callback-token";
 const RAZORPAY_SECRET: &str = "dev-razorpay-webhook-secret";
 const DRAGONPAY_SECRET: &str = "dev-dragonpay-password";
 const LEDGER: &str = "SELECT COUNT(*) FROM ledger_entries WHERE payment_id = $1";
@@ -119,27 +119,14 @@ async fn record_refund(
     .await
 }
 
+/// A signed Xendit virtual-account callback (the webhook tests' own).
 async fn xendit(app: &TestApp, body: &Value) -> reqwest::Response {
-    app.client
-        .post(app.url("/api/v1/webhooks/xendit/va-paid"))
-        .header("x-callback-token", XENDIT_TOKEN)
-        .json(body)
-        .send()
-        .await
-        .unwrap()
+    webhooks::xendit(app, XENDIT_TOKEN, body).await
 }
 
+/// Xendit's paid callback for `payment`, `sen` received (whole rupiah on the wire).
 fn xendit_paid(payment: &Value, event: &str, sen: i64) -> Value {
-    json!({
-        "id": format!("cb-{event}"),
-        "payment_id": event,
-        "callback_virtual_account_id": "va-1",
-        "external_id": payment["reference"],
-        "bank_code": "BCA",
-        "account_number": payment["instructions"]["virtualAccount"],
-        "amount": sen / 100,
-        "currency": "IDR",
-    })
+    webhooks::xendit_paid(payment, event, sen / 100)
 }
 
 async fn razorpay(
@@ -174,15 +161,6 @@ async fn razorpay(
         .send()
         .await
         .unwrap()
-}
-
-async fn payment_status(app: &TestApp, id: &str) -> String {
-    let (status,): (String,) = sqlx::query_as("SELECT status FROM payments WHERE id = $1")
-        .bind(id)
-        .fetch_one(app.db.pool())
-        .await
-        .unwrap();
-    status
 }
 
 /// A paid-out loan: (session, order no, order id, the plan as the API shows it).

@@ -14,14 +14,14 @@ use crate::servicing::{
     Op, approved, check_ledger, count, create_payment, disburse, operator, status_of,
 };
 
-const XENDIT_TOKEN: &str = "dev-xendit-callback-token";
+pub(crate) const XENDIT_TOKEN: &str = "dev-xendit-callback-token";
 const RAZORPAY_SECRET: &str = "dev-razorpay-webhook-secret";
 const DRAGONPAY_SECRET: &str = "dev-dragonpay-password";
 
 const LEDGER: &str = "SELECT COUNT(*) FROM ledger_entries WHERE payment_id = $1";
 const CALLBACKS: &str = "SELECT COUNT(*) FROM payment_callbacks WHERE payment_id = $1";
 
-async fn xendit(app: &TestApp, token: &str, body: &Value) -> reqwest::Response {
+pub(crate) async fn xendit(app: &TestApp, token: &str, body: &Value) -> reqwest::Response {
     app.client
         .post(app.url("/api/v1/webhooks/xendit/va-paid"))
         .header("x-callback-token", token)
@@ -31,7 +31,7 @@ async fn xendit(app: &TestApp, token: &str, body: &Value) -> reqwest::Response {
         .unwrap()
 }
 
-fn xendit_paid(payment: &Value, payment_id: &str, rupiah: i64) -> Value {
+pub(crate) fn xendit_paid(payment: &Value, payment_id: &str, rupiah: i64) -> Value {
     json!({
         "id": format!("cb-{payment_id}"),
         "payment_id": payment_id,
@@ -100,7 +100,7 @@ fn postback(
     ]
 }
 
-async fn payment_status(app: &TestApp, id: &str) -> String {
+pub(crate) async fn payment_status(app: &TestApp, id: &str) -> String {
     let (status,): (String,) = sqlx::query_as("SELECT status FROM payments WHERE id = $1")
         .bind(id)
         .fetch_one(app.db.pool())
