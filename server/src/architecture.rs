@@ -1,6 +1,6 @@
 //! Tests of the layering docs/ARCHITECTURE.md draws: nothing outside `http/` imports it (but the composition root that
 //! builds the router), no SQL outside `store/`, no order status written outside `orders/`, no payment status outside
-//! the payments lifecycle, and no ledger entry outside `ledger/`.
+//! the payments lifecycle, no ledger entry outside `ledger/`, and no provider that reaches into a capability.
 
 use std::path::{Path, PathBuf};
 
@@ -45,6 +45,37 @@ fn nothing_outside_http_imports_http() {
         .map(|(path, _)| path)
         .collect();
     assert!(offenders.is_empty(), "HTTP outside http/: {offenders:?}");
+}
+
+#[test]
+fn providers_know_nothing_of_loans() {
+    // An adapter verifies, reads and calls out; what its event does to a loan is the capabilities' (servicing/).
+    let capabilities = [
+        "crate::servicing",
+        "crate::orders",
+        "crate::applications",
+        "crate::review",
+        "crate::ledger",
+        "crate::auth",
+        "crate::account",
+        "crate::support",
+        "crate::services",
+    ];
+    let offenders: Vec<_> = sources()
+        .into_iter()
+        .filter(|(path, _)| path.starts_with("providers/"))
+        .filter_map(|(path, source)| {
+            let code = code_of(&source);
+            capabilities
+                .iter()
+                .find(|c| code.contains(*c))
+                .map(|c| format!("{path} uses {c}"))
+        })
+        .collect();
+    assert!(
+        offenders.is_empty(),
+        "providers reaching into capabilities: {offenders:?}"
+    );
 }
 
 #[test]

@@ -22,6 +22,7 @@ pub mod insights;
 pub mod jobs;
 pub mod ledger;
 pub mod orders;
+pub mod providers;
 pub mod review;
 pub mod services;
 pub mod servicing;

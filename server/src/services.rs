@@ -10,7 +10,7 @@ use crate::claims::SiteClaims;
 use crate::clock::Clock;
 use crate::content::ReferenceData;
 use crate::crypto::Secrets;
-use crate::servicing::payments::PaymentServices;
+use crate::providers::PaymentServices;
 use crate::settings::{Holidays, KeptRecordsSettings, SiteSettings, TelemetrySettings};
 use crate::store::Db;
 use crate::support::files::FileStore;

@@ -34,7 +34,7 @@ pub use loan::{
 };
 pub use money::{Currency, Market, Money};
 pub use order::{OrderEvent, OrderState};
-pub use payment::{PaymentEvent, PaymentState};
+pub use payment::{PaymentEvent, PaymentMethod, PaymentState};
 pub use phone::{Phone, PhoneError};
 pub use product::{
     AmountRange, ExtensionTerms, FeeRule, Interest, InterestMethod, LateCharge, Period, Product,

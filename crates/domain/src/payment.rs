@@ -30,6 +30,48 @@ pub enum PaymentState {
     Refunded,
 }
 
+/// How the borrower pays.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum PaymentMethod {
+    /// India: UPI to the collection account's UPI id; the UTR is 12 digits.
+    Upi,
+    /// India: IMPS, NEFT or RTGS to the collection account; the UTR is 12 digits (IMPS) or 16 or 22 letters and
+    /// digits (NEFT, RTGS).
+    BankTransfer,
+    /// Indonesia: a transfer to the payment's virtual account.
+    VirtualAccount,
+    /// Dragonpay, where the settings offer it: the payment's reference paid at an outlet before it expires, credited
+    /// by Dragonpay's postback.
+    Dragonpay,
+}
+
+impl Code for PaymentMethod {
+    const ALL: &'static [Self] = &[
+        PaymentMethod::Upi,
+        PaymentMethod::BankTransfer,
+        PaymentMethod::VirtualAccount,
+        PaymentMethod::Dragonpay,
+    ];
+
+    fn code(self) -> &'static str {
+        match self {
+            PaymentMethod::Upi => "upi",
+            PaymentMethod::BankTransfer => "bank_transfer",
+            PaymentMethod::VirtualAccount => "virtual_account",
+            PaymentMethod::Dragonpay => "dragonpay",
+        }
+    }
+}
+
+impl PaymentMethod {
+    /// True when the borrower submits a UTR for it (India's transfers).
+    pub fn takes_utr(self) -> bool {
+        matches!(self, PaymentMethod::Upi | PaymentMethod::BankTransfer)
+    }
+}
+
 /// Something that happens to a payment.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]

@@ -1,31 +1,79 @@
-//! Payment providers' callbacks under `/api/v1/webhooks` (docs/API-WEBHOOKS.md): not cookie-authenticated and outside
-//! the same-origin check; each is verified from the raw body and headers before anything is parsed (a bad signature
-//! is 401 and writes nothing), then handed to `servicing::callbacks`. A replay answers success and posts nothing.
+//! Payment providers' callbacks under `/api/v1/webhooks` (docs/API-WEBHOOKS.md): one route per provider of the
+//! registry (`providers::registry::CALLBACKS`), not cookie-authenticated and outside the same-origin check. Each is
+//! verified by its provider from the raw body and headers before anything is parsed (a bad signature is 401 and
+//! writes nothing), then handed to `servicing::callbacks`. A replay answers success and posts nothing. The functions
+//! below with `utoipa::path` only document the routes; `openapi` tests that the document and the registry agree.
 
-use axum::Json;
 use axum::Router;
 use axum::body::Bytes;
 use axum::extract::{RawQuery, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use axum::routing::post;
+use axum::routing::{get, post};
 use serde::Serialize;
 use utoipa::ToSchema;
 
 use crate::error::Error;
 use crate::http::error::{ApiError, Envelope, ErrorBody};
-use crate::servicing::callbacks::{self, CallbackError, DragonpayPostback, Outcome};
+use crate::providers::registry::CALLBACKS;
+use crate::providers::{self, CallbackError, CallbackProvider, Inbound, Reply};
+use crate::servicing::callbacks::{self, Outcome};
 use crate::startup::AppState;
 
-/// The webhook routes, merged into `/api/v1` after the same-origin layer.
+/// The webhook routes, merged into `/api/v1` after the same-origin layer: one per registered provider.
 pub fn routes() -> Router<AppState> {
-    Router::new()
-        .route("/webhooks/razorpay", post(razorpay))
-        .route("/webhooks/xendit/va-paid", post(xendit_va_paid))
-        .route(
-            "/webhooks/dragonpay/postback",
-            post(dragonpay_postback).get(dragonpay_postback_get),
+    CALLBACKS.iter().fold(Router::new(), |router, &provider| {
+        let mut route = post(
+            move |State(state): State<AppState>, headers: HeaderMap, body: Bytes| {
+                take(state, provider, headers, body)
+            },
+        );
+        if provider.takes_query() {
+            route = route.merge(get(
+                move |State(state): State<AppState>,
+                      headers: HeaderMap,
+                      RawQuery(query): RawQuery| {
+                    take(
+                        state,
+                        provider,
+                        headers,
+                        Bytes::from(query.unwrap_or_default()),
+                    )
+                },
+            ));
+        }
+        router.route(&format!("/webhooks/{}", provider.route()), route)
+    })
+}
+
+/// A provider's request: verified and read by the provider, then taken; answered as the provider expects.
+async fn take(
+    state: AppState,
+    provider: &'static dyn CallbackProvider,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Result<Response, ApiError> {
+    let s = &state.services;
+    let inbound = Inbound {
+        headers: &headers,
+        body: &body,
+    };
+    let outcome = match providers::read_callback(provider, &s.payments.settings, &inbound)? {
+        Some(cb) => callbacks::receive(s, provider, &cb).await?,
+        None => Outcome::Ignored,
+    };
+    Ok(match provider.reply() {
+        Reply::Envelope => Envelope::ok(CallbackView {
+            outcome: outcome.code().to_owned(),
+        })
+        .into_response(),
+        Reply::Text(text) => (
+            StatusCode::OK,
+            [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
+            text,
         )
+            .into_response(),
+    })
 }
 
 impl From<CallbackError> for ApiError {
@@ -51,16 +99,6 @@ pub struct CallbackView {
     pub outcome: String,
 }
 
-fn answer(outcome: Outcome) -> Json<Envelope<CallbackView>> {
-    Envelope::ok(CallbackView {
-        outcome: outcome.code().to_owned(),
-    })
-}
-
-fn header_str<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
-    headers.get(name).and_then(|v| v.to_str().ok())
-}
-
 /// Razorpay's webhook body (`payment.captured`); other events are acknowledged and ignored.
 #[derive(Debug, ToSchema)]
 #[schema(example = json!({"entity": "event", "event": "payment.captured", "payload": {"payment": {"entity": {"id": "pay_29QQoUBi66xm2f", "amount": 524_500, "currency": "INR", "status": "captured", "notes": {"reference": "KP7M2Q9X4ZKA"}}}}}))]
@@ -83,22 +121,7 @@ pub struct RazorpayWebhook {
         (status = 401, description = "unauthorized: the signature is missing or wrong; nothing written", body = ErrorBody),
         (status = 404, description = "no payment with this reference, or the provider is not enabled", body = ErrorBody),
         (status = 422, description = "validation_failed: `body` (not a Razorpay event)", body = ErrorBody)))]
-pub async fn razorpay(
-    State(state): State<AppState>,
-    headers: HeaderMap,
-    body: Bytes,
-) -> Result<Json<Envelope<CallbackView>>, ApiError> {
-    let s = &state.services;
-    callbacks::verify_razorpay(
-        &s.payments.settings.razorpay.active(),
-        &body,
-        header_str(&headers, "x-razorpay-signature"),
-    )?;
-    let Some(cb) = callbacks::parse_razorpay(&body)? else {
-        return Ok(answer(Outcome::Ignored));
-    };
-    Ok(answer(callbacks::receive(s, &cb).await?))
-}
+pub fn razorpay() {}
 
 /// Xendit's fixed-virtual-account paid callback body.
 #[derive(Debug, ToSchema)]
@@ -124,19 +147,7 @@ pub struct XenditVaPaid {
         (status = 401, description = "unauthorized: the token is missing or wrong; nothing written", body = ErrorBody),
         (status = 404, description = "no payment with this reference, or the provider is not enabled", body = ErrorBody),
         (status = 422, description = "validation_failed: `body`", body = ErrorBody)))]
-pub async fn xendit_va_paid(
-    State(state): State<AppState>,
-    headers: HeaderMap,
-    body: Bytes,
-) -> Result<Json<Envelope<CallbackView>>, ApiError> {
-    let s = &state.services;
-    callbacks::verify_xendit(
-        &s.payments.settings.xendit.active(),
-        header_str(&headers, "x-callback-token"),
-    )?;
-    let cb = callbacks::parse_xendit(&body)?;
-    Ok(answer(callbacks::receive(s, &cb).await?))
-}
+pub fn xendit_va_paid() {}
 
 /// Dragonpay's postback fields (form-encoded).
 #[derive(Debug, ToSchema)]
@@ -158,25 +169,6 @@ pub struct DragonpayPostbackForm {
     ccy: Option<String>,
 }
 
-async fn dragonpay(state: &AppState, raw: &[u8]) -> Result<Response, ApiError> {
-    let s = &state.services;
-    let secret = s.payments.settings.dragonpay.active();
-    if secret.is_none() {
-        return Err(Error::NotFound.into());
-    }
-    // The digest is over the fields' values: they are split out of the form, verified, and only then read.
-    let form: DragonpayPostback =
-        serde_urlencoded::from_bytes(raw).map_err(|_| CallbackError::BadSignature)?;
-    let cb = callbacks::verify_dragonpay(&secret, &form)?;
-    callbacks::receive(s, &cb).await?;
-    Ok((
-        StatusCode::OK,
-        [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
-        "result=OK",
-    )
-        .into_response())
-}
-
 /// Dragonpay's postback, form-encoded: the digest (SHA-1 of `txnid:refno:status:message:password`) is verified
 /// first; the answer is `result=OK` as plain text, for every status; only `S` credits the payment.
 #[utoipa::path(post, path = "/api/v1/webhooks/dragonpay/postback", tag = "webhooks",
@@ -186,12 +178,7 @@ async fn dragonpay(state: &AppState, raw: &[u8]) -> Result<Response, ApiError> {
         (status = 401, description = "unauthorized: the digest is missing or wrong; nothing written", body = ErrorBody),
         (status = 404, description = "no payment with this reference, or the provider is not enabled", body = ErrorBody),
         (status = 422, description = "validation_failed: `body`", body = ErrorBody)))]
-pub async fn dragonpay_postback(
-    State(state): State<AppState>,
-    body: Bytes,
-) -> Result<Response, ApiError> {
-    dragonpay(&state, &body).await
-}
+pub fn dragonpay_postback() {}
 
 /// Dragonpay's postback as a query string (Dragonpay may call either way); as the form-encoded one.
 #[utoipa::path(get, path = "/api/v1/webhooks/dragonpay/postback", tag = "webhooks",
@@ -203,9 +190,33 @@ pub async fn dragonpay_postback(
         (status = 401, description = "unauthorized: the digest is missing or wrong; nothing written", body = ErrorBody),
         (status = 404, description = "no payment with this reference, or the provider is not enabled", body = ErrorBody),
         (status = 422, description = "validation_failed: `body`", body = ErrorBody)))]
-pub async fn dragonpay_postback_get(
-    State(state): State<AppState>,
-    RawQuery(query): RawQuery,
-) -> Result<Response, ApiError> {
-    dragonpay(&state, query.unwrap_or_default().as_bytes()).await
+pub fn dragonpay_postback_get() {}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeSet;
+
+    use utoipa::OpenApi;
+
+    use super::*;
+    use crate::http::openapi::ApiDoc;
+
+    /// The routes come from the registry and the document from the functions above: each registered provider is
+    /// documented at its route, with a `GET` exactly when it takes one, and nothing else is.
+    #[test]
+    fn the_api_document_has_the_registered_providers_routes() {
+        let doc = ApiDoc::openapi();
+        let documented: BTreeSet<(String, bool)> = doc
+            .paths
+            .paths
+            .iter()
+            .filter(|(path, _)| path.starts_with("/api/v1/webhooks/"))
+            .map(|(path, item)| (path.clone(), item.get.is_some()))
+            .collect();
+        let registered: BTreeSet<(String, bool)> = CALLBACKS
+            .iter()
+            .map(|p| (format!("/api/v1/webhooks/{}", p.route()), p.takes_query()))
+            .collect();
+        assert_eq!(documented, registered);
+    }
 }

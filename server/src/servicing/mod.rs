@@ -6,7 +6,6 @@
 pub mod callbacks;
 pub mod payments;
 pub mod payout;
-pub mod xendit;
 
 use kilat_domain::{
     InstallmentBalance, InstallmentStatus, KeyFactStatement, LedgerEntry, LoanBalances, OrderState,

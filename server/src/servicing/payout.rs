@@ -8,60 +8,17 @@ use time::Date;
 
 use crate::auth::operators::{Operator, Role};
 use crate::auth::unseal_phone;
-use crate::error::{Error, FieldErrors, FieldProblem};
+use crate::error::Error;
 use crate::orders::{self, Actor};
+use crate::providers::PayoutRequest;
 use crate::services::Services;
 use crate::store::audit::NewAuditEntry;
 use crate::store::loans::NewPayout;
-use crate::store::orders::OrderRow;
 
 /// Who may release funds.
 pub const PAYOUT_ROLES: &[Role] = &[Role::Finance];
 /// The most orders the payout list shows.
 const AWAITING_LIMIT: i64 = 200;
-/// The longest bank reference an operator may type.
-pub const MAX_BANK_REFERENCE: usize = 64;
-
-/// What a payout provider is asked to send.
-pub struct PayoutRequest<'a> {
-    pub order: &'a OrderRow,
-    /// Minor units: the net amount of the accepted KFS.
-    pub amount: i64,
-    /// What the operator typed, for a provider that records a transfer made outside the system.
-    pub bank_reference: Option<&'a str>,
-}
-
-/// A payout the provider made (or recorded).
-pub struct PayoutDone {
-    pub provider: &'static str,
-    pub bank_reference: String,
-}
-
-/// Sends a loan's funds to the borrower's account.
-pub trait PayoutProvider: Send + Sync {
-    fn name(&self) -> &'static str;
-    /// Makes (or records) the transfer; a refusal is a field error on what the operator gave.
-    fn pay(&self, request: &PayoutRequest<'_>) -> Result<PayoutDone, Error>;
-}
-
-/// The default provider: finance has made the transfer in the bank's portal and types its reference, which is
-/// recorded as it is (trimmed; 4 to 64 characters of letters, digits, `-`, `/`, `_`, `.`).
-pub struct ManualPayout;
-
-impl PayoutProvider for ManualPayout {
-    fn name(&self) -> &'static str {
-        "manual"
-    }
-
-    fn pay(&self, request: &PayoutRequest<'_>) -> Result<PayoutDone, Error> {
-        let reference = check_bank_reference(request.bank_reference)?;
-        Ok(PayoutDone {
-            provider: self.name(),
-            bank_reference: reference,
-        })
-    }
-}
-
 /// The outcome of a payout.
 pub struct Disbursed {
     pub order_no: String,
@@ -199,30 +156,4 @@ pub async fn awaiting(
             })
         })
         .collect()
-}
-
-/// Checks a bank's reference as finance types it (a payout, a refund): 4 to 64 letters, digits and `- / _ .`,
-/// trimmed; a field error on `bankReference` otherwise.
-pub(crate) fn check_bank_reference(text: Option<&str>) -> Result<String, Error> {
-    let reference = text.map(str::trim).unwrap_or_default();
-    let problem = if reference.is_empty() {
-        Some(FieldProblem::required())
-    } else if reference.chars().count() > MAX_BANK_REFERENCE {
-        Some(FieldProblem::too_long(MAX_BANK_REFERENCE))
-    } else if reference.len() < 4
-        || !reference
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b"-/_.".contains(&b))
-    {
-        Some(FieldProblem::new("field.bank_reference"))
-    } else {
-        None
-    };
-    match problem {
-        Some(problem) => Err(Error::Validation(FieldErrors::one(
-            "bankReference",
-            problem,
-        ))),
-        None => Ok(reference.to_owned()),
-    }
 }

@@ -6,7 +6,7 @@
 use std::time::Duration;
 
 use kilat_server::auth::operators::Role;
-use kilat_server::servicing::callbacks::dragonpay_digest;
+use kilat_server::providers::dragonpay::digest as dragonpay_digest;
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 use wiremock::matchers::{basic_auth, method, path};

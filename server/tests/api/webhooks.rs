@@ -5,7 +5,8 @@
 //! and must equal the API's balances.
 
 use kilat_server::auth::operators::Role;
-use kilat_server::servicing::callbacks::{dragonpay_digest, razorpay_signature};
+use kilat_server::providers::dragonpay::digest as dragonpay_digest;
+use kilat_server::providers::razorpay::signature as razorpay_signature;
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 

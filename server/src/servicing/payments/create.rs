@@ -76,7 +76,7 @@ pub async fn create(
             None
         }
         Some(m) => PaymentMethod::from_code(m)
-            .filter(|m| PaymentMethod::of_market(&s.payments.settings, borrower.market).contains(m))
+            .filter(|m| methods_of_market(&s.payments.settings, borrower.market).contains(m))
             .or_else(|| {
                 errors.add("method", FieldProblem::new("field.unknown_method"));
                 None

@@ -172,7 +172,7 @@ pub async fn record_refund(
     bank_reference: Option<&str>,
 ) -> Result<Payment, Error> {
     op.require_any(FINANCE_ROLES)?;
-    let reference = crate::servicing::payout::check_bank_reference(bank_reference)?;
+    let reference = crate::providers::check_bank_reference(bank_reference)?;
     let reference = reference.as_str();
     let row =
         s.db.payment(payment_id.trim())

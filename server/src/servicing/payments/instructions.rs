@@ -30,7 +30,7 @@ pub async fn payment_types(
     order_no: &str,
 ) -> Result<Vec<PaymentMethod>, Error> {
     let order = orders::own(s, borrower, order_no).await?;
-    Ok(PaymentMethod::of_market(&s.payments.settings, order.market))
+    Ok(methods_of_market(&s.payments.settings, order.market))
 }
 
 /// The instructions of a method without a payment (the collection account; a virtual account comes per payment).

@@ -9,34 +9,24 @@ mod create;
 mod finance;
 mod instructions;
 mod lifecycle;
-mod providers;
 mod utr;
 
 pub use create::*;
 pub use finance::*;
 pub use instructions::*;
 pub(crate) use lifecycle::*;
-pub use providers::*;
 pub use utr::*;
 
-use std::future::Future;
-use std::pin::Pin;
-use std::sync::Arc;
-use std::time::Duration;
-
 use kilat_domain::{Code, EntryKind, Market, Money, OrderEvent, OrderState};
-use serde::{Deserialize, Serialize};
 use time::Date;
-use utoipa::ToSchema;
 
-use super::payout::{ManualPayout, PayoutProvider};
-use super::xendit::XenditVirtualAccounts;
 use super::{Loan, load, load_in, own_loan};
 use crate::auth::Borrower;
 use crate::auth::operators::{Operator, Role};
 use crate::error::{Error, FieldErrors, FieldProblem, Refusal};
 use crate::ledger::post_in as post;
 use crate::orders::{self, Actor};
+use crate::providers::{AccountRequest, SimulatedVirtualAccounts, VirtualAccount};
 use crate::services::Services;
 use crate::settings::PaymentSettings;
 use crate::store::Tx;
@@ -50,66 +40,27 @@ pub const FINANCE_ROLES: &[Role] = &[Role::Finance];
 pub const MAX_REASON_CHARS: usize = 500;
 const QUEUE_LIMIT: i64 = 200;
 
-pub use kilat_domain::{PaymentEvent, PaymentState as PaymentStatus, Priced, RepaymentChoice};
+pub use kilat_domain::{
+    PaymentEvent, PaymentMethod, PaymentState as PaymentStatus, Priced, RepaymentChoice,
+};
 
-/// How the borrower pays.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum PaymentMethod {
-    /// India: UPI to the collection account's UPI id; the UTR is 12 digits.
-    Upi,
-    /// India: IMPS, NEFT or RTGS to the collection account; the UTR is 12 digits (IMPS) or 16 or 22 letters and
-    /// digits (NEFT, RTGS).
-    BankTransfer,
-    /// Indonesia: a transfer to the payment's virtual account.
-    VirtualAccount,
-    /// Dragonpay, where the settings offer it: the payment's reference paid at an outlet before it expires, credited
-    /// by Dragonpay's postback.
-    Dragonpay,
-}
-
-impl Code for PaymentMethod {
-    const ALL: &'static [Self] = &[
-        PaymentMethod::Upi,
-        PaymentMethod::BankTransfer,
-        PaymentMethod::VirtualAccount,
-        PaymentMethod::Dragonpay,
-    ];
-
-    fn code(self) -> &'static str {
-        match self {
-            PaymentMethod::Upi => "upi",
-            PaymentMethod::BankTransfer => "bank_transfer",
-            PaymentMethod::VirtualAccount => "virtual_account",
-            PaymentMethod::Dragonpay => "dragonpay",
-        }
+/// The payment types of a market as the settings offer them, in the order shown: India UPI and bank transfer,
+/// Indonesia the virtual account; then Dragonpay where the market offers it and its postback is enabled.
+pub fn methods_of_market(settings: &PaymentSettings, market: Market) -> Vec<PaymentMethod> {
+    let (mut methods, dragonpay) = match market {
+        Market::India => (
+            vec![PaymentMethod::Upi, PaymentMethod::BankTransfer],
+            settings.india.dragonpay,
+        ),
+        Market::Indonesia => (
+            vec![PaymentMethod::VirtualAccount],
+            settings.indonesia.dragonpay,
+        ),
+    };
+    if dragonpay && settings.dragonpay.active().is_some() {
+        methods.push(PaymentMethod::Dragonpay);
     }
-}
-
-impl PaymentMethod {
-    /// The payment types of a market as the settings offer them, in the order shown: India UPI and bank transfer,
-    /// Indonesia the virtual account; then Dragonpay where the market offers it and its postback is enabled.
-    pub fn of_market(settings: &PaymentSettings, market: Market) -> Vec<PaymentMethod> {
-        let (mut methods, dragonpay) = match market {
-            Market::India => (
-                vec![PaymentMethod::Upi, PaymentMethod::BankTransfer],
-                settings.india.dragonpay,
-            ),
-            Market::Indonesia => (
-                vec![PaymentMethod::VirtualAccount],
-                settings.indonesia.dragonpay,
-            ),
-        };
-        if dragonpay && settings.dragonpay.active().is_some() {
-            methods.push(PaymentMethod::Dragonpay);
-        }
-        methods
-    }
-
-    /// True when the borrower submits a UTR for it (India's transfers).
-    pub fn takes_utr(self) -> bool {
-        matches!(self, PaymentMethod::Upi | PaymentMethod::BankTransfer)
-    }
+    methods
 }
 
 fn unavailable() -> Error {

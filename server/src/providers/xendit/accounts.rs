@@ -1,8 +1,8 @@
-//! The Xendit-style virtual-account provider's outbound side: creating the fixed virtual account of a payment by a
-//! `POST {base_url}/callback_virtual_accounts` (HTTP basic auth with the secret API key as user, the payment's
-//! reference as `external_id` and as the `X-IDEMPOTENCY-KEY`, so a retry gets the same account). The paid callback is
-//! `callbacks.rs`. It is the `VirtualAccountProvider` named by `va_provider = "xendit"` (`payments.rs`), called before
-//! the payment's transaction (docs/API-WEBHOOKS.md).
+//! Xendit's outbound side: creating the fixed virtual account of a payment by a `POST
+//! {base_url}/callback_virtual_accounts` (HTTP basic auth with the secret API key as user, the payment's reference as
+//! `external_id` and as the `X-IDEMPOTENCY-KEY`, so a retry gets the same account). The paid callback is this
+//! folder's `mod.rs`. It is the `VirtualAccountProvider` named by `va_provider = "xendit"`, called before the
+//! payment's transaction (docs/API-WEBHOOKS.md).
 
 use std::time::Duration;
 
@@ -10,7 +10,7 @@ use anyhow::{Context, bail};
 use secrecy::{ExposeSecret, SecretString};
 use serde::{Deserialize, Serialize};
 
-use super::payments::VirtualAccount;
+use crate::providers::VirtualAccount;
 
 /// A client of a Xendit-compatible API at `base_url`.
 pub struct XenditVirtualAccounts {

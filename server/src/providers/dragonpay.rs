@@ -1,0 +1,178 @@
+//! Dragonpay: the postback `POST /api/v1/webhooks/dragonpay/postback`, form-encoded or as a `GET`'s query string.
+//! The digest (SHA-1 of `txnid:refno:status:message:password`) is verified first; `txnid` is our reference,
+//! `refno:status` the deduplication key (a pending then a success are two events); only `S` credits; the answer is
+//! `result=OK` as plain text.
+
+use serde::Deserialize;
+use subtle::ConstantTimeEq;
+
+use kilat_domain::PaymentMethod;
+
+use super::{Callback, CallbackError, CallbackProvider, Inbound, PaymentOrigin, Reply, bad_body};
+use crate::settings::{PaymentSettings, WebhookSecret};
+
+/// Dragonpay's postback.
+pub struct DragonpayCallbacks;
+
+/// Dragonpay's postback fields.
+#[derive(Debug, Deserialize)]
+pub struct DragonpayPostback {
+    pub txnid: Option<String>,
+    pub refno: Option<String>,
+    pub status: Option<String>,
+    pub message: Option<String>,
+    pub digest: Option<String>,
+    /// Newer postbacks carry the amount (`1234.50`) and currency.
+    pub amount: Option<String>,
+    pub ccy: Option<String>,
+}
+
+/// The SHA-1 hex digest Dragonpay computes over `txnid:refno:status:message:secret`.
+pub fn digest(txnid: &str, refno: &str, status: &str, message: &str, secret: &str) -> String {
+    use sha1::Digest;
+    hex::encode(sha1::Sha1::digest(
+        format!("{txnid}:{refno}:{status}:{message}:{secret}").as_bytes(),
+    ))
+}
+
+/// Verifies a postback's digest (constant time) and reads it.
+fn verify(secret: &[u8], form: &DragonpayPostback) -> Result<Callback, CallbackError> {
+    let secret = std::str::from_utf8(secret).map_err(|_| CallbackError::Disabled)?;
+    let field = |f: &Option<String>| f.clone().unwrap_or_default();
+    let (txnid, refno, status, message) = (
+        field(&form.txnid),
+        field(&form.refno),
+        field(&form.status),
+        field(&form.message),
+    );
+    let expected = digest(&txnid, &refno, &status, &message, secret);
+    let given = form
+        .digest
+        .as_deref()
+        .unwrap_or_default()
+        .trim()
+        .to_ascii_lowercase();
+    if !(given.len() == expected.len() && bool::from(given.as_bytes().ct_eq(expected.as_bytes()))) {
+        return Err(CallbackError::BadSignature);
+    }
+    let ok = |s: &str| !s.is_empty() && s.len() <= 64;
+    if !ok(&txnid) || !ok(&refno) || !ok(&status) {
+        return Err(bad_body());
+    }
+    let amount = match form
+        .amount
+        .as_deref()
+        .map(str::trim)
+        .filter(|a| !a.is_empty())
+    {
+        None => None,
+        Some(a) => Some(decimal_minor(a).ok_or_else(bad_body)?),
+    };
+    Ok(Callback {
+        event_id: format!("{refno}:{status}"),
+        reference: txnid,
+        provider_payment_id: Some(refno).filter(|_| status == "S"),
+        amount,
+        currency: form.ccy.clone().filter(|c| !c.trim().is_empty()),
+        credits: status == "S",
+    })
+}
+
+/// `1234.5` → 123450 minor units; anything else (a sign, more than two decimals, letters) is `None`.
+fn decimal_minor(text: &str) -> Option<i64> {
+    let (whole, frac) = text.split_once('.').unwrap_or((text, ""));
+    if whole.is_empty()
+        || frac.len() > 2
+        || !whole
+            .bytes()
+            .chain(frac.bytes())
+            .all(|b| b.is_ascii_digit())
+    {
+        return None;
+    }
+    let whole: i64 = whole.parse().ok()?;
+    let frac: i64 = format!("{frac:0<2}").parse().ok()?;
+    whole.checked_mul(100)?.checked_add(frac)
+}
+
+impl CallbackProvider for DragonpayCallbacks {
+    fn code(&self) -> &'static str {
+        "dragonpay"
+    }
+
+    fn actor(&self) -> &'static str {
+        "callback:dragonpay"
+    }
+
+    fn route(&self) -> &'static str {
+        "dragonpay/postback"
+    }
+
+    fn takes_query(&self) -> bool {
+        true
+    }
+
+    fn settings<'a>(&self, settings: &'a PaymentSettings) -> &'a WebhookSecret {
+        &settings.dragonpay
+    }
+
+    /// The digest is over the fields' values: they are split out of the form, verified, and only then read. A body
+    /// that is not a form cannot carry a valid digest.
+    fn read(
+        &self,
+        secret: &[u8],
+        inbound: &Inbound<'_>,
+    ) -> Result<Option<Callback>, CallbackError> {
+        let form: DragonpayPostback =
+            serde_urlencoded::from_bytes(inbound.body).map_err(|_| CallbackError::BadSignature)?;
+        verify(secret, &form).map(Some)
+    }
+
+    /// Only the payments it issued.
+    fn settles(&self, payment: PaymentOrigin<'_>) -> bool {
+        payment.method == PaymentMethod::Dragonpay && payment.issuer == Some("dragonpay")
+    }
+
+    fn reply(&self) -> Reply {
+        Reply::Text("result=OK")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn digests_are_sha1_of_the_fields_and_only_s_credits() {
+        // SHA-1 of "a:b:S:m:k".
+        let good = digest("a", "b", "S", "m", "k");
+        assert_eq!(good, "5813ff25dd55dfa7db5957cd20276463aec0606c");
+        let form = |status: &str, digest: String| DragonpayPostback {
+            txnid: Some("a".into()),
+            refno: Some("b".into()),
+            status: Some(status.into()),
+            message: Some("m".into()),
+            digest: Some(digest),
+            amount: Some("12.5".into()),
+            ccy: None,
+        };
+        let cb = verify(b"k", &form("S", good.clone())).unwrap();
+        assert!(cb.credits);
+        assert_eq!(cb.amount, Some(1250));
+        assert_eq!(cb.event_id, "b:S");
+        assert!(verify(b"k", &form("P", good.clone())).is_err());
+        let pending = digest("a", "b", "P", "m", "k");
+        assert!(!verify(b"k", &form("P", pending)).unwrap().credits);
+        assert!(verify(b"x", &form("S", good)).is_err());
+    }
+
+    #[test]
+    fn decimal_amounts_read_into_minor_units() {
+        assert_eq!(decimal_minor("1234"), Some(123_400));
+        assert_eq!(decimal_minor("1234.5"), Some(123_450));
+        assert_eq!(decimal_minor("0.05"), Some(5));
+        for bad in ["", ".5", "1.234", "-1", "1e3", "1,5"] {
+            assert_eq!(decimal_minor(bad), None, "{bad}");
+        }
+    }
+}
