@@ -1,8 +1,10 @@
 //! Bounds on the work one request can start that costs far more than the request itself: decoding a complaint image
 //! (up to ~100 MB and seconds of CPU for a few kilobytes uploaded) and an Argon2 password hash (19 MiB for a console
-//! sign-in anybody can send). Each kind runs at most `[bounds]`'s number at once (one per CPU core by default); a
-//! request that finds them all taken waits up to `bounds.wait_ms` for its turn, then is answered `503 server_busy`
-//! with `Retry-After`, before it has allocated anything (docs/ARCHITECTURE.md, "Security: bounds on costly work").
+//! sign-in anybody can send). Each kind runs at most `[bounds]`'s number at once (one per CPU core by default), and
+//! the images decoding at once also share `bounds.image_memory_mb`, each taking its share by the pixels its header
+//! declares, so that a few of the largest accepted images run one after the other while ordinary photos still run
+//! side by side; a request that finds no room waits up to `bounds.wait_ms` for its turn, then is answered
+//! `503 server_busy` with `Retry-After`, before it has allocated anything (docs/ARCHITECTURE.md, "Security: bounds on costly work").
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -21,6 +23,9 @@ pub const RETRY_AFTER_SECS: u64 = 2;
 pub struct WorkBounds {
     /// Complaint images decoded and re-encoded at once.
     pub image_decodes: Bound,
+    /// The memory those decodes share, in MiB: each takes its image's working memory
+    /// (`support::images::working_memory`).
+    pub image_memory: Bound,
     /// Argon2 password hashes (sign-in checks, new passwords) computed at once.
     pub password_hashes: Bound,
 }
@@ -30,6 +35,7 @@ impl WorkBounds {
         let wait = Duration::from_millis(settings.wait_ms);
         Self {
             image_decodes: Bound::new(per_core(settings.image_decodes), wait),
+            image_memory: Bound::new(settings.image_memory_mb.max(1) as usize, wait),
             password_hashes: Bound::new(per_core(settings.password_hashes), wait),
         }
     }
@@ -57,6 +63,11 @@ pub struct Bound {
 #[derive(Debug)]
 pub struct Permit(#[allow(dead_code)] OwnedSemaphorePermit);
 
+/// `MiB` of memory, rounded up (a bound on memory counts in MiB).
+pub fn mib(bytes: u64) -> usize {
+    usize::try_from(bytes.div_ceil(1024 * 1024)).unwrap_or(usize::MAX)
+}
+
 impl Bound {
     pub fn new(permits: usize, wait: Duration) -> Self {
         let permits = permits.max(1);
@@ -70,14 +81,23 @@ impl Bound {
 
     /// A place, waiting up to the bound's wait for one; `server_busy` when none came free in time.
     pub async fn enter(&self) -> Result<Permit, Error> {
-        let permit = match self.permits.clone().try_acquire_owned() {
+        self.enter_many(1).await
+    }
+
+    /// `places` places at once (at most the bound's size: a piece of work larger than the whole bound runs alone),
+    /// waiting up to the bound's wait; `server_busy` when they did not come free in time.
+    pub async fn enter_many(&self, places: usize) -> Result<Permit, Error> {
+        let places = u32::try_from(places.clamp(1, self.size)).unwrap_or(u32::MAX);
+        let permit = match self.permits.clone().try_acquire_many_owned(places) {
             Ok(permit) => permit,
-            Err(_) => tokio::time::timeout(self.wait, self.permits.clone().acquire_owned())
-                .await
-                .map_err(|_| Error::Busy {
-                    retry_after_secs: RETRY_AFTER_SECS,
-                })?
-                .map_err(|_| anyhow::anyhow!("a work bound was closed"))?,
+            Err(_) => {
+                tokio::time::timeout(self.wait, self.permits.clone().acquire_many_owned(places))
+                    .await
+                    .map_err(|_| Error::Busy {
+                        retry_after_secs: RETRY_AFTER_SECS,
+                    })?
+                    .map_err(|_| anyhow::anyhow!("a work bound was closed"))?
+            }
         };
         self.admitted.fetch_add(1, Ordering::Relaxed);
         Ok(Permit(permit))
@@ -123,6 +143,29 @@ mod tests {
         drop(held);
         assert!(bound.enter().await.is_ok());
         assert_eq!(bound.admitted(), 2, "the refused one was not let in");
+    }
+
+    #[tokio::test]
+    async fn weighted_work_shares_the_bound_by_its_size() {
+        let memory = Bound::new(192, Duration::from_millis(20));
+        let photo = memory.enter_many(92).await.unwrap();
+        let second = memory.enter_many(92).await.unwrap();
+        assert_eq!(
+            memory.enter_many(92).await.unwrap_err().code(),
+            "server_busy",
+            "a third 12-megapixel photo waits for one of the two"
+        );
+        drop((photo, second));
+        let largest = memory.enter_many(10_000).await.unwrap();
+        assert_eq!(
+            memory.enter().await.unwrap_err().code(),
+            "server_busy",
+            "more than the bound runs alone"
+        );
+        drop(largest);
+        assert!(memory.enter().await.is_ok());
+        assert_eq!(mib(1), 1);
+        assert_eq!(mib(24_000_000 * 8), 184);
     }
 
     #[test]

@@ -578,6 +578,9 @@ pub struct ContactSettings {
 pub struct BoundSettings {
     /// Complaint images decoded at once; 0 means one per CPU core.
     pub image_decodes: usize,
+    /// The memory the images decoding at once share, in MiB; each takes its working memory by the pixels its header
+    /// declares (a 24-megapixel image 184 MiB, a 12-megapixel photo 92 MiB).
+    pub image_memory_mb: u32,
     /// Argon2 password hashes at once (19 MiB each); 0 means one per CPU core.
     pub password_hashes: usize,
     /// The longest a request waits for its turn, in milliseconds.

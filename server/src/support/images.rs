@@ -50,6 +50,13 @@ pub struct Header {
     pub height: u32,
 }
 
+/// The memory decoding and re-encoding an image of this header takes at most, in bytes: the picture at 4 bytes a
+/// pixel (larger layouts are refused by the decoder's limit) and one copy of it (a turned or converted picture, the
+/// encoder's buffers).
+pub fn working_memory(header: &Header) -> u64 {
+    u64::from(header.width) * u64::from(header.height) * 4 * 2
+}
+
 /// Checks an upload without decoding it: its size, its format by the magic bytes, and the dimensions its header
 /// declares. Cheap (the header only), so it runs on the request's thread before the upload queues for a decode.
 pub fn inspect(bytes: &[u8]) -> Result<Header, ImageProblem> {

@@ -189,17 +189,18 @@ fn category_label(lang: Lang, code: &str) -> &'static str {
 /// The costly part, decoding, comes last (docs/ARCHITECTURE.md, "Security: bounds on costly work"): first the header
 /// (format, and dimensions up to [`images::MAX_PIXELS`]); then one of the borrower's waiting places is taken, counted
 /// with the waiting images under the borrower's row lock, so that a fourth upload is refused before it is decoded;
-/// then the upload waits for its turn among `bounds.image_decodes` (or is answered `server_busy`), and only then is
-/// the image decoded, within a memory limit, off the request threads.
+/// then the upload waits for its share of `bounds.image_memory_mb` (by the pixels its header declares) and its turn
+/// among `bounds.image_decodes` (or is answered `server_busy`), and only then is the image decoded, within a memory
+/// limit, off the request threads.
 pub async fn upload_image(
     s: &Services,
     borrower: &Borrower,
     bytes: Vec<u8>,
 ) -> Result<ImageRow, Error> {
-    images::inspect(&bytes).map_err(image_error)?;
+    let header = images::inspect(&bytes).map_err(image_error)?;
     let now = s.clock.now_ms();
     let slot = take_upload_slot(s, borrower, now).await?;
-    let uploaded = decode_and_record(s, borrower, bytes, &slot, now).await;
+    let uploaded = decode_and_record(s, borrower, bytes, &header, &slot, now).await;
     if uploaded.is_err()
         && let Err(e) = s.db.release_upload_slot(&slot).await
     {
@@ -254,18 +255,25 @@ async fn take_upload_slot(s: &Services, borrower: &Borrower, now: i64) -> Result
     Ok(slot)
 }
 
-/// Decodes and re-encodes the upload within the bound of decodes, stores its bytes and records it in its slot's place.
+/// Decodes and re-encodes the upload within the bounds of decodes, stores its bytes and records it in its slot's
+/// place.
 async fn decode_and_record(
     s: &Services,
     borrower: &Borrower,
     bytes: Vec<u8>,
+    header: &images::Header,
     slot: &str,
     now: i64,
 ) -> Result<ImageRow, Error> {
+    let memory = s
+        .bounds
+        .image_memory
+        .enter_many(crate::bounds::mib(images::working_memory(header)))
+        .await?;
     let turn = s.bounds.image_decodes.enter().await?;
     let cleaned = tokio::task::spawn_blocking(move || {
         // Held until the decode ends, even when the request is gone meanwhile.
-        let _turn = turn;
+        let _held = (memory, turn);
         images::clean(&bytes)
     })
     .await

@@ -268,6 +268,38 @@ async fn an_upload_that_finds_every_decode_busy_gets_503_with_retry_after_and_ke
     app.stop().await;
 }
 
+#[tokio::test]
+async fn images_decoding_at_once_share_the_memory_bound_by_the_pixels_they_declare() {
+    let app = spawn_app_with(|s| {
+        s.bounds.image_decodes = 4;
+        s.bounds.image_memory_mb = 100;
+        s.bounds.wait_ms = 50;
+    })
+    .await;
+    let session = app.sign_in("IN", "9876512004").await;
+    // A decode under way holds 80 of the 100 MiB.
+    let held = app.services.bounds.image_memory.enter_many(80).await.unwrap();
+    // 2000 × 2000 declares 32 MB of working memory (31 MiB): no room, though a decode turn is free.
+    let large = webp_of_one_colour(2000, 2000);
+    let busy = upload(&app, &session, "image/webp", large.clone()).await;
+    assert_eq!(busy.status(), StatusCode::SERVICE_UNAVAILABLE);
+    assert_eq!(busy.headers()["retry-after"], "2");
+    assert_eq!(error(busy).await["code"], "server_busy");
+    assert_eq!(count(&app, "complaint_upload_slots").await, 0);
+    // A small photo fits beside it.
+    let small_one = upload(&app, &session, "image/png", photo(ImageFormat::Png)).await;
+    assert_eq!(small_one.status(), StatusCode::CREATED);
+    drop(held);
+    let taken = upload(&app, &session, "image/webp", large).await;
+    assert_eq!(taken.status(), StatusCode::CREATED);
+    assert_eq!(
+        app.services.bounds.image_decodes.admitted(),
+        2,
+        "the refused one was never decoded"
+    );
+    app.stop().await;
+}
+
 /// Sends `n` console sign-ins at once, each from its own address, and answers (status, code, has Retry-After).
 async fn burst(
     app: &TestApp,
