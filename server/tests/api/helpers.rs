@@ -40,6 +40,19 @@ pub async fn spawn_app() -> TestApp {
 
 pub async fn spawn_app_with(adjust: impl FnOnce(&mut Settings)) -> TestApp {
     let (database_url, cleanup) = fresh_database().await;
+    build_app(database_url, Some(cleanup), adjust).await
+}
+
+/// An app on a database that outlives it (a [`SharedDatabase`]'s): stopping it leaves the database as it is.
+pub async fn spawn_app_on(database_url: &str) -> TestApp {
+    build_app(database_url.to_owned(), None, |_| {}).await
+}
+
+async fn build_app(
+    database_url: String,
+    cleanup: Option<Cleanup>,
+    adjust: impl FnOnce(&mut Settings),
+) -> TestApp {
     // SAFETY of the environment: settings are read from defaults and the override below, not from the process
     // environment, so tests do not race each other through env vars.
     let mut settings = Settings::load(None).expect("the defaults load");
@@ -81,7 +94,7 @@ pub async fn spawn_app_with(adjust: impl FnOnce(&mut Settings)) -> TestApp {
         files_dir,
         stop: Some(stop),
         server: Some(server),
-        cleanup: Some(cleanup),
+        cleanup,
     }
 }
 

@@ -12,6 +12,7 @@ mod company;
 mod complaints;
 mod console;
 mod faq;
+mod faults;
 mod handover;
 mod helpers;
 mod jobs;

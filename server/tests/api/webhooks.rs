@@ -111,7 +111,7 @@ pub(crate) async fn payment_status(app: &TestApp, id: &str) -> String {
 }
 
 /// A disbursed Indonesian order and a virtual-account payment of `choice`: (session, order no, order id, payment).
-async fn indonesian_payment(
+pub(crate) async fn indonesian_payment(
     app: &TestApp,
     finance: &Op,
     phone: &str,
@@ -137,7 +137,7 @@ async fn indonesian_payment(
     (session, order_no, id, payment)
 }
 
-fn rupiah(payment: &Value) -> i64 {
+pub(crate) fn rupiah(payment: &Value) -> i64 {
     let sen = payment["amount"].as_i64().unwrap();
     assert_eq!(sen % 100, 0, "an Indonesian amount is whole rupiah: {sen}");
     sen / 100
