@@ -130,13 +130,22 @@ impl Quote {
     pub fn extension_fee(&self) -> Result<Option<FeeCharge>> {
         self.extension
             .map(|terms| {
-                price_fee(
+                let fee = price_fee(
                     self.market,
                     EXTENSION_FEE_NAME,
                     terms.fee_percent,
                     terms.fee_fixed,
                     self.principal,
-                )
+                )?;
+                // The fee is asked of the borrower as it stands: in whole rupiah in Indonesia, rounded down (in the
+                // borrower's favour), the cut taken off the fee before tax (docs/MONEY.md, "Rounding").
+                let total = self.market.floor_to_asked(fee.total);
+                let cut = fee.total.checked_sub(total)?;
+                Ok(FeeCharge {
+                    amount: fee.amount.checked_sub(cut)?,
+                    total,
+                    ..fee
+                })
             })
             .transpose()
     }
@@ -582,11 +591,13 @@ pub(crate) mod tests {
     #[rstest]
     // Rp41,200 + the extension fee against 0.3% × 21 days = Rp63,000: Rp21,800 is the most an extension may cost.
     #[case(Money::from_major(21_800), 1, true)]
-    #[case(Money::from_minor(2_180_001), 1, false)]
+    // A sen more is not asked (an Indonesian fee is whole rupiah, rounded down); a rupiah more breaks the cap.
+    #[case(Money::from_minor(2_180_099), 1, true)]
+    #[case(Money::from_major(21_801), 1, false)]
     // Twice: 28 days, Rp84,000; Rp41,200 + 2 × Rp21,400 = Rp84,000 exactly.
     #[case(Money::from_major(21_400), 2, true)]
-    #[case(Money::from_minor(2_140_001), 2, false)]
-    fn an_extension_may_cost_what_the_cap_allows_over_the_extended_days_and_not_a_sen_more(
+    #[case(Money::from_major(21_401), 2, false)]
+    fn an_extension_may_cost_what_the_cap_allows_over_the_extended_days_and_not_a_rupiah_more(
         #[case] fee: Money,
         #[case] times: u32,
         #[case] lawful: bool,

@@ -6,7 +6,7 @@ use crate::caps::CapTable;
 use crate::error::{Error, Result};
 use crate::money::{Market, Money, div_round_half_up};
 use crate::product::RateBasis;
-use crate::quote::{EXTENSION_FEE_NAME, FeeCharge, Quote, extension_over_cap, price_fee};
+use crate::quote::{FeeCharge, Quote, extension_over_cap};
 use crate::rate::RATE_SCALE;
 use crate::schedule::Installment;
 use serde::{Deserialize, Serialize};
@@ -107,13 +107,9 @@ pub fn price_extension(
             "no installment {number}"
         )));
     }
-    let fee = price_fee(
-        quote.market,
-        EXTENSION_FEE_NAME,
-        terms.fee_percent,
-        terms.fee_fixed,
-        quote.principal,
-    )?;
+    let fee = quote
+        .extension_fee()?
+        .ok_or_else(|| Error::ExtensionNotAllowed("the product offers no extension".into()))?;
     let revised = schedule
         .iter()
         .map(|i| {
@@ -316,6 +312,34 @@ mod tests {
         assert_eq!(ext.fee.total, Money::from_major(10_000));
         assert_eq!(ext.revised[0].due_date, date!(2026 - 12 - 29));
         assert_eq!(ext.revised[0].amount, q.installments[0].amount);
+    }
+
+    #[test]
+    fn an_indonesian_extension_fee_is_asked_in_whole_rupiah_rounded_down() {
+        let mut q = extendable(100);
+        if let Some(terms) = q.extension.as_mut() {
+            // Rp 10,000 and Rp 50.75: the sen are not asked.
+            terms.fee_fixed = Money::from_minor(5_075);
+        }
+        let ext = price_extension(
+            &q,
+            &q.installments,
+            1,
+            0,
+            Money::ZERO,
+            &CapTable::ojk_consumer(),
+        )
+        .unwrap();
+        assert_eq!(ext.fee.total, Money::from_minor(1_005_000));
+        assert_eq!(
+            ext.fee.amount.checked_add(ext.fee.tax).unwrap(),
+            ext.fee.total
+        );
+        assert_eq!(
+            q.extension_fee().unwrap(),
+            Some(ext.fee),
+            "the KFS states what is charged"
+        );
     }
 
     #[test]
