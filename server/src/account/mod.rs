@@ -231,6 +231,11 @@ pub async fn delete(s: &Services, borrower: &Borrower) -> Result<AccountDeleted,
     }
     let erased = tx.erase_borrower(&borrower.id, &phone_hash, now).await?;
     tx.commit().await?;
+    // The erased rows' old pages out of SQLite's log too, before the borrower is told their data is gone. The
+    // deletion itself is done: a failure here is logged, and the next erasure's checkpoint takes these pages too.
+    if let Err(e) = s.db.checkpoint().await {
+        tracing::error!(error = %e, "checkpointing the database after an account's deletion");
+    }
     // The images' files go once their rows are gone; a file that cannot be removed now is logged with its key (its
     // row is gone, so nothing serves it) for the operator to remove.
     for key in &erased.image_keys {
