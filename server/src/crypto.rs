@@ -281,6 +281,8 @@ pub enum Binding<'a> {
     ContactMessage { id: &'a str, column: &'a str },
     /// `complaint_messages.body_enc` of the message with this id (a complaint's text or a reply).
     ComplaintMessage { id: &'a str },
+    /// `orders.agreement_json` of the order with this id: the agreement frozen at confirm, which names the borrower.
+    OrderAgreement { order_id: &'a str },
 }
 
 impl Binding<'_> {
@@ -293,6 +295,7 @@ impl Binding<'_> {
             }
             Binding::ContactMessage { id, column } => format!("contact_messages.{column}:{id}"),
             Binding::ComplaintMessage { id } => format!("complaint_messages.body_enc:{id}"),
+            Binding::OrderAgreement { order_id } => format!("orders.agreement_json:{order_id}"),
         }
     }
 }

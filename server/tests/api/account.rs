@@ -3,6 +3,7 @@
 //! a confirm, the data export, and the KFS and agreement PDFs.
 
 use kilat_server::auth::operators::Role;
+use kilat_server::crypto::Binding;
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 
@@ -910,6 +911,11 @@ async fn a_deleted_accounts_orders_keep_the_loan_terms_without_the_borrower_in_t
         .bind(&id)
         .fetch_one(app.db.pool())
         .await
+        .unwrap();
+    // Sealed to its order still, like every agreement.
+    let agreement = app
+        .secrets
+        .decrypt(&agreement, Binding::OrderAgreement { order_id: &id })
         .unwrap();
     let agreement: Value = serde_json::from_str(&agreement).unwrap();
     assert_eq!(agreement["borrower"]["fullName"], "[erased]");
