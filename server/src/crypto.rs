@@ -177,13 +177,96 @@ pub fn parse_secret_key(
                 "KILAT_SECRET_KEY is the public development key: production needs its own, from `openssl rand -hex 32`"
             );
         }
-        if key.iter().all(|b| *b == key[0]) {
+        if let Some(weakness) = weak_key(&key) {
             bail!(
-                "KILAT_SECRET_KEY is one byte repeated (a placeholder, not a secret): generate one with `openssl rand -hex 32`"
+                "KILAT_SECRET_KEY is {weakness} (a placeholder, not a secret): generate one with `openssl rand -hex 32`"
             );
         }
     }
     Ok(Some(key))
+}
+
+/// Why a 32-byte key is not random, or `None`. Each test is one a key from a random source fails with a
+/// probability below 10⁻¹³ (32 random bytes have about 30 distinct values; under 16 distinct is the lower tail),
+/// so only placeholders and patterns are refused: `00…00`, `deadbeef`×8, `0123456789abcdef`×4, `000102…1f`,
+/// a passphrase written in hex.
+pub fn weak_key(key: &[u8; 32]) -> Option<String> {
+    if key.iter().all(|b| *b == key[0]) {
+        return Some("one byte repeated".to_owned());
+    }
+    if let Some(period) = (1..=16).find(|p| key.iter().zip(&key[*p..]).all(|(a, b)| a == b)) {
+        return Some(format!("a pattern of {period} bytes repeated"));
+    }
+    let mut seen = [false; 256];
+    for b in key {
+        seen[usize::from(*b)] = true;
+    }
+    let distinct = seen.iter().filter(|s| **s).count();
+    if distinct < MIN_DISTINCT_KEY_BYTES {
+        return Some(format!(
+            "only {distinct} distinct bytes of 32 (a random key has about 30)"
+        ));
+    }
+    let step = key[1].wrapping_sub(key[0]);
+    if key.windows(2).all(|w| w[1].wrapping_sub(w[0]) == step) {
+        return Some("a counting sequence".to_owned());
+    }
+    if key.iter().all(|b| b.is_ascii_graphic() || *b == b' ') {
+        return Some("text written in hex, not random bytes".to_owned());
+    }
+    None
+}
+
+/// Fewer distinct bytes than this in a 32-byte key: a pattern (random keys have about 30).
+const MIN_DISTINCT_KEY_BYTES: usize = 16;
+
+/// The shortest secret production takes: 24 characters (`openssl rand -hex 32` gives 64).
+pub const MIN_SECRET_CHARS: usize = 24;
+
+/// Words of placeholders and test values: a secret containing one was typed by a person, not generated.
+const PLACEHOLDER_WORDS: [&str; 9] = [
+    "changeme",
+    "password",
+    "passwd",
+    "secret",
+    "test",
+    "example",
+    "sample",
+    "placeholder",
+    "replaceme",
+];
+
+/// Why a shared secret (a provider's webhook secret or API key) is one anybody could guess, or `None`: shorter than
+/// [`MIN_SECRET_CHARS`]; a development value (`dev-…` in any case); a placeholder word in it (`changeme`, `secret`,
+/// `password`, `test`, …, compared without case or punctuation); a pattern repeated (`abcabc…`); or fewer than 6
+/// distinct characters. A random secret of 24 hex digits has about 12.
+pub fn weak_secret(secret: &str) -> Option<String> {
+    let secret = secret.trim();
+    let chars: Vec<char> = secret.chars().collect();
+    if chars.len() < MIN_SECRET_CHARS {
+        return Some(format!(
+            "shorter than {MIN_SECRET_CHARS} characters ({})",
+            chars.len()
+        ));
+    }
+    let lower = secret.to_lowercase();
+    if lower.starts_with("dev-") || lower.starts_with("dev_") {
+        return Some("a development value (it starts with dev-)".to_owned());
+    }
+    let letters: String = lower.chars().filter(|c| c.is_alphanumeric()).collect();
+    if let Some(word) = PLACEHOLDER_WORDS.iter().find(|w| letters.contains(*w)) {
+        return Some(format!("a placeholder (it contains \"{word}\")"));
+    }
+    if (1..=chars.len() / 2).any(|p| chars.iter().zip(&chars[p..]).all(|(a, b)| a == b)) {
+        return Some("a pattern repeated".to_owned());
+    }
+    let mut distinct = chars.clone();
+    distinct.sort_unstable();
+    distinct.dedup();
+    if distinct.len() < 6 {
+        return Some(format!("only {} distinct characters", distinct.len()));
+    }
+    None
 }
 
 /// What an encrypted value belongs to. It is the associated data of the encryption, so a blob copied to another row
@@ -198,6 +281,8 @@ pub enum Binding<'a> {
     ContactMessage { id: &'a str, column: &'a str },
     /// `complaint_messages.body_enc` of the message with this id (a complaint's text or a reply).
     ComplaintMessage { id: &'a str },
+    /// `orders.agreement_json` of the order with this id: the agreement frozen at confirm, which names the borrower.
+    OrderAgreement { order_id: &'a str },
 }
 
 impl Binding<'_> {
@@ -210,6 +295,7 @@ impl Binding<'_> {
             }
             Binding::ContactMessage { id, column } => format!("contact_messages.{column}:{id}"),
             Binding::ComplaintMessage { id } => format!("complaint_messages.body_enc:{id}"),
+            Binding::OrderAgreement { order_id } => format!("orders.agreement_json:{order_id}"),
         }
     }
 }
@@ -368,6 +454,96 @@ mod tests {
                 .unwrap()
                 .is_some()
         );
+    }
+
+    #[test]
+    fn production_refuses_keys_with_a_pattern_or_few_distinct_bytes() {
+        let ascii_text = hex::encode(b"kilat-production-secret-key-2026");
+        let counting: String = (0u8..32).map(|b| format!("{b:02x}")).collect();
+        let falling: String = (0u8..32).map(|b| format!("{:02x}", 250 - 3 * b)).collect();
+        // 16 random bytes, twice.
+        let halves = "3f9a1c0e5b7d2f4a6c8e0b1d3f5a7c9e".repeat(2);
+        // 32 bytes drawn from 8 values, in no repeating order.
+        let eight_values = "0102030405060708080706050403020101030507020406080807050302040601";
+        for (key, says) in [
+            ("deadbeef".repeat(8), "a pattern of 4 bytes repeated"),
+            (
+                "0123456789abcdef".repeat(4),
+                "a pattern of 8 bytes repeated",
+            ),
+            (halves, "a pattern of 16 bytes repeated"),
+            (eight_values.to_owned(), "only 8 distinct bytes"),
+            (counting, "a counting sequence"),
+            (falling, "a counting sequence"),
+            (ascii_text, "text written in hex"),
+        ] {
+            let secret = SecretString::from(key.clone());
+            let err = parse_secret_key(Some(&secret), Mode::Production).unwrap_err();
+            assert!(err.to_string().contains(says), "{key}: {err}");
+            assert!(err.to_string().starts_with("KILAT_SECRET_KEY is "), "{err}");
+            assert!(!err.to_string().contains(&key), "the key is never printed");
+            assert!(
+                parse_secret_key(Some(&secret), Mode::Development).is_ok(),
+                "development takes any well-formed key"
+            );
+        }
+        // Keys from a random source pass.
+        for _ in 0..10_000 {
+            let mut key = [0u8; 32];
+            getrandom::fill(&mut key).unwrap();
+            assert_eq!(weak_key(&key), None, "{}", hex::encode(key));
+        }
+        assert_eq!(weak_key(&hex_key(GOOD_KEY)), None);
+    }
+
+    fn hex_key(hex_key: &str) -> [u8; 32] {
+        hex::decode(hex_key).unwrap().try_into().unwrap()
+    }
+
+    #[test]
+    fn a_shared_secret_is_weak_when_short_a_development_value_a_placeholder_or_a_pattern() {
+        for (secret, says) in [
+            ("", "shorter than 24 characters (0)"),
+            ("x", "shorter than 24 characters (1)"),
+            ("changeme", "shorter than 24"),
+            ("secret", "shorter than 24"),
+            ("password", "shorter than 24"),
+            ("test", "shorter than 24"),
+            ("q7Rv2KxN9pLm4TzW8cYb3Hd", "shorter than 24 characters (23)"),
+            ("dev-razorpay-webhook-secret", "development value"),
+            ("DEV-razorpay-webhook-secret", "development value"),
+            ("Dev_xendit-callback-token-0001", "development value"),
+            ("please-Change-Me-before-going-live", "\"changeme\""),
+            ("dragonpay-production-password", "\"password\""),
+            ("xendit production token for TEST", "\"test\""),
+            ("razorpay-production-secret", "\"secret\""),
+            ("our-example-webhook-value-2026", "\"example\""),
+            ("abcabcabcabcabcabcabcabc", "a pattern repeated"),
+            ("Zz9Zz9Zz9Zz9Zz9Zz9Zz9Zz9Zz9", "a pattern repeated"),
+            ("aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", "a pattern repeated"),
+            ("aaaabbbbccccddddeeeeaaaabbbb", "only 5 distinct characters"),
+        ] {
+            let weakness = weak_secret(secret).unwrap_or_else(|| panic!("{secret:?} passed"));
+            assert!(weakness.contains(says), "{secret:?}: {weakness}");
+        }
+        for strong in [
+            "q7Rv2KxN9pLm4TzW8cYb3HdF",
+            "3f9a1c0e5b7d2f4a6c8e0b1d3f5a7c9e2b4d6f8a0c1e3b5d7f9a2c4e6b8d0f1a",
+            "whsec_Lk29vQpX7mN3rT8cYb4HdF1s",
+            "xnd_production_Q9v2LmT7cX4pR8kW1zN6bY3hJ5dF0sG",
+            "  q7Rv2KxN9pLm4TzW8cYb3HdF  ",
+        ] {
+            assert_eq!(weak_secret(strong), None, "{strong}");
+        }
+        // What `openssl rand -hex 12` (the shortest accepted) and longer make.
+        for bytes in [12, 16, 32] {
+            for _ in 0..2_000 {
+                let mut random = vec![0u8; bytes];
+                getrandom::fill(&mut random).unwrap();
+                let secret = hex::encode(random);
+                assert_eq!(weak_secret(&secret), None, "{secret}");
+            }
+        }
     }
 
     #[test]

@@ -389,7 +389,7 @@ pub struct PaymentSettings {
 
 /// A payment provider's callback: on or off, and the secret that verifies it (Razorpay's webhook secret, Xendit's
 /// callback token, Dragonpay's password). Development has known test values; production refuses to start with an
-/// enabled provider whose secret is empty or one of those test values.
+/// enabled provider whose secret is empty, one of those test values, or otherwise guessable (`crypto::weak_secret`).
 #[derive(Debug, Clone, Deserialize)]
 pub struct WebhookSecret {
     pub enabled: bool,
@@ -413,13 +413,25 @@ impl WebhookSecret {
             .as_ref()
             .map(|s| s.expose_secret().trim())
             .unwrap_or_default();
-        if secret.is_empty() || secret.starts_with("dev-") {
+        if secret.is_empty() {
             bail!(
                 "KILAT_PAYMENTS__{name}__SECRET is required in production while KILAT_PAYMENTS__{name}__ENABLED is \
-                 true (the development test value is refused): set the provider's secret or disable it"
+                 true: set the provider's secret or disable it"
             );
         }
-        Ok(())
+        check_secret(&format!("KILAT_PAYMENTS__{name}__SECRET"), secret)
+    }
+}
+
+/// Refuses a production secret anybody could guess (`crypto::weak_secret`), naming its variable.
+fn check_secret(variable: &str, secret: &str) -> anyhow::Result<()> {
+    match crate::crypto::weak_secret(secret) {
+        Some(weakness) => bail!(
+            "{variable} is {weakness}: production needs the provider's own secret, at least {} characters and \
+             random (for one you choose: `openssl rand -hex 32`)",
+            crate::crypto::MIN_SECRET_CHARS
+        ),
+        None => Ok(()),
     }
 }
 
@@ -510,10 +522,13 @@ impl IndonesiaCollection {
                     .as_ref()
                     .map(|k| k.expose_secret().trim())
                     .unwrap_or_default();
-                if key.is_empty() || (mode == Mode::Production && key.starts_with("dev-")) {
+                if key.is_empty() {
                     bail!(
                         "KILAT_PAYMENTS__ID__XENDIT_API_KEY is required with va_provider = \"xendit\""
                     );
+                }
+                if mode == Mode::Production {
+                    check_secret("KILAT_PAYMENTS__ID__XENDIT_API_KEY", key)?;
                 }
                 Ok(())
             }
@@ -1058,6 +1073,7 @@ fn is_example_address(email: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::crypto::MIN_SECRET_CHARS;
 
     fn site() -> SiteSettings {
         Settings::load(None).expect("the defaults load").site
@@ -1264,11 +1280,11 @@ mod tests {
         assert!(err.contains("KILAT_PAYMENTS__RAZORPAY__SECRET"), "{err}");
         let mut real = payments.clone();
         for hook in [&mut real.razorpay, &mut real.xendit, &mut real.dragonpay] {
-            hook.secret = Some("a-real-secret".into());
+            hook.secret = Some(REAL_SECRET.into());
         }
         real.indonesia.va_provider = "xendit".into();
         real.indonesia.xendit_base_url = "https://api.xendit.co".into();
-        real.indonesia.xendit_api_key = Some("xnd_production_key".into());
+        real.indonesia.xendit_api_key = Some(REAL_XENDIT_KEY.into());
         real.validate(Mode::Production).expect("real secrets");
         let mut simulated = real.clone();
         simulated.indonesia.va_provider = "simulated".into();
@@ -1294,6 +1310,87 @@ mod tests {
             .expect("a disabled provider needs no secret");
         assert!(empty.xendit.active().is_none());
         assert!(real.xendit.active().is_some());
+    }
+
+    /// Secrets as providers' dashboards and `openssl rand` make them.
+    const REAL_SECRET: &str = "q7Rv2KxN9pLm4TzW8cYb3HdF";
+    const REAL_XENDIT_KEY: &str = "xnd_production_Q9v2LmT7cX4pR8kW1zN6bY3hJ5dF0sG";
+
+    fn real_payments() -> PaymentSettings {
+        let mut real = Settings::load(None).expect("the defaults load").payments;
+        for hook in [&mut real.razorpay, &mut real.xendit, &mut real.dragonpay] {
+            hook.secret = Some(REAL_SECRET.into());
+        }
+        real.indonesia.va_provider = "xendit".into();
+        real.indonesia.xendit_base_url = "https://api.xendit.co".into();
+        real.indonesia.xendit_api_key = Some(REAL_XENDIT_KEY.into());
+        real
+    }
+
+    #[test]
+    fn production_refuses_each_weak_provider_secret_naming_its_variable_and_development_keeps_its_values()
+     {
+        let defaults = Settings::load(None).expect("the defaults load").payments;
+        let development_values: Vec<String> =
+            [&defaults.razorpay, &defaults.xendit, &defaults.dragonpay]
+                .iter()
+                .map(|hook| hook.secret.as_ref().unwrap().expose_secret().to_owned())
+                .collect();
+        let mut weak: Vec<String> = [
+            "x",
+            "changeme",
+            "secret",
+            "password",
+            "test",
+            "DEV-razorpay-webhook-secret",
+            "Dev-0123456789abcdefghijklmnop",
+            "razorpay-production-secret",
+            "ChangeMe-ChangeMe-ChangeMe-2026",
+            "kilat_webhook_password_0001",
+            "abcabcabcabcabcabcabcabcabc",
+            "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+            "1212121212121212121212121",
+            "ab12ab12ab12ab12ab12ab12ab1",
+            "q7Rv2KxN9pLm4TzW8cYb3Hd",
+        ]
+        .map(str::to_owned)
+        .to_vec();
+        weak.extend(development_values);
+        for value in &weak {
+            for (name, hook) in [("RAZORPAY", 0), ("XENDIT", 1), ("DRAGONPAY", 2)] {
+                let mut payments = real_payments();
+                let hooks = [
+                    &mut payments.razorpay,
+                    &mut payments.xendit,
+                    &mut payments.dragonpay,
+                ];
+                hooks.into_iter().nth(hook).unwrap().secret = Some(value.as_str().into());
+                let err = payments.validate(Mode::Production).unwrap_err().to_string();
+                assert!(
+                    err.contains(&format!("KILAT_PAYMENTS__{name}__SECRET is ")),
+                    "{value:?}: {err}"
+                );
+                if value.len() >= MIN_SECRET_CHARS {
+                    assert!(
+                        !err.contains(value.as_str()),
+                        "the secret is never printed: {err}"
+                    );
+                }
+            }
+            let mut payments = real_payments();
+            payments.indonesia.xendit_api_key = Some(value.as_str().into());
+            let err = payments.validate(Mode::Production).unwrap_err().to_string();
+            assert!(
+                err.contains("KILAT_PAYMENTS__ID__XENDIT_API_KEY is "),
+                "{value:?}: {err}"
+            );
+        }
+        real_payments()
+            .validate(Mode::Production)
+            .expect("real secrets");
+        defaults
+            .validate(Mode::Development)
+            .expect("development keeps its test values");
     }
 
     #[test]

@@ -96,6 +96,13 @@ impl Application {
                 "bound the PII written before migration 0005 to its rows"
             );
         }
+        let sealed = db.seal_clear_agreements(&secrets).await?;
+        if sealed > 0 {
+            tracing::info!(
+                sealed,
+                "sealed the agreements written in clear before migration 0030 to their orders"
+            );
+        }
         let outbox = Arc::new(Outbox::default());
         let sender = sms::from_settings(&settings.sms, outbox.clone())?;
         // Production runs on the real date; development lets a test or an operator set the business date.

@@ -224,13 +224,19 @@ pub async fn delete(s: &Services, borrower: &Borrower) -> Result<AccountDeleted,
     }
     let erased_label = i18n::text(Lang::of_market(borrower.market), "account.erased");
     for agreement in tx.agreements_of(&borrower.id).await? {
-        if let Some(json) = agreement.agreement_json {
+        if let Some(json) = agreement.agreement(&s.secrets)? {
             let redacted = orders::agreement::erase_party(&json, erased_label)?;
-            tx.set_agreement_json(&agreement.id, &redacted).await?;
+            tx.set_agreement_json(&s.secrets, &agreement.id, &redacted)
+                .await?;
         }
     }
     let erased = tx.erase_borrower(&borrower.id, &phone_hash, now).await?;
     tx.commit().await?;
+    // The erased rows' old pages out of SQLite's log too, before the borrower is told their data is gone. The
+    // deletion itself is done: a failure here is logged, and the next erasure's checkpoint takes these pages too.
+    if let Err(e) = s.db.checkpoint().await {
+        tracing::error!(error = %e, "checkpointing the database after an account's deletion");
+    }
     // The images' files go once their rows are gone; a file that cannot be removed now is logged with its key (its
     // row is gone, so nothing serves it) for the operator to remove.
     for key in &erased.image_keys {
@@ -393,6 +399,7 @@ async fn order_export(s: &Services, order: crate::store::orders::OrderRow) -> Re
         s.db.rating_of(&order.id)
             .await?
             .map(|r| json!({"score": r.score, "comment": r.comment, "createdAt": r.created_at}));
+    let agreement = order.agreement(&s.secrets)?;
     Ok(json!({
         "orderNo": order.order_no,
         "status": order.status,
@@ -404,7 +411,7 @@ async fn order_export(s: &Services, order: crate::store::orders::OrderRow) -> Re
         "createdAt": order.created_at,
         "reviewReason": order.review_reason,
         "acceptedKfs": parse_json(&order.kfs_json),
-        "agreement": order.agreement_json.as_deref().map(parse_json),
+        "agreement": agreement.as_deref().map(parse_json),
         "timeline": timeline,
         "loan": loan,
         "payments": payments,

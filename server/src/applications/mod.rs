@@ -354,7 +354,7 @@ pub async fn confirm(
             product_version: choice.product.version,
             now,
         };
-        match orders::open(&mut tx, &new, &actor).await? {
+        match orders::open(&mut tx, &s.secrets, &new, &actor).await? {
             Ok(_) => {
                 tx.commit().await?;
                 tracing::info!(%order_no, status = OrderState::PendingReview.code(), "order created");

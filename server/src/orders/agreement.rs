@@ -69,8 +69,9 @@ struct FrozenText {
     clauses: Vec<Clause>,
 }
 
-/// What is frozen with an order at confirm (`orders.agreement_json`): the borrower as the agreement named them and
-/// the rendered title and clauses in every language the server writes.
+/// What is frozen with an order at confirm (`orders.agreement_json`, sealed to the order's row since it names the
+/// borrower): the borrower as the agreement named them and the rendered title and clauses in every language the
+/// server writes.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 struct Snapshot {
     borrower: AgreementBorrower,
@@ -183,11 +184,11 @@ pub async fn of_order(
     let order = super::own(s, borrower, order_no).await?;
     let kfs: KeyFactStatement =
         serde_json::from_str(&order.kfs_json).map_err(anyhow::Error::from)?;
-    let Some(frozen) = order.agreement_json.as_deref() else {
+    let Some(frozen) = order.agreement(&s.secrets)? else {
         let party = party_of(s, borrower).await?;
         return Ok(render(lang, &order.order_no, order.created_at, &kfs, party));
     };
-    let snapshot: Snapshot = serde_json::from_str(frozen).map_err(anyhow::Error::from)?;
+    let snapshot: Snapshot = serde_json::from_str(&frozen).map_err(anyhow::Error::from)?;
     let text = snapshot
         .texts
         .into_iter()

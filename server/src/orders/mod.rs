@@ -11,6 +11,7 @@ use kilat_domain::{Code, KeyFactStatement, OrderEvent, OrderState};
 use serde::Serialize;
 
 use crate::auth::Borrower;
+use crate::crypto::Secrets;
 use crate::error::{Error, Refusal};
 use crate::services::Services;
 use crate::store::Tx;
@@ -62,11 +63,12 @@ struct AuditState<'a> {
 /// when a unique index refused it; the transaction is then spoilt and must be dropped.
 pub(crate) async fn open(
     tx: &mut Tx,
+    secrets: &Secrets,
     new: &NewOrder<'_>,
     actor: &Actor,
 ) -> Result<Result<String, Conflict>, Error> {
     debug_assert_eq!(new.status, OrderState::PendingReview);
-    let id = match tx.insert_order(new).await? {
+    let id = match tx.insert_order(secrets, new).await? {
         Ok(id) => id,
         Err(conflict) => return Ok(Err(conflict)),
     };

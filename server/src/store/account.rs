@@ -1,7 +1,9 @@
 //! The borrower's account as a whole: the row lock that settles a deletion racing a confirm, the erasure of a deleted
 //! account's personal data in one transaction, and the reads of a data export (docs/ACCOUNT.md).
 
+use super::orders::{open_agreement, seal_agreement};
 use super::{Db, Tx};
+use crate::crypto::Secrets;
 
 /// An open order of a borrower, read inside the deletion's transaction.
 #[derive(Debug, Clone, sqlx::FromRow)]
@@ -15,7 +17,15 @@ pub struct OpenOrderRef {
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct AgreementRef {
     pub id: String,
+    /// Sealed to the order's row (`store::orders::seal_agreement`).
     pub agreement_json: Option<String>,
+}
+
+impl AgreementRef {
+    /// The agreement in clear (JSON), if the order has one.
+    pub fn agreement(&self, secrets: &Secrets) -> anyhow::Result<Option<String>> {
+        open_agreement(secrets, &self.id, self.agreement_json.as_deref())
+    }
 }
 
 /// A session as the export lists it (never its token or hash).
@@ -113,9 +123,15 @@ impl Tx {
             .await
     }
 
-    pub async fn set_agreement_json(&mut self, order_id: &str, json: &str) -> sqlx::Result<()> {
+    /// Replaces an order's agreement with `json`, sealed to the order's row.
+    pub async fn set_agreement_json(
+        &mut self,
+        secrets: &Secrets,
+        order_id: &str,
+        json: &str,
+    ) -> sqlx::Result<()> {
         sqlx::query("UPDATE orders SET agreement_json = $1 WHERE id = $2")
-            .bind(json)
+            .bind(seal_agreement(secrets, order_id, json))
             .bind(order_id)
             .execute(self.conn())
             .await?;

@@ -247,9 +247,14 @@ impl Db {
             .after_connect(move |conn, _meta| {
                 Box::pin(async move {
                     if is_sqlite {
-                        // Per connection: wait for a writer instead of failing with SQLITE_BUSY; enforce foreign keys.
-                        conn.execute("PRAGMA busy_timeout = 5000; PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL")
-                            .await?;
+                        // Per connection: wait for a writer instead of failing with SQLITE_BUSY; enforce foreign keys;
+                        // overwrite what a statement deletes with zeros (`secure_delete`), so an erased account's data
+                        // does not live on in the file's free space (issue 17; see `Db::checkpoint` for the WAL).
+                        conn.execute(
+                            "PRAGMA busy_timeout = 5000; PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL; \
+                             PRAGMA secure_delete = ON",
+                        )
+                        .await?;
                     }
                     Ok(())
                 })
@@ -345,6 +350,29 @@ impl Db {
 
     pub fn is_sqlite(&self) -> bool {
         self.sqlite
+    }
+
+    /// After an erasure: on SQLite, copies the write-ahead log into the database file and truncates it to nothing.
+    /// `secure_delete` zeroes erased rows in the pages written from now on, but the log still holds the pages as
+    /// they were before, until it is truncated. Waits for readers up to the busy timeout; a log that stays in use
+    /// (busy) is logged, and the next erasure's checkpoint retries. On PostgreSQL nothing: its WAL and dead tuples
+    /// are the server's own (docs/ARCHITECTURE.md, "Data at rest").
+    pub async fn checkpoint(&self) -> sqlx::Result<()> {
+        if !self.sqlite {
+            return Ok(());
+        }
+        let (busy, log_frames, checkpointed): (i64, i64, i64) =
+            sqlx::query_as("PRAGMA wal_checkpoint(TRUNCATE)")
+                .fetch_one(&self.pool)
+                .await?;
+        if busy != 0 {
+            tracing::warn!(
+                log_frames,
+                checkpointed,
+                "the SQLite log could not be truncated after an erasure: readers kept it in use"
+            );
+        }
+        Ok(())
     }
 
     /// True when the database answers a trivial query.

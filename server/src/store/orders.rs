@@ -10,6 +10,7 @@ use super::batch::{SessionKey, live_sessions_in, session_bounds};
 use super::loans::placeholders;
 use super::sign_in::live_session;
 use super::{Db, Tx, new_id};
+use crate::crypto::{Binding, Secrets};
 
 /// Orders per statement in the batched status reads and updates (one bound id each).
 const IDS_PER_STATEMENT: usize = 1000;
@@ -46,7 +47,8 @@ pub struct NewOrder<'a> {
     pub status: OrderState,
     pub kfs_json: &'a str,
     pub kfs_hash: &'a str,
-    /// The agreement accepted with the KFS, frozen (`orders::agreement::Snapshot` as JSON).
+    /// The agreement accepted with the KFS, frozen (`orders::agreement::Snapshot` as JSON), in clear: the insert
+    /// seals it to the new order's row.
     pub agreement_json: &'a str,
     pub idempotency_key: &'a str,
     pub request_hash: &'a str,
@@ -79,10 +81,42 @@ pub struct OrderRow {
     pub request_hash: String,
     /// What the reviewer wrote with the approval or rejection (shown to the borrower when rejected).
     pub review_reason: Option<String>,
-    /// The agreement frozen at confirm; null for orders confirmed before migration 0010.
+    /// The agreement frozen at confirm, sealed to this row (read it with [`OrderRow::agreement`]); null for orders
+    /// confirmed before migration 0010.
     pub agreement_json: Option<String>,
     pub created_at: i64,
     pub updated_at: i64,
+}
+
+impl OrderRow {
+    /// The frozen agreement in clear (JSON), if the order has one. Fails when the stored value does not open for
+    /// this row: another order's agreement copied here, a changed value, another key.
+    pub fn agreement(&self, secrets: &Secrets) -> anyhow::Result<Option<String>> {
+        open_agreement(secrets, &self.id, self.agreement_json.as_deref())
+    }
+}
+
+/// What `orders.agreement_json` is bound to: its order (the agreement names the borrower, docs/ARCHITECTURE.md
+/// "Data at rest").
+pub fn agreement_binding(order_id: &str) -> Binding<'_> {
+    Binding::OrderAgreement { order_id }
+}
+
+/// Seals an order's agreement (JSON) to its row, as `orders.agreement_json` holds it.
+pub fn seal_agreement(secrets: &Secrets, order_id: &str, json: &str) -> String {
+    secrets.encrypt(json, agreement_binding(order_id))
+}
+
+/// Opens what [`seal_agreement`] stored for `order_id`.
+pub fn open_agreement(
+    secrets: &Secrets,
+    order_id: &str,
+    stored: Option<&str>,
+) -> anyhow::Result<Option<String>> {
+    stored
+        .map(|sealed| secrets.decrypt(sealed, agreement_binding(order_id)))
+        .transpose()
+        .map_err(|err| err.context(format!("the agreement of order {order_id}")))
 }
 
 /// What a list of orders shows: no KFS.
@@ -320,9 +354,11 @@ impl Tx {
     /// or the order number): the transaction is then spoilt on PostgreSQL, and the caller drops it and looks.
     pub async fn insert_order(
         &mut self,
+        secrets: &Secrets,
         new: &NewOrder<'_>,
     ) -> sqlx::Result<Result<String, Conflict>> {
         let id = new_id();
+        let agreement = seal_agreement(secrets, &id, new.agreement_json);
         let inserted = sqlx::query(
             "INSERT INTO orders (id, order_no, borrower_id, market, product_code, product_name, term_code, currency,
                  amount, net_disbursed, total_repayable, apr, apr_display, status, kfs_json, kfs_hash,
@@ -347,7 +383,7 @@ impl Tx {
         .bind(new.kfs_hash)
         .bind(new.idempotency_key)
         .bind(new.request_hash)
-        .bind(new.agreement_json)
+        .bind(&agreement)
         .bind(new.now)
         .bind(new.product_version)
         .execute(self.conn())

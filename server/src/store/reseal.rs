@@ -1,5 +1,6 @@
-//! The one-time move of PII written before migration 0005 to the bound format: unbound borrower phones and
-//! certification steps re-encrypted with their row as associated data, clear contact messages encrypted.
+//! The one-time moves of PII to the bound format: what was written before migration 0005 (unbound borrower phones and
+//! certification steps re-encrypted with their row as associated data, clear contact messages encrypted), and the
+//! orders' frozen agreements written in clear before migration 0030, sealed to their orders.
 //!
 //! Re-encrypting (rather than refusing those rows) keeps databases made by `make run` working. It runs once, at the
 //! first start after the migration, while the migration's `pii_reseal_pending` row exists, and it deletes that row in
@@ -10,6 +11,7 @@ use anyhow::Context;
 
 use super::Db;
 use super::contact_messages::{self, EMAIL, NAME, TELEPHONE};
+use super::orders::seal_agreement;
 use crate::crypto::{BOUND_PREFIX, Binding, Secrets};
 
 #[derive(sqlx::FromRow)]
@@ -132,6 +134,64 @@ impl Db {
         }
         tx.commit().await?;
         Ok(done)
+    }
+}
+
+/// An order's agreement as written before migration 0030: JSON in clear.
+#[derive(sqlx::FromRow)]
+struct ClearAgreement {
+    id: String,
+    agreement_json: String,
+}
+
+/// Agreements sealed per statement of the read: a page of them is held in memory at once (each some kilobytes).
+const AGREEMENTS_PER_PAGE: i64 = 200;
+
+impl Db {
+    /// Seals the orders' agreements written in clear before migration 0030, in one transaction, if that is still to
+    /// do (the migration's `agreement_seal_pending` row, deleted in the same transaction: two servers starting at once
+    /// seal once). Afterwards an agreement in clear is refused when read, never sealed to whatever row it is on. On
+    /// SQLite the old pages are then checkpointed out of the WAL ([`Db::checkpoint`]). Answers how many were sealed.
+    pub async fn seal_clear_agreements(&self, secrets: &Secrets) -> anyhow::Result<usize> {
+        let mut tx = self.begin().await?;
+        let pending = sqlx::query("DELETE FROM agreement_seal_pending")
+            .execute(tx.conn())
+            .await?
+            .rows_affected();
+        if pending == 0 {
+            tx.rollback().await?;
+            return Ok(0);
+        }
+        let sealed_prefix = format!("{BOUND_PREFIX}%");
+        let mut sealed = 0;
+        let mut after = String::new();
+        loop {
+            let page: Vec<ClearAgreement> = sqlx::query_as(
+                "SELECT id, agreement_json FROM orders
+                 WHERE id > $1 AND agreement_json IS NOT NULL AND agreement_json NOT LIKE $2
+                 ORDER BY id LIMIT $3",
+            )
+            .bind(&after)
+            .bind(&sealed_prefix)
+            .bind(AGREEMENTS_PER_PAGE)
+            .fetch_all(tx.conn())
+            .await?;
+            let Some(last) = page.last() else { break };
+            after.clone_from(&last.id);
+            for ClearAgreement { id, agreement_json } in page {
+                sqlx::query("UPDATE orders SET agreement_json = $1 WHERE id = $2")
+                    .bind(seal_agreement(secrets, &id, &agreement_json))
+                    .bind(&id)
+                    .execute(tx.conn())
+                    .await?;
+                sealed += 1;
+            }
+        }
+        tx.commit().await?;
+        if sealed > 0 {
+            self.checkpoint().await?;
+        }
+        Ok(sealed)
     }
 }
 

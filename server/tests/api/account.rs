@@ -3,6 +3,7 @@
 //! a confirm, the data export, and the KFS and agreement PDFs.
 
 use kilat_server::auth::operators::Role;
+use kilat_server::crypto::Binding;
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 
@@ -911,6 +912,11 @@ async fn a_deleted_accounts_orders_keep_the_loan_terms_without_the_borrower_in_t
         .fetch_one(app.db.pool())
         .await
         .unwrap();
+    // Sealed to its order still, like every agreement.
+    let agreement = app
+        .secrets
+        .decrypt(&agreement, Binding::OrderAgreement { order_id: &id })
+        .unwrap();
     let agreement: Value = serde_json::from_str(&agreement).unwrap();
     assert_eq!(agreement["borrower"]["fullName"], "[erased]");
     assert!(
@@ -931,6 +937,66 @@ async fn a_deleted_accounts_orders_keep_the_loan_terms_without_the_borrower_in_t
     assert_eq!(view["phoneMasked"], "[erased]");
     assert_eq!(view["certification"].as_array().map(Vec::len), Some(0));
     assert_eq!(view["order"]["status"], "cancelled");
+    app.stop().await;
+}
+
+/// How often `needle` occurs in the SQLite database's main file and its write-ahead log, read as bytes.
+fn occurrences_in_sqlite_files(app: &TestApp, needle: &str) -> usize {
+    let path = app
+        .database_url
+        .strip_prefix("sqlite://")
+        .expect("a SQLite database URL");
+    [path.to_owned(), format!("{path}-wal")]
+        .iter()
+        .filter_map(|file| std::fs::read(file).ok())
+        .map(|bytes| {
+            bytes
+                .windows(needle.len())
+                .filter(|w| *w == needle.as_bytes())
+                .count()
+        })
+        .sum()
+}
+
+#[tokio::test]
+async fn after_an_accounts_deletion_neither_the_sqlite_file_nor_its_log_holds_the_name_or_address()
+{
+    let app = spawn_app().await;
+    if !app.db.is_sqlite() {
+        // PostgreSQL's files are the database server's; its dumps are scanned by the test above.
+        app.stop().await;
+        return;
+    }
+    let (name, address) = ("Asha Verma", "12 Hill Road, Bandra West");
+    let (session, _order_no) = borrower_with_closed_order(&app, "IN", "9876500801").await;
+    // Free text the borrower typed, stored in clear until the deletion erases it.
+    let rated = app
+        .post_as(
+            "/api/v1/borrower/app-rating",
+            &session,
+            &json!({"score": 5, "comment": format!("{name} of {address} likes it")}),
+        )
+        .await;
+    assert!(rated.status().is_success(), "{}", rated.status());
+    for clear in [name, address] {
+        assert!(
+            occurrences_in_sqlite_files(&app, clear) > 0,
+            "the scan sees what is in clear: {clear}"
+        );
+    }
+
+    assert_eq!(
+        delete_account(&app, &session).await.status(),
+        StatusCode::OK
+    );
+
+    for clear in [name, address] {
+        assert_eq!(
+            occurrences_in_sqlite_files(&app, clear),
+            0,
+            "{clear} left in the database file or its log"
+        );
+    }
     app.stop().await;
 }
 

@@ -1,10 +1,12 @@
 //! The loan agreement: shown before confirming (`POST /apply/agreement`) from the KFS and the certification, frozen
-//! with the order at confirm, so a later edit of the certification (a new bank account) changes nothing in it.
+//! with the order at confirm, so a later edit of the certification (a new bank account) changes nothing in it; sealed
+//! to its order at rest, since it names the borrower.
 
+use kilat_server::crypto::Binding;
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 
-use crate::helpers::{TestApp, data, error, spawn_app};
+use crate::helpers::{TestApp, data, error, spawn_app, spawn_app_with};
 
 const LOAN: fn() -> Value =
     || json!({"productCode": "in-flexi-6m", "amount": 2_000_000, "termCode": "m6"});
@@ -238,5 +240,159 @@ async fn the_kfs_states_the_extension_its_fee_on_this_loan_and_how_many_times() 
     let mut changed = statement.clone();
     changed.extension_fee.as_mut().unwrap().total = kilat_domain::Money::from_minor(1);
     assert!(!changed.is_intact());
+    app.stop().await;
+}
+
+// --- At rest: the frozen agreement names the borrower, so it is sealed to its order (issue 17, item 4) --------------
+
+/// The borrower `certify` writes in India, as the agreement names them.
+const NAME: &str = "Asha Verma";
+const ADDRESS: &str = "12 Hill Road, Bandra West";
+
+async fn order_id(app: &TestApp, order_no: &str) -> String {
+    sqlx::query_scalar("SELECT id FROM orders WHERE order_no = $1")
+        .bind(order_no)
+        .fetch_one(app.db.pool())
+        .await
+        .unwrap()
+}
+
+async fn stored_agreement(app: &TestApp, order_id: &str) -> String {
+    sqlx::query_scalar("SELECT agreement_json FROM orders WHERE id = $1")
+        .bind(order_id)
+        .fetch_one(app.db.pool())
+        .await
+        .unwrap()
+}
+
+async fn set_stored_agreement(app: &TestApp, order_id: &str, value: &str) {
+    sqlx::query("UPDATE orders SET agreement_json = $1 WHERE id = $2")
+        .bind(value)
+        .bind(order_id)
+        .execute(app.db.pool())
+        .await
+        .unwrap();
+}
+
+fn agreement_path(order_no: &str) -> String {
+    format!("/api/v1/borrower/orders/{order_no}/agreement")
+}
+
+#[tokio::test]
+async fn the_frozen_agreement_holds_neither_name_nor_address_in_clear_and_is_still_shown_to_the_borrower()
+ {
+    let app = spawn_app().await;
+    let (session, order_no) =
+        crate::account::borrower_with_closed_order(&app, "IN", "9876543250").await;
+    let id = order_id(&app, &order_no).await;
+
+    let stored = stored_agreement(&app, &id).await;
+    assert!(stored.starts_with("v2."), "{stored}");
+    for clear in [NAME, ADDRESS, "Hill Road", "400050"] {
+        assert!(!stored.contains(clear), "{clear} in clear in {stored}");
+    }
+    let opened = app
+        .secrets
+        .decrypt(&stored, Binding::OrderAgreement { order_id: &id })
+        .unwrap();
+    assert!(
+        opened.contains(NAME) && opened.contains(ADDRESS),
+        "{opened}"
+    );
+
+    let shown = data(app.get_en(&agreement_path(&order_no), Some(&session)).await).await;
+    assert_eq!(shown["borrower"]["fullName"], NAME);
+    assert!(
+        shown["borrower"]["address"]
+            .as_str()
+            .unwrap()
+            .starts_with(ADDRESS),
+        "{shown}"
+    );
+    assert!(clause_text(&shown).contains(NAME));
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn an_agreement_copied_onto_another_order_does_not_open_there() {
+    let app = spawn_app().await;
+    let (session_a, order_a) =
+        crate::account::borrower_with_closed_order(&app, "IN", "9876543251").await;
+    let (session_b, order_b) =
+        crate::account::borrower_with_closed_order(&app, "IN", "9876543252").await;
+    let (id_a, id_b) = (
+        order_id(&app, &order_a).await,
+        order_id(&app, &order_b).await,
+    );
+
+    // B's order made to carry A's sealed agreement (someone with write access to the database).
+    let sealed_a = stored_agreement(&app, &id_a).await;
+    set_stored_agreement(&app, &id_b, &sealed_a).await;
+    let refused = app.get_as(&agreement_path(&order_b), &session_b).await;
+    assert_eq!(refused.status(), StatusCode::INTERNAL_SERVER_ERROR);
+    let body = error(refused).await;
+    assert_eq!(body["code"], "internal");
+    assert!(!body.to_string().contains(NAME), "{body}");
+    // A's own row still opens.
+    let shown = data(app.get_as(&agreement_path(&order_a), &session_a).await).await;
+    assert_eq!(shown["borrower"]["fullName"], NAME);
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn agreements_written_in_clear_before_sealing_are_sealed_once_at_the_next_start_and_never_again()
+ {
+    let app = spawn_app().await;
+    let (session, order_no) =
+        crate::account::borrower_with_closed_order(&app, "IN", "9876543253").await;
+    let id = order_id(&app, &order_no).await;
+    let clear = app
+        .secrets
+        .decrypt(
+            &stored_agreement(&app, &id).await,
+            Binding::OrderAgreement { order_id: &id },
+        )
+        .unwrap();
+    let shown_before = data(app.get_as(&agreement_path(&order_no), &session).await).await;
+
+    // The database as the code before migration 0030 left it: the agreement in clear, and the migration's marker.
+    set_stored_agreement(&app, &id, &clear).await;
+    // Until then, the running server refuses the value in clear rather than trusting it.
+    assert_eq!(
+        app.get_as(&agreement_path(&order_no), &session)
+            .await
+            .status(),
+        StatusCode::INTERNAL_SERVER_ERROR
+    );
+    app.execute("INSERT INTO agreement_seal_pending (id) VALUES (1)")
+        .await;
+
+    let url = app.database_url.clone();
+    let restarted = spawn_app_with(|s| s.database_url = url.into()).await;
+    let stored = stored_agreement(&restarted, &id).await;
+    assert!(stored.starts_with("v2."), "{stored}");
+    assert!(!stored.contains(NAME) && !stored.contains(ADDRESS));
+    let shown = data(restarted.get_as(&agreement_path(&order_no), &session).await).await;
+    assert_eq!(shown, shown_before);
+    let pending: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM agreement_seal_pending")
+        .fetch_one(restarted.db.pool())
+        .await
+        .unwrap();
+    assert_eq!(pending, 0);
+
+    // An agreement in clear written after that is refused, and a further start does not seal it.
+    set_stored_agreement(&app, &id, &clear).await;
+    restarted.stop().await;
+    let url = app.database_url.clone();
+    let again = spawn_app_with(|s| s.database_url = url.into()).await;
+    assert_eq!(
+        again
+            .get_as(&agreement_path(&order_no), &session)
+            .await
+            .status(),
+        StatusCode::INTERNAL_SERVER_ERROR
+    );
+    assert_eq!(stored_agreement(&again, &id).await, clear);
+    again.stop().await;
     app.stop().await;
 }

@@ -320,18 +320,13 @@ fn production_refuses_the_example_e_mail_domain_and_names_the_variable_to_set() 
     ));
     all.push(("KILAT_SITE__MARKETS__ID__LENDER_NAME", "PT Contoh Nyata"));
     // Production also needs each enabled payment provider's own secret (docs/API-WEBHOOKS.md).
-    all.push((
-        "KILAT_PAYMENTS__RAZORPAY__SECRET",
-        "razorpay-production-secret",
-    ));
-    all.push(("KILAT_PAYMENTS__XENDIT__SECRET", "xendit-production-token"));
+    let [razorpay, xendit, dragonpay, xendit_api_key] = crate::helpers::PRODUCTION_SECRETS;
+    all.push(("KILAT_PAYMENTS__RAZORPAY__SECRET", razorpay));
+    all.push(("KILAT_PAYMENTS__XENDIT__SECRET", xendit));
     // ... and a virtual-account provider that issues real accounts, with its own key.
     all.push(("KILAT_PAYMENTS__ID__VA_PROVIDER", "xendit"));
-    all.push(("KILAT_PAYMENTS__ID__XENDIT_API_KEY", "xnd_production_key"));
-    all.push((
-        "KILAT_PAYMENTS__DRAGONPAY__SECRET",
-        "dragonpay-production-password",
-    ));
+    all.push(("KILAT_PAYMENTS__ID__XENDIT_API_KEY", xendit_api_key));
+    all.push(("KILAT_PAYMENTS__DRAGONPAY__SECRET", dragonpay));
     let started = quote_in_production(&all);
     assert!(
         started.status.success(),

@@ -124,13 +124,63 @@ async fn production_refuses_to_start_with_a_guessable_secret_key_and_says_how_to
         ("00".repeat(32), "one byte repeated"),
         ("ab".repeat(32), "one byte repeated"),
         (development_key, "public development key"),
+        // The report's (issue 17, item 9): a pattern of a few bytes, repeated.
+        ("deadbeef".repeat(8), "a pattern of 4 bytes repeated"),
+        (
+            "0123456789abcdef".repeat(4),
+            "a pattern of 8 bytes repeated",
+        ),
     ] {
         let mut settings = production();
         settings.secret_key = Some(key.into());
         let err = refusal(settings).await;
+        assert!(err.starts_with("KILAT_SECRET_KEY is "), "{err}");
         assert!(err.contains(says), "{err}");
         assert!(err.contains("openssl rand -hex 32"), "{err}");
     }
+}
+
+#[tokio::test]
+async fn production_refuses_to_start_with_a_weak_provider_secret_and_names_the_setting() {
+    let weak = [
+        "x",
+        "changeme",
+        "secret",
+        "password",
+        "test",
+        "DEV-razorpay-webhook-secret",
+        "dev-xendit-callback-token",
+        "dev-dragonpay-password",
+        "razorpay-production-secret",
+        "abcdabcdabcdabcdabcdabcdabcd",
+    ];
+    let variables = [
+        "KILAT_PAYMENTS__RAZORPAY__SECRET",
+        "KILAT_PAYMENTS__XENDIT__SECRET",
+        "KILAT_PAYMENTS__DRAGONPAY__SECRET",
+        "KILAT_PAYMENTS__ID__XENDIT_API_KEY",
+    ];
+    for value in weak {
+        for (n, variable) in variables.iter().enumerate() {
+            let mut settings = production();
+            let secret = Some(value.into());
+            match n {
+                0 => settings.payments.razorpay.secret = secret,
+                1 => settings.payments.xendit.secret = secret,
+                2 => settings.payments.dragonpay.secret = secret,
+                _ => settings.payments.indonesia.xendit_api_key = secret,
+            }
+            let err = refusal(settings).await;
+            assert!(
+                err.starts_with(&format!("{variable} is ")),
+                "{value}: {err}"
+            );
+        }
+    }
+    // Development keeps its known test values (`dev-…`) and starts with them, as every other test does.
+    let development = Settings::load(None).unwrap();
+    assert!(development.payments.razorpay.active().is_some());
+    development.validate().expect("development's defaults");
 }
 
 #[tokio::test]
