@@ -278,7 +278,13 @@ async fn images_decoding_at_once_share_the_memory_bound_by_the_pixels_they_decla
     .await;
     let session = app.sign_in("IN", "9876512004").await;
     // A decode under way holds 80 of the 100 MiB.
-    let held = app.services.bounds.image_memory.enter_many(80).await.unwrap();
+    let held = app
+        .services
+        .bounds
+        .image_memory
+        .enter_many(80)
+        .await
+        .unwrap();
     // 2000 × 2000 declares 32 MB of working memory (31 MiB): no room, though a decode turn is free.
     let large = webp_of_one_colour(2000, 2000);
     let busy = upload(&app, &session, "image/webp", large.clone()).await;
