@@ -16,8 +16,8 @@ const SMS: &str = "/api/v1/borrower/login/sms-code";
 const LOGIN: &str = "/api/v1/borrower/login";
 const COMPLAINTS: &str = "/api/v1/borrower/complaints";
 
-/// Sends every request at the same moment; answers each one's envelope code (`ok` for a success) and whether a
-/// `429` carried `Retry-After`.
+/// Sends every request at the same moment; answers how many got each envelope code (`ok` for a success), checking
+/// that every `rate_limited` carried `Retry-After`.
 async fn burst(requests: Vec<RequestBuilder>) -> BTreeMap<String, usize> {
     let start = Arc::new(tokio::sync::Barrier::new(requests.len()));
     let tasks: Vec<_> = requests
@@ -27,7 +27,6 @@ async fn burst(requests: Vec<RequestBuilder>) -> BTreeMap<String, usize> {
             tokio::spawn(async move {
                 start.wait().await;
                 let response = request.send().await.expect("sent");
-                let status = response.status();
                 let retry_after = response.headers().get("retry-after").is_some();
                 let body: Value = response.json().await.expect("a JSON envelope");
                 if body["code"] == "rate_limited" {
