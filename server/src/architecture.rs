@@ -222,60 +222,36 @@ fn only_the_payments_lifecycle_writes_a_payment_status() {
 }
 
 #[test]
-fn every_limit_counted_in_the_database_is_one_the_rate_limit_cleanup_knows() {
-    // The cleanup deletes `rate_limits` rows by the longest window of `jobs::rate_limits::COUNTED`: a limit with a
-    // longer window left out of that list could lose a row still inside its window. Limits are `const`s, so each one
-    // is a `const NAME: Limit = Limit {` somewhere; every one of them must be listed.
-    let sources = sources();
-    let cleanup = &sources
-        .iter()
-        .find(|(path, _)| path == "jobs/rate_limits.rs")
-        .unwrap()
-        .1;
-    let listed: Vec<&str> = code_of(cleanup)
-        .split("pub const COUNTED")
-        .nth(1)
-        .and_then(|rest| rest.split(';').next())
-        .unwrap()
-        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-        .collect();
-    let mut defined = Vec::new();
-    for (path, source) in &sources {
+fn every_limit_is_in_the_one_list_and_counted_only_by_the_limiter() {
+    // One limiter (issue 17): every limit is built in `limits.rs` (whose list the cleanup's longest window comes from),
+    // only the limiter's store module counts in `rate_limits`, and no limiter of its own is left.
+    for (path, source) in sources() {
         if path == "architecture.rs" {
             continue;
         }
-        let code = code_of(source);
-        for (at, _) in code.match_indices("Limit {") {
-            if code[..at]
+        let code = code_of(&source);
+        let builds_limit = code.match_indices("Limit {").any(|(at, _)| {
+            !code[..at]
                 .chars()
                 .next_back()
                 .is_some_and(|c| c.is_ascii_alphanumeric() || c == '_')
-            {
-                continue; // another type's name (`RateLimit {`)
-            }
-            let line = code[..at].rsplit('\n').next().unwrap_or_default().trim();
-            if line.starts_with("pub struct") || line.starts_with("impl") {
-                continue;
-            }
-            let name = line
-                .trim_start_matches("pub ")
-                .strip_prefix("const ")
-                .and_then(|rest| rest.split(':').next())
-                .unwrap_or_else(|| panic!("{path}: a `Limit` that is not a const: {line:?}"))
-                .trim();
-            defined.push((path.clone(), name.to_owned()));
+        });
+        assert!(
+            !builds_limit || path == "limits.rs",
+            "{path}: a `Limit` outside the one list"
+        );
+        let counts = code.contains("INTO rate_limits") || code.contains("UPDATE rate_limits");
+        assert!(
+            !counts || path == "store/rate_limits.rs",
+            "{path}: counts requests outside the limiter"
+        );
+        for old in [
+            "governor::",
+            "telemetry_limits",
+            "login_attempts",
+            "sign_in_limiters",
+        ] {
+            assert!(!code.contains(old), "{path}: {old}, a limiter of its own");
         }
     }
-    assert!(
-        defined.iter().any(|(_, name)| name == "EXPORT_LIMIT"),
-        "{defined:?}"
-    );
-    let missing: Vec<_> = defined
-        .iter()
-        .filter(|(_, name)| !listed.contains(&name.as_str()))
-        .collect();
-    assert!(
-        missing.is_empty(),
-        "limits missing from jobs::rate_limits::COUNTED: {missing:?}"
-    );
 }

@@ -21,6 +21,7 @@ pub mod i18n;
 pub mod insights;
 pub mod jobs;
 pub mod ledger;
+pub mod limits;
 pub mod orders;
 pub mod providers;
 pub mod review;

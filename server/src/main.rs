@@ -265,8 +265,8 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
                 JobName::TelemetryRetention => {
                     let r = jobs::retention::run(s).await?;
                     Some(format!(
-                        "telemetry-retention: {} events, {} devices, {} push tokens, {} locations, {} ratings, {} counters removed",
-                        r.events, r.devices, r.tokens, r.locations, r.ratings, r.limits
+                        "telemetry-retention: {} events, {} devices, {} push tokens, {} locations, {} ratings removed",
+                        r.events, r.devices, r.tokens, r.locations, r.ratings
                     ))
                 }
                 JobName::OrphanFiles => {

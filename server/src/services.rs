@@ -42,4 +42,6 @@ pub struct Services {
     pub holidays: Arc<Holidays>,
     /// How many image decodes and password hashes run at once (`[bounds]`).
     pub bounds: WorkBounds,
+    /// Every request limit, counted in the database (`crate::limits`).
+    pub limits: crate::limits::Limits,
 }

@@ -41,6 +41,8 @@ pub struct Settings {
     pub allow_public_listen_in_development: bool,
     pub log: LogSettings,
     pub contact: ContactSettings,
+    /// The request limits sized by the deployment (`[limits]`; the whole list is `crate::limits::Limits`).
+    pub limits: LimitSettings,
     /// How much costly work (image decodes, password hashes) runs at once (`[bounds]`).
     pub bounds: BoundSettings,
     pub telemetry: TelemetrySettings,
@@ -587,6 +589,50 @@ pub struct ContactSettings {
     pub per_minute: u32,
 }
 
+/// The request limits a deployment sizes (docs/ARCHITECTURE.md, "Security: limits"). The per-address ones are sized
+/// for an address that many people share (a mobile carrier's NAT); the per-phone, per-borrower and per-account limits
+/// carry the load.
+#[derive(Debug, Clone, Copy, Deserialize)]
+pub struct LimitSettings {
+    /// Sign-in and verification codes requested from one client address in a day (an IPv6 address counts by its /64).
+    pub codes_per_address_per_day: u32,
+    /// Borrower sign-in attempts from one client address in ten minutes.
+    pub sign_ins_per_address: u32,
+    /// Console sign-in attempts from one client address in ten minutes.
+    pub console_sign_ins_per_address: u32,
+    /// Password checks of one operator in fifteen minutes from addresses it never signed in from (each address has
+    /// five of its own besides).
+    pub password_checks_per_account: u32,
+    /// Complaints one borrower may file in a day.
+    pub complaints_per_day: u32,
+    /// Contact-form messages from one client address in a day (besides `contact.per_minute`).
+    pub contact_per_day: u32,
+}
+
+impl LimitSettings {
+    fn validate(&self) -> anyhow::Result<()> {
+        for (name, value) in [
+            ("CODES_PER_ADDRESS_PER_DAY", self.codes_per_address_per_day),
+            ("SIGN_INS_PER_ADDRESS", self.sign_ins_per_address),
+            (
+                "CONSOLE_SIGN_INS_PER_ADDRESS",
+                self.console_sign_ins_per_address,
+            ),
+            (
+                "PASSWORD_CHECKS_PER_ACCOUNT",
+                self.password_checks_per_account,
+            ),
+            ("COMPLAINTS_PER_DAY", self.complaints_per_day),
+            ("CONTACT_PER_DAY", self.contact_per_day),
+        ] {
+            if value == 0 {
+                bail!("KILAT_LIMITS__{name} must be at least 1");
+            }
+        }
+        Ok(())
+    }
+}
+
 /// How many image decodes and password hashes run at once, and how long a request waits for its turn before
 /// `503 server_busy` (`crate::bounds`).
 #[derive(Debug, Clone, Copy, Deserialize)]
@@ -816,6 +862,7 @@ impl Settings {
         if self.contact.per_minute == 0 {
             bail!("KILAT_CONTACT__PER_MINUTE must be at least 1");
         }
+        self.limits.validate()?;
         if self.telemetry.per_minute == 0 || self.telemetry.retention_days == 0 {
             bail!(
                 "KILAT_TELEMETRY__PER_MINUTE and KILAT_TELEMETRY__RETENTION_DAYS must be at least 1"

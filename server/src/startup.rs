@@ -1,7 +1,6 @@
 //! Builds the application from settings, binds the listener and runs until asked to stop. Tests reuse it.
 
 use std::net::SocketAddr;
-use std::num::NonZeroU32;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -19,7 +18,7 @@ use crate::clock::Clock;
 use crate::content::ReferenceData;
 use crate::crypto::Secrets;
 use crate::http::web::Pages;
-use crate::http::{self, openapi, rate_limit::AddressLimiter};
+use crate::http::{self, openapi};
 use crate::providers::PaymentServices;
 use crate::services::Services;
 use crate::settings::{Mode, Settings};
@@ -44,7 +43,6 @@ pub struct AppStateInner {
     /// The embedded web app, its pages rendered with the settings and the site's claims.
     pub pages: Pages,
     pub openapi: Bytes,
-    pub contact_limiter: AddressLimiter,
     /// Proxies of ours in front, counted back through `X-Forwarded-For` (settings `trusted_proxy_hops`).
     pub trusted_proxy_hops: u32,
     /// The origin browsers use, when a proxy rewrites `Host` (settings `public_origin`).
@@ -110,7 +108,9 @@ impl Application {
             Mode::Production => Clock::real(),
             Mode::Development => Clock::adjustable(),
         };
-        let sign_in = SignInService::new(db.clone(), secrets.clone(), sender, clock.clone());
+        let limits = crate::limits::Limits::from_settings(settings);
+        let sign_in =
+            SignInService::new(db.clone(), secrets.clone(), sender, clock.clone(), limits);
         let reference = ReferenceData::load().context("loading the reference data")?;
         let catalog = Catalog::load(&db, &settings.caps, clock.now().date(), clock.now_ms())
             .await
@@ -118,8 +118,6 @@ impl Application {
         let claims = SiteClaims::load(&db, &settings.site, clock.now_ms())
             .await
             .context("loading the site's claims")?;
-        let per_minute = NonZeroU32::new(settings.contact.per_minute)
-            .context("contact.per_minute must be ≥ 1")?;
         let services = Services {
             db,
             clock,
@@ -139,6 +137,7 @@ impl Application {
                 .context("setting up the file store")?,
             holidays: Arc::new(holidays),
             bounds: crate::bounds::WorkBounds::from_settings(&settings.bounds),
+            limits,
         };
         let pages = Pages::load(&services).context("preparing the embedded web app")?;
         if !pages.current().has_site() {
@@ -150,7 +149,6 @@ impl Application {
             services,
             pages,
             openapi: Bytes::from(openapi::document()),
-            contact_limiter: AddressLimiter::per_minute(per_minute),
             trusted_proxy_hops: settings.proxy_hops(),
             public_origin: settings.public_origin.clone(),
             outbox,
@@ -197,14 +195,6 @@ impl Application {
         self,
         shutdown: impl Future<Output = ()> + Send + 'static,
     ) -> anyhow::Result<()> {
-        let limiter = self.state.contact_limiter.clone();
-        let sweeper = tokio::spawn(async move {
-            let mut tick = tokio::time::interval(Duration::from_secs(60));
-            loop {
-                tick.tick().await;
-                limiter.forget_idle();
-            }
-        });
         // Another server's product edit reaches this one's catalog within `catalog::REFRESH_EVERY_MS`: one read of
         // the version counter, and a reload only when it moved.
         let services = self.state.services.clone();
@@ -293,7 +283,6 @@ impl Application {
         })
         .await
         .context("waiting for the HTTP workers")?;
-        sweeper.abort();
         catalog_refresher.abort();
         claims_refresher.abort();
         db.close().await;

@@ -15,10 +15,10 @@ use crate::auth::Borrower;
 use crate::certification::Certification;
 use crate::error::{Error, Refusal};
 use crate::i18n::{self, Lang, format_money};
+use crate::limits;
 use crate::orders;
 use crate::services::Services;
 use crate::servicing;
-use crate::store::rate_limits::{Counted, Limit};
 
 /// What a menu entry does when tapped.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
@@ -277,33 +277,16 @@ pub struct DataExport {
 /// The most orders an export lists (far more than any borrower has).
 const EXPORT_ORDERS: i64 = 1_000;
 
-/// Data exports a borrower may download in an hour (each decrypts their whole record).
-pub const EXPORTS_PER_HOUR: u32 = 3;
-
-const HOUR_MS: i64 = 60 * 60 * 1000;
-
-/// The export's limit, counted in the database per borrower.
-pub const EXPORT_LIMIT: Limit = Limit {
-    scope: "export",
-    window_ms: HOUR_MS,
-    max: EXPORTS_PER_HOUR,
-};
+pub use crate::limits::EXPORTS_PER_HOUR;
 
 /// The borrower's data export (`GET /borrower/export`): at most [`EXPORTS_PER_HOUR`] in the hour from the first of
 /// them, counted in the database so that the limit holds across servers (`429 rate_limited` with the seconds until
 /// the hour ends).
 pub async fn export(s: &Services, borrower: &Borrower) -> Result<DataExport, Error> {
     let now = s.clock.now_ms();
-    if let Counted::Refused { window_ends_at } =
-        s.db.count_in_window(&EXPORT_LIMIT, &borrower.id, now)
-            .await?
-    {
-        // Another request's clock may have read a few milliseconds later than this one's: never more than the hour.
-        let wait_ms = (window_ends_at - now).clamp(1, HOUR_MS);
-        return Err(Error::RateLimited {
-            retry_after_secs: u64::try_from((wait_ms + 999) / 1000).unwrap_or(1),
-        });
-    }
+    limits::count(&s.db, &s.limits.exports_per_borrower, &borrower.id, now)
+        .await?
+        .map_err(limits::Refused::rate_limited)?;
     let mut sections = BTreeMap::new();
     sections.insert(
         "profile".to_owned(),

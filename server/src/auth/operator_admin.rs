@@ -8,6 +8,7 @@ use serde::Serialize;
 
 use super::operators::{Created, Operator, Role, check_password, create_checked, hash_password};
 use crate::error::{Error, FieldErrors, FieldProblem, Refusal};
+use crate::limits;
 use crate::services::Services;
 use crate::store::Tx;
 use crate::store::audit::NewAuditEntry;
@@ -22,18 +23,20 @@ pub struct OperatorRecord {
     pub username: String,
     pub roles: Vec<Role>,
     pub enabled: bool,
+    /// Sign-ins from addresses the operator never signed in from are refused for now: the per-account limit of
+    /// password checks is reached (`crate::limits`).
     pub locked: bool,
     pub created_at: i64,
 }
 
 impl OperatorRecord {
-    fn of(row: &OperatorRow, now: i64) -> Self {
+    fn of(row: &OperatorRow, locked: bool) -> Self {
         Self {
             id: row.id.clone(),
             username: row.username.clone(),
             roles: Role::split(&row.roles),
             enabled: row.disabled_at.is_none(),
-            locked: row.locked_until.is_some_and(|until| until > now),
+            locked,
             created_at: row.created_at,
         }
     }
@@ -59,13 +62,24 @@ fn audited(row: &OperatorRow, roles: &[Role], enabled: bool) -> Result<String, E
 /// Every operator, by username (admin).
 pub async fn list(s: &Services, op: &Operator) -> Result<Vec<OperatorRecord>, Error> {
     op.require_any(ADMIN)?;
-    let now = s.clock.now_ms();
-    Ok(s.db
-        .operators()
-        .await?
+    let rows = s.db.operators().await?;
+    let ids: Vec<&str> = rows.iter().map(|r| r.id.as_str()).collect();
+    let locked = locked(s, &ids).await?;
+    Ok(rows
         .iter()
-        .map(|row| OperatorRecord::of(row, now))
+        .map(|row| OperatorRecord::of(row, locked.contains(&row.id)))
         .collect())
+}
+
+/// Of `ids`, the operators whose per-account limit of password checks refuses now.
+async fn locked(s: &Services, ids: &[&str]) -> Result<Vec<String>, Error> {
+    Ok(limits::refusing(
+        &s.db,
+        &s.limits.password_checks_per_account,
+        ids,
+        s.clock.now_ms(),
+    )
+    .await?)
 }
 
 /// Creates an operator (admin): username, roles (their codes) and an initial password of at least 12 characters; every
@@ -159,7 +173,7 @@ pub async fn set_roles(
     audit(&mut tx, op, "operator.roles", id, &before, &after, now).await?;
     tx.commit().await?;
     tracing::info!(operator = %op.id, target = %id, roles = %Role::join(&roles), "operator roles changed");
-    let mut record = OperatorRecord::of(&row, now);
+    let mut record = OperatorRecord::of(&row, !locked(s, &[id]).await?.is_empty());
     record.roles = roles;
     Ok(record)
 }
@@ -175,7 +189,7 @@ pub async fn disable(s: &Services, op: &Operator, id: &str) -> Result<OperatorRe
         return Err(Refusal::OwnAdminAccount.into());
     }
     let roles = Role::split(&row.roles);
-    let mut record = OperatorRecord::of(&row, now);
+    let mut record = OperatorRecord::of(&row, !locked(s, &[id]).await?.is_empty());
     if row.disabled_at.is_none() {
         let before = audited(&row, &roles, true)?;
         let after = audited(&row, &roles, false)?;
@@ -198,7 +212,7 @@ pub async fn enable(s: &Services, op: &Operator, id: &str) -> Result<OperatorRec
     let mut tx = s.db.begin().await?;
     let row = target(&mut tx, op, id, true).await?;
     let roles = Role::split(&row.roles);
-    let mut record = OperatorRecord::of(&row, now);
+    let mut record = OperatorRecord::of(&row, !locked(s, &[id]).await?.is_empty());
     if row.disabled_at.is_some() {
         let before = audited(&row, &roles, false)?;
         let after = audited(&row, &roles, true)?;
@@ -246,8 +260,14 @@ pub async fn reset_password(
     )
     .await?;
     tx.commit().await?;
+    // A new password: its checks start again, at every address.
+    s.db.forget_rate_limits(
+        &s.limits.password_checks_per_account.key(id),
+        &s.limits.password_checks_per_address.key(&format!("{id}:")),
+    )
+    .await?;
     tracing::info!(operator = %op.id, target = %id, revoked, "operator password reset");
-    Ok(OperatorRecord::of(&row, now))
+    Ok(OperatorRecord::of(&row, false))
 }
 
 async fn audit(

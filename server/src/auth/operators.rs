@@ -8,21 +8,24 @@ use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, Salt
 use serde::Serialize;
 use subtle::ConstantTimeEq;
 
-use super::ceil_secs;
 use crate::bounds::Permit;
 use crate::clock::Clock;
 use crate::crypto;
 use crate::error::{Error, FieldErrors, FieldProblem, Refusal};
+use crate::limits;
 use crate::services::Services;
 use crate::store::Db;
 use crate::store::audit::NewAuditEntry;
 use crate::store::operators::{NewOperator, OperatorRow};
 
-/// Password checks an operator gets before the account locks: the check that reaches it is still compared (a right
-/// password signs in), every later one is refused unseen until the lock ends.
-pub const MAX_PASSWORD_CHECKS: i64 = 5;
-/// How long an account stays locked.
-pub const LOCKOUT_MS: i64 = 15 * 60 * 1000;
+/// Password checks an operator gets from one client address in [`LOCKOUT_MS`]: the check that reaches it is still
+/// compared (a right password signs in), every later one from that address is refused unseen until the window ends.
+pub const MAX_PASSWORD_CHECKS: i64 = limits::PASSWORD_CHECKS_PER_ADDRESS as i64;
+/// The window of the password checks.
+pub const LOCKOUT_MS: i64 = limits::PASSWORD_CHECKS_WINDOW_MS;
+/// An address an operator signed in from this recently is a known one: a stranger's failures never refuse it
+/// (docs/ARCHITECTURE.md, "Security: limits").
+pub const KNOWN_ADDRESS_MS: i64 = 90 * 24 * 60 * 60 * 1000;
 /// A console session ends 12 hours after sign-in, however it is used (PRODUCT.md §6).
 pub const SESSION_MS: i64 = 12 * 60 * 60 * 1000;
 /// The shortest password `create` accepts.
@@ -273,15 +276,22 @@ pub(crate) fn check_password(password: &str, errors: &mut FieldErrors) {
     }
 }
 
-/// Signs an operator in. The check is reserved before the password is compared, in one conditional update
-/// (`Db::reserve_password_check`), so a burst of guesses gets exactly `MAX_PASSWORD_CHECKS` compared; after that the
-/// account is locked for `LOCKOUT_MS`. An unknown username is compared against a dummy hash, so it takes as long as a
-/// wrong password. Every comparison waits for its turn among `bounds.password_hashes` (19 MiB each), and is answered
-/// `server_busy` when none comes in `bounds.wait_ms`, before the account's check is reserved.
+/// Signs an operator in. Each password check is counted before the password is compared, by the one limiter
+/// (`crate::limits`), so a burst of guesses gets a bounded number compared:
+/// - per operator and client address, [`MAX_PASSWORD_CHECKS`] in [`LOCKOUT_MS`]: a burst from one source compares at
+///   most five, and a stranger's failures never refuse anyone at another address;
+/// - per operator, `[limits] password_checks_per_account` in [`LOCKOUT_MS`] from addresses the operator has not signed
+///   in from within [`KNOWN_ADDRESS_MS`]: guesses spread over many addresses; the staff's own addresses are exempt,
+///   so such a burst cannot deny them the console (docs/ARCHITECTURE.md, "Security: limits").
 ///
-/// Before anything else the attempt is counted against the client address, in the borrower sign-in's limiter but a
-/// bucket of its own (`LOGIN_ATTEMPTS_PER_ADDRESS` in `LOGIN_ATTEMPTS_WINDOW_MS`, then `rate_limited`): every attempt
-/// costs an Argon2 computation, and the per-account lockout does not hold back guesses spread over many usernames.
+/// Both are counted together in one transaction, or (one refusing) neither. A right password gives its checks back
+/// (it was no guess), forgets its address's count and marks the address known. An unknown username is compared against a dummy hash, so it takes as long as a
+/// wrong password. Every comparison waits for its turn among `bounds.password_hashes` (19 MiB each), and is answered
+/// `server_busy` when none comes in `bounds.wait_ms`, before the checks are counted.
+///
+/// Before anything else the attempt is counted against the client address (`[limits] console_sign_ins_per_address`
+/// in ten minutes, then `rate_limited`): every attempt costs an Argon2 computation, and the per-account limits do not
+/// hold back guesses spread over many usernames.
 #[tracing::instrument(skip_all)]
 pub async fn sign_in(
     s: &Services,
@@ -289,16 +299,11 @@ pub async fn sign_in(
     password: &str,
     client_addr: &str,
 ) -> Result<OperatorSignedIn, Error> {
-    if let Err(throttled) = s
-        .sign_in
-        .admit_login_attempt(&format!("console:{client_addr}"))
-        .await?
-    {
-        return Err(Error::RateLimited {
-            retry_after_secs: throttled.retry_after_secs,
-        });
-    }
     let now = s.clock.now_ms();
+    let address = limits::address_key(client_addr);
+    limits::count(&s.db, &s.limits.console_sign_ins_per_address, &address, now)
+        .await?
+        .map_err(limits::Refused::rate_limited)?;
     let username = username.trim().to_ascii_lowercase();
     let Some(row) =
         s.db.operator_by_username(&username)
@@ -309,29 +314,38 @@ pub async fn sign_in(
         verify_password(None, password.to_owned(), turn).await?;
         return Err(OperatorSignInError::CredentialsInvalid.into());
     };
-    // A locked account is refused without queueing for a hash; whether it is locked is decided again below, by the
-    // reservation itself.
-    if let Some(until) = row.locked_until.filter(|until| *until > now) {
-        return Err(locked(until, now));
-    }
-    // The turn comes before the check is reserved: a `server_busy` answer uses up none of the account's checks.
+    // The turn comes before the checks are counted: a `server_busy` answer uses up none of them.
     let turn = s.bounds.password_hashes.enter().await?;
-    let Some(_check) =
-        s.db.reserve_password_check(&row.id, now, MAX_PASSWORD_CHECKS, now + LOCKOUT_MS)
-            .await?
-    else {
-        let until =
-            s.db.operator_by_id(&row.id)
-                .await?
-                .and_then(|r| r.locked_until)
-                .unwrap_or(now + LOCKOUT_MS);
-        return Err(locked(until, now));
+    let known =
+        s.db.operator_address_known(&row.id, &address, now - KNOWN_ADDRESS_MS)
+            .await?;
+    let per_address = format!("{}:{address}", row.id);
+    let mut checks = vec![(&s.limits.password_checks_per_address, per_address.as_str())];
+    if !known {
+        checks.push((&s.limits.password_checks_per_account, row.id.as_str()));
+    }
+    let counted = match limits::count_all(&s.db, &checks, now).await? {
+        Ok(counted) => counted,
+        Err(refused) => {
+            return Err(OperatorSignInError::Locked {
+                retry_after_secs: refused.retry_after_secs,
+            }
+            .into());
+        }
     };
     if !verify_password(Some(row.password_hash.clone()), password.to_owned(), turn).await? {
-        tracing::info!(operator = %row.id, "wrong operator password");
+        tracing::info!(operator = %row.id, known, "wrong operator password");
         return Err(OperatorSignInError::CredentialsInvalid.into());
     }
-    s.db.clear_failed_logins(&row.id).await?;
+    // The operator's own check was no guess: the account's count of strangers' checks gets it back.
+    limits::give_back(&s.db, &counted).await?;
+    s.db.operator_signed_in_from(
+        &row.id,
+        &address,
+        &s.limits.password_checks_per_address.key(&per_address),
+        now,
+    )
+    .await?;
     let token = crypto::random_token();
     let csrf_token = crypto::random_token();
     let csrf_hash = crypto::token_hash(&csrf_token);
@@ -343,13 +357,6 @@ pub async fn sign_in(
         token,
         csrf_token,
     })
-}
-
-fn locked(until: i64, now: i64) -> Error {
-    OperatorSignInError::Locked {
-        retry_after_secs: ceil_secs((until - now).clamp(1, LOCKOUT_MS)),
-    }
-    .into()
 }
 
 /// The operator of a live session token: opened less than `SESSION_MS` ago, not signed out, account not disabled.

@@ -7,29 +7,27 @@ use kilat_domain::{Code, Market, Phone};
 use crate::clock::Clock;
 use crate::crypto::{self, Binding, Secrets};
 use crate::i18n::{self, Lang};
+use crate::limits::{self, Limits};
 use crate::sms::{Channel, CodeMessage, CodeSender};
 use crate::store::Db;
-use crate::store::sign_in::{BorrowerRow, CodeHistory, NewLoginCode};
+use crate::store::sign_in::{BorrowerRow, NewLoginCode};
 
 /// A code is valid this long.
 pub const CODE_TTL_MS: i64 = 5 * 60 * 1000;
 /// A new code for the same phone no sooner than this.
-pub const RESEND_MS: i64 = 60 * 1000;
+pub const RESEND_MS: i64 = limits::CODE_RESEND_MS;
 /// Tries compared per code, at most; a wrong code on the last one ends the code, a right one still signs in.
 pub const MAX_FAILED_ATTEMPTS: i64 = 5;
-/// Codes per phone, and per client address, in 24 hours.
-pub const DAILY_CODES_PER_PHONE: i64 = 10;
-pub const DAILY_CODES_PER_ADDRESS: i64 = 30;
-/// Sign-in attempts (`POST /login`) one client address may make in `LOGIN_ATTEMPTS_WINDOW_MS`, right or wrong.
-pub const LOGIN_ATTEMPTS_PER_ADDRESS: i64 = 20;
-pub const LOGIN_ATTEMPTS_WINDOW_MS: i64 = 10 * 60 * 1000;
+/// Codes per phone in a day (the per-address cap and the sign-in attempts per address are settings: `[limits]`).
+pub const DAILY_CODES_PER_PHONE: i64 = limits::CODES_PER_PHONE as i64;
+/// Sign-in attempts (`POST /login`) from one client address are counted in windows this long.
+pub const LOGIN_ATTEMPTS_WINDOW_MS: i64 = limits::SIGN_IN_WINDOW_MS;
 /// A borrower session ends after 30 days without use (PRODUCT.md §2).
 pub const SESSION_IDLE_MS: i64 = 30 * 24 * 60 * 60 * 1000;
 /// ... and 90 days after sign-in however often it is used, so a stolen token does not live for ever
 /// (docs/API-BORROWER.md, Authentication).
 pub const SESSION_MAX_AGE_MS: i64 = 90 * 24 * 60 * 60 * 1000;
 
-const DAY_MS: i64 = 24 * 60 * 60 * 1000;
 const CODE_PURPOSE: &str = "login-code";
 const VERIFICATION_PURPOSE: &str = "verification-code";
 
@@ -141,15 +139,23 @@ pub struct SignInService {
     pub(super) secrets: Secrets,
     sender: Arc<dyn CodeSender>,
     pub(super) clock: Clock,
+    pub(super) limits: Limits,
 }
 
 impl SignInService {
-    pub fn new(db: Db, secrets: Secrets, sender: Arc<dyn CodeSender>, clock: Clock) -> Self {
+    pub fn new(
+        db: Db,
+        secrets: Secrets,
+        sender: Arc<dyn CodeSender>,
+        clock: Clock,
+        limits: Limits,
+    ) -> Self {
         Self {
             db,
             secrets,
             sender,
             clock,
+            limits,
         }
     }
 
@@ -218,15 +224,38 @@ impl SignInService {
             created_at: now,
             expires_at: now + CODE_TTL_MS,
         };
-        // Check and insert under a lock on the phone and the address, not a read then a write: a burst of requests
-        // would otherwise all read the same history and all insert. A lock rather than a conditional counter update,
-        // because these limits are over history (the last code, sliding 24 hours) that login_codes already holds;
-        // counters would need windows of their own, and would still have to be kept in step with the codes
-        // (docs/API-BORROWER.md, Limits).
-        let id = self
-            .db
-            .insert_login_code_if(&new, now - DAY_MS, |history| may_send_code(history, now))
-            .await??;
+        // Counted and inserted in one transaction: the phone's minute, the phone's day and the address's day, in that
+        // order (so two senders never wait on each other in a cycle), each one conditional upsert; a refusal rolls
+        // every count back, so a refused request uses none of them (docs/ARCHITECTURE.md, "Security: limits").
+        let l = &self.limits;
+        let resend_key = format!("{phone_hash}:{}", purpose.code());
+        let address = limits::address_key(client_addr);
+        let mut tx = self.db.begin().await?;
+        let counted = match limits::count_all_in(
+            &mut tx,
+            &[
+                (&l.code_resend, &resend_key),
+                (&l.codes_per_phone, &phone_hash),
+                (&l.codes_per_address, &address),
+            ],
+            now,
+        )
+        .await?
+        {
+            Ok(counted) => counted,
+            Err(refused) => {
+                tx.rollback().await?;
+                return Err(if refused.limit == l.code_resend {
+                    SignInError::ResendTooSoon {
+                        retry_after_secs: refused.retry_after_secs,
+                    }
+                } else {
+                    SignInError::DailyLimit
+                });
+            }
+        };
+        let id = tx.insert_login_code(&new).await?;
+        tx.commit().await?;
         let text = i18n::format(lang, purpose.sms_key(), &[("code", &code)]);
         let message = CodeMessage {
             phone: phone.clone(),
@@ -236,6 +265,7 @@ impl SignInService {
         };
         if let Err(err) = self.sender.send(&message).await {
             self.db.delete_login_code(&id).await?;
+            limits::give_back(&self.db, &counted).await?;
             return Err(SignInError::Delivery(err));
         }
         Ok(())
@@ -364,26 +394,23 @@ impl SignInService {
         })
     }
 
-    /// Counts a sign-in attempt from a client address, or refuses it when the address made
-    /// `LOGIN_ATTEMPTS_PER_ADDRESS` in the last `LOGIN_ATTEMPTS_WINDOW_MS`: wrong codes spread over many phones. Held
-    /// in the database, so the limit holds across servers sharing it.
+    /// Counts a sign-in attempt from a client address, or refuses it when the address made `[limits]
+    /// sign_ins_per_address` in the window (`LOGIN_ATTEMPTS_WINDOW_MS`): wrong codes spread over many phones. Counted in
+    /// the database, so the limit holds across servers sharing it.
     pub async fn admit_login_attempt(
         &self,
         client_addr: &str,
     ) -> sqlx::Result<Result<(), Throttled>> {
-        let now = self.clock.now_ms();
-        let since = now - LOGIN_ATTEMPTS_WINDOW_MS;
-        self.db
-            .record_login_attempt_if(client_addr, now, since, |history| {
-                if history.attempts < LOGIN_ATTEMPTS_PER_ADDRESS {
-                    return Ok(());
-                }
-                let free_at = history.oldest_at.unwrap_or(now) + LOGIN_ATTEMPTS_WINDOW_MS;
-                Err(Throttled {
-                    retry_after_secs: ceil_secs((free_at - now).min(LOGIN_ATTEMPTS_WINDOW_MS)),
-                })
-            })
-            .await
+        let refused = limits::count(
+            &self.db,
+            &self.limits.sign_ins_per_address,
+            &limits::address_key(client_addr),
+            self.clock.now_ms(),
+        )
+        .await?;
+        Ok(refused.map_err(|r| Throttled {
+            retry_after_secs: r.retry_after_secs,
+        }))
     }
 
     /// The borrower of a live session token, if any: used within `SESSION_IDLE_MS` and opened within
@@ -470,29 +497,6 @@ pub fn unseal_phone(
 ) -> anyhow::Result<Phone> {
     let e164 = secrets.decrypt(phone_enc, Binding::BorrowerPhone { borrower_id })?;
     Phone::parse(market, &e164).map_err(|e| anyhow::anyhow!("stored phone no longer parses: {e}"))
-}
-
-/// The limits on sending codes, judged on the phone's and the address's history (read under their locks).
-fn may_send_code(history: &CodeHistory, now: i64) -> Result<(), SignInError> {
-    if let Some(last) = history.last_sent_at {
-        let wait = last + RESEND_MS - now;
-        if wait > 0 {
-            // `now` was read before waiting for the lock, so `last` may be a little later than it: never more than
-            // the full minute.
-            return Err(SignInError::ResendTooSoon {
-                retry_after_secs: ceil_secs(wait.min(RESEND_MS)),
-            });
-        }
-    }
-    if history.by_phone >= DAILY_CODES_PER_PHONE || history.by_addr >= DAILY_CODES_PER_ADDRESS {
-        return Err(SignInError::DailyLimit);
-    }
-    Ok(())
-}
-
-/// Milliseconds as whole seconds, rounded up (a Retry-After of 0 would invite an immediate retry).
-pub(crate) fn ceil_secs(ms: i64) -> u64 {
-    u64::try_from((ms + 999) / 1000).unwrap_or(1).max(1)
 }
 
 /// `IN` or `ID`, as stored and as the API writes it.

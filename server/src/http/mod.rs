@@ -11,7 +11,6 @@ pub mod extract;
 pub mod health;
 pub mod lang;
 pub mod openapi;
-pub mod rate_limit;
 pub mod same_origin;
 pub mod site;
 pub mod web;

@@ -14,6 +14,7 @@ use crate::error::{FieldErrors, FieldProblem};
 use crate::settings::{PublicSiteSettings, market_schema};
 use crate::startup::AppState;
 use crate::store::contact_messages::NewContactMessage;
+use crate::support;
 
 /// `?market=`: whose company the settings carry.
 #[derive(Debug, Deserialize, IntoParams)]
@@ -151,24 +152,19 @@ pub async fn create_contact_message(
     ClientAddr(client): ClientAddr,
     JsonOrForm(req): JsonOrForm<ContactMessageRequest>,
 ) -> Result<(StatusCode, Json<Envelope<ContactMessageCreated>>), ApiError> {
-    state.contact_limiter.check(client)?;
     let valid = ValidContactMessage::try_from(req)?;
-    let stored = state
-        .services
-        .db
-        .insert_contact_message(
-            &state.services.secrets,
-            NewContactMessage {
-                name: valid.name,
-                telephone: valid.telephone,
-                message: valid.message,
-                email: valid.email,
-                company: valid.company,
-                client_addr: client.to_string(),
-            },
-        )
-        .await?;
-    tracing::info!(id = %stored.id, "contact message stored");
+    let stored = support::leave_contact_message(
+        &state.services,
+        NewContactMessage {
+            name: valid.name,
+            telephone: valid.telephone,
+            message: valid.message,
+            email: valid.email,
+            company: valid.company,
+            client_addr: client.to_string(),
+        },
+    )
+    .await?;
     Ok((
         StatusCode::CREATED,
         Envelope::ok(ContactMessageCreated {

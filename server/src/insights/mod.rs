@@ -9,6 +9,7 @@ use serde_json::Value;
 use crate::auth::Borrower;
 use crate::crypto;
 use crate::error::{Error, FieldErrors, FieldProblem, Refusal};
+use crate::limits;
 use crate::services::Services;
 use crate::store::Tx;
 use crate::store::telemetry::{LocationRow, NewClientEvent};
@@ -34,8 +35,6 @@ pub const MAX_TOKEN_CHARS: usize = 512;
 pub const MAX_COMMENT_CHARS: usize = 500;
 /// Platforms a push token may be for.
 pub const PLATFORMS: &[&str] = &["web", "android", "ios"];
-
-const MINUTE_MS: i64 = 60_000;
 
 /// Who reports: the signed-in borrower and the session the request came with (the rate limit is per session).
 pub struct Reporter<'a> {
@@ -77,22 +76,14 @@ pub struct LocationStatus {
     pub granted: bool,
 }
 
-/// Counts this request against the session's limit for the current minute.
+/// Counts this request against the session's limit (`telemetry.per_minute` in a minute), in the one limiter.
 async fn admit(s: &Services, who: &Reporter<'_>) -> Result<i64, Error> {
     let now = s.clock.now_ms();
-    let window = now - now.rem_euclid(MINUTE_MS);
     let key = crypto::token_hash(who.session_token);
-    if s.db
-        .count_telemetry_request(&key, window, s.telemetry.per_minute)
+    limits::count(&s.db, &s.limits.telemetry_per_session, &key, now)
         .await?
-    {
-        Ok(now)
-    } else {
-        let left_ms = window + MINUTE_MS - now;
-        Err(Error::RateLimited {
-            retry_after_secs: u64::try_from(left_ms / 1000).unwrap_or(0) + 1,
-        })
-    }
+        .map_err(limits::Refused::rate_limited)?;
+    Ok(now)
 }
 
 /// A write transaction holding the borrower's live row: telemetry written after the account's deletion would outlive

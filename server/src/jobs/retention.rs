@@ -1,19 +1,15 @@
 //! The telemetry retention job: removes the app's telemetry older than `telemetry.retention_days` (events, errors,
-//! devices, push tokens, ratings; a location answer keeps only the answer) and the rate-limit counters of past
-//! minutes. Idempotent, so two servers running it at once only delete what is there.
+//! devices, push tokens, ratings; a location answer keeps only the answer); its request counters are the limiter's
+//! (`rate_limits`), which the rate-limit cleanup removes. Idempotent, so two servers running it at once only delete what is there.
 
 use crate::services::Services;
 use crate::store::telemetry::Removed;
 
 const DAY_MS: i64 = 24 * 60 * 60 * 1000;
-/// Request counters older than this are of no use (the limit counts one minute).
-const LIMITS_KEPT_MS: i64 = 60 * 60 * 1000;
 
 /// Removes what is older than the retention period, counted from now.
 pub async fn run(s: &Services) -> anyhow::Result<Removed> {
     let now = s.clock.now_ms();
     let cutoff = now - i64::from(s.telemetry.retention_days) * DAY_MS;
-    Ok(s.db
-        .remove_telemetry_before(cutoff, now - LIMITS_KEPT_MS)
-        .await?)
+    Ok(s.db.remove_telemetry_before(cutoff).await?)
 }

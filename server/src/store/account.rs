@@ -176,10 +176,8 @@ impl Tx {
             .execute(self.conn())
             .await?
             .rows_affected();
-        sqlx::query("DELETE FROM sign_in_limiters WHERE key = $1")
-            .bind(format!("phone:{phone_hash}"))
-            .execute(self.conn())
-            .await?;
+        // The phone's sending limits (`crate::limits`: keyed by its hash).
+        self.forget_rate_limits_containing(phone_hash).await?;
         let notifications = sqlx::query(
             "DELETE FROM notification_outbox WHERE borrower_id = $1 AND status <> 'sent'",
         )

@@ -234,9 +234,9 @@ impl Tx {
             )
             .await?;
         }
-        // The export's limit row (`rate_limits`, keyed `export:<borrower id>`).
+        // The borrower's limit rows (`crate::limits`: `export:<borrower id>`, `complaints:<borrower id>`).
         let limit_keys = (1..=borrower_ids.len())
-            .map(|n| format!("'export:' || ${n}"))
+            .map(|n| format!("'export:' || ${n}, 'complaints:' || ${n}"))
             .collect::<Vec<_>>()
             .join(", ");
         self.execute_for(

@@ -11,8 +11,6 @@ pub struct OperatorRow {
     pub password_hash: String,
     /// Comma-separated role codes.
     pub roles: String,
-    pub failed_logins: i64,
-    pub locked_until: Option<i64>,
     pub created_at: i64,
     pub disabled_at: Option<i64>,
 }
@@ -38,8 +36,7 @@ pub struct OperatorSessionRow {
     pub session_created_at: i64,
 }
 
-const COLUMNS: &str =
-    "id, username, password_hash, roles, failed_logins, locked_until, created_at, disabled_at";
+const COLUMNS: &str = "id, username, password_hash, roles, created_at, disabled_at";
 
 impl Db {
     pub async fn operator_by_username(&self, username: &str) -> sqlx::Result<Option<OperatorRow>> {
@@ -73,44 +70,49 @@ impl Db {
         .await
     }
 
-    /// Reserves one password check before the password is compared, in one conditional update, so that however many
-    /// sign-ins arrive at once no more than `max_checks` are compared per lockout. The check that reaches
-    /// `max_checks` also locks the operator until `lock_until`; once that time has passed the next check starts a
-    /// new count at 1. Returns the check's number, or `None` when the operator is locked (or disabled).
-    pub async fn reserve_password_check(
+    /// True when the operator signed in from `address` (a limit's address key) since `since`.
+    pub async fn operator_address_known(
         &self,
         operator_id: &str,
-        now: i64,
-        max_checks: i64,
-        lock_until: i64,
-    ) -> sqlx::Result<Option<i64>> {
-        // `locked_until` is set exactly when `failed_logins` reached the limit, so "locked, and the lock is over"
-        // restarts the count and "not locked" adds one.
-        sqlx::query_scalar(
-            "UPDATE operators SET
-               failed_logins = CASE WHEN locked_until IS NULL THEN failed_logins + 1 ELSE 1 END,
-               locked_until = CASE
-                 WHEN (CASE WHEN locked_until IS NULL THEN failed_logins + 1 ELSE 1 END) >= $3 THEN $4
-                 ELSE NULL END
-             WHERE id = $1 AND disabled_at IS NULL
-               AND ((locked_until IS NULL AND failed_logins < $3) OR locked_until <= $2)
-             RETURNING failed_logins",
+        address: &str,
+        since: i64,
+    ) -> sqlx::Result<bool> {
+        let found: Option<i64> = sqlx::query_scalar(
+            "SELECT signed_in_at FROM operator_addresses
+             WHERE operator_id = $1 AND address = $2 AND signed_in_at >= $3",
         )
         .bind(operator_id)
-        .bind(now)
-        .bind(max_checks)
-        .bind(lock_until)
+        .bind(address)
+        .bind(since)
         .fetch_optional(self.pool())
-        .await
+        .await?;
+        Ok(found.is_some())
     }
 
-    /// A right password: the count of failed checks starts again.
-    pub async fn clear_failed_logins(&self, operator_id: &str) -> sqlx::Result<()> {
-        sqlx::query("UPDATE operators SET failed_logins = 0, locked_until = NULL WHERE id = $1")
-            .bind(operator_id)
-            .execute(self.pool())
+    /// A right password from `address`: the address is known from now on, and its count of checks (the limiter's row
+    /// `checks_key`) starts again, together.
+    pub async fn operator_signed_in_from(
+        &self,
+        operator_id: &str,
+        address: &str,
+        checks_key: &str,
+        now: i64,
+    ) -> sqlx::Result<()> {
+        let mut tx = self.begin().await?;
+        sqlx::query(
+            "INSERT INTO operator_addresses (operator_id, address, signed_in_at) VALUES ($1, $2, $3)
+             ON CONFLICT (operator_id, address) DO UPDATE SET signed_in_at = excluded.signed_in_at",
+        )
+        .bind(operator_id)
+        .bind(address)
+        .bind(now)
+        .execute(tx.conn())
+        .await?;
+        sqlx::query("DELETE FROM rate_limits WHERE key = $1")
+            .bind(checks_key)
+            .execute(tx.conn())
             .await?;
-        Ok(())
+        tx.commit().await
     }
 
     pub async fn insert_operator_session(
@@ -143,7 +145,7 @@ impl Db {
         now: i64,
     ) -> sqlx::Result<Option<OperatorSessionRow>> {
         let row: Option<(OperatorSessionRow, i64)> = sqlx::query_as::<_, SessionWithSeen>(
-            "SELECT o.id, o.username, o.password_hash, o.roles, o.failed_logins, o.locked_until, o.created_at,
+            "SELECT o.id, o.username, o.password_hash, o.roles, o.created_at,
                     o.disabled_at, s.csrf_hash, s.created_at AS session_created_at, s.last_seen_at
              FROM operator_sessions s JOIN operators o ON o.id = s.operator_id
              WHERE s.token_hash = $1 AND s.revoked_at IS NULL AND s.created_at >= $2 AND s.created_at <= $3
@@ -189,8 +191,8 @@ impl Tx {
     ) -> sqlx::Result<Result<String, UsernameTaken>> {
         let id = new_id();
         let inserted = sqlx::query(
-            "INSERT INTO operators (id, username, password_hash, roles, failed_logins, created_at)
-             VALUES ($1, $2, $3, $4, 0, $5)",
+            "INSERT INTO operators (id, username, password_hash, roles, created_at)
+             VALUES ($1, $2, $3, $4, $5)",
         )
         .bind(&id)
         .bind(new.username)
@@ -254,19 +256,17 @@ impl Tx {
         Ok(())
     }
 
-    /// A new password hash; the lockout count starts again.
+    /// A new password hash.
     pub async fn set_operator_password(
         &mut self,
         id: &str,
         password_hash: &str,
     ) -> sqlx::Result<()> {
-        sqlx::query(
-            "UPDATE operators SET password_hash = $1, failed_logins = 0, locked_until = NULL WHERE id = $2",
-        )
-        .bind(password_hash)
-        .bind(id)
-        .execute(self.conn())
-        .await?;
+        sqlx::query("UPDATE operators SET password_hash = $1 WHERE id = $2")
+            .bind(password_hash)
+            .bind(id)
+            .execute(self.conn())
+            .await?;
         Ok(())
     }
 

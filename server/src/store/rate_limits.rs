@@ -1,68 +1,83 @@
-//! Request limits kept in the database (`rate_limits`), so that every server sharing it counts the same requests, and
-//! the cleanup of rows whose window ended long ago.
+//! The request limiter's counts (`rate_limits`, one row per limit and subject: `crate::limits`), so that every server
+//! sharing the database counts the same requests, and the cleanup of rows whose window ended long ago.
 
-use super::Db;
+use super::{Db, Tx};
 
-/// A limit counted in `rate_limits`: at most `max` requests per subject in a window of `window_ms` that starts with
-/// the subject's first request. Its rows are keyed `<scope>:<subject>`. Every such limit is a `const` listed in
-/// `jobs::rate_limits::COUNTED`, whose longest window decides which rows the cleanup may remove (a test in
-/// `architecture.rs` holds that).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Limit {
-    pub scope: &'static str,
-    pub window_ms: i64,
-    pub max: u32,
+/// A request counted: the requests of the window so far, this one included (above the limit: refused), and when the
+/// window started (epoch ms).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, sqlx::FromRow)]
+pub struct Hit {
+    pub hits: i64,
+    pub window_start: i64,
 }
 
-/// What counting a request answered.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Counted {
-    /// Counted within the limit.
-    Allowed,
-    /// Refused: the window already holds the limit; it ends at this time (epoch ms).
-    Refused { window_ends_at: i64 },
-}
+/// Counts one request of `$1` at `$2` in a window that starts with the key's first request after the previous
+/// window (of `$3` ms) ended: one upsert, so simultaneous requests are counted one after the other on one server or
+/// several, and a new window replaces a finished one in the same statement. Every SET expression reads the row as it
+/// was, so `hits` and `window_start` restart together. A row the cleanup removed counts as a finished window.
+const HIT: &str = "INSERT INTO rate_limits (key, window_start, hits) VALUES ($1, $2, 1)
+     ON CONFLICT (key) DO UPDATE SET
+         hits = CASE WHEN rate_limits.window_start <= $2 - $3 THEN 1 ELSE rate_limits.hits + 1 END,
+         window_start = CASE WHEN rate_limits.window_start <= $2 - $3 THEN excluded.window_start
+                             ELSE rate_limits.window_start END
+     RETURNING hits, window_start";
 
 impl Db {
-    /// Counts one request of `subject` under `limit` at `now`, in a window that starts with the subject's first
-    /// request after the previous window ended, unless that window already holds `limit.max`: one conditional upsert
-    /// (a new window replaces a finished one in the same statement), so simultaneous requests can never pass the
-    /// limit together, on one server or several. A row the cleanup removed counts as a finished window.
-    pub async fn count_in_window(
-        &self,
-        limit: &Limit,
-        subject: &str,
-        now: i64,
-    ) -> sqlx::Result<Counted> {
-        let key = format!("{}:{subject}", limit.scope);
-        let window_ms = limit.window_ms;
-        // Every SET expression reads the row as it was, so `hits` and `window_start` restart together.
-        let counted: Option<i64> = sqlx::query_scalar(
-            "INSERT INTO rate_limits (key, window_start, hits) VALUES ($1, $2, 1)
-             ON CONFLICT (key) DO UPDATE SET
-                 hits = CASE WHEN rate_limits.window_start <= $3 THEN 1 ELSE rate_limits.hits + 1 END,
-                 window_start = CASE WHEN rate_limits.window_start <= $3 THEN excluded.window_start
-                                     ELSE rate_limits.window_start END
-             WHERE rate_limits.window_start <= $3 OR rate_limits.hits < $4
-             RETURNING hits",
+    /// Counts one request of `key` (see [`HIT`]) on its own.
+    pub async fn hit_rate_limit(&self, key: &str, now: i64, window_ms: i64) -> sqlx::Result<Hit> {
+        sqlx::query_as(HIT)
+            .bind(key)
+            .bind(now)
+            .bind(window_ms)
+            .fetch_one(self.pool())
+            .await
+    }
+
+    /// Uncounts one request of `key` in the window that started at `window_start` (a request that did nothing after
+    /// all); a window that restarted since is left alone.
+    pub async fn give_back_rate_limit(&self, key: &str, window_start: i64) -> sqlx::Result<()> {
+        sqlx::query(
+            "UPDATE rate_limits SET hits = hits - 1 WHERE key = $1 AND window_start = $2 AND hits > 0",
         )
-        .bind(&key)
-        .bind(now)
-        .bind(now - window_ms)
-        .bind(i64::from(limit.max))
-        .fetch_optional(self.pool())
+        .bind(key)
+        .bind(window_start)
+        .execute(self.pool())
         .await?;
-        if counted.is_some() {
-            return Ok(Counted::Allowed);
+        Ok(())
+    }
+
+    /// Forgets the counts of `key` and of every key that starts with `prefix` (an operator's, for every address).
+    pub async fn forget_rate_limits(&self, key: &str, prefix: &str) -> sqlx::Result<()> {
+        sqlx::query("DELETE FROM rate_limits WHERE key = $1 OR key LIKE $2 ESCAPE '\\'")
+            .bind(key)
+            .bind(format!("{}%", like_escaped(prefix)))
+            .execute(self.pool())
+            .await?;
+        Ok(())
+    }
+
+    /// Of `keys`, those whose window started after `since` and holds at least `max` requests (the limit refuses).
+    pub async fn rate_limits_at(
+        &self,
+        keys: &[String],
+        max: i64,
+        since: i64,
+    ) -> sqlx::Result<Vec<String>> {
+        if keys.is_empty() {
+            return Ok(Vec::new());
         }
-        let started: Option<i64> =
-            sqlx::query_scalar("SELECT window_start FROM rate_limits WHERE key = $1")
-                .bind(&key)
-                .fetch_optional(self.pool())
-                .await?;
-        Ok(Counted::Refused {
-            window_ends_at: started.unwrap_or(now) + window_ms,
-        })
+        let list = (3..keys.len() + 3)
+            .map(|n| format!("${n}"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let sql = format!(
+            "SELECT key FROM rate_limits WHERE hits >= $1 AND window_start > $2 AND key IN ({list})"
+        );
+        let mut query = sqlx::query_scalar(&sql).bind(max).bind(since);
+        for key in keys {
+            query = query.bind(key);
+        }
+        query.fetch_all(self.pool()).await
     }
 
     /// Deletes up to `batch` rows whose window started before `before` (the cleanup passes a time long enough ago that
@@ -80,4 +95,38 @@ impl Db {
         .await?
         .rows_affected())
     }
+}
+
+impl Tx {
+    /// Counts one request of `key` (see [`HIT`]) in this transaction: on PostgreSQL its row stays locked until the
+    /// transaction ends, and a rollback uncounts it.
+    pub async fn hit_rate_limit(
+        &mut self,
+        key: &str,
+        now: i64,
+        window_ms: i64,
+    ) -> sqlx::Result<Hit> {
+        sqlx::query_as(HIT)
+            .bind(key)
+            .bind(now)
+            .bind(window_ms)
+            .fetch_one(self.conn())
+            .await
+    }
+
+    /// Forgets the counts of every key that contains `part` (an erased phone's).
+    pub async fn forget_rate_limits_containing(&mut self, part: &str) -> sqlx::Result<()> {
+        sqlx::query("DELETE FROM rate_limits WHERE key LIKE $1 ESCAPE '\\'")
+            .bind(format!("%{}%", like_escaped(part)))
+            .execute(self.conn())
+            .await?;
+        Ok(())
+    }
+}
+
+/// `s` with LIKE's wildcards taken literally (limit names have `_`), escaped by a backslash.
+fn like_escaped(s: &str) -> String {
+    s.replace('\\', "\\\\")
+        .replace('%', "\\%")
+        .replace('_', "\\_")
 }

@@ -1,5 +1,5 @@
-//! Sign-in: one-time codes, borrowers (found by a keyed hash of their phone), sessions, and the locks and counts
-//! behind the sign-in limits.
+//! Sign-in: one-time codes, borrowers (found by a keyed hash of their phone) and sessions. The sign-in limits are
+//! counted by `crate::limits`.
 
 use std::collections::HashMap;
 
@@ -30,25 +30,6 @@ pub struct NewLoginCode<'a> {
     pub client_addr: &'a str,
     pub created_at: i64,
     pub expires_at: i64,
-}
-
-/// What the limits on sending a code look at, read under the phone's and the address's locks.
-#[derive(Debug, Clone, Copy, sqlx::FromRow)]
-pub struct CodeHistory {
-    /// When the phone's latest code for the same purpose was sent, if ever (the resend minute is per purpose; the
-    /// daily caps count every purpose).
-    pub last_sent_at: Option<i64>,
-    /// Codes sent to this phone, and from this address, since the start of the window.
-    pub by_phone: i64,
-    pub by_addr: i64,
-}
-
-/// A client address's sign-in attempts within the window, read under its lock.
-#[derive(Debug, Clone, Copy, sqlx::FromRow)]
-pub struct AttemptHistory {
-    pub attempts: i64,
-    /// When the oldest of them was made, if any.
-    pub oldest_at: Option<i64>,
 }
 
 /// A borrower as stored: the phone only encrypted.
@@ -112,60 +93,6 @@ impl Db {
         .await
     }
 
-    /// Inserts a code when `check` allows it, judged on the phone's and the address's history since `since`. The
-    /// history cannot change between the check and the insert: the transaction first takes the phone's limiter row,
-    /// then the address's (always in that order, so two senders never wait on each other in a cycle), and every
-    /// sender of that phone or from that address waits there until this one commits. On PostgreSQL (READ COMMITTED)
-    /// the counts are read by a statement that starts after the lock is granted, so they include the code the
-    /// previous holder inserted. Delivery happens after commit, outside the lock.
-    pub async fn insert_login_code_if<E>(
-        &self,
-        new: &NewLoginCode<'_>,
-        since: i64,
-        check: impl FnOnce(&CodeHistory) -> Result<(), E>,
-    ) -> sqlx::Result<Result<String, E>> {
-        // A write transaction: on SQLite it takes the write lock at its start (`BEGIN IMMEDIATE`), so it neither reads
-        // under a snapshot another writer invalidates nor fails with "database is locked" when it upgrades.
-        let mut tx = self.begin().await?;
-        tx.lock_limiter(&format!("phone:{}", new.phone_hash), new.created_at)
-            .await?;
-        tx.lock_limiter(&format!("addr:{}", new.client_addr), new.created_at)
-            .await?;
-        let history: CodeHistory = sqlx::query_as(
-            "SELECT
-               (SELECT MAX(created_at) FROM login_codes WHERE phone_hash = $1 AND purpose = $4) AS last_sent_at,
-               (SELECT COUNT(*) FROM login_codes WHERE phone_hash = $1 AND created_at >= $3) AS by_phone,
-               (SELECT COUNT(*) FROM login_codes WHERE client_addr = $2 AND created_at >= $3) AS by_addr",
-        )
-        .bind(new.phone_hash)
-        .bind(new.client_addr)
-        .bind(since)
-        .bind(new.purpose)
-        .fetch_one(tx.conn())
-        .await?;
-        if let Err(refusal) = check(&history) {
-            tx.rollback().await?;
-            return Ok(Err(refusal));
-        }
-        let id = uuid::Uuid::now_v7().to_string();
-        sqlx::query(
-            "INSERT INTO login_codes (id, phone_hash, code_hash, channel, client_addr, created_at, expires_at, purpose)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
-        )
-        .bind(&id)
-        .bind(new.phone_hash)
-        .bind(new.code_hash)
-        .bind(new.channel)
-        .bind(new.client_addr)
-        .bind(new.created_at)
-        .bind(new.expires_at)
-        .bind(new.purpose)
-        .execute(tx.conn())
-        .await?;
-        tx.commit().await?;
-        Ok(Ok(id))
-    }
-
     /// A code that could not be delivered must not block a resend.
     pub async fn delete_login_code(&self, id: &str) -> sqlx::Result<()> {
         sqlx::query("DELETE FROM login_codes WHERE id = $1")
@@ -195,44 +122,6 @@ impl Db {
         .bind(max_tries)
         .fetch_optional(self.pool())
         .await
-    }
-
-    /// Records a sign-in attempt from `client_addr` when `check` allows it, judged on the attempts made since `since`
-    /// (older ones are deleted). Under the address's limiter row, as `insert_login_code_if`.
-    pub async fn record_login_attempt_if<E>(
-        &self,
-        client_addr: &str,
-        now: i64,
-        since: i64,
-        check: impl FnOnce(&AttemptHistory) -> Result<(), E>,
-    ) -> sqlx::Result<Result<(), E>> {
-        let mut tx = self.begin().await?;
-        tx.lock_limiter(&format!("login:{client_addr}"), now)
-            .await?;
-        sqlx::query("DELETE FROM login_attempts WHERE client_addr = $1 AND created_at < $2")
-            .bind(client_addr)
-            .bind(since)
-            .execute(tx.conn())
-            .await?;
-        let history: AttemptHistory = sqlx::query_as(
-            "SELECT COUNT(*) AS attempts, MIN(created_at) AS oldest_at FROM login_attempts
-             WHERE client_addr = $1",
-        )
-        .bind(client_addr)
-        .fetch_one(tx.conn())
-        .await?;
-        if let Err(refusal) = check(&history) {
-            tx.rollback().await?;
-            return Ok(Err(refusal));
-        }
-        sqlx::query("INSERT INTO login_attempts (id, client_addr, created_at) VALUES ($1, $2, $3)")
-            .bind(uuid::Uuid::now_v7().to_string())
-            .bind(client_addr)
-            .bind(now)
-            .execute(tx.conn())
-            .await?;
-        tx.commit().await?;
-        Ok(Ok(()))
     }
 
     /// Uses the code, finds or creates the borrower and opens a session, all or nothing. `None` when another request
@@ -353,17 +242,24 @@ impl Tx {
         Ok(used.rows_affected() == 1)
     }
 
-    /// Writes a limiter row, which holds it until the transaction ends: the one place where limits take a lock.
-    async fn lock_limiter(&mut self, key: &str, now: i64) -> sqlx::Result<()> {
+    /// Inserts a code (in the transaction that counted it under the sending limits); returns its id.
+    pub async fn insert_login_code(&mut self, new: &NewLoginCode<'_>) -> sqlx::Result<String> {
+        let id = uuid::Uuid::now_v7().to_string();
         sqlx::query(
-            "INSERT INTO sign_in_limiters (key, touched_at) VALUES ($1, $2)
-             ON CONFLICT (key) DO UPDATE SET touched_at = excluded.touched_at",
+            "INSERT INTO login_codes (id, phone_hash, code_hash, channel, client_addr, created_at, expires_at, purpose)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
         )
-        .bind(key)
-        .bind(now)
+        .bind(&id)
+        .bind(new.phone_hash)
+        .bind(new.code_hash)
+        .bind(new.channel)
+        .bind(new.client_addr)
+        .bind(new.created_at)
+        .bind(new.expires_at)
+        .bind(new.purpose)
         .execute(self.conn())
         .await?;
-        Ok(())
+        Ok(id)
     }
 }
 

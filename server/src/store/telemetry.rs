@@ -44,12 +44,11 @@ pub struct Removed {
     pub tokens: u64,
     pub locations: u64,
     pub ratings: u64,
-    pub limits: u64,
 }
 
 impl Removed {
     pub fn total(&self) -> u64 {
-        self.events + self.devices + self.tokens + self.locations + self.ratings + self.limits
+        self.events + self.devices + self.tokens + self.locations + self.ratings
     }
 }
 
@@ -57,28 +56,6 @@ impl Removed {
 const INSERT_CHUNK: usize = 100;
 
 impl Db {
-    /// Counts one request of `session_key` in the minute starting at `window_start`, unless it already made `limit`:
-    /// one conditional upsert, so simultaneous requests can never pass the limit together. `false`: over the limit.
-    pub async fn count_telemetry_request(
-        &self,
-        session_key: &str,
-        window_start: i64,
-        limit: u32,
-    ) -> sqlx::Result<bool> {
-        let counted: Option<i64> = sqlx::query_scalar(
-            "INSERT INTO telemetry_limits (session_key, window_start, hits) VALUES ($1, $2, 1)
-             ON CONFLICT (session_key, window_start)
-             DO UPDATE SET hits = telemetry_limits.hits + 1 WHERE telemetry_limits.hits < $3
-             RETURNING hits",
-        )
-        .bind(session_key)
-        .bind(window_start)
-        .bind(i64::from(limit))
-        .fetch_optional(self.pool())
-        .await?;
-        Ok(counted.is_some())
-    }
-
     pub async fn location_of(&self, borrower_id: &str) -> sqlx::Result<Option<LocationRow>> {
         sqlx::query_as(
             "SELECT consent, latitude_e1, longitude_e1, created_at FROM borrower_locations WHERE borrower_id = $1",
@@ -117,12 +94,7 @@ impl Db {
 
     /// Removes telemetry stored before `cutoff` (epoch ms). A location answer keeps only the answer: its coordinates
     /// go, so a refusal or consent is still remembered and the prompt never comes back.
-    /// Request counters of minutes before `limits_before` go too (they only matter for their minute).
-    pub async fn remove_telemetry_before(
-        &self,
-        cutoff: i64,
-        limits_before: i64,
-    ) -> sqlx::Result<Removed> {
+    pub async fn remove_telemetry_before(&self, cutoff: i64) -> sqlx::Result<Removed> {
         let mut tx = self.begin().await?;
         let mut run = async |sql: &str, before: i64| -> sqlx::Result<u64> {
             Ok(sqlx::query(sql)
@@ -142,11 +114,6 @@ impl Db {
             )
             .await?,
             ratings: run("DELETE FROM app_ratings WHERE created_at < $1", cutoff).await?,
-            limits: run(
-                "DELETE FROM telemetry_limits WHERE window_start < $1",
-                limits_before,
-            )
-            .await?,
         };
         tx.commit().await?;
         Ok(removed)

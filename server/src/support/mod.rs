@@ -15,11 +15,12 @@ use crate::auth::Borrower;
 use crate::auth::operators::{Operator, Role};
 use crate::error::{Error, FieldErrors, FieldProblem, Refusal};
 use crate::i18n::{self, Lang};
+use crate::limits;
 use crate::services::Services;
 use crate::settings::GrievanceOfficer;
 use crate::store::audit::NewAuditEntry;
 use crate::store::complaints::{ComplaintMessage, ComplaintRow, ImageRow, NewComplaint};
-use crate::store::contact_messages::ContactMessage;
+use crate::store::contact_messages::{ContactMessage, NewContactMessage};
 use crate::store::faq::{FaqEntry, FaqFields};
 use images::ImageProblem;
 
@@ -430,8 +431,8 @@ fn complaint_of(s: &Services, row: ComplaintRow, lang: Lang) -> Result<Complaint
 }
 
 /// Files a complaint: checks the fields, attaches the loan (the borrower's own) and the uploads (the borrower's own,
-/// waiting, at most three), and writes the complaint, its text and the attachments in one transaction. The ticket
-/// number comes back at once.
+/// waiting, at most three), and writes the complaint, its text and the attachments in one transaction, counted in it
+/// against `[limits] complaints_per_day` (then `429 rate_limited`). The ticket number comes back at once.
 pub async fn save(
     s: &Services,
     borrower: &Borrower,
@@ -497,6 +498,17 @@ pub async fn save(
         s.db.begin_for_live_borrower(&borrower.id)
             .await?
             .ok_or(Refusal::AccountDeleted)?;
+    // Counted in the complaint's transaction: a complaint refused or failing later counts nothing.
+    if let Err(refused) = limits::count_all_in(
+        &mut tx,
+        &[(&s.limits.complaints_per_borrower, &borrower.id)],
+        now,
+    )
+    .await?
+    {
+        tx.rollback().await?;
+        return Err(refused.rate_limited());
+    }
     tx.insert_complaint(&NewComplaint {
         id: &id,
         ticket_no: &ticket_no,
@@ -1013,6 +1025,30 @@ pub fn reply_channel(message: &ContactMessage) -> (&'static str, &str) {
         Some(email) => ("email", email),
         None => ("phone", &message.telephone),
     }
+}
+
+/// Stores a message from the site's contact form, counted first against the sending address's limits
+/// (`contact.per_minute` a minute, `[limits] contact_per_day` a day; an IPv6 address by its /64): both, or (one
+/// refusing) neither, then `429 rate_limited`.
+pub async fn leave_contact_message(
+    s: &Services,
+    message: NewContactMessage,
+) -> Result<ContactMessage, Error> {
+    let address = limits::address_key(&message.client_addr);
+    let l = &s.limits;
+    limits::count_all(
+        &s.db,
+        &[
+            (&l.contact_per_minute, &address),
+            (&l.contact_per_day, &address),
+        ],
+        s.clock.now_ms(),
+    )
+    .await?
+    .map_err(limits::Refused::rate_limited)?;
+    let stored = s.db.insert_contact_message(&s.secrets, message).await?;
+    tracing::info!(id = %stored.id, "contact message stored");
+    Ok(stored)
 }
 
 /// The contact form's messages, newest first (support, admins); only those waiting when `waiting_only`.

@@ -166,26 +166,46 @@ async fn in_production_the_console_cookie_is_secure() {
     app.stop().await;
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-async fn a_burst_of_wrong_passwords_gets_exactly_five_checked_then_the_account_is_locked_for_fifteen_minutes()
- {
-    // Each guess from its own address, so that the per-address limit does not hide the per-account one.
-    let app = spawn_app_with(|s| s.trust_forwarded_for = true).await;
-    create(&app, "asha", &[Role::Reviewer]).await;
-    let start = Arc::new(tokio::sync::Barrier::new(60));
-    let tasks: Vec<_> = (0..60)
-        .map(|n| {
+/// A sign-in from `addr` (`X-Forwarded-For`, trusted by the app).
+async fn login_from(
+    app: &TestApp,
+    addr: &str,
+    username: &str,
+    password: &str,
+) -> reqwest::Response {
+    app.client
+        .post(app.url(LOGIN))
+        .header("x-forwarded-for", addr)
+        .json(&json!({"username": username, "password": password}))
+        .send()
+        .await
+        .unwrap()
+}
+
+/// Sends every sign-in at the same moment, `(address, password)` each; answers (status, code, Retry-After seconds).
+async fn login_burst(
+    app: &TestApp,
+    username: &str,
+    tries: Vec<(String, String)>,
+) -> Vec<(StatusCode, String, Option<i64>)> {
+    let start = Arc::new(tokio::sync::Barrier::new(tries.len()));
+    let tasks: Vec<_> = tries
+        .into_iter()
+        .map(|(addr, password)| {
             let request = app
                 .client
                 .post(app.url(LOGIN))
-                .header("x-forwarded-for", format!("10.9.0.{n}"))
-                .json(&json!({"username": "asha", "password": format!("wrong guess {n}")}));
+                .header("x-forwarded-for", addr)
+                .json(&json!({"username": username, "password": password}));
             let start = start.clone();
             tokio::spawn(async move {
                 start.wait().await;
                 let response = request.send().await.unwrap();
                 let status = response.status();
-                let retry_after = response.headers().get("retry-after").cloned();
+                let retry_after = response
+                    .headers()
+                    .get("retry-after")
+                    .map(|v| v.to_str().unwrap().parse().unwrap());
                 let body: Value = response.json().await.unwrap();
                 (
                     status,
@@ -195,65 +215,200 @@ async fn a_burst_of_wrong_passwords_gets_exactly_five_checked_then_the_account_i
             })
         })
         .collect();
-    let mut tally: BTreeMap<String, usize> = BTreeMap::new();
+    let mut answers = Vec::new();
     for task in tasks {
-        let (status, code, retry_after) = task.await.unwrap();
+        answers.push(task.await.unwrap());
+    }
+    answers
+}
+
+/// How many answers had each code; a locked answer is a 429 with a wait within the window, a wrong password a 401.
+fn tally_logins(answers: &[(StatusCode, String, Option<i64>)]) -> BTreeMap<String, usize> {
+    let mut tally: BTreeMap<String, usize> = BTreeMap::new();
+    for (status, code, retry_after) in answers {
         match code.as_str() {
-            "credentials_invalid" => assert_eq!(status, StatusCode::UNAUTHORIZED),
+            "credentials_invalid" => assert_eq!(*status, StatusCode::UNAUTHORIZED),
             "operator_locked" => {
-                assert_eq!(status, StatusCode::TOO_MANY_REQUESTS);
-                let secs: i64 = retry_after.unwrap().to_str().unwrap().parse().unwrap();
+                assert_eq!(*status, StatusCode::TOO_MANY_REQUESTS);
+                let secs = retry_after.expect("Retry-After");
                 assert!((1..=LOCKOUT_MS / 1000).contains(&secs), "{secs}");
             }
             other => panic!("unexpected {other}"),
         }
-        *tally.entry(code).or_default() += 1;
+        *tally.entry(code.clone()).or_default() += 1;
     }
+    tally
+}
+
+/// The password checks counted for an operator at an address (the limiter's row).
+async fn checks_at(app: &TestApp, operator_id: &str, addr: &str) -> i64 {
+    sqlx::query_scalar("SELECT COALESCE(MAX(hits), 0) FROM rate_limits WHERE key = $1")
+        .bind(format!("password_addr:{operator_id}:{addr}"))
+        .fetch_one(app.db.pool())
+        .await
+        .unwrap()
+}
+
+#[tokio::test]
+async fn five_wrong_passwords_from_one_address_leave_the_right_password_from_another_address_signing_in()
+ {
+    let app = spawn_app_with(|s| s.trust_forwarded_for = true).await;
+    let id = create(&app, "asha", &[Role::Reviewer]).await;
+    for n in 0..MAX_PASSWORD_CHECKS {
+        let wrong = login_from(&app, "203.0.113.66", "asha", &format!("wrong {n}")).await;
+        assert_eq!(wrong.status(), StatusCode::UNAUTHORIZED, "try {n}");
+    }
+    // That address is done for fifteen minutes, even with the right password...
+    let locked = login_from(&app, "203.0.113.66", "asha", PASSWORD).await;
+    assert_eq!(locked.status(), StatusCode::TOO_MANY_REQUESTS);
+    let wait: i64 = locked.headers()["retry-after"]
+        .to_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(
+        wait > LOCKOUT_MS / 1000 - 60 && wait <= LOCKOUT_MS / 1000,
+        "{wait}"
+    );
+    assert_eq!(error(locked).await["code"], "operator_locked");
+    assert_eq!(
+        checks_at(&app, &id, "203.0.113.66").await,
+        MAX_PASSWORD_CHECKS
+    );
+    // ...but the operator at another address, never seen before, signs in.
+    let right = login_from(&app, "198.51.100.20", "asha", PASSWORD).await;
+    assert_eq!(right.status(), StatusCode::OK);
+    // An IPv6 attacker is one address per /64: rotating within it does not buy more guesses.
+    for n in 0..MAX_PASSWORD_CHECKS {
+        let wrong = login_from(&app, &format!("2001:db8:7:7::{n:x}"), "asha", "wrong").await;
+        assert_eq!(wrong.status(), StatusCode::UNAUTHORIZED, "try {n}");
+    }
+    let rotated = login_from(&app, "2001:db8:7:7:ffff::1", "asha", "wrong").await;
+    assert_eq!(error(rotated).await["code"], "operator_locked");
+
+    // Fifteen minutes later the first address has five checks again.
+    app.execute(&format!(
+        "UPDATE rate_limits SET window_start = window_start - {LOCKOUT_MS}"
+    ))
+    .await;
+    assert_eq!(
+        login_from(&app, "203.0.113.66", "asha", PASSWORD)
+            .await
+            .status(),
+        StatusCode::OK
+    );
+    assert_eq!(
+        checks_at(&app, &id, "203.0.113.66").await,
+        0,
+        "a success forgets the count"
+    );
+    app.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_burst_of_fifty_wrong_passwords_from_one_address_gets_at_most_five_compared() {
+    // The per-address allowance of sign-in attempts raised, so that only the password checks hold the burst.
+    let app = spawn_app_with(|s| {
+        s.trust_forwarded_for = true;
+        s.limits.console_sign_ins_per_address = 1_000;
+    })
+    .await;
+    let id = create(&app, "asha", &[Role::Reviewer]).await;
+    let tries = (0..50)
+        .map(|n| ("203.0.113.66".to_owned(), format!("wrong guess {n}")))
+        .collect();
+    let tally = tally_logins(&login_burst(&app, "asha", tries).await);
     let checked = usize::try_from(MAX_PASSWORD_CHECKS).unwrap();
     assert_eq!(
         tally,
         BTreeMap::from([
             ("credentials_invalid".to_owned(), checked),
-            ("operator_locked".to_owned(), 60 - checked),
+            ("operator_locked".to_owned(), 50 - checked),
         ]),
         "exactly five passwords are compared; every other guess is refused unseen"
     );
-    let (failed, locked_until): (i64, Option<i64>) =
-        sqlx::query_as("SELECT failed_logins, locked_until FROM operators")
-            .fetch_one(app.db.pool())
+    assert_eq!(
+        checks_at(&app, &id, "203.0.113.66").await,
+        MAX_PASSWORD_CHECKS
+    );
+    // Another address is untouched.
+    assert_eq!(
+        login_from(&app, "203.0.113.67", "asha", PASSWORD)
             .await
-            .unwrap();
-    assert_eq!(failed, MAX_PASSWORD_CHECKS);
-    let now = app.services.clock.now_ms();
-    let lock = locked_until.expect("locked") - now;
-    assert!(lock > LOCKOUT_MS - 60_000 && lock <= LOCKOUT_MS, "{lock}");
+            .status(),
+        StatusCode::OK
+    );
+    app.stop().await;
+}
 
-    // Locked: even the right password is refused.
-    let right = login(&app, "asha", PASSWORD).await;
-    assert_eq!(right.status(), StatusCode::TOO_MANY_REQUESTS);
-    assert_eq!(error(right).await["code"], "operator_locked");
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn guesses_spread_over_many_addresses_are_capped_per_account_and_the_operators_own_address_still_signs_in()
+ {
+    let app = spawn_app_with(|s| s.trust_forwarded_for = true).await;
+    let id = create(&app, "asha", &[Role::Reviewer]).await;
+    // The operator's office: signed in from before.
+    assert_eq!(
+        login_from(&app, "198.51.100.20", "asha", PASSWORD)
+            .await
+            .status(),
+        StatusCode::OK
+    );
+    // Sixty strangers, one guess each: the account's ceiling for unknown addresses is compared, no more.
+    let tries = (0..60)
+        .map(|n| (format!("10.9.0.{n}"), format!("wrong guess {n}")))
+        .collect();
+    let tally = tally_logins(&login_burst(&app, "asha", tries).await);
+    let ceiling = app.services.limits.password_checks_per_account.max as usize;
+    assert_eq!(
+        tally,
+        BTreeMap::from([
+            ("credentials_invalid".to_owned(), ceiling),
+            ("operator_locked".to_owned(), 60 - ceiling),
+        ])
+    );
+    let counted: i64 = sqlx::query_scalar("SELECT hits FROM rate_limits WHERE key = $1")
+        .bind(format!("password_account:{id}"))
+        .fetch_one(app.db.pool())
+        .await
+        .unwrap();
+    assert_eq!(counted, ceiling as i64);
+
+    // A new address waits out the window, even with the right password; the operator's own address signs in.
+    let stranger = login_from(&app, "10.9.1.1", "asha", PASSWORD).await;
+    assert_eq!(error(stranger).await["code"], "operator_locked");
     assert_eq!(
         count(&app, "SELECT COUNT(*) FROM operator_sessions").await,
-        0
+        1
     );
-
-    // Fifteen minutes later the count starts again: four more wrong ones do not lock, the right one signs in.
-    app.execute(&format!("UPDATE operators SET locked_until = {}", now - 1))
-        .await;
-    for n in 0..MAX_PASSWORD_CHECKS - 1 {
-        let wrong = login(&app, "asha", &format!("again wrong {n}")).await;
-        assert_eq!(wrong.status(), StatusCode::UNAUTHORIZED, "try {n}");
-    }
-    assert_eq!(login(&app, "asha", PASSWORD).await.status(), StatusCode::OK);
-    let (failed, locked_until): (i64, Option<i64>) =
-        sqlx::query_as("SELECT failed_logins, locked_until FROM operators")
-            .fetch_one(app.db.pool())
-            .await
-            .unwrap();
     assert_eq!(
-        (failed, locked_until),
-        (0, None),
-        "a success clears the count"
+        login_from(&app, "198.51.100.20", "asha", PASSWORD)
+            .await
+            .status(),
+        StatusCode::OK
+    );
+    // The admins' list says the account refuses new addresses for now.
+    let admin = create(&app, "boss", &[Role::Admin]).await;
+    assert!(!admin.is_empty());
+    let boss = sign_in(&app, "boss").await;
+    let list = data(get(&app, &boss, "/api/v1/console/operators").await).await;
+    let asha = list
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|o| o["username"] == "asha")
+        .unwrap();
+    assert_eq!(asha["locked"], true);
+
+    // Fifteen minutes later a new address is compared again.
+    app.execute(&format!(
+        "UPDATE rate_limits SET window_start = window_start - {LOCKOUT_MS}"
+    ))
+    .await;
+    assert_eq!(
+        login_from(&app, "10.9.1.1", "asha", PASSWORD)
+            .await
+            .status(),
+        StatusCode::OK
     );
     app.stop().await;
 }

@@ -45,9 +45,7 @@ async fn a_server_killed_under_load_with_aborted_requests_loses_no_acknowledged_
     let mut loans = Vec::with_capacity(LOANS);
     for i in 0..LOANS {
         // Seeding only: the sign-in limits per client address would stop the borrowers early.
-        app.execute("UPDATE login_codes SET client_addr = 'seeded'")
-            .await;
-        app.execute("DELETE FROM login_attempts").await;
+        app.execute("DELETE FROM rate_limits").await;
         let phone = format!("0812{:08}", 60_000_000 + i);
         loans.push(indonesian_payment(&app, &finance, &phone, "due").await);
     }

@@ -355,6 +355,18 @@ impl TestApp {
         sqlx::query(sql).execute(self.db.pool()).await.unwrap();
     }
 
+    /// Moves the codes sent so far, and the resend minutes they started, `ms` into the past.
+    pub async fn age_codes(&self, ms: i64) {
+        self.execute(&format!(
+            "UPDATE login_codes SET created_at = created_at - {ms}"
+        ))
+        .await;
+        self.execute(&format!(
+            "UPDATE rate_limits SET window_start = window_start - {ms} WHERE key LIKE 'code_resend:%'"
+        ))
+        .await;
+    }
+
     /// The audit entries of one action on one kind of entity, oldest first: (entity id, actor id, before, after).
     pub async fn audit_entries(
         &self,
@@ -486,12 +498,18 @@ pub struct ServerProcess {
 
 impl ServerProcess {
     pub async fn start(database_url: &str) -> Self {
+        Self::start_with(database_url, &[]).await
+    }
+
+    /// [`ServerProcess::start`] with settings of its own (`KILAT_…` variables).
+    pub async fn start_with(database_url: &str, settings: &[(&str, &str)]) -> Self {
         use tokio::io::AsyncBufReadExt;
 
         let mut command = tokio::process::Command::new(env!("CARGO_BIN_EXE_kilat"));
         for (name, _) in std::env::vars().filter(|(name, _)| name.starts_with("KILAT_")) {
             command.env_remove(name);
         }
+        command.envs(settings.iter().copied());
         let mut child = command
             .arg("serve")
             .env("KILAT_LISTEN", "127.0.0.1:0")

@@ -4,9 +4,7 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use kilat_server::auth::{
-    DAILY_CODES_PER_ADDRESS, DAILY_CODES_PER_PHONE, LOGIN_ATTEMPTS_PER_ADDRESS, MAX_FAILED_ATTEMPTS,
-};
+use kilat_server::auth::{DAILY_CODES_PER_PHONE, MAX_FAILED_ATTEMPTS};
 use kilat_server::store::Db;
 use reqwest::{RequestBuilder, StatusCode};
 use serde_json::json;
@@ -106,9 +104,24 @@ fn wrong_code(right: &str, n: usize) -> String {
     }
 }
 
-/// The application with `X-Forwarded-For` trusted, so that one test can speak for many client addresses.
+/// The per-address caps these tests set (the defaults are sized for an address many people share, `[limits]`).
+const DAILY_CODES_PER_ADDRESS: i64 = 30;
+const LOGIN_ATTEMPTS_PER_ADDRESS: i64 = 20;
+/// The same as settings of a server process.
+const SMALL_ADDRESS_CAPS: &[(&str, &str)] = &[
+    ("KILAT_LIMITS__CODES_PER_ADDRESS_PER_DAY", "30"),
+    ("KILAT_LIMITS__SIGN_INS_PER_ADDRESS", "20"),
+];
+
+/// The application with `X-Forwarded-For` trusted, so that one test can speak for many client addresses, and the
+/// per-address caps small.
 async fn spawn_app_behind_proxy() -> TestApp {
-    spawn_app_with(|s| s.trust_forwarded_for = true).await
+    spawn_app_with(|s| {
+        s.trust_forwarded_for = true;
+        s.limits.codes_per_address_per_day = DAILY_CODES_PER_ADDRESS as u32;
+        s.limits.sign_ins_per_address = LOGIN_ATTEMPTS_PER_ADDRESS as u32;
+    })
+    .await
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
@@ -161,6 +174,7 @@ async fn a_burst_of_wrong_guesses_at_one_code_gets_exactly_five_compared_and_the
             0
         );
         app.execute("DELETE FROM login_codes").await;
+        app.execute("DELETE FROM rate_limits").await;
     }
     app.stop().await;
 }
@@ -242,26 +256,16 @@ async fn a_phone_with_nine_codes_today_gets_exactly_one_more_from_a_burst_and_th
     let app = spawn_app_behind_proxy().await;
     let phone = phone(7);
     app.request_code("IN", &phone).await;
-    let first: String = sqlx::query_scalar("SELECT id FROM login_codes")
-        .fetch_one(app.db.pool())
-        .await
-        .unwrap();
-    // Eight more codes earlier today, an hour apart, and the first one aged past the resend wait.
-    for k in 1..DAILY_CODES_PER_PHONE - 1 {
-        app.execute(&format!(
-            "INSERT INTO login_codes (id, phone_hash, code_hash, channel, client_addr, created_at, expires_at)
-             SELECT id || '-{k}', phone_hash, code_hash, channel, client_addr, created_at - {age}, expires_at - {age}
-             FROM login_codes WHERE id = '{first}'",
-            age = k * 3_600_000
-        ))
-        .await;
-    }
-    app.execute("UPDATE login_codes SET created_at = created_at - 61000")
-        .await;
-    assert_eq!(
-        count(&app.db, "SELECT COUNT(*) FROM login_codes").await,
+    // Eight more codes earlier today (the phone's day holds nine), and the first one aged past the resend wait.
+    app.execute(&format!(
+        "UPDATE rate_limits SET hits = {} WHERE key LIKE 'codes_phone:%'",
         DAILY_CODES_PER_PHONE - 1
-    );
+    ))
+    .await;
+    app.execute(
+        "UPDATE rate_limits SET window_start = window_start - 61000 WHERE key LIKE 'code_resend:%'",
+    )
+    .await;
 
     let sends = |group| {
         (0..40)
@@ -278,22 +282,21 @@ async fn a_phone_with_nine_codes_today_gets_exactly_one_more_from_a_burst_and_th
         tally(&answers),
         BTreeMap::from([("ok", 1), ("code_resend_too_soon", 39)])
     );
-    assert_eq!(
-        count(&app.db, "SELECT COUNT(*) FROM login_codes").await,
-        DAILY_CODES_PER_PHONE
-    );
+    let phone_day = "SELECT hits FROM rate_limits WHERE key LIKE 'codes_phone:%'";
+    assert_eq!(count(&app.db, phone_day).await, DAILY_CODES_PER_PHONE);
+    assert_eq!(count(&app.db, "SELECT COUNT(*) FROM login_codes").await, 2);
 
-    app.execute("UPDATE login_codes SET created_at = created_at - 61000")
-        .await;
+    app.execute(
+        "UPDATE rate_limits SET window_start = window_start - 61000 WHERE key LIKE 'code_resend:%'",
+    )
+    .await;
     let answers = burst(sends(2)).await;
     assert_eq!(
         tally(&answers),
         BTreeMap::from([("daily_limit_reached", 40)])
     );
-    assert_eq!(
-        count(&app.db, "SELECT COUNT(*) FROM login_codes").await,
-        DAILY_CODES_PER_PHONE
-    );
+    assert_eq!(count(&app.db, phone_day).await, DAILY_CODES_PER_PHONE);
+    assert_eq!(count(&app.db, "SELECT COUNT(*) FROM login_codes").await, 2);
     app.stop().await;
 }
 
@@ -375,7 +378,7 @@ async fn one_address_gets_twenty_sign_in_attempts_in_ten_minutes_then_rate_limit
     assert_eq!(elsewhere.status(), StatusCode::OK);
 
     // Ten minutes later the address may try again.
-    app.execute("UPDATE login_attempts SET created_at = created_at - 600000")
+    app.execute("UPDATE rate_limits SET window_start = window_start - 600000")
         .await;
     let later = login_from(&app, "198.51.100.9", &phone(1), "123456")
         .send()
@@ -389,8 +392,8 @@ async fn one_address_gets_twenty_sign_in_attempts_in_ten_minutes_then_rate_limit
 async fn two_server_processes_on_one_database_hold_every_limit_together() {
     let database = shared_database().await;
     // One after the other: the first applies the migrations.
-    let first = ServerProcess::start(&database.url).await;
-    let second = ServerProcess::start(&database.url).await;
+    let first = ServerProcess::start_with(&database.url, SMALL_ADDRESS_CAPS).await;
+    let second = ServerProcess::start_with(&database.url, SMALL_ADDRESS_CAPS).await;
     let servers = [&first, &second];
     let db = Db::connect(&database.url, 2).await.unwrap();
     let _ = rustls::crypto::ring::default_provider().install_default();
@@ -519,10 +522,11 @@ async fn two_server_processes_on_one_database_hold_every_limit_together() {
     assert_eq!(
         count(
             &db,
-            "SELECT COUNT(*) FROM login_attempts WHERE client_addr = '198.51.100.9'"
+            "SELECT hits FROM rate_limits WHERE key = 'sign_in_addr:198.51.100.9'"
         )
         .await,
-        LOGIN_ATTEMPTS_PER_ADDRESS
+        50,
+        "every attempt counted, the refused ones above the limit"
     );
 
     db.close().await;

@@ -79,8 +79,7 @@ async fn signing_in_again_finds_the_same_borrower_and_secrets_are_stored_only_ha
 {
     let app = spawn_app().await;
     let first = app.sign_in("ID", "0812-3456-7890").await;
-    app.execute("UPDATE login_codes SET created_at = created_at - 61000")
-        .await;
+    app.age_codes(61000).await;
     let code = app.request_code("ID", "+62 812 3456 7890").await;
     let second = data(
         app.post_json(
@@ -200,8 +199,7 @@ async fn a_resend_within_a_minute_is_refused_with_the_wait_and_allowed_after() {
     assert!((55..=60).contains(&wait), "Retry-After {wait}");
     assert_eq!(error(too_soon).await["code"], "code_resend_too_soon");
 
-    app.execute("UPDATE login_codes SET created_at = created_at - 61000")
-        .await;
+    app.age_codes(61000).await;
     let voice = app
         .post_json(
             "/api/v1/borrower/login/voice-code",
@@ -219,8 +217,7 @@ async fn a_phone_gets_at_most_ten_codes_a_day() {
     let app = spawn_app().await;
     for _ in 0..10 {
         app.request_code("ID", "081234567890").await;
-        app.execute("UPDATE login_codes SET created_at = created_at - 61000")
-            .await;
+        app.age_codes(61000).await;
     }
     let refused = app
         .post_json(SMS, &json!({"market": "ID", "phone": "081234567890"}))
@@ -285,8 +282,7 @@ async fn logout_revokes_the_session_and_an_idle_session_expires_after_30_days() 
     let app = spawn_app().await;
     let session = app.sign_in("IN", "9876543210").await;
     let other = {
-        app.execute("UPDATE login_codes SET created_at = created_at - 61000")
-            .await;
+        app.age_codes(61000).await;
         app.sign_in("IN", "9876543210").await
     };
     let logout = app

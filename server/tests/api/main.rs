@@ -22,6 +22,7 @@ mod limits;
 mod loans;
 mod login;
 mod money_paths;
+mod one_limiter;
 mod openapi;
 mod orders;
 mod providers;

@@ -645,8 +645,7 @@ async fn another_borrowers_phone_copied_onto_a_row_does_not_sign_anybody_in_as_t
         borrower_id(&app, &ravi).await,
     );
     // The phone is bound to the id actually stored, also when the sign-in found an existing borrower.
-    app.execute("UPDATE login_codes SET created_at = created_at - 120000")
-        .await;
+    app.age_codes(120000).await;
     let again = app.sign_in("IN", "9876543210").await;
     assert_eq!(
         data(app.get_as("/api/v1/borrower/me", &again).await).await["phoneMasked"],

@@ -474,9 +474,7 @@ async fn bench_signed_callbacks_credit_100_orders_in_parallel() {
         let phone = format!("0812{:08}", 50_000_000 + i);
         // Seeding only: the sign-in limits per client address (codes a day, attempts a window) would stop the hundred
         // borrowers early.
-        app.execute("UPDATE login_codes SET client_addr = 'seeded'")
-            .await;
-        app.execute("DELETE FROM login_attempts").await;
+        app.execute("DELETE FROM rate_limits").await;
         let (_, _, _, payment) = indonesian_payment(&app, &finance, &phone, "due").await;
         bodies.push((
             payment["paymentId"].as_str().unwrap().to_owned(),
