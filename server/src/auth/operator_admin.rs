@@ -189,7 +189,9 @@ pub async fn disable(s: &Services, op: &Operator, id: &str) -> Result<OperatorRe
         return Err(Refusal::OwnAdminAccount.into());
     }
     let roles = Role::split(&row.roles);
-    let mut record = OperatorRecord::of(&row, !locked(s, &[id]).await?.is_empty());
+    // Whether it is locked is read once the transaction is over: a second connection asked for while this one is
+    // held could wait on the pool behind the very transactions it waits for.
+    let mut record = OperatorRecord::of(&row, false);
     if row.disabled_at.is_none() {
         let before = audited(&row, &roles, true)?;
         let after = audited(&row, &roles, false)?;
@@ -202,6 +204,7 @@ pub async fn disable(s: &Services, op: &Operator, id: &str) -> Result<OperatorRe
         tx.rollback().await?;
     }
     record.enabled = false;
+    record.locked = !locked(s, &[id]).await?.is_empty();
     Ok(record)
 }
 
@@ -212,7 +215,8 @@ pub async fn enable(s: &Services, op: &Operator, id: &str) -> Result<OperatorRec
     let mut tx = s.db.begin().await?;
     let row = target(&mut tx, op, id, true).await?;
     let roles = Role::split(&row.roles);
-    let mut record = OperatorRecord::of(&row, !locked(s, &[id]).await?.is_empty());
+    // Read once the transaction is over, as in `disable`.
+    let mut record = OperatorRecord::of(&row, false);
     if row.disabled_at.is_some() {
         let before = audited(&row, &roles, false)?;
         let after = audited(&row, &roles, true)?;
@@ -224,6 +228,7 @@ pub async fn enable(s: &Services, op: &Operator, id: &str) -> Result<OperatorRec
         tx.rollback().await?;
     }
     record.enabled = true;
+    record.locked = !locked(s, &[id]).await?.is_empty();
     Ok(record)
 }
 
