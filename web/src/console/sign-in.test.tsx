@@ -59,7 +59,7 @@ describe('console sign-in', () => {
     renderConsole('/console/login');
     await signIn();
     const alert = await screen.findByRole('alert');
-    expect(alert).toHaveTextContent(/this account is locked\. Try again after .+ \(in 14 minutes\)\./);
+    expect(alert).toHaveTextContent(/for this account from here\. Try again after .+ \(in 14 minutes\), or ask an admin/);
   });
 
   it('tells a rate-limited address when to try again', async () => {

@@ -52,16 +52,18 @@ impl From<&Operator> for OperatorView {
     }
 }
 
-/// Signs an operator in. Five wrong passwords lock the account for 15 minutes (`operator_locked`, with
-/// `Retry-After`); an unknown username is answered like a wrong password. One address may try 20 times in 10 minutes
-/// (`rate_limited`).
+/// Signs an operator in. Password checks are counted per operator and address (5 in 15 minutes) and, from addresses
+/// the operator never signed in from, per operator (`[limits] password_checks_per_account`): beyond either,
+/// `operator_locked` with `Retry-After`, so a stranger's guesses never refuse the operator at an address they use. An
+/// unknown username is answered like a wrong password. One address may try `[limits] console_sign_ins_per_address`
+/// (20) times in 10 minutes (`rate_limited`).
 #[utoipa::path(post, path = "/api/v1/console/login", tag = "console", operation_id = "console_login",
     request_body(content((ConsoleLoginRequest = "application/json"), (ConsoleLoginRequest = "application/x-www-form-urlencoded"))),
     responses((status = 200, description = "Signed in; sets the kilat_console cookie", body = Envelope<ConsoleLoggedIn>),
         (status = 401, description = "credentials_invalid", body = ErrorBody),
         (status = 403, description = "cross_site_request", body = ErrorBody),
         (status = 422, body = ErrorBody),
-        (status = 429, description = "operator_locked, or rate_limited: 20 attempts from one address in 10 minutes (`Retry-After`)", body = ErrorBody),
+        (status = 429, description = "operator_locked: this operator's password checks from this address (5 in 15 minutes), or from new addresses, are used up; or rate_limited: 20 attempts from one address in 10 minutes (`Retry-After`)", body = ErrorBody),
         (status = 503, description = "server_busy: as many passwords are being checked as the server allows at once; nothing was checked (`Retry-After`)", body = ErrorBody)))]
 pub async fn login(
     State(state): State<AppState>,

@@ -1262,9 +1262,11 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Signs an operator in. Five wrong passwords lock the account for 15 minutes (`operator_locked`, with
-         *     `Retry-After`); an unknown username is answered like a wrong password. One address may try 20 times in 10 minutes
-         *     (`rate_limited`).
+         * Signs an operator in. Password checks are counted per operator and address (5 in 15 minutes) and, from addresses
+         *     the operator never signed in from, per operator (`[limits] password_checks_per_account`): beyond either,
+         *     `operator_locked` with `Retry-After`, so a stranger's guesses never refuse the operator at an address they use. An
+         *     unknown username is answered like a wrong password. One address may try `[limits] console_sign_ins_per_address`
+         *     (20) times in 10 minutes (`rate_limited`).
          */
         post: operations["console_login"];
         delete?: never;
@@ -10832,7 +10834,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description operator_locked, or rate_limited: 20 attempts from one address in 10 minutes (`Retry-After`) */
+            /** @description operator_locked: this operator's password checks from this address (5 in 15 minutes), or from new addresses, are used up; or rate_limited: 20 attempts from one address in 10 minutes (`Retry-After`) */
             429: {
                 headers: {
                     [name: string]: unknown;
