@@ -238,7 +238,7 @@ pub enum Error {
     #[error("rate limited")]
     RateLimited { retry_after_secs: u64 },
     /// Costly work (an image decode, a password hash) already running as much as the server allows at once
-    /// (`crate::bounds`): nothing was done, the request can be retried.
+    /// (`crate::infra::bounds`): nothing was done, the request can be retried.
     #[error("server busy")]
     Busy { retry_after_secs: u64 },
     /// Deleting an account while a loan still owes `amount` (formatted in the loan's currency).

@@ -4,12 +4,12 @@
 use std::sync::Arc;
 
 use crate::auth::SignInService;
-use crate::bounds::WorkBounds;
 use crate::catalog::Catalog;
 use crate::claims::SiteClaims;
-use crate::clock::Clock;
 use crate::content::ReferenceData;
-use crate::crypto::Secrets;
+use crate::infra::bounds::WorkBounds;
+use crate::infra::clock::Clock;
+use crate::infra::crypto::Secrets;
 use crate::providers::PaymentServices;
 use crate::settings::{Holidays, KeptRecordsSettings, SiteSettings, TelemetrySettings};
 use crate::store::Db;
@@ -42,6 +42,6 @@ pub struct Services {
     pub holidays: Arc<Holidays>,
     /// How many image decodes and password hashes run at once (`[bounds]`).
     pub bounds: WorkBounds,
-    /// Every request limit, counted in the database (`crate::limits`).
-    pub limits: crate::limits::Limits,
+    /// Every request limit, counted in the database (`crate::infra::limits`).
+    pub limits: crate::infra::limits::Limits,
 }

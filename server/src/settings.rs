@@ -41,7 +41,7 @@ pub struct Settings {
     pub allow_public_listen_in_development: bool,
     pub log: LogSettings,
     pub contact: ContactSettings,
-    /// The request limits sized by the deployment (`[limits]`; the whole list is `crate::limits::Limits`).
+    /// The request limits sized by the deployment (`[limits]`; the whole list is `crate::infra::limits::Limits`).
     pub limits: LimitSettings,
     /// How much costly work (image decodes, password hashes) runs at once (`[bounds]`).
     pub bounds: BoundSettings,
@@ -427,11 +427,11 @@ impl WebhookSecret {
 
 /// Refuses a production secret anybody could guess (`crypto::weak_secret`), naming its variable.
 fn check_secret(variable: &str, secret: &str) -> anyhow::Result<()> {
-    match crate::crypto::weak_secret(secret) {
+    match crate::infra::crypto::weak_secret(secret) {
         Some(weakness) => bail!(
             "{variable} is {weakness}: production needs the provider's own secret, at least {} characters and \
              random (for one you choose: `openssl rand -hex 32`)",
-            crate::crypto::MIN_SECRET_CHARS
+            crate::infra::crypto::MIN_SECRET_CHARS
         ),
         None => Ok(()),
     }
@@ -634,7 +634,7 @@ impl LimitSettings {
 }
 
 /// How many image decodes and password hashes run at once, and how long a request waits for its turn before
-/// `503 server_busy` (`crate::bounds`).
+/// `503 server_busy` (`crate::infra::bounds`).
 #[derive(Debug, Clone, Copy, Deserialize)]
 pub struct BoundSettings {
     /// Complaint images decoded at once; 0 means one per CPU core.
@@ -874,7 +874,7 @@ impl Settings {
         if self.mode == Mode::Production && self.sms.sender == SmsSender::Log {
             bail!("KILAT_SMS__SENDER=log only writes codes to the log: production needs http");
         }
-        crate::crypto::parse_secret_key(self.secret_key.as_ref(), self.mode)?;
+        crate::infra::crypto::parse_secret_key(self.secret_key.as_ref(), self.mode)?;
         if self.mode == Mode::Production && self.sms.sender == SmsSender::Http {
             check_provider_url(&self.sms.http_url)?;
         }
@@ -1120,7 +1120,7 @@ fn is_example_address(email: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::crypto::MIN_SECRET_CHARS;
+    use crate::infra::crypto::MIN_SECRET_CHARS;
 
     fn site() -> SiteSettings {
         Settings::load(None).expect("the defaults load").site

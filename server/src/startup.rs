@@ -14,47 +14,16 @@ use tokio::net::TcpListener;
 use crate::auth::SignInService;
 use crate::catalog::Catalog;
 use crate::claims::SiteClaims;
-use crate::clock::Clock;
 use crate::content::ReferenceData;
-use crate::crypto::Secrets;
 use crate::http::web::Pages;
-use crate::http::{self, openapi};
+use crate::http::{self, AppState, AppStateInner, openapi};
+use crate::infra::clock::Clock;
+use crate::infra::crypto::Secrets;
 use crate::providers::PaymentServices;
 use crate::services::Services;
 use crate::settings::{Mode, Settings};
 use crate::sms::{self, Outbox};
 use kilat_domain::Market;
-
-/// What every handler can reach, behind one reference count: axum clones the state for every request.
-#[derive(Clone)]
-pub struct AppState(Arc<AppStateInner>);
-
-impl std::ops::Deref for AppState {
-    type Target = AppStateInner;
-
-    fn deref(&self) -> &AppStateInner {
-        &self.0
-    }
-}
-
-pub struct AppStateInner {
-    /// What the capabilities work with: database, clock, keys, catalog, reference data, company settings.
-    pub services: Services,
-    /// The embedded web app, its pages rendered with the settings and the site's claims.
-    pub pages: Pages,
-    pub openapi: Bytes,
-    /// Proxies of ours in front, counted back through `X-Forwarded-For` (settings `trusted_proxy_hops`).
-    pub trusted_proxy_hops: u32,
-    /// The origin browsers use, when a proxy rewrites `Host` (settings `public_origin`).
-    pub public_origin: Option<String>,
-    /// What the development code sender wrote; served only in development mode.
-    pub outbox: Arc<Outbox>,
-    pub development: bool,
-    /// Cookies get `Secure` in production (served over HTTPS behind the proxy).
-    pub secure_cookies: bool,
-    /// Each market's product list as home shows it, serialized once per business date.
-    pub products_json: crate::http::borrower::loans::ProductsJson,
-}
 
 /// A bound, ready-to-run server.
 ///
@@ -108,7 +77,7 @@ impl Application {
             Mode::Production => Clock::real(),
             Mode::Development => Clock::adjustable(),
         };
-        let limits = crate::limits::Limits::from_settings(settings);
+        let limits = crate::infra::limits::Limits::from_settings(settings);
         let sign_in =
             SignInService::new(db.clone(), secrets.clone(), sender, clock.clone(), limits);
         let reference = ReferenceData::load().context("loading the reference data")?;
@@ -136,7 +105,7 @@ impl Application {
             files: crate::support::files::from_settings(&settings.files)
                 .context("setting up the file store")?,
             holidays: Arc::new(holidays),
-            bounds: crate::bounds::WorkBounds::from_settings(&settings.bounds),
+            bounds: crate::infra::bounds::WorkBounds::from_settings(&settings.bounds),
             limits,
         };
         let pages = Pages::load(&services).context("preparing the embedded web app")?;

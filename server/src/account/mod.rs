@@ -15,7 +15,7 @@ use crate::auth::Borrower;
 use crate::certification::Certification;
 use crate::error::{Error, Refusal};
 use crate::i18n::{self, Lang, format_money};
-use crate::limits;
+use crate::infra::limits;
 use crate::orders;
 use crate::services::Services;
 use crate::servicing;
@@ -277,7 +277,7 @@ pub struct DataExport {
 /// The most orders an export lists (far more than any borrower has).
 const EXPORT_ORDERS: i64 = 1_000;
 
-pub use crate::limits::EXPORTS_PER_HOUR;
+pub use crate::infra::limits::EXPORTS_PER_HOUR;
 
 /// The borrower's data export (`GET /borrower/export`): at most [`EXPORTS_PER_HOUR`] in the hour from the first of
 /// them, counted in the database so that the limit holds across servers (`429 rate_limited` with the seconds until

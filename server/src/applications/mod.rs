@@ -52,7 +52,7 @@ impl Standing {
     /// names no live session (the limits of `SignInService::borrower_for_token`).
     pub async fn of_token(s: &Services, token: &str) -> Result<Option<(LiveSession, Self)>, Error> {
         let window = s.sign_in.session_window();
-        let token_hash = crate::crypto::token_hash(token);
+        let token_hash = crate::infra::crypto::token_hash(token);
         let Some(read) =
             s.db.session_standing(&token_hash, window.idle_since, window.created_since)
                 .await?

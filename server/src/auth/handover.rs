@@ -6,8 +6,8 @@
 //! browser's cookie: a link could sign a victim into the attacker's account (security report N2). A code in the URL is
 //! worth nothing once used or a minute old, and it can never replace the session a browser already has.
 
-use crate::crypto;
 use crate::error::Error;
+use crate::infra::crypto;
 
 use super::sign_in::{Borrower, SESSION_IDLE_MS, SESSION_MAX_AGE_MS, SignInError, SignInService};
 use super::unseal_borrower;

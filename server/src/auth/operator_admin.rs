@@ -8,7 +8,7 @@ use serde::Serialize;
 
 use super::operators::{Created, Operator, Role, check_password, create_checked, hash_password};
 use crate::error::{Error, FieldErrors, FieldProblem, Refusal};
-use crate::limits;
+use crate::infra::limits;
 use crate::services::Services;
 use crate::store::Tx;
 use crate::store::audit::NewAuditEntry;
@@ -24,7 +24,7 @@ pub struct OperatorRecord {
     pub roles: Vec<Role>,
     pub enabled: bool,
     /// Sign-ins from addresses the operator never signed in from are refused for now: the per-account limit of
-    /// password checks is reached (`crate::limits`).
+    /// password checks is reached (`crate::infra::limits`).
     pub locked: bool,
     pub created_at: i64,
 }

@@ -8,11 +8,11 @@ use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, Salt
 use serde::Serialize;
 use subtle::ConstantTimeEq;
 
-use crate::bounds::Permit;
-use crate::clock::Clock;
-use crate::crypto;
 use crate::error::{Error, FieldErrors, FieldProblem, Refusal};
-use crate::limits;
+use crate::infra::bounds::Permit;
+use crate::infra::clock::Clock;
+use crate::infra::crypto;
+use crate::infra::limits;
 use crate::services::Services;
 use crate::store::Db;
 use crate::store::audit::NewAuditEntry;
@@ -277,7 +277,7 @@ pub(crate) fn check_password(password: &str, errors: &mut FieldErrors) {
 }
 
 /// Signs an operator in. Each password check is counted before the password is compared, by the one limiter
-/// (`crate::limits`), so a burst of guesses gets a bounded number compared:
+/// (`crate::infra::limits`), so a burst of guesses gets a bounded number compared:
 /// - per operator and client address, [`MAX_PASSWORD_CHECKS`] in [`LOCKOUT_MS`]: a burst from one source compares at
 ///   most five, and a stranger's failures never refuse anyone at another address;
 /// - per operator, `[limits] password_checks_per_account` in [`LOCKOUT_MS`] from addresses the operator has not signed

@@ -4,10 +4,10 @@ use std::sync::Arc;
 
 use kilat_domain::{Code, Market, Phone};
 
-use crate::clock::Clock;
-use crate::crypto::{self, Binding, Secrets};
 use crate::i18n::{self, Lang};
-use crate::limits::{self, Limits};
+use crate::infra::clock::Clock;
+use crate::infra::crypto::{self, Binding, Secrets};
+use crate::infra::limits::{self, Limits};
 use crate::sms::{Channel, CodeMessage, CodeSender};
 use crate::store::Db;
 use crate::store::sign_in::{BorrowerRow, NewLoginCode};

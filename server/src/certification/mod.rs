@@ -13,8 +13,8 @@ pub use rules::{
 };
 
 use crate::auth::{Borrower, CodePurpose, SignInError};
-use crate::crypto::Binding;
 use crate::error::{Error, FieldProblem, Refusal};
+use crate::infra::crypto::Binding;
 use crate::services::Services;
 use crate::store::Tx;
 use crate::store::audit::NewAuditEntry;

@@ -8,10 +8,10 @@ use time::Date;
 use time::macros::format_description;
 
 use crate::error::{Error, FieldErrors, FieldProblem};
+use crate::http::AppState;
 use crate::http::error::{ApiError, Envelope};
 use crate::http::extract::JsonOrForm;
 use crate::sms::OutboxEntry;
-use crate::startup::AppState;
 
 #[derive(Debug, Deserialize)]
 pub struct OutboxQuery {

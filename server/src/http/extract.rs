@@ -9,7 +9,7 @@ use serde::Deserializer;
 use serde::de::{self, DeserializeOwned, Unexpected, Visitor};
 
 use super::error::ApiError;
-use crate::startup::AppState;
+use crate::http::AppState;
 
 /// A body read as JSON or as `application/x-www-form-urlencoded`, whichever the request says it is (PRODUCT.md §4:
 /// the original's second client sends forms).

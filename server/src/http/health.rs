@@ -3,7 +3,7 @@
 use axum::extract::State;
 use axum::http::StatusCode;
 
-use crate::startup::AppState;
+use crate::http::AppState;
 
 /// The process is up.
 pub async fn healthz() -> &'static str {

@@ -13,8 +13,11 @@ pub mod lang;
 pub mod openapi;
 pub mod same_origin;
 pub mod site;
+mod state;
 pub mod web;
 pub mod webhooks;
+
+pub use state::{AppState, AppStateInner};
 
 use axum::Router;
 use axum::body::Body;
@@ -26,7 +29,6 @@ use tower_http::trace::{DefaultOnResponse, TraceLayer};
 use tracing::Level;
 
 use self::error::ApiError;
-use crate::startup::AppState;
 
 /// The contact form's body limit (the issue: a body over 16 KiB gets 413).
 const CONTACT_BODY_LIMIT: usize = 16 * 1024;

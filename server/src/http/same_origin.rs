@@ -22,7 +22,7 @@ use axum::response::{IntoResponse, Response};
 
 use super::borrower::auth::has_session_cookie;
 use super::error::ApiError;
-use crate::startup::AppState;
+use crate::http::AppState;
 
 /// The borrower API, the one area the native shell's `X-Session-Id` authenticates.
 const BORROWER_API: &str = "/api/v1/borrower/";

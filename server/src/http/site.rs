@@ -11,8 +11,8 @@ use super::borrower::auth::require_market;
 use super::error::{ApiError, Envelope, ErrorBody};
 use super::extract::{ApiQuery, ClientAddr, JsonOrForm};
 use crate::error::{FieldErrors, FieldProblem};
+use crate::http::AppState;
 use crate::settings::{PublicSiteSettings, market_schema};
-use crate::startup::AppState;
 use crate::store::contact_messages::NewContactMessage;
 use crate::support;
 

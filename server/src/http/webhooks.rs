@@ -14,11 +14,11 @@ use serde::Serialize;
 use utoipa::ToSchema;
 
 use crate::error::Error;
+use crate::http::AppState;
 use crate::http::error::{ApiError, Envelope, ErrorBody};
 use crate::providers::registry::CALLBACKS;
 use crate::providers::{self, CallbackError, CallbackProvider, Inbound, Reply};
 use crate::servicing::callbacks::{self, Outcome};
-use crate::startup::AppState;
 
 /// The webhook routes, merged into `/api/v1` after the same-origin layer: one per registered provider.
 pub fn routes() -> Router<AppState> {

@@ -7,9 +7,9 @@
 use serde_json::Value;
 
 use crate::auth::Borrower;
-use crate::crypto;
 use crate::error::{Error, FieldErrors, FieldProblem, Refusal};
-use crate::limits;
+use crate::infra::crypto;
+use crate::infra::limits;
 use crate::services::Services;
 use crate::store::Tx;
 use crate::store::telemetry::{LocationRow, NewClientEvent};

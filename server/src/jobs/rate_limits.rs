@@ -1,4 +1,4 @@
-//! The rate-limit cleanup: `rate_limits` keeps one row per limit and subject (`crate::limits`), and a row outlives its
+//! The rate-limit cleanup: `rate_limits` keeps one row per limit and subject (`crate::infra::limits`), and a row outlives its
 //! window until the subject's next request restarts it, so without a sweep the table grows with every address, phone,
 //! session and borrower ever counted. The cleanup deletes, in batches, the rows whose window ended at least the
 //! longest window of any limit ago. Such a row can no longer refuse anything (a request would start a new window over
@@ -7,8 +7,8 @@
 
 use crate::services::Services;
 
-/// The longest window of any limit in `crate::limits::Limits`, the one list.
-pub use crate::limits::LONGEST_WINDOW_MS;
+/// The longest window of any limit in `crate::infra::limits::Limits`, the one list.
+pub use crate::infra::limits::LONGEST_WINDOW_MS;
 
 /// Rows deleted per statement.
 pub const BATCH: i64 = 1_000;
@@ -41,7 +41,7 @@ pub async fn run_in_batches(s: &Services, batch: i64) -> anyhow::Result<u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::limits::Limits;
+    use crate::infra::limits::Limits;
     use crate::settings::Settings;
 
     #[test]

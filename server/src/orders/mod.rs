@@ -11,8 +11,8 @@ use kilat_domain::{Code, KeyFactStatement, OrderEvent, OrderState};
 use serde::Serialize;
 
 use crate::auth::Borrower;
-use crate::crypto::Secrets;
 use crate::error::{Error, Refusal};
+use crate::infra::crypto::Secrets;
 use crate::services::Services;
 use crate::store::Tx;
 use crate::store::audit::NewAuditEntry;
@@ -266,7 +266,7 @@ pub struct SessionList {
 
 pub async fn list_for_token(s: &Services, token: &str) -> Result<Option<SessionList>, Error> {
     let window = s.sign_in.session_window();
-    let token_hash = crate::crypto::token_hash(token);
+    let token_hash = crate::infra::crypto::token_hash(token);
     let Some(listed) =
         s.db.session_orders(&token_hash, window.idle_since, window.created_since, 100)
             .await?

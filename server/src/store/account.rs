@@ -3,7 +3,7 @@
 
 use super::orders::{open_agreement, seal_agreement};
 use super::{Db, Tx};
-use crate::crypto::Secrets;
+use crate::infra::crypto::Secrets;
 
 /// An open order of a borrower, read inside the deletion's transaction.
 #[derive(Debug, Clone, sqlx::FromRow)]
@@ -176,7 +176,7 @@ impl Tx {
             .execute(self.conn())
             .await?
             .rows_affected();
-        // The phone's sending limits (`crate::limits`: keyed by its hash).
+        // The phone's sending limits (`crate::infra::limits`: keyed by its hash).
         self.forget_rate_limits_containing(phone_hash).await?;
         let notifications = sqlx::query(
             "DELETE FROM notification_outbox WHERE borrower_id = $1 AND status <> 'sent'",

@@ -4,7 +4,7 @@
 use kilat_domain::Market;
 
 use super::{Db, Tx, new_id};
-use crate::crypto::{Binding, Secrets};
+use crate::infra::crypto::{Binding, Secrets};
 
 /// A complaint as stored, with its order's number when one is attached.
 #[derive(Debug, Clone, sqlx::FromRow)]

@@ -5,7 +5,7 @@ use anyhow::Context;
 use serde::Serialize;
 
 use super::Db;
-use crate::crypto::{Binding, Secrets};
+use crate::infra::crypto::{Binding, Secrets};
 
 /// A validated message, ready to store.
 #[derive(Debug, Clone)]

@@ -234,7 +234,7 @@ impl Tx {
             )
             .await?;
         }
-        // The borrower's limit rows (`crate::limits`: `export:<borrower id>`, `complaints:<borrower id>`).
+        // The borrower's limit rows (`crate::infra::limits`: `export:<borrower id>`, `complaints:<borrower id>`).
         let limit_keys = (1..=borrower_ids.len())
             .map(|n| format!("'export:' || ${n}, 'complaints:' || ${n}"))
             .collect::<Vec<_>>()

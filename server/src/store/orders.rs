@@ -10,7 +10,7 @@ use super::batch::{SessionKey, live_sessions_in, session_bounds};
 use super::loans::placeholders;
 use super::sign_in::live_session;
 use super::{Db, Tx, new_id};
-use crate::crypto::{Binding, Secrets};
+use crate::infra::crypto::{Binding, Secrets};
 
 /// Orders per statement in the batched status reads and updates (one bound id each).
 const IDS_PER_STATEMENT: usize = 1000;

@@ -1,4 +1,4 @@
-//! The request limiter's counts (`rate_limits`, one row per limit and subject: `crate::limits`), so that every server
+//! The request limiter's counts (`rate_limits`, one row per limit and subject: `crate::infra::limits`), so that every server
 //! sharing the database counts the same requests, and the cleanup of rows whose window ended long ago.
 
 use super::{Db, Tx};

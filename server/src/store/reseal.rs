@@ -12,7 +12,7 @@ use anyhow::Context;
 use super::Db;
 use super::contact_messages::{self, EMAIL, NAME, TELEPHONE};
 use super::orders::seal_agreement;
-use crate::crypto::{BOUND_PREFIX, Binding, Secrets};
+use crate::infra::crypto::{BOUND_PREFIX, Binding, Secrets};
 
 #[derive(sqlx::FromRow)]
 struct StoredPhone {

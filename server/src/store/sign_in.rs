@@ -1,5 +1,5 @@
 //! Sign-in: one-time codes, borrowers (found by a keyed hash of their phone) and sessions. The sign-in limits are
-//! counted by `crate::limits`.
+//! counted by `crate::infra::limits`.
 
 use std::collections::HashMap;
 

@@ -15,7 +15,7 @@ use crate::auth::Borrower;
 use crate::auth::operators::{Operator, Role};
 use crate::error::{Error, FieldErrors, FieldProblem, Refusal};
 use crate::i18n::{self, Lang};
-use crate::limits;
+use crate::infra::limits;
 use crate::services::Services;
 use crate::settings::GrievanceOfficer;
 use crate::store::audit::NewAuditEntry;
@@ -269,7 +269,7 @@ async fn decode_and_record(
     let memory = s
         .bounds
         .image_memory
-        .enter_many(crate::bounds::mib(images::working_memory(header)))
+        .enter_many(crate::infra::bounds::mib(images::working_memory(header)))
         .await?;
     let turn = s.bounds.image_decodes.enter().await?;
     let cleaned = tokio::task::spawn_blocking(move || {

@@ -3,7 +3,7 @@
 //! a confirm, the data export, and the KFS and agreement PDFs.
 
 use kilat_server::auth::operators::Role;
-use kilat_server::crypto::Binding;
+use kilat_server::infra::crypto::Binding;
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 

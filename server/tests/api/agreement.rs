@@ -2,7 +2,7 @@
 //! with the order at confirm, so a later edit of the certification (a new bank account) changes nothing in it; sealed
 //! to its order at rest, since it names the borrower.
 
-use kilat_server::crypto::Binding;
+use kilat_server::infra::crypto::Binding;
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 

@@ -396,7 +396,7 @@ async fn console_sign_ins_beyond_the_bound_of_hashes_get_503_with_retry_after() 
     app.stop().await;
 }
 
-/// The password checks counted for the operator from this test's address (the limiter's row, `crate::limits`).
+/// The password checks counted for the operator from this test's address (the limiter's row, `crate::infra::limits`).
 async fn password_checks(app: &TestApp, username: &str) -> i64 {
     sqlx::query_scalar(
         "SELECT COALESCE(MAX(r.hits), 0) FROM operators o

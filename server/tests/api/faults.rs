@@ -106,11 +106,13 @@ async fn a_server_killed_under_load_with_aborted_requests_loses_no_acknowledged_
     // checkpoint, transactions cut wherever they were.
     let waiting = Instant::now();
     while waiting.elapsed() < Duration::from_secs(20) {
-        let so_far = acknowledged.lock().unwrap();
-        if so_far.credited.len() >= 3 && so_far.codes.len() >= 10 {
+        let enough = {
+            let so_far = acknowledged.lock().unwrap();
+            so_far.credited.len() >= 3 && so_far.codes.len() >= 10
+        };
+        if enough {
             break;
         }
-        drop(so_far);
         tokio::time::sleep(Duration::from_millis(5)).await;
     }
     server.stop().await;

@@ -2,7 +2,7 @@
 
 use std::net::SocketAddr;
 
-use kilat_server::crypto::Secrets;
+use kilat_server::infra::crypto::Secrets;
 use kilat_server::settings::Settings;
 use kilat_server::startup::Application;
 use kilat_server::store::Db;

@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use kilat_server::limits::{self, KeyKind, Limit};
+use kilat_server::infra::limits::{self, KeyKind, Limit};
 use reqwest::{RequestBuilder, StatusCode};
 use serde_json::{Value, json};
 

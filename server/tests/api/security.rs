@@ -1,7 +1,7 @@
 //! The security findings of issue 7 §2: client addresses behind proxies, start-up refusals, cross-site requests, cache
 //! and transport headers, encrypted values bound to their rows, the contact form at rest, session lifetimes.
 
-use kilat_server::crypto::Binding;
+use kilat_server::infra::crypto::Binding;
 use kilat_server::settings::Settings;
 use kilat_server::startup::Application;
 use reqwest::StatusCode;

@@ -9,9 +9,9 @@ use axum::response::{IntoResponse, Response};
 use super::auth::{Session, session_cookie};
 use crate::account::documents::{self, Document};
 use crate::account::{self, AccountDeleted, DataExport, DeletionCheck, MenuEntry};
+use crate::http::AppState;
 use crate::http::error::{ApiError, Envelope, ErrorBody};
 use crate::i18n::Lang;
-use crate::startup::AppState;
 
 /// The entries of the app's "me" screen, in order, in the request's language.
 #[utoipa::path(get, path = "/api/v1/borrower/menu", tag = "borrower",

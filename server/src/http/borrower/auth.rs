@@ -17,11 +17,11 @@ use crate::auth::{
     SignInError,
 };
 use crate::error::{Error, FieldErrors, FieldProblem};
+use crate::http::AppState;
 use crate::http::error::{ApiError, Envelope, ErrorBody};
 use crate::http::extract::{ApiQuery, ClientAddr, JsonOrForm, cookie};
 use crate::i18n::Lang;
 use crate::sms::Channel;
-use crate::startup::AppState;
 
 /// The browser's session cookie; the native shell sends `X-Session-Id` instead.
 pub const SESSION_COOKIE: &str = "kilat_session";

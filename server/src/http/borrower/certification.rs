@@ -11,10 +11,10 @@ use crate::certification::{
     self, BankInfo, BaseInfo, ExtendedInfo, JobInfo, PersonalInfo, Progress, Step, StepRequest,
 };
 use crate::content::{BankChoice, Choice, EnumKind, PrivacyPolicy, Region};
+use crate::http::AppState;
 use crate::http::error::{ApiError, Envelope, ErrorBody};
 use crate::http::extract::{ApiQuery, JsonOrForm};
 use crate::i18n::Lang;
-use crate::startup::AppState;
 
 /// The kind of identity number a market asks for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]

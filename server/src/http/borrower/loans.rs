@@ -13,10 +13,10 @@ use utoipa::ToSchema;
 
 use super::auth::Session;
 use crate::applications::{self, LoanRequest};
+use crate::http::AppState;
 use crate::http::error::{ApiError, Envelope, ErrorBody};
 use crate::http::extract::JsonOrForm;
 use crate::services::Services;
-use crate::startup::AppState;
 
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]

@@ -14,7 +14,7 @@ use axum::Router;
 use axum::extract::DefaultBodyLimit;
 use axum::routing::{get, post};
 
-use crate::startup::AppState;
+use crate::http::AppState;
 
 /// The routes of `/api/v1/borrower/…`, relative to `/api/v1`.
 pub fn routes() -> Router<AppState> {

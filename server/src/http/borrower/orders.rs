@@ -14,12 +14,12 @@ use super::loans::{ProductList, ProductView, QuoteRequest, view};
 use crate::applications::{self, Confirmation, Confirmed, LoanRequest, Reason, Standing};
 use crate::auth::Borrower;
 use crate::certification::Step;
+use crate::http::AppState;
 use crate::http::error::{ApiError, Envelope, ErrorBody};
 use crate::http::extract::JsonOrForm;
 use crate::i18n::Lang;
 use crate::orders::{self, agreement::Agreement};
 use crate::services::Services;
-use crate::startup::AppState;
 use crate::store::orders::{OrderListRow, OrderRow};
 
 #[derive(Debug, Serialize, ToSchema)]

@@ -11,6 +11,7 @@ use utoipa::{IntoParams, ToSchema};
 
 use super::auth::Session;
 use crate::error::{Error, FieldProblem};
+use crate::http::AppState;
 use crate::http::error::{ApiError, Envelope, ErrorBody};
 use crate::http::extract::{ApiQuery, JsonOrForm};
 use crate::servicing::payments::{
@@ -18,7 +19,6 @@ use crate::servicing::payments::{
     RepaymentChoice,
 };
 use crate::servicing::{self, InstallmentView, PlanView};
-use crate::startup::AppState;
 
 /// Where an installment stands today.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]

@@ -12,10 +12,10 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use super::auth::Session;
+use crate::http::AppState;
 use crate::http::error::{ApiError, Envelope, ErrorBody};
 use crate::http::extract::JsonOrForm;
 use crate::settings::GrievanceOfficer;
-use crate::startup::AppState;
 use crate::store::complaints::ImageRow;
 use crate::store::faq::FaqEntry;
 use crate::support::{self, Complaint, ComplaintDetail, ComplaintRequest, Escalation, ImageFile};

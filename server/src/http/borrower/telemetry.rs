@@ -12,10 +12,10 @@ use serde_json::Value;
 use utoipa::ToSchema;
 
 use super::auth::Session;
+use crate::http::AppState;
 use crate::http::error::{ApiError, Envelope, ErrorBody};
 use crate::http::extract::JsonOrForm;
 use crate::insights::{self, ErrorInput, EventInput, LocationInput, Reporter};
-use crate::startup::AppState;
 
 /// The body limit of every telemetry call: 50 events of at most 2 KB of properties each, with room for names.
 pub const BODY_LIMIT: usize = 128 * 1024;

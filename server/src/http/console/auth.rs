@@ -10,9 +10,9 @@ use utoipa::ToSchema;
 
 use crate::auth::operators::{self, Operator, Role, SESSION_MS};
 use crate::error::{FieldErrors, FieldProblem};
+use crate::http::AppState;
 use crate::http::error::{ApiError, Envelope, ErrorBody};
 use crate::http::extract::{ClientAddr, JsonOrForm, cookie};
-use crate::startup::AppState;
 
 /// The console's session cookie: HttpOnly, `SameSite=Strict`, sent only to `/api/v1/console`.
 pub const CONSOLE_COOKIE: &str = "kilat_console";

@@ -9,10 +9,10 @@ use utoipa::ToSchema;
 use super::auth::OperatorSession;
 use crate::dashboard::{self, DASHBOARD_ROLES, DayFigures};
 use crate::error::FieldErrors;
+use crate::http::AppState;
 use crate::http::borrower::auth::{MarketQuery, require_market};
 use crate::http::error::{ApiError, Envelope, ErrorBody};
 use crate::http::extract::ApiQuery;
-use crate::startup::AppState;
 
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]

@@ -16,7 +16,7 @@ pub mod support;
 use axum::Router;
 use axum::routing::{get, post, put};
 
-use crate::startup::AppState;
+use crate::http::AppState;
 
 /// The routes of `/api/v1/console/…`, relative to `/api/v1/console`.
 pub fn routes() -> Router<AppState> {

@@ -9,9 +9,9 @@ use super::auth::OperatorSession;
 use crate::auth::operator_admin::{self, OperatorRecord};
 use crate::auth::operators::Role;
 use crate::error::FieldProblem;
+use crate::http::AppState;
 use crate::http::error::{ApiError, Envelope, ErrorBody};
 use crate::http::extract::JsonOrForm;
-use crate::startup::AppState;
 
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]

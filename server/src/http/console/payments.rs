@@ -9,6 +9,7 @@ use utoipa::ToSchema;
 
 use super::auth::OperatorSession;
 use crate::error::FieldErrors;
+use crate::http::AppState;
 use crate::http::borrower::auth::{MarketQuery, require_market};
 use crate::http::borrower::servicing::{BucketsView, LoanPlanView, PaymentView};
 use crate::http::error::{ApiError, Envelope, ErrorBody};
@@ -18,7 +19,6 @@ use crate::servicing::payments::{
 };
 use crate::servicing::payout::{self, AwaitingPayout};
 use crate::servicing::{EntryView, LoanRecord};
-use crate::startup::AppState;
 
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]

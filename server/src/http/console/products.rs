@@ -11,11 +11,11 @@ use utoipa::ToSchema;
 
 use super::auth::OperatorSession;
 use crate::catalog::admin::{self, ProductRecord};
+use crate::http::AppState;
 use crate::http::borrower::loans::{AmountRangeView, TermView};
 use crate::http::error::{ApiError, Envelope, ErrorBody};
 use crate::http::extract::JsonOrForm;
 use crate::services::Services;
-use crate::startup::AppState;
 
 /// A product as admins see it.
 #[derive(Debug, Serialize, ToSchema)]

@@ -9,13 +9,13 @@ use utoipa::{IntoParams, ToSchema};
 use super::auth::OperatorSession;
 use crate::certification::{Step, StepData};
 use crate::error::{FieldErrors, FieldProblem};
+use crate::http::AppState;
 use crate::http::borrower::auth::{MarketQuery, require_market};
 use crate::http::borrower::certification::StepFields;
 use crate::http::borrower::orders::OrderDetail;
 use crate::http::error::{ApiError, Envelope, ErrorBody};
 use crate::http::extract::{ApiQuery, JsonOrForm};
 use crate::review::{self, AuditQuery, Decision, QueueItem};
-use crate::startup::AppState;
 use crate::store::audit::AuditEntry;
 
 #[derive(Debug, Serialize, ToSchema)]

@@ -8,10 +8,10 @@ use utoipa::ToSchema;
 
 use super::auth::OperatorSession;
 use crate::claims::{self, ClaimsRequest};
+use crate::http::AppState;
 use crate::http::borrower::auth::require_market;
 use crate::http::error::{ApiError, Envelope, ErrorBody};
 use crate::http::extract::JsonOrForm;
-use crate::startup::AppState;
 use crate::store::site_claims::StoredClaims;
 
 /// One market's claims: the sentences its site shows; an empty one is withdrawn (not shown).

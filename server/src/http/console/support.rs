@@ -8,13 +8,13 @@ use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
 use super::auth::OperatorSession;
+use crate::http::AppState;
 use crate::http::borrower::auth::require_market;
 use crate::http::borrower::support::{
     ComplaintDetailView, ComplaintSummary, FaqView, image_response,
 };
 use crate::http::error::{ApiError, Envelope, ErrorBody};
 use crate::http::extract::{ApiQuery, JsonOrForm};
-use crate::startup::AppState;
 use crate::store::contact_messages::ContactMessage;
 use crate::support::{self, FaqDirection, FaqRequest};
 

@@ -1,0 +1,41 @@
+//! The state every handler reaches: the capabilities' services and what only the HTTP layer needs (the rendered
+//! pages, the API document, the proxy and cookie settings). `startup` builds it; nothing below the HTTP layer sees it.
+
+use std::sync::Arc;
+
+use axum::body::Bytes;
+
+use crate::http::web::Pages;
+use crate::services::Services;
+use crate::sms::Outbox;
+
+/// What every handler can reach, behind one reference count: axum clones the state for every request.
+#[derive(Clone)]
+pub struct AppState(pub(crate) Arc<AppStateInner>);
+
+impl std::ops::Deref for AppState {
+    type Target = AppStateInner;
+
+    fn deref(&self) -> &AppStateInner {
+        &self.0
+    }
+}
+
+pub struct AppStateInner {
+    /// What the capabilities work with: database, clock, keys, catalog, reference data, company settings.
+    pub services: Services,
+    /// The embedded web app, its pages rendered with the settings and the site's claims.
+    pub pages: Pages,
+    pub openapi: Bytes,
+    /// Proxies of ours in front, counted back through `X-Forwarded-For` (settings `trusted_proxy_hops`).
+    pub trusted_proxy_hops: u32,
+    /// The origin browsers use, when a proxy rewrites `Host` (settings `public_origin`).
+    pub public_origin: Option<String>,
+    /// What the development code sender wrote; served only in development mode.
+    pub outbox: Arc<Outbox>,
+    pub development: bool,
+    /// Cookies get `Secure` in production (served over HTTPS behind the proxy).
+    pub secure_cookies: bool,
+    /// Each market's product list as home shows it, serialized once per business date.
+    pub products_json: crate::http::borrower::loans::ProductsJson,
+}

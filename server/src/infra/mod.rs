@@ -1,0 +1,8 @@
+//! Infrastructure that every capability uses and that knows no capability: the keys and their ciphers (`crypto`), the
+//! business clock (`clock`), the bounds on costly work (`bounds`) and the one request limiter with its list of limits
+//! (`limits`). The database is `store/`, the outside parties `providers/`.
+
+pub mod bounds;
+pub mod clock;
+pub mod crypto;
+pub mod limits;
