@@ -61,10 +61,17 @@ for side in baseline this; do
 done
 baseline_commit=$(git -C "$WORK/baseline" rev-parse --short HEAD)
 this_commit=$(git -C "$WORK/this" rev-parse --short HEAD)
-log "building the baseline ($baseline_commit)"
-build "$WORK/baseline" "$WORK/api-baseline"
-log "building $this_commit"
-build "$WORK/this" "$WORK/api-this"
+# Each commit's binary is kept beside the build (by its full commit), so a second run of the same pair only measures.
+BINS=$CARGO_TARGET_DIR/callbacks-compare
+mkdir -p "$BINS"
+for side in baseline this; do
+  full=$(git -C "$WORK/$side" rev-parse HEAD)
+  if [ ! -x "$BINS/api-$full" ]; then
+    log "building $side ($full)"
+    build "$WORK/$side" "$BINS/api-$full"
+  fi
+  ln -sf "$BINS/api-$full" "$WORK/api-$side"
+done
 
 # One round: the per-second figure of one side on one database.
 round() {
@@ -109,7 +116,7 @@ section=$WORK/section.md
   echo "|---|---|---|---|"
   printf '%s\n' "${rows[@]}"
   echo
-  echo "Command: \`scripts/bench-callbacks-compare.sh $baseline_commit\`."
+  echo "Command: \`scripts/bench-callbacks-compare.sh $baseline_commit $this_commit\`."
   echo "<!-- callbacks-compare:end -->"
 } >"$section"
 python3 - "$DOC" "$section" <<'PY'
