@@ -7,13 +7,15 @@
 use kilat_domain::Code;
 
 use super::load_in;
-use super::payments::{Decision, PaymentStatus, payment_of, settle_in};
+use super::payments::{Decision, Payment, PaymentStatus, payment_of, settle_in};
 use crate::error::Error;
 use crate::orders::Actor;
 pub use crate::providers::{Callback, CallbackError};
 use crate::providers::{CallbackProvider, PaymentOrigin};
 use crate::services::Services;
+use crate::store::Tx;
 use crate::store::audit::NewAuditEntry;
+use crate::store::payments::{Issued, NewPayment};
 
 /// What a verified callback did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -24,10 +26,11 @@ pub enum Outcome {
     Held,
     /// A status or event that credits nothing (e.g. Dragonpay's `P`, Razorpay's other events).
     Ignored,
-    /// The payment was settled before (by finance or another event): nothing posted.
-    NotOpen,
     /// This event was taken before: nothing posted.
     Replayed,
+    /// The payment was settled before and this is the same money (the provider reporting a transfer finance had
+    /// confirmed, or one already taken): nothing posted.
+    NotOpen,
     /// Money for a loan that owes nothing, or beyond what it owed: credited up to what was owed, the rest owed back
     /// to the borrower (finance's refunds).
     RefundDue,
@@ -80,7 +83,7 @@ pub async fn receive(
     let row = tx.payment_in_tx(&row.id).await?.ok_or(Error::NotFound)?;
     let payment = payment_of(s, row)?;
     let received = cb.amount.unwrap_or(payment.row.amount);
-    let audit = |status: &str| {
+    let audit = |payment: &Payment, status: &str| {
         serde_json::json!({
             "paymentId": payment.row.id,
             "orderNo": payment.row.order_no,
@@ -106,8 +109,8 @@ pub async fn receive(
             action: "payment.callback_wrong_provider",
             entity: "order",
             entity_id: &loan.order.id,
-            before_json: Some(&audit(payment.status.code())),
-            after_json: Some(&audit(payment.status.code())),
+            before_json: Some(&audit(&payment, payment.status.code())),
+            after_json: Some(&audit(&payment, payment.status.code())),
             at: now,
         })
         .await?;
@@ -122,17 +125,40 @@ pub async fn receive(
         tx.commit().await?;
         return Ok(Outcome::Ignored);
     }
-    let decision = match payment.status {
-        PaymentStatus::Pending | PaymentStatus::Verifying => Decision::AsAsked,
+    let (decision, again) = match payment.status {
+        PaymentStatus::Pending | PaymentStatus::Verifying => (Decision::AsAsked, None),
         // Finance found no transfer, but the provider says the money arrived: it goes back to finance, held.
-        PaymentStatus::Rejected => Decision::Hold,
+        PaymentStatus::Rejected => (Decision::Hold, None),
+        // Paid once already (confirmed, held, owed back or refunded). The provider's payment id tells the money: one
+        // the payment had none of (finance settled it from the UTR) is the provider reporting that same money, and
+        // one another payment carries is a transfer already taken: recorded, nothing posted. Another id than the one
+        // the payment was credited under is more money — the borrower paid twice — and it is never dropped: a payment
+        // of its own, held for finance while the loan is open, owed back once it is closed.
         _ => {
-            tx.set_callback_outcome(provider, &cb.event_id, Outcome::NotOpen.code())
-                .await?;
-            tx.commit().await?;
-            return Ok(Outcome::NotOpen);
+            let more_money = match &cb.provider_payment_id {
+                Some(id) => {
+                    !tx.set_payment_provider_id(&payment.row.id, id).await?
+                        && !tx.provider_id_known(id).await?
+                }
+                None => false,
+            };
+            if !more_money {
+                tx.set_callback_outcome(provider, &cb.event_id, Outcome::NotOpen.code())
+                    .await?;
+                tx.commit().await?;
+                return Ok(Outcome::NotOpen);
+            }
+            let again = second_receipt(s, &mut tx, &payment, source, cb, received, now).await?;
+            let decision = if loan.order.status.is_final() {
+                Decision::Refund
+            } else {
+                Decision::Hold
+            };
+            (decision, Some(again))
         }
     };
+    let first = &payment;
+    let payment = again.as_ref().unwrap_or(first);
     if let Some(id) = &cb.provider_payment_id {
         tx.set_payment_provider_id(&payment.row.id, id).await?;
     }
@@ -148,7 +174,7 @@ pub async fn receive(
     };
     let actor = Actor::System(source.actor());
     let settled = settle_in(
-        s, &mut tx, &mut loan, &payment, received, decision, None, &actor, now,
+        s, &mut tx, &mut loan, payment, received, decision, None, &actor, now,
     )
     .await?;
     let outcome = match settled.status {
@@ -162,17 +188,73 @@ pub async fn receive(
         actor_kind: "system",
         actor_id: None,
         action: match outcome {
+            _ if again.is_some() => "payment.callback_second_receipt",
             Outcome::Held => "payment.callback_hold",
             Outcome::RefundDue => "payment.callback_refund_due",
             _ => "payment.callback_confirm",
         },
         entity: "order",
         entity_id: &loan.order.id,
-        before_json: Some(&audit(payment.status.code())),
-        after_json: Some(&audit(settled.status.code())),
+        // A second receipt: before is the payment paid once, after the new one.
+        before_json: Some(&audit(first, first.status.code())),
+        after_json: Some(&audit(payment, settled.status.code())),
         at: now,
     })
     .await?;
     tx.commit().await?;
     Ok(outcome)
+}
+
+/// Money a provider reports for a payment that was paid once already (a second capture, a second transfer to the
+/// account): recorded as a payment of its own on the same order, made as the first was (its method, provider and
+/// account), for the amount received, with a reference of its own derived from the provider's event. The caller settles
+/// it in the same transaction.
+async fn second_receipt(
+    s: &Services,
+    tx: &mut Tx,
+    first: &Payment,
+    source: &dyn CallbackProvider,
+    cb: &Callback,
+    received: i64,
+    now: i64,
+) -> Result<Payment, CallbackError> {
+    let mac = s.secrets.mac(
+        "second-receipt",
+        &format!("{}\n{}", source.code(), cb.event_id),
+    );
+    let reference = format!("{}-{}", first.row.reference, mac[..8].to_ascii_uppercase());
+    let key = format!("receipt:{}:{}", source.code(), cb.event_id);
+    let row = &first.row;
+    let id = tx
+        .insert_payment(&NewPayment {
+            order_id: &row.order_id,
+            borrower_id: &row.borrower_id,
+            choice: &row.choice,
+            method: &row.method,
+            installment: row.installment,
+            installment_to: row.installment_to,
+            amount: received,
+            currency: row.currency,
+            priced_on: &row.priced_on,
+            status: PaymentStatus::Pending.code(),
+            reference: &reference,
+            idempotency_key: &key,
+            issued: row.provider.as_deref().map(|provider| Issued {
+                provider,
+                provider_ref: row.provider_ref.as_deref(),
+                va_bank_code: row.va_bank_code.as_deref(),
+                va_number: row.va_number.as_deref(),
+                va_name: row.va_name.as_deref(),
+                expires_at: row.expires_at,
+            }),
+            now,
+        })
+        .await?
+        .map_err(|_| anyhow::anyhow!("a second receipt's payment collided: {reference}"))
+        .map_err(Error::Internal)?;
+    let again = tx
+        .payment_in_tx(&id)
+        .await?
+        .ok_or_else(|| Error::Internal(anyhow::anyhow!("payment {id} vanished")))?;
+    Ok(payment_of(s, again)?)
 }

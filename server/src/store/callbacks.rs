@@ -89,4 +89,13 @@ impl Tx {
         .await?;
         Ok(done.rows_affected() == 1)
     }
+
+    /// True when a payment carries this provider payment id.
+    pub async fn provider_id_known(&mut self, provider_id: &str) -> sqlx::Result<bool> {
+        let found: Option<(i64,)> = sqlx::query_as("SELECT 1 FROM payments WHERE provider_id = $1")
+            .bind(provider_id)
+            .fetch_optional(self.conn())
+            .await?;
+        Ok(found.is_some())
+    }
 }

@@ -848,6 +848,63 @@ async fn a_held_amount_is_credited_as_a_part_payment_or_refunded_in_one_step_and
 }
 
 #[tokio::test]
+async fn a_second_capture_for_a_paid_payment_is_new_money_held_for_finance_never_dropped() {
+    let app = spawn_app().await;
+    let finance = operator(&app, "fin", &[Role::Finance]).await;
+    let (session, order_no, id, _) =
+        paid_out(&app, &finance, "9876561701", "in-flexi-6m", 2_000_000, "m6").await;
+    let p = upi_with_utr(
+        &app,
+        &session,
+        &order_no,
+        "due",
+        "twice-0001",
+        "412345678901",
+    )
+    .await;
+    let pid = p["paymentId"].as_str().unwrap();
+    let asked = p["amount"].as_i64().unwrap();
+    let first = razorpay(&app, "first", &p, asked, "INR").await;
+    assert_eq!(data(first).await["outcome"], "confirmed");
+    // The borrower paid twice: another capture (another provider payment id) for the same reference. Today it was
+    // recorded `not_open` and the money vanished from view.
+    let second = razorpay(&app, "second", &p, asked, "INR").await;
+    assert_eq!(second.status(), StatusCode::OK);
+    assert_eq!(data(second).await["outcome"], "held");
+    let ledger = "SELECT COUNT(*) FROM ledger_entries WHERE payment_id = $1";
+    assert_eq!(
+        count(&app, ledger, pid).await,
+        1,
+        "the first payment credited once"
+    );
+    let q = queue(&app, &finance).await;
+    let again = q
+        .iter()
+        .find(|e| {
+            e["payment"]["orderNo"] == json!(order_no) && e["payment"]["paymentId"] != json!(pid)
+        })
+        .expect("the second receipt waits in finance's queue");
+    assert_eq!(again["payment"]["status"], "held");
+    assert_eq!(again["payment"]["receivedAmount"], json!(asked));
+    let again_id = again["payment"]["paymentId"].as_str().unwrap().to_owned();
+    // The same second capture again is a replay: nothing new.
+    let replay = razorpay(&app, "second", &p, asked, "INR").await;
+    assert_eq!(data(replay).await["outcome"], "replayed");
+    let (payments,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM payments WHERE order_id = $1")
+        .bind(&id)
+        .fetch_one(app.db.pool())
+        .await
+        .unwrap();
+    assert_eq!(payments, 2);
+    // Finance credits it: the plan shows both payments, and the ledger replays.
+    let credited = data(resolve(&app, &finance, &again_id, "credit").await).await;
+    assert_eq!(credited["payment"]["status"], "confirmed");
+    let plan = check_ledger(&app, &session, &order_no, &id).await;
+    assert_eq!(plan["paid"]["total"], json!(2 * asked));
+    app.stop().await;
+}
+
+#[tokio::test]
 async fn two_callbacks_and_finance_for_one_payment_at_once_never_fail_and_credit_once() {
     let app = Arc::new(spawn_app().await);
     let finance = Arc::new(operator(&app, "fin", &[Role::Finance]).await);

@@ -200,15 +200,28 @@ async fn a_signed_virtual_account_callback_closes_an_indonesian_order_without_an
     assert_eq!(count(&app, LEDGER, payment_id).await, 1);
     check_ledger(&app, &session, &order_no, &id).await;
 
-    // Another event for a payment already settled: recorded, nothing posted.
+    // Another transfer for a payment already paid, the loan closed: new money, owed back to the borrower as a payment
+    // of its own; the first is credited once.
     let other = xendit(
         &app,
         XENDIT_TOKEN,
         &xendit_paid(&payment, "xnd-pay-0002", rupiah(&payment)),
     )
     .await;
-    assert_eq!(data(other).await["outcome"], "not_open");
+    assert_eq!(data(other).await["outcome"], "refund_due");
     assert_eq!(count(&app, LEDGER, payment_id).await, 1);
+    let (status, refund): (String, Option<i64>) = sqlx::query_as(
+        "SELECT status, refund_amount FROM payments WHERE order_id = $1 AND id <> $2",
+    )
+    .bind(&id)
+    .bind(payment_id)
+    .fetch_one(app.db.pool())
+    .await
+    .unwrap();
+    assert_eq!(
+        (status.as_str(), refund),
+        ("refund_due", payment["amount"].as_i64())
+    );
     check_ledger(&app, &session, &order_no, &id).await;
 
     // A reference nobody issued, or a body that is not Xendit's: 404 and 422, never 500.

@@ -1951,7 +1951,10 @@ export interface components {
             /**
              * @description `confirmed` (credited), `held` (the amount or currency differs, or finance had rejected the payment: for
              *     finance, nothing credited), `refund_due` (the loan owed nothing, or less: what it owed is credited, the rest
-             *     owed back), `ignored` (an event or status that credits nothing), `not_open` (the payment was settled before),
+             *     owed back), `ignored` (an event or status that credits nothing), `not_open` (the payment was settled
+             *     before and this is the same money: a transfer finance confirmed from its UTR, or one already taken; a
+             *     transfer under another provider payment id is more money, a payment of its own: `held`, or `refund_due` for a
+             *     closed loan),
              *     `wrong_provider` (the payment was not made with this provider: recorded, nothing credited) or `replayed` (this
              *     event was taken before; nothing posted).
              * @example confirmed
@@ -2655,7 +2658,10 @@ export interface components {
                 /**
                  * @description `confirmed` (credited), `held` (the amount or currency differs, or finance had rejected the payment: for
                  *     finance, nothing credited), `refund_due` (the loan owed nothing, or less: what it owed is credited, the rest
-                 *     owed back), `ignored` (an event or status that credits nothing), `not_open` (the payment was settled before),
+                 *     owed back), `ignored` (an event or status that credits nothing), `not_open` (the payment was settled
+                 *     before and this is the same money: a transfer finance confirmed from its UTR, or one already taken; a
+                 *     transfer under another provider payment id is more money, a payment of its own: `held`, or `refund_due` for a
+                 *     closed loan),
                  *     `wrong_provider` (the payment was not made with this provider: recorded, nothing credited) or `replayed` (this
                  *     event was taken before; nothing posted).
                  * @example confirmed
