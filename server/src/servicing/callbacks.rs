@@ -58,8 +58,9 @@ impl Outcome {
 /// unique key (a replay stops here and posts nothing). A provider that the payment does not belong to credits
 /// nothing (recorded and audited, `wrong_provider`). Otherwise the money settles the payment as finance's confirm
 /// does: the amount asked is credited, another amount held for finance, money the loan does not owe becomes a
-/// refund due; money for a payment finance had rejected comes back to finance's queue, held. A payment not found is
-/// `not_found`.
+/// refund due; money for a payment finance had rejected comes back to finance's queue, held; a second transfer for a
+/// payment paid once already (another provider payment id) becomes a payment of its own, held or owed back
+/// ([`second_receipt`]). A payment not found is `not_found`.
 pub async fn receive(
     s: &Services,
     source: &dyn CallbackProvider,
