@@ -17,16 +17,16 @@ const LOGIN: &str = "/api/v1/borrower/login";
 
 /// What one request of a burst got.
 #[derive(Debug)]
-struct Answer {
-    status: StatusCode,
+pub(crate) struct Answer {
+    pub(crate) status: StatusCode,
     /// The envelope's `code`: `ok` for a success, else the error code.
-    code: String,
-    retry_after: Option<u64>,
+    pub(crate) code: String,
+    pub(crate) retry_after: Option<u64>,
 }
 
 /// Sends every request at the same moment (each on its own task, released together) and returns the answers in
 /// order.
-async fn burst(requests: Vec<RequestBuilder>) -> Vec<Answer> {
+pub(crate) async fn burst(requests: Vec<RequestBuilder>) -> Vec<Answer> {
     let start = Arc::new(tokio::sync::Barrier::new(requests.len()));
     let tasks: Vec<_> = requests
         .into_iter()
@@ -62,7 +62,7 @@ async fn burst(requests: Vec<RequestBuilder>) -> Vec<Answer> {
 }
 
 /// How many answers had each code.
-fn tally(answers: &[Answer]) -> BTreeMap<&str, usize> {
+pub(crate) fn tally(answers: &[Answer]) -> BTreeMap<&str, usize> {
     let mut counts = BTreeMap::new();
     for answer in answers {
         *counts.entry(answer.code.as_str()).or_default() += 1;

@@ -21,11 +21,10 @@ use crate::servicing::{
     Op, approved, check_ledger, confirm, count, create_payment, disburse, op_call, operator,
     status_of, submit_utr,
 };
-use crate::webhooks::{self, XENDIT_TOKEN, payment_status};
+use crate::webhooks::{self, LEDGER, XENDIT_TOKEN, payment_status};
 
 const RAZORPAY_SECRET: &str = "dev-razorpay-webhook-secret";
 const DRAGONPAY_SECRET: &str = "dev-dragonpay-password";
-const LEDGER: &str = "SELECT COUNT(*) FROM ledger_entries WHERE payment_id = $1";
 
 async fn set_date(app: &TestApp, date: Date) {
     let response = app
@@ -871,9 +870,8 @@ async fn a_second_capture_for_a_paid_payment_is_new_money_held_for_finance_never
     let second = razorpay(&app, "second", &p, asked, "INR").await;
     assert_eq!(second.status(), StatusCode::OK);
     assert_eq!(data(second).await["outcome"], "held");
-    let ledger = "SELECT COUNT(*) FROM ledger_entries WHERE payment_id = $1";
     assert_eq!(
-        count(&app, ledger, pid).await,
+        count(&app, LEDGER, pid).await,
         1,
         "the first payment credited once"
     );

@@ -16,34 +16,22 @@ const SMS: &str = "/api/v1/borrower/login/sms-code";
 const LOGIN: &str = "/api/v1/borrower/login";
 const COMPLAINTS: &str = "/api/v1/borrower/complaints";
 
-/// Sends every request at the same moment; answers how many got each envelope code (`ok` for a success), checking
-/// that every `rate_limited` carried `Retry-After`.
+/// Sends every request at the same moment ([`crate::limits::burst`]); answers how many got each envelope code (`ok`
+/// for a success), checking that every `rate_limited` carried `Retry-After`.
 async fn burst(requests: Vec<RequestBuilder>) -> BTreeMap<String, usize> {
-    let start = Arc::new(tokio::sync::Barrier::new(requests.len()));
-    let tasks: Vec<_> = requests
-        .into_iter()
-        .map(|request| {
-            let start = start.clone();
-            tokio::spawn(async move {
-                start.wait().await;
-                let response = request.send().await.expect("sent");
-                let retry_after = response.headers().get("retry-after").is_some();
-                let body: Value = response.json().await.expect("a JSON envelope");
-                if body["code"] == "rate_limited" {
-                    assert!(retry_after, "a 429 without Retry-After: {body}");
-                }
-                match &body["code"] {
-                    Value::String(code) => code.clone(),
-                    _ => "ok".to_owned(),
-                }
-            })
-        })
-        .collect();
-    let mut tally = BTreeMap::new();
-    for task in tasks {
-        *tally.entry(task.await.unwrap()).or_default() += 1;
+    let answers = crate::limits::burst(requests).await;
+    for answer in &answers {
+        if answer.code == "rate_limited" {
+            assert!(
+                answer.retry_after.is_some(),
+                "a 429 without Retry-After: {answer:?}"
+            );
+        }
     }
-    tally
+    crate::limits::tally(&answers)
+        .into_iter()
+        .map(|(code, n)| (code.to_owned(), n))
+        .collect()
 }
 
 fn tally(pairs: &[(&str, usize)]) -> BTreeMap<String, usize> {

@@ -19,7 +19,7 @@ pub(crate) const XENDIT_TOKEN: &str = "dev-xendit-callback-token";
 const RAZORPAY_SECRET: &str = "dev-razorpay-webhook-secret";
 const DRAGONPAY_SECRET: &str = "dev-dragonpay-password";
 
-const LEDGER: &str = "SELECT COUNT(*) FROM ledger_entries WHERE payment_id = $1";
+pub(crate) const LEDGER: &str = "SELECT COUNT(*) FROM ledger_entries WHERE payment_id = $1";
 const CALLBACKS: &str = "SELECT COUNT(*) FROM payment_callbacks WHERE payment_id = $1";
 
 pub(crate) async fn xendit(app: &TestApp, token: &str, body: &Value) -> reqwest::Response {
