@@ -662,3 +662,44 @@ async fn borrower_of(s: &Services, borrower_id: &str) -> Result<Option<Borrower>
     }
     Ok(Some(unseal_borrower(&s.secrets, row)?))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::review::StatusEntered;
+
+    fn entered(order_id: &str, status: &str, day: i64) -> StatusEntered {
+        StatusEntered {
+            order_id: order_id.into(),
+            status: status.into(),
+            at: day * DAY_MS,
+        }
+    }
+
+    #[test]
+    fn days_late_is_the_longest_overdue_spell_counting_the_first_day_as_one() {
+        let statuses = [
+            entered("a", "disbursed", 0),
+            entered("a", "overdue", 31),
+            entered("a", "disbursed", 33),
+            entered("a", "overdue", 60),
+            entered("a", "repaid", 66),
+            entered("b", "disbursed", 0),
+            entered("b", "overdue", 10),
+            entered("c", "rejected", 1),
+        ];
+        // b is still overdue: counted to now.
+        let late = days_late(&statuses, 14 * DAY_MS);
+        assert_eq!(late, [("a".to_owned(), 7), ("b".to_owned(), 5)]);
+    }
+
+    #[test]
+    fn income_reads_a_month_and_a_year_whatever_the_market_stores() {
+        let india = Income::of(Market::India, 4_500_000);
+        assert_eq!((india.monthly, india.yearly), (4_500_000, 54_000_000));
+        assert_eq!(india.minimum_monthly, 1_200_000);
+        let indonesia = Income::of(Market::Indonesia, 9_000_000_000);
+        assert_eq!((indonesia.monthly, indonesia.yearly), (750_000_000, 9_000_000_000));
+        assert_eq!(indonesia.minimum_yearly, 500_000_000);
+    }
+}
