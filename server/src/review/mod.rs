@@ -699,7 +699,10 @@ mod tests {
         assert_eq!((india.monthly, india.yearly), (4_500_000, 54_000_000));
         assert_eq!(india.minimum_monthly, 1_200_000);
         let indonesia = Income::of(Market::Indonesia, 9_000_000_000);
-        assert_eq!((indonesia.monthly, indonesia.yearly), (750_000_000, 9_000_000_000));
+        assert_eq!(
+            (indonesia.monthly, indonesia.yearly),
+            (750_000_000, 9_000_000_000)
+        );
         assert_eq!(indonesia.minimum_yearly, 500_000_000);
     }
 }

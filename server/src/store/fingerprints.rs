@@ -75,14 +75,17 @@ impl Db {
     /// The borrower's values found on other borrowers, by field then other borrower (at most 50).
     pub async fn duplicates_of(&self, borrower_id: &str) -> sqlx::Result<Vec<DuplicateRow>> {
         sqlx::query_as(
-            "SELECT f.field, f.kind, o.borrower_id AS other_borrower_id, o.field AS other_field, b.market AS other_market,
-                    (SELECT x.order_no FROM orders x WHERE x.borrower_id = o.borrower_id
+            "SELECT d.field, d.kind, d.other_borrower_id, d.other_field, b.market AS other_market,
+                    (SELECT x.order_no FROM orders x WHERE x.borrower_id = d.other_borrower_id
                      ORDER BY x.created_at DESC, x.id DESC LIMIT 1) AS other_order_no
-             FROM borrower_fingerprints f
-             JOIN borrower_fingerprints o ON o.kind = f.kind AND o.hash = f.hash AND o.borrower_id <> f.borrower_id
-             JOIN borrowers b ON b.id = o.borrower_id
-             WHERE f.borrower_id = $1
-             ORDER BY f.field, o.borrower_id, o.field LIMIT $2",
+             FROM (SELECT f.field, f.kind, o.borrower_id AS other_borrower_id, o.field AS other_field
+                   FROM borrower_fingerprints f
+                   JOIN borrower_fingerprints o
+                     ON o.kind = f.kind AND o.hash = f.hash AND o.borrower_id <> f.borrower_id
+                   WHERE f.borrower_id = $1
+                   ORDER BY f.field, o.borrower_id, o.field LIMIT $2) d
+             JOIN borrowers b ON b.id = d.other_borrower_id
+             ORDER BY d.field, d.other_borrower_id, d.other_field",
         )
         .bind(borrower_id)
         .bind(DUPLICATES_LIMIT)

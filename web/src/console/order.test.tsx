@@ -173,7 +173,7 @@ describe('order view', () => {
       Age: '32 years',
       'Income a month': '₹45,000',
       'Income a year': '₹5,40,000',
-      'Lender’s minimum': '₹12,000 a month',
+      'Lender’s minimum': '₹12,000 a month (₹1,44,000 a year)',
       Employment: 'Salaried (private company)',
       City: 'Mumbai',
       Bank: 'HDFC Bank',

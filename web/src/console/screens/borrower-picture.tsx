@@ -18,10 +18,10 @@ export function PictureSection({ view }: { view: ConsoleOrder }) {
   const rows: [string, string][] = [];
   if (picture.age !== null) rows.push([t('picture.age'), t('picture.years', { count: picture.age })]);
   if (picture.income) {
-    const { currency, monthly, yearly, minimumMonthly } = picture.income;
+    const { currency, monthly, yearly, minimumMonthly, minimumYearly } = picture.income;
     rows.push([t('picture.incomeMonthly'), money(monthly, currency)]);
     rows.push([t('picture.incomeYearly'), money(yearly, currency)]);
-    rows.push([t('picture.minimum'), t('picture.perMonth', { amount: money(minimumMonthly, currency) })]);
+    rows.push([t('picture.minimum'), t('picture.incomeBoth', { monthly: money(minimumMonthly, currency), yearly: money(minimumYearly, currency) })]);
   }
   for (const key of ['employmentType', 'gender', 'education', 'maritalStatus', 'residenceType', 'city', 'region', 'bank']) {
     const label = labels[key];
