@@ -33,13 +33,13 @@ export async function section(page, name) {
   await page.getByRole('heading', { level: 1, name }).waitFor();
 }
 
-/** The reviewer approves `orderNo` in its order view, with a reason and the confirmation step. */
+/** The reviewer approves `orderNo` in its order view, with a note for the team and the confirmation step. */
 export async function approveInConsole(page, site, orderNo, reason = 'Income and bank account verified.') {
   await openConsole(page, site, `/orders/${encodeURIComponent(orderNo)}`);
   const heading = page.getByRole('heading', { level: 1, name: new RegExp(orderNo) });
   await heading.filter({ hasText: 'Pending review' }).waitFor();
   const decision = page.getByRole('region', { name: 'Decision' });
-  await decision.getByLabel('Reason (the borrower sees it)').fill(reason);
+  await decision.getByLabel('Note for the team (never shown to the borrower)').fill(reason);
   await decision.getByRole('button', { name: 'Approve…' }).click();
   await decision.getByRole('group').getByRole('button', { name: 'Yes, approve' }).click();
   await page.getByRole('status').filter({ hasText: `${orderNo} is approved.` }).waitFor();

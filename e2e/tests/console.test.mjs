@@ -93,7 +93,7 @@ test('a reviewer approves an application in the console and the borrower sees it
 
       // Approve: a reason, then the confirmation that restates it.
       const decision = page.getByRole('region', { name: 'Decision' });
-      await decision.getByLabel('Reason (the borrower sees it)').fill('Income and bank account verified.');
+      await decision.getByLabel('Note for the team (never shown to the borrower)').fill('Income and bank account verified.');
       await decision.getByRole('button', { name: 'Approve…' }).click();
       const confirm = decision.getByRole('group');
       assert.match(await confirm.textContent(), new RegExp(`Approve ${orderNo} for ₹`));
@@ -162,7 +162,7 @@ test('finance pays out an approved loan, the borrower pays with a UTR, finance c
       const heading = page.getByRole('heading', { level: 1, name: new RegExp(orderNo) });
       await heading.waitFor();
       const decision = page.getByRole('region', { name: 'Decision' });
-      await decision.getByLabel('Reason (the borrower sees it)').fill('Income and bank account verified.');
+      await decision.getByLabel('Note for the team (never shown to the borrower)').fill('Income and bank account verified.');
       await decision.getByRole('button', { name: 'Approve…' }).click();
       await decision.getByRole('group').getByRole('button', { name: 'Yes, approve' }).click();
       await heading.filter({ hasText: 'Approved' }).waitFor();

@@ -53,6 +53,7 @@ pub const ERROR_CODES: &[&str] = &[
     "handover_not_allowed",
     "signed_in_as_another",
     "server_busy",
+    "application_claimed",
 ];
 
 /// Why a field was refused: a catalog key (`field.…`) and the values its text names.
@@ -192,6 +193,8 @@ pub enum Refusal {
     ComplaintClosed,
     /// The account was deleted meanwhile (a request that passed the session check as the deletion committed).
     AccountDeleted,
+    /// An application in review that another reviewer holds a live claim on (claiming it, or deciding it).
+    ApplicationClaimed,
 }
 
 impl Refusal {
@@ -215,6 +218,7 @@ impl Refusal {
             Refusal::ComplaintNotAnswered => "complaint_not_answered",
             Refusal::ComplaintClosed => "complaint_closed",
             Refusal::AccountDeleted => "unauthorized",
+            Refusal::ApplicationClaimed => "application_claimed",
         }
     }
 }

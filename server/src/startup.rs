@@ -70,6 +70,13 @@ impl Application {
                 "sealed the agreements written in clear before migration 0030 to their orders"
             );
         }
+        let backfilled = crate::certification::fingerprints::backfill(&db, &secrets).await?;
+        if backfilled != Default::default() {
+            tracing::info!(
+                ?backfilled,
+                "wrote the fingerprints and masked phones of the borrowers from before migration 0035"
+            );
+        }
         let outbox = Arc::new(Outbox::default());
         let sender = sms::from_settings(&settings.sms, outbox.clone())?;
         // Production runs on the real date; development lets a test or an operator set the business date.

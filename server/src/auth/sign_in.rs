@@ -308,6 +308,8 @@ impl SignInService {
                 &phone_hash,
                 &new_borrower_id,
                 &phone_enc,
+                &phone.masked(),
+                &crate::certification::fingerprints::own_phone(&self.secrets, phone.e164()),
                 &crypto::token_hash(&token),
                 now,
             )

@@ -1,6 +1,7 @@
 //! A borrower's certification, the five steps done before applying: the aggregate (load and decrypt, the next step,
 //! the income), saving a step in order, and progress read without decrypting anything.
 
+pub mod fingerprints;
 mod rules;
 
 use std::collections::BTreeMap;
@@ -9,7 +10,7 @@ use kilat_domain::Market;
 
 pub use rules::{
     BankInfo, BaseInfo, ExtendedInfo, JobInfo, MAX_AGE, MIN_AGE, PersonalInfo, Step, StepData,
-    StepRequest, account_digits, income_period, mask_account, mask_id, min_income,
+    StepRequest, account_digits, age_from, income_period, mask_account, mask_id, min_income,
 };
 
 use crate::auth::{Borrower, CodePurpose, SignInError};
@@ -258,6 +259,13 @@ pub async fn save_step(
         step,
         &s.secrets.encrypt(&json, binding(borrower, step)),
         now,
+    )
+    .await?;
+    // The keyed hashes of its PAN/NIK, phones or account, with the encrypted value (duplicates across borrowers).
+    tx.replace_fingerprints(
+        &borrower.id,
+        fingerprints::fields_of(step),
+        &fingerprints::of_step(&s.secrets, &data),
     )
     .await?;
     tx.commit().await?;

@@ -582,6 +582,11 @@ fn parse_date(s: &str) -> Option<Date> {
     Date::from_calendar_date(y.parse().ok()?, month, d.parse().ok()?).ok()
 }
 
+/// The age in whole years on `today` of someone born on `date_of_birth` (`YYYY-MM-DD`), if it is a date.
+pub fn age_from(date_of_birth: &str, today: Date) -> Option<i32> {
+    parse_date(date_of_birth).map(|birth| age_on(birth, today))
+}
+
 /// Whole years from `birth` to `today`.
 fn age_on(birth: Date, today: Date) -> i32 {
     let mut age = today.year() - birth.year();

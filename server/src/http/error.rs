@@ -205,7 +205,8 @@ fn status_of(code: &str) -> StatusCode {
         | "complaint_closed"
         | "money_outstanding"
         | "extension_over_cap"
-        | "signed_in_as_another" => StatusCode::CONFLICT,
+        | "signed_in_as_another"
+        | "application_claimed" => StatusCode::CONFLICT,
         "code_delivery_failed" => StatusCode::BAD_GATEWAY,
         "provider_unavailable" | "server_busy" => StatusCode::SERVICE_UNAVAILABLE,
         _ => StatusCode::INTERNAL_SERVER_ERROR,

@@ -69,6 +69,9 @@ use crate::settings::{GrievanceOfficer, PublicSiteSettings};
         console::logout,
         console::me,
         review::applications,
+        review::application_counts,
+        review::claim,
+        review::release,
         review::order,
         review::approve,
         review::reject,
@@ -243,6 +246,8 @@ pub enum ErrorCode {
     /// 503: the server is already decoding as many images, or checking as many passwords, as it allows at once;
     /// nothing was done: try again after `Retry-After` seconds.
     ServerBusy,
+    /// 409: another reviewer holds a live claim on the application (claiming, releasing or deciding it).
+    ApplicationClaimed,
 }
 
 /// `X-Session-Id` for the native shell, the `kilat_session` HttpOnly cookie for browsers (PRODUCT.md §4); the

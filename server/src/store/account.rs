@@ -207,6 +207,7 @@ impl Tx {
             "DELETE FROM device_tokens WHERE borrower_id = $1",
             "DELETE FROM borrower_locations WHERE borrower_id = $1",
             "DELETE FROM app_ratings WHERE borrower_id = $1",
+            "DELETE FROM borrower_fingerprints WHERE borrower_id = $1",
         ] {
             sqlx::query(sql)
                 .bind(borrower_id)
@@ -214,7 +215,7 @@ impl Tx {
                 .await?;
         }
         sqlx::query(
-            "UPDATE borrowers SET phone_hash = $1, phone_enc = '', deleted_at = $2
+            "UPDATE borrowers SET phone_hash = $1, phone_enc = '', phone_masked = '', deleted_at = $2
              WHERE id = $3 AND deleted_at IS NULL",
         )
         .bind(format!("deleted:{borrower_id}"))

@@ -11,6 +11,7 @@ pub mod complaints;
 pub mod contact_messages;
 pub mod dashboard;
 pub mod faq;
+pub mod fingerprints;
 pub mod handovers;
 pub mod jobs;
 pub mod kept_records;

@@ -135,6 +135,8 @@ impl Db {
         phone_hash: &str,
         new_borrower_id: &str,
         phone_enc: &str,
+        phone_masked: &str,
+        phone_fingerprint: &super::fingerprints::Fingerprint,
         token_hash: &str,
         now: i64,
     ) -> sqlx::Result<Option<(BorrowerRow, bool)>> {
@@ -150,17 +152,27 @@ impl Db {
             return Ok(None);
         }
         let inserted = sqlx::query(
-            "INSERT INTO borrowers (id, market, phone_hash, phone_enc, created_at, last_login_at)
-             VALUES ($1, $2, $3, $4, $5, $5) ON CONFLICT (phone_hash) DO NOTHING",
+            "INSERT INTO borrowers (id, market, phone_hash, phone_enc, phone_masked, created_at, last_login_at)
+             VALUES ($1, $2, $3, $4, $5, $6, $6) ON CONFLICT (phone_hash) DO NOTHING",
         )
         .bind(new_borrower_id)
         .bind(market.code())
         .bind(phone_hash)
         .bind(phone_enc)
+        .bind(phone_masked)
         .bind(now)
         .execute(tx.conn())
         .await?;
         let is_new = inserted.rows_affected() == 1;
+        if is_new {
+            // The phone's keyed hash (duplicates across borrowers), in the transaction that writes it.
+            tx.replace_fingerprints(
+                new_borrower_id,
+                &[phone_fingerprint.field],
+                std::slice::from_ref(phone_fingerprint),
+            )
+            .await?;
+        }
         sqlx::query("UPDATE borrowers SET last_login_at = $1 WHERE phone_hash = $2")
             .bind(now)
             .bind(phone_hash)

@@ -1333,8 +1333,7 @@ async fn approving_writes_status_timeline_audit_and_reason_together_and_twice_is
     let path = format!("/api/v1/console/orders/{order_no}/approve");
 
     for (body, field_problem) in [
-        (json!({}), "reason"),
-        (json!({"reason": "   "}), "reason"),
+        (json!({"note": "x".repeat(501)}), "note"),
         (json!({"reason": "x".repeat(501)}), "reason"),
     ] {
         let response = post(&app, &op, &path, &body).await;
@@ -1348,15 +1347,16 @@ async fn approving_writes_status_timeline_audit_and_reason_together_and_twice_is
         json!({"orderNo": order_no, "status": "approved"})
     );
 
-    let (status, reason): (String, Option<String>) =
-        sqlx::query_as("SELECT status, review_reason FROM orders WHERE id = $1")
+    // An approval's words (sent as `reason` by clients from before `note`) are the team's note.
+    let (status, reason, note): (String, Option<String>, Option<String>) =
+        sqlx::query_as("SELECT status, review_reason, review_note FROM orders WHERE id = $1")
             .bind(&order_id)
             .fetch_one(app.db.pool())
             .await
             .unwrap();
     assert_eq!(
-        (status.as_str(), reason.as_deref()),
-        ("approved", Some("Income verified."))
+        (status.as_str(), reason.as_deref(), note.as_deref()),
+        ("approved", None, Some("Income verified."))
     );
     let (actor, actor_id): (String, Option<String>) = sqlx::query_as(
         "SELECT actor, actor_id FROM order_events WHERE order_id = $1 AND status = 'approved'",
@@ -1393,7 +1393,8 @@ async fn approving_writes_status_timeline_audit_and_reason_together_and_twice_is
     assert_eq!(events, 2, "a refused decision writes nothing");
 
     let view = data(get(&app, &op, &format!("/api/v1/console/orders/{order_no}")).await).await;
-    assert_eq!(view["reviewReason"], "Income verified.");
+    assert_eq!(view["reviewNote"], "Income verified.");
+    assert_eq!(view["reviewReason"], Value::Null);
     assert_eq!(view["order"]["status"], "approved");
     let timeline: Vec<(&str, &str)> = view["timeline"]
         .as_array()

@@ -15,6 +15,7 @@ export const QUEUE_IN = [
     aprDisplay: '32.12%',
     createdAt: CONFIRMED_AT,
     ageSeconds: 26 * 3600 + 5 * 60,
+    claim: null,
   },
   {
     orderNo: 'KL-261123-BBBBBB',
@@ -29,6 +30,7 @@ export const QUEUE_IN = [
     aprDisplay: '83.87%',
     createdAt: CONFIRMED_AT + 26 * 3600 * 1000,
     ageSeconds: 4 * 60 + 10,
+    claim: { operatorId: 'op-other', username: 'farah', until: CONFIRMED_AT + 27 * 3600 * 1000 },
   },
 ];
 
@@ -46,6 +48,7 @@ export const QUEUE_ID = [
     aprDisplay: '100.07%',
     createdAt: CONFIRMED_AT,
     ageSeconds: 40,
+    claim: null,
   },
 ];
 
@@ -102,7 +105,32 @@ const CERTIFICATION = (unmasked: boolean) => [
   },
 ];
 
-export function consoleOrder(options: { unmasked: boolean; status?: string; reviewReason?: string | null }) {
+/** The borrower's whole picture as the order view gives it (India: a month's income stored). */
+export const PICTURE_IN = {
+  age: 32,
+  income: { currency: 'INR', monthly: 4500000, yearly: 54000000, minimumMonthly: 1200000, minimumYearly: 14400000 },
+  labels: { gender: 'Female', employmentType: 'Salaried (private company)', bank: 'HDFC Bank', city: 'Mumbai', region: 'Maharashtra' },
+};
+
+export const DUPLICATES = [
+  { field: 'idNumber', kind: 'id', otherBorrowerId: 'b-9', otherField: 'idNumber', otherOrderNo: 'KL-261101-ZZZZZZ', otherMarket: 'IN' },
+  { field: 'contact1Phone', kind: 'phone', otherBorrowerId: 'b-8', otherField: 'phone', otherOrderNo: null, otherMarket: 'IN' },
+];
+
+export const HISTORY = [
+  { orderNo: 'KL-261001-OLDONE', productName: 'Flexi EMI', currency: 'INR', amount: 1000000, status: 'repaid', createdAt: CONFIRMED_AT - 50 * 86400_000, closedAt: CONFIRMED_AT - 10 * 86400_000, daysLate: 3 },
+  { orderNo: 'KL-260901-OLDTWO', productName: 'Flexi 6 Weeks', currency: 'INR', amount: 500000, status: 'rejected', createdAt: CONFIRMED_AT - 80 * 86400_000, closedAt: CONFIRMED_AT - 80 * 86400_000, daysLate: 0 },
+];
+
+export function consoleOrder(options: {
+  unmasked: boolean;
+  status?: string;
+  reviewReason?: string | null;
+  reviewNote?: string | null;
+  duplicates?: unknown[];
+  history?: unknown[];
+  claim?: { operatorId: string; username: string; until: number } | null;
+}) {
   const status = options.status ?? 'pending_review';
   const timeline = [{ status: 'pending_review', event: null, actor: 'borrower', at: CONFIRMED_AT }];
   if (status !== 'pending_review') timeline.push({ status, event: status === 'approved' ? 'approve' : 'reject', actor: 'operator', at: CONFIRMED_AT + 600_000 } as never);
@@ -131,6 +159,12 @@ export function consoleOrder(options: { unmasked: boolean; status?: string; revi
     phoneMasked: '+91 ******4455',
     certification: CERTIFICATION(options.unmasked),
     unmasked: options.unmasked,
+    reviewNote: options.reviewNote ?? null,
+    picture: PICTURE_IN,
+    duplicates: options.duplicates ?? [],
+    history: options.history ?? [],
+    claim: options.claim ?? null,
+    loan: null,
   };
 }
 

@@ -65,3 +65,29 @@ export function term(code: string, t: TFunction): string {
 export function marketName(market: ApiMarket, t: TFunction): string {
   return t(`market.${market}`);
 }
+
+const timeFormat = new Intl.DateTimeFormat(CONSOLE_LOCALE, { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+
+/** Epoch ms → `14:05` in the browser's time zone (a claim's end, within the hour). */
+export function time(ms: number): string {
+  return timeFormat.format(new Date(ms));
+}
+
+/**
+ * An E.164 mobile number grouped as each market writes it: `+91 98111 22233` (India), `+62 812-3456-7890`
+ * (Indonesia). A masked or unknown number is returned as it is.
+ */
+export function phone(e164: string): string {
+  const india = /^\+91(\d{5})(\d{5})$/.exec(e164);
+  if (india) return `+91 ${india[1]} ${india[2]}`;
+  if (/^\+62\d{9,12}$/.test(e164)) {
+    const rest = e164.slice(6);
+    return `+62 ${e164.slice(3, 6)}-${rest.slice(0, -4)}-${rest.slice(-4)}`;
+  }
+  return e164;
+}
+
+/** Whole years → `31 years`. */
+export function years(count: number, t: TFunction): string {
+  return t('picture.years', { count });
+}

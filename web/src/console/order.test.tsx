@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { CSRF, OPERATORS, fakeConsoleApi, ok, refusal, renderConsole } from '@/test/render-console';
 import { LOAN, LOAN_EXITED } from './finance.test-data';
-import { QUEUE_IN, consoleOrder } from './fixtures.test-data';
+import { DUPLICATES, HISTORY, QUEUE_IN, consoleOrder } from './fixtures.test-data';
 
 const ORDER_PATH = '/api/v1/console/orders/KL-261123-BBBBBB';
 const PAGE = '/console/orders/KL-261123-BBBBBB';
@@ -22,7 +22,7 @@ describe('order view', () => {
     expect(cert).toHaveTextContent('shown in full to reviewers; this view is recorded in the audit trail');
     expect(within(cert).getByText('ABCPE1234F')).toBeInTheDocument();
     expect(within(cert).getByText('501001234567')).toBeInTheDocument();
-    expect(within(cert).getByText('₹45,000')).toBeInTheDocument();
+    expect(within(cert).getByText('₹45,000 a month (₹5,40,000 a year)')).toBeInTheDocument();
 
     const kfs = screen.getByRole('region', { name: 'Key Fact Statement (as accepted)' });
     const schedule = within(kfs).getByRole('table', { name: 'Schedule' });
@@ -55,7 +55,7 @@ describe('order view', () => {
     const api = fakeConsoleApi({
       signedIn: true,
       handlers: {
-        [`GET ${ORDER_PATH}`]: () => ok(consoleOrder({ unmasked: true, status, reviewReason: status === 'approved' ? 'Income verified.' : null })),
+        [`GET ${ORDER_PATH}`]: () => ok(consoleOrder({ unmasked: true, status, reviewNote: status === 'approved' ? 'Income verified.' : null })),
         [`POST ${ORDER_PATH}/approve`]: () => {
           status = 'approved';
           return ok({ orderNo: 'KL-261123-BBBBBB', status: 'approved' });
@@ -65,16 +65,19 @@ describe('order view', () => {
     renderConsole(PAGE);
     const user = userEvent.setup();
     const decision = await screen.findByRole('region', { name: 'Decision' });
-    await user.type(within(decision).getByLabelText('Reason (the borrower sees it)'), '  Income verified.  ');
+    await user.type(within(decision).getByLabelText('Note for the team (never shown to the borrower)'), '  Income verified.  ');
     await user.click(within(decision).getByRole('button', { name: 'Approve…' }));
     expect(api.callsTo('POST', `${ORDER_PATH}/approve`)).toHaveLength(0);
     const confirm = within(decision).getByRole('group');
-    expect(confirm).toHaveTextContent('Approve KL-261123-BBBBBB for ₹6,000? The borrower will read: “Income verified.”');
+    expect(confirm).toHaveTextContent('Approve KL-261123-BBBBBB for ₹6,000?');
+    expect(confirm).toHaveTextContent('Note for the team: “Income verified.”');
+    expect(confirm).toHaveTextContent('your note is not shown to them');
+    expect(confirm).not.toHaveTextContent('The borrower will read');
 
     await user.click(within(confirm).getByRole('button', { name: 'Yes, approve' }));
     expect(await screen.findByRole('status')).toHaveTextContent('KL-261123-BBBBBB is approved.');
     const [approve] = api.callsTo('POST', `${ORDER_PATH}/approve`);
-    expect(approve!.body).toEqual({ reason: 'Income verified.' });
+    expect(approve!.body).toEqual({ note: 'Income verified.' });
     expect(approve!.headers['X-CSRF-Token']).toBe(CSRF);
     await waitFor(() => expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('Approved'));
     expect(screen.queryByRole('region', { name: 'Decision' })).not.toBeInTheDocument();
@@ -90,9 +93,11 @@ describe('order view', () => {
     expect(within(decision).getByText('Write the reason for rejecting: the borrower is shown it.')).toBeInTheDocument();
     expect(within(decision).queryByRole('group')).not.toBeInTheDocument();
 
-    await user.type(within(decision).getByLabelText('Reason (the borrower sees it)'), 'Income below the minimum.');
+    await user.type(within(decision).getByLabelText('Reason the borrower reads (to reject)'), 'Income below the minimum.');
     await user.click(within(decision).getByRole('button', { name: 'Reject…' }));
     expect(within(decision).getByRole('group')).toHaveTextContent('Reject KL-261123-BBBBBB for ₹6,000?');
+    expect(within(decision).getByRole('group')).toHaveTextContent('The borrower will read: “Income below the minimum.”');
+    expect(within(decision).getByRole('group')).toHaveTextContent('No note for the team.');
     await user.click(within(decision).getByRole('button', { name: 'Back' }));
     expect(within(decision).queryByRole('group')).not.toBeInTheDocument();
     expect(api.callsTo('POST', `${ORDER_PATH}/reject`)).toHaveLength(0);
@@ -113,30 +118,30 @@ describe('order view', () => {
     renderConsole(PAGE);
     const user = userEvent.setup();
     const decision = await screen.findByRole('region', { name: 'Decision' });
-    await user.type(within(decision).getByLabelText('Reason (the borrower sees it)'), 'Documents unclear.');
+    await user.type(within(decision).getByLabelText('Reason the borrower reads (to reject)'), 'Documents unclear.');
     await user.click(within(decision).getByRole('button', { name: 'Reject…' }));
     await user.click(within(decision).getByRole('button', { name: 'Yes, reject' }));
     expect(await within(decision).findByRole('alert')).toHaveTextContent('no longer waiting for review');
     await waitFor(() => expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('Approved'));
   });
 
-  it('shows the server’s field error for the reason', async () => {
+  it('shows the server’s field error for the note', async () => {
     fakeConsoleApi({
       signedIn: true,
       handlers: {
         [`GET ${ORDER_PATH}`]: () => ok(consoleOrder({ unmasked: true })),
         [`POST ${ORDER_PATH}/approve`]: () =>
-          refusal(422, 'validation_failed', 'Some fields need your attention.', { fields: { reason: 'At most 500 characters.' } }),
+          refusal(422, 'validation_failed', 'Some fields need your attention.', { fields: { note: 'At most 500 characters.' } }),
       },
     });
     renderConsole(PAGE);
     const user = userEvent.setup();
     const decision = await screen.findByRole('region', { name: 'Decision' });
-    await user.type(within(decision).getByLabelText('Reason (the borrower sees it)'), 'Fine.');
+    await user.type(within(decision).getByLabelText('Note for the team (never shown to the borrower)'), 'Fine.');
     await user.click(within(decision).getByRole('button', { name: 'Approve…' }));
     await user.click(within(decision).getByRole('button', { name: 'Yes, approve' }));
     expect(await within(decision).findByText('At most 500 characters.')).toBeInTheDocument();
-    expect(within(decision).getByLabelText('Reason (the borrower sees it)')).toHaveAttribute('aria-invalid', 'true');
+    expect(within(decision).getByLabelText('Note for the team (never shown to the borrower)')).toHaveAttribute('aria-invalid', 'true');
   });
 
   it('reads the order again each time it is opened, so every unmasked view is one the audit trail records', async () => {
@@ -153,6 +158,83 @@ describe('order view', () => {
     await user.click(await screen.findByRole('link', { name: 'KL-261123-BBBBBB' }));
     expect(await screen.findByRole('region', { name: 'Certification' })).toHaveTextContent('ABCPE1234F');
     expect(api.callsTo('GET', ORDER_PATH)).toHaveLength(2);
+  });
+
+  it('shows the borrower’s whole picture: age, income a month and a year, labels instead of codes, formatted phones', async () => {
+    fakeConsoleApi({ signedIn: true, handlers: { [`GET ${ORDER_PATH}`]: () => ok(consoleOrder({ unmasked: true })) } });
+    renderConsole(PAGE);
+    const picture = await screen.findByRole('region', { name: 'Borrower' });
+    const facts = Object.fromEntries(
+      within(picture)
+        .getAllByRole('definition')
+        .map((dd) => [dd.previousElementSibling?.textContent, dd.textContent]),
+    );
+    expect(facts).toMatchObject({
+      Age: '32 years',
+      'Income a month': '₹45,000',
+      'Income a year': '₹5,40,000',
+      'Lender’s minimum': '₹12,000 a month (₹1,44,000 a year)',
+      Employment: 'Salaried (private company)',
+      City: 'Mumbai',
+      Bank: 'HDFC Bank',
+    });
+    const cert = screen.getByRole('region', { name: 'Certification' });
+    expect(within(cert).getByText('HDFC Bank (HDFC)')).toBeInTheDocument();
+    expect(within(cert).getByText('Female (female)')).toBeInTheDocument();
+    expect(within(cert).getByText('2 Mar 1994 · 32 years')).toBeInTheDocument();
+    expect(screen.getByRole('region', { name: 'Other applications and loans of this borrower' })).toHaveTextContent('This is the borrower’s first application.');
+    expect(screen.queryByRole('region', { name: /Possible duplicate/ })).not.toBeInTheDocument();
+  });
+
+  it('flags the borrower’s values found on other borrowers, with a link to each other order, and lists prior loans', async () => {
+    fakeConsoleApi({
+      signedIn: true,
+      handlers: { [`GET ${ORDER_PATH}`]: () => ok(consoleOrder({ unmasked: true, duplicates: DUPLICATES, history: HISTORY })) },
+    });
+    renderConsole(PAGE);
+    const flag = await screen.findByRole('region', { name: 'Possible duplicates: 2 values of this borrower are on other borrowers' });
+    const items = within(flag).getAllByRole('listitem');
+    expect(items[0]).toHaveTextContent('ID number (PAN/NIK) is the ID number (PAN/NIK) of another borrower (India): open KL-261101-ZZZZZZ');
+    expect(within(items[0]!).getByRole('link', { name: 'open KL-261101-ZZZZZZ' })).toHaveAttribute('href', '/console/orders/KL-261101-ZZZZZZ');
+    expect(items[1]).toHaveTextContent('emergency contact 1’s phone is the mobile number of another borrower (India): borrower b-8, no order');
+    const history = screen.getByRole('region', { name: 'Other applications and loans of this borrower' });
+    const rows = within(history).getAllByRole('row').slice(1).map((row) => within(row).getAllByRole('cell').map((c) => c.textContent));
+    expect(rows[0]).toEqual(['KL-261001-OLDONE', expect.stringMatching(/2026/), 'Flexi EMI', '₹10,000', 'Repaid', '3 days']);
+    expect(rows[1]).toEqual(['KL-260901-OLDTWO', expect.stringMatching(/2026/), 'Flexi 6 Weeks', '₹5,000', 'Rejected', '—']);
+  });
+
+  it('claims and releases with the keyboard, and refuses a decision while another reviewer holds it', async () => {
+    let claim: { operatorId: string; username: string; until: number } | null = null;
+    const api = fakeConsoleApi({
+      operator: OPERATORS.admin,
+      signedIn: true,
+      handlers: {
+        [`GET ${ORDER_PATH}`]: () => ok(consoleOrder({ unmasked: true, claim })),
+        [`POST ${ORDER_PATH}/claim`]: () => {
+          claim = { operatorId: OPERATORS.admin.id, username: OPERATORS.admin.username, until: Date.UTC(2026, 10, 22, 10, 0) };
+          return ok(claim);
+        },
+        [`POST ${ORDER_PATH}/release`]: () => {
+          claim = { operatorId: 'op-other', username: 'farah', until: Date.UTC(2026, 10, 22, 10, 0) };
+          return ok({ orderNo: 'KL-261123-BBBBBB' });
+        },
+      },
+    });
+    renderConsole(PAGE);
+    const user = userEvent.setup();
+    const panel = await screen.findByRole('region', { name: 'Who is working on it' });
+    expect(panel).toHaveTextContent('Nobody has claimed this application.');
+    within(panel).getByRole('button', { name: 'Claim for 30 minutes' }).focus();
+    await user.keyboard('{Enter}');
+    await waitFor(() => expect(api.callsTo('POST', `${ORDER_PATH}/claim`)).toHaveLength(1));
+    expect(await screen.findByText(/You hold this application until/)).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Release' }));
+    // Someone else took it meanwhile: the decision buttons are off, an admin may release the other's claim.
+    expect(await screen.findByText(/farah is working on this application until/)).toBeInTheDocument();
+    const decision = screen.getByRole('region', { name: 'Decision' });
+    expect(within(decision).getByRole('button', { name: 'Approve…' })).toBeDisabled();
+    expect(within(decision).getByRole('button', { name: 'Reject…' })).toBeDisabled();
+    expect(screen.getByRole('button', { name: 'Release farah’s claim' })).toBeEnabled();
   });
 
   it('says when there is no such order', async () => {

@@ -15,7 +15,7 @@ describe('review queue', () => {
     const table = await screen.findByRole('table', { name: '2 applications waiting in India, oldest first' });
     const rows = within(table).getAllByRole('row').slice(1);
     const cells = rows.map((row) => within(row).getAllByRole('cell').map((cell) => cell.textContent));
-    expect(cells[0]).toEqual(['KL-261122-AAAAAA', '1 d 2 h', 'Flexi EMI', '₹20,000', '6 months', '32.12%', '+91 ******3210', expect.stringMatching(/2026/)]);
+    expect(cells[0]).toEqual(['KL-261122-AAAAAA', '1 d 2 h', 'Flexi EMI', '₹20,000', '6 months', '32.12%', '+91 ******3210', expect.stringMatching(/2026/), '—']);
     expect(cells[1]!.slice(0, 6)).toEqual(['KL-261123-BBBBBB', '4 min', 'Flexi 6 Weeks', '₹6,000', '3 installments, every 14 days', '83.87%']);
     expect(within(rows[0]!).getByRole('link', { name: 'KL-261122-AAAAAA' })).toHaveAttribute('href', '/console/orders/KL-261122-AAAAAA');
   });
@@ -56,5 +56,34 @@ describe('review queue', () => {
     fail = false;
     await userEvent.setup().click(screen.getByRole('button', { name: 'Try again' }));
     expect(await screen.findByRole('table')).toBeInTheDocument();
+  });
+
+  it('counts what waits in each market on its tab, says who holds each application, and pages through the queue', async () => {
+    const api = fakeConsoleApi({
+      signedIn: true,
+      handlers: {
+        'GET /api/v1/console/applications': (call) => ok(call.query.get('page') === '2' ? [QUEUE_IN[0]] : QUEUE_IN),
+        'GET /api/v1/console/applications/counts': () =>
+          ok([
+            { market: 'IN', waiting: 51, claimed: 1 },
+            { market: 'ID', waiting: 3, claimed: 0 },
+          ]),
+      },
+    });
+    renderConsole('/console/applications');
+    expect(await screen.findByRole('link', { name: 'India (51)' })).toHaveAttribute('aria-current', 'page');
+    expect(screen.getByRole('link', { name: 'Indonesia (3)' })).toBeInTheDocument();
+    expect(screen.getByText('1 of them is claimed by a reviewer.')).toBeInTheDocument();
+    const table = await screen.findByRole('table', { name: /51 applications waiting in India, oldest first/ });
+    const rows = within(table).getAllByRole('row').slice(1);
+    expect(within(rows[0]!).getAllByRole('cell').at(-1)).toHaveTextContent('—');
+    expect(within(rows[1]!).getAllByRole('cell').at(-1)).toHaveTextContent(/^farah, until \d\d:\d\d$/);
+    const pages = screen.getByRole('navigation', { name: 'Pages' });
+    expect(pages).toHaveTextContent('Page 1 of 2');
+    await userEvent.setup().click(within(pages).getByRole('link', { name: 'Next page →' }));
+    expect(await screen.findByText('Page 2 of 2')).toBeInTheDocument();
+    expect(within(screen.getByRole('navigation', { name: 'Pages' })).getByRole('link', { name: '← Previous page' })).toBeInTheDocument();
+    const asked = api.callsTo('GET', '/api/v1/console/applications').map((c) => [c.query.get('page'), c.query.get('pageSize')]);
+    expect(asked).toContainEqual(['2', '50']);
   });
 });

@@ -31,13 +31,25 @@ export function useOrder(orderNo: string) {
 
 export type DecisionKind = 'approve' | 'reject';
 
-/** Approve or reject with the reason the borrower is shown; afterwards the order and the queues are read again. */
+/** What a decision carries: the team's note (never shown to the borrower) and, to reject, the reason the borrower reads. */
+export interface DecisionInput {
+  kind: DecisionKind;
+  note: string;
+  reason: string;
+}
+
+/** Approve or reject; afterwards the order and the queues are read again. Empty texts are not sent. */
 export function useDecide(orderNo: string) {
   const api = useApiClient();
   const queryClient = useQueryClient();
-  return useMutation<Decision, ApiError, { kind: DecisionKind; reason: string }>({
-    mutationFn: ({ kind, reason }) => api.postJson<Decision>(`${orderPath(orderNo)}/${kind}`, { reason }),
-    // A refusal (409: someone else decided first) also means the page is out of date.
+  return useMutation<Decision, ApiError, DecisionInput>({
+    mutationFn: ({ kind, note, reason }) => {
+      const body: Record<string, string> = {};
+      if (note) body.note = note;
+      if (kind === 'reject') body.reason = reason;
+      return api.postJson<Decision>(`${orderPath(orderNo)}/${kind}`, body);
+    },
+    // A refusal (409: someone else decided first, or holds the application) also means the page is out of date.
     onSettled: () => {
       void queryClient.invalidateQueries({ queryKey: queryKeys.order(orderNo) });
       void queryClient.invalidateQueries({ queryKey: ['console', 'applications'] });

@@ -14,6 +14,14 @@ export type LoggedIn = Schemas['ConsoleLoggedIn'];
 export type LoginRequest = Schemas['ConsoleLoginRequest'];
 /** One application of the review queue (`GET /applications`). */
 export type QueueEntry = Schemas['QueueEntry'];
+/** Per market: applications waiting and claimed (`GET /applications/counts`). */
+export type QueueCount = Schemas['QueueCount'];
+/** A reviewer's live claim on an application. */
+export type ClaimView = Schemas['ClaimView'];
+/** The borrower's whole picture, duplicates and other orders in the order view. */
+export type Picture = Schemas['PictureView'];
+export type Duplicate = Schemas['DuplicateView'];
+export type PriorOrder = Schemas['PriorOrderView'];
 /** `GET /orders/{orderNo}`. */
 export type ConsoleOrder = Schemas['ConsoleOrderView'];
 export type OrderStatus = Schemas['OrderState'];

@@ -4,26 +4,36 @@ import { errorText } from '@/shared/api/error-text';
 import { useDecide, type DecisionKind } from '../api/order';
 import type { ConsoleOrder, Decision } from '../api/types';
 import { money } from '../format';
+import { useOperator } from '../operator-context';
 
-/** The same limit as the server's (docs/API-CONSOLE.md): the borrower reads the reason. */
+/** The same limit as the server's (docs/API-CONSOLE.md), for the note and the reason alike. */
 export const MAX_REASON_CHARS = 500;
 
 /**
- * Approve or reject an order in review. Both need a reason (the borrower is shown it); either takes a second,
- * explicit confirmation that restates what will happen.
+ * Approve or reject an order in review. The note for the team is optional and never shown to the borrower; a
+ * rejection needs the reason the borrower reads. Either takes a second, explicit confirmation that restates what will
+ * happen. An application another reviewer holds cannot be decided here (the server refuses it too).
  */
 export function DecisionPanel({ order, onDecided }: { order: ConsoleOrder; onDecided: (decision: Decision) => void }) {
   const { t } = useTranslation();
+  const operator = useOperator();
   const decide = useDecide(order.order.orderNo);
+  const [note, setNote] = useState('');
   const [reason, setReason] = useState('');
+  const [noteError, setNoteError] = useState<string | null>(null);
   const [reasonError, setReasonError] = useState<string | null>(null);
   const [pending, setPending] = useState<DecisionKind | null>(null);
+  const heldByOther = order.claim !== null && order.claim.operatorId !== operator.id;
 
   const ask = (kind: DecisionKind) => {
-    const trimmed = reason.trim();
-    if (!trimmed) return setReasonError(t(`decision.reasonRequired.${kind}`));
-    if ([...trimmed].length > MAX_REASON_CHARS) return setReasonError(t('decision.reasonTooLong', { max: MAX_REASON_CHARS }));
-    setReasonError(null);
+    const tooLong = (text: string) => [...text.trim()].length > MAX_REASON_CHARS;
+    const nextNoteError = tooLong(note) ? t('decision.tooLong', { max: MAX_REASON_CHARS }) : null;
+    let nextReasonError: string | null = null;
+    if (kind === 'reject' && !reason.trim()) nextReasonError = t('decision.reasonRequired');
+    else if (kind === 'reject' && tooLong(reason)) nextReasonError = t('decision.tooLong', { max: MAX_REASON_CHARS });
+    setNoteError(nextNoteError);
+    setReasonError(nextReasonError);
+    if (nextNoteError || nextReasonError) return;
     decide.reset();
     setPending(kind);
   };
@@ -31,53 +41,77 @@ export function DecisionPanel({ order, onDecided }: { order: ConsoleOrder; onDec
   const onConfirm = (event: FormEvent) => {
     event.preventDefault();
     if (!pending) return;
-    decide.mutate({ kind: pending, reason: reason.trim() }, { onSuccess: onDecided, onSettled: () => setPending(null) });
+    decide.mutate({ kind: pending, note: note.trim(), reason: reason.trim() }, { onSuccess: onDecided, onSettled: () => setPending(null) });
   };
 
+  const serverNoteError = decide.error?.fields.note;
   const serverReasonError = decide.error?.fields.reason;
-  const fieldError = reasonError ?? serverReasonError ?? null;
+  const noteFieldError = noteError ?? serverNoteError ?? null;
+  const reasonFieldError = reasonError ?? serverReasonError ?? null;
+  const busy = pending !== null || decide.isPending;
   const { orderNo, amount, currency } = order.order;
 
   return (
     <section className="panel decision" aria-labelledby="decision-title">
       <h2 id="decision-title">{t('decision.title')}</h2>
-      {decide.isError && !serverReasonError && (
+      {decide.isError && !serverNoteError && !serverReasonError && (
         <p role="alert" className="notice notice--error">
           {decide.error.code === 'invalid_transition' ? t('decision.invalidTransition') : errorText(decide.error, t)}
         </p>
       )}
+      <div className="field">
+        <label htmlFor="decision-note">{t('decision.note')}</label>
+        <textarea
+          id="decision-note"
+          rows={3}
+          value={note}
+          disabled={busy}
+          aria-invalid={noteFieldError ? true : undefined}
+          aria-describedby="decision-note-hint"
+          onChange={(event) => setNote(event.target.value)}
+        />
+        <p className={noteFieldError ? 'field-error' : 'muted'} id="decision-note-hint">
+          {noteFieldError ?? t('decision.noteHint', { max: MAX_REASON_CHARS })}
+        </p>
+      </div>
       <div className="field">
         <label htmlFor="decision-reason">{t('decision.reason')}</label>
         <textarea
           id="decision-reason"
           rows={3}
           value={reason}
-          disabled={pending !== null || decide.isPending}
-          aria-invalid={fieldError ? true : undefined}
+          disabled={busy}
+          aria-invalid={reasonFieldError ? true : undefined}
           aria-describedby="decision-reason-hint"
           onChange={(event) => setReason(event.target.value)}
         />
-        <p className={fieldError ? 'field-error' : 'muted'} id="decision-reason-hint">
-          {fieldError ?? t('decision.reasonHint', { max: MAX_REASON_CHARS })}
+        <p className={reasonFieldError ? 'field-error' : 'muted'} id="decision-reason-hint">
+          {reasonFieldError ?? t('decision.reasonHint', { max: MAX_REASON_CHARS })}
         </p>
       </div>
       {pending === null ? (
         <div className="actions">
-          <button type="button" className="button button--primary" onClick={() => ask('approve')} disabled={decide.isPending}>
+          <button type="button" className="button button--primary" onClick={() => ask('approve')} disabled={decide.isPending || heldByOther}>
             {t('decision.approve')}
           </button>
-          <button type="button" className="button button--danger" onClick={() => ask('reject')} disabled={decide.isPending}>
+          <button type="button" className="button button--danger" onClick={() => ask('reject')} disabled={decide.isPending || heldByOther}>
             {t('decision.reject')}
           </button>
         </div>
       ) : (
         <form className="confirm" onSubmit={onConfirm} role="group" aria-labelledby="decision-confirm">
-          <p id="decision-confirm">
-            <strong>
-              {t(`decision.confirm.${pending}`, { orderNo, amount: money(amount, currency) })}
-            </strong>{' '}
-            {t('decision.confirmReason')} “{reason.trim()}”
-          </p>
+          <div id="decision-confirm">
+            <p>
+              <strong>{t(`decision.confirm.${pending}`, { orderNo, amount: money(amount, currency) })}</strong>
+            </p>
+            {pending === 'reject' && (
+              <p>
+                {t('decision.confirmReason')} “{reason.trim()}”
+              </p>
+            )}
+            <p>{note.trim() ? `${t('decision.confirmNote')} “${note.trim()}”` : t('decision.confirmNoNote')}</p>
+            {pending === 'approve' && <p className="muted">{t('decision.approveBorrowerSees')}</p>}
+          </div>
           <div className="actions">
             <button
               type="submit"

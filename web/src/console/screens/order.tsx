@@ -5,11 +5,12 @@ import { Link, useParams } from 'react-router';
 import { useOrder } from '../api/order';
 import type { CertificationStep, ConsoleOrder, Decision, KeyFactStatement } from '../api/types';
 import { useOperator } from '../operator-context';
-import { dateTime, day, marketName, money, term } from '../format';
+import { dateTime, day, marketName, money, phone, term } from '../format';
 import { consolePaths } from '../paths';
 import { DECIDE_ROLES, ORDER_ROLES, hasAnyRole } from '../sections';
 import { DecisionPanel } from './decision-panel';
 import { LoanSections } from './loan-sections';
+import { ClaimPanel, Duplicates, History, PictureSection } from './borrower-picture';
 import { LoadFailed, Loading, NotAllowed } from './states';
 
 /** Everything about one order on one page: borrower, certification, KFS, timeline, and the reviewer's decision. */
@@ -33,6 +34,7 @@ export function OrderScreen() {
   const view = order.data;
   const { order: detail } = view;
   const mayDecide = detail.status === 'pending_review' && hasAnyRole(operator, DECIDE_ROLES);
+  const mayClaim = detail.status === 'pending_review' && hasAnyRole(operator, ['reviewer', 'admin']);
 
   return (
     <article className="order">
@@ -50,12 +52,22 @@ export function OrderScreen() {
           {t(`order.decided.${decided.status === 'approved' ? 'approved' : 'rejected'}`, { orderNo: decided.orderNo })}
         </p>
       )}
+      <Duplicates duplicates={view.duplicates} />
       <div className="order-grid">
-        <Summary view={view} />
-        {mayDecide && <DecisionPanel order={view} onDecided={setDecided} />}
+        <div>
+          <Summary view={view} />
+          <PictureSection view={view} />
+        </div>
+        {(mayDecide || mayClaim) && (
+          <div>
+            {mayClaim && <ClaimPanel view={view} />}
+            {mayDecide && <DecisionPanel order={view} onDecided={setDecided} />}
+          </div>
+        )}
       </div>
+      <History history={view.history} />
       {view.loan && <LoanSections loan={view.loan} currency={detail.currency} />}
-      <Certification steps={view.certification} unmasked={view.unmasked} currency={detail.currency} />
+      <Certification view={view} />
       <Kfs kfs={detail.kfs} />
       <Timeline view={view} />
     </article>
@@ -66,7 +78,8 @@ function Summary({ view }: { view: ConsoleOrder }) {
   const { t } = useTranslation();
   const { order } = view;
   const rows: [string, string][] = [
-    [t('order.borrower'), `${view.phoneMasked} · ${view.borrowerId}`],
+    [t('order.borrower'), view.phoneMasked],
+    [t('order.borrowerId'), view.borrowerId],
     [t('order.market'), marketName(order.kfs.market, t)],
     [t('order.product'), order.productName],
     [t('order.amount'), money(order.amount, order.currency)],
@@ -77,6 +90,7 @@ function Summary({ view }: { view: ConsoleOrder }) {
     [t('order.confirmedAt'), dateTime(order.acceptedAt)],
   ];
   if (view.reviewReason) rows.push([t('order.reviewReason'), view.reviewReason]);
+  if (view.reviewNote) rows.push([t('order.reviewNote'), view.reviewNote]);
   return (
     <section className="panel" aria-labelledby="summary-title">
       <h2 id="summary-title">{t('order.summary')}</h2>
@@ -94,13 +108,37 @@ function Summary({ view }: { view: ConsoleOrder }) {
 
 /** Fields shown as money (minor units) rather than as typed. */
 const MONEY_FIELDS = new Set(['income']);
+/** Fields holding a code, shown with the label the order view gives it (`picture.labels`). */
+const LABELLED_FIELDS: Record<string, string> = {
+  gender: 'gender',
+  education: 'education',
+  maritalStatus: 'maritalStatus',
+  residenceType: 'residenceType',
+  regionCode: 'region',
+  cityCode: 'city',
+  employmentType: 'employmentType',
+  contact1Relation: 'contact1Relation',
+  contact2Relation: 'contact2Relation',
+  bankCode: 'bank',
+};
+const PHONE_FIELDS = new Set(['contact1Phone', 'contact2Phone']);
 
-function Certification({ steps, unmasked, currency }: { steps: CertificationStep[]; unmasked: boolean; currency: ConsoleOrder['order']['currency'] }) {
+function Certification({ view }: { view: ConsoleOrder }) {
   const { t } = useTranslation();
+  const { certification: steps, unmasked, picture } = view;
+  const currency = view.order.currency;
+  const labels = picture.labels as Record<string, string>;
   const show = (field: string, value: unknown): string => {
     if (typeof value === 'boolean') return value ? t('common.yes') : t('common.no');
+    if (field === 'income' && picture.income) {
+      return t('picture.incomeBoth', { monthly: money(picture.income.monthly, currency), yearly: money(picture.income.yearly, currency) });
+    }
     if (typeof value === 'number' && MONEY_FIELDS.has(field)) return money(value, currency);
     if (value === null || value === undefined || value === '') return '—';
+    const labelKey = LABELLED_FIELDS[field];
+    if (labelKey && labels[labelKey]) return `${labels[labelKey]} (${String(value)})`;
+    if (PHONE_FIELDS.has(field)) return phone(String(value));
+    if (field === 'dateOfBirth' && picture.age !== null) return `${day(String(value))} · ${t('picture.years', { count: picture.age })}`;
     return String(value);
   };
   return (
@@ -111,7 +149,7 @@ function Certification({ steps, unmasked, currency }: { steps: CertificationStep
         <p className="empty">{t('cert.none')}</p>
       ) : (
         <div className="cert-steps">
-          {steps.map((step) => (
+          {steps.map((step: CertificationStep) => (
             <section key={step.step} aria-labelledby={`cert-${step.step}`}>
               <h3 id={`cert-${step.step}`}>{t(`cert.step.${step.step}`)}</h3>
               <dl className="facts facts--compact">

@@ -1,8 +1,9 @@
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
-import { useQueue } from '../api/applications';
-import type { ApiMarket } from '../api/types';
-import { age, dateTime, marketName, money, term } from '../format';
+import { QUEUE_PAGE_SIZE, useQueue, useQueueCounts } from '../api/applications';
+import type { ApiMarket, QueueEntry } from '../api/types';
+import { useOperator } from '../operator-context';
+import { age, dateTime, marketName, money, term, time } from '../format';
 import { consolePaths } from '../paths';
 import { LoadFailed, Loading } from './states';
 
@@ -13,12 +14,31 @@ function marketOf(params: URLSearchParams): ApiMarket {
   return params.get('market') === 'ID' ? 'ID' : 'IN';
 }
 
-/** Applications waiting for review in one market, oldest first, with how long each has waited. */
+/** `?page=N`, from 1. */
+function pageOf(params: URLSearchParams): number {
+  const page = Number(params.get('page'));
+  return Number.isInteger(page) && page > 1 ? page : 1;
+}
+
+function queueLink(market: ApiMarket, page = 1): string {
+  return `${consolePaths.queue}?market=${market}${page > 1 ? `&page=${page}` : ''}`;
+}
+
+/**
+ * Applications waiting for review in one market, oldest first, a page at a time: how long each has waited and which
+ * reviewer holds it. The market tabs count what waits in each.
+ */
 export function QueueScreen() {
   const { t } = useTranslation();
   const [params] = useSearchParams();
   const market = marketOf(params);
-  const queue = useQueue(market);
+  const page = pageOf(params);
+  const queue = useQueue(market, page);
+  const counts = useQueueCounts();
+  const waiting = (m: ApiMarket) => counts.data?.find((c) => c.market === m);
+  const total = waiting(market)?.waiting;
+  const pages = total === undefined ? undefined : Math.max(1, Math.ceil(total / QUEUE_PAGE_SIZE));
+  const hasNext = pages !== undefined ? page < pages : (queue.data?.length ?? 0) === QUEUE_PAGE_SIZE;
 
   return (
     <section>
@@ -27,62 +47,118 @@ export function QueueScreen() {
         {queue.dataUpdatedAt > 0 && (
           <p className="muted">
             {t('queue.updated', { at: dateTime(queue.dataUpdatedAt) })}{' '}
-            <button type="button" className="button button--quiet" onClick={() => void queue.refetch()} disabled={queue.isFetching}>
+            <button
+              type="button"
+              className="button button--quiet"
+              onClick={() => {
+                void queue.refetch();
+                void counts.refetch();
+              }}
+              disabled={queue.isFetching}
+            >
               {t('queue.refresh')}
             </button>
           </p>
         )}
       </div>
       <nav aria-label={t('queue.markets')} className="tabs">
-        {MARKETS.map((m) => (
-          <Link key={m} to={`${consolePaths.queue}?market=${m}`} aria-current={m === market ? 'page' : undefined}>
-            {marketName(m, t)}
-          </Link>
-        ))}
+        {MARKETS.map((m) => {
+          const count = waiting(m);
+          return (
+            <Link key={m} to={queueLink(m)} aria-current={m === market ? 'page' : undefined}>
+              {count ? t('queue.tab', { market: marketName(m, t), count: count.waiting }) : marketName(m, t)}
+            </Link>
+          );
+        })}
       </nav>
+      {counts.data && waiting(market) && (
+        <p className="muted">{t('queue.claimedCount', { count: waiting(market)?.claimed ?? 0 })}</p>
+      )}
       {queue.isPending ? (
         <Loading label={t('queue.loading')} />
       ) : queue.isError ? (
         <LoadFailed error={queue.error} onRetry={() => void queue.refetch()} />
-      ) : queue.data.length === 0 ? (
+      ) : queue.data.length === 0 && page === 1 ? (
         <p className="empty">{t('queue.empty', { market: marketName(market, t) })}</p>
       ) : (
-        <table className="table">
-          <caption>{t('queue.caption', { count: queue.data.length, market: marketName(market, t) })}</caption>
-          <thead>
-            <tr>
-              <th scope="col">{t('queue.order')}</th>
-              <th scope="col">{t('queue.waiting')}</th>
-              <th scope="col">{t('queue.product')}</th>
-              <th scope="col" className="num">
-                {t('queue.amount')}
-              </th>
-              <th scope="col">{t('queue.term')}</th>
-              <th scope="col" className="num">
-                {t('queue.apr')}
-              </th>
-              <th scope="col">{t('queue.borrower')}</th>
-              <th scope="col">{t('queue.confirmed')}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {queue.data.map((entry) => (
-              <tr key={entry.orderNo}>
-                <td>
-                  <Link to={consolePaths.order(entry.orderNo)}>{entry.orderNo}</Link>
-                </td>
-                <td>{age(entry.ageSeconds, t)}</td>
-                <td>{entry.productName}</td>
-                <td className="num">{money(entry.amount, entry.currency)}</td>
-                <td>{term(entry.termCode, t)}</td>
-                <td className="num">{entry.aprDisplay}</td>
-                <td>{entry.phoneMasked}</td>
-                <td>{dateTime(entry.createdAt)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <>
+          <QueueTable entries={queue.data} market={market} total={total} page={page} />
+          {(page > 1 || hasNext) && (
+            <nav aria-label={t('queue.pages')} className="pager">
+              {page > 1 ? (
+                <Link to={queueLink(market, page - 1)} rel="prev">
+                  {t('queue.previous')}
+                </Link>
+              ) : (
+                <span aria-hidden="true" />
+              )}
+              <span>{pages ? t('queue.pageOf', { page, pages }) : t('queue.page', { page })}</span>
+              {hasNext ? (
+                <Link to={queueLink(market, page + 1)} rel="next">
+                  {t('queue.next')}
+                </Link>
+              ) : (
+                <span aria-hidden="true" />
+              )}
+            </nav>
+          )}
+        </>
       )}
     </section>
+  );
+}
+
+function QueueTable({ entries, market, total, page }: { entries: QueueEntry[]; market: ApiMarket; total: number | undefined; page: number }) {
+  const { t } = useTranslation();
+  const operator = useOperator();
+  const count = total ?? entries.length;
+  return (
+    <table className="table">
+      <caption>
+        {t('queue.caption', { count, market: marketName(market, t) })}
+        {page > 1 || entries.length < count ? ` · ${t('queue.showing', { from: (page - 1) * QUEUE_PAGE_SIZE + 1, to: (page - 1) * QUEUE_PAGE_SIZE + entries.length })}` : ''}
+      </caption>
+      <thead>
+        <tr>
+          <th scope="col">{t('queue.order')}</th>
+          <th scope="col">{t('queue.waiting')}</th>
+          <th scope="col">{t('queue.product')}</th>
+          <th scope="col" className="num">
+            {t('queue.amount')}
+          </th>
+          <th scope="col">{t('queue.term')}</th>
+          <th scope="col" className="num">
+            {t('queue.apr')}
+          </th>
+          <th scope="col">{t('queue.borrower')}</th>
+          <th scope="col">{t('queue.confirmed')}</th>
+          <th scope="col">{t('queue.claimedBy')}</th>
+        </tr>
+      </thead>
+      <tbody>
+        {entries.map((entry) => (
+          <tr key={entry.orderNo}>
+            <td>
+              <Link to={consolePaths.order(entry.orderNo)}>{entry.orderNo}</Link>
+            </td>
+            <td>{age(entry.ageSeconds, t)}</td>
+            <td>{entry.productName}</td>
+            <td className="num">{money(entry.amount, entry.currency)}</td>
+            <td>{term(entry.termCode, t)}</td>
+            <td className="num">{entry.aprDisplay}</td>
+            <td>{entry.phoneMasked || '—'}</td>
+            <td>{dateTime(entry.createdAt)}</td>
+            <td>
+              {entry.claim
+                ? t(entry.claim.operatorId === operator.id ? 'queue.claimYou' : 'queue.claimOther', {
+                    username: entry.claim.username,
+                    until: time(entry.claim.until),
+                  })
+                : '—'}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
   );
 }

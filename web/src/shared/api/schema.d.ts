@@ -1027,8 +1027,28 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The review queue of a market: orders waiting for review, oldest first (reviewer, support). */
+        /**
+         * The review queue of a market, one page: orders waiting for review, oldest first, each with who holds it
+         *     (reviewer, support). Nothing is decrypted per row: the masked phone is stored with the borrower.
+         */
         get: operations["console_applications"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/console/applications/counts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** How many applications wait for review in each market, and how many are claimed (reviewer, support). */
+        get: operations["console_application_counts"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1427,8 +1447,31 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Approves an order in review (reviewer). Status, timeline and audit are written together. */
+        /**
+         * Approves an order in review (reviewer), with an optional note for the team. Status, timeline, note and audit are
+         *     written together.
+         */
         post: operations["console_approve"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/console/orders/{orderNo}/claim": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Claims an application in review for 30 minutes (again: renewed) so that no other reviewer works on it (reviewer).
+         *     Audited (`order.claim`).
+         */
+        post: operations["console_claim"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1464,8 +1507,25 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Rejects an order in review (reviewer), with the reason the borrower is shown. */
+        /** Rejects an order in review (reviewer), with the reason the borrower is shown and an optional note for the team. */
         post: operations["console_reject"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/console/orders/{orderNo}/release": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Releases a claim: a reviewer their own, an admin anybody's. Audited (`order.release`). */
+        post: operations["console_release"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2023,6 +2083,16 @@ export interface components {
             code: string;
             name: string;
         };
+        /** @description A reviewer's live claim on an application in review. */
+        ClaimView: {
+            operatorId: string;
+            /**
+             * Format: int64
+             * @description Epoch milliseconds: when the claim lapses unless renewed.
+             */
+            until: number;
+            username: string;
+        };
         Clause: {
             heading: string;
             text: string;
@@ -2188,11 +2258,23 @@ export interface components {
         ConsoleOrderView: {
             borrowerId: string;
             certification: components["schemas"]["CertificationStepView"][];
+            claim: null | components["schemas"]["ClaimView"];
+            /** @description The borrower's PAN/NIK, phones or bank account found on other borrowers (by keyed hash). */
+            duplicates: components["schemas"]["DuplicateView"][];
+            /** @description The borrower's other orders, newest first, with their outcomes. */
+            history: components["schemas"]["PriorOrderView"][];
             loan: null | components["schemas"]["ConsoleLoanView"];
             /** @description The order, its accepted KFS and its timeline, as the borrower sees them. */
             order: components["schemas"]["OrderDetail"];
             phoneMasked: string;
-            /** @description The reason given with the approval or rejection; null before. */
+            /** @description The borrower's certification in words, with the age and the income a month and a year. */
+            picture: components["schemas"]["PictureView"];
+            /** @description The note for the team written with the decision; never shown to the borrower. Null when none. */
+            reviewNote: string | null;
+            /**
+             * @description The rejection's reason, which the borrower reads; null otherwise (for orders approved before the note
+             *     existed, the approval's words).
+             */
             reviewReason: string | null;
             /** @description The timeline with who made each change. */
             timeline: components["schemas"]["ConsoleTimelineEntry"][];
@@ -2446,10 +2528,16 @@ export interface components {
         };
         DecisionRequest: {
             /**
-             * @description Why; shown to the borrower. Required, at most 500 characters.
+             * @description A note for the team, never shown to the borrower; optional, at most 500 characters.
              * @example Income verified against the bank statement.
              */
-            reason: string;
+            note?: string | null;
+            /**
+             * @description A rejection's reason, which the borrower reads: required to reject, at most 500 characters. Sent with an
+             *     approval (as clients did before `note`), it is kept as the team's note and never shown to the borrower.
+             * @example The income could not be verified.
+             */
+            reason?: string | null;
         };
         DecisionView: {
             orderNo: string;
@@ -2547,6 +2635,18 @@ export interface components {
             status: string;
             /** @description The payment's reference. */
             txnid: string;
+        };
+        DuplicateView: {
+            /** @description This borrower's field: `idNumber`, `phone`, `contact1Phone`, `contact2Phone` or `bankAccount`. */
+            field: string;
+            /** @description `id`, `phone` or `bank`. */
+            kind: string;
+            otherBorrowerId: string;
+            /** @description The other borrower's field holding the same value. */
+            otherField: string;
+            otherMarket: components["schemas"]["Market"];
+            /** @description The other borrower's newest order, to open; null when they have none. */
+            otherOrderNo: string | null;
         };
         /** @description The lists and rules of the certification forms for one market, labelled in the request's language. */
         EnumsView: {
@@ -2701,6 +2801,26 @@ export interface components {
             msg: string;
         };
         /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
+        Envelope_ClaimView: {
+            /**
+             * Format: int32
+             * @description Always 0 on success.
+             */
+            code: number;
+            /** @description A reviewer's live claim on an application in review. */
+            data: {
+                operatorId: string;
+                /**
+                 * Format: int64
+                 * @description Epoch milliseconds: when the claim lapses unless renewed.
+                 */
+                until: number;
+                username: string;
+            };
+            /** @description Always `ok` on success. */
+            msg: string;
+        };
+        /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
         Envelope_CodeSent: {
             /**
              * Format: int32
@@ -2809,11 +2929,23 @@ export interface components {
             data: {
                 borrowerId: string;
                 certification: components["schemas"]["CertificationStepView"][];
+                claim: null | components["schemas"]["ClaimView"];
+                /** @description The borrower's PAN/NIK, phones or bank account found on other borrowers (by keyed hash). */
+                duplicates: components["schemas"]["DuplicateView"][];
+                /** @description The borrower's other orders, newest first, with their outcomes. */
+                history: components["schemas"]["PriorOrderView"][];
                 loan: null | components["schemas"]["ConsoleLoanView"];
                 /** @description The order, its accepted KFS and its timeline, as the borrower sees them. */
                 order: components["schemas"]["OrderDetail"];
                 phoneMasked: string;
-                /** @description The reason given with the approval or rejection; null before. */
+                /** @description The borrower's certification in words, with the age and the income a month and a year. */
+                picture: components["schemas"]["PictureView"];
+                /** @description The note for the team written with the decision; never shown to the borrower. Null when none. */
+                reviewNote: string | null;
+                /**
+                 * @description The rejection's reason, which the borrower reads; null otherwise (for orders approved before the note
+                 *     existed, the approval's words).
+                 */
                 reviewReason: string | null;
                 /** @description The timeline with who made each change. */
                 timeline: components["schemas"]["ConsoleTimelineEntry"][];
@@ -3706,6 +3838,19 @@ export interface components {
             msg: string;
         };
         /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
+        Envelope_Released: {
+            /**
+             * Format: int32
+             * @description Always 0 on success.
+             */
+            code: number;
+            data: {
+                orderNo: string;
+            };
+            /** @description Always `ok` on success. */
+            msg: string;
+        };
+        /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
         Envelope_RepaymentView: {
             /**
              * Format: int32
@@ -4238,6 +4383,29 @@ export interface components {
             msg: string;
         };
         /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
+        Envelope_Vec_QueueCount: {
+            /**
+             * Format: int32
+             * @description Always 0 on success.
+             */
+            code: number;
+            data: {
+                /**
+                 * Format: int64
+                 * @description Of them, those a reviewer holds (a live claim).
+                 */
+                claimed: number;
+                market: components["schemas"]["Market"];
+                /**
+                 * Format: int64
+                 * @description Applications waiting for review.
+                 */
+                waiting: number;
+            }[];
+            /** @description Always `ok` on success. */
+            msg: string;
+        };
+        /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
         Envelope_Vec_QueueEntry: {
             /**
              * Format: int32
@@ -4262,6 +4430,7 @@ export interface components {
                 apr: number;
                 aprDisplay: string;
                 borrowerId: string;
+                claim: null | components["schemas"]["ClaimView"];
                 /**
                  * Format: int64
                  * @description Epoch milliseconds: when the borrower confirmed.
@@ -4357,7 +4526,7 @@ export interface components {
          * @description The stable `code` of an error answer (docs/API-BORROWER.md); `msg` is its text in the request's language.
          * @enum {string}
          */
-        ErrorCode: "bad_request" | "code_invalid" | "code_expired" | "unauthorized" | "not_eligible" | "not_found" | "method_not_allowed" | "certification_out_of_order" | "certification_incomplete" | "open_order_exists" | "kfs_changed" | "idempotency_key_reused" | "payload_too_large" | "unsupported_media_type" | "validation_failed" | "cap_exceeded" | "rate_limited" | "code_resend_too_soon" | "daily_limit_reached" | "code_attempts_exceeded" | "cross_site_request" | "invalid_transition" | "internal" | "code_delivery_failed" | "credentials_invalid" | "operator_locked" | "forbidden" | "csrf_token_invalid" | "choice_unavailable" | "payment_not_open" | "utr_already_used" | "already_rated" | "own_admin_account" | "last_admin" | "provider_unavailable" | "complaint_not_answered" | "complaint_closed" | "money_outstanding" | "extension_over_cap" | "handover_invalid" | "handover_not_allowed" | "signed_in_as_another" | "server_busy";
+        ErrorCode: "bad_request" | "code_invalid" | "code_expired" | "unauthorized" | "not_eligible" | "not_found" | "method_not_allowed" | "certification_out_of_order" | "certification_incomplete" | "open_order_exists" | "kfs_changed" | "idempotency_key_reused" | "payload_too_large" | "unsupported_media_type" | "validation_failed" | "cap_exceeded" | "rate_limited" | "code_resend_too_soon" | "daily_limit_reached" | "code_attempts_exceeded" | "cross_site_request" | "invalid_transition" | "internal" | "code_delivery_failed" | "credentials_invalid" | "operator_locked" | "forbidden" | "csrf_token_invalid" | "choice_unavailable" | "payment_not_open" | "utr_already_used" | "already_rated" | "own_admin_account" | "last_admin" | "provider_unavailable" | "complaint_not_answered" | "complaint_closed" | "money_outstanding" | "extension_over_cap" | "handover_invalid" | "handover_not_allowed" | "signed_in_as_another" | "server_busy" | "application_claimed";
         /** @description A client error. */
         ErrorInfoRequest: {
             /**
@@ -4602,6 +4771,26 @@ export interface components {
          * @enum {string}
          */
         IncomePeriod: "month" | "year";
+        IncomeView: {
+            currency: components["schemas"]["Currency"];
+            /**
+             * Format: int64
+             * @description The market's minimum for a loan, minor units a month and a year.
+             */
+            minimumMonthly: number;
+            /** Format: int64 */
+            minimumYearly: number;
+            /**
+             * Format: int64
+             * @description Minor units, a month.
+             */
+            monthly: number;
+            /**
+             * Format: int64
+             * @description Minor units, a year.
+             */
+            yearly: number;
+        };
         /** @description One installment of a schedule. */
         Installment: {
             /** @description The installment: principal + interest + fees. */
@@ -5248,6 +5437,44 @@ export interface components {
             regionCode: string;
             residenceType: string;
         };
+        PictureView: {
+            /**
+             * Format: int32
+             * @description Whole years on the market's today; null before the ID step.
+             */
+            age: number | null;
+            income: null | components["schemas"]["IncomeView"];
+            /**
+             * @description Codes in words (English): `gender`, `education`, `maritalStatus`, `residenceType`, `region`, `city`,
+             *     `employmentType`, `contact1Relation`, `contact2Relation`, `bank`, for the steps done.
+             */
+            labels: {
+                [key: string]: string;
+            };
+        };
+        PriorOrderView: {
+            /**
+             * Format: int64
+             * @description Minor units.
+             */
+            amount: number;
+            /** Format: int64 */
+            closedAt: number | null;
+            /**
+             * Format: int64
+             * @description Epoch milliseconds.
+             */
+            createdAt: number;
+            currency: components["schemas"]["Currency"];
+            /**
+             * Format: int64
+             * @description The longest time it was overdue, in days (the first day overdue is 1); 0 when never.
+             */
+            daysLate: number;
+            orderNo: string;
+            productName: string;
+            status: components["schemas"]["OrderState"];
+        };
         /** @description The privacy policy in one language, with the app's name and the lender's name and licence filled in. */
         PrivacyPolicy: {
             sections: components["schemas"]["PrivacySection"][];
@@ -5307,6 +5534,19 @@ export interface components {
             usersClaim: string;
             whatsappNumber: string;
         };
+        QueueCount: {
+            /**
+             * Format: int64
+             * @description Of them, those a reviewer holds (a live claim).
+             */
+            claimed: number;
+            market: components["schemas"]["Market"];
+            /**
+             * Format: int64
+             * @description Applications waiting for review.
+             */
+            waiting: number;
+        };
         QueueEntry: {
             /**
              * Format: int64
@@ -5325,6 +5565,7 @@ export interface components {
             apr: number;
             aprDisplay: string;
             borrowerId: string;
+            claim: null | components["schemas"]["ClaimView"];
             /**
              * Format: int64
              * @description Epoch milliseconds: when the borrower confirmed.
@@ -5445,6 +5686,9 @@ export interface components {
             cities: components["schemas"]["City"][];
             code: string;
             name: string;
+        };
+        Released: {
+            orderNo: string;
         };
         /**
          * @description What a payment pays for.
@@ -9707,6 +9951,10 @@ export interface operations {
                  * @example IN
                  */
                 market: components["schemas"]["Market"];
+                /** @description The page, from 1 (default 1). */
+                page?: number;
+                /** @description Applications per page, 1 to 100 (default 50). */
+                pageSize?: number;
             };
             header?: never;
             path?: never;
@@ -9748,7 +9996,53 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description validation_failed: `market`, `page` or `pageSize` */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    console_application_counts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Vec_QueueCount"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description forbidden: neither reviewer nor support */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11518,7 +11812,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description invalid_transition: the order is not in review */
+            /** @description invalid_transition: the order is not in review; application_claimed: another reviewer holds it */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -11545,8 +11839,73 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description validation_failed: `reason` */
+            /** @description validation_failed: `note` or `reason` too long */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    console_claim: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description E.g. KL-261123-7F3K9Q */
+                orderNo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ClaimView"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description forbidden (not a reviewer), csrf_token_invalid or cross_site_request */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description application_claimed: another reviewer holds it; invalid_transition: not in review */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11730,7 +12089,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description invalid_transition: the order is not in review */
+            /** @description invalid_transition: the order is not in review; application_claimed: another reviewer holds it */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -11757,8 +12116,74 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description validation_failed: `reason` */
+            /** @description validation_failed: `reason` (required) or `note` */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    console_release: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description E.g. KL-261123-7F3K9Q */
+                orderNo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Released"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description forbidden (neither reviewer nor admin), csrf_token_invalid or cross_site_request */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description not_found: no such order, or no live claim on it */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description application_claimed: another reviewer holds it (only an admin may release it) */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
