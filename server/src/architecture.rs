@@ -51,6 +51,7 @@ fn nothing_outside_http_imports_http() {
 const CAPABILITIES: &[&str] = &[
     "crate::account",
     "crate::applications",
+    "crate::audit",
     "crate::auth",
     "crate::catalog",
     "crate::certification",

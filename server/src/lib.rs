@@ -6,6 +6,7 @@ pub mod account;
 pub mod applications;
 #[cfg(test)]
 mod architecture;
+pub mod audit;
 pub mod auth;
 pub mod catalog;
 pub mod certification;

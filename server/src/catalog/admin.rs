@@ -65,6 +65,67 @@ pub fn sample(s: &Services, product: &Product) -> Option<Sample> {
     })
 }
 
+/// A definition as it would be offered today, before it is saved: the list's sample (the same loan, so an edit's APR
+/// can be set beside the current one) and the Key Fact Statement of the loan the admin chose.
+#[derive(Debug, Clone)]
+pub struct Preview {
+    pub sample: Option<Sample>,
+    pub kfs: kilat_domain::KeyFactStatement,
+}
+
+/// The loan a preview quotes: an amount in minor units and a term code, each defaulting to the product's smallest
+/// amount and first term.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct PreviewLoan<'a> {
+    pub amount: Option<i64>,
+    pub term_code: Option<&'a str>,
+}
+
+/// What a definition would offer today (admin), checked exactly as a save checks it (the rules, then the caps, each
+/// refusal a field error naming the cap) but stored nowhere and audited nowhere: the console's form shows it as the
+/// admin types. The code is not checked (a new product's may not be typed yet).
+pub fn preview(
+    s: &Services,
+    op: &Operator,
+    body: &Value,
+    loan: PreviewLoan<'_>,
+) -> Result<Preview, Error> {
+    op.require_any(ADMIN)?;
+    let mut product = read(body)?;
+    if product.code.trim().is_empty() {
+        // A new product's code may not be typed yet; the rules want one, and the KFS only names it.
+        product.code = "new-product".to_owned();
+    }
+    check_rules(s, &product)?;
+    let term = match loan.term_code {
+        Some(code) => product
+            .terms
+            .iter()
+            .find(|t| t.code == code)
+            .ok_or_else(|| Error::field("termCode", FieldProblem::new("field.unknown_term")))?,
+        None => product
+            .terms
+            .first()
+            .ok_or_else(|| Error::field("product", FieldProblem::required()))?,
+    };
+    let amount = match loan.amount {
+        Some(minor) => kilat_domain::Money::from_minor(minor),
+        None => product.amount.min,
+    };
+    let kfs = super::key_fact_statement(
+        &s.catalog,
+        &product,
+        amount,
+        &term.code,
+        s.clock.today(product.market),
+        &s.site.lender(product.market),
+    )?;
+    Ok(Preview {
+        sample: sample(s, &product),
+        kfs,
+    })
+}
+
 /// What the audit trail keeps of a product: the definition and whether it was offered.
 #[derive(Serialize)]
 struct Audited<'a> {
@@ -276,6 +337,12 @@ fn read(body: &Value) -> Result<Product, Error> {
 /// 0.35% is over the OJK cap of 0.3% a day"), on `interest` (or `lateCharge`) for the loans, on `extension` for the
 /// extension.
 fn check(s: &Services, product: &Product) -> Result<(), Error> {
+    check_code(product)?;
+    check_rules(s, product)
+}
+
+/// A product's code: required, lower-case letters, digits and hyphens, at most 64 characters.
+fn check_code(product: &Product) -> Result<(), Error> {
     if product.code.trim().is_empty() {
         return Err(Error::field("code", FieldProblem::required()));
     }
@@ -290,6 +357,11 @@ fn check(s: &Services, product: &Product) -> Result<(), Error> {
             FieldProblem::new("field.product_code"),
         ));
     }
+    Ok(())
+}
+
+/// The rules and the caps as of today in the product's market; see [`check`].
+fn check_rules(s: &Services, product: &Product) -> Result<(), Error> {
     let today = s.clock.today(product.market);
     match s.catalog.validate(product, today) {
         Ok(()) => Ok(()),

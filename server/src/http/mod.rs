@@ -4,6 +4,7 @@
 
 pub mod borrower;
 pub mod console;
+pub mod csv;
 pub mod dev;
 pub mod edge;
 pub mod error;

@@ -17,8 +17,8 @@ use super::borrower::{
 };
 use super::console::auth::CONSOLE_COOKIE;
 use super::console::{
-    auth as console, dashboard, operators, payments, products, review, site as console_site,
-    support as console_support,
+    audit as console_audit, auth as console, dashboard, operators, payments, products, review,
+    site as console_site, support as console_support,
 };
 use super::error::ErrorBody;
 use super::site;
@@ -75,7 +75,8 @@ use crate::settings::{GrievanceOfficer, PublicSiteSettings};
         review::order,
         review::approve,
         review::reject,
-        review::audit,
+        console_audit::search,
+        console_audit::export,
         servicing::plan,
         servicing::plan_installment,
         servicing::repayment,
@@ -104,6 +105,7 @@ use crate::settings::{GrievanceOfficer, PublicSiteSettings};
         payments::payouts,
         products::list,
         products::create,
+        products::preview,
         products::edit,
         products::disable,
         products::enable,

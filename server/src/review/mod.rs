@@ -13,20 +13,18 @@ use crate::i18n::{self, Lang};
 use crate::orders::{self, Actor, OrderDetail};
 use crate::services::Services;
 use crate::servicing;
-use crate::store::audit::{AuditEntry, AuditFilter, NewAuditEntry};
+use crate::store::audit::NewAuditEntry;
 
-/// Who may read the queue, orders, and the audit trail; who decides.
+/// Who may read the queue and orders; who decides.
 pub const QUEUE_ROLES: &[Role] = &[Role::Reviewer, Role::Support];
 pub const ORDER_ROLES: &[Role] = &[Role::Reviewer, Role::Finance, Role::Support];
 pub const DECIDE_ROLES: &[Role] = &[Role::Reviewer];
-pub const AUDIT_ROLES: &[Role] = &[Role::Admin, Role::Support];
 
 /// The longest reason or note an operator may give.
 pub const MAX_REASON_CHARS: usize = 500;
 /// A queue page's size when none is asked, and the largest asked.
 pub const QUEUE_PAGE_SIZE: i64 = 50;
 pub const QUEUE_MAX_PAGE_SIZE: i64 = 100;
-const AUDIT_LIMIT: i64 = 200;
 /// How long a reviewer's claim on an application lasts (claiming again extends it): a reviewer who leaves does not
 /// block it for longer.
 pub const CLAIM_MS: i64 = 30 * 60 * 1000;
@@ -600,55 +598,6 @@ pub async fn release(s: &Services, op: &Operator, order_no: &str) -> Result<(), 
     .await?;
     tx.commit().await?;
     Ok(())
-}
-
-/// What the audit search filters on, as the operator gives it.
-#[derive(Debug, Clone, Default)]
-pub struct AuditQuery<'a> {
-    pub order_no: Option<&'a str>,
-    /// An operator's username or id.
-    pub operator: Option<&'a str>,
-    pub from: Option<i64>,
-    pub to: Option<i64>,
-}
-
-/// Audit entries matching every filter given, newest first (at most 200). An order number or operator that does not
-/// exist matches nothing.
-pub async fn audit(
-    s: &Services,
-    op: &Operator,
-    query: &AuditQuery<'_>,
-) -> Result<Vec<AuditEntry>, Error> {
-    op.require_any(AUDIT_ROLES)?;
-    let order_id = match query.order_no.map(str::trim).filter(|n| !n.is_empty()) {
-        Some(no) => match s.db.order_by_no(no).await? {
-            Some(order) => Some(order.id),
-            None => return Ok(Vec::new()),
-        },
-        None => None,
-    };
-    let operator_id = match query.operator.map(str::trim).filter(|n| !n.is_empty()) {
-        Some(name) => match s
-            .db
-            .operator_by_username(&name.to_ascii_lowercase())
-            .await?
-        {
-            Some(found) => Some(found.id),
-            None => Some(name.to_owned()),
-        },
-        None => None,
-    };
-    Ok(s.db
-        .search_audit(
-            &AuditFilter {
-                order_id: order_id.as_deref(),
-                operator_id: operator_id.as_deref(),
-                from: query.from,
-                to: query.to,
-            },
-            AUDIT_LIMIT,
-        )
-        .await?)
 }
 
 /// An order's borrower, or `None` when they deleted their account (its phone is a tombstone: nothing to unseal).

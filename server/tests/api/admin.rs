@@ -814,3 +814,109 @@ async fn two_servers_starting_at_once_on_an_empty_database_seed_the_products_onc
     b.db().close().await;
     shared.remove().await;
 }
+
+/// Issue 18 item 8: the form's live preview checks a definition as a save would and quotes it, storing nothing.
+#[tokio::test]
+async fn a_preview_quotes_a_definition_as_a_save_would_check_it_and_stores_nothing() {
+    let app = spawn_app().await;
+    let root = admin(&app).await;
+    let list = data(send(&app, &root, Method::GET, "/api/v1/console/products", None).await).await;
+    let listed = list
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["code"] == "id-kilat-30")
+        .unwrap()
+        .clone();
+    let audits_before = app
+        .db
+        .audit_of("product", "id-kilat-30")
+        .await
+        .unwrap()
+        .len();
+    let preview = |body: Value| {
+        let app = &app;
+        let root = &root;
+        async move {
+            send(
+                app,
+                root,
+                Method::POST,
+                "/api/v1/console/products/preview",
+                Some(body),
+            )
+            .await
+        }
+    };
+
+    // The current definition, no loan chosen: the same sample as the list, and that loan's KFS.
+    let same = data(preview(json!({"definition": listed["definition"]})).await).await;
+    assert_eq!(same["sample"], listed["sample"]);
+    assert_eq!(same["kfs"]["aprDisplay"], listed["sample"]["aprDisplay"]);
+    assert_eq!(same["kfs"]["sanctionedAmount"], listed["amount"]["min"]);
+    assert!(same["kfs"]["dailyCost"].is_object(), "{same}");
+
+    // A dearer rate, a chosen loan: the KFS of that loan at the new price; the sample's APR moves.
+    let mut dearer = listed["definition"].clone();
+    dearer["interest"]["rate"] = json!("0.22%");
+    let quoted = data(
+        preview(json!({"definition": dearer, "amount": 300_000_000, "termCode": "30d"})).await,
+    )
+    .await;
+    assert_eq!(quoted["kfs"]["sanctionedAmount"], 300_000_000);
+    assert_eq!(quoted["kfs"]["termCode"], "30d");
+    assert_ne!(quoted["sample"]["apr"], listed["sample"]["apr"]);
+
+    // Over the OJK cap: the same field error a save gives. A new product's empty code is no error here.
+    let mut over = listed["definition"].clone();
+    over["interest"]["rate"] = json!("0.35%");
+    over["code"] = json!("");
+    let refused = preview(json!({"definition": over})).await;
+    assert_eq!(refused.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let body = error(refused).await;
+    let text = body["fields"]["interest"].as_str().unwrap_or_default();
+    assert!(text.contains("OJK"), "{body}");
+
+    // The loan must be one of the definition's.
+    for (body, field) in [
+        (
+            json!({"definition": listed["definition"], "termCode": "9d"}),
+            "termCode",
+        ),
+        (
+            json!({"definition": listed["definition"], "amount": 100_000_001}),
+            "amount",
+        ),
+        (json!({"definition": {"code": "x"}}), "product"),
+    ] {
+        let response = preview(body).await;
+        assert_eq!(response.status(), StatusCode::UNPROCESSABLE_ENTITY);
+        assert!(
+            error(response).await["fields"][field].is_string(),
+            "{field}"
+        );
+    }
+
+    // Stored nowhere, audited nowhere; admins only.
+    assert_eq!(app.db.count_products().await.unwrap(), 5);
+    assert_eq!(
+        app.db
+            .audit_of("product", "id-kilat-30")
+            .await
+            .unwrap()
+            .len(),
+        audits_before
+    );
+    create(&app, "rev", &[Role::Reviewer]).await;
+    let reviewer = sign_in(&app, "rev").await;
+    let forbidden = send(
+        &app,
+        &reviewer,
+        Method::POST,
+        "/api/v1/console/products/preview",
+        Some(json!({"definition": listed["definition"]})),
+    )
+    .await;
+    assert_eq!(forbidden.status(), StatusCode::FORBIDDEN);
+    app.stop().await;
+}

@@ -1632,6 +1632,114 @@ async fn the_audit_search_filters_by_order_operator_and_time() {
     app.stop().await;
 }
 
+/// Issue 18 item 9: the trail names the operator and the order, lists what changed field by field, filters by action
+/// or a family of actions, and exports to CSV, the export itself audited.
+#[tokio::test]
+async fn the_audit_trail_reads_with_names_numbers_and_changes_and_exports_to_csv() {
+    let app = spawn_app().await;
+    let (_, one, _) = confirmed_order(&app, "9876500061").await;
+    create(&app, "rita", &[Role::Reviewer]).await;
+    create(&app, "sam", &[Role::Support]).await;
+    let rita = sign_in(&app, "rita").await;
+    let sam = sign_in(&app, "sam").await;
+    post(
+        &app,
+        &rita,
+        &format!("/api/v1/console/orders/{one}/approve"),
+        &json!({"reason": "ok"}),
+    )
+    .await;
+
+    let all = data(get(&app, &sam, "/api/v1/console/audit").await).await;
+    let approve = &all[0];
+    assert_eq!(approve["action"], "order.approve");
+    assert_eq!(approve["actorName"], "rita");
+    assert_eq!(approve["orderNo"], json!(one));
+    assert_eq!(approve["currency"], "INR");
+    let changed: Vec<&str> = approve["changes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["field"].as_str().unwrap())
+        .collect();
+    assert!(changed.contains(&"status"), "{approve}");
+    let status = approve["changes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["field"] == "status")
+        .unwrap();
+    assert_eq!(status["after"], "approved");
+
+    let actions = |entries: &Value| -> Vec<String> {
+        entries
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| e["action"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    let exact = data(get(&app, &sam, "/api/v1/console/audit?action=order.open").await).await;
+    assert_eq!(actions(&exact), ["order.open"]);
+    let family = data(get(&app, &sam, "/api/v1/console/audit?action=order.").await).await;
+    assert_eq!(actions(&family), ["order.approve", "order.open"]);
+    for bad in ["order.%25", "Order.open", "x%27--"] {
+        let response = get(&app, &sam, &format!("/api/v1/console/audit?action={bad}")).await;
+        assert_eq!(response.status(), StatusCode::UNPROCESSABLE_ENTITY, "{bad}");
+        assert!(error(response).await["fields"]["action"].is_string());
+    }
+
+    let export = get(
+        &app,
+        &sam,
+        &format!("/api/v1/console/audit/export?orderNo={one}"),
+    )
+    .await;
+    assert_eq!(export.status(), StatusCode::OK);
+    assert!(
+        export.headers()["content-type"]
+            .to_str()
+            .unwrap()
+            .starts_with("text/csv")
+    );
+    assert!(
+        export.headers()["content-disposition"]
+            .to_str()
+            .unwrap()
+            .contains("attachment")
+    );
+    let text = export.text().await.unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(
+        lines[0],
+        "time_utc,actor,action,record,changes,before,after"
+    );
+    assert_eq!(lines.len(), 3, "{text}");
+    assert!(
+        lines[1].contains(",rita,order.approve,order "),
+        "{}",
+        lines[1]
+    );
+    assert!(lines[1].contains(&one), "{}", lines[1]);
+    assert!(
+        lines[1].contains("status: \"\"pending_review\"\" → \"\"approved\"\""),
+        "{}",
+        lines[1]
+    );
+
+    // The export is in the trail: who took which entries out.
+    let exports = data(get(&app, &sam, "/api/v1/console/audit?action=audit.export").await).await;
+    assert_eq!(exports.as_array().unwrap().len(), 1);
+    assert_eq!(exports[0]["actorName"], "sam");
+    assert_eq!(exports[0]["after"]["entries"], 2);
+    assert_eq!(exports[0]["after"]["filters"]["orderNo"], json!(one));
+
+    // Reviewers read neither.
+    let refused = get(&app, &rita, "/api/v1/console/audit/export").await;
+    assert_eq!(refused.status(), StatusCode::FORBIDDEN);
+    app.stop().await;
+}
+
 /// `kilat` with only the given environment (no KILAT_* of the caller's).
 fn kilat(database_url: &str) -> tokio::process::Command {
     let mut command = tokio::process::Command::new(env!("CARGO_BIN_EXE_kilat"));

@@ -3,6 +3,26 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { fakeConsoleApi, ok, OPERATORS, refusal, renderConsole } from '@/test/render-console';
 
+const DEFINITION = {
+  code: 'id-kilat-30',
+  name: 'Kilat 30',
+  market: 'ID',
+  amount: { min: 100000000, max: 500000000, step: 50000000 },
+  interest: { rate: '0.2%', per: 'day', method: 'flat' },
+  rounding: 'whole',
+  terms: [
+    { code: '14d', period: '14d', installments: 1 },
+    { code: '30d', period: '30d', installments: 1 },
+  ],
+  fees: [{ name: 'Biaya layanan', percent: '1%', fixed: 0 }],
+  fees_deducted_at_disbursal: true,
+  late_charge: { flat: 0, perDay: 100000, maxDays: 90 },
+  extension: { days: 7, feePercent: '1%', feeFixed: 0, maxExtensions: 2 },
+  cooling_off_days: 3,
+};
+
+const SAMPLE = { termCode: '14d', amount: 100000000, apr: 9900, aprDisplay: '99,00%', dailyCost: '0.2715%', dailyCap: '0.3%' };
+
 const PRODUCT = {
   code: 'id-kilat-30',
   name: 'Kilat 30',
@@ -15,9 +35,33 @@ const PRODUCT = {
   terms: [{ code: '14d', period: '14d', installments: 1 }],
   interest: { rate: '0.2%', per: 'day', method: 'flat' },
   coolingOffDays: 3,
-  sample: { termCode: '14d', amount: 100000000, apr: 9900, aprDisplay: '99.00%', dailyCost: '0.2715%', dailyCap: '0.3%' },
-  definition: { code: 'id-kilat-30', name: 'Kilat 30', market: 'ID', interest: { rate: '0.2%', per: 'day', method: 'flat' } },
+  sample: SAMPLE,
+  definition: DEFINITION,
 };
+
+/** The preview the server would answer for a definition: the sample's APR follows the interest rate. */
+function previewOf(body: unknown) {
+  const definition = (body as { definition: typeof DEFINITION }).definition;
+  const dearer = definition.interest.rate !== '0.2%';
+  const sample = dearer ? { ...SAMPLE, apr: 11800, aprDisplay: '118,00%', dailyCost: '0.2929%' } : SAMPLE;
+  return ok({
+    sample,
+    kfs: {
+      currency: 'IDR',
+      termCode: '14d',
+      sanctionedAmount: 100000000,
+      totalFees: 1000000,
+      netDisbursed: 99000000,
+      totalInterest: dearer ? 3500000 : 2800000,
+      totalRepayable: dearer ? 103500000 : 102800000,
+      aprDisplay: sample.aprDisplay,
+      dailyCost: { rate: 1, cap: 1 },
+      maxLateCharges: 9000000,
+      disbursalDate: '2026-11-27',
+      installments: [{ number: 1, dueDate: '2026-12-11', amount: dearer ? 103500000 : 102800000 }],
+    },
+  });
+}
 
 describe('products', () => {
   it('only admins see the Products and Operators sections', async () => {
@@ -28,16 +72,14 @@ describe('products', () => {
     expect(screen.queryByRole('link', { name: 'Operators' })).toBeNull();
   });
 
-  it('lists a market with its price against the cap, and shows a cap refusal inline on edit', async () => {
+  it('edits a product in a form with a live KFS, and asks before a live product changes price', async () => {
     const api = fakeConsoleApi({
       operator: OPERATORS.adminOnly,
       signedIn: true,
       handlers: {
         'GET /api/v1/console/products': () => ok([PRODUCT]),
-        'PUT /api/v1/console/products/id-kilat-30': () =>
-          refusal(422, 'validation_failed', 'Some fields need your attention.', {
-            fields: { interest: 'Daily cost 0.35% is over the OJK cap of 0.3% a day.' },
-          }),
+        'POST /api/v1/console/products/preview': (call) => previewOf(call.body),
+        'PUT /api/v1/console/products/id-kilat-30': (call) => ok({ ...PRODUCT, version: 3, definition: (call.body as object) }),
       },
     });
     renderConsole('/console/products?market=ID');
@@ -45,12 +87,66 @@ describe('products', () => {
     const cells = within(within(table).getAllByRole('row')[1]!).getAllByRole('cell').map((c) => c.textContent);
     expect(cells[0]).toBe('Kilat 30id-kilat-30 · v2');
     expect(cells[3]).toContain('daily cost 0.2715% (OJK cap 0.3%)');
-    expect(cells[4]).toBe('Offered');
     const user = userEvent.setup();
     await user.click(screen.getByRole('button', { name: 'Edit Kilat 30' }));
+
+    // Money in rupiah, rates in percent: no JSON.
+    const form = screen.getByRole('form', { name: 'Edit id-kilat-30' });
+    expect(within(form).queryByRole('textbox', { name: /JSON/ })).toBeNull();
+    expect(within(form).getByRole('textbox', { name: 'Smallest loan' })).toHaveValue('1000000');
+    expect(within(form).getByRole('textbox', { name: 'Rate' })).toHaveValue('0.2');
+    expect(within(form).getByRole('textbox', { name: 'Each further day' })).toHaveValue('1000');
+    expect(within(form).getByRole('textbox', { name: 'Code' })).toBeDisabled();
+
+    // The live preview: the KFS of the smallest loan, with the daily cost against the OJK cap.
+    const preview = screen.getByRole('complementary', { name: 'Key Fact Statement preview' });
+    expect(await within(preview).findByText('99,00%')).toBeInTheDocument();
+    expect(within(preview).getByText('0.2715% a day (OJK cap 0.3%)')).toBeInTheDocument();
+    expect(api.callsTo('POST', '/api/v1/console/products/preview')[0]!.body).toEqual({ definition: DEFINITION });
+
+    // A dearer rate: the preview follows; saving asks first with the APR before and after.
+    const rate = within(form).getByRole('textbox', { name: 'Rate' });
+    await user.clear(rate);
+    await user.type(rate, '0.25');
+    expect(await within(preview).findByText('118,00%')).toBeInTheDocument();
+    await user.click(within(form).getByRole('button', { name: 'Save' }));
+    expect(screen.getByText(/The APR on Rp\s?1\.000\.000 for 14 days changes from 99,00% to 118,00%\./)).toBeInTheDocument();
+    expect(api.callsTo('PUT', '/api/v1/console/products/id-kilat-30')).toHaveLength(0);
+    await user.click(screen.getByRole('button', { name: 'Save the new price' }));
+    expect(await screen.findByText('Kilat 30 saved as version 3.')).toBeInTheDocument();
+    const sent = api.callsTo('PUT', '/api/v1/console/products/id-kilat-30')[0]!.body as typeof DEFINITION;
+    expect(sent).toEqual({ ...DEFINITION, interest: { ...DEFINITION.interest, rate: '0.25%' } });
+  });
+
+  it('shows a cap the preview refuses beside the rate, and a field that does not read before any request', async () => {
+    const api = fakeConsoleApi({
+      operator: OPERATORS.adminOnly,
+      signedIn: true,
+      handlers: {
+        'GET /api/v1/console/products': () => ok([PRODUCT]),
+        'POST /api/v1/console/products/preview': () =>
+          refusal(422, 'validation_failed', 'Some fields need your attention.', {
+            fields: { interest: 'Daily cost 0.35% is over the OJK cap of 0.3% a day.' },
+          }),
+      },
+    });
+    renderConsole('/console/products?market=ID');
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Edit Kilat 30' }));
+    const rate = screen.getByRole('textbox', { name: 'Rate' });
+    expect(await screen.findByText('Daily cost 0.35% is over the OJK cap of 0.3% a day.')).toBeInTheDocument();
+    expect(rate).toHaveAccessibleDescription('Daily cost 0.35% is over the OJK cap of 0.3% a day.');
+
+    const calls = api.callsTo('POST', '/api/v1/console/products/preview').length;
+    const smallest = screen.getByRole('textbox', { name: 'Smallest loan' });
+    await user.clear(smallest);
+    await user.type(smallest, '1.000,5');
     await user.click(screen.getByRole('button', { name: 'Save' }));
-    expect(await screen.findByText(/Daily cost 0\.35% is over the OJK cap of 0\.3% a day\./)).toHaveAttribute('role', 'alert');
-    expect(api.callsTo('PUT', '/api/v1/console/products/id-kilat-30')[0]!.body).toEqual(PRODUCT.definition);
+    expect(smallest).toHaveAccessibleDescription('An amount in whole rupiah, e.g. 1.000.000.');
+    expect(screen.getByRole('alert')).toHaveTextContent('Some fields need fixing');
+    expect(api.callsTo('PUT', '/api/v1/console/products/id-kilat-30')).toHaveLength(0);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(api.callsTo('POST', '/api/v1/console/products/preview')).toHaveLength(calls);
   });
 });
 

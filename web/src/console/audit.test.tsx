@@ -1,21 +1,41 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { OPERATORS, fakeConsoleApi, ok, refusal, renderConsole } from '@/test/render-console';
 import { AUDIT_ENTRIES } from './fixtures.test-data';
 
 describe('audit trail', () => {
-  it('lists the newest entries first with who, what and the record before and after', async () => {
-    const mine = { ...AUDIT_ENTRIES[1]!, id: 'a-0', actorId: OPERATORS.support.id, at: AUDIT_ENTRIES[1]!.at - 60_000 };
+  it('lists the newest entries first: the username, the action in words, the order number and what changed', async () => {
+    const mine = { ...AUDIT_ENTRIES[1]!, id: 'a-0', actorId: OPERATORS.support.id, actorName: 'sam', at: AUDIT_ENTRIES[1]!.at - 60_000 };
     fakeConsoleApi({ operator: OPERATORS.support, signedIn: true, handlers: { 'GET /api/v1/console/audit': () => ok([...AUDIT_ENTRIES, mine]) } });
     renderConsole('/console/audit');
     const table = await screen.findByRole('table', { name: '3 entries, newest first (at most 200)' });
-    const [first, , last] = within(table).getAllByRole('row').slice(1);
-    expect(first).toHaveTextContent('order.approve');
-    expect(first).toHaveTextContent('Operatorop-rev');
-    expect(first).toHaveTextContent('{"status":"pending_review"}');
-    expect(first).toHaveTextContent('{"status":"approved"}');
-    expect(last).toHaveTextContent('Operatorsam (you)');
+    const rows = within(table)
+      .getAllByRole('row')
+      .filter((row) => row.parentElement?.parentElement === table && row.parentElement.tagName === 'TBODY');
+    const [first, second, last] = rows;
+    const cells = within(first!).getAllByRole('cell');
+    expect(cells[1]).toHaveTextContent(/^rita$/);
+    expect(cells[2]).toHaveTextContent('Approvedorder.approve');
+    expect(within(cells[3]!).getByRole('link', { name: 'KL-261123-BBBBBB' })).toHaveAttribute('href', '/console/orders/KL-261123-BBBBBB');
+    // Field by field, money in the order's currency: no JSON.
+    const changes = within(cells[4]!).getAllByRole('row').slice(1).map((r) => r.textContent);
+    expect(changes).toEqual(['statuspending_review→approved', 'amount₹20,000→₹25,000']);
+    expect(first).not.toHaveTextContent('{');
+    expect(second).toHaveTextContent('Viewed ID or account in full');
+    expect(second).toHaveTextContent('Nothing recorded');
+    expect(within(last!).getAllByRole('cell')[1]).toHaveTextContent('sam (you)');
+  });
+
+  it('filters by action and exports the same search to CSV', async () => {
+    const api = fakeConsoleApi({ operator: OPERATORS.adminOnly, signedIn: true, handlers: { 'GET /api/v1/console/audit': () => ok(AUDIT_ENTRIES) } });
+    renderConsole('/console/audit');
+    await screen.findByRole('table', { name: /newest first/ });
+    const user = userEvent.setup();
+    await user.type(screen.getByLabelText('Action'), 'payment.');
+    await user.click(screen.getByRole('button', { name: 'Search' }));
+    await vi.waitFor(() => expect(api.callsTo('GET', '/api/v1/console/audit').at(-1)!.query.get('action')).toBe('payment.'));
+    expect(screen.getByRole('link', { name: 'Export CSV' })).toHaveAttribute('href', '/api/v1/console/audit/export?action=payment.');
   });
 
   it('searches by order, operator and whole days, both days included', async () => {

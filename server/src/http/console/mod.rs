@@ -4,6 +4,7 @@
 //! takes the [`auth::OperatorSession`] extractor (401 without a live session; 403 `csrf_token_invalid` on an unsafe
 //! request without the session's `X-CSRF-Token`) and checks its roles through the capability (403 `forbidden`).
 
+pub mod audit;
 pub mod auth;
 pub mod dashboard;
 pub mod operators;
@@ -31,7 +32,8 @@ pub fn routes() -> Router<AppState> {
         .route("/orders/{order_no}/release", post(review::release))
         .route("/orders/{order_no}/approve", post(review::approve))
         .route("/orders/{order_no}/reject", post(review::reject))
-        .route("/audit", get(review::audit))
+        .route("/audit", get(audit::search))
+        .route("/audit/export", get(audit::export))
         .route("/orders/{order_no}/disburse", post(payments::disburse))
         .route("/payouts", get(payments::payouts))
         .route("/dashboard", get(dashboard::dashboard))
@@ -44,6 +46,7 @@ pub fn routes() -> Router<AppState> {
             post(payments::record_refund),
         )
         .route("/products", get(products::list).post(products::create))
+        .route("/products/preview", post(products::preview))
         .route("/products/{code}", put(products::edit))
         .route("/products/{code}/disable", post(products::disable))
         .route("/products/{code}/enable", post(products::enable))

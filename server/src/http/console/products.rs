@@ -4,8 +4,8 @@
 
 use axum::Json;
 use axum::extract::{Path, State};
-use kilat_domain::{Currency, Interest, Market, Product};
-use serde::Serialize;
+use kilat_domain::{Currency, Interest, KeyFactStatement, Market, Product};
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::ToSchema;
 
@@ -60,9 +60,8 @@ pub struct ConsoleSample {
     pub daily_cap: Option<String>,
 }
 
-fn view(s: &Services, record: ProductRecord) -> Result<ConsoleProductView, ApiError> {
-    let p: &Product = &record.product;
-    let sample = admin::sample(s, p).map(|x| {
+impl From<admin::Sample> for ConsoleSample {
+    fn from(x: admin::Sample) -> ConsoleSample {
         let (daily_cost, daily_cap) = match x.daily_cost {
             Some((rate, cap)) => (Some(rate), Some(cap)),
             None => (None, None),
@@ -75,7 +74,12 @@ fn view(s: &Services, record: ProductRecord) -> Result<ConsoleProductView, ApiEr
             daily_cost,
             daily_cap,
         }
-    });
+    }
+}
+
+fn view(s: &Services, record: ProductRecord) -> Result<ConsoleProductView, ApiError> {
+    let p: &Product = &record.product;
+    let sample = admin::sample(s, p).map(ConsoleSample::from);
     Ok(ConsoleProductView {
         code: p.code.clone(),
         name: p.name.clone(),
@@ -121,6 +125,58 @@ pub async fn list(
         .map(|r| view(s, r))
         .collect::<Result<Vec<_>, _>>()?;
     Ok(Envelope::ok(views))
+}
+
+/// A definition to preview and the loan to quote on it.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ProductPreviewRequest {
+    /// The product definition (docs/MONEY.md §7) as JSON, as a create or an edit would send it; `code` may be empty.
+    #[schema(value_type = Object)]
+    pub definition: Value,
+    /// Minor units; the product's smallest amount when left out. Outside its range or off its step is a 422 on `amount`.
+    #[serde(default, deserialize_with = "crate::http::extract::whole_number")]
+    #[schema(value_type = Option<i64>)]
+    pub amount: Option<i64>,
+    /// One of the definition's terms; its first when left out. Another is a 422 on `termCode`.
+    pub term_code: Option<String>,
+}
+
+/// What a definition would offer today.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ProductPreviewView {
+    /// The same loan as the list's `sample` (the smallest amount on the first term), so an edit's APR can be set
+    /// beside the product's current one; null when it cannot be quoted.
+    #[schema(required = true)]
+    pub sample: Option<ConsoleSample>,
+    /// The Key Fact Statement of the chosen loan disbursed today (docs/MONEY.md §8), as the borrower would read it.
+    pub kfs: KeyFactStatement,
+}
+
+/// Quotes a definition without saving it (admin): checked as a save is (rules, then caps, each refusal a field
+/// error naming the cap), with the KFS of a sample loan. Nothing is stored or audited.
+#[utoipa::path(post, path = "/api/v1/console/products/preview", tag = "console",
+    operation_id = "console_preview_product", security(("console_cookie" = [], "csrf_header" = [])),
+    request_body(content = ProductPreviewRequest, content_type = "application/json"),
+    responses((status = 200, body = Envelope<ProductPreviewView>), (status = 401, body = ErrorBody),
+        (status = 403, description = "forbidden (not admin), csrf_token_invalid or cross_site_request", body = ErrorBody),
+        (status = 422, description = "validation_failed: `product`, `amount`, `termCode`, `interest`, `lateCharge` or `extension` (a cap, named)", body = ErrorBody)))]
+pub async fn preview(
+    State(state): State<AppState>,
+    session: OperatorSession,
+    JsonOrForm(req): JsonOrForm<ProductPreviewRequest>,
+) -> Result<Json<Envelope<ProductPreviewView>>, ApiError> {
+    let s = &state.services;
+    let loan = admin::PreviewLoan {
+        amount: req.amount,
+        term_code: req.term_code.as_deref(),
+    };
+    let preview = admin::preview(s, &session.operator, &req.definition, loan)?;
+    Ok(Envelope::ok(ProductPreviewView {
+        sample: preview.sample.map(ConsoleSample::from),
+        kfs: preview.kfs,
+    }))
 }
 
 /// Creates a product (admin), checked against the rules and the caps; a cap it would break is named in the field

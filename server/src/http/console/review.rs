@@ -1,4 +1,4 @@
-//! The review queue, an order as an operator sees it, approve and reject, and the audit search.
+//! The review queue, an order as an operator sees it, approve and reject.
 
 use axum::Json;
 use axum::extract::{Path, State};
@@ -15,8 +15,7 @@ use crate::http::borrower::certification::StepFields;
 use crate::http::borrower::orders::OrderDetail;
 use crate::http::error::{ApiError, Envelope, ErrorBody};
 use crate::http::extract::{ApiQuery, JsonOrForm};
-use crate::review::{self, AuditQuery, Decision, QueueItem};
-use crate::store::audit::AuditEntry;
+use crate::review::{self, Decision, QueueItem};
 
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
@@ -512,97 +511,4 @@ async fn decide(
         order_no: order_no.trim().to_owned(),
         status,
     }))
-}
-
-#[derive(Debug, Deserialize, IntoParams)]
-#[serde(rename_all = "camelCase")]
-#[into_params(parameter_in = Query)]
-pub struct AuditSearch {
-    /// Entries about this order.
-    pub order_no: Option<String>,
-    /// Entries made by this operator (username or id).
-    pub operator: Option<String>,
-    /// Epoch milliseconds, inclusive.
-    #[param(value_type = Option<i64>)]
-    pub from: Option<String>,
-    /// Epoch milliseconds, exclusive.
-    #[param(value_type = Option<i64>)]
-    pub to: Option<String>,
-}
-
-#[derive(Debug, Serialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct AuditEntryView {
-    pub id: String,
-    /// `borrower`, `operator` or `system`.
-    pub actor_kind: String,
-    #[schema(required = true)]
-    pub actor_id: Option<String>,
-    /// E.g. `order.approve`, `view_unmasked`.
-    pub action: String,
-    pub entity: String,
-    pub entity_id: String,
-    /// The record's state before and after, as JSON; null when not recorded.
-    #[schema(value_type = Option<Object>, required = true)]
-    pub before: Option<serde_json::Value>,
-    #[schema(value_type = Option<Object>, required = true)]
-    pub after: Option<serde_json::Value>,
-    /// Epoch milliseconds.
-    pub at: i64,
-}
-
-impl From<AuditEntry> for AuditEntryView {
-    fn from(e: AuditEntry) -> Self {
-        let json = |s: Option<String>| s.and_then(|s| serde_json::from_str(&s).ok());
-        Self {
-            id: e.id,
-            actor_kind: e.actor_kind,
-            actor_id: e.actor_id,
-            action: e.action,
-            entity: e.entity,
-            entity_id: e.entity_id,
-            before: json(e.before_json),
-            after: json(e.after_json),
-            at: e.at,
-        }
-    }
-}
-
-/// Searches the audit trail, newest first, at most 200 entries (admin, support).
-#[utoipa::path(get, path = "/api/v1/console/audit", tag = "console", operation_id = "console_audit",
-    security(("console_cookie" = [])), params(AuditSearch),
-    responses((status = 200, body = Envelope<Vec<AuditEntryView>>), (status = 401, body = ErrorBody),
-        (status = 403, description = "forbidden: neither admin nor support", body = ErrorBody),
-        (status = 422, description = "validation_failed: `from` or `to`", body = ErrorBody)))]
-pub async fn audit(
-    State(state): State<AppState>,
-    session: OperatorSession,
-    ApiQuery(search): ApiQuery<AuditSearch>,
-) -> Result<Json<Envelope<Vec<AuditEntryView>>>, ApiError> {
-    session.operator.require_any(review::AUDIT_ROLES)?;
-    let mut errors = FieldErrors::default();
-    let mut time = |field: &'static str, raw: Option<&str>| {
-        let raw = raw.map(str::trim).filter(|r| !r.is_empty())?;
-        raw.parse::<i64>().ok().filter(|ms| *ms >= 0).or_else(|| {
-            errors.add(field, FieldProblem::new("field.epoch_ms"));
-            None
-        })
-    };
-    let from = time("from", search.from.as_deref());
-    let to = time("to", search.to.as_deref());
-    errors.into_result()?;
-    let entries = review::audit(
-        &state.services,
-        &session.operator,
-        &AuditQuery {
-            order_no: search.order_no.as_deref(),
-            operator: search.operator.as_deref(),
-            from,
-            to,
-        },
-    )
-    .await?;
-    Ok(Envelope::ok(
-        entries.into_iter().map(AuditEntryView::from).collect(),
-    ))
 }

@@ -1,11 +1,11 @@
 // The admins' work (docs/API-CONSOLE.md): products (list, create, edit as a new version, disable, enable) and
 // operators (list, create, roles, disable, enable, password reset).
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useApiClient } from '@/shared/api/api-context';
 import type { ApiError, Json } from '@/shared/api/http';
 import { queryKeys } from './query-keys';
 import { CONSOLE_API } from './session';
-import type { ConsoleProduct, OperatorAccount, Role } from './types';
+import type { ConsoleProduct, OperatorAccount, ProductPreview, Role } from './types';
 
 export function useProducts() {
   const api = useApiClient();
@@ -28,6 +28,19 @@ export function useSaveProduct() {
         ? api.postJson<ConsoleProduct>(`${CONSOLE_API}/products`, definition)
         : api.putJson<ConsoleProduct>(productPath(code), definition),
     onSettled: () => void queryClient.invalidateQueries({ queryKey: queryKeys.products }),
+  });
+}
+
+/** What a definition would offer today (nothing is stored); no request while `request` is null. */
+export function useProductPreview(request: { definition: Json; amount?: number; termCode?: string } | null) {
+  const api = useApiClient();
+  return useQuery<ProductPreview, ApiError>({
+    queryKey: [...queryKeys.products, 'preview', request],
+    queryFn: () => api.postJson<ProductPreview>(`${CONSOLE_API}/products/preview`, request as Json),
+    enabled: request !== null,
+    retry: false,
+    staleTime: Infinity,
+    placeholderData: keepPreviousData,
   });
 }
 

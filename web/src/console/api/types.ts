@@ -47,6 +47,7 @@ export type PaymentView = Schemas['PaymentView'];
 export type ConsoleLoan = Schemas['ConsoleLoanView'];
 /** A product as admins see it (`GET /products`). */
 export type ConsoleProduct = Schemas['ConsoleProductView'];
+export type ProductPreview = Schemas['ProductPreviewView'];
 /** An operator account as admins see it (`GET /operators`). */
 export type OperatorAccount = Schemas['OperatorAccountView'];
 /** A complaint in support's queue (`GET /complaints`), with its age and deadline flag. */

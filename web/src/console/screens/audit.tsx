@@ -1,15 +1,34 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSearchParams } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { ApiError } from '@/shared/api/http';
-import { useAudit, type AuditSearch } from '../api/audit';
-import type { AuditEntry } from '../api/types';
-import { dateTime } from '../format';
+import { auditExportUrl, useAudit, type AuditSearch } from '../api/audit';
+import type { AuditEntry, Currency } from '../api/types';
+import { dateTime, money } from '../format';
 import { useOperator } from '../operator-context';
+import { consolePaths } from '../paths';
 import { LoadFailed, Loading } from './states';
 
-type Filter = 'orderNo' | 'operator' | 'from' | 'to';
-const FILTERS: readonly Filter[] = ['orderNo', 'operator', 'from', 'to'];
+type Filter = 'orderNo' | 'operator' | 'action' | 'from' | 'to';
+const FILTERS: readonly Filter[] = ['orderNo', 'operator', 'action', 'from', 'to'];
+
+/** The actions and families the action filter suggests (any other action can be typed). */
+const SUGGESTED_ACTIONS = [
+  'order.',
+  'payment.',
+  'payout.',
+  'operator.',
+  'product.',
+  'complaint.',
+  'order.approve',
+  'order.reject',
+  'payment.confirm',
+  'view_unmasked',
+  'audit.export',
+] as const;
+
+/** Fields whose numbers are amounts in minor units of the entry's currency. */
+const MONEY_FIELD = /(^|\.)(amount|principal|interest|fees?|total|due|paid|outstanding|received|refund|charge|lateCharge|penalty|balance|netDisbursed)[A-Za-z]*$/i;
 
 /** `YYYY-MM-DD` → epoch ms of that day's start in the operator's time zone; null when not a date. */
 export function dayStartMs(isoDate: string): number | null {
@@ -30,12 +49,13 @@ function toApiSearch(params: URLSearchParams): AuditSearch {
   return {
     orderNo: params.get('orderNo')?.trim() || undefined,
     operator: params.get('operator')?.trim() || undefined,
+    action: params.get('action')?.trim() || undefined,
     from: from === null ? undefined : String(from),
     to: next === null ? undefined : String(next.getTime()),
   };
 }
 
-/** Who did what, when, to which record, before and after; searched by order, operator and dates. */
+/** Who did what, when, to which record, and what changed field by field; searched by order, operator, action and dates. */
 export function AuditScreen() {
   const { t } = useTranslation();
   const [params, setParams] = useSearchParams();
@@ -60,10 +80,16 @@ export function AuditScreen() {
   };
 
   const fieldErrors = audit.error instanceof ApiError ? audit.error.fields : {};
+  const search = toApiSearch(params);
 
   return (
     <section>
-      <h1>{t('audit.title')}</h1>
+      <div className="page-head">
+        <h1>{t('audit.title')}</h1>
+        <a className="button button--quiet" href={auditExportUrl(search)} download>
+          {t('audit.export')}
+        </a>
+      </div>
       <form className="panel filters" role="search" onSubmit={onSubmit} aria-label={t('audit.search')}>
         {FILTERS.map((f) => (
           <div className="field" key={f}>
@@ -74,13 +100,19 @@ export function AuditScreen() {
               value={draft[f]}
               spellCheck={false}
               autoComplete="off"
-              placeholder={f === 'orderNo' ? 'KL-…' : undefined}
+              placeholder={f === 'orderNo' ? 'KL-…' : f === 'action' ? 'order.approve, payment.' : undefined}
+              list={f === 'action' ? 'audit-actions' : undefined}
               aria-invalid={fieldErrors[f] || (rangeError && f === 'to') ? true : undefined}
               onChange={(event) => setDraft((d) => ({ ...d, [f]: event.target.value }))}
             />
             {fieldErrors[f] && <p className="field-error">{fieldErrors[f]}</p>}
           </div>
         ))}
+        <datalist id="audit-actions">
+          {SUGGESTED_ACTIONS.map((a) => (
+            <option key={a} value={a} />
+          ))}
+        </datalist>
         <div className="actions">
           <button type="submit" className="button button--primary">
             {t('audit.submit')}
@@ -105,8 +137,39 @@ export function AuditScreen() {
   );
 }
 
-function compact(value: AuditEntry['before']): string {
-  return value === null ? '—' : JSON.stringify(value);
+/** A value as people read it: money in the entry's currency for an amount field, text as it is, else JSON. */
+function shown(field: string, value: unknown, currency: Currency | null): string {
+  if (value === null || value === undefined) return '—';
+  if (typeof value === 'number' && currency && MONEY_FIELD.test(field) && Number.isInteger(value)) return money(value, currency);
+  if (typeof value === 'string') return value;
+  return JSON.stringify(value);
+}
+
+function Changes({ entry }: { entry: AuditEntry }) {
+  const { t } = useTranslation();
+  if (entry.changes.length === 0) return <span className="muted">{t('audit.noChanges')}</span>;
+  const currency = entry.currency === 'INR' || entry.currency === 'IDR' ? entry.currency : null;
+  return (
+    <table className="diff">
+      <thead className="visually-hidden">
+        <tr>
+          <th scope="col">{t('audit.field')}</th>
+          <th scope="col">{t('audit.before')}</th>
+          <th scope="col">{t('audit.after')}</th>
+        </tr>
+      </thead>
+      <tbody>
+        {entry.changes.map((c) => (
+          <tr key={c.field}>
+            <th scope="row">{c.field}</th>
+            <td className="diff__before">{shown(c.field, c.before, currency)}</td>
+            <td aria-hidden="true">→</td>
+            <td className="diff__after">{shown(c.field, c.after, currency)}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
 }
 
 function AuditTable({ entries }: { entries: AuditEntry[] }) {
@@ -121,8 +184,7 @@ function AuditTable({ entries }: { entries: AuditEntry[] }) {
           <th scope="col">{t('audit.who')}</th>
           <th scope="col">{t('audit.action')}</th>
           <th scope="col">{t('audit.record')}</th>
-          <th scope="col">{t('audit.before')}</th>
-          <th scope="col">{t('audit.after')}</th>
+          <th scope="col">{t('audit.changes')}</th>
         </tr>
       </thead>
       <tbody>
@@ -130,24 +192,26 @@ function AuditTable({ entries }: { entries: AuditEntry[] }) {
           <tr key={entry.id}>
             <td>{dateTime(entry.at)}</td>
             <td>
-              {t(`actor.${entry.actorKind}`, { defaultValue: entry.actorKind })}
-              {entry.actorKind === 'operator' && entry.actorId === me.id ? (
-                <span className="id">{t('audit.you', { username: me.username })}</span>
+              {entry.actorKind === 'operator' && entry.actorId === me.id
+                ? t('audit.you', { username: me.username })
+                : entry.actorName ?? t(`actor.${entry.actorKind}`, { defaultValue: entry.actorKind })}
+            </td>
+            <td>
+              {t(`auditAction.${entry.action.replaceAll('.', '_')}`, { defaultValue: entry.action })}
+              <br />
+              <code className="id">{entry.action}</code>
+            </td>
+            <td>
+              {entry.orderNo ? (
+                <Link to={consolePaths.order(entry.orderNo)}>{entry.orderNo}</Link>
               ) : (
-                entry.actorId && <code className="id">{entry.actorId}</code>
+                <>
+                  {t(`auditEntity.${entry.entity}`, { defaultValue: entry.entity })} <code className="id">{entry.entityId}</code>
+                </>
               )}
             </td>
             <td>
-              <code>{entry.action}</code>
-            </td>
-            <td>
-              {entry.entity} <code className="id">{entry.entityId}</code>
-            </td>
-            <td>
-              <code className="json">{compact(entry.before)}</code>
-            </td>
-            <td>
-              <code className="json">{compact(entry.after)}</code>
+              <Changes entry={entry} />
             </td>
           </tr>
         ))}

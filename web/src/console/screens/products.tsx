@@ -1,22 +1,14 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
-import { ApiError } from '@/shared/api/http';
-import { errorText } from '@/shared/api/error-text';
-import { useProductAvailability, useProducts, useSaveProduct } from '../api/admin';
+import { useProductAvailability, useProducts } from '../api/admin';
 import type { ApiMarket, ConsoleProduct } from '../api/types';
 import { marketName, money, term } from '../format';
 import { consolePaths } from '../paths';
+import { ProductForm } from './product-form';
 import { LoadFailed, Loading } from './states';
 
 const MARKETS: readonly ApiMarket[] = ['IN', 'ID'];
-
-/** What a new product starts from: the first product of the market, renamed, for the admin to change. */
-function template(products: ConsoleProduct[], market: ApiMarket): string {
-  const first = products.find((p) => p.market === market);
-  const definition = first ? { ...(first.definition as Record<string, unknown>), code: '', name: '' } : { market };
-  return JSON.stringify(definition, null, 2);
-}
 
 /** Every product of one market with its range, terms, sample price and status; create, edit, disable, enable. */
 export function ProductsScreen() {
@@ -25,7 +17,8 @@ export function ProductsScreen() {
   const market: ApiMarket = params.get('market') === 'ID' ? 'ID' : 'IN';
   const products = useProducts();
   const availability = useProductAvailability();
-  const [editing, setEditing] = useState<{ code: string | null; text: string } | null>(null);
+  // The product in the form: null for a new one.
+  const [editing, setEditing] = useState<{ product: ConsoleProduct | null } | null>(null);
   const [saved, setSaved] = useState<string | null>(null);
 
   return (
@@ -38,7 +31,7 @@ export function ProductsScreen() {
             className="button button--primary"
             onClick={() => {
               setSaved(null);
-              setEditing({ code: null, text: template(products.data, market) });
+              setEditing({ product: null });
             }}
           >
             {t('products.create')}
@@ -58,9 +51,10 @@ export function ProductsScreen() {
         </p>
       )}
       {editing && (
-        <ProductEditor
-          code={editing.code}
-          initial={editing.text}
+        <ProductForm
+          key={editing.product?.code ?? `new-${market}`}
+          product={editing.product}
+          market={market}
           onCancel={() => setEditing(null)}
           onSaved={(p) => {
             setEditing(null);
@@ -79,7 +73,7 @@ export function ProductsScreen() {
           market={market}
           onEdit={(p) => {
             setSaved(null);
-            setEditing({ code: p.code, text: JSON.stringify(p.definition, null, 2) });
+            setEditing({ product: p });
           }}
           onToggle={(p) => availability.mutate({ code: p.code, enable: !p.enabled })}
         />
@@ -158,77 +152,5 @@ function ProductTable({
         ))}
       </tbody>
     </table>
-  );
-}
-
-/** The definition as JSON (docs/MONEY.md §7); the server's field errors, caps named, are shown under it. */
-function ProductEditor({
-  code,
-  initial,
-  onCancel,
-  onSaved,
-}: {
-  code: string | null;
-  initial: string;
-  onCancel: () => void;
-  onSaved: (p: ConsoleProduct) => void;
-}) {
-  const { t } = useTranslation();
-  const save = useSaveProduct();
-  const [text, setText] = useState(initial);
-  const [parseError, setParseError] = useState(false);
-  const fields = save.error instanceof ApiError ? Object.entries(save.error.fields) : [];
-
-  function submit(event: FormEvent) {
-    event.preventDefault();
-    let definition: unknown;
-    try {
-      definition = JSON.parse(text);
-    } catch {
-      setParseError(true);
-      return;
-    }
-    setParseError(false);
-    save.mutate({ code, definition }, { onSuccess: onSaved });
-  }
-
-  return (
-    <form className="panel" onSubmit={submit} aria-label={code ? t('products.editing', { code }) : t('products.creating')}>
-      <h2>{code ? t('products.editing', { code }) : t('products.creating')}</h2>
-      <p className="muted">{code ? t('products.versionNote') : t('products.definitionNote')}</p>
-      <label htmlFor="product-definition">{t('products.definition')}</label>
-      <textarea
-        id="product-definition"
-        className="code-input"
-        rows={18}
-        spellCheck={false}
-        value={text}
-        aria-invalid={parseError || fields.length > 0}
-        aria-describedby="product-errors"
-        onChange={(e) => setText(e.target.value)}
-      />
-      <div id="product-errors">
-        {parseError && <p className="field-error">{t('products.notJson')}</p>}
-        {fields.length > 0
-          ? fields.map(([field, message]) => (
-              <p key={field} className="field-error" role="alert">
-                <strong>{field}</strong>: {message}
-              </p>
-            ))
-          : save.isError && (
-              <p className="field-error" role="alert">
-                {errorText(save.error, t)}
-              </p>
-            )}
-      </div>
-      <div className="actions">
-        <button type="submit" className="button button--primary" disabled={save.isPending}>
-          {t('products.save')}
-        </button>{' '}
-        <button type="button" className="button button--quiet" onClick={onCancel}>
-          {t('common.cancel')}
-        </button>
-      </div>
-    </form>
   );
 }

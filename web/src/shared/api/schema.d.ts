@@ -1074,6 +1074,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/console/audit/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The entries of a search as CSV, newest first, at most 10,000 (admin, support); the export is itself audited
+         *     (`audit.export`). Columns: time (UTC, RFC 3339), actor, action, record, changes, before, after.
+         */
+        get: operations["console_audit_export"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/console/complaint-images/{imageId}": {
         parameters: {
             query?: never;
@@ -1668,6 +1688,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/console/products/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Quotes a definition without saving it (admin): checked as a save is (rules, then caps, each refusal a field
+         *     error naming the cap), with the KFS of a sample loan. Nothing is stored or audited.
+         */
+        post: operations["console_preview_product"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/console/products/{code}": {
         parameters: {
             query?: never;
@@ -1934,12 +1974,23 @@ export interface components {
          * @example 1707
          */
         Apr: number;
+        /** @description One field an entry changed. */
+        AuditChangeView: {
+            /** @description Null when the field is absent after. */
+            after: Record<string, never>;
+            /** @description Null when the field was absent before. */
+            before: Record<string, never>;
+            /** @description The field's path, nested fields joined by dots (`plan.1.dueDate`). */
+            field: string;
+        };
         AuditEntryView: {
             /** @description E.g. `order.approve`, `view_unmasked`. */
             action: string;
             actorId: string | null;
             /** @description `borrower`, `operator` or `system`. */
             actorKind: string;
+            /** @description The acting operator's username; null for a borrower or the system. */
+            actorName: string | null;
             after: Record<string, never> | null;
             /**
              * Format: int64
@@ -1948,9 +1999,15 @@ export interface components {
             at: number;
             /** @description The record's state before and after, as JSON; null when not recorded. */
             before: Record<string, never> | null;
+            /** @description The fields that differ between before and after, field by field. */
+            changes: components["schemas"]["AuditChangeView"][];
+            /** @description The order's currency (`INR`, `IDR`), for an entry about an order: amounts in `changes` are its minor units. */
+            currency: string | null;
             entity: string;
             entityId: string;
             id: string;
+            /** @description The order's number, for an entry about an order. */
+            orderNo: string | null;
         };
         /** @description A bank of the market. In India `code` is the bank's IFSC prefix. */
         BankChoice: {
@@ -3739,6 +3796,22 @@ export interface components {
             msg: string;
         };
         /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
+        Envelope_ProductPreviewView: {
+            /**
+             * Format: int32
+             * @description Always 0 on success.
+             */
+            code: number;
+            /** @description What a definition would offer today. */
+            data: {
+                /** @description The Key Fact Statement of the chosen loan disbursed today (docs/MONEY.md §8), as the borrower would read it. */
+                kfs: components["schemas"]["KeyFactStatement"];
+                sample: null | components["schemas"]["ConsoleSample"];
+            };
+            /** @description Always `ok` on success. */
+            msg: string;
+        };
+        /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
         Envelope_ProductView: {
             /**
              * Format: int32
@@ -3974,6 +4047,8 @@ export interface components {
                 actorId: string | null;
                 /** @description `borrower`, `operator` or `system`. */
                 actorKind: string;
+                /** @description The acting operator's username; null for a borrower or the system. */
+                actorName: string | null;
                 after: Record<string, never> | null;
                 /**
                  * Format: int64
@@ -3982,9 +4057,15 @@ export interface components {
                 at: number;
                 /** @description The record's state before and after, as JSON; null when not recorded. */
                 before: Record<string, never> | null;
+                /** @description The fields that differ between before and after, field by field. */
+                changes: components["schemas"]["AuditChangeView"][];
+                /** @description The order's currency (`INR`, `IDR`), for an entry about an order: amounts in `changes` are its minor units. */
+                currency: string | null;
                 entity: string;
                 entityId: string;
                 id: string;
+                /** @description The order's number, for an entry about an order. */
+                orderNo: string | null;
             }[];
             /** @description Always `ok` on success. */
             msg: string;
@@ -5485,6 +5566,24 @@ export interface components {
         PrivacySection: {
             heading: string;
             paragraphs: string[];
+        };
+        /** @description A definition to preview and the loan to quote on it. */
+        ProductPreviewRequest: {
+            /**
+             * Format: int64
+             * @description Minor units; the product's smallest amount when left out. Outside its range or off its step is a 422 on `amount`.
+             */
+            amount?: number | null;
+            /** @description The product definition (docs/MONEY.md §7) as JSON, as a create or an edit would send it; `code` may be empty. */
+            definition: Record<string, never>;
+            /** @description One of the definition's terms; its first when left out. Another is a 422 on `termCode`. */
+            termCode?: string | null;
+        };
+        /** @description What a definition would offer today. */
+        ProductPreviewView: {
+            /** @description The Key Fact Statement of the chosen loan disbursed today (docs/MONEY.md §8), as the borrower would read it. */
+            kfs: components["schemas"]["KeyFactStatement"];
+            sample: null | components["schemas"]["ConsoleSample"];
         };
         ProductView: {
             amount: components["schemas"]["AmountRangeView"];
@@ -10072,6 +10171,8 @@ export interface operations {
                 from?: number;
                 /** @description Epoch milliseconds, exclusive. */
                 to?: number;
+                /** @description One action (`order.approve`) or a family of actions ending in a dot (`payment.`). */
+                action?: string;
             };
             header?: never;
             path?: never;
@@ -10113,7 +10214,82 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description validation_failed: `from` or `to` */
+            /** @description validation_failed: `from`, `to` or `action` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    console_audit_export: {
+        parameters: {
+            query?: {
+                /** @description Entries about this order. */
+                orderNo?: string;
+                /** @description Entries made by this operator (username or id). */
+                operator?: string;
+                /** @description Epoch milliseconds, inclusive. */
+                from?: number;
+                /** @description Epoch milliseconds, exclusive. */
+                to?: number;
+                /** @description One action (`order.approve`) or a family of actions ending in a dot (`payment.`). */
+                action?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description text/csv */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description bad_request: the query string could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description forbidden: neither admin nor support */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed: `from`, `to` or `action` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -12848,6 +13024,91 @@ export interface operations {
                 };
             };
             /** @description validation_failed: `product`, `code` (taken), `amount`, `interest` or `lateCharge` (a cap, named) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    console_preview_product: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProductPreviewRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ProductPreviewView"];
+                };
+            };
+            /** @description bad_request: the body could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description forbidden (not admin), csrf_token_invalid or cross_site_request */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payload_too_large: the body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unsupported_media_type: neither JSON nor form-encoded */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed: `product`, `amount`, `termCode`, `interest`, `lateCharge` or `extension` (a cap, named) */
             422: {
                 headers: {
                     [name: string]: unknown;
