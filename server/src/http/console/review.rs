@@ -120,10 +120,15 @@ pub struct ConsoleOrderView {
     /// Once paid out: the payout, the plan with each installment's status, the payments and the ledger; null before.
     #[schema(required = true)]
     pub loan: Option<super::payments::ConsoleLoanView>,
+    /// For finance once the order is approved: where the loan is (or was) paid to, in full; the view was then audited
+    /// (`view_unmasked`). Null for the other roles and before approval.
+    #[schema(required = true)]
+    pub beneficiary: Option<super::payouts::BeneficiaryView>,
 }
 
 /// One order with its KFS, timeline and the borrower's certification (reviewer, finance, support). Reviewers see ID
-/// and account numbers in full and each such view is audited (`view_unmasked`); the others see them masked.
+/// and account numbers in full and each such view is audited (`view_unmasked`); the others see them masked. Finance
+/// sees the beneficiary of an approved or paid-out order in full, audited the same way.
 #[utoipa::path(get, path = "/api/v1/console/orders/{orderNo}", tag = "console",
     security(("console_cookie" = [])), operation_id = "console_order",
     params(("orderNo" = String, Path, description = "E.g. KL-261123-7F3K9Q")),
@@ -165,6 +170,7 @@ pub async fn order(
             .collect(),
         unmasked: view.unmasked,
         loan: view.loan.map(Into::into),
+        beneficiary: view.beneficiary.map(Into::into),
     }))
 }
 
