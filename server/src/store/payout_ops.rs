@@ -178,7 +178,8 @@ impl Db {
         limit: i64,
     ) -> sqlx::Result<Vec<RepaymentExportRow>> {
         sqlx::query_as(
-            "SELECT o.order_no, e.on_date, e.kind, e.seq, p.reference, p.method, p.choice, p.utr, o.currency,
+            "SELECT o.order_no, e.on_date, e.kind, e.seq, p.reference, p.method, p.choice,
+                    (SELECT MIN(u.utr) FROM payment_utrs u WHERE u.payment_id = p.id) AS utr, o.currency,
                     e.cash, e.excess, e.refunded
              FROM ledger_entries e JOIN payments p ON p.id = e.payment_id JOIN orders o ON o.id = e.order_id
              WHERE o.market = $1 AND e.on_date >= $2 AND e.on_date <= $3
