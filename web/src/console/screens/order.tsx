@@ -9,6 +9,7 @@ import { dateTime, day, marketName, money, term } from '../format';
 import { consolePaths } from '../paths';
 import { DECIDE_ROLES, ORDER_ROLES, hasAnyRole } from '../sections';
 import { DecisionPanel } from './decision-panel';
+import { BeneficiaryPanel } from './beneficiary';
 import { LoanSections } from './loan-sections';
 import { LoadFailed, Loading, NotAllowed } from './states';
 
@@ -54,6 +55,7 @@ export function OrderScreen() {
         <Summary view={view} />
         {mayDecide && <DecisionPanel order={view} onDecided={setDecided} />}
       </div>
+      {view.beneficiary && <BeneficiaryPanel beneficiary={view.beneficiary} />}
       {view.loan && <LoanSections loan={view.loan} currency={detail.currency} />}
       <Certification steps={view.certification} unmasked={view.unmasked} currency={detail.currency} />
       <Kfs kfs={detail.kfs} />

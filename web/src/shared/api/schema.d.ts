@@ -1196,6 +1196,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/console/exports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A month-end export of one market as CSV (finance, admins): `payouts` (by payout date), `repayments` (money the
+         *     ledger credited, by its date), `refunds` (by the time sent) or `ledger` (every entry with its lines summed), over
+         *     at most 31 of the market's calendar days and 50,000 rows. Amounts in the currency's units beside its code. Audited
+         *     `export.<kind>`.
+         */
+        get: operations["console_export"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/console/faq": {
         parameters: {
             query?: never;
@@ -1407,7 +1429,8 @@ export interface paths {
         };
         /**
          * One order with its KFS, timeline and the borrower's certification (reviewer, finance, support). Reviewers see ID
-         *     and account numbers in full and each such view is audited (`view_unmasked`); the others see them masked.
+         *     and account numbers in full and each such view is audited (`view_unmasked`); the others see them masked. Finance
+         *     sees the beneficiary of an approved or paid-out order in full, audited the same way.
          */
         get: operations["console_order"];
         put?: never;
@@ -1445,10 +1468,53 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Releases an approved order's funds (finance): the payout date becomes the loan's start (the accepted schedule
-         *     moved there, same amounts and APR), the ledger opens, and the order is disbursed, all in one transaction.
+         * Releases an approved order's funds (finance) with the bank's reference of the transfer made: the payout date
+         *     becomes the loan's start (the accepted schedule moved there, same amounts and APR), the ledger opens, and the order
+         *     is disbursed, all in one transaction. Above the market's approval threshold (`[payouts.in|id]
+         *     approval_threshold`, minor units) the payout is only recorded (`awaitingApproval: true`, audited `payout.record`)
+         *     and a second, different finance operator approves it (`POST /orders/{orderNo}/payout/approve`).
          */
         post: operations["console_disburse"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/console/orders/{orderNo}/payout/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approves a payout another finance operator recorded above the threshold (maker-checker): the loan starts now with
+         *     the recorded bank reference, as a one-step payout does. Audited `payout.approve`.
+         */
+        post: operations["console_payout_approve"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/console/orders/{orderNo}/payout/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rejects a payout another finance operator recorded (maker-checker), with a reason: the recording goes, the order
+         *     stays approved and not paid. Audited `payout.reject` with what was recorded and the reason.
+         */
+        post: operations["console_payout_reject"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1577,10 +1643,60 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Finance's payout list of a market: approved orders not yet paid out, the longest waiting first (finance). */
+        /**
+         * Finance's payout list of a market: approved orders not yet paid out, the longest waiting first (finance), each
+         *     with its beneficiary in full (every order listed is audited `view_unmasked`), whether it needs a second operator,
+         *     and the payout recorded and awaiting approval, if any.
+         */
         get: operations["console_payouts"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/console/payouts/bank-file": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The market's bank bulk payment file (finance): a CSV of every approved order not yet paid out nor recorded for
+         *     approval, one line each — beneficiary name, account number, IFSC (India) or bank code (Indonesia), amount in the
+         *     currency's units (rupees with two decimals, whole rupiah), payment reference (the order number), bank name. Text
+         *     cells that a spreadsheet would read as a formula are prefixed with `'`. Audited `payout.bank_file` with the order
+         *     numbers it holds.
+         */
+        get: operations["console_payout_bank_file"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/console/payouts/bank-result": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Imports the bank's result file (finance). Each line is matched to its order by the reference: a `success` line
+         *     whose amount equals the order's payout amount pays it out as `POST /orders/{orderNo}/disburse` does (one step
+         *     up to the market's approval threshold; above it, recorded and awaiting a second operator), each payout audited; a
+         *     reference already paid or recorded does nothing again; `failed`, mismatched, unknown, duplicate and unreadable
+         *     lines are answered and nothing is recorded for them. The import is audited `payout.import`.
+         */
+        post: operations["console_payout_bank_result"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1906,6 +2022,24 @@ export interface components {
             /** @description India only. */
             ifsc?: string;
         };
+        BankResultRequest: {
+            /**
+             * @description The bank's result file as text (CSV, at most 2000 lines after the header): a header naming the columns
+             *     `reference` (the order number; also `payment reference`, `order no`), `bank_reference` (also `utr`), `status`
+             *     (`success` or `failed`, and the usual synonyms) and `amount` (in the currency's units: `19410.00`, `3000000`),
+             *     in any order, other columns ignored.
+             * @example reference,bank_reference,status,amount
+             *     KL-261127-7F3K9Q,N331260012345678,success,19410.00
+             */
+            content: string;
+            /** @description `IN` or `ID`: the market whose orders the file pays. */
+            market: components["schemas"]["Market"];
+        };
+        BankResultView: {
+            /** @description Every line after the header, in the file's order. */
+            lines: components["schemas"]["ImportedLineView"][];
+            market: components["schemas"]["Market"];
+        };
         /** @description Identity as on the ID card (PAN in India, NIK in Indonesia). */
         BaseInfo: {
             /** @description `YYYY-MM-DD`. */
@@ -1913,6 +2047,21 @@ export interface components {
             fullName: string;
             gender: string;
             idNumber: string;
+        };
+        /** @description Where a loan is paid to, unmasked (finance; each view is audited `view_unmasked`). */
+        BeneficiaryView: {
+            /** @description `**** **** 4567`. */
+            accountMasked: string;
+            /** @description In full, digits only. */
+            accountNumber: string;
+            /** @description India: the bank's IFSC prefix (`HDFC`); Indonesia: the bank's code (`014`). */
+            bankCode: string;
+            /** @description The bank's name (`HDFC Bank`, `BCA (Bank Central Asia)`); the code when the reference data does not list it. */
+            bankName: string;
+            /** @description India only; null in Indonesia. */
+            ifsc: string | null;
+            /** @description The borrower's name as on their ID, as the account holds it. */
+            name: string;
         };
         BorrowerView: {
             /**
@@ -2186,6 +2335,7 @@ export interface components {
             username: string;
         };
         ConsoleOrderView: {
+            beneficiary: null | components["schemas"]["BeneficiaryView"];
             borrowerId: string;
             certification: components["schemas"]["CertificationStepView"][];
             loan: null | components["schemas"]["ConsoleLoanView"];
@@ -2517,16 +2667,21 @@ export interface components {
              * @description Minor units: the net amount sent.
              */
             amount: number;
+            /**
+             * @description True when the payout is above the market's approval threshold: recorded, and the loan starts only once a
+             *     second finance operator approves it (`POST /orders/{orderNo}/payout/approve`).
+             */
+            awaitingApproval: boolean;
             bankReference: string;
             orderNo: string;
             /**
              * Format: date
-             * @description The loan's start: the market's business date of the payout.
+             * @description The loan's start: the market's business date of the payout; null while awaiting approval.
              */
-            payoutDate: string;
-            /** @description The payout provider (`manual`). */
-            provider: string;
-            /** @description `disbursed`. */
+            payoutDate: string | null;
+            /** @description The payout provider (`manual`); null while awaiting approval. */
+            provider: string | null;
+            /** @description `disbursed`; `approved` while the payout awaits a second operator's approval. */
             status: components["schemas"]["OrderState"];
         };
         /** @description Dragonpay's postback fields (form-encoded). */
@@ -2620,6 +2775,21 @@ export interface components {
                 /** @description Empty in a preview (no order yet). */
                 orderNo: string;
                 title: string;
+            };
+            /** @description Always `ok` on success. */
+            msg: string;
+        };
+        /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
+        Envelope_BankResultView: {
+            /**
+             * Format: int32
+             * @description Always 0 on success.
+             */
+            code: number;
+            data: {
+                /** @description Every line after the header, in the file's order. */
+                lines: components["schemas"]["ImportedLineView"][];
+                market: components["schemas"]["Market"];
             };
             /** @description Always `ok` on success. */
             msg: string;
@@ -2807,6 +2977,7 @@ export interface components {
              */
             code: number;
             data: {
+                beneficiary: null | components["schemas"]["BeneficiaryView"];
                 borrowerId: string;
                 certification: components["schemas"]["CertificationStepView"][];
                 loan: null | components["schemas"]["ConsoleLoanView"];
@@ -3013,16 +3184,21 @@ export interface components {
                  * @description Minor units: the net amount sent.
                  */
                 amount: number;
+                /**
+                 * @description True when the payout is above the market's approval threshold: recorded, and the loan starts only once a
+                 *     second finance operator approves it (`POST /orders/{orderNo}/payout/approve`).
+                 */
+                awaitingApproval: boolean;
                 bankReference: string;
                 orderNo: string;
                 /**
                  * Format: date
-                 * @description The loan's start: the market's business date of the payout.
+                 * @description The loan's start: the market's business date of the payout; null while awaiting approval.
                  */
-                payoutDate: string;
-                /** @description The payout provider (`manual`). */
-                provider: string;
-                /** @description `disbursed`. */
+                payoutDate: string | null;
+                /** @description The payout provider (`manual`); null while awaiting approval. */
+                provider: string | null;
+                /** @description `disbursed`; `approved` while the payout awaits a second operator's approval. */
                 status: components["schemas"]["OrderState"];
             };
             /** @description Always `ok` on success. */
@@ -3585,6 +3761,21 @@ export interface components {
                 status: components["schemas"]["PaymentStatus"];
                 /** @description The UTR submitted; null before. */
                 utr: string | null;
+            };
+            /** @description Always `ok` on success. */
+            msg: string;
+        };
+        /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
+        Envelope_PayoutRejectedView: {
+            /**
+             * Format: int32
+             * @description Always 0 on success.
+             */
+            code: number;
+            data: {
+                orderNo: string;
+                /** @description `approved`: not paid, back in the payout list and the next bank file. */
+                status: components["schemas"]["OrderState"];
             };
             /** @description Always `ok` on success. */
             msg: string;
@@ -4197,13 +4388,17 @@ export interface components {
                  * @description Epoch milliseconds: when the order was approved.
                  */
                 approvedAt: number;
+                beneficiary: null | components["schemas"]["BeneficiaryView"];
                 currency: components["schemas"]["Currency"];
+                /** @description True when the payout is above the market's approval threshold: a second finance operator approves it. */
+                needsApproval: boolean;
                 /**
                  * Format: int64
                  * @description Minor units: what the payout sends to the borrower's account (the accepted KFS's net amount).
                  */
                 netDisbursed: number;
                 orderNo: string;
+                pendingPayout: null | components["schemas"]["PendingPayoutView"];
                 phoneMasked: string;
                 productCode: string;
                 productName: string;
@@ -4357,7 +4552,7 @@ export interface components {
          * @description The stable `code` of an error answer (docs/API-BORROWER.md); `msg` is its text in the request's language.
          * @enum {string}
          */
-        ErrorCode: "bad_request" | "code_invalid" | "code_expired" | "unauthorized" | "not_eligible" | "not_found" | "method_not_allowed" | "certification_out_of_order" | "certification_incomplete" | "open_order_exists" | "kfs_changed" | "idempotency_key_reused" | "payload_too_large" | "unsupported_media_type" | "validation_failed" | "cap_exceeded" | "rate_limited" | "code_resend_too_soon" | "daily_limit_reached" | "code_attempts_exceeded" | "cross_site_request" | "invalid_transition" | "internal" | "code_delivery_failed" | "credentials_invalid" | "operator_locked" | "forbidden" | "csrf_token_invalid" | "choice_unavailable" | "payment_not_open" | "utr_already_used" | "already_rated" | "own_admin_account" | "last_admin" | "provider_unavailable" | "complaint_not_answered" | "complaint_closed" | "money_outstanding" | "extension_over_cap" | "handover_invalid" | "handover_not_allowed" | "signed_in_as_another" | "server_busy";
+        ErrorCode: "bad_request" | "code_invalid" | "code_expired" | "unauthorized" | "not_eligible" | "not_found" | "method_not_allowed" | "certification_out_of_order" | "certification_incomplete" | "open_order_exists" | "kfs_changed" | "idempotency_key_reused" | "payload_too_large" | "unsupported_media_type" | "validation_failed" | "cap_exceeded" | "rate_limited" | "code_resend_too_soon" | "daily_limit_reached" | "code_attempts_exceeded" | "cross_site_request" | "invalid_transition" | "internal" | "code_delivery_failed" | "credentials_invalid" | "operator_locked" | "forbidden" | "csrf_token_invalid" | "choice_unavailable" | "payment_not_open" | "utr_already_used" | "already_rated" | "own_admin_account" | "last_admin" | "provider_unavailable" | "complaint_not_answered" | "complaint_closed" | "money_outstanding" | "extension_over_cap" | "handover_invalid" | "handover_not_allowed" | "own_payout_approval" | "payout_not_awaiting" | "payout_awaiting_approval" | "signed_in_as_another" | "server_busy";
         /** @description A client error. */
         ErrorInfoRequest: {
             /**
@@ -4596,6 +4791,30 @@ export interface components {
             size: number;
             /** Format: int64 */
             width: number;
+        };
+        /** @description One line of the result file, answered. */
+        ImportedLineView: {
+            /**
+             * Format: int64
+             * @description Minor units as read; null when unreadable.
+             */
+            amount: number | null;
+            bankReference: string;
+            /**
+             * @description `invalid`: the field at fault (`reference`, `status`, `amount`, `bankReference`); `already_paid`: the bank
+             *     reference the payout was recorded with; null otherwise.
+             */
+            detail: string | null;
+            /**
+             * Format: int64
+             * @description Minor units: the order's payout amount, when the line's differs (`amount_mismatch`); null otherwise.
+             */
+            expectedAmount: number | null;
+            /** @description The file's line (the header is line 1). */
+            line: number;
+            outcome: components["schemas"]["LineOutcome"];
+            /** @description The order number as the line gives it. */
+            reference: string;
         };
         /**
          * @description The time a stated income covers.
@@ -4849,6 +5068,11 @@ export interface components {
             /** @description Phone number. */
             phone: string;
         };
+        /**
+         * @description What became of one line of a bank result file.
+         * @enum {string}
+         */
+        LineOutcome: "paid" | "awaiting_approval" | "already_paid" | "already_recorded" | "failed" | "amount_mismatch" | "unknown_reference" | "duplicate_line" | "not_payable" | "invalid";
         LoanChoiceView: {
             /**
              * Format: int64
@@ -5227,17 +5451,45 @@ export interface components {
              * @description Epoch milliseconds: when the order was approved.
              */
             approvedAt: number;
+            beneficiary: null | components["schemas"]["BeneficiaryView"];
             currency: components["schemas"]["Currency"];
+            /** @description True when the payout is above the market's approval threshold: a second finance operator approves it. */
+            needsApproval: boolean;
             /**
              * Format: int64
              * @description Minor units: what the payout sends to the borrower's account (the accepted KFS's net amount).
              */
             netDisbursed: number;
             orderNo: string;
+            pendingPayout: null | components["schemas"]["PendingPayoutView"];
             phoneMasked: string;
             productCode: string;
             productName: string;
             termCode: string;
+        };
+        PayoutRejectRequest: {
+            /**
+             * @description Why (for the team and the audit trail): required, at most 500 characters.
+             * @example The bank reference is not on the statement.
+             */
+            reason: string;
+        };
+        PayoutRejectedView: {
+            orderNo: string;
+            /** @description `approved`: not paid, back in the payout list and the next bank file. */
+            status: components["schemas"]["OrderState"];
+        };
+        /** @description A payout recorded by one finance operator, waiting for a second one (maker-checker). */
+        PendingPayoutView: {
+            bankReference: string;
+            /**
+             * Format: int64
+             * @description Epoch milliseconds.
+             */
+            recordedAt: number;
+            /** @description The operator who recorded it: they may not approve or reject it. */
+            recordedBy: string;
+            recordedByUsername: string;
         };
         PersonalInfo: {
             address: string;
@@ -10386,6 +10638,91 @@ export interface operations {
             };
         };
     };
+    console_export: {
+        parameters: {
+            query: {
+                /**
+                 * @description `IN` or `ID`.
+                 * @example IN
+                 */
+                market: components["schemas"]["Market"];
+                /**
+                 * @description `payouts`, `repayments`, `refunds` or `ledger`.
+                 * @example payouts
+                 */
+                kind: string;
+                /**
+                 * @description The first day, `YYYY-MM-DD`, on the market's calendar (IST, WIB).
+                 * @example 2026-11-01
+                 */
+                from: string;
+                /**
+                 * @description The last day, included; at most 31 days after `from`'s.
+                 * @example 2026-11-30
+                 */
+                to: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The CSV (`Content-Disposition: attachment`) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description bad_request: the query string could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description forbidden: neither finance nor admin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed: `market`, `kind`, `from`, `to` (format, order, more than 31 days, more than 50,000 rows) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     console_faq: {
         parameters: {
             query?: never;
@@ -11624,7 +11961,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description invalid_transition: the order is not approved (or already paid out) */
+            /** @description invalid_transition: the order is not approved (or already paid out); payout_awaiting_approval: already recorded, waiting for a second operator */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -11652,6 +11989,177 @@ export interface operations {
                 };
             };
             /** @description validation_failed: `bankReference` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    console_payout_approve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description E.g. KL-261123-7F3K9Q */
+                orderNo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_DisbursedView"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description forbidden (not finance), own_payout_approval (the operator recorded it), csrf_token_invalid or cross_site_request */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payout_not_awaiting: no payout of the order waits for approval (never recorded, rejected, or approved already); invalid_transition: the order is no longer approved */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    console_payout_reject: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description E.g. KL-261123-7F3K9Q */
+                orderNo: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PayoutRejectRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["PayoutRejectRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_PayoutRejectedView"];
+                };
+            };
+            /** @description bad_request: the body could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description forbidden (not finance), own_payout_approval, csrf_token_invalid or cross_site_request */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payout_not_awaiting */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payload_too_large: the body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unsupported_media_type: neither JSON nor form-encoded */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed: `reason` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -12292,6 +12800,162 @@ export interface operations {
                 };
             };
             /** @description validation_failed: `market` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    console_payout_bank_file: {
+        parameters: {
+            query: {
+                /**
+                 * @description `IN` (India) or `ID` (Indonesia); missing or unknown is a 422 on `market`.
+                 * @example IN
+                 */
+                market: components["schemas"]["Market"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The CSV (`Content-Disposition: attachment`) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description bad_request: the query string could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description forbidden: not finance */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed: `market` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    console_payout_bank_result: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BankResultRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["BankResultRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_BankResultView"];
+                };
+            };
+            /** @description bad_request: the body could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description forbidden (not finance), csrf_token_invalid or cross_site_request */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payload_too_large: the body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unsupported_media_type: neither JSON nor form-encoded */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed: `market`, `content` (empty, not CSV, columns missing, too many lines) */
             422: {
                 headers: {
                     [name: string]: unknown;
