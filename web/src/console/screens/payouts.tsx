@@ -432,7 +432,7 @@ export function MonthEndExport({ market }: { market: ApiMarket }) {
   };
   const fieldError = (name: string) => error?.fields[name];
   return (
-    <section className="panel" aria-labelledby={`${id}-title`}>
+    <section className="panel payouts-export" aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`}>{t('payouts.exportTitle', { market: marketName(market, t) })}</h2>
       <p className="muted">{t('payouts.exportHint')}</p>
       <form className="export-form" onSubmit={(event) => void submit(event)} noValidate>
