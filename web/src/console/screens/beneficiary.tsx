@@ -28,19 +28,20 @@ export function CopyButton({ value, label }: { value: string; label: string }) {
  */
 export function BeneficiaryFacts({ beneficiary, compact = false }: { beneficiary: Beneficiary; compact?: boolean }) {
   const { t } = useTranslation();
-  const rows: [string, string, boolean][] = [
-    [t('beneficiary.name'), beneficiary.name, true],
-    [t('beneficiary.bank'), beneficiary.bankName, false],
-    [t('beneficiary.account'), beneficiary.accountNumber, true],
-    beneficiary.ifsc ? [t('beneficiary.ifsc'), beneficiary.ifsc, true] : [t('beneficiary.bankCode'), beneficiary.bankCode, true],
+  // [label, value, copyable, a number read digit by digit]
+  const rows: [string, string, boolean, boolean][] = [
+    [t('beneficiary.name'), beneficiary.name, true, false],
+    [t('beneficiary.bank'), beneficiary.bankName, false, false],
+    [t('beneficiary.account'), beneficiary.accountNumber, true, true],
+    beneficiary.ifsc ? [t('beneficiary.ifsc'), beneficiary.ifsc, true, true] : [t('beneficiary.bankCode'), beneficiary.bankCode, true, true],
   ];
   return (
     <dl className={compact ? 'facts facts--compact beneficiary' : 'facts beneficiary'}>
-      {rows.map(([label, value, copyable]) => (
+      {rows.map(([label, value, copyable, digits]) => (
         <div key={label}>
           <dt>{label}</dt>
           <dd>
-            <span className="mono">{value}</span> {copyable && <CopyButton value={value} label={label} />}
+            <span className={digits ? 'mono' : undefined}>{value}</span> {copyable && <CopyButton value={value} label={label} />}
           </dd>
         </div>
       ))}
