@@ -179,4 +179,24 @@ describe('payout operations', () => {
     expect(within(panel).getByRole('button', { name: 'Copy Bank code' })).toBeInTheDocument();
     expect(panel).toHaveTextContent('this view is recorded in the audit trail');
   });
+
+  it('gives admins the month-end export on the dashboard, for the market on show', async () => {
+    const api = fakeConsoleApi({
+      operator: OPERATORS.adminOnly,
+      signedIn: true,
+      handlers: {
+        // The figures failing to load leave the export usable.
+        'GET /api/v1/console/dashboard': () => refusal(500, 'internal', 'Something went wrong on our side.'),
+        'GET /api/v1/console/exports': () => csv('Payout Date,Order No\r\n', 'kilat-payouts-ID-2026-11-01-2026-11-30.csv'),
+      },
+    });
+    renderConsole('/console/dashboard?market=ID');
+    const form = await screen.findByRole('region', { name: 'Month-end export, Indonesia' });
+    const user = userEvent.setup();
+    await user.type(within(form).getByLabelText('From'), '2026-11-01');
+    await user.type(within(form).getByLabelText('To (included)'), '2026-11-30');
+    await user.click(within(form).getByRole('button', { name: 'Download CSV' }));
+    expect(await within(form).findByText('kilat-payouts-ID-2026-11-01-2026-11-30.csv saved: 0 rows.')).toBeInTheDocument();
+    expect(api.callsTo('GET', '/api/v1/console/exports')[0]!.query.get('market')).toBe('ID');
+  });
 });
