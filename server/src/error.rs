@@ -54,6 +54,9 @@ pub const ERROR_CODES: &[&str] = &[
     "signed_in_as_another",
     "server_busy",
     "application_claimed",
+    "own_payout_approval",
+    "payout_not_awaiting",
+    "payout_awaiting_approval",
 ];
 
 /// Why a field was refused: a catalog key (`field.…`) and the values its text names.
@@ -191,6 +194,12 @@ pub enum Refusal {
     ComplaintNotAnswered,
     /// A reply to, or closing of, a complaint closed already.
     ComplaintClosed,
+    /// A finance operator approving (or rejecting) the payout they recorded themself (maker-checker).
+    OwnPayoutApproval,
+    /// Approving or rejecting a payout when none is recorded and waiting for approval on the order.
+    PayoutNotAwaiting,
+    /// Paying out an order whose payout is already recorded and waiting for a second operator's approval.
+    PayoutAwaitingApproval,
     /// The account was deleted meanwhile (a request that passed the session check as the deletion committed).
     AccountDeleted,
     /// An application in review that another reviewer holds a live claim on (claiming it, or deciding it).
@@ -217,6 +226,9 @@ impl Refusal {
             Refusal::ProviderUnavailable => "provider_unavailable",
             Refusal::ComplaintNotAnswered => "complaint_not_answered",
             Refusal::ComplaintClosed => "complaint_closed",
+            Refusal::OwnPayoutApproval => "own_payout_approval",
+            Refusal::PayoutNotAwaiting => "payout_not_awaiting",
+            Refusal::PayoutAwaitingApproval => "payout_awaiting_approval",
             Refusal::AccountDeleted => "unauthorized",
             Refusal::ApplicationClaimed => "application_claimed",
         }

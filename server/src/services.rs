@@ -36,6 +36,8 @@ pub struct Services {
     pub telemetry: TelemetrySettings,
     /// How long each market keeps a deleted account's loan records.
     pub kept_records: KeptRecordsSettings,
+    /// Each market's payout rule: the maker-checker threshold (`[payouts]`).
+    pub payouts: crate::settings::PayoutSettings,
     /// Where uploaded files' bytes are kept (complaint images).
     pub files: Arc<dyn FileStore>,
     /// Each market's public holidays, which deadlines in working days skip (`[calendar.holidays]`).

@@ -49,6 +49,8 @@ pub struct Settings {
     /// How long a deleted account's loan and transaction records are kept, per market (`[kept_records.in]`,
     /// `[kept_records.id]`).
     pub kept_records: KeptRecordsSettings,
+    /// Finance's payouts per market (`[payouts.in]`, `[payouts.id]`): the maker-checker threshold.
+    pub payouts: PayoutSettings,
     pub site: SiteSettings,
     /// Where borrowers pay, per market (`[payments.in]`, `[payments.id]`).
     pub payments: PaymentSettings,
@@ -669,6 +671,47 @@ pub struct KeptRecordsSettings {
     pub indonesia: RecordRetention,
 }
 
+/// Finance's payouts per market (`[payouts.in]`, `[payouts.id]`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+pub struct PayoutSettings {
+    /// India (`KILAT_PAYOUTS__IN__APPROVAL_THRESHOLD`).
+    #[serde(rename = "in")]
+    pub india: MarketPayouts,
+    /// Indonesia (`KILAT_PAYOUTS__ID__APPROVAL_THRESHOLD`).
+    #[serde(rename = "id")]
+    pub indonesia: MarketPayouts,
+}
+
+/// One market's payout rule.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+pub struct MarketPayouts {
+    /// Minor units (paise, sen): a payout of more than this needs a second finance operator's approval (maker-checker);
+    /// up to it, one operator records it and the loan starts. 0 puts every payout through two operators.
+    pub approval_threshold: i64,
+}
+
+impl PayoutSettings {
+    /// The rule of `market`.
+    pub fn of(&self, market: Market) -> MarketPayouts {
+        match market {
+            Market::India => self.india,
+            Market::Indonesia => self.indonesia,
+        }
+    }
+
+    fn validate(&self) -> anyhow::Result<()> {
+        for (name, m) in [("in", self.india), ("id", self.indonesia)] {
+            if m.approval_threshold < 0 {
+                bail!(
+                    "payouts.{name}.approval_threshold is {}: a threshold in minor units cannot be negative",
+                    m.approval_threshold
+                );
+            }
+        }
+        Ok(())
+    }
+}
+
 /// One market's retention of a deleted account's records.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
 pub struct RecordRetention {
@@ -895,6 +938,7 @@ impl Settings {
         self.site.validate(self.mode)?;
         self.caps.validate()?;
         self.kept_records.validate()?;
+        self.payouts.validate()?;
         self.files.validate(self.mode)?;
         self.calendar.holidays()?;
         self.payments.validate(self.mode)

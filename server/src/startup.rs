@@ -109,6 +109,7 @@ impl Application {
             ),
             telemetry: settings.telemetry,
             kept_records: settings.kept_records,
+            payouts: settings.payouts,
             files: crate::support::files::from_settings(&settings.files)
                 .context("setting up the file store")?,
             holidays: Arc::new(holidays),

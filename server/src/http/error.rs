@@ -188,7 +188,8 @@ fn status_of(code: &str) -> StatusCode {
         | "cross_site_request"
         | "forbidden"
         | "csrf_token_invalid"
-        | "handover_not_allowed" => StatusCode::FORBIDDEN,
+        | "handover_not_allowed"
+        | "own_payout_approval" => StatusCode::FORBIDDEN,
         "certification_out_of_order"
         | "certification_incomplete"
         | "open_order_exists"
@@ -206,7 +207,9 @@ fn status_of(code: &str) -> StatusCode {
         | "money_outstanding"
         | "extension_over_cap"
         | "signed_in_as_another"
-        | "application_claimed" => StatusCode::CONFLICT,
+        | "application_claimed"
+        | "payout_not_awaiting"
+        | "payout_awaiting_approval" => StatusCode::CONFLICT,
         "code_delivery_failed" => StatusCode::BAD_GATEWAY,
         "provider_unavailable" | "server_busy" => StatusCode::SERVICE_UNAVAILABLE,
         _ => StatusCode::INTERNAL_SERVER_ERROR,

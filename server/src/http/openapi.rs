@@ -17,7 +17,7 @@ use super::borrower::{
 };
 use super::console::auth::CONSOLE_COOKIE;
 use super::console::{
-    audit as console_audit, auth as console, dashboard, operators, payments, products, review,
+    audit as console_audit, auth as console, dashboard, operators, payments, payouts, products, review,
     site as console_site, support as console_support,
 };
 use super::error::ErrorBody;
@@ -103,6 +103,11 @@ use crate::settings::{GrievanceOfficer, PublicSiteSettings};
         payments::resolve,
         payments::record_refund,
         payments::payouts,
+        payouts::bank_file,
+        payouts::bank_result,
+        payouts::approve,
+        payouts::reject,
+        payouts::export,
         products::list,
         products::create,
         products::preview,
@@ -243,6 +248,12 @@ pub enum ErrorCode {
     HandoverInvalid,
     /// 403: a hand-over code asked for by a browser session; only the native shell (`X-Session-Id`) hands over.
     HandoverNotAllowed,
+    /// 403: a finance operator approving or rejecting the payout they recorded themself (maker-checker).
+    OwnPayoutApproval,
+    /// 409: no payout is recorded and waiting for approval on this order.
+    PayoutNotAwaiting,
+    /// 409: the order's payout is already recorded and waits for a second finance operator's approval.
+    PayoutAwaitingApproval,
     /// 409: a hand-over into a browser signed in as another borrower, which keeps its own session.
     SignedInAsAnother,
     /// 503: the server is already decoding as many images, or checking as many passwords, as it allows at once;

@@ -5,4 +5,5 @@
 pub mod bounds;
 pub mod clock;
 pub mod crypto;
+pub mod csv;
 pub mod limits;

@@ -330,6 +330,8 @@ pub struct OrderView {
     /// The borrower's other orders, newest first.
     pub history: Vec<PriorOrder>,
     pub claim: Option<Claim>,
+    /// For finance, once approved: where the loan is (or was) paid to, in full; the view was then audited.
+    pub beneficiary: Option<servicing::payout::Beneficiary>,
 }
 
 /// One order with its KFS, timeline and the borrower's certification. Reviewers see ID and account numbers in full,
@@ -419,8 +421,14 @@ pub async fn order(s: &Services, op: &Operator, order_no: &str) -> Result<OrderV
         now,
     );
     let loan = servicing::record(s, row.clone()).await?;
+    let beneficiary = if row.status == OrderState::Approved || loan.is_some() {
+        servicing::payout::beneficiary_for_finance(s, op, &row).await?
+    } else {
+        None
+    };
     Ok(OrderView {
         loan,
+        beneficiary,
         borrower_id: row.borrower_id.clone(),
         detail: orders::detail_of(s, row).await?,
         review_reason,

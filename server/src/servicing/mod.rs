@@ -4,8 +4,10 @@
 //! confirmation, which posts through the money engine and moves the order through `orders::apply_in`.
 
 pub mod callbacks;
+pub mod exports;
 pub mod payments;
 pub mod payout;
+pub mod payout_file;
 
 use kilat_domain::{
     InstallmentBalance, InstallmentStatus, KeyFactStatement, LedgerEntry, LoanBalances, OrderState,

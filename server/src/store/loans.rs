@@ -24,12 +24,15 @@ pub struct PayoutRow {
     pub bank_reference: String,
     pub amount: i64,
     pub operator_id: Option<String>,
+    /// The second operator who approved it (maker-checker); null when one operator sufficed.
+    pub approved_by: Option<String>,
     pub created_at: i64,
 }
 
 /// An approved order waiting for its payout, with its borrower's encrypted phone and when it was approved.
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct AwaitingPayoutRow {
+    pub order_id: String,
     pub order_no: String,
     pub borrower_id: String,
     pub phone_enc: String,
@@ -42,6 +45,12 @@ pub struct AwaitingPayoutRow {
     pub net_disbursed: i64,
     /// Epoch milliseconds of the approval (the order's last move to `approved`).
     pub approved_at: i64,
+    /// A payout recorded and waiting for a second operator's approval (maker-checker): its bank reference, who
+    /// recorded it (id and username) and when; all null when none.
+    pub pending_reference: Option<String>,
+    pub pending_by: Option<String>,
+    pub pending_by_name: Option<String>,
+    pub pending_at: Option<i64>,
 }
 
 /// A payout to record.
@@ -51,6 +60,8 @@ pub struct NewPayout<'a> {
     pub bank_reference: &'a str,
     pub amount: i64,
     pub operator_id: Option<&'a str>,
+    /// The checker, when a second operator approved it.
+    pub approved_by: Option<&'a str>,
     pub now: i64,
 }
 
@@ -157,11 +168,14 @@ impl Db {
     ) -> sqlx::Result<Vec<AwaitingPayoutRow>> {
         let approved = kilat_domain::OrderState::Approved.code();
         sqlx::query_as(
-            "SELECT o.order_no, o.borrower_id, b.phone_enc, o.product_code, o.product_name, o.term_code,
-                    o.currency, o.amount, o.net_disbursed,
+            "SELECT o.id AS order_id, o.order_no, o.borrower_id, b.phone_enc, o.product_code, o.product_name,
+                    o.term_code, o.currency, o.amount, o.net_disbursed,
                     COALESCE((SELECT MAX(e.at) FROM order_events e WHERE e.order_id = o.id AND e.status = $2),
-                             o.updated_at) AS approved_at
+                             o.updated_at) AS approved_at,
+                    a.bank_reference AS pending_reference, a.recorded_by AS pending_by,
+                    r.username AS pending_by_name, a.recorded_at AS pending_at
              FROM orders o JOIN borrowers b ON b.id = o.borrower_id
+             LEFT JOIN payout_approvals a ON a.order_id = o.id LEFT JOIN operators r ON r.id = a.recorded_by
              WHERE o.market = $1 AND o.status = $2
              ORDER BY approved_at, o.id LIMIT $3",
         )
@@ -184,7 +198,8 @@ impl Db {
 
     pub async fn payout(&self, order_id: &str) -> sqlx::Result<Option<PayoutRow>> {
         sqlx::query_as(
-            "SELECT id, provider, bank_reference, amount, operator_id, created_at FROM payouts WHERE order_id = $1",
+            "SELECT id, provider, bank_reference, amount, operator_id, approved_by, created_at
+             FROM payouts WHERE order_id = $1",
         )
         .bind(order_id)
         .fetch_optional(self.pool())
@@ -234,8 +249,9 @@ impl Tx {
     pub async fn insert_payout(&mut self, p: &NewPayout<'_>) -> sqlx::Result<String> {
         let id = new_id();
         sqlx::query(
-            "INSERT INTO payouts (id, order_id, provider, bank_reference, amount, operator_id, created_at)
-             VALUES ($1, $2, $3, $4, $5, $6, $7)",
+            "INSERT INTO payouts (id, order_id, provider, bank_reference, amount, operator_id, approved_by,
+                                  created_at)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
         )
         .bind(&id)
         .bind(p.order_id)
@@ -243,6 +259,7 @@ impl Tx {
         .bind(p.bank_reference)
         .bind(p.amount)
         .bind(p.operator_id)
+        .bind(p.approved_by)
         .bind(p.now)
         .execute(self.conn())
         .await?;

@@ -19,6 +19,7 @@ pub mod loans;
 pub mod operators;
 pub mod orders;
 pub mod payments;
+pub mod payout_ops;
 pub mod products;
 pub mod rate_limits;
 pub mod reseal;

@@ -25,6 +25,7 @@ mod money_paths;
 mod one_limiter;
 mod openapi;
 mod orders;
+mod payout_ops;
 mod providers;
 mod review_picture;
 mod s3_files;

@@ -13,6 +13,16 @@ export const PAYOUTS_IN = [
     netDisbursed: 1940000,
     approvedAt: APPROVED_AT,
     ageSeconds: 3 * 3600 + 120,
+    beneficiary: {
+      name: 'Asha Verma',
+      bankCode: 'HDFC',
+      bankName: 'HDFC Bank',
+      accountNumber: '501001234567',
+      accountMasked: '**** **** 4567',
+      ifsc: 'HDFC0001234',
+    },
+    needsApproval: false,
+    pendingPayout: null as null | { bankReference: string; recordedBy: string; recordedByUsername: string; recordedAt: number },
   },
   {
     orderNo: 'KL-261123-BBBBBB',
@@ -25,6 +35,9 @@ export const PAYOUTS_IN = [
     netDisbursed: 588000,
     approvedAt: APPROVED_AT + 3 * 3600 * 1000,
     ageSeconds: 90,
+    beneficiary: null,
+    needsApproval: true,
+    pendingPayout: null as null | { bankReference: string; recordedBy: string; recordedByUsername: string; recordedAt: number },
   },
 ];
 

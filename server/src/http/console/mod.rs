@@ -9,6 +9,7 @@ pub mod auth;
 pub mod dashboard;
 pub mod operators;
 pub mod payments;
+pub mod payouts;
 pub mod products;
 pub mod review;
 pub mod site;
@@ -36,6 +37,11 @@ pub fn routes() -> Router<AppState> {
         .route("/audit/export", get(audit::export))
         .route("/orders/{order_no}/disburse", post(payments::disburse))
         .route("/payouts", get(payments::payouts))
+        .route("/payouts/bank-file", get(payouts::bank_file))
+        .route("/payouts/bank-result", post(payouts::bank_result))
+        .route("/orders/{order_no}/payout/approve", post(payouts::approve))
+        .route("/orders/{order_no}/payout/reject", post(payouts::reject))
+        .route("/exports", get(payouts::export))
         .route("/dashboard", get(dashboard::dashboard))
         .route("/payments", get(payments::queue))
         .route("/payments/{payment_id}/confirm", post(payments::confirm))

@@ -17,7 +17,7 @@ use crate::http::extract::{ApiQuery, JsonOrForm};
 use crate::servicing::payments::{
     self, Payment, PaymentMethod, PaymentStatus, QueuedPayment, RepaymentChoice,
 };
-use crate::servicing::payout::{self, AwaitingPayout};
+use crate::servicing::payout::{self, AwaitingPayout, Disbursed, PayoutOutcome};
 use crate::servicing::{EntryView, LoanRecord};
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -32,20 +32,56 @@ pub struct DisburseRequest {
 #[serde(rename_all = "camelCase")]
 pub struct DisbursedView {
     pub order_no: String,
-    /// `disbursed`.
+    /// `disbursed`; `approved` while the payout awaits a second operator's approval.
     pub status: OrderState,
-    /// The loan's start: the market's business date of the payout.
-    #[schema(format = Date)]
-    pub payout_date: String,
+    /// True when the payout is above the market's approval threshold: recorded, and the loan starts only once a
+    /// second finance operator approves it (`POST /orders/{orderNo}/payout/approve`).
+    pub awaiting_approval: bool,
+    /// The loan's start: the market's business date of the payout; null while awaiting approval.
+    #[schema(format = Date, required = true)]
+    pub payout_date: Option<String>,
     /// Minor units: the net amount sent.
     pub amount: i64,
-    /// The payout provider (`manual`).
-    pub provider: String,
+    /// The payout provider (`manual`); null while awaiting approval.
+    #[schema(required = true)]
+    pub provider: Option<String>,
     pub bank_reference: String,
 }
 
-/// Releases an approved order's funds (finance): the payout date becomes the loan's start (the accepted schedule
-/// moved there, same amounts and APR), the ledger opens, and the order is disbursed, all in one transaction.
+impl DisbursedView {
+    pub(crate) fn disbursed(done: Disbursed) -> Self {
+        Self {
+            order_no: done.order_no,
+            status: done.status,
+            awaiting_approval: false,
+            payout_date: Some(done.payout_date.to_string()),
+            amount: done.amount,
+            provider: Some(done.provider.to_owned()),
+            bank_reference: done.bank_reference,
+        }
+    }
+
+    fn of(outcome: PayoutOutcome) -> Self {
+        match outcome {
+            PayoutOutcome::Disbursed(done) => Self::disbursed(done),
+            PayoutOutcome::AwaitingApproval(r) => Self {
+                order_no: r.order_no,
+                status: r.status,
+                awaiting_approval: true,
+                payout_date: None,
+                amount: r.amount,
+                provider: None,
+                bank_reference: r.bank_reference,
+            },
+        }
+    }
+}
+
+/// Releases an approved order's funds (finance) with the bank's reference of the transfer made: the payout date
+/// becomes the loan's start (the accepted schedule moved there, same amounts and APR), the ledger opens, and the order
+/// is disbursed, all in one transaction. Above the market's approval threshold (`[payouts.in|id]
+/// approval_threshold`, minor units) the payout is only recorded (`awaitingApproval: true`, audited `payout.record`)
+/// and a second, different finance operator approves it (`POST /orders/{orderNo}/payout/approve`).
 #[utoipa::path(post, path = "/api/v1/console/orders/{orderNo}/disburse", tag = "console",
     operation_id = "console_disburse",
     security(("console_cookie" = [], "csrf_header" = [])),
@@ -54,7 +90,7 @@ pub struct DisbursedView {
     responses((status = 200, body = Envelope<DisbursedView>), (status = 401, body = ErrorBody),
         (status = 403, description = "forbidden (not finance), csrf_token_invalid or cross_site_request", body = ErrorBody),
         (status = 404, body = ErrorBody),
-        (status = 409, description = "invalid_transition: the order is not approved (or already paid out)", body = ErrorBody),
+        (status = 409, description = "invalid_transition: the order is not approved (or already paid out); payout_awaiting_approval: already recorded, waiting for a second operator", body = ErrorBody),
         (status = 422, description = "validation_failed: `bankReference`", body = ErrorBody)))]
 pub async fn disburse(
     State(state): State<AppState>,
@@ -69,14 +105,7 @@ pub async fn disburse(
         req.bank_reference.as_deref(),
     )
     .await?;
-    Ok(Envelope::ok(DisbursedView {
-        order_no: done.order_no,
-        status: done.status,
-        payout_date: done.payout_date.to_string(),
-        amount: done.amount,
-        provider: done.provider.to_owned(),
-        bank_reference: done.bank_reference,
-    }))
+    Ok(Envelope::ok(DisbursedView::of(done)))
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -290,6 +319,27 @@ pub struct PayoutQueueEntry {
     pub approved_at: i64,
     /// Whole seconds since the approval.
     pub age_seconds: i64,
+    /// Where the money goes, in full (each order listed is audited `view_unmasked`); null when the borrower has no
+    /// bank account on file.
+    #[schema(required = true)]
+    pub beneficiary: Option<super::payouts::BeneficiaryView>,
+    /// True when the payout is above the market's approval threshold: a second finance operator approves it.
+    pub needs_approval: bool,
+    /// The payout recorded and waiting for a second operator's approval; null when none.
+    #[schema(required = true)]
+    pub pending_payout: Option<PendingPayoutView>,
+}
+
+/// A payout recorded by one finance operator, waiting for a second one (maker-checker).
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PendingPayoutView {
+    pub bank_reference: String,
+    /// The operator who recorded it: they may not approve or reject it.
+    pub recorded_by: String,
+    pub recorded_by_username: String,
+    /// Epoch milliseconds.
+    pub recorded_at: i64,
 }
 
 impl From<AwaitingPayout> for PayoutQueueEntry {
@@ -305,11 +355,21 @@ impl From<AwaitingPayout> for PayoutQueueEntry {
             net_disbursed: a.net_disbursed,
             approved_at: a.approved_at,
             age_seconds: a.age_secs,
+            beneficiary: a.beneficiary.map(Into::into),
+            needs_approval: a.needs_approval,
+            pending_payout: a.pending.map(|p| PendingPayoutView {
+                bank_reference: p.bank_reference,
+                recorded_by: p.recorded_by,
+                recorded_by_username: p.recorded_by_username,
+                recorded_at: p.recorded_at,
+            }),
         }
     }
 }
 
-/// Finance's payout list of a market: approved orders not yet paid out, the longest waiting first (finance).
+/// Finance's payout list of a market: approved orders not yet paid out, the longest waiting first (finance), each
+/// with its beneficiary in full (every order listed is audited `view_unmasked`), whether it needs a second operator,
+/// and the payout recorded and awaiting approval, if any.
 #[utoipa::path(get, path = "/api/v1/console/payouts", tag = "console", operation_id = "console_payouts",
     security(("console_cookie" = [])), params(MarketQuery),
     responses((status = 200, body = Envelope<Vec<PayoutQueueEntry>>), (status = 401, body = ErrorBody),

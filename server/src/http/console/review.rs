@@ -269,6 +269,10 @@ pub struct ConsoleOrderView {
     /// Once paid out: the payout, the plan with each installment's status, the payments and the ledger; null before.
     #[schema(required = true)]
     pub loan: Option<super::payments::ConsoleLoanView>,
+    /// For finance once the order is approved: where the loan is (or was) paid to, in full; the view was then audited
+    /// (`view_unmasked`). Null for the other roles and before approval.
+    #[schema(required = true)]
+    pub beneficiary: Option<super::payouts::BeneficiaryView>,
     /// The borrower's certification in words, with the age and the income a month and a year.
     pub picture: PictureView,
     /// The borrower's PAN/NIK, phones or bank account found on other borrowers (by keyed hash).
@@ -342,7 +346,8 @@ pub struct PriorOrderView {
 }
 
 /// One order with its KFS, timeline and the borrower's certification (reviewer, finance, support). Reviewers see ID
-/// and account numbers in full and each such view is audited (`view_unmasked`); the others see them masked.
+/// and account numbers in full and each such view is audited (`view_unmasked`); the others see them masked. Finance
+/// sees the beneficiary of an approved or paid-out order in full, audited the same way.
 #[utoipa::path(get, path = "/api/v1/console/orders/{orderNo}", tag = "console",
     security(("console_cookie" = [])), operation_id = "console_order",
     params(("orderNo" = String, Path, description = "E.g. KL-261123-7F3K9Q")),
@@ -428,6 +433,7 @@ pub async fn order(
             })
             .collect(),
         claim: view.claim.map(Into::into),
+        beneficiary: view.beneficiary.map(Into::into),
     }))
 }
 

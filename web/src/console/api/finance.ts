@@ -2,11 +2,11 @@
 // submitted UTRs, held payments and refunds due, and confirming, rejecting, resolving or refunding one.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useApiClient } from '@/shared/api/api-context';
-import type { ApiError, HttpClient } from '@/shared/api/http';
+import { ApiError, type HttpClient } from '@/shared/api/http';
 import { orderPath } from './order';
 import { queryKeys } from './query-keys';
 import { CONSOLE_API } from './session';
-import type { ApiMarket, Confirmed, Disbursed, PaymentView, PayoutEntry, QueuedPayment } from './types';
+import type { ApiMarket, BankResult, Confirmed, Disbursed, PaymentView, PayoutEntry, PayoutRejected, QueuedPayment } from './types';
 
 export function fetchPayouts(api: HttpClient, market: ApiMarket): Promise<PayoutEntry[]> {
   return api.get<PayoutEntry[]>(`${CONSOLE_API}/payouts?market=${market}`);
@@ -96,4 +96,101 @@ export function useRecordRefund() {
     mutationFn: ({ paymentId, bankReference }) => api.postJson<PaymentView>(`${paymentPath(paymentId)}/refund`, { bankReference }),
     onSettled: () => void queryClient.invalidateQueries({ queryKey: queryKeys.payments }),
   });
+}
+
+/** Approves a payout another finance operator recorded (maker-checker): the loan starts. */
+export function useApprovePayout() {
+  const api = useApiClient();
+  const queryClient = useQueryClient();
+  return useMutation<Disbursed, ApiError, { orderNo: string }>({
+    mutationFn: ({ orderNo }) => api.postJson<Disbursed>(`${orderPath(orderNo)}/payout/approve`, {}),
+    onSettled: (_data, _error, { orderNo }) => {
+      void queryClient.invalidateQueries({ queryKey: ['console', 'payouts'] });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.order(orderNo) });
+    },
+  });
+}
+
+/** Rejects a payout another finance operator recorded, with a reason: the order stays approved, not paid. */
+export function useRejectPayout() {
+  const api = useApiClient();
+  const queryClient = useQueryClient();
+  return useMutation<PayoutRejected, ApiError, { orderNo: string; reason: string }>({
+    mutationFn: ({ orderNo, reason }) => api.postJson<PayoutRejected>(`${orderPath(orderNo)}/payout/reject`, { reason }),
+    onSettled: (_data, _error, { orderNo }) => {
+      void queryClient.invalidateQueries({ queryKey: ['console', 'payouts'] });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.order(orderNo) });
+    },
+  });
+}
+
+/** Imports the bank's result file of a market: each line answered; the payout list is read again. */
+export function useImportBankResult() {
+  const api = useApiClient();
+  const queryClient = useQueryClient();
+  return useMutation<BankResult, ApiError, { market: ApiMarket; content: string }>({
+    mutationFn: (body) => api.postJson<BankResult>(`${CONSOLE_API}/payouts/bank-result`, body),
+    onSettled: () => void queryClient.invalidateQueries({ queryKey: ['console', 'payouts'] }),
+  });
+}
+
+/** A CSV the server sends as a download (the bank file, a month-end export). */
+export interface CsvFile {
+  name: string;
+  text: string;
+}
+
+/**
+ * Fetches a CSV download (`GET`, the console cookie): its file name from `Content-Disposition` and its text. An error
+ * answer is the envelope's `ApiError`, so the screen can say what is wrong instead of saving a JSON file.
+ */
+export async function fetchCsv(path: string, fallbackName: string): Promise<CsvFile> {
+  let response: Response;
+  try {
+    response = await fetch(path, { credentials: 'same-origin', headers: { Accept: 'text/csv, application/json' } });
+  } catch {
+    throw new ApiError({ code: 'network_error', status: 0 });
+  }
+  const text = await response.text();
+  if (!response.ok) {
+    let envelope: { code?: unknown; msg?: unknown; fields?: unknown } = {};
+    try {
+      envelope = JSON.parse(text) as typeof envelope;
+    } catch {
+      // Not JSON: reported with the status only.
+    }
+    throw new ApiError({
+      code: typeof envelope.code === 'string' ? envelope.code : 'bad_response',
+      msg: typeof envelope.msg === 'string' ? envelope.msg : '',
+      fields: (envelope.fields && typeof envelope.fields === 'object' ? envelope.fields : {}) as Record<string, string>,
+      status: response.status,
+    });
+  }
+  const disposition = response.headers.get('content-disposition') ?? '';
+  const name = /filename="([^"]+)"/.exec(disposition)?.[1] ?? fallbackName;
+  return { name, text };
+}
+
+/** Hands a fetched CSV to the browser as a file download. */
+export function saveCsv(file: CsvFile): void {
+  if (typeof URL.createObjectURL !== 'function') return;
+  const url = URL.createObjectURL(new Blob([file.text], { type: 'text/csv;charset=utf-8' }));
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = file.name;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+export function bankFilePath(market: ApiMarket): string {
+  return `${CONSOLE_API}/payouts/bank-file?market=${market}`;
+}
+
+export type ExportKind = 'payouts' | 'repayments' | 'refunds' | 'ledger';
+
+export function exportPath(market: ApiMarket, kind: ExportKind, from: string, to: string): string {
+  const query = new URLSearchParams({ market, kind, from, to });
+  return `${CONSOLE_API}/exports?${query.toString()}`;
 }

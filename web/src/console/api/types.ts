@@ -70,3 +70,13 @@ export type FaqMoved = Schemas['FaqMovedView'];
 export type SiteClaims = Schemas['SiteClaimsView'];
 /** The body of `PUT /site/claims/{market}`. */
 export type SiteClaimsWrite = Schemas['SiteClaimsRequest'];
+/** Where a loan is paid to, in full (finance; each view audited). */
+export type Beneficiary = Schemas['BeneficiaryView'];
+/** A payout recorded by one finance operator, waiting for a second one. */
+export type PendingPayout = Schemas['PendingPayoutView'];
+/** The answer to `POST /payouts/bank-result`. */
+export type BankResult = Schemas['BankResultView'];
+export type ImportedLine = Schemas['ImportedLineView'];
+export type LineOutcome = Schemas['LineOutcome'];
+/** The answer to `POST /orders/{orderNo}/payout/reject`. */
+export type PayoutRejected = Schemas['PayoutRejectedView'];

@@ -6,6 +6,7 @@ import type { ApiMarket, Currency, DashboardDay } from '../api/types';
 import { day, marketName, money } from '../format';
 import { consolePaths } from '../paths';
 import { DayChart } from './day-chart';
+import { MonthEndExport } from './payouts';
 import { LoadFailed, Loading } from './states';
 
 const MARKETS: readonly ApiMarket[] = ['IN', 'ID'];
@@ -55,6 +56,8 @@ export function DashboardScreen() {
       ) : (
         <Figures days={board.data.days} currency={board.data.currency} market={market} t={t} />
       )}
+      {/* Admins export too (finance has the same form on Payouts). */}
+      <MonthEndExport market={market} />
     </section>
   );
 }

@@ -9,6 +9,7 @@ import { dateTime, day, marketName, money, phone, term } from '../format';
 import { consolePaths } from '../paths';
 import { DECIDE_ROLES, ORDER_ROLES, hasAnyRole } from '../sections';
 import { DecisionPanel } from './decision-panel';
+import { BeneficiaryPanel } from './beneficiary';
 import { LoanSections } from './loan-sections';
 import { ClaimPanel, Duplicates, History, PictureSection } from './borrower-picture';
 import { LoadFailed, Loading, NotAllowed } from './states';
@@ -65,6 +66,7 @@ export function OrderScreen() {
           </div>
         )}
       </div>
+      {view.beneficiary && <BeneficiaryPanel beneficiary={view.beneficiary} />}
       <History history={view.history} />
       {view.loan && <LoanSections loan={view.loan} currency={detail.currency} />}
       <Certification view={view} />

@@ -1,11 +1,25 @@
-import { useState, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { errorText } from '@/shared/api/error-text';
-import { useDisburse, usePayouts } from '../api/finance';
-import type { ApiMarket, Disbursed, PayoutEntry } from '../api/types';
+import type { ApiError } from '@/shared/api/http';
+import {
+  bankFilePath,
+  exportPath,
+  fetchCsv,
+  saveCsv,
+  useApprovePayout,
+  useDisburse,
+  useImportBankResult,
+  usePayouts,
+  useRejectPayout,
+  type ExportKind,
+} from '../api/finance';
+import type { ApiMarket, BankResult, Disbursed, PayoutEntry } from '../api/types';
 import { age, dateTime, day, marketName, money, term } from '../format';
+import { useOperator } from '../operator-context';
 import { consolePaths } from '../paths';
+import { CopyButton } from './beneficiary';
 import { LoadFailed, Loading } from './states';
 
 const MARKETS: readonly ApiMarket[] = ['IN', 'ID'];
@@ -38,9 +52,15 @@ export function PayoutsScreen() {
           </Link>
         ))}
       </nav>
+      <div className="payout-tools">
+        <BankFilePanel market={market} />
+        <ImportPanel market={market} />
+      </div>
       {done && (
         <p role="status" className="notice notice--success">
-          {t('payouts.done', { orderNo: done.orderNo, amount: money(done.amount, currencyOf(market)), reference: done.bankReference, date: day(done.payoutDate) })}{' '}
+          {done.awaitingApproval
+            ? t('payouts.recorded', { orderNo: done.orderNo, amount: money(done.amount, currencyOf(market)), reference: done.bankReference })
+            : t('payouts.done', { orderNo: done.orderNo, amount: money(done.amount, currencyOf(market)), reference: done.bankReference, date: day(done.payoutDate ?? '') })}{' '}
           <Link to={consolePaths.order(done.orderNo)}>{t('payouts.openOrder')}</Link>
         </p>
       )}
@@ -60,7 +80,7 @@ export function PayoutsScreen() {
               <th scope="col">{t('queue.product')}</th>
               <th scope="col" className="num">{t('queue.amount')}</th>
               <th scope="col" className="num">{t('payouts.net')}</th>
-              <th scope="col">{t('queue.borrower')}</th>
+              <th scope="col">{t('payouts.beneficiary')}</th>
               <th scope="col">{t('payouts.approvedAt')}</th>
               <th scope="col">{t('payouts.action')}</th>
             </tr>
@@ -79,10 +99,14 @@ export function PayoutsScreen() {
                 </td>
                 <td className="num">{money(entry.amount, entry.currency)}</td>
                 <td className="num">{money(entry.netDisbursed, entry.currency)}</td>
-                <td>{entry.phoneMasked}</td>
+                <td>
+                  <BeneficiaryCell entry={entry} />
+                </td>
                 <td>{dateTime(entry.approvedAt)}</td>
                 <td>
-                  {open === entry.orderNo ? (
+                  {entry.pendingPayout ? (
+                    <PendingActions entry={entry} onDone={setDone} />
+                  ) : open === entry.orderNo ? (
                     <DisburseForm
                       entry={entry}
                       onCancel={() => setOpen(null)}
@@ -104,11 +128,351 @@ export function PayoutsScreen() {
                       {t('payouts.disburse')}
                     </button>
                   )}
+                  {entry.needsApproval && !entry.pendingPayout && <p className="muted">{t('payouts.needsApproval')}</p>}
                 </td>
               </tr>
             ))}
           </tbody>
         </table>
+      )}
+      <MonthEndExport market={market} />
+    </section>
+  );
+}
+
+/** The beneficiary of a row: name, bank, account number and IFSC/bank code in full, each copyable. */
+function BeneficiaryCell({ entry }: { entry: PayoutEntry }) {
+  const { t } = useTranslation();
+  const b = entry.beneficiary;
+  if (!b) return <span className="muted">{t('payouts.noBeneficiary')}</span>;
+  const routing = b.ifsc ?? b.bankCode;
+  const routingLabel = b.ifsc ? t('beneficiary.ifsc') : t('beneficiary.bankCode');
+  return (
+    <div className="beneficiary-cell">
+      <span className="line">
+        <strong>{b.name}</strong> <CopyButton value={b.name} label={`${t('beneficiary.name')} ${entry.orderNo}`} />
+      </span>
+      <span className="muted">{b.bankName}</span>
+      <span className="line">
+        <span className="mono">{b.accountNumber}</span>{' '}
+        <CopyButton value={b.accountNumber} label={`${t('beneficiary.account')} ${entry.orderNo}`} />
+      </span>
+      <span className="line">
+        <span className="muted">{routingLabel}</span> <span className="mono">{routing}</span>{' '}
+        <CopyButton value={routing} label={`${routingLabel} ${entry.orderNo}`} />
+      </span>
+    </div>
+  );
+}
+
+/** A payout recorded by one operator: who and with which reference; a second operator approves or rejects it. */
+function PendingActions({ entry, onDone }: { entry: PayoutEntry; onDone: (d: Disbursed) => void }) {
+  const { t } = useTranslation();
+  const operator = useOperator();
+  const approve = useApprovePayout();
+  const reject = useRejectPayout();
+  const [mode, setMode] = useState<'idle' | 'approve' | 'reject'>('idle');
+  const [reason, setReason] = useState('');
+  const [reasonError, setReasonError] = useState<string | null>(null);
+  const pending = entry.pendingPayout!;
+  const own = pending.recordedBy === operator.id;
+  const id = `reject-reason-${entry.orderNo}`;
+  const error = approve.error ?? reject.error;
+
+  const sendReject = (event: FormEvent) => {
+    event.preventDefault();
+    if (!reason.trim()) return setReasonError(t('payouts.reasonRequired'));
+    setReasonError(null);
+    reject.mutate({ orderNo: entry.orderNo, reason: reason.trim() }, { onSuccess: () => setMode('idle') });
+  };
+
+  return (
+    <div className="pending">
+      <span className="status status--approved">{t('payouts.awaitingApproval')}</span>
+      <span className="muted">
+        {t('payouts.recordedBy', { username: pending.recordedByUsername, at: dateTime(pending.recordedAt) })}
+      </span>
+      <span>
+        {t('payouts.referenceShort')} <span className="mono">{pending.bankReference}</span>
+      </span>
+      {error && (
+        <p role="alert" className="notice notice--error">
+          {errorText(error, t)}
+        </p>
+      )}
+      {own ? (
+        <p className="muted">{t('payouts.ownRecording')}</p>
+      ) : mode === 'approve' ? (
+        <div role="group" aria-labelledby={`approve-${entry.orderNo}`}>
+          <p id={`approve-${entry.orderNo}`}>
+            <strong>{t('payouts.approveConfirm', { amount: money(entry.netDisbursed, entry.currency), orderNo: entry.orderNo, reference: pending.bankReference })}</strong>
+          </p>
+          <div className="actions">
+            <button
+              type="button"
+              className="button button--primary"
+              disabled={approve.isPending}
+              onClick={() => approve.mutate({ orderNo: entry.orderNo }, { onSuccess: onDone })}
+            >
+              {t('payouts.approveButton', { amount: money(entry.netDisbursed, entry.currency) })}
+            </button>
+            <button type="button" className="button button--quiet" onClick={() => setMode('idle')}>
+              {t('payouts.back')}
+            </button>
+          </div>
+        </div>
+      ) : mode === 'reject' ? (
+        <form onSubmit={sendReject} noValidate>
+          <div className="field">
+            <label htmlFor={id}>{t('payouts.rejectReason')}</label>
+            <textarea
+              id={id}
+              rows={2}
+              value={reason}
+              maxLength={500}
+              aria-invalid={reasonError || reject.error?.fields.reason ? true : undefined}
+              aria-describedby={`${id}-hint`}
+              onChange={(event) => setReason(event.target.value)}
+            />
+            <p id={`${id}-hint`} className={reasonError || reject.error?.fields.reason ? 'field-error' : 'muted'}>
+              {reasonError ?? reject.error?.fields.reason ?? t('payouts.rejectHint')}
+            </p>
+          </div>
+          <div className="actions">
+            <button type="submit" className="button button--danger" disabled={reject.isPending}>
+              {t('payouts.rejectButton')}
+            </button>
+            <button type="button" className="button button--quiet" onClick={() => setMode('idle')}>
+              {t('payouts.back')}
+            </button>
+          </div>
+        </form>
+      ) : (
+        <div className="actions">
+          <button
+            type="button"
+            className="button button--primary"
+            aria-label={t('payouts.approveOrder', { orderNo: entry.orderNo })}
+            onClick={() => {
+              approve.reset();
+              setMode('approve');
+            }}
+          >
+            {t('payouts.approve')}
+          </button>
+          <button
+            type="button"
+            className="button button--quiet"
+            aria-label={t('payouts.rejectOrder', { orderNo: entry.orderNo })}
+            onClick={() => {
+              reject.reset();
+              setMode('reject');
+            }}
+          >
+            {t('payouts.reject')}
+          </button>
+        </div>
+      )}
+    </div>
+  );
+}
+
+/** Downloads the market's bank bulk payment file (audited by the server). */
+function BankFilePanel({ market }: { market: ApiMarket }) {
+  const { t } = useTranslation();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<ApiError | null>(null);
+  const [saved, setSaved] = useState<string | null>(null);
+  const download = async () => {
+    setBusy(true);
+    setError(null);
+    setSaved(null);
+    try {
+      const file = await fetchCsv(bankFilePath(market), `kilat-payouts-${market}.csv`);
+      saveCsv(file);
+      setSaved(t('payouts.bankFileSaved', { name: file.name, count: Math.max(0, file.text.split('\r\n').filter(Boolean).length - 1) }));
+    } catch (e) {
+      setError(e as ApiError);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <section className="panel" aria-labelledby="bank-file-title">
+      <h2 id="bank-file-title">{t('payouts.bankFileTitle')}</h2>
+      <p className="muted">{t('payouts.bankFileHint', { market: marketName(market, t) })}</p>
+      <button type="button" className="button button--primary" onClick={() => void download()} disabled={busy}>
+        {busy ? t('payouts.downloading') : t('payouts.bankFileButton')}
+      </button>
+      {saved && <p role="status">{saved}</p>}
+      {error && (
+        <p role="alert" className="notice notice--error">
+          {errorText(error, t)}
+        </p>
+      )}
+    </section>
+  );
+}
+
+/** Imports the bank's result file: every line answered with what happened. */
+function ImportPanel({ market }: { market: ApiMarket }) {
+  const { t } = useTranslation();
+  const importResult = useImportBankResult();
+  const input = useRef<HTMLInputElement>(null);
+  const [fileError, setFileError] = useState<string | null>(null);
+  const [report, setReport] = useState<BankResult | null>(null);
+  const id = `bank-result-${market}`;
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const file = input.current?.files?.[0];
+    if (!file) return setFileError(t('payouts.importChoose'));
+    setFileError(null);
+    setReport(null);
+    const content = await file.text();
+    importResult.mutate({ market, content }, { onSuccess: setReport });
+  };
+
+  const serverError = importResult.error?.fields.content ?? importResult.error?.fields.market;
+  const fieldError = fileError ?? serverError ?? null;
+  return (
+    <section className="panel" aria-labelledby={`${id}-title`}>
+      <h2 id={`${id}-title`}>{t('payouts.importTitle')}</h2>
+      <form onSubmit={(event) => void submit(event)} noValidate>
+        <div className="field">
+          <label htmlFor={id}>{t('payouts.importLabel')}</label>
+          <input id={id} ref={input} type="file" accept=".csv,text/csv" aria-invalid={fieldError ? true : undefined} aria-describedby={`${id}-hint`} />
+          <p id={`${id}-hint`} className={fieldError ? 'field-error' : 'muted'}>
+            {fieldError ?? t('payouts.importHint')}
+          </p>
+        </div>
+        <button type="submit" className="button button--primary" disabled={importResult.isPending}>
+          {importResult.isPending ? t('payouts.importing') : t('payouts.importButton')}
+        </button>
+      </form>
+      {importResult.isError && !serverError && (
+        <p role="alert" className="notice notice--error">
+          {errorText(importResult.error, t)}
+        </p>
+      )}
+      {report && <ImportReport report={report} />}
+    </section>
+  );
+}
+
+function ImportReport({ report }: { report: BankResult }) {
+  const { t } = useTranslation();
+  const currency = currencyOf(report.market);
+  const counts = new Map<string, number>();
+  for (const line of report.lines) counts.set(line.outcome, (counts.get(line.outcome) ?? 0) + 1);
+  return (
+    <div role="status">
+      <p>
+        {[...counts.entries()].map(([outcome, n]) => t('payouts.importCount', { count: n, outcome: t(`payouts.outcome.${outcome}`) })).join(' · ')}
+      </p>
+      <table className="table">
+        <caption>{t('payouts.importCaption', { count: report.lines.length })}</caption>
+        <thead>
+          <tr>
+            <th scope="col">{t('payouts.line')}</th>
+            <th scope="col">{t('queue.order')}</th>
+            <th scope="col">{t('payouts.referenceShort')}</th>
+            <th scope="col" className="num">{t('queue.amount')}</th>
+            <th scope="col">{t('payouts.result')}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {report.lines.map((line) => (
+            <tr key={line.line}>
+              <td>{line.line}</td>
+              <td>{line.reference}</td>
+              <td className="mono">{line.bankReference}</td>
+              <td className="num">{line.amount === null ? '—' : money(line.amount, currency)}</td>
+              <td>
+                <span className={`outcome--${line.outcome}`}>{t(`payouts.outcome.${line.outcome}`)}</span>
+                {line.expectedAmount !== null && <> {t('payouts.expected', { amount: money(line.expectedAmount, currency) })}</>}
+                {line.outcome === 'invalid' && line.detail && <> ({line.detail})</>}
+                {line.outcome === 'already_paid' && line.detail && <> ({line.detail})</>}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+const EXPORT_KINDS: readonly ExportKind[] = ['payouts', 'repayments', 'refunds', 'ledger'];
+
+/** The month-end export: one market's payouts, repayments, refunds or ledger over at most 31 of its days, as CSV. */
+export function MonthEndExport({ market }: { market: ApiMarket }) {
+  const { t } = useTranslation();
+  const [kind, setKind] = useState<ExportKind>('payouts');
+  const [from, setFrom] = useState('');
+  const [to, setTo] = useState('');
+  const [error, setError] = useState<ApiError | null>(null);
+  const [saved, setSaved] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const id = `export-${market}`;
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setBusy(true);
+    setError(null);
+    setSaved(null);
+    try {
+      const file = await fetchCsv(exportPath(market, kind, from, to), `kilat-${kind}-${market}.csv`);
+      saveCsv(file);
+      setSaved(t('payouts.exportSaved', { name: file.name, count: Math.max(0, file.text.split('\r\n').filter(Boolean).length - 1) }));
+    } catch (e) {
+      setError(e as ApiError);
+    } finally {
+      setBusy(false);
+    }
+  };
+  const fieldError = (name: string) => error?.fields[name];
+  return (
+    <section className="panel payouts-export" aria-labelledby={`${id}-title`}>
+      <h2 id={`${id}-title`}>{t('payouts.exportTitle', { market: marketName(market, t) })}</h2>
+      <p className="muted">{t('payouts.exportHint')}</p>
+      <form className="export-form" onSubmit={(event) => void submit(event)} noValidate>
+        <div className="field">
+          <label htmlFor={`${id}-kind`}>{t('payouts.exportKind')}</label>
+          <select id={`${id}-kind`} value={kind} onChange={(event) => setKind(event.target.value as ExportKind)} aria-invalid={fieldError('kind') ? true : undefined}>
+            {EXPORT_KINDS.map((k) => (
+              <option key={k} value={k}>
+                {t(`payouts.exportKinds.${k}`)}
+              </option>
+            ))}
+          </select>
+        </div>
+        {(['from', 'to'] as const).map((name) => (
+          <div className="field" key={name}>
+            <label htmlFor={`${id}-${name}`}>{t(`payouts.export_${name}`)}</label>
+            <input
+              id={`${id}-${name}`}
+              type="date"
+              value={name === 'from' ? from : to}
+              onChange={(event) => (name === 'from' ? setFrom(event.target.value) : setTo(event.target.value))}
+              aria-invalid={fieldError(name) ? true : undefined}
+              aria-describedby={fieldError(name) ? `${id}-${name}-error` : undefined}
+            />
+            {fieldError(name) && (
+              <p className="field-error" id={`${id}-${name}-error`}>
+                {fieldError(name)}
+              </p>
+            )}
+          </div>
+        ))}
+        <button type="submit" className="button button--primary" disabled={busy}>
+          {busy ? t('payouts.downloading') : t('payouts.exportButton')}
+        </button>
+      </form>
+      {saved && <p role="status">{saved}</p>}
+      {error && Object.keys(error.fields).length === 0 && (
+        <p role="alert" className="notice notice--error">
+          {errorText(error, t)}
+        </p>
       )}
     </section>
   );

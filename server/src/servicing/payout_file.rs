@@ -1,0 +1,509 @@
+//! The bank's bulk payment file and its result file (finance, issue 18): the approved, not-yet-paid loans of one
+//! market written in a common bank upload layout, and the bank's answer read back line by line, each line matched to
+//! its order and paid exactly as one payout recorded by hand ([`super::payout::pay_or_record`]: one step, or recorded
+//! for a second operator above the threshold).
+//!
+//! The layout (docs/API-CONSOLE.md, "Bank bulk payment file"): beneficiary name, account number, IFSC (India) or bank
+//! code (Indonesia), amount in the currency's units (rupees with two decimals; whole rupiah), the payment reference
+//! (the order number, which the result file quotes back), and the bank's name.
+
+use std::collections::HashSet;
+
+use kilat_domain::{Code, Currency, Market, OrderState};
+use serde::Serialize;
+
+use super::payout::{PAYOUT_ROLES, PayoutOutcome, beneficiary_of, pay_or_record};
+use crate::auth::operators::Operator;
+use crate::error::{Error, FieldErrors, FieldProblem, Refusal};
+use crate::infra::csv::{CsvError, CsvWriter, parse};
+use crate::services::Services;
+use crate::store::audit::NewAuditEntry;
+use crate::store::new_id;
+
+/// The most orders one bank file holds (banks' bulk uploads take a few thousand lines at most).
+pub const BANK_FILE_LIMIT: i64 = 1000;
+/// The most lines a result file may have.
+pub const RESULT_LINES_LIMIT: usize = 2000;
+
+/// A bank file ready to download.
+pub struct BankFile {
+    /// `kilat-payouts-IN-2026-11-27.csv`.
+    pub filename: String,
+    pub csv: String,
+    /// The order numbers it holds, in its order.
+    pub orders: Vec<String>,
+    /// Minor units: the sum of its amounts.
+    pub total: i64,
+}
+
+/// An amount in the currency's units as banks write it: rupees with two decimals (`19410.00`); whole rupiah
+/// (`3000000`), or with the sen when there are any (`3000000.50`). Exact: integer arithmetic on minor units.
+pub fn bank_amount(currency: Currency, minor: i64) -> String {
+    let sign = if minor < 0 { "-" } else { "" };
+    let (units, cents) = (minor.abs() / 100, minor.abs() % 100);
+    match currency {
+        Currency::Idr if cents == 0 => format!("{sign}{units}"),
+        _ => format!("{sign}{units}.{cents:02}"),
+    }
+}
+
+/// Reads an amount a bank wrote in the currency's units (`19410`, `19410.5`, `19410.00`; no sign, no separators) as
+/// minor units.
+pub fn parse_bank_amount(text: &str) -> Option<i64> {
+    let text = text.trim();
+    let (units, cents) = match text.split_once('.') {
+        Some((u, c)) => (u, c),
+        None => (text, ""),
+    };
+    if units.is_empty()
+        || units.len() > 15
+        || cents.len() > 2
+        || !units.bytes().all(|b| b.is_ascii_digit())
+        || !cents.bytes().all(|b| b.is_ascii_digit())
+    {
+        return None;
+    }
+    let units: i64 = units.parse().ok()?;
+    let cents: i64 = if cents.is_empty() {
+        0
+    } else {
+        format!("{cents:0<2}").parse().ok()?
+    };
+    units.checked_mul(100)?.checked_add(cents)
+}
+
+/// The header of a market's bank file.
+fn header(market: Market) -> [&'static str; 6] {
+    match market {
+        Market::India => [
+            "Beneficiary Name",
+            "Beneficiary Account Number",
+            "IFSC",
+            "Amount (INR)",
+            "Payment Reference",
+            "Beneficiary Bank",
+        ],
+        Market::Indonesia => [
+            "Beneficiary Name",
+            "Beneficiary Account Number",
+            "Bank Code",
+            "Amount (IDR)",
+            "Payment Reference",
+            "Beneficiary Bank",
+        ],
+    }
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct BankFileAudit<'a> {
+    market: &'a str,
+    orders: &'a [String],
+    total: i64,
+}
+
+/// The market's bank bulk payment file (finance): every approved order not paid out and not recorded for approval
+/// (at most [`BANK_FILE_LIMIT`], the longest waiting first), with its beneficiary in full. Audited `payout.bank_file`
+/// with the order numbers it holds, before it is returned.
+pub async fn bank_file(s: &Services, op: &Operator, market: Market) -> Result<BankFile, Error> {
+    op.require_any(PAYOUT_ROLES)?;
+    let rows = s.db.orders_awaiting_payout(market, BANK_FILE_LIMIT).await?;
+    let mut csv = CsvWriter::new();
+    csv.header(&header(market));
+    let mut orders = Vec::new();
+    let mut total = 0i64;
+    for row in rows.into_iter().filter(|r| r.pending_reference.is_none()) {
+        let Some(b) = beneficiary_of(s, &row.borrower_id, market).await? else {
+            continue;
+        };
+        csv.text(&b.name)
+            .text(&b.account_number)
+            .text(b.routing_code())
+            .raw(&bank_amount(row.currency, row.net_disbursed))
+            .text(&row.order_no)
+            .text(&b.bank_name)
+            .end_row();
+        total += row.net_disbursed;
+        orders.push(row.order_no);
+    }
+    let now = s.clock.now_ms();
+    let after = serde_json::to_string(&BankFileAudit {
+        market: market.code(),
+        orders: &orders,
+        total,
+    })
+    .map_err(anyhow::Error::from)?;
+    let file_id = new_id();
+    let mut tx = s.db.begin().await?;
+    tx.insert_audit(&NewAuditEntry {
+        actor_kind: "operator",
+        actor_id: Some(&op.id),
+        action: "payout.bank_file",
+        entity: "payout_file",
+        entity_id: &file_id,
+        before_json: None,
+        after_json: Some(&after),
+        at: now,
+    })
+    .await?;
+    tx.commit().await?;
+    Ok(BankFile {
+        filename: format!(
+            "kilat-payouts-{}-{}.csv",
+            market.code(),
+            s.clock.today(market)
+        ),
+        csv: csv.finish(),
+        orders,
+        total,
+    })
+}
+
+/// What became of one line of a bank result file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum LineOutcome {
+    /// Paid out now: the loan started.
+    Paid,
+    /// Above the threshold: recorded, waiting for a second finance operator.
+    AwaitingApproval,
+    /// The order was paid out already: nothing done (a file imported twice pays nothing twice).
+    AlreadyPaid,
+    /// The order's payout is recorded and waits for approval already: nothing done.
+    AlreadyRecorded,
+    /// The bank reports the transfer failed: nothing recorded; the order stays approved, in the next bank file.
+    Failed,
+    /// The amount differs from the order's payout amount: nothing recorded.
+    AmountMismatch,
+    /// No order of this market has this reference.
+    UnknownReference,
+    /// The reference appeared on an earlier line of the file: this line is ignored.
+    DuplicateLine,
+    /// The order is neither approved nor paid out (rejected, cancelled): nothing recorded.
+    NotPayable,
+    /// The line could not be read (a missing or malformed field): nothing recorded.
+    Invalid,
+}
+
+impl LineOutcome {
+    pub fn code(self) -> &'static str {
+        match self {
+            Self::Paid => "paid",
+            Self::AwaitingApproval => "awaiting_approval",
+            Self::AlreadyPaid => "already_paid",
+            Self::AlreadyRecorded => "already_recorded",
+            Self::Failed => "failed",
+            Self::AmountMismatch => "amount_mismatch",
+            Self::UnknownReference => "unknown_reference",
+            Self::DuplicateLine => "duplicate_line",
+            Self::NotPayable => "not_payable",
+            Self::Invalid => "invalid",
+        }
+    }
+}
+
+/// One line's answer.
+#[derive(Debug, Clone)]
+pub struct ImportedLine {
+    /// The line of the file (from 1; the header is line 1).
+    pub line: usize,
+    /// The reference (order number) as the file gives it.
+    pub reference: String,
+    pub bank_reference: String,
+    /// Minor units as read; `None` when unreadable.
+    pub amount: Option<i64>,
+    pub outcome: LineOutcome,
+    /// Minor units: the order's payout amount, when the line's differs.
+    pub expected_amount: Option<i64>,
+    /// What is wrong with an invalid line (the field), or the existing bank reference of a paid order.
+    pub detail: Option<String>,
+}
+
+/// The answer to a result file.
+pub struct ImportReport {
+    pub market: Market,
+    pub lines: Vec<ImportedLine>,
+}
+
+/// A line's status as banks write it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum BankStatus {
+    Success,
+    Failed,
+}
+
+fn bank_status(text: &str) -> Option<BankStatus> {
+    match text.trim().to_ascii_lowercase().as_str() {
+        "success" | "successful" | "succeeded" | "paid" | "processed" | "completed"
+        | "berhasil" | "sukses" => Some(BankStatus::Success),
+        "failed" | "failure" | "rejected" | "returned" | "gagal" | "ditolak" => {
+            Some(BankStatus::Failed)
+        }
+        _ => None,
+    }
+}
+
+/// The columns a result file needs, by the names banks use (case, spaces and `_` ignored).
+const REFERENCE_NAMES: &[&str] = &[
+    "reference",
+    "paymentreference",
+    "orderno",
+    "ordernumber",
+    "customerreference",
+    "remark",
+];
+const BANK_REFERENCE_NAMES: &[&str] = &[
+    "bankreference",
+    "utr",
+    "utrnumber",
+    "utrno",
+    "transactionreference",
+    "bankref",
+];
+const STATUS_NAMES: &[&str] = &["status", "transactionstatus", "paymentstatus"];
+const AMOUNT_NAMES: &[&str] = &[
+    "amount",
+    "amountinr",
+    "amountidr",
+    "amount(inr)",
+    "amount(idr)",
+];
+
+fn column(header: &[String], names: &[&str]) -> Option<usize> {
+    header.iter().position(|h| {
+        let key: String = h
+            .chars()
+            .filter(|c| !c.is_whitespace() && *c != '_' && *c != '-')
+            .flat_map(char::to_lowercase)
+            .collect();
+        names.contains(&key.as_str())
+    })
+}
+
+fn unreadable(e: CsvError) -> Error {
+    let (line, reason) = match e {
+        CsvError::UnclosedQuote { line } => (line, "a quote is not closed"),
+        CsvError::StrayQuote { line } => (line, "a quote inside a field"),
+    };
+    Error::Validation(FieldErrors::one(
+        "content",
+        FieldProblem::new("field.csv_unreadable")
+            .with("line", line)
+            .with("reason", reason),
+    ))
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ImportAudit<'a> {
+    market: &'a str,
+    lines: usize,
+    outcomes: std::collections::BTreeMap<&'static str, Vec<String>>,
+}
+
+/// Imports the bank's result file of a market (finance): a CSV with a header naming the reference (the order
+/// number), the bank reference (UTR), the status (success or failed) and the amount. Each line is answered: a
+/// successful line whose amount equals the order's payout amount pays it out as [`super::payout::disburse`] does (each
+/// payout audited; above the threshold it is recorded for approval); a repeated or already paid reference does
+/// nothing again; failed, mismatched and unknown lines are listed. The import itself is audited `payout.import`.
+pub async fn import_result(
+    s: &Services,
+    op: &Operator,
+    market: Market,
+    content: Option<&str>,
+) -> Result<ImportReport, Error> {
+    op.require_any(PAYOUT_ROLES)?;
+    let content = content.unwrap_or_default();
+    if content.trim().is_empty() {
+        return Err(Error::Validation(FieldErrors::one(
+            "content",
+            FieldProblem::required(),
+        )));
+    }
+    let records = parse(content).map_err(unreadable)?;
+    let Some(((_, header), body)) = records.split_first() else {
+        return Err(Error::Validation(FieldErrors::one(
+            "content",
+            FieldProblem::required(),
+        )));
+    };
+    if body.len() > RESULT_LINES_LIMIT {
+        return Err(Error::Validation(FieldErrors::one(
+            "content",
+            FieldProblem::new("field.bank_result_lines").with("max", RESULT_LINES_LIMIT),
+        )));
+    }
+    let columns = (
+        column(header, REFERENCE_NAMES),
+        column(header, BANK_REFERENCE_NAMES),
+        column(header, STATUS_NAMES),
+        column(header, AMOUNT_NAMES),
+    );
+    let (Some(c_ref), Some(c_bank), Some(c_status), Some(c_amount)) = columns else {
+        return Err(Error::Validation(FieldErrors::one(
+            "content",
+            FieldProblem::new("field.bank_result_columns").with(
+                "columns",
+                "reference, bank_reference (or utr), status, amount",
+            ),
+        )));
+    };
+    let mut seen = HashSet::new();
+    let mut lines = Vec::with_capacity(body.len());
+    for (line, record) in body {
+        let cell = |i: usize| {
+            record
+                .get(i)
+                .map(|v| v.trim().to_owned())
+                .unwrap_or_default()
+        };
+        let reference = cell(c_ref).trim_start_matches('\'').to_owned();
+        let mut answer = ImportedLine {
+            line: *line,
+            bank_reference: cell(c_bank).trim_start_matches('\'').to_owned(),
+            amount: parse_bank_amount(&cell(c_amount)),
+            reference,
+            outcome: LineOutcome::Invalid,
+            expected_amount: None,
+            detail: None,
+        };
+        let status = bank_status(&cell(c_status));
+        let invalid = if answer.reference.is_empty() {
+            Some("reference")
+        } else if status.is_none() {
+            Some("status")
+        } else if answer.amount.is_none() {
+            Some("amount")
+        } else {
+            None
+        };
+        if let Some(field) = invalid {
+            answer.detail = Some(field.to_owned());
+            lines.push(answer);
+            continue;
+        }
+        if !seen.insert(answer.reference.to_ascii_uppercase()) {
+            answer.outcome = LineOutcome::DuplicateLine;
+            lines.push(answer);
+            continue;
+        }
+        answer.outcome = settle_line(s, op, market, &mut answer, status).await?;
+        lines.push(answer);
+    }
+    let mut outcomes: std::collections::BTreeMap<&'static str, Vec<String>> = Default::default();
+    for l in &lines {
+        outcomes
+            .entry(l.outcome.code())
+            .or_default()
+            .push(l.reference.clone());
+    }
+    let after = serde_json::to_string(&ImportAudit {
+        market: market.code(),
+        lines: lines.len(),
+        outcomes,
+    })
+    .map_err(anyhow::Error::from)?;
+    let file_id = new_id();
+    let mut tx = s.db.begin().await?;
+    tx.insert_audit(&NewAuditEntry {
+        actor_kind: "operator",
+        actor_id: Some(&op.id),
+        action: "payout.import",
+        entity: "payout_file",
+        entity_id: &file_id,
+        before_json: None,
+        after_json: Some(&after),
+        at: s.clock.now_ms(),
+    })
+    .await?;
+    tx.commit().await?;
+    Ok(ImportReport { market, lines })
+}
+
+/// Matches one readable, first-seen line to its order and acts on it.
+async fn settle_line(
+    s: &Services,
+    op: &Operator,
+    market: Market,
+    line: &mut ImportedLine,
+    status: Option<BankStatus>,
+) -> Result<LineOutcome, Error> {
+    let order = match s.db.order_by_no(&line.reference).await? {
+        Some(order) if order.market == market => order,
+        _ => return Ok(LineOutcome::UnknownReference),
+    };
+    if status == Some(BankStatus::Failed) {
+        return Ok(LineOutcome::Failed);
+    }
+    if line.amount != Some(order.net_disbursed) {
+        line.expected_amount = Some(order.net_disbursed);
+        return Ok(LineOutcome::AmountMismatch);
+    }
+    if order.status != OrderState::Approved {
+        return Ok(match s.db.payout(&order.id).await? {
+            Some(payout) => {
+                line.detail = Some(payout.bank_reference);
+                LineOutcome::AlreadyPaid
+            }
+            None => LineOutcome::NotPayable,
+        });
+    }
+    match pay_or_record(s, op, &order, Some(&line.bank_reference)).await {
+        Ok(PayoutOutcome::Disbursed(_)) => Ok(LineOutcome::Paid),
+        Ok(PayoutOutcome::AwaitingApproval(_)) => Ok(LineOutcome::AwaitingApproval),
+        Err(Error::Refused(Refusal::PayoutAwaitingApproval)) => Ok(LineOutcome::AlreadyRecorded),
+        Err(Error::Refused(Refusal::InvalidTransition)) => {
+            // Paid (or closed) between the read above and the payout's own lock.
+            Ok(match s.db.payout(&order.id).await? {
+                Some(payout) => {
+                    line.detail = Some(payout.bank_reference);
+                    LineOutcome::AlreadyPaid
+                }
+                None => LineOutcome::NotPayable,
+            })
+        }
+        Err(Error::Validation(_)) => {
+            line.detail = Some("bankReference".to_owned());
+            Ok(LineOutcome::Invalid)
+        }
+        Err(e) => Err(e),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn amounts_are_written_in_units_with_the_currency_s_decimals() {
+        assert_eq!(bank_amount(Currency::Inr, 1_941_000), "19410.00");
+        assert_eq!(bank_amount(Currency::Inr, 1_941_005), "19410.05");
+        assert_eq!(bank_amount(Currency::Idr, 300_000_000), "3000000");
+        assert_eq!(bank_amount(Currency::Idr, 300_000_050), "3000000.50");
+    }
+
+    #[test]
+    fn amounts_are_read_exactly() {
+        assert_eq!(parse_bank_amount("19410.00"), Some(1_941_000));
+        assert_eq!(parse_bank_amount("19410.5"), Some(1_941_050));
+        assert_eq!(parse_bank_amount(" 3000000 "), Some(300_000_000));
+        for bad in ["", "-1", "1,000", "1.234", "abc", "1e5", ".5"] {
+            assert_eq!(parse_bank_amount(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn statuses_and_columns_are_recognised_by_the_names_banks_use() {
+        assert_eq!(bank_status("SUCCESS"), Some(BankStatus::Success));
+        assert_eq!(bank_status("Gagal"), Some(BankStatus::Failed));
+        assert_eq!(bank_status("pending"), None);
+        let header: Vec<String> = ["Payment Reference", "UTR No", "Status", "Amount (INR)"]
+            .iter()
+            .map(|s| (*s).to_owned())
+            .collect();
+        assert_eq!(column(&header, REFERENCE_NAMES), Some(0));
+        assert_eq!(column(&header, BANK_REFERENCE_NAMES), Some(1));
+        assert_eq!(column(&header, STATUS_NAMES), Some(2));
+        assert_eq!(column(&header, AMOUNT_NAMES), Some(3));
+    }
+}

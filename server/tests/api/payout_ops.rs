@@ -1,0 +1,931 @@
+//! Payout operations (issue 18, items 1 and 3): the beneficiary shown to finance in full (each view audited), the bank
+//! bulk payment file of both markets, the bank's result file imported line by line, maker-checker above the market's
+//! threshold (a burst of approvals starts the loan once), and the month-end exports with their role checks.
+
+use std::sync::Arc;
+
+use kilat_domain::OrderEvent;
+use kilat_server::auth::operators::Role;
+use kilat_server::orders::{self, Actor};
+use reqwest::{Method, StatusCode};
+use serde_json::{Value, json};
+
+use crate::helpers::{TestApp, data, error, spawn_app, spawn_app_with, valid_steps};
+use crate::servicing::{
+    Op, confirm, count, create_payment, disburse, op_call, operator, status_of, submit_utr,
+};
+
+/// A certified borrower of `market` named `name` with an approved order: (session, order number, order id, net
+/// amount in minor units).
+async fn approved_named(
+    app: &TestApp,
+    phone: &str,
+    name: &str,
+    product: &str,
+    amount: i64,
+    term: &str,
+) -> (String, String, String, i64) {
+    let market = if product.starts_with("id-") {
+        "ID"
+    } else {
+        "IN"
+    };
+    let session = app.sign_in(market, phone).await;
+    for (step, mut body) in valid_steps(market) {
+        if step == "base" {
+            body["fullName"] = json!(name);
+        }
+        let response = app
+            .post_as(
+                &format!("/api/v1/borrower/certification/{step}"),
+                &session,
+                &body,
+            )
+            .await;
+        assert_eq!(response.status(), 200, "{step}");
+    }
+    let loan = json!({"productCode": product, "amount": amount, "termCode": term});
+    let kfs = data(app.post_as("/api/v1/borrower/apply", &session, &loan).await).await;
+    let mut confirm = loan.clone();
+    confirm["kfsHash"] = kfs["contentHash"].clone();
+    confirm["agreementHash"] = app.agreement_hash(&session, &loan).await;
+    confirm["idempotencyKey"] = json!(format!("key-{phone}"));
+    let order = data(
+        app.post_as("/api/v1/borrower/orders", &session, &confirm)
+            .await,
+    )
+    .await;
+    let order_no = order["orderNo"].as_str().unwrap().to_owned();
+    let (id, net): (String, i64) =
+        sqlx::query_as("SELECT id, net_disbursed FROM orders WHERE order_no = $1")
+            .bind(&order_no)
+            .fetch_one(app.db.pool())
+            .await
+            .unwrap();
+    orders::apply(
+        &app.services,
+        &id,
+        OrderEvent::Approve,
+        &Actor::Operator("reviewer-1".into()),
+    )
+    .await
+    .unwrap();
+    (session, order_no, id, net)
+}
+
+async fn get(app: &TestApp, op: &Op, path: &str) -> reqwest::Response {
+    op_call(app, op, Method::GET, path, None).await
+}
+
+async fn import(app: &TestApp, op: &Op, market: &str, content: &str) -> reqwest::Response {
+    op_call(
+        app,
+        op,
+        Method::POST,
+        "/api/v1/console/payouts/bank-result",
+        Some(json!({"market": market, "content": content})),
+    )
+    .await
+}
+
+async fn record(app: &TestApp, op: &Op, order_no: &str, reference: &str) -> reqwest::Response {
+    op_call(
+        app,
+        op,
+        Method::POST,
+        &format!("/api/v1/console/orders/{order_no}/disburse"),
+        Some(json!({"bankReference": reference})),
+    )
+    .await
+}
+
+async fn approve(app: &TestApp, op: &Op, order_no: &str) -> reqwest::Response {
+    op_call(
+        app,
+        op,
+        Method::POST,
+        &format!("/api/v1/console/orders/{order_no}/payout/approve"),
+        None,
+    )
+    .await
+}
+
+async fn audits_of(app: &TestApp, action: &str, order_id: &str) -> i64 {
+    count(
+        app,
+        &format!("SELECT COUNT(*) FROM audit_log WHERE action = '{action}' AND entity_id = $1"),
+        order_id,
+    )
+    .await
+}
+
+/// The `after_json` of each audit entry of `action`, oldest first.
+async fn audit_after(app: &TestApp, action: &str) -> Vec<String> {
+    let rows: Vec<(Option<String>,)> =
+        sqlx::query_as("SELECT after_json FROM audit_log WHERE action = $1 ORDER BY at, id")
+            .bind(action)
+            .fetch_all(app.db.pool())
+            .await
+            .unwrap();
+    rows.into_iter().map(|(a,)| a.unwrap_or_default()).collect()
+}
+
+/// The rows of a CSV answer (the server writes no quoted line breaks in these files).
+fn rows(csv: &str) -> Vec<Vec<String>> {
+    csv.split("\r\n")
+        .filter(|l| !l.is_empty())
+        .map(|l| l.split(',').map(str::to_owned).collect())
+        .collect()
+}
+
+#[tokio::test]
+async fn finance_sees_the_beneficiary_in_full_in_the_list_and_the_order_and_every_view_is_audited()
+{
+    let app = spawn_app().await;
+    let finance = operator(&app, "fin", &[Role::Finance]).await;
+    let support = operator(&app, "sup", &[Role::Support]).await;
+    let (_, order_no, id, net) = approved_named(
+        &app,
+        "9876500301",
+        "Asha Verma",
+        "in-flexi-6m",
+        2_000_000,
+        "m6",
+    )
+    .await;
+    let (_, id_order_no, id_id, _) = approved_named(
+        &app,
+        "081234567301",
+        "Budi Santoso",
+        "id-kilat-30",
+        300_000_000,
+        "14d",
+    )
+    .await;
+
+    let list = data(get(&app, &finance, "/api/v1/console/payouts?market=IN").await).await;
+    let entry = &list.as_array().unwrap()[0];
+    assert_eq!(entry["orderNo"], order_no);
+    assert_eq!(entry["netDisbursed"], net);
+    assert_eq!(entry["needsApproval"], false);
+    assert_eq!(entry["pendingPayout"], Value::Null);
+    let b = &entry["beneficiary"];
+    assert_eq!(b["name"], "Asha Verma");
+    assert_eq!(b["bankName"], "HDFC Bank");
+    assert_eq!(b["bankCode"], "HDFC");
+    assert_eq!(b["accountNumber"], "501001234567");
+    assert_eq!(b["ifsc"], "HDFC0001234");
+    assert_eq!(audits_of(&app, "view_unmasked", &id).await, 1);
+
+    // Indonesia: the bank's name from the reference data, not its code; no IFSC.
+    let list = data(get(&app, &finance, "/api/v1/console/payouts?market=ID").await).await;
+    let b = &list[0]["beneficiary"];
+    assert_eq!(b["bankName"], "BCA (Bank Central Asia)");
+    assert_eq!(b["bankCode"], "014");
+    assert_eq!(b["accountNumber"], "1234567890");
+    assert_eq!(b["ifsc"], Value::Null);
+    assert_eq!(audits_of(&app, "view_unmasked", &id_id).await, 1);
+
+    let view = data(
+        get(
+            &app,
+            &finance,
+            &format!("/api/v1/console/orders/{order_no}"),
+        )
+        .await,
+    )
+    .await;
+    assert_eq!(view["beneficiary"]["accountNumber"], "501001234567");
+    assert_eq!(
+        view["unmasked"], false,
+        "the certification stays masked for finance"
+    );
+    assert_eq!(audits_of(&app, "view_unmasked", &id).await, 2);
+    let (actor, after): (String, String) = sqlx::query_as(
+        "SELECT actor_id, after_json FROM audit_log WHERE action = 'view_unmasked' AND entity_id = $1
+         ORDER BY at DESC, id DESC LIMIT 1",
+    )
+    .bind(&id)
+    .fetch_one(app.db.pool())
+    .await
+    .unwrap();
+    assert!(after.contains("beneficiary"), "{after}");
+    assert!(!actor.is_empty());
+
+    // Support sees the order without the beneficiary, and nothing is audited as unmasked.
+    let view = data(
+        get(
+            &app,
+            &support,
+            &format!("/api/v1/console/orders/{order_no}"),
+        )
+        .await,
+    )
+    .await;
+    assert_eq!(view["beneficiary"], Value::Null);
+    assert_eq!(audits_of(&app, "view_unmasked", &id).await, 2);
+    assert_eq!(
+        get(&app, &support, "/api/v1/console/payouts?market=IN")
+            .await
+            .status(),
+        StatusCode::FORBIDDEN
+    );
+    let _ = id_order_no;
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn the_bank_file_lists_each_market_s_unpaid_loans_with_exact_amounts_safe_cells_and_an_audit()
+{
+    let app = spawn_app().await;
+    let finance = operator(&app, "fin", &[Role::Finance]).await;
+    let reviewer = operator(&app, "rev", &[Role::Reviewer]).await;
+    let (_, a_no, _, a_net) = approved_named(
+        &app,
+        "9876500311",
+        "Asha Verma",
+        "in-flexi-6m",
+        2_000_000,
+        "m6",
+    )
+    .await;
+    // A name a spreadsheet would run as a formula (the name rule refuses digits only).
+    let (_, b_no, _, b_net) = approved_named(
+        &app,
+        "9876500312",
+        "=HYPERLINK(\"http://evil.example\",\"Ravi\")",
+        "in-flexi-6m",
+        1_500_000,
+        "m6",
+    )
+    .await;
+    let (_, paid_no, _, _) = approved_named(
+        &app,
+        "9876500313",
+        "Meena Rao",
+        "in-flexi-6m",
+        1_000_000,
+        "m6",
+    )
+    .await;
+    assert_eq!(
+        disburse(&app, &finance, &paid_no).await.status(),
+        StatusCode::OK
+    );
+    let (_, c_no, _, c_net) = approved_named(
+        &app,
+        "081234567311",
+        "Budi Santoso",
+        "id-kilat-30",
+        300_000_000,
+        "14d",
+    )
+    .await;
+
+    assert_eq!(
+        get(
+            &app,
+            &reviewer,
+            "/api/v1/console/payouts/bank-file?market=IN"
+        )
+        .await
+        .status(),
+        StatusCode::FORBIDDEN
+    );
+    let response = get(
+        &app,
+        &finance,
+        "/api/v1/console/payouts/bank-file?market=IN",
+    )
+    .await;
+    assert_eq!(response.status(), StatusCode::OK);
+    assert!(
+        response.headers()["content-type"]
+            .to_str()
+            .unwrap()
+            .starts_with("text/csv")
+    );
+    let disposition = response.headers()["content-disposition"]
+        .to_str()
+        .unwrap()
+        .to_owned();
+    assert!(
+        disposition.contains("attachment; filename=\"kilat-payouts-IN-"),
+        "{disposition}"
+    );
+    let csv = response.text().await.unwrap();
+    let lines: Vec<&str> = csv.split("\r\n").filter(|l| !l.is_empty()).collect();
+    assert_eq!(
+        lines[0],
+        "Beneficiary Name,Beneficiary Account Number,IFSC,Amount (INR),Payment Reference,Beneficiary Bank"
+    );
+    assert_eq!(
+        lines.len(),
+        3,
+        "the paid loan and Indonesia's are not in it: {csv}"
+    );
+    let rupees = |minor: i64| format!("{}.{:02}", minor / 100, minor % 100);
+    assert!(
+        lines.contains(
+            &format!(
+                "Asha Verma,501001234567,HDFC0001234,{},{a_no},HDFC Bank",
+                rupees(a_net)
+            )
+            .as_str()
+        ),
+        "{csv}"
+    );
+    assert!(
+        lines.contains(
+            &format!(
+                "\"'=HYPERLINK(\"\"http://evil.example\"\",\"\"Ravi\"\")\",501001234567,HDFC0001234,{},{b_no},HDFC Bank",
+                rupees(b_net)
+            )
+            .as_str()
+        ),
+        "{csv}"
+    );
+    assert!(!csv.contains(&paid_no));
+
+    let csv = get(
+        &app,
+        &finance,
+        "/api/v1/console/payouts/bank-file?market=ID",
+    )
+    .await
+    .text()
+    .await
+    .unwrap();
+    let r = rows(&csv);
+    assert_eq!(r[0][2], "Bank Code");
+    assert_eq!(r[0][3], "Amount (IDR)");
+    assert_eq!(r.len(), 2);
+    assert_eq!(c_net % 100, 0, "Indonesian payouts are whole rupiah");
+    assert_eq!(
+        r[1],
+        vec![
+            "Budi Santoso".to_owned(),
+            "1234567890".to_owned(),
+            "014".to_owned(),
+            (c_net / 100).to_string(),
+            c_no.clone(),
+            "BCA (Bank Central Asia)".to_owned()
+        ]
+    );
+
+    // Each download is audited with who and which orders.
+    let audits = audit_after(&app, "payout.bank_file").await;
+    assert_eq!(audits.len(), 2);
+    let after: Value = serde_json::from_str(&audits[0]).unwrap();
+    assert_eq!(after["market"], "IN");
+    let orders: Vec<&str> = after["orders"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| o.as_str().unwrap())
+        .collect();
+    assert_eq!(orders.len(), 2);
+    assert!(orders.contains(&a_no.as_str()) && orders.contains(&b_no.as_str()));
+    assert_eq!(after["total"], a_net + b_net);
+    assert_eq!(
+        get(
+            &app,
+            &finance,
+            "/api/v1/console/payouts/bank-file?market=XX"
+        )
+        .await
+        .status(),
+        StatusCode::UNPROCESSABLE_ENTITY
+    );
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn an_imported_result_file_pays_matched_lines_once_and_answers_every_line() {
+    let app = spawn_app().await;
+    let finance = operator(&app, "fin", &[Role::Finance]).await;
+    let (_, a, a_id, a_net) = approved_named(
+        &app,
+        "9876500321",
+        "Asha Verma",
+        "in-flexi-6m",
+        2_000_000,
+        "m6",
+    )
+    .await;
+    let (_, b, b_id, b_net) = approved_named(
+        &app,
+        "9876500322",
+        "Ravi Verma",
+        "in-flexi-6m",
+        1_500_000,
+        "m6",
+    )
+    .await;
+    let (_, c, c_id, c_net) = approved_named(
+        &app,
+        "9876500323",
+        "Meena Rao",
+        "in-flexi-6m",
+        1_000_000,
+        "m6",
+    )
+    .await;
+    let (_, d, d_id, d_net) = approved_named(
+        &app,
+        "9876500324",
+        "Sita Devi",
+        "in-flexi-6m",
+        1_000_000,
+        "m6",
+    )
+    .await;
+    assert_eq!(disburse(&app, &finance, &d).await.status(), StatusCode::OK);
+    let (_, e, _, e_net) = approved_named(
+        &app,
+        "081234567321",
+        "Budi Santoso",
+        "id-kilat-30",
+        300_000_000,
+        "14d",
+    )
+    .await;
+    let rupees = |minor: i64| format!("{}.{:02}", minor / 100, minor % 100);
+    let file = format!(
+        "Payment Reference,UTR,Status,Amount (INR),Narration\r\n\
+         {a},N3312600001,SUCCESS,{},payout\r\n\
+         {b},N3312600002,failed,{},account closed\r\n\
+         {c},N3312600003,success,{},\r\n\
+         {a},N3312600001,success,{},again\r\n\
+         {d},N3312600004,success,{},\r\n\
+         KL-000000-XXXXXX,N3312600005,success,100.00,\r\n\
+         {e},N3312600006,success,{},other market\r\n\
+         {b},N3312600007,pending,{},\r\n",
+        rupees(a_net),
+        rupees(b_net),
+        rupees(c_net + 1),
+        rupees(a_net),
+        rupees(d_net),
+        e_net / 100,
+        rupees(b_net),
+    );
+    let report = data(import(&app, &finance, "IN", &file).await).await;
+    let outcomes: Vec<(&str, &str)> = report["lines"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| {
+            (
+                l["reference"].as_str().unwrap(),
+                l["outcome"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        outcomes,
+        vec![
+            (a.as_str(), "paid"),
+            (b.as_str(), "failed"),
+            (c.as_str(), "amount_mismatch"),
+            (a.as_str(), "duplicate_line"),
+            (d.as_str(), "already_paid"),
+            ("KL-000000-XXXXXX", "unknown_reference"),
+            (e.as_str(), "unknown_reference"),
+            (b.as_str(), "invalid"),
+        ]
+    );
+    assert_eq!(report["lines"][7]["detail"], "status");
+    assert_eq!(report["lines"][0]["line"], 2);
+    assert_eq!(report["lines"][2]["expectedAmount"], c_net);
+    assert_eq!(report["lines"][2]["amount"], c_net + 1);
+    assert_eq!(report["lines"][4]["detail"], "HDFCN52026112512345");
+    assert_eq!(status_of(&app, &a_id).await, "disbursed");
+    assert_eq!(status_of(&app, &b_id).await, "approved");
+    assert_eq!(status_of(&app, &c_id).await, "approved");
+    let (reference,): (String,) =
+        sqlx::query_as("SELECT bank_reference FROM payouts WHERE order_id = $1")
+            .bind(&a_id)
+            .fetch_one(app.db.pool())
+            .await
+            .unwrap();
+    assert_eq!(reference, "N3312600001");
+    assert_eq!(audits_of(&app, "payout.create", &a_id).await, 1);
+
+    // The same file again pays nothing twice.
+    let again = data(import(&app, &finance, "IN", &file).await).await;
+    assert_eq!(again["lines"][0]["outcome"], "already_paid");
+    assert_eq!(
+        count(
+            &app,
+            "SELECT COUNT(*) FROM payouts WHERE order_id = $1",
+            &a_id
+        )
+        .await,
+        1
+    );
+    assert_eq!(
+        count(
+            &app,
+            "SELECT COUNT(*) FROM payouts WHERE order_id = $1",
+            &d_id
+        )
+        .await,
+        1
+    );
+    assert_eq!(audits_of(&app, "payout.create", &a_id).await, 1);
+    let imports = audit_after(&app, "payout.import").await;
+    assert_eq!(imports.len(), 2);
+    assert!(imports[0].contains("\"failed\""), "{}", imports[0]);
+
+    // A line with an invalid status is answered as such; files without the columns or not CSV are refused.
+    let invalid = data(
+        import(
+            &app,
+            &finance,
+            "IN",
+            &format!(
+                "reference,bank_reference,status,amount\n{c},N33126,maybe,{}\n",
+                rupees(c_net)
+            ),
+        )
+        .await,
+    )
+    .await;
+    assert_eq!(invalid["lines"][0]["outcome"], "invalid");
+    assert_eq!(invalid["lines"][0]["detail"], "status");
+    let body = error(import(&app, &finance, "IN", "order,amount\nx,1\n").await).await;
+    assert!(body["fields"]["content"].is_string(), "{body}");
+    let body =
+        error(import(&app, &finance, "IN", "reference,utr,status,amount\n\"x,1\n").await).await;
+    assert!(body["fields"]["content"].is_string(), "{body}");
+    let body = error(import(&app, &finance, "IN", "").await).await;
+    assert!(body["fields"]["content"].is_string(), "{body}");
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn above_the_threshold_a_second_operator_approves_a_burst_starts_the_loan_once_and_below_one_suffices()
+ {
+    // ₹15,000: the ₹20,000 loan needs two operators, the ₹10,000 one does not.
+    let app = Arc::new(
+        spawn_app_with(|s| {
+            s.payouts.india.approval_threshold = 1_500_000;
+        })
+        .await,
+    );
+    let maker = operator(&app, "fin-maker", &[Role::Finance]).await;
+    let checkers = [
+        operator(&app, "fin-check-1", &[Role::Finance]).await,
+        operator(&app, "fin-check-2", &[Role::Finance]).await,
+    ];
+    let (_, big, big_id, big_net) = approved_named(
+        &app,
+        "9876500331",
+        "Asha Verma",
+        "in-flexi-6m",
+        2_000_000,
+        "m6",
+    )
+    .await;
+    let (_, small, small_id, small_net) = approved_named(
+        &app,
+        "9876500332",
+        "Ravi Verma",
+        "in-flexi-6m",
+        1_000_000,
+        "m6",
+    )
+    .await;
+    assert!(big_net > 1_500_000 && small_net <= 1_500_000);
+
+    // Below the threshold: one operator, the loan starts.
+    let done = data(record(&app, &maker, &small, "N3312600100").await).await;
+    assert_eq!(done["awaitingApproval"], false);
+    assert_eq!(done["status"], "disbursed");
+    assert_eq!(status_of(&app, &small_id).await, "disbursed");
+    let _ = small_id;
+
+    // Above: recorded, waiting, still approved.
+    let done = data(record(&app, &maker, &big, "N3312600200").await).await;
+    assert_eq!(done["awaitingApproval"], true);
+    assert_eq!(done["status"], "approved");
+    assert_eq!(done["payoutDate"], Value::Null);
+    assert_eq!(done["amount"], big_net);
+    assert_eq!(status_of(&app, &big_id).await, "approved");
+    assert_eq!(audits_of(&app, "payout.record", &big_id).await, 1);
+    let body = error(record(&app, &checkers[0], &big, "N3312600201").await).await;
+    assert_eq!(body["code"], "payout_awaiting_approval");
+    let list = data(get(&app, &maker, "/api/v1/console/payouts?market=IN").await).await;
+    let entry = list
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["orderNo"] == big.as_str())
+        .unwrap();
+    assert_eq!(entry["needsApproval"], true);
+    assert_eq!(entry["pendingPayout"]["bankReference"], "N3312600200");
+    assert_eq!(entry["pendingPayout"]["recordedByUsername"], "fin-maker");
+    // Recorded payouts are not in the bank file again.
+    let csv = get(&app, &maker, "/api/v1/console/payouts/bank-file?market=IN")
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert!(!csv.contains(&big));
+
+    // The maker can never approve their own.
+    let response = approve(&app, &maker, &big).await;
+    assert_eq!(response.status(), StatusCode::FORBIDDEN);
+    assert_eq!(error(response).await["code"], "own_payout_approval");
+    assert_eq!(status_of(&app, &big_id).await, "approved");
+
+    // A burst of approvals by two other operators starts the loan exactly once.
+    let mut handles = Vec::new();
+    for i in 0..8 {
+        let (app, op, no) = (app.clone(), checkers[i % 2].clone(), big.clone());
+        handles.push(tokio::spawn(async move {
+            let response = approve(&app, &op, &no).await;
+            let status = response.status();
+            (status, response.json::<Value>().await.unwrap())
+        }));
+    }
+    let mut ok = 0;
+    for h in handles {
+        let (status, body) = h.await.unwrap();
+        if status == StatusCode::OK {
+            ok += 1;
+            assert_eq!(body["data"]["status"], "disbursed");
+            assert_eq!(body["data"]["bankReference"], "N3312600200");
+        } else {
+            assert_eq!(status, StatusCode::CONFLICT, "{body}");
+            assert_eq!(body["code"], "payout_not_awaiting");
+        }
+    }
+    assert_eq!(ok, 1);
+    assert_eq!(status_of(&app, &big_id).await, "disbursed");
+    assert_eq!(
+        count(
+            &app,
+            "SELECT COUNT(*) FROM payouts WHERE order_id = $1",
+            &big_id
+        )
+        .await,
+        1
+    );
+    assert_eq!(
+        count(
+            &app,
+            "SELECT COUNT(*) FROM loans WHERE order_id = $1",
+            &big_id
+        )
+        .await,
+        1
+    );
+    assert_eq!(
+        count(
+            &app,
+            "SELECT COUNT(*) FROM ledger_entries WHERE order_id = $1 AND seq = 0",
+            &big_id
+        )
+        .await,
+        1
+    );
+    assert_eq!(audits_of(&app, "payout.approve", &big_id).await, 1);
+    let (maker_id, checker_id): (Option<String>, Option<String>) =
+        sqlx::query_as("SELECT operator_id, approved_by FROM payouts WHERE order_id = $1")
+            .bind(&big_id)
+            .fetch_one(app.db.pool())
+            .await
+            .unwrap();
+    assert!(maker_id.is_some() && checker_id.is_some() && maker_id != checker_id);
+    Arc::try_unwrap(app)
+        .ok()
+        .expect("no clone left")
+        .stop()
+        .await;
+}
+
+#[tokio::test]
+async fn a_checker_rejects_a_recorded_payout_with_a_reason_and_the_import_records_above_the_threshold()
+ {
+    let app = spawn_app_with(|s| {
+        s.payouts.india.approval_threshold = 0;
+    })
+    .await;
+    let maker = operator(&app, "fin-maker", &[Role::Finance]).await;
+    let checker = operator(&app, "fin-check", &[Role::Finance]).await;
+    let (_, no, id, net) = approved_named(
+        &app,
+        "9876500341",
+        "Asha Verma",
+        "in-flexi-6m",
+        1_000_000,
+        "m6",
+    )
+    .await;
+    let rupees = |minor: i64| format!("{}.{:02}", minor / 100, minor % 100);
+    let file = format!(
+        "reference,utr,status,amount\n{no},N3312600300,success,{}\n",
+        rupees(net)
+    );
+    let report = data(import(&app, &maker, "IN", &file).await).await;
+    assert_eq!(report["lines"][0]["outcome"], "awaiting_approval");
+    let report = data(import(&app, &maker, "IN", &file).await).await;
+    assert_eq!(report["lines"][0]["outcome"], "already_recorded");
+    assert_eq!(status_of(&app, &id).await, "approved");
+
+    let reject = |op: Op, body: Value| {
+        let app = &app;
+        let no = no.clone();
+        async move {
+            op_call(
+                app,
+                &op,
+                Method::POST,
+                &format!("/api/v1/console/orders/{no}/payout/reject"),
+                Some(body),
+            )
+            .await
+        }
+    };
+    assert_eq!(
+        error(reject(maker.clone(), json!({"reason": "mine"})).await).await["code"],
+        "own_payout_approval"
+    );
+    let body = error(reject(checker.clone(), json!({})).await).await;
+    assert!(body["fields"]["reason"].is_string(), "{body}");
+    let done = data(
+        reject(
+            checker.clone(),
+            json!({"reason": "UTR not on the statement"}),
+        )
+        .await,
+    )
+    .await;
+    assert_eq!(done["status"], "approved");
+    assert_eq!(status_of(&app, &id).await, "approved");
+    let audits = app.audit_entries("payout.reject", "order").await;
+    assert_eq!(audits.len(), 1);
+    assert!(audits[0].2.contains("N3312600300"));
+    assert!(audits[0].3.contains("UTR not on the statement"));
+    assert_eq!(
+        error(approve(&app, &checker, &no).await).await["code"],
+        "payout_not_awaiting"
+    );
+    // Back in the bank file; recorded again and approved by the checker, the loan starts.
+    let csv = get(&app, &maker, "/api/v1/console/payouts/bank-file?market=IN")
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert!(csv.contains(&no));
+    assert_eq!(
+        data(record(&app, &maker, &no, "N3312600301").await).await["awaitingApproval"],
+        true
+    );
+    let done = data(approve(&app, &checker, &no).await).await;
+    assert_eq!(done["status"], "disbursed");
+    assert_eq!(done["bankReference"], "N3312600301");
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn month_end_exports_hold_the_market_s_money_for_finance_and_admins_only_and_are_audited() {
+    let app = spawn_app().await;
+    let finance = operator(&app, "fin", &[Role::Finance]).await;
+    let admin = operator(&app, "adm", &[Role::Admin]).await;
+    let reviewer = operator(&app, "rev", &[Role::Reviewer]).await;
+    let (session, no, _, net) = approved_named(
+        &app,
+        "9876500351",
+        "Asha Verma",
+        "in-flexi-6m",
+        1_000_000,
+        "m6",
+    )
+    .await;
+    let done = data(disburse(&app, &finance, &no).await).await;
+    let day = done["payoutDate"].as_str().unwrap().to_owned();
+    let payment =
+        data(create_payment(&app, &session, &no, "payoff", "upi", "pay-key-0001").await).await;
+    let payment_id = payment["paymentId"].as_str().unwrap().to_owned();
+    let amount = payment["amount"].as_i64().unwrap();
+    assert_eq!(
+        submit_utr(&app, &session, &payment_id, "712345678901")
+            .await
+            .status(),
+        StatusCode::OK
+    );
+    assert_eq!(
+        confirm(&app, &finance, &payment_id, amount).await.status(),
+        StatusCode::OK
+    );
+    let (_, id_no, _, _) = approved_named(
+        &app,
+        "081234567351",
+        "Budi Santoso",
+        "id-kilat-30",
+        300_000_000,
+        "14d",
+    )
+    .await;
+    let path = |kind: &str, market: &str| {
+        format!("/api/v1/console/exports?market={market}&kind={kind}&from={day}&to={day}")
+    };
+    let rupees = |minor: i64| format!("{}.{:02}", minor / 100, minor % 100);
+
+    let response = get(&app, &finance, &path("payouts", "IN")).await;
+    assert_eq!(response.status(), StatusCode::OK);
+    assert!(
+        response.headers()["content-disposition"]
+            .to_str()
+            .unwrap()
+            .contains(&format!("kilat-payouts-IN-{day}-{day}.csv"))
+    );
+    let r = rows(&response.text().await.unwrap());
+    assert_eq!(r.len(), 2);
+    assert_eq!(r[1][0], day);
+    assert_eq!(r[1][1], no);
+    assert_eq!(r[1][3], "INR");
+    assert_eq!(r[1][4], "10000.00");
+    assert_eq!(r[1][5], rupees(net));
+    assert_eq!(r[1][7], "HDFCN52026112512345");
+    assert_eq!(r[1][8], "fin");
+
+    let r = rows(
+        &get(&app, &admin, &path("repayments", "IN"))
+            .await
+            .text()
+            .await
+            .unwrap(),
+    );
+    assert_eq!(r.len(), 2, "{r:?}");
+    assert_eq!(r[1][1], no);
+    assert_eq!(r[1][7], "712345678901");
+    assert_eq!(r[1][9], rupees(amount));
+
+    let r = rows(
+        &get(&app, &finance, &path("ledger", "IN"))
+            .await
+            .text()
+            .await
+            .unwrap(),
+    );
+    // The payout, its fee and the schedule, then the payoff: every entry of the day.
+    let (entries,): (i64,) = sqlx::query_as(
+        "SELECT COUNT(*) FROM ledger_entries e JOIN orders o ON o.id = e.order_id WHERE o.order_no = $1",
+    )
+    .bind(&no)
+    .fetch_one(app.db.pool())
+    .await
+    .unwrap();
+    assert_eq!(i64::try_from(r.len()).unwrap() - 1, entries);
+    assert_eq!(r[1][3], "payout");
+    assert_eq!(r[1][5], rupees(net));
+
+    let r = rows(
+        &get(&app, &finance, &path("refunds", "IN"))
+            .await
+            .text()
+            .await
+            .unwrap(),
+    );
+    assert_eq!(r.len(), 1, "a header only: no refund was sent");
+
+    // Indonesia's export holds none of India's money (its order is not paid out).
+    let csv = get(&app, &finance, &path("ledger", "ID"))
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert!(!csv.contains(&no) && !csv.contains(&id_no));
+
+    assert_eq!(
+        get(&app, &reviewer, &path("payouts", "IN")).await.status(),
+        StatusCode::FORBIDDEN
+    );
+    let body = error(
+        get(
+            &app,
+            &finance,
+            "/api/v1/console/exports?market=IN&kind=payouts&from=2026-01-01&to=2026-03-01",
+        )
+        .await,
+    )
+    .await;
+    assert!(body["fields"]["to"].is_string(), "{body}");
+    let body = error(
+        get(
+            &app,
+            &finance,
+            "/api/v1/console/exports?market=IN&kind=loans&from=2026-01-01&to=2026-01-02",
+        )
+        .await,
+    )
+    .await;
+    assert!(body["fields"]["kind"].is_string(), "{body}");
+    assert_eq!(audit_after(&app, "export.payouts").await.len(), 1);
+    assert_eq!(audit_after(&app, "export.ledger").await.len(), 2);
+    assert!(audit_after(&app, "export.payouts").await[0].contains(&format!("\"from\":\"{day}\"")));
+    app.stop().await;
+}
