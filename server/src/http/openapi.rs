@@ -17,8 +17,8 @@ use super::borrower::{
 };
 use super::console::auth::CONSOLE_COOKIE;
 use super::console::{
-    auth as console, dashboard, operators, payments, products, review, site as console_site,
-    support as console_support,
+    auth as console, dashboard, operators, payments, products, reconciliation, review,
+    site as console_site, support as console_support,
 };
 use super::error::ErrorBody;
 use super::site;
@@ -94,6 +94,16 @@ use crate::settings::{GrievanceOfficer, PublicSiteSettings};
         telemetry::app_rating,
         payments::disburse,
         payments::queue,
+        payments::queue_counts,
+        payments::queue_export,
+        reconciliation::mappings,
+        reconciliation::create_mapping,
+        reconciliation::update_mapping,
+        reconciliation::preview,
+        reconciliation::import,
+        reconciliation::imports,
+        reconciliation::import_result,
+        reconciliation::confirm,
         payments::confirm,
         payments::reject,
         payments::resolve,

@@ -6,6 +6,7 @@
 pub mod callbacks;
 pub mod payments;
 pub mod payout;
+pub mod reconciliation;
 
 use kilat_domain::{
     InstallmentBalance, InstallmentStatus, KeyFactStatement, LedgerEntry, LoanBalances, OrderState,

@@ -20,6 +20,7 @@ pub mod orders;
 pub mod payments;
 pub mod products;
 pub mod rate_limits;
+pub mod reconciliation;
 pub mod reseal;
 pub mod review;
 pub mod sign_in;
