@@ -26,6 +26,7 @@ mod one_limiter;
 mod openapi;
 mod orders;
 mod providers;
+mod reconciliation;
 mod s3_files;
 mod security;
 mod servicing;

@@ -168,12 +168,11 @@ pub fn check_mapping(input: &MappingInput) -> Result<(String, Layout), Error> {
             market
         }
     };
-    let delimiter = match input.delimiter.as_deref().unwrap_or(",") {
-        d => DELIMITERS
-            .iter()
-            .find(|(code, _)| *code == d)
-            .map(|(_, c)| *c),
-    };
+    let delimiter_code = input.delimiter.as_deref().unwrap_or(",");
+    let delimiter = DELIMITERS
+        .iter()
+        .find(|(code, _)| *code == delimiter_code)
+        .map(|(_, c)| *c);
     if delimiter.is_none() {
         errors.add("delimiter", FieldProblem::new("field.statement_delimiter"));
     }

@@ -355,12 +355,18 @@ fn parse_optional(text: &str, layout: &Layout) -> Option<Option<i64>> {
 }
 
 /// A signed amount: (minor units, credit). Currency marks (`₹`, `Rs`, `Rp`, `INR`, `IDR`) are dropped; a leading
-/// `-`, brackets, or a trailing `DR`/`Dr`/`D` make it a debit; a trailing `CR`/`Cr`/`C` a credit.
+/// `-`, brackets, or a trailing `DR`/`DB`/`D` make it a debit; a trailing `CR`/`Cr`/`C` a credit.
 pub fn parse_signed(text: &str, layout: &Layout) -> Option<(i64, bool)> {
     let mut t = text.trim().to_owned();
     let mut credit = true;
     let upper = t.to_ascii_uppercase();
-    for (suffix, is_credit) in [("DR", false), ("CR", true), ("D", false), ("C", true)] {
+    for (suffix, is_credit) in [
+        ("DR", false),
+        ("DB", false),
+        ("CR", true),
+        ("D", false),
+        ("C", true),
+    ] {
         if upper.ends_with(suffix)
             && upper[..upper.len() - suffix.len()]
                 .chars()
@@ -407,24 +413,35 @@ pub fn parse_number(text: &str, decimal: char, thousands: Option<char>) -> Optio
         None => (text, None),
     };
     let mut units: i64 = 0;
-    let mut previous_digit = false;
     let mut digits = 0;
-    let chars: Vec<char> = whole.chars().collect();
-    for (i, c) in chars.iter().enumerate() {
+    // Digits since the last grouping separator, and whether one was seen: a group after a separator has 2 digits
+    // (Indian lakhs and crores) or 3, and the last one 3.
+    let mut group = 0;
+    let mut grouped = false;
+    for c in whole.chars() {
         if c.is_ascii_digit() {
             units = units
                 .checked_mul(10)?
-                .checked_add(i64::from(*c as u8 - b'0'))?;
-            previous_digit = true;
+                .checked_add(i64::from(c as u8 - b'0'))?;
             digits += 1;
-        } else if Some(*c) == thousands
-            && previous_digit
-            && chars.get(i + 1).is_some_and(char::is_ascii_digit)
-        {
-            previous_digit = false;
+            group += 1;
+        } else if Some(c) == thousands {
+            let fits = if grouped {
+                matches!(group, 2 | 3)
+            } else {
+                (1..=3).contains(&group)
+            };
+            if !fits {
+                return None;
+            }
+            grouped = true;
+            group = 0;
         } else {
             return None;
         }
+    }
+    if grouped && group != 3 {
+        return None;
     }
     if digits == 0 {
         return None;
@@ -573,6 +590,8 @@ mod tests {
         assert_eq!(parse_number(",6891", '.', Some(',')), None);
         assert_eq!(parse_number("6,,891", '.', Some(',')), None);
         assert_eq!(parse_number("12a", '.', Some(',')), None);
+        assert_eq!(parse_number("6,89", '.', Some(',')), None);
+        assert_eq!(parse_number("1234,567", '.', Some(',')), None);
         assert_eq!(parse_number("99999999999999999999", '.', None), None);
     }
 
@@ -584,6 +603,7 @@ mod tests {
         );
         assert_eq!(parse_number("3.180.000", ',', Some('.')), Some(318_000_000));
         assert_eq!(parse_number("3,180,000", ',', Some('.')), None);
+        assert_eq!(parse_number("15.000.00", ',', Some('.')), None);
     }
 
     #[test]
@@ -594,6 +614,7 @@ mod tests {
         assert_eq!(parse_signed("-500", &l), Some((50_000, false)));
         assert_eq!(parse_signed("(500.25)", &l), Some((50_025, false)));
         assert_eq!(parse_signed("INR 500", &l), Some((50_000, true)));
+        assert_eq!(parse_signed("500.00 DB", &l), Some((50_000, false)));
     }
 
     #[test]
