@@ -1480,10 +1480,48 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Finance's queue: payments whose UTR waits for verification, amounts held, and refunds due, oldest first, each with
-         *     its loan's outstanding amount (finance).
+         * Finance's queue: payments whose UTR waits for verification, amounts held, and refunds due, oldest first (at most
+         *     200), each with its loan's outstanding amount and since when it waits (finance). Narrowed by market, status, and
+         *     a UTR, payment reference or order number.
          */
         get: operations["console_payments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/console/payments/counts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** How many payments wait for finance in each status, per market (finance): every pair, zero included. */
+        get: operations["console_payment_counts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/console/payments/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Finance's queue as it is filtered, as a CSV file (finance): one payment a row, amounts in major units with two
+         *     decimals, the waiting time; every cell quoted, and one a spreadsheet would read as a formula prefixed with `'`.
+         */
+        get: operations["console_payments_export"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1656,6 +1694,125 @@ export interface paths {
         put?: never;
         /** Offers a disabled product again (admin), if it passes today's caps. */
         post: operations["console_enable_product"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/console/reconciliation/imports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The latest 50 statement imports, newest first, with their counts (finance or admin). */
+        get: operations["console_statement_imports"];
+        put?: never;
+        /**
+         * Imports a bank statement with a saved layout (finance or admin): every line is read (one that cannot be is a
+         *     422 naming its line, column and why; nothing is stored), each credit's UTR is looked up among the payments of the
+         *     layout's market, and the import is kept with its lines. Audited. The same file again answers the first import.
+         */
+        post: operations["console_statement_import"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/console/reconciliation/imports/{importId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One import (finance or admin): each line with how it stands now against the payments (matched, mismatched with
+         *     both amounts, unmatched, confirmed here, already confirmed elsewhere, not waiting, duplicate, debit), and the
+         *     market's waiting UTR payments no line names.
+         */
+        get: operations["console_statement_import_result"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/console/reconciliation/imports/{importId}/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirms every matched line of an import (finance or admin): each payment through finance's confirmation path
+         *     (the same ledger entry, lifecycle and allocation as a manual confirmation), audited with its statement line.
+         *     Repeating it, or two operators at once, credits each payment once: a payment decided meanwhile is skipped.
+         */
+        post: operations["console_statement_confirm"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/console/reconciliation/mappings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The saved statement layouts, by name (finance or admin). */
+        get: operations["console_statement_mappings"];
+        put?: never;
+        /** Saves a bank's statement layout (finance or admin), to reuse for every statement of that bank. Audited. */
+        post: operations["console_create_statement_mapping"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/console/reconciliation/mappings/{mappingId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Replaces a saved layout (finance or admin). Audited with the layout before and after. */
+        put: operations["console_update_statement_mapping"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/console/reconciliation/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Previews a statement (finance or admin): its first 8 rows split into cells, and, with a layout (saved or as
+         *     typed), its first 20 lines read and each problem among them (line, column, why). Stores nothing.
+         */
+        post: operations["console_statement_preview"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2129,6 +2286,23 @@ export interface components {
             ticketNo: string;
             /** Format: int64 */
             updatedAt: number;
+        };
+        /** @description What "confirm matched" did. */
+        ConfirmOutcome: {
+            /**
+             * Format: int64
+             * @description Payments confirmed now, and their total in minor units.
+             */
+            confirmedCount: number;
+            /** Format: int64 */
+            confirmedTotal: number;
+            result: components["schemas"]["ImportResult"];
+            /**
+             * Format: int64
+             * @description Matched lines whose payment someone decided meanwhile (another operator, a manual confirmation): nothing
+             *     was credited for them here.
+             */
+            skippedCount: number;
         };
         ConfirmRequest: {
             /**
@@ -2761,6 +2935,33 @@ export interface components {
             msg: string;
         };
         /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
+        Envelope_ConfirmOutcome: {
+            /**
+             * Format: int32
+             * @description Always 0 on success.
+             */
+            code: number;
+            /** @description What "confirm matched" did. */
+            data: {
+                /**
+                 * Format: int64
+                 * @description Payments confirmed now, and their total in minor units.
+                 */
+                confirmedCount: number;
+                /** Format: int64 */
+                confirmedTotal: number;
+                result: components["schemas"]["ImportResult"];
+                /**
+                 * Format: int64
+                 * @description Matched lines whose payment someone decided meanwhile (another operator, a manual confirmation): nothing
+                 *     was credited for them here.
+                 */
+                skippedCount: number;
+            };
+            /** @description Always `ok` on success. */
+            msg: string;
+        };
+        /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
         Envelope_ConfirmedView: {
             /**
              * Format: int32
@@ -3248,6 +3449,45 @@ export interface components {
             msg: string;
         };
         /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
+        Envelope_ImportResult: {
+            /**
+             * Format: int32
+             * @description Always 0 on success.
+             */
+            code: number;
+            /** @description An import with each line's standing now and the payments it left waiting. */
+            data: {
+                import: components["schemas"]["ImportSummary"];
+                lines: components["schemas"]["ResultLine"][];
+                /**
+                 * Format: int64
+                 * @description Matched lines: how many, and their total in minor units.
+                 */
+                matchedCount: number;
+                /** Format: int64 */
+                matchedTotal: number;
+                /** @description The UTR payments of the market waiting for finance that no line names, oldest first (at most 500). */
+                waiting: components["schemas"]["WaitingPayment"][];
+            };
+            /** @description Always `ok` on success. */
+            msg: string;
+        };
+        /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
+        Envelope_ImportedView: {
+            /**
+             * Format: int32
+             * @description Always 0 on success.
+             */
+            code: number;
+            data: {
+                /** @description True when this file (by its SHA-256) was imported before: the answer is that import, nothing new is stored. */
+                duplicate: boolean;
+                result: components["schemas"]["ImportResult"];
+            };
+            /** @description Always `ok` on success. */
+            msg: string;
+        };
+        /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
         Envelope_InstallmentPlanView: {
             /**
              * Format: int32
@@ -3469,6 +3709,55 @@ export interface components {
             msg: string;
         };
         /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
+        Envelope_Mapping: {
+            /**
+             * Format: int32
+             * @description Always 0 on success.
+             */
+            code: number;
+            /** @description A saved layout. */
+            data: {
+                /**
+                 * Format: int64
+                 * @description A signed amount column (a debit is negative, bracketed or ends in DR); null when credit and debit are apart.
+                 */
+                amountColumn: number | null;
+                /** Format: int64 */
+                creditColumn: number | null;
+                /** Format: int64 */
+                dateColumn: number;
+                /**
+                 * @description One of `dd/mm/yyyy`, `dd-mm-yyyy`, `dd.mm.yyyy`, `yyyy-mm-dd`, `mm/dd/yyyy`, `dd/mm/yy`, `dd-mmm-yyyy`,
+                 *     `dd mmm yyyy`, `dd-mmm-yy`, `dd/mmm/yyyy`.
+                 */
+                dateFormat: string;
+                /** Format: int64 */
+                debitColumn: number | null;
+                /** @description `.` or `,`. */
+                decimalSeparator: string;
+                /** @description `,`, `;`, `tab` or `|`. */
+                delimiter: string;
+                id: string;
+                market: components["schemas"]["Market"];
+                name: string;
+                /** Format: int64 */
+                narrationColumn: number | null;
+                /** Format: int64 */
+                referenceColumn: number;
+                /** Format: int64 */
+                skipRows: number;
+                /** @description `,`, `.`, `space`, or empty for none. */
+                thousandsSeparator: string;
+                /**
+                 * Format: int64
+                 * @description Epoch milliseconds.
+                 */
+                updatedAt: number;
+            };
+            /** @description Always `ok` on success. */
+            msg: string;
+        };
+        /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
         Envelope_OperatorAccountView: {
             /**
              * Format: int32
@@ -3585,6 +3874,25 @@ export interface components {
                 status: components["schemas"]["PaymentStatus"];
                 /** @description The UTR submitted; null before. */
                 utr: string | null;
+            };
+            /** @description Always `ok` on success. */
+            msg: string;
+        };
+        /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
+        Envelope_Preview: {
+            /**
+             * Format: int32
+             * @description Always 0 on success.
+             */
+            code: number;
+            /** @description What a file looks like: its first rows as cells, and, with a layout, its first lines read. */
+            data: {
+                /** @description The first lines read with the layout (empty without one). */
+                lines: components["schemas"]["PreviewLine"][];
+                /** @description The problems among those first lines. */
+                problems: components["schemas"]["LineProblem"][];
+                /** @description The first rows of the file, header rows included, split into cells (column 1 first). */
+                rows: string[][];
             };
             /** @description Always `ok` on success. */
             msg: string;
@@ -3987,6 +4295,38 @@ export interface components {
             msg: string;
         };
         /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
+        Envelope_Vec_ImportSummary: {
+            /**
+             * Format: int32
+             * @description Always 0 on success.
+             */
+            code: number;
+            data: {
+                /** Format: int64 */
+                confirmedCount: number;
+                /** Format: int64 */
+                creditCount: number;
+                /** @description SHA-256 of the file, hex. */
+                fileHash: string;
+                fileName: string;
+                importId: string;
+                /**
+                 * Format: int64
+                 * @description Epoch milliseconds.
+                 */
+                importedAt: number;
+                /** @description The operator's username. */
+                importedBy: string;
+                /** Format: int64 */
+                lineCount: number;
+                mappingId: string;
+                mappingName: string;
+                market: components["schemas"]["Market"];
+            }[];
+            /** @description Always `ok` on success. */
+            msg: string;
+        };
+        /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
         Envelope_Vec_InstructionsView: {
             /**
              * Format: int32
@@ -4037,6 +4377,54 @@ export interface components {
                 /** @description `completed` (first save) or `updated`. */
                 event: components["schemas"]["LogEvent"];
                 step: components["schemas"]["Step"];
+            }[];
+            /** @description Always `ok` on success. */
+            msg: string;
+        };
+        /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
+        Envelope_Vec_Mapping: {
+            /**
+             * Format: int32
+             * @description Always 0 on success.
+             */
+            code: number;
+            data: {
+                /**
+                 * Format: int64
+                 * @description A signed amount column (a debit is negative, bracketed or ends in DR); null when credit and debit are apart.
+                 */
+                amountColumn: number | null;
+                /** Format: int64 */
+                creditColumn: number | null;
+                /** Format: int64 */
+                dateColumn: number;
+                /**
+                 * @description One of `dd/mm/yyyy`, `dd-mm-yyyy`, `dd.mm.yyyy`, `yyyy-mm-dd`, `mm/dd/yyyy`, `dd/mm/yy`, `dd-mmm-yyyy`,
+                 *     `dd mmm yyyy`, `dd-mmm-yy`, `dd/mmm/yyyy`.
+                 */
+                dateFormat: string;
+                /** Format: int64 */
+                debitColumn: number | null;
+                /** @description `.` or `,`. */
+                decimalSeparator: string;
+                /** @description `,`, `;`, `tab` or `|`. */
+                delimiter: string;
+                id: string;
+                market: components["schemas"]["Market"];
+                name: string;
+                /** Format: int64 */
+                narrationColumn: number | null;
+                /** Format: int64 */
+                referenceColumn: number;
+                /** Format: int64 */
+                skipRows: number;
+                /** @description `,`, `.`, `space`, or empty for none. */
+                thousandsSeparator: string;
+                /**
+                 * Format: int64
+                 * @description Epoch milliseconds.
+                 */
+                updatedAt: number;
             }[];
             /** @description Always `ok` on success. */
             msg: string;
@@ -4238,6 +4626,23 @@ export interface components {
             msg: string;
         };
         /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
+        Envelope_Vec_QueueCountView: {
+            /**
+             * Format: int32
+             * @description Always 0 on success.
+             */
+            code: number;
+            data: {
+                /** Format: int64 */
+                count: number;
+                market: components["schemas"]["Market"];
+                /** @description `verifying`, `held` or `refund_due`. */
+                status: components["schemas"]["PaymentStatus"];
+            }[];
+            /** @description Always `ok` on success. */
+            msg: string;
+        };
+        /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
         Envelope_Vec_QueueEntry: {
             /**
              * Format: int32
@@ -4310,6 +4715,11 @@ export interface components {
                  */
                 outstanding: number;
                 payment: components["schemas"]["PaymentView"];
+                /**
+                 * Format: int64
+                 * @description Epoch milliseconds: since when the payment waits in its status (its last change).
+                 */
+                waitingSince: number;
             }[];
             /** @description Always `ok` on success. */
             msg: string;
@@ -4597,6 +5007,58 @@ export interface components {
             /** Format: int64 */
             width: number;
         };
+        ImportRequest: {
+            /** @description The file's text (UTF-8), at most 2 MiB and 5,000 lines. */
+            content: string;
+            /**
+             * @description The file's name as uploaded; at most 100 characters.
+             * @example hdfc-2026-11-27.csv
+             */
+            fileName: string;
+            mappingId: string;
+        };
+        /** @description An import with each line's standing now and the payments it left waiting. */
+        ImportResult: {
+            import: components["schemas"]["ImportSummary"];
+            lines: components["schemas"]["ResultLine"][];
+            /**
+             * Format: int64
+             * @description Matched lines: how many, and their total in minor units.
+             */
+            matchedCount: number;
+            /** Format: int64 */
+            matchedTotal: number;
+            /** @description The UTR payments of the market waiting for finance that no line names, oldest first (at most 500). */
+            waiting: components["schemas"]["WaitingPayment"][];
+        };
+        /** @description An import in the history. */
+        ImportSummary: {
+            /** Format: int64 */
+            confirmedCount: number;
+            /** Format: int64 */
+            creditCount: number;
+            /** @description SHA-256 of the file, hex. */
+            fileHash: string;
+            fileName: string;
+            importId: string;
+            /**
+             * Format: int64
+             * @description Epoch milliseconds.
+             */
+            importedAt: number;
+            /** @description The operator's username. */
+            importedBy: string;
+            /** Format: int64 */
+            lineCount: number;
+            mappingId: string;
+            mappingName: string;
+            market: components["schemas"]["Market"];
+        };
+        ImportedView: {
+            /** @description True when this file (by its SHA-256) was imported before: the answer is that import, nothing new is stored. */
+            duplicate: boolean;
+            result: components["schemas"]["ImportResult"];
+        };
         /**
          * @description The time a stated income covers.
          * @enum {string}
@@ -4849,6 +5311,30 @@ export interface components {
             /** @description Phone number. */
             phone: string;
         };
+        /**
+         * @description How a statement line stands against Kilat's payments.
+         * @enum {string}
+         */
+        LineKind: "matched" | "mismatched" | "unmatched" | "confirmed" | "already_confirmed" | "not_waiting" | "duplicate" | "debit";
+        /** @description Why one line of a file cannot be read. */
+        LineProblem: {
+            /**
+             * Format: int64
+             * @description 1-based; null for the whole line.
+             */
+            column: number | null;
+            /** @description `date`, `amount`, `credit`, `debit`, `reference`, `narration` or `line`. */
+            field: string;
+            /** Format: int64 */
+            lineNo: number;
+            /**
+             * @description `bad_date`, `bad_amount`, `missing_column`, `no_amount`, `both_amounts`, `zero_amount`, `whole_rupiah`,
+             *     `too_long` or `unbalanced_quotes`.
+             */
+            problem: string;
+            /** @description The cell as read, cut to 40 characters. */
+            value: string;
+        };
         LoanChoiceView: {
             /**
              * Format: int64
@@ -5020,6 +5506,115 @@ export interface components {
             market: components["schemas"]["Market"];
             /** @example 98765 43210 */
             phone: string;
+        };
+        /** @description A saved layout. */
+        Mapping: {
+            /**
+             * Format: int64
+             * @description A signed amount column (a debit is negative, bracketed or ends in DR); null when credit and debit are apart.
+             */
+            amountColumn: number | null;
+            /** Format: int64 */
+            creditColumn: number | null;
+            /** Format: int64 */
+            dateColumn: number;
+            /**
+             * @description One of `dd/mm/yyyy`, `dd-mm-yyyy`, `dd.mm.yyyy`, `yyyy-mm-dd`, `mm/dd/yyyy`, `dd/mm/yy`, `dd-mmm-yyyy`,
+             *     `dd mmm yyyy`, `dd-mmm-yy`, `dd/mmm/yyyy`.
+             */
+            dateFormat: string;
+            /** Format: int64 */
+            debitColumn: number | null;
+            /** @description `.` or `,`. */
+            decimalSeparator: string;
+            /** @description `,`, `;`, `tab` or `|`. */
+            delimiter: string;
+            id: string;
+            market: components["schemas"]["Market"];
+            name: string;
+            /** Format: int64 */
+            narrationColumn: number | null;
+            /** Format: int64 */
+            referenceColumn: number;
+            /** Format: int64 */
+            skipRows: number;
+            /** @description `,`, `.`, `space`, or empty for none. */
+            thousandsSeparator: string;
+            /**
+             * Format: int64
+             * @description Epoch milliseconds.
+             */
+            updatedAt: number;
+        };
+        /** @description A bank's statement layout. Columns are numbered from 1. */
+        MappingRequest: {
+            /**
+             * Format: int64
+             * @description One signed amount column (a debit is negative, bracketed or ends in DR) — or `creditColumn` (and
+             *     `debitColumn`) instead.
+             * @example null
+             */
+            amountColumn?: number | null;
+            /**
+             * Format: int64
+             * @example 5
+             */
+            creditColumn?: number | null;
+            /**
+             * Format: int64
+             * @example 1
+             */
+            dateColumn: number;
+            /**
+             * @description `dd/mm/yyyy`, `dd-mm-yyyy`, `dd.mm.yyyy`, `yyyy-mm-dd`, `mm/dd/yyyy`, `dd/mm/yy`, `dd-mmm-yyyy`,
+             *     `dd mmm yyyy`, `dd-mmm-yy` or `dd/mmm/yyyy` (month names in English or Indonesian).
+             * @example dd/mm/yyyy
+             */
+            dateFormat: string;
+            /**
+             * Format: int64
+             * @example 4
+             */
+            debitColumn?: number | null;
+            /**
+             * @description `.` (India) or `,` (Indonesia).
+             * @example .
+             */
+            decimalSeparator: string;
+            /**
+             * @description `,` (default), `;`, `tab` or `|`.
+             * @example ,
+             */
+            delimiter?: string | null;
+            /** @description `IN` or `ID`: the market whose payments the bank's lines are matched to. */
+            market: components["schemas"]["Market"];
+            /**
+             * @description E.g. "HDFC current account". At most 100 characters; unique.
+             * @example HDFC current account
+             */
+            name: string;
+            /**
+             * Format: int64
+             * @example 2
+             */
+            narrationColumn?: number | null;
+            /**
+             * Format: int64
+             * @description The column holding the UTR (UTR-shaped words of the narration are looked up too).
+             * @example 3
+             */
+            referenceColumn: number;
+            /**
+             * Format: int64
+             * @description Header rows to skip, 0 to 50 (default 0).
+             * @example 1
+             */
+            skipRows?: number | null;
+            /**
+             * @description `,` (India), `.` (Indonesia), `space`, or empty for none.
+             * @example ,
+             */
+            thousandsSeparator?: string | null;
         };
         /**
          * @description A market Kilat lends in; it fixes the currency and the regulator.
@@ -5248,6 +5843,40 @@ export interface components {
             regionCode: string;
             residenceType: string;
         };
+        /** @description What a file looks like: its first rows as cells, and, with a layout, its first lines read. */
+        Preview: {
+            /** @description The first lines read with the layout (empty without one). */
+            lines: components["schemas"]["PreviewLine"][];
+            /** @description The problems among those first lines. */
+            problems: components["schemas"]["LineProblem"][];
+            /** @description The first rows of the file, header rows included, split into cells (column 1 first). */
+            rows: string[][];
+        };
+        /** @description A line read by a preview (amounts in minor units). */
+        PreviewLine: {
+            /** Format: int64 */
+            amount: number;
+            credit: boolean;
+            /** Format: date */
+            date: string;
+            /** Format: int64 */
+            lineNo: number;
+            narration: string;
+            reference: string;
+            /** @description The UTRs the line may carry (its reference, and UTR-shaped words of the reference and narration). */
+            utrs: string[];
+        };
+        PreviewRequest: {
+            /**
+             * @description The file's text (UTF-8), at most 2 MiB.
+             * @example Date,Narration,Ref,Debit,Credit
+             *     27/11/2026,UPI/712345678901,712345678901,,"6,891.00"
+             */
+            content: string;
+            mapping?: null | components["schemas"]["MappingRequest"];
+            /** @description A saved layout to read the file with. */
+            mappingId?: string | null;
+        };
         /** @description The privacy policy in one language, with the app's name and the lender's name and licence filled in. */
         PrivacyPolicy: {
             sections: components["schemas"]["PrivacySection"][];
@@ -5307,6 +5936,13 @@ export interface components {
             usersClaim: string;
             whatsappNumber: string;
         };
+        QueueCountView: {
+            /** Format: int64 */
+            count: number;
+            market: components["schemas"]["Market"];
+            /** @description `verifying`, `held` or `refund_due`. */
+            status: components["schemas"]["PaymentStatus"];
+        };
         QueueEntry: {
             /**
              * Format: int64
@@ -5353,6 +5989,11 @@ export interface components {
              */
             outstanding: number;
             payment: components["schemas"]["PaymentView"];
+            /**
+             * Format: int64
+             * @description Epoch milliseconds: since when the payment waits in its status (its last change).
+             */
+            waitingSince: number;
         };
         /** @description The loan a quote, an application or (with more fields) a confirm names. */
         QuoteRequest: {
@@ -5473,6 +6114,38 @@ export interface components {
         ReplyRequest: {
             /** @description 1 to 2000 characters; the borrower reads it in the app. */
             body: string;
+        };
+        /** @description One line of an import with what it matched. */
+        ResultLine: {
+            /**
+             * Format: int64
+             * @description Minor units.
+             */
+            amount: number;
+            /** Format: int64 */
+            confirmedAt: number | null;
+            /** @description Who confirmed it through this import, and when (epoch milliseconds). */
+            confirmedBy: string | null;
+            credit: boolean;
+            /** Format: date */
+            date: string;
+            kind: components["schemas"]["LineKind"];
+            /** Format: int64 */
+            lineNo: number;
+            narration: string;
+            orderNo: string | null;
+            /**
+             * Format: int64
+             * @description Minor units asked by the payment; null when none.
+             */
+            paymentAmount: number | null;
+            paymentId: string | null;
+            paymentReference: string | null;
+            /** @description The payment's status now; null when none. */
+            paymentStatus: string | null;
+            reference: string;
+            /** @description The UTR of the payment found; null when none. */
+            utr: string | null;
         };
         RevisedInstallment: {
             /**
@@ -5621,6 +6294,23 @@ export interface components {
              * @example bank_account
              */
             purpose: string;
+        };
+        /** @description A waiting UTR payment no line of the import names. */
+        WaitingPayment: {
+            /**
+             * Format: int64
+             * @description Minor units asked.
+             */
+            amount: number;
+            orderNo: string;
+            paymentId: string;
+            reference: string;
+            utr: string | null;
+            /**
+             * Format: int64
+             * @description Epoch milliseconds: since when it waits for finance.
+             */
+            waitingSince: number;
         };
         /**
          * @description Xendit's fixed-virtual-account paid callback body.
@@ -11779,7 +12469,23 @@ export interface operations {
     };
     console_payments: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description `IN` or `ID`.
+                 * @example IN
+                 */
+                market?: components["schemas"]["Market"];
+                /**
+                 * @description `verifying`, `held` or `refund_due`.
+                 * @example verifying
+                 */
+                status?: string;
+                /**
+                 * @description A UTR, a payment reference or an order number, matched exactly (spaces ignored, any case).
+                 * @example 712345678901
+                 */
+                q?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -11794,6 +12500,15 @@ export interface operations {
                     "application/json": components["schemas"]["Envelope_Vec_QueuedPaymentView"];
                 };
             };
+            /** @description bad_request: the query string could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11804,6 +12519,140 @@ export interface operations {
             };
             /** @description forbidden: not finance */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed: `market`, `status`, `q` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    console_payment_counts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Vec_QueueCountView"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description forbidden: not finance */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    console_payments_export: {
+        parameters: {
+            query?: {
+                /**
+                 * @description `IN` or `ID`.
+                 * @example IN
+                 */
+                market?: components["schemas"]["Market"];
+                /**
+                 * @description `verifying`, `held` or `refund_due`.
+                 * @example verifying
+                 */
+                status?: string;
+                /**
+                 * @description A UTR, a payment reference or an order number, matched exactly (spaces ignored, any case).
+                 * @example 712345678901
+                 */
+                q?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The CSV file (`text/csv`, an attachment) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description bad_request: the query string could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description forbidden: not finance */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed: `market`, `status`, `q` */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12641,6 +13490,582 @@ export interface operations {
                 };
             };
             /** @description validation_failed: it breaks today's caps */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    console_statement_imports: {
+        parameters: {
+            query?: {
+                /**
+                 * @description `IN` or `ID`; all markets when missing.
+                 * @example IN
+                 */
+                market?: components["schemas"]["Market"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Vec_ImportSummary"];
+                };
+            };
+            /** @description bad_request: the query string could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description forbidden: not finance or admin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed: `market` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    console_statement_import: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ImportRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ImportedView"];
+                };
+            };
+            /** @description bad_request: the body could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description forbidden (not finance or admin), csrf_token_invalid or cross_site_request */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payload_too_large: the body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unsupported_media_type: neither JSON nor form-encoded */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed: `mappingId`, `fileName`, `content` (the first line that cannot be read: line, column, why), `lines` (how many cannot be read) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    console_statement_import_result: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                importId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ImportResult"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description forbidden: not finance or admin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    console_statement_confirm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                importId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ConfirmOutcome"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description forbidden (not finance or admin), csrf_token_invalid or cross_site_request */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    console_statement_mappings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Vec_Mapping"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description forbidden: not finance or admin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    console_create_statement_mapping: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MappingRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["MappingRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Mapping"];
+                };
+            };
+            /** @description bad_request: the body could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description forbidden (not finance or admin), csrf_token_invalid or cross_site_request */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payload_too_large: the body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unsupported_media_type: neither JSON nor form-encoded */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed: `name` (required, too long, taken), `market`, `delimiter`, `skipRows`, `dateColumn`, `dateFormat`, `amountColumn` (neither or both ways), `creditColumn`, `debitColumn`, `referenceColumn`, `narrationColumn`, `decimalSeparator`, `thousandsSeparator` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    console_update_statement_mapping: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                mappingId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MappingRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["MappingRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Mapping"];
+                };
+            };
+            /** @description bad_request: the body could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description forbidden (not finance or admin), csrf_token_invalid or cross_site_request */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payload_too_large: the body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unsupported_media_type: neither JSON nor form-encoded */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed: as on create */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    console_statement_preview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PreviewRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Preview"];
+                };
+            };
+            /** @description bad_request: the body could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description forbidden (not finance or admin), csrf_token_invalid or cross_site_request */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payload_too_large: the body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unsupported_media_type: neither JSON nor form-encoded */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed: `content` (required, over 2 MiB, over 5,000 lines, no lines, not text), `mappingId`, or a typed layout's fields */
             422: {
                 headers: {
                     [name: string]: unknown;
