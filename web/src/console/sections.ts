@@ -3,7 +3,7 @@
 import { consolePaths } from './paths';
 import type { Operator, Role } from './api/types';
 
-export type SectionKey = 'queue' | 'payouts' | 'repayments' | 'audit' | 'products' | 'operators' | 'dashboard' | 'complaints' | 'contact' | 'faq' | 'site';
+export type SectionKey = 'queue' | 'payouts' | 'repayments' | 'audit' | 'products' | 'operators' | 'dashboard' | 'complaints' | 'contact' | 'faq' | 'site' | 'reconciliation';
 
 export interface Section {
   key: SectionKey;
@@ -15,6 +15,7 @@ export const SECTIONS: readonly Section[] = [
   { key: 'queue', path: consolePaths.queue, roles: ['reviewer', 'support'] },
   { key: 'payouts', path: consolePaths.payouts, roles: ['finance'] },
   { key: 'repayments', path: consolePaths.repayments, roles: ['finance'] },
+  { key: 'reconciliation', path: consolePaths.reconciliation, roles: ['finance', 'admin'] },
   { key: 'audit', path: consolePaths.audit, roles: ['admin', 'support'] },
   { key: 'products', path: consolePaths.products, roles: ['admin'] },
   { key: 'operators', path: consolePaths.operators, roles: ['admin'] },
