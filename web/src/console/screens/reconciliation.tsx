@@ -160,6 +160,7 @@ function ImportPanel({ onImported }: { onImported: (importId: string) => void })
   const [fileError, setFileError] = useState<string | null>(null);
   const [chosen, setChosen] = useState('');
   const [editing, setEditing] = useState<MappingDraft | null>(null);
+  const [creating, setCreating] = useState(false);
   const [notice, setNotice] = useState<string | null>(null);
   const mapping = mappings.data?.find((m) => m.id === chosen) ?? null;
 
@@ -188,6 +189,7 @@ function ImportPanel({ onImported }: { onImported: (importId: string) => void })
 
   const choose = (value: string) => {
     setNotice(null);
+    setCreating(value === NEW);
     if (value === NEW) {
       setChosen('');
       setEditing({ ...INDIAN_DRAFT });
@@ -229,7 +231,7 @@ function ImportPanel({ onImported }: { onImported: (importId: string) => void })
         ) : (
           <select
             id="statement-layout"
-            value={editing && !editing.name && !chosen ? NEW : chosen}
+            value={creating ? NEW : chosen}
             onChange={(event) => choose(event.target.value)}
             aria-describedby="statement-layout-hint"
           >
@@ -260,10 +262,14 @@ function ImportPanel({ onImported }: { onImported: (importId: string) => void })
           canPreview={file !== null}
           onSaved={(saved) => {
             setEditing(null);
+            setCreating(false);
             setChosen(saved.id);
             setNotice(t('reconciliation.mapping.saved', { name: saved.name }));
           }}
-          onCancel={() => setEditing(null)}
+          onCancel={() => {
+            setEditing(null);
+            setCreating(false);
+          }}
         />
       )}
       {notice && (
