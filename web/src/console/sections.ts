@@ -15,7 +15,6 @@ export const SECTIONS: readonly Section[] = [
   { key: 'queue', path: consolePaths.queue, roles: ['reviewer', 'support'] },
   { key: 'payouts', path: consolePaths.payouts, roles: ['finance'] },
   { key: 'repayments', path: consolePaths.repayments, roles: ['finance'] },
-  { key: 'reconciliation', path: consolePaths.reconciliation, roles: ['finance', 'admin'] },
   { key: 'audit', path: consolePaths.audit, roles: ['admin', 'support'] },
   { key: 'products', path: consolePaths.products, roles: ['admin'] },
   { key: 'operators', path: consolePaths.operators, roles: ['admin'] },
@@ -24,6 +23,8 @@ export const SECTIONS: readonly Section[] = [
   { key: 'contact', path: consolePaths.contact, roles: ['admin', 'support'] },
   { key: 'faq', path: consolePaths.faq, roles: ['admin'] },
   { key: 'site', path: consolePaths.site, roles: ['admin'] },
+  // Last: an admin's home stays the audit trail; finance reads it after Repayments.
+  { key: 'reconciliation', path: consolePaths.reconciliation, roles: ['finance', 'admin'] },
 ];
 
 /** Who may open an order (`GET /orders/{orderNo}`). */

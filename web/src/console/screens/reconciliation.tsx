@@ -248,9 +248,11 @@ function ImportPanel({ onImported }: { onImported: (importId: string) => void })
           {t('reconciliation.layoutHint')}
         </p>
         {mapping && !editing && (
-          <button type="button" className="button button--quiet" onClick={() => setEditing(draftOf(mapping))}>
-            {t('reconciliation.editLayout')}
-          </button>
+          <div className="actions">
+            <button type="button" className="button button--quiet" onClick={() => setEditing(draftOf(mapping))}>
+              {t('reconciliation.editLayout')}
+            </button>
+          </div>
         )}
       </div>
       {editing && (
