@@ -17,7 +17,8 @@ use super::borrower::{
 };
 use super::console::auth::CONSOLE_COOKIE;
 use super::console::{
-    audit as console_audit, auth as console, dashboard, operators, payments, payouts, products, review,
+    audit as console_audit, auth as console, dashboard, operators, payments, payouts, products, reconciliation,
+    review,
     site as console_site, support as console_support,
 };
 use super::error::ErrorBody;
@@ -98,6 +99,16 @@ use crate::settings::{GrievanceOfficer, PublicSiteSettings};
         telemetry::app_rating,
         payments::disburse,
         payments::queue,
+        payments::queue_counts,
+        payments::queue_export,
+        reconciliation::mappings,
+        reconciliation::create_mapping,
+        reconciliation::update_mapping,
+        reconciliation::preview,
+        reconciliation::import,
+        reconciliation::imports,
+        reconciliation::import_result,
+        reconciliation::confirm,
         payments::confirm,
         payments::reject,
         payments::resolve,

@@ -283,6 +283,8 @@ pub enum Binding<'a> {
     ComplaintMessage { id: &'a str },
     /// `orders.agreement_json` of the order with this id: the agreement frozen at confirm, which names the borrower.
     OrderAgreement { order_id: &'a str },
+    /// `statement_lines.narration_enc` of one line of a bank statement import (it names the payer).
+    StatementNarration { import_id: &'a str, line_no: i64 },
 }
 
 impl Binding<'_> {
@@ -296,6 +298,9 @@ impl Binding<'_> {
             Binding::ContactMessage { id, column } => format!("contact_messages.{column}:{id}"),
             Binding::ComplaintMessage { id } => format!("complaint_messages.body_enc:{id}"),
             Binding::OrderAgreement { order_id } => format!("orders.agreement_json:{order_id}"),
+            Binding::StatementNarration { import_id, line_no } => {
+                format!("statement_lines.narration_enc:{import_id}:{line_no}")
+            }
         }
     }
 }

@@ -8,6 +8,7 @@ pub mod exports;
 pub mod payments;
 pub mod payout;
 pub mod payout_file;
+pub mod reconciliation;
 
 use kilat_domain::{
     InstallmentBalance, InstallmentStatus, KeyFactStatement, LedgerEntry, LoanBalances, OrderState,

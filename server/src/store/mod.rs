@@ -22,6 +22,7 @@ pub mod payments;
 pub mod payout_ops;
 pub mod products;
 pub mod rate_limits;
+pub mod reconciliation;
 pub mod reseal;
 pub mod review;
 pub mod sign_in;

@@ -28,6 +28,7 @@ mod orders;
 mod payout_ops;
 mod providers;
 mod review_picture;
+mod reconciliation;
 mod s3_files;
 mod security;
 mod servicing;

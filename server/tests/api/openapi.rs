@@ -154,11 +154,11 @@ fn every_console_operation_but_login_names_the_cookie_its_401_and_its_403_and_un
     }
     // Fourteen of review, payouts and repayments (with resolving a held payment and recording a refund); eleven of the admins' products and operators; the dashboard; twelve of
     // support: complaints (queue, detail, reply, close, image), contact messages (list, handled) and the FAQ (list,
-    // create, update, move, delete); two of the site's claims (list, update).
-    // Three of issue 18's review: the queue's counts, claim and release.
-    // create, update, move, delete); two of the site's claims (list, update); five of payout operations (bank file,
-    // bank result, approve and reject a recorded payout, month-end exports).
-    assert_eq!(secured.len(), 45, "{secured:?}");
+    // create, update, move, delete); two of the site's claims (list, update). Issue 18: three of review (the queue's
+    // counts, claim, release); the product preview and the audit export; five of payout operations (bank file, bank
+    // result, approve and reject a recorded payout, month-end exports); two more of the repayments queue (counts,
+    // export) and eight of reconciliation (layouts list, create, update; preview; imports list, import, one, confirm).
+    assert_eq!(secured.len(), 60, "{secured:?}");
 }
 
 #[test]

@@ -70,8 +70,8 @@ function payment(
 
 /** A UTR to verify (nothing received recorded yet), and ₹3,000 held against ₹3,500 asked. */
 export const PAYMENTS = [
-  { payment: payment('pay1', 'verifying', 350025, '700000000001'), market: 'IN', currency: 'INR', outstanding: 2100150 },
-  { payment: payment('pay2', 'held', 350000, '700000000002', { receivedAmount: 300000 }), market: 'IN', currency: 'INR', outstanding: 1750125 },
+  { payment: payment('pay1', 'verifying', 350025, '700000000001'), market: 'IN', currency: 'INR', outstanding: 2100150, waitingSince: APPROVED_AT },
+  { payment: payment('pay2', 'held', 350000, '700000000002', { receivedAmount: 300000 }), market: 'IN', currency: 'INR', outstanding: 1750125, waitingSince: APPROVED_AT },
 ];
 
 /** ₹500 received for a loan that owed ₹300 of it: ₹200 to send back. */

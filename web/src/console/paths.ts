@@ -9,6 +9,7 @@ export const consolePaths = {
   audit: '/audit',
   payouts: '/payouts',
   repayments: '/repayments',
+  reconciliation: '/reconciliation',
   products: '/products',
   operators: '/operators',
   dashboard: '/dashboard',

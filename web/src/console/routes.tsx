@@ -18,6 +18,7 @@ import { OrderScreen } from './screens/order';
 import { ProductsScreen } from './screens/products';
 import { PayoutsScreen } from './screens/payouts';
 import { QueueScreen } from './screens/queue';
+import { ReconciliationScreen } from './screens/reconciliation';
 import { RepaymentsScreen } from './screens/repayments';
 import { SignInScreen } from './screens/sign-in';
 import { LoadFailed, Loading, NotAllowed } from './screens/states';
@@ -33,6 +34,7 @@ export function ConsoleRoutes() {
         <Route path="/orders/:orderNo" element={<OrderScreen />} />
         <Route path={consolePaths.payouts} element={<Gate section="payouts"><PayoutsScreen /></Gate>} />
         <Route path={consolePaths.repayments} element={<Gate section="repayments"><RepaymentsScreen /></Gate>} />
+        <Route path={consolePaths.reconciliation} element={<Gate section="reconciliation"><ReconciliationScreen /></Gate>} />
         <Route path={consolePaths.audit} element={<Gate section="audit"><AuditScreen /></Gate>} />
         <Route path={consolePaths.products} element={<Gate section="products"><ProductsScreen /></Gate>} />
         <Route path={consolePaths.operators} element={<Gate section="operators"><OperatorsScreen /></Gate>} />

@@ -3,7 +3,7 @@
 import { consolePaths } from './paths';
 import type { Operator, Role } from './api/types';
 
-export type SectionKey = 'queue' | 'payouts' | 'repayments' | 'audit' | 'products' | 'operators' | 'dashboard' | 'complaints' | 'contact' | 'faq' | 'site';
+export type SectionKey = 'queue' | 'payouts' | 'repayments' | 'audit' | 'products' | 'operators' | 'dashboard' | 'complaints' | 'contact' | 'faq' | 'site' | 'reconciliation';
 
 export interface Section {
   key: SectionKey;
@@ -23,6 +23,8 @@ export const SECTIONS: readonly Section[] = [
   { key: 'contact', path: consolePaths.contact, roles: ['admin', 'support'] },
   { key: 'faq', path: consolePaths.faq, roles: ['admin'] },
   { key: 'site', path: consolePaths.site, roles: ['admin'] },
+  // Last: an admin's home stays the audit trail; finance reads it after Repayments.
+  { key: 'reconciliation', path: consolePaths.reconciliation, roles: ['finance', 'admin'] },
 ];
 
 /** Who may open an order (`GET /orders/{orderNo}`). */

@@ -11,11 +11,13 @@ pub mod operators;
 pub mod payments;
 pub mod payouts;
 pub mod products;
+pub mod reconciliation;
 pub mod review;
 pub mod site;
 pub mod support;
 
 use axum::Router;
+use axum::extract::DefaultBodyLimit;
 use axum::routing::{get, post, put};
 
 use crate::http::AppState;
@@ -44,6 +46,35 @@ pub fn routes() -> Router<AppState> {
         .route("/exports", get(payouts::export))
         .route("/dashboard", get(dashboard::dashboard))
         .route("/payments", get(payments::queue))
+        .route("/payments/counts", get(payments::queue_counts))
+        .route("/payments/export", get(payments::queue_export))
+        .route(
+            "/reconciliation/mappings",
+            get(reconciliation::mappings).post(reconciliation::create_mapping),
+        )
+        .route(
+            "/reconciliation/mappings/{mapping_id}",
+            put(reconciliation::update_mapping),
+        )
+        .route(
+            "/reconciliation/preview",
+            post(reconciliation::preview)
+                .layer(DefaultBodyLimit::max(reconciliation::UPLOAD_BODY_LIMIT)),
+        )
+        .route(
+            "/reconciliation/imports",
+            get(reconciliation::imports)
+                .post(reconciliation::import)
+                .layer(DefaultBodyLimit::max(reconciliation::UPLOAD_BODY_LIMIT)),
+        )
+        .route(
+            "/reconciliation/imports/{import_id}",
+            get(reconciliation::import_result),
+        )
+        .route(
+            "/reconciliation/imports/{import_id}/confirm",
+            post(reconciliation::confirm),
+        )
         .route("/payments/{payment_id}/confirm", post(payments::confirm))
         .route("/payments/{payment_id}/reject", post(payments::reject))
         .route("/payments/{payment_id}/resolve", post(payments::resolve))

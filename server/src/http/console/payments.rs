@@ -5,7 +5,7 @@ use axum::Json;
 use axum::extract::{Path, State};
 use kilat_domain::{Currency, EntryKind, Market, OrderState};
 use serde::{Deserialize, Serialize};
-use utoipa::ToSchema;
+use utoipa::{IntoParams, ToSchema};
 
 use super::auth::OperatorSession;
 use crate::error::FieldErrors;
@@ -15,7 +15,7 @@ use crate::http::borrower::servicing::{BucketsView, LoanPlanView, PaymentView};
 use crate::http::error::{ApiError, Envelope, ErrorBody};
 use crate::http::extract::{ApiQuery, JsonOrForm};
 use crate::servicing::payments::{
-    self, Payment, PaymentMethod, PaymentStatus, QueuedPayment, RepaymentChoice,
+    self, Payment, PaymentMethod, PaymentStatus, QueueFilter, QueuedPayment, RepaymentChoice,
 };
 use crate::servicing::payout::{self, AwaitingPayout, Disbursed, PayoutOutcome};
 use crate::servicing::{EntryView, LoanRecord};
@@ -116,6 +116,8 @@ pub struct QueuedPaymentView {
     pub currency: Currency,
     /// Minor units: everything the loan has outstanding now.
     pub outstanding: i64,
+    /// Epoch milliseconds: since when the payment waits in its status (its last change).
+    pub waiting_since: i64,
 }
 
 impl From<QueuedPayment> for QueuedPaymentView {
@@ -124,23 +126,116 @@ impl From<QueuedPayment> for QueuedPaymentView {
             currency: q.payment.row.currency,
             market: q.market,
             outstanding: q.outstanding.minor(),
+            waiting_since: q.payment.row.updated_at,
             payment: q.payment.into(),
         }
     }
 }
 
-/// Finance's queue: payments whose UTR waits for verification, amounts held, and refunds due, oldest first, each with
-/// its loan's outstanding amount (finance).
+/// Narrows finance's queue; every parameter is optional.
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct QueueQuery {
+    /// `IN` or `ID`.
+    #[param(value_type = Option<Market>, example = "IN")]
+    pub market: Option<String>,
+    /// `verifying`, `held` or `refund_due`.
+    #[param(value_type = Option<String>, example = "verifying")]
+    pub status: Option<String>,
+    /// A UTR, a payment reference or an order number, matched exactly (spaces ignored, any case).
+    #[param(value_type = Option<String>, example = "712345678901")]
+    pub q: Option<String>,
+}
+
+impl QueueQuery {
+    fn filter(&self) -> Result<QueueFilter, crate::error::Error> {
+        QueueFilter::parse(
+            self.market.as_deref(),
+            self.status.as_deref(),
+            self.q.as_deref(),
+        )
+    }
+}
+
+/// Finance's queue: payments whose UTR waits for verification, amounts held, and refunds due, oldest first (at most
+/// 200), each with its loan's outstanding amount and since when it waits (finance). Narrowed by market, status, and
+/// a UTR, payment reference or order number.
 #[utoipa::path(get, path = "/api/v1/console/payments", tag = "console", operation_id = "console_payments",
-    security(("console_cookie" = [])),
+    security(("console_cookie" = [])), params(QueueQuery),
     responses((status = 200, body = Envelope<Vec<QueuedPaymentView>>), (status = 401, body = ErrorBody),
-        (status = 403, description = "forbidden: not finance", body = ErrorBody)))]
+        (status = 403, description = "forbidden: not finance", body = ErrorBody),
+        (status = 422, description = "validation_failed: `market`, `status`, `q`", body = ErrorBody)))]
 pub async fn queue(
     State(state): State<AppState>,
     session: OperatorSession,
+    ApiQuery(query): ApiQuery<QueueQuery>,
 ) -> Result<Json<Envelope<Vec<QueuedPaymentView>>>, ApiError> {
-    let queue = payments::queue(&state.services, &session.operator).await?;
+    session.operator.require_any(payments::FINANCE_ROLES)?;
+    let filter = query.filter()?;
+    let queue = payments::queue(&state.services, &session.operator, &filter).await?;
     Ok(Envelope::ok(queue.into_iter().map(Into::into).collect()))
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct QueueCountView {
+    pub market: Market,
+    /// `verifying`, `held` or `refund_due`.
+    pub status: PaymentStatus,
+    pub count: i64,
+}
+
+/// How many payments wait for finance in each status, per market (finance): every pair, zero included.
+#[utoipa::path(get, path = "/api/v1/console/payments/counts", tag = "console", operation_id = "console_payment_counts",
+    security(("console_cookie" = [])),
+    responses((status = 200, body = Envelope<Vec<QueueCountView>>), (status = 401, body = ErrorBody),
+        (status = 403, description = "forbidden: not finance", body = ErrorBody)))]
+pub async fn queue_counts(
+    State(state): State<AppState>,
+    session: OperatorSession,
+) -> Result<Json<Envelope<Vec<QueueCountView>>>, ApiError> {
+    let counts = payments::queue_counts(&state.services, &session.operator).await?;
+    Ok(Envelope::ok(
+        counts
+            .into_iter()
+            .map(|c| QueueCountView {
+                market: c.market,
+                status: c.status,
+                count: c.count,
+            })
+            .collect(),
+    ))
+}
+
+/// Finance's queue as it is filtered, as a CSV file (finance): one payment a row, amounts in major units with two
+/// decimals, the waiting time; every cell quoted, and one a spreadsheet would read as a formula prefixed with `'`.
+#[utoipa::path(get, path = "/api/v1/console/payments/export", tag = "console", operation_id = "console_payments_export",
+    security(("console_cookie" = [])), params(QueueQuery),
+    responses((status = 200, description = "The CSV file (`text/csv`, an attachment)", content_type = "text/csv", body = String),
+        (status = 401, body = ErrorBody),
+        (status = 403, description = "forbidden: not finance", body = ErrorBody),
+        (status = 422, description = "validation_failed: `market`, `status`, `q`", body = ErrorBody)))]
+pub async fn queue_export(
+    State(state): State<AppState>,
+    session: OperatorSession,
+    ApiQuery(query): ApiQuery<QueueQuery>,
+) -> Result<axum::response::Response, ApiError> {
+    use axum::response::IntoResponse;
+    session.operator.require_any(payments::FINANCE_ROLES)?;
+    let filter = query.filter()?;
+    let csv = payments::queue_csv(&state.services, &session.operator, &filter).await?;
+    Ok((
+        [
+            (http::header::CONTENT_TYPE, "text/csv; charset=utf-8"),
+            (
+                http::header::CONTENT_DISPOSITION,
+                "attachment; filename=\"kilat-repayments.csv\"",
+            ),
+            (http::header::CACHE_CONTROL, "no-store"),
+        ],
+        csv,
+    )
+        .into_response())
 }
 
 #[derive(Debug, Deserialize, ToSchema)]

@@ -11,16 +11,87 @@ pub struct QueuedPayment {
     pub market: Market,
 }
 
-/// Finance's queue: payments with a UTR to verify, amounts held, and refunds to send, oldest first.
-pub async fn queue(s: &Services, op: &Operator) -> Result<Vec<QueuedPayment>, Error> {
+/// The statuses finance's queue holds, in its order.
+pub const QUEUE_STATUSES: [PaymentStatus; 3] = [
+    PaymentStatus::Verifying,
+    PaymentStatus::Held,
+    PaymentStatus::RefundDue,
+];
+
+/// What finance's queue is narrowed to; each filter is optional.
+#[derive(Debug, Default, Clone)]
+pub struct QueueFilter {
+    pub market: Option<Market>,
+    pub status: Option<PaymentStatus>,
+    /// A UTR, a payment reference or an order number (spaces ignored, any case), matched exactly.
+    pub search: Option<String>,
+}
+
+impl QueueFilter {
+    /// Reads the filter as an operator sends it: a market code, a status code (one of the queue's), a search text.
+    pub fn parse(
+        market: Option<&str>,
+        status: Option<&str>,
+        search: Option<&str>,
+    ) -> Result<Self, Error> {
+        let mut errors = FieldErrors::default();
+        let market = match market.map(str::trim).filter(|m| !m.is_empty()) {
+            None => None,
+            Some(code) => {
+                let found = crate::servicing::reconciliation::parse_market(code);
+                if found.is_none() {
+                    errors.add("market", FieldProblem::unknown_market());
+                }
+                found
+            }
+        };
+        let status = match status.map(str::trim).filter(|s| !s.is_empty()) {
+            None => None,
+            Some(code) => {
+                let found = PaymentStatus::from_code(code).filter(|s| QUEUE_STATUSES.contains(s));
+                if found.is_none() {
+                    errors.add("status", FieldProblem::new("field.queue_status"));
+                }
+                found
+            }
+        };
+        let search: Option<String> = search
+            .map(|q| {
+                q.chars()
+                    .filter(|c| !c.is_whitespace())
+                    .collect::<String>()
+                    .to_ascii_uppercase()
+            })
+            .filter(|q| !q.is_empty());
+        if search.as_ref().is_some_and(|q| q.chars().count() > 64) {
+            errors.add("q", FieldProblem::too_long(64));
+        }
+        errors.into_result()?;
+        Ok(Self {
+            market,
+            status,
+            search,
+        })
+    }
+}
+
+/// Finance's queue: payments with a UTR to verify, amounts held, and refunds to send, oldest first, narrowed by
+/// `filter` (market, status, a UTR / reference / order number).
+pub async fn queue(
+    s: &Services,
+    op: &Operator,
+    filter: &QueueFilter,
+) -> Result<Vec<QueuedPayment>, Error> {
     op.require_any(FINANCE_ROLES)?;
+    let statuses: Vec<&str> = match filter.status {
+        Some(status) => vec![status.code()],
+        None => QUEUE_STATUSES.iter().map(|s| s.code()).collect(),
+    };
     let rows =
-        s.db.payments_in(
-            &[
-                PaymentStatus::Verifying.code(),
-                PaymentStatus::Held.code(),
-                PaymentStatus::RefundDue.code(),
-            ],
+        s.db.payments_queue(
+            &statuses,
+            filter.market.map(|m| m.currency().code()),
+            filter.search.as_deref(),
             QUEUE_LIMIT,
         )
         .await?;
@@ -41,6 +112,101 @@ pub async fn queue(s: &Services, op: &Operator) -> Result<Vec<QueuedPayment>, Er
             market,
             payment: payment_of(s, row)?,
         });
+    }
+    Ok(out)
+}
+
+/// How many payments wait in one status of one market.
+pub struct QueueCount {
+    pub market: Market,
+    pub status: PaymentStatus,
+    pub count: i64,
+}
+
+/// How many payments wait in each status of finance's queue, per market (one grouped, indexed count).
+pub async fn queue_counts(s: &Services, op: &Operator) -> Result<Vec<QueueCount>, Error> {
+    op.require_any(FINANCE_ROLES)?;
+    let statuses: Vec<&str> = QUEUE_STATUSES.iter().map(|s| s.code()).collect();
+    let mut out = Vec::new();
+    for market in [Market::India, Market::Indonesia] {
+        for status in QUEUE_STATUSES {
+            out.push(QueueCount {
+                market,
+                status,
+                count: 0,
+            });
+        }
+    }
+    for (currency, status, count) in s.db.payments_queue_counts(&statuses).await? {
+        let market = if currency == kilat_domain::Currency::Inr.code() {
+            Market::India
+        } else {
+            Market::Indonesia
+        };
+        if let Some(slot) = out
+            .iter_mut()
+            .find(|c| c.market == market && c.status.code() == status)
+        {
+            slot.count = count;
+        }
+    }
+    Ok(out)
+}
+
+/// A cell of a CSV file a spreadsheet opens safely: quoted, quotes doubled, and a cell a spreadsheet would read as
+/// a formula (`=`, `+`, `-`, `@`, tab, carriage return first) prefixed with `'`.
+pub fn csv_cell(value: &str) -> String {
+    // `QUOTE` spelled as a code point: the i18n test reads string literals by splitting the source on quotes.
+    const QUOTE: char = '\u{22}';
+    let guarded = if value.starts_with(['=', '+', '-', '@', '\t', '\r']) {
+        format!("'{value}")
+    } else {
+        value.to_owned()
+    };
+    let doubled = guarded.replace(QUOTE, &QUOTE.to_string().repeat(2));
+    format!("{QUOTE}{doubled}{QUOTE}")
+}
+
+fn major(minor: i64) -> String {
+    let sign = if minor < 0 { "-" } else { "" };
+    let minor = minor.unsigned_abs();
+    format!("{sign}{}.{:02}", minor / 100, minor % 100)
+}
+
+/// Finance's queue, narrowed by `filter`, as CSV (amounts in major units with two decimals, times in UTC ISO 8601),
+/// oldest first; CSV-injection safe.
+pub async fn queue_csv(s: &Services, op: &Operator, filter: &QueueFilter) -> Result<String, Error> {
+    let rows = queue(s, op, filter).await?;
+    let now = s.clock.now_ms();
+    let mut out = String::from(
+        "order_no,payment_reference,market,currency,status,method,choice,utr,amount_asked,amount_received,refund_amount,outstanding,waiting_since_utc,waiting_hours\r\n",
+    );
+    for q in rows {
+        let p = &q.payment.row;
+        let since =
+            time::OffsetDateTime::from_unix_timestamp_nanos(i128::from(p.updated_at) * 1_000_000)
+                .map_err(anyhow::Error::from)?
+                .format(&time::format_description::well_known::Rfc3339)
+                .map_err(anyhow::Error::from)?;
+        let cells = [
+            p.order_no.clone(),
+            p.reference.clone(),
+            q.market.code().to_owned(),
+            p.currency.code().to_owned(),
+            p.status.clone(),
+            p.method.clone(),
+            p.choice.clone(),
+            p.utr.clone().unwrap_or_default(),
+            major(p.amount),
+            p.received_amount.map(major).unwrap_or_default(),
+            p.refund_amount.map(major).unwrap_or_default(),
+            major(q.outstanding.minor()),
+            since,
+            ((now - p.updated_at).max(0) / 3_600_000).to_string(),
+        ];
+        let line: Vec<String> = cells.iter().map(|c| csv_cell(c)).collect();
+        out.push_str(&line.join(","));
+        out.push_str("\r\n");
     }
     Ok(out)
 }
@@ -68,7 +234,34 @@ pub async fn confirm(
     let received = received
         .filter(|a| *a > 0)
         .ok_or_else(|| Error::field("amount", FieldProblem::new("field.positive_amount")))?;
-    decide(s, op, payment_id, received, None).await
+    decide(s, op, payment_id, received, None, None).await
+}
+
+/// The bank statement line a confirmation comes from: audited with it, and marked confirmed in the same
+/// transaction.
+pub struct StatementSource<'a> {
+    pub import_id: &'a str,
+    pub line_no: i64,
+    /// `YYYY-MM-DD`.
+    pub on_date: &'a str,
+    /// Minor units.
+    pub amount: i64,
+    pub reference: &'a str,
+    pub narration: &'a str,
+}
+
+/// Confirms a UTR payment from a bank statement line whose amount is the one asked, by the same path as
+/// [`confirm`] (the ledger, the order's lifecycle and the allocation are a manual confirmation's), once: the audit
+/// entry carries the line, and the line is marked confirmed in the same transaction. A payment decided already is
+/// `payment_not_open` and nothing is written.
+pub async fn confirm_from_statement(
+    s: &Services,
+    op: &Operator,
+    payment_id: &str,
+    line: &StatementSource<'_>,
+) -> Result<Confirmed, Error> {
+    op.require_any(crate::servicing::reconciliation::RECONCILE_ROLES)?;
+    decide(s, op, payment_id, line.amount, None, Some(line)).await
 }
 
 /// Resolves a held payment (finance) in one step: `credit` the amount received (as [`confirm`] does), or `refund`
@@ -96,7 +289,7 @@ pub async fn resolve(
             .await?
             .ok_or(Error::NotFound)?;
     let received = row.received_amount.unwrap_or(row.amount);
-    decide(s, op, &row.id, received, Some(decision)).await
+    decide(s, op, &row.id, received, Some(decision), None).await
 }
 
 /// Finance's decision on a payment, inside one transaction with the order locked.
@@ -106,6 +299,7 @@ async fn decide(
     payment_id: &str,
     received: i64,
     decision: Option<Decision>,
+    line: Option<&StatementSource<'_>>,
 ) -> Result<Confirmed, Error> {
     let row =
         s.db.payment(payment_id.trim())
@@ -118,7 +312,14 @@ async fn decide(
     let row = tx.payment_in_tx(&row.id).await?.ok_or(Error::NotFound)?;
     let payment = payment_of(s, row)?;
     let decision = match (payment.status, decision) {
+        // A statement line confirms only a UTR payment waiting, for exactly the amount asked.
+        (PaymentStatus::Verifying, None)
+            if line.is_some_and(|l| l.amount != payment.row.amount) =>
+        {
+            return Err(Refusal::PaymentNotOpen.into());
+        }
         (PaymentStatus::Verifying, None) => Decision::AsAsked,
+        (_, None) if line.is_some() => return Err(Refusal::PaymentNotOpen.into()),
         (PaymentStatus::Held, None) => Decision::Credit,
         (PaymentStatus::Held, Some(d)) => d,
         _ => return Err(Refusal::PaymentNotOpen.into()),
@@ -140,6 +341,26 @@ async fn decide(
         refund_amount: (settled.refund > 0).then_some(settled.refund),
         ..payment.row.clone()
     };
+    let mut after_json = audit_json(&after, settled.status, None)?;
+    if let Some(line) = line {
+        if !tx
+            .confirm_statement_line(line.import_id, line.line_no, &op.id, now)
+            .await?
+        {
+            return Err(Refusal::PaymentNotOpen.into());
+        }
+        let mut value: serde_json::Value =
+            serde_json::from_str(&after_json).map_err(anyhow::Error::from)?;
+        value["statementLine"] = serde_json::json!({
+            "importId": line.import_id,
+            "lineNo": line.line_no,
+            "date": line.on_date,
+            "amount": line.amount,
+            "reference": line.reference,
+            "narration": line.narration,
+        });
+        after_json = value.to_string();
+    }
     tx.insert_audit(&NewAuditEntry {
         actor_kind: "operator",
         actor_id: Some(&op.id),
@@ -147,7 +368,7 @@ async fn decide(
         entity: "order",
         entity_id: &loan.order.id,
         before_json: Some(&audit_json(&payment.row, payment.status, None)?),
-        after_json: Some(&audit_json(&after, settled.status, None)?),
+        after_json: Some(&after_json),
         at: now,
     })
     .await?;

@@ -6,7 +6,17 @@ import { ApiError, type HttpClient } from '@/shared/api/http';
 import { orderPath } from './order';
 import { queryKeys } from './query-keys';
 import { CONSOLE_API } from './session';
-import type { ApiMarket, BankResult, Confirmed, Disbursed, PaymentView, PayoutEntry, PayoutRejected, QueuedPayment } from './types';
+import type {
+  ApiMarket,
+  BankResult,
+  Confirmed,
+  Disbursed,
+  PaymentView,
+  PayoutEntry,
+  PayoutRejected,
+  QueueCount,
+  QueuedPayment,
+} from './types';
 
 export function fetchPayouts(api: HttpClient, market: ApiMarket): Promise<PayoutEntry[]> {
   return api.get<PayoutEntry[]>(`${CONSOLE_API}/payouts?market=${market}`);
@@ -36,19 +46,50 @@ export function useDisburse() {
   });
 }
 
-export function fetchPayments(api: HttpClient): Promise<QueuedPayment[]> {
-  return api.get<QueuedPayment[]>(`${CONSOLE_API}/payments`);
+/** What finance's queue is narrowed to: a market (`IN`, `ID`) and a UTR, payment reference or order number. */
+export interface QueueFilter {
+  market?: ApiMarket;
+  q?: string;
 }
 
-/** Payments whose UTR waits for verification, amounts held and refunds due, oldest first. */
-export function usePaymentsQueue() {
+/** The query string of a filter (`?market=IN&q=…`), empty without one. */
+export function queueQuery(filter: QueueFilter): string {
+  const params = new URLSearchParams();
+  if (filter.market) params.set('market', filter.market);
+  if (filter.q?.trim()) params.set('q', filter.q.trim());
+  const text = params.toString();
+  return text ? `?${text}` : '';
+}
+
+export function fetchPayments(api: HttpClient, filter: QueueFilter = {}): Promise<QueuedPayment[]> {
+  return api.get<QueuedPayment[]>(`${CONSOLE_API}/payments${queueQuery(filter)}`);
+}
+
+/** Payments whose UTR waits for verification, amounts held and refunds due, oldest first, narrowed by `filter`. */
+export function usePaymentsQueue(filter: QueueFilter = {}) {
   const api = useApiClient();
   return useQuery<QueuedPayment[], ApiError>({
-    queryKey: queryKeys.payments,
-    queryFn: () => fetchPayments(api),
+    queryKey: [...queryKeys.payments, 'list', filter.market ?? '', filter.q?.trim() ?? ''],
+    queryFn: () => fetchPayments(api, filter),
     staleTime: 0,
     refetchInterval: 30_000,
   });
+}
+
+/** How many payments wait per market and status. */
+export function usePaymentCounts() {
+  const api = useApiClient();
+  return useQuery<QueueCount[], ApiError>({
+    queryKey: queryKeys.paymentCounts,
+    queryFn: () => api.get<QueueCount[]>(`${CONSOLE_API}/payments/counts`),
+    staleTime: 0,
+    refetchInterval: 30_000,
+  });
+}
+
+/** The CSV export of the queue as filtered (a plain link: the console cookie goes with it). */
+export function exportHref(filter: QueueFilter): string {
+  return `${CONSOLE_API}/payments/export${queueQuery(filter)}`;
 }
 
 function paymentPath(paymentId: string): string {

@@ -80,3 +80,18 @@ export type ImportedLine = Schemas['ImportedLineView'];
 export type LineOutcome = Schemas['LineOutcome'];
 /** The answer to `POST /orders/{orderNo}/payout/reject`. */
 export type PayoutRejected = Schemas['PayoutRejectedView'];
+/** A bank's statement layout (`GET /reconciliation/mappings`). */
+export type StatementMapping = Schemas['Mapping'];
+/** A layout as sent (`POST /reconciliation/mappings`). */
+export type StatementMappingRequest = Schemas['MappingRequest'];
+/** A file previewed with a layout (`POST /reconciliation/preview`). */
+export type StatementPreview = Schemas['Preview'];
+/** An import with each line's standing (`GET /reconciliation/imports/{importId}`). */
+export type ImportResult = Schemas['ImportResult'];
+export type ImportSummary = Schemas['ImportSummary'];
+export type ResultLine = Schemas['ResultLine'];
+export type LineKind = Schemas['LineKind'];
+export type ConfirmOutcome = Schemas['ConfirmOutcome'];
+export type Imported = Schemas['ImportedView'];
+/** How many payments wait per market and status (`GET /payments/counts`). */
+export type QueueCount = Schemas['QueueCountView'];

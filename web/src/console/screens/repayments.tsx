@@ -5,15 +5,17 @@ import { errorText } from '@/shared/api/error-text';
 import type { ApiError } from '@/shared/api/http';
 import { minorFromMajor } from '@/shared/money/major-units';
 import {
+  exportHref,
   useConfirmPayment,
+  usePaymentCounts,
   usePaymentsQueue,
   useRecordRefund,
   useRejectPayment,
   useResolvePayment,
   type ResolveAction,
 } from '../api/finance';
-import type { Currency, PaymentView, QueuedPayment } from '../api/types';
-import { dateTime, marketName, money } from '../format';
+import type { ApiMarket, Currency, PaymentView, QueuedPayment } from '../api/types';
+import { age, dateTime, marketName, money } from '../format';
 import { consolePaths } from '../paths';
 import { BANK_REFERENCE } from './payouts';
 import { LoadFailed, Loading } from './states';
@@ -46,26 +48,112 @@ const TONE: Record<PaymentView['status'], string> = {
  * credit or refund, and refunds due to record. The amount asked and the amount received are shown side by side, and
  * every money move is restated before it is sent.
  */
+const MARKETS: readonly ApiMarket[] = ['IN', 'ID'];
+
+function marketParam(params: URLSearchParams): ApiMarket | undefined {
+  const asked = params.get('market');
+  return MARKETS.find((m) => m === asked);
+}
+
+/** The page's link with `changes` applied to its query (an empty value drops the parameter). */
+function withParams(params: URLSearchParams, changes: Record<string, string>): string {
+  const next = new URLSearchParams(params);
+  for (const [key, value] of Object.entries(changes)) {
+    if (value) next.set(key, value);
+    else next.delete(key);
+  }
+  const text = next.toString();
+  return text ? `${consolePaths.repayments}?${text}` : consolePaths.repayments;
+}
+
 export function RepaymentsScreen() {
   const { t } = useTranslation();
-  const [params] = useSearchParams();
+  const [params, setParams] = useSearchParams();
   const group = groupOf(params);
-  const queue = usePaymentsQueue();
+  const market = marketParam(params);
+  const search = params.get('q') ?? '';
+  const [typed, setTyped] = useState(search);
+  const queue = usePaymentsQueue({ market, q: search });
+  const counts = usePaymentCounts();
   const [notice, setNotice] = useState<string | null>(null);
   const shown = queue.data?.filter((item) => group === 'all' || item.payment.status === group) ?? [];
   const count = (g: Group) => (queue.data ?? []).filter((item) => g === 'all' || item.payment.status === g).length;
+  const filtered = market !== undefined || search !== '';
+  const submitSearch = (event: FormEvent) => {
+    event.preventDefault();
+    const next = new URLSearchParams(params);
+    if (typed.trim()) next.set('q', typed.trim());
+    else next.delete('q');
+    setParams(next);
+  };
 
   return (
     <section>
       <div className="page-head">
         <h1>{t('repayments.title')}</h1>
+        <div className="actions">
+          <Link className="button button--quiet" to={consolePaths.reconciliation}>
+            {t('repayments.reconcile')}
+          </Link>
+          <a className="button button--quiet" href={exportHref({ market, q: search })} download>
+            {t('repayments.export')}
+          </a>
+        </div>
+      </div>
+      {counts.data && (
+        <p className="muted" aria-live="polite">
+          {MARKETS.map((m) => {
+            const of = (status: string) => counts.data.find((c) => c.market === m && c.status === status)?.count ?? 0;
+            return t('repayments.countsLine', {
+              market: marketName(m, t),
+              verifying: of('verifying'),
+              held: of('held'),
+              refunds: of('refund_due'),
+            });
+          }).join(' · ')}
+        </p>
+      )}
+      <div className="queue-filters">
+        <nav aria-label={t('repayments.markets')} className="tabs">
+          <Link to={withParams(params, { market: '' })} aria-current={market === undefined ? 'page' : undefined}>
+            {t('repayments.allMarkets')}
+          </Link>
+          {MARKETS.map((m) => (
+            <Link key={m} to={withParams(params, { market: m })} aria-current={m === market ? 'page' : undefined}>
+              {marketName(m, t)}
+            </Link>
+          ))}
+        </nav>
+        <form role="search" className="inline-form" onSubmit={submitSearch}>
+          <label htmlFor="repayments-search">{t('repayments.search')}</label>
+          <input
+            id="repayments-search"
+            type="search"
+            value={typed}
+            autoComplete="off"
+            spellCheck={false}
+            aria-describedby="repayments-search-hint"
+            onChange={(event) => setTyped(event.target.value)}
+          />
+          <button type="submit" className="button">
+            {t('repayments.searchButton')}
+          </button>
+          {search && (
+            <Link className="button button--quiet" to={withParams(params, { q: '' })} onClick={() => setTyped('')}>
+              {t('repayments.clearSearch')}
+            </Link>
+          )}
+          <p className="muted" id="repayments-search-hint">
+            {t('repayments.searchHint')}
+          </p>
+        </form>
       </div>
       {queue.data && queue.data.length > 0 && (
         <nav aria-label={t('repayments.groups')} className="tabs">
           {GROUPS.map((g) => (
             <Link
               key={g}
-              to={g === 'all' ? consolePaths.repayments : `${consolePaths.repayments}?status=${g}`}
+              to={withParams(params, { status: g === 'all' ? '' : g })}
               aria-current={g === group ? 'page' : undefined}
             >
               {t(`repayments.group.${g}`, { count: count(g) })}
@@ -83,13 +171,13 @@ export function RepaymentsScreen() {
       ) : queue.isError ? (
         <LoadFailed error={queue.error} onRetry={() => void queue.refetch()} />
       ) : queue.data.length === 0 ? (
-        <p className="empty">{t('repayments.empty')}</p>
+        <p className="empty">{filtered ? t('repayments.emptyFiltered') : t('repayments.empty')}</p>
       ) : shown.length === 0 ? (
         <p className="empty">{t('repayments.emptyGroup')}</p>
       ) : (
         <ul className="payment-list" aria-label={t('repayments.caption', { count: shown.length })}>
           {shown.map((item) => (
-            <PaymentItem key={item.payment.paymentId} item={item} onDone={setNotice} />
+            <PaymentItem key={item.payment.paymentId} item={item} now={queue.dataUpdatedAt} onDone={setNotice} />
           ))}
         </ul>
       )}
@@ -99,7 +187,8 @@ export function RepaymentsScreen() {
 
 type Mode = 'idle' | 'confirm' | 'reject' | ResolveAction | 'record';
 
-function PaymentItem({ item, onDone }: { item: QueuedPayment; onDone: (text: string) => void }) {
+/** `now`: when the queue was read (epoch ms), the time its ages are counted to. */
+function PaymentItem({ item, now, onDone }: { item: QueuedPayment; now: number; onDone: (text: string) => void }) {
   const { t } = useTranslation();
   const { payment, currency } = item;
   const [mode, setMode] = useState<Mode>('idle');
@@ -135,6 +224,7 @@ function PaymentItem({ item, onDone }: { item: QueuedPayment; onDone: (text: str
     ],
     [t('repayments.market'), marketName(item.market, t)],
     [t('repayments.created'), dateTime(payment.createdAt)],
+    [t('repayments.waiting'), age(Math.max(0, (now - item.waitingSince) / 1000), t)],
   );
 
   return (

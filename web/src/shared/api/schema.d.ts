@@ -1196,28 +1196,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/console/exports": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * A month-end export of one market as CSV (finance, admins): `payouts` (by payout date), `repayments` (money the
-         *     ledger credited, by its date), `refunds` (by the time sent) or `ledger` (every entry with its lines summed), over
-         *     at most 31 of the market's calendar days and 50,000 rows. Amounts in the currency's units beside its code. Audited
-         *     `export.<kind>`.
-         */
-        get: operations["console_export"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/v1/console/faq": {
         parameters: {
             query?: never;
@@ -1429,8 +1407,7 @@ export interface paths {
         };
         /**
          * One order with its KFS, timeline and the borrower's certification (reviewer, finance, support). Reviewers see ID
-         *     and account numbers in full and each such view is audited (`view_unmasked`); the others see them masked. Finance
-         *     sees the beneficiary of an approved or paid-out order in full, audited the same way.
+         *     and account numbers in full and each such view is audited (`view_unmasked`); the others see them masked.
          */
         get: operations["console_order"];
         put?: never;
@@ -1468,53 +1445,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Releases an approved order's funds (finance) with the bank's reference of the transfer made: the payout date
-         *     becomes the loan's start (the accepted schedule moved there, same amounts and APR), the ledger opens, and the order
-         *     is disbursed, all in one transaction. Above the market's approval threshold (`[payouts.in|id]
-         *     approval_threshold`, minor units) the payout is only recorded (`awaitingApproval: true`, audited `payout.record`)
-         *     and a second, different finance operator approves it (`POST /orders/{orderNo}/payout/approve`).
+         * Releases an approved order's funds (finance): the payout date becomes the loan's start (the accepted schedule
+         *     moved there, same amounts and APR), the ledger opens, and the order is disbursed, all in one transaction.
          */
         post: operations["console_disburse"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/console/orders/{orderNo}/payout/approve": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Approves a payout another finance operator recorded above the threshold (maker-checker): the loan starts now with
-         *     the recorded bank reference, as a one-step payout does. Audited `payout.approve`.
-         */
-        post: operations["console_payout_approve"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/console/orders/{orderNo}/payout/reject": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Rejects a payout another finance operator recorded (maker-checker), with a reason: the recording goes, the order
-         *     stays approved and not paid. Audited `payout.reject` with what was recorded and the reason.
-         */
-        post: operations["console_payout_reject"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1546,10 +1480,48 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Finance's queue: payments whose UTR waits for verification, amounts held, and refunds due, oldest first, each with
-         *     its loan's outstanding amount (finance).
+         * Finance's queue: payments whose UTR waits for verification, amounts held, and refunds due, oldest first (at most
+         *     200), each with its loan's outstanding amount and since when it waits (finance). Narrowed by market, status, and
+         *     a UTR, payment reference or order number.
          */
         get: operations["console_payments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/console/payments/counts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** How many payments wait for finance in each status, per market (finance): every pair, zero included. */
+        get: operations["console_payment_counts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/console/payments/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Finance's queue as it is filtered, as a CSV file (finance): one payment a row, amounts in major units with two
+         *     decimals, the waiting time; every cell quoted, and one a spreadsheet would read as a formula prefixed with `'`.
+         */
+        get: operations["console_payments_export"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1643,60 +1615,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /**
-         * Finance's payout list of a market: approved orders not yet paid out, the longest waiting first (finance), each
-         *     with its beneficiary in full (every order listed is audited `view_unmasked`), whether it needs a second operator,
-         *     and the payout recorded and awaiting approval, if any.
-         */
+        /** Finance's payout list of a market: approved orders not yet paid out, the longest waiting first (finance). */
         get: operations["console_payouts"];
         put?: never;
         post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/console/payouts/bank-file": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * The market's bank bulk payment file (finance): a CSV of every approved order not yet paid out nor recorded for
-         *     approval, one line each — beneficiary name, account number, IFSC (India) or bank code (Indonesia), amount in the
-         *     currency's units (rupees with two decimals, whole rupiah), payment reference (the order number), bank name. Text
-         *     cells that a spreadsheet would read as a formula are prefixed with `'`. Audited `payout.bank_file` with the order
-         *     numbers it holds.
-         */
-        get: operations["console_payout_bank_file"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/console/payouts/bank-result": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Imports the bank's result file (finance). Each line is matched to its order by the reference: a `success` line
-         *     whose amount equals the order's payout amount pays it out as `POST /orders/{orderNo}/disburse` does (one step
-         *     up to the market's approval threshold; above it, recorded and awaiting a second operator), each payout audited; a
-         *     reference already paid or recorded does nothing again; `failed`, mismatched, unknown, duplicate and unreadable
-         *     lines are answered and nothing is recorded for them. The import is audited `payout.import`.
-         */
-        post: operations["console_payout_bank_result"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1772,6 +1694,125 @@ export interface paths {
         put?: never;
         /** Offers a disabled product again (admin), if it passes today's caps. */
         post: operations["console_enable_product"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/console/reconciliation/imports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The latest 50 statement imports, newest first, with their counts (finance or admin). */
+        get: operations["console_statement_imports"];
+        put?: never;
+        /**
+         * Imports a bank statement with a saved layout (finance or admin): every line is read (one that cannot be is a
+         *     422 naming its line, column and why; nothing is stored), each credit's UTR is looked up among the payments of the
+         *     layout's market, and the import is kept with its lines. Audited. The same file again answers the first import.
+         */
+        post: operations["console_statement_import"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/console/reconciliation/imports/{importId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One import (finance or admin): each line with how it stands now against the payments (matched, mismatched with
+         *     both amounts, unmatched, confirmed here, already confirmed elsewhere, not waiting, duplicate, debit), and the
+         *     market's waiting UTR payments no line names.
+         */
+        get: operations["console_statement_import_result"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/console/reconciliation/imports/{importId}/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirms every matched line of an import (finance or admin): each payment through finance's confirmation path
+         *     (the same ledger entry, lifecycle and allocation as a manual confirmation), audited with its statement line.
+         *     Repeating it, or two operators at once, credits each payment once: a payment decided meanwhile is skipped.
+         */
+        post: operations["console_statement_confirm"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/console/reconciliation/mappings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The saved statement layouts, by name (finance or admin). */
+        get: operations["console_statement_mappings"];
+        put?: never;
+        /** Saves a bank's statement layout (finance or admin), to reuse for every statement of that bank. Audited. */
+        post: operations["console_create_statement_mapping"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/console/reconciliation/mappings/{mappingId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Replaces a saved layout (finance or admin). Audited with the layout before and after. */
+        put: operations["console_update_statement_mapping"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/console/reconciliation/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Previews a statement (finance or admin): its first 8 rows split into cells, and, with a layout (saved or as
+         *     typed), its first 20 lines read and each problem among them (line, column, why). Stores nothing.
+         */
+        post: operations["console_statement_preview"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2022,24 +2063,6 @@ export interface components {
             /** @description India only. */
             ifsc?: string;
         };
-        BankResultRequest: {
-            /**
-             * @description The bank's result file as text (CSV, at most 2000 lines after the header): a header naming the columns
-             *     `reference` (the order number; also `payment reference`, `order no`), `bank_reference` (also `utr`), `status`
-             *     (`success` or `failed`, and the usual synonyms) and `amount` (in the currency's units: `19410.00`, `3000000`),
-             *     in any order, other columns ignored.
-             * @example reference,bank_reference,status,amount
-             *     KL-261127-7F3K9Q,N331260012345678,success,19410.00
-             */
-            content: string;
-            /** @description `IN` or `ID`: the market whose orders the file pays. */
-            market: components["schemas"]["Market"];
-        };
-        BankResultView: {
-            /** @description Every line after the header, in the file's order. */
-            lines: components["schemas"]["ImportedLineView"][];
-            market: components["schemas"]["Market"];
-        };
         /** @description Identity as on the ID card (PAN in India, NIK in Indonesia). */
         BaseInfo: {
             /** @description `YYYY-MM-DD`. */
@@ -2047,21 +2070,6 @@ export interface components {
             fullName: string;
             gender: string;
             idNumber: string;
-        };
-        /** @description Where a loan is paid to, unmasked (finance; each view is audited `view_unmasked`). */
-        BeneficiaryView: {
-            /** @description `**** **** 4567`. */
-            accountMasked: string;
-            /** @description In full, digits only. */
-            accountNumber: string;
-            /** @description India: the bank's IFSC prefix (`HDFC`); Indonesia: the bank's code (`014`). */
-            bankCode: string;
-            /** @description The bank's name (`HDFC Bank`, `BCA (Bank Central Asia)`); the code when the reference data does not list it. */
-            bankName: string;
-            /** @description India only; null in Indonesia. */
-            ifsc: string | null;
-            /** @description The borrower's name as on their ID, as the account holds it. */
-            name: string;
         };
         BorrowerView: {
             /**
@@ -2279,6 +2287,23 @@ export interface components {
             /** Format: int64 */
             updatedAt: number;
         };
+        /** @description What "confirm matched" did. */
+        ConfirmOutcome: {
+            /**
+             * Format: int64
+             * @description Payments confirmed now, and their total in minor units.
+             */
+            confirmedCount: number;
+            /** Format: int64 */
+            confirmedTotal: number;
+            result: components["schemas"]["ImportResult"];
+            /**
+             * Format: int64
+             * @description Matched lines whose payment someone decided meanwhile (another operator, a manual confirmation): nothing
+             *     was credited for them here.
+             */
+            skippedCount: number;
+        };
         ConfirmRequest: {
             /**
              * @description The `agreementHash` of the agreement the borrower read (`POST /apply/agreement`); another than the one the
@@ -2335,7 +2360,6 @@ export interface components {
             username: string;
         };
         ConsoleOrderView: {
-            beneficiary: null | components["schemas"]["BeneficiaryView"];
             borrowerId: string;
             certification: components["schemas"]["CertificationStepView"][];
             loan: null | components["schemas"]["ConsoleLoanView"];
@@ -2667,21 +2691,16 @@ export interface components {
              * @description Minor units: the net amount sent.
              */
             amount: number;
-            /**
-             * @description True when the payout is above the market's approval threshold: recorded, and the loan starts only once a
-             *     second finance operator approves it (`POST /orders/{orderNo}/payout/approve`).
-             */
-            awaitingApproval: boolean;
             bankReference: string;
             orderNo: string;
             /**
              * Format: date
-             * @description The loan's start: the market's business date of the payout; null while awaiting approval.
+             * @description The loan's start: the market's business date of the payout.
              */
-            payoutDate: string | null;
-            /** @description The payout provider (`manual`); null while awaiting approval. */
-            provider: string | null;
-            /** @description `disbursed`; `approved` while the payout awaits a second operator's approval. */
+            payoutDate: string;
+            /** @description The payout provider (`manual`). */
+            provider: string;
+            /** @description `disbursed`. */
             status: components["schemas"]["OrderState"];
         };
         /** @description Dragonpay's postback fields (form-encoded). */
@@ -2775,21 +2794,6 @@ export interface components {
                 /** @description Empty in a preview (no order yet). */
                 orderNo: string;
                 title: string;
-            };
-            /** @description Always `ok` on success. */
-            msg: string;
-        };
-        /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
-        Envelope_BankResultView: {
-            /**
-             * Format: int32
-             * @description Always 0 on success.
-             */
-            code: number;
-            data: {
-                /** @description Every line after the header, in the file's order. */
-                lines: components["schemas"]["ImportedLineView"][];
-                market: components["schemas"]["Market"];
             };
             /** @description Always `ok` on success. */
             msg: string;
@@ -2931,6 +2935,33 @@ export interface components {
             msg: string;
         };
         /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
+        Envelope_ConfirmOutcome: {
+            /**
+             * Format: int32
+             * @description Always 0 on success.
+             */
+            code: number;
+            /** @description What "confirm matched" did. */
+            data: {
+                /**
+                 * Format: int64
+                 * @description Payments confirmed now, and their total in minor units.
+                 */
+                confirmedCount: number;
+                /** Format: int64 */
+                confirmedTotal: number;
+                result: components["schemas"]["ImportResult"];
+                /**
+                 * Format: int64
+                 * @description Matched lines whose payment someone decided meanwhile (another operator, a manual confirmation): nothing
+                 *     was credited for them here.
+                 */
+                skippedCount: number;
+            };
+            /** @description Always `ok` on success. */
+            msg: string;
+        };
+        /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
         Envelope_ConfirmedView: {
             /**
              * Format: int32
@@ -2977,7 +3008,6 @@ export interface components {
              */
             code: number;
             data: {
-                beneficiary: null | components["schemas"]["BeneficiaryView"];
                 borrowerId: string;
                 certification: components["schemas"]["CertificationStepView"][];
                 loan: null | components["schemas"]["ConsoleLoanView"];
@@ -3184,21 +3214,16 @@ export interface components {
                  * @description Minor units: the net amount sent.
                  */
                 amount: number;
-                /**
-                 * @description True when the payout is above the market's approval threshold: recorded, and the loan starts only once a
-                 *     second finance operator approves it (`POST /orders/{orderNo}/payout/approve`).
-                 */
-                awaitingApproval: boolean;
                 bankReference: string;
                 orderNo: string;
                 /**
                  * Format: date
-                 * @description The loan's start: the market's business date of the payout; null while awaiting approval.
+                 * @description The loan's start: the market's business date of the payout.
                  */
-                payoutDate: string | null;
-                /** @description The payout provider (`manual`); null while awaiting approval. */
-                provider: string | null;
-                /** @description `disbursed`; `approved` while the payout awaits a second operator's approval. */
+                payoutDate: string;
+                /** @description The payout provider (`manual`). */
+                provider: string;
+                /** @description `disbursed`. */
                 status: components["schemas"]["OrderState"];
             };
             /** @description Always `ok` on success. */
@@ -3419,6 +3444,45 @@ export interface components {
                 size: number;
                 /** Format: int64 */
                 width: number;
+            };
+            /** @description Always `ok` on success. */
+            msg: string;
+        };
+        /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
+        Envelope_ImportResult: {
+            /**
+             * Format: int32
+             * @description Always 0 on success.
+             */
+            code: number;
+            /** @description An import with each line's standing now and the payments it left waiting. */
+            data: {
+                import: components["schemas"]["ImportSummary"];
+                lines: components["schemas"]["ResultLine"][];
+                /**
+                 * Format: int64
+                 * @description Matched lines: how many, and their total in minor units.
+                 */
+                matchedCount: number;
+                /** Format: int64 */
+                matchedTotal: number;
+                /** @description The UTR payments of the market waiting for finance that no line names, oldest first (at most 500). */
+                waiting: components["schemas"]["WaitingPayment"][];
+            };
+            /** @description Always `ok` on success. */
+            msg: string;
+        };
+        /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
+        Envelope_ImportedView: {
+            /**
+             * Format: int32
+             * @description Always 0 on success.
+             */
+            code: number;
+            data: {
+                /** @description True when this file (by its SHA-256) was imported before: the answer is that import, nothing new is stored. */
+                duplicate: boolean;
+                result: components["schemas"]["ImportResult"];
             };
             /** @description Always `ok` on success. */
             msg: string;
@@ -3645,6 +3709,55 @@ export interface components {
             msg: string;
         };
         /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
+        Envelope_Mapping: {
+            /**
+             * Format: int32
+             * @description Always 0 on success.
+             */
+            code: number;
+            /** @description A saved layout. */
+            data: {
+                /**
+                 * Format: int64
+                 * @description A signed amount column (a debit is negative, bracketed or ends in DR); null when credit and debit are apart.
+                 */
+                amountColumn: number | null;
+                /** Format: int64 */
+                creditColumn: number | null;
+                /** Format: int64 */
+                dateColumn: number;
+                /**
+                 * @description One of `dd/mm/yyyy`, `dd-mm-yyyy`, `dd.mm.yyyy`, `yyyy-mm-dd`, `mm/dd/yyyy`, `dd/mm/yy`, `dd-mmm-yyyy`,
+                 *     `dd mmm yyyy`, `dd-mmm-yy`, `dd/mmm/yyyy`.
+                 */
+                dateFormat: string;
+                /** Format: int64 */
+                debitColumn: number | null;
+                /** @description `.` or `,`. */
+                decimalSeparator: string;
+                /** @description `,`, `;`, `tab` or `|`. */
+                delimiter: string;
+                id: string;
+                market: components["schemas"]["Market"];
+                name: string;
+                /** Format: int64 */
+                narrationColumn: number | null;
+                /** Format: int64 */
+                referenceColumn: number;
+                /** Format: int64 */
+                skipRows: number;
+                /** @description `,`, `.`, `space`, or empty for none. */
+                thousandsSeparator: string;
+                /**
+                 * Format: int64
+                 * @description Epoch milliseconds.
+                 */
+                updatedAt: number;
+            };
+            /** @description Always `ok` on success. */
+            msg: string;
+        };
+        /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
         Envelope_OperatorAccountView: {
             /**
              * Format: int32
@@ -3766,16 +3879,20 @@ export interface components {
             msg: string;
         };
         /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
-        Envelope_PayoutRejectedView: {
+        Envelope_Preview: {
             /**
              * Format: int32
              * @description Always 0 on success.
              */
             code: number;
+            /** @description What a file looks like: its first rows as cells, and, with a layout, its first lines read. */
             data: {
-                orderNo: string;
-                /** @description `approved`: not paid, back in the payout list and the next bank file. */
-                status: components["schemas"]["OrderState"];
+                /** @description The first lines read with the layout (empty without one). */
+                lines: components["schemas"]["PreviewLine"][];
+                /** @description The problems among those first lines. */
+                problems: components["schemas"]["LineProblem"][];
+                /** @description The first rows of the file, header rows included, split into cells (column 1 first). */
+                rows: string[][];
             };
             /** @description Always `ok` on success. */
             msg: string;
@@ -4178,6 +4295,38 @@ export interface components {
             msg: string;
         };
         /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
+        Envelope_Vec_ImportSummary: {
+            /**
+             * Format: int32
+             * @description Always 0 on success.
+             */
+            code: number;
+            data: {
+                /** Format: int64 */
+                confirmedCount: number;
+                /** Format: int64 */
+                creditCount: number;
+                /** @description SHA-256 of the file, hex. */
+                fileHash: string;
+                fileName: string;
+                importId: string;
+                /**
+                 * Format: int64
+                 * @description Epoch milliseconds.
+                 */
+                importedAt: number;
+                /** @description The operator's username. */
+                importedBy: string;
+                /** Format: int64 */
+                lineCount: number;
+                mappingId: string;
+                mappingName: string;
+                market: components["schemas"]["Market"];
+            }[];
+            /** @description Always `ok` on success. */
+            msg: string;
+        };
+        /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
         Envelope_Vec_InstructionsView: {
             /**
              * Format: int32
@@ -4228,6 +4377,54 @@ export interface components {
                 /** @description `completed` (first save) or `updated`. */
                 event: components["schemas"]["LogEvent"];
                 step: components["schemas"]["Step"];
+            }[];
+            /** @description Always `ok` on success. */
+            msg: string;
+        };
+        /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
+        Envelope_Vec_Mapping: {
+            /**
+             * Format: int32
+             * @description Always 0 on success.
+             */
+            code: number;
+            data: {
+                /**
+                 * Format: int64
+                 * @description A signed amount column (a debit is negative, bracketed or ends in DR); null when credit and debit are apart.
+                 */
+                amountColumn: number | null;
+                /** Format: int64 */
+                creditColumn: number | null;
+                /** Format: int64 */
+                dateColumn: number;
+                /**
+                 * @description One of `dd/mm/yyyy`, `dd-mm-yyyy`, `dd.mm.yyyy`, `yyyy-mm-dd`, `mm/dd/yyyy`, `dd/mm/yy`, `dd-mmm-yyyy`,
+                 *     `dd mmm yyyy`, `dd-mmm-yy`, `dd/mmm/yyyy`.
+                 */
+                dateFormat: string;
+                /** Format: int64 */
+                debitColumn: number | null;
+                /** @description `.` or `,`. */
+                decimalSeparator: string;
+                /** @description `,`, `;`, `tab` or `|`. */
+                delimiter: string;
+                id: string;
+                market: components["schemas"]["Market"];
+                name: string;
+                /** Format: int64 */
+                narrationColumn: number | null;
+                /** Format: int64 */
+                referenceColumn: number;
+                /** Format: int64 */
+                skipRows: number;
+                /** @description `,`, `.`, `space`, or empty for none. */
+                thousandsSeparator: string;
+                /**
+                 * Format: int64
+                 * @description Epoch milliseconds.
+                 */
+                updatedAt: number;
             }[];
             /** @description Always `ok` on success. */
             msg: string;
@@ -4388,17 +4585,13 @@ export interface components {
                  * @description Epoch milliseconds: when the order was approved.
                  */
                 approvedAt: number;
-                beneficiary: null | components["schemas"]["BeneficiaryView"];
                 currency: components["schemas"]["Currency"];
-                /** @description True when the payout is above the market's approval threshold: a second finance operator approves it. */
-                needsApproval: boolean;
                 /**
                  * Format: int64
                  * @description Minor units: what the payout sends to the borrower's account (the accepted KFS's net amount).
                  */
                 netDisbursed: number;
                 orderNo: string;
-                pendingPayout: null | components["schemas"]["PendingPayoutView"];
                 phoneMasked: string;
                 productCode: string;
                 productName: string;
@@ -4428,6 +4621,23 @@ export interface components {
                 /** @description The cost of the smallest loan on the first term, so a borrower can compare products at a glance. */
                 sample: components["schemas"]["SampleCost"];
                 terms: components["schemas"]["TermView"][];
+            }[];
+            /** @description Always `ok` on success. */
+            msg: string;
+        };
+        /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
+        Envelope_Vec_QueueCountView: {
+            /**
+             * Format: int32
+             * @description Always 0 on success.
+             */
+            code: number;
+            data: {
+                /** Format: int64 */
+                count: number;
+                market: components["schemas"]["Market"];
+                /** @description `verifying`, `held` or `refund_due`. */
+                status: components["schemas"]["PaymentStatus"];
             }[];
             /** @description Always `ok` on success. */
             msg: string;
@@ -4505,6 +4715,11 @@ export interface components {
                  */
                 outstanding: number;
                 payment: components["schemas"]["PaymentView"];
+                /**
+                 * Format: int64
+                 * @description Epoch milliseconds: since when the payment waits in its status (its last change).
+                 */
+                waitingSince: number;
             }[];
             /** @description Always `ok` on success. */
             msg: string;
@@ -4552,7 +4767,7 @@ export interface components {
          * @description The stable `code` of an error answer (docs/API-BORROWER.md); `msg` is its text in the request's language.
          * @enum {string}
          */
-        ErrorCode: "bad_request" | "code_invalid" | "code_expired" | "unauthorized" | "not_eligible" | "not_found" | "method_not_allowed" | "certification_out_of_order" | "certification_incomplete" | "open_order_exists" | "kfs_changed" | "idempotency_key_reused" | "payload_too_large" | "unsupported_media_type" | "validation_failed" | "cap_exceeded" | "rate_limited" | "code_resend_too_soon" | "daily_limit_reached" | "code_attempts_exceeded" | "cross_site_request" | "invalid_transition" | "internal" | "code_delivery_failed" | "credentials_invalid" | "operator_locked" | "forbidden" | "csrf_token_invalid" | "choice_unavailable" | "payment_not_open" | "utr_already_used" | "already_rated" | "own_admin_account" | "last_admin" | "provider_unavailable" | "complaint_not_answered" | "complaint_closed" | "money_outstanding" | "extension_over_cap" | "handover_invalid" | "handover_not_allowed" | "own_payout_approval" | "payout_not_awaiting" | "payout_awaiting_approval" | "signed_in_as_another" | "server_busy";
+        ErrorCode: "bad_request" | "code_invalid" | "code_expired" | "unauthorized" | "not_eligible" | "not_found" | "method_not_allowed" | "certification_out_of_order" | "certification_incomplete" | "open_order_exists" | "kfs_changed" | "idempotency_key_reused" | "payload_too_large" | "unsupported_media_type" | "validation_failed" | "cap_exceeded" | "rate_limited" | "code_resend_too_soon" | "daily_limit_reached" | "code_attempts_exceeded" | "cross_site_request" | "invalid_transition" | "internal" | "code_delivery_failed" | "credentials_invalid" | "operator_locked" | "forbidden" | "csrf_token_invalid" | "choice_unavailable" | "payment_not_open" | "utr_already_used" | "already_rated" | "own_admin_account" | "last_admin" | "provider_unavailable" | "complaint_not_answered" | "complaint_closed" | "money_outstanding" | "extension_over_cap" | "handover_invalid" | "handover_not_allowed" | "signed_in_as_another" | "server_busy";
         /** @description A client error. */
         ErrorInfoRequest: {
             /**
@@ -4792,29 +5007,57 @@ export interface components {
             /** Format: int64 */
             width: number;
         };
-        /** @description One line of the result file, answered. */
-        ImportedLineView: {
+        ImportRequest: {
+            /** @description The file's text (UTF-8), at most 2 MiB and 5,000 lines. */
+            content: string;
+            /**
+             * @description The file's name as uploaded; at most 100 characters.
+             * @example hdfc-2026-11-27.csv
+             */
+            fileName: string;
+            mappingId: string;
+        };
+        /** @description An import with each line's standing now and the payments it left waiting. */
+        ImportResult: {
+            import: components["schemas"]["ImportSummary"];
+            lines: components["schemas"]["ResultLine"][];
             /**
              * Format: int64
-             * @description Minor units as read; null when unreadable.
+             * @description Matched lines: how many, and their total in minor units.
              */
-            amount: number | null;
-            bankReference: string;
-            /**
-             * @description `invalid`: the field at fault (`reference`, `status`, `amount`, `bankReference`); `already_paid`: the bank
-             *     reference the payout was recorded with; null otherwise.
-             */
-            detail: string | null;
+            matchedCount: number;
+            /** Format: int64 */
+            matchedTotal: number;
+            /** @description The UTR payments of the market waiting for finance that no line names, oldest first (at most 500). */
+            waiting: components["schemas"]["WaitingPayment"][];
+        };
+        /** @description An import in the history. */
+        ImportSummary: {
+            /** Format: int64 */
+            confirmedCount: number;
+            /** Format: int64 */
+            creditCount: number;
+            /** @description SHA-256 of the file, hex. */
+            fileHash: string;
+            fileName: string;
+            importId: string;
             /**
              * Format: int64
-             * @description Minor units: the order's payout amount, when the line's differs (`amount_mismatch`); null otherwise.
+             * @description Epoch milliseconds.
              */
-            expectedAmount: number | null;
-            /** @description The file's line (the header is line 1). */
-            line: number;
-            outcome: components["schemas"]["LineOutcome"];
-            /** @description The order number as the line gives it. */
-            reference: string;
+            importedAt: number;
+            /** @description The operator's username. */
+            importedBy: string;
+            /** Format: int64 */
+            lineCount: number;
+            mappingId: string;
+            mappingName: string;
+            market: components["schemas"]["Market"];
+        };
+        ImportedView: {
+            /** @description True when this file (by its SHA-256) was imported before: the answer is that import, nothing new is stored. */
+            duplicate: boolean;
+            result: components["schemas"]["ImportResult"];
         };
         /**
          * @description The time a stated income covers.
@@ -5069,10 +5312,29 @@ export interface components {
             phone: string;
         };
         /**
-         * @description What became of one line of a bank result file.
+         * @description How a statement line stands against Kilat's payments.
          * @enum {string}
          */
-        LineOutcome: "paid" | "awaiting_approval" | "already_paid" | "already_recorded" | "failed" | "amount_mismatch" | "unknown_reference" | "duplicate_line" | "not_payable" | "invalid";
+        LineKind: "matched" | "mismatched" | "unmatched" | "confirmed" | "already_confirmed" | "not_waiting" | "duplicate" | "debit";
+        /** @description Why one line of a file cannot be read. */
+        LineProblem: {
+            /**
+             * Format: int64
+             * @description 1-based; null for the whole line.
+             */
+            column: number | null;
+            /** @description `date`, `amount`, `credit`, `debit`, `reference`, `narration` or `line`. */
+            field: string;
+            /** Format: int64 */
+            lineNo: number;
+            /**
+             * @description `bad_date`, `bad_amount`, `missing_column`, `no_amount`, `both_amounts`, `zero_amount`, `whole_rupiah`,
+             *     `too_long` or `unbalanced_quotes`.
+             */
+            problem: string;
+            /** @description The cell as read, cut to 40 characters. */
+            value: string;
+        };
         LoanChoiceView: {
             /**
              * Format: int64
@@ -5244,6 +5506,115 @@ export interface components {
             market: components["schemas"]["Market"];
             /** @example 98765 43210 */
             phone: string;
+        };
+        /** @description A saved layout. */
+        Mapping: {
+            /**
+             * Format: int64
+             * @description A signed amount column (a debit is negative, bracketed or ends in DR); null when credit and debit are apart.
+             */
+            amountColumn: number | null;
+            /** Format: int64 */
+            creditColumn: number | null;
+            /** Format: int64 */
+            dateColumn: number;
+            /**
+             * @description One of `dd/mm/yyyy`, `dd-mm-yyyy`, `dd.mm.yyyy`, `yyyy-mm-dd`, `mm/dd/yyyy`, `dd/mm/yy`, `dd-mmm-yyyy`,
+             *     `dd mmm yyyy`, `dd-mmm-yy`, `dd/mmm/yyyy`.
+             */
+            dateFormat: string;
+            /** Format: int64 */
+            debitColumn: number | null;
+            /** @description `.` or `,`. */
+            decimalSeparator: string;
+            /** @description `,`, `;`, `tab` or `|`. */
+            delimiter: string;
+            id: string;
+            market: components["schemas"]["Market"];
+            name: string;
+            /** Format: int64 */
+            narrationColumn: number | null;
+            /** Format: int64 */
+            referenceColumn: number;
+            /** Format: int64 */
+            skipRows: number;
+            /** @description `,`, `.`, `space`, or empty for none. */
+            thousandsSeparator: string;
+            /**
+             * Format: int64
+             * @description Epoch milliseconds.
+             */
+            updatedAt: number;
+        };
+        /** @description A bank's statement layout. Columns are numbered from 1. */
+        MappingRequest: {
+            /**
+             * Format: int64
+             * @description One signed amount column (a debit is negative, bracketed or ends in DR) — or `creditColumn` (and
+             *     `debitColumn`) instead.
+             * @example null
+             */
+            amountColumn?: number | null;
+            /**
+             * Format: int64
+             * @example 5
+             */
+            creditColumn?: number | null;
+            /**
+             * Format: int64
+             * @example 1
+             */
+            dateColumn: number;
+            /**
+             * @description `dd/mm/yyyy`, `dd-mm-yyyy`, `dd.mm.yyyy`, `yyyy-mm-dd`, `mm/dd/yyyy`, `dd/mm/yy`, `dd-mmm-yyyy`,
+             *     `dd mmm yyyy`, `dd-mmm-yy` or `dd/mmm/yyyy` (month names in English or Indonesian).
+             * @example dd/mm/yyyy
+             */
+            dateFormat: string;
+            /**
+             * Format: int64
+             * @example 4
+             */
+            debitColumn?: number | null;
+            /**
+             * @description `.` (India) or `,` (Indonesia).
+             * @example .
+             */
+            decimalSeparator: string;
+            /**
+             * @description `,` (default), `;`, `tab` or `|`.
+             * @example ,
+             */
+            delimiter?: string | null;
+            /** @description `IN` or `ID`: the market whose payments the bank's lines are matched to. */
+            market: components["schemas"]["Market"];
+            /**
+             * @description E.g. "HDFC current account". At most 100 characters; unique.
+             * @example HDFC current account
+             */
+            name: string;
+            /**
+             * Format: int64
+             * @example 2
+             */
+            narrationColumn?: number | null;
+            /**
+             * Format: int64
+             * @description The column holding the UTR (UTR-shaped words of the narration are looked up too).
+             * @example 3
+             */
+            referenceColumn: number;
+            /**
+             * Format: int64
+             * @description Header rows to skip, 0 to 50 (default 0).
+             * @example 1
+             */
+            skipRows?: number | null;
+            /**
+             * @description `,` (India), `.` (Indonesia), `space`, or empty for none.
+             * @example ,
+             */
+            thousandsSeparator?: string | null;
         };
         /**
          * @description A market Kilat lends in; it fixes the currency and the regulator.
@@ -5451,45 +5822,17 @@ export interface components {
              * @description Epoch milliseconds: when the order was approved.
              */
             approvedAt: number;
-            beneficiary: null | components["schemas"]["BeneficiaryView"];
             currency: components["schemas"]["Currency"];
-            /** @description True when the payout is above the market's approval threshold: a second finance operator approves it. */
-            needsApproval: boolean;
             /**
              * Format: int64
              * @description Minor units: what the payout sends to the borrower's account (the accepted KFS's net amount).
              */
             netDisbursed: number;
             orderNo: string;
-            pendingPayout: null | components["schemas"]["PendingPayoutView"];
             phoneMasked: string;
             productCode: string;
             productName: string;
             termCode: string;
-        };
-        PayoutRejectRequest: {
-            /**
-             * @description Why (for the team and the audit trail): required, at most 500 characters.
-             * @example The bank reference is not on the statement.
-             */
-            reason: string;
-        };
-        PayoutRejectedView: {
-            orderNo: string;
-            /** @description `approved`: not paid, back in the payout list and the next bank file. */
-            status: components["schemas"]["OrderState"];
-        };
-        /** @description A payout recorded by one finance operator, waiting for a second one (maker-checker). */
-        PendingPayoutView: {
-            bankReference: string;
-            /**
-             * Format: int64
-             * @description Epoch milliseconds.
-             */
-            recordedAt: number;
-            /** @description The operator who recorded it: they may not approve or reject it. */
-            recordedBy: string;
-            recordedByUsername: string;
         };
         PersonalInfo: {
             address: string;
@@ -5499,6 +5842,40 @@ export interface components {
             postalCode: string;
             regionCode: string;
             residenceType: string;
+        };
+        /** @description What a file looks like: its first rows as cells, and, with a layout, its first lines read. */
+        Preview: {
+            /** @description The first lines read with the layout (empty without one). */
+            lines: components["schemas"]["PreviewLine"][];
+            /** @description The problems among those first lines. */
+            problems: components["schemas"]["LineProblem"][];
+            /** @description The first rows of the file, header rows included, split into cells (column 1 first). */
+            rows: string[][];
+        };
+        /** @description A line read by a preview (amounts in minor units). */
+        PreviewLine: {
+            /** Format: int64 */
+            amount: number;
+            credit: boolean;
+            /** Format: date */
+            date: string;
+            /** Format: int64 */
+            lineNo: number;
+            narration: string;
+            reference: string;
+            /** @description The UTRs the line may carry (its reference, and UTR-shaped words of the reference and narration). */
+            utrs: string[];
+        };
+        PreviewRequest: {
+            /**
+             * @description The file's text (UTF-8), at most 2 MiB.
+             * @example Date,Narration,Ref,Debit,Credit
+             *     27/11/2026,UPI/712345678901,712345678901,,"6,891.00"
+             */
+            content: string;
+            mapping?: null | components["schemas"]["MappingRequest"];
+            /** @description A saved layout to read the file with. */
+            mappingId?: string | null;
         };
         /** @description The privacy policy in one language, with the app's name and the lender's name and licence filled in. */
         PrivacyPolicy: {
@@ -5559,6 +5936,13 @@ export interface components {
             usersClaim: string;
             whatsappNumber: string;
         };
+        QueueCountView: {
+            /** Format: int64 */
+            count: number;
+            market: components["schemas"]["Market"];
+            /** @description `verifying`, `held` or `refund_due`. */
+            status: components["schemas"]["PaymentStatus"];
+        };
         QueueEntry: {
             /**
              * Format: int64
@@ -5605,6 +5989,11 @@ export interface components {
              */
             outstanding: number;
             payment: components["schemas"]["PaymentView"];
+            /**
+             * Format: int64
+             * @description Epoch milliseconds: since when the payment waits in its status (its last change).
+             */
+            waitingSince: number;
         };
         /** @description The loan a quote, an application or (with more fields) a confirm names. */
         QuoteRequest: {
@@ -5725,6 +6114,38 @@ export interface components {
         ReplyRequest: {
             /** @description 1 to 2000 characters; the borrower reads it in the app. */
             body: string;
+        };
+        /** @description One line of an import with what it matched. */
+        ResultLine: {
+            /**
+             * Format: int64
+             * @description Minor units.
+             */
+            amount: number;
+            /** Format: int64 */
+            confirmedAt: number | null;
+            /** @description Who confirmed it through this import, and when (epoch milliseconds). */
+            confirmedBy: string | null;
+            credit: boolean;
+            /** Format: date */
+            date: string;
+            kind: components["schemas"]["LineKind"];
+            /** Format: int64 */
+            lineNo: number;
+            narration: string;
+            orderNo: string | null;
+            /**
+             * Format: int64
+             * @description Minor units asked by the payment; null when none.
+             */
+            paymentAmount: number | null;
+            paymentId: string | null;
+            paymentReference: string | null;
+            /** @description The payment's status now; null when none. */
+            paymentStatus: string | null;
+            reference: string;
+            /** @description The UTR of the payment found; null when none. */
+            utr: string | null;
         };
         RevisedInstallment: {
             /**
@@ -5873,6 +6294,23 @@ export interface components {
              * @example bank_account
              */
             purpose: string;
+        };
+        /** @description A waiting UTR payment no line of the import names. */
+        WaitingPayment: {
+            /**
+             * Format: int64
+             * @description Minor units asked.
+             */
+            amount: number;
+            orderNo: string;
+            paymentId: string;
+            reference: string;
+            utr: string | null;
+            /**
+             * Format: int64
+             * @description Epoch milliseconds: since when it waits for finance.
+             */
+            waitingSince: number;
         };
         /**
          * @description Xendit's fixed-virtual-account paid callback body.
@@ -10638,91 +11076,6 @@ export interface operations {
             };
         };
     };
-    console_export: {
-        parameters: {
-            query: {
-                /**
-                 * @description `IN` or `ID`.
-                 * @example IN
-                 */
-                market: components["schemas"]["Market"];
-                /**
-                 * @description `payouts`, `repayments`, `refunds` or `ledger`.
-                 * @example payouts
-                 */
-                kind: string;
-                /**
-                 * @description The first day, `YYYY-MM-DD`, on the market's calendar (IST, WIB).
-                 * @example 2026-11-01
-                 */
-                from: string;
-                /**
-                 * @description The last day, included; at most 31 days after `from`'s.
-                 * @example 2026-11-30
-                 */
-                to: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The CSV (`Content-Disposition: attachment`) */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "text/csv": string;
-                };
-            };
-            /** @description bad_request: the query string could not be read */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description forbidden: neither finance nor admin */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description validation_failed: `market`, `kind`, `from`, `to` (format, order, more than 31 days, more than 50,000 rows) */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description internal */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
     console_faq: {
         parameters: {
             query?: never;
@@ -11961,7 +12314,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description invalid_transition: the order is not approved (or already paid out); payout_awaiting_approval: already recorded, waiting for a second operator */
+            /** @description invalid_transition: the order is not approved (or already paid out) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -11989,177 +12342,6 @@ export interface operations {
                 };
             };
             /** @description validation_failed: `bankReference` */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description internal */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    console_payout_approve: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description E.g. KL-261123-7F3K9Q */
-                orderNo: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Envelope_DisbursedView"];
-                };
-            };
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description forbidden (not finance), own_payout_approval (the operator recorded it), csrf_token_invalid or cross_site_request */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description payout_not_awaiting: no payout of the order waits for approval (never recorded, rejected, or approved already); invalid_transition: the order is no longer approved */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description internal */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    console_payout_reject: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description E.g. KL-261123-7F3K9Q */
-                orderNo: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["PayoutRejectRequest"];
-                "application/x-www-form-urlencoded": components["schemas"]["PayoutRejectRequest"];
-            };
-        };
-        responses: {
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Envelope_PayoutRejectedView"];
-                };
-            };
-            /** @description bad_request: the body could not be read */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description forbidden (not finance), own_payout_approval, csrf_token_invalid or cross_site_request */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description payout_not_awaiting */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description payload_too_large: the body is over the limit */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description unsupported_media_type: neither JSON nor form-encoded */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description validation_failed: `reason` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -12287,7 +12469,23 @@ export interface operations {
     };
     console_payments: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description `IN` or `ID`.
+                 * @example IN
+                 */
+                market?: components["schemas"]["Market"];
+                /**
+                 * @description `verifying`, `held` or `refund_due`.
+                 * @example verifying
+                 */
+                status?: string;
+                /**
+                 * @description A UTR, a payment reference or an order number, matched exactly (spaces ignored, any case).
+                 * @example 712345678901
+                 */
+                q?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -12302,6 +12500,15 @@ export interface operations {
                     "application/json": components["schemas"]["Envelope_Vec_QueuedPaymentView"];
                 };
             };
+            /** @description bad_request: the query string could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12312,6 +12519,140 @@ export interface operations {
             };
             /** @description forbidden: not finance */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed: `market`, `status`, `q` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    console_payment_counts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Vec_QueueCountView"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description forbidden: not finance */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    console_payments_export: {
+        parameters: {
+            query?: {
+                /**
+                 * @description `IN` or `ID`.
+                 * @example IN
+                 */
+                market?: components["schemas"]["Market"];
+                /**
+                 * @description `verifying`, `held` or `refund_due`.
+                 * @example verifying
+                 */
+                status?: string;
+                /**
+                 * @description A UTR, a payment reference or an order number, matched exactly (spaces ignored, any case).
+                 * @example 712345678901
+                 */
+                q?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The CSV file (`text/csv`, an attachment) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description bad_request: the query string could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description forbidden: not finance */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed: `market`, `status`, `q` */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12819,162 +13160,6 @@ export interface operations {
             };
         };
     };
-    console_payout_bank_file: {
-        parameters: {
-            query: {
-                /**
-                 * @description `IN` (India) or `ID` (Indonesia); missing or unknown is a 422 on `market`.
-                 * @example IN
-                 */
-                market: components["schemas"]["Market"];
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The CSV (`Content-Disposition: attachment`) */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "text/csv": string;
-                };
-            };
-            /** @description bad_request: the query string could not be read */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description forbidden: not finance */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description validation_failed: `market` */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description internal */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    console_payout_bank_result: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["BankResultRequest"];
-                "application/x-www-form-urlencoded": components["schemas"]["BankResultRequest"];
-            };
-        };
-        responses: {
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Envelope_BankResultView"];
-                };
-            };
-            /** @description bad_request: the body could not be read */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description forbidden (not finance), csrf_token_invalid or cross_site_request */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description payload_too_large: the body is over the limit */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description unsupported_media_type: neither JSON nor form-encoded */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description validation_failed: `market`, `content` (empty, not CSV, columns missing, too many lines) */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description internal */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
     console_products: {
         parameters: {
             query?: never;
@@ -13305,6 +13490,582 @@ export interface operations {
                 };
             };
             /** @description validation_failed: it breaks today's caps */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    console_statement_imports: {
+        parameters: {
+            query?: {
+                /**
+                 * @description `IN` or `ID`; all markets when missing.
+                 * @example IN
+                 */
+                market?: components["schemas"]["Market"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Vec_ImportSummary"];
+                };
+            };
+            /** @description bad_request: the query string could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description forbidden: not finance or admin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed: `market` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    console_statement_import: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ImportRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ImportedView"];
+                };
+            };
+            /** @description bad_request: the body could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description forbidden (not finance or admin), csrf_token_invalid or cross_site_request */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payload_too_large: the body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unsupported_media_type: neither JSON nor form-encoded */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed: `mappingId`, `fileName`, `content` (the first line that cannot be read: line, column, why), `lines` (how many cannot be read) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    console_statement_import_result: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                importId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ImportResult"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description forbidden: not finance or admin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    console_statement_confirm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                importId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ConfirmOutcome"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description forbidden (not finance or admin), csrf_token_invalid or cross_site_request */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    console_statement_mappings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Vec_Mapping"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description forbidden: not finance or admin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    console_create_statement_mapping: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MappingRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["MappingRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Mapping"];
+                };
+            };
+            /** @description bad_request: the body could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description forbidden (not finance or admin), csrf_token_invalid or cross_site_request */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payload_too_large: the body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unsupported_media_type: neither JSON nor form-encoded */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed: `name` (required, too long, taken), `market`, `delimiter`, `skipRows`, `dateColumn`, `dateFormat`, `amountColumn` (neither or both ways), `creditColumn`, `debitColumn`, `referenceColumn`, `narrationColumn`, `decimalSeparator`, `thousandsSeparator` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    console_update_statement_mapping: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                mappingId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MappingRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["MappingRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Mapping"];
+                };
+            };
+            /** @description bad_request: the body could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description forbidden (not finance or admin), csrf_token_invalid or cross_site_request */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payload_too_large: the body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unsupported_media_type: neither JSON nor form-encoded */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed: as on create */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    console_statement_preview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PreviewRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Preview"];
+                };
+            };
+            /** @description bad_request: the body could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description forbidden (not finance or admin), csrf_token_invalid or cross_site_request */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payload_too_large: the body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unsupported_media_type: neither JSON nor form-encoded */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed: `content` (required, over 2 MiB, over 5,000 lines, no lines, not text), `mappingId`, or a typed layout's fields */
             422: {
                 headers: {
                     [name: string]: unknown;

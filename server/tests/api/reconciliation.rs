@@ -1,0 +1,887 @@
+//! Reconciliation (issue 18, item 2): bank statement layouts saved per bank, two banks' layouts in Indian and
+//! Indonesian number formats, imports matched against the UTR payments waiting for finance (matched, mismatched
+//! amount, unknown UTR, a payment without a line), confirming the matched ones through finance's path once (repeated,
+//! and in a burst by two operators), the same file twice, a payment confirmed by hand first, roles, audit rows with the
+//! statement line, and field-level errors for bad files. Also finance's queue: market, status and search filters,
+//! counts, and the CSV export. Runs on SQLite, and on PostgreSQL with `TEST_DATABASE_URL`.
+
+use std::sync::Arc;
+
+use kilat_server::auth::operators::Role;
+use reqwest::{Method, StatusCode};
+use serde_json::{Value, json};
+
+use crate::helpers::{TestApp, data, error, spawn_app};
+use crate::servicing::{
+    Op, approved, confirm, count, create_payment, disburse, op_call, operator, submit_utr,
+};
+use crate::webhooks::LEDGER;
+
+const MAPPINGS: &str = "/api/v1/console/reconciliation/mappings";
+const PREVIEW: &str = "/api/v1/console/reconciliation/preview";
+const IMPORTS: &str = "/api/v1/console/reconciliation/imports";
+
+/// HDFC-like: a header row, date dd/mm/yyyy, narration, reference, debit and credit apart, Indian grouping.
+fn hdfc() -> Value {
+    json!({
+        "name": "HDFC current account",
+        "market": "IN",
+        "skipRows": 1,
+        "dateColumn": 1,
+        "dateFormat": "dd/mm/yyyy",
+        "narrationColumn": 2,
+        "referenceColumn": 3,
+        "debitColumn": 4,
+        "creditColumn": 5,
+        "decimalSeparator": ".",
+        "thousandsSeparator": ","
+    })
+}
+
+/// BCA-like: two header rows, `;`, date dd mmm yyyy (Indonesian months), one signed amount with CR/DR, dots for
+/// thousands and a decimal comma.
+fn bca() -> Value {
+    json!({
+        "name": "BCA giro",
+        "market": "ID",
+        "delimiter": ";",
+        "skipRows": 2,
+        "dateColumn": 1,
+        "dateFormat": "dd mmm yyyy",
+        "narrationColumn": 2,
+        "referenceColumn": 3,
+        "amountColumn": 4,
+        "decimalSeparator": ",",
+        "thousandsSeparator": "."
+    })
+}
+
+/// A console call answered in English (the console's language; without `Accept-Language` errors are Indonesian).
+async fn op_en(
+    app: &TestApp,
+    op: &Op,
+    method: Method,
+    path: &str,
+    body: Option<Value>,
+) -> reqwest::Response {
+    let mut request = app
+        .client
+        .request(method, app.url(path))
+        .header("cookie", format!("kilat_console={}", op.token))
+        .header("x-csrf-token", &op.csrf)
+        .header("accept-language", "en");
+    if let Some(body) = body {
+        request = request.json(&body);
+    }
+    request.send().await.unwrap()
+}
+
+/// The audit entries of an action, oldest first: (entity id, before, after).
+async fn audits(app: &TestApp, action: &str) -> Vec<(String, Option<String>, Option<String>)> {
+    sqlx::query_as(
+        "SELECT entity_id, before_json, after_json FROM audit_log WHERE action = $1 ORDER BY at, id",
+    )
+    .bind(action)
+    .fetch_all(app.db.pool())
+    .await
+    .unwrap()
+}
+
+async fn call(app: &TestApp, op: &Op, method: Method, path: &str, body: Option<Value>) -> Value {
+    let response = op_call(app, op, method, path, body).await;
+    assert_eq!(response.status(), StatusCode::OK, "{path}");
+    data(response).await
+}
+
+async fn save_mapping(app: &TestApp, op: &Op, mapping: Value) -> String {
+    let saved = call(app, op, Method::POST, MAPPINGS, Some(mapping)).await;
+    saved["id"].as_str().unwrap().to_owned()
+}
+
+/// (payment id, amount asked) of an Indian loan's installment paid by UPI with `utr`, waiting for finance.
+async fn waiting_payment(app: &TestApp, finance: &Op, phone: &str, utr: &str) -> (String, i64) {
+    let (session, order_no, _) = approved(app, phone, "in-flexi-6m", 2_000_000, "m6").await;
+    assert_eq!(
+        disburse(app, finance, &order_no).await.status(),
+        StatusCode::OK
+    );
+    let payment = data(
+        create_payment(
+            app,
+            &session,
+            &order_no,
+            "due",
+            "upi",
+            &format!("k-{phone}"),
+        )
+        .await,
+    )
+    .await;
+    let id = payment["paymentId"].as_str().unwrap().to_owned();
+    assert_eq!(
+        submit_utr(app, &session, &id, utr).await.status(),
+        StatusCode::OK
+    );
+    (id, payment["amount"].as_i64().unwrap())
+}
+
+fn rupees(minor: i64) -> String {
+    // Indian grouping: 1,00,000.50
+    let whole = (minor / 100).to_string();
+    let (head, tail) = whole.split_at(whole.len().saturating_sub(3));
+    let mut groups: Vec<String> = Vec::new();
+    let mut h = head.to_owned();
+    while h.len() > 2 {
+        groups.insert(0, h[h.len() - 2..].to_owned());
+        h.truncate(h.len() - 2);
+    }
+    if !h.is_empty() {
+        groups.insert(0, h);
+    }
+    let mut out = groups.join(",");
+    if !out.is_empty() {
+        out.push(',');
+    }
+    format!("{out}{tail}.{:02}", minor % 100)
+}
+
+async fn import(app: &TestApp, op: &Op, mapping: &str, name: &str, content: &str) -> Value {
+    call(
+        app,
+        op,
+        Method::POST,
+        IMPORTS,
+        Some(json!({"mappingId": mapping, "fileName": name, "content": content})),
+    )
+    .await
+}
+
+fn line(result: &Value, line_no: i64) -> &Value {
+    result["lines"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|l| l["lineNo"] == line_no)
+        .unwrap_or_else(|| panic!("line {line_no}"))
+}
+
+async fn payment_status(app: &TestApp, id: &str) -> String {
+    let (status,): (String,) = sqlx::query_as("SELECT status FROM payments WHERE id = $1")
+        .bind(id)
+        .fetch_one(app.db.pool())
+        .await
+        .unwrap();
+    status
+}
+
+#[tokio::test]
+async fn two_banks_layouts_are_saved_once_and_read_indian_and_indonesian_numbers() {
+    let app = spawn_app().await;
+    let finance = operator(&app, "fin", &[Role::Finance]).await;
+    let hdfc_id = save_mapping(&app, &finance, hdfc()).await;
+    let bca_id = save_mapping(&app, &finance, bca()).await;
+    let list = call(&app, &finance, Method::GET, MAPPINGS, None).await;
+    let names: Vec<&str> = list
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["BCA giro", "HDFC current account"]);
+    assert_eq!(list[0]["thousandsSeparator"], ".");
+    assert_eq!(list[0]["delimiter"], ";");
+    assert_eq!(list[1]["creditColumn"], 5);
+    assert_eq!(list[1]["amountColumn"], Value::Null);
+
+    // The same name again is refused on the field.
+    let taken = op_call(&app, &finance, Method::POST, MAPPINGS, Some(hdfc())).await;
+    assert_eq!(taken.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(error(taken).await["fields"]["name"].is_string());
+
+    let indian = "Date,Narration,Chq./Ref.No.,Withdrawal Amt.,Deposit Amt.\r\n\
+                  27/11/2026,\"UPI/712345678901/RAVI KUMAR\",712345678901,,\"1,00,000.50\"\r\n\
+                  28/11/2026,NEFT charges,CHG0001,11.80,\r\n";
+    let preview = call(
+        &app,
+        &finance,
+        Method::POST,
+        PREVIEW,
+        Some(json!({"content": indian, "mappingId": hdfc_id})),
+    )
+    .await;
+    assert_eq!(preview["rows"][0][2], "Chq./Ref.No.");
+    assert_eq!(preview["lines"][0]["lineNo"], 2);
+    assert_eq!(preview["lines"][0]["date"], "2026-11-27");
+    assert_eq!(preview["lines"][0]["amount"], 10_000_050);
+    assert_eq!(preview["lines"][0]["credit"], true);
+    assert_eq!(preview["lines"][0]["utrs"], json!(["712345678901"]));
+    assert_eq!(preview["lines"][1]["amount"], 1_180);
+    assert_eq!(preview["lines"][1]["credit"], false);
+    assert_eq!(preview["problems"], json!([]));
+
+    let indonesian = "PT KILAT DANA INDONESIA;Rekening 1234567890\n\
+                      Tanggal;Keterangan;Referensi;Mutasi\n\
+                      05 Des 2026;TRSF E-BANKING CR;REF123;3.180.000,00 CR\n\
+                      06 Des 2026;BIAYA ADM;ADM;15.00,00 DB\n\
+                      07 Des 2026;TRSF;REF124;-2.500,00\n";
+    // A layout as typed, before it is saved: the preview reads with it.
+    let mut typed = bca();
+    typed["name"] = Value::Null;
+    let preview = call(
+        &app,
+        &finance,
+        Method::POST,
+        PREVIEW,
+        Some(json!({"content": indonesian, "mapping": typed})),
+    )
+    .await;
+    assert_eq!(preview["rows"][1][3], "Mutasi");
+    assert_eq!(preview["lines"][0]["date"], "2026-12-05");
+    assert_eq!(preview["lines"][0]["amount"], 318_000_000);
+    assert_eq!(preview["lines"][0]["credit"], true);
+    // A thousands group of two digits at the end is no amount: the line is named with its column.
+    assert_eq!(
+        preview["problems"][0],
+        json!({"lineNo": 4, "column": 4, "field": "amount", "problem": "bad_amount", "value": "15.00,00 DB"})
+    );
+    assert_eq!(preview["lines"][1]["amount"], 250_000);
+    assert_eq!(preview["lines"][1]["credit"], false);
+
+    // The saved layout changes (audited) and reads the same file.
+    let mut edited = bca();
+    edited["name"] = json!("BCA giro (IDR)");
+    let saved = call(
+        &app,
+        &finance,
+        Method::PUT,
+        &format!("{MAPPINGS}/{bca_id}"),
+        Some(edited),
+    )
+    .await;
+    assert_eq!(saved["name"], "BCA giro (IDR)");
+    let updates = audits(&app, "statement_mapping.update").await;
+    assert_eq!(updates.len(), 1);
+    assert_eq!(updates[0].0, bca_id);
+    assert!(updates[0].1.as_deref().unwrap().contains("\"BCA giro\""));
+    assert!(updates[0].2.as_deref().unwrap().contains("BCA giro (IDR)"));
+    assert_eq!(audits(&app, "statement_mapping.create").await.len(), 2);
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn a_statement_matches_by_utr_and_exact_amount_and_confirms_the_matched_ones_once() {
+    let app = spawn_app().await;
+    let finance = operator(&app, "fin", &[Role::Finance]).await;
+    let mapping = save_mapping(&app, &finance, hdfc()).await;
+    let (matched, matched_amount) =
+        waiting_payment(&app, &finance, "9876500301", "712345678901").await;
+    let (short, short_amount) = waiting_payment(&app, &finance, "9876500302", "712345678902").await;
+    let (no_line, _) = waiting_payment(&app, &finance, "9876500303", "712345678903").await;
+    let statement = format!(
+        "Date,Narration,Ref,Debit,Credit\n\
+         27/11/2026,UPI/RAVI KUMAR/ravi@okhdfc,712345678901,,\"{}\"\n\
+         27/11/2026,UPI 712345678902 PRIYA,UPI-IN,,\"{}\"\n\
+         27/11/2026,UPI/UNKNOWN,799999999999,,500.00\n\
+         28/11/2026,NEFT charges,CHG0001,11.80,\n",
+        rupees(matched_amount),
+        rupees(short_amount - 100),
+    );
+    let imported = import(&app, &finance, &mapping, "hdfc-27-11.csv", &statement).await;
+    assert_eq!(imported["duplicate"], false);
+    let result = &imported["result"];
+    let import_id = result["import"]["importId"].as_str().unwrap().to_owned();
+    assert_eq!(result["import"]["fileName"], "hdfc-27-11.csv");
+    assert_eq!(result["import"]["importedBy"], "fin");
+    assert_eq!(result["import"]["lineCount"], 4);
+    assert_eq!(result["import"]["creditCount"], 3);
+    assert_eq!(result["import"]["market"], "IN");
+    assert_eq!(line(result, 2)["kind"], "matched");
+    assert_eq!(line(result, 2)["paymentId"], matched.as_str());
+    assert_eq!(line(result, 2)["narration"], "UPI/RAVI KUMAR/ravi@okhdfc");
+    // The UTR found in the narration; the amounts side by side.
+    assert_eq!(line(result, 3)["kind"], "mismatched");
+    assert_eq!(line(result, 3)["utr"], "712345678902");
+    assert_eq!(line(result, 3)["amount"], short_amount - 100);
+    assert_eq!(line(result, 3)["paymentAmount"], short_amount);
+    assert_eq!(line(result, 4)["kind"], "unmatched");
+    assert_eq!(line(result, 5)["kind"], "debit");
+    let waiting: Vec<&str> = result["waiting"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["paymentId"].as_str().unwrap())
+        .collect();
+    assert_eq!(waiting, [no_line.as_str()]);
+    assert_eq!(result["matchedCount"], 1);
+    assert_eq!(result["matchedTotal"], matched_amount);
+    // The narration is sealed at rest.
+    let (stored,): (String,) = sqlx::query_as(
+        "SELECT narration_enc FROM statement_lines WHERE import_id = $1 AND line_no = 2",
+    )
+    .bind(&import_id)
+    .fetch_one(app.db.pool())
+    .await
+    .unwrap();
+    assert!(!stored.contains("RAVI"));
+    assert_eq!(audits(&app, "statement.import").await.len(), 1);
+
+    let confirm_path = format!("{IMPORTS}/{import_id}/confirm");
+    let done = call(&app, &finance, Method::POST, &confirm_path, None).await;
+    assert_eq!(done["confirmedCount"], 1);
+    assert_eq!(done["confirmedTotal"], matched_amount);
+    assert_eq!(done["skippedCount"], 0);
+    assert_eq!(line(&done["result"], 2)["kind"], "confirmed");
+    assert_eq!(line(&done["result"], 2)["confirmedBy"], "fin");
+    assert_eq!(done["result"]["import"]["confirmedCount"], 1);
+    assert_eq!(payment_status(&app, &matched).await, "confirmed");
+    assert_eq!(count(&app, LEDGER, &matched).await, 1);
+    // A mismatched amount is never confirmed from here.
+    assert_eq!(payment_status(&app, &short).await, "verifying");
+    assert_eq!(count(&app, LEDGER, &short).await, 0);
+
+    // The audit entry of the confirmation carries the statement line.
+    let confirms = audits(&app, "payment.confirm").await;
+    assert_eq!(confirms.len(), 1);
+    let after: Value = serde_json::from_str(confirms[0].2.as_deref().unwrap()).unwrap();
+    assert_eq!(after["paymentId"], matched.as_str());
+    assert_eq!(
+        after["statementLine"],
+        json!({
+            "importId": import_id,
+            "lineNo": 2,
+            "date": "2026-11-27",
+            "amount": matched_amount,
+            "reference": "712345678901",
+            "narration": "UPI/RAVI KUMAR/ravi@okhdfc",
+        })
+    );
+
+    // Confirming again credits nothing more.
+    let again = call(&app, &finance, Method::POST, &confirm_path, None).await;
+    assert_eq!(again["confirmedCount"], 0);
+    assert_eq!(count(&app, LEDGER, &matched).await, 1);
+
+    // The same file again is the first import: nothing new is stored or confirmed.
+    let twice = import(&app, &finance, &mapping, "copy.csv", &statement).await;
+    assert_eq!(twice["duplicate"], true);
+    assert_eq!(twice["result"]["import"]["importId"], import_id.as_str());
+    assert_eq!(twice["result"]["import"]["fileName"], "hdfc-27-11.csv");
+    assert_eq!(line(&twice["result"], 2)["kind"], "confirmed");
+    let history = call(&app, &finance, Method::GET, IMPORTS, None).await;
+    assert_eq!(history.as_array().unwrap().len(), 1);
+    assert_eq!(history[0]["confirmedCount"], 1);
+    assert_eq!(
+        call(
+            &app,
+            &finance,
+            Method::GET,
+            &format!("{IMPORTS}?market=ID"),
+            None
+        )
+        .await
+        .as_array()
+        .unwrap()
+        .len(),
+        0
+    );
+
+    // The same line in another file (an overlapping statement) shows the payment as confirmed already.
+    let overlap = format!("{statement}29/11/2026,x,X1,1.00,\n");
+    let second = import(&app, &finance, &mapping, "hdfc-overlap.csv", &overlap).await;
+    assert_eq!(second["duplicate"], false);
+    assert_eq!(line(&second["result"], 2)["kind"], "already_confirmed");
+    assert_eq!(second["result"]["matchedCount"], 0);
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn a_payment_confirmed_by_hand_first_shows_as_such_and_is_not_credited_again() {
+    let app = spawn_app().await;
+    let finance = operator(&app, "fin", &[Role::Finance]).await;
+    let mapping = save_mapping(&app, &finance, hdfc()).await;
+    let (paid, amount) = waiting_payment(&app, &finance, "9876500311", "712345678911").await;
+    let statement = format!(
+        "h\n27/11/2026,UPI,712345678911,,{}\n",
+        rupees(amount).replace(',', "")
+    );
+    let imported = import(&app, &finance, &mapping, "s.csv", &statement).await;
+    let import_id = imported["result"]["import"]["importId"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert_eq!(line(&imported["result"], 2)["kind"], "matched");
+    assert_eq!(
+        confirm(&app, &finance, &paid, amount).await.status(),
+        StatusCode::OK
+    );
+    let result = call(
+        &app,
+        &finance,
+        Method::GET,
+        &format!("{IMPORTS}/{import_id}"),
+        None,
+    )
+    .await;
+    assert_eq!(line(&result, 2)["kind"], "already_confirmed");
+    assert_eq!(line(&result, 2)["paymentStatus"], "confirmed");
+    assert_eq!(result["matchedCount"], 0);
+    let done = call(
+        &app,
+        &finance,
+        Method::POST,
+        &format!("{IMPORTS}/{import_id}/confirm"),
+        None,
+    )
+    .await;
+    assert_eq!(done["confirmedCount"], 0);
+    assert_eq!(count(&app, LEDGER, &paid).await, 1);
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn two_operators_confirming_one_import_at_once_credit_each_payment_exactly_once() {
+    let app = Arc::new(spawn_app().await);
+    let first = operator(&app, "fin1", &[Role::Finance]).await;
+    let second = operator(&app, "adm", &[Role::Admin]).await;
+    let mapping = save_mapping(&app, &first, hdfc()).await;
+    let mut rows = String::from("h\n");
+    let mut payments = Vec::new();
+    for (i, phone) in ["9876500321", "9876500322", "9876500323"]
+        .iter()
+        .enumerate()
+    {
+        let utr = format!("71234567893{i}");
+        let (id, amount) = waiting_payment(&app, &first, phone, &utr).await;
+        rows.push_str(&format!("27/11/2026,UPI,{utr},,\"{}\"\n", rupees(amount)));
+        payments.push(id);
+    }
+    let imported = import(&app, &first, &mapping, "burst.csv", &rows).await;
+    let import_id = imported["result"]["import"]["importId"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert_eq!(imported["result"]["matchedCount"], 3);
+    let path = format!("{IMPORTS}/{import_id}/confirm");
+    let mut tasks = Vec::new();
+    for i in 0..8 {
+        let (app, op, path) = (
+            Arc::clone(&app),
+            if i % 2 == 0 {
+                first.clone()
+            } else {
+                second.clone()
+            },
+            path.clone(),
+        );
+        tasks.push(tokio::spawn(async move {
+            let response = op_call(&app, &op, Method::POST, &path, None).await;
+            assert_eq!(response.status(), StatusCode::OK);
+            data(response).await["confirmedCount"].as_i64().unwrap()
+        }));
+    }
+    let mut confirmed = 0;
+    for task in tasks {
+        confirmed += task.await.unwrap();
+    }
+    assert_eq!(
+        confirmed, 3,
+        "each payment confirmed by exactly one request"
+    );
+    for id in &payments {
+        assert_eq!(payment_status(&app, id).await, "confirmed");
+        assert_eq!(count(&app, LEDGER, id).await, 1);
+    }
+    assert_eq!(audits(&app, "payment.confirm").await.len(), 3);
+    let (marked,): (i64,) = sqlx::query_as(
+        "SELECT COUNT(*) FROM statement_lines WHERE import_id = $1 AND confirmed_at IS NOT NULL",
+    )
+    .bind(&import_id)
+    .fetch_one(app.db.pool())
+    .await
+    .unwrap();
+    assert_eq!(marked, 3);
+    Arc::into_inner(app).unwrap().stop().await;
+}
+
+#[tokio::test]
+async fn only_finance_and_admin_reconcile() {
+    let app = spawn_app().await;
+    let finance = operator(&app, "fin", &[Role::Finance]).await;
+    let admin = operator(&app, "adm", &[Role::Admin]).await;
+    let mapping = save_mapping(&app, &finance, hdfc()).await;
+    let content = "h\n27/11/2026,x,712345678999,,1.00\n";
+    let imported = import(&app, &admin, &mapping, "a.csv", content).await;
+    let import_id = imported["result"]["import"]["importId"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    for role in [Role::Reviewer, Role::Support] {
+        let op = operator(&app, role.code(), &[role]).await;
+        let mut calls = vec![
+            (Method::GET, MAPPINGS.to_owned(), None),
+            (Method::POST, MAPPINGS.to_owned(), Some(hdfc())),
+            (Method::PUT, format!("{MAPPINGS}/{mapping}"), Some(hdfc())),
+            (
+                Method::POST,
+                PREVIEW.to_owned(),
+                Some(json!({"content": content})),
+            ),
+            (Method::GET, IMPORTS.to_owned(), None),
+            (
+                Method::POST,
+                IMPORTS.to_owned(),
+                Some(
+                    json!({"mappingId": mapping, "fileName": "b.csv", "content": "h\n28/11/2026,x,1,,1\n"}),
+                ),
+            ),
+            (Method::GET, format!("{IMPORTS}/{import_id}"), None),
+            (Method::POST, format!("{IMPORTS}/{import_id}/confirm"), None),
+        ];
+        calls.push((Method::GET, "/api/v1/console/payments/counts".into(), None));
+        calls.push((Method::GET, "/api/v1/console/payments/export".into(), None));
+        for (method, path, body) in calls {
+            let response = op_call(&app, &op, method.clone(), &path, body).await;
+            assert_eq!(response.status(), StatusCode::FORBIDDEN, "{method} {path}");
+            assert_eq!(error(response).await["code"], "forbidden");
+        }
+    }
+    let (imports,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM statement_imports")
+        .fetch_one(app.db.pool())
+        .await
+        .unwrap();
+    assert_eq!(imports, 1);
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn bad_files_and_layouts_are_refused_field_by_field_and_store_nothing() {
+    let app = spawn_app().await;
+    let finance = operator(&app, "fin", &[Role::Finance]).await;
+    let mapping = save_mapping(&app, &finance, hdfc()).await;
+    let refused = |response: reqwest::Response| async move {
+        assert_eq!(response.status(), StatusCode::UNPROCESSABLE_ENTITY);
+        error(response).await["fields"].clone()
+    };
+
+    // A layout: each wrong value on its field.
+    let bad = json!({"name": "", "market": "XX", "delimiter": ":", "skipRows": 99, "dateColumn": 0,
+        "dateFormat": "yyyy/dd", "amountColumn": 3, "creditColumn": 4, "referenceColumn": 51,
+        "decimalSeparator": ",", "thousandsSeparator": ","});
+    let fields = refused(op_call(&app, &finance, Method::POST, MAPPINGS, Some(bad)).await).await;
+    for field in [
+        "name",
+        "market",
+        "delimiter",
+        "skipRows",
+        "dateColumn",
+        "dateFormat",
+        "amountColumn",
+        "referenceColumn",
+    ] {
+        assert!(fields[field].is_string(), "{field}: {fields}");
+    }
+    let same = json!({"name": "x", "market": "IN", "dateColumn": 1, "dateFormat": "dd/mm/yyyy",
+        "amountColumn": 2, "referenceColumn": 3, "decimalSeparator": ",", "thousandsSeparator": ","});
+    let fields = refused(op_call(&app, &finance, Method::POST, MAPPINGS, Some(same)).await).await;
+    assert!(fields["thousandsSeparator"].is_string());
+
+    let send = |content: String, mapping: &str| json!({"mappingId": mapping, "fileName": "bad.csv", "content": content});
+    // A bad date and a bad amount: the first named by line and column, the count of the others.
+    let content =
+        "h\n27/11/2026,ok,712345678901,,1.00\n2026-11-28,x,R,,1.00\n28/11/2026,x,R,,1.0x\n";
+    let fields = refused(
+        op_en(
+            &app,
+            &finance,
+            Method::POST,
+            IMPORTS,
+            Some(send(content.into(), &mapping)),
+        )
+        .await,
+    )
+    .await;
+    assert_eq!(
+        fields["content"],
+        "Line 3, column 1 (date): “2026-11-28” is not a date written dd/mm/yyyy."
+    );
+    assert_eq!(
+        fields["lines"],
+        "2 lines cannot be read: preview the file to see each."
+    );
+    // The preview lists each.
+    let preview = call(
+        &app,
+        &finance,
+        Method::POST,
+        PREVIEW,
+        Some(json!({"content": content, "mappingId": mapping})),
+    )
+    .await;
+    assert_eq!(preview["problems"].as_array().unwrap().len(), 2);
+    assert_eq!(preview["problems"][1]["lineNo"], 4);
+    assert_eq!(preview["problems"][1]["column"], 5);
+    assert_eq!(preview["problems"][1]["field"], "credit");
+
+    let fields = refused(
+        op_en(
+            &app,
+            &finance,
+            Method::POST,
+            IMPORTS,
+            Some(send("h\n27/11/2026,x\n".into(), &mapping)),
+        )
+        .await,
+    )
+    .await;
+    assert_eq!(fields["content"], "Line 2 has no column 5 (credit).");
+    let fields = refused(
+        op_en(
+            &app,
+            &finance,
+            Method::POST,
+            IMPORTS,
+            Some(send("h\n27/11/2026,\"x,R,,1\n".into(), &mapping)),
+        )
+        .await,
+    )
+    .await;
+    assert_eq!(
+        fields["content"],
+        "Line 2: a quote (\") opens and never closes."
+    );
+    let fields = refused(
+        op_en(
+            &app,
+            &finance,
+            Method::POST,
+            IMPORTS,
+            Some(send("h\n".into(), &mapping)),
+        )
+        .await,
+    )
+    .await;
+    assert_eq!(
+        fields["content"],
+        "The file has no lines after the 1 header rows."
+    );
+    let many = format!("h\n{}", "27/11/2026,x,R,,1.00\n".repeat(5_001));
+    let fields = refused(
+        op_en(
+            &app,
+            &finance,
+            Method::POST,
+            IMPORTS,
+            Some(send(many, &mapping)),
+        )
+        .await,
+    )
+    .await;
+    assert_eq!(
+        fields["content"],
+        "A statement may have at most 5000 lines: split the file."
+    );
+    let large = format!("h\n{}", "x".repeat(2 * 1024 * 1024));
+    let fields = refused(
+        op_en(
+            &app,
+            &finance,
+            Method::POST,
+            IMPORTS,
+            Some(send(large, &mapping)),
+        )
+        .await,
+    )
+    .await;
+    assert_eq!(fields["content"], "A statement may be at most 2 MB.");
+    let fields = refused(
+        op_en(
+            &app,
+            &finance,
+            Method::POST,
+            IMPORTS,
+            Some(json!({"mappingId": "nope", "fileName": "", "content": "h\n"})),
+        )
+        .await,
+    )
+    .await;
+    assert!(fields["fileName"].is_string());
+    let fields = refused(
+        op_en(
+            &app,
+            &finance,
+            Method::POST,
+            IMPORTS,
+            Some(json!({"mappingId": "nope", "fileName": "f.csv", "content": "h\n1"})),
+        )
+        .await,
+    )
+    .await;
+    assert_eq!(fields["mappingId"], "Choose a saved layout.");
+    assert_eq!(
+        op_call(
+            &app,
+            &finance,
+            Method::GET,
+            &format!("{IMPORTS}/nope"),
+            None
+        )
+        .await
+        .status(),
+        StatusCode::NOT_FOUND
+    );
+    let (imports,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM statement_imports")
+        .fetch_one(app.db.pool())
+        .await
+        .unwrap();
+    assert_eq!(imports, 0);
+    // Over the body limit: 413 in the envelope, never a 500. The server may answer before the client has written
+    // the whole body (it knows the length), which the client sees as a broken pipe; either way nothing is stored.
+    let huge = format!("h\n{}", "x".repeat(4 * 1024 * 1024));
+    let sent = reqwest::Client::new()
+        .post(app.url(IMPORTS))
+        .header("cookie", format!("kilat_console={}", finance.token))
+        .header("x-csrf-token", &finance.csrf)
+        .json(&send(huge, &mapping))
+        .send()
+        .await;
+    match sent {
+        Ok(response) => {
+            assert_eq!(response.status(), StatusCode::PAYLOAD_TOO_LARGE);
+            assert_eq!(error(response).await["code"], "payload_too_large");
+        }
+        Err(e) => assert!(e.is_request(), "{e}"),
+    }
+    let (imports,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM statement_imports")
+        .fetch_one(app.db.pool())
+        .await
+        .unwrap();
+    assert_eq!(imports, 0);
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn the_queue_filters_by_market_status_and_search_counts_and_exports_csv() {
+    let app = spawn_app().await;
+    let finance = operator(&app, "fin", &[Role::Finance]).await;
+    let (first, amount) = waiting_payment(&app, &finance, "9876500331", "712345678941").await;
+    let (second, _) = waiting_payment(&app, &finance, "9876500332", "712345678942").await;
+    let queue = |query: &'static str| {
+        let (app, finance) = (&app, &finance);
+        async move {
+            call(
+                app,
+                finance,
+                Method::GET,
+                &format!("/api/v1/console/payments{query}"),
+                None,
+            )
+            .await
+        }
+    };
+    let all = queue("").await;
+    assert_eq!(all.as_array().unwrap().len(), 2);
+    assert!(all[0]["waitingSince"].as_i64().unwrap() > 0);
+    assert_eq!(
+        queue("?market=IN&status=verifying")
+            .await
+            .as_array()
+            .unwrap()
+            .len(),
+        2
+    );
+    assert_eq!(queue("?market=ID").await.as_array().unwrap().len(), 0);
+    assert_eq!(queue("?status=held").await.as_array().unwrap().len(), 0);
+    let by_utr = queue("?q=7123%204567%208941").await;
+    assert_eq!(by_utr.as_array().unwrap().len(), 1);
+    assert_eq!(by_utr[0]["payment"]["paymentId"], first.as_str());
+    let order_no = by_utr[0]["payment"]["orderNo"].as_str().unwrap().to_owned();
+    let reference = by_utr[0]["payment"]["reference"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let by_order = call(
+        &app,
+        &finance,
+        Method::GET,
+        &format!("/api/v1/console/payments?q={}", order_no.to_lowercase()),
+        None,
+    )
+    .await;
+    assert_eq!(by_order[0]["payment"]["paymentId"], first.as_str());
+    let by_reference = call(
+        &app,
+        &finance,
+        Method::GET,
+        &format!("/api/v1/console/payments?q={reference}"),
+        None,
+    )
+    .await;
+    assert_eq!(by_reference.as_array().unwrap().len(), 1);
+    assert_eq!(queue("?q=000000000000").await.as_array().unwrap().len(), 0);
+    for bad in ["?market=XX", "?status=confirmed"] {
+        let response = op_call(
+            &app,
+            &finance,
+            Method::GET,
+            &format!("/api/v1/console/payments{bad}"),
+            None,
+        )
+        .await;
+        assert_eq!(response.status(), StatusCode::UNPROCESSABLE_ENTITY, "{bad}");
+    }
+
+    let counts = call(
+        &app,
+        &finance,
+        Method::GET,
+        "/api/v1/console/payments/counts",
+        None,
+    )
+    .await;
+    let counts = counts.as_array().unwrap();
+    assert_eq!(counts.len(), 6);
+    let verifying_in = counts
+        .iter()
+        .find(|c| c["market"] == "IN" && c["status"] == "verifying")
+        .unwrap();
+    assert_eq!(verifying_in["count"], 2);
+    assert!(
+        counts
+            .iter()
+            .filter(|c| c["market"] == "ID")
+            .all(|c| c["count"] == 0)
+    );
+
+    let response = op_call(
+        &app,
+        &finance,
+        Method::GET,
+        &format!("/api/v1/console/payments/export?q={order_no}"),
+        None,
+    )
+    .await;
+    assert_eq!(response.status(), StatusCode::OK);
+    assert!(
+        response.headers()["content-type"]
+            .to_str()
+            .unwrap()
+            .starts_with("text/csv")
+    );
+    assert!(
+        response.headers()["content-disposition"]
+            .to_str()
+            .unwrap()
+            .contains("attachment")
+    );
+    let csv = response.text().await.unwrap();
+    let lines: Vec<&str> = csv.lines().collect();
+    assert_eq!(lines.len(), 2);
+    assert!(lines[0].starts_with("order_no,payment_reference,market"));
+    assert!(lines[1].starts_with(&format!(
+        "\"{order_no}\",\"{reference}\",\"IN\",\"INR\",\"verifying\""
+    )));
+    assert!(lines[1].contains(&format!("\"{}.{:02}\"", amount / 100, amount % 100)));
+    assert!(lines[1].contains("\"712345678941\""));
+    assert!(!csv.contains(&second));
+    app.stop().await;
+}
