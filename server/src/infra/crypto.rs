@@ -283,6 +283,8 @@ pub enum Binding<'a> {
     ComplaintMessage { id: &'a str },
     /// `orders.agreement_json` of the order with this id: the agreement frozen at confirm, which names the borrower.
     OrderAgreement { order_id: &'a str },
+    /// `collection_contacts.note_enc` of the contact attempt with this id (an agent's note about the borrower).
+    CollectionNote { id: &'a str },
 }
 
 impl Binding<'_> {
@@ -296,6 +298,7 @@ impl Binding<'_> {
             Binding::ContactMessage { id, column } => format!("contact_messages.{column}:{id}"),
             Binding::ComplaintMessage { id } => format!("complaint_messages.body_enc:{id}"),
             Binding::OrderAgreement { order_id } => format!("orders.agreement_json:{order_id}"),
+            Binding::CollectionNote { id } => format!("collection_contacts.note_enc:{id}"),
         }
     }
 }

@@ -61,3 +61,17 @@ export type FaqMoved = Schemas['FaqMovedView'];
 export type SiteClaims = Schemas['SiteClaimsView'];
 /** The body of `PUT /site/claims/{market}`. */
 export type SiteClaimsWrite = Schemas['SiteClaimsRequest'];
+/** A page of the overdue queue (`GET /collections`). */
+export type CollectionsQueue = Schemas['CollectionsQueueView'];
+export type QueuedLoan = Schemas['CollectionsQueuedLoan'];
+/** A loan's collections panel (`GET /collections/{orderNo}`). */
+export type CollectionsCase = Schemas['CollectionsCaseView'];
+export type ContactHours = Schemas['ContactHoursView'];
+/** A contact attempt. */
+export type ContactLogged = Schemas['CollectionsContactView'];
+/** A promise to pay with its state. */
+export type PromiseToPay = Schemas['CollectionsPromiseView'];
+/** `GET /collections/{orderNo}/history`. */
+export type ContactHistory = Schemas['CollectionsHistoryView'];
+/** `POST /collections/{orderNo}/phone`. */
+export type RevealedPhone = Schemas['CollectionsPhoneView'];

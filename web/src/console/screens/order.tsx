@@ -8,6 +8,7 @@ import { useOperator } from '../operator-context';
 import { dateTime, day, marketName, money, term } from '../format';
 import { consolePaths } from '../paths';
 import { DECIDE_ROLES, ORDER_ROLES, hasAnyRole } from '../sections';
+import { ContactHistorySection } from './collections';
 import { DecisionPanel } from './decision-panel';
 import { LoanSections } from './loan-sections';
 import { LoadFailed, Loading, NotAllowed } from './states';
@@ -55,6 +56,7 @@ export function OrderScreen() {
         {mayDecide && <DecisionPanel order={view} onDecided={setDecided} />}
       </div>
       {view.loan && <LoanSections loan={view.loan} currency={detail.currency} />}
+      {view.loan && <ContactHistorySection orderNo={detail.orderNo} currency={detail.currency} />}
       <Certification steps={view.certification} unmasked={view.unmasked} currency={detail.currency} />
       <Kfs kfs={detail.kfs} />
       <Timeline view={view} />
