@@ -88,7 +88,8 @@ impl Clock {
         }
         let offset = market.local_time(OffsetDateTime::now_utc()).offset();
         let target = time::PrimitiveDateTime::new(date, time).assume_offset(offset);
-        let ms = (target - OffsetDateTime::now_utc()).whole_milliseconds();
+        // Rounded up to the next millisecond, so that now is never a moment before `time`.
+        let ms = (target - OffsetDateTime::now_utc()).whole_milliseconds() + 1;
         self.offset_ms
             .store(i64::try_from(ms).unwrap_or(0), Ordering::Relaxed);
         Ok(())

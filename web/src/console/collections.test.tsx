@@ -59,8 +59,9 @@ function caseOf(hours: typeof HOURS_OPEN) {
 
 describe('collections', () => {
   it('says the contact hours in the market and its time now', () => {
-    const t = ((key: string, o: Record<string, string>) => `${key}|${o.from}|${o.until}|${o.market}|${o.now}`) as never;
-    expect(hoursText(HOURS_CLOSED as never, t)).toBe('collections.hoursClosed|08:00|19:00|India|21:14');
+    const t = ((key: string, o?: Record<string, string>) => (o ? `${key}|${o.from}|${o.until}|${o.market}|${o.now}` : key)) as never;
+    expect(hoursText(HOURS_CLOSED as never, t)).toBe('collections.hoursClosed|08:00|19:00|market.IN|21:14');
+    expect(hoursText(HOURS_OPEN as never, t)).toBe('collections.hoursOpen|08:00|19:00|market.IN|10:05');
   });
 
   it('reads amounts typed in rupees or rupiah as minor units', () => {

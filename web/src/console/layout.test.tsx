@@ -20,9 +20,10 @@ describe('console layout', () => {
   it.each([
     ['support', OPERATORS.support, ['Review queue', 'Audit trail', 'Complaints', 'Contact messages']],
     ['reviewer', OPERATORS.reviewer, ['Review queue']],
-    ['admin only', OPERATORS.adminOnly, ['Audit trail', 'Products', 'Operators', 'Dashboard', 'Complaints', 'Contact messages', 'FAQ', 'Site']],
+    ['admin only', OPERATORS.adminOnly, ['Audit trail', 'Products', 'Operators', 'Dashboard', 'Complaints', 'Contact messages', 'FAQ', 'Site', 'Collections']],
     ['finance', OPERATORS.finance, ['Payouts', 'Repayments']],
-    ['admin with every role', OPERATORS.admin, ['Review queue', 'Payouts', 'Repayments', 'Audit trail', 'Products', 'Operators', 'Dashboard', 'Complaints', 'Contact messages', 'FAQ', 'Site']],
+    ['admin with every role', OPERATORS.admin, ['Review queue', 'Payouts', 'Repayments', 'Audit trail', 'Products', 'Operators', 'Dashboard', 'Complaints', 'Contact messages', 'FAQ', 'Site', 'Collections']],
+    ['collections', OPERATORS.collections, ['Collections']],
   ] as const)('%s: the navigation shows only the sections the roles open', async (_name, operator, expected) => {
     fakeConsoleApi({ operator, signedIn: true, handlers: EMPTY });
     renderConsole('/console/');
