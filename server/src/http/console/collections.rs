@@ -484,6 +484,7 @@ pub struct CollectionsHistoryView {
     security(("console_cookie" = [])),
     params(("orderNo" = String, Path)),
     responses((status = 200, body = Envelope<CollectionsHistoryView>), (status = 401, body = ErrorBody),
+        (status = 403, description = "forbidden: an operator without any role", body = ErrorBody),
         (status = 404, description = "not_found: no such order, or not paid out", body = ErrorBody)))]
 pub async fn history(
     State(state): State<AppState>,
