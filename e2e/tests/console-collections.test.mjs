@@ -18,6 +18,18 @@ async function shoot(page, name) {
   await page.screenshot({ path: path.join(outDir, `collections-${name}.png`), fullPage: true });
 }
 
+/** The page at the two desk sizes operators use, then back to the journey's size. */
+async function shootSizes(page, name) {
+  for (const [width, height] of [
+    [1366, 768],
+    [1920, 1080],
+  ]) {
+    await page.setViewportSize({ width, height });
+    await shoot(page, `${name}-${width}x${height}`);
+  }
+  await page.setViewportSize(DESKTOP.viewport);
+}
+
 async function setClock(date, time) {
   const response = await fetch(site.url('/api/v1/dev/business-date'), {
     method: 'PUT',
@@ -64,7 +76,7 @@ test('an overdue loan is worked through the collections queue with a promise to 
         const cells = await row.getByRole('cell').allTextContents();
         assert.equal(cells[2], '10');
         assert.equal(cells[3], '8-30');
-        await shoot(page, 'queue');
+        await shootSizes(page, 'queue');
 
         // The agent's panel: the borrower's phone only, the full number on request.
         await row.getByRole('link', { name: orderNo }).click();
@@ -92,7 +104,7 @@ test('an overdue loan is worked through the collections queue with a promise to 
         await page.getByRole('status').filter({ hasText: /Promise recorded: ₹2,500 by/ }).waitFor();
         const promises = page.getByRole('region', { name: 'Promises to pay' });
         await promises.getByText('Open').waitFor();
-        await shoot(page, 'case');
+        await shootSizes(page, 'case');
 
         // The queue shows the promise and the last contact; the order view, the contact history.
         await page.getByRole('link', { name: 'Back to the overdue queue' }).click();
@@ -108,7 +120,7 @@ test('an overdue loan is worked through the collections queue with a promise to 
         await page.goto(site.url(`/console/collections/${encodeURIComponent(orderNo)}`), { waitUntil: 'load' });
         await page.getByText('Calling hours are 08:00–19:00 in India; it is 21:14 there now.', { exact: false }).waitFor();
         assert.equal(await page.getByRole('button', { name: 'Log contact' }).isDisabled(), true);
-        await shoot(page, 'after-hours');
+        await shootSizes(page, 'after-hours');
       });
     });
   } finally {
