@@ -56,6 +56,7 @@ const CAPABILITIES: &[&str] = &[
     "crate::catalog",
     "crate::certification",
     "crate::claims",
+    "crate::collections",
     "crate::content",
     "crate::dashboard",
     "crate::insights",

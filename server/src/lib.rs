@@ -11,6 +11,7 @@ pub mod auth;
 pub mod catalog;
 pub mod certification;
 pub mod claims;
+pub mod collections;
 pub mod content;
 pub mod dashboard;
 pub mod error;

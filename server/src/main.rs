@@ -138,7 +138,7 @@ enum OperatorCommand {
     Create {
         #[arg(long)]
         username: String,
-        /// One or more of admin, reviewer, finance, support, separated by commas (or the flag repeated).
+        /// One or more of admin, reviewer, finance, support, collections, separated by commas (or the flag repeated).
         #[arg(long, required = true, value_parser = parse_roles)]
         role: Vec<RoleList>,
     },

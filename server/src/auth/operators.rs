@@ -45,10 +45,20 @@ pub enum Role {
     Finance,
     /// Reads orders and the audit trail, masked, to answer borrowers.
     Support,
+    /// Works the overdue queue: sees the loan's figures and the borrower's phone (the full number on request, each
+    /// view audited), logs contact attempts and promises to pay; never ID numbers, bank accounts or emergency
+    /// contacts (docs/API-CONSOLE.md, "Collections").
+    Collections,
 }
 
 impl Role {
-    pub const ALL: [Role; 4] = [Role::Admin, Role::Reviewer, Role::Finance, Role::Support];
+    pub const ALL: [Role; 5] = [
+        Role::Admin,
+        Role::Reviewer,
+        Role::Finance,
+        Role::Support,
+        Role::Collections,
+    ];
 
     pub fn code(self) -> &'static str {
         match self {
@@ -56,6 +66,7 @@ impl Role {
             Role::Reviewer => "reviewer",
             Role::Finance => "finance",
             Role::Support => "support",
+            Role::Collections => "collections",
         }
     }
 
@@ -74,7 +85,7 @@ impl Role {
                 return Err(format!("an empty role in {list:?}"));
             }
             let role = Role::parse(item).ok_or_else(|| {
-                format!("unknown role {item:?}: choose from admin, reviewer, finance, support")
+                format!("unknown role {item:?}: choose from admin, reviewer, finance, support, collections")
             })?;
             if !roles.contains(&role) {
                 roles.push(role);

@@ -69,6 +69,8 @@ pub async fn get_business_date(
 pub struct SetBusinessDate {
     /// `YYYY-MM-DD` as India's business date (both markets move by the same days); absent or null resets to today.
     pub date: Option<String>,
+    /// `HH:MM`, optional with `date`: India's local time on it (otherwise the time of day stays the real one).
+    pub time: Option<String>,
 }
 
 /// Moves the server's clock so that India's business date is `date` (development and tests only).
@@ -83,7 +85,16 @@ pub async fn set_business_date(
         Some(text) => {
             let date = Date::parse(text, format_description!("[year]-[month]-[day]"))
                 .map_err(|_| FieldErrors::one("date", FieldProblem::new("field.date_format")))?;
-            clock.set_business_date(Market::India, date)
+            match req.time.as_deref().map(str::trim).filter(|t| !t.is_empty()) {
+                None => clock.set_business_date(Market::India, date),
+                Some(text) => {
+                    let time = time::Time::parse(text, format_description!("[hour]:[minute]"))
+                        .map_err(|_| {
+                            FieldErrors::one("time", FieldProblem::new("field.time_format"))
+                        })?;
+                    clock.set_local_time(Market::India, date, time)
+                }
+            }
         }
     };
     moved.map_err(|e| Error::Internal(e.into()))?;

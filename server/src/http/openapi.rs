@@ -17,9 +17,8 @@ use super::borrower::{
 };
 use super::console::auth::CONSOLE_COOKIE;
 use super::console::{
-    audit as console_audit, auth as console, dashboard, operators, payments, payouts, products, reconciliation,
-    review,
-    site as console_site, support as console_support,
+    audit as console_audit, auth as console, collections as console_collections, dashboard, operators, payments,
+    payouts, products, reconciliation, review, site as console_site, support as console_support,
 };
 use super::error::ErrorBody;
 use super::site;
@@ -156,6 +155,12 @@ use crate::settings::{GrievanceOfficer, PublicSiteSettings};
         console_support::faq_move,
         console_site::claims,
         console_site::update_claims,
+        console_collections::queue,
+        console_collections::case,
+        console_collections::history,
+        console_collections::contact,
+        console_collections::promise,
+        console_collections::phone,
         webhooks::razorpay,
         webhooks::xendit_va_paid,
         webhooks::dragonpay_postback,

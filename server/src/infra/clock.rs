@@ -75,6 +75,26 @@ impl Clock {
         Ok(())
     }
 
+    /// Moves the clock so that it is `time` on `date` in `market`'s local time now (development and tests: the
+    /// collections' contact hours are read in it). Time runs on from there.
+    pub fn set_local_time(
+        &self,
+        market: Market,
+        date: Date,
+        time: time::Time,
+    ) -> Result<(), NotAdjustable> {
+        if !self.adjustable {
+            return Err(NotAdjustable);
+        }
+        let offset = market.local_time(OffsetDateTime::now_utc()).offset();
+        let target = time::PrimitiveDateTime::new(date, time).assume_offset(offset);
+        // Rounded up to the next millisecond, so that now is never a moment before `time`.
+        let ms = (target - OffsetDateTime::now_utc()).whole_milliseconds() + 1;
+        self.offset_ms
+            .store(i64::try_from(ms).unwrap_or(0), Ordering::Relaxed);
+        Ok(())
+    }
+
     /// Back to the real date.
     pub fn reset(&self) -> Result<(), NotAdjustable> {
         if !self.adjustable {
@@ -90,6 +110,31 @@ mod tests {
     use time::macros::date;
 
     use super::*;
+
+    #[test]
+    fn a_local_time_moves_now_to_that_minute_of_the_market() {
+        let clock = Clock::adjustable();
+        clock
+            .set_local_time(
+                Market::Indonesia,
+                date!(2030 - 02 - 28),
+                time::macros::time!(19:59),
+            )
+            .unwrap();
+        let local = Market::Indonesia.local_time(clock.now());
+        assert_eq!(local.date(), date!(2030 - 02 - 28));
+        assert_eq!((local.hour(), local.minute()), (19, 59));
+        assert_eq!(Market::India.local_time(clock.now()).hour(), 18);
+        assert!(
+            Clock::real()
+                .set_local_time(
+                    Market::India,
+                    date!(2030 - 02 - 28),
+                    time::macros::time!(8:00)
+                )
+                .is_err()
+        );
+    }
 
     #[test]
     fn a_business_date_moves_now_and_today_and_can_be_reset() {

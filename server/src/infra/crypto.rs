@@ -285,6 +285,8 @@ pub enum Binding<'a> {
     OrderAgreement { order_id: &'a str },
     /// `statement_lines.narration_enc` of one line of a bank statement import (it names the payer).
     StatementNarration { import_id: &'a str, line_no: i64 },
+    /// `collection_contacts.note_enc` of the contact attempt with this id (an agent's note about the borrower).
+    CollectionNote { id: &'a str },
 }
 
 impl Binding<'_> {
@@ -301,6 +303,7 @@ impl Binding<'_> {
             Binding::StatementNarration { import_id, line_no } => {
                 format!("statement_lines.narration_enc:{import_id}:{line_no}")
             }
+            Binding::CollectionNote { id } => format!("collection_contacts.note_enc:{id}"),
         }
     }
 }

@@ -20,6 +20,7 @@ use time::Date;
 use super::reminders;
 use crate::orders::{self, Actor};
 use crate::services::Services;
+use crate::store::collections::ArrearsRow;
 use crate::store::jobs::{NewNotification, OpenLoanRow};
 use crate::store::loans::{NewEntry, date_code};
 
@@ -193,6 +194,7 @@ async fn sweep_page(
     let mut posts: Vec<(&str, u64, LedgerEntry)> = Vec::new();
     let mut events: Vec<(&str, OrderEvent)> = Vec::new();
     let mut notes: Vec<NewNotification<'_>> = Vec::new();
+    let mut arrears: Vec<ArrearsRow<'_>> = Vec::with_capacity(page.len());
     for row in page {
         // Read again under the lock: an order repaid or exited since the page was listed is left alone.
         let Some(status) = statuses
@@ -237,6 +239,11 @@ async fn sweep_page(
             events.push((row.order_id.as_str(), event));
         }
         reminders::due_on(s, market, row, &after, waiting, date, &mut notes);
+        arrears.push(ArrearsRow {
+            order_id: row.order_id.as_str(),
+            market: market.code(),
+            oldest_unpaid_due: crate::ledger::arrears_date(&after).map(date_code),
+        });
     }
     let batch: Vec<NewEntry<'_>> = posts
         .iter()
@@ -248,6 +255,7 @@ async fn sweep_page(
         .collect();
     crate::ledger::post_batch_in(&mut tx, &batch, now).await?;
     report.late_charges = batch.len() as u64;
+    crate::ledger::note_arrears_in(&mut tx, &arrears, now).await?;
     // The page's status changes in a few statements (not four per order), through the state machine as ever.
     let actor = Actor::System("overdue_job");
     orders::apply_many_in(&mut tx, &events, &actor, now)

@@ -75,6 +75,17 @@ pub async fn open_loans(
     tx.insert_seed_loans(std::slice::from_ref(&template), now)
         .await?;
     crate::ledger::post_batch_in(&mut tx, &entries, now).await?;
+    let balances = kilat_domain::replay(&plan, &opening).map_err(|e| anyhow::anyhow!("{e}"))?;
+    crate::ledger::note_arrears_in(
+        &mut tx,
+        &[crate::store::collections::ArrearsRow {
+            order_id: &template.order_id,
+            market: market.code(),
+            oldest_unpaid_due: crate::ledger::arrears_date(&balances).map(date_code),
+        }],
+        now,
+    )
+    .await?;
     tx.commit().await?;
     let prefix = format!("SEED{tag}");
     let mut written = 1;

@@ -3,13 +3,30 @@
 //! repayment, a payoff, a cooling-off exit, an extension fee), and the overdue job's late charges, which the job has
 //! replayed with the money engine before ([`post_batch_in`]). An entry is never changed or deleted: a mistake is
 //! reversed by another entry. `architecture.rs` checks that nothing else appends to the ledger.
+//!
+//! Beside each entry it writes the loan's arrears date (`loan_arrears`: the due date of its oldest installment with
+//! something outstanding, from the same replay), in the same transaction, so the collections queue can filter and
+//! sort on days past due without reading a ledger (docs/ARCHITECTURE.md, "Collections").
 
-use kilat_domain::{LedgerEntry, Plan};
+use kilat_domain::{LedgerEntry, LoanBalances, Plan};
+use time::Date;
 
 use crate::error::Error;
 use crate::servicing::{Loan, balances_of};
 use crate::store::Tx;
-use crate::store::loans::NewEntry;
+use crate::store::collections::ArrearsRow;
+use crate::store::loans::{NewEntry, date_code};
+
+/// The current due date of the loan's oldest installment with something outstanding, or `None` when nothing is owed:
+/// the loan is past due on any day after it (the same rule as [`LoanBalances::is_overdue`]).
+pub fn arrears_date(balances: &LoanBalances) -> Option<Date> {
+    balances
+        .installments
+        .iter()
+        .filter(|i| i.scheduled && !i.outstanding.is_zero())
+        .map(|i| i.due_date)
+        .min()
+}
 
 /// Appends `entry` to the loan's ledger after checking that the money engine accepts the ledger with it; `loan`'s
 /// entries and balances are those after it.
@@ -26,6 +43,9 @@ pub(crate) async fn post_in(
     let entry = loan.entries.last().expect("just pushed");
     tx.append_entry(&loan.order.id, seq, entry, payment_id, now)
         .await?;
+    let due = arrears_date(&loan.balances).map(date_code);
+    tx.set_arrears_of(&loan.order.id, due.as_deref(), now)
+        .await?;
     Ok(())
 }
 
@@ -36,10 +56,13 @@ pub(crate) async fn open_in(
     plan: &Plan,
     now: i64,
 ) -> Result<(), Error> {
-    for (seq, entry) in plan.opening_entries().iter().enumerate() {
+    let opening = plan.opening_entries();
+    for (seq, entry) in opening.iter().enumerate() {
         tx.append_entry(order_id, seq as u64, entry, None, now)
             .await?;
     }
+    let due = arrears_date(&balances_of(plan, &opening)?).map(date_code);
+    tx.set_arrears_of(order_id, due.as_deref(), now).await?;
     Ok(())
 }
 
@@ -51,5 +74,16 @@ pub(crate) async fn post_batch_in(
     now: i64,
 ) -> Result<(), Error> {
     tx.append_entries(batch, now).await?;
+    Ok(())
+}
+
+/// Writes the arrears dates of loans whose balances the caller replayed (the overdue job's page after its late
+/// charges, development's seeded loans): the batched form of what [`post_in`] writes with each entry.
+pub(crate) async fn note_arrears_in(
+    tx: &mut Tx,
+    rows: &[ArrearsRow<'_>],
+    now: i64,
+) -> Result<(), Error> {
+    tx.set_arrears(rows, now).await?;
     Ok(())
 }

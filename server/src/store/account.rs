@@ -202,6 +202,8 @@ impl Tx {
             "DELETE FROM complaint_messages
              WHERE complaint_id IN (SELECT id FROM complaints WHERE borrower_id = $1)",
             "UPDATE complaints SET score_comment = NULL WHERE borrower_id = $1",
+            "UPDATE collection_contacts SET note_enc = NULL
+             WHERE order_id IN (SELECT id FROM orders WHERE borrower_id = $1)",
             "DELETE FROM client_events WHERE borrower_id = $1",
             "DELETE FROM borrower_devices WHERE borrower_id = $1",
             "DELETE FROM device_tokens WHERE borrower_id = $1",

@@ -436,6 +436,11 @@ impl Tx {
                      l.due_principal, l.paid_late_charges, l.paid_fees, l.paid_interest, l.paid_principal
                  FROM n CROSS JOIN ledger_lines l JOIN ledger_entries e ON e.id = l.entry_id WHERE e.order_id = $3"
             ),
+            format!(
+                "{series} INSERT INTO loan_arrears (order_id, market, oldest_unpaid_due, updated_at)
+                 SELECT a.order_id || {suffix}, a.market, a.oldest_unpaid_due, a.updated_at
+                 FROM n CROSS JOIN loan_arrears a WHERE a.order_id = $3"
+            ),
         ];
         for (i, sql) in statements.iter().enumerate() {
             let mut query = sqlx::query(sql).bind(first).bind(last).bind(template);

@@ -385,6 +385,70 @@ pub struct NewEntry<'a> {
     pub entry: &'a LedgerEntry,
 }
 
+/// Entries and lines of several orders, grouped and assembled per order.
+fn group_ledgers(
+    orders: usize,
+    entries: Vec<OrderEntryRow>,
+    lines: Vec<LineRow>,
+) -> anyhow::Result<std::collections::HashMap<String, Vec<StoredEntry>>> {
+    let mut out = std::collections::HashMap::with_capacity(orders);
+    let mut entries_by_order: std::collections::HashMap<String, Vec<EntryRow>> =
+        std::collections::HashMap::with_capacity(orders);
+    let mut order_of_entry: std::collections::HashMap<String, String> =
+        std::collections::HashMap::with_capacity(entries.len());
+    for e in entries {
+        order_of_entry.insert(e.entry.id.clone(), e.order_id.clone());
+        entries_by_order
+            .entry(e.order_id)
+            .or_default()
+            .push(e.entry);
+    }
+    let mut lines_by_order: std::collections::HashMap<String, Vec<LineRow>> =
+        std::collections::HashMap::with_capacity(orders);
+    for l in lines {
+        if let Some(order) = order_of_entry.get(&l.entry_id) {
+            lines_by_order.entry(order.clone()).or_default().push(l);
+        }
+    }
+    for (order, entries) in entries_by_order {
+        let lines = lines_by_order.remove(&order).unwrap_or_default();
+        out.insert(order, assemble(entries, lines)?);
+    }
+    Ok(out)
+}
+
+impl Db {
+    /// The ledgers of a few orders at once, outside a transaction (the collections queue's page), by order id, in
+    /// sequence order.
+    pub async fn ledgers(
+        &self,
+        order_ids: &[&str],
+    ) -> anyhow::Result<std::collections::HashMap<String, Vec<StoredEntry>>> {
+        if order_ids.is_empty() {
+            return Ok(std::collections::HashMap::new());
+        }
+        let list = placeholders(1, order_ids.len());
+        let entries_sql = format!(
+            "SELECT order_id, {ENTRY_COLUMNS} FROM ledger_entries WHERE order_id IN ({list}) ORDER BY order_id, seq"
+        );
+        let mut query = sqlx::query_as::<_, OrderEntryRow>(&entries_sql);
+        for id in order_ids {
+            query = query.bind(*id);
+        }
+        let entries = query.fetch_all(self.pool()).await?;
+        let lines_sql = format!(
+            "SELECT {LINE_COLUMNS} FROM ledger_lines l JOIN ledger_entries e ON e.id = l.entry_id
+             WHERE e.order_id IN ({list})"
+        );
+        let mut query = sqlx::query_as::<_, LineRow>(&lines_sql);
+        for id in order_ids {
+            query = query.bind(*id);
+        }
+        let lines = query.fetch_all(self.pool()).await?;
+        group_ledgers(order_ids.len(), entries, lines)
+    }
+}
+
 /// Rows per multi-row `INSERT` (11 values each, well under both databases' parameter limits).
 const ROWS_PER_INSERT: usize = 400;
 
@@ -395,10 +459,8 @@ impl Tx {
         &mut self,
         order_ids: &[&str],
     ) -> anyhow::Result<std::collections::HashMap<String, Vec<StoredEntry>>> {
-        let mut out: std::collections::HashMap<String, Vec<StoredEntry>> =
-            std::collections::HashMap::with_capacity(order_ids.len());
         if order_ids.is_empty() {
-            return Ok(out);
+            return Ok(std::collections::HashMap::new());
         }
         let list = placeholders(1, order_ids.len());
         let entries_sql = format!(
@@ -418,29 +480,7 @@ impl Tx {
             query = query.bind(*id);
         }
         let lines = query.fetch_all(self.conn()).await?;
-        let mut entries_by_order: std::collections::HashMap<String, Vec<EntryRow>> =
-            std::collections::HashMap::with_capacity(order_ids.len());
-        let mut order_of_entry: std::collections::HashMap<String, String> =
-            std::collections::HashMap::with_capacity(entries.len());
-        for e in entries {
-            order_of_entry.insert(e.entry.id.clone(), e.order_id.clone());
-            entries_by_order
-                .entry(e.order_id)
-                .or_default()
-                .push(e.entry);
-        }
-        let mut lines_by_order: std::collections::HashMap<String, Vec<LineRow>> =
-            std::collections::HashMap::with_capacity(order_ids.len());
-        for l in lines {
-            if let Some(order) = order_of_entry.get(&l.entry_id) {
-                lines_by_order.entry(order.clone()).or_default().push(l);
-            }
-        }
-        for (order, entries) in entries_by_order {
-            let lines = lines_by_order.remove(&order).unwrap_or_default();
-            out.insert(order, assemble(entries, lines)?);
-        }
-        Ok(out)
+        group_ledgers(order_ids.len(), entries, lines)
     }
 
     /// Appends many entries in a few multi-row inserts. The unique (order, seq) refuses the whole batch if another

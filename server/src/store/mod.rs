@@ -7,6 +7,7 @@ pub mod audit;
 pub(crate) mod batch;
 pub mod callbacks;
 pub mod certification;
+pub mod collections;
 pub mod complaints;
 pub mod contact_messages;
 pub mod dashboard;

@@ -1806,7 +1806,7 @@ async fn kilat_serve_in_development_creates_a_demo_admin_once_and_the_cli_create
     assert_eq!(admin.status(), StatusCode::OK);
     assert_eq!(
         data(admin).await["operator"]["roles"],
-        json!(["admin", "reviewer", "finance", "support"])
+        json!(["admin", "reviewer", "finance", "support", "collections"])
     );
 
     let created = kilat(&database.url)

@@ -8,6 +8,7 @@ mod agreement;
 mod bounds;
 mod cancel;
 mod certification;
+mod collections;
 mod company;
 mod complaints;
 mod console;

@@ -20,9 +20,10 @@ describe('console layout', () => {
   it.each([
     ['support', OPERATORS.support, ['Review queue', 'Audit trail', 'Complaints', 'Contact messages']],
     ['reviewer', OPERATORS.reviewer, ['Review queue']],
-    ['admin only', OPERATORS.adminOnly, ['Audit trail', 'Products', 'Operators', 'Dashboard', 'Complaints', 'Contact messages', 'FAQ', 'Site', 'Reconciliation']],
+    ['admin only', OPERATORS.adminOnly, ['Audit trail', 'Products', 'Operators', 'Dashboard', 'Complaints', 'Contact messages', 'FAQ', 'Site', 'Collections', 'Reconciliation']],
     ['finance', OPERATORS.finance, ['Payouts', 'Repayments', 'Reconciliation']],
-    ['admin with every role', OPERATORS.admin, ['Review queue', 'Payouts', 'Repayments', 'Audit trail', 'Products', 'Operators', 'Dashboard', 'Complaints', 'Contact messages', 'FAQ', 'Site', 'Reconciliation']],
+    ['admin with every role', OPERATORS.admin, ['Review queue', 'Payouts', 'Repayments', 'Audit trail', 'Products', 'Operators', 'Dashboard', 'Complaints', 'Contact messages', 'FAQ', 'Site', 'Collections', 'Reconciliation']],
+    ['collections', OPERATORS.collections, ['Collections']],
   ] as const)('%s: the navigation shows only the sections the roles open', async (_name, operator, expected) => {
     fakeConsoleApi({ operator, signedIn: true, handlers: EMPTY });
     renderConsole('/console/');

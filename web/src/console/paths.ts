@@ -18,4 +18,6 @@ export const consolePaths = {
   contact: '/contact-messages',
   faq: '/faq',
   site: '/site',
+  collections: '/collections',
+  collectionsCase: (orderNo: string) => `/collections/${encodeURIComponent(orderNo)}`,
 } as const;

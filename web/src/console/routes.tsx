@@ -13,6 +13,7 @@ import { DashboardScreen } from './screens/dashboard';
 import { FaqScreen } from './screens/faq';
 import { SiteScreen } from './screens/site';
 import { ComplaintScreen, ComplaintsScreen } from './screens/complaints';
+import { CollectionsCaseScreen, CollectionsScreen } from './screens/collections';
 import { ContactMessagesScreen } from './screens/contact-messages';
 import { OrderScreen } from './screens/order';
 import { ProductsScreen } from './screens/products';
@@ -44,6 +45,8 @@ export function ConsoleRoutes() {
         <Route path={consolePaths.contact} element={<Gate section="contact"><ContactMessagesScreen /></Gate>} />
         <Route path={consolePaths.faq} element={<Gate section="faq"><FaqScreen /></Gate>} />
         <Route path={consolePaths.site} element={<Gate section="site"><SiteScreen /></Gate>} />
+        <Route path={consolePaths.collections} element={<Gate section="collections"><CollectionsScreen /></Gate>} />
+        <Route path="/collections/:orderNo" element={<Gate section="collections"><CollectionsCaseScreen /></Gate>} />
         <Route path="*" element={<NotFound />} />
       </Route>
     </Routes>

@@ -3,7 +3,7 @@
 import { consolePaths } from './paths';
 import type { Operator, Role } from './api/types';
 
-export type SectionKey = 'queue' | 'payouts' | 'repayments' | 'audit' | 'products' | 'operators' | 'dashboard' | 'complaints' | 'contact' | 'faq' | 'site' | 'reconciliation';
+export type SectionKey = 'queue' | 'payouts' | 'repayments' | 'audit' | 'products' | 'operators' | 'dashboard' | 'complaints' | 'contact' | 'faq' | 'site' | 'collections' | 'reconciliation';
 
 export interface Section {
   key: SectionKey;
@@ -23,12 +23,15 @@ export const SECTIONS: readonly Section[] = [
   { key: 'contact', path: consolePaths.contact, roles: ['admin', 'support'] },
   { key: 'faq', path: consolePaths.faq, roles: ['admin'] },
   { key: 'site', path: consolePaths.site, roles: ['admin'] },
+  { key: 'collections', path: consolePaths.collections, roles: ['collections', 'admin'] },
   // Last: an admin's home stays the audit trail; finance reads it after Repayments.
   { key: 'reconciliation', path: consolePaths.reconciliation, roles: ['finance', 'admin'] },
 ];
 
 /** Who may open an order (`GET /orders/{orderNo}`). */
 export const ORDER_ROLES: readonly Role[] = ['reviewer', 'finance', 'support'];
+/** Who may read a loan's contact history (the order view's collections section). */
+export const CONTACT_HISTORY_ROLES: readonly Role[] = ['collections', 'admin', 'reviewer', 'finance', 'support'];
 /** Who may approve or reject. */
 export const DECIDE_ROLES: readonly Role[] = ['reviewer'];
 

@@ -40,6 +40,7 @@ export const OPERATORS = {
   support: { id: 'op-sup', username: 'sam', roles: ['support'] },
   finance: { id: 'op-fin', username: 'fay', roles: ['finance'] },
   adminOnly: { id: 'op-adm', username: 'ada', roles: ['admin'] },
+  collections: { id: 'op-col', username: 'cole', roles: ['collections'] },
 } as const;
 
 /**

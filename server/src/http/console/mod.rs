@@ -6,6 +6,7 @@
 
 pub mod audit;
 pub mod auth;
+pub mod collections;
 pub mod dashboard;
 pub mod operators;
 pub mod payments;
@@ -108,6 +109,18 @@ pub fn routes() -> Router<AppState> {
             put(support::faq_update).delete(support::faq_delete),
         )
         .route("/faq/{id}/move", post(support::faq_move))
+        .route("/collections", get(collections::queue))
+        .route("/collections/{order_no}", get(collections::case))
+        .route("/collections/{order_no}/history", get(collections::history))
+        .route(
+            "/collections/{order_no}/contacts",
+            post(collections::contact),
+        )
+        .route(
+            "/collections/{order_no}/promises",
+            post(collections::promise),
+        )
+        .route("/collections/{order_no}/phone", post(collections::phone))
         .route("/site/claims", get(site::claims))
         .route("/site/claims/{market}", put(site::update_claims))
 }

@@ -95,3 +95,17 @@ export type ConfirmOutcome = Schemas['ConfirmOutcome'];
 export type Imported = Schemas['ImportedView'];
 /** How many payments wait per market and status (`GET /payments/counts`). */
 export type QueueCount = Schemas['QueueCountView'];
+/** A page of the overdue queue (`GET /collections`). */
+export type CollectionsQueue = Schemas['CollectionsQueueView'];
+export type QueuedLoan = Schemas['CollectionsQueuedLoan'];
+/** A loan's collections panel (`GET /collections/{orderNo}`). */
+export type CollectionsCase = Schemas['CollectionsCaseView'];
+export type ContactHours = Schemas['ContactHoursView'];
+/** A contact attempt. */
+export type ContactLogged = Schemas['CollectionsContactView'];
+/** A promise to pay with its state. */
+export type PromiseToPay = Schemas['CollectionsPromiseView'];
+/** `GET /collections/{orderNo}/history`. */
+export type ContactHistory = Schemas['CollectionsHistoryView'];
+/** `POST /collections/{orderNo}/phone`. */
+export type RevealedPhone = Schemas['CollectionsPhoneView'];

@@ -8,7 +8,7 @@ import { dateTime } from '../format';
 import { useOperator } from '../operator-context';
 import { LoadFailed, Loading } from './states';
 
-const ROLES: readonly Role[] = ['admin', 'reviewer', 'finance', 'support'];
+const ROLES: readonly Role[] = ['admin', 'reviewer', 'finance', 'support', 'collections'];
 /** The server's rule (auth::operators::MIN_PASSWORD_CHARS). */
 export const MIN_PASSWORD_CHARS = 12;
 

@@ -8,6 +8,7 @@ import { useOperator } from '../operator-context';
 import { dateTime, day, marketName, money, phone, term } from '../format';
 import { consolePaths } from '../paths';
 import { DECIDE_ROLES, ORDER_ROLES, hasAnyRole } from '../sections';
+import { ContactHistorySection } from './collections';
 import { DecisionPanel } from './decision-panel';
 import { BeneficiaryPanel } from './beneficiary';
 import { LoanSections } from './loan-sections';
@@ -69,6 +70,7 @@ export function OrderScreen() {
       {view.beneficiary && <BeneficiaryPanel beneficiary={view.beneficiary} />}
       <History history={view.history} />
       {view.loan && <LoanSections loan={view.loan} currency={detail.currency} />}
+      {view.loan && <ContactHistorySection orderNo={detail.orderNo} currency={detail.currency} />}
       <Certification view={view} />
       <Kfs kfs={detail.kfs} />
       <Timeline view={view} />

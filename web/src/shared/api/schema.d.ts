@@ -1054,6 +1054,120 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/console/collections": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The overdue queue of one market (collections, admin): loans past due, most days past due first, a page at a time,
+         *     with the count of each bucket.
+         */
+        get: operations["console_collections"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/console/collections/{orderNo}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A loan's collections panel (collections, admin): its figures, the borrower's phone masked, the contact log, the
+         *     promises with their state and the reminders.
+         */
+        get: operations["console_collections_case"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/console/collections/{orderNo}/contacts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Logs a contact attempt with the borrower (collections, admin); audited (`collections.contact`). */
+        post: operations["console_collections_contact"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/console/collections/{orderNo}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A loan's contact attempts and promises to pay (every role that opens orders, and collections): the order view's
+         *     "Collections" section.
+         */
+        get: operations["console_collections_history"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/console/collections/{orderNo}/phone": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The borrower's full phone number to call (collections, admin); audited (`view_unmasked`, field `phone`) before it
+         *     is returned. Only the borrower's own number: never an emergency contact.
+         */
+        post: operations["console_collections_phone"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/console/collections/{orderNo}/promises": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Records a promise to pay (collections, admin); one open at a time; audited (`collections.promise`). */
+        post: operations["console_collections_promise"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/console/complaint-images/{imageId}": {
         parameters: {
             query?: never;
@@ -2191,6 +2305,212 @@ export interface components {
             /** Format: int64 */
             resendSeconds: number;
         };
+        /** @description Where the loan stands today: the borrower's own figures. */
+        CollectionsArrearsView: {
+            /**
+             * Format: int64
+             * @description Minor units: what the installments past their due date still owe.
+             */
+            amountOverdue: number;
+            /** @description `1-7`, `8-30`, `31-60`, `61-90` or `90+`; null when not past due. */
+            bucket: string | null;
+            /**
+             * Format: int64
+             * @description Days from the oldest unpaid installment's due date to the market's today; 0 when not past due.
+             */
+            daysPastDue: number;
+            /** @description `YYYY-MM-DD`: the current due date of the oldest installment with something outstanding. */
+            oldestDueDate: string | null;
+            /**
+             * Format: int64
+             * @description Minor units: everything the loan still owes.
+             */
+            outstanding: number;
+        };
+        CollectionsBucketCounts: {
+            /** Format: int64 */
+            "1-7": number;
+            /** Format: int64 */
+            "31-60": number;
+            /** Format: int64 */
+            "61-90": number;
+            /** Format: int64 */
+            "8-30": number;
+            /** Format: int64 */
+            "90+": number;
+        };
+        /** @description A loan's collections panel. It carries no ID number, bank account or emergency contact. */
+        CollectionsCaseView: components["schemas"]["CollectionsArrearsView"] & {
+            contactHours: components["schemas"]["ContactHoursView"];
+            /** @description Newest first. */
+            contacts: components["schemas"]["CollectionsContactView"][];
+            currency: components["schemas"]["Currency"];
+            installments: components["schemas"]["CollectionsInstallmentView"][];
+            market: components["schemas"]["Market"];
+            orderNo: string;
+            /** @description The borrower's phone, masked (the full number: `POST …/phone`, audited); null once the account was deleted. */
+            phoneMasked: string | null;
+            productName: string;
+            /** @description Newest first. */
+            promises: components["schemas"]["CollectionsPromiseView"][];
+            /** @description Reminders queued for the loan, newest first, with their delivery status. */
+            reminders: components["schemas"]["CollectionsReminderView"][];
+            /** @description The order's status. */
+            status: string;
+            /** @description The market's business date. */
+            today: string;
+        };
+        CollectionsContactRequest: {
+            /**
+             * @description `call`, `sms`, `whatsapp` or `email`. A call, SMS or WhatsApp is refused outside the market's contact hours.
+             * @example call
+             */
+            channel: string;
+            /** @description At most 1000 characters; stored encrypted. */
+            note: string;
+            /**
+             * @description `reached`, `no_answer`, `busy`, `wrong_number`, `refused`, `promised`, `disputed` or `left_message`.
+             * @example no_answer
+             */
+            outcome: string;
+        };
+        /** @description A contact attempt. */
+        CollectionsContactView: {
+            /**
+             * Format: int64
+             * @description Epoch milliseconds.
+             */
+            at: number;
+            /** @description The agent's username. */
+            by: string | null;
+            /** @description `call`, `sms`, `whatsapp` or `email`. */
+            channel: string;
+            id: string;
+            /** @description `HH:MM` in the market's clock when it was logged. */
+            localTime: string;
+            note: string | null;
+            /** @description `reached`, `no_answer`, `busy`, `wrong_number`, `refused`, `promised`, `disputed` or `left_message`. */
+            outcome: string;
+        };
+        /** @description A loan's contact history. */
+        CollectionsHistoryView: {
+            /** @description Newest first. */
+            contacts: components["schemas"]["CollectionsContactView"][];
+            /** @description Newest first. */
+            promises: components["schemas"]["CollectionsPromiseView"][];
+        };
+        /** @description One installment as collections sees it. */
+        CollectionsInstallmentView: {
+            /** @description `YYYY-MM-DD`, after extensions. */
+            dueDate: string;
+            /** Format: int32 */
+            number: number;
+            /**
+             * Format: int64
+             * @description Minor units still owed on it.
+             */
+            outstanding: number;
+            /** @description `upcoming`, `due`, `overdue` or `paid`. */
+            status: string;
+        };
+        /** @description The borrower's full phone number. */
+        CollectionsPhoneView: {
+            /** @description E.164, e.g. `+919876543210`; null once the account was deleted. */
+            phone: string | null;
+        };
+        CollectionsPromiseRequest: {
+            /**
+             * Format: int64
+             * @description Minor units, above zero and at most what the loan owes.
+             * @example 250000
+             */
+            amount: number;
+            /**
+             * @description `YYYY-MM-DD` in the market's calendar: from today to 30 days ahead.
+             * @example 2026-12-05
+             */
+            date: string;
+        };
+        /** @description A promise to pay with its state, read from the loan's payments. */
+        CollectionsPromiseView: {
+            /**
+             * Format: int64
+             * @description Minor units.
+             */
+            amount: number;
+            /**
+             * Format: int64
+             * @description Epoch milliseconds.
+             */
+            at: number;
+            by: string | null;
+            /** @description `YYYY-MM-DD`: the day the borrower promised to pay by. */
+            date: string;
+            id: string;
+            /** @description `YYYY-MM-DD`, the market's calendar: the day it was made. */
+            madeOn: string;
+            /**
+             * Format: int64
+             * @description Minor units received towards it (payments credited from `madeOn` to `date`).
+             */
+            received: number;
+            /** @description `open`, `kept` or `broken`. */
+            state: string;
+        };
+        /** @description A page of the overdue queue. */
+        CollectionsQueueView: {
+            contactHours: components["schemas"]["ContactHoursView"];
+            /** @description Loans past due in each bucket (the whole market, whatever the filter). */
+            counts: components["schemas"]["CollectionsBucketCounts"];
+            items: components["schemas"]["CollectionsQueuedLoan"][];
+            market: components["schemas"]["Market"];
+            /** Format: int64 */
+            page: number;
+            /** Format: int64 */
+            pageSize: number;
+            /** @description The market's business date, `YYYY-MM-DD`. */
+            today: string;
+            /**
+             * Format: int64
+             * @description Loans matching the filter.
+             */
+            total: number;
+        };
+        /** @description One loan of the overdue queue. */
+        CollectionsQueuedLoan: components["schemas"]["CollectionsArrearsView"] & {
+            currency: components["schemas"]["Currency"];
+            lastContact: null | components["schemas"]["CollectionsContactView"];
+            lastReminder: null | components["schemas"]["CollectionsReminderView"];
+            market: components["schemas"]["Market"];
+            orderNo: string;
+            /** @description The borrower's phone, masked; null once the account was deleted. */
+            phoneMasked: string | null;
+            productName: string;
+            promise: null | components["schemas"]["CollectionsPromiseView"];
+            /** @description The order's status (`disbursed` or `overdue`: the overdue job moves it once a day). */
+            status: string;
+        };
+        /** @description The last reminder queued for the loan, with its delivery status from the notification outbox. */
+        CollectionsReminderView: {
+            /** Format: int64 */
+            attempts: number;
+            /**
+             * Format: int64
+             * @description Epoch milliseconds.
+             */
+            createdAt: number;
+            /** Format: int64 */
+            installment: number;
+            /** @description `due_in_3`, `due_in_1`, `due_today` or `overdue`. */
+            kind: string;
+            /**
+             * Format: int64
+             * @description Epoch milliseconds.
+             */
+            sentAt: number | null;
+            /** @description `pending`, `sending`, `sent` or `failed`. */
+            status: string;
+        };
         ComplaintDetailView: components["schemas"]["ComplaintSummary"] & {
             /** @description The regulator's channel of the complaint's market; the app shows it when `overdue`. */
             escalation: components["schemas"]["EscalationView"];
@@ -2429,6 +2749,34 @@ export interface components {
             /** @description The event that caused it; null for the order's opening. */
             event: string | null;
             status: components["schemas"]["OrderState"];
+        };
+        /** @description The market's contact hours and its clock now. */
+        ContactHoursView: {
+            /**
+             * @description `HH:MM`, included.
+             * @example 08:00
+             */
+            from: string;
+            /** @description The market's business date, `YYYY-MM-DD`. */
+            localDate: string;
+            /**
+             * @description The market's local time now, `HH:MM`.
+             * @example 21:14
+             */
+            localTime: string;
+            market: components["schemas"]["Market"];
+            /** @description True when a call, SMS or WhatsApp may be logged now. */
+            open: boolean;
+            /**
+             * @description IANA time zone of the market's clock.
+             * @example Asia/Kolkata
+             */
+            timezone: string;
+            /**
+             * @description `HH:MM`, excluded (`19:00`: the last minute is 18:59).
+             * @example 19:00
+             */
+            until: string;
         };
         ContactMessageCreated: {
             /**
@@ -2887,6 +3235,162 @@ export interface components {
                 phoneMasked: string;
                 /** Format: int64 */
                 resendSeconds: number;
+            };
+            /** @description Always `ok` on success. */
+            msg: string;
+        };
+        /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
+        Envelope_CollectionsCaseView: {
+            /**
+             * Format: int32
+             * @description Always 0 on success.
+             */
+            code: number;
+            /** @description A loan's collections panel. It carries no ID number, bank account or emergency contact. */
+            data: components["schemas"]["CollectionsArrearsView"] & {
+                contactHours: components["schemas"]["ContactHoursView"];
+                /** @description Newest first. */
+                contacts: components["schemas"]["CollectionsContactView"][];
+                currency: components["schemas"]["Currency"];
+                installments: components["schemas"]["CollectionsInstallmentView"][];
+                market: components["schemas"]["Market"];
+                orderNo: string;
+                /** @description The borrower's phone, masked (the full number: `POST …/phone`, audited); null once the account was deleted. */
+                phoneMasked: string | null;
+                productName: string;
+                /** @description Newest first. */
+                promises: components["schemas"]["CollectionsPromiseView"][];
+                /** @description Reminders queued for the loan, newest first, with their delivery status. */
+                reminders: components["schemas"]["CollectionsReminderView"][];
+                /** @description The order's status. */
+                status: string;
+                /** @description The market's business date. */
+                today: string;
+            };
+            /** @description Always `ok` on success. */
+            msg: string;
+        };
+        /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
+        Envelope_CollectionsContactView: {
+            /**
+             * Format: int32
+             * @description Always 0 on success.
+             */
+            code: number;
+            /** @description A contact attempt. */
+            data: {
+                /**
+                 * Format: int64
+                 * @description Epoch milliseconds.
+                 */
+                at: number;
+                /** @description The agent's username. */
+                by: string | null;
+                /** @description `call`, `sms`, `whatsapp` or `email`. */
+                channel: string;
+                id: string;
+                /** @description `HH:MM` in the market's clock when it was logged. */
+                localTime: string;
+                note: string | null;
+                /** @description `reached`, `no_answer`, `busy`, `wrong_number`, `refused`, `promised`, `disputed` or `left_message`. */
+                outcome: string;
+            };
+            /** @description Always `ok` on success. */
+            msg: string;
+        };
+        /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
+        Envelope_CollectionsHistoryView: {
+            /**
+             * Format: int32
+             * @description Always 0 on success.
+             */
+            code: number;
+            /** @description A loan's contact history. */
+            data: {
+                /** @description Newest first. */
+                contacts: components["schemas"]["CollectionsContactView"][];
+                /** @description Newest first. */
+                promises: components["schemas"]["CollectionsPromiseView"][];
+            };
+            /** @description Always `ok` on success. */
+            msg: string;
+        };
+        /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
+        Envelope_CollectionsPhoneView: {
+            /**
+             * Format: int32
+             * @description Always 0 on success.
+             */
+            code: number;
+            /** @description The borrower's full phone number. */
+            data: {
+                /** @description E.164, e.g. `+919876543210`; null once the account was deleted. */
+                phone: string | null;
+            };
+            /** @description Always `ok` on success. */
+            msg: string;
+        };
+        /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
+        Envelope_CollectionsPromiseView: {
+            /**
+             * Format: int32
+             * @description Always 0 on success.
+             */
+            code: number;
+            /** @description A promise to pay with its state, read from the loan's payments. */
+            data: {
+                /**
+                 * Format: int64
+                 * @description Minor units.
+                 */
+                amount: number;
+                /**
+                 * Format: int64
+                 * @description Epoch milliseconds.
+                 */
+                at: number;
+                by: string | null;
+                /** @description `YYYY-MM-DD`: the day the borrower promised to pay by. */
+                date: string;
+                id: string;
+                /** @description `YYYY-MM-DD`, the market's calendar: the day it was made. */
+                madeOn: string;
+                /**
+                 * Format: int64
+                 * @description Minor units received towards it (payments credited from `madeOn` to `date`).
+                 */
+                received: number;
+                /** @description `open`, `kept` or `broken`. */
+                state: string;
+            };
+            /** @description Always `ok` on success. */
+            msg: string;
+        };
+        /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
+        Envelope_CollectionsQueueView: {
+            /**
+             * Format: int32
+             * @description Always 0 on success.
+             */
+            code: number;
+            /** @description A page of the overdue queue. */
+            data: {
+                contactHours: components["schemas"]["ContactHoursView"];
+                /** @description Loans past due in each bucket (the whole market, whatever the filter). */
+                counts: components["schemas"]["CollectionsBucketCounts"];
+                items: components["schemas"]["CollectionsQueuedLoan"][];
+                market: components["schemas"]["Market"];
+                /** Format: int64 */
+                page: number;
+                /** Format: int64 */
+                pageSize: number;
+                /** @description The market's business date, `YYYY-MM-DD`. */
+                today: string;
+                /**
+                 * Format: int64
+                 * @description Loans matching the filter.
+                 */
+                total: number;
             };
             /** @description Always `ok` on success. */
             msg: string;
@@ -6168,7 +6672,7 @@ export interface components {
          * @description What an operator may do; an operator may hold several roles.
          * @enum {string}
          */
-        Role: "admin" | "reviewer" | "finance" | "support";
+        Role: "admin" | "reviewer" | "finance" | "support" | "collections";
         RolesRequest: {
             /**
              * @description One or more of `admin`, `reviewer`, `finance`, `support`: the operator's roles after the change.
@@ -10510,6 +11014,470 @@ export interface operations {
                 };
             };
             /** @description validation_failed: `from` or `to` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    console_collections: {
+        parameters: {
+            query: {
+                /** @description `IN` or `ID` (required). */
+                market: components["schemas"]["Market"];
+                /**
+                 * @description `1-7`, `8-30`, `31-60`, `61-90` or `90+` (days past due); every bucket when left out.
+                 * @example 8-30
+                 */
+                bucket?: string;
+                /**
+                 * @description `dpd_desc` (most days past due first; the default) or `dpd_asc`.
+                 * @example dpd_desc
+                 */
+                sort?: string;
+                /**
+                 * @description From 1 (the default).
+                 * @example 1
+                 */
+                page?: number;
+                /**
+                 * @description 1 to 200 (default 50).
+                 * @example 50
+                 */
+                pageSize?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_CollectionsQueueView"];
+                };
+            };
+            /** @description bad_request: the query string could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description forbidden: not collections or admin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed: `market`, `bucket`, `sort`, `page` or `pageSize` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    console_collections_case: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description E.g. KL-261125-7F3K9Q */
+                orderNo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_CollectionsCaseView"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description forbidden: not collections or admin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description not_found: no such order, or not paid out */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    console_collections_contact: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                orderNo: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CollectionsContactRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["CollectionsContactRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_CollectionsContactView"];
+                };
+            };
+            /** @description bad_request: the body could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description forbidden (not collections or admin), csrf_token_invalid or cross_site_request */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description invalid_transition: the loan is closed */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payload_too_large: the body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unsupported_media_type: neither JSON nor form-encoded */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed: `channel` (unknown, or a call, SMS or WhatsApp outside the contact hours: `field.contact_hours`), `outcome` or `note` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    console_collections_history: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                orderNo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_CollectionsHistoryView"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description forbidden: an operator without any role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description not_found: no such order, or not paid out */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    console_collections_phone: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                orderNo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_CollectionsPhoneView"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description forbidden (not collections or admin), csrf_token_invalid or cross_site_request */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    console_collections_promise: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                orderNo: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CollectionsPromiseRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["CollectionsPromiseRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_CollectionsPromiseView"];
+                };
+            };
+            /** @description bad_request: the body could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description forbidden (not collections or admin), csrf_token_invalid or cross_site_request */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description invalid_transition: the loan is closed */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payload_too_large: the body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unsupported_media_type: neither JSON nor form-encoded */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed: `date` (format, window, or a promise still open) or `amount` */
             422: {
                 headers: {
                     [name: string]: unknown;

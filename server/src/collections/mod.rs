@@ -1,0 +1,950 @@
+//! Collections (PRODUCT.md §7; docs/API-CONSOLE.md, "Collections"): the overdue queue per market with each loan's days
+//! past due, bucket and amounts (the borrower's own figures, replayed from the ledger), the last reminder and its
+//! delivery, the last contact and the latest promise to pay; contact attempts, allowed only within the market's
+//! contact hours for a call, SMS or WhatsApp; promises to pay, whose state is read from the ledger's payments.
+//!
+//! Only the borrower is ever contacted: nothing here reads the certification (ID numbers, bank accounts, emergency
+//! contacts). The `collections` role sees the borrower's phone masked, and in full on request, each such view audited.
+
+use std::collections::HashMap;
+
+use kilat_domain::{
+    Code, Currency, EntryKind, InstallmentBalance, InstallmentStatus, LedgerEntry, LoanBalances,
+    Market, Money, OrderState, Plan,
+};
+use time::{Date, Duration, OffsetDateTime};
+
+use crate::auth::operators::{Operator, Role};
+use crate::auth::unseal_phone;
+use crate::error::{Error, FieldErrors, FieldProblem, Refusal};
+use crate::infra::crypto::Binding;
+use crate::services::Services;
+use crate::store::audit::NewAuditEntry;
+use crate::store::collections::{
+    BucketCounts, BucketDates, ContactRow, NewContact, NewPromise, PromiseRow, QueueFilter,
+    ReminderRow,
+};
+use crate::store::loans::{StoredEntry, date_code, parse_date};
+use crate::store::orders::OrderRow;
+
+/// Who works the queue: reads it, logs contacts and promises, sees the borrower's full phone (audited).
+pub const WORK_ROLES: &[Role] = &[Role::Collections, Role::Admin];
+/// Who reads a loan's contact history (the order view shows it to everyone who may open an order).
+pub const HISTORY_ROLES: &[Role] = &[
+    Role::Collections,
+    Role::Admin,
+    Role::Reviewer,
+    Role::Finance,
+    Role::Support,
+];
+
+/// The longest note with a contact.
+pub const MAX_NOTE_CHARS: usize = 1000;
+/// How far ahead of the market's today a promise may be dated.
+pub const PROMISE_MAX_DAYS: i64 = 30;
+/// Queue rows per page, by default and at most.
+pub const PAGE_SIZE: i64 = 50;
+pub const MAX_PAGE_SIZE: i64 = 200;
+
+/// A days-past-due bucket.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Bucket {
+    /// 1 to 7 days.
+    D1To7,
+    D8To30,
+    D31To60,
+    D61To90,
+    /// 91 days and more.
+    Over90,
+}
+
+impl Bucket {
+    pub const ALL: [Bucket; 5] = [
+        Bucket::D1To7,
+        Bucket::D8To30,
+        Bucket::D31To60,
+        Bucket::D61To90,
+        Bucket::Over90,
+    ];
+
+    pub fn code(self) -> &'static str {
+        match self {
+            Bucket::D1To7 => "1-7",
+            Bucket::D8To30 => "8-30",
+            Bucket::D31To60 => "31-60",
+            Bucket::D61To90 => "61-90",
+            Bucket::Over90 => "90+",
+        }
+    }
+
+    pub fn parse(code: &str) -> Option<Bucket> {
+        Bucket::ALL.into_iter().find(|b| b.code() == code.trim())
+    }
+
+    /// The bucket of a loan `days` past due; none for a loan not past due.
+    pub fn of(days: i64) -> Option<Bucket> {
+        match days {
+            i64::MIN..=0 => None,
+            1..=7 => Some(Bucket::D1To7),
+            8..=30 => Some(Bucket::D8To30),
+            31..=60 => Some(Bucket::D31To60),
+            61..=90 => Some(Bucket::D61To90),
+            _ => Some(Bucket::Over90),
+        }
+    }
+
+    /// The days past due it spans (`None`: no upper end).
+    fn days(self) -> (i64, Option<i64>) {
+        match self {
+            Bucket::D1To7 => (1, Some(7)),
+            Bucket::D8To30 => (8, Some(30)),
+            Bucket::D31To60 => (31, Some(60)),
+            Bucket::D61To90 => (61, Some(90)),
+            Bucket::Over90 => (91, None),
+        }
+    }
+}
+
+/// How an agent reached for the borrower.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Channel {
+    Call,
+    Sms,
+    Whatsapp,
+    Email,
+}
+
+impl Channel {
+    pub const ALL: [Channel; 4] = [
+        Channel::Call,
+        Channel::Sms,
+        Channel::Whatsapp,
+        Channel::Email,
+    ];
+
+    pub fn code(self) -> &'static str {
+        match self {
+            Channel::Call => "call",
+            Channel::Sms => "sms",
+            Channel::Whatsapp => "whatsapp",
+            Channel::Email => "email",
+        }
+    }
+
+    pub fn parse(code: &str) -> Option<Channel> {
+        let code = code.trim().to_ascii_lowercase();
+        Channel::ALL.into_iter().find(|c| c.code() == code)
+    }
+
+    /// A call or message that reaches the borrower's phone at once: only within the contact hours.
+    pub fn needs_contact_hours(self) -> bool {
+        !matches!(self, Channel::Email)
+    }
+}
+
+/// What came of a contact attempt.
+pub const OUTCOMES: [&str; 8] = [
+    "reached",
+    "no_answer",
+    "busy",
+    "wrong_number",
+    "refused",
+    "promised",
+    "disputed",
+    "left_message",
+];
+
+/// The market's contact hours and where its clock stands.
+#[derive(Debug, Clone)]
+pub struct ContactHours {
+    pub market: Market,
+    /// Local hours, `from` included, `until` excluded (08:00 to 19:00 means 08:00:00 to 18:59:59).
+    pub from: u8,
+    pub until: u8,
+    /// The market's local time now.
+    pub local_now: OffsetDateTime,
+    pub open: bool,
+}
+
+impl ContactHours {
+    pub fn now_hhmm(&self) -> String {
+        format!(
+            "{:02}:{:02}",
+            self.local_now.hour(),
+            self.local_now.minute()
+        )
+    }
+
+    pub fn timezone(&self) -> &'static str {
+        match self.market {
+            Market::India => "Asia/Kolkata",
+            Market::Indonesia => "Asia/Jakarta",
+        }
+    }
+}
+
+/// The contact hours of `market` at the server's clock: the reminders' sending hours (PRODUCT.md §6, §7), one rule.
+pub fn contact_hours(s: &Services, market: Market) -> ContactHours {
+    let now = s.clock.now();
+    let (from, until) = crate::jobs::reminders::sending_hours(market);
+    ContactHours {
+        market,
+        from,
+        until,
+        local_now: market.local_time(now),
+        open: crate::jobs::reminders::may_send(market, now),
+    }
+}
+
+/// Where a loan stands on a business date: the borrower's own figures.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Arrears {
+    /// The current due date of the oldest installment with something outstanding.
+    pub oldest_due: Option<Date>,
+    /// Days from it to today; 0 when not past due.
+    pub days_past_due: i64,
+    pub bucket: Option<Bucket>,
+    /// What the installments past their due date still owe (each one's outstanding, as the borrower's plan shows it).
+    pub amount_overdue: Money,
+    /// Everything the loan still owes (the plan's `outstanding` total).
+    pub outstanding: Money,
+}
+
+/// The arrears of a loan's balances on `today`.
+pub fn arrears(balances: &LoanBalances, today: Date) -> Result<Arrears, Error> {
+    let internal = |e: kilat_domain::Error| Error::Internal(e.into());
+    let oldest_due = crate::ledger::arrears_date(balances);
+    let days_past_due = oldest_due
+        .map(|d| (today - d).whole_days())
+        .filter(|d| *d > 0)
+        .unwrap_or(0);
+    let overdue: Vec<Money> = balances
+        .installments
+        .iter()
+        .filter(|i| i.status(today) == InstallmentStatus::Overdue)
+        .map(|i| i.outstanding.total())
+        .collect::<Result<_, _>>()
+        .map_err(internal)?;
+    Ok(Arrears {
+        oldest_due,
+        days_past_due,
+        bucket: Bucket::of(days_past_due),
+        amount_overdue: Money::sum(&overdue).map_err(internal)?,
+        outstanding: balances.outstanding.total().map_err(internal)?,
+    })
+}
+
+/// The state of a promise to pay.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PromiseState {
+    /// Its date has not passed and the payments since it was made do not cover it yet.
+    Open,
+    /// The payments received from the day it was made to its date cover the amount (or the loan owes nothing more).
+    Kept,
+    /// Its date passed without that.
+    Broken,
+}
+
+impl PromiseState {
+    pub fn code(self) -> &'static str {
+        match self {
+            PromiseState::Open => "open",
+            PromiseState::Kept => "kept",
+            PromiseState::Broken => "broken",
+        }
+    }
+}
+
+/// A promise to pay with its state.
+#[derive(Debug, Clone)]
+pub struct Promise {
+    pub row: PromiseRow,
+    pub made_on: Date,
+    pub promised_on: Date,
+    /// Received towards it: the borrower's payments credited from `made_on` to `promised_on`.
+    pub received: Money,
+    pub state: PromiseState,
+}
+
+/// Cash a ledger entry received from the borrower and kept (its excess is refunded); a reversal of one takes it back.
+fn cash_in(entries: &[LedgerEntry], entry: &LedgerEntry) -> i64 {
+    let receives = |kind: EntryKind| {
+        matches!(
+            kind,
+            EntryKind::Repayment
+                | EntryKind::Payoff
+                | EntryKind::CoolingOffExit
+                | EntryKind::ExtensionFee
+        )
+    };
+    let counts = match entry.kind {
+        EntryKind::Reversal => entry
+            .reverses
+            .and_then(|seq| usize::try_from(seq).ok())
+            .and_then(|seq| entries.get(seq))
+            .is_some_and(|reversed| receives(reversed.kind)),
+        kind => receives(kind),
+    };
+    if counts {
+        entry.cash.minor() - entry.excess.minor()
+    } else {
+        0
+    }
+}
+
+/// A promise's state on `today`, read from the loan's ledger: evaluated on every read, so it is never stale and
+/// needs no job (docs/API-CONSOLE.md, "Collections").
+pub fn promise_state(
+    row: PromiseRow,
+    entries: &[LedgerEntry],
+    balances: &LoanBalances,
+    today: Date,
+) -> Result<Promise, Error> {
+    let made_on = parse_date(&row.made_on)?;
+    let promised_on = parse_date(&row.promised_on)?;
+    let received: i64 = entries
+        .iter()
+        .filter(|e| e.on >= made_on && e.on <= promised_on)
+        .map(|e| cash_in(entries, e))
+        .sum();
+    let nothing_owed = balances.outstanding.is_zero();
+    let state = if received >= row.amount || nothing_owed {
+        PromiseState::Kept
+    } else if today > promised_on {
+        PromiseState::Broken
+    } else {
+        PromiseState::Open
+    };
+    Ok(Promise {
+        row,
+        made_on,
+        promised_on,
+        received: Money::from_minor(received.max(0)),
+        state,
+    })
+}
+
+/// A contact attempt with its note in clear.
+#[derive(Debug, Clone)]
+pub struct Contact {
+    pub row: ContactRow,
+    pub note: Option<String>,
+}
+
+fn open_contact(s: &Services, row: ContactRow) -> Result<Contact, Error> {
+    let note = match &row.note_enc {
+        Some(sealed) => Some(
+            s.secrets
+                .decrypt(sealed, Binding::CollectionNote { id: &row.id })?,
+        ),
+        None => None,
+    };
+    Ok(Contact { row, note })
+}
+
+/// One loan of the queue.
+#[derive(Debug, Clone)]
+pub struct QueueItem {
+    pub order_no: String,
+    pub market: Market,
+    pub currency: Currency,
+    pub product_name: String,
+    pub status: String,
+    /// The borrower's phone, masked; none once the account was deleted.
+    pub phone_masked: Option<String>,
+    pub arrears: Arrears,
+    pub last_reminder: Option<ReminderRow>,
+    pub last_contact: Option<Contact>,
+    pub promise: Option<Promise>,
+}
+
+/// A page of the queue with the market's bucket counts.
+#[derive(Debug, Clone)]
+pub struct QueuePage {
+    pub market: Market,
+    pub today: Date,
+    pub hours: ContactHours,
+    pub counts: BucketCounts,
+    /// Loans matching the filter (all buckets, or the one chosen).
+    pub total: i64,
+    pub page: i64,
+    pub page_size: i64,
+    pub items: Vec<QueueItem>,
+}
+
+/// What the queue lists.
+#[derive(Debug, Clone, Copy)]
+pub struct QueueQuery {
+    pub market: Market,
+    pub bucket: Option<Bucket>,
+    pub most_overdue_first: bool,
+    pub page: i64,
+    pub page_size: i64,
+}
+
+fn bucket_dates(today: Date) -> BucketDates {
+    let ago = |days: i64| date_code(today - Duration::days(days));
+    BucketDates {
+        from_7: ago(7),
+        from_30: ago(30),
+        from_60: ago(60),
+        from_90: ago(90),
+        yesterday: ago(1),
+    }
+}
+
+fn count_of(counts: &BucketCounts, bucket: Bucket) -> i64 {
+    match bucket {
+        Bucket::D1To7 => counts.d1_7,
+        Bucket::D8To30 => counts.d8_30,
+        Bucket::D31To60 => counts.d31_60,
+        Bucket::D61To90 => counts.d61_90,
+        Bucket::Over90 => counts.d90_plus,
+    }
+}
+
+/// The overdue queue of one market on its business date: loans with an installment past its due date, most days past
+/// due first (or fewest), a page at a time, with the count of each bucket. The filter, order and counts come from the
+/// arrears index; only the page's loans are replayed and only their phones unsealed.
+pub async fn queue(s: &Services, op: &Operator, q: QueueQuery) -> Result<QueuePage, Error> {
+    op.require_any(WORK_ROLES)?;
+    let mut errors = FieldErrors::default();
+    if q.page < 1 {
+        errors.add("page", FieldProblem::new("field.unknown_choice"));
+    }
+    if !(1..=MAX_PAGE_SIZE).contains(&q.page_size) {
+        errors.add(
+            "pageSize",
+            FieldProblem::new("field.too_many_items").with("max", MAX_PAGE_SIZE),
+        );
+    }
+    errors.into_result()?;
+    let market = q.market;
+    let today = s.clock.today(market);
+    let dates = bucket_dates(today);
+    let counts = s.db.arrears_counts(market.code(), &dates).await?;
+    let (due_from, due_to, total) = match q.bucket {
+        None => (
+            None,
+            dates.yesterday.clone(),
+            counts.d1_7 + counts.d8_30 + counts.d31_60 + counts.d61_90 + counts.d90_plus,
+        ),
+        Some(bucket) => {
+            let (low, high) = bucket.days();
+            (
+                high.map(|h| date_code(today - Duration::days(h))),
+                date_code(today - Duration::days(low)),
+                count_of(&counts, bucket),
+            )
+        }
+    };
+    let rows =
+        s.db.arrears_page(&QueueFilter {
+            market: market.code(),
+            due_from: due_from.as_deref(),
+            due_to: &due_to,
+            most_overdue_first: q.most_overdue_first,
+            limit: q.page_size,
+            offset: (q.page - 1).saturating_mul(q.page_size),
+        })
+        .await?;
+    let ids: Vec<&str> = rows.iter().map(|r| r.order_id.as_str()).collect();
+    let mut ledgers = s.db.ledgers(&ids).await?;
+    let mut reminders = latest_by_order(s.db.order_reminders(&ids).await?, |r| &r.order_id);
+    let mut contacts = latest_by_order(s.db.contacts_of(&ids).await?, |c| &c.order_id);
+    let mut promises = latest_by_order(s.db.promises_of(&ids).await?, |p| &p.order_id);
+    let mut items = Vec::with_capacity(rows.len());
+    for row in &rows {
+        let plan: Plan = serde_json::from_str(&row.plan_json).map_err(anyhow::Error::from)?;
+        let entries = entries_of(ledgers.remove(&row.order_id).unwrap_or_default())?;
+        let balances = crate::servicing::balances_of(&plan, &entries)?;
+        let phone_masked = if row.phone_enc.is_empty() {
+            None
+        } else {
+            Some(unseal_phone(&s.secrets, &row.borrower_id, market, &row.phone_enc)?.masked())
+        };
+        let promise = promises
+            .remove(&row.order_id)
+            .map(|p| promise_state(p, &entries, &balances, today))
+            .transpose()?;
+        items.push(QueueItem {
+            order_no: row.order_no.clone(),
+            market,
+            currency: Currency::from_code(&row.currency).ok_or_else(|| {
+                anyhow::anyhow!("order {}: currency {}", row.order_no, row.currency)
+            })?,
+            product_name: row.product_name.clone(),
+            status: row.status.clone(),
+            phone_masked,
+            arrears: arrears(&balances, today)?,
+            last_reminder: reminders.remove(&row.order_id),
+            last_contact: contacts
+                .remove(&row.order_id)
+                .map(|c| open_contact(s, c))
+                .transpose()?,
+            promise,
+        });
+    }
+    Ok(QueuePage {
+        market,
+        today,
+        hours: contact_hours(s, market),
+        counts,
+        total,
+        page: q.page,
+        page_size: q.page_size,
+        items,
+    })
+}
+
+/// The first (newest) row of each order in a list sorted newest first.
+fn latest_by_order<T>(rows: Vec<T>, order: impl Fn(&T) -> &String) -> HashMap<String, T> {
+    let mut out = HashMap::new();
+    for row in rows {
+        let key = order(&row).clone();
+        out.entry(key).or_insert(row);
+    }
+    out
+}
+
+fn entries_of(stored: Vec<StoredEntry>) -> Result<Vec<LedgerEntry>, Error> {
+    stored
+        .into_iter()
+        .enumerate()
+        .map(|(i, e)| {
+            if e.seq == i as u64 {
+                Ok(e.entry)
+            } else {
+                Err(anyhow::anyhow!("ledger gap at {i}").into())
+            }
+        })
+        .collect()
+}
+
+/// One loan as collections works it.
+#[derive(Debug, Clone)]
+pub struct Case {
+    pub order: OrderRow,
+    pub today: Date,
+    pub hours: ContactHours,
+    pub phone_masked: Option<String>,
+    pub arrears: Arrears,
+    pub installments: Vec<(InstallmentBalance, InstallmentStatus)>,
+    pub contacts: Vec<Contact>,
+    pub promises: Vec<Promise>,
+    pub reminders: Vec<ReminderRow>,
+}
+
+/// The paid-out loan of an order, or not found.
+async fn loan_of(s: &Services, order_no: &str) -> Result<crate::servicing::Loan, Error> {
+    let order =
+        s.db.order_by_no(order_no.trim())
+            .await?
+            .ok_or(Error::NotFound)?;
+    crate::servicing::load(s, order).await
+}
+
+/// A loan's collections panel: its figures, the borrower's phone masked, the contact log, the promises with their
+/// state and the reminders sent. Never the certification.
+pub async fn case(s: &Services, op: &Operator, order_no: &str) -> Result<Case, Error> {
+    op.require_any(WORK_ROLES)?;
+    let loan = loan_of(s, order_no).await?;
+    let today = loan.today(s);
+    let market = loan.order.market;
+    let borrower =
+        s.db.borrower_by_id(&loan.order.borrower_id)
+            .await?
+            .ok_or_else(|| anyhow::anyhow!("order {order_no}: its borrower is missing"))?;
+    let phone_masked = if borrower.phone_enc.is_empty() {
+        None
+    } else {
+        Some(unseal_phone(&s.secrets, &borrower.id, market, &borrower.phone_enc)?.masked())
+    };
+    let id = loan.order.id.as_str();
+    let contacts =
+        s.db.contacts_of(&[id])
+            .await?
+            .into_iter()
+            .map(|c| open_contact(s, c))
+            .collect::<Result<Vec<_>, Error>>()?;
+    let promises =
+        s.db.promises_of(&[id])
+            .await?
+            .into_iter()
+            .map(|p| promise_state(p, &loan.entries, &loan.balances, today))
+            .collect::<Result<Vec<_>, Error>>()?;
+    let reminders = s.db.order_reminders(&[id]).await?;
+    let installments = loan
+        .balances
+        .installments
+        .iter()
+        .map(|i| (i.clone(), i.status(today)))
+        .collect();
+    Ok(Case {
+        arrears: arrears(&loan.balances, today)?,
+        hours: contact_hours(s, market),
+        today,
+        phone_masked,
+        installments,
+        contacts,
+        promises,
+        reminders,
+        order: loan.order,
+    })
+}
+
+/// A loan's contact history and promises (the order view's section): every operator who may open an order.
+pub async fn history(
+    s: &Services,
+    op: &Operator,
+    order_no: &str,
+) -> Result<(Vec<Contact>, Vec<Promise>), Error> {
+    op.require_any(HISTORY_ROLES)?;
+    let loan = loan_of(s, order_no).await?;
+    let today = loan.today(s);
+    let id = loan.order.id.as_str();
+    let contacts =
+        s.db.contacts_of(&[id])
+            .await?
+            .into_iter()
+            .map(|c| open_contact(s, c))
+            .collect::<Result<Vec<_>, Error>>()?;
+    let promises =
+        s.db.promises_of(&[id])
+            .await?
+            .into_iter()
+            .map(|p| promise_state(p, &loan.entries, &loan.balances, today))
+            .collect::<Result<Vec<_>, Error>>()?;
+    Ok((contacts, promises))
+}
+
+/// What an agent logs.
+#[derive(Debug, Clone, Default)]
+pub struct ContactRequest<'a> {
+    pub channel: Option<&'a str>,
+    pub outcome: Option<&'a str>,
+    pub note: Option<&'a str>,
+}
+
+fn active(order: &OrderRow) -> Result<(), Error> {
+    if matches!(order.status, OrderState::Disbursed | OrderState::Overdue) {
+        Ok(())
+    } else {
+        Err(Refusal::InvalidTransition.into())
+    }
+}
+
+/// Logs a contact attempt with the borrower of an open loan (collections, admin), audited. A call, SMS or WhatsApp
+/// outside the market's contact hours is refused on `channel`, naming the hours and the market's time now.
+pub async fn log_contact(
+    s: &Services,
+    op: &Operator,
+    order_no: &str,
+    req: ContactRequest<'_>,
+) -> Result<Contact, Error> {
+    op.require_any(WORK_ROLES)?;
+    let mut errors = FieldErrors::default();
+    let channel = match req.channel.map(str::trim).filter(|c| !c.is_empty()) {
+        None => {
+            errors.add("channel", FieldProblem::required());
+            None
+        }
+        Some(code) => {
+            let channel = Channel::parse(code);
+            if channel.is_none() {
+                errors.add("channel", FieldProblem::new("field.contact_channel"));
+            }
+            channel
+        }
+    };
+    let outcome = match req.outcome.map(str::trim).filter(|c| !c.is_empty()) {
+        None => {
+            errors.add("outcome", FieldProblem::required());
+            None
+        }
+        Some(code) => {
+            let found = OUTCOMES.iter().find(|o| **o == code).copied();
+            if found.is_none() {
+                errors.add("outcome", FieldProblem::new("field.contact_outcome"));
+            }
+            found
+        }
+    };
+    let note = req.note.map(str::trim).filter(|n| !n.is_empty());
+    if note.is_some_and(|n| n.chars().count() > MAX_NOTE_CHARS) {
+        errors.add("note", FieldProblem::too_long(MAX_NOTE_CHARS));
+    }
+    errors.into_result()?;
+    let (channel, outcome) = (
+        channel.expect("checked above"),
+        outcome.expect("checked above"),
+    );
+    let order =
+        s.db.order_by_no(order_no.trim())
+            .await?
+            .ok_or(Error::NotFound)?;
+    if s.db.loan(&order.id).await?.is_none() {
+        return Err(Error::NotFound);
+    }
+    let hours = contact_hours(s, order.market);
+    if channel.needs_contact_hours() && !hours.open {
+        return Err(Error::field(
+            "channel",
+            FieldProblem::new("field.contact_hours")
+                .with("from", format!("{:02}:00", hours.from))
+                .with("until", format!("{:02}:00", hours.until))
+                .with("market", market_name(order.market))
+                .with("now", hours.now_hhmm()),
+        ));
+    }
+    let now = s.clock.now_ms();
+    let local_time = hours.now_hhmm();
+    let mut tx = s.db.begin().await?;
+    let order = tx
+        .order_locked_in_tx(&order.id)
+        .await?
+        .ok_or(Error::NotFound)?;
+    active(&order)?;
+    let secrets = &s.secrets;
+    let id = tx
+        .insert_contact(
+            &NewContact {
+                order_id: &order.id,
+                operator_id: &op.id,
+                channel: channel.code(),
+                outcome,
+                local_time: &local_time,
+                at: now,
+            },
+            note,
+            |id, text| secrets.encrypt(text, Binding::CollectionNote { id }),
+        )
+        .await?;
+    let after = serde_json::json!({
+        "contactId": id, "channel": channel.code(), "outcome": outcome, "localTime": local_time,
+        "withNote": note.is_some(),
+    })
+    .to_string();
+    tx.insert_audit(&NewAuditEntry {
+        actor_kind: "operator",
+        actor_id: Some(&op.id),
+        action: "collections.contact",
+        entity: "order",
+        entity_id: &order.id,
+        before_json: None,
+        after_json: Some(&after),
+        at: now,
+    })
+    .await?;
+    tx.commit().await?;
+    let row =
+        s.db.contacts_of(&[order.id.as_str()])
+            .await?
+            .into_iter()
+            .find(|c| c.id == id)
+            .ok_or_else(|| anyhow::anyhow!("the contact just logged is missing"))?;
+    open_contact(s, row)
+}
+
+/// The market's name as the console's texts say it.
+pub fn market_name(market: Market) -> &'static str {
+    match market {
+        Market::India => "India",
+        Market::Indonesia => "Indonesia",
+    }
+}
+
+/// Records a promise to pay (collections, admin), audited: an amount above zero and at most what the loan owes, by a
+/// date from the market's today to [`PROMISE_MAX_DAYS`] after. One promise is open at a time: checked and written
+/// under the order's lock.
+pub async fn promise(
+    s: &Services,
+    op: &Operator,
+    order_no: &str,
+    date: Option<&str>,
+    amount: Option<i64>,
+) -> Result<Promise, Error> {
+    op.require_any(WORK_ROLES)?;
+    let mut errors = FieldErrors::default();
+    let date = match date.map(str::trim).filter(|d| !d.is_empty()) {
+        None => {
+            errors.add("date", FieldProblem::required());
+            None
+        }
+        Some(text) => match parse_date(text) {
+            Ok(d) => Some(d),
+            Err(_) => {
+                errors.add("date", FieldProblem::new("field.date_format"));
+                None
+            }
+        },
+    };
+    if amount.is_none() {
+        errors.add("amount", FieldProblem::required());
+    }
+    errors.into_result()?;
+    let (date, amount) = (date.expect("checked"), amount.expect("checked"));
+    let order =
+        s.db.order_by_no(order_no.trim())
+            .await?
+            .ok_or(Error::NotFound)?;
+    let now = s.clock.now_ms();
+    let mut tx = s.db.begin().await?;
+    let mut loan = crate::servicing::load_in(&mut tx, &order.id).await?;
+    active(&loan.order)?;
+    let today = s.clock.today(loan.order.market);
+    let outstanding = loan
+        .balances
+        .outstanding
+        .total()
+        .map_err(|e| Error::Internal(e.into()))?
+        .minor();
+    let latest_day = today + Duration::days(PROMISE_MAX_DAYS);
+    let mut errors = FieldErrors::default();
+    if date < today || date > latest_day {
+        errors.add(
+            "date",
+            FieldProblem::new("field.promise_date")
+                .with("from", date_code(today))
+                .with("to", date_code(latest_day)),
+        );
+    }
+    if amount < 1 || amount > outstanding {
+        errors.add(
+            "amount",
+            FieldProblem::new("field.promise_amount").with("max", outstanding),
+        );
+    }
+    errors.into_result()?;
+    let entries = std::mem::take(&mut loan.entries);
+    for existing in tx.promises_in_tx(&loan.order.id).await? {
+        let p = promise_state(existing, &entries, &loan.balances, today)?;
+        if p.state == PromiseState::Open {
+            return Err(Error::field(
+                "date",
+                FieldProblem::new("field.promise_open")
+                    .with("amount", p.row.amount)
+                    .with("date", date_code(p.promised_on)),
+            ));
+        }
+    }
+    let made_on = date_code(today);
+    let promised_on = date_code(date);
+    let id = tx
+        .insert_promise(&NewPromise {
+            order_id: &loan.order.id,
+            operator_id: &op.id,
+            amount,
+            made_on: &made_on,
+            promised_on: &promised_on,
+            at: now,
+        })
+        .await?;
+    let after = serde_json::json!({
+        "promiseId": id, "amount": amount, "date": promised_on, "madeOn": made_on,
+    })
+    .to_string();
+    tx.insert_audit(&NewAuditEntry {
+        actor_kind: "operator",
+        actor_id: Some(&op.id),
+        action: "collections.promise",
+        entity: "order",
+        entity_id: &loan.order.id,
+        before_json: None,
+        after_json: Some(&after),
+        at: now,
+    })
+    .await?;
+    tx.commit().await?;
+    let row =
+        s.db.promises_of(&[loan.order.id.as_str()])
+            .await?
+            .into_iter()
+            .find(|p| p.id == id)
+            .ok_or_else(|| anyhow::anyhow!("the promise just recorded is missing"))?;
+    promise_state(row, &entries, &loan.balances, today)
+}
+
+/// The borrower's full phone number (E.164) for an agent to call (collections, admin); the view is audited
+/// (`view_unmasked`, field `phone`) before the number is returned. None once the account was deleted.
+pub async fn reveal_phone(
+    s: &Services,
+    op: &Operator,
+    order_no: &str,
+) -> Result<Option<String>, Error> {
+    op.require_any(WORK_ROLES)?;
+    let order =
+        s.db.order_by_no(order_no.trim())
+            .await?
+            .ok_or(Error::NotFound)?;
+    if s.db.loan(&order.id).await?.is_none() {
+        return Err(Error::NotFound);
+    }
+    let borrower =
+        s.db.borrower_by_id(&order.borrower_id)
+            .await?
+            .ok_or_else(|| anyhow::anyhow!("order {order_no}: its borrower is missing"))?;
+    if borrower.phone_enc.is_empty() {
+        return Ok(None);
+    }
+    let phone = unseal_phone(&s.secrets, &borrower.id, order.market, &borrower.phone_enc)?;
+    let mut tx = s.db.begin().await?;
+    tx.insert_audit(&NewAuditEntry {
+        actor_kind: "operator",
+        actor_id: Some(&op.id),
+        action: "view_unmasked",
+        entity: "order",
+        entity_id: &order.id,
+        before_json: None,
+        after_json: Some(r#"{"field":"phone"}"#),
+        at: s.clock.now_ms(),
+    })
+    .await?;
+    tx.commit().await?;
+    Ok(Some(phone.e164().to_owned()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn buckets_split_at_their_edges() {
+        let cases = [
+            (0, None),
+            (1, Some("1-7")),
+            (7, Some("1-7")),
+            (8, Some("8-30")),
+            (30, Some("8-30")),
+            (31, Some("31-60")),
+            (60, Some("31-60")),
+            (61, Some("61-90")),
+            (90, Some("61-90")),
+            (91, Some("90+")),
+            (4000, Some("90+")),
+        ];
+        for (days, want) in cases {
+            assert_eq!(Bucket::of(days).map(Bucket::code), want, "{days} days");
+        }
+        for b in Bucket::ALL {
+            assert_eq!(Bucket::parse(b.code()), Some(b));
+            let (low, high) = b.days();
+            assert_eq!(Bucket::of(low), Some(b));
+            if let Some(high) = high {
+                assert_eq!(Bucket::of(high), Some(b));
+                assert_ne!(Bucket::of(high + 1), Some(b));
+            }
+            assert_ne!(Bucket::of(low - 1), Some(b));
+        }
+    }
+
+    #[test]
+    fn only_email_may_go_outside_the_contact_hours() {
+        assert!(Channel::Call.needs_contact_hours());
+        assert!(Channel::Sms.needs_contact_hours());
+        assert!(Channel::Whatsapp.needs_contact_hours());
+        assert!(!Channel::Email.needs_contact_hours());
+        assert_eq!(Channel::parse(" WhatsApp "), Some(Channel::Whatsapp));
+        assert_eq!(Channel::parse("pigeon"), None);
+    }
+}

@@ -1,0 +1,350 @@
+//! Collections (migration 0034): each loan's oldest unpaid due date (`loan_arrears`), the overdue queue read through
+//! its index, contact attempts and promises to pay.
+
+use super::loans::placeholders;
+use super::{Db, Tx, new_id};
+
+/// One loan's arrears date to write: the current due date (`YYYY-MM-DD`) of its oldest installment with something
+/// outstanding, or `None` when nothing is owed.
+pub struct ArrearsRow<'a> {
+    pub order_id: &'a str,
+    pub market: &'a str,
+    pub oldest_unpaid_due: Option<String>,
+}
+
+impl Tx {
+    /// Writes the arrears dates of several loans (insert or replace), a few hundred rows a statement.
+    pub async fn set_arrears(&mut self, rows: &[ArrearsRow<'_>], now: i64) -> sqlx::Result<()> {
+        for chunk in rows.chunks(300) {
+            let values = (0..chunk.len())
+                .map(|r| format!("({})", placeholders(r * 4 + 1, 4)))
+                .collect::<Vec<_>>()
+                .join(", ");
+            let sql = format!(
+                "INSERT INTO loan_arrears (order_id, market, oldest_unpaid_due, updated_at) VALUES {values}
+                 ON CONFLICT (order_id) DO UPDATE
+                 SET oldest_unpaid_due = excluded.oldest_unpaid_due, updated_at = excluded.updated_at"
+            );
+            let mut query = sqlx::query(&sql);
+            for row in chunk {
+                query = query
+                    .bind(row.order_id)
+                    .bind(row.market)
+                    .bind(row.oldest_unpaid_due.as_deref())
+                    .bind(now);
+            }
+            query.execute(self.conn()).await?;
+        }
+        Ok(())
+    }
+
+    /// Writes one loan's arrears date, its market read from the order.
+    pub async fn set_arrears_of(
+        &mut self,
+        order_id: &str,
+        oldest_unpaid_due: Option<&str>,
+        now: i64,
+    ) -> sqlx::Result<()> {
+        sqlx::query(
+            "INSERT INTO loan_arrears (order_id, market, oldest_unpaid_due, updated_at)
+             SELECT id, market, $2, $3 FROM orders WHERE id = $1
+             ON CONFLICT (order_id) DO UPDATE
+             SET oldest_unpaid_due = excluded.oldest_unpaid_due, updated_at = excluded.updated_at",
+        )
+        .bind(order_id)
+        .bind(oldest_unpaid_due)
+        .bind(now)
+        .execute(self.conn())
+        .await?;
+        Ok(())
+    }
+}
+
+/// The queue's count per bucket: loans whose oldest unpaid due date falls in each range of dates.
+#[derive(Debug, Clone, Default, PartialEq, Eq, sqlx::FromRow)]
+pub struct BucketCounts {
+    pub d1_7: i64,
+    pub d8_30: i64,
+    pub d31_60: i64,
+    pub d61_90: i64,
+    pub d90_plus: i64,
+}
+
+/// Due-date limits of the buckets for one business date: a loan `d` days past due has its oldest unpaid installment
+/// due on `today − d`. Each bound is a `YYYY-MM-DD` date, the first bucket's `to` being yesterday.
+pub struct BucketDates {
+    /// Due on or after this: 1–7 days (to yesterday).
+    pub from_7: String,
+    pub from_30: String,
+    pub from_60: String,
+    pub from_90: String,
+    /// Yesterday: the latest due date that is past due.
+    pub yesterday: String,
+}
+
+/// A page of the queue as read: the loan, its borrower's sealed phone and its plan.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct QueueRow {
+    pub order_id: String,
+    pub order_no: String,
+    pub borrower_id: String,
+    pub status: String,
+    pub currency: String,
+    pub product_name: String,
+    pub oldest_unpaid_due: String,
+    pub phone_enc: String,
+    pub plan_json: String,
+}
+
+/// The queue's filter: a market, and an inclusive range of oldest unpaid due dates.
+pub struct QueueFilter<'a> {
+    pub market: &'a str,
+    /// Due on or after (None: no lower bound).
+    pub due_from: Option<&'a str>,
+    /// Due on or before (always at most yesterday).
+    pub due_to: &'a str,
+    /// True: the most days past due first (the oldest due date first).
+    pub most_overdue_first: bool,
+    pub limit: i64,
+    pub offset: i64,
+}
+
+/// A contact attempt as stored.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct ContactRow {
+    pub id: String,
+    pub order_id: String,
+    pub operator_id: String,
+    pub username: Option<String>,
+    pub channel: String,
+    pub outcome: String,
+    pub note_enc: Option<String>,
+    pub local_time: String,
+    pub created_at: i64,
+}
+
+/// A promise to pay as stored.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct PromiseRow {
+    pub id: String,
+    pub order_id: String,
+    pub operator_id: String,
+    pub username: Option<String>,
+    pub amount: i64,
+    pub made_on: String,
+    pub promised_on: String,
+    pub created_at: i64,
+}
+
+/// A reminder in the notification outbox, without its text.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct ReminderRow {
+    pub order_id: String,
+    pub installment: i64,
+    pub kind: String,
+    pub status: String,
+    pub attempts: i64,
+    pub created_at: i64,
+    pub sent_at: Option<i64>,
+}
+
+/// A contact attempt to store.
+pub struct NewContact<'a> {
+    pub order_id: &'a str,
+    pub operator_id: &'a str,
+    pub channel: &'a str,
+    pub outcome: &'a str,
+    /// `HH:MM` in the market's clock when it was logged.
+    pub local_time: &'a str,
+    pub at: i64,
+}
+
+/// A promise to store.
+pub struct NewPromise<'a> {
+    pub order_id: &'a str,
+    pub operator_id: &'a str,
+    pub amount: i64,
+    pub made_on: &'a str,
+    pub promised_on: &'a str,
+    pub at: i64,
+}
+
+const CONTACT_COLUMNS: &str =
+    "c.id, c.order_id, c.operator_id, o.username, c.channel, c.outcome, c.note_enc,
+     c.local_time, c.created_at";
+const PROMISE_COLUMNS: &str =
+    "p.id, p.order_id, p.operator_id, o.username, p.amount, p.made_on, p.promised_on, p.created_at";
+
+impl Db {
+    /// How many loans of `market` are in each bucket, read from the arrears index.
+    pub async fn arrears_counts(
+        &self,
+        market: &str,
+        dates: &BucketDates,
+    ) -> sqlx::Result<BucketCounts> {
+        sqlx::query_as(
+            "SELECT
+                 COALESCE(SUM(CASE WHEN oldest_unpaid_due >= $2 THEN 1 ELSE 0 END), 0) AS d1_7,
+                 COALESCE(SUM(CASE WHEN oldest_unpaid_due >= $3 AND oldest_unpaid_due < $2 THEN 1 ELSE 0 END), 0)
+                     AS d8_30,
+                 COALESCE(SUM(CASE WHEN oldest_unpaid_due >= $4 AND oldest_unpaid_due < $3 THEN 1 ELSE 0 END), 0)
+                     AS d31_60,
+                 COALESCE(SUM(CASE WHEN oldest_unpaid_due >= $5 AND oldest_unpaid_due < $4 THEN 1 ELSE 0 END), 0)
+                     AS d61_90,
+                 COALESCE(SUM(CASE WHEN oldest_unpaid_due < $5 THEN 1 ELSE 0 END), 0) AS d90_plus
+             FROM loan_arrears WHERE market = $1 AND oldest_unpaid_due <= $6",
+        )
+        .bind(market)
+        .bind(&dates.from_7)
+        .bind(&dates.from_30)
+        .bind(&dates.from_60)
+        .bind(&dates.from_90)
+        .bind(&dates.yesterday)
+        .fetch_one(self.pool())
+        .await
+    }
+
+    /// One page of the queue, in due-date order (then order id), read through the arrears index.
+    pub async fn arrears_page(&self, f: &QueueFilter<'_>) -> sqlx::Result<Vec<QueueRow>> {
+        let direction = if f.most_overdue_first { "ASC" } else { "DESC" };
+        let sql = format!(
+            "SELECT a.order_id, o.order_no, o.borrower_id, o.status, o.currency, o.product_name,
+                    a.oldest_unpaid_due, b.phone_enc, l.plan_json
+             FROM loan_arrears a
+             JOIN orders o ON o.id = a.order_id
+             JOIN borrowers b ON b.id = o.borrower_id
+             JOIN loans l ON l.order_id = a.order_id
+             WHERE a.market = $1 AND a.oldest_unpaid_due <= $2 AND a.oldest_unpaid_due >= $3
+             ORDER BY a.oldest_unpaid_due {direction}, a.order_id {direction}
+             LIMIT $4 OFFSET $5"
+        );
+        sqlx::query_as(&sql)
+            .bind(f.market)
+            .bind(f.due_to)
+            // No lower bound: the empty text sorts before every date.
+            .bind(f.due_from.unwrap_or(""))
+            .bind(f.limit)
+            .bind(f.offset)
+            .fetch_all(self.pool())
+            .await
+    }
+
+    /// A loan's arrears date, if written.
+    pub async fn arrears_of(&self, order_id: &str) -> sqlx::Result<Option<Option<String>>> {
+        sqlx::query_scalar("SELECT oldest_unpaid_due FROM loan_arrears WHERE order_id = $1")
+            .bind(order_id)
+            .fetch_optional(self.pool())
+            .await
+    }
+
+    /// The contact attempts with these orders, newest first.
+    pub async fn contacts_of(&self, order_ids: &[&str]) -> sqlx::Result<Vec<ContactRow>> {
+        if order_ids.is_empty() {
+            return Ok(Vec::new());
+        }
+        let sql = format!(
+            "SELECT {CONTACT_COLUMNS} FROM collection_contacts c LEFT JOIN operators o ON o.id = c.operator_id
+             WHERE c.order_id IN ({}) ORDER BY c.created_at DESC, c.id DESC",
+            placeholders(1, order_ids.len())
+        );
+        let mut query = sqlx::query_as(&sql);
+        for id in order_ids {
+            query = query.bind(*id);
+        }
+        query.fetch_all(self.pool()).await
+    }
+
+    /// The promises to pay of these orders, newest first.
+    pub async fn promises_of(&self, order_ids: &[&str]) -> sqlx::Result<Vec<PromiseRow>> {
+        if order_ids.is_empty() {
+            return Ok(Vec::new());
+        }
+        let sql = format!(
+            "SELECT {PROMISE_COLUMNS} FROM promises_to_pay p LEFT JOIN operators o ON o.id = p.operator_id
+             WHERE p.order_id IN ({}) ORDER BY p.created_at DESC, p.id DESC",
+            placeholders(1, order_ids.len())
+        );
+        let mut query = sqlx::query_as(&sql);
+        for id in order_ids {
+            query = query.bind(*id);
+        }
+        query.fetch_all(self.pool()).await
+    }
+
+    /// The reminders queued for these orders, newest first.
+    pub async fn order_reminders(&self, order_ids: &[&str]) -> sqlx::Result<Vec<ReminderRow>> {
+        if order_ids.is_empty() {
+            return Ok(Vec::new());
+        }
+        let sql = format!(
+            "SELECT order_id, installment, kind, status, attempts, created_at, sent_at FROM notification_outbox
+             WHERE order_id IN ({}) ORDER BY created_at DESC, id DESC",
+            placeholders(1, order_ids.len())
+        );
+        let mut query = sqlx::query_as(&sql);
+        for id in order_ids {
+            query = query.bind(*id);
+        }
+        query.fetch_all(self.pool()).await
+    }
+}
+
+impl Tx {
+    /// Stores a contact attempt; `seal` turns the note into its stored form, bound to the new row's id.
+    pub async fn insert_contact(
+        &mut self,
+        c: &NewContact<'_>,
+        note: Option<&str>,
+        seal: impl FnOnce(&str, &str) -> String,
+    ) -> sqlx::Result<String> {
+        let id = new_id();
+        let note_enc = note.map(|n| seal(&id, n));
+        sqlx::query(
+            "INSERT INTO collection_contacts (id, order_id, operator_id, channel, outcome, note_enc, local_time,
+                 created_at)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+        )
+        .bind(&id)
+        .bind(c.order_id)
+        .bind(c.operator_id)
+        .bind(c.channel)
+        .bind(c.outcome)
+        .bind(note_enc)
+        .bind(c.local_time)
+        .bind(c.at)
+        .execute(self.conn())
+        .await?;
+        Ok(id)
+    }
+
+    /// The order's promises, newest first, read under the order's lock.
+    pub async fn promises_in_tx(&mut self, order_id: &str) -> sqlx::Result<Vec<PromiseRow>> {
+        let sql = format!(
+            "SELECT {PROMISE_COLUMNS} FROM promises_to_pay p LEFT JOIN operators o ON o.id = p.operator_id
+             WHERE p.order_id = $1 ORDER BY p.created_at DESC, p.id DESC"
+        );
+        sqlx::query_as(&sql)
+            .bind(order_id)
+            .fetch_all(self.conn())
+            .await
+    }
+
+    /// Stores a promise to pay.
+    pub async fn insert_promise(&mut self, p: &NewPromise<'_>) -> sqlx::Result<String> {
+        let id = new_id();
+        sqlx::query(
+            "INSERT INTO promises_to_pay (id, order_id, operator_id, amount, made_on, promised_on, created_at)
+             VALUES ($1, $2, $3, $4, $5, $6, $7)",
+        )
+        .bind(&id)
+        .bind(p.order_id)
+        .bind(p.operator_id)
+        .bind(p.amount)
+        .bind(p.made_on)
+        .bind(p.promised_on)
+        .bind(p.at)
+        .execute(self.conn())
+        .await?;
+        Ok(id)
+    }
+}

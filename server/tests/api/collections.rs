@@ -1,0 +1,755 @@
+//! Collections (issue 18 item 4): the overdue queue's buckets at every edge as the business date moves, its amounts
+//! equal to the borrower's own plan, contact attempts refused outside each market's contact hours (both edges),
+//! promises to pay kept, broken and open, the roles, and the audit trail.
+
+use kilat_domain::Market;
+use kilat_server::auth::operators::Role;
+use kilat_server::jobs::overdue;
+use reqwest::{Method, StatusCode};
+use serde_json::{Value, json};
+use time::{Date, Duration, Time};
+
+use crate::helpers::{TestApp, data, error, spawn_app, valid_steps};
+use crate::servicing::{
+    Op, approved, check_ledger, confirm, create_payment, disburse, op_call, operator, submit_utr,
+};
+
+const PASSWORD: &str = "correct horse battery";
+
+async fn set_date(app: &TestApp, date: Date) {
+    let response = app
+        .client
+        .put(app.url("/api/v1/dev/business-date"))
+        .json(&json!({"date": date.to_string()}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+}
+
+/// Sets `market`'s local time to `hh:mm` on `date` through the development endpoint (India) or the clock (Indonesia).
+async fn set_local(app: &TestApp, market: Market, date: Date, hh: u8, mm: u8) {
+    if market == Market::India {
+        let response = app
+            .client
+            .put(app.url("/api/v1/dev/business-date"))
+            .json(&json!({"date": date.to_string(), "time": format!("{hh:02}:{mm:02}")}))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status(), StatusCode::OK);
+    } else {
+        app.services
+            .clock
+            .set_local_time(market, date, Time::from_hms(hh, mm, 0).unwrap())
+            .unwrap();
+    }
+    let local = market.local_time(app.services.clock.now());
+    assert_eq!((local.hour(), local.minute()), (hh, mm));
+}
+
+/// Signs an existing operator in again (the business clock moved far since the last session).
+async fn login(app: &TestApp, username: &str) -> Op {
+    let response = app
+        .post_json(
+            "/api/v1/console/login",
+            &json!({"username": username, "password": PASSWORD}),
+        )
+        .await;
+    assert_eq!(response.status(), StatusCode::OK);
+    let cookie = response
+        .headers()
+        .get_all("set-cookie")
+        .iter()
+        .map(|v| v.to_str().unwrap().to_owned())
+        .find(|v| v.starts_with("kilat_console="))
+        .unwrap();
+    let token = cookie
+        .trim_start_matches("kilat_console=")
+        .split(';')
+        .next()
+        .unwrap()
+        .to_owned();
+    let body = data(response).await;
+    Op {
+        token,
+        csrf: body["csrfToken"].as_str().unwrap().to_owned(),
+    }
+}
+
+/// The audit rows of one action on orders: (order id, actor id, after).
+async fn audits(app: &TestApp, action: &str) -> Vec<(String, Option<String>, Option<String>)> {
+    sqlx::query_as(
+        "SELECT entity_id, actor_id, after_json FROM audit_log WHERE action = $1 AND entity = 'order' ORDER BY at, id",
+    )
+    .bind(action)
+    .fetch_all(app.db.pool())
+    .await
+    .unwrap()
+}
+
+/// A disbursed loan: (borrower session, order number, order id, the borrower's plan).
+async fn loan(
+    app: &TestApp,
+    phone: &str,
+    product: &str,
+    amount: i64,
+    term: &str,
+) -> (String, String, String, Value) {
+    let finance = operator(app, &format!("fin{phone}"), &[Role::Finance]).await;
+    let (session, order_no, id) = approved(app, phone, product, amount, term).await;
+    assert_eq!(
+        disburse(app, &finance, &order_no).await.status(),
+        StatusCode::OK
+    );
+    let plan = check_ledger(app, &session, &order_no, &id).await;
+    (session, order_no, id, plan)
+}
+
+fn due_date(plan: &Value, index: usize) -> Date {
+    kilat_server::store::loans::parse_date(plan["installments"][index]["dueDate"].as_str().unwrap())
+        .unwrap()
+}
+
+async fn get(app: &TestApp, op: &Op, path: &str) -> reqwest::Response {
+    op_call(app, op, Method::GET, path, None).await
+}
+
+async fn post(app: &TestApp, op: &Op, path: &str, body: Value) -> reqwest::Response {
+    op_call(app, op, Method::POST, path, Some(body)).await
+}
+
+async fn queue(app: &TestApp, op: &Op, query: &str) -> Value {
+    let response = get(app, op, &format!("/api/v1/console/collections?{query}")).await;
+    assert_eq!(response.status(), StatusCode::OK, "{query}");
+    data(response).await
+}
+
+/// The borrower's plan as the app shows it.
+async fn borrower_plan(app: &TestApp, session: &str, order_no: &str) -> Value {
+    data(
+        app.get_as(&format!("/api/v1/borrower/orders/{order_no}/plan"), session)
+            .await,
+    )
+    .await
+}
+
+/// What the borrower's plan shows as overdue: the outstanding of each installment whose status is `overdue`.
+fn overdue_of(plan: &Value) -> i64 {
+    plan["installments"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|i| i["status"] == "overdue")
+        .map(|i| i["outstanding"]["total"].as_i64().unwrap())
+        .sum()
+}
+
+#[tokio::test]
+async fn the_queue_buckets_each_loan_by_days_past_due_at_every_edge_with_the_borrowers_own_amounts()
+{
+    let app = spawn_app().await;
+    let agent = operator(&app, "agent", &[Role::Collections]).await;
+    let (_session, order_no, _id, plan) =
+        loan(&app, "9876500501", "in-salary-advance", 1_000_000, "15d").await;
+    // An Indonesian loan, far past due, never shows in India's queue.
+    let (_s, id_order_no, _i, id_plan) =
+        loan(&app, "081234567501", "id-kilat-30", 100_000_000, "14d").await;
+    let due = due_date(&plan, 0);
+    assert!(due_date(&id_plan, 0) <= due + Duration::days(1));
+
+    // On the due date nothing is past due.
+    set_date(&app, due).await;
+    drop(agent);
+    let agent = login(&app, "agent").await;
+    let q = queue(&app, &agent, "market=IN").await;
+    assert_eq!(q["total"], 0);
+    assert_eq!(q["items"], json!([]));
+    assert_eq!(q["today"], json!(due.to_string()));
+
+    let edges = [
+        (1, "1-7"),
+        (7, "1-7"),
+        (8, "8-30"),
+        (30, "8-30"),
+        (31, "31-60"),
+        (60, "31-60"),
+        (61, "61-90"),
+        (90, "61-90"),
+        (91, "90+"),
+    ];
+    for (days, bucket) in edges {
+        let today = due + Duration::days(days);
+        set_date(&app, today).await;
+        let report = overdue::run(&app.services, Market::India, today, "test")
+            .await
+            .unwrap();
+        assert!(report.ran);
+        let agent = login(&app, "agent").await;
+        let q = queue(&app, &agent, "market=IN").await;
+        assert_eq!(q["total"], 1, "{days} days");
+        let item = &q["items"][0];
+        assert_eq!(item["orderNo"], json!(order_no));
+        assert_eq!(item["daysPastDue"], days, "{days} days");
+        assert_eq!(item["bucket"], bucket, "{days} days");
+        assert_eq!(item["oldestDueDate"], json!(due.to_string()));
+        for b in ["1-7", "8-30", "31-60", "61-90", "90+"] {
+            let want = i64::from(b == bucket);
+            assert_eq!(q["counts"][b], want, "{days} days, bucket {b}");
+            let filtered = queue(
+                &app,
+                &agent,
+                &format!("market=IN&bucket={}", b.replace('+', "%2B")),
+            )
+            .await;
+            assert_eq!(filtered["total"], want, "{days} days, filter {b}");
+            assert_eq!(filtered["items"].as_array().unwrap().len() as i64, want);
+        }
+        // The amounts are the borrower's own (signed in again: a session ends after 30 days unused).
+        let session = app.sign_in("IN", "9876500501").await;
+        let shown = borrower_plan(&app, &session, &order_no).await;
+        assert_eq!(
+            item["outstanding"], shown["outstanding"]["total"],
+            "{days} days"
+        );
+        assert_eq!(
+            item["amountOverdue"],
+            json!(overdue_of(&shown)),
+            "{days} days"
+        );
+        assert!(item["amountOverdue"].as_i64().unwrap() > 0);
+        assert_eq!(item["currency"], "INR");
+        assert_eq!(item["phoneMasked"], "+91 ******0501");
+        // The last reminder, from the outbox, with its delivery status.
+        assert_eq!(item["lastReminder"]["kind"], "overdue", "{days} days");
+        assert!(item["lastReminder"]["status"].is_string());
+        assert!(
+            !q.to_string().contains(&id_order_no),
+            "the other market's loan is not listed"
+        );
+    }
+    // Indonesia's queue holds the Indonesian loan only, in rupiah.
+    let q = queue(&app, &login(&app, "agent").await, "market=ID").await;
+    assert_eq!(q["total"], 1);
+    assert_eq!(q["items"][0]["orderNo"], json!(id_order_no));
+    assert_eq!(q["items"][0]["currency"], "IDR");
+}
+
+#[tokio::test]
+async fn the_queue_pages_and_sorts_by_days_past_due_and_checks_its_query() {
+    let app = spawn_app().await;
+    let (_s1, first, _i1, plan) =
+        loan(&app, "9876500511", "in-salary-advance", 1_000_000, "15d").await;
+    let due = due_date(&plan, 0);
+    // A second loan a week later: fewer days past due.
+    set_date(&app, due - Duration::days(8)).await;
+    let (_s2, second, _i2, plan2) =
+        loan(&app, "9876500512", "in-salary-advance", 1_000_000, "15d").await;
+    assert!(due_date(&plan2, 0) > due);
+    set_date(&app, due + Duration::days(20)).await;
+    let agent = operator(&app, "agent", &[Role::Collections]).await;
+    let q = queue(&app, &agent, "market=IN").await;
+    assert_eq!(q["total"], 2);
+    assert_eq!(
+        q["items"][0]["orderNo"],
+        json!(first),
+        "most days past due first"
+    );
+    assert_eq!(q["items"][1]["orderNo"], json!(second));
+    let q = queue(&app, &agent, "market=IN&sort=dpd_asc").await;
+    assert_eq!(q["items"][0]["orderNo"], json!(second));
+    let q = queue(&app, &agent, "market=IN&pageSize=1&page=2").await;
+    assert_eq!(q["total"], 2);
+    assert_eq!(q["items"].as_array().unwrap().len(), 1);
+    assert_eq!(q["items"][0]["orderNo"], json!(second));
+    for bad in [
+        "",
+        "market=XX",
+        "market=IN&bucket=5-9",
+        "market=IN&sort=name",
+        "market=IN&page=0",
+        "market=IN&pageSize=500",
+        "market=IN&page=abc",
+    ] {
+        let response = get(&app, &agent, &format!("/api/v1/console/collections?{bad}")).await;
+        assert_eq!(response.status(), StatusCode::UNPROCESSABLE_ENTITY, "{bad}");
+        assert!(error(response).await["fields"].is_object(), "{bad}");
+    }
+}
+
+/// Logs a contact; the response.
+async fn contact(app: &TestApp, op: &Op, order_no: &str, channel: &str) -> reqwest::Response {
+    post(
+        app,
+        op,
+        &format!("/api/v1/console/collections/{order_no}/contacts"),
+        json!({"channel": channel, "outcome": "no_answer", "note": "Rang twice."}),
+    )
+    .await
+}
+
+#[tokio::test]
+async fn calls_are_refused_outside_each_markets_contact_hours_at_both_edges() {
+    let app = spawn_app().await;
+    operator(&app, "agent", &[Role::Collections]).await;
+    let (_s, india, india_id, _p) =
+        loan(&app, "9876500521", "in-salary-advance", 1_000_000, "15d").await;
+    let (_s, indonesia, _id, _p) =
+        loan(&app, "081234567521", "id-kilat-30", 100_000_000, "14d").await;
+    let day = app.services.clock.today(Market::India) + Duration::days(2);
+
+    // India: 08:00 to 19:00 IST.
+    set_local(&app, Market::India, day, 7, 59).await;
+    let agent = login(&app, "agent").await;
+    for channel in ["call", "sms", "whatsapp"] {
+        let refused = contact(&app, &agent, &india, channel).await;
+        assert_eq!(
+            refused.status(),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "{channel}"
+        );
+        let body = error(refused).await;
+        let text = body["fields"]["channel"].as_str().unwrap();
+        assert!(
+            text.contains("08:00–19:00") && text.contains("India") && text.contains("07:59"),
+            "{text}"
+        );
+    }
+    // An email may go at any hour.
+    assert_eq!(
+        contact(&app, &agent, &india, "email").await.status(),
+        StatusCode::OK
+    );
+    let case = data(
+        get(
+            &app,
+            &agent,
+            &format!("/api/v1/console/collections/{india}"),
+        )
+        .await,
+    )
+    .await;
+    assert_eq!(case["contactHours"]["open"], false);
+    assert_eq!(case["contactHours"]["localTime"], "07:59");
+    assert_eq!(case["contactHours"]["timezone"], "Asia/Kolkata");
+    set_local(&app, Market::India, day, 8, 0).await;
+    let made = contact(&app, &agent, &india, "call").await;
+    assert_eq!(made.status(), StatusCode::OK);
+    let made = data(made).await;
+    assert_eq!(made["localTime"], "08:00");
+    assert_eq!(made["note"], "Rang twice.");
+    assert_eq!(made["by"], "agent");
+    set_local(&app, Market::India, day, 18, 59).await;
+    assert_eq!(
+        contact(&app, &agent, &india, "whatsapp").await.status(),
+        StatusCode::OK
+    );
+    set_local(&app, Market::India, day, 19, 0).await;
+    let refused = contact(&app, &agent, &india, "call").await;
+    assert_eq!(refused.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(
+        error(refused).await["fields"]["channel"]
+            .as_str()
+            .unwrap()
+            .contains("19:00")
+    );
+
+    // Indonesia: 08:00 to 20:00 WIB.
+    set_local(&app, Market::Indonesia, day, 7, 59).await;
+    let agent = login(&app, "agent").await;
+    let refused = contact(&app, &agent, &indonesia, "call").await;
+    assert_eq!(refused.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let text = error(refused).await["fields"]["channel"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert!(
+        text.contains("08:00–20:00") && text.contains("Indonesia") && text.contains("07:59"),
+        "{text}"
+    );
+    set_local(&app, Market::Indonesia, day, 8, 0).await;
+    assert_eq!(
+        contact(&app, &agent, &indonesia, "call").await.status(),
+        StatusCode::OK
+    );
+    set_local(&app, Market::Indonesia, day, 19, 59).await;
+    let agent = login(&app, "agent").await;
+    assert_eq!(
+        contact(&app, &agent, &indonesia, "sms").await.status(),
+        StatusCode::OK
+    );
+    set_local(&app, Market::Indonesia, day, 20, 0).await;
+    assert_eq!(
+        contact(&app, &agent, &indonesia, "call").await.status(),
+        StatusCode::UNPROCESSABLE_ENTITY
+    );
+    // India at that moment (18:30 IST) is within its own hours: the borrower's market's clock decides.
+    assert_eq!(
+        contact(&app, &agent, &india, "call").await.status(),
+        StatusCode::OK
+    );
+
+    // Bad fields, each named.
+    let bad = post(
+        &app,
+        &agent,
+        &format!("/api/v1/console/collections/{india}/contacts"),
+        json!({"channel": "pigeon", "outcome": "shrug", "note": "x".repeat(1001)}),
+    )
+    .await;
+    assert_eq!(bad.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let fields = error(bad).await["fields"].clone();
+    assert!(
+        fields["channel"].is_string()
+            && fields["outcome"].is_string()
+            && fields["note"].is_string()
+    );
+
+    // The log, newest first, and every contact logged audited (refusals are not).
+    let case = data(
+        get(
+            &app,
+            &agent,
+            &format!("/api/v1/console/collections/{india}"),
+        )
+        .await,
+    )
+    .await;
+    let channels: Vec<&str> = case["contacts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["channel"].as_str().unwrap())
+        .collect();
+    // By the clock: India's 18:59 came after Indonesia's 20:00 (18:30 in India), both after the morning's.
+    assert_eq!(channels, ["whatsapp", "call", "call", "email"]);
+    let audits = audits(&app, "collections.contact").await;
+    assert_eq!(audits.len(), 6);
+    assert!(audits.iter().filter(|a| a.0 == india_id).count() == 4);
+    // The note is stored encrypted.
+    let (stored,): (String,) = sqlx::query_as("SELECT note_enc FROM collection_contacts LIMIT 1")
+        .fetch_one(app.db.pool())
+        .await
+        .unwrap();
+    assert!(!stored.contains("Rang twice"));
+}
+
+async fn promise(
+    app: &TestApp,
+    op: &Op,
+    order_no: &str,
+    date: Date,
+    amount: i64,
+) -> reqwest::Response {
+    post(
+        app,
+        op,
+        &format!("/api/v1/console/collections/{order_no}/promises"),
+        json!({"date": date.to_string(), "amount": amount}),
+    )
+    .await
+}
+
+async fn latest_promise(app: &TestApp, op: &Op, order_no: &str) -> Value {
+    let case = data(get(app, op, &format!("/api/v1/console/collections/{order_no}")).await).await;
+    case["promises"][0].clone()
+}
+
+#[tokio::test]
+async fn promises_to_pay_are_open_until_kept_by_payments_or_broken_by_their_date() {
+    let app = spawn_app().await;
+    operator(&app, "agent", &[Role::Collections]).await;
+    let finance = operator(&app, "fin", &[Role::Finance]).await;
+    // Six monthly installments: paying the first leaves the loan open.
+    let (_session, kept_no, kept_id, plan) =
+        loan(&app, "9876500531", "in-flexi-6m", 2_000_000, "m6").await;
+    let (_s, broken_no, _b, _p) = loan(&app, "9876500532", "in-flexi-6m", 2_000_000, "m6").await;
+    let due = due_date(&plan, 0);
+    let today = due + Duration::days(3);
+    set_date(&app, today).await;
+    overdue::run(&app.services, Market::India, today, "test")
+        .await
+        .unwrap();
+    let agent = login(&app, "agent").await;
+    let session = app.sign_in("IN", "9876500531").await;
+    let shown = borrower_plan(&app, &session, &kept_no).await;
+    let overdue_now = overdue_of(&shown);
+    let outstanding = shown["outstanding"]["total"].as_i64().unwrap();
+
+    // The window and the amount are checked.
+    for (date, amount, field) in [
+        (today - Duration::days(1), 1000, "date"),
+        (today + Duration::days(31), 1000, "date"),
+        (today + Duration::days(2), 0, "amount"),
+        (today + Duration::days(2), -5, "amount"),
+        (today + Duration::days(2), outstanding + 1, "amount"),
+    ] {
+        let r = promise(&app, &agent, &kept_no, date, amount).await;
+        assert_eq!(
+            r.status(),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "{date} {amount}"
+        );
+        assert!(
+            error(r).await["fields"][field].is_string(),
+            "{date} {amount}"
+        );
+    }
+    let r = post(
+        &app,
+        &agent,
+        &format!("/api/v1/console/collections/{kept_no}/promises"),
+        json!({"date": "5 Dec"}),
+    )
+    .await;
+    let fields = error(r).await["fields"].clone();
+    assert!(fields["date"].is_string() && fields["amount"].is_string());
+
+    // Both edges of the window are accepted.
+    let r = promise(&app, &agent, &broken_no, today, 1000).await;
+    assert_eq!(r.status(), StatusCode::OK);
+    // A second promise while one is open is refused; on the other loan, the 30th day is fine once it is broken.
+    let r = promise(&app, &agent, &broken_no, today + Duration::days(30), 1000).await;
+    assert_eq!(r.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(
+        error(r).await["fields"]["date"]
+            .as_str()
+            .unwrap()
+            .contains(&today.to_string())
+    );
+
+    let by = today + Duration::days(2);
+    let made = data(promise(&app, &agent, &kept_no, by, overdue_now).await).await;
+    assert_eq!(made["state"], "open");
+    assert_eq!(made["amount"], overdue_now);
+    assert_eq!(made["date"], json!(by.to_string()));
+    assert_eq!(made["madeOn"], json!(today.to_string()));
+    assert_eq!(made["received"], 0);
+
+    // The borrower pays what is due the next day: the promise is kept.
+    set_date(&app, today + Duration::days(1)).await;
+    drop(finance);
+    let agent = login(&app, "agent").await;
+    let session = app.sign_in("IN", "9876500531").await;
+    let fin = login(&app, "fin").await;
+    let payment =
+        data(create_payment(&app, &session, &kept_no, "due", "upi", "promise-pay-1").await).await;
+    let payment_id = payment["paymentId"].as_str().unwrap().to_owned();
+    let amount = payment["amount"].as_i64().unwrap();
+    assert!(amount >= overdue_now);
+    assert_eq!(
+        submit_utr(&app, &session, &payment_id, "123456789012")
+            .await
+            .status(),
+        StatusCode::OK
+    );
+    assert_eq!(
+        latest_promise(&app, &agent, &kept_no).await["state"],
+        "open",
+        "not before finance confirms"
+    );
+    assert_eq!(
+        confirm(&app, &fin, &payment_id, amount).await.status(),
+        StatusCode::OK
+    );
+    let kept = latest_promise(&app, &agent, &kept_no).await;
+    assert_eq!(kept["state"], "kept");
+    assert_eq!(kept["received"], amount);
+    // Kept stays kept after its date.
+    set_date(&app, by + Duration::days(5)).await;
+    let agent = login(&app, "agent").await;
+    assert_eq!(
+        latest_promise(&app, &agent, &kept_no).await["state"],
+        "kept"
+    );
+
+    // The other loan: open on its date, broken the day after; then a new promise may be made.
+    set_date(&app, today).await;
+    let agent = login(&app, "agent").await;
+    assert_eq!(
+        latest_promise(&app, &agent, &broken_no).await["state"],
+        "open"
+    );
+    set_date(&app, today + Duration::days(1)).await;
+    let agent = login(&app, "agent").await;
+    let broken = latest_promise(&app, &agent, &broken_no).await;
+    assert_eq!(broken["state"], "broken");
+    let q = queue(&app, &agent, "market=IN").await;
+    let listed = q["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|i| i["orderNo"] == json!(broken_no))
+        .unwrap()
+        .clone();
+    assert_eq!(listed["promise"]["state"], "broken");
+    let again = promise(&app, &agent, &broken_no, today + Duration::days(3), 1000).await;
+    assert_eq!(again.status(), StatusCode::OK);
+
+    // Audited, with the amount and date.
+    let audits = audits(&app, "collections.promise").await;
+    assert_eq!(audits.len(), 3);
+    let kept_audit = audits.iter().find(|a| a.0 == kept_id).unwrap();
+    let after: Value = serde_json::from_str(kept_audit.2.as_deref().unwrap()).unwrap();
+    assert_eq!(after["amount"], overdue_now);
+    assert_eq!(after["date"], json!(by.to_string()));
+}
+
+#[tokio::test]
+async fn a_burst_of_promises_records_one() {
+    let app = spawn_app().await;
+    let agent = operator(&app, "agent", &[Role::Collections]).await;
+    let (_s, order_no, id, plan) =
+        loan(&app, "9876500541", "in-salary-advance", 1_000_000, "15d").await;
+    let today = due_date(&plan, 0) + Duration::days(2);
+    set_date(&app, today).await;
+    drop(agent);
+    let agent = login(&app, "agent").await;
+    let calls = (0..8).map(|_| promise(&app, &agent, &order_no, today + Duration::days(1), 5000));
+    let answers = futures_util::future::join_all(calls).await;
+    let ok = answers
+        .iter()
+        .filter(|r| r.status() == StatusCode::OK)
+        .count();
+    assert_eq!(ok, 1);
+    assert!(answers
+        .iter()
+        .all(|r| r.status() == StatusCode::OK || r.status() == StatusCode::UNPROCESSABLE_ENTITY));
+    let (n,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM promises_to_pay WHERE order_id = $1")
+        .bind(&id)
+        .fetch_one(app.db.pool())
+        .await
+        .unwrap();
+    assert_eq!(n, 1);
+}
+
+#[tokio::test]
+async fn only_collections_and_admin_work_the_queue_and_collections_never_sees_ids_accounts_or_emergency_contacts()
+ {
+    let app = spawn_app().await;
+    let agent = operator(&app, "agent", &[Role::Collections]).await;
+    let admin = operator(&app, "boss", &[Role::Admin]).await;
+    let reviewer = operator(&app, "rev", &[Role::Reviewer]).await;
+    let support = operator(&app, "sup", &[Role::Support]).await;
+    let (_s, order_no, id, plan) =
+        loan(&app, "9876500551", "in-salary-advance", 1_000_000, "15d").await;
+    let today = due_date(&plan, 0) + Duration::days(4);
+    set_date(&app, today).await;
+    drop((agent, admin, reviewer, support));
+    let [agent, admin, reviewer, support] = [
+        login(&app, "agent").await,
+        login(&app, "boss").await,
+        login(&app, "rev").await,
+        login(&app, "sup").await,
+    ];
+    let base = format!("/api/v1/console/collections/{order_no}");
+    for op in [&reviewer, &support] {
+        assert_eq!(
+            get(&app, op, "/api/v1/console/collections?market=IN")
+                .await
+                .status(),
+            StatusCode::FORBIDDEN
+        );
+        assert_eq!(get(&app, op, &base).await.status(), StatusCode::FORBIDDEN);
+        assert_eq!(
+            post(&app, op, &format!("{base}/phone"), json!({}))
+                .await
+                .status(),
+            StatusCode::FORBIDDEN
+        );
+        let r = post(
+            &app,
+            op,
+            &format!("{base}/contacts"),
+            json!({"channel": "email", "outcome": "reached"}),
+        )
+        .await;
+        assert_eq!(r.status(), StatusCode::FORBIDDEN);
+        let r = post(
+            &app,
+            op,
+            &format!("{base}/promises"),
+            json!({"date": today.to_string(), "amount": 100}),
+        )
+        .await;
+        assert_eq!(r.status(), StatusCode::FORBIDDEN);
+        // The order view's history is theirs to read.
+        assert_eq!(
+            get(&app, op, &format!("{base}/history")).await.status(),
+            StatusCode::OK
+        );
+    }
+    for op in [&agent, &admin] {
+        assert_eq!(queue(&app, op, "market=IN").await["total"], 1);
+        assert_eq!(get(&app, op, &base).await.status(), StatusCode::OK);
+        let r = post(
+            &app,
+            op,
+            &format!("{base}/contacts"),
+            json!({"channel": "email", "outcome": "left_message"}),
+        )
+        .await;
+        assert_eq!(r.status(), StatusCode::OK);
+    }
+    // Collections has no order view (it carries the certification), and its own answers carry none of it.
+    assert_eq!(
+        get(&app, &agent, &format!("/api/v1/console/orders/{order_no}"))
+            .await
+            .status(),
+        StatusCode::FORBIDDEN
+    );
+    let mut seen = queue(&app, &agent, "market=IN").await.to_string();
+    seen.push_str(&data(get(&app, &agent, &base).await).await.to_string());
+    seen.push_str(
+        &data(get(&app, &agent, &format!("{base}/history")).await)
+            .await
+            .to_string(),
+    );
+    for (_step, body) in valid_steps("IN") {
+        for key in [
+            "idNumber",
+            "accountNumber",
+            "ifsc",
+            "contact1Phone",
+            "contact2Phone",
+            "contact1Name",
+            "contact2Name",
+            "fullName",
+        ] {
+            if let Some(value) = body[key].as_str() {
+                assert!(
+                    !seen.contains(value),
+                    "{key} {value} is shown to collections"
+                );
+                assert!(
+                    !seen.contains(&value.replace(' ', "")),
+                    "{key} {value} is shown to collections"
+                );
+            }
+        }
+    }
+    assert!(
+        !seen.contains("contact1")
+            && !seen.contains("emergency")
+            && !seen.contains("certification")
+    );
+    assert!(seen.contains("+91 ******0551"));
+    assert!(!seen.contains("9876500551"));
+
+    // The full number on request, audited before it is shown.
+    assert!(audits(&app, "view_unmasked").await.is_empty());
+    let phone = data(post(&app, &agent, &format!("{base}/phone"), json!({})).await).await;
+    assert_eq!(phone["phone"], "+919876500551");
+    let audits = audits(&app, "view_unmasked").await;
+    assert_eq!(audits.len(), 1);
+    assert_eq!(audits[0].0, id);
+    assert_eq!(audits[0].2.as_deref(), Some(r#"{"field":"phone"}"#));
+
+    // A closed or unknown loan.
+    assert_eq!(
+        get(&app, &agent, "/api/v1/console/collections/KL-000000-XXXXXX")
+            .await
+            .status(),
+        StatusCode::NOT_FOUND
+    );
+}

@@ -1,0 +1,160 @@
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { OPERATORS, fakeConsoleApi, ok, refusal, renderConsole } from '@/test/render-console';
+import { hoursText, minorOf } from './screens/collections';
+
+const HOURS_CLOSED = { market: 'IN', timezone: 'Asia/Kolkata', from: '08:00', until: '19:00', localTime: '21:14', localDate: '2026-12-10', open: false };
+const HOURS_OPEN = { ...HOURS_CLOSED, localTime: '10:05', open: true };
+
+const LOAN = {
+  orderNo: 'KL-261101-AAAA01',
+  market: 'IN',
+  currency: 'INR',
+  productName: 'Salary advance',
+  status: 'overdue',
+  phoneMasked: '+91 ******0501',
+  daysPastDue: 12,
+  bucket: '8-30',
+  oldestDueDate: '2026-11-28',
+  amountOverdue: 1_064_000,
+  outstanding: 1_064_000,
+  lastReminder: { kind: 'overdue', installment: 1, status: 'sent', attempts: 1, createdAt: Date.UTC(2026, 11, 9, 3), sentAt: Date.UTC(2026, 11, 9, 3) },
+  lastContact: null,
+  promise: { id: 'p1', amount: 500_000, madeOn: '2026-12-08', date: '2026-12-09', received: 0, state: 'broken', at: Date.UTC(2026, 11, 8), by: 'cole' },
+};
+
+const QUEUE = {
+  market: 'IN',
+  today: '2026-12-10',
+  contactHours: HOURS_OPEN,
+  counts: { '1-7': 3, '8-30': 1, '31-60': 0, '61-90': 0, '90+': 2 },
+  total: 6,
+  page: 1,
+  pageSize: 50,
+  items: [LOAN],
+};
+
+function caseOf(hours: typeof HOURS_OPEN) {
+  return {
+    orderNo: LOAN.orderNo,
+    market: 'IN',
+    currency: 'INR',
+    productName: 'Salary advance',
+    status: 'overdue',
+    today: '2026-12-10',
+    phoneMasked: '+91 ******0501',
+    daysPastDue: 12,
+    bucket: '8-30',
+    oldestDueDate: '2026-11-28',
+    amountOverdue: 1_064_000,
+    outstanding: 1_064_000,
+    contactHours: hours,
+    installments: [{ number: 1, dueDate: '2026-11-28', outstanding: 1_064_000, status: 'overdue' }],
+    contacts: [{ id: 'c1', channel: 'call', outcome: 'no_answer', note: 'Rang twice.', localTime: '10:01', at: Date.UTC(2026, 11, 10, 4, 31), by: 'cole' }],
+    promises: [],
+    reminders: [],
+  };
+}
+
+describe('collections', () => {
+  it('says the contact hours in the market and its time now', () => {
+    const t = ((key: string, o?: Record<string, string>) => (o ? `${key}|${o.from}|${o.until}|${o.market}|${o.now}` : key)) as never;
+    expect(hoursText(HOURS_CLOSED as never, t)).toBe('collections.hoursClosed|08:00|19:00|market.IN|21:14');
+    expect(hoursText(HOURS_OPEN as never, t)).toBe('collections.hoursOpen|08:00|19:00|market.IN|10:05');
+  });
+
+  it('reads amounts typed in rupees or rupiah as minor units', () => {
+    expect(minorOf('2,500.50', 'INR')).toBe(250_050);
+    expect(minorOf('₹ 2500', 'INR')).toBe(250_000);
+    expect(minorOf('1.5', 'INR')).toBe(150);
+    expect(minorOf('Rp 750000', 'IDR')).toBe(75_000_000);
+    expect(minorOf('750000.50', 'IDR')).toBeNull();
+    expect(minorOf('abc', 'INR')).toBeNull();
+    expect(minorOf('-5', 'INR')).toBeNull();
+  });
+
+  it('lists the overdue queue with bucket counts, money and the promise, and filters by bucket', async () => {
+    const api = fakeConsoleApi({
+      operator: OPERATORS.collections,
+      signedIn: true,
+      handlers: { 'GET /api/v1/console/collections': (call) => ok({ ...QUEUE, items: call.query.get('bucket') === '90+' ? [] : QUEUE.items }) },
+    });
+    const user = userEvent.setup();
+    renderConsole('/console/collections');
+    expect(await screen.findByRole('link', { name: LOAN.orderNo })).toHaveAttribute('href', `/console/collections/${LOAN.orderNo}`);
+    const row = screen.getByRole('link', { name: LOAN.orderNo }).closest('tr')!;
+    expect(within(row).getAllByText('₹10,640')).toHaveLength(2);
+    expect(within(row).getByText('Broken')).toBeInTheDocument();
+    expect(within(row).getByText('+91 ******0501')).toBeInTheDocument();
+    expect(screen.getByText('Calling hours are 08:00–19:00 in India; it is 10:05 there now.')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'All 6' })).toHaveAttribute('aria-pressed', 'true');
+    await user.click(screen.getByRole('button', { name: '90+ days 2' }));
+    expect(await screen.findByText('No loan in India is past due in this bucket.')).toBeInTheDocument();
+    const last = api.callsTo('GET', '/api/v1/console/collections').at(-1)!;
+    expect(last.query.get('bucket')).toBe('90+');
+    expect(last.query.get('market')).toBe('IN');
+    // The section is in the navigation of a collections agent; the review queue is not.
+    expect(screen.getByRole('link', { name: 'Collections' })).toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: 'Review queue' })).toBeNull();
+  });
+
+  it('says when calling hours are closed and logs only an email then', async () => {
+    const api = fakeConsoleApi({
+      operator: OPERATORS.collections,
+      signedIn: true,
+      handlers: {
+        [`GET /api/v1/console/collections/${LOAN.orderNo}`]: () => ok(caseOf(HOURS_CLOSED)),
+        [`POST /api/v1/console/collections/${LOAN.orderNo}/contacts`]: () =>
+          ok({ id: 'c2', channel: 'email', outcome: 'left_message', note: null, localTime: '21:14', at: Date.now(), by: 'cole' }),
+      },
+    });
+    const user = userEvent.setup();
+    renderConsole(`/console/collections/${LOAN.orderNo}`);
+    expect(await screen.findByText(/Calling hours are 08:00–19:00 in India; it is 21:14 there now\./)).toBeInTheDocument();
+    expect(screen.getByText('Rang twice.')).toBeInTheDocument();
+    const logButton = screen.getByRole('button', { name: 'Log contact' });
+    expect(logButton).toBeDisabled();
+    expect(screen.getByText('Outside calling hours: only an email can be logged now.')).toBeInTheDocument();
+    await user.selectOptions(screen.getByLabelText('Channel'), 'email');
+    await user.selectOptions(screen.getByLabelText('Outcome'), 'left_message');
+    expect(logButton).toBeEnabled();
+    await user.click(logButton);
+    expect(await screen.findByText('Contact logged.')).toBeInTheDocument();
+    expect(api.callsTo('POST', `/api/v1/console/collections/${LOAN.orderNo}/contacts`)[0]?.body).toEqual({ channel: 'email', outcome: 'left_message', note: '' });
+  });
+
+  it('records a promise in minor units and shows the server’s field error', async () => {
+    let first = true;
+    const api = fakeConsoleApi({
+      operator: OPERATORS.collections,
+      signedIn: true,
+      handlers: {
+        [`GET /api/v1/console/collections/${LOAN.orderNo}`]: () => ok(caseOf(HOURS_OPEN)),
+        [`POST /api/v1/console/collections/${LOAN.orderNo}/promises`]: () => {
+          if (first) {
+            first = false;
+            return refusal(422, 'validation_failed', 'Check the fields.', { fields: { date: 'Choose a date from 2026-12-10 to 2027-01-09 (the market’s calendar).' } });
+          }
+          return ok({ id: 'p2', amount: 250_050, madeOn: '2026-12-10', date: '2026-12-12', received: 0, state: 'open', at: Date.now(), by: 'cole' });
+        },
+        [`POST /api/v1/console/collections/${LOAN.orderNo}/phone`]: () => ok({ phone: '+919876500501' }),
+      },
+    });
+    const user = userEvent.setup();
+    renderConsole(`/console/collections/${LOAN.orderNo}`);
+    await user.type(await screen.findByLabelText('Pay by'), '2027-02-01');
+    await user.type(screen.getByLabelText('Amount (₹)'), '2,500.50');
+    await user.click(screen.getByRole('button', { name: 'Record promise' }));
+    expect(await screen.findByText('Choose a date from 2026-12-10 to 2027-01-09 (the market’s calendar).')).toBeInTheDocument();
+    await user.clear(screen.getByLabelText('Pay by'));
+    await user.type(screen.getByLabelText('Pay by'), '2026-12-12');
+    await user.click(screen.getByRole('button', { name: 'Record promise' }));
+    expect(await screen.findByText('Promise recorded: ₹2,500.50 by 12 Dec 2026.')).toBeInTheDocument();
+    expect(api.callsTo('POST', `/api/v1/console/collections/${LOAN.orderNo}/promises`)[1]?.body).toEqual({ date: '2026-12-12', amount: 250_050 });
+    // The full number only on request.
+    expect(screen.queryByText('+919876500501')).toBeNull();
+    await user.click(screen.getByRole('button', { name: 'Show full number' }));
+    expect(await screen.findByRole('link', { name: '+919876500501' })).toHaveAttribute('href', 'tel:+919876500501');
+  });
+});
