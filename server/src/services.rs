@@ -13,7 +13,7 @@ use crate::infra::crypto::Secrets;
 use crate::providers::PaymentServices;
 use crate::settings::{Holidays, KeptRecordsSettings, SiteSettings, TelemetrySettings};
 use crate::store::Db;
-use crate::support::files::FileStore;
+use crate::infra::files::FileStore;
 
 #[derive(Clone)]
 pub struct Services {

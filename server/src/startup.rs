@@ -22,7 +22,7 @@ use crate::infra::crypto::Secrets;
 use crate::providers::PaymentServices;
 use crate::services::Services;
 use crate::settings::{Mode, Settings};
-use crate::sms::{self, Outbox};
+use crate::infra::sms::{self, Outbox};
 use kilat_domain::Market;
 
 /// A bound, ready-to-run server.
@@ -102,7 +102,7 @@ impl Application {
             ),
             telemetry: settings.telemetry,
             kept_records: settings.kept_records,
-            files: crate::support::files::from_settings(&settings.files)
+            files: crate::infra::files::from_settings(&settings.files)
                 .context("setting up the file store")?,
             holidays: Arc::new(holidays),
             bounds: crate::infra::bounds::WorkBounds::from_settings(&settings.bounds),

@@ -8,7 +8,7 @@ use crate::i18n::{self, Lang};
 use crate::infra::clock::Clock;
 use crate::infra::crypto::{self, Binding, Secrets};
 use crate::infra::limits::{self, Limits};
-use crate::sms::{Channel, CodeMessage, CodeSender};
+use crate::infra::sms::{Channel, CodeMessage, CodeSender};
 use crate::store::Db;
 use crate::store::sign_in::{BorrowerRow, NewLoginCode};
 

@@ -7,7 +7,7 @@ use axum::body::Bytes;
 
 use crate::http::web::Pages;
 use crate::services::Services;
-use crate::sms::Outbox;
+use crate::infra::sms::Outbox;
 
 /// What every handler can reach, behind one reference count: axum clones the state for every request.
 #[derive(Clone)]

@@ -17,7 +17,7 @@ use time::OffsetDateTime;
 
 use crate::services::Services;
 use crate::store::loans::date_code;
-use crate::support::files::StoredFile;
+use crate::infra::files::StoredFile;
 
 /// The job's name in `job_runs`.
 pub const JOB: &str = "orphan_files";

@@ -13,7 +13,7 @@ use time::{Date, OffsetDateTime};
 use crate::auth::unseal_phone;
 use crate::i18n::{self, Lang, format_money};
 use crate::services::Services;
-use crate::sms::{Channel, CodeMessage};
+use crate::infra::sms::{Channel, CodeMessage};
 use crate::store::jobs::{NewNotification, OpenLoanRow};
 
 /// A reminder's kind, by days before the due date (negative: overdue).

@@ -21,7 +21,7 @@ use crate::http::AppState;
 use crate::http::error::{ApiError, Envelope, ErrorBody};
 use crate::http::extract::{ApiQuery, ClientAddr, JsonOrForm, cookie};
 use crate::i18n::Lang;
-use crate::sms::Channel;
+use crate::infra::sms::Channel;
 
 /// The browser's session cookie; the native shell sends `X-Session-Id` instead.
 pub const SESSION_COOKIE: &str = "kilat_session";
