@@ -12,7 +12,7 @@ use serde::Serialize;
 use serde_json::Value;
 use time::Date;
 
-use super::parse;
+use super::{Catalog, parse};
 use crate::auth::operators::{Operator, Role};
 use crate::error::{Error, FieldErrors, FieldProblem};
 use crate::i18n::format_money;
@@ -48,7 +48,7 @@ pub fn sample(s: &Services, product: &Product) -> Option<Sample> {
     let term = product.terms.first()?;
     let today = s.clock.today(product.market);
     let kfs = super::key_fact_statement(
-        &s.catalog,
+        &s.caps,
         product,
         product.amount.min,
         &term.code,
@@ -97,10 +97,15 @@ fn record(row: &StoredProduct) -> Result<ProductRecord, Error> {
 }
 
 /// Creates a product as version 1 (admin). A code in use is a field error on `code`.
-pub async fn create(s: &Services, op: &Operator, body: &Value) -> Result<ProductRecord, Error> {
+pub async fn create(
+    s: &Services,
+    catalog: &Catalog,
+    op: &Operator,
+    body: &Value,
+) -> Result<ProductRecord, Error> {
     op.require_any(ADMIN)?;
     let product = read(body)?;
-    check(s, &product)?;
+    check(s, catalog, &product)?;
     let definition = serde_json::to_string(&product).map_err(anyhow::Error::from)?;
     let now = s.clock.now_ms();
     let mut tx = s.db.begin().await?;
@@ -129,7 +134,7 @@ pub async fn create(s: &Services, op: &Operator, body: &Value) -> Result<Product
     tx.bump_catalog_version().await?;
     tx.commit().await?;
     tracing::info!(operator = %op.id, product = %product.code, "product created");
-    reload(s).await?;
+    reload(s, catalog).await?;
     Ok(ProductRecord {
         product,
         version: 1,
@@ -142,6 +147,7 @@ pub async fn create(s: &Services, op: &Operator, body: &Value) -> Result<Product
 /// path's. Orders already made keep theirs: only new applications see the new version.
 pub async fn edit(
     s: &Services,
+    catalog: &Catalog,
     op: &Operator,
     code: &str,
     body: &Value,
@@ -159,7 +165,7 @@ pub async fn edit(
         return Err(Error::field("code", FieldProblem::new("field.immutable")));
     }
     product.code = before.product.code.clone();
-    check(s, &product)?;
+    check(s, catalog, &product)?;
     let definition = serde_json::to_string(&product).map_err(anyhow::Error::from)?;
     let version = row.version + 1;
     tx.write_product_version(code, version, &definition, &op.id, now)
@@ -180,7 +186,7 @@ pub async fn edit(
     tx.bump_catalog_version().await?;
     tx.commit().await?;
     tracing::info!(operator = %op.id, product = %code, version, "product edited");
-    reload(s).await?;
+    reload(s, catalog).await?;
     Ok(ProductRecord {
         product,
         version,
@@ -193,6 +199,7 @@ pub async fn edit(
 /// are untouched. Setting the state it has already changes nothing and writes nothing.
 pub async fn set_enabled(
     s: &Services,
+    catalog: &Catalog,
     op: &Operator,
     code: &str,
     enabled: bool,
@@ -208,7 +215,7 @@ pub async fn set_enabled(
     }
     if enabled {
         // The caps may have changed since it was disabled.
-        check(s, &before.product)?;
+        check(s, catalog, &before.product)?;
     }
     tx.set_product_disabled(code, (!enabled).then_some(now), now)
         .await?;
@@ -232,7 +239,7 @@ pub async fn set_enabled(
     tx.bump_catalog_version().await?;
     tx.commit().await?;
     tracing::info!(operator = %op.id, product = %code, enabled, "product availability changed");
-    reload(s).await?;
+    reload(s, catalog).await?;
     Ok(ProductRecord {
         enabled,
         updated_at: now,
@@ -240,8 +247,8 @@ pub async fn set_enabled(
     })
 }
 
-async fn reload(s: &Services) -> Result<(), Error> {
-    s.catalog
+async fn reload(s: &Services, catalog: &Catalog) -> Result<(), Error> {
+    catalog
         .refresh(&s.db, s.clock.now().date(), s.clock.now_ms(), true)
         .await?;
     Ok(())
@@ -275,7 +282,7 @@ fn read(body: &Value) -> Result<Product, Error> {
 /// as many times as it allows. A cap it breaks is named with the product's own figure and the cap's (e.g. "daily cost
 /// 0.35% is over the OJK cap of 0.3% a day"), on `interest` (or `lateCharge`) for the loans, on `extension` for the
 /// extension.
-fn check(s: &Services, product: &Product) -> Result<(), Error> {
+fn check(s: &Services, catalog: &Catalog, product: &Product) -> Result<(), Error> {
     if product.code.trim().is_empty() {
         return Err(Error::field("code", FieldProblem::required()));
     }
@@ -291,7 +298,7 @@ fn check(s: &Services, product: &Product) -> Result<(), Error> {
         ));
     }
     let today = s.clock.today(product.market);
-    match s.catalog.validate(product, today) {
+    match catalog.validate(product, today) {
         Ok(()) => Ok(()),
         Err(kilat_domain::Error::CapExceeded { cap, .. }) => {
             Err(cap_refusal(s, product, today, cap))
@@ -336,7 +343,7 @@ fn open_caps() -> CapTable {
 /// over the extended days beside the cap and what the cap allows (e.g. "… a loan of Rp1.000.000 cost Rp91.200 over
 /// 21 days, 0.4343% a day: over the OJK cap of 0.3% a day (Rp63.000)").
 fn extension_refusal(s: &Services, product: &Product, today: Date, cap: CapKind) -> Error {
-    let caps = s.catalog.caps();
+    let caps = &s.caps;
     let problem = match cap {
         CapKind::DailyCost => {
             let open = open_caps();
@@ -375,7 +382,7 @@ fn extension_refusal(s: &Services, product: &Product, today: Date, cap: CapKind)
 
 /// The field error naming the cap a product breaks, with the worst figure among its terms at both ends.
 fn cap_refusal(s: &Services, product: &Product, today: Date, cap: CapKind) -> Error {
-    let caps = s.catalog.caps();
+    let caps = &s.caps;
     // The product's own figures, quoted under a table that refuses nothing.
     let open = open_caps();
     let mut errors = FieldErrors::default();

@@ -137,7 +137,7 @@ pub async fn create(
     JsonOrForm(body): JsonOrForm<Value>,
 ) -> Result<Json<Envelope<ConsoleProductView>>, ApiError> {
     let s = &state.services;
-    let record = admin::create(s, &session.operator, &body).await?;
+    let record = admin::create(s, &state.catalog, &session.operator, &body).await?;
     Ok(Envelope::ok(view(s, record)?))
 }
 
@@ -158,7 +158,7 @@ pub async fn edit(
     JsonOrForm(body): JsonOrForm<Value>,
 ) -> Result<Json<Envelope<ConsoleProductView>>, ApiError> {
     let s = &state.services;
-    let record = admin::edit(s, &session.operator, &code, &body).await?;
+    let record = admin::edit(s, &state.catalog, &session.operator, &code, &body).await?;
     Ok(Envelope::ok(view(s, record)?))
 }
 
@@ -175,7 +175,7 @@ pub async fn disable(
     Path(code): Path<String>,
 ) -> Result<Json<Envelope<ConsoleProductView>>, ApiError> {
     let s = &state.services;
-    let record = admin::set_enabled(s, &session.operator, &code, false).await?;
+    let record = admin::set_enabled(s, &state.catalog, &session.operator, &code, false).await?;
     Ok(Envelope::ok(view(s, record)?))
 }
 
@@ -193,6 +193,6 @@ pub async fn enable(
     Path(code): Path<String>,
 ) -> Result<Json<Envelope<ConsoleProductView>>, ApiError> {
     let s = &state.services;
-    let record = admin::set_enabled(s, &session.operator, &code, true).await?;
+    let record = admin::set_enabled(s, &state.catalog, &session.operator, &code, true).await?;
     Ok(Envelope::ok(view(s, record)?))
 }
