@@ -1,6 +1,7 @@
 //! Tests of the layering docs/ARCHITECTURE.md draws: nothing outside `http/` imports it (but the composition root that
 //! builds the router), no SQL outside `store/`, no order status written outside `orders/`, no payment status outside
-//! the payments lifecycle, no ledger entry outside `ledger/`, and no provider that reaches into a capability.
+//! the payments lifecycle, no ledger entry outside `ledger/`, no provider that reaches into a capability, and a
+//! ground floor (`services.rs`, `infra/`) that names none.
 
 use std::path::{Path, PathBuf};
 
@@ -103,6 +104,97 @@ fn infrastructure_knows_no_capability() {
         offenders.is_empty(),
         "infrastructure reaching into capabilities: {offenders:?}"
     );
+}
+
+/// What the ground floor (`services.rs`) may name of this crate: the infrastructure, the store, the settings and the
+/// providers. Standard and external crates are not `crate::` paths, so they pass.
+const GROUND_FLOOR: &[&str] = &["infra", "store", "settings", "providers"];
+
+/// The modules of this crate that `code` names, by their first part: `crate::x::…`, `super::x::…` and each item of a
+/// group, `crate::{x::…, y}`.
+fn crate_modules_named(code: &str) -> Vec<String> {
+    let ident = |text: &str| -> String {
+        text.chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+            .collect()
+    };
+    let mut named = Vec::new();
+    for prefix in ["crate::", "super::"] {
+        for (at, _) in code.match_indices(prefix) {
+            // `kilat_crate::` or `my_super::` are other paths.
+            if code[..at]
+                .chars()
+                .next_back()
+                .is_some_and(|c| c.is_ascii_alphanumeric() || c == '_')
+            {
+                continue;
+            }
+            let rest = code[at + prefix.len()..].trim_start();
+            let Some(group) = rest.strip_prefix('{') else {
+                named.push(ident(rest));
+                continue;
+            };
+            // The group's items at its own depth, up to its closing brace.
+            let (mut depth, mut start) = (0usize, 0usize);
+            for (i, c) in group.char_indices() {
+                match c {
+                    '{' => depth += 1,
+                    '}' if depth == 0 => {
+                        named.push(ident(group[start..i].trim_start()));
+                        break;
+                    }
+                    '}' => depth -= 1,
+                    ',' if depth == 0 => {
+                        named.push(ident(group[start..i].trim_start()));
+                        start = i + 1;
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+    named.retain(|m| !m.is_empty() && m != "self");
+    named
+}
+
+#[test]
+fn the_ground_floor_names_no_capability() {
+    // `Services` is what every capability is handed: the database, the clock, the keys, the settings, the providers.
+    // What a capability holds (the catalog, the site's claims, the reference data) is held above it, by the HTTP
+    // layer's `AppState`, and passed to the capability functions that use it (docs/ARCHITECTURE.md, "Layers").
+    let (_, source) = sources()
+        .into_iter()
+        .find(|(path, _)| path == "services.rs")
+        .expect("services.rs");
+    let reaching: Vec<_> = crate_modules_named(code_of(&source))
+        .into_iter()
+        .filter(|m| !GROUND_FLOOR.contains(&m.as_str()))
+        .collect();
+    assert!(
+        reaching.is_empty(),
+        "services.rs names {reaching:?}: it may name only {GROUND_FLOOR:?}, std and external crates"
+    );
+}
+
+#[test]
+fn the_ground_floor_check_sees_every_way_of_naming_a_module() {
+    // The lines services.rs had before the capabilities' state left it, and the other ways to write them.
+    assert_eq!(
+        crate_modules_named("use crate::auth::SignInService;\nuse crate::content::ReferenceData;"),
+        ["auth", "content"]
+    );
+    assert_eq!(
+        crate_modules_named(
+            "use crate::{infra::clock::Clock, catalog::{Catalog, Listed},\n    store::Db};\nuse super::claims;"
+        ),
+        ["infra", "catalog", "store", "claims"]
+    );
+    assert_eq!(
+        crate_modules_named("pub files: Arc<dyn crate::support::files::FileStore>,"),
+        ["support"]
+    );
+    assert!(crate_modules_named("use std::sync::Arc;\nuse kilat_domain::CapTable;").is_empty());
+    assert!(crate_modules_named("use crate::{self};").is_empty());
 }
 
 #[test]

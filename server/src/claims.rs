@@ -109,9 +109,9 @@ impl SiteClaims {
 }
 
 /// What the site, the app and `GET /api/v1/site/settings` show in `market`: the settings with the stored claims.
-pub fn public(s: &Services, market: Market) -> PublicSiteSettings {
+pub fn public(s: &Services, site_claims: &SiteClaims, market: Market) -> PublicSiteSettings {
     let mut public = s.site.public(market);
-    let claims = s.claims.get(market);
+    let claims = site_claims.get(market);
     public.payout_claim = claims.payout_claim;
     public.users_claim = claims.users_claim;
     public
@@ -162,6 +162,7 @@ fn check(req: &ClaimsRequest<'_>) -> Result<Claims, Error> {
 /// new claims at once, the others within [`REFRESH_EVERY_MS`].
 pub async fn update(
     s: &Services,
+    site_claims: &SiteClaims,
     op: &Operator,
     market: Market,
     req: &ClaimsRequest<'_>,
@@ -205,7 +206,7 @@ pub async fn update(
         .ok_or(Error::NotFound)?;
     tx.commit().await?;
     // Stored and audited: a failed read now only delays the new claims until the timer's next read.
-    if let Err(e) = s.claims.reload(&s.db).await {
+    if let Err(e) = site_claims.reload(&s.db).await {
         tracing::warn!("reading the site claims after an edit: {e:#}");
     }
     Ok(after)

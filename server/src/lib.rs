@@ -27,7 +27,6 @@ pub mod review;
 pub mod services;
 pub mod servicing;
 pub mod settings;
-pub mod sms;
 pub mod startup;
 pub mod store;
 pub mod support;

@@ -235,16 +235,13 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             settings.listen = std::net::SocketAddr::from(([127, 0, 0, 1], 0));
             let app = Application::build(&settings).await?;
             let started = std::time::Instant::now();
-            let installments = jobs::seed::open_loans(
-                app.services(),
-                market,
-                &product,
-                amount,
-                &term,
-                payout,
-                loans,
-            )
-            .await?;
+            let product = app
+                .catalog()
+                .get(market, &product)
+                .with_context(|| format!("no product {product} in {}", market.code()))?;
+            let installments =
+                jobs::seed::open_loans(app.services(), &product, amount, &term, payout, loans)
+                    .await?;
             println!(
                 "seeded {loans} loans ({installments} installments) in {:.1} s",
                 started.elapsed().as_secs_f64()

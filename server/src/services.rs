@@ -1,19 +1,21 @@
-//! The handles every capability works with: the database, the clock, the keys, the loan catalog, the reference data
-//! and the company settings. Built once at start-up; cheap to clone. Nothing here knows about HTTP.
+//! The infrastructure every capability works with: the database, the clock, the keys, the company settings, the
+//! providers, the file store and the code sender. Built once at start-up; cheap to clone. Nothing here knows about
+//! HTTP, and nothing here names a capability (architecture test): what a capability holds (the loan catalog, the
+//! site's claims) is held by whoever runs it (the HTTP layer's `AppState`, or a command through `Application`) and
+//! passed to the capability functions that use it.
 
 use std::sync::Arc;
 
-use crate::auth::SignInService;
-use crate::catalog::Catalog;
-use crate::claims::SiteClaims;
-use crate::content::ReferenceData;
+use kilat_domain::CapTable;
+
 use crate::infra::bounds::WorkBounds;
 use crate::infra::clock::Clock;
 use crate::infra::crypto::Secrets;
+use crate::infra::files::FileStore;
+use crate::infra::sms::CodeSender;
 use crate::providers::PaymentServices;
 use crate::settings::{Holidays, KeptRecordsSettings, SiteSettings, TelemetrySettings};
 use crate::store::Db;
-use crate::support::files::FileStore;
 
 #[derive(Clone)]
 pub struct Services {
@@ -21,15 +23,11 @@ pub struct Services {
     pub clock: Clock,
     /// Encrypts PII at rest and hashes codes and tokens.
     pub secrets: Secrets,
-    pub catalog: Arc<Catalog>,
-    /// Enumerations, banks, cities and the privacy policy (`server/data/`).
-    pub reference: Arc<ReferenceData>,
     /// The company: lender, grievance officer, contact details.
     pub site: Arc<SiteSettings>,
-    /// The site's claims per market, as stored (admins edit them).
-    pub claims: Arc<SiteClaims>,
-    /// Borrower sign-in: codes and sessions.
-    pub sign_in: SignInService,
+    /// Indonesia's OJK cap table (settings `[caps.id]`), which every price, extension and late charge is checked
+    /// against.
+    pub caps: Arc<CapTable>,
     /// Collection accounts and the payout and virtual-account providers.
     pub payments: Arc<PaymentServices>,
     /// The app's telemetry: rate limit and retention.
@@ -40,6 +38,8 @@ pub struct Services {
     pub payouts: crate::settings::PayoutSettings,
     /// Where uploaded files' bytes are kept (complaint images).
     pub files: Arc<dyn FileStore>,
+    /// Where sign-in codes and reminders go: by SMS or voice call (settings `[sms]`).
+    pub sms: Arc<dyn CodeSender>,
     /// Each market's public holidays, which deadlines in working days skip (`[calendar.holidays]`).
     pub holidays: Arc<Holidays>,
     /// How many image decodes and password hashes run at once (`[bounds]`).

@@ -226,7 +226,7 @@ impl CapSettings {
     }
 }
 
-/// The file store behind `support::files::FileStore` (complaint images).
+/// The file store behind `infra::files::FileStore` (complaint images).
 #[derive(Debug, Clone, Deserialize)]
 pub struct FileSettings {
     /// `local`: a folder on this server's disk; `s3`: a bucket of an S3-compatible store (`[files.s3]`).

@@ -11,18 +11,16 @@ use secrecy::ExposeSecret;
 use socket2::{Domain, Protocol, Socket, Type};
 use tokio::net::TcpListener;
 
-use crate::auth::SignInService;
 use crate::catalog::Catalog;
 use crate::claims::SiteClaims;
-use crate::content::ReferenceData;
 use crate::http::web::Pages;
 use crate::http::{self, AppState, AppStateInner, openapi};
 use crate::infra::clock::Clock;
 use crate::infra::crypto::Secrets;
+use crate::infra::sms::{self, Outbox};
 use crate::providers::PaymentServices;
 use crate::services::Services;
 use crate::settings::{Mode, Settings};
-use crate::sms::{self, Outbox};
 use kilat_domain::Market;
 
 /// A bound, ready-to-run server.
@@ -85,9 +83,7 @@ impl Application {
             Mode::Development => Clock::adjustable(),
         };
         let limits = crate::infra::limits::Limits::from_settings(settings);
-        let sign_in =
-            SignInService::new(db.clone(), secrets.clone(), sender, clock.clone(), limits);
-        let reference = ReferenceData::load().context("loading the reference data")?;
+        crate::content::load()?;
         let catalog = Catalog::load(&db, &settings.caps, clock.now().date(), clock.now_ms())
             .await
             .context("loading the loan products")?;
@@ -98,11 +94,8 @@ impl Application {
             db,
             clock,
             secrets,
-            catalog: Arc::new(catalog),
-            reference: Arc::new(reference),
             site: Arc::new(settings.site.clone()),
-            claims: Arc::new(claims),
-            sign_in,
+            caps: Arc::new(settings.caps.indonesia.clone()),
             payments: Arc::new(
                 PaymentServices::from_settings(&settings.payments)
                     .context("setting up the payment providers")?,
@@ -110,13 +103,15 @@ impl Application {
             telemetry: settings.telemetry,
             kept_records: settings.kept_records,
             payouts: settings.payouts,
-            files: crate::support::files::from_settings(&settings.files)
+            files: crate::infra::files::from_settings(&settings.files)
                 .context("setting up the file store")?,
+            sms: sender,
             holidays: Arc::new(holidays),
             bounds: crate::infra::bounds::WorkBounds::from_settings(&settings.bounds),
             limits,
         };
-        let pages = Pages::load(&services).context("preparing the embedded web app")?;
+        let claims = Arc::new(claims);
+        let pages = Pages::load(&services, &claims).context("preparing the embedded web app")?;
         if !pages.current().has_site() {
             tracing::warn!(
                 "the web app was not built into this binary: `make build` builds web/dist first"
@@ -124,6 +119,8 @@ impl Application {
         }
         let state = AppState(Arc::new(AppStateInner {
             services,
+            catalog: Arc::new(catalog),
+            claims,
             pages,
             openapi: Bytes::from(openapi::document()),
             trusted_proxy_hops: settings.proxy_hops(),
@@ -157,9 +154,19 @@ impl Application {
         &self.state.services.db
     }
 
-    /// The capabilities' handles, for tests and commands that act without HTTP.
+    /// The infrastructure the capabilities work with, for tests and commands that act without HTTP.
     pub fn services(&self) -> &Services {
         &self.state.services
+    }
+
+    /// The loan products on offer, as this server holds them.
+    pub fn catalog(&self) -> &Arc<Catalog> {
+        &self.state.catalog
+    }
+
+    /// The site's claims, as this server holds them.
+    pub fn claims(&self) -> &Arc<SiteClaims> {
+        &self.state.claims
     }
 
     /// The keys the server encrypts with (tests read stored rows with them).
@@ -175,6 +182,7 @@ impl Application {
         // Another server's product edit reaches this one's catalog within `catalog::REFRESH_EVERY_MS`: one read of
         // the version counter, and a reload only when it moved.
         let services = self.state.services.clone();
+        let catalog = self.state.catalog.clone();
         let catalog_refresher = tokio::spawn(async move {
             let every = Duration::from_millis(crate::catalog::REFRESH_EVERY_MS as u64);
             let mut tick = tokio::time::interval(every);
@@ -182,8 +190,7 @@ impl Application {
             loop {
                 tick.tick().await;
                 let s = &services;
-                if let Err(e) = s
-                    .catalog
+                if let Err(e) = catalog
                     .refresh(&s.db, s.clock.now().date(), s.clock.now_ms(), false)
                     .await
                 {
@@ -201,10 +208,10 @@ impl Application {
             loop {
                 tick.tick().await;
                 let s = &state.services;
-                if let Err(e) = s.claims.reload(&s.db).await {
+                if let Err(e) = state.claims.reload(&s.db).await {
                     tracing::warn!("reading the site's claims: {e:#}");
                 }
-                if let Err(e) = state.pages.refresh(s).await {
+                if let Err(e) = state.pages.refresh(s, &state.claims).await {
                     tracing::warn!("rendering the pages with the site's claims: {e:#}");
                 }
             }

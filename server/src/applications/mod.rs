@@ -10,8 +10,8 @@ use serde::Serialize;
 use sha2::{Digest, Sha256};
 use utoipa::ToSchema;
 
-use crate::auth::{Borrower, LiveSession, unseal_borrower};
-use crate::catalog::{self, Listed};
+use crate::auth::{Borrower, LiveSession, SignInService, unseal_borrower};
+use crate::catalog::{self, Catalog, Listed};
 use crate::certification::{self, Progress};
 use crate::error::{Error, FieldErrors, FieldProblem, Refusal};
 use crate::orders::{self, Actor};
@@ -51,7 +51,8 @@ impl Standing {
     /// The live session of a token with its borrower's standing, read in one statement (home). `None` when the token
     /// names no live session (the limits of `SignInService::borrower_for_token`).
     pub async fn of_token(s: &Services, token: &str) -> Result<Option<(LiveSession, Self)>, Error> {
-        let window = s.sign_in.session_window();
+        let sign_in = SignInService::of(s);
+        let window = sign_in.session_window();
         let token_hash = crate::infra::crypto::token_hash(token);
         let Some(read) =
             s.db.session_standing(&token_hash, window.idle_since, window.created_since)
@@ -60,8 +61,7 @@ impl Standing {
             return Ok(None);
         };
         let session = read.session;
-        let extended_for_ms = s
-            .sign_in
+        let extended_for_ms = sign_in
             .keep_alive(
                 &token_hash,
                 window,
@@ -137,7 +137,7 @@ pub struct LoanChoice {
 
 /// Reads the three fields of a loan in the borrower's market; each missing or unknown one is added to `errors`.
 pub fn choose(
-    s: &Services,
+    catalog: &Catalog,
     borrower: &Borrower,
     req: &LoanRequest<'_>,
     errors: &mut FieldErrors,
@@ -153,7 +153,7 @@ pub fn choose(
     if term.is_none() {
         errors.add("termCode", FieldProblem::required());
     }
-    let product = s.catalog.get(borrower.market, code?);
+    let product = catalog.get(borrower.market, code?);
     if product.is_none() {
         errors.add("productCode", FieldProblem::new("field.unknown_product"));
     }
@@ -165,12 +165,12 @@ pub fn choose(
 }
 
 fn choose_or_refuse(
-    s: &Services,
+    catalog: &Catalog,
     borrower: &Borrower,
     req: &LoanRequest<'_>,
 ) -> Result<LoanChoice, Error> {
     let mut errors = FieldErrors::default();
-    let choice = choose(s, borrower, req, &mut errors);
+    let choice = choose(catalog, borrower, req, &mut errors);
     match choice {
         Some(choice) if errors.is_empty() => Ok(choice),
         _ => Err(Error::Validation(errors)),
@@ -180,7 +180,7 @@ fn choose_or_refuse(
 /// The KFS of the loan as it would be disbursed today, naming the lender. Nothing is stored.
 pub fn key_fact_statement(s: &Services, choice: &LoanChoice) -> Result<KeyFactStatement, Error> {
     catalog::key_fact_statement(
-        &s.catalog,
+        &s.caps,
         &choice.product,
         Money::from_minor(choice.amount),
         &choice.term,
@@ -192,20 +192,22 @@ pub fn key_fact_statement(s: &Services, choice: &LoanChoice) -> Result<KeyFactSt
 /// The KFS of a loan, whoever asks: no eligibility check.
 pub fn quote(
     s: &Services,
+    catalog: &Catalog,
     borrower: &Borrower,
     req: &LoanRequest<'_>,
 ) -> Result<KeyFactStatement, Error> {
-    let choice = choose_or_refuse(s, borrower, req)?;
+    let choice = choose_or_refuse(catalog, borrower, req)?;
     key_fact_statement(s, &choice)
 }
 
 /// The KFS of the loan chosen, after checking the borrower may apply now. Nothing is stored.
 pub async fn apply(
     s: &Services,
+    catalog: &Catalog,
     borrower: &Borrower,
     req: &LoanRequest<'_>,
 ) -> Result<KeyFactStatement, Error> {
-    let choice = choose_or_refuse(s, borrower, req)?;
+    let choice = choose_or_refuse(catalog, borrower, req)?;
     if let Some(refusal) = Standing::of(s, borrower).await?.refusal() {
         return Err(refusal.into());
     }
@@ -261,6 +263,7 @@ fn hex_sha256(text: &str) -> String {
 /// partial unique index allowing one open order per borrower.
 pub async fn confirm(
     s: &Services,
+    catalog: &Catalog,
     borrower: &Borrower,
     req: &Confirmation<'_>,
 ) -> Result<Confirmed, Error> {
@@ -274,7 +277,7 @@ pub async fn confirm(
     if agreement_hash.is_none() {
         errors.add("agreementHash", FieldProblem::required());
     }
-    let choice = choose(s, borrower, &req.loan, &mut errors);
+    let choice = choose(catalog, borrower, &req.loan, &mut errors);
     let (Some(key), Some(kfs_hash), Some(agreement_hash), Some(choice)) =
         (key, kfs_hash, agreement_hash, choice)
     else {

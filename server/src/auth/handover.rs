@@ -28,7 +28,7 @@ pub enum Exchanged {
     AlreadySignedIn { borrower: Borrower },
 }
 
-impl SignInService {
+impl SignInService<'_> {
     /// A one-time code for the native session `token` (which the caller authenticated by `X-Session-Id`): shown once,
     /// stored as its SHA-256, valid for [`HANDOVER_TTL_MS`].
     #[tracing::instrument(skip_all)]
@@ -84,7 +84,7 @@ impl SignInService {
         else {
             return Err(SignInError::HandoverInvalid.into());
         };
-        let borrower = unseal_borrower(&self.secrets, redeemed.borrower)?;
+        let borrower = unseal_borrower(self.secrets, redeemed.borrower)?;
         match current {
             None => {
                 tracing::info!(borrower = %borrower.id, "session handed over to the web app");

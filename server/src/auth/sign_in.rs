@@ -8,7 +8,8 @@ use crate::i18n::{self, Lang};
 use crate::infra::clock::Clock;
 use crate::infra::crypto::{self, Binding, Secrets};
 use crate::infra::limits::{self, Limits};
-use crate::sms::{Channel, CodeMessage, CodeSender};
+use crate::infra::sms::{Channel, CodeMessage, CodeSender};
+use crate::services::Services;
 use crate::store::Db;
 use crate::store::sign_in::{BorrowerRow, NewLoginCode};
 
@@ -133,35 +134,26 @@ pub struct SessionWindow {
     pub created_since: i64,
 }
 
-#[derive(Clone)]
-pub struct SignInService {
-    pub(super) db: Db,
-    pub(super) secrets: Secrets,
-    sender: Arc<dyn CodeSender>,
-    pub(super) clock: Clock,
-    pub(super) limits: Limits,
+/// Borrower sign-in: codes and sessions. It holds no state of its own, only the infrastructure it works with (the
+/// database, the keys, the clock, the limiter and the code sender of [`Services`]): `SignInService::of(s)` is free.
+#[derive(Clone, Copy)]
+pub struct SignInService<'a> {
+    pub(super) db: &'a Db,
+    pub(super) secrets: &'a Secrets,
+    sender: &'a Arc<dyn CodeSender>,
+    pub(super) clock: &'a Clock,
+    pub(super) limits: &'a Limits,
 }
 
-impl SignInService {
-    pub fn new(
-        db: Db,
-        secrets: Secrets,
-        sender: Arc<dyn CodeSender>,
-        clock: Clock,
-        limits: Limits,
-    ) -> Self {
+impl<'a> SignInService<'a> {
+    pub fn of(s: &'a Services) -> Self {
         Self {
-            db,
-            secrets,
-            sender,
-            clock,
-            limits,
+            db: &s.db,
+            secrets: &s.secrets,
+            sender: &s.sms,
+            clock: &s.clock,
+            limits: &s.limits,
         }
-    }
-
-    /// The delivery codes go through; reminders (`jobs`) use the same.
-    pub fn sender(&self) -> &Arc<dyn CodeSender> {
-        &self.sender
     }
 
     /// Sends a fresh sign-in code, unless the last one is under a minute old or a daily cap is reached.
@@ -265,7 +257,7 @@ impl SignInService {
         };
         if let Err(err) = self.sender.send(&message).await {
             self.db.delete_login_code(&id).await?;
-            limits::give_back(&self.db, &counted).await?;
+            limits::give_back(self.db, &counted).await?;
             return Err(SignInError::Delivery(err));
         }
         Ok(())
@@ -404,7 +396,7 @@ impl SignInService {
         client_addr: &str,
     ) -> sqlx::Result<Result<(), Throttled>> {
         let refused = limits::count(
-            &self.db,
+            self.db,
             &self.limits.sign_ins_per_address,
             &limits::address_key(client_addr),
             self.clock.now_ms(),
@@ -436,7 +428,7 @@ impl SignInService {
             )
             .await?;
         Ok(Some(LiveSession {
-            borrower: unseal_borrower(&self.secrets, session.borrower)?,
+            borrower: unseal_borrower(self.secrets, session.borrower)?,
             extended_for_ms,
         }))
     }

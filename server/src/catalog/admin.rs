@@ -12,7 +12,7 @@ use serde::Serialize;
 use serde_json::Value;
 use time::Date;
 
-use super::parse;
+use super::{Catalog, parse};
 use crate::auth::operators::{Operator, Role};
 use crate::error::{Error, FieldErrors, FieldProblem};
 use crate::i18n::format_money;
@@ -48,7 +48,7 @@ pub fn sample(s: &Services, product: &Product) -> Option<Sample> {
     let term = product.terms.first()?;
     let today = s.clock.today(product.market);
     let kfs = super::key_fact_statement(
-        &s.catalog,
+        &s.caps,
         product,
         product.amount.min,
         &term.code,
@@ -86,6 +86,7 @@ pub struct PreviewLoan<'a> {
 /// admin types. The code is not checked (a new product's may not be typed yet).
 pub fn preview(
     s: &Services,
+    catalog: &Catalog,
     op: &Operator,
     body: &Value,
     loan: PreviewLoan<'_>,
@@ -96,7 +97,7 @@ pub fn preview(
         // A new product's code may not be typed yet; the rules want one, and the KFS only names it.
         product.code = "new-product".to_owned();
     }
-    check_rules(s, &product)?;
+    check_rules(s, catalog, &product)?;
     let term = match loan.term_code {
         Some(code) => product
             .terms
@@ -113,7 +114,7 @@ pub fn preview(
         None => product.amount.min,
     };
     let kfs = super::key_fact_statement(
-        &s.catalog,
+        &s.caps,
         &product,
         amount,
         &term.code,
@@ -158,10 +159,15 @@ fn record(row: &StoredProduct) -> Result<ProductRecord, Error> {
 }
 
 /// Creates a product as version 1 (admin). A code in use is a field error on `code`.
-pub async fn create(s: &Services, op: &Operator, body: &Value) -> Result<ProductRecord, Error> {
+pub async fn create(
+    s: &Services,
+    catalog: &Catalog,
+    op: &Operator,
+    body: &Value,
+) -> Result<ProductRecord, Error> {
     op.require_any(ADMIN)?;
     let product = read(body)?;
-    check(s, &product)?;
+    check(s, catalog, &product)?;
     let definition = serde_json::to_string(&product).map_err(anyhow::Error::from)?;
     let now = s.clock.now_ms();
     let mut tx = s.db.begin().await?;
@@ -190,7 +196,7 @@ pub async fn create(s: &Services, op: &Operator, body: &Value) -> Result<Product
     tx.bump_catalog_version().await?;
     tx.commit().await?;
     tracing::info!(operator = %op.id, product = %product.code, "product created");
-    reload(s).await?;
+    reload(s, catalog).await?;
     Ok(ProductRecord {
         product,
         version: 1,
@@ -203,6 +209,7 @@ pub async fn create(s: &Services, op: &Operator, body: &Value) -> Result<Product
 /// path's. Orders already made keep theirs: only new applications see the new version.
 pub async fn edit(
     s: &Services,
+    catalog: &Catalog,
     op: &Operator,
     code: &str,
     body: &Value,
@@ -220,7 +227,7 @@ pub async fn edit(
         return Err(Error::field("code", FieldProblem::new("field.immutable")));
     }
     product.code = before.product.code.clone();
-    check(s, &product)?;
+    check(s, catalog, &product)?;
     let definition = serde_json::to_string(&product).map_err(anyhow::Error::from)?;
     let version = row.version + 1;
     tx.write_product_version(code, version, &definition, &op.id, now)
@@ -241,7 +248,7 @@ pub async fn edit(
     tx.bump_catalog_version().await?;
     tx.commit().await?;
     tracing::info!(operator = %op.id, product = %code, version, "product edited");
-    reload(s).await?;
+    reload(s, catalog).await?;
     Ok(ProductRecord {
         product,
         version,
@@ -254,6 +261,7 @@ pub async fn edit(
 /// are untouched. Setting the state it has already changes nothing and writes nothing.
 pub async fn set_enabled(
     s: &Services,
+    catalog: &Catalog,
     op: &Operator,
     code: &str,
     enabled: bool,
@@ -269,7 +277,7 @@ pub async fn set_enabled(
     }
     if enabled {
         // The caps may have changed since it was disabled.
-        check(s, &before.product)?;
+        check(s, catalog, &before.product)?;
     }
     tx.set_product_disabled(code, (!enabled).then_some(now), now)
         .await?;
@@ -293,7 +301,7 @@ pub async fn set_enabled(
     tx.bump_catalog_version().await?;
     tx.commit().await?;
     tracing::info!(operator = %op.id, product = %code, enabled, "product availability changed");
-    reload(s).await?;
+    reload(s, catalog).await?;
     Ok(ProductRecord {
         enabled,
         updated_at: now,
@@ -301,8 +309,8 @@ pub async fn set_enabled(
     })
 }
 
-async fn reload(s: &Services) -> Result<(), Error> {
-    s.catalog
+async fn reload(s: &Services, catalog: &Catalog) -> Result<(), Error> {
+    catalog
         .refresh(&s.db, s.clock.now().date(), s.clock.now_ms(), true)
         .await?;
     Ok(())
@@ -336,9 +344,9 @@ fn read(body: &Value) -> Result<Product, Error> {
 /// as many times as it allows. A cap it breaks is named with the product's own figure and the cap's (e.g. "daily cost
 /// 0.35% is over the OJK cap of 0.3% a day"), on `interest` (or `lateCharge`) for the loans, on `extension` for the
 /// extension.
-fn check(s: &Services, product: &Product) -> Result<(), Error> {
+fn check(s: &Services, catalog: &Catalog, product: &Product) -> Result<(), Error> {
     check_code(product)?;
-    check_rules(s, product)
+    check_rules(s, catalog, product)
 }
 
 /// A product's code: required, lower-case letters, digits and hyphens, at most 64 characters.
@@ -361,9 +369,9 @@ fn check_code(product: &Product) -> Result<(), Error> {
 }
 
 /// The rules and the caps as of today in the product's market; see [`check`].
-fn check_rules(s: &Services, product: &Product) -> Result<(), Error> {
+fn check_rules(s: &Services, catalog: &Catalog, product: &Product) -> Result<(), Error> {
     let today = s.clock.today(product.market);
-    match s.catalog.validate(product, today) {
+    match catalog.validate(product, today) {
         Ok(()) => Ok(()),
         Err(kilat_domain::Error::CapExceeded { cap, .. }) => {
             Err(cap_refusal(s, product, today, cap))
@@ -408,7 +416,7 @@ fn open_caps() -> CapTable {
 /// over the extended days beside the cap and what the cap allows (e.g. "… a loan of Rp1.000.000 cost Rp91.200 over
 /// 21 days, 0.4343% a day: over the OJK cap of 0.3% a day (Rp63.000)").
 fn extension_refusal(s: &Services, product: &Product, today: Date, cap: CapKind) -> Error {
-    let caps = s.catalog.caps();
+    let caps = &s.caps;
     let problem = match cap {
         CapKind::DailyCost => {
             let open = open_caps();
@@ -447,7 +455,7 @@ fn extension_refusal(s: &Services, product: &Product, today: Date, cap: CapKind)
 
 /// The field error naming the cap a product breaks, with the worst figure among its terms at both ends.
 fn cap_refusal(s: &Services, product: &Product, today: Date, cap: CapKind) -> Error {
-    let caps = s.catalog.caps();
+    let caps = &s.caps;
     // The product's own figures, quoted under a table that refuses nothing.
     let open = open_caps();
     let mut errors = FieldErrors::default();

@@ -242,7 +242,7 @@ impl Catalog {
             .first()
             .ok_or_else(|| anyhow::anyhow!("product {} has no term", product.code))?;
         let kfs = Arc::new(key_fact_statement(
-            self,
+            &self.caps,
             product,
             product.amount.min,
             &term.code,
@@ -267,7 +267,7 @@ pub(crate) fn parse(row: &StoredProduct) -> anyhow::Result<Product> {
 /// The sealed KFS of `amount` on `term` disbursed on `date`, naming `lender`. An amount outside the product's rules is
 /// a field error worded in the market's money ("₹5,000.00", "Rp1.000.000"); a cap it would break is `cap_exceeded`.
 pub fn key_fact_statement(
-    catalog: &Catalog,
+    caps: &CapTable,
     product: &Product,
     amount: Money,
     term: &str,
@@ -275,7 +275,7 @@ pub fn key_fact_statement(
     lender: &Lender,
 ) -> Result<KeyFactStatement, Error> {
     let currency = product.market.currency();
-    let quote = quote_with_caps(product, amount, term, date, catalog.caps()).map_err(|err| {
+    let quote = quote_with_caps(product, amount, term, date, caps).map_err(|err| {
         let problem = match err {
             kilat_domain::Error::AmountOutOfRange { min, max, .. } => {
                 FieldProblem::new("field.amount_out_of_range")
@@ -290,5 +290,5 @@ pub fn key_fact_statement(
         };
         Error::field("amount", problem)
     })?;
-    KeyFactStatement::new_with_caps(&quote, lender, catalog.caps()).map_err(Error::Loan)
+    KeyFactStatement::new_with_caps(&quote, lender, caps).map_err(Error::Loan)
 }

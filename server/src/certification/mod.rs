@@ -13,7 +13,8 @@ pub use rules::{
     StepRequest, account_digits, age_from, income_period, mask_account, mask_id, min_income,
 };
 
-use crate::auth::{Borrower, CodePurpose, SignInError};
+use crate::auth::{Borrower, CodePurpose, SignInError, SignInService};
+use crate::content;
 use crate::error::{Error, FieldProblem, Refusal};
 use crate::infra::crypto::Binding;
 use crate::services::Services;
@@ -208,7 +209,7 @@ pub async fn save_step(
     };
     let cx = rules::Context {
         market: borrower.market,
-        reference: &s.reference,
+        reference: content::reference(),
         own_phone: &borrower.phone,
         previous: previous.as_ref(),
         today: s.clock.today(borrower.market),
@@ -325,8 +326,7 @@ async fn bank_change(
     if code.len() != 6 || !code.bytes().all(|b| b.is_ascii_digit()) {
         return Err(field("field.invalid_code"));
     }
-    let code_id = s
-        .sign_in
+    let code_id = SignInService::of(s)
         .check_verification_code(borrower, CodePurpose::BankAccount, &code)
         .await
         .map_err(|err| match err {

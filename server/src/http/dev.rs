@@ -11,7 +11,7 @@ use crate::error::{Error, FieldErrors, FieldProblem};
 use crate::http::AppState;
 use crate::http::error::{ApiError, Envelope};
 use crate::http::extract::JsonOrForm;
-use crate::sms::OutboxEntry;
+use crate::infra::sms::OutboxEntry;
 
 #[derive(Debug, Deserialize)]
 pub struct OutboxQuery {

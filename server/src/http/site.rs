@@ -48,7 +48,11 @@ pub async fn settings(
         None => Market::Indonesia,
         code => require_market(code)?,
     };
-    Ok(Envelope::ok(crate::claims::public(&state.services, market)))
+    Ok(Envelope::ok(crate::claims::public(
+        &state.services,
+        &state.claims,
+        market,
+    )))
 }
 
 /// A contact-form message as sent by the site (JSON or form-encoded). SPEC.md §3 names all five fields; the form

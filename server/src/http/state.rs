@@ -1,13 +1,17 @@
-//! The state every handler reaches: the capabilities' services and what only the HTTP layer needs (the rendered
-//! pages, the API document, the proxy and cookie settings). `startup` builds it; nothing below the HTTP layer sees it.
+//! The state every handler reaches: the infrastructure the capabilities work with (`Services`), what the capabilities
+//! hold and are handed by the handler that calls them (the loan catalog, the site's claims), and
+//! what only the HTTP layer needs (the rendered pages, the API document, the proxy and cookie settings). `startup`
+//! builds it; nothing below the HTTP layer sees it.
 
 use std::sync::Arc;
 
 use axum::body::Bytes;
 
+use crate::catalog::Catalog;
+use crate::claims::SiteClaims;
 use crate::http::web::Pages;
+use crate::infra::sms::Outbox;
 use crate::services::Services;
-use crate::sms::Outbox;
 
 /// What every handler can reach, behind one reference count: axum clones the state for every request.
 #[derive(Clone)]
@@ -22,8 +26,12 @@ impl std::ops::Deref for AppState {
 }
 
 pub struct AppStateInner {
-    /// What the capabilities work with: database, clock, keys, catalog, reference data, company settings.
+    /// What the capabilities work with: database, clock, keys, company settings, providers, file store, code sender.
     pub services: Services,
+    /// The loan products on offer, reloaded when another server's edit moves the version counter.
+    pub catalog: Arc<Catalog>,
+    /// The site's claims per market, as stored (admins edit them).
+    pub claims: Arc<SiteClaims>,
     /// The embedded web app, its pages rendered with the settings and the site's claims.
     pub pages: Pages,
     pub openapi: Bytes,

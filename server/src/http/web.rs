@@ -17,7 +17,7 @@ use kilat_domain::Market;
 use rust_embed::RustEmbed;
 use sha2::{Digest, Sha256};
 
-use crate::claims;
+use crate::claims::{self, SiteClaims};
 use crate::services::Services;
 use crate::settings::PublicSiteSettings;
 
@@ -69,11 +69,11 @@ pub struct Pages {
 
 impl Pages {
     /// Renders the pages with the settings and the claims stored now.
-    pub fn load(services: &Services) -> anyhow::Result<Self> {
-        let generation = services.claims.generation();
+    pub fn load(services: &Services, site_claims: &SiteClaims) -> anyhow::Result<Self> {
+        let generation = site_claims.generation();
         let assets = Assets::load(
-            &claims::public(services, Market::India),
-            &claims::public(services, Market::Indonesia),
+            &claims::public(services, site_claims, Market::India),
+            &claims::public(services, site_claims, Market::Indonesia),
         )?;
         Ok(Self {
             current: RwLock::new(Arc::new(assets)),
@@ -92,14 +92,18 @@ impl Pages {
 
     /// Renders the HTML pages again (off the async threads: brotli at its best quality takes a while) when the
     /// claims moved since they were rendered; the other files are kept as they are.
-    pub async fn refresh(&self, services: &Services) -> anyhow::Result<()> {
+    pub async fn refresh(
+        &self,
+        services: &Services,
+        site_claims: &SiteClaims,
+    ) -> anyhow::Result<()> {
         let _one = self.rendering.lock().await;
-        let generation = services.claims.generation();
+        let generation = site_claims.generation();
         if generation == self.generation.load(Ordering::Acquire) {
             return Ok(());
         }
-        let india = claims::public(services, Market::India);
-        let indonesia = claims::public(services, Market::Indonesia);
+        let india = claims::public(services, site_claims, Market::India);
+        let indonesia = claims::public(services, site_claims, Market::Indonesia);
         let current = self.current();
         let next = tokio::task::spawn_blocking(move || current.rerender(&india, &indonesia))
             .await

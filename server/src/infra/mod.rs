@@ -1,9 +1,12 @@
 //! Infrastructure that every capability uses and that knows no capability: the keys and their ciphers (`crypto`), the
-//! business clock (`clock`), the bounds on costly work (`bounds`) and the one request limiter with its list of limits
-//! (`limits`). The database is `store/`, the outside parties `providers/`.
+//! business clock (`clock`), the bounds on costly work (`bounds`), the one request limiter with its list of limits
+//! (`limits`), the file store that keeps uploaded files' bytes (`files`) and the senders that get a code to a phone
+//! (`sms`). The database is `store/`, the outside parties `providers/`.
 
 pub mod bounds;
 pub mod clock;
 pub mod crypto;
 pub mod csv;
+pub mod files;
 pub mod limits;
+pub mod sms;

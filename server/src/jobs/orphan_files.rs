@@ -15,9 +15,9 @@ use std::collections::HashSet;
 use futures_util::StreamExt;
 use time::OffsetDateTime;
 
+use crate::infra::files::StoredFile;
 use crate::services::Services;
 use crate::store::loans::date_code;
-use crate::support::files::StoredFile;
 
 /// The job's name in `job_runs`.
 pub const JOB: &str = "orphan_files";

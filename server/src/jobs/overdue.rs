@@ -157,8 +157,8 @@ fn plan_loan(
     date: Date,
     s: &Services,
 ) -> anyhow::Result<Planned> {
-    let entries = late_charges_due(plan, balances, verifying, date, s.catalog.caps())
-        .context("late charges")?;
+    let entries =
+        late_charges_due(plan, balances, verifying, date, &s.caps).context("late charges")?;
     let overdue = balances.is_overdue(date);
     let event = match status {
         OrderState::Disbursed if overdue => Some(OrderEvent::FallOverdue),

@@ -12,8 +12,8 @@ use time::{Date, OffsetDateTime};
 
 use crate::auth::unseal_phone;
 use crate::i18n::{self, Lang, format_money};
+use crate::infra::sms::{Channel, CodeMessage};
 use crate::services::Services;
-use crate::sms::{Channel, CodeMessage};
 use crate::store::jobs::{NewNotification, OpenLoanRow};
 
 /// A reminder's kind, by days before the due date (negative: overdue).
@@ -111,7 +111,7 @@ pub(crate) fn due_on<'a>(
 /// text is claimed (`pending` → `sending`) before it is sent, so two servers never send one twice; a failed send
 /// goes back to `pending` (and to `failed` after [`MAX_ATTEMPTS`]).
 pub async fn deliver(s: &Services, now: OffsetDateTime) -> anyhow::Result<u64> {
-    let sender = s.sign_in.sender().clone();
+    let sender = &s.sms;
     let mut sent = 0;
     for market in Market::ALL.iter().copied() {
         if !may_send(market, now) {

@@ -2,8 +2,7 @@
 //! (`scripts/bench-overdue.sh`): each one a real plan from the catalog's product, paid out on a date, with the
 //! ledger the payout opens, so the job replays and charges them exactly as it would a loan paid out by finance.
 
-use anyhow::Context;
-use kilat_domain::{Code, Market, Money, Plan, quote_with_caps};
+use kilat_domain::{Code, Money, Plan, Product, quote_with_caps};
 use time::Date;
 
 use crate::services::Services;
@@ -14,29 +13,19 @@ use crate::store::new_id;
 /// Loans copied per transaction.
 const BATCH: usize = 50_000;
 
-/// Writes `loans` disbursed loans of `product` for `amount` over `term`, paid out on `payout`; returns the number of
-/// installments written.
+/// Writes `loans` disbursed loans of `product` (one the catalog offers) for `amount` over `term`, paid out on `payout`;
+/// returns the number of installments written.
 pub async fn open_loans(
     s: &Services,
-    market: Market,
-    product: &str,
+    product: &Product,
     amount: i64,
     term: &str,
     payout: Date,
     loans: usize,
 ) -> anyhow::Result<usize> {
-    let product = s
-        .catalog
-        .get(market, product)
-        .with_context(|| format!("no product {product} in {}", market.code()))?;
-    let quote = quote_with_caps(
-        &product,
-        Money::from_minor(amount),
-        term,
-        payout,
-        s.catalog.caps(),
-    )
-    .map_err(|e| anyhow::anyhow!("quoting the seed loan: {e}"))?;
+    let market = product.market;
+    let quote = quote_with_caps(product, Money::from_minor(amount), term, payout, &s.caps)
+        .map_err(|e| anyhow::anyhow!("quoting the seed loan: {e}"))?;
     let plan = Plan::at_payout(&quote, payout).map_err(|e| anyhow::anyhow!("{e}"))?;
     let plan_json = serde_json::to_string(&plan)?;
     let opening = plan.opening_entries();

@@ -10,6 +10,7 @@ use utoipa::ToSchema;
 
 use crate::auth::Borrower;
 use crate::certification::{Certification, StepData, mask_account, mask_id};
+use crate::content;
 use crate::error::Error;
 use crate::i18n::{self, Lang, format_money};
 use crate::services::Services;
@@ -81,7 +82,7 @@ struct Snapshot {
 /// The borrower as their certification names them now, numbers masked.
 pub async fn party_of(s: &Services, borrower: &Borrower) -> Result<AgreementBorrower, Error> {
     let certification = Certification::load(s, borrower).await?;
-    Ok(party_from(s, borrower, &certification))
+    Ok(party_from(borrower, &certification))
 }
 
 /// The same, read in the caller's transaction.
@@ -91,14 +92,10 @@ pub async fn party_in(
     borrower: &Borrower,
 ) -> Result<AgreementBorrower, Error> {
     let certification = Certification::load_in(s, tx, borrower).await?;
-    Ok(party_from(s, borrower, &certification))
+    Ok(party_from(borrower, &certification))
 }
 
-fn party_from(
-    s: &Services,
-    borrower: &Borrower,
-    certification: &Certification,
-) -> AgreementBorrower {
+fn party_from(borrower: &Borrower, certification: &Certification) -> AgreementBorrower {
     let mut party = AgreementBorrower {
         full_name: String::new(),
         id_number_masked: String::new(),
@@ -114,15 +111,13 @@ fn party_from(
                 party.id_number_masked = mask_id(&b.id_number);
             }
             StepData::Personal(p) => {
-                let (region, city) = s
-                    .reference
+                let (region, city) = content::reference()
                     .place(borrower.market, &p.region_code, &p.city_code)
                     .unwrap_or((p.region_code.as_str(), p.city_code.as_str()));
                 party.address = format!("{}, {city}, {region} {}", p.address, p.postal_code);
             }
             StepData::Bank(b) => {
-                party.bank_name = s
-                    .reference
+                party.bank_name = content::reference()
                     .bank_name(borrower.market, &b.bank_code)
                     .unwrap_or(&b.bank_code)
                     .to_owned();

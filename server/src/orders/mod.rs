@@ -10,7 +10,7 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use kilat_domain::{Code, KeyFactStatement, OrderEvent, OrderState};
 use serde::Serialize;
 
-use crate::auth::Borrower;
+use crate::auth::{Borrower, SignInService};
 use crate::error::{Error, Refusal};
 use crate::infra::crypto::Secrets;
 use crate::services::Services;
@@ -265,7 +265,8 @@ pub struct SessionList {
 }
 
 pub async fn list_for_token(s: &Services, token: &str) -> Result<Option<SessionList>, Error> {
-    let window = s.sign_in.session_window();
+    let sign_in = SignInService::of(s);
+    let window = sign_in.session_window();
     let token_hash = crate::infra::crypto::token_hash(token);
     let Some(listed) =
         s.db.session_orders(&token_hash, window.idle_since, window.created_since, 100)
@@ -273,8 +274,7 @@ pub async fn list_for_token(s: &Services, token: &str) -> Result<Option<SessionL
     else {
         return Ok(None);
     };
-    let extended_for_ms = s
-        .sign_in
+    let extended_for_ms = sign_in
         .keep_alive(
             &token_hash,
             window,

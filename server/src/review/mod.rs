@@ -205,7 +205,7 @@ pub struct Picture {
 
 fn picture_of(s: &Services, market: Market, steps: &[(StepData, i64)]) -> Picture {
     let mut picture = Picture::default();
-    let label = |kind, code: &str| s.reference.label(market, kind, code, Lang::En);
+    let label = |kind, code: &str| crate::content::reference().label(market, kind, code, Lang::En);
     for (data, _) in steps {
         match data {
             StepData::Base(base) => {
@@ -227,7 +227,7 @@ fn picture_of(s: &Services, market: Market, steps: &[(StepData, i64)]) -> Pictur
                     label(EnumKind::ResidenceType, &p.residence_type),
                 ));
                 if let Some((region, city)) =
-                    s.reference.place(market, &p.region_code, &p.city_code)
+                    crate::content::reference().place(market, &p.region_code, &p.city_code)
                 {
                     picture.labels.push(("region", region.to_owned()));
                     picture.labels.push(("city", city.to_owned()));
@@ -251,7 +251,7 @@ fn picture_of(s: &Services, market: Market, steps: &[(StepData, i64)]) -> Pictur
                 ));
             }
             StepData::Bank(bank) => {
-                if let Some(name) = s.reference.bank_name(market, &bank.bank_code) {
+                if let Some(name) = crate::content::reference().bank_name(market, &bank.bank_code) {
                     picture.labels.push(("bank", name.to_owned()));
                 }
             }

@@ -449,8 +449,7 @@ pub(crate) async fn beneficiary_of(
     };
     Ok(Some(Beneficiary {
         name: base.full_name.clone(),
-        bank_name: s
-            .reference
+        bank_name: crate::content::reference()
             .bank_name(market, &bank.bank_code)
             .unwrap_or(&bank.bank_code)
             .to_owned(),

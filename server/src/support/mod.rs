@@ -3,7 +3,6 @@
 //! deadlines (30 days in India, 20 working days in Indonesia, then RBI CMS or OJK 157), and the contact form's
 //! messages with their handled flag. Every console function checks the operator's roles first.
 
-pub mod files;
 pub mod images;
 
 use kilat_domain::{Currency, Market, OrderState};

@@ -704,7 +704,7 @@ async fn two_admins_disabling_each_other_at_the_same_moment_leave_exactly_one_ad
 async fn another_servers_product_edit_reaches_this_catalog_on_refresh() {
     let app = spawn_app().await;
     let s = &app.services;
-    let before = s.catalog.version();
+    let before = app.catalog.version();
     // Another server's edit: only the database changes.
     let mut tx = app.db.begin().await.unwrap();
     tx.set_product_disabled("in-flexi-14d", Some(1), 1)
@@ -714,16 +714,21 @@ async fn another_servers_product_edit_reaches_this_catalog_on_refresh() {
     tx.commit().await.unwrap();
     let today = s.clock.now().date();
     let now = s.clock.now_ms();
-    assert!(s.catalog.refresh(&app.db, today, now, true).await.unwrap());
-    assert!(s.catalog.version() > before);
     assert!(
-        s.catalog
+        app.catalog
+            .refresh(&app.db, today, now, true)
+            .await
+            .unwrap()
+    );
+    assert!(app.catalog.version() > before);
+    assert!(
+        app.catalog
             .get(kilat_domain::Market::India, "in-flexi-14d")
             .is_none()
     );
     // Nothing moved since: a refresh reads the counter and reloads nothing.
     assert!(
-        !s.catalog
+        !app.catalog
             .refresh(&app.db, today, now + 10_000, false)
             .await
             .unwrap()
@@ -766,10 +771,7 @@ async fn two_servers_starting_at_once_on_an_empty_database_seed_the_products_onc
     );
     for app in [&a, &b] {
         assert_eq!(
-            app.services()
-                .catalog
-                .for_market(kilat_domain::Market::India)
-                .len(),
+            app.catalog().for_market(kilat_domain::Market::India).len(),
             3
         );
     }
@@ -784,17 +786,23 @@ async fn two_servers_starting_at_once_on_an_empty_database_seed_the_products_onc
         .await
         .unwrap();
     assert_eq!(session.operator.id, admin_id);
-    kilat_server::catalog::admin::set_enabled(s, &session.operator, "in-flexi-14d", false)
-        .await
-        .unwrap();
+    kilat_server::catalog::admin::set_enabled(
+        s,
+        a.catalog(),
+        &session.operator,
+        "in-flexi-14d",
+        false,
+    )
+    .await
+    .unwrap();
     assert!(
-        s.catalog
+        a.catalog()
             .get(kilat_domain::Market::India, "in-flexi-14d")
             .is_none()
     );
     let other = b.services();
-    let refreshed = other
-        .catalog
+    let refreshed = b
+        .catalog()
         .refresh(
             &other.db,
             other.clock.now().date(),
@@ -805,8 +813,7 @@ async fn two_servers_starting_at_once_on_an_empty_database_seed_the_products_onc
         .unwrap();
     assert!(refreshed);
     assert!(
-        other
-            .catalog
+        b.catalog()
             .get(kilat_domain::Market::India, "in-flexi-14d")
             .is_none()
     );

@@ -17,6 +17,8 @@ pub struct TestApp {
     pub db: Db,
     /// The capabilities' handles, to act without HTTP (as an operator or a job will).
     pub services: kilat_server::services::Services,
+    /// The loan products on offer, as the server holds them.
+    pub catalog: std::sync::Arc<kilat_server::catalog::Catalog>,
     /// The database's URL, for a second server on the same database.
     pub database_url: String,
     pub secrets: Secrets,
@@ -71,6 +73,7 @@ async fn build_app(
     let addr = app.local_addr();
     let db = app.db().clone();
     let services = app.services().clone();
+    let catalog = app.catalog().clone();
     let secrets = services.secrets.clone();
     let database_url = settings.database_url.expose_secret().to_owned();
     let files_dir = settings.files.dir.clone();
@@ -89,6 +92,7 @@ async fn build_app(
         client,
         db,
         services,
+        catalog,
         database_url,
         secrets,
         files_dir,

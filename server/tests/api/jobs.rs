@@ -311,7 +311,7 @@ async fn indonesian_late_charges_stay_within_the_daily_and_total_caps_after_many
     let due = due_date(&plan_view, 0);
     let stored = app.db.loan(&id).await.unwrap().unwrap();
     let plan: Plan = serde_json::from_str(&stored.plan_json).unwrap();
-    let caps = app.services.catalog.caps().clone();
+    let caps = (*app.services.caps).clone();
     let limit = caps.total_cost_limit(plan.quote.principal).unwrap();
     let mut previous_late = Money::ZERO;
     for day in 1..=120 {
@@ -514,8 +514,7 @@ async fn the_benchmarks_seeded_loans_are_charged_and_replay_like_paid_out_ones()
     let payout = time::macros::date!(2026 - 01 - 01);
     let installments = kilat_server::jobs::seed::open_loans(
         &app.services,
-        Market::India,
-        "in-flexi-6m",
+        &app.catalog.get(Market::India, "in-flexi-6m").unwrap(),
         2_000_000,
         "m6",
         payout,
@@ -602,8 +601,7 @@ async fn a_batch_of_status_changes_writes_exactly_what_one_change_at_a_time_writ
     let app = spawn_app().await;
     kilat_server::jobs::seed::open_loans(
         &app.services,
-        Market::India,
-        "in-flexi-6m",
+        &app.catalog.get(Market::India, "in-flexi-6m").unwrap(),
         2_000_000,
         "m6",
         time::macros::date!(2026 - 01 - 01),

@@ -8,8 +8,8 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use kilat_server::auth::operators::Role;
+use kilat_server::infra::files::{FileStore, S3Files, bucket_url};
 use kilat_server::settings::{FileStoreKind, Mode, S3Settings, Settings};
-use kilat_server::support::files::{FileStore, S3Files, bucket_url};
 use reqwest::{Method, StatusCode};
 use serde_json::json;
 

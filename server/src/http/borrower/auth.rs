@@ -14,14 +14,14 @@ use utoipa::{IntoParams, ToSchema};
 
 use crate::auth::{
     self as sign_in, Borrower, CODE_TTL_MS, Exchanged, HANDOVER_TTL_MS, RESEND_MS, SESSION_IDLE_MS,
-    SignInError,
+    SignInError, SignInService,
 };
 use crate::error::{Error, FieldErrors, FieldProblem};
 use crate::http::AppState;
 use crate::http::error::{ApiError, Envelope, ErrorBody};
 use crate::http::extract::{ApiQuery, ClientAddr, JsonOrForm, cookie};
 use crate::i18n::Lang;
-use crate::sms::Channel;
+use crate::infra::sms::Channel;
 
 /// The browser's session cookie; the native shell sends `X-Session-Id` instead.
 pub const SESSION_COOKIE: &str = "kilat_session";
@@ -139,9 +139,7 @@ async fn send_code(
     channel: Channel,
 ) -> Result<Json<Envelope<CodeSent>>, ApiError> {
     let phone = parse_phone(req.market.as_deref(), req.phone.as_deref())?;
-    state
-        .services
-        .sign_in
+    SignInService::of(&state.services)
         .send_code(&phone, channel, lang, &client.to_string())
         .await?;
     Ok(Envelope::ok(CodeSent {
@@ -221,9 +219,7 @@ pub async fn login(
     let Some(phone) = phone.filter(|_| errors.is_empty()) else {
         return Err(errors.into());
     };
-    let signed_in = state
-        .services
-        .sign_in
+    let signed_in = SignInService::of(&state.services)
         .sign_in(&phone, code, &client.to_string())
         .await?;
     let cookie = session_cookie(
@@ -243,7 +239,9 @@ pub async fn login(
     security(("session_header" = []), ("session_cookie" = [])),
     responses((status = 200, body = Envelope<Option<bool>>), (status = 401, body = ErrorBody)))]
 pub async fn logout(State(state): State<AppState>, session: Session) -> Result<Response, ApiError> {
-    state.services.sign_in.sign_out(&session.token).await?;
+    SignInService::of(&state.services)
+        .sign_out(&session.token)
+        .await?;
     let cookie = session_cookie("", 0, state.secure_cookies);
     Ok(([(header::SET_COOKIE, cookie)], Envelope::ok(None::<bool>)).into_response())
 }
@@ -284,9 +282,7 @@ pub async fn send_verification_code(
             Error::field("purpose", FieldProblem::new("field.verification_purpose"))
         })?,
     };
-    state
-        .services
-        .sign_in
+    SignInService::of(&state.services)
         .send_verification_code(&session.borrower, purpose, lang, &client.to_string())
         .await?;
     Ok(Envelope::ok(CodeSent {
@@ -327,9 +323,7 @@ pub async fn handover(
     if session.source != TokenSource::Header {
         return Err(SignInError::HandoverNotAllowed.into());
     }
-    let code = state
-        .services
-        .sign_in
+    let code = SignInService::of(&state.services)
         .issue_handover(&session.token)
         .await?;
     Ok(Envelope::ok(HandoverCode {
@@ -377,9 +371,7 @@ pub async fn exchange_handover(
     }
     // Only the browser's own session counts here: the cookie.
     let browser_token = cookie(&headers, SESSION_COOKIE);
-    match state
-        .services
-        .sign_in
+    match SignInService::of(&state.services)
         .exchange_handover(code, browser_token)
         .await?
     {
@@ -421,9 +413,7 @@ impl FromRequestParts<AppState> for Session {
         state: &AppState,
     ) -> Result<Self, Self::Rejection> {
         let token = SessionToken::from_request_parts(parts, state).await?;
-        match state
-            .services
-            .sign_in
+        match SignInService::of(&state.services)
             .borrower_for_token(&token.token)
             .await
         {

@@ -10,7 +10,7 @@ use super::auth::{MarketQuery, Session, require_market};
 use crate::certification::{
     self, BankInfo, BaseInfo, ExtendedInfo, JobInfo, PersonalInfo, Progress, Step, StepRequest,
 };
-use crate::content::{BankChoice, Choice, EnumKind, PrivacyPolicy, Region};
+use crate::content::{self, BankChoice, Choice, EnumKind, PrivacyPolicy, Region};
 use crate::http::AppState;
 use crate::http::error::{ApiError, Envelope, ErrorBody};
 use crate::http::extract::{ApiQuery, JsonOrForm};
@@ -119,12 +119,11 @@ fn market_of(query: &MarketQuery) -> Result<Market, ApiError> {
     params(MarketQuery),
     responses((status = 200, body = Envelope<EnumsView>), (status = 422, body = ErrorBody)))]
 pub async fn enums(
-    State(state): State<AppState>,
     lang: Lang,
     ApiQuery(query): ApiQuery<MarketQuery>,
 ) -> Result<Json<Envelope<EnumsView>>, ApiError> {
     let market = market_of(&query)?;
-    let data = &state.services.reference;
+    let data = content::reference();
     let list = |kind| data.choices(market, kind, lang);
     let (min_digits, max_digits) = certification::account_digits(market);
     Ok(Envelope::ok(EnumsView {
@@ -175,13 +174,12 @@ pub struct CitiesView {
     params(MarketQuery),
     responses((status = 200, body = Envelope<CitiesView>), (status = 422, body = ErrorBody)))]
 pub async fn cities(
-    State(state): State<AppState>,
     ApiQuery(query): ApiQuery<MarketQuery>,
 ) -> Result<Json<Envelope<CitiesView>>, ApiError> {
     let market = market_of(&query)?;
     Ok(Envelope::ok(CitiesView {
         market,
-        regions: state.services.reference.regions(market).to_vec(),
+        regions: content::reference().regions(market).to_vec(),
     }))
 }
 
@@ -195,12 +193,7 @@ pub async fn privacy(State(state): State<AppState>, lang: Lang) -> Json<Envelope
         Lang::En => (&site.app_name_en, Market::India),
         Lang::Id => (&site.app_name_id, Market::Indonesia),
     };
-    Envelope::ok(
-        state
-            .services
-            .reference
-            .privacy(lang, app, &site.lender(market)),
-    )
+    Envelope::ok(content::reference().privacy(lang, app, &site.lender(market)))
 }
 
 #[derive(Debug, Serialize, ToSchema)]

@@ -13,6 +13,7 @@ use utoipa::ToSchema;
 
 use super::auth::Session;
 use crate::applications::{self, LoanRequest};
+use crate::catalog::Catalog;
 use crate::http::AppState;
 use crate::http::error::{ApiError, Envelope, ErrorBody};
 use crate::http::extract::JsonOrForm;
@@ -63,8 +64,12 @@ pub struct SampleCost {
     pub apr_display: String,
 }
 
-pub(super) fn view(s: &Services, product: &Product) -> Result<ProductView, ApiError> {
-    let kfs = s.catalog.sample(
+pub(super) fn view(
+    s: &Services,
+    catalog: &Catalog,
+    product: &Product,
+) -> Result<ProductView, ApiError> {
+    let kfs = catalog.sample(
         product,
         s.clock.today(product.market),
         &s.site.lender(product.market),
@@ -124,25 +129,29 @@ impl Serialize for ProductList {
 
 impl ProductsJson {
     /// The products of `market` as of its business date today.
-    pub fn of(&self, s: &Services, market: Market) -> Result<ProductList, ApiError> {
+    pub fn of(
+        &self,
+        s: &Services,
+        catalog: &Catalog,
+        market: Market,
+    ) -> Result<ProductList, ApiError> {
         let today = s.clock.today(market);
         let slot = &self.slots[match market {
             Market::India => 0,
             Market::Indonesia => 1,
         }];
         // Read before the products: a reload in between makes this list's version older, never newer, than its content.
-        let version = s.catalog.version();
+        let version = catalog.version();
         if let Some((day, made_at, list)) = &*slot.read().unwrap_or_else(PoisonError::into_inner)
             && *day == today
             && *made_at == version
         {
             return Ok(list.clone());
         }
-        let views = s
-            .catalog
+        let views = catalog
             .for_market(market)
             .iter()
-            .map(|p| view(s, p))
+            .map(|p| view(s, catalog, p))
             .collect::<Result<Vec<_>, _>>()?;
         let json = serde_json::value::to_raw_value(&views).map_err(anyhow::Error::from)?;
         let list = ProductList(Arc::from(json));
@@ -161,11 +170,11 @@ pub async fn list(
     session: Session,
 ) -> Result<Json<Envelope<Vec<ProductView>>>, ApiError> {
     let s = &state.services;
-    let products = s
+    let products = state
         .catalog
         .for_market(session.borrower.market)
         .iter()
-        .map(|p| view(s, p))
+        .map(|p| view(s, &state.catalog, p))
         .collect::<Result<Vec<_>, _>>()?;
     Ok(Envelope::ok(products))
 }
@@ -181,11 +190,11 @@ pub async fn detail(
     Path(code): Path<String>,
 ) -> Result<Json<Envelope<ProductView>>, ApiError> {
     let s = &state.services;
-    let product = s
+    let product = state
         .catalog
         .get(session.borrower.market, &code)
         .ok_or(ApiError::NotFound)?;
-    Ok(Envelope::ok(view(s, &product)?))
+    Ok(Envelope::ok(view(s, &state.catalog, &product)?))
 }
 
 /// The loan a quote, an application or (with more fields) a confirm names.
@@ -218,7 +227,12 @@ pub async fn quote(
     session: Session,
     JsonOrForm(req): JsonOrForm<QuoteRequest>,
 ) -> Result<Json<Envelope<KeyFactStatement>>, ApiError> {
-    let kfs = applications::quote(&state.services, &session.borrower, &req.loan())?;
+    let kfs = applications::quote(
+        &state.services,
+        &state.catalog,
+        &session.borrower,
+        &req.loan(),
+    )?;
     Ok(Envelope::ok(kfs))
 }
 

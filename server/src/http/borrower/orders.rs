@@ -13,6 +13,7 @@ use super::auth::{Session, SessionToken};
 use super::loans::{ProductList, ProductView, QuoteRequest, view};
 use crate::applications::{self, Confirmation, Confirmed, LoanRequest, Reason, Standing};
 use crate::auth::Borrower;
+use crate::catalog::Catalog;
 use crate::certification::Step;
 use crate::http::AppState;
 use crate::http::error::{ApiError, Envelope, ErrorBody};
@@ -61,11 +62,15 @@ pub struct HomeView {
     pub products: ProductList,
 }
 
-fn products_of(s: &Services, borrower: &Borrower) -> Result<Vec<ProductView>, ApiError> {
-    s.catalog
+fn products_of(
+    s: &Services,
+    catalog: &Catalog,
+    borrower: &Borrower,
+) -> Result<Vec<ProductView>, ApiError> {
+    catalog
         .for_market(borrower.market)
         .iter()
-        .map(|p| view(s, p))
+        .map(|p| view(s, catalog, p))
         .collect()
 }
 
@@ -83,7 +88,7 @@ pub async fn home(
         .ok_or(ApiError::Unauthorized)?;
     token.extended(&state, session.extended_for_ms);
     let borrower = &session.borrower;
-    let products = state.products_json.of(s, borrower.market)?;
+    let products = state.products_json.of(s, &state.catalog, borrower.market)?;
     let progress = &standing.progress;
     Ok(Envelope::ok(HomeView {
         market: borrower.market,
@@ -127,7 +132,7 @@ pub async fn recommended(
     let standing = Standing::of(s, &session.borrower).await?;
     let eligible = standing.eligible();
     let mut products = if eligible {
-        products_of(s, &session.borrower)?
+        products_of(s, &state.catalog, &session.borrower)?
     } else {
         Vec::new()
     };
@@ -153,7 +158,13 @@ pub async fn apply(
     session: Session,
     JsonOrForm(req): JsonOrForm<QuoteRequest>,
 ) -> Result<Json<Envelope<KeyFactStatement>>, ApiError> {
-    let kfs = applications::apply(&state.services, &session.borrower, &req.loan()).await?;
+    let kfs = applications::apply(
+        &state.services,
+        &state.catalog,
+        &session.borrower,
+        &req.loan(),
+    )
+    .await?;
     Ok(Envelope::ok(kfs))
 }
 
@@ -315,10 +326,11 @@ pub async fn confirm(
         agreement_hash: req.agreement_hash.as_deref(),
         idempotency_key: body_key.or(header_key),
     };
-    let (status, order) = match applications::confirm(s, &session.borrower, &confirmation).await? {
-        Confirmed::Created(order) => (StatusCode::CREATED, order),
-        Confirmed::Replayed(order) => (StatusCode::OK, order),
-    };
+    let (status, order) =
+        match applications::confirm(s, &state.catalog, &session.borrower, &confirmation).await? {
+            Confirmed::Created(order) => (StatusCode::CREATED, order),
+            Confirmed::Replayed(order) => (StatusCode::OK, order),
+        };
     let detail = OrderDetail::from(orders::detail_of(s, order).await?);
     Ok((status, Envelope::ok(detail)).into_response())
 }
@@ -405,7 +417,7 @@ pub async fn apply_agreement(
     JsonOrForm(req): JsonOrForm<QuoteRequest>,
 ) -> Result<Json<Envelope<Agreement>>, ApiError> {
     let s = &state.services;
-    let kfs = applications::apply(s, &session.borrower, &req.loan()).await?;
+    let kfs = applications::apply(s, &state.catalog, &session.borrower, &req.loan()).await?;
     let agreement = orders::agreement::preview(s, &session.borrower, &kfs, lang).await?;
     Ok(Envelope::ok(agreement))
 }

@@ -172,7 +172,7 @@ pub async fn preview(
         amount: req.amount,
         term_code: req.term_code.as_deref(),
     };
-    let preview = admin::preview(s, &session.operator, &req.definition, loan)?;
+    let preview = admin::preview(s, &state.catalog, &session.operator, &req.definition, loan)?;
     Ok(Envelope::ok(ProductPreviewView {
         sample: preview.sample.map(ConsoleSample::from),
         kfs: preview.kfs,
@@ -193,7 +193,7 @@ pub async fn create(
     JsonOrForm(body): JsonOrForm<Value>,
 ) -> Result<Json<Envelope<ConsoleProductView>>, ApiError> {
     let s = &state.services;
-    let record = admin::create(s, &session.operator, &body).await?;
+    let record = admin::create(s, &state.catalog, &session.operator, &body).await?;
     Ok(Envelope::ok(view(s, record)?))
 }
 
@@ -214,7 +214,7 @@ pub async fn edit(
     JsonOrForm(body): JsonOrForm<Value>,
 ) -> Result<Json<Envelope<ConsoleProductView>>, ApiError> {
     let s = &state.services;
-    let record = admin::edit(s, &session.operator, &code, &body).await?;
+    let record = admin::edit(s, &state.catalog, &session.operator, &code, &body).await?;
     Ok(Envelope::ok(view(s, record)?))
 }
 
@@ -231,7 +231,7 @@ pub async fn disable(
     Path(code): Path<String>,
 ) -> Result<Json<Envelope<ConsoleProductView>>, ApiError> {
     let s = &state.services;
-    let record = admin::set_enabled(s, &session.operator, &code, false).await?;
+    let record = admin::set_enabled(s, &state.catalog, &session.operator, &code, false).await?;
     Ok(Envelope::ok(view(s, record)?))
 }
 
@@ -249,6 +249,6 @@ pub async fn enable(
     Path(code): Path<String>,
 ) -> Result<Json<Envelope<ConsoleProductView>>, ApiError> {
     let s = &state.services;
-    let record = admin::set_enabled(s, &session.operator, &code, true).await?;
+    let record = admin::set_enabled(s, &state.catalog, &session.operator, &code, true).await?;
     Ok(Envelope::ok(view(s, record)?))
 }

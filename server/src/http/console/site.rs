@@ -100,9 +100,16 @@ pub async fn update_claims(
         payout_claim: req.payout_claim.as_deref(),
         users_claim: req.users_claim.as_deref(),
     };
-    let stored = claims::update(&state.services, &session.operator, market, &request).await?;
+    let stored = claims::update(
+        &state.services,
+        &state.claims,
+        &session.operator,
+        market,
+        &request,
+    )
+    .await?;
     // The pages carry the claims: render them again before answering, so the next page load shows the edit.
-    if let Err(e) = state.pages.refresh(&state.services).await {
+    if let Err(e) = state.pages.refresh(&state.services, &state.claims).await {
         tracing::warn!("rendering the pages with the new claims: {e:#}");
     }
     Ok(Envelope::ok(stored.try_into()?))

@@ -146,7 +146,7 @@ pub(crate) async fn settle_in(
             &asked,
             received_money,
             today,
-            s.catalog.caps(),
+            &s.caps,
         )
         .map_err(Error::Loan)?,
         Decision::Credit => {

@@ -84,7 +84,7 @@ pub fn price(
         &loan.balances,
         choice,
         on,
-        s.catalog.caps(),
+        &s.caps,
         status != OrderState::Disbursed,
     )
     // An extension over an OJK cap names the cap; any other refusal is "not available".
