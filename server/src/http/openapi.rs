@@ -17,8 +17,9 @@ use super::borrower::{
 };
 use super::console::auth::CONSOLE_COOKIE;
 use super::console::{
-    audit as console_audit, auth as console, collections as console_collections, dashboard, operators, payments,
-    payouts, products, reconciliation, review, site as console_site, support as console_support,
+    audit as console_audit, auth as console, collections as console_collections, dashboard,
+    operators, payments, payouts, products, reconciliation, review, site as console_site,
+    support as console_support,
 };
 use super::error::ErrorBody;
 use super::site;

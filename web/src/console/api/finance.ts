@@ -14,7 +14,7 @@ import type {
   PaymentView,
   PayoutEntry,
   PayoutRejected,
-  QueueCount,
+  PaymentQueueCount,
   QueuedPayment,
 } from './types';
 
@@ -79,9 +79,9 @@ export function usePaymentsQueue(filter: QueueFilter = {}) {
 /** How many payments wait per market and status. */
 export function usePaymentCounts() {
   const api = useApiClient();
-  return useQuery<QueueCount[], ApiError>({
+  return useQuery<PaymentQueueCount[], ApiError>({
     queryKey: queryKeys.paymentCounts,
-    queryFn: () => api.get<QueueCount[]>(`${CONSOLE_API}/payments/counts`),
+    queryFn: () => api.get<PaymentQueueCount[]>(`${CONSOLE_API}/payments/counts`),
     staleTime: 0,
     refetchInterval: 30_000,
   });

@@ -94,7 +94,7 @@ export type LineKind = Schemas['LineKind'];
 export type ConfirmOutcome = Schemas['ConfirmOutcome'];
 export type Imported = Schemas['ImportedView'];
 /** How many payments wait per market and status (`GET /payments/counts`). */
-export type QueueCount = Schemas['QueueCountView'];
+export type PaymentQueueCount = Schemas['QueueCountView'];
 /** A page of the overdue queue (`GET /collections`). */
 export type CollectionsQueue = Schemas['CollectionsQueueView'];
 export type QueuedLoan = Schemas['CollectionsQueuedLoan'];

@@ -1027,8 +1027,28 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The review queue of a market: orders waiting for review, oldest first (reviewer, support). */
+        /**
+         * The review queue of a market, one page: orders waiting for review, oldest first, each with who holds it
+         *     (reviewer, support). Nothing is decrypted per row: the masked phone is stored with the borrower.
+         */
         get: operations["console_applications"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/console/applications/counts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** How many applications wait for review in each market, and how many are claimed (reviewer, support). */
+        get: operations["console_application_counts"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1046,6 +1066,26 @@ export interface paths {
         };
         /** Searches the audit trail, newest first, at most 200 entries (admin, support). */
         get: operations["console_audit"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/console/audit/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The entries of a search as CSV, newest first, at most 10,000 (admin, support); the export is itself audited
+         *     (`audit.export`). Columns: time (UTC, RFC 3339), actor, action, record, changes, before, after.
+         */
+        get: operations["console_audit_export"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1310,6 +1350,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/console/exports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A month-end export of one market as CSV (finance, admins): `payouts` (by payout date), `repayments` (money the
+         *     ledger credited, by its date), `refunds` (by the time sent) or `ledger` (every entry with its lines summed), over
+         *     at most 31 of the market's calendar days and 50,000 rows. Amounts in the currency's units beside its code. Audited
+         *     `export.<kind>`.
+         */
+        get: operations["console_export"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/console/faq": {
         parameters: {
             query?: never;
@@ -1521,7 +1583,8 @@ export interface paths {
         };
         /**
          * One order with its KFS, timeline and the borrower's certification (reviewer, finance, support). Reviewers see ID
-         *     and account numbers in full and each such view is audited (`view_unmasked`); the others see them masked.
+         *     and account numbers in full and each such view is audited (`view_unmasked`); the others see them masked. Finance
+         *     sees the beneficiary of an approved or paid-out order in full, audited the same way.
          */
         get: operations["console_order"];
         put?: never;
@@ -1541,8 +1604,31 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Approves an order in review (reviewer). Status, timeline and audit are written together. */
+        /**
+         * Approves an order in review (reviewer), with an optional note for the team. Status, timeline, note and audit are
+         *     written together.
+         */
         post: operations["console_approve"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/console/orders/{orderNo}/claim": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Claims an application in review for 30 minutes (again: renewed) so that no other reviewer works on it (reviewer).
+         *     Audited (`order.claim`).
+         */
+        post: operations["console_claim"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1559,10 +1645,53 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Releases an approved order's funds (finance): the payout date becomes the loan's start (the accepted schedule
-         *     moved there, same amounts and APR), the ledger opens, and the order is disbursed, all in one transaction.
+         * Releases an approved order's funds (finance) with the bank's reference of the transfer made: the payout date
+         *     becomes the loan's start (the accepted schedule moved there, same amounts and APR), the ledger opens, and the order
+         *     is disbursed, all in one transaction. Above the market's approval threshold (`[payouts.in|id]
+         *     approval_threshold`, minor units) the payout is only recorded (`awaitingApproval: true`, audited `payout.record`)
+         *     and a second, different finance operator approves it (`POST /orders/{orderNo}/payout/approve`).
          */
         post: operations["console_disburse"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/console/orders/{orderNo}/payout/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approves a payout another finance operator recorded above the threshold (maker-checker): the loan starts now with
+         *     the recorded bank reference, as a one-step payout does. Audited `payout.approve`.
+         */
+        post: operations["console_payout_approve"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/console/orders/{orderNo}/payout/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rejects a payout another finance operator recorded (maker-checker), with a reason: the recording goes, the order
+         *     stays approved and not paid. Audited `payout.reject` with what was recorded and the reason.
+         */
+        post: operations["console_payout_reject"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1578,8 +1707,25 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Rejects an order in review (reviewer), with the reason the borrower is shown. */
+        /** Rejects an order in review (reviewer), with the reason the borrower is shown and an optional note for the team. */
         post: operations["console_reject"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/console/orders/{orderNo}/release": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Releases a claim: a reviewer their own, an admin anybody's. Audited (`order.release`). */
+        post: operations["console_release"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1729,10 +1875,60 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Finance's payout list of a market: approved orders not yet paid out, the longest waiting first (finance). */
+        /**
+         * Finance's payout list of a market: approved orders not yet paid out, the longest waiting first (finance), each
+         *     with its beneficiary in full (every order listed is audited `view_unmasked`), whether it needs a second operator,
+         *     and the payout recorded and awaiting approval, if any.
+         */
         get: operations["console_payouts"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/console/payouts/bank-file": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The market's bank bulk payment file (finance): a CSV of every approved order not yet paid out nor recorded for
+         *     approval, one line each — beneficiary name, account number, IFSC (India) or bank code (Indonesia), amount in the
+         *     currency's units (rupees with two decimals, whole rupiah), payment reference (the order number), bank name. Text
+         *     cells that a spreadsheet would read as a formula are prefixed with `'`. Audited `payout.bank_file` with the order
+         *     numbers it holds.
+         */
+        get: operations["console_payout_bank_file"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/console/payouts/bank-result": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Imports the bank's result file (finance). Each line is matched to its order by the reference: a `success` line
+         *     whose amount equals the order's payout amount pays it out as `POST /orders/{orderNo}/disburse` does (one step
+         *     up to the market's approval threshold; above it, recorded and awaiting a second operator), each payout audited; a
+         *     reference already paid or recorded does nothing again; `failed`, mismatched, unknown, duplicate and unreadable
+         *     lines are answered and nothing is recorded for them. The import is audited `payout.import`.
+         */
+        post: operations["console_payout_bank_result"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1754,6 +1950,26 @@ export interface paths {
          *     error (`interest` or `lateCharge`).
          */
         post: operations["console_create_product"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/console/products/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Quotes a definition without saving it (admin): checked as a save is (rules, then caps, each refusal a field
+         *     error naming the cap), with the KFS of a sample loan. Nothing is stored or audited.
+         */
+        post: operations["console_preview_product"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2145,12 +2361,23 @@ export interface components {
          * @example 1707
          */
         Apr: number;
+        /** @description One field an entry changed. */
+        AuditChangeView: {
+            /** @description Null when the field is absent after. */
+            after: Record<string, never>;
+            /** @description Null when the field was absent before. */
+            before: Record<string, never>;
+            /** @description The field's path, nested fields joined by dots (`plan.1.dueDate`). */
+            field: string;
+        };
         AuditEntryView: {
             /** @description E.g. `order.approve`, `view_unmasked`. */
             action: string;
             actorId: string | null;
             /** @description `borrower`, `operator` or `system`. */
             actorKind: string;
+            /** @description The acting operator's username; null for a borrower or the system. */
+            actorName: string | null;
             after: Record<string, never> | null;
             /**
              * Format: int64
@@ -2159,9 +2386,15 @@ export interface components {
             at: number;
             /** @description The record's state before and after, as JSON; null when not recorded. */
             before: Record<string, never> | null;
+            /** @description The fields that differ between before and after, field by field. */
+            changes: components["schemas"]["AuditChangeView"][];
+            /** @description The order's currency (`INR`, `IDR`), for an entry about an order: amounts in `changes` are its minor units. */
+            currency: string | null;
             entity: string;
             entityId: string;
             id: string;
+            /** @description The order's number, for an entry about an order. */
+            orderNo: string | null;
         };
         /** @description A bank of the market. In India `code` is the bank's IFSC prefix. */
         BankChoice: {
@@ -2177,6 +2410,24 @@ export interface components {
             /** @description India only. */
             ifsc?: string;
         };
+        BankResultRequest: {
+            /**
+             * @description The bank's result file as text (CSV, at most 2000 lines after the header): a header naming the columns
+             *     `reference` (the order number; also `payment reference`, `order no`), `bank_reference` (also `utr`), `status`
+             *     (`success` or `failed`, and the usual synonyms) and `amount` (in the currency's units: `19410.00`, `3000000`),
+             *     in any order, other columns ignored.
+             * @example reference,bank_reference,status,amount
+             *     KL-261127-7F3K9Q,N331260012345678,success,19410.00
+             */
+            content: string;
+            /** @description `IN` or `ID`: the market whose orders the file pays. */
+            market: components["schemas"]["Market"];
+        };
+        BankResultView: {
+            /** @description Every line after the header, in the file's order. */
+            lines: components["schemas"]["ImportedLineView"][];
+            market: components["schemas"]["Market"];
+        };
         /** @description Identity as on the ID card (PAN in India, NIK in Indonesia). */
         BaseInfo: {
             /** @description `YYYY-MM-DD`. */
@@ -2184,6 +2435,21 @@ export interface components {
             fullName: string;
             gender: string;
             idNumber: string;
+        };
+        /** @description Where a loan is paid to, unmasked (finance; each view is audited `view_unmasked`). */
+        BeneficiaryView: {
+            /** @description `**** **** 4567`. */
+            accountMasked: string;
+            /** @description In full, digits only. */
+            accountNumber: string;
+            /** @description India: the bank's IFSC prefix (`HDFC`); Indonesia: the bank's code (`014`). */
+            bankCode: string;
+            /** @description The bank's name (`HDFC Bank`, `BCA (Bank Central Asia)`); the code when the reference data does not list it. */
+            bankName: string;
+            /** @description India only; null in Indonesia. */
+            ifsc: string | null;
+            /** @description The borrower's name as on their ID, as the account holds it. */
+            name: string;
         };
         BorrowerView: {
             /**
@@ -2293,6 +2559,16 @@ export interface components {
         City: {
             code: string;
             name: string;
+        };
+        /** @description A reviewer's live claim on an application in review. */
+        ClaimView: {
+            operatorId: string;
+            /**
+             * Format: int64
+             * @description Epoch milliseconds: when the claim lapses unless renewed.
+             */
+            until: number;
+            username: string;
         };
         Clause: {
             heading: string;
@@ -2680,13 +2956,26 @@ export interface components {
             username: string;
         };
         ConsoleOrderView: {
+            beneficiary: null | components["schemas"]["BeneficiaryView"];
             borrowerId: string;
             certification: components["schemas"]["CertificationStepView"][];
+            claim: null | components["schemas"]["ClaimView"];
+            /** @description The borrower's PAN/NIK, phones or bank account found on other borrowers (by keyed hash). */
+            duplicates: components["schemas"]["DuplicateView"][];
+            /** @description The borrower's other orders, newest first, with their outcomes. */
+            history: components["schemas"]["PriorOrderView"][];
             loan: null | components["schemas"]["ConsoleLoanView"];
             /** @description The order, its accepted KFS and its timeline, as the borrower sees them. */
             order: components["schemas"]["OrderDetail"];
             phoneMasked: string;
-            /** @description The reason given with the approval or rejection; null before. */
+            /** @description The borrower's certification in words, with the age and the income a month and a year. */
+            picture: components["schemas"]["PictureView"];
+            /** @description The note for the team written with the decision; never shown to the borrower. Null when none. */
+            reviewNote: string | null;
+            /**
+             * @description The rejection's reason, which the borrower reads; null otherwise (for orders approved before the note
+             *     existed, the approval's words).
+             */
             reviewReason: string | null;
             /** @description The timeline with who made each change. */
             timeline: components["schemas"]["ConsoleTimelineEntry"][];
@@ -2968,10 +3257,16 @@ export interface components {
         };
         DecisionRequest: {
             /**
-             * @description Why; shown to the borrower. Required, at most 500 characters.
+             * @description A note for the team, never shown to the borrower; optional, at most 500 characters.
              * @example Income verified against the bank statement.
              */
-            reason: string;
+            note?: string | null;
+            /**
+             * @description A rejection's reason, which the borrower reads: required to reject, at most 500 characters. Sent with an
+             *     approval (as clients did before `note`), it is kept as the team's note and never shown to the borrower.
+             * @example The income could not be verified.
+             */
+            reason?: string | null;
         };
         DecisionView: {
             orderNo: string;
@@ -3039,16 +3334,21 @@ export interface components {
              * @description Minor units: the net amount sent.
              */
             amount: number;
+            /**
+             * @description True when the payout is above the market's approval threshold: recorded, and the loan starts only once a
+             *     second finance operator approves it (`POST /orders/{orderNo}/payout/approve`).
+             */
+            awaitingApproval: boolean;
             bankReference: string;
             orderNo: string;
             /**
              * Format: date
-             * @description The loan's start: the market's business date of the payout.
+             * @description The loan's start: the market's business date of the payout; null while awaiting approval.
              */
-            payoutDate: string;
-            /** @description The payout provider (`manual`). */
-            provider: string;
-            /** @description `disbursed`. */
+            payoutDate: string | null;
+            /** @description The payout provider (`manual`); null while awaiting approval. */
+            provider: string | null;
+            /** @description `disbursed`; `approved` while the payout awaits a second operator's approval. */
             status: components["schemas"]["OrderState"];
         };
         /** @description Dragonpay's postback fields (form-encoded). */
@@ -3069,6 +3369,18 @@ export interface components {
             status: string;
             /** @description The payment's reference. */
             txnid: string;
+        };
+        DuplicateView: {
+            /** @description This borrower's field: `idNumber`, `phone`, `contact1Phone`, `contact2Phone` or `bankAccount`. */
+            field: string;
+            /** @description `id`, `phone` or `bank`. */
+            kind: string;
+            otherBorrowerId: string;
+            /** @description The other borrower's field holding the same value. */
+            otherField: string;
+            otherMarket: components["schemas"]["Market"];
+            /** @description The other borrower's newest order, to open; null when they have none. */
+            otherOrderNo: string | null;
         };
         /** @description The lists and rules of the certification forms for one market, labelled in the request's language. */
         EnumsView: {
@@ -3147,6 +3459,21 @@ export interface components {
             msg: string;
         };
         /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
+        Envelope_BankResultView: {
+            /**
+             * Format: int32
+             * @description Always 0 on success.
+             */
+            code: number;
+            data: {
+                /** @description Every line after the header, in the file's order. */
+                lines: components["schemas"]["ImportedLineView"][];
+                market: components["schemas"]["Market"];
+            };
+            /** @description Always `ok` on success. */
+            msg: string;
+        };
+        /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
         Envelope_BorrowerView: {
             /**
              * Format: int32
@@ -3218,6 +3545,26 @@ export interface components {
             data: {
                 market: components["schemas"]["Market"];
                 regions: components["schemas"]["Region"][];
+            };
+            /** @description Always `ok` on success. */
+            msg: string;
+        };
+        /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
+        Envelope_ClaimView: {
+            /**
+             * Format: int32
+             * @description Always 0 on success.
+             */
+            code: number;
+            /** @description A reviewer's live claim on an application in review. */
+            data: {
+                operatorId: string;
+                /**
+                 * Format: int64
+                 * @description Epoch milliseconds: when the claim lapses unless renewed.
+                 */
+                until: number;
+                username: string;
             };
             /** @description Always `ok` on success. */
             msg: string;
@@ -3512,13 +3859,26 @@ export interface components {
              */
             code: number;
             data: {
+                beneficiary: null | components["schemas"]["BeneficiaryView"];
                 borrowerId: string;
                 certification: components["schemas"]["CertificationStepView"][];
+                claim: null | components["schemas"]["ClaimView"];
+                /** @description The borrower's PAN/NIK, phones or bank account found on other borrowers (by keyed hash). */
+                duplicates: components["schemas"]["DuplicateView"][];
+                /** @description The borrower's other orders, newest first, with their outcomes. */
+                history: components["schemas"]["PriorOrderView"][];
                 loan: null | components["schemas"]["ConsoleLoanView"];
                 /** @description The order, its accepted KFS and its timeline, as the borrower sees them. */
                 order: components["schemas"]["OrderDetail"];
                 phoneMasked: string;
-                /** @description The reason given with the approval or rejection; null before. */
+                /** @description The borrower's certification in words, with the age and the income a month and a year. */
+                picture: components["schemas"]["PictureView"];
+                /** @description The note for the team written with the decision; never shown to the borrower. Null when none. */
+                reviewNote: string | null;
+                /**
+                 * @description The rejection's reason, which the borrower reads; null otherwise (for orders approved before the note
+                 *     existed, the approval's words).
+                 */
                 reviewReason: string | null;
                 /** @description The timeline with who made each change. */
                 timeline: components["schemas"]["ConsoleTimelineEntry"][];
@@ -3718,16 +4078,21 @@ export interface components {
                  * @description Minor units: the net amount sent.
                  */
                 amount: number;
+                /**
+                 * @description True when the payout is above the market's approval threshold: recorded, and the loan starts only once a
+                 *     second finance operator approves it (`POST /orders/{orderNo}/payout/approve`).
+                 */
+                awaitingApproval: boolean;
                 bankReference: string;
                 orderNo: string;
                 /**
                  * Format: date
-                 * @description The loan's start: the market's business date of the payout.
+                 * @description The loan's start: the market's business date of the payout; null while awaiting approval.
                  */
-                payoutDate: string;
-                /** @description The payout provider (`manual`). */
-                provider: string;
-                /** @description `disbursed`. */
+                payoutDate: string | null;
+                /** @description The payout provider (`manual`); null while awaiting approval. */
+                provider: string | null;
+                /** @description `disbursed`; `approved` while the payout awaits a second operator's approval. */
                 status: components["schemas"]["OrderState"];
             };
             /** @description Always `ok` on success. */
@@ -4383,6 +4748,21 @@ export interface components {
             msg: string;
         };
         /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
+        Envelope_PayoutRejectedView: {
+            /**
+             * Format: int32
+             * @description Always 0 on success.
+             */
+            code: number;
+            data: {
+                orderNo: string;
+                /** @description `approved`: not paid, back in the payout list and the next bank file. */
+                status: components["schemas"]["OrderState"];
+            };
+            /** @description Always `ok` on success. */
+            msg: string;
+        };
+        /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
         Envelope_Preview: {
             /**
              * Format: int32
@@ -4414,6 +4794,22 @@ export interface components {
                 title: string;
                 /** @description `YYYY-MM-DD`. */
                 updated: string;
+            };
+            /** @description Always `ok` on success. */
+            msg: string;
+        };
+        /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
+        Envelope_ProductPreviewView: {
+            /**
+             * Format: int32
+             * @description Always 0 on success.
+             */
+            code: number;
+            /** @description What a definition would offer today. */
+            data: {
+                /** @description The Key Fact Statement of the chosen loan disbursed today (docs/MONEY.md §8), as the borrower would read it. */
+                kfs: components["schemas"]["KeyFactStatement"];
+                sample: null | components["schemas"]["ConsoleSample"];
             };
             /** @description Always `ok` on success. */
             msg: string;
@@ -4513,6 +4909,19 @@ export interface components {
                 /** @description Cheapest sample APR first; empty when not eligible. */
                 products: components["schemas"]["ProductView"][];
                 reasons: components["schemas"]["Reason"][];
+            };
+            /** @description Always `ok` on success. */
+            msg: string;
+        };
+        /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
+        Envelope_Released: {
+            /**
+             * Format: int32
+             * @description Always 0 on success.
+             */
+            code: number;
+            data: {
+                orderNo: string;
             };
             /** @description Always `ok` on success. */
             msg: string;
@@ -4641,6 +5050,8 @@ export interface components {
                 actorId: string | null;
                 /** @description `borrower`, `operator` or `system`. */
                 actorKind: string;
+                /** @description The acting operator's username; null for a borrower or the system. */
+                actorName: string | null;
                 after: Record<string, never> | null;
                 /**
                  * Format: int64
@@ -4649,9 +5060,15 @@ export interface components {
                 at: number;
                 /** @description The record's state before and after, as JSON; null when not recorded. */
                 before: Record<string, never> | null;
+                /** @description The fields that differ between before and after, field by field. */
+                changes: components["schemas"]["AuditChangeView"][];
+                /** @description The order's currency (`INR`, `IDR`), for an entry about an order: amounts in `changes` are its minor units. */
+                currency: string | null;
                 entity: string;
                 entityId: string;
                 id: string;
+                /** @description The order's number, for an entry about an order. */
+                orderNo: string | null;
             }[];
             /** @description Always `ok` on success. */
             msg: string;
@@ -5089,13 +5506,17 @@ export interface components {
                  * @description Epoch milliseconds: when the order was approved.
                  */
                 approvedAt: number;
+                beneficiary: null | components["schemas"]["BeneficiaryView"];
                 currency: components["schemas"]["Currency"];
+                /** @description True when the payout is above the market's approval threshold: a second finance operator approves it. */
+                needsApproval: boolean;
                 /**
                  * Format: int64
                  * @description Minor units: what the payout sends to the borrower's account (the accepted KFS's net amount).
                  */
                 netDisbursed: number;
                 orderNo: string;
+                pendingPayout: null | components["schemas"]["PendingPayoutView"];
                 phoneMasked: string;
                 productCode: string;
                 productName: string;
@@ -5125,6 +5546,29 @@ export interface components {
                 /** @description The cost of the smallest loan on the first term, so a borrower can compare products at a glance. */
                 sample: components["schemas"]["SampleCost"];
                 terms: components["schemas"]["TermView"][];
+            }[];
+            /** @description Always `ok` on success. */
+            msg: string;
+        };
+        /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
+        Envelope_Vec_QueueCount: {
+            /**
+             * Format: int32
+             * @description Always 0 on success.
+             */
+            code: number;
+            data: {
+                /**
+                 * Format: int64
+                 * @description Of them, those a reviewer holds (a live claim).
+                 */
+                claimed: number;
+                market: components["schemas"]["Market"];
+                /**
+                 * Format: int64
+                 * @description Applications waiting for review.
+                 */
+                waiting: number;
             }[];
             /** @description Always `ok` on success. */
             msg: string;
@@ -5171,6 +5615,7 @@ export interface components {
                 apr: number;
                 aprDisplay: string;
                 borrowerId: string;
+                claim: null | components["schemas"]["ClaimView"];
                 /**
                  * Format: int64
                  * @description Epoch milliseconds: when the borrower confirmed.
@@ -5271,7 +5716,7 @@ export interface components {
          * @description The stable `code` of an error answer (docs/API-BORROWER.md); `msg` is its text in the request's language.
          * @enum {string}
          */
-        ErrorCode: "bad_request" | "code_invalid" | "code_expired" | "unauthorized" | "not_eligible" | "not_found" | "method_not_allowed" | "certification_out_of_order" | "certification_incomplete" | "open_order_exists" | "kfs_changed" | "idempotency_key_reused" | "payload_too_large" | "unsupported_media_type" | "validation_failed" | "cap_exceeded" | "rate_limited" | "code_resend_too_soon" | "daily_limit_reached" | "code_attempts_exceeded" | "cross_site_request" | "invalid_transition" | "internal" | "code_delivery_failed" | "credentials_invalid" | "operator_locked" | "forbidden" | "csrf_token_invalid" | "choice_unavailable" | "payment_not_open" | "utr_already_used" | "already_rated" | "own_admin_account" | "last_admin" | "provider_unavailable" | "complaint_not_answered" | "complaint_closed" | "money_outstanding" | "extension_over_cap" | "handover_invalid" | "handover_not_allowed" | "signed_in_as_another" | "server_busy";
+        ErrorCode: "bad_request" | "code_invalid" | "code_expired" | "unauthorized" | "not_eligible" | "not_found" | "method_not_allowed" | "certification_out_of_order" | "certification_incomplete" | "open_order_exists" | "kfs_changed" | "idempotency_key_reused" | "payload_too_large" | "unsupported_media_type" | "validation_failed" | "cap_exceeded" | "rate_limited" | "code_resend_too_soon" | "daily_limit_reached" | "code_attempts_exceeded" | "cross_site_request" | "invalid_transition" | "internal" | "code_delivery_failed" | "credentials_invalid" | "operator_locked" | "forbidden" | "csrf_token_invalid" | "choice_unavailable" | "payment_not_open" | "utr_already_used" | "already_rated" | "own_admin_account" | "last_admin" | "provider_unavailable" | "complaint_not_answered" | "complaint_closed" | "money_outstanding" | "extension_over_cap" | "handover_invalid" | "handover_not_allowed" | "own_payout_approval" | "payout_not_awaiting" | "payout_awaiting_approval" | "signed_in_as_another" | "server_busy" | "application_claimed";
         /** @description A client error. */
         ErrorInfoRequest: {
             /**
@@ -5558,6 +6003,30 @@ export interface components {
             mappingName: string;
             market: components["schemas"]["Market"];
         };
+        /** @description One line of the result file, answered. */
+        ImportedLineView: {
+            /**
+             * Format: int64
+             * @description Minor units as read; null when unreadable.
+             */
+            amount: number | null;
+            bankReference: string;
+            /**
+             * @description `invalid`: the field at fault (`reference`, `status`, `amount`, `bankReference`); `already_paid`: the bank
+             *     reference the payout was recorded with; null otherwise.
+             */
+            detail: string | null;
+            /**
+             * Format: int64
+             * @description Minor units: the order's payout amount, when the line's differs (`amount_mismatch`); null otherwise.
+             */
+            expectedAmount: number | null;
+            /** @description The file's line (the header is line 1). */
+            line: number;
+            outcome: components["schemas"]["LineOutcome"];
+            /** @description The order number as the line gives it. */
+            reference: string;
+        };
         ImportedView: {
             /** @description True when this file (by its SHA-256) was imported before: the answer is that import, nothing new is stored. */
             duplicate: boolean;
@@ -5568,6 +6037,26 @@ export interface components {
          * @enum {string}
          */
         IncomePeriod: "month" | "year";
+        IncomeView: {
+            currency: components["schemas"]["Currency"];
+            /**
+             * Format: int64
+             * @description The market's minimum for a loan, minor units a month and a year.
+             */
+            minimumMonthly: number;
+            /** Format: int64 */
+            minimumYearly: number;
+            /**
+             * Format: int64
+             * @description Minor units, a month.
+             */
+            monthly: number;
+            /**
+             * Format: int64
+             * @description Minor units, a year.
+             */
+            yearly: number;
+        };
         /** @description One installment of a schedule. */
         Installment: {
             /** @description The installment: principal + interest + fees. */
@@ -5820,6 +6309,11 @@ export interface components {
          * @enum {string}
          */
         LineKind: "matched" | "mismatched" | "unmatched" | "confirmed" | "already_confirmed" | "not_waiting" | "duplicate" | "debit";
+        /**
+         * @description What became of one line of a bank result file.
+         * @enum {string}
+         */
+        LineOutcome: "paid" | "awaiting_approval" | "already_paid" | "already_recorded" | "failed" | "amount_mismatch" | "unknown_reference" | "duplicate_line" | "not_payable" | "invalid";
         /** @description Why one line of a file cannot be read. */
         LineProblem: {
             /**
@@ -6326,17 +6820,45 @@ export interface components {
              * @description Epoch milliseconds: when the order was approved.
              */
             approvedAt: number;
+            beneficiary: null | components["schemas"]["BeneficiaryView"];
             currency: components["schemas"]["Currency"];
+            /** @description True when the payout is above the market's approval threshold: a second finance operator approves it. */
+            needsApproval: boolean;
             /**
              * Format: int64
              * @description Minor units: what the payout sends to the borrower's account (the accepted KFS's net amount).
              */
             netDisbursed: number;
             orderNo: string;
+            pendingPayout: null | components["schemas"]["PendingPayoutView"];
             phoneMasked: string;
             productCode: string;
             productName: string;
             termCode: string;
+        };
+        PayoutRejectRequest: {
+            /**
+             * @description Why (for the team and the audit trail): required, at most 500 characters.
+             * @example The bank reference is not on the statement.
+             */
+            reason: string;
+        };
+        PayoutRejectedView: {
+            orderNo: string;
+            /** @description `approved`: not paid, back in the payout list and the next bank file. */
+            status: components["schemas"]["OrderState"];
+        };
+        /** @description A payout recorded by one finance operator, waiting for a second one (maker-checker). */
+        PendingPayoutView: {
+            bankReference: string;
+            /**
+             * Format: int64
+             * @description Epoch milliseconds.
+             */
+            recordedAt: number;
+            /** @description The operator who recorded it: they may not approve or reject it. */
+            recordedBy: string;
+            recordedByUsername: string;
         };
         PersonalInfo: {
             address: string;
@@ -6346,6 +6868,21 @@ export interface components {
             postalCode: string;
             regionCode: string;
             residenceType: string;
+        };
+        PictureView: {
+            /**
+             * Format: int32
+             * @description Whole years on the market's today; null before the ID step.
+             */
+            age: number | null;
+            income: null | components["schemas"]["IncomeView"];
+            /**
+             * @description Codes in words (English): `gender`, `education`, `maritalStatus`, `residenceType`, `region`, `city`,
+             *     `employmentType`, `contact1Relation`, `contact2Relation`, `bank`, for the steps done.
+             */
+            labels: {
+                [key: string]: string;
+            };
         };
         /** @description What a file looks like: its first rows as cells, and, with a layout, its first lines read. */
         Preview: {
@@ -6381,6 +6918,29 @@ export interface components {
             /** @description A saved layout to read the file with. */
             mappingId?: string | null;
         };
+        PriorOrderView: {
+            /**
+             * Format: int64
+             * @description Minor units.
+             */
+            amount: number;
+            /** Format: int64 */
+            closedAt: number | null;
+            /**
+             * Format: int64
+             * @description Epoch milliseconds.
+             */
+            createdAt: number;
+            currency: components["schemas"]["Currency"];
+            /**
+             * Format: int64
+             * @description The longest time it was overdue, in days (the first day overdue is 1); 0 when never.
+             */
+            daysLate: number;
+            orderNo: string;
+            productName: string;
+            status: components["schemas"]["OrderState"];
+        };
         /** @description The privacy policy in one language, with the app's name and the lender's name and licence filled in. */
         PrivacyPolicy: {
             sections: components["schemas"]["PrivacySection"][];
@@ -6391,6 +6951,24 @@ export interface components {
         PrivacySection: {
             heading: string;
             paragraphs: string[];
+        };
+        /** @description A definition to preview and the loan to quote on it. */
+        ProductPreviewRequest: {
+            /**
+             * Format: int64
+             * @description Minor units; the product's smallest amount when left out. Outside its range or off its step is a 422 on `amount`.
+             */
+            amount?: number | null;
+            /** @description The product definition (docs/MONEY.md §7) as JSON, as a create or an edit would send it; `code` may be empty. */
+            definition: Record<string, never>;
+            /** @description One of the definition's terms; its first when left out. Another is a 422 on `termCode`. */
+            termCode?: string | null;
+        };
+        /** @description What a definition would offer today. */
+        ProductPreviewView: {
+            /** @description The Key Fact Statement of the chosen loan disbursed today (docs/MONEY.md §8), as the borrower would read it. */
+            kfs: components["schemas"]["KeyFactStatement"];
+            sample: null | components["schemas"]["ConsoleSample"];
         };
         ProductView: {
             amount: components["schemas"]["AmountRangeView"];
@@ -6440,6 +7018,19 @@ export interface components {
             usersClaim: string;
             whatsappNumber: string;
         };
+        QueueCount: {
+            /**
+             * Format: int64
+             * @description Of them, those a reviewer holds (a live claim).
+             */
+            claimed: number;
+            market: components["schemas"]["Market"];
+            /**
+             * Format: int64
+             * @description Applications waiting for review.
+             */
+            waiting: number;
+        };
         QueueCountView: {
             /** Format: int64 */
             count: number;
@@ -6465,6 +7056,7 @@ export interface components {
             apr: number;
             aprDisplay: string;
             borrowerId: string;
+            claim: null | components["schemas"]["ClaimView"];
             /**
              * Format: int64
              * @description Epoch milliseconds: when the borrower confirmed.
@@ -6590,6 +7182,9 @@ export interface components {
             cities: components["schemas"]["City"][];
             code: string;
             name: string;
+        };
+        Released: {
+            orderNo: string;
         };
         /**
          * @description What a payment pays for.
@@ -10901,6 +11496,10 @@ export interface operations {
                  * @example IN
                  */
                 market: components["schemas"]["Market"];
+                /** @description The page, from 1 (default 1). */
+                page?: number;
+                /** @description Applications per page, 1 to 100 (default 50). */
+                pageSize?: number;
             };
             header?: never;
             path?: never;
@@ -10942,7 +11541,53 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description validation_failed: `market`, `page` or `pageSize` */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    console_application_counts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Vec_QueueCount"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description forbidden: neither reviewer nor support */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10972,6 +11617,8 @@ export interface operations {
                 from?: number;
                 /** @description Epoch milliseconds, exclusive. */
                 to?: number;
+                /** @description One action (`order.approve`) or a family of actions ending in a dot (`payment.`). */
+                action?: string;
             };
             header?: never;
             path?: never;
@@ -11013,7 +11660,82 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description validation_failed: `from` or `to` */
+            /** @description validation_failed: `from`, `to` or `action` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    console_audit_export: {
+        parameters: {
+            query?: {
+                /** @description Entries about this order. */
+                orderNo?: string;
+                /** @description Entries made by this operator (username or id). */
+                operator?: string;
+                /** @description Epoch milliseconds, inclusive. */
+                from?: number;
+                /** @description Epoch milliseconds, exclusive. */
+                to?: number;
+                /** @description One action (`order.approve`) or a family of actions ending in a dot (`payment.`). */
+                action?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description text/csv */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description bad_request: the query string could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description forbidden: neither admin nor support */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed: `from`, `to` or `action` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -12025,6 +12747,91 @@ export interface operations {
                 };
             };
             /** @description validation_failed: `market` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    console_export: {
+        parameters: {
+            query: {
+                /**
+                 * @description `IN` or `ID`.
+                 * @example IN
+                 */
+                market: components["schemas"]["Market"];
+                /**
+                 * @description `payouts`, `repayments`, `refunds` or `ledger`.
+                 * @example payouts
+                 */
+                kind: string;
+                /**
+                 * @description The first day, `YYYY-MM-DD`, on the market's calendar (IST, WIB).
+                 * @example 2026-11-01
+                 */
+                from: string;
+                /**
+                 * @description The last day, included; at most 31 days after `from`'s.
+                 * @example 2026-11-30
+                 */
+                to: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The CSV (`Content-Disposition: attachment`) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description bad_request: the query string could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description forbidden: neither finance nor admin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed: `market`, `kind`, `from`, `to` (format, order, more than 31 days, more than 50,000 rows) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -13176,7 +13983,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description invalid_transition: the order is not in review */
+            /** @description invalid_transition: the order is not in review; application_claimed: another reviewer holds it */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -13203,8 +14010,73 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description validation_failed: `reason` */
+            /** @description validation_failed: `note` or `reason` too long */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    console_claim: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description E.g. KL-261123-7F3K9Q */
+                orderNo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ClaimView"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description forbidden (not a reviewer), csrf_token_invalid or cross_site_request */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description application_claimed: another reviewer holds it; invalid_transition: not in review */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13282,7 +14154,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description invalid_transition: the order is not approved (or already paid out) */
+            /** @description invalid_transition: the order is not approved (or already paid out); payout_awaiting_approval: already recorded, waiting for a second operator */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -13310,6 +14182,177 @@ export interface operations {
                 };
             };
             /** @description validation_failed: `bankReference` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    console_payout_approve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description E.g. KL-261123-7F3K9Q */
+                orderNo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_DisbursedView"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description forbidden (not finance), own_payout_approval (the operator recorded it), csrf_token_invalid or cross_site_request */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payout_not_awaiting: no payout of the order waits for approval (never recorded, rejected, or approved already); invalid_transition: the order is no longer approved */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    console_payout_reject: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description E.g. KL-261123-7F3K9Q */
+                orderNo: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PayoutRejectRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["PayoutRejectRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_PayoutRejectedView"];
+                };
+            };
+            /** @description bad_request: the body could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description forbidden (not finance), own_payout_approval, csrf_token_invalid or cross_site_request */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payout_not_awaiting */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payload_too_large: the body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unsupported_media_type: neither JSON nor form-encoded */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed: `reason` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -13388,7 +14431,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description invalid_transition: the order is not in review */
+            /** @description invalid_transition: the order is not in review; application_claimed: another reviewer holds it */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -13415,8 +14458,74 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description validation_failed: `reason` */
+            /** @description validation_failed: `reason` (required) or `note` */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    console_release: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description E.g. KL-261123-7F3K9Q */
+                orderNo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Released"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description forbidden (neither reviewer nor admin), csrf_token_invalid or cross_site_request */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description not_found: no such order, or no live claim on it */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description application_claimed: another reviewer holds it (only an admin may release it) */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14128,6 +15237,162 @@ export interface operations {
             };
         };
     };
+    console_payout_bank_file: {
+        parameters: {
+            query: {
+                /**
+                 * @description `IN` (India) or `ID` (Indonesia); missing or unknown is a 422 on `market`.
+                 * @example IN
+                 */
+                market: components["schemas"]["Market"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The CSV (`Content-Disposition: attachment`) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description bad_request: the query string could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description forbidden: not finance */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed: `market` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    console_payout_bank_result: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BankResultRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["BankResultRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_BankResultView"];
+                };
+            };
+            /** @description bad_request: the body could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description forbidden (not finance), csrf_token_invalid or cross_site_request */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payload_too_large: the body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unsupported_media_type: neither JSON nor form-encoded */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed: `market`, `content` (empty, not CSV, columns missing, too many lines) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     console_products: {
         parameters: {
             query?: never;
@@ -14240,6 +15505,91 @@ export interface operations {
                 };
             };
             /** @description validation_failed: `product`, `code` (taken), `amount`, `interest` or `lateCharge` (a cap, named) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    console_preview_product: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProductPreviewRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ProductPreviewView"];
+                };
+            };
+            /** @description bad_request: the body could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description forbidden (not admin), csrf_token_invalid or cross_site_request */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payload_too_large: the body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unsupported_media_type: neither JSON nor form-encoded */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed: `product`, `amount`, `termCode`, `interest`, `lateCharge` or `extension` (a cap, named) */
             422: {
                 headers: {
                     [name: string]: unknown;
