@@ -158,7 +158,10 @@ pub async fn set_roles(
 ) -> Result<OperatorRecord, Error> {
     op.require_any(ADMIN)?;
     if roles.is_empty() {
-        return Err(Error::field("roles", FieldProblem::required()));
+        return Err(Error::field(
+            "roles",
+            FieldProblem::new("field.roles_required"),
+        ));
     }
     let mut roles = roles.to_vec();
     roles.sort();

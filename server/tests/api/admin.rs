@@ -503,11 +503,20 @@ async fn an_admin_creates_operators_changes_roles_and_a_duplicate_or_short_passw
             StatusCode::UNPROCESSABLE_ENTITY,
             "{field}"
         );
-        assert!(
-            error(response).await["fields"][field].is_string(),
-            "{field}"
-        );
+        let body = error(response).await;
+        assert!(body["fields"][field].is_string(), "{field}");
     }
+    // Issue 18 item 7: no role chosen says so.
+    let none = as_op(&app, &root, Method::POST, "/api/v1/console/operators")
+        .header("accept-language", "en")
+        .json(&json!({"username": "other", "password": "twelve chars", "roles": []}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(
+        error(none).await["fields"]["roles"],
+        "Choose at least one role."
+    );
 
     let changed = send(
         &app,

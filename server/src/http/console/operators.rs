@@ -73,7 +73,11 @@ fn roles_of(roles: Option<&[String]>) -> Result<Vec<Role>, ApiError> {
     let parsed: Option<Vec<Role>> = roles.iter().map(|r| Role::parse(r)).collect();
     match parsed {
         Some(list) if !list.is_empty() => Ok(list),
-        Some(_) => Err(crate::error::Error::field("roles", FieldProblem::required()).into()),
+        Some(_) => Err(crate::error::Error::field(
+            "roles",
+            FieldProblem::new("field.roles_required"),
+        )
+        .into()),
         None => Err(crate::error::Error::field("roles", FieldProblem::new("field.role")).into()),
     }
 }
