@@ -12,9 +12,9 @@ use super::auth::OperatorSession;
 use crate::audit::{self, AuditQuery, Change};
 use crate::error::{FieldErrors, FieldProblem};
 use crate::http::AppState;
-use crate::http::csv::Csv;
 use crate::http::error::{ApiError, Envelope, ErrorBody};
 use crate::http::extract::ApiQuery;
+use crate::infra::csv::CsvWriter;
 use crate::store::audit::AuditRow;
 
 #[derive(Debug, Deserialize, IntoParams)]
@@ -174,7 +174,8 @@ pub async fn export(
     ApiQuery(search): ApiQuery<AuditSearch>,
 ) -> Result<Response, ApiError> {
     let rows = audit::export(&state.services, &session.operator, &search.query()?).await?;
-    let mut csv = Csv::with_header(&[
+    let mut csv = CsvWriter::new();
+    csv.header(&[
         "time_utc", "actor", "action", "record", "changes", "before", "after",
     ]);
     for row in rows {
@@ -200,15 +201,14 @@ pub async fn export(
             .join("; ");
         let side =
             |v: &Option<serde_json::Value>| v.as_ref().map(ToString::to_string).unwrap_or_default();
-        csv.row([
-            at.as_str(),
-            actor.as_str(),
-            view.action.as_str(),
-            record.as_str(),
-            changes.as_str(),
-            side(&view.before).as_str(),
-            side(&view.after).as_str(),
-        ]);
+        csv.raw(&at)
+            .text(&actor)
+            .text(&view.action)
+            .text(&record)
+            .text(&changes)
+            .text(&side(&view.before))
+            .text(&side(&view.after))
+            .end_row();
     }
-    Ok(csv.download("kilat-audit.csv"))
+    Ok(crate::http::csv::download("kilat-audit.csv", csv.finish()))
 }

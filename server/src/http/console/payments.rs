@@ -220,22 +220,10 @@ pub async fn queue_export(
     session: OperatorSession,
     ApiQuery(query): ApiQuery<QueueQuery>,
 ) -> Result<axum::response::Response, ApiError> {
-    use axum::response::IntoResponse;
     session.operator.require_any(payments::FINANCE_ROLES)?;
     let filter = query.filter()?;
     let csv = payments::queue_csv(&state.services, &session.operator, &filter).await?;
-    Ok((
-        [
-            (http::header::CONTENT_TYPE, "text/csv; charset=utf-8"),
-            (
-                http::header::CONTENT_DISPOSITION,
-                "attachment; filename=\"kilat-repayments.csv\"",
-            ),
-            (http::header::CACHE_CONTROL, "no-store"),
-        ],
-        csv,
-    )
-        .into_response())
+    Ok(crate::http::csv::download("kilat-repayments.csv", csv))
 }
 
 #[derive(Debug, Deserialize, ToSchema)]

@@ -3,8 +3,7 @@
 
 use axum::Json;
 use axum::extract::{Path, State};
-use axum::http::{HeaderValue, header};
-use axum::response::{IntoResponse, Response};
+use axum::response::Response;
 use kilat_domain::{Market, OrderState};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
@@ -52,23 +51,6 @@ impl From<Beneficiary> for BeneficiaryView {
     }
 }
 
-fn csv_response(filename: &str, csv: String) -> Response {
-    let disposition = HeaderValue::from_str(&format!("attachment; filename=\"{filename}\""))
-        .unwrap_or_else(|_| HeaderValue::from_static("attachment"));
-    (
-        [
-            (
-                header::CONTENT_TYPE,
-                HeaderValue::from_static("text/csv; charset=utf-8"),
-            ),
-            (header::CONTENT_DISPOSITION, disposition),
-            (header::CACHE_CONTROL, HeaderValue::from_static("no-store")),
-        ],
-        csv,
-    )
-        .into_response()
-}
-
 /// The market's bank bulk payment file (finance): a CSV of every approved order not yet paid out nor recorded for
 /// approval, one line each — beneficiary name, account number, IFSC (India) or bank code (Indonesia), amount in the
 /// currency's units (rupees with two decimals, whole rupiah), payment reference (the order number), bank name. Text
@@ -90,7 +72,7 @@ pub async fn bank_file(
     // The role before the input: an operator who may not download learns nothing from its validation.
     session.operator.require_any(payout::PAYOUT_ROLES)?;
     let file = payout_file::bank_file(&state.services, &session.operator, market?).await?;
-    Ok(csv_response(&file.filename, file.csv))
+    Ok(crate::http::csv::download(&file.filename, file.csv))
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -295,5 +277,5 @@ pub async fn export(
         },
     )
     .await?;
-    Ok(csv_response(&export.filename, export.csv))
+    Ok(crate::http::csv::download(&export.filename, export.csv))
 }

@@ -2,6 +2,7 @@
 //! recording a refund sent, rejecting a payment without a transfer.
 
 use super::*;
+use crate::infra::csv::CsvWriter;
 
 /// One payment in finance's queue, with its loan's outstanding amount.
 pub struct QueuedPayment {
@@ -153,20 +154,6 @@ pub async fn queue_counts(s: &Services, op: &Operator) -> Result<Vec<QueueCount>
     Ok(out)
 }
 
-/// A cell of a CSV file a spreadsheet opens safely: quoted, quotes doubled, and a cell a spreadsheet would read as
-/// a formula (`=`, `+`, `-`, `@`, tab, carriage return first) prefixed with `'`.
-pub fn csv_cell(value: &str) -> String {
-    // `QUOTE` spelled as a code point: the i18n test reads string literals by splitting the source on quotes.
-    const QUOTE: char = '\u{22}';
-    let guarded = if value.starts_with(['=', '+', '-', '@', '\t', '\r']) {
-        format!("'{value}")
-    } else {
-        value.to_owned()
-    };
-    let doubled = guarded.replace(QUOTE, &QUOTE.to_string().repeat(2));
-    format!("{QUOTE}{doubled}{QUOTE}")
-}
-
 fn major(minor: i64) -> String {
     let sign = if minor < 0 { "-" } else { "" };
     let minor = minor.unsigned_abs();
@@ -178,9 +165,23 @@ fn major(minor: i64) -> String {
 pub async fn queue_csv(s: &Services, op: &Operator, filter: &QueueFilter) -> Result<String, Error> {
     let rows = queue(s, op, filter).await?;
     let now = s.clock.now_ms();
-    let mut out = String::from(
-        "order_no,payment_reference,market,currency,status,method,choice,utr,amount_asked,amount_received,refund_amount,outstanding,waiting_since_utc,waiting_hours\r\n",
-    );
+    let mut csv = CsvWriter::new();
+    csv.header(&[
+        "order_no",
+        "payment_reference",
+        "market",
+        "currency",
+        "status",
+        "method",
+        "choice",
+        "utr",
+        "amount_asked",
+        "amount_received",
+        "refund_amount",
+        "outstanding",
+        "waiting_since_utc",
+        "waiting_hours",
+    ]);
     for q in rows {
         let p = &q.payment.row;
         let since =
@@ -188,27 +189,23 @@ pub async fn queue_csv(s: &Services, op: &Operator, filter: &QueueFilter) -> Res
                 .map_err(anyhow::Error::from)?
                 .format(&time::format_description::well_known::Rfc3339)
                 .map_err(anyhow::Error::from)?;
-        let cells = [
-            p.order_no.clone(),
-            p.reference.clone(),
-            q.market.code().to_owned(),
-            p.currency.code().to_owned(),
-            p.status.clone(),
-            p.method.clone(),
-            p.choice.clone(),
-            p.utr.clone().unwrap_or_default(),
-            major(p.amount),
-            p.received_amount.map(major).unwrap_or_default(),
-            p.refund_amount.map(major).unwrap_or_default(),
-            major(q.outstanding.minor()),
-            since,
-            ((now - p.updated_at).max(0) / 3_600_000).to_string(),
-        ];
-        let line: Vec<String> = cells.iter().map(|c| csv_cell(c)).collect();
-        out.push_str(&line.join(","));
-        out.push_str("\r\n");
+        csv.text(&p.order_no)
+            .text(&p.reference)
+            .raw(q.market.code())
+            .raw(p.currency.code())
+            .raw(&p.status)
+            .raw(&p.method)
+            .raw(&p.choice)
+            .opt(p.utr.as_deref())
+            .raw(&major(p.amount))
+            .raw(&p.received_amount.map(major).unwrap_or_default())
+            .raw(&p.refund_amount.map(major).unwrap_or_default())
+            .raw(&major(q.outstanding.minor()))
+            .raw(&since)
+            .raw(&((now - p.updated_at).max(0) / 3_600_000).to_string())
+            .end_row();
     }
-    Ok(out)
+    Ok(csv.finish())
 }
 
 /// What a confirmation did.
