@@ -129,8 +129,8 @@ pub struct Change {
     pub after: serde_json::Value,
 }
 
-/// The fields that differ between an entry's before and after, in the order they appear, nested objects and arrays
-/// walked to their leaves. An entry with only one side lists every field of that side.
+/// The fields that differ between an entry's before and after, nested objects and arrays walked to their leaves: the
+/// fields of before by name, then those only after has. An entry with only one side lists every field of that side.
 pub fn changes(
     before: Option<&serde_json::Value>,
     after: Option<&serde_json::Value>,
@@ -200,14 +200,14 @@ mod tests {
             changes(Some(&before), Some(&after)),
             vec![
                 Change {
-                    field: "status".into(),
-                    before: json!("pending_review"),
-                    after: json!("approved")
-                },
-                Change {
                     field: "plan.1.due".into(),
                     before: json!(2),
                     after: json!(3)
+                },
+                Change {
+                    field: "status".into(),
+                    before: json!("pending_review"),
+                    after: json!("approved")
                 },
                 Change {
                     field: "note".into(),

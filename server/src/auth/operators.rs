@@ -229,7 +229,7 @@ pub(crate) async fn create_checked(
     }
     check_password(password, &mut errors);
     if roles.is_empty() {
-        errors.add("roles", FieldProblem::required());
+        errors.add("roles", FieldProblem::new("field.roles_required"));
     }
     errors.into_result()?;
     let mut roles = roles.to_vec();

@@ -180,13 +180,30 @@ impl Tx {
                 borrower_ids,
             )
             .await?;
+        // A bank statement's line stays the company's record of its bank account; only its link to the payment goes.
+        self.execute_for(
+            &format!(
+                "UPDATE statement_lines SET payment_id = NULL WHERE payment_id IN ({payments})"
+            ),
+            borrower_ids,
+        )
+        .await?;
         purged.payments = self
             .execute_for(
                 &format!("DELETE FROM payments WHERE borrower_id IN ({ids})"),
                 borrower_ids,
             )
             .await?;
-        for table in ["payouts", "loans", "order_events", "order_ratings"] {
+        for table in [
+            "payouts",
+            "payout_approvals",
+            "loans",
+            "loan_arrears",
+            "collection_contacts",
+            "promises_to_pay",
+            "order_events",
+            "order_ratings",
+        ] {
             self.execute_for(
                 &format!("DELETE FROM {table} WHERE order_id IN ({orders})"),
                 borrower_ids,
@@ -227,6 +244,7 @@ impl Tx {
             "device_tokens",
             "borrower_locations",
             "app_ratings",
+            "borrower_fingerprints",
         ] {
             self.execute_for(
                 &format!("DELETE FROM {table} WHERE borrower_id IN ({ids})"),
