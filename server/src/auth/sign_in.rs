@@ -301,7 +301,7 @@ impl<'a> SignInService<'a> {
                 &new_borrower_id,
                 &phone_enc,
                 &phone.masked(),
-                &crate::certification::fingerprints::own_phone(&self.secrets, phone.e164()),
+                &crate::certification::fingerprints::own_phone(self.secrets, phone.e164()),
                 &crypto::token_hash(&token),
                 now,
             )

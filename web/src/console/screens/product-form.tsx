@@ -299,7 +299,7 @@ export function ProductForm({
               onChange={setSampleTerm}
             />
           </div>
-          <PreviewBody preview={preview.data} stale={preview.isFetching || previewRequest === null} error={preview.error && Object.keys(preview.error.fields).length === 0 ? errorText(preview.error, t) : null} invalid={!definition} />
+          <PreviewBody preview={preview.data} stale={preview.isFetching || previewRequest === null} error={preview.error && Object.keys(preview.error.fields).length === 0 ? errorText(preview.error, t) : null} invalid={!definition || preview.isError} />
         </aside>
       </div>
 
@@ -357,7 +357,8 @@ export function ProductForm({
 function PreviewBody({ preview, stale, error, invalid }: { preview: ProductPreview | undefined; stale: boolean; error: string | null; invalid: boolean }) {
   const { t } = useTranslation();
   if (error) return <p className="notice notice--error">{error}</p>;
-  if (!preview) return <p className="muted">{invalid ? t('productForm.previewNeedsFields') : t('productForm.previewLoading')}</p>;
+  // A definition the server refuses (a cap, named beside its field) has no statement to show.
+  if (!preview || invalid) return <p className="muted">{invalid ? t('productForm.previewNeedsFields') : t('productForm.previewLoading')}</p>;
   const k = preview.kfs;
   const m = (minor: number) => money(minor, k.currency);
   return (
