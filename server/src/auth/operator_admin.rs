@@ -27,6 +27,8 @@ pub struct OperatorRecord {
     /// password checks is reached (`crate::infra::limits`).
     pub locked: bool,
     pub created_at: i64,
+    /// When the operator last signed in (epoch ms), from any address; `None` when never.
+    pub last_sign_in_at: Option<i64>,
 }
 
 impl OperatorRecord {
@@ -38,8 +40,18 @@ impl OperatorRecord {
             enabled: row.disabled_at.is_none(),
             locked,
             created_at: row.created_at,
+            last_sign_in_at: None,
         }
     }
+}
+
+/// `record` with its last sign-in, read outside any transaction (as `locked` is, for the same pool reason).
+async fn with_last_sign_in(
+    s: &Services,
+    mut record: OperatorRecord,
+) -> Result<OperatorRecord, Error> {
+    record.last_sign_in_at = s.db.last_sign_in(&record.id).await?;
+    Ok(record)
 }
 
 /// What the audit trail keeps of an operator.
@@ -65,9 +77,14 @@ pub async fn list(s: &Services, op: &Operator) -> Result<Vec<OperatorRecord>, Er
     let rows = s.db.operators().await?;
     let ids: Vec<&str> = rows.iter().map(|r| r.id.as_str()).collect();
     let locked = locked(s, &ids).await?;
+    let last: std::collections::HashMap<String, i64> =
+        s.db.last_sign_ins().await?.into_iter().collect();
     Ok(rows
         .iter()
-        .map(|row| OperatorRecord::of(row, locked.contains(&row.id)))
+        .map(|row| OperatorRecord {
+            last_sign_in_at: last.get(&row.id).copied(),
+            ..OperatorRecord::of(row, locked.contains(&row.id))
+        })
         .collect())
 }
 
@@ -121,6 +138,7 @@ pub async fn create(
         enabled: true,
         locked: false,
         created_at: s.clock.now_ms(),
+        last_sign_in_at: None,
     })
 }
 
@@ -178,7 +196,7 @@ pub async fn set_roles(
     tracing::info!(operator = %op.id, target = %id, roles = %Role::join(&roles), "operator roles changed");
     let mut record = OperatorRecord::of(&row, !locked(s, &[id]).await?.is_empty());
     record.roles = roles;
-    Ok(record)
+    with_last_sign_in(s, record).await
 }
 
 /// Disables an operator and ends all their sessions in one transaction (admin): they cannot sign in until enabled.
@@ -208,7 +226,7 @@ pub async fn disable(s: &Services, op: &Operator, id: &str) -> Result<OperatorRe
     }
     record.enabled = false;
     record.locked = !locked(s, &[id]).await?.is_empty();
-    Ok(record)
+    with_last_sign_in(s, record).await
 }
 
 /// Enables a disabled operator (admin); they sign in again with their password.
@@ -232,7 +250,7 @@ pub async fn enable(s: &Services, op: &Operator, id: &str) -> Result<OperatorRec
     }
     record.enabled = true;
     record.locked = !locked(s, &[id]).await?.is_empty();
-    Ok(record)
+    with_last_sign_in(s, record).await
 }
 
 /// Sets a new password (admin; at least 12 characters) and ends all the operator's sessions in one transaction.
@@ -275,7 +293,7 @@ pub async fn reset_password(
     )
     .await?;
     tracing::info!(operator = %op.id, target = %id, revoked, "operator password reset");
-    Ok(OperatorRecord::of(&row, false))
+    with_last_sign_in(s, OperatorRecord::of(&row, false)).await
 }
 
 async fn audit(

@@ -70,6 +70,25 @@ impl Db {
         .await
     }
 
+    /// When each operator last signed in (from any address), for those who ever did.
+    pub async fn last_sign_ins(&self) -> sqlx::Result<Vec<(String, i64)>> {
+        sqlx::query_as(
+            "SELECT operator_id, MAX(signed_in_at) FROM operator_addresses GROUP BY operator_id",
+        )
+        .fetch_all(self.pool())
+        .await
+    }
+
+    /// When one operator last signed in, or `None` when they never did.
+    pub async fn last_sign_in(&self, operator_id: &str) -> sqlx::Result<Option<i64>> {
+        sqlx::query_scalar(
+            "SELECT MAX(signed_in_at) FROM operator_addresses WHERE operator_id = $1",
+        )
+        .bind(operator_id)
+        .fetch_one(self.pool())
+        .await
+    }
+
     /// True when the operator signed in from `address` (a limit's address key) since `since`.
     pub async fn operator_address_known(
         &self,

@@ -466,11 +466,22 @@ async fn an_admin_creates_operators_changes_roles_and_a_duplicate_or_short_passw
     let created = data(created).await;
     assert_eq!(created["username"], "priya");
     assert_eq!(created["roles"], json!(["reviewer"]));
+    assert_eq!(created["lastSignInAt"], Value::Null, "never signed in yet");
     let id = created["id"].as_str().unwrap().to_owned();
+    let before = app.services.clock.now_ms();
     assert_eq!(
         login(&app, "priya", "twelve chars").await.status(),
         StatusCode::OK
     );
+    // Issue 18 item 7: the list shows each operator's last sign-in.
+    let list = data(send(&app, &root, Method::GET, "/api/v1/console/operators", None).await).await;
+    let priya = list
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|o| o["username"] == "priya")
+        .unwrap();
+    assert!(priya["lastSignInAt"].as_i64().unwrap() >= before, "{priya}");
 
     for (body, field) in [
         (

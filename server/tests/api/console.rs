@@ -1740,6 +1740,46 @@ async fn the_audit_trail_reads_with_names_numbers_and_changes_and_exports_to_csv
     app.stop().await;
 }
 
+/// A query parameter given empty is refused like any other value that is not one of its kind, never read as left
+/// out (the API contract: `market` is a market, `pageSize` a whole number).
+#[tokio::test]
+async fn a_query_parameter_given_empty_is_refused_by_the_field() {
+    let app = spawn_app().await;
+    create(&app, "ada", &[Role::Admin, Role::Reviewer, Role::Finance]).await;
+    let ada = sign_in(&app, "ada").await;
+    for (path, field) in [
+        (
+            "/api/v1/console/applications?market=IN&pageSize=",
+            "pageSize",
+        ),
+        ("/api/v1/console/payments?market=", "market"),
+        ("/api/v1/console/payments/export?market=", "market"),
+        ("/api/v1/console/reconciliation/imports?market=", "market"),
+        ("/api/v1/console/audit?from=", "from"),
+    ] {
+        let response = get(&app, &ada, path).await;
+        assert_eq!(
+            response.status(),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "{path}"
+        );
+        assert!(error(response).await["fields"][field].is_string(), "{path}");
+    }
+    // Left out, they are the defaults.
+    for path in [
+        "/api/v1/console/applications?market=IN",
+        "/api/v1/console/payments",
+        "/api/v1/console/reconciliation/imports",
+    ] {
+        assert_eq!(
+            get(&app, &ada, path).await.status(),
+            StatusCode::OK,
+            "{path}"
+        );
+    }
+    app.stop().await;
+}
+
 /// `kilat` with only the given environment (no KILAT_* of the caller's).
 fn kilat(database_url: &str) -> tokio::process::Command {
     let mut command = tokio::process::Command::new(env!("CARGO_BIN_EXE_kilat"));

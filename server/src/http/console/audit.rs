@@ -40,7 +40,8 @@ impl AuditSearch {
     fn query(&self) -> Result<AuditQuery<'_>, ApiError> {
         let mut errors = FieldErrors::default();
         let mut time = |field: &'static str, raw: Option<&str>| {
-            let raw = raw.map(str::trim).filter(|r| !r.is_empty())?;
+            // Left out: no bound. Given, even empty, it must be a time.
+            let raw = raw.map(str::trim)?;
             raw.parse::<i64>().ok().filter(|ms| *ms >= 0).or_else(|| {
                 errors.add(field, FieldProblem::new("field.epoch_ms"));
                 None
@@ -65,11 +66,11 @@ impl AuditSearch {
 pub struct AuditChangeView {
     /// The field's path, nested fields joined by dots (`plan.1.dueDate`).
     pub field: String,
-    /// Null when the field was absent before.
-    #[schema(value_type = Object, required = true)]
+    /// Any JSON value (text, number, boolean, list, object); null when the field was absent before.
+    #[schema(required = true)]
     pub before: serde_json::Value,
-    /// Null when the field is absent after.
-    #[schema(value_type = Object, required = true)]
+    /// Any JSON value; null when the field is absent after.
+    #[schema(required = true)]
     pub after: serde_json::Value,
 }
 

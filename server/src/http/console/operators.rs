@@ -25,6 +25,9 @@ pub struct OperatorAccountView {
     pub locked: bool,
     /// Epoch milliseconds.
     pub created_at: i64,
+    /// When the operator last signed in (epoch milliseconds), from any address; null when never.
+    #[schema(required = true)]
+    pub last_sign_in_at: Option<i64>,
 }
 
 impl From<OperatorRecord> for OperatorAccountView {
@@ -36,6 +39,7 @@ impl From<OperatorRecord> for OperatorAccountView {
             enabled: r.enabled,
             locked: r.locked,
             created_at: r.created_at,
+            last_sign_in_at: r.last_sign_in_at,
         }
     }
 }

@@ -25,7 +25,8 @@ pub const UPLOAD_BODY_LIMIT: usize = 3 * 1024 * 1024;
 #[serde(rename_all = "camelCase")]
 pub struct MappingRequest {
     /// E.g. "HDFC current account". At most 100 characters; unique.
-    #[schema(value_type = String, required = true, example = "HDFC current account")]
+    /// Required to save a layout; may be left out (null) in a preview's layout as typed.
+    #[schema(value_type = Option<String>, example = "HDFC current account")]
     pub name: Option<String>,
     /// `IN` or `ID`: the market whose payments the bank's lines are matched to.
     #[schema(value_type = Market, required = true, example = "IN")]
@@ -108,7 +109,7 @@ pub async fn mappings(
 #[utoipa::path(post, path = "/api/v1/console/reconciliation/mappings", tag = "console",
     operation_id = "console_create_statement_mapping",
     security(("console_cookie" = [], "csrf_header" = [])),
-    request_body(content((MappingRequest = "application/json"), (MappingRequest = "application/x-www-form-urlencoded"))),
+    request_body(content((MappingRequest = "application/json"))),
     responses((status = 200, body = Envelope<Mapping>), (status = 401, body = ErrorBody),
         (status = 403, description = "forbidden (not finance or admin), csrf_token_invalid or cross_site_request", body = ErrorBody),
         (status = 422, description = "validation_failed: `name` (required, too long, taken), `market`, `delimiter`, `skipRows`, `dateColumn`, `dateFormat`, `amountColumn` (neither or both ways), `creditColumn`, `debitColumn`, `referenceColumn`, `narrationColumn`, `decimalSeparator`, `thousandsSeparator`", body = ErrorBody)))]
@@ -128,7 +129,7 @@ pub async fn create_mapping(
     operation_id = "console_update_statement_mapping",
     security(("console_cookie" = [], "csrf_header" = [])),
     params(("mappingId" = String, Path)),
-    request_body(content((MappingRequest = "application/json"), (MappingRequest = "application/x-www-form-urlencoded"))),
+    request_body(content((MappingRequest = "application/json"))),
     responses((status = 200, body = Envelope<Mapping>), (status = 401, body = ErrorBody),
         (status = 403, description = "forbidden (not finance or admin), csrf_token_invalid or cross_site_request", body = ErrorBody),
         (status = 404, body = ErrorBody),
@@ -259,12 +260,8 @@ pub async fn imports(
     session
         .operator
         .require_any(reconciliation::RECONCILE_ROLES)?;
-    let market = match query
-        .market
-        .as_deref()
-        .map(str::trim)
-        .filter(|m| !m.is_empty())
-    {
+    // Left out: every market. Given, even empty, it must name one.
+    let market = match query.market.as_deref().map(str::trim) {
         None => None,
         Some(code) => Some(
             parse_market(code)

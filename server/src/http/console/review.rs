@@ -115,7 +115,8 @@ pub async fn applications(
         Err(errors) => errors,
     };
     let mut number = |field: &'static str, raw: Option<&str>, default: i64, max: i64| {
-        let Some(raw) = raw.map(str::trim).filter(|r| !r.is_empty()) else {
+        // Left out: the default. Given empty: not a number, refused like any other.
+        let Some(raw) = raw.map(str::trim) else {
             return default;
         };
         match raw.parse::<i64>() {

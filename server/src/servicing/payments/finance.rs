@@ -36,7 +36,8 @@ impl QueueFilter {
         search: Option<&str>,
     ) -> Result<Self, Error> {
         let mut errors = FieldErrors::default();
-        let market = match market.map(str::trim).filter(|m| !m.is_empty()) {
+        // Left out: every market. Given, even empty, it must name one.
+        let market = match market.map(str::trim) {
             None => None,
             Some(code) => {
                 let found = crate::servicing::reconciliation::parse_market(code);

@@ -79,8 +79,8 @@ export function Duplicates({ duplicates }: { duplicates: Duplicate[] }) {
 export function History({ history }: { history: PriorOrder[] }) {
   const { t } = useTranslation();
   return (
-    <section className="panel" aria-labelledby="history-title">
-      <h2 id="history-title">{t('history.title')}</h2>
+    <section className="panel" aria-labelledby="prior-orders-title">
+      <h2 id="prior-orders-title">{t('history.title')}</h2>
       {history.length === 0 ? (
         <p className="muted">{t('history.none')}</p>
       ) : (

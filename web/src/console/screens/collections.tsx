@@ -544,8 +544,8 @@ export function ContactHistorySection({ orderNo, currency }: { orderNo: string; 
   const { t } = useTranslation();
   const history = useContactHistory(orderNo, true);
   return (
-    <section className="panel" aria-labelledby="history-title">
-      <h2 id="history-title">{t('collections.historyTitle')}</h2>
+    <section className="panel" aria-labelledby="contact-history-title">
+      <h2 id="contact-history-title">{t('collections.historyTitle')}</h2>
       {history.isPending ? (
         <Loading label={t('collections.loadingHistory')} />
       ) : history.isError ? (

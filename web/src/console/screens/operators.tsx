@@ -47,6 +47,7 @@ export function OperatorsScreen() {
               <th scope="col">{t('operators.roles')}</th>
               <th scope="col">{t('operators.status')}</th>
               <th scope="col">{t('operators.since')}</th>
+              <th scope="col">{t('operators.lastSignIn')}</th>
               <th scope="col">{t('operators.actions')}</th>
             </tr>
           </thead>
@@ -148,6 +149,7 @@ function OperatorRow({
         {operator.locked && <span className="muted"> · {t('operators.locked')}</span>}
       </td>
       <td>{dateTime(operator.createdAt)}</td>
+      <td>{operator.lastSignInAt === null ? <span className="muted">{t('operators.neverSignedIn')}</span> : dateTime(operator.lastSignInAt)}</td>
       <td>
         <div className="actions">
           {!self && (

@@ -754,8 +754,8 @@ function History({ current }: { current: string | null }) {
   const { t } = useTranslation();
   const imports = useImports();
   return (
-    <section className="panel" aria-labelledby="history-title">
-      <h2 id="history-title">{t('reconciliation.historyTitle')}</h2>
+    <section className="panel" aria-labelledby="import-history-title">
+      <h2 id="import-history-title">{t('reconciliation.historyTitle')}</h2>
       {imports.isPending ? (
         <Loading label={t('reconciliation.loading')} />
       ) : imports.isError ? (

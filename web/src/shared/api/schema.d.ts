@@ -2363,10 +2363,10 @@ export interface components {
         Apr: number;
         /** @description One field an entry changed. */
         AuditChangeView: {
-            /** @description Null when the field is absent after. */
-            after: Record<string, never>;
-            /** @description Null when the field was absent before. */
-            before: Record<string, never>;
+            /** @description Any JSON value; null when the field is absent after. */
+            after: unknown;
+            /** @description Any JSON value (text, number, boolean, list, object); null when the field was absent before. */
+            before: unknown;
             /** @description The field's path, nested fields joined by dots (`plan.1.dueDate`). */
             field: string;
         };
@@ -4642,6 +4642,11 @@ export interface components {
                 /** @description False when disabled: cannot sign in, no live session. */
                 enabled: boolean;
                 id: string;
+                /**
+                 * Format: int64
+                 * @description When the operator last signed in (epoch milliseconds), from any address; null when never.
+                 */
+                lastSignInAt: number | null;
                 /** @description True while locked out after wrong passwords. */
                 locked: boolean;
                 roles: components["schemas"]["Role"][];
@@ -5390,6 +5395,11 @@ export interface components {
                 /** @description False when disabled: cannot sign in, no live session. */
                 enabled: boolean;
                 id: string;
+                /**
+                 * Format: int64
+                 * @description When the operator last signed in (epoch milliseconds), from any address; null when never.
+                 */
+                lastSignInAt: number | null;
                 /** @description True while locked out after wrong passwords. */
                 locked: boolean;
                 roles: components["schemas"]["Role"][];
@@ -6588,9 +6598,10 @@ export interface components {
             market: components["schemas"]["Market"];
             /**
              * @description E.g. "HDFC current account". At most 100 characters; unique.
+             *     Required to save a layout; may be left out (null) in a preview's layout as typed.
              * @example HDFC current account
              */
-            name: string;
+            name?: string | null;
             /**
              * Format: int64
              * @example 2
@@ -6669,6 +6680,11 @@ export interface components {
             /** @description False when disabled: cannot sign in, no live session. */
             enabled: boolean;
             id: string;
+            /**
+             * Format: int64
+             * @description When the operator last signed in (epoch milliseconds), from any address; null when never.
+             */
+            lastSignInAt: number | null;
             /** @description True while locked out after wrong passwords. */
             locked: boolean;
             roles: components["schemas"]["Role"][];
@@ -16146,7 +16162,6 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["MappingRequest"];
-                "application/x-www-form-urlencoded": components["schemas"]["MappingRequest"];
             };
         };
         responses: {
@@ -16234,7 +16249,6 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["MappingRequest"];
-                "application/x-www-form-urlencoded": components["schemas"]["MappingRequest"];
             };
         };
         responses: {
