@@ -427,26 +427,35 @@ impl Db {
         if order_ids.is_empty() {
             return Ok(std::collections::HashMap::new());
         }
-        let list = placeholders(1, order_ids.len());
-        let entries_sql = format!(
-            "SELECT order_id, {ENTRY_COLUMNS} FROM ledger_entries WHERE order_id IN ({list}) ORDER BY order_id, seq"
-        );
-        let mut query = sqlx::query_as::<_, OrderEntryRow>(&entries_sql);
-        for id in order_ids {
-            query = query.bind(*id);
-        }
-        let entries = query.fetch_all(self.pool()).await?;
-        let lines_sql = format!(
-            "SELECT {LINE_COLUMNS} FROM ledger_lines l JOIN ledger_entries e ON e.id = l.entry_id
-             WHERE e.order_id IN ({list})"
-        );
-        let mut query = sqlx::query_as::<_, LineRow>(&lines_sql);
-        for id in order_ids {
-            query = query.bind(*id);
-        }
-        let lines = query.fetch_all(self.pool()).await?;
-        group_ledgers(order_ids.len(), entries, lines)
+        let mut conn = self.pool().acquire().await?;
+        read_ledgers(&mut conn, order_ids).await
     }
+}
+
+/// The ledgers of `order_ids` on one connection (a pool's, or a transaction's): two reads, grouped by order.
+async fn read_ledgers(
+    conn: &mut sqlx::AnyConnection,
+    order_ids: &[&str],
+) -> anyhow::Result<std::collections::HashMap<String, Vec<StoredEntry>>> {
+    let list = placeholders(1, order_ids.len());
+    let entries_sql = format!(
+        "SELECT order_id, {ENTRY_COLUMNS} FROM ledger_entries WHERE order_id IN ({list}) ORDER BY order_id, seq"
+    );
+    let mut query = sqlx::query_as::<_, OrderEntryRow>(&entries_sql);
+    for id in order_ids {
+        query = query.bind(*id);
+    }
+    let entries = query.fetch_all(&mut *conn).await?;
+    let lines_sql = format!(
+        "SELECT {LINE_COLUMNS} FROM ledger_lines l JOIN ledger_entries e ON e.id = l.entry_id
+         WHERE e.order_id IN ({list})"
+    );
+    let mut query = sqlx::query_as::<_, LineRow>(&lines_sql);
+    for id in order_ids {
+        query = query.bind(*id);
+    }
+    let lines = query.fetch_all(&mut *conn).await?;
+    group_ledgers(order_ids.len(), entries, lines)
 }
 
 /// Rows per multi-row `INSERT` (11 values each, well under both databases' parameter limits).
@@ -462,25 +471,7 @@ impl Tx {
         if order_ids.is_empty() {
             return Ok(std::collections::HashMap::new());
         }
-        let list = placeholders(1, order_ids.len());
-        let entries_sql = format!(
-            "SELECT order_id, {ENTRY_COLUMNS} FROM ledger_entries WHERE order_id IN ({list}) ORDER BY order_id, seq"
-        );
-        let mut query = sqlx::query_as::<_, OrderEntryRow>(&entries_sql);
-        for id in order_ids {
-            query = query.bind(*id);
-        }
-        let entries = query.fetch_all(self.conn()).await?;
-        let lines_sql = format!(
-            "SELECT {LINE_COLUMNS} FROM ledger_lines l JOIN ledger_entries e ON e.id = l.entry_id
-             WHERE e.order_id IN ({list})"
-        );
-        let mut query = sqlx::query_as::<_, LineRow>(&lines_sql);
-        for id in order_ids {
-            query = query.bind(*id);
-        }
-        let lines = query.fetch_all(self.conn()).await?;
-        group_ledgers(order_ids.len(), entries, lines)
+        read_ledgers(self.conn(), order_ids).await
     }
 
     /// Appends many entries in a few multi-row inserts. The unique (order, seq) refuses the whole batch if another
