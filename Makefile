@@ -41,7 +41,9 @@ openapi: web/node_modules/.installed
 	cd web && npm run --silent gen:api
 
 ## test: every check and test (lint, Rust on SQLite and PostgreSQL, web unit tests, the API contract, browser journeys)
-test: lint test-rust test-web test-contract e2e
+# Each step runs in turn with its time printed (scripts/steps.sh); the first to fail stops the run.
+test:
+	@MAKE="$(MAKE)" scripts/steps.sh lint test-rust-sqlite test-rust-pg test-web test-contract e2e
 
 lint: web
 	$(CARGO) fmt --all --check
