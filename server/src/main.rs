@@ -12,7 +12,7 @@ use kilat_server::i18n::Lang;
 use kilat_server::infra::clock::Clock;
 use kilat_server::infra::crypto::Secrets;
 use kilat_server::settings::{Mode, Settings};
-use kilat_server::startup::{Application, shutdown_signal};
+use kilat_server::startup::{Application, Worker, shutdown_signal};
 use kilat_server::store::Db;
 use kilat_server::{http, jobs, telemetry};
 use secrecy::ExposeSecret;
@@ -34,7 +34,15 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Start the server (KILAT_LISTEN, default 127.0.0.1:8080).
-    Serve,
+    Serve {
+        /// `off` for a web server beside a `kilat worker` on the same database: the scheduled jobs run there, not
+        /// here. `on` (the default) runs them here too, as one server alone needs.
+        #[arg(long, value_enum, default_value_t = Jobs::On)]
+        jobs: Jobs,
+    },
+    /// Run the scheduled jobs (overdue, reminders, retention, sweeps) and nothing else: the worker beside web servers
+    /// started with `kilat serve --jobs off`. Each job runs once per day and market whatever runs it.
+    Worker,
     /// Print the OpenAPI document of the JSON API.
     Openapi,
     /// Print the Key Fact Statement of one loan as JSON: every cash flow with its date, each fee, net disbursed,
@@ -67,6 +75,13 @@ enum Command {
     /// Development tools (refused in production).
     #[command(subcommand)]
     Dev(DevCommand),
+}
+
+/// Whether `kilat serve` runs the scheduled jobs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum Jobs {
+    On,
+    Off,
 }
 
 #[derive(Subcommand)]
@@ -196,7 +211,20 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             print!("{}", http::openapi::document());
             Ok(())
         }
-        Command::Serve => {
+        Command::Worker => {
+            let settings = Settings::load(cli.config.as_deref())?;
+            telemetry::init(settings.log.format);
+            let worker = Worker::build(&settings).await?;
+            if let Some(metrics) = worker.metrics_addr() {
+                println!("Metrics at http://{metrics}/metrics");
+            }
+            tracing::info!(mode = ?settings.mode, "running the scheduled jobs");
+            println!("Kilat's worker is running the scheduled jobs. Stop it with Ctrl-C.");
+            worker
+                .run_until(format!("worker-{}", std::process::id()), shutdown_signal())
+                .await
+        }
+        Command::Serve { jobs: run_jobs } => {
             let settings = Settings::load(cli.config.as_deref())?;
             telemetry::init(settings.log.format);
             let app = Application::build(&settings).await?;
@@ -209,13 +237,25 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
                      docs/API-CONSOLE.md)"
                 );
             }
+            if let Some(metrics) = app.metrics_addr() {
+                println!("Metrics at http://{metrics}/metrics");
+            }
             tracing::info!(%addr, mode = ?settings.mode, "listening");
             println!(
                 "Kilat is running at http://{addr}/ (India: http://{addr}/?lang=1). Stop it with Ctrl-C."
             );
-            let timer = tokio::spawn(jobs::run_on_timer(app.services().clone()));
+
+            let timer = (run_jobs == Jobs::On).then(|| {
+                let runner = format!("serve-{}", std::process::id());
+                tokio::spawn(jobs::run_on_timer(app.services().clone(), runner))
+            });
+            if timer.is_none() {
+                tracing::info!("scheduled jobs off: a `kilat worker` runs them");
+            }
             let served = app.run_until(shutdown_signal()).await;
-            timer.abort();
+            if let Some(timer) = timer {
+                timer.abort();
+            }
             served
         }
         Command::Dev(DevCommand::SeedLoans {

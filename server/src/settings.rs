@@ -40,6 +40,8 @@ pub struct Settings {
     /// code in the development outbox.
     pub allow_public_listen_in_development: bool,
     pub log: LogSettings,
+    /// The Prometheus scrape endpoint (`[metrics]`).
+    pub metrics: MetricsSettings,
     pub contact: ContactSettings,
     /// The request limits sized by the deployment (`[limits]`; the whole list is `crate::infra::limits::Limits`).
     pub limits: LimitSettings,
@@ -550,6 +552,28 @@ pub enum Mode {
     Production,
 }
 
+/// `GET /metrics` in the Prometheus text format, on an address of its own (`infra::metrics`).
+#[derive(Debug, Clone, Deserialize)]
+pub struct MetricsSettings {
+    /// `host:port` of the scrape endpoint, apart from `listen` so the public never reaches it; empty: none.
+    pub listen: String,
+}
+
+impl MetricsSettings {
+    /// The scrape endpoint's address, if one is set.
+    pub fn address(&self) -> anyhow::Result<Option<SocketAddr>> {
+        let listen = self.listen.trim();
+        if listen.is_empty() {
+            return Ok(None);
+        }
+        listen.parse().map(Some).map_err(|_| {
+            anyhow::anyhow!(
+                "KILAT_METRICS__LISTEN must be host:port, such as 127.0.0.1:9464, not {listen:?}"
+            )
+        })
+    }
+}
+
 #[derive(Debug, Clone, Deserialize)]
 pub struct LogSettings {
     /// `text` for people, `json` for log collectors.
@@ -934,6 +958,14 @@ impl Settings {
         }
         if let Some(origin) = &self.public_origin {
             check_public_origin(origin)?;
+        }
+        if let Some(metrics) = self.metrics.address()?
+            && metrics == self.listen
+            && metrics.port() != 0
+        {
+            bail!(
+                "KILAT_METRICS__LISTEN must differ from KILAT_LISTEN: /metrics is not for the public"
+            );
         }
         self.site.validate(self.mode)?;
         self.caps.validate()?;

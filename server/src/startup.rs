@@ -34,82 +34,186 @@ pub struct Application {
     state: AppState,
     /// Connections of each HTTP worker's own pool for the hot reads (PostgreSQL; `Db::open_worker_pool`); 0: none.
     worker_pool_size: u32,
+    /// `GET /metrics` on its own address (`[metrics] listen`), if set.
+    metrics: Option<MetricsListener>,
+}
+
+/// The scrape endpoint's bound socket.
+struct MetricsListener {
+    listener: std::net::TcpListener,
+    addr: SocketAddr,
+}
+
+impl MetricsListener {
+    fn bind(settings: &Settings) -> anyhow::Result<Option<Self>> {
+        crate::infra::metrics::install();
+        let Some(addr) = settings.metrics.address()? else {
+            return Ok(None);
+        };
+        let listener = std::net::TcpListener::bind(addr)
+            .with_context(|| format!("listening for /metrics on {addr} (KILAT_METRICS__LISTEN)"))?;
+        listener.set_nonblocking(true)?;
+        let addr = listener.local_addr()?;
+        Ok(Some(Self { listener, addr }))
+    }
+
+    /// Serves `GET /metrics` on the calling runtime until `stopped` turns true.
+    fn serve(
+        self,
+        db: crate::store::Db,
+        mut stopped: tokio::sync::watch::Receiver<bool>,
+    ) -> tokio::task::JoinHandle<()> {
+        tokio::spawn(async move {
+            let served = async {
+                let listener = TcpListener::from_std(self.listener)?;
+                axum::serve(listener, http::metrics_router(db))
+                    .with_graceful_shutdown(async move {
+                        let _ = stopped.wait_for(|stop| *stop).await;
+                    })
+                    .await
+            };
+            if let Err(err) = served.await {
+                tracing::error!(%err, "serving /metrics");
+            }
+        })
+    }
+}
+
+/// The jobs' process (`kilat worker`): the scheduled jobs on their timer and `/metrics`, no HTTP for the public, so N
+/// web servers (`kilat serve --jobs off`) and one worker share one database.
+pub struct Worker {
+    services: Services,
+    metrics: Option<MetricsListener>,
+}
+
+impl Worker {
+    /// Connects and migrates the database and binds `/metrics` when set.
+    pub async fn build(settings: &Settings) -> anyhow::Result<Self> {
+        let metrics = MetricsListener::bind(settings)?;
+        let (services, ..) = build_services(settings).await?;
+        Ok(Self { services, metrics })
+    }
+
+    pub fn services(&self) -> &Services {
+        &self.services
+    }
+
+    /// The address `/metrics` is served on, if any.
+    pub fn metrics_addr(&self) -> Option<SocketAddr> {
+        self.metrics.as_ref().map(|m| m.addr)
+    }
+
+    /// Runs the jobs (as `runner` in the jobs' records) until `shutdown` completes, then closes the database.
+    pub async fn run_until(
+        self,
+        runner: String,
+        shutdown: impl Future<Output = ()> + Send + 'static,
+    ) -> anyhow::Result<()> {
+        let (stop, stopped) = tokio::sync::watch::channel(false);
+        let metrics = self
+            .metrics
+            .map(|m| m.serve(self.services.db.clone(), stopped));
+        let jobs = tokio::spawn(crate::jobs::run_on_timer(self.services.clone(), runner));
+        shutdown.await;
+        jobs.abort();
+        let _ = stop.send(true);
+        if let Some(metrics) = metrics {
+            let _ = metrics.await;
+        }
+        self.services.db.close().await;
+        Ok(())
+    }
+}
+
+/// The database (connected and migrated, its PII resealed and fingerprints backfilled), the keys, the clock, the
+/// providers, the catalog and the site's claims: everything but HTTP, for the web server and the worker alike.
+async fn build_services(
+    settings: &Settings,
+) -> anyhow::Result<(Services, Catalog, SiteClaims, Arc<Outbox>)> {
+    settings.validate()?;
+    // Before the database: a list that does not parse stops here; a year without holidays is logged.
+    let holidays = settings.calendar.holidays()?;
+    for market in [Market::India, Market::Indonesia] {
+        holidays.check_year(market, Clock::real().today(market), settings.mode);
+    }
+    let pools = settings.pool_split(workers_of(settings));
+    let db = crate::store::Db::connect(settings.database_url.expose_secret(), pools.shared).await?;
+    let secrets = Secrets::from_settings(settings.secret_key.as_ref(), settings.mode)?;
+    let resealed = db.reseal_unbound_pii(&secrets).await?;
+    if resealed != Default::default() {
+        tracing::info!(
+            ?resealed,
+            "bound the PII written before migration 0005 to its rows"
+        );
+    }
+    let sealed = db.seal_clear_agreements(&secrets).await?;
+    if sealed > 0 {
+        tracing::info!(
+            sealed,
+            "sealed the agreements written in clear before migration 0030 to their orders"
+        );
+    }
+    let backfilled = crate::certification::fingerprints::backfill(&db, &secrets).await?;
+    if backfilled != Default::default() {
+        tracing::info!(
+            ?backfilled,
+            "wrote the fingerprints and masked phones of the borrowers from before migration 0035"
+        );
+    }
+    let outbox = Arc::new(Outbox::default());
+    let sender = sms::from_settings(&settings.sms, outbox.clone())?;
+    // Production runs on the real date; development lets a test or an operator set the business date.
+    let clock = match settings.mode {
+        Mode::Production => Clock::real(),
+        Mode::Development => Clock::adjustable(),
+    };
+    let limits = crate::infra::limits::Limits::from_settings(settings);
+    crate::content::load()?;
+    let catalog = Catalog::load(&db, &settings.caps, clock.now().date(), clock.now_ms())
+        .await
+        .context("loading the loan products")?;
+    let claims = SiteClaims::load(&db, &settings.site, clock.now_ms())
+        .await
+        .context("loading the site's claims")?;
+    let services = Services {
+        db,
+        clock,
+        secrets,
+        site: Arc::new(settings.site.clone()),
+        caps: Arc::new(settings.caps.indonesia.clone()),
+        payments: Arc::new(
+            PaymentServices::from_settings(&settings.payments)
+                .context("setting up the payment providers")?,
+        ),
+        telemetry: settings.telemetry,
+        kept_records: settings.kept_records,
+        payouts: settings.payouts,
+        files: crate::infra::files::from_settings(&settings.files)
+            .context("setting up the file store")?,
+        sms: sender,
+        holidays: Arc::new(holidays),
+        bounds: crate::infra::bounds::WorkBounds::from_settings(&settings.bounds),
+        limits,
+    };
+    Ok((services, catalog, claims, outbox))
+}
+
+/// HTTP worker threads: the setting, or one per core.
+fn workers_of(settings: &Settings) -> usize {
+    match settings.workers {
+        0 => std::thread::available_parallelism().map_or(1, usize::from),
+        n => n,
+    }
 }
 
 impl Application {
     /// Connects and migrates the database, renders the pages and binds the listeners (port 0 picks a free port).
     pub async fn build(settings: &Settings) -> anyhow::Result<Self> {
-        settings.validate()?;
-        // Before the database: a list that does not parse stops here; a year without holidays is logged.
-        let holidays = settings.calendar.holidays()?;
-        for market in [Market::India, Market::Indonesia] {
-            holidays.check_year(market, Clock::real().today(market), settings.mode);
-        }
-        let workers = match settings.workers {
-            0 => std::thread::available_parallelism().map_or(1, usize::from),
-            n => n,
-        };
+        let metrics = MetricsListener::bind(settings)?;
+        let workers = workers_of(settings);
         // The shared pool and the workers' pools together stay within `database_max_connections`.
         let pools = settings.pool_split(workers);
-        let db =
-            crate::store::Db::connect(settings.database_url.expose_secret(), pools.shared).await?;
-        let secrets = Secrets::from_settings(settings.secret_key.as_ref(), settings.mode)?;
-        let resealed = db.reseal_unbound_pii(&secrets).await?;
-        if resealed != Default::default() {
-            tracing::info!(
-                ?resealed,
-                "bound the PII written before migration 0005 to its rows"
-            );
-        }
-        let sealed = db.seal_clear_agreements(&secrets).await?;
-        if sealed > 0 {
-            tracing::info!(
-                sealed,
-                "sealed the agreements written in clear before migration 0030 to their orders"
-            );
-        }
-        let backfilled = crate::certification::fingerprints::backfill(&db, &secrets).await?;
-        if backfilled != Default::default() {
-            tracing::info!(
-                ?backfilled,
-                "wrote the fingerprints and masked phones of the borrowers from before migration 0035"
-            );
-        }
-        let outbox = Arc::new(Outbox::default());
-        let sender = sms::from_settings(&settings.sms, outbox.clone())?;
-        // Production runs on the real date; development lets a test or an operator set the business date.
-        let clock = match settings.mode {
-            Mode::Production => Clock::real(),
-            Mode::Development => Clock::adjustable(),
-        };
-        let limits = crate::infra::limits::Limits::from_settings(settings);
-        crate::content::load()?;
-        let catalog = Catalog::load(&db, &settings.caps, clock.now().date(), clock.now_ms())
-            .await
-            .context("loading the loan products")?;
-        let claims = SiteClaims::load(&db, &settings.site, clock.now_ms())
-            .await
-            .context("loading the site's claims")?;
-        let services = Services {
-            db,
-            clock,
-            secrets,
-            site: Arc::new(settings.site.clone()),
-            caps: Arc::new(settings.caps.indonesia.clone()),
-            payments: Arc::new(
-                PaymentServices::from_settings(&settings.payments)
-                    .context("setting up the payment providers")?,
-            ),
-            telemetry: settings.telemetry,
-            kept_records: settings.kept_records,
-            payouts: settings.payouts,
-            files: crate::infra::files::from_settings(&settings.files)
-                .context("setting up the file store")?,
-            sms: sender,
-            holidays: Arc::new(holidays),
-            bounds: crate::infra::bounds::WorkBounds::from_settings(&settings.bounds),
-            limits,
-        };
+        let (services, catalog, claims, outbox) = build_services(settings).await?;
         let claims = Arc::new(claims);
         let pages = Pages::load(&services, &claims).context("preparing the embedded web app")?;
         if !pages.current().has_site() {
@@ -143,11 +247,17 @@ impl Application {
             addr,
             state,
             worker_pool_size,
+            metrics,
         })
     }
 
     pub fn local_addr(&self) -> SocketAddr {
         self.addr
+    }
+
+    /// The address `/metrics` is served on, if any.
+    pub fn metrics_addr(&self) -> Option<SocketAddr> {
+        self.metrics.as_ref().map(|m| m.addr)
     }
 
     pub fn db(&self) -> &crate::store::Db {
@@ -220,6 +330,7 @@ impl Application {
         let worker_pool_size = self.worker_pool_size;
         let router = http::router(self.state);
         let (stop, stopped) = tokio::sync::watch::channel(false);
+        let metrics = self.metrics.map(|m| m.serve(db.clone(), stopped.clone()));
         let mut workers = Vec::with_capacity(self.listeners.len());
         for (n, listener) in self.listeners.into_iter().enumerate() {
             let router = router.clone();
@@ -269,6 +380,9 @@ impl Application {
         .context("waiting for the HTTP workers")?;
         catalog_refresher.abort();
         claims_refresher.abort();
+        if let Some(metrics) = metrics {
+            let _ = metrics.await;
+        }
         db.close().await;
         results.into_iter().collect()
     }

@@ -16,7 +16,8 @@ use tower::{Layer, Service};
 use super::error::in_lang;
 use crate::i18n::Lang;
 
-/// The request id header of the API and the probes: the client's own when it sent one, else one of ours.
+/// The request id header of the API and the probes: the one a trusted proxy sent (`trusted_proxy_hops` > 0), else
+/// one of ours.
 pub static X_REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
 
 // `blob:` images: a complaint's photo is previewed from the borrower's own file before and after it is uploaded.
@@ -27,20 +28,33 @@ const CSP: HeaderValue = HeaderValue::from_static(
 );
 static PERMISSIONS_POLICY: HeaderName = HeaderName::from_static("permissions-policy");
 
-/// The layer of [`Edge`]; `development` leaves out HSTS (served over plain HTTP).
+/// The layer of [`Edge`]; `development` leaves out HSTS (served over plain HTTP); `trust_request_ids` keeps the
+/// `X-Request-Id` a request arrives with (a proxy of ours in front set it), else every request gets one of ours, so a
+/// client cannot write what it likes into the logs.
 #[derive(Clone)]
 pub struct EdgeLayer {
     development: bool,
+    trust_request_ids: bool,
     ids: Arc<RequestIds>,
 }
 
 impl EdgeLayer {
-    pub fn new(development: bool) -> Self {
+    pub fn new(development: bool, trust_request_ids: bool) -> Self {
         Self {
             development,
+            trust_request_ids,
             ids: Arc::new(RequestIds::default()),
         }
     }
+}
+
+/// A proxy's request id is kept when it is 1 to 128 letters, digits and `-_.:`; anything else is replaced.
+fn acceptable_id(id: &HeaderValue) -> bool {
+    let bytes = id.as_bytes();
+    (1..=128).contains(&bytes.len())
+        && bytes
+            .iter()
+            .all(|b| b.is_ascii_alphanumeric() || b"-_.:".contains(b))
 }
 
 impl<S> Layer<S> for EdgeLayer {
@@ -50,6 +64,7 @@ impl<S> Layer<S> for EdgeLayer {
         Edge {
             inner,
             development: self.development,
+            trust_request_ids: self.trust_request_ids,
             ids: self.ids.clone(),
         }
     }
@@ -60,6 +75,7 @@ impl<S> Layer<S> for EdgeLayer {
 pub struct Edge<S> {
     inner: S,
     development: bool,
+    trust_request_ids: bool,
     ids: Arc<RequestIds>,
 }
 
@@ -85,8 +101,8 @@ where
         let mut accept_language = None;
         if dynamic {
             let id = match req.headers().get(&X_REQUEST_ID) {
-                Some(id) => id.clone(),
-                None => {
+                Some(id) if self.trust_request_ids && acceptable_id(id) => id.clone(),
+                _ => {
                     let id = self.ids.next();
                     req.headers_mut().insert(X_REQUEST_ID.clone(), id.clone());
                     id

@@ -62,6 +62,8 @@ pub fn router(state: AppState) -> Router {
         // Payment providers' callbacks: not cookie-authenticated, verified by their signatures, so outside the
         // same-origin check and the session cookie's reissue.
         .merge(webhooks::routes())
+        // Counted and timed by route for /metrics (infra/metrics.rs).
+        .layer(axum::middleware::from_fn(record_metrics))
         // API requests are few and matter: logged at INFO with their request id.
         .layer(
             TraceLayer::new_for_http()
@@ -87,8 +89,52 @@ pub fn router(state: AppState) -> Router {
         .fallback(serve_web)
         // Security headers on every response, `no-store` under /api, request ids and localized errors on the API and
         // the probes: one layer.
-        .layer(edge::EdgeLayer::new(state.development))
+        .layer(edge::EdgeLayer::new(
+            state.development,
+            state.trusted_proxy_hops > 0,
+        ))
         .with_state(state)
+}
+
+/// `GET /metrics` for Prometheus, served on its own address (`[metrics] listen`, `startup.rs`): the shared pool's
+/// gauges are read, then every metric rendered in the text format.
+pub fn metrics_router(db: crate::store::Db) -> Router {
+    Router::new().route(
+        "/metrics",
+        get(move || {
+            let db = db.clone();
+            async move {
+                let (open, idle) = db.pool_state();
+                crate::infra::metrics::pool_state(open, idle);
+                (
+                    [(
+                        header::CONTENT_TYPE,
+                        "text/plain; version=0.0.4; charset=utf-8",
+                    )],
+                    crate::infra::metrics::render(),
+                )
+            }
+        }),
+    )
+}
+
+/// Counts an API request by its route (the path template, so order numbers never become labels), method and status,
+/// and times it.
+async fn record_metrics(req: Request, next: axum::middleware::Next) -> Response {
+    use crate::infra::metrics::{HTTP_DURATION, HTTP_REQUESTS};
+    let route = req
+        .extensions()
+        .get::<axum::extract::MatchedPath>()
+        .map_or_else(|| "unmatched".to_owned(), |p| p.as_str().to_owned());
+    let method = req.method().as_str().to_owned();
+    let started = std::time::Instant::now();
+    let response = next.run(req).await;
+    let status = response.status().as_u16().to_string();
+    metrics::histogram!(HTTP_DURATION, "route" => route.clone(), "method" => method.clone())
+        .record(started.elapsed().as_secs_f64());
+    metrics::counter!(HTTP_REQUESTS, "route" => route, "method" => method, "status" => status)
+        .increment(1);
+    response
 }
 
 fn request_span(req: &Request, level: Level) -> tracing::Span {

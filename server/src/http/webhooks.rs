@@ -58,10 +58,13 @@ async fn take(
         headers: &headers,
         body: &body,
     };
-    let outcome = match providers::read_callback(provider, &s.payments.settings, &inbound)? {
+    let read = providers::read_callback(provider, &s.payments.settings, &inbound)
+        .inspect_err(|_| crate::infra::metrics::callback(provider.route(), "refused"))?;
+    let outcome = match read {
         Some(cb) => callbacks::receive(s, provider, &cb).await?,
         None => Outcome::Ignored,
     };
+    crate::infra::metrics::callback(provider.route(), outcome.code());
     Ok(match provider.reply() {
         Reply::Envelope => Envelope::ok(CallbackView {
             outcome: outcome.code().to_owned(),

@@ -235,6 +235,7 @@ fn judge(limit: &Limit, hit: Hit, now: i64) -> Result<(), Refused> {
     if hit.hits <= i64::from(limit.max) {
         return Ok(());
     }
+    crate::infra::metrics::limit_refused(limit.name);
     // Another server's clock may have read a little later than this one's: never more than the window.
     let wait_ms = (hit.window_start + limit.window_ms - now).clamp(1, limit.window_ms);
     Err(Refused {

@@ -1,7 +1,7 @@
 //! Infrastructure that every capability uses and that knows no capability: the keys and their ciphers (`crypto`), the
 //! business clock (`clock`), the bounds on costly work (`bounds`), the one request limiter with its list of limits
 //! (`limits`), the file store that keeps uploaded files' bytes (`files`) and the senders that get a code to a phone
-//! (`sms`). The database is `store/`, the outside parties `providers/`.
+//! (`sms`) and the metrics (`metrics`). The database is `store/`, the outside parties `providers/`.
 
 pub mod bounds;
 pub mod clock;
@@ -9,4 +9,5 @@ pub mod crypto;
 pub mod csv;
 pub mod files;
 pub mod limits;
+pub mod metrics;
 pub mod sms;

@@ -174,7 +174,8 @@ impl HttpSender {
         if let Some(key) = &self.api_key {
             request = request.bearer_auth(key.expose_secret());
         }
-        match request.send().await {
+        let started = std::time::Instant::now();
+        let result = match request.send().await {
             Ok(response) if response.status().is_success() => Ok(()),
             Ok(response) => {
                 let status = response.status();
@@ -187,7 +188,9 @@ impl HttpSender {
                 true,
                 anyhow::Error::new(err).context("the SMS provider could not be reached"),
             )),
-        }
+        };
+        crate::infra::metrics::provider_call("sms", "send", result.is_ok(), started.elapsed());
+        result
     }
 }
 

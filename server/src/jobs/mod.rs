@@ -31,8 +31,7 @@ pub const RETENTION_EVERY: Duration = Duration::from_secs(60 * 60);
 /// queued reminders; at start-up and then hourly, the telemetry retention, the rate-limit cleanup and, once a UTC day
 /// (claimed like the dates), the orphan-files sweep. The first tick is at once, so a date missed while no server ran
 /// is run at start-up.
-pub async fn run_on_timer(s: Services) {
-    let runner = format!("serve-{}", std::process::id());
+pub async fn run_on_timer(s: Services, runner: String) {
     let mut tick = tokio::time::interval(TICK);
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     let mut last_retention: Option<std::time::Instant> = None;
@@ -40,19 +39,19 @@ pub async fn run_on_timer(s: Services) {
         tick.tick().await;
         if last_retention.is_none_or(|at| at.elapsed() >= RETENTION_EVERY) {
             last_retention = Some(std::time::Instant::now());
-            match retention::run(&s).await {
+            match timed("telemetry_retention", retention::run(&s), |r| r.total() > 0).await {
                 Ok(removed) if removed.total() > 0 => {
                     tracing::info!(?removed, "telemetry retention done");
                 }
                 Ok(_) => {}
                 Err(err) => tracing::error!(error = %err, "telemetry retention failed"),
             }
-            match rate_limits::run(&s).await {
+            match timed("rate_limits", rate_limits::run(&s), |n| *n > 0).await {
                 Ok(0) => {}
                 Ok(removed) => tracing::info!(removed, "rate limits past their window removed"),
                 Err(err) => tracing::error!(error = %err, "rate-limit cleanup failed"),
             }
-            match orphan_files::run(&s, &runner).await {
+            match timed("orphan_files", orphan_files::run(&s, &runner), |r| r.ran).await {
                 Ok(report) if report.ran => {
                     tracing::info!(swept = ?report.swept, "orphan-files sweep done");
                 }
@@ -62,7 +61,11 @@ pub async fn run_on_timer(s: Services) {
         }
         for market in Market::ALL.iter().copied() {
             let date = s.clock.today(market);
-            match overdue::run(&s, market, date, &runner).await {
+            match timed("overdue", overdue::run(&s, market, date, &runner), |r| {
+                r.ran
+            })
+            .await
+            {
                 Ok(report) if report.ran => {
                     tracing::info!(market = market.code(), %date, ?report, "overdue job done");
                 }
@@ -71,7 +74,8 @@ pub async fn run_on_timer(s: Services) {
                     tracing::error!(market = market.code(), %date, error = %err, "overdue job failed");
                 }
             }
-            match records_retention::run(&s, market, date, &runner).await {
+            let retention = records_retention::run(&s, market, date, &runner);
+            match timed("records_retention", retention, |r| r.ran).await {
                 Ok(report) if report.ran => {
                     tracing::info!(market = market.code(), %date, purged = ?report.purged, "records retention done");
                 }
@@ -81,10 +85,32 @@ pub async fn run_on_timer(s: Services) {
                 }
             }
         }
-        match reminders::deliver(&s, s.clock.now()).await {
+        match timed("reminders", reminders::deliver(&s, s.clock.now()), |n| {
+            *n > 0
+        })
+        .await
+        {
             Ok(0) => {}
             Ok(sent) => tracing::info!(sent, "reminders sent"),
             Err(err) => tracing::error!(error = %err, "sending reminders failed"),
         }
     }
+}
+
+/// Runs one job and records it for /metrics: `ran` when `did` says it did something, `skipped` when another runner
+/// had it or there was nothing to do, `failed` on an error.
+async fn timed<T>(
+    job: &'static str,
+    work: impl Future<Output = anyhow::Result<T>>,
+    did: impl FnOnce(&T) -> bool,
+) -> anyhow::Result<T> {
+    let started = std::time::Instant::now();
+    let result = work.await;
+    let outcome = match &result {
+        Ok(value) if did(value) => "ran",
+        Ok(_) => "skipped",
+        Err(_) => "failed",
+    };
+    crate::infra::metrics::job_run(job, outcome, started.elapsed());
+    result
 }

@@ -55,6 +55,10 @@ pub struct Db {
 
 static NEXT_DB_ID: AtomicU64 = AtomicU64::new(1);
 
+/// The schema's migrations, embedded at build time: applied by [`Db::connect`]; the API tests key their PostgreSQL
+/// template database by them.
+pub static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations");
+
 thread_local! {
     /// This thread's own PostgreSQL pool for the hot reads and their batchers, when it is an HTTP worker (see
     /// [`Db::open_worker_pool`]), with the id of the [`Db`] it belongs to.
@@ -266,7 +270,7 @@ impl Db {
             .connect(url)
             .await
             .with_context(|| format!("connecting to the database ({})", redact(url)))?;
-        sqlx::migrate!("./migrations")
+        MIGRATOR
             .run(&pool)
             .await
             .context("applying the database migrations")?;
@@ -280,6 +284,19 @@ impl Db {
 
     pub fn pool(&self) -> &AnyPool {
         &self.pool
+    }
+
+    /// A connection of the shared pool for a transaction, the wait for it timed for /metrics.
+    async fn acquire(&self) -> sqlx::Result<PoolConnection<Any>> {
+        let started = std::time::Instant::now();
+        let conn = self.pool.acquire().await;
+        crate::infra::metrics::pool_acquired(started.elapsed());
+        conn
+    }
+
+    /// The shared pool's open and idle connections, for /metrics.
+    pub fn pool_state(&self) -> (u32, usize) {
+        (self.pool.size(), self.pool.num_idle())
     }
 
     /// Gives the calling thread, an HTTP worker on its own single-threaded runtime, a PostgreSQL pool of its own of
@@ -343,13 +360,13 @@ impl Db {
         } else {
             "BEGIN"
         };
-        Tx::begin(self.pool.acquire().await?, begin, self.sqlite).await
+        Tx::begin(self.acquire().await?, begin, self.sqlite).await
     }
 
     /// Starts a transaction that only reads, for several reads that must agree: on SQLite a deferred `BEGIN`, which
     /// does not take the write lock. Writing through it would fail at once on SQLite when another writer is active.
     pub async fn begin_read(&self) -> sqlx::Result<Tx> {
-        Tx::begin(self.pool.acquire().await?, "BEGIN", self.sqlite).await
+        Tx::begin(self.acquire().await?, "BEGIN", self.sqlite).await
     }
 
     pub fn is_sqlite(&self) -> bool {

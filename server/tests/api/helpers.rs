@@ -21,6 +21,8 @@ pub struct TestApp {
     pub catalog: std::sync::Arc<kilat_server::catalog::Catalog>,
     /// The database's URL, for a second server on the same database.
     pub database_url: String,
+    /// Where `/metrics` is served, when the test set `metrics.listen`.
+    pub metrics_addr: Option<SocketAddr>,
     pub secrets: Secrets,
     /// The file store's folder (complaint images), removed with the database.
     pub files_dir: std::path::PathBuf,
@@ -71,6 +73,7 @@ async fn build_app(
         .await
         .expect("the application builds");
     let addr = app.local_addr();
+    let metrics_addr = app.metrics_addr();
     let db = app.db().clone();
     let services = app.services().clone();
     let catalog = app.catalog().clone();
@@ -94,6 +97,7 @@ async fn build_app(
         services,
         catalog,
         database_url,
+        metrics_addr,
         secrets,
         files_dir,
         stop: Some(stop),
@@ -111,14 +115,17 @@ async fn fresh_database() -> (String, Cleanup) {
             let mut admin = sqlx::PgConnection::connect(&admin_url)
                 .await
                 .expect("TEST_DATABASE_URL must reach a PostgreSQL server");
-            sqlx::query(&format!(r#"CREATE DATABASE "{name}""#))
-                .execute(&mut admin)
-                .await
-                .unwrap();
-            admin.close().await.ok();
             let (base, _) = admin_url
                 .rsplit_once('/')
                 .expect("TEST_DATABASE_URL ends in /DATABASE");
+            let template = pg_template(&mut admin, base).await;
+            sqlx::query(&format!(
+                r#"CREATE DATABASE "{name}" TEMPLATE "{template}""#
+            ))
+            .execute(&mut admin)
+            .await
+            .unwrap();
+            admin.close().await.ok();
             (
                 format!("{base}/{name}"),
                 Cleanup::PostgresDb { admin_url, name },
@@ -130,6 +137,61 @@ async fn fresh_database() -> (String, Cleanup) {
             (url, Cleanup::SqliteDir(dir))
         }
     }
+}
+
+/// A PostgreSQL database with every migration applied, made once per schema and server (its name carries a hash of
+/// the migrations), that each test's database is copied from (`CREATE DATABASE … TEMPLATE`): a copy takes a fraction
+/// of the time of applying the migrations again. The first test to need it builds it under an advisory lock, under
+/// another name that it renames when done, so no test copies a half-migrated template. Templates of older schemas
+/// stay on the server (a few MB each); `DROP DATABASE` them by their `kilat_tpl_` prefix to reclaim the space.
+async fn pg_template(admin: &mut sqlx::PgConnection, base: &str) -> String {
+    use sha2::{Digest, Sha256};
+    let mut hash = Sha256::new();
+    for migration in kilat_server::store::MIGRATOR.iter() {
+        hash.update(migration.version.to_le_bytes());
+        hash.update(&migration.checksum);
+    }
+    let name = format!("kilat_tpl_{}", &hex::encode(hash.finalize())[..16]);
+    if template_exists(admin, &name).await {
+        return name;
+    }
+    sqlx::query("SELECT pg_advisory_lock(72700101)")
+        .execute(&mut *admin)
+        .await
+        .unwrap();
+    if !template_exists(admin, &name).await {
+        let building = format!("{name}_building");
+        for statement in [
+            format!(r#"DROP DATABASE IF EXISTS "{building}" WITH (FORCE)"#),
+            format!(r#"CREATE DATABASE "{building}""#),
+        ] {
+            sqlx::query(&statement).execute(&mut *admin).await.unwrap();
+        }
+        let db = Db::connect(&format!("{base}/{building}"), 1)
+            .await
+            .expect("the template database migrates");
+        db.close().await;
+        sqlx::query(&format!(
+            r#"ALTER DATABASE "{building}" RENAME TO "{name}""#
+        ))
+        .execute(&mut *admin)
+        .await
+        .unwrap();
+    }
+    sqlx::query("SELECT pg_advisory_unlock(72700101)")
+        .execute(&mut *admin)
+        .await
+        .unwrap();
+    name
+}
+
+async fn template_exists(admin: &mut sqlx::PgConnection, name: &str) -> bool {
+    sqlx::query_scalar::<_, i32>("SELECT 1 FROM pg_database WHERE datname = $1")
+        .bind(name)
+        .fetch_optional(admin)
+        .await
+        .unwrap()
+        .is_some()
 }
 
 impl TestApp {
@@ -496,7 +558,10 @@ async fn remove_database(cleanup: Cleanup) {
 /// The real binary, `kilat serve` in development mode on port 0 and the given database, trusting `X-Forwarded-For`
 /// (so a test can speak for many client addresses). Killed when dropped, also when the test panics.
 pub struct ServerProcess {
+    /// The public address (a worker has none: 0.0.0.0:0).
     pub addr: SocketAddr,
+    /// Where `/metrics` is served, when `KILAT_METRICS__LISTEN` was given.
+    pub metrics_addr: Option<SocketAddr>,
     child: tokio::process::Child,
 }
 
@@ -507,6 +572,11 @@ impl ServerProcess {
 
     /// [`ServerProcess::start`] with settings of its own (`KILAT_…` variables).
     pub async fn start_with(database_url: &str, settings: &[(&str, &str)]) -> Self {
+        Self::start_args(database_url, &["serve"], settings).await
+    }
+
+    /// The binary with these arguments (`serve --jobs off`, `worker`) and settings, once it says it runs.
+    pub async fn start_args(database_url: &str, args: &[&str], settings: &[(&str, &str)]) -> Self {
         use tokio::io::AsyncBufReadExt;
 
         let mut command = tokio::process::Command::new(env!("CARGO_BIN_EXE_kilat"));
@@ -515,7 +585,7 @@ impl ServerProcess {
         }
         command.envs(settings.iter().copied());
         let mut child = command
-            .arg("serve")
+            .args(args)
             .env("KILAT_LISTEN", "127.0.0.1:0")
             .env("KILAT_DATABASE_URL", database_url)
             .env("KILAT_DATABASE_MAX_CONNECTIONS", "4")
@@ -529,21 +599,34 @@ impl ServerProcess {
             .spawn()
             .expect("the kilat binary starts");
         let mut lines = tokio::io::BufReader::new(child.stdout.take().unwrap()).lines();
-        // The binary prints "Kilat is running at http://ADDR/ …" once it listens.
+        // The binary prints "Metrics at http://ADDR/metrics" when it serves them, then "Kilat is running at
+        // http://ADDR/ …" once it listens, or "Kilat's worker is running …".
+        let mut metrics_addr = None;
         let addr = tokio::time::timeout(std::time::Duration::from_secs(60), async {
+            let address = |rest: &str| {
+                let addr = rest.split('/').next().unwrap_or_default();
+                addr.parse::<SocketAddr>().expect("an address")
+            };
             while let Some(line) = lines.next_line().await.expect("reading kilat's stdout") {
-                if let Some(rest) = line.strip_prefix("Kilat is running at http://") {
-                    let addr = rest.split('/').next().unwrap_or_default();
-                    return addr.parse::<SocketAddr>().expect("an address");
+                if let Some(rest) = line.strip_prefix("Metrics at http://") {
+                    metrics_addr = Some(address(rest));
+                } else if let Some(rest) = line.strip_prefix("Kilat is running at http://") {
+                    return address(rest);
+                } else if line.starts_with("Kilat's worker is running") {
+                    return SocketAddr::from(([0, 0, 0, 0], 0));
                 }
             }
-            panic!("kilat serve exited before it listened");
+            panic!("kilat {args:?} exited before it ran");
         })
         .await
-        .expect("kilat serve listens within a minute");
+        .expect("kilat runs within a minute");
         // Keep reading, so that the process never blocks on a full pipe.
         tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
-        Self { addr, child }
+        Self {
+            addr,
+            metrics_addr,
+            child,
+        }
     }
 
     pub fn url(&self, path: &str) -> String {

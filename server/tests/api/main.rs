@@ -30,6 +30,7 @@ mod payout_ops;
 mod providers;
 mod reconciliation;
 mod review_picture;
+mod roles;
 mod s3_files;
 mod security;
 mod servicing;

@@ -76,6 +76,23 @@ impl XenditVirtualAccounts {
         amount_sen: i64,
         expires_at_ms: i64,
     ) -> anyhow::Result<VirtualAccount> {
+        let started = std::time::Instant::now();
+        let created = self.call_create(reference, amount_sen, expires_at_ms).await;
+        crate::infra::metrics::provider_call(
+            "xendit",
+            "create_virtual_account",
+            created.is_ok(),
+            started.elapsed(),
+        );
+        created
+    }
+
+    async fn call_create(
+        &self,
+        reference: &str,
+        amount_sen: i64,
+        expires_at_ms: i64,
+    ) -> anyhow::Result<VirtualAccount> {
         if amount_sen <= 0 || amount_sen % 100 != 0 {
             bail!("a virtual account expects whole rupiah, not {amount_sen} sen");
         }
