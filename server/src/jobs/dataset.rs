@@ -217,7 +217,13 @@ fn borrower(
         let json = serde_json::to_string(&data)?;
         steps.push((
             step,
-            secrets.encrypt(&json, Binding::CertificationStep { borrower_id: id, step }),
+            secrets.encrypt(
+                &json,
+                Binding::CertificationStep {
+                    borrower_id: id,
+                    step,
+                },
+            ),
         ));
         prints.extend(
             fingerprints::of_step(secrets, &data)
@@ -246,11 +252,7 @@ pub fn on_every_core(
     std::thread::scope(|scope| {
         let handles: Vec<_> = parts
             .into_iter()
-            .map(|part| {
-                scope.spawn(move || {
-                    part.map(make).collect::<anyhow::Result<Vec<_>>>()
-                })
-            })
+            .map(|part| scope.spawn(move || part.map(make).collect::<anyhow::Result<Vec<_>>>()))
             .collect();
         let mut out = Vec::with_capacity(range.len());
         for h in handles {

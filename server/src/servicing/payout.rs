@@ -585,7 +585,10 @@ pub async fn awaiting(
     let rows = s.db.orders_awaiting_payout(market, AWAITING_LIMIT).await?;
     let mut beneficiaries = beneficiaries_of(
         s,
-        &rows.iter().map(|r| r.borrower_id.as_str()).collect::<Vec<_>>(),
+        &rows
+            .iter()
+            .map(|r| r.borrower_id.as_str())
+            .collect::<Vec<_>>(),
         market,
     )
     .await?;

@@ -36,7 +36,15 @@ async fn the_seeded_book_is_read_by_every_queue_as_a_real_one() {
     let names: Vec<&str> = statuses.iter().map(|(s, _)| s.as_str()).collect();
     assert_eq!(
         names,
-        ["approved", "cancelled", "disbursed", "overdue", "pending_review", "rejected", "repaid"]
+        [
+            "approved",
+            "cancelled",
+            "disbursed",
+            "overdue",
+            "pending_review",
+            "rejected",
+            "repaid"
+        ]
     );
     assert_eq!(statuses.iter().map(|(_, n)| n).sum::<i64>(), 2_500);
     let open: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM orders WHERE closed_at IS NULL")
@@ -100,18 +108,32 @@ async fn the_seeded_book_is_read_by_every_queue_as_a_real_one() {
         assert_eq!(status == "repaid", balances.outstanding.is_zero(), "{id}");
     }
 
-    let op = operator(&app, "ops", &[Role::Reviewer, Role::Finance, Role::Collections]).await;
+    let op = operator(
+        &app,
+        "ops",
+        &[Role::Reviewer, Role::Finance, Role::Collections],
+    )
+    .await;
     // The review queue: masked phones, no decryption.
     let review = get(&app, &op, "/api/v1/console/applications?market=IN").await;
     let review = review.as_array().unwrap();
     assert!(!review.is_empty());
-    assert!(review.iter().all(|r| r["phoneMasked"].as_str().unwrap().starts_with("+91")));
+    assert!(
+        review
+            .iter()
+            .all(|r| r["phoneMasked"].as_str().unwrap().starts_with("+91"))
+    );
     // The payout list: every beneficiary in full, each view audited.
     let payouts = get(&app, &op, "/api/v1/console/payouts?market=IN").await;
     let payouts = payouts.as_array().unwrap();
     assert!(!payouts.is_empty());
     for p in payouts {
-        assert!(p["beneficiary"]["accountNumber"].as_str().unwrap().starts_with("50"));
+        assert!(
+            p["beneficiary"]["accountNumber"]
+                .as_str()
+                .unwrap()
+                .starts_with("50")
+        );
         assert_eq!(p["beneficiary"]["bankName"], "HDFC Bank");
     }
     let audited: i64 = sqlx::query_scalar(
@@ -135,11 +157,18 @@ async fn the_seeded_book_is_read_by_every_queue_as_a_real_one() {
     // The overdue queue: every bucket, phones masked.
     let overdue = get(&app, &op, "/api/v1/console/collections?market=IN").await;
     for bucket in ["1-7", "8-30", "31-60", "61-90", "90+"] {
-        assert!(overdue["counts"][bucket].as_i64().unwrap() > 0, "{bucket}: {overdue}");
+        assert!(
+            overdue["counts"][bucket].as_i64().unwrap() > 0,
+            "{bucket}: {overdue}"
+        );
     }
     let items = overdue["items"].as_array().unwrap();
     assert!(!items.is_empty());
-    assert!(items.iter().all(|i| i["phoneMasked"].as_str().unwrap().starts_with("+91")));
+    assert!(
+        items
+            .iter()
+            .all(|i| i["phoneMasked"].as_str().unwrap().starts_with("+91"))
+    );
     // The order view of one order of each status.
     for (status, _) in &statuses {
         let order_no: String = sqlx::query_scalar(
@@ -180,8 +209,17 @@ async fn the_overdue_benchmarks_borrowers_have_their_own_phones_in_the_collectio
     }
     assert_eq!(phones.len(), 30);
     let op = operator(&app, "agent", &[Role::Collections]).await;
-    let overdue = get(&app, &op, "/api/v1/console/collections?market=IN&pageSize=50").await;
+    let overdue = get(
+        &app,
+        &op,
+        "/api/v1/console/collections?market=IN&pageSize=50",
+    )
+    .await;
     let items = overdue["items"].as_array().unwrap();
     assert_eq!(items.len(), 30);
-    assert!(items.iter().all(|i| i["phoneMasked"].as_str().unwrap().starts_with("+91")));
+    assert!(
+        items
+            .iter()
+            .all(|i| i["phoneMasked"].as_str().unwrap().starts_with("+91"))
+    );
 }
