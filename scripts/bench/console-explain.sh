@@ -77,7 +77,7 @@ ARREARS_PAGE="SELECT a.order_id, o.order_no, o.borrower_id, o.status, o.currency
 
 echo "Database: $(psql "$URL" -tAc "SELECT pg_size_pretty(pg_database_size(current_database()))"), orders: $(psql "$URL" -tAc 'SELECT COUNT(*) FROM orders'); load average $(cut -d' ' -f1-3 /proc/loadavg)."
 echo
-echo "### Review queue, first page (before: no index on status)"
+echo "### Review queue, first page"
 echo
 explain "before" "$REVIEW_BEFORE" drop
 explain "after (orders_in_review)" "$REVIEW_BEFORE"
