@@ -4,7 +4,8 @@
 #     borrowers with sealed PII and certification, orders across both markets and every status, loans with plans and
 #     ledgers, arrears in every bucket, UTR payments waiting for finance): BENCH_CONSOLE_ORDERS orders (default
 #     1,000,000) of BENCH_CONSOLE_BORROWERS borrowers (default 300,000); ANALYZE after the load (the seeder's) and,
-#     on PostgreSQL, VACUUM (the visibility map index-only scans read);
+#     on PostgreSQL, VACUUM (the visibility map index-only scans read); then today's overdue job (`kilat jobs run
+#     overdue`: late charges, reminders), so that the server's timer does not run it during the measurement;
 #   - one operator with the reviewer, finance and collections roles (`kilat operator create`) and one with the
 #     support role, each signed in through `POST /api/v1/console/login`;
 #   - `wrk -t1 -c$BENCH_QUEUE_CONNECTIONS -d10s --latency` (default 8 connections: a team of operators working the
@@ -130,6 +131,9 @@ run_db() { # name url
     KILAT_OPERATOR_PASSWORD=$PASSWORD "$BIN" operator create --username bench-ops --role reviewer,finance,collections >&2
     KILAT_OPERATOR_PASSWORD=$PASSWORD "$BIN" operator create --username bench-support --role support >&2
   fi
+  # Today's overdue job and reminders before the server starts: run by the server's timer instead, they would charge
+  # and move every open loan while wrk measures (the first run of 2026-11-27 did).
+  "$BIN" jobs run overdue >&2
   if [ "$db" = postgres ]; then
     psql "$url" -qc 'VACUUM ANALYZE' >/dev/null
     size=$(psql "$url" -tAc 'SELECT pg_size_pretty(pg_database_size(current_database()))')
