@@ -95,12 +95,22 @@ fn steps_of(b: usize, market: Market) -> [StepData; 5] {
             StepData::Base(BaseInfo {
                 full_name: name(&FIRST_NAMES_IN, &LAST_NAMES_IN, b),
                 date_of_birth: format!("19{}-{:02}-{:02}", 70 + b % 30, 1 + b % 12, 1 + b % 28),
-                gender: if b.is_multiple_of(2) { "female" } else { "male" }.to_owned(),
+                gender: if b.is_multiple_of(2) {
+                    "female"
+                } else {
+                    "male"
+                }
+                .to_owned(),
                 id_number: format!("{}PK{:04}Z", letters(id_of / 10_000), id_of % 10_000),
             }),
             StepData::Personal(PersonalInfo {
                 education: "graduate".into(),
-                marital_status: if b.is_multiple_of(3) { "married" } else { "single" }.into(),
+                marital_status: if b.is_multiple_of(3) {
+                    "married"
+                } else {
+                    "single"
+                }
+                .into(),
                 residence_type: "rented".into(),
                 region_code: "MH".into(),
                 city_code: "MH-MUM".into(),
@@ -132,7 +142,12 @@ fn steps_of(b: usize, market: Market) -> [StepData; 5] {
             StepData::Base(BaseInfo {
                 full_name: name(&FIRST_NAMES_ID, &LAST_NAMES_ID, b),
                 date_of_birth: format!("19{}-{:02}-{:02}", 70 + b % 30, 1 + b % 12, 1 + b % 28),
-                gender: if b.is_multiple_of(2) { "female" } else { "male" }.to_owned(),
+                gender: if b.is_multiple_of(2) {
+                    "female"
+                } else {
+                    "male"
+                }
+                .to_owned(),
                 id_number: format!("3171{id_of:012}"),
             }),
             StepData::Personal(PersonalInfo {
