@@ -91,7 +91,7 @@ bench-callbacks:
 bench-overdue: build
 	scripts/bench-overdue.sh
 
-## bench-console: the operator console under wrk (review queue, order view) over 10,000 orders on SQLite and PostgreSQL
+## bench-console: the console's queues (review, payouts, repayments, overdue, their counts) under wrk over 1,000,000 orders seeded by `kilat dev seed` on PostgreSQL (budget: p99 < 50 ms)
 bench-console: build
 	scripts/bench-console.sh
 

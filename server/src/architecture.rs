@@ -302,14 +302,14 @@ fn only_the_ledger_module_writes_ledger_entries() {
         "ledger entries written outside ledger/: {offenders:?}"
     );
     // In the store, the statements that insert entries are the ones the ledger calls (one entry, a batch) and the
-    // development seed's set-based insert; none updates one, and only the purge of records past their retention
+    // development seeds' set-based inserts (`dev seed-loans`, `dev seed`); none updates one, and only the purge of records past their retention
     // (docs/ACCOUNT.md) deletes a whole loan's.
     let store: String = sources()
         .into_iter()
         .filter(|(path, _)| path.starts_with("store/"))
         .map(|(_, source)| code_of(&source).to_owned())
         .collect();
-    assert_eq!(store.matches("INSERT INTO ledger_entries").count(), 3);
+    assert_eq!(store.matches("INSERT INTO ledger_entries").count(), 4);
     assert_eq!(store.matches("UPDATE ledger_entries").count(), 0);
     assert_eq!(store.matches("DELETE FROM ledger_entries").count(), 1);
 }

@@ -86,6 +86,17 @@ enum Jobs {
 
 #[derive(Subcommand)]
 enum DevCommand {
+    /// Writes a lending book at scale straight into the database (issue 20): borrowers with sealed PII and
+    /// certification, orders across markets and statuses, loans with plans and ledgers, arrears, UTR payments.
+    Seed {
+        #[arg(long)]
+        borrowers: usize,
+        #[arg(long)]
+        orders: usize,
+        /// Orders written per set-based batch.
+        #[arg(long, default_value_t = 100_000)]
+        batch: usize,
+    },
     /// Writes disbursed loans straight into the database (the overdue job's benchmark).
     SeedLoans {
         #[arg(long, value_parser = parse_market_arg)]
@@ -257,6 +268,38 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
                 timer.abort();
             }
             served
+        }
+        Command::Dev(DevCommand::Seed {
+            borrowers,
+            orders,
+            batch,
+        }) => {
+            let mut settings = Settings::load(cli.config.as_deref())?;
+            telemetry::init(settings.log.format);
+            anyhow::ensure!(
+                settings.mode == Mode::Development,
+                "kilat dev commands run only in development mode"
+            );
+            settings.listen = std::net::SocketAddr::from(([127, 0, 0, 1], 0));
+            let app = Application::build(&settings).await?;
+            let seeded =
+                jobs::dataset::seed(app.services(), app.catalog(), borrowers, orders, batch)
+                    .await?;
+            let rows: Vec<String> = seeded
+                .rows
+                .iter()
+                .map(|(table, n)| format!("{table} {n}"))
+                .collect();
+            println!(
+                "seeded {} borrowers in {:.1} s and {} orders in {:.1} s ({})",
+                seeded.borrowers,
+                seeded.borrowers_secs,
+                seeded.orders,
+                seeded.orders_secs,
+                rows.join(", ")
+            );
+            app.db().close().await;
+            Ok(())
         }
         Command::Dev(DevCommand::SeedLoans {
             market,

@@ -87,6 +87,23 @@ fn decrypt(
     Ok(serde_json::from_str(&json).map_err(anyhow::Error::from)?)
 }
 
+/// Decrypts one stored step of the borrower `borrower_id` (a batch read's row).
+pub fn open_step(
+    s: &Services,
+    borrower_id: &str,
+    step: Step,
+    data_enc: &str,
+) -> Result<StepData, Error> {
+    let json = s.secrets.decrypt(
+        data_enc,
+        Binding::CertificationStep {
+            borrower_id,
+            step: step.as_str(),
+        },
+    )?;
+    Ok(serde_json::from_str(&json).map_err(anyhow::Error::from)?)
+}
+
 /// Which steps are done and when, read without decrypting anything.
 #[derive(Debug, Clone, Default)]
 pub struct Progress {

@@ -5,6 +5,7 @@
 //! date), and the orphan-files sweep (once a day). `kilat serve` runs them on a timer; `kilat jobs run overdue`,
 //! `telemetry-retention`, `records-retention`, `orphan-files` and `rate-limits` by hand.
 
+pub mod dataset;
 pub mod orphan_files;
 pub mod overdue;
 pub mod rate_limits;

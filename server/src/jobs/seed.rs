@@ -1,6 +1,7 @@
 //! Development only: open loans written straight into the database for the overdue job's benchmark
 //! (`scripts/bench-overdue.sh`): each one a real plan from the catalog's product, paid out on a date, with the
-//! ledger the payout opens, so the job replays and charges them exactly as it would a loan paid out by finance.
+//! ledger the payout opens, so the job replays and charges them exactly as it would a loan paid out by finance. Each
+//! loan's borrower has a phone of its own, sealed to it (the collections queue and the reminders read it).
 
 use kilat_domain::{Code, Money, Plan, Product, quote_with_caps};
 use time::Date;
@@ -60,6 +61,30 @@ pub async fn open_loans(
             entry,
         })
         .collect();
+    // The borrowers first, every one with its own sealed phone: the template's, then each copy's (the template's id
+    // with the copy's suffix, as `clone_seed_loan` names them), numbered after the borrowers already there.
+    let phones = usize::try_from(s.db.borrower_count().await?)?;
+    let mut written = 0;
+    while written < loans {
+        let end = (written + BATCH).min(loans);
+        let secrets = s.secrets.clone();
+        let template_borrower = template.borrower_id.clone();
+        let borrowers = tokio::task::spawn_blocking(move || {
+            super::dataset::on_every_core(written..end, &|n| {
+                let id = if n == 0 {
+                    template_borrower.clone()
+                } else {
+                    format!("{template_borrower}-{n:08}")
+                };
+                super::dataset::phone_borrower(&secrets, id, market, phones + n, now)
+            })
+        })
+        .await??;
+        let mut tx = s.db.begin().await?;
+        tx.insert_seed_borrowers(&borrowers).await?;
+        tx.commit().await?;
+        written = end;
+    }
     let mut tx = s.db.begin().await?;
     tx.insert_seed_loans(std::slice::from_ref(&template), now)
         .await?;

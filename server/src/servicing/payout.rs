@@ -13,7 +13,7 @@ use serde::Serialize;
 use time::Date;
 
 use crate::auth::operators::{Operator, Role};
-use crate::auth::{unseal_borrower, unseal_phone};
+use crate::auth::unseal_borrower;
 use crate::certification::{Certification, Step, StepData, mask_account};
 use crate::error::{Error, FieldErrors, FieldProblem, Refusal};
 use crate::orders::{self, Actor};
@@ -460,6 +460,54 @@ pub(crate) async fn beneficiary_of(
     }))
 }
 
+/// The beneficiaries of several borrowers of `market` at once (finance's payout list): their name and bank steps in
+/// one read, each decrypted; a borrower without both (or erased) has none. A borrower on several rows is read once.
+async fn beneficiaries_of(
+    s: &Services,
+    borrower_ids: &[&str],
+    market: Market,
+) -> Result<std::collections::HashMap<String, Beneficiary>, Error> {
+    let mut ids = borrower_ids.to_vec();
+    ids.sort_unstable();
+    ids.dedup();
+    let mut bases = std::collections::HashMap::new();
+    let mut banks = std::collections::HashMap::new();
+    for (borrower_id, step, data_enc) in
+        s.db.certification_steps_of(&ids, &[Step::Base, Step::Bank])
+            .await?
+    {
+        let step = Step::parse(&step).ok_or_else(|| anyhow::anyhow!("unknown step {step}"))?;
+        match crate::certification::open_step(s, &borrower_id, step, &data_enc)? {
+            StepData::Base(base) => {
+                bases.insert(borrower_id, base);
+            }
+            StepData::Bank(bank) => {
+                banks.insert(borrower_id, bank);
+            }
+            _ => {}
+        }
+    }
+    let reference = crate::content::reference();
+    Ok(banks
+        .into_iter()
+        .filter_map(|(borrower_id, bank)| {
+            let base = bases.remove(&borrower_id)?;
+            let beneficiary = Beneficiary {
+                name: base.full_name,
+                bank_name: reference
+                    .bank_name(market, &bank.bank_code)
+                    .unwrap_or(&bank.bank_code)
+                    .to_owned(),
+                account_masked: mask_account(&bank.account_number),
+                bank_code: bank.bank_code,
+                account_number: bank.account_number,
+                ifsc: bank.ifsc,
+            };
+            Some((borrower_id, beneficiary))
+        })
+        .collect())
+}
+
 /// Finance's view of an order's beneficiary (the order view): unmasked, and audited `view_unmasked` before it is
 /// returned, as a reviewer's view of the certification is. `None` for other roles (nothing audited) or when the
 /// borrower has none.
@@ -535,11 +583,19 @@ pub async fn awaiting(
     let now = s.clock.now_ms();
     let threshold = s.payouts.of(market).approval_threshold;
     let rows = s.db.orders_awaiting_payout(market, AWAITING_LIMIT).await?;
+    let mut beneficiaries = beneficiaries_of(
+        s,
+        &rows
+            .iter()
+            .map(|r| r.borrower_id.as_str())
+            .collect::<Vec<_>>(),
+        market,
+    )
+    .await?;
     let mut list = Vec::with_capacity(rows.len());
     let mut viewed = Vec::new();
     for row in rows {
-        let phone = unseal_phone(&s.secrets, &row.borrower_id, market, &row.phone_enc)?;
-        let beneficiary = beneficiary_of(s, &row.borrower_id, market).await?;
+        let beneficiary = beneficiaries.remove(&row.borrower_id);
         if beneficiary.is_some() {
             viewed.push(row.order_id.clone());
         }
@@ -553,7 +609,7 @@ pub async fn awaiting(
             _ => None,
         };
         list.push(AwaitingPayout {
-            phone_masked: phone.masked(),
+            phone_masked: row.phone_masked,
             age_secs: (now - row.approved_at).max(0) / 1000,
             needs_approval: row.net_disbursed > threshold,
             order_no: row.order_no,

@@ -92,7 +92,8 @@ pub struct QueueRow {
     pub currency: String,
     pub product_name: String,
     pub oldest_unpaid_due: String,
-    pub phone_enc: String,
+    /// As lists show it, written with the encrypted phone (empty once the account is erased): nothing is decrypted.
+    pub phone_masked: String,
     pub plan_json: String,
 }
 
@@ -209,7 +210,7 @@ impl Db {
         let direction = if f.most_overdue_first { "ASC" } else { "DESC" };
         let sql = format!(
             "SELECT a.order_id, o.order_no, o.borrower_id, o.status, o.currency, o.product_name,
-                    a.oldest_unpaid_due, b.phone_enc, l.plan_json
+                    a.oldest_unpaid_due, b.phone_masked, l.plan_json
              FROM loan_arrears a
              JOIN orders o ON o.id = a.order_id
              JOIN borrowers b ON b.id = o.borrower_id

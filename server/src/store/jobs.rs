@@ -303,28 +303,10 @@ pub struct SeedLoan {
 }
 
 impl Tx {
-    /// Writes borrowers, disbursed orders and their plans in multi-row inserts (their ledgers go through
-    /// [`Tx::append_entries`]). Development only: the borrowers' phones are placeholders that decrypt to nothing.
+    /// Writes disbursed orders and their plans in multi-row inserts, for borrowers written before (with their sealed
+    /// phones, `Tx::insert_seed_borrowers`); their ledgers go through [`Tx::append_entries`]. Development only.
     pub async fn insert_seed_loans(&mut self, loans: &[SeedLoan], now: i64) -> sqlx::Result<()> {
         for chunk in loans.chunks(200) {
-            let rows = (0..chunk.len())
-                .map(|r| format!("({})", placeholders(r * 6 + 1, 6)))
-                .collect::<Vec<_>>()
-                .join(", ");
-            let sql = format!(
-                "INSERT INTO borrowers (id, market, phone_hash, phone_enc, created_at, last_login_at) VALUES {rows}"
-            );
-            let mut q = sqlx::query(&sql);
-            for l in chunk {
-                q = q
-                    .bind(l.borrower_id.as_str())
-                    .bind(l.market)
-                    .bind(format!("seed-{}", l.borrower_id))
-                    .bind("seed")
-                    .bind(now)
-                    .bind(now);
-            }
-            q.execute(self.conn()).await?;
             let rows = (0..chunk.len())
                 .map(|r| format!("({})", placeholders(r * 20 + 1, 20)))
                 .collect::<Vec<_>>()
@@ -381,10 +363,11 @@ impl Tx {
 }
 
 impl Tx {
-    /// Copies the seeded loan `template` (its borrower, order, plan and ledger) `count` times in set-based inserts
+    /// Copies the seeded loan `template` (its order, plan and ledger) `count` times in set-based inserts
     /// (`INSERT … SELECT` over a generated series: one statement per table, whatever `count` is), the copies numbered
     /// `first..first + count`: ids are the template's with `-NNNNNNNN` appended (so keyset paging by id keeps them
-    /// together), order numbers `{order_prefix}NNNNNNNN`. Development only: the overdue job's benchmark seeds a million
+    /// together; each copy's borrower, the template's borrower id with the same suffix, is written before with its own
+    /// sealed phone), order numbers `{order_prefix}NNNNNNNN`. Development only: the overdue job's benchmark seeds a million
     /// installments this way in seconds.
     pub async fn clone_seed_loan(
         &mut self,
@@ -402,11 +385,6 @@ impl Tx {
         let suffix = "'-' || substr(CAST(100000000 + n.i AS TEXT), 2)";
         let last = first + count - 1;
         let statements = [
-            format!(
-                "{series} INSERT INTO borrowers (id, market, phone_hash, phone_enc, created_at, last_login_at)
-                 SELECT b.id || {suffix}, b.market, b.phone_hash || {suffix}, b.phone_enc, b.created_at, b.last_login_at
-                 FROM n CROSS JOIN borrowers b JOIN orders o ON o.borrower_id = b.id WHERE o.id = $3"
-            ),
             format!(
                 "{series} INSERT INTO orders (id, order_no, borrower_id, market, product_code, product_name, term_code,
                      currency, amount, net_disbursed, total_repayable, apr, apr_display, status, kfs_json, kfs_hash,
@@ -444,7 +422,7 @@ impl Tx {
         ];
         for (i, sql) in statements.iter().enumerate() {
             let mut query = sqlx::query(sql).bind(first).bind(last).bind(template);
-            if i == 1 {
+            if i == 0 {
                 query = query.bind(order_prefix);
             }
             query.execute(self.conn()).await?;

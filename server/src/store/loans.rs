@@ -35,7 +35,8 @@ pub struct AwaitingPayoutRow {
     pub order_id: String,
     pub order_no: String,
     pub borrower_id: String,
-    pub phone_enc: String,
+    /// As lists show it, written with the encrypted phone (empty once the account is erased).
+    pub phone_masked: String,
     pub product_code: String,
     pub product_name: String,
     pub term_code: String,
@@ -160,30 +161,54 @@ const LINE_COLUMNS: &str = "l.entry_id, l.installment, l.due_late_charges, l.due
      l.due_principal, l.paid_late_charges, l.paid_fees, l.paid_interest, l.paid_principal";
 
 impl Db {
-    /// One market's approved orders waiting for their payout, the longest waiting first (at most `limit`).
+    /// One market's approved orders waiting for their payout, the longest waiting first (at most `limit`). The page
+    /// is read through the partial index of approved orders (`orders_awaiting_payout`, migration 0040) in the order of
+    /// their last change (the approval: nothing else changes an approved order's `updated_at`), and only its rows look
+    /// up their approval's time in the timeline.
     pub async fn orders_awaiting_payout(
         &self,
         market: kilat_domain::Market,
         limit: i64,
     ) -> sqlx::Result<Vec<AwaitingPayoutRow>> {
         let approved = kilat_domain::OrderState::Approved.code();
-        sqlx::query_as(
-            "SELECT o.id AS order_id, o.order_no, o.borrower_id, b.phone_enc, o.product_code, o.product_name,
+        // The status inline (a code of a closed set, never input) so that PostgreSQL's plan may use the partial index.
+        sqlx::query_as(&format!(
+            "SELECT o.id AS order_id, o.order_no, o.borrower_id, b.phone_masked, o.product_code, o.product_name,
                     o.term_code, o.currency, o.amount, o.net_disbursed,
-                    COALESCE((SELECT MAX(e.at) FROM order_events e WHERE e.order_id = o.id AND e.status = $2),
+                    COALESCE((SELECT MAX(e.at) FROM order_events e WHERE e.order_id = o.id AND e.status = '{approved}'),
                              o.updated_at) AS approved_at,
                     a.bank_reference AS pending_reference, a.recorded_by AS pending_by,
                     r.username AS pending_by_name, a.recorded_at AS pending_at
-             FROM orders o JOIN borrowers b ON b.id = o.borrower_id
+             FROM (SELECT id, order_no, borrower_id, product_code, product_name, term_code, currency, amount,
+                          net_disbursed, updated_at
+                   FROM orders WHERE market = $1 AND status = '{approved}' ORDER BY updated_at, id LIMIT $2) o
+             JOIN borrowers b ON b.id = o.borrower_id
              LEFT JOIN payout_approvals a ON a.order_id = o.id LEFT JOIN operators r ON r.id = a.recorded_by
-             WHERE o.market = $1 AND o.status = $2
-             ORDER BY approved_at, o.id LIMIT $3",
-        )
+             ORDER BY o.updated_at, o.id"
+        ))
         .bind(market.code())
-        .bind(approved)
         .bind(limit)
         .fetch_all(self.pool())
         .await
+    }
+
+    /// The plans of several paid-out orders at once (finance's queue), by order id.
+    pub async fn plans_of(
+        &self,
+        order_ids: &[&str],
+    ) -> sqlx::Result<std::collections::HashMap<String, String>> {
+        if order_ids.is_empty() {
+            return Ok(std::collections::HashMap::new());
+        }
+        let sql = format!(
+            "SELECT order_id, plan_json FROM loans WHERE order_id IN ({})",
+            placeholders(1, order_ids.len())
+        );
+        let mut query = sqlx::query_as::<_, (String, String)>(&sql);
+        for id in order_ids {
+            query = query.bind(*id);
+        }
+        Ok(query.fetch_all(self.pool()).await?.into_iter().collect())
     }
 
     /// The plan of a paid-out order.

@@ -26,6 +26,7 @@ pub mod rate_limits;
 pub mod reconciliation;
 pub mod reseal;
 pub mod review;
+pub mod seed;
 pub mod sign_in;
 pub mod site_claims;
 pub mod standing;

@@ -235,7 +235,9 @@ impl Db {
     }
 
     /// Finance's queue: payments in any of `statuses`, of one currency when given, whose UTR, reference or order
-    /// number is `search` when given; oldest change first (at most `limit`). Each filter is an index's.
+    /// number is `search` when given; oldest change first (at most `limit`). The statuses are written into the
+    /// statement (codes of a closed set, checked) so that PostgreSQL plans it on the partial index of waiting payments
+    /// (`payments_waiting`, migration 0040): the page is the index's first rows, whatever the size of the book.
     pub async fn payments_queue(
         &self,
         statuses: &[&str],
@@ -243,38 +245,52 @@ impl Db {
         search: Option<&str>,
         limit: i64,
     ) -> sqlx::Result<Vec<PaymentRow>> {
-        let n = statuses.len();
         let sql = format!(
             "SELECT {PAYMENT_COLUMNS} FROM payments p JOIN orders o ON o.id = p.order_id
              WHERE p.status IN ({}) AND ($1 IS NULL OR p.currency = $1)
                AND ($2 IS NULL OR p.reference = $2 OR o.order_no = $2
                     OR p.id IN (SELECT u.payment_id FROM payment_utrs u WHERE u.utr = $2))
-             ORDER BY p.updated_at, p.id LIMIT ${}",
-            placeholders(3, n),
-            n + 3
+             ORDER BY p.updated_at, p.id LIMIT $3",
+            status_list(statuses)?
         );
-        let mut query = sqlx::query_as(&sql).bind(currency).bind(search);
-        for s in statuses {
-            query = query.bind(*s);
-        }
-        query.bind(limit).fetch_all(self.pool()).await
+        sqlx::query_as(&sql)
+            .bind(currency)
+            .bind(search)
+            .bind(limit)
+            .fetch_all(self.pool())
+            .await
     }
 
-    /// How many payments wait in each of `statuses`, per currency: (currency, status, count).
+    /// How many payments wait in each of `statuses`, per currency: (currency, status, count), counted on the partial
+    /// index of waiting payments.
     pub async fn payments_queue_counts(
         &self,
         statuses: &[&str],
     ) -> sqlx::Result<Vec<(String, String, i64)>> {
         let sql = format!(
             "SELECT currency, status, COUNT(*) FROM payments WHERE status IN ({}) GROUP BY currency, status",
-            placeholders(1, statuses.len())
+            status_list(statuses)?
         );
-        let mut query = sqlx::query_as(&sql);
-        for s in statuses {
-            query = query.bind(*s);
-        }
-        query.fetch_all(self.pool()).await
+        sqlx::query_as(&sql).fetch_all(self.pool()).await
     }
+}
+
+/// Payment status codes as an SQL list of literals; refused unless each is a code (lower-case letters and `_`).
+fn status_list(statuses: &[&str]) -> sqlx::Result<String> {
+    if statuses.is_empty()
+        || statuses
+            .iter()
+            .any(|s| s.is_empty() || !s.chars().all(|c| c.is_ascii_lowercase() || c == '_'))
+    {
+        return Err(sqlx::Error::Protocol(format!(
+            "not payment status codes: {statuses:?}"
+        )));
+    }
+    Ok(statuses
+        .iter()
+        .map(|s| format!("'{s}'"))
+        .collect::<Vec<_>>()
+        .join(", "))
 }
 
 impl Tx {

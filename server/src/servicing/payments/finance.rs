@@ -97,25 +97,44 @@ pub async fn queue(
             QUEUE_LIMIT,
         )
         .await?;
+    // The page's loans in two reads (plans, ledgers), each replayed once: no read per row.
+    let mut order_ids: Vec<&str> = rows.iter().map(|r| r.order_id.as_str()).collect();
+    order_ids.sort_unstable();
+    order_ids.dedup();
+    let plans = s.db.plans_of(&order_ids).await?;
+    let mut ledgers = s.db.ledgers(&order_ids).await?;
+    let mut outstanding = std::collections::HashMap::with_capacity(order_ids.len());
+    for (order_id, plan_json) in &plans {
+        let plan = super::super::plan_from_json(plan_json)?;
+        let entries = super::super::entries_of(ledgers.remove(order_id).unwrap_or_default())?;
+        let balances = super::super::balances_of(&plan, &entries)?;
+        let total = balances
+            .outstanding
+            .total()
+            .map_err(|e| Error::Internal(e.into()))?;
+        outstanding.insert(order_id.as_str(), total);
+    }
     let mut out = Vec::with_capacity(rows.len());
     for row in rows {
-        let order =
-            s.db.order_by_no(&row.order_no)
-                .await?
-                .ok_or_else(|| anyhow::anyhow!("payment {}: order missing", row.id))?;
-        let market = order.market;
-        let loan = load(s, order).await?;
+        let total = *outstanding
+            .get(row.order_id.as_str())
+            .ok_or(Error::NotFound)?;
         out.push(QueuedPayment {
-            outstanding: loan
-                .balances
-                .outstanding
-                .total()
-                .map_err(|e| Error::Internal(e.into()))?,
-            market,
+            outstanding: total,
+            market: market_of_currency(row.currency),
             payment: payment_of(s, row)?,
         });
     }
     Ok(out)
+}
+
+/// The market whose currency a payment is in.
+fn market_of_currency(currency: kilat_domain::Currency) -> Market {
+    if currency == kilat_domain::Currency::Inr {
+        Market::India
+    } else {
+        Market::Indonesia
+    }
 }
 
 /// How many payments wait in one status of one market.

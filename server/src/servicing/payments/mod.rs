@@ -20,7 +20,7 @@ pub use utr::*;
 use kilat_domain::{Code, EntryKind, Market, Money, OrderEvent, OrderState};
 use time::Date;
 
-use super::{Loan, load, load_in, own_loan};
+use super::{Loan, load_in, own_loan};
 use crate::auth::Borrower;
 use crate::auth::operators::{Operator, Role};
 use crate::error::{Error, FieldErrors, FieldProblem, Refusal};
