@@ -462,7 +462,9 @@ async fn reminders_go_to_the_borrower_within_the_sending_hours_once_per_installm
     assert!(
         due_in_3.text.contains('₹')
             && due_in_3.text.contains("in 3 days")
-            && due_in_3.text.contains(&format!("is due on {human_due}, in 3 days"))
+            && due_in_3
+                .text
+                .contains(&format!("is due on {human_due}, in 3 days"))
             && !due_in_3.text.contains(".00")
             && !due_in_3.text.contains('/'),
         "{}",

@@ -109,7 +109,8 @@ fn rupiah_text(sen: i64) -> String {
 }
 
 #[tokio::test]
-async fn a_payment_finance_confirms_sends_one_receipt_with_what_is_left_and_the_payoff_says_repaid() {
+async fn a_payment_finance_confirms_sends_one_receipt_with_what_is_left_and_the_payoff_says_repaid()
+{
     let app = spawn_app().await;
     let finance = operator(&app, "fin", &[Role::Finance]).await;
     let (session, order_no, id) =
@@ -192,7 +193,8 @@ async fn a_payment_finance_confirms_sends_one_receipt_with_what_is_left_and_the_
 }
 
 #[tokio::test]
-async fn a_callback_arriving_twice_or_ten_times_at_once_sends_one_receipt_saying_the_loan_is_repaid_in_indonesian() {
+async fn a_callback_arriving_twice_or_ten_times_at_once_sends_one_receipt_saying_the_loan_is_repaid_in_indonesian()
+ {
     let app = spawn_app().await;
     let finance = operator(&app, "fin-idr", &[Role::Finance]).await;
     let (session, order_no, id, payment) =

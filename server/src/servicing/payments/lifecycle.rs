@@ -278,7 +278,11 @@ async fn queue_receipt_in(
     );
     if refund > 0 {
         text.push(' ');
-        text.push_str(&i18n::format(lang, "receipt.refund", &[("refund", &money(refund))]));
+        text.push_str(&i18n::format(
+            lang,
+            "receipt.refund",
+            &[("refund", &money(refund))],
+        ));
     }
     tx.queue_receipt(
         &NewReceipt {
