@@ -4,7 +4,7 @@ CARGO ?= cargo
 PG_URL ?= postgres://postgres@127.0.0.1:5432/postgres
 NPM_CI := npm ci --no-audit --no-fund --loglevel=error
 
-.PHONY: run build web test lint test-rust test-rust-sqlite test-rust-pg test-web test-contract e2e openapi bench bench-borrower bench-callbacks bench-overdue bench-console bench-bounds chromium tools
+.PHONY: run build web test lint test-rust test-rust-sqlite test-rust-pg test-web test-contract e2e openapi bench bench-app-a11y bench-borrower bench-callbacks bench-overdue bench-console bench-bounds chromium tools
 
 ## run: build everything and start the server on SQLite with demo data
 run: build
@@ -81,7 +81,11 @@ e2e: build chromium e2e/node_modules/.installed
 ## bench: performance budgets (Lighthouse, first-view bytes, kilat vs nginx, memory) and the borrower API figures; writes docs/PERFORMANCE.md
 # The scripts all run even when one fails; the target fails when any did.
 bench: build chromium e2e/node_modules/.installed scripts/bench/node_modules/.installed
-	scripts/bench-site.sh; status=$$?; scripts/bench-borrower.sh || status=1; scripts/bench-callbacks.sh || status=1; scripts/bench-overdue.sh || status=1; scripts/bench-console.sh || status=1; scripts/bench-bounds.sh || status=1; exit $$status
+	scripts/bench-site.sh; status=$$?; scripts/bench-app-a11y.sh || status=1; scripts/bench-borrower.sh || status=1; scripts/bench-callbacks.sh || status=1; scripts/bench-overdue.sh || status=1; scripts/bench-console.sh || status=1; scripts/bench-bounds.sh || status=1; exit $$status
+
+## bench-app-a11y: Lighthouse accessibility of the borrower app's home, loan and payment pages at 390×844 (budget: 100)
+bench-app-a11y: build chromium scripts/bench/node_modules/.installed
+	scripts/bench-app-a11y.sh
 
 ## bench-callbacks: repayments credited per second through signed payment callbacks (100 orders at once) on SQLite and PostgreSQL
 bench-callbacks:

@@ -91,24 +91,32 @@ export async function choose(scope, label, option) {
 /**
  * Runs the whole application in `page` for `market` (an entry of BORROWER_MARKETS) against `site` (lib/fixture.mjs),
  * and answers the order number and the APR as the KFS showed it, with the order's page open, under review. With
- * `shots`, screenshots of the income warning, the confirm page and the sent order go to outDir as `SHOTS-….png`.
+ * `shots`, screenshots of the income warning, the confirm page and the sent order go to outDir as `SHOTS-….png`;
+ * `check(label)` runs on each screen as it first shows (the accessibility journey runs axe there).
  */
-export async function applyForLoan(page, site, market, { shots } = {}) {
+export async function applyForLoan(page, site, market, { shots, check = async () => {} } = {}) {
   const { t, values: v } = market;
   // Sign in.
   await page.goto(site.url(`/app/login${market.lang}`), { waitUntil: 'load' });
+  await page.getByLabel(t.phone, { exact: true }).waitFor();
+  await check('sign-in');
   await page.getByLabel(t.phone, { exact: true }).fill(market.phone);
   await page.getByRole('button', { name: t.getCode }).click();
   await page.getByLabel(t.code, { exact: true }).waitFor();
   await page.getByLabel(t.code, { exact: true }).fill(await codeFor(site, market.e164));
   await page.getByRole('button', { name: t.submit, exact: true }).click();
   await page.getByRole('heading', { level: 1, name: t.home }).waitFor();
+  await check('home, new borrower');
 
   // Certification, from home.
   await page.getByRole('link', { name: t.details }).click();
+  await page.getByRole('link', { name: t.start }).or(page.getByRole('button', { name: t.start })).first().waitFor();
+  await check('certification');
   await page.getByRole('link', { name: t.start }).or(page.getByRole('button', { name: t.start })).first().click();
 
   // 1. Base information.
+  await page.getByLabel(t.fullName, { exact: true }).waitFor();
+  await check('certification step 1, base');
   await page.getByLabel(t.fullName, { exact: true }).fill(v.fullName);
   await page.getByRole('button', { name: new RegExp(t.dob) }).click();
   await page.getByRole('button', { name: t.dateConfirm, exact: true }).click();
@@ -117,6 +125,8 @@ export async function applyForLoan(page, site, market, { shots } = {}) {
   await page.getByRole('button', { name: t.save }).click();
 
   // 2. Personal information: the city list follows the state or province.
+  await page.getByLabel(t.education, { exact: true }).waitFor();
+  await check('certification step 2, personal');
   await choose(page, t.education, v.education);
   await choose(page, t.marital, v.marital);
   await choose(page, t.residence, null);
@@ -127,6 +137,8 @@ export async function applyForLoan(page, site, market, { shots } = {}) {
   await page.getByRole('button', { name: t.save }).click();
 
   // 3. Job and income, a month in both markets; below the minimum a warning shows under the field.
+  await page.getByLabel(t.employer, { exact: true }).waitFor();
+  await check('certification step 3, job');
   await choose(page, t.work, null);
   await page.getByLabel(t.employer, { exact: true }).fill(v.employer);
   await page.getByLabel(t.income, { exact: true }).fill(v.lowIncome);
@@ -138,6 +150,8 @@ export async function applyForLoan(page, site, market, { shots } = {}) {
   await page.getByRole('button', { name: t.save }).click();
 
   // 4. Two emergency contacts, typed, with consent.
+  await page.getByRole('group', { name: t.contact(1) }).waitFor();
+  await check('certification step 4, contacts');
   for (const [i, [contactName, phone]] of v.contacts.entries()) {
     const group = page.getByRole('group', { name: t.contact(i + 1) });
     await group.getByLabel(t.contactName, { exact: true }).fill(contactName);
@@ -148,6 +162,8 @@ export async function applyForLoan(page, site, market, { shots } = {}) {
   await page.getByRole('button', { name: t.save }).click();
 
   // 5. Bank account, typed twice, shown in groups of four.
+  await page.getByLabel(t.account, { exact: true }).waitFor();
+  await check('certification step 5, bank');
   await choose(page, t.bank, v.bank);
   const account = page.getByLabel(t.account, { exact: true });
   await account.fill(v.account);
@@ -156,11 +172,13 @@ export async function applyForLoan(page, site, market, { shots } = {}) {
   if (t.ifsc) await page.getByLabel(t.ifsc, { exact: true }).fill(v.ifsc);
   await page.getByRole('button', { name: t.save }).click();
   await page.getByRole('heading', { name: t.allDone }).waitFor();
+  await check('certification done');
 
   // Apply: the product page, then its Key Fact Statement with the APR.
   await page.goto(site.url(`/app/home${market.lang}`), { waitUntil: 'load' });
   await page.getByRole('link', { name: market.product }).first().click();
   await page.getByRole('heading', { level: 1, name: market.product }).waitFor();
+  await check('product');
   await page.getByRole('button', { name: t.apply, exact: true }).or(page.getByRole('link', { name: t.apply, exact: true })).first().click();
   await page.getByRole('heading', { level: 1, name: t.kfs }).waitFor();
   // The market's numbers: 17.07% in India, 17,07% in Indonesia.
@@ -174,6 +192,7 @@ export async function applyForLoan(page, site, market, { shots } = {}) {
   await preview.getByText(v.fullName).first().waitFor();
   assert.ok((await preview.textContent()).includes(v.account.slice(-4)), 'the agreement names the payout account');
   if (shots) await page.screenshot({ path: path.join(outDir, `${shots}-confirm.png`), fullPage: true });
+  await check('KFS and agreement');
 
   // Confirm needs the explicit acceptance of both.
   const confirm = page.getByRole('button', { name: t.confirm, exact: true });
@@ -184,6 +203,7 @@ export async function applyForLoan(page, site, market, { shots } = {}) {
   await page.getByRole('status').filter({ hasText: t.sent }).waitFor();
   await page.getByText(t.underReview).first().waitFor();
   if (shots) await page.screenshot({ path: path.join(outDir, `${shots}-sent.png`) });
+  await check('application sent');
   const orderUrl = new URL(page.url());
   assert.match(orderUrl.pathname, /^\/app\/orders\/KL-\d{6}-[0-9A-Z]{6}$/);
   const orderNo = decodeURIComponent(orderUrl.pathname.split('/').pop());

@@ -14,7 +14,7 @@ export const MARKETS = {
     steps: 'Get a loan in 3 steps',
     promises: ['Quick application', 'Flexible repayment', 'Your data kept safe', 'Customer service'],
     form: { name: 'Name', telephone: 'Telephone', message: 'Message', send: 'Send Message' },
-    toast: { incomplete: 'Please provide complete information!', sent: 'Submit successfully!' },
+    toast: { incomplete: 'Please fill in your name, phone and message.', sent: 'Sent — thank you!' },
   },
   indonesia: {
     name: 'Indonesia',
@@ -26,7 +26,7 @@ export const MARKETS = {
     steps: 'Pinjam dalam 3 langkah',
     promises: ['Pengajuan cepat', 'Pembayaran fleksibel', 'Data Anda aman', 'Layanan pelanggan'],
     form: { name: 'Nama', telephone: 'Telepon', message: 'Pesan', send: 'Kirim Pesan' },
-    toast: { incomplete: 'Harap lengkapi semua informasi!', sent: 'Berhasil dikirim!' },
+    toast: { incomplete: 'Mohon isi nama, nomor telepon, dan pesan Anda.', sent: 'Terkirim — terima kasih!' },
   },
 };
 

@@ -867,6 +867,8 @@ pub struct PublicSiteSettings {
     pub copyright: String,
     pub service_phone: String,
     pub whatsapp_number: String,
+    /// A chat with the WhatsApp number: `https://wa.me/` and the number's digits.
+    pub whatsapp_url: String,
     pub grievance_officer: GrievanceOfficer,
     /// The site's payout-speed claim, a sentence in the market's language; empty: none is made.
     pub payout_claim: String,
@@ -1110,6 +1112,13 @@ impl SiteSettings {
             copyright: c.copyright.clone(),
             service_phone: c.service_phone.clone(),
             whatsapp_number: c.whatsapp_number.clone(),
+            whatsapp_url: format!(
+                "https://wa.me/{}",
+                c.whatsapp_number
+                    .chars()
+                    .filter(char::is_ascii_digit)
+                    .collect::<String>()
+            ),
             grievance_officer: c.grievance_officer.clone(),
             payout_claim: c.payout_claim.clone(),
             users_claim: c.users_claim.clone(),

@@ -12,6 +12,6 @@ pub use handover::{Exchanged, HANDOVER_TTL_MS};
 pub use sign_in::{
     Borrower, CODE_TTL_MS, CodePurpose, DAILY_CODES_PER_PHONE, LOGIN_ATTEMPTS_WINDOW_MS,
     LiveSession, MAX_FAILED_ATTEMPTS, RESEND_MS, SESSION_IDLE_MS, SESSION_MAX_AGE_MS,
-    SessionWindow, SignInError, SignInService, SignedIn, Throttled, market_code, parse_market,
-    unseal_borrower, unseal_phone,
+    SessionWindow, SignInError, SignInService, SignedIn, SignedOut, Throttled, market_code,
+    parse_market, unseal_borrower, unseal_phone,
 };

@@ -29,6 +29,41 @@ pub const SESSION_IDLE_MS: i64 = 30 * 24 * 60 * 60 * 1000;
 /// (docs/API-BORROWER.md, Authentication).
 pub const SESSION_MAX_AGE_MS: i64 = 90 * 24 * 60 * 60 * 1000;
 
+/// Why a borrower's session token no longer signs anyone in ([`SignInService::why_signed_out`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SignedOut {
+    /// Not a session the server knows (never issued, or removed), or one still live.
+    Unknown,
+    /// Unused too long, or older than a session may be.
+    Expired,
+    /// Logged out (on this device or another one using the same session).
+    LoggedOut,
+    /// The borrower deleted the account.
+    AccountDeleted,
+}
+
+impl SignedOut {
+    /// Its code in the `X-Signed-Out` header; none for [`SignedOut::Unknown`].
+    pub fn code(self) -> Option<&'static str> {
+        match self {
+            Self::Unknown => None,
+            Self::Expired => Some("expired"),
+            Self::LoggedOut => Some("logged_out"),
+            Self::AccountDeleted => Some("account_deleted"),
+        }
+    }
+
+    /// The catalog key of the message that says why; none for [`SignedOut::Unknown`] (the plain "log in again").
+    pub fn message_key(self) -> Option<&'static str> {
+        match self {
+            Self::Unknown => None,
+            Self::Expired => Some("error.signed_out_expired"),
+            Self::LoggedOut => Some("error.signed_out_logged_out"),
+            Self::AccountDeleted => Some("error.signed_out_account_deleted"),
+        }
+    }
+}
+
 const CODE_PURPOSE: &str = "login-code";
 const VERIFICATION_PURPOSE: &str = "verification-code";
 
@@ -405,6 +440,25 @@ impl<'a> SignInService<'a> {
         Ok(refused.map_err(|r| Throttled {
             retry_after_secs: r.retry_after_secs,
         }))
+    }
+
+    /// Why a token signs nobody in, as far as the server knows: the account was deleted, the session was logged out,
+    /// or it expired (unused for `SESSION_IDLE_MS` or older than `SESSION_MAX_AGE_MS`). A token never issued, or a
+    /// session still live (read again meanwhile), is `Unknown`.
+    pub async fn why_signed_out(&self, token: &str) -> anyhow::Result<SignedOut> {
+        let Some(row) = self.db.session_end(&crypto::token_hash(token)).await? else {
+            return Ok(SignedOut::Unknown);
+        };
+        let window = self.session_window();
+        Ok(if row.deleted_at.is_some() {
+            SignedOut::AccountDeleted
+        } else if row.revoked_at.is_some() {
+            SignedOut::LoggedOut
+        } else if row.last_seen_at < window.idle_since || row.created_at < window.created_since {
+            SignedOut::Expired
+        } else {
+            SignedOut::Unknown
+        })
     }
 
     /// The borrower of a live session token, if any: used within `SESSION_IDLE_MS` and opened within

@@ -188,6 +188,40 @@ pub async fn read_step(
     )))
 }
 
+/// A step as the borrower reads it: its saved data, and for the bank step the open loan that keeps the account from
+/// changing (the rule [`save_step`] applies to a change), so the app can say so before the borrower fills anything in.
+pub struct StepRead {
+    pub saved: Option<(StepData, i64)>,
+    /// The order number of the open loan; none when the account may change, and for the other steps.
+    pub bank_locked_by: Option<String>,
+}
+
+/// One step's saved data and, for the bank step, the open loan that locks the account.
+pub async fn read_step_view(
+    s: &Services,
+    borrower: &Borrower,
+    step: Step,
+) -> Result<StepRead, Error> {
+    let saved = read_step(s, borrower, step).await?;
+    let bank_locked_by = bank_locked_by(s, borrower, step).await?;
+    Ok(StepRead {
+        saved,
+        bank_locked_by,
+    })
+}
+
+/// The open order (under review, approved, paid out or overdue) that keeps the bank account from changing.
+async fn bank_locked_by(
+    s: &Services,
+    borrower: &Borrower,
+    step: Step,
+) -> Result<Option<String>, Error> {
+    if step != Step::Bank {
+        return Ok(None);
+    }
+    Ok(s.db.open_order(&borrower.id).await?.map(|o| o.order_no))
+}
+
 /// The advance log: each save of a step, oldest first.
 pub async fn log(
     s: &Services,
@@ -200,6 +234,8 @@ pub async fn log(
 pub struct Saved {
     pub data: StepData,
     pub next: Option<Step>,
+    /// As [`StepRead::bank_locked_by`].
+    pub bank_locked_by: Option<String>,
 }
 
 /// Checks a step against the market's rules and saves it, encrypted. Steps go in order: a step whose earlier steps
@@ -290,7 +326,12 @@ pub async fn save_step(
     let next = Step::ALL
         .into_iter()
         .find(|other| *other != step && progress.completed_at(*other).is_none());
-    Ok(Saved { data, next })
+    let bank_locked_by = bank_locked_by(s, borrower, step).await?;
+    Ok(Saved {
+        data,
+        next,
+        bank_locked_by,
+    })
 }
 
 /// A change of the bank account on file, checked: the verification code's id to use with it and the audit's before

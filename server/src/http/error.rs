@@ -57,6 +57,9 @@ fn always_null() -> utoipa::openapi::Object {
         .build()
 }
 
+/// On a 401 for a borrower's session that has ended: `expired`, `logged_out` or `account_deleted`.
+pub const SIGNED_OUT_HEADER: &str = "x-signed-out";
+
 /// A failed request: a capability's [`Error`], or what the HTTP edge itself refuses.
 #[derive(Debug, thiserror::Error)]
 pub enum ApiError {
@@ -74,6 +77,10 @@ pub enum ApiError {
     BadRequest(String),
     #[error("not signed in")]
     Unauthorized,
+    /// A borrower's session that is no longer live, with why as the server knows it (the message says it; the code
+    /// stays `unauthorized`).
+    #[error("signed out: {0:?}")]
+    SignedOut(crate::auth::SignedOut),
     /// An unsafe request a browser sent on behalf of another site (http/same_origin.rs).
     #[error("cross-site request")]
     CrossSiteRequest,
@@ -122,6 +129,8 @@ pub struct PendingError {
     body_problem: Option<String>,
     /// The values the message names (`{amount}`).
     args: Vec<(&'static str, String)>,
+    /// The message's catalog key when it is not `error.{code}` (why a borrower was signed out).
+    message_key: Option<&'static str>,
 }
 
 impl PendingError {
@@ -138,7 +147,9 @@ impl PendingError {
         }
         ErrorBody {
             code: self.code,
-            msg: if self.args.is_empty() {
+            msg: if let Some(key) = self.message_key {
+                i18n::text(lang, key).to_owned()
+            } else if self.args.is_empty() {
                 i18n::text(lang, &format!("error.{}", self.code)).to_owned()
             } else {
                 let args: Vec<(&str, &str)> =
@@ -160,7 +171,7 @@ impl ApiError {
             ApiError::PayloadTooLarge => "payload_too_large",
             ApiError::UnsupportedMediaType => "unsupported_media_type",
             ApiError::BadRequest(_) => "bad_request",
-            ApiError::Unauthorized => "unauthorized",
+            ApiError::Unauthorized | ApiError::SignedOut(_) => "unauthorized",
             ApiError::CrossSiteRequest => "cross_site_request",
             ApiError::CsrfTokenInvalid => "csrf_token_invalid",
         }
@@ -249,6 +260,10 @@ impl IntoResponse for ApiError {
                 ApiError::Service(err) => err.message_args(),
                 _ => Vec::new(),
             },
+            message_key: match &self {
+                ApiError::SignedOut(why) => why.message_key(),
+                _ => None,
+            },
         };
         // Written in the default language; the edge layer rewrites it in the request's.
         let mut response = (status_of(code), Json(pending.body(Lang::Id))).into_response();
@@ -258,6 +273,14 @@ impl IntoResponse for ApiError {
             response
                 .headers_mut()
                 .insert(header::RETRY_AFTER, HeaderValue::from(secs));
+        }
+        if let ApiError::SignedOut(why) = &self
+            && let Some(code) = why.code()
+        {
+            // Why the session ended, for the app to say on its login screen (docs/API-BORROWER.md).
+            response
+                .headers_mut()
+                .insert(SIGNED_OUT_HEADER, HeaderValue::from_static(code));
         }
         response.extensions_mut().insert(pending);
         response

@@ -1,12 +1,14 @@
 //! The server's user-visible texts in English and Indonesian: message catalogs (`en.toml`, `id.toml`), the request's
 //! language, and amounts as people read them. Nothing here knows about HTTP.
 
+mod human;
 mod lang;
 mod money;
 
 use std::collections::HashMap;
 use std::sync::LazyLock;
 
+pub use human::{human_date, human_money};
 pub use lang::Lang;
 pub use money::format_money;
 
@@ -155,6 +157,7 @@ mod tests {
                             "sms.",
                             "agreement.",
                             "reminder.",
+                            "receipt.",
                             "support.",
                             "menu.",
                             "pdf.",

@@ -7,11 +7,10 @@
 use std::collections::BTreeSet;
 
 use kilat_domain::{Code, InstallmentStatus, LoanBalances, Market, Money};
-use time::macros::format_description;
 use time::{Date, OffsetDateTime};
 
 use crate::auth::unseal_phone;
-use crate::i18n::{self, Lang, format_money};
+use crate::i18n::{self, Lang};
 use crate::infra::sms::{Channel, CodeMessage};
 use crate::services::Services;
 use crate::store::jobs::{NewNotification, OpenLoanRow};
@@ -82,17 +81,14 @@ pub(crate) fn due_on<'a>(
         let days = (inst.due_date - date).whole_days();
         let Some(kind) = kind_for(days) else { continue };
         let amount = inst.outstanding.total().unwrap_or(Money::ZERO);
-        let due_date = inst
-            .due_date
-            .format(format_description!("[day]/[month]/[year]"))
-            .unwrap_or_default();
+        let due_date = i18n::human_date(lang, inst.due_date);
         let text = i18n::format(
             lang,
             text_key(kind),
             &[
                 ("order_no", &row.order_no),
                 ("number", &inst.number.to_string()),
-                ("amount", &format_money(amount, market.currency())),
+                ("amount", &i18n::human_money(amount, market.currency())),
                 ("due_date", &due_date),
             ],
         );

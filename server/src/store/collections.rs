@@ -272,14 +272,14 @@ impl Db {
         query.fetch_all(self.pool()).await
     }
 
-    /// The reminders queued for these orders, newest first.
+    /// The reminders queued for these orders, newest first (not the payment receipts the outbox also carries).
     pub async fn order_reminders(&self, order_ids: &[&str]) -> sqlx::Result<Vec<ReminderRow>> {
         if order_ids.is_empty() {
             return Ok(Vec::new());
         }
         let sql = format!(
             "SELECT order_id, installment, kind, status, attempts, created_at, sent_at FROM notification_outbox
-             WHERE order_id IN ({}) ORDER BY created_at DESC, id DESC",
+             WHERE order_id IN ({}) AND kind <> 'receipt' ORDER BY created_at DESC, id DESC",
             placeholders(1, order_ids.len())
         );
         let mut query = sqlx::query_as(&sql);

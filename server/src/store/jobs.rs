@@ -57,6 +57,8 @@ pub struct NotificationRow {
     pub status: String,
     pub attempts: i64,
     pub sent_at: Option<i64>,
+    /// The payment a receipt is for; none for a reminder.
+    pub payment_id: Option<String>,
 }
 
 impl Db {
@@ -177,7 +179,7 @@ impl Db {
     /// The texts queued for an order, oldest first.
     pub async fn notifications_of(&self, order_id: &str) -> sqlx::Result<Vec<NotificationRow>> {
         sqlx::query_as(
-            "SELECT id, order_id, borrower_id, installment, kind, text, status, attempts, sent_at
+            "SELECT id, order_id, borrower_id, installment, kind, text, status, attempts, sent_at, payment_id
              FROM notification_outbox WHERE order_id = $1 ORDER BY created_at, installment, kind",
         )
         .bind(order_id)
@@ -282,6 +284,41 @@ impl Tx {
             added += query.execute(self.conn()).await?.rows_affected();
         }
         Ok(added)
+    }
+}
+
+/// A payment receipt to queue (see migration 0043): the ledger entry's sequence number stands in the installment column.
+pub struct NewReceipt<'a> {
+    pub order_id: &'a str,
+    pub borrower_id: &'a str,
+    pub market: &'a str,
+    pub payment_id: &'a str,
+    pub entry_seq: u64,
+    pub text: &'a str,
+}
+
+impl Tx {
+    /// Queues the receipt of a credited payment, at most once per payment (a unique index): answers false when one
+    /// was queued for it already.
+    pub async fn queue_receipt(&mut self, r: &NewReceipt<'_>, now: i64) -> sqlx::Result<bool> {
+        let seq = i64::try_from(r.entry_seq).unwrap_or(i64::MAX);
+        let done = sqlx::query(
+            "INSERT INTO notification_outbox (id, order_id, borrower_id, market, installment, kind, text, status,
+                 attempts, created_at, updated_at, payment_id)
+             VALUES ($1, $2, $3, $4, $5, 'receipt', $6, 'pending', 0, $7, $7, $8)
+             ON CONFLICT DO NOTHING",
+        )
+        .bind(new_id())
+        .bind(r.order_id)
+        .bind(r.borrower_id)
+        .bind(r.market)
+        .bind(seq)
+        .bind(r.text)
+        .bind(now)
+        .bind(r.payment_id)
+        .execute(self.conn())
+        .await?;
+        Ok(done.rows_affected() == 1)
     }
 }
 

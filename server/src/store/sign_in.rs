@@ -55,6 +55,15 @@ pub struct SessionRow {
     pub last_seen_at: i64,
 }
 
+/// A stored session's times and its borrower's deletion ([`Db::session_end`]).
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct SessionEndRow {
+    pub created_at: i64,
+    pub last_seen_at: i64,
+    pub revoked_at: Option<i64>,
+    pub deleted_at: Option<i64>,
+}
+
 /// The conditions of a live session, as SQL over `borrower_sessions s` binding `$1` (the token's hash), `$2` (idle
 /// since) and `$3` (opened since): the one definition every session read uses (a macro, so that the statements are
 /// string literals, built once).
@@ -228,6 +237,18 @@ impl Db {
             .execute(self.pool())
             .await?;
         Ok(())
+    }
+
+    /// A session as stored, live or not, with whether its borrower's account was deleted: why a token no longer
+    /// signs anyone in. None for a token never issued (or purged with its account).
+    pub async fn session_end(&self, token_hash: &str) -> sqlx::Result<Option<SessionEndRow>> {
+        sqlx::query_as(
+            "SELECT s.created_at, s.last_seen_at, s.revoked_at, b.deleted_at
+             FROM borrower_sessions s JOIN borrowers b ON b.id = s.borrower_id WHERE s.token_hash = $1",
+        )
+        .bind(token_hash)
+        .fetch_optional(self.pool())
+        .await
     }
 
     pub async fn revoke_session(&self, token_hash: &str, now: i64) -> sqlx::Result<()> {

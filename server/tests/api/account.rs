@@ -196,6 +196,8 @@ async fn deletion_leaves_nothing_personal(market: &str, phone: &str, e164: &str)
     // The old session is refused; the loan record is kept under the pseudonymous id.
     let refused = app.get_as("/api/v1/borrower/me", &session).await;
     assert_eq!(refused.status(), StatusCode::UNAUTHORIZED);
+    // ...saying why, for the app's login screen.
+    assert_eq!(refused.headers()["x-signed-out"], "account_deleted");
     let (kept,): (i64,) = sqlx::query_as(
         "SELECT COUNT(*) FROM orders WHERE borrower_id = $1 AND order_no = $2 AND kfs_json <> ''",
     )

@@ -447,10 +447,26 @@ async fn reminders_go_to_the_borrower_within_the_sending_hours_once_per_installm
         texts.iter().all(|e| e["phone"] == "+919876500241"),
         "{outbox}"
     );
-    // The texts name the amount as Indians write it.
+    // The texts name the amount and the day as the app writes them: "₹3,468", "27 Nov 2026", never "3,468.00" or
+    // "27/11/2026".
     let due_in_3 = &all[0];
+    let months = [
+        "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sept", "Oct", "Nov", "Dec",
+    ];
+    let human_due = format!(
+        "{} {} {}",
+        due.day(),
+        months[usize::from(u8::from(due.month())) - 1],
+        due.year()
+    );
     assert!(
-        due_in_3.text.contains('₹') && due_in_3.text.contains("in 3 days"),
+        due_in_3.text.contains('₹')
+            && due_in_3.text.contains("in 3 days")
+            && due_in_3
+                .text
+                .contains(&format!("is due on {human_due}, in 3 days"))
+            && !due_in_3.text.contains(".00")
+            && !due_in_3.text.contains('/'),
         "{}",
         due_in_3.text
     );
@@ -483,7 +499,10 @@ async fn indonesian_reminders_are_in_indonesian_with_rupiah_and_wait_until_eight
     assert_eq!(queued.len(), 1);
     assert_eq!(queued[0].kind, "due_today");
     assert!(
-        queued[0].text.contains("jatuh tempo hari ini") && queued[0].text.contains("Rp"),
+        queued[0].text.contains("jatuh tempo hari ini")
+            && queued[0].text.contains("Rp ")
+            && !queued[0].text.contains("Rp1")
+            && !queued[0].text.contains('/'),
         "{}",
         queued[0].text
     );

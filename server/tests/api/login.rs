@@ -301,7 +301,14 @@ async fn logout_revokes_the_session_and_an_idle_session_expires_after_30_days() 
     );
     let after = app.get_as("/api/v1/borrower/me", &session).await;
     assert_eq!(after.status(), StatusCode::UNAUTHORIZED);
-    assert_eq!(error(after).await["code"], "unauthorized");
+    // The answer says why (the app repeats it on its login screen): this session was logged out.
+    assert_eq!(after.headers()["x-signed-out"], "logged_out");
+    let after = error(after).await;
+    assert_eq!(after["code"], "unauthorized");
+    assert_eq!(
+        after["msg"],
+        "Anda keluar: sesi ini sudah diakhiri di tab atau perangkat lain. Silakan masuk kembali."
+    );
     assert_eq!(
         app.get_as("/api/v1/borrower/me", &other).await.status(),
         StatusCode::OK,
@@ -310,20 +317,28 @@ async fn logout_revokes_the_session_and_an_idle_session_expires_after_30_days() 
 
     app.execute("UPDATE borrower_sessions SET last_seen_at = last_seen_at - 2592000001")
         .await;
+    let expired = app
+        .client
+        .get(app.url("/api/v1/borrower/me"))
+        .header("x-session-id", &other)
+        .header("accept-language", "en-IN")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(expired.status(), StatusCode::UNAUTHORIZED);
+    assert_eq!(expired.headers()["x-signed-out"], "expired");
     assert_eq!(
-        app.get_as("/api/v1/borrower/me", &other).await.status(),
-        StatusCode::UNAUTHORIZED
+        error(expired).await["msg"],
+        "You were signed out because your session expired. Please log in again."
     );
-    assert_eq!(
-        app.get("/api/v1/borrower/me").await.status(),
-        StatusCode::UNAUTHORIZED
-    );
-    assert_eq!(
-        app.get_as("/api/v1/borrower/me", "made-up-token")
-            .await
-            .status(),
-        StatusCode::UNAUTHORIZED
-    );
+    // No session, or a token never issued: nothing to explain, the plain "log in again".
+    let none = app.get("/api/v1/borrower/me").await;
+    assert_eq!(none.status(), StatusCode::UNAUTHORIZED);
+    assert!(none.headers().get("x-signed-out").is_none());
+    let made_up = app.get_as("/api/v1/borrower/me", "made-up-token").await;
+    assert_eq!(made_up.status(), StatusCode::UNAUTHORIZED);
+    assert!(made_up.headers().get("x-signed-out").is_none());
+    assert_eq!(error(made_up).await["msg"], "Silakan masuk kembali.");
     app.stop().await;
 }
 

@@ -29,6 +29,7 @@ mod openapi;
 mod orders;
 mod payout_ops;
 mod providers;
+mod receipts;
 mod reconciliation;
 mod review_picture;
 mod roles;

@@ -694,6 +694,21 @@ async fn the_bank_account_cannot_change_while_an_order_is_open_and_a_stale_agree
     assert_eq!(created.status(), StatusCode::CREATED);
     let order_no = data(created).await["orderNo"].as_str().unwrap().to_owned();
 
+    // The bank step names the open loan that locks the account, so the app can say so before anything is typed; the
+    // other steps never do.
+    let bank = data(
+        app.get_as("/api/v1/borrower/certification/bank", &session)
+            .await,
+    )
+    .await;
+    assert_eq!(bank["bankLockedBy"], json!(order_no));
+    let base = data(
+        app.get_as("/api/v1/borrower/certification/base", &session)
+            .await,
+    )
+    .await;
+    assert_eq!(base["bankLockedBy"], Value::Null);
+
     // Under review: refused, in both languages, however right the code.
     app.services
         .clock
@@ -741,10 +756,17 @@ async fn the_bank_account_cannot_change_while_an_order_is_open_and_a_stale_agree
         )
         .await;
     assert_eq!(cancelled.status(), StatusCode::OK);
+    let bank = data(
+        app.get_as("/api/v1/borrower/certification/bank", &session)
+            .await,
+    )
+    .await;
+    assert_eq!(bank["bankLockedBy"], Value::Null);
     let ok = app
         .post_as("/api/v1/borrower/certification/bank", &session, &body)
         .await;
     assert_eq!(ok.status(), StatusCode::OK);
+    assert_eq!(data(ok).await["bankLockedBy"], Value::Null);
     assert_eq!(bank_changes(&app).await, 2);
     app.stop().await;
 }

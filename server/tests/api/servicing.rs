@@ -670,7 +670,7 @@ async fn an_installment_paid_by_upi_with_a_utr_is_credited_once_when_finance_con
 }
 
 /// Pays `choice` by UPI with `utr` and has finance confirm the exact amount; returns the confirmation.
-async fn pay(
+pub(crate) async fn pay(
     app: &TestApp,
     finance: &Op,
     session: &str,

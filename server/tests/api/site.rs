@@ -30,6 +30,14 @@ async fn site_settings_carry_every_public_field_of_product_md() {
             "{key} missing in {settings}"
         );
     }
+    // The site's WhatsApp link: the number's digits after wa.me.
+    let digits: String = settings["whatsappNumber"]
+        .as_str()
+        .unwrap()
+        .chars()
+        .filter(char::is_ascii_digit)
+        .collect();
+    assert_eq!(settings["whatsappUrl"], format!("https://wa.me/{digits}"));
     for key in ["name", "email", "phone"] {
         assert!(
             settings["grievanceOfficer"][key].is_string(),

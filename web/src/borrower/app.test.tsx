@@ -19,6 +19,27 @@ describe('borrower app', () => {
     expect(api.callsTo('GET', '/api/v1/borrower/me').length).toBe(2);
   });
 
+  it('tells a borrower whose session ended why, on the login screen, in their language', async () => {
+    const expired = 'You were signed out because your session expired. Please log in again.';
+    fakeApi({ 'GET /api/v1/borrower/me': () => refusal(401, 'unauthorized', expired, { headers: { 'X-Signed-Out': 'expired' } }) });
+    const first = renderBorrower('/app/me?lang=1');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Log in' })).toBeInTheDocument();
+    expect(await screen.findByText(expired)).toHaveAttribute('role', 'status');
+    first.unmount();
+
+    const deleted = 'Anda keluar karena akun ini sudah dihapus.';
+    fakeApi({ 'GET /api/v1/borrower/me': () => refusal(401, 'unauthorized', deleted, { headers: { 'X-Signed-Out': 'account_deleted' } }) });
+    renderBorrower('/app/me');
+    expect(await screen.findByText(deleted)).toBeInTheDocument();
+  });
+
+  it('says nothing more than "log in" to someone who was not signed in', async () => {
+    fakeApi({ 'GET /api/v1/borrower/me': () => refusal(401, 'unauthorized', 'Please log in again.') });
+    renderBorrower('/app/me?lang=1');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Log in' })).toBeInTheDocument();
+    expect(screen.queryByText('Please log in again.')).not.toBeInTheDocument();
+  });
+
   it('lands a signed-in borrower on home from /app/, with tabs to their loans and their account', async () => {
     fakeApi({ 'GET /api/v1/borrower/home': () => ok(HOME_NEW), 'GET /api/v1/borrower/orders': () => ok([]) }).signIn();
     const user = userEvent.setup();

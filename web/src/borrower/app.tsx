@@ -71,10 +71,12 @@ function LoginOnUnauthorized() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   useEffect(() => {
-    setUnauthorizedHandler(() => {
+    setUnauthorizedHandler((error) => {
       const { pathname, search } = window.location;
       const here = pathname.startsWith(APP_BASENAME) ? pathname.slice(APP_BASENAME.length) || '/' : pathname;
-      if (here !== '/login') void navigate('/login', { replace: true, state: { from: `${here}${search}` } });
+      // A session that ended says why (expired, logged out elsewhere, account deleted): the login screen repeats it.
+      const signedOut = error.signedOut && error.msg ? error.msg : undefined;
+      if (here !== '/login') void navigate('/login', { replace: true, state: { from: `${here}${search}`, signedOut } });
       queryClient.removeQueries({ queryKey: queryKeys.borrower });
     });
     return () => setUnauthorizedHandler(null);

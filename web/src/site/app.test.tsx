@@ -132,6 +132,22 @@ describe('one company per market (PRODUCT.md §5)', () => {
     const contact = screen.getByRole('tabpanel');
     expect(within(contact).getByRole('link', { name: own.servicePhone })).toBeInTheDocument();
     expect(contact).toHaveTextContent(own.whatsappNumber);
+    // WhatsApp is a link to the chat (wa.me takes the number's digits only).
+    const whatsapp = within(contact).getByRole('link', { name: new RegExp(`WhatsApp.*${own.whatsappNumber.replace(/[+]/g, '\\+')}`) });
+    expect(whatsapp).toHaveAttribute('href', `https://wa.me/${own.whatsappNumber.replace(/\D/g, '')}`);
+  });
+
+  it.each([
+    ['/?lang=1', 'Sign in with your phone number and fill in your details, then choose the amount', 'the loan ends once you have repaid it'],
+    ['/', 'isi data diri, lalu pilih jumlah pinjaman', 'pinjaman selesai setelah Anda melunasinya'],
+  ])('the loan steps at %s follow the app’s order in loan words', (url, first, last) => {
+    renderSite(url);
+    const steps = screen.getByRole('heading', { level: 2, name: /3 (steps|langkah)/ }).closest('section')!;
+    const items = within(steps).getAllByRole('listitem');
+    expect(items).toHaveLength(3);
+    expect(items[0]).toHaveTextContent(first);
+    expect(items[2]).toHaveTextContent(last);
+    expect(steps).not.toHaveTextContent(/\border\b|pesanan/i);
   });
 });
 

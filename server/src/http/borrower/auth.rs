@@ -425,7 +425,13 @@ impl FromRequestParts<AppState> for Session {
                     source: token.source,
                 })
             }
-            Ok(None) => Err(ApiError::Unauthorized),
+            Ok(None) => {
+                // Why, so that the app can say it on the login screen (expired, logged out, account deleted).
+                let why = SignInService::of(&state.services)
+                    .why_signed_out(&token.token)
+                    .await?;
+                Err(ApiError::SignedOut(why))
+            }
             Err(err) => Err(ApiError::from(err)),
         }
     }

@@ -283,6 +283,10 @@ pub struct StepView {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(value_type = Option<Step>)]
     pub next: Option<Option<Step>>,
+    /// The bank step only: the order number of the open loan that keeps the bank account from changing until it
+    /// closes (the server refuses a change meanwhile); null when the account may change, and for the other steps.
+    #[schema(required = true)]
+    pub bank_locked_by: Option<String>,
 }
 
 /// A step's fields as `data` carries them, the one `step` names (`StepData::to_view`); documentation only.
@@ -312,12 +316,13 @@ pub async fn read_step(
     Path(step): Path<String>,
 ) -> Result<Json<Envelope<StepView>>, ApiError> {
     let step = step_of(&step)?;
-    let saved = certification::read_step(&state.services, &session.borrower, step).await?;
+    let read = certification::read_step_view(&state.services, &session.borrower, step).await?;
     Ok(Envelope::ok(StepView {
         step,
-        cert_status: CertStatus::of(saved.is_some()),
-        data: saved.map(|(data, _)| data.to_view(true)),
+        cert_status: CertStatus::of(read.saved.is_some()),
+        data: read.saved.map(|(data, _)| data.to_view(true)),
         next: None,
+        bank_locked_by: read.bank_locked_by,
     }))
 }
 
@@ -343,5 +348,6 @@ pub async fn save_step(
         cert_status: CertStatus::Done,
         data: Some(saved.data.to_view(false)),
         next: Some(saved.next),
+        bank_locked_by: saved.bank_locked_by,
     }))
 }

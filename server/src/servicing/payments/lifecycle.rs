@@ -2,6 +2,8 @@
 //! money received for a payment ([`settle_in`]): finance's decisions and the providers' callbacks both come here.
 
 use super::*;
+use crate::i18n;
+use crate::store::jobs::NewReceipt;
 
 /// What finance (or nobody, for a provider's callback) decided about money received for a payment.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -225,6 +227,7 @@ pub(crate) async fn settle_in(
             if order_status.is_final() && others_held > 0 {
                 refund_held_in(tx, loan, &payment.row.id, actor, now).await?;
             }
+            queue_receipt_in(s, tx, loan, payment, received, refund, order_status, now).await?;
             (status, refund)
         }
     };
@@ -234,6 +237,66 @@ pub(crate) async fn settle_in(
         order_status,
         refund,
     })
+}
+
+/// The borrower's receipt of a credited payment (issue 19 item 16), queued in the notification outbox in the
+/// transaction that credits it, so that it goes out once the credit is committed and never otherwise; at most one per
+/// payment (the outbox's unique index), however many times or by whichever path the payment is confirmed. It names
+/// the amount received and what is left to repay, or that the loan is repaid (or closed in cooling-off), and any
+/// amount owed back; in the market's language, with the app's dates and money. A push to the borrower's device is not
+/// sent: the server has no push service yet.
+#[allow(clippy::too_many_arguments)]
+async fn queue_receipt_in(
+    s: &Services,
+    tx: &mut Tx,
+    loan: &Loan,
+    payment: &Payment,
+    received: i64,
+    refund: i64,
+    order_status: OrderState,
+    now: i64,
+) -> Result<(), Error> {
+    let market = loan.order.market;
+    let currency = market.currency();
+    let lang = i18n::Lang::of_market(market);
+    let money = |minor: i64| i18n::human_money(Money::from_minor(minor), currency);
+    let left = loan.balances.outstanding.total().map_err(Error::Loan)?;
+    let key = match order_status {
+        OrderState::ExitedInCoolingOff => "receipt.exited",
+        _ if order_status.is_final() => "receipt.repaid",
+        _ => "receipt.left",
+    };
+    let mut text = i18n::format(
+        lang,
+        key,
+        &[
+            ("amount", &money(received)),
+            ("order_no", &loan.order.order_no),
+            ("date", &i18n::human_date(lang, loan.today(s))),
+            ("left", &i18n::human_money(left, currency)),
+        ],
+    );
+    if refund > 0 {
+        text.push(' ');
+        text.push_str(&i18n::format(
+            lang,
+            "receipt.refund",
+            &[("refund", &money(refund))],
+        ));
+    }
+    tx.queue_receipt(
+        &NewReceipt {
+            order_id: &loan.order.id,
+            borrower_id: &payment.row.borrower_id,
+            market: market.code(),
+            payment_id: &payment.row.id,
+            entry_seq: (loan.entries.len() as u64).saturating_sub(1),
+            text: &text,
+        },
+        now,
+    )
+    .await?;
+    Ok(())
 }
 
 /// The loan just closed: every other amount held for it is owed back to the borrower (it can no longer be credited),

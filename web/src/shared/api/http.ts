@@ -16,6 +16,8 @@ export class ApiError extends Error {
   readonly status: number;
   /** Seconds from a `Retry-After` header (429 answers), or null. */
   readonly retryAfterSeconds: number | null;
+  /** Why a borrower's session ended, from a 401's `X-Signed-Out` (`expired`, `logged_out`, `account_deleted`), or null. */
+  readonly signedOut: string | null;
 
   constructor(init: {
     code: string;
@@ -23,6 +25,7 @@ export class ApiError extends Error {
     fields?: Record<string, string>;
     status: number;
     retryAfterSeconds?: number | null;
+    signedOut?: string | null;
   }) {
     super(init.msg || init.code);
     this.name = 'ApiError';
@@ -31,6 +34,7 @@ export class ApiError extends Error {
     this.fields = init.fields ?? {};
     this.status = init.status;
     this.retryAfterSeconds = init.retryAfterSeconds ?? null;
+    this.signedOut = init.signedOut ?? null;
   }
 }
 
@@ -133,6 +137,7 @@ export function createHttpClient(options: HttpClientOptions) {
           fields: stringMap(envelope.fields),
           status: response.status,
           retryAfterSeconds: retryAfter(response),
+          signedOut: response.status === 401 ? response.headers.get('X-Signed-Out') : null,
         })
       : new ApiError({ code: CLIENT_ERROR.badResponse, status: response.status, retryAfterSeconds: retryAfter(response) });
     if (response.status === 401) onUnauthorized?.(error);

@@ -4883,6 +4883,8 @@ export interface components {
                 /** @description The site's claim about its users, a sentence; empty: none is made. */
                 usersClaim: string;
                 whatsappNumber: string;
+                /** @description A chat with the WhatsApp number: `https://wa.me/` and the number's digits. */
+                whatsappUrl: string;
             };
             /** @description Always `ok` on success. */
             msg: string;
@@ -5006,6 +5008,11 @@ export interface components {
              */
             code: number;
             data: {
+                /**
+                 * @description The bank step only: the order number of the open loan that keeps the bank account from changing until it
+                 *     closes (the server refuses a change meanwhile); null when the account may change, and for the other steps.
+                 */
+                bankLockedBy: string | null;
                 certStatus: components["schemas"]["CertStatus"];
                 data: null | components["schemas"]["StepFields"];
                 next?: null | components["schemas"]["Step"];
@@ -7033,6 +7040,8 @@ export interface components {
             /** @description The site's claim about its users, a sentence; empty: none is made. */
             usersClaim: string;
             whatsappNumber: string;
+            /** @description A chat with the WhatsApp number: `https://wa.me/` and the number's digits. */
+            whatsappUrl: string;
         };
         QueueCount: {
             /**
@@ -7365,6 +7374,11 @@ export interface components {
             step: components["schemas"]["Step"];
         };
         StepView: {
+            /**
+             * @description The bank step only: the order number of the open loan that keeps the bank account from changing until it
+             *     closes (the server refuses a change meanwhile); null when the account may change, and for the other steps.
+             */
+            bankLockedBy: string | null;
             certStatus: components["schemas"]["CertStatus"];
             data: null | components["schemas"]["StepFields"];
             next?: null | components["schemas"]["Step"];

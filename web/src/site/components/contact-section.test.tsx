@@ -37,8 +37,8 @@ describe('contact form (India, English)', () => {
       fireEvent.click(screen.getByRole('button', { name: 'Send Message' }));
     });
 
-    expect(screen.getByRole('status')).toHaveTextContent('Please provide complete information!');
-    expect(toast()).toHaveTextContent(/^Please provide complete information!$/);
+    expect(screen.getByRole('status')).toHaveTextContent('Please fill in your name, phone and message.');
+    expect(toast()).toHaveTextContent(/^Please fill in your name, phone and message.$/);
     act(() => vi.advanceTimersByTime(999));
     expect(toast()).toBeInTheDocument();
     act(() => vi.advanceTimersByTime(1));
@@ -53,7 +53,7 @@ describe('contact form (India, English)', () => {
     const fetchMock = stubFetch(async () => jsonResponse(201, {}));
     const user = await openContact('/?lang=1', 'Contact Us');
     await user.click(screen.getByRole('button', { name: 'Send Message' }));
-    expect(toast()).toHaveTextContent('Please provide complete information!');
+    expect(toast()).toHaveTextContent('Please fill in your name, phone and message.');
     expect(fetchMock).not.toHaveBeenCalled();
   });
 
@@ -65,7 +65,7 @@ describe('contact form (India, English)', () => {
     await user.type(screen.getByLabelText('Message'), 'Please call me.');
     await user.click(screen.getByRole('button', { name: 'Send Message' }));
 
-    expect(await screen.findByTestId('toast')).toHaveTextContent(/^Submit successfully!$/);
+    expect(await screen.findByTestId('toast')).toHaveTextContent(/^Sent — thank you!$/);
     expect(fetchMock).toHaveBeenCalledTimes(1);
     const [url, init] = fetchMock.mock.calls[0] as unknown as [string, RequestInit];
     expect(url).toBe('/api/v1/site/contact-messages');
@@ -127,14 +127,14 @@ describe('contact form (Indonesia, Indonesian)', () => {
     const fetchMock = stubFetch(async () => jsonResponse(201, { code: 0, msg: 'ok', data: { id: 'm-2', createdAt: 1 } }));
     const user = await openContact('/', 'Hubungi Kami');
     await user.click(screen.getByRole('button', { name: 'Kirim Pesan' }));
-    expect(toast()).toHaveTextContent(/^Harap lengkapi semua informasi!$/);
+    expect(toast()).toHaveTextContent(/^Mohon isi nama, nomor telepon, dan pesan Anda.$/);
     expect(fetchMock).not.toHaveBeenCalled();
 
     await user.type(screen.getByLabelText('Nama'), 'Budi');
     await user.type(screen.getByLabelText('Telepon'), '0812 3456 7890');
     await user.type(screen.getByLabelText('Pesan'), 'Mohon hubungi saya.');
     await user.click(screen.getByRole('button', { name: 'Kirim Pesan' }));
-    await vi.waitFor(() => expect(toast()).toHaveTextContent(/^Berhasil dikirim!$/));
+    await vi.waitFor(() => expect(toast()).toHaveTextContent(/^Terkirim — terima kasih!$/));
     const [url, init] = fetchMock.mock.calls[0] as unknown as [string, RequestInit];
     expect(url).toBe('/api/v1/site/contact-messages');
     expect(JSON.parse(init.body as string)).toEqual({ name: 'Budi', telephone: '0812 3456 7890', message: 'Mohon hubungi saya.' });

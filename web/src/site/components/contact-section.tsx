@@ -118,7 +118,16 @@ export function ContactSection() {
           <a href={`tel:${settings.servicePhone}`}>{settings.servicePhone}</a>
         </dd>
         <dt>{t('contact.whatsapp')}</dt>
-        <dd>{settings.whatsappNumber}</dd>
+        <dd>
+          <a
+            href={settings.whatsappUrl}
+            rel="noopener noreferrer"
+            target="_blank"
+            aria-label={t('contact.whatsappLink', { number: settings.whatsappNumber })}
+          >
+            {settings.whatsappNumber}
+          </a>
+        </dd>
         <dt>{t('contact.email')}</dt>
         <dd>
           <a href={`mailto:${settings.email}`}>{settings.email}</a>

@@ -44,7 +44,7 @@ describe('the site as a way into the app', () => {
     await user.type(screen.getByLabelText('Name'), 'Asha');
     await user.click(screen.getByRole('button', { name: 'Send Message' }));
 
-    expect(screen.getByRole('status')).toHaveTextContent('Please provide complete information!');
+    expect(screen.getByRole('status')).toHaveTextContent('Please fill in your name, phone and message.');
     const telephone = screen.getByLabelText('Telephone');
     expect(telephone).toHaveAttribute('aria-invalid', 'true');
     expect(telephone).toHaveAccessibleDescription('Please fill in your telephone.');

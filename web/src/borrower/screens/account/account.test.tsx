@@ -127,15 +127,54 @@ describe('the bank account page', () => {
   it('shows the account on file masked, with the way to change it', async () => {
     const api = fakeApi({
       'GET /api/v1/borrower/certification/bank': () =>
-        ok({ step: 'bank', certStatus: 'done', completedAt: 1, data: { bankCode: 'HDFC', accountNumber: '**** **** 4567', ifsc: 'HDFC0001234' } }),
+        ok({ step: 'bank', certStatus: 'done', completedAt: 1, data: { bankCode: 'HDFC', accountNumber: '**** **** 4567', ifsc: 'HDFC0001234' }, bankLockedBy: null }),
       'GET /api/v1/borrower/enums': () => ok({ banks: [{ code: 'HDFC', label: 'HDFC Bank' }] }),
     });
     api.signIn();
+    const user = userEvent.setup();
     renderBorrower('/app/bank-card?lang=1');
     expect(await screen.findByText('**** **** 4567')).toBeInTheDocument();
     expect(await screen.findByText('HDFC Bank')).toBeInTheDocument();
     expect(screen.getByText('HDFC0001234')).toBeInTheDocument();
-    expect(screen.getByRole('button', { name: 'Change bank account' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Change bank account' })).toBeEnabled();
+    expect(screen.getByText('A new account needs a verification code, and cannot be set while a loan is open.')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Change bank account' }));
+    await waitFor(() => expect(window.location.pathname).toBe('/app/certification/bank'));
+  });
+
+  it('disables the change while a loan is open, saying why, with the way to the loan', async () => {
+    const api = fakeApi({
+      'GET /api/v1/borrower/certification/bank': () =>
+        ok({
+          step: 'bank',
+          certStatus: 'done',
+          completedAt: 1,
+          data: { bankCode: 'HDFC', accountNumber: '**** **** 4567', ifsc: 'HDFC0001234' },
+          bankLockedBy: 'KL-261127-0001',
+        }),
+      'GET /api/v1/borrower/enums': () => ok({ banks: [{ code: 'HDFC', label: 'HDFC Bank' }] }),
+    });
+    api.signIn();
+    renderBorrower('/app/bank-card?lang=1');
+    const change = await screen.findByRole('button', { name: 'Change bank account' });
+    expect(change).toBeDisabled();
+    const reason = 'Your bank account cannot change while loan KL-261127-0001 is open. You can change it once the loan is repaid or closed.';
+    expect(screen.getByRole('note')).toHaveTextContent(reason);
+    expect(change).toHaveAttribute('aria-describedby', 'bank-card-locked');
+    expect(within(screen.getByRole('note')).getByRole('link', { name: 'See the loan' })).toHaveAttribute('href', '/app/orders/KL-261127-0001');
+  });
+
+  it('says so in Indonesian', async () => {
+    const api = fakeApi({
+      'GET /api/v1/borrower/certification/bank': () =>
+        ok({ step: 'bank', certStatus: 'done', completedAt: 1, data: { bankCode: '014', accountNumber: '******7890', ifsc: null }, bankLockedBy: 'KL-261127-0002' }),
+      'GET /api/v1/borrower/enums': () => ok({ banks: [{ code: '014', label: 'BCA' }] }),
+    });
+    api.signIn();
+    renderBorrower('/app/bank-card');
+    expect(await screen.findByRole('button', { name: 'Ganti rekening bank' })).toBeDisabled();
+    expect(screen.getByRole('note')).toHaveTextContent('Rekening bank tidak dapat diganti selama pinjaman KL-261127-0002 masih berjalan.');
+    expect(screen.getByRole('link', { name: 'Lihat pinjaman' })).toHaveAttribute('href', '/app/orders/KL-261127-0002');
   });
 
   it('says when there is no account yet', async () => {

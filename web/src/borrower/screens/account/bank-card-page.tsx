@@ -1,6 +1,6 @@
 import { Button, List } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { errorText } from '@/shared/api/error-text';
 import { useCertificationStep } from '../../api/certification';
 import { useEnums } from '../../api/reference-data';
@@ -17,6 +17,7 @@ export function BankCardPage() {
   const bank = useCertificationStep('bank');
   const enums = useEnums();
   const data = bank.data?.data ?? null;
+  const lockedBy = bank.data?.bankLockedBy ?? null;
   const bankName = data ? (enums.data?.banks.find((b) => b.code === data.bankCode)?.label ?? data.bankCode) : '';
   return (
     <Screen title={t('bankCard.title')} backTo="/me">
@@ -44,10 +45,26 @@ export function BankCardPage() {
             {data.ifsc && <List.Item extra={<span className="me__value">{data.ifsc}</span>}>{t('bankCard.ifsc')}</List.Item>}
           </List>
           <p className="kfs__note">{t('bankCard.holderNote')}</p>
-          <Button block color="primary" fill="outline" size="large" onClick={() => void navigate(BANK_CHANGE_ROUTE)}>
+          <Button
+            block
+            color="primary"
+            fill="outline"
+            size="large"
+            disabled={lockedBy !== null}
+            aria-describedby={lockedBy !== null ? 'bank-card-locked' : undefined}
+            onClick={() => void navigate(BANK_CHANGE_ROUTE)}
+          >
             {t('bankCard.change')}
           </Button>
-          <p className="kfs__note">{t('bankCard.changeNote')}</p>
+          {lockedBy !== null ? (
+            // The server's rule (no change while a loan is open) decides; the page only says so before anything is typed.
+            <p className="bank-card__locked" id="bank-card-locked" role="note">
+              {t('bankCard.locked', { orderNo: lockedBy })}{' '}
+              <Link to={`/orders/${encodeURIComponent(lockedBy)}`}>{t('bankCard.lockedLink')}</Link>
+            </p>
+          ) : (
+            <p className="kfs__note">{t('bankCard.changeNote')}</p>
+          )}
         </div>
       )}
     </Screen>

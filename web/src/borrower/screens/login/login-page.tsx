@@ -20,6 +20,12 @@ import { useErrorToast } from '../../ui/use-error-toast';
 import { useCountdown } from './use-countdown';
 
 /** Where to go after logging in: back where a 401 interrupted, or the loans on offer. */
+/** Why the borrower's session ended, as the server said it on the 401 that brought them here (app.tsx). */
+function signedOutReason(state: unknown): string | null {
+  const why = (state as { signedOut?: unknown } | null)?.signedOut;
+  return typeof why === 'string' && why ? why : null;
+}
+
 function destination(state: unknown): string {
   const from = (state as { from?: unknown } | null)?.from;
   return typeof from === 'string' && from.startsWith('/') && !from.startsWith('/login') ? from : '/home';
@@ -168,8 +174,14 @@ function LoginForm({ init }: { init: LoginInit }) {
     );
   }
 
+  const signedOut = signedOutReason(location.state);
   return (
     <div className="login">
+      {signedOut && (
+        <p className="login__signed-out" role="status">
+          {signedOut}
+        </p>
+      )}
       <h2 className="login__heading">{t('login.heading')}</h2>
       <p className="login__intro">{t('login.intro', { length: init.codeLength })}</p>
       <form className="card login__form" noValidate onSubmit={onSubmit}>

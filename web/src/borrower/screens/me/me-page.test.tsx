@@ -22,6 +22,10 @@ describe('account screen', () => {
     expect(within(menu).getByRole('link', { name: 'Privacy policy' })).toHaveAttribute('href', '/app/privacy');
     expect(within(menu).getByRole('link', { name: 'Loan agreement' })).toHaveAttribute('href', '/app/agreement');
     expect(within(menu).getByRole('button', { name: 'Log out' })).toBeInTheDocument();
+    // "Delete account" is the menu's last entry, after the app's own (My details, Loan agreement).
+    const entries = within(screen.getByRole('heading', { level: 2, name: 'Menu' }).closest('.adm-list') as HTMLElement).getAllByRole('link');
+    expect(entries.at(-1)).toHaveTextContent('Delete account');
+    expect(entries.at(-1)).toHaveAttribute('href', '/app/account/delete');
     const india = DEV_SETTINGS_BY_MARKET.in;
     expect(screen.getByRole('link', { name: india.servicePhone })).toHaveAttribute('href', 'tel:+918000000100');
     expect(screen.getByRole('link', { name: india.whatsappNumber })).toHaveAttribute('href', 'https://wa.me/919000000100');

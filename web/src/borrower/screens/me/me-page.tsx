@@ -135,15 +135,17 @@ function AccountMenu({ signedIn }: { signedIn: boolean }) {
   const entries: MenuEntry[] = menu.data
     ? menu.data.filter((e) => e.action === 'navigate')
     : FALLBACK_MENU.map((e) => ({ ...e, title: t(FALLBACK_KEYS[e.key]) }));
+  // A warning entry (deleting the account) comes last, after the app's own entries, never mid-list.
+  const entry = (e: MenuEntry) => (
+    <List.Item key={e.key}>
+      <Link className={e.danger ? 'list-link list-link--danger' : 'list-link'} to={e.route}>
+        {e.title}
+      </Link>
+    </List.Item>
+  );
   return (
     <List header={<h2 className="list-heading">{t('menu.heading')}</h2>} mode="card">
-      {entries.map((entry) => (
-        <List.Item key={entry.key}>
-          <Link className={entry.danger ? 'list-link list-link--danger' : 'list-link'} to={entry.route}>
-            {entry.title}
-          </Link>
-        </List.Item>
-      ))}
+      {entries.filter((e) => !e.danger).map(entry)}
       <List.Item>
         <Link className="list-link" to="/certification">
           {t('me.certification')}
@@ -154,6 +156,7 @@ function AccountMenu({ signedIn }: { signedIn: boolean }) {
           {t('me.agreement')}
         </Link>
       </List.Item>
+      {entries.filter((e) => e.danger).map(entry)}
       {menu.isError && (
         <List.Item>
           <span className="kfs__note">{t('menu.fallbackNote')}</span>

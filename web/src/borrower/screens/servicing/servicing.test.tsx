@@ -543,6 +543,8 @@ describe('the extension', () => {
     const user = userEvent.setup();
     renderBorrower(`/app/orders/${NO}/extension?lang=1`);
     expect(await screen.findByText('Extension fee (with tax)')).toBeInTheDocument();
+    // A sentence, not two numbers side by side ("Geser cicilan 1 7 hari").
+    expect(screen.getByRole('heading', { level: 2, name: `Move the due date of installment 1 by ${EXTENSION.days} days` })).toBeInTheDocument();
     expect(screen.getByText('Extension fee (with tax)').nextSibling).toHaveTextContent('₹300');
     expect(screen.getByText('New due date').nextSibling).toHaveTextContent('13 Dec 2026');
     const rows = within(screen.getByRole('table')).getAllByRole('row').slice(1);
@@ -554,6 +556,14 @@ describe('the extension', () => {
     await waitFor(() => expect(window.location.pathname).toBe('/app/payments/pay-1'));
     expect(api.callsTo('POST', `${ORDER}/extension`)[0]!.body).toMatchObject({ method: 'upi' });
     expect(await screen.findByRole('heading', { name: 'Extend the due date' })).toBeInTheDocument();
+  });
+
+  it('says in Indonesian which installment moves and by how many days, as a sentence', async () => {
+    fakeApi({ [`GET ${ORDER}/extension`]: () => ok(EXTENSION), 'GET /api/v1/borrower/payment-types': () => ok(TYPES) }).signIn();
+    renderBorrower(`/app/orders/${NO}/extension`);
+    expect(
+      await screen.findByRole('heading', { level: 2, name: `Geser jatuh tempo cicilan ke-1 selama ${EXTENSION.days} hari` }),
+    ).toBeInTheDocument();
   });
 
   it('none offered is an empty state', async () => {
