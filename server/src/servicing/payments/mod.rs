@@ -114,7 +114,7 @@ pub async fn repayment(
 ) -> Result<Repayment, Error> {
     let loan = own_loan(s, borrower, order_no).await?;
     let today = loan.today(s);
-    let choices = RepaymentChoice::ALL
+    let choices: Vec<Priced> = RepaymentChoice::ALL
         .iter()
         .filter_map(|c| price(s, &loan, *c, today).ok())
         .collect();

@@ -22,7 +22,6 @@ export function RepaySection({ order }: { order: OrderDetail }) {
   const repayment = useRepayment(order.orderNo);
   const orderPath = `/orders/${encodeURIComponent(order.orderNo)}`;
   const due = repayment.data?.choices.find((choice) => choice.choice === 'due');
-  const coolingOff = repayment.data?.choices.find((choice) => choice.choice === 'cooling_off');
   const open = repayment.data && !repayment.data.verifying;
   return (
     <>
@@ -31,7 +30,7 @@ export function RepaySection({ order }: { order: OrderDetail }) {
         <ArrearsCard arrears={repayment.data.arrears} payTo={open && due ? `${orderPath}/pay/due` : null} payAmount={due?.amount ?? null} />
       )}
       {repayment.data?.coolingOff && (
-        <CoolingOffCard offer={repayment.data.coolingOff} payTo={open && coolingOff ? `${orderPath}/pay/cooling_off` : null} />
+        <CoolingOffCard offer={repayment.data.coolingOff} />
       )}
     <section className="card repay" aria-labelledby="repay-head">
       <h2 className="kfs__heading" id="repay-head">

@@ -67,7 +67,7 @@ export function ArrearsCard({ arrears, payTo, payAmount }: { arrears: Arrears; p
 }
 
 /** The cooling-off exit in its parts (principal + the days' interest − the fees given back) and its last day. */
-export function CoolingOffCard({ offer, payTo }: { offer: CoolingOff; payTo: string | null }) {
+export function CoolingOffCard({ offer }: { offer: CoolingOff }) {
   const { t } = useTranslation();
   const money = useMoney();
   const market = useMarket();
@@ -97,11 +97,6 @@ export function CoolingOffCard({ offer, payTo }: { offer: CoolingOff; payTo: str
           <dd>{money(offer.amount)}</dd>
         </div>
       </dl>
-      {payTo && (
-        <Link className="adm-button adm-button-default adm-button-fill-outline adm-button-block servicing__link-button" to={payTo}>
-          {t('servicing.choice.cooling_off')}: {money(offer.amount)}
-        </Link>
-      )}
     </section>
   );
 }

@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Market } from '@/shared/market/market';
 import { useMarket } from '@/shared/market/market-context';
@@ -33,7 +34,7 @@ const CHANNELS = ['mobile', 'atm', 'internet'] as const;
  * Under a virtual account: until when it takes payment (its expiry, from the server), and how to pay it step by step
  * at its bank (m-BCA, ATM, KlikBCA for BCA; the same three channels in general words for another bank).
  */
-export function VirtualAccountHelp({ payment, now = Date.now() }: { payment: Payment; now?: number }) {
+export function VirtualAccountHelp({ payment }: { payment: Payment }) {
   const { t } = useTranslation();
   const market = useMarket();
   const money = useMoney();
@@ -41,6 +42,8 @@ export function VirtualAccountHelp({ payment, now = Date.now() }: { payment: Pay
   const bank = how.bankCode ?? '';
   const number = groupedDigits(how.virtualAccount ?? '');
   const expiresAt = how.expiresAt ?? null;
+  // Read once when shown: a page left open past the expiry says so at its next load.
+  const [now] = useState(() => Date.now());
   const expired = expiresAt !== null && expiresAt <= now;
   const family = bank.toUpperCase() === 'BCA' ? 'bca' : 'other';
   const values = { bank, number, payee: how.payeeName, amount: money(payment.amount) };
