@@ -39,7 +39,12 @@ async fn repayment(app: &TestApp, session: &str, order_no: &str) -> Value {
     .await
 }
 
-async fn correct_utr(app: &TestApp, session: &str, payment_id: &str, utr: &str) -> reqwest::Response {
+async fn correct_utr(
+    app: &TestApp,
+    session: &str,
+    payment_id: &str,
+    utr: &str,
+) -> reqwest::Response {
     app.client
         .put(app.url(&format!("/api/v1/borrower/payments/{payment_id}/utr")))
         .header("x-session-id", session)
@@ -60,10 +65,19 @@ async fn paid_out(app: &TestApp, finance: &Op, phone: &str) -> (String, String, 
 }
 
 /// A UPI payment of the `due` choice with `utr` submitted: (payment id, amount).
-async fn verifying(app: &TestApp, session: &str, order_no: &str, key: &str, utr: &str) -> (String, i64) {
+async fn verifying(
+    app: &TestApp,
+    session: &str,
+    order_no: &str,
+    key: &str,
+    utr: &str,
+) -> (String, i64) {
     let payment = data(create_payment(app, session, order_no, "due", "upi", key).await).await;
     let id = payment["paymentId"].as_str().unwrap().to_owned();
-    assert_eq!(submit_utr(app, session, &id, utr).await.status(), StatusCode::OK);
+    assert_eq!(
+        submit_utr(app, session, &id, utr).await.status(),
+        StatusCode::OK
+    );
     (id, payment["amount"].as_i64().unwrap())
 }
 
@@ -84,9 +98,14 @@ async fn an_overdue_loan_states_its_parts_its_days_late_and_tomorrows_charge_as_
     // Due on day 7; the job runs every day from the due date to day 10: ₹300 on day 8, then ₹20 on days 9 and 10.
     for day in 7..=10 {
         set_date(&app, payout + Duration::days(day)).await;
-        overdue::run(&app.services, Market::India, app.services.clock.today(Market::India), "test")
-            .await
-            .unwrap();
+        overdue::run(
+            &app.services,
+            Market::India,
+            app.services.clock.today(Market::India),
+            "test",
+        )
+        .await
+        .unwrap();
     }
     let session = app.sign_in("IN", "9876500901").await;
     let plan = check_ledger(&app, &session, &order_no, &id).await;
@@ -104,18 +123,28 @@ async fn an_overdue_loan_states_its_parts_its_days_late_and_tomorrows_charge_as_
         out["total"].as_i64().unwrap() - 34_000
     );
     assert_eq!(a["total"], out["total"]);
-    assert_eq!(a["total"], r["choices"][0]["amount"], "the due choice pays exactly the arrears");
+    assert_eq!(
+        a["total"], r["choices"][0]["amount"],
+        "the due choice pays exactly the arrears"
+    );
     // Tomorrow: ₹20 more, as the job posts it; at most ₹300 + 30 × ₹20 = ₹900 in all, ₹340 posted.
     assert_eq!(a["lateChargeTomorrow"], 2_000);
     assert_eq!(a["lateChargeMoreAtMost"], 90_000 - 34_000);
     set_date(&app, payout + Duration::days(11)).await;
-    overdue::run(&app.services, Market::India, app.services.clock.today(Market::India), "test")
-        .await
-        .unwrap();
+    overdue::run(
+        &app.services,
+        Market::India,
+        app.services.clock.today(Market::India),
+        "test",
+    )
+    .await
+    .unwrap();
     let session = app.sign_in("IN", "9876500901").await;
     let after = check_ledger(&app, &session, &order_no, &id).await;
     assert_eq!(
-        after["installments"][0]["outstanding"]["lateCharges"].as_i64().unwrap(),
+        after["installments"][0]["outstanding"]["lateCharges"]
+            .as_i64()
+            .unwrap(),
         34_000 + 2_000
     );
     // A UTR waiting for finance freezes the installment: nothing tomorrow.
@@ -127,7 +156,8 @@ async fn an_overdue_loan_states_its_parts_its_days_late_and_tomorrows_charge_as_
 }
 
 #[tokio::test]
-async fn the_cooling_off_exit_is_stated_in_its_parts_with_its_last_day_and_an_ended_loan_says_what_it_cost() {
+async fn the_cooling_off_exit_is_stated_in_its_parts_with_its_last_day_and_an_ended_loan_says_what_it_cost()
+ {
     let app = spawn_app().await;
     let finance = operator(&app, "fin", &[Role::Finance]).await;
     let (_, order_no, id) = paid_out(&app, &finance, "9876500902").await;
@@ -161,10 +191,31 @@ async fn the_cooling_off_exit_is_stated_in_its_parts_with_its_last_day_and_an_en
 
     // Left: what the loan cost in all is the exit's amount (the operators' sessions ended with the move).
     let finance = operator(&app, "fin2", &[Role::Finance]).await;
-    let payment = data(create_payment(&app, &session, &order_no, "cooling_off", "upi", "exit-key-901").await).await;
+    let payment = data(
+        create_payment(
+            &app,
+            &session,
+            &order_no,
+            "cooling_off",
+            "upi",
+            "exit-key-901",
+        )
+        .await,
+    )
+    .await;
     let pid = payment["paymentId"].as_str().unwrap();
-    assert_eq!(submit_utr(&app, &session, pid, "700000000002").await.status(), StatusCode::OK);
-    assert_eq!(confirm(&app, &finance, pid, payment["amount"].as_i64().unwrap()).await.status(), StatusCode::OK);
+    assert_eq!(
+        submit_utr(&app, &session, pid, "700000000002")
+            .await
+            .status(),
+        StatusCode::OK
+    );
+    assert_eq!(
+        confirm(&app, &finance, pid, payment["amount"].as_i64().unwrap())
+            .await
+            .status(),
+        StatusCode::OK
+    );
     let plan = check_ledger(&app, &session, &order_no, &id).await;
     assert_eq!(plan["paidInAll"], c["amount"]);
     assert_eq!(plan["feesKept"], 0);
@@ -200,16 +251,34 @@ async fn a_mistyped_utr_is_corrected_while_finance_has_not_acted_and_refused_aft
     )
     .unwrap();
     // One working day: the next weekday.
-    assert!(check_by > today && check_by <= today + Duration::days(3), "{check_by}");
-    assert!(!matches!(check_by.weekday(), time::Weekday::Saturday | time::Weekday::Sunday));
+    assert!(
+        check_by > today && check_by <= today + Duration::days(3),
+        "{check_by}"
+    );
+    assert!(!matches!(
+        check_by.weekday(),
+        time::Weekday::Saturday | time::Weekday::Sunday
+    ));
 
     // Wrong format, another borrower, a UTR used on another payment: refused, nothing changes.
     let bad = correct_utr(&app, &session, &pid, "12345").await;
     assert_eq!(bad.status(), StatusCode::UNPROCESSABLE_ENTITY);
     let other = app.sign_in("IN", "9876500905").await;
-    assert_eq!(correct_utr(&app, &other, &pid, "700000000012").await.status(), StatusCode::NOT_FOUND);
+    assert_eq!(
+        correct_utr(&app, &other, &pid, "700000000012")
+            .await
+            .status(),
+        StatusCode::NOT_FOUND
+    );
     let (other_session, other_order, _) = paid_out(&app, &finance, "9876500906").await;
-    verifying(&app, &other_session, &other_order, "utr-key-0002", "700000000099").await;
+    verifying(
+        &app,
+        &other_session,
+        &other_order,
+        "utr-key-0002",
+        "700000000099",
+    )
+    .await;
     let used = correct_utr(&app, &session, &pid, "700000000099").await;
     assert_eq!(used.status(), StatusCode::CONFLICT);
     assert_eq!(error(used).await["code"], "utr_already_used");
@@ -228,11 +297,22 @@ async fn a_mistyped_utr_is_corrected_while_finance_has_not_acted_and_refused_aft
             .unwrap();
     assert_eq!(old, "700000000011");
     // The same UTR again answers the payment as it stands.
-    assert_eq!(correct_utr(&app, &session, &pid, "700000000012").await.status(), StatusCode::OK);
-    assert_eq!(repayment(&app, &session, &order_no).await["verifyingPayment"]["correctionsLeft"], 2);
+    assert_eq!(
+        correct_utr(&app, &session, &pid, "700000000012")
+            .await
+            .status(),
+        StatusCode::OK
+    );
+    assert_eq!(
+        repayment(&app, &session, &order_no).await["verifyingPayment"]["correctionsLeft"],
+        2
+    );
 
     // Finance confirms: the correction is refused with its reason, the UTR stays the one confirmed.
-    assert_eq!(confirm(&app, &finance, &pid, amount).await.status(), StatusCode::OK);
+    assert_eq!(
+        confirm(&app, &finance, &pid, amount).await.status(),
+        StatusCode::OK
+    );
     let late = correct_utr(&app, &session, &pid, "700000000013").await;
     assert_eq!(late.status(), StatusCode::CONFLICT);
     let body = error(late).await;
@@ -240,12 +320,16 @@ async fn a_mistyped_utr_is_corrected_while_finance_has_not_acted_and_refused_aft
     // The reason in words (Indonesian by default, without a language asked).
     assert!(body["msg"].as_str().unwrap().contains("UTR"), "{body:?}");
     assert_eq!(utr_of(&app, &pid).await, ["700000000012"]);
-    assert_eq!(repayment(&app, &session, &order_no).await["verifyingPayment"], Value::Null);
+    assert_eq!(
+        repayment(&app, &session, &order_no).await["verifyingPayment"],
+        Value::Null
+    );
     app.stop().await;
 }
 
 #[tokio::test]
-async fn simultaneous_corrections_stop_at_the_limit_and_a_correction_racing_a_confirmation_has_one_outcome() {
+async fn simultaneous_corrections_stop_at_the_limit_and_a_correction_racing_a_confirmation_has_one_outcome()
+ {
     let app = Arc::new(spawn_app().await);
     let finance = operator(&app, "fin", &[Role::Finance]).await;
     let (session, order_no, _) = paid_out(&app, &finance, "9876500907").await;
@@ -256,7 +340,11 @@ async fn simultaneous_corrections_stop_at_the_limit_and_a_correction_racing_a_co
             tokio::spawn(async move {
                 let r = correct_utr(&app, &session, &pid, &format!("71000000000{k}")).await;
                 let status = r.status();
-                let code = if status == StatusCode::OK { String::new() } else { error(r).await["code"].as_str().unwrap().to_owned() };
+                let code = if status == StatusCode::OK {
+                    String::new()
+                } else {
+                    error(r).await["code"].as_str().unwrap().to_owned()
+                };
                 (status, code)
             })
         })
@@ -265,9 +353,18 @@ async fn simultaneous_corrections_stop_at_the_limit_and_a_correction_racing_a_co
     for h in handles {
         outcomes.push(h.await.unwrap());
     }
-    assert_eq!(outcomes.iter().filter(|(s, _)| *s == StatusCode::OK).count(), 3, "{outcomes:?}");
+    assert_eq!(
+        outcomes
+            .iter()
+            .filter(|(s, _)| *s == StatusCode::OK)
+            .count(),
+        3,
+        "{outcomes:?}"
+    );
     assert!(
-        outcomes.iter().all(|(s, c)| *s == StatusCode::OK || c == "utr_corrections_exhausted"),
+        outcomes
+            .iter()
+            .all(|(s, c)| *s == StatusCode::OK || c == "utr_corrections_exhausted"),
         "{outcomes:?}"
     );
     assert_eq!(utr_of(&app, &pid).await.len(), 1);
@@ -286,12 +383,17 @@ async fn simultaneous_corrections_stop_at_the_limit_and_a_correction_racing_a_co
         let (session, order_no, _) = paid_out(&app, &finance, &phone).await;
         let old = format!("72000000000{k}");
         let new = format!("73000000000{k}");
-        let (pid, amount) = verifying(&app, &session, &order_no, &format!("race-key-000{k}"), &old).await;
+        let (pid, amount) =
+            verifying(&app, &session, &order_no, &format!("race-key-000{k}"), &old).await;
         let (a1, s1, p1, n1) = (app.clone(), session.clone(), pid.clone(), new.clone());
         let fix = tokio::spawn(async move {
             let r = correct_utr(&a1, &s1, &p1, &n1).await;
             let status = r.status();
-            let code = if status == StatusCode::OK { String::new() } else { error(r).await["code"].as_str().unwrap().to_owned() };
+            let code = if status == StatusCode::OK {
+                String::new()
+            } else {
+                error(r).await["code"].as_str().unwrap().to_owned()
+            };
             (status, code)
         });
         let (a2, f2, p2) = (app.clone(), finance.clone(), pid.clone());
@@ -324,9 +426,20 @@ async fn a_virtual_account_names_the_collecting_company_and_the_lender_it_collec
     let finance = operator(&app, "fin", &[Role::Finance]).await;
     let (session, order_no, _) =
         approved(&app, "081234567901", "id-kilat-30", 100_000_000, "14d").await;
-    assert_eq!(disburse(&app, &finance, &order_no).await.status(), StatusCode::OK);
+    assert_eq!(
+        disburse(&app, &finance, &order_no).await.status(),
+        StatusCode::OK
+    );
     let payment = data(
-        create_payment(&app, &session, &order_no, "due", "virtual_account", "va-key-0901").await,
+        create_payment(
+            &app,
+            &session,
+            &order_no,
+            "due",
+            "virtual_account",
+            "va-key-0901",
+        )
+        .await,
     )
     .await;
     let how = &payment["instructions"];
@@ -336,18 +449,29 @@ async fn a_virtual_account_names_the_collecting_company_and_the_lender_it_collec
     assert!(how["expiresAt"].as_i64().unwrap() > app.services.clock.now_ms());
     // Dragonpay lists only outlets Indonesia has.
     let types = data(
-        app.get_as(&format!("/api/v1/borrower/payment-types?orderNo={order_no}"), &session)
-            .await,
+        app.get_as(
+            &format!("/api/v1/borrower/payment-types?orderNo={order_no}"),
+            &session,
+        )
+        .await,
     )
     .await;
-    let channels: Vec<&str> = types[1]["channels"].as_array().unwrap().iter().map(|c| c.as_str().unwrap()).collect();
+    let channels: Vec<&str> = types[1]["channels"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c.as_str().unwrap())
+        .collect();
     assert_eq!(channels, ["Alfamart", "Indomaret", "Kantor Pos"]);
 
     // India: the payee is the lender; nothing to explain.
     let (session, order_no, _) = paid_out(&app, &finance, "9876500908").await;
     let types = data(
-        app.get_as(&format!("/api/v1/borrower/payment-types?orderNo={order_no}"), &session)
-            .await,
+        app.get_as(
+            &format!("/api/v1/borrower/payment-types?orderNo={order_no}"),
+            &session,
+        )
+        .await,
     )
     .await;
     assert_eq!(types[0]["collectsFor"], Value::Null);

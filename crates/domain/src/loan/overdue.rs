@@ -66,7 +66,8 @@ pub fn arrears(
             let charge = line.due.late_charges;
             if let Some(inst) = after_today.installment_mut(line.installment) {
                 inst.due.late_charges = inst.due.late_charges.checked_add(charge)?;
-                inst.outstanding.late_charges = inst.outstanding.late_charges.checked_add(charge)?;
+                inst.outstanding.late_charges =
+                    inst.outstanding.late_charges.checked_add(charge)?;
                 inst.late_charge_days += 1;
                 inst.last_late_charge_on = Some(on);
             }

@@ -189,7 +189,11 @@ pub struct CoolingOffOffer {
 
 /// The cooling-off exit on `on` in its parts ([`cooling_off_settlement`], whose amount it is) and the window's last
 /// day; an error when the exit is not open.
-pub fn cooling_off_offer(plan: &Plan, balances: &LoanBalances, on: Date) -> Result<CoolingOffOffer> {
+pub fn cooling_off_offer(
+    plan: &Plan,
+    balances: &LoanBalances,
+    on: Date,
+) -> Result<CoolingOffOffer> {
     let settlement = cooling_off_settlement(plan, balances, on)?;
     let exit = cooling_off_exit(&plan.quote, plan.payout_date(), on)?;
     let open_until = crate::calendar::add_days(plan.payout_date(), plan.quote.cooling_off_days)?;

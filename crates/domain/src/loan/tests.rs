@@ -1085,20 +1085,42 @@ fn the_arrears_say_the_parts_the_days_late_and_how_much_more_can_come() {
     let mut ledger = opened(&plan);
     let due = plan.quote.installments[0].due_date;
     // The job ran on the due date and the two days after: ₹300 once, then ₹20.
-    run_job(&plan, &mut ledger, due, 3, |_| BTreeSet::new(), &caps, false);
+    run_job(
+        &plan,
+        &mut ledger,
+        due,
+        3,
+        |_| BTreeSet::new(),
+        &caps,
+        false,
+    );
     let b = replay(&plan, &ledger).unwrap();
     let on = crate::calendar::add_days(due, 3).unwrap();
-    let a = arrears(&plan, &b, &BTreeSet::new(), on, &caps).unwrap().unwrap();
+    let a = arrears(&plan, &b, &BTreeSet::new(), on, &caps)
+        .unwrap()
+        .unwrap();
     let scheduled = plan.quote.installments[0].amount;
     assert_eq!((a.first, a.last, a.due_date, a.days_late), (1, 1, due, 3));
     assert_eq!(a.owed, scheduled);
     assert_eq!(a.late_charges, Money::from_major(320));
-    assert_eq!(a.total, scheduled.checked_add(Money::from_major(320)).unwrap());
+    assert_eq!(
+        a.total,
+        scheduled.checked_add(Money::from_major(320)).unwrap()
+    );
     // Today's ₹20 is not posted yet; tomorrow adds ₹20 more; at most ₹900 in all, so ₹900 − ₹340 can still come.
     assert_eq!(a.late_charge_tomorrow, Money::from_major(20));
     assert_eq!(a.late_charge_more_at_most, Money::from_major(560));
     // Nothing is past due on the due date itself, nor before it.
-    assert_eq!(arrears(&plan, &replay(&plan, &opened(&plan)).unwrap(), &BTreeSet::new(), due, &caps), Ok(None));
+    assert_eq!(
+        arrears(
+            &plan,
+            &replay(&plan, &opened(&plan)).unwrap(),
+            &BTreeSet::new(),
+            due,
+            &caps
+        ),
+        Ok(None)
+    );
 }
 
 #[test]
@@ -1112,10 +1134,20 @@ fn a_charge_taken_once_does_not_grow_and_a_verifying_installment_accrues_nothing
     let caps = CapTable::ojk_consumer();
     let mut ledger = opened(&plan);
     let due = plan.quote.installments[0].due_date;
-    run_job(&plan, &mut ledger, due, 4, |_| BTreeSet::new(), &caps, false);
+    run_job(
+        &plan,
+        &mut ledger,
+        due,
+        4,
+        |_| BTreeSet::new(),
+        &caps,
+        false,
+    );
     let b = replay(&plan, &ledger).unwrap();
     let on = crate::calendar::add_days(due, 3).unwrap();
-    let a = arrears(&plan, &b, &BTreeSet::new(), on, &caps).unwrap().unwrap();
+    let a = arrears(&plan, &b, &BTreeSet::new(), on, &caps)
+        .unwrap()
+        .unwrap();
     assert_eq!(a.late_charges, Money::from_major(400));
     assert_eq!(a.late_charge_tomorrow, Money::ZERO);
     assert_eq!(a.late_charge_more_at_most, Money::ZERO);
@@ -1138,11 +1170,24 @@ fn the_cooling_off_offer_is_the_priced_exit_in_its_parts_until_its_last_day() {
     for d in 0..=plan.quote.cooling_off_days {
         let on = crate::calendar::add_days(PAYOUT, d).unwrap();
         let offer = cooling_off_offer(&plan, &b, on).unwrap();
-        let priced = crate::settle::price(&plan, &b, crate::RepaymentChoice::CoolingOff, on, &caps, false).unwrap();
+        let priced = crate::settle::price(
+            &plan,
+            &b,
+            crate::RepaymentChoice::CoolingOff,
+            on,
+            &caps,
+            false,
+        )
+        .unwrap();
         assert_eq!(offer.amount, priced.amount);
         assert_eq!(
             offer.amount,
-            offer.principal.checked_add(offer.interest).unwrap().checked_sub(offer.fees_refunded).unwrap()
+            offer
+                .principal
+                .checked_add(offer.interest)
+                .unwrap()
+                .checked_sub(offer.fees_refunded)
+                .unwrap()
         );
         assert_eq!(offer.days_used, i64::from(d));
         assert_eq!(offer.open_until, last);
@@ -1150,6 +1195,9 @@ fn the_cooling_off_offer_is_the_priced_exit_in_its_parts_until_its_last_day() {
         assert_eq!(offer.fees_refunded, b.fees_kept);
     }
     // ₹10,000 at 0.1% a day: ₹10 a day used.
-    assert_eq!(cooling_off_offer(&plan, &b, last).unwrap().interest, Money::from_major(30));
+    assert_eq!(
+        cooling_off_offer(&plan, &b, last).unwrap().interest,
+        Money::from_major(30)
+    );
     assert!(cooling_off_offer(&plan, &b, crate::calendar::add_days(last, 1).unwrap()).is_err());
 }

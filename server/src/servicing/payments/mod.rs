@@ -120,13 +120,12 @@ pub async fn repayment(
         .collect();
     // The payments waiting for finance (a UTR submitted, an amount held) freeze the installments they cover, as in
     // the overdue job, so tomorrow's late charge is the job's own.
-    let waiting: Vec<_> = s
-        .db
-        .payments_of_order(&loan.order.id)
-        .await?
-        .into_iter()
-        .filter(|p| p.status == "verifying" || p.status == "held")
-        .collect();
+    let waiting: Vec<_> =
+        s.db.payments_of_order(&loan.order.id)
+            .await?
+            .into_iter()
+            .filter(|p| p.status == "verifying" || p.status == "held")
+            .collect();
     let verifying = !waiting.is_empty();
     let mut frozen = std::collections::BTreeSet::new();
     for p in &waiting {

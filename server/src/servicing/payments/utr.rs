@@ -157,8 +157,16 @@ pub async fn correct_utr(
         action: "payment.utr_corrected",
         entity: "order",
         entity_id: &current.row.order_id,
-        before_json: Some(&audit_json(&current.row, PaymentStatus::Verifying, Some(&old))?),
-        after_json: Some(&audit_json(&current.row, PaymentStatus::Verifying, Some(&utr))?),
+        before_json: Some(&audit_json(
+            &current.row,
+            PaymentStatus::Verifying,
+            Some(&old),
+        )?),
+        after_json: Some(&audit_json(
+            &current.row,
+            PaymentStatus::Verifying,
+            Some(&utr),
+        )?),
         at: now,
     })
     .await?;
@@ -177,20 +185,17 @@ pub struct VerifyingUtr {
 }
 
 /// The loan's payment whose UTR waits for finance, if there is one.
-pub async fn verifying_utr(
-    s: &Services,
-    loan: &Loan,
-) -> Result<Option<VerifyingUtr>, Error> {
-    let Some((row, submitted_at, corrections)) =
-        s.db.verifying_utr_payment(&loan.order.id).await?
+pub async fn verifying_utr(s: &Services, loan: &Loan) -> Result<Option<VerifyingUtr>, Error> {
+    let Some((row, submitted_at, corrections)) = s.db.verifying_utr_payment(&loan.order.id).await?
     else {
         return Ok(None);
     };
     let payment = payment_of(s, row)?;
     let market = loan.order.market;
-    let submitted_on = time::OffsetDateTime::from_unix_timestamp_nanos(i128::from(submitted_at) * 1_000_000)
-        .map(|t| market.local_date(t))
-        .unwrap_or_else(|_| loan.today(s));
+    let submitted_on =
+        time::OffsetDateTime::from_unix_timestamp_nanos(i128::from(submitted_at) * 1_000_000)
+            .map(|t| market.local_date(t))
+            .unwrap_or_else(|_| loan.today(s));
     let check_by = kilat_domain::calendar::add_working_days(
         submitted_on,
         s.payments.settings.india.utr_check_working_days,
