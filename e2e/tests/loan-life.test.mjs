@@ -17,6 +17,7 @@ import path from 'node:path';
 import { outDir } from '../lib/browser.mjs';
 import { BORROWER_MARKETS, applyForLoan } from '../lib/borrower.mjs';
 import { DESKTOP, approveInConsole, confirmInConsole, openConsole, payOutInConsole, paymentFact, section } from '../lib/console.mjs';
+import { expectNoAxeViolations } from '../lib/axe.mjs';
 import { JOURNEY, useSite } from '../lib/fixture.mjs';
 
 const site = useSite();
@@ -178,8 +179,15 @@ test('Indonesia: a signed Xendit VA-paid callback for the exact amount closes th
     await page.getByRole('button', { name: /^Bayar Rp/ }).click();
     await page.getByRole('heading', { name: /Transfer Rp\s?[\d.]+ ke virtual account Anda/ }).waitFor();
     const { paymentId } = await openPayment(page);
-    const account = await page.locator('.copy-row').filter({ hasText: 'Nomor virtual account' }).locator('.copy-row__value').textContent();
-    assert.match(account, /^\d{8,}$/);
+    // Shown in groups of four, as it is typed into a bank app; the payee the bank app shows, and who it collects for.
+    const shown = await page.locator('.copy-row').filter({ hasText: 'Nomor virtual account' }).locator('.copy-row__value').textContent();
+    assert.match(shown, /^\d{4}( \d{4}){3}$/);
+    const account = shown.replace(/\s/g, '');
+    await page.getByText(/^PT Kilat Finansial Indonesia menerima pembayaran untuk PT Kilat Dana Indonesia, pemberi pinjaman Anda\./).waitFor();
+    await page.getByText(/^Bayar sebelum \d{1,2} \w{3} \d{4},? \d{2}\.\d{2} WIB$/).waitFor();
+    await page.getByText('BCA mobile (m-BCA)').click();
+    await page.getByText(`Masukkan nomor virtual account ${shown}, lalu pilih OK.`).waitFor();
+    await expectNoAxeViolations(page, 'id virtual account');
     await shoot(page, 'id-virtual-account');
 
     // Xendit calls back, signed with the callback token of the development settings, for the exact amount.
@@ -257,7 +265,7 @@ test('Indonesia: a Xendit transfer of less than asked is held, finance credits w
       await page.getByRole('button', { name: /^Bayar Rp/ }).click();
       await page.getByRole('heading', { name: /Transfer Rp\s?[\d.]+ ke virtual account Anda/ }).waitFor();
       const { paymentId } = await openPayment(page);
-      const account = await page.locator('.copy-row').filter({ hasText: 'Nomor virtual account' }).locator('.copy-row__value').textContent();
+      const account = (await page.locator('.copy-row').filter({ hasText: 'Nomor virtual account' }).locator('.copy-row__value').textContent()).replace(/\s/g, '');
       const payment = await borrowerGet(page, `/api/v1/borrower/payments/${encodeURIComponent(paymentId)}`);
       const asked = payment.amount;
       assert.ok(asked > 10_000_000, `an installment above Rp 100.000: ${asked}`);
@@ -374,6 +382,18 @@ test('Cooling-off: two days after payout the borrower leaves and pays only the p
       const exit = { principal, interest, refunded, amount: principal + interest - refunded };
 
       await openLoan(page, orderNo);
+      // The exit in its parts, and the window's last day: the payout day and the KFS's cooling-off days.
+      const until = new Date(`${plan.payoutDate}T00:00:00Z`);
+      until.setUTCDate(until.getUTCDate() + kfs.coolingOffDays);
+      const untilText = new Intl.DateTimeFormat('en-IN', { dateStyle: 'medium', timeZone: 'UTC' }).format(until);
+      await page.getByText(`You can leave this loan until ${untilText}, with no penalty.`).waitFor();
+      const offer = page.locator('section.cooling-off');
+      const part = async (label) => minorOf(await offer.locator('.figures__row').filter({ hasText: label }).locator('dd').textContent());
+      assert.equal(await part('Loan amount (principal)'), exit.principal);
+      assert.equal(await part(`Interest for ${days} days used`), exit.interest);
+      assert.equal(await part('Fees taken at payout, given back'), exit.refunded);
+      assert.equal(await part('To pay to leave the loan'), exit.amount);
+      await expectNoAxeViolations(page, 'cooling-off loan page');
       const choice = page.locator('section.repay').getByRole('link', { name: /Leave the loan \(cooling-off\)/ });
       assert.equal(minorOf(await choice.locator('.choice__amount').textContent()), exit.amount, 'the loan page offers the exit at the KFS’s price');
       await shoot(page, 'cooling-loan');
@@ -439,5 +459,143 @@ test('Cooling-off: two days after payout the borrower leaves and pays only the p
     });
   } finally {
     await setDate(null);
+  }
+});
+
+/** `date` (`YYYY-MM-DD`) moved by `days`, as `YYYY-MM-DD`. */
+function plusDays(date, days) {
+  const d = new Date(`${date}T00:00:00Z`);
+  d.setUTCDate(d.getUTCDate() + days);
+  return d.toISOString().slice(0, 10);
+}
+
+/** A calendar day as the app writes it: "25 Dec 2026" (India), "25 Des 2026" (Indonesia). */
+function humanDate(date, locale = 'en-IN') {
+  return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone: 'UTC' }).format(new Date(`${date}T00:00:00Z`));
+}
+
+/** Moves the server's business date (India's; `null` back to today). */
+async function setBusinessDate(date) {
+  const response = await fetch(site.url('/api/v1/dev/business-date'), {
+    method: 'PUT',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ date }),
+  });
+  assert.equal(response.status, 200);
+}
+
+/** Reloads the loan page until the overdue job (the server's one-minute timer) has posted the late charge. */
+async function awaitLateCharge(page, orderNo, lang) {
+  const deadline = Date.now() + 150_000;
+  for (;;) {
+    await openLoan(page, orderNo, lang);
+    const arrears = page.locator('section.arrears');
+    await arrears.waitFor();
+    if ((await arrears.locator('.figures__row').count()) >= 3) return arrears;
+    assert.ok(Date.now() < deadline, 'the overdue job posts the late charge within its timer');
+    await page.waitForTimeout(5_000);
+  }
+}
+
+test('India, overdue: the parts, the days late and tomorrow; home pays it; the UTR sent is shown and corrected before finance confirms', LONG, async (tc) => {
+  const market = indian(4, 'Flexi 6 Weeks');
+  try {
+    await site.page(tc, async (page) => {
+      const { orderNo } = await applyForLoan(page, site, market);
+      await site.page(tc, DESKTOP, async (ops) => {
+        await approveInConsole(ops, site, orderNo);
+        await payOutInConsole(ops, orderNo, 'HDFCN52026112500404');
+      });
+      const plan = await borrowerGet(page, `/api/v1/borrower/orders/${encodeURIComponent(orderNo)}/plan`);
+      const first = plan.installments[0];
+      const { kfs } = await borrowerGet(page, `/api/v1/borrower/orders/${encodeURIComponent(orderNo)}`);
+      assert.equal(kfs.lateCharge.perDay, 0, 'Flexi 6 Weeks charges once');
+
+      // Three days after the first due date, the overdue job has run: the installment and the ₹400 charge, apart.
+      await setBusinessDate(plusDays(first.dueDate, 3));
+      const arrears = await awaitLateCharge(page, orderNo, '?lang=1');
+      await arrears.getByRole('heading', { name: 'Installment 1 is 3 days late' }).waitFor();
+      await arrears.getByText(`It was due on ${humanDate(first.dueDate)}.`).waitFor();
+      const row = async (label) => minorOf(await arrears.locator('.figures__row').filter({ hasText: label }).locator('dd').textContent());
+      assert.equal(await row('Installment amount'), first.due.total);
+      assert.equal(await row('Late charge'), kfs.lateCharge.flat);
+      const total = first.due.total + kfs.lateCharge.flat;
+      assert.equal(await row('To pay now'), total);
+      await arrears.getByText('The late charge does not grow: nothing more is added tomorrow.').waitFor();
+      const payNow = arrears.getByRole('link', { name: /^Pay ₹[\d,.]+ now$/ });
+      assert.equal(minorOf(await payNow.textContent()), total);
+      await expectNoAxeViolations(page, 'overdue loan page');
+      await shoot(page, 'in-overdue-loan');
+
+      // Home: the loan and its money first, with a Pay button.
+      await page.goto(site.url('/app/home?lang=1'), { waitUntil: 'load' });
+      const due = page.getByText(/^₹[\d,.]+ is due now$/);
+      await due.waitFor();
+      assert.equal(minorOf(await due.textContent()), total);
+      const headings = await page.getByRole('heading', { level: 2 }).allTextContents();
+      assert.ok(headings.indexOf('Your current loan') < headings.indexOf('Your details'), headings.join(' | '));
+      await expectNoAxeViolations(page, 'home, overdue');
+      await shoot(page, 'in-overdue-home');
+
+      // Pay from home by UPI; the loan shows the UTR sent, the amount and when finance checks it; a typo is corrected.
+      await page.getByRole('link', { name: /^Pay ₹/ }).click();
+      await page.getByRole('radio', { name: /^UPI/ }).check();
+      await page.getByRole('button', { name: /^Pay ₹/ }).click();
+      const reference = await submitUtr(page, '912345678904');
+      await openLoan(page, orderNo);
+      const verifying = page.locator('section.verifying');
+      await verifying.getByText(`We got UTR 9123 4567 8904 for ₹`, { exact: false }).waitFor();
+      assert.equal(minorOf((await verifying.locator('.verifying__got').textContent()).split(' for ')[1]), total);
+      await verifying.getByText(/^Finance checks it by \d{1,2} \w{3} \d{4}\. Your loan updates when it is confirmed\.$/).waitFor();
+      await verifying.getByRole('button', { name: 'Wrong UTR? Change it' }).click();
+      await verifying.getByLabel('The correct UTR').fill('912345678905');
+      await verifying.getByRole('button', { name: 'Save the correct UTR' }).click();
+      await verifying.getByText('UTR changed to 9123 4567 8905.').waitFor();
+      await verifying.getByText(`We got UTR 9123 4567 8905 for ₹`, { exact: false }).waitFor();
+      await expectNoAxeViolations(page, 'verifying UTR');
+      await shoot(page, 'in-overdue-verifying');
+
+      // Finance sees the corrected UTR and confirms; the loan is up to date, and a late correction is refused.
+      await site.page(tc, DESKTOP, async (ops) => {
+        await openConsole(ops, site, '/repayments');
+        await confirmInConsole(ops, reference, { utr: '912345678905' });
+      });
+      await openLoan(page, orderNo);
+      assert.equal(await page.locator('section.arrears').count(), 0);
+      assert.equal(await page.locator('section.verifying').count(), 0);
+      await shoot(page, 'in-overdue-paid');
+    });
+  } finally {
+    await setBusinessDate(null);
+  }
+});
+
+test('Indonesia, overdue: the installment and its late charge apart, in Indonesian', LONG, async (tc) => {
+  const market = { ...BORROWER_MARKETS.indonesia, phone: '0812-1111-2299', e164: '+6281211112299', values: { ...BORROWER_MARKETS.indonesia.values, idNumber: '3171234567890099', account: '1234567899', accountShown: '1234 5678 99' } };
+  try {
+    await site.page(tc, async (page) => {
+      const { orderNo } = await applyForLoan(page, site, market);
+      await site.page(tc, DESKTOP, async (ops) => {
+        await approveInConsole(ops, site, orderNo, 'Dokumen lengkap.');
+        await payOutInConsole(ops, orderNo, 'BCA-TRF-000499', 'Indonesia');
+      });
+      const plan = await borrowerGet(page, `/api/v1/borrower/orders/${encodeURIComponent(orderNo)}/plan`);
+      const first = plan.installments[0];
+      await setBusinessDate(plusDays(first.dueDate, 2));
+      const arrears = await awaitLateCharge(page, orderNo, '');
+      await arrears.getByRole('heading', { name: /^Cicilan ke-1 terlambat \d hari$/ }).waitFor();
+      await arrears.getByText(`Jatuh temponya ${humanDate(first.dueDate, 'id-ID')}.`).waitFor();
+      const row = async (label) => minorOf(await arrears.locator('.figures__row').filter({ hasText: label }).locator('dd').textContent(), 'ID');
+      assert.equal(await row('Jumlah cicilan'), first.due.total);
+      const late = await row('Denda keterlambatan');
+      assert.ok(late > 0);
+      assert.equal(await row('Dibayar sekarang'), first.due.total + late);
+      await arrears.getByText(/^(Denda tidak bertambah|Jika tidak dibayar hari ini, besok denda bertambah|Besok tidak ada tambahan)/).waitFor();
+      await arrears.getByRole('link', { name: /^Bayar Rp\s?[\d.]+ sekarang$/ }).waitFor();
+      await expectNoAxeViolations(page, 'overdue loan page, Indonesia');
+      await shoot(page, 'id-overdue-loan');
+    });
+  } finally {
+    await setBusinessDate(null);
   }
 });

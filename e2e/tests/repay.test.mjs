@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { outDir } from '../lib/browser.mjs';
 import { BORROWER_MARKETS, applyForLoan, consoleSession } from '../lib/borrower.mjs';
+import { expectNoAxeViolations } from '../lib/axe.mjs';
 import { JOURNEY, useSite } from '../lib/fixture.mjs';
 
 const site = useSite();
@@ -52,6 +53,10 @@ test('an Indian borrower is paid out, pays an installment with a UTR, repays the
     await repay.getByRole('link', { name: /Pay this installment/ }).waitFor();
     await repay.getByRole('link', { name: /Repay everything today/ }).waitFor();
     await repay.getByRole('link', { name: /Leave the loan \(cooling-off\)/ }).waitFor();
+    // The cooling-off exit in its parts, and until when it is open.
+    await page.getByText(/^You can leave this loan until \d{1,2} \w{3} \d{4}, with no penalty\.$/).waitFor();
+    await page.locator('section.cooling-off').getByText('Fees taken at payout, given back').waitFor();
+    await expectNoAxeViolations(page, 'loan page after payout');
     await shoot(page, 'loan');
 
     // The plan and one installment.
@@ -93,7 +98,9 @@ test('an Indian borrower is paid out, pays an installment with a UTR, repays the
     const first = await payWithUtr(page, ops, '412345678901', async () => {
       // Until finance confirms, the loan says so.
       await page.goto(loan, { waitUntil: 'load' });
-      await page.locator('section.repay').getByText('Payment received, verifying: finance is checking your transfer.').waitFor();
+      await page.locator('section.verifying').getByText(/^We got UTR 4123 4567 8901 for ₹[\d,.]+\.$/).waitFor();
+      await page.locator('section.verifying').getByText(/^Finance checks it by \d{1,2} \w{3} \d{4}\./).waitFor();
+      await expectNoAxeViolations(page, 'loan page, verifying');
       await shoot(page, 'verifying');
     });
     assert.equal(first.confirmed.payment.status, 'confirmed');
@@ -133,6 +140,9 @@ test('an Indonesian borrower sees the plan, an installment, the extension and a 
     const repay = page.locator('section.repay');
     await repay.getByRole('link', { name: /Bayar cicilan ini/ }).waitFor();
     assert.match(await repay.textContent(), /Rp\s?[\d.]+/);
+    await page.getByText(/^Anda dapat membatalkan pinjaman ini sampai \d{1,2} \w{3} \d{4}, tanpa denda\.$/).waitFor();
+    await page.locator('section.cooling-off').getByText('Dibayar untuk membatalkan pinjaman').waitFor();
+    await expectNoAxeViolations(page, 'loan page after payout, Indonesia');
     await shoot(page, 'loan', 'id');
 
     await repay.getByRole('link', { name: 'Lihat rencana cicilan' }).click();
@@ -158,8 +168,10 @@ test('an Indonesian borrower sees the plan, an installment, the extension and a 
     await shoot(page, 'pay', 'id');
     await page.getByRole('button', { name: /^Bayar Rp/ }).click();
     await page.getByRole('heading', { name: /Transfer Rp\s?[\d.]+ ke virtual account Anda/ }).waitFor();
-    assert.match(await page.locator('.copy-row').filter({ hasText: 'Nomor virtual account' }).locator('.copy-row__value').textContent(), /^\d{8,}$/);
+    assert.match(await page.locator('.copy-row').filter({ hasText: 'Nomor virtual account' }).locator('.copy-row__value').textContent(), /^\d{4}( \d{4}){3}$/);
     assert.equal(await page.getByLabel('UTR', { exact: true }).count(), 0);
+    await page.getByText('ATM BCA').waitFor();
+    await expectNoAxeViolations(page, 'virtual account payment');
     await shoot(page, 'payment', 'id');
   });
 });

@@ -41,6 +41,8 @@ pub const ERROR_CODES: &[&str] = &[
     "choice_unavailable",
     "payment_not_open",
     "utr_already_used",
+    "utr_locked",
+    "utr_corrections_exhausted",
     "already_rated",
     "own_admin_account",
     "last_admin",
@@ -182,6 +184,10 @@ pub enum Refusal {
     PaymentNotOpen,
     /// A UTR already submitted, for this or any other payment.
     UtrAlreadyUsed,
+    /// A UTR correction after finance confirmed or rejected the payment.
+    UtrLocked,
+    /// A UTR correction beyond the most a payment allows.
+    UtrCorrectionsExhausted,
     /// A rating of an order (or a complaint's answer) rated already.
     AlreadyRated,
     /// An admin disabling themself or dropping their own admin role.
@@ -220,6 +226,8 @@ impl Refusal {
             Refusal::ChoiceUnavailable => "choice_unavailable",
             Refusal::PaymentNotOpen => "payment_not_open",
             Refusal::UtrAlreadyUsed => "utr_already_used",
+            Refusal::UtrLocked => "utr_locked",
+            Refusal::UtrCorrectionsExhausted => "utr_corrections_exhausted",
             Refusal::AlreadyRated => "already_rated",
             Refusal::OwnAdminAccount => "own_admin_account",
             Refusal::LastAdmin => "last_admin",

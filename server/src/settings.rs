@@ -459,6 +459,11 @@ pub struct IndiaCollection {
     pub bank_name: String,
     pub account_number: String,
     pub ifsc: String,
+    /// Working days (Monday to Friday, less the market's holidays) finance takes to check a submitted UTR against the
+    /// bank statement: the borrower is told the day ("checked by 30 Nov 2026"). Finance's own commitment: change it
+    /// with the team's practice.
+    #[serde(default = "default_utr_check_working_days")]
+    pub utr_check_working_days: u32,
     /// Dragonpay's over-the-counter payment offered in this market (with `[payments.dragonpay]` enabled).
     #[serde(default)]
     pub dragonpay: bool,
@@ -468,6 +473,10 @@ pub struct IndiaCollection {
     /// How long a Dragonpay reference can be paid, in hours.
     #[serde(default = "default_expiry_hours")]
     pub dragonpay_expiry_hours: u32,
+}
+
+fn default_utr_check_working_days() -> u32 {
+    1
 }
 
 fn default_expiry_hours() -> u32 {

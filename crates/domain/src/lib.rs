@@ -28,9 +28,10 @@ pub use codes::{Code, UnknownCode};
 pub use error::{CapKind, Error, Result};
 pub use kfs::{DailyCost, GrievanceOfficer, KFS_VERSION, KeyFactStatement, Lender};
 pub use loan::{
-    Buckets, EntryKind, InstallmentBalance, InstallmentStatus, LedgerEntry, Line, LoanBalances,
-    PREPAYMENT_RULE, Plan, Settlement, allocate_repayment, cooling_off_settlement, extend,
-    late_charges_due, move_schedule, payoff, replay, reversal,
+    Arrears, Buckets, CoolingOffOffer, EntryKind, InstallmentBalance, InstallmentStatus,
+    LedgerEntry, Line, LoanBalances, PREPAYMENT_RULE, Plan, Settlement, allocate_repayment,
+    arrears, cooling_off_offer, cooling_off_settlement, extend, late_charges_due, move_schedule,
+    payoff, replay, reversal,
 };
 pub use money::{Currency, Market, Money};
 pub use order::{OrderEvent, OrderState};

@@ -210,6 +210,8 @@ fn status_of(code: &str) -> StatusCode {
         | "choice_unavailable"
         | "payment_not_open"
         | "utr_already_used"
+        | "utr_locked"
+        | "utr_corrections_exhausted"
         | "already_rated"
         | "own_admin_account"
         | "last_admin"

@@ -86,6 +86,7 @@ use crate::settings::{GrievanceOfficer, PublicSiteSettings};
         servicing::payment,
         servicing::loan_payments,
         servicing::submit_utr,
+        servicing::correct_utr,
         servicing::extension,
         servicing::accept_extension,
         servicing::rate,
@@ -244,6 +245,10 @@ pub enum ErrorCode {
     PaymentNotOpen,
     /// 409: the UTR was already submitted, for this or another payment.
     UtrAlreadyUsed,
+    /// 409: finance has already confirmed or rejected the payment, so its UTR can no longer be corrected.
+    UtrLocked,
+    /// 409: the payment's UTR was corrected as many times as allowed.
+    UtrCorrectionsExhausted,
     /// 409: the order (or the complaint's answer) was rated already.
     AlreadyRated,
     /// 409: an admin disabling themself or dropping their own admin role.

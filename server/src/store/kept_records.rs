@@ -162,6 +162,11 @@ impl Tx {
             )
             .await?;
         self.execute_for(
+            &format!("DELETE FROM payment_utr_corrections WHERE payment_id IN ({payments})"),
+            borrower_ids,
+        )
+        .await?;
+        self.execute_for(
             &format!("DELETE FROM payment_callbacks WHERE payment_id IN ({payments})"),
             borrower_ids,
         )

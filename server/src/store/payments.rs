@@ -158,6 +158,33 @@ impl Db {
         .await
     }
 
+    /// The order's payment waiting for finance with a UTR (`verifying`), with when its UTR was submitted (epoch
+    /// milliseconds) and how many times it was corrected; the latest when there were several.
+    pub async fn verifying_utr_payment(
+        &self,
+        order_id: &str,
+    ) -> sqlx::Result<Option<(PaymentRow, i64, i64)>> {
+        let Some(row): Option<PaymentRow> = sqlx::query_as(&format!(
+            "SELECT {COLUMNS} FROM payments p JOIN orders o ON o.id = p.order_id
+             WHERE p.order_id = $1 AND p.status = 'verifying' ORDER BY p.created_at DESC, p.id DESC LIMIT 1"
+        ))
+        .bind(order_id)
+        .fetch_optional(self.pool())
+        .await?
+        else {
+            return Ok(None);
+        };
+        let (submitted_at, corrections): (Option<i64>, i64) = sqlx::query_as(
+            "SELECT (SELECT MAX(submitted_at) FROM payment_utrs WHERE payment_id = $1),
+                    (SELECT COUNT(*) FROM payment_utr_corrections WHERE payment_id = $1)",
+        )
+        .bind(&row.id)
+        .fetch_one(self.pool())
+        .await?;
+        let submitted_at = submitted_at.unwrap_or(row.updated_at);
+        Ok(Some((row, submitted_at, corrections)))
+    }
+
     /// True when a payment of the order waits for finance (a UTR submitted, or an amount held).
     pub async fn order_has_verifying_payment(&self, order_id: &str) -> sqlx::Result<bool> {
         let found: Option<(String,)> = sqlx::query_as(
@@ -233,6 +260,51 @@ impl Tx {
             Err(e) if unique_violation(&e) => Ok(Err(Duplicate)),
             Err(e) => Err(e),
         }
+    }
+
+    /// Replaces the payment's UTR with `new_utr`, keeping the one replaced in `payment_utr_corrections` as correction
+    /// number `seq`; the caller holds the order's lock and has checked the payment is still `verifying`.
+    /// `Err(Duplicate)` when `new_utr` was used before, on any payment (the transaction is then spoilt on PostgreSQL:
+    /// roll it back).
+    pub async fn replace_utr(
+        &mut self,
+        payment_id: &str,
+        old_utr: &str,
+        new_utr: &str,
+        seq: i64,
+        now: i64,
+    ) -> sqlx::Result<Result<(), Duplicate>> {
+        sqlx::query("DELETE FROM payment_utrs WHERE payment_id = $1")
+            .bind(payment_id)
+            .execute(self.conn())
+            .await?;
+        if let Err(Duplicate) = self.insert_utr(new_utr, payment_id, now).await? {
+            return Ok(Err(Duplicate));
+        }
+        sqlx::query(
+            "INSERT INTO payment_utr_corrections (payment_id, seq, old_utr, new_utr, at) VALUES ($1, $2, $3, $4, $5)",
+        )
+        .bind(payment_id)
+        .bind(seq)
+        .bind(old_utr)
+        .bind(new_utr)
+        .bind(now)
+        .execute(self.conn())
+        .await?;
+        sqlx::query("UPDATE payments SET updated_at = $1 WHERE id = $2")
+            .bind(now)
+            .bind(payment_id)
+            .execute(self.conn())
+            .await?;
+        Ok(Ok(()))
+    }
+
+    /// How many times the payment's UTR was corrected.
+    pub async fn utr_corrections_in_tx(&mut self, payment_id: &str) -> sqlx::Result<i64> {
+        sqlx::query_scalar("SELECT COUNT(*) FROM payment_utr_corrections WHERE payment_id = $1")
+            .bind(payment_id)
+            .fetch_one(self.conn())
+            .await
     }
 
     /// Moves the payment as `to` says, only from one of `from`: `None` when it did not move (the guard that makes a

@@ -24,6 +24,7 @@ mod limits;
 mod loans;
 mod login;
 mod money_paths;
+mod money_state;
 mod one_limiter;
 mod openapi;
 mod orders;

@@ -151,6 +151,15 @@ impl LoanBalances {
         ])
     }
 
+    /// Everything the borrower has paid for the loan: the cash received less any excess owed back, and the fees kept
+    /// from the payout (the borrower received that much less), less what a settlement credited back. After a
+    /// cooling-off exit: the principal and the days' interest, less the fees given back.
+    pub fn paid_in_all(&self) -> Result<Money> {
+        self.cash_in
+            .checked_sub(self.excess)?
+            .checked_add(self.fees_kept)
+    }
+
     pub(crate) fn installment_mut(&mut self, number: u32) -> Option<&mut InstallmentBalance> {
         self.installments.iter_mut().find(|i| i.number == number)
     }

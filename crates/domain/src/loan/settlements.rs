@@ -168,3 +168,41 @@ pub fn cooling_off_settlement(
         },
     })
 }
+
+/// The cooling-off exit as the borrower is offered it on `on`: each part of the amount, and the last day it is open.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CoolingOffOffer {
+    /// Days from payout to `on`.
+    pub days_used: i64,
+    /// The sanctioned principal.
+    pub principal: Money,
+    /// Interest for the days used.
+    pub interest: Money,
+    /// Fees kept at payout, given back (netted from what is paid).
+    pub fees_refunded: Money,
+    /// `principal + interest − fees_refunded`: exactly the settlement's amount.
+    pub amount: Money,
+    /// The last day the exit is open (the market's business date).
+    pub open_until: Date,
+}
+
+/// The cooling-off exit on `on` in its parts ([`cooling_off_settlement`], whose amount it is) and the window's last
+/// day; an error when the exit is not open.
+pub fn cooling_off_offer(
+    plan: &Plan,
+    balances: &LoanBalances,
+    on: Date,
+) -> Result<CoolingOffOffer> {
+    let settlement = cooling_off_settlement(plan, balances, on)?;
+    let exit = cooling_off_exit(&plan.quote, plan.payout_date(), on)?;
+    let open_until = crate::calendar::add_days(plan.payout_date(), plan.quote.cooling_off_days)?;
+    Ok(CoolingOffOffer {
+        days_used: exit.days_used,
+        principal: exit.principal,
+        interest: exit.interest,
+        fees_refunded: settlement.fees_refunded,
+        amount: settlement.amount,
+        open_until,
+    })
+}

@@ -662,6 +662,8 @@ fn a_payoff_credits_interest_paid_in_advance_for_days_not_used() {
     assert!(b.settled);
     assert_eq!(b.paid.interest, money(3_000));
     assert_eq!(b.cash_in, money(1_000_000 + 3_000));
+    // What the borrower paid in all: the cash sent and the ₹236 of fees kept from the payout.
+    assert_eq!(b.paid_in_all(), Ok(money(1_000_000 + 3_000 + 23_600)));
 }
 
 #[test]
@@ -712,6 +714,8 @@ fn the_cooling_off_exit_settles_for_principal_and_interest_for_the_days_used(
         Ok(money(interest)),
         "interest for the days used is the whole cost"
     );
+    // Paid in all: what was sent back, the fees kept at payout given back.
+    assert_eq!(b.paid_in_all(), Ok(s.amount));
 }
 
 #[test]
@@ -1027,4 +1031,173 @@ proptest! {
         let end = replay(&plan, &ledger).unwrap();
         prop_assert_eq!(money_view(&end), money_view(&opening));
     }
+}
+
+/// Every day from the due date on, the arrears' "tomorrow" is exactly what the overdue job posts the next day, run
+/// before or after today's job; `product` changes the late charge.
+fn tomorrow_is_the_jobs_charge(plan: &Plan, days: u32, job_first: bool) {
+    let caps = CapTable::ojk_consumer();
+    let mut ledger = opened(plan);
+    let due = plan.quote.installments[0].due_date;
+    for d in 0..days {
+        let on = crate::calendar::add_days(due, d).unwrap();
+        let next = crate::calendar::add_days(on, 1).unwrap();
+        if job_first {
+            let b = replay(plan, &ledger).unwrap();
+            ledger.extend(late_charges_due(plan, &b, &BTreeSet::new(), on, &caps).unwrap());
+        }
+        let b = replay(plan, &ledger).unwrap();
+        let told = arrears(plan, &b, &BTreeSet::new(), on, &caps).unwrap();
+        if !job_first {
+            ledger.extend(late_charges_due(plan, &b, &BTreeSet::new(), on, &caps).unwrap());
+        }
+        let b = replay(plan, &ledger).unwrap();
+        let posted: i64 = late_charges_due(plan, &b, &BTreeSet::new(), next, &caps)
+            .unwrap()
+            .iter()
+            .flat_map(|e| e.lines.iter())
+            .map(|l| l.due.late_charges.minor())
+            .sum();
+        match told {
+            None => assert_eq!(d, 0, "only the due date itself is not overdue"),
+            Some(a) => {
+                assert_eq!(a.days_late, i64::from(d));
+                assert_eq!(a.late_charge_tomorrow.minor(), posted, "day {d}");
+                assert!(a.late_charge_more_at_most >= a.late_charge_tomorrow);
+                assert_eq!(a.total, a.owed.checked_add(a.late_charges).unwrap());
+            }
+        }
+    }
+}
+
+#[test]
+fn the_arrears_tomorrow_is_what_the_overdue_job_posts_whether_it_ran_today_or_not() {
+    tomorrow_is_the_jobs_charge(&one_installment_indian(), 40, true);
+    tomorrow_is_the_jobs_charge(&one_installment_indian(), 40, false);
+    tomorrow_is_the_jobs_charge(&indonesian_plan(), 40, true);
+    tomorrow_is_the_jobs_charge(&indonesian_plan(), 40, false);
+}
+
+#[test]
+fn the_arrears_say_the_parts_the_days_late_and_how_much_more_can_come() {
+    let plan = one_installment_indian();
+    let caps = CapTable::ojk_consumer();
+    let mut ledger = opened(&plan);
+    let due = plan.quote.installments[0].due_date;
+    // The job ran on the due date and the two days after: ₹300 once, then ₹20.
+    run_job(
+        &plan,
+        &mut ledger,
+        due,
+        3,
+        |_| BTreeSet::new(),
+        &caps,
+        false,
+    );
+    let b = replay(&plan, &ledger).unwrap();
+    let on = crate::calendar::add_days(due, 3).unwrap();
+    let a = arrears(&plan, &b, &BTreeSet::new(), on, &caps)
+        .unwrap()
+        .unwrap();
+    let scheduled = plan.quote.installments[0].amount;
+    assert_eq!((a.first, a.last, a.due_date, a.days_late), (1, 1, due, 3));
+    assert_eq!(a.owed, scheduled);
+    assert_eq!(a.late_charges, Money::from_major(320));
+    assert_eq!(
+        a.total,
+        scheduled.checked_add(Money::from_major(320)).unwrap()
+    );
+    // Today's ₹20 is not posted yet; tomorrow adds ₹20 more; at most ₹900 in all, so ₹900 − ₹340 can still come.
+    assert_eq!(a.late_charge_tomorrow, Money::from_major(20));
+    assert_eq!(a.late_charge_more_at_most, Money::from_major(560));
+    // Nothing is past due on the due date itself, nor before it.
+    assert_eq!(
+        arrears(
+            &plan,
+            &replay(&plan, &opened(&plan)).unwrap(),
+            &BTreeSet::new(),
+            due,
+            &caps
+        ),
+        Ok(None)
+    );
+}
+
+#[test]
+fn a_charge_taken_once_does_not_grow_and_a_verifying_installment_accrues_nothing() {
+    let mut plan = one_installment_indian();
+    plan.quote.late_charge = crate::LateCharge {
+        flat: Money::from_major(400),
+        per_day: Money::ZERO,
+        max_days: 0,
+    };
+    let caps = CapTable::ojk_consumer();
+    let mut ledger = opened(&plan);
+    let due = plan.quote.installments[0].due_date;
+    run_job(
+        &plan,
+        &mut ledger,
+        due,
+        4,
+        |_| BTreeSet::new(),
+        &caps,
+        false,
+    );
+    let b = replay(&plan, &ledger).unwrap();
+    let on = crate::calendar::add_days(due, 3).unwrap();
+    let a = arrears(&plan, &b, &BTreeSet::new(), on, &caps)
+        .unwrap()
+        .unwrap();
+    assert_eq!(a.late_charges, Money::from_major(400));
+    assert_eq!(a.late_charge_tomorrow, Money::ZERO);
+    assert_eq!(a.late_charge_more_at_most, Money::ZERO);
+
+    // The daily product, frozen by a payment waiting for finance: nothing tomorrow.
+    let plan = one_installment_indian();
+    let b = replay(&plan, &opened(&plan)).unwrap();
+    let frozen: BTreeSet<u32> = [1].into();
+    let a = arrears(&plan, &b, &frozen, on, &caps).unwrap().unwrap();
+    assert_eq!(a.late_charges, Money::ZERO);
+    assert_eq!(a.late_charge_tomorrow, Money::ZERO);
+}
+
+#[test]
+fn the_cooling_off_offer_is_the_priced_exit_in_its_parts_until_its_last_day() {
+    let plan = indian_plan();
+    let caps = CapTable::ojk_consumer();
+    let b = replay(&plan, &opened(&plan)).unwrap();
+    let last = crate::calendar::add_days(PAYOUT, plan.quote.cooling_off_days).unwrap();
+    for d in 0..=plan.quote.cooling_off_days {
+        let on = crate::calendar::add_days(PAYOUT, d).unwrap();
+        let offer = cooling_off_offer(&plan, &b, on).unwrap();
+        let priced = crate::settle::price(
+            &plan,
+            &b,
+            crate::RepaymentChoice::CoolingOff,
+            on,
+            &caps,
+            false,
+        )
+        .unwrap();
+        assert_eq!(offer.amount, priced.amount);
+        assert_eq!(
+            offer.amount,
+            offer
+                .principal
+                .checked_add(offer.interest)
+                .unwrap()
+                .checked_sub(offer.fees_refunded)
+                .unwrap()
+        );
+        assert_eq!(offer.days_used, i64::from(d));
+        assert_eq!(offer.open_until, last);
+        assert_eq!(offer.principal, Money::from_major(10_000));
+        assert_eq!(offer.fees_refunded, b.fees_kept);
+    }
+    // ₹10,000 at 0.1% a day: ₹10 a day used.
+    assert_eq!(
+        cooling_off_offer(&plan, &b, last).unwrap().interest,
+        Money::from_major(30)
+    );
+    assert!(cooling_off_offer(&plan, &b, crate::calendar::add_days(last, 1).unwrap()).is_err());
 }

@@ -90,7 +90,7 @@ pub fn routes() -> Router<AppState> {
         .route("/borrower/payments/{payment_id}", get(servicing::payment))
         .route(
             "/borrower/payments/{payment_id}/utr",
-            post(servicing::submit_utr),
+            post(servicing::submit_utr).put(servicing::correct_utr),
         )
         .route("/borrower/customer-service", get(support::customer_service))
         .route("/borrower/faq", get(support::faq))

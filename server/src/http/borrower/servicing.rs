@@ -126,6 +126,13 @@ pub struct LoanPlanView {
     pub principal: i64,
     /// The net amount sent to the borrower's account.
     pub paid_out: i64,
+    /// Fees kept from the payout, less any a settlement gave back (zero after a cooling-off exit).
+    pub fees_kept: i64,
+    /// Fees kept at payout that a settlement gave back (a cooling-off exit), netted from what the borrower paid.
+    pub fees_refunded: i64,
+    /// Everything the borrower has paid for the loan: the cash received (less any excess owed back) and the fees kept
+    /// from the payout.
+    pub paid_in_all: i64,
     pub due: BucketsView,
     pub paid: BucketsView,
     pub outstanding: BucketsView,
@@ -148,6 +155,9 @@ impl From<&PlanView> for LoanPlanView {
             today: p.today.to_string(),
             principal: p.balances.principal.minor(),
             paid_out: p.balances.paid_out.minor(),
+            fees_kept: p.balances.fees_kept.minor(),
+            fees_refunded: p.balances.refunded.minor(),
+            paid_in_all: p.balances.paid_in_all().map_or(0, |m| m.minor()),
             due: p.balances.due.into(),
             paid: p.balances.paid.into(),
             outstanding: p.balances.outstanding.into(),
@@ -235,6 +245,120 @@ pub struct RepaymentView {
     /// The choices the loan offers today, in the order `due`, `payoff`, `cooling_off`, `extension`; empty when
     /// there is nothing to pay.
     pub choices: Vec<ChoiceView>,
+    /// What is past its due date, in its parts, with tomorrow's late charge; null when nothing is.
+    #[schema(required = true)]
+    pub arrears: Option<ArrearsView>,
+    /// The cooling-off exit in its parts and its last day, while the loan offers it; null otherwise.
+    #[schema(required = true)]
+    pub cooling_off: Option<CoolingOffView>,
+    /// The payment whose UTR waits for finance; null when none does.
+    #[schema(required = true)]
+    pub verifying_payment: Option<VerifyingPaymentView>,
+}
+
+/// What is past its due date today (minor units), from the money engine: the parts, the days late, and what the
+/// overdue job adds tomorrow if nothing is paid.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ArrearsView {
+    /// The oldest installment past its due date.
+    pub installment: u32,
+    /// The latest one (equal to `installment` when one is late).
+    pub installment_to: u32,
+    /// The oldest one's due date.
+    #[schema(format = Date)]
+    pub due_date: String,
+    pub days_late: i64,
+    /// Principal, interest and fees of the installments past their due date.
+    pub owed: i64,
+    /// Late charges posted on them, unpaid.
+    pub late_charges: i64,
+    /// `owed + lateCharges`.
+    pub total: i64,
+    /// The late charge added tomorrow if nothing is paid (0: it does not grow tomorrow).
+    pub late_charge_tomorrow: i64,
+    /// The most the late charge can still add to these installments (0: it no longer grows).
+    pub late_charge_more_at_most: i64,
+}
+
+impl From<kilat_domain::Arrears> for ArrearsView {
+    fn from(a: kilat_domain::Arrears) -> Self {
+        Self {
+            installment: a.first,
+            installment_to: a.last,
+            due_date: a.due_date.to_string(),
+            days_late: a.days_late,
+            owed: a.owed.minor(),
+            late_charges: a.late_charges.minor(),
+            total: a.total.minor(),
+            late_charge_tomorrow: a.late_charge_tomorrow.minor(),
+            late_charge_more_at_most: a.late_charge_more_at_most.minor(),
+        }
+    }
+}
+
+/// The cooling-off exit (minor units): `principal + interest − feesRefunded = amount`, open until `openUntil`.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CoolingOffView {
+    pub days_used: i64,
+    pub principal: i64,
+    /// Interest for the days used.
+    pub interest: i64,
+    /// Fees kept at payout, given back.
+    pub fees_refunded: i64,
+    /// What to pay: the `cooling_off` choice's amount.
+    pub amount: i64,
+    /// The last day the exit is open (the market's date).
+    #[schema(format = Date)]
+    pub open_until: String,
+}
+
+impl From<kilat_domain::CoolingOffOffer> for CoolingOffView {
+    fn from(c: kilat_domain::CoolingOffOffer) -> Self {
+        Self {
+            days_used: c.days_used,
+            principal: c.principal.minor(),
+            interest: c.interest.minor(),
+            fees_refunded: c.fees_refunded.minor(),
+            amount: c.amount.minor(),
+            open_until: c.open_until.to_string(),
+        }
+    }
+}
+
+/// A payment whose UTR waits for finance ("payment received, verifying").
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct VerifyingPaymentView {
+    pub payment_id: String,
+    pub method: PaymentMethod,
+    pub choice: RepaymentChoice,
+    /// Minor units asked.
+    pub amount: i64,
+    pub utr: String,
+    /// When the UTR was submitted, epoch milliseconds.
+    pub submitted_at: i64,
+    /// The day finance checks it by (working days from the settings, the market's holidays skipped).
+    #[schema(format = Date)]
+    pub check_by: String,
+    /// How many more times the borrower may correct the UTR (`PUT /payments/{paymentId}/utr`).
+    pub corrections_left: i64,
+}
+
+impl From<payments::VerifyingUtr> for VerifyingPaymentView {
+    fn from(v: payments::VerifyingUtr) -> Self {
+        Self {
+            payment_id: v.payment.row.id,
+            method: v.payment.method,
+            choice: v.payment.choice,
+            amount: v.payment.row.amount,
+            utr: v.payment.row.utr.unwrap_or_default(),
+            submitted_at: v.submitted_at,
+            check_by: v.check_by.to_string(),
+            corrections_left: v.corrections_left,
+        }
+    }
 }
 
 /// Whether to repay and how: this installment, everything (a payoff quote for today), the cooling-off exit while it
@@ -259,6 +383,9 @@ pub async fn repayment(
         outstanding: r.loan.balances.outstanding.total().map_or(0, |m| m.minor()),
         verifying: r.verifying,
         choices: r.choices.iter().map(Into::into).collect(),
+        arrears: r.arrears.map(Into::into),
+        cooling_off: r.cooling_off.map(Into::into),
+        verifying_payment: r.verifying_utr.map(Into::into),
     }))
 }
 
@@ -266,8 +393,12 @@ pub async fn repayment(
 #[serde(rename_all = "camelCase")]
 pub struct InstructionsView {
     pub method: PaymentMethod,
-    /// Who the money goes to.
+    /// Who the money goes to: the name the bank or UPI app shows.
     pub payee_name: String,
+    /// The lender, when `payeeName` is another company collecting payments for it ("PT Kilat Finansial Indonesia
+    /// collects payments for PT Kilat Dana Indonesia"); null when the payee is the lender.
+    #[schema(required = true)]
+    pub collects_for: Option<String>,
     /// `upi`: the collection UPI id.
     #[schema(required = true)]
     pub upi_id: Option<String>,
@@ -300,6 +431,7 @@ impl From<Instructions> for InstructionsView {
         Self {
             method: i.method,
             payee_name: i.payee_name,
+            collects_for: i.collects_for,
             upi_id: i.upi_id,
             upi_uri: i.upi_uri,
             bank_name: i.bank_name,
@@ -519,6 +651,35 @@ pub async fn submit_utr(
     JsonOrForm(req): JsonOrForm<UtrRequest>,
 ) -> Result<Json<Envelope<PaymentView>>, ApiError> {
     let payment = payments::submit_utr(
+        &state.services,
+        &session.borrower,
+        &payment_id,
+        req.utr.as_deref(),
+    )
+    .await?;
+    Ok(Envelope::ok(payment.into()))
+}
+
+/// Corrects the UTR of a payment waiting for finance (a mistyped number), while finance has not acted: with the
+/// order locked, as finance's decision is, so one of the two goes first. The UTR replaced is freed; the new one
+/// follows the same format and uniqueness rules. The same UTR again answers the payment as it stands.
+#[utoipa::path(put, path = "/api/v1/borrower/payments/{paymentId}/utr", tag = "borrower",
+    operation_id = "borrower_correct_utr",
+    security(("session_header" = []), ("session_cookie" = [])),
+    params(("paymentId" = String, Path)),
+    request_body(content((UtrRequest = "application/json"), (UtrRequest = "application/x-www-form-urlencoded"))),
+    responses((status = 200, body = Envelope<PaymentView>), (status = 401, body = ErrorBody),
+        (status = 403, description = "cross_site_request", body = ErrorBody),
+        (status = 404, description = "no such payment of this borrower", body = ErrorBody),
+        (status = 409, description = "utr_locked (finance confirmed or rejected the payment), utr_corrections_exhausted, utr_already_used, or payment_not_open (no UTR submitted yet, or a payment without one)", body = ErrorBody),
+        (status = 422, description = "validation_failed: `utr`", body = ErrorBody)))]
+pub async fn correct_utr(
+    State(state): State<AppState>,
+    session: Session,
+    Path(payment_id): Path<String>,
+    JsonOrForm(req): JsonOrForm<UtrRequest>,
+) -> Result<Json<Envelope<PaymentView>>, ApiError> {
+    let payment = payments::correct_utr(
         &state.services,
         &session.borrower,
         &payment_id,

@@ -8,6 +8,8 @@ use super::*;
 pub struct Instructions {
     pub method: PaymentMethod,
     pub payee_name: String,
+    /// The lender, when the payee the bank app shows is another company collecting payments for it.
+    pub collects_for: Option<String>,
     pub upi_id: Option<String>,
     /// A `upi://pay` link with the amount and the reference.
     pub upi_uri: Option<String>,
@@ -56,6 +58,7 @@ pub fn instructions(
     let none = Instructions {
         method,
         payee_name: String::new(),
+        collects_for: None,
         upi_id: None,
         upi_uri: None,
         bank_name: None,
@@ -66,7 +69,7 @@ pub fn instructions(
         channels: Vec::new(),
         expires_at: payment.and_then(|p| p.expires_at),
     };
-    match method {
+    let mut how = match method {
         PaymentMethod::Upi => Instructions {
             payee_name: india.payee_name.clone(),
             upi_uri: payment.map(|p| (p.reference.as_str(), p.amount)).map(
@@ -138,7 +141,17 @@ pub fn instructions(
                 ..none
             }
         }
-    }
+    };
+    how.collects_for = collecting_for(&s.site.lender(market).name, &how.payee_name);
+    how
+}
+
+/// The lender's name when `payee` (the name the bank app shows) is not the lender's: a collecting company, named so
+/// the borrower does not take the transfer for a scam. The lender's legal suffix ("Kilat Finance Private Limited
+/// (NBFC)") does not make a payee another company.
+pub fn collecting_for(lender: &str, payee: &str) -> Option<String> {
+    let (lender_n, payee_n) = (lender.trim().to_lowercase(), payee.trim().to_lowercase());
+    (!payee_n.is_empty() && !lender_n.starts_with(&payee_n)).then(|| lender.trim().to_owned())
 }
 
 fn urlencoding(text: &str) -> String {

@@ -98,6 +98,12 @@ pub struct Repayment {
     pub choices: Vec<Priced>,
     /// A submitted UTR (or a held amount) waits for finance: "payment received, verifying".
     pub verifying: bool,
+    /// What is past its due date, in its parts, and tomorrow's late charge; none when nothing is.
+    pub arrears: Option<kilat_domain::Arrears>,
+    /// The cooling-off exit in its parts with its last day, while it is offered.
+    pub cooling_off: Option<kilat_domain::CoolingOffOffer>,
+    /// The payment whose UTR waits for finance, if any.
+    pub verifying_utr: Option<VerifyingUtr>,
 }
 
 /// The repayment choices of the borrower's loan today, each with its exact amount.
@@ -108,16 +114,55 @@ pub async fn repayment(
 ) -> Result<Repayment, Error> {
     let loan = own_loan(s, borrower, order_no).await?;
     let today = loan.today(s);
-    let choices = RepaymentChoice::ALL
+    let choices: Vec<Priced> = RepaymentChoice::ALL
         .iter()
         .filter_map(|c| price(s, &loan, *c, today).ok())
         .collect();
-    let verifying = s.db.order_has_verifying_payment(&loan.order.id).await?;
+    // The payments waiting for finance (a UTR submitted, an amount held) freeze the installments they cover, as in
+    // the overdue job, so tomorrow's late charge is the job's own.
+    let waiting: Vec<_> =
+        s.db.payments_of_order(&loan.order.id)
+            .await?
+            .into_iter()
+            .filter(|p| p.status == "verifying" || p.status == "held")
+            .collect();
+    let verifying = !waiting.is_empty();
+    let mut frozen = std::collections::BTreeSet::new();
+    for p in &waiting {
+        // An unknown choice freezes the whole loan, as the job does.
+        let choice = RepaymentChoice::from_code(&p.choice).unwrap_or(RepaymentChoice::Payoff);
+        frozen.extend(kilat_domain::frozen_installments(
+            &loan.plan,
+            choice,
+            parse_installment(p.installment),
+            parse_installment(p.installment_to),
+        ));
+    }
+    let verifying_utr = if waiting.iter().any(|p| p.status == "verifying") {
+        verifying_utr(s, &loan).await?
+    } else {
+        None
+    };
+    let arrears = if loan.order.status.is_active_loan() {
+        kilat_domain::arrears(&loan.plan, &loan.balances, &frozen, today, &s.caps)
+            .map_err(|e| Error::Internal(anyhow::Error::from(e).context("arrears")))?
+    } else {
+        None
+    };
+    // Offered exactly when the choice is priced (not once overdue, nor after anything was repaid).
+    let cooling_off = choices
+        .iter()
+        .any(|c: &Priced| c.choice == RepaymentChoice::CoolingOff)
+        .then(|| kilat_domain::cooling_off_offer(&loan.plan, &loan.balances, today).ok())
+        .flatten();
     Ok(Repayment {
         loan,
         today,
         choices,
         verifying,
+        arrears,
+        cooling_off,
+        verifying_utr,
     })
 }
 

@@ -35,3 +35,30 @@ export function useSubmitUtr(paymentId: string) {
     },
   });
 }
+
+/**
+ * Corrects the UTR of a payment waiting for finance (`PUT /payments/{paymentId}/utr`), while finance has not acted:
+ * after it did, `409 utr_locked`.
+ */
+export function correctUtr(api: HttpClient, paymentId: string, utr: string): Promise<Payment> {
+  return api.putJson<Payment>(`${paymentPath(paymentId)}/utr`, { utr });
+}
+
+export function useCorrectUtr(paymentId: string, orderNo: string) {
+  const api = useApiClient();
+  const queryClient = useQueryClient();
+  return useMutation<Payment, ApiError, string>({
+    mutationFn: (utr) => correctUtr(api, paymentId, utr),
+    onSuccess: (payment) => {
+      queryClient.setQueryData(queryKeys.payment(payment.paymentId), payment);
+      void queryClient.invalidateQueries({ queryKey: queryKeys.repayment(orderNo) });
+    },
+    onError: (error) => {
+      // Finance acted meanwhile: the loan and the payment say what became of it.
+      if (error.code === 'utr_locked') {
+        void queryClient.invalidateQueries({ queryKey: queryKeys.order(orderNo) });
+        void queryClient.invalidateQueries({ queryKey: queryKeys.payment(paymentId) });
+      }
+    },
+  });
+}

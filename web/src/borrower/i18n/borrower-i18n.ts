@@ -8,6 +8,8 @@ import en from './en.json';
 import id from './id.json';
 import loansEn from './loans.en.json';
 import loansId from './loans.id.json';
+import moneyEn from './money.en.json';
+import moneyId from './money.id.json';
 import servicingEn from './servicing.en.json';
 import servicingId from './servicing.id.json';
 import supportEn from './support.en.json';
@@ -18,7 +20,7 @@ import supportId from './support.id.json';
 export function createBorrowerI18n(language: Language) {
   return createI18n(language, {
     name: 'borrower',
-    en: { ...en, ...certEn, ...loansEn, ...servicingEn, ...supportEn, ...accountEn },
-    id: { ...id, ...certId, ...loansId, ...servicingId, ...supportId, ...accountId },
+    en: { ...en, ...certEn, ...loansEn, ...servicingEn, ...supportEn, ...accountEn, ...moneyEn },
+    id: { ...id, ...certId, ...loansId, ...servicingId, ...supportId, ...accountId, ...moneyId },
   });
 }

@@ -801,7 +801,12 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        put?: never;
+        /**
+         * Corrects the UTR of a payment waiting for finance (a mistyped number), while finance has not acted: with the
+         *     order locked, as finance's decision is, so one of the two goes first. The UTR replaced is freed; the new one
+         *     follows the same format and uniqueness rules. The same UTR again answers the payment as it stands.
+         */
+        put: operations["borrower_correct_utr"];
         /** Submits the UTR of the borrower's transfer: the payment waits for finance ("payment received, verifying"). */
         post: operations["borrower_submit_utr"];
         delete?: never;
@@ -2361,6 +2366,54 @@ export interface components {
          * @example 1707
          */
         Apr: number;
+        /**
+         * @description What is past its due date today (minor units), from the money engine: the parts, the days late, and what the
+         *     overdue job adds tomorrow if nothing is paid.
+         */
+        ArrearsView: {
+            /** Format: int64 */
+            daysLate: number;
+            /**
+             * Format: date
+             * @description The oldest one's due date.
+             */
+            dueDate: string;
+            /**
+             * Format: int32
+             * @description The oldest installment past its due date.
+             */
+            installment: number;
+            /**
+             * Format: int32
+             * @description The latest one (equal to `installment` when one is late).
+             */
+            installmentTo: number;
+            /**
+             * Format: int64
+             * @description The most the late charge can still add to these installments (0: it no longer grows).
+             */
+            lateChargeMoreAtMost: number;
+            /**
+             * Format: int64
+             * @description The late charge added tomorrow if nothing is paid (0: it does not grow tomorrow).
+             */
+            lateChargeTomorrow: number;
+            /**
+             * Format: int64
+             * @description Late charges posted on them, unpaid.
+             */
+            lateCharges: number;
+            /**
+             * Format: int64
+             * @description Principal, interest and fees of the installments past their due date.
+             */
+            owed: number;
+            /**
+             * Format: int64
+             * @description `owed + lateCharges`.
+             */
+            total: number;
+        };
         /** @description One field an entry changed. */
         AuditChangeView: {
             /** @description Any JSON value; null when the field is absent after. */
@@ -3124,6 +3177,33 @@ export interface components {
             /** @description The address or number to answer at. */
             replyTo: string;
             telephone: string;
+        };
+        /** @description The cooling-off exit (minor units): `principal + interest − feesRefunded = amount`, open until `openUntil`. */
+        CoolingOffView: {
+            /**
+             * Format: int64
+             * @description What to pay: the `cooling_off` choice's amount.
+             */
+            amount: number;
+            /** Format: int64 */
+            daysUsed: number;
+            /**
+             * Format: int64
+             * @description Fees kept at payout, given back.
+             */
+            feesRefunded: number;
+            /**
+             * Format: int64
+             * @description Interest for the days used.
+             */
+            interest: number;
+            /**
+             * Format: date
+             * @description The last day the exit is open (the market's date).
+             */
+            openUntil: string;
+            /** Format: int64 */
+            principal: number;
         };
         CreateOperatorRequest: {
             /** @description At least 12 characters. */
@@ -4478,10 +4558,26 @@ export interface components {
                 due: components["schemas"]["BucketsView"];
                 /** Format: int32 */
                 extensionsGranted: number;
+                /**
+                 * Format: int64
+                 * @description Fees kept from the payout, less any a settlement gave back (zero after a cooling-off exit).
+                 */
+                feesKept: number;
+                /**
+                 * Format: int64
+                 * @description Fees kept at payout that a settlement gave back (a cooling-off exit), netted from what the borrower paid.
+                 */
+                feesRefunded: number;
                 installments: components["schemas"]["InstallmentPlanView"][];
                 orderNo: string;
                 outstanding: components["schemas"]["BucketsView"];
                 paid: components["schemas"]["BucketsView"];
+                /**
+                 * Format: int64
+                 * @description Everything the borrower has paid for the loan: the cash received (less any excess owed back) and the fees kept
+                 *     from the payout.
+                 */
+                paidInAll: number;
                 /**
                  * Format: int64
                  * @description The net amount sent to the borrower's account.
@@ -4941,11 +5037,13 @@ export interface components {
              */
             code: number;
             data: {
+                arrears: null | components["schemas"]["ArrearsView"];
                 /**
                  * @description The choices the loan offers today, in the order `due`, `payoff`, `cooling_off`, `extension`; empty when
                  *     there is nothing to pay.
                  */
                 choices: components["schemas"]["ChoiceView"][];
+                coolingOff: null | components["schemas"]["CoolingOffView"];
                 currency: components["schemas"]["Currency"];
                 orderNo: string;
                 /**
@@ -4958,6 +5056,7 @@ export interface components {
                 today: string;
                 /** @description True while a submitted UTR waits for finance: "payment received, verifying". */
                 verifying: boolean;
+                verifyingPayment: null | components["schemas"]["VerifyingPaymentView"];
             };
             /** @description Always `ok` on success. */
             msg: string;
@@ -5275,6 +5374,11 @@ export interface components {
                 /** @description `dragonpay`: where the payment's reference can be paid (outlets, banks); empty for the other types. */
                 channels: string[];
                 /**
+                 * @description The lender, when `payeeName` is another company collecting payments for it ("PT Kilat Finansial Indonesia
+                 *     collects payments for PT Kilat Dana Indonesia"); null when the payee is the lender.
+                 */
+                collectsFor: string | null;
+                /**
                  * Format: int64
                  * @description On a payment whose instructions expire (a virtual account, a Dragonpay reference): when, epoch milliseconds;
                  *     null otherwise.
@@ -5282,7 +5386,7 @@ export interface components {
                 expiresAt: number | null;
                 ifsc: string | null;
                 method: components["schemas"]["PaymentMethod"];
-                /** @description Who the money goes to. */
+                /** @description Who the money goes to: the name the bank or UPI app shows. */
                 payeeName: string;
                 /** @description `upi`: the collection UPI id. */
                 upiId: string | null;
@@ -5733,7 +5837,7 @@ export interface components {
          * @description The stable `code` of an error answer (docs/API-BORROWER.md); `msg` is its text in the request's language.
          * @enum {string}
          */
-        ErrorCode: "bad_request" | "code_invalid" | "code_expired" | "unauthorized" | "not_eligible" | "not_found" | "method_not_allowed" | "certification_out_of_order" | "certification_incomplete" | "open_order_exists" | "kfs_changed" | "idempotency_key_reused" | "payload_too_large" | "unsupported_media_type" | "validation_failed" | "cap_exceeded" | "rate_limited" | "code_resend_too_soon" | "daily_limit_reached" | "code_attempts_exceeded" | "cross_site_request" | "invalid_transition" | "internal" | "code_delivery_failed" | "credentials_invalid" | "operator_locked" | "forbidden" | "csrf_token_invalid" | "choice_unavailable" | "payment_not_open" | "utr_already_used" | "already_rated" | "own_admin_account" | "last_admin" | "provider_unavailable" | "complaint_not_answered" | "complaint_closed" | "money_outstanding" | "extension_over_cap" | "handover_invalid" | "handover_not_allowed" | "own_payout_approval" | "payout_not_awaiting" | "payout_awaiting_approval" | "signed_in_as_another" | "server_busy" | "application_claimed";
+        ErrorCode: "bad_request" | "code_invalid" | "code_expired" | "unauthorized" | "not_eligible" | "not_found" | "method_not_allowed" | "certification_out_of_order" | "certification_incomplete" | "open_order_exists" | "kfs_changed" | "idempotency_key_reused" | "payload_too_large" | "unsupported_media_type" | "validation_failed" | "cap_exceeded" | "rate_limited" | "code_resend_too_soon" | "daily_limit_reached" | "code_attempts_exceeded" | "cross_site_request" | "invalid_transition" | "internal" | "code_delivery_failed" | "credentials_invalid" | "operator_locked" | "forbidden" | "csrf_token_invalid" | "choice_unavailable" | "payment_not_open" | "utr_already_used" | "utr_locked" | "utr_corrections_exhausted" | "already_rated" | "own_admin_account" | "last_admin" | "provider_unavailable" | "complaint_not_answered" | "complaint_closed" | "money_outstanding" | "extension_over_cap" | "handover_invalid" | "handover_not_allowed" | "own_payout_approval" | "payout_not_awaiting" | "payout_awaiting_approval" | "signed_in_as_another" | "server_busy" | "application_claimed";
         /** @description A client error. */
         ErrorInfoRequest: {
             /**
@@ -6133,6 +6237,11 @@ export interface components {
             /** @description `dragonpay`: where the payment's reference can be paid (outlets, banks); empty for the other types. */
             channels: string[];
             /**
+             * @description The lender, when `payeeName` is another company collecting payments for it ("PT Kilat Finansial Indonesia
+             *     collects payments for PT Kilat Dana Indonesia"); null when the payee is the lender.
+             */
+            collectsFor: string | null;
+            /**
              * Format: int64
              * @description On a payment whose instructions expire (a virtual account, a Dragonpay reference): when, epoch milliseconds;
              *     null otherwise.
@@ -6140,7 +6249,7 @@ export interface components {
             expiresAt: number | null;
             ifsc: string | null;
             method: components["schemas"]["PaymentMethod"];
-            /** @description Who the money goes to. */
+            /** @description Who the money goes to: the name the bank or UPI app shows. */
             payeeName: string;
             /** @description `upi`: the collection UPI id. */
             upiId: string | null;
@@ -6426,10 +6535,26 @@ export interface components {
             due: components["schemas"]["BucketsView"];
             /** Format: int32 */
             extensionsGranted: number;
+            /**
+             * Format: int64
+             * @description Fees kept from the payout, less any a settlement gave back (zero after a cooling-off exit).
+             */
+            feesKept: number;
+            /**
+             * Format: int64
+             * @description Fees kept at payout that a settlement gave back (a cooling-off exit), netted from what the borrower paid.
+             */
+            feesRefunded: number;
             installments: components["schemas"]["InstallmentPlanView"][];
             orderNo: string;
             outstanding: components["schemas"]["BucketsView"];
             paid: components["schemas"]["BucketsView"];
+            /**
+             * Format: int64
+             * @description Everything the borrower has paid for the loan: the cash received (less any excess owed back) and the fees kept
+             *     from the payout.
+             */
+            paidInAll: number;
             /**
              * Format: int64
              * @description The net amount sent to the borrower's account.
@@ -7217,11 +7342,13 @@ export interface components {
          */
         RepaymentChoice: "due" | "payoff" | "cooling_off" | "extension";
         RepaymentView: {
+            arrears: null | components["schemas"]["ArrearsView"];
             /**
              * @description The choices the loan offers today, in the order `due`, `payoff`, `cooling_off`, `extension`; empty when
              *     there is nothing to pay.
              */
             choices: components["schemas"]["ChoiceView"][];
+            coolingOff: null | components["schemas"]["CoolingOffView"];
             currency: components["schemas"]["Currency"];
             orderNo: string;
             /**
@@ -7234,6 +7361,7 @@ export interface components {
             today: string;
             /** @description True while a submitted UTR waits for finance: "payment received, verifying". */
             verifying: boolean;
+            verifyingPayment: null | components["schemas"]["VerifyingPaymentView"];
         };
         ReplyRequest: {
             /** @description 1 to 2000 characters; the borrower reads it in the app. */
@@ -7423,6 +7551,33 @@ export interface components {
              * @example bank_account
              */
             purpose: string;
+        };
+        /** @description A payment whose UTR waits for finance ("payment received, verifying"). */
+        VerifyingPaymentView: {
+            /**
+             * Format: int64
+             * @description Minor units asked.
+             */
+            amount: number;
+            /**
+             * Format: date
+             * @description The day finance checks it by (working days from the settings, the market's holidays skipped).
+             */
+            checkBy: string;
+            choice: components["schemas"]["RepaymentChoice"];
+            /**
+             * Format: int64
+             * @description How many more times the borrower may correct the UTR (`PUT /payments/{paymentId}/utr`).
+             */
+            correctionsLeft: number;
+            method: components["schemas"]["PaymentMethod"];
+            paymentId: string;
+            /**
+             * Format: int64
+             * @description When the UTR was submitted, epoch milliseconds.
+             */
+            submittedAt: number;
+            utr: string;
         };
         /** @description A waiting UTR payment no line of the import names. */
         WaitingPayment: {
@@ -10641,6 +10796,112 @@ export interface operations {
             };
             /** @description no such payment of this borrower */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    borrower_correct_utr: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                paymentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UtrRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["UtrRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_PaymentView"];
+                };
+            };
+            /** @description bad_request: the body could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description cross_site_request */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description no such payment of this borrower */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description utr_locked (finance confirmed or rejected the payment), utr_corrections_exhausted, utr_already_used, or payment_not_open (no UTR submitted yet, or a payment without one) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payload_too_large: the body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unsupported_media_type: neither JSON nor form-encoded */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed: `utr` */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -4,15 +4,18 @@ import { errorText } from '@/shared/api/error-text';
 import { useMarket } from '@/shared/market/market-context';
 import { formatMoney } from '@/shared/money/format-money';
 import { useHome, type Home } from '../../api/home';
+import { useRepayment } from '../../api/repayment';
 import { Screen } from '../../layout/screen';
 import { LoadingState, StateNotice } from '../../ui/state-notice';
 import { useFollowBorrowerMarket } from '../../ui/use-borrower-market';
 import { formatDay } from '../orders/format';
+import { formatDate } from '../products/format';
 import { StatusBadge } from '../orders/order-status';
 import { ProductCard } from '../products/product-card';
 import { LocationPrompt } from './location-prompt';
 import { IneligibleReasons } from './reasons';
 import '../loans.css';
+import '../servicing/money.css';
 
 /**
  * Where a signed-in borrower lands: how far their details are, the loan they have running, whether they may
@@ -40,8 +43,10 @@ function HomeContent({ home }: { home: Home }) {
   return (
     <div className="home">
       <p className="home__hello">{t('home.signedInAs', { phone: home.phoneMasked })}</p>
+      {/* Once the details are done, the loan and its money come first. */}
+      {home.certification.complete && home.openOrder && <OpenOrder order={home.openOrder} />}
       <Certification certification={home.certification} />
-      {home.openOrder && <OpenOrder order={home.openOrder} />}
+      {!home.certification.complete && home.openOrder && <OpenOrder order={home.openOrder} />}
       <LocationPrompt />
       <section className="card" aria-labelledby="home-apply">
         <h2 className="kfs__heading" id="home-apply">
@@ -114,7 +119,11 @@ function OpenOrder({ order }: { order: NonNullable<Home['openOrder']> }) {
         </h2>
         <StatusBadge status={order.status} />
       </div>
-      <p className="order__amount">{formatMoney(order.amount, market)}</p>
+      {PAID_OUT.includes(order.status) ? (
+        <LoanMoney orderNo={order.orderNo} />
+      ) : (
+        <p className="order__amount">{formatMoney(order.amount, market)}</p>
+      )}
       <p className="order__meta">
         <span>{t('order.number', { orderNo: order.orderNo })}</span>
         <span>{t('order.appliedOn', { date: formatDay(order.createdAt, market) })}</span>
@@ -123,5 +132,34 @@ function OpenOrder({ order }: { order: NonNullable<Home['openOrder']> }) {
         {t('home.seeOrder')}
       </Link>
     </section>
+  );
+}
+
+/** A loan paid out and not repaid: what is due now (or next), and the way to pay it, priced by the server. */
+const PAID_OUT: readonly string[] = ['disbursed', 'overdue'];
+
+function LoanMoney({ orderNo }: { orderNo: string }) {
+  const { t } = useTranslation();
+  const market = useMarket();
+  const repayment = useRepayment(orderNo);
+  const money = (minor: number) => formatMoney(minor, market);
+  const due = repayment.data?.choices.find((choice) => choice.choice === 'due');
+  if (!repayment.data || !due) return null;
+  const now = !due.dueDate || due.dueDate <= repayment.data.today;
+  return (
+    <>
+      <p className="order__amount">
+        {now ? t('money.home.dueNow', { amount: money(due.amount) }) : t('money.home.dueNext', { amount: money(due.amount), date: formatDate(due.dueDate!, market) })}
+      </p>
+      {repayment.data.verifying ? (
+        <p className="money-verifying" role="status">
+          {t('money.home.verifying')}
+        </p>
+      ) : (
+        <Link className="home__cta" to={`/orders/${encodeURIComponent(orderNo)}/pay/due`}>
+          {t('money.home.pay', { amount: money(due.amount) })}
+        </Link>
+      )}
+    </>
   );
 }

@@ -10,6 +10,8 @@ import { formatApr } from '@/shared/money/format-percent';
 import { useCancelOrder } from '../../api/cancel-order';
 import { useOrder, type OrderDetail, type OrderStatus } from '../../api/orders';
 import { usePlan } from '../../api/plan';
+import { useHome } from '../../api/home';
+import { IneligibleReasons } from '../home/reasons';
 import { Screen } from '../../layout/screen';
 import { LoadingState, StateNotice } from '../../ui/state-notice';
 import { formatDate } from '../products/format';
@@ -60,6 +62,43 @@ const PAID_OUT: readonly OrderStatus[] = ['disbursed', 'overdue', 'repaid', 'exi
 const SERVICED: readonly OrderStatus[] = ['disbursed', 'overdue'];
 /** Ended loans: a rating and borrowing again. */
 const ENDED: readonly OrderStatus[] = ['repaid', 'exited_in_cooling_off'];
+
+/** Final states before any payout: nothing is scheduled. */
+const NEVER_PAID_OUT: readonly OrderStatus[] = ['rejected', 'cancelled'];
+
+/**
+ * After a rejection: whether the borrower may apply again, by the server's own rule (the home's eligibility: no
+ * waiting period after a decision, only the reasons it states), and how to complain about the decision.
+ */
+function AfterRejection() {
+  const { t } = useTranslation();
+  const home = useHome();
+  return (
+    <section className="card" aria-labelledby="after-rejection">
+      <h2 className="kfs__heading" id="after-rejection">
+        {t('money.rejected.title')}
+      </h2>
+      {home.data &&
+        (home.data.eligible ? (
+          <>
+            <p className="kfs__note">{t('money.rejected.applyNow')}</p>
+            <Link className="order__agreement" to="/products">
+              {t('servicing.end.again')}
+            </Link>
+          </>
+        ) : (
+          <>
+            <p className="kfs__note">{t('money.rejected.applyLater')}</p>
+            <IneligibleReasons reasons={home.data.reasons} openOrderNo={home.data.openOrder?.orderNo} />
+          </>
+        ))}
+      <p className="kfs__note">{t('money.rejected.complainNote')}</p>
+      <Link className="order__agreement" to="/complaints/new">
+        {t('money.rejected.complain')}
+      </Link>
+    </section>
+  );
+}
 
 /** Set by the confirm screen as navigation state, so the loan page greets a new application once. */
 export interface OrderPageState {
@@ -143,14 +182,25 @@ function OrderDetails({ order }: { order: OrderDetail }) {
         </dl>
       </section>
 
-      <section className="card" aria-labelledby="order-schedule">
-        <h2 className="kfs__heading" id="order-schedule">
-          {t('kfs.schedule')}
-        </h2>
-        <p className="kfs__note">{t('order.scheduleNote', { date: formatDate(kfs.disbursalDate, market) })}</p>
-        <InstallmentsTable installments={kfs.installments} />
-        {paidOut && <MovedDueDates orderNo={order.orderNo} />}
-      </section>
+      {order.status === 'rejected' && <AfterRejection />}
+
+      {/* A loan never paid out has no schedule to come; an ended one shows it as it was planned, all settled. */}
+      {!NEVER_PAID_OUT.includes(order.status) && (
+        <section className="card" aria-labelledby="order-schedule">
+          <h2 className="kfs__heading" id="order-schedule">
+            {t('kfs.schedule')}
+          </h2>
+          <p className="kfs__note">
+            {order.status === 'repaid'
+              ? t('money.closed.scheduleRepaid')
+              : order.status === 'exited_in_cooling_off'
+                ? t('money.closed.scheduleExited')
+                : t('order.scheduleNote', { date: formatDate(kfs.disbursalDate, market) })}
+          </p>
+          <InstallmentsTable installments={kfs.installments} />
+          {paidOut && <MovedDueDates orderNo={order.orderNo} />}
+        </section>
+      )}
 
       <section className="card" aria-labelledby="order-timeline">
         <h2 className="kfs__heading" id="order-timeline">

@@ -4,6 +4,7 @@ import { errorText } from '@/shared/api/error-text';
 import { useMarket } from '@/shared/market/market-context';
 import { formatMoney } from '@/shared/money/format-money';
 import { useOrders, type OrderStatus, type OrderSummary } from '../../api/orders';
+import { usePlan } from '../../api/plan';
 import { Screen } from '../../layout/screen';
 import { LoadingState, StateNotice } from '../../ui/state-notice';
 import { formatDay } from './format';
@@ -46,7 +47,7 @@ export function OrdersPage() {
 
 /**
  * Loans that have ended. The list answers only the plan's total, which is not what an ended loan cost (a cooling-off
- * exit pays no fees, a payoff less interest): their card leaves it out, and the loan's page shows what was paid.
+ * exit pays no fees, a payoff less interest): their card shows what was paid in all, from the server.
  */
 const ENDED: readonly OrderStatus[] = ['repaid', 'exited_in_cooling_off'];
 
@@ -68,7 +69,9 @@ function OrderCard({ order }: { order: OrderSummary }) {
       </div>
       <p className="order-card__amount">{money(order.amount)}</p>
       <dl className="order-card__facts">
-        {!ENDED.includes(order.status) && (
+        {ENDED.includes(order.status) ? (
+          <PaidInAll orderNo={order.orderNo} />
+        ) : (
           <div>
             <dt>{t('orders.totalRepayable')}</dt>
             <dd>{money(order.totalRepayable)}</dd>
@@ -83,5 +86,19 @@ function OrderCard({ order }: { order: OrderSummary }) {
         ›
       </span>
     </article>
+  );
+}
+
+/** What an ended loan cost the borrower in the end, from the plan the server replays from the ledger. */
+function PaidInAll({ orderNo }: { orderNo: string }) {
+  const { t } = useTranslation();
+  const market = useMarket();
+  const plan = usePlan(orderNo);
+  if (!plan.data) return null;
+  return (
+    <div>
+      <dt>{t('money.closed.paidInAll')}</dt>
+      <dd>{formatMoney(plan.data.paidInAll, market)}</dd>
+    </div>
   );
 }

@@ -71,8 +71,8 @@ describe('a loan', () => {
 
     const rows = within(screen.getByRole('table')).getAllByRole('row').slice(1);
     expect(rows.map((row) => within(row).getAllByRole('cell').map(text))).toEqual([
-      ['1', '6 Dec 2026', '₹2,067principal ₹1,999.80, interest ₹67.20'],
-      ['2', '20 Dec 2026', '₹2,067principal ₹1,999.80, interest ₹67.20'],
+      ['1', '6 Dec 2026', '₹2,067.00principal ₹1,999.80, interest ₹67.20'],
+      ['2', '20 Dec 2026', '₹2,067.00principal ₹1,999.80, interest ₹67.20'],
       ['3', '3 Jan 2027', '₹2,067.60principal ₹2,000.40, interest ₹67.20'],
     ]);
 

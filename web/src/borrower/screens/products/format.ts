@@ -1,5 +1,6 @@
 import type { TFunction } from 'i18next';
 import type { Market } from '@/shared/market/market';
+import { formatMoney } from '@/shared/money/format-money';
 import type { ProductTerm } from '../../api/types';
 
 /** A term as words: "6 months", "14 days", "14 days × 3" (three installments, one every 14 days). */
@@ -41,4 +42,56 @@ export function amountProblem(amount: number, range: { min: number; max: number;
   if (off === 0) return null;
   const lower = amount - off;
   return { kind: 'step', lower, upper: Math.min(lower + range.step, range.max) };
+}
+
+/**
+ * One precision for a product's amounts: two decimals for all of them when any has paise or sen, none otherwise, so
+ * "₹3,468.00" stands beside "₹3,466.61", never "₹3,468". Integer arithmetic: the parts are split before Intl sees them.
+ */
+export function moneyAtPrecision(amounts: readonly number[], market: Market): (minor: number) => string {
+  const fractional = amounts.some((a) => a % 100 !== 0);
+  if (!fractional) return (minor) => formatMoney(minor, market);
+  const format = new Intl.NumberFormat(market.locale, {
+    style: 'currency',
+    currency: market.currency,
+    minimumFractionDigits: 2,
+    maximumFractionDigits: 2,
+  });
+  return (minor) => {
+    const negative = minor < 0;
+    const abs = Math.abs(minor);
+    const decimal = `${negative ? '-' : ''}${Math.trunc(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
+    return format.format(decimal as unknown as number);
+  };
+}
+
+/**
+ * The installments as the schedule has them: "3 installments of ₹2,000"; when they differ, every amount in order
+ * ("3 angsuran: Rp 1.816.667, Rp 1.821.667 dan Rp 1.821.666"), or runs of equal ones for a long schedule
+ * ("11 of ₹4,000, then 1 of ₹3,990").
+ */
+export function scheduleSummary(
+  installments: readonly { amount: number; dueDate: string }[],
+  money: (minor: number) => string,
+  t: TFunction,
+  market: Market,
+): string {
+  const [first] = installments;
+  if (!first) return '';
+  const count = installments.length;
+  if (count === 1) return t('money.schedule.one', { amount: money(first.amount), date: formatDate(first.dueDate, market) });
+  const runs: { amount: number; count: number }[] = [];
+  for (const i of installments) {
+    const last = runs[runs.length - 1];
+    if (last && last.amount === i.amount) last.count += 1;
+    else runs.push({ amount: i.amount, count: 1 });
+  }
+  if (runs.length === 1) return t('money.schedule.equal', { count, amount: money(first.amount) });
+  if (runs.every((r) => r.count === 1) && count <= 4) {
+    const amounts = runs.map((r) => money(r.amount));
+    const listed = `${amounts.slice(0, -1).join(', ')}${t('money.schedule.and')}${amounts[amounts.length - 1]}`;
+    return t('money.schedule.listed', { count, amounts: listed });
+  }
+  const parts = runs.map((r) => t('money.schedule.run', { count: r.count, amount: money(r.amount) }));
+  return t('money.schedule.runs', { count, runs: parts.join(t('money.schedule.then')) });
 }

@@ -3,7 +3,7 @@ import { useMarket } from '@/shared/market/market-context';
 import { formatMoney } from '@/shared/money/format-money';
 import { formatApr, formatRate } from '@/shared/money/format-percent';
 import type { KeyFactStatement } from '../../api/types';
-import { formatDate } from './format';
+import { formatDate, moneyAtPrecision } from './format';
 
 function Row({ label, value, className }: { label: string; value: string; className?: string }) {
   return (
@@ -193,7 +193,11 @@ function DailyCostView({ kfs, dailyCost }: { kfs: KeyFactStatement; dailyCost: D
 export function InstallmentsTable({ installments }: { installments: KeyFactStatement['installments'] }) {
   const { t } = useTranslation();
   const market = useMarket();
-  const money = (minor: number) => formatMoney(minor, market);
+  // One precision for the whole schedule: paise on every row when any row has them.
+  const money = moneyAtPrecision(
+    installments.flatMap((i) => [i.amount, i.principal, i.interest]),
+    market,
+  );
   return (
     <table className="schedule">
       <thead>

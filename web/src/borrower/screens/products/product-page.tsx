@@ -15,7 +15,7 @@ import { minorFromMajor } from '@/shared/money/major-units';
 import { decimalSeparator, formatTypedMoney } from '../../ui/money-text';
 import { LoadingState, StateNotice } from '../../ui/state-notice';
 import { useDebouncedValue } from '../../ui/use-debounced-value';
-import { amountFromUrl, amountProblem, formatDate, termLabel } from './format';
+import { amountFromUrl, amountProblem, moneyAtPrecision, scheduleSummary, termLabel } from './format';
 import '../loans.css';
 
 /** Waits this long after the last change of amount or term before asking for a quote. */
@@ -254,15 +254,12 @@ function LoanChooser({ product }: { product: Product }) {
 function QuoteSummary({ quote, stale }: { quote: KeyFactStatement; stale: boolean }) {
   const { t } = useTranslation();
   const market = useMarket();
-  const money = (minor: number) => formatMoney(minor, market);
-  const [first] = quote.installments;
-  const last = quote.installments[quote.installments.length - 1];
-  let installments = '';
-  if (first && last) {
-    if (quote.installments.length === 1) installments = t('product.single', { amount: money(first.amount), date: formatDate(first.dueDate, market) });
-    else if (first.amount === last.amount) installments = t('product.equal', { count: quote.installments.length, amount: money(first.amount) });
-    else installments = t('product.unequal', { count: quote.installments.length, amount: money(first.amount), last: money(last.amount) });
-  }
+  // One precision for all of the product's figures, as the domain's schedule has them.
+  const money = moneyAtPrecision(
+    [...quote.installments.map((i) => i.amount), quote.netDisbursed, quote.totalFees, quote.totalInterest, quote.totalRepayable],
+    market,
+  );
+  const installments = scheduleSummary(quote.installments, money, t, market);
   return (
     <div className={stale ? 'quote__body quote__body--stale' : 'quote__body'}>
       <p className="quote__installments">{installments}</p>

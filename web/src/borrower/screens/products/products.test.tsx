@@ -79,9 +79,11 @@ describe('product screen', () => {
       { productCode: 'in-flexi-6m', amount: 1000000, termCode: 'm3' },
       { productCode: 'in-flexi-6m', amount: 2500000, termCode: 'm6' },
     ]);
-    expect(screen.getByText('Paid out to you').nextSibling).toHaveTextContent('₹5,823');
+    // One precision for the product: paise on every figure, as the schedule has them.
+    expect(screen.getByText('Paid out to you').nextSibling).toHaveTextContent(/^₹5,823\.00$/);
     expect(screen.getByText('Total you repay').nextSibling).toHaveTextContent('₹6,201.60');
-    expect(screen.getByText('3 installments of ₹2,067 (the last ₹2,067.60)')).toBeInTheDocument();
+    // The installments as the schedule is: two of one amount, then the last.
+    expect(screen.getByText('3 installments: 2 of ₹2,067.00, then 1 of ₹2,067.60')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Apply' })).toHaveAttribute('href', '/app/products/in-flexi-6m/kfs?amount=2500000&term=m6');
     expect(window.location.search).toBe('?amount=2500000&term=m6');
   });
@@ -256,5 +258,29 @@ describe('Key Fact Statement screen', () => {
     renderBorrower('/app/products/in-flexi-14d/kfs?lang=1');
     expect(await screen.findByText('Choose an amount and a term first.')).toBeInTheDocument();
     await waitFor(() => expect(api.callsTo('POST', '/api/v1/borrower/apply')).toHaveLength(0));
+  });
+});
+
+describe('the installments as the schedule has them', () => {
+  it('lists unequal amounts in order, in Indonesian, and says equal ones once', async () => {
+    const { scheduleSummary, moneyAtPrecision } = await import('./format');
+    const { createBorrowerI18n } = await import('../../i18n/borrower-i18n');
+    const { MARKETS } = await import('@/shared/market/market');
+    const id = createBorrowerI18n('id');
+    const rp = moneyAtPrecision([181666700, 182166700, 182166600], MARKETS.id);
+    const cicil = [
+      { amount: 181666700, dueDate: '2026-12-27' },
+      { amount: 182166700, dueDate: '2027-01-27' },
+      { amount: 182166600, dueDate: '2027-02-27' },
+    ];
+    expect(scheduleSummary(cicil, rp, id.t, MARKETS.id).replace(/\u00a0/g, ' ')).toBe(
+      '3 angsuran: Rp 1.816.667, Rp 1.821.667 dan Rp 1.821.666',
+    );
+    const equal = cicil.map((i) => ({ ...i, amount: 181666700 }));
+    expect(scheduleSummary(equal, rp, id.t, MARKETS.id).replace(/\u00a0/g, ' ')).toBe('3 angsuran sebesar Rp 1.816.667');
+    const en = createBorrowerI18n('en');
+    const emi = [...Array.from({ length: 11 }, () => ({ amount: 400000, dueDate: '2027-01-01' })), { amount: 399061, dueDate: '2027-12-01' }];
+    const inr = moneyAtPrecision(emi.map((i) => i.amount), MARKETS.in);
+    expect(scheduleSummary(emi, inr, en.t, MARKETS.in)).toBe('12 installments: 11 of ₹4,000.00, then 1 of ₹3,990.61');
   });
 });

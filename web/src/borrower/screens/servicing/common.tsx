@@ -51,12 +51,13 @@ export function BucketRows({ buckets, label }: { buckets: Buckets; label: string
 }
 
 /** A value with a button that copies it (account numbers, IFSC, the payment's reference). */
-export function CopyRow({ label, value }: { label: string; value: string }) {
+export function CopyRow({ label, value, copyValue }: { label: string; value: string; copyValue?: string }) {
   const { t } = useTranslation();
   const toast = useToast();
   const copy = async () => {
     try {
-      await navigator.clipboard.writeText(value);
+      // What is shown may be grouped for reading ("8808 4678 …"); what is copied is what a bank app takes.
+      await navigator.clipboard.writeText(copyValue ?? value);
       toast(t('servicing.copied', { label }), { kind: 'success' });
     } catch {
       toast(t('servicing.copyFailed'), { kind: 'error' });

@@ -11,6 +11,7 @@ import { useRepayment, type RepaymentChoiceView } from '../../api/repayment';
 import { LoadingState, StateNotice } from '../../ui/state-notice';
 import { formatDate } from '../products/format';
 import { useMoney } from './common';
+import { ArrearsCard, CoolingOffCard, VerifyingCard } from './money-state';
 import './servicing.css';
 
 /** On the loan page after payout: whether to repay, the choices with their amounts, and the plan. */
@@ -21,7 +22,16 @@ export function RepaySection({ order }: { order: OrderDetail }) {
   const repayment = useRepayment(order.orderNo);
   const orderPath = `/orders/${encodeURIComponent(order.orderNo)}`;
   const due = repayment.data?.choices.find((choice) => choice.choice === 'due');
+  const open = repayment.data && !repayment.data.verifying;
   return (
+    <>
+      {repayment.data?.verifyingPayment && <VerifyingCard payment={repayment.data.verifyingPayment} orderNo={order.orderNo} />}
+      {repayment.data?.arrears && (
+        <ArrearsCard arrears={repayment.data.arrears} payTo={open && due ? `${orderPath}/pay/due` : null} payAmount={due?.amount ?? null} />
+      )}
+      {repayment.data?.coolingOff && (
+        <CoolingOffCard offer={repayment.data.coolingOff} />
+      )}
     <section className="card repay" aria-labelledby="repay-head">
       <h2 className="kfs__heading" id="repay-head">
         {t('servicing.repay.title')}
@@ -32,12 +42,12 @@ export function RepaySection({ order }: { order: OrderDetail }) {
         <StateNotice kind="error" title={t('servicing.repay.loadFailed')} text={errorText(repayment.error, t)} onRetry={() => void repayment.refetch()} />
       ) : (
         <>
-          {repayment.data.verifying && (
+          {repayment.data.verifying && !repayment.data.verifyingPayment && (
             <p className="servicing__verifying" role="status">
               {t('servicing.verifying')}
             </p>
           )}
-          {due && (
+          {due && !repayment.data.arrears && (
             <p className="repay__prompt">
               {t(due.dueDate && due.dueDate <= repayment.data.today ? 'servicing.repay.dueNow' : 'servicing.repay.dueNext', {
                 amount: money(due.amount),
@@ -77,6 +87,7 @@ export function RepaySection({ order }: { order: OrderDetail }) {
         {t('servicing.repay.plan')}
       </Link>
     </section>
+    </>
   );
 }
 
@@ -155,12 +166,10 @@ function PaidFigures({ plan }: { plan: LoanPlan }) {
   const { t } = useTranslation();
   const money = useMoney();
   const { paid } = plan;
-  // The fee kept at payout is in no bucket of the plan: it comes back at a cooling-off exit, netted from what the
-  // borrower sent; otherwise the borrower paid it, out of the payout.
-  const keptAtPayout = Math.max(plan.principal - plan.paidOut, 0);
-  const exited = plan.closedBy === 'cooling_off_exit';
-  const refunded = exited ? keptAtPayout : 0;
-  const payoutFee = exited ? 0 : keptAtPayout;
+  // The fee kept at payout is in no bucket of the plan: the borrower paid it out of the payout, unless a cooling-off
+  // exit gave it back (netted from what the borrower sent). The server answers both and the total.
+  const payoutFee = plan.feesKept;
+  const refunded = plan.feesRefunded;
   return (
     <dl className="figures">
       <div className="figures__row">
@@ -189,7 +198,7 @@ function PaidFigures({ plan }: { plan: LoanPlan }) {
       )}
       <div className="figures__row figures__row--total">
         <dt>{t('servicing.paid.total')}</dt>
-        <dd>{money(paid.total + payoutFee - refunded)}</dd>
+        <dd>{money(plan.paidInAll)}</dd>
       </div>
     </dl>
   );

@@ -12,7 +12,10 @@ import { Screen } from '../../layout/screen';
 import { LoadingState } from '../../ui/state-notice';
 import { TextField } from '../../ui/text-field';
 import { formatDate } from '../products/format';
+import { useRepayment } from '../../api/repayment';
 import { CopyRow, LoadFailed, useMoney } from './common';
+import { VerifyingCard } from './money-state';
+import { VirtualAccountHelp, digitsOnly, groupedDigits } from './virtual-account';
 import { PaymentOutcome } from './payment-outcome';
 import { paymentScreen } from './payment-screen';
 import './servicing.css';
@@ -59,6 +62,7 @@ function PaymentDetails({ payment }: { payment: Payment }) {
       </section>
       {payment.status === 'pending' && <Instructions payment={payment} />}
       {payment.status === 'pending' && payment.method !== 'virtual_account' && <UtrForm payment={payment} />}
+      {payment.status === 'verifying' && <VerifyingOnPayment payment={payment} />}
       {payment.status === 'rejected' && (
         <Link
           className="adm-button adm-button-primary adm-button-block adm-button-large servicing__link-button"
@@ -91,16 +95,22 @@ function Instructions({ payment }: { payment: Payment }) {
       </h2>
       <dl className="copy-list">
         <CopyRow label={t('servicing.field.amount')} value={money(payment.amount)} />
-        {how.payeeName && <CopyRow label={t('servicing.field.payee')} value={how.payeeName} />}
+        {how.payeeName && (
+          <CopyRow label={payment.method === 'virtual_account' ? t('money.va.payee') : t('servicing.field.payee')} value={how.payeeName} />
+        )}
         {how.upiId && <CopyRow label={t('servicing.field.upiId')} value={how.upiId} />}
         {how.accountNumber && <CopyRow label={t('servicing.field.accountNumber')} value={how.accountNumber} />}
         {how.ifsc && <CopyRow label={t('servicing.field.ifsc')} value={how.ifsc} />}
         {how.bankName && <CopyRow label={t('servicing.field.bank')} value={how.bankName} />}
         {how.bankCode && <CopyRow label={t('servicing.field.bank')} value={how.bankCode} />}
-        {how.virtualAccount && <CopyRow label={t('servicing.field.virtualAccount')} value={how.virtualAccount} />}
+        {how.virtualAccount && (
+          <CopyRow label={t('money.va.number')} value={groupedDigits(how.virtualAccount)} copyValue={digitsOnly(how.virtualAccount)} />
+        )}
         {payment.method !== 'virtual_account' && <CopyRow label={t('servicing.field.reference')} value={payment.reference} />}
       </dl>
+      {how.collectsFor && <p className="va-note">{t('money.va.collectsFor', { payee: how.payeeName, lender: how.collectsFor })}</p>}
       {payment.method !== 'virtual_account' && <p className="kfs__note">{t('servicing.how.referenceNote')}</p>}
+      {payment.method === 'virtual_account' && how.virtualAccount && <VirtualAccountHelp payment={payment} />}
       {how.upiUri && (
         <a className="adm-button adm-button-primary adm-button-fill-outline adm-button-block servicing__link-button" href={how.upiUri}>
           {t('servicing.how.openUpi')}
@@ -155,4 +165,12 @@ function UtrForm({ payment }: { payment: Payment }) {
       </Button>
     </form>
   );
+}
+
+/** A UTR waiting for finance: what was sent, by when it is checked, and its correction, as on the loan's page. */
+function VerifyingOnPayment({ payment }: { payment: Payment }) {
+  const repayment = useRepayment(payment.orderNo);
+  const waiting = repayment.data?.verifyingPayment;
+  if (!waiting || waiting.paymentId !== payment.paymentId) return null;
+  return <VerifyingCard payment={waiting} orderNo={payment.orderNo} />;
 }

@@ -28,6 +28,9 @@ const PLAN = {
   today: '2026-12-08',
   principal: 600000,
   paidOut: 582300,
+  feesKept: 17700,
+  feesRefunded: 0,
+  paidInAll: 0,
   due: buckets(399960, 13440, 0, 500),
   paid: ZERO,
   outstanding: buckets(399960, 13440, 0, 500),
@@ -158,7 +161,7 @@ describe('the loan page after payout', () => {
     const paid = buckets(600000, 13440, 30000, 500);
     fakeApi({
       [`GET ${ORDER}`]: () => ok({ ...ORDER_DISBURSED, status: 'repaid' }),
-      [`GET ${ORDER}/plan`]: () => ok({ ...PLAN, status: 'repaid', paid, due: paid, outstanding: ZERO }),
+      [`GET ${ORDER}/plan`]: () => ok({ ...PLAN, status: 'repaid', paid, due: paid, outstanding: ZERO, paidInAll: 661640 }),
     }).signIn();
     renderBorrower(`/app/orders/${NO}?lang=1`);
     const summary = await screen.findByRole('region', { name: 'What you paid' });
@@ -173,7 +176,7 @@ describe('the loan page after payout', () => {
     fakeApi({
       [`GET ${ORDER}`]: () => ok({ ...ORDER_DISBURSED, status: 'repaid', currency: 'IDR' }),
       [`GET ${ORDER}/plan`]: () =>
-        ok({ ...PLAN, currency: 'IDR', status: 'repaid', closedBy: 'payoff', principal: 60000000, paidOut: 57000000, paid, due: paid, outstanding: ZERO }),
+        ok({ ...PLAN, currency: 'IDR', status: 'repaid', closedBy: 'payoff', principal: 60000000, paidOut: 57000000, feesKept: 3000000, paidInAll: 64200000, paid, due: paid, outstanding: ZERO }),
     }).signIn();
     renderBorrower(`/app/orders/${NO}?lang=id`);
     const summary = await screen.findByRole('region', { name: 'Yang Anda bayar' });
@@ -186,7 +189,7 @@ describe('the loan page after payout', () => {
     const paid = buckets(600000, 960);
     fakeApi({
       [`GET ${ORDER}`]: () => ok({ ...ORDER_DISBURSED, status: 'exited_in_cooling_off' }),
-      [`GET ${ORDER}/plan`]: () => ok({ ...PLAN, status: 'exited_in_cooling_off', closedBy: 'cooling_off_exit', paid, due: paid, outstanding: ZERO }),
+      [`GET ${ORDER}/plan`]: () => ok({ ...PLAN, status: 'exited_in_cooling_off', closedBy: 'cooling_off_exit', feesKept: 0, feesRefunded: 17700, paidInAll: 583260, paid, due: paid, outstanding: ZERO }),
     }).signIn();
     renderBorrower(`/app/orders/${NO}?lang=1`);
     const summary = await screen.findByRole('region', { name: 'What you paid' });
@@ -206,7 +209,7 @@ describe('the loan page after payout', () => {
     renderBorrower(`/app/orders/${NO}?lang=1`);
     const summary = await screen.findByRole('region', { name: 'What you paid' });
     await user.click(await within(summary).findByRole('button', { name: 'Try again' }));
-    answer = () => ok({ ...PLAN, status: 'repaid', paid: buckets(600000, 13440), outstanding: ZERO });
+    answer = () => ok({ ...PLAN, status: 'repaid', paid: buckets(600000, 13440), outstanding: ZERO, paidInAll: 631140 });
     await user.click(within(summary).getByRole('button', { name: 'Try again' }));
     expect(await within(summary).findByText('₹6,311.40')).toBeInTheDocument();
   });
@@ -351,7 +354,7 @@ describe('paying', () => {
     view.unmount();
 
     renderBorrower('/app/payments/pay-2?lang=id');
-    expect(await screen.findByText('8808123456789012')).toBeInTheDocument();
+    expect(await screen.findByText('8808 1234 5678 9012')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Salin Nomor virtual account' })).toBeInTheDocument();
     expect(screen.getByRole('heading', { name: /^Transfer Rp\s?15\.000 ke virtual account Anda$/ })).toBeInTheDocument();
     expect(screen.queryByLabelText('UTR')).not.toBeInTheDocument();
