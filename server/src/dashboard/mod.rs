@@ -183,8 +183,24 @@ pub fn fold_book(rows: &[BookRow]) -> Result<Book, Error> {
     })
 }
 
-/// The outstanding principal at the end of each day of `first..=last`, from today's and the changes dated after the
-/// first day (a day's value is today's less every change dated after it).
+/// The open and overdue loans at the end of each day of `first..=last`, from those now and each day's changes (a day's
+/// counts are today's less every change dated after it).
+fn open_by_day(
+    now: (i64, i64),
+    changes: &HashMap<i64, (i64, i64)>,
+    first: i64,
+    last: i64,
+) -> Vec<(i64, i64)> {
+    let pick = |f: fn(&(i64, i64)) -> i64| -> HashMap<i64, i64> {
+        changes.iter().map(|(day, c)| (*day, f(c))).collect()
+    };
+    let open = principal_trend(now.0, &pick(|c| c.0), first, last);
+    let overdue = principal_trend(now.1, &pick(|c| c.1), first, last);
+    open.into_iter().zip(overdue).collect()
+}
+
+/// A figure at the end of each day of `first..=last` (the outstanding principal), from its value now and its changes by
+/// day (a day's value is today's less every change dated after it).
 fn principal_trend(now: i64, changes: &HashMap<i64, i64>, first: i64, last: i64) -> Vec<i64> {
     let mut after: i64 = changes
         .iter()
@@ -249,16 +265,21 @@ pub async fn last_days(s: &Services, op: &Operator, market: Market) -> Result<Da
         promise_minutes: promise,
         promise_met: promise.zip(waits.median).map(|(p, m)| m <= p),
     };
-    let shares: HashMap<i64, (i64, i64)> =
-        s.db.dashboard_overdue_share(window)
-            .await?
-            .into_iter()
-            .map(|r| (r.day, (r.overdue, r.open)))
-            .collect();
+    let open_now = s.db.dashboard_open_now(market.code()).await?;
+    let status_changes = s.db.dashboard_status_changes(window).await?;
+    let shares = open_by_day(
+        open_now,
+        &status_changes
+            .iter()
+            .map(|r| (r.day, (r.open, r.overdue)))
+            .collect(),
+        window.first_day,
+        window.last_day,
+    );
     let days = (window.first_day..=window.last_day)
         .zip(trend)
-        .map(|(day, outstanding_principal)| {
-            let (overdue_loans, open_loans) = shares.get(&day).copied().unwrap_or_default();
+        .zip(shares)
+        .map(|((day, outstanding_principal), (open_loans, overdue_loans))| {
             DayFigures {
                 date: date_of(day),
                 applications: applications.get(&day).copied().unwrap_or_default(),

@@ -12,7 +12,7 @@ pub struct DayValue {
     pub value: i64,
 }
 
-/// One day's share of open loans that are overdue: both counts.
+/// One day's change in the open loans and in the overdue ones (or both counts).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, sqlx::FromRow)]
 pub struct DayShare {
     pub day: i64,
@@ -143,30 +143,44 @@ impl Db {
         .await
     }
 
-    /// At the end of each day: loans paid out and not ended (`disbursed` or `overdue` as their last status by then)
-    /// and how many of them were overdue.
-    pub async fn dashboard_overdue_share(&self, w: Window<'_>) -> sqlx::Result<Vec<DayShare>> {
-        let days = w.last_day - w.first_day + 1;
+    /// The market's loans paid out and not ended now (`disbursed` or `overdue`), and of them `overdue`: read through
+    /// the open loans' partial index.
+    pub async fn dashboard_open_now(&self, market: &str) -> sqlx::Result<(i64, i64)> {
         sqlx::query_as(
-            "WITH RECURSIVE days (day, day_end) AS (
-                 SELECT $2, ($2 + 1) * 86400000 - $3
-                 UNION ALL SELECT day + 1, day_end + 86400000 FROM days WHERE day < $2 + $4 - 1
-             ),
-             latest AS (
-                 SELECT d.day, o.id,
-                        (SELECT e.status FROM order_events e WHERE e.order_id = o.id AND e.at < d.day_end
-                         ORDER BY e.at DESC, e.id DESC LIMIT 1) AS status
-                 FROM days d JOIN orders o ON o.market = $1 AND o.created_at < d.day_end
+            "SELECT COUNT(*), COALESCE(SUM(CASE WHEN status = 'overdue' THEN 1 ELSE 0 END), 0)
+             FROM orders WHERE market = $1 AND status IN ('disbursed', 'overdue')",
+        )
+        .bind(market)
+        .fetch_one(self.pool())
+        .await
+    }
+
+    /// What the timeline entries after the end of the window's first day changed, by local day: each entry counts
+    /// +1 in `open` when it enters `disbursed` or `overdue` from another status and −1 when it leaves them, and the
+    /// same for `overdue` alone (the status before an entry is the order's previous entry, read through the
+    /// timeline's index). The loans open at the end of day `d` are those open now less the changes of the days after
+    /// `d`: only the window's entries are read, never every order.
+    pub async fn dashboard_status_changes(&self, w: Window<'_>) -> sqlx::Result<Vec<DayShare>> {
+        let first_day_end = (w.first_day + 1) * DAY_MS - w.offset_ms;
+        sqlx::query_as(
+            "WITH moves AS (
+                 SELECT (e.at + $2) / 86400000 AS day, e.status,
+                        (SELECT p.status FROM order_events p
+                         WHERE p.order_id = e.order_id AND (p.at < e.at OR (p.at = e.at AND p.id < e.id))
+                         ORDER BY p.at DESC, p.id DESC LIMIT 1) AS before
+                 FROM order_events e JOIN orders o ON o.id = e.order_id
+                 WHERE o.market = $1 AND e.at >= $3
              )
-             SELECT day, COALESCE(SUM(CASE WHEN status = 'overdue' THEN 1 ELSE 0 END), 0) AS overdue,
-                    COUNT(*) AS open
-             FROM latest WHERE status IN ('disbursed', 'overdue')
-             GROUP BY day",
+             SELECT day,
+                    COALESCE(SUM(CASE WHEN status = 'overdue' THEN 1 ELSE 0 END)
+                             - SUM(CASE WHEN before = 'overdue' THEN 1 ELSE 0 END), 0) AS overdue,
+                    COALESCE(SUM(CASE WHEN status IN ('disbursed', 'overdue') THEN 1 ELSE 0 END)
+                             - SUM(CASE WHEN before IN ('disbursed', 'overdue') THEN 1 ELSE 0 END), 0) AS open
+             FROM moves GROUP BY day",
         )
         .bind(w.market)
-        .bind(w.first_day)
         .bind(w.offset_ms)
-        .bind(days)
+        .bind(first_day_end)
         .fetch_all(self.pool())
         .await
     }

@@ -2024,6 +2024,11 @@ async fn the_dashboard_counts_each_day_of_the_market_from_known_orders() {
         midnight(0) + 8 * 3_600_000
     ))
     .await;
+    // As the overdue job moves it: the order's status is its timeline's last.
+    app.execute(&format!(
+        "UPDATE orders SET status = 'overdue' WHERE id = '{b_id}'"
+    ))
+    .await;
     // A repayment of ₹1,500.00 on A yesterday.
     let a_id = &orders[0].0;
     app.execute(&format!(
@@ -2069,18 +2074,16 @@ async fn the_dashboard_counts_each_day_of_the_market_from_known_orders() {
     }
 
     // The principal of each loan (scheduled at its payout; the repayment above has no ledger lines).
-    let principal = |id: String| async move {
+    let mut principals = Vec::new();
+    for (id, _) in &orders {
         let (amount,): (i64,) = sqlx::query_as("SELECT amount FROM orders WHERE id = $1")
-            .bind(&id)
+            .bind(id)
             .fetch_one(app.db.pool())
             .await
             .unwrap();
-        amount
-    };
-    let (a_principal, b_principal) = (
-        principal(orders[0].0.clone()).await,
-        principal(orders[1].0.clone()).await,
-    );
+        principals.push(amount);
+    }
+    let (a_principal, b_principal) = (principals[0], principals[1]);
 
     let board = data(get(&app, &admin, "/api/v1/console/dashboard?market=IN").await).await;
     assert_eq!(board["market"], "IN");

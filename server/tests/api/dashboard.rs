@@ -90,15 +90,6 @@ async fn board(app: &TestApp, op: &Op, market: &str) -> Value {
     data(response).await
 }
 
-fn bucket<'a>(board: &'a Value, code: &str) -> &'a Value {
-    board["book"]["buckets"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|b| b["bucket"] == code)
-        .unwrap()
-}
-
 #[tokio::test]
 async fn the_book_is_counted_exactly_from_known_loans_in_known_buckets() {
     let app = spawn_app().await;
