@@ -13,9 +13,9 @@ use std::collections::HashMap;
 use kilat_domain::{Code, Currency, Market};
 
 use crate::auth::operators::{Operator, Role};
+use crate::collections::{Bucket, bucket_dates};
 use crate::error::Error;
 use crate::services::Services;
-use crate::collections::{Bucket, bucket_dates};
 use crate::store::dashboard::{BookRow, DayValue, Window, date_of, day_of};
 
 /// Who may read the dashboard: admins, and finance for the book.
@@ -143,8 +143,7 @@ pub fn fold_book(rows: &[BookRow]) -> Result<Book, Error> {
         let bucket = match row.bucket.as_str() {
             "current" => None,
             code => Some(
-                Bucket::parse(code)
-                    .ok_or_else(|| anyhow::anyhow!("dashboard: bucket {code}"))?,
+                Bucket::parse(code).ok_or_else(|| anyhow::anyhow!("dashboard: bucket {code}"))?,
             ),
         };
         let slot = buckets
@@ -246,7 +245,11 @@ pub async fn last_days(s: &Services, op: &Operator, market: Market) -> Result<Da
     let complaints = by_day(s.db.dashboard_complaints(window).await?);
     let median = by_day(s.db.dashboard_median_minutes_to_payout(window).await?);
     let rejections = by_day(s.db.dashboard_entered(window, "rejected").await?);
-    let book = fold_book(&s.db.dashboard_book(market.code(), &bucket_dates(today)).await?)?;
+    let book = fold_book(
+        &s.db
+            .dashboard_book(market.code(), &bucket_dates(today))
+            .await?,
+    )?;
     let changes = by_day(s.db.dashboard_principal_changes(window).await?);
     let trend = principal_trend(
         book.outstanding_principal,
@@ -279,8 +282,8 @@ pub async fn last_days(s: &Services, op: &Operator, market: Market) -> Result<Da
     let days = (window.first_day..=window.last_day)
         .zip(trend)
         .zip(shares)
-        .map(|((day, outstanding_principal), (open_loans, overdue_loans))| {
-            DayFigures {
+        .map(
+            |((day, outstanding_principal), (open_loans, overdue_loans))| DayFigures {
                 date: date_of(day),
                 applications: applications.get(&day).copied().unwrap_or_default(),
                 approvals: approvals.get(&day).copied().unwrap_or_default(),
@@ -291,8 +294,8 @@ pub async fn last_days(s: &Services, op: &Operator, market: Market) -> Result<Da
                 complaints: complaints.get(&day).copied().unwrap_or_default(),
                 median_minutes_to_payout: median.get(&day).copied(),
                 outstanding_principal,
-            }
-        })
+            },
+        )
         .collect::<Vec<_>>();
     let rates = Rates {
         collected: days.iter().map(|d| d.repaid).sum(),
@@ -356,7 +359,14 @@ mod tests {
         let got: Vec<(Option<&str>, i64, i64, i64)> = book
             .buckets
             .iter()
-            .map(|b| (b.bucket.map(Bucket::code), b.loans, b.outstanding_principal, b.owed))
+            .map(|b| {
+                (
+                    b.bucket.map(Bucket::code),
+                    b.loans,
+                    b.outstanding_principal,
+                    b.owed,
+                )
+            })
             .collect();
         assert_eq!(
             got,
@@ -398,7 +408,10 @@ mod tests {
     fn the_principal_trend_takes_back_each_change_dated_after_a_day() {
         // Days 10..=13; paid out 1000 on day 11, 400 repaid on day 13, a change of 7 dated day 15 (after the window).
         let changes = HashMap::from([(11, 1000), (13, -400), (15, 7)]);
-        assert_eq!(principal_trend(607, &changes, 10, 13), vec![0, 1000, 1000, 600]);
+        assert_eq!(
+            principal_trend(607, &changes, 10, 13),
+            vec![0, 1000, 1000, 600]
+        );
         assert_eq!(principal_trend(0, &HashMap::new(), 10, 12), vec![0, 0, 0]);
     }
 }

@@ -2117,7 +2117,10 @@ async fn the_dashboard_counts_each_day_of_the_market_from_known_orders() {
                 "openLoans": 0, "overdueLoans": 0, "complaints": 0, "medianMinutesToPayout": null,
                 "outstandingPrincipal": 0})
     );
-    assert_eq!(board["book"]["outstandingPrincipal"], a_principal + b_principal);
+    assert_eq!(
+        board["book"]["outstandingPrincipal"],
+        a_principal + b_principal
+    );
     // Indonesia has none of India's orders.
     let id_board = data(get(&app, &admin, "/api/v1/console/dashboard?market=ID").await).await;
     assert_eq!(id_board["currency"], "IDR");

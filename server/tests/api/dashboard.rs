@@ -153,8 +153,15 @@ async fn the_book_is_counted_exactly_from_known_loans_in_known_buckets() {
     )
     .await;
     assert_eq!(status_of(&app, &d_id).await, "exited_in_cooling_off");
-    let (e_session, e_no, e_id) =
-        paid_out(&app, &finance, "9876500805", "in-flexi-14d", 1_000_000, "14dx3").await;
+    let (e_session, e_no, e_id) = paid_out(
+        &app,
+        &finance,
+        "9876500805",
+        "in-flexi-14d",
+        1_000_000,
+        "14dx3",
+    )
+    .await;
     let accepted = app
         .client
         .post(app.url(&format!("/api/v1/borrower/orders/{e_no}/extension")))
@@ -165,20 +172,32 @@ async fn the_book_is_counted_exactly_from_known_loans_in_known_buckets() {
         .await
         .unwrap();
     assert_eq!(accepted.status(), StatusCode::OK);
-    let e_fee = pay(&app, &finance, &e_session, &data(accepted).await, "500000000803").await;
+    let e_fee = pay(
+        &app,
+        &finance,
+        &e_session,
+        &data(accepted).await,
+        "500000000803",
+    )
+    .await;
     let e_plan = check_ledger(&app, &e_session, &e_no, &e_id).await;
     assert_eq!(e_plan["extensionsGranted"], 1);
     // F: an application rejected today.
     let (_f_session, _f_no, f_id) = {
         let session = app.sign_in("IN", "9876500806").await;
         app.certify("IN", &session).await;
-        let loan = json!({"productCode": "in-salary-advance", "amount": 1_000_000, "termCode": "15d"});
+        let loan =
+            json!({"productCode": "in-salary-advance", "amount": 1_000_000, "termCode": "15d"});
         let kfs = data(app.post_as("/api/v1/borrower/apply", &session, &loan).await).await;
         let mut body = loan.clone();
         body["kfsHash"] = kfs["contentHash"].clone();
         body["agreementHash"] = app.agreement_hash(&session, &loan).await;
         body["idempotencyKey"] = json!("key-dash-f");
-        let order = data(app.post_as("/api/v1/borrower/orders", &session, &body).await).await;
+        let order = data(
+            app.post_as("/api/v1/borrower/orders", &session, &body)
+                .await,
+        )
+        .await;
         let no = order["orderNo"].as_str().unwrap().to_owned();
         let (id,): (String,) = sqlx::query_as("SELECT id FROM orders WHERE order_no = $1")
             .bind(&no)
@@ -254,7 +273,11 @@ async fn the_book_is_counted_exactly_from_known_loans_in_known_buckets() {
         .iter()
         .map(|p| p["productCode"].as_str().unwrap())
         .collect();
-    assert_eq!(codes, ["in-flexi-14d", "in-salary-advance"], "closed loans' products are not in the book");
+    assert_eq!(
+        codes,
+        ["in-flexi-14d", "in-salary-advance"],
+        "closed loans' products are not in the book"
+    );
     let pick = |code: &str| {
         let p = products.iter().find(|p| p["productCode"] == code).unwrap();
         (
@@ -337,7 +360,11 @@ async fn the_book_is_counted_exactly_from_known_loans_in_known_buckets() {
     );
 
     // Only admins and finance read it.
-    for roles in [&[Role::Reviewer][..], &[Role::Support], &[Role::Collections]] {
+    for roles in [
+        &[Role::Reviewer][..],
+        &[Role::Support],
+        &[Role::Collections],
+    ] {
         let name = format!("{:?}", roles[0]).to_lowercase();
         let op = operator(&app, &format!("x{name}"), roles).await;
         let response = op_call(
