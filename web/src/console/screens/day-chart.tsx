@@ -132,7 +132,8 @@ export function DayChart({ title, dates, values, kind, format, summary, referenc
       </div>
       <div className="chart__scale" aria-hidden="true">
         <span>0</span>
-        <span>{format(max)}</span>
+        {/* The top of the scale is a value only when there is one (never "₹0.01" for a month of zeros). */}
+        <span>{present.some((v) => v > 0) || reference ? format(max) : ''}</span>
       </div>
       {dates.length > 0 && (
         <div className="chart__dates" aria-hidden="true">
