@@ -382,7 +382,8 @@ pub struct QueueQuery {
     pub page_size: i64,
 }
 
-fn bucket_dates(today: Date) -> BucketDates {
+/// The due-date limits of the buckets on `today` (the queue's and the dashboard's one definition).
+pub fn bucket_dates(today: Date) -> BucketDates {
     let ago = |days: i64| date_code(today - Duration::days(days));
     BucketDates {
         from_7: ago(7),

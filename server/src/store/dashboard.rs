@@ -12,7 +12,7 @@ pub struct DayValue {
     pub value: i64,
 }
 
-/// One day's share of open loans that are overdue: both counts.
+/// One day's change in the open loans and in the overdue ones (or both counts).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, sqlx::FromRow)]
 pub struct DayShare {
     pub day: i64,
@@ -94,19 +94,7 @@ impl Db {
 
     /// Orders approved, by the local day of the approval (the order's timeline).
     pub async fn dashboard_approvals(&self, w: Window<'_>) -> sqlx::Result<Vec<DayValue>> {
-        let (from, to) = w.bounds();
-        sqlx::query_as(
-            "SELECT (e.at + $2) / 86400000 AS day, COUNT(*) AS value
-             FROM order_events e JOIN orders o ON o.id = e.order_id
-             WHERE o.market = $1 AND e.status = 'approved' AND e.at >= $3 AND e.at < $4
-             GROUP BY (e.at + $2) / 86400000",
-        )
-        .bind(w.market)
-        .bind(w.offset_ms)
-        .bind(from)
-        .bind(to)
-        .fetch_all(self.pool())
-        .await
+        self.dashboard_entered(w, "approved").await
     }
 
     /// Ledger cash by business date for entries of `kinds` (with the reversals of such entries, whose cash is the
@@ -155,30 +143,44 @@ impl Db {
         .await
     }
 
-    /// At the end of each day: loans paid out and not ended (`disbursed` or `overdue` as their last status by then)
-    /// and how many of them were overdue.
-    pub async fn dashboard_overdue_share(&self, w: Window<'_>) -> sqlx::Result<Vec<DayShare>> {
-        let days = w.last_day - w.first_day + 1;
+    /// The market's loans paid out and not ended now (`disbursed` or `overdue`), and of them `overdue`: read through
+    /// the open loans' partial index.
+    pub async fn dashboard_open_now(&self, market: &str) -> sqlx::Result<(i64, i64)> {
         sqlx::query_as(
-            "WITH RECURSIVE days (day, day_end) AS (
-                 SELECT $2, ($2 + 1) * 86400000 - $3
-                 UNION ALL SELECT day + 1, day_end + 86400000 FROM days WHERE day < $2 + $4 - 1
-             ),
-             latest AS (
-                 SELECT d.day, o.id,
-                        (SELECT e.status FROM order_events e WHERE e.order_id = o.id AND e.at < d.day_end
-                         ORDER BY e.at DESC, e.id DESC LIMIT 1) AS status
-                 FROM days d JOIN orders o ON o.market = $1 AND o.created_at < d.day_end
+            "SELECT COUNT(*), COALESCE(SUM(CASE WHEN status = 'overdue' THEN 1 ELSE 0 END), 0)
+             FROM orders WHERE market = $1 AND status IN ('disbursed', 'overdue')",
+        )
+        .bind(market)
+        .fetch_one(self.pool())
+        .await
+    }
+
+    /// What the timeline entries after the end of the window's first day changed, by local day: each entry counts
+    /// +1 in `open` when it enters `disbursed` or `overdue` from another status and −1 when it leaves them, and the
+    /// same for `overdue` alone (the status before an entry is the order's previous entry, read through the
+    /// timeline's index). The loans open at the end of day `d` are those open now less the changes of the days after
+    /// `d`: only the window's entries are read, never every order.
+    pub async fn dashboard_status_changes(&self, w: Window<'_>) -> sqlx::Result<Vec<DayShare>> {
+        let first_day_end = (w.first_day + 1) * DAY_MS - w.offset_ms;
+        sqlx::query_as(
+            "WITH moves AS (
+                 SELECT (e.at + $2) / 86400000 AS day, e.status,
+                        (SELECT p.status FROM order_events p
+                         WHERE p.order_id = e.order_id AND (p.at < e.at OR (p.at = e.at AND p.id < e.id))
+                         ORDER BY p.at DESC, p.id DESC LIMIT 1) AS before
+                 FROM order_events e JOIN orders o ON o.id = e.order_id
+                 WHERE o.market = $1 AND e.at >= $3
              )
-             SELECT day, COALESCE(SUM(CASE WHEN status = 'overdue' THEN 1 ELSE 0 END), 0) AS overdue,
-                    COUNT(*) AS open
-             FROM latest WHERE status IN ('disbursed', 'overdue')
-             GROUP BY day",
+             SELECT day,
+                    COALESCE(SUM(CASE WHEN status = 'overdue' THEN 1 ELSE 0 END)
+                             - SUM(CASE WHEN before = 'overdue' THEN 1 ELSE 0 END), 0) AS overdue,
+                    COALESCE(SUM(CASE WHEN status IN ('disbursed', 'overdue') THEN 1 ELSE 0 END)
+                             - SUM(CASE WHEN before IN ('disbursed', 'overdue') THEN 1 ELSE 0 END), 0) AS open
+             FROM moves GROUP BY day",
         )
         .bind(w.market)
-        .bind(w.first_day)
         .bind(w.offset_ms)
-        .bind(days)
+        .bind(first_day_end)
         .fetch_all(self.pool())
         .await
     }
@@ -209,6 +211,159 @@ impl Db {
         .bind(from)
         .bind(to)
         .fetch_all(self.pool())
+        .await
+    }
+}
+
+/// The book of one market now (issue 18 item 10): its open loans (paid out, not ended: `disbursed` or `overdue`)
+/// grouped by product and days-past-due bucket. The bucket is the collections' one (`server/src/collections`): the
+/// loan's oldest unpaid due date from `loan_arrears` against the bucket dates of the market's today; `current` when it
+/// is not past due (no date, or due today or later).
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct BookRow {
+    pub product_code: String,
+    pub product_name: String,
+    /// `current`, `1-7`, `8-30`, `31-60`, `61-90` or `90+`.
+    pub bucket: String,
+    pub loans: i64,
+    /// Principal scheduled less principal paid, minor units (the ledger's lines).
+    pub principal: i64,
+    /// Everything still owed (principal, interest, fees, late charges), minor units.
+    pub owed: i64,
+}
+
+/// How long loans paid out in a window waited after the application.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, sqlx::FromRow)]
+pub struct PayoutWaits {
+    pub payouts: i64,
+    /// Of them, paid out within `limit` minutes of the application.
+    pub within: i64,
+    /// The lower middle value of the minutes to payout; `None` without payouts.
+    pub median: Option<i64>,
+}
+
+impl Db {
+    /// The market's open loans by product and bucket, each loan's principal and balance summed from its ledger lines.
+    /// `dates` are the collections' bucket limits for the market's today.
+    pub async fn dashboard_book(
+        &self,
+        market: &str,
+        dates: &super::collections::BucketDates,
+    ) -> sqlx::Result<Vec<BookRow>> {
+        sqlx::query_as(
+            "WITH open AS (
+                 SELECT o.product_code, o.product_name,
+                        CASE WHEN a.oldest_unpaid_due IS NULL OR a.oldest_unpaid_due > $6 THEN 'current'
+                             WHEN a.oldest_unpaid_due >= $2 THEN '1-7'
+                             WHEN a.oldest_unpaid_due >= $3 THEN '8-30'
+                             WHEN a.oldest_unpaid_due >= $4 THEN '31-60'
+                             WHEN a.oldest_unpaid_due >= $5 THEN '61-90'
+                             ELSE '90+' END AS bucket,
+                        (SELECT COALESCE(SUM(l.due_principal - l.paid_principal), 0)
+                         FROM ledger_entries e JOIN ledger_lines l ON l.entry_id = e.id
+                         WHERE e.order_id = o.id) AS principal,
+                        (SELECT COALESCE(SUM(l.due_principal + l.due_interest + l.due_fees + l.due_late_charges
+                                             - l.paid_principal - l.paid_interest - l.paid_fees
+                                             - l.paid_late_charges), 0)
+                         FROM ledger_entries e JOIN ledger_lines l ON l.entry_id = e.id
+                         WHERE e.order_id = o.id) AS owed
+                 FROM orders o LEFT JOIN loan_arrears a ON a.order_id = o.id
+                 WHERE o.market = $1 AND o.status IN ('disbursed', 'overdue')
+             )
+             SELECT product_code, product_name, bucket, COUNT(*) AS loans,
+                    CAST(COALESCE(SUM(principal), 0) AS BIGINT) AS principal,
+                    CAST(COALESCE(SUM(owed), 0) AS BIGINT) AS owed
+             FROM open GROUP BY product_code, product_name, bucket
+             ORDER BY product_code, product_name, bucket",
+        )
+        .bind(market)
+        .bind(&dates.from_7)
+        .bind(&dates.from_30)
+        .bind(&dates.from_60)
+        .bind(&dates.from_90)
+        .bind(&dates.yesterday)
+        .fetch_all(self.pool())
+        .await
+    }
+
+    /// What each business date after the window's first day (and any later one) changed in the market's outstanding
+    /// principal: principal scheduled less principal paid, over every loan's ledger lines of that date (a reversal's
+    /// lines are the negation of the entry it reverses). The outstanding principal at the end of day `d` is today's
+    /// less the changes dated after `d`.
+    pub async fn dashboard_principal_changes(&self, w: Window<'_>) -> sqlx::Result<Vec<DayValue>> {
+        let rows: Vec<(String, i64)> = sqlx::query_as(
+            "SELECT e.on_date, CAST(COALESCE(SUM(l.due_principal - l.paid_principal), 0) AS BIGINT)
+             FROM ledger_entries e JOIN orders o ON o.id = e.order_id JOIN ledger_lines l ON l.entry_id = e.id
+             WHERE o.market = $1 AND e.on_date > $2
+             GROUP BY e.on_date",
+        )
+        .bind(w.market)
+        .bind(w.first_date())
+        .fetch_all(self.pool())
+        .await?;
+        Ok(rows
+            .into_iter()
+            .filter_map(|(date, value)| {
+                super::loans::parse_date(&date).ok().map(|d| DayValue {
+                    day: day_of(d),
+                    value,
+                })
+            })
+            .collect())
+    }
+
+    /// Orders that entered `status` (`approved`, `rejected`) in the window, by the local day of that entry of their
+    /// timeline.
+    pub async fn dashboard_entered(
+        &self,
+        w: Window<'_>,
+        status: &str,
+    ) -> sqlx::Result<Vec<DayValue>> {
+        let (from, to) = w.bounds();
+        sqlx::query_as(
+            "SELECT (e.at + $2) / 86400000 AS day, COUNT(*) AS value
+             FROM order_events e JOIN orders o ON o.id = e.order_id
+             WHERE o.market = $1 AND e.status = $5 AND e.at >= $3 AND e.at < $4
+             GROUP BY (e.at + $2) / 86400000",
+        )
+        .bind(w.market)
+        .bind(w.offset_ms)
+        .bind(from)
+        .bind(to)
+        .bind(status)
+        .fetch_all(self.pool())
+        .await
+    }
+
+    /// The loans paid out in the whole window: how many, how many within `limit_minutes` of the application, and the
+    /// median minutes (the lower middle value for an even count).
+    pub async fn dashboard_payout_waits(
+        &self,
+        w: Window<'_>,
+        limit_minutes: i64,
+    ) -> sqlx::Result<PayoutWaits> {
+        let (from, to) = w.bounds();
+        sqlx::query_as(
+            "WITH waits AS (
+                 SELECT (p.created_at - o.created_at) / 60000 AS minutes,
+                        p.created_at - o.created_at AS ms
+                 FROM payouts p JOIN orders o ON o.id = p.order_id
+                 WHERE o.market = $1 AND p.created_at >= $2 AND p.created_at < $3
+             ),
+             ranked AS (
+                 SELECT minutes, ms, ROW_NUMBER() OVER (ORDER BY minutes) AS n, COUNT(*) OVER () AS total
+                 FROM waits
+             )
+             SELECT COUNT(*) AS payouts,
+                    COALESCE(SUM(CASE WHEN ms <= $4 * 60000 THEN 1 ELSE 0 END), 0) AS within,
+                    MAX(CASE WHEN n = (total + 1) / 2 THEN minutes END) AS median
+             FROM ranked",
+        )
+        .bind(w.market)
+        .bind(from)
+        .bind(to)
+        .bind(limit_minutes)
+        .fetch_one(self.pool())
         .await
     }
 }

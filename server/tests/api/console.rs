@@ -782,7 +782,7 @@ async fn every_console_endpoint_answers_each_role_a_borrower_and_nobody_exactly(
             Method::GET,
             "/api/v1/console/dashboard?market=IN".into(),
             None,
-            [true, false, false, false],
+            [true, false, true, false],
         ),
         (
             Method::POST,
@@ -2024,6 +2024,11 @@ async fn the_dashboard_counts_each_day_of_the_market_from_known_orders() {
         midnight(0) + 8 * 3_600_000
     ))
     .await;
+    // As the overdue job moves it: the order's status is its timeline's last.
+    app.execute(&format!(
+        "UPDATE orders SET status = 'overdue' WHERE id = '{b_id}'"
+    ))
+    .await;
     // A repayment of ₹1,500.00 on A yesterday.
     let a_id = &orders[0].0;
     app.execute(&format!(
@@ -2068,6 +2073,18 @@ async fn the_dashboard_counts_each_day_of_the_market_from_known_orders() {
         .unwrap();
     }
 
+    // The principal of each loan (scheduled at its payout; the repayment above has no ledger lines).
+    let mut principals = Vec::new();
+    for (id, _) in &orders {
+        let (amount,): (i64,) = sqlx::query_as("SELECT amount FROM orders WHERE id = $1")
+            .bind(id)
+            .fetch_one(app.db.pool())
+            .await
+            .unwrap();
+        principals.push(amount);
+    }
+    let (a_principal, b_principal) = (principals[0], principals[1]);
+
     let board = data(get(&app, &admin, "/api/v1/console/dashboard?market=IN").await).await;
     assert_eq!(board["market"], "IN");
     assert_eq!(board["currency"], "INR");
@@ -2079,22 +2096,30 @@ async fn the_dashboard_counts_each_day_of_the_market_from_known_orders() {
     assert_eq!(
         pick(2),
         &json!({"date": date(2), "applications": 1, "approvals": 1, "paidOut": net, "repaid": 0,
-                "openLoans": 1, "overdueLoans": 0, "complaints": 2, "medianMinutesToPayout": 90})
+                "openLoans": 1, "overdueLoans": 0, "complaints": 2, "medianMinutesToPayout": 90,
+                "outstandingPrincipal": a_principal})
     );
     assert_eq!(
         pick(1),
         &json!({"date": date(1), "applications": 1, "approvals": 1, "paidOut": net, "repaid": 150000,
-                "openLoans": 2, "overdueLoans": 0, "complaints": 1, "medianMinutesToPayout": 30})
+                "openLoans": 2, "overdueLoans": 0, "complaints": 1, "medianMinutesToPayout": 30,
+                "outstandingPrincipal": a_principal + b_principal})
     );
     assert_eq!(
         pick(0),
         &json!({"date": date(0), "applications": 1, "approvals": 0, "paidOut": 0, "repaid": 0,
-                "openLoans": 2, "overdueLoans": 1, "complaints": 0, "medianMinutesToPayout": null})
+                "openLoans": 2, "overdueLoans": 1, "complaints": 0, "medianMinutesToPayout": null,
+                "outstandingPrincipal": a_principal + b_principal})
     );
     assert_eq!(
         pick(3),
         &json!({"date": date(3), "applications": 0, "approvals": 0, "paidOut": 0, "repaid": 0,
-                "openLoans": 0, "overdueLoans": 0, "complaints": 0, "medianMinutesToPayout": null})
+                "openLoans": 0, "overdueLoans": 0, "complaints": 0, "medianMinutesToPayout": null,
+                "outstandingPrincipal": 0})
+    );
+    assert_eq!(
+        board["book"]["outstandingPrincipal"],
+        a_principal + b_principal
     );
     // Indonesia has none of India's orders.
     let id_board = data(get(&app, &admin, "/api/v1/console/dashboard?market=ID").await).await;

@@ -12,6 +12,7 @@ mod collections;
 mod company;
 mod complaints;
 mod console;
+mod dashboard;
 mod dataset;
 mod faq;
 mod faults;

@@ -18,7 +18,7 @@ export const SECTIONS: readonly Section[] = [
   { key: 'audit', path: consolePaths.audit, roles: ['admin', 'support'] },
   { key: 'products', path: consolePaths.products, roles: ['admin'] },
   { key: 'operators', path: consolePaths.operators, roles: ['admin'] },
-  { key: 'dashboard', path: consolePaths.dashboard, roles: ['admin'] },
+  { key: 'dashboard', path: consolePaths.dashboard, roles: ['admin', 'finance'] },
   { key: 'complaints', path: consolePaths.complaints, roles: ['admin', 'support'] },
   { key: 'contact', path: consolePaths.contact, roles: ['admin', 'support'] },
   { key: 'faq', path: consolePaths.faq, roles: ['admin'] },

@@ -36,6 +36,9 @@ export type AuditEntry = Schemas['AuditEntryView'];
 export type PayoutEntry = Schemas['PayoutQueueEntry'];
 export type DashboardView = Schemas['DashboardView'];
 export type DashboardDay = Schemas['DashboardDay'];
+export type DashboardBook = Schemas['DashboardBook'];
+export type DashboardRates = Schemas['DashboardRates'];
+export type DashboardPayoutTimes = Schemas['DashboardPayoutTimes'];
 /** The answer to `POST /orders/{orderNo}/disburse`. */
 export type Disbursed = Schemas['DisbursedView'];
 /** One payment of finance's queue (`GET /payments`). */

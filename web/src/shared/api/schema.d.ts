@@ -1343,8 +1343,9 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The dashboard of a market: the last 30 days' applications, approvals, payouts, repayments, overdue share and
-         *     median time to payout (admins).
+         * The dashboard of a market: the last 30 days' applications, approvals, payouts, repayments, overdue share,
+         *     outstanding principal and median time to payout; the book now by days-past-due bucket and by product; the
+         *     collection and approval rates; apply-to-payout against the market's promise (admins, finance).
          */
         get: operations["console_dashboard"];
         put?: never;
@@ -3264,6 +3265,39 @@ export interface components {
             /** @description `cost` per day as a share of the principal, rounded up to the rate's last digit so it never understates. */
             rate: components["schemas"]["Rate"];
         };
+        /** @description The book now: loans paid out and not ended (`disbursed`, `overdue`). */
+        DashboardBook: {
+            /** @description Six entries: `current`, `1-7`, `8-30`, `31-60`, `61-90`, `90+`. */
+            buckets: components["schemas"]["DashboardBucket"][];
+            /** Format: int64 */
+            openLoans: number;
+            /**
+             * Format: int64
+             * @description Minor units: principal scheduled less principal paid.
+             */
+            outstandingPrincipal: number;
+            /** @description By product code. */
+            products: components["schemas"]["DashboardProduct"][];
+        };
+        /** @description One days-past-due bucket of the open loans. */
+        DashboardBucket: {
+            /** @description `current` (not past due), or the collections' bucket: days past due from the loan's oldest unpaid due date. */
+            bucket: components["schemas"]["DashboardBucketCode"];
+            /** Format: int64 */
+            loans: number;
+            /**
+             * Format: int64
+             * @description Minor units.
+             */
+            outstandingPrincipal: number;
+            /**
+             * Format: int64
+             * @description Minor units: everything the loans still owe (principal, interest, fees, late charges).
+             */
+            owed: number;
+        };
+        /** @enum {string} */
+        DashboardBucketCode: "current" | "1-7" | "8-30" | "31-60" | "61-90" | "90+";
         DashboardDay: {
             /**
              * Format: int64
@@ -3297,6 +3331,11 @@ export interface components {
             openLoans: number;
             /**
              * Format: int64
+             * @description Minor units of principal paid out and not yet repaid at the day's end (by business date).
+             */
+            outstandingPrincipal: number;
+            /**
+             * Format: int64
              * @description Of those, overdue (the overdue share is `overdueLoans / openLoans`).
              */
             overdueLoans: number;
@@ -3311,11 +3350,86 @@ export interface components {
              */
             repaid: number;
         };
+        /** @description Application to payout over the 30 days. */
+        DashboardPayoutTimes: {
+            /**
+             * Format: int64
+             * @description The median minutes (the lower middle value for an even count); null without payouts.
+             */
+            medianMinutes?: number | null;
+            /**
+             * Format: int64
+             * @description Loans paid out in the 30 days.
+             */
+            payouts: number;
+            /** @description The median within the promise; null without a promise or without payouts. */
+            promiseMet?: boolean | null;
+            /**
+             * Format: int64
+             * @description The market's promise (India: 120, "within 2 hours"); null when it promises no time (Indonesia).
+             */
+            promiseMinutes?: number | null;
+            /**
+             * Format: int64
+             * @description Of them, paid out at most 2 hours after the application.
+             */
+            withinTwoHours: number;
+        };
+        /** @description One product's open loans. */
+        DashboardProduct: {
+            /** Format: int64 */
+            loans: number;
+            /**
+             * Format: int64
+             * @description Minor units.
+             */
+            outstandingPrincipal: number;
+            /**
+             * Format: int64
+             * @description Loans past due (any bucket but `current`) and their principal, minor units.
+             */
+            overdueLoans: number;
+            /** Format: int64 */
+            overduePrincipal: number;
+            productCode: string;
+            productName: string;
+        };
+        /**
+         * @description The window's rates as their parts. Collection rate: `collected / (collected + pastDueOwed)`; approval rate:
+         *     `approved / (approved + rejected)`.
+         */
+        DashboardRates: {
+            /**
+             * Format: int64
+             * @description Orders approved and rejected in the 30 days (the decisions).
+             */
+            approved: number;
+            /**
+             * Format: int64
+             * @description Minor units received from borrowers in the 30 days (the sum of the days' `repaid`).
+             */
+            collected: number;
+            /**
+             * Format: int64
+             * @description Minor units still owed today on the loans past due (every bucket but `current`).
+             */
+            pastDueOwed: number;
+            /** Format: int64 */
+            rejected: number;
+        };
         DashboardView: {
+            book: components["schemas"]["DashboardBook"];
             currency: components["schemas"]["Currency"];
             /** @description 30 days, oldest first, the last one today (the market's business date). */
             days: components["schemas"]["DashboardDay"][];
             market: components["schemas"]["Market"];
+            payoutTimes: components["schemas"]["DashboardPayoutTimes"];
+            rates: components["schemas"]["DashboardRates"];
+            /**
+             * Format: date
+             * @description The market's business date: the last day, and the day the book is read on.
+             */
+            today: string;
         };
         /**
          * @description Everything the product holds about the borrower, decrypted for them, as one JSON document. Each section is a
@@ -4058,10 +4172,18 @@ export interface components {
              */
             code: number;
             data: {
+                book: components["schemas"]["DashboardBook"];
                 currency: components["schemas"]["Currency"];
                 /** @description 30 days, oldest first, the last one today (the market's business date). */
                 days: components["schemas"]["DashboardDay"][];
                 market: components["schemas"]["Market"];
+                payoutTimes: components["schemas"]["DashboardPayoutTimes"];
+                rates: components["schemas"]["DashboardRates"];
+                /**
+                 * Format: date
+                 * @description The market's business date: the last day, and the day the book is read on.
+                 */
+                today: string;
             };
             /** @description Always `ok` on success. */
             msg: string;
@@ -13028,7 +13150,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description forbidden: not an admin */
+            /** @description forbidden: neither admin nor finance */
             403: {
                 headers: {
                     [name: string]: unknown;

@@ -1,0 +1,381 @@
+//! The dashboard of the book (issue 18 item 10): known loans in known states (current, past due, closed by a payoff,
+//! exited in cooling-off, extended, one application rejected) give exact figures: the outstanding principal now and day
+//! by day, the loans and amounts of each days-past-due bucket (the collections' buckets, the borrower's own amounts),
+//! the book by product, the collection and approval rates' parts, and the apply-to-payout times against India's
+//! promise of 2 hours. Finance reads it too; other roles do not.
+
+use kilat_domain::{Market, OrderEvent};
+use kilat_server::auth::operators::Role;
+use kilat_server::jobs::overdue;
+use kilat_server::orders::{self, Actor};
+use reqwest::{Method, StatusCode};
+use serde_json::{Value, json};
+use time::{Date, Duration};
+
+use crate::helpers::{TestApp, data, spawn_app};
+use crate::servicing::{
+    Op, approved, check_ledger, confirm, create_payment, disburse, op_call, operator, status_of,
+    submit_utr,
+};
+
+async fn set_date(app: &TestApp, date: Date) {
+    let response = app
+        .client
+        .put(app.url("/api/v1/dev/business-date"))
+        .json(&json!({"date": date.to_string()}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+}
+
+/// Paid out by a new finance operator: (borrower session, order number, order id).
+async fn paid_out(
+    app: &TestApp,
+    finance: &Op,
+    phone: &str,
+    product: &str,
+    amount: i64,
+    term: &str,
+) -> (String, String, String) {
+    let (session, order_no, id) = approved(app, phone, product, amount, term).await;
+    assert_eq!(
+        disburse(app, finance, &order_no).await.status(),
+        StatusCode::OK
+    );
+    (session, order_no, id)
+}
+
+/// Pays a payment by UPI with a UTR that finance confirms; the amount confirmed.
+async fn pay(app: &TestApp, finance: &Op, session: &str, payment: &Value, utr: &str) -> i64 {
+    let id = payment["paymentId"].as_str().unwrap();
+    assert_eq!(
+        submit_utr(app, session, id, utr).await.status(),
+        StatusCode::OK
+    );
+    let amount = payment["amount"].as_i64().unwrap();
+    assert_eq!(
+        confirm(app, finance, id, amount).await.status(),
+        StatusCode::OK
+    );
+    amount
+}
+
+async fn payment(app: &TestApp, session: &str, order_no: &str, choice: &str, key: &str) -> Value {
+    let response = create_payment(app, session, order_no, choice, "upi", key).await;
+    assert_eq!(response.status(), StatusCode::OK, "{choice}");
+    data(response).await
+}
+
+/// Sets the application time of an order to `minutes` before its payout.
+async fn applied_before_payout(app: &TestApp, id: &str, minutes: i64) {
+    app.execute(&format!(
+        "UPDATE orders SET created_at = (SELECT p.created_at FROM payouts p WHERE p.order_id = orders.id) - {}
+         WHERE id = '{id}'",
+        minutes * 60_000
+    ))
+    .await;
+}
+
+async fn board(app: &TestApp, op: &Op, market: &str) -> Value {
+    let response = op_call(
+        app,
+        op,
+        Method::GET,
+        &format!("/api/v1/console/dashboard?market={market}"),
+        None,
+    )
+    .await;
+    assert_eq!(response.status(), StatusCode::OK);
+    data(response).await
+}
+
+#[tokio::test]
+async fn the_book_is_counted_exactly_from_known_loans_in_known_buckets() {
+    let app = spawn_app().await;
+    let first_finance = operator(&app, "fin0", &[Role::Finance]).await;
+    // A: paid out first, then 10 days past due (bucket 8-30).
+    let (a_session, a_no, a_id) = paid_out(
+        &app,
+        &first_finance,
+        "9876500801",
+        "in-salary-advance",
+        1_000_000,
+        "15d",
+    )
+    .await;
+    let a_plan = check_ledger(&app, &a_session, &a_no, &a_id).await;
+    let payout_day = app.services.clock.today(Market::India);
+    let due = kilat_server::store::loans::parse_date(
+        a_plan["installments"][0]["dueDate"].as_str().unwrap(),
+    )
+    .unwrap();
+    let today = due + Duration::days(10);
+    set_date(&app, today).await;
+    assert!(
+        overdue::run(&app.services, Market::India, today, "test")
+            .await
+            .unwrap()
+            .ran
+    );
+    let finance = operator(&app, "fin1", &[Role::Finance]).await;
+    let admin = operator(&app, "ada", &[Role::Admin]).await;
+
+    // B: current. C: closed by a payoff. D: exited in cooling-off. E: extended once, current.
+    let (b_session, b_no, b_id) = paid_out(
+        &app,
+        &finance,
+        "9876500802",
+        "in-salary-advance",
+        1_500_000,
+        "15d",
+    )
+    .await;
+    let (c_session, c_no, c_id) =
+        paid_out(&app, &finance, "9876500803", "in-flexi-6m", 2_000_000, "m6").await;
+    let c_paid = pay(
+        &app,
+        &finance,
+        &c_session,
+        &payment(&app, &c_session, &c_no, "payoff", "dash-payoff").await,
+        "500000000801",
+    )
+    .await;
+    assert_eq!(status_of(&app, &c_id).await, "repaid");
+    let (d_session, d_no, d_id) =
+        paid_out(&app, &finance, "9876500804", "in-flexi-6m", 2_000_000, "m6").await;
+    let d_paid = pay(
+        &app,
+        &finance,
+        &d_session,
+        &payment(&app, &d_session, &d_no, "cooling_off", "dash-exit").await,
+        "500000000802",
+    )
+    .await;
+    assert_eq!(status_of(&app, &d_id).await, "exited_in_cooling_off");
+    let (e_session, e_no, e_id) = paid_out(
+        &app,
+        &finance,
+        "9876500805",
+        "in-flexi-14d",
+        1_000_000,
+        "14dx3",
+    )
+    .await;
+    let accepted = app
+        .client
+        .post(app.url(&format!("/api/v1/borrower/orders/{e_no}/extension")))
+        .header("x-session-id", &e_session)
+        .header("idempotency-key", "dash-ext")
+        .json(&json!({"method": "upi"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(accepted.status(), StatusCode::OK);
+    let e_fee = pay(
+        &app,
+        &finance,
+        &e_session,
+        &data(accepted).await,
+        "500000000803",
+    )
+    .await;
+    let e_plan = check_ledger(&app, &e_session, &e_no, &e_id).await;
+    assert_eq!(e_plan["extensionsGranted"], 1);
+    // F: an application rejected today.
+    let (_f_session, _f_no, f_id) = {
+        let session = app.sign_in("IN", "9876500806").await;
+        app.certify("IN", &session).await;
+        let loan =
+            json!({"productCode": "in-salary-advance", "amount": 1_000_000, "termCode": "15d"});
+        let kfs = data(app.post_as("/api/v1/borrower/apply", &session, &loan).await).await;
+        let mut body = loan.clone();
+        body["kfsHash"] = kfs["contentHash"].clone();
+        body["agreementHash"] = app.agreement_hash(&session, &loan).await;
+        body["idempotencyKey"] = json!("key-dash-f");
+        let order = data(
+            app.post_as("/api/v1/borrower/orders", &session, &body)
+                .await,
+        )
+        .await;
+        let no = order["orderNo"].as_str().unwrap().to_owned();
+        let (id,): (String,) = sqlx::query_as("SELECT id FROM orders WHERE order_no = $1")
+            .bind(&no)
+            .fetch_one(app.db.pool())
+            .await
+            .unwrap();
+        (session, no, id)
+    };
+    orders::apply(
+        &app.services,
+        &f_id,
+        OrderEvent::Reject,
+        &Actor::Operator("reviewer-1".into()),
+    )
+    .await
+    .unwrap();
+    // Application to payout: A 30 minutes, D exactly 2 hours, C 2 h 5 min, E 2 h 30 min, B 3 hours.
+    for (id, minutes) in [
+        (&a_id, 30),
+        (&d_id, 120),
+        (&c_id, 125),
+        (&e_id, 150),
+        (&b_id, 180),
+    ] {
+        applied_before_payout(&app, id, minutes).await;
+    }
+
+    // The borrowers' own figures.
+    let a_plan = check_ledger(&app, &app.sign_in("IN", "9876500801").await, &a_no, &a_id).await;
+    let b_plan = check_ledger(&app, &b_session, &b_no, &b_id).await;
+    let principal = |plan: &Value| plan["outstanding"]["principal"].as_i64().unwrap();
+    assert_eq!(principal(&a_plan), 1_000_000);
+    assert_eq!(principal(&b_plan), 1_500_000);
+    assert_eq!(principal(&e_plan), 1_000_000);
+    let a_owed = a_plan["outstanding"]["total"].as_i64().unwrap();
+    assert!(a_owed > 1_000_000, "interest and late charges on top");
+
+    let got = board(&app, &admin, "IN").await;
+    assert_eq!(got["today"], json!(today.to_string()));
+    assert_eq!(got["book"]["openLoans"], 3);
+    assert_eq!(got["book"]["outstandingPrincipal"], 3_500_000);
+    assert_eq!(
+        got["book"]["buckets"],
+        json!([
+            {"bucket": "current", "loans": 2, "outstandingPrincipal": 2_500_000,
+             "owed": b_plan["outstanding"]["total"].as_i64().unwrap() + e_plan["outstanding"]["total"].as_i64().unwrap()},
+            {"bucket": "1-7", "loans": 0, "outstandingPrincipal": 0, "owed": 0},
+            {"bucket": "8-30", "loans": 1, "outstandingPrincipal": 1_000_000, "owed": a_owed},
+            {"bucket": "31-60", "loans": 0, "outstandingPrincipal": 0, "owed": 0},
+            {"bucket": "61-90", "loans": 0, "outstandingPrincipal": 0, "owed": 0},
+            {"bucket": "90+", "loans": 0, "outstandingPrincipal": 0, "owed": 0},
+        ])
+    );
+    // The collections queue counts the same loan in the same bucket.
+    let agent = operator(&app, "agent", &[Role::Collections]).await;
+    let queue = data(
+        op_call(
+            &app,
+            &agent,
+            Method::GET,
+            "/api/v1/console/collections?market=IN",
+            None,
+        )
+        .await,
+    )
+    .await;
+    assert_eq!(queue["counts"]["8-30"], 1);
+    assert_eq!(queue["items"][0]["orderNo"], json!(a_no));
+    assert_eq!(queue["items"][0]["outstanding"], json!(a_owed));
+
+    let products = got["book"]["products"].as_array().unwrap();
+    let codes: Vec<&str> = products
+        .iter()
+        .map(|p| p["productCode"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        codes,
+        ["in-flexi-14d", "in-salary-advance"],
+        "closed loans' products are not in the book"
+    );
+    let pick = |code: &str| {
+        let p = products.iter().find(|p| p["productCode"] == code).unwrap();
+        (
+            p["loans"].as_i64().unwrap(),
+            p["outstandingPrincipal"].as_i64().unwrap(),
+            p["overdueLoans"].as_i64().unwrap(),
+            p["overduePrincipal"].as_i64().unwrap(),
+        )
+    };
+    assert_eq!(pick("in-salary-advance"), (2, 2_500_000, 1, 1_000_000));
+    assert_eq!(pick("in-flexi-14d"), (1, 1_000_000, 0, 0));
+    assert!(products.iter().all(|p| p["productName"].is_string()));
+
+    // The outstanding principal day by day: nothing before A's payout, A's principal from then, the three open loans
+    // today (C and D were paid out and ended today).
+    let days = got["days"].as_array().unwrap();
+    let a_index = 29 - usize::try_from((today - payout_day).whole_days()).unwrap();
+    assert_eq!(days[a_index]["date"], json!(payout_day.to_string()));
+    let trend: Vec<i64> = days
+        .iter()
+        .map(|d| d["outstandingPrincipal"].as_i64().unwrap())
+        .collect();
+    for (i, value) in trend.iter().enumerate() {
+        let want = if i < a_index {
+            0
+        } else if i < 29 {
+            1_000_000
+        } else {
+            3_500_000
+        };
+        assert_eq!(*value, want, "day {i}");
+    }
+
+    // Collected: the payoff, the exit and the extension fee, as the days' repaid; past due: what A owes.
+    let repaid: i64 = days.iter().map(|d| d["repaid"].as_i64().unwrap()).sum();
+    assert_eq!(
+        got["rates"],
+        json!({"collected": repaid, "pastDueOwed": a_owed, "approved": 5, "rejected": 1})
+    );
+    assert_eq!(repaid, c_paid + d_paid + e_fee);
+
+    // Five payouts: 30, 120, 125, 150, 180 minutes; the median 125 is over the promise, two were within 2 hours.
+    assert_eq!(
+        got["payoutTimes"],
+        json!({"payouts": 5, "withinTwoHours": 2, "medianMinutes": 125, "promiseMinutes": 120,
+               "promiseMet": false})
+    );
+    // With B and E within the promise too, the median is met.
+    applied_before_payout(&app, &b_id, 10).await;
+    applied_before_payout(&app, &e_id, 100).await;
+    let got = board(&app, &finance, "IN").await;
+    assert_eq!(
+        got["payoutTimes"],
+        json!({"payouts": 5, "withinTwoHours": 4, "medianMinutes": 100, "promiseMinutes": 120,
+               "promiseMet": true})
+    );
+
+    // Indonesia: none of India's loans, and no promise of a time.
+    let id = board(&app, &admin, "ID").await;
+    assert_eq!(id["currency"], "IDR");
+    assert_eq!(id["book"]["openLoans"], 0);
+    assert_eq!(id["book"]["outstandingPrincipal"], 0);
+    assert_eq!(id["book"]["buckets"].as_array().unwrap().len(), 6);
+    assert_eq!(id["book"]["products"], json!([]));
+    assert_eq!(
+        id["payoutTimes"],
+        json!({"payouts": 0, "withinTwoHours": 0, "medianMinutes": null, "promiseMinutes": null,
+               "promiseMet": null})
+    );
+    assert_eq!(
+        id["rates"],
+        json!({"collected": 0, "pastDueOwed": 0, "approved": 0, "rejected": 0})
+    );
+    assert!(
+        id["days"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|d| d["outstandingPrincipal"] == 0)
+    );
+
+    // Only admins and finance read it.
+    for roles in [
+        &[Role::Reviewer][..],
+        &[Role::Support],
+        &[Role::Collections],
+    ] {
+        let name = format!("{:?}", roles[0]).to_lowercase();
+        let op = operator(&app, &format!("x{name}"), roles).await;
+        let response = op_call(
+            &app,
+            &op,
+            Method::GET,
+            "/api/v1/console/dashboard?market=IN",
+            None,
+        )
+        .await;
+        assert_eq!(response.status(), StatusCode::FORBIDDEN, "{name}");
+    }
+    app.stop().await;
+}
