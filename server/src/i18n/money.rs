@@ -1,9 +1,10 @@
-//! Amounts as people read them, for texts the server writes (the agreement, field errors). The web app formats its
-//! own with `Intl.NumberFormat`; these follow the same conventions.
+//! Amounts as people read them, for texts the server writes (documents, messages, field errors), exactly as the web
+//! app's `formatMoney` (web/src/shared/money/format-money.ts, `Intl.NumberFormat` for en-IN and id-ID) writes them:
+//! `₹1,00,000` and `Rp 1.000.000` (a no-break space after Rp), with two decimals only when there are minor units.
 
 use kilat_domain::{Currency, Money};
 
-/// Formats minor units for reading: `₹1,00,000.50` (Indian grouping) or `Rp1.000.000` (sen shown only when not zero).
+/// Formats minor units for reading: `₹1,00,000.50` (Indian grouping) or `Rp 1.000.000` (sen shown only when not zero).
 pub fn format_money(amount: Money, currency: Currency) -> String {
     let minor = amount.minor();
     let sign = if minor < 0 { "-" } else { "" };
@@ -25,7 +26,11 @@ pub fn format_money(amount: Money, currency: Currency) -> String {
                 groups.insert(0, rest);
             }
             groups.push(tail);
-            format!("{sign}₹{}.{cents:02}", groups.join(","))
+            if cents == 0 {
+                format!("{sign}₹{}", groups.join(","))
+            } else {
+                format!("{sign}₹{}.{cents:02}", groups.join(","))
+            }
         }
         Currency::Idr => {
             let mut grouped = String::new();
@@ -36,9 +41,9 @@ pub fn format_money(amount: Money, currency: Currency) -> String {
                 grouped.push(c);
             }
             if cents == 0 {
-                format!("{sign}Rp{grouped}")
+                format!("{sign}Rp\u{a0}{grouped}")
             } else {
-                format!("{sign}Rp{grouped},{cents:02}")
+                format!("{sign}Rp\u{a0}{grouped},{cents:02}")
             }
         }
     }
@@ -48,18 +53,62 @@ pub fn format_money(amount: Money, currency: Currency) -> String {
 mod tests {
     use super::*;
 
+    /// The same cases as web/src/shared/money/format-money.test.ts.
     #[test]
-    fn rupees_group_in_lakhs_and_rupiah_in_thousands() {
+    fn amounts_read_as_the_app_writes_them() {
         let inr = |m| format_money(Money::from_minor(m), Currency::Inr);
         let idr = |m| format_money(Money::from_minor(m), Currency::Idr);
-        assert_eq!(inr(0), "₹0.00");
+        assert_eq!(inr(0), "₹0");
         assert_eq!(inr(99_950), "₹999.50");
-        assert_eq!(inr(100_000), "₹1,000.00");
-        assert_eq!(inr(10_000_000), "₹1,00,000.00");
+        assert_eq!(inr(200_000), "₹2,000");
+        assert_eq!(inr(10_000_000), "₹1,00,000");
+        assert_eq!(inr(12_345_678_00), "₹1,23,45,678");
         assert_eq!(inr(1_234_567_801), "₹1,23,45,678.01");
-        assert_eq!(idr(100_000_000), "Rp1.000.000");
-        assert_eq!(idr(1_500_000_050), "Rp15.000.000,50");
-        assert_eq!(idr(50_000), "Rp500");
-        assert_eq!(inr(-5_000), "-₹50.00");
+        assert_eq!(inr(1_050), "₹10.50");
+        assert_eq!(inr(-250), "-₹2.50");
+        assert_eq!(idr(100_000_000), "Rp\u{a0}1.000.000");
+        assert_eq!(idr(1_500_000_000), "Rp\u{a0}15.000.000");
+        assert_eq!(idr(100_000_005), "Rp\u{a0}1.000.000,05");
+        assert_eq!(idr(50_000), "Rp\u{a0}500");
+        assert_eq!(idr(0), "Rp\u{a0}0");
+    }
+}
+
+/// An APR in hundredths of a percent as the app's `formatApr` writes it: `17.07%` in English, `17,07%` in Indonesian,
+/// thousands grouped (`1,234.56%`, `1.234,56%`).
+pub fn format_apr(lang: super::Lang, basis_points: i64) -> String {
+    let sign = if basis_points < 0 { "-" } else { "" };
+    let abs = basis_points.unsigned_abs();
+    let (whole, hundredths) = (abs / 100, abs % 100);
+    let (group, decimal) = match lang {
+        super::Lang::En => (',', '.'),
+        super::Lang::Id => ('.', ','),
+    };
+    let digits = whole.to_string();
+    let mut grouped = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            grouped.push(group);
+        }
+        grouped.push(c);
+    }
+    format!("{sign}{grouped}{decimal}{hundredths:02}%")
+}
+
+#[cfg(test)]
+mod apr_tests {
+    use super::format_apr;
+    use crate::i18n::Lang;
+
+    /// The same cases as web/src/shared/money/format-percent.test.ts.
+    #[test]
+    fn an_apr_reads_with_the_languages_decimal_mark() {
+        assert_eq!(format_apr(Lang::En, 1707), "17.07%");
+        assert_eq!(format_apr(Lang::Id, 1707), "17,07%");
+        assert_eq!(format_apr(Lang::Id, 7395), "73,95%");
+        assert_eq!(format_apr(Lang::Id, 0), "0,00%");
+        assert_eq!(format_apr(Lang::En, 5), "0.05%");
+        assert_eq!(format_apr(Lang::En, 123_456), "1,234.56%");
+        assert_eq!(format_apr(Lang::Id, 123_456), "1.234,56%");
     }
 }

@@ -7,7 +7,6 @@
 use std::collections::BTreeSet;
 
 use kilat_domain::{Code, InstallmentStatus, LoanBalances, Market, Money};
-use time::macros::format_description;
 use time::{Date, OffsetDateTime};
 
 use crate::auth::unseal_phone;
@@ -82,10 +81,8 @@ pub(crate) fn due_on<'a>(
         let days = (inst.due_date - date).whole_days();
         let Some(kind) = kind_for(days) else { continue };
         let amount = inst.outstanding.total().unwrap_or(Money::ZERO);
-        let due_date = inst
-            .due_date
-            .format(format_description!("[day]/[month]/[year]"))
-            .unwrap_or_default();
+        // As the app writes a date: "25 Dec 2026", "25 Des 2026".
+        let due_date = i18n::format_date(lang, inst.due_date);
         let text = i18n::format(
             lang,
             text_key(kind),

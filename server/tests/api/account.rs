@@ -850,10 +850,10 @@ async fn documents_name_the_apr_and_the_masked_account(market: &str, phone: &str
         // Flexi EMI offers none, and says so.
         if doc == "kfs" {
             let extension = if market == "ID" {
-                "Perpanjangan Tanggal jatuh tempo dapat digeser 7 hari, paling banyak 2 kali selama pinjaman, dengan \
-                 biaya Rp10.000 (1% dari jumlah pinjaman) setiap kali"
+                "Perpanjangan jatuh tempo Tanggal jatuh tempo dapat digeser 7 hari, paling banyak 2 kali selama \
+                 pinjaman, dengan biaya Rp 10.000 (1% dari jumlah pinjaman) setiap kali"
             } else {
-                "Extension This loan offers no extension of its due dates."
+                "Moving a due date (extension) This loan offers no extension: its due dates cannot be moved."
             };
             assert!(
                 flat.contains(&squash(extension)),

@@ -12,6 +12,7 @@ mod collections;
 mod company;
 mod complaints;
 mod console;
+mod documents;
 mod faq;
 mod faults;
 mod handover;
