@@ -24,6 +24,8 @@ const FONT: &[u8] = include_bytes!("../../fonts/DejaVuSans.ttf");
 const PAGE_W: f32 = 210.0;
 const PAGE_H: f32 = 297.0;
 const MARGIN: f32 = 20.0;
+/// The height of a line of 10 pt body text, in mm.
+const LINE_10PT: f32 = 10.0 * 0.3528 * 1.45;
 /// Characters on one line of body text (10 pt DejaVu Sans over 170 mm, with room to spare).
 const BODY_CHARS: usize = 92;
 
@@ -144,17 +146,23 @@ impl Writer {
             .use_text(text, size, Mm(MARGIN + indent), Mm(self.y), &self.font);
     }
 
-    /// A paragraph of body text, wrapped at word boundaries.
+    /// A paragraph of body text, wrapped at word boundaries, kept on one page when it fits on one.
     fn paragraph(&mut self, text: &str) {
-        for line in wrap(text, BODY_CHARS) {
+        let lines = wrap(text, BODY_CHARS);
+        let height = lines.len() as f32 * LINE_10PT;
+        if height < PAGE_H - 2.0 * MARGIN {
+            self.room(height);
+        }
+        for line in lines {
             self.line(&line, 10.0, 0.0);
         }
         self.y -= 1.5;
     }
 
+    /// A heading, never left alone at the foot of a page: it starts a page unless three lines fit after it.
     fn heading(&mut self, text: &str) {
         self.y -= 2.0;
-        self.room(12.0);
+        self.room(12.0 + 3.0 * LINE_10PT);
         self.line(text, 12.0, 0.0);
         self.y -= 1.0;
     }
@@ -304,10 +312,7 @@ fn kfs_pdf(
     );
     w.paragraph(t("pdf.apr_note"));
     if let Some(daily) = &kfs.daily_cost {
-        let rate = |r: &kilat_domain::Rate| match lang {
-            Lang::En => r.to_string(),
-            Lang::Id => r.to_string().replace('.', ","),
-        };
+        let rate = |r: &kilat_domain::Rate| i18n::format_rate(lang, &r.to_string());
         w.heading(t("pdf.daily_cost"));
         w.paragraph(&i18n::format(
             lang,

@@ -112,3 +112,61 @@ mod apr_tests {
         assert_eq!(format_apr(Lang::Id, 123_456), "1.234,56%");
     }
 }
+
+/// A rate as the server writes it (`"0.3%"`, `"0.2714286%"`) as the app's `formatRate` shows it: at most three
+/// decimals, rounded half up, no trailing zeros, with the language's decimal mark (`0,3%`, `0,271%`). Text that is not
+/// a rate comes back unchanged.
+pub fn format_rate(lang: super::Lang, rate: &str) -> String {
+    let Some(number) = rate.trim().strip_suffix('%').map(str::trim) else {
+        return rate.to_owned();
+    };
+    let (whole, fraction) = number.split_once('.').unwrap_or((number, ""));
+    if whole.is_empty()
+        || !whole.bytes().all(|b| b.is_ascii_digit())
+        || !fraction.bytes().all(|b| b.is_ascii_digit())
+    {
+        return rate.to_owned();
+    }
+    let Ok(whole) = whole.parse::<u128>() else {
+        return rate.to_owned();
+    };
+    // Thousandths of a percent, rounded half up on the fourth decimal.
+    let digit = |i: usize| u128::from(fraction.as_bytes().get(i).map_or(0, |b| b - b'0'));
+    let mut thousandths = whole * 1000 + digit(0) * 100 + digit(1) * 10 + digit(2);
+    if digit(3) >= 5 {
+        thousandths += 1;
+    }
+    let (whole, mut decimals) = (thousandths / 1000, format!("{:03}", thousandths % 1000));
+    while decimals.ends_with('0') {
+        decimals.pop();
+    }
+    let mark = match lang {
+        super::Lang::En => '.',
+        super::Lang::Id => ',',
+    };
+    if decimals.is_empty() {
+        format!("{whole}%")
+    } else {
+        format!("{whole}{mark}{decimals}%")
+    }
+}
+
+#[cfg(test)]
+mod rate_tests {
+    use super::format_rate;
+    use crate::i18n::Lang;
+
+    /// The same cases as web/src/shared/money/format-percent.test.ts.
+    #[test]
+    fn a_rate_reads_as_the_app_shows_it() {
+        assert_eq!(format_rate(Lang::Id, "0.3%"), "0,3%");
+        assert_eq!(format_rate(Lang::En, "0.3%"), "0.3%");
+        assert_eq!(format_rate(Lang::En, "15%"), "15%");
+        assert_eq!(format_rate(Lang::Id, "100%"), "100%");
+        assert_eq!(format_rate(Lang::Id, "0.0125%"), "0,013%");
+        assert_eq!(format_rate(Lang::Id, "0.2333334%"), "0,233%");
+        assert_eq!(format_rate(Lang::Id, "0.2714286%"), "0,271%");
+        assert_eq!(format_rate(Lang::En, "0.9996%"), "1%");
+        assert_eq!(format_rate(Lang::Id, "n/a"), "n/a");
+    }
+}

@@ -308,10 +308,7 @@ pub fn extension_words(kfs: &KeyFactStatement, lang: Lang) -> Option<String> {
     let m = |amount: Money| format_money(amount, kfs.currency);
     let mut rule = Vec::new();
     if terms.fee_percent.ppb() != 0 {
-        let percent = match lang {
-            Lang::En => terms.fee_percent.to_string(),
-            Lang::Id => terms.fee_percent.to_string().replace('.', ","),
-        };
+        let percent = i18n::format_rate(lang, &terms.fee_percent.to_string());
         rule.push(i18n::format(
             lang,
             "pdf.extension_rule_percent",
