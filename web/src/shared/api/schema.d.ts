@@ -630,6 +630,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/borrower/orders/{orderNo}/documents/no-dues.pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The no-dues certificate (India) / surat keterangan lunas (Indonesia) of a closed loan, as a PDF in the request's
+         *     language: the lender, the borrower (ID masked), the loan, what was paid and the day it closed. Only the owner's
+         *     loan (another's is not found); `409 loan_not_closed` until it is repaid or ended in its cooling-off period.
+         */
+        get: operations["order_no_dues_pdf"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/borrower/orders/{orderNo}/extension": {
         parameters: {
             query?: never;
@@ -5726,7 +5747,7 @@ export interface components {
          * @description The stable `code` of an error answer (docs/API-BORROWER.md); `msg` is its text in the request's language.
          * @enum {string}
          */
-        ErrorCode: "bad_request" | "code_invalid" | "code_expired" | "unauthorized" | "not_eligible" | "not_found" | "method_not_allowed" | "certification_out_of_order" | "certification_incomplete" | "open_order_exists" | "kfs_changed" | "idempotency_key_reused" | "payload_too_large" | "unsupported_media_type" | "validation_failed" | "cap_exceeded" | "rate_limited" | "code_resend_too_soon" | "daily_limit_reached" | "code_attempts_exceeded" | "cross_site_request" | "invalid_transition" | "internal" | "code_delivery_failed" | "credentials_invalid" | "operator_locked" | "forbidden" | "csrf_token_invalid" | "choice_unavailable" | "payment_not_open" | "utr_already_used" | "already_rated" | "own_admin_account" | "last_admin" | "provider_unavailable" | "complaint_not_answered" | "complaint_closed" | "money_outstanding" | "extension_over_cap" | "handover_invalid" | "handover_not_allowed" | "own_payout_approval" | "payout_not_awaiting" | "payout_awaiting_approval" | "signed_in_as_another" | "server_busy" | "application_claimed";
+        ErrorCode: "bad_request" | "code_invalid" | "code_expired" | "unauthorized" | "not_eligible" | "not_found" | "method_not_allowed" | "certification_out_of_order" | "certification_incomplete" | "open_order_exists" | "kfs_changed" | "idempotency_key_reused" | "payload_too_large" | "unsupported_media_type" | "validation_failed" | "cap_exceeded" | "rate_limited" | "code_resend_too_soon" | "daily_limit_reached" | "code_attempts_exceeded" | "cross_site_request" | "invalid_transition" | "internal" | "code_delivery_failed" | "credentials_invalid" | "operator_locked" | "forbidden" | "csrf_token_invalid" | "choice_unavailable" | "payment_not_open" | "utr_already_used" | "already_rated" | "own_admin_account" | "last_admin" | "provider_unavailable" | "complaint_not_answered" | "complaint_closed" | "money_outstanding" | "extension_over_cap" | "handover_invalid" | "handover_not_allowed" | "own_payout_approval" | "payout_not_awaiting" | "payout_awaiting_approval" | "signed_in_as_another" | "server_busy" | "application_claimed" | "loan_not_closed";
         /** @description A client error. */
         ErrorInfoRequest: {
             /**
@@ -9919,6 +9940,63 @@ export interface operations {
                 };
             };
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    order_no_dues_pdf: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description E.g. KL-261123-7F3K9Q */
+                orderNo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The PDF */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": number[];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description loan_not_closed: not paid out yet, or still owing */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
