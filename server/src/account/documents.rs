@@ -79,9 +79,10 @@ pub async fn render(
         Document::Kfs => kfs_pdf(&agreement, status, loan.as_ref(), lang),
         Document::Agreement => agreement_pdf(&agreement, lang),
         Document::NoDues => {
-            let Some(loan) = loan.as_ref().filter(|_| {
-                matches!(status, OrderState::Repaid | OrderState::ExitedInCoolingOff)
-            }) else {
+            let Some(loan) = loan
+                .as_ref()
+                .filter(|_| matches!(status, OrderState::Repaid | OrderState::ExitedInCoolingOff))
+            else {
                 return Err(Refusal::LoanNotClosed.into());
             };
             let company = s.site.company(loan.order.market);
@@ -362,7 +363,10 @@ fn kfs_pdf(
         Some(charges) => w.paragraph(&i18n::format(
             lang,
             "pdf.late_charges_text",
-            &[("charges", &charges), ("max_total", &m(kfs.max_late_charges))],
+            &[
+                ("charges", &charges),
+                ("max_total", &m(kfs.max_late_charges)),
+            ],
         )),
         None => w.paragraph(t("pdf.late_none")),
     }

@@ -58,7 +58,10 @@ mod tests {
         let ms = 1_795_720_560_000;
         assert_eq!(market_date(Market::India, ms), date!(2026 - 11 - 27));
         assert_eq!(market_date(Market::Indonesia, ms), date!(2026 - 11 - 27));
-        assert_eq!(format_market_date(Lang::En, Market::India, ms), "27 Nov 2026");
+        assert_eq!(
+            format_market_date(Lang::En, Market::India, ms),
+            "27 Nov 2026"
+        );
         // 18:29 UTC is still the 26th in India (23:59 IST), already the 27th in Indonesia (01:29 WIB).
         let ms = ms - 47 * 60 * 1000;
         assert_eq!(market_date(Market::India, ms), date!(2026 - 11 - 26));

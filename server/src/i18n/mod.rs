@@ -8,8 +8,8 @@ mod money;
 use std::collections::HashMap;
 use std::sync::LazyLock;
 
-pub use lang::Lang;
 pub use dates::{format_date, format_market_date, market_date};
+pub use lang::Lang;
 pub use money::{format_apr, format_money, format_rate};
 
 /// One language's texts, keyed `table.key` (e.g. `error.not_found`).

@@ -467,7 +467,10 @@ pub fn render(
         clauses.push(clause(
             "agreement.late_heading",
             "agreement.late",
-            &[("charges", &charges), ("max_total", &m(kfs.max_late_charges))],
+            &[
+                ("charges", &charges),
+                ("max_total", &m(kfs.max_late_charges)),
+            ],
         ));
     }
     if let Some(extension) = extension_words(kfs, lang) {
@@ -586,7 +589,9 @@ mod tests {
     }
 
     fn kfs_of(product: &Product, amount: i64, term: &str) -> KeyFactStatement {
-        let site = crate::settings::Settings::load(None).expect("defaults").site;
+        let site = crate::settings::Settings::load(None)
+            .expect("defaults")
+            .site;
         let caps = CapTable::ojk_consumer();
         let quote = quote_with_caps(
             product,
@@ -678,7 +683,10 @@ mod tests {
         );
         assert!(repayment.contains(" on 11 Dec 2026, ₹"), "{repayment}");
         assert!(repayment.contains(" on 25 Dec 2026 and ₹"), "{repayment}");
-        assert!(repayment.contains(" on 8 Jan 2027. Payments go first"), "{repayment}");
+        assert!(
+            repayment.contains(" on 8 Jan 2027. Payments go first"),
+            "{repayment}"
+        );
         assert_eq!(
             clause(&all, "Late payment"),
             format!(
@@ -689,7 +697,9 @@ mod tests {
         );
         let extension = clause(&all, "Moving a due date");
         assert!(
-            extension.starts_with("A due date may be moved by 7 days, at most once over the loan, for a fee of ₹"),
+            extension.starts_with(
+                "A due date may be moved by 7 days, at most once over the loan, for a fee of ₹"
+            ),
             "{extension}"
         );
         assert!(extension.contains("(2% of the loan amount"), "{extension}");
@@ -707,7 +717,8 @@ mod tests {
     }
 
     #[test]
-    fn three_installments_without_late_charges_or_extension_leave_both_clauses_out_in_both_languages() {
+    fn three_installments_without_late_charges_or_extension_leave_both_clauses_out_in_both_languages()
+     {
         let mut p = product("in-flexi-14d.toml");
         p.late_charge = LateCharge {
             flat: Money::ZERO,
@@ -788,13 +799,19 @@ mod tests {
              Rp\u{a0}10.000 (1% dari jumlah pinjaman) setiap kali, dibayar saat digeser. Tidak ada bunga tambahan \
              untuk hari-hari tambahan itu."
         );
-        assert!(clause(&all, "Biaya pinjaman").contains("Biaya tahunan total (APR), termasuk semua biaya, adalah "));
+        assert!(
+            clause(&all, "Biaya pinjaman")
+                .contains("Biaya tahunan total (APR), termasuk semua biaya, adalah ")
+        );
         assert!(clause(&all, "Biaya pinjaman").ends_with(&format!(
             "{}.",
             i18n::format_apr(Lang::Id, kfs.apr.basis_points())
         )));
         assert!(i18n::format_apr(Lang::Id, kfs.apr.basis_points()).contains(','));
-        assert!(clause(&all, "Persetujuan").starts_with("Disetujui secara elektronik pada 27 Nov 2026 "));
+        assert!(
+            clause(&all, "Persetujuan")
+                .starts_with("Disetujui secara elektronik pada 27 Nov 2026 ")
+        );
         assert!(has_clause(&all, "Tidak ada biaya lain"));
     }
 
@@ -836,7 +853,9 @@ mod tests {
             ),
             "{id:#?}"
         );
-        assert!(clause(&id, "Pinjaman").contains("satu kali pembayaran, 30 hari setelah pencairan"));
+        assert!(
+            clause(&id, "Pinjaman").contains("satu kali pembayaran, 30 hari setelah pencairan")
+        );
     }
 
     #[test]
@@ -848,7 +867,8 @@ mod tests {
         reads_as_people_write(&all);
         // Two fees: listed as a sentence lists them.
         assert!(
-            clause(&all, "The loan").contains(": Processing fee ₹") && clause(&all, "The loan").contains(" and Documentation charge ₹"),
+            clause(&all, "The loan").contains(": Processing fee ₹")
+                && clause(&all, "The loan").contains(" and Documentation charge ₹"),
             "{all:#?}"
         );
     }

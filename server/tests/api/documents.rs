@@ -33,7 +33,10 @@ async fn pdf(app: &TestApp, path: &str, session: &str, lang: &str) -> (String, S
     let bytes = response.bytes().await.unwrap();
     assert!(bytes.starts_with(b"%PDF-"));
     let text = pdf_extract::extract_text_from_mem(&bytes).expect("the PDF's text extracts");
-    (disposition, text.split_whitespace().collect::<Vec<_>>().join(" "))
+    (
+        disposition,
+        text.split_whitespace().collect::<Vec<_>>().join(" "),
+    )
 }
 
 fn kfs_path(order_no: &str) -> String {
@@ -52,17 +55,35 @@ async fn confirm(app: &TestApp, session: &str, product: &str, amount: i64, term:
     confirm["kfsHash"] = kfs["contentHash"].clone();
     confirm["agreementHash"] = app.agreement_hash(session, &loan).await;
     confirm["idempotencyKey"] = json!(uuid::Uuid::new_v4().simple().to_string());
-    let order = data(app.post_as("/api/v1/borrower/orders", session, &confirm).await).await;
+    let order = data(
+        app.post_as("/api/v1/borrower/orders", session, &confirm)
+            .await,
+    )
+    .await;
     order["orderNo"].as_str().unwrap().to_owned()
 }
 
-async fn accepted_after_midnight(market: Market, phone: &str, product: &str, amount: i64, term: &str) {
+async fn accepted_after_midnight(
+    market: Market,
+    phone: &str,
+    product: &str,
+    amount: i64,
+    term: &str,
+) {
     let app = spawn_app().await;
     // 00:46 IST on the 27th is 19:16 UTC on the 26th (and 02:16 WIB on the 27th).
-    let (hh, mm) = if market == Market::India { (0, 46) } else { (2, 16) };
+    let (hh, mm) = if market == Market::India {
+        (0, 46)
+    } else {
+        (2, 16)
+    };
     app.services
         .clock
-        .set_local_time(market, date!(2026 - 11 - 27), Time::from_hms(hh, mm, 0).unwrap())
+        .set_local_time(
+            market,
+            date!(2026 - 11 - 27),
+            Time::from_hms(hh, mm, 0).unwrap(),
+        )
         .unwrap();
     let utc = app.services.clock.now().to_offset(time::UtcOffset::UTC);
     assert_eq!((utc.day(), utc.hour(), utc.minute()), (26, 19, 16));
@@ -112,13 +133,26 @@ async fn accepted_after_midnight(market: Market, phone: &str, product: &str, amo
 
 #[tokio::test]
 async fn a_loan_accepted_at_00_46_ist_on_the_27th_is_dated_and_numbered_the_27th() {
-    accepted_after_midnight(Market::India, "9876519001", "in-flexi-14d", 1_000_000, "14dx3").await;
+    accepted_after_midnight(
+        Market::India,
+        "9876519001",
+        "in-flexi-14d",
+        1_000_000,
+        "14dx3",
+    )
+    .await;
 }
 
 #[tokio::test]
 async fn a_loan_accepted_at_02_16_wib_on_the_27th_is_dated_and_numbered_the_27th() {
-    accepted_after_midnight(Market::Indonesia, "081298719001", "id-kilat-30", 100_000_000, "14d")
-        .await;
+    accepted_after_midnight(
+        Market::Indonesia,
+        "081298719001",
+        "id-kilat-30",
+        100_000_000,
+        "14d",
+    )
+    .await;
 }
 
 /// Without white space: PDF text extraction may split or join spaces.
@@ -166,15 +200,25 @@ async fn the_kfs_pdf_says_what_state_the_loan_is_in_in_both_languages() {
     let session = app.sign_in("IN", "9876519101").await;
     app.certify("IN", &session).await;
     let pending = confirm(&app, &session, "in-flexi-14d", 1_000_000, "14dx3").await;
-    let order = data(app.get_as(&format!("/api/v1/borrower/orders/{pending}"), &session).await).await;
+    let order = data(
+        app.get_as(&format!("/api/v1/borrower/orders/{pending}"), &session)
+            .await,
+    )
+    .await;
     let apr = order["kfs"]["apr"].as_i64().unwrap();
     let apr_en = format!("{}.{:02}%", apr / 100, apr % 100);
     let apr_id = apr_en.replace('.', ",");
 
     let (file_en, en) = pdf(&app, &kfs_path(&pending), &session, "en-IN").await;
     let (file_id, id) = pdf(&app, &kfs_path(&pending), &session, "id-ID").await;
-    assert!(file_en.contains(&format!("{pending}-key-fact-statement.pdf")), "{file_en}");
-    assert!(file_id.contains(&format!("{pending}-ringkasan-informasi-pinjaman.pdf")), "{file_id}");
+    assert!(
+        file_en.contains(&format!("{pending}-key-fact-statement.pdf")),
+        "{file_en}"
+    );
+    assert!(
+        file_id.contains(&format!("{pending}-ringkasan-informasi-pinjaman.pdf")),
+        "{file_id}"
+    );
     check(
         &en,
         &[
@@ -190,7 +234,14 @@ async fn the_kfs_pdf_says_what_state_the_loan_is_in_in_both_languages() {
             "For each installment paid late: a charge of ₹400, once.",
             "Moving a due date (extension) A due date may be moved by 7 days, at most once over the loan",
         ],
-        &["Order number", "Sanctioned", "₹10,000.00", "Paid out to you", "2026-", "Approved"],
+        &[
+            "Order number",
+            "Sanctioned",
+            "₹10,000.00",
+            "Paid out to you",
+            "2026-",
+            "Approved",
+        ],
     );
     check(
         &id,
@@ -203,7 +254,15 @@ async fn the_kfs_pdf_says_what_state_the_loan_is_in_in_both_languages() {
             "APR bukan suku bunga.",
             "1. jatuh tempo 11 Des 2026: ₹",
         ],
-        &["Key Fact Statement", "disetujui:", "Disetujui pada", "Nomor pesanan", "Suku bunga", &apr_en, "2026-"],
+        &[
+            "Key Fact Statement",
+            "disetujui:",
+            "Disetujui pada",
+            "Nomor pesanan",
+            "Suku bunga",
+            &apr_en,
+            "2026-",
+        ],
     );
 
     // Declined: the figures applied for, never "approved".
@@ -212,22 +271,51 @@ async fn the_kfs_pdf_says_what_state_the_loan_is_in_in_both_languages() {
     let (_, id) = pdf(&app, &kfs_path(&pending), &session, "id-ID").await;
     check(
         &en,
-        &["Status: Application declined. Nothing was paid out and nothing is owed", "Amount applied for: ₹10,000"],
+        &[
+            "Status: Application declined. Nothing was paid out and nothing is owed",
+            "Amount applied for: ₹10,000",
+        ],
         &["Loan amount:", "Approved", "Paid out"],
     );
     check(
         &id,
-        &["Status: Pengajuan tidak disetujui.", "Jumlah yang diajukan: ₹10,000"],
-        &["Jumlah pinjaman:", "disetujui:", "Disetujui pada", "Dibayarkan kepada Anda"],
+        &[
+            "Status: Pengajuan tidak disetujui.",
+            "Jumlah yang diajukan: ₹10,000",
+        ],
+        &[
+            "Jumlah pinjaman:",
+            "disetujui:",
+            "Disetujui pada",
+            "Dibayarkan kepada Anda",
+        ],
     );
 
     // Approved, then paid out, then repaid: each says so.
-    let (session, order_no, id_) = approved(&app, "9876519102", "in-flexi-14d", 1_000_000, "14dx3").await;
+    let (session, order_no, id_) =
+        approved(&app, "9876519102", "in-flexi-14d", 1_000_000, "14dx3").await;
     let (_, en) = pdf(&app, &kfs_path(&order_no), &session, "en-IN").await;
     let (_, id) = pdf(&app, &kfs_path(&order_no), &session, "id-ID").await;
-    check(&en, &["Status: Approved: the lender is paying out.", "Loan amount: ₹10,000"], &["Amount applied for"]);
-    check(&id, &["Status: Disetujui: pemberi pinjaman sedang mencairkan dana.", "Jumlah pinjaman: ₹10,000"], &[]);
-    assert_eq!(disburse(&app, &finance, &order_no).await.status(), StatusCode::OK);
+    check(
+        &en,
+        &[
+            "Status: Approved: the lender is paying out.",
+            "Loan amount: ₹10,000",
+        ],
+        &["Amount applied for"],
+    );
+    check(
+        &id,
+        &[
+            "Status: Disetujui: pemberi pinjaman sedang mencairkan dana.",
+            "Jumlah pinjaman: ₹10,000",
+        ],
+        &[],
+    );
+    assert_eq!(
+        disburse(&app, &finance, &order_no).await.status(),
+        StatusCode::OK
+    );
     let today = app.services.clock.today(Market::India);
     let today_en = kilat_server::i18n::format_date(kilat_server::i18n::Lang::En, today);
     let today_id = kilat_server::i18n::format_date(kilat_server::i18n::Lang::Id, today);
@@ -235,16 +323,46 @@ async fn the_kfs_pdf_says_what_state_the_loan_is_in_in_both_languages() {
     let (_, id) = pdf(&app, &kfs_path(&order_no), &session, "id-ID").await;
     check(
         &en,
-        &[&format!("Status: Paid out on {today_en}, being repaid."), "Paid out to you: ₹"],
+        &[
+            &format!("Status: Paid out on {today_en}, being repaid."),
+            "Paid out to you: ₹",
+        ],
         &["Net amount, after fees"],
     );
-    check(&id, &[&format!("Status: Dicairkan pada {today_id}, sedang dibayar kembali."), "Dibayarkan kepada Anda: ₹"], &[]);
-    pay_upi(&app, &finance, &session, &order_no, "payoff", "500000019102").await;
+    check(
+        &id,
+        &[
+            &format!("Status: Dicairkan pada {today_id}, sedang dibayar kembali."),
+            "Dibayarkan kepada Anda: ₹",
+        ],
+        &[],
+    );
+    pay_upi(
+        &app,
+        &finance,
+        &session,
+        &order_no,
+        "payoff",
+        "500000019102",
+    )
+    .await;
     assert_eq!(status_of(&app, &id_).await, "repaid");
     let (_, en) = pdf(&app, &kfs_path(&order_no), &session, "en-IN").await;
     let (_, id) = pdf(&app, &kfs_path(&order_no), &session, "id-ID").await;
-    check(&en, &[&format!("Status: Paid out on {today_en} and repaid in full. Nothing is outstanding.")], &[]);
-    check(&id, &[&format!("Status: Dicairkan pada {today_id} dan sudah lunas.")], &[]);
+    check(
+        &en,
+        &[&format!(
+            "Status: Paid out on {today_en} and repaid in full. Nothing is outstanding."
+        )],
+        &[],
+    );
+    check(
+        &id,
+        &[&format!(
+            "Status: Dicairkan pada {today_id} dan sudah lunas."
+        )],
+        &[],
+    );
     app.stop().await;
 }
 
@@ -270,10 +388,21 @@ async fn a_rejected_indonesian_application_s_kfs_never_says_approved() {
             "Pelunasan dipercepat",
             "cicilan", // the schedule
         ],
-        &["Jumlah pinjaman disetujui", "Disetujui pada", "Nomor pesanan", "Suku bunga", "Rp5.000.000", "Key Fact", "2026-"],
+        &[
+            "Jumlah pinjaman disetujui",
+            "Disetujui pada",
+            "Nomor pesanan",
+            "Suku bunga",
+            "Rp5.000.000",
+            "Key Fact",
+            "2026-",
+        ],
     );
     let apr = text.split("Biaya tahunan total (APR): ").nth(1).unwrap();
-    assert!(apr.split('%').next().unwrap().contains(','), "a decimal comma: {apr}");
+    assert!(
+        apr.split('%').next().unwrap().contains(','),
+        "a decimal comma: {apr}"
+    );
     app.stop().await;
 }
 
@@ -286,35 +415,62 @@ async fn pay_upi(
     choice: &str,
     utr: &str,
 ) {
-    let response = create_payment(app, session, order_no, choice, "upi", &format!("key-{utr}")).await;
+    let response =
+        create_payment(app, session, order_no, choice, "upi", &format!("key-{utr}")).await;
     assert_eq!(response.status(), StatusCode::OK, "{choice}");
     let payment = data(response).await;
     let id = payment["paymentId"].as_str().unwrap();
-    assert_eq!(submit_utr(app, session, id, utr).await.status(), StatusCode::OK);
+    assert_eq!(
+        submit_utr(app, session, id, utr).await.status(),
+        StatusCode::OK
+    );
     let response =
         crate::servicing::confirm(app, finance, id, payment["amount"].as_i64().unwrap()).await;
     assert_eq!(response.status(), StatusCode::OK);
 }
 
 #[tokio::test]
-async fn the_no_dues_certificate_of_a_repaid_indian_loan_names_the_lender_the_borrower_and_what_was_paid() {
+async fn the_no_dues_certificate_of_a_repaid_indian_loan_names_the_lender_the_borrower_and_what_was_paid()
+ {
     let app = spawn_app().await;
     let finance = operator(&app, "fin", &[Role::Finance]).await;
-    let (session, order_no, _) = approved(&app, "9876519301", "in-flexi-14d", 1_000_000, "14dx3").await;
+    let (session, order_no, _) =
+        approved(&app, "9876519301", "in-flexi-14d", 1_000_000, "14dx3").await;
     // Approved, not paid out: a clear 409.
     let early = app.get_en(&no_dues_path(&order_no), Some(&session)).await;
     assert_eq!(early.status(), StatusCode::CONFLICT);
     let body = error(early).await;
     assert_eq!(body["code"], "loan_not_closed");
-    assert!(body["msg"].as_str().unwrap().contains("not closed"), "{body}");
-    assert_eq!(disburse(&app, &finance, &order_no).await.status(), StatusCode::OK);
+    assert!(
+        body["msg"].as_str().unwrap().contains("not closed"),
+        "{body}"
+    );
+    assert_eq!(
+        disburse(&app, &finance, &order_no).await.status(),
+        StatusCode::OK
+    );
     // Paid out and owing: still 409.
     let open = app.get_as(&no_dues_path(&order_no), &session).await;
     assert_eq!(open.status(), StatusCode::CONFLICT);
     assert_eq!(error(open).await["code"], "loan_not_closed");
-    pay_upi(&app, &finance, &session, &order_no, "payoff", "500000019301").await;
+    pay_upi(
+        &app,
+        &finance,
+        &session,
+        &order_no,
+        "payoff",
+        "500000019301",
+    )
+    .await;
 
-    let plan = data(app.get_as(&format!("/api/v1/borrower/orders/{order_no}/plan"), &session).await).await;
+    let plan = data(
+        app.get_as(
+            &format!("/api/v1/borrower/orders/{order_no}/plan"),
+            &session,
+        )
+        .await,
+    )
+    .await;
     let money = |key: &str| {
         kilat_server::i18n::format_money(
             kilat_domain::Money::from_minor(plan["paid"][key].as_i64().unwrap()),
@@ -331,7 +487,10 @@ async fn the_no_dues_certificate_of_a_repaid_indian_loan_names_the_lender_the_bo
     let company = app.services.site.company(Market::India).clone();
 
     let (file, text) = pdf(&app, &no_dues_path(&order_no), &session, "en-IN").await;
-    assert!(file.contains(&format!("{order_no}-no-dues-certificate.pdf")), "{file}");
+    assert!(
+        file.contains(&format!("{order_no}-no-dues-certificate.pdf")),
+        "{file}"
+    );
     let masked = kilat_server::certification::mask_id("ABCPE1234F");
     check(
         &text,
@@ -354,11 +513,17 @@ async fn the_no_dues_certificate_of_a_repaid_indian_loan_names_the_lender_the_bo
             &format!("Late charges: {}", money("lateCharges")),
             &format!(
                 "Fee taken from the payout: {}",
-                kilat_server::i18n::format_money(kilat_domain::Money::from_minor(kept), kilat_domain::Currency::Inr)
+                kilat_server::i18n::format_money(
+                    kilat_domain::Money::from_minor(kept),
+                    kilat_domain::Currency::Inr
+                )
             ),
             &format!(
                 "Total paid: {}",
-                kilat_server::i18n::format_money(kilat_domain::Money::from_minor(total), kilat_domain::Currency::Inr)
+                kilat_server::i18n::format_money(
+                    kilat_domain::Money::from_minor(total),
+                    kilat_domain::Currency::Inr
+                )
             ),
             "Outstanding: ₹0",
             &format!("Issued on {today} by {}.", company.lender_name),
@@ -369,14 +534,32 @@ async fn the_no_dues_certificate_of_a_repaid_indian_loan_names_the_lender_the_bo
     // In Indonesian, on request.
     let (file, text) = pdf(&app, &no_dues_path(&order_no), &session, "id-ID").await;
     assert!(file.contains("surat-keterangan-lunas"), "{file}");
-    check(&text, &["Surat Keterangan Lunas", "Cara ditutup: Lunas", "Sisa kewajiban: ₹0"], &["No-dues"]);
+    check(
+        &text,
+        &[
+            "Surat Keterangan Lunas",
+            "Cara ditutup: Lunas",
+            "Sisa kewajiban: ₹0",
+        ],
+        &["No-dues"],
+    );
 
     // Only the owner: another borrower's request is not found, nobody's is unauthorized.
     let stranger = app.sign_in("IN", "9876519302").await;
-    assert_eq!(app.get_as(&no_dues_path(&order_no), &stranger).await.status(), StatusCode::NOT_FOUND);
-    assert_eq!(app.get(&no_dues_path(&order_no)).await.status(), StatusCode::UNAUTHORIZED);
     assert_eq!(
-        app.get_as(&no_dues_path("KL-000000-NOPE00"), &session).await.status(),
+        app.get_as(&no_dues_path(&order_no), &stranger)
+            .await
+            .status(),
+        StatusCode::NOT_FOUND
+    );
+    assert_eq!(
+        app.get(&no_dues_path(&order_no)).await.status(),
+        StatusCode::UNAUTHORIZED
+    );
+    assert_eq!(
+        app.get_as(&no_dues_path("KL-000000-NOPE00"), &session)
+            .await
+            .status(),
         StatusCode::NOT_FOUND
     );
     app.stop().await;
@@ -386,13 +569,35 @@ async fn the_no_dues_certificate_of_a_repaid_indian_loan_names_the_lender_the_bo
 async fn a_cooling_off_exit_gets_a_certificate_that_gives_the_fees_back() {
     let app = spawn_app().await;
     let finance = operator(&app, "fin", &[Role::Finance]).await;
-    let (session, order_no, _) = approved(&app, "9876519401", "in-flexi-14d", 1_000_000, "14dx3").await;
-    assert_eq!(disburse(&app, &finance, &order_no).await.status(), StatusCode::OK);
-    pay_upi(&app, &finance, &session, &order_no, "cooling_off", "500000019401").await;
-    let plan = data(app.get_as(&format!("/api/v1/borrower/orders/{order_no}/plan"), &session).await).await;
+    let (session, order_no, _) =
+        approved(&app, "9876519401", "in-flexi-14d", 1_000_000, "14dx3").await;
+    assert_eq!(
+        disburse(&app, &finance, &order_no).await.status(),
+        StatusCode::OK
+    );
+    pay_upi(
+        &app,
+        &finance,
+        &session,
+        &order_no,
+        "cooling_off",
+        "500000019401",
+    )
+    .await;
+    let plan = data(
+        app.get_as(
+            &format!("/api/v1/borrower/orders/{order_no}/plan"),
+            &session,
+        )
+        .await,
+    )
+    .await;
     let kept = plan["principal"].as_i64().unwrap() - plan["paidOut"].as_i64().unwrap();
     let m = |minor: i64| {
-        kilat_server::i18n::format_money(kilat_domain::Money::from_minor(minor), kilat_domain::Currency::Inr)
+        kilat_server::i18n::format_money(
+            kilat_domain::Money::from_minor(minor),
+            kilat_domain::Currency::Inr,
+        )
     };
     let (_, text) = pdf(&app, &no_dues_path(&order_no), &session, "en-IN").await;
     check(
@@ -420,8 +625,16 @@ async fn the_surat_keterangan_lunas_of_a_loan_repaid_by_virtual_account_is_in_in
     assert_eq!(pending.status(), StatusCode::CONFLICT);
     let body = error(pending).await;
     assert_eq!(body["code"], "loan_not_closed");
-    assert!(body["msg"].as_str().unwrap().contains("belum ditutup"), "{body}");
-    let paid = xendit(&app, XENDIT_TOKEN, &xendit_paid(&payment, "xnd-docs-0001", rupiah(&payment))).await;
+    assert!(
+        body["msg"].as_str().unwrap().contains("belum ditutup"),
+        "{body}"
+    );
+    let paid = xendit(
+        &app,
+        XENDIT_TOKEN,
+        &xendit_paid(&payment, "xnd-docs-0001", rupiah(&payment)),
+    )
+    .await;
     assert_eq!(paid.status(), StatusCode::OK);
     assert_eq!(status_of(&app, &id).await, "repaid");
     let today = kilat_server::i18n::format_date(
@@ -430,14 +643,20 @@ async fn the_surat_keterangan_lunas_of_a_loan_repaid_by_virtual_account_is_in_in
     );
     let company = app.services.site.company(Market::Indonesia).clone();
     let (file, text) = pdf(&app, &no_dues_path(&order_no), &session, "id-ID").await;
-    assert!(file.contains(&format!("{order_no}-surat-keterangan-lunas.pdf")), "{file}");
+    assert!(
+        file.contains(&format!("{order_no}-surat-keterangan-lunas.pdf")),
+        "{file}"
+    );
     check(
         &text,
         &[
             "Surat Keterangan Lunas",
             &format!("Pemberi pinjaman: {}", company.lender_name),
             &format!("Izin: {}", company.licence),
-            &format!("{} menerangkan bahwa pinjaman {order_no} atas nama ", company.lender_name),
+            &format!(
+                "{} menerangkan bahwa pinjaman {order_no} atas nama ",
+                company.lender_name
+            ),
             &format!("telah ditutup pada {today}"),
             "Nomor identitas: ",
             "Produk: Kilat 30",
