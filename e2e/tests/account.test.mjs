@@ -20,7 +20,7 @@ const ACCOUNT_TEXT = {
   indonesia: {
     account: 'Akun saya', deleteEntry: 'Hapus akun', kept: /ketentuan OJK/,
     understood: /Saya mengerti bahwa akun/, deleteButton: 'Hapus akun saya', confirm: 'Hapus', login: 'Masuk',
-    noLoans: /Belum ada pinjaman|Anda belum punya pinjaman/, kfsPdf: 'Key Fact Statement (PDF)',
+    noLoans: /Belum ada pinjaman|Anda belum punya pinjaman/, kfsPdf: 'Ringkasan Informasi Pinjaman (PDF)',
   },
 };
 

@@ -19,6 +19,7 @@ import { BORROWER_MARKETS, applyForLoan } from '../lib/borrower.mjs';
 import { DESKTOP, approveInConsole, confirmInConsole, openConsole, payOutInConsole, paymentFact, section } from '../lib/console.mjs';
 import { expectNoAxeViolations } from '../lib/axe.mjs';
 import { JOURNEY, useSite } from '../lib/fixture.mjs';
+import { pdfText } from '../lib/pdf.mjs';
 
 const site = useSite();
 const LONG = { ...JOURNEY, timeout: 360_000 };
@@ -61,6 +62,21 @@ async function submitUtr(page, utr) {
   await page.getByRole('button', { name: 'Submit UTR' }).click();
   await page.getByRole('status').filter({ hasText: 'Payment received, verifying' }).first().waitFor();
   return reference;
+}
+
+/**
+ * The closed loan's no-dues certificate / surat keterangan lunas, from the link on its page (the borrower's cookie
+ * authenticates the download): its file name and its text.
+ */
+async function noDuesCertificate(page, linkName, acceptLanguage) {
+  const link = page.getByRole('link', { name: linkName });
+  await link.waitFor();
+  const response = await page.context().request.get(site.url(await link.getAttribute('href')), {
+    headers: { 'Accept-Language': acceptLanguage },
+  });
+  assert.equal(response.status(), 200);
+  assert.equal(response.headers()['content-type'], 'application/pdf');
+  return { disposition: response.headers()['content-disposition'], text: await pdfText(await response.body()) };
 }
 
 /** The borrower's loan page, loaded afresh. */
@@ -153,6 +169,21 @@ test('India: approved and paid out in the console, extended once, repaid with UT
     await page.getByRole('button', { name: 'Send rating' }).click();
     await page.getByText('Thank you for your rating.').waitFor();
     await shoot(page, 'in-closed');
+
+    // The no-dues certificate: the lender, the loan, what was paid, nothing outstanding, the market's day.
+    const noDues = await noDuesCertificate(page, 'No-dues certificate (PDF)', 'en-IN');
+    assert.match(noDues.disposition, new RegExp(`${orderNo}-no-dues-certificate\\.pdf`));
+    for (const expected of [
+      'No-dues certificate',
+      `Loan number: ${orderNo}`,
+      'certifies that loan',
+      'How it closed: Repaid in full',
+      'Total paid: ₹',
+      'Outstanding: ₹0',
+    ]) {
+      assert.ok(noDues.text.includes(expected), `${expected} in ${noDues.text}`);
+    }
+    assert.match(noDues.text, /Closed on: \d{1,2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sept|Oct|Nov|Dec) \d{4}/);
     await page.getByRole('link', { name: 'Borrow again' }).click();
     await page.waitForURL(/\/app\/products/);
     await page.getByRole('link', { name: market.product }).first().click();
@@ -222,6 +253,21 @@ test('Indonesia: a signed Xendit VA-paid callback for the exact amount closes th
     await page.getByText('Sudah lunas. Tidak ada lagi yang terutang.').waitFor();
     await page.locator('.status-badge').filter({ hasText: 'Lunas' }).first().waitFor();
     await shoot(page, 'id-closed');
+
+    // The surat keterangan lunas, in Indonesian, amounts as the app writes them.
+    const lunas = await noDuesCertificate(page, 'Surat keterangan lunas (PDF)', 'id-ID');
+    assert.match(lunas.disposition, new RegExp(`${orderNo}-surat-keterangan-lunas\\.pdf`));
+    for (const expected of [
+      'Surat Keterangan Lunas',
+      `Nomor pinjaman: ${orderNo}`,
+      'menerangkan bahwa pinjaman',
+      'Cara ditutup: Lunas',
+      'Sisa kewajiban: Rp 0',
+    ]) {
+      assert.ok(lunas.text.includes(expected), `${expected} in ${lunas.text}`);
+    }
+    assert.match(lunas.text, /Ditutup pada: \d{1,2} (Jan|Feb|Mar|Apr|Mei|Jun|Jul|Agu|Sep|Okt|Nov|Des) \d{4}/);
+    assert.doesNotMatch(lunas.text, /Rp\d/);
   });
 });
 

@@ -59,6 +59,7 @@ pub const ERROR_CODES: &[&str] = &[
     "own_payout_approval",
     "payout_not_awaiting",
     "payout_awaiting_approval",
+    "loan_not_closed",
 ];
 
 /// Why a field was refused: a catalog key (`field.…`) and the values its text names.
@@ -210,6 +211,8 @@ pub enum Refusal {
     AccountDeleted,
     /// An application in review that another reviewer holds a live claim on (claiming it, or deciding it).
     ApplicationClaimed,
+    /// A document of a closed loan (the no-dues certificate) asked for while the loan is not closed.
+    LoanNotClosed,
 }
 
 impl Refusal {
@@ -239,6 +242,7 @@ impl Refusal {
             Refusal::PayoutAwaitingApproval => "payout_awaiting_approval",
             Refusal::AccountDeleted => "unauthorized",
             Refusal::ApplicationClaimed => "application_claimed",
+            Refusal::LoanNotClosed => "loan_not_closed",
         }
     }
 }

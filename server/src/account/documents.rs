@@ -1,18 +1,22 @@
 //! The documents of a loan as PDF files: the accepted Key Fact Statement and the loan agreement, rendered from the
-//! order's stored KFS and frozen agreement snapshot (never from today's certification or catalog). Text is set in
-//! DejaVu Sans (server/fonts, Bitstream Vera licence), embedded and subset, so ₹, Rp and Indonesian text print right
-//! and the text can be extracted (each font carries its ToUnicode map).
+//! order's stored KFS and frozen agreement snapshot (never from today's certification or catalog), and, once the loan
+//! is closed, the no-dues certificate (India) / surat keterangan lunas (Indonesia) from its replayed ledger. Each says
+//! where the loan stands, in the app's words, amounts and dates (the market's calendar). Text is set in DejaVu Sans
+//! (server/fonts, Bitstream Vera licence), embedded and subset, so ₹, Rp and Indonesian text print right and the text
+//! can be extracted (each font carries its ToUnicode map).
 
 use std::io::Cursor;
 
-use kilat_domain::{KeyFactStatement, Money};
+use kilat_domain::{Currency, Installment, Money, OrderState};
 use printpdf::{IndirectFontRef, Mm, PdfDocument, PdfDocumentReference, PdfLayerReference};
+use time::Date;
 
 use crate::auth::Borrower;
-use crate::error::Error;
+use crate::error::{Error, Refusal};
 use crate::i18n::{self, Lang, format_money};
 use crate::orders::agreement::{self, Agreement};
 use crate::services::Services;
+use crate::servicing::{self, Loan};
 
 /// DejaVu Sans Book: covers Latin, the rupee sign (U+20B9) and everything Indonesian needs.
 const FONT: &[u8] = include_bytes!("../../fonts/DejaVuSans.ttf");
@@ -20,6 +24,8 @@ const FONT: &[u8] = include_bytes!("../../fonts/DejaVuSans.ttf");
 const PAGE_W: f32 = 210.0;
 const PAGE_H: f32 = 297.0;
 const MARGIN: f32 = 20.0;
+/// The height of a line of 10 pt body text, in mm.
+const LINE_10PT: f32 = 10.0 * 0.3528 * 1.45;
 /// Characters on one line of body text (10 pt DejaVu Sans over 170 mm, with room to spare).
 const BODY_CHARS: usize = 92;
 
@@ -28,15 +34,22 @@ const BODY_CHARS: usize = 92;
 pub enum Document {
     Kfs,
     Agreement,
+    /// The no-dues certificate / surat keterangan lunas of a closed loan.
+    NoDues,
 }
 
 impl Document {
-    /// The file name the download suggests.
-    pub fn file_name(self, order_no: &str) -> String {
-        match self {
-            Document::Kfs => format!("{order_no}-kfs.pdf"),
-            Document::Agreement => format!("{order_no}-agreement.pdf"),
-        }
+    /// The file name the download suggests, in the document's language.
+    pub fn file_name(self, order_no: &str, lang: Lang) -> String {
+        let name = match (self, lang) {
+            (Document::Kfs, Lang::En) => "key-fact-statement",
+            (Document::Kfs, Lang::Id) => "ringkasan-informasi-pinjaman",
+            (Document::Agreement, Lang::En) => "loan-agreement",
+            (Document::Agreement, Lang::Id) => "perjanjian-pinjaman",
+            (Document::NoDues, Lang::En) => "no-dues-certificate",
+            (Document::NoDues, Lang::Id) => "surat-keterangan-lunas",
+        };
+        format!("{order_no}-{name}.pdf")
     }
 }
 
@@ -49,9 +62,33 @@ pub async fn render(
     lang: Lang,
 ) -> Result<Vec<u8>, Error> {
     let agreement = agreement::of_order(s, borrower, order_no, lang).await?;
+    let order = crate::orders::own(s, borrower, order_no).await?;
+    let status = order.status;
+    // The loan after payout: its plan (the schedule moved to the payout day) and its replayed ledger.
+    let loan = match status {
+        OrderState::Disbursed
+        | OrderState::Overdue
+        | OrderState::Repaid
+        | OrderState::ExitedInCoolingOff => Some(servicing::load(s, order).await?),
+        OrderState::PendingReview
+        | OrderState::Approved
+        | OrderState::Rejected
+        | OrderState::Cancelled => None,
+    };
     let pdf = match document {
-        Document::Kfs => kfs_pdf(&agreement, lang),
+        Document::Kfs => kfs_pdf(&agreement, status, loan.as_ref(), lang),
         Document::Agreement => agreement_pdf(&agreement, lang),
+        Document::NoDues => {
+            let Some(loan) = loan
+                .as_ref()
+                .filter(|_| matches!(status, OrderState::Repaid | OrderState::ExitedInCoolingOff))
+            else {
+                return Err(Refusal::LoanNotClosed.into());
+            };
+            let company = s.site.company(loan.order.market);
+            let issued = s.clock.today(loan.order.market);
+            no_dues_pdf(&agreement, loan, company, issued, lang)
+        }
     };
     pdf.map_err(|e| Error::Internal(e.context("rendering a PDF")))
 }
@@ -110,17 +147,23 @@ impl Writer {
             .use_text(text, size, Mm(MARGIN + indent), Mm(self.y), &self.font);
     }
 
-    /// A paragraph of body text, wrapped at word boundaries.
+    /// A paragraph of body text, wrapped at word boundaries, kept on one page when it fits on one.
     fn paragraph(&mut self, text: &str) {
-        for line in wrap(text, BODY_CHARS) {
+        let lines = wrap(text, BODY_CHARS);
+        let height = lines.len() as f32 * LINE_10PT;
+        if height < PAGE_H - 2.0 * MARGIN {
+            self.room(height);
+        }
+        for line in lines {
             self.line(&line, 10.0, 0.0);
         }
         self.y -= 1.5;
     }
 
+    /// A heading, never left alone at the foot of a page: it starts a page unless three lines fit after it.
     fn heading(&mut self, text: &str) {
         self.y -= 2.0;
-        self.room(12.0);
+        self.room(12.0 + 3.0 * LINE_10PT);
         self.line(text, 12.0, 0.0);
         self.y -= 1.0;
     }
@@ -141,7 +184,8 @@ impl Writer {
 fn wrap(text: &str, width: usize) -> Vec<String> {
     let mut lines = Vec::new();
     let mut current = String::new();
-    for word in text.split_whitespace() {
+    // Only ordinary spaces break a line: the no-break space of "Rp 1.000.000" keeps an amount on one line.
+    for word in text.split([' ', '\n', '\t']).filter(|w| !w.is_empty()) {
         let needed =
             current.chars().count() + usize::from(!current.is_empty()) + word.chars().count();
         if !current.is_empty() && needed > width {
@@ -158,13 +202,8 @@ fn wrap(text: &str, width: usize) -> Vec<String> {
     lines
 }
 
-fn date_of(epoch_ms: i64) -> String {
-    time::OffsetDateTime::from_unix_timestamp(epoch_ms / 1000)
-        .map(|d| d.date().to_string())
-        .unwrap_or_default()
-}
-
-/// The parties as every document names them: order number, lender with licence, borrower, payout account.
+/// The parties as every document names them: loan number, lender with licence, borrower, payout account, and the day
+/// the borrower applied (the market's calendar), when they accepted the KFS and the agreement.
 fn parties(w: &mut Writer, a: &Agreement, lang: Lang) {
     let t = |key: &str| i18n::text(lang, key);
     if !a.order_no.is_empty() {
@@ -186,59 +225,171 @@ fn parties(w: &mut Writer, a: &Agreement, lang: Lang) {
     w.field(t("pdf.account"), &account);
     w.paragraph(&i18n::format(
         lang,
-        "pdf.accepted",
-        &[("date", &date_of(a.accepted_at))],
+        "pdf.applied",
+        &[(
+            "date",
+            &i18n::format_market_date(lang, a.kfs.market, a.accepted_at),
+        )],
     ));
 }
 
-fn kfs_pdf(a: &Agreement, lang: Lang) -> anyhow::Result<Vec<u8>> {
+/// Where the loan stands, in one sentence: under review, approved, declined, withdrawn, paid out (and how it is going
+/// or how it ended).
+fn state_words(status: OrderState, loan: Option<&Loan>, lang: Lang) -> String {
+    let paid_out = loan.map_or_else(String::new, |l| {
+        i18n::format_date(lang, l.plan.payout_date())
+    });
+    let key = match status {
+        OrderState::PendingReview => "pdf.state_pending_review",
+        OrderState::Approved => "pdf.state_approved",
+        OrderState::Rejected => "pdf.state_rejected",
+        OrderState::Cancelled => "pdf.state_cancelled",
+        OrderState::Disbursed => "pdf.state_disbursed",
+        OrderState::Overdue => "pdf.state_overdue",
+        OrderState::Repaid => "pdf.state_repaid",
+        OrderState::ExitedInCoolingOff => "pdf.state_exited",
+    };
+    i18n::format(lang, key, &[("date", &paid_out)])
+}
+
+fn kfs_pdf(
+    a: &Agreement,
+    status: OrderState,
+    loan: Option<&Loan>,
+    lang: Lang,
+) -> anyhow::Result<Vec<u8>> {
     let kfs = &a.kfs;
     let t = |key: &str| i18n::text(lang, key);
     let m = |amount: Money| format_money(amount, kfs.currency);
+    // Until approved the amount is the one applied for; nothing is "sanctioned" or "paid out" before it is.
+    let decided = matches!(
+        status,
+        OrderState::Approved
+            | OrderState::Disbursed
+            | OrderState::Overdue
+            | OrderState::Repaid
+            | OrderState::ExitedInCoolingOff
+    );
     let mut w = Writer::new(t("pdf.kfs_title"), lang)?;
     w.line(t("pdf.kfs_title"), 16.0, 0.0);
     w.y -= 3.0;
+    w.field(t("pdf.status"), &state_words(status, loan, lang));
     parties(&mut w, a, lang);
-    w.heading(t("pdf.kfs_title"));
-    w.field(t("pdf.sanctioned"), &m(kfs.sanctioned_amount));
+    w.heading(t("pdf.amounts"));
+    w.field(
+        t(if decided {
+            "pdf.sanctioned"
+        } else {
+            "pdf.applied_amount"
+        }),
+        &m(kfs.sanctioned_amount),
+    );
     for fee in &kfs.fees {
-        w.field(&format!("{} — {}", t("pdf.fees"), fee.name), &m(fee.total));
+        w.field(&fee.name, &m(fee.total));
     }
-    w.field(t("pdf.net_disbursed"), &m(kfs.net_disbursed));
+    if !kfs.fees.is_empty() {
+        w.field(
+            t(if kfs.fees_deducted_at_disbursal {
+                "pdf.total_fees_deducted"
+            } else {
+                "pdf.total_fees"
+            }),
+            &m(kfs.total_fees),
+        );
+    }
+    w.field(
+        t(if loan.is_some() {
+            "pdf.net_disbursed"
+        } else {
+            "pdf.net_amount"
+        }),
+        &m(kfs.net_disbursed),
+    );
     w.field(t("pdf.total_interest"), &m(kfs.total_interest));
     w.field(t("pdf.total_repayable"), &m(kfs.total_repayable));
-    w.field(t("pdf.apr"), &kfs.apr_display);
+    w.field(
+        t("pdf.apr"),
+        &i18n::format_apr(lang, kfs.apr.basis_points()),
+    );
+    w.paragraph(t("pdf.apr_note"));
+    if let Some(daily) = &kfs.daily_cost {
+        let rate = |r: &kilat_domain::Rate| i18n::format_rate(lang, &r.to_string());
+        w.heading(t("pdf.daily_cost"));
+        w.paragraph(&i18n::format(
+            lang,
+            "pdf.daily_cost_text",
+            &[
+                ("amount", &m(daily.per_day)),
+                ("rate", &rate(&daily.rate)),
+                ("rate_cap", &rate(&daily.cap)),
+                ("limit", &m(daily.limit)),
+            ],
+        ));
+    }
     w.heading(t("pdf.installments"));
-    for i in &kfs.installments {
+    // Paid out: the schedule as it runs from the payout day; before, as the statement counted it.
+    let (installments, note): (&[Installment], String) = match loan {
+        Some(l) => (
+            &l.plan.quote.installments,
+            i18n::format(
+                lang,
+                "pdf.schedule_paid_out",
+                &[("date", &i18n::format_date(lang, l.plan.payout_date()))],
+            ),
+        ),
+        None => (
+            &kfs.installments,
+            i18n::format(
+                lang,
+                "pdf.schedule_note",
+                &[("date", &i18n::format_date(lang, kfs.disbursal_date))],
+            ),
+        ),
+    };
+    w.paragraph(&note);
+    for i in installments {
         w.paragraph(&i18n::format(
             lang,
             "pdf.installment_row",
             &[
                 ("number", &i.number.to_string()),
-                ("date", &i.due_date.to_string()),
+                ("date", &i18n::format_date(lang, i.due_date)),
                 ("amount", &m(i.amount)),
             ],
         ));
     }
     w.heading(t("pdf.late_charges"));
-    w.paragraph(&i18n::format(
-        lang,
-        "pdf.late_charges_text",
-        &[
-            ("flat", &m(kfs.late_charge.flat)),
-            ("per_day", &m(kfs.late_charge.per_day)),
-            ("max_days", &kfs.late_charge.max_days.to_string()),
-            ("max_total", &m(kfs.max_late_charges)),
-        ],
-    ));
-    w.heading(t("pdf.cooling_off"));
-    w.paragraph(&i18n::format(
-        lang,
-        "pdf.cooling_off_text",
-        &[("days", &kfs.cooling_off_days.to_string())],
-    ));
+    match agreement::late_words(kfs, lang) {
+        Some(charges) => w.paragraph(&i18n::format(
+            lang,
+            "pdf.late_charges_text",
+            &[
+                ("charges", &charges),
+                ("max_total", &m(kfs.max_late_charges)),
+            ],
+        )),
+        None => w.paragraph(t("pdf.late_none")),
+    }
+    if kfs.cooling_off_days > 0 {
+        w.heading(t("pdf.cooling_off"));
+        w.paragraph(&i18n::format(
+            lang,
+            "pdf.cooling_off_text",
+            &[(
+                "days",
+                &agreement::days_words(lang, i64::from(kfs.cooling_off_days)),
+            )],
+        ));
+    }
     w.heading(t("pdf.extension"));
-    w.paragraph(&extension_text(kfs, lang));
+    match agreement::extension_words(kfs, lang) {
+        Some(text) => w.paragraph(&text),
+        None => w.paragraph(t("pdf.extension_none")),
+    }
+    if !kfs.prepayment.is_empty() {
+        w.heading(t("agreement.prepayment_heading"));
+        w.paragraph(t("agreement.prepayment"));
+    }
     let officer = &kfs.lender.grievance_officer;
     w.heading(t("pdf.grievance"));
     w.paragraph(&format!(
@@ -246,52 +397,6 @@ fn kfs_pdf(a: &Agreement, lang: Lang) -> anyhow::Result<Vec<u8>> {
         officer.name, officer.email, officer.phone
     ));
     w.finish()
-}
-
-/// The KFS's extension in words (PRODUCT.md §7): the days, how many times, the fee on this loan and its rule, or that
-/// there is none. A statement sealed before version 4 has the rule but not the amount: the rule alone is stated.
-fn extension_text(kfs: &KeyFactStatement, lang: Lang) -> String {
-    let Some(terms) = kfs.extension else {
-        return i18n::text(lang, "pdf.extension_none").to_owned();
-    };
-    let m = |amount: Money| format_money(amount, kfs.currency);
-    let mut rule = Vec::new();
-    if terms.fee_percent.ppb() != 0 {
-        let percent = match lang {
-            Lang::En => terms.fee_percent.to_string(),
-            Lang::Id => terms.fee_percent.to_string().replace('.', ","),
-        };
-        rule.push(i18n::format(
-            lang,
-            "pdf.extension_rule_percent",
-            &[("percent", &percent)],
-        ));
-    }
-    if terms.fee_fixed.minor() != 0 || rule.is_empty() {
-        rule.push(m(terms.fee_fixed));
-    }
-    let fee = match &kfs.extension_fee {
-        Some(fee) if fee.tax.minor() != 0 => i18n::format(
-            lang,
-            "pdf.extension_fee_with_tax",
-            &[
-                ("total", &m(fee.total)),
-                ("rule", &rule.join(" + ")),
-                ("tax", &m(fee.tax)),
-            ],
-        ),
-        Some(fee) => format!("{} ({})", m(fee.total), rule.join(" + ")),
-        None => rule.join(" + "),
-    };
-    i18n::format(
-        lang,
-        "pdf.extension_text",
-        &[
-            ("days", &terms.days.to_string()),
-            ("times", &terms.max_extensions.to_string()),
-            ("fee", &fee),
-        ],
-    )
 }
 
 fn agreement_pdf(a: &Agreement, lang: Lang) -> anyhow::Result<Vec<u8>> {
@@ -302,16 +407,166 @@ fn agreement_pdf(a: &Agreement, lang: Lang) -> anyhow::Result<Vec<u8>> {
     }
     w.y -= 3.0;
     parties(&mut w, a, lang);
-    // As the agreement's clauses write it: a decimal comma in Indonesian.
-    let apr = match lang {
-        Lang::En => a.kfs.apr_display.clone(),
-        Lang::Id => a.kfs.apr_display.replace('.', ","),
-    };
-    w.field(t("pdf.apr"), &apr);
+    w.field(
+        t("pdf.apr"),
+        &i18n::format_apr(lang, a.kfs.apr.basis_points()),
+    );
     for clause in &a.clauses {
         w.heading(&clause.heading);
         w.paragraph(&clause.text);
     }
+    w.finish()
+}
+
+/// What the borrower paid over a closed loan, bucket by bucket, as the loan page's "What you paid" counts it: the fee
+/// kept from the payout counts as paid (the borrower received that much less); after a cooling-off exit it is given
+/// back, netted from what the borrower sent.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PaidOverLoan {
+    pub principal: Money,
+    pub interest: Money,
+    pub fees: Money,
+    pub late_charges: Money,
+    pub payout_fee: Money,
+    pub refunded: Money,
+    pub total: Money,
+}
+
+impl PaidOverLoan {
+    pub fn of(loan: &Loan) -> anyhow::Result<Self> {
+        let b = &loan.balances;
+        let kept = b
+            .principal
+            .minor()
+            .checked_sub(b.paid_out.minor())
+            .unwrap_or(0)
+            .max(0);
+        let exited = b.closed_by == Some(kilat_domain::EntryKind::CoolingOffExit);
+        let (payout_fee, refunded) = if exited { (0, kept) } else { (kept, 0) };
+        let paid = &b.paid;
+        let total = [
+            paid.principal.minor(),
+            paid.interest.minor(),
+            paid.fees.minor(),
+            paid.late_charges.minor(),
+            payout_fee,
+        ]
+        .into_iter()
+        .try_fold(0i64, i64::checked_add)
+        .and_then(|sum| sum.checked_sub(refunded))
+        .ok_or_else(|| anyhow::anyhow!("the amounts paid overflow"))?;
+        Ok(Self {
+            principal: paid.principal,
+            interest: paid.interest,
+            fees: paid.fees,
+            late_charges: paid.late_charges,
+            payout_fee: Money::from_minor(payout_fee),
+            refunded: Money::from_minor(refunded),
+            total: Money::from_minor(total),
+        })
+    }
+}
+
+/// The day a closed loan closed: the business date (the market's calendar) of the last entry of its ledger.
+fn closed_on(loan: &Loan) -> Date {
+    loan.entries
+        .last()
+        .map_or_else(|| loan.plan.payout_date(), |e| e.on)
+}
+
+/// The no-dues certificate (India) / surat keterangan lunas (Indonesia) of a closed loan: the lender as the company
+/// details name it (name, registration, address), the borrower (name, masked ID), the loan (number, amount, product,
+/// payout and closing days), what was paid bucket by bucket, and that nothing is owed.
+fn no_dues_pdf(
+    a: &Agreement,
+    loan: &Loan,
+    company: &crate::settings::Company,
+    issued: Date,
+    lang: Lang,
+) -> anyhow::Result<Vec<u8>> {
+    let t = |key: &str| i18n::text(lang, key);
+    let currency: Currency = loan.order.currency;
+    let m = |amount: Money| format_money(amount, currency);
+    let paid = PaidOverLoan::of(loan)?;
+    let closed = i18n::format_date(lang, closed_on(loan));
+    let mut w = Writer::new(t("pdf.nodues_title"), lang)?;
+    w.line(t("pdf.nodues_title"), 16.0, 0.0);
+    w.y -= 3.0;
+    w.field(t("pdf.lender"), &company.lender_name);
+    if !company.licence.is_empty() {
+        w.field(t("pdf.licence"), &company.licence);
+    }
+    if !company.address.is_empty() {
+        w.field(t("pdf.address"), &company.address);
+    }
+    w.paragraph(&i18n::format(
+        lang,
+        "pdf.nodues_statement",
+        &[
+            ("lender", &company.lender_name),
+            ("borrower", &a.borrower.full_name),
+            ("order_no", &loan.order.order_no),
+            ("date", &closed),
+        ],
+    ));
+    w.heading(t("pdf.borrower"));
+    w.field(t("pdf.name"), &a.borrower.full_name);
+    if !a.borrower.id_number_masked.is_empty() {
+        w.field(t("pdf.id_number"), &a.borrower.id_number_masked);
+    }
+    w.heading(t("pdf.nodues_loan"));
+    w.field(t("pdf.order_no"), &loan.order.order_no);
+    w.field(t("pdf.product"), &loan.order.product_name);
+    w.field(t("pdf.sanctioned"), &m(a.kfs.sanctioned_amount));
+    w.field(
+        t("pdf.applied_on"),
+        &i18n::format_market_date(lang, loan.order.market, a.accepted_at),
+    );
+    w.field(
+        t("pdf.paid_out_on"),
+        &i18n::format_date(lang, loan.plan.payout_date()),
+    );
+    w.field(t("pdf.closed_on"), &closed);
+    w.field(
+        t("pdf.closed_how"),
+        t(match loan.order.status {
+            OrderState::ExitedInCoolingOff => "pdf.closed_exited",
+            _ => "pdf.closed_repaid",
+        }),
+    );
+    w.heading(t("pdf.nodues_paid"));
+    w.field(t("pdf.paid_principal"), &m(paid.principal));
+    w.field(t("pdf.paid_interest"), &m(paid.interest));
+    w.field(t("pdf.paid_fees"), &m(paid.fees));
+    w.field(t("pdf.paid_late_charges"), &m(paid.late_charges));
+    if paid.payout_fee.minor() != 0 {
+        w.field(t("pdf.paid_payout_fee"), &m(paid.payout_fee));
+    }
+    if paid.refunded.minor() != 0 {
+        w.field(
+            t("pdf.paid_refunded"),
+            &m(Money::from_minor(-paid.refunded.minor())),
+        );
+    }
+    w.field(t("pdf.paid_total"), &m(paid.total));
+    w.field(
+        t("pdf.outstanding"),
+        &m(loan.balances.outstanding.total().unwrap_or(Money::ZERO)),
+    );
+    w.y -= 3.0;
+    w.paragraph(&i18n::format(
+        lang,
+        "pdf.issued",
+        &[
+            ("date", &i18n::format_date(lang, issued)),
+            ("lender", &company.lender_name),
+        ],
+    ));
+    let officer = &company.grievance_officer;
+    w.field(
+        t("pdf.grievance"),
+        &format!("{}, {}, {}", officer.name, officer.email, officer.phone),
+    );
     w.finish()
 }
 

@@ -317,7 +317,7 @@ pub async fn confirm(
     let actor = Actor::Borrower(borrower.id.clone());
     // A clash of order numbers (six random characters a day) is retried with another number.
     for _attempt in 0..4 {
-        let order_no = new_order_no(s.clock.now());
+        let order_no = new_order_no(s.clock.today(borrower.market));
         let mut tx = s.db.begin().await?;
         // The agreement is frozen with the order: the borrower's particulars as they are now, read with the borrower
         // locked (a bank-account change takes its turn before or after, never between), and only when they are

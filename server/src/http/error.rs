@@ -222,7 +222,8 @@ fn status_of(code: &str) -> StatusCode {
         | "signed_in_as_another"
         | "application_claimed"
         | "payout_not_awaiting"
-        | "payout_awaiting_approval" => StatusCode::CONFLICT,
+        | "payout_awaiting_approval"
+        | "loan_not_closed" => StatusCode::CONFLICT,
         "code_delivery_failed" => StatusCode::BAD_GATEWAY,
         "provider_unavailable" | "server_busy" => StatusCode::SERVICE_UNAVAILABLE,
         _ => StatusCode::INTERNAL_SERVER_ERROR,
@@ -369,14 +370,14 @@ mod tests {
         assert_eq!(body["code"], "extension_over_cap");
         assert_eq!(
             body["msg"],
-            "An extension is not available for this loan: with its fee the loan would cost Rp91.200, over the \
-             Rp63.000 that the OJK cost cap allows."
+            "An extension is not available for this loan: with its fee the loan would cost Rp\u{a0}91.200, over \
+             the Rp\u{a0}63.000 that the OJK cost cap allows."
         );
         let indonesian = body_of(in_lang(refusal().into_response(), Lang::Id)).await;
         assert_eq!(
             indonesian["msg"],
-            "Perpanjangan tidak tersedia untuk pinjaman ini: dengan biayanya, biaya pinjaman menjadi Rp91.200, \
-             melebihi Rp63.000 yang diizinkan batas biaya OJK."
+            "Perpanjangan tidak tersedia untuk pinjaman ini: dengan biayanya, biaya pinjaman menjadi \
+             Rp\u{a0}91.200, melebihi Rp\u{a0}63.000 yang diizinkan batas biaya OJK."
         );
         // Any other reason stays "not available".
         let other = Error::extension_refused(

@@ -47,6 +47,7 @@ use crate::settings::{GrievanceOfficer, PublicSiteSettings};
         account::export,
         account::kfs_pdf,
         account::agreement_pdf,
+        account::no_dues_pdf,
         loans::list,
         loans::detail,
         loans::quote,
@@ -283,6 +284,8 @@ pub enum ErrorCode {
     ServerBusy,
     /// 409: another reviewer holds a live claim on the application (claiming, releasing or deciding it).
     ApplicationClaimed,
+    /// 409: the no-dues certificate of a loan that is not closed (not yet paid out, or still owing).
+    LoanNotClosed,
 }
 
 /// `X-Session-Id` for the native shell, the `kilat_session` HttpOnly cookie for browsers (PRODUCT.md §4); the

@@ -1,6 +1,7 @@
 //! The server's user-visible texts in English and Indonesian: message catalogs (`en.toml`, `id.toml`), the request's
 //! language, and amounts as people read them. Nothing here knows about HTTP.
 
+mod dates;
 mod human;
 mod lang;
 mod money;
@@ -8,9 +9,10 @@ mod money;
 use std::collections::HashMap;
 use std::sync::LazyLock;
 
-pub use human::{human_date, human_money};
+pub use dates::{format_date, format_market_date, market_date};
+pub use human::sms_money;
 pub use lang::Lang;
-pub use money::format_money;
+pub use money::{format_apr, format_money, format_rate};
 
 /// One language's texts, keyed `table.key` (e.g. `error.not_found`).
 struct Texts(HashMap<String, String>);

@@ -81,14 +81,15 @@ pub(crate) fn due_on<'a>(
         let days = (inst.due_date - date).whole_days();
         let Some(kind) = kind_for(days) else { continue };
         let amount = inst.outstanding.total().unwrap_or(Money::ZERO);
-        let due_date = i18n::human_date(lang, inst.due_date);
+        // As the app writes a date: "25 Dec 2026", "25 Des 2026".
+        let due_date = i18n::format_date(lang, inst.due_date);
         let text = i18n::format(
             lang,
             text_key(kind),
             &[
                 ("order_no", &row.order_no),
                 ("number", &inst.number.to_string()),
-                ("amount", &i18n::human_money(amount, market.currency())),
+                ("amount", &i18n::sms_money(amount, market.currency())),
                 ("due_date", &due_date),
             ],
         );

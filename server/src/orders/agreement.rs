@@ -208,7 +208,143 @@ pub async fn of_order(
     })
 }
 
-/// Renders the agreement of an accepted KFS. The clauses' texts are in the message catalogs (`agreement.*`).
+/// "14 days", "1 day", "14 hari".
+pub fn days_words(lang: Lang, days: i64) -> String {
+    let key = if days == 1 {
+        "agreement.day_one"
+    } else {
+        "agreement.day_other"
+    };
+    i18n::format(lang, key, &[("n", &days.to_string())])
+}
+
+/// "once", "twice"… as the language says how many times: "once", "2 times" / "satu kali", "2 kali".
+fn times_words(lang: Lang, times: u32) -> String {
+    let key = if times == 1 {
+        "agreement.times_one"
+    } else {
+        "agreement.times_other"
+    };
+    i18n::format(lang, key, &[("n", &times.to_string())])
+}
+
+/// How the loan is repaid, in words, read from the schedule's own dates: "3 installments every 14 days", "6 monthly
+/// installments", "one payment, 30 days after the payout".
+pub fn schedule_words(kfs: &KeyFactStatement, lang: Lang) -> String {
+    let count = kfs.installments.len();
+    let mut previous = kfs.disbursal_date;
+    let mut gaps = Vec::with_capacity(count);
+    for i in &kfs.installments {
+        gaps.push((i.due_date - previous).whole_days());
+        previous = i.due_date;
+    }
+    match gaps.as_slice() {
+        [days] => i18n::format(
+            lang,
+            "agreement.schedule_single",
+            &[("days", &days_words(lang, *days))],
+        ),
+        [first, rest @ ..] if rest.iter().all(|g| g == first) => i18n::format(
+            lang,
+            "agreement.schedule_every",
+            &[
+                ("count", &count.to_string()),
+                ("days", &days_words(lang, *first)),
+            ],
+        ),
+        gaps if gaps.iter().all(|g| (28..=31).contains(g)) => i18n::format(
+            lang,
+            "agreement.schedule_monthly",
+            &[("count", &count.to_string())],
+        ),
+        _ => i18n::format(
+            lang,
+            "agreement.schedule_count",
+            &[("count", &count.to_string())],
+        ),
+    }
+}
+
+/// Items as a sentence lists them: "a", "a and b", "a, b and c".
+fn list_words(lang: Lang, items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [rest @ .., last] => i18n::format(
+            lang,
+            "agreement.list_and",
+            &[("rest", &rest.join(", ")), ("last", last)],
+        ),
+    }
+}
+
+/// The late charges of a statement in words, or `None` when it has none: a flat charge, a daily one, or both.
+pub fn late_words(kfs: &KeyFactStatement, lang: Lang) -> Option<String> {
+    let m = |amount: Money| format_money(amount, kfs.currency);
+    let late = &kfs.late_charge;
+    let flat = late.flat.minor() != 0;
+    let daily = late.per_day.minor() != 0 && late.max_days != 0;
+    let days = days_words(lang, i64::from(late.max_days));
+    let args = [
+        ("flat", m(late.flat)),
+        ("per_day", m(late.per_day)),
+        ("days", days),
+    ];
+    let args: Vec<(&str, &str)> = args.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    let key = match (flat, daily) {
+        (false, false) => return None,
+        (true, false) => "agreement.late_flat",
+        (false, true) => "agreement.late_per_day",
+        (true, true) => "agreement.late_both",
+    };
+    Some(i18n::format(lang, key, &args))
+}
+
+/// The extension a statement offers in words (PRODUCT.md §7): the days, how many times, the fee on this loan and its
+/// rule; `None` when it offers none. A statement sealed before version 4 has the rule but not the amount: the rule
+/// alone is stated.
+pub fn extension_words(kfs: &KeyFactStatement, lang: Lang) -> Option<String> {
+    let terms = kfs.extension?;
+    let m = |amount: Money| format_money(amount, kfs.currency);
+    let mut rule = Vec::new();
+    if terms.fee_percent.ppb() != 0 {
+        let percent = i18n::format_rate(lang, &terms.fee_percent.to_string());
+        rule.push(i18n::format(
+            lang,
+            "pdf.extension_rule_percent",
+            &[("percent", &percent)],
+        ));
+    }
+    if terms.fee_fixed.minor() != 0 || rule.is_empty() {
+        rule.push(m(terms.fee_fixed));
+    }
+    let fee = match &kfs.extension_fee {
+        Some(fee) if fee.tax.minor() != 0 => i18n::format(
+            lang,
+            "pdf.extension_fee_with_tax",
+            &[
+                ("total", &m(fee.total)),
+                ("rule", &rule.join(" + ")),
+                ("tax", &m(fee.tax)),
+            ],
+        ),
+        Some(fee) => format!("{} ({})", m(fee.total), rule.join(" + ")),
+        None => rule.join(" + "),
+    };
+    Some(i18n::format(
+        lang,
+        "pdf.extension_text",
+        &[
+            ("days", &days_words(lang, i64::from(terms.days))),
+            ("times", &times_words(lang, terms.max_extensions)),
+            ("fee", &fee),
+        ],
+    ))
+}
+
+/// Renders the agreement of an accepted KFS. The clauses' texts are in the message catalogs (`agreement.*`); amounts
+/// and dates are written as the app writes them, dates on the market's calendar, and a clause about something the
+/// loan does not have (no late charge, no extension, no cooling-off) is left out rather than stated as zero.
 pub fn render(
     lang: Lang,
     order_no: &str,
@@ -228,38 +364,68 @@ pub fn render(
         format!(" {}: {}.", lender.name, lender.licence)
     };
     let contact = format!("{}, {}, {}", officer.name, officer.email, officer.phone);
-    let installments = kfs
+    let schedule = schedule_words(kfs, lang);
+    let installments: Vec<String> = kfs
         .installments
         .iter()
-        .map(|i| format!("{}. {}: {}", i.number, i.due_date, m(i.amount)))
-        .collect::<Vec<_>>()
-        .join("; ");
-    let fees = if kfs.fees.is_empty() {
+        .map(|i| {
+            f(
+                "agreement.installment_item",
+                &[
+                    ("amount", &m(i.amount)),
+                    ("date", &i18n::format_date(lang, i.due_date)),
+                ],
+            )
+        })
+        .collect();
+    let fees = if kfs.fees.is_empty() || kfs.total_fees.minor() == 0 {
         t("agreement.no_fees")
     } else {
-        kfs.fees
+        let list: Vec<String> = kfs
+            .fees
             .iter()
             .map(|fee| format!("{} {}", fee.name, m(fee.total)))
-            .collect::<Vec<_>>()
-            .join(", ")
+            .collect();
+        f(
+            "agreement.fees",
+            &[
+                ("total_fees", &m(kfs.total_fees)),
+                (
+                    "fees_when",
+                    &t(if kfs.fees_deducted_at_disbursal {
+                        "agreement.fees_deducted"
+                    } else {
+                        "agreement.fees_with_installments"
+                    }),
+                ),
+                ("fees", &list_words(lang, &list)),
+            ],
+        )
     };
-    let fees_when = t(if kfs.fees_deducted_at_disbursal {
-        "agreement.fees_deducted"
-    } else {
-        "agreement.fees_with_installments"
-    });
-    let accepted = time::OffsetDateTime::from_unix_timestamp(accepted_at / 1000)
-        .map(|d| d.date().to_string())
-        .unwrap_or_default();
+    let accepted = i18n::format_market_date(lang, kfs.market, accepted_at);
     let reference = &kfs.content_hash[..kfs.content_hash.len().min(12)];
-    // The APR in the language's numbers: a decimal comma in Indonesian (the statement keeps `17.07%`).
-    let apr = match lang {
-        Lang::En => kfs.apr_display.clone(),
-        Lang::Id => kfs.apr_display.replace('.', ","),
-    };
+    let apr = i18n::format_apr(lang, kfs.apr.basis_points());
     let clause = |heading: &str, key: &str, args: &[(&str, &str)]| Clause {
         heading: t(heading),
         text: f(key, args),
+    };
+    let repayment = match kfs.installments.as_slice() {
+        [only] => clause(
+            "agreement.repayment_heading",
+            "agreement.repayment_single",
+            &[
+                ("amount", &m(only.amount)),
+                ("date", &i18n::format_date(lang, only.due_date)),
+            ],
+        ),
+        _ => clause(
+            "agreement.repayment_heading",
+            "agreement.repayment",
+            &[
+                ("schedule", &schedule),
+                ("installments", &list_words(lang, &installments)),
+            ],
+        ),
     };
     let mut clauses = vec![
         clause(
@@ -279,9 +445,7 @@ pub fn render(
             &[
                 ("amount", &m(kfs.sanctioned_amount)),
                 ("product", &kfs.product_name),
-                ("term", &kfs.term_code),
-                ("total_fees", &m(kfs.total_fees)),
-                ("fees_when", &fees_when),
+                ("schedule", &schedule),
                 ("fees", &fees),
                 ("net", &m(kfs.net_disbursed)),
                 ("account", &borrower.bank_account_masked),
@@ -297,29 +461,40 @@ pub fn render(
                 ("apr", &apr),
             ],
         ),
-        clause(
-            "agreement.repayment_heading",
-            "agreement.repayment",
-            &[
-                ("count", &kfs.installments.len().to_string()),
-                ("installments", &installments),
-            ],
-        ),
-        clause(
+        repayment,
+    ];
+    if let Some(charges) = late_words(kfs, lang) {
+        clauses.push(clause(
             "agreement.late_heading",
             "agreement.late",
             &[
-                ("flat", &m(kfs.late_charge.flat)),
-                ("per_day", &m(kfs.late_charge.per_day)),
-                ("max_days", &kfs.late_charge.max_days.to_string()),
+                ("charges", &charges),
                 ("max_total", &m(kfs.max_late_charges)),
             ],
-        ),
-        clause(
+        ));
+    }
+    if let Some(extension) = extension_words(kfs, lang) {
+        clauses.push(Clause {
+            heading: t("agreement.extension_heading"),
+            text: extension,
+        });
+    }
+    if kfs.cooling_off_days > 0 {
+        clauses.push(clause(
             "agreement.cooling_off_heading",
             "agreement.cooling_off",
-            &[("days", &kfs.cooling_off_days.to_string())],
-        ),
+            &[("days", &days_words(lang, i64::from(kfs.cooling_off_days)))],
+        ));
+    }
+    // Statements sealed before version 3 state no prepayment terms, and their agreement none.
+    if !kfs.prepayment.is_empty() {
+        clauses.push(clause(
+            "agreement.prepayment_heading",
+            "agreement.prepayment",
+            &[],
+        ));
+    }
+    clauses.extend([
         clause(
             "agreement.kfs_only_heading",
             "agreement.kfs_only",
@@ -340,14 +515,7 @@ pub fn render(
             "agreement.acceptance",
             &[("date", &accepted), ("phone", &borrower.phone_masked)],
         ),
-    ];
-    // After cooling-off. Statements sealed before version 3 state no prepayment terms, and their agreement none.
-    if !kfs.prepayment.is_empty() {
-        clauses.insert(
-            6,
-            clause("agreement.prepayment_heading", "agreement.prepayment", &[]),
-        );
-    }
+    ]);
     // Numbered in order, so a clause that a statement does not have leaves no gap.
     for (n, c) in clauses.iter_mut().enumerate() {
         c.heading = format!("{}. {}", n + 1, c.heading);
@@ -400,4 +568,308 @@ pub fn erase_party(frozen: &str, erased: &str) -> Result<String, Error> {
         erased.clone_into(field);
     }
     Ok(serde_json::to_string(&snapshot).map_err(anyhow::Error::from)?)
+}
+
+#[cfg(test)]
+mod tests {
+    //! The agreement as people read it (issue 19, item 3): the schedule in words, zero clauses left out, the app's
+    //! money and dates, for a one-installment and a three-installment product, with and without late charges and an
+    //! extension, in both languages.
+
+    use kilat_domain::{CapTable, KeyFactStatement, LateCharge, Money, Product, quote_with_caps};
+    use time::macros::date;
+
+    use super::*;
+
+    fn product(file: &str) -> Product {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("products")
+            .join(file);
+        Product::from_toml_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+    }
+
+    fn kfs_of(product: &Product, amount: i64, term: &str) -> KeyFactStatement {
+        let site = crate::settings::Settings::load(None)
+            .expect("defaults")
+            .site;
+        let caps = CapTable::ojk_consumer();
+        let quote = quote_with_caps(
+            product,
+            Money::from_minor(amount),
+            term,
+            date!(2026 - 11 - 27),
+            &caps,
+        )
+        .unwrap();
+        KeyFactStatement::new_with_caps(&quote, &site.lender(quote.market), &caps).unwrap()
+    }
+
+    fn party() -> AgreementBorrower {
+        AgreementBorrower {
+            full_name: "Ravi Kumar".into(),
+            id_number_masked: "ABCPE****F".into(),
+            address: "12 MG Road, Mumbai, Maharashtra 400001".into(),
+            phone_masked: "+91 ******3210".into(),
+            bank_name: "HDFC Bank".into(),
+            bank_account_masked: "**** **** 7890".into(),
+        }
+    }
+
+    /// 2026-11-26 19:16 UTC: 00:46 IST and 02:16 WIB on the 27th.
+    const ACCEPTED: i64 = 1_795_720_560_000;
+
+    /// The clauses' text by heading (without its number).
+    fn clauses(kfs: &KeyFactStatement, lang: Lang) -> Vec<(String, String)> {
+        render(lang, "KL-261127-ABC123", ACCEPTED, kfs, party())
+            .clauses
+            .into_iter()
+            .map(|c| {
+                let heading = c.heading.split_once(". ").unwrap().1.to_owned();
+                (heading, c.text)
+            })
+            .collect()
+    }
+
+    fn clause<'a>(all: &'a [(String, String)], heading: &str) -> &'a str {
+        &all.iter()
+            .find(|(h, _)| h == heading)
+            .unwrap_or_else(|| panic!("no clause {heading}: {all:#?}"))
+            .1
+    }
+
+    fn has_clause(all: &[(String, String)], heading: &str) -> bool {
+        all.iter().any(|(h, _)| h == heading)
+    }
+
+    /// No machine wording and no zero amounts anywhere.
+    fn reads_as_people_write(all: &[(String, String)]) {
+        for (heading, text) in all {
+            for bad in [
+                "installment(s)",
+                "14dx3",
+                "tenor 14d",
+                "30d",
+                "₹0.00",
+                "₹0 ",
+                "Rp0",
+                "Rp\u{a0}0 ",
+                " 0 days",
+                " 0 hari",
+                "KFS",
+                "2026-",
+            ] {
+                assert!(!text.contains(bad), "{heading}: {bad:?} in {text}");
+                assert!(!heading.contains(bad), "{heading}: {bad:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn three_installments_with_a_flat_late_charge_and_an_extension_in_english() {
+        let kfs = kfs_of(&product("in-flexi-14d.toml"), 1_000_000, "14dx3");
+        let all = clauses(&kfs, Lang::En);
+        reads_as_people_write(&all);
+        let loan = clause(&all, "The loan");
+        assert!(
+            loan.starts_with(
+                "The lender lends ₹10,000 (Flexi 6 Weeks), repaid in 3 installments every 14 days. Fees: "
+            ),
+            "{loan}"
+        );
+        let repayment = clause(&all, "Repayment");
+        assert!(
+            repayment.starts_with("The borrower repays in 3 installments every 14 days: ₹"),
+            "{repayment}"
+        );
+        assert!(repayment.contains(" on 11 Dec 2026, ₹"), "{repayment}");
+        assert!(repayment.contains(" on 25 Dec 2026 and ₹"), "{repayment}");
+        assert!(
+            repayment.contains(" on 8 Jan 2027. Payments go first"),
+            "{repayment}"
+        );
+        assert_eq!(
+            clause(&all, "Late payment"),
+            format!(
+                "For an installment paid late: a charge of ₹400, once. Late charges are never interest on interest and \
+                 never exceed {} over the loan.",
+                format_money(kfs.max_late_charges, kfs.currency)
+            )
+        );
+        let extension = clause(&all, "Moving a due date");
+        assert!(
+            extension.starts_with(
+                "A due date may be moved by 7 days, at most once over the loan, for a fee of ₹"
+            ),
+            "{extension}"
+        );
+        assert!(extension.contains("(2% of the loan amount"), "{extension}");
+        assert_eq!(
+            clause(&all, "Cooling-off"),
+            "Within 3 days of the payout the borrower may end the loan by repaying the principal and the interest for \
+             the days used, with no other charge."
+        );
+        assert!(has_clause(&all, "No other charges"));
+        assert_eq!(
+            clause(&all, "Acceptance"),
+            "Accepted electronically on 27 Nov 2026 by the borrower signed in with a one-time code sent to \
+             +91 ******3210."
+        );
+    }
+
+    #[test]
+    fn three_installments_without_late_charges_or_extension_leave_both_clauses_out_in_both_languages()
+     {
+        let mut p = product("in-flexi-14d.toml");
+        p.late_charge = LateCharge {
+            flat: Money::ZERO,
+            per_day: Money::ZERO,
+            ..p.late_charge
+        };
+        p.extension = None;
+        let kfs = kfs_of(&p, 1_000_000, "14dx3");
+        for (lang, late, extension) in [
+            (Lang::En, "Late payment", "Moving a due date"),
+            (Lang::Id, "Keterlambatan", "Perpanjangan jatuh tempo"),
+        ] {
+            let all = clauses(&kfs, lang);
+            reads_as_people_write(&all);
+            assert!(!has_clause(&all, late), "{all:#?}");
+            assert!(!has_clause(&all, extension), "{all:#?}");
+            // Numbered without a gap.
+            let numbers: Vec<String> = render(lang, "KL-1", ACCEPTED, &kfs, party())
+                .clauses
+                .iter()
+                .map(|c| c.heading.split_once('.').unwrap().0.to_owned())
+                .collect();
+            let expected: Vec<String> = (1..=numbers.len()).map(|n| n.to_string()).collect();
+            assert_eq!(numbers, expected);
+        }
+        let id = clauses(&kfs, Lang::Id);
+        assert!(
+            clause(&id, "Pinjaman").starts_with(
+                "Pemberi pinjaman meminjamkan ₹10,000 (Flexi 6 Weeks), dibayar kembali dalam 3 cicilan setiap 14 hari."
+            ),
+            "{id:#?}"
+        );
+        assert!(
+            clause(&id, "Pembayaran kembali")
+                .starts_with("Penerima pinjaman membayar dalam 3 cicilan setiap 14 hari: ₹"),
+            "{id:#?}"
+        );
+        assert!(clause(&id, "Pembayaran kembali").contains(" pada 11 Des 2026, ₹"));
+    }
+
+    #[test]
+    fn one_installment_with_a_daily_late_charge_and_an_extension_in_indonesian() {
+        let kfs = kfs_of(&product("id-kilat-30.toml"), 100_000_000, "14d");
+        let all = clauses(&kfs, Lang::Id);
+        reads_as_people_write(&all);
+        let loan = clause(&all, "Pinjaman");
+        assert!(
+            loan.starts_with(
+                "Pemberi pinjaman meminjamkan Rp\u{a0}1.000.000 (Kilat 30), dibayar kembali dalam satu kali \
+                 pembayaran, 14 hari setelah pencairan. Biaya: total Rp\u{a0}10.000, dipotong dari dana yang \
+                 dicairkan: Biaya layanan Rp\u{a0}10.000. Dana Rp\u{a0}990.000 dicairkan ke rekening"
+            ),
+            "{loan}"
+        );
+        assert_eq!(
+            clause(&all, "Pembayaran kembali"),
+            format!(
+                "Penerima pinjaman membayar {} pada 11 Des 2026, dalam satu kali pembayaran. Pembayaran dialokasikan \
+                 lebih dulu ke biaya dan denda, lalu bunga, lalu pokok.",
+                format_money(kfs.total_repayable, kfs.currency)
+            )
+        );
+        assert_eq!(
+            format_money(kfs.total_repayable, kfs.currency),
+            "Rp\u{a0}1.028.000"
+        );
+        assert_eq!(
+            clause(&all, "Keterlambatan"),
+            format!(
+                "Untuk cicilan yang terlambat: Rp\u{a0}1.000 per hari, paling lama 90 hari. Denda tidak pernah \
+                 berbunga dan tidak pernah melebihi {} selama pinjaman.",
+                format_money(kfs.max_late_charges, kfs.currency)
+            )
+        );
+        assert_eq!(
+            clause(&all, "Perpanjangan jatuh tempo"),
+            "Tanggal jatuh tempo dapat digeser 7 hari, paling banyak 2 kali selama pinjaman, dengan biaya \
+             Rp\u{a0}10.000 (1% dari jumlah pinjaman) setiap kali, dibayar saat digeser. Tidak ada bunga tambahan \
+             untuk hari-hari tambahan itu."
+        );
+        assert!(
+            clause(&all, "Biaya pinjaman")
+                .contains("Biaya tahunan total (APR), termasuk semua biaya, adalah ")
+        );
+        assert!(clause(&all, "Biaya pinjaman").ends_with(&format!(
+            "{}.",
+            i18n::format_apr(Lang::Id, kfs.apr.basis_points())
+        )));
+        assert!(i18n::format_apr(Lang::Id, kfs.apr.basis_points()).contains(','));
+        assert!(
+            clause(&all, "Persetujuan")
+                .starts_with("Disetujui secara elektronik pada 27 Nov 2026 ")
+        );
+        assert!(has_clause(&all, "Tidak ada biaya lain"));
+    }
+
+    #[test]
+    fn one_installment_with_both_late_charges_and_no_extension_in_english() {
+        let mut p = product("in-salary-advance.toml");
+        p.extension = None;
+        let kfs = kfs_of(&p, 1_000_000, "30d");
+        let all = clauses(&kfs, Lang::En);
+        reads_as_people_write(&all);
+        assert!(
+            clause(&all, "The loan").starts_with(
+                "The lender lends ₹10,000 (Salary Advance), repaid in one payment, 30 days after the payout. Fees: ₹"
+            ),
+            "{all:#?}"
+        );
+        assert_eq!(
+            clause(&all, "Repayment"),
+            format!(
+                "The borrower repays {} on 27 Dec 2026, in one payment. Payments go first to fees and late charges, \
+                 then interest, then principal.",
+                format_money(kfs.total_repayable, kfs.currency)
+            )
+        );
+        assert_eq!(format_money(kfs.total_repayable, kfs.currency), "₹10,300");
+        assert!(
+            clause(&all, "Late payment").starts_with(
+                "For an installment paid late: a charge of ₹300 once, plus ₹20 a day for at most 30 days. "
+            ),
+            "{all:#?}"
+        );
+        assert!(!has_clause(&all, "Moving a due date"));
+        // And in Indonesian: the same loan, the same clauses.
+        let id = clauses(&kfs, Lang::Id);
+        reads_as_people_write(&id);
+        assert!(
+            clause(&id, "Keterlambatan").starts_with(
+                "Untuk cicilan yang terlambat: denda ₹300 satu kali, ditambah ₹20 per hari, paling lama 30 hari. "
+            ),
+            "{id:#?}"
+        );
+        assert!(
+            clause(&id, "Pinjaman").contains("satu kali pembayaran, 30 hari setelah pencairan")
+        );
+    }
+
+    #[test]
+    fn monthly_installments_are_named_monthly() {
+        let kfs = kfs_of(&product("in-flexi-6m.toml"), 2_000_000, "m6");
+        assert_eq!(schedule_words(&kfs, Lang::En), "6 monthly installments");
+        assert_eq!(schedule_words(&kfs, Lang::Id), "6 cicilan bulanan");
+        let all = clauses(&kfs, Lang::En);
+        reads_as_people_write(&all);
+        // Two fees: listed as a sentence lists them.
+        assert!(
+            clause(&all, "The loan").contains(": Processing fee ₹")
+                && clause(&all, "The loan").contains(" and Documentation charge ₹"),
+            "{all:#?}"
+        );
+    }
 }

@@ -486,7 +486,8 @@ pub async fn save(
     // row could wait for a connection that a deletion, waiting for that row, holds (a small pool then deadlocks).
     let mut ticket_no = String::new();
     for attempt in 0..3 {
-        ticket_no = crate::applications::order_no::new_reference("CP", s.clock.now());
+        ticket_no =
+            crate::applications::order_no::new_reference("CP", s.clock.today(borrower.market));
         if s.db.complaint_by_ticket(&ticket_no, None).await?.is_none() || attempt == 2 {
             break;
         }

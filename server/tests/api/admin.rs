@@ -190,8 +190,8 @@ async fn a_product_whose_extension_breaks_the_ojk_cap_is_refused_naming_the_cap_
     assert_eq!(body["code"], "validation_failed");
     assert_eq!(
         body["fields"]["extension"],
-        "Jika perpanjangan diambil sebanyak yang diizinkan (1 kali), biaya pinjaman Rp1.000.000 menjadi Rp91.200 \
-         selama 21 hari, 0.4343% per hari: melebihi batas OJK 0.3% per hari (Rp63.000).",
+        "Jika perpanjangan diambil sebanyak yang diizinkan (1 kali), biaya pinjaman Rp\u{a0}1.000.000 menjadi Rp\u{a0}91.200 \
+         selama 21 hari, 0.4343% per hari: melebihi batas OJK 0.3% per hari (Rp\u{a0}63.000).",
         "{body}"
     );
     assert!(
@@ -208,8 +208,8 @@ async fn a_product_whose_extension_breaks_the_ojk_cap_is_refused_naming_the_cap_
     let body = error(english).await;
     assert_eq!(
         body["fields"]["extension"],
-        "Taken the most times allowed (1), the extension makes a loan of Rp1.000.000 cost Rp91.200 over 21 days, \
-         0.4343% a day: over the OJK cap of 0.3% a day (Rp63.000).",
+        "Taken the most times allowed (1), the extension makes a loan of Rp\u{a0}1.000.000 cost Rp\u{a0}91.200 over 21 days, \
+         0.4343% a day: over the OJK cap of 0.3% a day (Rp\u{a0}63.000).",
         "{body}"
     );
     assert_eq!(app.db.count_products().await.unwrap(), 5, "nothing stored");

@@ -64,7 +64,7 @@ async fn the_agreement_is_shown_before_confirming_and_frozen_with_the_order() {
         text.contains("account **** **** 4567 at HDFC Bank"),
         "{text}"
     );
-    assert!(text.contains("7. Prepayment: "), "{text}");
+    assert!(text.contains("7. Repaying early: "), "{text}");
     assert!(text.contains("without a prepayment charge"), "{text}");
     assert!(text.contains("10. Acceptance: "), "{text}");
 

@@ -14,6 +14,7 @@ mod complaints;
 mod console;
 mod dashboard;
 mod dataset;
+mod documents;
 mod faq;
 mod faults;
 mod handover;

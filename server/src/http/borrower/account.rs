@@ -87,7 +87,7 @@ async fn document(
 ) -> Result<Response, ApiError> {
     let bytes =
         documents::render(&state.services, &session.borrower, order_no, document, lang).await?;
-    Ok(pdf_response(bytes, &document.file_name(order_no)))
+    Ok(pdf_response(bytes, &document.file_name(order_no, lang)))
 }
 
 /// The Key Fact Statement the borrower accepted for this order, as a PDF in the request's language.
@@ -118,4 +118,22 @@ pub async fn agreement_pdf(
     Path(order_no): Path<String>,
 ) -> Result<Response, ApiError> {
     document(&state, &session, &order_no, Document::Agreement, lang).await
+}
+
+/// The no-dues certificate (India) / surat keterangan lunas (Indonesia) of a closed loan, as a PDF in the request's
+/// language: the lender, the borrower (ID masked), the loan, what was paid and the day it closed. Only the owner's
+/// loan (another's is not found); `409 loan_not_closed` until it is repaid or ended in its cooling-off period.
+#[utoipa::path(get, path = "/api/v1/borrower/orders/{orderNo}/documents/no-dues.pdf", tag = "borrower",
+    security(("session_header" = []), ("session_cookie" = [])), operation_id = "order_no_dues_pdf",
+    params(("orderNo" = String, Path, description = "E.g. KL-261123-7F3K9Q")),
+    responses((status = 200, description = "The PDF", content_type = "application/pdf", body = Vec<u8>),
+        (status = 401, body = ErrorBody), (status = 404, body = ErrorBody),
+        (status = 409, description = "loan_not_closed: not paid out yet, or still owing", body = ErrorBody)))]
+pub async fn no_dues_pdf(
+    State(state): State<AppState>,
+    lang: Lang,
+    session: Session,
+    Path(order_no): Path<String>,
+) -> Result<Response, ApiError> {
+    document(&state, &session, &order_no, Document::NoDues, lang).await
 }

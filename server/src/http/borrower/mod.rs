@@ -45,6 +45,10 @@ pub fn routes() -> Router<AppState> {
             "/borrower/orders/{order_no}/documents/agreement.pdf",
             get(account::agreement_pdf),
         )
+        .route(
+            "/borrower/orders/{order_no}/documents/no-dues.pdf",
+            get(account::no_dues_pdf),
+        )
         .route("/borrower/products", get(loans::list))
         .route("/borrower/products/recommended", get(orders::recommended))
         .route("/borrower/products/{code}", get(loans::detail))

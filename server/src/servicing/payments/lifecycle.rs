@@ -259,7 +259,7 @@ async fn queue_receipt_in(
     let market = loan.order.market;
     let currency = market.currency();
     let lang = i18n::Lang::of_market(market);
-    let money = |minor: i64| i18n::human_money(Money::from_minor(minor), currency);
+    let money = |minor: i64| i18n::sms_money(Money::from_minor(minor), currency);
     let left = loan.balances.outstanding.total().map_err(Error::Loan)?;
     let key = match order_status {
         OrderState::ExitedInCoolingOff => "receipt.exited",
@@ -272,8 +272,8 @@ async fn queue_receipt_in(
         &[
             ("amount", &money(received)),
             ("order_no", &loan.order.order_no),
-            ("date", &i18n::human_date(lang, loan.today(s))),
-            ("left", &i18n::human_money(left, currency)),
+            ("date", &i18n::format_date(lang, loan.today(s))),
+            ("left", &i18n::sms_money(left, currency)),
         ],
     );
     if refund > 0 {

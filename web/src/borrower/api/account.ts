@@ -66,6 +66,6 @@ export function useDataExport() {
 }
 
 /** Where a loan's PDF documents are served (the session cookie authenticates the download). */
-export function documentUrl(orderNo: string, document: 'kfs' | 'agreement'): string {
+export function documentUrl(orderNo: string, document: 'kfs' | 'agreement' | 'no-dues'): string {
   return `${orderPath(orderNo)}/documents/${document}.pdf`;
 }

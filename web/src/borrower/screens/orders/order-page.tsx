@@ -232,6 +232,14 @@ function OrderDetails({ order }: { order: OrderDetail }) {
         <a className="order__agreement" href={documentUrl(order.orderNo, 'agreement')} download>
           {t('documents.agreementPdf')}
         </a>
+        {ENDED.includes(order.status) && (
+          <>
+            <p className="kfs__note">{t('documents.noDuesNote')}</p>
+            <a className="order__agreement" href={documentUrl(order.orderNo, 'no-dues')} download>
+              {t('documents.noDuesPdf')}
+            </a>
+          </>
+        )}
       </section>
     </div>
   );

@@ -7,7 +7,9 @@ import { KFS_ID } from '../products/fixtures.test-data';
 import { AGREEMENT, OLDER_ORDER, ORDER_DETAIL, ORDER_DISBURSED, ORDER_SUMMARY } from './fixtures.test-data';
 
 const text = (element: Element) => element.textContent?.replace(/\s+/g, ' ').trim() ?? '';
-const at = (epochMs: number) => new Intl.DateTimeFormat(MARKETS.in.locale, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(epochMs));
+// A loan's times are read on the market's clock (IST), whatever the device's time zone.
+const at = (epochMs: number) =>
+  new Intl.DateTimeFormat(MARKETS.in.locale, { dateStyle: 'medium', timeStyle: 'short', timeZone: 'Asia/Kolkata' }).format(new Date(epochMs));
 
 describe('my loans', () => {
   it('lists the loans newest first with their status, amount, total repayable and date', async () => {

@@ -1,0 +1,673 @@
+//! A loan's documents as the borrower's record (issue 19, items 1, 2 and 4): the market's own day on every number and
+//! date (a loan accepted at 00:46 IST on the 27th is dated the 27th, and numbered so), the KFS PDF saying what state
+//! the loan is in with the app's labels, decimal mark and dates, and the no-dues certificate / surat keterangan lunas
+//! of a closed loan, only for its owner and only once it is closed. Text is extracted from the PDFs with pdf-extract.
+
+use kilat_domain::Market;
+use kilat_server::auth::operators::Role;
+use reqwest::StatusCode;
+use serde_json::json;
+use time::Time;
+use time::macros::date;
+
+use crate::helpers::{TestApp, data, error, spawn_app};
+use crate::servicing::{approved, create_payment, disburse, operator, status_of, submit_utr};
+use crate::webhooks::{XENDIT_TOKEN, indonesian_payment, rupiah, xendit, xendit_paid};
+
+/// The response of a document, its file name and its text with white space made single spaces (no-break spaces too).
+async fn pdf(app: &TestApp, path: &str, session: &str, lang: &str) -> (String, String) {
+    let response = app
+        .client
+        .get(app.url(path))
+        .header("x-session-id", session)
+        .header("accept-language", lang)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::OK, "{path}");
+    assert_eq!(response.headers()["content-type"], "application/pdf");
+    let disposition = response.headers()["content-disposition"]
+        .to_str()
+        .unwrap()
+        .to_owned();
+    let bytes = response.bytes().await.unwrap();
+    assert!(bytes.starts_with(b"%PDF-"));
+    let text = pdf_extract::extract_text_from_mem(&bytes).expect("the PDF's text extracts");
+    (
+        disposition,
+        text.split_whitespace().collect::<Vec<_>>().join(" "),
+    )
+}
+
+fn kfs_path(order_no: &str) -> String {
+    format!("/api/v1/borrower/orders/{order_no}/documents/kfs.pdf")
+}
+
+fn no_dues_path(order_no: &str) -> String {
+    format!("/api/v1/borrower/orders/{order_no}/documents/no-dues.pdf")
+}
+
+/// Applies for `product` and confirms: the order number.
+async fn confirm(app: &TestApp, session: &str, product: &str, amount: i64, term: &str) -> String {
+    let loan = json!({"productCode": product, "amount": amount, "termCode": term});
+    let kfs = data(app.post_as("/api/v1/borrower/apply", session, &loan).await).await;
+    let mut confirm = loan.clone();
+    confirm["kfsHash"] = kfs["contentHash"].clone();
+    confirm["agreementHash"] = app.agreement_hash(session, &loan).await;
+    confirm["idempotencyKey"] = json!(uuid::Uuid::new_v4().simple().to_string());
+    let order = data(
+        app.post_as("/api/v1/borrower/orders", session, &confirm)
+            .await,
+    )
+    .await;
+    order["orderNo"].as_str().unwrap().to_owned()
+}
+
+async fn accepted_after_midnight(
+    market: Market,
+    phone: &str,
+    product: &str,
+    amount: i64,
+    term: &str,
+) {
+    let app = spawn_app().await;
+    // 00:46 IST on the 27th is 19:16 UTC on the 26th (and 02:16 WIB on the 27th).
+    let (hh, mm) = if market == Market::India {
+        (0, 46)
+    } else {
+        (2, 16)
+    };
+    app.services
+        .clock
+        .set_local_time(
+            market,
+            date!(2026 - 11 - 27),
+            Time::from_hms(hh, mm, 0).unwrap(),
+        )
+        .unwrap();
+    let utc = app.services.clock.now().to_offset(time::UtcOffset::UTC);
+    assert_eq!((utc.day(), utc.hour(), utc.minute()), (26, 19, 16));
+    let code = if market == Market::India { "IN" } else { "ID" };
+    let session = app.sign_in(code, phone).await;
+    app.certify(code, &session).await;
+    let order_no = confirm(&app, &session, product, amount, term).await;
+    assert!(order_no.starts_with("KL-261127-"), "{order_no}");
+
+    // The agreement, on screen and in both languages' PDFs: accepted on the market's 27th, in words.
+    let path = format!("/api/v1/borrower/orders/{order_no}/agreement");
+    let agreement = if market == Market::India {
+        data(app.get_en(&path, Some(&session)).await).await
+    } else {
+        data(app.get_as(&path, &session).await).await
+    };
+    let clauses = agreement["clauses"].as_array().unwrap();
+    let acceptance = clauses.last().unwrap()["text"].as_str().unwrap();
+    assert!(!acceptance.contains("2026-"), "{acceptance}");
+    let expected = if market == Market::India {
+        "Accepted electronically on 27 Nov 2026 "
+    } else {
+        "Disetujui secara elektronik pada 27 Nov 2026 "
+    };
+    assert!(acceptance.starts_with(expected), "{acceptance}");
+    let (_, en) = pdf(&app, &kfs_path(&order_no), &session, "en-IN").await;
+    check(&en, &["Applied on 27 Nov 2026,"], &[]);
+    let (_, id) = pdf(&app, &kfs_path(&order_no), &session, "id-ID").await;
+    check(&id, &["Diajukan pada 27 Nov 2026,"], &[]);
+    for text in [&en, &id] {
+        check(text, &[], &["2026-11-2", "26 Nov 2026"]);
+    }
+
+    // A complaint filed now has a ticket of the market's day too.
+    let filed = app
+        .post_as(
+            "/api/v1/borrower/complaints",
+            &session,
+            &json!({"category": "charges", "orderNo": order_no, "description": "Checking the dates of my loan."}),
+        )
+        .await;
+    assert_eq!(filed.status(), StatusCode::CREATED);
+    let ticket = data(filed).await["ticketNo"].as_str().unwrap().to_owned();
+    assert!(ticket.starts_with("CP-261127-"), "{ticket}");
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn a_loan_accepted_at_00_46_ist_on_the_27th_is_dated_and_numbered_the_27th() {
+    accepted_after_midnight(
+        Market::India,
+        "9876519001",
+        "in-flexi-14d",
+        1_000_000,
+        "14dx3",
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn a_loan_accepted_at_02_16_wib_on_the_27th_is_dated_and_numbered_the_27th() {
+    accepted_after_midnight(
+        Market::Indonesia,
+        "081298719001",
+        "id-kilat-30",
+        100_000_000,
+        "14d",
+    )
+    .await;
+}
+
+/// Without white space: PDF text extraction may split or join spaces.
+fn squash(text: &str) -> String {
+    text.chars().filter(|c| !c.is_whitespace()).collect()
+}
+
+/// Whether `text` has every one of `wanted` (white space aside) and none of `unwanted` (as written, so that
+/// "Rp5.000.000" without its space is told from "Rp 5.000.000").
+fn check(text: &str, wanted: &[&str], unwanted: &[&str]) {
+    let flat = squash(text);
+    for w in wanted {
+        assert!(flat.contains(&squash(w)), "{w:?} missing from: {text}");
+    }
+    for u in unwanted {
+        assert!(!text.contains(u), "{u:?} in: {text}");
+    }
+}
+
+/// A reviewer rejects the application.
+async fn reject(app: &TestApp, order_no: &str) {
+    let (order_id,): (String,) = sqlx::query_as("SELECT id FROM orders WHERE order_no = $1")
+        .bind(order_no)
+        .fetch_one(app.db.pool())
+        .await
+        .unwrap();
+    kilat_server::orders::apply(
+        &app.services,
+        &order_id,
+        kilat_domain::OrderEvent::Reject,
+        &kilat_server::orders::Actor::Operator("reviewer-1".into()),
+    )
+    .await
+    .unwrap();
+}
+
+/// In every state and both languages: the title, the loan number, the APR named as the APR with the language's
+/// decimal mark, the app's money format, human dates, and never a word of a state the loan is not in.
+#[tokio::test]
+async fn the_kfs_pdf_says_what_state_the_loan_is_in_in_both_languages() {
+    let app = spawn_app().await;
+    let finance = operator(&app, "fin", &[Role::Finance]).await;
+
+    // Under review.
+    let session = app.sign_in("IN", "9876519101").await;
+    app.certify("IN", &session).await;
+    let pending = confirm(&app, &session, "in-flexi-14d", 1_000_000, "14dx3").await;
+    let order = data(
+        app.get_as(&format!("/api/v1/borrower/orders/{pending}"), &session)
+            .await,
+    )
+    .await;
+    let apr = order["kfs"]["apr"].as_i64().unwrap();
+    let apr_en = format!("{}.{:02}%", apr / 100, apr % 100);
+    let apr_id = apr_en.replace('.', ",");
+
+    let (file_en, en) = pdf(&app, &kfs_path(&pending), &session, "en-IN").await;
+    let (file_id, id) = pdf(&app, &kfs_path(&pending), &session, "id-ID").await;
+    assert!(
+        file_en.contains(&format!("{pending}-key-fact-statement.pdf")),
+        "{file_en}"
+    );
+    assert!(
+        file_id.contains(&format!("{pending}-ringkasan-informasi-pinjaman.pdf")),
+        "{file_id}"
+    );
+    check(
+        &en,
+        &[
+            "Key Fact Statement",
+            "Status: Application under review. Nothing has been paid out",
+            &format!("Loan number: {pending}"),
+            "Amount applied for: ₹10,000",
+            &format!("Annual percentage rate (APR): {apr_en}"),
+            "It is not the interest rate.",
+            "Net amount, after fees:",
+            "Total you repay:",
+            "1. due 11 Dec 2026: ₹",
+            "For each installment paid late: a charge of ₹400, once.",
+            "Moving a due date (extension) A due date may be moved by 7 days, at most once over the loan",
+        ],
+        &[
+            "Order number",
+            "Sanctioned",
+            "₹10,000.00",
+            "Paid out to you",
+            "2026-",
+            "Approved",
+        ],
+    );
+    check(
+        &id,
+        &[
+            "Ringkasan Informasi Pinjaman",
+            "Status: Pengajuan sedang ditinjau.",
+            &format!("Nomor pinjaman: {pending}"),
+            "Jumlah yang diajukan: ₹10,000",
+            &format!("Biaya tahunan total (APR): {apr_id}"),
+            "APR bukan suku bunga.",
+            "1. jatuh tempo 11 Des 2026: ₹",
+        ],
+        &[
+            "Key Fact Statement",
+            "disetujui:",
+            "Disetujui pada",
+            "Nomor pesanan",
+            "Suku bunga",
+            &apr_en,
+            "2026-",
+        ],
+    );
+
+    // Declined: the figures applied for, never "approved".
+    reject(&app, &pending).await;
+    let (_, en) = pdf(&app, &kfs_path(&pending), &session, "en-IN").await;
+    let (_, id) = pdf(&app, &kfs_path(&pending), &session, "id-ID").await;
+    check(
+        &en,
+        &[
+            "Status: Application declined. Nothing was paid out and nothing is owed",
+            "Amount applied for: ₹10,000",
+        ],
+        &["Loan amount:", "Approved", "Paid out"],
+    );
+    check(
+        &id,
+        &[
+            "Status: Pengajuan tidak disetujui.",
+            "Jumlah yang diajukan: ₹10,000",
+        ],
+        &[
+            "Jumlah pinjaman:",
+            "disetujui:",
+            "Disetujui pada",
+            "Dibayarkan kepada Anda",
+        ],
+    );
+
+    // Approved, then paid out, then repaid: each says so.
+    let (session, order_no, id_) =
+        approved(&app, "9876519102", "in-flexi-14d", 1_000_000, "14dx3").await;
+    let (_, en) = pdf(&app, &kfs_path(&order_no), &session, "en-IN").await;
+    let (_, id) = pdf(&app, &kfs_path(&order_no), &session, "id-ID").await;
+    check(
+        &en,
+        &[
+            "Status: Approved: the lender is paying out.",
+            "Loan amount: ₹10,000",
+        ],
+        &["Amount applied for"],
+    );
+    check(
+        &id,
+        &[
+            "Status: Disetujui: pemberi pinjaman sedang mencairkan dana.",
+            "Jumlah pinjaman: ₹10,000",
+        ],
+        &[],
+    );
+    assert_eq!(
+        disburse(&app, &finance, &order_no).await.status(),
+        StatusCode::OK
+    );
+    let today = app.services.clock.today(Market::India);
+    let today_en = kilat_server::i18n::format_date(kilat_server::i18n::Lang::En, today);
+    let today_id = kilat_server::i18n::format_date(kilat_server::i18n::Lang::Id, today);
+    let (_, en) = pdf(&app, &kfs_path(&order_no), &session, "en-IN").await;
+    let (_, id) = pdf(&app, &kfs_path(&order_no), &session, "id-ID").await;
+    check(
+        &en,
+        &[
+            &format!("Status: Paid out on {today_en}, being repaid."),
+            "Paid out to you: ₹",
+        ],
+        &["Net amount, after fees"],
+    );
+    check(
+        &id,
+        &[
+            &format!("Status: Dicairkan pada {today_id}, sedang dibayar kembali."),
+            "Dibayarkan kepada Anda: ₹",
+        ],
+        &[],
+    );
+    pay_upi(
+        &app,
+        &finance,
+        &session,
+        &order_no,
+        "payoff",
+        "500000019102",
+    )
+    .await;
+    assert_eq!(status_of(&app, &id_).await, "repaid");
+    let (_, en) = pdf(&app, &kfs_path(&order_no), &session, "en-IN").await;
+    let (_, id) = pdf(&app, &kfs_path(&order_no), &session, "id-ID").await;
+    check(
+        &en,
+        &[&format!(
+            "Status: Paid out on {today_en} and repaid in full. Nothing is outstanding."
+        )],
+        &[],
+    );
+    check(
+        &id,
+        &[&format!(
+            "Status: Dicairkan pada {today_id} dan sudah lunas."
+        )],
+        &[],
+    );
+    app.stop().await;
+}
+
+/// The report's case: a rejected Indonesian application, in Indonesian, with the OJK daily cost and the decimal comma.
+#[tokio::test]
+async fn a_rejected_indonesian_application_s_kfs_never_says_approved() {
+    let app = spawn_app().await;
+    let session = app.sign_in("ID", "081298719201").await;
+    app.certify("ID", &session).await;
+    let order_no = confirm(&app, &session, "id-kilat-cicil", 500_000_000, "m3").await;
+    reject(&app, &order_no).await;
+    let (file, text) = pdf(&app, &kfs_path(&order_no), &session, "id-ID").await;
+    assert!(file.contains("ringkasan-informasi-pinjaman"), "{file}");
+    check(
+        &text,
+        &[
+            "Ringkasan Informasi Pinjaman",
+            "Status: Pengajuan tidak disetujui.",
+            "Jumlah yang diajukan: Rp 5.000.000",
+            "Biaya tahunan total (APR): ",
+            "Biaya harian",
+            "Batas harian OJK 0,3%",
+            "Pelunasan dipercepat",
+            "cicilan", // the schedule
+        ],
+        &[
+            "Jumlah pinjaman disetujui",
+            "Disetujui pada",
+            "Nomor pesanan",
+            "Suku bunga",
+            "Rp5.000.000",
+            "Key Fact",
+            "2026-",
+        ],
+    );
+    let apr = text.split("Biaya tahunan total (APR): ").nth(1).unwrap();
+    assert!(
+        apr.split('%').next().unwrap().contains(','),
+        "a decimal comma: {apr}"
+    );
+    app.stop().await;
+}
+
+/// Pays `choice` by UPI with `utr` and has finance confirm the exact amount.
+async fn pay_upi(
+    app: &TestApp,
+    finance: &crate::servicing::Op,
+    session: &str,
+    order_no: &str,
+    choice: &str,
+    utr: &str,
+) {
+    let response =
+        create_payment(app, session, order_no, choice, "upi", &format!("key-{utr}")).await;
+    assert_eq!(response.status(), StatusCode::OK, "{choice}");
+    let payment = data(response).await;
+    let id = payment["paymentId"].as_str().unwrap();
+    assert_eq!(
+        submit_utr(app, session, id, utr).await.status(),
+        StatusCode::OK
+    );
+    let response =
+        crate::servicing::confirm(app, finance, id, payment["amount"].as_i64().unwrap()).await;
+    assert_eq!(response.status(), StatusCode::OK);
+}
+
+#[tokio::test]
+async fn the_no_dues_certificate_of_a_repaid_indian_loan_names_the_lender_the_borrower_and_what_was_paid()
+ {
+    let app = spawn_app().await;
+    let finance = operator(&app, "fin", &[Role::Finance]).await;
+    let (session, order_no, _) =
+        approved(&app, "9876519301", "in-flexi-14d", 1_000_000, "14dx3").await;
+    // Approved, not paid out: a clear 409.
+    let early = app.get_en(&no_dues_path(&order_no), Some(&session)).await;
+    assert_eq!(early.status(), StatusCode::CONFLICT);
+    let body = error(early).await;
+    assert_eq!(body["code"], "loan_not_closed");
+    assert!(
+        body["msg"].as_str().unwrap().contains("not closed"),
+        "{body}"
+    );
+    assert_eq!(
+        disburse(&app, &finance, &order_no).await.status(),
+        StatusCode::OK
+    );
+    // Paid out and owing: still 409.
+    let open = app.get_as(&no_dues_path(&order_no), &session).await;
+    assert_eq!(open.status(), StatusCode::CONFLICT);
+    assert_eq!(error(open).await["code"], "loan_not_closed");
+    pay_upi(
+        &app,
+        &finance,
+        &session,
+        &order_no,
+        "payoff",
+        "500000019301",
+    )
+    .await;
+
+    let plan = data(
+        app.get_as(
+            &format!("/api/v1/borrower/orders/{order_no}/plan"),
+            &session,
+        )
+        .await,
+    )
+    .await;
+    let money = |key: &str| {
+        kilat_server::i18n::format_money(
+            kilat_domain::Money::from_minor(plan["paid"][key].as_i64().unwrap()),
+            kilat_domain::Currency::Inr,
+        )
+    };
+    let kept = plan["principal"].as_i64().unwrap() - plan["paidOut"].as_i64().unwrap();
+    assert!(kept > 0, "Flexi 6 Weeks keeps its fee from the payout");
+    let total = plan["paid"]["total"].as_i64().unwrap() + kept;
+    let today = kilat_server::i18n::format_date(
+        kilat_server::i18n::Lang::En,
+        app.services.clock.today(Market::India),
+    );
+    let company = app.services.site.company(Market::India).clone();
+
+    let (file, text) = pdf(&app, &no_dues_path(&order_no), &session, "en-IN").await;
+    assert!(
+        file.contains(&format!("{order_no}-no-dues-certificate.pdf")),
+        "{file}"
+    );
+    let masked = kilat_server::certification::mask_id("ABCPE1234F");
+    check(
+        &text,
+        &[
+            "No-dues certificate",
+            &format!("Lender: {}", company.lender_name),
+            &format!("Registration: {}", company.licence),
+            &format!("{} certifies that loan {order_no} of ", company.lender_name),
+            &format!("was closed on {today} and that nothing is owed on it"),
+            &format!("ID number: {masked}"),
+            &format!("Loan number: {order_no}"),
+            "Product: Flexi 6 Weeks",
+            "Loan amount: ₹10,000",
+            &format!("Paid out on: {today}"),
+            &format!("Closed on: {today}"),
+            "How it closed: Repaid in full",
+            &format!("Principal: {}", money("principal")),
+            &format!("Interest: {}", money("interest")),
+            &format!("Fees: {}", money("fees")),
+            &format!("Late charges: {}", money("lateCharges")),
+            &format!(
+                "Fee taken from the payout: {}",
+                kilat_server::i18n::format_money(
+                    kilat_domain::Money::from_minor(kept),
+                    kilat_domain::Currency::Inr
+                )
+            ),
+            &format!(
+                "Total paid: {}",
+                kilat_server::i18n::format_money(
+                    kilat_domain::Money::from_minor(total),
+                    kilat_domain::Currency::Inr
+                )
+            ),
+            "Outstanding: ₹0",
+            &format!("Issued on {today} by {}.", company.lender_name),
+        ],
+        &["ABCPE1234F", "2026-", "₹10,000.00", "₹0.00"],
+    );
+    assert_eq!(money("principal"), "₹10,000");
+    // In Indonesian, on request.
+    let (file, text) = pdf(&app, &no_dues_path(&order_no), &session, "id-ID").await;
+    assert!(file.contains("surat-keterangan-lunas"), "{file}");
+    check(
+        &text,
+        &[
+            "Surat Keterangan Lunas",
+            "Cara ditutup: Lunas",
+            "Sisa kewajiban: ₹0",
+        ],
+        &["No-dues"],
+    );
+
+    // Only the owner: another borrower's request is not found, nobody's is unauthorized.
+    let stranger = app.sign_in("IN", "9876519302").await;
+    assert_eq!(
+        app.get_as(&no_dues_path(&order_no), &stranger)
+            .await
+            .status(),
+        StatusCode::NOT_FOUND
+    );
+    assert_eq!(
+        app.get(&no_dues_path(&order_no)).await.status(),
+        StatusCode::UNAUTHORIZED
+    );
+    assert_eq!(
+        app.get_as(&no_dues_path("KL-000000-NOPE00"), &session)
+            .await
+            .status(),
+        StatusCode::NOT_FOUND
+    );
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn a_cooling_off_exit_gets_a_certificate_that_gives_the_fees_back() {
+    let app = spawn_app().await;
+    let finance = operator(&app, "fin", &[Role::Finance]).await;
+    let (session, order_no, _) =
+        approved(&app, "9876519401", "in-flexi-14d", 1_000_000, "14dx3").await;
+    assert_eq!(
+        disburse(&app, &finance, &order_no).await.status(),
+        StatusCode::OK
+    );
+    pay_upi(
+        &app,
+        &finance,
+        &session,
+        &order_no,
+        "cooling_off",
+        "500000019401",
+    )
+    .await;
+    let plan = data(
+        app.get_as(
+            &format!("/api/v1/borrower/orders/{order_no}/plan"),
+            &session,
+        )
+        .await,
+    )
+    .await;
+    let kept = plan["principal"].as_i64().unwrap() - plan["paidOut"].as_i64().unwrap();
+    let m = |minor: i64| {
+        kilat_server::i18n::format_money(
+            kilat_domain::Money::from_minor(minor),
+            kilat_domain::Currency::Inr,
+        )
+    };
+    let (_, text) = pdf(&app, &no_dues_path(&order_no), &session, "en-IN").await;
+    check(
+        &text,
+        &[
+            "How it closed: Ended in the cooling-off period",
+            &format!("Fees taken at payout, given back: {}", m(-kept)),
+            // Paid out today, left today: the borrower returned what they received, no interest.
+            &format!("Total paid: {}", m(plan["paidOut"].as_i64().unwrap())),
+            "Interest: ₹0",
+            "Outstanding: ₹0",
+        ],
+        &["Fee taken from the payout"],
+    );
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn the_surat_keterangan_lunas_of_a_loan_repaid_by_virtual_account_is_in_indonesian() {
+    let app = spawn_app().await;
+    let finance = operator(&app, "fin", &[Role::Finance]).await;
+    let (session, order_no, id, payment) =
+        indonesian_payment(&app, &finance, "081298719501", "payoff").await;
+    let pending = app.get_as(&no_dues_path(&order_no), &session).await;
+    assert_eq!(pending.status(), StatusCode::CONFLICT);
+    let body = error(pending).await;
+    assert_eq!(body["code"], "loan_not_closed");
+    assert!(
+        body["msg"].as_str().unwrap().contains("belum ditutup"),
+        "{body}"
+    );
+    let paid = xendit(
+        &app,
+        XENDIT_TOKEN,
+        &xendit_paid(&payment, "xnd-docs-0001", rupiah(&payment)),
+    )
+    .await;
+    assert_eq!(paid.status(), StatusCode::OK);
+    assert_eq!(status_of(&app, &id).await, "repaid");
+    let today = kilat_server::i18n::format_date(
+        kilat_server::i18n::Lang::Id,
+        app.services.clock.today(Market::Indonesia),
+    );
+    let company = app.services.site.company(Market::Indonesia).clone();
+    let (file, text) = pdf(&app, &no_dues_path(&order_no), &session, "id-ID").await;
+    assert!(
+        file.contains(&format!("{order_no}-surat-keterangan-lunas.pdf")),
+        "{file}"
+    );
+    check(
+        &text,
+        &[
+            "Surat Keterangan Lunas",
+            &format!("Pemberi pinjaman: {}", company.lender_name),
+            &format!("Izin: {}", company.licence),
+            &format!(
+                "{} menerangkan bahwa pinjaman {order_no} atas nama ",
+                company.lender_name
+            ),
+            &format!("telah ditutup pada {today}"),
+            "Nomor identitas: ",
+            "Produk: Kilat 30",
+            "Jumlah pinjaman: Rp 1.000.000",
+            "Cara ditutup: Lunas",
+            "Pokok: Rp 1.000.000",
+            "Biaya yang dipotong dari pencairan: Rp 10.000",
+            "Sisa kewajiban: Rp 0",
+            &format!("Diterbitkan pada {today} oleh {}.", company.lender_name),
+        ],
+        &["Rp1", "No-dues", "2026-"],
+    );
+    app.stop().await;
+}
