@@ -57,6 +57,7 @@ pub const ERROR_CODES: &[&str] = &[
     "own_payout_approval",
     "payout_not_awaiting",
     "payout_awaiting_approval",
+    "password_change_required",
 ];
 
 /// Why a field was refused: a catalog key (`field.…`) and the values its text names.
@@ -204,6 +205,9 @@ pub enum Refusal {
     AccountDeleted,
     /// An application in review that another reviewer holds a live claim on (claiming it, or deciding it).
     ApplicationClaimed,
+    /// An operator signed in with a password an admin set, asking for anything but `me`, `logout` or `password`:
+    /// they choose their own first.
+    PasswordChangeRequired,
 }
 
 impl Refusal {
@@ -231,6 +235,7 @@ impl Refusal {
             Refusal::PayoutAwaitingApproval => "payout_awaiting_approval",
             Refusal::AccountDeleted => "unauthorized",
             Refusal::ApplicationClaimed => "application_claimed",
+            Refusal::PasswordChangeRequired => "password_change_required",
         }
     }
 }

@@ -56,6 +56,7 @@ fn offset_ms(market: Market) -> i64 {
 /// The last [`DAYS`] days of `market`, up to its business date (admins).
 pub async fn last_days(s: &Services, op: &Operator, market: Market) -> Result<Dashboard, Error> {
     op.require_any(DASHBOARD_ROLES)?;
+    op.require_market(market)?;
     let last_day = day_of(s.clock.today(market));
     let window = Window {
         market: market.code(),

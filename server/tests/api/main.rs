@@ -22,6 +22,7 @@ mod lifecycle;
 mod limits;
 mod loans;
 mod login;
+mod markets;
 mod money_paths;
 mod one_limiter;
 mod openapi;
