@@ -6,7 +6,7 @@
 
 use serde::Serialize;
 
-use kilat_domain::Market;
+use kilat_domain::{Code, Market};
 
 use super::operators::{
     Created, NewAccount, Operator, Role, check_password, create_checked, hash_password,
@@ -133,8 +133,8 @@ fn markets_of(codes: &[String], errors: &mut FieldErrors) -> Vec<Market> {
     }
 }
 
-/// Creates an operator (admin): username, roles (their codes), markets (`IN`, `ID`: at least one) and an initial
-/// password of at least 12 characters, which the operator must replace with their own at their first sign-in; every
+/// Creates an operator (admin): username, roles (their codes), markets (`IN`, `ID`: at least one; both when not given,
+/// as on the command line) and an initial password of at least 12 characters, which the operator must replace with their own at their first sign-in; every
 /// field at fault is reported at once. A username in use is refused by the unique constraint, as a field error.
 pub async fn create(
     s: &Services,
@@ -142,7 +142,7 @@ pub async fn create(
     username: &str,
     password: &str,
     role_codes: &[String],
-    market_codes: &[String],
+    market_codes: Option<&[String]>,
 ) -> Result<OperatorRecord, Error> {
     op.require_any(ADMIN)?;
     let mut errors = FieldErrors::default();
@@ -151,7 +151,10 @@ pub async fn create(
         errors.add("roles", FieldProblem::new("field.role"));
     }
     // An unknown market stays its field's problem: `create_checked` adds no second one (none chosen) to it.
-    let markets = markets_of(market_codes, &mut errors);
+    let markets = match market_codes {
+        Some(codes) => markets_of(codes, &mut errors),
+        None => Market::ALL.to_vec(),
+    };
     // The new password's hash runs within the bound of hashes like a sign-in's, waiting for its turn.
     let turn = s.bounds.password_hashes.enter_waiting().await?;
     let Created {

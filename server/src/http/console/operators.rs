@@ -62,8 +62,9 @@ pub struct CreateOperatorRequest {
     /// One or more of `admin`, `reviewer`, `finance`, `support`.
     #[schema(value_type = Vec<String>, required = true, example = json!(["reviewer"]))]
     pub roles: Option<Vec<String>>,
-    /// One or both of `IN`, `ID`: the markets whose records the operator sees.
-    #[schema(value_type = Vec<String>, required = true, example = json!(["IN"]))]
+    /// One or both of `IN`, `ID`: the markets whose records the operator sees; both when left out (an empty list is
+    /// refused: "Choose at least one market.").
+    #[schema(value_type = Option<Vec<String>>, example = json!(["IN"]))]
     pub markets: Option<Vec<String>>,
 }
 
@@ -135,7 +136,7 @@ pub async fn create(
         req.username.as_deref().unwrap_or_default(),
         req.password.as_deref().unwrap_or_default(),
         req.roles.as_deref().unwrap_or_default(),
-        req.markets.as_deref().unwrap_or_default(),
+        req.markets.as_deref(),
     )
     .await?;
     Ok(Envelope::ok(created.into()))
