@@ -403,18 +403,17 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             };
             let roles: Vec<Role> = role.into_iter().flat_map(|list| list.0).collect();
             let db = Db::connect(settings.database_url.expose_secret(), 1).await?;
-            let created =
-                operators::create_with(
-                    &db,
-                    &Clock::real(),
-                    &username,
-                    &password,
-                    &roles,
-                    &markets.0,
-                    None,
-                )
-                .await
-                .map_err(|e| anyhow::anyhow!("{}", describe(&e)))?;
+            let created = operators::create_with(
+                &db,
+                &Clock::real(),
+                &username,
+                &password,
+                &roles,
+                &markets.0,
+                None,
+            )
+            .await
+            .map_err(|e| anyhow::anyhow!("{}", describe(&e)))?;
             println!(
                 "Created operator {} ({}) with roles {} in markets {}",
                 created.username,

@@ -277,7 +277,16 @@ pub async fn create(
     password: &str,
     roles: &[Role],
 ) -> Result<Created, Error> {
-    create_with(&s.db, &s.clock, username, password, roles, Market::ALL, None).await
+    create_with(
+        &s.db,
+        &s.clock,
+        username,
+        password,
+        roles,
+        Market::ALL,
+        None,
+    )
+    .await
 }
 
 /// `create` of an operator who sees only `markets`.
@@ -566,11 +575,13 @@ pub async fn change_own_password(
         hash_password(new.to_owned()).await?
     };
     let mut tx = s.db.begin().await?;
-    tx.set_operator_password(&op.id, &password_hash, false).await?;
+    tx.set_operator_password(&op.id, &password_hash, false)
+        .await?;
     let ended = tx
         .revoke_other_operator_sessions(&op.id, &crypto::token_hash(session_token), now)
         .await?;
-    let state = serde_json::json!({"username": row.username, "passwordChangeRequired": false}).to_string();
+    let state =
+        serde_json::json!({"username": row.username, "passwordChangeRequired": false}).to_string();
     let before = serde_json::json!({"username": row.username, "passwordChangeRequired": row.password_change_required != 0}).to_string();
     tx.insert_audit(&NewAuditEntry {
         actor_kind: "operator",

@@ -541,8 +541,7 @@ async fn loan_of(
     op: &Operator,
     order_no: &str,
 ) -> Result<crate::servicing::Loan, Error> {
-    let order =
-        crate::auth::operators::order_in_scope(s, op, order_no).await?;
+    let order = crate::auth::operators::order_in_scope(s, op, order_no).await?;
     crate::servicing::load(s, order).await
 }
 
@@ -681,8 +680,7 @@ pub async fn log_contact(
         channel.expect("checked above"),
         outcome.expect("checked above"),
     );
-    let order =
-        crate::auth::operators::order_in_scope(s, op, order_no).await?;
+    let order = crate::auth::operators::order_in_scope(s, op, order_no).await?;
     if s.db.loan(&order.id).await?.is_none() {
         return Err(Error::NotFound);
     }
@@ -784,8 +782,7 @@ pub async fn promise(
     }
     errors.into_result()?;
     let (date, amount) = (date.expect("checked"), amount.expect("checked"));
-    let order =
-        crate::auth::operators::order_in_scope(s, op, order_no).await?;
+    let order = crate::auth::operators::order_in_scope(s, op, order_no).await?;
     let now = s.clock.now_ms();
     let mut tx = s.db.begin().await?;
     let mut loan = crate::servicing::load_in(&mut tx, &order.id).await?;
@@ -871,8 +868,7 @@ pub async fn reveal_phone(
     order_no: &str,
 ) -> Result<Option<String>, Error> {
     op.require_any(WORK_ROLES)?;
-    let order =
-        crate::auth::operators::order_in_scope(s, op, order_no).await?;
+    let order = crate::auth::operators::order_in_scope(s, op, order_no).await?;
     if s.db.loan(&order.id).await?.is_none() {
         return Err(Error::NotFound);
     }

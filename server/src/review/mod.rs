@@ -341,8 +341,7 @@ pub struct OrderView {
 /// values of theirs found on other borrowers (by keyed hash, nothing decrypted).
 pub async fn order(s: &Services, op: &Operator, order_no: &str) -> Result<OrderView, Error> {
     op.require_any(ORDER_ROLES)?;
-    let row =
-        crate::auth::operators::order_in_scope(s, op, order_no).await?;
+    let row = crate::auth::operators::order_in_scope(s, op, order_no).await?;
     let borrower = borrower_of(s, &row.borrower_id).await?;
     let unmasked = op.has(Role::Reviewer);
     if unmasked {
@@ -502,8 +501,7 @@ pub async fn decide(
     }
     let (note, reason) = (note.map(|(_, n)| n), reason.map(|(_, r)| r));
     errors.into_result()?;
-    let row =
-        crate::auth::operators::order_in_scope(s, op, order_no).await?;
+    let row = crate::auth::operators::order_in_scope(s, op, order_no).await?;
     let event = match decision {
         Decision::Approve => OrderEvent::Approve,
         Decision::Reject => OrderEvent::Reject,
@@ -529,8 +527,7 @@ pub async fn decide(
 /// Audited (`order.claim`) in the same transaction.
 pub async fn claim(s: &Services, op: &Operator, order_no: &str) -> Result<Claim, Error> {
     op.require_any(CLAIM_ROLES)?;
-    let row =
-        crate::auth::operators::order_in_scope(s, op, order_no).await?;
+    let row = crate::auth::operators::order_in_scope(s, op, order_no).await?;
     if row.status != OrderState::PendingReview {
         return Err(Refusal::InvalidTransition.into());
     }
@@ -572,8 +569,7 @@ pub async fn claim(s: &Services, op: &Operator, order_no: &str) -> Result<Claim,
 /// does. Audited (`order.release`) in the same transaction.
 pub async fn release(s: &Services, op: &Operator, order_no: &str) -> Result<(), Error> {
     op.require_any(RELEASE_ROLES)?;
-    let row =
-        crate::auth::operators::order_in_scope(s, op, order_no).await?;
+    let row = crate::auth::operators::order_in_scope(s, op, order_no).await?;
     let now = s.clock.now_ms();
     let holder = (!op.has(Role::Admin)).then_some(op.id.as_str());
     let before = s.db.review_meta(&row.id).await?;

@@ -88,7 +88,6 @@ pub fn needs_approval(s: &Services, order: &OrderRow) -> bool {
     order.net_disbursed > s.payouts.of(order.market).approval_threshold
 }
 
-
 /// Releases an approved order's funds (finance) with the bank's reference of the transfer. Up to the market's
 /// threshold, in one transaction: the order moves to `disbursed` (an order not approved is `invalid_transition`, and a
 /// second payout finds it disbursed), the plan is fixed at today's business date, the ledger's opening entries and the

@@ -170,7 +170,6 @@ fn opened(secrets: &Secrets, row: StoredContactMessage) -> anyhow::Result<Contac
     })
 }
 
-
 impl Db {
     /// Marks a message handled by `operator_id`, once: the first operator's mark stands, and a second answers false
     /// (so two operators never both think they were first). `None` when there is no such message.

@@ -42,8 +42,7 @@ pub struct OperatorSessionRow {
     pub session_created_at: i64,
 }
 
-const COLUMNS: &str =
-    "id, username, password_hash, roles, created_at, disabled_at, markets, password_change_required";
+const COLUMNS: &str = "id, username, password_hash, roles, created_at, disabled_at, markets, password_change_required";
 
 impl Db {
     pub async fn operator_by_username(&self, username: &str) -> sqlx::Result<Option<OperatorRow>> {
@@ -307,8 +306,8 @@ impl Tx {
         .bind(password_hash)
         .bind(i64::from(change_required))
         .bind(id)
-            .execute(self.conn())
-            .await?;
+        .execute(self.conn())
+        .await?;
         Ok(())
     }
 

@@ -1070,10 +1070,7 @@ pub async fn contact_messages(
 ) -> Result<Vec<ContactMessage>, Error> {
     op.require_any(SUPPORT_ROLES)?;
     let all = s.db.contact_messages(&s.secrets, 200, waiting_only).await?;
-    Ok(all
-        .into_iter()
-        .filter(|m| contact_visible(op, m))
-        .collect())
+    Ok(all.into_iter().filter(|m| contact_visible(op, m)).collect())
 }
 
 /// The market of a contact message, read from its telephone: the one market whose numbers it is (`+91…`, `+62…`, or

@@ -98,8 +98,7 @@ async fn market_refused(app: &TestApp, op: &Op, method: Method, path: &str, body
     );
     let err = error(response).await;
     assert_eq!(
-        err["fields"]["market"],
-        "You do not work in this market.",
+        err["fields"]["market"], "You do not work in this market.",
         "{method} {path}: {err}"
     );
 }
@@ -133,13 +132,24 @@ async fn an_operator_of_india_never_sees_an_indonesian_record_in_any_list_count_
     let both = operator(
         &app,
         "both",
-        &[Role::Admin, Role::Reviewer, Role::Finance, Role::Support, Role::Collections],
+        &[
+            Role::Admin,
+            Role::Reviewer,
+            Role::Finance,
+            Role::Support,
+            Role::Collections,
+        ],
     )
     .await;
     let india = scoped(
         &app,
         "india",
-        &[Role::Reviewer, Role::Finance, Role::Support, Role::Collections],
+        &[
+            Role::Reviewer,
+            Role::Finance,
+            Role::Support,
+            Role::Collections,
+        ],
         &[Market::India],
     )
     .await;
@@ -158,7 +168,15 @@ async fn an_operator_of_india_never_sees_an_indonesian_record_in_any_list_count_
         StatusCode::OK
     );
     let payment = data(
-        create_payment(&app, &id_session, &id_loan, "due", "virtual_account", "scope-key-01").await,
+        create_payment(
+            &app,
+            &id_session,
+            &id_loan,
+            "due",
+            "virtual_account",
+            "scope-key-01",
+        )
+        .await,
     )
     .await;
     let payment_id = payment["paymentId"].as_str().unwrap().to_owned();
@@ -170,7 +188,10 @@ async fn an_operator_of_india_never_sees_an_indonesian_record_in_any_list_count_
         )
         .await;
     assert_eq!(complaint.status(), StatusCode::CREATED);
-    let ticket = data(complaint).await["ticketNo"].as_str().unwrap().to_owned();
+    let ticket = data(complaint).await["ticketNo"]
+        .as_str()
+        .unwrap()
+        .to_owned();
     for (name, telephone) in [("Budi", "+62 812 3456 7890"), ("Asha", "+91 98450 01234")] {
         let response = app
             .post_json(
@@ -209,9 +230,15 @@ async fn an_operator_of_india_never_sees_an_indonesian_record_in_any_list_count_
     let counts = get_ok(&app, &both, "/api/v1/console/applications/counts").await;
     assert_eq!(counts.as_array().unwrap().len(), 2);
     assert_eq!(
-        call(&app, &both, Method::GET, &format!("/api/v1/console/orders/{id_loan}"), None)
-            .await
-            .status(),
+        call(
+            &app,
+            &both,
+            Method::GET,
+            &format!("/api/v1/console/orders/{id_loan}"),
+            None
+        )
+        .await
+        .status(),
         StatusCode::OK
     );
     let complaints = get_ok(&app, &both, "/api/v1/console/complaints?status=all").await;
@@ -247,13 +274,24 @@ async fn an_operator_of_india_never_sees_an_indonesian_record_in_any_list_count_
         assert!(!answer.to_string().contains("IDR"), "{path}: {answer}");
     }
     let counts = get_ok(&app, &india, "/api/v1/console/payments/counts").await;
-    assert!(counts.as_array().unwrap().iter().all(|c| c["market"] == "IN"));
+    assert!(
+        counts
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|c| c["market"] == "IN")
+    );
     let mappings = get_ok(&app, &india, "/api/v1/console/reconciliation/mappings").await;
     assert_eq!(mappings, json!([]));
     let messages = get_ok(&app, &india, "/api/v1/console/contact-messages").await;
     assert_eq!(messages.as_array().unwrap().len(), 1, "{messages}");
     assert!(messages.to_string().contains("Asha"));
-    let audit = get_ok(&app, &india, &format!("/api/v1/console/audit?orderNo={id_loan}")).await;
+    let audit = get_ok(
+        &app,
+        &india,
+        &format!("/api/v1/console/audit?orderNo={id_loan}"),
+    )
+    .await;
     assert_eq!(audit, json!([]));
     for path in [
         "/api/v1/console/payments/export".to_owned(),
@@ -307,34 +345,131 @@ async fn an_operator_of_india_never_sees_an_indonesian_record_in_any_list_count_
     get_ok(&app, &india_admin, "/api/v1/console/dashboard?market=IN").await;
 
     // Every Indonesian record by its number or id: not found, exactly as an unknown one.
-    let unknown = call(&app, &india, Method::GET, "/api/v1/console/orders/KL-NOPE-0000", None).await;
+    let unknown = call(
+        &app,
+        &india,
+        Method::GET,
+        "/api/v1/console/orders/KL-NOPE-0000",
+        None,
+    )
+    .await;
     assert_eq!(unknown.status(), StatusCode::NOT_FOUND);
     let not_found = error(unknown).await;
     let routes: Vec<(Method, String, Option<Value>)> = vec![
-        (Method::GET, format!("/api/v1/console/orders/{id_review}"), None),
-        (Method::GET, format!("/api/v1/console/orders/{id_loan}"), None),
-        (Method::POST, format!("/api/v1/console/orders/{id_review}/claim"), None),
-        (Method::POST, format!("/api/v1/console/orders/{id_review}/release"), None),
-        (Method::POST, format!("/api/v1/console/orders/{id_review}/approve"), Some(json!({"note": "ok"}))),
-        (Method::POST, format!("/api/v1/console/orders/{id_review}/reject"), Some(json!({"reason": "Tidak."}))),
-        (Method::POST, format!("/api/v1/console/orders/{id_approved}/disburse"), Some(json!({"bankReference": "BCA0000000001"}))),
-        (Method::POST, format!("/api/v1/console/orders/{id_approved}/payout/approve"), None),
-        (Method::POST, format!("/api/v1/console/orders/{id_approved}/payout/reject"), Some(json!({"reason": "Wrong account."}))),
-        (Method::GET, format!("/api/v1/console/collections/{id_loan}"), None),
-        (Method::GET, format!("/api/v1/console/collections/{id_loan}/history"), None),
-        (Method::POST, format!("/api/v1/console/collections/{id_loan}/contacts"), Some(json!({"channel": "email", "outcome": "left_message", "note": "Sent."}))),
-        (Method::POST, format!("/api/v1/console/collections/{id_loan}/promises"), Some(json!({"date": "2026-12-10", "amount": 100}))),
-        (Method::POST, format!("/api/v1/console/collections/{id_loan}/phone"), None),
-        (Method::POST, format!("/api/v1/console/payments/{payment_id}/confirm"), Some(json!({"amount": 100}))),
-        (Method::POST, format!("/api/v1/console/payments/{payment_id}/reject"), Some(json!({"reason": "No money came."}))),
-        (Method::POST, format!("/api/v1/console/payments/{payment_id}/resolve"), Some(json!({"action": "credit"}))),
-        (Method::POST, format!("/api/v1/console/payments/{payment_id}/refund"), Some(json!({"bankReference": "BCA0000000002"}))),
-        (Method::GET, format!("/api/v1/console/complaints/{ticket}"), None),
-        (Method::POST, format!("/api/v1/console/complaints/{ticket}/reply"), Some(json!({"body": "Kami periksa."}))),
-        (Method::POST, format!("/api/v1/console/complaints/{ticket}/close"), None),
-        (Method::PUT, format!("/api/v1/console/reconciliation/mappings/{id_mapping}"), Some(json!({"name": "BCA giro", "market": "IN", "delimiter": ";", "skipRows": 1, "dateColumn": 1,
+        (
+            Method::GET,
+            format!("/api/v1/console/orders/{id_review}"),
+            None,
+        ),
+        (
+            Method::GET,
+            format!("/api/v1/console/orders/{id_loan}"),
+            None,
+        ),
+        (
+            Method::POST,
+            format!("/api/v1/console/orders/{id_review}/claim"),
+            None,
+        ),
+        (
+            Method::POST,
+            format!("/api/v1/console/orders/{id_review}/release"),
+            None,
+        ),
+        (
+            Method::POST,
+            format!("/api/v1/console/orders/{id_review}/approve"),
+            Some(json!({"note": "ok"})),
+        ),
+        (
+            Method::POST,
+            format!("/api/v1/console/orders/{id_review}/reject"),
+            Some(json!({"reason": "Tidak."})),
+        ),
+        (
+            Method::POST,
+            format!("/api/v1/console/orders/{id_approved}/disburse"),
+            Some(json!({"bankReference": "BCA0000000001"})),
+        ),
+        (
+            Method::POST,
+            format!("/api/v1/console/orders/{id_approved}/payout/approve"),
+            None,
+        ),
+        (
+            Method::POST,
+            format!("/api/v1/console/orders/{id_approved}/payout/reject"),
+            Some(json!({"reason": "Wrong account."})),
+        ),
+        (
+            Method::GET,
+            format!("/api/v1/console/collections/{id_loan}"),
+            None,
+        ),
+        (
+            Method::GET,
+            format!("/api/v1/console/collections/{id_loan}/history"),
+            None,
+        ),
+        (
+            Method::POST,
+            format!("/api/v1/console/collections/{id_loan}/contacts"),
+            Some(json!({"channel": "email", "outcome": "left_message", "note": "Sent."})),
+        ),
+        (
+            Method::POST,
+            format!("/api/v1/console/collections/{id_loan}/promises"),
+            Some(json!({"date": "2026-12-10", "amount": 100})),
+        ),
+        (
+            Method::POST,
+            format!("/api/v1/console/collections/{id_loan}/phone"),
+            None,
+        ),
+        (
+            Method::POST,
+            format!("/api/v1/console/payments/{payment_id}/confirm"),
+            Some(json!({"amount": 100})),
+        ),
+        (
+            Method::POST,
+            format!("/api/v1/console/payments/{payment_id}/reject"),
+            Some(json!({"reason": "No money came."})),
+        ),
+        (
+            Method::POST,
+            format!("/api/v1/console/payments/{payment_id}/resolve"),
+            Some(json!({"action": "credit"})),
+        ),
+        (
+            Method::POST,
+            format!("/api/v1/console/payments/{payment_id}/refund"),
+            Some(json!({"bankReference": "BCA0000000002"})),
+        ),
+        (
+            Method::GET,
+            format!("/api/v1/console/complaints/{ticket}"),
+            None,
+        ),
+        (
+            Method::POST,
+            format!("/api/v1/console/complaints/{ticket}/reply"),
+            Some(json!({"body": "Kami periksa."})),
+        ),
+        (
+            Method::POST,
+            format!("/api/v1/console/complaints/{ticket}/close"),
+            None,
+        ),
+        (
+            Method::PUT,
+            format!("/api/v1/console/reconciliation/mappings/{id_mapping}"),
+            Some(
+                json!({"name": "BCA giro", "market": "IN", "delimiter": ";", "skipRows": 1, "dateColumn": 1,
             "dateFormat": "dd/mm/yyyy", "referenceColumn": 2, "amountColumn": 3, "decimalSeparator": ",",
-            "thousandsSeparator": "."}))),
+            "thousandsSeparator": "."}),
+            ),
+        ),
     ];
     for (method, path, body) in &routes {
         let response = call(&app, &india, method.clone(), path, body.clone()).await;
@@ -342,10 +477,7 @@ async fn an_operator_of_india_never_sees_an_indonesian_record_in_any_list_count_
         assert_eq!(error(response).await, not_found, "{method} {path}");
     }
     // Nothing was written by those calls: the Indonesian orders are as they were.
-    for (no, status) in [
-        (&id_review, "pending_review"),
-        (&id_approved, "approved"),
-    ] {
+    for (no, status) in [(&id_review, "pending_review"), (&id_approved, "approved")] {
         let (found,): (String,) = sqlx::query_as("SELECT status FROM orders WHERE order_no = $1")
             .bind(no)
             .fetch_one(app.db.pool())
@@ -360,14 +492,21 @@ async fn an_operator_of_india_never_sees_an_indonesian_record_in_any_list_count_
     .fetch_one(app.db.pool())
     .await
     .unwrap();
-    assert_eq!(written.0, 0, "India's operator wrote nothing about a record");
+    assert_eq!(
+        written.0, 0,
+        "India's operator wrote nothing about a record"
+    );
     // The same routes exist and reach the records for the operator of both markets (none of them is a 404 for a
     // route that is not there): each answers as its record's state has it.
     let audit = get_ok(&app, &both, "/api/v1/console/audit").await;
     assert!(audit.to_string().contains(&id_loan), "{audit}");
     for (method, path, body) in routes {
         let response = call(&app, &both, method.clone(), &path, body).await;
-        assert_ne!(response.status(), StatusCode::NOT_FOUND, "{method} {path} as both");
+        assert_ne!(
+            response.status(),
+            StatusCode::NOT_FOUND,
+            "{method} {path} as both"
+        );
     }
     app.stop().await;
 }
@@ -412,13 +551,27 @@ async fn the_admin_chooses_an_operators_markets_at_least_one_and_existing_operat
 
     // Changed to Indonesia only: listed so, audited with before and after.
     let path = format!("/api/v1/console/operators/{id}/markets");
-    let none = call(&app, &admin, Method::PUT, &path, Some(json!({"markets": []}))).await;
+    let none = call(
+        &app,
+        &admin,
+        Method::PUT,
+        &path,
+        Some(json!({"markets": []})),
+    )
+    .await;
     assert_eq!(none.status(), StatusCode::UNPROCESSABLE_ENTITY);
     assert_eq!(
         error(none).await["fields"]["markets"],
         "Choose at least one market."
     );
-    let changed = call(&app, &admin, Method::PUT, &path, Some(json!({"markets": ["ID"]}))).await;
+    let changed = call(
+        &app,
+        &admin,
+        Method::PUT,
+        &path,
+        Some(json!({"markets": ["ID"]})),
+    )
+    .await;
     assert_eq!(changed.status(), StatusCode::OK);
     assert_eq!(data(changed).await["markets"], json!(["ID"]));
     let list = get_ok(&app, &admin, "/api/v1/console/operators").await;
@@ -440,7 +593,14 @@ async fn the_admin_chooses_an_operators_markets_at_least_one_and_existing_operat
     assert!(after.contains("\"markets\":\"ID\""), "{after}");
     // Only an admin changes them.
     let reviewer = operator(&app, "rev", &[Role::Reviewer]).await;
-    let refused = call(&app, &reviewer, Method::PUT, &path, Some(json!({"markets": ["IN"]}))).await;
+    let refused = call(
+        &app,
+        &reviewer,
+        Method::PUT,
+        &path,
+        Some(json!({"markets": ["IN"]})),
+    )
+    .await;
     assert_eq!(refused.status(), StatusCode::FORBIDDEN);
     let unknown = call(
         &app,
@@ -502,13 +662,33 @@ async fn a_password_an_admin_set_must_be_changed_before_anything_else_and_again_
 
     // Wrong current password, the same one again, too short, or nothing: field errors, nothing changed.
     for (body, field) in [
-        (json!({"currentPassword": "not the one at all", "password": "my very own words"}), "currentPassword"),
-        (json!({"currentPassword": "set by the admin", "password": "set by the admin"}), "password"),
-        (json!({"currentPassword": "set by the admin", "password": "short"}), "password"),
+        (
+            json!({"currentPassword": "not the one at all", "password": "my very own words"}),
+            "currentPassword",
+        ),
+        (
+            json!({"currentPassword": "set by the admin", "password": "set by the admin"}),
+            "password",
+        ),
+        (
+            json!({"currentPassword": "set by the admin", "password": "short"}),
+            "password",
+        ),
         (json!({"password": "my very own words"}), "currentPassword"),
     ] {
-        let response = call(&app, &budi, Method::POST, "/api/v1/console/password", Some(body.clone())).await;
-        assert_eq!(response.status(), StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+        let response = call(
+            &app,
+            &budi,
+            Method::POST,
+            "/api/v1/console/password",
+            Some(body.clone()),
+        )
+        .await;
+        assert_eq!(
+            response.status(),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "{body}"
+        );
         let err = error(response).await;
         assert!(err["fields"][field].is_string(), "{body}: {err}");
     }
@@ -559,10 +739,24 @@ async fn a_password_an_admin_set_must_be_changed_before_anything_else_and_again_
     assert_eq!(data(reset).await["passwordChangeRequired"], true);
     let (after_reset, view) = sign_in_with(&app, "budi", "the admin's new one").await;
     assert_eq!(view["passwordChangeRequired"], true);
-    let refused = call(&app, &after_reset, Method::GET, "/api/v1/console/complaints", None).await;
+    let refused = call(
+        &app,
+        &after_reset,
+        Method::GET,
+        "/api/v1/console/complaints",
+        None,
+    )
+    .await;
     assert_eq!(refused.status(), StatusCode::FORBIDDEN);
     // Signing out still works.
-    let out = call(&app, &after_reset, Method::POST, "/api/v1/console/logout", Some(json!({}))).await;
+    let out = call(
+        &app,
+        &after_reset,
+        Method::POST,
+        "/api/v1/console/logout",
+        Some(json!({})),
+    )
+    .await;
     assert_eq!(out.status(), StatusCode::OK);
 
     // Operators made on the command line (their password typed by whoever runs it) are not asked.

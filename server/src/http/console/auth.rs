@@ -5,8 +5,8 @@ use axum::Json;
 use axum::extract::{FromRequestParts, State};
 use axum::http::{HeaderValue, header, request::Parts};
 use axum::response::{IntoResponse, Response};
-use serde::{Deserialize, Serialize};
 use kilat_domain::Market;
+use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use crate::auth::operators::{self, Operator, Role, SESSION_MS};
@@ -118,7 +118,9 @@ pub async fn logout(
 #[utoipa::path(get, path = "/api/v1/console/me", tag = "console", operation_id = "console_me",
     security(("console_cookie" = [])),
     responses((status = 200, body = Envelope<OperatorView>), (status = 401, body = ErrorBody)))]
-pub async fn me(SessionOfAnyPassword(session): SessionOfAnyPassword) -> Json<Envelope<OperatorView>> {
+pub async fn me(
+    SessionOfAnyPassword(session): SessionOfAnyPassword,
+) -> Json<Envelope<OperatorView>> {
     Envelope::ok((&session.operator).into())
 }
 
@@ -185,10 +187,9 @@ impl FromRequestParts<AppState> for OperatorSession {
         let SessionOfAnyPassword(session) =
             SessionOfAnyPassword::from_request_parts(parts, state).await?;
         if session.operator.password_change_required {
-            return Err(crate::error::Error::from(
-                crate::error::Refusal::PasswordChangeRequired,
-            )
-            .into());
+            return Err(
+                crate::error::Error::from(crate::error::Refusal::PasswordChangeRequired).into(),
+            );
         }
         Ok(session)
     }

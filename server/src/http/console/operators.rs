@@ -8,11 +8,11 @@ use utoipa::ToSchema;
 use super::auth::OperatorSession;
 use crate::auth::operator_admin::{self, OperatorRecord};
 use crate::auth::operators::Role;
-use kilat_domain::Market;
 use crate::error::FieldProblem;
 use crate::http::AppState;
 use crate::http::error::{ApiError, Envelope, ErrorBody};
 use crate::http::extract::JsonOrForm;
+use kilat_domain::Market;
 
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]

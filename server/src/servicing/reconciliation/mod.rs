@@ -612,7 +612,10 @@ async fn saved_layout(s: &Services, op: &Operator, id: &str) -> Result<(Mapping,
             FieldProblem::new("field.statement_unknown_mapping"),
         )
     };
-    let mapping = s.db.statement_mapping(id.trim()).await?.ok_or_else(unknown)?;
+    let mapping =
+        s.db.statement_mapping(id.trim())
+            .await?
+            .ok_or_else(unknown)?;
     let mapping = mapping_of(mapping)?;
     if !op.may_see(mapping.market) {
         return Err(unknown());
