@@ -60,6 +60,7 @@ pub const ERROR_CODES: &[&str] = &[
     "payout_not_awaiting",
     "payout_awaiting_approval",
     "loan_not_closed",
+    "password_change_required",
 ];
 
 /// Why a field was refused: a catalog key (`field.…`) and the values its text names.
@@ -213,6 +214,9 @@ pub enum Refusal {
     ApplicationClaimed,
     /// A document of a closed loan (the no-dues certificate) asked for while the loan is not closed.
     LoanNotClosed,
+    /// An operator signed in with a password an admin set, asking for anything but `me`, `logout` or `password`:
+    /// they choose their own first.
+    PasswordChangeRequired,
 }
 
 impl Refusal {
@@ -243,6 +247,7 @@ impl Refusal {
             Refusal::AccountDeleted => "unauthorized",
             Refusal::ApplicationClaimed => "application_claimed",
             Refusal::LoanNotClosed => "loan_not_closed",
+            Refusal::PasswordChangeRequired => "password_change_required",
         }
     }
 }

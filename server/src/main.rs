@@ -167,7 +167,18 @@ enum OperatorCommand {
         /// One or more of admin, reviewer, finance, support, collections, separated by commas (or the flag repeated).
         #[arg(long, required = true, value_parser = parse_roles)]
         role: Vec<RoleList>,
+        /// The markets whose records the operator sees: IN, ID or both, separated by commas (both by default).
+        #[arg(long, default_value = "IN,ID", value_parser = parse_markets)]
+        markets: MarketList,
     },
+}
+
+/// A `--markets` value: a comma-separated list of markets.
+#[derive(Debug, Clone)]
+struct MarketList(Vec<Market>);
+
+fn parse_markets(list: &str) -> Result<MarketList, String> {
+    operators::parse_market_list(list).map(MarketList)
 }
 
 /// One `--role` value: a comma-separated list of roles.
@@ -461,7 +472,11 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             db.close().await;
             Ok(())
         }
-        Command::Operator(OperatorCommand::Create { username, role }) => {
+        Command::Operator(OperatorCommand::Create {
+            username,
+            role,
+            markets,
+        }) => {
             let settings = Settings::load(cli.config.as_deref())?;
             telemetry::init(settings.log.format);
             let password = match std::env::var("KILAT_OPERATOR_PASSWORD") {
@@ -471,18 +486,31 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             };
             let roles: Vec<Role> = role.into_iter().flat_map(|list| list.0).collect();
             let db = Db::connect(settings.database_url.expose_secret(), 1).await?;
-            let created =
-                operators::create_with(&db, &Clock::real(), &username, &password, &roles, None)
-                    .await
-                    .map_err(|e| anyhow::anyhow!("{}", describe(&e)))?;
+            let created = operators::create_with(
+                &db,
+                &Clock::real(),
+                &username,
+                &password,
+                &roles,
+                &markets.0,
+                None,
+            )
+            .await
+            .map_err(|e| anyhow::anyhow!("{}", describe(&e)))?;
             println!(
-                "Created operator {} ({}) with roles {}",
+                "Created operator {} ({}) with roles {} in markets {}",
                 created.username,
                 created.id,
                 created
                     .roles
                     .iter()
                     .map(|r| r.code())
+                    .collect::<Vec<_>>()
+                    .join(","),
+                created
+                    .markets
+                    .iter()
+                    .map(|m| m.code())
                     .collect::<Vec<_>>()
                     .join(",")
             );

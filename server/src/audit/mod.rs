@@ -7,7 +7,8 @@ use serde::Serialize;
 use crate::auth::operators::{Operator, Role};
 use crate::error::{Error, FieldProblem};
 use crate::services::Services;
-use crate::store::audit::{AuditFilter, AuditRow, NewAuditEntry};
+use crate::store::audit::{AuditFilter, AuditRow, AuditScope, NewAuditEntry};
+use kilat_domain::Code;
 
 /// Who may read the audit trail.
 pub const AUDIT_ROLES: &[Role] = &[Role::Admin, Role::Support];
@@ -31,14 +32,15 @@ pub struct AuditQuery<'a> {
 }
 
 /// Entries matching every filter given, newest first (at most 200). An order number or operator that does not exist
-/// matches nothing.
+/// matches nothing. An operator of one market reads only the entries on that market's orders and complaints, and
+/// their own; an order of another market matches nothing, as an unknown one.
 pub async fn search(
     s: &Services,
     op: &Operator,
     query: &AuditQuery<'_>,
 ) -> Result<Vec<AuditRow>, Error> {
     op.require_any(AUDIT_ROLES)?;
-    find(s, query, SEARCH_LIMIT).await
+    find(s, op, query, SEARCH_LIMIT).await
 }
 
 /// The entries of a search for a CSV export (at most [`EXPORT_LIMIT`]), newest first. The export is itself an entry
@@ -50,7 +52,7 @@ pub async fn export(
     query: &AuditQuery<'_>,
 ) -> Result<Vec<AuditRow>, Error> {
     op.require_any(AUDIT_ROLES)?;
-    let rows = find(s, query, EXPORT_LIMIT).await?;
+    let rows = find(s, op, query, EXPORT_LIMIT).await?;
     let after = serde_json::json!({ "filters": query, "entries": rows.len() }).to_string();
     let mut tx = s.db.begin().await?;
     tx.insert_audit(&NewAuditEntry {
@@ -86,12 +88,17 @@ fn action_filter(raw: Option<&str>) -> Result<Option<&str>, Error> {
     Ok(Some(action))
 }
 
-async fn find(s: &Services, query: &AuditQuery<'_>, limit: i64) -> Result<Vec<AuditRow>, Error> {
+async fn find(
+    s: &Services,
+    op: &Operator,
+    query: &AuditQuery<'_>,
+    limit: i64,
+) -> Result<Vec<AuditRow>, Error> {
     let action = action_filter(query.action)?;
     let order_id = match query.order_no.map(str::trim).filter(|n| !n.is_empty()) {
         Some(no) => match s.db.order_by_no(no).await? {
-            Some(order) => Some(order.id),
-            None => return Ok(Vec::new()),
+            Some(order) if op.may_see(order.market) => Some(order.id),
+            _ => return Ok(Vec::new()),
         },
         None => None,
     };
@@ -114,6 +121,13 @@ async fn find(s: &Services, query: &AuditQuery<'_>, limit: i64) -> Result<Vec<Au
                 from: query.from,
                 to: query.to,
                 action,
+                scope: match op.market_filter(None)? {
+                    Some(market) => Some(AuditScope {
+                        market: market.code(),
+                        own_id: &op.id,
+                    }),
+                    None => None,
+                },
             },
             limit,
         )

@@ -6,7 +6,12 @@
 
 use serde::Serialize;
 
-use super::operators::{Created, Operator, Role, check_password, create_checked, hash_password};
+use kilat_domain::{Code, Market};
+
+use super::operators::{
+    Created, NewAccount, Operator, Role, check_password, create_checked, hash_password,
+    join_markets, parse_market_list, split_markets,
+};
 use crate::error::{Error, FieldErrors, FieldProblem, Refusal};
 use crate::infra::limits;
 use crate::services::Services;
@@ -22,6 +27,10 @@ pub struct OperatorRecord {
     pub id: String,
     pub username: String,
     pub roles: Vec<Role>,
+    /// The markets the operator sees.
+    pub markets: Vec<Market>,
+    /// True until the operator replaces the password an admin set with their own.
+    pub password_change_required: bool,
     pub enabled: bool,
     /// Sign-ins from addresses the operator never signed in from are refused for now: the per-account limit of
     /// password checks is reached (`crate::infra::limits`).
@@ -37,6 +46,8 @@ impl OperatorRecord {
             id: row.id.clone(),
             username: row.username.clone(),
             roles: Role::split(&row.roles),
+            markets: split_markets(&row.markets),
+            password_change_required: row.password_change_required != 0,
             enabled: row.disabled_at.is_none(),
             locked,
             created_at: row.created_at,
@@ -59,13 +70,24 @@ async fn with_last_sign_in(
 struct Audited<'a> {
     username: &'a str,
     roles: String,
+    markets: &'a str,
     enabled: bool,
 }
 
 fn audited(row: &OperatorRow, roles: &[Role], enabled: bool) -> Result<String, Error> {
+    audited_in(row, roles, &row.markets, enabled)
+}
+
+fn audited_in(
+    row: &OperatorRow,
+    roles: &[Role],
+    markets: &str,
+    enabled: bool,
+) -> Result<String, Error> {
     Ok(serde_json::to_string(&Audited {
         username: &row.username,
         roles: Role::join(roles),
+        markets,
         enabled,
     })
     .map_err(anyhow::Error::from)?)
@@ -99,7 +121,20 @@ async fn locked(s: &Services, ids: &[&str]) -> Result<Vec<String>, Error> {
     .await?)
 }
 
-/// Creates an operator (admin): username, roles (their codes) and an initial password of at least 12 characters; every
+/// Markets as a request names them (codes, any case); an unknown one is a field error on `markets`.
+fn markets_of(codes: &[String], errors: &mut FieldErrors) -> Vec<Market> {
+    match parse_market_list(&codes.join(",")) {
+        Ok(markets) => markets,
+        Err(_) if codes.is_empty() => Vec::new(),
+        Err(_) => {
+            errors.add("markets", FieldProblem::unknown_market());
+            Vec::new()
+        }
+    }
+}
+
+/// Creates an operator (admin): username, roles (their codes), markets (`IN`, `ID`: at least one; both when not given,
+/// as on the command line) and an initial password of at least 12 characters, which the operator must replace with their own at their first sign-in; every
 /// field at fault is reported at once. A username in use is refused by the unique constraint, as a field error.
 pub async fn create(
     s: &Services,
@@ -107,6 +142,7 @@ pub async fn create(
     username: &str,
     password: &str,
     role_codes: &[String],
+    market_codes: Option<&[String]>,
 ) -> Result<OperatorRecord, Error> {
     op.require_any(ADMIN)?;
     let mut errors = FieldErrors::default();
@@ -114,18 +150,27 @@ pub async fn create(
     if roles.len() != role_codes.len() {
         errors.add("roles", FieldProblem::new("field.role"));
     }
+    // An unknown market stays its field's problem: `create_checked` adds no second one (none chosen) to it.
+    let markets = match market_codes {
+        Some(codes) => markets_of(codes, &mut errors),
+        None => Market::ALL.to_vec(),
+    };
     // The new password's hash runs within the bound of hashes like a sign-in's, waiting for its turn.
     let turn = s.bounds.password_hashes.enter_waiting().await?;
     let Created {
         id,
         username,
         roles,
+        markets,
     } = create_checked(
         &s.db,
         &s.clock,
-        username,
-        password,
-        &roles,
+        NewAccount {
+            username,
+            password,
+            roles: &roles,
+            markets: &markets,
+        },
         Some(&op.id),
         errors,
     )
@@ -135,6 +180,8 @@ pub async fn create(
         id,
         username,
         roles,
+        markets,
+        password_change_required: true,
         enabled: true,
         locked: false,
         created_at: s.clock.now_ms(),
@@ -199,6 +246,38 @@ pub async fn set_roles(
     with_last_sign_in(s, record).await
 }
 
+/// Replaces the markets an operator sees (admin): `IN`, `ID` or both, at least one. Their live sessions see the new
+/// markets at their next request (the session reads the operator each time).
+pub async fn set_markets(
+    s: &Services,
+    op: &Operator,
+    id: &str,
+    market_codes: &[String],
+) -> Result<OperatorRecord, Error> {
+    op.require_any(ADMIN)?;
+    let mut errors = FieldErrors::default();
+    let markets = markets_of(market_codes, &mut errors);
+    if markets.is_empty() {
+        errors.add("markets", FieldProblem::new("field.markets_required"));
+    }
+    errors.into_result()?;
+    let stored = join_markets(&markets);
+    let now = s.clock.now_ms();
+    let mut tx = s.db.begin().await?;
+    let row = target(&mut tx, op, id, true).await?;
+    let roles = Role::split(&row.roles);
+    let enabled = row.disabled_at.is_none();
+    let before = audited(&row, &roles, enabled)?;
+    let after = audited_in(&row, &roles, &stored, enabled)?;
+    tx.set_operator_markets(id, &stored).await?;
+    audit(&mut tx, op, "operator.markets", id, &before, &after, now).await?;
+    tx.commit().await?;
+    tracing::info!(operator = %op.id, target = %id, markets = %stored, "operator markets changed");
+    let mut record = OperatorRecord::of(&row, !locked(s, &[id]).await?.is_empty());
+    record.markets = markets;
+    with_last_sign_in(s, record).await
+}
+
 /// Disables an operator and ends all their sessions in one transaction (admin): they cannot sign in until enabled.
 /// Disabling oneself or the last enabled admin is refused.
 pub async fn disable(s: &Services, op: &Operator, id: &str) -> Result<OperatorRecord, Error> {
@@ -253,8 +332,9 @@ pub async fn enable(s: &Services, op: &Operator, id: &str) -> Result<OperatorRec
     with_last_sign_in(s, record).await
 }
 
-/// Sets a new password (admin; at least 12 characters) and ends all the operator's sessions in one transaction.
-/// The audit records that it changed, never the password.
+/// Sets a new password (admin; at least 12 characters) and ends all the operator's sessions in one transaction; the
+/// operator must replace it with their own at their next sign-in. The audit records that it changed, never the
+/// password.
 pub async fn reset_password(
     s: &Services,
     op: &Operator,
@@ -272,7 +352,7 @@ pub async fn reset_password(
     let now = s.clock.now_ms();
     let mut tx = s.db.begin().await?;
     let row = target(&mut tx, op, id, true).await?;
-    tx.set_operator_password(id, &password_hash).await?;
+    tx.set_operator_password(id, &password_hash, true).await?;
     let revoked = tx.revoke_operator_sessions(id, now).await?;
     let state = audited(&row, &Role::split(&row.roles), row.disabled_at.is_none())?;
     audit(
@@ -293,7 +373,9 @@ pub async fn reset_password(
     )
     .await?;
     tracing::info!(operator = %op.id, target = %id, revoked, "operator password reset");
-    with_last_sign_in(s, OperatorRecord::of(&row, false)).await
+    let mut record = OperatorRecord::of(&row, false);
+    record.password_change_required = true;
+    with_last_sign_in(s, record).await
 }
 
 async fn audit(

@@ -8,6 +8,9 @@ use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, Salt
 use serde::Serialize;
 use subtle::ConstantTimeEq;
 
+use kilat_domain::Market;
+use kilat_domain::codes::Code;
+
 use crate::error::{Error, FieldErrors, FieldProblem, Refusal};
 use crate::infra::bounds::Permit;
 use crate::infra::clock::Clock;
@@ -109,6 +112,44 @@ impl Role {
     }
 }
 
+/// The markets an operator sees, as stored: their codes joined by commas (`IN,ID`), in `Code::ALL`'s order.
+pub(crate) fn join_markets(markets: &[Market]) -> String {
+    Market::ALL
+        .iter()
+        .filter(|m| markets.contains(m))
+        .map(|m| m.code())
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+/// Stored markets read back, in `Code::ALL`'s order; an unknown code is skipped.
+pub(crate) fn split_markets(stored: &str) -> Vec<Market> {
+    let given: Vec<Market> = stored
+        .split(',')
+        .filter_map(|c| Market::from_code(c.trim()))
+        .collect();
+    Market::ALL
+        .iter()
+        .copied()
+        .filter(|m| given.contains(m))
+        .collect()
+}
+
+/// A comma-separated list of market codes (`IN`, `id,IN`) for the command line; an unknown or empty item, or an empty
+/// list, is an error naming the problem.
+pub fn parse_market_list(list: &str) -> Result<Vec<Market>, String> {
+    let mut markets = Vec::new();
+    for item in list.split(',') {
+        let item = item.trim();
+        let market = super::sign_in::parse_market(item)
+            .ok_or_else(|| format!("unknown market {item:?}: choose from IN, ID"))?;
+        if !markets.contains(&market) {
+            markets.push(market);
+        }
+    }
+    Ok(split_markets(&join_markets(&markets)))
+}
+
 /// Why an operator's sign-in failed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 pub enum OperatorSignInError {
@@ -125,6 +166,11 @@ pub struct Operator {
     pub id: String,
     pub username: String,
     pub roles: Vec<Role>,
+    /// The markets whose borrowers, orders, payments and records the operator sees (at least one).
+    pub markets: Vec<Market>,
+    /// True while the operator signs in with a password an admin set: until they choose their own, only `me`,
+    /// `logout` and `password` answer (403 `password_change_required`).
+    pub password_change_required: bool,
     csrf_hash: String,
 }
 
@@ -142,6 +188,52 @@ impl Operator {
         }
     }
 
+    /// True when the operator may see the records of `market`. The one test of an operator's markets: every console
+    /// capability goes through it, or through [`Operator::require_market`], [`Operator::see`] or
+    /// [`Operator::market_filter`], which use it.
+    pub fn may_see(&self, market: Market) -> bool {
+        self.markets.contains(&market)
+    }
+
+    /// A market the request names (a queue's, a file's, an export's): `Ok` when the operator sees it; else a field
+    /// error on `market` (`field.market_not_yours`). A market's existence is no secret; its records are.
+    pub fn require_market(&self, market: Market) -> Result<Market, Error> {
+        if self.may_see(market) {
+            Ok(market)
+        } else {
+            Err(Error::field(
+                "market",
+                FieldProblem::new("field.market_not_yours"),
+            ))
+        }
+    }
+
+    /// A record found by its number or id (an order, a payment, a ticket): `Ok` when its market is the operator's;
+    /// else `not_found`, exactly as if it did not exist, so its existence is not revealed.
+    pub fn see(&self, market: Market) -> Result<(), Error> {
+        if self.may_see(market) {
+            Ok(())
+        } else {
+            Err(Error::NotFound)
+        }
+    }
+
+    /// An optional market filter as the store takes it: a market given must be the operator's
+    /// ([`Operator::require_market`]); none given means every market the operator sees, which is `None` (no filter)
+    /// only for an operator of every market.
+    pub fn market_filter(&self, market: Option<Market>) -> Result<Option<Market>, Error> {
+        match market {
+            Some(market) => self.require_market(market).map(Some),
+            None if self.markets.len() >= Market::ALL.len() => Ok(None),
+            None => Ok(self.markets.first().copied()),
+        }
+    }
+
+    /// The markets the operator sees, in `Code::ALL`'s order: the per-market counts list these only.
+    pub fn markets(&self) -> impl Iterator<Item = Market> + '_ {
+        Market::ALL.iter().copied().filter(|m| self.may_see(*m))
+    }
+
     /// True when `token` is this session's CSRF token, compared in constant time (as hashes).
     pub fn csrf_matches(&self, token: &str) -> bool {
         let given = crypto::token_hash(token);
@@ -151,6 +243,8 @@ impl Operator {
     fn of(row: OperatorRow, csrf_hash: String) -> Self {
         Self {
             roles: Role::split(&row.roles),
+            markets: split_markets(&row.markets),
+            password_change_required: row.password_change_required != 0,
             id: row.id,
             username: row.username,
             csrf_hash,
@@ -172,50 +266,90 @@ pub struct Created {
     pub id: String,
     pub username: String,
     pub roles: Vec<Role>,
+    pub markets: Vec<Market>,
 }
 
-/// Creates an operator with a password (hashed with Argon2id) and at least one role. Usernames are lower-cased.
+/// Creates an operator of every market with a password (hashed with Argon2id) and at least one role. Usernames are
+/// lower-cased.
 pub async fn create(
     s: &Services,
     username: &str,
     password: &str,
     roles: &[Role],
 ) -> Result<Created, Error> {
-    create_with(&s.db, &s.clock, username, password, roles, None).await
+    create_with(
+        &s.db,
+        &s.clock,
+        username,
+        password,
+        roles,
+        Market::ALL,
+        None,
+    )
+    .await
+}
+
+/// `create` of an operator who sees only `markets`.
+pub async fn create_in(
+    s: &Services,
+    username: &str,
+    password: &str,
+    roles: &[Role],
+    markets: &[Market],
+) -> Result<Created, Error> {
+    create_with(&s.db, &s.clock, username, password, roles, markets, None).await
 }
 
 /// `create` with only the handles it needs, for the command line (`kilat operator create`), which starts no server;
-/// `by` is the admin who creates it in the console (audited as theirs; the command line's as the system's).
+/// `by` is the admin who creates it in the console (audited as theirs; the command line's as the system's). A
+/// password an admin sets in the console is one the operator must change at their first sign-in; the command line's
+/// (typed by the person who runs it) and development's demo admin's are not.
 pub async fn create_with(
     db: &Db,
     clock: &Clock,
     username: &str,
     password: &str,
     roles: &[Role],
+    markets: &[Market],
     by: Option<&str>,
 ) -> Result<Created, Error> {
     create_checked(
         db,
         clock,
-        username,
-        password,
-        roles,
+        NewAccount {
+            username,
+            password,
+            roles,
+            markets,
+        },
         by,
         FieldErrors::default(),
     )
     .await
 }
 
+/// What an operator is created with.
+pub(crate) struct NewAccount<'a> {
+    pub username: &'a str,
+    pub password: &'a str,
+    pub roles: &'a [Role],
+    pub markets: &'a [Market],
+}
+
 /// `create_with`, reporting `errors` found by the caller (a role it could not read) together with its own.
 pub(crate) async fn create_checked(
     db: &Db,
     clock: &Clock,
-    username: &str,
-    password: &str,
-    roles: &[Role],
+    new: NewAccount<'_>,
     by: Option<&str>,
     mut errors: FieldErrors,
 ) -> Result<Created, Error> {
+    let NewAccount {
+        username,
+        password,
+        roles,
+        markets,
+    } = new;
     let username = username.trim().to_ascii_lowercase();
     if username.is_empty() {
         errors.add("username", FieldProblem::required());
@@ -231,7 +365,11 @@ pub(crate) async fn create_checked(
     if roles.is_empty() {
         errors.add("roles", FieldProblem::new("field.roles_required"));
     }
+    if markets.is_empty() {
+        errors.add("markets", FieldProblem::new("field.markets_required"));
+    }
     errors.into_result()?;
+    let markets = join_markets(markets);
     let mut roles = roles.to_vec();
     roles.sort();
     roles.dedup();
@@ -243,6 +381,8 @@ pub(crate) async fn create_checked(
             username: &username,
             password_hash: &password_hash,
             roles: &Role::join(&roles),
+            markets: &markets,
+            password_change_required: by.is_some(),
             now,
         })
         .await?
@@ -251,7 +391,7 @@ pub(crate) async fn create_checked(
     // log only.
     if let Some(by) = by {
         let after =
-            serde_json::json!({"username": username, "roles": Role::join(&roles), "enabled": true})
+            serde_json::json!({"username": username, "roles": Role::join(&roles), "markets": markets, "enabled": true})
                 .to_string();
         tx.insert_audit(&NewAuditEntry {
             actor_kind: "operator",
@@ -271,6 +411,7 @@ pub(crate) async fn create_checked(
         id,
         username,
         roles,
+        markets: split_markets(&markets),
     })
 }
 
@@ -383,6 +524,97 @@ pub async fn sign_out(s: &Services, token: &str) -> Result<(), Error> {
     Ok(s.db
         .revoke_operator_session(&crypto::token_hash(token), s.clock.now_ms())
         .await?)
+}
+
+/// The signed-in operator chooses their own password: `current` must be the one they signed in with, `new` passes the
+/// rules of every operator password (`check_password`) and differs from it. The check of `current` is counted like a
+/// sign-in's, per operator and client address (then `operator_locked`), and waits for its turn among the password
+/// hashes. On success the password is theirs (`password_change_required` ends), and every other session of theirs ends
+/// in the same transaction; this one stays signed in.
+pub async fn change_own_password(
+    s: &Services,
+    op: &Operator,
+    session_token: &str,
+    current: &str,
+    new: &str,
+    client_addr: &str,
+) -> Result<Operator, Error> {
+    let mut errors = FieldErrors::default();
+    if current.is_empty() {
+        errors.add("currentPassword", FieldProblem::required());
+    }
+    check_password(new, &mut errors);
+    if errors.is_empty() && current == new {
+        errors.add("password", FieldProblem::new("field.password_unchanged"));
+    }
+    errors.into_result()?;
+    let row = s.db.operator_by_id(&op.id).await?.ok_or(Error::NotFound)?;
+    let now = s.clock.now_ms();
+    let address = limits::address_key(client_addr);
+    let per_address = format!("{}:{address}", row.id);
+    let turn = s.bounds.password_hashes.enter().await?;
+    let checks = vec![(&s.limits.password_checks_per_address, per_address.as_str())];
+    let counted = match limits::count_all(&s.db, &checks, now).await? {
+        Ok(counted) => counted,
+        Err(refused) => {
+            return Err(OperatorSignInError::Locked {
+                retry_after_secs: refused.retry_after_secs,
+            }
+            .into());
+        }
+    };
+    if !verify_password(Some(row.password_hash.clone()), current.to_owned(), turn).await? {
+        return Err(Error::field(
+            "currentPassword",
+            FieldProblem::new("field.password_wrong"),
+        ));
+    }
+    limits::give_back(&s.db, &counted).await?;
+    let password_hash = {
+        let _turn = s.bounds.password_hashes.enter_waiting().await?;
+        hash_password(new.to_owned()).await?
+    };
+    let mut tx = s.db.begin().await?;
+    tx.set_operator_password(&op.id, &password_hash, false)
+        .await?;
+    let ended = tx
+        .revoke_other_operator_sessions(&op.id, &crypto::token_hash(session_token), now)
+        .await?;
+    let state =
+        serde_json::json!({"username": row.username, "passwordChangeRequired": false}).to_string();
+    let before = serde_json::json!({"username": row.username, "passwordChangeRequired": row.password_change_required != 0}).to_string();
+    tx.insert_audit(&NewAuditEntry {
+        actor_kind: "operator",
+        actor_id: Some(&op.id),
+        action: "operator.password_change",
+        entity: "operator",
+        entity_id: &op.id,
+        before_json: Some(&before),
+        after_json: Some(&state),
+        at: now,
+    })
+    .await?;
+    tx.commit().await?;
+    tracing::info!(operator = %op.id, ended, "operator chose their own password");
+    let mut changed = op.clone();
+    changed.password_change_required = false;
+    Ok(changed)
+}
+
+/// An order the operator may see, by its number (trimmed): `not_found` for an unknown number and for an order of a
+/// market not theirs alike, so that its existence is not revealed. Every console capability that acts on or shows one
+/// order finds it through here.
+pub async fn order_in_scope(
+    s: &Services,
+    op: &Operator,
+    order_no: &str,
+) -> Result<crate::store::orders::OrderRow, Error> {
+    let order =
+        s.db.order_by_no(order_no.trim())
+            .await?
+            .ok_or(Error::NotFound)?;
+    op.see(order.market)?;
+    Ok(order)
 }
 
 /// Development only (the adjustable clock): when there is no operator yet, creates `admin` with every role and a

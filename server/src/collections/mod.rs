@@ -420,7 +420,7 @@ pub async fn queue(s: &Services, op: &Operator, q: QueueQuery) -> Result<QueuePa
         );
     }
     errors.into_result()?;
-    let market = q.market;
+    let market = op.require_market(q.market)?;
     let today = s.clock.today(market);
     let dates = bucket_dates(today);
     let counts = s.db.arrears_counts(market.code(), &dates).await?;
@@ -534,11 +534,12 @@ pub struct Case {
 }
 
 /// The paid-out loan of an order, or not found.
-async fn loan_of(s: &Services, order_no: &str) -> Result<crate::servicing::Loan, Error> {
-    let order =
-        s.db.order_by_no(order_no.trim())
-            .await?
-            .ok_or(Error::NotFound)?;
+async fn loan_of(
+    s: &Services,
+    op: &Operator,
+    order_no: &str,
+) -> Result<crate::servicing::Loan, Error> {
+    let order = crate::auth::operators::order_in_scope(s, op, order_no).await?;
     crate::servicing::load(s, order).await
 }
 
@@ -546,7 +547,7 @@ async fn loan_of(s: &Services, order_no: &str) -> Result<crate::servicing::Loan,
 /// state and the reminders sent. Never the certification.
 pub async fn case(s: &Services, op: &Operator, order_no: &str) -> Result<Case, Error> {
     op.require_any(WORK_ROLES)?;
-    let loan = loan_of(s, order_no).await?;
+    let loan = loan_of(s, op, order_no).await?;
     let today = loan.today(s);
     let market = loan.order.market;
     let borrower =
@@ -598,7 +599,7 @@ pub async fn history(
     order_no: &str,
 ) -> Result<(Vec<Contact>, Vec<Promise>), Error> {
     op.require_any(HISTORY_ROLES)?;
-    let loan = loan_of(s, order_no).await?;
+    let loan = loan_of(s, op, order_no).await?;
     let today = loan.today(s);
     let id = loan.order.id.as_str();
     let contacts =
@@ -677,10 +678,7 @@ pub async fn log_contact(
         channel.expect("checked above"),
         outcome.expect("checked above"),
     );
-    let order =
-        s.db.order_by_no(order_no.trim())
-            .await?
-            .ok_or(Error::NotFound)?;
+    let order = crate::auth::operators::order_in_scope(s, op, order_no).await?;
     if s.db.loan(&order.id).await?.is_none() {
         return Err(Error::NotFound);
     }
@@ -782,10 +780,7 @@ pub async fn promise(
     }
     errors.into_result()?;
     let (date, amount) = (date.expect("checked"), amount.expect("checked"));
-    let order =
-        s.db.order_by_no(order_no.trim())
-            .await?
-            .ok_or(Error::NotFound)?;
+    let order = crate::auth::operators::order_in_scope(s, op, order_no).await?;
     let now = s.clock.now_ms();
     let mut tx = s.db.begin().await?;
     let mut loan = crate::servicing::load_in(&mut tx, &order.id).await?;
@@ -871,10 +866,7 @@ pub async fn reveal_phone(
     order_no: &str,
 ) -> Result<Option<String>, Error> {
     op.require_any(WORK_ROLES)?;
-    let order =
-        s.db.order_by_no(order_no.trim())
-            .await?
-            .ok_or(Error::NotFound)?;
+    let order = crate::auth::operators::order_in_scope(s, op, order_no).await?;
     if s.db.loan(&order.id).await?.is_none() {
         return Err(Error::NotFound);
     }

@@ -226,6 +226,7 @@ fn offset_ms(market: Market) -> i64 {
 /// The last [`DAYS`] days of `market`, up to its business date (admins).
 pub async fn last_days(s: &Services, op: &Operator, market: Market) -> Result<Dashboard, Error> {
     op.require_any(DASHBOARD_ROLES)?;
+    op.require_market(market)?;
     // One reading of the clock for every figure.
     let today = s.clock.today(market);
     let last_day = day_of(today);

@@ -200,7 +200,8 @@ fn status_of(code: &str) -> StatusCode {
         | "forbidden"
         | "csrf_token_invalid"
         | "handover_not_allowed"
-        | "own_payout_approval" => StatusCode::FORBIDDEN,
+        | "own_payout_approval"
+        | "password_change_required" => StatusCode::FORBIDDEN,
         "certification_out_of_order"
         | "certification_incomplete"
         | "open_order_exists"

@@ -106,6 +106,7 @@ pub async fn queue(
     page: Page,
 ) -> Result<Vec<QueueItem>, Error> {
     op.require_any(QUEUE_ROLES)?;
+    op.require_market(market)?;
     let now = s.clock.now_ms();
     let offset = (page.number - 1).max(0).saturating_mul(page.size);
     Ok(s.db
@@ -143,14 +144,14 @@ pub struct MarketCount {
     pub claimed: i64,
 }
 
-/// The review queue's counts, per market (both markets, zero when none waits).
+/// The review queue's counts, per market the operator sees (zero when none waits).
 pub async fn queue_counts(s: &Services, op: &Operator) -> Result<Vec<MarketCount>, Error> {
     op.require_any(QUEUE_ROLES)?;
     let counts =
         s.db.status_counts(OrderState::PendingReview, s.clock.now_ms())
             .await?;
-    Ok([Market::India, Market::Indonesia]
-        .into_iter()
+    Ok(op
+        .markets()
         .map(|market| {
             let found = counts.iter().find(|c| c.market == market.code());
             MarketCount {
@@ -340,10 +341,7 @@ pub struct OrderView {
 /// values of theirs found on other borrowers (by keyed hash, nothing decrypted).
 pub async fn order(s: &Services, op: &Operator, order_no: &str) -> Result<OrderView, Error> {
     op.require_any(ORDER_ROLES)?;
-    let row =
-        s.db.order_by_no(order_no.trim())
-            .await?
-            .ok_or(Error::NotFound)?;
+    let row = crate::auth::operators::order_in_scope(s, op, order_no).await?;
     let borrower = borrower_of(s, &row.borrower_id).await?;
     let unmasked = op.has(Role::Reviewer);
     if unmasked {
@@ -383,8 +381,11 @@ pub async fn order(s: &Services, op: &Operator, order_no: &str) -> Result<OrderV
             .await?
             .into_iter()
             .filter_map(|d| {
+                let other_market = Market::from_code(&d.other_market)?;
+                // Another company's borrower is not shown to an operator of one market.
+                op.may_see(other_market).then_some(())?;
                 Some(Duplicate {
-                    other_market: Market::from_code(&d.other_market)?,
+                    other_market,
                     field: d.field,
                     kind: d.kind,
                     other_borrower_id: d.other_borrower_id,
@@ -500,10 +501,7 @@ pub async fn decide(
     }
     let (note, reason) = (note.map(|(_, n)| n), reason.map(|(_, r)| r));
     errors.into_result()?;
-    let row =
-        s.db.order_by_no(order_no.trim())
-            .await?
-            .ok_or(Error::NotFound)?;
+    let row = crate::auth::operators::order_in_scope(s, op, order_no).await?;
     let event = match decision {
         Decision::Approve => OrderEvent::Approve,
         Decision::Reject => OrderEvent::Reject,
@@ -529,10 +527,7 @@ pub async fn decide(
 /// Audited (`order.claim`) in the same transaction.
 pub async fn claim(s: &Services, op: &Operator, order_no: &str) -> Result<Claim, Error> {
     op.require_any(CLAIM_ROLES)?;
-    let row =
-        s.db.order_by_no(order_no.trim())
-            .await?
-            .ok_or(Error::NotFound)?;
+    let row = crate::auth::operators::order_in_scope(s, op, order_no).await?;
     if row.status != OrderState::PendingReview {
         return Err(Refusal::InvalidTransition.into());
     }
@@ -574,10 +569,7 @@ pub async fn claim(s: &Services, op: &Operator, order_no: &str) -> Result<Claim,
 /// does. Audited (`order.release`) in the same transaction.
 pub async fn release(s: &Services, op: &Operator, order_no: &str) -> Result<(), Error> {
     op.require_any(RELEASE_ROLES)?;
-    let row =
-        s.db.order_by_no(order_no.trim())
-            .await?
-            .ok_or(Error::NotFound)?;
+    let row = crate::auth::operators::order_in_scope(s, op, order_no).await?;
     let now = s.clock.now_ms();
     let holder = (!op.has(Role::Admin)).then_some(op.id.as_str());
     let before = s.db.review_meta(&row.id).await?;

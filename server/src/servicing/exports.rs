@@ -161,8 +161,8 @@ pub async fn month_end(
     query: &ExportQuery<'_>,
 ) -> Result<Export, Error> {
     op.require_any(EXPORT_ROLES)?;
+    let market = op.require_market(query.market)?;
     let (kind, from, to) = checked(query)?;
-    let market = query.market;
     let (from_code, to_code) = (date_code(from), date_code(to));
     // One more row than allowed tells a range too large apart from one exactly full.
     let limit = MAX_EXPORT_ROWS + 1;

@@ -88,12 +88,6 @@ pub fn needs_approval(s: &Services, order: &OrderRow) -> bool {
     order.net_disbursed > s.payouts.of(order.market).approval_threshold
 }
 
-async fn order_by_no(s: &Services, order_no: &str) -> Result<OrderRow, Error> {
-    s.db.order_by_no(order_no.trim())
-        .await?
-        .ok_or(Error::NotFound)
-}
-
 /// Releases an approved order's funds (finance) with the bank's reference of the transfer. Up to the market's
 /// threshold, in one transaction: the order moves to `disbursed` (an order not approved is `invalid_transition`, and a
 /// second payout finds it disbursed), the plan is fixed at today's business date, the ledger's opening entries and the
@@ -106,7 +100,7 @@ pub async fn disburse(
     bank_reference: Option<&str>,
 ) -> Result<PayoutOutcome, Error> {
     op.require_any(PAYOUT_ROLES)?;
-    let order = order_by_no(s, order_no).await?;
+    let order = crate::auth::operators::order_in_scope(s, op, order_no).await?;
     pay_or_record(s, op, &order, bank_reference).await
 }
 
@@ -293,7 +287,7 @@ async fn not_taken(tx: &mut Tx, order_id: &str) -> Error {
 /// `own_payout_approval`; none waiting (never recorded, rejected, or approved already) is `payout_not_awaiting`.
 pub async fn approve(s: &Services, op: &Operator, order_no: &str) -> Result<Disbursed, Error> {
     op.require_any(PAYOUT_ROLES)?;
-    let order = order_by_no(s, order_no).await?;
+    let order = crate::auth::operators::order_in_scope(s, op, order_no).await?;
     let payout_date = s.clock.today(order.market);
     let plan = super::plan_at_payout(s, &order, payout_date).await?;
     let amount = plan.quote.net_disbursed.minor();
@@ -372,7 +366,7 @@ pub async fn reject(
         errors.add("reason", FieldProblem::too_long(MAX_REASON_CHARS));
     }
     errors.into_result()?;
-    let order = order_by_no(s, order_no).await?;
+    let order = crate::auth::operators::order_in_scope(s, op, order_no).await?;
     let now = s.clock.now_ms();
     let mut tx = s.db.begin().await?;
     tx.order_locked_in_tx(&order.id)
@@ -580,6 +574,7 @@ pub async fn awaiting(
     market: Market,
 ) -> Result<Vec<AwaitingPayout>, Error> {
     op.require_any(PAYOUT_ROLES)?;
+    op.require_market(market)?;
     let now = s.clock.now_ms();
     let threshold = s.payouts.of(market).approval_threshold;
     let rows = s.db.orders_awaiting_payout(market, AWAITING_LIMIT).await?;

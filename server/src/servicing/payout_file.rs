@@ -107,6 +107,7 @@ struct BankFileAudit<'a> {
 /// with the order numbers it holds, before it is returned.
 pub async fn bank_file(s: &Services, op: &Operator, market: Market) -> Result<BankFile, Error> {
     op.require_any(PAYOUT_ROLES)?;
+    op.require_market(market)?;
     let rows = s.db.orders_awaiting_payout(market, BANK_FILE_LIMIT).await?;
     let mut csv = CsvWriter::new();
     csv.header(&header(market));
@@ -313,6 +314,7 @@ pub async fn import_result(
     content: Option<&str>,
 ) -> Result<ImportReport, Error> {
     op.require_any(PAYOUT_ROLES)?;
+    op.require_market(market)?;
     let content = content.unwrap_or_default();
     if content.trim().is_empty() {
         return Err(Error::Validation(FieldErrors::one(

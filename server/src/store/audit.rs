@@ -127,6 +127,16 @@ pub struct AuditFilter<'a> {
     /// One action (`order.approve`), or a family of actions when it ends in a dot (`payment.`). Letters, digits,
     /// `_` and `.` only: the caller checks it, so it is never a LIKE pattern of the user's.
     pub action: Option<&'a str>,
+    /// An operator of one market: only the entries on that market's orders and complaints, and the operator's own
+    /// (`market` is its code, `own_id` the operator's id); `None` for an operator of every market.
+    pub scope: Option<AuditScope<'a>>,
+}
+
+/// The entries an operator of one market reads (`AuditFilter::scope`).
+#[derive(Debug, Clone, Copy)]
+pub struct AuditScope<'a> {
+    pub market: &'a str,
+    pub own_id: &'a str,
 }
 
 impl Db {
@@ -148,7 +158,10 @@ impl Db {
              FROM audit_log a
              LEFT JOIN operators op ON a.actor_kind = 'operator' AND op.id = a.actor_id
              LEFT JOIN orders o ON a.entity = 'order' AND o.id = a.entity_id
+             LEFT JOIN complaints c ON a.entity = 'complaint' AND c.id = a.entity_id
              WHERE ($1 IS NULL OR (a.entity = 'order' AND a.entity_id = $1))
+               AND ($8 IS NULL OR o.market = $8 OR c.market = $8
+                    OR (a.actor_kind = 'operator' AND a.actor_id = $9))
                AND ($2 IS NULL OR (a.actor_kind = 'operator' AND a.actor_id = $2))
                AND ($3 IS NULL OR a.at >= $3)
                AND ($4 IS NULL OR a.at < $4)
@@ -163,6 +176,8 @@ impl Db {
         .bind(action)
         .bind(family)
         .bind(limit)
+        .bind(filter.scope.map(|s| s.market))
+        .bind(filter.scope.map(|s| s.own_id))
         .fetch_all(self.pool())
         .await
     }

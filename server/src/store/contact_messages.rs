@@ -127,29 +127,47 @@ impl Db {
         .bind(i64::from(waiting_only))
         .fetch_all(self.pool())
         .await?;
-        rows.into_iter()
-            .map(|row| {
-                let id = row.id;
-                let open = |column: &str, stored: &str| {
-                    secrets
-                        .decrypt(stored, binding(&id, column))
-                        .with_context(|| format!("contact message {id}"))
-                };
-                Ok(ContactMessage {
-                    name: open(NAME, &row.name_enc)?,
-                    telephone: open(TELEPHONE, &row.telephone_enc)?,
-                    email: row.email_enc.map(|e| open(EMAIL, &e)).transpose()?,
-                    message: row.message,
-                    company: row.company,
-                    client_addr: row.client_addr,
-                    created_at: row.created_at,
-                    handled_at: row.handled_at,
-                    handled_by: row.handled_by,
-                    id,
-                })
-            })
-            .collect()
+        rows.into_iter().map(|row| opened(secrets, row)).collect()
     }
+
+    /// One message, decrypted; `None` when there is no such message.
+    pub async fn contact_message(
+        &self,
+        secrets: &Secrets,
+        id: &str,
+    ) -> anyhow::Result<Option<ContactMessage>> {
+        let row: Option<StoredContactMessage> = sqlx::query_as(
+            "SELECT id, name_enc, telephone_enc, message, email_enc, company, client_addr, created_at, handled_at,
+               handled_by
+             FROM contact_messages WHERE id = $1",
+        )
+        .bind(id)
+        .fetch_optional(self.pool())
+        .await?;
+        row.map(|row| opened(secrets, row)).transpose()
+    }
+}
+
+/// A stored message with its encrypted columns opened.
+fn opened(secrets: &Secrets, row: StoredContactMessage) -> anyhow::Result<ContactMessage> {
+    let id = row.id;
+    let open = |column: &str, stored: &str| {
+        secrets
+            .decrypt(stored, binding(&id, column))
+            .with_context(|| format!("contact message {id}"))
+    };
+    Ok(ContactMessage {
+        name: open(NAME, &row.name_enc)?,
+        telephone: open(TELEPHONE, &row.telephone_enc)?,
+        email: row.email_enc.map(|e| open(EMAIL, &e)).transpose()?,
+        message: row.message,
+        company: row.company,
+        client_addr: row.client_addr,
+        created_at: row.created_at,
+        handled_at: row.handled_at,
+        handled_by: row.handled_by,
+        id,
+    })
 }
 
 impl Db {

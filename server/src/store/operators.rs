@@ -13,6 +13,10 @@ pub struct OperatorRow {
     pub roles: String,
     pub created_at: i64,
     pub disabled_at: Option<i64>,
+    /// Comma-separated market codes (`IN,ID`).
+    pub markets: String,
+    /// 1 while the password is one an admin set.
+    pub password_change_required: i64,
 }
 
 #[derive(Debug, Clone)]
@@ -20,6 +24,8 @@ pub struct NewOperator<'a> {
     pub username: &'a str,
     pub password_hash: &'a str,
     pub roles: &'a str,
+    pub markets: &'a str,
+    pub password_change_required: bool,
     pub now: i64,
 }
 
@@ -36,7 +42,7 @@ pub struct OperatorSessionRow {
     pub session_created_at: i64,
 }
 
-const COLUMNS: &str = "id, username, password_hash, roles, created_at, disabled_at";
+const COLUMNS: &str = "id, username, password_hash, roles, created_at, disabled_at, markets, password_change_required";
 
 impl Db {
     pub async fn operator_by_username(&self, username: &str) -> sqlx::Result<Option<OperatorRow>> {
@@ -165,7 +171,7 @@ impl Db {
     ) -> sqlx::Result<Option<OperatorSessionRow>> {
         let row: Option<(OperatorSessionRow, i64)> = sqlx::query_as::<_, SessionWithSeen>(
             "SELECT o.id, o.username, o.password_hash, o.roles, o.created_at,
-                    o.disabled_at, s.csrf_hash, s.created_at AS session_created_at, s.last_seen_at
+                    o.disabled_at, o.markets, o.password_change_required, s.csrf_hash, s.created_at AS session_created_at, s.last_seen_at
              FROM operator_sessions s JOIN operators o ON o.id = s.operator_id
              WHERE s.token_hash = $1 AND s.revoked_at IS NULL AND s.created_at >= $2 AND s.created_at <= $3
                AND o.disabled_at IS NULL",
@@ -210,14 +216,17 @@ impl Tx {
     ) -> sqlx::Result<Result<String, UsernameTaken>> {
         let id = new_id();
         let inserted = sqlx::query(
-            "INSERT INTO operators (id, username, password_hash, roles, created_at)
-             VALUES ($1, $2, $3, $4, $5)",
+            "INSERT INTO operators (id, username, password_hash, roles, created_at, markets,
+                                    password_change_required)
+             VALUES ($1, $2, $3, $4, $5, $6, $7)",
         )
         .bind(&id)
         .bind(new.username)
         .bind(new.password_hash)
         .bind(new.roles)
         .bind(new.now)
+        .bind(new.markets)
+        .bind(i64::from(new.password_change_required))
         .execute(self.conn())
         .await;
         match inserted {
@@ -275,18 +284,50 @@ impl Tx {
         Ok(())
     }
 
-    /// A new password hash.
-    pub async fn set_operator_password(
-        &mut self,
-        id: &str,
-        password_hash: &str,
-    ) -> sqlx::Result<()> {
-        sqlx::query("UPDATE operators SET password_hash = $1 WHERE id = $2")
-            .bind(password_hash)
+    pub async fn set_operator_markets(&mut self, id: &str, markets: &str) -> sqlx::Result<()> {
+        sqlx::query("UPDATE operators SET markets = $1 WHERE id = $2")
+            .bind(markets)
             .bind(id)
             .execute(self.conn())
             .await?;
         Ok(())
+    }
+
+    /// A new password hash; `change_required` when an admin set it (the operator chooses their own at sign-in).
+    pub async fn set_operator_password(
+        &mut self,
+        id: &str,
+        password_hash: &str,
+        change_required: bool,
+    ) -> sqlx::Result<()> {
+        sqlx::query(
+            "UPDATE operators SET password_hash = $1, password_change_required = $2 WHERE id = $3",
+        )
+        .bind(password_hash)
+        .bind(i64::from(change_required))
+        .bind(id)
+        .execute(self.conn())
+        .await?;
+        Ok(())
+    }
+
+    /// Ends every live session of an operator but the one of `kept_token_hash`; returns how many.
+    pub async fn revoke_other_operator_sessions(
+        &mut self,
+        id: &str,
+        kept_token_hash: &str,
+        now: i64,
+    ) -> sqlx::Result<u64> {
+        Ok(sqlx::query(
+            "UPDATE operator_sessions SET revoked_at = $1
+             WHERE operator_id = $2 AND revoked_at IS NULL AND token_hash <> $3",
+        )
+        .bind(now)
+        .bind(id)
+        .bind(kept_token_hash)
+        .execute(self.conn())
+        .await?
+        .rows_affected())
     }
 
     /// Ends every live session of an operator; returns how many.

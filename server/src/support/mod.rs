@@ -5,7 +5,7 @@
 
 pub mod images;
 
-use kilat_domain::{Currency, Market, OrderState};
+use kilat_domain::{Code, Currency, Market, OrderState};
 use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
 use time::Date;
 use time::macros::format_description;
@@ -642,6 +642,7 @@ pub async fn queue(
     open_only: bool,
 ) -> Result<Vec<Complaint>, Error> {
     op.require_any(SUPPORT_ROLES)?;
+    let market = op.market_filter(market)?;
     s.db.complaint_queue(market, open_only, QUEUE_LIMIT)
         .await?
         .into_iter()
@@ -660,6 +661,7 @@ pub async fn support_detail(
         s.db.complaint_by_ticket(ticket_no.trim(), None)
             .await?
             .ok_or(Error::NotFound)?;
+    op.see(row.market)?;
     let phone = match s.db.borrower_by_id(&row.borrower_id).await? {
         Some(b) => Some(crate::auth::unseal_borrower(&s.secrets, b)?.phone.masked()),
         None => None,
@@ -675,6 +677,14 @@ pub async fn support_image(
 ) -> Result<ImageFile, Error> {
     op.require_any(SUPPORT_ROLES)?;
     let row = s.db.complaint_image(image_id.trim(), None).await?;
+    // An image of another market's borrower is not found, as if it did not exist.
+    let row = match row {
+        Some(image) => match s.db.borrower_by_id(&image.borrower_id).await? {
+            Some(borrower) if op.may_see(borrower.market) => Some(image),
+            _ => None,
+        },
+        None => None,
+    };
     // Only images a complaint holds: uploads still waiting are the borrower's draft.
     read_image(s, row.filter(|r| r.complaint_id.is_some())).await
 }
@@ -702,6 +712,7 @@ pub async fn reply(
         s.db.complaint_by_ticket(ticket_no.trim(), None)
             .await?
             .ok_or(Error::NotFound)?;
+    op.see(row.market)?;
     let now = s.clock.now_ms();
     let mut tx = s.db.begin().await?;
     if !tx.mark_complaint_answered(&row.id, now).await? {
@@ -734,6 +745,7 @@ pub async fn close(s: &Services, op: &Operator, ticket_no: &str) -> Result<Compl
         s.db.complaint_by_ticket(ticket_no.trim(), None)
             .await?
             .ok_or(Error::NotFound)?;
+    op.see(row.market)?;
     let now = s.clock.now_ms();
     let mut tx = s.db.begin().await?;
     if !tx.close_complaint(&row.id, &op.id, now).await? {
@@ -1058,12 +1070,41 @@ pub async fn contact_messages(
     waiting_only: bool,
 ) -> Result<Vec<ContactMessage>, Error> {
     op.require_any(SUPPORT_ROLES)?;
-    Ok(s.db.contact_messages(&s.secrets, 200, waiting_only).await?)
+    let all = s.db.contact_messages(&s.secrets, 200, waiting_only).await?;
+    Ok(all.into_iter().filter(|m| contact_visible(op, m)).collect())
+}
+
+/// The market of a contact message, read from its telephone: the one market whose numbers it is (`+91…`, `+62…`, or
+/// a national number valid in one market only); `None` when it is both markets' or neither's.
+pub fn contact_market(message: &ContactMessage) -> Option<Market> {
+    let mut of = Market::ALL
+        .iter()
+        .copied()
+        .filter(|m| kilat_domain::Phone::parse(*m, &message.telephone).is_ok());
+    match (of.next(), of.next()) {
+        (Some(market), None) => Some(market),
+        _ => None,
+    }
+}
+
+/// True when the operator sees a contact message: its market's operators do; one of no single market (a number of
+/// both markets' formats, or of neither) only operators of every market.
+fn contact_visible(op: &Operator, message: &ContactMessage) -> bool {
+    match contact_market(message) {
+        Some(market) => op.may_see(market),
+        None => op.markets().count() == Market::ALL.len(),
+    }
 }
 
 /// Marks a contact message handled, once (the first operator's mark stands): true when this call marked it.
 pub async fn mark_handled(s: &Services, op: &Operator, id: &str) -> Result<bool, Error> {
     op.require_any(SUPPORT_ROLES)?;
+    // A message of a market not the operator's is not found, as if it did not exist.
+    if let Some(message) = s.db.contact_message(&s.secrets, id.trim()).await?
+        && !contact_visible(op, &message)
+    {
+        return Err(Error::NotFound);
+    }
     s.db.mark_contact_message_handled(id.trim(), &op.id, s.clock.now_ms())
         .await?
         .ok_or(Error::NotFound)

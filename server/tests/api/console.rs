@@ -113,7 +113,8 @@ async fn an_operator_signs_in_with_the_right_password_and_gets_a_strict_cookie_a
     let body = data(response).await;
     assert_eq!(
         body["operator"],
-        json!({"id": id, "username": "asha", "roles": ["reviewer", "support"]})
+        json!({"id": id, "username": "asha", "roles": ["reviewer", "support"], "markets": ["IN", "ID"],
+            "passwordChangeRequired": false})
     );
     let csrf = body["csrfToken"].as_str().unwrap();
     assert!(csrf.len() >= 40, "{csrf}");

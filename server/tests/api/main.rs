@@ -25,6 +25,7 @@ mod lifecycle;
 mod limits;
 mod loans;
 mod login;
+mod markets;
 mod money_paths;
 mod money_state;
 mod one_limiter;

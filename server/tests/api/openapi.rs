@@ -158,8 +158,8 @@ fn every_console_operation_but_login_names_the_cookie_its_401_and_its_403_and_un
     // counts, claim, release); the product preview and the audit export; five of payout operations (bank file, bank
     // result, approve and reject a recorded payout, month-end exports); two more of the repayments queue (counts,
     // export) and eight of reconciliation (layouts list, create, update; preview; imports list, import, one, confirm); six of
-    // collections (queue, case, history, contacts, promises, phone).
-    assert_eq!(secured.len(), 66, "{secured:?}");
+    // collections (queue, case, history, contacts, promises, phone); an operator's markets and one's own password.
+    assert_eq!(secured.len(), 68, "{secured:?}");
 }
 
 #[test]

@@ -157,7 +157,7 @@ describe('operators', () => {
       signedIn: true,
       handlers: {
         'GET /api/v1/console/operators': () =>
-          ok([{ id: 'op-adm', username: 'ada', roles: ['admin'], enabled: true, locked: false, createdAt: 1764000000000, lastSignInAt: null }]),
+          ok([{ id: 'op-adm', username: 'ada', roles: ['admin'], markets: ['IN', 'ID'], passwordChangeRequired: false, enabled: true, locked: false, createdAt: 1764000000000, lastSignInAt: null }]),
         'POST /api/v1/console/operators': () =>
           refusal(422, 'validation_failed', 'Some fields need your attention.', { fields: { username: 'This username is taken.' } }),
       },
@@ -166,7 +166,7 @@ describe('operators', () => {
     const table = await screen.findByRole('table', { name: '1 operators' });
     expect(within(table).queryByRole('button', { name: 'Disable' })).toBeNull();
     expect(within(table).getByRole('columnheader', { name: 'Last sign-in' })).toBeInTheDocument();
-    expect(within(within(table).getAllByRole('row')[1]!).getAllByRole('cell')[4]).toHaveTextContent('Never');
+    expect(within(within(table).getAllByRole('row')[1]!).getAllByRole('cell')[5]).toHaveTextContent('Never');
     const user = userEvent.setup();
     const form = screen.getByRole('form', { name: 'New operator' });
     await user.type(within(form).getByLabelText('Username'), 'ada');
@@ -174,6 +174,6 @@ describe('operators', () => {
     await user.click(within(form).getByLabelText('reviewer'));
     await user.click(within(form).getByRole('button', { name: 'Create operator' }));
     expect(await screen.findByText('This username is taken.')).toBeInTheDocument();
-    expect(api.callsTo('POST', '/api/v1/console/operators')[0]!.body).toEqual({ username: 'ada', password: 'twelve chars', roles: ['reviewer'] });
+    expect(api.callsTo('POST', '/api/v1/console/operators')[0]!.body).toEqual({ username: 'ada', password: 'twelve chars', roles: ['reviewer'], markets: ['IN', 'ID'] });
   });
 });

@@ -18,17 +18,36 @@ async function navLinks() {
 
 describe('console layout', () => {
   it.each([
-    ['support', OPERATORS.support, ['Review queue', 'Audit trail', 'Complaints', 'Contact messages']],
+    ['support', OPERATORS.support, ['Review queue', 'Complaints', 'Contact messages', 'Audit trail']],
     ['reviewer', OPERATORS.reviewer, ['Review queue']],
-    ['admin only', OPERATORS.adminOnly, ['Audit trail', 'Products', 'Operators', 'Dashboard', 'Complaints', 'Contact messages', 'FAQ', 'Site', 'Collections', 'Reconciliation']],
+    ['admin only', OPERATORS.adminOnly, ['Collections', 'Complaints', 'Contact messages', 'Reconciliation', 'Dashboard', 'Audit trail', 'Products', 'Operators', 'FAQ', 'Site']],
     ['finance', OPERATORS.finance, ['Payouts', 'Repayments', 'Reconciliation']],
-    ['admin with every role', OPERATORS.admin, ['Review queue', 'Payouts', 'Repayments', 'Audit trail', 'Products', 'Operators', 'Dashboard', 'Complaints', 'Contact messages', 'FAQ', 'Site', 'Collections', 'Reconciliation']],
+    ['admin with every role', OPERATORS.admin, ['Review queue', 'Collections', 'Complaints', 'Contact messages', 'Payouts', 'Repayments', 'Reconciliation', 'Dashboard', 'Audit trail', 'Products', 'Operators', 'FAQ', 'Site']],
     ['collections', OPERATORS.collections, ['Collections']],
   ] as const)('%s: the navigation shows only the sections the roles open', async (_name, operator, expected) => {
     fakeConsoleApi({ operator, signedIn: true, handlers: EMPTY });
     renderConsole('/console/');
     expect(await navLinks()).toEqual(expected);
     expect(screen.getByText(operator.username)).toBeInTheDocument();
+  });
+
+  it('groups the sections (work, money, oversight, settings), each group a named list, with a skip link first', async () => {
+    fakeConsoleApi({ operator: OPERATORS.admin, signedIn: true, handlers: EMPTY });
+    renderConsole('/console/');
+    const nav = await screen.findByRole('navigation', { name: 'Console sections' });
+    const groups = within(nav).getAllByRole('list');
+    expect(groups.map((list) => list.getAttribute('aria-labelledby')).map((id) => document.getElementById(id!)?.textContent)).toEqual([
+      'Work',
+      'Money',
+      'Oversight',
+      'Settings',
+    ]);
+    expect(within(groups[1]!).getAllByRole('link').map((link) => link.textContent)).toEqual(['Payouts', 'Repayments', 'Reconciliation']);
+    const skip = screen.getByRole('link', { name: 'Skip to the page' });
+    expect(skip.getAttribute('href')).toBe('#console-main');
+    expect(document.getElementById('console-main')?.tagName).toBe('MAIN');
+    // The operator's markets are named beside the roles.
+    expect(screen.getByText(/admin, reviewer, finance, support · India, Indonesia/)).toBeInTheDocument();
   });
 
   it('refuses a section the roles do not open, without asking the server', async () => {

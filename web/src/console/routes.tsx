@@ -16,6 +16,7 @@ import { ComplaintScreen, ComplaintsScreen } from './screens/complaints';
 import { CollectionsCaseScreen, CollectionsScreen } from './screens/collections';
 import { ContactMessagesScreen } from './screens/contact-messages';
 import { OrderScreen } from './screens/order';
+import { OwnPasswordScreen } from './screens/own-password';
 import { ProductsScreen } from './screens/products';
 import { PayoutsScreen } from './screens/payouts';
 import { QueueScreen } from './screens/queue';
@@ -68,6 +69,8 @@ function SignedIn() {
   if (!hasToken) return signIn;
   if (me.isPending) return <Loading label={t('common.loading')} />;
   if (me.isError) return me.error.status === 401 ? signIn : <main className="console-main"><LoadFailed error={me.error} onRetry={() => void me.refetch()} /></main>;
+  // A password an admin set: the operator chooses their own first (the server refuses everything else until then).
+  if (me.data.passwordChangeRequired) return <OwnPasswordScreen operator={me.data} />;
   return (
     <OperatorContext.Provider value={me.data}>
       <ConsoleLayout operator={me.data}>

@@ -5,6 +5,27 @@ import type { Operator, Role } from './api/types';
 
 export type SectionKey = 'queue' | 'payouts' | 'repayments' | 'audit' | 'products' | 'operators' | 'dashboard' | 'complaints' | 'contact' | 'faq' | 'site' | 'collections' | 'reconciliation';
 
+/** The navigation's groups, in the order it shows them: the day's work, money, oversight, settings. */
+export type SectionGroup = 'work' | 'money' | 'oversight' | 'settings';
+export const GROUPS: readonly SectionGroup[] = ['work', 'money', 'oversight', 'settings'];
+const GROUP_OF: Record<SectionKey, SectionGroup> = {
+  queue: 'work',
+  collections: 'work',
+  complaints: 'work',
+  contact: 'work',
+  payouts: 'money',
+  repayments: 'money',
+  reconciliation: 'money',
+  dashboard: 'oversight',
+  audit: 'oversight',
+  products: 'settings',
+  operators: 'settings',
+  faq: 'settings',
+  site: 'settings',
+};
+/** Within a group, the order the navigation lists its sections. */
+const NAV_ORDER: readonly SectionKey[] = ['queue', 'collections', 'complaints', 'contact', 'payouts', 'repayments', 'reconciliation', 'dashboard', 'audit', 'products', 'operators', 'faq', 'site'];
+
 export interface Section {
   key: SectionKey;
   path: string;
@@ -41,4 +62,10 @@ export function hasAnyRole(operator: Pick<Operator, 'roles'>, roles: readonly Ro
 
 export function sectionsFor(operator: Pick<Operator, 'roles'>): Section[] {
   return SECTIONS.filter((section) => hasAnyRole(operator, section.roles));
+}
+
+/** The operator's sections by navigation group, empty groups left out. */
+export function groupedSectionsFor(operator: Pick<Operator, 'roles'>): { group: SectionGroup; sections: Section[] }[] {
+  const mine = sectionsFor(operator).sort((a, b) => NAV_ORDER.indexOf(a.key) - NAV_ORDER.indexOf(b.key));
+  return GROUPS.map((group) => ({ group, sections: mine.filter((s) => GROUP_OF[s.key] === group) })).filter((g) => g.sections.length > 0);
 }

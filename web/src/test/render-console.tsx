@@ -35,12 +35,16 @@ export function refusal(
 export const CSRF = 'csrf-token-1';
 
 export const OPERATORS = {
-  admin: { id: 'op-admin', username: 'admin', roles: ['admin', 'reviewer', 'finance', 'support'] },
-  reviewer: { id: 'op-rev', username: 'rita', roles: ['reviewer'] },
-  support: { id: 'op-sup', username: 'sam', roles: ['support'] },
-  finance: { id: 'op-fin', username: 'fay', roles: ['finance'] },
-  adminOnly: { id: 'op-adm', username: 'ada', roles: ['admin'] },
-  collections: { id: 'op-col', username: 'cole', roles: ['collections'] },
+  admin: { id: 'op-admin', username: 'admin', roles: ['admin', 'reviewer', 'finance', 'support'], markets: ['IN', 'ID'], passwordChangeRequired: false },
+  reviewer: { id: 'op-rev', username: 'rita', roles: ['reviewer'], markets: ['IN', 'ID'], passwordChangeRequired: false },
+  support: { id: 'op-sup', username: 'sam', roles: ['support'], markets: ['IN', 'ID'], passwordChangeRequired: false },
+  finance: { id: 'op-fin', username: 'fay', roles: ['finance'], markets: ['IN', 'ID'], passwordChangeRequired: false },
+  adminOnly: { id: 'op-adm', username: 'ada', roles: ['admin'], markets: ['IN', 'ID'], passwordChangeRequired: false },
+  collections: { id: 'op-col', username: 'cole', roles: ['collections'], markets: ['IN', 'ID'], passwordChangeRequired: false },
+  /** Finance and reviewer of Indonesia only (the Indonesian lender's staff). */
+  indonesia: { id: 'op-idn', username: 'budi', roles: ['reviewer', 'finance'], markets: ['ID'], passwordChangeRequired: false },
+  /** Signed in with a password an admin set: must choose their own first. */
+  newcomer: { id: 'op-new', username: 'nina', roles: ['reviewer'], markets: ['IN'], passwordChangeRequired: true },
 } as const;
 
 /**

@@ -5,6 +5,7 @@ use axum::Json;
 use axum::extract::{FromRequestParts, State};
 use axum::http::{HeaderValue, header, request::Parts};
 use axum::response::{IntoResponse, Response};
+use kilat_domain::Market;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -36,10 +37,17 @@ pub struct ConsoleLoggedIn {
 }
 
 #[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
 pub struct OperatorView {
     pub id: String,
     pub username: String,
     pub roles: Vec<Role>,
+    /// The markets whose records the operator sees (at least one): every console list, count, export and action is
+    /// limited to them.
+    pub markets: Vec<Market>,
+    /// True while the operator signs in with a password an admin set: every endpoint but `me`, `logout` and
+    /// `password` answers 403 `password_change_required` until they choose their own.
+    pub password_change_required: bool,
 }
 
 impl From<&Operator> for OperatorView {
@@ -48,6 +56,8 @@ impl From<&Operator> for OperatorView {
             id: op.id.clone(),
             username: op.username.clone(),
             roles: op.roles.clone(),
+            markets: op.markets.clone(),
+            password_change_required: op.password_change_required,
         }
     }
 }
@@ -97,19 +107,63 @@ pub async fn login(
         (status = 403, description = "csrf_token_invalid or cross_site_request", body = ErrorBody)))]
 pub async fn logout(
     State(state): State<AppState>,
-    session: OperatorSession,
+    SessionOfAnyPassword(session): SessionOfAnyPassword,
 ) -> Result<Response, ApiError> {
     operators::sign_out(&state.services, &session.token).await?;
     let cookie = console_cookie("", 0, state.secure_cookies);
     Ok(([(header::SET_COOKIE, cookie)], Envelope::ok(None::<bool>)).into_response())
 }
 
-/// The signed-in operator and their roles.
+/// The signed-in operator, their roles and markets, and whether they must choose their own password first.
 #[utoipa::path(get, path = "/api/v1/console/me", tag = "console", operation_id = "console_me",
     security(("console_cookie" = [])),
     responses((status = 200, body = Envelope<OperatorView>), (status = 401, body = ErrorBody)))]
-pub async fn me(session: OperatorSession) -> Json<Envelope<OperatorView>> {
+pub async fn me(
+    SessionOfAnyPassword(session): SessionOfAnyPassword,
+) -> Json<Envelope<OperatorView>> {
     Envelope::ok((&session.operator).into())
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct OwnPasswordRequest {
+    /// The password the operator signed in with.
+    #[schema(value_type = String, required = true, format = Password)]
+    pub current_password: Option<String>,
+    /// The new password: at least 12 characters, other than the current one.
+    #[schema(value_type = String, required = true, format = Password)]
+    pub password: Option<String>,
+}
+
+/// The signed-in operator chooses their own password (any operator; the one way on for an operator whose password an
+/// admin set, which every other endpoint refuses with 403 `password_change_required`). The current password is
+/// checked like a sign-in (counted per operator and address: `operator_locked`); every other session of the operator
+/// ends; this one stays. Audited (`operator.password_change`), never the password.
+#[utoipa::path(post, path = "/api/v1/console/password", tag = "console", operation_id = "console_change_own_password",
+    security(("console_cookie" = [], "csrf_header" = [])),
+    request_body(content((OwnPasswordRequest = "application/json"), (OwnPasswordRequest = "application/x-www-form-urlencoded"))),
+    responses((status = 200, description = "Changed; `passwordChangeRequired` is false", body = Envelope<OperatorView>),
+        (status = 401, body = ErrorBody),
+        (status = 403, description = "csrf_token_invalid or cross_site_request", body = ErrorBody),
+        (status = 422, description = "validation_failed: `currentPassword` (missing, wrong), `password` (too short, too long, unchanged)", body = ErrorBody),
+        (status = 429, description = "operator_locked: this operator's password checks from this address are used up (`Retry-After`)", body = ErrorBody),
+        (status = 503, description = "server_busy (`Retry-After`)", body = ErrorBody)))]
+pub async fn change_password(
+    State(state): State<AppState>,
+    ClientAddr(client): ClientAddr,
+    SessionOfAnyPassword(session): SessionOfAnyPassword,
+    JsonOrForm(req): JsonOrForm<OwnPasswordRequest>,
+) -> Result<Json<Envelope<OperatorView>>, ApiError> {
+    let changed = operators::change_own_password(
+        &state.services,
+        &session.operator,
+        &session.token,
+        req.current_password.as_deref().unwrap_or_default(),
+        req.password.as_deref().unwrap_or_default(),
+        &client.to_string(),
+    )
+    .await?;
+    Ok(Envelope::ok((&changed).into()))
 }
 
 /// A signed-in operator, from the `kilat_console` cookie. Rejects with 401 `unauthorized` without a live session, and
@@ -121,6 +175,31 @@ pub struct OperatorSession {
 }
 
 impl FromRequestParts<AppState> for OperatorSession {
+    type Rejection = ApiError;
+
+    /// A live session whose password is the operator's own: one an admin set answers 403 `password_change_required`
+    /// (after the 401 and CSRF checks) until the operator chooses theirs ([`SessionOfAnyPassword`] is for `me`,
+    /// `logout` and `password`).
+    async fn from_request_parts(
+        parts: &mut Parts,
+        state: &AppState,
+    ) -> Result<Self, Self::Rejection> {
+        let SessionOfAnyPassword(session) =
+            SessionOfAnyPassword::from_request_parts(parts, state).await?;
+        if session.operator.password_change_required {
+            return Err(
+                crate::error::Error::from(crate::error::Refusal::PasswordChangeRequired).into(),
+            );
+        }
+        Ok(session)
+    }
+}
+
+/// A signed-in operator whatever their password: the extractor of `me`, `logout` and `password` only, the endpoints
+/// an operator with a password an admin set may use.
+pub struct SessionOfAnyPassword(pub OperatorSession);
+
+impl FromRequestParts<AppState> for SessionOfAnyPassword {
     type Rejection = ApiError;
 
     async fn from_request_parts(
@@ -144,7 +223,7 @@ impl FromRequestParts<AppState> for OperatorSession {
                 return Err(ApiError::CsrfTokenInvalid);
             }
         }
-        Ok(Self { operator, token })
+        Ok(Self(OperatorSession { operator, token }))
     }
 }
 

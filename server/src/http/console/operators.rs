@@ -12,6 +12,7 @@ use crate::error::FieldProblem;
 use crate::http::AppState;
 use crate::http::error::{ApiError, Envelope, ErrorBody};
 use crate::http::extract::JsonOrForm;
+use kilat_domain::Market;
 
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
@@ -19,6 +20,10 @@ pub struct OperatorAccountView {
     pub id: String,
     pub username: String,
     pub roles: Vec<Role>,
+    /// The markets whose records the operator sees: `IN`, `ID` or both.
+    pub markets: Vec<Market>,
+    /// True until the operator replaces the password an admin set (at creation or a reset) with their own.
+    pub password_change_required: bool,
     /// False when disabled: cannot sign in, no live session.
     pub enabled: bool,
     /// True while locked out after wrong passwords.
@@ -36,6 +41,8 @@ impl From<OperatorRecord> for OperatorAccountView {
             id: r.id,
             username: r.username,
             roles: r.roles,
+            markets: r.markets,
+            password_change_required: r.password_change_required,
             enabled: r.enabled,
             locked: r.locked,
             created_at: r.created_at,
@@ -55,6 +62,17 @@ pub struct CreateOperatorRequest {
     /// One or more of `admin`, `reviewer`, `finance`, `support`.
     #[schema(value_type = Vec<String>, required = true, example = json!(["reviewer"]))]
     pub roles: Option<Vec<String>>,
+    /// One or both of `IN`, `ID`: the markets whose records the operator sees; both when left out (an empty list is
+    /// refused: "Choose at least one market.").
+    #[schema(value_type = Option<Vec<String>>, example = json!(["IN"]))]
+    pub markets: Option<Vec<String>>,
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct MarketsRequest {
+    /// One or both of `IN`, `ID`: the operator's markets after the change.
+    #[schema(value_type = Vec<String>, required = true, example = json!(["IN", "ID"]))]
+    pub markets: Option<Vec<String>>,
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -99,13 +117,14 @@ pub async fn list(
     Ok(Envelope::ok(list.into_iter().map(Into::into).collect()))
 }
 
-/// Creates an operator with roles and an initial password (admin).
+/// Creates an operator with roles, markets and an initial password (admin); the operator must choose their own password
+/// at their first sign-in.
 #[utoipa::path(post, path = "/api/v1/console/operators", tag = "console", operation_id = "console_create_operator",
     security(("console_cookie" = [], "csrf_header" = [])),
     request_body(content((CreateOperatorRequest = "application/json"))),
     responses((status = 200, body = Envelope<OperatorAccountView>), (status = 401, body = ErrorBody),
         (status = 403, description = "forbidden (not admin), csrf_token_invalid or cross_site_request", body = ErrorBody),
-        (status = 422, description = "validation_failed: `username` (taken), `password`, `roles`", body = ErrorBody)))]
+        (status = 422, description = "validation_failed: `username` (taken), `password`, `roles`, `markets` (none, unknown)", body = ErrorBody)))]
 pub async fn create(
     State(state): State<AppState>,
     session: OperatorSession,
@@ -117,6 +136,7 @@ pub async fn create(
         req.username.as_deref().unwrap_or_default(),
         req.password.as_deref().unwrap_or_default(),
         req.roles.as_deref().unwrap_or_default(),
+        req.markets.as_deref(),
     )
     .await?;
     Ok(Envelope::ok(created.into()))
@@ -140,6 +160,31 @@ pub async fn roles(
 ) -> Result<Json<Envelope<OperatorAccountView>>, ApiError> {
     let roles = roles_of(req.roles.as_deref())?;
     let done = operator_admin::set_roles(&state.services, &session.operator, &id, &roles).await?;
+    Ok(Envelope::ok(done.into()))
+}
+
+/// Replaces the markets an operator sees (admin): one or both of `IN`, `ID`. Audited (`operator.markets`).
+#[utoipa::path(put, path = "/api/v1/console/operators/{id}/markets", tag = "console",
+    operation_id = "console_operator_markets", security(("console_cookie" = [], "csrf_header" = [])),
+    params(("id" = String, Path, description = "The operator's id")),
+    request_body(content((MarketsRequest = "application/json"))),
+    responses((status = 200, body = Envelope<OperatorAccountView>), (status = 401, body = ErrorBody),
+        (status = 403, description = "forbidden (not admin), csrf_token_invalid or cross_site_request", body = ErrorBody),
+        (status = 404, body = ErrorBody),
+        (status = 422, description = "validation_failed: `markets` (none, unknown)", body = ErrorBody)))]
+pub async fn markets(
+    State(state): State<AppState>,
+    session: OperatorSession,
+    Path(id): Path<String>,
+    JsonOrForm(req): JsonOrForm<MarketsRequest>,
+) -> Result<Json<Envelope<OperatorAccountView>>, ApiError> {
+    let done = operator_admin::set_markets(
+        &state.services,
+        &session.operator,
+        &id,
+        req.markets.as_deref().unwrap_or_default(),
+    )
+    .await?;
     Ok(Envelope::ok(done.into()))
 }
 
@@ -177,7 +222,8 @@ pub async fn enable(
     Ok(Envelope::ok(done.into()))
 }
 
-/// Sets a new password and ends all the operator's sessions (admin).
+/// Sets a new password and ends all the operator's sessions (admin); the operator must choose their own at their next
+/// sign-in.
 #[utoipa::path(post, path = "/api/v1/console/operators/{id}/password", tag = "console",
     operation_id = "console_reset_operator_password", security(("console_cookie" = [], "csrf_header" = [])),
     params(("id" = String, Path, description = "The operator's id")),

@@ -85,6 +85,8 @@ pub async fn queue(
     filter: &QueueFilter,
 ) -> Result<Vec<QueuedPayment>, Error> {
     op.require_any(FINANCE_ROLES)?;
+    // No market asked: every market the operator sees; one not theirs: a field error on `market`.
+    let market = op.market_filter(filter.market)?;
     let statuses: Vec<&str> = match filter.status {
         Some(status) => vec![status.code()],
         None => QUEUE_STATUSES.iter().map(|s| s.code()).collect(),
@@ -92,7 +94,7 @@ pub async fn queue(
     let rows =
         s.db.payments_queue(
             &statuses,
-            filter.market.map(|m| m.currency().code()),
+            market.map(|m| m.currency().code()),
             filter.search.as_deref(),
             QUEUE_LIMIT,
         )
@@ -144,12 +146,13 @@ pub struct QueueCount {
     pub count: i64,
 }
 
-/// How many payments wait in each status of finance's queue, per market (one grouped, indexed count).
+/// How many payments wait in each status of finance's queue, per market the operator sees (one grouped, indexed
+/// count).
 pub async fn queue_counts(s: &Services, op: &Operator) -> Result<Vec<QueueCount>, Error> {
     op.require_any(FINANCE_ROLES)?;
     let statuses: Vec<&str> = QUEUE_STATUSES.iter().map(|s| s.code()).collect();
     let mut out = Vec::new();
-    for market in [Market::India, Market::Indonesia] {
+    for market in op.markets() {
         for status in QUEUE_STATUSES {
             out.push(QueueCount {
                 market,
@@ -164,6 +167,9 @@ pub async fn queue_counts(s: &Services, op: &Operator) -> Result<Vec<QueueCount>
         } else {
             Market::Indonesia
         };
+        if !op.may_see(market) {
+            continue;
+        }
         if let Some(slot) = out
             .iter_mut()
             .find(|c| c.market == market && c.status.code() == status)
@@ -301,12 +307,32 @@ pub async fn resolve(
             ));
         }
     };
+    let row = payment_in_scope(s, op, payment_id).await?;
+    let received = row.received_amount.unwrap_or(row.amount);
+    decide(s, op, &row.id, received, Some(decision), None).await
+}
+
+/// The market a payment's currency is lent in.
+fn market_of(currency: kilat_domain::Currency) -> Market {
+    match currency {
+        kilat_domain::Currency::Inr => Market::India,
+        kilat_domain::Currency::Idr => Market::Indonesia,
+    }
+}
+
+/// A payment the operator may see, by its id (trimmed): `not_found` for an unknown id and for a payment of a market
+/// not theirs alike.
+async fn payment_in_scope(
+    s: &Services,
+    op: &Operator,
+    payment_id: &str,
+) -> Result<crate::store::payments::PaymentRow, Error> {
     let row =
         s.db.payment(payment_id.trim())
             .await?
             .ok_or(Error::NotFound)?;
-    let received = row.received_amount.unwrap_or(row.amount);
-    decide(s, op, &row.id, received, Some(decision), None).await
+    op.see(market_of(row.currency))?;
+    Ok(row)
 }
 
 /// Finance's decision on a payment, inside one transaction with the order locked.
@@ -318,10 +344,7 @@ async fn decide(
     decision: Option<Decision>,
     line: Option<&StatementSource<'_>>,
 ) -> Result<Confirmed, Error> {
-    let row =
-        s.db.payment(payment_id.trim())
-            .await?
-            .ok_or(Error::NotFound)?;
+    let row = payment_in_scope(s, op, payment_id).await?;
     let now = s.clock.now_ms();
     let actor = Actor::Operator(op.id.clone());
     let mut tx = s.db.begin().await?;
@@ -412,10 +435,7 @@ pub async fn record_refund(
     op.require_any(FINANCE_ROLES)?;
     let reference = crate::providers::check_bank_reference(bank_reference)?;
     let reference = reference.as_str();
-    let row =
-        s.db.payment(payment_id.trim())
-            .await?
-            .ok_or(Error::NotFound)?;
+    let row = payment_in_scope(s, op, payment_id).await?;
     let before = payment_of(s, row)?;
     let now = s.clock.now_ms();
     let mut tx = s.db.begin().await?;
@@ -471,10 +491,7 @@ pub async fn reject(
             FieldProblem::too_long(MAX_REASON_CHARS),
         ));
     }
-    let row =
-        s.db.payment(payment_id.trim())
-            .await?
-            .ok_or(Error::NotFound)?;
+    let row = payment_in_scope(s, op, payment_id).await?;
     let before = payment_of(s, row)?;
     let now = s.clock.now_ms();
     let mut tx = s.db.begin().await?;

@@ -311,11 +311,14 @@ pub fn check_mapping(input: &MappingInput) -> Result<(String, Layout), Error> {
 /// The saved layouts, by name (finance or admin).
 pub async fn mappings(s: &Services, op: &Operator) -> Result<Vec<Mapping>, Error> {
     op.require_any(RECONCILE_ROLES)?;
-    s.db.statement_mappings()
-        .await?
-        .into_iter()
-        .map(mapping_of)
-        .collect()
+    let all: Vec<Mapping> =
+        s.db.statement_mappings()
+            .await?
+            .into_iter()
+            .map(mapping_of)
+            .collect::<Result<_, _>>()?;
+    // The layouts of the operator's markets only.
+    Ok(all.into_iter().filter(|m| op.may_see(m.market)).collect())
 }
 
 fn delimiter_code(c: char) -> &'static str {
@@ -343,6 +346,7 @@ pub async fn save_mapping(
 ) -> Result<Mapping, Error> {
     op.require_any(RECONCILE_ROLES)?;
     let (name, layout) = check_mapping(input)?;
+    op.require_market(layout.market)?;
     let (amount_column, credit_column, debit_column) = match layout.amount {
         AmountColumns::Signed(c) => (Some(c as i64), None, None),
         AmountColumns::Split { credit, debit } => {
@@ -369,11 +373,15 @@ pub async fn save_mapping(
         now,
     };
     let before = match id {
-        Some(id) => Some(
-            s.db.statement_mapping(id.trim())
-                .await?
-                .ok_or(Error::NotFound)?,
-        ),
+        Some(id) => {
+            let row =
+                s.db.statement_mapping(id.trim())
+                    .await?
+                    .ok_or(Error::NotFound)?;
+            // Another market's layout is not found, as if it did not exist.
+            op.see(mapping_of(row.clone())?.market)?;
+            Some(row)
+        }
         None => None,
     };
     let taken = || {
@@ -540,12 +548,14 @@ pub async fn preview(
     op.require_any(RECONCILE_ROLES)?;
     let content = check_content(content)?;
     let layout = match (mapping_id.map(str::trim).filter(|m| !m.is_empty()), mapping) {
-        (Some(id), _) => Some(saved_layout(s, id).await?.1),
+        (Some(id), _) => Some(saved_layout(s, op, id).await?.1),
         (None, Some(input)) => {
             let mut input = input.clone();
             // A preview needs no name yet.
             input.name.get_or_insert_with(|| "preview".to_owned());
-            Some(check_mapping(&input)?.1)
+            let layout = check_mapping(&input)?.1;
+            op.require_market(layout.market)?;
+            Some(layout)
         }
         (None, None) => None,
     };
@@ -594,14 +604,22 @@ fn preview_line(l: &statement::Line) -> PreviewLine {
     }
 }
 
-async fn saved_layout(s: &Services, id: &str) -> Result<(Mapping, Layout), Error> {
-    let mapping = s.db.statement_mapping(id.trim()).await?.ok_or_else(|| {
+/// A saved layout by its id; an unknown one, or one of a market not the operator's, is the same field error.
+async fn saved_layout(s: &Services, op: &Operator, id: &str) -> Result<(Mapping, Layout), Error> {
+    let unknown = || {
         Error::field(
             "mappingId",
             FieldProblem::new("field.statement_unknown_mapping"),
         )
-    })?;
+    };
+    let mapping =
+        s.db.statement_mapping(id.trim())
+            .await?
+            .ok_or_else(unknown)?;
     let mapping = mapping_of(mapping)?;
+    if !op.may_see(mapping.market) {
+        return Err(unknown());
+    }
     let layout = layout_of(&mapping)?;
     Ok((mapping, layout))
 }
@@ -799,10 +817,12 @@ pub async fn import(
     }
     errors.into_result()?;
     let content = content.unwrap_or_default();
-    let (mapping, layout) = saved_layout(s, mapping_id).await?;
+    let (mapping, layout) = saved_layout(s, op, mapping_id).await?;
     let hash = hex::encode(Sha256::digest(content.as_bytes()));
     if let Some(found) = s.db.statement_import_by_hash(&hash).await? {
-        return Ok((result_of(s, summary_of(found)?).await?, true));
+        let found = summary_of(found)?;
+        op.see(found.market)?;
+        return Ok((result_of(s, found).await?, true));
     }
     let parsed = statement::parse(content, &layout, None).map_err(|p| file_problem(p, &layout))?;
     if !parsed.errors.is_empty() {
@@ -926,6 +946,7 @@ pub async fn imports(
     market: Option<Market>,
 ) -> Result<Vec<ImportSummary>, Error> {
     op.require_any(RECONCILE_ROLES)?;
+    let market = op.market_filter(market)?;
     s.db.statement_imports(market.map(Code::code), HISTORY_LIMIT)
         .await?
         .into_iter()
@@ -940,7 +961,9 @@ pub async fn result(s: &Services, op: &Operator, import_id: &str) -> Result<Impo
         s.db.statement_import(import_id.trim())
             .await?
             .ok_or(Error::NotFound)?;
-    result_of(s, summary_of(row)?).await
+    let summary = summary_of(row)?;
+    op.see(summary.market)?;
+    result_of(s, summary).await
 }
 
 fn kind_of(line: &LineRow, seen: &mut HashSet<String>) -> LineKind {

@@ -5,7 +5,7 @@ import { useApiClient } from '@/shared/api/api-context';
 import type { ApiError, Json } from '@/shared/api/http';
 import { queryKeys } from './query-keys';
 import { CONSOLE_API } from './session';
-import type { ConsoleProduct, OperatorAccount, ProductPreview, Role } from './types';
+import type { ApiMarket, ConsoleProduct, OperatorAccount, ProductPreview, Role } from './types';
 
 export function useProducts() {
   const api = useApiClient();
@@ -65,8 +65,9 @@ export function useOperators() {
 const operatorPath = (id: string) => `${CONSOLE_API}/operators/${encodeURIComponent(id)}`;
 
 export type OperatorChange =
-  | { kind: 'create'; username: string; password: string; roles: Role[] }
+  | { kind: 'create'; username: string; password: string; roles: Role[]; markets: ApiMarket[] }
   | { kind: 'roles'; id: string; roles: Role[] }
+  | { kind: 'markets'; id: string; markets: ApiMarket[] }
   | { kind: 'disable' | 'enable'; id: string }
   | { kind: 'password'; id: string; password: string };
 
@@ -82,9 +83,12 @@ export function useChangeOperator() {
             username: change.username,
             password: change.password,
             roles: change.roles,
+            markets: change.markets,
           });
         case 'roles':
           return api.putJson<OperatorAccount>(`${operatorPath(change.id)}/roles`, { roles: change.roles });
+        case 'markets':
+          return api.putJson<OperatorAccount>(`${operatorPath(change.id)}/markets`, { markets: change.markets });
         case 'password':
           return api.postJson<OperatorAccount>(`${operatorPath(change.id)}/password`, { password: change.password });
         default:

@@ -38,6 +38,16 @@ export function useSignIn() {
   });
 }
 
+/** The signed-in operator chooses their own password (`POST /password`); the answer is the operator, free to go on. */
+export function useChangeOwnPassword() {
+  const api = useApiClient();
+  const queryClient = useQueryClient();
+  return useMutation<Operator, ApiError, { currentPassword: string; password: string }>({
+    mutationFn: (body) => api.postJson<Operator>(`${CONSOLE_API}/password`, body),
+    onSuccess: (operator) => queryClient.setQueryData(queryKeys.me, operator),
+  });
+}
+
 export function useSignOut() {
   const api = useApiClient();
   const queryClient = useQueryClient();

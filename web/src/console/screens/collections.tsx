@@ -29,6 +29,7 @@ import type { ApiMarket, CollectionsCase, ContactHours, ContactLogged, Currency,
 import { dateTime, day, marketName, money } from '../format';
 import { consolePaths } from '../paths';
 import { LoadFailed, Loading } from './states';
+import { useOperatorMarkets } from '../operator-context';
 
 /** "Calling hours are 08:00–19:00 in India; it is 21:14 there now." */
 export function hoursText(hours: ContactHours, t: TFunction): string {
@@ -60,11 +61,12 @@ function isBucket(value: string | null): value is Bucket {
 /** The queue's filter, kept in the address so a filtered page can be shared and reloaded. */
 function useFilter(): [QueueFilter, (next: Partial<QueueFilter>) => void] {
   const [params, setParams] = useSearchParams();
+  const markets = useOperatorMarkets();
   const market = params.get('market');
   const bucket = params.get('bucket');
   const page = Number(params.get('page') ?? '1');
   const filter: QueueFilter = {
-    market: isMarket(market) ? market : 'IN',
+    market: isMarket(market) && markets.includes(market) ? market : (markets[0] ?? 'IN'),
     bucket: isBucket(bucket) ? bucket : null,
     sort: params.get('sort') === 'dpd_asc' ? 'dpd_asc' : 'dpd_desc',
     page: Number.isInteger(page) && page > 0 ? page : 1,
@@ -84,6 +86,7 @@ function useFilter(): [QueueFilter, (next: Partial<QueueFilter>) => void] {
 export function CollectionsScreen() {
   const { t } = useTranslation();
   const [filter, setFilter] = useFilter();
+  const markets = useOperatorMarkets();
   const queue = useCollectionsQueue(filter);
   const data = queue.data;
   const pages = data ? Math.max(1, Math.ceil(data.total / PAGE_SIZE)) : 1;
@@ -95,8 +98,11 @@ export function CollectionsScreen() {
           <label>
             {t('collections.market')}{' '}
             <select value={filter.market} onChange={(e) => setFilter({ market: e.target.value as ApiMarket, bucket: null })}>
-              <option value="IN">{marketName('IN', t)}</option>
-              <option value="ID">{marketName('ID', t)}</option>
+              {markets.map((m) => (
+                <option key={m} value={m}>
+                  {marketName(m, t)}
+                </option>
+              ))}
             </select>
           </label>{' '}
           <label>

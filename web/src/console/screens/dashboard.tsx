@@ -4,16 +4,11 @@ import { Link, useSearchParams } from 'react-router';
 import { useDashboard } from '../api/dashboard';
 import type { ApiMarket, Currency, DashboardBook, DashboardDay, DashboardPayoutTimes, DashboardRates, DashboardView } from '../api/types';
 import { day, marketName, money } from '../format';
+import { marketIn, useOperatorMarkets } from '../operator-context';
 import { consolePaths } from '../paths';
 import { DayChart } from './day-chart';
 import { MonthEndExport } from './payouts';
 import { LoadFailed, Loading } from './states';
-
-const MARKETS: readonly ApiMarket[] = ['IN', 'ID'];
-
-function marketOf(params: URLSearchParams): ApiMarket {
-  return params.get('market') === 'ID' ? 'ID' : 'IN';
-}
 
 export function duration(minutes: number, t: TFunction): string {
   if (minutes < 60) return t('dashboard.minutes', { count: minutes });
@@ -33,7 +28,8 @@ const sum = (days: readonly DashboardDay[], pick: (d: DashboardDay) => number) =
 export function DashboardScreen() {
   const { t } = useTranslation();
   const [params] = useSearchParams();
-  const market = marketOf(params);
+  const markets = useOperatorMarkets();
+  const market = marketIn(params, markets);
   const board = useDashboard(market);
   return (
     <section>
@@ -41,7 +37,7 @@ export function DashboardScreen() {
         <h1>{t('dashboard.title')}</h1>
       </div>
       <nav aria-label={t('queue.markets')} className="tabs">
-        {MARKETS.map((m) => (
+        {markets.map((m) => (
           <Link key={m} to={`${consolePaths.dashboard}?market=${m}`} aria-current={m === market ? 'page' : undefined}>
             {marketName(m, t)}
           </Link>

@@ -3,9 +3,9 @@ import { useTranslation } from 'react-i18next';
 import { ApiError } from '@/shared/api/http';
 import { errorText } from '@/shared/api/error-text';
 import { useChangeOperator, useOperators } from '../api/admin';
-import type { OperatorAccount, Role } from '../api/types';
-import { dateTime } from '../format';
-import { useOperator } from '../operator-context';
+import type { ApiMarket, OperatorAccount, Role } from '../api/types';
+import { dateTime, marketName } from '../format';
+import { ALL_MARKETS, useOperator } from '../operator-context';
 import { LoadFailed, Loading } from './states';
 
 const ROLES: readonly Role[] = ['admin', 'reviewer', 'finance', 'support', 'collections'];
@@ -45,6 +45,7 @@ export function OperatorsScreen() {
             <tr>
               <th scope="col">{t('operators.username')}</th>
               <th scope="col">{t('operators.roles')}</th>
+              <th scope="col">{t('operators.markets')}</th>
               <th scope="col">{t('operators.status')}</th>
               <th scope="col">{t('operators.since')}</th>
               <th scope="col">{t('operators.lastSignIn')}</th>
@@ -92,6 +93,26 @@ function RoleBoxes({ value, onChange, name }: { value: Role[]; onChange: (roles:
   );
 }
 
+/** The markets an operator sees: India first, at least one (the server says so when none is ticked). */
+function MarketBoxes({ value, onChange, name }: { value: ApiMarket[]; onChange: (markets: ApiMarket[]) => void; name: string }) {
+  const { t } = useTranslation();
+  return (
+    <fieldset className="role-boxes">
+      <legend className="visually-hidden">{t('operators.marketsOf', { name })}</legend>
+      {ALL_MARKETS.map((market) => (
+        <label key={market}>
+          <input
+            type="checkbox"
+            checked={value.includes(market)}
+            onChange={(e) => onChange(e.target.checked ? ALL_MARKETS.filter((m) => m === market || value.includes(m)) : value.filter((m) => m !== market))}
+          />{' '}
+          {marketName(market, t)}
+        </label>
+      ))}
+    </fieldset>
+  );
+}
+
 function OperatorRow({
   operator,
   self,
@@ -106,8 +127,10 @@ function OperatorRow({
   const { t } = useTranslation();
   const change = useChangeOperator();
   const [roles, setRoles] = useState<Role[]>(operator.roles);
+  const [markets, setMarkets] = useState<ApiMarket[]>(operator.markets);
   const [password, setPassword] = useState<string | null>(null);
   const changed = roles.slice().sort().join() !== operator.roles.slice().sort().join();
+  const marketsChanged = markets.slice().sort().join() !== operator.markets.slice().sort().join();
   const fields = change.error instanceof ApiError ? change.error.fields : {};
 
   function resetPassword(event: FormEvent) {
@@ -142,10 +165,24 @@ function OperatorRow({
           </button>
         )}
         {fields.roles && <p className="field-error">{fields.roles}</p>}
-        {change.isError && !fields.roles && !fields.password && <p className="field-error" role="alert">{errorText(change.error, t)}</p>}
+        {change.isError && !fields.roles && !fields.password && !fields.markets && <p className="field-error" role="alert">{errorText(change.error, t)}</p>}
+      </td>
+      <td>
+        <MarketBoxes value={markets} onChange={setMarkets} name={operator.username} />
+        {marketsChanged && (
+          <button
+            type="button"
+            className="button"
+            onClick={() => change.mutate({ kind: 'markets', id: operator.id, markets }, { onSuccess: (x) => onNotice(t('operators.marketsSaved', { username: x.username })) })}
+          >
+            {t('operators.saveMarkets')}
+          </button>
+        )}
+        {fields.markets && <p className="field-error">{fields.markets}</p>}
       </td>
       <td>
         {operator.enabled ? t('operators.enabled') : t('operators.disabled')}
+        {operator.passwordChangeRequired && <span className="muted"> · {t('operators.mustChangePassword')}</span>}
         {operator.locked && <span className="muted"> · {t('operators.locked')}</span>}
       </td>
       <td>{dateTime(operator.createdAt)}</td>
@@ -184,17 +221,19 @@ function CreateOperator({ onDone }: { onDone: (o: OperatorAccount) => void }) {
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
   const [roles, setRoles] = useState<Role[]>([]);
+  const [markets, setMarkets] = useState<ApiMarket[]>([...ALL_MARKETS]);
   const fields = change.error instanceof ApiError ? change.error.fields : {};
 
   function submit(event: FormEvent) {
     event.preventDefault();
     change.mutate(
-      { kind: 'create', username, password, roles },
+      { kind: 'create', username, password, roles, markets },
       {
         onSuccess: (o) => {
           setUsername('');
           setPassword('');
           setRoles([]);
+          setMarkets([...ALL_MARKETS]);
           onDone(o);
         },
       },
@@ -218,6 +257,9 @@ function CreateOperator({ onDone }: { onDone: (o: OperatorAccount) => void }) {
       </div>
       <RoleBoxes value={roles} onChange={setRoles} name={t('operators.newOperator')} />
       {fields.roles && <p className="field-error">{fields.roles}</p>}
+      <p className="muted">{t('operators.marketsHint')}</p>
+      <MarketBoxes value={markets} onChange={setMarkets} name={t('operators.newOperator')} />
+      {fields.markets && <p className="field-error">{fields.markets}</p>}
       <button type="submit" className="button button--primary" disabled={change.isPending}>
         {t('operators.createButton')}
       </button>

@@ -17,25 +17,21 @@ import {
 } from '../api/finance';
 import type { ApiMarket, BankResult, Disbursed, PayoutEntry } from '../api/types';
 import { age, dateTime, day, marketName, money, term } from '../format';
-import { useOperator } from '../operator-context';
+import { marketIn, useOperator, useOperatorMarkets } from '../operator-context';
 import { consolePaths } from '../paths';
 import { CopyButton } from './beneficiary';
 import { LoadFailed, Loading } from './states';
 
-const MARKETS: readonly ApiMarket[] = ['IN', 'ID'];
 
 /** The server's rule (servicing::payout::ManualPayout): 4 to 64 of `A-Za-z0-9-/_.`, trimmed. */
 export const BANK_REFERENCE = /^[A-Za-z0-9\-/_.]{4,64}$/;
-
-function marketOf(params: URLSearchParams): ApiMarket {
-  return params.get('market') === 'ID' ? 'ID' : 'IN';
-}
 
 /** Approved orders awaiting payout in one market, longest waiting first, each with its disburse action. */
 export function PayoutsScreen() {
   const { t } = useTranslation();
   const [params] = useSearchParams();
-  const market = marketOf(params);
+  const markets = useOperatorMarkets();
+  const market = marketIn(params, markets);
   const payouts = usePayouts(market);
   const [open, setOpen] = useState<string | null>(null);
   const [done, setDone] = useState<Disbursed | null>(null);
@@ -46,7 +42,7 @@ export function PayoutsScreen() {
         <h1>{t('payouts.title')}</h1>
       </div>
       <nav aria-label={t('queue.markets')} className="tabs">
-        {MARKETS.map((m) => (
+        {markets.map((m) => (
           <Link key={m} to={`${consolePaths.payouts}?market=${m}`} aria-current={m === market ? 'page' : undefined}>
             {marketName(m, t)}
           </Link>

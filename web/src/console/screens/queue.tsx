@@ -2,17 +2,11 @@ import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { QUEUE_PAGE_SIZE, useQueue, useQueueCounts } from '../api/applications';
 import type { ApiMarket, QueueEntry } from '../api/types';
-import { useOperator } from '../operator-context';
+import { marketIn, useOperator, useOperatorMarkets } from '../operator-context';
 import { age, dateTime, marketName, money, term, time } from '../format';
 import { consolePaths } from '../paths';
 import { LoadFailed, Loading } from './states';
 
-const MARKETS: readonly ApiMarket[] = ['IN', 'ID'];
-
-/** `?market=ID` picks Indonesia; anything else India. */
-function marketOf(params: URLSearchParams): ApiMarket {
-  return params.get('market') === 'ID' ? 'ID' : 'IN';
-}
 
 /** `?page=N`, from 1. */
 function pageOf(params: URLSearchParams): number {
@@ -31,7 +25,8 @@ function queueLink(market: ApiMarket, page = 1): string {
 export function QueueScreen() {
   const { t } = useTranslation();
   const [params] = useSearchParams();
-  const market = marketOf(params);
+  const markets = useOperatorMarkets();
+  const market = marketIn(params, markets);
   const page = pageOf(params);
   const queue = useQueue(market, page);
   const counts = useQueueCounts();
@@ -62,7 +57,7 @@ export function QueueScreen() {
         )}
       </div>
       <nav aria-label={t('queue.markets')} className="tabs">
-        {MARKETS.map((m) => {
+        {markets.map((m) => {
           const count = waiting(m);
           return (
             <Link key={m} to={queueLink(m)} aria-current={m === market ? 'page' : undefined}>

@@ -25,6 +25,7 @@ import type {
 import { age, dateTime, day, marketName, money } from '../format';
 import { consolePaths } from '../paths';
 import { LoadFailed, Loading } from './states';
+import { useOperatorMarkets } from '../operator-context';
 
 /** The date formats the server reads (servicing::reconciliation::statement::DATE_FORMATS). */
 export const DATE_FORMATS = [
@@ -153,6 +154,7 @@ export function ReconciliationScreen() {
 
 function ImportPanel({ onImported }: { onImported: (importId: string) => void }) {
   const { t } = useTranslation();
+  const markets = useOperatorMarkets();
   const mappings = useMappings();
   const preview = usePreview();
   const importing = useImportStatement();
@@ -192,7 +194,7 @@ function ImportPanel({ onImported }: { onImported: (importId: string) => void })
     setCreating(value === NEW);
     if (value === NEW) {
       setChosen('');
-      setEditing({ ...INDIAN_DRAFT });
+      setEditing({ ...INDIAN_DRAFT, market: markets[0] ?? INDIAN_DRAFT.market });
     } else {
       setChosen(value);
       setEditing(null);
@@ -342,6 +344,7 @@ function MappingForm({
   onCancel: () => void;
 }) {
   const { t } = useTranslation();
+  const markets = useOperatorMarkets();
   const save = useSaveMapping();
   const fields = save.error?.fields ?? {};
   const set = (key: keyof MappingDraft) => (event: ChangeEvent<HTMLInputElement | HTMLSelectElement>) =>
@@ -400,10 +403,11 @@ function MappingForm({
             </p>
           )}
         </div>
-        {select('market', t('reconciliation.mapping.market'), [
-          ['IN', marketName('IN', t)],
-          ['ID', marketName('ID', t)],
-        ])}
+        {select(
+          'market',
+          t('reconciliation.mapping.market'),
+          markets.map((m) => [m, marketName(m, t)]),
+        )}
         {select(
           'delimiter',
           t('reconciliation.mapping.delimiter'),

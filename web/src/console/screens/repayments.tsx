@@ -16,6 +16,7 @@ import {
 } from '../api/finance';
 import type { ApiMarket, Currency, PaymentView, QueuedPayment } from '../api/types';
 import { age, dateTime, marketName, money } from '../format';
+import { useOperatorMarkets } from '../operator-context';
 import { consolePaths } from '../paths';
 import { BANK_REFERENCE } from './payouts';
 import { LoadFailed, Loading } from './states';
@@ -48,11 +49,9 @@ const TONE: Record<PaymentView['status'], string> = {
  * credit or refund, and refunds due to record. The amount asked and the amount received are shown side by side, and
  * every money move is restated before it is sent.
  */
-const MARKETS: readonly ApiMarket[] = ['IN', 'ID'];
-
-function marketParam(params: URLSearchParams): ApiMarket | undefined {
+function marketParam(params: URLSearchParams, markets: readonly ApiMarket[]): ApiMarket | undefined {
   const asked = params.get('market');
-  return MARKETS.find((m) => m === asked);
+  return markets.find((m) => m === asked);
 }
 
 /** The page's link with `changes` applied to its query (an empty value drops the parameter). */
@@ -70,7 +69,8 @@ export function RepaymentsScreen() {
   const { t } = useTranslation();
   const [params, setParams] = useSearchParams();
   const group = groupOf(params);
-  const market = marketParam(params);
+  const markets = useOperatorMarkets();
+  const market = marketParam(params, markets);
   const search = params.get('q') ?? '';
   const [typed, setTyped] = useState(search);
   const queue = usePaymentsQueue({ market, q: search });
@@ -102,7 +102,7 @@ export function RepaymentsScreen() {
       </div>
       {counts.data && (
         <p className="muted" aria-live="polite">
-          {MARKETS.map((m) => {
+          {markets.map((m) => {
             const of = (status: string) => counts.data.find((c) => c.market === m && c.status === status)?.count ?? 0;
             return t('repayments.countsLine', {
               market: marketName(m, t),
@@ -115,10 +115,12 @@ export function RepaymentsScreen() {
       )}
       <div className="queue-filters">
         <nav aria-label={t('repayments.markets')} className="tabs">
-          <Link to={withParams(params, { market: '' })} aria-current={market === undefined ? 'page' : undefined}>
-            {t('repayments.allMarkets')}
-          </Link>
-          {MARKETS.map((m) => (
+          {markets.length > 1 && (
+            <Link to={withParams(params, { market: '' })} aria-current={market === undefined ? 'page' : undefined}>
+              {t('repayments.allMarkets')}
+            </Link>
+          )}
+          {markets.map((m) => (
             <Link key={m} to={withParams(params, { market: m })} aria-current={m === market ? 'page' : undefined}>
               {marketName(m, t)}
             </Link>

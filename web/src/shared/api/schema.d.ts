@@ -1496,7 +1496,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The signed-in operator and their roles. */
+        /** The signed-in operator, their roles and markets, and whether they must choose their own password first. */
         get: operations["console_me"];
         put?: never;
         post?: never;
@@ -1516,7 +1516,10 @@ export interface paths {
         /** Every operator, by username (admin). */
         get: operations["console_operators"];
         put?: never;
-        /** Creates an operator with roles and an initial password (admin). */
+        /**
+         * Creates an operator with roles, markets and an initial password (admin); the operator must choose their own password
+         *     at their first sign-in.
+         */
         post: operations["console_create_operator"];
         delete?: never;
         options?: never;
@@ -1561,6 +1564,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/console/operators/{id}/markets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Replaces the markets an operator sees (admin): one or both of `IN`, `ID`. Audited (`operator.markets`). */
+        put: operations["console_operator_markets"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/console/operators/{id}/password": {
         parameters: {
             query?: never;
@@ -1570,7 +1590,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Sets a new password and ends all the operator's sessions (admin). */
+        /**
+         * Sets a new password and ends all the operator's sessions (admin); the operator must choose their own at their next
+         *     sign-in.
+         */
         post: operations["console_reset_operator_password"];
         delete?: never;
         options?: never;
@@ -1747,6 +1770,28 @@ export interface paths {
         put?: never;
         /** Releases a claim: a reviewer their own, an admin anybody's. Audited (`order.release`). */
         post: operations["console_release"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/console/password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The signed-in operator chooses their own password (any operator; the one way on for an operator whose password an
+         *     admin set, which every other endpoint refuses with 403 `password_change_required`). The current password is
+         *     checked like a sign-in (counted per operator and address: `operator_locked`); every other session of the operator
+         *     ends; this one stays. Audited (`operator.password_change`), never the password.
+         */
+        post: operations["console_change_own_password"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3147,6 +3192,13 @@ export interface components {
             telephone: string;
         };
         CreateOperatorRequest: {
+            /**
+             * @description One or both of `IN`, `ID`: the markets whose records the operator sees.
+             * @example [
+             *       "IN"
+             *     ]
+             */
+            markets: string[];
             /** @description At least 12 characters. */
             password: string;
             /**
@@ -4670,6 +4722,10 @@ export interface components {
                 lastSignInAt: number | null;
                 /** @description True while locked out after wrong passwords. */
                 locked: boolean;
+                /** @description The markets whose records the operator sees: `IN`, `ID` or both. */
+                markets: components["schemas"]["Market"][];
+                /** @description True until the operator replaces the password an admin set (at creation or a reset) with their own. */
+                passwordChangeRequired: boolean;
                 roles: components["schemas"]["Role"][];
                 username: string;
             };
@@ -4685,6 +4741,16 @@ export interface components {
             code: number;
             data: {
                 id: string;
+                /**
+                 * @description The markets whose records the operator sees (at least one): every console list, count, export and action is
+                 *     limited to them.
+                 */
+                markets: components["schemas"]["Market"][];
+                /**
+                 * @description True while the operator signs in with a password an admin set: every endpoint but `me`, `logout` and
+                 *     `password` answers 403 `password_change_required` until they choose their own.
+                 */
+                passwordChangeRequired: boolean;
                 roles: components["schemas"]["Role"][];
                 username: string;
             };
@@ -5423,6 +5489,10 @@ export interface components {
                 lastSignInAt: number | null;
                 /** @description True while locked out after wrong passwords. */
                 locked: boolean;
+                /** @description The markets whose records the operator sees: `IN`, `ID` or both. */
+                markets: components["schemas"]["Market"][];
+                /** @description True until the operator replaces the password an admin set (at creation or a reset) with their own. */
+                passwordChangeRequired: boolean;
                 roles: components["schemas"]["Role"][];
                 username: string;
             }[];
@@ -6651,6 +6721,16 @@ export interface components {
          * @enum {string}
          */
         Market: "IN" | "ID";
+        MarketsRequest: {
+            /**
+             * @description One or both of `IN`, `ID`: the operator's markets after the change.
+             * @example [
+             *       "IN",
+             *       "ID"
+             *     ]
+             */
+            markets: string[];
+        };
         /**
          * @description What a menu entry does when tapped.
          * @enum {string}
@@ -6708,11 +6788,25 @@ export interface components {
             lastSignInAt: number | null;
             /** @description True while locked out after wrong passwords. */
             locked: boolean;
+            /** @description The markets whose records the operator sees: `IN`, `ID` or both. */
+            markets: components["schemas"]["Market"][];
+            /** @description True until the operator replaces the password an admin set (at creation or a reset) with their own. */
+            passwordChangeRequired: boolean;
             roles: components["schemas"]["Role"][];
             username: string;
         };
         OperatorView: {
             id: string;
+            /**
+             * @description The markets whose records the operator sees (at least one): every console list, count, export and action is
+             *     limited to them.
+             */
+            markets: components["schemas"]["Market"][];
+            /**
+             * @description True while the operator signs in with a password an admin set: every endpoint but `me`, `logout` and
+             *     `password` answers 403 `password_change_required` until they choose their own.
+             */
+            passwordChangeRequired: boolean;
             roles: components["schemas"]["Role"][];
             username: string;
         };
@@ -6758,6 +6852,18 @@ export interface components {
             termCode: string;
             /** Format: int64 */
             totalRepayable: number;
+        };
+        OwnPasswordRequest: {
+            /**
+             * Format: password
+             * @description The password the operator signed in with.
+             */
+            currentPassword: string;
+            /**
+             * Format: password
+             * @description The new password: at least 12 characters, other than the current one.
+             */
+            password: string;
         };
         PasswordRequest: {
             /** @description At least 12 characters. */
@@ -13619,7 +13725,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description validation_failed: `username` (taken), `password`, `roles` */
+            /** @description validation_failed: `username` (taken), `password`, `roles`, `markets` (none, unknown) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -13742,6 +13848,102 @@ export interface operations {
                 };
             };
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    console_operator_markets: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The operator's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MarketsRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_OperatorAccountView"];
+                };
+            };
+            /** @description bad_request: the body could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description forbidden (not admin), csrf_token_invalid or cross_site_request */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payload_too_large: the body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unsupported_media_type: neither JSON nor form-encoded */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed: `markets` (none, unknown) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14629,6 +14831,111 @@ export interface operations {
             };
             /** @description internal */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    console_change_own_password: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OwnPasswordRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["OwnPasswordRequest"];
+            };
+        };
+        responses: {
+            /** @description Changed; `passwordChangeRequired` is false */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_OperatorView"];
+                };
+            };
+            /** @description bad_request: the body could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description csrf_token_invalid or cross_site_request */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payload_too_large: the body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unsupported_media_type: neither JSON nor form-encoded */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed: `currentPassword` (missing, wrong), `password` (too short, too long, unchanged) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description operator_locked: this operator's password checks from this address are used up (`Retry-After`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description server_busy (`Retry-After`) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };

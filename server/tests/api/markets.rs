@@ -1,0 +1,771 @@
+//! Operators scoped to markets (issue 18 item 7; docs/API-CONSOLE.md, "Markets of an operator"): an operator of India
+//! only never sees an Indonesian record in any list, count or export, is answered 404 on an Indonesian order, payment
+//! or ticket (its existence not revealed), and 422 on `market=ID`; the admin chooses the markets; and a password an
+//! admin set must be changed at the first sign-in (403 `password_change_required` everywhere but `me`, `logout` and
+//! `password`).
+
+use kilat_domain::Market;
+use kilat_server::auth::operators::{self, Role};
+use reqwest::{Method, StatusCode};
+use serde_json::{Value, json};
+
+use crate::helpers::{TestApp, data, error, spawn_app};
+use crate::servicing::{Op, approved, create_payment, disburse, operator};
+
+const PASSWORD: &str = "correct horse battery";
+
+/// Signs an existing operator in with `password`.
+async fn sign_in_with(app: &TestApp, username: &str, password: &str) -> (Op, Value) {
+    let response = app
+        .post_json(
+            "/api/v1/console/login",
+            &json!({"username": username, "password": password}),
+        )
+        .await;
+    assert_eq!(response.status(), StatusCode::OK, "{username} signs in");
+    let cookie = response
+        .headers()
+        .get_all("set-cookie")
+        .iter()
+        .map(|v| v.to_str().unwrap().to_owned())
+        .find(|v| v.starts_with("kilat_console="))
+        .unwrap();
+    let token = cookie
+        .trim_start_matches("kilat_console=")
+        .split(';')
+        .next()
+        .unwrap()
+        .to_owned();
+    let body = data(response).await;
+    (
+        Op {
+            token,
+            csrf: body["csrfToken"].as_str().unwrap().to_owned(),
+        },
+        body["operator"].clone(),
+    )
+}
+
+/// An operator of `markets` with `roles`, created without HTTP (as the command line does) and signed in.
+async fn scoped(app: &TestApp, username: &str, roles: &[Role], markets: &[Market]) -> Op {
+    operators::create_in(&app.services, username, PASSWORD, roles, markets)
+        .await
+        .expect("the operator is created");
+    sign_in_with(app, username, PASSWORD).await.0
+}
+
+/// A console call in English.
+async fn call(
+    app: &TestApp,
+    op: &Op,
+    method: Method,
+    path: &str,
+    body: Option<Value>,
+) -> reqwest::Response {
+    let mut request = app
+        .client
+        .request(method.clone(), app.url(path))
+        .header("cookie", format!("kilat_console={}", op.token))
+        .header("accept-language", "en");
+    if method != Method::GET {
+        request = request.header("x-csrf-token", &op.csrf);
+    }
+    if let Some(body) = body {
+        request = request.json(&body);
+    }
+    request.send().await.unwrap()
+}
+
+async fn get_ok(app: &TestApp, op: &Op, path: &str) -> Value {
+    let response = call(app, op, Method::GET, path, None).await;
+    assert_eq!(response.status(), StatusCode::OK, "GET {path}");
+    data(response).await
+}
+
+async fn text_ok(app: &TestApp, op: &Op, path: &str) -> String {
+    let response = call(app, op, Method::GET, path, None).await;
+    assert_eq!(response.status(), StatusCode::OK, "GET {path}");
+    response.text().await.unwrap()
+}
+
+/// The field error of a refused call on `market`.
+async fn market_refused(app: &TestApp, op: &Op, method: Method, path: &str, body: Option<Value>) {
+    let response = call(app, op, method.clone(), path, body).await;
+    assert_eq!(
+        response.status(),
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{method} {path}"
+    );
+    let err = error(response).await;
+    assert_eq!(
+        err["fields"]["market"], "You do not work in this market.",
+        "{method} {path}: {err}"
+    );
+}
+
+/// A confirmed (in review) order of a borrower of `market`: its number.
+async fn in_review(app: &TestApp, market: &str, phone: &str) -> String {
+    let (product, amount, term) = if market == "IN" {
+        ("in-flexi-6m", 2_000_000, "m6")
+    } else {
+        ("id-kilat-30", 100_000_000, "14d")
+    };
+    let session = app.sign_in(market, phone).await;
+    app.certify(market, &session).await;
+    let loan = json!({"productCode": product, "amount": amount, "termCode": term});
+    let kfs = data(app.post_as("/api/v1/borrower/apply", &session, &loan).await).await;
+    let mut confirm = loan.clone();
+    confirm["kfsHash"] = kfs["contentHash"].clone();
+    confirm["agreementHash"] = app.agreement_hash(&session, &loan).await;
+    confirm["idempotencyKey"] = json!(format!("key-{phone}"));
+    let order = data(
+        app.post_as("/api/v1/borrower/orders", &session, &confirm)
+            .await,
+    )
+    .await;
+    order["orderNo"].as_str().unwrap().to_owned()
+}
+
+#[tokio::test]
+async fn an_operator_of_india_never_sees_an_indonesian_record_in_any_list_count_export_or_action() {
+    let app = spawn_app().await;
+    let both = operator(
+        &app,
+        "both",
+        &[
+            Role::Admin,
+            Role::Reviewer,
+            Role::Finance,
+            Role::Support,
+            Role::Collections,
+        ],
+    )
+    .await;
+    let india = scoped(
+        &app,
+        "india",
+        &[
+            Role::Reviewer,
+            Role::Finance,
+            Role::Support,
+            Role::Collections,
+        ],
+        &[Market::India],
+    )
+    .await;
+    let india_admin = scoped(&app, "india-admin", &[Role::Admin], &[Market::India]).await;
+
+    // India: one order in review. Indonesia: one in review, one approved (awaiting payout), one paid out with a
+    // payment waiting, a complaint and a contact message.
+    let in_order = in_review(&app, "IN", "9876500901").await;
+    let id_review = in_review(&app, "ID", "081234567901").await;
+    let (_s, id_approved, _i) =
+        approved(&app, "081234567902", "id-kilat-30", 100_000_000, "14d").await;
+    let (id_session, id_loan, _i) =
+        approved(&app, "081234567903", "id-kilat-30", 100_000_000, "14d").await;
+    assert_eq!(
+        disburse(&app, &both, &id_loan).await.status(),
+        StatusCode::OK
+    );
+    let payment = data(
+        create_payment(
+            &app,
+            &id_session,
+            &id_loan,
+            "due",
+            "virtual_account",
+            "scope-key-01",
+        )
+        .await,
+    )
+    .await;
+    let payment_id = payment["paymentId"].as_str().unwrap().to_owned();
+    let complaint = app
+        .post_as(
+            "/api/v1/borrower/complaints",
+            &id_session,
+            &json!({"category": "charges", "orderNo": id_loan, "description": "Biaya ditagih dua kali."}),
+        )
+        .await;
+    assert_eq!(complaint.status(), StatusCode::CREATED);
+    let ticket = data(complaint).await["ticketNo"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    for (name, telephone) in [("Budi", "+62 812 3456 7890"), ("Asha", "+91 98450 01234")] {
+        let response = app
+            .post_json(
+                "/api/v1/site/contact-messages",
+                &json!({"name": name, "telephone": telephone, "message": "Tolong hubungi saya."}),
+            )
+            .await;
+        assert_eq!(response.status(), StatusCode::CREATED);
+    }
+    let id_mapping = call(
+        &app,
+        &both,
+        Method::POST,
+        "/api/v1/console/reconciliation/mappings",
+        Some(json!({"name": "BCA giro", "market": "ID", "delimiter": ";", "skipRows": 1, "dateColumn": 1,
+            "dateFormat": "dd/mm/yyyy", "referenceColumn": 2, "amountColumn": 3, "decimalSeparator": ",",
+            "thousandsSeparator": "."})),
+    )
+    .await;
+    assert_eq!(id_mapping.status(), StatusCode::OK);
+    let id_mapping = data(id_mapping).await["id"].as_str().unwrap().to_owned();
+    let id_numbers = [
+        id_review.as_str(),
+        id_approved.as_str(),
+        id_loan.as_str(),
+        ticket.as_str(),
+        payment_id.as_str(),
+    ];
+    let shows_none = |what: &str, text: &str| {
+        for no in id_numbers {
+            assert!(!text.contains(no), "{what} shows {no}: {text}");
+        }
+    };
+
+    // The operator of both markets sees Indonesia (the fixtures are real).
+    let counts = get_ok(&app, &both, "/api/v1/console/applications/counts").await;
+    assert_eq!(counts.as_array().unwrap().len(), 2);
+    assert_eq!(
+        call(
+            &app,
+            &both,
+            Method::GET,
+            &format!("/api/v1/console/orders/{id_loan}"),
+            None
+        )
+        .await
+        .status(),
+        StatusCode::OK
+    );
+    let complaints = get_ok(&app, &both, "/api/v1/console/complaints?status=all").await;
+    assert!(complaints.to_string().contains(&ticket), "{complaints}");
+    let messages = get_ok(&app, &both, "/api/v1/console/contact-messages").await;
+    assert_eq!(messages.as_array().unwrap().len(), 2);
+
+    // India's operator: every list, count and export without Indonesia.
+    let me = get_ok(&app, &india, "/api/v1/console/me").await;
+    assert_eq!(me["markets"], json!(["IN"]));
+    let counts = get_ok(&app, &india, "/api/v1/console/applications/counts").await;
+    assert_eq!(counts.as_array().unwrap().len(), 1, "{counts}");
+    assert_eq!(counts[0]["market"], "IN");
+    assert_eq!(counts[0]["waiting"], 1);
+    let queue = get_ok(&app, &india, "/api/v1/console/applications?market=IN").await;
+    assert!(queue.to_string().contains(&in_order));
+    for path in [
+        "/api/v1/console/applications?market=IN",
+        "/api/v1/console/payouts?market=IN",
+        "/api/v1/console/payments",
+        "/api/v1/console/payments/counts",
+        "/api/v1/console/reconciliation/mappings",
+        "/api/v1/console/reconciliation/imports",
+        "/api/v1/console/collections?market=IN",
+        "/api/v1/console/complaints",
+        "/api/v1/console/complaints?status=all",
+        "/api/v1/console/audit",
+        "/api/v1/console/audit?action=order.",
+    ] {
+        let answer = get_ok(&app, &india, path).await;
+        shows_none(path, &answer.to_string());
+        assert!(!answer.to_string().contains("\"ID\""), "{path}: {answer}");
+        assert!(!answer.to_string().contains("IDR"), "{path}: {answer}");
+    }
+    let counts = get_ok(&app, &india, "/api/v1/console/payments/counts").await;
+    assert!(
+        counts
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|c| c["market"] == "IN")
+    );
+    let mappings = get_ok(&app, &india, "/api/v1/console/reconciliation/mappings").await;
+    assert_eq!(mappings, json!([]));
+    let messages = get_ok(&app, &india, "/api/v1/console/contact-messages").await;
+    assert_eq!(messages.as_array().unwrap().len(), 1, "{messages}");
+    assert!(messages.to_string().contains("Asha"));
+    let audit = get_ok(
+        &app,
+        &india,
+        &format!("/api/v1/console/audit?orderNo={id_loan}"),
+    )
+    .await;
+    assert_eq!(audit, json!([]));
+    for path in [
+        "/api/v1/console/payments/export".to_owned(),
+        "/api/v1/console/audit/export".to_owned(),
+        format!("/api/v1/console/audit/export?orderNo={id_loan}"),
+    ] {
+        let csv = text_ok(&app, &india, &path).await;
+        shows_none(&path, &csv);
+    }
+
+    // A market not theirs, asked for by name: a field error, never the records.
+    for path in [
+        "/api/v1/console/applications?market=ID",
+        "/api/v1/console/payouts?market=ID",
+        "/api/v1/console/payouts/bank-file?market=ID",
+        "/api/v1/console/payments?market=ID",
+        "/api/v1/console/payments/export?market=ID",
+        "/api/v1/console/reconciliation/imports?market=ID",
+        "/api/v1/console/collections?market=ID",
+        "/api/v1/console/complaints?market=ID",
+        "/api/v1/console/exports?market=ID&kind=payouts&from=2026-11-01&to=2026-11-27",
+    ] {
+        market_refused(&app, &india, Method::GET, path, None).await;
+    }
+    market_refused(
+        &app,
+        &india,
+        Method::POST,
+        "/api/v1/console/payouts/bank-result",
+        Some(json!({"market": "ID", "content": "reference,bank_reference,status,amount\n"})),
+    )
+    .await;
+    market_refused(
+        &app,
+        &india,
+        Method::POST,
+        "/api/v1/console/reconciliation/mappings",
+        Some(json!({"name": "BCA 2", "market": "ID", "delimiter": ";", "skipRows": 1, "dateColumn": 1,
+            "dateFormat": "dd/mm/yyyy", "referenceColumn": 2, "amountColumn": 3, "decimalSeparator": ",",
+            "thousandsSeparator": "."})),
+    )
+    .await;
+    market_refused(
+        &app,
+        &india_admin,
+        Method::GET,
+        "/api/v1/console/dashboard?market=ID",
+        None,
+    )
+    .await;
+    get_ok(&app, &india_admin, "/api/v1/console/dashboard?market=IN").await;
+
+    // Every Indonesian record by its number or id: not found, exactly as an unknown one.
+    let unknown = call(
+        &app,
+        &india,
+        Method::GET,
+        "/api/v1/console/orders/KL-NOPE-0000",
+        None,
+    )
+    .await;
+    assert_eq!(unknown.status(), StatusCode::NOT_FOUND);
+    let not_found = error(unknown).await;
+    let routes: Vec<(Method, String, Option<Value>)> = vec![
+        (
+            Method::GET,
+            format!("/api/v1/console/orders/{id_review}"),
+            None,
+        ),
+        (
+            Method::GET,
+            format!("/api/v1/console/orders/{id_loan}"),
+            None,
+        ),
+        (
+            Method::POST,
+            format!("/api/v1/console/orders/{id_review}/claim"),
+            None,
+        ),
+        (
+            Method::POST,
+            format!("/api/v1/console/orders/{id_review}/release"),
+            None,
+        ),
+        (
+            Method::POST,
+            format!("/api/v1/console/orders/{id_review}/approve"),
+            Some(json!({"note": "ok"})),
+        ),
+        (
+            Method::POST,
+            format!("/api/v1/console/orders/{id_review}/reject"),
+            Some(json!({"reason": "Tidak."})),
+        ),
+        (
+            Method::POST,
+            format!("/api/v1/console/orders/{id_approved}/disburse"),
+            Some(json!({"bankReference": "BCA0000000001"})),
+        ),
+        (
+            Method::POST,
+            format!("/api/v1/console/orders/{id_approved}/payout/approve"),
+            None,
+        ),
+        (
+            Method::POST,
+            format!("/api/v1/console/orders/{id_approved}/payout/reject"),
+            Some(json!({"reason": "Wrong account."})),
+        ),
+        (
+            Method::GET,
+            format!("/api/v1/console/collections/{id_loan}"),
+            None,
+        ),
+        (
+            Method::GET,
+            format!("/api/v1/console/collections/{id_loan}/history"),
+            None,
+        ),
+        (
+            Method::POST,
+            format!("/api/v1/console/collections/{id_loan}/contacts"),
+            Some(json!({"channel": "email", "outcome": "left_message", "note": "Sent."})),
+        ),
+        (
+            Method::POST,
+            format!("/api/v1/console/collections/{id_loan}/promises"),
+            Some(json!({"date": "2026-12-10", "amount": 100})),
+        ),
+        (
+            Method::POST,
+            format!("/api/v1/console/collections/{id_loan}/phone"),
+            None,
+        ),
+        (
+            Method::POST,
+            format!("/api/v1/console/payments/{payment_id}/confirm"),
+            Some(json!({"amount": 100})),
+        ),
+        (
+            Method::POST,
+            format!("/api/v1/console/payments/{payment_id}/reject"),
+            Some(json!({"reason": "No money came."})),
+        ),
+        (
+            Method::POST,
+            format!("/api/v1/console/payments/{payment_id}/resolve"),
+            Some(json!({"action": "credit"})),
+        ),
+        (
+            Method::POST,
+            format!("/api/v1/console/payments/{payment_id}/refund"),
+            Some(json!({"bankReference": "BCA0000000002"})),
+        ),
+        (
+            Method::GET,
+            format!("/api/v1/console/complaints/{ticket}"),
+            None,
+        ),
+        (
+            Method::POST,
+            format!("/api/v1/console/complaints/{ticket}/reply"),
+            Some(json!({"body": "Kami periksa."})),
+        ),
+        (
+            Method::POST,
+            format!("/api/v1/console/complaints/{ticket}/close"),
+            None,
+        ),
+        (
+            Method::PUT,
+            format!("/api/v1/console/reconciliation/mappings/{id_mapping}"),
+            Some(
+                json!({"name": "BCA giro", "market": "IN", "delimiter": ";", "skipRows": 1, "dateColumn": 1,
+            "dateFormat": "dd/mm/yyyy", "referenceColumn": 2, "amountColumn": 3, "decimalSeparator": ",",
+            "thousandsSeparator": "."}),
+            ),
+        ),
+    ];
+    for (method, path, body) in &routes {
+        let response = call(&app, &india, method.clone(), path, body.clone()).await;
+        assert_eq!(response.status(), StatusCode::NOT_FOUND, "{method} {path}");
+        assert_eq!(error(response).await, not_found, "{method} {path}");
+    }
+    // Nothing was written by those calls: the Indonesian orders are as they were.
+    for (no, status) in [(&id_review, "pending_review"), (&id_approved, "approved")] {
+        let (found,): (String,) = sqlx::query_as("SELECT status FROM orders WHERE order_no = $1")
+            .bind(no)
+            .fetch_one(app.db.pool())
+            .await
+            .unwrap();
+        assert_eq!(found, status, "{no}");
+    }
+    let written: (i64,) = sqlx::query_as(
+        "SELECT COUNT(*) FROM audit_log a JOIN operators o ON o.id = a.actor_id
+         WHERE o.username = 'india' AND a.entity IN ('order', 'complaint', 'operator', 'statement_mapping')",
+    )
+    .fetch_one(app.db.pool())
+    .await
+    .unwrap();
+    assert_eq!(
+        written.0, 0,
+        "India's operator wrote nothing about a record"
+    );
+    // The same routes exist and reach the records for the operator of both markets (none of them is a 404 for a
+    // route that is not there): each answers as its record's state has it.
+    let audit = get_ok(&app, &both, "/api/v1/console/audit").await;
+    assert!(audit.to_string().contains(&id_loan), "{audit}");
+    for (method, path, body) in routes {
+        let response = call(&app, &both, method.clone(), &path, body).await;
+        assert_ne!(
+            response.status(),
+            StatusCode::NOT_FOUND,
+            "{method} {path} as both"
+        );
+    }
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn the_admin_chooses_an_operators_markets_at_least_one_and_existing_operators_keep_both() {
+    let app = spawn_app().await;
+    let admin = operator(&app, "root", &[Role::Admin]).await;
+    let me = get_ok(&app, &admin, "/api/v1/console/me").await;
+    assert_eq!(me["markets"], json!(["IN", "ID"]));
+    assert_eq!(me["passwordChangeRequired"], false);
+
+    // Created with none, or an unknown one: the field says so.
+    for (markets, message) in [
+        (json!([]), "Choose at least one market."),
+        (json!(["XX"]), "Choose IN (India) or ID (Indonesia)."),
+    ] {
+        let response = call(
+            &app,
+            &admin,
+            Method::POST,
+            "/api/v1/console/operators",
+            Some(json!({"username": "asha", "password": "a long initial pw", "roles": ["reviewer"], "markets": markets})),
+        )
+        .await;
+        assert_eq!(response.status(), StatusCode::UNPROCESSABLE_ENTITY);
+        assert_eq!(error(response).await["fields"]["markets"], message);
+    }
+    let created = call(
+        &app,
+        &admin,
+        Method::POST,
+        "/api/v1/console/operators",
+        Some(json!({"username": "asha", "password": "a long initial pw", "roles": ["reviewer"], "markets": ["id", "IN", "IN"]})),
+    )
+    .await;
+    assert_eq!(created.status(), StatusCode::OK);
+    let created = data(created).await;
+    assert_eq!(created["markets"], json!(["IN", "ID"]));
+    assert_eq!(created["passwordChangeRequired"], true);
+    let id = created["id"].as_str().unwrap().to_owned();
+
+    // Changed to Indonesia only: listed so, audited with before and after.
+    let path = format!("/api/v1/console/operators/{id}/markets");
+    let none = call(
+        &app,
+        &admin,
+        Method::PUT,
+        &path,
+        Some(json!({"markets": []})),
+    )
+    .await;
+    assert_eq!(none.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(
+        error(none).await["fields"]["markets"],
+        "Choose at least one market."
+    );
+    let changed = call(
+        &app,
+        &admin,
+        Method::PUT,
+        &path,
+        Some(json!({"markets": ["ID"]})),
+    )
+    .await;
+    assert_eq!(changed.status(), StatusCode::OK);
+    assert_eq!(data(changed).await["markets"], json!(["ID"]));
+    let list = get_ok(&app, &admin, "/api/v1/console/operators").await;
+    let asha = list
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|o| o["username"] == "asha")
+        .unwrap();
+    assert_eq!(asha["markets"], json!(["ID"]));
+    let (before, after): (String, String) = sqlx::query_as(
+        "SELECT before_json, after_json FROM audit_log WHERE action = 'operator.markets' AND entity_id = $1",
+    )
+    .bind(&id)
+    .fetch_one(app.db.pool())
+    .await
+    .unwrap();
+    assert!(before.contains("\"markets\":\"IN,ID\""), "{before}");
+    assert!(after.contains("\"markets\":\"ID\""), "{after}");
+    // Only an admin changes them.
+    let reviewer = operator(&app, "rev", &[Role::Reviewer]).await;
+    let refused = call(
+        &app,
+        &reviewer,
+        Method::PUT,
+        &path,
+        Some(json!({"markets": ["IN"]})),
+    )
+    .await;
+    assert_eq!(refused.status(), StatusCode::FORBIDDEN);
+    let unknown = call(
+        &app,
+        &admin,
+        Method::PUT,
+        "/api/v1/console/operators/nobody/markets",
+        Some(json!({"markets": ["IN"]})),
+    )
+    .await;
+    assert_eq!(unknown.status(), StatusCode::NOT_FOUND);
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn a_password_an_admin_set_must_be_changed_before_anything_else_and_again_after_a_reset() {
+    let app = spawn_app().await;
+    let admin = operator(&app, "root", &[Role::Admin]).await;
+    let created = call(
+        &app,
+        &admin,
+        Method::POST,
+        "/api/v1/console/operators",
+        Some(json!({"username": "budi", "password": "set by the admin", "roles": ["reviewer", "support"], "markets": ["ID"]})),
+    )
+    .await;
+    assert_eq!(created.status(), StatusCode::OK);
+    let id = data(created).await["id"].as_str().unwrap().to_owned();
+
+    let (budi, operator_view) = sign_in_with(&app, "budi", "set by the admin").await;
+    assert_eq!(operator_view["passwordChangeRequired"], true);
+    assert_eq!(operator_view["markets"], json!(["ID"]));
+    // `me` answers; every other endpoint refuses with the one code, reads and writes alike.
+    let me = get_ok(&app, &budi, "/api/v1/console/me").await;
+    assert_eq!(me["passwordChangeRequired"], true);
+    for (method, path) in [
+        (Method::GET, "/api/v1/console/applications?market=ID"),
+        (Method::GET, "/api/v1/console/applications/counts"),
+        (Method::GET, "/api/v1/console/audit"),
+        (Method::GET, "/api/v1/console/complaints"),
+        (Method::GET, "/api/v1/console/orders/KL-NOPE-0000"),
+        (Method::POST, "/api/v1/console/orders/KL-NOPE-0000/claim"),
+    ] {
+        let response = call(&app, &budi, method.clone(), path, None).await;
+        assert_eq!(response.status(), StatusCode::FORBIDDEN, "{method} {path}");
+        let err = error(response).await;
+        assert_eq!(err["code"], "password_change_required", "{method} {path}");
+    }
+    // Without the CSRF token the change is refused like any unsafe request.
+    let no_csrf = app
+        .client
+        .post(app.url("/api/v1/console/password"))
+        .header("cookie", format!("kilat_console={}", budi.token))
+        .json(&json!({"currentPassword": "set by the admin", "password": "my very own words"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(no_csrf.status(), StatusCode::FORBIDDEN);
+    assert_eq!(error(no_csrf).await["code"], "csrf_token_invalid");
+
+    // Wrong current password, the same one again, too short, or nothing: field errors, nothing changed.
+    for (body, field) in [
+        (
+            json!({"currentPassword": "not the one at all", "password": "my very own words"}),
+            "currentPassword",
+        ),
+        (
+            json!({"currentPassword": "set by the admin", "password": "set by the admin"}),
+            "password",
+        ),
+        (
+            json!({"currentPassword": "set by the admin", "password": "short"}),
+            "password",
+        ),
+        (json!({"password": "my very own words"}), "currentPassword"),
+    ] {
+        let response = call(
+            &app,
+            &budi,
+            Method::POST,
+            "/api/v1/console/password",
+            Some(body.clone()),
+        )
+        .await;
+        assert_eq!(
+            response.status(),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "{body}"
+        );
+        let err = error(response).await;
+        assert!(err["fields"][field].is_string(), "{body}: {err}");
+    }
+    // A second session of budi's ends when the password changes; this one goes on.
+    let (other, _) = sign_in_with(&app, "budi", "set by the admin").await;
+    let changed = call(
+        &app,
+        &budi,
+        Method::POST,
+        "/api/v1/console/password",
+        Some(json!({"currentPassword": "set by the admin", "password": "my very own words"})),
+    )
+    .await;
+    assert_eq!(changed.status(), StatusCode::OK);
+    assert_eq!(data(changed).await["passwordChangeRequired"], false);
+    get_ok(&app, &budi, "/api/v1/console/applications?market=ID").await;
+    let ended = call(&app, &other, Method::GET, "/api/v1/console/me", None).await;
+    assert_eq!(ended.status(), StatusCode::UNAUTHORIZED);
+    let old = app
+        .post_json(
+            "/api/v1/console/login",
+            &json!({"username": "budi", "password": "set by the admin"}),
+        )
+        .await;
+    assert_eq!(old.status(), StatusCode::UNAUTHORIZED);
+    let (again, view) = sign_in_with(&app, "budi", "my very own words").await;
+    assert_eq!(view["passwordChangeRequired"], false);
+    get_ok(&app, &again, "/api/v1/console/complaints").await;
+    let audited: (i64,) = sqlx::query_as(
+        "SELECT COUNT(*) FROM audit_log WHERE action = 'operator.password_change' AND entity_id = $1 AND actor_id = $1",
+    )
+    .bind(&id)
+    .fetch_one(app.db.pool())
+    .await
+    .unwrap();
+    assert_eq!(audited.0, 1);
+
+    // An admin's reset: required again at the next sign-in.
+    let reset = call(
+        &app,
+        &admin,
+        Method::POST,
+        &format!("/api/v1/console/operators/{id}/password"),
+        Some(json!({"password": "the admin's new one"})),
+    )
+    .await;
+    assert_eq!(reset.status(), StatusCode::OK);
+    assert_eq!(data(reset).await["passwordChangeRequired"], true);
+    let (after_reset, view) = sign_in_with(&app, "budi", "the admin's new one").await;
+    assert_eq!(view["passwordChangeRequired"], true);
+    let refused = call(
+        &app,
+        &after_reset,
+        Method::GET,
+        "/api/v1/console/complaints",
+        None,
+    )
+    .await;
+    assert_eq!(refused.status(), StatusCode::FORBIDDEN);
+    // Signing out still works.
+    let out = call(
+        &app,
+        &after_reset,
+        Method::POST,
+        "/api/v1/console/logout",
+        Some(json!({})),
+    )
+    .await;
+    assert_eq!(out.status(), StatusCode::OK);
+
+    // Operators made on the command line (their password typed by whoever runs it) are not asked.
+    let (_cli, view) = {
+        operators::create(&app.services, "cli-made", PASSWORD, &[Role::Support])
+            .await
+            .unwrap();
+        sign_in_with(&app, "cli-made", PASSWORD).await
+    };
+    assert_eq!(view["passwordChangeRequired"], false);
+    app.stop().await;
+}
