@@ -102,8 +102,9 @@ fn every_borrower_operation_behind_a_session_names_the_scheme_and_its_401() {
     // rating), eight telemetry
     // operations (buried points, events, errors, device, device token, location and its status, app rating), ten of
     // customer service (customer service, FAQ, complaint init, image upload, read and delete, save, list, detail,
-    // score), six of the account (menu, deletion check and delete, export, the two PDFs).
-    assert_eq!(secured.len(), 55, "{secured:?}");
+    // score), six of the account (menu, deletion check and delete, export, the two PDFs); the borrower's reply to a
+    // complaint (issue 19 item 13).
+    assert_eq!(secured.len(), 56, "{secured:?}");
     assert!(secured.contains(&"post /api/v1/borrower/session/handover".to_owned()));
     assert!(secured.contains(&"post /api/v1/borrower/orders/{orderNo}/cancel".to_owned()));
     assert!(secured.contains(&"post /api/v1/borrower/apply/agreement".to_owned()));
@@ -158,8 +159,9 @@ fn every_console_operation_but_login_names_the_cookie_its_401_and_its_403_and_un
     // counts, claim, release); the product preview and the audit export; five of payout operations (bank file, bank
     // result, approve and reject a recorded payout, month-end exports); two more of the repayments queue (counts,
     // export) and eight of reconciliation (layouts list, create, update; preview; imports list, import, one, confirm); six of
-    // collections (queue, case, history, contacts, promises, phone).
-    assert_eq!(secured.len(), 66, "{secured:?}");
+    // collections (queue, case, history, contacts, promises, phone). Issue 18 item 11: six of support (assign, the
+    // assignees, the canned replies' list, create, update, delete).
+    assert_eq!(secured.len(), 72, "{secured:?}");
 }
 
 #[test]

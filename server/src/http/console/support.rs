@@ -39,6 +39,11 @@ pub struct QueuedComplaint {
     pub complaint: ComplaintSummary,
     /// Whole seconds since it was filed.
     pub age_seconds: i64,
+    /// Support's assignee: the operator's id and username, none while unassigned.
+    #[schema(required = true)]
+    pub assignee_id: Option<String>,
+    #[schema(required = true)]
+    pub assignee_name: Option<String>,
 }
 
 /// Support's queue: complaints not closed (or all), oldest first, each with its age, status and whether it is past
