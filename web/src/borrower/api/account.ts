@@ -67,7 +67,8 @@ export function useDataExport() {
   return useMutation<DataExport, ApiError, void>({
     mutationFn: () => fetchDataExport(api),
     // The JSON file holds the data; the readable summary is saved beside it when the borrower asks (`saveSummary`).
-    onSuccess: ({ summaryHtml: _summary, ...data }) => downloadFile('kilat-data.json', `${JSON.stringify(data, null, 2)}\n`, 'application/json'),
+    onSuccess: (data) =>
+      downloadFile('kilat-data.json', `${JSON.stringify(data, (key, value: unknown) => (key === 'summaryHtml' ? undefined : value), 2)}\n`, 'application/json'),
   });
 }
 

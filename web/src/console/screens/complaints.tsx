@@ -118,7 +118,11 @@ export function ComplaintScreen() {
     });
   };
   const firstBorrowerMessage = c.messages.find((m) => m.author === 'borrower')?.id;
-  let photoNo = 0;
+  const photosOf = (messageId: string) =>
+    c.images.filter((img) => img.messageId === messageId || (img.messageId == null && messageId === firstBorrowerMessage));
+  // Photos are numbered in the order the conversation shows them.
+  const photoNo = new Map<string, number>();
+  for (const m of c.messages) for (const img of photosOf(m.id)) photoNo.set(img.imageId, photoNo.size + 1);
   return (
     <section>
       <div className="page-head">
@@ -176,7 +180,7 @@ export function ComplaintScreen() {
       <h2>{t('complaints.conversation')}</h2>
       <ol className="conversation">
         {c.messages.map((m) => {
-          const photos = c.images.filter((img) => img.messageId === m.id || (img.messageId == null && m.id === firstBorrowerMessage));
+          const photos = photosOf(m.id);
           return (
             <li key={m.id} className={`conversation__item conversation__item--${m.author}`}>
               <strong>{t(`complaints.author.${m.author}`)}</strong> <span className="muted">{dateTime(m.createdAt)}</span>
@@ -184,10 +188,10 @@ export function ComplaintScreen() {
               {photos.length > 0 && (
                 <div className="complaint-images">
                   {photos.map((img) => {
-                    photoNo += 1;
+                    const n = photoNo.get(img.imageId) ?? 0;
                     return (
                       <a key={img.imageId} href={complaintImageUrl(img.imageId)} target="_blank" rel="noopener noreferrer">
-                        <img src={complaintImageUrl(img.imageId)} alt={t('complaints.photo', { n: photoNo })} width={160} height={120} />
+                        <img src={complaintImageUrl(img.imageId)} alt={t('complaints.photo', { n })} width={160} height={120} />
                       </a>
                     );
                   })}

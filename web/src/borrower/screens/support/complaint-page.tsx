@@ -49,7 +49,9 @@ function ComplaintView({ complaint }: { complaint: ComplaintDetail }) {
   const firstBorrowerMessage = complaint.messages.find((m) => m.author === 'borrower')?.id;
   const photosOf = (messageId: string) =>
     complaint.images.filter((img) => img.messageId === messageId || (img.messageId == null && messageId === firstBorrowerMessage));
-  let photoNo = 0;
+  // Photos are numbered in the order the thread shows them.
+  const photoNo = new Map<string, number>();
+  for (const m of complaint.messages) for (const img of photosOf(m.id)) photoNo.set(img.imageId, photoNo.size + 1);
   return (
     <div className="support complaint">
       <section className="complaint__head" aria-label={t('complaints.ticket')}>
@@ -88,10 +90,10 @@ function ComplaintView({ complaint }: { complaint: ComplaintDetail }) {
               {photos.length > 0 && (
                 <div className="complaint__images">
                   {photos.map((img) => {
-                    photoNo += 1;
-                    const alt = t('complaints.photoAlt', { n: photoNo });
+                    const n = photoNo.get(img.imageId) ?? 0;
+                    const alt = t('complaints.photoAlt', { n });
                     return (
-                      <a key={img.imageId} href={complaintImageUrl(img.imageId)} target="_blank" rel="noopener noreferrer" aria-label={t('complaints.openPhoto', { n: photoNo })}>
+                      <a key={img.imageId} href={complaintImageUrl(img.imageId)} target="_blank" rel="noopener noreferrer" aria-label={t('complaints.openPhoto', { n })}>
                         <img src={complaintImageUrl(img.imageId)} alt={alt} width={96} height={96} />
                       </a>
                     );
