@@ -458,13 +458,14 @@ impl Tx {
         now: i64,
     ) -> sqlx::Result<bool> {
         let done = sqlx::query(
-            "UPDATE complaints SET assignee_id = $3, assigned_at = $4, updated_at = $4
+            "UPDATE complaints SET assignee_id = $3, assigned_at = $4, updated_at = $5
              WHERE id = $1 AND status <> 'closed' AND COALESCE(assignee_id, '') = COALESCE($2, '')",
         )
         .bind(complaint_id)
         .bind(expected)
         .bind(assignee)
         .bind(assignee.map(|_| now))
+        .bind(now)
         .execute(self.conn())
         .await?;
         Ok(done.rows_affected() == 1)

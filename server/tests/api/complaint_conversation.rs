@@ -40,8 +40,10 @@ async fn reply(app: &TestApp, session: &str, ticket: &str, body: &Value) -> reqw
 
 async fn console(app: &TestApp, op: &Op, method: Method, path: &str, body: Option<Value>) -> Value {
     let response = op_call(app, op, method, path, body).await;
-    assert_eq!(response.status(), StatusCode::OK, "{path}");
-    data(response).await
+    let status = response.status();
+    let answer: Value = response.json().await.unwrap();
+    assert_eq!(status, StatusCode::OK, "{path}: {answer}");
+    answer["data"].clone()
 }
 
 #[tokio::test]
