@@ -112,12 +112,13 @@ pub(super) async fn add_sections(
     }
     sections.insert("complaints".to_owned(), Value::Array(complaints));
 
-    let ratings: Vec<Value> =
-        s.db.app_ratings_of(&borrower.id)
-            .await?
-            .into_iter()
-            .map(|(score, comment, at)| json!({"score": score, "comment": comment, "createdAt": at}))
-            .collect();
+    let ratings: Vec<Value> = s
+        .db
+        .app_ratings_of(&borrower.id)
+        .await?
+        .into_iter()
+        .map(|(score, comment, at)| json!({"score": score, "comment": comment, "createdAt": at}))
+        .collect();
     sections.insert("appRatings".to_owned(), Value::Array(ratings));
 
     let location = s.db.location_of(&borrower.id).await?.map(|l| {
@@ -135,12 +136,13 @@ pub(super) async fn add_sections(
         json!({"model": model, "os": os, "appVersion": version, "updatedAt": at})
     });
     sections.insert("device".to_owned(), device.unwrap_or(Value::Null));
-    let tokens: Vec<Value> =
-        s.db.device_tokens_of(&borrower.id)
-            .await?
-            .into_iter()
-            .map(|(token, platform, at)| json!({"token": token, "platform": platform, "updatedAt": at}))
-            .collect();
+    let tokens: Vec<Value> = s
+        .db
+        .device_tokens_of(&borrower.id)
+        .await?
+        .into_iter()
+        .map(|(token, platform, at)| json!({"token": token, "platform": platform, "updatedAt": at}))
+        .collect();
     sections.insert("pushTokens".to_owned(), Value::Array(tokens));
 
     let events: Vec<Value> =
@@ -254,7 +256,11 @@ pub(super) fn summary_html(
 ) -> String {
     let lang = Lang::of_market(market);
     let t = |key: &str| i18n::text(lang, &format!("export.{key}"));
-    let time = |v: &Value, key: &str| v.get(key).and_then(Value::as_i64).map(|ms| human_time(market, ms));
+    let time = |v: &Value, key: &str| {
+        v.get(key)
+            .and_then(Value::as_i64)
+            .map(|ms| human_time(market, ms))
+    };
     let none = format!("<p>{}</p>", esc(t("none")));
     let mut h = String::new();
     h.push_str(&format!(
@@ -269,16 +275,28 @@ pub(super) fn summary_html(
     h.push_str(&format!("<h1>{}</h1>\n", esc(t("title"))));
     h.push_str(&format!(
         "<p class=\"muted\">{}</p>\n<p>{}</p>\n",
-        esc(&i18n::format(lang, "export.generated", &[("date", &human_time(market, generated_at))])),
+        esc(&i18n::format(
+            lang,
+            "export.generated",
+            &[("date", &human_time(market, generated_at))]
+        )),
         esc(t("intro"))
     ));
 
     // Who they are.
     h.push_str(&format!("<h2>{}</h2>\n<table>", esc(t("profile"))));
     if let Some(p) = sections.get("profile") {
-        h.push_str(&format!("<tr><th>{}</th><td>{}</td></tr>", esc(t("phone")), esc(str_of(p, "phone"))));
+        h.push_str(&format!(
+            "<tr><th>{}</th><td>{}</td></tr>",
+            esc(t("phone")),
+            esc(str_of(p, "phone"))
+        ));
         if let Some(at) = time(p, "createdAt") {
-            h.push_str(&format!("<tr><th>{}</th><td>{}</td></tr>", esc(t("joined")), esc(&at)));
+            h.push_str(&format!(
+                "<tr><th>{}</th><td>{}</td></tr>",
+                esc(t("joined")),
+                esc(&at)
+            ));
         }
     }
     h.push_str("</table>\n");
@@ -353,7 +371,10 @@ pub(super) fn summary_html(
                 h.push_str(&format!(
                     "<h3>{} · {}</h3>\n<p class=\"muted\">{}</p>\n",
                     esc(str_of(c, "ticketNo")),
-                    esc(i18n::text(lang, &format!("complaint_category.{}", str_of(c, "category")))),
+                    esc(i18n::text(
+                        lang,
+                        &format!("complaint_category.{}", str_of(c, "category"))
+                    )),
                     esc(&i18n::format(
                         lang,
                         "export.complaint_status",
@@ -363,7 +384,12 @@ pub(super) fn summary_html(
                         ]
                     ))
                 ));
-                for m in c.get("messages").and_then(Value::as_array).into_iter().flatten() {
+                for m in c
+                    .get("messages")
+                    .and_then(Value::as_array)
+                    .into_iter()
+                    .flatten()
+                {
                     let you = str_of(m, "author") == "you";
                     h.push_str(&format!(
                         "<div class=\"msg{}\"><strong>{}</strong> <span class=\"muted\">{}</span><p>{}</p>",
@@ -372,12 +398,22 @@ pub(super) fn summary_html(
                         esc(&time(m, "sentAt").unwrap_or_default()),
                         esc(str_of(m, "text")).replace('\n', "<br>")
                     ));
-                    for (n, p) in m.get("photos").and_then(Value::as_array).into_iter().flatten().enumerate() {
+                    for (n, p) in m
+                        .get("photos")
+                        .and_then(Value::as_array)
+                        .into_iter()
+                        .flatten()
+                        .enumerate()
+                    {
                         h.push_str(&format!(
                             "<img src=\"data:{};base64,{}\" alt=\"{}\" width=\"{}\" height=\"{}\">",
                             esc(str_of(p, "contentType")),
                             str_of(p, "base64"),
-                            esc(&i18n::format(lang, "export.photo", &[("n", &(n + 1).to_string())])),
+                            esc(&i18n::format(
+                                lang,
+                                "export.photo",
+                                &[("n", &(n + 1).to_string())]
+                            )),
                             p.get("width").and_then(Value::as_i64).unwrap_or_default(),
                             p.get("height").and_then(Value::as_i64).unwrap_or_default(),
                         ));
@@ -387,7 +423,11 @@ pub(super) fn summary_html(
                 if let Some(score) = c.get("score").and_then(Value::as_i64) {
                     h.push_str(&format!(
                         "<p>{}</p>\n",
-                        esc(&i18n::format(lang, "export.your_score", &[("score", &score.to_string())]))
+                        esc(&i18n::format(
+                            lang,
+                            "export.your_score",
+                            &[("score", &score.to_string())]
+                        ))
                     ));
                 }
             }
@@ -423,7 +463,10 @@ pub(super) fn summary_html(
                 i18n::format(
                     lang,
                     "export.location_shared",
-                    &[("lat", str_of(l, "latitude")), ("lon", str_of(l, "longitude"))],
+                    &[
+                        ("lat", str_of(l, "latitude")),
+                        ("lon", str_of(l, "longitude")),
+                    ],
                 )
             } else {
                 t("location_refused").to_owned()
@@ -449,10 +492,17 @@ pub(super) fn summary_html(
         )),
         None => h.push_str(&none),
     }
-    let tokens = sections.get("pushTokens").and_then(Value::as_array).map_or(0, Vec::len);
+    let tokens = sections
+        .get("pushTokens")
+        .and_then(Value::as_array)
+        .map_or(0, Vec::len);
     h.push_str(&format!(
         "<p>{}</p>\n",
-        esc(&i18n::format(lang, "export.push_tokens", &[("count", &tokens.to_string())]))
+        esc(&i18n::format(
+            lang,
+            "export.push_tokens",
+            &[("count", &tokens.to_string())]
+        ))
     ));
 
     // Sign-ins and the messages sent.
@@ -461,7 +511,10 @@ pub(super) fn summary_html(
         Some(list) if !list.is_empty() => {
             h.push_str("<ul>");
             for x in list {
-                h.push_str(&format!("<li>{}</li>", esc(&time(x, "createdAt").unwrap_or_default())));
+                h.push_str(&format!(
+                    "<li>{}</li>",
+                    esc(&time(x, "createdAt").unwrap_or_default())
+                ));
             }
             h.push_str("</ul>\n");
         }
@@ -484,11 +537,18 @@ pub(super) fn summary_html(
     }
 
     // The app's events, counted (each is in the JSON file).
-    let events = sections.get("appEvents").and_then(Value::as_array).map_or(0, Vec::len);
+    let events = sections
+        .get("appEvents")
+        .and_then(Value::as_array)
+        .map_or(0, Vec::len);
     h.push_str(&format!(
         "<h2>{}</h2>\n<p>{}</p>\n",
         esc(t("events")),
-        esc(&i18n::format(lang, "export.events_count", &[("count", &events.to_string())]))
+        esc(&i18n::format(
+            lang,
+            "export.events_count",
+            &[("count", &events.to_string())]
+        ))
     ));
     h.push_str("</body></html>\n");
     h
@@ -505,7 +565,10 @@ mod tests {
         assert_eq!(human_time(Market::India, ms), "27 Nov 2026, 00:46 IST");
         assert_eq!(human_time(Market::Indonesia, ms), "27 Nov 2026, 02.16 WIB");
         let december = ms + 30 * 86_400_000;
-        assert_eq!(human_time(Market::Indonesia, december), "27 Des 2026, 02.16 WIB");
+        assert_eq!(
+            human_time(Market::Indonesia, december),
+            "27 Des 2026, 02.16 WIB"
+        );
     }
 
     #[test]

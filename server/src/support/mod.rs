@@ -1047,7 +1047,16 @@ pub async fn canned_create(
         ));
     }
     let reply = tx.insert_canned_reply(lang, title, body, now).await?;
-    audit_canned(&mut tx, op, "canned_reply.create", &reply.id, None, Some(&reply), now).await?;
+    audit_canned(
+        &mut tx,
+        op,
+        "canned_reply.create",
+        &reply.id,
+        None,
+        Some(&reply),
+        now,
+    )
+    .await?;
     tx.commit().await?;
     Ok(reply)
 }

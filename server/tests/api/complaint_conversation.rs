@@ -51,7 +51,13 @@ async fn the_borrower_replies_with_photos_until_support_closes_the_complaint() {
     let app = spawn_app().await;
     let session = app.sign_in("IN", "9876512001").await;
     let first_photo = upload_ok(&app, &session).await;
-    let ticket = file(&app, &session, "The app shows the wrong due date.", &[first_photo.clone()]).await;
+    let ticket = file(
+        &app,
+        &session,
+        "The app shows the wrong due date.",
+        &[first_photo.clone()],
+    )
+    .await;
     let support = operator(&app, "sasha", &[Role::Support]).await;
     console(
         &app,
@@ -65,13 +71,28 @@ async fn the_borrower_replies_with_photos_until_support_closes_the_complaint() {
     // Bounded like the complaint's text: required, at most 2000 characters, at most three photos.
     let empty = reply(&app, &session, &ticket, &json!({"body": "   "})).await;
     assert_eq!(empty.status(), StatusCode::UNPROCESSABLE_ENTITY);
-    assert_eq!(error(empty).await["fields"]["body"], "This field is required.");
+    assert_eq!(
+        error(empty).await["fields"]["body"],
+        "This field is required."
+    );
     let long = reply(&app, &session, &ticket, &json!({"body": "x".repeat(2001)})).await;
     assert_eq!(long.status(), StatusCode::UNPROCESSABLE_ENTITY);
-    assert_eq!(error(long).await["fields"]["body"], "At most 2000 characters.");
+    assert_eq!(
+        error(long).await["fields"]["body"],
+        "At most 2000 characters."
+    );
     let four: Vec<String> = (0..4).map(|n| format!("img-{n}")).collect();
-    let many = reply(&app, &session, &ticket, &json!({"body": "ok", "imageIds": four})).await;
-    assert_eq!(error(many).await["fields"]["imageIds"], "At most 3 photos a complaint.");
+    let many = reply(
+        &app,
+        &session,
+        &ticket,
+        &json!({"body": "ok", "imageIds": four}),
+    )
+    .await;
+    assert_eq!(
+        error(many).await["fields"]["imageIds"],
+        "At most 3 photos a complaint."
+    );
 
     // Another borrower's ticket is as good as missing, for a reply too.
     let stranger = app.sign_in("IN", "9876512002").await;
@@ -89,9 +110,12 @@ async fn the_borrower_replies_with_photos_until_support_closes_the_complaint() {
     .await;
     assert_eq!(borrowed.status(), StatusCode::UNPROCESSABLE_ENTITY);
     assert_eq!(
-        app.get_as(&format!("/api/v1/borrower/complaints/{own_ticket}"), &session)
-            .await
-            .status(),
+        app.get_as(
+            &format!("/api/v1/borrower/complaints/{own_ticket}"),
+            &session
+        )
+        .await
+        .status(),
         StatusCode::NOT_FOUND
     );
 
@@ -118,8 +142,20 @@ async fn the_borrower_replies_with_photos_until_support_closes_the_complaint() {
     assert_eq!(of(&second_photo), messages[2]["id"]);
 
     // Support's queue shows it waiting again.
-    let queue = console(&app, &support, Method::GET, "/api/v1/console/complaints?market=IN", None).await;
-    let queued = queue.as_array().unwrap().iter().find(|c| c["ticketNo"] == ticket.as_str()).unwrap();
+    let queue = console(
+        &app,
+        &support,
+        Method::GET,
+        "/api/v1/console/complaints?market=IN",
+        None,
+    )
+    .await;
+    let queued = queue
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["ticketNo"] == ticket.as_str())
+        .unwrap();
     assert_eq!(queued["status"], "open");
 
     console(
@@ -140,7 +176,11 @@ async fn the_borrower_replies_with_photos_until_support_closes_the_complaint() {
     .await;
     assert_eq!(closed.status(), StatusCode::CONFLICT);
     assert_eq!(error(closed).await["code"], "complaint_closed");
-    let after = data(app.get_as(&format!("/api/v1/borrower/complaints/{ticket}"), &session).await).await;
+    let after = data(
+        app.get_as(&format!("/api/v1/borrower/complaints/{ticket}"), &session)
+            .await,
+    )
+    .await;
     assert_eq!(after["status"], "closed");
     assert_eq!(after["messages"].as_array().unwrap().len(), 4 - 1);
     // The refused reply's photo still waits for the borrower (not attached to the closed ticket).
@@ -161,16 +201,32 @@ async fn thirty_two_simultaneous_replies_store_exactly_thirty() {
     let ticket = file(&app, &session, "Aplikasi tidak bisa dibuka.", &[]).await;
     let answers = join_all((0..32).map(|n| {
         let (app, session, ticket) = (&app, &session, &ticket);
-        async move { reply(app, session, ticket, &json!({"body": format!("Balasan {n}")})).await.status() }
+        async move {
+            reply(
+                app,
+                session,
+                ticket,
+                &json!({"body": format!("Balasan {n}")}),
+            )
+            .await
+            .status()
+        }
     }))
     .await;
-    let created = answers.iter().filter(|s| **s == StatusCode::CREATED).count();
+    let created = answers
+        .iter()
+        .filter(|s| **s == StatusCode::CREATED)
+        .count();
     let limited = answers
         .iter()
         .filter(|s| **s == StatusCode::TOO_MANY_REQUESTS)
         .count();
     assert_eq!((created, limited), (30, 2), "{answers:?}");
-    let detail = data(app.get_as(&format!("/api/v1/borrower/complaints/{ticket}"), &session).await).await;
+    let detail = data(
+        app.get_as(&format!("/api/v1/borrower/complaints/{ticket}"), &session)
+            .await,
+    )
+    .await;
     assert_eq!(detail["messages"].as_array().unwrap().len(), 31);
     app.stop().await;
 }
@@ -186,18 +242,43 @@ async fn support_assigns_complaints_atomically_and_the_queue_filters_mine_and_un
     let rita = operator(&app, "rita", &[Role::Reviewer]).await;
     let admin = operator(&app, "ada", &[Role::Admin]).await;
 
-    let assignees = console(&app, &asha, Method::GET, "/api/v1/console/complaint-assignees", None).await;
-    let names: Vec<&str> = assignees.as_array().unwrap().iter().map(|a| a["username"].as_str().unwrap()).collect();
+    let assignees = console(
+        &app,
+        &asha,
+        Method::GET,
+        "/api/v1/console/complaint-assignees",
+        None,
+    )
+    .await;
+    let names: Vec<&str> = assignees
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["username"].as_str().unwrap())
+        .collect();
     assert_eq!(names, ["ada", "asha", "ben"]);
     let id_of = |name: &str| {
-        assignees.as_array().unwrap().iter().find(|a| a["username"] == name).unwrap()["id"]
+        assignees
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|a| a["username"] == name)
+            .unwrap()["id"]
             .as_str()
             .unwrap()
             .to_owned()
     };
     let (asha_id, ben_id) = (id_of("asha"), id_of("ben"));
     assert_eq!(
-        op_call(&app, &rita, Method::GET, "/api/v1/console/complaint-assignees", None).await.status(),
+        op_call(
+            &app,
+            &rita,
+            Method::GET,
+            "/api/v1/console/complaint-assignees",
+            None
+        )
+        .await
+        .status(),
         StatusCode::FORBIDDEN
     );
 
@@ -230,12 +311,25 @@ async fn support_assigns_complaints_atomically_and_the_queue_filters_mine_and_un
     assert_eq!(queue(&asha, "unassigned").await, [second.clone()]);
     assert_eq!(queue(&ben, "mine").await, Vec::<String>::new());
     assert_eq!(queue(&ben, "all").await.len(), 2);
-    let bad = op_call(&app, &asha, Method::GET, "/api/v1/console/complaints?assignee=someone", None).await;
+    let bad = op_call(
+        &app,
+        &asha,
+        Method::GET,
+        "/api/v1/console/complaints?assignee=someone",
+        None,
+    )
+    .await;
     // The console asks in no language: the messages are Indonesian, the server's default.
-    assert_eq!(error(bad).await["fields"]["assignee"], "Pilih salah satu opsi.");
+    assert_eq!(
+        error(bad).await["fields"]["assignee"],
+        "Pilih salah satu opsi."
+    );
 
     // Not to a reviewer, nor to nobody known.
-    for target in [id_of_reviewer(&app, "rita").await, "no-such-operator".to_owned()] {
+    for target in [
+        id_of_reviewer(&app, "rita").await,
+        "no-such-operator".to_owned(),
+    ] {
         let refused = op_call(
             &app,
             &admin,
@@ -258,10 +352,24 @@ async fn support_assigns_complaints_atomically_and_the_queue_filters_mine_and_un
     )
     .await;
     let takes = join_all((0..8).map(|n| {
-        let (op, id) = if n % 2 == 0 { (&asha, &asha_id) } else { (&ben, &ben_id) };
+        let (op, id) = if n % 2 == 0 {
+            (&asha, &asha_id)
+        } else {
+            (&ben, &ben_id)
+        };
         let path = format!("/api/v1/console/complaints/{first}/assign");
         let app = &app;
-        async move { op_call(app, op, Method::POST, &path, Some(json!({"assigneeId": id}))).await.status() }
+        async move {
+            op_call(
+                app,
+                op,
+                Method::POST,
+                &path,
+                Some(json!({"assigneeId": id})),
+            )
+            .await
+            .status()
+        }
     }))
     .await;
     assert!(takes.iter().all(|s| *s == StatusCode::OK), "{takes:?}");
@@ -284,7 +392,9 @@ async fn support_assigns_complaints_atomically_and_the_queue_filters_mine_and_un
         *balance.entry(after["assigneeId"].to_string()).or_default() -= 1;
     }
     *balance.entry(json!(ben_id).to_string()).or_default() -= 1;
-    *balance.entry(json!(final_assignee).to_string()).or_default() += 1;
+    *balance
+        .entry(json!(final_assignee).to_string())
+        .or_default() += 1;
     assert!(balance.values().all(|n| *n == 0), "{balance:?}");
 
     // Unassign; a closed complaint is not reassigned.
@@ -297,7 +407,14 @@ async fn support_assigns_complaints_atomically_and_the_queue_filters_mine_and_un
     )
     .await;
     assert_eq!(none["assigneeId"], Value::Null);
-    console(&app, &asha, Method::POST, &format!("/api/v1/console/complaints/{second}/close"), None).await;
+    console(
+        &app,
+        &asha,
+        Method::POST,
+        &format!("/api/v1/console/complaints/{second}/close"),
+        None,
+    )
+    .await;
     let closed = op_call(
         &app,
         &asha,
@@ -341,20 +458,40 @@ async fn support_keeps_canned_replies_per_language_audited_and_bounded() {
         Some(json!({"lang": "id", "title": "Dana dikembalikan", "body": "Biaya sudah kami kembalikan."})),
     )
     .await;
-    let only_id = console(&app, &support, Method::GET, &format!("{path}?lang=id"), None).await;
+    let only_id = console(
+        &app,
+        &support,
+        Method::GET,
+        &format!("{path}?lang=id"),
+        None,
+    )
+    .await;
     assert_eq!(only_id.as_array().unwrap().len(), 1);
     assert_eq!(only_id[0]["title"], "Dana dikembalikan");
     assert_eq!(
-        console(&app, &support, Method::GET, path, None).await.as_array().unwrap().len(),
+        console(&app, &support, Method::GET, path, None)
+            .await
+            .as_array()
+            .unwrap()
+            .len(),
         2
     );
-    let invalid = op_call(&app, &support, Method::POST, path, Some(json!({"lang": "fr", "title": "", "body": "x".repeat(2001)}))).await;
+    let invalid = op_call(
+        &app,
+        &support,
+        Method::POST,
+        path,
+        Some(json!({"lang": "fr", "title": "", "body": "x".repeat(2001)})),
+    )
+    .await;
     let fields = error(invalid).await["fields"].clone();
     for field in ["lang", "title", "body"] {
         assert!(fields[field].is_string(), "{fields}");
     }
     assert_eq!(
-        op_call(&app, &reviewer, Method::GET, path, None).await.status(),
+        op_call(&app, &reviewer, Method::GET, path, None)
+            .await
+            .status(),
         StatusCode::FORBIDDEN
     );
 
@@ -368,38 +505,81 @@ async fn support_keeps_canned_replies_per_language_audited_and_bounded() {
     )
     .await;
     assert_eq!(changed["title"], "Refund on its way");
-    console(&app, &support, Method::DELETE, &format!("{path}/{id}"), None).await;
+    console(
+        &app,
+        &support,
+        Method::DELETE,
+        &format!("{path}/{id}"),
+        None,
+    )
+    .await;
     assert_eq!(
-        op_call(&app, &support, Method::DELETE, &format!("{path}/{id}"), None).await.status(),
+        op_call(
+            &app,
+            &support,
+            Method::DELETE,
+            &format!("{path}/{id}"),
+            None
+        )
+        .await
+        .status(),
         StatusCode::NOT_FOUND
     );
-    let actions: Vec<String> =
-        sqlx::query_scalar("SELECT action FROM audit_log WHERE entity = 'canned_reply' ORDER BY at, id")
-            .fetch_all(app.db.pool())
-            .await
-            .unwrap();
+    let actions: Vec<String> = sqlx::query_scalar(
+        "SELECT action FROM audit_log WHERE entity = 'canned_reply' ORDER BY at, id",
+    )
+    .fetch_all(app.db.pool())
+    .await
+    .unwrap();
     assert_eq!(
         actions,
-        ["canned_reply.create", "canned_reply.create", "canned_reply.update", "canned_reply.delete"]
+        [
+            "canned_reply.create",
+            "canned_reply.create",
+            "canned_reply.update",
+            "canned_reply.delete"
+        ]
     );
 
     // At most 50 a language, however many arrive at once.
     let made = join_all((0..55).map(|n| {
         let (app, support) = (&app, &support);
         async move {
-            op_call(app, support, Method::POST, path, Some(json!({"lang": "en", "title": format!("Reply {n:02}"), "body": "Thank you."})))
-                .await
-                .status()
+            op_call(
+                app,
+                support,
+                Method::POST,
+                path,
+                Some(json!({"lang": "en", "title": format!("Reply {n:02}"), "body": "Thank you."})),
+            )
+            .await
+            .status()
         }
     }))
     .await;
-    assert_eq!(made.iter().filter(|s| **s == StatusCode::OK).count(), 50, "{made:?}");
     assert_eq!(
-        made.iter().filter(|s| **s == StatusCode::UNPROCESSABLE_ENTITY).count(),
+        made.iter().filter(|s| **s == StatusCode::OK).count(),
+        50,
+        "{made:?}"
+    );
+    assert_eq!(
+        made.iter()
+            .filter(|s| **s == StatusCode::UNPROCESSABLE_ENTITY)
+            .count(),
         5
     );
     assert_eq!(
-        console(&app, &support, Method::GET, &format!("{path}?lang=en"), None).await.as_array().unwrap().len(),
+        console(
+            &app,
+            &support,
+            Method::GET,
+            &format!("{path}?lang=en"),
+            None
+        )
+        .await
+        .as_array()
+        .unwrap()
+        .len(),
         50
     );
     app.stop().await;
@@ -419,12 +599,29 @@ async fn a_contact_message_keeps_the_market_of_its_site() {
     assert_eq!(unknown.status(), StatusCode::UNPROCESSABLE_ENTITY);
     assert!(error(unknown).await["fields"]["market"].is_string());
     let plain = app
-        .post_json(path, &json!({"name": "Budi", "telephone": "0812 3456 7890", "message": "Halo"}))
+        .post_json(
+            path,
+            &json!({"name": "Budi", "telephone": "0812 3456 7890", "message": "Halo"}),
+        )
         .await;
     assert_eq!(plain.status(), StatusCode::CREATED);
     let support = operator(&app, "sam", &[Role::Support]).await;
-    let list = console(&app, &support, Method::GET, "/api/v1/console/contact-messages", None).await;
-    let market_of = |name: &str| list.as_array().unwrap().iter().find(|m| m["name"] == name).unwrap()["market"].clone();
+    let list = console(
+        &app,
+        &support,
+        Method::GET,
+        "/api/v1/console/contact-messages",
+        None,
+    )
+    .await;
+    let market_of = |name: &str| {
+        list.as_array()
+            .unwrap()
+            .iter()
+            .find(|m| m["name"] == name)
+            .unwrap()["market"]
+            .clone()
+    };
     assert_eq!(market_of("Asha"), "IN");
     assert_eq!(market_of("Budi"), Value::Null);
     app.stop().await;
@@ -473,11 +670,18 @@ async fn every_table_with_a_borrower_id_is_in_the_export_or_named_with_its_reaso
 }
 
 #[tokio::test]
-async fn the_export_carries_complaints_with_photos_ratings_location_and_telemetry_with_readable_dates() {
+async fn the_export_carries_complaints_with_photos_ratings_location_and_telemetry_with_readable_dates()
+ {
     let app = spawn_app().await;
     let session = app.sign_in("ID", "081234512010").await;
     let photo = upload_ok(&app, &session).await;
-    let ticket = file(&app, &session, "Aplikasi menampilkan tanggal yang salah.", &[photo]).await;
+    let ticket = file(
+        &app,
+        &session,
+        "Aplikasi menampilkan tanggal yang salah.",
+        &[photo],
+    )
+    .await;
     let support = operator(&app, "sari", &[Role::Support]).await;
     console(
         &app,
@@ -487,16 +691,41 @@ async fn the_export_carries_complaints_with_photos_ratings_location_and_telemetr
         Some(json!({"body": "Tanggal berapa yang Anda lihat?"})),
     )
     .await;
-    let replied = reply(&app, &session, &ticket, &json!({"body": "Tanggal 5 Desember."})).await;
+    let replied = reply(
+        &app,
+        &session,
+        &ticket,
+        &json!({"body": "Tanggal 5 Desember."}),
+    )
+    .await;
     assert_eq!(replied.status(), StatusCode::CREATED);
     for (path, body) in [
-        ("/api/v1/borrower/app-rating", json!({"score": 4, "comment": "Cepat"})),
-        ("/api/v1/borrower/location", json!({"consent": true, "latitude": -6.2088, "longitude": 106.8456})),
-        ("/api/v1/borrower/device", json!({"model": "Pixel 7", "os": "Android 14", "appVersion": "1.4.0"})),
-        ("/api/v1/borrower/device-token", json!({"token": "fcm:abc123", "platform": "android"})),
-        ("/api/v1/borrower/telemetry/events", json!({"name": "apply.confirmed", "props": {"product": "ID-FLEX"}})),
+        (
+            "/api/v1/borrower/app-rating",
+            json!({"score": 4, "comment": "Cepat"}),
+        ),
+        (
+            "/api/v1/borrower/location",
+            json!({"consent": true, "latitude": -6.2088, "longitude": 106.8456}),
+        ),
+        (
+            "/api/v1/borrower/device",
+            json!({"model": "Pixel 7", "os": "Android 14", "appVersion": "1.4.0"}),
+        ),
+        (
+            "/api/v1/borrower/device-token",
+            json!({"token": "fcm:abc123", "platform": "android"}),
+        ),
+        (
+            "/api/v1/borrower/telemetry/events",
+            json!({"name": "apply.confirmed", "props": {"product": "ID-FLEX"}}),
+        ),
     ] {
-        assert_eq!(app.post_as(path, &session, &body).await.status(), StatusCode::OK, "{path}");
+        assert_eq!(
+            app.post_as(path, &session, &body).await.status(),
+            StatusCode::OK,
+            "{path}"
+        );
     }
 
     let export = data(app.get_as("/api/v1/borrower/export", &session).await).await;
@@ -505,17 +734,31 @@ async fn the_export_carries_complaints_with_photos_ratings_location_and_telemetr
     assert_eq!(complaint["ticketNo"], ticket.as_str());
     let messages = complaint["messages"].as_array().unwrap();
     assert_eq!(messages.len(), 3);
-    assert_eq!(messages[0]["text"], "Aplikasi menampilkan tanggal yang salah.");
+    assert_eq!(
+        messages[0]["text"],
+        "Aplikasi menampilkan tanggal yang salah."
+    );
     assert_eq!(messages[1]["author"], "support");
     assert_eq!(messages[2]["text"], "Tanggal 5 Desember.");
     // The photo travels with the message it was sent with, as base64 of the stored (cleaned) file.
     let photo = &messages[0]["photos"][0];
     assert_eq!(photo["contentType"], "image/jpeg");
-    let bytes = base64::Engine::decode(&base64::engine::general_purpose::STANDARD, photo["base64"].as_str().unwrap()).unwrap();
+    let bytes = base64::Engine::decode(
+        &base64::engine::general_purpose::STANDARD,
+        photo["base64"].as_str().unwrap(),
+    )
+    .unwrap();
     assert_eq!(&bytes[..2], &[0xFF, 0xD8]);
     assert!(!String::from_utf8_lossy(&bytes).contains("GPS"));
     // Readable dates beside the epoch milliseconds, on Jakarta's clock.
-    assert!(messages[0]["sentAtText"].as_str().unwrap().ends_with(" WIB"), "{}", messages[0]);
+    assert!(
+        messages[0]["sentAtText"]
+            .as_str()
+            .unwrap()
+            .ends_with(" WIB"),
+        "{}",
+        messages[0]
+    );
     assert!(sections["profile"]["createdAtText"].is_string());
     assert_eq!(sections["appRatings"][0]["score"], 4);
     assert_eq!(sections["appRatings"][0]["comment"], "Cepat");
@@ -525,7 +768,11 @@ async fn the_export_carries_complaints_with_photos_ratings_location_and_telemetr
     assert_eq!(sections["device"]["model"], "Pixel 7");
     assert_eq!(sections["pushTokens"][0]["token"], "fcm:abc123");
     assert!(
-        sections["appEvents"].as_array().unwrap().iter().any(|e| e["name"] == "apply.confirmed"),
+        sections["appEvents"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|e| e["name"] == "apply.confirmed"),
         "{}",
         sections["appEvents"]
     );
@@ -538,8 +785,17 @@ async fn the_export_carries_complaints_with_photos_ratings_location_and_telemetr
     assert!(html.contains("Tanggal 5 Desember."));
     assert!(html.contains("Layanan pelanggan"));
     assert!(html.contains("data:image/jpeg;base64,"));
-    for english in ["Your data", "Complaints", "Customer service", "Loans", "Nothing."] {
-        assert!(!html.contains(english), "English in the Indonesian summary: {english}");
+    for english in [
+        "Your data",
+        "Complaints",
+        "Customer service",
+        "Loans",
+        "Nothing.",
+    ] {
+        assert!(
+            !html.contains(english),
+            "English in the Indonesian summary: {english}"
+        );
     }
     app.stop().await;
 }
