@@ -55,7 +55,7 @@ async fn the_borrower_replies_with_photos_until_support_closes_the_complaint() {
         &app,
         &session,
         "The app shows the wrong due date.",
-        &[first_photo.clone()],
+        std::slice::from_ref(&first_photo),
     )
     .await;
     let support = operator(&app, "sasha", &[Role::Support]).await;
@@ -307,8 +307,11 @@ async fn support_assigns_complaints_atomically_and_the_queue_filters_mine_and_un
                 .collect::<Vec<_>>()
         }
     };
-    assert_eq!(queue(&asha, "mine").await, [first.clone()]);
-    assert_eq!(queue(&asha, "unassigned").await, [second.clone()]);
+    assert_eq!(queue(&asha, "mine").await, std::slice::from_ref(&first));
+    assert_eq!(
+        queue(&asha, "unassigned").await,
+        std::slice::from_ref(&second)
+    );
     assert_eq!(queue(&ben, "mine").await, Vec::<String>::new());
     assert_eq!(queue(&ben, "all").await.len(), 2);
     let bad = op_call(
