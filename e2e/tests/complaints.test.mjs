@@ -1,17 +1,22 @@
 // Customer service end to end (issue 9): a borrower in India signs in, opens customer service from the account menu,
 // files a complaint with a photo (a PNG made here, with a text chunk the server must strip), and sees the ticket
-// number at once; support answers it in the console on a desktop; the borrower reads the answer and rates it.
+// number at once; support answers it in the console on a desktop; the borrower reads the answer, rates it and replies;
+// support takes the ticket, answers with a canned reply edited before sending and closes it; the borrower can no longer
+// reply. axe (WCAG 2.1 AA) checks each complaint screen on the way.
 // Screenshots of each screen (360×740 and 1280×800) go to e2e/out/.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import zlib from 'node:zlib';
+import { expectNoAxeViolations } from '../lib/axe.mjs';
 import { outDir } from '../lib/browser.mjs';
 import { codeFor } from '../lib/borrower.mjs';
 import { JOURNEY, useSite } from '../lib/fixture.mjs';
 
 const site = useSite();
-const DESKTOP = { viewport: { width: 1280, height: 800 }, deviceScaleFactor: 1, isMobile: false, hasTouch: false };
+// axe's script is injected into the page: the contexts bypass the app's CSP (script-src 'self') for it.
+const AXE = { bypassCSP: true };
+const DESKTOP = { viewport: { width: 1366, height: 768 }, deviceScaleFactor: 1, isMobile: false, hasTouch: false, ...AXE };
 
 /** A 48×32 PNG with a gradient and a tEXt chunk (metadata the server must drop when it re-encodes). */
 function pngWithText() {
@@ -50,7 +55,7 @@ function adminPassword() {
 }
 
 test('a borrower files a complaint with a photo, support answers in the console, the borrower reads and rates it', { ...JOURNEY, timeout: 240_000 }, async (tc) => {
-  await site.page(tc, async (page) => {
+  await site.page(tc, AXE, async (page) => {
     // Sign in (India, English).
     await page.goto(site.url('/app/login?lang=1'), { waitUntil: 'load' });
     await page.getByLabel('Mobile number', { exact: true }).fill('91234 56799');
@@ -76,8 +81,12 @@ test('a borrower files a complaint with a photo, support answers in the console,
     await page.screenshot({ path: path.join(outDir, 'complaints-empty.png') });
     await page.getByRole('link', { name: 'File a complaint' }).click();
 
-    // The form: a category, the text, a photo.
+    // The form: an empty submit marks the fields where they are, then a category, the text, a photo.
     await page.getByRole('heading', { level: 1, name: 'New complaint' }).waitFor();
+    await page.getByRole('button', { name: 'Send complaint' }).click();
+    await page.getByText('Choose what it is about.').waitFor();
+    await page.getByText('Tell us what happened.').waitFor();
+    await expectNoAxeViolations(page, 'new complaint, empty submit');
     await page.getByText('Fees and charges', { exact: true }).click();
     await page.getByPlaceholder('Tell us what happened, and when.').fill('I was charged the processing fee twice on my last payment.');
     const uploaded = page.waitForResponse((r) => r.url().endsWith('/api/v1/borrower/complaints/images') && r.request().method() === 'POST');
@@ -103,6 +112,7 @@ test('a borrower files a complaint with a photo, support answers in the console,
     assert.match(ticketText, /^CP-\d{6}-[0-9A-Z]{6}$/);
     await page.getByText('Waiting for us').waitFor();
     await page.getByRole('img', { name: 'Photo 1' }).waitFor();
+    await expectNoAxeViolations(page, 'complaint filed');
     await page.screenshot({ path: path.join(outDir, 'complaints-filed.png'), fullPage: true });
 
     // Support answers in the console.
@@ -132,6 +142,72 @@ test('a borrower files a complaint with a photo, support answers in the console,
     await page.getByRole('button', { name: 'Send rating' }).click();
     await page.getByRole('heading', { name: 'Your rating' }).waitFor();
     await page.screenshot({ path: path.join(outDir, 'complaints-rated.png'), fullPage: true });
+
+    // The conversation goes on until support closes it: an empty reply is marked on its field, then the borrower
+    // replies, and the ticket waits for support again.
+    await page.getByRole('button', { name: 'Send reply' }).click();
+    await page.getByText('Write your reply first.').waitFor();
+    await page.getByPlaceholder('Add details or answer our question.').fill('Thank you. When will the refund reach my bank account?');
+    await page.getByRole('button', { name: 'Send reply' }).click();
+    await page.locator('.complaint__message--borrower').filter({ hasText: 'When will the refund reach my bank account?' }).waitFor();
+    await page.getByText('Waiting for us').first().waitFor();
+    await expectNoAxeViolations(page, 'complaint with the borrower\'s reply');
+    await page.screenshot({ path: path.join(outDir, 'complaints-replied.png'), fullPage: true });
+
+    // Support keeps a canned reply, takes the ticket, inserts the reply, edits it, sends it and closes the ticket.
+    await site.page(tc, DESKTOP, async (desk) => {
+      await desk.goto(site.url('/console/canned-replies?lang=en'), { waitUntil: 'load' });
+      await desk.getByLabel('Username').fill('admin');
+      await desk.getByLabel('Password').fill(adminPassword());
+      await desk.getByRole('button', { name: 'Sign in' }).click();
+      await desk.getByRole('heading', { level: 1, name: 'Canned replies' }).waitFor();
+      await desk.getByRole('button', { name: 'New canned reply' }).click();
+      await desk.getByLabel('Title (shown in the menu)').fill('Refund timing');
+      await desk.getByLabel('Reply text').fill('A refund reaches your bank account within 3 working days.');
+      await desk.getByRole('button', { name: 'Save' }).click();
+      await desk.getByRole('status').filter({ hasText: 'Canned reply saved.' }).waitFor();
+      await expectNoAxeViolations(desk, 'console canned replies');
+
+      await desk.goto(site.url('/console/complaints'), { waitUntil: 'load' });
+      await desk.getByLabel('Assignee').selectOption('unassigned');
+      await desk.getByRole('link', { name: ticketText }).click();
+      await desk.getByText('When will the refund reach my bank account?').waitFor();
+      await desk.getByRole('button', { name: 'Assign to me' }).click();
+      await desk.getByRole('status').filter({ hasText: 'Assigned to admin.' }).waitFor();
+      await desk.getByLabel('Canned reply (English)').selectOption({ label: 'Refund timing' });
+      const box = desk.getByLabel('Reply to the borrower');
+      assert.equal(await box.inputValue(), 'A refund reaches your bank account within 3 working days.');
+      await box.fill(`${await box.inputValue()} Yours was sent today.`);
+      await expectNoAxeViolations(desk, 'console ticket');
+      await desk.screenshot({ path: path.join(outDir, 'complaints-console-canned.png'), fullPage: true });
+      await desk.getByRole('button', { name: 'Send reply' }).click();
+      await desk.getByRole('status').filter({ hasText: 'Reply sent' }).waitFor();
+      await desk.getByRole('button', { name: 'Close complaint' }).click();
+      await desk.getByRole('status').filter({ hasText: 'Complaint closed.' }).waitFor();
+      await desk.goto(site.url('/console/complaints'), { waitUntil: 'load' });
+      await desk.getByLabel('Assignee').selectOption('mine');
+      await desk.getByLabel('Show').selectOption('all');
+      await desk.getByRole('link', { name: ticketText }).waitFor();
+      await expectNoAxeViolations(desk, 'console complaints queue');
+    });
+
+    // Closed: the borrower reads the last answer and can no longer reply (the API refuses too).
+    await page.reload({ waitUntil: 'load' });
+    await page.getByText('A refund reaches your bank account within 3 working days. Yours was sent today.').waitFor();
+    await page.getByRole('heading', { name: 'This complaint is closed' }).waitFor();
+    assert.equal(await page.getByRole('button', { name: 'Send reply' }).count(), 0);
+    const refused = await page.evaluate(async (ticket) => {
+      const r = await fetch(`/api/v1/borrower/complaints/${ticket}/replies`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'X-Requested-With': 'XMLHttpRequest' },
+        body: JSON.stringify({ body: 'Hello?' }),
+      });
+      return { status: r.status, body: await r.json() };
+    }, ticketText);
+    assert.equal(refused.status, 409);
+    assert.equal(refused.body.code, 'complaint_closed');
+    await expectNoAxeViolations(page, 'closed complaint');
+    await page.screenshot({ path: path.join(outDir, 'complaints-closed.png'), fullPage: true });
     await page.goto(site.url('/app/complaints?lang=1'), { waitUntil: 'load' });
     await page.getByRole('link', { name: ticketText }).waitFor();
     await page.screenshot({ path: path.join(outDir, 'complaints-list.png') });

@@ -3,6 +3,7 @@
 //! a pseudonymous id), the data export, and the PDF documents of each loan (docs/ACCOUNT.md).
 
 pub mod documents;
+pub mod export;
 
 use std::collections::BTreeMap;
 
@@ -269,9 +270,15 @@ pub struct DataExport {
     /// Epoch milliseconds.
     pub generated_at: i64,
     /// Section name → its records: `profile`, `certification`, `certificationLog`, `orders` (each with its accepted
-    /// KFS, frozen agreement, timeline, loan plan, ledger, payments and rating), `sessions`, `notifications`.
+    /// KFS, frozen agreement, timeline, loan plan, ledger, payments and rating), `sessions`, `notifications`,
+    /// `complaints` (each message with its text and the photos sent with it, base64), `appRatings`, `location`,
+    /// `device`, `pushTokens`, `appEvents`. Beside every time in epoch milliseconds (`createdAt`) the same time as
+    /// people read it on the market's clock (`createdAtText`: "27 Nov 2026, 14:05 IST", "27 Des 2026, 14.05 WIB").
     #[schema(value_type = Object)]
     pub sections: BTreeMap<String, Value>,
+    /// The same data as a page people read (HTML, photos included), in the borrower's language only: the app saves it
+    /// beside the JSON file as `kilat-data-summary.html`.
+    pub summary_html: String,
 }
 
 /// The most orders an export lists (far more than any borrower has).
@@ -337,10 +344,17 @@ pub async fn export(s: &Services, borrower: &Borrower) -> Result<DataExport, Err
         })
         .collect();
     sections.insert("notifications".to_owned(), Value::Array(notifications));
+    export::add_sections(s, borrower, &mut sections).await?;
+    let generated_at = s.clock.now_ms();
+    let summary_html = export::summary_html(&sections, borrower.market, generated_at);
+    for section in sections.values_mut() {
+        export::add_readable_dates(section, borrower.market);
+    }
     Ok(DataExport {
         format: "kilat-export/1".to_owned(),
-        generated_at: s.clock.now_ms(),
+        generated_at,
         sections,
+        summary_html,
     })
 }
 

@@ -72,6 +72,9 @@ pub struct ContactMessageRequest {
     pub email: Option<String>,
     /// Optional; at most 200 characters.
     pub company: Option<String>,
+    /// Optional: the market of the site the form is on (`IN` or `ID`), shown to support with the phone number.
+    #[schema(value_type = Option<Market>, nullable = false)]
+    pub market: Option<String>,
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -89,6 +92,7 @@ struct ValidContactMessage {
     message: String,
     email: Option<String>,
     company: Option<String>,
+    market: Option<Market>,
 }
 
 impl TryFrom<ContactMessageRequest> for ValidContactMessage {
@@ -117,6 +121,17 @@ impl TryFrom<ContactMessageRequest> for ValidContactMessage {
         };
         let email = optional("email", req.email, 254);
         let company = optional("company", req.company, 200);
+        // Left out, the message keeps no market; given, it must name one.
+        let market = match req.market.as_deref().map(str::trim) {
+            None => None,
+            code => match require_market(code) {
+                Ok(market) => Some(market),
+                Err(problems) => {
+                    errors.merge(problems);
+                    None
+                }
+            },
+        };
         if errors.is_empty() {
             Ok(Self {
                 name,
@@ -124,6 +139,7 @@ impl TryFrom<ContactMessageRequest> for ValidContactMessage {
                 message,
                 email,
                 company,
+                market,
             })
         } else {
             Err(errors)
@@ -166,6 +182,7 @@ pub async fn create_contact_message(
             email: valid.email,
             company: valid.company,
             client_addr: client.to_string(),
+            market: valid.market.map(|m| kilat_domain::Code::code(m).to_owned()),
         },
     )
     .await?;
@@ -189,6 +206,7 @@ mod tests {
             message: Some(message.into()),
             email: None,
             company: Some("  ".into()),
+            market: None,
         }
     }
 

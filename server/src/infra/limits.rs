@@ -57,6 +57,8 @@ pub const PASSWORD_CHECKS_WINDOW_MS: i64 = 15 * MINUTE_MS;
 pub const SIGN_IN_WINDOW_MS: i64 = 10 * MINUTE_MS;
 /// Data exports a borrower may download in an hour (each decrypts their whole record).
 pub const EXPORTS_PER_HOUR: u32 = 3;
+/// Replies a borrower may add to their complaints in a day (each bounded like a complaint's text).
+pub const COMPLAINT_REPLIES_PER_DAY: u32 = 30;
 
 /// Every window of [`Limits`], the longest decides which rows the cleanup may remove.
 const WINDOWS: [i64; 6] = [
@@ -106,6 +108,8 @@ pub struct Limits {
     pub exports_per_borrower: Limit,
     /// Complaints filed per borrower a day (`rate_limited`).
     pub complaints_per_borrower: Limit,
+    /// Replies per borrower to their complaints a day (`rate_limited`).
+    pub complaint_replies_per_borrower: Limit,
     /// Contact messages from one address a minute, and a day (`rate_limited`).
     pub contact_per_minute: Limit,
     pub contact_per_day: Limit,
@@ -160,6 +164,12 @@ impl Limits {
                 l.complaints_per_day,
                 DAY_MS,
             ),
+            complaint_replies_per_borrower: limit(
+                "complaint_replies",
+                KeyKind::Borrower,
+                COMPLAINT_REPLIES_PER_DAY,
+                DAY_MS,
+            ),
             contact_per_minute: limit(
                 "contact_min",
                 KeyKind::Address,
@@ -171,7 +181,7 @@ impl Limits {
     }
 
     /// Every limit, in the list's order.
-    pub fn all(&self) -> [&Limit; 12] {
+    pub fn all(&self) -> [&Limit; 13] {
         [
             &self.code_resend,
             &self.codes_per_phone,
@@ -183,6 +193,7 @@ impl Limits {
             &self.telemetry_per_session,
             &self.exports_per_borrower,
             &self.complaints_per_borrower,
+            &self.complaint_replies_per_borrower,
             &self.contact_per_minute,
             &self.contact_per_day,
         ]

@@ -24,12 +24,40 @@ pub struct ComplaintRow {
     pub closed_at: Option<i64>,
     pub score: Option<i64>,
     pub score_comment: Option<String>,
+    /// Support's assignee (an operator's id) and their username, and when they were assigned.
+    pub assignee_id: Option<String>,
+    pub assignee_name: Option<String>,
+    pub assigned_at: Option<i64>,
 }
 
 const COLUMNS: &str =
     "c.id, c.ticket_no, c.borrower_id, c.market, c.category, o.order_no, c.status, c.received_on,
-    c.created_at, c.updated_at, c.answered_at, c.closed_at, c.score, c.score_comment";
-const FROM: &str = "complaints c LEFT JOIN orders o ON o.id = c.order_id";
+    c.created_at, c.updated_at, c.answered_at, c.closed_at, c.score, c.score_comment, c.assignee_id,
+    a.username AS assignee_name, c.assigned_at";
+const FROM: &str = "complaints c LEFT JOIN orders o ON o.id = c.order_id LEFT JOIN operators a ON a.id = c.assignee_id";
+
+/// Which complaints of the queue, by assignee.
+#[derive(Debug, Clone, Copy)]
+pub enum AssigneeFilter<'a> {
+    Anyone,
+    /// Assigned to this operator.
+    Operator(&'a str),
+    Unassigned,
+}
+
+/// A canned reply of support, in one language.
+#[derive(Debug, Clone, sqlx::FromRow, serde::Serialize)]
+pub struct CannedReply {
+    pub id: String,
+    /// `en` or `id`.
+    pub lang: String,
+    pub title: String,
+    pub body: String,
+    pub created_at: i64,
+    pub updated_at: i64,
+}
+
+const CANNED_COLUMNS: &str = "id, lang, title, body, created_at, updated_at";
 
 /// One message of a conversation, decrypted.
 #[derive(Debug, Clone)]
@@ -63,9 +91,11 @@ pub struct ImageRow {
     pub width: i64,
     pub height: i64,
     pub created_at: i64,
+    /// The message it was sent with, once attached.
+    pub message_id: Option<String>,
 }
 
-const IMAGE_COLUMNS: &str = "id, borrower_id, complaint_id, storage_key, content_type, size_bytes, width, height, created_at";
+const IMAGE_COLUMNS: &str = "id, borrower_id, complaint_id, storage_key, content_type, size_bytes, width, height, created_at, message_id";
 
 /// A new complaint.
 pub struct NewComplaint<'a> {
@@ -122,21 +152,30 @@ impl Db {
         .await
     }
 
-    /// Support's queue: complaints in the given statuses (all when empty), oldest first.
+    /// Support's queue: complaints not closed (all when not `open_only`), by assignee, oldest first.
     pub async fn complaint_queue(
         &self,
         market: Option<Market>,
         open_only: bool,
+        assignee: AssigneeFilter<'_>,
         limit: i64,
     ) -> sqlx::Result<Vec<ComplaintRow>> {
+        let (unassigned, assignee_id) = match assignee {
+            AssigneeFilter::Anyone => (0_i64, None),
+            AssigneeFilter::Operator(id) => (0, Some(id)),
+            AssigneeFilter::Unassigned => (1, None),
+        };
         sqlx::query_as(&format!(
             "SELECT {COLUMNS} FROM {FROM}
              WHERE ($1 IS NULL OR c.market = $1) AND ($2 = 0 OR c.status <> 'closed')
+               AND ($4 = 0 OR c.assignee_id IS NULL) AND ($5 IS NULL OR c.assignee_id = $5)
              ORDER BY c.created_at, c.id LIMIT $3"
         ))
         .bind(market.map(kilat_domain::Code::code))
         .bind(i64::from(open_only))
         .bind(limit)
+        .bind(unassigned)
+        .bind(assignee_id)
         .fetch_all(self.pool())
         .await
     }
@@ -273,7 +312,7 @@ impl Tx {
 
     pub async fn insert_complaint_image(&mut self, row: &ImageRow) -> sqlx::Result<()> {
         sqlx::query(&format!(
-            "INSERT INTO complaint_images ({IMAGE_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)"
+            "INSERT INTO complaint_images ({IMAGE_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)"
         ))
         .bind(&row.id)
         .bind(&row.borrower_id)
@@ -284,6 +323,7 @@ impl Tx {
         .bind(row.width)
         .bind(row.height)
         .bind(row.created_at)
+        .bind(&row.message_id)
         .execute(self.conn())
         .await?;
         Ok(())
@@ -324,21 +364,23 @@ impl Tx {
         Ok(())
     }
 
-    /// Attaches one of the borrower's waiting uploads to the complaint; false when it is not such an upload (another
-    /// borrower's, attached already, or missing).
+    /// Attaches one of the borrower's waiting uploads to the complaint's message; false when it is not such an upload
+    /// (another borrower's, attached already, or missing).
     pub async fn attach_image(
         &mut self,
         borrower_id: &str,
         image_id: &str,
         complaint_id: &str,
+        message_id: &str,
     ) -> sqlx::Result<bool> {
         let done = sqlx::query(
-            "UPDATE complaint_images SET complaint_id = $1
+            "UPDATE complaint_images SET complaint_id = $1, message_id = $4
              WHERE id = $2 AND borrower_id = $3 AND complaint_id IS NULL",
         )
         .bind(complaint_id)
         .bind(image_id)
         .bind(borrower_id)
+        .bind(message_id)
         .execute(self.conn())
         .await?;
         Ok(done.rows_affected() == 1)
@@ -386,6 +428,49 @@ impl Tx {
         Ok(done.rows_affected() == 1)
     }
 
+    /// The borrower's reply puts a complaint not closed back to `open` (waiting for support); false when it is closed
+    /// (or not the borrower's).
+    pub async fn reopen_complaint(
+        &mut self,
+        complaint_id: &str,
+        borrower_id: &str,
+        now: i64,
+    ) -> sqlx::Result<bool> {
+        let done = sqlx::query(
+            "UPDATE complaints SET status = 'open', updated_at = $3
+             WHERE id = $1 AND borrower_id = $2 AND status <> 'closed'",
+        )
+        .bind(complaint_id)
+        .bind(borrower_id)
+        .bind(now)
+        .execute(self.conn())
+        .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    /// Sets a complaint's assignee (`None`: unassigned) when it is still `expected` and the complaint is not closed:
+    /// one conditional update, false when either changed meanwhile.
+    pub async fn assign_complaint(
+        &mut self,
+        complaint_id: &str,
+        expected: Option<&str>,
+        assignee: Option<&str>,
+        now: i64,
+    ) -> sqlx::Result<bool> {
+        let done = sqlx::query(
+            "UPDATE complaints SET assignee_id = $3, assigned_at = $4, updated_at = $5
+             WHERE id = $1 AND status <> 'closed' AND COALESCE(assignee_id, '') = COALESCE($2, '')",
+        )
+        .bind(complaint_id)
+        .bind(expected)
+        .bind(assignee)
+        .bind(assignee.map(|_| now))
+        .bind(now)
+        .execute(self.conn())
+        .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
     /// Closes a complaint not closed yet; false when it was.
     pub async fn close_complaint(
         &mut self,
@@ -425,6 +510,108 @@ impl Tx {
         .bind(now)
         .execute(self.conn())
         .await?;
+        Ok(done.rows_affected() == 1)
+    }
+}
+
+impl Db {
+    /// The canned replies of one language (all when `None`), by language and title.
+    pub async fn canned_replies(&self, lang: Option<&str>) -> sqlx::Result<Vec<CannedReply>> {
+        sqlx::query_as(&format!(
+            "SELECT {CANNED_COLUMNS} FROM canned_replies WHERE ($1 IS NULL OR lang = $1) ORDER BY lang, title, id"
+        ))
+        .bind(lang)
+        .fetch_all(self.pool())
+        .await
+    }
+}
+
+impl Tx {
+    pub async fn canned_reply(&mut self, id: &str) -> sqlx::Result<Option<CannedReply>> {
+        let sql = format!(
+            "SELECT {CANNED_COLUMNS} FROM canned_replies WHERE id = $1{}",
+            self.lock_clause()
+        );
+        sqlx::query_as(&sql)
+            .bind(id)
+            .fetch_optional(self.conn())
+            .await
+    }
+
+    /// Holds the canned replies against other writers until commit, for a count and a write that must agree: on
+    /// PostgreSQL a table lock that lets readers read; SQLite's transaction already holds the write lock.
+    pub async fn lock_canned_replies(&mut self) -> sqlx::Result<()> {
+        if !self.lock_clause().is_empty() {
+            sqlx::query("LOCK TABLE canned_replies IN EXCLUSIVE MODE")
+                .execute(self.conn())
+                .await?;
+        }
+        Ok(())
+    }
+
+    /// How many canned replies a language has (counted under [`Tx::lock_canned_replies`]).
+    pub async fn count_canned_replies(&mut self, lang: &str) -> sqlx::Result<i64> {
+        sqlx::query_scalar("SELECT COUNT(*) FROM canned_replies WHERE lang = $1")
+            .bind(lang)
+            .fetch_one(self.conn())
+            .await
+    }
+
+    pub async fn insert_canned_reply(
+        &mut self,
+        lang: &str,
+        title: &str,
+        body: &str,
+        now: i64,
+    ) -> sqlx::Result<CannedReply> {
+        let reply = CannedReply {
+            id: new_id(),
+            lang: lang.to_owned(),
+            title: title.to_owned(),
+            body: body.to_owned(),
+            created_at: now,
+            updated_at: now,
+        };
+        sqlx::query(&format!(
+            "INSERT INTO canned_replies ({CANNED_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6)"
+        ))
+        .bind(&reply.id)
+        .bind(&reply.lang)
+        .bind(&reply.title)
+        .bind(&reply.body)
+        .bind(now)
+        .bind(now)
+        .execute(self.conn())
+        .await?;
+        Ok(reply)
+    }
+
+    pub async fn update_canned_reply(
+        &mut self,
+        id: &str,
+        lang: &str,
+        title: &str,
+        body: &str,
+        now: i64,
+    ) -> sqlx::Result<bool> {
+        let done = sqlx::query(
+            "UPDATE canned_replies SET lang = $2, title = $3, body = $4, updated_at = $5 WHERE id = $1",
+        )
+        .bind(id)
+        .bind(lang)
+        .bind(title)
+        .bind(body)
+        .bind(now)
+        .execute(self.conn())
+        .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    pub async fn delete_canned_reply(&mut self, id: &str) -> sqlx::Result<bool> {
+        let done = sqlx::query("DELETE FROM canned_replies WHERE id = $1")
+            .bind(id)
+            .execute(self.conn())
+            .await?;
         Ok(done.rows_affected() == 1)
     }
 }

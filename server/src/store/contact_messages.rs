@@ -16,6 +16,8 @@ pub struct NewContactMessage {
     pub email: Option<String>,
     pub company: Option<String>,
     pub client_addr: String,
+    /// The market of the site the form was sent from (`IN`, `ID`), when the site said.
+    pub market: Option<String>,
 }
 
 /// A stored message, as operators read it (decrypted).
@@ -34,6 +36,8 @@ pub struct ContactMessage {
     /// When an operator marked it handled (epoch ms), and who; `None` while it waits.
     pub handled_at: Option<i64>,
     pub handled_by: Option<String>,
+    /// `IN` or `ID`: the market of the site it came from; `None` for messages kept before the market was.
+    pub market: Option<String>,
 }
 
 /// A message as stored: name, telephone and e-mail encrypted.
@@ -49,6 +53,7 @@ struct StoredContactMessage {
     created_at: i64,
     handled_at: Option<i64>,
     handled_by: Option<String>,
+    market: Option<String>,
 }
 
 /// The encrypted columns, by name (the name is part of each value's binding).
@@ -77,11 +82,12 @@ impl Db {
             created_at: time_now_ms(),
             handled_at: None,
             handled_by: None,
+            market: new.market,
         };
         let id = stored.id.as_str();
         sqlx::query(
-            "INSERT INTO contact_messages (id, name_enc, telephone_enc, message, email_enc, company, client_addr, created_at)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+            "INSERT INTO contact_messages (id, name_enc, telephone_enc, message, email_enc, company, client_addr, created_at, market)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
         )
         .bind(id)
         .bind(secrets.encrypt(&stored.name, binding(id, NAME)))
@@ -96,6 +102,7 @@ impl Db {
         .bind(&stored.company)
         .bind(&stored.client_addr)
         .bind(stored.created_at)
+        .bind(&stored.market)
         .execute(self.pool())
         .await?;
         Ok(stored)
@@ -119,7 +126,7 @@ impl Db {
     ) -> anyhow::Result<Vec<ContactMessage>> {
         let rows: Vec<StoredContactMessage> = sqlx::query_as(
             "SELECT id, name_enc, telephone_enc, message, email_enc, company, client_addr, created_at, handled_at,
-               handled_by
+               handled_by, market
              FROM contact_messages WHERE ($2 = 0 OR handled_at IS NULL)
              ORDER BY created_at DESC, id DESC LIMIT $1",
         )
@@ -138,7 +145,7 @@ impl Db {
     ) -> anyhow::Result<Option<ContactMessage>> {
         let row: Option<StoredContactMessage> = sqlx::query_as(
             "SELECT id, name_enc, telephone_enc, message, email_enc, company, client_addr, created_at, handled_at,
-               handled_by
+               handled_by, market
              FROM contact_messages WHERE id = $1",
         )
         .bind(id)
@@ -166,6 +173,7 @@ fn opened(secrets: &Secrets, row: StoredContactMessage) -> anyhow::Result<Contac
         created_at: row.created_at,
         handled_at: row.handled_at,
         handled_by: row.handled_by,
+        market: row.market,
         id,
     })
 }

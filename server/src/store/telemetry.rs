@@ -76,6 +76,61 @@ impl Db {
         .await
     }
 
+    /// A borrower's client events for their data export, newest first, at most `limit`.
+    pub async fn client_events_for_export(
+        &self,
+        borrower_id: &str,
+        limit: i64,
+    ) -> sqlx::Result<Vec<ClientEventRow>> {
+        sqlx::query_as(
+            "SELECT borrower_id, kind, name, route, detail, occurred_at, created_at FROM client_events
+             WHERE borrower_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2",
+        )
+        .bind(borrower_id)
+        .bind(limit)
+        .fetch_all(self.pool())
+        .await
+    }
+
+    /// The borrower's device (model, OS, app version, when it last changed).
+    pub async fn device_of(
+        &self,
+        borrower_id: &str,
+    ) -> sqlx::Result<Option<(Option<String>, Option<String>, Option<String>, i64)>> {
+        sqlx::query_as(
+            "SELECT model, os, app_version, updated_at FROM borrower_devices WHERE borrower_id = $1",
+        )
+        .bind(borrower_id)
+        .fetch_optional(self.pool())
+        .await
+    }
+
+    /// The borrower's push tokens (token, platform, when last sent).
+    pub async fn device_tokens_of(
+        &self,
+        borrower_id: &str,
+    ) -> sqlx::Result<Vec<(String, Option<String>, i64)>> {
+        sqlx::query_as(
+            "SELECT token, platform, updated_at FROM device_tokens WHERE borrower_id = $1 ORDER BY updated_at, token",
+        )
+        .bind(borrower_id)
+        .fetch_all(self.pool())
+        .await
+    }
+
+    /// The borrower's app ratings (score, comment, when), oldest first.
+    pub async fn app_ratings_of(
+        &self,
+        borrower_id: &str,
+    ) -> sqlx::Result<Vec<(i64, Option<String>, i64)>> {
+        sqlx::query_as(
+            "SELECT score, comment, created_at FROM app_ratings WHERE borrower_id = $1 ORDER BY created_at, id",
+        )
+        .bind(borrower_id)
+        .fetch_all(self.pool())
+        .await
+    }
+
     /// How many rows each telemetry table holds for a borrower: events, devices, tokens, locations with
     /// coordinates, ratings (tests).
     pub async fn telemetry_counts(&self, borrower_id: &str) -> sqlx::Result<[i64; 5]> {

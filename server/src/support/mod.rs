@@ -18,7 +18,9 @@ use crate::infra::limits;
 use crate::services::Services;
 use crate::settings::GrievanceOfficer;
 use crate::store::audit::NewAuditEntry;
-use crate::store::complaints::{ComplaintMessage, ComplaintRow, ImageRow, NewComplaint};
+use crate::store::complaints::{
+    AssigneeFilter, CannedReply, ComplaintMessage, ComplaintRow, ImageRow, NewComplaint,
+};
 use crate::store::contact_messages::{ContactMessage, NewContactMessage};
 use crate::store::faq::{FaqEntry, FaqFields};
 use images::ImageProblem;
@@ -289,6 +291,7 @@ async fn decode_and_record(
         width: i64::from(clean.width),
         height: i64::from(clean.height),
         created_at: now,
+        message_id: None,
         id,
     };
     // The bytes first, before the transaction: a record never points at a missing file, so a failed write (a store
@@ -520,17 +523,21 @@ pub async fn save(
         now,
     })
     .await?;
-    tx.insert_complaint_message(
-        &s.secrets,
-        &id,
-        "borrower",
-        Some(&borrower.id),
-        description,
-        now,
-    )
-    .await?;
+    let message_id = tx
+        .insert_complaint_message(
+            &s.secrets,
+            &id,
+            "borrower",
+            Some(&borrower.id),
+            description,
+            now,
+        )
+        .await?;
     for image_id in &image_ids {
-        if !tx.attach_image(&borrower.id, image_id, &id).await? {
+        if !tx
+            .attach_image(&borrower.id, image_id, &id, &message_id)
+            .await?
+        {
             return Err(Error::field(
                 "imageIds",
                 FieldProblem::new("field.unknown_choice"),
@@ -580,6 +587,87 @@ async fn detail_of(
         escalation,
         phone_masked,
     })
+}
+
+/// The borrower's reply to their own complaint: a text bounded like the complaint's (1 to [`MAX_REPLY_CHARS`]) and up
+/// to [`MAX_IMAGES`] of their waiting uploads. Refused on a closed complaint (`409 complaint_closed`); another
+/// borrower's is as good as missing. The message, its photos and the complaint back to `open` (waiting for support)
+/// are written in one transaction under the borrower's live row, counted in it against
+/// [`limits::COMPLAINT_REPLIES_PER_DAY`] (then `429 rate_limited`).
+pub async fn borrower_reply(
+    s: &Services,
+    borrower: &Borrower,
+    ticket_no: &str,
+    body: Option<&str>,
+    image_ids: &[String],
+) -> Result<ComplaintDetail, Error> {
+    let mut errors = FieldErrors::default();
+    let body = body.map(str::trim).unwrap_or_default();
+    if body.is_empty() {
+        errors.add("body", FieldProblem::required());
+    } else if body.chars().count() > MAX_REPLY_CHARS {
+        errors.add("body", FieldProblem::too_long(MAX_REPLY_CHARS));
+    }
+    let mut image_ids: Vec<&str> = image_ids.iter().map(|i| i.trim()).collect();
+    image_ids.sort_unstable();
+    image_ids.dedup();
+    if image_ids.len() > MAX_IMAGES {
+        errors.add(
+            "imageIds",
+            FieldProblem::new("field.too_many_images").with("max", MAX_IMAGES),
+        );
+    }
+    errors.into_result()?;
+    let row =
+        s.db.complaint_by_ticket(ticket_no.trim(), Some(&borrower.id))
+            .await?
+            .ok_or(Error::NotFound)?;
+    if row.status == "closed" {
+        return Err(Refusal::ComplaintClosed.into());
+    }
+    let now = s.clock.now_ms();
+    let mut tx =
+        s.db.begin_for_live_borrower(&borrower.id)
+            .await?
+            .ok_or(Refusal::AccountDeleted)?;
+    // Closed in between: refused before the reply counts.
+    if !tx.reopen_complaint(&row.id, &borrower.id, now).await? {
+        tx.rollback().await?;
+        return Err(Refusal::ComplaintClosed.into());
+    }
+    if let Err(refused) = limits::count_all_in(
+        &mut tx,
+        &[(&s.limits.complaint_replies_per_borrower, &borrower.id)],
+        now,
+    )
+    .await?
+    {
+        tx.rollback().await?;
+        return Err(refused.rate_limited());
+    }
+    let message_id = tx
+        .insert_complaint_message(
+            &s.secrets,
+            &row.id,
+            "borrower",
+            Some(&borrower.id),
+            body,
+            now,
+        )
+        .await?;
+    for image_id in &image_ids {
+        if !tx
+            .attach_image(&borrower.id, image_id, &row.id, &message_id)
+            .await?
+        {
+            return Err(Error::field(
+                "imageIds",
+                FieldProblem::new("field.unknown_choice"),
+            ));
+        }
+    }
+    tx.commit().await?;
+    own_detail(s, borrower, &row.ticket_no).await
 }
 
 /// The borrower rates support's answer, once, after support has answered.
@@ -634,16 +722,31 @@ pub async fn score(
     own_detail(s, borrower, &row.ticket_no).await
 }
 
-/// Support's queue: complaints not closed (or all), oldest first, each with its deadline and flag.
+/// Whose complaints support's queue lists.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum QueueAssignee {
+    Anyone,
+    /// The asking operator's.
+    Mine,
+    Unassigned,
+}
+
+/// Support's queue: complaints not closed (or all), by assignee, oldest first, each with its deadline and flag.
 pub async fn queue(
     s: &Services,
     op: &Operator,
     market: Option<Market>,
     open_only: bool,
+    assignee: QueueAssignee,
 ) -> Result<Vec<Complaint>, Error> {
     op.require_any(SUPPORT_ROLES)?;
     let market = op.market_filter(market)?;
-    s.db.complaint_queue(market, open_only, QUEUE_LIMIT)
+    let assignee = match assignee {
+        QueueAssignee::Anyone => AssigneeFilter::Anyone,
+        QueueAssignee::Mine => AssigneeFilter::Operator(&op.id),
+        QueueAssignee::Unassigned => AssigneeFilter::Unassigned,
+    };
+    s.db.complaint_queue(market, open_only, assignee, QUEUE_LIMIT)
         .await?
         .into_iter()
         .map(|row| complaint_of(s, row, Lang::En))
@@ -764,6 +867,271 @@ pub async fn close(s: &Services, op: &Operator, ticket_no: &str) -> Result<Compl
     .await?;
     tx.commit().await?;
     support_detail(s, op, ticket_no).await
+}
+
+/// An operator a complaint may be assigned to: enabled, with the support (or admin) role.
+pub struct Assignee {
+    pub id: String,
+    pub username: String,
+}
+
+fn can_be_assigned(roles: &str, disabled_at: Option<i64>) -> bool {
+    disabled_at.is_none()
+        && Role::split(roles)
+            .iter()
+            .any(|role| SUPPORT_ROLES.contains(role))
+}
+
+/// The operators complaints may be assigned to, by username (support, admins).
+pub async fn assignees(s: &Services, op: &Operator) -> Result<Vec<Assignee>, Error> {
+    op.require_any(SUPPORT_ROLES)?;
+    Ok(s.db
+        .operators()
+        .await?
+        .into_iter()
+        .filter(|o| can_be_assigned(&o.roles, o.disabled_at))
+        .map(|o| Assignee {
+            id: o.id,
+            username: o.username,
+        })
+        .collect())
+}
+
+/// Assigns a complaint not closed to an operator who can answer it (`assignee_id`; `None` unassigns), audited
+/// (`complaint.assign`, before and after). The assignee's row is read locked, and the complaint changes by one
+/// conditional update on the assignee it had when read: two operators taking one complaint at once both succeed one
+/// after the other, each change audited with what it replaced.
+pub async fn assign(
+    s: &Services,
+    op: &Operator,
+    ticket_no: &str,
+    assignee_id: Option<&str>,
+) -> Result<ComplaintDetail, Error> {
+    op.require_any(SUPPORT_ROLES)?;
+    let assignee_id = assignee_id.map(str::trim).filter(|a| !a.is_empty());
+    let mut tries = 0;
+    loop {
+        let row =
+            s.db.complaint_by_ticket(ticket_no.trim(), None)
+                .await?
+                .ok_or(Error::NotFound)?;
+        op.see(row.market)?;
+        if row.status == "closed" {
+            return Err(Refusal::ComplaintClosed.into());
+        }
+        let now = s.clock.now_ms();
+        let mut tx = s.db.begin().await?;
+        if let Some(id) = assignee_id {
+            let target = tx.operator_for_update(id).await?;
+            if !target.is_some_and(|t| can_be_assigned(&t.roles, t.disabled_at)) {
+                tx.rollback().await?;
+                return Err(Error::field(
+                    "assigneeId",
+                    FieldProblem::new("field.unknown_choice"),
+                ));
+            }
+        }
+        if tx
+            .assign_complaint(&row.id, row.assignee_id.as_deref(), assignee_id, now)
+            .await?
+        {
+            tx.insert_audit(&NewAuditEntry {
+                actor_kind: "operator",
+                actor_id: Some(&op.id),
+                action: "complaint.assign",
+                entity: "complaint",
+                entity_id: &row.id,
+                before_json: Some(
+                    &serde_json::json!({"assigneeId": row.assignee_id, "assignee": row.assignee_name})
+                        .to_string(),
+                ),
+                after_json: Some(&serde_json::json!({"assigneeId": assignee_id}).to_string()),
+                at: now,
+            })
+            .await?;
+            tx.commit().await?;
+            return support_detail(s, op, ticket_no).await;
+        }
+        tx.rollback().await?;
+        // Closed or reassigned in between: read again (a closed one is then refused).
+        tries += 1;
+        if tries == 5 {
+            return Err(anyhow::anyhow!("complaint {ticket_no} kept changing assignee").into());
+        }
+    }
+}
+
+/// The most canned replies each language keeps.
+pub const MAX_CANNED_REPLIES: i64 = 50;
+const MAX_CANNED_TITLE_CHARS: usize = 80;
+
+/// Support's canned replies of one language (`en`, `id`; all when `None`), by title (support, admins).
+pub async fn canned_replies(
+    s: &Services,
+    op: &Operator,
+    lang: Option<&str>,
+) -> Result<Vec<CannedReply>, Error> {
+    op.require_any(SUPPORT_ROLES)?;
+    let lang = match lang.map(str::trim) {
+        None => None,
+        Some(code @ ("en" | "id")) => Some(code),
+        Some("") => return Err(Error::field("lang", FieldProblem::required())),
+        Some(_) => {
+            return Err(Error::field(
+                "lang",
+                FieldProblem::new("field.unknown_choice"),
+            ));
+        }
+    };
+    Ok(s.db.canned_replies(lang).await?)
+}
+
+/// A canned reply as support writes it.
+pub struct CannedRequest<'a> {
+    pub lang: Option<&'a str>,
+    pub title: Option<&'a str>,
+    pub body: Option<&'a str>,
+}
+
+fn check_canned<'a>(req: &CannedRequest<'a>) -> Result<(&'a str, &'a str, &'a str), Error> {
+    let mut errors = FieldErrors::default();
+    let lang = req.lang.map(str::trim).unwrap_or_default();
+    if lang.is_empty() {
+        errors.add("lang", FieldProblem::required());
+    } else if !matches!(lang, "en" | "id") {
+        errors.add("lang", FieldProblem::new("field.unknown_choice"));
+    }
+    let title = req.title.map(str::trim).unwrap_or_default();
+    if title.is_empty() {
+        errors.add("title", FieldProblem::required());
+    } else if title.chars().count() > MAX_CANNED_TITLE_CHARS {
+        errors.add("title", FieldProblem::too_long(MAX_CANNED_TITLE_CHARS));
+    }
+    let body = req.body.map(str::trim).unwrap_or_default();
+    if body.is_empty() {
+        errors.add("body", FieldProblem::required());
+    } else if body.chars().count() > MAX_REPLY_CHARS {
+        errors.add("body", FieldProblem::too_long(MAX_REPLY_CHARS));
+    }
+    errors.into_result()?;
+    Ok((lang, title, body))
+}
+
+async fn audit_canned(
+    tx: &mut crate::store::Tx,
+    op: &Operator,
+    action: &str,
+    id: &str,
+    before: Option<&CannedReply>,
+    after: Option<&CannedReply>,
+    at: i64,
+) -> Result<(), Error> {
+    let json = |r: Option<&CannedReply>| r.map(|r| serde_json::to_string(r).unwrap_or_default());
+    tx.insert_audit(&NewAuditEntry {
+        actor_kind: "operator",
+        actor_id: Some(&op.id),
+        action,
+        entity: "canned_reply",
+        entity_id: id,
+        before_json: json(before).as_deref(),
+        after_json: json(after).as_deref(),
+        at,
+    })
+    .await?;
+    Ok(())
+}
+
+/// Adds a canned reply (support, admins), at most [`MAX_CANNED_REPLIES`] a language (counted and written under one
+/// lock), audited.
+pub async fn canned_create(
+    s: &Services,
+    op: &Operator,
+    req: &CannedRequest<'_>,
+) -> Result<CannedReply, Error> {
+    op.require_any(SUPPORT_ROLES)?;
+    let (lang, title, body) = check_canned(req)?;
+    let now = s.clock.now_ms();
+    let mut tx = s.db.begin().await?;
+    tx.lock_canned_replies().await?;
+    if tx.count_canned_replies(lang).await? >= MAX_CANNED_REPLIES {
+        tx.rollback().await?;
+        return Err(Error::field(
+            "lang",
+            FieldProblem::new("field.too_many_canned_replies").with("max", MAX_CANNED_REPLIES),
+        ));
+    }
+    let reply = tx.insert_canned_reply(lang, title, body, now).await?;
+    audit_canned(
+        &mut tx,
+        op,
+        "canned_reply.create",
+        &reply.id,
+        None,
+        Some(&reply),
+        now,
+    )
+    .await?;
+    tx.commit().await?;
+    Ok(reply)
+}
+
+/// Changes a canned reply (support, admins), audited with it before and after. Moving it to the other language
+/// counts against that language's [`MAX_CANNED_REPLIES`].
+pub async fn canned_update(
+    s: &Services,
+    op: &Operator,
+    id: &str,
+    req: &CannedRequest<'_>,
+) -> Result<CannedReply, Error> {
+    op.require_any(SUPPORT_ROLES)?;
+    let (lang, title, body) = check_canned(req)?;
+    let now = s.clock.now_ms();
+    let mut tx = s.db.begin().await?;
+    tx.lock_canned_replies().await?;
+    let before = tx.canned_reply(id.trim()).await?.ok_or(Error::NotFound)?;
+    if before.lang != lang && tx.count_canned_replies(lang).await? >= MAX_CANNED_REPLIES {
+        tx.rollback().await?;
+        return Err(Error::field(
+            "lang",
+            FieldProblem::new("field.too_many_canned_replies").with("max", MAX_CANNED_REPLIES),
+        ));
+    }
+    tx.update_canned_reply(&before.id, lang, title, body, now)
+        .await?;
+    let after = tx.canned_reply(&before.id).await?.ok_or(Error::NotFound)?;
+    audit_canned(
+        &mut tx,
+        op,
+        "canned_reply.update",
+        &before.id,
+        Some(&before),
+        Some(&after),
+        now,
+    )
+    .await?;
+    tx.commit().await?;
+    Ok(after)
+}
+
+/// Removes a canned reply (support, admins), audited with what it said.
+pub async fn canned_delete(s: &Services, op: &Operator, id: &str) -> Result<(), Error> {
+    op.require_any(SUPPORT_ROLES)?;
+    let now = s.clock.now_ms();
+    let mut tx = s.db.begin().await?;
+    let before = tx.canned_reply(id.trim()).await?.ok_or(Error::NotFound)?;
+    tx.delete_canned_reply(&before.id).await?;
+    audit_canned(
+        &mut tx,
+        op,
+        "canned_reply.delete",
+        &before.id,
+        Some(&before),
+        None,
+        now,
+    )
+    .await?;
+    tx.commit().await?;
+    Ok(())
 }
 
 /// Every FAQ entry, both languages (admins).
@@ -1074,9 +1442,13 @@ pub async fn contact_messages(
     Ok(all.into_iter().filter(|m| contact_visible(op, m)).collect())
 }
 
-/// The market of a contact message, read from its telephone: the one market whose numbers it is (`+91…`, `+62…`, or
-/// a national number valid in one market only); `None` when it is both markets' or neither's.
+/// The market of a contact message: the one the site's form sent it from, or (a message from before the form said,
+/// migration 0039) read from its telephone: the one market whose numbers it is (`+91…`, `+62…`, or a national number
+/// valid in one market only); `None` when it is both markets' or neither's.
 pub fn contact_market(message: &ContactMessage) -> Option<Market> {
+    if let Some(market) = message.market.as_deref().and_then(Market::from_code) {
+        return Some(market);
+    }
     let mut of = Market::ALL
         .iter()
         .copied()

@@ -10,6 +10,7 @@ mod cancel;
 mod certification;
 mod collections;
 mod company;
+mod complaint_conversation;
 mod complaints;
 mod console;
 mod dashboard;

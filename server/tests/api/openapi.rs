@@ -102,7 +102,8 @@ fn every_borrower_operation_behind_a_session_names_the_scheme_and_its_401() {
     // correction, extension, rating), eight telemetry
     // operations (buried points, events, errors, device, device token, location and its status, app rating), ten of
     // customer service (customer service, FAQ, complaint init, image upload, read and delete, save, list, detail,
-    // score), six of the account (menu, deletion check and delete, export, the two PDFs).
+    // score), six of the account (menu, deletion check and delete, export, the two PDFs); the borrower's reply to a
+    // complaint (issue 19 item 13).
     assert_eq!(secured.len(), 56, "{secured:?}");
     assert!(secured.contains(&"post /api/v1/borrower/session/handover".to_owned()));
     assert!(secured.contains(&"post /api/v1/borrower/orders/{orderNo}/cancel".to_owned()));
@@ -159,7 +160,8 @@ fn every_console_operation_but_login_names_the_cookie_its_401_and_its_403_and_un
     // result, approve and reject a recorded payout, month-end exports); two more of the repayments queue (counts,
     // export) and eight of reconciliation (layouts list, create, update; preview; imports list, import, one, confirm); six of
     // collections (queue, case, history, contacts, promises, phone); an operator's markets and one's own password.
-    assert_eq!(secured.len(), 68, "{secured:?}");
+    // Issue 18 item 11: six of support (assign, the assignees, the canned replies' list, create, update, delete).
+    assert_eq!(secured.len(), 74, "{secured:?}");
 }
 
 #[test]

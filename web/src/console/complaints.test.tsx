@@ -1,4 +1,4 @@
-import { screen } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { OPERATORS, fakeConsoleApi, ok, renderConsole } from '@/test/render-console';
@@ -16,10 +16,13 @@ const SUMMARY = {
   resolveBy: '2026-11-19',
   overdue: true,
   score: null,
+  assigneeId: null,
+  assigneeName: null,
 };
 const DETAIL = {
   ...SUMMARY,
-  messages: [{ author: 'borrower', body: 'I was charged twice.', createdAt: Date.UTC(2026, 10, 25, 6) }],
+  lang: 'en',
+  messages: [{ id: 'm-1', author: 'borrower', body: 'I was charged twice.', createdAt: Date.UTC(2026, 10, 25, 6) }],
   images: [],
   escalation: { name: 'RBI CMS', url: 'https://cms.rbi.org.in', phone: '14448' },
   scoreComment: null,
@@ -45,7 +48,7 @@ describe('support console', () => {
       handlers: {
         'GET /api/v1/console/complaints/CP-261125-AB12CD': () => ok(DETAIL),
         'POST /api/v1/console/complaints/CP-261125-AB12CD/reply': () =>
-          ok({ ...DETAIL, status: 'answered', messages: [...DETAIL.messages, { author: 'support', body: 'Refunded.', createdAt: Date.UTC(2026, 10, 25, 8) }] }),
+          ok({ ...DETAIL, status: 'answered', messages: [...DETAIL.messages, { id: 'm-2', author: 'support', body: 'Refunded.', createdAt: Date.UTC(2026, 10, 25, 8) }] }),
       },
     });
     const user = userEvent.setup();
@@ -66,7 +69,7 @@ describe('support console', () => {
       handlers: {
         'GET /api/v1/console/contact-messages': () =>
           ok([
-            { id: 'm1', name: 'Sari', telephone: '0812', message: 'Email me.', email: 'sari@example.com', company: null, createdAt: Date.UTC(2026, 10, 25), replyChannel: 'email', replyTo: 'sari@example.com', handled: false, handledAt: null, handledBy: null },
+            { id: 'm1', name: 'Sari', telephone: '0812', message: 'Email me.', email: 'sari@example.com', company: null, createdAt: Date.UTC(2026, 10, 25), replyChannel: 'email', replyTo: 'sari@example.com', handled: false, handledAt: null, handledBy: null, market: null },
           ]),
         'POST /api/v1/console/contact-messages/m1/handled': () => ok({ id: 'm1', markedNow: true }),
       },
@@ -76,5 +79,106 @@ describe('support console', () => {
     expect(await screen.findByRole('link', { name: 'sari@example.com' })).toHaveAttribute('href', 'mailto:sari@example.com');
     await user.click(screen.getByRole('button', { name: 'Mark handled' }));
     expect(api.callsTo('POST', '/api/v1/console/contact-messages/m1/handled')).toHaveLength(1);
+  });
+
+  it('shows the market and phone numbers as E.164 tel: links', async () => {
+    fakeConsoleApi({
+      operator: OPERATORS.support,
+      signedIn: true,
+      handlers: {
+        'GET /api/v1/console/contact-messages': () =>
+          ok([
+            { id: 'm1', name: 'Asha', telephone: '98450 01234', message: 'Call me.', email: null, company: null, createdAt: Date.UTC(2026, 10, 25), replyChannel: 'phone', replyTo: '98450 01234', handled: false, handledAt: null, handledBy: null, market: 'IN' },
+            { id: 'm2', name: 'Budi', telephone: '0812-3456-7890', message: 'Halo.', email: null, company: null, createdAt: Date.UTC(2026, 10, 25), replyChannel: 'phone', replyTo: '0812-3456-7890', handled: false, handledAt: null, handledBy: null, market: 'ID' },
+            { id: 'm3', name: 'Old', telephone: 'call me', message: 'Old message.', email: null, company: null, createdAt: Date.UTC(2026, 10, 24), replyChannel: 'phone', replyTo: 'call me', handled: false, handledAt: null, handledBy: null, market: null },
+          ]),
+      },
+    });
+    renderConsole('/console/contact-messages');
+    const asha = (await screen.findByText('Asha')).closest('tr') as HTMLElement;
+    expect(within(asha).getByText('India')).toBeInTheDocument();
+    for (const link of within(asha).getAllByRole('link', { name: '+91 98450 01234' })) expect(link).toHaveAttribute('href', 'tel:+919845001234');
+    const budi = screen.getByText('Budi').closest('tr') as HTMLElement;
+    expect(within(budi).getByText('Indonesia')).toBeInTheDocument();
+    expect(within(budi).getAllByRole('link', { name: '+62 812 3456 7890' })[0]).toHaveAttribute('href', 'tel:+6281234567890');
+    const old = screen.getByText('Old').closest('tr') as HTMLElement;
+    expect(within(old).getByText('Not given')).toBeInTheDocument();
+    expect(within(old).queryByRole('link')).not.toBeInTheDocument();
+  });
+
+  it('filters the queue by assignee and shows who has each complaint', async () => {
+    const api = fakeConsoleApi({
+      operator: OPERATORS.support,
+      signedIn: true,
+      handlers: { 'GET /api/v1/console/complaints': () => ok([{ ...SUMMARY, ageSeconds: 60, assigneeId: 'op-sup', assigneeName: 'sam' }]) },
+    });
+    const user = userEvent.setup();
+    renderConsole('/console/complaints');
+    expect(await screen.findByRole('cell', { name: 'sam' })).toBeInTheDocument();
+    await user.selectOptions(screen.getByLabelText('Assignee'), 'Mine');
+    await screen.findByRole('cell', { name: 'sam' });
+    const asked = api.callsTo('GET', '/api/v1/console/complaints').map((c) => c.query.get('assignee'));
+    expect(asked).toContain('all');
+    expect(asked).toContain('mine');
+  });
+
+  it('assigns to me, and a canned reply in the ticket\'s language fills the reply box to edit before sending', async () => {
+    const api = fakeConsoleApi({
+      operator: OPERATORS.support,
+      signedIn: true,
+      handlers: {
+        'GET /api/v1/console/complaints/CP-261125-AB12CD': () => ok({ ...DETAIL, market: 'ID', lang: 'id' }),
+        'GET /api/v1/console/complaint-assignees': () => ok([{ id: 'op-sup', username: 'sam' }, { id: 'op-b', username: 'ben' }]),
+        'GET /api/v1/console/canned-replies': () =>
+          ok([
+            { id: 'c1', lang: 'en', title: 'Refund sent', body: 'We refunded the fee.', createdAt: 0, updatedAt: 0 },
+            { id: 'c2', lang: 'id', title: 'Dana dikembalikan', body: 'Biaya sudah kami kembalikan.', createdAt: 0, updatedAt: 0 },
+          ]),
+        'POST /api/v1/console/complaints/CP-261125-AB12CD/assign': () => ok({ ...DETAIL, market: 'ID', lang: 'id', assigneeId: 'op-sup', assigneeName: 'sam' }),
+        'POST /api/v1/console/complaints/CP-261125-AB12CD/reply': () => ok({ ...DETAIL, market: 'ID', lang: 'id', status: 'answered' }),
+      },
+    });
+    const user = userEvent.setup();
+    renderConsole('/console/complaints/CP-261125-AB12CD');
+    // The facts: each label with its value, one pair a cell.
+    const facts = (await screen.findByText('Fees and charges')).closest('dl') as HTMLElement;
+    for (const pair of Array.from(facts.children)) {
+      expect(pair.tagName).toBe('DIV');
+      expect(pair.querySelectorAll('dt')).toHaveLength(1);
+      expect(pair.querySelectorAll('dd')).toHaveLength(1);
+    }
+    await user.click(screen.getByRole('button', { name: 'Assign to me' }));
+    expect(await screen.findByText('Assigned to sam.')).toBeInTheDocument();
+    expect(api.callsTo('POST', '/api/v1/console/complaints/CP-261125-AB12CD/assign')[0]?.body).toEqual({ assigneeId: 'op-sup' });
+
+    const picker = screen.getByLabelText('Canned reply (Bahasa Indonesia)');
+    expect(within(picker).queryByRole('option', { name: 'Refund sent' })).not.toBeInTheDocument();
+    await user.selectOptions(picker, 'Dana dikembalikan');
+    const box = screen.getByLabelText('Reply to the borrower');
+    expect(box).toHaveValue('Biaya sudah kami kembalikan.');
+    await user.type(box, ' Terima kasih.');
+    await user.click(screen.getByRole('button', { name: 'Send reply' }));
+    await screen.findByText('Reply sent: the borrower reads it in the app.');
+    expect(api.callsTo('POST', '/api/v1/console/complaints/CP-261125-AB12CD/reply')[0]?.body).toEqual({ body: 'Biaya sudah kami kembalikan. Terima kasih.' });
+  });
+
+  it('keeps canned replies per language', async () => {
+    const api = fakeConsoleApi({
+      operator: OPERATORS.support,
+      signedIn: true,
+      handlers: {
+        'GET /api/v1/console/canned-replies': () => ok([{ id: 'c2', lang: 'id', title: 'Dana dikembalikan', body: 'Biaya sudah kami kembalikan.', createdAt: 0, updatedAt: 0 }]),
+        'POST /api/v1/console/canned-replies': () => ok({ id: 'c3', lang: 'id', title: 'Salam', body: 'Terima kasih.', createdAt: 0, updatedAt: 0 }),
+      },
+    });
+    const user = userEvent.setup();
+    renderConsole('/console/canned-replies?lang=id');
+    expect(await screen.findByRole('button', { name: 'Edit Dana dikembalikan' })).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'New canned reply' }));
+    await user.type(screen.getByLabelText('Title (shown in the menu)'), 'Salam');
+    await user.type(screen.getByLabelText('Reply text'), 'Terima kasih.');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Canned reply saved.')).toBeInTheDocument();
+    expect(api.callsTo('POST', '/api/v1/console/canned-replies')[0]?.body).toEqual({ lang: 'id', title: 'Salam', body: 'Terima kasih.' });
   });
 });

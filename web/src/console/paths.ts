@@ -15,6 +15,7 @@ export const consolePaths = {
   dashboard: '/dashboard',
   complaints: '/complaints',
   complaint: (ticketNo: string) => `/complaints/${encodeURIComponent(ticketNo)}`,
+  cannedReplies: '/canned-replies',
   contact: '/contact-messages',
   faq: '/faq',
   site: '/site',

@@ -15,6 +15,7 @@ import { SiteScreen } from './screens/site';
 import { ComplaintScreen, ComplaintsScreen } from './screens/complaints';
 import { CollectionsCaseScreen, CollectionsScreen } from './screens/collections';
 import { ContactMessagesScreen } from './screens/contact-messages';
+import { CannedRepliesScreen } from './screens/canned-replies';
 import { OrderScreen } from './screens/order';
 import { OwnPasswordScreen } from './screens/own-password';
 import { ProductsScreen } from './screens/products';
@@ -43,6 +44,7 @@ export function ConsoleRoutes() {
         <Route path={consolePaths.dashboard} element={<Gate section="dashboard"><DashboardScreen /></Gate>} />
         <Route path={consolePaths.complaints} element={<Gate section="complaints"><ComplaintsScreen /></Gate>} />
         <Route path="/complaints/:ticketNo" element={<Gate section="complaints"><ComplaintScreen /></Gate>} />
+        <Route path={consolePaths.cannedReplies} element={<Gate section="complaints"><CannedRepliesScreen /></Gate>} />
         <Route path={consolePaths.contact} element={<Gate section="contact"><ContactMessagesScreen /></Gate>} />
         <Route path={consolePaths.faq} element={<Gate section="faq"><FaqScreen /></Gate>} />
         <Route path={consolePaths.site} element={<Gate section="site"><SiteScreen /></Gate>} />

@@ -118,6 +118,10 @@ pub fn routes() -> Router<AppState> {
             "/borrower/complaints/{ticket_no}/score",
             post(support::score),
         )
+        .route(
+            "/borrower/complaints/{ticket_no}/replies",
+            post(support::reply),
+        )
         .merge(telemetry_routes())
 }
 

@@ -205,6 +205,9 @@ pub struct ImageView {
     pub size: i64,
     pub width: i64,
     pub height: i64,
+    /// The message of the conversation it was sent with (`messages[].id`); none while the upload waits.
+    #[schema(required = true)]
+    pub message_id: Option<String>,
 }
 
 impl From<ImageRow> for ImageView {
@@ -215,6 +218,7 @@ impl From<ImageRow> for ImageView {
             size: r.size_bytes,
             width: r.width,
             height: r.height,
+            message_id: r.message_id,
         }
     }
 }
@@ -410,6 +414,8 @@ impl From<Complaint> for ComplaintSummary {
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ComplaintMessageView {
+    /// The photos sent with it name it (`images[].messageId`).
+    pub id: String,
     /// `borrower` or `support`.
     pub author: MessageAuthor,
     pub body: String,
@@ -429,7 +435,7 @@ pub enum MessageAuthor {
 pub struct ComplaintDetailView {
     #[serde(flatten)]
     pub complaint: ComplaintSummary,
-    /// The complaint's text first, then the replies, oldest first.
+    /// The complaint's text first, then the replies (support's and the borrower's), oldest first.
     pub messages: Vec<ComplaintMessageView>,
     pub images: Vec<ImageView>,
     /// The regulator's channel of the complaint's market; the app shows it when `overdue`.
@@ -448,6 +454,7 @@ impl ComplaintDetailView {
                     .messages
                     .into_iter()
                     .map(|m| ComplaintMessageView {
+                        id: m.id,
                         author: if m.author_kind == "borrower" {
                             MessageAuthor::Borrower
                         } else {
@@ -522,6 +529,51 @@ pub async fn detail(
 ) -> Result<Json<Envelope<ComplaintDetailView>>, ApiError> {
     let detail = support::own_detail(&state.services, &session.borrower, &ticket_no).await?;
     Ok(Envelope::ok(ComplaintDetailView::of(detail).0))
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ComplaintReplyRequest {
+    /// 1 to 2000 characters.
+    #[schema(value_type = String, required = true)]
+    pub body: Option<String>,
+    /// Up to 3 ids of the borrower's uploads (`POST /complaints/images`), sent with this reply.
+    #[serde(default)]
+    #[schema(nullable = false)]
+    pub image_ids: Option<Vec<String>>,
+}
+
+/// The borrower's reply to their complaint while it is not closed: the complaint waits for support again (`open`).
+#[utoipa::path(post, path = "/api/v1/borrower/complaints/{ticketNo}/replies", tag = "borrower",
+    operation_id = "borrower_complaint_reply",
+    security(("session_header" = []), ("session_cookie" = [])),
+    params(("ticketNo" = String, Path, description = "E.g. CP-261125-7F3K9Q")),
+    request_body(content((ComplaintReplyRequest = "application/json"))),
+    responses((status = 201, body = Envelope<ComplaintDetailView>), (status = 401, body = ErrorBody),
+        (status = 403, description = "cross_site_request", body = ErrorBody),
+        (status = 404, description = "no such complaint of this borrower", body = ErrorBody),
+        (status = 409, description = "complaint_closed", body = ErrorBody),
+        (status = 422, description = "validation_failed: `body` or `imageIds`", body = ErrorBody),
+        (status = 429, description = "rate_limited: 30 replies a day", body = ErrorBody)))]
+pub async fn reply(
+    State(state): State<AppState>,
+    session: Session,
+    Path(ticket_no): Path<String>,
+    JsonOrForm(req): JsonOrForm<ComplaintReplyRequest>,
+) -> Result<(StatusCode, Json<Envelope<ComplaintDetailView>>), ApiError> {
+    let image_ids = req.image_ids.unwrap_or_default();
+    let detail = support::borrower_reply(
+        &state.services,
+        &session.borrower,
+        &ticket_no,
+        req.body.as_deref(),
+        &image_ids,
+    )
+    .await?;
+    Ok((
+        StatusCode::CREATED,
+        Envelope::ok(ComplaintDetailView::of(detail).0),
+    ))
 }
 
 #[derive(Debug, Deserialize, ToSchema)]

@@ -99,6 +99,16 @@ pub fn routes() -> Router<AppState> {
         .route("/complaints/{ticket_no}", get(support::detail))
         .route("/complaints/{ticket_no}/reply", post(support::reply))
         .route("/complaints/{ticket_no}/close", post(support::close))
+        .route("/complaints/{ticket_no}/assign", post(support::assign))
+        .route("/complaint-assignees", get(support::assignees))
+        .route(
+            "/canned-replies",
+            get(support::canned_replies).post(support::canned_create),
+        )
+        .route(
+            "/canned-replies/{id}",
+            put(support::canned_update).delete(support::canned_delete),
+        )
         .route("/complaint-images/{image_id}", get(support::image))
         .route("/contact-messages", get(support::contact_messages))
         .route(

@@ -27,6 +27,9 @@ pub struct ComplaintQueueQuery {
     /// `open` (not closed; the default) or `all`.
     #[param(value_type = Option<String>, example = "open")]
     pub status: Option<String>,
+    /// `mine` (assigned to the asking operator), `unassigned`, or `all` (the default).
+    #[param(value_type = Option<String>, example = "mine")]
+    pub assignee: Option<String>,
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -36,6 +39,11 @@ pub struct QueuedComplaint {
     pub complaint: ComplaintSummary,
     /// Whole seconds since it was filed.
     pub age_seconds: i64,
+    /// Support's assignee: the operator's id and username, none while unassigned.
+    #[schema(required = true)]
+    pub assignee_id: Option<String>,
+    #[schema(required = true)]
+    pub assignee_name: Option<String>,
 }
 
 /// Support's queue: complaints not closed (or all), oldest first, each with its age, status and whether it is past
@@ -45,7 +53,7 @@ pub struct QueuedComplaint {
     params(ComplaintQueueQuery),
     responses((status = 200, body = Envelope<Vec<QueuedComplaint>>), (status = 401, body = ErrorBody),
         (status = 403, description = "forbidden: not support or admin", body = ErrorBody),
-        (status = 422, description = "validation_failed: `market` or `status`", body = ErrorBody)))]
+        (status = 422, description = "validation_failed: `market`, `status` or `assignee`", body = ErrorBody)))]
 pub async fn queue(
     State(state): State<AppState>,
     session: OperatorSession,
@@ -67,12 +75,33 @@ pub async fn queue(
             .into());
         }
     };
+    let assignee = match query.assignee.as_deref().map(str::trim) {
+        None | Some("" | "all") => support::QueueAssignee::Anyone,
+        Some("mine") => support::QueueAssignee::Mine,
+        Some("unassigned") => support::QueueAssignee::Unassigned,
+        Some(_) => {
+            return Err(crate::error::Error::field(
+                "assignee",
+                crate::error::FieldProblem::new("field.unknown_choice"),
+            )
+            .into());
+        }
+    };
     let now = state.services.clock.now_ms();
-    let list = support::queue(&state.services, &session.operator, market, open_only).await?;
+    let list = support::queue(
+        &state.services,
+        &session.operator,
+        market,
+        open_only,
+        assignee,
+    )
+    .await?;
     Ok(Envelope::ok(
         list.into_iter()
             .map(|c| QueuedComplaint {
                 age_seconds: (now - c.row.created_at).max(0) / 1000,
+                assignee_id: c.row.assignee_id.clone(),
+                assignee_name: c.row.assignee_name.clone(),
                 complaint: c.into(),
             })
             .collect(),
@@ -87,14 +116,223 @@ pub struct SupportComplaintView {
     /// The borrower's phone, masked.
     #[schema(required = true)]
     pub phone_masked: Option<String>,
+    /// The ticket's language (`en` India, `id` Indonesia): the canned replies offered are this language's.
+    pub lang: String,
+    /// Support's assignee: the operator's id and username, none while unassigned.
+    #[schema(required = true)]
+    pub assignee_id: Option<String>,
+    #[schema(required = true)]
+    pub assignee_name: Option<String>,
 }
 
 fn support_view(detail: support::ComplaintDetail) -> SupportComplaintView {
+    let lang = crate::i18n::Lang::of_market(detail.complaint.row.market)
+        .code()
+        .to_owned();
+    let assignee_id = detail.complaint.row.assignee_id.clone();
+    let assignee_name = detail.complaint.row.assignee_name.clone();
     let (detail, phone_masked) = ComplaintDetailView::of(detail);
     SupportComplaintView {
         detail,
         phone_masked,
+        lang,
+        assignee_id,
+        assignee_name,
     }
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct AssigneeView {
+    pub id: String,
+    pub username: String,
+}
+
+/// The operators a complaint may be assigned to: enabled, with the support or admin role, by username.
+#[utoipa::path(get, path = "/api/v1/console/complaint-assignees", tag = "console",
+    operation_id = "console_complaint_assignees",
+    security(("console_cookie" = [])),
+    responses((status = 200, body = Envelope<Vec<AssigneeView>>), (status = 401, body = ErrorBody),
+        (status = 403, description = "forbidden: not support or admin", body = ErrorBody)))]
+pub async fn assignees(
+    State(state): State<AppState>,
+    session: OperatorSession,
+) -> Result<Json<Envelope<Vec<AssigneeView>>>, ApiError> {
+    let list = support::assignees(&state.services, &session.operator).await?;
+    Ok(Envelope::ok(
+        list.into_iter()
+            .map(|a| AssigneeView {
+                id: a.id,
+                username: a.username,
+            })
+            .collect(),
+    ))
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct AssignRequest {
+    /// An operator of `GET /complaint-assignees` (the asking operator's own id: "assign to me"); `null` or left out
+    /// unassigns.
+    #[schema(required = true)]
+    pub assignee_id: Option<String>,
+}
+
+/// Assigns a complaint not closed to an operator with the support or admin role, or unassigns it (`assigneeId`
+/// null); audited `complaint.assign` with the assignee before and after.
+#[utoipa::path(post, path = "/api/v1/console/complaints/{ticketNo}/assign", tag = "console",
+    operation_id = "console_complaint_assign",
+    security(("console_cookie" = [], "csrf_header" = [])),
+    params(("ticketNo" = String, Path)),
+    request_body(content((AssignRequest = "application/json"))),
+    responses((status = 200, body = Envelope<SupportComplaintView>), (status = 401, body = ErrorBody),
+        (status = 403, description = "forbidden (not support or admin), csrf_token_invalid or cross_site_request", body = ErrorBody),
+        (status = 404, body = ErrorBody),
+        (status = 409, description = "complaint_closed", body = ErrorBody),
+        (status = 422, description = "validation_failed: `assigneeId` is no enabled support or admin operator", body = ErrorBody)))]
+pub async fn assign(
+    State(state): State<AppState>,
+    session: OperatorSession,
+    Path(ticket_no): Path<String>,
+    JsonOrForm(req): JsonOrForm<AssignRequest>,
+) -> Result<Json<Envelope<SupportComplaintView>>, ApiError> {
+    let detail = support::assign(
+        &state.services,
+        &session.operator,
+        &ticket_no,
+        req.assignee_id.as_deref(),
+    )
+    .await?;
+    Ok(Envelope::ok(support_view(detail)))
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct CannedRepliesQuery {
+    /// `en` or `id`; both when left out.
+    #[param(value_type = Option<String>, example = "en")]
+    pub lang: Option<String>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CannedReplyView {
+    pub id: String,
+    /// `en` (India) or `id` (Indonesia).
+    pub lang: String,
+    pub title: String,
+    pub body: String,
+    pub created_at: i64,
+    pub updated_at: i64,
+}
+
+impl From<crate::store::complaints::CannedReply> for CannedReplyView {
+    fn from(r: crate::store::complaints::CannedReply) -> Self {
+        Self {
+            id: r.id,
+            lang: r.lang,
+            title: r.title,
+            body: r.body,
+            created_at: r.created_at,
+            updated_at: r.updated_at,
+        }
+    }
+}
+
+/// Support's canned replies, by language and title (support, admin).
+#[utoipa::path(get, path = "/api/v1/console/canned-replies", tag = "console",
+    operation_id = "console_canned_replies",
+    security(("console_cookie" = [])),
+    params(CannedRepliesQuery),
+    responses((status = 200, body = Envelope<Vec<CannedReplyView>>), (status = 401, body = ErrorBody),
+        (status = 403, description = "forbidden: not support or admin", body = ErrorBody),
+        (status = 422, description = "validation_failed: `lang`", body = ErrorBody)))]
+pub async fn canned_replies(
+    State(state): State<AppState>,
+    session: OperatorSession,
+    ApiQuery(query): ApiQuery<CannedRepliesQuery>,
+) -> Result<Json<Envelope<Vec<CannedReplyView>>>, ApiError> {
+    let list =
+        support::canned_replies(&state.services, &session.operator, query.lang.as_deref()).await?;
+    Ok(Envelope::ok(list.into_iter().map(Into::into).collect()))
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct CannedReplyWriteRequest {
+    /// `en` (India) or `id` (Indonesia).
+    #[schema(value_type = String, required = true, example = "en")]
+    pub lang: Option<String>,
+    /// At most 80 characters: what the reply box's menu shows.
+    #[schema(value_type = String, required = true)]
+    pub title: Option<String>,
+    /// At most 2000 characters, as a reply.
+    #[schema(value_type = String, required = true)]
+    pub body: Option<String>,
+}
+
+impl CannedReplyWriteRequest {
+    fn fields(&self) -> support::CannedRequest<'_> {
+        support::CannedRequest {
+            lang: self.lang.as_deref(),
+            title: self.title.as_deref(),
+            body: self.body.as_deref(),
+        }
+    }
+}
+
+/// Adds a canned reply (support, admin), at most 50 a language; audited `canned_reply.create`.
+#[utoipa::path(post, path = "/api/v1/console/canned-replies", tag = "console",
+    operation_id = "console_canned_reply_create",
+    security(("console_cookie" = [], "csrf_header" = [])),
+    request_body(content((CannedReplyWriteRequest = "application/json"), (CannedReplyWriteRequest = "application/x-www-form-urlencoded"))),
+    responses((status = 200, body = Envelope<CannedReplyView>), (status = 401, body = ErrorBody),
+        (status = 403, description = "forbidden (not support or admin), csrf_token_invalid or cross_site_request", body = ErrorBody),
+        (status = 422, description = "validation_failed: `lang` (also when it has 50 already), `title` or `body`", body = ErrorBody)))]
+pub async fn canned_create(
+    State(state): State<AppState>,
+    session: OperatorSession,
+    JsonOrForm(req): JsonOrForm<CannedReplyWriteRequest>,
+) -> Result<Json<Envelope<CannedReplyView>>, ApiError> {
+    let reply = support::canned_create(&state.services, &session.operator, &req.fields()).await?;
+    Ok(Envelope::ok(reply.into()))
+}
+
+/// Changes a canned reply (support, admin); audited `canned_reply.update` with before and after.
+#[utoipa::path(put, path = "/api/v1/console/canned-replies/{id}", tag = "console",
+    operation_id = "console_canned_reply_update",
+    security(("console_cookie" = [], "csrf_header" = [])),
+    params(("id" = String, Path)),
+    request_body(content((CannedReplyWriteRequest = "application/json"), (CannedReplyWriteRequest = "application/x-www-form-urlencoded"))),
+    responses((status = 200, body = Envelope<CannedReplyView>), (status = 401, body = ErrorBody),
+        (status = 403, description = "forbidden (not support or admin), csrf_token_invalid or cross_site_request", body = ErrorBody),
+        (status = 404, body = ErrorBody),
+        (status = 422, description = "validation_failed: `lang`, `title` or `body`", body = ErrorBody)))]
+pub async fn canned_update(
+    State(state): State<AppState>,
+    session: OperatorSession,
+    Path(id): Path<String>,
+    JsonOrForm(req): JsonOrForm<CannedReplyWriteRequest>,
+) -> Result<Json<Envelope<CannedReplyView>>, ApiError> {
+    let reply =
+        support::canned_update(&state.services, &session.operator, &id, &req.fields()).await?;
+    Ok(Envelope::ok(reply.into()))
+}
+
+/// Removes a canned reply (support, admin); audited `canned_reply.delete` with what it said.
+#[utoipa::path(delete, path = "/api/v1/console/canned-replies/{id}", tag = "console",
+    operation_id = "console_canned_reply_delete",
+    security(("console_cookie" = [], "csrf_header" = [])),
+    params(("id" = String, Path)),
+    responses((status = 200, body = Envelope<FaqDeleted>), (status = 401, body = ErrorBody),
+        (status = 403, description = "forbidden (not support or admin), csrf_token_invalid or cross_site_request", body = ErrorBody),
+        (status = 404, body = ErrorBody)))]
+pub async fn canned_delete(
+    State(state): State<AppState>,
+    session: OperatorSession,
+    Path(id): Path<String>,
+) -> Result<Json<Envelope<FaqDeleted>>, ApiError> {
+    support::canned_delete(&state.services, &session.operator, &id).await?;
+    Ok(Envelope::ok(FaqDeleted { id, deleted: true }))
 }
 
 /// A complaint with its conversation and images (support, admin).
@@ -216,6 +454,9 @@ pub struct ContactMessageView {
     /// The operator's id.
     #[schema(required = true)]
     pub handled_by: Option<String>,
+    /// The market of the site it was sent from (`IN`, `ID`); none for messages kept before it was.
+    #[schema(value_type = Option<kilat_domain::Market>, required = true)]
+    pub market: Option<String>,
 }
 
 impl From<ContactMessage> for ContactMessageView {
@@ -235,6 +476,7 @@ impl From<ContactMessage> for ContactMessageView {
             handled: m.handled_at.is_some(),
             handled_at: m.handled_at,
             handled_by: m.handled_by,
+            market: m.market,
         }
     }
 }

@@ -44,6 +44,11 @@ export function fetchDataExport(api: HttpClient): Promise<DataExport> {
   return api.get<DataExport>(EXPORT_PATH);
 }
 
+/** Saves the export's readable summary (HTML, in the borrower's language) as `kilat-data-summary.html`. */
+export function saveSummary(data: DataExport): void {
+  downloadFile('kilat-data-summary.html', data.summaryHtml, 'text/html');
+}
+
 /** Offers `text` as a file download named `name`. */
 export function downloadFile(name: string, text: string, type: string): void {
   const url = URL.createObjectURL(new Blob([text], { type }));
@@ -61,7 +66,9 @@ export function useDataExport() {
   const api = useApiClient();
   return useMutation<DataExport, ApiError, void>({
     mutationFn: () => fetchDataExport(api),
-    onSuccess: (data) => downloadFile('kilat-data.json', `${JSON.stringify(data, null, 2)}\n`, 'application/json'),
+    // The JSON file holds the data; the readable summary is saved beside it when the borrower asks (`saveSummary`).
+    onSuccess: (data) =>
+      downloadFile('kilat-data.json', `${JSON.stringify(data, (key, value: unknown) => (key === 'summaryHtml' ? undefined : value), 2)}\n`, 'application/json'),
   });
 }
 

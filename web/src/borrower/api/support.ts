@@ -62,6 +62,23 @@ export function useSaveComplaint() {
   });
 }
 
+/** The borrower's reply to their complaint (text and photos); the answer is the complaint with the reply. */
+export function useReplyToComplaint(ticketNo: string) {
+  const api = useApiClient();
+  const client = useQueryClient();
+  return useMutation<ComplaintDetail, ApiError, { body: string; imageIds: string[] }>({
+    mutationFn: (request) => api.postJson<ComplaintDetail>(`${complaintPath(ticketNo)}/replies`, request),
+    onSuccess: (detail) => {
+      client.setQueryData(queryKeys.complaint(ticketNo), detail);
+      void client.invalidateQueries({ queryKey: queryKeys.complaints, exact: true });
+    },
+    onError: (error) => {
+      // Closed meanwhile: the screen shows it closed.
+      if (error.code === 'complaint_closed') void client.invalidateQueries({ queryKey: queryKeys.complaint(ticketNo) });
+    },
+  });
+}
+
 export function useScoreComplaint(ticketNo: string) {
   const api = useApiClient();
   const client = useQueryClient();

@@ -4,10 +4,15 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useApiClient } from '@/shared/api/api-context';
 import type { ApiError } from '@/shared/api/http';
 import { CONSOLE_API } from './session';
-import type { ContactMessage, Handled, QueuedComplaint, SupportComplaint } from './types';
+import type { Assignee, CannedReply, CannedReplyWrite, ContactMessage, FaqDeleted, Handled, QueuedComplaint, SupportComplaint } from './types';
+
+export type QueueStatus = 'open' | 'all';
+export type QueueAssignee = 'all' | 'mine' | 'unassigned';
 
 const keys = {
-  complaints: (status: string) => ['console', 'complaints', status] as const,
+  complaints: (status: string, assignee: string) => ['console', 'complaints', status, assignee] as const,
+  assignees: ['console', 'complaint-assignees'] as const,
+  canned: ['console', 'canned-replies'] as const,
   complaint: (ticketNo: string) => ['console', 'complaint', ticketNo] as const,
   contact: (status: string) => ['console', 'contact-messages', status] as const,
 };
@@ -20,11 +25,11 @@ export function complaintImageUrl(imageId: string): string {
   return `${CONSOLE_API}/complaint-images/${encodeURIComponent(imageId)}`;
 }
 
-export function useComplaintQueue(status: 'open' | 'all') {
+export function useComplaintQueue(status: QueueStatus, assignee: QueueAssignee = 'all') {
   const api = useApiClient();
   return useQuery<QueuedComplaint[], ApiError>({
-    queryKey: keys.complaints(status),
-    queryFn: () => api.get<QueuedComplaint[]>(`${CONSOLE_API}/complaints?status=${status}`),
+    queryKey: keys.complaints(status, assignee),
+    queryFn: () => api.get<QueuedComplaint[]>(`${CONSOLE_API}/complaints?status=${status}&assignee=${assignee}`),
     staleTime: 0,
     refetchInterval: 30_000,
   });
@@ -57,6 +62,55 @@ export function useReply(ticketNo: string) {
 export function useCloseComplaint(ticketNo: string) {
   const api = useApiClient();
   return useComplaintAction<void>(ticketNo, () => api.postJson<SupportComplaint>(`${complaintPath(ticketNo)}/close`, {}));
+}
+
+/** Assigns the complaint (`null` unassigns). */
+export function useAssign(ticketNo: string) {
+  const api = useApiClient();
+  return useComplaintAction<string | null>(ticketNo, (assigneeId) =>
+    api.postJson<SupportComplaint>(`${complaintPath(ticketNo)}/assign`, { assigneeId }),
+  );
+}
+
+/** The operators a complaint may be assigned to. */
+export function useAssignees() {
+  const api = useApiClient();
+  return useQuery<Assignee[], ApiError>({
+    queryKey: keys.assignees,
+    queryFn: () => api.get<Assignee[]>(`${CONSOLE_API}/complaint-assignees`),
+    staleTime: 60_000,
+  });
+}
+
+/** Support's canned replies, both languages, by language and title. */
+export function useCannedReplies() {
+  const api = useApiClient();
+  return useQuery<CannedReply[], ApiError>({
+    queryKey: keys.canned,
+    queryFn: () => api.get<CannedReply[]>(`${CONSOLE_API}/canned-replies`),
+  });
+}
+
+const cannedPath = (id: string) => `${CONSOLE_API}/canned-replies/${encodeURIComponent(id)}`;
+
+/** Adds (`id` null) or changes a canned reply. */
+export function useSaveCannedReply() {
+  const api = useApiClient();
+  const client = useQueryClient();
+  return useMutation<CannedReply, ApiError, { id: string | null; reply: CannedReplyWrite }>({
+    mutationFn: ({ id, reply }) =>
+      id === null ? api.postJson<CannedReply>(`${CONSOLE_API}/canned-replies`, reply) : api.putJson<CannedReply>(cannedPath(id), reply),
+    onSettled: () => void client.invalidateQueries({ queryKey: keys.canned }),
+  });
+}
+
+export function useDeleteCannedReply() {
+  const api = useApiClient();
+  const client = useQueryClient();
+  return useMutation<FaqDeleted, ApiError, string>({
+    mutationFn: (id) => api.delete<FaqDeleted>(cannedPath(id)),
+    onSettled: () => void client.invalidateQueries({ queryKey: keys.canned }),
+  });
 }
 
 export function useContactMessages(status: 'waiting' | 'all') {

@@ -60,6 +60,12 @@ export type SupportComplaint = Schemas['SupportComplaintView'];
 /** A contact-form message with its reply channel and handled flag. */
 export type ContactMessage = Schemas['ContactMessageView'];
 export type Handled = Schemas['HandledView'];
+/** An operator a complaint may be assigned to (`GET /complaint-assignees`). */
+export type Assignee = Schemas['AssigneeView'];
+/** A canned reply of support (`GET /canned-replies`), in one language. */
+export type CannedReply = Schemas['CannedReplyView'];
+/** The body of `POST /canned-replies` and `PUT /canned-replies/{id}`. */
+export type CannedReplyWrite = Schemas['CannedReplyWriteRequest'];
 /** An FAQ entry (`GET /faq`), in one language and category. */
 export type FaqEntry = Schemas['FaqView'];
 /** The body of `POST /faq` and `PUT /faq/{id}`. */

@@ -1,28 +1,54 @@
-import { useState, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { errorText } from '@/shared/api/error-text';
-import { complaintImageUrl, useCloseComplaint, useComplaintQueue, useReply, useSupportComplaint } from '../api/support';
+import {
+  complaintImageUrl,
+  useAssign,
+  useAssignees,
+  useCannedReplies,
+  useCloseComplaint,
+  useComplaintQueue,
+  useReply,
+  useSupportComplaint,
+  type QueueAssignee,
+  type QueueStatus,
+} from '../api/support';
+import type { SupportComplaint } from '../api/types';
 import { age, dateTime, day } from '../format';
+import { useOperator } from '../operator-context';
 import { consolePaths } from '../paths';
 import { LoadFailed, Loading } from './states';
 
-/** Support's queue: complaints oldest first, with age, status and the regulator's deadline. */
+/** Support's queue: complaints oldest first, with age, status, assignee and the regulator's deadline; filtered by
+ * status and by assignee (mine, unassigned). */
 export function ComplaintsScreen() {
   const { t } = useTranslation();
-  const [status, setStatus] = useState<'open' | 'all'>('open');
-  const queue = useComplaintQueue(status);
+  const [status, setStatus] = useState<QueueStatus>('open');
+  const [assignee, setAssignee] = useState<QueueAssignee>('all');
+  const queue = useComplaintQueue(status, assignee);
   return (
     <section>
       <div className="page-head">
         <h1>{t('complaints.title')}</h1>
-        <label>
-          {t('complaints.show')}{' '}
-          <select value={status} onChange={(e) => setStatus(e.target.value as 'open' | 'all')}>
-            <option value="open">{t('complaints.showOpen')}</option>
-            <option value="all">{t('complaints.showAll')}</option>
-          </select>
-        </label>
+        <div className="complaint-filters">
+          <label>
+            {t('complaints.show')}{' '}
+            <select value={status} onChange={(e) => setStatus(e.target.value as QueueStatus)}>
+              <option value="open">{t('complaints.showOpen')}</option>
+              <option value="all">{t('complaints.showAll')}</option>
+            </select>
+          </label>
+          <label>
+            {t('complaints.assignee')}{' '}
+            <select value={assignee} onChange={(e) => setAssignee(e.target.value as QueueAssignee)}>
+              <option value="all">{t('complaints.assigneeAll')}</option>
+              <option value="mine">{t('complaints.assigneeMine')}</option>
+              <option value="unassigned">{t('complaints.assigneeNone')}</option>
+            </select>
+          </label>
+          <Link to={consolePaths.cannedReplies}>{t('canned.title')}</Link>
+        </div>
       </div>
       {queue.isPending ? (
         <Loading label={t('complaints.loading')} />
@@ -39,6 +65,7 @@ export function ComplaintsScreen() {
               <th scope="col">{t('complaints.market')}</th>
               <th scope="col">{t('complaints.category')}</th>
               <th scope="col">{t('complaints.status')}</th>
+              <th scope="col">{t('complaints.assignee')}</th>
               <th scope="col">{t('complaints.age')}</th>
               <th scope="col">{t('complaints.resolveBy')}</th>
             </tr>
@@ -52,6 +79,7 @@ export function ComplaintsScreen() {
                 <td>{c.market}</td>
                 <td>{c.categoryLabel}</td>
                 <td>{t(`complaints.statuses.${c.status}`)}</td>
+                <td>{c.assigneeName ?? <span className="muted">{t('complaints.unassigned')}</span>}</td>
                 <td>{age(c.ageSeconds, t)}</td>
                 <td>
                   {day(c.resolveBy)} {c.overdue && <strong className="flag">{t('complaints.overdue')}</strong>}
@@ -65,7 +93,8 @@ export function ComplaintsScreen() {
   );
 }
 
-/** One complaint: the conversation, the photos, a reply and closing. */
+/** One complaint: the facts (status, assignee, category, borrower, loan, deadline, rating), the conversation with each
+ * photo where it was sent, a reply (a canned reply in the ticket's language fills the box, editable), and closing. */
 export function ComplaintScreen() {
   const { t } = useTranslation();
   const { ticketNo = '' } = useParams();
@@ -74,6 +103,7 @@ export function ComplaintScreen() {
   const close = useCloseComplaint(ticketNo);
   const [body, setBody] = useState('');
   const [notice, setNotice] = useState<string | null>(null);
+  const box = useRef<HTMLTextAreaElement>(null);
 
   if (complaint.isPending) return <Loading label={t('complaints.loading')} />;
   if (complaint.isError) return <LoadFailed error={complaint.error} onRetry={() => void complaint.refetch()} />;
@@ -87,6 +117,12 @@ export function ComplaintScreen() {
       },
     });
   };
+  const firstBorrowerMessage = c.messages.find((m) => m.author === 'borrower')?.id;
+  const photosOf = (messageId: string) =>
+    c.images.filter((img) => img.messageId === messageId || (img.messageId == null && messageId === firstBorrowerMessage));
+  // Photos are numbered in the order the conversation shows them.
+  const photoNo = new Map<string, number>();
+  for (const m of c.messages) for (const img of photosOf(m.id)) photoNo.set(img.imageId, photoNo.size + 1);
   return (
     <section>
       <div className="page-head">
@@ -100,44 +136,82 @@ export function ComplaintScreen() {
           {notice}
         </p>
       )}
-      <dl className="facts">
-        <dt>{t('complaints.status')}</dt>
-        <dd>
-          {t(`complaints.statuses.${c.status}`)} {c.overdue && <strong className="flag">{t('complaints.overdue')}</strong>}
-        </dd>
-        <dt>{t('complaints.category')}</dt>
-        <dd>{c.categoryLabel}</dd>
-        <dt>{t('complaints.borrower')}</dt>
-        <dd>{c.phoneMasked ?? '—'}</dd>
-        <dt>{t('complaints.order')}</dt>
-        <dd>{c.orderNo ? <Link to={consolePaths.order(c.orderNo)}>{c.orderNo}</Link> : '—'}</dd>
-        <dt>{t('complaints.resolveBy')}</dt>
-        <dd>{day(c.resolveBy)}</dd>
-        <dt>{t('complaints.score')}</dt>
-        <dd>{c.score != null ? `${c.score} / 5${c.scoreComment ? ` — ${c.scoreComment}` : ''}` : '—'}</dd>
+      <dl className="facts facts--aligned">
+        <div>
+          <dt>{t('complaints.status')}</dt>
+          <dd>
+            {t(`complaints.statuses.${c.status}`)} {c.overdue && <strong className="flag">{t('complaints.overdue')}</strong>}
+          </dd>
+        </div>
+        <div>
+          <dt>{t('complaints.market')}</dt>
+          <dd>{t(`market.${c.market}`)}</dd>
+        </div>
+        <div>
+          <dt>{t('complaints.category')}</dt>
+          <dd>{c.categoryLabel}</dd>
+        </div>
+        <div>
+          <dt>{t('complaints.borrower')}</dt>
+          <dd>{c.phoneMasked ?? '—'}</dd>
+        </div>
+        <div>
+          <dt>{t('complaints.order')}</dt>
+          <dd>{c.orderNo ? <Link to={consolePaths.order(c.orderNo)}>{c.orderNo}</Link> : '—'}</dd>
+        </div>
+        <div>
+          <dt>{t('complaints.received')}</dt>
+          <dd>{dateTime(c.createdAt)}</dd>
+        </div>
+        <div>
+          <dt>{t('complaints.resolveBy')}</dt>
+          <dd>{day(c.resolveBy)}</dd>
+        </div>
+        <div>
+          <dt>{t('complaints.score')}</dt>
+          <dd>{c.score != null ? `${c.score} / 5${c.scoreComment ? ` — ${c.scoreComment}` : ''}` : '—'}</dd>
+        </div>
+        <div>
+          <dt>{t('complaints.assignee')}</dt>
+          <dd>{c.assigneeName ?? <span className="muted">{t('complaints.unassigned')}</span>}</dd>
+        </div>
       </dl>
+      {c.status !== 'closed' && <Assignment complaint={c} onDone={setNotice} />}
       <h2>{t('complaints.conversation')}</h2>
       <ol className="conversation">
-        {c.messages.map((m, i) => (
-          <li key={i} className={`conversation__item conversation__item--${m.author}`}>
-            <strong>{t(`complaints.author.${m.author}`)}</strong> <span className="muted">{dateTime(m.createdAt)}</span>
-            <p>{m.body}</p>
-          </li>
-        ))}
+        {c.messages.map((m) => {
+          const photos = photosOf(m.id);
+          return (
+            <li key={m.id} className={`conversation__item conversation__item--${m.author}`}>
+              <strong>{t(`complaints.author.${m.author}`)}</strong> <span className="muted">{dateTime(m.createdAt)}</span>
+              <p>{m.body}</p>
+              {photos.length > 0 && (
+                <div className="complaint-images">
+                  {photos.map((img) => {
+                    const n = photoNo.get(img.imageId) ?? 0;
+                    return (
+                      <a key={img.imageId} href={complaintImageUrl(img.imageId)} target="_blank" rel="noopener noreferrer">
+                        <img src={complaintImageUrl(img.imageId)} alt={t('complaints.photo', { n })} width={160} height={120} />
+                      </a>
+                    );
+                  })}
+                </div>
+              )}
+            </li>
+          );
+        })}
       </ol>
-      {c.images.length > 0 && (
-        <div className="complaint-images">
-          {c.images.map((img, i) => (
-            <a key={img.imageId} href={complaintImageUrl(img.imageId)} target="_blank" rel="noopener noreferrer">
-              <img src={complaintImageUrl(img.imageId)} alt={t('complaints.photo', { n: i + 1 })} width={160} height={120} />
-            </a>
-          ))}
-        </div>
-      )}
       {c.status !== 'closed' && (
         <form className="reply-form" onSubmit={send}>
+          <CannedPicker
+            lang={c.lang}
+            onPick={(text) => {
+              setBody(text);
+              box.current?.focus();
+            }}
+          />
           <label htmlFor="reply">{t('complaints.reply')}</label>
-          <textarea id="reply" rows={4} maxLength={2000} value={body} onChange={(e) => setBody(e.target.value)} />
+          <textarea id="reply" ref={box} rows={5} maxLength={2000} value={body} onChange={(e) => setBody(e.target.value)} />
           {reply.isError && <p className="field-error">{errorText(reply.error, t)}</p>}
           <div className="actions">
             <button type="submit" className="button" disabled={reply.isPending || body.trim() === ''}>
@@ -156,5 +230,80 @@ export function ComplaintScreen() {
         </form>
       )}
     </section>
+  );
+}
+
+/** "Assign to me", and reassigning to another support operator (or nobody). */
+function Assignment({ complaint, onDone }: { complaint: SupportComplaint; onDone: (notice: string) => void }) {
+  const { t } = useTranslation();
+  const me = useOperator();
+  const assign = useAssign(complaint.ticketNo);
+  const assignees = useAssignees();
+  const [choice, setChoice] = useState('');
+  const done = (assigneeId: string | null) =>
+    assign.mutate(assigneeId, {
+      onSuccess: (detail) =>
+        onDone(detail.assigneeName ? t('complaints.assignedTo', { name: detail.assigneeName }) : t('complaints.unassignedNow')),
+    });
+  return (
+    <div className="assign">
+      {complaint.assigneeId !== me.id && (
+        <button type="button" className="button" disabled={assign.isPending} onClick={() => done(me.id)}>
+          {t('complaints.assignToMe')}
+        </button>
+      )}
+      <label htmlFor="reassign">{t('complaints.reassign')}</label>
+      <select id="reassign" value={choice} onChange={(e) => setChoice(e.target.value)} disabled={!assignees.data}>
+        <option value="">{t('complaints.choose')}</option>
+        {(assignees.data ?? [])
+          .filter((a) => a.id !== complaint.assigneeId)
+          .map((a) => (
+            <option key={a.id} value={a.id}>
+              {a.username}
+            </option>
+          ))}
+        {complaint.assigneeId && <option value="-">{t('complaints.nobody')}</option>}
+      </select>
+      <button
+        type="button"
+        className="button button--quiet"
+        disabled={assign.isPending || choice === ''}
+        onClick={() => {
+          done(choice === '-' ? null : choice);
+          setChoice('');
+        }}
+      >
+        {t('complaints.assign')}
+      </button>
+      {assign.isError && <p className="field-error">{errorText(assign.error, t)}</p>}
+    </div>
+  );
+}
+
+/** The canned replies of the ticket's language: choosing one fills the reply box, to edit before sending. */
+function CannedPicker({ lang, onPick }: { lang: string; onPick: (text: string) => void }) {
+  const { t } = useTranslation();
+  const canned = useCannedReplies();
+  const mine = (canned.data ?? []).filter((r) => r.lang === lang);
+  return (
+    <div className="canned-pick">
+      <label htmlFor="canned">{t('complaints.canned', { language: t(`canned.lang.${lang}`) })}</label>
+      <select
+        id="canned"
+        value=""
+        disabled={mine.length === 0}
+        onChange={(e) => {
+          const found = mine.find((r) => r.id === e.target.value);
+          if (found) onPick(found.body);
+        }}
+      >
+        <option value="">{canned.isPending ? t('complaints.cannedLoading') : mine.length === 0 ? t('complaints.cannedNone') : t('complaints.cannedChoose')}</option>
+        {mine.map((r) => (
+          <option key={r.id} value={r.id}>
+            {r.title}
+          </option>
+        ))}
+      </select>
+    </div>
   );
 }

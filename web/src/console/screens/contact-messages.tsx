@@ -1,6 +1,8 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { phoneLink } from '@/shared/phone/phone';
 import { useContactMessages, useMarkHandled } from '../api/support';
+import type { ContactMessage } from '../api/types';
 import { dateTime } from '../format';
 import { LoadFailed, Loading } from './states';
 
@@ -33,7 +35,9 @@ export function ContactMessagesScreen() {
           <thead>
             <tr>
               <th scope="col">{t('contact.received')}</th>
+              <th scope="col">{t('contact.market')}</th>
               <th scope="col">{t('contact.name')}</th>
+              <th scope="col">{t('contact.phone')}</th>
               <th scope="col">{t('contact.message')}</th>
               <th scope="col">{t('contact.replyBy')}</th>
               <th scope="col">{t('contact.handled')}</th>
@@ -43,14 +47,18 @@ export function ContactMessagesScreen() {
             {list.data.map((m) => (
               <tr key={m.id}>
                 <td>{dateTime(m.createdAt)}</td>
+                <td>{m.market ? t(`market.${m.market}`) : <span className="muted">{t('contact.unknownMarket')}</span>}</td>
                 <td>
                   {m.name}
                   {m.company ? <div className="muted">{m.company}</div> : null}
                 </td>
+                <td>
+                  <Phone message={m} />
+                </td>
                 <td className="cell--text">{m.message}</td>
                 <td>
                   {t(`contact.channel.${m.replyChannel}`)}:{' '}
-                  <a href={m.replyChannel === 'email' ? `mailto:${m.replyTo}` : `tel:${m.replyTo.replace(/[^\d+]/g, '')}`}>{m.replyTo}</a>
+                  {m.replyChannel === 'email' ? <a href={`mailto:${m.replyTo}`}>{m.replyTo}</a> : <Phone message={m} />}
                 </td>
                 <td>
                   {m.handled ? (
@@ -67,5 +75,18 @@ export function ContactMessagesScreen() {
         </table>
       )}
     </section>
+  );
+}
+
+/** The sender's phone as an E.164 `tel:` link, read with the message's market as the default country; as written when
+ * it is no possible Indian or Indonesian number. */
+function Phone({ message }: { message: ContactMessage }) {
+  const market = message.market === 'IN' ? 'in' : message.market === 'ID' ? 'id' : null;
+  const link = phoneLink(message.telephone, market);
+  if (!link) return <span>{message.telephone}</span>;
+  return (
+    <a href={`tel:${link.e164}`} title={message.telephone}>
+      {link.display}
+    </a>
   );
 }

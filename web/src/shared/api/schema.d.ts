@@ -242,6 +242,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/borrower/complaints/{ticketNo}/replies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The borrower's reply to their complaint while it is not closed: the complaint waits for support again (`open`). */
+        post: operations["borrower_complaint_reply"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/borrower/complaints/{ticketNo}/score": {
         parameters: {
             query?: never;
@@ -1115,6 +1132,42 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/console/canned-replies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Support's canned replies, by language and title (support, admin). */
+        get: operations["console_canned_replies"];
+        put?: never;
+        /** Adds a canned reply (support, admin), at most 50 a language; audited `canned_reply.create`. */
+        post: operations["console_canned_reply_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/console/canned-replies/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Changes a canned reply (support, admin); audited `canned_reply.update` with before and after. */
+        put: operations["console_canned_reply_update"];
+        post?: never;
+        /** Removes a canned reply (support, admin); audited `canned_reply.delete` with what it said. */
+        delete: operations["console_canned_reply_delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/console/collections": {
         parameters: {
             query?: never;
@@ -1229,6 +1282,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/console/complaint-assignees": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The operators a complaint may be assigned to: enabled, with the support or admin role, by username. */
+        get: operations["console_complaint_assignees"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/console/complaint-images/{imageId}": {
         parameters: {
             query?: never;
@@ -1277,6 +1347,26 @@ export interface paths {
         get: operations["console_complaint"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/console/complaints/{ticketNo}/assign": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Assigns a complaint not closed to an operator with the support or admin role, or unassigns it (`assigneeId`
+         *     null); audited `complaint.assign` with the assignee before and after.
+         */
+        post: operations["console_complaint_assign"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2427,6 +2517,17 @@ export interface components {
          * @example 1707
          */
         Apr: number;
+        AssignRequest: {
+            /**
+             * @description An operator of `GET /complaint-assignees` (the asking operator's own id: "assign to me"); `null` or left out
+             *     unassigns.
+             */
+            assigneeId: string | null;
+        };
+        AssigneeView: {
+            id: string;
+            username: string;
+        };
         /** @description One field an entry changed. */
         AuditChangeView: {
             /** @description Any JSON value; null when the field is absent after. */
@@ -2563,6 +2664,28 @@ export interface components {
              * @example confirmed
              */
             outcome: string;
+        };
+        CannedReplyView: {
+            body: string;
+            /** Format: int64 */
+            createdAt: number;
+            id: string;
+            /** @description `en` (India) or `id` (Indonesia). */
+            lang: string;
+            title: string;
+            /** Format: int64 */
+            updatedAt: number;
+        };
+        CannedReplyWriteRequest: {
+            /** @description At most 2000 characters, as a reply. */
+            body: string;
+            /**
+             * @description `en` (India) or `id` (Indonesia).
+             * @example en
+             */
+            lang: string;
+            /** @description At most 80 characters: what the reply box's menu shows. */
+            title: string;
         };
         CategoryView: {
             code: string;
@@ -2857,7 +2980,7 @@ export interface components {
             /** @description The regulator's channel of the complaint's market; the app shows it when `overdue`. */
             escalation: components["schemas"]["EscalationView"];
             images: components["schemas"]["ImageView"][];
-            /** @description The complaint's text first, then the replies, oldest first. */
+            /** @description The complaint's text first, then the replies (support's and the borrower's), oldest first. */
             messages: components["schemas"]["ComplaintMessageView"][];
             scoreComment: string | null;
         };
@@ -2885,6 +3008,14 @@ export interface components {
              * @description Epoch milliseconds.
              */
             createdAt: number;
+            /** @description The photos sent with it name it (`images[].messageId`). */
+            id: string;
+        };
+        ComplaintReplyRequest: {
+            /** @description 1 to 2000 characters. */
+            body: string;
+            /** @description Up to 3 ids of the borrower's uploads (`POST /complaints/images`), sent with this reply. */
+            imageIds?: string[];
         };
         ComplaintSaveRequest: {
             /**
@@ -3150,6 +3281,8 @@ export interface components {
             company?: string | null;
             /** @description Optional; at most 254 characters. */
             email?: string | null;
+            /** @description Optional: the market of the site the form is on (`IN` or `ID`), shown to support with the phone number. */
+            market?: components["schemas"]["Market"];
             /**
              * @description Required; at most 2000 characters.
              * @example Please call me about a loan.
@@ -3183,6 +3316,7 @@ export interface components {
             /** @description The operator's id. */
             handledBy: string | null;
             id: string;
+            market: null | components["schemas"]["Market"];
             message: string;
             name: string;
             /** @description How to answer: `email` when the visitor gave one, else `phone`. */
@@ -3324,9 +3458,17 @@ export interface components {
             generatedAt: number;
             /**
              * @description Section name → its records: `profile`, `certification`, `certificationLog`, `orders` (each with its accepted
-             *     KFS, frozen agreement, timeline, loan plan, ledger, payments and rating), `sessions`, `notifications`.
+             *     KFS, frozen agreement, timeline, loan plan, ledger, payments and rating), `sessions`, `notifications`,
+             *     `complaints` (each message with its text and the photos sent with it, base64), `appRatings`, `location`,
+             *     `device`, `pushTokens`, `appEvents`. Beside every time in epoch milliseconds (`createdAt`) the same time as
+             *     people read it on the market's clock (`createdAtText`: "27 Nov 2026, 14:05 IST", "27 Des 2026, 14.05 WIB").
              */
             sections: Record<string, never>;
+            /**
+             * @description The same data as a page people read (HTML, photos included), in the borrower's language only: the app saves it
+             *     beside the JSON file as `kilat-data-summary.html`.
+             */
+            summaryHtml: string;
         };
         DecisionRequest: {
             /**
@@ -3594,6 +3736,27 @@ export interface components {
             msg: string;
         };
         /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
+        Envelope_CannedReplyView: {
+            /**
+             * Format: int32
+             * @description Always 0 on success.
+             */
+            code: number;
+            data: {
+                body: string;
+                /** Format: int64 */
+                createdAt: number;
+                id: string;
+                /** @description `en` (India) or `id` (Indonesia). */
+                lang: string;
+                title: string;
+                /** Format: int64 */
+                updatedAt: number;
+            };
+            /** @description Always `ok` on success. */
+            msg: string;
+        };
+        /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
         Envelope_CertificationView: {
             /**
              * Format: int32
@@ -3826,7 +3989,7 @@ export interface components {
                 /** @description The regulator's channel of the complaint's market; the app shows it when `overdue`. */
                 escalation: components["schemas"]["EscalationView"];
                 images: components["schemas"]["ImageView"][];
-                /** @description The complaint's text first, then the replies, oldest first. */
+                /** @description The complaint's text first, then the replies (support's and the borrower's), oldest first. */
                 messages: components["schemas"]["ComplaintMessageView"][];
                 scoreComment: string | null;
             };
@@ -4080,9 +4243,17 @@ export interface components {
                 generatedAt: number;
                 /**
                  * @description Section name → its records: `profile`, `certification`, `certificationLog`, `orders` (each with its accepted
-                 *     KFS, frozen agreement, timeline, loan plan, ledger, payments and rating), `sessions`, `notifications`.
+                 *     KFS, frozen agreement, timeline, loan plan, ledger, payments and rating), `sessions`, `notifications`,
+                 *     `complaints` (each message with its text and the photos sent with it, base64), `appRatings`, `location`,
+                 *     `device`, `pushTokens`, `appEvents`. Beside every time in epoch milliseconds (`createdAt`) the same time as
+                 *     people read it on the market's clock (`createdAtText`: "27 Nov 2026, 14:05 IST", "27 Des 2026, 14.05 WIB").
                  */
                 sections: Record<string, never>;
+                /**
+                 * @description The same data as a page people read (HTML, photos included), in the borrower's language only: the app saves it
+                 *     beside the JSON file as `kilat-data-summary.html`.
+                 */
+                summaryHtml: string;
             };
             /** @description Always `ok` on success. */
             msg: string;
@@ -4379,6 +4550,8 @@ export interface components {
                 /** Format: int64 */
                 height: number;
                 imageId: string;
+                /** @description The message of the conversation it was sent with (`messages[].id`); none while the upload waits. */
+                messageId: string | null;
                 /**
                  * Format: int64
                  * @description Bytes after re-encoding.
@@ -5123,9 +5296,28 @@ export interface components {
              */
             code: number;
             data: components["schemas"]["ComplaintDetailView"] & {
+                /** @description Support's assignee: the operator's id and username, none while unassigned. */
+                assigneeId: string | null;
+                assigneeName: string | null;
+                /** @description The ticket's language (`en` India, `id` Indonesia): the canned replies offered are this language's. */
+                lang: string;
                 /** @description The borrower's phone, masked. */
                 phoneMasked: string | null;
             };
+            /** @description Always `ok` on success. */
+            msg: string;
+        };
+        /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
+        Envelope_Vec_AssigneeView: {
+            /**
+             * Format: int32
+             * @description Always 0 on success.
+             */
+            code: number;
+            data: {
+                id: string;
+                username: string;
+            }[];
             /** @description Always `ok` on success. */
             msg: string;
         };
@@ -5161,6 +5353,27 @@ export interface components {
                 id: string;
                 /** @description The order's number, for an entry about an order. */
                 orderNo: string | null;
+            }[];
+            /** @description Always `ok` on success. */
+            msg: string;
+        };
+        /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
+        Envelope_Vec_CannedReplyView: {
+            /**
+             * Format: int32
+             * @description Always 0 on success.
+             */
+            code: number;
+            data: {
+                body: string;
+                /** Format: int64 */
+                createdAt: number;
+                id: string;
+                /** @description `en` (India) or `id` (Indonesia). */
+                lang: string;
+                title: string;
+                /** Format: int64 */
+                updatedAt: number;
             }[];
             /** @description Always `ok` on success. */
             msg: string;
@@ -5270,6 +5483,7 @@ export interface components {
                 /** @description The operator's id. */
                 handledBy: string | null;
                 id: string;
+                market: null | components["schemas"]["Market"];
                 message: string;
                 name: string;
                 /** @description How to answer: `email` when the visitor gave one, else `phone`. */
@@ -5745,6 +5959,9 @@ export interface components {
                  * @description Whole seconds since it was filed.
                  */
                 ageSeconds: number;
+                /** @description Support's assignee: the operator's id and username, none while unassigned. */
+                assigneeId: string | null;
+                assigneeName: string | null;
             })[];
             /** @description Always `ok` on success. */
             msg: string;
@@ -6049,6 +6266,8 @@ export interface components {
             /** Format: int64 */
             height: number;
             imageId: string;
+            /** @description The message of the conversation it was sent with (`messages[].id`); none while the upload waits. */
+            messageId: string | null;
             /**
              * Format: int64
              * @description Bytes after re-encoding.
@@ -7218,6 +7437,9 @@ export interface components {
              * @description Whole seconds since it was filed.
              */
             ageSeconds: number;
+            /** @description Support's assignee: the operator's id and username, none while unassigned. */
+            assigneeId: string | null;
+            assigneeName: string | null;
         };
         QueuedPaymentView: {
             currency: components["schemas"]["Currency"];
@@ -7502,6 +7724,11 @@ export interface components {
             stored: number;
         };
         SupportComplaintView: components["schemas"]["ComplaintDetailView"] & {
+            /** @description Support's assignee: the operator's id and username, none while unassigned. */
+            assigneeId: string | null;
+            assigneeName: string | null;
+            /** @description The ticket's language (`en` India, `id` Indonesia): the canned replies offered are this language's. */
+            lang: string;
             /** @description The borrower's phone, masked. */
             phoneMasked: string | null;
         };
@@ -8615,6 +8842,121 @@ export interface operations {
             };
             /** @description no such complaint of this borrower */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    borrower_complaint_reply: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description E.g. CP-261125-7F3K9Q */
+                ticketNo: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ComplaintReplyRequest"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ComplaintDetailView"];
+                };
+            };
+            /** @description bad_request: the body could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description cross_site_request */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description no such complaint of this borrower */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description complaint_closed */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payload_too_large: the body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unsupported_media_type: neither JSON nor form-encoded */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed: `body` or `imageIds` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description rate_limited: 30 replies a day */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11955,6 +12297,312 @@ export interface operations {
             };
         };
     };
+    console_canned_replies: {
+        parameters: {
+            query?: {
+                /**
+                 * @description `en` or `id`; both when left out.
+                 * @example en
+                 */
+                lang?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Vec_CannedReplyView"];
+                };
+            };
+            /** @description bad_request: the query string could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description forbidden: not support or admin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed: `lang` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    console_canned_reply_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CannedReplyWriteRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["CannedReplyWriteRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_CannedReplyView"];
+                };
+            };
+            /** @description bad_request: the body could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description forbidden (not support or admin), csrf_token_invalid or cross_site_request */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payload_too_large: the body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unsupported_media_type: neither JSON nor form-encoded */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed: `lang` (also when it has 50 already), `title` or `body` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    console_canned_reply_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CannedReplyWriteRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["CannedReplyWriteRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_CannedReplyView"];
+                };
+            };
+            /** @description bad_request: the body could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description forbidden (not support or admin), csrf_token_invalid or cross_site_request */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payload_too_large: the body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unsupported_media_type: neither JSON nor form-encoded */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed: `lang`, `title` or `body` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    console_canned_reply_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_FaqDeleted"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description forbidden (not support or admin), csrf_token_invalid or cross_site_request */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     console_collections: {
         parameters: {
             query: {
@@ -12419,6 +13067,51 @@ export interface operations {
             };
         };
     };
+    console_complaint_assignees: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Vec_AssigneeView"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description forbidden: not support or admin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     console_complaint_image: {
         parameters: {
             query?: never;
@@ -12487,6 +13180,11 @@ export interface operations {
                  * @example open
                  */
                 status?: string;
+                /**
+                 * @description `mine` (assigned to the asking operator), `unassigned`, or `all` (the default).
+                 * @example mine
+                 */
+                assignee?: string;
             };
             header?: never;
             path?: never;
@@ -12528,7 +13226,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description validation_failed: `market` or `status` */
+            /** @description validation_failed: `market`, `status` or `assignee` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -12586,6 +13284,110 @@ export interface operations {
                 };
             };
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    console_complaint_assign: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                ticketNo: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AssignRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_SupportComplaintView"];
+                };
+            };
+            /** @description bad_request: the body could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description forbidden (not support or admin), csrf_token_invalid or cross_site_request */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description complaint_closed */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payload_too_large: the body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unsupported_media_type: neither JSON nor form-encoded */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed: `assigneeId` is no enabled support or admin operator */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -75,3 +75,13 @@ export function checkPhone(input: string, market: MarketId): PhoneCheck {
   if (!parsed || parsed.countryCallingCode !== rule.callingCode || !parsed.isPossible()) return { ok: false, reason: 'invalid' };
   return { ok: true, e164: parsed.number };
 }
+
+/** Any phone number a person wrote (a landline too) in E.164 and as written internationally, read with `market`'s
+ * country as the default when it has no `+` prefix; null when it is no possible Indian or Indonesian number (then it
+ * is shown as written, with no link). */
+export function phoneLink(input: string, market: MarketId | null): { e164: string; display: string } | null {
+  const country = market ? RULES[market].country : undefined;
+  const parsed = parse(input.trim(), country ? { defaultCountry: country } : {}, metadata);
+  if (!parsed || !parsed.isPossible()) return null;
+  return { e164: parsed.number, display: parsed.formatInternational() };
+}

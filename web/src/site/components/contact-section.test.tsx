@@ -70,7 +70,7 @@ describe('contact form (India, English)', () => {
     const [url, init] = fetchMock.mock.calls[0] as unknown as [string, RequestInit];
     expect(url).toBe('/api/v1/site/contact-messages');
     expect(init.method).toBe('POST');
-    expect(JSON.parse(init.body as string)).toEqual({ name: 'Asha Rao', telephone: '98765 43210', message: 'Please call me.' });
+    expect(JSON.parse(init.body as string)).toEqual({ name: 'Asha Rao', telephone: '98765 43210', message: 'Please call me.', market: 'IN' });
     expect(init.headers).toMatchObject({
       'Content-Type': 'application/json',
       'X-Requested-With': 'XMLHttpRequest',
@@ -137,7 +137,7 @@ describe('contact form (Indonesia, Indonesian)', () => {
     await vi.waitFor(() => expect(toast()).toHaveTextContent(/^Terkirim — terima kasih!$/));
     const [url, init] = fetchMock.mock.calls[0] as unknown as [string, RequestInit];
     expect(url).toBe('/api/v1/site/contact-messages');
-    expect(JSON.parse(init.body as string)).toEqual({ name: 'Budi', telephone: '0812 3456 7890', message: 'Mohon hubungi saya.' });
+    expect(JSON.parse(init.body as string)).toEqual({ name: 'Budi', telephone: '0812 3456 7890', message: 'Mohon hubungi saya.', market: 'ID' });
     expect(init.headers).toMatchObject({ 'Accept-Language': 'id-ID' });
   });
 

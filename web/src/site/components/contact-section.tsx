@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useApiClient } from '@/shared/api/api-context';
+import { useMarket } from '@/shared/market/market-context';
 import { ApiError, CLIENT_ERROR } from '@/shared/api/http';
 import { CONTACT_MESSAGES_PATH, sendContactMessage } from '@/shared/api/site';
 import { useSettings } from '@/shared/settings/settings-context';
@@ -23,6 +24,8 @@ export function ContactSection() {
   const api = useApiClient();
   const toast = useToast();
   const settings = useSettings();
+  // Support reads the sender's phone with this market's country code (docs/API-CONSOLE.md, contact messages).
+  const marketCode = useMarket().id === 'in' ? 'IN' : 'ID';
   const [name, setName] = useState('');
   const [telephone, setTelephone] = useState('');
   const [message, setMessage] = useState('');
@@ -51,7 +54,7 @@ export function ContactSection() {
     setInvalid({});
     setSending(true);
     try {
-      await sendContactMessage(api, fields);
+      await sendContactMessage(api, { ...fields, market: marketCode });
       toast(t('contact.success'), { kind: 'success', durationMs: TOAST_DURATION_MS });
       setName('');
       setTelephone('');
@@ -72,6 +75,7 @@ export function ContactSection() {
       <h2 id="contact-title">{t('contact.title')}</h2>
       <p>{t('contact.intro')}</p>
       <form className="contact__form" method="post" action={CONTACT_MESSAGES_PATH} noValidate onSubmit={onSubmit}>
+        <input type="hidden" name="market" value={marketCode} />
         {FIELDS.map((field) => (
           <div className={invalid[field] ? 'field field--invalid' : 'field'} key={field}>
             <label htmlFor={`contact-${field}`}>{t(`contact.${field}`)}</label>

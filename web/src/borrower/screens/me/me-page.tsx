@@ -4,7 +4,7 @@ import { Link, useNavigate } from 'react-router';
 import { errorText } from '@/shared/api/error-text';
 import { ApiError } from '@/shared/api/http';
 import { useMarket } from '@/shared/market/market-context';
-import { useDataExport, useMenu } from '../../api/account';
+import { saveSummary, useDataExport, useMenu } from '../../api/account';
 import { useLogOut } from '../../api/logout';
 import { useMe } from '../../api/me';
 import { useSiteSettings } from '../../api/site-settings';
@@ -97,6 +97,11 @@ function MeDetails({ me }: { me: Me }) {
         <Button block fill="outline" size="large" loading={dataExport.isPending} loadingText={t('menu.exportWorking')} onClick={onExport}>
           {t('menu.exportData')}
         </Button>
+        {dataExport.data && (
+          <Button block fill="outline" size="large" onClick={() => saveSummary(dataExport.data)}>
+            {t('menu.exportSummary')}
+          </Button>
+        )}
         <Button block color="danger" fill="outline" size="large" loading={logout.isPending} loadingText={t('me.logout')} onClick={onLogOut}>
           {t('me.logout')}
         </Button>

@@ -1,30 +1,34 @@
 import { Button, Form, ImageUploader, Selector, TextArea, Toast } from 'antd-mobile';
 import type { ImageUploadItem } from 'antd-mobile';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useApiClient } from '@/shared/api/api-context';
 import { errorText } from '@/shared/api/error-text';
-import { ApiError } from '@/shared/api/http';
-import { complaintImageUrl, deleteComplaintImage, uploadComplaintImage, useComplaintInit, useSaveComplaint } from '../../api/support';
+import { useComplaintInit, useSaveComplaint } from '../../api/support';
 import { Screen } from '../../layout/screen';
 import { LoadingState, StateNotice } from '../../ui/state-notice';
+import { PHOTO_TYPES, photoUpload } from './photo-upload';
 import './support.css';
 
-const ACCEPT = 'image/jpeg,image/png,image/webp';
+const MIN_DESCRIPTION = 10;
+const MAX_DESCRIPTION = 2000;
 
-/** A new complaint: category, the loan it is about (optional), what happened, up to three photos. */
+interface ComplaintFields {
+  category?: string[];
+  orderNo?: string[];
+  description?: string;
+  photos?: ImageUploadItem[];
+}
+
+/** A new complaint: category, the loan it is about (optional), what happened, up to three photos. A field left empty
+ * is marked where it is, before anything is sent; the server's own field errors land on their fields too. */
 export function ComplaintNewPage() {
   const { t } = useTranslation();
   const init = useComplaintInit();
   const api = useApiClient();
   const navigate = useNavigate();
   const save = useSaveComplaint();
-  const [category, setCategory] = useState<string | undefined>();
-  const [orderNo, setOrderNo] = useState<string | undefined>();
-  const [description, setDescription] = useState('');
-  const [photos, setPhotos] = useState<ImageUploadItem[]>([]);
-  const [fields, setFields] = useState<Record<string, string>>({});
+  const [form] = Form.useForm<ComplaintFields>();
 
   if (init.isPending) return <Screen title={t('complaints.newTitle')} backTo="/complaints"><LoadingState /></Screen>;
   if (init.isError)
@@ -34,33 +38,28 @@ export function ComplaintNewPage() {
       </Screen>
     );
   const { categories, loans, maxImages, maxImageBytes } = init.data;
+  const photos = photoUpload(api, t, maxImageBytes);
 
-  const upload = async (file: File): Promise<ImageUploadItem> => {
-    if (file.size > maxImageBytes) {
-      Toast.show({ content: t('complaints.photoTooLarge', { mb: Math.round(maxImageBytes / 1024 / 1024) }) });
-      throw new Error('too large');
-    }
-    try {
-      const image = await uploadComplaintImage(api, file);
-      return { url: complaintImageUrl(image.imageId), extra: image.imageId };
-    } catch (error) {
-      Toast.show({ content: error instanceof ApiError ? (error.fields.image ?? errorText(error, t)) : t('complaints.photoFailed') });
-      throw error;
-    }
-  };
-
-  const submit = () => {
-    setFields({});
+  const submit = (values: ComplaintFields) => {
     save.mutate(
-      { category: category ?? '', orderNo: orderNo ?? undefined, description, imageIds: photos.map((p) => String(p.extra)) },
+      {
+        category: values.category?.[0] ?? '',
+        orderNo: values.orderNo?.[0] ?? undefined,
+        description: values.description ?? '',
+        imageIds: (values.photos ?? []).map((p) => String(p.extra)),
+      },
       {
         onSuccess: (detail) => {
           Toast.show({ icon: 'success', content: t('complaints.filed', { ticketNo: detail.ticketNo }) });
           void navigate(`/complaints/${encodeURIComponent(detail.ticketNo)}`, { replace: true });
         },
         onError: (error) => {
-          setFields(error.fields);
-          Toast.show({ content: errorText(error, t) });
+          const named = Object.entries(error.fields).filter(([name]) => ['category', 'orderNo', 'description', 'imageIds'].includes(name));
+          if (named.length > 0) {
+            form.setFields(named.map(([name, message]) => ({ name: name === 'imageIds' ? 'photos' : name, errors: [message] })));
+          } else {
+            Toast.show({ content: errorText(error, t) });
+          }
         },
       },
     );
@@ -68,34 +67,39 @@ export function ComplaintNewPage() {
 
   return (
     <Screen title={t('complaints.newTitle')} backTo="/complaints">
-      <Form layout="vertical" className="support complaint-form" footer={
-        <Button block color="primary" size="large" loading={save.isPending} onClick={submit}>
-          {t('complaints.send')}
-        </Button>
-      }>
-        <Form.Item label={t('complaints.category')} help={fields.category} className={fields.category ? 'field--error' : undefined}>
-          <Selector columns={2} options={categories.map((c) => ({ label: c.label, value: c.code }))} value={category ? [category] : []} onChange={(v) => setCategory(v[0])} />
+      <Form
+        form={form}
+        layout="vertical"
+        className="support complaint-form"
+        initialValues={{ photos: [] }}
+        onFinish={submit}
+        footer={
+          <Button block type="submit" color="primary" size="large" loading={save.isPending}>
+            {t('complaints.send')}
+          </Button>
+        }
+      >
+        <Form.Item name="category" label={t('complaints.category')} rules={[{ required: true, type: 'array', min: 1, message: t('complaints.categoryRequired') }]}>
+          <Selector columns={2} options={categories.map((c) => ({ label: c.label, value: c.code }))} />
         </Form.Item>
         {loans.length > 0 && (
-          <Form.Item label={t('complaints.loan')} help={fields.orderNo}>
-            <Selector columns={1} options={loans.map((l) => ({ label: `${l.orderNo} · ${l.productName}`, value: l.orderNo }))} value={orderNo ? [orderNo] : []} onChange={(v) => setOrderNo(v[0])} />
+          <Form.Item name="orderNo" label={t('complaints.loan')}>
+            <Selector columns={1} options={loans.map((l) => ({ label: `${l.orderNo} · ${l.productName}`, value: l.orderNo }))} />
           </Form.Item>
         )}
-        <Form.Item label={t('complaints.description')} help={fields.description ?? t('complaints.descriptionHelp')} className={fields.description ? 'field--error' : undefined}>
-          <TextArea aria-label={t('complaints.description')} value={description} onChange={setDescription} rows={5} maxLength={2000} showCount placeholder={t('complaints.descriptionPlaceholder')} />
+        <Form.Item
+          name="description"
+          label={t('complaints.description')}
+          help={t('complaints.descriptionHelp')}
+          rules={[
+            { required: true, whitespace: true, message: t('complaints.descriptionRequired') },
+            { min: MIN_DESCRIPTION, transform: (v: string | undefined) => v?.trim(), message: t('complaints.descriptionShort', { min: MIN_DESCRIPTION }) },
+          ]}
+        >
+          <TextArea aria-label={t('complaints.description')} rows={5} maxLength={MAX_DESCRIPTION} showCount placeholder={t('complaints.descriptionPlaceholder')} />
         </Form.Item>
-        <Form.Item label={t('complaints.photos', { max: maxImages })} help={fields.imageIds ?? t('complaints.photosHelp')}>
-          <ImageUploader
-            accept={ACCEPT}
-            maxCount={maxImages}
-            value={photos}
-            onChange={setPhotos}
-            upload={upload}
-            onDelete={(item) => {
-              if (item.extra) void deleteComplaintImage(api, String(item.extra)).catch(() => undefined);
-              return true;
-            }}
-          />
+        <Form.Item name="photos" label={t('complaints.photos', { max: maxImages })} help={t('complaints.photosHelp')}>
+          <ImageUploader accept={PHOTO_TYPES} maxCount={maxImages} upload={photos.upload} onDelete={photos.onDelete} />
         </Form.Item>
       </Form>
     </Screen>

@@ -1,16 +1,24 @@
-import { Button, Rate, TextArea, Toast } from 'antd-mobile';
+import { Button, Form, ImageUploader, Rate, TextArea, Toast } from 'antd-mobile';
+import type { ImageUploadItem } from 'antd-mobile';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useParams } from 'react-router';
+import { Link, useParams } from 'react-router';
+import { useApiClient } from '@/shared/api/api-context';
 import { errorText } from '@/shared/api/error-text';
 import { ApiError } from '@/shared/api/http';
 import { useMarket } from '@/shared/market/market-context';
-import { complaintImageUrl, useComplaint, useScoreComplaint } from '../../api/support';
+import { complaintImageUrl, useComplaint, useReplyToComplaint, useScoreComplaint } from '../../api/support';
 import type { ComplaintDetail } from '../../api/types';
 import { Screen } from '../../layout/screen';
 import { LoadingState, StateNotice } from '../../ui/state-notice';
+import { formatDateTime, formatDay } from '../orders/format';
 import { StatusTag } from './complaints-page';
+import { PHOTO_TYPES, photoUpload } from './photo-upload';
 import './support.css';
+
+const MAX_REPLY = 2000;
+const MAX_PHOTOS = 3;
+const MAX_PHOTO_BYTES = 5 * 1024 * 1024;
 
 /** One complaint: the ticket, the conversation, the photos, where to escalate when overdue, and the rating. */
 export function ComplaintPage() {
@@ -37,8 +45,13 @@ export function ComplaintPage() {
 function ComplaintView({ complaint }: { complaint: ComplaintDetail }) {
   const { t } = useTranslation();
   const market = useMarket();
-  const when = new Intl.DateTimeFormat(market.locale, { dateStyle: 'medium', timeStyle: 'short' });
-  const day = new Intl.DateTimeFormat(market.locale, { dateStyle: 'long', timeZone: 'UTC' });
+  // A photo is shown with the message it was sent with; one without (none such is written) with the complaint's text.
+  const firstBorrowerMessage = complaint.messages.find((m) => m.author === 'borrower')?.id;
+  const photosOf = (messageId: string) =>
+    complaint.images.filter((img) => img.messageId === messageId || (img.messageId == null && messageId === firstBorrowerMessage));
+  // Photos are numbered in the order the thread shows them.
+  const photoNo = new Map<string, number>();
+  for (const m of complaint.messages) for (const img of photosOf(m.id)) photoNo.set(img.imageId, photoNo.size + 1);
   return (
     <div className="support complaint">
       <section className="complaint__head" aria-label={t('complaints.ticket')}>
@@ -51,7 +64,7 @@ function ComplaintView({ complaint }: { complaint: ComplaintDetail }) {
           {complaint.orderNo ? ` · ${complaint.orderNo}` : ''}
         </p>
         {complaint.status !== 'closed' && !complaint.overdue && (
-          <p className="complaint__meta">{t('complaints.resolveBy', { date: day.format(new Date(`${complaint.resolveBy}T00:00:00Z`)) })}</p>
+          <p className="complaint__meta">{t('complaints.resolveBy', { date: formatDay(Date.parse(`${complaint.resolveBy}T12:00:00Z`), market) })}</p>
         )}
       </section>
       {complaint.overdue && (
@@ -68,24 +81,106 @@ function ComplaintView({ complaint }: { complaint: ComplaintDetail }) {
         </section>
       )}
       <ol className="complaint__messages" aria-label={t('complaints.conversation')}>
-        {complaint.messages.map((m, i) => (
-          <li key={i} className={`complaint__message complaint__message--${m.author}`}>
-            <span className="complaint__author">{t(`complaints.author.${m.author}`)}</span>
-            <p className="complaint__body">{m.body}</p>
-            <time className="complaint__time">{when.format(new Date(m.createdAt))}</time>
-          </li>
-        ))}
+        {complaint.messages.map((m) => {
+          const photos = photosOf(m.id);
+          return (
+            <li key={m.id} className={`complaint__message complaint__message--${m.author}`}>
+              <span className="complaint__author">{t(`complaints.author.${m.author}`)}</span>
+              <p className="complaint__body">{m.body}</p>
+              {photos.length > 0 && (
+                <div className="complaint__images">
+                  {photos.map((img) => {
+                    const n = photoNo.get(img.imageId) ?? 0;
+                    const alt = t('complaints.photoAlt', { n });
+                    return (
+                      <a key={img.imageId} href={complaintImageUrl(img.imageId)} target="_blank" rel="noopener noreferrer" aria-label={t('complaints.openPhoto', { n })}>
+                        <img src={complaintImageUrl(img.imageId)} alt={alt} width={96} height={96} />
+                      </a>
+                    );
+                  })}
+                </div>
+              )}
+              <time className="complaint__time" dateTime={new Date(m.createdAt).toISOString()}>
+                {formatDateTime(m.createdAt, market)}
+              </time>
+            </li>
+          );
+        })}
       </ol>
       {complaint.status === 'open' && <p className="complaint__meta">{t('complaints.waiting')}</p>}
-      {complaint.images.length > 0 && (
-        <div className="complaint__images">
-          {complaint.images.map((img, i) => (
-            <img key={img.imageId} src={complaintImageUrl(img.imageId)} alt={t('complaints.photoAlt', { n: i + 1 })} width={96} height={96} />
-          ))}
-        </div>
+      {complaint.status === 'closed' ? (
+        <section className="complaint__closed" aria-labelledby="closed-heading">
+          <h2 id="closed-heading">{t('complaints.closedTitle')}</h2>
+          <p>{t('complaints.closedText')}</p>
+          <Link to="/complaints/new">{t('complaints.new')}</Link>
+        </section>
+      ) : (
+        <ReplyForm ticketNo={complaint.ticketNo} />
       )}
       {complaint.status !== 'open' && <Rating complaint={complaint} />}
     </div>
+  );
+}
+
+interface ReplyFields {
+  body?: string;
+  photos?: ImageUploadItem[];
+}
+
+/** The borrower's reply while the complaint is not closed: the text (required, at most 2000 characters) and up to
+ * three photos. An empty reply is marked on its field; a complaint closed meanwhile says so where the reply was. */
+function ReplyForm({ ticketNo }: { ticketNo: string }) {
+  const { t } = useTranslation();
+  const api = useApiClient();
+  const reply = useReplyToComplaint(ticketNo);
+  const [form] = Form.useForm<ReplyFields>();
+  const photos = photoUpload(api, t, MAX_PHOTO_BYTES);
+  const send = (values: ReplyFields) => {
+    reply.mutate(
+      { body: values.body ?? '', imageIds: (values.photos ?? []).map((p) => String(p.extra)) },
+      {
+        onSuccess: () => {
+          form.resetFields();
+          Toast.show({ icon: 'success', content: t('complaints.replied') });
+        },
+        onError: (error) => {
+          if (error.code === 'complaint_closed') {
+            form.setFields([{ name: 'body', errors: [t('complaints.closedRefused')] }]);
+            return;
+          }
+          const named = Object.entries(error.fields).filter(([name]) => name === 'body' || name === 'imageIds');
+          if (named.length > 0) {
+            form.setFields(named.map(([name, message]) => ({ name: name === 'imageIds' ? 'photos' : name, errors: [message] })));
+          } else {
+            form.setFields([{ name: 'body', errors: [errorText(error, t)] }]);
+          }
+        },
+      },
+    );
+  };
+  return (
+    <section className="complaint__reply" aria-labelledby="reply-heading">
+      <h2 id="reply-heading">{t('complaints.replyTitle')}</h2>
+      <Form
+        form={form}
+        layout="vertical"
+        className="complaint-form"
+        initialValues={{ photos: [] }}
+        onFinish={send}
+        footer={
+          <Button block type="submit" color="primary" loading={reply.isPending}>
+            {t('complaints.sendReply')}
+          </Button>
+        }
+      >
+        <Form.Item name="body" label={t('complaints.replyLabel')} rules={[{ required: true, whitespace: true, message: t('complaints.replyRequired') }]}>
+          <TextArea aria-label={t('complaints.replyLabel')} rows={3} maxLength={MAX_REPLY} showCount placeholder={t('complaints.replyPlaceholder')} />
+        </Form.Item>
+        <Form.Item name="photos" label={t('complaints.photos', { max: MAX_PHOTOS })}>
+          <ImageUploader accept={PHOTO_TYPES} maxCount={MAX_PHOTOS} upload={photos.upload} onDelete={photos.onDelete} />
+        </Form.Item>
+      </Form>
+    </section>
   );
 }
 

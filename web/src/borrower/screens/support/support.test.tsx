@@ -36,10 +36,10 @@ const COMPLAINT = {
   score: null,
   scoreComment: null,
   messages: [
-    { author: 'borrower', body: 'I was charged twice.', createdAt: Date.UTC(2026, 10, 25, 6) },
-    { author: 'support', body: 'We refunded the second fee.', createdAt: Date.UTC(2026, 10, 25, 7) },
+    { id: 'm-1', author: 'borrower', body: 'I was charged twice.', createdAt: Date.UTC(2026, 10, 25, 6) },
+    { id: 'm-2', author: 'support', body: 'We refunded the second fee.', createdAt: Date.UTC(2026, 10, 25, 7) },
   ],
-  images: [{ imageId: 'img-1', contentType: 'image/jpeg', size: 1000, width: 64, height: 48 }],
+  images: [{ imageId: 'img-1', contentType: 'image/jpeg', size: 1000, width: 64, height: 48, messageId: 'm-1' }],
   escalation: CS_IN.escalation,
 };
 
@@ -132,5 +132,73 @@ describe('customer service and complaints', () => {
     expect(await screen.findByRole('heading', { name: 'Not resolved in time?' })).toBeInTheDocument();
     expect(screen.getByRole('link', { name: /Complaint Management System/ })).toHaveAttribute('href', 'https://cms.rbi.org.in');
     expect(screen.getByText('Past the deadline')).toBeInTheDocument();
+  });
+
+  it('marks the empty fields of a new complaint where they are, and sends nothing', async () => {
+    const api = fakeApi({
+      'GET /api/v1/borrower/complaints/init': () =>
+        ok({ categories: [{ code: 'charges', label: 'Fees and charges' }], loans: [], maxImages: 3, maxImageBytes: 5242880 }),
+    });
+    api.signIn();
+    const user = userEvent.setup();
+    renderBorrower('/app/complaints/new?lang=1');
+    await user.click(await screen.findByRole('button', { name: 'Send complaint' }));
+    expect(await screen.findByText('Choose what it is about.')).toBeInTheDocument();
+    expect(screen.getByText('Tell us what happened.')).toBeInTheDocument();
+    await user.type(screen.getByPlaceholderText('Tell us what happened, and when.'), 'Too short');
+    await user.click(screen.getByRole('button', { name: 'Send complaint' }));
+    expect(await screen.findByText('Please write at least 10 characters.')).toBeInTheDocument();
+    expect(api.callsTo('POST', '/api/v1/borrower/complaints')).toHaveLength(0);
+  });
+
+  it('shows each photo in the thread with the message it came with, and sends a reply', async () => {
+    const withReply = {
+      ...COMPLAINT,
+      status: 'open',
+      messages: [...COMPLAINT.messages, { id: 'm-3', author: 'borrower', body: 'Here is my statement.', createdAt: Date.UTC(2026, 10, 26, 9) }],
+      images: [...COMPLAINT.images, { imageId: 'img-2', contentType: 'image/png', size: 900, width: 64, height: 48, messageId: 'm-3' }],
+    };
+    const api = fakeApi({
+      'GET /api/v1/borrower/complaints/CP-261125-AB12CD': () => ok(COMPLAINT),
+      'POST /api/v1/borrower/complaints/CP-261125-AB12CD/replies': () => ok(withReply, 201),
+    });
+    api.signIn();
+    const user = userEvent.setup();
+    renderBorrower('/app/complaints/CP-261125-AB12CD?lang=1');
+    const first = (await screen.findByText('I was charged twice.')).closest('li') as HTMLElement;
+    expect(within(first).getByRole('img', { name: 'Photo 1' })).toHaveAttribute('src', '/api/v1/borrower/complaints/images/img-1');
+    expect(within(first).getByText(/25 Nov 2026/)).toBeInTheDocument();
+    // An empty reply is marked on its field and not sent.
+    await user.click(screen.getByRole('button', { name: 'Send reply' }));
+    expect(await screen.findByText('Write your reply first.')).toBeInTheDocument();
+    expect(api.callsTo('POST', '/api/v1/borrower/complaints/CP-261125-AB12CD/replies')).toHaveLength(0);
+    await user.type(screen.getByPlaceholderText('Add details or answer our question.'), 'Here is my statement.');
+    await user.click(screen.getByRole('button', { name: 'Send reply' }));
+    const reply = (await screen.findByText('Here is my statement.')).closest('li') as HTMLElement;
+    expect(within(reply).getByRole('img', { name: 'Photo 2' })).toHaveAttribute('src', '/api/v1/borrower/complaints/images/img-2');
+    expect(api.callsTo('POST', '/api/v1/borrower/complaints/CP-261125-AB12CD/replies')[0]?.body).toEqual({ body: 'Here is my statement.', imageIds: [] });
+  });
+
+  it('says a closed complaint takes no more replies, and a reply refused as closed says so on the field (Indonesian)', async () => {
+    const closed = { ...COMPLAINT, market: 'ID', status: 'closed' };
+    const api = fakeApi({ 'GET /api/v1/borrower/complaints/CP-261125-AB12CD': () => ok(closed) });
+    api.signIn();
+    renderBorrower('/app/complaints/CP-261125-AB12CD');
+    expect(await screen.findByRole('heading', { name: 'Pengaduan ini sudah ditutup' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Kirim balasan' })).not.toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Ajukan pengaduan' })).toHaveAttribute('href', '/app/complaints/new');
+  });
+
+  it('shows the refusal on the reply field when the complaint was closed meanwhile', async () => {
+    const api = fakeApi({
+      'GET /api/v1/borrower/complaints/CP-261125-AB12CD': () => ok(COMPLAINT),
+      'POST /api/v1/borrower/complaints/CP-261125-AB12CD/replies': () => refusal(409, 'complaint_closed', 'This complaint is closed.'),
+    });
+    api.signIn();
+    const user = userEvent.setup();
+    renderBorrower('/app/complaints/CP-261125-AB12CD?lang=1');
+    await user.type(await screen.findByPlaceholderText('Add details or answer our question.'), 'One more thing');
+    await user.click(screen.getByRole('button', { name: 'Send reply' }));
+    expect(await screen.findByText('This complaint was closed, so the reply was not sent.')).toBeInTheDocument();
   });
 });
