@@ -839,7 +839,12 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        put?: never;
+        /**
+         * Corrects the UTR of a payment waiting for finance (a mistyped number), while finance has not acted: with the
+         *     order locked, as finance's decision is, so one of the two goes first. The UTR replaced is freed; the new one
+         *     follows the same format and uniqueness rules. The same UTR again answers the payment as it stands.
+         */
+        put: operations["borrower_correct_utr"];
         /** Submits the UTR of the borrower's transfer: the payment waits for finance ("payment received, verifying"). */
         post: operations["borrower_submit_utr"];
         delete?: never;
@@ -1449,8 +1454,9 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The dashboard of a market: the last 30 days' applications, approvals, payouts, repayments, overdue share and
-         *     median time to payout (admins).
+         * The dashboard of a market: the last 30 days' applications, approvals, payouts, repayments, overdue share,
+         *     outstanding principal and median time to payout; the book now by days-past-due bucket and by product; the
+         *     collection and approval rates; apply-to-payout against the market's promise (admins, finance).
          */
         get: operations["console_dashboard"];
         put?: never;
@@ -2517,6 +2523,54 @@ export interface components {
          * @example 1707
          */
         Apr: number;
+        /**
+         * @description What is past its due date today (minor units), from the money engine: the parts, the days late, and what the
+         *     overdue job adds tomorrow if nothing is paid.
+         */
+        ArrearsView: {
+            /** Format: int64 */
+            daysLate: number;
+            /**
+             * Format: date
+             * @description The oldest one's due date.
+             */
+            dueDate: string;
+            /**
+             * Format: int32
+             * @description The oldest installment past its due date.
+             */
+            installment: number;
+            /**
+             * Format: int32
+             * @description The latest one (equal to `installment` when one is late).
+             */
+            installmentTo: number;
+            /**
+             * Format: int64
+             * @description The most the late charge can still add to these installments (0: it no longer grows).
+             */
+            lateChargeMoreAtMost: number;
+            /**
+             * Format: int64
+             * @description The late charge added tomorrow if nothing is paid (0: it does not grow tomorrow).
+             */
+            lateChargeTomorrow: number;
+            /**
+             * Format: int64
+             * @description Late charges posted on them, unpaid.
+             */
+            lateCharges: number;
+            /**
+             * Format: int64
+             * @description Principal, interest and fees of the installments past their due date.
+             */
+            owed: number;
+            /**
+             * Format: int64
+             * @description `owed + lateCharges`.
+             */
+            total: number;
+        };
         AssignRequest: {
             /**
              * @description An operator of `GET /complaint-assignees` (the asking operator's own id: "assign to me"); `null` or left out
@@ -3325,14 +3379,42 @@ export interface components {
             replyTo: string;
             telephone: string;
         };
+        /** @description The cooling-off exit (minor units): `principal + interest − feesRefunded = amount`, open until `openUntil`. */
+        CoolingOffView: {
+            /**
+             * Format: int64
+             * @description What to pay: the `cooling_off` choice's amount.
+             */
+            amount: number;
+            /** Format: int64 */
+            daysUsed: number;
+            /**
+             * Format: int64
+             * @description Fees kept at payout, given back.
+             */
+            feesRefunded: number;
+            /**
+             * Format: int64
+             * @description Interest for the days used.
+             */
+            interest: number;
+            /**
+             * Format: date
+             * @description The last day the exit is open (the market's date).
+             */
+            openUntil: string;
+            /** Format: int64 */
+            principal: number;
+        };
         CreateOperatorRequest: {
             /**
-             * @description One or both of `IN`, `ID`: the markets whose records the operator sees.
+             * @description One or both of `IN`, `ID`: the markets whose records the operator sees; both when left out (an empty list is
+             *     refused: "Choose at least one market.").
              * @example [
              *       "IN"
              *     ]
              */
-            markets: string[];
+            markets?: string[] | null;
             /** @description At least 12 characters. */
             password: string;
             /**
@@ -3391,6 +3473,39 @@ export interface components {
             /** @description `cost` per day as a share of the principal, rounded up to the rate's last digit so it never understates. */
             rate: components["schemas"]["Rate"];
         };
+        /** @description The book now: loans paid out and not ended (`disbursed`, `overdue`). */
+        DashboardBook: {
+            /** @description Six entries: `current`, `1-7`, `8-30`, `31-60`, `61-90`, `90+`. */
+            buckets: components["schemas"]["DashboardBucket"][];
+            /** Format: int64 */
+            openLoans: number;
+            /**
+             * Format: int64
+             * @description Minor units: principal scheduled less principal paid.
+             */
+            outstandingPrincipal: number;
+            /** @description By product code. */
+            products: components["schemas"]["DashboardProduct"][];
+        };
+        /** @description One days-past-due bucket of the open loans. */
+        DashboardBucket: {
+            /** @description `current` (not past due), or the collections' bucket: days past due from the loan's oldest unpaid due date. */
+            bucket: components["schemas"]["DashboardBucketCode"];
+            /** Format: int64 */
+            loans: number;
+            /**
+             * Format: int64
+             * @description Minor units.
+             */
+            outstandingPrincipal: number;
+            /**
+             * Format: int64
+             * @description Minor units: everything the loans still owe (principal, interest, fees, late charges).
+             */
+            owed: number;
+        };
+        /** @enum {string} */
+        DashboardBucketCode: "current" | "1-7" | "8-30" | "31-60" | "61-90" | "90+";
         DashboardDay: {
             /**
              * Format: int64
@@ -3424,6 +3539,11 @@ export interface components {
             openLoans: number;
             /**
              * Format: int64
+             * @description Minor units of principal paid out and not yet repaid at the day's end (by business date).
+             */
+            outstandingPrincipal: number;
+            /**
+             * Format: int64
              * @description Of those, overdue (the overdue share is `overdueLoans / openLoans`).
              */
             overdueLoans: number;
@@ -3438,11 +3558,86 @@ export interface components {
              */
             repaid: number;
         };
+        /** @description Application to payout over the 30 days. */
+        DashboardPayoutTimes: {
+            /**
+             * Format: int64
+             * @description The median minutes (the lower middle value for an even count); null without payouts.
+             */
+            medianMinutes?: number | null;
+            /**
+             * Format: int64
+             * @description Loans paid out in the 30 days.
+             */
+            payouts: number;
+            /** @description The median within the promise; null without a promise or without payouts. */
+            promiseMet?: boolean | null;
+            /**
+             * Format: int64
+             * @description The market's promise (India: 120, "within 2 hours"); null when it promises no time (Indonesia).
+             */
+            promiseMinutes?: number | null;
+            /**
+             * Format: int64
+             * @description Of them, paid out at most 2 hours after the application.
+             */
+            withinTwoHours: number;
+        };
+        /** @description One product's open loans. */
+        DashboardProduct: {
+            /** Format: int64 */
+            loans: number;
+            /**
+             * Format: int64
+             * @description Minor units.
+             */
+            outstandingPrincipal: number;
+            /**
+             * Format: int64
+             * @description Loans past due (any bucket but `current`) and their principal, minor units.
+             */
+            overdueLoans: number;
+            /** Format: int64 */
+            overduePrincipal: number;
+            productCode: string;
+            productName: string;
+        };
+        /**
+         * @description The window's rates as their parts. Collection rate: `collected / (collected + pastDueOwed)`; approval rate:
+         *     `approved / (approved + rejected)`.
+         */
+        DashboardRates: {
+            /**
+             * Format: int64
+             * @description Orders approved and rejected in the 30 days (the decisions).
+             */
+            approved: number;
+            /**
+             * Format: int64
+             * @description Minor units received from borrowers in the 30 days (the sum of the days' `repaid`).
+             */
+            collected: number;
+            /**
+             * Format: int64
+             * @description Minor units still owed today on the loans past due (every bucket but `current`).
+             */
+            pastDueOwed: number;
+            /** Format: int64 */
+            rejected: number;
+        };
         DashboardView: {
+            book: components["schemas"]["DashboardBook"];
             currency: components["schemas"]["Currency"];
             /** @description 30 days, oldest first, the last one today (the market's business date). */
             days: components["schemas"]["DashboardDay"][];
             market: components["schemas"]["Market"];
+            payoutTimes: components["schemas"]["DashboardPayoutTimes"];
+            rates: components["schemas"]["DashboardRates"];
+            /**
+             * Format: date
+             * @description The market's business date: the last day, and the day the book is read on.
+             */
+            today: string;
         };
         /**
          * @description Everything the product holds about the borrower, decrypted for them, as one JSON document. Each section is a
@@ -4214,10 +4409,18 @@ export interface components {
              */
             code: number;
             data: {
+                book: components["schemas"]["DashboardBook"];
                 currency: components["schemas"]["Currency"];
                 /** @description 30 days, oldest first, the last one today (the market's business date). */
                 days: components["schemas"]["DashboardDay"][];
                 market: components["schemas"]["Market"];
+                payoutTimes: components["schemas"]["DashboardPayoutTimes"];
+                rates: components["schemas"]["DashboardRates"];
+                /**
+                 * Format: date
+                 * @description The market's business date: the last day, and the day the book is read on.
+                 */
+                today: string;
             };
             /** @description Always `ok` on success. */
             msg: string;
@@ -4724,10 +4927,26 @@ export interface components {
                 due: components["schemas"]["BucketsView"];
                 /** Format: int32 */
                 extensionsGranted: number;
+                /**
+                 * Format: int64
+                 * @description Fees kept from the payout, less any a settlement gave back (zero after a cooling-off exit).
+                 */
+                feesKept: number;
+                /**
+                 * Format: int64
+                 * @description Fees kept at payout that a settlement gave back (a cooling-off exit), netted from what the borrower paid.
+                 */
+                feesRefunded: number;
                 installments: components["schemas"]["InstallmentPlanView"][];
                 orderNo: string;
                 outstanding: components["schemas"]["BucketsView"];
                 paid: components["schemas"]["BucketsView"];
+                /**
+                 * Format: int64
+                 * @description Everything the borrower has paid for the loan: the cash received (less any excess owed back) and the fees kept
+                 *     from the payout.
+                 */
+                paidInAll: number;
                 /**
                  * Format: int64
                  * @description The net amount sent to the borrower's account.
@@ -5143,6 +5362,8 @@ export interface components {
                 /** @description The site's claim about its users, a sentence; empty: none is made. */
                 usersClaim: string;
                 whatsappNumber: string;
+                /** @description A chat with the WhatsApp number: `https://wa.me/` and the number's digits. */
+                whatsappUrl: string;
             };
             /** @description Always `ok` on success. */
             msg: string;
@@ -5199,11 +5420,13 @@ export interface components {
              */
             code: number;
             data: {
+                arrears: null | components["schemas"]["ArrearsView"];
                 /**
                  * @description The choices the loan offers today, in the order `due`, `payoff`, `cooling_off`, `extension`; empty when
                  *     there is nothing to pay.
                  */
                 choices: components["schemas"]["ChoiceView"][];
+                coolingOff: null | components["schemas"]["CoolingOffView"];
                 currency: components["schemas"]["Currency"];
                 orderNo: string;
                 /**
@@ -5216,6 +5439,7 @@ export interface components {
                 today: string;
                 /** @description True while a submitted UTR waits for finance: "payment received, verifying". */
                 verifying: boolean;
+                verifyingPayment: null | components["schemas"]["VerifyingPaymentView"];
             };
             /** @description Always `ok` on success. */
             msg: string;
@@ -5266,6 +5490,11 @@ export interface components {
              */
             code: number;
             data: {
+                /**
+                 * @description The bank step only: the order number of the open loan that keeps the bank account from changing until it
+                 *     closes (the server refuses a change meanwhile); null when the account may change, and for the other steps.
+                 */
+                bankLockedBy: string | null;
                 certStatus: components["schemas"]["CertStatus"];
                 data: null | components["schemas"]["StepFields"];
                 next?: null | components["schemas"]["Step"];
@@ -5569,6 +5798,11 @@ export interface components {
                 /** @description `dragonpay`: where the payment's reference can be paid (outlets, banks); empty for the other types. */
                 channels: string[];
                 /**
+                 * @description The lender, when `payeeName` is another company collecting payments for it ("PT Kilat Finansial Indonesia
+                 *     collects payments for PT Kilat Dana Indonesia"); null when the payee is the lender.
+                 */
+                collectsFor: string | null;
+                /**
                  * Format: int64
                  * @description On a payment whose instructions expire (a virtual account, a Dragonpay reference): when, epoch milliseconds;
                  *     null otherwise.
@@ -5576,7 +5810,7 @@ export interface components {
                 expiresAt: number | null;
                 ifsc: string | null;
                 method: components["schemas"]["PaymentMethod"];
-                /** @description Who the money goes to. */
+                /** @description Who the money goes to: the name the bank or UPI app shows. */
                 payeeName: string;
                 /** @description `upi`: the collection UPI id. */
                 upiId: string | null;
@@ -6034,7 +6268,7 @@ export interface components {
          * @description The stable `code` of an error answer (docs/API-BORROWER.md); `msg` is its text in the request's language.
          * @enum {string}
          */
-        ErrorCode: "bad_request" | "code_invalid" | "code_expired" | "unauthorized" | "not_eligible" | "not_found" | "method_not_allowed" | "certification_out_of_order" | "certification_incomplete" | "open_order_exists" | "kfs_changed" | "idempotency_key_reused" | "payload_too_large" | "unsupported_media_type" | "validation_failed" | "cap_exceeded" | "rate_limited" | "code_resend_too_soon" | "daily_limit_reached" | "code_attempts_exceeded" | "cross_site_request" | "invalid_transition" | "internal" | "code_delivery_failed" | "credentials_invalid" | "operator_locked" | "forbidden" | "csrf_token_invalid" | "choice_unavailable" | "payment_not_open" | "utr_already_used" | "already_rated" | "own_admin_account" | "last_admin" | "provider_unavailable" | "complaint_not_answered" | "complaint_closed" | "money_outstanding" | "extension_over_cap" | "handover_invalid" | "handover_not_allowed" | "own_payout_approval" | "payout_not_awaiting" | "payout_awaiting_approval" | "signed_in_as_another" | "server_busy" | "application_claimed" | "loan_not_closed";
+        ErrorCode: "bad_request" | "code_invalid" | "code_expired" | "unauthorized" | "not_eligible" | "not_found" | "method_not_allowed" | "certification_out_of_order" | "certification_incomplete" | "open_order_exists" | "kfs_changed" | "idempotency_key_reused" | "payload_too_large" | "unsupported_media_type" | "validation_failed" | "cap_exceeded" | "rate_limited" | "code_resend_too_soon" | "daily_limit_reached" | "code_attempts_exceeded" | "cross_site_request" | "invalid_transition" | "internal" | "code_delivery_failed" | "credentials_invalid" | "operator_locked" | "forbidden" | "csrf_token_invalid" | "choice_unavailable" | "payment_not_open" | "utr_already_used" | "utr_locked" | "utr_corrections_exhausted" | "already_rated" | "own_admin_account" | "last_admin" | "provider_unavailable" | "complaint_not_answered" | "complaint_closed" | "money_outstanding" | "extension_over_cap" | "handover_invalid" | "handover_not_allowed" | "own_payout_approval" | "payout_not_awaiting" | "payout_awaiting_approval" | "signed_in_as_another" | "server_busy" | "application_claimed" | "loan_not_closed";
         /** @description A client error. */
         ErrorInfoRequest: {
             /**
@@ -6436,6 +6670,11 @@ export interface components {
             /** @description `dragonpay`: where the payment's reference can be paid (outlets, banks); empty for the other types. */
             channels: string[];
             /**
+             * @description The lender, when `payeeName` is another company collecting payments for it ("PT Kilat Finansial Indonesia
+             *     collects payments for PT Kilat Dana Indonesia"); null when the payee is the lender.
+             */
+            collectsFor: string | null;
+            /**
              * Format: int64
              * @description On a payment whose instructions expire (a virtual account, a Dragonpay reference): when, epoch milliseconds;
              *     null otherwise.
@@ -6443,7 +6682,7 @@ export interface components {
             expiresAt: number | null;
             ifsc: string | null;
             method: components["schemas"]["PaymentMethod"];
-            /** @description Who the money goes to. */
+            /** @description Who the money goes to: the name the bank or UPI app shows. */
             payeeName: string;
             /** @description `upi`: the collection UPI id. */
             upiId: string | null;
@@ -6729,10 +6968,26 @@ export interface components {
             due: components["schemas"]["BucketsView"];
             /** Format: int32 */
             extensionsGranted: number;
+            /**
+             * Format: int64
+             * @description Fees kept from the payout, less any a settlement gave back (zero after a cooling-off exit).
+             */
+            feesKept: number;
+            /**
+             * Format: int64
+             * @description Fees kept at payout that a settlement gave back (a cooling-off exit), netted from what the borrower paid.
+             */
+            feesRefunded: number;
             installments: components["schemas"]["InstallmentPlanView"][];
             orderNo: string;
             outstanding: components["schemas"]["BucketsView"];
             paid: components["schemas"]["BucketsView"];
+            /**
+             * Format: int64
+             * @description Everything the borrower has paid for the loan: the cash received (less any excess owed back) and the fees kept
+             *     from the payout.
+             */
+            paidInAll: number;
             /**
              * Format: int64
              * @description The net amount sent to the borrower's account.
@@ -7379,6 +7634,8 @@ export interface components {
             /** @description The site's claim about its users, a sentence; empty: none is made. */
             usersClaim: string;
             whatsappNumber: string;
+            /** @description A chat with the WhatsApp number: `https://wa.me/` and the number's digits. */
+            whatsappUrl: string;
         };
         QueueCount: {
             /**
@@ -7557,11 +7814,13 @@ export interface components {
          */
         RepaymentChoice: "due" | "payoff" | "cooling_off" | "extension";
         RepaymentView: {
+            arrears: null | components["schemas"]["ArrearsView"];
             /**
              * @description The choices the loan offers today, in the order `due`, `payoff`, `cooling_off`, `extension`; empty when
              *     there is nothing to pay.
              */
             choices: components["schemas"]["ChoiceView"][];
+            coolingOff: null | components["schemas"]["CoolingOffView"];
             currency: components["schemas"]["Currency"];
             orderNo: string;
             /**
@@ -7574,6 +7833,7 @@ export interface components {
             today: string;
             /** @description True while a submitted UTR waits for finance: "payment received, verifying". */
             verifying: boolean;
+            verifyingPayment: null | components["schemas"]["VerifyingPaymentView"];
         };
         ReplyRequest: {
             /** @description 1 to 2000 characters; the borrower reads it in the app. */
@@ -7714,6 +7974,11 @@ export interface components {
             step: components["schemas"]["Step"];
         };
         StepView: {
+            /**
+             * @description The bank step only: the order number of the open loan that keeps the bank account from changing until it
+             *     closes (the server refuses a change meanwhile); null when the account may change, and for the other steps.
+             */
+            bankLockedBy: string | null;
             certStatus: components["schemas"]["CertStatus"];
             data: null | components["schemas"]["StepFields"];
             next?: null | components["schemas"]["Step"];
@@ -7763,6 +8028,33 @@ export interface components {
              * @example bank_account
              */
             purpose: string;
+        };
+        /** @description A payment whose UTR waits for finance ("payment received, verifying"). */
+        VerifyingPaymentView: {
+            /**
+             * Format: int64
+             * @description Minor units asked.
+             */
+            amount: number;
+            /**
+             * Format: date
+             * @description The day finance checks it by (working days from the settings, the market's holidays skipped).
+             */
+            checkBy: string;
+            choice: components["schemas"]["RepaymentChoice"];
+            /**
+             * Format: int64
+             * @description How many more times the borrower may correct the UTR (`PUT /payments/{paymentId}/utr`).
+             */
+            correctionsLeft: number;
+            method: components["schemas"]["PaymentMethod"];
+            paymentId: string;
+            /**
+             * Format: int64
+             * @description When the UTR was submitted, epoch milliseconds.
+             */
+            submittedAt: number;
+            utr: string;
         };
         /** @description A waiting UTR payment no line of the import names. */
         WaitingPayment: {
@@ -11171,6 +11463,112 @@ export interface operations {
             };
         };
     };
+    borrower_correct_utr: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                paymentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UtrRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["UtrRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_PaymentView"];
+                };
+            };
+            /** @description bad_request: the body could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description cross_site_request */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description no such payment of this borrower */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description utr_locked (finance confirmed or rejected the payment), utr_corrections_exhausted, utr_already_used, or payment_not_open (no UTR submitted yet, or a payment without one) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payload_too_large: the body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unsupported_media_type: neither JSON nor form-encoded */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed: `utr` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     borrower_submit_utr: {
         parameters: {
             query?: never;
@@ -13739,7 +14137,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description forbidden: not an admin */
+            /** @description forbidden: neither admin nor finance */
             403: {
                 headers: {
                     [name: string]: unknown;
