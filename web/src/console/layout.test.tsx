@@ -21,7 +21,7 @@ describe('console layout', () => {
     ['support', OPERATORS.support, ['Review queue', 'Complaints', 'Contact messages', 'Audit trail']],
     ['reviewer', OPERATORS.reviewer, ['Review queue']],
     ['admin only', OPERATORS.adminOnly, ['Collections', 'Complaints', 'Contact messages', 'Reconciliation', 'Dashboard', 'Audit trail', 'Products', 'Operators', 'FAQ', 'Site']],
-    ['finance', OPERATORS.finance, ['Payouts', 'Repayments', 'Reconciliation']],
+    ['finance', OPERATORS.finance, ['Payouts', 'Repayments', 'Reconciliation', 'Dashboard']],
     ['admin with every role', OPERATORS.admin, ['Review queue', 'Collections', 'Complaints', 'Contact messages', 'Payouts', 'Repayments', 'Reconciliation', 'Dashboard', 'Audit trail', 'Products', 'Operators', 'FAQ', 'Site']],
     ['collections', OPERATORS.collections, ['Collections']],
   ] as const)('%s: the navigation shows only the sections the roles open', async (_name, operator, expected) => {
