@@ -243,6 +243,26 @@ fn esc(text: &str) -> String {
     out
 }
 
+/// The summary's heading of a certification step, by its code.
+fn step_key(step: &str) -> &'static str {
+    match step {
+        "personal" => "data_export.step_personal",
+        "job" => "data_export.step_job",
+        "extended" => "data_export.step_extended",
+        "bank" => "data_export.step_bank",
+        _ => "data_export.step_base",
+    }
+}
+
+/// A complaint's state in the summary, by its status code.
+fn status_key(status: &str) -> &'static str {
+    match status {
+        "answered" => "data_export.status_answered",
+        "closed" => "data_export.status_closed",
+        _ => "data_export.status_open",
+    }
+}
+
 fn str_of<'a>(v: &'a Value, key: &str) -> &'a str {
     v.get(key).and_then(Value::as_str).unwrap_or_default()
 }
@@ -255,13 +275,13 @@ pub(super) fn summary_html(
     generated_at: i64,
 ) -> String {
     let lang = Lang::of_market(market);
-    let t = |key: &str| i18n::text(lang, &format!("export.{key}"));
+    let t = |key: &str| i18n::text(lang, key);
     let time = |v: &Value, key: &str| {
         v.get(key)
             .and_then(Value::as_i64)
             .map(|ms| human_time(market, ms))
     };
-    let none = format!("<p>{}</p>", esc(t("none")));
+    let none = format!("<p>{}</p>", esc(t("data_export.none")));
     let mut h = String::new();
     h.push_str(&format!(
         "<!doctype html>\n<html lang=\"{}\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>{}</title>\
@@ -270,31 +290,34 @@ pub(super) fn summary_html(
          th{{width:35%;font-weight:600}}.msg{{border-left:3px solid #888;padding:.2rem .8rem;margin:.6rem 0}}\
          .msg--you{{border-color:#1677ff}}.muted{{color:#555}}img{{max-width:100%;height:auto;display:block;margin:.4rem 0}}</style></head><body>\n",
         lang.code(),
-        esc(t("title"))
+        esc(t("data_export.title"))
     ));
-    h.push_str(&format!("<h1>{}</h1>\n", esc(t("title"))));
+    h.push_str(&format!("<h1>{}</h1>\n", esc(t("data_export.title"))));
     h.push_str(&format!(
         "<p class=\"muted\">{}</p>\n<p>{}</p>\n",
         esc(&i18n::format(
             lang,
-            "export.generated",
+            "data_export.generated",
             &[("date", &human_time(market, generated_at))]
         )),
-        esc(t("intro"))
+        esc(t("data_export.intro"))
     ));
 
     // Who they are.
-    h.push_str(&format!("<h2>{}</h2>\n<table>", esc(t("profile"))));
+    h.push_str(&format!(
+        "<h2>{}</h2>\n<table>",
+        esc(t("data_export.profile"))
+    ));
     if let Some(p) = sections.get("profile") {
         h.push_str(&format!(
             "<tr><th>{}</th><td>{}</td></tr>",
-            esc(t("phone")),
+            esc(t("data_export.phone")),
             esc(str_of(p, "phone"))
         ));
         if let Some(at) = time(p, "createdAt") {
             h.push_str(&format!(
                 "<tr><th>{}</th><td>{}</td></tr>",
-                esc(t("joined")),
+                esc(t("data_export.joined")),
                 esc(&at)
             ));
         }
@@ -302,7 +325,10 @@ pub(super) fn summary_html(
     h.push_str("</table>\n");
 
     // The details given at certification, step by step.
-    h.push_str(&format!("<h2>{}</h2>\n", esc(t("certification"))));
+    h.push_str(&format!(
+        "<h2>{}</h2>\n",
+        esc(t("data_export.certification"))
+    ));
     match sections.get("certification").and_then(Value::as_array) {
         Some(steps) if !steps.is_empty() => {
             for step in steps {
@@ -310,7 +336,7 @@ pub(super) fn summary_html(
                     "<h3>{}</h3><table>",
                     esc(&format!(
                         "{} · {}",
-                        t(&format!("step_{}", str_of(step, "step"))),
+                        t(step_key(str_of(step, "step"))),
                         time(step, "completedAt").unwrap_or_default()
                     ))
                 ));
@@ -333,13 +359,13 @@ pub(super) fn summary_html(
     }
 
     // Loans.
-    h.push_str(&format!("<h2>{}</h2>\n", esc(t("loans"))));
+    h.push_str(&format!("<h2>{}</h2>\n", esc(t("data_export.loans"))));
     match sections.get("orders").and_then(Value::as_array) {
         Some(orders) if !orders.is_empty() => {
             h.push_str(&format!(
                 "<table><tr><th scope=\"col\">{}</th><th scope=\"col\">{}</th></tr>",
-                esc(t("loan")),
-                esc(t("status"))
+                esc(t("data_export.loan")),
+                esc(t("data_export.status"))
             ));
             for o in orders {
                 let amount = o.get("amount").and_then(Value::as_i64).unwrap_or_default();
@@ -364,7 +390,7 @@ pub(super) fn summary_html(
     }
 
     // Complaints, with the conversation and the photos where they were sent.
-    h.push_str(&format!("<h2>{}</h2>\n", esc(t("complaints"))));
+    h.push_str(&format!("<h2>{}</h2>\n", esc(t("data_export.complaints"))));
     match sections.get("complaints").and_then(Value::as_array) {
         Some(list) if !list.is_empty() => {
             for c in list {
@@ -377,9 +403,9 @@ pub(super) fn summary_html(
                     )),
                     esc(&i18n::format(
                         lang,
-                        "export.complaint_status",
+                        "data_export.complaint_status",
                         &[
-                            ("status", t(&format!("status_{}", str_of(c, "status")))),
+                            ("status", t(status_key(str_of(c, "status")))),
                             ("date", &time(c, "createdAt").unwrap_or_default()),
                         ]
                     ))
@@ -394,7 +420,7 @@ pub(super) fn summary_html(
                     h.push_str(&format!(
                         "<div class=\"msg{}\"><strong>{}</strong> <span class=\"muted\">{}</span><p>{}</p>",
                         if you { " msg--you" } else { "" },
-                        esc(t(if you { "by_you" } else { "by_support" })),
+                        esc(t(if you { "data_export.by_you" } else { "data_export.by_support" })),
                         esc(&time(m, "sentAt").unwrap_or_default()),
                         esc(str_of(m, "text")).replace('\n', "<br>")
                     ));
@@ -411,7 +437,7 @@ pub(super) fn summary_html(
                             str_of(p, "base64"),
                             esc(&i18n::format(
                                 lang,
-                                "export.photo",
+                                "data_export.photo",
                                 &[("n", &(n + 1).to_string())]
                             )),
                             p.get("width").and_then(Value::as_i64).unwrap_or_default(),
@@ -425,7 +451,7 @@ pub(super) fn summary_html(
                         "<p>{}</p>\n",
                         esc(&i18n::format(
                             lang,
-                            "export.your_score",
+                            "data_export.your_score",
                             &[("score", &score.to_string())]
                         ))
                     ));
@@ -436,7 +462,7 @@ pub(super) fn summary_html(
     }
 
     // App ratings.
-    h.push_str(&format!("<h2>{}</h2>\n", esc(t("ratings"))));
+    h.push_str(&format!("<h2>{}</h2>\n", esc(t("data_export.ratings"))));
     match sections.get("appRatings").and_then(Value::as_array) {
         Some(list) if !list.is_empty() => {
             h.push_str("<table>");
@@ -454,7 +480,7 @@ pub(super) fn summary_html(
     }
 
     // The location answer.
-    h.push_str(&format!("<h2>{}</h2>\n", esc(t("location"))));
+    h.push_str(&format!("<h2>{}</h2>\n", esc(t("data_export.location"))));
     match sections.get("location").filter(|l| !l.is_null()) {
         Some(l) => {
             let text = if l.get("shared").and_then(Value::as_bool).unwrap_or(false)
@@ -462,14 +488,14 @@ pub(super) fn summary_html(
             {
                 i18n::format(
                     lang,
-                    "export.location_shared",
+                    "data_export.location_shared",
                     &[
                         ("lat", str_of(l, "latitude")),
                         ("lon", str_of(l, "longitude")),
                     ],
                 )
             } else {
-                t("location_refused").to_owned()
+                t("data_export.location_refused").to_owned()
             };
             h.push_str(&format!(
                 "<p>{} <span class=\"muted\">({})</span></p>\n",
@@ -481,7 +507,7 @@ pub(super) fn summary_html(
     }
 
     // The device and push tokens.
-    h.push_str(&format!("<h2>{}</h2>\n", esc(t("device"))));
+    h.push_str(&format!("<h2>{}</h2>\n", esc(t("data_export.device"))));
     match sections.get("device").filter(|d| !d.is_null()) {
         Some(d) => h.push_str(&format!(
             "<p>{} · {} · {} <span class=\"muted\">({})</span></p>\n",
@@ -500,13 +526,13 @@ pub(super) fn summary_html(
         "<p>{}</p>\n",
         esc(&i18n::format(
             lang,
-            "export.push_tokens",
+            "data_export.push_tokens",
             &[("count", &tokens.to_string())]
         ))
     ));
 
     // Sign-ins and the messages sent.
-    h.push_str(&format!("<h2>{}</h2>\n", esc(t("sessions"))));
+    h.push_str(&format!("<h2>{}</h2>\n", esc(t("data_export.sessions"))));
     match sections.get("sessions").and_then(Value::as_array) {
         Some(list) if !list.is_empty() => {
             h.push_str("<ul>");
@@ -520,7 +546,10 @@ pub(super) fn summary_html(
         }
         _ => h.push_str(&none),
     }
-    h.push_str(&format!("<h2>{}</h2>\n", esc(t("notifications"))));
+    h.push_str(&format!(
+        "<h2>{}</h2>\n",
+        esc(t("data_export.notifications"))
+    ));
     match sections.get("notifications").and_then(Value::as_array) {
         Some(list) if !list.is_empty() => {
             h.push_str("<table>");
@@ -543,10 +572,10 @@ pub(super) fn summary_html(
         .map_or(0, Vec::len);
     h.push_str(&format!(
         "<h2>{}</h2>\n<p>{}</p>\n",
-        esc(t("events")),
+        esc(t("data_export.events")),
         esc(&i18n::format(
             lang,
-            "export.events_count",
+            "data_export.events_count",
             &[("count", &events.to_string())]
         ))
     ));
@@ -600,11 +629,11 @@ mod tests {
         assert!(id.contains("&lt;script&gt;x&lt;/script&gt;"));
         assert!(!id.contains("<script>"));
         assert!(id.contains("lang=\"id\""));
-        assert!(id.contains(i18n::text(Lang::Id, "export.title")));
-        assert!(!id.contains(i18n::text(Lang::En, "export.title")));
-        assert!(!id.contains(i18n::text(Lang::En, "export.complaints")));
+        assert!(id.contains(i18n::text(Lang::Id, "data_export.title")));
+        assert!(!id.contains(i18n::text(Lang::En, "data_export.title")));
+        assert!(!id.contains(i18n::text(Lang::En, "data_export.complaints")));
         let en = summary_html(&sections, Market::India, 0);
-        assert!(en.contains(i18n::text(Lang::En, "export.by_you")));
-        assert!(!en.contains(i18n::text(Lang::Id, "export.by_you")));
+        assert!(en.contains(i18n::text(Lang::En, "data_export.by_you")));
+        assert!(!en.contains(i18n::text(Lang::Id, "data_export.by_you")));
     }
 }

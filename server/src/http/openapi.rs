@@ -295,6 +295,9 @@ pub enum ErrorCode {
     ApplicationClaimed,
     /// 409: the no-dues certificate of a loan that is not closed (not yet paid out, or still owing).
     LoanNotClosed,
+    /// 403: an operator signed in with a password an admin set, asking for anything but `me`, `logout` or their own
+    /// password change (`POST /console/password`): they choose their own first.
+    PasswordChangeRequired,
 }
 
 /// `X-Session-Id` for the native shell, the `kilat_session` HttpOnly cookie for browsers (PRODUCT.md §4); the

@@ -1132,13 +1132,17 @@ async fn finance_lists_approved_orders_by_approval_and_the_order_view_shows_the_
     approve(&app, &first_id).await;
     approve(&app, &second_id).await;
     // The second order was approved a minute before the first: the list follows the approval, not the application.
-    sqlx::query(
+    // (The approval is the order's last change while it waits for its payout, so its `updated_at` moves with it.)
+    for statement in [
         "UPDATE order_events SET at = at - 120000 WHERE order_id = $1 AND status = 'approved'",
-    )
-    .bind(&second_id)
-    .execute(app.db.pool())
-    .await
-    .unwrap();
+        "UPDATE orders SET updated_at = updated_at - 120000 WHERE id = $1",
+    ] {
+        sqlx::query(statement)
+            .bind(&second_id)
+            .execute(app.db.pool())
+            .await
+            .unwrap();
+    }
     let (net,): (i64,) = sqlx::query_as("SELECT net_disbursed FROM orders WHERE id = $1")
         .bind(&second_id)
         .fetch_one(app.db.pool())
