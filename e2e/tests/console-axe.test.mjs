@@ -17,7 +17,7 @@ const site = useSite();
 const LAPTOP = { viewport: { width: 1366, height: 768 }, deviceScaleFactor: 1, isMobile: false, hasTouch: false };
 
 const ADMIN_SECTIONS = ['Review queue', 'Collections', 'Complaints', 'Contact messages', 'Payouts', 'Repayments', 'Reconciliation', 'Dashboard', 'Audit trail', 'Products', 'Operators', 'FAQ', 'Site'];
-const INDIA_SECTIONS = ['Review queue', 'Collections', 'Complaints', 'Contact messages', 'Payouts', 'Repayments', 'Reconciliation', 'Audit trail'];
+const INDIA_SECTIONS = ['Review queue', 'Collections', 'Complaints', 'Contact messages', 'Payouts', 'Repayments', 'Reconciliation', 'Dashboard', 'Audit trail'];
 
 async function shot(page, name) {
   await page.screenshot({ path: path.join(outDir, `console-axe-${name}.png`) });

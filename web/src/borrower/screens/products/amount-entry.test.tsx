@@ -22,7 +22,7 @@ describe('typing an amount on the product page', () => {
     api.signIn();
     const user = userEvent.setup();
     renderBorrower('/app/products/in-flexi-14d?lang=1');
-    await user.click(await screen.findByRole('button', { name: 'Type an amount (now ₹5,000)' }));
+    await user.click(await screen.findByRole('button', { name: '₹5,000: type an amount' }));
     expect(screen.getByRole('group', { name: 'Amount keyboard' })).toBeInTheDocument();
     expect(screen.getByText('From ₹5,000 to ₹40,000, in steps of ₹1,000.')).toBeInTheDocument();
 
@@ -33,7 +33,7 @@ describe('typing an amount on the product page', () => {
     expect(screen.queryByRole('group', { name: 'Amount keyboard' })).toBeNull();
     expect(window.location.search).toBe('?amount=1200000&term=14dx3');
     // Focus goes back to the amount, now the new one.
-    expect(screen.getByRole('button', { name: 'Type an amount (now ₹12,000)' })).toHaveFocus();
+    expect(screen.getByRole('button', { name: '₹12,000: type an amount' })).toHaveFocus();
     await waitFor(() =>
       expect(api.callsTo('POST', '/api/v1/borrower/quote').map((call) => call.body)).toContainEqual({
         productCode: 'in-flexi-14d',
@@ -48,7 +48,7 @@ describe('typing an amount on the product page', () => {
     quoting(PRODUCT_IN).signIn();
     const user = userEvent.setup();
     renderBorrower('/app/products/in-flexi-14d?amount=600000&term=14dx3&lang=1');
-    await user.click(await screen.findByRole('button', { name: /Type an amount/ }));
+    await user.click(await screen.findByRole('button', { name: /: type an amount/ }));
 
     await user.keyboard('45000{Enter}');
     expect(screen.getByRole('alert')).toHaveTextContent('Enter an amount from ₹5,000 to ₹40,000.');
@@ -64,7 +64,7 @@ describe('typing an amount on the product page', () => {
     expect(screen.queryByRole('alert')).toBeNull();
     await user.click(screen.getByRole('button', { name: 'Hide keyboard' }));
     expect(screen.queryByRole('group', { name: 'Amount keyboard' })).toBeNull();
-    expect(screen.getByRole('button', { name: 'Type an amount (now ₹6,000)' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: '₹6,000: type an amount' })).toBeInTheDocument();
     expect(urlAmount()).toBe('600000');
   });
 
@@ -72,7 +72,7 @@ describe('typing an amount on the product page', () => {
     quoting(PRODUCT_ID).signIn();
     const user = userEvent.setup();
     renderBorrower('/app/products/id-kilat-30?lang=2');
-    await user.click(await screen.findByRole('button', { name: /Ketik jumlah/ }));
+    await user.click(await screen.findByRole('button', { name: /: ketik jumlah/ }));
     expect(screen.getByRole('button', { name: 'Koma desimal' })).toHaveTextContent(',');
     await user.keyboard('1500000');
     expect(screen.getByText(/Rp\s1\.500\.000/)).toBeInTheDocument();

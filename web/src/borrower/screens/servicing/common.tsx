@@ -63,15 +63,16 @@ export function CopyRow({ label, value, copyValue }: { label: string; value: str
       toast(t('servicing.copyFailed'), { kind: 'error' });
     }
   };
+  // A group of a <dl className="copy-list">: the term, its value, and the copy button as a description of its own.
   return (
     <div className="copy-row">
-      <div className="copy-row__text">
-        <span className="copy-row__label">{label}</span>
-        <span className="copy-row__value">{value}</span>
-      </div>
-      <button type="button" className="copy-row__button" aria-label={t('servicing.copy', { label })} onClick={() => void copy()}>
-        {t('servicing.copyShort')}
-      </button>
+      <dt className="copy-row__label">{label}</dt>
+      <dd className="copy-row__value">{value}</dd>
+      <dd className="copy-row__action">
+        <button type="button" className="copy-row__button" aria-label={t('servicing.copy', { label })} onClick={() => void copy()}>
+          {t('servicing.copyShort')}
+        </button>
+      </dd>
     </div>
   );
 }
