@@ -121,13 +121,10 @@ async fn find(
                 from: query.from,
                 to: query.to,
                 action,
-                scope: match op.market_filter(None)? {
-                    Some(market) => Some(AuditScope {
-                        market: market.code(),
-                        own_id: &op.id,
-                    }),
-                    None => None,
-                },
+                scope: op.market_filter(None)?.map(|market| AuditScope {
+                    market: market.code(),
+                    own_id: &op.id,
+                }),
             },
             limit,
         )

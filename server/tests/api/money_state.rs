@@ -407,10 +407,10 @@ async fn simultaneous_corrections_stop_at_the_limit_and_a_correction_racing_a_co
             .unwrap();
         assert_eq!(status, "confirmed");
         if fixed == StatusCode::OK {
-            assert_eq!(utr_of(&app, &pid).await, [new.clone()]);
+            assert_eq!(utr_of(&app, &pid).await, std::slice::from_ref(&new));
         } else {
             assert_eq!((fixed, code.as_str()), (StatusCode::CONFLICT, "utr_locked"));
-            assert_eq!(utr_of(&app, &pid).await, [old.clone()]);
+            assert_eq!(utr_of(&app, &pid).await, std::slice::from_ref(&old));
         }
     }
     Arc::try_unwrap(app)
