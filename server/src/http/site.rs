@@ -72,8 +72,9 @@ pub struct ContactMessageRequest {
     pub email: Option<String>,
     /// Optional; at most 200 characters.
     pub company: Option<String>,
-    /// Optional: the market of the site the form is on (`IN` or `ID`), shown to support with the phone number.
-    #[schema(value_type = Option<Market>, nullable = false)]
+    /// Optional (absent or null: not given): the market of the site the form is on (`IN` or `ID`), shown to support
+    /// with the phone number.
+    #[schema(value_type = Option<Market>)]
     pub market: Option<String>,
 }
 

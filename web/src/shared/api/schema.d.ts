@@ -3335,8 +3335,7 @@ export interface components {
             company?: string | null;
             /** @description Optional; at most 254 characters. */
             email?: string | null;
-            /** @description Optional: the market of the site the form is on (`IN` or `ID`), shown to support with the phone number. */
-            market?: components["schemas"]["Market"];
+            market?: null | components["schemas"]["Market"];
             /**
              * @description Required; at most 2000 characters.
              * @example Please call me about a loan.
