@@ -627,7 +627,7 @@ test('Indonesia, overdue: the installment and its late charge apart, in Indonesi
       });
       const plan = await borrowerGet(page, `/api/v1/borrower/orders/${encodeURIComponent(orderNo)}/plan`);
       const first = plan.installments[0];
-      await setBusinessDate(plusDays(first.dueDate, 2));
+      await setBusinessDate(plusDays(first.dueDate, 3));
       const arrears = await awaitLateCharge(page, orderNo, '');
       await arrears.getByRole('heading', { name: /^Cicilan ke-1 terlambat \d hari$/ }).waitFor();
       await arrears.getByText(`Jatuh temponya ${humanDate(first.dueDate, 'id-ID')}.`).waitFor();
