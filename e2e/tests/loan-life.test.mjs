@@ -530,6 +530,17 @@ async function setBusinessDate(date) {
   assert.equal(response.status, 200);
 }
 
+/** Waits until the overdue job (the server's one-minute timer) has marked the loan overdue. */
+async function awaitOverdue(page, orderNo) {
+  const deadline = Date.now() + 150_000;
+  for (;;) {
+    const order = await borrowerGet(page, `/api/v1/borrower/orders/${encodeURIComponent(orderNo)}`);
+    if (order.status === 'overdue') return;
+    assert.ok(Date.now() < deadline, 'the overdue job marks the loan overdue within its timer');
+    await page.waitForTimeout(5_000);
+  }
+}
+
 /** Reloads the loan page until the overdue job (the server's one-minute timer) has posted the late charge. */
 async function awaitLateCharge(page, orderNo, lang) {
   const deadline = Date.now() + 150_000;
@@ -627,6 +638,10 @@ test('Indonesia, overdue: the installment and its late charge apart, in Indonesi
       });
       const plan = await borrowerGet(page, `/api/v1/borrower/orders/${encodeURIComponent(orderNo)}/plan`);
       const first = plan.installments[0];
+      // Two business days in turn, as a server running every day sees them: the first run marks the loan overdue,
+      // the next posts the day's late charge (Kilat 30 has a daily charge and no flat one).
+      await setBusinessDate(plusDays(first.dueDate, 2));
+      await awaitOverdue(page, orderNo);
       await setBusinessDate(plusDays(first.dueDate, 3));
       const arrears = await awaitLateCharge(page, orderNo, '');
       await arrears.getByRole('heading', { name: /^Cicilan ke-1 terlambat \d hari$/ }).waitFor();
