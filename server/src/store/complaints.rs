@@ -450,6 +450,22 @@ impl Tx {
 
     /// Sets a complaint's assignee (`None`: unassigned) when it is still `expected` and the complaint is not closed:
     /// one conditional update, false when either changed meanwhile.
+    /// A complaint's status and assignee, its row locked until the transaction ends (PostgreSQL; SQLite's writer
+    /// lock does the same); `None` when there is no such complaint.
+    pub async fn complaint_assignee_for_update(
+        &mut self,
+        complaint_id: &str,
+    ) -> sqlx::Result<Option<(String, Option<String>)>> {
+        let sql = format!(
+            "SELECT status, assignee_id FROM complaints WHERE id = $1{}",
+            self.lock_clause()
+        );
+        sqlx::query_as(&sql)
+            .bind(complaint_id)
+            .fetch_optional(self.conn())
+            .await
+    }
+
     pub async fn assign_complaint(
         &mut self,
         complaint_id: &str,

@@ -909,56 +909,54 @@ pub async fn assign(
 ) -> Result<ComplaintDetail, Error> {
     op.require_any(SUPPORT_ROLES)?;
     let assignee_id = assignee_id.map(str::trim).filter(|a| !a.is_empty());
-    let mut tries = 0;
-    loop {
-        let row =
-            s.db.complaint_by_ticket(ticket_no.trim(), None)
-                .await?
-                .ok_or(Error::NotFound)?;
-        op.see(row.market)?;
-        if row.status == "closed" {
-            return Err(Refusal::ComplaintClosed.into());
-        }
-        let now = s.clock.now_ms();
-        let mut tx = s.db.begin().await?;
-        if let Some(id) = assignee_id {
-            let target = tx.operator_for_update(id).await?;
-            if !target.is_some_and(|t| can_be_assigned(&t.roles, t.disabled_at)) {
-                tx.rollback().await?;
-                return Err(Error::field(
-                    "assigneeId",
-                    FieldProblem::new("field.unknown_choice"),
-                ));
-            }
-        }
-        if tx
-            .assign_complaint(&row.id, row.assignee_id.as_deref(), assignee_id, now)
+    let row =
+        s.db.complaint_by_ticket(ticket_no.trim(), None)
             .await?
-        {
-            tx.insert_audit(&NewAuditEntry {
-                actor_kind: "operator",
-                actor_id: Some(&op.id),
-                action: "complaint.assign",
-                entity: "complaint",
-                entity_id: &row.id,
-                before_json: Some(
-                    &serde_json::json!({"assigneeId": row.assignee_id, "assignee": row.assignee_name})
-                        .to_string(),
-                ),
-                after_json: Some(&serde_json::json!({"assigneeId": assignee_id}).to_string()),
-                at: now,
-            })
-            .await?;
-            tx.commit().await?;
-            return support_detail(s, op, ticket_no).await;
-        }
-        tx.rollback().await?;
-        // Closed or reassigned in between: read again (a closed one is then refused).
-        tries += 1;
-        if tries == 5 {
-            return Err(anyhow::anyhow!("complaint {ticket_no} kept changing assignee").into());
+            .ok_or(Error::NotFound)?;
+    op.see(row.market)?;
+    let now = s.clock.now_ms();
+    // One transaction that locks the target operator, then the complaint (always in that order), and reads the
+    // assignee under the lock: simultaneous assignments take turns, each lands, and each audit row says what it
+    // replaced.
+    let mut tx = s.db.begin().await?;
+    if let Some(id) = assignee_id {
+        let target = tx.operator_for_update(id).await?;
+        if !target.is_some_and(|t| can_be_assigned(&t.roles, t.disabled_at)) {
+            tx.rollback().await?;
+            return Err(Error::field(
+                "assigneeId",
+                FieldProblem::new("field.unknown_choice"),
+            ));
         }
     }
+    let Some((status, before)) = tx.complaint_assignee_for_update(&row.id).await? else {
+        tx.rollback().await?;
+        return Err(Error::NotFound);
+    };
+    if status == "closed" {
+        tx.rollback().await?;
+        return Err(Refusal::ComplaintClosed.into());
+    }
+    if !tx
+        .assign_complaint(&row.id, before.as_deref(), assignee_id, now)
+        .await?
+    {
+        tx.rollback().await?;
+        return Err(anyhow::anyhow!("complaint {ticket_no} changed under its lock").into());
+    }
+    tx.insert_audit(&NewAuditEntry {
+        actor_kind: "operator",
+        actor_id: Some(&op.id),
+        action: "complaint.assign",
+        entity: "complaint",
+        entity_id: &row.id,
+        before_json: Some(&serde_json::json!({"assigneeId": before}).to_string()),
+        after_json: Some(&serde_json::json!({"assigneeId": assignee_id}).to_string()),
+        at: now,
+    })
+    .await?;
+    tx.commit().await?;
+    support_detail(s, op, ticket_no).await
 }
 
 /// The most canned replies each language keeps.
