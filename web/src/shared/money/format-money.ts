@@ -24,6 +24,15 @@ function formatter(market: Market, fractionDigits: number): Intl.NumberFormat {
  * minor parts are split before Intl sees them.
  */
 export function formatMoney(minor: number | bigint, market: Market): string {
+  return format(minor, market, false);
+}
+
+/** As {@link formatMoney}, with the two fraction digits even for a whole amount ("₹3,468.00" beside "₹3,466.61"). */
+export function formatMoneyWithFraction(minor: number | bigint, market: Market): string {
+  return format(minor, market, true);
+}
+
+function format(minor: number | bigint, market: Market, alwaysFraction: boolean): string {
   const value = BigInt(minor);
   if (typeof minor === 'number' && !Number.isSafeInteger(minor)) {
     throw new RangeError(`amount must be an integer number of minor units, got ${minor}`);
@@ -32,7 +41,7 @@ export function formatMoney(minor: number | bigint, market: Market): string {
   const abs = negative ? -value : value;
   const major = abs / 100n;
   const cents = abs % 100n;
-  if (cents === 0n) return formatter(market, 0).format(negative ? -major : major);
+  if (cents === 0n && !alwaysFraction) return formatter(market, 0).format(negative ? -major : major);
   // "major.cents" as a decimal string keeps the value exact for Intl's string input.
   const decimal = `${negative ? '-' : ''}${major}.${cents.toString().padStart(2, '0')}`;
   return formatter(market, 2).format(decimal as unknown as number);

@@ -1,6 +1,6 @@
 import type { TFunction } from 'i18next';
 import type { Market } from '@/shared/market/market';
-import { formatMoney } from '@/shared/money/format-money';
+import { formatMoney, formatMoneyWithFraction } from '@/shared/money/format-money';
 import type { ProductTerm } from '../../api/types';
 
 /** A term as words: "6 months", "14 days", "14 days × 3" (three installments, one every 14 days). */
@@ -50,19 +50,7 @@ export function amountProblem(amount: number, range: { min: number; max: number;
  */
 export function moneyAtPrecision(amounts: readonly number[], market: Market): (minor: number) => string {
   const fractional = amounts.some((a) => a % 100 !== 0);
-  if (!fractional) return (minor) => formatMoney(minor, market);
-  const format = new Intl.NumberFormat(market.locale, {
-    style: 'currency',
-    currency: market.currency,
-    minimumFractionDigits: 2,
-    maximumFractionDigits: 2,
-  });
-  return (minor) => {
-    const negative = minor < 0;
-    const abs = Math.abs(minor);
-    const decimal = `${negative ? '-' : ''}${Math.trunc(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
-    return format.format(decimal as unknown as number);
-  };
+  return fractional ? (minor) => formatMoneyWithFraction(minor, market) : (minor) => formatMoney(minor, market);
 }
 
 /**
