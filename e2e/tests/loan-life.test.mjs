@@ -536,7 +536,7 @@ async function awaitOverdue(page, orderNo) {
   for (;;) {
     const order = await borrowerGet(page, `/api/v1/borrower/orders/${encodeURIComponent(orderNo)}`);
     if (order.status === 'overdue') return;
-    assert.ok(Date.now() < deadline, 'the overdue job marks the loan overdue within its timer');
+    assert.ok(Date.now() < deadline, `the overdue job marks the loan overdue within its timer; the server printed:\n${site.server.output().slice(-4000)}`);
     await page.waitForTimeout(5_000);
   }
 }
@@ -549,7 +549,7 @@ async function awaitLateCharge(page, orderNo, lang) {
     const arrears = page.locator('section.arrears');
     await arrears.waitFor();
     if ((await arrears.locator('.figures__row').count()) >= 3) return arrears;
-    assert.ok(Date.now() < deadline, 'the overdue job posts the late charge within its timer');
+    assert.ok(Date.now() < deadline, `the overdue job posts the late charge within its timer; the server printed:\n${site.server.output().slice(-4000)}`);
     await page.waitForTimeout(5_000);
   }
 }

@@ -98,6 +98,9 @@ pub async fn set_business_date(
         }
     };
     moved.map_err(|e| Error::Internal(e.into()))?;
+    crate::jobs::forget_runs_after_today(&state.services)
+        .await
+        .map_err(Error::Internal)?;
     tracing::warn!(business_date = %clock.today(Market::India), "business date set");
     Ok(Envelope::ok(business_date(&state)))
 }

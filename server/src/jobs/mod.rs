@@ -98,6 +98,24 @@ pub async fn run_on_timer(s: Services, runner: String) {
     }
 }
 
+/// After the development clock moved (`PUT /dev/business-date`): the runs claimed for dates after each market's
+/// business date now are forgotten, so a date reached again is run again, as a server living through it would run
+/// it. Without this, a journey that moved the clock ahead and back would find a later journey's dates already taken
+/// and its loans never charged. Running a date again is safe: every job is idempotent per order and per day (a day
+/// charged is never charged again). Returns how many claims were forgotten.
+pub async fn forget_runs_after_today(s: &Services) -> anyhow::Result<u64> {
+    let mut forgotten = 0;
+    for market in Market::ALL.iter().copied() {
+        let today = crate::store::loans::date_code(s.clock.today(market));
+        forgotten += s.db.forget_job_runs_after(market.code(), &today).await?;
+    }
+    let utc_today = crate::store::loans::date_code(s.clock.now().date());
+    forgotten +=
+        s.db.forget_job_runs_after(orphan_files::ALL_MARKETS, &utc_today)
+            .await?;
+    Ok(forgotten)
+}
+
 /// Runs one job and records it for /metrics: `ran` when `did` says it did something, `skipped` when another runner
 /// had it or there was nothing to do, `failed` on an error.
 async fn timed<T>(

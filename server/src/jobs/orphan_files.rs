@@ -23,7 +23,7 @@ use crate::store::loans::date_code;
 pub const JOB: &str = "orphan_files";
 
 /// `job_runs.market` of a job that is not per market.
-const ALL_MARKETS: &str = "*";
+pub(crate) const ALL_MARKETS: &str = "*";
 
 /// How old an unrecorded file must be before it goes: far longer than any upload takes from its file to its record.
 pub const GRACE_MS: i64 = 24 * 60 * 60 * 1000;

@@ -85,6 +85,21 @@ impl Db {
         Ok(done.rows_affected() == 1)
     }
 
+    /// Forgets the runs claimed for `market` on dates after `business_date` (the development clock moved back:
+    /// those dates are to come again). Returns how many were forgotten.
+    pub async fn forget_job_runs_after(
+        &self,
+        market: &str,
+        business_date: &str,
+    ) -> sqlx::Result<u64> {
+        let done = sqlx::query("DELETE FROM job_runs WHERE market = $1 AND business_date > $2")
+            .bind(market)
+            .bind(business_date)
+            .execute(self.pool())
+            .await?;
+        Ok(done.rows_affected())
+    }
+
     /// Records the end of a claimed run.
     pub async fn finish_job_run(
         &self,

@@ -156,6 +156,37 @@ async fn the_overdue_job_posts_late_charges_exactly_as_the_kfs_states_them_once_
     check_ledger(&app, &session, &order_no, &id).await;
 }
 
+/// The development clock moved ahead and back (one journey after another): a date reached again is run again, and
+/// the loan still carries one charge per day late, not two.
+#[tokio::test]
+async fn a_date_reached_again_after_the_clock_moved_back_is_run_again_without_charging_twice() {
+    let app = spawn_app().await;
+    let (_, _, first_id, first_plan) = india_loan(&app, "9876500211").await;
+    let due = due_date(&first_plan, 0);
+    set_date(&app, due + Duration::days(3)).await;
+    assert!(run(&app, Market::India).await.ran);
+    assert!(run(&app, Market::Indonesia).await.ran);
+    assert_eq!(late_charges(&app, &first_id).await.len(), 1);
+
+    // Back to the due date, then ahead day by day: day 3 (claimed before) is run again as days 1 and 2 are.
+    set_date(&app, due).await;
+    for day in 1..=3 {
+        set_date(&app, due + Duration::days(day)).await;
+        let report = run(&app, Market::India).await;
+        assert!(report.ran, "day {day} is run again");
+        assert!(
+            run(&app, Market::Indonesia).await.ran,
+            "day {day}, Indonesia"
+        );
+    }
+    // Never charged twice: the day-3 charge stands, and no earlier day is posted under a later one.
+    let kfs = kfs_of(&app, &first_id).await;
+    let charges = late_charges(&app, &first_id).await;
+    let total: i64 = charges.iter().map(|(_, c, _)| c).sum();
+    assert_eq!(charges.len(), 1, "{charges:?}");
+    assert!(total <= expected_total(&kfs.late_charge, 3));
+}
+
 #[tokio::test]
 async fn no_late_charge_accrues_while_a_utr_waits_and_the_order_catches_up_once_paid() {
     let app = spawn_app().await;
