@@ -12,6 +12,7 @@ use crate::infra::bounds::WorkBounds;
 use crate::infra::clock::Clock;
 use crate::infra::crypto::Secrets;
 use crate::infra::files::FileStore;
+use crate::infra::push::PushSender;
 use crate::infra::sms::CodeSender;
 use crate::providers::PaymentServices;
 use crate::settings::{Holidays, KeptRecordsSettings, SiteSettings, TelemetrySettings};
@@ -40,6 +41,8 @@ pub struct Services {
     pub files: Arc<dyn FileStore>,
     /// Where sign-in codes and reminders go: by SMS or voice call (settings `[sms]`).
     pub sms: Arc<dyn CodeSender>,
+    /// Where payment receipts go as a push to the borrower's device (settings `[push]`); none when pushes are off.
+    pub push: Option<Arc<dyn PushSender>>,
     /// Each market's public holidays, which deadlines in working days skip (`[calendar.holidays]`).
     pub holidays: Arc<Holidays>,
     /// How many image decodes and password hashes run at once (`[bounds]`).

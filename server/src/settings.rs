@@ -24,6 +24,8 @@ pub struct Settings {
     /// 64 hex digits; derives the keys for PII encryption and keyed hashes. Required in production.
     pub secret_key: Option<SecretString>,
     pub sms: SmsSettings,
+    /// How payment receipts reach the borrower's device as a push (`[push]`).
+    pub push: PushSettings,
     /// Largest number of pooled database connections; 0 chooses by database (see `pool_size`).
     pub database_max_connections: u32,
     /// HTTP worker threads, each with its own runtime and socket; 0 means one per CPU core.
@@ -618,6 +620,29 @@ pub enum SmsSender {
     Http,
 }
 
+/// How pushes (payment receipts) reach the devices whose apps uploaded a push token.
+#[derive(Debug, Clone, Deserialize)]
+pub struct PushSettings {
+    /// `off` (no pushes are queued), `log` (development: the server log) or `http` (a push gateway's HTTP API).
+    pub sender: PushSenderKind,
+    /// The gateway's endpoint (for `http`).
+    pub http_url: String,
+    /// The gateway's API key (for `http`), sent as a bearer token.
+    pub http_api_key: Option<SecretString>,
+    /// Per attempt, in milliseconds.
+    pub http_timeout_ms: u64,
+    /// Attempts after the first on a network error or a 5xx answer.
+    pub http_retries: u32,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum PushSenderKind {
+    Off,
+    Log,
+    Http,
+}
+
 #[derive(Debug, Clone, Deserialize)]
 pub struct ContactSettings {
     /// Contact messages one client address may send in a minute; more get 429.
@@ -954,7 +979,18 @@ impl Settings {
         }
         crate::infra::crypto::parse_secret_key(self.secret_key.as_ref(), self.mode)?;
         if self.mode == Mode::Production && self.sms.sender == SmsSender::Http {
-            check_provider_url(&self.sms.http_url)?;
+            check_provider_url("KILAT_SMS__HTTP_URL", &self.sms.http_url)?;
+        }
+        if self.push.sender == PushSenderKind::Http && self.push.http_url.trim().is_empty() {
+            bail!("KILAT_PUSH__HTTP_URL is required when KILAT_PUSH__SENDER is http");
+        }
+        if self.mode == Mode::Production && self.push.sender == PushSenderKind::Log {
+            bail!(
+                "KILAT_PUSH__SENDER=log only writes pushes to the log: production needs http (a push gateway) or off"
+            );
+        }
+        if self.mode == Mode::Production && self.push.sender == PushSenderKind::Http {
+            check_provider_url("KILAT_PUSH__HTTP_URL", &self.push.http_url)?;
         }
         if self.mode == Mode::Development
             && !self.listen.ip().is_loopback()
@@ -988,16 +1024,17 @@ impl Settings {
     }
 }
 
-/// Codes and the provider's key travel to the SMS provider: production sends them over TLS only. Plain `http://` is
-/// accepted for a loopback address, where the traffic never leaves the machine (a local relay, a test double).
-fn check_provider_url(url: &str) -> anyhow::Result<()> {
+/// Codes, receipts and the provider's key travel to the SMS provider or the push gateway (`variable` names its URL):
+/// production sends them over TLS only. Plain `http://` is accepted for a loopback address, where the traffic never
+/// leaves the machine (a local relay, a test double).
+fn check_provider_url(variable: &str, url: &str) -> anyhow::Result<()> {
     let parsed = reqwest::Url::parse(url.trim())
-        .with_context(|| format!("KILAT_SMS__HTTP_URL is not a URL: {url:?}"))?;
+        .with_context(|| format!("{variable} is not a URL: {url:?}"))?;
     match parsed.scheme() {
         "https" => Ok(()),
         "http" if is_loopback(&parsed) => Ok(()),
         _ => bail!(
-            "KILAT_SMS__HTTP_URL must start with https:// in production (codes and the API key would cross the \
+            "{variable} must start with https:// in production (messages and the API key would cross the \
              network in clear): use the provider's https endpoint, not {url:?}"
         ),
     }

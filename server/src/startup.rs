@@ -191,6 +191,8 @@ async fn build_services(
         files: crate::infra::files::from_settings(&settings.files)
             .context("setting up the file store")?,
         sms: sender,
+        push: crate::infra::push::from_settings(&settings.push)
+            .context("setting up the push gateway")?,
         holidays: Arc::new(holidays),
         bounds: crate::infra::bounds::WorkBounds::from_settings(&settings.bounds),
         limits,

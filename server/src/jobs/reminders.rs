@@ -11,9 +11,10 @@ use time::{Date, OffsetDateTime};
 
 use crate::auth::unseal_phone;
 use crate::i18n::{self, Lang};
+use crate::infra::push::{PushMessage, PushOutcome};
 use crate::infra::sms::{Channel, CodeMessage};
 use crate::services::Services;
-use crate::store::jobs::{NewNotification, OpenLoanRow};
+use crate::store::jobs::{NewNotification, OpenLoanRow, PendingNotification};
 
 /// A reminder's kind, by days before the due date (negative: overdue).
 pub fn kind_for(days_to_due: i64) -> Option<&'static str> {
@@ -104,6 +105,50 @@ pub(crate) fn due_on<'a>(
     }
 }
 
+/// The outbox's kind of a payment receipt pushed to the borrower's devices (the text is the SMS receipt's).
+pub const PUSH_RECEIPT: &str = "receipt_push";
+
+/// Devices one push goes to at most: the borrower's most recently registered.
+const PUSH_DEVICES: i64 = 3;
+
+/// A pushed receipt, to each of the borrower's devices: sent when one device's gateway took it. Tokens the gateway no
+/// longer knows are forgotten. An error (tried again later, then `failed`) when pushes are off or no device took it.
+async fn push_to_devices(
+    s: &Services,
+    market: Market,
+    note: &PendingNotification,
+) -> anyhow::Result<()> {
+    let Some(push) = &s.push else {
+        anyhow::bail!("pushes are off (push.sender = off)");
+    };
+    let title = i18n::format(Lang::of_market(market), "receipt.push_title", &[]);
+    let mut delivered = false;
+    let mut failure = None;
+    for device in s.db.push_tokens_of(&note.borrower_id, PUSH_DEVICES).await? {
+        let message = PushMessage {
+            token: device.token,
+            platform: device.platform,
+            title: title.clone(),
+            body: note.text.clone(),
+        };
+        match push.send(&message).await {
+            Ok(PushOutcome::Delivered) => delivered = true,
+            Ok(PushOutcome::TokenGone) => {
+                s.db.forget_push_token(&note.borrower_id, &message.token)
+                    .await?;
+            }
+            Err(err) => failure = Some(err),
+        }
+    }
+    match (delivered, failure) {
+        (true, _) => Ok(()),
+        (false, Some(err)) => Err(err),
+        (false, None) => Err(anyhow::anyhow!(
+            "no device to push to: the borrower's push tokens are gone"
+        )),
+    }
+}
+
 /// Sends the queued reminders of every market whose sending hours include `now`; returns how many went out. Each
 /// text is claimed (`pending` → `sending`) before it is sent, so two servers never send one twice; a failed send
 /// goes back to `pending` (and to `failed` after [`MAX_ATTEMPTS`]).
@@ -123,18 +168,21 @@ pub async fn deliver(s: &Services, now: OffsetDateTime) -> anyhow::Result<u64> {
             {
                 continue;
             }
-            let outcome = match unseal_phone(&s.secrets, &note.borrower_id, market, &note.phone_enc)
-            {
-                Ok(phone) => {
-                    let message = CodeMessage {
-                        phone,
-                        code: String::new(),
-                        channel: Channel::Sms,
-                        text: note.text.clone(),
-                    };
-                    sender.send(&message).await
+            let outcome = if note.kind == PUSH_RECEIPT {
+                push_to_devices(s, market, &note).await
+            } else {
+                match unseal_phone(&s.secrets, &note.borrower_id, market, &note.phone_enc) {
+                    Ok(phone) => {
+                        let message = CodeMessage {
+                            phone,
+                            code: String::new(),
+                            channel: Channel::Sms,
+                            text: note.text.clone(),
+                        };
+                        sender.send(&message).await
+                    }
+                    Err(err) => Err(err),
                 }
-                Err(err) => Err(err),
             };
             let at = s.clock.now_ms();
             match outcome {

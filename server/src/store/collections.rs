@@ -279,7 +279,7 @@ impl Db {
         }
         let sql = format!(
             "SELECT order_id, installment, kind, status, attempts, created_at, sent_at FROM notification_outbox
-             WHERE order_id IN ({}) AND kind <> 'receipt' ORDER BY created_at DESC, id DESC",
+             WHERE order_id IN ({}) AND kind NOT IN ('receipt', 'receipt_push') ORDER BY created_at DESC, id DESC",
             placeholders(1, order_ids.len())
         );
         let mut query = sqlx::query_as(&sql);

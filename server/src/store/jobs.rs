@@ -335,6 +335,65 @@ impl Tx {
         .await?;
         Ok(done.rows_affected() == 1)
     }
+
+    /// Queues the push of a credited payment's receipt (kind `receipt_push`) when the borrower has a device that
+    /// uploaded a push token, in one statement; at most once per payment. Answers whether one was queued.
+    pub async fn queue_push_receipt(&mut self, r: &NewReceipt<'_>, now: i64) -> sqlx::Result<bool> {
+        let seq = i64::try_from(r.entry_seq).unwrap_or(i64::MAX);
+        let done = sqlx::query(
+            "INSERT INTO notification_outbox (id, order_id, borrower_id, market, installment, kind, text, status,
+                 attempts, created_at, updated_at, payment_id)
+             SELECT $1, $2, $3, $4, $5, 'receipt_push', $6, 'pending', 0, $7, $7, $8
+             WHERE EXISTS (SELECT 1 FROM device_tokens WHERE borrower_id = $3)
+             ON CONFLICT DO NOTHING",
+        )
+        .bind(new_id())
+        .bind(r.order_id)
+        .bind(r.borrower_id)
+        .bind(r.market)
+        .bind(seq)
+        .bind(r.text)
+        .bind(now)
+        .bind(r.payment_id)
+        .execute(self.conn())
+        .await?;
+        Ok(done.rows_affected() == 1)
+    }
+}
+
+/// A device's push token as its app uploaded it.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct PushToken {
+    pub token: String,
+    pub platform: String,
+}
+
+impl Db {
+    /// The borrower's push tokens, the most recently uploaded first, at most `limit`.
+    pub async fn push_tokens_of(
+        &self,
+        borrower_id: &str,
+        limit: i64,
+    ) -> sqlx::Result<Vec<PushToken>> {
+        sqlx::query_as(
+            "SELECT token, platform FROM device_tokens WHERE borrower_id = $1
+             ORDER BY updated_at DESC, token LIMIT $2",
+        )
+        .bind(borrower_id)
+        .bind(limit)
+        .fetch_all(self.pool())
+        .await
+    }
+
+    /// Forgets a push token the gateway no longer knows.
+    pub async fn forget_push_token(&self, borrower_id: &str, token: &str) -> sqlx::Result<()> {
+        sqlx::query("DELETE FROM device_tokens WHERE borrower_id = $1 AND token = $2")
+            .bind(borrower_id)
+            .bind(token)
+            .execute(self.pool())
+            .await?;
+        Ok(())
+    }
 }
 
 /// A paid-out loan written straight into the tables (development: the overdue job's benchmark).

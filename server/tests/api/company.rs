@@ -283,6 +283,7 @@ fn quote_in_production(env: &[(&str, &str)]) -> std::process::Output {
         )
         .env("KILAT_SMS__SENDER", "http")
         .env("KILAT_SMS__HTTP_URL", "https://sms.provider.test/send")
+        .env("KILAT_PUSH__SENDER", "off")
         .envs(env.iter().copied())
         .output()
         .expect("the kilat binary runs")

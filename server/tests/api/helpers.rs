@@ -660,6 +660,7 @@ pub fn as_production(s: &mut Settings) {
     s.secret_key = Some(crate::security::PRODUCTION_KEY.into());
     s.sms.sender = kilat_server::settings::SmsSender::Http;
     s.sms.http_url = "https://sms.example/send".into();
+    s.push.sender = kilat_server::settings::PushSenderKind::Off;
     for (hook, secret) in [
         (&mut s.payments.razorpay, PRODUCTION_SECRETS[0]),
         (&mut s.payments.xendit, PRODUCTION_SECRETS[1]),

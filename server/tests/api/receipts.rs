@@ -6,10 +6,10 @@ use kilat_domain::Market;
 use kilat_server::auth::operators::Role;
 use kilat_server::jobs::reminders;
 use reqwest::StatusCode;
-use serde_json::Value;
+use serde_json::{Value, json};
 use time::OffsetDateTime;
 
-use crate::helpers::{TestApp, data, spawn_app};
+use crate::helpers::{TestApp, data, spawn_app, spawn_app_with};
 use crate::servicing::{approved, check_ledger, disburse, operator, pay};
 use crate::webhooks::{XENDIT_TOKEN, indonesian_payment, rupiah, xendit, xendit_paid};
 
@@ -189,6 +189,120 @@ async fn a_payment_finance_confirms_sends_one_receipt_with_what_is_left_and_the_
             .filter(|n| n.kind == "receipt")
             .all(|n| n.status == "sent" && n.sent_at.is_some())
     );
+    // No device uploaded a push token: no push is queued (pushes are on, `log`, in development).
+    assert!(stored.iter().all(|n| n.kind != reminders::PUSH_RECEIPT));
+    app.stop().await;
+}
+
+/// The borrower's devices as their apps uploaded push tokens.
+async fn register_device(app: &TestApp, session: &str, token: &str) {
+    let response = app
+        .post_as(
+            "/api/v1/borrower/device-token",
+            session,
+            &json!({"token": token, "platform": "android"}),
+        )
+        .await;
+    assert_eq!(response.status(), StatusCode::OK);
+}
+
+#[tokio::test]
+async fn a_receipt_is_pushed_to_the_borrowers_devices_once_and_a_token_the_gateway_forgot_is_forgotten()
+ {
+    use wiremock::matchers::{body_partial_json, header, method, path};
+    use wiremock::{Mock, ResponseTemplate};
+
+    let gateway = wiremock::MockServer::start().await;
+    Mock::given(method("POST"))
+        .and(path("/push"))
+        .and(header("authorization", "Bearer gateway-key"))
+        .and(body_partial_json(json!({"token": "device-old"})))
+        .respond_with(ResponseTemplate::new(410))
+        .mount(&gateway)
+        .await;
+    Mock::given(method("POST"))
+        .and(path("/push"))
+        .and(header("authorization", "Bearer gateway-key"))
+        .and(body_partial_json(json!({"token": "device-new"})))
+        .respond_with(ResponseTemplate::new(200))
+        .mount(&gateway)
+        .await;
+    let app = spawn_app_with(|s| {
+        s.push.sender = kilat_server::settings::PushSenderKind::Http;
+        s.push.http_url = format!("{}/push", gateway.uri());
+        s.push.http_api_key = Some("gateway-key".into());
+    })
+    .await;
+    let finance = operator(&app, "fin-push", &[Role::Finance]).await;
+    let (session, order_no, id) =
+        approved(&app, "9876500341", "in-flexi-6m", 2_000_000, "m6").await;
+    assert_eq!(
+        disburse(&app, &finance, &order_no).await.status(),
+        StatusCode::OK
+    );
+    register_device(&app, &session, "device-old").await;
+    register_device(&app, &session, "device-new").await;
+
+    pay(
+        &app,
+        &finance,
+        &session,
+        &order_no,
+        "due",
+        "push-due-1",
+        "500000000341",
+    )
+    .await;
+    let stored = app.db.notifications_of(&id).await.unwrap();
+    let sms: Vec<_> = stored.iter().filter(|n| n.kind == "receipt").collect();
+    let pushed: Vec<_> = stored
+        .iter()
+        .filter(|n| n.kind == reminders::PUSH_RECEIPT)
+        .collect();
+    assert_eq!((sms.len(), pushed.len()), (1, 1), "{stored:?}");
+    assert_eq!(
+        pushed[0].text, sms[0].text,
+        "the push says what the text says"
+    );
+    assert_eq!(pushed[0].payment_id, sms[0].payment_id);
+
+    // Delivered once: the SMS to the phone, the push to each device; the gone token is forgotten.
+    let at = mid_morning(&app, Market::India);
+    assert_eq!(reminders::deliver(&app.services, at).await.unwrap(), 2);
+    assert_eq!(reminders::deliver(&app.services, at).await.unwrap(), 0);
+    let requests = gateway.received_requests().await.unwrap();
+    assert_eq!(requests.len(), 2, "one push per device");
+    let delivered: Value = requests
+        .iter()
+        .map(|r| r.body_json::<Value>().unwrap())
+        .find(|b| b["token"] == "device-new")
+        .expect("the live device got the push");
+    assert_eq!(delivered["title"], "Payment received");
+    assert_eq!(delivered["platform"], "android");
+    assert_eq!(delivered["body"].as_str(), Some(sms[0].text.as_str()));
+    let tokens = app
+        .db
+        .push_tokens_of(&stored[0].borrower_id, 10)
+        .await
+        .unwrap();
+    let tokens: Vec<&str> = tokens.iter().map(|t| t.token.as_str()).collect();
+    assert_eq!(tokens, ["device-new"]);
+    let stored = app.db.notifications_of(&id).await.unwrap();
+    assert!(stored.iter().all(|n| n.status == "sent"), "{stored:?}");
+
+    // The next payment goes to the device left only.
+    pay(
+        &app,
+        &finance,
+        &session,
+        &order_no,
+        "due",
+        "push-due-2",
+        "500000000342",
+    )
+    .await;
+    assert_eq!(reminders::deliver(&app.services, at).await.unwrap(), 2);
+    assert_eq!(gateway.received_requests().await.unwrap().len(), 3);
     app.stop().await;
 }
 

@@ -204,6 +204,32 @@ async fn production_refuses_a_plain_http_sms_provider_but_not_one_on_this_machin
 }
 
 #[tokio::test]
+async fn production_pushes_through_an_https_gateway_or_not_at_all_never_to_the_log() {
+    use kilat_server::settings::PushSenderKind;
+    let mut settings = production();
+    settings.push.sender = PushSenderKind::Log;
+    let err = refusal(settings).await;
+    assert!(err.contains("KILAT_PUSH__SENDER=log"), "{err}");
+    let mut settings = production();
+    settings.push.sender = PushSenderKind::Http;
+    let err = refusal(settings).await;
+    assert!(err.contains("KILAT_PUSH__HTTP_URL is required"), "{err}");
+    let mut settings = production();
+    settings.push.sender = PushSenderKind::Http;
+    settings.push.http_url = "http://push.example/send".into();
+    let err = refusal(settings.clone()).await;
+    assert!(
+        err.contains("KILAT_PUSH__HTTP_URL must start with https://"),
+        "{err}"
+    );
+    settings.push.http_url = "https://push.example/send".into();
+    assert!(settings.validate().is_ok());
+    let mut settings = production();
+    settings.push.sender = PushSenderKind::Off;
+    assert!(settings.validate().is_ok());
+}
+
+#[tokio::test]
 async fn development_refuses_a_public_listen_address_unless_explicitly_allowed() {
     let mut settings = Settings::load(None).unwrap();
     settings.listen = "0.0.0.0:0".parse().unwrap();

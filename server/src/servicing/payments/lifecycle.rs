@@ -243,8 +243,8 @@ pub(crate) async fn settle_in(
 /// transaction that credits it, so that it goes out once the credit is committed and never otherwise; at most one per
 /// payment (the outbox's unique index), however many times or by whichever path the payment is confirmed. It names
 /// the amount received and what is left to repay, or that the loan is repaid (or closed in cooling-off), and any
-/// amount owed back; in the market's language, with the app's dates and money. A push to the borrower's device is not
-/// sent: the server has no push service yet.
+/// amount owed back; in the market's language, with the app's dates and money. The same text goes as a push to the
+/// borrower's devices when pushes are on (`[push]`) and a device uploaded a push token.
 #[allow(clippy::too_many_arguments)]
 async fn queue_receipt_in(
     s: &Services,
@@ -284,18 +284,18 @@ async fn queue_receipt_in(
             &[("refund", &money(refund))],
         ));
     }
-    tx.queue_receipt(
-        &NewReceipt {
-            order_id: &loan.order.id,
-            borrower_id: &payment.row.borrower_id,
-            market: market.code(),
-            payment_id: &payment.row.id,
-            entry_seq: (loan.entries.len() as u64).saturating_sub(1),
-            text: &text,
-        },
-        now,
-    )
-    .await?;
+    let receipt = NewReceipt {
+        order_id: &loan.order.id,
+        borrower_id: &payment.row.borrower_id,
+        market: market.code(),
+        payment_id: &payment.row.id,
+        entry_seq: (loan.entries.len() as u64).saturating_sub(1),
+        text: &text,
+    };
+    tx.queue_receipt(&receipt, now).await?;
+    if s.push.is_some() {
+        tx.queue_push_receipt(&receipt, now).await?;
+    }
     Ok(())
 }
 
