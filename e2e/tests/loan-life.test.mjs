@@ -581,6 +581,12 @@ test('India, overdue: the parts, the days late and tomorrow; home pays it; the U
       await arrears.getByText('The late charge does not grow: nothing more is added tomorrow.').waitFor();
       const payNow = arrears.getByRole('link', { name: /^Pay ₹[\d,.]+ now$/ });
       assert.equal(minorOf(await payNow.textContent()), total);
+      // Each repay choice reads as its name over its hint (not run together on one line), the amount beside.
+      for (const choice of await page.locator('.choices .choice').all()) {
+        const name = await choice.locator('.choice__name').boundingBox();
+        const hint = await choice.locator('.choice__hint').boundingBox();
+        assert.ok(hint.y >= name.y + name.height - 1, `the hint sits under the name: ${await choice.textContent()}`);
+      }
       await expectNoAxeViolations(page, 'overdue loan page');
       await shoot(page, 'in-overdue-loan');
 
