@@ -15,10 +15,10 @@ import './borrower.css';
 
 const container = document.getElementById('root');
 if (container) {
-  preloadScreen(window.location.pathname);
   const app = bootBorrower({ search: window.location.search, storage: sessionStorageOrNull(), settings: readFilledPageSettings() });
-  // The market's catalog is fetched together with the first screen's chunk, which the app would wait for
-  // anyway: rendering once it has arrived adds no round trip.
+  // The market's texts are fetched together with the first screen's chunk, which the app would wait for
+  // anyway: rendering once they have arrived adds no round trip.
+  preloadScreen(window.location.pathname, app.market.language);
   const i18n = loadBorrowerI18n(app.market.language);
   document.documentElement.lang = app.market.locale;
   const telemetry = bootTelemetry();
