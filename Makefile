@@ -103,6 +103,6 @@ bench-console: build
 bench-bounds: build
 	scripts/bench-bounds.sh
 
-## bench-borrower: the borrower app's first load (200 KB budget), the borrower API under wrk (home, orders) on SQLite and PostgreSQL, the KFS compute time
+## bench-borrower: the borrower app's first load (150 KB budget), the borrower API under wrk (home, orders) on SQLite and PostgreSQL, the KFS compute time
 bench-borrower: build
 	scripts/bench-borrower.sh

@@ -14,7 +14,7 @@
 #   - the time to compute the Key Fact Statement of a 12-installment loan, and its APR alone
 #     (`cargo bench -p kilat-domain --bench kfs`, criterion's median);
 #   - the borrower app's first load in Chromium (scripts/bench/transfer.mjs, as bench-site.sh measures the site) of
-#     /app/login?lang=1 and /app/login, no session, on the SQLite server: its compressed JavaScript, budget 200 KB
+#     /app/login?lang=1 and /app/login, no session, on the SQLite server: its compressed JavaScript, budget 150 KB
 #     (KB = 1000 bytes) per page.
 # Targets (issue 7), per database: the order list at least 1.0× the reference's order list, home at least 0.7× it,
 # p99 under 10 ms for both, no non-200; kilat's resident memory under 50 MB after the SQLite run; plus the app's

@@ -1,12 +1,12 @@
 // Everything the app is made of for one page load, built from the page's URL and storage: main.tsx
-// and the tests both start the app through here.
+// and the tests both start the app through here. Its texts come apart: main.tsx fetches the market's
+// catalog (loadBorrowerI18n), the tests import it.
 import { createHttpClient } from '@/shared/api/http';
 import { marketForVisit } from '@/shared/market/market';
 import { settingsMarket, type SiteSettings } from '@/shared/settings/settings';
 import { queryKeys } from './api/query-keys';
 import { createQueryClient } from './api/query-client';
 import type { BorrowerAppProps } from './app';
-import { createBorrowerI18n } from './i18n/borrower-i18n';
 import { createHandover } from './handover';
 import { createShellParams, takeUrlCredentials } from './shell-params';
 import { APP_BASENAME } from './paths';
@@ -18,7 +18,7 @@ export function bootBorrower(options: {
   /** The settings the server wrote into the page, when it did. */
   settings: SiteSettings | null;
   retryReads?: boolean;
-}): BorrowerAppProps {
+}): Omit<BorrowerAppProps, 'i18n' | 'telemetry'> {
   // First of all, before anything renders or is sent: the hand-over code, and any `sessionId`, leave the URL.
   const handoverCode = takeUrlCredentials();
   const market = marketForVisit(options.search, options.storage);
@@ -29,7 +29,7 @@ export function bootBorrower(options: {
   // (sessionStorage) asks the API for its own instead.
   const settings = options.settings;
   if (settings && settings.market === settingsMarket(market.id)) queryClient.setQueryData(queryKeys.siteSettings(settings.market), settings);
-  return { market, i18n: createBorrowerI18n(market.language), api, queryClient, handover: createHandover(api, handoverCode) };
+  return { market, api, queryClient, handover: createHandover(api, handoverCode) };
 }
 
 /** The page's telemetry: beacons, which the session cookie authenticates. */

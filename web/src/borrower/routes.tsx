@@ -1,12 +1,15 @@
-import { lazy } from 'react';
-import { Navigate, Route, Routes } from 'react-router';
-import { AppLayout } from './layout/app-layout';
+import { lazy, useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Navigate, Outlet, Route, Routes, useLocation } from 'react-router';
+import type { Language } from '@/shared/market/market';
+import { hasPartTexts, loadPartTexts, preloadPartTexts } from './i18n/borrower-i18n';
+import { AppLayout, ScreenLoading } from './layout/app-layout';
 import { APP_BASENAME } from './paths';
 // The error notice is part of the entry: it must show when a screen's chunk cannot be fetched.
 import { ErrorPage, NotFoundPage } from './screens/error/error-page';
 
 // Each screen is its own chunk, fetched when first shown; `preloadScreen` starts the first screen's
-// download while the entry is still starting, so it does not wait for React to ask for it.
+// download (and its texts') while the entry is still starting, so it does not wait for React to ask for it.
 const screens = {
   login: () => import('./screens/login/login-page'),
   me: () => import('./screens/me/me-page'),
@@ -70,44 +73,72 @@ export function BorrowerRoutes() {
   return (
     <Routes>
       <Route element={<AppLayout />}>
-        {/* A signed-in borrower lands on home: their details, their loan, whether they may apply. */}
-        <Route index element={<Navigate to="/home" replace />} />
-        <Route path="home" element={<HomePage />} />
-        <Route path="recommend" element={<RecommendPage />} />
-        <Route path="orders" element={<OrdersPage />} />
-        <Route path="orders/:orderNo" element={<OrderPage />} />
-        <Route path="orders/:orderNo/agreement" element={<AgreementDocPage />} />
-        <Route path="orders/:orderNo/plan" element={<PlanPage />} />
-        <Route path="orders/:orderNo/plan/:seq" element={<InstallmentPage />} />
-        <Route path="orders/:orderNo/pay/:choice" element={<PayPage />} />
-        <Route path="orders/:orderNo/extension" element={<ExtensionPage />} />
-        <Route path="payments/:paymentId" element={<PaymentPage />} />
-        <Route path="dragonpayPaymentInstructions/:paymentId" element={<DragonpayPage />} />
-        <Route path="about" element={<AboutPage />} />
-        <Route path="customer-service" element={<CustomerServicePage />} />
-        <Route path="complaints" element={<ComplaintsPage />} />
-        <Route path="complaints/new" element={<ComplaintNewPage />} />
-        <Route path="complaints/:ticketNo" element={<ComplaintPage />} />
-        <Route path="certification" element={<CertificationPage />} />
-        <Route path="certification/:step" element={<CertificationStepPage />} />
         <Route path="login" element={<LoginPage />} />
-        <Route path="me" element={<MePage />} />
-        <Route path="account/delete" element={<DeleteAccountPage />} />
-        <Route path="bank-card" element={<BankCardPage />} />
-        <Route path="products" element={<ProductsPage />} />
-        <Route path="products/:code" element={<ProductPage />} />
-        <Route path="products/:code/kfs" element={<KfsPage />} />
-        <Route path="agreement" element={<AgreementPage />} />
-        <Route path="privacy" element={<PrivacyPage />} />
-        <Route path="error" element={<ErrorPage />} />
-        <Route path="*" element={<NotFoundPage />} />
+        <Route element={<WithPartTexts />}>
+          {/* A signed-in borrower lands on home: their details, their loan, whether they may apply. */}
+          <Route index element={<Navigate to="/home" replace />} />
+          <Route path="home" element={<HomePage />} />
+          <Route path="recommend" element={<RecommendPage />} />
+          <Route path="orders" element={<OrdersPage />} />
+          <Route path="orders/:orderNo" element={<OrderPage />} />
+          <Route path="orders/:orderNo/agreement" element={<AgreementDocPage />} />
+          <Route path="orders/:orderNo/plan" element={<PlanPage />} />
+          <Route path="orders/:orderNo/plan/:seq" element={<InstallmentPage />} />
+          <Route path="orders/:orderNo/pay/:choice" element={<PayPage />} />
+          <Route path="orders/:orderNo/extension" element={<ExtensionPage />} />
+          <Route path="payments/:paymentId" element={<PaymentPage />} />
+          <Route path="dragonpayPaymentInstructions/:paymentId" element={<DragonpayPage />} />
+          <Route path="about" element={<AboutPage />} />
+          <Route path="customer-service" element={<CustomerServicePage />} />
+          <Route path="complaints" element={<ComplaintsPage />} />
+          <Route path="complaints/new" element={<ComplaintNewPage />} />
+          <Route path="complaints/:ticketNo" element={<ComplaintPage />} />
+          <Route path="certification" element={<CertificationPage />} />
+          <Route path="certification/:step" element={<CertificationStepPage />} />
+          <Route path="me" element={<MePage />} />
+          <Route path="account/delete" element={<DeleteAccountPage />} />
+          <Route path="bank-card" element={<BankCardPage />} />
+          <Route path="products" element={<ProductsPage />} />
+          <Route path="products/:code" element={<ProductPage />} />
+          <Route path="products/:code/kfs" element={<KfsPage />} />
+          <Route path="agreement" element={<AgreementPage />} />
+          <Route path="privacy" element={<PrivacyPage />} />
+          <Route path="error" element={<ErrorPage />} />
+          <Route path="*" element={<NotFoundPage />} />
+        </Route>
       </Route>
     </Routes>
   );
 }
 
-/** Starts loading the screen for a path under /app before React renders it. */
-export function preloadScreen(pathname: string): void {
+/**
+ * Every screen but the login screen, once the texts of the app's other parts have arrived (borrower-i18n.ts):
+ * the loading state meanwhile, the error notice (the layout's boundary) if they cannot be fetched. State
+ * rather than suspending with `use`, which never resumes after a test's synchronous render.
+ */
+function WithPartTexts() {
+  const { i18n } = useTranslation();
+  const { pathname } = useLocation();
+  const [texts, setTexts] = useState<{ ready: boolean; error?: unknown }>(() => ({ ready: hasPartTexts(i18n) }));
+  useEffect(() => {
+    if (texts.ready) return;
+    // The screen's chunk downloads meanwhile (coming from the login screen), not after them.
+    preloadScreen(pathname, i18n.language as Language);
+    let current = true;
+    loadPartTexts(i18n).then(
+      () => current && setTexts({ ready: true }),
+      (error: unknown) => current && setTexts({ ready: false, error }),
+    );
+    return () => {
+      current = false;
+    };
+  }, [i18n, pathname, texts.ready]);
+  if ('error' in texts) throw texts.error;
+  return texts.ready ? <Outlet /> : <ScreenLoading />;
+}
+
+/** Starts loading the screen for a path under /app, and the texts it needs, before React renders it. */
+export function preloadScreen(pathname: string, language: Language): void {
   const path = pathname.startsWith(APP_BASENAME) ? pathname.slice(APP_BASENAME.length) : pathname;
   const parts = path.replace(/^\/+|\/+$/g, '').split('/');
   let name = parts[0] || 'home';
@@ -124,4 +155,5 @@ export function preloadScreen(pathname: string): void {
   else if (name === 'bank-card') name = 'bankCard';
   const load = (screens as Record<string, () => Promise<unknown>>)[name];
   void load?.().catch(() => undefined);
+  if (name !== 'login') preloadPartTexts(language);
 }

@@ -8,6 +8,7 @@ import { bootBorrower } from '@/borrower/boot';
 import type { Telemetry } from '@/borrower/telemetry/telemetry';
 import { marketFromSearch } from '@/shared/market/market';
 import { DEV_SETTINGS_BY_MARKET, type SiteSettings } from '@/shared/settings/settings';
+import { borrowerI18n } from './borrower-i18n';
 
 export interface ApiCall {
   method: string;
@@ -111,13 +112,14 @@ export function fakeApi(handlers: Record<string, Handler> = {}) {
 /** Opens the app at `url` (e.g. `/app/login?lang=1`), as a fresh page load would. */
 export function renderBorrower(url: string, options: { settings?: SiteSettings | null; telemetry?: Telemetry } = {}) {
   window.history.replaceState(null, '', url);
-  const app = bootBorrower({
+  const boot = bootBorrower({
     search: window.location.search,
     storage: window.sessionStorage,
     // What the server writes into the page: the settings of the market the URL asks for.
     settings: options.settings === undefined ? DEV_SETTINGS_BY_MARKET[marketFromSearch(window.location.search).id] : options.settings,
     retryReads: false,
   });
+  const app = { ...boot, i18n: borrowerI18n(boot.market.language) };
   const result = render(<BorrowerApp {...app} telemetry={options.telemetry ?? null} />);
   return { ...result, app };
 }

@@ -32,18 +32,21 @@ export function AppLayout() {
   return (
     <div className="app" style={theme}>
       <ScreenErrorBoundary resetKey={pathname}>
-        <Suspense
-          fallback={
-            <main className="screen">
-              <LoadingState />
-            </main>
-          }
-        >
+        <Suspense fallback={<ScreenLoading />}>
           <Outlet />
         </Suspense>
       </ScreenErrorBoundary>
       <LenderFooter />
     </div>
+  );
+}
+
+/** A screen while its chunk, or its texts, are on their way. */
+export function ScreenLoading() {
+  return (
+    <main className="screen">
+      <LoadingState />
+    </main>
   );
 }
 

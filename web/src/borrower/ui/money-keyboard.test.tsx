@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { I18nextProvider } from 'react-i18next';
 import { describe, expect, it, vi } from 'vitest';
 import { MARKETS } from '@/shared/market/market';
-import { createBorrowerI18n } from '../i18n/borrower-i18n';
+import { borrowerI18n } from '@/test/borrower-i18n';
 import { MoneyKeyboard } from './money-keyboard';
 import { decimalSeparator, formatTypedMoney, pressMoneyKey, type MoneyKey } from './money-text';
 
@@ -44,7 +44,7 @@ describe('typing money', () => {
 function Harness({ onConfirm, onHide, language = 'en' as const }: { onConfirm: (text: string) => void; onHide: () => void; language?: 'en' | 'id' }) {
   const [text, setText] = useState('');
   return (
-    <I18nextProvider i18n={createBorrowerI18n(language)}>
+    <I18nextProvider i18n={borrowerI18n(language)}>
       <output data-testid="typed">{text}</output>
       <MoneyKeyboard
         value={text}

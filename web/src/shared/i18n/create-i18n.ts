@@ -7,10 +7,14 @@ import sharedId from './id.json';
 
 export type Catalog = Record<string, unknown>;
 
-export function createI18n(language: Language, area: { name: string; en: Catalog; id: Catalog }): I18n {
+/**
+ * `area` holds the area's catalog in each language the page may show: the site and the console pass both;
+ * the borrower app only its market's, fetched at boot.
+ */
+export function createI18n(language: Language, area: { name: string } & Partial<Record<Language, Catalog>>): I18n {
   const resources: Resource = {
-    en: { shared: sharedEn, [area.name]: area.en },
-    id: { shared: sharedId, [area.name]: area.id },
+    en: { shared: sharedEn, ...(area.en && { [area.name]: area.en }) },
+    id: { shared: sharedId, ...(area.id && { [area.name]: area.id }) },
   };
   const instance = i18next.createInstance();
   void instance.init({

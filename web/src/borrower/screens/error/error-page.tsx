@@ -45,3 +45,27 @@ export function NotFoundPage() {
     </Screen>
   );
 }
+
+/**
+ * The notice when the app's texts cannot be fetched (offline before the catalog was ever cached), shown by
+ * main.tsx instead of the app and its router: reloading is all that can help.
+ */
+export function TextsFailedPage() {
+  const { t } = useTranslation();
+  return (
+    <div className="app">
+      <main className="screen">
+        <StateNotice
+          kind="error"
+          title={t('error.title')}
+          text={t('error.body')}
+          actions={
+            <Button color="primary" onClick={() => window.location.reload()}>
+              {t('error.reload')}
+            </Button>
+          }
+        />
+      </main>
+    </div>
+  );
+}

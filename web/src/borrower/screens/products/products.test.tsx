@@ -264,9 +264,9 @@ describe('Key Fact Statement screen', () => {
 describe('the installments as the schedule has them', () => {
   it('lists unequal amounts in order, in Indonesian, and says equal ones once', async () => {
     const { scheduleSummary, moneyAtPrecision } = await import('./format');
-    const { createBorrowerI18n } = await import('../../i18n/borrower-i18n');
+    const { borrowerI18n } = await import('@/test/borrower-i18n');
     const { MARKETS } = await import('@/shared/market/market');
-    const id = createBorrowerI18n('id');
+    const id = borrowerI18n('id');
     const rp = moneyAtPrecision([181666700, 182166700, 182166600], MARKETS.id);
     const cicil = [
       { amount: 181666700, dueDate: '2026-12-27' },
@@ -278,7 +278,7 @@ describe('the installments as the schedule has them', () => {
     );
     const equal = cicil.map((i) => ({ ...i, amount: 181666700 }));
     expect(scheduleSummary(equal, rp, id.t, MARKETS.id).replace(/\u00a0/g, ' ')).toBe('3 angsuran sebesar Rp 1.816.667');
-    const en = createBorrowerI18n('en');
+    const en = borrowerI18n('en');
     const emi = [...Array.from({ length: 11 }, () => ({ amount: 400000, dueDate: '2027-01-01' })), { amount: 399061, dueDate: '2027-12-01' }];
     const inr = moneyAtPrecision(emi.map((i) => i.amount), MARKETS.in);
     expect(scheduleSummary(emi, inr, en.t, MARKETS.in)).toBe('12 installments: 11 of ₹4,000.00, then 1 of ₹3,990.61');
