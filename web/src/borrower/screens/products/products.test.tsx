@@ -121,11 +121,12 @@ describe('Key Fact Statement screen', () => {
     expect(api.callsTo('POST', '/api/v1/borrower/apply')[0]!.body).toEqual({ productCode: 'in-flexi-14d', amount: 600000, termCode: '14dx3' });
     expect(api.callsTo('POST', '/api/v1/borrower/quote')).toHaveLength(0);
     // Before any decision nothing is "sanctioned": the statement names the loan amount.
-    expect(screen.getByText('Loan amount').nextSibling).toHaveTextContent('₹6,000');
+    // The statement has paise (₹201.60 of interest): every amount of it shows two decimals.
+    expect(screen.getByText('Loan amount').nextSibling).toHaveTextContent('₹6,000.00');
     expect(screen.queryByText(/sanctioned/i, { selector: 'dt' })).toBeNull();
     expect(screen.getByText(/The APR is the yearly cost of everything you pay for the loan/)).toHaveTextContent('It is not the interest rate.');
-    expect(screen.getByText('₹150 + GST ₹27')).toBeInTheDocument();
-    expect(screen.getByText('Paid out to you').nextSibling).toHaveTextContent('₹5,823');
+    expect(screen.getByText('₹150.00 + GST ₹27.00')).toBeInTheDocument();
+    expect(screen.getByText('Paid out to you').nextSibling).toHaveTextContent('₹5,823.00');
     expect(screen.getByText('Total interest').nextSibling).toHaveTextContent('₹201.60');
     expect(screen.getByText('Total you repay').nextSibling).toHaveTextContent('₹6,201.60');
 
@@ -137,7 +138,7 @@ describe('Key Fact Statement screen', () => {
     ]);
     expect(text(rows[2]!)).toContain('₹2,067.60');
 
-    expect(screen.getByText(/₹400 once for each installment paid late\. Late charges can never add up to more than ₹1,200\./)).toBeInTheDocument();
+    expect(screen.getByText(/₹400\.00 once for each installment paid late\. Late charges can never add up to more than ₹1,200\.00\./)).toBeInTheDocument();
     expect(screen.getByText(/For 3 days after the money reaches you/)).toBeInTheDocument();
     expect(screen.getByText('Kilat Finance Private Limited (NBFC)')).toBeInTheDocument();
     expect(screen.getByText(/Priya Raman/)).toBeInTheDocument();
@@ -148,12 +149,7 @@ describe('Key Fact Statement screen', () => {
   });
 
   it('shows a fee without a tax line when it carries no tax (Indonesia)', async () => {
-    const kfs = {
-      ...KFS_IN,
-      market: 'ID',
-      currency: 'IDR',
-      fees: [{ name: 'Biaya layanan', amount: 5_000_000, tax: 0, total: 5_000_000 }],
-    };
+    const kfs = { ...KFS_ID, fees: [{ name: 'Biaya layanan', amount: 5_000_000, tax: 0, total: 5_000_000 }] };
     fakeApi({ 'POST /api/v1/borrower/apply': () => ok(kfs) }).signIn();
     renderBorrower('/app/products/id-kilat-30/kfs?amount=100000000&term=30d');
     const fee = await screen.findByText('Biaya layanan');
