@@ -3,7 +3,8 @@
 import { screen, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { fakeApi, ok, renderBorrower } from '@/test/render-borrower';
-import { ORDER_EMI, ORDER_ID, ORDER_WHOLE } from './orders/fixtures.test-data';
+import { HOME_ELIGIBLE } from './home/fixtures.test-data';
+import { ORDER_EMI, ORDER_ID, ORDER_SUMMARY, ORDER_WHOLE } from './orders/fixtures.test-data';
 
 const NO = 'KL-261123-7F3K9Q';
 const ORDER = `/api/v1/borrower/orders/${NO}`;
@@ -168,16 +169,52 @@ describe('a loan whose amounts have paise', () => {
     expect(await screen.findByRole('button', { name: 'Accept and pay the fee, ₹236.00' })).toBeInTheDocument();
     expect(text(within(screen.getByRole('table')).getAllByRole('row')[1]!)).toBe('13 Jan 2027₹3,468.00principal ₹3,268.00, interest ₹200.00, fees ₹0.00');
   });
+
+  it('home and the list of loans show it at the same precision', async () => {
+    fakeApi({
+      'GET /api/v1/borrower/home': () =>
+        ok({ ...HOME_ELIGIBLE, eligible: false, reasons: ['open_order'], openOrder: { orderNo: NO, status: 'disbursed', amount: 1000000, createdAt: ORDER_SUMMARY.createdAt } }),
+      'GET /api/v1/borrower/orders': () => ok([ORDER_EMI]),
+      [`GET ${ORDER}`]: () => ok(ORDER_EMI),
+      [`GET ${ORDER}/repayment`]: () => ok(REPAYMENT_EMI),
+    }).signIn();
+    const view = renderBorrower('/app/home?lang=1');
+    expect(await screen.findByText('Next installment: ₹3,468.00, due 27 Dec 2026')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Pay ₹3,468.00' })).toHaveAttribute('href', `/app/orders/${NO}/pay/due`);
+    view.unmount();
+
+    renderBorrower('/app/orders?lang=1');
+    const card = (await screen.findByRole('link', { name: /Flexi EMI/ })).closest('article')!;
+    expect(card.querySelector('.order-card__amount')).toHaveTextContent(/^₹10,000\.00$/);
+    expect(within(card).getByText('Total you repay').nextSibling).toHaveTextContent(/^₹10,402\.61$/);
+  });
 });
 
 describe('a loan in whole rupees', () => {
-  it('shows no decimals on its page', async () => {
-    fakeApi({ [`GET ${ORDER}`]: () => ok(ORDER_WHOLE), [`GET ${ORDER}/repayment`]: () => ok(REPAYMENT_WHOLE) }).signIn();
-    renderBorrower(`/app/orders/${NO}?lang=1`);
+  it('shows no decimals on its page, on home or in the list', async () => {
+    fakeApi({
+      'GET /api/v1/borrower/home': () =>
+        ok({ ...HOME_ELIGIBLE, eligible: false, reasons: ['open_order'], openOrder: { orderNo: NO, status: 'disbursed', amount: 600000, createdAt: ORDER_SUMMARY.createdAt } }),
+      'GET /api/v1/borrower/orders': () => ok([ORDER_WHOLE]),
+      [`GET ${ORDER}`]: () => ok(ORDER_WHOLE),
+      [`GET ${ORDER}/repayment`]: () => ok(REPAYMENT_WHOLE),
+    }).signIn();
+    let view = renderBorrower(`/app/orders/${NO}?lang=1`);
     expect(await screen.findByText('₹2,084 is due now (due 6 Dec 2026).')).toBeInTheDocument();
     const repay = screen.getByRole('heading', { name: 'Repay' }).closest('section')!;
     expect(Array.from(repay.querySelectorAll('.choice__amount'), text)).toEqual(['₹2,084', '₹6,120']);
     expect(text(document.querySelector('main')!)).not.toMatch(/₹[\d,]+\.\d\d/);
+    view.unmount();
+
+    view = renderBorrower('/app/home?lang=1');
+    expect(await screen.findByText('₹2,084 is due now')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Pay ₹2,084' })).toBeInTheDocument();
+    view.unmount();
+
+    renderBorrower('/app/orders?lang=1');
+    const card = (await screen.findByRole('link', { name: /Flexi 6 Weeks/ })).closest('article')!;
+    expect(card.querySelector('.order-card__amount')).toHaveTextContent(/^₹6,000$/);
+    expect(within(card).getByText('Total you repay').nextSibling).toHaveTextContent(/^₹6,252$/);
   });
 });
 
