@@ -2,7 +2,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { fakeApi, ok, refusal, renderBorrower } from '@/test/render-borrower';
-import { KFS_ID, KFS_ID_V4, KFS_IN, KFS_IN_V3, KFS_IN_V4, PRODUCT_ID, PRODUCT_IN, PRODUCT_IN_EMI } from './fixtures.test-data';
+import { KFS_ID, KFS_ID_V4, KFS_IN, KFS_IN_EMI, KFS_IN_V3, KFS_IN_V4, PRODUCT_ID, PRODUCT_IN, PRODUCT_IN_EMI } from './fixtures.test-data';
 
 // Intl puts a no-break space in some formats (Rp 1.000.000); the page text is compared with plain spaces.
 const text = (element: HTMLElement) => element.textContent?.replace(/\s+/g, ' ').trim() ?? '';
@@ -86,6 +86,22 @@ describe('product screen', () => {
     expect(screen.getByText('3 installments: 2 of ₹2,067.00, then 1 of ₹2,067.60')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Apply' })).toHaveAttribute('href', '/app/products/in-flexi-6m/kfs?amount=2500000&term=m6');
     expect(window.location.search).toBe('?amount=2500000&term=m6');
+  });
+
+  it('quotes at the precision the statement and the loan keep, paise in an installment’s parts included', async () => {
+    // Whole installments and totals; only the reducing interest splits an installment into paise.
+    const installments = [
+      { number: 1, dueDate: '2026-12-27', principal: 326800, interest: 20000, fees: 0, amount: 346800 },
+      { number: 2, dueDate: '2027-01-27', principal: 333336, interest: 13464, fees: 0, amount: 346800 },
+      { number: 3, dueDate: '2027-02-27', principal: 339864, interest: 6936, fees: 0, amount: 346800 },
+    ];
+    fakeApi({
+      'GET /api/v1/borrower/products/in-flexi-6m': () => ok(PRODUCT_IN_EMI),
+      'POST /api/v1/borrower/quote': () => ok({ ...KFS_IN_EMI, installments, totalInterest: 40400, totalRepayable: 1040400 }),
+    }).signIn();
+    renderBorrower('/app/products/in-flexi-6m?lang=1');
+    expect(await screen.findByText('3 installments of ₹3,468.00')).toBeInTheDocument();
+    expect(screen.getByText('Total you repay').nextSibling).toHaveTextContent(/^₹10,404\.00$/);
   });
 
   it('shows the server’s field error under the amount', async () => {
