@@ -2,12 +2,12 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { errorText } from '@/shared/api/error-text';
 import { useMarket } from '@/shared/market/market-context';
-import { formatMoney } from '@/shared/money/format-money';
 import { useHome, type Home } from '../../api/home';
 import { useRepayment } from '../../api/repayment';
 import { Screen } from '../../layout/screen';
 import { LoadingState, StateNotice } from '../../ui/state-notice';
 import { useFollowBorrowerMarket } from '../../ui/use-borrower-market';
+import { OrderMoneyProvider, useMoney } from '../loan-money';
 import { formatDay } from '../orders/format';
 import { formatDate } from '../products/format';
 import { StatusBadge } from '../orders/order-status';
@@ -111,6 +111,9 @@ function Certification({ certification }: { certification: Home['certification']
 function OpenOrder({ order }: { order: NonNullable<Home['openOrder']> }) {
   const { t } = useTranslation();
   const market = useMarket();
+  const paidOut = PAID_OUT.includes(order.status);
+  // Asked beside the order (whose statement sets the precision its amounts show at), not after it.
+  useRepayment(order.orderNo, { enabled: paidOut });
   return (
     <section className="card" aria-labelledby="home-order">
       <div className="order__title">
@@ -119,11 +122,9 @@ function OpenOrder({ order }: { order: NonNullable<Home['openOrder']> }) {
         </h2>
         <StatusBadge status={order.status} />
       </div>
-      {PAID_OUT.includes(order.status) ? (
-        <LoanMoney orderNo={order.orderNo} />
-      ) : (
-        <p className="order__amount">{formatMoney(order.amount, market)}</p>
-      )}
+      <OrderMoneyProvider orderNo={order.orderNo} pending={null}>
+        {paidOut ? <LoanMoney orderNo={order.orderNo} /> : <OrderAmount amount={order.amount} />}
+      </OrderMoneyProvider>
       <p className="order__meta">
         <span>{t('order.number', { orderNo: order.orderNo })}</span>
         <span>{t('order.appliedOn', { date: formatDay(order.createdAt, market) })}</span>
@@ -135,6 +136,11 @@ function OpenOrder({ order }: { order: NonNullable<Home['openOrder']> }) {
   );
 }
 
+function OrderAmount({ amount }: { amount: number }) {
+  const money = useMoney();
+  return <p className="order__amount">{money(amount)}</p>;
+}
+
 /** A loan paid out and not repaid: what is due now (or next), and the way to pay it, priced by the server. */
 const PAID_OUT: readonly string[] = ['disbursed', 'overdue'];
 
@@ -142,7 +148,7 @@ function LoanMoney({ orderNo }: { orderNo: string }) {
   const { t } = useTranslation();
   const market = useMarket();
   const repayment = useRepayment(orderNo);
-  const money = (minor: number) => formatMoney(minor, market);
+  const money = useMoney();
   const due = repayment.data?.choices.find((choice) => choice.choice === 'due');
   if (!repayment.data || !due) return null;
   const now = !due.dueDate || due.dueDate <= repayment.data.today;

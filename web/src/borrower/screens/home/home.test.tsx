@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { fakeApi, ok, refusal, renderBorrower } from '@/test/render-borrower';
 import { PRODUCT_ID, PRODUCT_IN, PRODUCT_IN_EMI } from '../products/fixtures.test-data';
+import { ORDER_DETAIL } from '../orders/fixtures.test-data';
 import { HOME_ELIGIBLE, HOME_NEW, HOME_OPEN_ORDER } from './fixtures.test-data';
 
 const section = (name: string) => screen.getByRole('heading', { level: 2, name }).closest('section')!;
@@ -47,11 +48,15 @@ describe('home screen', () => {
   });
 
   it('shows the loan in progress, links to it, and explains why another cannot be applied for', async () => {
-    fakeApi({ 'GET /api/v1/borrower/home': () => ok(HOME_OPEN_ORDER) }).signIn();
+    fakeApi({
+      'GET /api/v1/borrower/home': () => ok(HOME_OPEN_ORDER),
+      'GET /api/v1/borrower/orders/KL-261123-7F3K9Q': () => ok(ORDER_DETAIL),
+    }).signIn();
     renderBorrower('/app/home?lang=1');
     const order = (await screen.findByRole('heading', { level: 2, name: 'Your current loan' })).closest('section')!;
     expect(order).toHaveTextContent('Under review');
-    expect(order).toHaveTextContent('₹6,000');
+    // At the precision of the loan's statement, as on its page.
+    expect(await within(order).findByText('₹6,000.00')).toBeInTheDocument();
     expect(order).toHaveTextContent('Loan number KL-261123-7F3K9Q');
     expect(order).toHaveTextContent('Applied on 23 Nov 2026');
     expect(within(order).getByRole('link', { name: 'See this loan' })).toHaveAttribute('href', '/app/orders/KL-261123-7F3K9Q');

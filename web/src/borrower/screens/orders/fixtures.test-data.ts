@@ -1,5 +1,5 @@
 // Answers of the orders API as docs/API-BORROWER.md describes them.
-import { KFS_IN } from '../products/fixtures.test-data';
+import { KFS_ID, KFS_IN, KFS_IN_EMI, KFS_IN_WHOLE } from '../products/fixtures.test-data';
 
 export const ORDER_SUMMARY = {
   orderNo: 'KL-261123-7F3K9Q',
@@ -42,6 +42,38 @@ export const ORDER_DISBURSED = {
     { status: 'approved', at: Date.UTC(2026, 10, 22, 11, 0) },
     { status: 'disbursed', at: Date.UTC(2026, 10, 22, 11, 45) },
   ],
+};
+
+/** The Flexi EMI loan of KFS_IN_EMI, paid out: its amounts have paise, so all of them show two decimals. */
+export const ORDER_EMI = {
+  ...ORDER_DISBURSED,
+  productName: 'Flexi EMI',
+  productCode: 'in-flexi-6m',
+  termCode: 'm3',
+  amount: 1000000,
+  netDisbursed: 958700,
+  totalRepayable: 1040261,
+  apr: 5036,
+  aprDisplay: '50.36%',
+  kfs: KFS_IN_EMI,
+};
+
+/** A paid-out loan whose every amount is whole rupees (KFS_IN_WHOLE): no amount of it shows decimals. */
+export const ORDER_WHOLE = { ...ORDER_DISBURSED, totalRepayable: 625200, kfs: KFS_IN_WHOLE };
+
+/** An Indonesian loan, paid out: Rp1,000,000 for 30 days (KFS_ID), in whole rupiah. */
+export const ORDER_ID = {
+  ...ORDER_DISBURSED,
+  productName: 'Kilat 30 Hari',
+  productCode: 'id-kilat-30',
+  termCode: 'd30',
+  currency: 'IDR',
+  amount: 100000000,
+  netDisbursed: 99000000,
+  totalRepayable: 106000000,
+  apr: 8847,
+  aprDisplay: '88.47%',
+  kfs: KFS_ID,
 };
 
 export const AGREEMENT = {

@@ -5,7 +5,6 @@ import { Link, useLocation, useParams } from 'react-router';
 import { errorText } from '@/shared/api/error-text';
 import { ApiError } from '@/shared/api/http';
 import { useMarket } from '@/shared/market/market-context';
-import { formatMoney } from '@/shared/money/format-money';
 import { formatApr } from '@/shared/money/format-percent';
 import { useCancelOrder } from '../../api/cancel-order';
 import { useOrder, type OrderDetail, type OrderStatus } from '../../api/orders';
@@ -15,6 +14,7 @@ import { IneligibleReasons } from '../home/reasons';
 import { Screen } from '../../layout/screen';
 import { LoadingState, StateNotice } from '../../ui/state-notice';
 import { formatDate } from '../products/format';
+import { LoanMoneyProvider, useMoney } from '../loan-money';
 import { InstallmentsTable } from '../products/key-fact-statement';
 import { OrderEnd, RepaySection } from '../servicing/loan-servicing';
 import { LoanPayments } from '../servicing/payment-outcome';
@@ -44,7 +44,9 @@ export function OrderPage() {
           <StateNotice kind="error" title={t('order.loadFailed')} text={errorText(order.error, t)} onRetry={() => void order.refetch()} />
         )
       ) : (
-        <OrderDetails order={order.data} />
+        <LoanMoneyProvider kfs={order.data.kfs}>
+          <OrderDetails order={order.data} />
+        </LoanMoneyProvider>
       )}
     </Screen>
   );
@@ -111,7 +113,7 @@ function OrderDetails({ order }: { order: OrderDetail }) {
   const timelineLabel = useTimelineLabel();
   const location = useLocation();
   const justConfirmed = (location.state as OrderPageState | null)?.confirmed === true && order.status === 'pending_review';
-  const money = (minor: number) => formatMoney(minor, market);
+  const money = useMoney();
   const { kfs } = order;
   const sanctioned = SANCTIONED.includes(order.status);
   const paidOut = PAID_OUT.includes(order.status);
@@ -281,8 +283,7 @@ function MovedDueDates({ orderNo }: { orderNo: string }) {
 /** What this state means for the borrower and what comes next; the way to withdraw while that is possible. */
 function NextStep({ order }: { order: OrderDetail }) {
   const { t } = useTranslation();
-  const market = useMarket();
-  const money = (minor: number) => formatMoney(minor, market);
+  const money = useMoney();
   const known = ['pending_review', 'approved', 'cancelled', 'disbursed', 'overdue', 'repaid', 'exited_in_cooling_off'];
   if (!known.includes(order.status)) return null;
   return (

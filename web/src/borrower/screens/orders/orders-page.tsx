@@ -2,11 +2,11 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { errorText } from '@/shared/api/error-text';
 import { useMarket } from '@/shared/market/market-context';
-import { formatMoney } from '@/shared/money/format-money';
-import { useOrders, type OrderStatus, type OrderSummary } from '../../api/orders';
+import { useOrderDetails, useOrders, type OrderStatus, type OrderSummary } from '../../api/orders';
 import { usePlan } from '../../api/plan';
 import { Screen } from '../../layout/screen';
 import { LoadingState, StateNotice } from '../../ui/state-notice';
+import { LoanMoneyProvider, useMoney } from '../loan-money';
 import { formatDay } from './format';
 import { StatusBadge } from './order-status';
 import '../loans.css';
@@ -15,9 +15,11 @@ import '../loans.css';
 export function OrdersPage() {
   const { t } = useTranslation();
   const orders = useOrders();
+  // Each loan's statement sets the precision of its amounts, as on its own page: the list shows once all are read.
+  const details = useOrderDetails(orders.data?.map((order) => order.orderNo) ?? []);
   return (
     <Screen title={t('orders.title')} tabs>
-      {orders.isPending ? (
+      {orders.isPending || details.some((detail) => detail.isPending) ? (
         <LoadingState />
       ) : orders.isError ? (
         <StateNotice kind="error" title={t('orders.loadFailed')} text={errorText(orders.error, t)} onRetry={() => void orders.refetch()} />
@@ -34,9 +36,11 @@ export function OrdersPage() {
         />
       ) : (
         <ul className="orders">
-          {orders.data.map((order) => (
+          {orders.data.map((order, index) => (
             <li key={order.orderNo}>
-              <OrderCard order={order} />
+              <LoanMoneyProvider kfs={details[index]?.data?.kfs}>
+                <OrderCard order={order} />
+              </LoanMoneyProvider>
             </li>
           ))}
         </ul>
@@ -54,7 +58,7 @@ const ENDED: readonly OrderStatus[] = ['repaid', 'exited_in_cooling_off'];
 function OrderCard({ order }: { order: OrderSummary }) {
   const { t } = useTranslation();
   const market = useMarket();
-  const money = (minor: number) => formatMoney(minor, market);
+  const money = useMoney();
   const headingId = `order-${order.orderNo}`;
   return (
     <article className="order-card" aria-labelledby={headingId}>
@@ -92,13 +96,13 @@ function OrderCard({ order }: { order: OrderSummary }) {
 /** What an ended loan cost the borrower in the end, from the plan the server replays from the ledger. */
 function PaidInAll({ orderNo }: { orderNo: string }) {
   const { t } = useTranslation();
-  const market = useMarket();
+  const money = useMoney();
   const plan = usePlan(orderNo);
   if (!plan.data) return null;
   return (
     <div>
       <dt>{t('money.closed.paidInAll')}</dt>
-      <dd>{formatMoney(plan.data.paidInAll, market)}</dd>
+      <dd>{money(plan.data.paidInAll)}</dd>
     </div>
   );
 }

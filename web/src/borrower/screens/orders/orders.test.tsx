@@ -67,8 +67,9 @@ describe('a loan', () => {
     expect(text(head)).toContain('Loan number KL-261123-7F3K9Q');
 
     expect(screen.getByText('Annual percentage rate (APR)').nextSibling).toHaveTextContent('83.87%');
-    expect(screen.getByText('Amount sanctioned').nextSibling).toHaveTextContent('₹6,000');
-    expect(screen.getByText('Paid out to you').nextSibling).toHaveTextContent('₹5,823');
+    // Its statement has paise: every amount of the loan shows two decimals, as its schedule does.
+    expect(screen.getByText('Amount sanctioned').nextSibling).toHaveTextContent('₹6,000.00');
+    expect(screen.getByText('Paid out to you').nextSibling).toHaveTextContent('₹5,823.00');
     expect(screen.getByText('Total you repay').nextSibling).toHaveTextContent('₹6,201.60');
 
     const rows = within(screen.getByRole('table')).getAllByRole('row').slice(1);
@@ -122,8 +123,8 @@ describe('a loan', () => {
     fakeApi({ 'GET /api/v1/borrower/orders/KL-261123-7F3K9Q': () => ok(ORDER_DETAIL) }).signIn();
     renderBorrower('/app/orders/KL-261123-7F3K9Q?lang=1');
     await screen.findByRole('heading', { level: 2, name: 'Flexi 6 Weeks' });
-    expect(screen.getByText('Amount applied for').nextSibling).toHaveTextContent('₹6,000');
-    expect(screen.getByText('Net amount, after fees').nextSibling).toHaveTextContent('₹5,823');
+    expect(screen.getByText('Amount applied for').nextSibling).toHaveTextContent('₹6,000.00');
+    expect(screen.getByText('Net amount, after fees').nextSibling).toHaveTextContent('₹5,823.00');
     expect(screen.queryByText('Paid out to you')).toBeNull();
     expect(screen.queryByText(/sanctioned/i)).toBeNull();
     expect(screen.queryByText(/paid out on/i)).toBeNull();
@@ -178,10 +179,10 @@ describe('a loan', () => {
     renderBorrower('/app/orders/KL-261123-7F3K9Q?lang=1');
     // Approved: now the amount is sanctioned, and it may still be withdrawn.
     expect(await screen.findByText('Amount sanctioned')).toBeInTheDocument();
-    expect(screen.getByText(/Approved: the lender is paying ₹5,823 into your bank account\./)).toBeInTheDocument();
+    expect(screen.getByText(/Approved: the lender is paying ₹5,823\.00 into your bank account\./)).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Withdraw application' }));
     await user.click(await screen.findByRole('button', { name: 'Withdraw' }));
-    expect(await screen.findByText(/Paid out: ₹5,823 was sent to your bank account\./)).toBeInTheDocument();
+    expect(await screen.findByText(/Paid out: ₹5,823\.00 was sent to your bank account\./)).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Withdraw application' })).toBeNull();
   });
 

@@ -130,3 +130,43 @@ export const KFS_ID_V4 = {
   extension: { days: 7, feePercent: '1%', feeFixed: 0, maxExtensions: 2 },
   extensionFee: { name: 'Extension fee', amount: 1000000, tax: 0, total: 1000000 },
 };
+
+/**
+ * Flexi EMI, ₹10,000 over 3 months at 24% a year on the reducing balance: the installments rounded up to the rupee and
+ * the last one taking the rest (₹3,468, ₹3,468, ₹3,466.61), so the loan's amounts have paise.
+ */
+export const KFS_IN_EMI = {
+  ...KFS_IN_V4,
+  productCode: 'in-flexi-6m',
+  productName: 'Flexi EMI',
+  termCode: 'm3',
+  interest: { rate: '24%', per: 'year', method: 'reducing' },
+  sanctionedAmount: 1000000,
+  disbursalDate: '2026-11-27',
+  fees: [{ name: 'Processing fee', amount: 35000, tax: 6300, total: 41300 }],
+  totalFees: 41300,
+  netDisbursed: 958700,
+  totalInterest: 40261,
+  totalRepayable: 1040261,
+  installments: [
+    { number: 1, dueDate: '2026-12-27', principal: 326800, interest: 20000, fees: 0, amount: 346800 },
+    { number: 2, dueDate: '2027-01-27', principal: 333336, interest: 13464, fees: 0, amount: 346800 },
+    { number: 3, dueDate: '2027-02-27', principal: 339864, interest: 6797, fees: 0, amount: 346661 },
+  ],
+  apr: 5036,
+  aprDisplay: '50.36%',
+  extensionFee: { name: 'Extension fee', amount: 20000, tax: 3600, total: 23600 },
+};
+
+/** ₹6,000 over 14 days × 3 at 0.1% a day, flat: every amount of the loan in whole rupees. */
+export const KFS_IN_WHOLE = {
+  ...KFS_IN_V4,
+  interest: { rate: '0.1%', per: 'day', method: 'flat' },
+  totalInterest: 25200,
+  totalRepayable: 625200,
+  installments: [
+    { number: 1, dueDate: '2026-12-06', principal: 200000, interest: 8400, fees: 0, amount: 208400 },
+    { number: 2, dueDate: '2026-12-20', principal: 200000, interest: 8400, fees: 0, amount: 208400 },
+    { number: 3, dueDate: '2027-01-03', principal: 200000, interest: 8400, fees: 0, amount: 208400 },
+  ],
+};

@@ -1,7 +1,7 @@
 import type { TFunction } from 'i18next';
 import type { Market } from '@/shared/market/market';
 import { formatMoney, formatMoneyWithFraction } from '@/shared/money/format-money';
-import type { ProductTerm } from '../../api/types';
+import type { KeyFactStatement, ProductTerm } from '../../api/types';
 
 /** A term as words: "6 months", "14 days", "14 days × 3" (three installments, one every 14 days). */
 export function termLabel(term: ProductTerm, t: TFunction): string {
@@ -45,12 +45,29 @@ export function amountProblem(amount: number, range: { min: number; max: number;
 }
 
 /**
- * One precision for a product's amounts: two decimals for all of them when any has paise or sen, none otherwise, so
+ * One precision for a product's or a loan's amounts: two decimals for all of them when any has paise or sen, none otherwise, so
  * "₹3,468.00" stands beside "₹3,466.61", never "₹3,468". Integer arithmetic: the parts are split before Intl sees them.
  */
 export function moneyAtPrecision(amounts: readonly number[], market: Market): (minor: number) => string {
   const fractional = amounts.some((a) => a % 100 !== 0);
   return fractional ? (minor) => formatMoneyWithFraction(minor, market) : (minor) => formatMoney(minor, market);
+}
+
+/**
+ * The amounts that set a loan's precision: its statement's schedule (each installment and its parts), its fees and
+ * totals. When any has paise or sen, every amount of the loan shows two decimals, on every screen of it, from the
+ * quote to the last payment ("₹3,468.00" beside "₹3,466.61", never "₹3,468").
+ */
+export function kfsAmounts(kfs: KeyFactStatement): number[] {
+  return [
+    ...kfs.installments.flatMap((i) => [i.amount, i.principal, i.interest, i.fees]),
+    ...kfs.fees.flatMap((fee) => [fee.amount, fee.tax, fee.total]),
+    kfs.sanctionedAmount,
+    kfs.totalFees,
+    kfs.netDisbursed,
+    kfs.totalInterest,
+    kfs.totalRepayable,
+  ];
 }
 
 /**

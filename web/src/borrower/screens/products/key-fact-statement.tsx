@@ -1,9 +1,9 @@
 import { useTranslation } from 'react-i18next';
 import { useMarket } from '@/shared/market/market-context';
-import { formatMoney } from '@/shared/money/format-money';
 import { formatApr, formatRate } from '@/shared/money/format-percent';
 import type { KeyFactStatement } from '../../api/types';
-import { formatDate, moneyAtPrecision } from './format';
+import { LoanMoneyProvider, useMoney } from '../loan-money';
+import { formatDate } from './format';
 
 function Row({ label, value, className }: { label: string; value: string; className?: string }) {
   return (
@@ -16,12 +16,21 @@ function Row({ label, value, className }: { label: string; value: string; classN
 
 /**
  * A Key Fact Statement in full (PRODUCT.md §3), APR first: the confirm screen shows it before acceptance,
- * a loan's agreement carries the accepted one. `scheduleNote` says which day the due dates count from.
+ * a loan's agreement carries the accepted one. `scheduleNote` says which day the due dates count from. Its amounts
+ * have the loan's one precision, as on every other screen of it.
  */
 export function KeyFactStatementView({ kfs, scheduleNote }: { kfs: KeyFactStatement; scheduleNote?: string }) {
+  return (
+    <LoanMoneyProvider kfs={kfs}>
+      <Statement kfs={kfs} scheduleNote={scheduleNote} />
+    </LoanMoneyProvider>
+  );
+}
+
+function Statement({ kfs, scheduleNote }: { kfs: KeyFactStatement; scheduleNote?: string }) {
   const { t } = useTranslation();
   const market = useMarket();
-  const money = (minor: number) => formatMoney(minor, market);
+  const money = useMoney();
   const officer = kfs.lender.grievanceOfficer;
   const { flat, perDay, maxDays } = kfs.lateCharge;
   const lateParts: string[] = [];
@@ -159,7 +168,7 @@ type DailyCost = NonNullable<KeyFactStatement['dailyCost']>;
 function DailyCostView({ kfs, dailyCost }: { kfs: KeyFactStatement; dailyCost: DailyCost }) {
   const { t } = useTranslation();
   const market = useMarket();
-  const money = (minor: number) => formatMoney(minor, market);
+  const money = useMoney();
   return (
     <section className="card" aria-labelledby="kfs-daily-cost">
       <h2 className="kfs__heading" id="kfs-daily-cost">
@@ -189,15 +198,11 @@ function DailyCostView({ kfs, dailyCost }: { kfs: KeyFactStatement; dailyCost: D
   );
 }
 
-/** Each installment with its due date and amount, and what of it is principal and interest. */
+/** Each installment with its due date and amount, and what of it is principal and interest, at the loan's precision. */
 export function InstallmentsTable({ installments }: { installments: KeyFactStatement['installments'] }) {
   const { t } = useTranslation();
   const market = useMarket();
-  // One precision for the whole schedule: paise on every row when any row has them.
-  const money = moneyAtPrecision(
-    installments.flatMap((i) => [i.amount, i.principal, i.interest]),
-    market,
-  );
+  const money = useMoney();
   return (
     <table className="schedule">
       <thead>

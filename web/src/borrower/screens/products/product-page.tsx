@@ -15,7 +15,7 @@ import { minorFromMajor } from '@/shared/money/major-units';
 import { decimalSeparator, formatTypedMoney } from '../../ui/money-text';
 import { LoadingState, StateNotice } from '../../ui/state-notice';
 import { useDebouncedValue } from '../../ui/use-debounced-value';
-import { amountFromUrl, amountProblem, moneyAtPrecision, scheduleSummary, termLabel } from './format';
+import { amountFromUrl, amountProblem, kfsAmounts, moneyAtPrecision, scheduleSummary, termLabel } from './format';
 import '../loans.css';
 
 /** Waits this long after the last change of amount or term before asking for a quote. */
@@ -254,11 +254,8 @@ function LoanChooser({ product }: { product: Product }) {
 function QuoteSummary({ quote, stale }: { quote: KeyFactStatement; stale: boolean }) {
   const { t } = useTranslation();
   const market = useMarket();
-  // One precision for all of the product's figures, as the domain's schedule has them.
-  const money = moneyAtPrecision(
-    [...quote.installments.map((i) => i.amount), quote.netDisbursed, quote.totalFees, quote.totalInterest, quote.totalRepayable],
-    market,
-  );
+  // One precision for all of the quote's figures, the one its statement and then the loan keep.
+  const money = moneyAtPrecision(kfsAmounts(quote), market);
   const installments = scheduleSummary(quote.installments, money, t, market);
   return (
     <div className={stale ? 'quote__body quote__body--stale' : 'quote__body'}>

@@ -2,7 +2,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { fakeApi, ok, refusal, renderBorrower } from '@/test/render-borrower';
-import { KFS_ID, KFS_ID_V4, KFS_IN, KFS_IN_V3, KFS_IN_V4, PRODUCT_ID, PRODUCT_IN, PRODUCT_IN_EMI } from './fixtures.test-data';
+import { KFS_ID, KFS_ID_V4, KFS_IN, KFS_IN_EMI, KFS_IN_V3, KFS_IN_V4, PRODUCT_ID, PRODUCT_IN, PRODUCT_IN_EMI } from './fixtures.test-data';
 
 // Intl puts a no-break space in some formats (Rp 1.000.000); the page text is compared with plain spaces.
 const text = (element: HTMLElement) => element.textContent?.replace(/\s+/g, ' ').trim() ?? '';
@@ -88,6 +88,22 @@ describe('product screen', () => {
     expect(window.location.search).toBe('?amount=2500000&term=m6');
   });
 
+  it('quotes at the precision the statement and the loan keep, paise in an installment’s parts included', async () => {
+    // Whole installments and totals; only the reducing interest splits an installment into paise.
+    const installments = [
+      { number: 1, dueDate: '2026-12-27', principal: 326800, interest: 20000, fees: 0, amount: 346800 },
+      { number: 2, dueDate: '2027-01-27', principal: 333336, interest: 13464, fees: 0, amount: 346800 },
+      { number: 3, dueDate: '2027-02-27', principal: 339864, interest: 6936, fees: 0, amount: 346800 },
+    ];
+    fakeApi({
+      'GET /api/v1/borrower/products/in-flexi-6m': () => ok(PRODUCT_IN_EMI),
+      'POST /api/v1/borrower/quote': () => ok({ ...KFS_IN_EMI, installments, totalInterest: 40400, totalRepayable: 1040400 }),
+    }).signIn();
+    renderBorrower('/app/products/in-flexi-6m?lang=1');
+    expect(await screen.findByText('3 installments of ₹3,468.00')).toBeInTheDocument();
+    expect(screen.getByText('Total you repay').nextSibling).toHaveTextContent(/^₹10,404\.00$/);
+  });
+
   it('shows the server’s field error under the amount', async () => {
     fakeApi({
       'GET /api/v1/borrower/products/in-flexi-14d': () => ok(PRODUCT_IN),
@@ -121,11 +137,12 @@ describe('Key Fact Statement screen', () => {
     expect(api.callsTo('POST', '/api/v1/borrower/apply')[0]!.body).toEqual({ productCode: 'in-flexi-14d', amount: 600000, termCode: '14dx3' });
     expect(api.callsTo('POST', '/api/v1/borrower/quote')).toHaveLength(0);
     // Before any decision nothing is "sanctioned": the statement names the loan amount.
-    expect(screen.getByText('Loan amount').nextSibling).toHaveTextContent('₹6,000');
+    // The statement has paise (₹201.60 of interest): every amount of it shows two decimals.
+    expect(screen.getByText('Loan amount').nextSibling).toHaveTextContent('₹6,000.00');
     expect(screen.queryByText(/sanctioned/i, { selector: 'dt' })).toBeNull();
     expect(screen.getByText(/The APR is the yearly cost of everything you pay for the loan/)).toHaveTextContent('It is not the interest rate.');
-    expect(screen.getByText('₹150 + GST ₹27')).toBeInTheDocument();
-    expect(screen.getByText('Paid out to you').nextSibling).toHaveTextContent('₹5,823');
+    expect(screen.getByText('₹150.00 + GST ₹27.00')).toBeInTheDocument();
+    expect(screen.getByText('Paid out to you').nextSibling).toHaveTextContent('₹5,823.00');
     expect(screen.getByText('Total interest').nextSibling).toHaveTextContent('₹201.60');
     expect(screen.getByText('Total you repay').nextSibling).toHaveTextContent('₹6,201.60');
 
@@ -137,7 +154,7 @@ describe('Key Fact Statement screen', () => {
     ]);
     expect(text(rows[2]!)).toContain('₹2,067.60');
 
-    expect(screen.getByText(/₹400 once for each installment paid late\. Late charges can never add up to more than ₹1,200\./)).toBeInTheDocument();
+    expect(screen.getByText(/₹400\.00 once for each installment paid late\. Late charges can never add up to more than ₹1,200\.00\./)).toBeInTheDocument();
     expect(screen.getByText(/For 3 days after the money reaches you/)).toBeInTheDocument();
     expect(screen.getByText('Kilat Finance Private Limited (NBFC)')).toBeInTheDocument();
     expect(screen.getByText(/Priya Raman/)).toBeInTheDocument();
@@ -148,12 +165,7 @@ describe('Key Fact Statement screen', () => {
   });
 
   it('shows a fee without a tax line when it carries no tax (Indonesia)', async () => {
-    const kfs = {
-      ...KFS_IN,
-      market: 'ID',
-      currency: 'IDR',
-      fees: [{ name: 'Biaya layanan', amount: 5_000_000, tax: 0, total: 5_000_000 }],
-    };
+    const kfs = { ...KFS_ID, fees: [{ name: 'Biaya layanan', amount: 5_000_000, tax: 0, total: 5_000_000 }] };
     fakeApi({ 'POST /api/v1/borrower/apply': () => ok(kfs) }).signIn();
     renderBorrower('/app/products/id-kilat-30/kfs?amount=100000000&term=30d');
     const fee = await screen.findByText('Biaya layanan');

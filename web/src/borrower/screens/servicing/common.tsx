@@ -1,18 +1,11 @@
 import { useTranslation } from 'react-i18next';
 import { errorText } from '@/shared/api/error-text';
 import { ApiError } from '@/shared/api/http';
-import { useMarket } from '@/shared/market/market-context';
-import { formatMoney } from '@/shared/money/format-money';
 import { useToast } from '@/shared/ui/toast';
 import type { Buckets, InstallmentState } from '../../api/plan';
 import { StateNotice } from '../../ui/state-notice';
+import { useMoney } from '../loan-money';
 import { OrderNotFound } from '../orders/order-not-found';
-
-/** Amounts of the market, always through the shared formatter. */
-export function useMoney(): (minor: number) => string {
-  const market = useMarket();
-  return (minor) => formatMoney(minor, market);
-}
 
 /** A query's failure: a 404 is "no such loan (yet)", anything else an error with a retry. */
 export function LoadFailed({ error, title, onRetry }: { error: Error; title: string; onRetry: () => void }) {

@@ -6,7 +6,8 @@ import type { Market } from '@/shared/market/market';
 import { usePayment, type Payment } from '../../api/payment';
 import { Screen } from '../../layout/screen';
 import { LoadingState, StateNotice } from '../../ui/state-notice';
-import { CopyRow, LoadFailed, useMoney } from './common';
+import { OrderMoneyProvider, useMoney } from '../loan-money';
+import { CopyRow, LoadFailed } from './common';
 import { PaymentOutcome } from './payment-outcome';
 import './servicing.css';
 
@@ -38,7 +39,9 @@ export function DragonpayPage() {
       ) : payment.data.method !== 'dragonpay' ? (
         <StateNotice kind="empty" title={t('servicing.dragonpay.notDragonpay')} />
       ) : (
-        <DragonpayInstructions payment={payment.data} />
+        <OrderMoneyProvider orderNo={payment.data.orderNo}>
+          <DragonpayInstructions payment={payment.data} />
+        </OrderMoneyProvider>
       )}
     </Screen>
   );

@@ -13,7 +13,8 @@ import { usePaymentTypes, type PaymentInstructions, type PaymentMethod } from '.
 import { Screen } from '../../layout/screen';
 import { LoadingState, StateNotice } from '../../ui/state-notice';
 import { formatDate } from '../products/format';
-import { LoadFailed, useMoney } from './common';
+import { OrderMoneyProvider, useMoney } from '../loan-money';
+import { LoadFailed } from './common';
 import { MethodPicker } from './method-picker';
 import { paymentScreen } from './payment-screen';
 import './servicing.css';
@@ -27,17 +28,19 @@ export function ExtensionPage() {
   const unavailable = extension.error instanceof ApiError && extension.error.code === 'choice_unavailable';
   return (
     <Screen title={t('servicing.extension.title')} backTo={`/orders/${encodeURIComponent(orderNo)}`}>
-      {extension.isPending || types.isPending ? (
-        <LoadingState />
-      ) : unavailable ? (
-        <StateNotice kind="empty" title={t('servicing.extension.none')} text={t('servicing.extension.noneText')} />
-      ) : extension.isError ? (
-        <LoadFailed error={extension.error} title={t('servicing.extension.loadFailed')} onRetry={() => void extension.refetch()} />
-      ) : types.isError ? (
-        <LoadFailed error={types.error} title={t('servicing.pay.typesFailed')} onRetry={() => void types.refetch()} />
-      ) : (
-        <ExtensionDetails extension={extension.data} types={types.data} />
-      )}
+      <OrderMoneyProvider orderNo={orderNo}>
+        {extension.isPending || types.isPending ? (
+          <LoadingState />
+        ) : unavailable ? (
+          <StateNotice kind="empty" title={t('servicing.extension.none')} text={t('servicing.extension.noneText')} />
+        ) : extension.isError ? (
+          <LoadFailed error={extension.error} title={t('servicing.extension.loadFailed')} onRetry={() => void extension.refetch()} />
+        ) : types.isError ? (
+          <LoadFailed error={types.error} title={t('servicing.pay.typesFailed')} onRetry={() => void types.refetch()} />
+        ) : (
+          <ExtensionDetails extension={extension.data} types={types.data} />
+        )}
+      </OrderMoneyProvider>
     </Screen>
   );
 }

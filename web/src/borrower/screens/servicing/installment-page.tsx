@@ -7,7 +7,8 @@ import { Screen } from '../../layout/screen';
 import { LoadingState } from '../../ui/state-notice';
 import { OrderNotFound } from '../orders/order-not-found';
 import { formatDate } from '../products/format';
-import { BucketRows, InstallmentBadge, LoadFailed, useMoney } from './common';
+import { OrderMoneyProvider, useMoney } from '../loan-money';
+import { BucketRows, InstallmentBadge, LoadFailed } from './common';
 import './servicing.css';
 
 /** One installment: its due date (and the planned one if an extension moved it), what is due, paid and outstanding. */
@@ -20,12 +21,16 @@ export function InstallmentPage() {
     <Screen title={t('servicing.installment.title', { seq: number || seq })} backTo={`/orders/${encodeURIComponent(orderNo)}/plan`}>
       {number === 0 ? (
         <OrderNotFound />
-      ) : installment.isPending ? (
-        <LoadingState />
-      ) : installment.isError ? (
-        <LoadFailed error={installment.error} title={t('servicing.installment.loadFailed')} onRetry={() => void installment.refetch()} />
       ) : (
-        <Installment item={installment.data} />
+        <OrderMoneyProvider orderNo={orderNo}>
+          {installment.isPending ? (
+            <LoadingState />
+          ) : installment.isError ? (
+            <LoadFailed error={installment.error} title={t('servicing.installment.loadFailed')} onRetry={() => void installment.refetch()} />
+          ) : (
+            <Installment item={installment.data} />
+          )}
+        </OrderMoneyProvider>
       )}
     </Screen>
   );

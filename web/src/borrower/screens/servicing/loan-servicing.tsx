@@ -10,7 +10,7 @@ import { useRateOrder } from '../../api/rate-order';
 import { useRepayment, type RepaymentChoiceView } from '../../api/repayment';
 import { LoadingState, StateNotice } from '../../ui/state-notice';
 import { formatDate } from '../products/format';
-import { useMoney } from './common';
+import { useMoney } from '../loan-money';
 import { ArrearsCard, CoolingOffCard, VerifyingCard } from './money-state';
 import './servicing.css';
 

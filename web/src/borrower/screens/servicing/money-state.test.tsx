@@ -5,7 +5,7 @@ import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { fakeApi, ok, refusal, renderBorrower } from '@/test/render-borrower';
 import { HOME_ELIGIBLE } from '../home/fixtures.test-data';
-import { OLDER_ORDER, ORDER_DETAIL, ORDER_DISBURSED, ORDER_SUMMARY } from '../orders/fixtures.test-data';
+import { OLDER_ORDER, ORDER_DETAIL, ORDER_DISBURSED, ORDER_ID, ORDER_SUMMARY, ORDER_WHOLE } from '../orders/fixtures.test-data';
 import { groupedDigits } from './virtual-account';
 
 const NO = 'KL-261123-7F3K9Q';
@@ -95,7 +95,7 @@ beforeEach(() => window.sessionStorage.clear());
 
 describe('an overdue loan', () => {
   it('states the installment, the days late, the parts and that the flat charge does not grow, with a Pay button', async () => {
-    fakeApi({ [`GET ${ORDER}`]: () => ok({ ...ORDER_DISBURSED, status: 'overdue' }), [`GET ${ORDER}/repayment`]: () => ok(OVERDUE) }).signIn();
+    fakeApi({ [`GET ${ORDER}`]: () => ok({ ...ORDER_WHOLE, status: 'overdue' }), [`GET ${ORDER}/repayment`]: () => ok(OVERDUE) }).signIn();
     renderBorrower(`/app/orders/${NO}?lang=1`);
     const card = (await screen.findByRole('heading', { name: 'Installment 2 is 3 days late' })).closest('section')!;
     expect(text(card)).toContain('It was due on 25 Dec 2026.');
@@ -111,7 +111,7 @@ describe('an overdue loan', () => {
   it('says by how much a daily charge grows tomorrow, in Indonesian with rupiah', async () => {
     const arrears = { ...ARREARS, installment: 1, installmentTo: 1, daysLate: 1, owed: 318000000, lateCharges: 3000000, total: 321000000, lateChargeTomorrow: 300000, lateChargeMoreAtMost: 9000000 };
     fakeApi({
-      [`GET ${ORDER}`]: () => ok({ ...ORDER_DISBURSED, status: 'overdue' }),
+      [`GET ${ORDER}`]: () => ok({ ...ORDER_ID, status: 'overdue' }),
       [`GET ${ORDER}/repayment`]: () => ok({ ...OVERDUE, currency: 'IDR', arrears, choices: [{ choice: 'due', amount: 321000000, installment: 1, dueDate: '2026-12-25' }] }),
     }).signIn();
     renderBorrower(`/app/orders/${NO}?lang=2`);
@@ -142,7 +142,7 @@ describe('an overdue loan', () => {
 
 describe('the cooling-off exit', () => {
   it('states its parts and its last day', async () => {
-    fakeApi({ [`GET ${ORDER}`]: () => ok(ORDER_DISBURSED), [`GET ${ORDER}/repayment`]: () => ok(COOLING) }).signIn();
+    fakeApi({ [`GET ${ORDER}`]: () => ok(ORDER_WHOLE), [`GET ${ORDER}/repayment`]: () => ok(COOLING) }).signIn();
     renderBorrower(`/app/orders/${NO}?lang=1`);
     expect(await screen.findByText('You can leave this loan until 30 Nov 2026, with no penalty.')).toBeInTheDocument();
     const card = screen.getByRole('heading', { name: 'Changed your mind? You can leave this loan' }).closest('section')!;
@@ -153,7 +153,7 @@ describe('the cooling-off exit', () => {
   });
 
   it('in Indonesian', async () => {
-    fakeApi({ [`GET ${ORDER}`]: () => ok(ORDER_DISBURSED), [`GET ${ORDER}/repayment`]: () => ok(COOLING) }).signIn();
+    fakeApi({ [`GET ${ORDER}`]: () => ok(ORDER_ID), [`GET ${ORDER}/repayment`]: () => ok(COOLING) }).signIn();
     renderBorrower(`/app/orders/${NO}?lang=2`);
     expect(await screen.findByText('Anda dapat membatalkan pinjaman ini sampai 30 Nov 2026, tanpa denda.')).toBeInTheDocument();
     expect(screen.getByText('Bunga untuk 2 hari terpakai').nextSibling).toHaveTextContent('+ Rp 20');
@@ -164,7 +164,7 @@ describe('a UTR being verified', () => {
   it('shows the UTR, the amount and the day it is checked by, and corrects a mistyped UTR', async () => {
     let answer = VERIFYING;
     const api = fakeApi({
-      [`GET ${ORDER}`]: () => ok({ ...ORDER_DISBURSED, status: 'overdue' }),
+      [`GET ${ORDER}`]: () => ok({ ...ORDER_WHOLE, status: 'overdue' }),
       [`GET ${ORDER}/repayment`]: () => ok(answer),
       'PUT /api/v1/borrower/payments/pay-9/utr': () => {
         answer = { ...VERIFYING, verifyingPayment: { ...VERIFYING.verifyingPayment, utr: '712345678902', correctionsLeft: 2 } };
@@ -194,7 +194,7 @@ describe('a UTR being verified', () => {
 
   it('says why when finance acted first', async () => {
     fakeApi({
-      [`GET ${ORDER}`]: () => ok({ ...ORDER_DISBURSED, status: 'overdue' }),
+      [`GET ${ORDER}`]: () => ok({ ...ORDER_ID, status: 'overdue' }),
       [`GET ${ORDER}/repayment`]: () => ok(VERIFYING),
       'PUT /api/v1/borrower/payments/pay-9/utr': () =>
         refusal(409, 'utr_locked', 'Finance has already checked this payment, so its UTR can no longer be changed.'),
@@ -307,7 +307,7 @@ describe('closed and rejected loans', () => {
 
   it('a repaid loan’s page shows the fee taken at payout and the schedule as planned, all paid', async () => {
     fakeApi({
-      [`GET ${ORDER}`]: () => ok({ ...ORDER_DISBURSED, status: 'repaid' }),
+      [`GET ${ORDER}`]: () => ok({ ...ORDER_WHOLE, status: 'repaid' }),
       [`GET ${ORDER}/plan`]: () => ok({ ...PLAN_EXITED, status: 'repaid', closedBy: null, feesKept: 59000, feesRefunded: 0, paidInAll: 2089600, paid: buckets(2000000, 49600, 0, 40000) }),
       [`GET ${ORDER}/payments`]: () => ok([]),
     }).signIn();

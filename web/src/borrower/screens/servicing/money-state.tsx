@@ -8,7 +8,7 @@ import type { Repayment } from '../../api/repayment';
 import { normalUtr, useCorrectUtr } from '../../api/submit-utr';
 import { TextField } from '../../ui/text-field';
 import { formatDate } from '../products/format';
-import { useMoney } from './common';
+import { useMoney } from '../loan-money';
 import './money.css';
 
 type Arrears = NonNullable<Repayment['arrears']>;

@@ -10,7 +10,8 @@ import { usePaymentTypes, type PaymentMethod } from '../../api/payment-types';
 import { useRepayment, type RepaymentChoice } from '../../api/repayment';
 import { Screen } from '../../layout/screen';
 import { LoadingState, StateNotice } from '../../ui/state-notice';
-import { LoadFailed, useMoney } from './common';
+import { OrderMoneyProvider, useMoney } from '../loan-money';
+import { LoadFailed } from './common';
 import { MethodPicker } from './method-picker';
 import { paymentScreen } from './payment-screen';
 import './servicing.css';
@@ -30,27 +31,29 @@ export function PayPage() {
   const offered = repayment.data?.choices.find((item) => item.choice === choice);
   return (
     <Screen title={t('servicing.pay.title')} backTo={backTo}>
-      {repayment.isPending || types.isPending ? (
-        <LoadingState />
-      ) : repayment.isError ? (
-        <LoadFailed error={repayment.error} title={t('servicing.repay.loadFailed')} onRetry={() => void repayment.refetch()} />
-      ) : types.isError ? (
-        <LoadFailed error={types.error} title={t('servicing.pay.typesFailed')} onRetry={() => void types.refetch()} />
-      ) : repayment.data.verifying ? (
-        <StateNotice kind="empty" title={t('servicing.pay.verifying')} text={t('servicing.pay.verifyingText')} />
-      ) : !CHOICES.includes(choice) || !offered ? (
-        <StateNotice kind="empty" title={t('servicing.pay.unavailable')} text={t('servicing.pay.unavailableText')} />
-      ) : types.data.length === 0 ? (
-        <StateNotice kind="empty" title={t('servicing.pay.noTypes')} />
-      ) : (
-        <PayForm
-          orderNo={orderNo}
-          choice={offered.choice}
-          amount={offered.amount}
-          today={repayment.data.today}
-          types={types.data}
-        />
-      )}
+      <OrderMoneyProvider orderNo={orderNo}>
+        {repayment.isPending || types.isPending ? (
+          <LoadingState />
+        ) : repayment.isError ? (
+          <LoadFailed error={repayment.error} title={t('servicing.repay.loadFailed')} onRetry={() => void repayment.refetch()} />
+        ) : types.isError ? (
+          <LoadFailed error={types.error} title={t('servicing.pay.typesFailed')} onRetry={() => void types.refetch()} />
+        ) : repayment.data.verifying ? (
+          <StateNotice kind="empty" title={t('servicing.pay.verifying')} text={t('servicing.pay.verifyingText')} />
+        ) : !CHOICES.includes(choice) || !offered ? (
+          <StateNotice kind="empty" title={t('servicing.pay.unavailable')} text={t('servicing.pay.unavailableText')} />
+        ) : types.data.length === 0 ? (
+          <StateNotice kind="empty" title={t('servicing.pay.noTypes')} />
+        ) : (
+          <PayForm
+            orderNo={orderNo}
+            choice={offered.choice}
+            amount={offered.amount}
+            today={repayment.data.today}
+            types={types.data}
+          />
+        )}
+      </OrderMoneyProvider>
     </Screen>
   );
 }

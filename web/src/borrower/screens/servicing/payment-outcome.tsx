@@ -2,7 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useOrder } from '../../api/orders';
 import { useLoanPayments, type Payment } from '../../api/payment';
-import { useMoney } from './common';
+import { useMoney } from '../loan-money';
 
 const CLOSED = ['repaid', 'exited_in_cooling_off'];
 

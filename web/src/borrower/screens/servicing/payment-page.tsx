@@ -13,7 +13,8 @@ import { LoadingState } from '../../ui/state-notice';
 import { TextField } from '../../ui/text-field';
 import { formatDate } from '../products/format';
 import { useRepayment } from '../../api/repayment';
-import { CopyRow, LoadFailed, useMoney } from './common';
+import { OrderMoneyProvider, useMoney } from '../loan-money';
+import { CopyRow, LoadFailed } from './common';
 import { VerifyingCard } from './money-state';
 import { VirtualAccountHelp, digitsOnly, groupedDigits } from './virtual-account';
 import { PaymentOutcome } from './payment-outcome';
@@ -35,7 +36,9 @@ export function PaymentPage() {
       ) : payment.data.method === 'dragonpay' ? (
         <Navigate to={paymentScreen(payment.data)} replace />
       ) : (
-        <PaymentDetails payment={payment.data} />
+        <OrderMoneyProvider orderNo={payment.data.orderNo}>
+          <PaymentDetails payment={payment.data} />
+        </OrderMoneyProvider>
       )}
     </Screen>
   );

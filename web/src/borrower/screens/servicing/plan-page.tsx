@@ -5,7 +5,8 @@ import { usePlan, type LoanPlan } from '../../api/plan';
 import { Screen } from '../../layout/screen';
 import { LoadingState, StateNotice } from '../../ui/state-notice';
 import { formatDate } from '../products/format';
-import { InstallmentBadge, LoadFailed, useMoney } from './common';
+import { OrderMoneyProvider, useMoney } from '../loan-money';
+import { InstallmentBadge, LoadFailed } from './common';
 import './servicing.css';
 
 /** The installment plan after payout: each installment's due date, what is due, paid and outstanding, its status. */
@@ -15,13 +16,15 @@ export function PlanPage() {
   const plan = usePlan(orderNo);
   return (
     <Screen title={t('servicing.plan.title')} backTo={`/orders/${encodeURIComponent(orderNo)}`}>
-      {plan.isPending ? (
-        <LoadingState />
-      ) : plan.isError ? (
-        <LoadFailed error={plan.error} title={t('servicing.plan.loadFailed')} onRetry={() => void plan.refetch()} />
-      ) : (
-        <Plan plan={plan.data} />
-      )}
+      <OrderMoneyProvider orderNo={orderNo}>
+        {plan.isPending ? (
+          <LoadingState />
+        ) : plan.isError ? (
+          <LoadFailed error={plan.error} title={t('servicing.plan.loadFailed')} onRetry={() => void plan.refetch()} />
+        ) : (
+          <Plan plan={plan.data} />
+        )}
+      </OrderMoneyProvider>
     </Screen>
   );
 }

@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { fakeApi, ok, refusal, renderBorrower } from '@/test/render-borrower';
-import { ORDER_DISBURSED } from '../orders/fixtures.test-data';
+import { ORDER_DISBURSED, ORDER_ID } from '../orders/fixtures.test-data';
 
 const NO = 'KL-261123-7F3K9Q';
 const ORDER = `/api/v1/borrower/orders/${NO}`;
@@ -98,12 +98,13 @@ describe('the loan page after payout', () => {
       [`GET ${ORDER}/repayment`]: () => ok(REPAYMENT),
     }).signIn();
     renderBorrower(`/app/orders/${NO}?lang=1`);
-    expect(await screen.findByText('₹2,072 is due now (due 6 Dec 2026).')).toBeInTheDocument();
+    // The loan's statement has paise (₹1,999.80 of principal in an installment): every amount shows two decimals.
+    expect(await screen.findByText('₹2,072.00 is due now (due 6 Dec 2026).')).toBeInTheDocument();
     const links = within(screen.getByRole('heading', { name: 'Repay' }).closest('section')!).getAllByRole('link');
     expect(links.map((link) => [text(link), link.getAttribute('href')])).toEqual([
-      ['Pay this installmentThe installment due, with any late charges₹2,072', `/app/orders/${NO}/pay/due`],
-      ['Repay everything todayInterest only for the days used; no prepayment charge₹4,050', `/app/orders/${NO}/pay/payoff`],
-      ['Extend the due dateFee only; the new due date is 13 Dec 2026₹300', `/app/orders/${NO}/extension`],
+      ['Pay this installmentThe installment due, with any late charges₹2,072.00', `/app/orders/${NO}/pay/due`],
+      ['Repay everything todayInterest only for the days used; no prepayment charge₹4,050.00', `/app/orders/${NO}/pay/payoff`],
+      ['Extend the due dateFee only; the new due date is 13 Dec 2026₹300.00', `/app/orders/${NO}/extension`],
       ['See the installment plan', `/app/orders/${NO}/plan`],
     ]);
   });
@@ -168,13 +169,13 @@ describe('the loan page after payout', () => {
     await within(summary).findByText('Total you paid');
     expect(within(summary).getAllByRole('term').map(text)).toEqual(['Principal', 'Interest', 'Fees and charges', 'Fee taken from the payout', 'Total you paid']);
     // The ₹177 kept from the ₹6,000 at payout (₹5,823 sent) is part of what the loan cost.
-    expect(within(summary).getAllByRole('definition').map(text)).toEqual(['₹6,000', '₹134.40', '₹305', '₹177', '₹6,616.40']);
+    expect(within(summary).getAllByRole('definition').map(text)).toEqual(['₹6,000.00', '₹134.40', '₹305.00', '₹177.00', '₹6,616.40']);
   });
 
   it('a loan paid off early shows the fee taken from the payout too, in Indonesian', async () => {
     const paid = buckets(60000000, 1200000);
     fakeApi({
-      [`GET ${ORDER}`]: () => ok({ ...ORDER_DISBURSED, status: 'repaid', currency: 'IDR' }),
+      [`GET ${ORDER}`]: () => ok({ ...ORDER_ID, status: 'repaid' }),
       [`GET ${ORDER}/plan`]: () =>
         ok({ ...PLAN, currency: 'IDR', status: 'repaid', closedBy: 'payoff', principal: 60000000, paidOut: 57000000, feesKept: 3000000, paidInAll: 64200000, paid, due: paid, outstanding: ZERO }),
     }).signIn();
@@ -194,7 +195,7 @@ describe('the loan page after payout', () => {
     renderBorrower(`/app/orders/${NO}?lang=1`);
     const summary = await screen.findByRole('region', { name: 'What you paid' });
     await within(summary).findByText('Total you paid');
-    expect(within(summary).getAllByRole('definition').map(text)).toEqual(['₹6,000', '₹9.60', '₹0', '-₹177', '₹5,832.60']);
+    expect(within(summary).getAllByRole('definition').map(text)).toEqual(['₹6,000.00', '₹9.60', '₹0.00', '-₹177.00', '₹5,832.60']);
     expect(within(summary).getByText('Fees taken at payout, given back')).toBeInTheDocument();
     expect(within(summary).queryByText('Fee taken from the payout')).not.toBeInTheDocument();
   });
@@ -413,13 +414,13 @@ describe('money after it arrived', () => {
     const view = renderBorrower('/app/payments/pay-1?lang=1');
     expect(await screen.findByText('Money to be sent back to you')).toHaveClass('payment-status');
     expect(
-      screen.getByText('₹72 will be sent back to your bank account: it was more than your loan owed. The other ₹2,000 was counted towards your loan.'),
+      screen.getByText('₹72.00 will be sent back to your bank account: it was more than your loan owed. The other ₹2,000.00 was counted towards your loan.'),
     ).toBeInTheDocument();
     view.unmount();
 
     order = { ...ORDER_DISBURSED, status: 'repaid' };
     renderBorrower('/app/payments/pay-2?lang=1');
-    expect(await screen.findByText('₹2,072 will be sent back to your bank account: your loan was already repaid, so nothing was owed.')).toBeInTheDocument();
+    expect(await screen.findByText('₹2,072.00 will be sent back to your bank account: your loan was already repaid, so nothing was owed.')).toBeInTheDocument();
   });
 
   it('a refund finance decided on an open loan says it was not counted towards the loan', async () => {
@@ -428,7 +429,7 @@ describe('money after it arrived', () => {
       [`GET ${ORDER}`]: () => ok(ORDER_DISBURSED),
     }).signIn();
     renderBorrower('/app/payments/pay-1?lang=1');
-    expect(await screen.findByText('₹2,000 will be sent back to your bank account: finance did not count it towards your loan.')).toBeInTheDocument();
+    expect(await screen.findByText('₹2,000.00 will be sent back to your bank account: finance did not count it towards your loan.')).toBeInTheDocument();
   });
 
   it('the loan page tells what became of money that did not go as asked, and nothing when all went as asked', async () => {
@@ -444,7 +445,7 @@ describe('money after it arrived', () => {
     }).signIn();
     const view = renderBorrower(`/app/orders/${NO}?lang=1`);
     const section = await screen.findByRole('region', { name: 'About your payments' });
-    expect(within(section).getByText('₹72 was sent back to your bank account. Bank reference: N2612345.')).toBeInTheDocument();
+    expect(within(section).getByText('₹72.00 was sent back to your bank account. Bank reference: N2612345.')).toBeInTheDocument();
     expect(within(section).getAllByRole('listitem')).toHaveLength(1);
     view.unmount();
 
@@ -513,7 +514,7 @@ describe('Dragonpay', () => {
     await waitFor(() => expect(window.location.pathname).toBe('/app/dragonpayPaymentInstructions/pay-dp'));
     expect(api.callsTo('POST', `${ORDER}/payments`)[0]!.body).toMatchObject({ choice: 'due', method: 'dragonpay' });
     expect(await screen.findByRole('heading', { level: 1, name: 'Instruksi pembayaran' })).toBeInTheDocument();
-    expect(screen.getByText('KPDR7GN8PY01')).toBeInTheDocument();
+    expect(await screen.findByText('KPDR7GN8PY01')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Salin Nomor referensi' })).toBeInTheDocument();
     expect(screen.getByText('Alfamart')).toBeInTheDocument();
     expect(screen.getByText('Indomaret')).toBeInTheDocument();

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import type { Market } from '@/shared/market/market';
 import { useMarket } from '@/shared/market/market-context';
 import type { Payment } from '../../api/payment';
-import { useMoney } from './common';
+import { useMoney } from '../loan-money';
 import './money.css';
 
 /** Only the digits of an account number: what a bank app's field takes. */
