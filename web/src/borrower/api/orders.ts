@@ -1,4 +1,4 @@
-import { useQueries, useQuery } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useApiClient } from '@/shared/api/api-context';
 import type { HttpClient } from '@/shared/api/http';
 import { queryKeys } from './query-keys';
@@ -38,12 +38,4 @@ export function fetchOrder(api: HttpClient, orderNo: string): Promise<OrderDetai
 export function useOrder(orderNo: string) {
   const api = useApiClient();
   return useQuery({ queryKey: queryKeys.order(orderNo), queryFn: () => fetchOrder(api, orderNo) });
-}
-
-/** Several of the borrower's orders at once, each the same query as its own page's, in the order asked. */
-export function useOrderDetails(orderNos: readonly string[]) {
-  const api = useApiClient();
-  return useQueries({
-    queries: orderNos.map((orderNo) => ({ queryKey: queryKeys.order(orderNo), queryFn: () => fetchOrder(api, orderNo) })),
-  });
 }

@@ -18,6 +18,14 @@ export function LoanMoneyProvider({ kfs, children }: { kfs: KeyFactStatement | u
 }
 
 /**
+ * For a summary of a loan that carries a few of its amounts but not its statement (an entry of My loans): one
+ * precision for those amounts. Reading every listed order's statement instead would cost a request per loan.
+ */
+export function SummaryMoneyProvider({ amounts, children }: { amounts: readonly number[]; children: ReactNode }) {
+  return <LoanMoneyContext.Provider value={amounts}>{children}</LoanMoneyContext.Provider>;
+}
+
+/**
  * For a screen that knows only the order's number: the loan's precision from the statement the order carries. Its
  * children wait for the order (`pending` meanwhile; the loan page has usually read it already), so no amount shows at
  * one precision and then at another; an order that cannot be read leaves the plain format rather than no screen. Put

@@ -2,11 +2,11 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { errorText } from '@/shared/api/error-text';
 import { useMarket } from '@/shared/market/market-context';
-import { useOrderDetails, useOrders, type OrderStatus, type OrderSummary } from '../../api/orders';
+import { useOrders, type OrderStatus, type OrderSummary } from '../../api/orders';
 import { usePlan } from '../../api/plan';
 import { Screen } from '../../layout/screen';
 import { LoadingState, StateNotice } from '../../ui/state-notice';
-import { LoanMoneyProvider, useMoney } from '../loan-money';
+import { SummaryMoneyProvider, useMoney } from '../loan-money';
 import { formatDay } from './format';
 import { StatusBadge } from './order-status';
 import '../loans.css';
@@ -15,11 +15,9 @@ import '../loans.css';
 export function OrdersPage() {
   const { t } = useTranslation();
   const orders = useOrders();
-  // Each loan's statement sets the precision of its amounts, as on its own page: the list shows once all are read.
-  const details = useOrderDetails(orders.data?.map((order) => order.orderNo) ?? []);
   return (
     <Screen title={t('orders.title')} tabs>
-      {orders.isPending || details.some((detail) => detail.isPending) ? (
+      {orders.isPending ? (
         <LoadingState />
       ) : orders.isError ? (
         <StateNotice kind="error" title={t('orders.loadFailed')} text={errorText(orders.error, t)} onRetry={() => void orders.refetch()} />
@@ -36,11 +34,12 @@ export function OrdersPage() {
         />
       ) : (
         <ul className="orders">
-          {orders.data.map((order, index) => (
+          {orders.data.map((order) => (
             <li key={order.orderNo}>
-              <LoanMoneyProvider kfs={details[index]?.data?.kfs}>
+              {/* One precision per entry, from the amounts it shows. */}
+              <SummaryMoneyProvider amounts={[order.amount, order.totalRepayable]}>
                 <OrderCard order={order} />
-              </LoanMoneyProvider>
+              </SummaryMoneyProvider>
             </li>
           ))}
         </ul>
