@@ -644,6 +644,10 @@ test('Indonesia, overdue: the installment and its late charge apart, in Indonesi
       });
       const plan = await borrowerGet(page, `/api/v1/borrower/orders/${encodeURIComponent(orderNo)}/plan`);
       const first = plan.installments[0];
+      // Just paid out: the cooling-off period's last day, in Indonesian.
+      const { kfs } = await borrowerGet(page, `/api/v1/borrower/orders/${encodeURIComponent(orderNo)}`);
+      await openLoan(page, orderNo, '');
+      await page.getByText(`Anda dapat membatalkan pinjaman ini sampai ${humanDate(plusDays(plan.payoutDate, kfs.coolingOffDays), 'id-ID')}, tanpa denda.`).waitFor();
       // Two business days in turn, as a server running every day sees them: the first run marks the loan overdue,
       // the next posts the day's late charge (Kilat 30 has a daily charge and no flat one).
       await setBusinessDate(plusDays(first.dueDate, 2));
