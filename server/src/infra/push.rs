@@ -5,10 +5,11 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use anyhow::Context;
-use secrecy::{ExposeSecret, SecretString};
+use reqwest::StatusCode;
+use secrecy::SecretString;
 use serde::Serialize;
 
+use crate::infra::gateway::Gateway;
 use crate::settings::{PushSenderKind, PushSettings};
 
 /// One push to one device.
@@ -71,13 +72,10 @@ impl PushSender for LogPush {
     }
 }
 
-/// A push gateway's HTTP API: `POST url` with `{"token", "platform", "title", "body"}` and a bearer API key. Network
-/// errors and 5xx answers are retried with a short back-off; 404 and 410 mean the token is gone; another 4xx is final.
+/// A push gateway's HTTP API: `POST url` with `{"token", "platform", "title", "body"}` and a bearer API key
+/// ([`Gateway`]: network errors and 5xx answers retried); 404 and 410 mean the token is gone; another 4xx is final.
 pub struct HttpPush {
-    client: reqwest::Client,
-    url: String,
-    api_key: Option<SecretString>,
-    retries: u32,
+    gateway: Gateway,
 }
 
 #[derive(Serialize)]
@@ -95,55 +93,9 @@ impl HttpPush {
         timeout: Duration,
         retries: u32,
     ) -> anyhow::Result<Self> {
-        // rustls needs a process-wide crypto provider; a second install (tests) is harmless.
-        let _ = rustls::crypto::ring::default_provider().install_default();
-        let client = reqwest::Client::builder()
-            .timeout(timeout)
-            .connect_timeout(timeout)
-            .build()
-            .context("building the push gateway's HTTP client")?;
         Ok(Self {
-            client,
-            url,
-            api_key,
-            retries,
+            gateway: Gateway::new("push", url, api_key, timeout, retries)?,
         })
-    }
-
-    /// One attempt: the outcome, or whether the error is worth a retry and the error.
-    async fn attempt(
-        &self,
-        body: &GatewayRequest<'_>,
-    ) -> Result<PushOutcome, (bool, anyhow::Error)> {
-        let mut request = self.client.post(&self.url).json(body);
-        if let Some(key) = &self.api_key {
-            request = request.bearer_auth(key.expose_secret());
-        }
-        let started = std::time::Instant::now();
-        let result = match request.send().await {
-            Ok(response) if response.status().is_success() => Ok(PushOutcome::Delivered),
-            Ok(response)
-                if matches!(
-                    response.status(),
-                    reqwest::StatusCode::NOT_FOUND | reqwest::StatusCode::GONE
-                ) =>
-            {
-                Ok(PushOutcome::TokenGone)
-            }
-            Ok(response) => {
-                let status = response.status();
-                Err((
-                    status.is_server_error(),
-                    anyhow::anyhow!("the push gateway answered {status}"),
-                ))
-            }
-            Err(err) => Err((
-                true,
-                anyhow::Error::new(err).context("the push gateway could not be reached"),
-            )),
-        };
-        crate::infra::metrics::provider_call("push", "send", result.is_ok(), started.elapsed());
-        result
     }
 }
 
@@ -156,17 +108,10 @@ impl PushSender for HttpPush {
                 title: &message.title,
                 body: &message.body,
             };
-            let mut tries = 0;
-            loop {
-                match self.attempt(&body).await {
-                    Ok(outcome) => return Ok(outcome),
-                    Err((retryable, err)) if retryable && tries < self.retries => {
-                        tries += 1;
-                        tracing::warn!(error = %err, tries, "a push failed; retrying");
-                        tokio::time::sleep(Duration::from_millis(200 * u64::from(tries))).await;
-                    }
-                    Err((_, err)) => return Err(err),
-                }
+            match self.gateway.post(&body).await? {
+                status if status.is_success() => Ok(PushOutcome::Delivered),
+                StatusCode::NOT_FOUND | StatusCode::GONE => Ok(PushOutcome::TokenGone),
+                status => anyhow::bail!("the push gateway answered {status}"),
             }
         })
     }

@@ -7,11 +7,11 @@ use std::pin::Pin;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use anyhow::Context;
 use kilat_domain::Phone;
-use secrecy::{ExposeSecret, SecretString};
+use secrecy::SecretString;
 use serde::Serialize;
 
+use crate::infra::gateway::Gateway;
 use crate::settings::{SmsSender, SmsSettings};
 
 /// By text message or by an automated voice call reading the digits.
@@ -130,13 +130,10 @@ impl Outbox {
     }
 }
 
-/// A provider's HTTP API: `POST url` with `{"to", "channel", "code", "text"}` and a bearer API key. Network errors and
-/// 5xx answers are retried with a short back-off; a 4xx answer is final.
+/// A provider's HTTP API: `POST url` with `{"to", "channel", "code", "text"}` and a bearer API key
+/// ([`Gateway`]: network errors and 5xx answers retried); a 4xx answer is final.
 pub struct HttpSender {
-    client: reqwest::Client,
-    url: String,
-    api_key: Option<SecretString>,
-    retries: u32,
+    gateway: Gateway,
 }
 
 #[derive(Serialize)]
@@ -154,43 +151,9 @@ impl HttpSender {
         timeout: Duration,
         retries: u32,
     ) -> anyhow::Result<Self> {
-        // rustls needs a process-wide crypto provider; a second install (tests) is harmless.
-        let _ = rustls::crypto::ring::default_provider().install_default();
-        let client = reqwest::Client::builder()
-            .timeout(timeout)
-            .connect_timeout(timeout)
-            .build()
-            .context("building the SMS provider's HTTP client")?;
         Ok(Self {
-            client,
-            url,
-            api_key,
-            retries,
+            gateway: Gateway::new("sms", url, api_key, timeout, retries)?,
         })
-    }
-
-    async fn attempt(&self, body: &ProviderRequest<'_>) -> Result<(), (bool, anyhow::Error)> {
-        let mut request = self.client.post(&self.url).json(body);
-        if let Some(key) = &self.api_key {
-            request = request.bearer_auth(key.expose_secret());
-        }
-        let started = std::time::Instant::now();
-        let result = match request.send().await {
-            Ok(response) if response.status().is_success() => Ok(()),
-            Ok(response) => {
-                let status = response.status();
-                Err((
-                    status.is_server_error(),
-                    anyhow::anyhow!("the SMS provider answered {status}"),
-                ))
-            }
-            Err(err) => Err((
-                true,
-                anyhow::Error::new(err).context("the SMS provider could not be reached"),
-            )),
-        };
-        crate::infra::metrics::provider_call("sms", "send", result.is_ok(), started.elapsed());
-        result
     }
 }
 
@@ -203,18 +166,9 @@ impl CodeSender for HttpSender {
                 code: &message.code,
                 text: &message.text,
             };
-            let mut tries = 0;
-            loop {
-                match self.attempt(&body).await {
-                    Ok(()) => return Ok(()),
-                    Err((retryable, err)) if retryable && tries < self.retries => {
-                        tries += 1;
-                        tracing::warn!(error = %err, tries, "sending a sign-in code failed; retrying");
-                        tokio::time::sleep(Duration::from_millis(200 * u64::from(tries))).await;
-                    }
-                    Err((_, err)) => return Err(err),
-                }
-            }
+            let status = self.gateway.post(&body).await?;
+            anyhow::ensure!(status.is_success(), "the SMS provider answered {status}");
+            Ok(())
         })
     }
 }

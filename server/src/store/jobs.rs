@@ -313,50 +313,47 @@ pub struct NewReceipt<'a> {
 }
 
 impl Tx {
-    /// Queues the receipt of a credited payment, at most once per payment (a unique index): answers false when one
-    /// was queued for it already.
+    /// Queues the receipt of a credited payment as a text, at most once per payment (a unique index): answers false
+    /// when one was queued for it already.
     pub async fn queue_receipt(&mut self, r: &NewReceipt<'_>, now: i64) -> sqlx::Result<bool> {
-        let seq = i64::try_from(r.entry_seq).unwrap_or(i64::MAX);
-        let done = sqlx::query(
-            "INSERT INTO notification_outbox (id, order_id, borrower_id, market, installment, kind, text, status,
-                 attempts, created_at, updated_at, payment_id)
-             VALUES ($1, $2, $3, $4, $5, 'receipt', $6, 'pending', 0, $7, $7, $8)
-             ON CONFLICT DO NOTHING",
-        )
-        .bind(new_id())
-        .bind(r.order_id)
-        .bind(r.borrower_id)
-        .bind(r.market)
-        .bind(seq)
-        .bind(r.text)
-        .bind(now)
-        .bind(r.payment_id)
-        .execute(self.conn())
-        .await?;
-        Ok(done.rows_affected() == 1)
+        // `WHERE true`: SQLite reads `ON CONFLICT` after a `SELECT` without `WHERE` as a join's `ON`.
+        self.insert_receipt("receipt", "WHERE true", r, now).await
     }
 
     /// Queues the push of a credited payment's receipt (kind `receipt_push`) when the borrower has a device that
     /// uploaded a push token, in one statement; at most once per payment. Answers whether one was queued.
     pub async fn queue_push_receipt(&mut self, r: &NewReceipt<'_>, now: i64) -> sqlx::Result<bool> {
+        let has_device = "WHERE EXISTS (SELECT 1 FROM device_tokens WHERE borrower_id = $3)";
+        self.insert_receipt("receipt_push", has_device, r, now)
+            .await
+    }
+
+    /// One receipt of `kind` (a code of the outbox's, never input) when `condition` holds.
+    async fn insert_receipt(
+        &mut self,
+        kind: &'static str,
+        condition: &'static str,
+        r: &NewReceipt<'_>,
+        now: i64,
+    ) -> sqlx::Result<bool> {
         let seq = i64::try_from(r.entry_seq).unwrap_or(i64::MAX);
-        let done = sqlx::query(
+        let sql = format!(
             "INSERT INTO notification_outbox (id, order_id, borrower_id, market, installment, kind, text, status,
                  attempts, created_at, updated_at, payment_id)
-             SELECT $1, $2, $3, $4, $5, 'receipt_push', $6, 'pending', 0, $7, $7, $8
-             WHERE EXISTS (SELECT 1 FROM device_tokens WHERE borrower_id = $3)
-             ON CONFLICT DO NOTHING",
-        )
-        .bind(new_id())
-        .bind(r.order_id)
-        .bind(r.borrower_id)
-        .bind(r.market)
-        .bind(seq)
-        .bind(r.text)
-        .bind(now)
-        .bind(r.payment_id)
-        .execute(self.conn())
-        .await?;
+             SELECT $1, $2, $3, $4, $5, '{kind}', $6, 'pending', 0, $7, $7, $8 {condition}
+             ON CONFLICT DO NOTHING"
+        );
+        let done = sqlx::query(&sql)
+            .bind(new_id())
+            .bind(r.order_id)
+            .bind(r.borrower_id)
+            .bind(r.market)
+            .bind(seq)
+            .bind(r.text)
+            .bind(now)
+            .bind(r.payment_id)
+            .execute(self.conn())
+            .await?;
         Ok(done.rows_affected() == 1)
     }
 }

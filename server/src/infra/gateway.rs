@@ -1,0 +1,83 @@
+//! An outside party's HTTP endpoint that takes a JSON `POST` with a bearer API key: the SMS provider (`sms`) and the
+//! push gateway (`push`). Network errors and 5xx answers are retried with a short back-off; any other answer is the
+//! sender's to read.
+
+use std::time::Duration;
+
+use anyhow::Context;
+use reqwest::StatusCode;
+use secrecy::{ExposeSecret, SecretString};
+use serde::Serialize;
+
+pub struct Gateway {
+    /// The party, as `/metrics` and the errors name it (`sms`, `push`).
+    name: &'static str,
+    client: reqwest::Client,
+    url: String,
+    api_key: Option<SecretString>,
+    retries: u32,
+}
+
+impl Gateway {
+    pub fn new(
+        name: &'static str,
+        url: String,
+        api_key: Option<SecretString>,
+        timeout: Duration,
+        retries: u32,
+    ) -> anyhow::Result<Self> {
+        // rustls needs a process-wide crypto provider; a second install (tests) is harmless.
+        let _ = rustls::crypto::ring::default_provider().install_default();
+        let client = reqwest::Client::builder()
+            .timeout(timeout)
+            .connect_timeout(timeout)
+            .build()
+            .with_context(|| format!("building the {name} gateway's HTTP client"))?;
+        Ok(Self {
+            name,
+            client,
+            url,
+            api_key,
+            retries,
+        })
+    }
+
+    /// Posts `body`, again after a network error or a 5xx answer (at most `retries` times): the status of the answer
+    /// that ended it (a success or a 4xx), or the last error.
+    pub async fn post(&self, body: &impl Serialize) -> anyhow::Result<StatusCode> {
+        let mut tries = 0;
+        loop {
+            match self.attempt(body).await {
+                Ok(status) => return Ok(status),
+                Err(err) if tries < self.retries => {
+                    tries += 1;
+                    tracing::warn!(gateway = self.name, error = %err, tries, "a call failed; retrying");
+                    tokio::time::sleep(Duration::from_millis(200 * u64::from(tries))).await;
+                }
+                Err(err) => return Err(err),
+            }
+        }
+    }
+
+    /// One call: the status of an answer that is not a 5xx, or the error worth a retry.
+    async fn attempt(&self, body: &impl Serialize) -> anyhow::Result<StatusCode> {
+        let mut request = self.client.post(&self.url).json(body);
+        if let Some(key) = &self.api_key {
+            request = request.bearer_auth(key.expose_secret());
+        }
+        let started = std::time::Instant::now();
+        let result = match request.send().await {
+            Ok(response) if response.status().is_server_error() => Err(anyhow::anyhow!(
+                "the {} gateway answered {}",
+                self.name,
+                response.status()
+            )),
+            Ok(response) => Ok(response.status()),
+            Err(err) => Err(anyhow::Error::new(err)
+                .context(format!("the {} gateway could not be reached", self.name))),
+        };
+        let ok = matches!(result, Ok(status) if status.is_success());
+        crate::infra::metrics::provider_call(self.name, "send", ok, started.elapsed());
+        result
+    }
+}
