@@ -32,8 +32,14 @@ scripts/bench/node_modules/.installed: scripts/bench/package.json scripts/bench/
 	touch $@
 
 ## web: build the three web areas into web/dist (hashed, precompressed, prerendered)
-web: web/node_modules/.installed
+# Only when a file of web/ (but its packages and its output) changed since the last build: a rebuild rewrites web/dist,
+# which the release binary embeds, so an unneeded one would rebuild the binary too.
+WEB_SOURCES := $(shell find web -path web/node_modules -prune -o -path web/dist -prune -o -type f -print)
+web: web/dist/index.html
+
+web/dist/index.html: web/node_modules/.installed $(WEB_SOURCES)
 	cd web && npm run --silent build
+	touch $@
 
 ## openapi: regenerate the committed OpenAPI document and the web client's types from the code
 openapi: web/node_modules/.installed
