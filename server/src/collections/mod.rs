@@ -1,5 +1,5 @@
 //! Collections (PRODUCT.md §7; docs/API-CONSOLE.md, "Collections"): the overdue queue per market with each loan's days
-//! past due, bucket and amounts (the borrower's own figures, replayed from the ledger), the last reminder and its
+//! past due, bucket and amounts (the borrower's own figures, from the loan's position the ledger keeps), the last reminder and its
 //! delivery, the last contact and the latest promise to pay; contact attempts, allowed only within the market's
 //! contact hours for a call, SMS or WhatsApp; promises to pay, whose state is read from the ledger's payments.
 //!
@@ -406,7 +406,7 @@ fn count_of(counts: &BucketCounts, bucket: Bucket) -> i64 {
 
 /// The overdue queue of one market on its business date: loans with an installment past its due date, most days past
 /// due first (or fewest), a page at a time, with the count of each bucket. The filter, order and counts come from the
-/// arrears index; only the page's loans are replayed and only their phones unsealed.
+/// arrears index and the figures from each loan's stored position; no phone is unsealed.
 pub async fn queue(s: &Services, op: &Operator, q: QueueQuery) -> Result<QueuePage, Error> {
     op.require_any(WORK_ROLES)?;
     let mut errors = FieldErrors::default();
@@ -450,15 +450,38 @@ pub async fn queue(s: &Services, op: &Operator, q: QueueQuery) -> Result<QueuePa
         })
         .await?;
     let ids: Vec<&str> = rows.iter().map(|r| r.order_id.as_str()).collect();
-    let mut ledgers = s.db.ledgers(&ids).await?;
     let mut reminders = latest_by_order(s.db.order_reminders(&ids).await?, |r| &r.order_id);
     let mut contacts = latest_by_order(s.db.contacts_of(&ids).await?, |c| &c.order_id);
     let mut promises = latest_by_order(s.db.promises_of(&ids).await?, |p| &p.order_id);
+    // Each loan's balances as its ledger last left them (its stored position): no ledger is read, but those of the
+    // loans with a promise (whose state counts the payments since it was made) and of any loan without a position
+    // yet (written before migration 0044), which is replayed.
+    let to_read: Vec<&str> = rows
+        .iter()
+        .filter(|r| r.balances_json.is_none() || promises.contains_key(&r.order_id))
+        .map(|r| r.order_id.as_str())
+        .collect();
+    let mut ledgers = s.db.ledgers(&to_read).await?;
+    let unknown: Vec<&str> = rows
+        .iter()
+        .filter(|r| r.balances_json.is_none())
+        .map(|r| r.order_id.as_str())
+        .collect();
+    let mut plans = s.db.plans_of(&unknown).await?;
     let mut items = Vec::with_capacity(rows.len());
     for row in &rows {
-        let plan: Plan = serde_json::from_str(&row.plan_json).map_err(anyhow::Error::from)?;
-        let entries = entries_of(ledgers.remove(&row.order_id).unwrap_or_default())?;
-        let balances = crate::servicing::balances_of(&plan, &entries)?;
+        let entries = match ledgers.remove(&row.order_id) {
+            Some(stored) => entries_of(stored)?,
+            None => Vec::new(),
+        };
+        let balances: LoanBalances = match &row.balances_json {
+            Some(json) => serde_json::from_str(json).map_err(anyhow::Error::from)?,
+            None => {
+                let json = plans.remove(&row.order_id).ok_or(Error::NotFound)?;
+                let plan: Plan = serde_json::from_str(&json).map_err(anyhow::Error::from)?;
+                crate::servicing::balances_of(&plan, &entries)?
+            }
+        };
         // The masked phone written with the sealed one: the page decrypts no phone (an erased account has none).
         let phone_masked = Some(row.phone_masked.clone()).filter(|p| !p.is_empty());
         let promise = promises

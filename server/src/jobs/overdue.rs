@@ -188,25 +188,72 @@ async fn sweep_page(
     let mut tx = s.db.begin().await?;
     tx.lock_orders(&ids).await?;
     let statuses: HashMap<String, String> = tx.statuses_in_tx(&ids).await?.into_iter().collect();
-    let mut ledgers = tx.ledgers_in_tx(&ids).await?;
     let verifying = verifying_sets(tx.verifying_in_tx(&ids).await?, &plans);
     let none = BTreeSet::new();
+    // Each loan's balances as its ledger last left them (its stored position, written with every entry). Only two
+    // kinds of loan have their ledger read and replayed: one without a position yet (written before migration 0044),
+    // and one that takes a late charge today, replayed with it before it is posted. A day with nothing to charge reads
+    // no ledger.
+    let mut positions: HashMap<String, LoanBalances> = HashMap::with_capacity(page.len());
+    for (order_id, json) in tx.positions_in_tx(&ids).await? {
+        let balances: LoanBalances = serde_json::from_str(&json)
+            .with_context(|| format!("the stored position of order {order_id}"))?;
+        positions.insert(order_id, balances);
+    }
+    // Read again under the lock: an order repaid or exited since the page was listed is left alone.
+    let active: Vec<(&OpenLoanRow, OrderState)> = page
+        .iter()
+        .filter_map(|row| {
+            let status = OrderState::from_code(statuses.get(&row.order_id)?)?;
+            status.is_active_loan().then_some((row, status))
+        })
+        .collect();
+    let mut to_read: Vec<&str> = Vec::new();
+    for (row, _) in &active {
+        let waiting = verifying.get(&row.order_id).unwrap_or(&none);
+        let charged = match positions.get(&row.order_id) {
+            None => true,
+            Some(balances) => !late_charges_due(
+                &plans[row.order_id.as_str()],
+                balances,
+                waiting,
+                date,
+                &s.caps,
+            )
+            .context("late charges")?
+            .is_empty(),
+        };
+        if charged {
+            to_read.push(row.order_id.as_str());
+        }
+    }
+    let mut ledgers = tx.ledgers_in_tx(&to_read).await?;
+    let to_read: BTreeSet<&str> = to_read.into_iter().collect();
     let mut posts: Vec<(&str, u64, LedgerEntry)> = Vec::new();
     let mut events: Vec<(&str, OrderEvent)> = Vec::new();
     let mut notes: Vec<NewNotification<'_>> = Vec::new();
-    let mut arrears: Vec<ArrearsRow<'_>> = Vec::with_capacity(page.len());
-    for row in page {
-        // Read again under the lock: an order repaid or exited since the page was listed is left alone.
-        let Some(status) = statuses
-            .get(&row.order_id)
-            .and_then(|c| OrderState::from_code(c))
-        else {
-            continue;
-        };
-        if !status.is_active_loan() {
+    let mut arrears: Vec<ArrearsRow<'_>> = Vec::with_capacity(to_read.len());
+    for &(row, status) in &active {
+        let plan = &plans[row.order_id.as_str()];
+        let waiting = verifying.get(&row.order_id).unwrap_or(&none);
+        report.orders += 1;
+        if !to_read.contains(row.order_id.as_str()) {
+            // Nothing to post: the position is the ledger's replay, and the day's move and reminders come from it.
+            let balances = positions
+                .remove(&row.order_id)
+                .context("a loan not read has a position")?;
+            let planned = plan_loan(plan, status, &balances, waiting, date, s)?;
+            anyhow::ensure!(
+                planned.entries.is_empty(),
+                "order {}: late charges from a position that had none",
+                row.order_no
+            );
+            if let Some(event) = planned.event {
+                events.push((row.order_id.as_str(), event));
+            }
+            reminders::due_on(s, market, row, &balances, waiting, date, &mut notes);
             continue;
         }
-        let plan = &plans[row.order_id.as_str()];
         let stored = ledgers.remove(&row.order_id).unwrap_or_default();
         let mut entries = Vec::with_capacity(stored.len() + 1);
         for (i, e) in stored.into_iter().enumerate() {
@@ -219,9 +266,7 @@ async fn sweep_page(
         }
         let balances = replay(plan, &entries)
             .with_context(|| format!("replaying the ledger of order {}", row.order_no))?;
-        let waiting = verifying.get(&row.order_id).unwrap_or(&none);
         let planned = plan_loan(plan, status, &balances, waiting, date, s)?;
-        report.orders += 1;
         let after = if planned.entries.is_empty() {
             balances
         } else {
@@ -239,11 +284,11 @@ async fn sweep_page(
             events.push((row.order_id.as_str(), event));
         }
         reminders::due_on(s, market, row, &after, waiting, date, &mut notes);
-        arrears.push(ArrearsRow {
-            order_id: row.order_id.as_str(),
-            market: market.code(),
-            oldest_unpaid_due: crate::ledger::arrears_date(&after).map(date_code),
-        });
+        arrears.push(crate::ledger::position(
+            row.order_id.as_str(),
+            market.code(),
+            &after,
+        )?);
     }
     let batch: Vec<NewEntry<'_>> = posts
         .iter()

@@ -92,11 +92,11 @@ pub async fn open_loans(
     let balances = kilat_domain::replay(&plan, &opening).map_err(|e| anyhow::anyhow!("{e}"))?;
     crate::ledger::note_arrears_in(
         &mut tx,
-        &[crate::store::collections::ArrearsRow {
-            order_id: &template.order_id,
-            market: market.code(),
-            oldest_unpaid_due: crate::ledger::arrears_date(&balances).map(date_code),
-        }],
+        &[crate::ledger::position(
+            &template.order_id,
+            market.code(),
+            &balances,
+        )?],
         now,
     )
     .await?;

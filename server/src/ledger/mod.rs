@@ -4,11 +4,12 @@
 //! replayed with the money engine before ([`post_batch_in`]). An entry is never changed or deleted: a mistake is
 //! reversed by another entry. `architecture.rs` checks that nothing else appends to the ledger.
 //!
-//! Beside each entry it writes the loan's arrears date (`loan_arrears`: the due date of its oldest installment with
-//! something outstanding, from the same replay), in the same transaction, so the collections queue can filter and
-//! sort on days past due without reading a ledger (docs/ARCHITECTURE.md, "Collections").
+//! Beside each entry it writes the loan's position ([`position`], `loan_arrears`: the due date of its oldest
+//! installment with something outstanding, the total outstanding and the balances, from the same replay), in the same
+//! transaction, so the queues can filter, sort and show where a loan stands, and the overdue job find the loans with
+//! something to do, without reading a ledger (docs/ARCHITECTURE.md, "Collections").
 
-use kilat_domain::{LedgerEntry, LoanBalances, Plan};
+use kilat_domain::{Code, LedgerEntry, LoanBalances, Plan};
 use time::Date;
 
 use crate::error::Error;
@@ -28,6 +29,26 @@ pub fn arrears_date(balances: &LoanBalances) -> Option<Date> {
         .min()
 }
 
+/// The position of a loan whose ledger replays to `balances`, as written beside the ledger: its arrears date, total
+/// outstanding and the balances themselves, which the queues and the overdue job read instead of replaying the ledger.
+pub fn position<'a>(
+    order_id: &'a str,
+    market: &'a str,
+    balances: &LoanBalances,
+) -> Result<ArrearsRow<'a>, Error> {
+    Ok(ArrearsRow {
+        order_id,
+        market,
+        oldest_unpaid_due: arrears_date(balances).map(date_code),
+        outstanding: balances
+            .outstanding
+            .total()
+            .map_err(|e| Error::Internal(e.into()))?
+            .minor(),
+        balances_json: serde_json::to_string(balances).map_err(anyhow::Error::from)?,
+    })
+}
+
 /// Appends `entry` to the loan's ledger after checking that the money engine accepts the ledger with it; `loan`'s
 /// entries and balances are those after it.
 pub(crate) async fn post_in(
@@ -43,9 +64,8 @@ pub(crate) async fn post_in(
     let entry = loan.entries.last().expect("just pushed");
     tx.append_entry(&loan.order.id, seq, entry, payment_id, now)
         .await?;
-    let due = arrears_date(&loan.balances).map(date_code);
-    tx.set_arrears_of(&loan.order.id, due.as_deref(), now)
-        .await?;
+    let row = position(&loan.order.id, loan.order.market.code(), &loan.balances)?;
+    tx.set_arrears_of(&row, now).await?;
     Ok(())
 }
 
@@ -61,8 +81,10 @@ pub(crate) async fn open_in(
         tx.append_entry(order_id, seq as u64, entry, None, now)
             .await?;
     }
-    let due = arrears_date(&balances_of(plan, &opening)?).map(date_code);
-    tx.set_arrears_of(order_id, due.as_deref(), now).await?;
+    let balances = balances_of(plan, &opening)?;
+    // The market is read from the order by the statement.
+    tx.set_arrears_of(&position(order_id, "", &balances)?, now)
+        .await?;
     Ok(())
 }
 
@@ -77,8 +99,8 @@ pub(crate) async fn post_batch_in(
     Ok(())
 }
 
-/// Writes the arrears dates of loans whose balances the caller replayed (the overdue job's page after its late
-/// charges, development's seeded loans): the batched form of what [`post_in`] writes with each entry.
+/// Writes the positions of loans whose balances the caller replayed (the overdue job's page after its late charges,
+/// development's seeded loans; see [`position`]): the batched form of what [`post_in`] writes with each entry.
 pub(crate) async fn note_arrears_in(
     tx: &mut Tx,
     rows: &[ArrearsRow<'_>],

@@ -169,6 +169,7 @@ impl Db {
         &self,
         market: kilat_domain::Market,
         limit: i64,
+        offset: i64,
     ) -> sqlx::Result<Vec<AwaitingPayoutRow>> {
         let approved = kilat_domain::OrderState::Approved.code();
         // The status inline (a code of a closed set, never input) so that PostgreSQL's plan may use the partial index.
@@ -181,13 +182,14 @@ impl Db {
                     r.username AS pending_by_name, a.recorded_at AS pending_at
              FROM (SELECT id, order_no, borrower_id, product_code, product_name, term_code, currency, amount,
                           net_disbursed, updated_at
-                   FROM orders WHERE market = $1 AND status = '{approved}' ORDER BY updated_at, id LIMIT $2) o
+                   FROM orders WHERE market = $1 AND status = '{approved}' ORDER BY updated_at, id LIMIT $2 OFFSET $3) o
              JOIN borrowers b ON b.id = o.borrower_id
              LEFT JOIN payout_approvals a ON a.order_id = o.id LEFT JOIN operators r ON r.id = a.recorded_by
              ORDER BY o.updated_at, o.id"
         ))
         .bind(market.code())
         .bind(limit)
+        .bind(offset)
         .fetch_all(self.pool())
         .await
     }
@@ -457,7 +459,11 @@ impl Db {
     }
 }
 
-/// The ledgers of `order_ids` on one connection (a pool's, or a transaction's): two reads, grouped by order.
+/// Entry ids per read of their lines (well under both databases' parameter limits).
+const LINES_PER_READ: usize = 900;
+
+/// The ledgers of `order_ids` on one connection (a pool's, or a transaction's): the entries, then their lines by entry
+/// id, grouped by order.
 async fn read_ledgers(
     conn: &mut sqlx::AnyConnection,
     order_ids: &[&str],
@@ -471,15 +477,22 @@ async fn read_ledgers(
         query = query.bind(*id);
     }
     let entries = query.fetch_all(&mut *conn).await?;
-    let lines_sql = format!(
-        "SELECT {LINE_COLUMNS} FROM ledger_lines l JOIN ledger_entries e ON e.id = l.entry_id
-         WHERE e.order_id IN ({list})"
-    );
-    let mut query = sqlx::query_as::<_, LineRow>(&lines_sql);
-    for id in order_ids {
-        query = query.bind(*id);
+    // The lines by their entries' ids, on the lines' primary key. Joined to the entries on the order ids instead,
+    // PostgreSQL chose to hash-join a scan of every line of the book once the list was long (the overdue job's page of
+    // 1,000 loans: 1.2 s at 1,000,000 orders against 3 ms a chunk here).
+    let mut lines = Vec::with_capacity(entries.len());
+    let entry_ids: Vec<&str> = entries.iter().map(|e| e.entry.id.as_str()).collect();
+    for chunk in entry_ids.chunks(LINES_PER_READ) {
+        let lines_sql = format!(
+            "SELECT {LINE_COLUMNS} FROM ledger_lines l WHERE l.entry_id IN ({})",
+            placeholders(1, chunk.len())
+        );
+        let mut query = sqlx::query_as::<_, LineRow>(&lines_sql);
+        for id in chunk {
+            query = query.bind(*id);
+        }
+        lines.extend(query.fetch_all(&mut *conn).await?);
     }
-    let lines = query.fetch_all(&mut *conn).await?;
     group_ledgers(order_ids.len(), entries, lines)
 }
 

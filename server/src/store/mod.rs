@@ -52,6 +52,8 @@ pub struct Db {
     /// Tells this database's worker pools from another's (tests run several servers in one process).
     id: u64,
     url: Arc<str>,
+    /// The overdue queue's bucket counts, kept until a loan's position changes (store/collections.rs).
+    arrears_counts: Arc<collections::CountsCache>,
 }
 
 static NEXT_DB_ID: AtomicU64 = AtomicU64::new(1);
@@ -131,6 +133,10 @@ pub struct Tx {
     /// `COMMIT`/`ROLLBACK` succeeded.
     open: bool,
     sqlite: bool,
+    /// The cache of counts that this transaction's writes to `loan_arrears` make stale once committed; `Some` once it
+    /// wrote one.
+    arrears_written: Option<Arc<collections::CountsCache>>,
+    arrears_counts: Arc<collections::CountsCache>,
 }
 
 impl Tx {
@@ -139,11 +145,14 @@ impl Tx {
         conn: PoolConnection<Any>,
         begin: &'static str,
         sqlite: bool,
+        arrears_counts: Arc<collections::CountsCache>,
     ) -> sqlx::Result<Self> {
         let mut tx = Self {
             conn: Some(conn),
             open: true,
             sqlite,
+            arrears_written: None,
+            arrears_counts,
         };
         if let Err(err) = tx.run(begin).await {
             // A `BEGIN` that answered an error began nothing (SQLite's busy timeout, a PostgreSQL error): the
@@ -157,6 +166,9 @@ impl Tx {
     pub async fn commit(mut self) -> sqlx::Result<()> {
         self.run("COMMIT").await?;
         self.open = false;
+        if let Some(counts) = self.arrears_written.take() {
+            counts.changed();
+        }
         Ok(())
     }
 
@@ -280,6 +292,7 @@ impl Db {
             sqlite: is_sqlite,
             id: NEXT_DB_ID.fetch_add(1, Ordering::Relaxed),
             url: url.into(),
+            arrears_counts: Arc::default(),
         })
     }
 
@@ -361,13 +374,25 @@ impl Db {
         } else {
             "BEGIN"
         };
-        Tx::begin(self.acquire().await?, begin, self.sqlite).await
+        Tx::begin(
+            self.acquire().await?,
+            begin,
+            self.sqlite,
+            self.arrears_counts.clone(),
+        )
+        .await
     }
 
     /// Starts a transaction that only reads, for several reads that must agree: on SQLite a deferred `BEGIN`, which
     /// does not take the write lock. Writing through it would fail at once on SQLite when another writer is active.
     pub async fn begin_read(&self) -> sqlx::Result<Tx> {
-        Tx::begin(self.acquire().await?, "BEGIN", self.sqlite).await
+        Tx::begin(
+            self.acquire().await?,
+            "BEGIN",
+            self.sqlite,
+            self.arrears_counts.clone(),
+        )
+        .await
     }
 
     pub fn is_sqlite(&self) -> bool {

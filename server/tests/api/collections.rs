@@ -753,3 +753,105 @@ async fn only_collections_and_admin_work_the_queue_and_collections_never_sees_id
         StatusCode::NOT_FOUND
     );
 }
+
+/// Each loan's position is kept beside its ledger (migration 0044) and the queues read it instead of replaying; a loan
+/// without one (written before the migration) is replayed by the queues and given one by the overdue job's next
+/// sweep; the bucket counts, kept between requests, follow a payment at once.
+#[tokio::test]
+async fn the_queues_read_each_loans_kept_position_replay_a_loan_without_one_and_count_a_payment_at_once() {
+    let app = spawn_app().await;
+    let agent = operator(&app, "agent", &[Role::Collections]).await;
+    let fin = operator(&app, "fin", &[Role::Finance]).await;
+    let (_, order_no, id, plan) =
+        loan(&app, "9876500561", "in-salary-advance", 1_000_000, "15d").await;
+    let today = due_date(&plan, 0) + Duration::days(3);
+    set_date(&app, today).await;
+    let report = overdue::run(&app.services, Market::India, today, "test")
+        .await
+        .unwrap();
+    assert_eq!(report.late_charges, 1, "the late charge is read from the position");
+    let session = app.sign_in("IN", "9876500561").await;
+    check_ledger(&app, &session, &order_no, &id).await;
+    drop((agent, fin));
+    let agent = login(&app, "agent").await;
+    let kept = queue(&app, &agent, "market=IN").await;
+    assert_eq!(kept["total"], 1);
+    assert_eq!(kept["counts"]["1-7"], 1);
+    let item = kept["items"][0].clone();
+    assert_eq!(item["orderNo"], json!(order_no));
+    assert!(item["amountOverdue"].as_i64().unwrap() > 0);
+
+    // As a loan paid out before migration 0044: no position but its arrears date.
+    sqlx::query("UPDATE loan_arrears SET balances_json = NULL, outstanding = NULL WHERE order_id = $1")
+        .bind(&id)
+        .execute(app.db.pool())
+        .await
+        .unwrap();
+    let replayed = queue(&app, &agent, "market=IN").await;
+    assert_eq!(replayed["items"][0], item, "the same figures, replayed");
+    let position = || async {
+        sqlx::query_as::<_, (Option<String>,)>(
+            "SELECT balances_json FROM loan_arrears WHERE order_id = $1",
+        )
+        .bind(&id)
+        .fetch_one(app.db.pool())
+        .await
+        .unwrap()
+        .0
+    };
+    assert_eq!(position().await, None, "reading writes nothing");
+
+    // The next day's sweep gives it its position back (check_ledger compares it with the replay).
+    let tomorrow = today + Duration::days(1);
+    set_date(&app, tomorrow).await;
+    let report = overdue::run(&app.services, Market::India, tomorrow, "test")
+        .await
+        .unwrap();
+    assert!(report.ran);
+    assert!(position().await.is_some());
+    let session = app.sign_in("IN", "9876500561").await;
+    check_ledger(&app, &session, &order_no, &id).await;
+
+    // Finance's queue replays a loan without a position as well.
+    sqlx::query("UPDATE loan_arrears SET balances_json = NULL, outstanding = NULL WHERE order_id = $1")
+        .bind(&id)
+        .execute(app.db.pool())
+        .await
+        .unwrap();
+    let agent = login(&app, "agent").await;
+    let fin = login(&app, "fin").await;
+    let counted = queue(&app, &agent, "market=IN").await;
+    assert_eq!(counted["counts"]["1-7"], 1);
+    let payment =
+        data(create_payment(&app, &session, &order_no, "payoff", "upi", "position-pay-1").await)
+            .await;
+    let payment_id = payment["paymentId"].as_str().unwrap().to_owned();
+    let amount = payment["amount"].as_i64().unwrap();
+    assert_eq!(amount, counted["items"][0]["outstanding"], "the payoff is all that is owed");
+    assert_eq!(
+        submit_utr(&app, &session, &payment_id, "223456789012")
+            .await
+            .status(),
+        StatusCode::OK
+    );
+    let waiting = data(get(&app, &fin, "/api/v1/console/payments?market=IN").await).await;
+    let row = waiting
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["payment"]["paymentId"] == json!(payment_id))
+        .expect("the payment waits for finance")
+        .clone();
+    assert_eq!(row["outstanding"], amount, "replayed for finance");
+
+    // Paid off: the queue and its counts show it at once, though the counts were kept a moment ago.
+    assert_eq!(
+        confirm(&app, &fin, &payment_id, amount).await.status(),
+        StatusCode::OK
+    );
+    let after = queue(&app, &agent, "market=IN").await;
+    assert_eq!(after["total"], 0);
+    assert_eq!(after["counts"]["1-7"], 0, "the kept counts followed the payment");
+    assert_eq!(after["items"], json!([]));
+    check_ledger(&app, &session, &order_no, &id).await;
+}

@@ -5,7 +5,7 @@
 
 use std::sync::Arc;
 
-use kilat_domain::{KeyFactStatement, OrderEvent, Period, Plan, replay};
+use kilat_domain::{KeyFactStatement, LoanBalances, OrderEvent, Period, Plan, replay};
 use kilat_server::auth::operators::{self, Role};
 use kilat_server::orders::{self, Actor};
 use reqwest::{Method, StatusCode};
@@ -168,6 +168,7 @@ pub(crate) async fn check_ledger(
         })
         .collect();
     let balances = replay(&plan, &entries).expect("the stored ledger replays");
+    check_position(app, order_id, &balances).await;
     let view = data(
         app.get_as(&format!("/api/v1/borrower/orders/{order_no}/plan"), session)
             .await,
@@ -208,6 +209,31 @@ pub(crate) async fn check_ledger(
         );
     }
     view
+}
+
+/// The loan's position kept beside its ledger (migration 0044: what the queues and the overdue job read instead of
+/// replaying) is the ledger's replay, whatever posted last.
+pub(crate) async fn check_position(app: &TestApp, order_id: &str, balances: &LoanBalances) {
+    let (due, outstanding, json): (Option<String>, Option<i64>, Option<String>) = sqlx::query_as(
+        "SELECT oldest_unpaid_due, outstanding, balances_json FROM loan_arrears WHERE order_id = $1",
+    )
+    .bind(order_id)
+    .fetch_one(app.db.pool())
+    .await
+    .expect("a paid-out loan has a position");
+    let stored: LoanBalances =
+        serde_json::from_str(&json.expect("the balances are written with every entry")).unwrap();
+    assert_eq!(&stored, balances, "the stored balances are the ledger's replay");
+    assert_eq!(
+        outstanding,
+        Some(balances.outstanding.total().unwrap().minor()),
+        "the stored outstanding"
+    );
+    assert_eq!(
+        due,
+        kilat_server::ledger::arrears_date(balances).map(|d| d.to_string()),
+        "the stored arrears date"
+    );
 }
 
 pub(crate) async fn status_of(app: &TestApp, order_id: &str) -> String {

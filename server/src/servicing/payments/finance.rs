@@ -99,22 +99,37 @@ pub async fn queue(
             QUEUE_LIMIT,
         )
         .await?;
-    // The page's loans in two reads (plans, ledgers), each replayed once: no read per row.
+    // Each loan's outstanding as the ledger last left it (its stored position, one read); a loan without one yet
+    // (written before migration 0044) is replayed: its plan and ledger in two reads for all of them.
     let mut order_ids: Vec<&str> = rows.iter().map(|r| r.order_id.as_str()).collect();
     order_ids.sort_unstable();
     order_ids.dedup();
-    let plans = s.db.plans_of(&order_ids).await?;
-    let mut ledgers = s.db.ledgers(&order_ids).await?;
-    let mut outstanding = std::collections::HashMap::with_capacity(order_ids.len());
-    for (order_id, plan_json) in &plans {
-        let plan = super::super::plan_from_json(plan_json)?;
-        let entries = super::super::entries_of(ledgers.remove(order_id).unwrap_or_default())?;
-        let balances = super::super::balances_of(&plan, &entries)?;
-        let total = balances
-            .outstanding
-            .total()
-            .map_err(|e| Error::Internal(e.into()))?;
-        outstanding.insert(order_id.as_str(), total);
+    let mut outstanding: std::collections::HashMap<String, Money> = s
+        .db
+        .outstanding_of(&order_ids)
+        .await?
+        .into_iter()
+        .map(|(order_id, minor)| (order_id, Money::from_minor(minor)))
+        .collect();
+    let unknown: Vec<&str> = order_ids
+        .iter()
+        .copied()
+        .filter(|id| !outstanding.contains_key(*id))
+        .collect();
+    if !unknown.is_empty() {
+        let plans = s.db.plans_of(&unknown).await?;
+        let mut ledgers = s.db.ledgers(&unknown).await?;
+        for (order_id, plan_json) in plans {
+            let plan = super::super::plan_from_json(&plan_json)?;
+            let entries =
+                super::super::entries_of(ledgers.remove(&order_id).unwrap_or_default())?;
+            let balances = super::super::balances_of(&plan, &entries)?;
+            let total = balances
+                .outstanding
+                .total()
+                .map_err(|e| Error::Internal(e.into()))?;
+            outstanding.insert(order_id, total);
+        }
     }
     let mut out = Vec::with_capacity(rows.len());
     for row in rows {
