@@ -13,7 +13,7 @@
 #     far more than 8 people clicking) after a 2 s warm-up, with the operator's session cookie, on
 #       GET /api/v1/console/applications?market=IN     the review queue (first page, reviewer)
 #       GET /api/v1/console/applications/counts        its per-market counts
-#       GET /api/v1/console/payouts?market=IN          finance's payout list (beneficiaries unmasked, each audited)
+#       GET /api/v1/console/payouts?market=IN          finance's payout list (first page of 50: beneficiaries unmasked, each audited)
 #       GET /api/v1/console/payments                   finance's repayments queue (UTRs waiting, held, refunds due)
 #       GET /api/v1/console/payments/counts            its counts
 #       GET /api/v1/console/collections?market=IN      the overdue queue (first page of 50, with its bucket counts)
@@ -156,7 +156,7 @@ run_db() { # name url
   local api=$base/api/v1/console
   wrk_row "$name" "review queue \`GET /console/applications?market=IN\`" "$cookie" "$api/applications?market=IN" yes
   wrk_row "$name" "review counts \`GET /console/applications/counts\`" "$cookie" "$api/applications/counts" yes
-  wrk_row "$name" "payout list \`GET /console/payouts?market=IN\` (unmasked, audited)" "$cookie" "$api/payouts?market=IN" yes
+  wrk_row "$name" "payout list \`GET /console/payouts?market=IN\` (page of 50, unmasked, audited)" "$cookie" "$api/payouts?market=IN" yes
   wrk_row "$name" "repayments queue \`GET /console/payments\`" "$cookie" "$api/payments" yes
   wrk_row "$name" "repayments counts \`GET /console/payments/counts\`" "$cookie" "$api/payments/counts" yes
   wrk_row "$name" "overdue queue \`GET /console/collections?market=IN\` (page of 50, bucket counts)" "$cookie" "$api/collections?market=IN" yes

@@ -29,8 +29,10 @@ use crate::store::payout_ops::PendingPayoutRow;
 
 /// Who may release funds.
 pub const PAYOUT_ROLES: &[Role] = &[Role::Finance];
-/// The most orders the payout list shows.
-const AWAITING_LIMIT: i64 = 200;
+/// Orders per page of the payout list by default, and at most: each row's beneficiary is decrypted and its view
+/// audited, so a page is what finance works through at once, not the whole list (the bank file holds every order).
+pub const AWAITING_PAGE_SIZE: i64 = 50;
+pub const AWAITING_MAX_PAGE_SIZE: i64 = 100;
 
 /// The outcome of a payout.
 pub struct Disbursed {
@@ -565,19 +567,23 @@ pub struct AwaitingPayout {
     pub pending: Option<PendingPayout>,
 }
 
-/// Finance's payout list of a market: approved orders not yet paid out, the longest waiting first (at most 200), each
-/// with its beneficiary in full and any payout recorded for approval. Each order shown is audited `view_unmasked`
+/// Finance's payout list of a market, one page (from 1, of `page_size` orders): approved orders not yet paid out, the
+/// longest waiting first, each with its beneficiary in full and any payout recorded for approval. Each order shown is audited `view_unmasked`
 /// (one multi-row insert) before the list is returned.
 pub async fn awaiting(
     s: &Services,
     op: &Operator,
     market: Market,
+    page: i64,
+    page_size: i64,
 ) -> Result<Vec<AwaitingPayout>, Error> {
     op.require_any(PAYOUT_ROLES)?;
     op.require_market(market)?;
     let now = s.clock.now_ms();
     let threshold = s.payouts.of(market).approval_threshold;
-    let rows = s.db.orders_awaiting_payout(market, AWAITING_LIMIT).await?;
+    let page_size = page_size.clamp(1, AWAITING_MAX_PAGE_SIZE);
+    let offset = (page.max(1) - 1).saturating_mul(page_size);
+    let rows = s.db.orders_awaiting_payout(market, page_size, offset).await?;
     let mut beneficiaries = beneficiaries_of(
         s,
         &rows

@@ -1184,6 +1184,47 @@ async fn finance_lists_approved_orders_by_approval_and_the_order_view_shows_the_
             "{bad}"
         );
     }
+    // A page at a time, in the same order; only the orders shown are audited as viewed unmasked.
+    let viewed = |app: &TestApp| {
+        let pool = app.db.pool().clone();
+        async move {
+            let (n,): (i64,) = sqlx::query_as(
+                "SELECT COUNT(*) FROM audit_log WHERE action = 'view_unmasked' AND after_json LIKE '%payouts%'",
+            )
+            .fetch_one(&pool)
+            .await
+            .unwrap();
+            n
+        }
+    };
+    let before = viewed(&app).await;
+    for (page, want) in [(1, &second_no), (2, &first_no)] {
+        let one = data(
+            get(
+                &app,
+                &op,
+                &format!("/api/v1/console/payouts?market=IN&pageSize=1&page={page}"),
+            )
+            .await,
+        )
+        .await;
+        assert_eq!(one.as_array().unwrap().len(), 1, "page {page}");
+        assert_eq!(one[0]["orderNo"], json!(want), "page {page}");
+    }
+    let past = get(&app, &op, "/api/v1/console/payouts?market=IN&pageSize=1&page=3").await;
+    assert_eq!(data(past).await, json!([]));
+    assert_eq!(viewed(&app).await, before + 2, "one view per order shown");
+    for (bad, field) in [
+        ("pageSize=0", "pageSize"),
+        ("pageSize=101", "pageSize"),
+        ("pageSize=", "pageSize"),
+        ("page=0", "page"),
+        ("page=x", "page"),
+    ] {
+        let response = get(&app, &op, &format!("/api/v1/console/payouts?market=IN&{bad}")).await;
+        assert_eq!(response.status(), StatusCode::UNPROCESSABLE_ENTITY, "{bad}");
+        assert!(error(response).await["fields"][field].is_string(), "{bad}");
+    }
 
     let order_path = format!("/api/v1/console/orders/{second_no}");
     assert!(data(get(&app, &op, &order_path).await).await["loan"].is_null());

@@ -98,6 +98,54 @@ describe('payouts', () => {
     expect(new Set(api.callsTo('GET', '/api/v1/console/payouts').map((c) => c.query.get('market')))).toEqual(new Set(['IN', 'ID']));
   });
 
+  it('reads one page at a time: a full page gets a pager, the next page is asked with page=2, its rows are numbered on', async () => {
+    const full = Array.from({ length: 50 }, (_, i) => ({ ...PAYOUTS_IN[0]!, orderNo: `KL-261122-P${String(i + 1).padStart(5, '0')}` }));
+    const api = fakeConsoleApi({
+      operator: OPERATORS.finance,
+      signedIn: true,
+      handlers: { [LIST]: (call) => ok(call.query.get('page') === '2' ? [{ ...PAYOUTS_IN[1]!, orderNo: 'KL-261123-P00051' }] : full) },
+    });
+    renderConsole('/console/payouts');
+    const table = await screen.findByRole('table', { name: 'Approved orders waiting for payout in India, longest waiting first · showing 1–50' });
+    expect(within(table).getAllByRole('row').slice(1)).toHaveLength(50);
+    const pages = screen.getByRole('navigation', { name: 'Pages' });
+    expect(pages).toHaveTextContent('Page 1');
+    expect(within(pages).queryByRole('link', { name: '← Previous page' })).not.toBeInTheDocument();
+    const next = within(pages).getByRole('link', { name: 'Next page →' });
+    expect(next).toHaveAttribute('rel', 'next');
+    await userEvent.setup().click(next);
+    expect(await screen.findByRole('table', { name: 'Approved orders waiting for payout in India, longest waiting first · showing 51–51' })).toBeInTheDocument();
+    const second = screen.getByRole('navigation', { name: 'Pages' });
+    expect(second).toHaveTextContent('Page 2');
+    expect(within(second).getByRole('link', { name: '← Previous page' })).toHaveAttribute('rel', 'prev');
+    expect(within(second).queryByRole('link', { name: 'Next page →' })).not.toBeInTheDocument();
+    const asked = api.callsTo('GET', '/api/v1/console/payouts').map((c) => [c.query.get('market'), c.query.get('page')]);
+    expect(asked).toContainEqual(['IN', null]);
+    expect(asked).toContainEqual(['IN', '2']);
+  });
+
+  it('shows no pager and the whole count on a short first page, and asks for no page', async () => {
+    const api = fakeConsoleApi({ operator: OPERATORS.finance, signedIn: true, handlers: { [LIST]: () => ok(PAYOUTS_IN) } });
+    renderConsole('/console/payouts?market=IN');
+    expect(await screen.findByRole('table', { name: '2 approved orders waiting for payout in India, longest waiting first' })).toBeInTheDocument();
+    expect(screen.queryByRole('navigation', { name: 'Pages' })).not.toBeInTheDocument();
+    expect(api.callsTo('GET', '/api/v1/console/payouts').map((c) => c.query.get('page'))).toEqual([null]);
+  });
+
+  it('says a page past the end is empty and links back to page 1, not that nothing waits', async () => {
+    const api = fakeConsoleApi({
+      operator: OPERATORS.finance,
+      signedIn: true,
+      handlers: { [LIST]: (call) => ok(call.query.get('page') === '3' ? [] : PAYOUTS_IN) },
+    });
+    renderConsole('/console/payouts?market=IN&page=3');
+    expect(await screen.findByText(/Page 3 has no orders now/)).toBeInTheDocument();
+    expect(screen.queryByText(/No approved orders are waiting/)).not.toBeInTheDocument();
+    await userEvent.setup().click(screen.getByRole('link', { name: 'Go to page 1' }));
+    expect(await screen.findByRole('table', { name: /^2 approved orders waiting/ })).toBeInTheDocument();
+    expect(api.callsTo('GET', '/api/v1/console/payouts').map((c) => c.query.get('page'))).toEqual(['3', null]);
+  });
+
   it('is not open to a reviewer', async () => {
     fakeConsoleApi({ operator: OPERATORS.reviewer, signedIn: true });
     renderConsole('/console/payouts');

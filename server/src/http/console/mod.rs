@@ -21,7 +21,34 @@ use axum::Router;
 use axum::extract::DefaultBodyLimit;
 use axum::routing::{get, post, put};
 
+use crate::error::{FieldErrors, FieldProblem};
 use crate::http::AppState;
+
+/// A whole number query parameter from 1 to `max` (`page`, `pageSize`): `default` when left out; anything else,
+/// empty included, is a field error on `field`.
+pub(crate) fn whole_number(
+    field: &'static str,
+    raw: Option<&str>,
+    default: i64,
+    max: i64,
+    errors: &mut FieldErrors,
+) -> i64 {
+    let Some(raw) = raw.map(str::trim) else {
+        return default;
+    };
+    match raw.parse::<i64>() {
+        Ok(n) if (1..=max).contains(&n) => n,
+        _ => {
+            errors.add(
+                field,
+                FieldProblem::new("field.whole_number_range")
+                    .with("min", 1)
+                    .with("max", max),
+            );
+            default
+        }
+    }
+}
 
 /// The routes of `/api/v1/console/…`, relative to `/api/v1/console`.
 pub fn routes() -> Router<AppState> {

@@ -10,7 +10,7 @@ use utoipa::{IntoParams, ToSchema};
 use super::auth::OperatorSession;
 use crate::error::FieldErrors;
 use crate::http::AppState;
-use crate::http::borrower::auth::{MarketQuery, require_market};
+use crate::http::borrower::auth::require_market;
 use crate::http::borrower::servicing::{BucketsView, LoanPlanView, PaymentView};
 use crate::http::error::{ApiError, Envelope, ErrorBody};
 use crate::http::extract::{ApiQuery, JsonOrForm};
@@ -450,23 +450,52 @@ impl From<AwaitingPayout> for PayoutQueueEntry {
     }
 }
 
-/// Finance's payout list of a market: approved orders not yet paid out, the longest waiting first (finance), each
-/// with its beneficiary in full (every order listed is audited `view_unmasked`), whether it needs a second operator,
-/// and the payout recorded and awaiting approval, if any.
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(rename_all = "camelCase")]
+#[into_params(parameter_in = Query)]
+pub struct PayoutsQuery {
+    /// `IN` (India) or `ID` (Indonesia); missing or unknown is a 422 on `market`.
+    #[param(value_type = Market, required = true, example = "IN")]
+    pub market: Option<String>,
+    /// The page, from 1 (default 1).
+    #[param(value_type = Option<i64>, minimum = 1)]
+    pub page: Option<String>,
+    /// Orders per page, 1 to 100 (default 50).
+    #[param(value_type = Option<i64>, minimum = 1, maximum = 100)]
+    pub page_size: Option<String>,
+}
+
+/// Finance's payout list of a market, one page: approved orders not yet paid out, the longest waiting first (finance),
+/// each with its beneficiary in full (every order listed is audited `view_unmasked`), whether it needs a second
+/// operator, and the payout recorded and awaiting approval, if any.
 #[utoipa::path(get, path = "/api/v1/console/payouts", tag = "console", operation_id = "console_payouts",
-    security(("console_cookie" = [])), params(MarketQuery),
+    security(("console_cookie" = [])), params(PayoutsQuery),
     responses((status = 200, body = Envelope<Vec<PayoutQueueEntry>>), (status = 401, body = ErrorBody),
         (status = 403, description = "forbidden: not finance", body = ErrorBody),
-        (status = 422, description = "validation_failed: `market`", body = ErrorBody)))]
+        (status = 422, description = "validation_failed: `market`, `page` or `pageSize`", body = ErrorBody)))]
 pub async fn payouts(
     State(state): State<AppState>,
     session: OperatorSession,
-    ApiQuery(query): ApiQuery<MarketQuery>,
+    ApiQuery(query): ApiQuery<PayoutsQuery>,
 ) -> Result<Json<Envelope<Vec<PayoutQueueEntry>>>, ApiError> {
-    let market: Result<Market, FieldErrors> = require_market(query.market.as_deref());
     // The role before the input: an operator who may not see the list learns nothing from its validation.
     session.operator.require_any(payout::PAYOUT_ROLES)?;
-    let list = payout::awaiting(&state.services, &session.operator, market?).await?;
+    let mut errors = match require_market(query.market.as_deref()) {
+        Ok(_) => FieldErrors::default(),
+        Err(errors) => errors,
+    };
+    let page = super::whole_number("page", query.page.as_deref(), 1, 1_000_000, &mut errors);
+    let page_size = super::whole_number(
+        "pageSize",
+        query.page_size.as_deref(),
+        payout::AWAITING_PAGE_SIZE,
+        payout::AWAITING_MAX_PAGE_SIZE,
+        &mut errors,
+    );
+    errors.into_result()?;
+    let market = require_market(query.market.as_deref())?;
+    let list =
+        payout::awaiting(&state.services, &session.operator, market, page, page_size).await?;
     Ok(Envelope::ok(list.into_iter().map(Into::into).collect()))
 }
 

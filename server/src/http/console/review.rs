@@ -8,7 +8,7 @@ use utoipa::{IntoParams, ToSchema};
 
 use super::auth::OperatorSession;
 use crate::certification::{Step, StepData};
-use crate::error::{FieldErrors, FieldProblem};
+use crate::error::FieldErrors;
 use crate::http::AppState;
 use crate::http::borrower::auth::require_market;
 use crate::http::borrower::certification::StepFields;
@@ -114,31 +114,14 @@ pub async fn applications(
         Ok(_) => FieldErrors::default(),
         Err(errors) => errors,
     };
-    let mut number = |field: &'static str, raw: Option<&str>, default: i64, max: i64| {
-        // Left out: the default. Given empty: not a number, refused like any other.
-        let Some(raw) = raw.map(str::trim) else {
-            return default;
-        };
-        match raw.parse::<i64>() {
-            Ok(n) if (1..=max).contains(&n) => n,
-            _ => {
-                errors.add(
-                    field,
-                    FieldProblem::new("field.whole_number_range")
-                        .with("min", 1)
-                        .with("max", max),
-                );
-                default
-            }
-        }
-    };
     let page = review::Page {
-        number: number("page", query.page.as_deref(), 1, 1_000_000),
-        size: number(
+        number: super::whole_number("page", query.page.as_deref(), 1, 1_000_000, &mut errors),
+        size: super::whole_number(
             "pageSize",
             query.page_size.as_deref(),
             review::QUEUE_PAGE_SIZE,
             review::QUEUE_MAX_PAGE_SIZE,
+            &mut errors,
         ),
     };
     errors.into_result()?;

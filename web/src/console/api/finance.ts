@@ -18,16 +18,20 @@ import type {
   QueuedPayment,
 } from './types';
 
-export function fetchPayouts(api: HttpClient, market: ApiMarket): Promise<PayoutEntry[]> {
-  return api.get<PayoutEntry[]>(`${CONSOLE_API}/payouts?market=${market}`);
+/** The rows of one page of the payout list: the server's default `pageSize`. */
+export const PAYOUTS_PAGE_SIZE = 50;
+
+/** One page (from 1) of the payout list; the server's default page size, so only `page` beyond the first is sent. */
+export function fetchPayouts(api: HttpClient, market: ApiMarket, page = 1): Promise<PayoutEntry[]> {
+  return api.get<PayoutEntry[]>(`${CONSOLE_API}/payouts?market=${market}${page > 1 ? `&page=${page}` : ''}`);
 }
 
-/** The market's approved orders not yet paid out, longest waiting first (the server's order). */
-export function usePayouts(market: ApiMarket) {
+/** One page of the market's approved orders not yet paid out, longest waiting first (the server's order). */
+export function usePayouts(market: ApiMarket, page = 1) {
   const api = useApiClient();
   return useQuery<PayoutEntry[], ApiError>({
-    queryKey: queryKeys.payouts(market),
-    queryFn: () => fetchPayouts(api, market),
+    queryKey: queryKeys.payouts(market, page),
+    queryFn: () => fetchPayouts(api, market, page),
     staleTime: 0,
     refetchInterval: 30_000,
   });

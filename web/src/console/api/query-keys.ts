@@ -6,7 +6,7 @@ export const queryKeys = {
   me: ['console', 'me'] as const,
   queue: (market: ApiMarket) => ['console', 'applications', market] as const,
   order: (orderNo: string) => ['console', 'order', orderNo] as const,
-  payouts: (market: ApiMarket) => ['console', 'payouts', market] as const,
+  payouts: (market: ApiMarket, page = 1) => ['console', 'payouts', market, page] as const,
   payments: ['console', 'payments'] as const,
   paymentsFiltered: (filter: Record<string, string>) => ['console', 'payments', filter] as const,
   paymentCounts: ['console', 'payments', 'counts'] as const,

@@ -7,6 +7,7 @@ import {
   bankFilePath,
   exportPath,
   fetchCsv,
+  PAYOUTS_PAGE_SIZE,
   saveCsv,
   useApprovePayout,
   useDisburse,
@@ -23,16 +24,34 @@ import { CopyButton } from './beneficiary';
 import { LoadFailed, Loading } from './states';
 
 
+/** `?page=N`, from 1. */
+function pageOf(params: URLSearchParams): number {
+  const page = Number(params.get('page'));
+  return Number.isInteger(page) && page > 1 ? page : 1;
+}
+
+function payoutsLink(market: ApiMarket, page = 1): string {
+  return `${consolePaths.payouts}?market=${market}${page > 1 ? `&page=${page}` : ''}`;
+}
+
 /** The server's rule (servicing::payout::ManualPayout): 4 to 64 of `A-Za-z0-9-/_.`, trimmed. */
 export const BANK_REFERENCE = /^[A-Za-z0-9\-/_.]{4,64}$/;
 
-/** Approved orders awaiting payout in one market, longest waiting first, each with its disburse action. */
+/**
+ * Approved orders awaiting payout in one market, longest waiting first, a page at a time, each with its disburse
+ * action. The server gives no total: a full page means there may be a next one.
+ */
 export function PayoutsScreen() {
   const { t } = useTranslation();
   const [params] = useSearchParams();
   const markets = useOperatorMarkets();
   const market = marketIn(params, markets);
-  const payouts = usePayouts(market);
+  const page = pageOf(params);
+  const payouts = usePayouts(market, page);
+  const rows = payouts.data?.length ?? 0;
+  const hasNext = rows === PAYOUTS_PAGE_SIZE;
+  const paged = page > 1 || hasNext;
+  const first = (page - 1) * PAYOUTS_PAGE_SIZE + 1;
   const [open, setOpen] = useState<string | null>(null);
   const [done, setDone] = useState<Disbursed | null>(null);
 
@@ -43,7 +62,7 @@ export function PayoutsScreen() {
       </div>
       <nav aria-label={t('queue.markets')} className="tabs">
         {markets.map((m) => (
-          <Link key={m} to={`${consolePaths.payouts}?market=${m}`} aria-current={m === market ? 'page' : undefined}>
+          <Link key={m} to={payoutsLink(m)} aria-current={m === market ? 'page' : undefined}>
             {marketName(m, t)}
           </Link>
         ))}
@@ -64,72 +83,101 @@ export function PayoutsScreen() {
         <Loading label={t('payouts.loading')} />
       ) : payouts.isError ? (
         <LoadFailed error={payouts.error} onRetry={() => void payouts.refetch()} />
+      ) : payouts.data.length === 0 && page > 1 ? (
+        <p className="empty">
+          {t('payouts.pastEnd', { page })} <Link to={payoutsLink(market)}>{t('payouts.firstPage')}</Link>
+        </p>
       ) : payouts.data.length === 0 ? (
         <p className="empty">{t('payouts.empty', { market: marketName(market, t) })}</p>
       ) : (
-        <table className="table">
-          <caption>{t('payouts.caption', { count: payouts.data.length, market: marketName(market, t) })}</caption>
-          <thead>
-            <tr>
-              <th scope="col">{t('queue.order')}</th>
-              <th scope="col">{t('payouts.waiting')}</th>
-              <th scope="col">{t('queue.product')}</th>
-              <th scope="col" className="num">{t('queue.amount')}</th>
-              <th scope="col" className="num">{t('payouts.net')}</th>
-              <th scope="col">{t('payouts.beneficiary')}</th>
-              <th scope="col">{t('payouts.approvedAt')}</th>
-              <th scope="col">{t('payouts.action')}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {payouts.data.map((entry) => (
-              <tr key={entry.orderNo}>
-                <td>
-                  <Link to={consolePaths.order(entry.orderNo)}>{entry.orderNo}</Link>
-                </td>
-                <td>{age(entry.ageSeconds, t)}</td>
-                <td>
-                  {entry.productName}
-                  <br />
-                  <span className="muted">{term(entry.termCode, t)}</span>
-                </td>
-                <td className="num">{money(entry.amount, entry.currency)}</td>
-                <td className="num">{money(entry.netDisbursed, entry.currency)}</td>
-                <td>
-                  <BeneficiaryCell entry={entry} />
-                </td>
-                <td>{dateTime(entry.approvedAt)}</td>
-                <td>
-                  {entry.pendingPayout ? (
-                    <PendingActions entry={entry} onDone={setDone} />
-                  ) : open === entry.orderNo ? (
-                    <DisburseForm
-                      entry={entry}
-                      onCancel={() => setOpen(null)}
-                      onDone={(d) => {
-                        setOpen(null);
-                        setDone(d);
-                      }}
-                    />
-                  ) : (
-                    <button
-                      type="button"
-                      className="button button--primary"
-                      aria-label={t('payouts.disburseOrder', { orderNo: entry.orderNo })}
-                      onClick={() => {
-                        setDone(null);
-                        setOpen(entry.orderNo);
-                      }}
-                    >
-                      {t('payouts.disburse')}
-                    </button>
-                  )}
-                  {entry.needsApproval && !entry.pendingPayout && <p className="muted">{t('payouts.needsApproval')}</p>}
-                </td>
+        <>
+          <table className="table">
+            <caption>
+              {paged
+                ? `${t('payouts.captionPaged', { market: marketName(market, t) })} · ${t('queue.showing', { from: first, to: first + rows - 1 })}`
+                : t('payouts.caption', { count: rows, market: marketName(market, t) })}
+            </caption>
+            <thead>
+              <tr>
+                <th scope="col">{t('queue.order')}</th>
+                <th scope="col">{t('payouts.waiting')}</th>
+                <th scope="col">{t('queue.product')}</th>
+                <th scope="col" className="num">{t('queue.amount')}</th>
+                <th scope="col" className="num">{t('payouts.net')}</th>
+                <th scope="col">{t('payouts.beneficiary')}</th>
+                <th scope="col">{t('payouts.approvedAt')}</th>
+                <th scope="col">{t('payouts.action')}</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {payouts.data.map((entry) => (
+                <tr key={entry.orderNo}>
+                  <td>
+                    <Link to={consolePaths.order(entry.orderNo)}>{entry.orderNo}</Link>
+                  </td>
+                  <td>{age(entry.ageSeconds, t)}</td>
+                  <td>
+                    {entry.productName}
+                    <br />
+                    <span className="muted">{term(entry.termCode, t)}</span>
+                  </td>
+                  <td className="num">{money(entry.amount, entry.currency)}</td>
+                  <td className="num">{money(entry.netDisbursed, entry.currency)}</td>
+                  <td>
+                    <BeneficiaryCell entry={entry} />
+                  </td>
+                  <td>{dateTime(entry.approvedAt)}</td>
+                  <td>
+                    {entry.pendingPayout ? (
+                      <PendingActions entry={entry} onDone={setDone} />
+                    ) : open === entry.orderNo ? (
+                      <DisburseForm
+                        entry={entry}
+                        onCancel={() => setOpen(null)}
+                        onDone={(d) => {
+                          setOpen(null);
+                          setDone(d);
+                        }}
+                      />
+                    ) : (
+                      <button
+                        type="button"
+                        className="button button--primary"
+                        aria-label={t('payouts.disburseOrder', { orderNo: entry.orderNo })}
+                        onClick={() => {
+                          setDone(null);
+                          setOpen(entry.orderNo);
+                        }}
+                      >
+                        {t('payouts.disburse')}
+                      </button>
+                    )}
+                    {entry.needsApproval && !entry.pendingPayout && <p className="muted">{t('payouts.needsApproval')}</p>}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          {paged && (
+            <nav aria-label={t('queue.pages')} className="pager">
+              {page > 1 ? (
+                <Link to={payoutsLink(market, page - 1)} rel="prev">
+                  {t('queue.previous')}
+                </Link>
+              ) : (
+                <span aria-hidden="true" />
+              )}
+              <span>{t('queue.page', { page })}</span>
+              {hasNext ? (
+                <Link to={payoutsLink(market, page + 1)} rel="next">
+                  {t('queue.next')}
+                </Link>
+              ) : (
+                <span aria-hidden="true" />
+              )}
+            </nav>
+          )}
+        </>
       )}
       <MonthEndExport market={market} />
     </section>

@@ -2038,9 +2038,9 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Finance's payout list of a market: approved orders not yet paid out, the longest waiting first (finance), each
-         *     with its beneficiary in full (every order listed is audited `view_unmasked`), whether it needs a second operator,
-         *     and the payout recorded and awaiting approval, if any.
+         * Finance's payout list of a market, one page: approved orders not yet paid out, the longest waiting first (finance),
+         *     each with its beneficiary in full (every order listed is audited `view_unmasked`), whether it needs a second
+         *     operator, and the payout recorded and awaiting approval, if any.
          */
         get: operations["console_payouts"];
         put?: never;
@@ -16776,6 +16776,10 @@ export interface operations {
                  * @example IN
                  */
                 market: components["schemas"]["Market"];
+                /** @description The page, from 1 (default 1). */
+                page?: number;
+                /** @description Orders per page, 1 to 100 (default 50). */
+                pageSize?: number;
             };
             header?: never;
             path?: never;
@@ -16817,7 +16821,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description validation_failed: `market` */
+            /** @description validation_failed: `market`, `page` or `pageSize` */
             422: {
                 headers: {
                     [name: string]: unknown;
