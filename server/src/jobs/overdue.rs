@@ -6,7 +6,9 @@
 //! One runner per market and business date: the run is claimed by inserting its `job_runs` row, which only one
 //! server's insert wins. Each order's posting is idempotent on its own as well (a day charged is never charged again),
 //! so a second sweep of the same date, or one that overlaps another, posts nothing more. Loans are read and written
-//! a page at a time: one transaction per page, a few queries each, no round trip per order or installment.
+//! a page at a time: one transaction per page, a few queries each, no round trip per order or installment. Each
+//! loan's stored position (the balances its ledger last left, `ledger::position`) tells what the day holds for it;
+//! only the ledgers of the loans charged are read and replayed.
 
 use std::collections::{BTreeSet, HashMap};
 
