@@ -583,7 +583,9 @@ pub async fn awaiting(
     let threshold = s.payouts.of(market).approval_threshold;
     let page_size = page_size.clamp(1, AWAITING_MAX_PAGE_SIZE);
     let offset = (page.max(1) - 1).saturating_mul(page_size);
-    let rows = s.db.orders_awaiting_payout(market, page_size, offset).await?;
+    let rows =
+        s.db.orders_awaiting_payout(market, page_size, offset)
+            .await?;
     let mut beneficiaries = beneficiaries_of(
         s,
         &rows

@@ -108,7 +108,9 @@ struct BankFileAudit<'a> {
 pub async fn bank_file(s: &Services, op: &Operator, market: Market) -> Result<BankFile, Error> {
     op.require_any(PAYOUT_ROLES)?;
     op.require_market(market)?;
-    let rows = s.db.orders_awaiting_payout(market, BANK_FILE_LIMIT, 0).await?;
+    let rows =
+        s.db.orders_awaiting_payout(market, BANK_FILE_LIMIT, 0)
+            .await?;
     let mut csv = CsvWriter::new();
     csv.header(&header(market));
     let mut orders = Vec::new();

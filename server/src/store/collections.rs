@@ -139,7 +139,10 @@ impl CountsCache {
     }
 
     fn get(&self, key: &(String, String), version: u64) -> Option<BucketCounts> {
-        let kept = self.kept.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let kept = self
+            .kept
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         kept.get(key)
             .filter(|k| k.version == version && k.at.elapsed() < Self::FOR)
             .map(|k| k.counts.clone())
@@ -147,7 +150,10 @@ impl CountsCache {
 
     /// Keeps `counts`, computed from what was committed at `version` (read before the count was).
     fn put(&self, key: (String, String), version: u64, counts: BucketCounts) {
-        let mut kept = self.kept.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let mut kept = self
+            .kept
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         // One entry per market and day: yesterday's are dropped.
         kept.retain(|(market, _), _| market != &key.0);
         kept.insert(
@@ -297,11 +303,7 @@ impl Db {
         Ok(counts)
     }
 
-    async fn count_arrears(
-        &self,
-        market: &str,
-        dates: &BucketDates,
-    ) -> sqlx::Result<BucketCounts> {
+    async fn count_arrears(&self, market: &str, dates: &BucketDates) -> sqlx::Result<BucketCounts> {
         sqlx::query_as(
             "SELECT
                  COALESCE(SUM(CASE WHEN oldest_unpaid_due >= $2 THEN 1 ELSE 0 END), 0) AS d1_7,

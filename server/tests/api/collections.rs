@@ -758,7 +758,8 @@ async fn only_collections_and_admin_work_the_queue_and_collections_never_sees_id
 /// without one (written before the migration) is replayed by the queues and given one by the overdue job's next
 /// sweep; the bucket counts, kept between requests, follow a payment at once.
 #[tokio::test]
-async fn the_queues_read_each_loans_kept_position_replay_a_loan_without_one_and_count_a_payment_at_once() {
+async fn the_queues_read_each_loans_kept_position_replay_a_loan_without_one_and_count_a_payment_at_once()
+ {
     let app = spawn_app().await;
     let agent = operator(&app, "agent", &[Role::Collections]).await;
     let fin = operator(&app, "fin", &[Role::Finance]).await;
@@ -769,7 +770,10 @@ async fn the_queues_read_each_loans_kept_position_replay_a_loan_without_one_and_
     let report = overdue::run(&app.services, Market::India, today, "test")
         .await
         .unwrap();
-    assert_eq!(report.late_charges, 1, "the late charge is read from the position");
+    assert_eq!(
+        report.late_charges, 1,
+        "the late charge is read from the position"
+    );
     let session = app.sign_in("IN", "9876500561").await;
     check_ledger(&app, &session, &order_no, &id).await;
     drop((agent, fin));
@@ -782,11 +786,13 @@ async fn the_queues_read_each_loans_kept_position_replay_a_loan_without_one_and_
     assert!(item["amountOverdue"].as_i64().unwrap() > 0);
 
     // As a loan paid out before migration 0044: no position but its arrears date.
-    sqlx::query("UPDATE loan_arrears SET balances_json = NULL, outstanding = NULL WHERE order_id = $1")
-        .bind(&id)
-        .execute(app.db.pool())
-        .await
-        .unwrap();
+    sqlx::query(
+        "UPDATE loan_arrears SET balances_json = NULL, outstanding = NULL WHERE order_id = $1",
+    )
+    .bind(&id)
+    .execute(app.db.pool())
+    .await
+    .unwrap();
     let replayed = queue(&app, &agent, "market=IN").await;
     assert_eq!(replayed["items"][0], item, "the same figures, replayed");
     let position = || async {
@@ -813,11 +819,13 @@ async fn the_queues_read_each_loans_kept_position_replay_a_loan_without_one_and_
     check_ledger(&app, &session, &order_no, &id).await;
 
     // Finance's queue replays a loan without a position as well.
-    sqlx::query("UPDATE loan_arrears SET balances_json = NULL, outstanding = NULL WHERE order_id = $1")
-        .bind(&id)
-        .execute(app.db.pool())
-        .await
-        .unwrap();
+    sqlx::query(
+        "UPDATE loan_arrears SET balances_json = NULL, outstanding = NULL WHERE order_id = $1",
+    )
+    .bind(&id)
+    .execute(app.db.pool())
+    .await
+    .unwrap();
     let agent = login(&app, "agent").await;
     let fin = login(&app, "fin").await;
     let counted = queue(&app, &agent, "market=IN").await;
@@ -827,7 +835,10 @@ async fn the_queues_read_each_loans_kept_position_replay_a_loan_without_one_and_
             .await;
     let payment_id = payment["paymentId"].as_str().unwrap().to_owned();
     let amount = payment["amount"].as_i64().unwrap();
-    assert_eq!(amount, counted["items"][0]["outstanding"], "the payoff is all that is owed");
+    assert_eq!(
+        amount, counted["items"][0]["outstanding"],
+        "the payoff is all that is owed"
+    );
     assert_eq!(
         submit_utr(&app, &session, &payment_id, "223456789012")
             .await
@@ -851,7 +862,10 @@ async fn the_queues_read_each_loans_kept_position_replay_a_loan_without_one_and_
     );
     let after = queue(&app, &agent, "market=IN").await;
     assert_eq!(after["total"], 0);
-    assert_eq!(after["counts"]["1-7"], 0, "the kept counts followed the payment");
+    assert_eq!(
+        after["counts"]["1-7"], 0,
+        "the kept counts followed the payment"
+    );
     assert_eq!(after["items"], json!([]));
     check_ledger(&app, &session, &order_no, &id).await;
 }

@@ -1211,7 +1211,12 @@ async fn finance_lists_approved_orders_by_approval_and_the_order_view_shows_the_
         assert_eq!(one.as_array().unwrap().len(), 1, "page {page}");
         assert_eq!(one[0]["orderNo"], json!(want), "page {page}");
     }
-    let past = get(&app, &op, "/api/v1/console/payouts?market=IN&pageSize=1&page=3").await;
+    let past = get(
+        &app,
+        &op,
+        "/api/v1/console/payouts?market=IN&pageSize=1&page=3",
+    )
+    .await;
     assert_eq!(data(past).await, json!([]));
     assert_eq!(viewed(&app).await, before + 2, "one view per order shown");
     for (bad, field) in [
@@ -1221,7 +1226,12 @@ async fn finance_lists_approved_orders_by_approval_and_the_order_view_shows_the_
         ("page=0", "page"),
         ("page=x", "page"),
     ] {
-        let response = get(&app, &op, &format!("/api/v1/console/payouts?market=IN&{bad}")).await;
+        let response = get(
+            &app,
+            &op,
+            &format!("/api/v1/console/payouts?market=IN&{bad}"),
+        )
+        .await;
         assert_eq!(response.status(), StatusCode::UNPROCESSABLE_ENTITY, "{bad}");
         assert!(error(response).await["fields"][field].is_string(), "{bad}");
     }

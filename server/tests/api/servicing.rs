@@ -223,7 +223,10 @@ pub(crate) async fn check_position(app: &TestApp, order_id: &str, balances: &Loa
     .expect("a paid-out loan has a position");
     let stored: LoanBalances =
         serde_json::from_str(&json.expect("the balances are written with every entry")).unwrap();
-    assert_eq!(&stored, balances, "the stored balances are the ledger's replay");
+    assert_eq!(
+        &stored, balances,
+        "the stored balances are the ledger's replay"
+    );
     assert_eq!(
         outstanding,
         Some(balances.outstanding.total().unwrap().minor()),

@@ -104,13 +104,12 @@ pub async fn queue(
     let mut order_ids: Vec<&str> = rows.iter().map(|r| r.order_id.as_str()).collect();
     order_ids.sort_unstable();
     order_ids.dedup();
-    let mut outstanding: std::collections::HashMap<String, Money> = s
-        .db
-        .outstanding_of(&order_ids)
-        .await?
-        .into_iter()
-        .map(|(order_id, minor)| (order_id, Money::from_minor(minor)))
-        .collect();
+    let mut outstanding: std::collections::HashMap<String, Money> =
+        s.db.outstanding_of(&order_ids)
+            .await?
+            .into_iter()
+            .map(|(order_id, minor)| (order_id, Money::from_minor(minor)))
+            .collect();
     let unknown: Vec<&str> = order_ids
         .iter()
         .copied()
@@ -121,8 +120,7 @@ pub async fn queue(
         let mut ledgers = s.db.ledgers(&unknown).await?;
         for (order_id, plan_json) in plans {
             let plan = super::super::plan_from_json(&plan_json)?;
-            let entries =
-                super::super::entries_of(ledgers.remove(&order_id).unwrap_or_default())?;
+            let entries = super::super::entries_of(ledgers.remove(&order_id).unwrap_or_default())?;
             let balances = super::super::balances_of(&plan, &entries)?;
             let total = balances
                 .outstanding
