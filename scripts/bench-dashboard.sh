@@ -54,9 +54,9 @@ started=$SECONDS
 psql "$URL" -v ON_ERROR_STOP=1 -q >&2 <<SQL
 \\timing on
 UPDATE orders SET created_at = (extract(epoch FROM now()) * 1000)::bigint
-    - (abs(hashtext(id)) % 365)::bigint * 86400000 - (abs(hashtext(id || 't')) % 86400000)::bigint;
+    - (abs(hashtext(id)::bigint) % 365)::bigint * 86400000 - (abs(hashtext(id || 't')::bigint) % 86400000)::bigint;
 UPDATE orders SET status = 'repaid', closed_at = created_at + 30 * 86400000
-    WHERE abs(hashtext(id || 'open')) % 100 >= $OPEN_PERCENT;
+    WHERE abs(hashtext(id || 'open')::bigint) % 100 >= $OPEN_PERCENT;
 UPDATE ledger_entries e SET on_date = to_char(to_timestamp(o.created_at / 1000.0 + 3600 + 19800) AT TIME ZONE 'UTC',
     'YYYY-MM-DD') FROM orders o WHERE o.id = e.order_id;
 UPDATE loan_arrears a SET oldest_unpaid_due = NULL FROM orders o WHERE o.id = a.order_id AND o.status = 'repaid';
@@ -65,12 +65,12 @@ INSERT INTO order_events (id, order_id, status, actor, at)
 INSERT INTO order_events (id, order_id, status, actor, at)
     SELECT id || '-e2', id, 'approved', 'bench', created_at + 1800000 FROM orders;
 INSERT INTO order_events (id, order_id, status, actor, at)
-    SELECT id || '-e3', id, 'disbursed', 'bench', created_at + 3600000 + (abs(hashtext(id)) % 7200000)::bigint FROM orders;
+    SELECT id || '-e3', id, 'disbursed', 'bench', created_at + 3600000 + (abs(hashtext(id)::bigint) % 7200000)::bigint FROM orders;
 INSERT INTO order_events (id, order_id, status, actor, at)
     SELECT id || '-e4', id, 'repaid', 'bench', closed_at FROM orders WHERE status = 'repaid';
 INSERT INTO payouts (id, order_id, provider, bank_reference, amount, operator_id, created_at)
     SELECT id || '-p', id, 'bench', 'BENCH' || order_no, net_disbursed, NULL,
-           created_at + 3600000 + (abs(hashtext(id)) % 7200000)::bigint FROM orders;
+           created_at + 3600000 + (abs(hashtext(id)::bigint) % 7200000)::bigint FROM orders;
 ANALYZE;
 SQL
 seed_secs=$((SECONDS - started))

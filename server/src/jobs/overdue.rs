@@ -89,33 +89,53 @@ pub async fn run(s: &Services, market: Market, date: Date, runner: &str) -> anyh
 }
 
 /// The job's work for `date` without the claim: every open loan of the market, a page at a time. Safe to run twice
-/// or at once with another sweep: what a loan already has for `date` is not posted again.
+/// or at once with another sweep: what a loan already has for `date` is not posted again. On PostgreSQL
+/// [`PAGES_AT_ONCE`] pages are worked at once, each in its own transaction on its own orders (the pages are disjoint
+/// ranges of order ids, so they never wait for each other's locks); SQLite has one writer, so one page at a time.
 pub async fn sweep(s: &Services, market: Market, date: Date) -> anyhow::Result<Report> {
+    use futures_util::StreamExt;
+    let at_once = if s.db.is_sqlite() { 1 } else { PAGES_AT_ONCE };
     let mut report = Report::default();
     let mut after = String::new();
+    let mut listed_all = false;
+    let mut working = futures_util::stream::FuturesUnordered::new();
     loop {
-        let page = s.db.open_loans_page(market.code(), &after, PAGE).await?;
-        let Some(last) = page.last() else { break };
-        after = last.order_id.clone();
-        let mut tries = 0;
-        loop {
-            tries += 1;
-            match sweep_page(s, market, date, &page).await {
-                Ok(done) => {
-                    report.add(&done);
-                    break;
-                }
-                Err(err) if tries < TRIES => {
-                    tracing::warn!(error = %err, tries, "overdue job: a page failed; reading it again");
-                }
-                Err(err) => return Err(err),
-            }
+        while !listed_all && working.len() < at_once {
+            let page = s.db.open_loans_page(market.code(), &after, PAGE).await?;
+            listed_all = page.len() < PAGE as usize;
+            let Some(last) = page.last() else { break };
+            after = last.order_id.clone();
+            working.push(sweep_page_with_tries(s, market, date, page));
         }
-        if page.len() < PAGE as usize {
-            break;
+        match working.next().await {
+            Some(done) => report.add(&done?),
+            None => break,
         }
     }
     Ok(report)
+}
+
+/// Pages worked at once on PostgreSQL.
+pub const PAGES_AT_ONCE: usize = 2;
+
+/// One page, read again and retried when its write fails ([`TRIES`] in all).
+async fn sweep_page_with_tries(
+    s: &Services,
+    market: Market,
+    date: Date,
+    page: Vec<OpenLoanRow>,
+) -> anyhow::Result<Report> {
+    let mut tries = 0;
+    loop {
+        tries += 1;
+        match sweep_page(s, market, date, &page).await {
+            Ok(done) => return Ok(done),
+            Err(err) if tries < TRIES => {
+                tracing::warn!(error = %err, tries, "overdue job: a page failed; reading it again");
+            }
+            Err(err) => return Err(err),
+        }
+    }
 }
 
 /// One loan's plan and what the job does to it.

@@ -568,20 +568,30 @@ async fn the_benchmarks_seeded_loans_are_charged_and_replay_like_paid_out_ones()
         2_000_000,
         "m6",
         payout,
-        1_050,
+        2_050,
     )
     .await
     .unwrap();
-    assert_eq!(installments, 6_300);
+    assert_eq!(installments, 12_300);
     let late = time::macros::date!(2026 - 02 - 05);
     let report = overdue::run(&app.services, Market::India, late, "test")
         .await
         .unwrap();
-    // Two pages; every loan charged its first installment's flat charge once and moved to overdue.
+    // Three pages (on PostgreSQL two at once, the third started when one ends); every loan charged its first
+    // installment's flat charge once, moved to overdue and given its position.
     assert_eq!(
         (report.orders, report.late_charges, report.fell_overdue),
-        (1_050, 1_050, 1_050)
+        (2_050, 2_050, 2_050)
     );
+    let (charges, overdue_orders, positions): (i64, i64, i64) = sqlx::query_as(
+        "SELECT (SELECT COUNT(*) FROM ledger_entries WHERE kind = 'late_charge'),
+                (SELECT COUNT(*) FROM orders WHERE status = 'overdue'),
+                (SELECT COUNT(*) FROM loan_arrears WHERE balances_json IS NOT NULL AND outstanding IS NOT NULL)",
+    )
+    .fetch_one(app.db.pool())
+    .await
+    .unwrap();
+    assert_eq!((charges, overdue_orders, positions), (2_050, 2_050, 2_050));
     let (id,): (String,) = sqlx::query_as("SELECT id FROM orders ORDER BY id DESC LIMIT 1")
         .fetch_one(app.db.pool())
         .await
