@@ -754,6 +754,17 @@ async fn only_collections_and_admin_work_the_queue_and_collections_never_sees_id
     );
 }
 
+/// Makes a loan's position as one written before migration 0044 left it: the arrears date only.
+async fn forget_position(app: &TestApp, order_id: &str) {
+    sqlx::query(
+        "UPDATE loan_arrears SET balances_json = NULL, outstanding = NULL WHERE order_id = $1",
+    )
+    .bind(order_id)
+    .execute(app.db.pool())
+    .await
+    .unwrap();
+}
+
 /// Each loan's position is kept beside its ledger (migration 0044) and the queues read it instead of replaying; a loan
 /// without one (written before the migration) is replayed by the queues and given one by the overdue job's next
 /// sweep; the bucket counts, kept between requests, follow a payment at once.
@@ -786,13 +797,7 @@ async fn the_queues_read_each_loans_kept_position_replay_a_loan_without_one_and_
     assert!(item["amountOverdue"].as_i64().unwrap() > 0);
 
     // As a loan paid out before migration 0044: no position but its arrears date.
-    sqlx::query(
-        "UPDATE loan_arrears SET balances_json = NULL, outstanding = NULL WHERE order_id = $1",
-    )
-    .bind(&id)
-    .execute(app.db.pool())
-    .await
-    .unwrap();
+    forget_position(&app, &id).await;
     let replayed = queue(&app, &agent, "market=IN").await;
     assert_eq!(replayed["items"][0], item, "the same figures, replayed");
     let position = || async {
@@ -819,13 +824,7 @@ async fn the_queues_read_each_loans_kept_position_replay_a_loan_without_one_and_
     check_ledger(&app, &session, &order_no, &id).await;
 
     // Finance's queue replays a loan without a position as well.
-    sqlx::query(
-        "UPDATE loan_arrears SET balances_json = NULL, outstanding = NULL WHERE order_id = $1",
-    )
-    .bind(&id)
-    .execute(app.db.pool())
-    .await
-    .unwrap();
+    forget_position(&app, &id).await;
     let agent = login(&app, "agent").await;
     let fin = login(&app, "fin").await;
     let counted = queue(&app, &agent, "market=IN").await;

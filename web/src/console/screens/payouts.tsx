@@ -21,14 +21,9 @@ import { age, dateTime, day, marketName, money, term } from '../format';
 import { marketIn, useOperator, useOperatorMarkets } from '../operator-context';
 import { consolePaths } from '../paths';
 import { CopyButton } from './beneficiary';
+import { Pager, pageOf } from './pager';
 import { LoadFailed, Loading } from './states';
 
-
-/** `?page=N`, from 1. */
-function pageOf(params: URLSearchParams): number {
-  const page = Number(params.get('page'));
-  return Number.isInteger(page) && page > 1 ? page : 1;
-}
 
 function payoutsLink(market: ApiMarket, page = 1): string {
   return `${consolePaths.payouts}?market=${market}${page > 1 ? `&page=${page}` : ''}`;
@@ -159,23 +154,7 @@ export function PayoutsScreen() {
             </tbody>
           </table>
           {paged && (
-            <nav aria-label={t('queue.pages')} className="pager">
-              {page > 1 ? (
-                <Link to={payoutsLink(market, page - 1)} rel="prev">
-                  {t('queue.previous')}
-                </Link>
-              ) : (
-                <span aria-hidden="true" />
-              )}
-              <span>{t('queue.page', { page })}</span>
-              {hasNext ? (
-                <Link to={payoutsLink(market, page + 1)} rel="next">
-                  {t('queue.next')}
-                </Link>
-              ) : (
-                <span aria-hidden="true" />
-              )}
-            </nav>
+            <Pager page={page} hasNext={hasNext} link={(n) => payoutsLink(market, n)} />
           )}
         </>
       )}

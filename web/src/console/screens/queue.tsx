@@ -5,14 +5,9 @@ import type { ApiMarket, QueueEntry } from '../api/types';
 import { marketIn, useOperator, useOperatorMarkets } from '../operator-context';
 import { age, dateTime, marketName, money, term, time } from '../format';
 import { consolePaths } from '../paths';
+import { Pager, pageOf } from './pager';
 import { LoadFailed, Loading } from './states';
 
-
-/** `?page=N`, from 1. */
-function pageOf(params: URLSearchParams): number {
-  const page = Number(params.get('page'));
-  return Number.isInteger(page) && page > 1 ? page : 1;
-}
 
 function queueLink(market: ApiMarket, page = 1): string {
   return `${consolePaths.queue}?market=${market}${page > 1 ? `&page=${page}` : ''}`;
@@ -79,23 +74,7 @@ export function QueueScreen() {
         <>
           <QueueTable entries={queue.data} market={market} total={total} page={page} />
           {(page > 1 || hasNext) && (
-            <nav aria-label={t('queue.pages')} className="pager">
-              {page > 1 ? (
-                <Link to={queueLink(market, page - 1)} rel="prev">
-                  {t('queue.previous')}
-                </Link>
-              ) : (
-                <span aria-hidden="true" />
-              )}
-              <span>{pages ? t('queue.pageOf', { page, pages }) : t('queue.page', { page })}</span>
-              {hasNext ? (
-                <Link to={queueLink(market, page + 1)} rel="next">
-                  {t('queue.next')}
-                </Link>
-              ) : (
-                <span aria-hidden="true" />
-              )}
-            </nav>
+            <Pager page={page} pages={pages} hasNext={hasNext} link={(n) => queueLink(market, n)} />
           )}
         </>
       )}
