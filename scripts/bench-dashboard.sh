@@ -55,7 +55,7 @@ psql "$URL" -v ON_ERROR_STOP=1 -q >&2 <<SQL
 \\timing on
 UPDATE orders SET created_at = (extract(epoch FROM now()) * 1000)::bigint
     - (abs(hashtext(id)::bigint) % 365)::bigint * 86400000 - (abs(hashtext(id || 't')::bigint) % 86400000)::bigint;
-UPDATE orders SET status = 'repaid', closed_at = created_at + 30 * 86400000
+UPDATE orders SET status = 'repaid', closed_at = created_at + 30::bigint * 86400000
     WHERE abs(hashtext(id || 'open')::bigint) % 100 >= $OPEN_PERCENT;
 UPDATE ledger_entries e SET on_date = to_char(to_timestamp(o.created_at / 1000.0 + 3600 + 19800) AT TIME ZONE 'UTC',
     'YYYY-MM-DD') FROM orders o WHERE o.id = e.order_id;
