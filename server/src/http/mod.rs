@@ -121,19 +121,19 @@ pub fn metrics_router(db: crate::store::Db) -> Router {
 /// Counts an API request by its route (the path template, so order numbers never become labels), method and status,
 /// and times it.
 async fn record_metrics(req: Request, next: axum::middleware::Next) -> Response {
-    use crate::infra::metrics::{HTTP_DURATION, HTTP_REQUESTS};
     let route = req
         .extensions()
         .get::<axum::extract::MatchedPath>()
-        .map_or_else(|| "unmatched".to_owned(), |p| p.as_str().to_owned());
-    let method = req.method().as_str().to_owned();
+        .cloned();
+    let method = req.method().clone();
     let started = std::time::Instant::now();
     let response = next.run(req).await;
-    let status = response.status().as_u16().to_string();
-    metrics::histogram!(HTTP_DURATION, "route" => route.clone(), "method" => method.clone())
-        .record(started.elapsed().as_secs_f64());
-    metrics::counter!(HTTP_REQUESTS, "route" => route, "method" => method, "status" => status)
-        .increment(1);
+    crate::infra::metrics::http_request(
+        route.as_ref().map_or("unmatched", |p| p.as_str()),
+        method.as_str(),
+        response.status().as_u16(),
+        started.elapsed(),
+    );
     response
 }
 
