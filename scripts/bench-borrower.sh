@@ -16,9 +16,16 @@
 #   - the borrower app's first load in Chromium (scripts/bench/transfer.mjs, as bench-site.sh measures the site) of
 #     /app/login?lang=1 and /app/login, no session, on the SQLite server: its compressed JavaScript, budget 150 KB
 #     (KB = 1000 bytes) per page.
-# Targets (issue 7), per database: the order list at least 1.0× the reference's order list, home at least 0.7× it,
-# p99 under 10 ms for both, no non-200; kilat's resident memory under 50 MB after the SQLite run; plus the app's
-# first-load budget. Writes the figures, PASS/FAIL per target, the machine and the commands between
+# Placements (issue 20): each measurement runs once per placement, both servers restarted for it. "Pinned": kilat and
+# the reference on the server cores (`taskset -c`, so each starts one worker per core it has), wrk on the others, wrk
+# with a thread per core it has; on SQLite by default (PostgreSQL's processes are not pinned). "Shared": no pinning,
+# wrk -t2, both servers and wrk on every core, as before issue 20. The first pinned placement is the reference figure.
+# Each run also records the CPU time the measured server and wrk used (from /proc and bash's `time`), so a run limited
+# by wrk's core shows as such.
+# Targets: pinned, SQLite (issue 20): the order list at least 1.0× the reference's order list, home at least 0.8× it,
+# p99 under 10 ms for both, no non-200. Shared (issue 7), per database: the order list at least 1.0×, home at least
+# 0.7×, p99 under 10 ms, no non-200; on PostgreSQL both at least 2.0× (issue 20). kilat's resident memory under 50 MB
+# after the SQLite run (shared placement); plus the app's first-load budget. Writes the figures, PASS/FAIL per target, the machine and the commands between
 # <!-- borrower:begin --> and <!-- borrower:end --> in docs/PERFORMANCE.md, then exits non-zero when a target failed
 # or a measurement could not be made (every measurement runs first).
 # `make bench-borrower` (and `make bench`) run it after `make build`; it installs wrk and chromium (and psql, when
@@ -32,7 +39,10 @@
 # BENCH_APP (0 skips the app's first load; it needs the SQLite half), BENCH_KEEP (1 keeps the scratch folder),
 # REF_SERVER_DIR (the reference's sources; default ../shared/bench/ref-server beside the repository), REF_TARGET_DIR
 # (its cargo target folder; default ${XDG_CACHE_HOME:-~/.cache}/kilat-bench/ref-target), REF_BIN (a built reference:
-# skips the cargo build).
+# skips the cargo build), BENCH_SERVER_CPUS (the servers' cores in each pinned placement, as taskset takes them; spaces
+# separate placements, e.g. "0 0-1 0-7" for 1, 2 and 8 server cores; default "0"; empty: no pinned placement),
+# BENCH_WRK_CPUS (wrk's cores when pinned; default every core after the first, "1-N"), BENCH_SHARED (0 skips the
+# shared placement), BENCH_PINNED_DATABASES (the databases measured pinned; default "sqlite").
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -52,7 +62,14 @@ REF_DIR=${REF_SERVER_DIR:-$ROOT/../shared/bench/ref-server}
 REF_TARGET=${REF_TARGET_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/kilat-bench/ref-target}
 APP_PAGES=('/app/login?lang=1' /app/login)
 ENDPOINTS=(orders home)
-WRK_ARGS=(-t2 -c64)
+WRK_CONNECTIONS=64
+WRK_ARGS=(-t2 -c$WRK_CONNECTIONS)
+CORES=$(nproc)
+SERVER_CPUS=${BENCH_SERVER_CPUS-0}
+WRK_CPUS=${BENCH_WRK_CPUS-1-$((CORES - 1))}
+SHARED=${BENCH_SHARED:-1}
+PINNED_DATABASES=${BENCH_PINNED_DATABASES:-sqlite}
+CLK_TCK=$(getconf CLK_TCK)
 
 log() { printf '\n== %s\n' "$*" >&2; }
 die() { printf 'bench-borrower: %s\n' "$*" >&2; exit 2; }
@@ -83,6 +100,22 @@ if [ "$RUN_APP" = 1 ] && { [ ! -f "$ROOT/e2e/node_modules/.installed" ] ||
 fi
 [ -x "$BIN" ] || die "$BIN is missing: run \`make build\` first (or set KILAT_BIN)"
 [[ "$ROUNDS" =~ ^[0-9]+$ ]] && [ "$ROUNDS" -ge 2 ] || die "BENCH_ROUNDS must be 2 or more (it is $ROUNDS)"
+# The placements: "pinned-CPUS" for each server core list (when the machine has a core left for wrk), then "shared".
+PLACEMENTS=()
+if [ -n "${SERVER_CPUS// /}" ]; then
+  command -v taskset >/dev/null || die "taskset is missing (util-linux): it pins the servers and wrk"
+  if [ "$CORES" -lt 2 ]; then
+    echo "bench-borrower: one core only: no pinned placement" >&2
+  else
+    taskset -c "$WRK_CPUS" true 2>/dev/null || die "BENCH_WRK_CPUS=$WRK_CPUS is not a core list of this machine"
+    for cpus in $SERVER_CPUS; do
+      taskset -c "$cpus" true 2>/dev/null || die "BENCH_SERVER_CPUS: $cpus is not a core list of this machine"
+      PLACEMENTS+=("pinned-${cpus//,/_}")
+    done
+  fi
+fi
+[ "$SHARED" = 0 ] || PLACEMENTS+=(shared)
+[ ${#PLACEMENTS[@]} -gt 0 ] || die "no placement to measure (BENCH_SERVER_CPUS is empty and BENCH_SHARED=0)"
 LOAD_START=$(cut -d' ' -f1-3 /proc/loadavg)
 # A source of the binary changed after it was built: the figures would be of other code than the tree's.
 STALE=$(cd "$ROOT" && find server/src server/migrations server/data server/products crates/*/src web/dist Cargo.lock \
@@ -171,40 +204,78 @@ else
 fi
 
 # ---- one database: start kilat and the reference, seed both, measure them in alternating rounds ------------
-wrk_run() { # out_prefix url: one measured wrk run, with the load average as it starts and as it ends
-  local out=$1 url=$2
+cpu_ticks() { # pid: the user and system CPU ticks of the process and all its threads so far
+  local stat
+  stat=$(cat "/proc/$1/stat" 2>/dev/null) || { echo 0; return; }
+  awk '{ print $12 + $13 }' <<<"${stat##*) }"
+}
+
+wrk_run() { # out_prefix url server_pid: one measured wrk run, with the load average as it starts and as it ends, and
+  # the CPU seconds the server and wrk used ("server_s wrk_user_s wrk_sys_s wall_s" in out.cpu)
+  local out=$1 url=$2 server=$3 before after
   cut -d' ' -f1-3 /proc/loadavg >"$out.load"
-  BENCH_SESSIONS=$SESSIONS_FILE wrk "${WRK_ARGS[@]}" -d"$WRK_DURATION" --latency -s "$LUA" "$url" >"$out.txt" || true
+  before=$(cpu_ticks "$server")
+  local TIMEFORMAT='%R %U %S'
+  { time BENCH_SESSIONS=$SESSIONS_FILE "${WRK_PIN[@]}" wrk "${WRK_ARGS[@]}" -d"$WRK_DURATION" --latency -s "$LUA" "$url" \
+    >"$out.txt" 2>"$out.err" || true; } 2>"$out.time"
+  after=$(cpu_ticks "$server")
   cut -d' ' -f1-3 /proc/loadavg >>"$out.load"
+  local wall wrk_user wrk_sys
+  read -r wall wrk_user wrk_sys <"$out.time"
+  awk -v b="$before" -v a="$after" -v t="$CLK_TCK" -v w="$wall" -v u="$wrk_user" -v s="$wrk_sys" \
+    'BEGIN { printf "%.2f %s %s %s\n", (a - b) / t, u, s, w }' >"$out.cpu"
   sed -n '/Requests\/sec/p;/^non-200/p' "$out.txt" | tr '\n' ' ' >&2
-  echo >&2
+  awk '{ printf "server CPU %s s, wrk CPU %s s user + %s s system, in %s s\n", $1, $2, $3, $4 }' "$out.cpu" >&2
+}
+
+start_kilat() { # dir url [cpus]: starts kilat (pinned to cpus when given); sets KILAT_PID and KILAT_PORT
+  local dir=$1 url=$2 pin=()
+  [ -z "${3:-}" ] || pin=(taskset -c "$3")
+  KILAT_PORT=$(free_port)
+  KILAT_LISTEN=127.0.0.1:$KILAT_PORT KILAT_DATABASE_URL=$url KILAT_MODE=development KILAT_TRUST_FORWARDED_FOR=true \
+    RUST_LOG=warn "${pin[@]}" "$BIN" serve >"$dir/kilat.log" 2>&1 &
+  KILAT_PID=$!
+  PIDS+=("$KILAT_PID")
+  wait_http "http://127.0.0.1:$KILAT_PORT/readyz" "kilat ($dir)"
+}
+
+start_ref() { # dir url [cpus]: starts the reference (pinned to cpus when given); sets REF_PID and REF_PORT
+  local dir=$1 url=$2 pin=()
+  [ -z "${3:-}" ] || pin=(taskset -c "$3")
+  REF_PORT=$(free_port)
+  "${pin[@]}" "$REF_BIN" serve "$url" "127.0.0.1:$REF_PORT" >"$dir/ref.log" 2>&1 &
+  REF_PID=$!
+  PIDS+=("$REF_PID")
+  wait_http "http://127.0.0.1:$REF_PORT/item/0" "the reference ($dir)"
+}
+
+stop_pids() { # pids…
+  kill "$@" 2>/dev/null || true
+  for pid in "$@"; do wait "$pid" 2>/dev/null || true; done
 }
 
 measure() { # name kilat_database_url reference_database_url
-  local db=$1 url=$2 ref_url=$3 dir=$WORK/$1 port ref_port pid ref_pid sessions app_lines seeded_lines r ep
+  local db=$1 url=$2 ref_url=$3 dir=$WORK/$1 sessions app_lines r ep placement
   mkdir -p "$dir"
-  port=$(free_port)
-  log "$db: starting kilat on 127.0.0.1:$port"
-  KILAT_LISTEN=127.0.0.1:$port KILAT_DATABASE_URL=$url KILAT_MODE=development KILAT_TRUST_FORWARDED_FOR=true \
-    RUST_LOG=warn "$BIN" serve >"$dir/kilat.log" 2>&1 &
-  pid=$!
-  PIDS+=("$pid")
-  wait_http "http://127.0.0.1:$port/readyz" "kilat on $db"
+  log "$db: starting kilat to seed it"
+  start_kilat "$dir" "$url"
 
   # The app's first load, on a server nobody has used yet (as a new borrower finds it).
   if [ "$db" = sqlite ] && [ "$RUN_APP" = 1 ]; then
     log "$db: first load of ${APP_PAGES[*]} in chromium"
-    node "$ROOT/scripts/bench/transfer.mjs" "${APP_PAGES[@]/#/http://127.0.0.1:$port}" >"$WORK/app-transfer.json" ||
+    node "$ROOT/scripts/bench/transfer.mjs" "${APP_PAGES[@]/#/http://127.0.0.1:$KILAT_PORT}" >"$WORK/app-transfer.json" ||
       echo "bench-borrower: the app's first-load measurement failed: the report will say so" >&2
   fi
   app_lines=$(wc -l <"$dir/kilat.log")
 
   log "$db: seeding kilat with $BORROWERS borrowers, $SEED_CONCURRENCY at a time"
   sessions=$dir/sessions.txt
-  node "$ROOT/scripts/bench/seed-borrowers.mjs" "http://127.0.0.1:$port" "$BORROWERS" "$SEED_CONCURRENCY" \
+  node "$ROOT/scripts/bench/seed-borrowers.mjs" "http://127.0.0.1:$KILAT_PORT" "$BORROWERS" "$SEED_CONCURRENCY" \
     "$sessions" "$dir/seed.json" ||
     die "$db: seeding failed (server log: $(tail -5 "$dir/kilat.log"))"
-  seeded_lines=$(wc -l <"$dir/kilat.log")
+  stop_pids "$KILAT_PID"
+  # Requests the server logged as failed (a 5xx) while seeding, with their causes.
+  log_errors "$dir/kilat.log" "$((app_lines + 1))" '$' >"$dir/errors-seed.txt"
 
   log "$db: seeding the reference with $BORROWERS borrowers"
   local seed_started
@@ -212,47 +283,62 @@ measure() { # name kilat_database_url reference_database_url
   "$REF_BIN" seed "$ref_url" "$BORROWERS" "$dir/ref-tokens.txt" >"$dir/ref-seed.log" 2>&1 ||
     die "$db: seeding the reference failed: $(tail -5 "$dir/ref-seed.log")"
   awk -v a="$(date +%s.%N)" -v b="$seed_started" 'BEGIN { printf "%.2f\n", a - b }' >"$dir/ref-seed-seconds.txt"
-  ref_port=$(free_port)
-  log "$db: starting the reference on 127.0.0.1:$ref_port"
-  "$REF_BIN" serve "$ref_url" "127.0.0.1:$ref_port" >"$dir/ref.log" 2>&1 &
-  ref_pid=$!
-  PIDS+=("$ref_pid")
-  wait_http "http://127.0.0.1:$ref_port/item/0" "the reference on $db"
 
-  local kilat_url=http://127.0.0.1:$port/api/v1/borrower ref_url_orders=http://127.0.0.1:$ref_port/orders
-  # One response of each endpoint as the first borrower: its status and size.
-  for ep in "${ENDPOINTS[@]}"; do
-    curl -sS -o "$dir/$ep.body" -w '%{http_code} %{size_download}\n' -H "X-Session-Id: $(head -1 "$sessions")" \
-      -H 'Accept-Language: en' "$kilat_url/$ep" >"$dir/$ep.response"
-  done
-  curl -sS -o "$dir/ref.body" -w '%{http_code} %{size_download}\n' -H "X-Session-Id: $(head -1 "$dir/ref-tokens.txt")" \
-    "$ref_url_orders" >"$dir/ref.response"
-
-  log "$db: wrk warm-up ($WRK_WARMUP each)"
-  for ep in "${ENDPOINTS[@]}"; do
-    BENCH_SESSIONS=$sessions wrk "${WRK_ARGS[@]}" -d"$WRK_WARMUP" -s "$LUA" "$kilat_url/$ep" >"$dir/warmup-$ep.txt"
-  done
-  BENCH_SESSIONS=$dir/ref-tokens.txt wrk "${WRK_ARGS[@]}" -d"$WRK_WARMUP" -s "$LUA" "$ref_url_orders" \
-    >"$dir/warmup-ref.txt"
-
-  # Each kilat run is followed by a run of the reference: its ratio is kilat's over that reference run's.
-  for r in $(seq 1 "$ROUNDS"); do
+  for placement in "${PLACEMENTS[@]}"; do
+    local pdir=$dir/$placement cpus=
+    case $placement in
+      pinned-*)
+        case " $PINNED_DATABASES " in *" $db "*) ;; *) continue ;; esac
+        cpus=${placement#pinned-}
+        cpus=${cpus//_/,}
+        WRK_PIN=(taskset -c "$WRK_CPUS")
+        WRK_ARGS=(-t"$(taskset -c "$WRK_CPUS" nproc)" -c"$WRK_CONNECTIONS")
+        ;;
+      *)
+        WRK_PIN=()
+        WRK_ARGS=(-t2 -c"$WRK_CONNECTIONS")
+        ;;
+    esac
+    mkdir -p "$pdir"
+    echo "${WRK_ARGS[*]}" >"$pdir/wrk-args.txt"
+    echo "$cpus" >"$pdir/server-cpus.txt"
+    log "$db, $placement: starting kilat and the reference${cpus:+ on cores $cpus, wrk on $WRK_CPUS}"
+    start_kilat "$pdir" "$url" "$cpus"
+    start_ref "$pdir" "$ref_url" "$cpus"
+    local kilat_url=http://127.0.0.1:$KILAT_PORT/api/v1/borrower ref_url_orders=http://127.0.0.1:$REF_PORT/orders
+    # One response of each endpoint as the first borrower: its status and size.
     for ep in "${ENDPOINTS[@]}"; do
-      log "$db: round $r of $ROUNDS: kilat GET /api/v1/borrower/$ep, then the reference's GET /orders ($WRK_DURATION each)"
-      SESSIONS_FILE=$sessions wrk_run "$dir/wrk-$ep-$r" "$kilat_url/$ep"
-      SESSIONS_FILE=$dir/ref-tokens.txt wrk_run "$dir/wrk-ref-$ep-$r" "$ref_url_orders"
+      curl -sS -o "$pdir/$ep.body" -w '%{http_code} %{size_download}\n' -H "X-Session-Id: $(head -1 "$sessions")" \
+        -H 'Accept-Language: en' "$kilat_url/$ep" >"$pdir/$ep.response"
     done
+    curl -sS -o "$pdir/ref.body" -w '%{http_code} %{size_download}\n' \
+      -H "X-Session-Id: $(head -1 "$dir/ref-tokens.txt")" "$ref_url_orders" >"$pdir/ref.response"
+
+    log "$db, $placement: wrk warm-up ($WRK_WARMUP each)"
+    for ep in "${ENDPOINTS[@]}"; do
+      BENCH_SESSIONS=$sessions "${WRK_PIN[@]}" wrk "${WRK_ARGS[@]}" -d"$WRK_WARMUP" -s "$LUA" "$kilat_url/$ep" \
+        >"$pdir/warmup-$ep.txt"
+    done
+    BENCH_SESSIONS=$dir/ref-tokens.txt "${WRK_PIN[@]}" wrk "${WRK_ARGS[@]}" -d"$WRK_WARMUP" -s "$LUA" \
+      "$ref_url_orders" >"$pdir/warmup-ref.txt"
+
+    # Each kilat run is followed by a run of the reference: its ratio is kilat's over that reference run's.
+    for r in $(seq 1 "$ROUNDS"); do
+      for ep in "${ENDPOINTS[@]}"; do
+        log "$db, $placement: round $r of $ROUNDS: kilat GET /api/v1/borrower/$ep, then the reference's GET /orders ($WRK_DURATION each)"
+        SESSIONS_FILE=$sessions wrk_run "$pdir/wrk-$ep-$r" "$kilat_url/$ep" "$KILAT_PID"
+        SESSIONS_FILE=$dir/ref-tokens.txt wrk_run "$pdir/wrk-ref-$ep-$r" "$ref_url_orders" "$REF_PID"
+      done
+    done
+    kill -0 "$KILAT_PID" 2>/dev/null || die "$db: kilat died during the run: $(tail -20 "$pdir/kilat.log")"
+    kill -0 "$REF_PID" 2>/dev/null || die "$db: the reference died during the run: $(tail -20 "$pdir/ref.log")"
+    memory_kb "$KILAT_PID" >"$pdir/memory-kb.txt"
+    memory_kb "$REF_PID" >"$pdir/ref-memory-kb.txt"
+    ls "/proc/$KILAT_PID/task" 2>/dev/null | wc -l >"$pdir/threads.txt"
+    stop_pids "$KILAT_PID" "$REF_PID"
+    # Requests the server logged as failed (a 5xx) under wrk, with their causes.
+    log_errors "$pdir/kilat.log" 1 '$' >"$pdir/errors-wrk.txt"
   done
-  kill -0 "$pid" 2>/dev/null || die "$db: kilat died during the run: $(tail -20 "$dir/kilat.log")"
-  kill -0 "$ref_pid" 2>/dev/null || die "$db: the reference died during the run: $(tail -20 "$dir/ref.log")"
-  memory_kb "$pid" >"$dir/memory-kb.txt"
-  memory_kb "$ref_pid" >"$dir/ref-memory-kb.txt"
-  kill "$pid" "$ref_pid" 2>/dev/null || true
-  wait "$pid" 2>/dev/null || true
-  wait "$ref_pid" 2>/dev/null || true
-  # Requests the server logged as failed (a 5xx), while seeding and under wrk, with their causes.
-  log_errors "$dir/kilat.log" "$((app_lines + 1))" "$seeded_lines" >"$dir/errors-seed.txt"
-  log_errors "$dir/kilat.log" "$((seeded_lines + 1))" '$' >"$dir/errors-wrk.txt"
 }
 
 for db in $DATABASES; do
@@ -303,7 +389,12 @@ dirty=
   echo "rustc=$(rustc --version 2>/dev/null || echo '?')"
   echo "borrowers=$BORROWERS"
   echo "seed_concurrency=$SEED_CONCURRENCY"
-  echo "wrk_args=${WRK_ARGS[*]}"
+  echo "wrk_connections=$WRK_CONNECTIONS"
+  echo "placements=${PLACEMENTS[*]}"
+  echo "pinned_databases=$PINNED_DATABASES"
+  echo "wrk_cpus=$WRK_CPUS"
+  echo "cores=$CORES"
+  echo "clk_tck=$CLK_TCK"
   echo "wrk_duration=$WRK_DURATION"
   echo "wrk_warmup=$WRK_WARMUP"
   echo "rounds=$ROUNDS"

@@ -1093,21 +1093,32 @@ impl Settings {
     /// `workers` HTTP workers' own pools for the hot reads (`Db::open_worker_pool`), so that the server never holds
     /// more than [`Settings::pool_size`] connections in all. On PostgreSQL the worker pools share three quarters of
     /// it (most requests are hot reads) and the shared pool keeps the rest; when there is not one connection per
-    /// worker to give, there are no worker pools and the shared pool keeps the whole. SQLite has no worker pools.
+    /// worker to give, there are no worker pools and the shared pool keeps the whole. On SQLite, a file with no
+    /// server's connection limit to share, the shared pool has the whole size and each worker adds
+    /// [`SQLITE_WORKER_READS`] read connections of its own.
     pub fn pool_split(&self, workers: usize) -> PoolSplit {
         let total = self.pool_size();
+        if self.database_url.expose_secret().starts_with("sqlite:") {
+            return PoolSplit {
+                shared: total,
+                per_worker: SQLITE_WORKER_READS,
+            };
+        }
         let workers = u32::try_from(workers.max(1)).unwrap_or(u32::MAX);
-        let per_worker = if self.database_url.expose_secret().starts_with("sqlite:") {
-            0
-        } else {
-            total * 3 / 4 / workers
-        };
+        let per_worker = total * 3 / 4 / workers;
         PoolSplit {
             shared: total - per_worker * workers,
             per_worker,
         }
     }
 }
+
+/// Read connections of each HTTP worker's own pool on SQLite, for the hot reads (the session with the order list or
+/// home). With one pool shared by the workers, a connection a worker released woke a request of the other worker, and
+/// each worker sat idle while its few queries ran on SQLite's connection threads: two workers served fewer requests/s
+/// than one (docs/PERFORMANCE.md, "The second worker on SQLite"). Two each: the hot reads take 15–25 µs of SQLite's
+/// time against 45–65 µs of the worker's.
+pub const SQLITE_WORKER_READS: u32 = 2;
 
 /// The connections of the shared pool and of each HTTP worker's pool (see [`Settings::pool_split`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -1422,15 +1433,19 @@ mod tests {
             assert!(split.shared >= 1);
             assert!(split.shared + split.per_worker * workers as u32 <= settings.pool_size());
         }
+        // SQLite: the shared pool keeps the whole setting; each worker reads on two of its own.
         settings.database_url = "sqlite:///tmp/kilat.db".to_owned().into();
-        settings.database_max_connections = 0;
-        assert_eq!(
-            settings.pool_split(2),
-            PoolSplit {
-                shared: 4,
-                per_worker: 0
-            }
-        );
+        for (max, workers, shared) in [(0, 2, 4), (0, 8, 4), (6, 1, 6)] {
+            settings.database_max_connections = max;
+            assert_eq!(
+                settings.pool_split(workers),
+                PoolSplit {
+                    shared,
+                    per_worker: SQLITE_WORKER_READS
+                },
+                "{max} connections, {workers} workers"
+            );
+        }
     }
 
     #[test]

@@ -34,9 +34,6 @@ pub struct Application {
     state: AppState,
     /// Connections of each HTTP worker's own pool for the hot reads (PostgreSQL; `Db::open_worker_pool`); 0: none.
     worker_pool_size: u32,
-    /// On SQLite, the threads of the one work-stealing runtime that serves the one listener (see [`Application::build`]);
-    /// None on PostgreSQL, where each listener has a worker thread and runtime of its own.
-    stealing_threads: Option<usize>,
     /// `GET /metrics` on its own address (`[metrics] listen`), if set.
     metrics: Option<MetricsListener>,
 }
@@ -241,15 +238,7 @@ impl Application {
             secure_cookies: settings.mode == Mode::Production,
             products_json: Default::default(),
         }));
-        // PostgreSQL: a single-threaded runtime per worker, each with its own socket, pool and batched reads. SQLite:
-        // its statements run on each connection's own thread, so a worker spends each request handing work to those
-        // threads and waiting for it; workers of their own then sat idle while their queries ran, and a second one
-        // cost requests/s on two cores (docs/PERFORMANCE.md, "Why the second worker added little on SQLite"). There one
-        // work-stealing runtime with a thread per worker serves one socket.
-        let sqlite = state.services.db.is_sqlite();
-        let stealing_threads = sqlite.then_some(workers);
-        let sockets = if sqlite { 1 } else { workers };
-        let (listeners, addr) = bind(settings.listen, sockets).with_context(|| {
+        let (listeners, addr) = bind(settings.listen, workers).with_context(|| {
             format!(
                 "listening on {} (is another server using it? set KILAT_LISTEN)",
                 settings.listen
@@ -262,7 +251,6 @@ impl Application {
             addr,
             state,
             worker_pool_size,
-            stealing_threads,
             metrics,
         })
     }
@@ -344,7 +332,6 @@ impl Application {
         });
         let db = self.state.services.db.clone();
         let worker_pool_size = self.worker_pool_size;
-        let stealing_threads = self.stealing_threads;
         let router = http::router(self.state);
         let (stop, stopped) = tokio::sync::watch::channel(false);
         let metrics = self.metrics.map(|m| m.serve(db.clone(), stopped.clone()));
@@ -356,18 +343,11 @@ impl Application {
             let worker = std::thread::Builder::new()
                 .name(format!("kilat-http-{n}"))
                 .spawn(move || -> anyhow::Result<()> {
-                    let runtime = match stealing_threads {
-                        Some(threads) => tokio::runtime::Builder::new_multi_thread()
-                            .worker_threads(threads.max(1))
-                            .thread_name("kilat-http")
-                            .enable_all()
-                            .build(),
-                        None => tokio::runtime::Builder::new_current_thread()
-                            .enable_all()
-                            .build(),
-                    }
-                    .context("starting an HTTP worker runtime")?;
-                    let serving = async move {
+                    let runtime = tokio::runtime::Builder::new_current_thread()
+                        .enable_all()
+                        .build()
+                        .context("starting an HTTP worker runtime")?;
+                    runtime.block_on(async move {
                         db.open_worker_pool(worker_pool_size)?;
                         let listener = TcpListener::from_std(listener)?.tap_io(|tcp| {
                             // Small responses go out at once rather than waiting on Nagle's algorithm.
@@ -384,17 +364,7 @@ impl Application {
                             .context("serving HTTP");
                         db.close_worker_pool().await;
                         served
-                    };
-                    if stealing_threads.is_some() {
-                        // The accept loop is a task too, so that every thread of the runtime takes connections.
-                        runtime.block_on(async move {
-                            tokio::spawn(serving)
-                                .await
-                                .context("the HTTP server's task")?
-                        })
-                    } else {
-                        runtime.block_on(serving)
-                    }
+                    })
                 })
                 .context("starting an HTTP worker thread")?;
             workers.push(worker);

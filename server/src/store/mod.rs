@@ -79,7 +79,8 @@ const HOT_READ_BATCH: usize = 32;
 #[derive(Clone)]
 struct WorkerReads {
     pool: AnyPool,
-    hot: HotReads,
+    /// PostgreSQL only: SQLite's statements run on each connection's own thread, with nothing to batch.
+    hot: Option<HotReads>,
 }
 
 /// The batched hot reads: the session of every request, the order list, home's standing.
@@ -313,24 +314,36 @@ impl Db {
         (self.pool.size(), self.pool.num_idle())
     }
 
-    /// Gives the calling thread, an HTTP worker on its own single-threaded runtime, a PostgreSQL pool of its own of
+    /// Gives the calling thread, an HTTP worker on its own single-threaded runtime, a pool of its own of
     /// `max_connections` for the hot reads (the session with the order list or home, [`Db::read_pool`]); connections
-    /// open lazily, on that runtime. The session reads go through that worker's batchers ([`Db::hot_reads`],
-    /// `store::batch`), started here on the worker's runtime. A connection of the shared pool opened by one worker's runtime and used by
-    /// another's costs extra wake-ups on every query: about 2 context switches a request (docs/PERFORMANCE.md). On
-    /// SQLite nothing: its connections talk to their own threads through channels, whatever the runtime. Nothing either
-    /// when `max_connections` is 0 (`Settings::pool_split`): the hot reads then use the shared pool.
+    /// open lazily, on that runtime. On PostgreSQL the session reads go through that worker's batchers
+    /// ([`Db::hot_reads`], `store::batch`), started here on the worker's runtime: a connection of the shared pool
+    /// opened by one worker's runtime and used by another's costs extra wake-ups on every query, about 2 context
+    /// switches a request (docs/PERFORMANCE.md). On SQLite, whose statements run on each connection's own thread, the
+    /// worker's own connections keep its requests from waiting on the other worker's releases
+    /// (`settings::SQLITE_WORKER_READS`). Nothing when `max_connections` is 0 (`Settings::pool_split`): the hot reads
+    /// then use the shared pool.
     pub fn open_worker_pool(&self, max_connections: u32) -> anyhow::Result<()> {
-        if self.sqlite || max_connections == 0 {
+        if max_connections == 0 {
             return Ok(());
         }
+        let sqlite = self.sqlite;
         let pool = AnyPoolOptions::new()
             .max_connections(max_connections)
             .acquire_timeout(Duration::from_secs(10))
             .test_before_acquire(false)
+            .after_connect(move |conn, _meta| {
+                Box::pin(async move {
+                    if sqlite {
+                        // Reads only: wait for a writer's checkpoint rather than fail.
+                        conn.execute("PRAGMA busy_timeout = 5000").await?;
+                    }
+                    Ok(())
+                })
+            })
             .connect_lazy(&self.url)
             .with_context(|| format!("a worker's pool on the database ({})", redact(&self.url)))?;
-        let hot = HotReads::spawn(&pool);
+        let hot = (!sqlite).then(|| HotReads::spawn(&pool));
         WORKER_POOL.with(|w| *w.borrow_mut() = Some((self.id, WorkerReads { pool, hot })));
         Ok(())
     }
@@ -362,7 +375,7 @@ impl Db {
     /// The calling worker's batched session reads, when it has a pool of its own (PostgreSQL).
     pub(crate) fn hot_reads(&self) -> Option<HotReads> {
         WORKER_POOL.with(|w| match &*w.borrow() {
-            Some((id, reads)) if *id == self.id => Some(reads.hot.clone()),
+            Some((id, reads)) if *id == self.id => reads.hot.clone(),
             _ => None,
         })
     }
