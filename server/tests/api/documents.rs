@@ -194,6 +194,15 @@ async fn reject(app: &TestApp, order_no: &str) {
 #[tokio::test]
 async fn the_kfs_pdf_says_what_state_the_loan_is_in_in_both_languages() {
     let app = spawn_app().await;
+    // The due dates below are 14 days on from this business date, whatever day the test runs.
+    let dated = app
+        .client
+        .put(app.url("/api/v1/dev/business-date"))
+        .json(&json!({"date": "2026-11-27"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(dated.status(), 200);
     let finance = operator(&app, "fin", &[Role::Finance]).await;
 
     // Under review.

@@ -480,7 +480,14 @@ async fn bench_signed_callbacks_credit_100_orders_in_parallel() {
         .ok()
         .and_then(|n| n.parse().ok())
         .unwrap_or(100);
-    let app = spawn_app().await;
+    // The pool size every test runs with (4) unless BENCH_CALLBACK_POOL sets another (0: the server's default, 16 on
+    // PostgreSQL). More connections were slower on two cores: 300 callbacks on PostgreSQL, 550/s with 4, 540/s with
+    // 10, 438/s with 16 (docs/PERFORMANCE.md).
+    let pool: u32 = std::env::var("BENCH_CALLBACK_POOL")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(4);
+    let app = crate::helpers::spawn_app_with(|s| s.database_max_connections = pool).await;
     let finance = operator(&app, "fin", &[Role::Finance]).await;
     let mut bodies = Vec::with_capacity(orders);
     for i in 0..orders {
@@ -528,7 +535,7 @@ async fn bench_signed_callbacks_credit_100_orders_in_parallel() {
         "postgres"
     };
     println!(
-        "BENCH_CALLBACKS database={database} orders={orders} seconds={seconds:.3} per_second={:.1}",
+        "BENCH_CALLBACKS database={database} orders={orders} pool={pool} seconds={seconds:.3} per_second={:.1}",
         orders as f64 / seconds
     );
     app.stop().await;
