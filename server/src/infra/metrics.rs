@@ -85,17 +85,25 @@ pub fn render() -> String {
 /// it the cache starts again rather than grow.
 const HTTP_HANDLES_MOST: usize = 1024;
 
+/// A thread's handles of the request metrics, by "METHOD STATUS ROUTE", with the buffer that key is written in: a
+/// request finds its counter and histogram without allocating or going through the recorder's registry.
+#[derive(Default)]
+struct HttpHandles {
+    key: String,
+    by_key: HashMap<Box<str>, (Histogram, Counter)>,
+}
+
 thread_local! {
-    /// This thread's handles of the request metrics, by "METHOD STATUS ROUTE", with the buffer that key is written
-    /// in: a request finds its counter and histogram without allocating or going through the recorder's registry.
-    static HTTP_HANDLES: RefCell<(String, HashMap<Box<str>, (Histogram, Counter)>)> =
-        RefCell::new((String::new(), HashMap::new()));
+    static HTTP_HANDLES: RefCell<HttpHandles> = RefCell::default();
 }
 
 /// Counts and times an API request by its route (the path template), method and status.
 pub fn http_request(route: &str, method: &str, status: u16, took: Duration) {
     HTTP_HANDLES.with(|cell| {
-        let (key, handles) = &mut *cell.borrow_mut();
+        let HttpHandles {
+            key,
+            by_key: handles,
+        } = &mut *cell.borrow_mut();
         key.clear();
         let _ = write!(key, "{method} {status} {route}");
         if !handles.contains_key(key.as_str()) {
