@@ -1090,12 +1090,12 @@ impl Settings {
     }
 
     /// How the pool's size is shared out between the shared pool (writes, transactions, the other reads) and each of
-    /// `workers` HTTP workers' own pools for the hot reads (`Db::open_worker_pool`), so that the server never holds
-    /// more than [`Settings::pool_size`] connections in all. On PostgreSQL the worker pools share three quarters of
-    /// it (most requests are hot reads) and the shared pool keeps the rest; when there is not one connection per
-    /// worker to give, there are no worker pools and the shared pool keeps the whole. On SQLite, a file with no
-    /// server's connection limit to share, the shared pool has the whole size and each worker adds
-    /// [`SQLITE_WORKER_READS`] read connections of its own.
+    /// `workers` HTTP workers' own pools for the hot reads (`Db::open_worker_pool`). On PostgreSQL the server never
+    /// holds more than [`Settings::pool_size`] connections in all: the worker pools share three quarters of it (most
+    /// requests are hot reads) and the shared pool keeps the rest; when there is not one connection per worker to
+    /// give, there are no worker pools and the shared pool keeps the whole. On SQLite, a file with no server's
+    /// connection limit to share, the shared pool has the whole size and each worker adds [`SQLITE_WORKER_READS`]
+    /// read connections of its own.
     pub fn pool_split(&self, workers: usize) -> PoolSplit {
         let total = self.pool_size();
         if self.database_url.expose_secret().starts_with("sqlite:") {
