@@ -2,12 +2,14 @@
 //! personal left in any table, the old session refused, the same phone starting an empty account), a deletion racing
 //! a confirm, the data export, and the KFS and agreement PDFs.
 
+use kilat_domain::{Code, Market};
 use kilat_server::auth::operators::Role;
 use kilat_server::infra::crypto::Binding;
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 
-use crate::helpers::{TestApp, data, error, spawn_app, valid_steps};
+use crate::builders::{Application, IN};
+use crate::helpers::{TestApp, data, error, spawn_app, squash, valid_steps};
 use crate::servicing::{approved, disburse, op_call, operator};
 
 async fn post_as(app: &TestApp, path: &str, session: &str) -> reqwest::Response {
@@ -29,26 +31,14 @@ pub(crate) async fn borrower_with_closed_order(
     market: &str,
     phone: &str,
 ) -> (String, String) {
-    let (product, amount, term) = if market == "IN" {
-        ("in-flexi-6m", 2_000_000, "m6")
-    } else {
-        ("id-kilat-30", 100_000_000, "14d")
-    };
-    let session = app.sign_in(market, phone).await;
-    app.certify(market, &session).await;
-    let loan = json!({"productCode": product, "amount": amount, "termCode": term});
-    let kfs = data(app.post_as("/api/v1/borrower/apply", &session, &loan).await).await;
-    let mut confirm = loan.clone();
-    confirm["kfsHash"] = kfs["contentHash"].clone();
-    confirm["agreementHash"] = app.agreement_hash(&session, &loan).await;
-    // A key as the app makes them (random), not derived from the phone.
-    confirm["idempotencyKey"] = json!(uuid::Uuid::new_v4().simple().to_string());
-    let order = data(
-        app.post_as("/api/v1/borrower/orders", &session, &confirm)
-            .await,
-    )
-    .await;
-    let order_no = order["orderNo"].as_str().unwrap().to_owned();
+    let market = Market::from_code(market).expect("IN or ID");
+    let mut borrower = app.borrower(market).phone(phone);
+    if market == IN {
+        borrower = borrower.loan("in-flexi-6m", 2_000_000, "m6");
+    }
+    let Application {
+        session, order_no, ..
+    } = borrower.applied().await;
     let cancelled = post_as(
         app,
         &format!("/api/v1/borrower/orders/{order_no}/cancel"),
@@ -692,17 +682,6 @@ async fn the_export_holds_the_borrowers_data_decrypted_only_for_them_and_is_rate
     app.stop().await;
 }
 
-async fn set_date(app: &TestApp, date: time::Date) {
-    let response = app
-        .client
-        .put(app.url("/api/v1/dev/business-date"))
-        .json(&json!({"date": date.to_string()}))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(response.status(), StatusCode::OK);
-}
-
 #[tokio::test]
 async fn ten_simultaneous_exports_through_two_servers_on_one_database_give_three_and_the_hour_after_more()
  {
@@ -753,8 +732,8 @@ async fn ten_simultaneous_exports_through_two_servers_on_one_database_give_three
     }
     // The next day (both servers' business clocks moved), the borrower may export again, three times.
     let tomorrow = app.services.clock.today(kilat_domain::Market::India) + time::Duration::days(1);
-    set_date(&app, tomorrow).await;
-    set_date(&second, tomorrow).await;
+    app.set_date(tomorrow).await;
+    second.set_date(tomorrow).await;
     let session = app.sign_in("ID", "081234500601").await;
     for server in [&second, &app, &second] {
         assert_eq!(
@@ -790,11 +769,6 @@ async fn pdf_text(app: &TestApp, path: &str, session: &str, lang: &str) -> Strin
     assert!(bytes.starts_with(b"%PDF-"));
     assert!(bytes.len() < 400_000, "{path}: {} bytes", bytes.len());
     pdf_extract::extract_text_from_mem(&bytes).expect("the PDF's text extracts")
-}
-
-/// Whitespace-insensitive: PDF text extraction may split or join spaces.
-fn squash(text: &str) -> String {
-    text.chars().filter(|c| !c.is_whitespace()).collect()
 }
 
 async fn documents_name_the_apr_and_the_masked_account(market: &str, phone: &str, lang: &str) {

@@ -6,6 +6,7 @@ use kilat_server::infra::crypto::Binding;
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 
+use crate::builders::{ID, IN};
 use crate::helpers::{TestApp, data, error, spawn_app, spawn_app_with};
 
 const LOAN: fn() -> Value =
@@ -199,8 +200,7 @@ async fn an_indonesian_agreement_is_in_indonesian_with_the_prepayment_terms() {
 #[tokio::test]
 async fn the_kfs_states_the_extension_its_fee_on_this_loan_and_how_many_times() {
     let app = spawn_app().await;
-    let india = app.sign_in("IN", "9876543244").await;
-    app.certify("IN", &india).await;
+    let india = app.borrower(IN).certified().await.session;
     // ₹2,000 of Salary Advance: 7 days for 3% (₹60) + 18% GST (₹10.80), at most twice.
     let loan = json!({"productCode": "in-salary-advance", "amount": 200_000, "termCode": "7d"});
     let kfs = data(app.post_as("/api/v1/borrower/apply", &india, &loan).await).await;
@@ -221,8 +221,7 @@ async fn the_kfs_states_the_extension_its_fee_on_this_loan_and_how_many_times() 
     );
     assert!(kfs.as_object().unwrap().contains_key("extensionFee"));
 
-    let indonesia = app.sign_in("ID", "081234567844").await;
-    app.certify("ID", &indonesia).await;
+    let indonesia = app.borrower(ID).certified().await.session;
     // Rp1.000.000 of Kilat 30: 7 days for 1% (Rp10.000, no tax), at most twice.
     let loan = json!({"productCode": "id-kilat-30", "amount": 100_000_000, "termCode": "14d"});
     let kfs = data(

@@ -7,8 +7,8 @@ use kilat_server::orders::{self, Actor};
 use reqwest::StatusCode;
 use serde_json::json;
 
+use crate::builders::{Application, IN};
 use crate::helpers::{TestApp, data, error, spawn_app};
-use crate::lifecycle::confirmed_order;
 
 fn cancel_path(order_no: &str) -> String {
     format!("/api/v1/borrower/orders/{order_no}/cancel")
@@ -19,41 +19,15 @@ async fn cancel(app: &TestApp, session: &str, order_no: &str) -> reqwest::Respon
         .await
 }
 
-/// Status, timeline entries and audit entries of an order.
-async fn counts(app: &TestApp, order_id: &str) -> (String, i64, i64) {
-    let (status,): (String,) = sqlx::query_as("SELECT status FROM orders WHERE id = $1")
-        .bind(order_id)
-        .fetch_one(app.db.pool())
-        .await
-        .unwrap();
-    let (events,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM order_events WHERE order_id = $1")
-        .bind(order_id)
-        .fetch_one(app.db.pool())
-        .await
-        .unwrap();
-    let (audits,): (i64,) =
-        sqlx::query_as("SELECT COUNT(*) FROM audit_log WHERE entity = 'order' AND entity_id = $1")
-            .bind(order_id)
-            .fetch_one(app.db.pool())
-            .await
-            .unwrap();
-    (status, events, audits)
-}
-
-async fn approve(app: &TestApp, id: &str) -> Result<OrderState, Error> {
-    orders::apply(
-        &app.services,
-        id,
-        OrderEvent::Approve,
-        &Actor::Operator("op-reviewer".into()),
-    )
-    .await
-}
-
 #[tokio::test]
 async fn a_borrower_cancels_an_application_in_review_and_may_apply_again() {
     let app = spawn_app().await;
-    let (session, order_no, id) = confirmed_order(&app, "9876543220").await;
+    let Application {
+        session,
+        order_no,
+        order_id: id,
+        ..
+    } = app.borrower(IN).applied().await;
 
     let response = cancel(&app, &session, &order_no).await;
     assert_eq!(response.status(), StatusCode::OK);
@@ -67,7 +41,7 @@ async fn a_borrower_cancels_an_application_in_review_and_may_apply_again() {
         .map(|e| e["status"].as_str().unwrap())
         .collect();
     assert_eq!(timeline, ["pending_review", "cancelled"]);
-    assert_eq!(counts(&app, &id).await, ("cancelled".into(), 2, 2));
+    assert_eq!(app.order_counts(&id).await, ("cancelled".into(), 2, 2));
     let audit = app.db.audit_of("order", &id).await.unwrap();
     assert_eq!(audit[1].action, "order.cancel");
     assert_eq!(audit[1].actor_kind, "borrower");
@@ -81,21 +55,26 @@ async fn a_borrower_cancels_an_application_in_review_and_may_apply_again() {
     let again = cancel(&app, &session, &order_no).await;
     assert_eq!(again.status(), StatusCode::CONFLICT);
     assert_eq!(error(again).await["code"], "invalid_transition");
-    assert_eq!(counts(&app, &id).await, ("cancelled".into(), 2, 2));
+    assert_eq!(app.order_counts(&id).await, ("cancelled".into(), 2, 2));
     app.stop().await;
 }
 
 #[tokio::test]
 async fn an_approved_application_can_be_cancelled_but_not_one_paid_out_or_declined() {
     let app = spawn_app().await;
-    let (session, order_no, id) = confirmed_order(&app, "9876543221").await;
-    approve(&app, &id).await.unwrap();
+    let Application {
+        session, order_no, ..
+    } = app.borrower(IN).approved().await;
     let response = cancel(&app, &session, &order_no).await;
     assert_eq!(response.status(), StatusCode::OK);
     assert_eq!(data(response).await["status"], "cancelled");
 
-    let (paid_session, paid_no, paid_id) = confirmed_order(&app, "9876543222").await;
-    approve(&app, &paid_id).await.unwrap();
+    let Application {
+        session: paid_session,
+        order_no: paid_no,
+        order_id: paid_id,
+        ..
+    } = app.borrower(IN).approved().await;
     orders::apply(
         &app.services,
         &paid_id,
@@ -109,9 +88,14 @@ async fn an_approved_application_can_be_cancelled_but_not_one_paid_out_or_declin
     let body = error(refused).await;
     assert_eq!(body["code"], "invalid_transition");
     assert!(!body["msg"].as_str().unwrap().is_empty());
-    assert_eq!(counts(&app, &paid_id).await, ("disbursed".into(), 3, 3));
+    assert_eq!(app.order_counts(&paid_id).await, ("disbursed".into(), 3, 3));
 
-    let (declined_session, declined_no, declined_id) = confirmed_order(&app, "9876543223").await;
+    let Application {
+        session: declined_session,
+        order_no: declined_no,
+        order_id: declined_id,
+        ..
+    } = app.borrower(IN).applied().await;
     orders::apply(
         &app.services,
         &declined_id,
@@ -122,15 +106,22 @@ async fn an_approved_application_can_be_cancelled_but_not_one_paid_out_or_declin
     .unwrap();
     let refused = cancel(&app, &declined_session, &declined_no).await;
     assert_eq!(refused.status(), StatusCode::CONFLICT);
-    assert_eq!(counts(&app, &declined_id).await, ("rejected".into(), 2, 2));
+    assert_eq!(
+        app.order_counts(&declined_id).await,
+        ("rejected".into(), 2, 2)
+    );
     app.stop().await;
 }
 
 #[tokio::test]
 async fn another_borrowers_order_cannot_be_cancelled_nor_anyones_without_a_session() {
     let app = spawn_app().await;
-    let (_, order_no, id) = confirmed_order(&app, "9876543224").await;
-    let other = app.sign_in("IN", "9811122201").await;
+    let Application {
+        order_no,
+        order_id: id,
+        ..
+    } = app.borrower(IN).applied().await;
+    let other = app.borrower(IN).await.session;
     let response = cancel(&app, &other, &order_no).await;
     assert_eq!(response.status(), StatusCode::NOT_FOUND);
     assert_eq!(error(response).await["code"], "not_found");
@@ -138,14 +129,19 @@ async fn another_borrowers_order_cannot_be_cancelled_nor_anyones_without_a_sessi
     assert_eq!(anonymous.status(), StatusCode::UNAUTHORIZED);
     let missing = cancel(&app, &other, "KL-000000-NOSUCH").await;
     assert_eq!(missing.status(), StatusCode::NOT_FOUND);
-    assert_eq!(counts(&app, &id).await, ("pending_review".into(), 1, 1));
+    assert_eq!(app.order_counts(&id).await, ("pending_review".into(), 1, 1));
     app.stop().await;
 }
 
 #[tokio::test]
 async fn of_a_burst_of_simultaneous_cancels_exactly_one_cancels() {
     let app = spawn_app().await;
-    let (session, order_no, id) = confirmed_order(&app, "9876543225").await;
+    let Application {
+        session,
+        order_no,
+        order_id: id,
+        ..
+    } = app.borrower(IN).applied().await;
     let attempts: Vec<_> = (0..16)
         .map(|_| {
             let client = app.client.clone();
@@ -177,7 +173,7 @@ async fn of_a_burst_of_simultaneous_cancels_exactly_one_cancels() {
         .filter(|s| **s == StatusCode::CONFLICT)
         .count();
     assert_eq!((ok, conflicts), (1, 15), "{statuses:?}");
-    assert_eq!(counts(&app, &id).await, ("cancelled".into(), 2, 2));
+    assert_eq!(app.order_counts(&id).await, ("cancelled".into(), 2, 2));
     app.stop().await;
 }
 
@@ -197,8 +193,12 @@ async fn of_an_approval_or_a_rejection_racing_a_cancel_exactly_one_moves_the_app
 {
     let app = spawn_app().await;
     for n in 0..8 {
-        let (session, order_no, id) =
-            confirmed_order(&app, &format!("98765432{:02}", 30 + n)).await;
+        let Application {
+            session,
+            order_no,
+            order_id: id,
+            ..
+        } = app.borrower(IN).applied().await;
         let decision = if n % 2 == 0 {
             OrderEvent::Approve
         } else {
@@ -233,7 +233,7 @@ async fn of_an_approval_or_a_rejection_racing_a_cancel_exactly_one_moves_the_app
         };
         let cancelled = cancelling.await.unwrap();
         let decided = deciding.await.unwrap();
-        let (status, events, audits) = counts(&app, &id).await;
+        let (status, events, audits) = app.order_counts(&id).await;
         assert_eq!(events, audits, "every change is audited");
         let history = timeline(&app, &id).await;
         match (cancelled, &decided) {

@@ -9,23 +9,11 @@ use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 use time::{Date, Duration, Time};
 
-use crate::helpers::{TestApp, data, error, spawn_app, valid_steps};
+use crate::builders::{ID, IN, Loan};
+use crate::helpers::{TestApp, data, due_date, error, spawn_app, valid_steps};
 use crate::servicing::{
-    Op, approved, check_ledger, confirm, create_payment, disburse, op_call, operator, submit_utr,
+    Op, check_ledger, confirm, create_payment, op_call, op_sign_in, operator, submit_utr,
 };
-
-const PASSWORD: &str = "correct horse battery";
-
-async fn set_date(app: &TestApp, date: Date) {
-    let response = app
-        .client
-        .put(app.url("/api/v1/dev/business-date"))
-        .json(&json!({"date": date.to_string()}))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(response.status(), StatusCode::OK);
-}
 
 /// Sets `market`'s local time to `hh:mm` on `date` through the development endpoint (India) or the clock (Indonesia).
 async fn set_local(app: &TestApp, market: Market, date: Date, hh: u8, mm: u8) {
@@ -48,35 +36,6 @@ async fn set_local(app: &TestApp, market: Market, date: Date, hh: u8, mm: u8) {
     assert_eq!((local.hour(), local.minute()), (hh, mm));
 }
 
-/// Signs an existing operator in again (the business clock moved far since the last session).
-async fn login(app: &TestApp, username: &str) -> Op {
-    let response = app
-        .post_json(
-            "/api/v1/console/login",
-            &json!({"username": username, "password": PASSWORD}),
-        )
-        .await;
-    assert_eq!(response.status(), StatusCode::OK);
-    let cookie = response
-        .headers()
-        .get_all("set-cookie")
-        .iter()
-        .map(|v| v.to_str().unwrap().to_owned())
-        .find(|v| v.starts_with("kilat_console="))
-        .unwrap();
-    let token = cookie
-        .trim_start_matches("kilat_console=")
-        .split(';')
-        .next()
-        .unwrap()
-        .to_owned();
-    let body = data(response).await;
-    Op {
-        token,
-        csrf: body["csrfToken"].as_str().unwrap().to_owned(),
-    }
-}
-
 /// The audit rows of one action on orders: (order id, actor id, after).
 async fn audits(app: &TestApp, action: &str) -> Vec<(String, Option<String>, Option<String>)> {
     sqlx::query_as(
@@ -86,29 +45,6 @@ async fn audits(app: &TestApp, action: &str) -> Vec<(String, Option<String>, Opt
     .fetch_all(app.db.pool())
     .await
     .unwrap()
-}
-
-/// A disbursed loan: (borrower session, order number, order id, the borrower's plan).
-async fn loan(
-    app: &TestApp,
-    phone: &str,
-    product: &str,
-    amount: i64,
-    term: &str,
-) -> (String, String, String, Value) {
-    let finance = operator(app, &format!("fin{phone}"), &[Role::Finance]).await;
-    let (session, order_no, id) = approved(app, phone, product, amount, term).await;
-    assert_eq!(
-        disburse(app, &finance, &order_no).await.status(),
-        StatusCode::OK
-    );
-    let plan = check_ledger(app, &session, &order_no, &id).await;
-    (session, order_no, id, plan)
-}
-
-fn due_date(plan: &Value, index: usize) -> Date {
-    kilat_server::store::loans::parse_date(plan["installments"][index]["dueDate"].as_str().unwrap())
-        .unwrap()
 }
 
 async fn get(app: &TestApp, op: &Op, path: &str) -> reqwest::Response {
@@ -150,18 +86,20 @@ async fn the_queue_buckets_each_loan_by_days_past_due_at_every_edge_with_the_bor
 {
     let app = spawn_app().await;
     let agent = operator(&app, "agent", &[Role::Collections]).await;
-    let (_session, order_no, _id, plan) =
-        loan(&app, "9876500501", "in-salary-advance", 1_000_000, "15d").await;
+    let Loan { order_no, plan, .. } = app.borrower(IN).phone("9876500501").disbursed().await;
     // An Indonesian loan, far past due, never shows in India's queue.
-    let (_s, id_order_no, _i, id_plan) =
-        loan(&app, "081234567501", "id-kilat-30", 100_000_000, "14d").await;
+    let Loan {
+        order_no: id_order_no,
+        plan: id_plan,
+        ..
+    } = app.borrower(ID).disbursed().await;
     let due = due_date(&plan, 0);
     assert!(due_date(&id_plan, 0) <= due + Duration::days(1));
 
     // On the due date nothing is past due.
-    set_date(&app, due).await;
+    app.set_date(due).await;
     drop(agent);
-    let agent = login(&app, "agent").await;
+    let agent = op_sign_in(&app, "agent").await;
     let q = queue(&app, &agent, "market=IN").await;
     assert_eq!(q["total"], 0);
     assert_eq!(q["items"], json!([]));
@@ -180,12 +118,12 @@ async fn the_queue_buckets_each_loan_by_days_past_due_at_every_edge_with_the_bor
     ];
     for (days, bucket) in edges {
         let today = due + Duration::days(days);
-        set_date(&app, today).await;
+        app.set_date(today).await;
         let report = overdue::run(&app.services, Market::India, today, "test")
             .await
             .unwrap();
         assert!(report.ran);
-        let agent = login(&app, "agent").await;
+        let agent = op_sign_in(&app, "agent").await;
         let q = queue(&app, &agent, "market=IN").await;
         assert_eq!(q["total"], 1, "{days} days");
         let item = &q["items"][0];
@@ -229,7 +167,7 @@ async fn the_queue_buckets_each_loan_by_days_past_due_at_every_edge_with_the_bor
         );
     }
     // Indonesia's queue holds the Indonesian loan only, in rupiah.
-    let q = queue(&app, &login(&app, "agent").await, "market=ID").await;
+    let q = queue(&app, &op_sign_in(&app, "agent").await, "market=ID").await;
     assert_eq!(q["total"], 1);
     assert_eq!(q["items"][0]["orderNo"], json!(id_order_no));
     assert_eq!(q["items"][0]["currency"], "IDR");
@@ -238,15 +176,21 @@ async fn the_queue_buckets_each_loan_by_days_past_due_at_every_edge_with_the_bor
 #[tokio::test]
 async fn the_queue_pages_and_sorts_by_days_past_due_and_checks_its_query() {
     let app = spawn_app().await;
-    let (_s1, first, _i1, plan) =
-        loan(&app, "9876500511", "in-salary-advance", 1_000_000, "15d").await;
+    let Loan {
+        order_no: first,
+        plan,
+        ..
+    } = app.borrower(IN).disbursed().await;
     let due = due_date(&plan, 0);
     // A second loan a week later: fewer days past due.
-    set_date(&app, due - Duration::days(8)).await;
-    let (_s2, second, _i2, plan2) =
-        loan(&app, "9876500512", "in-salary-advance", 1_000_000, "15d").await;
+    app.set_date(due - Duration::days(8)).await;
+    let Loan {
+        order_no: second,
+        plan: plan2,
+        ..
+    } = app.borrower(IN).disbursed().await;
     assert!(due_date(&plan2, 0) > due);
-    set_date(&app, due + Duration::days(20)).await;
+    app.set_date(due + Duration::days(20)).await;
     let agent = operator(&app, "agent", &[Role::Collections]).await;
     let q = queue(&app, &agent, "market=IN").await;
     assert_eq!(q["total"], 2);
@@ -292,15 +236,20 @@ async fn contact(app: &TestApp, op: &Op, order_no: &str, channel: &str) -> reqwe
 async fn calls_are_refused_outside_each_markets_contact_hours_at_both_edges() {
     let app = spawn_app().await;
     operator(&app, "agent", &[Role::Collections]).await;
-    let (_s, india, india_id, _p) =
-        loan(&app, "9876500521", "in-salary-advance", 1_000_000, "15d").await;
-    let (_s, indonesia, _id, _p) =
-        loan(&app, "081234567521", "id-kilat-30", 100_000_000, "14d").await;
+    let Loan {
+        order_no: india,
+        order_id: india_id,
+        ..
+    } = app.borrower(IN).disbursed().await;
+    let Loan {
+        order_no: indonesia,
+        ..
+    } = app.borrower(ID).disbursed().await;
     let day = app.services.clock.today(Market::India) + Duration::days(2);
 
     // India: 08:00 to 19:00 IST.
     set_local(&app, Market::India, day, 7, 59).await;
-    let agent = login(&app, "agent").await;
+    let agent = op_sign_in(&app, "agent").await;
     for channel in ["call", "sms", "whatsapp"] {
         let refused = contact(&app, &agent, &india, channel).await;
         assert_eq!(
@@ -356,7 +305,7 @@ async fn calls_are_refused_outside_each_markets_contact_hours_at_both_edges() {
 
     // Indonesia: 08:00 to 20:00 WIB.
     set_local(&app, Market::Indonesia, day, 7, 59).await;
-    let agent = login(&app, "agent").await;
+    let agent = op_sign_in(&app, "agent").await;
     let refused = contact(&app, &agent, &indonesia, "call").await;
     assert_eq!(refused.status(), StatusCode::UNPROCESSABLE_ENTITY);
     let text = error(refused).await["fields"]["channel"]
@@ -373,7 +322,7 @@ async fn calls_are_refused_outside_each_markets_contact_hours_at_both_edges() {
         StatusCode::OK
     );
     set_local(&app, Market::Indonesia, day, 19, 59).await;
-    let agent = login(&app, "agent").await;
+    let agent = op_sign_in(&app, "agent").await;
     assert_eq!(
         contact(&app, &agent, &indonesia, "sms").await.status(),
         StatusCode::OK
@@ -461,17 +410,33 @@ async fn promises_to_pay_are_open_until_kept_by_payments_or_broken_by_their_date
     operator(&app, "agent", &[Role::Collections]).await;
     let finance = operator(&app, "fin", &[Role::Finance]).await;
     // Six monthly installments: paying the first leaves the loan open.
-    let (_session, kept_no, kept_id, plan) =
-        loan(&app, "9876500531", "in-flexi-6m", 2_000_000, "m6").await;
-    let (_s, broken_no, _b, _p) = loan(&app, "9876500532", "in-flexi-6m", 2_000_000, "m6").await;
+    let Loan {
+        phone: kept_phone,
+        order_no: kept_no,
+        order_id: kept_id,
+        plan,
+        ..
+    } = app
+        .borrower(IN)
+        .loan("in-flexi-6m", 2_000_000, "m6")
+        .disbursed()
+        .await;
+    let Loan {
+        order_no: broken_no,
+        ..
+    } = app
+        .borrower(IN)
+        .loan("in-flexi-6m", 2_000_000, "m6")
+        .disbursed()
+        .await;
     let due = due_date(&plan, 0);
     let today = due + Duration::days(3);
-    set_date(&app, today).await;
+    app.set_date(today).await;
     overdue::run(&app.services, Market::India, today, "test")
         .await
         .unwrap();
-    let agent = login(&app, "agent").await;
-    let session = app.sign_in("IN", "9876500531").await;
+    let agent = op_sign_in(&app, "agent").await;
+    let session = app.sign_in("IN", &kept_phone).await;
     let shown = borrower_plan(&app, &session, &kept_no).await;
     let overdue_now = overdue_of(&shown);
     let outstanding = shown["outstanding"]["total"].as_i64().unwrap();
@@ -527,11 +492,11 @@ async fn promises_to_pay_are_open_until_kept_by_payments_or_broken_by_their_date
     assert_eq!(made["received"], 0);
 
     // The borrower pays what is due the next day: the promise is kept.
-    set_date(&app, today + Duration::days(1)).await;
+    app.set_date(today + Duration::days(1)).await;
     drop(finance);
-    let agent = login(&app, "agent").await;
-    let session = app.sign_in("IN", "9876500531").await;
-    let fin = login(&app, "fin").await;
+    let agent = op_sign_in(&app, "agent").await;
+    let session = app.sign_in("IN", &kept_phone).await;
+    let fin = op_sign_in(&app, "fin").await;
     let payment =
         data(create_payment(&app, &session, &kept_no, "due", "upi", "promise-pay-1").await).await;
     let payment_id = payment["paymentId"].as_str().unwrap().to_owned();
@@ -556,22 +521,22 @@ async fn promises_to_pay_are_open_until_kept_by_payments_or_broken_by_their_date
     assert_eq!(kept["state"], "kept");
     assert_eq!(kept["received"], amount);
     // Kept stays kept after its date.
-    set_date(&app, by + Duration::days(5)).await;
-    let agent = login(&app, "agent").await;
+    app.set_date(by + Duration::days(5)).await;
+    let agent = op_sign_in(&app, "agent").await;
     assert_eq!(
         latest_promise(&app, &agent, &kept_no).await["state"],
         "kept"
     );
 
     // The other loan: open on its date, broken the day after; then a new promise may be made.
-    set_date(&app, today).await;
-    let agent = login(&app, "agent").await;
+    app.set_date(today).await;
+    let agent = op_sign_in(&app, "agent").await;
     assert_eq!(
         latest_promise(&app, &agent, &broken_no).await["state"],
         "open"
     );
-    set_date(&app, today + Duration::days(1)).await;
-    let agent = login(&app, "agent").await;
+    app.set_date(today + Duration::days(1)).await;
+    let agent = op_sign_in(&app, "agent").await;
     let broken = latest_promise(&app, &agent, &broken_no).await;
     assert_eq!(broken["state"], "broken");
     let q = queue(&app, &agent, "market=IN").await;
@@ -599,12 +564,16 @@ async fn promises_to_pay_are_open_until_kept_by_payments_or_broken_by_their_date
 async fn a_burst_of_promises_records_one() {
     let app = spawn_app().await;
     let agent = operator(&app, "agent", &[Role::Collections]).await;
-    let (_s, order_no, id, plan) =
-        loan(&app, "9876500541", "in-salary-advance", 1_000_000, "15d").await;
+    let Loan {
+        order_no,
+        order_id: id,
+        plan,
+        ..
+    } = app.borrower(IN).disbursed().await;
     let today = due_date(&plan, 0) + Duration::days(2);
-    set_date(&app, today).await;
+    app.set_date(today).await;
     drop(agent);
-    let agent = login(&app, "agent").await;
+    let agent = op_sign_in(&app, "agent").await;
     let calls = (0..8).map(|_| promise(&app, &agent, &order_no, today + Duration::days(1), 5000));
     let answers = futures_util::future::join_all(calls).await;
     let ok = answers
@@ -631,16 +600,20 @@ async fn only_collections_and_admin_work_the_queue_and_collections_never_sees_id
     let admin = operator(&app, "boss", &[Role::Admin]).await;
     let reviewer = operator(&app, "rev", &[Role::Reviewer]).await;
     let support = operator(&app, "sup", &[Role::Support]).await;
-    let (_s, order_no, id, plan) =
-        loan(&app, "9876500551", "in-salary-advance", 1_000_000, "15d").await;
+    let Loan {
+        order_no,
+        order_id: id,
+        plan,
+        ..
+    } = app.borrower(IN).phone("9876500551").disbursed().await;
     let today = due_date(&plan, 0) + Duration::days(4);
-    set_date(&app, today).await;
+    app.set_date(today).await;
     drop((agent, admin, reviewer, support));
     let [agent, admin, reviewer, support] = [
-        login(&app, "agent").await,
-        login(&app, "boss").await,
-        login(&app, "rev").await,
-        login(&app, "sup").await,
+        op_sign_in(&app, "agent").await,
+        op_sign_in(&app, "boss").await,
+        op_sign_in(&app, "rev").await,
+        op_sign_in(&app, "sup").await,
     ];
     let base = format!("/api/v1/console/collections/{order_no}");
     for op in [&reviewer, &support] {
@@ -774,10 +747,15 @@ async fn the_queues_read_each_loans_kept_position_replay_a_loan_without_one_and_
     let app = spawn_app().await;
     let agent = operator(&app, "agent", &[Role::Collections]).await;
     let fin = operator(&app, "fin", &[Role::Finance]).await;
-    let (_, order_no, id, plan) =
-        loan(&app, "9876500561", "in-salary-advance", 1_000_000, "15d").await;
+    let Loan {
+        phone,
+        order_no,
+        order_id: id,
+        plan,
+        ..
+    } = app.borrower(IN).disbursed().await;
     let today = due_date(&plan, 0) + Duration::days(3);
-    set_date(&app, today).await;
+    app.set_date(today).await;
     let report = overdue::run(&app.services, Market::India, today, "test")
         .await
         .unwrap();
@@ -785,10 +763,10 @@ async fn the_queues_read_each_loans_kept_position_replay_a_loan_without_one_and_
         report.late_charges, 1,
         "the late charge is read from the position"
     );
-    let session = app.sign_in("IN", "9876500561").await;
+    let session = app.sign_in("IN", &phone).await;
     check_ledger(&app, &session, &order_no, &id).await;
     drop((agent, fin));
-    let agent = login(&app, "agent").await;
+    let agent = op_sign_in(&app, "agent").await;
     let kept = queue(&app, &agent, "market=IN").await;
     assert_eq!(kept["total"], 1);
     assert_eq!(kept["counts"]["1-7"], 1);
@@ -814,19 +792,19 @@ async fn the_queues_read_each_loans_kept_position_replay_a_loan_without_one_and_
 
     // The next day's sweep gives it its position back (check_ledger compares it with the replay).
     let tomorrow = today + Duration::days(1);
-    set_date(&app, tomorrow).await;
+    app.set_date(tomorrow).await;
     let report = overdue::run(&app.services, Market::India, tomorrow, "test")
         .await
         .unwrap();
     assert!(report.ran);
     assert!(position().await.is_some());
-    let session = app.sign_in("IN", "9876500561").await;
+    let session = app.sign_in("IN", &phone).await;
     check_ledger(&app, &session, &order_no, &id).await;
 
     // Finance's queue replays a loan without a position as well.
     forget_position(&app, &id).await;
-    let agent = login(&app, "agent").await;
-    let fin = login(&app, "fin").await;
+    let agent = op_sign_in(&app, "agent").await;
+    let fin = op_sign_in(&app, "fin").await;
     let counted = queue(&app, &agent, "market=IN").await;
     assert_eq!(counted["counts"]["1-7"], 1);
     let payment =

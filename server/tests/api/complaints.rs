@@ -10,6 +10,7 @@ use kilat_server::auth::operators::Role;
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 
+use crate::builders::{Borrower, ID, IN};
 use crate::helpers::{TestApp, data, error, spawn_app};
 use crate::lifecycle::confirmed_order;
 use crate::servicing::{Op, op_call, operator};
@@ -76,17 +77,6 @@ async fn file_complaint(app: &TestApp, session: &str, body: &Value) -> Value {
         .await;
     assert_eq!(response.status(), StatusCode::CREATED);
     data(response).await
-}
-
-async fn set_date(app: &TestApp, date: time::Date) {
-    let response = app
-        .client
-        .put(app.url("/api/v1/dev/business-date"))
-        .json(&json!({"date": date.to_string()}))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(response.status(), StatusCode::OK);
 }
 
 #[tokio::test]
@@ -643,10 +633,16 @@ async fn a_complaint_unresolved_after_30_days_in_india_or_20_working_days_in_ind
 {
     let app = spawn_app().await;
     // A date with no Indonesian holiday in the next 20 working days (holidays: the next test).
-    set_date(&app, time::macros::date!(2026 - 10 - 05)).await;
+    app.set_date(time::macros::date!(2026 - 10 - 05)).await;
     let start = app.services.clock.today(kilat_domain::Market::India);
-    let india = app.sign_in("IN", "9876511008").await;
-    let indonesia = app.sign_in("ID", "081234567812").await;
+    let Borrower {
+        phone: india_phone,
+        session: india,
+    } = app.borrower(IN).await;
+    let Borrower {
+        phone: indonesia_phone,
+        session: indonesia,
+    } = app.borrower(ID).await;
     let body = json!({"category": "other", "description": "Nobody has called me back."});
     let in_ticket = file_complaint(&app, &india, &body).await;
     let id_ticket = file_complaint(&app, &indonesia, &body).await;
@@ -664,8 +660,8 @@ async fn a_complaint_unresolved_after_30_days_in_india_or_20_working_days_in_ind
     let id_no = id_ticket["ticketNo"].as_str().unwrap().to_owned();
 
     // On the deadline: not flagged.
-    set_date(&app, in_deadline).await;
-    let india = app.sign_in("IN", "9876511008").await;
+    app.set_date(in_deadline).await;
+    let india = app.sign_in("IN", &india_phone).await;
     let read = data(
         app.get_as(&format!("/api/v1/borrower/complaints/{in_no}"), &india)
             .await,
@@ -673,8 +669,8 @@ async fn a_complaint_unresolved_after_30_days_in_india_or_20_working_days_in_ind
     .await;
     assert_eq!(read["overdue"], false);
     // The day after: flagged, for the borrower (with RBI CMS) and in support's queue.
-    set_date(&app, in_deadline + time::Duration::days(1)).await;
-    let india = app.sign_in("IN", "9876511008").await;
+    app.set_date(in_deadline + time::Duration::days(1)).await;
+    let india = app.sign_in("IN", &india_phone).await;
     let read = data(
         app.get_as(&format!("/api/v1/borrower/complaints/{in_no}"), &india)
             .await,
@@ -713,7 +709,7 @@ async fn a_complaint_unresolved_after_30_days_in_india_or_20_working_days_in_ind
     );
     // Indonesia: 20 working days is 28 calendar days here, so it was flagged well before India's.
     assert!(id_overdue_now);
-    let indonesia = app.sign_in("ID", "081234567812").await;
+    let indonesia = app.sign_in("ID", &indonesia_phone).await;
     let read = data(
         app.get_as(&format!("/api/v1/borrower/complaints/{id_no}"), &indonesia)
             .await,
@@ -743,10 +739,10 @@ async fn a_complaint_unresolved_after_30_days_in_india_or_20_working_days_in_ind
 /// Moves the server so that Indonesia's business date is `date` (WIB runs 1½ hours ahead of IST, so late in India's
 /// evening Indonesia is already on the next day).
 async fn set_indonesia_date(app: &TestApp, date: time::Date) {
-    set_date(app, date).await;
+    app.set_date(date).await;
     let ahead = app.services.clock.today(kilat_domain::Market::Indonesia) - date;
     if !ahead.is_zero() {
-        set_date(app, date - ahead).await;
+        app.set_date(date - ahead).await;
     }
     assert_eq!(
         app.services.clock.today(kilat_domain::Market::Indonesia),

@@ -590,14 +590,7 @@ async fn a_console_session_ends_twelve_hours_after_sign_in() {
         .today(kilat_domain::Market::India)
         .next_day()
         .unwrap();
-    let moved = app
-        .client
-        .put(app.url("/api/v1/dev/business-date"))
-        .json(&json!({"date": tomorrow.to_string()}))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(moved.status(), StatusCode::OK);
+    app.set_date(tomorrow).await;
     assert_eq!(
         get(&app, &fresh, "/api/v1/console/me").await.status(),
         StatusCode::UNAUTHORIZED

@@ -10,41 +10,13 @@ use kilat_server::jobs::overdue;
 use kilat_server::orders::{self, Actor};
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
-use time::{Date, Duration};
+use time::Duration;
 
+use crate::builders::{Application, IN, Loan};
 use crate::helpers::{TestApp, data, spawn_app};
 use crate::servicing::{
-    Op, approved, check_ledger, confirm, create_payment, disburse, op_call, operator, status_of,
-    submit_utr,
+    Op, check_ledger, confirm, create_payment, op_call, operator, status_of, submit_utr,
 };
-
-async fn set_date(app: &TestApp, date: Date) {
-    let response = app
-        .client
-        .put(app.url("/api/v1/dev/business-date"))
-        .json(&json!({"date": date.to_string()}))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(response.status(), StatusCode::OK);
-}
-
-/// Paid out by a new finance operator: (borrower session, order number, order id).
-async fn paid_out(
-    app: &TestApp,
-    finance: &Op,
-    phone: &str,
-    product: &str,
-    amount: i64,
-    term: &str,
-) -> (String, String, String) {
-    let (session, order_no, id) = approved(app, phone, product, amount, term).await;
-    assert_eq!(
-        disburse(app, finance, &order_no).await.status(),
-        StatusCode::OK
-    );
-    (session, order_no, id)
-}
 
 /// Pays a payment by UPI with a UTR that finance confirms; the amount confirmed.
 async fn pay(app: &TestApp, finance: &Op, session: &str, payment: &Value, utr: &str) -> i64 {
@@ -93,25 +65,21 @@ async fn board(app: &TestApp, op: &Op, market: &str) -> Value {
 #[tokio::test]
 async fn the_book_is_counted_exactly_from_known_loans_in_known_buckets() {
     let app = spawn_app().await;
-    let first_finance = operator(&app, "fin0", &[Role::Finance]).await;
     // A: paid out first, then 10 days past due (bucket 8-30).
-    let (a_session, a_no, a_id) = paid_out(
-        &app,
-        &first_finance,
-        "9876500801",
-        "in-salary-advance",
-        1_000_000,
-        "15d",
-    )
-    .await;
-    let a_plan = check_ledger(&app, &a_session, &a_no, &a_id).await;
+    let Loan {
+        phone: a_phone,
+        order_no: a_no,
+        order_id: a_id,
+        plan: a_plan,
+        ..
+    } = app.borrower(IN).disbursed().await;
     let payout_day = app.services.clock.today(Market::India);
     let due = kilat_server::store::loans::parse_date(
         a_plan["installments"][0]["dueDate"].as_str().unwrap(),
     )
     .unwrap();
     let today = due + Duration::days(10);
-    set_date(&app, today).await;
+    app.set_date(today).await;
     assert!(
         overdue::run(&app.services, Market::India, today, "test")
             .await
@@ -122,17 +90,22 @@ async fn the_book_is_counted_exactly_from_known_loans_in_known_buckets() {
     let admin = operator(&app, "ada", &[Role::Admin]).await;
 
     // B: current. C: closed by a payoff. D: exited in cooling-off. E: extended once, current.
-    let (b_session, b_no, b_id) = paid_out(
-        &app,
-        &finance,
-        "9876500802",
-        "in-salary-advance",
-        1_500_000,
-        "15d",
-    )
-    .await;
-    let (c_session, c_no, c_id) =
-        paid_out(&app, &finance, "9876500803", "in-flexi-6m", 2_000_000, "m6").await;
+    let Loan {
+        session: b_session,
+        order_no: b_no,
+        order_id: b_id,
+        ..
+    } = app.borrower(IN).amount(1_500_000).disbursed().await;
+    let Loan {
+        session: c_session,
+        order_no: c_no,
+        order_id: c_id,
+        ..
+    } = app
+        .borrower(IN)
+        .loan("in-flexi-6m", 2_000_000, "m6")
+        .disbursed()
+        .await;
     let c_paid = pay(
         &app,
         &finance,
@@ -142,8 +115,16 @@ async fn the_book_is_counted_exactly_from_known_loans_in_known_buckets() {
     )
     .await;
     assert_eq!(status_of(&app, &c_id).await, "repaid");
-    let (d_session, d_no, d_id) =
-        paid_out(&app, &finance, "9876500804", "in-flexi-6m", 2_000_000, "m6").await;
+    let Loan {
+        session: d_session,
+        order_no: d_no,
+        order_id: d_id,
+        ..
+    } = app
+        .borrower(IN)
+        .loan("in-flexi-6m", 2_000_000, "m6")
+        .disbursed()
+        .await;
     let d_paid = pay(
         &app,
         &finance,
@@ -153,15 +134,16 @@ async fn the_book_is_counted_exactly_from_known_loans_in_known_buckets() {
     )
     .await;
     assert_eq!(status_of(&app, &d_id).await, "exited_in_cooling_off");
-    let (e_session, e_no, e_id) = paid_out(
-        &app,
-        &finance,
-        "9876500805",
-        "in-flexi-14d",
-        1_000_000,
-        "14dx3",
-    )
-    .await;
+    let Loan {
+        session: e_session,
+        order_no: e_no,
+        order_id: e_id,
+        ..
+    } = app
+        .borrower(IN)
+        .loan("in-flexi-14d", 1_000_000, "14dx3")
+        .disbursed()
+        .await;
     let accepted = app
         .client
         .post(app.url(&format!("/api/v1/borrower/orders/{e_no}/extension")))
@@ -183,29 +165,7 @@ async fn the_book_is_counted_exactly_from_known_loans_in_known_buckets() {
     let e_plan = check_ledger(&app, &e_session, &e_no, &e_id).await;
     assert_eq!(e_plan["extensionsGranted"], 1);
     // F: an application rejected today.
-    let (_f_session, _f_no, f_id) = {
-        let session = app.sign_in("IN", "9876500806").await;
-        app.certify("IN", &session).await;
-        let loan =
-            json!({"productCode": "in-salary-advance", "amount": 1_000_000, "termCode": "15d"});
-        let kfs = data(app.post_as("/api/v1/borrower/apply", &session, &loan).await).await;
-        let mut body = loan.clone();
-        body["kfsHash"] = kfs["contentHash"].clone();
-        body["agreementHash"] = app.agreement_hash(&session, &loan).await;
-        body["idempotencyKey"] = json!("key-dash-f");
-        let order = data(
-            app.post_as("/api/v1/borrower/orders", &session, &body)
-                .await,
-        )
-        .await;
-        let no = order["orderNo"].as_str().unwrap().to_owned();
-        let (id,): (String,) = sqlx::query_as("SELECT id FROM orders WHERE order_no = $1")
-            .bind(&no)
-            .fetch_one(app.db.pool())
-            .await
-            .unwrap();
-        (session, no, id)
-    };
+    let Application { order_id: f_id, .. } = app.borrower(IN).applied().await;
     orders::apply(
         &app.services,
         &f_id,
@@ -226,7 +186,7 @@ async fn the_book_is_counted_exactly_from_known_loans_in_known_buckets() {
     }
 
     // The borrowers' own figures.
-    let a_plan = check_ledger(&app, &app.sign_in("IN", "9876500801").await, &a_no, &a_id).await;
+    let a_plan = check_ledger(&app, &app.sign_in("IN", &a_phone).await, &a_no, &a_id).await;
     let b_plan = check_ledger(&app, &b_session, &b_no, &b_id).await;
     let principal = |plan: &Value| plan["outstanding"]["principal"].as_i64().unwrap();
     assert_eq!(principal(&a_plan), 1_000_000);

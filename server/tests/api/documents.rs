@@ -10,7 +10,7 @@ use serde_json::json;
 use time::Time;
 use time::macros::date;
 
-use crate::helpers::{TestApp, data, error, spawn_app};
+use crate::helpers::{TestApp, data, error, spawn_app, squash};
 use crate::servicing::{approved, create_payment, disburse, operator, status_of, submit_utr};
 use crate::webhooks::{XENDIT_TOKEN, indonesian_payment, rupiah, xendit, xendit_paid};
 
@@ -155,11 +155,6 @@ async fn a_loan_accepted_at_02_16_wib_on_the_27th_is_dated_and_numbered_the_27th
     .await;
 }
 
-/// Without white space: PDF text extraction may split or join spaces.
-fn squash(text: &str) -> String {
-    text.chars().filter(|c| !c.is_whitespace()).collect()
-}
-
 /// Whether `text` has every one of `wanted` (white space aside) and none of `unwanted` (as written, so that
 /// "Rp5.000.000" without its space is told from "Rp 5.000.000").
 fn check(text: &str, wanted: &[&str], unwanted: &[&str]) {
@@ -195,14 +190,7 @@ async fn reject(app: &TestApp, order_no: &str) {
 async fn the_kfs_pdf_says_what_state_the_loan_is_in_in_both_languages() {
     let app = spawn_app().await;
     // The due dates below are 14 days on from this business date, whatever day the test runs.
-    let dated = app
-        .client
-        .put(app.url("/api/v1/dev/business-date"))
-        .json(&json!({"date": "2026-11-27"}))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(dated.status(), 200);
+    app.set_date(date!(2026 - 11 - 27)).await;
     let finance = operator(&app, "fin", &[Role::Finance]).await;
 
     // Under review.

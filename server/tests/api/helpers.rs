@@ -26,6 +26,8 @@ pub struct TestApp {
     pub secrets: Secrets,
     /// The file store's folder (complaint images), removed with the database.
     pub files_dir: std::path::PathBuf,
+    /// The operators the borrower builders approve and pay out as, made on first use (`crate::builders`).
+    pub(crate) staff: crate::builders::Staff,
     stop: Option<oneshot::Sender<()>>,
     server: Option<tokio::task::JoinHandle<anyhow::Result<()>>>,
     cleanup: Option<Cleanup>,
@@ -100,6 +102,7 @@ async fn build_app(
         metrics_addr,
         secrets,
         files_dir,
+        staff: Default::default(),
         stop: Some(stop),
         server: Some(server),
         cleanup,
@@ -416,6 +419,61 @@ impl TestApp {
         }
     }
 
+    /// Moves the development business date to `date` (`PUT /api/v1/dev/business-date`). Console sessions follow the
+    /// business clock: sign operators in again after moving it far.
+    pub async fn set_date(&self, date: time::Date) {
+        let response = self
+            .client
+            .put(self.url("/api/v1/dev/business-date"))
+            .json(&serde_json::json!({"date": date.to_string()}))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status(), reqwest::StatusCode::OK);
+    }
+
+    /// Runs the overdue job (late charges, reminders queued) for `market`'s business date, as the scheduler would.
+    pub async fn run_overdue(
+        &self,
+        market: kilat_domain::Market,
+    ) -> kilat_server::jobs::overdue::Report {
+        let date = self.services.clock.today(market);
+        kilat_server::jobs::overdue::run(&self.services, market, date, "test")
+            .await
+            .expect("the job runs")
+    }
+
+    /// The id of the borrower a session belongs to (`GET /borrower/me`).
+    pub async fn borrower_id(&self, session: &str) -> String {
+        data(self.get_as("/api/v1/borrower/me", session).await).await["id"]
+            .as_str()
+            .unwrap()
+            .to_owned()
+    }
+
+    /// An order's status, and how many timeline entries and audit entries it has.
+    pub async fn order_counts(&self, order_id: &str) -> (String, i64, i64) {
+        let (status,): (String,) = sqlx::query_as("SELECT status FROM orders WHERE id = $1")
+            .bind(order_id)
+            .fetch_one(self.db.pool())
+            .await
+            .unwrap();
+        let (events,): (i64,) =
+            sqlx::query_as("SELECT COUNT(*) FROM order_events WHERE order_id = $1")
+                .bind(order_id)
+                .fetch_one(self.db.pool())
+                .await
+                .unwrap();
+        let (audits,): (i64,) = sqlx::query_as(
+            "SELECT COUNT(*) FROM audit_log WHERE entity = 'order' AND entity_id = $1",
+        )
+        .bind(order_id)
+        .fetch_one(self.db.pool())
+        .await
+        .unwrap();
+        (status, events, audits)
+    }
+
     /// Runs a statement on the app's database (to move time: age a code or a session).
     pub async fn execute(&self, sql: &str) {
         sqlx::query(sql).execute(self.db.pool()).await.unwrap();
@@ -449,6 +507,17 @@ impl TestApp {
         .await
         .unwrap()
     }
+}
+
+/// The due date of installment `index` (from 0) of a plan as the borrower app shows it.
+pub fn due_date(plan: &Value, index: usize) -> time::Date {
+    kilat_server::store::loans::parse_date(plan["installments"][index]["dueDate"].as_str().unwrap())
+        .unwrap()
+}
+
+/// `text` without its white space (a PDF's text breaks lines and spaces where it likes).
+pub fn squash(text: &str) -> String {
+    text.chars().filter(|c| !c.is_whitespace()).collect()
 }
 
 /// A valid body for each certification step, in order.

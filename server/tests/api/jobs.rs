@@ -14,29 +14,9 @@ use reqwest::StatusCode;
 use serde_json::{Value, json};
 use time::{Date, Duration};
 
-use crate::helpers::{TestApp, data, spawn_app};
-use crate::servicing::{
-    approved, check_ledger, create_payment, disburse, op_call, operator, status_of, submit_utr,
-};
-
-async fn set_date(app: &TestApp, date: Date) {
-    let response = app
-        .client
-        .put(app.url("/api/v1/dev/business-date"))
-        .json(&json!({"date": date.to_string()}))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(response.status(), StatusCode::OK);
-}
-
-/// Runs the job for the market's business date; true when this call ran it.
-async fn run(app: &TestApp, market: Market) -> overdue::Report {
-    let date = app.services.clock.today(market);
-    overdue::run(&app.services, market, date, "test")
-        .await
-        .expect("the job runs")
-}
+use crate::builders::{ID, IN, Loan};
+use crate::helpers::{TestApp, data, due_date, spawn_app};
+use crate::servicing::{check_ledger, create_payment, op_call, operator, status_of, submit_utr};
 
 async fn kfs_of(app: &TestApp, order_id: &str) -> KeyFactStatement {
     let (json,): (String,) = sqlx::query_as("SELECT kfs_json FROM orders WHERE id = $1")
@@ -65,34 +45,6 @@ async fn late_charges(app: &TestApp, order_id: &str) -> Vec<(u32, i64, Date)> {
         .collect()
 }
 
-fn due_date(plan: &Value, seq: usize) -> Date {
-    kilat_server::store::loans::parse_date(plan["installments"][seq]["dueDate"].as_str().unwrap())
-        .unwrap()
-}
-
-/// A disbursed Indian salary advance of ₹10,000 over 15 days (late: ₹300 once, then ₹20 a day for 30 days):
-/// (session, order number, order id, plan).
-async fn india_loan(app: &TestApp, phone: &str) -> (String, String, String, Value) {
-    loan_of(app, phone, "in-salary-advance", 1_000_000, "15d").await
-}
-
-async fn loan_of(
-    app: &TestApp,
-    phone: &str,
-    product: &str,
-    amount: i64,
-    term: &str,
-) -> (String, String, String, Value) {
-    let finance = operator(app, &format!("fin{phone}"), &[Role::Finance]).await;
-    let (session, order_no, id) = approved(app, phone, product, amount, term).await;
-    assert_eq!(
-        disburse(app, &finance, &order_no).await.status(),
-        StatusCode::OK
-    );
-    let plan = check_ledger(app, &session, &order_no, &id).await;
-    (session, order_no, id, plan)
-}
-
 fn expected_total(late: &LateCharge, days: u32) -> i64 {
     late.for_days_overdue(days).unwrap().minor()
 }
@@ -100,26 +52,32 @@ fn expected_total(late: &LateCharge, days: u32) -> i64 {
 #[tokio::test]
 async fn the_overdue_job_posts_late_charges_exactly_as_the_kfs_states_them_once_per_date() {
     let app = spawn_app().await;
-    let (session, order_no, id, plan) = india_loan(&app, "9876500201").await;
+    let Loan {
+        session,
+        order_no,
+        order_id: id,
+        plan,
+        ..
+    } = app.borrower(IN).disbursed().await;
     let kfs = kfs_of(&app, &id).await;
     assert!(kfs.late_charge.flat.minor() > 0 && kfs.late_charge.per_day.minor() > 0);
     let due = due_date(&plan, 0);
 
     // On the due date nothing is late yet.
-    set_date(&app, due).await;
-    let report = run(&app, Market::India).await;
+    app.set_date(due).await;
+    let report = app.run_overdue(Market::India).await;
     assert!(report.ran);
     assert_eq!(report.late_charges, 0);
     assert_eq!(status_of(&app, &id).await, "disbursed");
 
     // The day after: overdue, and the first day's charge of the KFS.
     for day in 1..=12u32 {
-        set_date(&app, due + Duration::days(i64::from(day))).await;
-        let report = run(&app, Market::India).await;
+        app.set_date(due + Duration::days(i64::from(day))).await;
+        let report = app.run_overdue(Market::India).await;
         assert!(report.ran);
         assert_eq!(report.late_charges, 1, "day {day}");
         // A second run for the same date does nothing at all; a sweep without the claim posts nothing more.
-        assert!(!run(&app, Market::India).await.ran);
+        assert!(!app.run_overdue(Market::India).await.ran);
         let again = overdue::sweep(
             &app.services,
             Market::India,
@@ -143,8 +101,8 @@ async fn the_overdue_job_posts_late_charges_exactly_as_the_kfs_states_them_once_
     // Never beyond the KFS's bound for one installment, however long it stays late.
     let bound = kfs.late_charge.max_per_installment().unwrap().minor();
     for day in 13..=(kfs.late_charge.max_days + 5) {
-        set_date(&app, due + Duration::days(i64::from(day))).await;
-        run(&app, Market::India).await;
+        app.set_date(due + Duration::days(i64::from(day))).await;
+        app.run_overdue(Market::India).await;
     }
     let first: i64 = late_charges(&app, &id)
         .await
@@ -161,21 +119,25 @@ async fn the_overdue_job_posts_late_charges_exactly_as_the_kfs_states_them_once_
 #[tokio::test]
 async fn a_date_reached_again_after_the_clock_moved_back_is_run_again_without_charging_twice() {
     let app = spawn_app().await;
-    let (_, _, first_id, first_plan) = india_loan(&app, "9876500211").await;
+    let Loan {
+        order_id: first_id,
+        plan: first_plan,
+        ..
+    } = app.borrower(IN).disbursed().await;
     let due = due_date(&first_plan, 0);
-    set_date(&app, due + Duration::days(3)).await;
-    assert!(run(&app, Market::India).await.ran);
-    assert!(run(&app, Market::Indonesia).await.ran);
+    app.set_date(due + Duration::days(3)).await;
+    assert!(app.run_overdue(Market::India).await.ran);
+    assert!(app.run_overdue(Market::Indonesia).await.ran);
     assert_eq!(late_charges(&app, &first_id).await.len(), 1);
 
     // Back to the due date, then ahead day by day: day 3 (claimed before) is run again as days 1 and 2 are.
-    set_date(&app, due).await;
+    app.set_date(due).await;
     for day in 1..=3 {
-        set_date(&app, due + Duration::days(day)).await;
-        let report = run(&app, Market::India).await;
+        app.set_date(due + Duration::days(day)).await;
+        let report = app.run_overdue(Market::India).await;
         assert!(report.ran, "day {day} is run again");
         assert!(
-            run(&app, Market::Indonesia).await.ran,
+            app.run_overdue(Market::Indonesia).await.ran,
             "day {day}, Indonesia"
         );
     }
@@ -191,12 +153,21 @@ async fn a_date_reached_again_after_the_clock_moved_back_is_run_again_without_ch
 async fn no_late_charge_accrues_while_a_utr_waits_and_the_order_catches_up_once_paid() {
     let app = spawn_app().await;
     // Three fortnightly installments, ₹400 once per overdue installment.
-    let (session, order_no, id, plan) =
-        loan_of(&app, "9876500211", "in-flexi-14d", 1_000_000, "14dx3").await;
+    let Loan {
+        session,
+        order_no,
+        order_id: id,
+        plan,
+        ..
+    } = app
+        .borrower(IN)
+        .loan("in-flexi-14d", 1_000_000, "14dx3")
+        .disbursed()
+        .await;
     let due = due_date(&plan, 0);
     // On the due date the borrower pays the installment and submits the UTR.
-    set_date(&app, due).await;
-    run(&app, Market::India).await;
+    app.set_date(due).await;
+    app.run_overdue(Market::India).await;
     let payment =
         data(create_payment(&app, &session, &order_no, "due", "upi", "jobs-key-0001").await).await;
     let payment_id = payment["paymentId"].as_str().unwrap().to_owned();
@@ -209,8 +180,8 @@ async fn no_late_charge_accrues_while_a_utr_waits_and_the_order_catches_up_once_
     );
     // Finance takes three days: the installment is overdue, but nothing accrues while the UTR waits.
     for day in 1..=3 {
-        set_date(&app, due + Duration::days(day)).await;
-        let report = run(&app, Market::India).await;
+        app.set_date(due + Duration::days(day)).await;
+        let report = app.run_overdue(Market::India).await;
         assert!(report.ran);
         assert_eq!(report.late_charges, 0, "day {day}: a UTR waits");
         assert_eq!(status_of(&app, &id).await, "overdue");
@@ -228,15 +199,15 @@ async fn no_late_charge_accrues_while_a_utr_waits_and_the_order_catches_up_once_
     .await;
     assert_eq!(confirmed.status(), StatusCode::OK);
     assert_eq!(status_of(&app, &id).await, "disbursed");
-    set_date(&app, due + Duration::days(4)).await;
-    let report = run(&app, Market::India).await;
+    app.set_date(due + Duration::days(4)).await;
+    let report = app.run_overdue(Market::India).await;
     assert_eq!((report.late_charges, report.fell_overdue), (0, 0));
     assert_eq!(status_of(&app, &id).await, "disbursed");
     check_ledger(&app, &session, &order_no, &id).await;
     // The second installment, unpaid past its due date, is charged the KFS's ₹400 once and the order falls overdue.
     let second = due_date(&plan, 1);
-    set_date(&app, second + Duration::days(1)).await;
-    let report = run(&app, Market::India).await;
+    app.set_date(second + Duration::days(1)).await;
+    let report = app.run_overdue(Market::India).await;
     assert_eq!((report.late_charges, report.fell_overdue), (1, 1));
     let kfs = kfs_of(&app, &id).await;
     assert_eq!(
@@ -251,12 +222,12 @@ async fn no_late_charge_accrues_while_a_utr_waits_and_the_order_catches_up_once_
 async fn runs_started_at_once_post_once() {
     let app = spawn_app().await;
     let mut loans = Vec::new();
-    for n in 0..3 {
-        loans.push(india_loan(&app, &format!("98765002{n}1")).await);
+    for _ in 0..3 {
+        loans.push(app.borrower(IN).disbursed().await);
     }
-    let due = due_date(&loans[0].3, 0);
+    let due = due_date(&loans[0].plan, 0);
     for day in 1..=3 {
-        set_date(&app, due + Duration::days(day)).await;
+        app.set_date(due + Duration::days(day)).await;
         let date = app.services.clock.today(Market::India);
         // Two runners at once: one claims the date.
         let (a, b) = tokio::join!(
@@ -277,7 +248,13 @@ async fn runs_started_at_once_post_once() {
         );
         assert_eq!(c.unwrap().late_charges + d.unwrap().late_charges, 0);
     }
-    for (session, order_no, id, _) in &loans {
+    for Loan {
+        session,
+        order_no,
+        order_id: id,
+        ..
+    } in &loans
+    {
         let kfs = kfs_of(&app, id).await;
         let charges = late_charges(&app, id).await;
         assert_eq!(charges.len(), 3);
@@ -290,7 +267,13 @@ async fn runs_started_at_once_post_once() {
 #[tokio::test]
 async fn two_kilat_jobs_run_processes_on_one_database_post_once() {
     let app = spawn_app().await;
-    let (session, order_no, id, plan) = india_loan(&app, "9876500231").await;
+    let Loan {
+        session,
+        order_no,
+        order_id: id,
+        plan,
+        ..
+    } = app.borrower(IN).disbursed().await;
     let late = due_date(&plan, 0) + Duration::days(1);
     let spawn = || {
         tokio::process::Command::new(env!("CARGO_BIN_EXE_kilat"))
@@ -331,14 +314,14 @@ async fn two_kilat_jobs_run_processes_on_one_database_post_once() {
 #[tokio::test]
 async fn indonesian_late_charges_stay_within_the_daily_and_total_caps_after_many_days() {
     let app = spawn_app().await;
-    let finance = operator(&app, "fin-id", &[Role::Finance]).await;
-    let (session, order_no, id) =
-        approved(&app, "081234567811", "id-kilat-30", 100_000_000, "14d").await;
-    assert_eq!(
-        disburse(&app, &finance, &order_no).await.status(),
-        StatusCode::OK
-    );
-    let plan_view = check_ledger(&app, &session, &order_no, &id).await;
+    let Loan {
+        phone,
+        session,
+        order_no,
+        order_id: id,
+        plan: plan_view,
+        ..
+    } = app.borrower(ID).disbursed().await;
     let due = due_date(&plan_view, 0);
     let stored = app.db.loan(&id).await.unwrap().unwrap();
     let plan: Plan = serde_json::from_str(&stored.plan_json).unwrap();
@@ -346,7 +329,7 @@ async fn indonesian_late_charges_stay_within_the_daily_and_total_caps_after_many
     let limit = caps.total_cost_limit(plan.quote.principal).unwrap();
     let mut previous_late = Money::ZERO;
     for day in 1..=120 {
-        set_date(&app, due + Duration::days(day)).await;
+        app.set_date(due + Duration::days(day)).await;
         let today = app.services.clock.today(Market::Indonesia);
         let before: Vec<_> = app
             .db
@@ -357,7 +340,7 @@ async fn indonesian_late_charges_stay_within_the_daily_and_total_caps_after_many
             .map(|e| e.entry)
             .collect();
         let balances_before = replay(&plan, &before).unwrap();
-        run(&app, Market::Indonesia).await;
+        app.run_overdue(Market::Indonesia).await;
         let after: Vec<_> = app
             .db
             .ledger(&id)
@@ -397,14 +380,16 @@ async fn indonesian_late_charges_stay_within_the_daily_and_total_caps_after_many
     assert_eq!(status_of(&app, &id).await, "overdue");
     // Four months on, the borrower signs in again to see the plan.
     drop(session);
-    let session = app.sign_in("ID", "081234567811").await;
+    let session = app.sign_in("ID", &phone).await;
     check_ledger(&app, &session, &order_no, &id).await;
 }
 
 #[tokio::test]
 async fn reminders_go_to_the_borrower_within_the_sending_hours_once_per_installment_and_kind() {
     let app = spawn_app().await;
-    let (_session, _order_no, id, plan) = india_loan(&app, "9876500241").await;
+    let Loan {
+        order_id: id, plan, ..
+    } = app.borrower(IN).phone("9876500241").disbursed().await;
     let due = due_date(&plan, 0);
     let at = |hh: u8, mm: u8, date: Date| {
         // IST is UTC+05:30.
@@ -424,8 +409,8 @@ async fn reminders_go_to_the_borrower_within_the_sending_hours_once_per_installm
         (3, None),
     ] {
         let date = due + Duration::days(offset);
-        set_date(&app, date).await;
-        run(&app, Market::India).await;
+        app.set_date(date).await;
+        app.run_overdue(Market::India).await;
         if let Some(kind) = kind {
             expected.push(kind);
         }
@@ -506,13 +491,7 @@ async fn reminders_go_to_the_borrower_within_the_sending_hours_once_per_installm
 #[tokio::test]
 async fn indonesian_reminders_are_in_indonesian_with_rupiah_and_wait_until_eight_wib() {
     let app = spawn_app().await;
-    let finance = operator(&app, "fin-idr", &[Role::Finance]).await;
-    let (_session, order_no, id) =
-        approved(&app, "081234567821", "id-kilat-30", 100_000_000, "14d").await;
-    assert_eq!(
-        disburse(&app, &finance, &order_no).await.status(),
-        StatusCode::OK
-    );
+    let Loan { order_id: id, .. } = app.borrower(ID).disbursed().await;
     let stored = app.db.loan(&id).await.unwrap().unwrap();
     let plan: Plan = serde_json::from_str(&stored.plan_json).unwrap();
     let due = plan.quote.installments[0].due_date;
@@ -521,7 +500,7 @@ async fn indonesian_reminders_are_in_indonesian_with_rupiah_and_wait_until_eight
             .unwrap()
             .assume_offset(time::UtcOffset::from_hms(7, 0, 0).unwrap())
     };
-    set_date(&app, due).await;
+    app.set_date(due).await;
     let date = app.services.clock.today(Market::Indonesia);
     overdue::run(&app.services, Market::Indonesia, due, "test")
         .await

@@ -40,13 +40,6 @@ async fn run(app: &TestApp, market: Market) -> records_retention::Report {
         .expect("the job runs")
 }
 
-async fn borrower_id(app: &TestApp, session: &str) -> String {
-    data(app.get_as("/api/v1/borrower/me", session).await).await["id"]
-        .as_str()
-        .unwrap()
-        .to_owned()
-}
-
 async fn file_complaint(app: &TestApp, session: &str, order_no: &str) {
     let filed = app
         .post_as(
@@ -106,7 +99,7 @@ async fn repaid_loan(
     let paid = confirm(app, finance, id, payment["amount"].as_i64().unwrap()).await;
     assert_eq!(data(paid).await["orderStatus"], "repaid");
     file_complaint(app, &session, &order_no).await;
-    let id = borrower_id(app, &session).await;
+    let id = app.borrower_id(&session).await;
     (session, id, order_no)
 }
 
@@ -117,7 +110,7 @@ async fn withdrawn_application(
     phone: &str,
 ) -> (String, String, String) {
     let (session, order_no) = borrower_with_closed_order(app, market, phone).await;
-    let id = borrower_id(app, &session).await;
+    let id = app.borrower_id(&session).await;
     (session, id, order_no)
 }
 

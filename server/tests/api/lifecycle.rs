@@ -44,38 +44,18 @@ pub(crate) async fn confirmed_order(app: &TestApp, phone: &str) -> (String, Stri
     (session, order_no, id)
 }
 
-async fn counts(app: &TestApp, order_id: &str) -> (String, i64, i64) {
-    let (status,): (String,) = sqlx::query_as("SELECT status FROM orders WHERE id = $1")
-        .bind(order_id)
-        .fetch_one(app.db.pool())
-        .await
-        .unwrap();
-    let (events,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM order_events WHERE order_id = $1")
-        .bind(order_id)
-        .fetch_one(app.db.pool())
-        .await
-        .unwrap();
-    let (audits,): (i64,) =
-        sqlx::query_as("SELECT COUNT(*) FROM audit_log WHERE entity = 'order' AND entity_id = $1")
-            .bind(order_id)
-            .fetch_one(app.db.pool())
-            .await
-            .unwrap();
-    (status, events, audits)
-}
-
 #[tokio::test]
 async fn an_approval_writes_status_timeline_and_audit_together() {
     let app = spawn_app().await;
     let (session, order_no, id) = confirmed_order(&app, "9876543210").await;
-    assert_eq!(counts(&app, &id).await, ("pending_review".into(), 1, 1));
+    assert_eq!(app.order_counts(&id).await, ("pending_review".into(), 1, 1));
 
     let reviewer = Actor::Operator("op-reviewer-1".into());
     let state = orders::apply(&app.services, &id, OrderEvent::Approve, &reviewer)
         .await
         .unwrap();
     assert_eq!(state, OrderState::Approved);
-    assert_eq!(counts(&app, &id).await, ("approved".into(), 2, 2));
+    assert_eq!(app.order_counts(&id).await, ("approved".into(), 2, 2));
 
     let audit = app.db.audit_of("order", &id).await.unwrap();
     assert_eq!(audit[0].action, "order.open");
@@ -124,7 +104,7 @@ async fn an_event_the_state_refuses_writes_nothing() {
             "{event:?}: {refused:?}"
         );
     }
-    assert_eq!(counts(&app, &id).await, ("pending_review".into(), 1, 1));
+    assert_eq!(app.order_counts(&id).await, ("pending_review".into(), 1, 1));
     let missing = orders::apply(
         &app.services,
         "no-such-order",
@@ -161,7 +141,7 @@ async fn of_simultaneous_approvals_and_rejections_exactly_one_wins() {
             .all(|r| matches!(r, Err(Error::Refused(Refusal::InvalidTransition)))),
         "{results:?}"
     );
-    let (status, events, audits) = counts(&app, &id).await;
+    let (status, events, audits) = app.order_counts(&id).await;
     assert!(status == "approved" || status == "rejected", "{status}");
     assert_eq!((events, audits), (2, 2));
 }

@@ -6,6 +6,7 @@ mod account;
 mod admin;
 mod agreement;
 mod bounds;
+mod builders;
 mod cancel;
 mod certification;
 mod collections;

@@ -9,40 +9,21 @@ use std::sync::Arc;
 
 use kilat_domain::Market;
 use kilat_server::auth::operators::Role;
-use kilat_server::jobs::overdue;
 use kilat_server::providers::dragonpay::digest as dragonpay_digest;
 use kilat_server::providers::razorpay::signature as razorpay_signature;
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 use time::{Date, Duration};
 
+use crate::builders::{ID, IN, Loan};
 use crate::helpers::{TestApp, data, spawn_app};
 use crate::servicing::{
-    Op, approved, check_ledger, confirm, count, create_payment, disburse, op_call, operator,
-    status_of, submit_utr,
+    Op, check_ledger, confirm, count, create_payment, op_call, operator, status_of, submit_utr,
 };
 use crate::webhooks::{self, LEDGER, XENDIT_TOKEN, payment_status};
 
 const RAZORPAY_SECRET: &str = "dev-razorpay-webhook-secret";
 const DRAGONPAY_SECRET: &str = "dev-dragonpay-password";
-
-async fn set_date(app: &TestApp, date: Date) {
-    let response = app
-        .client
-        .put(app.url("/api/v1/dev/business-date"))
-        .json(&json!({"date": date.to_string()}))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(response.status(), StatusCode::OK);
-}
-
-async fn run_job(app: &TestApp, market: Market) -> overdue::Report {
-    let date = app.services.clock.today(market);
-    overdue::run(&app.services, market, date, "test")
-        .await
-        .expect("the job runs")
-}
 
 fn date_of(text: &Value) -> Date {
     kilat_server::store::loans::parse_date(text.as_str().unwrap()).unwrap()
@@ -163,24 +144,6 @@ async fn razorpay(
         .unwrap()
 }
 
-/// A paid-out loan: (session, order no, order id, the plan as the API shows it).
-async fn paid_out(
-    app: &TestApp,
-    finance: &Op,
-    phone: &str,
-    product: &str,
-    amount: i64,
-    term: &str,
-) -> (String, String, String, Value) {
-    let (session, order_no, id) = approved(app, phone, product, amount, term).await;
-    assert_eq!(
-        disburse(app, finance, &order_no).await.status(),
-        StatusCode::OK
-    );
-    let plan = check_ledger(app, &session, &order_no, &id).await;
-    (session, order_no, id, plan)
-}
-
 /// A UPI payment of `choice` with its UTR submitted: the payment as the borrower sees it.
 async fn upi_with_utr(
     app: &TestApp,
@@ -206,15 +169,13 @@ async fn paying_the_only_installment_early_costs_the_payoff_of_that_day_and_no_i
  {
     let app = spawn_app().await;
     let finance = operator(&app, "fin", &[Role::Finance]).await;
-    let (session, order_no, id, plan) = paid_out(
-        &app,
-        &finance,
-        "9876501601",
-        "in-salary-advance",
-        1_000_000,
-        "15d",
-    )
-    .await;
+    let Loan {
+        session,
+        order_no,
+        order_id: id,
+        plan,
+        ..
+    } = app.borrower(IN).disbursed().await;
     let scheduled = plan["installments"][0]["due"]["total"].as_i64().unwrap();
     // Day 0: "pay this installment" costs what "repay everything today" costs, not the whole term's interest.
     let offered = choices(&app, &session, &order_no).await;
@@ -240,16 +201,15 @@ async fn paying_the_only_installment_early_costs_the_payoff_of_that_day_and_no_i
     assert_eq!(plan["outstanding"]["total"], 0);
     assert_eq!(plan["paid"]["interest"], 0, "no interest for days not used");
     // Five days in, the same: the interest of five days only.
-    let (session, order_no, id, plan) = paid_out(
-        &app,
-        &finance,
-        "9876501602",
-        "in-salary-advance",
-        1_000_000,
-        "15d",
-    )
-    .await;
-    set_date(&app, date_of(&plan["payoutDate"]) + Duration::days(5)).await;
+    let Loan {
+        session,
+        order_no,
+        order_id: id,
+        plan,
+        ..
+    } = app.borrower(IN).disbursed().await;
+    app.set_date(date_of(&plan["payoutDate"]) + Duration::days(5))
+        .await;
     // Console sessions follow the business clock: sign in again after moving it.
     let finance = operator(&app, "fin-later", &[Role::Finance]).await;
     let offered = choices(&app, &session, &order_no).await;
@@ -277,22 +237,23 @@ async fn paying_the_only_installment_early_costs_the_payoff_of_that_day_and_no_i
 #[tokio::test]
 async fn a_waiting_utr_freezes_every_installment_it_pays_and_leaves_no_arrears_once_confirmed() {
     let app = spawn_app().await;
-    let finance = operator(&app, "fin", &[Role::Finance]).await;
-    let (session, order_no, id, plan) = paid_out(
-        &app,
-        &finance,
-        "9876501603",
-        "in-flexi-14d",
-        1_000_000,
-        "14dx3",
-    )
-    .await;
+    let Loan {
+        session,
+        order_no,
+        order_id: id,
+        plan,
+        ..
+    } = app
+        .borrower(IN)
+        .loan("in-flexi-14d", 1_000_000, "14dx3")
+        .disbursed()
+        .await;
     let first = date_of(&plan["installments"][0]["dueDate"]);
     let second = date_of(&plan["installments"][1]["dueDate"]);
     // Installment 1 is overdue (and charged); on installment 2's due date the borrower pays both and sends the UTR.
     for day in [first + Duration::days(1), second] {
-        set_date(&app, day).await;
-        run_job(&app, Market::India).await;
+        app.set_date(day).await;
+        app.run_overdue(Market::India).await;
     }
     let p = upi_with_utr(
         &app,
@@ -327,8 +288,8 @@ async fn a_waiting_utr_freezes_every_installment_it_pays_and_leaves_no_arrears_o
     let before = charged(&app).await;
     // Finance takes three days: neither installment accrues anything while the UTR waits.
     for day in 1..=3 {
-        set_date(&app, second + Duration::days(day)).await;
-        let report = run_job(&app, Market::India).await;
+        app.set_date(second + Duration::days(day)).await;
+        let report = app.run_overdue(Market::India).await;
         assert_eq!(
             report.late_charges, 0,
             "day {day}: both installments are frozen"
@@ -356,19 +317,16 @@ async fn a_waiting_utr_freezes_every_installment_it_pays_and_leaves_no_arrears_o
 async fn indonesian_amounts_stay_whole_rupiah_after_a_part_payment_and_late_charges_and_a_virtual_account_takes_them()
  {
     let app = spawn_app().await;
-    let finance = operator(&app, "fin", &[Role::Finance]).await;
-    let (session, order_no, id, plan) = paid_out(
-        &app,
-        &finance,
-        "081234561601",
-        "id-kilat-30",
-        100_000_000,
-        "14d",
-    )
-    .await;
+    let Loan {
+        session,
+        order_no,
+        order_id: id,
+        plan,
+        ..
+    } = app.borrower(ID).disbursed().await;
     let due = date_of(&plan["installments"][0]["dueDate"]);
     // A part payment of an odd amount leaves an outstanding amount whose 0.1 % a day is not whole rupiah.
-    set_date(&app, due).await;
+    app.set_date(due).await;
     let finance = operator(&app, "fin-later", &[Role::Finance]).await;
     let va = data(
         create_payment(
@@ -399,8 +357,8 @@ async fn indonesian_amounts_stay_whole_rupiah_after_a_part_payment_and_late_char
         left / 100
     );
     for day in 1..=40 {
-        set_date(&app, due + Duration::days(day)).await;
-        run_job(&app, Market::Indonesia).await;
+        app.set_date(due + Duration::days(day)).await;
+        app.run_overdue(Market::Indonesia).await;
         let offered = choices(&app, &session, &order_no).await;
         for choice in ["due", "payoff"] {
             let amount = amount_of(&offered, choice);
@@ -436,17 +394,13 @@ async fn indonesian_amounts_stay_whole_rupiah_after_a_part_payment_and_late_char
 #[tokio::test]
 async fn a_callback_credits_only_a_payment_made_with_its_provider_in_its_market() {
     let app = spawn_app().await;
-    let finance = operator(&app, "fin", &[Role::Finance]).await;
     // An Indonesian virtual-account payment, and an Indian UPI payment.
-    let (id_session, id_order, id_id, _) = paid_out(
-        &app,
-        &finance,
-        "081234561602",
-        "id-kilat-30",
-        100_000_000,
-        "14d",
-    )
-    .await;
+    let Loan {
+        session: id_session,
+        order_no: id_order,
+        order_id: id_id,
+        ..
+    } = app.borrower(ID).disbursed().await;
     let va = data(
         create_payment(
             &app,
@@ -459,15 +413,12 @@ async fn a_callback_credits_only_a_payment_made_with_its_provider_in_its_market(
         .await,
     )
     .await;
-    let (in_session, in_order, in_id, _) = paid_out(
-        &app,
-        &finance,
-        "9876501604",
-        "in-salary-advance",
-        1_000_000,
-        "15d",
-    )
-    .await;
+    let Loan {
+        session: in_session,
+        order_no: in_order,
+        order_id: in_id,
+        ..
+    } = app.borrower(IN).disbursed().await;
     let upi =
         data(create_payment(&app, &in_session, &in_order, "due", "upi", "wrong-upi-01").await)
             .await;
@@ -543,15 +494,12 @@ async fn a_callback_credits_only_a_payment_made_with_its_provider_in_its_market(
 async fn money_for_a_repaid_loan_becomes_a_refund_due_that_finance_records_and_the_borrower_sees() {
     let app = spawn_app().await;
     let finance = operator(&app, "fin", &[Role::Finance]).await;
-    let (session, order_no, id, _) = paid_out(
-        &app,
-        &finance,
-        "9876501605",
-        "in-salary-advance",
-        1_000_000,
-        "15d",
-    )
-    .await;
+    let Loan {
+        session,
+        order_no,
+        order_id: id,
+        ..
+    } = app.borrower(IN).disbursed().await;
     // Two taps: two payments for the same installment, both with a UTR.
     let first = upi_with_utr(
         &app,
@@ -664,15 +612,12 @@ async fn a_capture_for_a_payment_finance_rejected_returns_to_finances_queue_with
  {
     let app = spawn_app().await;
     let finance = operator(&app, "fin", &[Role::Finance]).await;
-    let (session, order_no, id, _) = paid_out(
-        &app,
-        &finance,
-        "9876501606",
-        "in-salary-advance",
-        1_000_000,
-        "15d",
-    )
-    .await;
+    let Loan {
+        session,
+        order_no,
+        order_id: id,
+        ..
+    } = app.borrower(IN).disbursed().await;
     let p = upi_with_utr(
         &app,
         &session,
@@ -712,18 +657,15 @@ async fn a_capture_for_a_payment_finance_rejected_returns_to_finances_queue_with
 async fn a_held_amount_is_credited_as_a_part_payment_or_refunded_in_one_step_and_leaves_the_queue_when_the_loan_closes()
  {
     let app = spawn_app().await;
-    let finance = operator(&app, "fin", &[Role::Finance]).await;
-    let (session, order_no, id, plan) = paid_out(
-        &app,
-        &finance,
-        "081234561603",
-        "id-kilat-30",
-        100_000_000,
-        "14d",
-    )
-    .await;
+    let Loan {
+        session,
+        order_no,
+        order_id: id,
+        plan,
+        ..
+    } = app.borrower(ID).disbursed().await;
     let due = date_of(&plan["installments"][0]["dueDate"]);
-    set_date(&app, due).await;
+    app.set_date(due).await;
     let finance = operator(&app, "fin-later", &[Role::Finance]).await;
     // A transfer of less than asked: held; finance sees received against asked, and credits it.
     let a = data(
@@ -850,8 +792,16 @@ async fn a_held_amount_is_credited_as_a_part_payment_or_refunded_in_one_step_and
 async fn a_second_capture_for_a_paid_payment_is_new_money_held_for_finance_never_dropped() {
     let app = spawn_app().await;
     let finance = operator(&app, "fin", &[Role::Finance]).await;
-    let (session, order_no, id, _) =
-        paid_out(&app, &finance, "9876561701", "in-flexi-6m", 2_000_000, "m6").await;
+    let Loan {
+        session,
+        order_no,
+        order_id: id,
+        ..
+    } = app
+        .borrower(IN)
+        .loan("in-flexi-6m", 2_000_000, "m6")
+        .disbursed()
+        .await;
     let p = upi_with_utr(
         &app,
         &session,
@@ -907,15 +857,12 @@ async fn two_callbacks_and_finance_for_one_payment_at_once_never_fail_and_credit
     let app = Arc::new(spawn_app().await);
     let finance = Arc::new(operator(&app, "fin", &[Role::Finance]).await);
     for round in 0..12 {
-        let (session, order_no, id, _) = paid_out(
-            &app,
-            &finance,
-            &format!("98765017{round:02}"),
-            "in-salary-advance",
-            1_000_000,
-            "15d",
-        )
-        .await;
+        let Loan {
+            session,
+            order_no,
+            order_id: id,
+            ..
+        } = app.borrower(IN).disbursed().await;
         let p = upi_with_utr(
             &app,
             &session,
@@ -965,16 +912,9 @@ async fn two_callbacks_and_finance_for_one_payment_at_once_never_fail_and_credit
 #[tokio::test]
 async fn the_same_utr_sent_again_answers_the_payment_and_another_is_refused() {
     let app = Arc::new(spawn_app().await);
-    let finance = operator(&app, "fin", &[Role::Finance]).await;
-    let (session, order_no, _, _) = paid_out(
-        &app,
-        &finance,
-        "9876501607",
-        "in-salary-advance",
-        1_000_000,
-        "15d",
-    )
-    .await;
+    let Loan {
+        session, order_no, ..
+    } = app.borrower(IN).disbursed().await;
     let p =
         data(create_payment(&app, &session, &order_no, "due", "upi", "utr-again-01").await).await;
     let pid = p["paymentId"].as_str().unwrap().to_owned();
@@ -1015,16 +955,12 @@ async fn the_same_utr_sent_again_answers_the_payment_and_another_is_refused() {
 #[tokio::test]
 async fn a_razorpay_capture_is_keyed_on_its_signed_body_not_on_an_unsigned_header() {
     let app = spawn_app().await;
-    let finance = operator(&app, "fin", &[Role::Finance]).await;
-    let (session, order_no, id, _) = paid_out(
-        &app,
-        &finance,
-        "9876501608",
-        "in-salary-advance",
-        1_000_000,
-        "15d",
-    )
-    .await;
+    let Loan {
+        session,
+        order_no,
+        order_id: id,
+        ..
+    } = app.borrower(IN).disbursed().await;
     let p =
         data(create_payment(&app, &session, &order_no, "due", "upi", "rzp-body-01").await).await;
     let amount = p["amount"].as_i64().unwrap();

@@ -12,21 +12,9 @@ use reqwest::StatusCode;
 use serde_json::{Value, json};
 use time::{Date, Duration};
 
+use crate::builders::{ID, IN, Loan};
 use crate::helpers::{TestApp, data, error, spawn_app};
-use crate::servicing::{
-    Op, approved, check_ledger, confirm, create_payment, disburse, operator, submit_utr,
-};
-
-async fn set_date(app: &TestApp, date: Date) {
-    let response = app
-        .client
-        .put(app.url("/api/v1/dev/business-date"))
-        .json(&json!({"date": date.to_string()}))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(response.status(), StatusCode::OK);
-}
+use crate::servicing::{check_ledger, confirm, create_payment, operator, submit_utr};
 
 async fn repayment(app: &TestApp, session: &str, order_no: &str) -> Value {
     data(
@@ -52,16 +40,6 @@ async fn correct_utr(
         .send()
         .await
         .unwrap()
-}
-
-/// A paid-out Salary Advance (₹300 once, then ₹20 a day late) of a new borrower: (session, order no, order id).
-async fn paid_out(app: &TestApp, finance: &Op, phone: &str) -> (String, String, String) {
-    let (session, order_no, id) = approved(app, phone, "in-salary-advance", 1_000_000, "7d").await;
-    assert_eq!(
-        disburse(app, finance, &order_no).await.status(),
-        StatusCode::OK
-    );
-    (session, order_no, id)
 }
 
 /// A UPI payment of the `due` choice with `utr` submitted: (payment id, amount).
@@ -92,12 +70,16 @@ async fn utr_of(app: &TestApp, payment_id: &str) -> Vec<String> {
 #[tokio::test]
 async fn an_overdue_loan_states_its_parts_its_days_late_and_tomorrows_charge_as_the_job_posts_it() {
     let app = spawn_app().await;
-    let finance = operator(&app, "fin", &[Role::Finance]).await;
-    let (_, order_no, id) = paid_out(&app, &finance, "9876500901").await;
+    let Loan {
+        phone,
+        order_no,
+        order_id: id,
+        ..
+    } = app.borrower(IN).term("7d").disbursed().await;
     let payout = app.services.clock.today(Market::India);
     // Due on day 7; the job runs every day from the due date to day 10: ₹300 on day 8, then ₹20 on days 9 and 10.
     for day in 7..=10 {
-        set_date(&app, payout + Duration::days(day)).await;
+        app.set_date(payout + Duration::days(day)).await;
         overdue::run(
             &app.services,
             Market::India,
@@ -107,7 +89,7 @@ async fn an_overdue_loan_states_its_parts_its_days_late_and_tomorrows_charge_as_
         .await
         .unwrap();
     }
-    let session = app.sign_in("IN", "9876500901").await;
+    let session = app.sign_in("IN", &phone).await;
     let plan = check_ledger(&app, &session, &order_no, &id).await;
     let r = repayment(&app, &session, &order_no).await;
     let a = &r["arrears"];
@@ -130,7 +112,7 @@ async fn an_overdue_loan_states_its_parts_its_days_late_and_tomorrows_charge_as_
     // Tomorrow: ₹20 more, as the job posts it; at most ₹300 + 30 × ₹20 = ₹900 in all, ₹340 posted.
     assert_eq!(a["lateChargeTomorrow"], 2_000);
     assert_eq!(a["lateChargeMoreAtMost"], 90_000 - 34_000);
-    set_date(&app, payout + Duration::days(11)).await;
+    app.set_date(payout + Duration::days(11)).await;
     overdue::run(
         &app.services,
         Market::India,
@@ -139,7 +121,7 @@ async fn an_overdue_loan_states_its_parts_its_days_late_and_tomorrows_charge_as_
     )
     .await
     .unwrap();
-    let session = app.sign_in("IN", "9876500901").await;
+    let session = app.sign_in("IN", &phone).await;
     let after = check_ledger(&app, &session, &order_no, &id).await;
     assert_eq!(
         after["installments"][0]["outstanding"]["lateCharges"]
@@ -159,11 +141,15 @@ async fn an_overdue_loan_states_its_parts_its_days_late_and_tomorrows_charge_as_
 async fn the_cooling_off_exit_is_stated_in_its_parts_with_its_last_day_and_an_ended_loan_says_what_it_cost()
  {
     let app = spawn_app().await;
-    let finance = operator(&app, "fin", &[Role::Finance]).await;
-    let (_, order_no, id) = paid_out(&app, &finance, "9876500902").await;
+    let Loan {
+        phone,
+        order_no,
+        order_id: id,
+        ..
+    } = app.borrower(IN).term("7d").disbursed().await;
     let payout = app.services.clock.today(Market::India);
-    set_date(&app, payout + Duration::days(2)).await;
-    let session = app.sign_in("IN", "9876500902").await;
+    app.set_date(payout + Duration::days(2)).await;
+    let session = app.sign_in("IN", &phone).await;
     let plan = check_ledger(&app, &session, &order_no, &id).await;
     let r = repayment(&app, &session, &order_no).await;
     let c = &r["coolingOff"];
@@ -222,10 +208,12 @@ async fn the_cooling_off_exit_is_stated_in_its_parts_with_its_last_day_and_an_en
     assert_eq!(plan["feesRefunded"], c["feesRefunded"]);
 
     // The day after the window: no exit is offered, nor stated.
-    let (_, order_no, _) = paid_out(&app, &finance, "9876500903").await;
+    let Loan {
+        phone, order_no, ..
+    } = app.borrower(IN).term("7d").disbursed().await;
     let today = app.services.clock.today(Market::India);
-    set_date(&app, today + Duration::days(4)).await;
-    let session = app.sign_in("IN", "9876500903").await;
+    app.set_date(today + Duration::days(4)).await;
+    let session = app.sign_in("IN", &phone).await;
     let r = repayment(&app, &session, &order_no).await;
     assert_eq!(r["coolingOff"], Value::Null);
     app.stop().await;
@@ -235,7 +223,9 @@ async fn the_cooling_off_exit_is_stated_in_its_parts_with_its_last_day_and_an_en
 async fn a_mistyped_utr_is_corrected_while_finance_has_not_acted_and_refused_after() {
     let app = spawn_app().await;
     let finance = operator(&app, "fin", &[Role::Finance]).await;
-    let (session, order_no, _) = paid_out(&app, &finance, "9876500904").await;
+    let Loan {
+        session, order_no, ..
+    } = app.borrower(IN).term("7d").disbursed().await;
     let (pid, amount) = verifying(&app, &session, &order_no, "utr-key-0001", "700000000011").await;
     let r = repayment(&app, &session, &order_no).await;
     let v = &r["verifyingPayment"];
@@ -263,14 +253,18 @@ async fn a_mistyped_utr_is_corrected_while_finance_has_not_acted_and_refused_aft
     // Wrong format, another borrower, a UTR used on another payment: refused, nothing changes.
     let bad = correct_utr(&app, &session, &pid, "12345").await;
     assert_eq!(bad.status(), StatusCode::UNPROCESSABLE_ENTITY);
-    let other = app.sign_in("IN", "9876500905").await;
+    let other = app.borrower(IN).await.session;
     assert_eq!(
         correct_utr(&app, &other, &pid, "700000000012")
             .await
             .status(),
         StatusCode::NOT_FOUND
     );
-    let (other_session, other_order, _) = paid_out(&app, &finance, "9876500906").await;
+    let Loan {
+        session: other_session,
+        order_no: other_order,
+        ..
+    } = app.borrower(IN).term("7d").disbursed().await;
     verifying(
         &app,
         &other_session,
@@ -332,7 +326,9 @@ async fn simultaneous_corrections_stop_at_the_limit_and_a_correction_racing_a_co
  {
     let app = Arc::new(spawn_app().await);
     let finance = operator(&app, "fin", &[Role::Finance]).await;
-    let (session, order_no, _) = paid_out(&app, &finance, "9876500907").await;
+    let Loan {
+        session, order_no, ..
+    } = app.borrower(IN).term("7d").disbursed().await;
     let (pid, _) = verifying(&app, &session, &order_no, "utr-key-0003", "710000000000").await;
     let handles: Vec<_> = (1..=8)
         .map(|k| {
@@ -379,8 +375,9 @@ async fn simultaneous_corrections_stop_at_the_limit_and_a_correction_racing_a_co
     // A correction and a confirmation at once, on four loans: the confirmation always happens; the correction either
     // went first (the confirmed payment has the new UTR) or is refused (the old one stays).
     for k in 0..4 {
-        let phone = format!("98765009{}0", k + 1);
-        let (session, order_no, _) = paid_out(&app, &finance, &phone).await;
+        let Loan {
+            session, order_no, ..
+        } = app.borrower(IN).term("7d").disbursed().await;
         let old = format!("72000000000{k}");
         let new = format!("73000000000{k}");
         let (pid, amount) =
@@ -423,13 +420,9 @@ async fn simultaneous_corrections_stop_at_the_limit_and_a_correction_racing_a_co
 #[tokio::test]
 async fn a_virtual_account_names_the_collecting_company_and_the_lender_it_collects_for() {
     let app = spawn_app().await;
-    let finance = operator(&app, "fin", &[Role::Finance]).await;
-    let (session, order_no, _) =
-        approved(&app, "081234567901", "id-kilat-30", 100_000_000, "14d").await;
-    assert_eq!(
-        disburse(&app, &finance, &order_no).await.status(),
-        StatusCode::OK
-    );
+    let Loan {
+        session, order_no, ..
+    } = app.borrower(ID).disbursed().await;
     let payment = data(
         create_payment(
             &app,
@@ -465,7 +458,9 @@ async fn a_virtual_account_names_the_collecting_company_and_the_lender_it_collec
     assert_eq!(channels, ["Alfamart", "Indomaret", "Kantor Pos"]);
 
     // India: the payee is the lender; nothing to explain.
-    let (session, order_no, _) = paid_out(&app, &finance, "9876500908").await;
+    let Loan {
+        session, order_no, ..
+    } = app.borrower(IN).term("7d").disbursed().await;
     let types = data(
         app.get_as(
             &format!("/api/v1/borrower/payment-types?orderNo={order_no}"),

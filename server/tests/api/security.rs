@@ -587,13 +587,6 @@ async fn production_sends_hsts_on_every_response() {
 
 // --- 5. Encrypted values bound to their rows ------------------------------------------------------------------------
 
-async fn borrower_id(app: &TestApp, session: &str) -> String {
-    data(app.get_as("/api/v1/borrower/me", session).await).await["id"]
-        .as_str()
-        .unwrap()
-        .to_owned()
-}
-
 #[tokio::test]
 async fn another_borrowers_certification_blob_copied_onto_a_row_does_not_decrypt_and_leaks_nothing()
 {
@@ -617,10 +610,7 @@ async fn another_borrowers_certification_blob_copied_onto_a_row_does_not_decrypt
         )
         .await;
     assert_eq!(saved.status(), StatusCode::OK);
-    let (asha_id, ravi_id) = (
-        borrower_id(&app, &asha).await,
-        borrower_id(&app, &ravi).await,
-    );
+    let (asha_id, ravi_id) = (app.borrower_id(&asha).await, app.borrower_id(&ravi).await);
     let stored: String =
         sqlx::query("SELECT data_enc FROM certification_steps WHERE borrower_id = $1")
             .bind(&ravi_id)
@@ -666,10 +656,7 @@ async fn another_borrowers_phone_copied_onto_a_row_does_not_sign_anybody_in_as_t
     let app = spawn_app().await;
     let asha = app.sign_in("IN", "9876543210").await;
     let ravi = app.sign_in("IN", "9812345678").await;
-    let (asha_id, ravi_id) = (
-        borrower_id(&app, &asha).await,
-        borrower_id(&app, &ravi).await,
-    );
+    let (asha_id, ravi_id) = (app.borrower_id(&asha).await, app.borrower_id(&ravi).await);
     // The phone is bound to the id actually stored, also when the sign-in found an existing borrower.
     app.age_codes(120000).await;
     let again = app.sign_in("IN", "9876543210").await;
@@ -730,7 +717,7 @@ async fn values_written_before_bindings_are_resealed_once_at_the_next_start_and_
     let app = spawn_app().await;
     let session = app.sign_in("IN", "9876543210").await;
     app.certify("IN", &session).await;
-    let id = borrower_id(&app, &session).await;
+    let id = app.borrower_id(&session).await;
     let base = valid_steps("IN").remove(0).1;
     let base_json = app
         .secrets

@@ -22,10 +22,16 @@ pub(crate) struct Op {
     pub(crate) csrf: String,
 }
 
+/// A new operator with `roles`, signed in.
 pub(crate) async fn operator(app: &TestApp, username: &str, roles: &[Role]) -> Op {
     operators::create(&app.services, username, PASSWORD, roles)
         .await
         .expect("the operator is created");
+    op_sign_in(app, username).await
+}
+
+/// Signs an existing operator in (again: a console session ends when the business clock moves far).
+pub(crate) async fn op_sign_in(app: &TestApp, username: &str) -> Op {
     let response = app
         .post_json(
             "/api/v1/console/login",
@@ -1209,14 +1215,7 @@ async fn an_overdue_loan_whose_due_installments_are_paid_catches_up() {
     // mark the order so.
     let payout = app.services.clock.today(kilat_domain::Market::India);
     let later = payout + time::Duration::days(16);
-    let moved = app
-        .client
-        .put(app.url("/api/v1/dev/business-date"))
-        .json(&json!({"date": later.to_string()}))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(moved.status(), StatusCode::OK);
+    app.set_date(later).await;
     orders::apply(
         &app.services,
         &id,

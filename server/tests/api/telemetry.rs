@@ -16,13 +16,6 @@ const TOKEN: &str = "/api/v1/borrower/device-token";
 const LOCATION: &str = "/api/v1/borrower/location";
 const RATING: &str = "/api/v1/borrower/app-rating";
 
-async fn borrower_id(app: &crate::helpers::TestApp, session: &str) -> String {
-    data(app.get_as("/api/v1/borrower/me", session).await).await["id"]
-        .as_str()
-        .unwrap()
-        .to_owned()
-}
-
 /// Posts and returns the refused fields of a 422.
 async fn refused_fields(
     app: &crate::helpers::TestApp,
@@ -48,7 +41,7 @@ async fn refused_fields(
 async fn each_call_stores_what_it_is_given_and_nothing_without_a_session() {
     let app = spawn_app().await;
     let session = app.sign_in("IN", "9876543210").await;
-    let id = borrower_id(&app, &session).await;
+    let id = app.borrower_id(&session).await;
 
     let points = json!({"events": [
         {"name": "home.apply:tap", "route": "/app/home", "at": 1_763_820_000_000_i64, "props": {"amount": 500000}},
@@ -117,7 +110,7 @@ async fn each_call_stores_what_it_is_given_and_nothing_without_a_session() {
 async fn each_call_names_the_fields_at_fault_and_stores_nothing() {
     let app = spawn_app().await;
     let session = app.sign_in("ID", "081234567890").await;
-    let id = borrower_id(&app, &session).await;
+    let id = app.borrower_id(&session).await;
 
     assert_eq!(
         refused_fields(&app, POINTS, &session, json!({})).await,
@@ -239,7 +232,7 @@ async fn the_location_is_asked_once_kept_coarse_and_a_refusal_is_remembered() {
     );
     let row = app
         .db
-        .location_of(&borrower_id(&app, &agrees).await)
+        .location_of(&app.borrower_id(&agrees).await)
         .await
         .unwrap()
         .unwrap();
@@ -261,7 +254,7 @@ async fn the_location_is_asked_once_kept_coarse_and_a_refusal_is_remembered() {
         data(app.post_as(LOCATION, &refuses, &no).await).await["recorded"],
         true
     );
-    let refused_id = borrower_id(&app, &refuses).await;
+    let refused_id = app.borrower_id(&refuses).await;
     let row = app.db.location_of(&refused_id).await.unwrap().unwrap();
     assert_eq!(
         (row.consent, row.latitude_e1, row.longitude_e1),
@@ -283,7 +276,7 @@ async fn a_burst_from_one_session_gets_exactly_the_limit_and_other_sessions_are_
     let app = spawn_app_with(|s| s.telemetry.per_minute = 10).await;
     let session = app.sign_in("IN", "9876543210").await;
     let other = app.sign_in("IN", "9876543211").await;
-    let id = borrower_id(&app, &session).await;
+    let id = app.borrower_id(&session).await;
     // The limit counts a minute of the clock: keep the burst inside one.
     let into_minute = app.services.clock.now_ms().rem_euclid(60_000);
     if into_minute > 50_000 {
@@ -330,7 +323,7 @@ async fn a_burst_from_one_session_gets_exactly_the_limit_and_other_sessions_are_
 async fn a_beacon_is_authenticated_by_the_cookie_and_refused_from_another_site() {
     let app = spawn_app().await;
     let token = app.sign_in("IN", "9876543210").await;
-    let id = borrower_id(&app, &token).await;
+    let id = app.borrower_id(&token).await;
     let beacon = |origin: &str| {
         app.client
             .post(app.url(POINTS))
@@ -376,8 +369,8 @@ async fn the_retention_job_removes_telemetry_older_than_the_retention_period() {
             );
         }
     }
-    let old_id = borrower_id(&app, &old).await;
-    let fresh_id = borrower_id(&app, &fresh).await;
+    let old_id = app.borrower_id(&old).await;
+    let fresh_id = app.borrower_id(&fresh).await;
     // The old borrower's rows were written 31 days ago; the fresh one's 29.
     let day = 86_400_000_i64;
     for (who, days) in [(&old_id, 31), (&fresh_id, 29)] {

@@ -10,10 +10,9 @@ use kilat_server::providers::razorpay::signature as razorpay_signature;
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 
+use crate::builders::{ID, IN, Loan};
 use crate::helpers::{TestApp, data, error, spawn_app};
-use crate::servicing::{
-    Op, approved, check_ledger, count, create_payment, disburse, operator, status_of,
-};
+use crate::servicing::{Op, check_ledger, count, create_payment, operator, status_of};
 
 pub(crate) const XENDIT_TOKEN: &str = "dev-xendit-callback-token";
 const RAZORPAY_SECRET: &str = "dev-razorpay-webhook-secret";
@@ -117,12 +116,17 @@ pub(crate) async fn indonesian_payment(
     phone: &str,
     choice: &str,
 ) -> (String, String, String, Value) {
-    let (session, order_no, id) = approved(app, phone, "id-kilat-30", 100_000_000, "14d").await;
-    assert_eq!(
-        disburse(app, finance, &order_no).await.status(),
-        StatusCode::OK
-    );
-    check_ledger(app, &session, &order_no, &id).await;
+    let Loan {
+        session,
+        order_no,
+        order_id: id,
+        ..
+    } = app
+        .borrower(ID)
+        .phone(phone)
+        .finance(finance)
+        .disbursed()
+        .await;
     let response = create_payment(
         app,
         &session,
@@ -329,13 +333,16 @@ async fn an_amount_that_differs_is_held_for_finance_and_credits_nothing() {
 #[tokio::test]
 async fn a_razorpay_capture_is_credited_once_when_its_signature_verifies() {
     let app = spawn_app().await;
-    let finance = operator(&app, "fin", &[Role::Finance]).await;
-    let (session, order_no, id) =
-        approved(&app, "9876500801", "in-flexi-6m", 2_000_000, "m6").await;
-    assert_eq!(
-        disburse(&app, &finance, &order_no).await.status(),
-        StatusCode::OK
-    );
+    let Loan {
+        session,
+        order_no,
+        order_id: id,
+        ..
+    } = app
+        .borrower(IN)
+        .loan("in-flexi-6m", 2_000_000, "m6")
+        .disbursed()
+        .await;
     let payment =
         data(create_payment(&app, &session, &order_no, "due", "upi", "rzp-key-0001").await).await;
     let payment_id = payment["paymentId"].as_str().unwrap();
@@ -387,13 +394,16 @@ async fn a_razorpay_capture_is_credited_once_when_its_signature_verifies() {
 async fn a_dragonpay_postback_credits_only_on_s_and_answers_result_ok() {
     // Dragonpay offered in India too, so that an Indian loan can be paid through it.
     let app = crate::helpers::spawn_app_with(|s| s.payments.india.dragonpay = true).await;
-    let finance = operator(&app, "fin", &[Role::Finance]).await;
-    let (session, order_no, id) =
-        approved(&app, "9876500802", "in-flexi-6m", 2_000_000, "m6").await;
-    assert_eq!(
-        disburse(&app, &finance, &order_no).await.status(),
-        StatusCode::OK
-    );
+    let Loan {
+        session,
+        order_no,
+        order_id: id,
+        ..
+    } = app
+        .borrower(IN)
+        .loan("in-flexi-6m", 2_000_000, "m6")
+        .disbursed()
+        .await;
     let payment =
         data(create_payment(&app, &session, &order_no, "due", "dragonpay", "dp-key-0001").await)
             .await;
