@@ -4,7 +4,7 @@ CARGO ?= cargo
 PG_URL ?= postgres://postgres@127.0.0.1:5432/postgres
 NPM_CI := npm ci --no-audit --no-fund --loglevel=error
 
-.PHONY: run build web test lint test-rust test-rust-sqlite test-rust-pg test-web test-contract e2e openapi bench bench-app-a11y bench-borrower bench-callbacks bench-overdue bench-console bench-bounds chromium tools
+.PHONY: run build test-bin web test lint test-rust test-rust-sqlite test-rust-pg test-web test-contract e2e openapi bench bench-app-a11y bench-borrower bench-callbacks bench-overdue bench-console bench-bounds chromium tools
 
 ## run: build everything and start the server on SQLite with demo data
 run: build
@@ -13,6 +13,14 @@ run: build
 ## build: web app and release binary (target/release/kilat)
 build: web
 	$(CARGO) build --release --locked --bin kilat
+
+# The binary the contract check and the browser journeys run: the debug build by default, which the Rust tests have
+# compiled already (a release build on top cost a cold `make test` about 8 minutes); TEST_BIN=target/release/kilat
+# after `make build` runs them against the release binary.
+TEST_BIN ?= target/debug/kilat
+test-bin: web
+	@if [ "$(TEST_BIN)" = target/debug/kilat ]; then $(CARGO) build --locked --bin kilat; \
+	else [ -x "$(TEST_BIN)" ] || { echo "TEST_BIN=$(TEST_BIN) is missing" >&2; exit 1; }; fi
 
 tools:
 	@command -v cargo >/dev/null || { echo "cargo is missing: install Rust from rustup.rs" >&2; exit 1; }
@@ -73,16 +81,16 @@ test-rust-pg: web
 test-web: web/node_modules/.installed
 	cd web && npm run --silent test
 
-## test-contract: schemathesis checks every answer of the release binary against the OpenAPI document (Python 3.11+ with venv; PyPI on the first run)
-test-contract: build
-	scripts/schemathesis.sh target/release/kilat
+## test-contract: schemathesis checks every answer of the binary against the OpenAPI document (Python 3.11+ with venv; PyPI on the first run)
+test-contract: test-bin
+	scripts/schemathesis.sh $(TEST_BIN)
 
 chromium:
 	@command -v chromium >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
 
-## e2e: browser journeys in Debian's chromium against the release binary on a fresh SQLite file
-e2e: build chromium e2e/node_modules/.installed
-	cd e2e && node --test --test-concurrency=1 --test-reporter=spec --test-reporter-destination=stdout tests/
+## e2e: browser journeys in Debian's chromium against the binary (TEST_BIN) on a fresh SQLite file
+e2e: test-bin chromium e2e/node_modules/.installed
+	cd e2e && KILAT_BIN=$(abspath $(TEST_BIN)) node --test --test-concurrency=1 --test-reporter=spec --test-reporter-destination=stdout tests/
 
 ## bench: performance budgets (Lighthouse, first-view bytes, kilat vs nginx, memory) and the borrower API figures; writes docs/PERFORMANCE.md
 # The scripts all run even when one fails; the target fails when any did.

@@ -65,16 +65,23 @@ export const BORROWER_MARKETS = {
   },
 };
 
-/** The code the development outbox holds for this phone, once the send has gone through. */
-export async function codeFor(site, e164) {
+/** The newest code the development outbox holds for this phone once it holds more than `after` (the count before a send), so
+ * a code sent earlier is never taken for the one just asked for. */
+export async function codeFor(site, e164, { after = 0 } = {}) {
   for (let attempt = 0; attempt < 50; attempt += 1) {
-    const response = await fetch(site.url(`/api/v1/dev/outbox?phone=${encodeURIComponent(e164)}`));
-    const body = await response.json();
-    assert.equal(body.code, 0);
-    if (body.data.length > 0) return body.data[0].code;
+    const sent = await codesSent(site, e164);
+    if (sent.length > after) return sent[0].code;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  throw new Error(`no code was sent to ${e164}`);
+  throw new Error(`no new code was sent to ${e164} (after ${after})`);
+}
+
+/** The codes the development outbox holds for `e164`, newest first. */
+export async function codesSent(site, e164) {
+  const response = await fetch(site.url(`/api/v1/dev/outbox?phone=${encodeURIComponent(e164)}`));
+  const body = await response.json();
+  assert.equal(body.code, 0);
+  return body.data;
 }
 
 /** Picks an option of a native select by its label, or the first real option when `label` is null. */
