@@ -189,8 +189,45 @@ fn parse_roles(list: &str) -> Result<RoleList, String> {
     Role::parse_list(list).map(RoleList)
 }
 
+/// mimalloc rather than glibc's allocator (docs/PERFORMANCE.md, "The allocator"): each thread allocates from a heap of
+/// its own without a lock, and a block freed by another thread (a row decoded on a SQLite connection's thread, dropped
+/// on an HTTP worker) goes back to its owner's heap. glibc's arenas either contended (two of them shared by the
+/// workers, the runtime's threads and each SQLite connection's) or, one per thread, kept what was freed in them.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
+/// mimalloc's arenas are committed as their pages are used rather than all at once, so that the pages it purges
+/// (unused for a second) are returned to the system; committed eagerly, a purge only marks them free (`MADV_FREE`)
+/// and they stay in the resident figure until the system runs short. Set before the first allocation, which reserves
+/// the first arena: the Rust runtime allocates before `main`, so this runs as the program is loaded, from
+/// `.init_array` (as `MIMALLOC_ARENA_EAGER_COMMIT=0` would). That variable in the environment still wins.
+#[cfg(target_os = "linux")]
+#[used]
+#[unsafe(link_section = ".init_array")]
+static TUNE_ALLOCATOR: extern "C" fn() = tune_allocator;
+
+#[cfg(target_os = "linux")]
+extern "C" fn tune_allocator() {
+    // `mi_option_arena_eager_commit` in the mimalloc.h of the v3 that libmimalloc-sys builds (its Rust constants
+    // stop before it); Cargo.lock pins that version.
+    const ARENA_EAGER_COMMIT: libmimalloc_sys::mi_option_t = 4;
+    // SAFETY: `getenv` with a NUL-terminated name (no allocation), and `mi_option_set` only sets an option; both run
+    // while the program is loaded, before `main` and before any other thread exists.
+    unsafe {
+        if libc::getenv(c"MIMALLOC_ARENA_EAGER_COMMIT".as_ptr()).is_null() {
+            libmimalloc_sys::mi_option_set(ARENA_EAGER_COMMIT, 0);
+        }
+    }
+}
+
+/// Returns what start-up freed (the brotli encoder's tables, the demo admin's 19 MiB password hash) to the system now
+/// rather than when each thread next allocates.
+fn release_freed_memory() {
+    // SAFETY: `mi_collect` only frees memory mimalloc holds unused; any thread may call it at any time.
+    unsafe { libmimalloc_sys::mi_collect(true) };
+}
+
 fn main() {
-    tune_allocator();
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -201,31 +238,6 @@ fn main() {
         std::process::exit(1);
     }
 }
-
-/// glibc's allocator, tuned before any thread starts (docs/PERFORMANCE.md, "Memory"). By default it gives every
-/// thread that allocates an arena of its own (up to eight per core: the HTTP workers, the runtime's threads and each
-/// SQLite connection's thread), and each arena keeps what was freed in it; and after the first large block is freed
-/// (the 19 MiB of an Argon2id hash, the brotli encoder's tables) it raises its mmap threshold to that size, so later
-/// large buffers also stay in the arenas. Two arenas and a fixed threshold cut the server's resident memory after the
-/// borrower benchmark by about a quarter (docs/PERFORMANCE.md). `MALLOC_ARENA_MAX` and `MALLOC_MMAP_THRESHOLD_` in
-/// the environment still override them.
-#[cfg(all(target_os = "linux", target_env = "gnu"))]
-fn tune_allocator() {
-    // glibc's own variables, when set, win (to measure or tune without a rebuild).
-    let unset = |name: &str| std::env::var_os(name).is_none();
-    // SAFETY: `mallopt` only sets allocator parameters; it runs first in `main`, before any other thread exists.
-    unsafe {
-        if unset("MALLOC_ARENA_MAX") {
-            libc::mallopt(libc::M_ARENA_MAX, 2);
-        }
-        if unset("MALLOC_MMAP_THRESHOLD_") {
-            libc::mallopt(libc::M_MMAP_THRESHOLD, 256 * 1024);
-        }
-    }
-}
-
-#[cfg(not(all(target_os = "linux", target_env = "gnu")))]
-fn tune_allocator() {}
 
 async fn run(cli: Cli) -> anyhow::Result<()> {
     match cli.command {
@@ -262,6 +274,7 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             if let Some(metrics) = app.metrics_addr() {
                 println!("Metrics at http://{metrics}/metrics");
             }
+            release_freed_memory();
             tracing::info!(%addr, mode = ?settings.mode, "listening");
             println!(
                 "Kilat is running at http://{addr}/ (India: http://{addr}/?lang=1). Stop it with Ctrl-C."
