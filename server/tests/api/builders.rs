@@ -10,8 +10,9 @@
 //! Each stage method moves the target forward (never back: that does not compile); awaiting the builder performs every
 //! step up to the target and returns what that stage has: a [`Borrower`] (signed in, certified), an [`Application`]
 //! (applied, approved) or a [`Loan`] (disbursed). The loan is the market's usual one unless `product`, `amount`,
-//! `term` or `loan` say otherwise. The builder approves as its own reviewer and pays out as the finance operator a test
-//! gives it (`finance`) or else as its own: operators made on first use, once per app ([`Staff`]).
+//! `term` or `loan` say otherwise; the certification is the market's valid data, under another full name if `name`
+//! gives one. The builder approves as its own reviewer and pays out as the finance operator a test gives it
+//! (`finance`) or else as its own: operators made on first use, once per app ([`Staff`]).
 
 use std::future::{Future, IntoFuture};
 use std::marker::PhantomData;
@@ -25,7 +26,7 @@ use serde_json::{Value, json};
 use tokio::sync::Mutex;
 
 use crate::console::PASSWORD;
-use crate::helpers::{TestApp, data};
+use crate::helpers::{TestApp, data, valid_steps};
 use crate::servicing::{Op, check_ledger, disburse, op_call, op_sign_in};
 
 /// India ("IN" on the wire).
@@ -50,6 +51,25 @@ fn fresh_phone(market: Market) -> String {
     match market {
         Market::India => format!("6{n:09}"),
         Market::Indonesia => format!("0857{n:08}"),
+    }
+}
+
+/// `TestApp::certify` under another full name: everything else stays the market's valid data, so that the name is all
+/// that tells this borrower from an ordinary build.
+async fn certify_as(app: &TestApp, market: &str, session: &str, name: &str) {
+    for (step, mut body) in valid_steps(market) {
+        if step == "base" {
+            body["fullName"] = json!(name);
+        }
+        let response = app
+            .post_as(
+                &format!("/api/v1/borrower/certification/{step}"),
+                session,
+                &body,
+            )
+            .await;
+        let status = response.status();
+        assert_eq!(status, 200, "{step}: {}", response.text().await.unwrap());
     }
 }
 
@@ -106,7 +126,8 @@ pub trait Before<T> {}
 /// Signed in with a fresh phone number of the market, or the one given to `phone` (`POST /borrower/login/sms-code`,
 /// the code read from the development outbox, `POST /borrower/login`).
 pub struct SignedIn;
-/// And through the five certification steps with the market's valid data (`POST /borrower/certification/{step}`).
+/// And through the five certification steps with the market's valid data, under the name given to `name` if any
+/// (`POST /borrower/certification/{step}`).
 pub struct Certified;
 /// And applied for the loan: the KFS (`POST /borrower/apply`), the agreement read (`POST /borrower/apply/agreement`),
 /// the order confirmed with both hashes (`POST /borrower/orders`). The order is in review.
@@ -195,6 +216,7 @@ pub struct BorrowerBuilder<'a, S> {
     app: &'a TestApp,
     market: Market,
     phone: Option<String>,
+    name: Option<String>,
     product: Option<String>,
     amount: Option<i64>,
     term: Option<String>,
@@ -210,6 +232,7 @@ impl TestApp {
             app: self,
             market,
             phone: None,
+            name: None,
             product: None,
             amount: None,
             term: None,
@@ -225,6 +248,7 @@ impl<'a, S> BorrowerBuilder<'a, S> {
             app: self.app,
             market: self.market,
             phone: self.phone,
+            name: self.name,
             product: self.product,
             amount: self.amount,
             term: self.term,
@@ -268,6 +292,13 @@ impl<'a, S> BorrowerBuilder<'a, S> {
     /// Signs in with this phone number rather than a fresh one (when a test states the number it expects back).
     pub fn phone(mut self, phone: &str) -> Self {
         self.phone = Some(phone.to_owned());
+        self
+    }
+
+    /// Certifies under this full name rather than the market's valid data's (when a test reads the name back: the
+    /// beneficiary finance pays, a bank file's cell).
+    pub fn name(mut self, full_name: &str) -> Self {
+        self.name = Some(full_name.to_owned());
         self
     }
 
@@ -315,7 +346,10 @@ impl<'a, S> BorrowerBuilder<'a, S> {
         if last < Step::Certify {
             return built;
         }
-        app.certify(market, &built.session).await;
+        match self.name.as_deref() {
+            None => app.certify(market, &built.session).await,
+            Some(name) => certify_as(app, market, &built.session, name).await,
+        }
         if last < Step::Apply {
             return built;
         }

@@ -10,8 +10,9 @@ use serde_json::json;
 use time::Time;
 use time::macros::date;
 
+use crate::builders::{Application, ID, IN, Loan};
 use crate::helpers::{TestApp, data, error, spawn_app, squash};
-use crate::servicing::{approved, create_payment, disburse, operator, status_of, submit_utr};
+use crate::servicing::{disburse, operator, pay, status_of};
 use crate::webhooks::{XENDIT_TOKEN, indonesian_payment, rupiah, xendit, xendit_paid};
 
 /// The response of a document, its file name and its text with white space made single spaces (no-break spaces too).
@@ -47,29 +48,7 @@ fn no_dues_path(order_no: &str) -> String {
     format!("/api/v1/borrower/orders/{order_no}/documents/no-dues.pdf")
 }
 
-/// Applies for `product` and confirms: the order number.
-async fn confirm(app: &TestApp, session: &str, product: &str, amount: i64, term: &str) -> String {
-    let loan = json!({"productCode": product, "amount": amount, "termCode": term});
-    let kfs = data(app.post_as("/api/v1/borrower/apply", session, &loan).await).await;
-    let mut confirm = loan.clone();
-    confirm["kfsHash"] = kfs["contentHash"].clone();
-    confirm["agreementHash"] = app.agreement_hash(session, &loan).await;
-    confirm["idempotencyKey"] = json!(uuid::Uuid::new_v4().simple().to_string());
-    let order = data(
-        app.post_as("/api/v1/borrower/orders", session, &confirm)
-            .await,
-    )
-    .await;
-    order["orderNo"].as_str().unwrap().to_owned()
-}
-
-async fn accepted_after_midnight(
-    market: Market,
-    phone: &str,
-    product: &str,
-    amount: i64,
-    term: &str,
-) {
+async fn accepted_after_midnight(market: Market, product: &str, amount: i64, term: &str) {
     let app = spawn_app().await;
     // 00:46 IST on the 27th is 19:16 UTC on the 26th (and 02:16 WIB on the 27th).
     let (hh, mm) = if market == Market::India {
@@ -87,10 +66,13 @@ async fn accepted_after_midnight(
         .unwrap();
     let utc = app.services.clock.now().to_offset(time::UtcOffset::UTC);
     assert_eq!((utc.day(), utc.hour(), utc.minute()), (26, 19, 16));
-    let code = if market == Market::India { "IN" } else { "ID" };
-    let session = app.sign_in(code, phone).await;
-    app.certify(code, &session).await;
-    let order_no = confirm(&app, &session, product, amount, term).await;
+    let Application {
+        session, order_no, ..
+    } = app
+        .borrower(market)
+        .loan(product, amount, term)
+        .applied()
+        .await;
     assert!(order_no.starts_with("KL-261127-"), "{order_no}");
 
     // The agreement, on screen and in both languages' PDFs: accepted on the market's 27th, in words.
@@ -133,26 +115,12 @@ async fn accepted_after_midnight(
 
 #[tokio::test]
 async fn a_loan_accepted_at_00_46_ist_on_the_27th_is_dated_and_numbered_the_27th() {
-    accepted_after_midnight(
-        Market::India,
-        "9876519001",
-        "in-flexi-14d",
-        1_000_000,
-        "14dx3",
-    )
-    .await;
+    accepted_after_midnight(IN, "in-flexi-14d", 1_000_000, "14dx3").await;
 }
 
 #[tokio::test]
 async fn a_loan_accepted_at_02_16_wib_on_the_27th_is_dated_and_numbered_the_27th() {
-    accepted_after_midnight(
-        Market::Indonesia,
-        "081298719001",
-        "id-kilat-30",
-        100_000_000,
-        "14d",
-    )
-    .await;
+    accepted_after_midnight(ID, "id-kilat-30", 100_000_000, "14d").await;
 }
 
 /// Whether `text` has every one of `wanted` (white space aside) and none of `unwanted` (as written, so that
@@ -168,15 +136,10 @@ fn check(text: &str, wanted: &[&str], unwanted: &[&str]) {
 }
 
 /// A reviewer rejects the application.
-async fn reject(app: &TestApp, order_no: &str) {
-    let (order_id,): (String,) = sqlx::query_as("SELECT id FROM orders WHERE order_no = $1")
-        .bind(order_no)
-        .fetch_one(app.db.pool())
-        .await
-        .unwrap();
+async fn reject(app: &TestApp, order_id: &str) {
     kilat_server::orders::apply(
         &app.services,
-        &order_id,
+        order_id,
         kilat_domain::OrderEvent::Reject,
         &kilat_server::orders::Actor::Operator("reviewer-1".into()),
     )
@@ -194,9 +157,15 @@ async fn the_kfs_pdf_says_what_state_the_loan_is_in_in_both_languages() {
     let finance = operator(&app, "fin", &[Role::Finance]).await;
 
     // Under review.
-    let session = app.sign_in("IN", "9876519101").await;
-    app.certify("IN", &session).await;
-    let pending = confirm(&app, &session, "in-flexi-14d", 1_000_000, "14dx3").await;
+    let Application {
+        session,
+        order_no: pending,
+        order_id: pending_id,
+    } = app
+        .borrower(IN)
+        .loan("in-flexi-14d", 1_000_000, "14dx3")
+        .applied()
+        .await;
     let order = data(
         app.get_as(&format!("/api/v1/borrower/orders/{pending}"), &session)
             .await,
@@ -263,7 +232,7 @@ async fn the_kfs_pdf_says_what_state_the_loan_is_in_in_both_languages() {
     );
 
     // Declined: the figures applied for, never "approved".
-    reject(&app, &pending).await;
+    reject(&app, &pending_id).await;
     let (_, en) = pdf(&app, &kfs_path(&pending), &session, "en-IN").await;
     let (_, id) = pdf(&app, &kfs_path(&pending), &session, "id-ID").await;
     check(
@@ -289,8 +258,15 @@ async fn the_kfs_pdf_says_what_state_the_loan_is_in_in_both_languages() {
     );
 
     // Approved, then paid out, then repaid: each says so.
-    let (session, order_no, id_) =
-        approved(&app, "9876519102", "in-flexi-14d", 1_000_000, "14dx3").await;
+    let Application {
+        session,
+        order_no,
+        order_id: id_,
+    } = app
+        .borrower(IN)
+        .loan("in-flexi-14d", 1_000_000, "14dx3")
+        .approved()
+        .await;
     let (_, en) = pdf(&app, &kfs_path(&order_no), &session, "en-IN").await;
     let (_, id) = pdf(&app, &kfs_path(&order_no), &session, "id-ID").await;
     check(
@@ -334,12 +310,13 @@ async fn the_kfs_pdf_says_what_state_the_loan_is_in_in_both_languages() {
         ],
         &[],
     );
-    pay_upi(
+    pay(
         &app,
         &finance,
         &session,
         &order_no,
         "payoff",
+        "key-500000019102",
         "500000019102",
     )
     .await;
@@ -367,10 +344,16 @@ async fn the_kfs_pdf_says_what_state_the_loan_is_in_in_both_languages() {
 #[tokio::test]
 async fn a_rejected_indonesian_application_s_kfs_never_says_approved() {
     let app = spawn_app().await;
-    let session = app.sign_in("ID", "081298719201").await;
-    app.certify("ID", &session).await;
-    let order_no = confirm(&app, &session, "id-kilat-cicil", 500_000_000, "m3").await;
-    reject(&app, &order_no).await;
+    let Application {
+        session,
+        order_no,
+        order_id,
+    } = app
+        .borrower(ID)
+        .loan("id-kilat-cicil", 500_000_000, "m3")
+        .applied()
+        .await;
+    reject(&app, &order_id).await;
     let (file, text) = pdf(&app, &kfs_path(&order_no), &session, "id-ID").await;
     assert!(file.contains("ringkasan-informasi-pinjaman"), "{file}");
     check(
@@ -403,36 +386,18 @@ async fn a_rejected_indonesian_application_s_kfs_never_says_approved() {
     app.stop().await;
 }
 
-/// Pays `choice` by UPI with `utr` and has finance confirm the exact amount.
-async fn pay_upi(
-    app: &TestApp,
-    finance: &crate::servicing::Op,
-    session: &str,
-    order_no: &str,
-    choice: &str,
-    utr: &str,
-) {
-    let response =
-        create_payment(app, session, order_no, choice, "upi", &format!("key-{utr}")).await;
-    assert_eq!(response.status(), StatusCode::OK, "{choice}");
-    let payment = data(response).await;
-    let id = payment["paymentId"].as_str().unwrap();
-    assert_eq!(
-        submit_utr(app, session, id, utr).await.status(),
-        StatusCode::OK
-    );
-    let response =
-        crate::servicing::confirm(app, finance, id, payment["amount"].as_i64().unwrap()).await;
-    assert_eq!(response.status(), StatusCode::OK);
-}
-
 #[tokio::test]
 async fn the_no_dues_certificate_of_a_repaid_indian_loan_names_the_lender_the_borrower_and_what_was_paid()
  {
     let app = spawn_app().await;
     let finance = operator(&app, "fin", &[Role::Finance]).await;
-    let (session, order_no, _) =
-        approved(&app, "9876519301", "in-flexi-14d", 1_000_000, "14dx3").await;
+    let Application {
+        session, order_no, ..
+    } = app
+        .borrower(IN)
+        .loan("in-flexi-14d", 1_000_000, "14dx3")
+        .approved()
+        .await;
     // Approved, not paid out: a clear 409.
     let early = app.get_en(&no_dues_path(&order_no), Some(&session)).await;
     assert_eq!(early.status(), StatusCode::CONFLICT);
@@ -450,12 +415,13 @@ async fn the_no_dues_certificate_of_a_repaid_indian_loan_names_the_lender_the_bo
     let open = app.get_as(&no_dues_path(&order_no), &session).await;
     assert_eq!(open.status(), StatusCode::CONFLICT);
     assert_eq!(error(open).await["code"], "loan_not_closed");
-    pay_upi(
+    pay(
         &app,
         &finance,
         &session,
         &order_no,
         "payoff",
+        "key-500000019301",
         "500000019301",
     )
     .await;
@@ -542,7 +508,7 @@ async fn the_no_dues_certificate_of_a_repaid_indian_loan_names_the_lender_the_bo
     );
 
     // Only the owner: another borrower's request is not found, nobody's is unauthorized.
-    let stranger = app.sign_in("IN", "9876519302").await;
+    let stranger = app.borrower(IN).await.session;
     assert_eq!(
         app.get_as(&no_dues_path(&order_no), &stranger)
             .await
@@ -566,18 +532,21 @@ async fn the_no_dues_certificate_of_a_repaid_indian_loan_names_the_lender_the_bo
 async fn a_cooling_off_exit_gets_a_certificate_that_gives_the_fees_back() {
     let app = spawn_app().await;
     let finance = operator(&app, "fin", &[Role::Finance]).await;
-    let (session, order_no, _) =
-        approved(&app, "9876519401", "in-flexi-14d", 1_000_000, "14dx3").await;
-    assert_eq!(
-        disburse(&app, &finance, &order_no).await.status(),
-        StatusCode::OK
-    );
-    pay_upi(
+    let Loan {
+        session, order_no, ..
+    } = app
+        .borrower(IN)
+        .loan("in-flexi-14d", 1_000_000, "14dx3")
+        .finance(&finance)
+        .disbursed()
+        .await;
+    pay(
         &app,
         &finance,
         &session,
         &order_no,
         "cooling_off",
+        "key-500000019401",
         "500000019401",
     )
     .await;

@@ -14,8 +14,9 @@ use serde_json::{Value, json};
 use time::{Date, Duration, OffsetDateTime};
 
 use crate::account::{borrower_with_closed_order, text_columns};
+use crate::builders::{IN, Loan};
 use crate::helpers::{TestApp, data, spawn_app};
-use crate::servicing::{Op, approved, confirm, create_payment, disburse, operator, submit_utr};
+use crate::servicing::{Op, operator, pay};
 
 const PURGED: &str = "records.purged";
 const DAY_MS: i64 = 24 * 60 * 60 * 1000;
@@ -25,12 +26,14 @@ fn local_date(market: Market, ms: i64) -> Date {
         .local_date(OffsetDateTime::from_unix_timestamp_nanos(i128::from(ms) * 1_000_000).unwrap())
 }
 
-async fn set_date(app: &TestApp, market: Market, date: Date) {
+/// Moves the clock so that Indonesia's business date is `date`. Not `TestApp::set_date`: that sets India's, and
+/// Indonesia's is a day ahead of India's for part of every day (17:00 to 18:30 UTC), so its period would end a day off.
+async fn set_indonesian_date(app: &TestApp, date: Date) {
     app.services
         .clock
-        .set_business_date(market, date)
+        .set_business_date(Market::Indonesia, date)
         .expect("a test clock moves");
-    assert_eq!(app.services.clock.today(market), date);
+    assert_eq!(app.services.clock.today(Market::Indonesia), date);
 }
 
 async fn run(app: &TestApp, market: Market) -> records_retention::Report {
@@ -74,30 +77,18 @@ async fn repaid_loan(
     phone: &str,
     utr: &str,
 ) -> (String, String, String) {
-    let (session, order_no, _) = approved(app, phone, "in-flexi-6m", 2_000_000, "m6").await;
-    assert_eq!(
-        disburse(app, finance, &order_no).await.status(),
-        StatusCode::OK
-    );
-    let payment = data(
-        create_payment(
-            app,
-            &session,
-            &order_no,
-            "payoff",
-            "upi",
-            &format!("payoff-{phone}"),
-        )
-        .await,
-    )
-    .await;
-    let id = payment["paymentId"].as_str().unwrap();
-    assert_eq!(
-        submit_utr(app, &session, id, utr).await.status(),
-        StatusCode::OK
-    );
-    let paid = confirm(app, finance, id, payment["amount"].as_i64().unwrap()).await;
-    assert_eq!(data(paid).await["orderStatus"], "repaid");
+    let Loan {
+        session, order_no, ..
+    } = app
+        .borrower(IN)
+        .phone(phone)
+        .loan("in-flexi-6m", 2_000_000, "m6")
+        .finance(finance)
+        .disbursed()
+        .await;
+    let key = format!("payoff-{phone}");
+    let paid = pay(app, finance, &session, &order_no, "payoff", &key, utr).await;
+    assert_eq!(paid["orderStatus"], "repaid");
     file_complaint(app, &session, &order_no).await;
     let id = app.borrower_id(&session).await;
     (session, id, order_no)
@@ -231,14 +222,13 @@ async fn a_deleted_accounts_records_are_purged_on_the_day_the_period_ends_and_a_
 
     // The day before the period ends: nothing is purged in either market.
     let ended = local_date(Market::India, deleted_at);
-    set_date(&app, Market::India, ended + Duration::days(1825)).await;
+    app.set_date(ended + Duration::days(1825)).await;
     let report = run(&app, Market::India).await;
     assert!(report.ran);
     assert_eq!(report.purged.borrowers, 0);
     assert_eq!(holdings(&app, &gone).await, gone_held);
-    set_date(
+    set_indonesian_date(
         &app,
-        Market::Indonesia,
         local_date(Market::Indonesia, id_deleted_at) + Duration::days(1825),
     )
     .await;
@@ -246,7 +236,7 @@ async fn a_deleted_accounts_records_are_purged_on_the_day_the_period_ends_and_a_
     assert!(purge_entries(&app, &indonesian).await.is_empty());
 
     // On the day: the deleted Indian account's records go, the live borrower's stay, Indonesia waits for its own run.
-    set_date(&app, Market::India, ended + Duration::days(1827)).await;
+    app.set_date(ended + Duration::days(1827)).await;
     let report = run(&app, Market::India).await;
     assert!(report.ran);
     let purged = &report.purged;
@@ -303,9 +293,8 @@ async fn a_deleted_accounts_records_are_purged_on_the_day_the_period_ends_and_a_
     assert_eq!(plan.status(), StatusCode::OK);
 
     // Indonesia's run on its own day purges the Indonesian account.
-    set_date(
+    set_indonesian_date(
         &app,
-        Market::Indonesia,
         local_date(Market::Indonesia, id_deleted_at) + Duration::days(1827),
     )
     .await;
@@ -344,16 +333,16 @@ async fn the_period_counts_from_the_last_orders_close_when_it_is_later_than_the_
     .await;
 
     // Past the period from the deletion, not from the close: kept.
-    set_date(&app, Market::India, closed + Duration::days(1825)).await;
+    app.set_date(closed + Duration::days(1825)).await;
     assert_eq!(run(&app, Market::India).await.purged.borrowers, 0);
     assert_eq!(holdings(&app, &id).await[..2], [1, 1]);
 
-    set_date(&app, Market::India, closed + Duration::days(1827)).await;
+    app.set_date(closed + Duration::days(1827)).await;
     assert_eq!(run(&app, Market::India).await.purged.borrowers, 1);
     assert_eq!(holdings(&app, &id).await[..2], [0, 0]);
     let entries = purge_entries(&app, &id).await;
     assert_eq!(entries[0].2["relationshipEndedAt"], closed_at);
-    set_date(&app, Market::India, closed + Duration::days(3000)).await;
+    app.set_date(closed + Duration::days(3000)).await;
     assert_eq!(run(&app, Market::India).await.purged.borrowers, 0);
     assert_eq!(holdings(&app, &open_id).await[..2], [1, 1]);
     app.stop().await;
@@ -371,12 +360,8 @@ async fn sweeps_and_runners_started_at_once_purge_each_account_once() {
     }
     let (_, live, _) = withdrawn_application(&app, "IN", "9876560199").await;
     let live_held = holdings(&app, &live).await;
-    set_date(
-        &app,
-        Market::India,
-        local_date(Market::India, last) + Duration::days(1827),
-    )
-    .await;
+    app.set_date(local_date(Market::India, last) + Duration::days(1827))
+        .await;
     let date = app.services.clock.today(Market::India);
 
     // Four sweeps without the claim, in pages of two: each account is purged and audited by exactly one of them.

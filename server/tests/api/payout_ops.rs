@@ -4,73 +4,24 @@
 
 use std::sync::Arc;
 
-use kilat_domain::OrderEvent;
 use kilat_server::auth::operators::Role;
-use kilat_server::orders::{self, Actor};
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 
-use crate::helpers::{TestApp, data, error, spawn_app, spawn_app_with, valid_steps};
+use crate::builders::{Application, ID, IN, Loan};
+use crate::helpers::{TestApp, data, error, spawn_app, spawn_app_with};
 use crate::servicing::{
     Op, confirm, count, create_payment, disburse, op_call, operator, status_of, submit_utr,
 };
 
-/// A certified borrower of `market` named `name` with an approved order: (session, order number, order id, net
-/// amount in minor units).
-async fn approved_named(
-    app: &TestApp,
-    phone: &str,
-    name: &str,
-    product: &str,
-    amount: i64,
-    term: &str,
-) -> (String, String, String, i64) {
-    let market = if product.starts_with("id-") {
-        "ID"
-    } else {
-        "IN"
-    };
-    let session = app.sign_in(market, phone).await;
-    for (step, mut body) in valid_steps(market) {
-        if step == "base" {
-            body["fullName"] = json!(name);
-        }
-        let response = app
-            .post_as(
-                &format!("/api/v1/borrower/certification/{step}"),
-                &session,
-                &body,
-            )
-            .await;
-        assert_eq!(response.status(), 200, "{step}");
-    }
-    let loan = json!({"productCode": product, "amount": amount, "termCode": term});
-    let kfs = data(app.post_as("/api/v1/borrower/apply", &session, &loan).await).await;
-    let mut confirm = loan.clone();
-    confirm["kfsHash"] = kfs["contentHash"].clone();
-    confirm["agreementHash"] = app.agreement_hash(&session, &loan).await;
-    confirm["idempotencyKey"] = json!(format!("key-{phone}"));
-    let order = data(
-        app.post_as("/api/v1/borrower/orders", &session, &confirm)
-            .await,
-    )
-    .await;
-    let order_no = order["orderNo"].as_str().unwrap().to_owned();
-    let (id, net): (String, i64) =
-        sqlx::query_as("SELECT id, net_disbursed FROM orders WHERE order_no = $1")
-            .bind(&order_no)
-            .fetch_one(app.db.pool())
-            .await
-            .unwrap();
-    orders::apply(
-        &app.services,
-        &id,
-        OrderEvent::Approve,
-        &Actor::Operator("reviewer-1".into()),
-    )
-    .await
-    .unwrap();
-    (session, order_no, id, net)
+/// An order's net payout in minor units: the figure the bank file, the result file and the exports must show.
+async fn net_of(app: &TestApp, order_id: &str) -> i64 {
+    let (net,): (i64,) = sqlx::query_as("SELECT net_disbursed FROM orders WHERE id = $1")
+        .bind(order_id)
+        .fetch_one(app.db.pool())
+        .await
+        .unwrap();
+    net
 }
 
 async fn get(app: &TestApp, op: &Op, path: &str) -> reqwest::Response {
@@ -144,24 +95,24 @@ async fn finance_sees_the_beneficiary_in_full_in_the_list_and_the_order_and_ever
     let app = spawn_app().await;
     let finance = operator(&app, "fin", &[Role::Finance]).await;
     let support = operator(&app, "sup", &[Role::Support]).await;
-    let (_, order_no, id, net) = approved_named(
-        &app,
-        "9876500301",
-        "Asha Verma",
-        "in-flexi-6m",
-        2_000_000,
-        "m6",
-    )
-    .await;
-    let (_, id_order_no, id_id, _) = approved_named(
-        &app,
-        "081234567301",
-        "Budi Santoso",
-        "id-kilat-30",
-        300_000_000,
-        "14d",
-    )
-    .await;
+    let Application {
+        order_no,
+        order_id: id,
+        ..
+    } = app
+        .borrower(IN)
+        .name("Asha Verma")
+        .loan("in-flexi-6m", 2_000_000, "m6")
+        .approved()
+        .await;
+    let net = net_of(&app, &id).await;
+    let Application {
+        order_id: id_id, ..
+    } = app
+        .borrower(ID)
+        .loan("id-kilat-30", 300_000_000, "14d")
+        .approved()
+        .await;
 
     let list = data(get(&app, &finance, "/api/v1/console/payouts?market=IN").await).await;
     let entry = &list.as_array().unwrap()[0];
@@ -230,7 +181,6 @@ async fn finance_sees_the_beneficiary_in_full_in_the_list_and_the_order_and_ever
             .status(),
         StatusCode::FORBIDDEN
     );
-    let _ = id_order_no;
     app.stop().await;
 }
 
@@ -240,47 +190,48 @@ async fn the_bank_file_lists_each_market_s_unpaid_loans_with_exact_amounts_safe_
     let app = spawn_app().await;
     let finance = operator(&app, "fin", &[Role::Finance]).await;
     let reviewer = operator(&app, "rev", &[Role::Reviewer]).await;
-    let (_, a_no, _, a_net) = approved_named(
-        &app,
-        "9876500311",
-        "Asha Verma",
-        "in-flexi-6m",
-        2_000_000,
-        "m6",
-    )
-    .await;
+    let Application {
+        order_no: a_no,
+        order_id: a_id,
+        ..
+    } = app
+        .borrower(IN)
+        .name("Asha Verma")
+        .loan("in-flexi-6m", 2_000_000, "m6")
+        .approved()
+        .await;
+    let a_net = net_of(&app, &a_id).await;
     // A name a spreadsheet would run as a formula (the name rule refuses digits only).
-    let (_, b_no, _, b_net) = approved_named(
-        &app,
-        "9876500312",
-        "=HYPERLINK(\"http://evil.example\",\"Ravi\")",
-        "in-flexi-6m",
-        1_500_000,
-        "m6",
-    )
-    .await;
-    let (_, paid_no, _, _) = approved_named(
-        &app,
-        "9876500313",
-        "Meena Rao",
-        "in-flexi-6m",
-        1_000_000,
-        "m6",
-    )
-    .await;
-    assert_eq!(
-        disburse(&app, &finance, &paid_no).await.status(),
-        StatusCode::OK
-    );
-    let (_, c_no, _, c_net) = approved_named(
-        &app,
-        "081234567311",
-        "Budi Santoso",
-        "id-kilat-30",
-        300_000_000,
-        "14d",
-    )
-    .await;
+    let Application {
+        order_no: b_no,
+        order_id: b_id,
+        ..
+    } = app
+        .borrower(IN)
+        .name("=HYPERLINK(\"http://evil.example\",\"Ravi\")")
+        .loan("in-flexi-6m", 1_500_000, "m6")
+        .approved()
+        .await;
+    let b_net = net_of(&app, &b_id).await;
+    let Loan {
+        order_no: paid_no, ..
+    } = app
+        .borrower(IN)
+        .loan("in-flexi-6m", 1_000_000, "m6")
+        .finance(&finance)
+        .disbursed()
+        .await;
+    let Application {
+        order_no: c_no,
+        order_id: c_id,
+        ..
+    } = app
+        .borrower(ID)
+        .name("Budi Santoso")
+        .loan("id-kilat-30", 300_000_000, "14d")
+        .approved()
+        .await;
+    let c_net = net_of(&app, &c_id).await;
 
     assert_eq!(
         get(
@@ -404,52 +355,57 @@ async fn the_bank_file_lists_each_market_s_unpaid_loans_with_exact_amounts_safe_
 async fn an_imported_result_file_pays_matched_lines_once_and_answers_every_line() {
     let app = spawn_app().await;
     let finance = operator(&app, "fin", &[Role::Finance]).await;
-    let (_, a, a_id, a_net) = approved_named(
-        &app,
-        "9876500321",
-        "Asha Verma",
-        "in-flexi-6m",
-        2_000_000,
-        "m6",
-    )
-    .await;
-    let (_, b, b_id, b_net) = approved_named(
-        &app,
-        "9876500322",
-        "Ravi Verma",
-        "in-flexi-6m",
-        1_500_000,
-        "m6",
-    )
-    .await;
-    let (_, c, c_id, c_net) = approved_named(
-        &app,
-        "9876500323",
-        "Meena Rao",
-        "in-flexi-6m",
-        1_000_000,
-        "m6",
-    )
-    .await;
-    let (_, d, d_id, d_net) = approved_named(
-        &app,
-        "9876500324",
-        "Sita Devi",
-        "in-flexi-6m",
-        1_000_000,
-        "m6",
-    )
-    .await;
-    assert_eq!(disburse(&app, &finance, &d).await.status(), StatusCode::OK);
-    let (_, e, _, e_net) = approved_named(
-        &app,
-        "081234567321",
-        "Budi Santoso",
-        "id-kilat-30",
-        300_000_000,
-        "14d",
-    )
-    .await;
+    let Application {
+        order_no: a,
+        order_id: a_id,
+        ..
+    } = app
+        .borrower(IN)
+        .loan("in-flexi-6m", 2_000_000, "m6")
+        .approved()
+        .await;
+    let a_net = net_of(&app, &a_id).await;
+    let Application {
+        order_no: b,
+        order_id: b_id,
+        ..
+    } = app
+        .borrower(IN)
+        .loan("in-flexi-6m", 1_500_000, "m6")
+        .approved()
+        .await;
+    let b_net = net_of(&app, &b_id).await;
+    let Application {
+        order_no: c,
+        order_id: c_id,
+        ..
+    } = app
+        .borrower(IN)
+        .loan("in-flexi-6m", 1_000_000, "m6")
+        .approved()
+        .await;
+    let c_net = net_of(&app, &c_id).await;
+    let Loan {
+        order_no: d,
+        order_id: d_id,
+        ..
+    } = app
+        .borrower(IN)
+        .loan("in-flexi-6m", 1_000_000, "m6")
+        .finance(&finance)
+        .disbursed()
+        .await;
+    let d_net = net_of(&app, &d_id).await;
+    let Application {
+        order_no: e,
+        order_id: e_id,
+        ..
+    } = app
+        .borrower(ID)
+        .loan("id-kilat-30", 300_000_000, "14d")
+        .approved()
+        .await;
+    let e_net = net_of(&app, &e_id).await;
     let rupees = |minor: i64| format!("{}.{:02}", minor / 100, minor % 100);
     let file = format!(
         "Payment Reference,UTR,Status,Amount (INR),Narration\r\n\
@@ -578,24 +534,26 @@ async fn above_the_threshold_a_second_operator_approves_a_burst_starts_the_loan_
         operator(&app, "fin-check-1", &[Role::Finance]).await,
         operator(&app, "fin-check-2", &[Role::Finance]).await,
     ];
-    let (_, big, big_id, big_net) = approved_named(
-        &app,
-        "9876500331",
-        "Asha Verma",
-        "in-flexi-6m",
-        2_000_000,
-        "m6",
-    )
-    .await;
-    let (_, small, small_id, small_net) = approved_named(
-        &app,
-        "9876500332",
-        "Ravi Verma",
-        "in-flexi-6m",
-        1_000_000,
-        "m6",
-    )
-    .await;
+    let Application {
+        order_no: big,
+        order_id: big_id,
+        ..
+    } = app
+        .borrower(IN)
+        .loan("in-flexi-6m", 2_000_000, "m6")
+        .approved()
+        .await;
+    let big_net = net_of(&app, &big_id).await;
+    let Application {
+        order_no: small,
+        order_id: small_id,
+        ..
+    } = app
+        .borrower(IN)
+        .loan("in-flexi-6m", 1_000_000, "m6")
+        .approved()
+        .await;
+    let small_net = net_of(&app, &small_id).await;
     assert!(big_net > 1_500_000 && small_net <= 1_500_000);
 
     // Below the threshold: one operator, the loan starts.
@@ -714,15 +672,16 @@ async fn a_checker_rejects_a_recorded_payout_with_a_reason_and_the_import_record
     .await;
     let maker = operator(&app, "fin-maker", &[Role::Finance]).await;
     let checker = operator(&app, "fin-check", &[Role::Finance]).await;
-    let (_, no, id, net) = approved_named(
-        &app,
-        "9876500341",
-        "Asha Verma",
-        "in-flexi-6m",
-        1_000_000,
-        "m6",
-    )
-    .await;
+    let Application {
+        order_no: no,
+        order_id: id,
+        ..
+    } = app
+        .borrower(IN)
+        .loan("in-flexi-6m", 1_000_000, "m6")
+        .approved()
+        .await;
+    let net = net_of(&app, &id).await;
     let rupees = |minor: i64| format!("{}.{:02}", minor / 100, minor % 100);
     let file = format!(
         "reference,utr,status,amount\n{no},N3312600300,success,{}\n",
@@ -795,15 +754,16 @@ async fn month_end_exports_hold_the_market_s_money_for_finance_and_admins_only_a
     let finance = operator(&app, "fin", &[Role::Finance]).await;
     let admin = operator(&app, "adm", &[Role::Admin]).await;
     let reviewer = operator(&app, "rev", &[Role::Reviewer]).await;
-    let (session, no, _, net) = approved_named(
-        &app,
-        "9876500351",
-        "Asha Verma",
-        "in-flexi-6m",
-        1_000_000,
-        "m6",
-    )
-    .await;
+    let Application {
+        session,
+        order_no: no,
+        order_id: id,
+    } = app
+        .borrower(IN)
+        .loan("in-flexi-6m", 1_000_000, "m6")
+        .approved()
+        .await;
+    let net = net_of(&app, &id).await;
     let done = data(disburse(&app, &finance, &no).await).await;
     let day = done["payoutDate"].as_str().unwrap().to_owned();
     let payment =
@@ -820,15 +780,13 @@ async fn month_end_exports_hold_the_market_s_money_for_finance_and_admins_only_a
         confirm(&app, &finance, &payment_id, amount).await.status(),
         StatusCode::OK
     );
-    let (_, id_no, _, _) = approved_named(
-        &app,
-        "081234567351",
-        "Budi Santoso",
-        "id-kilat-30",
-        300_000_000,
-        "14d",
-    )
-    .await;
+    let Application {
+        order_no: id_no, ..
+    } = app
+        .borrower(ID)
+        .loan("id-kilat-30", 300_000_000, "14d")
+        .approved()
+        .await;
     let path = |kind: &str, market: &str| {
         format!("/api/v1/console/exports?market={market}&kind={kind}&from={day}&to={day}")
     };
