@@ -34,6 +34,7 @@ start "${1#*=}" "$WORK/seed.db"
 node "$ROOT/scripts/bench/seed-borrowers.mjs" "http://127.0.0.1:$PORT" 200 8 "$WORK/sessions.txt" "$WORK/seed.json" >&2
 stop
 
+TICKS=$(getconf CLK_TCK)
 cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
 for r in $(seq "$ROUNDS"); do
   for spec in "$@"; do
@@ -50,7 +51,7 @@ for r in $(seq "$ROUNDS"); do
       requests=$(awk '/requests in/ { print $1 }' <<<"$out")
       printf 'round %s %-10s %-6s %9s req/s  p99 %8s  %6s µs CPU/request  non-2xx %s  load %s\n' "$r" "$name" "$ep" \
         "$(awk '/Requests\/sec/ { print $2 }' <<<"$out")" "$(awk '$1 == "99%" { print $2 }' <<<"$out")" \
-        "$(awk -v a="$before" -v b="$after" -v n="$requests" 'BEGIN { printf "%.1f", (b - a) * 1e6 / 100 / n }')" \
+        "$(awk -v a="$before" -v b="$after" -v n="$requests" -v t="$TICKS" 'BEGIN { printf "%.1f", (b - a) * 1e6 / t / n }')" \
         "$(awk '/Non-2xx/ { print $NF }' <<<"$out" | grep . || echo 0)" "$(cut -d' ' -f1 /proc/loadavg)"
     done
     printf 'round %s %-10s memory: %s\n' "$r" "$name" "$(grep -E 'VmRSS|VmHWM' "/proc/$SERVER/status" | tr -s ' \t\n' ' ')"

@@ -26,7 +26,7 @@ use serde_json::{Value, json};
 use tokio::sync::Mutex;
 
 use crate::console::PASSWORD;
-use crate::helpers::{TestApp, data, valid_steps};
+use crate::helpers::{TestApp, data};
 use crate::servicing::{Op, check_ledger, disburse, op_call, op_sign_in};
 
 /// India ("IN" on the wire).
@@ -51,25 +51,6 @@ fn fresh_phone(market: Market) -> String {
     match market {
         Market::India => format!("6{n:09}"),
         Market::Indonesia => format!("0857{n:08}"),
-    }
-}
-
-/// `TestApp::certify` under another full name: everything else stays the market's valid data, so that the name is all
-/// that tells this borrower from an ordinary build.
-async fn certify_as(app: &TestApp, market: &str, session: &str, name: &str) {
-    for (step, mut body) in valid_steps(market) {
-        if step == "base" {
-            body["fullName"] = json!(name);
-        }
-        let response = app
-            .post_as(
-                &format!("/api/v1/borrower/certification/{step}"),
-                session,
-                &body,
-            )
-            .await;
-        let status = response.status();
-        assert_eq!(status, 200, "{step}: {}", response.text().await.unwrap());
     }
 }
 
@@ -346,10 +327,13 @@ impl<'a, S> BorrowerBuilder<'a, S> {
         if last < Step::Certify {
             return built;
         }
-        match self.name.as_deref() {
-            None => app.certify(market, &built.session).await,
-            Some(name) => certify_as(app, market, &built.session, name).await,
-        }
+        // Everything but the name stays the market's valid data, so the name is all that tells this borrower apart.
+        app.certify_with(market, &built.session, |step, body| {
+            if let (Some(name), "base") = (self.name.as_deref(), step) {
+                body["fullName"] = json!(name);
+            }
+        })
+        .await;
         if last < Step::Apply {
             return built;
         }

@@ -9,7 +9,7 @@ use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 
 use crate::console::{Console, PASSWORD, as_op, create, sign_in};
-use crate::helpers::{TestApp, data, error, spawn_app, spawn_app_on, valid_steps};
+use crate::helpers::{TestApp, data, error, spawn_app, spawn_app_on};
 
 async fn get(app: &TestApp, op: &Console, path: &str) -> reqwest::Response {
     as_op(app, op, Method::GET, path).send().await.unwrap()
@@ -33,29 +33,19 @@ struct Identity<'a> {
 
 /// Certifies with the market's valid steps, but with `who`'s identifying values.
 async fn certify_as(app: &TestApp, market: &str, session: &str, who: &Identity<'_>) {
-    for (step, mut body) in valid_steps(market) {
-        match step {
-            "base" => body["idNumber"] = json!(who.id_number),
-            "extended" => {
-                body["contact1Phone"] = json!(who.contact1);
-                body["contact2Phone"] = json!(who.contact2);
-            }
-            "bank" => {
-                body["accountNumber"] = json!(who.account);
-                body["accountNumberConfirm"] = json!(who.account);
-            }
-            _ => {}
+    app.certify_with(market, session, |step, body| match step {
+        "base" => body["idNumber"] = json!(who.id_number),
+        "extended" => {
+            body["contact1Phone"] = json!(who.contact1);
+            body["contact2Phone"] = json!(who.contact2);
         }
-        let response = app
-            .post_as(
-                &format!("/api/v1/borrower/certification/{step}"),
-                session,
-                &body,
-            )
-            .await;
-        let status = response.status();
-        assert_eq!(status, 200, "{step}: {}", response.text().await.unwrap());
-    }
+        "bank" => {
+            body["accountNumber"] = json!(who.account);
+            body["accountNumberConfirm"] = json!(who.account);
+        }
+        _ => {}
+    })
+    .await;
 }
 
 /// A borrower of `market` certified as `who`, with an application in review: (session, order number).
