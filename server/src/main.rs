@@ -146,6 +146,8 @@ enum JobName {
     OrphanFiles,
     /// Removes the rows of `rate_limits` whose window ended long ago (markets and dates do not apply).
     RateLimits,
+    /// Keeps the dashboard's ended days that are not kept yet (the last 30 days up to yesterday; dates do not apply).
+    DashboardDays,
 }
 
 fn parse_market_arg(code: &str) -> Result<Market, String> {
@@ -386,6 +388,18 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
                         "rate-limits: {removed} rows past their window removed"
                     ))
                 }
+                JobName::DashboardDays => {
+                    let markets = market.map_or_else(|| Market::ALL.to_vec(), |m| vec![m]);
+                    let mut kept = Vec::new();
+                    for m in markets {
+                        kept.push(format!(
+                            "{} {}",
+                            m.code(),
+                            jobs::dashboard_days::run(s, m).await?
+                        ));
+                    }
+                    Some(format!("dashboard-days: days kept {}", kept.join(", ")))
+                }
                 JobName::Overdue | JobName::RecordsRetention => None,
             };
             if let Some(summary) = whole_store {
@@ -431,7 +445,8 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
                     JobName::TelemetryRetention
                     | JobName::RecordsRetention
                     | JobName::OrphanFiles
-                    | JobName::RateLimits => {
+                    | JobName::RateLimits
+                    | JobName::DashboardDays => {
                         unreachable!("run above")
                     }
                 };

@@ -8,7 +8,7 @@
 //! rates of the window, the book by product, and the apply-to-payout times against India's promise. Finance reads the
 //! dashboard too: the book is finance's figure as much as the admins'.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use kilat_domain::{Code, Currency, Market};
 
@@ -16,7 +16,7 @@ use crate::auth::operators::{Operator, Role};
 use crate::collections::{Bucket, bucket_dates};
 use crate::error::Error;
 use crate::services::Services;
-use crate::store::dashboard::{BookRow, DayValue, Window, date_of, day_of};
+use crate::store::dashboard::{BookRow, DayFlows, PayoutMinutes, Window, date_of, day_of};
 
 /// Who may read the dashboard: admins, and finance for the book.
 pub const DASHBOARD_ROLES: &[Role] = &[Role::Admin, Role::Finance];
@@ -216,14 +216,86 @@ fn principal_trend(now: i64, changes: &HashMap<i64, i64>, first: i64, last: i64)
 }
 
 /// The market's offset from UTC in milliseconds (IST, WIB), as `Market::local_date` uses.
-fn offset_ms(market: Market) -> i64 {
+pub(crate) fn offset_ms(market: Market) -> i64 {
     match market {
         Market::India => (5 * 60 + 30) * 60_000,
         Market::Indonesia => 7 * 60 * 60_000,
     }
 }
 
-/// The last [`DAYS`] days of `market`, up to its business date (admins).
+/// The lower middle value of the minutes counted (`(minutes, loans)` pairs, in any order); `None` without loans.
+fn median_minutes(counts: impl IntoIterator<Item = (i64, i64)>) -> Option<i64> {
+    let mut counts: Vec<(i64, i64)> = counts.into_iter().filter(|(_, n)| *n > 0).collect();
+    counts.sort_unstable();
+    let total: i64 = counts.iter().map(|(_, n)| n).sum();
+    let middle = (total + 1) / 2;
+    let mut seen = 0;
+    counts.into_iter().find_map(|(minutes, n)| {
+        seen += n;
+        (seen >= middle).then_some(minutes)
+    })
+}
+
+/// Of the payouts counted, those within `limit` minutes of the application (to the millisecond): every wait of fewer
+/// whole minutes, and those of exactly `limit`.
+fn within(counts: &[PayoutMinutes], limit: i64) -> i64 {
+    counts
+        .iter()
+        .map(|c| match c.minutes.cmp(&limit) {
+            std::cmp::Ordering::Less => c.payouts,
+            std::cmp::Ordering::Equal => c.on_the_minute,
+            std::cmp::Ordering::Greater => 0,
+        })
+        .sum()
+}
+
+/// Every figure of each local day of `w`, from the tables (and the changes of the open loans and of the principal of
+/// any later day, which the trends take back), with the payout minutes of the window's days. The dashboard computes
+/// the days after the last one kept this way; the job `dashboard_days` keeps the ended days.
+pub async fn computed_flows(
+    s: &Services,
+    w: Window<'_>,
+) -> Result<(BTreeMap<i64, DayFlows>, Vec<PayoutMinutes>), Error> {
+    fn slot(days: &mut BTreeMap<i64, DayFlows>, day: i64) -> &mut DayFlows {
+        days.entry(day).or_insert(DayFlows {
+            day,
+            ..DayFlows::default()
+        })
+    }
+    let mut days: BTreeMap<i64, DayFlows> = BTreeMap::new();
+    for r in s.db.dashboard_applications(w).await? {
+        slot(&mut days, r.day).applications = r.value;
+    }
+    for r in s.db.dashboard_approvals(w).await? {
+        slot(&mut days, r.day).approvals = r.value;
+    }
+    for r in s.db.dashboard_entered(w, "rejected").await? {
+        slot(&mut days, r.day).rejections = r.value;
+    }
+    for r in s.db.dashboard_paid_out(w).await? {
+        slot(&mut days, r.day).paid_out = r.value;
+    }
+    for r in s.db.dashboard_repaid(w).await? {
+        slot(&mut days, r.day).repaid = r.value;
+    }
+    for r in s.db.dashboard_complaints(w).await? {
+        slot(&mut days, r.day).complaints = r.value;
+    }
+    for r in s.db.dashboard_status_changes(w).await? {
+        let day = slot(&mut days, r.day);
+        day.open_change = r.open;
+        day.overdue_change = r.overdue;
+    }
+    for r in s.db.dashboard_principal_changes(w).await? {
+        slot(&mut days, r.day).principal_change = r.value;
+    }
+    let minutes = s.db.dashboard_payout_minutes(w).await?;
+    Ok((days, minutes))
+}
+
+/// The last [`DAYS`] days of `market`, up to its business date (admins). The ended days the job `dashboard_days` has
+/// kept are read as kept; the days from the first one not kept to today are computed from the tables (today alone
+/// once the job has run).
 pub async fn last_days(s: &Services, op: &Operator, market: Market) -> Result<Dashboard, Error> {
     op.require_any(DASHBOARD_ROLES)?;
     op.require_market(market)?;
@@ -236,46 +308,64 @@ pub async fn last_days(s: &Services, op: &Operator, market: Market) -> Result<Da
         first_day: last_day - DAYS + 1,
         last_day,
     };
-    let by_day = |rows: Vec<DayValue>| -> HashMap<i64, i64> {
-        rows.into_iter().map(|r| (r.day, r.value)).collect()
+    let kept =
+        s.db.dashboard_kept_days(window.market, window.first_day, last_day - 1)
+            .await?;
+    let kept_days: HashSet<i64> = kept.iter().map(|d| d.day).collect();
+    let live_from = (window.first_day..last_day)
+        .find(|day| !kept_days.contains(day))
+        .unwrap_or(last_day);
+    let mut flows: BTreeMap<i64, DayFlows> = kept
+        .into_iter()
+        .filter(|d| d.day < live_from)
+        .map(|d| (d.day, d))
+        .collect();
+    let mut minutes = if live_from > window.first_day {
+        s.db.dashboard_kept_payout_minutes(window.market, window.first_day, live_from - 1)
+            .await?
+    } else {
+        Vec::new()
     };
-    let applications = by_day(s.db.dashboard_applications(window).await?);
-    let approvals = by_day(s.db.dashboard_approvals(window).await?);
-    let paid_out = by_day(s.db.dashboard_paid_out(window).await?);
-    let repaid = by_day(s.db.dashboard_repaid(window).await?);
-    let complaints = by_day(s.db.dashboard_complaints(window).await?);
-    let median = by_day(s.db.dashboard_median_minutes_to_payout(window).await?);
-    let rejections = by_day(s.db.dashboard_entered(window, "rejected").await?);
+    let (live, live_minutes) = computed_flows(
+        s,
+        Window {
+            first_day: live_from,
+            ..window
+        },
+    )
+    .await?;
+    flows.extend(live);
+    minutes.extend(live_minutes);
+
     let book = fold_book(
         &s.db
             .dashboard_book(market.code(), &bucket_dates(today))
             .await?,
     )?;
-    let changes = by_day(s.db.dashboard_principal_changes(window).await?);
     let trend = principal_trend(
         book.outstanding_principal,
-        &changes,
+        &flows
+            .values()
+            .map(|f| (f.day, f.principal_change))
+            .collect(),
         window.first_day,
         window.last_day,
     );
-    let waits =
-        s.db.dashboard_payout_waits(window, TWO_HOURS_MINUTES)
-            .await?;
     let promise = promise_minutes(market);
+    let median = median_minutes(minutes.iter().map(|m| (m.minutes, m.payouts)));
     let payout_times = PayoutTimes {
-        payouts: waits.payouts,
-        within_two_hours: waits.within,
-        median_minutes: waits.median,
+        payouts: minutes.iter().map(|m| m.payouts).sum(),
+        within_two_hours: within(&minutes, TWO_HOURS_MINUTES),
+        median_minutes: median,
         promise_minutes: promise,
-        promise_met: promise.zip(waits.median).map(|(p, m)| m <= p),
+        promise_met: promise.zip(median).map(|(p, m)| m <= p),
     };
     let open_now = s.db.dashboard_open_now(market.code()).await?;
-    let status_changes = s.db.dashboard_status_changes(window).await?;
     let shares = open_by_day(
         open_now,
-        &status_changes
-            .iter()
-            .map(|r| (r.day, (r.open, r.overdue)))
+        &flows
+            .values()
+            .map(|f| (f.day, (f.open_change, f.overdue_change)))
             .collect(),
         window.first_day,
         window.last_day,
@@ -284,17 +374,25 @@ pub async fn last_days(s: &Services, op: &Operator, market: Market) -> Result<Da
         .zip(trend)
         .zip(shares)
         .map(
-            |((day, outstanding_principal), (open_loans, overdue_loans))| DayFigures {
-                date: date_of(day),
-                applications: applications.get(&day).copied().unwrap_or_default(),
-                approvals: approvals.get(&day).copied().unwrap_or_default(),
-                paid_out: paid_out.get(&day).copied().unwrap_or_default(),
-                repaid: repaid.get(&day).copied().unwrap_or_default(),
-                open_loans,
-                overdue_loans,
-                complaints: complaints.get(&day).copied().unwrap_or_default(),
-                median_minutes_to_payout: median.get(&day).copied(),
-                outstanding_principal,
+            |((day, outstanding_principal), (open_loans, overdue_loans))| {
+                let f = flows.get(&day).copied().unwrap_or_default();
+                DayFigures {
+                    date: date_of(day),
+                    applications: f.applications,
+                    approvals: f.approvals,
+                    paid_out: f.paid_out,
+                    repaid: f.repaid,
+                    open_loans,
+                    overdue_loans,
+                    complaints: f.complaints,
+                    median_minutes_to_payout: median_minutes(
+                        minutes
+                            .iter()
+                            .filter(|m| m.day == day)
+                            .map(|m| (m.minutes, m.payouts)),
+                    ),
+                    outstanding_principal,
+                }
             },
         )
         .collect::<Vec<_>>();
@@ -307,7 +405,10 @@ pub async fn last_days(s: &Services, op: &Operator, market: Market) -> Result<Da
             .map(|b| b.owed)
             .sum(),
         approved: days.iter().map(|d| d.approvals).sum(),
-        rejected: rejections.values().sum(),
+        rejected: flows
+            .range(window.first_day..=window.last_day)
+            .map(|(_, f)| f.rejections)
+            .sum(),
     };
     Ok(Dashboard {
         market,
@@ -403,6 +504,36 @@ mod tests {
         );
         assert!(fold_book(&[row("a", "0-1", 1, 1, 1)]).is_err());
         assert_eq!(fold_book(&[]).unwrap().buckets.len(), 6);
+    }
+
+    #[test]
+    fn the_median_is_the_lower_middle_wait_of_the_counts() {
+        assert_eq!(median_minutes([]), None);
+        assert_eq!(median_minutes([(30, 0)]), None);
+        assert_eq!(median_minutes([(30, 1)]), Some(30));
+        // 10, 20, 20, 90: the lower of the two middle values.
+        assert_eq!(median_minutes([(90, 1), (20, 2), (10, 1)]), Some(20));
+        // 10, 20, 90, 90: the lower middle value is 20, not 55.
+        assert_eq!(median_minutes([(90, 2), (10, 1), (20, 1)]), Some(20));
+        // 5 × 10, 4 × 200: the fifth of nine.
+        assert_eq!(median_minutes([(200, 4), (10, 5)]), Some(10));
+        assert_eq!(median_minutes([(200, 5), (10, 4)]), Some(200));
+    }
+
+    #[test]
+    fn within_the_promise_counts_the_exact_limit_to_the_millisecond() {
+        let m = |minutes, payouts, on_the_minute| PayoutMinutes {
+            day: 1,
+            minutes,
+            payouts,
+            on_the_minute,
+        };
+        // 3 waits under 2 hours, 4 of 120 whole minutes of which 1 exactly 2:00:00.000, 2 longer.
+        let counts = [m(119, 3, 0), m(120, 4, 1), m(121, 2, 2)];
+        assert_eq!(within(&counts, 120), 4);
+        assert_eq!(within(&counts, 121), 3 + 4 + 2);
+        assert_eq!(within(&counts, 119), 0);
+        assert_eq!(within(&[], 120), 0);
     }
 
     #[test]

@@ -2,9 +2,11 @@
 //! overdue and back, reminders queued), run once per market and business date however many servers run it, and the
 //! delivery of queued reminders within the market's sending hours, the telemetry retention sweep and the rate-limit
 //! cleanup (hourly), the purge of deleted accounts' kept records past their retention (once per market and business
-//! date), and the orphan-files sweep (once a day). `kilat serve` runs them on a timer; `kilat jobs run overdue`,
-//! `telemetry-retention`, `records-retention`, `orphan-files` and `rate-limits` by hand.
+//! date), the orphan-files sweep (once a day), and the dashboard's ended days kept (each tick, when one is missing).
+//! `kilat serve` runs them on a timer; `kilat jobs run overdue`, `telemetry-retention`, `records-retention`,
+//! `orphan-files`, `rate-limits` and `dashboard-days` by hand.
 
+pub mod dashboard_days;
 pub mod dataset;
 pub mod orphan_files;
 pub mod overdue;
@@ -75,6 +77,17 @@ pub async fn run_on_timer(s: Services, runner: String) {
                     tracing::error!(market = market.code(), %date, error = %err, "overdue job failed");
                 }
             }
+            match timed("dashboard_days", dashboard_days::run(&s, market), |n| {
+                *n > 0
+            })
+            .await
+            {
+                Ok(0) => {}
+                Ok(kept) => tracing::info!(market = market.code(), kept, "dashboard days kept"),
+                Err(err) => {
+                    tracing::error!(market = market.code(), error = %err, "keeping the dashboard's days failed");
+                }
+            }
             let retention = records_retention::run(&s, market, date, &runner);
             match timed("records_retention", retention, |r| r.ran).await {
                 Ok(report) if report.ran => {
@@ -108,6 +121,9 @@ pub async fn forget_runs_after_today(s: &Services) -> anyhow::Result<u64> {
     for market in Market::ALL.iter().copied() {
         let today = crate::store::loans::date_code(s.clock.today(market));
         forgotten += s.db.forget_job_runs_after(market.code(), &today).await?;
+        // The dashboard's days kept from today on will be lived again.
+        let day = crate::store::dashboard::day_of(s.clock.today(market));
+        s.db.forget_dashboard_days_from(market.code(), day).await?;
     }
     let utc_today = crate::store::loans::date_code(s.clock.now().date());
     forgotten +=

@@ -155,13 +155,13 @@ impl Db {
         .await
     }
 
-    /// What the timeline entries after the end of the window's first day changed, by local day: each entry counts
-    /// +1 in `open` when it enters `disbursed` or `overdue` from another status and −1 when it leaves them, and the
-    /// same for `overdue` alone (the status before an entry is the order's previous entry, read through the
-    /// timeline's index). The loans open at the end of day `d` are those open now less the changes of the days after
-    /// `d`: only the window's entries are read, never every order.
+    /// What the timeline entries from the window's first day on (and any later one) changed, by local day: each
+    /// entry counts +1 in `open` when it enters `disbursed` or `overdue` from another status and −1 when it leaves
+    /// them, and the same for `overdue` alone (the status before an entry is the order's previous entry, read through
+    /// the timeline's index). The loans open at the end of day `d` are those open now less the changes of the days
+    /// after `d`: only the window's entries are read, never every order.
     pub async fn dashboard_status_changes(&self, w: Window<'_>) -> sqlx::Result<Vec<DayShare>> {
-        let first_day_end = (w.first_day + 1) * DAY_MS - w.offset_ms;
+        let (from, _) = w.bounds();
         sqlx::query_as(
             "WITH moves AS (
                  SELECT (e.at + $2) / 86400000 AS day, e.status,
@@ -180,36 +180,7 @@ impl Db {
         )
         .bind(w.market)
         .bind(w.offset_ms)
-        .bind(first_day_end)
-        .fetch_all(self.pool())
-        .await
-    }
-
-    /// The median minutes from application to payout of the loans paid out each local day (the lower of the two
-    /// middle values when their number is even).
-    pub async fn dashboard_median_minutes_to_payout(
-        &self,
-        w: Window<'_>,
-    ) -> sqlx::Result<Vec<DayValue>> {
-        let (from, to) = w.bounds();
-        sqlx::query_as(
-            "WITH waits AS (
-                 SELECT (p.created_at + $2) / 86400000 AS day, (p.created_at - o.created_at) / 60000 AS minutes
-                 FROM payouts p JOIN orders o ON o.id = p.order_id
-                 WHERE o.market = $1 AND p.created_at >= $3 AND p.created_at < $4
-             ),
-             ranked AS (
-                 SELECT day, minutes,
-                        ROW_NUMBER() OVER (PARTITION BY day ORDER BY minutes) AS n,
-                        COUNT(*) OVER (PARTITION BY day) AS total
-                 FROM waits
-             )
-             SELECT day, minutes AS value FROM ranked WHERE n = (total + 1) / 2",
-        )
-        .bind(w.market)
-        .bind(w.offset_ms)
         .bind(from)
-        .bind(to)
         .fetch_all(self.pool())
         .await
     }
@@ -230,16 +201,6 @@ pub struct BookRow {
     pub principal: i64,
     /// Everything still owed (principal, interest, fees, late charges), minor units.
     pub owed: i64,
-}
-
-/// How long loans paid out in a window waited after the application.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, sqlx::FromRow)]
-pub struct PayoutWaits {
-    pub payouts: i64,
-    /// Of them, paid out within `limit` minutes of the application.
-    pub within: i64,
-    /// The lower middle value of the minutes to payout; `None` without payouts.
-    pub median: Option<i64>,
 }
 
 impl Db {
@@ -286,15 +247,15 @@ impl Db {
         .await
     }
 
-    /// What each business date after the window's first day (and any later one) changed in the market's outstanding
-    /// principal: principal scheduled less principal paid, over every loan's ledger lines of that date (a reversal's
-    /// lines are the negation of the entry it reverses). The outstanding principal at the end of day `d` is today's
-    /// less the changes dated after `d`.
+    /// What each business date from the window's first day on (and any later one) changed in the market's
+    /// outstanding principal: principal scheduled less principal paid, over every loan's ledger lines of that date (a
+    /// reversal's lines are the negation of the entry it reverses). The outstanding principal at the end of day `d` is
+    /// today's less the changes dated after `d`.
     pub async fn dashboard_principal_changes(&self, w: Window<'_>) -> sqlx::Result<Vec<DayValue>> {
         let rows: Vec<(String, i64)> = sqlx::query_as(
             "SELECT e.on_date, CAST(COALESCE(SUM(l.due_principal - l.paid_principal), 0) AS BIGINT)
              FROM ledger_entries e JOIN orders o ON o.id = e.order_id JOIN ledger_lines l ON l.entry_id = e.id
-             WHERE o.market = $1 AND e.on_date > $2
+             WHERE o.market = $1 AND e.on_date >= $2
              GROUP BY e.on_date",
         )
         .bind(w.market)
@@ -334,36 +295,181 @@ impl Db {
         .fetch_all(self.pool())
         .await
     }
+}
 
-    /// The loans paid out in the whole window: how many, how many within `limit_minutes` of the application, and the
-    /// median minutes (the lower middle value for an even count).
-    pub async fn dashboard_payout_waits(
+/// The loans paid out on one local day that waited `minutes` whole minutes from the application to the payout; of
+/// them, `on_the_minute` waited exactly that long (to the millisecond).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, sqlx::FromRow)]
+pub struct PayoutMinutes {
+    pub day: i64,
+    pub minutes: i64,
+    pub payouts: i64,
+    pub on_the_minute: i64,
+}
+
+/// Every figure of one local day that the dashboard sums or takes back: kept in `dashboard_days` once the day has
+/// ended (migration 0045), computed from the tables for the days after the last one kept.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, sqlx::FromRow)]
+pub struct DayFlows {
+    pub day: i64,
+    pub applications: i64,
+    pub approvals: i64,
+    pub rejections: i64,
+    /// Minor units.
+    pub paid_out: i64,
+    /// Minor units.
+    pub repaid: i64,
+    pub complaints: i64,
+    /// Loans entering less loans leaving `disbursed`/`overdue` (open) that day, and the same for `overdue`.
+    pub open_change: i64,
+    pub overdue_change: i64,
+    /// Minor units: principal scheduled less principal paid by the day's ledger entries.
+    pub principal_change: i64,
+}
+
+/// Rows a multi-row insert of the payout minutes takes (5 values each, within SQLite's 32,766 bound values).
+const MINUTES_PER_INSERT: usize = 1_000;
+
+impl Db {
+    /// The loans paid out in the window by local day and whole minutes waited since the application.
+    pub async fn dashboard_payout_minutes(
         &self,
         w: Window<'_>,
-        limit_minutes: i64,
-    ) -> sqlx::Result<PayoutWaits> {
+    ) -> sqlx::Result<Vec<PayoutMinutes>> {
         let (from, to) = w.bounds();
         sqlx::query_as(
-            "WITH waits AS (
-                 SELECT (p.created_at - o.created_at) / 60000 AS minutes,
-                        p.created_at - o.created_at AS ms
-                 FROM payouts p JOIN orders o ON o.id = p.order_id
-                 WHERE o.market = $1 AND p.created_at >= $2 AND p.created_at < $3
-             ),
-             ranked AS (
-                 SELECT minutes, ms, ROW_NUMBER() OVER (ORDER BY minutes) AS n, COUNT(*) OVER () AS total
-                 FROM waits
-             )
-             SELECT COUNT(*) AS payouts,
-                    COALESCE(SUM(CASE WHEN ms <= $4 * 60000 THEN 1 ELSE 0 END), 0) AS within,
-                    MAX(CASE WHEN n = (total + 1) / 2 THEN minutes END) AS median
-             FROM ranked",
+            "SELECT (p.created_at + $2) / 86400000 AS day, (p.created_at - o.created_at) / 60000 AS minutes,
+                    COUNT(*) AS payouts,
+                    CAST(COALESCE(SUM(CASE WHEN (p.created_at - o.created_at) % 60000 = 0 THEN 1 ELSE 0 END), 0)
+                         AS BIGINT) AS on_the_minute
+             FROM payouts p JOIN orders o ON o.id = p.order_id
+             WHERE o.market = $1 AND p.created_at >= $3 AND p.created_at < $4
+             GROUP BY (p.created_at + $2) / 86400000, (p.created_at - o.created_at) / 60000",
         )
         .bind(w.market)
+        .bind(w.offset_ms)
         .bind(from)
         .bind(to)
-        .bind(limit_minutes)
-        .fetch_one(self.pool())
+        .fetch_all(self.pool())
         .await
+    }
+
+    /// The market's kept days from `first_day` to `last_day` (inclusive).
+    pub async fn dashboard_kept_days(
+        &self,
+        market: &str,
+        first_day: i64,
+        last_day: i64,
+    ) -> sqlx::Result<Vec<DayFlows>> {
+        sqlx::query_as(
+            "SELECT day, applications, approvals, rejections, paid_out, repaid, complaints, open_change,
+                    overdue_change, principal_change
+             FROM dashboard_days WHERE market = $1 AND day >= $2 AND day <= $3 ORDER BY day",
+        )
+        .bind(market)
+        .bind(first_day)
+        .bind(last_day)
+        .fetch_all(self.pool())
+        .await
+    }
+
+    /// The payout minutes of the market's kept days from `first_day` to `last_day` (inclusive).
+    pub async fn dashboard_kept_payout_minutes(
+        &self,
+        market: &str,
+        first_day: i64,
+        last_day: i64,
+    ) -> sqlx::Result<Vec<PayoutMinutes>> {
+        sqlx::query_as(
+            "SELECT day, minutes, payouts, on_the_minute FROM dashboard_payout_minutes
+             WHERE market = $1 AND day >= $2 AND day <= $3",
+        )
+        .bind(market)
+        .bind(first_day)
+        .bind(last_day)
+        .fetch_all(self.pool())
+        .await
+    }
+
+    /// Keeps one ended day's figures and its payout minutes, in one transaction. A day kept already (by another
+    /// runner) is left as it is: false.
+    pub async fn keep_dashboard_day(
+        &self,
+        market: &str,
+        flows: &DayFlows,
+        minutes: &[PayoutMinutes],
+        now: i64,
+    ) -> sqlx::Result<bool> {
+        let mut tx = self.begin().await?;
+        let kept = sqlx::query(
+            "INSERT INTO dashboard_days (market, day, applications, approvals, rejections, paid_out, repaid,
+                                         complaints, open_change, overdue_change, principal_change, computed_at)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) ON CONFLICT (market, day) DO NOTHING",
+        )
+        .bind(market)
+        .bind(flows.day)
+        .bind(flows.applications)
+        .bind(flows.approvals)
+        .bind(flows.rejections)
+        .bind(flows.paid_out)
+        .bind(flows.repaid)
+        .bind(flows.complaints)
+        .bind(flows.open_change)
+        .bind(flows.overdue_change)
+        .bind(flows.principal_change)
+        .bind(now)
+        .execute(tx.conn())
+        .await?
+        .rows_affected()
+            == 1;
+        if !kept {
+            tx.rollback().await?;
+            return Ok(false);
+        }
+        // Minutes left by a day forgotten by hand are replaced.
+        sqlx::query("DELETE FROM dashboard_payout_minutes WHERE market = $1 AND day = $2")
+            .bind(market)
+            .bind(flows.day)
+            .execute(tx.conn())
+            .await?;
+        for chunk in minutes.chunks(MINUTES_PER_INSERT) {
+            let values = (0..chunk.len())
+                .map(|r| format!("({})", super::loans::placeholders(r * 5 + 1, 5)))
+                .collect::<Vec<_>>()
+                .join(", ");
+            let sql = format!(
+                "INSERT INTO dashboard_payout_minutes (market, day, minutes, payouts, on_the_minute) VALUES {values}"
+            );
+            let mut query = sqlx::query(&sql);
+            for row in chunk {
+                query = query
+                    .bind(market)
+                    .bind(row.day)
+                    .bind(row.minutes)
+                    .bind(row.payouts)
+                    .bind(row.on_the_minute);
+            }
+            query.execute(tx.conn()).await?;
+        }
+        tx.commit().await?;
+        Ok(true)
+    }
+
+    /// Forgets the market's kept days from `day` on (after the development clock moved back: those days will be lived
+    /// again). Returns how many days were forgotten.
+    pub async fn forget_dashboard_days_from(&self, market: &str, day: i64) -> sqlx::Result<u64> {
+        let mut tx = self.begin().await?;
+        sqlx::query("DELETE FROM dashboard_payout_minutes WHERE market = $1 AND day >= $2")
+            .bind(market)
+            .bind(day)
+            .execute(tx.conn())
+            .await?;
+        let done = sqlx::query("DELETE FROM dashboard_days WHERE market = $1 AND day >= $2")
+            .bind(market)
+            .bind(day)
+            .execute(tx.conn())
+            .await?;
+        tx.commit().await?;
+        Ok(done.rows_affected())
     }
 }

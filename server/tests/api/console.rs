@@ -2180,6 +2180,37 @@ async fn the_dashboard_counts_each_day_of_the_market_from_known_orders() {
             .iter()
             .all(|d| d["applications"] == 0 && d["openLoans"] == 0 && d["complaints"] == 0)
     );
+    // The worker keeps the ended days (all 29, or 28 in the first minutes after midnight): the board is the same, and
+    // read from them. A second run keeps nothing more.
+    let india = kilat_domain::Market::India;
+    let kept = kilat_server::jobs::dashboard_days::run(&app.services, india)
+        .await
+        .unwrap();
+    assert!((28..=29).contains(&kept), "{kept} days kept");
+    assert_eq!(
+        kilat_server::jobs::dashboard_days::run(&app.services, india)
+            .await
+            .unwrap(),
+        0
+    );
+    let again = data(get(&app, &admin, "/api/v1/console/dashboard?market=IN").await).await;
+    assert_eq!(again, board);
+    // A's application rewritten to three days ago after its day was kept: the kept days stand (an ended day's figures
+    // are kept as they were; today is still computed).
+    app.execute(&format!(
+        "UPDATE orders SET created_at = created_at - {day} WHERE id = '{}'",
+        orders[0].0
+    ))
+    .await;
+    let again = data(get(&app, &admin, "/api/v1/console/dashboard?market=IN").await).await;
+    assert_eq!(again["days"][29 - 2]["applications"], 1);
+    assert_eq!(again["days"][29 - 3]["applications"], 0);
+    // Once the days are forgotten (as when the development clock moves back), they are computed from the tables again.
+    app.execute("DELETE FROM dashboard_days").await;
+    app.execute("DELETE FROM dashboard_payout_minutes").await;
+    let again = data(get(&app, &admin, "/api/v1/console/dashboard?market=IN").await).await;
+    assert_eq!(again["days"][29 - 2]["applications"], 0);
+    assert_eq!(again["days"][29 - 3]["applications"], 1);
     // A bad market is a field error.
     let response = get(&app, &admin, "/api/v1/console/dashboard?market=XX").await;
     assert_eq!(response.status(), StatusCode::UNPROCESSABLE_ENTITY);

@@ -1,0 +1,64 @@
+//! Keeps the dashboard's ended days (migration 0045, `dashboard_days`): each local day of the dashboard's window that
+//! ended at least [`SETTLE_MS`] ago and is not kept yet is computed once by the dashboard's own queries
+//! ([`crate::dashboard::computed_flows`]) and kept, so a request computes only today from the tables. A day's rows are
+//! all dated as they happen, so an ended day does not change; the margin lets a transaction that took its time before
+//! midnight commit before its day is kept. Runs on every tick of the scheduler (one read of at most 30 rows when
+//! nothing is missing); two runners keeping the same day keep it once. The dashboard never depends on it: a day not
+//! kept is computed on request.
+
+use std::collections::HashSet;
+
+use kilat_domain::{Code, Market};
+
+use crate::dashboard::{DAYS, computed_flows, offset_ms};
+use crate::services::Services;
+use crate::store::dashboard::{DayFlows, Window, day_of};
+
+/// How long after its end a day is kept: a transaction that dated its rows before midnight has committed by then.
+pub const SETTLE_MS: i64 = 10 * 60_000;
+
+const DAY_MS: i64 = 86_400_000;
+
+/// Keeps `market`'s ended days of the dashboard's window that are not kept yet; returns how many this run kept.
+pub async fn run(s: &Services, market: Market) -> anyhow::Result<usize> {
+    let now = s.clock.now_ms();
+    let today = day_of(s.clock.today(market));
+    let offset = offset_ms(market);
+    // The last day that ended SETTLE_MS ago, and never today.
+    let last = ((now + offset - SETTLE_MS).div_euclid(DAY_MS) - 1).min(today - 1);
+    let first = today - DAYS + 1;
+    if last < first {
+        return Ok(0);
+    }
+    let kept: HashSet<i64> =
+        s.db.dashboard_kept_days(market.code(), first, last)
+            .await?
+            .into_iter()
+            .map(|d| d.day)
+            .collect();
+    let Some(from) = (first..=last).find(|day| !kept.contains(day)) else {
+        return Ok(0);
+    };
+    let window = Window {
+        market: market.code(),
+        offset_ms: offset,
+        first_day: from,
+        last_day: last,
+    };
+    let (flows, minutes) = computed_flows(s, window).await?;
+    let mut written = 0;
+    for day in (from..=last).filter(|day| !kept.contains(day)) {
+        let flows = flows.get(&day).copied().unwrap_or(DayFlows {
+            day,
+            ..DayFlows::default()
+        });
+        let minutes: Vec<_> = minutes.iter().filter(|m| m.day == day).copied().collect();
+        if s.db
+            .keep_dashboard_day(market.code(), &flows, &minutes, now)
+            .await?
+        {
+            written += 1;
+        }
+    }
+    Ok(written)
+}
