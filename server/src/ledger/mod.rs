@@ -45,6 +45,7 @@ pub fn position<'a>(
             .total()
             .map_err(|e| Error::Internal(e.into()))?
             .minor(),
+        outstanding_principal: balances.outstanding.principal.minor(),
         balances_json: serde_json::to_string(balances).map_err(anyhow::Error::from)?,
     })
 }

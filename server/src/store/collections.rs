@@ -5,13 +5,14 @@ use super::loans::placeholders;
 use super::{Db, Tx, new_id};
 
 /// One loan's position to write beside its ledger (migration 0044): the current due date (`YYYY-MM-DD`) of its oldest
-/// installment with something outstanding (`None` when nothing is owed), its total outstanding in minor units and
-/// the money engine's balances as JSON, all from one replay (`ledger::position`).
+/// installment with something outstanding (`None` when nothing is owed), its total and principal outstanding in minor
+/// units (migration 0046) and the money engine's balances as JSON, all from one replay (`ledger::position`).
 pub struct ArrearsRow<'a> {
     pub order_id: &'a str,
     pub market: &'a str,
     pub oldest_unpaid_due: Option<String>,
     pub outstanding: i64,
+    pub outstanding_principal: i64,
     pub balances_json: String,
 }
 
@@ -21,15 +22,17 @@ impl Tx {
         self.arrears_written = Some(self.arrears_counts.clone());
         for chunk in rows.chunks(300) {
             let values = (0..chunk.len())
-                .map(|r| format!("({})", placeholders(r * 6 + 1, 6)))
+                .map(|r| format!("({})", placeholders(r * 7 + 1, 7)))
                 .collect::<Vec<_>>()
                 .join(", ");
             let sql = format!(
-                "INSERT INTO loan_arrears (order_id, market, oldest_unpaid_due, outstanding, balances_json, updated_at)
+                "INSERT INTO loan_arrears (order_id, market, oldest_unpaid_due, outstanding, outstanding_principal,
+                                           balances_json, updated_at)
                  VALUES {values}
                  ON CONFLICT (order_id) DO UPDATE
                  SET oldest_unpaid_due = excluded.oldest_unpaid_due, outstanding = excluded.outstanding,
-                     balances_json = excluded.balances_json, updated_at = excluded.updated_at"
+                     outstanding_principal = excluded.outstanding_principal, balances_json = excluded.balances_json,
+                     updated_at = excluded.updated_at"
             );
             let mut query = sqlx::query(&sql);
             for row in chunk {
@@ -38,6 +41,7 @@ impl Tx {
                     .bind(row.market)
                     .bind(row.oldest_unpaid_due.as_deref())
                     .bind(row.outstanding)
+                    .bind(row.outstanding_principal)
                     .bind(row.balances_json.as_str())
                     .bind(now);
             }
@@ -50,17 +54,20 @@ impl Tx {
     pub async fn set_arrears_of(&mut self, row: &ArrearsRow<'_>, now: i64) -> sqlx::Result<()> {
         self.arrears_written = Some(self.arrears_counts.clone());
         sqlx::query(
-            "INSERT INTO loan_arrears (order_id, market, oldest_unpaid_due, outstanding, balances_json, updated_at)
-             SELECT id, market, $2, $3, $4, $5 FROM orders WHERE id = $1
+            "INSERT INTO loan_arrears (order_id, market, oldest_unpaid_due, outstanding, outstanding_principal,
+                                       balances_json, updated_at)
+             SELECT id, market, $2, $3, $6, $4, $5 FROM orders WHERE id = $1
              ON CONFLICT (order_id) DO UPDATE
              SET oldest_unpaid_due = excluded.oldest_unpaid_due, outstanding = excluded.outstanding,
-                 balances_json = excluded.balances_json, updated_at = excluded.updated_at",
+                 outstanding_principal = excluded.outstanding_principal, balances_json = excluded.balances_json,
+                 updated_at = excluded.updated_at",
         )
         .bind(row.order_id)
         .bind(row.oldest_unpaid_due.as_deref())
         .bind(row.outstanding)
         .bind(row.balances_json.as_str())
         .bind(now)
+        .bind(row.outstanding_principal)
         .execute(self.conn())
         .await?;
         Ok(())

@@ -204,7 +204,8 @@ pub struct BookRow {
 }
 
 impl Db {
-    /// The market's open loans by product and bucket, each loan's principal and balance summed from its ledger lines.
+    /// The market's open loans by product and bucket, each loan's principal and balance read from its position
+    /// (migrations 0044 and 0046), or summed from its ledger lines when it has none yet.
     /// `dates` are the collections' bucket limits for the market's today.
     pub async fn dashboard_book(
         &self,
@@ -220,14 +221,16 @@ impl Db {
                              WHEN a.oldest_unpaid_due >= $4 THEN '31-60'
                              WHEN a.oldest_unpaid_due >= $5 THEN '61-90'
                              ELSE '90+' END AS bucket,
-                        (SELECT COALESCE(SUM(l.due_principal - l.paid_principal), 0)
-                         FROM ledger_entries e JOIN ledger_lines l ON l.entry_id = e.id
-                         WHERE e.order_id = o.id) AS principal,
-                        (SELECT COALESCE(SUM(l.due_principal + l.due_interest + l.due_fees + l.due_late_charges
-                                             - l.paid_principal - l.paid_interest - l.paid_fees
-                                             - l.paid_late_charges), 0)
-                         FROM ledger_entries e JOIN ledger_lines l ON l.entry_id = e.id
-                         WHERE e.order_id = o.id) AS owed
+                        COALESCE(a.outstanding_principal,
+                                 (SELECT COALESCE(SUM(l.due_principal - l.paid_principal), 0)
+                                  FROM ledger_entries e JOIN ledger_lines l ON l.entry_id = e.id
+                                  WHERE e.order_id = o.id)) AS principal,
+                        COALESCE(a.outstanding,
+                                 (SELECT COALESCE(SUM(l.due_principal + l.due_interest + l.due_fees + l.due_late_charges
+                                                      - l.paid_principal - l.paid_interest - l.paid_fees
+                                                      - l.paid_late_charges), 0)
+                                  FROM ledger_entries e JOIN ledger_lines l ON l.entry_id = e.id
+                                  WHERE e.order_id = o.id)) AS owed
                  FROM orders o LEFT JOIN loan_arrears a ON a.order_id = o.id
                  WHERE o.market = $1 AND o.status IN ('disbursed', 'overdue')
              )

@@ -523,10 +523,10 @@ impl Tx {
                  FROM n CROSS JOIN ledger_lines l JOIN ledger_entries e ON e.id = l.entry_id WHERE e.order_id = $3"
             ),
             format!(
-                "{series} INSERT INTO loan_arrears (order_id, market, oldest_unpaid_due, outstanding, balances_json,
-                     updated_at)
-                 SELECT a.order_id || {suffix}, a.market, a.oldest_unpaid_due, a.outstanding, a.balances_json,
-                     a.updated_at
+                "{series} INSERT INTO loan_arrears (order_id, market, oldest_unpaid_due, outstanding,
+                     outstanding_principal, balances_json, updated_at)
+                 SELECT a.order_id || {suffix}, a.market, a.oldest_unpaid_due, a.outstanding, a.outstanding_principal,
+                     a.balances_json, a.updated_at
                  FROM n CROSS JOIN loan_arrears a WHERE a.order_id = $3"
             ),
         ];
