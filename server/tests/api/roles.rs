@@ -265,3 +265,26 @@ async fn a_request_id_is_kept_only_from_a_trusted_proxy_and_only_when_plain() {
     assert_ne!(replaced, "two words", "an id with a space is replaced");
     proxied.stop().await;
 }
+
+/// A server without a metrics address installs no recorder, so the metrics calls on every request stay no-ops and keep
+/// nothing (a recorder nobody scrapes had cost each request its labels and kept every sample). nextest runs each test
+/// in a process of its own: the process's global recorder is this test's to find.
+#[tokio::test]
+async fn without_a_metrics_address_no_recorder_is_installed() {
+    let app = crate::helpers::spawn_app().await;
+    assert!(app.metrics_addr.is_none());
+    // Requests that would be counted, one of them refused by a limit.
+    assert_eq!(app.get("/api/v1/site/settings").await.status(), 200);
+    for n in 0..6 {
+        app.post_json(
+            "/api/v1/site/contact-messages",
+            &json!({"name": "Asha", "telephone": "98765 00001", "message": format!("Hello {n}")}),
+        )
+        .await;
+    }
+    assert!(
+        metrics::set_global_recorder(metrics::NoopRecorder).is_ok(),
+        "a recorder was installed without a metrics address"
+    );
+    app.stop().await;
+}
