@@ -4,7 +4,7 @@ CARGO ?= cargo
 PG_URL ?= postgres://postgres@127.0.0.1:5432/postgres
 NPM_CI := npm ci --no-audit --no-fund --loglevel=error
 
-.PHONY: run build test-bin web test lint test-rust test-rust-sqlite test-rust-pg test-web test-contract e2e openapi bench bench-app-a11y bench-borrower bench-callbacks bench-overdue bench-console bench-bounds chromium tools
+.PHONY: run build test-bin web test lint test-rust test-rust-sqlite test-rust-pg test-web test-contract e2e openapi bench bench-app-a11y bench-borrower bench-callbacks bench-overdue bench-console bench-dashboard bench-bounds chromium tools
 
 ## run: build everything and start the server on SQLite with demo data
 run: build
@@ -95,7 +95,7 @@ e2e: test-bin chromium e2e/node_modules/.installed
 ## bench: performance budgets (Lighthouse, first-view bytes, kilat vs nginx, memory) and the borrower API figures; writes docs/PERFORMANCE.md
 # The scripts all run even when one fails; the target fails when any did.
 bench: build chromium e2e/node_modules/.installed scripts/bench/node_modules/.installed
-	scripts/bench-site.sh; status=$$?; scripts/bench-app-a11y.sh || status=1; scripts/bench-borrower.sh || status=1; scripts/bench-callbacks.sh || status=1; scripts/bench-overdue.sh || status=1; scripts/bench-console.sh || status=1; scripts/bench-bounds.sh || status=1; exit $$status
+	scripts/bench-site.sh; status=$$?; scripts/bench-app-a11y.sh || status=1; scripts/bench-borrower.sh || status=1; scripts/bench-callbacks.sh || status=1; scripts/bench-overdue.sh || status=1; scripts/bench-console.sh || status=1; scripts/bench-dashboard.sh || status=1; scripts/bench-bounds.sh || status=1; exit $$status
 
 ## bench-app-a11y: Lighthouse accessibility of the borrower app's home, loan and payment pages at 390×844 (budget: 100)
 bench-app-a11y: build chromium scripts/bench/node_modules/.installed
@@ -112,6 +112,10 @@ bench-overdue: build
 ## bench-console: the console's queues (review, payouts, repayments, overdue, their counts) under wrk over 1,000,000 orders seeded by `kilat dev seed` on PostgreSQL (budget: p99 < 50 ms)
 bench-console: build
 	scripts/bench-console.sh
+
+## bench-dashboard: the admins' dashboard over 1,000,000 orders on PostgreSQL, with no day kept, the job that keeps the ended days, then with them kept (against the collections queue in the same run)
+bench-dashboard: build
+	scripts/bench-dashboard.sh
 
 ## bench-bounds: the server's peak memory under 8 simultaneous image bombs and 100 simultaneous console sign-ins (budget: 300 MB)
 bench-bounds: build
