@@ -340,6 +340,30 @@ async fn the_book_is_counted_exactly_from_known_loans_in_known_buckets() {
             .all(|d| d["outstandingPrincipal"] == 0)
     );
 
+    // The development clock moved back to A's payout day: the days kept from then on are forgotten (they will be lived
+    // again), the days before it stay.
+    let kept_from = |day: time::Date| {
+        let app = &app;
+        async move {
+            let (n,): (i64,) = sqlx::query_as(
+                "SELECT COUNT(*) FROM dashboard_days WHERE market = 'IN' AND day >= $1",
+            )
+            .bind(kilat_server::store::dashboard::day_of(day))
+            .fetch_one(app.db.pool())
+            .await
+            .unwrap();
+            n
+        }
+    };
+    let window_start = today - Duration::days(29);
+    assert!(kept_from(payout_day).await > 0);
+    let before_payout = kept_from(window_start).await - kept_from(payout_day).await;
+    assert!(before_payout > 0);
+    app.set_date(payout_day).await;
+    assert_eq!(kept_from(payout_day).await, 0);
+    assert_eq!(kept_from(window_start).await, before_payout);
+    app.set_date(today).await;
+
     // Only admins and finance read it.
     for roles in [
         &[Role::Reviewer][..],
