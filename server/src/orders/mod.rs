@@ -107,28 +107,68 @@ pub async fn apply_in(
         .order_for_update(order_id)
         .await?
         .ok_or(Error::NotFound)?;
-    let next = order
-        .status
+    move_in(
+        tx,
+        order_id,
+        &order.order_no,
+        order.status,
+        event,
+        actor,
+        now,
+    )
+    .await
+}
+
+/// [`apply_in`] for an order that the caller read, locked, in this transaction and has not moved since (a loan's
+/// order read by `servicing::load_in`): the same writes, without reading the order again. The conditional update still
+/// refuses a status that changed since the read.
+pub(crate) async fn apply_locked_in(
+    tx: &mut Tx,
+    order: &OrderRow,
+    event: OrderEvent,
+    actor: &Actor,
+    now: i64,
+) -> Result<OrderState, Error> {
+    move_in(
+        tx,
+        &order.id,
+        &order.order_no,
+        order.status,
+        event,
+        actor,
+        now,
+    )
+    .await
+}
+
+/// Moves the order, read as `status`, by `event`: status, timeline and audit.
+async fn move_in(
+    tx: &mut Tx,
+    order_id: &str,
+    order_no: &str,
+    status: OrderState,
+    event: OrderEvent,
+    actor: &Actor,
+    now: i64,
+) -> Result<OrderState, Error> {
+    let next = status
         .apply(event)
         .map_err(|_| Error::Refused(Refusal::InvalidTransition))?;
     // The conditional update is the guard that holds even without the row lock (SQLite): a status changed by another
     // transaction since the read is not overwritten.
-    if !tx
-        .set_order_status(order_id, order.status, next, now)
-        .await?
-    {
+    if !tx.set_order_status(order_id, status, next, now).await? {
         return Err(Refusal::InvalidTransition.into());
     }
     tx.insert_order_event(order_id, next, Some(event), actor.kind(), actor.id(), now)
         .await?;
     let state = |status: OrderState| {
         serde_json::to_string(&AuditState {
-            order_no: &order.order_no,
+            order_no,
             status: status.code(),
         })
         .map_err(anyhow::Error::from)
     };
-    let (before, after) = (state(order.status)?, state(next)?);
+    let (before, after) = (state(status)?, state(next)?);
     let action = format!("order.{}", event.code());
     tx.insert_audit(&NewAuditEntry {
         actor_kind: actor.kind(),
@@ -141,7 +181,12 @@ pub async fn apply_in(
         at: now,
     })
     .await?;
-    tracing::info!(order_no = %order.order_no, from = order.status.code(), to = next.code(), "order status changed");
+    tracing::info!(
+        order_no,
+        from = status.code(),
+        to = next.code(),
+        "order status changed"
+    );
     Ok(next)
 }
 

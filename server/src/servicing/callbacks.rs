@@ -6,7 +6,7 @@
 
 use kilat_domain::Code;
 
-use super::load_in;
+use super::load_of_payment_in;
 use super::payments::{Decision, Payment, PaymentStatus, payment_of, settle_in};
 use crate::error::Error;
 use crate::orders::Actor;
@@ -53,9 +53,10 @@ impl Outcome {
     }
 }
 
-/// Takes a verified callback. In one transaction: the order is locked first (every writer of a payment locks its
-/// order first, so two callbacks and finance queue instead of deadlocking), then the event is recorded under its
-/// unique key (a replay stops here and posts nothing). A provider that the payment does not belong to credits
+/// Takes a verified callback. In one transaction: the order is locked first, by the statement that finds it through
+/// the payment's reference (every writer of a payment locks its order first, so two callbacks and finance queue
+/// instead of deadlocking), then the payment is read; the event is recorded under its unique key with what it did,
+/// once that is known, and a replay (the key taken) rolls everything back and posts nothing. A provider that the payment does not belong to credits
 /// nothing (recorded and audited, `wrong_provider`). Otherwise the money settles the payment as finance's confirm
 /// does: the amount asked is credited, another amount held for finance, money the loan does not owe becomes a
 /// refund due; money for a payment finance had rejected comes back to finance's queue, held; a second transfer for a
@@ -66,23 +67,28 @@ pub async fn receive(
     source: &dyn CallbackProvider,
     cb: &Callback,
 ) -> Result<Outcome, CallbackError> {
-    let row =
-        s.db.payment_by_reference(&cb.reference)
-            .await?
-            .ok_or(Error::NotFound)?;
     let now = s.clock.now_ms();
     let provider = source.code();
     let mut tx = s.db.begin().await?;
-    let mut loan = load_in(&mut tx, &row.order_id).await?;
-    if !tx
-        .insert_callback(provider, &cb.event_id, &row.id, cb.amount, "received", now)
+    let mut loan = load_of_payment_in(&mut tx, &cb.reference).await?;
+    let row = tx
+        .payment_by_reference_in_tx(&cb.reference)
         .await?
-    {
-        tx.rollback().await?;
-        return Ok(Outcome::Replayed);
-    }
-    let row = tx.payment_in_tx(&row.id).await?.ok_or(Error::NotFound)?;
+        .ok_or(Error::NotFound)?;
     let payment = payment_of(s, row)?;
+    // The event under its unique key, with what it did: false when it was taken before, and the transaction is then
+    // rolled back, whatever it wrote.
+    let record = async |tx: &mut Tx, outcome: Outcome| {
+        tx.insert_callback(
+            provider,
+            &cb.event_id,
+            &payment.row.id,
+            cb.amount,
+            outcome.code(),
+            now,
+        )
+        .await
+    };
     let received = cb.amount.unwrap_or(payment.row.amount);
     let audit = |payment: &Payment, status: &str| {
         serde_json::json!({
@@ -102,8 +108,10 @@ pub async fn receive(
         currency: payment.row.currency,
         issuer: payment.row.provider.as_deref(),
     }) {
-        tx.set_callback_outcome(provider, &cb.event_id, Outcome::WrongProvider.code())
-            .await?;
+        if !record(&mut tx, Outcome::WrongProvider).await? {
+            tx.rollback().await?;
+            return Ok(Outcome::Replayed);
+        }
         tx.insert_audit(&NewAuditEntry {
             actor_kind: "system",
             actor_id: None,
@@ -121,8 +129,10 @@ pub async fn receive(
         return Ok(Outcome::WrongProvider);
     }
     if !cb.credits {
-        tx.set_callback_outcome(provider, &cb.event_id, Outcome::Ignored.code())
-            .await?;
+        if !record(&mut tx, Outcome::Ignored).await? {
+            tx.rollback().await?;
+            return Ok(Outcome::Replayed);
+        }
         tx.commit().await?;
         return Ok(Outcome::Ignored);
     }
@@ -144,8 +154,10 @@ pub async fn receive(
                 None => false,
             };
             if !more_money {
-                tx.set_callback_outcome(provider, &cb.event_id, Outcome::NotOpen.code())
-                    .await?;
+                if !record(&mut tx, Outcome::NotOpen).await? {
+                    tx.rollback().await?;
+                    return Ok(Outcome::Replayed);
+                }
                 tx.commit().await?;
                 return Ok(Outcome::NotOpen);
             }
@@ -160,9 +172,6 @@ pub async fn receive(
     };
     let first = &payment;
     let payment = again.as_ref().unwrap_or(first);
-    if let Some(id) = &cb.provider_payment_id {
-        tx.set_payment_provider_id(&payment.row.id, id).await?;
-    }
     let same_currency = cb
         .currency
         .as_deref()
@@ -175,7 +184,16 @@ pub async fn receive(
     };
     let actor = Actor::System(source.actor());
     let settled = settle_in(
-        s, &mut tx, &mut loan, payment, received, decision, None, &actor, now,
+        s,
+        &mut tx,
+        &mut loan,
+        payment,
+        received,
+        decision,
+        None,
+        cb.provider_payment_id.as_deref(),
+        &actor,
+        now,
     )
     .await?;
     let outcome = match settled.status {
@@ -183,8 +201,10 @@ pub async fn receive(
         PaymentStatus::RefundDue => Outcome::RefundDue,
         _ => Outcome::Held,
     };
-    tx.set_callback_outcome(provider, &cb.event_id, outcome.code())
-        .await?;
+    if !record(&mut tx, outcome).await? {
+        tx.rollback().await?;
+        return Ok(Outcome::Replayed);
+    }
     tx.insert_audit(&NewAuditEntry {
         actor_kind: "system",
         actor_id: None,

@@ -21,7 +21,7 @@ use crate::error::{Error, FieldErrors, FieldProblem, Refusal};
 use crate::orders;
 use crate::services::Services;
 use crate::store::Tx;
-use crate::store::loans::{PayoutRow, StoredEntry};
+use crate::store::loans::{LockedLoanRow, PayoutRow, StoredEntry};
 use crate::store::orders::OrderRow;
 
 /// A paid-out order with its plan, its ledger and the balances replayed from it.
@@ -114,15 +114,26 @@ pub async fn load(s: &Services, order: OrderRow) -> Result<Loan, Error> {
     })
 }
 
-/// The loan inside a transaction, after the order is locked: what a posting prices from.
+/// The loan inside a transaction, its order locked first (with its plan, in one statement): what a posting prices
+/// from.
 pub(crate) async fn load_in(tx: &mut Tx, order_id: &str) -> Result<Loan, Error> {
-    let order = tx
-        .order_locked_in_tx(order_id)
-        .await?
-        .ok_or(Error::NotFound)?;
-    let row = tx.loan_in_tx(order_id).await?.ok_or(Error::NotFound)?;
-    let plan = plan_from_json(&row.plan_json)?;
-    let entries = entries_of(tx.ledger_in_tx(order_id).await?)?;
+    let row = tx.loan_locked_in_tx(order_id).await?;
+    loaded_in(tx, row).await
+}
+
+/// [`load_in`] for the order of the payment with this reference (a provider's callback knows no other key): the order
+/// is locked by the statement that finds it, before the payment is read. A payment not found, or an order not paid
+/// out, is not found.
+pub(crate) async fn load_of_payment_in(tx: &mut Tx, reference: &str) -> Result<Loan, Error> {
+    let row = tx.loan_of_payment_locked_in_tx(reference).await?;
+    loaded_in(tx, row).await
+}
+
+/// The rest of a loan whose order was just locked and read with its plan: its ledger and their replay.
+async fn loaded_in(tx: &mut Tx, row: Option<LockedLoanRow>) -> Result<Loan, Error> {
+    let LockedLoanRow { order, plan_json } = row.ok_or(Error::NotFound)?;
+    let plan = plan_from_json(&plan_json.ok_or(Error::NotFound)?)?;
+    let entries = entries_of(tx.ledger_in_tx(&order.id).await?)?;
     let balances = balances_of(&plan, &entries)?;
     Ok(Loan {
         order,

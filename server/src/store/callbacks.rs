@@ -5,16 +5,6 @@ use super::payments::{COLUMNS, PaymentRow};
 use super::{Db, Tx};
 
 impl Db {
-    /// The payment with this reference (the one the borrower or the provider quotes).
-    pub async fn payment_by_reference(&self, reference: &str) -> sqlx::Result<Option<PaymentRow>> {
-        sqlx::query_as(&format!(
-            "SELECT {COLUMNS} FROM payments p JOIN orders o ON o.id = p.order_id WHERE p.reference = $1"
-        ))
-        .bind(reference)
-        .fetch_optional(self.pool())
-        .await
-    }
-
     /// How many callbacks of `provider` were recorded for the payment.
     pub async fn callbacks_of(&self, payment_id: &str) -> sqlx::Result<i64> {
         let (n,): (i64,) =
@@ -27,9 +17,23 @@ impl Db {
 }
 
 impl Tx {
-    /// Records the provider's event; false when it was recorded before (a replay), which leaves the transaction
-    /// usable on both databases. On PostgreSQL a second transaction inserting the same key waits for the first and
-    /// then finds it.
+    /// The payment with this reference (the one the borrower or the provider quotes), read inside the transaction after
+    /// its order's lock.
+    pub async fn payment_by_reference_in_tx(
+        &mut self,
+        reference: &str,
+    ) -> sqlx::Result<Option<PaymentRow>> {
+        sqlx::query_as(&format!(
+            "SELECT {COLUMNS} FROM payments p JOIN orders o ON o.id = p.order_id WHERE p.reference = $1"
+        ))
+        .bind(reference)
+        .fetch_optional(self.conn())
+        .await
+    }
+
+    /// Records the provider's event with what it did (`outcome`); false when it was recorded before (a replay), which
+    /// leaves the transaction usable on both databases. On PostgreSQL a second transaction inserting the same key
+    /// waits for the first and then finds it.
     pub async fn insert_callback(
         &mut self,
         provider: &str,
@@ -52,24 +56,6 @@ impl Tx {
         .execute(self.conn())
         .await?;
         Ok(done.rows_affected() == 1)
-    }
-
-    /// Sets what the recorded callback did.
-    pub async fn set_callback_outcome(
-        &mut self,
-        provider: &str,
-        event_id: &str,
-        outcome: &str,
-    ) -> sqlx::Result<()> {
-        sqlx::query(
-            "UPDATE payment_callbacks SET outcome = $1 WHERE provider = $2 AND event_id = $3",
-        )
-        .bind(outcome)
-        .bind(provider)
-        .bind(event_id)
-        .execute(self.conn())
-        .await?;
-        Ok(())
     }
 
     /// Records the provider's id of the payment, unless the payment has one or another payment holds it (the column

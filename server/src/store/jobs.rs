@@ -313,37 +313,32 @@ pub struct NewReceipt<'a> {
 }
 
 impl Tx {
-    /// Queues the receipt of a credited payment as a text, at most once per payment (a unique index): answers false
-    /// when one was queued for it already.
-    pub async fn queue_receipt(&mut self, r: &NewReceipt<'_>, now: i64) -> sqlx::Result<bool> {
-        // `WHERE true`: SQLite reads `ON CONFLICT` after a `SELECT` without `WHERE` as a join's `ON`.
-        self.insert_receipt("receipt", "WHERE true", r, now).await
-    }
-
-    /// Queues the push of a credited payment's receipt (kind `receipt_push`) when the borrower has a device that
-    /// uploaded a push token, in one statement; at most once per payment. Answers whether one was queued.
-    pub async fn queue_push_receipt(&mut self, r: &NewReceipt<'_>, now: i64) -> sqlx::Result<bool> {
-        let has_device = "WHERE EXISTS (SELECT 1 FROM device_tokens WHERE borrower_id = $3)";
-        self.insert_receipt("receipt_push", has_device, r, now)
-            .await
-    }
-
-    /// One receipt of `kind` (a code of the outbox's, never input) when `condition` holds.
-    async fn insert_receipt(
+    /// Queues the receipt of a credited payment as a text and, when `push` is on, its push (kind `receipt_push`) if the
+    /// borrower has a device that uploaded a push token, in one statement; each at most once per payment (a unique
+    /// index). Answers how many were queued.
+    pub async fn queue_receipts(
         &mut self,
-        kind: &'static str,
-        condition: &'static str,
         r: &NewReceipt<'_>,
+        push: bool,
         now: i64,
-    ) -> sqlx::Result<bool> {
+    ) -> sqlx::Result<u64> {
         let seq = i64::try_from(r.entry_seq).unwrap_or(i64::MAX);
+        // `WHERE true`: SQLite reads `ON CONFLICT` after a `SELECT` without `WHERE` as a join's `ON`.
+        let push_row = if push {
+            "UNION ALL
+             SELECT $9, $2, $3, $4, $5, 'receipt_push', $6, 'pending', 0, $7, $7, $8
+             WHERE EXISTS (SELECT 1 FROM device_tokens WHERE borrower_id = $3)"
+        } else {
+            ""
+        };
         let sql = format!(
             "INSERT INTO notification_outbox (id, order_id, borrower_id, market, installment, kind, text, status,
                  attempts, created_at, updated_at, payment_id)
-             SELECT $1, $2, $3, $4, $5, '{kind}', $6, 'pending', 0, $7, $7, $8 {condition}
+             SELECT $1, $2, $3, $4, $5, 'receipt', $6, 'pending', 0, $7, $7, $8 WHERE true
+             {push_row}
              ON CONFLICT DO NOTHING"
         );
-        let done = sqlx::query(&sql)
+        let mut query = sqlx::query(&sql)
             .bind(new_id())
             .bind(r.order_id)
             .bind(r.borrower_id)
@@ -351,10 +346,11 @@ impl Tx {
             .bind(seq)
             .bind(r.text)
             .bind(now)
-            .bind(r.payment_id)
-            .execute(self.conn())
-            .await?;
-        Ok(done.rows_affected() == 1)
+            .bind(r.payment_id);
+        if push {
+            query = query.bind(new_id());
+        }
+        Ok(query.execute(self.conn()).await?.rows_affected())
     }
 }
 

@@ -5,6 +5,7 @@ use kilat_domain::{Buckets, Code, EntryKind, LedgerEntry, Line, Money};
 use time::Date;
 use time::macros::format_description;
 
+use super::orders::{COLUMNS as ORDER_COLUMNS, OrderRow};
 use super::{Db, Tx, new_id};
 
 /// The plan of a paid-out order, as stored.
@@ -14,6 +15,14 @@ pub struct LoanRow {
     pub payout_date: String,
     pub plan_json: String,
     pub created_at: i64,
+}
+
+/// An order read with its row lock, with its loan's plan as stored (`None` before the payout).
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct LockedLoanRow {
+    #[sqlx(flatten)]
+    pub order: OrderRow,
+    pub plan_json: Option<String>,
 }
 
 /// The payout of an order.
@@ -157,6 +166,65 @@ fn assemble(entries: Vec<EntryRow>, lines: Vec<LineRow>) -> anyhow::Result<Vec<S
 }
 
 const ENTRY_COLUMNS: &str = "id, seq, kind, on_date, cash, excess, refunded, reverses";
+/// The entry's columns, then its line's (null for an entry without lines), over `ledger_entries e LEFT JOIN
+/// ledger_lines l`.
+const ENTRY_LINE_COLUMNS: &str = "e.id, e.seq, e.kind, e.on_date, e.cash, e.excess, e.refunded, e.reverses, \
+     l.installment, l.due_late_charges, l.due_fees, l.due_interest, l.due_principal, l.paid_late_charges, l.paid_fees, \
+     l.paid_interest, l.paid_principal";
+
+/// A row of an order's ledger read in one statement: an entry with one of its lines, or with none.
+#[derive(Debug, Clone, sqlx::FromRow)]
+struct EntryLineRow {
+    #[sqlx(flatten)]
+    entry: EntryRow,
+    installment: Option<i64>,
+    due_late_charges: Option<i64>,
+    due_fees: Option<i64>,
+    due_interest: Option<i64>,
+    due_principal: Option<i64>,
+    paid_late_charges: Option<i64>,
+    paid_fees: Option<i64>,
+    paid_interest: Option<i64>,
+    paid_principal: Option<i64>,
+}
+
+/// One order's ledger on one connection (a pool's, or a transaction's), entries and lines in one statement: each entry
+/// joined to its lines, in sequence and installment order.
+async fn read_ledger(
+    conn: &mut sqlx::AnyConnection,
+    order_id: &str,
+) -> anyhow::Result<Vec<StoredEntry>> {
+    let rows: Vec<EntryLineRow> = sqlx::query_as(&format!(
+        "SELECT {ENTRY_LINE_COLUMNS} FROM ledger_entries e LEFT JOIN ledger_lines l ON l.entry_id = e.id
+         WHERE e.order_id = $1 ORDER BY e.seq, l.installment"
+    ))
+    .bind(order_id)
+    .fetch_all(conn)
+    .await?;
+    let mut entries: Vec<EntryRow> = Vec::new();
+    let mut lines = Vec::with_capacity(rows.len());
+    for row in rows {
+        if let Some(installment) = row.installment {
+            let amount = |m: Option<i64>| m.unwrap_or_default();
+            lines.push(LineRow {
+                entry_id: row.entry.id.clone(),
+                installment,
+                due_late_charges: amount(row.due_late_charges),
+                due_fees: amount(row.due_fees),
+                due_interest: amount(row.due_interest),
+                due_principal: amount(row.due_principal),
+                paid_late_charges: amount(row.paid_late_charges),
+                paid_fees: amount(row.paid_fees),
+                paid_interest: amount(row.paid_interest),
+                paid_principal: amount(row.paid_principal),
+            });
+        }
+        if entries.last().is_none_or(|e| e.id != row.entry.id) {
+            entries.push(row.entry);
+        }
+    }
+    assemble(entries, lines)
+}
 const LINE_COLUMNS: &str = "l.entry_id, l.installment, l.due_late_charges, l.due_fees, l.due_interest, \
      l.due_principal, l.paid_late_charges, l.paid_fees, l.paid_interest, l.paid_principal";
 
@@ -235,20 +303,8 @@ impl Db {
 
     /// The order's ledger in sequence order.
     pub async fn ledger(&self, order_id: &str) -> anyhow::Result<Vec<StoredEntry>> {
-        let entries: Vec<EntryRow> = sqlx::query_as(&format!(
-            "SELECT {ENTRY_COLUMNS} FROM ledger_entries WHERE order_id = $1 ORDER BY seq"
-        ))
-        .bind(order_id)
-        .fetch_all(self.pool())
-        .await?;
-        let lines: Vec<LineRow> = sqlx::query_as(&format!(
-            "SELECT {LINE_COLUMNS} FROM ledger_lines l JOIN ledger_entries e ON e.id = l.entry_id
-             WHERE e.order_id = $1"
-        ))
-        .bind(order_id)
-        .fetch_all(self.pool())
-        .await?;
-        assemble(entries, lines)
+        let mut conn = self.pool().acquire().await?;
+        read_ledger(&mut conn, order_id).await
     }
 }
 
@@ -305,20 +361,42 @@ impl Tx {
 
     /// The order's ledger read inside the transaction (after the order's lock, so nobody appends meanwhile).
     pub async fn ledger_in_tx(&mut self, order_id: &str) -> anyhow::Result<Vec<StoredEntry>> {
-        let entries: Vec<EntryRow> = sqlx::query_as(&format!(
-            "SELECT {ENTRY_COLUMNS} FROM ledger_entries WHERE order_id = $1 ORDER BY seq"
-        ))
-        .bind(order_id)
-        .fetch_all(self.conn())
-        .await?;
-        let lines: Vec<LineRow> = sqlx::query_as(&format!(
-            "SELECT {LINE_COLUMNS} FROM ledger_lines l JOIN ledger_entries e ON e.id = l.entry_id
-             WHERE e.order_id = $1"
-        ))
-        .bind(order_id)
-        .fetch_all(self.conn())
-        .await?;
-        assemble(entries, lines)
+        read_ledger(self.conn(), order_id).await
+    }
+
+    /// The order of the payment with this `reference`, locked for the rest of the transaction (as
+    /// [`Tx::order_locked_in_tx`] locks it), with its loan's plan (`None` before the payout): the first statement of a
+    /// provider's callback, which knows the payment's reference only. A payment never changes order, so the order
+    /// found is the one to lock; the payment itself is read after the lock.
+    pub async fn loan_of_payment_locked_in_tx(
+        &mut self,
+        reference: &str,
+    ) -> sqlx::Result<Option<LockedLoanRow>> {
+        let sql = format!(
+            "SELECT {ORDER_COLUMNS}, (SELECT l.plan_json FROM loans l WHERE l.order_id = orders.id) AS plan_json
+             FROM orders WHERE id = (SELECT p.order_id FROM payments p WHERE p.reference = $1){}",
+            self.lock_clause()
+        );
+        sqlx::query_as(&sql)
+            .bind(reference)
+            .fetch_optional(self.conn())
+            .await
+    }
+
+    /// [`Tx::order_locked_in_tx`] with the loan's plan (`None` before the payout), in one statement.
+    pub async fn loan_locked_in_tx(
+        &mut self,
+        order_id: &str,
+    ) -> sqlx::Result<Option<LockedLoanRow>> {
+        let sql = format!(
+            "SELECT {ORDER_COLUMNS}, (SELECT l.plan_json FROM loans l WHERE l.order_id = orders.id) AS plan_json
+             FROM orders WHERE id = $1{}",
+            self.lock_clause()
+        );
+        sqlx::query_as(&sql)
+            .bind(order_id)
+            .fetch_optional(self.conn())
+            .await
     }
 
     /// Records the borrower's rating of an ended order; false when the order was rated already.
@@ -374,25 +452,32 @@ impl Tx {
         .bind(now)
         .execute(self.conn())
         .await?;
-        for l in &entry.lines {
-            sqlx::query(
-                "INSERT INTO ledger_lines (entry_id, installment, due_late_charges, due_fees, due_interest,
-                     due_principal, paid_late_charges, paid_fees, paid_interest, paid_principal)
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
-            )
-            .bind(&id)
-            .bind(i64::from(l.installment))
-            .bind(l.due.late_charges.minor())
-            .bind(l.due.fees.minor())
-            .bind(l.due.interest.minor())
-            .bind(l.due.principal.minor())
-            .bind(l.paid.late_charges.minor())
-            .bind(l.paid.fees.minor())
-            .bind(l.paid.interest.minor())
-            .bind(l.paid.principal.minor())
-            .execute(self.conn())
-            .await?;
+        // The lines in one statement (a loan's installments are far fewer than a statement's parameters allow).
+        if entry.lines.is_empty() {
+            return Ok(());
         }
+        let rows = (0..entry.lines.len())
+            .map(|r| format!("($1, {})", placeholders(r * 9 + 2, 9)))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let sql = format!(
+            "INSERT INTO ledger_lines (entry_id, installment, due_late_charges, due_fees, due_interest,
+                 due_principal, paid_late_charges, paid_fees, paid_interest, paid_principal) VALUES {rows}"
+        );
+        let mut query = sqlx::query(&sql).bind(&id);
+        for l in &entry.lines {
+            query = query
+                .bind(i64::from(l.installment))
+                .bind(l.due.late_charges.minor())
+                .bind(l.due.fees.minor())
+                .bind(l.due.interest.minor())
+                .bind(l.due.principal.minor())
+                .bind(l.paid.late_charges.minor())
+                .bind(l.paid.fees.minor())
+                .bind(l.paid.interest.minor())
+                .bind(l.paid.principal.minor());
+        }
+        query.execute(self.conn()).await?;
         Ok(())
     }
 }

@@ -84,6 +84,9 @@ pub struct PaymentMove<'a> {
     pub decided_by: Option<&'a str>,
     /// Minor units to refund (`refund_due`).
     pub refund_amount: Option<i64>,
+    /// The provider's id of the money (a callback's payment id), recorded unless the payment has one or another
+    /// payment holds it (the column is unique), as [`Tx::set_payment_provider_id`] does.
+    pub provider_id: Option<&'a str>,
 }
 
 /// A unique constraint refused the write (the idempotency key, the reference, or the UTR).
@@ -317,12 +320,17 @@ impl Tx {
         to: &PaymentMove<'_>,
         now: i64,
     ) -> sqlx::Result<Option<i64>> {
-        let placeholders: Vec<String> = (0..from.len()).map(|i| format!("${}", i + 9)).collect();
+        let placeholders: Vec<String> = (0..from.len()).map(|i| format!("${}", i + 10)).collect();
+        // The provider's id is written by the same statement as the move: one write of the row where a callback took
+        // two.
         let sql = format!(
             "UPDATE payments SET status = $1, received_amount = COALESCE($2, received_amount),
                  decision_reason = COALESCE($3, decision_reason), decided_by = COALESCE($4, decided_by),
                  decided_at = COALESCE($5, decided_at), updated_at = $6,
-                 refund_amount = COALESCE($8, refund_amount)
+                 refund_amount = COALESCE($8, refund_amount),
+                 provider_id = CASE WHEN $9 IS NOT NULL AND provider_id IS NULL
+                                         AND NOT EXISTS (SELECT 1 FROM payments q WHERE q.provider_id = $9)
+                                    THEN $9 ELSE provider_id END
              WHERE id = $7 AND status IN ({})
              RETURNING (SELECT COUNT(*) FROM payments h
                         WHERE h.order_id = payments.order_id AND h.status = 'held' AND h.id <> payments.id)",
@@ -336,7 +344,8 @@ impl Tx {
             .bind(to.decided_by.map(|_| now))
             .bind(now)
             .bind(id)
-            .bind(to.refund_amount);
+            .bind(to.refund_amount)
+            .bind(to.provider_id);
         for f in from {
             query = query.bind(*f);
         }

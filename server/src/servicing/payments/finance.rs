@@ -385,6 +385,7 @@ async fn decide(
         received,
         decision,
         Some(&op.id),
+        None,
         &actor,
         now,
     )

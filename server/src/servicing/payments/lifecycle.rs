@@ -26,6 +26,9 @@ pub(crate) struct MoveFields<'a> {
     pub reason: Option<&'a str>,
     pub decided_by: Option<&'a str>,
     pub refund_amount: Option<i64>,
+    /// The provider's id of the money (a callback's), recorded with the move unless the payment has one or another
+    /// payment holds it.
+    pub provider_id: Option<&'a str>,
 }
 
 /// The only writer of a payment's status: moves the payment, read as `from` inside `tx`, by `event` through the
@@ -67,6 +70,7 @@ async fn move_counting_held(
                 reason: fields.reason,
                 decided_by: fields.decided_by,
                 refund_amount: fields.refund_amount,
+                provider_id: fields.provider_id,
             },
             now,
         )
@@ -115,7 +119,8 @@ pub(crate) fn parse_installment(n: Option<i64>) -> Option<u32> {
 }
 
 /// Settles `payment`, read inside `tx` with the order locked and `loan` loaded in it, with `received` (finance's
-/// confirm and decisions and a provider's callback all come here), as the money engine says
+/// confirm and decisions and a provider's callback all come here, the callback with the provider's id of the money,
+/// recorded on the payment by the same write as its move), as the money engine says
 /// ([`kilat_domain::settle`]): the amount asked is credited as priced; another amount is held for finance; money for
 /// a loan that owes nothing, or beyond what it owed, is owed back (`refund_due`). The ledger entry is appended and the
 /// order moves (repaid, exited in cooling-off, extended, caught up) in the same transaction. When the loan closes,
@@ -129,6 +134,7 @@ pub(crate) async fn settle_in(
     received: i64,
     decision: Decision,
     decided_by: Option<&str>,
+    provider_id: Option<&str>,
     actor: &Actor,
     now: i64,
 ) -> Result<Settled, Error> {
@@ -163,6 +169,7 @@ pub(crate) async fn settle_in(
         reason: None,
         decided_by,
         refund_amount: refund,
+        provider_id,
     };
     let mut entry_seq = None;
     let mut order_status = loan.order.status;
@@ -222,7 +229,8 @@ pub(crate) async fn settle_in(
                 _ => None,
             };
             if let Some(event) = event {
-                order_status = orders::apply_in(tx, &loan.order.id, event, actor, now).await?;
+                // The order was read and locked by `load_in` in this transaction: it is not read again.
+                order_status = orders::apply_locked_in(tx, &loan.order, event, actor, now).await?;
             }
             if order_status.is_final() && others_held > 0 {
                 refund_held_in(tx, loan, &payment.row.id, actor, now).await?;
@@ -292,10 +300,7 @@ async fn queue_receipt_in(
         entry_seq: (loan.entries.len() as u64).saturating_sub(1),
         text: &text,
     };
-    tx.queue_receipt(&receipt, now).await?;
-    if s.push.is_some() {
-        tx.queue_push_receipt(&receipt, now).await?;
-    }
+    tx.queue_receipts(&receipt, s.push.is_some(), now).await?;
     Ok(())
 }
 
