@@ -16,7 +16,8 @@
 # Knobs: KILAT_BIN (default target/release/kilat), PG_URL (default postgres://postgres@127.0.0.1:5432/postgres),
 # BENCH_DASHBOARD_ORDERS (default 1000000), BENCH_DASHBOARD_OPEN_PERCENT (default 10), BENCH_DASHBOARD_ROUNDS
 # (default 10), BENCH_DASHBOARD_COLD_ROUNDS (default 3: the dashboard before any day is kept), BENCH_KEEP (1 keeps the
-# database and the server's log).
+# database and the server's log), BENCH_DASHBOARD_DB (the URL of a database an earlier run kept: no seed, and it is
+# kept; its kept days are deleted first).
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -35,12 +36,18 @@ die() { printf 'bench-dashboard: %s\n' "$*" >&2; exit 2; }
 psql "$PG_URL" -qc 'SELECT 1' >/dev/null 2>&1 || die "PostgreSQL at $PG_URL does not answer"
 
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/kilat-bench-dashboard.XXXXXX")
-NAME="kilat_bench_dashboard_$$"
-URL="${PG_URL%/*}/$NAME"
+EXISTING=${BENCH_DASHBOARD_DB:-}
+if [ -n "$EXISTING" ]; then
+  NAME= URL=$EXISTING
+else
+  NAME="kilat_bench_dashboard_$$" URL="${PG_URL%/*}/$NAME"
+fi
 PID=
 cleanup() {
   [ -n "$PID" ] && kill "$PID" 2>/dev/null && wait "$PID" 2>/dev/null || true
-  if [ "$KEEP" = 1 ]; then
+  if [ -z "$NAME" ]; then
+    rm -rf "$WORK"
+  elif [ "$KEEP" = 1 ]; then
     echo "bench-dashboard: kept database $NAME and $WORK" >&2
   else
     psql "$PG_URL" -qc "DROP DATABASE IF EXISTS $NAME WITH (FORCE)" >/dev/null 2>&1 || true
@@ -50,8 +57,9 @@ cleanup() {
 trap cleanup EXIT
 
 export KILAT_DATABASE_URL=$URL KILAT_MODE=development RUST_LOG=warn KILAT_LOG__FORMAT=json
-psql "$PG_URL" -qc "CREATE DATABASE $NAME" >/dev/null
 started=$SECONDS
+if [ -z "$EXISTING" ]; then
+psql "$PG_URL" -qc "CREATE DATABASE $NAME" >/dev/null
 "$BIN" dev seed-loans --market IN --product in-flexi-6m --amount 2000000 --term m6 --payout 2026-01-01 \
   --loans "$ORDERS" >&2
 # Spread over the last year, a timeline and a payout each, most of them ended.
@@ -59,7 +67,9 @@ psql "$URL" -v ON_ERROR_STOP=1 -q >&2 <<SQL
 \\timing on
 UPDATE orders SET created_at = (extract(epoch FROM now()) * 1000)::bigint
     - (abs(hashtext(id)::bigint) % 365)::bigint * 86400000 - (abs(hashtext(id || 't')::bigint) % 86400000)::bigint;
-UPDATE orders SET status = 'repaid', closed_at = created_at + 30::bigint * 86400000
+-- Repaid 30 days after the application, or halfway to now for the last 30 days' orders: nothing dated after now.
+UPDATE orders SET status = 'repaid', closed_at = created_at + LEAST(30::bigint * 86400000,
+        GREATEST(0, ((extract(epoch FROM now()) * 1000)::bigint - created_at) / 2))
     WHERE abs(hashtext(id || 'open')::bigint) % 100 >= $OPEN_PERCENT;
 UPDATE ledger_entries e SET on_date = to_char(to_timestamp(o.created_at / 1000.0 + 3600 + 19800) AT TIME ZONE 'UTC',
     'YYYY-MM-DD') FROM orders o WHERE o.id = e.order_id;
@@ -77,14 +87,20 @@ INSERT INTO payouts (id, order_id, provider, bank_reference, amount, operator_id
            created_at + 3600000 + (abs(hashtext(id)::bigint) % 7200000)::bigint FROM orders;
 ANALYZE;
 SQL
-seed_secs=$((SECONDS - started))
+seed_secs="in $((SECONDS - started)) s"
+else
+  seed_secs="earlier (BENCH_DASHBOARD_DB)"
+fi
 counts=$(psql "$URL" -Atc "SELECT (SELECT count(*) FROM orders) || ' orders, ' ||
   (SELECT count(*) FROM orders WHERE status IN ('disbursed', 'overdue')) || ' open, ' ||
   (SELECT count(*) FROM order_events) || ' timeline entries, ' || (SELECT count(*) FROM ledger_entries) ||
   ' ledger entries, ' || (SELECT count(*) FROM ledger_lines) || ' ledger lines'")
-echo "bench-dashboard: seeded in ${seed_secs} s: $counts" >&2
+echo "bench-dashboard: seeded ${seed_secs}: $counts" >&2
 
-KILAT_OPERATOR_PASSWORD=$PASSWORD "$BIN" operator create --username bench-admin --role admin,collections >&2
+ADMIN=bench-admin-$$
+KILAT_OPERATOR_PASSWORD=$PASSWORD "$BIN" operator create --username "$ADMIN" --role admin,collections >&2
+# No day kept yet (a database kept from an earlier run has its days).
+psql "$URL" -qc "DELETE FROM dashboard_payout_minutes; DELETE FROM dashboard_days" >/dev/null
 port=$(node -e "const s=require('net').createServer();s.listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})")
 base=http://127.0.0.1:$port
 # Jobs off: the days are kept by hand below, between the two series of rounds.
@@ -92,7 +108,7 @@ KILAT_LISTEN=127.0.0.1:$port "$BIN" serve --jobs off >"$WORK/kilat.log" 2>&1 &
 PID=$!
 for _ in $(seq 1 300); do curl -fsS -o /dev/null "$base/readyz" 2>/dev/null && break; sleep 0.1; done
 cookie=$(curl -fsS -D - -o /dev/null -H 'content-type: application/json' \
-  -d "{\"username\":\"bench-admin\",\"password\":\"$PASSWORD\"}" "$base/api/v1/console/login" |
+  -d "{\"username\":\"$ADMIN\",\"password\":\"$PASSWORD\"}" "$base/api/v1/console/login" |
   sed -n 's/^[Ss]et-[Cc]ookie: kilat_console=\([^;]*\).*/\1/p')
 [ -n "$cookie" ] || die "no session: $(tail -5 "$WORK/kilat.log")"
 
@@ -125,7 +141,7 @@ SECTION=$WORK/section.md
   echo '## Dashboard of the book (issue 18 item 10; scripts/bench-dashboard.sh)'
   echo
   echo "Measured $(date -u '+%Y-%m-%d %H:%M UTC') on $(nproc) cores ($(uname -m)), PostgreSQL, load average $load_start at the"
-  echo "start and $load_end at the end (other work was running on the machine). Seeded in ${seed_secs} s: $counts."
+  echo "start and $load_end at the end (other work was running on the machine). Seeded ${seed_secs}: $counts."
   echo "One request at a time: first $COLD_ROUNDS rounds of the dashboard with no day kept, then \`kilat jobs run dashboard-days\`"
   echo "(the worker's job: the 29 ended days of the window computed once and kept) in $(printf '%.1f' "$keep_secs") s, then $ROUNDS rounds"
   echo "of the dashboard (today alone from the tables) and the collections queue (the reference) alternating."
