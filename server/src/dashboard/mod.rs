@@ -16,9 +16,7 @@ use crate::auth::operators::{Operator, Role};
 use crate::collections::{Bucket, bucket_dates};
 use crate::error::Error;
 use crate::services::Services;
-use crate::store::dashboard::{
-    BookRow, DayFlows, DayValue, PayoutMinutes, Window, date_of, day_of,
-};
+use crate::store::dashboard::{BookRow, DayFlows, PayoutMinutes, Window, date_of, day_of};
 
 /// Who may read the dashboard: admins, and finance for the book.
 pub const DASHBOARD_ROLES: &[Role] = &[Role::Admin, Role::Finance];
@@ -264,49 +262,34 @@ pub async fn computed_flows(
             ..DayFlows::default()
         })
     }
-    // Independent reads, at once (each on a connection of its own).
-    let db = &s.db;
-    let (
-        applications,
-        approvals,
-        rejections,
-        paid_out,
-        repaid,
-        complaints,
-        status_changes,
-        principal_changes,
-        minutes,
-    ) = tokio::try_join!(
-        db.dashboard_applications(w),
-        db.dashboard_approvals(w),
-        db.dashboard_entered(w, "rejected"),
-        db.dashboard_paid_out(w),
-        db.dashboard_repaid(w),
-        db.dashboard_complaints(w),
-        db.dashboard_status_changes(w),
-        db.dashboard_principal_changes(w),
-        db.dashboard_payout_minutes(w),
-    )?;
     let mut days: BTreeMap<i64, DayFlows> = BTreeMap::new();
-    let figures: [(Vec<DayValue>, fn(&mut DayFlows) -> &mut i64); 7] = [
-        (applications, |f| &mut f.applications),
-        (approvals, |f| &mut f.approvals),
-        (rejections, |f| &mut f.rejections),
-        (paid_out, |f| &mut f.paid_out),
-        (repaid, |f| &mut f.repaid),
-        (complaints, |f| &mut f.complaints),
-        (principal_changes, |f| &mut f.principal_change),
-    ];
-    for (rows, field) in figures {
-        for r in rows {
-            *field(slot(&mut days, r.day)) = r.value;
-        }
+    for r in s.db.dashboard_applications(w).await? {
+        slot(&mut days, r.day).applications = r.value;
     }
-    for r in status_changes {
+    for r in s.db.dashboard_approvals(w).await? {
+        slot(&mut days, r.day).approvals = r.value;
+    }
+    for r in s.db.dashboard_entered(w, "rejected").await? {
+        slot(&mut days, r.day).rejections = r.value;
+    }
+    for r in s.db.dashboard_paid_out(w).await? {
+        slot(&mut days, r.day).paid_out = r.value;
+    }
+    for r in s.db.dashboard_repaid(w).await? {
+        slot(&mut days, r.day).repaid = r.value;
+    }
+    for r in s.db.dashboard_complaints(w).await? {
+        slot(&mut days, r.day).complaints = r.value;
+    }
+    for r in s.db.dashboard_status_changes(w).await? {
         let day = slot(&mut days, r.day);
         day.open_change = r.open;
         day.overdue_change = r.overdue;
     }
+    for r in s.db.dashboard_principal_changes(w).await? {
+        slot(&mut days, r.day).principal_change = r.value;
+    }
+    let minutes = s.db.dashboard_payout_minutes(w).await?;
     Ok((days, minutes))
 }
 
@@ -325,47 +308,40 @@ pub async fn last_days(s: &Services, op: &Operator, market: Market) -> Result<Da
         first_day: last_day - DAYS + 1,
         last_day,
     };
-    // The days: those kept, then the rest from the tables; the book and the open loans now, at the same time.
-    let days = async {
-        let kept =
-            s.db.dashboard_kept_days(window.market, window.first_day, last_day - 1)
-                .await?;
-        let kept_days: HashSet<i64> = kept.iter().map(|d| d.day).collect();
-        let live_from = (window.first_day..last_day)
-            .find(|day| !kept_days.contains(day))
-            .unwrap_or(last_day);
-        let mut flows: BTreeMap<i64, DayFlows> = kept
-            .into_iter()
-            .filter(|d| d.day < live_from)
-            .map(|d| (d.day, d))
-            .collect();
-        let mut minutes = if live_from > window.first_day {
-            s.db.dashboard_kept_payout_minutes(window.market, window.first_day, live_from - 1)
-                .await?
-        } else {
-            Vec::new()
-        };
-        let (live, live_minutes) = computed_flows(
-            s,
-            Window {
-                first_day: live_from,
-                ..window
-            },
-        )
-        .await?;
-        flows.extend(live);
-        minutes.extend(live_minutes);
-        Ok::<_, Error>((flows, minutes))
+    let kept =
+        s.db.dashboard_kept_days(window.market, window.first_day, last_day - 1)
+            .await?;
+    let kept_days: HashSet<i64> = kept.iter().map(|d| d.day).collect();
+    let live_from = (window.first_day..last_day)
+        .find(|day| !kept_days.contains(day))
+        .unwrap_or(last_day);
+    let mut flows: BTreeMap<i64, DayFlows> = kept
+        .into_iter()
+        .filter(|d| d.day < live_from)
+        .map(|d| (d.day, d))
+        .collect();
+    let mut minutes = if live_from > window.first_day {
+        s.db.dashboard_kept_payout_minutes(window.market, window.first_day, live_from - 1)
+            .await?
+    } else {
+        Vec::new()
     };
-    let book = async {
-        Ok::<_, Error>(
-            s.db.dashboard_book(market.code(), &bucket_dates(today))
-                .await?,
-        )
-    };
-    let open_now = async { Ok::<_, Error>(s.db.dashboard_open_now(market.code()).await?) };
-    let ((flows, minutes), book_rows, open_now) = tokio::try_join!(days, book, open_now)?;
-    let book = fold_book(&book_rows)?;
+    let (live, live_minutes) = computed_flows(
+        s,
+        Window {
+            first_day: live_from,
+            ..window
+        },
+    )
+    .await?;
+    flows.extend(live);
+    minutes.extend(live_minutes);
+
+    let book = fold_book(
+        &s.db
+            .dashboard_book(market.code(), &bucket_dates(today))
+            .await?,
+    )?;
     let trend = principal_trend(
         book.outstanding_principal,
         &flows
@@ -384,6 +360,7 @@ pub async fn last_days(s: &Services, op: &Operator, market: Market) -> Result<Da
         promise_minutes: promise,
         promise_met: promise.zip(median).map(|(p, m)| m <= p),
     };
+    let open_now = s.db.dashboard_open_now(market.code()).await?;
     let shares = open_by_day(
         open_now,
         &flows
