@@ -12,12 +12,10 @@ use kilat_domain::{Code, Market};
 
 use crate::dashboard::{DAYS, computed_flows, offset_ms};
 use crate::services::Services;
-use crate::store::dashboard::{DayFlows, Window, day_of};
+use crate::store::dashboard::{DAY_MS, DayFlows, Window, day_of};
 
 /// How long after its end a day is kept: a transaction that dated its rows before midnight has committed by then.
 pub const SETTLE_MS: i64 = 10 * 60_000;
-
-const DAY_MS: i64 = 86_400_000;
 
 /// Keeps `market`'s ended days of the dashboard's window that are not kept yet; returns how many this run kept.
 pub async fn run(s: &Services, market: Market) -> anyhow::Result<usize> {

@@ -29,7 +29,8 @@ pub struct Window<'a> {
     pub last_day: i64,
 }
 
-const DAY_MS: i64 = 86_400_000;
+/// A day in milliseconds.
+pub const DAY_MS: i64 = 86_400_000;
 
 impl Window<'_> {
     /// The first instant of the window and the first instant after it, epoch ms (UTC).

@@ -372,15 +372,11 @@ impl Tx {
         &mut self,
         reference: &str,
     ) -> sqlx::Result<Option<LockedLoanRow>> {
-        let sql = format!(
-            "SELECT {ORDER_COLUMNS}, (SELECT l.plan_json FROM loans l WHERE l.order_id = orders.id) AS plan_json
-             FROM orders WHERE id = (SELECT p.order_id FROM payments p WHERE p.reference = $1){}",
-            self.lock_clause()
-        );
-        sqlx::query_as(&sql)
-            .bind(reference)
-            .fetch_optional(self.conn())
-            .await
+        self.locked_loan(
+            "(SELECT p.order_id FROM payments p WHERE p.reference = $1)",
+            reference,
+        )
+        .await
     }
 
     /// [`Tx::order_locked_in_tx`] with the loan's plan (`None` before the payout), in one statement.
@@ -388,13 +384,19 @@ impl Tx {
         &mut self,
         order_id: &str,
     ) -> sqlx::Result<Option<LockedLoanRow>> {
+        self.locked_loan("$1", order_id).await
+    }
+
+    /// The order whose id is `id` (an expression of the statement's `$1`, bound to `key`; written here, never input),
+    /// locked, with its loan's plan.
+    async fn locked_loan(&mut self, id: &str, key: &str) -> sqlx::Result<Option<LockedLoanRow>> {
         let sql = format!(
             "SELECT {ORDER_COLUMNS}, (SELECT l.plan_json FROM loans l WHERE l.order_id = orders.id) AS plan_json
-             FROM orders WHERE id = $1{}",
+             FROM orders WHERE id = {id}{}",
             self.lock_clause()
         );
         sqlx::query_as(&sql)
-            .bind(order_id)
+            .bind(key)
             .fetch_optional(self.conn())
             .await
     }
