@@ -31,7 +31,7 @@ pub use loan::{
     Arrears, Buckets, CoolingOffOffer, EntryKind, InstallmentBalance, InstallmentStatus,
     LedgerEntry, Line, LoanBalances, PREPAYMENT_RULE, Plan, Settlement, allocate_repayment,
     arrears, cooling_off_offer, cooling_off_settlement, extend, late_charges_due, move_schedule,
-    payoff, replay, reversal,
+    payoff, replay, replay_onto, reversal,
 };
 pub use money::{Currency, Market, Money};
 pub use order::{OrderEvent, OrderState};

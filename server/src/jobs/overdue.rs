@@ -7,15 +7,15 @@
 //! server's insert wins. Each order's posting is idempotent on its own as well (a day charged is never charged again),
 //! so a second sweep of the same date, or one that overlaps another, posts nothing more. Loans are read and written
 //! a page at a time: one transaction per page, a few queries each, no round trip per order or installment. Each
-//! loan's stored position (the balances its ledger last left, `ledger::position`) tells what the day holds for it;
-//! only the ledgers of the loans charged are read and replayed.
+//! loan's stored position (the balances its ledger last left, `ledger::position`) tells what the day holds for it,
+//! and the day's charges are continued onto it by the money engine: no ledger is read.
 
 use std::collections::{BTreeSet, HashMap};
 
 use anyhow::Context;
 use kilat_domain::{
     Code, LedgerEntry, LoanBalances, Market, OrderEvent, OrderState, Plan, RepaymentChoice,
-    frozen_installments, late_charges_due, replay,
+    frozen_installments, late_charges_due, replay, replay_onto,
 };
 use time::Date;
 
@@ -212,10 +212,11 @@ async fn sweep_page(
     let statuses: HashMap<String, String> = tx.statuses_in_tx(&ids).await?.into_iter().collect();
     let verifying = verifying_sets(tx.verifying_in_tx(&ids).await?, &plans);
     let none = BTreeSet::new();
-    // Each loan's balances as its ledger last left them (its stored position, written with every entry). Only two
-    // kinds of loan have their ledger read and replayed: one without a position yet (written before migration 0044),
-    // and one that takes a late charge today, replayed with it before it is posted. A day with nothing to charge reads
-    // no ledger.
+    // Each loan's balances as its ledger last left them: its stored position, written in the same transaction as
+    // every entry. The day's late charges are continued onto it by the money engine (`replay_onto`: the same balances
+    // and refusals as replaying the whole ledger with them), so no ledger is read; only a loan without a position yet
+    // (written before migration 0044) has its ledger read and replayed. Were a position ever behind its ledger, the
+    // charge's sequence number would be taken already, and the unique (order, seq) would refuse the page.
     let mut positions: HashMap<String, LoanBalances> = HashMap::with_capacity(page.len());
     for (order_id, json) in tx.positions_in_tx(&ids).await? {
         let balances: LoanBalances = serde_json::from_str(&json)
@@ -230,87 +231,63 @@ async fn sweep_page(
             status.is_active_loan().then_some((row, status))
         })
         .collect();
-    let mut to_read: Vec<&str> = Vec::new();
-    for (row, _) in &active {
-        let waiting = verifying.get(&row.order_id).unwrap_or(&none);
-        let charged = match positions.get(&row.order_id) {
-            None => true,
-            Some(balances) => !late_charges_due(
-                &plans[row.order_id.as_str()],
-                balances,
-                waiting,
-                date,
-                &s.caps,
-            )
-            .context("late charges")?
-            .is_empty(),
-        };
-        if charged {
-            to_read.push(row.order_id.as_str());
-        }
-    }
-    let mut ledgers = tx.ledgers_in_tx(&to_read).await?;
-    let to_read: BTreeSet<&str> = to_read.into_iter().collect();
+    let unpositioned: Vec<&str> = active
+        .iter()
+        .map(|(row, _)| row.order_id.as_str())
+        .filter(|id| !positions.contains_key(*id))
+        .collect();
+    let mut ledgers = tx.ledgers_in_tx(&unpositioned).await?;
     let mut posts: Vec<(&str, u64, LedgerEntry)> = Vec::new();
     let mut events: Vec<(&str, OrderEvent)> = Vec::new();
     let mut notes: Vec<NewNotification<'_>> = Vec::new();
-    let mut arrears: Vec<ArrearsRow<'_>> = Vec::with_capacity(to_read.len());
+    let mut arrears: Vec<ArrearsRow<'_>> = Vec::new();
     for &(row, status) in &active {
         let plan = &plans[row.order_id.as_str()];
         let waiting = verifying.get(&row.order_id).unwrap_or(&none);
         report.orders += 1;
-        if !to_read.contains(row.order_id.as_str()) {
-            // Nothing to post: the position is the ledger's replay, and the day's move and reminders come from it.
-            let balances = positions
-                .remove(&row.order_id)
-                .context("a loan not read has a position")?;
-            let planned = plan_loan(plan, status, &balances, waiting, date, s)?;
-            anyhow::ensure!(
-                planned.entries.is_empty(),
-                "order {}: late charges from a position that had none",
-                row.order_no
-            );
-            if let Some(event) = planned.event {
-                events.push((row.order_id.as_str(), event));
+        let (balances, positioned) = match positions.remove(&row.order_id) {
+            Some(balances) => (balances, true),
+            None => {
+                let stored = ledgers.remove(&row.order_id).unwrap_or_default();
+                let mut entries = Vec::with_capacity(stored.len());
+                for (i, e) in stored.into_iter().enumerate() {
+                    anyhow::ensure!(
+                        e.seq == i as u64,
+                        "order {}: ledger gap at {i}",
+                        row.order_no
+                    );
+                    entries.push(e.entry);
+                }
+                let balances = replay(plan, &entries)
+                    .with_context(|| format!("replaying the ledger of order {}", row.order_no))?;
+                (balances, false)
             }
-            reminders::due_on(s, market, row, &balances, waiting, date, &mut notes);
-            continue;
-        }
-        let stored = ledgers.remove(&row.order_id).unwrap_or_default();
-        let mut entries = Vec::with_capacity(stored.len() + 1);
-        for (i, e) in stored.into_iter().enumerate() {
-            anyhow::ensure!(
-                e.seq == i as u64,
-                "order {}: ledger gap at {i}",
-                row.order_no
-            );
-            entries.push(e.entry);
-        }
-        let balances = replay(plan, &entries)
-            .with_context(|| format!("replaying the ledger of order {}", row.order_no))?;
+        };
         let planned = plan_loan(plan, status, &balances, waiting, date, s)?;
-        let after = if planned.entries.is_empty() {
-            balances
-        } else {
-            let first = entries.len() as u64;
-            entries.extend(planned.entries.iter().cloned());
+        let charged = !planned.entries.is_empty();
+        let after = if charged {
             // The money engine accepts the ledger with them, or nothing is posted.
-            let after = replay(plan, &entries)
+            let after = replay_onto(plan, &balances, &planned.entries)
                 .with_context(|| format!("late charges of order {}", row.order_no))?;
+            let first = balances.entries;
             for (i, e) in planned.entries.into_iter().enumerate() {
                 posts.push((row.order_id.as_str(), first + i as u64, e));
             }
             after
+        } else {
+            balances
         };
         if let Some(event) = planned.event {
             events.push((row.order_id.as_str(), event));
         }
         reminders::due_on(s, market, row, &after, waiting, date, &mut notes);
-        arrears.push(crate::ledger::position(
-            row.order_id.as_str(),
-            market.code(),
-            &after,
-        )?);
+        if charged || !positioned {
+            arrears.push(crate::ledger::position(
+                row.order_id.as_str(),
+                market.code(),
+                &after,
+            )?);
+        }
     }
     let batch: Vec<NewEntry<'_>> = posts
         .iter()

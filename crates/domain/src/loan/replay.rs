@@ -207,13 +207,15 @@ pub fn replay(plan: &Plan, entries: &[LedgerEntry]) -> Result<LoanBalances> {
     };
     let mut reversed = vec![false; entries.len()];
     let mut fee_deducted = false;
-    for index in 0..entries.len() {
+    for (index, e) in entries.iter().enumerate() {
         let seq = index as u64;
+        let earlier = &entries[..index];
         apply(
             plan,
             &mut b,
-            entries,
-            index,
+            e,
+            seq,
+            earlier,
             &mut reversed,
             &mut fee_deducted,
         )
@@ -223,6 +225,45 @@ pub fn replay(plan: &Plan, entries: &[LedgerEntry]) -> Result<LoanBalances> {
         })?;
         b.entries = seq + 1;
     }
+    totals(&mut b)?;
+    Ok(b)
+}
+
+/// The balances after `new` is appended to the ledger that `before` is the replay of: the same balances and the same
+/// refusals as [`replay`] of the whole ledger with `new`, without the ledger itself. Only entries that depend on
+/// nothing but the balances continue a replay this way (late charges, repayments, extension fees, settlements,
+/// schedules); the payout, the fees kept at payout and a reversal need the entries before them and are refused here
+/// (replay the whole ledger for those).
+pub fn replay_onto(
+    plan: &Plan,
+    before: &LoanBalances,
+    new: &[LedgerEntry],
+) -> Result<LoanBalances> {
+    let mut b = before.clone();
+    let mut fee_deducted = true;
+    for e in new {
+        let seq = b.entries;
+        if matches!(
+            e.kind,
+            EntryKind::Payout | EntryKind::FeeDeducted | EntryKind::Reversal
+        ) {
+            return Err(invalid(
+                seq,
+                "the payout, its fees and a reversal are replayed with the whole ledger",
+            ));
+        }
+        apply(plan, &mut b, e, seq, &[], &mut [], &mut fee_deducted).map_err(|e| match e {
+            Error::InvalidEntry { .. } => e,
+            other => invalid(seq, other.to_string()),
+        })?;
+        b.entries = seq + 1;
+    }
+    totals(&mut b)?;
+    Ok(b)
+}
+
+/// The loan's sums over its installments, and whether it is settled.
+fn totals(b: &mut LoanBalances) -> Result<()> {
     let mut due = Buckets::default();
     let mut paid = Buckets::default();
     for i in &b.installments {
@@ -235,25 +276,26 @@ pub fn replay(plan: &Plan, entries: &[LedgerEntry]) -> Result<LoanBalances> {
     b.settled = b.paid_out.minor() > 0
         && b.installments.iter().all(|i| i.scheduled)
         && b.outstanding.is_zero();
-    Ok(b)
+    Ok(())
 }
 
+/// Applies entry `seq`, `e`, to the balances; `earlier` holds the entries before it (`reversed` marks those reversed
+/// already), which only a reversal reads.
 pub(crate) fn apply(
     plan: &Plan,
     b: &mut LoanBalances,
-    entries: &[LedgerEntry],
-    index: usize,
+    e: &LedgerEntry,
+    seq: u64,
+    earlier: &[LedgerEntry],
     reversed: &mut [bool],
     fee_deducted: &mut bool,
 ) -> Result<()> {
     let q = &plan.quote;
-    let e = &entries[index];
-    let seq = index as u64;
     let bad = |reason: &str| invalid(seq, reason);
     if (e.kind == EntryKind::Reversal) != e.reverses.is_some() {
         return Err(bad("only a reversal names the entry it reverses"));
     }
-    if index == 0 && e.kind != EntryKind::Payout {
+    if seq == 0 && e.kind != EntryKind::Payout {
         return Err(bad("the ledger starts with the payout"));
     }
     if e.on < q.disbursal_date {
@@ -314,7 +356,7 @@ pub(crate) fn apply(
     };
     match e.kind {
         EntryKind::Payout => {
-            if index != 0 || !e.lines.is_empty() || e.cash != q.net_disbursed {
+            if seq != 0 || !e.lines.is_empty() || e.cash != q.net_disbursed {
                 return Err(bad(
                     "the payout is entry 0 and sends the net amount of the plan",
                 ));
@@ -416,9 +458,9 @@ pub(crate) fn apply(
             let target_seq = e.reverses.expect("checked above");
             let target_index = usize::try_from(target_seq)
                 .ok()
-                .filter(|t| *t < index)
+                .filter(|t| *t < earlier.len())
                 .ok_or_else(|| bad("a reversal names an earlier entry"))?;
-            let target = &entries[target_index];
+            let target = &earlier[target_index];
             if matches!(
                 target.kind,
                 EntryKind::Payout | EntryKind::FeeDeducted | EntryKind::Scheduled
@@ -431,7 +473,7 @@ pub(crate) fn apply(
             if reversed[target_index] {
                 return Err(bad("the entry is reversed already"));
             }
-            if *e != reversal(entries, target_seq, e.on)? {
+            if *e != reversal(earlier, target_seq, e.on)? {
                 return Err(bad("a reversal is the exact negation of its entry"));
             }
             reversed[target_index] = true;
@@ -451,7 +493,7 @@ pub(crate) fn apply(
         }
     }
     let receives = match (e.kind, e.reverses) {
-        (EntryKind::Reversal, Some(t)) => entries[t as usize].kind.receives_cash(),
+        (EntryKind::Reversal, Some(t)) => earlier[t as usize].kind.receives_cash(),
         (kind, _) => kind.receives_cash(),
     };
     if receives {

@@ -872,9 +872,15 @@ fn paying(installment: u32, principal: i64) -> Line {
 fn replay_refuses_nonsense(#[case] break_it: fn(&mut Vec<LedgerEntry>)) {
     let plan = indian_plan();
     let mut ledger = opened(&plan);
+    let opening = ledger.len();
     break_it(&mut ledger);
     let got = replay(&plan, &ledger);
     assert!(matches!(got, Err(Error::InvalidEntry { .. })), "{got:?}");
+    // Continued from the opening's balances, what was appended is refused as well.
+    if let Ok(before) = replay(&plan, &ledger[..opening]) {
+        let onto = replay_onto(&plan, &before, &ledger[opening..]);
+        assert!(matches!(onto, Err(Error::InvalidEntry { .. })), "{onto:?}");
+    }
 }
 
 #[test]
@@ -998,8 +1004,18 @@ proptest! {
                     }
                 }
             };
+            // Continuing the replay from the balances gives the replay of the whole ledger, or refuses the entries
+            // that need the ledger before them.
+            let onto = replay_onto(&plan, &b, &new);
+            let needs_ledger = new.iter().any(|e| matches!(e.kind,
+                EntryKind::Payout | EntryKind::FeeDeducted | EntryKind::Reversal));
             ledger.extend(new);
             let b = replay(&plan, &ledger).unwrap();
+            if needs_ledger {
+                prop_assert!(onto.is_err());
+            } else {
+                prop_assert_eq!(&onto.unwrap(), &b);
+            }
             for i in &b.installments {
                 prop_assert!(!i.outstanding.has_negative() && !i.paid.has_negative() && !i.due.has_negative());
                 prop_assert_eq!(i.paid.plus(i.outstanding).unwrap(), i.due);
