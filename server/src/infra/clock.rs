@@ -16,6 +16,8 @@ pub struct Clock {
     /// Milliseconds added to the real time; always 0 unless the clock is adjustable.
     offset_ms: Arc<AtomicI64>,
     adjustable: bool,
+    /// Told each time the clock is moved, so the jobs' timer runs the new date's jobs at once (`moved`).
+    moves: Arc<tokio::sync::Notify>,
 }
 
 /// Moving the business date of a clock that runs on the real date.
@@ -29,6 +31,7 @@ impl Clock {
         Self {
             offset_ms: Arc::new(AtomicI64::new(0)),
             adjustable: false,
+            moves: Arc::default(),
         }
     }
 
@@ -37,11 +40,19 @@ impl Clock {
         Self {
             offset_ms: Arc::new(AtomicI64::new(0)),
             adjustable: true,
+            moves: Arc::default(),
         }
     }
 
     pub fn is_adjustable(&self) -> bool {
         self.adjustable
+    }
+
+    /// Completes when the clock is next moved (at once if it was moved since the last wait completed): the jobs'
+    /// timer waits on it beside its tick, so a date set in development is run as a server running that day runs it,
+    /// not up to a tick later. The clock of production never moves.
+    pub async fn moved(&self) {
+        self.moves.notified().await;
     }
 
     /// Now.
@@ -72,6 +83,7 @@ impl Clock {
         let real_today = market.local_date(OffsetDateTime::now_utc());
         let days = i64::from(date.to_julian_day() - real_today.to_julian_day());
         self.offset_ms.store(days * DAY_MS, Ordering::Relaxed);
+        self.moves.notify_one();
         Ok(())
     }
 
@@ -92,6 +104,7 @@ impl Clock {
         let ms = (target - OffsetDateTime::now_utc()).whole_milliseconds() + 1;
         self.offset_ms
             .store(i64::try_from(ms).unwrap_or(0), Ordering::Relaxed);
+        self.moves.notify_one();
         Ok(())
     }
 
@@ -101,6 +114,7 @@ impl Clock {
             return Err(NotAdjustable);
         }
         self.offset_ms.store(0, Ordering::Relaxed);
+        self.moves.notify_one();
         Ok(())
     }
 }
@@ -134,6 +148,37 @@ mod tests {
                 )
                 .is_err()
         );
+    }
+
+    #[tokio::test]
+    async fn each_move_of_the_clock_wakes_the_one_waiting_for_it() {
+        let wait = std::time::Duration::from_secs(5);
+        let clock = Clock::adjustable();
+        // Not moved: nothing to wake for.
+        assert!(
+            tokio::time::timeout(std::time::Duration::from_millis(50), clock.moved())
+                .await
+                .is_err()
+        );
+        let waiting = tokio::spawn({
+            let clock = clock.clone();
+            async move { clock.moved().await }
+        });
+        clock
+            .set_business_date(Market::India, date!(2030 - 01 - 01))
+            .unwrap();
+        tokio::time::timeout(wait, waiting).await.unwrap().unwrap();
+        // A move while nobody waits is kept for the next wait (the timer was busy running the last date's jobs).
+        clock.reset().unwrap();
+        tokio::time::timeout(wait, clock.moved()).await.unwrap();
+        clock
+            .set_local_time(
+                Market::India,
+                date!(2030 - 01 - 02),
+                time::macros::time!(9:00),
+            )
+            .unwrap();
+        tokio::time::timeout(wait, clock.moved()).await.unwrap();
     }
 
     #[test]

@@ -33,13 +33,18 @@ pub const RETENTION_EVERY: Duration = Duration::from_secs(60 * 60);
 /// date (a date already run, here or by another server, is skipped at the cost of one insert) and the delivery of
 /// queued reminders; at start-up and then hourly, the telemetry retention, the rate-limit cleanup and, once a UTC day
 /// (claimed like the dates), the orphan-files sweep. The first tick is at once, so a date missed while no server ran
-/// is run at start-up.
+/// is run at start-up; a development clock moved to another date runs it at once too
+/// ([`Clock::moved`](crate::infra::clock::Clock::moved)).
 pub async fn run_on_timer(s: Services, runner: String) {
     let mut tick = tokio::time::interval(TICK);
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     let mut last_retention: Option<std::time::Instant> = None;
     loop {
-        tick.tick().await;
+        // A clock moved in development runs the new date's jobs at once, as a server running that day would.
+        tokio::select! {
+            _ = tick.tick() => {}
+            () = s.clock.moved() => {}
+        }
         if last_retention.is_none_or(|at| at.elapsed() >= RETENTION_EVERY) {
             last_retention = Some(std::time::Instant::now());
             match timed("telemetry_retention", retention::run(&s), |r| r.total() > 0).await {
