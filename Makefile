@@ -90,7 +90,7 @@ chromium:
 
 ## e2e: browser journeys in Debian's chromium against the binary (TEST_BIN) on a fresh SQLite file
 e2e: test-bin chromium e2e/node_modules/.installed
-	cd e2e && KILAT_BIN=$(abspath $(TEST_BIN)) node --test --test-concurrency=1 --test-reporter=spec --test-reporter-destination=stdout tests/
+	cd e2e && KILAT_BIN=$(abspath $(TEST_BIN)) node --test --test-concurrency=4 --test-reporter=spec --test-reporter-destination=stdout tests/
 
 ## bench: performance budgets (Lighthouse, first-view bytes, kilat vs nginx, memory) and the borrower API figures; writes docs/PERFORMANCE.md
 # The scripts all run even when one fails; the target fails when any did.

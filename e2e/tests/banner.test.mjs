@@ -52,41 +52,51 @@ test('the banner shows 3 slides and advances every 3 seconds, from the third bac
 test('a drag or a swipe across the banner does not move it', JOURNEY, async (t) => {
   await site.page(t, async (page) => {
     await openHome(page);
-    // Start right after an automatic advance (it has settled for half a second), so the next is over 2 s away.
-    let rec = await waitForAdvances(page, 1, MAX_GAP_MS + 3000);
-    const before = rec.settled.at(-1);
+    // Start right after an automatic advance (it has settled for half a second), so the next is over 2 s away. The
+    // drags must end before that next advance is due; on a busy machine (the journeys run four files at once) they
+    // may not, and the attempt is made again after the next advance, three times at most.
+    let before;
+    let rec;
+    let dragStart;
+    let advances = 1;
+    for (let attempt = 1; ; attempt++) {
+      rec = await waitForAdvances(page, advances, (MAX_GAP_MS + 3000) * 2);
+      before = rec.settled.at(-1);
+      // The next try starts after a fresh advance: past the one due during these drags.
+      advances = rec.settled.length + 1;
 
-    const box = await page.locator(BANNER.root).boundingBox();
-    const y = box.y + box.height / 2;
-    const from = box.x + box.width * 0.85;
-    const to = box.x + box.width * 0.15;
+      const box = await page.locator(BANNER.root).boundingBox();
+      const y = box.y + box.height / 2;
+      const from = box.x + box.width * 0.85;
+      const to = box.x + box.width * 0.15;
 
-    // A mouse drag to the left, held at the end for a moment, then a finger swipe the same way.
-    const dragStart = (await readBanner(page)).now;
-    await page.mouse.move(from, y);
-    await page.mouse.down();
-    await page.mouse.move(to, y, { steps: 8 });
-    await page.waitForTimeout(100);
-    await page.mouse.up();
+      // A mouse drag to the left, held at the end for a moment, then a finger swipe the same way.
+      dragStart = (await readBanner(page)).now;
+      await page.mouse.move(from, y);
+      await page.mouse.down();
+      await page.mouse.move(to, y, { steps: 8 });
+      await page.waitForTimeout(100);
+      await page.mouse.up();
 
-    const cdp = await page.context().newCDPSession(page);
-    await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [{ x: from, y }] });
-    for (let i = 1; i <= 8; i++) {
-      const x = from + ((to - from) * i) / 8;
-      await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [{ x, y }] });
+      const cdp = await page.context().newCDPSession(page);
+      await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [{ x: from, y }] });
+      for (let i = 1; i <= 8; i++) {
+        const x = from + ((to - from) * i) / 8;
+        await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [{ x, y }] });
+      }
+      await page.waitForTimeout(100);
+      await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+      await cdp.detach();
+      await page.waitForTimeout(300);
+
+      rec = await readBanner(page);
+      if (rec.now - before.t < MIN_GAP_MS) break;
+      const span = `${Math.round(dragStart - before.t)}–${Math.round(rec.now - before.t)} ms after the last advance`;
+      assert.ok(attempt < 3, `the drags ended before the next automatic advance was due (${span}), in none of 3 tries; the machine is too slow for this check`);
+      t.diagnostic(`try ${attempt}: the drags ended ${span}, after the next advance was due; trying again`);
     }
-    await page.waitForTimeout(100);
-    await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
-    await cdp.detach();
-    await page.waitForTimeout(300);
-
-    rec = await readBanner(page);
     const during = rec.log.filter((e) => e.t >= dragStart);
     const span = `${Math.round(dragStart - before.t)}–${Math.round(rec.now - before.t)} ms after the last advance`;
-    assert.ok(
-      rec.now - before.t < MIN_GAP_MS,
-      `the drags ended before the next automatic advance was due (${span}); the machine is too slow for this check`,
-    );
     const moved = during.filter((e) => e.index !== before.index || Math.abs(e.offset) > 1);
     assert.ok(
       moved.length === 0,

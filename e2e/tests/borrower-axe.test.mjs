@@ -4,7 +4,7 @@
 // the plan and an installment, the repayment choices, the extension, a payment, customer service, complaints (list and
 // new), the account and its pages (bank account, account deletion, about, privacy, the agreement), and the error and
 // not-found notices. Every screen is checked before the journey fails, so one run lists everything to fix.
-import { test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { axeViolations } from '../lib/axe.mjs';
 import { BORROWER_MARKETS, applyForLoan, consoleSession } from '../lib/borrower.mjs';
@@ -55,58 +55,62 @@ const MARKET_RUNS = {
   },
 };
 
-for (const [name, run] of Object.entries(MARKET_RUNS)) {
-  const { market } = run;
-  test(`axe finds no WCAG 2.1 AA violation on any borrower screen in ${name}`, { ...JOURNEY, timeout: 420_000 }, async (tc) => {
-    const found = [];
-    await site.page(tc, PHONE_390, async (page) => {
-      const check = checker(page, found, name);
-      const { orderNo } = await applyForLoan(page, site, market, { check });
-      const no = encodeURIComponent(orderNo);
+// The two markets' journeys are independent (their own borrower, order and pages on the one server) and mostly wait
+// for screens to settle, so they run at once.
+describe('every borrower screen, both markets at once', { concurrency: true }, () => {
+  for (const [name, run] of Object.entries(MARKET_RUNS)) {
+    const { market } = run;
+    test(`axe finds no WCAG 2.1 AA violation on any borrower screen in ${name}`, { ...JOURNEY, timeout: 420_000 }, async (tc) => {
+      const found = [];
+      await site.page(tc, PHONE_390, async (page) => {
+        const check = checker(page, found, name);
+        const { orderNo } = await applyForLoan(page, site, market, { check });
+        const no = encodeURIComponent(orderNo);
 
-      // Under review: the loans, the loan, its agreement.
-      await visit(page, market, check, 'loans', '/orders');
-      await visit(page, market, check, 'loan under review', `/orders/${no}`);
-      await visit(page, market, check, 'loan agreement', `/orders/${no}/agreement`);
+        // Under review: the loans, the loan, its agreement.
+        await visit(page, market, check, 'loans', '/orders');
+        await visit(page, market, check, 'loan under review', `/orders/${no}`);
+        await visit(page, market, check, 'loan agreement', `/orders/${no}/agreement`);
 
-      // Paid out: the loan, its plan and an installment, the choices, the extension, a payment.
-      const ops = await consoleSession(site);
-      await ops.post(`/orders/${no}/approve`, { reason: run.approve });
-      await ops.post(`/orders/${no}/disburse`, { bankReference: run.reference });
-      await visit(page, market, check, 'home with a loan', '/home');
-      await visit(page, market, check, 'loan paid out', `/orders/${no}`);
-      await page.locator('section.repay').waitFor();
-      await check('loan paid out, repayment choices');
-      await visit(page, market, check, 'plan', `/orders/${no}/plan`);
-      await visit(page, market, check, 'installment', `/orders/${no}/plan/1`);
-      await visit(page, market, check, 'extension', `/orders/${no}/extension`);
-      await visit(page, market, check, 'pay the installment', `/orders/${no}/pay/due`);
-      await visit(page, market, check, 'repay everything', `/orders/${no}/pay/payoff`);
-      await page.getByRole('radio', { name: run.method }).first().check();
-      await page.getByRole('button', { name: run.payButton }).click();
-      await page.waitForURL(/\/app\/payments\/[^/?]+/);
-      await page.getByRole('heading', { level: 1 }).first().waitFor();
-      await check('payment');
+        // Paid out: the loan, its plan and an installment, the choices, the extension, a payment.
+        const ops = await consoleSession(site);
+        await ops.post(`/orders/${no}/approve`, { reason: run.approve });
+        await ops.post(`/orders/${no}/disburse`, { bankReference: run.reference });
+        await visit(page, market, check, 'home with a loan', '/home');
+        await visit(page, market, check, 'loan paid out', `/orders/${no}`);
+        await page.locator('section.repay').waitFor();
+        await check('loan paid out, repayment choices');
+        await visit(page, market, check, 'plan', `/orders/${no}/plan`);
+        await visit(page, market, check, 'installment', `/orders/${no}/plan/1`);
+        await visit(page, market, check, 'extension', `/orders/${no}/extension`);
+        await visit(page, market, check, 'pay the installment', `/orders/${no}/pay/due`);
+        await visit(page, market, check, 'repay everything', `/orders/${no}/pay/payoff`);
+        await page.getByRole('radio', { name: run.method }).first().check();
+        await page.getByRole('button', { name: run.payButton }).click();
+        await page.waitForURL(/\/app\/payments\/[^/?]+/);
+        await page.getByRole('heading', { level: 1 }).first().waitFor();
+        await check('payment');
 
-      // Products and the KFS of one.
-      await visit(page, market, check, 'products', '/products');
+        // Products and the KFS of one.
+        await visit(page, market, check, 'products', '/products');
 
-      // Support.
-      await visit(page, market, check, 'customer service', '/customer-service');
-      await visit(page, market, check, 'complaints', '/complaints');
-      await visit(page, market, check, 'new complaint', '/complaints/new');
+        // Support.
+        await visit(page, market, check, 'customer service', '/customer-service');
+        await visit(page, market, check, 'complaints', '/complaints');
+        await visit(page, market, check, 'new complaint', '/complaints/new');
 
-      // The account and its pages.
-      await visit(page, market, check, 'account', '/me');
-      await visit(page, market, check, 'bank account (locked while the loan is open)', '/bank-card');
-      await visit(page, market, check, 'certification summary', '/certification');
-      await visit(page, market, check, 'delete account', '/account/delete');
-      await visit(page, market, check, 'about', '/about');
-      await visit(page, market, check, 'privacy', '/privacy');
-      await visit(page, market, check, 'agreement', '/agreement');
-      await visit(page, market, check, 'not found', '/no-such-screen');
+        // The account and its pages.
+        await visit(page, market, check, 'account', '/me');
+        await visit(page, market, check, 'bank account (locked while the loan is open)', '/bank-card');
+        await visit(page, market, check, 'certification summary', '/certification');
+        await visit(page, market, check, 'delete account', '/account/delete');
+        await visit(page, market, check, 'about', '/about');
+        await visit(page, market, check, 'privacy', '/privacy');
+        await visit(page, market, check, 'agreement', '/agreement');
+        await visit(page, market, check, 'not found', '/no-such-screen');
+      });
+      if (found.length > 0) tc.diagnostic(found.join('\n'));
+      assert.deepEqual(found, [], `axe found WCAG 2.1 AA violations on ${found.length} screen element group(s)`);
     });
-    if (found.length > 0) tc.diagnostic(found.join('\n'));
-    assert.deepEqual(found, [], `axe found WCAG 2.1 AA violations on ${found.length} screen element group(s)`);
-  });
-}
+  }
+});
