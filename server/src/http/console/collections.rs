@@ -508,7 +508,7 @@ pub struct CollectionsContactRequest {
     #[schema(value_type = String, required = true, example = "no_answer")]
     pub outcome: Option<String>,
     /// At most 1000 characters; stored encrypted.
-    #[schema(value_type = String)]
+    #[schema(value_type = Option<String>)]
     pub note: Option<String>,
 }
 

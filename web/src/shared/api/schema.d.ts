@@ -2886,7 +2886,7 @@ export interface components {
              */
             channel: string;
             /** @description At most 1000 characters; stored encrypted. */
-            note: string;
+            note?: string | null;
             /**
              * @description `reached`, `no_answer`, `busy`, `wrong_number`, `refused`, `promised`, `disputed` or `left_message`.
              * @example no_answer
