@@ -16,10 +16,12 @@ build: web
 
 # The binary the contract check and the browser journeys run: the debug build by default, which the Rust tests have
 # compiled already (a release build on top cost a cold `make test` about 8 minutes); TEST_BIN=target/release/kilat
-# after `make build` runs them against the release binary.
+# after `make build` runs them against the release binary. It is the binary of the tests' build (`cargo test
+# --no-run`: nothing to compile after test-rust-sqlite), not `cargo build --bin kilat`, whose features for the shared
+# crates differ from the tests' and rebuilt 49 of them and the server (about 2 minutes of a cold `make test`).
 TEST_BIN ?= target/debug/kilat
 test-bin: web
-	@if [ "$(TEST_BIN)" = target/debug/kilat ]; then $(CARGO) build --locked --bin kilat; \
+	@if [ "$(TEST_BIN)" = target/debug/kilat ]; then $(CARGO) test --workspace --locked --no-run --quiet; \
 	else [ -x "$(TEST_BIN)" ] || { echo "TEST_BIN=$(TEST_BIN) is missing" >&2; exit 1; }; fi
 
 tools:
@@ -69,12 +71,14 @@ test-rust: test-rust-sqlite test-rust-pg
 test-rust-sqlite: web
 	$(CARGO) nextest run --workspace --locked
 
-# The API suite again on PostgreSQL. Outside CI an unreachable server is a warning; in CI it is a failure.
+# The API suite again on PostgreSQL. Outside CI an unreachable server is a warning; in CI it is a failure. Built as the
+# workspace, like test-rust-sqlite, and filtered to the API binary: `-p kilat-server` resolved other features for the
+# shared crates and rebuilt 49 of them and the suite (2 min 11 s of a cold `make test`).
 test-rust-pg: web
 	@if ! (exec 3<>/dev/tcp/127.0.0.1/5432) 2>/dev/null && command -v pg_ctlcluster >/dev/null; then \
 	  pg_ctlcluster --skip-systemctl-redirect $$(ls /etc/postgresql | head -1) main start 2>/dev/null || true; sleep 2; fi
 	@if (exec 3<>/dev/tcp/127.0.0.1/5432) 2>/dev/null; then \
-	  TEST_DATABASE_URL=$(PG_URL) $(CARGO) nextest run -p kilat-server --test api --locked; \
+	  TEST_DATABASE_URL=$(PG_URL) $(CARGO) nextest run --workspace --locked -E 'binary_id(kilat-server::api)'; \
 	elif [ -n "$$CI" ]; then echo "PostgreSQL is unreachable at 127.0.0.1:5432 and CI is set: failing." >&2; exit 1; \
 	else echo "PostgreSQL is unreachable at 127.0.0.1:5432: skipped the PostgreSQL run (it fails when CI is set)."; fi
 
