@@ -114,6 +114,54 @@ async fn the_overdue_job_posts_late_charges_exactly_as_the_kfs_states_them_once_
     check_ledger(&app, &session, &order_no, &id).await;
 }
 
+/// The job continues each loan's kept position with the day's charges instead of replaying its ledger. A position
+/// behind its ledger (no writer leaves one: every entry is written with its position) gives the charge a sequence
+/// number already taken; the unique (order, seq) refuses the page, and nothing of it is written.
+#[tokio::test]
+async fn a_position_behind_its_ledger_fails_the_overdue_page_and_writes_nothing_of_it() {
+    let app = spawn_app().await;
+    let Loan {
+        order_id: id, plan, ..
+    } = app.borrower(IN).disbursed().await;
+    let as_paid_out = position_of(&app, &id).await;
+    let due = due_date(&plan, 0);
+    app.set_date(due + Duration::days(1)).await;
+    assert_eq!(app.run_overdue(Market::India).await.late_charges, 1);
+
+    // The position as the payout left it: one entry behind the ledger.
+    sqlx::query("UPDATE loan_arrears SET balances_json = $1 WHERE order_id = $2")
+        .bind(&as_paid_out)
+        .bind(&id)
+        .execute(app.db.pool())
+        .await
+        .unwrap();
+    app.set_date(due + Duration::days(2)).await;
+    let today = app.services.clock.today(Market::India);
+    let failed = overdue::run(&app.services, Market::India, today, "test").await;
+    assert!(failed.is_err(), "{failed:?}");
+    assert_eq!(
+        late_charges(&app, &id).await.len(),
+        1,
+        "nothing more posted"
+    );
+    assert_eq!(
+        position_of(&app, &id).await,
+        as_paid_out,
+        "no position written"
+    );
+}
+
+/// The loan's kept position (the money engine's balances as JSON).
+async fn position_of(app: &TestApp, order_id: &str) -> String {
+    let (json,): (String,) =
+        sqlx::query_as("SELECT balances_json FROM loan_arrears WHERE order_id = $1")
+            .bind(order_id)
+            .fetch_one(app.db.pool())
+            .await
+            .unwrap();
+    json
+}
+
 /// The development clock moved ahead and back (one journey after another): a date reached again is run again, and
 /// the loan still carries one charge per day late, not two.
 #[tokio::test]

@@ -240,6 +240,7 @@ pub fn replay_onto(
     new: &[LedgerEntry],
 ) -> Result<LoanBalances> {
     let mut b = before.clone();
+    // Read only by the fees kept at payout, which are refused below.
     let mut fee_deducted = true;
     for e in new {
         let seq = b.entries;
