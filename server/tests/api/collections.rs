@@ -778,16 +778,7 @@ async fn the_queues_read_each_loans_kept_position_replay_a_loan_without_one_and_
     forget_position(&app, &id).await;
     let replayed = queue(&app, &agent, "market=IN").await;
     assert_eq!(replayed["items"][0], item, "the same figures, replayed");
-    let position = || async {
-        sqlx::query_as::<_, (Option<String>,)>(
-            "SELECT balances_json FROM loan_arrears WHERE order_id = $1",
-        )
-        .bind(&id)
-        .fetch_one(app.db.pool())
-        .await
-        .unwrap()
-        .0
-    };
+    let position = || app.position_json(&id);
     assert_eq!(position().await, None, "reading writes nothing");
 
     // The next day's sweep gives it its position back (check_ledger compares it with the replay).

@@ -458,6 +458,17 @@ impl TestApp {
             .to_owned()
     }
 
+    /// The loan's kept position (the money engine's balances as JSON), `None` when it has none.
+    pub async fn position_json(&self, order_id: &str) -> Option<String> {
+        let (json,): (Option<String>,) =
+            sqlx::query_as("SELECT balances_json FROM loan_arrears WHERE order_id = $1")
+                .bind(order_id)
+                .fetch_one(self.db.pool())
+                .await
+                .unwrap();
+        json
+    }
+
     /// An order's status, and how many timeline entries and audit entries it has.
     pub async fn order_counts(&self, order_id: &str) -> (String, i64, i64) {
         let (status,): (String,) = sqlx::query_as("SELECT status FROM orders WHERE id = $1")

@@ -123,7 +123,7 @@ async fn a_position_behind_its_ledger_fails_the_overdue_page_and_writes_nothing_
     let Loan {
         order_id: id, plan, ..
     } = app.borrower(IN).disbursed().await;
-    let as_paid_out = position_of(&app, &id).await;
+    let as_paid_out = app.position_json(&id).await;
     let due = due_date(&plan, 0);
     app.set_date(due + Duration::days(1)).await;
     assert_eq!(app.run_overdue(Market::India).await.late_charges, 1);
@@ -145,21 +145,10 @@ async fn a_position_behind_its_ledger_fails_the_overdue_page_and_writes_nothing_
         "nothing more posted"
     );
     assert_eq!(
-        position_of(&app, &id).await,
+        app.position_json(&id).await,
         as_paid_out,
         "no position written"
     );
-}
-
-/// The loan's kept position (the money engine's balances as JSON).
-async fn position_of(app: &TestApp, order_id: &str) -> String {
-    let (json,): (String,) =
-        sqlx::query_as("SELECT balances_json FROM loan_arrears WHERE order_id = $1")
-            .bind(order_id)
-            .fetch_one(app.db.pool())
-            .await
-            .unwrap();
-    json
 }
 
 /// The development clock moved ahead and back (one journey after another): a date reached again is run again, and

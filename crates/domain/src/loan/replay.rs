@@ -219,14 +219,19 @@ pub fn replay(plan: &Plan, entries: &[LedgerEntry]) -> Result<LoanBalances> {
             &mut reversed,
             &mut fee_deducted,
         )
-        .map_err(|e| match e {
-            Error::InvalidEntry { .. } => e,
-            other => invalid(seq, other.to_string()),
-        })?;
+        .map_err(at_entry(seq))?;
         b.entries = seq + 1;
     }
     totals(&mut b)?;
     Ok(b)
+}
+
+/// An error of applying entry `seq` as the entry's refusal (an arithmetic one, an overflow, named after the entry).
+fn at_entry(seq: u64) -> impl Fn(Error) -> Error {
+    move |e| match e {
+        Error::InvalidEntry { .. } => e,
+        other => invalid(seq, other.to_string()),
+    }
 }
 
 /// The balances after `new` is appended to the ledger that `before` is the replay of: the same balances and the same
@@ -253,10 +258,7 @@ pub fn replay_onto(
                 "the payout, its fees and a reversal are replayed with the whole ledger",
             ));
         }
-        apply(plan, &mut b, e, seq, &[], &mut [], &mut fee_deducted).map_err(|e| match e {
-            Error::InvalidEntry { .. } => e,
-            other => invalid(seq, other.to_string()),
-        })?;
+        apply(plan, &mut b, e, seq, &[], &mut [], &mut fee_deducted).map_err(at_entry(seq))?;
         b.entries = seq + 1;
     }
     totals(&mut b)?;
