@@ -21,7 +21,7 @@ use crate::error::{Error, FieldErrors, FieldProblem, Refusal};
 use crate::orders;
 use crate::services::Services;
 use crate::store::Tx;
-use crate::store::loans::{LockedLoanRow, PayoutRow, StoredEntry};
+use crate::store::loans::{OrderPlanRow, PayoutRow, StoredEntry};
 use crate::store::orders::OrderRow;
 
 /// A paid-out order with its plan, its ledger and the balances replayed from it.
@@ -104,21 +104,17 @@ fn entries_of(stored: Vec<StoredEntry>) -> Result<Vec<LedgerEntry>, Error> {
 pub async fn load(s: &Services, order: OrderRow) -> Result<Loan, Error> {
     let row = s.db.loan(&order.id).await?.ok_or(Error::NotFound)?;
     let plan = plan_from_json(&row.plan_json)?;
-    let entries = entries_of(s.db.ledger(&order.id).await?)?;
-    let balances = balances_of(&plan, &entries)?;
-    Ok(Loan {
-        order,
-        plan,
-        entries,
-        balances,
-    })
+    let stored = s.db.ledger(&order.id).await?;
+    replayed(order, plan, stored)
 }
 
 /// The loan inside a transaction, its order locked first (with its plan, in one statement): what a posting prices
 /// from.
 pub(crate) async fn load_in(tx: &mut Tx, order_id: &str) -> Result<Loan, Error> {
     let row = tx.loan_locked_in_tx(order_id).await?;
-    loaded_in(tx, row).await
+    let (order, plan) = with_plan(row)?;
+    let stored = tx.ledger_in_tx(&order.id).await?;
+    replayed(order, plan, stored)
 }
 
 /// [`load_in`] for the order of the payment with this reference (a provider's callback knows no other key): the order
@@ -126,14 +122,32 @@ pub(crate) async fn load_in(tx: &mut Tx, order_id: &str) -> Result<Loan, Error> 
 /// out, is not found.
 pub(crate) async fn load_of_payment_in(tx: &mut Tx, reference: &str) -> Result<Loan, Error> {
     let row = tx.loan_of_payment_locked_in_tx(reference).await?;
-    loaded_in(tx, row).await
+    let (order, plan) = with_plan(row)?;
+    let stored = tx.ledger_in_tx(&order.id).await?;
+    replayed(order, plan, stored)
 }
 
-/// The rest of a loan whose order was just locked and read with its plan: its ledger and their replay.
-async fn loaded_in(tx: &mut Tx, row: Option<LockedLoanRow>) -> Result<Loan, Error> {
-    let LockedLoanRow { order, plan_json } = row.ok_or(Error::NotFound)?;
+/// The borrower's paid-out order; another borrower's, or one not paid out, is not found.
+pub async fn own_loan(s: &Services, borrower: &Borrower, order_no: &str) -> Result<Loan, Error> {
+    // The order and its plan in one statement: a borrower's every loan screen starts here.
+    let row =
+        s.db.own_order_with_plan(&borrower.id, order_no.trim())
+            .await?;
+    let (order, plan) = with_plan(row)?;
+    let stored = s.db.ledger(&order.id).await?;
+    replayed(order, plan, stored)
+}
+
+/// The order and the plan of a row that read them together; not found before the payout.
+fn with_plan(row: Option<OrderPlanRow>) -> Result<(OrderRow, Plan), Error> {
+    let OrderPlanRow { order, plan_json } = row.ok_or(Error::NotFound)?;
     let plan = plan_from_json(&plan_json.ok_or(Error::NotFound)?)?;
-    let entries = entries_of(tx.ledger_in_tx(&order.id).await?)?;
+    Ok((order, plan))
+}
+
+/// The loan of an order and its plan, its stored ledger replayed.
+fn replayed(order: OrderRow, plan: Plan, stored: Vec<StoredEntry>) -> Result<Loan, Error> {
+    let entries = entries_of(stored)?;
     let balances = balances_of(&plan, &entries)?;
     Ok(Loan {
         order,
@@ -141,12 +155,6 @@ async fn loaded_in(tx: &mut Tx, row: Option<LockedLoanRow>) -> Result<Loan, Erro
         entries,
         balances,
     })
-}
-
-/// The borrower's paid-out order; another borrower's, or one not paid out, is not found.
-pub async fn own_loan(s: &Services, borrower: &Borrower, order_no: &str) -> Result<Loan, Error> {
-    let order = orders::own(s, borrower, order_no).await?;
-    load(s, order).await
 }
 
 /// One installment as the borrower sees it.

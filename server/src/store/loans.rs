@@ -17,9 +17,10 @@ pub struct LoanRow {
     pub created_at: i64,
 }
 
-/// An order read with its row lock, with its loan's plan as stored (`None` before the payout).
+/// An order with its loan's plan as stored (`None` before the payout), read in one statement (with the order's row
+/// lock inside a posting's transaction).
 #[derive(Debug, Clone, sqlx::FromRow)]
-pub struct LockedLoanRow {
+pub struct OrderPlanRow {
     #[sqlx(flatten)]
     pub order: OrderRow,
     pub plan_json: Option<String>,
@@ -301,6 +302,23 @@ impl Db {
         .await
     }
 
+    /// The borrower's order numbered `order_no` with its loan's plan, in one statement; another borrower's is not
+    /// found.
+    pub async fn own_order_with_plan(
+        &self,
+        borrower_id: &str,
+        order_no: &str,
+    ) -> sqlx::Result<Option<OrderPlanRow>> {
+        sqlx::query_as(&format!(
+            "SELECT {ORDER_COLUMNS}, (SELECT l.plan_json FROM loans l WHERE l.order_id = orders.id) AS plan_json
+             FROM orders WHERE borrower_id = $1 AND order_no = $2"
+        ))
+        .bind(borrower_id)
+        .bind(order_no)
+        .fetch_optional(self.pool())
+        .await
+    }
+
     /// The order's ledger in sequence order.
     pub async fn ledger(&self, order_id: &str) -> anyhow::Result<Vec<StoredEntry>> {
         let mut conn = self.pool().acquire().await?;
@@ -371,7 +389,7 @@ impl Tx {
     pub async fn loan_of_payment_locked_in_tx(
         &mut self,
         reference: &str,
-    ) -> sqlx::Result<Option<LockedLoanRow>> {
+    ) -> sqlx::Result<Option<OrderPlanRow>> {
         self.locked_loan(
             "(SELECT p.order_id FROM payments p WHERE p.reference = $1)",
             reference,
@@ -383,13 +401,13 @@ impl Tx {
     pub async fn loan_locked_in_tx(
         &mut self,
         order_id: &str,
-    ) -> sqlx::Result<Option<LockedLoanRow>> {
+    ) -> sqlx::Result<Option<OrderPlanRow>> {
         self.locked_loan("$1", order_id).await
     }
 
     /// The order whose id is `id` (an expression of the statement's `$1`, bound to `key`; written here, never input),
     /// locked, with its loan's plan.
-    async fn locked_loan(&mut self, id: &str, key: &str) -> sqlx::Result<Option<LockedLoanRow>> {
+    async fn locked_loan(&mut self, id: &str, key: &str) -> sqlx::Result<Option<OrderPlanRow>> {
         let sql = format!(
             "SELECT {ORDER_COLUMNS}, (SELECT l.plan_json FROM loans l WHERE l.order_id = orders.id) AS plan_json
              FROM orders WHERE id = {id}{}",
