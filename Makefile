@@ -4,7 +4,7 @@ CARGO ?= cargo
 PG_URL ?= postgres://postgres@127.0.0.1:5432/postgres
 NPM_CI := npm ci --no-audit --no-fund --loglevel=error
 
-.PHONY: run build test-bin web test lint test-rust test-rust-sqlite test-rust-pg test-web test-contract e2e openapi bench bench-app-a11y bench-borrower bench-callbacks bench-overdue bench-console bench-dashboard bench-bounds chromium tools
+.PHONY: run build test-bin web test lint test-rust test-rust-sqlite test-rust-pg test-web test-contract e2e openapi bench bench-app-a11y bench-borrower bench-callbacks bench-overdue bench-console bench-dashboard bench-bounds bench-scale chromium tools
 
 ## run: build everything and start the server on SQLite with demo data
 run: build
@@ -116,6 +116,10 @@ bench-overdue: build
 ## bench-console: the console's queues (review, payouts, repayments, overdue, their counts) under wrk over 1,000,000 orders seeded by `kilat dev seed` on PostgreSQL (budget: p99 < 50 ms)
 bench-console: build
 	scripts/bench-console.sh
+
+## bench-scale: the promised scale on PostgreSQL (3,000,000 borrowers, 10,000,000 orders: hours and ~66 GB): borrower sign-in, reads under wrk (p99 < 10 ms), payments and finance's confirmation, the overdue job, every hot statement's plan, the console's queues; not part of `make bench`
+bench-scale: build
+	scripts/bench-scale.sh
 
 ## bench-dashboard: the admins' dashboard over 1,000,000 orders on PostgreSQL, with no day kept, the job that keeps the ended days, then with them kept (against the collections queue in the same run)
 bench-dashboard: build

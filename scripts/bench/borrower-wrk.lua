@@ -1,6 +1,7 @@
 -- wrk script of scripts/bench-borrower.sh: each request carries the X-Session-Id of the next seeded borrower, round
--- robin over the file named by BENCH_SESSIONS (one session id a line), and every response that is not a 200 is
--- counted by status. done() prints "non-200: N" and "statuses: 200=…,401=…" after wrk's own report.
+-- robin over the file named by BENCH_SESSIONS (one session id a line, or "session path" to request that borrower's own
+-- path instead of wrk's: scripts/bench-scale.sh's loan plans), and every response that is not a 200 is counted by
+-- status. done() prints "non-200: N" and "statuses: 200=…,401=…" after wrk's own report.
 --
 -- usage: BENCH_SESSIONS=sessions.txt wrk -t2 -c64 -d10s --latency -s scripts/bench/borrower-wrk.lua URL
 
@@ -17,8 +18,10 @@ function init(args)
   local file = assert(io.open(path, "r"))
   requests = {}
   for line in file:lines() do
+    local session, own_path = line:match("^(%S+)%s+(%S+)$")
     if line ~= "" then
-      requests[#requests + 1] = wrk.format(nil, nil, { ["X-Session-Id"] = line, ["Accept-Language"] = "en" })
+      requests[#requests + 1] =
+        wrk.format(nil, own_path, { ["X-Session-Id"] = session or line, ["Accept-Language"] = "en" })
     end
   end
   file:close()
