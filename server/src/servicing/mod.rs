@@ -129,13 +129,23 @@ pub(crate) async fn load_of_payment_in(tx: &mut Tx, reference: &str) -> Result<L
 
 /// The borrower's paid-out order; another borrower's, or one not paid out, is not found.
 pub async fn own_loan(s: &Services, borrower: &Borrower, order_no: &str) -> Result<Loan, Error> {
-    // The order and its plan in one statement: a borrower's every loan screen starts here.
+    Ok(own_loan_and_waiting(s, borrower, order_no).await?.0)
+}
+
+/// [`own_loan`], and whether a payment of it waits for finance. The order, its plan and that are one statement: a
+/// borrower's every loan screen starts here.
+async fn own_loan_and_waiting(
+    s: &Services,
+    borrower: &Borrower,
+    order_no: &str,
+) -> Result<(Loan, bool), Error> {
     let row =
         s.db.own_order_with_plan(&borrower.id, order_no.trim())
-            .await?;
-    let (order, plan) = with_plan(row)?;
+            .await?
+            .ok_or(Error::NotFound)?;
+    let (order, plan) = with_plan(Some(row.loan))?;
     let stored = s.db.ledger(&order.id).await?;
-    replayed(order, plan, stored)
+    Ok((replayed(order, plan, stored)?, row.waiting > 0))
 }
 
 /// The order and the plan of a row that read them together; not found before the payout.
@@ -179,13 +189,18 @@ pub struct PlanView {
 
 /// The installment plan of the borrower's loan, replayed from the stored ledger.
 pub async fn plan(s: &Services, borrower: &Borrower, order_no: &str) -> Result<PlanView, Error> {
-    let loan = own_loan(s, borrower, order_no).await?;
-    plan_view(s, loan).await
+    let (loan, verifying) = own_loan_and_waiting(s, borrower, order_no).await?;
+    Ok(plan_view_of(s, loan, verifying))
 }
 
 /// The plan of a loan as of today's business date.
 async fn plan_view(s: &Services, loan: Loan) -> Result<PlanView, Error> {
     let verifying = s.db.order_has_verifying_payment(&loan.order.id).await?;
+    Ok(plan_view_of(s, loan, verifying))
+}
+
+/// [`plan_view`] when whether a payment waits for finance is known (`verifying`).
+fn plan_view_of(s: &Services, loan: Loan, verifying: bool) -> PlanView {
     let today = loan.today(s);
     let installments = loan
         .balances
@@ -197,7 +212,7 @@ async fn plan_view(s: &Services, loan: Loan) -> Result<PlanView, Error> {
             verifying,
         })
         .collect();
-    Ok(PlanView {
+    PlanView {
         order_no: loan.order.order_no.clone(),
         status: loan.order.status,
         currency: loan.order.currency,
@@ -206,7 +221,7 @@ async fn plan_view(s: &Services, loan: Loan) -> Result<PlanView, Error> {
         installments,
         verifying,
         balances: loan.balances,
-    })
+    }
 }
 
 /// One entry of a loan's ledger with what it added to the installments, summed over its lines.
@@ -230,10 +245,12 @@ pub struct LoanRecord {
 
 /// The loan of an order for the console, or `None` before payout. The caller checks the operator's roles.
 pub async fn record(s: &Services, order: OrderRow) -> Result<Option<LoanRecord>, Error> {
-    if s.db.loan(&order.id).await?.is_none() {
-        return Ok(None);
-    }
-    let loan = load(s, order).await?;
+    let loan = match load(s, order).await {
+        Ok(loan) => loan,
+        // Not paid out: no loan row.
+        Err(Error::NotFound) => return Ok(None),
+        Err(e) => return Err(e),
+    };
     let internal = |e: kilat_domain::Error| Error::Internal(e.into());
     let entries = loan
         .entries

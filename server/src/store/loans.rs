@@ -26,6 +26,15 @@ pub struct OrderPlanRow {
     pub plan_json: Option<String>,
 }
 
+/// A borrower's order with its loan's plan, and how many of its payments wait for finance (a UTR submitted, an
+/// amount held).
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct OwnLoanRow {
+    #[sqlx(flatten)]
+    pub loan: OrderPlanRow,
+    pub waiting: i64,
+}
+
 /// The payout of an order.
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct PayoutRow {
@@ -302,15 +311,17 @@ impl Db {
         .await
     }
 
-    /// The borrower's order numbered `order_no` with its loan's plan, in one statement; another borrower's is not
-    /// found.
+    /// The borrower's order numbered `order_no` with its loan's plan and its payments waiting for finance, in one
+    /// statement; another borrower's is not found.
     pub async fn own_order_with_plan(
         &self,
         borrower_id: &str,
         order_no: &str,
-    ) -> sqlx::Result<Option<OrderPlanRow>> {
+    ) -> sqlx::Result<Option<OwnLoanRow>> {
         sqlx::query_as(&format!(
-            "SELECT {ORDER_COLUMNS}, (SELECT l.plan_json FROM loans l WHERE l.order_id = orders.id) AS plan_json
+            "SELECT {ORDER_COLUMNS}, (SELECT l.plan_json FROM loans l WHERE l.order_id = orders.id) AS plan_json,
+                 (SELECT COUNT(*) FROM payments p WHERE p.order_id = orders.id AND p.status IN ('verifying', 'held'))
+                     AS waiting
              FROM orders WHERE borrower_id = $1 AND order_no = $2"
         ))
         .bind(borrower_id)
