@@ -57,6 +57,8 @@ test('a drag or a swipe across the banner does not move it', JOURNEY, async (t) 
     // may not, and the attempt is made again after the next advance, five times at most. Everything a try needs is
     // ready before it, so that a try is the drags alone.
     const TRIES = 5;
+    // Moves per drag: each is a round trip to the browser, and five cross 70 % of the banner as surely as eight.
+    const MOVES = 5;
     const box = await page.locator(BANNER.root).boundingBox();
     const y = box.y + box.height / 2;
     const from = box.x + box.width * 0.85;
@@ -76,13 +78,13 @@ test('a drag or a swipe across the banner does not move it', JOURNEY, async (t) 
       dragStart = (await readBanner(page)).now;
       await page.mouse.move(from, y);
       await page.mouse.down();
-      await page.mouse.move(to, y, { steps: 8 });
+      await page.mouse.move(to, y, { steps: MOVES });
       await page.waitForTimeout(100);
       await page.mouse.up();
 
       await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [{ x: from, y }] });
-      for (let i = 1; i <= 8; i++) {
-        const x = from + ((to - from) * i) / 8;
+      for (let i = 1; i <= MOVES; i++) {
+        const x = from + ((to - from) * i) / MOVES;
         await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [{ x, y }] });
       }
       await page.waitForTimeout(100);
