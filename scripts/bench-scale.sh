@@ -56,10 +56,18 @@ psql "$PG_URL" -qc 'SELECT 1' >/dev/null 2>&1 || die "no PostgreSQL at $PG_URL"
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/kilat-bench-scale.XXXXXX")
 PIDS=()
 DB_NAME=""
+# The settings the plans' pass gives the database, taken back (only these: a database of BENCH_DB_URL keeps its own).
+reset_explain() {
+  local setting
+  for setting in session_preload_libraries auto_explain.log_min_duration auto_explain.log_analyze \
+    auto_explain.log_buffers auto_explain.log_timing; do
+    psql "$PG_URL" -qc "ALTER DATABASE $DB_NAME RESET $setting" >/dev/null
+  done
+}
 cleanup() {
   for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null || true; done
   if [ -n "$DB_NAME" ]; then
-    psql "$PG_URL" -qc "ALTER DATABASE $DB_NAME RESET ALL" >/dev/null 2>&1 || true
+    reset_explain 2>/dev/null || true
   fi
   if [ "${BENCH_KEEP:-0}" = 1 ]; then
     echo "bench-scale: kept $WORK${DB_NAME:+ and the database $DB_NAME}" >&2
@@ -205,7 +213,7 @@ log_from=$(stat -c %s "$PG_LOG")
 SCALE_MARKS=$WORK/marks.tsv node "$ROOT/scripts/bench/scale-borrowers.mjs" "$BASE" "$WORK/explain.tsv" "$OFFSET" bench-ops "$PASSWORD" "$WORK/explain" >&2
 sleep 1
 stop_server
-psql "$PG_URL" -qc "ALTER DATABASE $DB_NAME RESET ALL" >/dev/null
+reset_explain
 # A plan is a "duration: … plan:" line of this database and the tab-indented lines after it; each goes under the call
 # that started last before it was logged.
 tail -c +"$((log_from + 1))" "$PG_LOG" | python3 -c '
