@@ -568,14 +568,7 @@ async fn an_installment_paid_by_upi_with_a_utr_is_credited_once_when_finance_con
     .await;
     assert_eq!(shown["verifying"], true, "payment received, verifying");
     // The plan says it too, on the loan and on its installments (read with the order, in one statement).
-    let plan = data(
-        app.get_as(
-            &format!("/api/v1/borrower/orders/{order_no}/plan"),
-            &session,
-        )
-        .await,
-    )
-    .await;
+    let plan = check_ledger(&app, &session, &order_no, &id).await;
     assert_eq!(plan["verifying"], true);
     assert_eq!(plan["installments"][0]["verifying"], true);
 

@@ -976,6 +976,22 @@ proptest! {
     }
 }
 
+/// The entries of `ledger` a reversal may undo, oldest first: not the opening's, not a reversal, not undone already.
+fn reversible(ledger: &[LedgerEntry], reversed: &BTreeSet<usize>) -> Vec<usize> {
+    (0..ledger.len())
+        .filter(|i| {
+            !reversed.contains(i)
+                && !matches!(
+                    ledger[*i].kind,
+                    EntryKind::Payout
+                        | EntryKind::FeeDeducted
+                        | EntryKind::Scheduled
+                        | EntryKind::Reversal
+                )
+        })
+        .collect()
+}
+
 /// The replay property's body: play `script` on a new loan, checking after every step that the balances are whole
 /// and that `replay_onto` agrees with the full replay; then undo everything and arrive at the payout's balances.
 fn replay_script(plan: Plan, india: bool, script: Vec<(Step, u32)>) -> Result<(), TestCaseError> {
@@ -1001,18 +1017,7 @@ fn replay_script(plan: Plan, india: bool, script: Vec<(Step, u32)>) -> Result<()
                     .collect(),
                 Step::Payoff => payoff(&plan, &b, on).map(|s| s.entry).into_iter().collect(),
                 Step::Reverse(pick) => {
-                    let reversible: Vec<usize> = (0..ledger.len())
-                        .filter(|i| {
-                            !reversed.contains(i)
-                                && !matches!(
-                                    ledger[*i].kind,
-                                    EntryKind::Payout
-                                        | EntryKind::FeeDeducted
-                                        | EntryKind::Scheduled
-                                        | EntryKind::Reversal
-                                )
-                        })
-                        .collect();
+                    let reversible = reversible(&ledger, &reversed);
                     // Reversing an entry that later ones depend on may be refused (a paid charge); try the pick.
                     match reversible.get(pick % reversible.len().max(1)) {
                         Some(&i) => {
@@ -1074,19 +1079,7 @@ fn replay_script(plan: Plan, india: bool, script: Vec<(Step, u32)>) -> Result<()
         // interest paid twice to the principal leaves that interest negative when the payments after it are undone
         // first, so it must go first. Some reversal must replay at every turn: money is never stuck.
         loop {
-            let undoable: Vec<usize> = (0..ledger.len())
-                .rev()
-                .filter(|i| {
-                    !reversed.contains(i)
-                        && !matches!(
-                            ledger[*i].kind,
-                            EntryKind::Payout
-                                | EntryKind::FeeDeducted
-                                | EntryKind::Scheduled
-                                | EntryKind::Reversal
-                        )
-                })
-                .collect();
+            let undoable: Vec<usize> = reversible(&ledger, &reversed).into_iter().rev().collect();
             if undoable.is_empty() {
                 break;
             }
