@@ -132,20 +132,20 @@ pub async fn own_loan(s: &Services, borrower: &Borrower, order_no: &str) -> Resu
     Ok(own_loan_and_waiting(s, borrower, order_no).await?.0)
 }
 
-/// [`own_loan`], and whether a payment of it waits for finance. The order, its plan and that are one statement: a
-/// borrower's every loan screen starts here.
-async fn own_loan_and_waiting(
+/// [`own_loan`], and whether a payment of it waits for finance. The order, its plan, that and its ledger are one
+/// read ([`crate::store::Db::own_order`]): a borrower's every loan screen starts here.
+pub(crate) async fn own_loan_and_waiting(
     s: &Services,
     borrower: &Borrower,
     order_no: &str,
 ) -> Result<(Loan, bool), Error> {
-    let row =
-        s.db.own_order_with_plan(&borrower.id, order_no.trim())
+    let read =
+        s.db.own_order(&borrower.id, order_no.trim(), true)
             .await?
             .ok_or(Error::NotFound)?;
-    let (order, plan) = with_plan(Some(row.loan))?;
-    let stored = s.db.ledger(&order.id).await?;
-    Ok((replayed(order, plan, stored)?, row.waiting > 0))
+    let (order, plan) = with_plan(Some(read.row.loan))?;
+    let stored = read.ledger.ok_or(Error::NotFound)?;
+    Ok((replayed(order, plan, stored)?, read.row.waiting > 0))
 }
 
 /// The order and the plan of a row that read them together; not found before the payout.

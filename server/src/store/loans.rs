@@ -211,8 +211,13 @@ async fn read_ledger(
     .bind(order_id)
     .fetch_all(conn)
     .await?;
+    ledger_of(rows)
+}
+
+/// A ledger from its rows of entries joined to their lines, in sequence and installment order.
+fn ledger_of(rows: impl IntoIterator<Item = EntryLineRow>) -> anyhow::Result<Vec<StoredEntry>> {
     let mut entries: Vec<EntryRow> = Vec::new();
-    let mut lines = Vec::with_capacity(rows.len());
+    let mut lines = Vec::new();
     for row in rows {
         if let Some(installment) = row.installment {
             let amount = |m: Option<i64>| m.unwrap_or_default();
@@ -235,6 +240,123 @@ async fn read_ledger(
     }
     assemble(entries, lines)
 }
+
+/// Which of a borrower's orders a loan screen reads ([`Db::own_order`]), and whether with its ledger.
+#[derive(Debug, Clone)]
+pub(crate) struct OwnOrderKey {
+    pub borrower_id: String,
+    pub order_no: String,
+    /// Read the ledger too (when the order has been paid out).
+    pub ledger: bool,
+}
+
+/// A borrower's order as a loan screen reads it: the order, its plan and its payments waiting for finance, and its
+/// ledger when asked for and paid out.
+#[derive(Debug, Clone)]
+pub struct OwnOrderRead {
+    pub row: OwnLoanRow,
+    pub ledger: Option<Vec<StoredEntry>>,
+}
+
+/// [`EntryLineRow`] with its order.
+#[derive(sqlx::FromRow)]
+struct OrderEntryLineRow {
+    order_id: String,
+    #[sqlx(flatten)]
+    row: EntryLineRow,
+}
+
+/// [`Db::own_order`] for each key, in the keys' order, in two statements on one connection whatever their number: the
+/// orders (each with its plan and its count of payments waiting, on `(borrower_id, order_no)`, so another borrower's
+/// order is never read), then the ledgers of those asked for, entries joined to their lines. (`IN (VALUES …)`: SQLite
+/// takes a list of row values only from a subquery.)
+pub(super) async fn own_orders_in(
+    pool: &sqlx::AnyPool,
+    keys: &[OwnOrderKey],
+) -> sqlx::Result<Vec<Option<OwnOrderRead>>> {
+    use std::collections::HashMap;
+    if keys.is_empty() {
+        return Ok(Vec::new());
+    }
+    let pairs = (0..keys.len())
+        .map(|n| format!("(${}, ${})", 2 * n + 1, 2 * n + 2))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let sql = format!(
+        "SELECT {ORDER_COLUMNS}, (SELECT l.plan_json FROM loans l WHERE l.order_id = orders.id) AS plan_json,
+             (SELECT COUNT(*) FROM payments p WHERE p.order_id = orders.id AND p.status IN ('verifying', 'held'))
+                 AS waiting
+         FROM orders WHERE (borrower_id, order_no) IN (VALUES {pairs})"
+    );
+    let mut query = sqlx::query_as::<_, OwnLoanRow>(&sql);
+    for key in keys {
+        query = query
+            .bind(key.borrower_id.as_str())
+            .bind(key.order_no.as_str());
+    }
+    let mut conn = pool.acquire().await?;
+    let rows = query.fetch_all(&mut *conn).await?;
+    let found: HashMap<(&str, &str), &OwnLoanRow> = rows
+        .iter()
+        .map(|r| {
+            (
+                (
+                    r.loan.order.borrower_id.as_str(),
+                    r.loan.order.order_no.as_str(),
+                ),
+                r,
+            )
+        })
+        .collect();
+    let row_of = |key: &OwnOrderKey| {
+        found
+            .get(&(key.borrower_id.as_str(), key.order_no.as_str()))
+            .copied()
+    };
+    // The ledgers asked for, of orders paid out (with a plan), each once.
+    let mut with_ledger: Vec<&str> = keys
+        .iter()
+        .filter(|key| key.ledger)
+        .filter_map(|key| row_of(key).filter(|r| r.loan.plan_json.is_some()))
+        .map(|r| r.loan.order.id.as_str())
+        .collect();
+    with_ledger.sort_unstable();
+    with_ledger.dedup();
+    let mut rows_of: HashMap<String, Vec<EntryLineRow>> = HashMap::new();
+    if !with_ledger.is_empty() {
+        let sql = format!(
+            "SELECT e.order_id, {ENTRY_LINE_COLUMNS} FROM ledger_entries e LEFT JOIN ledger_lines l ON l.entry_id = e.id
+             WHERE e.order_id IN ({}) ORDER BY e.order_id, e.seq, l.installment",
+            placeholders(1, with_ledger.len())
+        );
+        let mut query = sqlx::query_as::<_, OrderEntryLineRow>(&sql);
+        for id in &with_ledger {
+            query = query.bind(*id);
+        }
+        for OrderEntryLineRow { order_id, row } in query.fetch_all(&mut *conn).await? {
+            rows_of.entry(order_id).or_default().push(row);
+        }
+    }
+    let decode = |e: anyhow::Error| sqlx::Error::Decode(e.into());
+    let ledgers = rows_of
+        .into_iter()
+        .map(|(order_id, rows)| Ok((order_id, ledger_of(rows).map_err(decode)?)))
+        .collect::<sqlx::Result<HashMap<String, Vec<StoredEntry>>>>()?;
+    Ok(keys
+        .iter()
+        .map(|key| {
+            let row = row_of(key)?;
+            // An order paid out without a row of its ledger read has an empty one, as a query of its own answers.
+            let ledger = (key.ledger && row.loan.plan_json.is_some())
+                .then(|| ledgers.get(&row.loan.order.id).cloned().unwrap_or_default());
+            Some(OwnOrderRead {
+                row: row.clone(),
+                ledger,
+            })
+        })
+        .collect())
+}
+
 const LINE_COLUMNS: &str = "l.entry_id, l.installment, l.due_late_charges, l.due_fees, l.due_interest, \
      l.due_principal, l.paid_late_charges, l.paid_fees, l.paid_interest, l.paid_principal";
 
@@ -311,23 +433,27 @@ impl Db {
         .await
     }
 
-    /// The borrower's order numbered `order_no` with its loan's plan and its payments waiting for finance, in one
-    /// statement; another borrower's is not found.
-    pub async fn own_order_with_plan(
+    /// The borrower's order numbered `order_no` with its loan's plan and how many of its payments wait for finance,
+    /// and its ledger when `ledger` and the order was paid out: what every loan screen reads. Another borrower's order
+    /// is not found. Batched with the other requests' on an HTTP worker of PostgreSQL ([`super::batch`]).
+    pub async fn own_order(
         &self,
         borrower_id: &str,
         order_no: &str,
-    ) -> sqlx::Result<Option<OwnLoanRow>> {
-        sqlx::query_as(&format!(
-            "SELECT {ORDER_COLUMNS}, (SELECT l.plan_json FROM loans l WHERE l.order_id = orders.id) AS plan_json,
-                 (SELECT COUNT(*) FROM payments p WHERE p.order_id = orders.id AND p.status IN ('verifying', 'held'))
-                     AS waiting
-             FROM orders WHERE borrower_id = $1 AND order_no = $2"
-        ))
-        .bind(borrower_id)
-        .bind(order_no)
-        .fetch_optional(self.pool())
-        .await
+        ledger: bool,
+    ) -> sqlx::Result<Option<OwnOrderRead>> {
+        let key = OwnOrderKey {
+            borrower_id: borrower_id.to_owned(),
+            order_no: order_no.to_owned(),
+            ledger,
+        };
+        if let Some(hot) = self.hot_reads() {
+            return hot.own_orders.get(key).await;
+        }
+        Ok(own_orders_in(&self.read_pool(), &[key])
+            .await?
+            .pop()
+            .flatten())
     }
 
     /// The order's ledger in sequence order.

@@ -83,18 +83,21 @@ struct WorkerReads {
     hot: Option<HotReads>,
 }
 
-/// The batched hot reads: the session of every request, the order list, home's standing.
+/// The batched hot reads: the session of every request, the order list, home's standing, the loan screens' order.
 #[derive(Clone)]
 pub(crate) struct HotReads {
     pub session: batch::Batcher<batch::SessionKey, Option<sign_in::SessionRow>>,
     pub orders: batch::Batcher<(batch::SessionKey, i64), Option<orders::SessionOrders>>,
     pub standing: batch::Batcher<batch::SessionKey, Option<standing::SessionStanding>>,
+    /// A borrower's order with its plan and ledger: the loan screens (plan, repayment, payment types).
+    pub own_orders: batch::Batcher<loans::OwnOrderKey, Option<loans::OwnOrderRead>>,
 }
 
 impl HotReads {
     /// Starts the lanes on the current runtime, reading through `pool`.
     fn spawn(pool: &AnyPool) -> Self {
-        let (session_pool, orders_pool, standing_pool) = (pool.clone(), pool.clone(), pool.clone());
+        let (session_pool, orders_pool, standing_pool, own_pool) =
+            (pool.clone(), pool.clone(), pool.clone(), pool.clone());
         Self {
             session: batch::Batcher::spawn(HOT_READ_LANES, HOT_READ_BATCH, move |keys| {
                 let pool = session_pool.clone();
@@ -107,6 +110,10 @@ impl HotReads {
             standing: batch::Batcher::spawn(HOT_READ_LANES, HOT_READ_BATCH, move |keys| {
                 let pool = standing_pool.clone();
                 Box::pin(async move { standing::session_standings_in(&pool, &keys).await })
+            }),
+            own_orders: batch::Batcher::spawn(HOT_READ_LANES, HOT_READ_BATCH, move |keys| {
+                let pool = own_pool.clone();
+                Box::pin(async move { loans::own_orders_in(&pool, &keys).await })
             }),
         }
     }

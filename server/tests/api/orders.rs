@@ -487,3 +487,129 @@ async fn borrowers_asking_at_once_each_get_their_own_orders_and_home() {
     }
     app.stop().await;
 }
+
+/// The loan screens of many borrowers at once: on PostgreSQL an HTTP worker reads the orders, plans and ledgers of
+/// the requests in flight together (`store::loans::own_orders_in`, batched); each borrower must still get exactly their
+/// own loan, another's order number must stay not found, and an order not paid out has payment types but no plan.
+#[tokio::test]
+async fn borrowers_asking_for_their_loans_at_once_each_get_their_own() {
+    use crate::builders::{ID, IN};
+    let app = spawn_app().await;
+    let mut loans = Vec::new();
+    for (market, amount) in [
+        (IN, 1_000_000),
+        (IN, 1_200_000),
+        (ID, 100_000_000),
+        (ID, 150_000_000),
+    ] {
+        loans.push((
+            market,
+            app.borrower(market).amount(amount).disbursed().await,
+        ));
+    }
+    let waiting = app.borrower(IN).approved().await;
+
+    for round in 0..4 {
+        let mut requests = tokio::task::JoinSet::new();
+        for (n, (market, loan)) in loans.iter().enumerate() {
+            // Each borrower's own loan, and (from round 1) the next borrower's order number, which must stay hidden.
+            let other = &loans[(n + 1) % loans.len()].1.order_no;
+            // The market's own first method, and never the other market's.
+            let methods = if *market == IN {
+                ("upi", "virtual_account")
+            } else {
+                ("virtual_account", "upi")
+            };
+            let mut asks = vec![
+                (
+                    format!("/api/v1/borrower/orders/{}/plan", loan.order_no),
+                    StatusCode::OK,
+                ),
+                (
+                    format!("/api/v1/borrower/orders/{}/repayment", loan.order_no),
+                    StatusCode::OK,
+                ),
+                (
+                    format!("/api/v1/borrower/payment-types?orderNo={}", loan.order_no),
+                    StatusCode::OK,
+                ),
+            ];
+            if round > 0 {
+                asks.push((
+                    format!("/api/v1/borrower/orders/{other}/plan"),
+                    StatusCode::NOT_FOUND,
+                ));
+                asks.push((
+                    format!("/api/v1/borrower/payment-types?orderNo={other}"),
+                    StatusCode::NOT_FOUND,
+                ));
+            }
+            for (path, status) in asks {
+                let (client, url) = (app.client.clone(), app.url(&path));
+                let (session, plan, order_no) = (
+                    loan.session.clone(),
+                    loan.plan.clone(),
+                    loan.order_no.clone(),
+                );
+                requests.spawn(async move {
+                    let response = client
+                        .get(url)
+                        .header("x-session-id", &session)
+                        .send()
+                        .await
+                        .unwrap();
+                    assert_eq!(response.status(), status, "{path}");
+                    if status != StatusCode::OK {
+                        return;
+                    }
+                    let body = data(response).await;
+                    if path.ends_with("/plan") {
+                        assert_eq!(body, plan, "{path}");
+                    } else if path.ends_with("/repayment") {
+                        assert_eq!(body["orderNo"], order_no.as_str());
+                        assert_eq!(body["outstanding"], plan["outstanding"]["total"], "{path}");
+                        assert_eq!(body["verifying"], false);
+                    } else {
+                        let got: Vec<&str> = body
+                            .as_array()
+                            .unwrap()
+                            .iter()
+                            .map(|m| m["method"].as_str().unwrap())
+                            .collect();
+                        assert_eq!(got[0], methods.0, "{path}");
+                        assert!(!got.contains(&methods.1), "{path}: {got:?}");
+                    }
+                });
+            }
+        }
+        for (path, status) in [
+            (
+                format!("/api/v1/borrower/orders/{}/plan", waiting.order_no),
+                StatusCode::NOT_FOUND,
+            ),
+            (
+                format!(
+                    "/api/v1/borrower/payment-types?orderNo={}",
+                    waiting.order_no
+                ),
+                StatusCode::OK,
+            ),
+        ] {
+            let (client, url, session) =
+                (app.client.clone(), app.url(&path), waiting.session.clone());
+            requests.spawn(async move {
+                let response = client
+                    .get(url)
+                    .header("x-session-id", &session)
+                    .send()
+                    .await
+                    .unwrap();
+                assert_eq!(response.status(), status, "{path}");
+            });
+        }
+        while let Some(done) = requests.join_next().await {
+            done.unwrap();
+        }
+    }
+    app.stop().await;
+}

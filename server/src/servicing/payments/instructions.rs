@@ -31,8 +31,14 @@ pub async fn payment_types(
     borrower: &Borrower,
     order_no: &str,
 ) -> Result<Vec<PaymentMethod>, Error> {
-    let order = orders::own(s, borrower, order_no).await?;
-    Ok(methods_of_market(&s.payments.settings, order.market))
+    let read =
+        s.db.own_order(&borrower.id, order_no.trim(), false)
+            .await?
+            .ok_or(Error::NotFound)?;
+    Ok(methods_of_market(
+        &s.payments.settings,
+        read.row.loan.order.market,
+    ))
 }
 
 /// The instructions of a method without a payment (the collection account; a virtual account comes per payment).

@@ -20,7 +20,7 @@ pub use utr::*;
 use kilat_domain::{Code, EntryKind, Market, Money, OrderEvent, OrderState};
 use time::Date;
 
-use super::{Loan, load_in, own_loan};
+use super::{Loan, load_in, own_loan, own_loan_and_waiting};
 use crate::auth::Borrower;
 use crate::auth::operators::{Operator, Role};
 use crate::error::{Error, FieldErrors, FieldProblem, Refusal};
@@ -112,20 +112,23 @@ pub async fn repayment(
     borrower: &Borrower,
     order_no: &str,
 ) -> Result<Repayment, Error> {
-    let loan = own_loan(s, borrower, order_no).await?;
+    let (loan, any_waiting) = own_loan_and_waiting(s, borrower, order_no).await?;
     let today = loan.today(s);
     let choices: Vec<Priced> = RepaymentChoice::ALL
         .iter()
         .filter_map(|c| price(s, &loan, *c, today).ok())
         .collect();
     // The payments waiting for finance (a UTR submitted, an amount held) freeze the installments they cover, as in
-    // the overdue job, so tomorrow's late charge is the job's own.
-    let waiting: Vec<_> =
+    // the overdue job, so tomorrow's late charge is the job's own. Read only when the loan's read counted one.
+    let waiting: Vec<_> = if any_waiting {
         s.db.payments_of_order(&loan.order.id)
             .await?
             .into_iter()
             .filter(|p| p.status == "verifying" || p.status == "held")
-            .collect();
+            .collect()
+    } else {
+        Vec::new()
+    };
     let verifying = !waiting.is_empty();
     let mut frozen = std::collections::BTreeSet::new();
     for p in &waiting {
