@@ -508,107 +508,77 @@ async fn borrowers_asking_for_their_loans_at_once_each_get_their_own() {
         ));
     }
     let waiting = app.borrower(IN).approved().await;
+    let plan_of = |order_no: &str| format!("/api/v1/borrower/orders/{order_no}/plan");
+    let methods_of = |order_no: &str| format!("/api/v1/borrower/payment-types?orderNo={order_no}");
 
     for round in 0..4 {
-        let mut requests = tokio::task::JoinSet::new();
+        // (session, path, status expected, the loan whose answer it is when 200 and the market's own first method
+        // with the other market's, which must not appear)
+        let mut asks = Vec::new();
         for (n, (market, loan)) in loans.iter().enumerate() {
-            // Each borrower's own loan, and (from round 1) the next borrower's order number, which must stay hidden.
-            let other = &loans[(n + 1) % loans.len()].1.order_no;
-            // The market's own first method, and never the other market's.
             let methods = if *market == IN {
                 ("upi", "virtual_account")
             } else {
                 ("virtual_account", "upi")
             };
-            let mut asks = vec![
-                (
-                    format!("/api/v1/borrower/orders/{}/plan", loan.order_no),
-                    StatusCode::OK,
-                ),
-                (
-                    format!("/api/v1/borrower/orders/{}/repayment", loan.order_no),
-                    StatusCode::OK,
-                ),
-                (
-                    format!("/api/v1/borrower/payment-types?orderNo={}", loan.order_no),
-                    StatusCode::OK,
-                ),
-            ];
+            let own = |path: String| (&loan.session, path, StatusCode::OK, Some((loan, methods)));
+            asks.push(own(plan_of(&loan.order_no)));
+            asks.push(own(format!(
+                "/api/v1/borrower/orders/{}/repayment",
+                loan.order_no
+            )));
+            asks.push(own(methods_of(&loan.order_no)));
+            // From round 1, the next borrower's order number, which must stay hidden.
             if round > 0 {
-                asks.push((
-                    format!("/api/v1/borrower/orders/{other}/plan"),
-                    StatusCode::NOT_FOUND,
-                ));
-                asks.push((
-                    format!("/api/v1/borrower/payment-types?orderNo={other}"),
-                    StatusCode::NOT_FOUND,
-                ));
+                let other = &loans[(n + 1) % loans.len()].1.order_no;
+                for path in [plan_of(other), methods_of(other)] {
+                    asks.push((&loan.session, path, StatusCode::NOT_FOUND, None));
+                }
             }
-            for (path, status) in asks {
-                let (client, url) = (app.client.clone(), app.url(&path));
-                let (session, plan, order_no) = (
-                    loan.session.clone(),
-                    loan.plan.clone(),
-                    loan.order_no.clone(),
+        }
+        asks.push((
+            &waiting.session,
+            plan_of(&waiting.order_no),
+            StatusCode::NOT_FOUND,
+            None,
+        ));
+        asks.push((
+            &waiting.session,
+            methods_of(&waiting.order_no),
+            StatusCode::OK,
+            None,
+        ));
+
+        let answers = futures_util::future::join_all(
+            asks.iter()
+                .map(|(session, path, _, _)| app.get_as(path, session)),
+        )
+        .await;
+        for ((_, path, status, own), response) in asks.iter().zip(answers) {
+            assert_eq!(response.status(), *status, "{path}");
+            let Some((loan, (first, foreign))) = own else {
+                continue;
+            };
+            let body = data(response).await;
+            if path.ends_with("/plan") {
+                assert_eq!(body, loan.plan, "{path}");
+            } else if path.ends_with("/repayment") {
+                assert_eq!(body["orderNo"], loan.order_no.as_str());
+                assert_eq!(
+                    body["outstanding"], loan.plan["outstanding"]["total"],
+                    "{path}"
                 );
-                requests.spawn(async move {
-                    let response = client
-                        .get(url)
-                        .header("x-session-id", &session)
-                        .send()
-                        .await
-                        .unwrap();
-                    assert_eq!(response.status(), status, "{path}");
-                    if status != StatusCode::OK {
-                        return;
-                    }
-                    let body = data(response).await;
-                    if path.ends_with("/plan") {
-                        assert_eq!(body, plan, "{path}");
-                    } else if path.ends_with("/repayment") {
-                        assert_eq!(body["orderNo"], order_no.as_str());
-                        assert_eq!(body["outstanding"], plan["outstanding"]["total"], "{path}");
-                        assert_eq!(body["verifying"], false);
-                    } else {
-                        let got: Vec<&str> = body
-                            .as_array()
-                            .unwrap()
-                            .iter()
-                            .map(|m| m["method"].as_str().unwrap())
-                            .collect();
-                        assert_eq!(got[0], methods.0, "{path}");
-                        assert!(!got.contains(&methods.1), "{path}: {got:?}");
-                    }
-                });
+                assert_eq!(body["verifying"], false);
+            } else {
+                let got: Vec<&str> = body
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|m| m["method"].as_str().unwrap())
+                    .collect();
+                assert_eq!(got[0], *first, "{path}");
+                assert!(!got.contains(foreign), "{path}: {got:?}");
             }
-        }
-        for (path, status) in [
-            (
-                format!("/api/v1/borrower/orders/{}/plan", waiting.order_no),
-                StatusCode::NOT_FOUND,
-            ),
-            (
-                format!(
-                    "/api/v1/borrower/payment-types?orderNo={}",
-                    waiting.order_no
-                ),
-                StatusCode::OK,
-            ),
-        ] {
-            let (client, url, session) =
-                (app.client.clone(), app.url(&path), waiting.session.clone());
-            requests.spawn(async move {
-                let response = client
-                    .get(url)
-                    .header("x-session-id", &session)
-                    .send()
-                    .await
-                    .unwrap();
-                assert_eq!(response.status(), status, "{path}");
-            });
-        }
-        while let Some(done) = requests.join_next().await {
-            done.unwrap();
         }
     }
     app.stop().await;
