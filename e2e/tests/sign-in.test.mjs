@@ -61,9 +61,13 @@ for (const [name, market] of Object.entries(MARKETS)) {
       assert.equal(session.httpOnly, true, 'scripts cannot read the session');
       assert.equal(await page.evaluate(() => document.cookie.includes('kilat_session')), false);
 
+      // The account screen asks for its menu once the borrower is known. Log out only after it has answered: a
+      // request still in flight when the session is revoked rightly gets a 401, which the browser reports as an error.
+      const menuAnswered = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/v1/borrower/menu');
       await page.reload({ waitUntil: 'load' });
       await page.getByRole('heading', { level: 1, name: market.text.account }).waitFor();
       await page.getByText(market.masked).waitFor();
+      assert.equal((await menuAnswered).status(), 200);
 
       await page.getByRole('button', { name: market.text.logout }).click();
       await page.getByLabel(market.text.phone, { exact: true }).waitFor();
