@@ -6,7 +6,7 @@ use super::{Db, Tx};
 use crate::infra::crypto::Secrets;
 
 /// An open order of a borrower, read inside the deletion's transaction.
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone, kilat_row::FromRow)]
 pub struct OpenOrderRef {
     pub id: String,
     pub order_no: String,
@@ -14,7 +14,7 @@ pub struct OpenOrderRef {
 }
 
 /// An order's frozen agreement, to be rewritten without the borrower's particulars.
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone, kilat_row::FromRow)]
 pub struct AgreementRef {
     pub id: String,
     /// Sealed to the order's row (`store::orders::seal_agreement`).
@@ -29,7 +29,7 @@ impl AgreementRef {
 }
 
 /// A session as the export lists it (never its token or hash).
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone, kilat_row::FromRow)]
 pub struct SessionRecord {
     pub created_at: i64,
     pub last_seen_at: i64,
@@ -37,7 +37,7 @@ pub struct SessionRecord {
 }
 
 /// A step of the certification log, as the export lists it.
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone, kilat_row::FromRow)]
 pub struct CertificationLogRecord {
     pub step: String,
     pub event: String,
@@ -45,7 +45,7 @@ pub struct CertificationLogRecord {
 }
 
 /// A reminder sent or queued to the borrower, as the export lists it.
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone, kilat_row::FromRow)]
 pub struct NotificationRecord {
     pub kind: String,
     pub installment: i64,
@@ -56,7 +56,7 @@ pub struct NotificationRecord {
 }
 
 /// A rating the borrower gave an order.
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone, kilat_row::FromRow)]
 pub struct RatingRecord {
     pub score: i64,
     pub comment: Option<String>,

@@ -20,7 +20,7 @@ pub struct NewAuditEntry<'a> {
 }
 
 /// An entry as stored.
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone, kilat_row::FromRow)]
 pub struct AuditEntry {
     pub id: String,
     pub actor_kind: String,
@@ -101,9 +101,9 @@ impl Db {
 
 /// An entry as the console's search shows it: with the operator's username and the order's number and currency,
 /// where the entry has them.
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone, kilat_row::FromRow)]
 pub struct AuditRow {
-    #[sqlx(flatten)]
+    #[row(flatten)]
     pub entry: AuditEntry,
     /// The acting operator's username (operators are never deleted, only disabled).
     pub actor_name: Option<String>,

@@ -6,34 +6,34 @@ use super::{Db, Tx, new_id};
 use kilat_domain::Code;
 
 /// A saved step as stored: its data still encrypted.
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone, kilat_row::FromRow)]
 pub struct StoredStep {
-    #[sqlx(try_from = "String")]
+    #[row(try_from = "String")]
     pub step: Step,
     pub data_enc: String,
     pub completed_at: i64,
 }
 
 /// A step done, without its data: what progress lists need.
-#[derive(Debug, Clone, Copy, sqlx::FromRow)]
+#[derive(Debug, Clone, Copy, kilat_row::FromRow)]
 pub struct StepDone {
-    #[sqlx(try_from = "String")]
+    #[row(try_from = "String")]
     pub step: Step,
     pub completed_at: i64,
 }
 
 /// A step done, with its blob only when it is the job step.
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone, kilat_row::FromRow)]
 pub struct StepDoneWithJob {
-    #[sqlx(try_from = "String")]
+    #[row(try_from = "String")]
     pub step: Step,
     pub completed_at: i64,
     pub data_enc: Option<String>,
 }
 
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone, kilat_row::FromRow)]
 pub struct LogEntry {
-    #[sqlx(try_from = "String")]
+    #[row(try_from = "String")]
     pub step: Step,
     pub event: String,
     pub at: i64,

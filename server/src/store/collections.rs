@@ -175,7 +175,7 @@ impl CountsCache {
 }
 
 /// The queue's count per bucket: loans whose oldest unpaid due date falls in each range of dates.
-#[derive(Debug, Clone, Default, PartialEq, Eq, sqlx::FromRow)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, kilat_row::FromRow)]
 pub struct BucketCounts {
     pub d1_7: i64,
     pub d8_30: i64,
@@ -197,7 +197,7 @@ pub struct BucketDates {
 }
 
 /// A page of the queue as read: the loan, its borrower's sealed phone and its plan.
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone, kilat_row::FromRow)]
 pub struct QueueRow {
     pub order_id: String,
     pub order_no: String,
@@ -227,7 +227,7 @@ pub struct QueueFilter<'a> {
 }
 
 /// A contact attempt as stored.
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone, kilat_row::FromRow)]
 pub struct ContactRow {
     pub id: String,
     pub order_id: String,
@@ -241,7 +241,7 @@ pub struct ContactRow {
 }
 
 /// A promise to pay as stored.
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone, kilat_row::FromRow)]
 pub struct PromiseRow {
     pub id: String,
     pub order_id: String,
@@ -254,7 +254,7 @@ pub struct PromiseRow {
 }
 
 /// A reminder in the notification outbox, without its text.
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone, kilat_row::FromRow)]
 pub struct ReminderRow {
     pub order_id: String,
     pub installment: i64,

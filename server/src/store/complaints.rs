@@ -7,12 +7,12 @@ use super::{Db, Tx, new_id};
 use crate::infra::crypto::{Binding, Secrets};
 
 /// A complaint as stored, with its order's number when one is attached.
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone, kilat_row::FromRow)]
 pub struct ComplaintRow {
     pub id: String,
     pub ticket_no: String,
     pub borrower_id: String,
-    #[sqlx(try_from = "String")]
+    #[row(try_from = "String")]
     pub market: Market,
     pub category: String,
     pub order_no: Option<String>,
@@ -46,7 +46,7 @@ pub enum AssigneeFilter<'a> {
 }
 
 /// A canned reply of support, in one language.
-#[derive(Debug, Clone, sqlx::FromRow, serde::Serialize)]
+#[derive(Debug, Clone, kilat_row::FromRow, serde::Serialize)]
 pub struct CannedReply {
     pub id: String,
     /// `en` or `id`.
@@ -70,7 +70,7 @@ pub struct ComplaintMessage {
     pub created_at: i64,
 }
 
-#[derive(sqlx::FromRow)]
+#[derive(kilat_row::FromRow)]
 struct StoredMessage {
     id: String,
     author_kind: String,
@@ -80,7 +80,7 @@ struct StoredMessage {
 }
 
 /// An image's record.
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone, kilat_row::FromRow)]
 pub struct ImageRow {
     pub id: String,
     pub borrower_id: String,

@@ -41,7 +41,7 @@ pub struct ContactMessage {
 }
 
 /// A message as stored: name, telephone and e-mail encrypted.
-#[derive(sqlx::FromRow)]
+#[derive(kilat_row::FromRow)]
 struct StoredContactMessage {
     id: String,
     name_enc: String,

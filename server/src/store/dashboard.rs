@@ -6,14 +6,14 @@
 use super::Db;
 
 /// One figure's value on one day: `day` is the day number (days since 1970-01-01, local).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, sqlx::FromRow)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, kilat_row::FromRow)]
 pub struct DayValue {
     pub day: i64,
     pub value: i64,
 }
 
 /// One day's change in the open loans and in the overdue ones (or both counts).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, sqlx::FromRow)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, kilat_row::FromRow)]
 pub struct DayShare {
     pub day: i64,
     pub overdue: i64,
@@ -191,7 +191,7 @@ impl Db {
 /// grouped by product and days-past-due bucket. The bucket is the collections' one (`server/src/collections`): the
 /// loan's oldest unpaid due date from `loan_arrears` against the bucket dates of the market's today; `current` when it
 /// is not past due (no date, or due today or later).
-#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+#[derive(Debug, Clone, PartialEq, Eq, kilat_row::FromRow)]
 pub struct BookRow {
     pub product_code: String,
     pub product_name: String,
@@ -303,7 +303,7 @@ impl Db {
 
 /// The loans paid out on one local day that waited `minutes` whole minutes from the application to the payout; of
 /// them, `on_the_minute` waited exactly that long (to the millisecond).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, sqlx::FromRow)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, kilat_row::FromRow)]
 pub struct PayoutMinutes {
     pub day: i64,
     pub minutes: i64,
@@ -313,7 +313,7 @@ pub struct PayoutMinutes {
 
 /// Every figure of one local day that the dashboard sums or takes back: kept in `dashboard_days` once the day has
 /// ended (migration 0045), computed from the tables for the days after the last one kept.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, sqlx::FromRow)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, kilat_row::FromRow)]
 pub struct DayFlows {
     pub day: i64,
     pub applications: i64,

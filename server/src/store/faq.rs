@@ -3,7 +3,7 @@
 use super::{Db, Tx, new_id};
 
 /// One question and its answer.
-#[derive(Debug, Clone, sqlx::FromRow, serde::Serialize)]
+#[derive(Debug, Clone, kilat_row::FromRow, serde::Serialize)]
 pub struct FaqEntry {
     pub id: String,
     /// `en` or `id`.

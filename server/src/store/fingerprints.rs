@@ -12,7 +12,7 @@ pub struct Fingerprint {
 }
 
 /// A value of a borrower found on another borrower.
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone, kilat_row::FromRow)]
 pub struct DuplicateRow {
     /// The field of the borrower looked at.
     pub field: String,
@@ -108,10 +108,10 @@ impl Db {
 }
 
 /// A borrower whose phone is still on file, for the backfill.
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone, kilat_row::FromRow)]
 pub struct LiveBorrower {
     pub id: String,
-    #[sqlx(try_from = "String")]
+    #[row(try_from = "String")]
     pub market: kilat_domain::Market,
     pub phone_enc: String,
 }

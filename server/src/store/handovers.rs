@@ -16,9 +16,9 @@ pub struct RedeemedHandover {
 }
 
 /// The native session and its borrower, as read in the redeeming transaction.
-#[derive(sqlx::FromRow)]
+#[derive(kilat_row::FromRow)]
 struct HandedSession {
-    #[sqlx(flatten)]
+    #[row(flatten)]
     borrower: BorrowerRow,
     session_created_at: i64,
 }

@@ -5,7 +5,7 @@ use super::loans::placeholders;
 use super::{Db, Tx, new_id};
 
 /// An open loan (disbursed or overdue) as the overdue job reads it.
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone, kilat_row::FromRow)]
 pub struct OpenLoanRow {
     pub order_id: String,
     pub order_no: String,
@@ -15,7 +15,7 @@ pub struct OpenLoanRow {
 }
 
 /// A payment waiting for finance: the order, and the installment it pays (none for the whole loan).
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone, kilat_row::FromRow)]
 pub struct VerifyingRow {
     pub order_id: String,
     pub choice: String,
@@ -34,7 +34,7 @@ pub struct NewNotification<'a> {
 }
 
 /// A queued text with the borrower's sealed phone.
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone, kilat_row::FromRow)]
 pub struct PendingNotification {
     pub id: String,
     pub borrower_id: String,
@@ -46,7 +46,7 @@ pub struct PendingNotification {
 }
 
 /// A stored notification (tests and the console read them).
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone, kilat_row::FromRow)]
 pub struct NotificationRow {
     pub id: String,
     pub order_id: String,
@@ -358,7 +358,7 @@ impl Tx {
 }
 
 /// A device's push token as its app uploaded it.
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone, kilat_row::FromRow)]
 pub struct PushToken {
     pub token: String,
     pub platform: String,

@@ -7,7 +7,7 @@ use super::{Db, Tx};
 
 /// A deleted account whose records are past their retention: the deletion, the last order's close and how many
 /// orders it had.
-#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+#[derive(Debug, Clone, PartialEq, Eq, kilat_row::FromRow)]
 pub struct DueAccount {
     pub borrower_id: String,
     pub deleted_at: i64,

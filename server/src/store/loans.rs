@@ -9,7 +9,7 @@ use super::orders::{COLUMNS as ORDER_COLUMNS, OrderRow};
 use super::{Db, Tx, new_id};
 
 /// The plan of a paid-out order, as stored.
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone, kilat_row::FromRow)]
 pub struct LoanRow {
     pub order_id: String,
     pub payout_date: String,
@@ -19,24 +19,24 @@ pub struct LoanRow {
 
 /// An order with its loan's plan as stored (`None` before the payout), read in one statement (with the order's row
 /// lock inside a posting's transaction).
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone, kilat_row::FromRow)]
 pub struct OrderPlanRow {
-    #[sqlx(flatten)]
+    #[row(flatten)]
     pub order: OrderRow,
     pub plan_json: Option<String>,
 }
 
 /// A borrower's order with its loan's plan, and how many of its payments wait for finance (a UTR submitted, an
 /// amount held).
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone, kilat_row::FromRow)]
 pub struct OwnLoanRow {
-    #[sqlx(flatten)]
+    #[row(flatten)]
     pub loan: OrderPlanRow,
     pub waiting: i64,
 }
 
 /// The payout of an order.
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone, kilat_row::FromRow)]
 pub struct PayoutRow {
     pub id: String,
     pub provider: String,
@@ -49,7 +49,7 @@ pub struct PayoutRow {
 }
 
 /// An approved order waiting for its payout, with its borrower's encrypted phone and when it was approved.
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone, kilat_row::FromRow)]
 pub struct AwaitingPayoutRow {
     pub order_id: String,
     pub order_no: String,
@@ -59,7 +59,7 @@ pub struct AwaitingPayoutRow {
     pub product_code: String,
     pub product_name: String,
     pub term_code: String,
-    #[sqlx(try_from = "String")]
+    #[row(try_from = "String")]
     pub currency: kilat_domain::Currency,
     pub amount: i64,
     pub net_disbursed: i64,
@@ -85,7 +85,7 @@ pub struct NewPayout<'a> {
     pub now: i64,
 }
 
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone, kilat_row::FromRow)]
 struct EntryRow {
     id: String,
     seq: i64,
@@ -97,7 +97,7 @@ struct EntryRow {
     reverses: Option<i64>,
 }
 
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone, kilat_row::FromRow)]
 struct LineRow {
     entry_id: String,
     installment: i64,
@@ -183,9 +183,9 @@ const ENTRY_LINE_COLUMNS: &str = "e.id, e.seq, e.kind, e.on_date, e.cash, e.exce
      l.paid_interest, l.paid_principal";
 
 /// A row of an order's ledger read in one statement: an entry with one of its lines, or with none.
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone, kilat_row::FromRow)]
 struct EntryLineRow {
-    #[sqlx(flatten)]
+    #[row(flatten)]
     entry: EntryRow,
     installment: Option<i64>,
     due_late_charges: Option<i64>,
@@ -259,10 +259,10 @@ pub struct OwnOrderRead {
 }
 
 /// [`EntryLineRow`] with its order.
-#[derive(sqlx::FromRow)]
+#[derive(kilat_row::FromRow)]
 struct OrderEntryLineRow {
     order_id: String,
-    #[sqlx(flatten)]
+    #[row(flatten)]
     row: EntryLineRow,
 }
 

@@ -1,5 +1,5 @@
 //! Persistence: one pool over SQLite or PostgreSQL through sqlx's `Any` driver, portable SQL, one migrations folder.
-//! All SQL of the server lives under this module. Rows map through `sqlx::FromRow`; closed sets (market, currency,
+//! All SQL of the server lives under this module. Rows map through `kilat_row::FromRow` (crates/row); closed sets (market, currency,
 //! status, step) through the one codec of `kilat_domain::codes`. A write that spans statements takes a [`Tx`].
 
 pub mod account;
@@ -58,9 +58,54 @@ pub struct Db {
 
 static NEXT_DB_ID: AtomicU64 = AtomicU64::new(1);
 
-/// The schema's migrations, embedded at build time: applied by [`Db::connect`]; the API tests key their PostgreSQL
-/// template database by them.
-pub static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations");
+/// The schema's migration files (`migrations/<version>_<description>.sql`), embedded at build time.
+#[derive(rust_embed::RustEmbed)]
+#[folder = "migrations/"]
+#[include = "*.sql"]
+struct MigrationFiles;
+
+/// The schema's migrations, in order: applied by [`Db::connect`]; the API tests key their PostgreSQL template database
+/// by them. Each file is read as `sqlx::migrate!` would (sqlx's `resolve_blocking`: version, description with `_` as
+/// spaces, the type from the name, `-- no-transaction`, the checksum of the text), so a database migrated by an older
+/// build keeps its checksums. Embedded with rust-embed rather than `sqlx::migrate!`, whose crate (`sqlx-macros`)
+/// built sqlx's drivers a second time for the host.
+pub fn migrations() -> Vec<sqlx::migrate::Migration> {
+    use sqlx::migrate::{Migration, MigrationType};
+    let mut migrations: Vec<Migration> = MigrationFiles::iter()
+        .map(|name| {
+            let (version, rest) = name.split_once('_').unwrap_or_else(|| {
+                panic!("migration {name} is not named <version>_<description>.sql")
+            });
+            let version: i64 = version.parse().unwrap_or_else(|_| {
+                panic!("migration {name} does not start with a version number")
+            });
+            let kind = MigrationType::from_filename(rest);
+            let description = rest.trim_end_matches(kind.suffix()).replace('_', " ");
+            let file = MigrationFiles::get(&name).expect("an embedded file is there");
+            let sql = String::from_utf8(file.data.into_owned())
+                .unwrap_or_else(|_| panic!("migration {name} is not UTF-8"));
+            let no_tx = sql.starts_with("-- no-transaction");
+            Migration::new(version, description.into(), kind, sql.into(), no_tx)
+        })
+        .collect();
+    migrations.sort_by_key(|m| m.version);
+    migrations
+}
+
+/// [`migrations`] as sqlx's migrator takes them.
+#[derive(Debug)]
+struct EmbeddedMigrations;
+
+impl sqlx::migrate::MigrationSource<'static> for EmbeddedMigrations {
+    fn resolve(
+        self,
+    ) -> futures_util::future::BoxFuture<
+        'static,
+        Result<Vec<sqlx::migrate::Migration>, sqlx::error::BoxDynError>,
+    > {
+        Box::pin(async { Ok(migrations()) })
+    }
+}
 
 thread_local! {
     /// This thread's own PostgreSQL pool for the hot reads and their batchers, when it is an HTTP worker (see
@@ -291,7 +336,9 @@ impl Db {
             .connect(url)
             .await
             .with_context(|| format!("connecting to the database ({})", redact(url)))?;
-        MIGRATOR
+        sqlx::migrate::Migrator::new(EmbeddedMigrations)
+            .await
+            .context("reading the embedded migrations")?
             .run(&pool)
             .await
             .context("applying the database migrations")?;

@@ -4,7 +4,7 @@
 use super::{Db, Tx, new_id};
 
 /// An operator as stored.
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone, kilat_row::FromRow)]
 pub struct OperatorRow {
     pub id: String,
     pub username: String,
@@ -34,9 +34,9 @@ pub struct NewOperator<'a> {
 pub struct UsernameTaken;
 
 /// A live console session with its operator.
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone, kilat_row::FromRow)]
 pub struct OperatorSessionRow {
-    #[sqlx(flatten)]
+    #[row(flatten)]
     pub operator: OperatorRow,
     pub csrf_hash: String,
     pub session_created_at: i64,
@@ -343,9 +343,9 @@ impl Tx {
     }
 }
 
-#[derive(sqlx::FromRow)]
+#[derive(kilat_row::FromRow)]
 struct SessionWithSeen {
-    #[sqlx(flatten)]
+    #[row(flatten)]
     session: OperatorSessionRow,
     last_seen_at: i64,
 }

@@ -58,24 +58,24 @@ pub struct NewOrder<'a> {
 }
 
 /// An order with everything stored about it, the accepted KFS included.
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone, kilat_row::FromRow)]
 pub struct OrderRow {
     pub id: String,
     pub order_no: String,
     pub borrower_id: String,
-    #[sqlx(try_from = "String")]
+    #[row(try_from = "String")]
     pub market: Market,
     pub product_code: String,
     pub product_name: String,
     pub term_code: String,
-    #[sqlx(try_from = "String")]
+    #[row(try_from = "String")]
     pub currency: Currency,
     pub amount: i64,
     pub net_disbursed: i64,
     pub total_repayable: i64,
     pub apr: i64,
     pub apr_display: String,
-    #[sqlx(try_from = "String")]
+    #[row(try_from = "String")]
     pub status: OrderState,
     pub kfs_json: String,
     pub request_hash: String,
@@ -120,29 +120,29 @@ pub fn open_agreement(
 }
 
 /// What a list of orders shows: no KFS.
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone, kilat_row::FromRow)]
 pub struct OrderListRow {
     pub order_no: String,
     pub product_code: String,
     pub product_name: String,
     pub term_code: String,
-    #[sqlx(try_from = "String")]
+    #[row(try_from = "String")]
     pub currency: Currency,
     pub amount: i64,
     pub net_disbursed: i64,
     pub total_repayable: i64,
     pub apr: i64,
     pub apr_display: String,
-    #[sqlx(try_from = "String")]
+    #[row(try_from = "String")]
     pub status: OrderState,
     pub created_at: i64,
 }
 
 /// The borrower's open order, as the home screen and the eligibility check need it.
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone, kilat_row::FromRow)]
 pub struct OpenOrderRow {
     pub order_no: String,
-    #[sqlx(try_from = "String")]
+    #[row(try_from = "String")]
     pub status: OrderState,
     pub amount: i64,
     pub created_at: i64,
@@ -160,7 +160,7 @@ pub struct SessionOrders {
 }
 
 /// One row of [`Db::session_orders`]: the session, and one order or (the borrower has none) NULLs.
-#[derive(sqlx::FromRow)]
+#[derive(kilat_row::FromRow)]
 struct SessionOrderRow {
     borrower_id: String,
     session_created_at: i64,
@@ -206,17 +206,17 @@ impl SessionOrderRow {
 }
 
 /// An order's status as locked for a change.
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone, kilat_row::FromRow)]
 pub struct OrderStatusRow {
     pub id: String,
     pub order_no: String,
-    #[sqlx(try_from = "String")]
+    #[row(try_from = "String")]
     pub status: OrderState,
 }
 
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone, kilat_row::FromRow)]
 pub struct OrderEventRow {
-    #[sqlx(try_from = "String")]
+    #[row(try_from = "String")]
     pub status: OrderState,
     pub event: Option<String>,
     pub actor: String,
@@ -560,10 +560,10 @@ impl Tx {
 }
 
 /// A row of [`session_orders_in`]: [`SessionOrderRow`] tagged with its token's hash.
-#[derive(sqlx::FromRow)]
+#[derive(kilat_row::FromRow)]
 struct TaggedSessionOrderRow {
     token_hash: String,
-    #[sqlx(flatten)]
+    #[row(flatten)]
     row: SessionOrderRow,
 }
 

@@ -6,7 +6,7 @@ use kilat_domain::{Code, Currency};
 use super::{Db, Tx, new_id};
 
 /// A payment as stored. `choice`, `method` and `status` are the codes of `servicing::payments`.
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone, kilat_row::FromRow)]
 pub struct PaymentRow {
     pub id: String,
     pub order_id: String,
@@ -18,7 +18,7 @@ pub struct PaymentRow {
     /// `due`: the last installment it covers (`installment..=installment_to`).
     pub installment_to: Option<i64>,
     pub amount: i64,
-    #[sqlx(try_from = "String")]
+    #[row(try_from = "String")]
     pub currency: Currency,
     pub priced_on: String,
     pub status: String,

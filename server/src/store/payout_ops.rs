@@ -7,7 +7,7 @@ use kilat_domain::{Code, Market};
 use super::{Db, Tx};
 
 /// A payout recorded by one finance operator, waiting for a second one's approval.
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone, kilat_row::FromRow)]
 pub struct PendingPayoutRow {
     pub order_id: String,
     pub bank_reference: String,
@@ -70,12 +70,12 @@ impl Tx {
 }
 
 /// One payout of the export.
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone, kilat_row::FromRow)]
 pub struct PayoutExportRow {
     pub order_no: String,
     pub payout_date: String,
     pub product_code: String,
-    #[sqlx(try_from = "String")]
+    #[row(try_from = "String")]
     pub currency: kilat_domain::Currency,
     /// Minor units: the sanctioned amount.
     pub principal: i64,
@@ -89,7 +89,7 @@ pub struct PayoutExportRow {
 }
 
 /// One ledger entry that records money received (a repayment, a payoff, a cooling-off exit, an extension fee).
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone, kilat_row::FromRow)]
 pub struct RepaymentExportRow {
     pub order_no: String,
     pub on_date: String,
@@ -99,7 +99,7 @@ pub struct RepaymentExportRow {
     pub method: String,
     pub choice: String,
     pub utr: Option<String>,
-    #[sqlx(try_from = "String")]
+    #[row(try_from = "String")]
     pub currency: kilat_domain::Currency,
     pub cash: i64,
     pub excess: i64,
@@ -107,11 +107,11 @@ pub struct RepaymentExportRow {
 }
 
 /// One refund sent.
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone, kilat_row::FromRow)]
 pub struct RefundExportRow {
     pub order_no: String,
     pub reference: String,
-    #[sqlx(try_from = "String")]
+    #[row(try_from = "String")]
     pub currency: kilat_domain::Currency,
     pub received_amount: Option<i64>,
     pub refund_amount: i64,
@@ -121,13 +121,13 @@ pub struct RefundExportRow {
 }
 
 /// One ledger entry with its lines summed over the installments.
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone, kilat_row::FromRow)]
 pub struct LedgerExportRow {
     pub order_no: String,
     pub seq: i64,
     pub kind: String,
     pub on_date: String,
-    #[sqlx(try_from = "String")]
+    #[row(try_from = "String")]
     pub currency: kilat_domain::Currency,
     pub cash: i64,
     pub excess: i64,

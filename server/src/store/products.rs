@@ -6,7 +6,7 @@ use kilat_domain::{Code, Product};
 use super::{Db, Tx};
 
 /// A product's current version as stored.
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone, kilat_row::FromRow)]
 pub struct StoredProduct {
     pub code: String,
     pub market: String,

@@ -5,7 +5,7 @@ use super::{Db, Tx};
 
 /// A request counted: the requests of the window so far, this one included (above the limit: refused), and when the
 /// window started (epoch ms).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, sqlx::FromRow)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, kilat_row::FromRow)]
 pub struct Hit {
     pub hits: i64,
     pub window_start: i64,

@@ -10,7 +10,7 @@ fn unique_violation(e: &sqlx::Error) -> bool {
 }
 
 /// A bank's statement layout as stored; columns are 1-based.
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone, kilat_row::FromRow)]
 pub struct MappingRow {
     pub id: String,
     pub name: String,
@@ -52,7 +52,7 @@ pub struct NewMapping<'a> {
 }
 
 /// An import with its counts.
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone, kilat_row::FromRow)]
 pub struct ImportRow {
     pub id: String,
     pub market: String,
@@ -101,7 +101,7 @@ pub struct NewLine<'a> {
 }
 
 /// A stored line with the payment it names, as that payment stands now.
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone, kilat_row::FromRow)]
 pub struct LineRow {
     pub import_id: String,
     pub line_no: i64,

@@ -14,14 +14,14 @@ use super::contact_messages::{self, EMAIL, NAME, TELEPHONE};
 use super::orders::seal_agreement;
 use crate::infra::crypto::{BOUND_PREFIX, Binding, Secrets};
 
-#[derive(sqlx::FromRow)]
+#[derive(kilat_row::FromRow)]
 struct StoredPhone {
     id: String,
     phone_enc: String,
 }
 
 /// The step's code is kept as stored text: it is part of the binding, and every stored step is resealed, whichever.
-#[derive(sqlx::FromRow)]
+#[derive(kilat_row::FromRow)]
 struct StoredStepData {
     borrower_id: String,
     step: String,
@@ -29,7 +29,7 @@ struct StoredStepData {
 }
 
 /// A contact message's columns to encrypt, in clear before the migration.
-#[derive(sqlx::FromRow)]
+#[derive(kilat_row::FromRow)]
 struct ClearContactMessage {
     id: String,
     name_enc: String,
@@ -138,7 +138,7 @@ impl Db {
 }
 
 /// An order's agreement as written before migration 0030: JSON in clear.
-#[derive(sqlx::FromRow)]
+#[derive(kilat_row::FromRow)]
 struct ClearAgreement {
     id: String,
     agreement_json: String,

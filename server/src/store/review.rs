@@ -9,7 +9,7 @@ use super::{Db, Tx};
 
 /// One order of the review queue, with its borrower's phone as lists show it (written with the encrypted phone: no
 /// decryption per row) and its claim, if any (possibly expired: the caller compares `claimed_until` with now).
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone, kilat_row::FromRow)]
 pub struct QueueRow {
     pub order_no: String,
     pub borrower_id: String,
@@ -17,7 +17,7 @@ pub struct QueueRow {
     pub product_code: String,
     pub product_name: String,
     pub term_code: String,
-    #[sqlx(try_from = "String")]
+    #[row(try_from = "String")]
     pub currency: Currency,
     pub amount: i64,
     pub apr: i64,
@@ -29,7 +29,7 @@ pub struct QueueRow {
 }
 
 /// How many orders of a market are in a status, and how many of them hold a live claim.
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone, kilat_row::FromRow)]
 pub struct StatusCount {
     pub market: String,
     pub total: i64,
@@ -37,7 +37,7 @@ pub struct StatusCount {
 }
 
 /// What the console keeps about a review besides the status: the team's note and the claim.
-#[derive(Debug, Clone, Default, sqlx::FromRow)]
+#[derive(Debug, Clone, Default, kilat_row::FromRow)]
 pub struct ReviewMeta {
     pub review_note: Option<String>,
     pub claimed_by: Option<String>,
@@ -46,22 +46,22 @@ pub struct ReviewMeta {
 }
 
 /// One of a borrower's orders, for their history.
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone, kilat_row::FromRow)]
 pub struct HistoryRow {
     pub id: String,
     pub order_no: String,
     pub product_name: String,
-    #[sqlx(try_from = "String")]
+    #[row(try_from = "String")]
     pub currency: Currency,
     pub amount: i64,
-    #[sqlx(try_from = "String")]
+    #[row(try_from = "String")]
     pub status: OrderState,
     pub created_at: i64,
     pub closed_at: Option<i64>,
 }
 
 /// A status an order of the borrower entered, and when.
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone, kilat_row::FromRow)]
 pub struct StatusEntered {
     pub order_id: String,
     pub status: String,

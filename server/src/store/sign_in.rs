@@ -10,7 +10,7 @@ use super::batch::{SessionKey, live_sessions_in, session_bounds};
 use super::{Db, Tx};
 
 /// A stored one-time code (its hash only).
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone, kilat_row::FromRow)]
 pub struct LoginCode {
     pub id: String,
     pub code_hash: String,
@@ -33,10 +33,10 @@ pub struct NewLoginCode<'a> {
 }
 
 /// A borrower as stored: the phone only encrypted.
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone, kilat_row::FromRow)]
 pub struct BorrowerRow {
     pub id: String,
-    #[sqlx(try_from = "String")]
+    #[row(try_from = "String")]
     pub market: Market,
     pub phone_enc: String,
     pub created_at: i64,
@@ -44,19 +44,19 @@ pub struct BorrowerRow {
 
 /// A live session as read (not revoked, within its idle and absolute limits), with its borrower; its last use is
 /// moved by [`Db::touch_session`], which the caller decides on.
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone, kilat_row::FromRow)]
 pub struct SessionRow {
-    #[sqlx(flatten)]
+    #[row(flatten)]
     pub borrower: BorrowerRow,
     /// When the session was opened (sign-in), epoch milliseconds.
-    #[sqlx(rename = "session_created_at")]
+    #[row(rename = "session_created_at")]
     pub created_at: i64,
     /// When the session was last marked used, epoch milliseconds.
     pub last_seen_at: i64,
 }
 
 /// A stored session's times and its borrower's deletion ([`Db::session_end`]).
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone, kilat_row::FromRow)]
 pub struct SessionEndRow {
     pub created_at: i64,
     pub last_seen_at: i64,
@@ -297,10 +297,10 @@ impl Tx {
 }
 
 /// A live session's row tagged with its token's hash, as a batch reads it.
-#[derive(sqlx::FromRow)]
+#[derive(kilat_row::FromRow)]
 struct TaggedSessionRow {
     token_hash: String,
-    #[sqlx(flatten)]
+    #[row(flatten)]
     session: SessionRow,
 }
 

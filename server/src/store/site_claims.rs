@@ -3,7 +3,7 @@
 use super::{Db, Tx};
 
 /// One market's claims as stored.
-#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+#[derive(Debug, Clone, PartialEq, Eq, kilat_row::FromRow)]
 pub struct StoredClaims {
     /// `IN` or `ID`.
     pub market: String,

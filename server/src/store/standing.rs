@@ -24,7 +24,7 @@ pub struct SessionStanding {
 
 /// The one row of [`Db::session_standing`]: the session, its borrower, the open order (NULLs when none) and the
 /// completion time of each step (NULL when not done), with the job step's sealed blob.
-#[derive(sqlx::FromRow)]
+#[derive(kilat_row::FromRow)]
 struct Row {
     token_hash: String,
     borrower_id: String,

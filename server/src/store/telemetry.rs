@@ -16,7 +16,7 @@ pub struct NewClientEvent {
 }
 
 /// A stored client event (tests read them).
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone, kilat_row::FromRow)]
 pub struct ClientEventRow {
     pub borrower_id: String,
     pub kind: String,
@@ -28,7 +28,7 @@ pub struct ClientEventRow {
 }
 
 /// The borrower's answer to the location prompt.
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone, kilat_row::FromRow)]
 pub struct LocationRow {
     pub consent: i64,
     pub latitude_e1: Option<i64>,

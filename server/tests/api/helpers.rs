@@ -150,7 +150,7 @@ async fn fresh_database() -> (String, Cleanup) {
 async fn pg_template(admin: &mut sqlx::PgConnection, base: &str) -> String {
     use sha2::{Digest, Sha256};
     let mut hash = Sha256::new();
-    for migration in kilat_server::store::MIGRATOR.iter() {
+    for migration in kilat_server::store::migrations() {
         hash.update(migration.version.to_le_bytes());
         hash.update(&migration.checksum);
     }
@@ -174,12 +174,22 @@ async fn pg_template(admin: &mut sqlx::PgConnection, base: &str) -> String {
             .await
             .expect("the template database migrates");
         db.close().await;
-        sqlx::query(&format!(
-            r#"ALTER DATABASE "{building}" RENAME TO "{name}""#
-        ))
-        .execute(&mut *admin)
-        .await
-        .unwrap();
+        // The pool's connections are closed, but a server process can outlive its client's goodbye by a moment, and
+        // a database cannot be renamed while any session is in it (55006): wait for them to go, up to 10 s.
+        let rename = format!(r#"ALTER DATABASE "{building}" RENAME TO "{name}""#);
+        let mut tries = 0;
+        loop {
+            match sqlx::query(&rename).execute(&mut *admin).await {
+                Ok(_) => break,
+                Err(sqlx::Error::Database(e))
+                    if e.code().as_deref() == Some("55006") && tries < 100 =>
+                {
+                    tries += 1;
+                    tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+                }
+                Err(e) => panic!("renaming the template database {building}: {e}"),
+            }
+        }
     }
     sqlx::query("SELECT pg_advisory_unlock(72700101)")
         .execute(&mut *admin)
