@@ -4,7 +4,7 @@ CARGO ?= cargo
 PG_URL ?= postgres://postgres@127.0.0.1:5432/postgres
 NPM_CI := npm ci --no-audit --no-fund --loglevel=error
 
-.PHONY: run build test-bin web test lint test-rust test-rust-sqlite test-rust-pg test-web test-contract e2e openapi bench bench-app-a11y bench-borrower bench-callbacks bench-overdue bench-console bench-dashboard bench-bounds bench-scale chromium tools
+.PHONY: run build test-bin web test lint test-rust test-rust-sqlite test-rust-pg test-web test-contract e2e openapi bench bench-app-a11y bench-borrower bench-callbacks bench-overdue bench-console bench-dashboard bench-bounds bench-scale bench-build chromium tools
 
 ## run: build everything and start the server on SQLite with demo data
 run: build
@@ -99,7 +99,7 @@ e2e: test-bin chromium e2e/node_modules/.installed
 ## bench: performance budgets (Lighthouse, first-view bytes, kilat vs nginx, memory) and the borrower API figures; writes docs/PERFORMANCE.md
 # The scripts all run even when one fails; the target fails when any did.
 bench: build chromium e2e/node_modules/.installed scripts/bench/node_modules/.installed
-	scripts/bench-site.sh; status=$$?; scripts/bench-app-a11y.sh || status=1; scripts/bench-borrower.sh || status=1; scripts/bench-callbacks.sh || status=1; scripts/bench-overdue.sh || status=1; scripts/bench-console.sh || status=1; scripts/bench-dashboard.sh || status=1; scripts/bench-bounds.sh || status=1; exit $$status
+	scripts/bench-site.sh; status=$$?; scripts/bench-app-a11y.sh || status=1; scripts/bench-borrower.sh || status=1; scripts/bench-callbacks.sh || status=1; scripts/bench-overdue.sh || status=1; scripts/bench-console.sh || status=1; scripts/bench-dashboard.sh || status=1; scripts/bench-bounds.sh || status=1; scripts/bench-build.sh || status=1; exit $$status
 
 ## bench-app-a11y: Lighthouse accessibility of the borrower app's home, loan and payment pages at 390×844 (budget: 100)
 bench-app-a11y: build chromium scripts/bench/node_modules/.installed
@@ -120,6 +120,10 @@ bench-console: build
 ## bench-scale: the promised scale on PostgreSQL (3,000,000 borrowers, 10,000,000 orders: hours and ~66 GB): borrower sign-in, reads under wrk (p99 < 10 ms), payments and finance's confirmation, the overdue job, every hot statement's plan, the console's queues; not part of `make bench`
 bench-scale: build
 	scripts/bench-scale.sh
+
+## bench-build: a cold `make build` (what `make run` does first) of HEAD on a fresh clone (budget: 360 s on 2 cores); BENCH_BUILD_BASELINE=<commit> builds another commit in alternating rounds to compare
+bench-build:
+	scripts/bench-build.sh
 
 ## bench-dashboard: the admins' dashboard over 1,000,000 orders on PostgreSQL, with no day kept, the job that keeps the ended days, then with them kept (against the collections queue in the same run)
 bench-dashboard: build
