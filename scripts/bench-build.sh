@@ -69,7 +69,7 @@ build_one() { # commit round
   fi
   web=$(seconds "$WORK/web.time")
   cargo_wall=$(seconds "$WORK/cargo.time")
-  read -r _ user sys < <(awk '{ u += $2; s += $3 } END { printf "x %.0f %.0f", u, s }' "$WORK/web.time" "$WORK/cargo.time")
+  read -r _ user sys < <(awk '{ u += $2; s += $3 } END { printf "x %.0f %.0f\n", u, s }' "$WORK/web.time" "$WORK/cargo.time")
   crates=$(grep -c '^ *Compiling ' "$WORK/build-$commit-$round.log" || true)
   WALL[$commit]+="$((web + cargo_wall)) "
   ROWS+=("| \`$commit\` | $round | **$((web + cargo_wall)) s** | $web s | $cargo_wall s | $user s + $sys s | $crates |")
