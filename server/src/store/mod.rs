@@ -1,6 +1,7 @@
 //! Persistence: one pool over SQLite or PostgreSQL through sqlx's `Any` driver, portable SQL, one migrations folder.
-//! All SQL of the server lives under this module. Rows map through `kilat_row::FromRow` (crates/row); closed sets (market, currency,
-//! status, step) through the one codec of `kilat_domain::codes`. A write that spans statements takes a [`Tx`].
+//! All SQL of the server lives under this module. Rows map through `kilat_row::FromRow` (crates/row); closed sets
+//! (market, currency, status, step) through the one codec of `kilat_domain::codes`. A write that spans statements
+//! takes a [`Tx`].
 
 pub mod account;
 pub mod audit;
@@ -538,6 +539,35 @@ pub fn new_id() -> String {
 #[cfg(test)]
 mod tests {
     use super::redact;
+
+    /// The embedded migrations are what `sqlx::migrate!` made of the folder (sqlx's own reader, which the macro
+    /// used): same versions, descriptions, types, transaction flags and checksums, so databases migrated by builds
+    /// before the change are not taken for changed ones.
+    #[test]
+    fn the_embedded_migrations_are_what_sqlx_reads_from_the_folder() {
+        let folder = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("migrations");
+        let mut expected: Vec<_> = sqlx::migrate::resolve_blocking(&folder)
+            .expect("sqlx reads the folder")
+            .into_iter()
+            .map(|(m, _)| m)
+            .collect();
+        expected.sort_by_key(|m| m.version);
+        let embedded = super::migrations();
+        assert!(embedded.len() >= 44, "{} migrations", embedded.len());
+        let key = |m: &sqlx::migrate::Migration| {
+            (
+                m.version,
+                m.description.to_string(),
+                m.migration_type.label(),
+                m.no_tx,
+                m.checksum.to_vec(),
+            )
+        };
+        assert_eq!(
+            embedded.iter().map(key).collect::<Vec<_>>(),
+            expected.iter().map(key).collect::<Vec<_>>()
+        );
+    }
 
     #[test]
     fn redact_hides_the_password_but_keeps_user_and_host() {
