@@ -53,27 +53,32 @@ LOAD_START=$(cut -d' ' -f1-3 /proc/loadavg)
 seconds() { awk '{ printf "%.0f", $1 }' "$1"; }
 
 build_one() { # commit round
-  local commit=$1 round=$2 src=$WORK/src-$1 web cargo_wall user sys crates cargo_cmd=cargo
+  local commit=$1 round=$2 src=$WORK/src-$1 web cargo_wall user sys crates units cargo_cmd=cargo
   rm -rf "$src"
   git clone -q --no-checkout "$ROOT" "$src" && git -C "$src" checkout -q "$commit"
   [ "$TIMINGS" = 1 ] && cargo_cmd=$WORK/cargo
   echo "bench-build: $commit, round $round: make web" >&2
   if ! (cd "$src" && env -u CARGO_TARGET_DIR /usr/bin/time -f '%e %U %S' -o "$WORK/web.time" \
       make --no-print-directory web >"$WORK/web-$commit-$round.log" 2>&1); then
-    FAILED=1; ROWS+=("| \`$commit\` | $round | make web failed ($WORK/web-$commit-$round.log) | | | | |"); return
+    FAILED=1; ROWS+=("| \`$commit\` | $round | make web failed ($WORK/web-$commit-$round.log) | | | | | |"); return
   fi
   echo "bench-build: $commit, round $round: make build" >&2
   if ! (cd "$src" && env -u CARGO_TARGET_DIR /usr/bin/time -f '%e %U %S' -o "$WORK/cargo.time" \
       make --no-print-directory build CARGO="$cargo_cmd" >"$WORK/build-$commit-$round.log" 2>&1); then
-    FAILED=1; ROWS+=("| \`$commit\` | $round | make build failed ($WORK/build-$commit-$round.log) | | | | |"); return
+    FAILED=1; ROWS+=("| \`$commit\` | $round | make build failed ($WORK/build-$commit-$round.log) | | | | | |"); return
   fi
   web=$(seconds "$WORK/web.time")
   cargo_wall=$(seconds "$WORK/cargo.time")
   read -r _ user sys < <(awk '{ u += $2; s += $3 } END { printf "x %.0f %.0f\n", u, s }' "$WORK/web.time" "$WORK/cargo.time")
   crates=$(grep -c '^ *Compiling ' "$WORK/build-$commit-$round.log" || true)
+  units=—
+  if [ "$TIMINGS" = 1 ]; then # rustc runs and build scripts, host and target counted apart, from cargo's report
+    units=$(python3 -c 'import json, re, sys; print(len(json.loads(re.search(r"const UNIT_DATA = (\[.*?\]);\n", open(sys.argv[1]).read(), re.S).group(1))))' \
+      "$(ls -t "$src"/target/cargo-timings/cargo-timing-*.html | head -1)")
+  fi
   WALL[$commit]+="$((web + cargo_wall)) "
-  ROWS+=("| \`$commit\` | $round | **$((web + cargo_wall)) s** | $web s | $cargo_wall s | $user s + $sys s | $crates |")
-  echo "bench-build: $commit, round $round: $((web + cargo_wall)) s (web $web s, cargo $cargo_wall s, CPU $user+$sys s, $crates crates)" >&2
+  ROWS+=("| \`$commit\` | $round | **$((web + cargo_wall)) s** | $web s | $cargo_wall s | $user s + $sys s | $crates | $units |")
+  echo "bench-build: $commit, round $round: $((web + cargo_wall)) s (web $web s, cargo $cargo_wall s, CPU $user+$sys s, $crates packages)" >&2
   if [ "$TIMINGS" = 1 ]; then
     cp "$(ls -t "$src"/target/cargo-timings/cargo-timing-*.html | head -1)" "$WORK/timings-$commit-$round.html"
   fi
@@ -109,13 +114,15 @@ SECTION=$WORK/section.md
   echo
   echo "Measured $(date -u '+%Y-%m-%d %H:%M UTC') by \`scripts/bench-build.sh\` on $(nproc) cores ($(uname -m)), load average $LOAD_START as it started and $LOAD_END at the end."
   echo "Each build is a fresh \`git clone\` of the commit with nothing built (cargo's and npm's download caches warm), \`make web\`"
-  echo "(npm ci, the web build) then \`make build\` (the release binary), timed with /usr/bin/time; \"crates\" counts cargo's"
-  echo "\`Compiling\` lines. $ROUNDS round(s)$([ -n "$BASELINE" ] && echo ", the commit and the baseline alternating")."
+  echo "(npm ci, the web build) then \`make build\` (the release binary), timed with /usr/bin/time; \"packages compiled\""
+  echo "counts cargo's \`Compiling\` lines (one per package, also when it is built for the host and for the target); \"build units\" (with BENCH_BUILD_TIMINGS=1) counts"
+  echo "cargo's units from its --timings report (each rustc run and build script, the host's apart)."
+  echo "$ROUNDS round(s)$([ -n "$BASELINE" ] && echo ", the commit and the baseline alternating")."
   echo
   echo "**\`$COMMIT\`: median ${MEDIAN:-?} s, budget $BUDGET s: $VERDICT.**$COMPARE"
   echo
-  echo '| commit | round | cold make build | make web | cargo build --release | CPU (user + system) | crates |'
-  echo '|---|---|---|---|---|---|---|'
+  echo '| commit | round | cold make build | make web | cargo build --release | CPU (user + system) | packages compiled | build units |'
+  echo '|---|---|---|---|---|---|---|---|'
   printf '%s\n' "${ROWS[@]}"
   echo '<!-- build:end -->'
 } >"$SECTION"
