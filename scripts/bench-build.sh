@@ -114,9 +114,10 @@ SECTION=$WORK/section.md
   echo
   echo "Measured $(date -u '+%Y-%m-%d %H:%M UTC') by \`scripts/bench-build.sh\` on $(nproc) cores ($(uname -m)), load average $LOAD_START as it started and $LOAD_END at the end."
   echo "Each build is a fresh \`git clone\` of the commit with nothing built (cargo's and npm's download caches warm), \`make web\`"
-  echo "(npm ci, the web build) then \`make build\` (the release binary), timed with /usr/bin/time; \"packages compiled\""
-  echo "counts cargo's \`Compiling\` lines (one per package, also when it is built for the host and for the target); \"build units\" (with BENCH_BUILD_TIMINGS=1) counts"
-  echo "cargo's units from its --timings report (each rustc run and build script, the host's apart)."
+  echo "(npm ci, the web build) then \`make build\` (the release binary), timed with /usr/bin/time. \"packages compiled\""
+  echo "counts cargo's \`Compiling\` lines (a package built for the host and for the target counts once); \"build units\""
+  echo "(with BENCH_BUILD_TIMINGS=1) counts the units of cargo's --timings report (each rustc run and build script, the"
+  echo "host's apart)."
   echo "$ROUNDS round(s)$([ -n "$BASELINE" ] && echo ", the commit and the baseline alternating")."
   echo
   echo "**\`$COMMIT\`: median ${MEDIAN:-?} s, budget $BUDGET s: $VERDICT.**$COMPARE"
