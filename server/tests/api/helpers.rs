@@ -173,16 +173,28 @@ async fn pg_template(admin: &mut sqlx::PgConnection, base: &str) -> String {
         let db = Db::connect(&format!("{base}/{building}"), 1)
             .await
             .expect("the template database migrates");
+        // Closed and dropped: sqlx's `close` can return with the migrations' connection still idle in the pool (when
+        // that connection came back after close looked; a pool of one waits for it, then stops), and only dropping
+        // the pool lets it go.
         db.close().await;
-        // The pool's connections are closed, but a server process can outlive its client's goodbye by a moment, and
-        // a database cannot be renamed while any session is in it (55006): wait for them to go, up to 10 s.
+        drop(db);
+        // A database cannot be renamed while any session is in it (55006; PostgreSQL waits 5 s before saying so), and
+        // a server process can outlive its client's goodbye by a moment. Nobody else uses the database being built
+        // (the lock is held): end whatever session is still in it, then rename.
         let rename = format!(r#"ALTER DATABASE "{building}" RENAME TO "{name}""#);
         let mut tries = 0;
         loop {
+            sqlx::query(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()",
+            )
+            .bind(&building)
+            .execute(&mut *admin)
+            .await
+            .unwrap();
             match sqlx::query(&rename).execute(&mut *admin).await {
                 Ok(_) => break,
                 Err(sqlx::Error::Database(e))
-                    if e.code().as_deref() == Some("55006") && tries < 100 =>
+                    if e.code().as_deref() == Some("55006") && tries < 10 =>
                 {
                     tries += 1;
                     tokio::time::sleep(std::time::Duration::from_millis(100)).await;
