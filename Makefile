@@ -57,12 +57,10 @@ openapi: web/node_modules/.installed
 	cd web && npm run --silent gen:api
 
 ## test: every check and test (lint, Rust on SQLite and PostgreSQL, web unit tests, the API contract, browser journeys)
-# Each step runs in turn with its time printed (scripts/steps.sh); the first to fail stops the run. Its first step
-# lints all but the Rust code; clippy lints that inside the tests' build (TEST_CARGO below). The contract check and
-# the journeys run at once: each keeps about one core busy, waiting on its fuzzer or its browsers (on 2 cores, in
-# turn: 281 s at 1.1 cores and 304 s at 0.9).
+# Each step runs in turn with its time printed (scripts/steps.sh); the first to fail stops the run.
+# Its first step lints all but the Rust code; clippy lints that inside the tests' build (TEST_CARGO below).
 test:
-	@MAKE="$(MAKE)" scripts/steps.sh lint-quick test-rust-sqlite test-rust-pg test-web test-contract+e2e
+	@MAKE="$(MAKE)" scripts/steps.sh lint-quick test-rust-sqlite test-rust-pg test-web test-contract e2e
 
 ## lint: formatting, clippy, the web app's types and lints
 lint: lint-quick

@@ -4,7 +4,7 @@
 # Beside the wall time, the CPU time (user + system) the step's processes used and their average number of busy cores:
 # a step far below the machine's cores waits (on browsers, servers, a single-threaded tool) and could overlap another.
 # Only the step's own processes count: the PostgreSQL server's backends, which are not its children, do not.
-# `make test` uses it: scripts/steps.sh lint-quick test-rust-sqlite test-rust-pg test-web test-contract+e2e
+# `make test` uses it: scripts/steps.sh lint-quick test-rust-sqlite test-rust-pg test-web test-contract e2e
 set -uo pipefail
 
 # The CPU seconds (user + system) of this shell's finished children so far, from bash's `times` (no external tool);
@@ -23,41 +23,7 @@ declare -a names=() secs=() cpus=() results=()
 overall=0
 start_all=$SECONDS
 children_cpu; cpu_all=$CPU
-# Steps joined by "+" (test-contract+e2e) run at once, each into a log of its own that is printed, in order, when all
-# of them have ended; each gets its own line in the table, with its own time and CPU.
-run_together() {
-  local -a steps
-  local dir step status wall
-  IFS=+ read -ra steps <<<"$1"
-  dir=$(mktemp -d)
-  printf '\n==== make %s, at once (their output follows when all have ended)\n' "${steps[*]}"
-  for step in "${steps[@]}"; do
-    (
-      begun=$SECONDS
-      ${MAKE:-make} --no-print-directory "$step" >"$dir/$step.log" 2>&1
-      status=$?
-      TIMES=$dir/$step.times children_cpu # this subshell's children: the step's processes alone
-      echo "$status $((SECONDS - begun)) $CPU" >"$dir/$step.end"
-    ) &
-  done
-  wait
-  for step in "${steps[@]}"; do
-    printf '\n==== make %s (run at once with the others of %s)\n' "$step" "$1"
-    cat "$dir/$step.log"
-    read -r status wall CPU <"$dir/$step.end" || { status=1; wall=0; CPU=0; }
-    names+=("$step"); secs+=("$wall"); cpus+=("$CPU")
-    if [ "$status" -eq 0 ]; then results+=("ok (with $1)"); else results+=("FAILED ($status, with $1)"); overall=$status; fi
-    printf '==== make %s: %s in %d s (CPU %d s)\n' "$step" "${results[-1]}" "$wall" "$CPU"
-  done
-  rm -rf "$dir"
-}
-
 for step in "$@"; do
-  if [[ $step == *+* ]]; then
-    run_together "$step"
-    [ "$overall" -eq 0 ] || break
-    continue
-  fi
   printf '\n==== make %s\n' "$step"
   start=$SECONDS
   children_cpu; cpu_start=$CPU
