@@ -53,7 +53,7 @@ LOAD_START=$(cut -d' ' -f1-3 /proc/loadavg)
 seconds() { awk '{ printf "%.0f", $1 }' "$1"; }
 
 build_one() { # commit round
-  local commit=$1 round=$2 src=$WORK/src-$1 web cargo_wall user sys crates units cargo_cmd=cargo
+  local commit=$1 round=$2 src=$WORK/src-$1 web cargo_wall user sys packages units report cargo_cmd=cargo
   rm -rf "$src"
   git clone -q --no-checkout "$ROOT" "$src" && git -C "$src" checkout -q "$commit"
   [ "$TIMINGS" = 1 ] && cargo_cmd=$WORK/cargo
@@ -70,18 +70,17 @@ build_one() { # commit round
   web=$(seconds "$WORK/web.time")
   cargo_wall=$(seconds "$WORK/cargo.time")
   read -r _ user sys < <(awk '{ u += $2; s += $3 } END { printf "x %.0f %.0f\n", u, s }' "$WORK/web.time" "$WORK/cargo.time")
-  crates=$(grep -c '^ *Compiling ' "$WORK/build-$commit-$round.log" || true)
+  packages=$(grep -c '^ *Compiling ' "$WORK/build-$commit-$round.log" || true)
   units=—
   if [ "$TIMINGS" = 1 ]; then # rustc runs and build scripts, host and target counted apart, from cargo's report
-    units=$(python3 -c 'import json, re, sys; print(len(json.loads(re.search(r"const UNIT_DATA = (\[.*?\]);\n", open(sys.argv[1]).read(), re.S).group(1))))' \
-      "$(ls -t "$src"/target/cargo-timings/cargo-timing-*.html | head -1)")
+    report=$WORK/timings-$commit-$round.html
+    cp "$(ls -t "$src"/target/cargo-timings/cargo-timing-*.html | head -1)" "$report"
+    units=$(python3 -c 'import json, re, sys
+print(len(json.loads(re.search(r"const UNIT_DATA = (\[.*?\]);\n", open(sys.argv[1]).read(), re.S).group(1))))' "$report")
   fi
   WALL[$commit]+="$((web + cargo_wall)) "
-  ROWS+=("| \`$commit\` | $round | **$((web + cargo_wall)) s** | $web s | $cargo_wall s | $user s + $sys s | $crates | $units |")
-  echo "bench-build: $commit, round $round: $((web + cargo_wall)) s (web $web s, cargo $cargo_wall s, CPU $user+$sys s, $crates packages)" >&2
-  if [ "$TIMINGS" = 1 ]; then
-    cp "$(ls -t "$src"/target/cargo-timings/cargo-timing-*.html | head -1)" "$WORK/timings-$commit-$round.html"
-  fi
+  ROWS+=("| \`$commit\` | $round | **$((web + cargo_wall)) s** | $web s | $cargo_wall s | $user s + $sys s | $packages | $units |")
+  echo "bench-build: $commit, round $round: $((web + cargo_wall)) s (web $web s, cargo $cargo_wall s, CPU $user+$sys s, $packages packages)" >&2
   rm -rf "$src"
 }
 
