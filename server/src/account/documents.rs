@@ -5,12 +5,10 @@
 //! (server/fonts, Bitstream Vera licence), embedded and subset, so ₹, Rp and Indonesian text print right and the text
 //! can be extracted (each font carries its ToUnicode map).
 
-use std::io::Cursor;
-
 use kilat_domain::{Currency, Installment, Money, OrderState};
-use printpdf::{IndirectFontRef, Mm, PdfDocument, PdfDocumentReference, PdfLayerReference};
 use time::Date;
 
+use super::pdf::TextPdf;
 use crate::auth::Borrower;
 use crate::error::{Error, Refusal};
 use crate::i18n::{self, Lang, format_money};
@@ -95,9 +93,7 @@ pub async fn render(
 
 /// Lays out lines top to bottom, starting a new page when one is full.
 struct Writer {
-    doc: PdfDocumentReference,
-    font: IndirectFontRef,
-    layer: PdfLayerReference,
+    doc: TextPdf<'static>,
     y: f32,
     lang: Lang,
     pages: u32,
@@ -105,15 +101,8 @@ struct Writer {
 
 impl Writer {
     fn new(title: &str, lang: Lang) -> anyhow::Result<Self> {
-        let (doc, page, layer) = PdfDocument::new(title, Mm(PAGE_W), Mm(PAGE_H), "text");
-        let font = doc
-            .add_external_font(Cursor::new(FONT))
-            .map_err(|e| anyhow::anyhow!("loading the PDF font: {e}"))?;
-        let layer = doc.get_page(page).get_layer(layer);
         let mut writer = Self {
-            doc,
-            font,
-            layer,
+            doc: TextPdf::new(FONT, title, PAGE_W, PAGE_H)?,
             y: PAGE_H - MARGIN,
             lang,
             pages: 1,
@@ -124,14 +113,12 @@ impl Writer {
 
     fn footer(&mut self) {
         let text = i18n::format(self.lang, "pdf.page", &[("n", &self.pages.to_string())]);
-        self.layer
-            .use_text(text, 8.0, Mm(MARGIN), Mm(MARGIN / 2.0), &self.font);
+        self.doc.text(&text, 8.0, MARGIN, MARGIN / 2.0);
     }
 
     fn room(&mut self, height: f32) {
         if self.y - height < MARGIN {
-            let (page, layer) = self.doc.add_page(Mm(PAGE_W), Mm(PAGE_H), "text");
-            self.layer = self.doc.get_page(page).get_layer(layer);
+            self.doc.new_page();
             self.y = PAGE_H - MARGIN;
             self.pages += 1;
             self.footer();
@@ -143,8 +130,7 @@ impl Writer {
         let height = size * 0.3528 * 1.45;
         self.room(height);
         self.y -= height;
-        self.layer
-            .use_text(text, size, Mm(MARGIN + indent), Mm(self.y), &self.font);
+        self.doc.text(text, size, MARGIN + indent, self.y);
     }
 
     /// A paragraph of body text, wrapped at word boundaries, kept on one page when it fits on one.
@@ -174,9 +160,7 @@ impl Writer {
     }
 
     fn finish(self) -> anyhow::Result<Vec<u8>> {
-        self.doc
-            .save_to_bytes()
-            .map_err(|e| anyhow::anyhow!("writing the PDF: {e}"))
+        self.doc.finish()
     }
 }
 

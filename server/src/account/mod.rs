@@ -4,6 +4,7 @@
 
 pub mod documents;
 pub mod export;
+mod pdf;
 
 use std::collections::BTreeMap;
 
