@@ -22,9 +22,10 @@ use crate::settings::CapSettings;
 use crate::store::Db;
 use crate::store::products::{SeedProduct, StoredProduct};
 
+/// The folder's `.toml` files (picked in [`demo_products`]: rust-embed's own `include` filter compiles a glob engine
+/// into the binary).
 #[derive(RustEmbed)]
 #[folder = "products/"]
-#[include = "*.toml"]
 struct DemoProducts;
 
 /// How often a server reads the catalog's version counter to notice another server's edit.
@@ -69,7 +70,7 @@ pub struct Catalog {
 /// The demo product files, parsed (each file's name and its product).
 pub fn demo_products() -> anyhow::Result<Vec<Product>> {
     let mut products = Vec::new();
-    for name in DemoProducts::iter() {
+    for name in DemoProducts::iter().filter(|name| name.ends_with(".toml")) {
         let file = DemoProducts::get(&name).with_context(|| format!("reading product {name}"))?;
         let text =
             std::str::from_utf8(&file.data).with_context(|| format!("{name} is not UTF-8"))?;

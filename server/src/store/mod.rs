@@ -59,10 +59,11 @@ pub struct Db {
 
 static NEXT_DB_ID: AtomicU64 = AtomicU64::new(1);
 
-/// The schema's migration files (`migrations/<version>_<description>.sql`), embedded at build time.
+/// The schema's migration files (`migrations/<version>_<description>.sql`), embedded at build time: every file of
+/// the folder, of which [`migrations`] reads the `.sql` ones, as sqlx does (rust-embed's `include` filter compiles a
+/// glob engine into the binary).
 #[derive(rust_embed::RustEmbed)]
 #[folder = "migrations/"]
-#[include = "*.sql"]
 struct MigrationFiles;
 
 /// The schema's migrations, in order: applied by [`Db::connect`]; the API tests key their PostgreSQL template database
@@ -73,6 +74,7 @@ struct MigrationFiles;
 pub fn migrations() -> Vec<sqlx::migrate::Migration> {
     use sqlx::migrate::{Migration, MigrationType};
     let mut migrations: Vec<Migration> = MigrationFiles::iter()
+        .filter(|name| name.ends_with(".sql"))
         .map(|name| {
             let (version, rest) = name.split_once('_').unwrap_or_else(|| {
                 panic!("migration {name} is not named <version>_<description>.sql")
