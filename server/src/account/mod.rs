@@ -397,7 +397,7 @@ async fn order_export(s: &Services, order: crate::store::orders::OrderRow) -> Re
         s.db.rating_of(&order.id)
             .await?
             .map(|r| json!({"score": r.score, "comment": r.comment, "createdAt": r.created_at}));
-    let agreement = order.agreement(&s.secrets)?;
+    let agreement = s.db.order_agreement(&s.secrets, &order.id).await?;
     Ok(json!({
         "orderNo": order.order_no,
         "status": order.status,

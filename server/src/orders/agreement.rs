@@ -179,7 +179,7 @@ pub async fn of_order(
     let order = super::own(s, borrower, order_no).await?;
     let kfs: KeyFactStatement =
         serde_json::from_str(&order.kfs_json).map_err(anyhow::Error::from)?;
-    let Some(frozen) = order.agreement(&s.secrets)? else {
+    let Some(frozen) = s.db.order_agreement(&s.secrets, &order.id).await? else {
         let party = party_of(s, borrower).await?;
         return Ok(render(lang, &order.order_no, order.created_at, &kfs, party));
     };

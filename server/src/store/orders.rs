@@ -57,7 +57,10 @@ pub struct NewOrder<'a> {
     pub now: i64,
 }
 
-/// An order with everything stored about it, the accepted KFS included.
+/// An order with everything stored about it, the accepted KFS included, but for the agreement frozen at confirm
+/// (`agreement_json`: its text in every language, sealed, about 8 KB a row that PostgreSQL keeps out of line), which
+/// only the documents and the export show and [`Db::order_agreement`] reads: the loan's screens and the money paths
+/// read this row on every request.
 #[derive(Debug, Clone, kilat_row::FromRow)]
 pub struct OrderRow {
     pub id: String,
@@ -81,19 +84,8 @@ pub struct OrderRow {
     pub request_hash: String,
     /// What the reviewer wrote with the approval or rejection (shown to the borrower when rejected).
     pub review_reason: Option<String>,
-    /// The agreement frozen at confirm, sealed to this row (read it with [`OrderRow::agreement`]); null for orders
-    /// confirmed before migration 0010.
-    pub agreement_json: Option<String>,
     pub created_at: i64,
     pub updated_at: i64,
-}
-
-impl OrderRow {
-    /// The frozen agreement in clear (JSON), if the order has one. Fails when the stored value does not open for
-    /// this row: another order's agreement copied here, a changed value, another key.
-    pub fn agreement(&self, secrets: &Secrets) -> anyhow::Result<Option<String>> {
-        open_agreement(secrets, &self.id, self.agreement_json.as_deref())
-    }
 }
 
 /// What `orders.agreement_json` is bound to: its order (the agreement names the borrower, docs/ARCHITECTURE.md
@@ -228,7 +220,7 @@ pub struct OrderEventRow {
 pub struct Conflict;
 
 pub(super) const COLUMNS: &str = "id, order_no, borrower_id, market, product_code, product_name, term_code, currency, amount, \
-     net_disbursed, total_repayable, apr, apr_display, status, kfs_json, request_hash, review_reason, agreement_json, created_at, updated_at";
+     net_disbursed, total_repayable, apr, apr_display, status, kfs_json, request_hash, review_reason, created_at, updated_at";
 const LIST_COLUMNS: &str = "order_no, product_code, product_name, term_code, currency, amount, net_disbursed, \
      total_repayable, apr, apr_display, status, created_at";
 
@@ -336,6 +328,22 @@ impl Db {
         .bind(order_no)
         .fetch_optional(self.pool())
         .await
+    }
+
+    /// The agreement frozen with the order at confirm, opened (JSON): `None` for an order confirmed before migration
+    /// 0010. Fails when the stored value does not open for this order: another order's agreement copied here, a
+    /// changed value, another key.
+    pub async fn order_agreement(
+        &self,
+        secrets: &Secrets,
+        order_id: &str,
+    ) -> anyhow::Result<Option<String>> {
+        let sealed: Option<Option<String>> =
+            sqlx::query_scalar("SELECT agreement_json FROM orders WHERE id = $1")
+                .bind(order_id)
+                .fetch_optional(self.pool())
+                .await?;
+        open_agreement(secrets, order_id, sealed.flatten().as_deref())
     }
 
     /// The order's timeline, oldest first.
