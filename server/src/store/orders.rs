@@ -645,3 +645,14 @@ impl SessionOrders {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    /// The whole order is read on every loan screen, payment, payout and callback; the frozen agreement (about 8 KB,
+    /// kept out of line by PostgreSQL) only by the documents and the export, through `Db::order_agreement`.
+    #[test]
+    fn the_whole_order_leaves_the_frozen_agreement_out() {
+        assert!(!super::COLUMNS.contains("agreement_json"));
+        assert!(super::COLUMNS.contains("kfs_json"));
+    }
+}
