@@ -1,7 +1,8 @@
-//! A PDF of lines of text in one embedded TrueType font, for the loan's documents (`documents.rs`): pages of A4, text
-//! placed by its baseline in millimetres from the page's lower left corner, the font subset to the glyphs the text
-//! uses and embedded as a CID font (Identity-H: two bytes a glyph) with its widths and a ToUnicode map, so that every
-//! character prints (₹, Rp, Indonesian) and the text can be searched and copied. Streams are deflated.
+//! A PDF of lines of text in one embedded TrueType font, for the loan's documents (`documents.rs`): pages of one size
+//! (A4 there), text placed by its baseline in millimetres from the page's lower left corner, the font subset to the
+//! glyphs the text uses and embedded as a CID font (Identity-H: two bytes a glyph) with its widths and a ToUnicode
+//! map, so that every character prints (₹, Rp, Indonesian) and the text can be searched and copied. Streams are
+//! deflated.
 //!
 //! Built on pdf-writer (the objects), subsetter (the font's subset) and ttf-parser (its glyphs and metrics): small
 //! crates of the same project (typst) where printpdf brought a PDF reader and a shaping engine we never used.
@@ -92,8 +93,12 @@ impl<'f> TextPdf<'f> {
     /// The document's bytes.
     pub fn finish(mut self) -> anyhow::Result<Vec<u8>> {
         self.new_page();
-        let mut ids = (1..).map(Ref::new);
-        let mut next = || ids.next().expect("object numbers run out past i32::MAX");
+        // Objects are numbered from 1, in the order they are asked for.
+        let mut last = 0;
+        let mut next = || {
+            last += 1;
+            Ref::new(last)
+        };
         let (catalog, tree, info) = (next(), next(), next());
         let (font, cid_font, descriptor, font_file, to_unicode) =
             (next(), next(), next(), next(), next());
