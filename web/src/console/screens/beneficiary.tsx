@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Beneficiary } from '../api/types';
 
@@ -6,12 +6,15 @@ import type { Beneficiary } from '../api/types';
 export function CopyButton({ value, label }: { value: string; label: string }) {
   const { t } = useTranslation();
   const [copied, setCopied] = useState(false);
+  // "Copied" for 2 s after the last copy; the timer goes with the button (a screen left meanwhile sets nothing).
+  useEffect(() => {
+    if (!copied) return;
+    const timer = setTimeout(() => setCopied(false), 2_000);
+    return () => clearTimeout(timer);
+  }, [copied]);
   const copy = () => {
     void navigator.clipboard?.writeText(value).then(
-      () => {
-        setCopied(true);
-        setTimeout(() => setCopied(false), 2_000);
-      },
+      () => setCopied(true),
       () => setCopied(false),
     );
   };
