@@ -170,7 +170,8 @@ async fn serve_web(State(state): State<AppState>, req: Request) -> Response {
     let response = state
         .pages
         .current()
-        .serve(req.method(), req.uri(), req.headers());
+        .serve(req.method(), req.uri(), req.headers())
+        .await;
     if tracing::enabled!(Level::DEBUG) {
         request_span(&req, Level::DEBUG)
             .in_scope(|| tracing::debug!(status = response.status().as_u16(), "served"));

@@ -1,8 +1,9 @@
 //! The built web app (`web/dist`), embedded in the binary and served from memory.
 //!
-//! Every variant of every file (identity, gzip, brotli) is prepared once at start-up with its headers, so a request
-//! costs a map lookup and a reference-count increment. HTML pages carry `%%KILAT:…%%` placeholders that are filled
-//! from the public site settings here, then compressed in memory (docs/ARCHITECTURE.md, "Runtime settings in HTML").
+//! Every variant of every file (identity, gzip, brotli) is prepared with its headers, so a request costs a map lookup
+//! and a reference-count increment. HTML pages carry `%%KILAT:…%%` placeholders that are filled from the public site
+//! settings here (docs/ARCHITECTURE.md, "Runtime settings in HTML"); a page's compressed copies are made on the first
+//! request that takes each, off the async threads, and kept.
 
 use std::collections::HashMap;
 use std::io::Write;
@@ -38,21 +39,106 @@ struct Variant {
 }
 
 impl Variant {
-    fn new(body: Bytes, suffix: &str) -> Self {
-        let digest = Sha256::digest(&body);
-        let etag = format!("\"{}{suffix}\"", hex::encode(&digest[..12]));
+    /// An embedded file, with the SHA-256 rust-embed computed of it (at build time in a release build).
+    fn embedded(file: rust_embed::EmbeddedFile, suffix: &str) -> Self {
         Self {
-            body,
-            etag: HeaderValue::from_str(&etag).expect("hex is a valid header value"),
+            etag: etag(&file.metadata.sha256_hash(), suffix),
+            body: embedded(file.data),
         }
     }
+
+    /// A rendered page as it is.
+    fn page(body: Bytes) -> Self {
+        Self {
+            etag: etag(&Sha256::digest(&body), ""),
+            body,
+        }
+    }
+}
+
+/// A compressed encoding of a file: embedded beside it (`NAME.br`, `NAME.gz`), or made from a rendered page.
+enum Compressed {
+    Ready(Variant),
+    /// A page compressed on the first request that takes this encoding, off the async threads, then kept. Compressing
+    /// every page ahead, at brotli's best quality, cost each start and each rendering of the pages about a third of a
+    /// second of CPU (eight pages, 70 KB), mostly for pages and encodings nobody asked for before the next rendering.
+    Deferred {
+        /// The page's own tag with the encoding's suffix, so a conditional request is answered without compressing.
+        etag: HeaderValue,
+        page: Bytes,
+        compress: fn(&[u8]) -> anyhow::Result<Bytes>,
+        done: tokio::sync::OnceCell<Bytes>,
+    },
+}
+
+impl Compressed {
+    fn deferred(
+        page: &Variant,
+        compress: fn(&[u8]) -> anyhow::Result<Bytes>,
+        suffix: &str,
+    ) -> Self {
+        let tag = page
+            .etag
+            .to_str()
+            .expect("an ETag is ASCII")
+            .trim_end_matches('"');
+        Self::Deferred {
+            etag: HeaderValue::from_str(&format!("{tag}{suffix}\""))
+                .expect("hex is a valid header value"),
+            page: page.body.clone(),
+            compress,
+            done: tokio::sync::OnceCell::new(),
+        }
+    }
+
+    fn etag(&self) -> &HeaderValue {
+        match self {
+            Self::Ready(variant) => &variant.etag,
+            Self::Deferred { etag, .. } => etag,
+        }
+    }
+
+    /// The bytes; `None` when a page could not be compressed (logged; it is then served as it is).
+    async fn body(&self) -> Option<Bytes> {
+        let (page, compress, done) = match self {
+            Self::Ready(variant) => return Some(variant.body.clone()),
+            Self::Deferred {
+                page,
+                compress,
+                done,
+                ..
+            } => (page, *compress, done),
+        };
+        let made = done
+            .get_or_try_init(|| {
+                let page = page.clone();
+                async move {
+                    tokio::task::spawn_blocking(move || compress(&page))
+                        .await
+                        .context("compressing a page")?
+                }
+            })
+            .await;
+        match made {
+            Ok(body) => Some(body.clone()),
+            Err(e) => {
+                tracing::error!("compressing a page: {e:#}");
+                None
+            }
+        }
+    }
+}
+
+fn etag(digest: &[u8], suffix: &str) -> HeaderValue {
+    let etag = format!("\"{}{suffix}\"", hex::encode(&digest[..12]));
+    HeaderValue::from_str(&etag).expect("hex is a valid header value")
 }
 
 /// A file as served: its encodings and the headers common to them.
 struct Asset {
     identity: Variant,
-    gzip: Option<Variant>,
-    br: Option<Variant>,
+    gzip: Option<Compressed>,
+    br: Option<Compressed>,
     content_type: HeaderValue,
     cache_control: HeaderValue,
 }
@@ -90,8 +176,8 @@ impl Pages {
             .clone()
     }
 
-    /// Renders the HTML pages again (off the async threads: brotli at its best quality takes a while) when the
-    /// claims moved since they were rendered; the other files are kept as they are.
+    /// Renders the HTML pages again (off the async threads) when the claims moved since they were rendered; the other
+    /// files are kept as they are.
     pub async fn refresh(
         &self,
         services: &Services,
@@ -196,12 +282,12 @@ impl Assets {
             } else {
                 let sibling = |ext: &str, suffix: &str| {
                     Dist::get(&format!("{name}.{ext}"))
-                        .map(|f| Variant::new(embedded(f.data), suffix))
+                        .map(|f| Compressed::Ready(Variant::embedded(f, suffix)))
                 };
                 Asset {
                     gzip: sibling("gz", "-gz"),
                     br: sibling("br", "-br"),
-                    identity: Variant::new(embedded(file.data), ""),
+                    identity: Variant::embedded(file, ""),
                     content_type,
                     cache_control,
                 }
@@ -223,7 +309,7 @@ impl Assets {
     }
 
     /// Answers a GET or HEAD for a non-API path: the file itself, else the page of the area the path belongs to.
-    pub fn serve(&self, method: &Method, uri: &Uri, headers: &HeaderMap) -> Response {
+    pub async fn serve(&self, method: &Method, uri: &Uri, headers: &HeaderMap) -> Response {
         if method != Method::GET && method != Method::HEAD {
             let mut response = plain(StatusCode::METHOD_NOT_ALLOWED, "Method not allowed");
             response
@@ -241,32 +327,38 @@ impl Assets {
             }
             _ => (None, None),
         };
-        let variant = variant.unwrap_or(&asset.identity);
+        let etag = variant.map_or(&asset.identity.etag, Compressed::etag);
         let not_modified = headers.get(header::IF_NONE_MATCH).is_some_and(|tags| {
             tags.as_bytes()
                 .split(|b| *b == b',')
-                .any(|t| t.trim_ascii() == variant.etag.as_bytes())
+                .any(|t| t.trim_ascii() == etag.as_bytes())
         });
+        let (etag, encoding, body) = match variant {
+            _ if not_modified => (etag, encoding, Bytes::new()),
+            Some(compressed) => match compressed.body().await {
+                Some(body) => (etag, encoding, body),
+                None => (&asset.identity.etag, None, asset.identity.body.clone()),
+            },
+            None => (etag, None, asset.identity.body.clone()),
+        };
         let mut response = if not_modified {
             let mut r = Response::new(Body::empty());
             *r.status_mut() = StatusCode::NOT_MODIFIED;
             r
         } else if method == Method::HEAD {
             let mut r = Response::new(Body::empty());
-            r.headers_mut().insert(
-                header::CONTENT_LENGTH,
-                HeaderValue::from(variant.body.len()),
-            );
+            r.headers_mut()
+                .insert(header::CONTENT_LENGTH, HeaderValue::from(body.len()));
             r
         } else {
-            Response::new(Body::from(variant.body.clone()))
+            Response::new(Body::from(body))
         };
         let h = response.headers_mut();
         // Room for these and the security headers, so the map never grows while the response passes the middleware.
         h.reserve(16);
         h.insert(header::CONTENT_TYPE, asset.content_type.clone());
         h.insert(header::CACHE_CONTROL, asset.cache_control.clone());
-        h.insert(header::ETAG, variant.etag.clone());
+        h.insert(header::ETAG, etag.clone());
         if asset.gzip.is_some() || asset.br.is_some() {
             h.insert(header::VARY, VARY);
         }
@@ -338,11 +430,13 @@ fn html_asset(
     content_type: HeaderValue,
     cache_control: HeaderValue,
 ) -> anyhow::Result<Asset> {
-    let body = Bytes::from(render_placeholders(html, settings)?.into_bytes());
+    let identity = Variant::page(Bytes::from(
+        render_placeholders(html, settings)?.into_bytes(),
+    ));
     Ok(Asset {
-        gzip: Some(Variant::new(gzip(&body)?, "-gz")),
-        br: Some(Variant::new(brotli(&body)?, "-br")),
-        identity: Variant::new(body, ""),
+        gzip: Some(Compressed::deferred(&identity, gzip, "-gz")),
+        br: Some(Compressed::deferred(&identity, brotli, "-br")),
+        identity,
         content_type,
         cache_control,
     })

@@ -180,3 +180,81 @@ async fn console_paths_serve_the_console_page_under_the_same_policy() {
     );
     app.stop().await;
 }
+
+/// A rendered page's compressed copies are made on the first request that takes each: requests racing for it all get
+/// the same bytes, which are the page itself once decompressed, and its tag answers a conditional request.
+#[tokio::test]
+async fn a_page_compressed_on_its_first_request_is_the_page_for_everyone_who_asked_at_once() {
+    use std::io::Read;
+
+    let app = spawn_app_with(|_| {}).await;
+    let plain = app.get("/").await;
+    assert!(!plain.headers().contains_key(CONTENT_ENCODING));
+    let plain_tag = plain.headers()[ETAG].to_str().unwrap().to_owned();
+    let page = plain.bytes().await.unwrap();
+
+    for (accept, suffix) in [("gzip, deflate, br", "br"), ("gzip", "gz")] {
+        let first = futures_util::future::join_all((0..8).map(|_| {
+            app.client
+                .get(app.url("/"))
+                .header(ACCEPT_ENCODING, accept)
+                .send()
+        }))
+        .await;
+        let mut bodies = Vec::new();
+        let mut tags = Vec::new();
+        for response in first {
+            let response = response.unwrap();
+            assert_eq!(response.status(), StatusCode::OK);
+            let encoding = response.headers()[CONTENT_ENCODING].to_str().unwrap();
+            assert_eq!(encoding, if suffix == "br" { "br" } else { "gzip" });
+            assert_eq!(response.headers()["vary"], "accept-encoding");
+            tags.push(response.headers()[ETAG].to_str().unwrap().to_owned());
+            bodies.push(response.bytes().await.unwrap());
+        }
+        assert!(
+            bodies.iter().all(|b| *b == bodies[0]),
+            "{suffix}: one copy for everyone"
+        );
+        assert!(tags.iter().all(|t| *t == tags[0]));
+        let tag = &tags[0];
+        assert_eq!(
+            *tag,
+            format!("{}-{suffix}\"", plain_tag.trim_end_matches('"')),
+            "the page's tag with the encoding's suffix"
+        );
+        let mut decompressed = Vec::new();
+        if suffix == "br" {
+            brotli::BrotliDecompress(&mut &bodies[0][..], &mut decompressed).unwrap();
+        } else {
+            flate2::read::GzDecoder::new(&bodies[0][..])
+                .read_to_end(&mut decompressed)
+                .unwrap();
+        }
+        assert_eq!(decompressed, page, "{suffix} decompresses to the page");
+        assert!(bodies[0].len() < page.len());
+
+        let head = app
+            .client
+            .head(app.url("/"))
+            .header(ACCEPT_ENCODING, accept)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(
+            head.headers()["content-length"],
+            bodies[0].len().to_string().as_str()
+        );
+        let again = app
+            .client
+            .get(app.url("/"))
+            .header(ACCEPT_ENCODING, accept)
+            .header(IF_NONE_MATCH, tag.as_str())
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(again.status(), StatusCode::NOT_MODIFIED);
+        assert_eq!(again.headers()[ETAG], tag.as_str());
+    }
+    app.stop().await;
+}
