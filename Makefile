@@ -87,14 +87,21 @@ test-rust-sqlite: web
 	$(TEST_CARGO) test --workspace --all-targets --locked --no-run
 	$(TEST_CARGO) nextest run --workspace --locked
 
-# The API suite again on PostgreSQL. Outside CI an unreachable server is a warning; in CI it is a failure. Built as the
+# The API suite again on PostgreSQL. Outside CI an unreachable server is a warning; in CI it is a failure. The run's
+# databases are kept until it ends, then dropped together (server/tests/api/helpers.rs, `pg_run`: a third of the time). Built as the
 # workspace, like test-rust-sqlite, and filtered to the API binary: `-p kilat-server` resolved other features for the
 # shared crates and rebuilt 49 of them and the suite (2 min 11 s of a cold `make test`).
 test-rust-pg: web
 	@if ! (exec 3<>/dev/tcp/127.0.0.1/5432) 2>/dev/null && command -v pg_ctlcluster >/dev/null; then \
 	  pg_ctlcluster --skip-systemctl-redirect $$(ls /etc/postgresql | head -1) main start 2>/dev/null || true; sleep 2; fi
 	@if (exec 3<>/dev/tcp/127.0.0.1/5432) 2>/dev/null; then \
-	  TEST_DATABASE_URL=$(PG_URL) $(TEST_CARGO) nextest run --workspace --locked -E 'binary_id(kilat-server::api)'; \
+	  run=r$$(date +%s)p$$$$; \
+	  TEST_DATABASE_URL=$(PG_URL) TEST_DATABASE_RUN=$$run $(TEST_CARGO) nextest run --workspace --locked \
+	    -E 'binary_id(kilat-server::api)'; status=$$?; \
+	  TEST_DATABASE_URL=$(PG_URL) TEST_DATABASE_RUN=$$run $(TEST_CARGO) nextest run --workspace --locked \
+	    --run-ignored only --no-capture -E 'binary_id(kilat-server::api) & test(=pg_run::the_runs_databases_are_dropped)' \
+	    || status=1; \
+	  exit $$status; \
 	elif [ -n "$$CI" ]; then echo "PostgreSQL is unreachable at 127.0.0.1:5432 and CI is set: failing." >&2; exit 1; \
 	else echo "PostgreSQL is unreachable at 127.0.0.1:5432: skipped the PostgreSQL run (it fails when CI is set)."; fi
 

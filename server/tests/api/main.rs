@@ -34,6 +34,7 @@ mod one_limiter;
 mod openapi;
 mod orders;
 mod payout_ops;
+mod pg_run;
 mod providers;
 mod receipts;
 mod reconciliation;
