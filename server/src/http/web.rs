@@ -8,12 +8,13 @@
 use std::collections::HashMap;
 use std::io::Write;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, PoisonError, RwLock};
+use std::sync::{Arc, OnceLock, PoisonError, RwLock};
 
 use anyhow::{Context, bail};
 use axum::body::{Body, Bytes};
 use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, Uri, header};
 use axum::response::Response;
+use futures_util::future::{BoxFuture, FutureExt, Shared};
 use kilat_domain::Market;
 use rust_embed::RustEmbed;
 use sha2::{Digest, Sha256};
@@ -67,7 +68,10 @@ enum Compressed {
         etag: HeaderValue,
         page: Bytes,
         compress: fn(&[u8]) -> anyhow::Result<Bytes>,
-        done: tokio::sync::OnceCell<Bytes>,
+        /// The one compression of the page, started by the first request that takes it. It runs to its end even when
+        /// that request is cancelled, and every request takes its result: requests sent and dropped cannot start it
+        /// again.
+        done: OnceLock<Shared<BoxFuture<'static, Result<Bytes, String>>>>,
     },
 }
 
@@ -87,7 +91,7 @@ impl Compressed {
                 .expect("hex is a valid header value"),
             page: page.body.clone(),
             compress,
-            done: tokio::sync::OnceCell::new(),
+            done: OnceLock::new(),
         }
     }
 
@@ -110,19 +114,19 @@ impl Compressed {
             } => (page, *compress, done),
         };
         let made = done
-            .get_or_try_init(|| {
+            .get_or_init(|| {
                 let page = page.clone();
-                async move {
-                    tokio::task::spawn_blocking(move || compress(&page))
-                        .await
-                        .context("compressing a page")?
-                }
+                tokio::task::spawn_blocking(move || compress(&page).map_err(|e| format!("{e:#}")))
+                    .map(|joined| joined.unwrap_or_else(|e| Err(e.to_string())))
+                    .boxed()
+                    .shared()
             })
+            .clone()
             .await;
         match made {
-            Ok(body) => Some(body.clone()),
+            Ok(body) => Some(body),
             Err(e) => {
-                tracing::error!("compressing a page: {e:#}");
+                tracing::error!("compressing a page: {e}");
                 None
             }
         }
@@ -605,6 +609,43 @@ fn brotli(data: &[u8]) -> anyhow::Result<Bytes> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    static COMPRESSIONS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+    /// A compressor that takes its time and counts its runs.
+    fn slow_reverse(data: &[u8]) -> anyhow::Result<Bytes> {
+        COMPRESSIONS.fetch_add(1, Ordering::SeqCst);
+        std::thread::sleep(std::time::Duration::from_millis(200));
+        Ok(Bytes::from(data.iter().rev().copied().collect::<Vec<u8>>()))
+    }
+
+    #[tokio::test]
+    async fn a_page_is_compressed_once_however_many_requests_ask_at_once_or_go_away() {
+        let page = Variant::page(Bytes::from_static(b"<html>page</html>"));
+        let compressed = Arc::new(Compressed::deferred(&page, slow_reverse, "-x"));
+        let tag = page.etag.to_str().unwrap().trim_end_matches('"').to_owned();
+        assert_eq!(compressed.etag(), &format!("{tag}-x\""));
+        // Requests that start the compression and are cancelled while it runs.
+        for _ in 0..5 {
+            let c = compressed.clone();
+            let request = tokio::spawn(async move { c.body().await });
+            tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+            request.abort();
+            assert!(request.await.unwrap_err().is_cancelled());
+        }
+        // Then eight at once.
+        let bodies = futures_util::future::join_all((0..8).map(|_| {
+            let c = compressed.clone();
+            tokio::spawn(async move { c.body().await })
+        }))
+        .await;
+        for body in bodies {
+            assert_eq!(body.unwrap().unwrap(), &b">lmth/<egap>lmth<"[..]);
+        }
+        assert_eq!(COMPRESSIONS.load(Ordering::SeqCst), 1, "compressed once");
+        assert_eq!(compressed.body().await.unwrap(), &b">lmth/<egap>lmth<"[..]);
+        assert_eq!(COMPRESSIONS.load(Ordering::SeqCst), 1);
+    }
 
     #[test]
     fn placeholders_are_filled_escaped_and_unknown_ones_refused() {
