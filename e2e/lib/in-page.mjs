@@ -69,42 +69,65 @@ export async function readToast(page, { timeout = 6000 } = {}) {
  * least 90% of the banner's width; in between (a transition) the index is null. `offset` is the left edge of the
  * most visible slide relative to the banner, so a banner that follows a finger shows up as a moving offset.
  * The log keeps one entry per change: { t, index, offset }.
+ *
+ * With `fromFirstFrame`, call it before the page is opened: the recording starts with the first frame the banner is
+ * drawn in, so what was on show first does not depend on how soon the test process got round to looking (on a busy
+ * machine that took over 3 s once, and the first advance had already happened).
  */
-export async function watchBanner(page, { root, slide }) {
-  await page.evaluate(
-    ({ root, slide }) => {
-      const slides = [...document.querySelector(root).querySelectorAll(slide)];
-      // The slides' own frame (the carousel may hold more, e.g. a pause button).
-      const box = slides[0]?.parentElement ?? document.querySelector(root);
-      const rec = { log: [], slides: slides.length, width: box.getBoundingClientRect().width };
-      window.__kilatBanner = rec;
-      const sample = () => {
-        const b = box.getBoundingClientRect();
-        let best = -1;
-        let bestCover = 0;
-        let offset = 0;
-        slides.forEach((s, i) => {
-          const r = s.getBoundingClientRect();
-          const cover = Math.max(0, Math.min(r.right, b.right) - Math.max(r.left, b.left)) / b.width;
-          if (cover > bestCover) {
-            best = i;
-            bestCover = cover;
-            offset = Math.round(r.left - b.left);
-          }
-        });
-        return { index: bestCover >= 0.9 ? best : null, offset };
-      };
-      const tick = () => {
-        const now = performance.now();
-        const s = sample();
-        const last = rec.log[rec.log.length - 1];
-        if (!last || last.index !== s.index || last.offset !== s.offset) rec.log.push({ t: now, ...s });
-        if (rec.log.length < 5000) requestAnimationFrame(tick);
-      };
-      tick();
-    },
-    { root, slide },
-  );
+export async function watchBanner(page, { root, slide }, { fromFirstFrame = false } = {}) {
+  if (fromFirstFrame) await page.addInitScript(bannerRecorder, { root, slide });
+  else await page.evaluate(bannerRecorder, { root, slide });
+}
+
+// Runs in the page (and is serialised there, so it uses nothing from this module). Until the banner has its slides
+// it looks again every frame, for 30 s at most; only in the top frame.
+function bannerRecorder({ root, slide }) {
+  if (window !== window.top) return;
+  const began = performance.now();
+  const start = () => {
+    let slides = [...(document.querySelector(root)?.querySelectorAll(slide) ?? [])];
+    if (slides.length === 0) {
+      if (performance.now() - began < 30_000) requestAnimationFrame(start);
+      return;
+    }
+    // The slides' own frame (the carousel may hold more, e.g. a pause button).
+    let box = slides[0]?.parentElement ?? document.querySelector(root);
+    const rec = { log: [], slides: slides.length, width: box.getBoundingClientRect().width };
+    window.__kilatBanner = rec;
+    const sample = () => {
+      // Found in the prerendered page, the slides may be replaced when the app takes it over: follow the new ones.
+      if (!slides[0].isConnected) {
+        const now = [...(document.querySelector(root)?.querySelectorAll(slide) ?? [])];
+        if (now.length > 0) {
+          slides = now;
+          box = slides[0].parentElement ?? document.querySelector(root);
+        }
+      }
+      const b = box.getBoundingClientRect();
+      let best = -1;
+      let bestCover = 0;
+      let offset = 0;
+      slides.forEach((s, i) => {
+        const r = s.getBoundingClientRect();
+        const cover = Math.max(0, Math.min(r.right, b.right) - Math.max(r.left, b.left)) / b.width;
+        if (cover > bestCover) {
+          best = i;
+          bestCover = cover;
+          offset = Math.round(r.left - b.left);
+        }
+      });
+      return { index: bestCover >= 0.9 ? best : null, offset };
+    };
+    const tick = () => {
+      const now = performance.now();
+      const s = sample();
+      const last = rec.log[rec.log.length - 1];
+      if (!last || last.index !== s.index || last.offset !== s.offset) rec.log.push({ t: now, ...s });
+      if (rec.log.length < 5000) requestAnimationFrame(tick);
+    };
+    tick();
+  };
+  start();
 }
 
 export async function readBanner(page) {
