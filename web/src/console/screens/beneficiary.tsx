@@ -6,7 +6,8 @@ import type { Beneficiary } from '../api/types';
 export function CopyButton({ value, label }: { value: string; label: string }) {
   const { t } = useTranslation();
   const [copied, setCopied] = useState(false);
-  // "Copied" for 2 s after the last copy; the timer goes with the button (a screen left meanwhile sets nothing).
+  // "Copied" for 2 s after a copy (another copy meanwhile does not extend it); the timer goes with the button, so a
+  // screen left meanwhile sets nothing.
   useEffect(() => {
     if (!copied) return;
     const timer = setTimeout(() => setCopied(false), 2_000);
