@@ -15,7 +15,9 @@ describe('certification progress', () => {
     const pending = deferred();
     fakeApi({ [`GET ${CERT}`]: () => pending.promise, [`GET ${LOG_PATH}`]: () => ok(LOG) }).signIn();
     renderBorrower('/app/certification?lang=1');
-    expect(await screen.findByText('Loading…')).toBeInTheDocument();
+    // The page's own loading state, under its title: not the route's, shown before the page's code is in.
+    expect(await screen.findByRole('heading', { level: 1, name: 'Your details' })).toBeInTheDocument();
+    expect(screen.getByText('Loading…')).toBeInTheDocument();
     pending.resolve(ok(certificationUpTo('job')));
 
     expect(await screen.findByText('2 of 5 steps done')).toBeInTheDocument();
