@@ -96,16 +96,21 @@ test-rust-sqlite: web
 # databases are kept until it ends, then dropped together (server/tests/api/helpers.rs, `pg_run`: a third of the time). Built as the
 # workspace, like test-rust-sqlite, and filtered to the API binary: `-p kilat-server` resolved other features for the
 # shared crates and rebuilt 49 of them and the suite (2 min 11 s of a cold `make test`).
+# A local server's test databases are made in memory (`pg_run_tablespace`), in a folder under /dev/shm that its
+# `postgres` user owns (made as root; otherwise they stay in the server's own tablespace), removed after the drops.
 test-rust-pg: web
 	@if ! (exec 3<>/dev/tcp/127.0.0.1/5432) 2>/dev/null && command -v pg_ctlcluster >/dev/null; then \
 	  pg_ctlcluster --skip-systemctl-redirect $$(ls /etc/postgresql | head -1) main start 2>/dev/null || true; sleep 2; fi
 	@if (exec 3<>/dev/tcp/127.0.0.1/5432) 2>/dev/null; then \
-	  run=r$$(date +%s)p$$$$; \
-	  TEST_DATABASE_URL=$(PG_URL) TEST_DATABASE_RUN=$$run $(TEST_CARGO) nextest run --workspace --locked \
-	    -E 'binary_id(kilat-server::api)'; status=$$?; \
-	  TEST_DATABASE_URL=$(PG_URL) TEST_DATABASE_RUN=$$run $(TEST_CARGO) nextest run --workspace --locked \
-	    --run-ignored only --no-capture -E 'binary_id(kilat-server::api) & test(=pg_run::the_runs_databases_are_dropped)' \
-	    || status=1; \
+	  run=r$$(date +%s)p$$$$; ts=; \
+	  case "$(PG_URL)" in *@127.0.0.1[:/]*|*@localhost[:/]*) \
+	    if [ "$$(id -u)" = 0 ] && [ -d /dev/shm ] && id -u postgres >/dev/null 2>&1; then \
+	      ts=/dev/shm/kilat-pg-$$run; install -d -o postgres -g postgres -m 700 "$$ts" || ts=; fi;; esac; \
+	  export TEST_DATABASE_URL=$(PG_URL) TEST_DATABASE_RUN=$$run TEST_DATABASE_TABLESPACE_DIR=$$ts; \
+	  $(TEST_CARGO) nextest run --workspace --locked -E 'binary_id(kilat-server::api)'; status=$$?; \
+	  if $(TEST_CARGO) nextest run --workspace --locked --run-ignored only --no-capture \
+	    -E 'binary_id(kilat-server::api) & test(=pg_run::the_runs_databases_are_dropped)'; then \
+	    [ -z "$$ts" ] || rm -rf "$$ts"; else status=1; fi; \
 	  exit $$status; \
 	elif [ -n "$$CI" ]; then echo "PostgreSQL is unreachable at 127.0.0.1:5432 and CI is set: failing." >&2; exit 1; \
 	else echo "PostgreSQL is unreachable at 127.0.0.1:5432: skipped the PostgreSQL run (it fails when CI is set)."; fi

@@ -3,7 +3,7 @@
 use futures_util::StreamExt;
 use sqlx::Connection;
 
-use crate::helpers::{pg_run, pg_run_prefix};
+use crate::helpers::{pg_run, pg_run_prefix, pg_run_tablespace};
 
 /// Run by `make test-rust-pg` after the suite, with the suite's `TEST_DATABASE_RUN`; ignored otherwise.
 #[tokio::test]
@@ -41,6 +41,14 @@ async fn the_runs_databases_are_dropped() {
         left.is_empty(),
         "the run's databases are still there: {left:?}"
     );
+    // The run's tablespace, empty now, if it had one (`helpers::pg_run_tablespace`).
+    if let Some(ts) = pg_run_tablespace() {
+        sqlx::query(&format!(r#"DROP TABLESPACE IF EXISTS "{}""#, ts.name))
+            .execute(&mut admin)
+            .await
+            .unwrap();
+        println!("dropped the run's tablespace {} in {}", ts.name, ts.dir);
+    }
     println!("dropped the {} databases of run {run}", names.len());
 }
 
