@@ -84,7 +84,7 @@ export default defineConfig(({ isSsrBuild }) => ({
     // Each worker keeps one jsdom and one module registry for all its files instead of a new one per file: setting
     // up jsdom and importing antd-mobile and the app again for each of 53 files was two thirds of the run (204 s
     // against 65 s here). The files must not lean on each other: setup.ts resets the DOM, the URL, both storages
-    // and the stubs after every test, and `make test-web`'s files pass in any order (--sequence.shuffle.files).
+    // and the stubs after every test, and the files passed in six shuffled orders (--sequence.shuffle.files).
     isolate: false,
   },
 }));
