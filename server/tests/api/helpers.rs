@@ -171,10 +171,11 @@ pub fn pg_run_prefix(run: &str) -> String {
     format!("kilat_test_{run}_")
 }
 
-/// A run's tablespace: its name, and the folder it is in.
+/// A run's tablespace: its name, the folder it is in, and the name of the run's template database made in it.
 pub struct RunTablespace {
     pub name: String,
     pub dir: String,
+    pub template: String,
 }
 
 /// `TEST_DATABASE_TABLESPACE_DIR`, for a named run: an empty folder that the PostgreSQL server's user owns, on the
@@ -195,6 +196,7 @@ pub fn pg_run_tablespace() -> Option<RunTablespace> {
     Some(RunTablespace {
         name: format!("kilat_test_{run}"),
         dir,
+        template: format!("{}template", pg_run_prefix(&run)),
     })
 }
 
@@ -211,9 +213,9 @@ async fn pg_template(
     tablespace: Option<&RunTablespace>,
 ) -> String {
     use sha2::{Digest, Sha256};
-    let name = match (tablespace, pg_run()) {
-        (Some(_), Some(run)) => format!("{}template", pg_run_prefix(&run)),
-        _ => {
+    let name = match tablespace {
+        Some(ts) => ts.template.clone(),
+        None => {
             let mut hash = Sha256::new();
             for migration in kilat_server::store::migrations() {
                 hash.update(migration.version.to_le_bytes());
