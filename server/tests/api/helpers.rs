@@ -139,10 +139,63 @@ async fn fresh_database() -> (String, Cleanup) {
         }
         _ => {
             let dir = std::env::temp_dir().join(format!("kilat-test-{unique}"));
-            let url = format!("sqlite://{}/kilat.db", dir.display());
+            let file = dir.join("kilat.db");
+            std::fs::create_dir_all(&dir).unwrap();
+            std::fs::copy(sqlite_template().await, &file).unwrap();
+            let url = format!("sqlite://{}", file.display());
             (url, Cleanup::SqliteDir(dir))
         }
     }
+}
+
+/// The migrations' fingerprint: their versions and checksums, hashed. It names the templates, so a template of another
+/// schema is never used.
+fn migrations_hash() -> String {
+    use sha2::{Digest, Sha256};
+    let mut hash = Sha256::new();
+    for migration in kilat_server::store::migrations() {
+        hash.update(migration.version.to_le_bytes());
+        hash.update(&migration.checksum);
+    }
+    hex::encode(hash.finalize())[..16].to_owned()
+}
+
+/// A SQLite file with every migration applied, made once per schema in the temporary folder
+/// (`kilat-test-template-<hash>.db`), that each test's database is copied from, as PostgreSQL's tests copy
+/// [`pg_template`]: nextest runs each test in a process of its own, and parsing and applying the migrations again was
+/// about a tenth of the SQLite suite's CPU. Built by [`Db::connect`] alone, as the PostgreSQL template is: what the
+/// application adds at start (its keys, demo data) is each test's own. A test process builds it under a name of its
+/// own, moves everything the write-ahead log holds into the file, and renames it into place (atomically: processes
+/// that build it at once each put a whole one there), so no test copies a half-migrated file.
+async fn sqlite_template() -> std::path::PathBuf {
+    let template =
+        std::env::temp_dir().join(format!("kilat-test-template-{}.db", migrations_hash()));
+    if template.exists() {
+        return template;
+    }
+    let building = template.with_extension(format!("building-{}", uuid::Uuid::new_v4().simple()));
+    let url = format!("sqlite://{}", building.display());
+    let db = Db::connect(&url, 1)
+        .await
+        .expect("the template database migrates");
+    db.close().await;
+    drop(db);
+    // The file is in WAL mode: its last pages may still be in the log (a connection the pool had not closed yet
+    // checkpoints when it goes). Checkpoint it all into the file now, and check nothing was left behind.
+    let mut conn = sqlx::SqliteConnection::connect(&url).await.unwrap();
+    let (busy, _, _): (i64, i64, i64) = sqlx::query_as("PRAGMA wal_checkpoint(TRUNCATE)")
+        .fetch_one(&mut conn)
+        .await
+        .unwrap();
+    assert_eq!(busy, 0, "the template's log could not be checkpointed");
+    conn.close().await.unwrap();
+    std::fs::rename(&building, &template).unwrap();
+    for log in ["-wal", "-shm"] {
+        let mut name = building.clone().into_os_string();
+        name.push(log);
+        let _ = std::fs::remove_file(name);
+    }
+    template
 }
 
 /// `TEST_DATABASE_RUN`: the name of a run of the suite whose PostgreSQL databases are kept until the run ends and then
@@ -212,17 +265,9 @@ async fn pg_template(
     base: &str,
     tablespace: Option<&RunTablespace>,
 ) -> String {
-    use sha2::{Digest, Sha256};
     let name = match tablespace {
         Some(ts) => ts.template.clone(),
-        None => {
-            let mut hash = Sha256::new();
-            for migration in kilat_server::store::migrations() {
-                hash.update(migration.version.to_le_bytes());
-                hash.update(&migration.checksum);
-            }
-            format!("kilat_tpl_{}", &hex::encode(hash.finalize())[..16])
-        }
+        None => format!("kilat_tpl_{}", migrations_hash()),
     };
     if template_exists(admin, &name).await {
         return name;
