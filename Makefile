@@ -129,8 +129,8 @@ chromium:
 # The banner's journeys first and alone: they time a 3-second carousel against drags, and with four files of journeys
 # and their browsers at once on 2 cores a drag's round trips took over 2.7 s (five tries failed). The others four at once
 # (e2e/run.mjs: node:test started in the order given, which `node --test` does not keep), the longest files first
-# (E2E_LONGEST, 40–80 s each; the rest take 3–40 s), then the rest by name: by name, the two longest started among the
-# last, and the run ended on them with the cores half idle for about 40 s.
+# (E2E_LONGEST, 40–80 s each; the rest take 3–40 s), then the rest by name: by name, the longest and the third longest
+# started among the last, and the run ended on them with the cores half idle for about 40 s.
 E2E_NODE = KILAT_BIN=$(abspath $(TEST_BIN)) node
 E2E_LONGEST = loan-life borrower-axe loan-dates repay
 e2e: test-bin chromium e2e/node_modules/.installed
