@@ -164,10 +164,10 @@ fn migrations_hash() -> String {
 /// (`kilat-test-template-<hash>.db`), that each test's database is copied from, as PostgreSQL's tests copy
 /// [`pg_template`]: nextest runs each test in a process of its own, which parsed and applied every migration again
 /// (about a tenth of a profile's samples; the suite's time moved within this machine's noise: docs/PERFORMANCE.md).
-/// Built by [`Db::connect`] alone, as the PostgreSQL template is: what the
-/// application adds at start (its keys, demo data) is each test's own. A test process builds it under a name of its
-/// own, moves everything the write-ahead log holds into the file, and renames it into place (atomically: processes
-/// that build it at once each put a whole one there), so no test copies a half-migrated file.
+/// Built by [`Db::connect`] alone, as the PostgreSQL template is: what the application adds at start (its keys, demo
+/// data) is each test's own. A test process builds it under a name of its own, moves everything the write-ahead log
+/// holds into the file, and renames it into place (atomically: processes that build it at once each put a whole one
+/// there), so no test copies a half-migrated file. A build that died midway leaves only its `.building-…` file.
 async fn sqlite_template() -> std::path::PathBuf {
     let template =
         std::env::temp_dir().join(format!("kilat-test-template-{}.db", migrations_hash()));
