@@ -4,18 +4,13 @@ CARGO ?= cargo
 PG_URL ?= postgres://postgres@127.0.0.1:5432/postgres
 NPM_CI := npm ci --no-audit --no-fund --loglevel=error
 
-.PHONY: run build build-local test-bin web test lint lint-quick test-rust test-rust-sqlite test-rust-pg test-web test-contract e2e openapi bench bench-app-a11y bench-borrower bench-callbacks bench-overdue bench-console bench-dashboard bench-bounds bench-scale bench-build chromium tools
+.PHONY: run build test-bin web test lint lint-quick test-rust test-rust-sqlite test-rust-pg test-web test-contract e2e openapi bench bench-app-a11y bench-borrower bench-callbacks bench-overdue bench-console bench-dashboard bench-bounds bench-scale bench-build chromium tools
 
 ## run: build everything and start the server on SQLite with demo data
-run: build-local
-	./target/local/kilat serve
+run: build
+	./target/release/kilat serve
 
-## build-local: web app and the binary `make run` starts (target/local/kilat): the `local` cargo profile (Cargo.toml),
-## optimised at level 1 without cross-crate LTO, a cold build about two thirds of the release one (docs/PERFORMANCE.md)
-build-local: web
-	$(CARGO) build --profile local --locked --bin kilat
-
-## build: web app and the release binary (target/release/kilat): production's, and the one the benchmarks measure
+## build: web app and release binary (target/release/kilat)
 build: web
 	$(CARGO) build --release --locked --bin kilat
 
