@@ -415,7 +415,7 @@ pub async fn seed(
     out.borrowers = borrowers;
     out.borrowers_secs = started.elapsed().as_secs_f64();
 
-    // Orders: the templates, then staging and writing a batch at a time.
+    // Orders: the templates, then staging every order and writing them a batch at a time, oldest first.
     let started = Instant::now();
     s.db.create_seed_tables().await?;
     let mut kfs_jsons = Vec::new();
@@ -467,12 +467,20 @@ pub async fn seed(
         borrowers: i64::try_from(borrowers)?,
         now,
     };
+    // Every order staged first, then numbered in the order they were created and written in that order, as a live
+    // book's rows are (`Db::rank_seed_orders`).
     let mut first = 0;
-    let mut rows: Vec<(&'static str, u64)> = Vec::new();
     while first < orders {
         let last = (first + batch).min(orders) - 1;
         s.db.stage_seed_orders(&mix, i64::try_from(first)?, i64::try_from(last)?)
             .await?;
+        first = last + 1;
+    }
+    s.db.rank_seed_orders().await?;
+    let mut first = 0;
+    let mut rows: Vec<(&'static str, u64)> = Vec::new();
+    while first < orders {
+        let last = (first + batch).min(orders) - 1;
         let written =
             s.db.write_seed_orders(&mix, i64::try_from(first)?, i64::try_from(last)?)
                 .await?;

@@ -60,6 +60,36 @@ async fn the_seeded_book_is_read_by_every_queue_as_a_real_one() {
     assert_eq!(open, open_borrowers);
     assert!(open <= 1_000);
 
+    // Written oldest first, as a live book appends them: written in the staging's order, a queue's newest rows lay
+    // across the whole table (docs/PERFORMANCE.md, the console's queues at scale). SQLite's row ids are the order of
+    // the inserts: each order was created no earlier than the one before. PostgreSQL places a row in an earlier
+    // page's free space when it fits there, so its row positions are not that order; each batch is a transaction of
+    // its own, and every order of a batch was created no earlier than every order of the batches before.
+    let spans: Vec<(i64, i64)> = if app.db.is_sqlite() {
+        sqlx::query_scalar(
+            "SELECT created_at FROM orders WHERE order_no LIKE 'KL-SD%' ORDER BY rowid",
+        )
+        .fetch_all(pool)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|t: i64| (t, t))
+        .collect()
+    } else {
+        sqlx::query_as(
+            "SELECT MIN(created_at), MAX(created_at)
+             FROM (SELECT CAST(CAST(xmin AS TEXT) AS BIGINT) AS tx, created_at FROM orders
+                   WHERE order_no LIKE 'KL-SD%') o
+             GROUP BY tx ORDER BY tx",
+        )
+        .fetch_all(pool)
+        .await
+        .unwrap()
+    };
+    assert_eq!(spans.len(), if app.db.is_sqlite() { 2_500 } else { 4 });
+    let out_of_order = spans.windows(2).filter(|w| w[1].0 < w[0].1).count();
+    assert_eq!(out_of_order, 0, "orders written out of creation order");
+
     // Phones and certification decrypt under their own borrower's binding.
     let rows: Vec<(String, String, String, String)> = sqlx::query_as(
         "SELECT id, market, phone_enc, phone_masked FROM borrowers ORDER BY id LIMIT 20",
