@@ -469,17 +469,14 @@ pub async fn seed(
     };
     // Every order staged first, then numbered in the order they were created and written in that order, as a live
     // book's rows are (`Db::rank_seed_orders`).
-    let mut first = 0;
-    while first < orders {
+    for first in (0..orders).step_by(batch) {
         let last = (first + batch).min(orders) - 1;
         s.db.stage_seed_orders(&mix, i64::try_from(first)?, i64::try_from(last)?)
             .await?;
-        first = last + 1;
     }
     s.db.rank_seed_orders().await?;
-    let mut first = 0;
     let mut rows: Vec<(&'static str, u64)> = Vec::new();
-    while first < orders {
+    for first in (0..orders).step_by(batch) {
         let last = (first + batch).min(orders) - 1;
         let written =
             s.db.write_seed_orders(&mix, i64::try_from(first)?, i64::try_from(last)?)
@@ -490,10 +487,10 @@ pub async fn seed(
                 None => rows.push((table, n)),
             }
         }
-        first = last + 1;
+        let done = last + 1;
         eprintln!(
-            "orders: {first}/{orders} ({:.0}/s)",
-            first as f64 / started.elapsed().as_secs_f64()
+            "orders: {done}/{orders} ({:.0}/s)",
+            done as f64 / started.elapsed().as_secs_f64()
         );
     }
     s.db.drop_seed_tables().await?;

@@ -91,6 +91,13 @@ pub const BORROWERS_PER_INSERT: usize = 1_000;
 
 const DAY_MS: i64 = 86_400_000;
 
+/// How long before `now` staged order `s` was created, in milliseconds: `days_back` days (the day of its payout for a
+/// loan), then up to 12 hours within that day for the queues' newest, and an hour more. Written into each order by
+/// [`Db::write_seed_orders`] and ranked by [`Db::rank_seed_orders`]: one expression, so the two cannot disagree.
+fn seed_age_ms() -> String {
+    format!("(s.days_back * {DAY_MS} + (s.i % 43200) * 1000 + 3600000)")
+}
+
 impl Db {
     /// Creates the helper tables (dropped first if a failed run left them).
     pub async fn create_seed_tables(&self) -> sqlx::Result<()> {
@@ -384,16 +391,14 @@ impl Db {
     /// queues' rows: in review, approved, paid out today) sit together at the end of each table; written in the
     /// staging's order instead, the 15,000 orders in review of a 1,000,000-order book lay about one to a heap page
     /// across the table, and counting them touched 12,874 buffers (126 in creation order) — the console benchmark
-    /// measured the seed's layout rather than the queries. The creation time of [`Db::write_seed_orders`] is `now`
-    /// less `days_back` days less `i mod 43200` seconds, and 43,200 seconds are less than a day: so oldest first is
-    /// `days_back` descending, then `i mod 43200` descending.
+    /// measured the seed's layout rather than the queries.
     pub async fn rank_seed_orders(&self) -> sqlx::Result<()> {
-        sqlx::query(
+        let age = seed_age_ms();
+        sqlx::query(&format!(
             "UPDATE dev_seed_orders SET r = x.r
-             FROM (SELECT i, ROW_NUMBER() OVER (ORDER BY days_back DESC, i % 43200 DESC, i) - 1 AS r
-                   FROM dev_seed_orders) x
-             WHERE dev_seed_orders.i = x.i",
-        )
+             FROM (SELECT s.i, ROW_NUMBER() OVER (ORDER BY {age} DESC, s.i) - 1 AS r FROM dev_seed_orders s) x
+             WHERE dev_seed_orders.i = x.i"
+        ))
         .execute(self.pool())
         .await?;
         sqlx::query("CREATE UNIQUE INDEX dev_seed_orders_r ON dev_seed_orders (r)")
@@ -412,9 +417,9 @@ impl Db {
     ) -> sqlx::Result<Vec<(&'static str, u64)>> {
         let range = "s.r >= $1 AND s.r <= $2";
         let loan_statuses = "('disbursed', 'overdue', 'repaid')";
-        // Orders: created `days_back` days ago (the day of the payout for a loan), within the hour for the queues'
-        // newest; closed an hour after creation (a repaid loan: on its repayment's day).
-        let created = format!("($3 - s.days_back * {DAY_MS} - (s.i % 43200) * 1000 - 3600000)");
+        // Orders: created `seed_age_ms` before now; closed an hour after creation (a repaid loan: on its repayment's
+        // day).
+        let created = format!("($3 - {})", seed_age_ms());
         let statements: Vec<(&'static str, String)> = vec![
             (
                 "orders",
