@@ -141,7 +141,7 @@ SECTION=$WORK/section.md
   echo '## Dashboard of the book (issue 18 item 10; scripts/bench-dashboard.sh)'
   echo
   echo "Measured $(date -u '+%Y-%m-%d %H:%M UTC') on $(nproc) cores ($(uname -m)), PostgreSQL, load average $load_start at the"
-  echo "start and $load_end at the end (other work was running on the machine). Seeded ${seed_secs}: $counts."
+  echo "start and $load_end at the end. Seeded ${seed_secs}: $counts."
   echo "One request at a time: first $COLD_ROUNDS rounds of the dashboard with no day kept, then \`kilat jobs run dashboard-days\`"
   echo "(the worker's job: the 29 ended days of the window computed once and kept) in $(printf '%.1f' "$keep_secs") s, then $ROUNDS rounds"
   echo "of the dashboard (today alone from the tables) and the collections queue (the reference) alternating."

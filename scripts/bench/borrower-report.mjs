@@ -516,9 +516,10 @@ function productCount(market) {
 const rpsOf = (db, ep) => results[db]?.main?.endpoints?.[ep]?.kilat?.rps ?? null;
 const meaning = [];
 meaning.push(
-  '`/home` does the most work per request: it finds the session, reads the certification steps, reads ' +
-    `the open order, and prices every product of the borrower's market (a sample Key Fact Statement per product: ${productCount('IN')} in ` +
-    `India, ${productCount('ID')} in Indonesia). \`/orders\` finds the session and reads the borrower's orders (one row each here), ` +
+  '`/home` does the most work per request: in one statement it finds the session, reads the certification steps ' +
+    '(decrypting the job step for the income) and the open order; it answers with the products of the borrower\'s market ' +
+    `(${productCount('IN')} in India, ${productCount('ID')} in Indonesia) and their sample Key Fact Statements, priced once a day ` +
+    'per market (and again when the catalog changes) and kept, not per request. `/orders` finds the session and reads the borrower\'s orders (one row each here), ' +
     'as the reference does; the reference\'s borrowers are all in one market, and it keeps no last-seen time, logs nothing and sets no headers.',
 );
 const ratios = measuredDbs
@@ -533,9 +534,9 @@ for (const db of measuredDbs) {
   if (!counts.length) break;
   const [fewest, most] = [Math.min(...counts), Math.max(...counts)];
   meaning.push(
-    `A 12-installment KFS takes ${fmtNs(kfs.india_full_kfs.median)}; the ${fewest === most ? most : `${fewest} or ${most}`} sample prices of a home request (shorter loans, ` +
-      `so cheaper) cost at most about ${num((most * kfs.india_full_kfs.median) / 1000)} µs, against the ${num(budgetUs)} µs of machine time ` +
-      `each home request took on ${db.name} (${cpus.length} cores / ${num(h)} requests/s, wrk's share included).`,
+    `A 12-installment KFS takes ${fmtNs(kfs.india_full_kfs.median)}: pricing a market's ${fewest === most ? most : `${fewest} or ${most}`} ` +
+      `sample loans (shorter, so cheaper) costs at most about ${num((most * kfs.india_full_kfs.median) / 1000)} µs once a day, against the ` +
+      `${num(budgetUs)} µs of machine time each home request took on ${db.name} (${cpus.length} cores / ${num(h)} requests/s, wrk's share included).`,
   );
   break;
 }
