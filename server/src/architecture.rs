@@ -316,7 +316,11 @@ fn only_the_ledger_module_writes_ledger_entries() {
 
 #[test]
 fn only_the_payments_lifecycle_writes_a_payment_status() {
-    let writers = [".set_payment_status(", ".record_refund("];
+    let writers = [
+        ".set_payment_status(",
+        ".record_refund(",
+        ".credit_payments(",
+    ];
     let offenders: Vec<_> = sources()
         .into_iter()
         .filter(|(path, _)| {
@@ -336,8 +340,9 @@ fn only_the_payments_lifecycle_writes_a_payment_status() {
         .find(|(path, _)| path == "store/payments.rs")
         .unwrap()
         .1;
-    // The lifecycle's conditional move and the refund's recording; nothing else sets a payment's status.
-    assert_eq!(store.matches("UPDATE payments SET status").count(), 2);
+    // The lifecycle's conditional move (one payment, and a batch of callbacks' credits) and the refund's recording;
+    // nothing else sets a payment's status.
+    assert_eq!(store.matches("UPDATE payments SET status").count(), 3);
 }
 
 #[test]

@@ -381,6 +381,9 @@ fn is_bucket_name(name: &str) -> bool {
 /// The collection accounts and payment providers of each market (docs/API-BORROWER.md, "Repayment").
 #[derive(Debug, Clone, Deserialize)]
 pub struct PaymentSettings {
+    /// The most verified callbacks credited together in one transaction (`KILAT_PAYMENTS__CALLBACK_BATCH`); 1 credits
+    /// each on its own (`servicing::callbacks::Crediting`).
+    pub callback_batch: usize,
     /// India: UPI and bank transfer to the collection account (`KILAT_PAYMENTS__IN__…`).
     #[serde(rename = "in")]
     pub india: IndiaCollection,

@@ -225,8 +225,13 @@ impl Application {
                 "the web app was not built into this binary: `make build` builds web/dist first"
             );
         }
+        let crediting = crate::servicing::callbacks::Crediting::start(
+            services.clone(),
+            settings.payments.callback_batch,
+        );
         let state = AppState(Arc::new(AppStateInner {
             services,
+            crediting,
             catalog: Arc::new(catalog),
             claims,
             pages,

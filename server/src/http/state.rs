@@ -46,4 +46,6 @@ pub struct AppStateInner {
     pub secure_cookies: bool,
     /// Each market's product list as home shows it, serialized once per business date.
     pub products_json: crate::http::borrower::loans::ProductsJson,
+    /// Providers' verified callbacks, credited in batches.
+    pub crediting: crate::servicing::callbacks::Crediting,
 }

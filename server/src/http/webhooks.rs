@@ -18,7 +18,7 @@ use crate::http::AppState;
 use crate::http::error::{ApiError, Envelope, ErrorBody};
 use crate::providers::registry::CALLBACKS;
 use crate::providers::{self, CallbackError, CallbackProvider, Inbound, Reply};
-use crate::servicing::callbacks::{self, Outcome};
+use crate::servicing::callbacks::Outcome;
 
 /// The webhook routes, merged into `/api/v1` after the same-origin layer: one per registered provider.
 pub fn routes() -> Router<AppState> {
@@ -61,7 +61,7 @@ async fn take(
     let read = providers::read_callback(provider, &s.payments.settings, &inbound)
         .inspect_err(|_| crate::infra::metrics::callback(provider.route(), "refused"))?;
     let outcome = match read {
-        Some(cb) => callbacks::receive(s, provider, &cb).await?,
+        Some(cb) => state.crediting.take(s, provider, &cb).await?,
         None => Outcome::Ignored,
     };
     crate::infra::metrics::callback(provider.route(), outcome.code());

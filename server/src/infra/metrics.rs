@@ -11,6 +11,8 @@
 //!   another runner had it, failed);
 //! - `kilat_provider_calls_total{provider,call,outcome}` and `kilat_provider_call_duration_seconds{provider,call}`;
 //! - `kilat_callbacks_total{provider,outcome}`: the payment providers' callbacks by what they did;
+//!   `kilat_callback_batches_total{result}`: batches of callbacks credited together (`committed`, or `failed` and
+//!   left to one at a time) and `kilat_callbacks_batched_total`: the callbacks those committed credited;
 //! - `kilat_limits_refused_total{limit}`: requests refused by a limit.
 
 use std::cell::RefCell;
@@ -31,6 +33,8 @@ pub const JOB_DURATION: &str = "kilat_job_duration_seconds";
 pub const PROVIDER_CALLS: &str = "kilat_provider_calls_total";
 pub const PROVIDER_DURATION: &str = "kilat_provider_call_duration_seconds";
 pub const CALLBACKS: &str = "kilat_callbacks_total";
+pub const CALLBACK_BATCHES: &str = "kilat_callback_batches_total";
+pub const CALLBACKS_BATCHED: &str = "kilat_callbacks_batched_total";
 pub const LIMITS_REFUSED: &str = "kilat_limits_refused_total";
 
 /// Latency buckets in seconds, from a cached read (1 ms) to a slow job (5 min).
@@ -145,6 +149,14 @@ pub fn provider_call(provider: &'static str, call: &'static str, ok: bool, took:
 /// signature or body was refused).
 pub fn callback(provider: &'static str, outcome: &'static str) {
     metrics::counter!(CALLBACKS, "provider" => provider, "outcome" => outcome).increment(1);
+}
+
+/// Records a batch of callbacks credited together: `credited` of them when it committed, none when it failed (each
+/// then taken on its own).
+pub fn callback_batch(committed: bool, credited: usize) {
+    let result = if committed { "committed" } else { "failed" };
+    metrics::counter!(CALLBACK_BATCHES, "result" => result).increment(1);
+    metrics::counter!(CALLBACKS_BATCHED).increment(credited as u64);
 }
 
 /// Records a request refused by a limit.

@@ -295,6 +295,7 @@ async fn sweep_page(
             order_id,
             seq: *seq,
             entry,
+            payment_id: None,
         })
         .collect();
     crate::ledger::post_batch_in(&mut tx, &batch, now).await?;

@@ -59,6 +59,7 @@ pub async fn open_loans(
             order_id: &template.order_id,
             seq,
             entry,
+            payment_id: None,
         })
         .collect();
     // The borrowers first, every one with its own sealed phone: the template's, then each copy's (the template's id

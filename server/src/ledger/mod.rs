@@ -110,3 +110,36 @@ pub(crate) async fn note_arrears_in(
     tx.set_arrears(rows, now).await?;
     Ok(())
 }
+
+/// Appends, for each loan of a batch (a batch of providers' callbacks), the last entry of its ledger, which the caller
+/// appended to `loan.entries` and replayed with the money engine into `loan.balances` (as [`post_in`] does for one),
+/// credited to the payment named beside it; and writes each loan's position from those balances. A few multi-row
+/// statements whatever the batch's size; each loan at most once.
+pub(crate) async fn post_credits_in(
+    tx: &mut Tx,
+    posts: &[(&Loan, &str)],
+    now: i64,
+) -> Result<(), Error> {
+    let mut batch = Vec::with_capacity(posts.len());
+    let mut rows = Vec::with_capacity(posts.len());
+    for (loan, payment_id) in posts {
+        let entry = loan
+            .entries
+            .last()
+            .ok_or_else(|| anyhow::anyhow!("order {}: no entry to post", loan.order.order_no))?;
+        batch.push(NewEntry {
+            order_id: &loan.order.id,
+            seq: loan.entries.len() as u64 - 1,
+            entry,
+            payment_id: Some(payment_id),
+        });
+        rows.push(position(
+            &loan.order.id,
+            loan.order.market.code(),
+            &loan.balances,
+        )?);
+    }
+    tx.append_entries(&batch, now).await?;
+    tx.set_arrears(&rows, now).await?;
+    Ok(())
+}

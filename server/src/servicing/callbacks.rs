@@ -4,18 +4,27 @@
 //! copies at once, posts once and is answered as a success. An amount (or currency) other than the payment's is held
 //! for finance, not credited; a provider the payment was not made with credits nothing.
 
-use kilat_domain::Code;
+use std::collections::{HashMap, HashSet};
 
-use super::load_of_payment_in;
-use super::payments::{Decision, Payment, PaymentStatus, payment_of, settle_in};
+use kilat_domain::{Code, OrderEvent, OrderState};
+
+use super::payments::{
+    Decision, Payment, PaymentStatus, credit_many_in, order_event_after_credit, payment_of,
+    plain_credit, receipt_text, settle_in,
+};
+use super::{balances_of, load_of_payment_in, loans_of_payments_in};
 use crate::error::Error;
-use crate::orders::Actor;
+use crate::ledger;
+use crate::orders::{self, Actor};
 pub use crate::providers::{Callback, CallbackError};
 use crate::providers::{CallbackProvider, PaymentOrigin};
 use crate::services::Services;
 use crate::store::Tx;
 use crate::store::audit::NewAuditEntry;
-use crate::store::payments::{Issued, NewPayment};
+use crate::store::batch::{BatchFuture, Batcher};
+use crate::store::callbacks::NewCallback;
+use crate::store::jobs::NewReceipt;
+use crate::store::payments::{Issued, NewPayment, PaymentRow};
 
 /// What a verified callback did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -90,19 +99,8 @@ pub async fn receive(
         .await
     };
     let received = cb.amount.unwrap_or(payment.row.amount);
-    let audit = |payment: &Payment, status: &str| {
-        serde_json::json!({
-            "paymentId": payment.row.id,
-            "orderNo": payment.row.order_no,
-            "amount": payment.row.amount,
-            "received": received,
-            "currency": cb.currency,
-            "provider": provider,
-            "eventId": cb.event_id,
-            "status": status,
-        })
-        .to_string()
-    };
+    let audit =
+        |payment: &Payment, status: &str| audit_json(payment, received, provider, cb, status);
     if !source.settles(PaymentOrigin {
         method: payment.method,
         currency: payment.row.currency,
@@ -224,6 +222,344 @@ pub async fn receive(
     .await?;
     tx.commit().await?;
     Ok(outcome)
+}
+
+/// What a callback's audit entry records of the payment, the money and the event.
+fn audit_json(
+    payment: &Payment,
+    received: i64,
+    provider: &str,
+    cb: &Callback,
+    status: &str,
+) -> String {
+    serde_json::json!({
+        "paymentId": payment.row.id,
+        "orderNo": payment.row.order_no,
+        "amount": payment.row.amount,
+        "received": received,
+        "currency": cb.currency,
+        "provider": provider,
+        "eventId": cb.event_id,
+        "status": status,
+    })
+    .to_string()
+}
+
+/// One callback waiting in [`Crediting`]'s queue.
+struct Queued {
+    source: &'static dyn CallbackProvider,
+    cb: Callback,
+}
+
+/// Verified callbacks credited together (issue 20: thousands a second on two cores). Callbacks that arrive while a
+/// batch is out wait for the next, which takes every one waiting (up to `[payments] callback_batch`) and credits the plain ones — the
+/// amount asked, for a payment still open, from the provider it was made with, with nothing owed back and no other
+/// money held for a loan it closes — in one transaction of a few multi-row statements ([`credit_batch`]): the same
+/// rows, through the same state machines, as [`receive`] writes one callback at a time. Every other callback (a
+/// replay, an amount held, a second transfer, a wrong provider, a second callback for an order of the batch), and every
+/// callback of a batch that fails, is taken by [`receive`], on its own, after the batch. A lone callback is a batch
+/// of one: the lane is busy while its transaction is out, and the callbacks that arrive meanwhile make the next batch. A
+/// request cancelled while its callback waits does not stop the batch: the money is credited once, and the
+/// provider's retry finds the event taken.
+#[derive(Clone)]
+pub struct Crediting {
+    /// None when batches are off (`callback_batch` 1): each callback on its own.
+    batcher: Option<Batcher<Queued, Option<Outcome>>>,
+}
+
+impl Crediting {
+    /// Starts the queue's one lane on the current runtime, taking up to `batch` callbacks at once; it ends when the
+    /// last handle is dropped.
+    pub fn start(s: Services, batch: usize) -> Self {
+        let batcher = (batch > 1).then(|| {
+            Batcher::spawn(
+                1,
+                batch,
+                move |jobs: Vec<Queued>| -> BatchFuture<Option<Outcome>> {
+                    let s = s.clone();
+                    Box::pin(async move { Ok(receive_many(&s, &jobs).await) })
+                },
+            )
+        });
+        Self { batcher }
+    }
+
+    /// Takes a verified callback: credited in the next batch when it is a plain credit, else by [`receive`].
+    pub async fn take(
+        &self,
+        s: &Services,
+        source: &'static dyn CallbackProvider,
+        cb: &Callback,
+    ) -> Result<Outcome, CallbackError> {
+        let Some(batcher) = &self.batcher else {
+            return receive(s, source, cb).await;
+        };
+        let queued = Queued {
+            source,
+            cb: cb.clone(),
+        };
+        match batcher.get(queued).await {
+            Ok(Some(outcome)) => Ok(outcome),
+            // Not a plain credit, or the batch failed (or its lane is gone): on its own.
+            Ok(None) | Err(_) => receive(s, source, cb).await,
+        }
+    }
+}
+
+/// A batch's outcomes, in its order: `None` for each callback [`receive`] is to take on its own.
+async fn receive_many(s: &Services, jobs: &[Queued]) -> Vec<Option<Outcome>> {
+    match credit_batch(s, jobs).await {
+        Ok(outcomes) => {
+            let credited = outcomes.iter().filter(|o| o.is_some()).count();
+            if credited > 0 {
+                crate::infra::metrics::callback_batch(true, credited);
+            }
+            outcomes
+        }
+        Err(e) => {
+            crate::infra::metrics::callback_batch(false, 0);
+            tracing::warn!(error = %e, callbacks = jobs.len(),
+                "a batch of callbacks failed and was rolled back: each is taken on its own");
+            vec![None; jobs.len()]
+        }
+    }
+}
+
+/// One plain credit of a batch.
+struct Credit<'a> {
+    job: usize,
+    source: &'static dyn CallbackProvider,
+    cb: &'a Callback,
+    payment: Payment,
+    received: i64,
+    order_id: String,
+    /// The order's move, when the credit moves it.
+    event: Option<OrderEvent>,
+}
+
+/// Credits a batch's plain credits in one transaction: the orders locked (in id order) and their payments, ledgers
+/// and held amounts read in four statements; each credit priced by the money engine from its loan; then the events
+/// recorded (a replay drops out, for [`receive`]), the payments moved, the entries and positions posted, the orders
+/// moved, the receipts queued and the audit written, each in multi-row statements, and one commit. Answers each
+/// callback's outcome, `None` for those left to [`receive`]. Any failure rolls everything back.
+async fn credit_batch(s: &Services, jobs: &[Queued]) -> Result<Vec<Option<Outcome>>, Error> {
+    let now = s.clock.now_ms();
+    let references: Vec<&str> = jobs
+        .iter()
+        .map(|j| j.cb.reference.as_str())
+        .collect::<HashSet<_>>()
+        .into_iter()
+        .collect();
+    let mut tx = s.db.begin().await?;
+    let mut loans = loans_of_payments_in(&mut tx, &references).await?;
+    let mut payments: HashMap<String, PaymentRow> = tx
+        .payments_by_references_in_tx(&references)
+        .await?
+        .into_iter()
+        .map(|row| (row.reference.clone(), row))
+        .collect();
+    let order_ids: Vec<&str> = loans.keys().map(String::as_str).collect();
+    let held = tx.held_counts_in_tx(&order_ids).await?;
+    let mut orders_seen = HashSet::new();
+    let mut events_seen = HashSet::new();
+    let mut money_seen = HashSet::new();
+    let mut credits: Vec<Credit<'_>> = Vec::new();
+    for (job, Queued { source, cb }) in jobs.iter().enumerate() {
+        let Some(row) = payments.remove(&cb.reference) else {
+            continue;
+        };
+        // One callback per order, event and provider payment id in a batch: another goes on its own, after it.
+        let first_of_order = orders_seen.insert(row.order_id.clone());
+        let first_event = events_seen.insert((source.code(), cb.event_id.as_str()));
+        let first_money = cb
+            .provider_payment_id
+            .as_deref()
+            .is_none_or(|id| money_seen.insert(id));
+        if !(first_of_order && first_event && first_money && cb.credits) {
+            continue;
+        }
+        let Some(loan) = loans.get_mut(&row.order_id) else {
+            continue;
+        };
+        let payment = payment_of(s, row)?;
+        let open = matches!(
+            payment.status,
+            PaymentStatus::Pending | PaymentStatus::Verifying
+        );
+        let same_currency = cb
+            .currency
+            .as_deref()
+            .is_none_or(|c| c.eq_ignore_ascii_case(payment.row.currency.code()));
+        let from_its_provider = source.settles(PaymentOrigin {
+            method: payment.method,
+            currency: payment.row.currency,
+            issuer: payment.row.provider.as_deref(),
+        });
+        if !(open && same_currency && from_its_provider) {
+            continue;
+        }
+        let received = cb.amount.unwrap_or(payment.row.amount);
+        let Ok(Some(entry)) = plain_credit(s, loan, &payment, received) else {
+            continue;
+        };
+        // The loan with the entry: its order's move, as `settle_in` decides it. This loan is in no other credit of the
+        // batch, so one left to `receive` leaves nothing behind.
+        let kind = entry.kind;
+        loan.entries.push(entry);
+        let Ok(balances) = balances_of(&loan.plan, &loan.entries) else {
+            continue;
+        };
+        loan.balances = balances;
+        let event = order_event_after_credit(kind, loan, loan.today(s));
+        let closes = match event {
+            Some(event) => match loan.order.status.apply(event) {
+                Ok(next) => next.is_final(),
+                Err(_) => continue,
+            },
+            None => false,
+        };
+        // Closing a loan owes back any other money held for it: `settle_in` does that, one payment at a time.
+        if closes && held.get(&loan.order.id).is_some_and(|n| *n > 0) {
+            continue;
+        }
+        credits.push(Credit {
+            job,
+            source: *source,
+            cb,
+            order_id: loan.order.id.clone(),
+            payment,
+            received,
+            event,
+        });
+    }
+    if credits.is_empty() {
+        tx.rollback().await?;
+        return Ok(vec![None; jobs.len()]);
+    }
+    // The events first, recorded as credited: one taken before (a replay, or a retry another server is crediting)
+    // drops out of the batch and is left to `receive`, which finds it taken.
+    let recorded = tx
+        .insert_callbacks(
+            &credits
+                .iter()
+                .map(|c| NewCallback {
+                    provider: c.source.code(),
+                    event_id: &c.cb.event_id,
+                    payment_id: &c.payment.row.id,
+                    amount: c.cb.amount,
+                    outcome: Outcome::Confirmed.code(),
+                })
+                .collect::<Vec<_>>(),
+            now,
+        )
+        .await?;
+    credits.retain(|c| recorded.contains(&(c.source.code().to_owned(), c.cb.event_id.clone())));
+    if credits.is_empty() {
+        tx.rollback().await?;
+        return Ok(vec![None; jobs.len()]);
+    }
+    credit_many_in(
+        &mut tx,
+        &credits
+            .iter()
+            .map(|c| (&c.payment, c.received, c.cb.provider_payment_id.as_deref()))
+            .collect::<Vec<_>>(),
+        now,
+    )
+    .await?;
+    ledger::post_credits_in(
+        &mut tx,
+        &credits
+            .iter()
+            .map(|c| (&loans[&c.order_id], c.payment.row.id.as_str()))
+            .collect::<Vec<_>>(),
+        now,
+    )
+    .await?;
+    // The orders' moves, through the order lifecycle, in a few statements per provider (the actor they name).
+    let mut statuses: HashMap<&str, OrderState> = credits
+        .iter()
+        .map(|c| (c.order_id.as_str(), loans[&c.order_id].order.status))
+        .collect();
+    let actors: HashSet<&'static str> = credits.iter().map(|c| c.source.actor()).collect();
+    for actor in actors {
+        let changes: Vec<(&str, OrderEvent)> = credits
+            .iter()
+            .filter(|c| c.source.actor() == actor)
+            .filter_map(|c| c.event.map(|event| (c.order_id.as_str(), event)))
+            .collect();
+        let moved = orders::apply_many_in(&mut tx, &changes, &Actor::System(actor), now).await?;
+        for ((order_id, _), status) in changes.iter().zip(moved) {
+            statuses.insert(order_id, status);
+        }
+    }
+    let texts = credits
+        .iter()
+        .map(|c| {
+            let loan = &loans[&c.order_id];
+            receipt_text(s, loan, c.received, 0, statuses[c.order_id.as_str()])
+        })
+        .collect::<Result<Vec<_>, Error>>()?;
+    let receipts: Vec<NewReceipt<'_>> = credits
+        .iter()
+        .zip(&texts)
+        .map(|(c, text)| {
+            let loan = &loans[&c.order_id];
+            NewReceipt {
+                order_id: &loan.order.id,
+                borrower_id: &c.payment.row.borrower_id,
+                market: loan.order.market.code(),
+                payment_id: &c.payment.row.id,
+                entry_seq: (loan.entries.len() as u64).saturating_sub(1),
+                text,
+            }
+        })
+        .collect();
+    tx.queue_receipts_many(&receipts, s.push.is_some(), now)
+        .await?;
+    let audits: Vec<(String, String)> = credits
+        .iter()
+        .map(|c| {
+            let provider = c.source.code();
+            (
+                audit_json(
+                    &c.payment,
+                    c.received,
+                    provider,
+                    c.cb,
+                    c.payment.status.code(),
+                ),
+                audit_json(
+                    &c.payment,
+                    c.received,
+                    provider,
+                    c.cb,
+                    PaymentStatus::Confirmed.code(),
+                ),
+            )
+        })
+        .collect();
+    let entries: Vec<NewAuditEntry<'_>> = credits
+        .iter()
+        .zip(&audits)
+        .map(|(c, (before, after))| NewAuditEntry {
+            actor_kind: "system",
+            actor_id: None,
+            action: "payment.callback_confirm",
+            entity: "order",
+            entity_id: &c.order_id,
+            before_json: Some(before),
+            after_json: Some(after),
+            at: now,
+        })
+        .collect();
+    tx.insert_audits(&entries).await?;
+    tx.commit().await?;
+    let mut outcomes = vec![None; jobs.len()];
+    for c in &credits {
+        outcomes[c.job] = Some(Outcome::Confirmed);
+    }
+    Ok(outcomes)
 }
 
 /// Money a provider reports for a payment that was paid once already (a second capture, a second transfer to the

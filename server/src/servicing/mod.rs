@@ -127,6 +127,32 @@ pub(crate) async fn load_of_payment_in(tx: &mut Tx, reference: &str) -> Result<L
     replayed(order, plan, stored)
 }
 
+/// [`load_of_payment_in`] for a batch of callbacks: the orders of the payments with these references, locked in one
+/// statement (in id order), their ledgers in one read, each replayed; by order id. An order not paid out is left out.
+pub(crate) async fn loans_of_payments_in(
+    tx: &mut Tx,
+    references: &[&str],
+) -> Result<std::collections::HashMap<String, Loan>, Error> {
+    let rows = tx.loans_of_payments_locked_in_tx(references).await?;
+    let paid_out = rows
+        .into_iter()
+        .filter(|row| row.plan_json.is_some())
+        .map(|row| with_plan(Some(row)))
+        .collect::<Result<Vec<_>, Error>>()?;
+    let ids: Vec<&str> = paid_out
+        .iter()
+        .map(|(order, _)| order.id.as_str())
+        .collect();
+    let mut ledgers = tx.ledgers_in_tx(&ids).await?;
+    paid_out
+        .into_iter()
+        .map(|(order, plan)| {
+            let stored = ledgers.remove(&order.id).unwrap_or_default();
+            Ok((order.id.clone(), replayed(order, plan, stored)?))
+        })
+        .collect()
+}
+
 /// The borrower's paid-out order; another borrower's, or one not paid out, is not found.
 pub async fn own_loan(s: &Services, borrower: &Borrower, order_no: &str) -> Result<Loan, Error> {
     Ok(own_loan_and_waiting(s, borrower, order_no).await?.0)

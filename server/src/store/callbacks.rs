@@ -1,6 +1,10 @@
 //! Payment providers' callbacks: one row per provider event under a unique key, written in the transaction that
 //! settles its payment, so a repeated callback is recognised and posts nothing.
 
+use std::collections::{HashMap, HashSet};
+
+use super::loans::{OrderPlanRow, placeholders};
+use super::orders::COLUMNS as ORDER_COLUMNS;
 use super::payments::{COLUMNS, PaymentRow};
 use super::{Db, Tx};
 
@@ -83,5 +87,116 @@ impl Tx {
             .fetch_optional(self.conn())
             .await?;
         Ok(found.is_some())
+    }
+}
+
+/// One provider event a batch records ([`Tx::insert_callbacks`]).
+pub struct NewCallback<'a> {
+    pub provider: &'a str,
+    pub event_id: &'a str,
+    pub payment_id: &'a str,
+    pub amount: Option<i64>,
+    pub outcome: &'a str,
+}
+
+/// Rows per multi-row statement of a batch of callbacks (well under both databases' parameter limits).
+const CALLBACKS_PER_STATEMENT: usize = 200;
+
+impl Tx {
+    /// The orders of the payments with these references, locked for the rest of the transaction in id order (so two
+    /// lockers never wait on each other in a cycle), each with its loan's plan: the first statement of a batch of
+    /// callbacks, as [`Tx::loan_of_payment_locked_in_tx`] is of one. The payments are read after the locks.
+    pub async fn loans_of_payments_locked_in_tx(
+        &mut self,
+        references: &[&str],
+    ) -> sqlx::Result<Vec<OrderPlanRow>> {
+        if references.is_empty() {
+            return Ok(Vec::new());
+        }
+        let sql = format!(
+            "SELECT {ORDER_COLUMNS}, (SELECT l.plan_json FROM loans l WHERE l.order_id = orders.id) AS plan_json
+             FROM orders WHERE id IN (SELECT p.order_id FROM payments p WHERE p.reference IN ({}))
+             ORDER BY id{}",
+            placeholders(1, references.len()),
+            self.lock_clause()
+        );
+        let mut query = sqlx::query_as(&sql);
+        for r in references {
+            query = query.bind(*r);
+        }
+        query.fetch_all(self.conn()).await
+    }
+
+    /// The payments with these references, read inside the transaction after their orders' locks.
+    pub async fn payments_by_references_in_tx(
+        &mut self,
+        references: &[&str],
+    ) -> sqlx::Result<Vec<PaymentRow>> {
+        if references.is_empty() {
+            return Ok(Vec::new());
+        }
+        let sql = format!(
+            "SELECT {COLUMNS} FROM payments p JOIN orders o ON o.id = p.order_id WHERE p.reference IN ({})",
+            placeholders(1, references.len())
+        );
+        let mut query = sqlx::query_as(&sql);
+        for r in references {
+            query = query.bind(*r);
+        }
+        query.fetch_all(self.conn()).await
+    }
+
+    /// How many payments of each of these orders hold money (`held`), by order id; orders with none are left out.
+    pub async fn held_counts_in_tx(
+        &mut self,
+        order_ids: &[&str],
+    ) -> sqlx::Result<HashMap<String, i64>> {
+        if order_ids.is_empty() {
+            return Ok(HashMap::new());
+        }
+        let sql = format!(
+            "SELECT order_id, COUNT(*) FROM payments WHERE status = 'held' AND order_id IN ({}) GROUP BY order_id",
+            placeholders(1, order_ids.len())
+        );
+        let mut query = sqlx::query_as::<_, (String, i64)>(&sql);
+        for id in order_ids {
+            query = query.bind(*id);
+        }
+        Ok(query.fetch_all(self.conn()).await?.into_iter().collect())
+    }
+
+    /// Records many provider events, each with what it did, in multi-row inserts; answers the (provider, event id) of
+    /// those recorded now. One recorded before (a replay) is left as it was and is not in the answer. The rows go in
+    /// (provider, event id) order, so two batches inserting the same keys wait on each other in one order.
+    pub async fn insert_callbacks(
+        &mut self,
+        rows: &[NewCallback<'_>],
+        now: i64,
+    ) -> sqlx::Result<HashSet<(String, String)>> {
+        let mut sorted: Vec<&NewCallback<'_>> = rows.iter().collect();
+        sorted.sort_by_key(|r| (r.provider, r.event_id));
+        let mut taken = HashSet::with_capacity(rows.len());
+        for chunk in sorted.chunks(CALLBACKS_PER_STATEMENT) {
+            let values = (0..chunk.len())
+                .map(|r| format!("({})", placeholders(r * 6 + 1, 6)))
+                .collect::<Vec<_>>()
+                .join(", ");
+            let sql = format!(
+                "INSERT INTO payment_callbacks (provider, event_id, payment_id, amount, outcome, received_at)
+                 VALUES {values} ON CONFLICT DO NOTHING RETURNING provider, event_id"
+            );
+            let mut query = sqlx::query_as::<_, (String, String)>(&sql);
+            for r in chunk {
+                query = query
+                    .bind(r.provider)
+                    .bind(r.event_id)
+                    .bind(r.payment_id)
+                    .bind(r.amount)
+                    .bind(r.outcome)
+                    .bind(now);
+            }
+            taken.extend(query.fetch_all(self.conn()).await?);
+        }
+        Ok(taken)
     }
 }

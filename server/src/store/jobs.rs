@@ -355,6 +355,61 @@ impl Tx {
         }
         Ok(query.execute(self.conn()).await?.rows_affected())
     }
+
+    /// [`Tx::queue_receipts`] for many credited payments at once (a batch of callbacks), in multi-row inserts: the
+    /// texts, then (when `push` is on) the pushes of the borrowers with a device that uploaded a token. Each at most
+    /// once per payment, as there. Answers how many were queued.
+    pub async fn queue_receipts_many(
+        &mut self,
+        receipts: &[NewReceipt<'_>],
+        push: bool,
+        now: i64,
+    ) -> sqlx::Result<u64> {
+        let mut queued = 0;
+        for chunk in receipts.chunks(200) {
+            let values = (0..chunk.len())
+                .map(|r| format!("({})", placeholders(r * 8 + 1, 8)))
+                .collect::<Vec<_>>()
+                .join(", ");
+            // `v.column1…8`: the names both databases give a `VALUES` list's columns. `WHERE true`: SQLite reads
+            // `ON CONFLICT` after a `SELECT` without `WHERE` as a join's `ON`.
+            let kinds: &[(&str, &str)] = if push {
+                &[
+                    ("receipt", "true"),
+                    (
+                        "receipt_push",
+                        "EXISTS (SELECT 1 FROM device_tokens d WHERE d.borrower_id = v.column3)",
+                    ),
+                ]
+            } else {
+                &[("receipt", "true")]
+            };
+            for (kind, filter) in kinds {
+                let sql = format!(
+                    "INSERT INTO notification_outbox (id, order_id, borrower_id, market, installment, kind, text,
+                         status, attempts, created_at, updated_at, payment_id)
+                     SELECT v.column1, v.column2, v.column3, v.column4, v.column5, '{kind}', v.column6, 'pending', 0,
+                         v.column7, v.column7, v.column8
+                     FROM (VALUES {values}) AS v WHERE {filter}
+                     ON CONFLICT DO NOTHING"
+                );
+                let mut query = sqlx::query(&sql);
+                for r in chunk {
+                    query = query
+                        .bind(new_id())
+                        .bind(r.order_id)
+                        .bind(r.borrower_id)
+                        .bind(r.market)
+                        .bind(i64::try_from(r.entry_seq).unwrap_or(i64::MAX))
+                        .bind(r.text)
+                        .bind(now)
+                        .bind(r.payment_id);
+                }
+                queued += query.execute(self.conn()).await?.rows_affected();
+            }
+        }
+        Ok(queued)
+    }
 }
 
 /// A device's push token as its app uploaded it.

@@ -652,6 +652,8 @@ pub struct NewEntry<'a> {
     pub order_id: &'a str,
     pub seq: u64,
     pub entry: &'a LedgerEntry,
+    /// The payment the entry credits (a callback's batch), if any.
+    pub payment_id: Option<&'a str>,
 }
 
 /// Entries and lines of several orders, grouped and assembled per order.
@@ -782,7 +784,7 @@ impl Tx {
                     .bind(e.entry.excess.minor())
                     .bind(e.entry.refunded.minor())
                     .bind(e.entry.reverses.map(i64::try_from).transpose()?)
-                    .bind(None::<String>)
+                    .bind(e.payment_id)
                     .bind(now);
             }
             query.execute(self.conn()).await?;

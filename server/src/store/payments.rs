@@ -3,6 +3,7 @@
 
 use kilat_domain::{Code, Currency};
 
+use super::loans::placeholders;
 use super::{Db, Tx, new_id};
 
 /// A payment as stored. `choice`, `method` and `status` are the codes of `servicing::payments`.
@@ -399,5 +400,55 @@ impl Tx {
         .bind(id)
         .fetch_optional(self.conn())
         .await
+    }
+}
+
+/// One payment a batch of callbacks credits ([`Tx::credit_payments`]): moved from `from` to `confirmed` with the amount
+/// received and the provider's id of the money.
+pub struct CreditedPayment<'a> {
+    pub id: &'a str,
+    pub from: &'a str,
+    pub received: i64,
+    pub provider_id: Option<&'a str>,
+}
+
+/// Rows per multi-row update of [`Tx::credit_payments`] (4 values each).
+const CREDITS_PER_STATEMENT: usize = 200;
+
+impl Tx {
+    /// Moves many payments to `confirmed`, each only from the status it was read in (the guard of
+    /// [`Tx::set_payment_status`]), with the amount received and the provider's id of the money (written unless the
+    /// payment has one or another payment holds it), in multi-row updates; answers how many moved.
+    pub async fn credit_payments(
+        &mut self,
+        rows: &[CreditedPayment<'_>],
+        now: i64,
+    ) -> sqlx::Result<u64> {
+        let mut moved = 0;
+        for chunk in rows.chunks(CREDITS_PER_STATEMENT) {
+            let values = (0..chunk.len())
+                .map(|r| format!("({})", placeholders(r * 4 + 2, 4)))
+                .collect::<Vec<_>>()
+                .join(", ");
+            // `v.column1…4`: the names both databases give a `VALUES` list's columns.
+            let sql = format!(
+                "UPDATE payments SET status = 'confirmed', received_amount = v.column3, updated_at = $1,
+                     provider_id = CASE WHEN v.column4 IS NOT NULL AND payments.provider_id IS NULL
+                                             AND NOT EXISTS (SELECT 1 FROM payments q WHERE q.provider_id = v.column4)
+                                        THEN v.column4 ELSE payments.provider_id END
+                 FROM (VALUES {values}) AS v
+                 WHERE payments.id = v.column1 AND payments.status = v.column2"
+            );
+            let mut query = sqlx::query(&sql).bind(now);
+            for r in chunk {
+                query = query
+                    .bind(r.id)
+                    .bind(r.from)
+                    .bind(r.received)
+                    .bind(r.provider_id);
+            }
+            moved += query.execute(self.conn()).await?.rows_affected();
+        }
+        Ok(moved)
     }
 }

@@ -4,6 +4,7 @@
 use super::*;
 use crate::i18n;
 use crate::store::jobs::NewReceipt;
+use crate::store::payments::CreditedPayment;
 
 /// What finance (or nobody, for a provider's callback) decided about money received for a payment.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -79,6 +80,42 @@ async fn move_counting_held(
         Some(held) => Ok((to, held)),
         None => Err(Refusal::PaymentNotOpen.into()),
     }
+}
+
+/// [`move_payment`] for a batch of callbacks' plain credits: each payment, read in its status inside `tx` (its
+/// order locked), moves by [`PaymentEvent::Credit`] through the state machine, with the amount received and the
+/// provider's id of the money, in a few multi-row conditional updates. If the state machine refuses any, or any
+/// payment changed since its read, nothing is written and the call fails: the caller drops the transaction.
+pub(crate) async fn credit_many_in(
+    tx: &mut Tx,
+    credits: &[(&Payment, i64, Option<&str>)],
+    now: i64,
+) -> Result<(), Error> {
+    let mut rows = Vec::with_capacity(credits.len());
+    for (payment, received, provider_id) in credits {
+        let to = payment
+            .status
+            .apply(PaymentEvent::Credit)
+            .map_err(|_| Error::from(Refusal::PaymentNotOpen))?;
+        if to != PaymentStatus::Confirmed {
+            return Err(anyhow::anyhow!(
+                "payment {}: a credit moved it to {}",
+                payment.row.id,
+                to.code()
+            )
+            .into());
+        }
+        rows.push(CreditedPayment {
+            id: &payment.row.id,
+            from: payment.status.code(),
+            received: *received,
+            provider_id: *provider_id,
+        });
+    }
+    if tx.credit_payments(&rows, now).await? != rows.len() as u64 {
+        return Err(Refusal::PaymentNotOpen.into());
+    }
+    Ok(())
 }
 
 /// Records the bank transfer that sent a payment's refund back: the move `refund_due` → `refunded` through the state
@@ -217,18 +254,7 @@ pub(crate) async fn settle_in(
             let kind = entry.kind;
             entry_seq = Some(loan.entries.len() as u64);
             post(tx, loan, entry, Some(&payment.row.id), now).await?;
-            let event = match kind {
-                EntryKind::CoolingOffExit => Some(OrderEvent::ExitInCoolingOff),
-                _ if loan.balances.settled || loan.balances.closed_by.is_some() => {
-                    Some(OrderEvent::RepayInFull)
-                }
-                EntryKind::ExtensionFee => Some(OrderEvent::Extend),
-                _ if order_status == OrderState::Overdue && !loan.balances.is_overdue(today) => {
-                    Some(OrderEvent::CatchUp)
-                }
-                _ => None,
-            };
-            if let Some(event) = event {
+            if let Some(event) = order_event_after_credit(kind, loan, today) {
                 // The order was read and locked by `load_in` in this transaction: it is not read again.
                 order_status = orders::apply_locked_in(tx, &loan.order, event, actor, now).await?;
             }
@@ -245,6 +271,59 @@ pub(crate) async fn settle_in(
         order_status,
         refund,
     })
+}
+
+/// The ledger entry that `received` for `payment` posts when it is a plain credit, priced as [`settle_in`] prices
+/// [`Decision::AsAsked`] from the loan as loaded: the amount asked, credited with nothing owed back. `None` for any
+/// other outcome (an amount held for finance, money owed back), which [`settle_in`] decides one payment at a time.
+pub(crate) fn plain_credit(
+    s: &Services,
+    loan: &Loan,
+    payment: &Payment,
+    received: i64,
+) -> Result<Option<kilat_domain::LedgerEntry>, Error> {
+    let asked = kilat_domain::Asked {
+        choice: payment.choice,
+        installment: parse_installment(payment.row.installment),
+        priced_on: parse_date(&payment.row.priced_on)?,
+        amount: Money::from_minor(payment.row.amount),
+    };
+    let outcome = kilat_domain::settle(
+        &loan.plan,
+        &loan.balances,
+        &asked,
+        Money::from_minor(received),
+        loan.today(s),
+        &s.caps,
+    )
+    .map_err(Error::Loan)?;
+    Ok(match outcome {
+        kilat_domain::PaymentSettlement::Credit { entry, refund } if refund.minor() == 0 => {
+            Some(entry)
+        }
+        _ => None,
+    })
+}
+
+/// How a credit that posted an entry of `kind` moves the loan's order, read from the loan after it (its entries and
+/// balances with the entry; its order as locked before): a cooling-off exit, repaid in full, extended, caught up out of
+/// overdue, or no move.
+pub(crate) fn order_event_after_credit(
+    kind: EntryKind,
+    loan: &Loan,
+    today: Date,
+) -> Option<OrderEvent> {
+    match kind {
+        EntryKind::CoolingOffExit => Some(OrderEvent::ExitInCoolingOff),
+        _ if loan.balances.settled || loan.balances.closed_by.is_some() => {
+            Some(OrderEvent::RepayInFull)
+        }
+        EntryKind::ExtensionFee => Some(OrderEvent::Extend),
+        _ if loan.order.status == OrderState::Overdue && !loan.balances.is_overdue(today) => {
+            Some(OrderEvent::CatchUp)
+        }
+        _ => None,
+    }
 }
 
 /// The borrower's receipt of a credited payment (issue 19 item 16), queued in the notification outbox in the
@@ -264,6 +343,28 @@ async fn queue_receipt_in(
     order_status: OrderState,
     now: i64,
 ) -> Result<(), Error> {
+    let text = receipt_text(s, loan, received, refund, order_status)?;
+    let receipt = NewReceipt {
+        order_id: &loan.order.id,
+        borrower_id: &payment.row.borrower_id,
+        market: loan.order.market.code(),
+        payment_id: &payment.row.id,
+        entry_seq: (loan.entries.len() as u64).saturating_sub(1),
+        text: &text,
+    };
+    tx.queue_receipts(&receipt, s.push.is_some(), now).await?;
+    Ok(())
+}
+
+/// The text of the receipt [`queue_receipt_in`] queues, for a loan whose ledger has the credit's entry: the amount
+/// received, what is left to repay or that the loan is repaid (or closed in cooling-off), and any amount owed back.
+pub(crate) fn receipt_text(
+    s: &Services,
+    loan: &Loan,
+    received: i64,
+    refund: i64,
+    order_status: OrderState,
+) -> Result<String, Error> {
     let market = loan.order.market;
     let currency = market.currency();
     let lang = i18n::Lang::of_market(market);
@@ -292,16 +393,7 @@ async fn queue_receipt_in(
             &[("refund", &money(refund))],
         ));
     }
-    let receipt = NewReceipt {
-        order_id: &loan.order.id,
-        borrower_id: &payment.row.borrower_id,
-        market: market.code(),
-        payment_id: &payment.row.id,
-        entry_seq: (loan.entries.len() as u64).saturating_sub(1),
-        text: &text,
-    };
-    tx.queue_receipts(&receipt, s.push.is_some(), now).await?;
-    Ok(())
+    Ok(text)
 }
 
 /// The loan just closed: every other amount held for it is owed back to the borrower (it can no longer be credited),
