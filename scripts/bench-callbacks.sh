@@ -1,17 +1,21 @@
 #!/usr/bin/env bash
-# Repayments credited per second through signed payment callbacks (issue 8): 100 disbursed Indonesian orders, each with
-# a `due` payment, credited by 100 signed Xendit virtual-account callbacks (POST /api/v1/webhooks/xendit/va-paid) sent
-# at once, each verified, recorded under its unique event id and posted through the money engine in one transaction;
-# on SQLite (a fresh file) and on PostgreSQL (a fresh database on 127.0.0.1:5432, dropped at the end; skipped with a
-# message when the server is unreachable). The measurement is the ignored API test
-# `webhooks::bench_signed_callbacks_credit_100_orders_in_parallel` (server/tests/api/webhooks.rs), which also checks
-# that each callback credited its payment exactly once. Writes the figures, the machine and the commands between
-# <!-- callbacks:begin --> and <!-- callbacks:end --> in docs/PERFORMANCE.md.
+# Repayments credited per second through signed payment callbacks (issues 8 and 20): 100 disbursed Indonesian orders,
+# each with a `due` payment, credited by 100 signed Xendit virtual-account callbacks (POST
+# /api/v1/webhooks/xendit/va-paid) sent at once, each verified, recorded under its unique event id and posted through
+# the money engine; on SQLite (a fresh file) and on PostgreSQL (a fresh database on 127.0.0.1:5432, dropped at the
+# end; skipped with a message when the server is unreachable). Each database runs ROUNDS alternating rounds of two
+# settings of the same binary: `[payments] callback_batch = 1` (each callback in a transaction of its own, as before
+# issue 20's batches: the reference) and the default (callbacks that arrive together credited in batches). The
+# measurement is the ignored API test `webhooks::bench_signed_callbacks_credit_100_orders_in_parallel`
+# (server/tests/api/webhooks.rs), which also checks that each callback credited its payment exactly once. Budget
+# (issue 20): PostgreSQL's median with batches >= 2,000 credited per second. Writes the figures, the machine, the load
+# and the commands between <!-- callbacks:begin --> and <!-- callbacks:end --> in docs/PERFORMANCE.md.
 # `make bench` runs it; `make test` does not.
 #
 # Knobs: PG_URL (an admin URL of the PostgreSQL server; default postgres://postgres@127.0.0.1:5432/postgres),
-# BENCH_DATABASES (default "sqlite postgres"), BENCH_CALLBACK_ORDERS (default 100), BENCH_CARGO_PROFILE (the cargo
-# profile of the test binary; default release, `test` for a quick unoptimised run).
+# BENCH_DATABASES (default "sqlite postgres"), BENCH_CALLBACK_ORDERS (default 100), BENCH_CALLBACK_ROUNDS (default 3),
+# BENCH_CALLBACK_BUDGET (default 2000), BENCH_CARGO_PROFILE (the cargo profile of the test binary; default release,
+# `test` for a quick unoptimised run).
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -19,38 +23,72 @@ DOC=$ROOT/docs/PERFORMANCE.md
 PG_URL=${PG_URL:-postgres://postgres@127.0.0.1:5432/postgres}
 DATABASES=${BENCH_DATABASES:-sqlite postgres}
 ORDERS=${BENCH_CALLBACK_ORDERS:-100}
+ROUNDS=${BENCH_CALLBACK_ROUNDS:-3}
+BUDGET=${BENCH_CALLBACK_BUDGET:-2000}
 PROFILE=${BENCH_CARGO_PROFILE:-release}
 TEST=webhooks::bench_signed_callbacks_credit_100_orders_in_parallel
 
 log() { printf '\n== %s\n' "$*" >&2; }
 pg_port_open() { (exec 3<>/dev/tcp/127.0.0.1/5432) 2>/dev/null; }
+median() { tr ' ' '\n' | grep -v '^$' | sort -g | awk '{a[NR]=$1} END {if (NR%2) print a[(NR+1)/2]; else printf "%.1f\n", (a[NR/2]+a[NR/2+1])/2}'; }
+
+# Build the test binary once, before any round, so no round pays for it.
+(cd "$ROOT" && cargo nextest run --cargo-profile "$PROFILE" -p kilat-server --test api --no-run >&2)
 
 rows=()
+verdicts=()
 status=0
 for db in $DATABASES; do
   env_args=(BENCH_CALLBACK_ORDERS="$ORDERS")
+  name=SQLite
   if [ "$db" = postgres ]; then
+    name=PostgreSQL
     if ! pg_port_open; then
       log "PostgreSQL does not answer on 127.0.0.1:5432: skipped"
-      rows+=("| PostgreSQL | skipped: no server on 127.0.0.1:5432 | | |")
+      rows+=("| PostgreSQL | skipped: no server on 127.0.0.1:5432 | | | |")
       continue
     fi
     env_args+=(TEST_DATABASE_URL="$PG_URL")
   fi
-  log "$db: $ORDERS signed callbacks at once ($PROFILE build)"
-  out=$(cd "$ROOT" && env "${env_args[@]}" cargo nextest run --cargo-profile "$PROFILE" -p kilat-server --test api \
-    --run-ignored only --no-capture "$TEST" 2>&1) || { printf '%s\n' "$out" >&2; status=1; }
-  line=$(printf '%s\n' "$out" | grep -o 'BENCH_CALLBACKS .*' | tail -1 || true)
-  if [ -z "$line" ]; then
-    rows+=("| $db | failed: see the script's output | | |")
+  declare -A rates=([one]="" [batched]="")
+  failed=0
+  for round in $(seq 1 "$ROUNDS"); do
+    for mode in one batched; do
+      batch_args=()
+      [ "$mode" = one ] && batch_args=(BENCH_CALLBACK_BATCH=1)
+      log "$db, round $round, $mode: $ORDERS signed callbacks at once ($PROFILE build)"
+      out=$(cd "$ROOT" && env "${env_args[@]}" "${batch_args[@]}" cargo nextest run --cargo-profile "$PROFILE" \
+        -p kilat-server --test api --run-ignored only --no-capture "$TEST" 2>&1) || { printf '%s\n' "$out" >&2; failed=1; }
+      line=$(printf '%s\n' "$out" | grep -o 'BENCH_CALLBACKS .*' | tail -1 || true)
+      if [ -z "$line" ]; then
+        failed=1
+        continue
+      fi
+      echo "$line" >&2
+      rate=$(printf '%s\n' "$line" | tr ' ' '\n' | sed -n 's/^per_second=//p')
+      rates[$mode]="${rates[$mode]} $rate"
+    done
+  done
+  if [ "$failed" = 1 ]; then
+    rows+=("| $name | failed: see the script's output | | | |")
     status=1
     continue
   fi
-  echo "$line" >&2
-  get() { printf '%s\n' "$line" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
-  name=SQLite; [ "$db" = postgres ] && name=PostgreSQL
-  rows+=("| $name | $(get orders) | $(get seconds) | **$(get per_second)** |")
+  one=$(printf '%s' "${rates[one]}" | median)
+  batched=$(printf '%s' "${rates[batched]}" | median)
+  ratio=$(awk -v a="$batched" -v b="$one" 'BEGIN {printf "%.2f", a / b}')
+  rows+=("| $name | ${rates[one]# } | **$one** | ${rates[batched]# } | **$batched** | ${ratio}× |")
+  if [ "$db" = postgres ]; then
+    if awk -v r="$batched" -v b="$BUDGET" 'BEGIN {exit !(r >= b)}'; then
+      verdicts+=("PostgreSQL with batches: $batched credited per second, budget >= $BUDGET: **PASS**.")
+    else
+      verdicts+=("PostgreSQL with batches: $batched credited per second, budget >= $BUDGET: **FAIL**.")
+      status=1
+    fi
+  fi
 done
+load=$(cut -d' ' -f1-3 /proc/loadavg)
+commit=$(cd "$ROOT" && git rev-parse --short HEAD)
 
 section=$(mktemp)
 {
@@ -59,13 +97,19 @@ section=$(mktemp)
   echo
   echo "$ORDERS disbursed Indonesian orders, each with a \`due\` payment, credited by $ORDERS signed Xendit"
   echo "virtual-account callbacks sent at once (each verified, recorded under its unique event id, posted through the"
-  echo "money engine and the order moved, in one transaction); every payment checked credited exactly once afterwards."
-  echo "Measured $(date -u '+%Y-%m-%d %H:%M UTC') on $(nproc) cores ($(uname -m)), the test binary built with the"
-  echo "\`$PROFILE\` cargo profile, in-process server and client (the client shares the cores)."
+  echo "money engine and the order moved); every payment checked credited exactly once afterwards. $ROUNDS alternating"
+  echo "rounds per database of the same binary: each callback in a transaction of its own (\`callback_batch = 1\`, the"
+  echo "reference: how every callback was credited before issue 20's batches) and the default, callbacks that arrive"
+  echo "together credited in batches (docs/API-WEBHOOKS.md, step 6)."
+  echo "Measured $(date -u '+%Y-%m-%d %H:%M UTC') at \`$commit\` on $(nproc) cores ($(uname -m), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')),"
+  echo "load average $load at the end; the test binary built with the \`$PROFILE\` cargo profile, in-process server and"
+  echo "client (the client shares the cores)."
   echo
-  echo "| Database | Callbacks | Seconds | Credited per second |"
-  echo "|---|---:|---:|---:|"
+  echo "| Database | One at a time, rounds (/s) | Median | In batches, rounds (/s) | Median | Batches ÷ one at a time |"
+  echo "|---|---|---:|---|---:|---:|"
   printf '%s\n' "${rows[@]}"
+  echo
+  for v in "${verdicts[@]}"; do echo "$v"; done
   echo
   echo "Command: \`BENCH_CARGO_PROFILE=$PROFILE scripts/bench-callbacks.sh\` (\`make bench\`)."
   echo "<!-- callbacks:end -->"

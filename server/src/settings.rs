@@ -384,6 +384,9 @@ pub struct PaymentSettings {
     /// The most verified callbacks credited together in one transaction (`KILAT_PAYMENTS__CALLBACK_BATCH`); 1 credits
     /// each on its own (`servicing::callbacks::Crediting`).
     pub callback_batch: usize,
+    /// How many batches of callbacks may be out at once (`KILAT_PAYMENTS__CALLBACK_LANES`), each on a connection of
+    /// its own.
+    pub callback_lanes: usize,
     /// India: UPI and bank transfer to the collection account (`KILAT_PAYMENTS__IN__…`).
     #[serde(rename = "in")]
     pub india: IndiaCollection,

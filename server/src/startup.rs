@@ -228,6 +228,7 @@ impl Application {
         let crediting = crate::servicing::callbacks::Crediting::start(
             services.clone(),
             settings.payments.callback_batch,
+            settings.payments.callback_lanes,
         );
         let state = AppState(Arc::new(AppStateInner {
             services,

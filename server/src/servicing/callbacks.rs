@@ -252,15 +252,16 @@ struct Queued {
 }
 
 /// Verified callbacks credited together (issue 20: thousands a second on two cores). Callbacks that arrive while a
-/// batch is out wait for the next, which takes every one waiting (up to `[payments] callback_batch`) and credits the plain ones — the
-/// amount asked, for a payment still open, from the provider it was made with, with nothing owed back and no other
-/// money held for a loan it closes — in one transaction of a few multi-row statements ([`credit_batch`]): the same
-/// rows, through the same state machines, as [`receive`] writes one callback at a time. Every other callback (a
-/// replay, an amount held, a second transfer, a wrong provider, a second callback for an order of the batch), and every
-/// callback of a batch that fails, is taken by [`receive`], on its own, after the batch. A lone callback is a batch
-/// of one: the lane is busy while its transaction is out, and the callbacks that arrive meanwhile make the next batch. A
-/// request cancelled while its callback waits does not stop the batch: the money is credited once, and the
-/// provider's retry finds the event taken.
+/// batch is out wait for the next, which takes every one waiting (up to `[payments] callback_batch`) and credits the
+/// plain ones — the amount asked, for a payment still open, from the provider it was made with, with nothing owed
+/// back and no other money held for a loan it closes — in one transaction of a few multi-row statements
+/// ([`credit_batch`]): the same rows, through the same state machines, as [`receive`] writes one callback at a time.
+/// Every other callback (a replay, an amount held, a second transfer, a wrong provider, a second callback for an order
+/// of the batch), and every callback of a batch that fails, is taken by [`receive`], on its own, after the batch. A
+/// lone callback is a batch of one: a lane is busy while its transaction is out, and the callbacks that arrive
+/// meanwhile make the next batch, on the next lane free (`[payments] callback_lanes`; on PostgreSQL batches overlap,
+/// their orders locked in id order, so two never wait on each other in a cycle). A request cancelled while its
+/// callback waits does not stop the batch: the money is credited once, and the provider's retry finds the event taken.
 #[derive(Clone)]
 pub struct Crediting {
     /// None when batches are off (`callback_batch` 1): each callback on its own.
@@ -268,12 +269,12 @@ pub struct Crediting {
 }
 
 impl Crediting {
-    /// Starts the queue's one lane on the current runtime, taking up to `batch` callbacks at once; it ends when the
-    /// last handle is dropped.
-    pub fn start(s: Services, batch: usize) -> Self {
+    /// Starts the queue's `lanes` (at least one) on the current runtime, each taking up to `batch` callbacks at once;
+    /// they end when the last handle is dropped.
+    pub fn start(s: Services, batch: usize, lanes: usize) -> Self {
         let batcher = (batch > 1).then(|| {
             Batcher::spawn(
-                1,
+                lanes,
                 batch,
                 move |jobs: Vec<Queued>| -> BatchFuture<Option<Outcome>> {
                     let s = s.clone();

@@ -497,7 +497,24 @@ async fn bench_signed_callbacks_credit_100_orders_in_parallel() {
         .ok()
         .and_then(|n| n.parse().ok())
         .unwrap_or(4);
-    let app = crate::helpers::spawn_app_with(|s| s.database_max_connections = pool).await;
+    // The most callbacks credited in one batch: `[payments] callback_batch` unless BENCH_CALLBACK_BATCH sets another
+    // (1: each on its own, as before issue 20's batches), and the lanes (`callback_lanes`) BENCH_CALLBACK_LANES.
+    let batch: Option<usize> = std::env::var("BENCH_CALLBACK_BATCH")
+        .ok()
+        .and_then(|n| n.parse().ok());
+    let lanes: Option<usize> = std::env::var("BENCH_CALLBACK_LANES")
+        .ok()
+        .and_then(|n| n.parse().ok());
+    let app = crate::helpers::spawn_app_with(|s| {
+        s.database_max_connections = pool;
+        if let Some(batch) = batch {
+            s.payments.callback_batch = batch;
+        }
+        if let Some(lanes) = lanes {
+            s.payments.callback_lanes = lanes;
+        }
+    })
+    .await;
     let finance = operator(&app, "fin", &[Role::Finance]).await;
     let mut bodies = Vec::with_capacity(orders);
     for i in 0..orders {
@@ -545,7 +562,9 @@ async fn bench_signed_callbacks_credit_100_orders_in_parallel() {
         "postgres"
     };
     println!(
-        "BENCH_CALLBACKS database={database} orders={orders} pool={pool} seconds={seconds:.3} per_second={:.1}",
+        "BENCH_CALLBACKS database={database} orders={orders} pool={pool} batch={} lanes={} seconds={seconds:.3} per_second={:.1}",
+        app.services.payments.settings.callback_batch,
+        app.services.payments.settings.callback_lanes,
         orders as f64 / seconds
     );
     app.stop().await;
