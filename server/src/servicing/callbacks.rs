@@ -2,7 +2,9 @@
 //! request and reads it into one [`Callback`]; [`receive`] credits it through the same settlement as finance's
 //! confirmation, in the transaction that records the provider's event id under a unique key: a replay, or twenty
 //! copies at once, posts once and is answered as a success. An amount (or currency) other than the payment's is held
-//! for finance, not credited; a provider the payment was not made with credits nothing.
+//! for finance, not credited; a provider the payment was not made with credits nothing. Callbacks that arrive together
+//! are credited in batches ([`Crediting`]): the plain ones in one transaction of multi-row statements, writing what
+//! [`receive`] would write for each; every other one by [`receive`].
 
 use std::collections::{HashMap, HashSet};
 
