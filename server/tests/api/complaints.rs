@@ -738,18 +738,6 @@ async fn a_complaint_unresolved_after_30_days_in_india_or_20_working_days_in_ind
 
 /// Moves the server so that Indonesia's business date is `date` (WIB runs 1½ hours ahead of IST, so late in India's
 /// evening Indonesia is already on the next day).
-async fn set_indonesia_date(app: &TestApp, date: time::Date) {
-    app.set_date(date).await;
-    let ahead = app.services.clock.today(kilat_domain::Market::Indonesia) - date;
-    if !ahead.is_zero() {
-        app.set_date(date - ahead).await;
-    }
-    assert_eq!(
-        app.services.clock.today(kilat_domain::Market::Indonesia),
-        date
-    );
-}
-
 #[tokio::test]
 async fn an_indonesian_complaint_filed_before_lebaran_is_flagged_later_by_exactly_the_holidays() {
     use time::macros::date;
@@ -758,7 +746,7 @@ async fn an_indonesian_complaint_filed_before_lebaran_is_flagged_later_by_exactl
     // weekdays in between are Nyepi's collective leave and Nyepi (18, 19 March), Idul Fitri's collective leave (20,
     // 23, 24 March; Idul Fitri itself, 21 and 22 March, is a weekend) and Good Friday (3 April): six days, so the
     // deadline moves six working days to Tuesday 14 April.
-    set_indonesia_date(&app, date!(2026 - 03 - 09)).await;
+    app.set_indonesia_date(date!(2026 - 03 - 09)).await;
     let session = app.sign_in("ID", "081234567830").await;
     let ticket = file_complaint(
         &app,
@@ -771,7 +759,7 @@ async fn an_indonesian_complaint_filed_before_lebaran_is_flagged_later_by_exactl
     let flagged = |expected: bool, on: time::Date| {
         let (app, ticket_no) = (&app, &ticket_no);
         async move {
-            set_indonesia_date(app, on).await;
+            app.set_indonesia_date(on).await;
             // Signed in again on the day: moving the date ends older sessions.
             let session = app.sign_in("ID", "081234567830").await;
             let support = operator(app, &format!("sam{}", on.ordinal()), &[Role::Support]).await;

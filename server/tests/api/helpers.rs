@@ -604,6 +604,19 @@ impl TestApp {
         assert_eq!(response.status(), reqwest::StatusCode::OK);
     }
 
+    /// Moves the development business date so that Indonesia's is `date` (India's may then be a day behind).
+    pub async fn set_indonesia_date(&self, date: time::Date) {
+        self.set_date(date).await;
+        let ahead = self.services.clock.today(kilat_domain::Market::Indonesia) - date;
+        if !ahead.is_zero() {
+            self.set_date(date - ahead).await;
+        }
+        assert_eq!(
+            self.services.clock.today(kilat_domain::Market::Indonesia),
+            date
+        );
+    }
+
     /// Runs the overdue job (late charges, reminders queued) for `market`'s business date, as the scheduler would.
     pub async fn run_overdue(
         &self,

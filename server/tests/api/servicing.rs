@@ -150,7 +150,7 @@ pub(crate) async fn check_ledger(
     let stored = app.db.loan(order_id).await.unwrap().expect("a loan");
     let payout = kilat_server::store::loans::parse_date(&stored.payout_date).unwrap();
     let period = match kfs.product_code.as_str() {
-        "in-flexi-6m" => Period::Monthly,
+        "in-flexi-6m" | "id-kilat-cicil" => Period::Monthly,
         "id-kilat-30" if kfs.term_code == "30d" => Period::Days(30),
         "in-salary-advance" => Period::Days(kfs.term_code.trim_end_matches('d').parse().unwrap()),
         _ => Period::Days(14),

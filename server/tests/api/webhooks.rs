@@ -576,7 +576,7 @@ async fn rows_as_text(
     app: &TestApp,
     sql: &str,
     key: &str,
-    names: &[(String, &str)],
+    names: &[(String, String)],
 ) -> Vec<String> {
     use sqlx::{Column, Row};
     let rows = sqlx::query(sql)
@@ -621,16 +621,61 @@ async fn rows_as_text(
     out
 }
 
+/// One order of [`callbacks_credited_in_batches_write_what_one_at_a_time_writes_and_leave_the_rest_to_it`]'s bursts:
+/// its borrower's phone, its ids and the payments made for it, in order.
+struct Burst {
+    phone: String,
+    order_no: String,
+    order_id: String,
+    payments: Vec<Value>,
+}
+
+/// Sends one Xendit callback per body at once and answers their outcomes in the bodies' order.
+async fn xendit_burst(app: &TestApp, bodies: &[Value]) -> Vec<String> {
+    futures_util::future::join_all(bodies.iter().map(|body| async move {
+        let response = xendit(app, XENDIT_TOKEN, body).await;
+        assert_eq!(response.status(), StatusCode::OK);
+        data(response).await["outcome"].as_str().unwrap().to_owned()
+    }))
+    .await
+}
+
+/// `kilat_callbacks_batched_total` as the server's `/metrics` states it (`None` before any batch credited one).
+async fn batched_total(app: &TestApp) -> Option<String> {
+    let metrics = app
+        .client
+        .get(format!(
+            "http://{}/metrics",
+            app.metrics_addr.expect("/metrics is bound")
+        ))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    metrics
+        .lines()
+        .find(|l| l.starts_with("kilat_callbacks_batched_total"))
+        .map(|l| l.rsplit(' ').next().unwrap().to_owned())
+}
+
 /// Crediting verified callbacks in batches (issue 20: `[payments] callback_batch`) writes, row for row, what crediting
-/// each on its own writes, and leaves to that path every callback that is not a plain credit. The same burst goes to
-/// a server with batches off (1) and one with batches of up to 100: eight disbursed Indonesian orders with a `due`
-/// payment each, one callback per payment at once, one of them for an amount other than the payment's (held), and one
-/// event sent twice. Both answer 7 confirmed, 1 held and 1 replayed; the batched server's metrics count 7 callbacks
-/// credited by its batches (the held one and the replay went one at a time), the other's none; and every order's
-/// rows — the order, its timeline, its payments, the ledger's entries and lines, the loan's position, the receipts,
-/// the callbacks' records and the audit trail — are the same on both but for ids, times and the order's own names.
+/// each on its own writes, and leaves to that path every callback that is not a plain credit. The same days go to a
+/// server with batches off (1) and one with batches of up to 100, from the same business date:
+/// - the first burst, at once: eight disbursed Indonesian orders' `due` payments (one callback for an amount other
+///   than the payment's: held; one event sent twice: replayed), a cooling-off exit and an extension fee;
+/// - forty days later, after the overdue job: a `due` payment that catches an overdue instalment loan up, a payoff of
+///   another, and a payoff of the extended loan, now overdue too, in a second burst.
+///
+/// Both servers answer the same outcomes and move the orders the same way (exited in cooling-off, extended, caught
+/// up, repaid out of overdue); the batched server's metrics count the callbacks its batches credited (all but the
+/// held one and the replay), the other's none; and every order's rows — the order, its timeline, its payments, the
+/// ledger's entries and lines, the loan's position, the receipts, the callbacks' records and the audit trail — are
+/// the same on both but for ids, times and the order's own names.
 #[tokio::test]
 async fn callbacks_credited_in_batches_write_what_one_at_a_time_writes_and_leave_the_rest_to_it() {
+    let day0 = time::macros::date!(2026 - 03 - 02);
     let mut written: Vec<Vec<Vec<String>>> = Vec::new();
     for batch in [1usize, 100] {
         let app = crate::helpers::spawn_app_with(move |s| {
@@ -638,96 +683,143 @@ async fn callbacks_credited_in_batches_write_what_one_at_a_time_writes_and_leave
             s.metrics.listen = "127.0.0.1:0".into();
         })
         .await;
+        app.set_indonesia_date(day0).await;
         let finance = operator(&app, "fin", &[Role::Finance]).await;
         let mut orders = Vec::new();
-        for i in 0..8 {
+        for (i, choice) in ["due"; 8]
+            .into_iter()
+            .chain(["cooling_off", "extension"])
+            .enumerate()
+        {
             // Seeding only: the sign-in limits per client address would stop the borrowers early.
             app.execute("DELETE FROM rate_limits").await;
             let phone = format!("0812{:08}", 60_000_000 + i);
             let (_, order_no, order_id, payment) =
-                indonesian_payment(&app, &finance, &phone, "due").await;
-            orders.push((order_id, order_no, payment));
+                indonesian_payment(&app, &finance, &phone, choice).await;
+            orders.push(Burst {
+                phone,
+                order_no,
+                order_id,
+                payments: vec![payment],
+            });
         }
-        let mut bodies: Vec<Value> = orders
+        for i in 0..2 {
+            app.execute("DELETE FROM rate_limits").await;
+            let phone = format!("0812{:08}", 60_000_100 + i);
+            let loan = app
+                .borrower(ID)
+                .phone(&phone)
+                .loan("id-kilat-cicil", 200_000_000, "m3")
+                .finance(&finance)
+                .disbursed()
+                .await;
+            orders.push(Burst {
+                phone,
+                order_no: loan.order_no,
+                order_id: loan.order_id,
+                payments: Vec::new(),
+            });
+        }
+
+        // The first burst: 8 due (the seventh's amount differs), the eighth's event again, the exit, the extension.
+        let mut bodies: Vec<Value> = orders[..10]
             .iter()
             .enumerate()
-            .map(|(i, (_, _, payment))| {
+            .map(|(i, order)| {
+                let payment = &order.payments[0];
                 let amount = rupiah(payment) - i64::from(i == 6);
                 xendit_paid(payment, &format!("xnd-batch-{i}"), amount)
             })
             .collect();
         bodies.push(bodies[7].clone());
-        let answers = futures_util::future::join_all(bodies.iter().map(|body| {
-            let app = &app;
-            async move {
-                let response = xendit(app, XENDIT_TOKEN, body).await;
-                assert_eq!(response.status(), StatusCode::OK);
-                data(response).await["outcome"].as_str().unwrap().to_owned()
-            }
-        }))
-        .await;
-        let mut outcomes = answers.clone();
-        outcomes.sort();
+        let answers = xendit_burst(&app, &bodies).await;
+        let mut expected = vec!["confirmed"; 11];
+        expected[6] = "held";
+        let replay = if answers[7] == "replayed" { 7 } else { 10 };
+        expected[replay] = "replayed";
+        assert_eq!(answers, expected, "batch {batch}");
         assert_eq!(
-            outcomes,
-            [
-                "confirmed",
-                "confirmed",
-                "confirmed",
-                "confirmed",
-                "confirmed",
-                "confirmed",
-                "confirmed",
-                "held",
-                "replayed"
-            ],
-            "batch {batch}: {answers:?}"
+            status_of(&app, &orders[8].order_id).await,
+            "exited_in_cooling_off"
         );
-        assert_eq!(answers[6], "held");
-        let metrics = app
-            .client
-            .get(format!(
-                "http://{}/metrics",
-                app.metrics_addr.expect("/metrics is bound")
-            ))
-            .send()
-            .await
-            .unwrap()
-            .text()
-            .await
-            .unwrap();
-        let batched = metrics
-            .lines()
-            .find(|l| l.starts_with("kilat_callbacks_batched_total"))
-            .map(|l| l.rsplit(' ').next().unwrap().to_owned());
+        assert_eq!(status_of(&app, &orders[9].order_id).await, "disbursed");
+
+        // Forty days on, past the instalment loans' first due date and the extended one's.
+        app.set_indonesia_date(day0 + time::Duration::days(40))
+            .await;
+        app.run_overdue(kilat_domain::Market::Indonesia).await;
+        for order in &orders[9..] {
+            assert_eq!(status_of(&app, &order.order_id).await, "overdue");
+        }
+        let mut bodies = Vec::new();
+        for (i, choice) in [(9, "payoff"), (10, "due"), (11, "payoff")] {
+            app.execute("DELETE FROM rate_limits").await;
+            let order = &mut orders[i];
+            // Signed in again: moving the date ended the older sessions.
+            let session = app.sign_in("ID", &order.phone).await;
+            let response = create_payment(
+                &app,
+                &session,
+                &order.order_no,
+                choice,
+                "virtual_account",
+                &format!("late-key-{i}"),
+            )
+            .await;
+            let payment = data(response).await;
+            bodies.push(xendit_paid(
+                &payment,
+                &format!("xnd-late-{i}"),
+                rupiah(&payment),
+            ));
+            order.payments.push(payment);
+        }
+        assert_eq!(
+            xendit_burst(&app, &bodies).await,
+            ["confirmed"; 3],
+            "batch {batch}"
+        );
+        for (i, status) in [(9, "repaid"), (10, "disbursed"), (11, "repaid")] {
+            assert_eq!(
+                status_of(&app, &orders[i].order_id).await,
+                status,
+                "order {i}"
+            );
+        }
+
+        let batched = batched_total(&app).await;
         if batch == 1 {
-            assert_eq!(batched, None, "{metrics}");
+            assert_eq!(batched, None);
         } else {
-            assert_eq!(batched.as_deref(), Some("7"), "{metrics}");
+            assert_eq!(batched.as_deref(), Some("12"));
         }
         let mut per_order = Vec::new();
-        for (order_id, order_no, payment) in &orders {
-            let payment_id = payment["paymentId"].as_str().unwrap();
-            assert_eq!(
-                count(&app, LEDGER, payment_id).await,
-                i64::from(payment_id != orders[6].2["paymentId"])
-            );
+        for (i, order) in orders.iter().enumerate() {
+            for payment in &order.payments {
+                let payment_id = payment["paymentId"].as_str().unwrap();
+                assert_eq!(count(&app, LEDGER, payment_id).await, i64::from(i != 6));
+            }
             let (borrower,): (String,) =
                 sqlx::query_as("SELECT borrower_id FROM orders WHERE id = $1")
-                    .bind(order_id)
+                    .bind(&order.order_id)
                     .fetch_one(app.db.pool())
                     .await
                     .unwrap();
-            let names = [
-                (order_id.clone(), "ORDER-ID"),
-                (order_no.clone(), "ORDER-NO"),
-                (payment_id.to_owned(), "PAYMENT-ID"),
-                (
-                    payment["reference"].as_str().unwrap().to_owned(),
-                    "REFERENCE",
-                ),
-                (borrower, "BORROWER"),
+            let mut names = vec![
+                (order.order_id.clone(), "ORDER-ID".to_owned()),
+                (order.order_no.clone(), "ORDER-NO".to_owned()),
+                (borrower, "BORROWER".to_owned()),
             ];
+            for (n, payment) in order.payments.iter().enumerate() {
+                names.push((
+                    payment["paymentId"].as_str().unwrap().to_owned(),
+                    format!("PAYMENT-ID-{n}"),
+                ));
+                names.push((
+                    payment["reference"].as_str().unwrap().to_owned(),
+                    format!("REFERENCE-{n}"),
+                ));
+            }
             let mut rows = Vec::new();
             for sql in [
                 // What a callback writes of the order (its status), not the KFS and agreement frozen before.
@@ -742,7 +834,7 @@ async fn callbacks_credited_in_batches_write_what_one_at_a_time_writes_and_leave
                 "SELECT c.* FROM payment_callbacks c JOIN payments p ON p.id = c.payment_id WHERE p.order_id = $1",
                 "SELECT * FROM audit_log WHERE entity_id = $1",
             ] {
-                rows.extend(rows_as_text(&app, sql, order_id, &names).await);
+                rows.extend(rows_as_text(&app, sql, &order.order_id, &names).await);
             }
             per_order.push(rows);
         }
