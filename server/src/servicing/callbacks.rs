@@ -261,9 +261,11 @@ struct Queued {
 /// Every other callback (a replay, an amount held, a second transfer, a wrong provider, a second callback for an order
 /// of the batch), and every callback of a batch that fails, is taken by [`receive`], on its own, after the batch. A
 /// lone callback is a batch of one: a lane is busy while its transaction is out, and the callbacks that arrive
-/// meanwhile make the next batch, on the next lane free (`[payments] callback_lanes`; on PostgreSQL batches overlap,
-/// their orders locked in id order, so two never wait on each other in a cycle). A request cancelled while its
-/// callback waits does not stop the batch: the money is credited once, and the provider's retry finds the event taken.
+/// meanwhile make the next batch, on the next lane free (`[payments] callback_lanes`; on PostgreSQL batches overlap).
+/// A batch locks only the orders no other transaction holds and never waits for one: a callback whose order is busy
+/// (finance deciding a payment of it, the overdue job's page, another batch) is left to [`receive`], which waits for
+/// that order alone while the rest of the batch is credited. A request cancelled while its callback waits does not
+/// stop the batch: the money is credited once, and the provider's retry finds the event taken.
 #[derive(Clone)]
 pub struct Crediting {
     /// None when batches are off (`callback_batch` 1): each callback on its own.

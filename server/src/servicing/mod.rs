@@ -128,7 +128,8 @@ pub(crate) async fn load_of_payment_in(tx: &mut Tx, reference: &str) -> Result<L
 }
 
 /// [`load_of_payment_in`] for a batch of callbacks: the orders of the payments with these references, locked in one
-/// statement (in id order), their ledgers in one read, each replayed; by order id. An order not paid out is left out.
+/// statement (in id order), their ledgers in one read, each replayed; by order id. An order not paid out, or held by
+/// another transaction (PostgreSQL: not waited for), is left out.
 pub(crate) async fn loans_of_payments_in(
     tx: &mut Tx,
     references: &[&str],

@@ -103,9 +103,11 @@ pub struct NewCallback<'a> {
 const CALLBACKS_PER_STATEMENT: usize = 200;
 
 impl Tx {
-    /// The orders of the payments with these references, locked for the rest of the transaction in id order (so two
-    /// lockers never wait on each other in a cycle), each with its loan's plan: the first statement of a batch of
-    /// callbacks, as [`Tx::loan_of_payment_locked_in_tx`] is of one. The payments are read after the locks.
+    /// The orders of the payments with these references that no other transaction holds, locked for the rest of the
+    /// transaction in id order, each with its loan's plan: the first statement of a batch of callbacks, as
+    /// [`Tx::loan_of_payment_locked_in_tx`] is of one. An order another transaction holds (finance deciding a
+    /// payment, the overdue job's page) is left out rather than waited for, so one busy order never holds up a whole
+    /// batch. The payments are read after the locks.
     pub async fn loans_of_payments_locked_in_tx(
         &mut self,
         references: &[&str],
@@ -118,7 +120,7 @@ impl Tx {
              FROM orders WHERE id IN (SELECT p.order_id FROM payments p WHERE p.reference IN ({}))
              ORDER BY id{}",
             placeholders(1, references.len()),
-            self.lock_clause()
+            self.lock_free_rows_clause()
         );
         let mut query = sqlx::query_as(&sql);
         for r in references {

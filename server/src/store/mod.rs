@@ -252,6 +252,16 @@ impl Tx {
     pub(crate) fn lock_clause(&self) -> &'static str {
         if self.sqlite { "" } else { " FOR UPDATE" }
     }
+
+    /// [`Tx::lock_clause`] for a statement that takes only the rows no other transaction holds (PostgreSQL's
+    /// `SKIP LOCKED`): it never waits, and a row held elsewhere is left out of its answer.
+    pub(crate) fn lock_free_rows_clause(&self) -> &'static str {
+        if self.sqlite {
+            ""
+        } else {
+            " FOR UPDATE SKIP LOCKED"
+        }
+    }
 }
 
 impl Drop for Tx {

@@ -621,6 +621,92 @@ async fn rows_as_text(
     out
 }
 
+/// A batch of callbacks never waits for an order another transaction holds (PostgreSQL; SQLite has no row locks, and
+/// a transaction that writes there holds the whole database). With one lane, a callback for an order held elsewhere —
+/// as finance deciding one of its payments would hold it — goes first, then two for free orders: those two are
+/// credited while the order stays held (a batch that waited for it would hold them up until it is let go), the held
+/// order's payment stays open, and once it is let go its callback is credited on its own, exactly once.
+#[tokio::test]
+async fn a_batch_of_callbacks_credits_the_free_orders_while_another_transaction_holds_one() {
+    let app = crate::helpers::spawn_app_with(|s| {
+        s.payments.callback_lanes = 1;
+        s.metrics.listen = "127.0.0.1:0".into();
+        // Room in the shared pool (a quarter of it) for the holder, the held order's callback and a batch.
+        s.database_max_connections = 16;
+    })
+    .await;
+    if app.db.is_sqlite() {
+        app.stop().await;
+        return;
+    }
+    let finance = operator(&app, "fin", &[Role::Finance]).await;
+    let mut orders = Vec::new();
+    for i in 0..3 {
+        app.execute("DELETE FROM rate_limits").await;
+        let phone = format!("0812{:08}", 61_000_000 + i);
+        let (_, _, order_id, payment) = indonesian_payment(&app, &finance, &phone, "due").await;
+        orders.push((order_id, payment));
+    }
+    let mut holder = app.db.pool().begin().await.unwrap();
+    sqlx::query("SELECT id FROM orders WHERE id = $1 FOR UPDATE")
+        .bind(&orders[0].0)
+        .fetch_one(&mut *holder)
+        .await
+        .unwrap();
+    let send = |payment: &Value, event: &str| {
+        let (client, url, body) = (
+            app.client.clone(),
+            app.url("/api/v1/webhooks/xendit/va-paid"),
+            xendit_paid(payment, event, rupiah(payment)),
+        );
+        tokio::spawn(async move {
+            let response = client
+                .post(url)
+                .header("x-callback-token", XENDIT_TOKEN)
+                .json(&body)
+                .send()
+                .await
+                .unwrap();
+            let status = response.status();
+            let text = response.text().await.unwrap();
+            assert_eq!(status, StatusCode::OK, "{text}");
+            serde_json::from_str::<Value>(&text).unwrap()["data"]["outcome"]
+                .as_str()
+                .unwrap()
+                .to_owned()
+        })
+    };
+    let held = send(&orders[0].1, "xnd-held-0");
+    // The held order's callback reaches the lane first.
+    tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    let free = [
+        send(&orders[1].1, "xnd-free-1"),
+        send(&orders[2].1, "xnd-free-2"),
+    ];
+    for task in free {
+        let outcome = tokio::time::timeout(std::time::Duration::from_secs(20), task)
+            .await
+            .expect("a callback for a free order is credited while another order is held")
+            .unwrap();
+        assert_eq!(outcome, "confirmed");
+    }
+    assert!(!held.is_finished());
+    let held_payment = orders[0].1["paymentId"].as_str().unwrap();
+    assert_eq!(payment_status(&app, held_payment).await, "pending");
+    holder.rollback().await.unwrap();
+    assert_eq!(held.await.unwrap(), "confirmed");
+    for (order_id, payment) in &orders {
+        assert_eq!(
+            count(&app, LEDGER, payment["paymentId"].as_str().unwrap()).await,
+            1
+        );
+        assert_eq!(status_of(&app, order_id).await, "repaid");
+    }
+    // The two free ones by a batch, the held one on its own.
+    assert_eq!(batched_total(&app).await.as_deref(), Some("2"));
+    app.stop().await;
+}
+
 /// One order of [`callbacks_credited_in_batches_write_what_one_at_a_time_writes_and_leave_the_rest_to_it`]'s bursts:
 /// its borrower's phone, its ids and the payments made for it, in order.
 struct Burst {
