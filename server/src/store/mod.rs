@@ -247,8 +247,8 @@ impl Tx {
             .expect("a Tx holds its connection until it is consumed")
     }
 
-    /// The row-lock suffix of a `SELECT … FOR UPDATE`: the one backend-specific piece of SQL. SQLite has no row locks;
-    /// its transaction already holds the write lock.
+    /// The row-lock suffix of a `SELECT … FOR UPDATE`, which only PostgreSQL takes (as [`Tx::lock_free_rows_clause`]).
+    /// SQLite has no row locks; its transaction already holds the write lock.
     pub(crate) fn lock_clause(&self) -> &'static str {
         if self.sqlite { "" } else { " FOR UPDATE" }
     }
