@@ -677,8 +677,26 @@ async fn a_batch_of_callbacks_credits_the_free_orders_while_another_transaction_
         })
     };
     let held = send(&orders[0].1, "xnd-held-0");
-    // The held order's callback reaches the lane first.
-    tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    // The held order's callback goes first: on until a statement waits for the order's lock (the lane's batch with a
+    // lock that waits, the callback on its own with one that skips).
+    let waiting_for_the_lock = async {
+        loop {
+            let (waiting,): (i64,) = sqlx::query_as(
+                "SELECT COUNT(*) FROM pg_stat_activity
+                 WHERE datname = current_database() AND wait_event_type = 'Lock'",
+            )
+            .fetch_one(&mut *holder)
+            .await
+            .unwrap();
+            if waiting > 0 {
+                break;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        }
+    };
+    tokio::time::timeout(std::time::Duration::from_secs(20), waiting_for_the_lock)
+        .await
+        .expect("the held order's callback waits for its lock");
     let free = [
         send(&orders[1].1, "xnd-free-1"),
         send(&orders[2].1, "xnd-free-2"),
