@@ -11,7 +11,9 @@ use time::OffsetDateTime;
 
 use crate::helpers::{TestApp, data, spawn_app, spawn_app_with};
 use crate::servicing::{approved, check_ledger, disburse, operator, pay};
-use crate::webhooks::{XENDIT_TOKEN, indonesian_payment, rupiah, xendit, xendit_paid};
+use crate::webhooks::{
+    XENDIT_TOKEN, indonesian_payment, rupiah, spawn_xendit, xendit, xendit_paid,
+};
 
 const RECEIPTS: &str =
     "SELECT COUNT(*) FROM notification_outbox WHERE payment_id = $1 AND kind = 'receipt'";
@@ -321,22 +323,7 @@ async fn a_callback_arriving_twice_or_ten_times_at_once_sends_one_receipt_saying
     for n in 0..10 {
         let mut body = body.clone();
         body["id"] = Value::String(format!("cb-receipt-{n}"));
-        let (client, url) = (
-            app.client.clone(),
-            app.url("/api/v1/webhooks/xendit/va-paid"),
-        );
-        tasks.push(tokio::spawn(async move {
-            let response = client
-                .post(url)
-                .header("x-callback-token", XENDIT_TOKEN)
-                .json(&body)
-                .send()
-                .await
-                .unwrap();
-            assert_eq!(response.status(), StatusCode::OK);
-            let body: Value = response.json().await.unwrap();
-            body["data"]["outcome"].as_str().unwrap().to_owned()
-        }));
+        tasks.push(spawn_xendit(&app, body));
     }
     let mut outcomes = Vec::new();
     for t in tasks {

@@ -11,7 +11,7 @@ use crate::helpers::{ServerProcess, shared_database, spawn_app_with};
 use crate::limits::{burst, tally};
 
 /// Reads `/metrics` at `addr`.
-async fn scrape(client: &reqwest::Client, addr: std::net::SocketAddr) -> String {
+pub(crate) async fn scrape(client: &reqwest::Client, addr: std::net::SocketAddr) -> String {
     let response = client
         .get(format!("http://{addr}/metrics"))
         .send()
@@ -28,7 +28,7 @@ async fn scrape(client: &reqwest::Client, addr: std::net::SocketAddr) -> String 
 }
 
 /// The value of the sample of `name` whose labels include every one of `labels` (`key="value"`), if any.
-fn sample(text: &str, name: &str, labels: &[&str]) -> Option<f64> {
+pub(crate) fn sample(text: &str, name: &str, labels: &[&str]) -> Option<f64> {
     text.lines()
         .filter(|line| !line.starts_with('#'))
         .filter_map(|line| line.strip_prefix(name))
