@@ -1,7 +1,8 @@
 //! A loan after payout (docs/MONEY.md §9): finance's payout through a payout provider, which fixes the plan and
-//! opens the ledger; the borrower's installment plan, replayed from the stored ledger; and payments (`payments`):
-//! the repayment choices priced by the money engine, payment types per market, UTR submission and finance's
-//! confirmation, which posts through the money engine and moves the order through `orders::apply_in`.
+//! opens the ledger; the borrower's installment plan, the stored ledger's replay (kept beside it as the loan's
+//! position, [`own_loan`]); and payments (`payments`): the repayment choices priced by the money engine, payment types
+//! per market, UTR submission and finance's confirmation, which posts through the money engine and moves the order
+//! through `orders::apply_in`.
 
 pub mod callbacks;
 pub mod exports;
@@ -21,7 +22,7 @@ use crate::error::{Error, FieldErrors, FieldProblem, Refusal};
 use crate::orders;
 use crate::services::Services;
 use crate::store::Tx;
-use crate::store::loans::{OrderPlanRow, PayoutRow, StoredEntry};
+use crate::store::loans::{LoanBalancesRead, OrderPlanRow, PayoutRow, StoredEntry};
 use crate::store::orders::OrderRow;
 
 /// A paid-out order with its plan, its ledger and the balances replayed from it.
@@ -30,6 +31,32 @@ pub struct Loan {
     pub plan: Plan,
     pub entries: Vec<LedgerEntry>,
     pub balances: LoanBalances,
+}
+
+/// A paid-out order with its plan and its balances, without the ledger's entries: what a borrower's loan screen
+/// shows and prices (the plan, the repayment choices, a payment's amount, an extension), read from the loan's kept
+/// position ([`own_loan`]).
+pub struct LoanView {
+    pub order: OrderRow,
+    pub plan: Plan,
+    pub balances: LoanBalances,
+}
+
+impl LoanView {
+    /// Today in the loan's market.
+    pub fn today(&self, s: &Services) -> Date {
+        s.clock.today(self.order.market)
+    }
+}
+
+impl From<Loan> for LoanView {
+    fn from(loan: Loan) -> Self {
+        Self {
+            order: loan.order,
+            plan: loan.plan,
+            balances: loan.balances,
+        }
+    }
 }
 
 impl Loan {
@@ -154,25 +181,42 @@ pub(crate) async fn loans_of_payments_in(
         .collect()
 }
 
-/// The borrower's paid-out order; another borrower's, or one not paid out, is not found.
-pub async fn own_loan(s: &Services, borrower: &Borrower, order_no: &str) -> Result<Loan, Error> {
+/// The borrower's paid-out order with its balances; another borrower's, or one not paid out, is not found.
+pub async fn own_loan(
+    s: &Services,
+    borrower: &Borrower,
+    order_no: &str,
+) -> Result<LoanView, Error> {
     Ok(own_loan_and_waiting(s, borrower, order_no).await?.0)
 }
 
-/// [`own_loan`], and whether a payment of it waits for finance. The order, its plan, that and its ledger are one
-/// read ([`crate::store::Db::own_order`]): a borrower's every loan screen starts here.
+/// [`own_loan`], and whether a payment of it waits for finance. The order, its plan, that and the loan's kept
+/// position are one read ([`crate::store::Db::own_order`]): a borrower's every loan screen starts here. A loan without
+/// a position (paid out before migration 0044 and not posted to since) has its ledger read and replayed instead.
 pub(crate) async fn own_loan_and_waiting(
     s: &Services,
     borrower: &Borrower,
     order_no: &str,
-) -> Result<(Loan, bool), Error> {
+) -> Result<(LoanView, bool), Error> {
     let read =
         s.db.own_order(&borrower.id, order_no.trim(), true)
             .await?
             .ok_or(Error::NotFound)?;
     let (order, plan) = with_plan(Some(read.row.loan))?;
-    let stored = read.ledger.ok_or(Error::NotFound)?;
-    Ok((replayed(order, plan, stored)?, read.row.waiting > 0))
+    let view = match read.balances.ok_or(Error::NotFound)? {
+        LoanBalancesRead::Kept(json) => LoanView {
+            balances: serde_json::from_str(&json).map_err(|e| {
+                anyhow::anyhow!(
+                    "order {}: the kept position does not read: {e}",
+                    order.order_no
+                )
+            })?,
+            order,
+            plan,
+        },
+        LoanBalancesRead::Ledger(stored) => replayed(order, plan, stored)?.into(),
+    };
+    Ok((view, read.row.waiting > 0))
 }
 
 /// The order and the plan of a row that read them together; not found before the payout.
@@ -214,20 +258,20 @@ pub struct PlanView {
     pub verifying: bool,
 }
 
-/// The installment plan of the borrower's loan, replayed from the stored ledger.
+/// The installment plan of the borrower's loan: its ledger's replay, as its kept position holds it ([`own_loan`]).
 pub async fn plan(s: &Services, borrower: &Borrower, order_no: &str) -> Result<PlanView, Error> {
     let (loan, verifying) = own_loan_and_waiting(s, borrower, order_no).await?;
     Ok(plan_view_of(s, loan, verifying))
 }
 
 /// The plan of a loan as of today's business date.
-async fn plan_view(s: &Services, loan: Loan) -> Result<PlanView, Error> {
+async fn plan_view(s: &Services, loan: LoanView) -> Result<PlanView, Error> {
     let verifying = s.db.order_has_verifying_payment(&loan.order.id).await?;
     Ok(plan_view_of(s, loan, verifying))
 }
 
 /// [`plan_view`] when whether a payment waits for finance is known (`verifying`).
-fn plan_view_of(s: &Services, loan: Loan, verifying: bool) -> PlanView {
+fn plan_view_of(s: &Services, loan: LoanView, verifying: bool) -> PlanView {
     let today = loan.today(s);
     let installments = loan
         .balances
@@ -310,7 +354,7 @@ pub async fn record(s: &Services, order: OrderRow) -> Result<Option<LoanRecord>,
     Ok(Some(LoanRecord {
         payout_date,
         payout,
-        plan: plan_view(s, loan).await?,
+        plan: plan_view(s, loan.into()).await?,
         payments,
         entries,
     }))

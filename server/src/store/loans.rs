@@ -26,13 +26,16 @@ pub struct OrderPlanRow {
     pub plan_json: Option<String>,
 }
 
-/// A borrower's order with its loan's plan, and how many of its payments wait for finance (a UTR submitted, an
-/// amount held).
+/// A borrower's order with its loan's plan, how many of its payments wait for finance (a UTR submitted, an amount
+/// held), and, when its balances were asked for, the loan's position kept beside its ledger (`loan_arrears`).
 #[derive(Debug, Clone, kilat_row::FromRow)]
 pub struct OwnLoanRow {
     #[row(flatten)]
     pub loan: OrderPlanRow,
     pub waiting: i64,
+    /// The money engine's balances as the ledger's last posting left them (JSON); null when not asked for, before
+    /// the payout, or for a loan without one yet (written before migration 0044).
+    pub position_json: Option<String>,
 }
 
 /// The payout of an order.
@@ -241,21 +244,30 @@ fn ledger_of(rows: impl IntoIterator<Item = EntryLineRow>) -> anyhow::Result<Vec
     assemble(entries, lines)
 }
 
-/// Which of a borrower's orders a loan screen reads ([`Db::own_order`]), and whether with its ledger.
+/// Which of a borrower's orders a loan screen reads ([`Db::own_order`]), and whether with its loan's balances.
 #[derive(Debug, Clone)]
 pub(crate) struct OwnOrderKey {
     pub borrower_id: String,
     pub order_no: String,
-    /// Read the ledger too (when the order has been paid out).
-    pub ledger: bool,
+    /// Read the loan's balances too (when the order has been paid out).
+    pub balances: bool,
+}
+
+/// Where a loan's balances come from: its kept position, or its ledger to replay when it has none.
+#[derive(Debug, Clone)]
+pub enum LoanBalancesRead {
+    /// The position written with the ledger's last posting (`loan_arrears.balances_json`).
+    Kept(String),
+    /// The ledger, in sequence order (a loan whose position was never written).
+    Ledger(Vec<StoredEntry>),
 }
 
 /// A borrower's order as a loan screen reads it: the order, its plan and its payments waiting for finance, and its
-/// ledger when asked for and paid out.
+/// balances when asked for and paid out.
 #[derive(Debug, Clone)]
 pub struct OwnOrderRead {
     pub row: OwnLoanRow,
-    pub ledger: Option<Vec<StoredEntry>>,
+    pub balances: Option<LoanBalancesRead>,
 }
 
 /// [`EntryLineRow`] with its order.
@@ -266,10 +278,15 @@ struct OrderEntryLineRow {
     row: EntryLineRow,
 }
 
-/// [`Db::own_order`] for each key, in the keys' order, in two statements on one connection whatever their number: the
-/// orders (each with its plan and its count of payments waiting, on `(borrower_id, order_no)`, so another borrower's
-/// order is never read), then the ledgers of those asked for, entries joined to their lines. (`IN (VALUES …)`: SQLite
-/// takes a list of row values only from a subquery.)
+/// [`Db::own_order`] for each key, in the keys' order, in one statement on one connection whatever their number: the
+/// orders (each with its plan, its count of payments waiting and, when asked for, its loan's kept position, on
+/// `(borrower_id, order_no)`, so another borrower's order is never read). A second statement reads the ledgers of the
+/// loans asked for that have no position yet, entries joined to their lines. (`IN (VALUES …)`: SQLite takes a list of
+/// row values only from a subquery.)
+///
+/// The position is the money engine's replay of the ledger, written in the transaction of every entry
+/// ([`crate::ledger`]), so it is what replaying the ledger gives; reading it instead spares the ledger's rows, the
+/// larger part of a loan screen's cost (docs/PERFORMANCE.md, "At the site's scale on PostgreSQL").
 pub(super) async fn own_orders_in(
     pool: &sqlx::AnyPool,
     keys: &[OwnOrderKey],
@@ -282,10 +299,16 @@ pub(super) async fn own_orders_in(
         .map(|n| format!("(${}, ${})", 2 * n + 1, 2 * n + 2))
         .collect::<Vec<_>>()
         .join(", ");
+    let position = if keys.iter().any(|key| key.balances) {
+        "(SELECT a.balances_json FROM loan_arrears a WHERE a.order_id = orders.id)"
+    } else {
+        "CAST(NULL AS TEXT)"
+    };
     let sql = format!(
         "SELECT {ORDER_COLUMNS}, (SELECT l.plan_json FROM loans l WHERE l.order_id = orders.id) AS plan_json,
              (SELECT COUNT(*) FROM payments p WHERE p.order_id = orders.id AND p.status IN ('verifying', 'held'))
-                 AS waiting
+                 AS waiting,
+             {position} AS position_json
          FROM orders WHERE (borrower_id, order_no) IN (VALUES {pairs})"
     );
     let mut query = sqlx::query_as::<_, OwnLoanRow>(&sql);
@@ -313,11 +336,13 @@ pub(super) async fn own_orders_in(
             .get(&(key.borrower_id.as_str(), key.order_no.as_str()))
             .copied()
     };
-    // The ledgers asked for, of orders paid out (with a plan), each once.
+    // The ledgers of the balances asked for, of orders paid out (with a plan) that have no position, each once.
     let mut with_ledger: Vec<&str> = keys
         .iter()
-        .filter(|key| key.ledger)
-        .filter_map(|key| row_of(key).filter(|r| r.loan.plan_json.is_some()))
+        .filter(|key| key.balances)
+        .filter_map(|key| {
+            row_of(key).filter(|r| r.loan.plan_json.is_some() && r.position_json.is_none())
+        })
         .map(|r| r.loan.order.id.as_str())
         .collect();
     with_ledger.sort_unstable();
@@ -346,12 +371,19 @@ pub(super) async fn own_orders_in(
         .iter()
         .map(|key| {
             let row = row_of(key)?;
-            // An order paid out without a row of its ledger read has an empty one, as a query of its own answers.
-            let ledger = (key.ledger && row.loan.plan_json.is_some())
-                .then(|| ledgers.get(&row.loan.order.id).cloned().unwrap_or_default());
+            let balances = (key.balances && row.loan.plan_json.is_some()).then(|| {
+                match &row.position_json {
+                    Some(json) => LoanBalancesRead::Kept(json.clone()),
+                    // An order paid out without a row of its ledger read has an empty one, as a query of its own
+                    // answers.
+                    None => LoanBalancesRead::Ledger(
+                        ledgers.get(&row.loan.order.id).cloned().unwrap_or_default(),
+                    ),
+                }
+            });
             Some(OwnOrderRead {
                 row: row.clone(),
-                ledger,
+                balances,
             })
         })
         .collect())
@@ -434,18 +466,19 @@ impl Db {
     }
 
     /// The borrower's order numbered `order_no` with its loan's plan and how many of its payments wait for finance,
-    /// and its ledger when `ledger` and the order was paid out: what every loan screen reads. Another borrower's order
-    /// is not found. Batched with the other requests' on an HTTP worker of PostgreSQL ([`super::batch`]).
+    /// and its balances when `balances` and the order was paid out (its kept position, or its ledger when it has none:
+    /// [`own_orders_in`]): what every loan screen reads. Another borrower's order is not found. Batched with the other
+    /// requests' on an HTTP worker of PostgreSQL ([`super::batch`]).
     pub async fn own_order(
         &self,
         borrower_id: &str,
         order_no: &str,
-        ledger: bool,
+        balances: bool,
     ) -> sqlx::Result<Option<OwnOrderRead>> {
         let key = OwnOrderKey {
             borrower_id: borrower_id.to_owned(),
             order_no: order_no.to_owned(),
-            ledger,
+            balances,
         };
         if let Some(hot) = self.hot_reads() {
             return hot.own_orders.get(key).await;

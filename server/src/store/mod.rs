@@ -137,7 +137,7 @@ pub(crate) struct HotReads {
     pub session: batch::Batcher<batch::SessionKey, Option<sign_in::SessionRow>>,
     pub orders: batch::Batcher<(batch::SessionKey, i64), Option<orders::SessionOrders>>,
     pub standing: batch::Batcher<batch::SessionKey, Option<standing::SessionStanding>>,
-    /// A borrower's order with its plan and ledger: the loan screens (plan, repayment, payment types).
+    /// A borrower's order with its plan and balances: the loan screens (plan, repayment, payment types).
     pub own_orders: batch::Batcher<loans::OwnOrderKey, Option<loans::OwnOrderRead>>,
 }
 

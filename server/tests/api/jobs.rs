@@ -780,3 +780,80 @@ async fn statuses_of(app: &TestApp, ids: &[String]) -> Vec<String> {
     }
     out
 }
+
+/// A borrower's loan screens (the plan, the repayment choices) read the loan's kept position instead of its ledger:
+/// the same answer, since the position is the ledger's replay. A loan without one (paid out before migration 0044 and
+/// not posted to since) has its ledger replayed and shows the same; a read writes no position.
+#[tokio::test]
+async fn the_loan_screens_read_the_kept_position_and_replay_the_ledger_of_a_loan_without_one() {
+    let app = spawn_app().await;
+    let Loan {
+        session,
+        order_no,
+        order_id: id,
+        plan,
+        ..
+    } = app.borrower(IN).disbursed().await;
+    let as_paid_out = app.position_json(&id).await;
+    assert!(as_paid_out.is_some());
+    // A late charge after the payout, so that the ledger holds more than its opening entries.
+    app.set_date(due_date(&plan, 0) + Duration::days(1)).await;
+    assert_eq!(app.run_overdue(Market::India).await.late_charges, 1);
+    let screens = || async {
+        let plan = data(
+            app.get_as(
+                &format!("/api/v1/borrower/orders/{order_no}/plan"),
+                &session,
+            )
+            .await,
+        )
+        .await;
+        let repayment = data(
+            app.get_as(
+                &format!("/api/v1/borrower/orders/{order_no}/repayment"),
+                &session,
+            )
+            .await,
+        )
+        .await;
+        (plan, repayment)
+    };
+    let kept = screens().await;
+    assert_eq!(kept.0, check_ledger(&app, &session, &order_no, &id).await);
+    assert_ne!(kept.0["outstanding"]["lateCharges"], json!(0));
+    let late_choice = kept.1["choices"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["choice"] == "due")
+        .expect("the installment due is offered")["amount"]
+        .clone();
+
+    let set_position = |json: Option<String>| {
+        sqlx::query("UPDATE loan_arrears SET balances_json = $1 WHERE order_id = $2")
+            .bind(json)
+            .bind(&id)
+            .execute(app.db.pool())
+    };
+    set_position(None).await.unwrap();
+    assert_eq!(screens().await, kept, "the ledger replayed gives the same");
+    assert_eq!(
+        app.position_json(&id).await,
+        None,
+        "a read writes no position"
+    );
+
+    // The screens answer from the position, not from the ledger: one left as the payout wrote it (no writer leaves
+    // one behind its ledger; this one is set by hand) shows no late charge.
+    set_position(as_paid_out).await.unwrap();
+    let (plan_then, repayment_then) = screens().await;
+    assert_eq!(plan_then["outstanding"]["lateCharges"], json!(0));
+    let due_then = repayment_then["choices"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["choice"] == "due")
+        .unwrap()["amount"]
+        .clone();
+    assert_ne!(due_then, late_choice);
+}

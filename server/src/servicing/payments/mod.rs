@@ -20,7 +20,7 @@ pub use utr::*;
 use kilat_domain::{Code, EntryKind, Market, Money, OrderEvent, OrderState};
 use time::Date;
 
-use super::{Loan, load_in, own_loan, own_loan_and_waiting};
+use super::{Loan, LoanView, load_in, own_loan, own_loan_and_waiting};
 use crate::auth::Borrower;
 use crate::auth::operators::{Operator, Role};
 use crate::error::{Error, FieldErrors, FieldProblem, Refusal};
@@ -71,7 +71,7 @@ fn unavailable() -> Error {
 /// loan does not offer today (a closed loan, the cooling-off exit once overdue) is `choice_unavailable`.
 pub fn price(
     s: &Services,
-    loan: &Loan,
+    loan: &LoanView,
     choice: RepaymentChoice,
     on: Date,
 ) -> Result<Priced, Error> {
@@ -93,7 +93,7 @@ pub fn price(
 
 /// What the borrower may pay today.
 pub struct Repayment {
-    pub loan: Loan,
+    pub loan: LoanView,
     pub today: Date,
     pub choices: Vec<Priced>,
     /// A submitted UTR (or a held amount) waits for finance: "payment received, verifying".
@@ -175,7 +175,7 @@ pub async fn extension_offer(
     s: &Services,
     borrower: &Borrower,
     order_no: &str,
-) -> Result<(Loan, Priced), Error> {
+) -> Result<(LoanView, Priced), Error> {
     let loan = own_loan(s, borrower, order_no).await?;
     let today = loan.today(s);
     let priced = price(s, &loan, RepaymentChoice::Extension, today)?;

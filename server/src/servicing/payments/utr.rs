@@ -185,7 +185,7 @@ pub struct VerifyingUtr {
 }
 
 /// The loan's payment whose UTR waits for finance, if there is one.
-pub async fn verifying_utr(s: &Services, loan: &Loan) -> Result<Option<VerifyingUtr>, Error> {
+pub async fn verifying_utr(s: &Services, loan: &LoanView) -> Result<Option<VerifyingUtr>, Error> {
     let Some((row, submitted_at, corrections)) = s.db.verifying_utr_payment(&loan.order.id).await?
     else {
         return Ok(None);
