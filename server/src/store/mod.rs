@@ -120,8 +120,11 @@ thread_local! {
 /// `wrk -c64`, two lanes gave home a p99 of 20–40 ms (a second statement out doubles the backends a worker keeps busy
 /// and splits the batches), one lane 6–9 ms at the same requests/s (docs/PERFORMANCE.md).
 const HOT_READ_LANES: usize = 1;
-/// The most requests one batched statement answers.
-const HOT_READ_BATCH: usize = 32;
+/// The most requests one batched statement answers. 16: at 1,000,000 orders on two cores under `wrk -c64`, a batch of
+/// 32 kept PostgreSQL on one statement about 1.7 ms and gave home a p99 of 9.0–12.3 ms and the plan 14.4–14.8 ms;
+/// batches of 16 gave 6.8–10.5 ms and 9.1–9.6 ms at the same requests/s or more (docs/PERFORMANCE.md, "At the site's
+/// scale on PostgreSQL").
+const HOT_READ_BATCH: usize = 16;
 
 /// An HTTP worker's own pool and the batchers of its hot reads, which run on that pool.
 #[derive(Clone)]
