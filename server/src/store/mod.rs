@@ -317,6 +317,14 @@ fn roll_back_then_release(conn: PoolConnection<Any>) {
     });
 }
 
+/// What every PostgreSQL connection of kilat's sets first: no JIT compilation. PostgreSQL compiles a statement whose
+/// estimated cost passes `jit_above_cost` (100,000 by default), at some 17 ms each time. kilat's statements read a few
+/// rows by their keys, but the planner's estimates grow with the book. At 3,000,000 borrowers it estimated 17
+/// certification steps per borrower instead of one, so home's statement (five steps joined) came to a cost of 224,000
+/// and was compiled on every execution: 16.8 ms, nearly all of it compiling, for a statement that reads 197 buffers;
+/// home answered 1,689 requests/s with a p99 of 60 ms (docs/PERFORMANCE.md, "At the site's scale on PostgreSQL").
+pub(crate) const POSTGRES_SESSION: &str = "SET jit = off";
+
 impl Db {
     /// Connects, creating a SQLite file (and its folder) when missing, and applies pending migrations.
     pub async fn connect(url: &str, max_connections: u32) -> anyhow::Result<Self> {
@@ -345,6 +353,8 @@ impl Db {
                              PRAGMA secure_delete = ON",
                         )
                         .await?;
+                    } else {
+                        conn.execute(POSTGRES_SESSION).await?;
                     }
                     Ok(())
                 })
@@ -407,6 +417,8 @@ impl Db {
                     if sqlite {
                         // Reads only: wait for a writer's checkpoint rather than fail.
                         conn.execute("PRAGMA busy_timeout = 5000").await?;
+                    } else {
+                        conn.execute(POSTGRES_SESSION).await?;
                     }
                     Ok(())
                 })

@@ -253,3 +253,24 @@ async fn the_overdue_benchmarks_borrowers_have_their_own_phones_in_the_collectio
             .all(|i| i["phoneMasked"].as_str().unwrap().starts_with("+91"))
     );
 }
+
+/// At the book's scale the planner's estimates grow until PostgreSQL would compile kilat's key lookups on every
+/// execution: at 3,000,000 borrowers home's statement cost 224,000 and took 16.8 ms, nearly all of it compiling
+/// (docs/PERFORMANCE.md). kilat's connections turn JIT off whatever the server's setting
+/// (`store::POSTGRES_SESSION`).
+#[tokio::test]
+async fn kilats_postgresql_connections_run_without_jit() {
+    let app = spawn_app().await;
+    if app.db.is_sqlite() {
+        app.stop().await;
+        return;
+    }
+    for _ in 0..3 {
+        let (jit,): (String,) = sqlx::query_as("SHOW jit")
+            .fetch_one(app.db.pool())
+            .await
+            .unwrap();
+        assert_eq!(jit, "off");
+    }
+    app.stop().await;
+}
