@@ -319,10 +319,11 @@ fn roll_back_then_release(conn: PoolConnection<Any>) {
 
 /// What every PostgreSQL connection of kilat's sets first: no JIT compilation. PostgreSQL compiles a statement whose
 /// estimated cost passes `jit_above_cost` (100,000 by default), at some 17 ms each time. kilat's statements read a few
-/// rows by their keys, but the planner's estimates grow with the book. At 3,000,000 borrowers it estimated 17
-/// certification steps per borrower instead of one, so home's statement (five steps joined) came to a cost of 224,000
-/// and was compiled on every execution: 16.8 ms, nearly all of it compiling, for a statement that reads 197 buffers;
-/// home answered 1,689 requests/s with a p99 of 60 ms (docs/PERFORMANCE.md, "At the site's scale on PostgreSQL").
+/// rows by their keys, but the planner's estimates grow with the book. At 3,000,000 borrowers it estimated 17 rows for
+/// each lookup of one borrower's certification step, where the key allows one, so home's statement (five such lookups)
+/// came to a cost of 224,000 and was compiled on every execution: 16.8 ms, nearly all of it compiling, for a
+/// statement that reads 197 buffers; home answered 1,689 requests/s with a p99 of 60 ms (docs/PERFORMANCE.md, "At the
+/// site's scale on PostgreSQL").
 pub(crate) const POSTGRES_SESSION: &str = "SET jit = off";
 
 impl Db {
