@@ -61,15 +61,6 @@ async fn queue(app: &TestApp, op: &Op, query: &str) -> Value {
     data(response).await
 }
 
-/// The borrower's plan as the app shows it.
-async fn borrower_plan(app: &TestApp, session: &str, order_no: &str) -> Value {
-    data(
-        app.get_as(&format!("/api/v1/borrower/orders/{order_no}/plan"), session)
-            .await,
-    )
-    .await
-}
-
 /// What the borrower's plan shows as overdue: the outstanding of each installment whose status is `overdue`.
 fn overdue_of(plan: &Value) -> i64 {
     plan["installments"]
@@ -145,7 +136,7 @@ async fn the_queue_buckets_each_loan_by_days_past_due_at_every_edge_with_the_bor
         }
         // The amounts are the borrower's own (signed in again: a session ends after 30 days unused).
         let session = app.sign_in("IN", "9876500501").await;
-        let shown = borrower_plan(&app, &session, &order_no).await;
+        let shown = app.plan_of(&session, &order_no).await;
         assert_eq!(
             item["outstanding"], shown["outstanding"]["total"],
             "{days} days"
@@ -437,7 +428,7 @@ async fn promises_to_pay_are_open_until_kept_by_payments_or_broken_by_their_date
         .unwrap();
     let agent = op_sign_in(&app, "agent").await;
     let session = app.sign_in("IN", &kept_phone).await;
-    let shown = borrower_plan(&app, &session, &kept_no).await;
+    let shown = app.plan_of(&session, &kept_no).await;
     let overdue_now = overdue_of(&shown);
     let outstanding = shown["outstanding"]["total"].as_i64().unwrap();
 

@@ -532,6 +532,28 @@ impl TestApp {
             .unwrap()
     }
 
+    /// The borrower's loan plan as the app reads it (`GET /borrower/orders/{orderNo}/plan`), which must answer 200.
+    pub async fn plan_of(&self, session: &str, order_no: &str) -> serde_json::Value {
+        data(
+            self.get_as(&format!("/api/v1/borrower/orders/{order_no}/plan"), session)
+                .await,
+        )
+        .await
+    }
+
+    /// The borrower's repayment choices as the app reads them (`GET /borrower/orders/{orderNo}/repayment`), which must
+    /// answer 200.
+    pub async fn repayment_of(&self, session: &str, order_no: &str) -> serde_json::Value {
+        data(
+            self.get_as(
+                &format!("/api/v1/borrower/orders/{order_no}/repayment"),
+                session,
+            )
+            .await,
+        )
+        .await
+    }
+
     /// A GET asking for English answers (`Accept-Language: en-IN`), as a borrower when `session` is given.
     pub async fn get_en(&self, path: &str, session: Option<&str>) -> reqwest::Response {
         let mut request = self

@@ -37,17 +37,6 @@ async fn payment(app: &TestApp, session: &str, id: &str) -> Value {
     .await
 }
 
-async fn choices(app: &TestApp, session: &str, order_no: &str) -> Value {
-    data(
-        app.get_as(
-            &format!("/api/v1/borrower/orders/{order_no}/repayment"),
-            session,
-        )
-        .await,
-    )
-    .await
-}
-
 fn amount_of(choices: &Value, choice: &str) -> i64 {
     choices["choices"]
         .as_array()
@@ -178,7 +167,7 @@ async fn paying_the_only_installment_early_costs_the_payoff_of_that_day_and_no_i
     } = app.borrower(IN).disbursed().await;
     let scheduled = plan["installments"][0]["due"]["total"].as_i64().unwrap();
     // Day 0: "pay this installment" costs what "repay everything today" costs, not the whole term's interest.
-    let offered = choices(&app, &session, &order_no).await;
+    let offered = app.repayment_of(&session, &order_no).await;
     let payoff = amount_of(&offered, "payoff");
     assert_eq!(amount_of(&offered, "due"), payoff);
     assert!(payoff < scheduled, "{payoff} < {scheduled}");
@@ -212,7 +201,7 @@ async fn paying_the_only_installment_early_costs_the_payoff_of_that_day_and_no_i
         .await;
     // Console sessions follow the business clock: sign in again after moving it.
     let finance = operator(&app, "fin-later", &[Role::Finance]).await;
-    let offered = choices(&app, &session, &order_no).await;
+    let offered = app.repayment_of(&session, &order_no).await;
     assert_eq!(amount_of(&offered, "due"), amount_of(&offered, "payoff"));
     let p = upi_with_utr(
         &app,
@@ -359,7 +348,7 @@ async fn indonesian_amounts_stay_whole_rupiah_after_a_part_payment_and_late_char
     for day in 1..=40 {
         app.set_date(due + Duration::days(day)).await;
         app.run_overdue(Market::Indonesia).await;
-        let offered = choices(&app, &session, &order_no).await;
+        let offered = app.repayment_of(&session, &order_no).await;
         for choice in ["due", "payoff"] {
             let amount = amount_of(&offered, choice);
             assert_eq!(amount % 100, 0, "day {day}: {choice} asks {amount} sen");

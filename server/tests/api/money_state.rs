@@ -16,17 +16,6 @@ use crate::builders::{ID, IN, Loan};
 use crate::helpers::{TestApp, data, error, spawn_app};
 use crate::servicing::{check_ledger, confirm, create_payment, operator, submit_utr};
 
-async fn repayment(app: &TestApp, session: &str, order_no: &str) -> Value {
-    data(
-        app.get_as(
-            &format!("/api/v1/borrower/orders/{order_no}/repayment"),
-            session,
-        )
-        .await,
-    )
-    .await
-}
-
 async fn correct_utr(
     app: &TestApp,
     session: &str,
@@ -91,7 +80,7 @@ async fn an_overdue_loan_states_its_parts_its_days_late_and_tomorrows_charge_as_
     }
     let session = app.sign_in("IN", &phone).await;
     let plan = check_ledger(&app, &session, &order_no, &id).await;
-    let r = repayment(&app, &session, &order_no).await;
+    let r = app.repayment_of(&session, &order_no).await;
     let a = &r["arrears"];
     assert_eq!(a["installment"], 1);
     assert_eq!(a["installmentTo"], 1);
@@ -131,7 +120,7 @@ async fn an_overdue_loan_states_its_parts_its_days_late_and_tomorrows_charge_as_
     );
     // A UTR waiting for finance freezes the installment: nothing tomorrow.
     let (_, _) = verifying(&app, &session, &order_no, "late-key-001", "700000000001").await;
-    let r = repayment(&app, &session, &order_no).await;
+    let r = app.repayment_of(&session, &order_no).await;
     assert_eq!(r["arrears"]["lateChargeTomorrow"], 0);
     assert_eq!(r["arrears"]["daysLate"], 4);
     app.stop().await;
@@ -151,7 +140,7 @@ async fn the_cooling_off_exit_is_stated_in_its_parts_with_its_last_day_and_an_en
     app.set_date(payout + Duration::days(2)).await;
     let session = app.sign_in("IN", &phone).await;
     let plan = check_ledger(&app, &session, &order_no, &id).await;
-    let r = repayment(&app, &session, &order_no).await;
+    let r = app.repayment_of(&session, &order_no).await;
     let c = &r["coolingOff"];
     let exit = r["choices"]
         .as_array()
@@ -214,7 +203,7 @@ async fn the_cooling_off_exit_is_stated_in_its_parts_with_its_last_day_and_an_en
     let today = app.services.clock.today(Market::India);
     app.set_date(today + Duration::days(4)).await;
     let session = app.sign_in("IN", &phone).await;
-    let r = repayment(&app, &session, &order_no).await;
+    let r = app.repayment_of(&session, &order_no).await;
     assert_eq!(r["coolingOff"], Value::Null);
     app.stop().await;
 }
@@ -227,7 +216,7 @@ async fn a_mistyped_utr_is_corrected_while_finance_has_not_acted_and_refused_aft
         session, order_no, ..
     } = app.borrower(IN).term("7d").disbursed().await;
     let (pid, amount) = verifying(&app, &session, &order_no, "utr-key-0001", "700000000011").await;
-    let r = repayment(&app, &session, &order_no).await;
+    let r = app.repayment_of(&session, &order_no).await;
     let v = &r["verifyingPayment"];
     assert_eq!(v["paymentId"], pid.as_str());
     assert_eq!(v["utr"], "700000000011");
@@ -298,7 +287,7 @@ async fn a_mistyped_utr_is_corrected_while_finance_has_not_acted_and_refused_aft
         StatusCode::OK
     );
     assert_eq!(
-        repayment(&app, &session, &order_no).await["verifyingPayment"]["correctionsLeft"],
+        app.repayment_of(&session, &order_no).await["verifyingPayment"]["correctionsLeft"],
         2
     );
 
@@ -315,7 +304,7 @@ async fn a_mistyped_utr_is_corrected_while_finance_has_not_acted_and_refused_aft
     assert!(body["msg"].as_str().unwrap().contains("UTR"), "{body:?}");
     assert_eq!(utr_of(&app, &pid).await, ["700000000012"]);
     assert_eq!(
-        repayment(&app, &session, &order_no).await["verifyingPayment"],
+        app.repayment_of(&session, &order_no).await["verifyingPayment"],
         Value::Null
     );
     app.stop().await;
