@@ -451,3 +451,147 @@ async fn two_kilat_jobs_run_records_retention_processes_purge_once() {
     assert_eq!(purge_entries(&app, &id).await.len(), 1);
     app.stop().await;
 }
+
+/// The tables no statement removes rows from (an operator is deactivated, a statement mapping replaced): a foreign key
+/// onto them is never checked on a delete, and its columns need no index for it.
+const NEVER_REMOVED: [&str; 2] = ["operators", "statement_mappings"];
+
+/// Every foreign key as (table, the table it names, its columns).
+async fn foreign_keys(app: &TestApp) -> Vec<(String, String, Vec<String>)> {
+    if app.db.is_sqlite() {
+        let mut keys = Vec::new();
+        for table in tables(app).await {
+            let columns: Vec<(i64, String, String)> = sqlx::query_as(&format!(
+                r#"SELECT id, "table", "from" FROM pragma_foreign_key_list('{table}') ORDER BY id, seq"#
+            ))
+            .fetch_all(app.db.pool())
+            .await
+            .unwrap();
+            let mut by_key: std::collections::BTreeMap<i64, (String, Vec<String>)> =
+                std::collections::BTreeMap::new();
+            for (id, parent, column) in columns {
+                by_key.entry(id).or_insert((parent, Vec::new())).1.push(column);
+            }
+            keys.extend(
+                by_key
+                    .into_values()
+                    .map(|(parent, columns)| (table.clone(), parent, columns)),
+            );
+        }
+        return keys;
+    }
+    // The pool speaks `Any`, which has no arrays: the columns come as one comma-separated text.
+    let rows: Vec<(String, String, String)> = sqlx::query_as(
+        "SELECT c.conrelid::regclass::text, c.confrelid::regclass::text,
+                array_to_string(ARRAY(SELECT a.attname::text
+                      FROM unnest(c.conkey) WITH ORDINALITY k(attnum, n)
+                      JOIN pg_attribute a ON a.attrelid = c.conrelid AND a.attnum = k.attnum ORDER BY k.n), ',')
+         FROM pg_constraint c JOIN pg_namespace s ON s.oid = c.connamespace
+         WHERE c.contype = 'f' AND s.nspname = current_schema()",
+    )
+    .fetch_all(app.db.pool())
+    .await
+    .unwrap();
+    rows.into_iter()
+        .map(|(table, parent, columns)| (table, parent, split(&columns)))
+        .collect()
+}
+
+fn split(columns: &str) -> Vec<String> {
+    columns.split(',').map(str::to_owned).collect()
+}
+
+/// Every index (unique constraints' and primary keys' too) as (table, its columns in order).
+async fn indexes(app: &TestApp) -> Vec<(String, Vec<String>)> {
+    if app.db.is_sqlite() {
+        let mut out = Vec::new();
+        for table in tables(app).await {
+            let names: Vec<(String,)> =
+                sqlx::query_as(&format!("SELECT name FROM pragma_index_list('{table}')"))
+                    .fetch_all(app.db.pool())
+                    .await
+                    .unwrap();
+            for (index,) in names {
+                let columns: Vec<(String,)> = sqlx::query_as(&format!(
+                    "SELECT name FROM pragma_index_info('{index}') ORDER BY seqno"
+                ))
+                .fetch_all(app.db.pool())
+                .await
+                .unwrap();
+                out.push((table.clone(), columns.into_iter().map(|(c,)| c).collect()));
+            }
+        }
+        return out;
+    }
+    let rows: Vec<(String, String)> = sqlx::query_as(
+        "SELECT i.indrelid::regclass::text,
+                array_to_string(ARRAY(SELECT a.attname::text
+                      FROM unnest(i.indkey::int2[]) WITH ORDINALITY k(attnum, n)
+                      JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = k.attnum ORDER BY k.n), ',')
+         FROM pg_index i JOIN pg_class t ON t.oid = i.indrelid JOIN pg_namespace s ON s.oid = t.relnamespace
+         WHERE s.nspname = current_schema()",
+    )
+    .fetch_all(app.db.pool())
+    .await
+    .unwrap();
+    rows.into_iter()
+        .map(|(table, columns)| (table, split(&columns)))
+        .collect()
+}
+
+async fn tables(app: &TestApp) -> Vec<String> {
+    sqlx::query_scalar(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' \
+         AND name NOT LIKE '_sqlx%'",
+    )
+    .fetch_all(app.db.pool())
+    .await
+    .unwrap()
+}
+
+/// Removing a row makes the database look for the rows whose foreign keys name it, on both databases. Without an index
+/// leading with the key's columns each removed borrower, order or payment scans the whole referencing table: the
+/// purge of a page of deleted accounts scanned every ledger entry once per payment, and a borrower's own deletion every
+/// reminder ever queued (docs/PERFORMANCE.md). So every foreign key onto a table rows are removed from has one, and
+/// the store removes nothing from the tables that are exempt.
+#[tokio::test]
+async fn every_foreign_key_onto_rows_that_are_removed_has_an_index_leading_with_its_columns() {
+    let app = spawn_app().await;
+    let keys = foreign_keys(&app).await;
+    let indexes = indexes(&app).await;
+    assert!(keys.len() > 30, "the catalog lists the foreign keys: {keys:?}");
+    let leads = |table: &str, columns: &[String]| {
+        indexes.iter().any(|(t, ic)| {
+            t == table && ic.len() >= columns.len() && {
+                let mut lead = ic[..columns.len()].to_vec();
+                let mut want = columns.to_vec();
+                lead.sort();
+                want.sort();
+                lead == want
+            }
+        })
+    };
+    let unindexed: Vec<_> = keys
+        .iter()
+        .filter(|(table, parent, columns)| {
+            !NEVER_REMOVED.contains(&parent.as_str()) && !leads(table, columns)
+        })
+        .collect();
+    assert!(
+        unindexed.is_empty(),
+        "foreign keys onto rows that are removed, with no index leading with their columns: {unindexed:?}"
+    );
+    let store = concat!(env!("CARGO_MANIFEST_DIR"), "/src/store");
+    for entry in std::fs::read_dir(store).unwrap() {
+        let path = entry.unwrap().path();
+        let source = std::fs::read_to_string(&path).unwrap();
+        for table in NEVER_REMOVED {
+            assert!(
+                !source.contains(&format!("DELETE FROM {table}")),
+                "{} removes rows from {table}: index the foreign keys onto it",
+                path.display()
+            );
+        }
+    }
+    app.stop().await;
+}
