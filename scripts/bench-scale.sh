@@ -17,7 +17,9 @@
 #   - EXPLAIN (ANALYZE, BUFFERS) of every statement those calls run, as PostgreSQL ran them (auto_explain on the
 #     database's connections for one more pass of the calls with one borrower, read from PostgreSQL's log);
 #   - the console's queues and the order view on the same database (scripts/bench-console.sh with BENCH_DB_URL; it
-#     writes its own section), unless BENCH_SCALE_CONSOLE=0.
+#     writes its own section), unless BENCH_SCALE_CONSOLE=0;
+#   - last, 1,000 deleted accounts purged by the records-retention job (scripts/bench-retention.sh with BENCH_DB_URL;
+#     its own section).
 # Writes the figures, the machine, the load average and the plans between <!-- scale:begin --> and <!-- scale:end -->
 # in docs/PERFORMANCE.md, then exits 1 when a budget was missed. `make bench-scale` runs it after `make build`; `make
 # bench` does not (hours at the default scale).
@@ -252,6 +254,10 @@ if [ "${BENCH_SCALE_CONSOLE:-1}" = 1 ]; then
   BENCH_DB_URL=$URL KILAT_BIN=$BIN PG_URL=$PG_URL "$ROOT/scripts/bench-console.sh" ||
     { NOTES+=("- The console's queues (scripts/bench-console.sh, its own section): a budget missed."); FAILED=1; }
 fi
+
+log "removing accounts on the same database (scripts/bench-retention.sh)"
+BENCH_DB_URL=$URL KILAT_BIN=$BIN PG_URL=$PG_URL "$ROOT/scripts/bench-retention.sh" ||
+  { NOTES+=("- Removing accounts (scripts/bench-retention.sh, its own section): the budget missed."); FAILED=1; }
 
 SECTION=$WORK/section.md
 {
