@@ -13,7 +13,7 @@ use serde::Serialize;
 use serde_json::{Value, json};
 use utoipa::ToSchema;
 
-use crate::auth::Borrower;
+use crate::auth::{Borrower, phone_limit_keys};
 use crate::certification::Certification;
 use crate::error::{Error, Refusal};
 use crate::i18n::{self, Lang, format_money};
@@ -232,7 +232,10 @@ pub async fn delete(s: &Services, borrower: &Borrower) -> Result<AccountDeleted,
                 .await?;
         }
     }
-    let erased = tx.erase_borrower(&borrower.id, &phone_hash, now).await?;
+    let limit_keys = phone_limit_keys(&s.limits, &phone_hash);
+    let erased = tx
+        .erase_borrower(&borrower.id, &phone_hash, &limit_keys, now)
+        .await?;
     tx.commit().await?;
     // The erased rows' old pages out of SQLite's log too, before the borrower is told their data is gone. The
     // deletion itself is done: a failure here is logged, and the next erasure's checkpoint takes these pages too.

@@ -13,5 +13,5 @@ pub use sign_in::{
     Borrower, CODE_TTL_MS, CodePurpose, DAILY_CODES_PER_PHONE, LOGIN_ATTEMPTS_WINDOW_MS,
     LiveSession, MAX_FAILED_ATTEMPTS, RESEND_MS, SESSION_IDLE_MS, SESSION_MAX_AGE_MS,
     SessionWindow, SignInError, SignInService, SignedIn, SignedOut, Throttled, market_code,
-    parse_market, unseal_borrower, unseal_phone,
+    parse_market, phone_limit_keys, unseal_borrower, unseal_phone,
 };

@@ -78,6 +78,8 @@ pub enum CodePurpose {
 }
 
 impl CodePurpose {
+    pub const ALL: [CodePurpose; 2] = [CodePurpose::Login, CodePurpose::BankAccount];
+
     pub fn code(self) -> &'static str {
         match self {
             CodePurpose::Login => "login",
@@ -99,6 +101,21 @@ impl CodePurpose {
             CodePurpose::BankAccount => "sms.bank_account_code",
         }
     }
+}
+
+/// What the one-code-a-minute limit counts for a phone (its keyed hash) and purpose.
+fn resend_subject(phone_hash: &str, purpose: CodePurpose) -> String {
+    format!("{phone_hash}:{}", purpose.code())
+}
+
+/// The rows of a phone's sending limits (`phone_hash` is its keyed hash): its minute for each purpose and its day.
+/// An account's deletion removes these by their keys (the primary key), not by a search through every limit's row.
+pub fn phone_limit_keys(limits: &Limits, phone_hash: &str) -> Vec<String> {
+    CodePurpose::ALL
+        .iter()
+        .map(|purpose| limits.code_resend.key(&resend_subject(phone_hash, *purpose)))
+        .chain([limits.codes_per_phone.key(phone_hash)])
+        .collect()
 }
 const PHONE_PURPOSE: &str = "phone";
 
@@ -255,7 +272,7 @@ impl<'a> SignInService<'a> {
         // order (so two senders never wait on each other in a cycle), each one conditional upsert; a refusal rolls
         // every count back, so a refused request uses none of them (docs/ARCHITECTURE.md, "Security: limits").
         let l = &self.limits;
-        let resend_key = format!("{phone_hash}:{}", purpose.code());
+        let resend_key = resend_subject(&phone_hash, purpose);
         let address = limits::address_key(client_addr);
         let mut tx = self.db.begin().await?;
         let counted = match limits::count_all_in(
@@ -555,4 +572,30 @@ pub fn market_code(market: Market) -> &'static str {
 /// A market as a request names it: its code, in either case.
 pub fn parse_market(code: &str) -> Option<Market> {
     Market::from_code(&code.trim().to_ascii_uppercase())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::infra::limits::KeyKind;
+    use crate::settings::Settings;
+
+    /// An account's deletion forgets its phone's limits by these keys: each limit keyed by a phone has one (the
+    /// minute's for every purpose), and each key is one a code request counts.
+    #[test]
+    fn a_phones_limit_keys_cover_every_limit_keyed_by_a_phone() {
+        let limits = Limits::from_settings(&Settings::load(None).expect("the defaults load"));
+        let keys = phone_limit_keys(&limits, "hash");
+        for limit in limits.all().into_iter().filter(|l| l.key == KeyKind::Phone) {
+            assert!(
+                keys.iter().any(|k| k.starts_with(&format!("{}:hash", limit.name))),
+                "{} has no key in {keys:?}",
+                limit.name
+            );
+        }
+        for purpose in CodePurpose::ALL {
+            assert!(keys.contains(&limits.code_resend.key(&resend_subject("hash", purpose))));
+        }
+        assert_eq!(keys.len(), CodePurpose::ALL.len() + 1);
+    }
 }

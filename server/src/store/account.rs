@@ -151,6 +151,7 @@ impl Tx {
         &mut self,
         borrower_id: &str,
         phone_hash: &str,
+        limit_keys: &[String],
         now: i64,
     ) -> sqlx::Result<Erased> {
         let sessions_revoked = sqlx::query(
@@ -176,8 +177,8 @@ impl Tx {
             .execute(self.conn())
             .await?
             .rows_affected();
-        // The phone's sending limits (`crate::infra::limits`: keyed by its hash).
-        self.forget_rate_limits_containing(phone_hash).await?;
+        // The phone's sending limits (`crate::infra::limits`: keyed by its hash), by their keys.
+        self.forget_rate_limit_keys(limit_keys).await?;
         let notifications = sqlx::query(
             "DELETE FROM notification_outbox WHERE borrower_id = $1 AND status <> 'sent'",
         )

@@ -114,12 +114,20 @@ impl Tx {
             .await
     }
 
-    /// Forgets the counts of every key that contains `part` (an erased phone's).
-    pub async fn forget_rate_limits_containing(&mut self, part: &str) -> sqlx::Result<()> {
-        sqlx::query("DELETE FROM rate_limits WHERE key LIKE $1 ESCAPE '\\'")
-            .bind(format!("%{}%", like_escaped(part)))
-            .execute(self.conn())
-            .await?;
+    /// Forgets the counts of `keys` (an erased phone's), by the primary key.
+    pub async fn forget_rate_limit_keys(&mut self, keys: &[String]) -> sqlx::Result<()> {
+        if keys.is_empty() {
+            return Ok(());
+        }
+        let sql = format!(
+            "DELETE FROM rate_limits WHERE key IN ({})",
+            super::loans::placeholders(1, keys.len())
+        );
+        let mut query = sqlx::query(&sql);
+        for key in keys {
+            query = query.bind(key);
+        }
+        query.execute(self.conn()).await?;
         Ok(())
     }
 }
