@@ -8,7 +8,10 @@ use std::path::PathBuf;
 fn main() {
     let manifest =
         PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"));
-    println!("cargo:rerun-if-changed={}", manifest.join("migrations").display());
+    println!(
+        "cargo:rerun-if-changed={}",
+        manifest.join("migrations").display()
+    );
     let dist = manifest.join("../web/dist");
     println!("cargo:rerun-if-changed={}", dist.display());
     println!("cargo:rerun-if-changed={}", dist.join("assets").display());

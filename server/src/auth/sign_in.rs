@@ -113,7 +113,11 @@ fn resend_subject(phone_hash: &str, purpose: CodePurpose) -> String {
 pub fn phone_limit_keys(limits: &Limits, phone_hash: &str) -> Vec<String> {
     CodePurpose::ALL
         .iter()
-        .map(|purpose| limits.code_resend.key(&resend_subject(phone_hash, *purpose)))
+        .map(|purpose| {
+            limits
+                .code_resend
+                .key(&resend_subject(phone_hash, *purpose))
+        })
         .chain([limits.codes_per_phone.key(phone_hash)])
         .collect()
 }
@@ -588,7 +592,8 @@ mod tests {
         let keys = phone_limit_keys(&limits, "hash");
         for limit in limits.all().into_iter().filter(|l| l.key == KeyKind::Phone) {
             assert!(
-                keys.iter().any(|k| k.starts_with(&format!("{}:hash", limit.name))),
+                keys.iter()
+                    .any(|k| k.starts_with(&format!("{}:hash", limit.name))),
                 "{} has no key in {keys:?}",
                 limit.name
             );

@@ -470,7 +470,11 @@ async fn foreign_keys(app: &TestApp) -> Vec<(String, String, Vec<String>)> {
             let mut by_key: std::collections::BTreeMap<i64, (String, Vec<String>)> =
                 std::collections::BTreeMap::new();
             for (id, parent, column) in columns {
-                by_key.entry(id).or_insert((parent, Vec::new())).1.push(column);
+                by_key
+                    .entry(id)
+                    .or_insert((parent, Vec::new()))
+                    .1
+                    .push(column);
             }
             keys.extend(
                 by_key
@@ -559,7 +563,10 @@ async fn every_foreign_key_onto_rows_that_are_removed_has_an_index_leading_with_
     let app = spawn_app().await;
     let keys = foreign_keys(&app).await;
     let indexes = indexes(&app).await;
-    assert!(keys.len() > 30, "the catalog lists the foreign keys: {keys:?}");
+    assert!(
+        keys.len() > 30,
+        "the catalog lists the foreign keys: {keys:?}"
+    );
     let leads = |table: &str, columns: &[String]| {
         indexes.iter().any(|(t, ic)| {
             t == table && ic.len() >= columns.len() && {
