@@ -121,6 +121,7 @@ pub fn phone_limit_keys(limits: &Limits, phone_hash: &str) -> Vec<String> {
         .chain([limits.codes_per_phone.key(phone_hash)])
         .collect()
 }
+
 const PHONE_PURPOSE: &str = "phone";
 
 #[derive(Debug, thiserror::Error)]
