@@ -3,6 +3,8 @@ import { Link } from 'react-router';
 import { errorText } from '@/shared/api/error-text';
 import { useMarket } from '@/shared/market/market-context';
 import { useHome, type Home } from '../../api/home';
+import { useLocationStatus } from '../../api/location';
+import type { LocationStatus } from '../../api/types';
 import { useRepayment } from '../../api/repayment';
 import { Screen } from '../../layout/screen';
 import { LoadingState, StateNotice } from '../../ui/state-notice';
@@ -24,21 +26,26 @@ import '../servicing/money.css';
 export function HomePage() {
   const { t } = useTranslation();
   const home = useHome();
+  // Asked beside home and waited for: the location prompt, drawn above the loans on offer, would otherwise come in
+  // after them on a slow line and push them down under a finger already on its way to one. A failed answer shows
+  // no prompt and holds nothing up. Asked here only: a second observer mounting with the content would fetch a
+  // failed answer again, which puts it back to pending.
+  const location = useLocationStatus();
   useFollowBorrowerMarket(home.data?.market);
   return (
     <Screen title={t('home.title')} tabs>
-      {home.isPending ? (
+      {home.isPending || location.isPending ? (
         <LoadingState />
       ) : home.isError ? (
         <StateNotice kind="error" title={t('home.loadFailed')} text={errorText(home.error, t)} onRetry={() => void home.refetch()} />
       ) : (
-        <HomeContent home={home.data} />
+        <HomeContent home={home.data} location={location.data} />
       )}
     </Screen>
   );
 }
 
-function HomeContent({ home }: { home: Home }) {
+function HomeContent({ home, location }: { home: Home; location: LocationStatus | undefined }) {
   const { t } = useTranslation();
   return (
     <div className="home">
@@ -47,7 +54,7 @@ function HomeContent({ home }: { home: Home }) {
       {home.certification.complete && home.openOrder && <OpenOrder order={home.openOrder} />}
       <Certification certification={home.certification} />
       {!home.certification.complete && home.openOrder && <OpenOrder order={home.openOrder} />}
-      <LocationPrompt />
+      <LocationPrompt status={location} />
       <section className="card" aria-labelledby="home-apply">
         <h2 className="kfs__heading" id="home-apply">
           {home.eligible ? t('home.canApply') : t('home.cannotApply')}

@@ -1,7 +1,7 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
-import { fakeApi, ok, renderBorrower } from '@/test/render-borrower';
+import { fakeApi, ok, refusal, renderBorrower } from '@/test/render-borrower';
 import { HOME_ELIGIBLE } from './fixtures.test-data';
 
 const LOCATION = '/api/v1/borrower/location';
@@ -61,5 +61,36 @@ describe('location prompt', () => {
     renderBorrower('/app/home?lang=1');
     expect(await screen.findByRole('heading', { level: 2, name: 'You can apply now' })).toBeInTheDocument();
     await waitFor(() => expect(screen.queryByRole('heading', { name: 'Share your city?' })).toBeNull());
+  });
+
+  it('comes in with home, never after it: the loans on offer do not move down under a finger on its way to one', async () => {
+    let answerLocation: (answer: Response) => void = () => {};
+    const api = fakeApi({
+      'GET /api/v1/borrower/home': () => ok(HOME_ELIGIBLE),
+      [`GET ${LOCATION}`]: () => new Promise<Response>((resolve) => (answerLocation = resolve)),
+    });
+    api.signIn();
+    renderBorrower('/app/home?lang=1');
+    // Home has answered; the prompt's question has not: nothing is drawn yet.
+    await waitFor(() => expect(api.callsTo('GET', LOCATION)).toHaveLength(1));
+    await waitFor(() => expect(api.callsTo('GET', '/api/v1/borrower/home')).toHaveLength(1));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(screen.queryByRole('heading', { level: 2, name: 'Loans on offer' })).toBeNull();
+    expect(screen.getByText('Loading…')).toBeInTheDocument();
+
+    answerLocation(ok({ asked: false, granted: false }));
+    const prompt = await screen.findByRole('heading', { level: 2, name: 'Share your city?' });
+    const offers = screen.getByRole('heading', { level: 2, name: 'Loans on offer' });
+    expect(prompt.compareDocumentPosition(offers) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+  });
+
+  it('holds nothing up when its question fails: home shows without it', async () => {
+    fakeApi({
+      'GET /api/v1/borrower/home': () => ok(HOME_ELIGIBLE),
+      [`GET ${LOCATION}`]: () => refusal(500, 'internal', 'Something went wrong.'),
+    }).signIn();
+    renderBorrower('/app/home?lang=1');
+    expect(await screen.findByRole('heading', { level: 2, name: 'Loans on offer' })).toBeInTheDocument();
+    expect(screen.queryByRole('heading', { name: 'Share your city?' })).toBeNull();
   });
 });

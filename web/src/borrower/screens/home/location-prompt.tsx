@@ -1,7 +1,8 @@
 import { Button } from 'antd-mobile';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useLocationStatus, useSaveLocation } from '../../api/location';
+import { useSaveLocation } from '../../api/location';
+import type { LocationStatus } from '../../api/types';
 
 /** Tenths of a degree (about 11 km): a city, never a street. The server rounds again. */
 export function coarse(degrees: number): number {
@@ -10,14 +11,20 @@ export function coarse(degrees: number): number {
 
 /**
  * The location prompt (PRODUCT.md §2): optional, asked once, saying why before the browser's own prompt. A
- * "no" is recorded so it is never asked again; so is a browser that refuses or cannot tell.
+ * "no" is recorded so it is never asked again; so is a browser that refuses or cannot tell. `status` is the answer of
+ * `GET /location`, asked by home beside its own (undefined when that failed: no prompt then).
  */
-export function LocationPrompt({ geolocation = typeof navigator === 'undefined' ? undefined : navigator.geolocation }: { geolocation?: Geolocation }) {
+export function LocationPrompt({
+  status,
+  geolocation = typeof navigator === 'undefined' ? undefined : navigator.geolocation,
+}: {
+  status: LocationStatus | undefined;
+  geolocation?: Geolocation;
+}) {
   const { t } = useTranslation();
-  const status = useLocationStatus();
   const save = useSaveLocation();
   const [locating, setLocating] = useState(false);
-  if (!status.data || status.data.asked || save.isSuccess) return null;
+  if (!status || status.asked || save.isSuccess) return null;
 
   const refuse = () => save.mutate({ consent: false });
   const share = () => {
