@@ -35,7 +35,7 @@ export function fetchOrder(api: HttpClient, orderNo: string): Promise<OrderDetai
 }
 
 /** One of the borrower's orders; another borrower's or an unknown number is a 404. */
-export function useOrder(orderNo: string) {
+export function useOrder(orderNo: string, options: { enabled?: boolean } = {}) {
   const api = useApiClient();
-  return useQuery({ queryKey: queryKeys.order(orderNo), queryFn: () => fetchOrder(api, orderNo) });
+  return useQuery({ queryKey: queryKeys.order(orderNo), queryFn: () => fetchOrder(api, orderNo), enabled: options.enabled ?? true });
 }

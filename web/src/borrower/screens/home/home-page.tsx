@@ -5,6 +5,7 @@ import { useMarket } from '@/shared/market/market-context';
 import { useHome, type Home } from '../../api/home';
 import { useLocationStatus } from '../../api/location';
 import type { LocationStatus } from '../../api/types';
+import { useOrder } from '../../api/orders';
 import { useRepayment } from '../../api/repayment';
 import { Screen } from '../../layout/screen';
 import { LoadingState, StateNotice } from '../../ui/state-notice';
@@ -26,15 +27,20 @@ import '../servicing/money.css';
 export function HomePage() {
   const { t } = useTranslation();
   const home = useHome();
-  // Asked beside home and waited for: the location prompt, drawn above the loans on offer, would otherwise come in
-  // after them on a slow line and push them down under a finger already on its way to one. A failed answer shows
-  // no prompt and holds nothing up. Asked here only: a second observer mounting with the content would fetch a
-  // failed answer again, which puts it back to pending.
+  // Home is drawn once, whole: what comes in after it would push what is below down under a finger already on its way
+  // to it. So the location prompt (above the loans on offer) is asked beside home, and an open loan's order and money
+  // (at the top) as soon as home names the loan. Each holds the page only until its first answer: one that failed
+  // shows nothing (no prompt; the loan without its money) and is not waited for again.
   const location = useLocationStatus();
+  const openOrder = home.data?.openOrder ?? null;
+  const paidOut = openOrder !== null && PAID_OUT.includes(openOrder.status);
+  const order = useOrder(openOrder?.orderNo ?? '', { enabled: openOrder !== null });
+  const repayment = useRepayment(openOrder?.orderNo ?? '', { enabled: paidOut });
+  const waiting = home.isPending || location.isPending || (openOrder !== null && !order.isFetched) || (paidOut && !repayment.isFetched);
   useFollowBorrowerMarket(home.data?.market);
   return (
     <Screen title={t('home.title')} tabs>
-      {home.isPending || location.isPending ? (
+      {waiting ? (
         <LoadingState />
       ) : home.isError ? (
         <StateNotice kind="error" title={t('home.loadFailed')} text={errorText(home.error, t)} onRetry={() => void home.refetch()} />
@@ -119,8 +125,6 @@ function OpenOrder({ order }: { order: NonNullable<Home['openOrder']> }) {
   const { t } = useTranslation();
   const market = useMarket();
   const paidOut = PAID_OUT.includes(order.status);
-  // Asked beside the order (whose statement sets the precision its amounts show at), not after it.
-  useRepayment(order.orderNo, { enabled: paidOut });
   return (
     <section className="card" aria-labelledby="home-order">
       <div className="order__title">

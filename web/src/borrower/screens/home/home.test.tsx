@@ -1,10 +1,27 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { fakeApi, ok, refusal, renderBorrower } from '@/test/render-borrower';
 import { PRODUCT_ID, PRODUCT_IN, PRODUCT_IN_EMI } from '../products/fixtures.test-data';
-import { ORDER_DETAIL } from '../orders/fixtures.test-data';
+import { ORDER_DETAIL, ORDER_DISBURSED } from '../orders/fixtures.test-data';
 import { HOME_ELIGIBLE, HOME_NEW, HOME_OPEN_ORDER } from './fixtures.test-data';
+
+/** A loan paid out, its first installment due. */
+const REPAYMENT_DUE = {
+  orderNo: 'KL-261123-7F3K9Q',
+  status: 'disbursed',
+  currency: 'INR',
+  today: '2026-11-29',
+  outstanding: 620000,
+  verifying: false,
+  choices: [
+    { choice: 'due', amount: 207200, installment: 1, dueDate: '2026-12-06' },
+    { choice: 'payoff', amount: 405000, installment: null, dueDate: null },
+  ],
+  arrears: null,
+  coolingOff: null,
+  verifyingPayment: null,
+};
 
 const section = (name: string) => screen.getByRole('heading', { level: 2, name }).closest('section')!;
 
@@ -64,6 +81,46 @@ describe('home screen', () => {
     const apply = section('You cannot apply yet');
     expect(apply).toHaveTextContent('You have a loan in progress. You can apply for another once it has ended.');
     expect(within(apply).getByRole('link', { name: 'See my current loan' })).toHaveAttribute('href', '/app/orders/KL-261123-7F3K9Q');
+  });
+
+  it('draws a paid-out loan with its money at once, never pushing the page down once it is on screen', async () => {
+    const NO = 'KL-261123-7F3K9Q';
+    let answerMoney: (answer: Response) => void = () => {};
+    const api = fakeApi({
+      'GET /api/v1/borrower/home': () => ok({ ...HOME_OPEN_ORDER, openOrder: { ...HOME_OPEN_ORDER.openOrder, status: 'disbursed' } }),
+      [`GET /api/v1/borrower/orders/${NO}`]: () => ok(ORDER_DISBURSED),
+      [`GET /api/v1/borrower/orders/${NO}/repayment`]: () => new Promise<Response>((resolve) => (answerMoney = resolve)),
+    });
+    api.signIn();
+    renderBorrower('/app/home?lang=1');
+    // Home and the order have answered; what is due has not: nothing is drawn yet.
+    await waitFor(() => expect(api.callsTo('GET', `/api/v1/borrower/orders/${NO}/repayment`)).toHaveLength(1));
+    await waitFor(() => expect(api.callsTo('GET', `/api/v1/borrower/orders/${NO}`)).toHaveLength(1));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(screen.queryByRole('heading', { level: 2, name: 'Your current loan' })).toBeNull();
+    expect(screen.getByText('Loading…')).toBeInTheDocument();
+
+    answerMoney(ok(REPAYMENT_DUE));
+    const order = (await screen.findByRole('heading', { level: 2, name: 'Your current loan' })).closest('section')!;
+    // Drawn with the card, not after it.
+    expect(within(order).getByRole('link', { name: 'Pay ₹2,072.00' })).toHaveAttribute('href', `/app/orders/${NO}/pay/due`);
+  });
+
+  it('draws a paid-out loan without its money when that failed, and does not ask again and again', async () => {
+    const NO = 'KL-261123-7F3K9Q';
+    const api = fakeApi({
+      'GET /api/v1/borrower/home': () => ok({ ...HOME_OPEN_ORDER, openOrder: { ...HOME_OPEN_ORDER.openOrder, status: 'disbursed' } }),
+      [`GET /api/v1/borrower/orders/${NO}`]: () => ok(ORDER_DISBURSED),
+      [`GET /api/v1/borrower/orders/${NO}/repayment`]: () => refusal(500, 'internal', 'Something went wrong.'),
+    });
+    api.signIn();
+    renderBorrower('/app/home?lang=1');
+    const order = (await screen.findByRole('heading', { level: 2, name: 'Your current loan' })).closest('section')!;
+    expect(within(order).getByRole('link', { name: 'See this loan' })).toBeInTheDocument();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    // Home's own question, and at most once more as the card's money mounts.
+    expect(api.callsTo('GET', `/api/v1/borrower/orders/${NO}/repayment`).length).toBeLessThanOrEqual(2);
+    expect(screen.getByRole('heading', { level: 2, name: 'Your current loan' })).toBeInTheDocument();
   });
 
   it('turns every reason into a sentence, a reason it does not know included', async () => {
