@@ -276,7 +276,7 @@ fn only_the_orders_lifecycle_writes_an_order_status() {
         "order status written outside orders/: {offenders:?}"
     );
     // In the store, the statements that write `orders.status` are the ones the lifecycle calls: one order's change and
-    // a batch's (`apply_in`, `apply_many_in`), and the insert that opens an order.
+    // a batch's (`apply_in`, `apply_many_held_in`), and the insert that opens an order.
     let store = sources()
         .into_iter()
         .find(|(path, _)| path == "store/orders.rs")

@@ -1,7 +1,7 @@
 //! The overdue job for one market's business date (docs/MONEY.md §9): for every open loan, the late charges the money
 //! engine says are due that day ([`late_charges_due`]: as the KFS states them, never compounding, nothing while a UTR
 //! waits, Indonesia's dated daily and total caps), posted as ledger entries; the order moved to overdue (or back, once
-//! nothing is overdue) through `orders::apply_many_in` (the batched `apply_in`); and the day's reminders queued.
+//! nothing is overdue) through `orders::apply_many_held_in` (the batched `apply_in`); and the day's reminders queued.
 //!
 //! One runner per market and business date: the run is claimed by inserting its `job_runs` row, which only one
 //! server's insert wins. Each order's posting is idempotent on its own as well (a day charged is never charged again),
@@ -25,6 +25,7 @@ use crate::services::Services;
 use crate::store::collections::ArrearsRow;
 use crate::store::jobs::{NewNotification, OpenLoanRow};
 use crate::store::loans::{NewEntry, date_code};
+use crate::store::orders::OrderStatusRow;
 
 /// The job's name in `job_runs`.
 pub const JOB: &str = "overdue";
@@ -208,8 +209,14 @@ async fn sweep_page(
         .collect::<anyhow::Result<_>>()?;
     let now = s.clock.now_ms();
     let mut tx = s.db.begin().await?;
-    tx.lock_orders(&ids).await?;
-    let statuses: HashMap<String, String> = tx.statuses_in_tx(&ids).await?.into_iter().collect();
+    // The page's orders locked and read in one statement (PostgreSQL: `FOR UPDATE`); their moves below go through the
+    // lifecycle with these rows, which it does not read again.
+    let held: HashMap<String, OrderStatusRow> = tx
+        .orders_for_update(&ids)
+        .await?
+        .into_iter()
+        .map(|row| (row.id.clone(), row))
+        .collect();
     let verifying = verifying_sets(tx.verifying_in_tx(&ids).await?, &plans);
     let none = BTreeSet::new();
     // Each loan's balances as its ledger last left them: its stored position, written in the same transaction as
@@ -227,7 +234,7 @@ async fn sweep_page(
     let active: Vec<(&OpenLoanRow, OrderState)> = page
         .iter()
         .filter_map(|row| {
-            let status = OrderState::from_code(statuses.get(&row.order_id)?)?;
+            let status = held.get(&row.order_id)?.status;
             status.is_active_loan().then_some((row, status))
         })
         .collect();
@@ -238,7 +245,7 @@ async fn sweep_page(
         .collect();
     let mut ledgers = tx.ledgers_in_tx(&unpositioned).await?;
     let mut posts: Vec<(&str, u64, LedgerEntry)> = Vec::new();
-    let mut events: Vec<(&str, OrderEvent)> = Vec::new();
+    let mut events: Vec<(&OrderStatusRow, OrderEvent)> = Vec::new();
     let mut notes: Vec<NewNotification<'_>> = Vec::new();
     let mut arrears: Vec<ArrearsRow<'_>> = Vec::new();
     for &(row, status) in &active {
@@ -278,7 +285,7 @@ async fn sweep_page(
             balances
         };
         if let Some(event) = planned.event {
-            events.push((row.order_id.as_str(), event));
+            events.push((&held[&row.order_id], event));
         }
         reminders::due_on(s, market, row, &after, waiting, date, &mut notes);
         if charged || !positioned {
@@ -303,7 +310,7 @@ async fn sweep_page(
     crate::ledger::note_arrears_in(&mut tx, &arrears, now).await?;
     // The page's status changes in a few statements (not four per order), through the state machine as ever.
     let actor = Actor::System("overdue_job");
-    orders::apply_many_in(&mut tx, &events, &actor, now)
+    orders::apply_many_held_in(&mut tx, &events, &actor, now)
         .await
         .map_err(anyhow::Error::from)?;
     for (_, event) in &events {

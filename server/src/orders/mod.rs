@@ -190,10 +190,8 @@ async fn move_in(
     Ok(next)
 }
 
-/// [`apply_in`] for many orders at once, in a few statements whatever their number (the overdue job's pages): reads
-/// (and on PostgreSQL locks) them all in one statement, asks the state machine for each order's next state, moves
-/// them with one conditional update per (from, to) pair, and writes their timeline and audit entries in multi-row
-/// inserts: the same rows `apply_in` writes order by order. Each order at most once in `changes`. If any order is
+/// [`apply_in`] for many orders at once, in a few statements whatever their number: reads (and on PostgreSQL locks)
+/// them all in one statement, then [`apply_many_held_in`]. Each order at most once in `changes`. If any order is
 /// missing (`not_found`), its state refuses its event or it changed since the read (`invalid_transition`), the call
 /// fails and the caller must drop the transaction, as after a failed `apply_in`. Returns each order's new state, in
 /// the order of `changes`.
@@ -207,28 +205,55 @@ pub async fn apply_many_in(
         return Ok(Vec::new());
     }
     let ids: Vec<&str> = changes.iter().map(|(id, _)| *id).collect();
-    if ids.iter().collect::<HashSet<_>>().len() != ids.len() {
-        return Err(anyhow::anyhow!("an order appears twice in one batch of changes").into());
-    }
     let rows = tx.orders_for_update(&ids).await?;
     let by_id: HashMap<&str, &OrderStatusRow> = rows.iter().map(|r| (r.id.as_str(), r)).collect();
+    let held = changes
+        .iter()
+        .map(|(id, event)| Ok((*by_id.get(id).ok_or(Error::NotFound)?, *event)))
+        .collect::<Result<Vec<_>, Error>>()?;
+    apply_many_held_in(tx, &held, actor, now).await
+}
+
+/// [`apply_many_in`] for orders this transaction has already read under its lock (on PostgreSQL `FOR UPDATE`, as the
+/// overdue job's page and a batch of callbacks do): each change carries its order as read then, and the orders are not
+/// read a second time. Asks the state machine for each order's next state, moves them with one conditional update per
+/// (from, to) pair, and writes their timeline and audit entries in multi-row inserts: the same rows `apply_in` writes
+/// order by order. The conditional update holds whatever the caller read: an order whose status is no longer the one
+/// given is not overwritten, and the call fails (`invalid_transition`). Each order at most once.
+pub async fn apply_many_held_in(
+    tx: &mut Tx,
+    changes: &[(&OrderStatusRow, OrderEvent)],
+    actor: &Actor,
+    now: i64,
+) -> Result<Vec<OrderState>, Error> {
+    if changes.is_empty() {
+        return Ok(Vec::new());
+    }
+    if changes
+        .iter()
+        .map(|(order, _)| order.id.as_str())
+        .collect::<HashSet<_>>()
+        .len()
+        != changes.len()
+    {
+        return Err(anyhow::anyhow!("an order appears twice in one batch of changes").into());
+    }
     let mut moves: Vec<(&OrderStatusRow, OrderEvent, OrderState)> =
         Vec::with_capacity(changes.len());
     // Orders grouped by their move, in a stable order: one conditional update per group.
     let mut groups: BTreeMap<(&'static str, &'static str), (OrderState, OrderState, Vec<&str>)> =
         BTreeMap::new();
-    for (id, event) in changes {
-        let order = *by_id.get(id).ok_or(Error::NotFound)?;
+    for &(order, event) in changes {
         let next = order
             .status
-            .apply(*event)
+            .apply(event)
             .map_err(|_| Error::Refused(Refusal::InvalidTransition))?;
         groups
             .entry((order.status.code(), next.code()))
             .or_insert_with(|| (order.status, next, Vec::new()))
             .2
-            .push(id);
-        moves.push((order, *event, next));
+            .push(order.id.as_str());
+        moves.push((order, event, next));
     }
     // As in `apply_in`, the conditional update holds even without the row locks (SQLite): an order whose status
     // changed since the read is not overwritten, and the batch fails.

@@ -26,6 +26,7 @@ use crate::store::audit::NewAuditEntry;
 use crate::store::batch::{BatchFuture, Batcher};
 use crate::store::callbacks::NewCallback;
 use crate::store::jobs::NewReceipt;
+use crate::store::orders::OrderStatusRow;
 use crate::store::payments::{Issued, NewPayment, PaymentRow};
 
 /// What a verified callback did.
@@ -486,16 +487,32 @@ async fn credit_batch(s: &Services, jobs: &[Queued]) -> Result<Vec<Option<Outcom
         .iter()
         .map(|c| (c.order_id.as_str(), loans[&c.order_id].order.status))
         .collect();
+    // The orders as this transaction read and locked them (`loans_of_payments_in`): the lifecycle does not read them
+    // again.
+    let held: HashMap<&str, OrderStatusRow> = credits
+        .iter()
+        .filter(|c| c.event.is_some())
+        .map(|c| {
+            let order = &loans[&c.order_id].order;
+            let row = OrderStatusRow {
+                id: order.id.clone(),
+                order_no: order.order_no.clone(),
+                status: order.status,
+            };
+            (c.order_id.as_str(), row)
+        })
+        .collect();
     let actors: HashSet<&'static str> = credits.iter().map(|c| c.source.actor()).collect();
     for actor in actors {
-        let changes: Vec<(&str, OrderEvent)> = credits
+        let changes: Vec<(&OrderStatusRow, OrderEvent)> = credits
             .iter()
             .filter(|c| c.source.actor() == actor)
-            .filter_map(|c| c.event.map(|event| (c.order_id.as_str(), event)))
+            .filter_map(|c| c.event.map(|event| (&held[c.order_id.as_str()], event)))
             .collect();
-        let moved = orders::apply_many_in(&mut tx, &changes, &Actor::System(actor), now).await?;
-        for ((order_id, _), status) in changes.iter().zip(moved) {
-            statuses.insert(order_id, status);
+        let moved =
+            orders::apply_many_held_in(&mut tx, &changes, &Actor::System(actor), now).await?;
+        for ((order, _), status) in changes.iter().zip(moved) {
+            statuses.insert(order.id.as_str(), status);
         }
     }
     let texts = credits

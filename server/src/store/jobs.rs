@@ -207,43 +207,6 @@ impl Db {
 }
 
 impl Tx {
-    /// Locks a page of orders (PostgreSQL; SQLite's transaction already holds the write lock), in id order so two
-    /// lockers never wait on each other in a cycle.
-    pub async fn lock_orders(&mut self, order_ids: &[&str]) -> sqlx::Result<()> {
-        if order_ids.is_empty() || self.lock_clause().is_empty() {
-            return Ok(());
-        }
-        let sql = format!(
-            "SELECT id FROM orders WHERE id IN ({}) ORDER BY id FOR UPDATE",
-            placeholders(1, order_ids.len())
-        );
-        let mut query = sqlx::query(&sql);
-        for id in order_ids {
-            query = query.bind(*id);
-        }
-        query.execute(self.conn()).await?;
-        Ok(())
-    }
-
-    /// The current status of each order of a page (read after the lock).
-    pub async fn statuses_in_tx(
-        &mut self,
-        order_ids: &[&str],
-    ) -> sqlx::Result<Vec<(String, String)>> {
-        if order_ids.is_empty() {
-            return Ok(Vec::new());
-        }
-        let sql = format!(
-            "SELECT id, status FROM orders WHERE id IN ({})",
-            placeholders(1, order_ids.len())
-        );
-        let mut query = sqlx::query_as(&sql);
-        for id in order_ids {
-            query = query.bind(*id);
-        }
-        query.fetch_all(self.conn()).await
-    }
-
     /// The payments of a page of orders that wait for finance (`verifying`, or `held`).
     pub async fn verifying_in_tx(&mut self, order_ids: &[&str]) -> sqlx::Result<Vec<VerifyingRow>> {
         if order_ids.is_empty() {

@@ -773,6 +773,66 @@ async fn a_batch_of_status_changes_writes_exactly_what_one_change_at_a_time_writ
     ));
 }
 
+/// The lifecycle's batch for orders the caller has already read under its lock (the overdue job's page, a batch of
+/// callbacks) does not read them again, so the row it is given is all it knows: a row read before another transaction
+/// moved the order is refused by the conditional update (the order stays as that transaction left it, with no timeline
+/// or audit entry), and a current one moves as `apply_many_in` moves it.
+#[tokio::test]
+async fn a_batch_of_orders_already_read_refuses_one_that_moved_since_and_writes_nothing() {
+    use kilat_domain::OrderEvent::FallOverdue;
+    use kilat_server::error::{Error, Refusal};
+    use kilat_server::orders::{self, Actor};
+
+    let app = spawn_app().await;
+    kilat_server::jobs::seed::open_loans(
+        &app.services,
+        &app.catalog.get(Market::India, "in-flexi-6m").unwrap(),
+        2_000_000,
+        "m6",
+        time::macros::date!(2026 - 01 - 01),
+        2,
+    )
+    .await
+    .unwrap();
+    let ids: Vec<String> = sqlx::query_scalar("SELECT id FROM orders ORDER BY id")
+        .fetch_all(app.db.pool())
+        .await
+        .unwrap();
+    let actor = Actor::System("overdue_job");
+    let id_refs: Vec<&str> = ids.iter().map(String::as_str).collect();
+    // Read (as the job's page reads them), then one of them moved by another transaction.
+    let mut tx = app.db.begin().await.unwrap();
+    let read = tx.orders_for_update(&id_refs).await.unwrap();
+    drop(tx);
+    let mut tx = app.db.begin().await.unwrap();
+    orders::apply_in(&mut tx, &ids[0], FallOverdue, &actor, 1_000)
+        .await
+        .unwrap();
+    tx.commit().await.unwrap();
+    let written_before = written_for(&app, &ids[1]).await;
+
+    let changes: Vec<_> = read.iter().map(|row| (row, FallOverdue)).collect();
+    let mut tx = app.db.begin().await.unwrap();
+    assert!(matches!(
+        orders::apply_many_held_in(&mut tx, &changes, &actor, 2_000).await,
+        Err(Error::Refused(Refusal::InvalidTransition))
+    ));
+    drop(tx);
+    assert_eq!(statuses_of(&app, &ids).await, ["overdue", "disbursed"]);
+    assert_eq!(written_for(&app, &ids[1]).await, written_before);
+
+    // Read again: the current rows move.
+    let mut tx = app.db.begin().await.unwrap();
+    let read = tx.orders_for_update(&id_refs[1..]).await.unwrap();
+    let changes: Vec<_> = read.iter().map(|row| (row, FallOverdue)).collect();
+    let moved = orders::apply_many_held_in(&mut tx, &changes, &actor, 2_000)
+        .await
+        .unwrap();
+    tx.commit().await.unwrap();
+    assert_eq!(moved, [kilat_domain::OrderState::Overdue]);
+    assert_eq!(statuses_of(&app, &ids).await, ["overdue", "overdue"]);
+}
+
 async fn statuses_of(app: &TestApp, ids: &[String]) -> Vec<String> {
     let mut out = Vec::new();
     for id in ids {
