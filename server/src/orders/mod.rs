@@ -201,9 +201,6 @@ pub async fn apply_many_in(
     actor: &Actor,
     now: i64,
 ) -> Result<Vec<OrderState>, Error> {
-    if changes.is_empty() {
-        return Ok(Vec::new());
-    }
     let ids: Vec<&str> = changes.iter().map(|(id, _)| *id).collect();
     let rows = tx.orders_for_update(&ids).await?;
     let by_id: HashMap<&str, &OrderStatusRow> = rows.iter().map(|r| (r.id.as_str(), r)).collect();

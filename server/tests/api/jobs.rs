@@ -668,6 +668,25 @@ async fn written_for(app: &TestApp, order_id: &str) -> (String, Vec<String>, Vec
     )
 }
 
+/// `loans` disbursed six-month Flexi EMI loans paid out on 2026-01-01, seeded as the overdue benchmark seeds them; their
+/// order ids in id order.
+async fn open_flexi_loans(app: &TestApp, loans: usize) -> Vec<String> {
+    kilat_server::jobs::seed::open_loans(
+        &app.services,
+        &app.catalog.get(Market::India, "in-flexi-6m").unwrap(),
+        2_000_000,
+        "m6",
+        time::macros::date!(2026 - 01 - 01),
+        loans,
+    )
+    .await
+    .unwrap();
+    sqlx::query_scalar("SELECT id FROM orders ORDER BY id")
+        .fetch_all(app.db.pool())
+        .await
+        .unwrap()
+}
+
 #[tokio::test]
 async fn a_batch_of_status_changes_writes_exactly_what_one_change_at_a_time_writes() {
     use kilat_domain::OrderEvent::{CatchUp, Extend, FallOverdue, RepayInFull};
@@ -675,20 +694,7 @@ async fn a_batch_of_status_changes_writes_exactly_what_one_change_at_a_time_writ
     use kilat_server::orders::{self, Actor};
 
     let app = spawn_app().await;
-    kilat_server::jobs::seed::open_loans(
-        &app.services,
-        &app.catalog.get(Market::India, "in-flexi-6m").unwrap(),
-        2_000_000,
-        "m6",
-        time::macros::date!(2026 - 01 - 01),
-        8,
-    )
-    .await
-    .unwrap();
-    let ids: Vec<String> = sqlx::query_scalar("SELECT id FROM orders ORDER BY id")
-        .fetch_all(app.db.pool())
-        .await
-        .unwrap();
+    let ids = open_flexi_loans(&app, 8).await;
     let (single, batch) = ids.split_at(4);
     let actor = Actor::System("overdue_job");
     // Two rounds of moves, each a mix the job and the repayments make; the second refused for one order.
@@ -784,20 +790,7 @@ async fn a_batch_of_orders_already_read_refuses_one_that_moved_since_and_writes_
     use kilat_server::orders::{self, Actor};
 
     let app = spawn_app().await;
-    kilat_server::jobs::seed::open_loans(
-        &app.services,
-        &app.catalog.get(Market::India, "in-flexi-6m").unwrap(),
-        2_000_000,
-        "m6",
-        time::macros::date!(2026 - 01 - 01),
-        2,
-    )
-    .await
-    .unwrap();
-    let ids: Vec<String> = sqlx::query_scalar("SELECT id FROM orders ORDER BY id")
-        .fetch_all(app.db.pool())
-        .await
-        .unwrap();
+    let ids = open_flexi_loans(&app, 2).await;
     let actor = Actor::System("overdue_job");
     let id_refs: Vec<&str> = ids.iter().map(String::as_str).collect();
     // Read (as the job's page reads them), then one of them moved by another transaction.
