@@ -132,6 +132,12 @@ test('India: approved and paid out in the console, extended once, repaid with UT
     await page.getByRole('button', { name: 'Apply', exact: true }).or(page.getByRole('link', { name: 'Apply', exact: true })).first().click();
     await page.getByRole('heading', { level: 1, name: 'Key Fact Statement' }).waitFor();
     await shoot(page, 'in-borrow-again');
+
+    // My loans: the ended loan says what it cost in all (the server's plan), in the row that held its place.
+    await page.goto(site.url('/app/orders?lang=1'), { waitUntil: 'load' });
+    const card = page.getByRole('article').filter({ hasText: orderNo });
+    await card.locator('dd[aria-busy="false"]').filter({ hasText: /^₹[\d,]+(\.\d\d)?$/ }).waitFor();
+    await shoot(page, 'in-my-loans');
   });
 });
 

@@ -25,7 +25,11 @@ export function fetchLoanPayments(api: HttpClient, orderNo: string): Promise<Pay
   return api.get<Payment[]>(`/api/v1/borrower/orders/${encodeURIComponent(orderNo)}/payments`);
 }
 
-export function useLoanPayments(orderNo: string) {
+export function useLoanPayments(orderNo: string, options: { enabled?: boolean } = {}) {
   const api = useApiClient();
-  return useQuery({ queryKey: queryKeys.loanPayments(orderNo), queryFn: () => fetchLoanPayments(api, orderNo) });
+  return useQuery({
+    queryKey: queryKeys.loanPayments(orderNo),
+    queryFn: () => fetchLoanPayments(api, orderNo),
+    enabled: options.enabled ?? true,
+  });
 }

@@ -12,7 +12,7 @@ export function fetchPlan(api: HttpClient, orderNo: string): Promise<LoanPlan> {
   return api.get<LoanPlan>(`${orderPath(orderNo)}/plan`);
 }
 
-export function usePlan(orderNo: string) {
+export function usePlan(orderNo: string, options: { enabled?: boolean } = {}) {
   const api = useApiClient();
-  return useQuery({ queryKey: queryKeys.plan(orderNo), queryFn: () => fetchPlan(api, orderNo) });
+  return useQuery({ queryKey: queryKeys.plan(orderNo), queryFn: () => fetchPlan(api, orderNo), enabled: options.enabled ?? true });
 }

@@ -8,7 +8,9 @@ import { useMarket } from '@/shared/market/market-context';
 import { formatApr } from '@/shared/money/format-percent';
 import { useCancelOrder } from '../../api/cancel-order';
 import { useOrder, type OrderDetail, type OrderStatus } from '../../api/orders';
+import { useLoanPayments } from '../../api/payment';
 import { usePlan } from '../../api/plan';
+import { useRepayment } from '../../api/repayment';
 import { useHome } from '../../api/home';
 import { IneligibleReasons } from '../home/reasons';
 import { Screen } from '../../layout/screen';
@@ -33,9 +35,23 @@ export function OrderPage() {
   const { t } = useTranslation();
   const { orderNo = '' } = useParams();
   const order = useOrder(orderNo);
+  // The page is drawn once, whole: the sections under the loan's head (what is due and the ways to pay, the payments,
+  // how it ended, the due dates an extension moved) come from their own answers, and one that came in after the page
+  // was drawn would push what is below it down under a finger already on its way there. So they are asked as soon as
+  // the loan's state is known, and the page waits for their first answer; one that failed leaves its section out (or
+  // shows its own error) and is not waited for again.
+  const status = order.data?.status;
+  const serviced = status !== undefined && SERVICED.includes(status);
+  const ended = status !== undefined && ENDED.includes(status);
+  const paidOut = status !== undefined && PAID_OUT.includes(status);
+  const repayment = useRepayment(orderNo, { enabled: serviced });
+  const payments = useLoanPayments(orderNo, { enabled: serviced || ended });
+  const plan = usePlan(orderNo, { enabled: paidOut });
+  const waiting =
+    order.isPending || (serviced && !repayment.isFetched) || ((serviced || ended) && !payments.isFetched) || (paidOut && !plan.isFetched);
   return (
     <Screen title={t('order.title')} backTo="/orders">
-      {order.isPending ? (
+      {waiting ? (
         <LoadingState />
       ) : order.isError ? (
         order.error instanceof ApiError && order.error.status === 404 ? (

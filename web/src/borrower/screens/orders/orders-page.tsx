@@ -92,16 +92,21 @@ function OrderCard({ order }: { order: OrderSummary }) {
   );
 }
 
-/** What an ended loan cost the borrower in the end, from the plan the server replays from the ledger. */
+/**
+ * What an ended loan cost the borrower in the end, from the plan the server replays from the ledger. The list does not
+ * wait for every ended loan's plan: the row holds its place (one line) from the start, so the cards below do not move
+ * when the amount comes in.
+ */
 function PaidInAll({ orderNo }: { orderNo: string }) {
   const { t } = useTranslation();
   const money = useMoney();
   const plan = usePlan(orderNo);
-  if (!plan.data) return null;
   return (
     <div>
       <dt>{t('money.closed.paidInAll')}</dt>
-      <dd>{money(plan.data.paidInAll)}</dd>
+      <dd aria-busy={plan.isPending}>
+        {plan.data ? money(plan.data.paidInAll) : plan.isPending ? t('layout.loading') : t('orders.paidInAllFailed')}
+      </dd>
     </div>
   );
 }

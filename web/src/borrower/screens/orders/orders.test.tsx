@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { MARKETS } from '@/shared/market/market';
@@ -6,6 +6,22 @@ import { fakeApi, ok, refusal, renderBorrower } from '@/test/render-borrower';
 import { KFS_ID } from '../products/fixtures.test-data';
 import { AGREEMENT, OLDER_ORDER, ORDER_DETAIL, ORDER_DISBURSED, ORDER_SUMMARY } from './fixtures.test-data';
 
+/** A loan paid out, its first installment due. */
+const REPAYMENT_DUE = {
+  orderNo: ORDER_DISBURSED.orderNo,
+  status: 'disbursed',
+  currency: 'INR',
+  today: '2026-11-29',
+  outstanding: 620000,
+  verifying: false,
+  choices: [
+    { choice: 'due', amount: 207200, installment: 1, dueDate: '2026-12-06' },
+    { choice: 'payoff', amount: 405000, installment: null, dueDate: null },
+  ],
+  arrears: null,
+  coolingOff: null,
+  verifyingPayment: null,
+};
 const text = (element: Element) => element.textContent?.replace(/\s+/g, ' ').trim() ?? '';
 // A loan's times are read on the market's clock (IST), whatever the device's time zone.
 const at = (epochMs: number) =>
@@ -42,6 +58,26 @@ describe('my loans', () => {
     expect(cards.map((card) => within(card).queryByText('Total you repay') !== null)).toEqual([true, false, false]);
     expect(text(cards[1]!)).toContain('₹6,000');
     expect(text(cards[1]!)).toContain('Applied on22 Nov 2026');
+  });
+
+  it('keeps the place of what an ended loan cost while it comes, so the cards below do not move; says so when it failed', async () => {
+    const failed = { ...OLDER_ORDER, orderNo: 'KL-260801-BBBBBB', createdAt: OLDER_ORDER.createdAt - 1000 };
+    let answerPlan: (answer: Response) => void = () => {};
+    fakeApi({
+      'GET /api/v1/borrower/orders': () => ok([ORDER_SUMMARY, OLDER_ORDER, failed]),
+      [`GET /api/v1/borrower/orders/${OLDER_ORDER.orderNo}/plan`]: () => new Promise<Response>((resolve) => (answerPlan = resolve)),
+      [`GET /api/v1/borrower/orders/${failed.orderNo}/plan`]: () => refusal(404, 'not_found', 'Not found'),
+    }).signIn();
+    renderBorrower('/app/orders?lang=1');
+    const cards = await screen.findAllByRole('article');
+    const paid = () => within(cards[1]!).getByText('What you paid').nextSibling as HTMLElement;
+    // The row is there before its amount, holding one line.
+    expect(paid()).toHaveTextContent('Loading…');
+    expect(paid()).toHaveAttribute('aria-busy', 'true');
+    await act(async () => answerPlan(ok({ paidInAll: 1075261 })));
+    await waitFor(() => expect(paid()).toHaveTextContent('₹10,752.61'));
+    expect(paid()).toHaveAttribute('aria-busy', 'false');
+    expect(within(cards[2]!).getByText('What you paid').nextSibling).toHaveTextContent('Not available now');
   });
 
   it('has an empty state that leads to the loans on offer, and an error state with a retry', async () => {
@@ -87,6 +123,55 @@ describe('a loan', () => {
     ]);
     expect(screen.getByRole('link', { name: 'Loan agreement' })).toHaveAttribute('href', '/app/orders/KL-261123-7F3K9Q/agreement');
     expect(screen.getByRole('button', { name: 'Back' })).toBeInTheDocument();
+  });
+
+  it('draws a paid-out loan with what is due and its payments at once, never pushing the page down once it is on screen', async () => {
+    const NO = ORDER_DISBURSED.orderNo;
+    const answers: Record<string, (answer: Response) => void> = {};
+    const held = (name: string) => () => new Promise<Response>((resolve) => (answers[name] = resolve));
+    const api = fakeApi({
+      [`GET /api/v1/borrower/orders/${NO}`]: () => ok(ORDER_DISBURSED),
+      [`GET /api/v1/borrower/orders/${NO}/repayment`]: held('repayment'),
+      [`GET /api/v1/borrower/orders/${NO}/payments`]: held('payments'),
+      [`GET /api/v1/borrower/orders/${NO}/plan`]: held('plan'),
+    });
+    api.signIn();
+    renderBorrower(`/app/orders/${NO}?lang=1`);
+    // The loan has answered; its sections are asked at once, side by side, and nothing is drawn until each answered.
+    await waitFor(() => expect(Object.keys(answers).sort()).toEqual(['payments', 'plan', 'repayment']));
+    for (const name of ['repayment', 'payments']) {
+      await act(async () => {
+        answers[name]!(name === 'repayment' ? ok(REPAYMENT_DUE) : ok([]));
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      });
+      expect(screen.queryByRole('heading', { level: 2, name: 'Flexi 6 Weeks' })).toBeNull();
+      expect(screen.getByText('Loading…')).toBeInTheDocument();
+    }
+    await act(async () => answers.plan!(ok({ installments: [] })));
+    await screen.findByRole('heading', { level: 2, name: 'Flexi 6 Weeks' });
+    // Drawn with the page, not after it.
+    const repay = screen.getByRole('heading', { level: 2, name: 'Repay' }).closest('section')!;
+    expect(repay).not.toHaveTextContent('Loading…');
+    expect(text(repay)).toContain('₹2,072.00');
+    for (const path of ['repayment', 'payments', 'plan']) {
+      expect(api.callsTo('GET', `/api/v1/borrower/orders/${NO}/${path}`)).toHaveLength(1);
+    }
+  });
+
+  it('draws a paid-out loan when what is due failed, with that section’s error, and does not ask again and again', async () => {
+    const NO = ORDER_DISBURSED.orderNo;
+    const api = fakeApi({
+      [`GET /api/v1/borrower/orders/${NO}`]: () => ok(ORDER_DISBURSED),
+      [`GET /api/v1/borrower/orders/${NO}/repayment`]: () => refusal(500, 'internal', 'Something went wrong.'),
+    });
+    api.signIn();
+    renderBorrower(`/app/orders/${NO}?lang=1`);
+    await screen.findByRole('heading', { level: 2, name: 'Flexi 6 Weeks' });
+    expect(await screen.findByText('What you can repay could not be loaded.')).toBeInTheDocument();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    // The page's question, and at most once more as the section mounts.
+    expect(api.callsTo('GET', `/api/v1/borrower/orders/${NO}/repayment`).length).toBeLessThanOrEqual(2);
+    expect(screen.getByRole('heading', { level: 2, name: 'Flexi 6 Weeks' })).toBeInTheDocument();
   });
 
   it('after an extension, names it in the history and shows the due date it moved under the accepted schedule', async () => {
