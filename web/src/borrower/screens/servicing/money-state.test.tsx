@@ -1,6 +1,6 @@
 // Where the borrower's money stands (issue 19, items 5 to 11): every state's texts in both languages, every figure
 // from the server's answer.
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { fakeApi, ok, refusal, renderBorrower } from '@/test/render-borrower';
@@ -190,6 +190,28 @@ describe('a UTR being verified', () => {
     expect(await screen.findByText('UTR changed to 7123 4567 8902.')).toBeInTheDocument();
     expect(api.callsTo('PUT', '/api/v1/borrower/payments/pay-9/utr').map((c) => c.body)).toEqual([{ utr: '712345678902' }]);
     await waitFor(() => expect(screen.getByText('We got UTR 7123 4567 8902 for ₹6,891.')).toBeInTheDocument());
+  });
+
+  it('the payment’s own page draws the waiting UTR’s card with the page, never after it', async () => {
+    let answerRepayment: (answer: Response) => void = () => {};
+    const api = fakeApi({
+      'GET /api/v1/borrower/payments/pay-9': () => ok(PAYMENT_VERIFYING),
+      [`GET ${ORDER}`]: () => ok({ ...ORDER_WHOLE, status: 'overdue' }),
+      [`GET ${ORDER}/repayment`]: () => new Promise<Response>((resolve) => (answerRepayment = resolve)),
+    });
+    api.signIn();
+    renderBorrower('/app/payments/pay-9?lang=1');
+    // The loan (for its amounts) and its repayment are asked side by side, and nothing is drawn until both answered.
+    await waitFor(() => expect(api.callsTo('GET', `${ORDER}/repayment`)).toHaveLength(1));
+    await waitFor(() => expect(api.callsTo('GET', ORDER)).toHaveLength(1));
+    await act(async () => new Promise((resolve) => setTimeout(resolve, 50)));
+    expect(screen.queryAllByText(/Payment received, verifying/)).toEqual([]);
+    expect(screen.getByText('Loading…')).toBeInTheDocument();
+    await act(async () => answerRepayment(ok({ ...VERIFYING, verifyingPayment: { ...VERIFYING.verifyingPayment, utr: '712345678902' } })));
+    // The payment's status and the card come in the same drawing.
+    await waitFor(() => expect(screen.queryAllByText(/Payment received, verifying/).length).toBeGreaterThan(0));
+    expect(screen.getByText('We got UTR 7123 4567 8902 for ₹6,891.')).toBeInTheDocument();
+    expect(api.callsTo('GET', `${ORDER}/repayment`)).toHaveLength(1);
   });
 
   it('says why when finance acted first', async () => {

@@ -6,6 +6,7 @@ import { errorText } from '@/shared/api/error-text';
 import { useMarket } from '@/shared/market/market-context';
 import { sessionStorageOrNull } from '../../boot';
 import { forgetPaymentKey } from '../../api/idempotency-key';
+import { useOrder } from '../../api/orders';
 import { usePayment, type Payment } from '../../api/payment';
 import { normalUtr, useSubmitUtr } from '../../api/submit-utr';
 import { Screen } from '../../layout/screen';
@@ -27,9 +28,16 @@ export function PaymentPage() {
   const { paymentId = '' } = useParams();
   const payment = usePayment(paymentId);
   const backTo = payment.data ? `/orders/${encodeURIComponent(payment.data.orderNo)}` : '/orders';
+  // Drawn once, whole (as the loan's page): a UTR waiting for finance has its card under the payment, from the loan's
+  // repayment answer; it is asked beside the loan (for its amounts) as soon as the payment names them, and the page
+  // waits for its first answer. One that failed leaves the card out and is not waited for again.
+  const orderNo = payment.data?.orderNo ?? '';
+  const verifying = payment.data?.status === 'verifying';
+  useOrder(orderNo, { enabled: orderNo !== '' });
+  const repayment = useRepayment(orderNo, { enabled: verifying });
   return (
     <Screen title={t('servicing.payment.title')} backTo={backTo}>
-      {payment.isPending ? (
+      {payment.isPending || (verifying && !repayment.isFetched) ? (
         <LoadingState />
       ) : payment.isError ? (
         <LoadFailed error={payment.error} title={t('servicing.payment.loadFailed')} onRetry={() => void payment.refetch()} />
