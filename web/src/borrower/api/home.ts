@@ -13,7 +13,7 @@ export function fetchHome(api: HttpClient): Promise<Home> {
 }
 
 /** What the home screen shows: certification progress, the open order, whether the borrower may apply. */
-export function useHome() {
+export function useHome(options: { enabled?: boolean } = {}) {
   const api = useApiClient();
-  return useQuery({ queryKey: queryKeys.home, queryFn: () => fetchHome(api) });
+  return useQuery({ queryKey: queryKeys.home, queryFn: () => fetchHome(api), enabled: options.enabled ?? true });
 }

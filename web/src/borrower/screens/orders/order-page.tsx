@@ -36,7 +36,8 @@ export function OrderPage() {
   const { orderNo = '' } = useParams();
   const order = useOrder(orderNo);
   // The page is drawn once, whole: the sections under the loan's head (what is due and the ways to pay, the payments,
-  // how it ended, the due dates an extension moved) come from their own answers, and one that came in after the page
+  // how it ended, the due dates an extension moved, whether a declined borrower may apply again) come from their own
+  // answers, and one that came in after the page
   // was drawn would push what is below it down under a finger already on its way there. So they are asked as soon as
   // the loan's state is known, and the page waits for their first answer; one that failed leaves its section out (or
   // shows its own error) and is not waited for again.
@@ -47,8 +48,14 @@ export function OrderPage() {
   const repayment = useRepayment(orderNo, { enabled: serviced });
   const payments = useLoanPayments(orderNo, { enabled: serviced || ended });
   const plan = usePlan(orderNo, { enabled: paidOut });
+  const rejected = status === 'rejected';
+  const home = useHome({ enabled: rejected });
   const waiting =
-    order.isPending || (serviced && !repayment.isFetched) || ((serviced || ended) && !payments.isFetched) || (paidOut && !plan.isFetched);
+    order.isPending ||
+    (serviced && !repayment.isFetched) ||
+    ((serviced || ended) && !payments.isFetched) ||
+    (paidOut && !plan.isFetched) ||
+    (rejected && !home.isFetched);
   return (
     <Screen title={t('order.title')} backTo="/orders">
       {waiting ? (

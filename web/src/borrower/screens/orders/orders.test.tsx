@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { MARKETS } from '@/shared/market/market';
 import { fakeApi, ok, refusal, renderBorrower } from '@/test/render-borrower';
+import { HOME_ELIGIBLE } from '../home/fixtures.test-data';
 import { KFS_ID } from '../products/fixtures.test-data';
 import { AGREEMENT, OLDER_ORDER, ORDER_DETAIL, ORDER_DISBURSED, ORDER_SUMMARY } from './fixtures.test-data';
 
@@ -172,6 +173,22 @@ describe('a loan', () => {
     // The page's question, and at most once more as the section mounts.
     expect(api.callsTo('GET', `/api/v1/borrower/orders/${NO}/repayment`).length).toBeLessThanOrEqual(2);
     expect(screen.getByRole('heading', { level: 2, name: 'Flexi 6 Weeks' })).toBeInTheDocument();
+  });
+
+  it('draws a declined application with whether the borrower may apply again, not after it', async () => {
+    let answerHome: (answer: Response) => void = () => {};
+    fakeApi({
+      [`GET /api/v1/borrower/orders/${ORDER_DETAIL.orderNo}`]: () => ok({ ...ORDER_DETAIL, status: 'rejected', rejectionReason: 'Income could not be verified.' }),
+      'GET /api/v1/borrower/home': () => new Promise<Response>((resolve) => (answerHome = resolve)),
+    }).signIn();
+    renderBorrower(`/app/orders/${ORDER_DETAIL.orderNo}?lang=1`);
+    await act(async () => new Promise((resolve) => setTimeout(resolve, 50)));
+    expect(screen.queryByRole('heading', { level: 2, name: 'Flexi 6 Weeks' })).toBeNull();
+    await act(async () => answerHome(ok(HOME_ELIGIBLE)));
+    await screen.findByRole('heading', { level: 2, name: 'Flexi 6 Weeks' });
+    // In the same drawing as the page: the way to apply again sits above the way to complain.
+    const after = screen.getByRole('link', { name: 'Think this decision is wrong? Make a complaint' }).closest('section')!;
+    expect(within(after).getAllByRole('link').map((link) => link.textContent)).toEqual(['Borrow again', 'Think this decision is wrong? Make a complaint']);
   });
 
   it('after an extension, names it in the history and shows the due date it moved under the accepted schedule', async () => {
