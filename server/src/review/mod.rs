@@ -147,9 +147,7 @@ pub struct MarketCount {
 /// The review queue's counts, per market the operator sees (zero when none waits).
 pub async fn queue_counts(s: &Services, op: &Operator) -> Result<Vec<MarketCount>, Error> {
     op.require_any(QUEUE_ROLES)?;
-    let counts =
-        s.db.status_counts(OrderState::PendingReview, s.clock.now_ms())
-            .await?;
+    let counts = s.db.review_counts(s.clock.now_ms()).await?;
     Ok(op
         .markets()
         .map(|market| {

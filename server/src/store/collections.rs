@@ -19,7 +19,7 @@ pub struct ArrearsRow<'a> {
 impl Tx {
     /// Writes the positions of several loans (insert or replace), a few hundred rows a statement.
     pub async fn set_arrears(&mut self, rows: &[ArrearsRow<'_>], now: i64) -> sqlx::Result<()> {
-        self.arrears_written = Some(self.arrears_counts.clone());
+        self.written.arrears = true;
         for chunk in rows.chunks(300) {
             let values = (0..chunk.len())
                 .map(|r| format!("({})", placeholders(r * 7 + 1, 7)))
@@ -52,7 +52,7 @@ impl Tx {
 
     /// Writes one loan's position, its market read from the order (`row.market` is not used).
     pub async fn set_arrears_of(&mut self, row: &ArrearsRow<'_>, now: i64) -> sqlx::Result<()> {
-        self.arrears_written = Some(self.arrears_counts.clone());
+        self.written.arrears = true;
         sqlx::query(
             "INSERT INTO loan_arrears (order_id, market, oldest_unpaid_due, outstanding, outstanding_principal,
                                        balances_json, updated_at)
@@ -113,67 +113,6 @@ impl Db {
     }
 }
 
-/// The overdue queue's bucket counts of each market and day, kept between requests: counting them reads every overdue
-/// loan's entry in the arrears index (23,400 of the Indian market at 1,000,000 orders: 5 to 10 ms of PostgreSQL), and
-/// every page of the queue shows them. A count is kept until a transaction of this server that wrote a position
-/// commits, and for [`CountsCache::FOR`] at most, the most another server's change can take to show.
-#[derive(Debug, Default)]
-pub struct CountsCache {
-    /// Bumped by each commit that wrote a position; a count computed before it is not served after it.
-    version: std::sync::atomic::AtomicU64,
-    kept: std::sync::Mutex<std::collections::HashMap<(String, String), KeptCounts>>,
-}
-
-#[derive(Debug)]
-struct KeptCounts {
-    version: u64,
-    at: std::time::Instant,
-    counts: BucketCounts,
-}
-
-impl CountsCache {
-    /// How long a count is kept when nothing changes in this server.
-    pub const FOR: std::time::Duration = std::time::Duration::from_secs(5);
-
-    fn version(&self) -> u64 {
-        self.version.load(std::sync::atomic::Ordering::Acquire)
-    }
-
-    /// A position changed (its transaction committed): every kept count is stale.
-    pub(super) fn changed(&self) {
-        self.version
-            .fetch_add(1, std::sync::atomic::Ordering::AcqRel);
-    }
-
-    fn get(&self, key: &(String, String), version: u64) -> Option<BucketCounts> {
-        let kept = self
-            .kept
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        kept.get(key)
-            .filter(|k| k.version == version && k.at.elapsed() < Self::FOR)
-            .map(|k| k.counts.clone())
-    }
-
-    /// Keeps `counts`, computed from what was committed at `version` (read before the count was).
-    fn put(&self, key: (String, String), version: u64, counts: BucketCounts) {
-        let mut kept = self
-            .kept
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        // One entry per market and day: yesterday's are dropped.
-        kept.retain(|(market, _), _| market != &key.0);
-        kept.insert(
-            key,
-            KeptCounts {
-                version,
-                at: std::time::Instant::now(),
-                counts,
-            },
-        );
-    }
-}
-
 /// The queue's count per bucket: loans whose oldest unpaid due date falls in each range of dates.
 #[derive(Debug, Clone, Default, PartialEq, Eq, kilat_row::FromRow)]
 pub struct BucketCounts {
@@ -186,6 +125,7 @@ pub struct BucketCounts {
 
 /// Due-date limits of the buckets for one business date: a loan `d` days past due has its oldest unpaid installment
 /// due on `today − d`. Each bound is a `YYYY-MM-DD` date, the first bucket's `to` being yesterday.
+#[derive(Debug, Clone)]
 pub struct BucketDates {
     /// Due on or after this: 1–7 days (to yesterday).
     pub from_7: String,
@@ -294,20 +234,19 @@ const PROMISE_COLUMNS: &str =
 
 impl Db {
     /// How many loans of `market` are in each bucket: counted on the arrears index (every overdue loan of the
-    /// market's index entries), or the count kept from the last time (see [`CountsCache`]).
+    /// market's index entries), or the count kept since the last change ([`super::kept_counts`]).
     pub async fn arrears_counts(
         &self,
         market: &str,
         dates: &BucketDates,
     ) -> sqlx::Result<BucketCounts> {
-        let key = (market.to_owned(), dates.yesterday.clone());
-        let version = self.arrears_counts.version();
-        if let Some(counts) = self.arrears_counts.get(&key, version) {
-            return Ok(counts);
-        }
-        let counts = self.count_arrears(market, dates).await?;
-        self.arrears_counts.put(key, version, counts.clone());
-        Ok(counts)
+        let db = self.clone();
+        let (market, dates) = (market.to_owned(), dates.clone());
+        let key = (market.clone(), dates.yesterday.clone());
+        self.counts
+            .arrears
+            .get_or_count(key, async move { db.count_arrears(&market, &dates).await })
+            .await
     }
 
     async fn count_arrears(&self, market: &str, dates: &BucketDates) -> sqlx::Result<BucketCounts> {

@@ -16,6 +16,7 @@ pub mod faq;
 pub mod fingerprints;
 pub mod handovers;
 pub mod jobs;
+pub mod kept_counts;
 pub mod kept_records;
 pub mod loans;
 pub mod operators;
@@ -53,8 +54,8 @@ pub struct Db {
     /// Tells this database's worker pools from another's (tests run several servers in one process).
     id: u64,
     url: Arc<str>,
-    /// The overdue queue's bucket counts, kept until a loan's position changes (store/collections.rs).
-    arrears_counts: Arc<collections::CountsCache>,
+    /// The console queues' counts, kept until what they count changes (store/kept_counts.rs).
+    counts: Arc<kept_counts::Counts>,
 }
 
 static NEXT_DB_ID: AtomicU64 = AtomicU64::new(1);
@@ -192,10 +193,9 @@ pub struct Tx {
     /// `COMMIT`/`ROLLBACK` succeeded.
     open: bool,
     sqlite: bool,
-    /// The cache of counts that this transaction's writes to `loan_arrears` make stale once committed; `Some` once it
-    /// wrote one.
-    arrears_written: Option<Arc<collections::CountsCache>>,
-    arrears_counts: Arc<collections::CountsCache>,
+    /// What this transaction wrote that makes kept counts stale once it commits.
+    written: kept_counts::Written,
+    counts: Arc<kept_counts::Counts>,
 }
 
 impl Tx {
@@ -204,14 +204,14 @@ impl Tx {
         conn: PoolConnection<Any>,
         begin: &'static str,
         sqlite: bool,
-        arrears_counts: Arc<collections::CountsCache>,
+        counts: Arc<kept_counts::Counts>,
     ) -> sqlx::Result<Self> {
         let mut tx = Self {
             conn: Some(conn),
             open: true,
             sqlite,
-            arrears_written: None,
-            arrears_counts,
+            written: kept_counts::Written::default(),
+            counts,
         };
         if let Err(err) = tx.run(begin).await {
             // A `BEGIN` that answered an error began nothing (SQLite's busy timeout, a PostgreSQL error): the
@@ -225,9 +225,7 @@ impl Tx {
     pub async fn commit(mut self) -> sqlx::Result<()> {
         self.run("COMMIT").await?;
         self.open = false;
-        if let Some(counts) = self.arrears_written.take() {
-            counts.changed();
-        }
+        self.counts.committed(self.written);
         Ok(())
     }
 
@@ -374,7 +372,7 @@ impl Db {
             sqlite: is_sqlite,
             id: NEXT_DB_ID.fetch_add(1, Ordering::Relaxed),
             url: url.into(),
-            arrears_counts: Arc::default(),
+            counts: Arc::default(),
         })
     }
 
@@ -474,7 +472,7 @@ impl Db {
             self.acquire().await?,
             begin,
             self.sqlite,
-            self.arrears_counts.clone(),
+            self.counts.clone(),
         )
         .await
     }
@@ -486,7 +484,7 @@ impl Db {
             self.acquire().await?,
             "BEGIN",
             self.sqlite,
-            self.arrears_counts.clone(),
+            self.counts.clone(),
         )
         .await
     }

@@ -365,6 +365,7 @@ impl Tx {
         secrets: &Secrets,
         new: &NewOrder<'_>,
     ) -> sqlx::Result<Result<String, Conflict>> {
+        self.written.review = true;
         let id = new_id();
         let agreement = seal_agreement(secrets, &id, new.agreement_json);
         let inserted = sqlx::query(
@@ -448,6 +449,9 @@ impl Tx {
         to: OrderState,
         now: i64,
     ) -> sqlx::Result<bool> {
+        if from == OrderState::PendingReview || to == OrderState::PendingReview {
+            self.written.review = true;
+        }
         let closed_at = to.is_final().then_some(now);
         let moved = sqlx::query(
             "UPDATE orders SET status = $1, updated_at = $2, closed_at = $3 WHERE id = $4 AND status = $5",
@@ -494,6 +498,9 @@ impl Tx {
         to: OrderState,
         now: i64,
     ) -> sqlx::Result<u64> {
+        if from == OrderState::PendingReview || to == OrderState::PendingReview {
+            self.written.review = true;
+        }
         let closed_at = to.is_final().then_some(now);
         let mut moved = 0;
         for chunk in order_ids.chunks(IDS_PER_STATEMENT) {

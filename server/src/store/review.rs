@@ -96,12 +96,21 @@ impl Db {
         .await
     }
 
+    /// Per market: the orders in review, and those of them claimed until after `now`; or the count kept since the
+    /// last change ([`super::kept_counts`]: an order entering or leaving review, a claim taken or released).
+    pub async fn review_counts(&self, now: i64) -> sqlx::Result<Vec<StatusCount>> {
+        let db = self.clone();
+        self.counts
+            .review
+            .get_or_count(
+                (OrderState::PendingReview.code().to_owned(), String::new()),
+                async move { db.status_counts(OrderState::PendingReview, now).await },
+            )
+            .await
+    }
+
     /// Per market: the orders in `status`, and those of them claimed until after `now`.
-    pub async fn status_counts(
-        &self,
-        status: OrderState,
-        now: i64,
-    ) -> sqlx::Result<Vec<StatusCount>> {
+    async fn status_counts(&self, status: OrderState, now: i64) -> sqlx::Result<Vec<StatusCount>> {
         // The status inline, as above: counted on the partial index, which holds `claimed_until` too.
         sqlx::query_as(&format!(
             "SELECT market, COUNT(*) AS total,
@@ -182,6 +191,7 @@ impl Tx {
         now: i64,
         until: i64,
     ) -> sqlx::Result<bool> {
+        self.written.review = true;
         Ok(sqlx::query(
             "UPDATE orders SET claimed_by = $1, claimed_until = $2
              WHERE id = $3 AND status = $4
@@ -206,6 +216,7 @@ impl Tx {
         holder: Option<&str>,
         now: i64,
     ) -> sqlx::Result<bool> {
+        self.written.review = true;
         let live = "UPDATE orders SET claimed_by = NULL, claimed_until = NULL
              WHERE id = $1 AND claimed_by IS NOT NULL AND claimed_until > $2";
         let done = match holder {
@@ -236,6 +247,7 @@ impl Tx {
         operator_id: &str,
         now: i64,
     ) -> sqlx::Result<bool> {
+        self.written.review = true;
         Ok(sqlx::query(
             "UPDATE orders SET claimed_by = NULL, claimed_until = NULL
              WHERE id = $1 AND (claimed_by IS NULL OR claimed_by = $2 OR claimed_until IS NULL OR claimed_until <= $3)",

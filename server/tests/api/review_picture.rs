@@ -786,3 +786,53 @@ async fn claims_counts_and_pages_answer_each_role_exactly() {
     assert_eq!(first[0]["orderNo"], order_no.as_str());
     app.stop().await;
 }
+
+/// The review queue's counts are kept between requests (store/kept_counts.rs), never past a change made through this
+/// server: a new application, a claim, its release and a decision each show in the next count asked for.
+#[tokio::test]
+async fn the_kept_review_counts_show_every_change_made_through_the_server_at_once() {
+    let app = spawn_app().await;
+    let ops = reviewers(&app, 1).await;
+    let op = &ops[0];
+    let india = |waiting: i64, claimed: i64| json!([{"market": "IN", "waiting": waiting, "claimed": claimed}, {"market": "ID", "waiting": 0, "claimed": 0}]);
+    assert_eq!(
+        data(get(&app, op, "/api/v1/console/applications/counts").await).await,
+        india(0, 0)
+    );
+
+    let session = app.sign_in("IN", "9876511071").await;
+    app.certify("IN", &session).await;
+    let order_no = apply(&app, "IN", &session, "kept-counts").await;
+    assert_eq!(
+        data(get(&app, op, "/api/v1/console/applications/counts").await).await,
+        india(1, 0),
+        "a new application"
+    );
+
+    let order = |action: &str| format!("/api/v1/console/orders/{order_no}/{action}");
+    assert_eq!(
+        post(&app, op, &order("claim"), &json!({})).await.status(),
+        StatusCode::OK
+    );
+    assert_eq!(
+        data(get(&app, op, "/api/v1/console/applications/counts").await).await,
+        india(1, 1),
+        "a claim"
+    );
+    assert_eq!(
+        post(&app, op, &order("release"), &json!({})).await.status(),
+        StatusCode::OK
+    );
+    assert_eq!(
+        data(get(&app, op, "/api/v1/console/applications/counts").await).await,
+        india(1, 0),
+        "a release"
+    );
+    let approved = post(&app, op, &order("approve"), &json!({"note": "Checked."})).await;
+    assert_eq!(approved.status(), StatusCode::OK);
+    assert_eq!(
+        data(get(&app, op, "/api/v1/console/applications/counts").await).await,
+        india(0, 0),
+        "a decision"
+    );
+}
