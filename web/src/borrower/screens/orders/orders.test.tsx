@@ -64,17 +64,19 @@ describe('my loans', () => {
   it('keeps the place of what an ended loan cost while it comes, so the cards below do not move; says so when it failed', async () => {
     const failed = { ...OLDER_ORDER, orderNo: 'KL-260801-BBBBBB', createdAt: OLDER_ORDER.createdAt - 1000 };
     let answerPlan: (answer: Response) => void = () => {};
-    fakeApi({
+    const api = fakeApi({
       'GET /api/v1/borrower/orders': () => ok([ORDER_SUMMARY, OLDER_ORDER, failed]),
       [`GET /api/v1/borrower/orders/${OLDER_ORDER.orderNo}/plan`]: () => new Promise<Response>((resolve) => (answerPlan = resolve)),
       [`GET /api/v1/borrower/orders/${failed.orderNo}/plan`]: () => refusal(404, 'not_found', 'Not found'),
-    }).signIn();
+    });
+    api.signIn();
     renderBorrower('/app/orders?lang=1');
     const cards = await screen.findAllByRole('article');
     const paid = () => within(cards[1]!).getByText('What you paid').nextSibling as HTMLElement;
     // The row is there before its amount, holding one line.
     expect(paid()).toHaveTextContent('Loading…');
     expect(paid()).toHaveAttribute('aria-busy', 'true');
+    await waitFor(() => expect(api.callsTo('GET', `/api/v1/borrower/orders/${OLDER_ORDER.orderNo}/plan`)).toHaveLength(1));
     await act(async () => answerPlan(ok({ paidInAll: 1075261 })));
     await waitFor(() => expect(paid()).toHaveTextContent('₹10,752.61'));
     expect(paid()).toHaveAttribute('aria-busy', 'false');
@@ -177,11 +179,14 @@ describe('a loan', () => {
 
   it('draws a declined application with whether the borrower may apply again, not after it', async () => {
     let answerHome: (answer: Response) => void = () => {};
-    fakeApi({
+    const api = fakeApi({
       [`GET /api/v1/borrower/orders/${ORDER_DETAIL.orderNo}`]: () => ok({ ...ORDER_DETAIL, status: 'rejected', rejectionReason: 'Income could not be verified.' }),
       'GET /api/v1/borrower/home': () => new Promise<Response>((resolve) => (answerHome = resolve)),
-    }).signIn();
+    });
+    api.signIn();
     renderBorrower(`/app/orders/${ORDER_DETAIL.orderNo}?lang=1`);
+    // The loan has answered and home is asked; nothing is drawn until home answered.
+    await waitFor(() => expect(api.callsTo('GET', '/api/v1/borrower/home')).toHaveLength(1));
     await act(async () => new Promise((resolve) => setTimeout(resolve, 50)));
     expect(screen.queryByRole('heading', { level: 2, name: 'Flexi 6 Weeks' })).toBeNull();
     await act(async () => answerHome(ok(HOME_ELIGIBLE)));
