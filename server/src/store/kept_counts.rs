@@ -7,6 +7,7 @@
 //! another server's change, or a claim running out, takes to show. Requests that find no fresh count while one is
 //! being counted wait for that one instead of counting again, when nothing was committed since it started: so at most
 //! one count of a queue is out at a time, and an operator's own change always shows in the next count they ask for.
+//! A count runs on a task of its own, to its end, whichever of the requests waiting for it go away.
 
 use std::collections::HashMap;
 use std::future::Future;
@@ -109,10 +110,19 @@ impl<V: Clone + Send + Sync + 'static> KeptCounts<V> {
                     k.count.clone()
                 }
                 _ => {
-                    let counting: Counting<V> = count
-                        .map(|r| r.map_err(|e| Arc::<str>::from(e.to_string())))
-                        .boxed()
-                        .shared();
+                    // On a task of its own: it runs to its end, and gives its connection back, whichever requests
+                    // waiting for it go away (a future no one polls would hold the connection until asked again).
+                    let task = tokio::spawn(count);
+                    let counting: Counting<V> = async move {
+                        match task.await {
+                            Ok(counted) => counted.map_err(|e| Arc::<str>::from(e.to_string())),
+                            Err(stopped) => {
+                                Err(Arc::<str>::from(format!("the count stopped: {stopped}")))
+                            }
+                        }
+                    }
+                    .boxed()
+                    .shared();
                     kept.retain(|(what, _), _| what != &key.0);
                     kept.insert(
                         key,
@@ -216,7 +226,7 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn a_failed_count_is_not_kept_and_a_dropped_first_request_does_not_stop_the_others() {
+    async fn a_failed_count_is_not_kept_and_a_count_runs_to_its_end_whoever_goes_away() {
         let kept = Arc::new(KeptCounts::<usize>::default());
         let failed = kept
             .get_or_count(key("IN"), async {
@@ -247,5 +257,34 @@ mod tests {
         first.abort();
         assert_eq!(second.await.unwrap().unwrap(), 2);
         assert_eq!(ran.load(Ordering::SeqCst), 2);
+
+        // The only request waiting goes away: the count still runs to its end (its connection given back), and is
+        // kept.
+        kept.changed();
+        let ended = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let only = {
+            let (kept, ended) = (kept.clone(), ended.clone());
+            tokio::spawn(async move {
+                kept.get_or_count(key("IN"), async move {
+                    tokio::time::sleep(Duration::from_millis(20)).await;
+                    ended.store(true, Ordering::SeqCst);
+                    Ok(3)
+                })
+                .await
+            })
+        };
+        tokio::time::sleep(Duration::from_millis(5)).await;
+        only.abort();
+        tokio::time::sleep(Duration::from_millis(40)).await;
+        assert!(
+            ended.load(Ordering::SeqCst),
+            "the count ran to its end with no one waiting"
+        );
+        assert_eq!(
+            kept.get_or_count(key("IN"), counting(&ran, 0))
+                .await
+                .unwrap(),
+            3
+        );
     }
 }
