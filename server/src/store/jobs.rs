@@ -431,10 +431,7 @@ impl Tx {
     /// Writes disbursed orders and their plans in multi-row inserts, for borrowers written before (with their sealed
     /// phones, `Tx::insert_seed_borrowers`); their ledgers go through [`Tx::append_entries`]. Development only.
     pub async fn insert_seed_loans(&mut self, loans: &[SeedLoan], now: i64) -> sqlx::Result<()> {
-        self.written = super::kept_counts::Written {
-            arrears: true,
-            review: true,
-        };
+        self.written = super::kept_counts::Written::ALL;
         for chunk in loans.chunks(200) {
             let rows = (0..chunk.len())
                 .map(|r| format!("({})", placeholders(r * 20 + 1, 20)))
@@ -505,10 +502,7 @@ impl Tx {
         first: i64,
         count: i64,
     ) -> sqlx::Result<()> {
-        self.written = super::kept_counts::Written {
-            arrears: true,
-            review: true,
-        };
+        self.written = super::kept_counts::Written::ALL;
         if count <= 0 {
             return Ok(());
         }

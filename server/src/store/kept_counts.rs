@@ -37,6 +37,14 @@ pub(super) struct Written {
     pub review: bool,
 }
 
+impl Written {
+    /// Every kind of count (bulk writes: seeding, purging accounts).
+    pub const ALL: Self = Self {
+        arrears: true,
+        review: true,
+    };
+}
+
 impl Counts {
     /// A transaction that wrote `written` committed.
     pub(super) fn committed(&self, written: Written) {

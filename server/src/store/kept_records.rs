@@ -128,10 +128,7 @@ impl Tx {
     /// left of sessions, certification and telemetry, and the account row itself. Nothing is anonymised and kept:
     /// the records are deleted. Children go first, so the foreign keys hold at every statement.
     pub async fn purge_accounts(&mut self, borrower_ids: &[&str]) -> sqlx::Result<Purged> {
-        self.written = super::kept_counts::Written {
-            arrears: true,
-            review: true,
-        };
+        self.written = super::kept_counts::Written::ALL;
         if borrower_ids.is_empty() {
             return Ok(Purged::default());
         }

@@ -3,25 +3,8 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { fakeApi, ok, refusal, renderBorrower } from '@/test/render-borrower';
 import { PRODUCT_ID, PRODUCT_IN, PRODUCT_IN_EMI } from '../products/fixtures.test-data';
-import { ORDER_DETAIL, ORDER_DISBURSED } from '../orders/fixtures.test-data';
+import { ORDER_DETAIL, ORDER_DISBURSED, REPAYMENT_DUE } from '../orders/fixtures.test-data';
 import { HOME_ELIGIBLE, HOME_NEW, HOME_OPEN_ORDER } from './fixtures.test-data';
-
-/** A loan paid out, its first installment due. */
-const REPAYMENT_DUE = {
-  orderNo: 'KL-261123-7F3K9Q',
-  status: 'disbursed',
-  currency: 'INR',
-  today: '2026-11-29',
-  outstanding: 620000,
-  verifying: false,
-  choices: [
-    { choice: 'due', amount: 207200, installment: 1, dueDate: '2026-12-06' },
-    { choice: 'payoff', amount: 405000, installment: null, dueDate: null },
-  ],
-  arrears: null,
-  coolingOff: null,
-  verifyingPayment: null,
-};
 
 const section = (name: string) => screen.getByRole('heading', { level: 2, name }).closest('section')!;
 

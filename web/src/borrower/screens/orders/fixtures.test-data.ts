@@ -107,3 +107,20 @@ export const AGREEMENT_PREVIEW = {
     { heading: '7. Prepayment', text: 'The borrower may repay the whole loan at any time without a prepayment charge.' },
   ],
 };
+
+/** A loan paid out, its first installment due. */
+export const REPAYMENT_DUE = {
+  orderNo: ORDER_SUMMARY.orderNo,
+  status: 'disbursed',
+  currency: 'INR',
+  today: '2026-11-29',
+  outstanding: 620000,
+  verifying: false,
+  choices: [
+    { choice: 'due', amount: 207200, installment: 1, dueDate: '2026-12-06' },
+    { choice: 'payoff', amount: 405000, installment: null, dueDate: null },
+  ],
+  arrears: null,
+  coolingOff: null,
+  verifyingPayment: null,
+};

@@ -5,24 +5,8 @@ import { MARKETS } from '@/shared/market/market';
 import { fakeApi, ok, refusal, renderBorrower } from '@/test/render-borrower';
 import { HOME_ELIGIBLE } from '../home/fixtures.test-data';
 import { KFS_ID } from '../products/fixtures.test-data';
-import { AGREEMENT, OLDER_ORDER, ORDER_DETAIL, ORDER_DISBURSED, ORDER_SUMMARY } from './fixtures.test-data';
+import { AGREEMENT, OLDER_ORDER, ORDER_DETAIL, ORDER_DISBURSED, ORDER_SUMMARY, REPAYMENT_DUE } from './fixtures.test-data';
 
-/** A loan paid out, its first installment due. */
-const REPAYMENT_DUE = {
-  orderNo: ORDER_DISBURSED.orderNo,
-  status: 'disbursed',
-  currency: 'INR',
-  today: '2026-11-29',
-  outstanding: 620000,
-  verifying: false,
-  choices: [
-    { choice: 'due', amount: 207200, installment: 1, dueDate: '2026-12-06' },
-    { choice: 'payoff', amount: 405000, installment: null, dueDate: null },
-  ],
-  arrears: null,
-  coolingOff: null,
-  verifyingPayment: null,
-};
 const text = (element: Element) => element.textContent?.replace(/\s+/g, ' ').trim() ?? '';
 // A loan's times are read on the market's clock (IST), whatever the device's time zone.
 const at = (epochMs: number) =>
