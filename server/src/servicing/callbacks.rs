@@ -255,7 +255,8 @@ struct Queued {
 }
 
 /// Verified callbacks credited together (issue 20: thousands a second on two cores). Callbacks that arrive while a
-/// batch is out wait for the next, which takes every one waiting (up to `[payments] callback_batch`) and credits the
+/// batch is out wait for the next, which takes its lane's even share of them (what waits and what the other lanes
+/// have out, split over the lanes, up to `[payments] callback_batch`: `store::batch`) and credits the
 /// plain ones — the amount asked, for a payment still open, from the provider it was made with, with nothing owed
 /// back and no other money held for a loan it closes — in one transaction of a few multi-row statements
 /// ([`credit_batch`]): the same rows, through the same state machines, as [`receive`] writes one callback at a time.

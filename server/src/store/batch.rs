@@ -11,6 +11,7 @@
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use tokio::sync::{Mutex, mpsc, oneshot};
 
@@ -19,8 +20,14 @@ pub(crate) type BatchFuture<V> = Pin<Box<dyn Future<Output = sqlx::Result<Vec<V>
 
 type Job<K, V> = (K, oneshot::Sender<sqlx::Result<V>>);
 
-/// A queue of keys and the lanes that answer them: each lane takes every key waiting (up to `max_batch`), runs one
+/// A queue of keys and the lanes that answer them: each lane takes the keys waiting (up to `max_batch`), runs one
 /// statement for them, hands out the answers, and takes the next. At most `lanes` statements are out at once.
+///
+/// With more than one lane, a lane takes its fair share of the work, not every key waiting: of the keys waiting and
+/// those the other lanes have out, one `lanes`-th (rounded up). What piled up while every lane was out is then split
+/// over the lanes as they come back, instead of going whole to the first while the next finds nothing: with lanes
+/// that overlap (each on a connection of its own), a hundred keys on one lane left half the machine idle. A lone
+/// lane takes every key waiting.
 pub(crate) struct Batcher<K, V> {
     jobs: mpsc::UnboundedSender<Job<K, V>>,
 }
@@ -42,8 +49,18 @@ impl<K: Send + 'static, V: Send + 'static> Batcher<K, V> {
         let (jobs, queue) = mpsc::unbounded_channel();
         let queue = Arc::new(Mutex::new(queue));
         let run = Arc::new(run);
-        for _ in 0..lanes.max(1) {
-            tokio::spawn(lane(queue.clone(), max_batch.max(1), run.clone()));
+        let lanes = lanes.max(1);
+        let out = Arc::new(AtomicUsize::new(0));
+        for _ in 0..lanes {
+            tokio::spawn(lane(
+                queue.clone(),
+                Share {
+                    lanes,
+                    max_batch: max_batch.max(1),
+                    out: out.clone(),
+                },
+                run.clone(),
+            ));
         }
         Self { jobs }
     }
@@ -59,9 +76,27 @@ impl<K: Send + 'static, V: Send + 'static> Batcher<K, V> {
     }
 }
 
+/// How much of the work a lane takes.
+struct Share {
+    lanes: usize,
+    max_batch: usize,
+    /// The keys the lanes have out (taken, not yet answered).
+    out: Arc<AtomicUsize>,
+}
+
+impl Share {
+    /// A lane's batch when `waiting` keys wait (the one it holds among them) and the other lanes have `out` keys
+    /// out: an even share of all of them, at least one, at most `max_batch`.
+    fn of(&self, waiting: usize, out: usize) -> usize {
+        (waiting + out)
+            .div_ceil(self.lanes)
+            .clamp(1, self.max_batch)
+    }
+}
+
 async fn lane<K, V, F>(
     queue: Arc<Mutex<mpsc::UnboundedReceiver<Job<K, V>>>>,
-    max_batch: usize,
+    share: Share,
     run: Arc<F>,
 ) where
     F: Fn(Vec<K>) -> BatchFuture<V>,
@@ -72,19 +107,24 @@ async fn lane<K, V, F>(
             let Some(first) = queue.recv().await else {
                 return;
             };
-            let mut batch = Vec::with_capacity(max_batch.min(16));
+            // Counted under the queue's lock, so the next lane to take sees this batch out.
+            let take = share.of(1 + queue.len(), share.out.load(Ordering::Relaxed));
+            let mut batch = Vec::with_capacity(take.min(16));
             batch.push(first);
-            while batch.len() < max_batch {
+            while batch.len() < take {
                 match queue.try_recv() {
                     Ok(job) => batch.push(job),
                     Err(_) => break,
                 }
             }
+            share.out.fetch_add(batch.len(), Ordering::Relaxed);
             batch
         };
         let (keys, answers): (Vec<K>, Vec<_>) = batch.into_iter().unzip();
         let asked = keys.len();
-        match run(keys).await {
+        let answered = run(keys).await;
+        share.out.fetch_sub(asked, Ordering::Relaxed);
+        match answered {
             Ok(values) if values.len() == asked => {
                 for (answer, value) in answers.into_iter().zip(values) {
                     let _ = answer.send(Ok(value));
@@ -181,6 +221,78 @@ mod tests {
         assert_eq!(largest.load(Ordering::Relaxed), 8);
         let err = batcher.get(13).await.unwrap_err();
         assert!(err.to_string().contains("unlucky"), "{err}");
+    }
+
+    #[tokio::test(flavor = "current_thread")]
+    async fn keys_that_piled_up_while_every_lane_was_out_are_shared_over_the_lanes() {
+        let sizes = Arc::new(std::sync::Mutex::new(Vec::new()));
+        let gate = Arc::new(tokio::sync::Semaphore::new(0));
+        let (seen, held) = (sizes.clone(), gate.clone());
+        let batcher: Batcher<u32, u32> = Batcher::spawn(2, 100, move |keys: Vec<u32>| {
+            seen.lock().unwrap().push(keys.len());
+            let held = held.clone();
+            Box::pin(async move {
+                // Every batch holds its lane until the gate lets it go (first come, first let go).
+                held.acquire().await.unwrap().forget();
+                Ok(keys.iter().map(|k| k * 10).collect())
+            })
+        });
+        // Lets the other tasks run until `n` batches were taken (a bounded wait: a wrong share fails the asserts below
+        // instead of hanging).
+        let taken = async |n: usize| {
+            for _ in 0..1_000 {
+                if sizes.lock().unwrap().len() >= n {
+                    return;
+                }
+                tokio::task::yield_now().await;
+            }
+        };
+        let mut requests = tokio::task::JoinSet::new();
+        for k in 0..12u32 {
+            let batcher = batcher.clone();
+            requests.spawn(async move { (k, batcher.get(k).await.unwrap()) });
+            // Keys 0 and 1 each take a lane alone; the ten after them wait while both lanes are out.
+            if k < 2 {
+                taken(k as usize + 1).await;
+            }
+        }
+        for _ in 0..20 {
+            tokio::task::yield_now().await;
+        }
+        assert_eq!(*sizes.lock().unwrap(), [1, 1]);
+        // The first lane back takes half of the eleven keys waiting or out (the other lane's one among them), not
+        // all ten; the second takes the rest.
+        gate.add_permits(1);
+        taken(3).await;
+        gate.add_permits(1);
+        taken(4).await;
+        assert_eq!(*sizes.lock().unwrap(), [1, 1, 6, 4]);
+        gate.add_permits(2);
+        let answers = requests.join_all().await;
+        assert_eq!(answers.len(), 12);
+        for (k, v) in answers {
+            assert_eq!(v, k * 10);
+        }
+    }
+
+    #[test]
+    fn a_lane_takes_an_even_share_of_what_waits_and_what_the_others_have_out() {
+        let share = |lanes, max_batch| Share {
+            lanes,
+            max_batch,
+            out: Arc::new(AtomicUsize::new(0)),
+        };
+        // A lone lane takes every key waiting, up to the largest batch.
+        assert_eq!(share(1, 16).of(5, 0), 5);
+        assert_eq!(share(1, 16).of(40, 0), 16);
+        // Two lanes: half of all the work, counting what the other lane has out.
+        assert_eq!(share(2, 100).of(93, 0), 47);
+        assert_eq!(share(2, 100).of(93, 6), 50);
+        assert_eq!(share(2, 100).of(6, 100), 53);
+        assert_eq!(share(2, 100).of(300, 100), 100);
+        // Never nothing, whatever the others have out.
+        assert_eq!(share(2, 100).of(1, 0), 1);
+        assert_eq!(share(3, 100).of(1, 0), 1);
     }
 
     #[tokio::test(flavor = "current_thread")]

@@ -492,8 +492,10 @@ async fn callbacks_pass_the_same_origin_check_and_a_disabled_provider_is_not_fou
 
 /// The benchmark of scripts/bench-callbacks.sh (ignored by `make test`): 100 disbursed Indonesian orders, each with a
 /// `due` payment, credited by 100 signed virtual-account callbacks sent at once; prints the repayments credited per
-/// second. Every callback must credit its payment once and the ledgers must replay.
-#[tokio::test]
+/// second. Every callback must credit its payment once and the ledgers must replay. The batches' lanes run where
+/// `kilat serve` runs them, on a runtime of two worker threads (main.rs) beside the HTTP workers' own threads, and
+/// not on one thread with the hundred requests' client, as a test's runtime would have them.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "a benchmark: scripts/bench-callbacks.sh"]
 async fn bench_signed_callbacks_credit_100_orders_in_parallel() {
     let orders: usize = std::env::var("BENCH_CALLBACK_ORDERS")
