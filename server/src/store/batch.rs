@@ -107,7 +107,6 @@ async fn lane<K, V, F>(
             let Some(first) = queue.recv().await else {
                 return;
             };
-            // Counted under the queue's lock, so the next lane to take sees this batch out.
             let take = share.of(1 + queue.len(), share.out.load(Ordering::Relaxed));
             let mut batch = Vec::with_capacity(take.min(16));
             batch.push(first);
@@ -117,6 +116,8 @@ async fn lane<K, V, F>(
                     Err(_) => break,
                 }
             }
+            // Counted under the queue's lock, so the next lane to take sees this batch out. (A lane whose statement's
+            // future panics ends without taking its batch back off: the others then take more, as a lone lane would.)
             share.out.fetch_add(batch.len(), Ordering::Relaxed);
             batch
         };
