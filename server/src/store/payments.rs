@@ -130,27 +130,6 @@ impl Db {
         .await
     }
 
-    /// Payments in any of `statuses`, oldest change first (at most `limit`).
-    pub async fn payments_in(
-        &self,
-        statuses: &[&str],
-        limit: i64,
-    ) -> sqlx::Result<Vec<PaymentRow>> {
-        let placeholders: Vec<String> =
-            (0..statuses.len()).map(|i| format!("${}", i + 1)).collect();
-        let sql = format!(
-            "SELECT {COLUMNS} FROM payments p JOIN orders o ON o.id = p.order_id
-             WHERE p.status IN ({}) ORDER BY p.updated_at, p.id LIMIT ${}",
-            placeholders.join(", "),
-            statuses.len() + 1
-        );
-        let mut query = sqlx::query_as(&sql);
-        for s in statuses {
-            query = query.bind(*s);
-        }
-        query.bind(limit).fetch_all(self.pool()).await
-    }
-
     /// Every payment of an order, oldest first.
     pub async fn payments_of_order(&self, order_id: &str) -> sqlx::Result<Vec<PaymentRow>> {
         sqlx::query_as(&format!(
