@@ -28,10 +28,12 @@ export function useSubmitUtr(paymentId: string) {
   const queryClient = useQueryClient();
   return useMutation<Payment, ApiError, string>({
     mutationFn: (utr) => submitUtr(api, paymentId, utr),
-    onSuccess: (payment) => {
+    // The loan now says "payment received, verifying": what the payment's page shows of it (its repayment answer, with
+    // the UTR's card) is asked again first, and the payment turns to "verifying" once that answered, so the page
+    // changes once, whole. The mutation is pending until then; a refresh that fails leaves the card out.
+    onSuccess: async (payment) => {
+      await queryClient.invalidateQueries({ queryKey: queryKeys.order(payment.orderNo) });
       queryClient.setQueryData(queryKeys.payment(payment.paymentId), payment);
-      // The loan now says "payment received, verifying".
-      void queryClient.invalidateQueries({ queryKey: queryKeys.order(payment.orderNo) });
     },
   });
 }

@@ -214,6 +214,40 @@ describe('a UTR being verified', () => {
     expect(api.callsTo('GET', `${ORDER}/repayment`)).toHaveLength(1);
   });
 
+  it('opened from a link, the payment’s page turns to "verifying" with the UTR’s card when the UTR is sent, without "Loading…"', async () => {
+    let sent = false;
+    let answerRepayment: (answer: Response) => void = () => {};
+    const api = fakeApi({
+      'GET /api/v1/borrower/payments/pay-9': () => ok({ ...PAYMENT_VERIFYING, status: 'pending', utr: null }),
+      'POST /api/v1/borrower/payments/pay-9/utr': () => {
+        sent = true;
+        return ok(PAYMENT_VERIFYING);
+      },
+      [`GET ${ORDER}`]: () => ok({ ...ORDER_WHOLE, status: 'overdue' }),
+      // Before the UTR the loan waits for nothing; after it, its answer names the UTR and comes when the test says.
+      [`GET ${ORDER}/repayment`]: () =>
+        sent
+          ? new Promise<Response>((resolve) => (answerRepayment = resolve))
+          : ok(OVERDUE),
+    });
+    api.signIn();
+    const user = userEvent.setup();
+    renderBorrower('/app/payments/pay-9?lang=1');
+    await user.type(await screen.findByLabelText('UTR'), '712345678902');
+    await user.click(screen.getByRole('button', { name: 'Submit UTR' }));
+    await waitFor(() => expect(api.callsTo('GET', `${ORDER}/repayment`)).toHaveLength(2));
+    await act(async () => new Promise((resolve) => setTimeout(resolve, 50)));
+    // While the loan's answer is on its way the form stays, and nothing says "Loading…" or "verifying" yet.
+    expect(screen.queryByText('Loading…')).not.toBeInTheDocument();
+    expect(screen.getByLabelText('UTR')).toBeInTheDocument();
+    expect(screen.queryAllByText(/Payment received, verifying/)).toEqual([]);
+    await act(async () => answerRepayment(ok({ ...VERIFYING, verifyingPayment: { ...VERIFYING.verifyingPayment, utr: '712345678902' } })));
+    // Then the status and the card in the same drawing.
+    await waitFor(() => expect(screen.queryAllByText(/Payment received, verifying/).length).toBeGreaterThan(0));
+    expect(screen.getByText('We got UTR 7123 4567 8902 for ₹6,891.')).toBeInTheDocument();
+    expect(screen.queryByLabelText('UTR')).not.toBeInTheDocument();
+  });
+
   it('says why when finance acted first', async () => {
     fakeApi({
       [`GET ${ORDER}`]: () => ok({ ...ORDER_ID, status: 'overdue' }),

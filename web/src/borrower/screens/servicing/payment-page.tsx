@@ -30,11 +30,13 @@ export function PaymentPage() {
   const backTo = payment.data ? `/orders/${encodeURIComponent(payment.data.orderNo)}` : '/orders';
   // Drawn once, whole (as the loan's page): a UTR waiting for finance has its card under the payment, from the loan's
   // repayment answer; it is asked beside the loan (for its amounts) as soon as the payment names them, and the page
-  // waits for its first answer. One that failed leaves the card out and is not waited for again.
+  // waits for its first answer. One that failed leaves the card out and is not waited for again. A payment whose UTR
+  // can still be sent asks it too, without waiting: sending the UTR then refreshes it (`useSubmitUtr`) before the page
+  // turns to "verifying", so the card comes with the new status and the page never goes back to "Loading…".
   const orderNo = payment.data?.orderNo ?? '';
   const verifying = payment.data?.status === 'verifying';
   useOrder(orderNo, { enabled: orderNo !== '' });
-  const repayment = useRepayment(orderNo, { enabled: verifying });
+  const repayment = useRepayment(orderNo, { enabled: verifying || (payment.data !== undefined && takesUtr(payment.data)) });
   return (
     <Screen title={t('servicing.payment.title')} backTo={backTo}>
       {payment.isPending || (verifying && !repayment.isFetched) ? (
@@ -72,7 +74,7 @@ function PaymentDetails({ payment }: { payment: Payment }) {
         <PaymentOutcome payment={payment} />
       </section>
       {payment.status === 'pending' && <Instructions payment={payment} />}
-      {payment.status === 'pending' && payment.method !== 'virtual_account' && <UtrForm payment={payment} />}
+      {takesUtr(payment) && <UtrForm payment={payment} />}
       {payment.status === 'verifying' && <VerifyingOnPayment payment={payment} />}
       {payment.status === 'rejected' && (
         <Link
@@ -93,6 +95,12 @@ function PaymentDetails({ payment }: { payment: Payment }) {
       </Link>
     </div>
   );
+}
+
+/** The borrower sends this payment's UTR here: a UPI or bank transfer not yet paid (a virtual account's money comes
+ * with the bank's callback). */
+function takesUtr(payment: Payment): boolean {
+  return payment.status === 'pending' && payment.method !== 'virtual_account';
 }
 
 function Instructions({ payment }: { payment: Payment }) {
