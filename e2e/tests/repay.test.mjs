@@ -96,6 +96,10 @@ test('an Indian borrower is paid out, pays an installment with a UTR, repays the
     await page.locator('.field__error').filter({ hasText: '12 digits (IMPS), or 16 or 22 letters and digits (NEFT, RTGS)' }).waitFor();
     await shoot(page, 'payment');
     const first = await payWithUtr(page, ops, '412345678901', async () => {
+      // The payment's page, opened afresh by the reload above as from a link, turned to "verifying" with the UTR's
+      // card in the same drawing (the card is there the moment the status is).
+      assert.equal(await page.locator('section.verifying').getByText(/^We got UTR 4123 4567 8901 for ₹[\d,.]+\.$/).count(), 1);
+      await shoot(page, 'payment-verifying');
       // Until finance confirms, the loan says so.
       await page.goto(loan, { waitUntil: 'load' });
       await page.locator('section.verifying').getByText(/^We got UTR 4123 4567 8901 for ₹[\d,.]+\.$/).waitFor();
