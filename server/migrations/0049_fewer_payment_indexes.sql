@@ -1,6 +1,7 @@
 -- Each change of a payment's status writes an entry into every index of `payments` that holds the row (the status
--- and `updated_at` change, so PostgreSQL cannot update in place). A burst of callbacks spent most of its database
--- time on those writes (docs/PERFORMANCE.md, "Fewer indexes on payments"). Four of them held rows no statement reads:
+-- and `updated_at` change, so PostgreSQL cannot update in place), and so does every new payment. Three of them no
+-- statement reads, and a fourth held every payment for a read of the refunded ones (docs/PERFORMANCE.md, "Fewer
+-- indexes on payments"):
 -- - `payments_decided_at` and `payments_status`: no statement reads payments by their decision time, or by status
 --   alone; a payment is found by its id, reference, provider id or order, and finance's queues read the waiting ones
 --   on `payments_waiting` (migration 0040).
