@@ -97,10 +97,10 @@ function PaymentDetails({ payment }: { payment: Payment }) {
   );
 }
 
-/** The borrower sends this payment's UTR here: a UPI or bank transfer not yet paid (a virtual account's money comes
- * with the bank's callback). */
+/** The borrower sends this payment's UTR here: a UPI or bank transfer not yet paid (a virtual account's or
+ * Dragonpay's money comes with the provider's callback). */
 function takesUtr(payment: Payment): boolean {
-  return payment.status === 'pending' && payment.method !== 'virtual_account';
+  return payment.status === 'pending' && (payment.method === 'upi' || payment.method === 'bank_transfer');
 }
 
 function Instructions({ payment }: { payment: Payment }) {
