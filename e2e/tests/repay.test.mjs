@@ -26,8 +26,17 @@ async function payWithUtr(page, ops, utr, whileVerifying = async () => {}) {
   await page.waitForURL(/\/app\/payments\/[^/?]+/);
   const paymentId = decodeURIComponent(new URL(page.url()).pathname.split('/').pop());
   await page.getByLabel('UTR', { exact: true }).fill(utr);
+  // Whether the page drew its loading state at any moment from here on: it should change once, from the form to
+  // "verifying" with the UTR's card, never back to "Loading…".
+  await page.evaluate(() => {
+    window.kilatSawLoading = false;
+    new MutationObserver(() => {
+      if (document.querySelector('.state--loading')) window.kilatSawLoading = true;
+    }).observe(document.body, { childList: true, subtree: true });
+  });
   await page.getByRole('button', { name: 'Submit UTR' }).click();
   await page.getByText('Payment received, verifying: finance is checking your transfer.').first().waitFor();
+  assert.equal(await page.evaluate(() => window.kilatSawLoading), false, 'the payment page showed "Loading…" after the UTR');
   await whileVerifying();
   const queue = await ops.get('/payments');
   const entry = queue.find((item) => item.payment.paymentId === paymentId);
@@ -97,7 +106,7 @@ test('an Indian borrower is paid out, pays an installment with a UTR, repays the
     await shoot(page, 'payment');
     const first = await payWithUtr(page, ops, '412345678901', async () => {
       // The payment's page, opened afresh by the reload above as from a link, turned to "verifying" with the UTR's
-      // card in the same drawing (the card is there the moment the status is).
+      // card in the same drawing (the card is there the moment the status is, and no "Loading…" came between).
       assert.equal(await page.locator('section.verifying').getByText(/^We got UTR 4123 4567 8901 for ₹[\d,.]+\.$/).count(), 1);
       await shoot(page, 'payment-verifying');
       // Until finance confirms, the loan says so.
