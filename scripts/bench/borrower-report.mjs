@@ -516,8 +516,8 @@ function productCount(market) {
 const rpsOf = (db, ep) => results[db]?.main?.endpoints?.[ep]?.kilat?.rps ?? null;
 const meaning = [];
 meaning.push(
-  '`/home` does the most work per request: in one statement it finds the session, reads the certification steps ' +
-    '(decrypting the job step for the income) and the open order; it answers with the products of the borrower\'s market ' +
+  '`/home` does the most work per request: in one statement it finds the session with the borrower\'s masked phone, ' +
+    'reads when each certification step was done (with the job step\'s income verdict, so nothing is decrypted) and the open order; it answers with the products of the borrower\'s market ' +
     `(${productCount('IN')} in India, ${productCount('ID')} in Indonesia) and their sample Key Fact Statements, priced once a day ` +
     'per market (and again when the catalog changes) and kept, not per request. `/orders` finds the session and reads the borrower\'s orders (one row each here), ' +
     'as the reference does; the reference\'s borrowers are all in one market, and it keeps no last-seen time, logs nothing and sets no headers.',

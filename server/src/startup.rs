@@ -127,7 +127,7 @@ impl Worker {
     }
 }
 
-/// The database (connected and migrated, its PII resealed and fingerprints backfilled), the keys, the clock, the
+/// The database (connected and migrated, its PII resealed, fingerprints and income verdicts backfilled), the keys, the clock, the
 /// providers, the catalog and the site's claims: everything but HTTP, for the web server and the worker alike.
 async fn build_services(
     settings: &Settings,
@@ -160,6 +160,13 @@ async fn build_services(
         tracing::info!(
             ?backfilled,
             "wrote the fingerprints and masked phones of the borrowers from before migration 0035"
+        );
+    }
+    let verdicts = crate::certification::backfill_income_verdicts(&db, &secrets).await?;
+    if verdicts > 0 {
+        tracing::info!(
+            verdicts,
+            "wrote the income verdicts of the job steps saved before migration 0050"
         );
     }
     let outbox = Arc::new(Outbox::default());

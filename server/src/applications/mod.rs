@@ -5,12 +5,12 @@ pub mod order_no;
 
 use std::sync::Arc;
 
-use kilat_domain::{Code, KeyFactStatement, Money, OrderState};
+use kilat_domain::{Code, KeyFactStatement, Market, Money, OrderState};
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 use utoipa::ToSchema;
 
-use crate::auth::{Borrower, LiveSession, SignInService, unseal_borrower};
+use crate::auth::{Borrower, SignInService, unseal_phone};
 use crate::catalog::{self, Catalog, Listed};
 use crate::certification::{self, Progress};
 use crate::error::{Error, FieldErrors, FieldProblem, Refusal};
@@ -38,19 +38,20 @@ pub struct Standing {
 }
 
 impl Standing {
-    /// Reads the borrower's standing in two queries at once: progress with only the job step decrypted (the income),
-    /// and the open order without its KFS.
+    /// Reads the borrower's standing in two queries at once: progress with the job step's income verdict, and the
+    /// open order without its KFS.
     pub async fn of(s: &Services, borrower: &Borrower) -> Result<Self, Error> {
-        let ((progress, income), open_order) =
+        let ((progress, income_below), open_order) =
             tokio::try_join!(certification::progress_and_income(s, borrower), async {
                 Ok::<_, Error>(s.db.open_order(&borrower.id).await?)
             },)?;
-        Ok(Self::judge(borrower, progress, income, open_order))
+        Ok(Self::judge(progress, income_below, open_order))
     }
 
-    /// The live session of a token with its borrower's standing, read in one statement (home). `None` when the token
-    /// names no live session (the limits of `SignInService::borrower_for_token`).
-    pub async fn of_token(s: &Services, token: &str) -> Result<Option<(LiveSession, Self)>, Error> {
+    /// The live session of a token with its borrower's standing, read in one statement (home), with nothing to
+    /// decrypt: the phone masked as stored beside the sealed one, the income's verdict as saved with the job step.
+    /// `None` when the token names no live session (the limits of `SignInService::borrower_for_token`).
+    pub async fn of_token(s: &Services, token: &str) -> Result<Option<(HomeSession, Self)>, Error> {
         let sign_in = SignInService::of(s);
         let window = sign_in.session_window();
         let token_hash = crate::infra::crypto::token_hash(token);
@@ -69,24 +70,35 @@ impl Standing {
                 session.last_seen_at,
             )
             .await?;
-        let borrower = unseal_borrower(&s.secrets, session.borrower)?;
-        let (progress, income) = certification::progress_and_income_of(s, &borrower, read.steps)?;
-        let standing = Self::judge(&borrower, progress, income, read.open_order);
+        let borrower = session.borrower;
+        // Written at sign-up and by migration 0035's backfill; should one be missing, the sealed phone still tells.
+        let phone_masked = if read.phone_masked.is_empty() {
+            unseal_phone(
+                &s.secrets,
+                &borrower.id,
+                borrower.market,
+                &borrower.phone_enc,
+            )?
+            .masked()
+        } else {
+            read.phone_masked
+        };
+        let (progress, income_below) =
+            certification::progress_and_income_of(s, &borrower.id, borrower.market, read.steps)
+                .await?;
+        let standing = Self::judge(progress, income_below, read.open_order);
         Ok(Some((
-            LiveSession {
-                borrower,
+            HomeSession {
+                borrower_id: borrower.id,
+                market: borrower.market,
+                phone_masked,
                 extended_for_ms,
             },
             standing,
         )))
     }
 
-    fn judge(
-        borrower: &Borrower,
-        progress: Progress,
-        income: Option<i64>,
-        open_order: Option<OpenOrderRow>,
-    ) -> Self {
+    fn judge(progress: Progress, income_below: bool, open_order: Option<OpenOrderRow>) -> Self {
         let mut reasons = Vec::new();
         if !progress.is_complete() {
             reasons.push(Reason::CertificationIncomplete);
@@ -94,7 +106,7 @@ impl Standing {
         if open_order.is_some() {
             reasons.push(Reason::OpenOrder);
         }
-        if certification::income_below_minimum(borrower.market, income) {
+        if income_below {
             reasons.push(Reason::IncomeBelowMinimum);
         }
         Self {
@@ -116,6 +128,16 @@ impl Standing {
             Reason::IncomeBelowMinimum => Refusal::NotEligible,
         })
     }
+}
+
+/// A live session's borrower as home shows them, read without decrypting anything; and how long the session now
+/// lives when this use extended it (a cookie carrying it is re-issued with that lifetime).
+pub struct HomeSession {
+    pub borrower_id: String,
+    pub market: Market,
+    /// `+91 ******3210`.
+    pub phone_masked: String,
+    pub extended_for_ms: Option<i64>,
 }
 
 /// A loan as a request names it. Each field is optional here so that every missing one is reported at once.

@@ -16,11 +16,11 @@ pub use rules::{
 use crate::auth::{Borrower, CodePurpose, SignInError, SignInService};
 use crate::content;
 use crate::error::{Error, FieldProblem, Refusal};
-use crate::infra::crypto::Binding;
+use crate::infra::crypto::{Binding, Secrets};
 use crate::services::Services;
 use crate::store::Tx;
 use crate::store::audit::NewAuditEntry;
-use crate::store::certification::StepDoneWithJob;
+use crate::store::certification::{IncomeVerdict, StepDoneWithIncome};
 
 /// A borrower's certification, decrypted: each step done with its data and completion time.
 pub struct Certification {
@@ -47,7 +47,7 @@ impl Certification {
     ) -> Result<Self, Error> {
         let mut steps = BTreeMap::new();
         for stored in stored {
-            let data = decrypt(s, borrower, stored.step, &stored.data_enc)?;
+            let data = open_step(s, &borrower.id, stored.step, &stored.data_enc)?;
             steps.insert(stored.step, (data, stored.completed_at));
         }
         Ok(Self { steps })
@@ -70,37 +70,21 @@ impl Certification {
 
 /// Where a step's blob belongs: its borrower and step are the associated data of its encryption, so a blob copied to
 /// another row does not decrypt.
-fn binding(borrower: &Borrower, step: Step) -> Binding<'_> {
+fn binding(borrower_id: &str, step: Step) -> Binding<'_> {
     Binding::CertificationStep {
-        borrower_id: &borrower.id,
+        borrower_id,
         step: step.as_str(),
     }
 }
 
-fn decrypt(
-    s: &Services,
-    borrower: &Borrower,
-    step: Step,
-    data_enc: &str,
-) -> Result<StepData, Error> {
-    let json = s.secrets.decrypt(data_enc, binding(borrower, step))?;
-    Ok(serde_json::from_str(&json).map_err(anyhow::Error::from)?)
-}
-
-/// Decrypts one stored step of the borrower `borrower_id` (a batch read's row).
+/// Decrypts one stored step of the borrower `borrower_id`.
 pub fn open_step(
     s: &Services,
     borrower_id: &str,
     step: Step,
     data_enc: &str,
 ) -> Result<StepData, Error> {
-    let json = s.secrets.decrypt(
-        data_enc,
-        Binding::CertificationStep {
-            borrower_id,
-            step: step.as_str(),
-        },
-    )?;
+    let json = s.secrets.decrypt(data_enc, binding(borrower_id, step))?;
     Ok(serde_json::from_str(&json).map_err(anyhow::Error::from)?)
 }
 
@@ -140,37 +124,106 @@ impl Progress {
     }
 }
 
-/// Progress and the stated income together, in one read that decrypts only the job step: what eligibility needs.
+/// Progress, and whether the stated income is under the market's minimum, in one read without a blob: what
+/// eligibility needs.
 pub async fn progress_and_income(
     s: &Services,
     borrower: &Borrower,
-) -> Result<(Progress, Option<i64>), Error> {
-    let steps = s.db.certification_done_with_job(&borrower.id).await?;
-    progress_and_income_of(s, borrower, steps)
+) -> Result<(Progress, bool), Error> {
+    let steps = s.db.certification_done_with_income(&borrower.id).await?;
+    progress_and_income_of(s, &borrower.id, borrower.market, steps).await
 }
 
-/// Progress and the stated income from the steps done as read (the job step with its blob).
-pub fn progress_and_income_of(
+/// Progress, and whether the stated income is under the market's minimum (false before the job step), from the steps
+/// done as read. The job step's verdict, saved with it, decides when it was reached against today's minimum;
+/// otherwise (a step saved before migration 0050 and not backfilled, or a minimum changed since) the job step is read
+/// and its sealed income compared.
+pub async fn progress_and_income_of(
     s: &Services,
-    borrower: &Borrower,
-    steps: Vec<StepDoneWithJob>,
-) -> Result<(Progress, Option<i64>), Error> {
+    borrower_id: &str,
+    market: Market,
+    steps: Vec<StepDoneWithIncome>,
+) -> Result<(Progress, bool), Error> {
     let mut done = BTreeMap::new();
-    let mut income = None;
+    let mut job = None;
     for row in steps {
         done.insert(row.step, row.completed_at);
-        if let (Step::Job, Some(data_enc)) = (row.step, row.data_enc.as_deref())
-            && let StepData::Job(job) = decrypt(s, borrower, Step::Job, data_enc)?
-        {
-            income = Some(job.income);
+        if row.step == Step::Job {
+            job = Some(row.income());
         }
     }
-    Ok((Progress { done }, income))
+    let below = match job {
+        None => false,
+        Some(Some(verdict)) if verdict.minimum == min_income(market) => verdict.below,
+        Some(_) => sealed_income_below_minimum(s, borrower_id, market).await?,
+    };
+    Ok((Progress { done }, below))
 }
 
-/// True when the income is under the market's minimum for a loan.
-pub fn income_below_minimum(market: Market, income: Option<i64>) -> bool {
-    income.is_some_and(|income| income < min_income(market))
+/// The job step read and decrypted, its income compared with the market's minimum now (false when there is none).
+async fn sealed_income_below_minimum(
+    s: &Services,
+    borrower_id: &str,
+    market: Market,
+) -> Result<bool, Error> {
+    let Some(stored) = s.db.certification_step(borrower_id, Step::Job).await? else {
+        return Ok(false);
+    };
+    let data = open_step(s, borrower_id, Step::Job, &stored.data_enc)?;
+    Ok(income_verdict_of(market, &data).is_some_and(|verdict| verdict.below))
+}
+
+/// Job steps backfilled per read: their blobs are held in memory a page at a time.
+const VERDICTS_PER_PAGE: i64 = 500;
+
+/// Writes the income verdicts of the job steps saved before migration 0050, in one transaction, if that is still to
+/// do (the migration's `income_verdict_backfill_pending` row, deleted in the same transaction: two servers starting at
+/// once backfill once). Returns how many it wrote. Fails, and the server does not start, when a step does not decrypt
+/// (another `secret_key`?).
+pub async fn backfill_income_verdicts(
+    db: &crate::store::Db,
+    secrets: &Secrets,
+) -> anyhow::Result<usize> {
+    let mut written = 0;
+    let mut tx = db.begin().await?;
+    if !tx.take_income_verdict_backfill().await? {
+        tx.rollback().await?;
+        return Ok(written);
+    }
+    let mut after = String::new();
+    loop {
+        let page = tx
+            .job_steps_without_verdict_after(&after, VERDICTS_PER_PAGE)
+            .await?;
+        let Some(last) = page.last() else { break };
+        after.clone_from(&last.borrower_id);
+        for row in page {
+            let json = secrets.decrypt(&row.data_enc, binding(&row.borrower_id, Step::Job))?;
+            let data: StepData = serde_json::from_str(&json)?;
+            let verdict = income_verdict_of(row.market, &data).ok_or_else(|| {
+                anyhow::anyhow!(
+                    "borrower {}'s job step holds another step's data",
+                    row.borrower_id
+                )
+            })?;
+            tx.set_income_verdict(&row.borrower_id, verdict).await?;
+            written += 1;
+        }
+    }
+    tx.commit().await?;
+    Ok(written)
+}
+
+/// The job step's income against the market's minimum, as saved with the step; `None` for the other steps.
+pub fn income_verdict_of(market: Market, data: &StepData) -> Option<IncomeVerdict> {
+    let StepData::Job(job) = data else {
+        return None;
+    };
+    let minimum = min_income(market);
+    Some(IncomeVerdict {
+        minimum,
+        below: job.income < minimum,
+    })
 }
 
 /// One step as saved, decrypted, with its completion time.
@@ -183,7 +236,7 @@ pub async fn read_step(
         return Ok(None);
     };
     Ok(Some((
-        decrypt(s, borrower, step, &stored.data_enc)?,
+        open_step(s, &borrower.id, step, &stored.data_enc)?,
         stored.completed_at,
     )))
 }
@@ -311,7 +364,9 @@ pub async fn save_step(
     tx.save_certification_step(
         &borrower.id,
         step,
-        &s.secrets.encrypt(&json, binding(borrower, step)),
+        &s.secrets
+            .encrypt(&json, binding(borrower.id.as_str(), step)),
+        income_verdict_of(borrower.market, &data),
         now,
     )
     .await?;

@@ -29,7 +29,7 @@ use crate::infra::crypto::{Binding, Secrets};
 use crate::services::Services;
 use crate::store::loans::date_code;
 use crate::store::new_id;
-use crate::store::seed::{SeedBorrower, SeedEntry, SeedMix, SeedPlan, SeedTemplate};
+use crate::store::seed::{SeedBorrower, SeedEntry, SeedMix, SeedPlan, SeedStep, SeedTemplate};
 
 /// Borrowers sealed and written per transaction.
 const BORROWER_CHUNK: usize = 10_000;
@@ -230,16 +230,17 @@ fn borrower(
     for data in steps_of(b, market) {
         let step = data.step().as_str();
         let json = serde_json::to_string(&data)?;
-        steps.push((
+        steps.push(SeedStep {
             step,
-            secrets.encrypt(
+            data_enc: secrets.encrypt(
                 &json,
                 Binding::CertificationStep {
                     borrower_id: id,
                     step,
                 },
             ),
-        ));
+            income: crate::certification::income_verdict_of(market, &data),
+        });
         prints.extend(
             fingerprints::of_step(secrets, &data)
                 .into_iter()

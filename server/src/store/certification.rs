@@ -22,13 +22,48 @@ pub struct StepDone {
     pub completed_at: i64,
 }
 
-/// A step done, with its blob only when it is the job step.
+/// The job step's income against its market's minimum, as saved with the step (migration 0050): the minimum it was
+/// compared with (minor units of the market's period) and whether the income is under it. The income stays sealed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct IncomeVerdict {
+    pub minimum: i64,
+    pub below: bool,
+}
+
+impl IncomeVerdict {
+    /// The verdict as its two columns store it; `None` unless both are there (a job step saved before migration 0050
+    /// and not yet backfilled, or another step).
+    pub fn of_columns(minimum: Option<i64>, below: Option<i64>) -> Option<Self> {
+        Some(Self {
+            minimum: minimum?,
+            below: below? != 0,
+        })
+    }
+}
+
+/// A step done, with the job step's income verdict (none on the other steps).
 #[derive(Debug, Clone, kilat_row::FromRow)]
-pub struct StepDoneWithJob {
+pub struct StepDoneWithIncome {
     #[row(try_from = "String")]
     pub step: Step,
     pub completed_at: i64,
-    pub data_enc: Option<String>,
+    pub income_minimum: Option<i64>,
+    pub income_below: Option<i64>,
+}
+
+impl StepDoneWithIncome {
+    pub fn income(&self) -> Option<IncomeVerdict> {
+        IncomeVerdict::of_columns(self.income_minimum, self.income_below)
+    }
+}
+
+/// A job step saved without a verdict, for the backfill after migration 0050.
+#[derive(Debug, Clone, kilat_row::FromRow)]
+pub struct JobStepWithoutVerdict {
+    pub borrower_id: String,
+    #[row(try_from = "String")]
+    pub market: kilat_domain::Market,
+    pub data_enc: String,
 }
 
 #[derive(Debug, Clone, kilat_row::FromRow)]
@@ -85,15 +120,14 @@ impl Db {
             .await
     }
 
-    /// Which steps the borrower has done and when, and the job step's blob (the income): the one read that
-    /// eligibility needs, without the other four blobs.
-    pub async fn certification_done_with_job(
+    /// Which steps the borrower has done and when, and the job step's income verdict: the one read that eligibility
+    /// needs, without a blob.
+    pub async fn certification_done_with_income(
         &self,
         borrower_id: &str,
-    ) -> sqlx::Result<Vec<StepDoneWithJob>> {
+    ) -> sqlx::Result<Vec<StepDoneWithIncome>> {
         sqlx::query_as(
-            "SELECT step, completed_at, CASE WHEN step = 'job' THEN data_enc END AS data_enc
-             FROM certification_steps WHERE borrower_id = $1",
+            "SELECT step, completed_at, income_minimum, income_below FROM certification_steps WHERE borrower_id = $1",
         )
         .bind(borrower_id)
         .fetch_all(self.pool())
@@ -127,21 +161,28 @@ impl Db {
 }
 
 impl Tx {
-    /// Saves a step and logs it (`completed` the first time, `updated` after). Returns the step's completion time.
+    /// Saves a step, with its income verdict when it is the job step, and logs it (`completed` the first time,
+    /// `updated` after). Returns the step's completion time.
     pub async fn save_certification_step(
         &mut self,
         borrower_id: &str,
         step: Step,
         data_enc: &str,
+        income: Option<IncomeVerdict>,
         now: i64,
     ) -> sqlx::Result<i64> {
+        let minimum = income.map(|v| v.minimum);
+        let below = income.map(|v| i64::from(v.below));
         let inserted = sqlx::query(
-            "INSERT INTO certification_steps (borrower_id, step, data_enc, completed_at, updated_at)
-             VALUES ($1, $2, $3, $4, $4) ON CONFLICT (borrower_id, step) DO NOTHING",
+            "INSERT INTO certification_steps (borrower_id, step, data_enc, income_minimum, income_below, completed_at,
+               updated_at)
+             VALUES ($1, $2, $3, $4, $5, $6, $6) ON CONFLICT (borrower_id, step) DO NOTHING",
         )
         .bind(borrower_id)
         .bind(step.code())
         .bind(data_enc)
+        .bind(minimum)
+        .bind(below)
         .bind(now)
         .execute(self.conn())
         .await?
@@ -149,9 +190,12 @@ impl Tx {
             == 1;
         if !inserted {
             sqlx::query(
-                "UPDATE certification_steps SET data_enc = $1, updated_at = $2 WHERE borrower_id = $3 AND step = $4",
+                "UPDATE certification_steps SET data_enc = $1, income_minimum = $2, income_below = $3, updated_at = $4
+                 WHERE borrower_id = $5 AND step = $6",
             )
             .bind(data_enc)
+            .bind(minimum)
+            .bind(below)
             .bind(now)
             .bind(borrower_id)
             .bind(step.code())
@@ -180,6 +224,51 @@ impl Tx {
 }
 
 impl Tx {
+    /// Deletes migration 0050's marker: true when it was there (the backfill of the income verdicts is this
+    /// transaction's to do).
+    pub async fn take_income_verdict_backfill(&mut self) -> sqlx::Result<bool> {
+        Ok(sqlx::query("DELETE FROM income_verdict_backfill_pending")
+            .execute(self.conn())
+            .await?
+            .rows_affected()
+            > 0)
+    }
+
+    /// Job steps without an income verdict, with their borrower's market, by borrower after `after`.
+    pub async fn job_steps_without_verdict_after(
+        &mut self,
+        after: &str,
+        limit: i64,
+    ) -> sqlx::Result<Vec<JobStepWithoutVerdict>> {
+        sqlx::query_as(
+            "SELECT c.borrower_id, b.market, c.data_enc FROM certification_steps c JOIN borrowers b ON b.id = c.borrower_id
+             WHERE c.step = 'job' AND c.borrower_id > $1 AND c.income_minimum IS NULL
+             ORDER BY c.borrower_id LIMIT $2",
+        )
+        .bind(after)
+        .bind(limit)
+        .fetch_all(self.conn())
+        .await
+    }
+
+    /// Writes a job step's income verdict, leaving its data and times as they are.
+    pub async fn set_income_verdict(
+        &mut self,
+        borrower_id: &str,
+        verdict: IncomeVerdict,
+    ) -> sqlx::Result<()> {
+        sqlx::query(
+            "UPDATE certification_steps SET income_minimum = $1, income_below = $2
+             WHERE borrower_id = $3 AND step = 'job'",
+        )
+        .bind(verdict.minimum)
+        .bind(i64::from(verdict.below))
+        .bind(borrower_id)
+        .execute(self.conn())
+        .await?;
+        Ok(())
+    }
+
     /// Every step the borrower has saved, read in the transaction.
     pub async fn certification_steps_in(
         &mut self,

@@ -10,6 +10,7 @@
 //! ago, per market).
 //! The helper tables are dropped at the end.
 
+use super::certification::IncomeVerdict;
 use super::loans::placeholders;
 use super::{Db, Tx};
 
@@ -21,10 +22,16 @@ pub struct SeedBorrower {
     pub phone_enc: String,
     pub phone_masked: String,
     pub created_at: i64,
-    /// (step code, sealed JSON) of each certification step.
-    pub steps: Vec<(&'static str, String)>,
+    pub steps: Vec<SeedStep>,
     /// (field, kind, keyed hash).
     pub fingerprints: Vec<(&'static str, &'static str, String)>,
+}
+
+/// A certification step to write: its code, its sealed JSON, and the job step's income verdict.
+pub struct SeedStep {
+    pub step: &'static str,
+    pub data_enc: String,
+    pub income: Option<IncomeVerdict>,
 }
 
 /// The accepted KFS every seeded order of a market copies.
@@ -85,9 +92,11 @@ pub struct SeedMix<'a> {
     pub now: i64,
 }
 
-/// Rows per multi-row insert of borrowers (7 values each; their steps 5 and fingerprints 4, five of each per
-/// borrower): under PostgreSQL's 65,535 parameters.
+/// Rows per multi-row insert of borrowers (7 values each; their fingerprints 4, five per borrower, in one insert;
+/// their steps 7, five per borrower, in inserts of [`STEPS_PER_INSERT`]): under SQLite's 32,766 parameters and
+/// PostgreSQL's 65,535.
 pub const BORROWERS_PER_INSERT: usize = 1_000;
+const STEPS_PER_INSERT: usize = 4_000;
 
 const DAY_MS: i64 = 86_400_000;
 
@@ -291,25 +300,28 @@ impl Tx {
                     .bind(b.created_at);
             }
             q.execute(self.conn()).await?;
-            let steps: Vec<(&SeedBorrower, &(&'static str, String))> = chunk
+            let steps: Vec<(&SeedBorrower, &SeedStep)> = chunk
                 .iter()
                 .flat_map(|b| b.steps.iter().map(move |s| (b, s)))
                 .collect();
-            for part in steps.chunks(BORROWERS_PER_INSERT * 5) {
+            for part in steps.chunks(STEPS_PER_INSERT) {
                 let rows = (0..part.len())
-                    .map(|r| format!("({})", placeholders(r * 5 + 1, 5)))
+                    .map(|r| format!("({})", placeholders(r * 7 + 1, 7)))
                     .collect::<Vec<_>>()
                     .join(", ");
                 let sql = format!(
-                    "INSERT INTO certification_steps (borrower_id, step, data_enc, completed_at, updated_at)
+                    "INSERT INTO certification_steps (borrower_id, step, data_enc, income_minimum, income_below,
+                       completed_at, updated_at)
                      VALUES {rows}"
                 );
                 let mut q = sqlx::query(&sql);
-                for (b, (step, data)) in part {
+                for (b, step) in part {
                     q = q
                         .bind(b.id.as_str())
-                        .bind(*step)
-                        .bind(data.as_str())
+                        .bind(step.step)
+                        .bind(step.data_enc.as_str())
+                        .bind(step.income.map(|v| v.minimum))
+                        .bind(step.income.map(|v| i64::from(v.below)))
                         .bind(b.created_at)
                         .bind(b.created_at);
                 }

@@ -1,5 +1,5 @@
-//! A live session with what its borrower's standing needs (certification progress, the job step's blob, the open
-//! order), read in one statement and one row for the home screen.
+//! A live session with what its borrower's standing needs (certification progress, the job step's income verdict, the
+//! open order) and the masked phone, read in one statement and one row for the home screen: no blob to decrypt.
 
 use std::collections::HashMap;
 
@@ -8,7 +8,7 @@ use sqlx::AnyPool;
 
 use super::Db;
 use super::batch::{SessionKey, live_sessions_in, session_bounds};
-use super::certification::StepDoneWithJob;
+use super::certification::{IncomeVerdict, StepDoneWithIncome};
 use super::orders::OpenOrderRow;
 use super::sign_in::{BorrowerRow, SessionRow};
 use crate::certification::Step;
@@ -17,19 +17,22 @@ use crate::certification::Step;
 #[derive(Debug, Clone)]
 pub struct SessionStanding {
     pub session: SessionRow,
-    /// The steps done, the job step with its blob.
-    pub steps: Vec<StepDoneWithJob>,
+    /// The phone as lists show it, stored beside the sealed one (empty only when a backfill has not written it).
+    pub phone_masked: String,
+    /// The steps done, the job step with its income verdict.
+    pub steps: Vec<StepDoneWithIncome>,
     pub open_order: Option<OpenOrderRow>,
 }
 
 /// The one row of [`Db::session_standing`]: the session, its borrower, the open order (NULLs when none) and the
-/// completion time of each step (NULL when not done), with the job step's sealed blob.
+/// completion time of each step (NULL when not done), with the job step's income verdict.
 #[derive(kilat_row::FromRow)]
 struct Row {
     token_hash: String,
     borrower_id: String,
     market: String,
     phone_enc: String,
+    phone_masked: String,
     borrower_created_at: i64,
     session_created_at: i64,
     last_seen_at: i64,
@@ -42,7 +45,8 @@ struct Row {
     job_at: Option<i64>,
     extended_at: Option<i64>,
     bank_at: Option<i64>,
-    job_enc: Option<String>,
+    job_income_minimum: Option<i64>,
+    job_income_below: Option<i64>,
 }
 
 fn decode(e: kilat_domain::UnknownCode) -> sqlx::Error {
@@ -50,8 +54,8 @@ fn decode(e: kilat_domain::UnknownCode) -> sqlx::Error {
 }
 
 impl Db {
-    /// A live session (the conditions of [`Db::session_borrower`]) with its borrower, the steps they have done (only
-    /// the job step's blob) and their open order, in one statement and one row: the session JOINed to its borrower,
+    /// A live session (the conditions of [`Db::session_borrower`]) with its borrower, the steps they have done (the
+    /// job step with its income verdict) and their open order, in one statement and one row: the session JOINed to its borrower,
     /// LEFT JOINed to the open order (at most one: `orders_one_open`) and to each step by its primary key. No row
     /// means no live session. The session's last use is not moved here. On an HTTP worker with a pool of its own,
     /// batched with the other requests' ([`super::batch`]).
@@ -83,11 +87,13 @@ pub(super) async fn session_standings_in(
 ) -> sqlx::Result<Vec<Option<SessionStanding>>> {
     let (idle_since, created_since, tokens) = session_bounds(keys);
     let sql = format!(
-        "SELECT s.token_hash, b.id AS borrower_id, b.market, b.phone_enc, b.created_at AS borrower_created_at,
+        "SELECT s.token_hash, b.id AS borrower_id, b.market, b.phone_enc, b.phone_masked,
+           b.created_at AS borrower_created_at,
            s.created_at AS session_created_at, s.last_seen_at, o.order_no, o.status AS order_status,
            o.amount AS order_amount, o.created_at AS order_created_at, cb.completed_at AS base_at,
            cp.completed_at AS personal_at, cj.completed_at AS job_at, ce.completed_at AS extended_at,
-           ck.completed_at AS bank_at, cj.data_enc AS job_enc
+           ck.completed_at AS bank_at, cj.income_minimum AS job_income_minimum,
+           cj.income_below AS job_income_below
          FROM borrower_sessions s JOIN borrowers b ON b.id = s.borrower_id
          LEFT JOIN orders o ON o.borrower_id = s.borrower_id AND o.closed_at IS NULL
          LEFT JOIN certification_steps cb ON cb.borrower_id = s.borrower_id AND cb.step = 'base'
@@ -141,19 +147,21 @@ impl Row {
             Step::Extended => row.extended_at,
             Step::Bank => row.bank_at,
         };
-        let mut steps: Vec<StepDoneWithJob> = Step::ALL
+        let income = IncomeVerdict::of_columns(row.job_income_minimum, row.job_income_below);
+        let steps: Vec<StepDoneWithIncome> = Step::ALL
             .iter()
             .filter_map(|&step| {
-                completed_at(step).map(|completed_at| StepDoneWithJob {
-                    step,
-                    completed_at,
-                    data_enc: None,
+                completed_at(step).map(|completed_at| {
+                    let income = income.filter(|_| step == Step::Job);
+                    StepDoneWithIncome {
+                        step,
+                        completed_at,
+                        income_minimum: income.map(|v| v.minimum),
+                        income_below: income.map(|v| i64::from(v.below)),
+                    }
                 })
             })
             .collect();
-        if let Some(job) = steps.iter_mut().find(|s| s.step == Step::Job) {
-            job.data_enc = row.job_enc;
-        }
         Ok(SessionStanding {
             session: SessionRow {
                 borrower: BorrowerRow {
@@ -165,6 +173,7 @@ impl Row {
                 created_at: row.session_created_at,
                 last_seen_at: row.last_seen_at,
             },
+            phone_masked: row.phone_masked,
             steps,
             open_order,
         })

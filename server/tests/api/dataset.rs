@@ -102,6 +102,20 @@ async fn the_seeded_book_is_read_by_every_queue_as_a_real_one() {
         let phone = unseal_phone(&app.secrets, &id, market, &phone_enc).unwrap();
         assert_eq!(phone.masked(), phone_masked);
     }
+    // Each job step carries its income verdict against its market's minimum (the seed's incomes all meet it), and no
+    // other step does.
+    let (jobs, judged, others): (i64, i64, i64) = sqlx::query_as(
+        "SELECT SUM(CASE WHEN c.step = 'job' THEN 1 ELSE 0 END),
+           SUM(CASE WHEN c.step = 'job' AND c.income_below = 0
+             AND c.income_minimum = CASE b.market WHEN 'IN' THEN 1200000 WHEN 'ID' THEN 500000000 END THEN 1 ELSE 0 END),
+           SUM(CASE WHEN c.step <> 'job' AND (c.income_minimum IS NOT NULL OR c.income_below IS NOT NULL) THEN 1 ELSE 0 END)
+         FROM certification_steps c JOIN borrowers b ON b.id = c.borrower_id",
+    )
+    .fetch_one(pool)
+    .await
+    .unwrap();
+    assert!(jobs >= 1_000, "{jobs} job steps");
+    assert_eq!((judged, others), (jobs, 0));
     // A duplicate NIK: one borrower in a thousand shares the one before's.
     let shared: i64 = sqlx::query_scalar(
         "SELECT COUNT(*) FROM (SELECT hash FROM borrower_fingerprints WHERE kind = 'id'

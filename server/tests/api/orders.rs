@@ -317,6 +317,164 @@ async fn each_refusal_of_apply_and_confirm_has_its_code() {
     app.stop().await;
 }
 
+/// The job step's income verdict as stored: (the minimum it was compared with, 1 when below), per borrower's phone.
+async fn income_verdicts(app: &TestApp) -> Vec<(String, Option<i64>, Option<i64>)> {
+    sqlx::query_as(
+        "SELECT b.phone_masked, c.income_minimum, c.income_below FROM certification_steps c
+         JOIN borrowers b ON b.id = c.borrower_id WHERE c.step = 'job' ORDER BY b.phone_masked",
+    )
+    .fetch_all(app.db.pool())
+    .await
+    .unwrap()
+}
+
+async fn reasons(app: &TestApp, session: &str) -> Value {
+    data(app.get_as("/api/v1/borrower/home", session).await).await["reasons"].clone()
+}
+
+#[tokio::test]
+async fn the_income_is_judged_from_the_verdict_saved_with_the_job_step_or_from_the_sealed_step_when_it_is_missing_or_stale()
+ {
+    let app = spawn_app().await;
+    let asha = app.sign_in("IN", "9876500401").await;
+    app.certify("IN", &asha).await;
+    let budi = app.sign_in("ID", "081234500402").await;
+    app.certify("ID", &budi).await;
+    // Saved with the step: the market's minimum (₹12,000 a month, Rp5,000,000 a year) and 0, not below it; nothing on
+    // the other steps.
+    assert_eq!(
+        income_verdicts(&app).await,
+        [
+            ("+62 *******0402".into(), Some(500_000_000), Some(0)),
+            ("+91 ******0401".into(), Some(1_200_000), Some(0)),
+        ]
+    );
+    let others: i64 = sqlx::query_scalar(
+        "SELECT COUNT(*) FROM certification_steps WHERE step <> 'job' AND (income_minimum IS NOT NULL OR income_below IS NOT NULL)",
+    )
+    .fetch_one(app.db.pool())
+    .await
+    .unwrap();
+    assert_eq!(others, 0);
+    assert_eq!(reasons(&app, &asha).await, json!([]));
+
+    // Saved again under the minimum: the verdict follows the step.
+    app.post_as(
+        "/api/v1/borrower/certification/job",
+        &asha,
+        &json!({"employmentType": "salaried_private", "employerName": "Infosys", "income": 1_199_999, "payDay": 1}),
+    )
+    .await;
+    assert_eq!(
+        income_verdicts(&app).await[1],
+        ("+91 ******0401".into(), Some(1_200_000), Some(1))
+    );
+    assert_eq!(reasons(&app, &asha).await, json!(["income_below_minimum"]));
+
+    // Home and an application read the verdict, not the sealed step: a verdict against today's minimum decides.
+    app.execute("UPDATE certification_steps SET income_below = 0 WHERE step = 'job'")
+        .await;
+    assert_eq!(reasons(&app, &asha).await, json!([]));
+    assert_eq!(
+        apply(&app, &asha, 2_000_000, "m6").await.status(),
+        StatusCode::OK
+    );
+
+    // A step saved before migration 0050 (no verdict), or one compared with another minimum than today's, is judged
+    // from its sealed income, by home and by an application alike.
+    for stale in [
+        "UPDATE certification_steps SET income_minimum = NULL, income_below = NULL WHERE step = 'job'",
+        "UPDATE certification_steps SET income_minimum = 1000, income_below = 0 WHERE step = 'job'",
+    ] {
+        app.execute(stale).await;
+        assert_eq!(
+            reasons(&app, &asha).await,
+            json!(["income_below_minimum"]),
+            "{stale}"
+        );
+        let refused = apply(&app, &asha, 2_000_000, "m6").await;
+        assert_eq!(refused.status(), StatusCode::FORBIDDEN, "{stale}");
+        assert_eq!(error(refused).await["code"], "not_eligible");
+        assert_eq!(reasons(&app, &budi).await, json!([]), "{stale}");
+    }
+
+    // Home shows the phone masked as stored beside the sealed one, and from the sealed one should that be missing.
+    let phone = |home: Value| home["phoneMasked"].clone();
+    assert_eq!(
+        phone(data(app.get_as("/api/v1/borrower/home", &asha).await).await),
+        "+91 ******0401"
+    );
+    app.execute("UPDATE borrowers SET phone_masked = ''").await;
+    assert_eq!(
+        phone(data(app.get_as("/api/v1/borrower/home", &asha).await).await),
+        "+91 ******0401"
+    );
+    assert_eq!(
+        phone(data(app.get_as("/api/v1/borrower/home", &budi).await).await),
+        "+62 *******0402"
+    );
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn job_steps_from_before_the_migration_get_their_income_verdicts_at_the_next_start_once() {
+    let app = spawn_app().await;
+    let asha = app.sign_in("IN", "9876500411").await;
+    app.certify_with("IN", &asha, |step, body| {
+        if step == "job" {
+            body["income"] = json!(1_000_000);
+        }
+    })
+    .await;
+    let budi = app.sign_in("ID", "081234500412").await;
+    app.certify("ID", &budi).await;
+    let saved = income_verdicts(&app).await;
+    // As a database written before migration 0050: no verdicts, the marker in place.
+    app.execute("UPDATE certification_steps SET income_minimum = NULL, income_below = NULL")
+        .await;
+    app.execute("INSERT INTO income_verdict_backfill_pending (id) VALUES (1)")
+        .await;
+
+    let restarted = crate::helpers::spawn_app_on(&app.database_url).await;
+    assert_eq!(income_verdicts(&restarted).await, saved);
+    assert_eq!(
+        saved,
+        [
+            ("+62 *******0412".into(), Some(500_000_000), Some(0)),
+            ("+91 ******0411".into(), Some(1_200_000), Some(1)),
+        ]
+    );
+    let markers: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM income_verdict_backfill_pending")
+        .fetch_one(restarted.db.pool())
+        .await
+        .unwrap();
+    assert_eq!(markers, 0);
+    assert_eq!(
+        reasons(&restarted, &asha).await,
+        json!(["income_below_minimum"])
+    );
+    assert_eq!(reasons(&restarted, &budi).await, json!([]));
+
+    // Once: a verdict missing after the backfill is left to the sealed step, not written at the next start.
+    restarted
+        .execute("UPDATE certification_steps SET income_minimum = NULL, income_below = NULL WHERE step = 'job'")
+        .await;
+    let again = crate::helpers::spawn_app_on(&app.database_url).await;
+    assert!(
+        income_verdicts(&again)
+            .await
+            .iter()
+            .all(|(_, minimum, below)| minimum.is_none() && below.is_none())
+    );
+    assert_eq!(
+        reasons(&again, &asha).await,
+        json!(["income_below_minimum"])
+    );
+    again.stop().await;
+    restarted.stop().await;
+    app.stop().await;
+}
+
 #[tokio::test]
 async fn an_indonesian_borrower_applies_and_confirms_in_rupiah() {
     let app = spawn_app().await;

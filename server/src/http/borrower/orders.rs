@@ -87,13 +87,13 @@ pub async fn home(
         .await?
         .ok_or(ApiError::Unauthorized)?;
     token.extended(&state, session.extended_for_ms);
-    let borrower = &session.borrower;
-    let products = state.products_json.of(s, &state.catalog, borrower.market)?;
+    let market = session.market;
+    let products = state.products_json.of(s, &state.catalog, market)?;
     let progress = &standing.progress;
     Ok(Envelope::ok(HomeView {
-        market: borrower.market,
-        phone_masked: borrower.phone.masked(),
-        lender_name: s.site.company(borrower.market).lender_name.clone(),
+        market,
+        phone_masked: session.phone_masked,
+        lender_name: s.site.company(market).lender_name.clone(),
         certification: CertificationProgress {
             complete: progress.is_complete(),
             next: progress.next(),
