@@ -127,8 +127,9 @@ impl Worker {
     }
 }
 
-/// The database (connected and migrated, its PII resealed, fingerprints and income verdicts backfilled), the keys, the clock, the
-/// providers, the catalog and the site's claims: everything but HTTP, for the web server and the worker alike.
+/// The database (connected and migrated, its PII resealed, its fingerprints and income verdicts backfilled), the keys,
+/// the clock, the providers, the catalog and the site's claims: everything but HTTP, for the web server and the worker
+/// alike.
 async fn build_services(
     settings: &Settings,
 ) -> anyhow::Result<(Services, Catalog, SiteClaims, Arc<Outbox>)> {
