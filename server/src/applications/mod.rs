@@ -89,7 +89,6 @@ impl Standing {
         let standing = Self::judge(progress, income_below, read.open_order);
         Ok(Some((
             HomeSession {
-                borrower_id: borrower.id,
                 market: borrower.market,
                 phone_masked,
                 extended_for_ms,
@@ -133,7 +132,6 @@ impl Standing {
 /// A live session's borrower as home shows them, read without decrypting anything; and how long the session now
 /// lives when this use extended it (a cookie carrying it is re-issued with that lifetime).
 pub struct HomeSession {
-    pub borrower_id: String,
     pub market: Market,
     /// `+91 ******3210`.
     pub phone_masked: String,
