@@ -176,9 +176,10 @@ async fn sealed_income_below_minimum(
 /// Job steps backfilled per read: their blobs are held in memory a page at a time.
 const VERDICTS_PER_PAGE: i64 = 500;
 
-/// Writes the income verdicts of the job steps saved before migration 0050, in one transaction, if that is still to
-/// do (the migration's `income_verdict_backfill_pending` row, deleted in the same transaction: two servers starting at
-/// once backfill once). Returns how many it wrote. Fails, and the server does not start, when a step does not decrypt
+/// Writes the income verdicts of the job steps saved before migration 0050, and rewrites those compared with another
+/// minimum than the market's now, in one transaction, if that is still to do (the migration's
+/// `income_verdict_backfill_pending` row, deleted in the same transaction: two servers starting at once backfill once;
+/// a migration that inserts the row again has the next start judge the steps again). Returns how many it wrote. Fails, and the server does not start, when a step does not decrypt
 /// (another `secret_key`?).
 pub async fn backfill_income_verdicts(
     db: &crate::store::Db,
@@ -193,7 +194,7 @@ pub async fn backfill_income_verdicts(
     let mut after = String::new();
     loop {
         let page = tx
-            .job_steps_without_verdict_after(&after, VERDICTS_PER_PAGE)
+            .job_steps_to_judge_after(&after, VERDICTS_PER_PAGE, min_income)
             .await?;
         let Some(last) = page.last() else { break };
         after.clone_from(&last.borrower_id);

@@ -238,7 +238,8 @@ pub fn validate(step: Step, req: &StepRequest, cx: &Context<'_>) -> Result<StepD
 
 /// The minimum income of a market, per `income_period` (SPEC.md §9): ₹12,000 a month; Rp5,000,000 a year. Each job
 /// step keeps its verdict against the minimum of when it was saved (migration 0050); after a change here, the steps
-/// compared with the old minimum are judged from their sealed incomes until saved again.
+/// compared with the old minimum are judged from their sealed incomes until saved again, or until a start finds
+/// `income_verdict_backfill_pending`'s row (a migration that inserts it has them all judged again at the next start).
 pub fn min_income(market: Market) -> i64 {
     match market {
         Market::India => 1_200_000,       // ₹12,000

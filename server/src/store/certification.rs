@@ -57,9 +57,9 @@ impl StepDoneWithIncome {
     }
 }
 
-/// A job step saved without a verdict, for the backfill after migration 0050.
+/// A job step whose income verdict is missing or out of date, for the backfill after migration 0050.
 #[derive(Debug, Clone, kilat_row::FromRow)]
-pub struct JobStepWithoutVerdict {
+pub struct JobStepToJudge {
     pub borrower_id: String,
     #[row(try_from = "String")]
     pub market: kilat_domain::Market,
@@ -234,19 +234,27 @@ impl Tx {
             > 0)
     }
 
-    /// Job steps without an income verdict, with their borrower's market, by borrower after `after`.
-    pub async fn job_steps_without_verdict_after(
+    /// Job steps without an income verdict, or with one against another minimum than their market's `minimum` gives,
+    /// with their borrower's market, by borrower after `after`.
+    pub async fn job_steps_to_judge_after(
         &mut self,
         after: &str,
         limit: i64,
-    ) -> sqlx::Result<Vec<JobStepWithoutVerdict>> {
+        minimum: impl Fn(kilat_domain::Market) -> i64,
+    ) -> sqlx::Result<Vec<JobStepToJudge>> {
+        use kilat_domain::Market;
         sqlx::query_as(
             "SELECT c.borrower_id, b.market, c.data_enc FROM certification_steps c JOIN borrowers b ON b.id = c.borrower_id
-             WHERE c.step = 'job' AND c.borrower_id > $1 AND c.income_minimum IS NULL
+             WHERE c.step = 'job' AND c.borrower_id > $1
+               AND (c.income_minimum IS NULL OR c.income_minimum <> CASE b.market WHEN $3 THEN CAST($4 AS BIGINT) WHEN $5 THEN CAST($6 AS BIGINT) END)
              ORDER BY c.borrower_id LIMIT $2",
         )
         .bind(after)
         .bind(limit)
+        .bind(Market::India.code())
+        .bind(minimum(Market::India))
+        .bind(Market::Indonesia.code())
+        .bind(minimum(Market::Indonesia))
         .fetch_all(self.conn())
         .await
     }

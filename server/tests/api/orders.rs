@@ -417,7 +417,7 @@ async fn the_income_is_judged_from_the_verdict_saved_with_the_job_step_or_from_t
 }
 
 #[tokio::test]
-async fn job_steps_from_before_the_migration_get_their_income_verdicts_at_the_next_start_once() {
+async fn job_steps_without_a_current_income_verdict_are_judged_again_at_the_next_start_once() {
     let app = spawn_app().await;
     let asha = app.sign_in("IN", "9876500411").await;
     app.certify_with("IN", &asha, |step, body| {
@@ -429,9 +429,15 @@ async fn job_steps_from_before_the_migration_get_their_income_verdicts_at_the_ne
     let budi = app.sign_in("ID", "081234500412").await;
     app.certify("ID", &budi).await;
     let saved = income_verdicts(&app).await;
-    // As a database written before migration 0050: no verdicts, the marker in place.
+    // As a database written before migration 0050 (no verdicts), with the marker in place; Asha's step as if compared
+    // with another minimum since changed (what a migration inserting the marker again would have judged anew).
     app.execute("UPDATE certification_steps SET income_minimum = NULL, income_below = NULL")
         .await;
+    app.execute(
+        "UPDATE certification_steps SET income_minimum = 900000, income_below = 0 WHERE step = 'job'
+           AND borrower_id IN (SELECT id FROM borrowers WHERE market = 'IN')",
+    )
+    .await;
     app.execute("INSERT INTO income_verdict_backfill_pending (id) VALUES (1)")
         .await;
 
