@@ -136,12 +136,8 @@ pub async fn backfill(db: &Db, secrets: &Secrets) -> anyhow::Result<Backfilled> 
             let mut prints = vec![own_phone(secrets, phone.e164())];
             let mut fields: Vec<&str> = vec![FIELD_PHONE];
             for stored in tx.certification_steps_in(&row.id).await? {
-                let binding = Binding::CertificationStep {
-                    borrower_id: &row.id,
-                    step: stored.step.as_str(),
-                };
-                let json = secrets.decrypt(&stored.data_enc, binding)?;
-                let data: StepData = serde_json::from_str(&json)?;
+                let data =
+                    super::open_sealed_step(secrets, &row.id, stored.step, &stored.data_enc)?;
                 fields.extend_from_slice(fields_of(stored.step));
                 prints.extend(of_step(secrets, &data));
             }

@@ -84,8 +84,18 @@ pub fn open_step(
     step: Step,
     data_enc: &str,
 ) -> Result<StepData, Error> {
-    let json = s.secrets.decrypt(data_enc, binding(borrower_id, step))?;
-    Ok(serde_json::from_str(&json).map_err(anyhow::Error::from)?)
+    Ok(open_sealed_step(&s.secrets, borrower_id, step, data_enc)?)
+}
+
+/// [`open_step`] with the keys alone, for the backfills that run before the services exist.
+pub fn open_sealed_step(
+    secrets: &Secrets,
+    borrower_id: &str,
+    step: Step,
+    data_enc: &str,
+) -> anyhow::Result<StepData> {
+    let json = secrets.decrypt(data_enc, binding(borrower_id, step))?;
+    Ok(serde_json::from_str(&json)?)
 }
 
 /// Which steps are done and when, read without decrypting anything.
@@ -179,8 +189,9 @@ const VERDICTS_PER_PAGE: i64 = 500;
 /// Writes the income verdicts of the job steps saved before migration 0050, and rewrites those compared with another
 /// minimum than the market's now, in one transaction, if that is still to do (the migration's
 /// `income_verdict_backfill_pending` row, deleted in the same transaction: two servers starting at once backfill once;
-/// a migration that inserts the row again has the next start judge the steps again). Returns how many it wrote. Fails, and the server does not start, when a step does not decrypt
-/// (another `secret_key`?).
+/// a migration that inserts the row again has the next start judge the steps again). A step saved again meanwhile by
+/// another server keeps the verdict that save wrote. Returns how many it wrote. Fails, and the server does not start,
+/// when a step does not decrypt (another `secret_key`?).
 pub async fn backfill_income_verdicts(
     db: &crate::store::Db,
     secrets: &Secrets,
@@ -194,21 +205,28 @@ pub async fn backfill_income_verdicts(
     let mut after = String::new();
     loop {
         let page = tx
-            .job_steps_to_judge_after(&after, VERDICTS_PER_PAGE, min_income)
+            .job_steps_to_judge_after(
+                &after,
+                VERDICTS_PER_PAGE,
+                &[Market::India, Market::Indonesia].map(|m| (m, min_income(m))),
+            )
             .await?;
         let Some(last) = page.last() else { break };
         after.clone_from(&last.borrower_id);
         for row in page {
-            let json = secrets.decrypt(&row.data_enc, binding(&row.borrower_id, Step::Job))?;
-            let data: StepData = serde_json::from_str(&json)?;
+            let data = open_sealed_step(secrets, &row.borrower_id, Step::Job, &row.data_enc)?;
             let verdict = income_verdict_of(row.market, &data).ok_or_else(|| {
                 anyhow::anyhow!(
                     "borrower {}'s job step holds another step's data",
                     row.borrower_id
                 )
             })?;
-            tx.set_income_verdict(&row.borrower_id, verdict).await?;
-            written += 1;
+            if tx
+                .set_income_verdict(&row.borrower_id, &row.data_enc, verdict)
+                .await?
+            {
+                written += 1;
+            }
         }
     }
     tx.commit().await?;

@@ -234,47 +234,52 @@ impl Tx {
             > 0)
     }
 
-    /// Job steps without an income verdict, or with one against another minimum than their market's `minimum` gives,
-    /// with their borrower's market, by borrower after `after`.
+    /// Job steps without an income verdict, or with one against another minimum than their market's in `minimums`
+    /// (a market not listed: always), with their borrower's market, by borrower after `after`.
     pub async fn job_steps_to_judge_after(
         &mut self,
         after: &str,
         limit: i64,
-        minimum: impl Fn(kilat_domain::Market) -> i64,
+        minimums: &[(kilat_domain::Market, i64)],
     ) -> sqlx::Result<Vec<JobStepToJudge>> {
-        use kilat_domain::Market;
-        sqlx::query_as(
-            "SELECT c.borrower_id, b.market, c.data_enc FROM certification_steps c JOIN borrowers b ON b.id = c.borrower_id
+        // No minimum is negative: a market without one compares with -1, and its steps are judged again.
+        let cases: String = (0..minimums.len())
+            .map(|i| format!(" WHEN ${} THEN CAST(${} AS BIGINT)", 3 + 2 * i, 4 + 2 * i))
+            .collect();
+        let sql = format!(
+            "SELECT c.borrower_id, b.market, c.data_enc
+             FROM certification_steps c JOIN borrowers b ON b.id = c.borrower_id
              WHERE c.step = 'job' AND c.borrower_id > $1
-               AND (c.income_minimum IS NULL OR c.income_minimum <> CASE b.market WHEN $3 THEN CAST($4 AS BIGINT) WHEN $5 THEN CAST($6 AS BIGINT) END)
-             ORDER BY c.borrower_id LIMIT $2",
-        )
-        .bind(after)
-        .bind(limit)
-        .bind(Market::India.code())
-        .bind(minimum(Market::India))
-        .bind(Market::Indonesia.code())
-        .bind(minimum(Market::Indonesia))
-        .fetch_all(self.conn())
-        .await
+               AND (c.income_minimum IS NULL OR c.income_minimum <> CASE b.market{cases} ELSE -1 END)
+             ORDER BY c.borrower_id LIMIT $2"
+        );
+        let mut query = sqlx::query_as(&sql).bind(after).bind(limit);
+        for (market, minimum) in minimums {
+            query = query.bind(market.code()).bind(*minimum);
+        }
+        query.fetch_all(self.conn()).await
     }
 
-    /// Writes a job step's income verdict, leaving its data and times as they are.
+    /// Writes a job step's income verdict, leaving its data and times as they are, if its sealed data is still
+    /// `data_enc` (what the verdict was judged from): false when the step was saved again since, with its own verdict.
     pub async fn set_income_verdict(
         &mut self,
         borrower_id: &str,
+        data_enc: &str,
         verdict: IncomeVerdict,
-    ) -> sqlx::Result<()> {
-        sqlx::query(
+    ) -> sqlx::Result<bool> {
+        Ok(sqlx::query(
             "UPDATE certification_steps SET income_minimum = $1, income_below = $2
-             WHERE borrower_id = $3 AND step = 'job'",
+             WHERE borrower_id = $3 AND step = 'job' AND data_enc = $4",
         )
         .bind(verdict.minimum)
         .bind(i64::from(verdict.below))
         .bind(borrower_id)
+        .bind(data_enc)
         .execute(self.conn())
-        .await?;
-        Ok(())
+        .await?
+        .rows_affected()
+            == 1)
     }
 
     /// Every step the borrower has saved, read in the transaction.

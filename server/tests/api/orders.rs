@@ -4,6 +4,8 @@
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 
+use kilat_server::store::certification::IncomeVerdict;
+
 use crate::helpers::{TestApp, data, error, spawn_app};
 
 const PRODUCT: &str = "in-flexi-6m";
@@ -475,6 +477,47 @@ async fn job_steps_without_a_current_income_verdict_are_judged_again_at_the_next
     assert_eq!(
         reasons(&again, &asha).await,
         json!(["income_below_minimum"])
+    );
+
+    // A verdict judged from data the step no longer holds (another server saved it again meanwhile) is not written;
+    // one judged from the data it holds is.
+    let (asha_id, data_enc): (String, String) = sqlx::query_as(
+        "SELECT c.borrower_id, c.data_enc FROM certification_steps c JOIN borrowers b ON b.id = c.borrower_id
+         WHERE c.step = 'job' AND b.market = 'IN'",
+    )
+    .fetch_one(again.db.pool())
+    .await
+    .unwrap();
+    let wrong = IncomeVerdict {
+        minimum: 1_200_000,
+        below: false,
+    };
+    let mut tx = again.db.begin().await.unwrap();
+    let old_data = format!("{data_enc}-as-it-was");
+    assert!(
+        !tx.set_income_verdict(&asha_id, &old_data, wrong)
+            .await
+            .unwrap()
+    );
+    tx.commit().await.unwrap();
+    assert_eq!(
+        income_verdicts(&again).await[1],
+        ("+91 ******0411".into(), None, None)
+    );
+    let right = IncomeVerdict {
+        minimum: 1_200_000,
+        below: true,
+    };
+    let mut tx = again.db.begin().await.unwrap();
+    assert!(
+        tx.set_income_verdict(&asha_id, &data_enc, right)
+            .await
+            .unwrap()
+    );
+    tx.commit().await.unwrap();
+    assert_eq!(
+        income_verdicts(&again).await[1],
+        ("+91 ******0411".into(), Some(1_200_000), Some(1))
     );
     again.stop().await;
     restarted.stop().await;
