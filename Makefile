@@ -4,7 +4,7 @@ CARGO ?= cargo
 PG_URL ?= postgres://postgres@127.0.0.1:5432/postgres
 NPM_CI := npm ci --no-audit --no-fund --loglevel=error
 
-.PHONY: run build test-bin web test lint lint-quick test-rust test-rust-sqlite test-rust-pg test-web test-contract e2e openapi bench bench-app-a11y bench-borrower bench-callbacks bench-overdue bench-console bench-dashboard bench-bounds bench-scale bench-retention bench-build chromium tools
+.PHONY: run build test-bin web test lint lint-quick test-rust test-rust-sqlite test-rust-pg test-web test-contract e2e openapi bench bench-app-a11y bench-borrower bench-callbacks bench-overdue bench-console bench-dashboard bench-bounds bench-scale bench-retention bench-audit bench-build chromium tools
 
 ## run: build everything and start the server on SQLite with demo data
 run: build
@@ -166,6 +166,10 @@ bench-scale: build
 ## bench-retention: the records-retention job purging 1,000 deleted accounts of a book of 1,000,000 orders seeded by `kilat dev seed` on PostgreSQL (budget: 20 ms per account); bench-scale runs it on its own book; not part of `make bench`
 bench-retention: build
 	scripts/bench-retention.sh
+
+## bench-audit: the console's audit search, each filter and a family, over 5,000,000 entries on PostgreSQL and SQLite (BASELINE_BIN=… compares an older build in alternating rounds); not part of `make bench`
+bench-audit: build
+	scripts/bench-audit.sh
 
 ## bench-build: a cold `make build` (what `make run` does first) of HEAD on a fresh clone (budget: 360 s on 2 cores); BENCH_BUILD_BASELINE=<commit> builds another commit in alternating rounds to compare
 bench-build:

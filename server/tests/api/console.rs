@@ -1789,6 +1789,100 @@ async fn the_audit_trail_reads_with_names_numbers_and_changes_and_exports_to_csv
     app.stop().await;
 }
 
+/// A family of actions (`payment.`) is every action starting with it, of any depth (`site.` and `site.claims.` both
+/// find `site.claims.update`), combined with the other filters; it is read through the family index
+/// (`audit_log_family`, migration 0051) on both databases, not by reading the whole trail.
+#[tokio::test]
+async fn an_action_family_finds_every_action_starting_with_it_through_its_index() {
+    use kilat_server::store::audit::AuditFilter;
+    let app = spawn_app().await;
+    let ada = create(&app, "ada", &[Role::Admin]).await;
+    let bob = create(&app, "bob", &[Role::Finance]).await;
+    let ada_session = sign_in(&app, "ada").await;
+    // A trail of 20,000 entries of other families, then a few of the ones searched for.
+    sqlx::query(
+        "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 20000)
+         INSERT INTO audit_log (id, actor_kind, actor_id, action, entity, entity_id, before_json, after_json, at)
+         SELECT 'bulk-' || i, 'operator', $1, CASE WHEN i % 3 = 0 THEN 'order.claim' ELSE 'view_unmasked' END,
+                'order', 'none', NULL, NULL, 1000 + i
+         FROM n",
+    )
+    .bind(&bob)
+    .execute(app.db.pool())
+    .await
+    .unwrap();
+    for (id, actor, action, at) in [
+        ("e1", &ada, "site.claims.update", 30_001),
+        ("e2", &ada, "payment.utr", 30_002),
+        ("e3", &ada, "payments.export", 30_003),
+        ("e4", &bob, "payment.refunded", 30_004),
+    ] {
+        sqlx::query(
+            "INSERT INTO audit_log (id, actor_kind, actor_id, action, entity, entity_id, before_json, after_json, at)
+             VALUES ($1, 'operator', $2, $3, 'payment', 'p', NULL, NULL, $4)",
+        )
+        .bind(id)
+        .bind(actor)
+        .bind(action)
+        .bind(at as i64)
+        .execute(app.db.pool())
+        .await
+        .unwrap();
+    }
+    let found = |query: &'static str| {
+        let app = &app;
+        let ada_session = &ada_session;
+        async move {
+            let entries =
+                data(get(app, ada_session, &format!("/api/v1/console/audit?{query}")).await).await;
+            entries
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|e| e["action"].as_str().unwrap().to_owned())
+                .collect::<Vec<_>>()
+        }
+    };
+    assert_eq!(found("action=site.").await, ["site.claims.update"]);
+    assert_eq!(found("action=site.claims.").await, ["site.claims.update"]);
+    assert!(found("action=site.claim.").await.is_empty());
+    assert_eq!(
+        found("action=payment.").await,
+        ["payment.refunded", "payment.utr"]
+    );
+    assert_eq!(found("action=payments.").await, ["payments.export"]);
+    assert_eq!(found("action=payment.&operator=ada").await, ["payment.utr"]);
+    assert_eq!(
+        found("action=payment.&from=30003").await,
+        ["payment.refunded"]
+    );
+    assert_eq!(found("action=payment.&to=30003").await, ["payment.utr"]);
+    assert_eq!(found("action=payment.utr").await, ["payment.utr"]);
+    assert_eq!(found("action=order.").await.len(), 200);
+
+    // With the planner's figures (as a live database has them), a family is read through its index.
+    sqlx::query("ANALYZE audit_log")
+        .execute(app.db.pool())
+        .await
+        .unwrap();
+    for family in ["site.", "site.claims.", "payment."] {
+        let plan = app
+            .db
+            .audit_search_plan(
+                &AuditFilter {
+                    action: Some(family),
+                    ..AuditFilter::default()
+                },
+                200,
+            )
+            .await
+            .unwrap()
+            .join("\n");
+        assert!(plan.contains("audit_log_family"), "{family}: {plan}");
+    }
+    app.stop().await;
+}
+
 /// A query parameter given empty is refused like any other value that is not one of its kind, never read as left
 /// out (the API contract: `market` is a market, `pageSize` a whole number).
 #[tokio::test]
