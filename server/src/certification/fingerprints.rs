@@ -13,8 +13,8 @@
 
 use super::{BankInfo, BaseInfo, ExtendedInfo, Step, StepData};
 use crate::infra::crypto::{Binding, Secrets};
-use crate::store::Db;
 use crate::store::fingerprints::Fingerprint;
+use crate::store::{Db, StartupMarker};
 
 pub const KIND_ID: &str = "id";
 pub const KIND_PHONE: &str = "phone";
@@ -114,7 +114,7 @@ const BORROWERS_PER_PAGE: i64 = 200;
 pub async fn backfill(db: &Db, secrets: &Secrets) -> anyhow::Result<Backfilled> {
     let mut done = Backfilled::default();
     let mut tx = db.begin().await?;
-    if !tx.take_fingerprint_backfill().await? {
+    if !tx.take_marker(StartupMarker::Fingerprints).await? {
         tx.rollback().await?;
         return Ok(done);
     }

@@ -18,9 +18,9 @@ use crate::content;
 use crate::error::{Error, FieldProblem, Refusal};
 use crate::infra::crypto::{Binding, Secrets};
 use crate::services::Services;
-use crate::store::Tx;
 use crate::store::audit::NewAuditEntry;
 use crate::store::certification::{IncomeVerdict, StepDoneWithIncome};
+use crate::store::{StartupMarker, Tx};
 
 /// A borrower's certification, decrypted: each step done with its data and completion time.
 pub struct Certification {
@@ -198,7 +198,7 @@ pub async fn backfill_income_verdicts(
 ) -> anyhow::Result<usize> {
     let mut written = 0;
     let mut tx = db.begin().await?;
-    if !tx.take_income_verdict_backfill().await? {
+    if !tx.take_marker(StartupMarker::IncomeVerdicts).await? {
         tx.rollback().await?;
         return Ok(written);
     }

@@ -224,16 +224,6 @@ impl Tx {
 }
 
 impl Tx {
-    /// Deletes migration 0050's marker: true when it was there (the backfill of the income verdicts is this
-    /// transaction's to do).
-    pub async fn take_income_verdict_backfill(&mut self) -> sqlx::Result<bool> {
-        Ok(sqlx::query("DELETE FROM income_verdict_backfill_pending")
-            .execute(self.conn())
-            .await?
-            .rows_affected()
-            > 0)
-    }
-
     /// Job steps without an income verdict, or with one against another minimum than their market's in `minimums`
     /// (a market not listed: always), with their borrower's market, by borrower after `after`.
     pub async fn job_steps_to_judge_after(

@@ -117,15 +117,6 @@ pub struct LiveBorrower {
 }
 
 impl Tx {
-    /// Deletes migration 0035's marker: true when it was there (the backfill is this transaction's to do).
-    pub async fn take_fingerprint_backfill(&mut self) -> sqlx::Result<bool> {
-        Ok(sqlx::query("DELETE FROM fingerprint_backfill_pending")
-            .execute(self.conn())
-            .await?
-            .rows_affected()
-            > 0)
-    }
-
     /// Borrowers with a phone on file (not erased, not a development seed's placeholder), by id after `after`.
     pub async fn live_borrowers_after(
         &mut self,

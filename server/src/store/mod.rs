@@ -186,6 +186,19 @@ impl HotReads {
 /// (docs/ARCHITECTURE.md, "Transactions and cancelled requests"). sqlx's own `Transaction` is not used: its `begin`
 /// can be dropped after the server began but before a guard exists (SQLite's `BEGIN IMMEDIATE` check, PostgreSQL's
 /// `BEGIN` round trip), which left a pooled connection holding SQLite's write lock for minutes (issue 17).
+/// A one-row table a migration creates to have the first start after it do some work once ([`Tx::take_marker`]).
+#[derive(Debug, Clone, Copy)]
+pub enum StartupMarker {
+    /// Migration 0005: the PII written before it, resealed bound to its row.
+    PiiReseal,
+    /// Migration 0030: the agreements written in clear, sealed.
+    AgreementSeal,
+    /// Migration 0035: the fingerprints and masked phones of the borrowers from before it.
+    Fingerprints,
+    /// Migration 0050: the job steps' income verdicts.
+    IncomeVerdicts,
+}
+
 pub struct Tx {
     /// `None` once committed or rolled back.
     conn: Option<PoolConnection<Any>>,
@@ -235,6 +248,23 @@ impl Tx {
         self.run("ROLLBACK").await?;
         self.open = false;
         Ok(())
+    }
+
+    /// Deletes a migration's marker: true when it was there, and the start-up work it stands for is this
+    /// transaction's to do. Two servers starting at once do it once: the second waits for the first's transaction and
+    /// finds no marker; a transaction that fails leaves it for the next start.
+    pub async fn take_marker(&mut self, marker: StartupMarker) -> sqlx::Result<bool> {
+        let table = match marker {
+            StartupMarker::PiiReseal => "pii_reseal_pending",
+            StartupMarker::AgreementSeal => "agreement_seal_pending",
+            StartupMarker::Fingerprints => "fingerprint_backfill_pending",
+            StartupMarker::IncomeVerdicts => "income_verdict_backfill_pending",
+        };
+        Ok(sqlx::query(&format!("DELETE FROM {table}"))
+            .execute(self.conn())
+            .await?
+            .rows_affected()
+            > 0)
     }
 
     /// One statement without arguments (PostgreSQL's simple protocol: one message, no prepared statement).

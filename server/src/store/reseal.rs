@@ -9,9 +9,9 @@
 
 use anyhow::Context;
 
-use super::Db;
 use super::contact_messages::{self, EMAIL, NAME, TELEPHONE};
 use super::orders::seal_agreement;
+use super::{Db, StartupMarker};
 use crate::infra::crypto::{BOUND_PREFIX, Binding, Secrets};
 
 #[derive(kilat_row::FromRow)]
@@ -53,11 +53,7 @@ impl Db {
         let mut done = Resealed::default();
         // A write transaction (`BEGIN IMMEDIATE` on SQLite): it holds the write lock from the start.
         let mut tx = self.begin().await?;
-        let pending = sqlx::query("DELETE FROM pii_reseal_pending")
-            .execute(tx.conn())
-            .await?
-            .rows_affected();
-        if pending == 0 {
+        if !tx.take_marker(StartupMarker::PiiReseal).await? {
             tx.rollback().await?;
             return Ok(done);
         }
@@ -154,11 +150,7 @@ impl Db {
     /// SQLite the old pages are then checkpointed out of the WAL ([`Db::checkpoint`]). Answers how many were sealed.
     pub async fn seal_clear_agreements(&self, secrets: &Secrets) -> anyhow::Result<usize> {
         let mut tx = self.begin().await?;
-        let pending = sqlx::query("DELETE FROM agreement_seal_pending")
-            .execute(tx.conn())
-            .await?
-            .rows_affected();
-        if pending == 0 {
+        if !tx.take_marker(StartupMarker::AgreementSeal).await? {
             tx.rollback().await?;
             return Ok(0);
         }

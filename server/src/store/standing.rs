@@ -8,7 +8,7 @@ use sqlx::AnyPool;
 
 use super::Db;
 use super::batch::{SessionKey, live_sessions_in, session_bounds};
-use super::certification::{IncomeVerdict, StepDoneWithIncome};
+use super::certification::StepDoneWithIncome;
 use super::orders::OpenOrderRow;
 use super::sign_in::{BorrowerRow, SessionRow};
 use crate::certification::Step;
@@ -147,18 +147,15 @@ impl Row {
             Step::Extended => row.extended_at,
             Step::Bank => row.bank_at,
         };
-        let income = IncomeVerdict::of_columns(row.job_income_minimum, row.job_income_below);
         let steps: Vec<StepDoneWithIncome> = Step::ALL
             .iter()
             .filter_map(|&step| {
-                completed_at(step).map(|completed_at| {
-                    let income = income.filter(|_| step == Step::Job);
-                    StepDoneWithIncome {
-                        step,
-                        completed_at,
-                        income_minimum: income.map(|v| v.minimum),
-                        income_below: income.map(|v| i64::from(v.below)),
-                    }
+                let job = step == Step::Job;
+                completed_at(step).map(|completed_at| StepDoneWithIncome {
+                    step,
+                    completed_at,
+                    income_minimum: row.job_income_minimum.filter(|_| job),
+                    income_below: row.job_income_below.filter(|_| job),
                 })
             })
             .collect();
