@@ -17,7 +17,8 @@
 # BENCH_DASHBOARD_ORDERS (default 1000000), BENCH_DASHBOARD_OPEN_PERCENT (default 10), BENCH_DASHBOARD_ROUNDS
 # (default 10), BENCH_DASHBOARD_COLD_ROUNDS (default 3: the dashboard before any day is kept), BENCH_KEEP (1 keeps the
 # database and the server's log), BENCH_DASHBOARD_DB (the URL of a database an earlier run kept: no seed, and it is
-# kept; its kept days are deleted first).
+# kept; its kept days are deleted first), BASELINE_BIN and BASELINE_NAME (another build, e.g. one from before a change:
+# served beside KILAT_BIN on the same database, its dashboard a third request of each alternating round).
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -42,9 +43,10 @@ if [ -n "$EXISTING" ]; then
 else
   NAME="kilat_bench_dashboard_$$" URL="${PG_URL%/*}/$NAME"
 fi
-PID=
+PID= PID2=
 cleanup() {
   [ -n "$PID" ] && kill "$PID" 2>/dev/null && wait "$PID" 2>/dev/null || true
+  [ -n "$PID2" ] && kill "$PID2" 2>/dev/null && wait "$PID2" 2>/dev/null || true
   if [ -z "$NAME" ]; then
     rm -rf "$WORK"
   elif [ "$KEEP" = 1 ]; then
@@ -85,6 +87,13 @@ INSERT INTO order_events (id, order_id, status, actor, at)
 INSERT INTO payouts (id, order_id, provider, bank_reference, amount, operator_id, created_at)
     SELECT id || '-p', id, 'bench', 'BENCH' || order_no, net_disbursed, NULL,
            created_at + 3600000 + (abs(hashtext(id)::bigint) % 7200000)::bigint FROM orders;
+-- The statuses and positions were changed above without the book's moves: the next start counts the book again
+-- (migration 0052's marker; a binary from before it has no such table).
+DO \$\$ BEGIN
+  IF to_regclass('book_count_pending') IS NOT NULL THEN
+    INSERT INTO book_count_pending (id) VALUES (1) ON CONFLICT DO NOTHING;
+  END IF;
+END \$\$;
 ANALYZE;
 SQL
 seed_secs="in $((SECONDS - started)) s"
@@ -107,6 +116,15 @@ base=http://127.0.0.1:$port
 KILAT_LISTEN=127.0.0.1:$port "$BIN" serve --jobs off >"$WORK/kilat.log" 2>&1 &
 PID=$!
 for _ in $(seq 1 300); do curl -fsS -o /dev/null "$base/readyz" 2>/dev/null && break; sleep 0.1; done
+BASELINE_BIN=${BASELINE_BIN:-}
+BASELINE_NAME=${BASELINE_NAME:-baseline}
+if [ -n "$BASELINE_BIN" ]; then
+  [ -x "$BASELINE_BIN" ] || die "no binary at $BASELINE_BIN"
+  port2=$(node -e "const s=require('net').createServer();s.listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})")
+  KILAT_LISTEN=127.0.0.1:$port2 "$BASELINE_BIN" serve --jobs off >"$WORK/baseline.log" 2>&1 &
+  PID2=$!
+  for _ in $(seq 1 300); do curl -fsS -o /dev/null "http://127.0.0.1:$port2/readyz" 2>/dev/null && break; sleep 0.1; done
+fi
 cookie=$(curl -fsS -D - -o /dev/null -H 'content-type: application/json' \
   -d "{\"username\":\"$ADMIN\",\"password\":\"$PASSWORD\"}" "$base/api/v1/console/login" |
   sed -n 's/^[Ss]et-[Cc]ookie: kilat_console=\([^;]*\).*/\1/p')
@@ -127,10 +145,15 @@ curl -fsS -o /dev/null -H "Cookie: kilat_console=$cookie" "$dashboard"
 # One warm-up each, then alternating rounds.
 time_of "$dashboard" >/dev/null
 time_of "$queue" >/dev/null
-: >"$WORK/dashboard" ; : >"$WORK/queue"
+# The same session serves on the baseline (sessions are in the database).
+[ -n "$BASELINE_BIN" ] && time_of "http://127.0.0.1:$port2/api/v1/console/dashboard?market=IN" >/dev/null
+: >"$WORK/dashboard" ; : >"$WORK/queue" ; : >"$WORK/baseline"
 for _ in $(seq 1 "$ROUNDS"); do
   time_of "$dashboard" >>"$WORK/dashboard"; echo >>"$WORK/dashboard"
   time_of "$queue" >>"$WORK/queue"; echo >>"$WORK/queue"
+  if [ -n "$BASELINE_BIN" ]; then
+    time_of "http://127.0.0.1:$port2/api/v1/console/dashboard?market=IN" >>"$WORK/baseline"; echo >>"$WORK/baseline"
+  fi
 done
 load_end=$(cut -d' ' -f1-3 /proc/loadavg)
 stats() { sort -n "$1" | awk '{ v[NR] = $1 * 1000 } END { printf "%.0f ms | %.0f ms | %.0f ms", v[int((NR + 1) / 2)], v[NR], v[1] }'; }
@@ -151,6 +174,9 @@ SECTION=$WORK/section.md
   echo "| \`GET /console/dashboard?market=IN\` (admin), no day kept | $(stats "$WORK/cold") |"
   echo "| \`GET /console/dashboard?market=IN\` (admin), ended days kept | $(stats "$WORK/dashboard") |"
   echo "| \`GET /console/collections?market=IN\` (reference) | $(stats "$WORK/queue") |"
+  if [ -n "$BASELINE_BIN" ]; then
+    echo "| \`GET /console/dashboard?market=IN\` (admin), ended days kept, $BASELINE_NAME | $(stats "$WORK/baseline") |"
+  fi
   echo '<!-- dashboard:end -->'
 } >"$SECTION"
 

@@ -127,9 +127,9 @@ impl Worker {
     }
 }
 
-/// The database (connected and migrated, its PII resealed, its fingerprints and income verdicts backfilled), the keys,
-/// the clock, the providers, the catalog and the site's claims: everything but HTTP, for the web server and the worker
-/// alike.
+/// The database (connected and migrated, its PII resealed, its fingerprints and income verdicts backfilled, the
+/// dashboard's book counted), the keys, the clock, the providers, the catalog and the site's claims: everything but
+/// HTTP, for the web server and the worker alike.
 async fn build_services(
     settings: &Settings,
 ) -> anyhow::Result<(Services, Catalog, SiteClaims, Arc<Outbox>)> {
@@ -168,6 +168,12 @@ async fn build_services(
         tracing::info!(
             verdicts,
             "wrote the income verdicts of the job steps saved before migration 0050"
+        );
+    }
+    if let Some(rows) = crate::dashboard::book::count_once(&db, Clock::real().now_ms()).await? {
+        tracing::info!(
+            rows,
+            "counted the dashboard's book from the open loans' positions (migration 0052)"
         );
     }
     let outbox = Arc::new(Outbox::default());

@@ -8,6 +8,8 @@
 //! rates of the window, the book by product, and the apply-to-payout times against India's promise. Finance reads the
 //! dashboard too: the book is finance's figure as much as the admins'.
 
+pub mod book;
+
 use std::collections::{BTreeMap, HashMap, HashSet};
 
 use kilat_domain::{Code, Currency, Market};

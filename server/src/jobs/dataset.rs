@@ -495,6 +495,10 @@ pub async fn seed(
         );
     }
     s.db.drop_seed_tables().await?;
+    // The orders and positions were written in bulk, without the book's moves: the book is counted from them.
+    let mut tx = s.db.begin().await?;
+    tx.count_book().await?;
+    tx.commit().await?;
     s.db.analyze().await?;
     out.orders = orders;
     out.orders_secs = started.elapsed().as_secs_f64();

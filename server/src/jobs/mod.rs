@@ -2,7 +2,8 @@
 //! overdue and back, reminders queued), run once per market and business date however many servers run it, and the
 //! delivery of queued reminders within the market's sending hours, the telemetry retention sweep and the rate-limit
 //! cleanup (hourly), the purge of deleted accounts' kept records past their retention (once per market and business
-//! date), the orphan-files sweep (once a day), and the dashboard's ended days kept (each tick, when one is missing).
+//! date), the orphan-files sweep (once a day), the dashboard's ended days kept (each tick, when one is missing) and its
+//! book's changes folded (each tick).
 //! `kilat serve` runs them on a timer; `kilat jobs run overdue`, `telemetry-retention`, `records-retention`,
 //! `orphan-files`, `rate-limits` and `dashboard-days` by hand.
 
@@ -103,6 +104,11 @@ pub async fn run_on_timer(s: Services, runner: String) {
                     tracing::error!(market = market.code(), %date, error = %err, "records retention failed");
                 }
             }
+        }
+        // The dashboard's book: the changes since the last tick folded into the kept rows (after the overdue job's).
+        match timed("book", async { Ok(s.db.fold_book().await?) }, |n| *n > 0).await {
+            Ok(_) => {}
+            Err(err) => tracing::error!(error = %err, "folding the dashboard's book failed"),
         }
         match timed("reminders", reminders::deliver(&s, s.clock.now()), |n| {
             *n > 0

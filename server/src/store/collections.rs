@@ -1,6 +1,7 @@
 //! Collections (migration 0034): each loan's oldest unpaid due date (`loan_arrears`), the overdue queue read through
 //! its index, contact attempts and promises to pay.
 
+use super::book::Counted;
 use super::loans::placeholders;
 use super::{Db, Tx, new_id};
 
@@ -18,9 +19,12 @@ pub struct ArrearsRow<'a> {
 
 impl Tx {
     /// Writes the positions of several loans (insert or replace), a few hundred rows a statement.
+    /// What the open ones add to the dashboard's book moves with them ([`super::book`]).
     pub async fn set_arrears(&mut self, rows: &[ArrearsRow<'_>], now: i64) -> sqlx::Result<()> {
         self.written.arrears = true;
         for chunk in rows.chunks(300) {
+            let ids: Vec<&str> = chunk.iter().map(|row| row.order_id).collect();
+            self.book_move(&ids, -1, Counted::Open, None).await?;
             let values = (0..chunk.len())
                 .map(|r| format!("({})", placeholders(r * 7 + 1, 7)))
                 .collect::<Vec<_>>()
@@ -46,13 +50,17 @@ impl Tx {
                     .bind(now);
             }
             query.execute(self.conn()).await?;
+            self.book_move(&ids, 1, Counted::Open, None).await?;
         }
         Ok(())
     }
 
-    /// Writes one loan's position, its market read from the order (`row.market` is not used).
+    /// Writes one loan's position, its market read from the order (`row.market` is not used), and moves what it adds
+    /// to the dashboard's book.
     pub async fn set_arrears_of(&mut self, row: &ArrearsRow<'_>, now: i64) -> sqlx::Result<()> {
         self.written.arrears = true;
+        self.book_move(&[row.order_id], -1, Counted::Open, None)
+            .await?;
         sqlx::query(
             "INSERT INTO loan_arrears (order_id, market, oldest_unpaid_due, outstanding, outstanding_principal,
                                        balances_json, updated_at)
@@ -70,6 +78,8 @@ impl Tx {
         .bind(row.outstanding_principal)
         .execute(self.conn())
         .await?;
+        self.book_move(&[row.order_id], 1, Counted::Open, None)
+            .await?;
         Ok(())
     }
 

@@ -144,12 +144,14 @@ impl Db {
         .await
     }
 
-    /// The market's loans paid out and not ended now (`disbursed` or `overdue`), and of them `overdue`: read through
-    /// the open loans' partial index.
+    /// The market's loans paid out and not ended now (`disbursed` or `overdue`), and of them `overdue`: read from the
+    /// kept book and its moves not folded yet (migration 0052, [`super::book`]), not by counting the open loans.
     pub async fn dashboard_open_now(&self, market: &str) -> sqlx::Result<(i64, i64)> {
         sqlx::query_as(
-            "SELECT COUNT(*), COALESCE(SUM(CASE WHEN status = 'overdue' THEN 1 ELSE 0 END), 0)
-             FROM orders WHERE market = $1 AND status IN ('disbursed', 'overdue')",
+            "SELECT CAST(COALESCE(SUM(loans), 0) AS BIGINT),
+                    CAST(COALESCE(SUM(CASE WHEN status = 'overdue' THEN loans ELSE 0 END), 0) AS BIGINT)
+             FROM (SELECT status, loans FROM book_kept WHERE market = $1
+                   UNION ALL SELECT status, loans FROM book_moves WHERE market = $1) b",
         )
         .bind(market)
         .fetch_one(self.pool())
@@ -190,7 +192,7 @@ impl Db {
 /// The book of one market now (issue 18 item 10): its open loans (paid out, not ended: `disbursed` or `overdue`)
 /// grouped by product and days-past-due bucket. The bucket is the collections' one (`server/src/collections`): the
 /// loan's oldest unpaid due date from `loan_arrears` against the bucket dates of the market's today; `current` when it
-/// is not past due (no date, or due today or later).
+/// is not past due (no date, or due today or later). Kept as the loans change ([`super::book`]).
 #[derive(Debug, Clone, PartialEq, Eq, kilat_row::FromRow)]
 pub struct BookRow {
     pub product_code: String,
@@ -205,40 +207,35 @@ pub struct BookRow {
 }
 
 impl Db {
-    /// The market's open loans by product and bucket, each loan's principal and balance read from its position
-    /// (migrations 0044 and 0046), or summed from its ledger lines when it has none yet.
-    /// `dates` are the collections' bucket limits for the market's today.
+    /// The market's open loans by product and bucket, from the kept book and the moves not folded into it yet
+    /// (migration 0052, [`super::book`]): a few hundred rows however many loans are open. `dates` are the collections'
+    /// bucket limits for the market's today; a group whose loans and sums are all zero is left out.
     pub async fn dashboard_book(
         &self,
         market: &str,
         dates: &super::collections::BucketDates,
     ) -> sqlx::Result<Vec<BookRow>> {
         sqlx::query_as(
-            "WITH open AS (
-                 SELECT o.product_code, o.product_name,
-                        CASE WHEN a.oldest_unpaid_due IS NULL OR a.oldest_unpaid_due > $6 THEN 'current'
-                             WHEN a.oldest_unpaid_due >= $2 THEN '1-7'
-                             WHEN a.oldest_unpaid_due >= $3 THEN '8-30'
-                             WHEN a.oldest_unpaid_due >= $4 THEN '31-60'
-                             WHEN a.oldest_unpaid_due >= $5 THEN '61-90'
+            "WITH kept AS (
+                 SELECT product_code, product_name, due, loans, principal, owed FROM book_kept WHERE market = $1
+                 UNION ALL
+                 SELECT product_code, product_name, due, loans, principal, owed FROM book_moves WHERE market = $1
+             ),
+             bucketed AS (
+                 SELECT product_code, product_name,
+                        CASE WHEN due = '' OR due > $6 THEN 'current'
+                             WHEN due >= $2 THEN '1-7'
+                             WHEN due >= $3 THEN '8-30'
+                             WHEN due >= $4 THEN '31-60'
+                             WHEN due >= $5 THEN '61-90'
                              ELSE '90+' END AS bucket,
-                        COALESCE(a.outstanding_principal,
-                                 (SELECT COALESCE(SUM(l.due_principal - l.paid_principal), 0)
-                                  FROM ledger_entries e JOIN ledger_lines l ON l.entry_id = e.id
-                                  WHERE e.order_id = o.id)) AS principal,
-                        COALESCE(a.outstanding,
-                                 (SELECT COALESCE(SUM(l.due_principal + l.due_interest + l.due_fees + l.due_late_charges
-                                                      - l.paid_principal - l.paid_interest - l.paid_fees
-                                                      - l.paid_late_charges), 0)
-                                  FROM ledger_entries e JOIN ledger_lines l ON l.entry_id = e.id
-                                  WHERE e.order_id = o.id)) AS owed
-                 FROM orders o LEFT JOIN loan_arrears a ON a.order_id = o.id
-                 WHERE o.market = $1 AND o.status IN ('disbursed', 'overdue')
+                        loans, principal, owed
+                 FROM kept
              )
-             SELECT product_code, product_name, bucket, COUNT(*) AS loans,
-                    CAST(COALESCE(SUM(principal), 0) AS BIGINT) AS principal,
-                    CAST(COALESCE(SUM(owed), 0) AS BIGINT) AS owed
-             FROM open GROUP BY product_code, product_name, bucket
+             SELECT product_code, product_name, bucket, CAST(SUM(loans) AS BIGINT) AS loans,
+                    CAST(SUM(principal) AS BIGINT) AS principal, CAST(SUM(owed) AS BIGINT) AS owed
+             FROM bucketed GROUP BY product_code, product_name, bucket
+             HAVING SUM(loans) <> 0 OR SUM(principal) <> 0 OR SUM(owed) <> 0
              ORDER BY product_code, product_name, bucket",
         )
         .bind(market)

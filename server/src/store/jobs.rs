@@ -483,6 +483,10 @@ impl Tx {
                     .bind(now);
             }
             q.execute(self.conn()).await?;
+            // Open loans without a position yet: each adds itself to the dashboard's book ([`super::book`]).
+            let ids: Vec<&str> = chunk.iter().map(|l| l.order_id.as_str()).collect();
+            self.book_move(&ids, 1, super::book::Counted::Open, None)
+                .await?;
         }
         Ok(())
     }
@@ -556,6 +560,8 @@ impl Tx {
             }
             query.execute(self.conn()).await?;
         }
+        // Each copy adds to the dashboard's book what the template adds.
+        self.book_copies(template, count).await?;
         Ok(())
     }
 }

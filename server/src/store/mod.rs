@@ -6,6 +6,7 @@
 pub mod account;
 pub mod audit;
 pub(crate) mod batch;
+pub mod book;
 pub mod callbacks;
 pub mod certification;
 pub mod collections;
@@ -197,6 +198,20 @@ pub enum StartupMarker {
     Fingerprints,
     /// Migration 0050: the job steps' income verdicts.
     IncomeVerdicts,
+    /// Migration 0052: the dashboard's book counted from the open loans' positions.
+    BookCount,
+}
+
+impl StartupMarker {
+    fn table(self) -> &'static str {
+        match self {
+            Self::PiiReseal => "pii_reseal_pending",
+            Self::AgreementSeal => "agreement_seal_pending",
+            Self::Fingerprints => "fingerprint_backfill_pending",
+            Self::IncomeVerdicts => "income_verdict_backfill_pending",
+            Self::BookCount => "book_count_pending",
+        }
+    }
 }
 
 pub struct Tx {
@@ -254,13 +269,7 @@ impl Tx {
     /// transaction's to do. Two servers starting at once do it once: the second waits for the first's transaction and
     /// finds no marker; a transaction that fails leaves it for the next start.
     pub async fn take_marker(&mut self, marker: StartupMarker) -> sqlx::Result<bool> {
-        let table = match marker {
-            StartupMarker::PiiReseal => "pii_reseal_pending",
-            StartupMarker::AgreementSeal => "agreement_seal_pending",
-            StartupMarker::Fingerprints => "fingerprint_backfill_pending",
-            StartupMarker::IncomeVerdicts => "income_verdict_backfill_pending",
-        };
-        Ok(sqlx::query(&format!("DELETE FROM {table}"))
+        Ok(sqlx::query(&format!("DELETE FROM {}", marker.table()))
             .execute(self.conn())
             .await?
             .rows_affected()
@@ -521,6 +530,14 @@ impl Db {
 
     pub fn is_sqlite(&self) -> bool {
         self.sqlite
+    }
+
+    /// Whether a migration's marker is still there (its start-up work not done yet), without taking it.
+    pub async fn marker_pending(&self, marker: StartupMarker) -> sqlx::Result<bool> {
+        let rows: i64 = sqlx::query_scalar(&format!("SELECT COUNT(*) FROM {}", marker.table()))
+            .fetch_one(self.pool())
+            .await?;
+        Ok(rows > 0)
     }
 
     /// After an erasure: on SQLite, copies the write-ahead log into the database file and truncates it to nothing.

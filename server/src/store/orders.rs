@@ -4,9 +4,10 @@
 use std::collections::HashMap;
 
 use kilat_domain::{Code, Currency, Market, OrderEvent, OrderState};
-use sqlx::AnyPool;
+use sqlx::{AnyPool, Row};
 
 use super::batch::{SessionKey, live_sessions_in, session_bounds};
+use super::book::Counted;
 use super::loans::placeholders;
 use super::sign_in::live_session;
 use super::{Db, Tx, new_id};
@@ -462,8 +463,31 @@ impl Tx {
         .bind(order_id)
         .bind(from.code())
         .execute(self.conn())
-        .await?;
-        Ok(moved.rows_affected() == 1)
+        .await?
+        .rows_affected()
+            == 1;
+        if moved {
+            self.book_status_move(&[order_id], from, to).await?;
+        }
+        Ok(moved)
+    }
+
+    /// What orders just moved from `from` to `to` add to the dashboard's book ([`super::book`]), when the move took
+    /// them into the open loans, out of them, or from one open status to the other: their position now, taken away
+    /// under the status they had and added under the one they have.
+    async fn book_status_move(
+        &mut self,
+        moved: &[&str],
+        from: OrderState,
+        to: OrderState,
+    ) -> sqlx::Result<()> {
+        if from.is_active_loan() {
+            self.book_move(moved, -1, Counted::All, Some(from)).await?;
+        }
+        if to.is_active_loan() {
+            self.book_move(moved, 1, Counted::All, None).await?;
+        }
+        Ok(())
     }
 
     /// Several orders read inside the transaction (and locked on PostgreSQL, in id order so two lockers never wait on
@@ -502,11 +526,14 @@ impl Tx {
             self.written.review = true;
         }
         let closed_at = to.is_final().then_some(now);
+        // Which ones moved matters only to the book, when they are open loans before or after.
+        let booked = from != to && (from.is_active_loan() || to.is_active_loan());
         let mut moved = 0;
         for chunk in order_ids.chunks(IDS_PER_STATEMENT) {
             let sql = format!(
-                "UPDATE orders SET status = $1, updated_at = $2, closed_at = $3 WHERE status = $4 AND id IN ({})",
-                placeholders(5, chunk.len())
+                "UPDATE orders SET status = $1, updated_at = $2, closed_at = $3 WHERE status = $4 AND id IN ({}){}",
+                placeholders(5, chunk.len()),
+                if booked { " RETURNING id" } else { "" }
             );
             let mut query = sqlx::query(&sql)
                 .bind(to.code())
@@ -516,7 +543,19 @@ impl Tx {
             for id in chunk {
                 query = query.bind(*id);
             }
-            moved += query.execute(self.conn()).await?.rows_affected();
+            if booked {
+                let ids: Vec<String> = query
+                    .fetch_all(self.conn())
+                    .await?
+                    .iter()
+                    .map(|row| row.try_get(0))
+                    .collect::<sqlx::Result<_>>()?;
+                let ids: Vec<&str> = ids.iter().map(String::as_str).collect();
+                self.book_status_move(&ids, from, to).await?;
+                moved += ids.len() as u64;
+            } else {
+                moved += query.execute(self.conn()).await?.rows_affected();
+            }
         }
         Ok(moved)
     }

@@ -74,6 +74,21 @@ async fn board(app: &TestApp, op: &Op, market: &str) -> Value {
         .await
         .unwrap();
     assert_eq!(read().await, computed, "the board read from the kept days");
+    // The book kept as the loans changed (migration 0052) is the book counted from the positions: with its moves
+    // folded by the worker, and counted again from nothing.
+    app.db.fold_book().await.unwrap();
+    assert_eq!(app.db.book_moves_waiting().await.unwrap(), 0);
+    assert_eq!(
+        read().await,
+        computed,
+        "the board with the book's moves folded"
+    );
+    app.count_book().await;
+    assert_eq!(
+        read().await,
+        computed,
+        "the board with the book counted again"
+    );
     computed
 }
 
@@ -310,10 +325,36 @@ async fn the_book_is_counted_exactly_from_known_loans_in_known_buckets() {
                "promiseMet": true})
     );
 
-    // Positions without their amounts (written before migrations 0044 and 0046) are summed from the ledgers: the same
-    // book.
+    // Positions without their amounts, or none at all (written before migrations 0044 and 0046, or 0034): the first
+    // start after migration 0052 writes them from the ledgers before it counts the book. The same book.
     app.execute("UPDATE loan_arrears SET outstanding = NULL, outstanding_principal = NULL")
         .await;
+    app.execute(&format!(
+        "DELETE FROM loan_arrears WHERE order_id = '{b_id}'"
+    ))
+    .await;
+    app.execute("INSERT INTO book_count_pending (id) VALUES (1)")
+        .await;
+    let now = app.services.clock.now_ms();
+    let counted = kilat_server::dashboard::book::count_once(&app.db, now)
+        .await
+        .unwrap();
+    assert!(counted.is_some_and(|rows| rows > 0), "{counted:?}");
+    assert_eq!(
+        kilat_server::dashboard::book::count_once(&app.db, now)
+            .await
+            .unwrap(),
+        None,
+        "counted once"
+    );
+    let (unpositioned,): (i64,) = sqlx::query_as(
+        "SELECT COUNT(*) FROM orders o LEFT JOIN loan_arrears a ON a.order_id = o.id
+         WHERE o.status IN ('disbursed', 'overdue') AND (a.outstanding IS NULL OR a.outstanding_principal IS NULL)",
+    )
+    .fetch_one(app.db.pool())
+    .await
+    .unwrap();
+    assert_eq!(unpositioned, 0);
     assert_eq!(board(&app, &finance, "IN").await["book"], got["book"]);
 
     // Indonesia: none of India's loans, and no promise of a time.

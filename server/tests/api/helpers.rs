@@ -359,6 +359,9 @@ async fn template_exists(admin: &mut sqlx::PgConnection, name: &str) -> bool {
         .is_some()
 }
 
+/// A row of the dashboard's book: market, product code and name, status, arrears date, loans, principal, owed.
+pub type BookKey = (String, String, String, String, String, i64, i64, i64);
+
 impl TestApp {
     pub fn url(&self, path: &str) -> String {
         format!("http://{}{path}", self.addr)
@@ -690,6 +693,43 @@ impl TestApp {
         .await
         .unwrap();
         (status, events, audits)
+    }
+
+    /// The dashboard's book as kept (migration 0052: the kept rows and the moves not folded yet), by market, product,
+    /// status and arrears date; then checks that it is the book counted from the open loans' positions, with the moves
+    /// folded and counted again from nothing. Returns it.
+    pub async fn book_as_counted(&self) -> Vec<BookKey> {
+        let read = || async {
+            sqlx::query_as::<_, BookKey>(
+                "SELECT market, product_code, product_name, status, due, CAST(SUM(loans) AS BIGINT),
+                        CAST(SUM(principal) AS BIGINT), CAST(SUM(owed) AS BIGINT)
+                 FROM (SELECT * FROM book_kept UNION ALL SELECT * FROM book_moves) b
+                 GROUP BY market, product_code, product_name, status, due
+                 HAVING SUM(loans) <> 0 OR SUM(principal) <> 0 OR SUM(owed) <> 0
+                 ORDER BY market, product_code, product_name, status, due",
+            )
+            .fetch_all(self.db.pool())
+            .await
+            .unwrap()
+        };
+        let kept = read().await;
+        self.db.fold_book().await.unwrap();
+        assert_eq!(read().await, kept, "the book with its moves folded");
+        self.count_book().await;
+        assert_eq!(
+            read().await,
+            kept,
+            "the book kept as the loans changed, counted again"
+        );
+        kept
+    }
+
+    /// Counts the dashboard's book again from the open loans' positions (after a test wrote orders or positions with
+    /// SQL of its own, as a migration would).
+    pub async fn count_book(&self) {
+        let mut tx = self.db.begin().await.unwrap();
+        tx.count_book().await.unwrap();
+        tx.commit().await.unwrap();
     }
 
     /// Runs a statement on the app's database (to move time: age a code or a session).
