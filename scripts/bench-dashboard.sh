@@ -18,7 +18,8 @@
 # (default 10), BENCH_DASHBOARD_COLD_ROUNDS (default 3: the dashboard before any day is kept), BENCH_KEEP (1 keeps the
 # database and the server's log), BENCH_DASHBOARD_DB (the URL of a database an earlier run kept: no seed, and it is
 # kept; its kept days are deleted first), BASELINE_BIN and BASELINE_NAME (another build, e.g. one from before a change:
-# served beside KILAT_BIN on the same database, its dashboard a third request of each alternating round).
+# served beside KILAT_BIN on the same database, its dashboard a third request of each alternating round; it must know
+# every migration KILAT_BIN applied, e.g. the older code built with the newer migrations' files).
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -167,7 +168,12 @@ SECTION=$WORK/section.md
   echo "start and $load_end at the end. Seeded ${seed_secs}: $counts."
   echo "One request at a time: first $COLD_ROUNDS rounds of the dashboard with no day kept, then \`kilat jobs run dashboard-days\`"
   echo "(the worker's job: the 29 ended days of the window computed once and kept) in $(printf '%.1f' "$keep_secs") s, then $ROUNDS rounds"
-  echo "of the dashboard (today alone from the tables) and the collections queue (the reference) alternating."
+  if [ -n "$BASELINE_BIN" ]; then
+    echo "of the dashboard (today alone from the tables), the collections queue (the reference) and the dashboard served"
+    echo "by $BASELINE_NAME (\`BASELINE_BIN\`, beside it on the same database) alternating."
+  else
+    echo "of the dashboard (today alone from the tables) and the collections queue (the reference) alternating."
+  fi
   echo
   echo '| request | median | slowest | fastest |'
   echo '|---|---|---|---|'

@@ -10,6 +10,7 @@
 
 use kilat_domain::{Code, OrderState};
 
+use super::collections::ArrearsRow;
 use super::loans::placeholders;
 use super::{Db, Tx};
 
@@ -72,6 +73,44 @@ impl Tx {
             }
             for id in chunk {
                 query = query.bind(*id);
+            }
+            query.execute(self.conn()).await?;
+        }
+        Ok(())
+    }
+
+    /// Appends, in one statement, what writing these positions moves in the book: what the open loans among them add
+    /// now, negated, and what they will add with the position given. Called just before the positions are written.
+    pub(crate) async fn book_reposition(&mut self, rows: &[ArrearsRow<'_>]) -> sqlx::Result<()> {
+        for chunk in rows.chunks(IDS_PER_STATEMENT) {
+            let values = (0..chunk.len())
+                .map(|r| format!("({})", placeholders(r * 4 + 1, 4)))
+                .collect::<Vec<_>>()
+                .join(", ");
+            let sql = format!(
+                "WITH n (order_id, due, principal, owed) AS (VALUES {values})
+                 INSERT INTO book_moves ({COLUMNS})
+                 SELECT market, product_code, product_name, status, due, SUM(loans), SUM(principal), SUM(owed)
+                 FROM (SELECT o.market, o.product_code, o.product_name, o.status,
+                              COALESCE(a.oldest_unpaid_due, '') AS due, -1 AS loans,
+                              -COALESCE(a.outstanding_principal, 0) AS principal, -COALESCE(a.outstanding, 0) AS owed
+                       FROM n JOIN orders o ON o.id = n.order_id LEFT JOIN loan_arrears a ON a.order_id = o.id
+                       WHERE {OPEN}
+                       UNION ALL
+                       SELECT o.market, o.product_code, o.product_name, o.status, COALESCE(n.due, ''), 1,
+                              n.principal, n.owed
+                       FROM n JOIN orders o ON o.id = n.order_id
+                       WHERE {OPEN}) m
+                 GROUP BY market, product_code, product_name, status, due
+                 HAVING SUM(loans) <> 0 OR SUM(principal) <> 0 OR SUM(owed) <> 0"
+            );
+            let mut query = sqlx::query(&sql);
+            for row in chunk {
+                query = query
+                    .bind(row.order_id)
+                    .bind(row.oldest_unpaid_due.as_deref())
+                    .bind(row.outstanding_principal)
+                    .bind(row.outstanding);
             }
             query.execute(self.conn()).await?;
         }

@@ -1,7 +1,6 @@
 //! Collections (migration 0034): each loan's oldest unpaid due date (`loan_arrears`), the overdue queue read through
 //! its index, contact attempts and promises to pay.
 
-use super::book::Counted;
 use super::loans::placeholders;
 use super::{Db, Tx, new_id};
 
@@ -23,8 +22,7 @@ impl Tx {
     pub async fn set_arrears(&mut self, rows: &[ArrearsRow<'_>], now: i64) -> sqlx::Result<()> {
         self.written.arrears = true;
         for chunk in rows.chunks(300) {
-            let ids: Vec<&str> = chunk.iter().map(|row| row.order_id).collect();
-            self.book_move(&ids, -1, Counted::Open, None).await?;
+            self.book_reposition(chunk).await?;
             let values = (0..chunk.len())
                 .map(|r| format!("({})", placeholders(r * 7 + 1, 7)))
                 .collect::<Vec<_>>()
@@ -50,7 +48,6 @@ impl Tx {
                     .bind(now);
             }
             query.execute(self.conn()).await?;
-            self.book_move(&ids, 1, Counted::Open, None).await?;
         }
         Ok(())
     }
@@ -59,8 +56,7 @@ impl Tx {
     /// to the dashboard's book.
     pub async fn set_arrears_of(&mut self, row: &ArrearsRow<'_>, now: i64) -> sqlx::Result<()> {
         self.written.arrears = true;
-        self.book_move(&[row.order_id], -1, Counted::Open, None)
-            .await?;
+        self.book_reposition(std::slice::from_ref(row)).await?;
         sqlx::query(
             "INSERT INTO loan_arrears (order_id, market, oldest_unpaid_due, outstanding, outstanding_principal,
                                        balances_json, updated_at)
@@ -78,8 +74,6 @@ impl Tx {
         .bind(row.outstanding_principal)
         .execute(self.conn())
         .await?;
-        self.book_move(&[row.order_id], 1, Counted::Open, None)
-            .await?;
         Ok(())
     }
 
