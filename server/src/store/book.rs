@@ -79,9 +79,40 @@ impl Tx {
         Ok(())
     }
 
-    /// Appends, in one statement, what writing these positions moves in the book: what the open loans among them add
-    /// now, negated, and what they will add with the position given. Called just before the positions are written.
-    pub(crate) async fn book_reposition(&mut self, rows: &[ArrearsRow<'_>]) -> sqlx::Result<()> {
+    /// Just before these positions are written: appends what writing them moves in the book. On SQLite in one
+    /// statement, from the values about to be written: what the open loans among them add now, negated, and what they
+    /// will add. On PostgreSQL the first half only; [`Tx::book_after_positions`] appends the second. SQLite runs each
+    /// statement on its one writer, so there the statements' count is what costs (callbacks 2,018 → 1,574/s with two,
+    /// –1 % with one); PostgreSQL plans the one statement anew for nearly every batch's size, where two plain ones cost
+    /// it nothing measurable (2,300 → 1,917/s with the one, –2 % with two; docs/PERFORMANCE.md, "Dashboard of the
+    /// book").
+    pub(crate) async fn book_before_positions(
+        &mut self,
+        rows: &[ArrearsRow<'_>],
+    ) -> sqlx::Result<()> {
+        if self.sqlite {
+            return self.book_reposition(rows).await;
+        }
+        let ids: Vec<&str> = rows.iter().map(|row| row.order_id).collect();
+        self.book_move(&ids, -1, Counted::Open, None).await
+    }
+
+    /// Just after these positions were written: on PostgreSQL, appends what the open loans among them add now (the
+    /// second half of [`Tx::book_before_positions`]); nothing on SQLite.
+    pub(crate) async fn book_after_positions(
+        &mut self,
+        rows: &[ArrearsRow<'_>],
+    ) -> sqlx::Result<()> {
+        if self.sqlite {
+            return Ok(());
+        }
+        let ids: Vec<&str> = rows.iter().map(|row| row.order_id).collect();
+        self.book_move(&ids, 1, Counted::Open, None).await
+    }
+
+    /// The move of writing these positions in one statement: what the open loans among them add now, negated, and
+    /// what they will add with the positions given.
+    async fn book_reposition(&mut self, rows: &[ArrearsRow<'_>]) -> sqlx::Result<()> {
         for chunk in rows.chunks(IDS_PER_STATEMENT) {
             let values = (0..chunk.len())
                 .map(|r| format!("({})", placeholders(r * 4 + 1, 4)))

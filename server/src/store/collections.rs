@@ -22,7 +22,7 @@ impl Tx {
     pub async fn set_arrears(&mut self, rows: &[ArrearsRow<'_>], now: i64) -> sqlx::Result<()> {
         self.written.arrears = true;
         for chunk in rows.chunks(300) {
-            self.book_reposition(chunk).await?;
+            self.book_before_positions(chunk).await?;
             let values = (0..chunk.len())
                 .map(|r| format!("({})", placeholders(r * 7 + 1, 7)))
                 .collect::<Vec<_>>()
@@ -48,6 +48,7 @@ impl Tx {
                     .bind(now);
             }
             query.execute(self.conn()).await?;
+            self.book_after_positions(chunk).await?;
         }
         Ok(())
     }
@@ -56,7 +57,8 @@ impl Tx {
     /// to the dashboard's book.
     pub async fn set_arrears_of(&mut self, row: &ArrearsRow<'_>, now: i64) -> sqlx::Result<()> {
         self.written.arrears = true;
-        self.book_reposition(std::slice::from_ref(row)).await?;
+        self.book_before_positions(std::slice::from_ref(row))
+            .await?;
         sqlx::query(
             "INSERT INTO loan_arrears (order_id, market, oldest_unpaid_due, outstanding, outstanding_principal,
                                        balances_json, updated_at)
@@ -74,6 +76,7 @@ impl Tx {
         .bind(row.outstanding_principal)
         .execute(self.conn())
         .await?;
+        self.book_after_positions(std::slice::from_ref(row)).await?;
         Ok(())
     }
 
