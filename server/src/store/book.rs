@@ -82,10 +82,10 @@ impl Tx {
     /// Just before these positions are written: appends what writing them moves in the book. On SQLite in one
     /// statement, from the values about to be written: what the open loans among them add now, negated, and what they
     /// will add. On PostgreSQL the first half only; [`Tx::book_after_positions`] appends the second. SQLite runs each
-    /// statement on its one writer, so there the statements' count is what costs (callbacks 2,018 → 1,574/s with two,
-    /// –1 % with one); PostgreSQL plans the one statement anew for nearly every batch's size, where two plain ones cost
-    /// it nothing measurable (2,300 → 1,917/s with the one, –2 % with two; docs/PERFORMANCE.md, "Dashboard of the
-    /// book").
+    /// statement on its one writer, so there the statements' count is what costs (100 callbacks at once: –22 % with
+    /// two, –1 % and –11 % in two runs with one); PostgreSQL plans the one statement anew for nearly every batch's
+    /// size, where two plain ones cost it little (–17 % with the one, –2 % and –3 % with two; docs/PERFORMANCE.md,
+    /// "Dashboard of the book").
     pub(crate) async fn book_before_positions(
         &mut self,
         rows: &[ArrearsRow<'_>],

@@ -17,8 +17,8 @@ pub struct ArrearsRow<'a> {
 }
 
 impl Tx {
-    /// Writes the positions of several loans (insert or replace), a few hundred rows a statement.
-    /// What the open ones add to the dashboard's book moves with them ([`super::book`]).
+    /// Writes the positions of several loans (insert or replace), a few hundred rows a statement, and moves what the
+    /// open ones add to the dashboard's book ([`super::book`]).
     pub async fn set_arrears(&mut self, rows: &[ArrearsRow<'_>], now: i64) -> sqlx::Result<()> {
         self.written.arrears = true;
         for chunk in rows.chunks(300) {
