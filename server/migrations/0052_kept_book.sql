@@ -33,9 +33,9 @@ CREATE TABLE book_moves (
     owed         BIGINT NOT NULL
 );
 
--- The first start after this migration writes the positions of open loans from before migration 0044 that have none
--- (their ledgers replayed), then counts the book from the positions, while this row exists (deleted in the same
--- transaction as the count, so two servers starting at once count it once).
+-- The first start after this migration writes the positions of open loans that have none or lack their amounts (from
+-- before migrations 0044 and 0046; their ledgers replayed), then counts the book from the positions, while this row
+-- exists (deleted in the same transaction as the count, so two servers starting at once count it once).
 CREATE TABLE book_count_pending (
     id BIGINT PRIMARY KEY
 );
