@@ -51,6 +51,18 @@ pub enum OrderEvent {
 }
 
 impl OrderState {
+    /// Every state, in the order of the enum.
+    pub const ALL: [OrderState; 8] = [
+        OrderState::PendingReview,
+        OrderState::Approved,
+        OrderState::Rejected,
+        OrderState::Cancelled,
+        OrderState::Disbursed,
+        OrderState::Overdue,
+        OrderState::Repaid,
+        OrderState::ExitedInCoolingOff,
+    ];
+
     /// True when no event can follow.
     pub fn is_final(self) -> bool {
         matches!(
@@ -95,16 +107,7 @@ mod tests {
     use OrderState as S;
     use rstest::rstest;
 
-    const ALL_STATES: [S; 8] = [
-        S::PendingReview,
-        S::Approved,
-        S::Rejected,
-        S::Cancelled,
-        S::Disbursed,
-        S::Overdue,
-        S::Repaid,
-        S::ExitedInCoolingOff,
-    ];
+    const ALL_STATES: [S; 8] = S::ALL;
     const ALL_EVENTS: [E; 9] = [
         E::Approve,
         E::Reject,

@@ -4,7 +4,7 @@
 use std::collections::HashSet;
 
 use anyhow::Context;
-use kilat_domain::{LedgerEntry, Plan, replay};
+use kilat_domain::Plan;
 
 use crate::store::{Db, StartupMarker};
 
@@ -63,17 +63,10 @@ async fn position_page(
     for loan in page.iter().filter(|l| open.contains(&l.order_id)) {
         let plan: Plan = serde_json::from_str(&loan.plan_json)
             .with_context(|| format!("the plan of order {}", loan.order_no))?;
-        let stored = ledgers.remove(&loan.order_id).unwrap_or_default();
-        let mut entries: Vec<LedgerEntry> = Vec::with_capacity(stored.len());
-        for (i, e) in stored.into_iter().enumerate() {
-            anyhow::ensure!(
-                e.seq == i as u64,
-                "order {}: ledger gap at {i}",
-                loan.order_no
-            );
-            entries.push(e.entry);
-        }
-        let balances = replay(&plan, &entries)
+        let entries =
+            crate::servicing::entries_of(ledgers.remove(&loan.order_id).unwrap_or_default())
+                .with_context(|| format!("the ledger of order {}", loan.order_no))?;
+        let balances = crate::servicing::balances_of(&plan, &entries)
             .with_context(|| format!("replaying the ledger of order {}", loan.order_no))?;
         rows.push(crate::ledger::position(
             &loan.order_id,

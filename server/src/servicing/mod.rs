@@ -113,7 +113,8 @@ fn plan_from_json(json: &str) -> Result<Plan, Error> {
     Ok(serde_json::from_str(json).map_err(anyhow::Error::from)?)
 }
 
-fn entries_of(stored: Vec<StoredEntry>) -> Result<Vec<LedgerEntry>, Error> {
+/// A loan's stored entries in sequence order, refused when one is missing.
+pub(crate) fn entries_of(stored: Vec<StoredEntry>) -> Result<Vec<LedgerEntry>, Error> {
     stored
         .into_iter()
         .enumerate()
