@@ -18,11 +18,15 @@ pub struct ArrearsRow<'a> {
 
 impl Tx {
     /// Writes the positions of several loans (insert or replace), a few hundred rows a statement, and moves what the
-    /// open ones add to the dashboard's book ([`super::book`]).
+    /// open ones add to the dashboard's book ([`super::book`]; on PostgreSQL in the same statement,
+    /// [`Tx::write_positions_pg`]).
     pub async fn set_arrears(&mut self, rows: &[ArrearsRow<'_>], now: i64) -> sqlx::Result<()> {
         self.written.arrears = true;
+        if !self.sqlite {
+            return self.write_positions_pg(rows, now).await;
+        }
         for chunk in rows.chunks(300) {
-            self.book_before_positions(chunk).await?;
+            self.book_reposition(chunk).await?;
             let values = (0..chunk.len())
                 .map(|r| format!("({})", placeholders(r * 7 + 1, 7)))
                 .collect::<Vec<_>>()
@@ -48,7 +52,6 @@ impl Tx {
                     .bind(now);
             }
             query.execute(self.conn()).await?;
-            self.book_after_positions(chunk).await?;
         }
         Ok(())
     }
@@ -57,8 +60,12 @@ impl Tx {
     /// to the dashboard's book.
     pub async fn set_arrears_of(&mut self, row: &ArrearsRow<'_>, now: i64) -> sqlx::Result<()> {
         self.written.arrears = true;
-        self.book_before_positions(std::slice::from_ref(row))
-            .await?;
+        if !self.sqlite {
+            return self
+                .write_positions_pg(std::slice::from_ref(row), now)
+                .await;
+        }
+        self.book_reposition(std::slice::from_ref(row)).await?;
         sqlx::query(
             "INSERT INTO loan_arrears (order_id, market, oldest_unpaid_due, outstanding, outstanding_principal,
                                        balances_json, updated_at)
@@ -76,7 +83,6 @@ impl Tx {
         .bind(row.outstanding_principal)
         .execute(self.conn())
         .await?;
-        self.book_after_positions(std::slice::from_ref(row)).await?;
         Ok(())
     }
 
