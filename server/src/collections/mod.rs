@@ -24,7 +24,7 @@ use crate::store::collections::{
     BucketCounts, BucketDates, ContactRow, NewContact, NewPromise, PromiseRow, QueueFilter,
     ReminderRow,
 };
-use crate::store::loans::{StoredEntry, date_code, parse_date};
+use crate::store::loans::{date_code, parse_date};
 use crate::store::orders::OrderRow;
 
 /// Who works the queue: reads it, logs contacts and promises, sees the borrower's full phone (audited).
@@ -471,7 +471,7 @@ pub async fn queue(s: &Services, op: &Operator, q: QueueQuery) -> Result<QueuePa
     let mut items = Vec::with_capacity(rows.len());
     for row in &rows {
         let entries = match ledgers.remove(&row.order_id) {
-            Some(stored) => entries_of(stored)?,
+            Some(stored) => crate::servicing::entries_of(stored)?,
             None => Vec::new(),
         };
         let balances: LoanBalances = match &row.balances_json {
@@ -526,20 +526,6 @@ fn latest_by_order<T>(rows: Vec<T>, order: impl Fn(&T) -> &String) -> HashMap<St
         out.entry(key).or_insert(row);
     }
     out
-}
-
-fn entries_of(stored: Vec<StoredEntry>) -> Result<Vec<LedgerEntry>, Error> {
-    stored
-        .into_iter()
-        .enumerate()
-        .map(|(i, e)| {
-            if e.seq == i as u64 {
-                Ok(e.entry)
-            } else {
-                Err(anyhow::anyhow!("ledger gap at {i}").into())
-            }
-        })
-        .collect()
 }
 
 /// One loan as collections works it.

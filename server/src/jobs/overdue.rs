@@ -255,16 +255,9 @@ async fn sweep_page(
         let (balances, positioned) = match positions.remove(&row.order_id) {
             Some(balances) => (balances, true),
             None => {
-                let stored = ledgers.remove(&row.order_id).unwrap_or_default();
-                let mut entries = Vec::with_capacity(stored.len());
-                for (i, e) in stored.into_iter().enumerate() {
-                    anyhow::ensure!(
-                        e.seq == i as u64,
-                        "order {}: ledger gap at {i}",
-                        row.order_no
-                    );
-                    entries.push(e.entry);
-                }
+                let entries =
+                    crate::servicing::entries_of(ledgers.remove(&row.order_id).unwrap_or_default())
+                        .with_context(|| format!("the ledger of order {}", row.order_no))?;
                 let balances = replay(plan, &entries)
                     .with_context(|| format!("replaying the ledger of order {}", row.order_no))?;
                 (balances, false)
