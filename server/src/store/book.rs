@@ -79,77 +79,49 @@ impl Tx {
         Ok(())
     }
 
-    /// PostgreSQL's write of these positions (insert or replace) with what it moves in the book, in one statement of
-    /// one text whatever the batch's size: the rows arrive as one JSON array, so the statement is prepared once per
-    /// connection and planned from then on by PostgreSQL's generic plan. Its `WITH` parts all read the rows as they
-    /// were before the statement: what the open loans among them add now is negated, and what they will add with the
-    /// positions given is added. SQLite, which has no data-modifying `WITH`, runs [`Tx::book_reposition`] before its
-    /// own write of the positions (store/collections.rs).
+    /// Just before these positions are written: appends what writing them moves in the book, in one statement, from
+    /// the values about to be written: what the open loans among them add now, negated, and what they will add.
     ///
-    /// Three statements (the moves before and after the write, each an `IN` list) cost 100 callbacks at once 2–3 %;
-    /// one statement with a `VALUES` list of the batch's size cost 17 %, planned anew for nearly every size
-    /// (docs/PERFORMANCE.md, "Dashboard of the book").
-    pub(crate) async fn write_positions_pg(
-        &mut self,
-        rows: &[ArrearsRow<'_>],
-        now: i64,
-    ) -> sqlx::Result<()> {
+    /// SQLite reads the values from a `VALUES` list. PostgreSQL reads them from one JSON array, so that the
+    /// statement's text is the same whatever the batch's size: prepared once per connection and then run on its
+    /// generic plan. The same statement with a `VALUES` list of the batch's size was planned anew for nearly every
+    /// batch (docs/PERFORMANCE.md, "Dashboard of the book").
+    pub(crate) async fn book_reposition(&mut self, rows: &[ArrearsRow<'_>]) -> sqlx::Result<()> {
         #[derive(serde::Serialize)]
         struct Row<'a> {
             order_id: &'a str,
             due: Option<&'a str>,
-            outstanding: i64,
             principal: i64,
-            balances_json: &'a str,
+            owed: i64,
         }
-        let sql = format!(
-            "WITH n AS (
-                 SELECT * FROM json_to_recordset(CAST($1 AS JSON))
-                     AS n (order_id TEXT, due TEXT, outstanding BIGINT, principal BIGINT, balances_json TEXT)
-             ),
-             written AS (
-                 INSERT INTO loan_arrears (order_id, market, oldest_unpaid_due, outstanding, outstanding_principal,
-                                           balances_json, updated_at)
-                 SELECT o.id, o.market, n.due, n.outstanding, n.principal, n.balances_json, $2
-                 FROM n JOIN orders o ON o.id = n.order_id
-                 ON CONFLICT (order_id) DO UPDATE
-                 SET oldest_unpaid_due = excluded.oldest_unpaid_due, outstanding = excluded.outstanding,
-                     outstanding_principal = excluded.outstanding_principal, balances_json = excluded.balances_json,
-                     updated_at = excluded.updated_at
-             )
-             INSERT INTO book_moves ({COLUMNS})
-             {}",
-            moves_of_positions("n", "n.principal", "n.outstanding")
-        );
         for chunk in rows.chunks(IDS_PER_STATEMENT) {
-            let json = serde_json::to_string(
-                &chunk
-                    .iter()
-                    .map(|row| Row {
-                        order_id: row.order_id,
-                        due: row.oldest_unpaid_due.as_deref(),
-                        outstanding: row.outstanding,
-                        principal: row.outstanding_principal,
-                        balances_json: &row.balances_json,
-                    })
-                    .collect::<Vec<_>>(),
-            )
-            .expect("plain fields serialise");
-            sqlx::query(&sql)
+            if !self.sqlite {
+                let json = serde_json::to_string(
+                    &chunk
+                        .iter()
+                        .map(|row| Row {
+                            order_id: row.order_id,
+                            due: row.oldest_unpaid_due.as_deref(),
+                            principal: row.outstanding_principal,
+                            owed: row.outstanding,
+                        })
+                        .collect::<Vec<_>>(),
+                )
+                .expect("plain fields serialise");
+                sqlx::query(&format!(
+                    "WITH n AS (
+                         SELECT * FROM json_to_recordset(CAST($1 AS JSON))
+                             AS n (order_id TEXT, due TEXT, principal BIGINT, owed BIGINT)
+                     )
+                     INSERT INTO book_moves ({COLUMNS})
+                     {}",
+                    moves_of_positions("n")
+                ))
                 .bind(json)
-                .bind(now)
                 .execute(self.conn())
                 .await?;
-        }
-        Ok(())
-    }
-
-    /// Just before these positions are written (SQLite): appends what writing them moves in the book, in one
-    /// statement, from the values about to be written: what the open loans among them add now, negated, and what they
-    /// will add. SQLite runs each statement on its one writer, so there the statements' count is what costs (100
-    /// callbacks at once: –22 % with two statements, –1 % and –11 % in two runs with this one).
-    pub(crate) async fn book_reposition(&mut self, rows: &[ArrearsRow<'_>]) -> sqlx::Result<()> {
-        for chunk in rows.chunks(IDS_PER_STATEMENT) {
+                continue;
+            }
             let values = (0..chunk.len())
                 .map(|r| format!("({})", placeholders(r * 4 + 1, 4)))
                 .collect::<Vec<_>>()
@@ -158,7 +130,7 @@ impl Tx {
                 "WITH n (order_id, due, principal, owed) AS (VALUES {values})
                  INSERT INTO book_moves ({COLUMNS})
                  {}",
-                moves_of_positions("n", "n.principal", "n.owed")
+                moves_of_positions("n")
             );
             let mut query = sqlx::query(&sql);
             for row in chunk {
@@ -244,10 +216,10 @@ impl Tx {
     }
 }
 
-/// The `SELECT` of the moves of writing the positions `n` (a table of `order_id` and `due`, with the principal and
-/// total outstanding in the columns named): what the open loans among them add now, negated, and what they add with
-/// the new positions, grouped by key; a key that nets to nothing is left out.
-fn moves_of_positions(n: &str, principal: &str, owed: &str) -> String {
+/// The `SELECT` of the moves of writing the positions `n` (a table of `order_id`, `due`, `principal` and `owed`):
+/// what the open loans among them add now, negated, and what they add with the new positions, grouped by key; a key
+/// that nets to nothing is left out.
+fn moves_of_positions(n: &str) -> String {
     format!(
         "SELECT market, product_code, product_name, status, due, SUM(loans), SUM(principal), SUM(owed)
          FROM (SELECT o.market, o.product_code, o.product_name, o.status,
@@ -256,7 +228,8 @@ fn moves_of_positions(n: &str, principal: &str, owed: &str) -> String {
                FROM {n} JOIN orders o ON o.id = {n}.order_id LEFT JOIN loan_arrears a ON a.order_id = o.id
                WHERE {OPEN}
                UNION ALL
-               SELECT o.market, o.product_code, o.product_name, o.status, COALESCE({n}.due, ''), 1, {principal}, {owed}
+               SELECT o.market, o.product_code, o.product_name, o.status, COALESCE({n}.due, ''), 1, {n}.principal,
+                      {n}.owed
                FROM {n} JOIN orders o ON o.id = {n}.order_id
                WHERE {OPEN}) m
          GROUP BY market, product_code, product_name, status, due

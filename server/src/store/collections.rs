@@ -18,13 +18,9 @@ pub struct ArrearsRow<'a> {
 
 impl Tx {
     /// Writes the positions of several loans (insert or replace), a few hundred rows a statement, and moves what the
-    /// open ones add to the dashboard's book ([`super::book`]; on PostgreSQL in the same statement,
-    /// [`Tx::write_positions_pg`]).
+    /// open ones add to the dashboard's book ([`super::book`]).
     pub async fn set_arrears(&mut self, rows: &[ArrearsRow<'_>], now: i64) -> sqlx::Result<()> {
         self.written.arrears = true;
-        if !self.sqlite {
-            return self.write_positions_pg(rows, now).await;
-        }
         for chunk in rows.chunks(300) {
             self.book_reposition(chunk).await?;
             let values = (0..chunk.len())
@@ -60,11 +56,6 @@ impl Tx {
     /// to the dashboard's book.
     pub async fn set_arrears_of(&mut self, row: &ArrearsRow<'_>, now: i64) -> sqlx::Result<()> {
         self.written.arrears = true;
-        if !self.sqlite {
-            return self
-                .write_positions_pg(std::slice::from_ref(row), now)
-                .await;
-        }
         self.book_reposition(std::slice::from_ref(row)).await?;
         sqlx::query(
             "INSERT INTO loan_arrears (order_id, market, oldest_unpaid_due, outstanding, outstanding_principal,
