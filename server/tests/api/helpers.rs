@@ -433,15 +433,17 @@ async fn drop_pg_database(admin_url: String, name: String) {
 
 impl Drop for TestApp {
     fn drop(&mut self) {
-        // A test that panicked before `stop()`: clean up on a thread of its own, since Drop cannot await.
-        if self.cleanup.is_none() {
-            return;
-        }
+        // A test that panicked before `stop()`, or an app on a shared database dropped without it: clean up on a
+        // thread of its own, since Drop cannot await.
         if let Some(stop) = self.stop.take() {
             let _ = stop.send(());
         }
+        // Every app has a files' folder of its own, whatever database it runs on.
+        let _ = std::fs::remove_dir_all(&self.files_dir);
+        let Some(cleanup) = self.cleanup.take() else {
+            return;
+        };
         // The pool is not closed here: its connections belong to the runtime this thread is blocking.
-        let cleanup = self.cleanup.take();
         let _ = std::thread::spawn(move || {
             let rt = tokio::runtime::Builder::new_current_thread()
                 .enable_all()
@@ -449,13 +451,10 @@ impl Drop for TestApp {
                 .unwrap();
             rt.block_on(async move {
                 match cleanup {
-                    Some(Cleanup::SqliteDir(dir)) => {
+                    Cleanup::SqliteDir(dir) => {
                         let _ = std::fs::remove_dir_all(dir);
                     }
-                    Some(Cleanup::PostgresDb { admin_url, name }) => {
-                        drop_pg_database(admin_url, name).await
-                    }
-                    None => {}
+                    Cleanup::PostgresDb { admin_url, name } => drop_pg_database(admin_url, name).await,
                 }
             });
         })
