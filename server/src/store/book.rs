@@ -23,7 +23,7 @@ const OPEN: &str = "o.status IN ('disbursed', 'overdue')";
 /// Which of the named loans a move counts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Counted {
-    /// Those open now (around a position's write).
+    /// Those open now (development's seeded loans, added before they have a position).
     Open,
     /// All of them (just moved into or out of the open statuses).
     All,
@@ -94,8 +94,17 @@ impl Tx {
             principal: i64,
             owed: i64,
         }
-        for chunk in rows.chunks(IDS_PER_STATEMENT) {
-            if !self.sqlite {
+        if !self.sqlite {
+            let sql = format!(
+                "WITH n AS (
+                     SELECT * FROM json_to_recordset(CAST($1 AS JSON))
+                         AS n (order_id TEXT, due TEXT, principal BIGINT, owed BIGINT)
+                 )
+                 INSERT INTO book_moves ({COLUMNS})
+                 {}",
+                moves_of_positions("n")
+            );
+            for chunk in rows.chunks(IDS_PER_STATEMENT) {
                 let json = serde_json::to_string(
                     &chunk
                         .iter()
@@ -108,20 +117,11 @@ impl Tx {
                         .collect::<Vec<_>>(),
                 )
                 .expect("plain fields serialise");
-                sqlx::query(&format!(
-                    "WITH n AS (
-                         SELECT * FROM json_to_recordset(CAST($1 AS JSON))
-                             AS n (order_id TEXT, due TEXT, principal BIGINT, owed BIGINT)
-                     )
-                     INSERT INTO book_moves ({COLUMNS})
-                     {}",
-                    moves_of_positions("n")
-                ))
-                .bind(json)
-                .execute(self.conn())
-                .await?;
-                continue;
+                sqlx::query(&sql).bind(json).execute(self.conn()).await?;
             }
+            return Ok(());
+        }
+        for chunk in rows.chunks(IDS_PER_STATEMENT) {
             let values = (0..chunk.len())
                 .map(|r| format!("({})", placeholders(r * 4 + 1, 4)))
                 .collect::<Vec<_>>()

@@ -454,7 +454,9 @@ impl Drop for TestApp {
                     Cleanup::SqliteDir(dir) => {
                         let _ = std::fs::remove_dir_all(dir);
                     }
-                    Cleanup::PostgresDb { admin_url, name } => drop_pg_database(admin_url, name).await,
+                    Cleanup::PostgresDb { admin_url, name } => {
+                        drop_pg_database(admin_url, name).await
+                    }
                 }
             });
         })
