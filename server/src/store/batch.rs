@@ -9,10 +9,12 @@
 //! limits are applied to its rows afterwards ([`SessionKey::admits`]).
 
 use std::future::Future;
+use std::panic::AssertUnwindSafe;
 use std::pin::Pin;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+use futures_util::FutureExt;
 use tokio::sync::{Mutex, mpsc, oneshot};
 
 /// What a batch's statement answers: one value per key, in the keys' order.
@@ -71,7 +73,7 @@ impl<K: Send + 'static, V: Send + 'static> Batcher<K, V> {
         self.jobs
             .send((key, answer))
             .map_err(|_| sqlx::Error::PoolClosed)?;
-        // A lane that failed to answer (its statement's future panicked) drops the sender.
+        // The lanes have ended (the last handle is being dropped).
         answered.await.map_err(|_| sqlx::Error::PoolClosed)?
     }
 }
@@ -116,15 +118,27 @@ async fn lane<K, V, F>(
                     Err(_) => break,
                 }
             }
-            // Counted under the queue's lock, so the next lane to take sees this batch out. (A lane whose statement's
-            // future panics ends without taking its batch back off: the others then take more, as a lone lane would.)
+            // Counted under the queue's lock, so the next lane to take sees this batch out.
             share.out.fetch_add(batch.len(), Ordering::Relaxed);
             batch
         };
         let (keys, answers): (Vec<K>, Vec<_>) = batch.into_iter().unzip();
         let asked = keys.len();
-        let answered = run(keys).await;
+        // A statement whose future panics fails its batch alone: the lane goes on (its transaction, dropped while
+        // unwinding, rolls back as a cancelled one does), and its batch is taken back off what is out.
+        let answered = AssertUnwindSafe(async { run(keys).await })
+            .catch_unwind()
+            .await;
         share.out.fetch_sub(asked, Ordering::Relaxed);
+        let answered = answered.unwrap_or_else(|_| {
+            tracing::error!(
+                keys = asked,
+                "a batched statement panicked; its batch fails"
+            );
+            Err(sqlx::Error::Protocol(
+                "the batched statement failed".to_owned(),
+            ))
+        });
         match answered {
             Ok(values) if values.len() == asked => {
                 for (answer, value) in answers.into_iter().zip(values) {
@@ -294,6 +308,24 @@ mod tests {
         // Never nothing, whatever the others have out.
         assert_eq!(share(2, 100).of(1, 0), 1);
         assert_eq!(share(3, 100).of(1, 0), 1);
+    }
+
+    #[tokio::test(flavor = "current_thread")]
+    async fn a_panicking_statement_fails_its_batch_and_the_lane_goes_on() {
+        let calls = Arc::new(AtomicUsize::new(0));
+        let counted = calls.clone();
+        let batcher: Batcher<u32, u32> = Batcher::spawn(1, 8, move |keys: Vec<u32>| {
+            counted.fetch_add(1, Ordering::SeqCst);
+            Box::pin(async move {
+                assert!(!keys.contains(&13), "a bug in the statement");
+                Ok(keys.iter().map(|k| k * 10).collect())
+            })
+        });
+        assert!(batcher.get(13).await.is_err());
+        // The one lane still serves: without it, every later request would fail as the pool closed.
+        assert_eq!(batcher.get(2).await.unwrap(), 20);
+        assert_eq!(batcher.get(3).await.unwrap(), 30);
+        assert_eq!(calls.load(Ordering::SeqCst), 3);
     }
 
     #[tokio::test(flavor = "current_thread")]
