@@ -99,7 +99,10 @@ impl Db {
     }
 
     /// Ledger cash by business date for entries of `kinds` (with the reversals of such entries, whose cash is the
-    /// negation): paid out (`payout`), or received from borrowers.
+    /// negation): paid out (`payout`), or received from borrowers. The reversals are a part of their own: joined to
+    /// every entry of the days (a `LEFT JOIN` kept for the reversals alone), the statement's estimate grew with the
+    /// days' entries and PostgreSQL planned today's few thousand with parallel workers, whose start cost more than
+    /// the reads (docs/PERFORMANCE.md, "Dashboard of the book").
     async fn dashboard_cash(&self, w: Window<'_>, kinds: &[&str]) -> sqlx::Result<Vec<DayValue>> {
         let list = kinds
             .iter()
@@ -107,12 +110,17 @@ impl Db {
             .collect::<Vec<_>>()
             .join(", ");
         let rows: Vec<(String, i64)> = sqlx::query_as(&format!(
-            "SELECT e.on_date, CAST(SUM(e.cash) AS BIGINT)
-             FROM ledger_entries e JOIN orders o ON o.id = e.order_id
-             LEFT JOIN ledger_entries r ON e.kind = 'reversal' AND r.order_id = e.order_id AND r.seq = e.reverses
-             WHERE o.market = $1 AND e.on_date >= $2 AND e.on_date <= $3
-               AND (e.kind IN ({list}) OR r.kind IN ({list}))
-             GROUP BY e.on_date"
+            "SELECT on_date, CAST(SUM(cash) AS BIGINT)
+             FROM (SELECT e.on_date, e.cash
+                   FROM ledger_entries e JOIN orders o ON o.id = e.order_id
+                   WHERE o.market = $1 AND e.on_date >= $2 AND e.on_date <= $3 AND e.kind IN ({list})
+                   UNION ALL
+                   SELECT e.on_date, e.cash
+                   FROM ledger_entries e JOIN orders o ON o.id = e.order_id
+                   JOIN ledger_entries r ON r.order_id = e.order_id AND r.seq = e.reverses
+                   WHERE o.market = $1 AND e.on_date >= $2 AND e.on_date <= $3 AND e.kind = 'reversal'
+                     AND r.kind IN ({list})) c
+             GROUP BY on_date"
         ))
         .bind(w.market)
         .bind(w.first_date())

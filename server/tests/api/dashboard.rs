@@ -309,6 +309,34 @@ async fn the_book_is_counted_exactly_from_known_loans_in_known_buckets() {
     );
     assert_eq!(repaid, c_paid + d_paid + e_fee);
 
+    // A reversal of D's exit, today: its cash, the negation, comes off the day's repaid (and off nothing else).
+    app.execute(&format!(
+        "INSERT INTO ledger_entries (id, order_id, seq, kind, on_date, cash, excess, refunded, reverses, payment_id,
+                                     created_at)
+         SELECT 'dash-reversal', order_id, seq + 1, 'reversal', on_date, -cash, 0, 0, seq, NULL, created_at
+         FROM ledger_entries WHERE order_id = '{d_id}' AND kind = 'cooling_off_exit'"
+    ))
+    .await;
+    let reversed = board(&app, &finance, "IN").await;
+    let repaid_after: i64 = reversed["days"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["repaid"].as_i64().unwrap())
+        .sum();
+    assert_eq!(repaid_after, c_paid + e_fee);
+    let paid_out = |board: &Value| -> i64 {
+        board["days"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|d| d["paidOut"].as_i64().unwrap())
+            .sum()
+    };
+    assert_eq!(paid_out(&reversed), paid_out(&got));
+    app.execute("DELETE FROM ledger_entries WHERE id = 'dash-reversal'")
+        .await;
+
     // Five payouts: 30, 120, 125, 150, 180 minutes; the median 125 is over the promise, two were within 2 hours.
     assert_eq!(
         got["payoutTimes"],
