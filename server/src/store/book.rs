@@ -331,7 +331,7 @@ mod tests {
 
     #[test]
     fn the_open_statuses_are_the_lifecycles_active_loans() {
-        for state in OrderState::ALL {
+        for &state in <OrderState as Code>::ALL {
             assert_eq!(
                 OPEN.contains(&format!("'{}'", state.code())),
                 state.is_active_loan(),
