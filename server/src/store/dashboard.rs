@@ -170,11 +170,13 @@ impl Db {
     /// entry counts +1 in `open` when it enters `disbursed` or `overdue` from another status and −1 when it leaves
     /// them, and the same for `overdue` alone (the status before an entry is the order's previous entry, read through
     /// the timeline's index). The loans open at the end of day `d` are those open now less the changes of the days
-    /// after `d`: only the window's entries are read, never every order.
+    /// after `d`: only the window's entries are read, never every order. `MATERIALIZED`: the status before is read
+    /// once per entry; PostgreSQL otherwise inlines `moves` and reads it once for each of the two sums that use it
+    /// (docs/PERFORMANCE.md, "Dashboard of the book").
     pub async fn dashboard_status_changes(&self, w: Window<'_>) -> sqlx::Result<Vec<DayShare>> {
         let (from, _) = w.bounds();
         sqlx::query_as(
-            "WITH moves AS (
+            "WITH moves AS MATERIALIZED (
                  SELECT (e.at + $2) / 86400000 AS day, e.status,
                         (SELECT p.status FROM order_events p
                          WHERE p.order_id = e.order_id AND (p.at < e.at OR (p.at = e.at AND p.id < e.id))
