@@ -188,11 +188,7 @@ impl Db {
         limit: i64,
     ) -> sqlx::Result<Vec<String>> {
         let (sql, values) = search_statement(filter, limit);
-        let (explain, column) = if self.is_sqlite() {
-            ("EXPLAIN QUERY PLAN ", 3)
-        } else {
-            ("EXPLAIN ", 0)
-        };
+        let (explain, column) = self.explain();
         let sql = format!("{explain}{sql}");
         let rows = sqlx::query_with(&sql, arguments(values)?)
             .fetch_all(self.pool())

@@ -64,6 +64,24 @@ pub fn day_of(date: time::Date) -> i64 {
     i64::from(date.to_julian_day()) - 2_440_588
 }
 
+/// [`Db::dashboard_status_changes`]'s statement: `$1` market, `$2` offset, `$3` the window's first instant.
+/// `MATERIALIZED`: the status before is read once per entry; PostgreSQL and SQLite otherwise inline `moves` and read
+/// it once for each of the two sums that use it (docs/PERFORMANCE.md, "Dashboard of the book").
+const STATUS_CHANGES: &str = "WITH moves AS MATERIALIZED (
+                 SELECT (e.at + $2) / 86400000 AS day, e.status,
+                        (SELECT p.status FROM order_events p
+                         WHERE p.order_id = e.order_id AND (p.at < e.at OR (p.at = e.at AND p.id < e.id))
+                         ORDER BY p.at DESC, p.id DESC LIMIT 1) AS before
+                 FROM order_events e JOIN orders o ON o.id = e.order_id
+                 WHERE o.market = $1 AND e.at >= $3
+             )
+             SELECT day,
+                    COALESCE(SUM(CASE WHEN status = 'overdue' THEN 1 ELSE 0 END)
+                             - SUM(CASE WHEN before = 'overdue' THEN 1 ELSE 0 END), 0) AS overdue,
+                    COALESCE(SUM(CASE WHEN status IN ('disbursed', 'overdue') THEN 1 ELSE 0 END)
+                             - SUM(CASE WHEN before IN ('disbursed', 'overdue') THEN 1 ELSE 0 END), 0) AS open
+             FROM moves GROUP BY day";
+
 impl Db {
     /// Rows of `table` (`orders` or `complaints`: a name from this module, never from input) by the market's local
     /// day of their `created_at`.
@@ -170,32 +188,31 @@ impl Db {
     /// entry counts +1 in `open` when it enters `disbursed` or `overdue` from another status and −1 when it leaves
     /// them, and the same for `overdue` alone (the status before an entry is the order's previous entry, read through
     /// the timeline's index). The loans open at the end of day `d` are those open now less the changes of the days
-    /// after `d`: only the window's entries are read, never every order. `MATERIALIZED`: the status before is read
-    /// once per entry; PostgreSQL otherwise inlines `moves` and reads it once for each of the two sums that use it
-    /// (docs/PERFORMANCE.md, "Dashboard of the book").
+    /// after `d`: only the window's entries are read, never every order ([`STATUS_CHANGES`]).
     pub async fn dashboard_status_changes(&self, w: Window<'_>) -> sqlx::Result<Vec<DayShare>> {
         let (from, _) = w.bounds();
-        sqlx::query_as(
-            "WITH moves AS MATERIALIZED (
-                 SELECT (e.at + $2) / 86400000 AS day, e.status,
-                        (SELECT p.status FROM order_events p
-                         WHERE p.order_id = e.order_id AND (p.at < e.at OR (p.at = e.at AND p.id < e.id))
-                         ORDER BY p.at DESC, p.id DESC LIMIT 1) AS before
-                 FROM order_events e JOIN orders o ON o.id = e.order_id
-                 WHERE o.market = $1 AND e.at >= $3
-             )
-             SELECT day,
-                    COALESCE(SUM(CASE WHEN status = 'overdue' THEN 1 ELSE 0 END)
-                             - SUM(CASE WHEN before = 'overdue' THEN 1 ELSE 0 END), 0) AS overdue,
-                    COALESCE(SUM(CASE WHEN status IN ('disbursed', 'overdue') THEN 1 ELSE 0 END)
-                             - SUM(CASE WHEN before IN ('disbursed', 'overdue') THEN 1 ELSE 0 END), 0) AS open
-             FROM moves GROUP BY day",
-        )
-        .bind(w.market)
-        .bind(w.offset_ms)
-        .bind(from)
-        .fetch_all(self.pool())
-        .await
+        sqlx::query_as(STATUS_CHANGES)
+            .bind(w.market)
+            .bind(w.offset_ms)
+            .bind(from)
+            .fetch_all(self.pool())
+            .await
+    }
+
+    /// How the database would read [`Db::dashboard_status_changes`]'s statement, a line a step (`EXPLAIN` on
+    /// PostgreSQL, `EXPLAIN QUERY PLAN` on SQLite): what the tests check the status before is looked up by, once.
+    pub async fn dashboard_status_changes_plan(&self, w: Window<'_>) -> sqlx::Result<Vec<String>> {
+        let (from, _) = w.bounds();
+        let (explain, column) = self.explain();
+        let rows = sqlx::query(&format!("{explain}{STATUS_CHANGES}"))
+            .bind(w.market)
+            .bind(w.offset_ms)
+            .bind(from)
+            .fetch_all(self.pool())
+            .await?;
+        rows.iter()
+            .map(|row| sqlx::Row::try_get::<String, _>(row, column))
+            .collect()
     }
 }
 

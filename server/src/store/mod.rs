@@ -532,6 +532,16 @@ impl Db {
         self.sqlite
     }
 
+    /// What asks this database how it would read a statement (`EXPLAIN` on PostgreSQL, `EXPLAIN QUERY PLAN` on
+    /// SQLite), and the column of the answer's rows that holds each step's text: for the tests that check a plan.
+    pub(crate) fn explain(&self) -> (&'static str, usize) {
+        if self.sqlite {
+            ("EXPLAIN QUERY PLAN ", 3)
+        } else {
+            ("EXPLAIN ", 0)
+        }
+    }
+
     /// Whether a migration's marker is still there (its start-up work not done yet), without taking it.
     pub async fn marker_pending(&self, marker: StartupMarker) -> sqlx::Result<bool> {
         let rows: i64 = sqlx::query_scalar(&format!("SELECT COUNT(*) FROM {}", marker.table()))

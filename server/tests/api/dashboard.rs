@@ -8,6 +8,7 @@ use kilat_domain::{Market, OrderEvent};
 use kilat_server::auth::operators::Role;
 use kilat_server::jobs::overdue;
 use kilat_server::orders::{self, Actor};
+use kilat_server::store::dashboard::Window;
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 use time::Duration;
@@ -90,6 +91,30 @@ async fn board(app: &TestApp, op: &Op, market: &str) -> Value {
         "the board with the book counted again"
     );
     computed
+}
+
+/// The timeline's changes look each entry's status before up once (`WITH … AS MATERIALIZED`): with `moves` inlined,
+/// both databases ran the lookup once for each of the two sums that use it (docs/PERFORMANCE.md, "Dashboard of the
+/// book").
+#[tokio::test]
+async fn the_timeline_changes_look_each_status_before_up_once() {
+    let app = spawn_app().await;
+    let plan = app
+        .db
+        .dashboard_status_changes_plan(Window {
+            market: "IN",
+            offset_ms: 19_800_000,
+            first_day: 20_400,
+            last_day: 20_429,
+        })
+        .await
+        .unwrap();
+    let lookups = plan
+        .iter()
+        .filter(|step| step.contains("SubPlan") || step.contains("CORRELATED SCALAR SUBQUERY"))
+        .count();
+    assert_eq!(lookups, 1, "{}", plan.join("\n"));
+    app.stop().await;
 }
 
 #[tokio::test]
