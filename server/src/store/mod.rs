@@ -162,7 +162,7 @@ impl HotReads {
             }),
             standing: batch::Batcher::spawn(HOT_READ_LANES, HOT_READ_BATCH, move |keys| {
                 let pool = standing_pool.clone();
-                Box::pin(async move { standing::session_standings_in(&pool, &keys).await })
+                Box::pin(async move { standing::session_standings_in(&pool, false, &keys).await })
             }),
             own_orders: batch::Batcher::spawn(HOT_READ_LANES, HOT_READ_BATCH, move |keys| {
                 let pool = own_pool.clone();

@@ -106,6 +106,10 @@ async fn the_steps_are_saved_in_order_and_listed_with_their_status_and_log() {
         assert_eq!(saved["certStatus"], "done");
         let expected_next = steps.get(i + 1).map_or(Value::Null, |(s, _)| json!(s));
         assert_eq!(saved["next"], expected_next);
+        // Home reads the steps in its own statement (`store::standing`), each step's column by its name.
+        let home = data(app.get_as("/api/v1/borrower/home", &session).await).await;
+        assert_eq!(home["certification"]["done"], i + 1, "{step}");
+        assert_eq!(home["certification"]["next"], expected_next, "{step}");
     }
     let list = data(app.get_as("/api/v1/borrower/certification", &session).await).await;
     assert_eq!(list["complete"], true);
