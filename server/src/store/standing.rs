@@ -122,10 +122,10 @@ pub(super) async fn session_standings_in(
 /// `FROM` that gives them: the session, its borrower, the open order and the steps.
 ///
 /// PostgreSQL reads the borrower's steps in one range of `certification_steps_progress` (migration 0053), which holds
-/// every column read here, so no table row is visited, and folds them into one row (`LATERAL`, `FILTER`); SQLite,
-/// which has no `LATERAL`, looks each step up in that index. On PostgreSQL a statement with five joins of the steps cost
-/// about a quarter more than this one, and took twice as long to plan (docs/PERFORMANCE.md, "Home's statement on
-/// PostgreSQL").
+/// every column read here, so no table row is visited, and folds them into one row (`LATERAL`, `FILTER`). SQLite, which
+/// has no `LATERAL`, looks each step up in that index; `INDEXED BY`, because without statistics it picks the primary
+/// key and then reads the row. On PostgreSQL a batch's statement with five joins of the steps took about 30 % longer
+/// than this one (docs/PERFORMANCE.md, "Home's statement on PostgreSQL").
 fn steps_join(sqlite: bool) -> &'static str {
     if sqlite {
         "cb.completed_at AS base_at,
@@ -134,11 +134,11 @@ fn steps_join(sqlite: bool) -> &'static str {
            cj.income_below AS job_income_below
          FROM borrower_sessions s JOIN borrowers b ON b.id = s.borrower_id
          LEFT JOIN orders o ON o.borrower_id = s.borrower_id AND o.closed_at IS NULL
-         LEFT JOIN certification_steps cb ON cb.borrower_id = s.borrower_id AND cb.step = 'base'
-         LEFT JOIN certification_steps cp ON cp.borrower_id = s.borrower_id AND cp.step = 'personal'
-         LEFT JOIN certification_steps cj ON cj.borrower_id = s.borrower_id AND cj.step = 'job'
-         LEFT JOIN certification_steps ce ON ce.borrower_id = s.borrower_id AND ce.step = 'extended'
-         LEFT JOIN certification_steps ck ON ck.borrower_id = s.borrower_id AND ck.step = 'bank'"
+         LEFT JOIN certification_steps cb INDEXED BY certification_steps_progress ON cb.borrower_id = s.borrower_id AND cb.step = 'base'
+         LEFT JOIN certification_steps cp INDEXED BY certification_steps_progress ON cp.borrower_id = s.borrower_id AND cp.step = 'personal'
+         LEFT JOIN certification_steps cj INDEXED BY certification_steps_progress ON cj.borrower_id = s.borrower_id AND cj.step = 'job'
+         LEFT JOIN certification_steps ce INDEXED BY certification_steps_progress ON ce.borrower_id = s.borrower_id AND ce.step = 'extended'
+         LEFT JOIN certification_steps ck INDEXED BY certification_steps_progress ON ck.borrower_id = s.borrower_id AND ck.step = 'bank'"
     } else {
         "c.base_at, c.personal_at, c.job_at, c.extended_at, c.bank_at, c.job_income_minimum, c.job_income_below
          FROM borrower_sessions s JOIN borrowers b ON b.id = s.borrower_id
