@@ -162,6 +162,7 @@ impl HotReads {
             }),
             standing: batch::Batcher::spawn(HOT_READ_LANES, HOT_READ_BATCH, move |keys| {
                 let pool = standing_pool.clone();
+                // Batched on PostgreSQL only (`WorkerReads::hot`): not SQLite's statement.
                 Box::pin(async move { standing::session_standings_in(&pool, false, &keys).await })
             }),
             own_orders: batch::Batcher::spawn(HOT_READ_LANES, HOT_READ_BATCH, move |keys| {
