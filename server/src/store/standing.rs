@@ -57,7 +57,7 @@ impl Db {
     /// A live session (the conditions of [`Db::session_borrower`]) with its borrower, the steps they have done (the
     /// job step with its income verdict) and their open order, in one statement and one row: the session JOINed to its
     /// borrower, LEFT JOINed to the open order (at most one: `orders_one_open`) and to the borrower's steps (see
-    /// [`steps_join`]). No row means no live session. The session's last use is not moved here. On an HTTP worker
+    /// [`steps_read`]). No row means no live session. The session's last use is not moved here. On an HTTP worker
     /// with a pool of its own, batched with the other requests' ([`super::batch`]).
     pub async fn session_standing(
         &self,
@@ -87,13 +87,16 @@ pub(super) async fn session_standings_in(
     keys: &[SessionKey],
 ) -> sqlx::Result<Vec<Option<SessionStanding>>> {
     let (idle_since, created_since, tokens) = session_bounds(keys);
+    let (columns, joins) = steps_read(sqlite);
     let sql = format!(
         "SELECT s.token_hash, b.id AS borrower_id, b.market, b.phone_enc, b.phone_masked,
            b.created_at AS borrower_created_at,
            s.created_at AS session_created_at, s.last_seen_at, o.order_no, o.status AS order_status,
-           o.amount AS order_amount, o.created_at AS order_created_at, {steps}
+           o.amount AS order_amount, o.created_at AS order_created_at, {columns}
+         FROM borrower_sessions s JOIN borrowers b ON b.id = s.borrower_id
+         LEFT JOIN orders o ON o.borrower_id = s.borrower_id AND o.closed_at IS NULL
+         {joins}
          WHERE {live}",
-        steps = steps_join(sqlite),
         live = live_sessions_in(&tokens),
     );
     let mut query = sqlx::query_as::<_, Row>(&sql)
@@ -118,40 +121,44 @@ pub(super) async fn session_standings_in(
         .collect())
 }
 
-/// The steps' columns of [`session_standings_in`] (`base_at` … `bank_at`, the job step's income verdict), with the
-/// `FROM` that gives them: the session, its borrower, the open order and the steps.
+/// The steps' columns of [`session_standings_in`] (`base_at` … `bank_at`, the job step's income verdict), and the
+/// joins after the open order's that give them.
 ///
 /// PostgreSQL reads the borrower's steps in one range of `certification_steps_progress` (migration 0053), which holds
 /// every column read here, so no table row is visited, and folds them into one row (`LATERAL`, `FILTER`). SQLite, which
 /// has no `LATERAL`, looks each step up in that index; `INDEXED BY`, because without statistics it picks the primary
 /// key and then reads the row. On PostgreSQL a batch's statement with five joins of the steps took about 30 % longer
 /// than this one (docs/PERFORMANCE.md, "Home's statement on PostgreSQL").
-fn steps_join(sqlite: bool) -> &'static str {
+fn steps_read(sqlite: bool) -> (&'static str, &'static str) {
     if sqlite {
-        "cb.completed_at AS base_at,
-           cp.completed_at AS personal_at, cj.completed_at AS job_at, ce.completed_at AS extended_at,
-           ck.completed_at AS bank_at, cj.income_minimum AS job_income_minimum,
-           cj.income_below AS job_income_below
-         FROM borrower_sessions s JOIN borrowers b ON b.id = s.borrower_id
-         LEFT JOIN orders o ON o.borrower_id = s.borrower_id AND o.closed_at IS NULL
-         LEFT JOIN certification_steps cb INDEXED BY certification_steps_progress ON cb.borrower_id = s.borrower_id AND cb.step = 'base'
-         LEFT JOIN certification_steps cp INDEXED BY certification_steps_progress ON cp.borrower_id = s.borrower_id AND cp.step = 'personal'
-         LEFT JOIN certification_steps cj INDEXED BY certification_steps_progress ON cj.borrower_id = s.borrower_id AND cj.step = 'job'
-         LEFT JOIN certification_steps ce INDEXED BY certification_steps_progress ON ce.borrower_id = s.borrower_id AND ce.step = 'extended'
-         LEFT JOIN certification_steps ck INDEXED BY certification_steps_progress ON ck.borrower_id = s.borrower_id AND ck.step = 'bank'"
+        (
+            "cb.completed_at AS base_at, cp.completed_at AS personal_at, cj.completed_at AS job_at,
+               ce.completed_at AS extended_at, ck.completed_at AS bank_at, cj.income_minimum AS job_income_minimum,
+               cj.income_below AS job_income_below",
+            "LEFT JOIN certification_steps cb INDEXED BY certification_steps_progress
+               ON cb.borrower_id = s.borrower_id AND cb.step = 'base'
+             LEFT JOIN certification_steps cp INDEXED BY certification_steps_progress
+               ON cp.borrower_id = s.borrower_id AND cp.step = 'personal'
+             LEFT JOIN certification_steps cj INDEXED BY certification_steps_progress
+               ON cj.borrower_id = s.borrower_id AND cj.step = 'job'
+             LEFT JOIN certification_steps ce INDEXED BY certification_steps_progress
+               ON ce.borrower_id = s.borrower_id AND ce.step = 'extended'
+             LEFT JOIN certification_steps ck INDEXED BY certification_steps_progress
+               ON ck.borrower_id = s.borrower_id AND ck.step = 'bank'",
+        )
     } else {
-        "c.base_at, c.personal_at, c.job_at, c.extended_at, c.bank_at, c.job_income_minimum, c.job_income_below
-         FROM borrower_sessions s JOIN borrowers b ON b.id = s.borrower_id
-         LEFT JOIN orders o ON o.borrower_id = s.borrower_id AND o.closed_at IS NULL
-         LEFT JOIN LATERAL (
-           SELECT max(completed_at) FILTER (WHERE step = 'base') AS base_at,
-             max(completed_at) FILTER (WHERE step = 'personal') AS personal_at,
-             max(completed_at) FILTER (WHERE step = 'job') AS job_at,
-             max(completed_at) FILTER (WHERE step = 'extended') AS extended_at,
-             max(completed_at) FILTER (WHERE step = 'bank') AS bank_at,
-             max(income_minimum) FILTER (WHERE step = 'job') AS job_income_minimum,
-             max(income_below) FILTER (WHERE step = 'job') AS job_income_below
-           FROM certification_steps WHERE borrower_id = s.borrower_id) c ON true"
+        (
+            "c.base_at, c.personal_at, c.job_at, c.extended_at, c.bank_at, c.job_income_minimum, c.job_income_below",
+            "LEFT JOIN LATERAL (
+               SELECT max(completed_at) FILTER (WHERE step = 'base') AS base_at,
+                 max(completed_at) FILTER (WHERE step = 'personal') AS personal_at,
+                 max(completed_at) FILTER (WHERE step = 'job') AS job_at,
+                 max(completed_at) FILTER (WHERE step = 'extended') AS extended_at,
+                 max(completed_at) FILTER (WHERE step = 'bank') AS bank_at,
+                 max(income_minimum) FILTER (WHERE step = 'job') AS job_income_minimum,
+                 max(income_below) FILTER (WHERE step = 'job') AS job_income_below
+               FROM certification_steps WHERE borrower_id = s.borrower_id) c ON true",
+        )
     }
 }
 
