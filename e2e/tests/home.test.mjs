@@ -81,7 +81,8 @@ test('a visitor follows the About link to /about, reads the promises and goes ba
     await page.getByRole('main').getByRole('link', { name: `About ${settings.companyName}` }).click();
     await page.waitForURL((url) => url.pathname === '/about' && url.searchParams.get('lang') === '1');
     for (const promise of market.promises) {
-      assert.ok(await page.getByRole('heading', { name: promise }).isVisible(), `/about promises ${promise}`);
+      // Waited for, not read once: the route renders after the address changes.
+      await page.getByRole('heading', { name: promise }).waitFor();
     }
     await page.getByRole('link', { name: market.tabs.home, exact: true }).click();
     await page.waitForURL((url) => url.pathname === '/');
@@ -92,7 +93,8 @@ test('a visitor follows the About link to /about, reads the promises and goes ba
     assert.equal(response.status(), 200);
     assert.equal(await page.title(), settings.companyName);
     for (const promise of market.promises) {
-      assert.ok(await page.getByRole('heading', { name: promise }).isVisible(), `/about promises ${promise}`);
+      // Waited for, not read once: the route renders after the address changes.
+      await page.getByRole('heading', { name: promise }).waitFor();
     }
   });
 });
