@@ -527,9 +527,15 @@ async fn bench_signed_callbacks_credit_100_orders_in_parallel() {
         }
     })
     .await;
+    // Callbacks credited before the timed burst (BENCH_CALLBACK_WARMUP, default none): a server that has been crediting
+    // for a while, its connections holding the statements prepared, rather than the first burst after its start.
+    let warmup: usize = std::env::var("BENCH_CALLBACK_WARMUP")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0);
     let finance = operator(&app, "fin", &[Role::Finance]).await;
-    let mut bodies = Vec::with_capacity(orders);
-    for i in 0..orders {
+    let mut bodies = Vec::with_capacity(orders + warmup);
+    for i in 0..orders + warmup {
         let phone = format!("0812{:08}", 50_000_000 + i);
         // Seeding only: the sign-in limits per client address (codes a day, attempts a window) would stop the hundred
         // borrowers early.
@@ -539,6 +545,14 @@ async fn bench_signed_callbacks_credit_100_orders_in_parallel() {
             payment["paymentId"].as_str().unwrap().to_owned(),
             xendit_paid(&payment, &format!("xnd-bench-{i:05}"), rupiah(&payment)),
         ));
+    }
+    let before: Vec<_> = bodies.drain(orders..).collect();
+    let tasks: Vec<_> = before
+        .iter()
+        .map(|(_, body)| spawn_xendit(&app, body.clone()))
+        .collect();
+    for t in tasks {
+        assert_eq!(t.await.unwrap(), "confirmed");
     }
     let started = std::time::Instant::now();
     let mut tasks = Vec::with_capacity(orders);
@@ -558,7 +572,7 @@ async fn bench_signed_callbacks_credit_100_orders_in_parallel() {
         "postgres"
     };
     println!(
-        "BENCH_CALLBACKS database={database} orders={orders} pool={pool} batch={} lanes={} seconds={seconds:.3} per_second={:.1}",
+        "BENCH_CALLBACKS database={database} orders={orders} pool={pool} batch={} lanes={} warmup={warmup} seconds={seconds:.3} per_second={:.1}",
         app.services.payments.settings.callback_batch,
         app.services.payments.settings.callback_lanes,
         orders as f64 / seconds
