@@ -1,6 +1,7 @@
 //! The audit trail: who did what, when, to which record, with its state before and after. Append-only.
 
-use super::loans::placeholders;
+use super::lists::Kind::{Int, Text};
+use super::lists::{self, BindValues, Rows};
 use super::{Db, Tx, new_id};
 use sqlx::any::AnyArguments;
 use sqlx::{Arguments, Row};
@@ -83,29 +84,34 @@ impl Tx {
     /// Appends several entries in multi-row inserts (the batched [`Tx::insert_audit`]).
     pub async fn insert_audits(&mut self, entries: &[NewAuditEntry<'_>]) -> sqlx::Result<()> {
         for chunk in entries.chunks(300) {
-            let values = (0..chunk.len())
-                .map(|r| format!("({})", placeholders(r * 9 + 1, 9)))
-                .collect::<Vec<_>>()
-                .join(", ");
+            let ids: Vec<String> = chunk.iter().map(|_| new_id()).collect();
+            let mut rows = Rows::new(
+                self.sqlite,
+                &[Text, Text, Text, Text, Text, Text, Text, Text, Int],
+            );
+            for (entry, id) in chunk.iter().zip(&ids) {
+                debug_assert!(keyed_by_its_first_part(entry.action), "{}", entry.action);
+                rows.push([
+                    lists::Value::Text(Some(id.as_str())),
+                    lists::Value::Text(Some(entry.actor_kind)),
+                    lists::Value::Text(entry.actor_id),
+                    lists::Value::Text(Some(entry.action)),
+                    lists::Value::Text(Some(entry.entity)),
+                    lists::Value::Text(Some(entry.entity_id)),
+                    lists::Value::Text(entry.before_json),
+                    lists::Value::Text(entry.after_json),
+                    lists::Value::Int(Some(entry.at)),
+                ]);
+            }
             let sql = format!(
                 "INSERT INTO audit_log (id, actor_kind, actor_id, action, entity, entity_id, before_json, after_json, at)
-                 VALUES {values}"
+                 {}",
+                rows.values(1)
             );
-            let mut query = sqlx::query(&sql);
-            for entry in chunk {
-                debug_assert!(keyed_by_its_first_part(entry.action), "{}", entry.action);
-                query = query
-                    .bind(new_id())
-                    .bind(entry.actor_kind)
-                    .bind(entry.actor_id)
-                    .bind(entry.action)
-                    .bind(entry.entity)
-                    .bind(entry.entity_id)
-                    .bind(entry.before_json)
-                    .bind(entry.after_json)
-                    .bind(entry.at);
-            }
-            query.execute(self.conn()).await?;
+            sqlx::query(&sql)
+                .bind_values(rows.into_values())
+                .execute(self.conn())
+                .await?;
         }
         Ok(())
     }

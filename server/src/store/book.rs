@@ -11,6 +11,7 @@
 use kilat_domain::{Code, OrderState};
 
 use super::collections::ArrearsRow;
+use super::lists::{BindValues, any_of, texts};
 use super::loans::placeholders;
 use super::{Db, Tx};
 
@@ -63,18 +64,18 @@ impl Tx {
                  SELECT {key}, $1 * COUNT(*), $1 * COALESCE(SUM(a.outstanding_principal), 0),
                         $1 * COALESCE(SUM(a.outstanding), 0)
                  FROM orders o LEFT JOIN loan_arrears a ON a.order_id = o.id
-                 WHERE o.id IN ({}){open}
+                 WHERE o.id {}{open}
                  GROUP BY {key}",
-                placeholders(first_id, chunk.len())
+                any_of(self.sqlite, first_id, chunk.len())
             );
             let mut query = sqlx::query(&sql).bind(sign);
             if let Some(status) = as_status {
                 query = query.bind(status.code());
             }
-            for id in chunk {
-                query = query.bind(*id);
-            }
-            query.execute(self.conn()).await?;
+            query
+                .bind_values(texts(self.sqlite, chunk))
+                .execute(self.conn())
+                .await?;
         }
         Ok(())
     }

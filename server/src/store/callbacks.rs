@@ -3,7 +3,9 @@
 
 use std::collections::{HashMap, HashSet};
 
-use super::loans::{OrderPlanRow, placeholders};
+use super::lists::Kind::{Int, Text};
+use super::lists::{BindValues, Rows, Value, any_of, texts};
+use super::loans::OrderPlanRow;
 use super::orders::COLUMNS as ORDER_COLUMNS;
 use super::payments::{COLUMNS, PaymentRow};
 use super::{Db, Tx};
@@ -117,16 +119,15 @@ impl Tx {
         }
         let sql = format!(
             "SELECT {ORDER_COLUMNS}, (SELECT l.plan_json FROM loans l WHERE l.order_id = orders.id) AS plan_json
-             FROM orders WHERE id IN (SELECT p.order_id FROM payments p WHERE p.reference IN ({}))
+             FROM orders WHERE id IN (SELECT p.order_id FROM payments p WHERE p.reference {})
              ORDER BY id{}",
-            placeholders(1, references.len()),
+            any_of(self.sqlite, 1, references.len()),
             self.lock_free_rows_clause()
         );
-        let mut query = sqlx::query_as(&sql);
-        for r in references {
-            query = query.bind(*r);
-        }
-        query.fetch_all(self.conn()).await
+        sqlx::query_as(&sql)
+            .bind_values(texts(self.sqlite, references))
+            .fetch_all(self.conn())
+            .await
     }
 
     /// The payments with these references, read inside the transaction after their orders' locks.
@@ -138,14 +139,13 @@ impl Tx {
             return Ok(Vec::new());
         }
         let sql = format!(
-            "SELECT {COLUMNS} FROM payments p JOIN orders o ON o.id = p.order_id WHERE p.reference IN ({})",
-            placeholders(1, references.len())
+            "SELECT {COLUMNS} FROM payments p JOIN orders o ON o.id = p.order_id WHERE p.reference {}",
+            any_of(self.sqlite, 1, references.len())
         );
-        let mut query = sqlx::query_as(&sql);
-        for r in references {
-            query = query.bind(*r);
-        }
-        query.fetch_all(self.conn()).await
+        sqlx::query_as(&sql)
+            .bind_values(texts(self.sqlite, references))
+            .fetch_all(self.conn())
+            .await
     }
 
     /// How many payments of each of these orders hold money (`held`), by order id; orders with none are left out.
@@ -157,14 +157,15 @@ impl Tx {
             return Ok(HashMap::new());
         }
         let sql = format!(
-            "SELECT order_id, COUNT(*) FROM payments WHERE status = 'held' AND order_id IN ({}) GROUP BY order_id",
-            placeholders(1, order_ids.len())
+            "SELECT order_id, COUNT(*) FROM payments WHERE status = 'held' AND order_id {} GROUP BY order_id",
+            any_of(self.sqlite, 1, order_ids.len())
         );
-        let mut query = sqlx::query_as::<_, (String, i64)>(&sql);
-        for id in order_ids {
-            query = query.bind(*id);
-        }
-        Ok(query.fetch_all(self.conn()).await?.into_iter().collect())
+        Ok(sqlx::query_as::<_, (String, i64)>(&sql)
+            .bind_values(texts(self.sqlite, order_ids))
+            .fetch_all(self.conn())
+            .await?
+            .into_iter()
+            .collect())
     }
 
     /// Records many provider events, each with what it did, in multi-row inserts; answers the (provider, event id) of
@@ -179,25 +180,28 @@ impl Tx {
         sorted.sort_by_key(|r| (r.provider, r.event_id));
         let mut taken = HashSet::with_capacity(rows.len());
         for chunk in sorted.chunks(CALLBACKS_PER_STATEMENT) {
-            let values = (0..chunk.len())
-                .map(|r| format!("({})", placeholders(r * 6 + 1, 6)))
-                .collect::<Vec<_>>()
-                .join(", ");
+            let mut rows = Rows::new(self.sqlite, &[Text, Text, Text, Int, Text, Int]);
+            for r in chunk {
+                rows.push([
+                    Value::Text(Some(r.provider)),
+                    Value::Text(Some(r.event_id)),
+                    Value::Text(Some(r.payment_id)),
+                    Value::Int(r.amount),
+                    Value::Text(Some(r.outcome)),
+                    Value::Int(Some(now)),
+                ]);
+            }
             let sql = format!(
                 "INSERT INTO payment_callbacks (provider, event_id, payment_id, amount, outcome, received_at)
-                 VALUES {values} ON CONFLICT DO NOTHING RETURNING provider, event_id"
+                 {} ON CONFLICT DO NOTHING RETURNING provider, event_id",
+                rows.values(1)
             );
-            let mut query = sqlx::query_as::<_, (String, String)>(&sql);
-            for r in chunk {
-                query = query
-                    .bind(r.provider)
-                    .bind(r.event_id)
-                    .bind(r.payment_id)
-                    .bind(r.amount)
-                    .bind(r.outcome)
-                    .bind(now);
-            }
-            taken.extend(query.fetch_all(self.conn()).await?);
+            taken.extend(
+                sqlx::query_as::<_, (String, String)>(&sql)
+                    .bind_values(rows.into_values())
+                    .fetch_all(self.conn())
+                    .await?,
+            );
         }
         Ok(taken)
     }

@@ -1,6 +1,8 @@
 //! Collections (migration 0034): each loan's oldest unpaid due date (`loan_arrears`), the overdue queue read through
 //! its index, contact attempts and promises to pay.
 
+use super::lists::Kind::{Int, Text};
+use super::lists::{BindValues, Rows, Value, any_of, texts};
 use super::loans::placeholders;
 use super::{Db, Tx, new_id};
 
@@ -23,31 +25,32 @@ impl Tx {
         self.written.arrears = true;
         for chunk in rows.chunks(300) {
             self.book_reposition(chunk).await?;
-            let values = (0..chunk.len())
-                .map(|r| format!("({})", placeholders(r * 7 + 1, 7)))
-                .collect::<Vec<_>>()
-                .join(", ");
+            let mut rows = Rows::new(self.sqlite, &[Text, Text, Text, Int, Int, Text, Int]);
+            for row in chunk {
+                rows.push([
+                    Value::Text(Some(row.order_id)),
+                    Value::Text(Some(row.market)),
+                    Value::Text(row.oldest_unpaid_due.as_deref()),
+                    Value::Int(Some(row.outstanding)),
+                    Value::Int(Some(row.outstanding_principal)),
+                    Value::Text(Some(row.balances_json.as_str())),
+                    Value::Int(Some(now)),
+                ]);
+            }
             let sql = format!(
                 "INSERT INTO loan_arrears (order_id, market, oldest_unpaid_due, outstanding, outstanding_principal,
                                            balances_json, updated_at)
-                 VALUES {values}
+                 {}
                  ON CONFLICT (order_id) DO UPDATE
                  SET oldest_unpaid_due = excluded.oldest_unpaid_due, outstanding = excluded.outstanding,
                      outstanding_principal = excluded.outstanding_principal, balances_json = excluded.balances_json,
-                     updated_at = excluded.updated_at"
+                     updated_at = excluded.updated_at",
+                rows.values(1)
             );
-            let mut query = sqlx::query(&sql);
-            for row in chunk {
-                query = query
-                    .bind(row.order_id)
-                    .bind(row.market)
-                    .bind(row.oldest_unpaid_due.as_deref())
-                    .bind(row.outstanding)
-                    .bind(row.outstanding_principal)
-                    .bind(row.balances_json.as_str())
-                    .bind(now);
-            }
-            query.execute(self.conn()).await?;
+            sqlx::query(&sql)
+                .bind_values(rows.into_values())
+                .execute(self.conn())
+                .await?;
         }
         Ok(())
     }
@@ -88,14 +91,13 @@ impl Tx {
         }
         let sql = format!(
             "SELECT order_id, balances_json FROM loan_arrears
-             WHERE order_id IN ({}) AND balances_json IS NOT NULL",
-            placeholders(1, order_ids.len())
+             WHERE order_id {} AND balances_json IS NOT NULL",
+            any_of(self.sqlite, 1, order_ids.len())
         );
-        let mut query = sqlx::query_as(&sql);
-        for id in order_ids {
-            query = query.bind(*id);
-        }
-        query.fetch_all(self.conn()).await
+        sqlx::query_as(&sql)
+            .bind_values(texts(self.sqlite, order_ids))
+            .fetch_all(self.conn())
+            .await
     }
 }
 

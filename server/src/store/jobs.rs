@@ -1,6 +1,8 @@
 //! Scheduled jobs: the claim of one run per job, market and business date; the overdue job's pages of open loans and
 //! the installments waiting on a UTR; the notification outbox of reminders.
 
+use super::lists::Kind::{Int, Text};
+use super::lists::{BindValues, Rows, Value, any_of, texts};
 use super::loans::placeholders;
 use super::{Db, Tx, new_id};
 
@@ -214,14 +216,13 @@ impl Tx {
         }
         let sql = format!(
             "SELECT order_id, choice, installment, installment_to FROM payments
-             WHERE status IN ('verifying', 'held') AND order_id IN ({})",
-            placeholders(1, order_ids.len())
+             WHERE status IN ('verifying', 'held') AND order_id {}",
+            any_of(self.sqlite, 1, order_ids.len())
         );
-        let mut query = sqlx::query_as(&sql);
-        for id in order_ids {
-            query = query.bind(*id);
-        }
-        query.fetch_all(self.conn()).await
+        sqlx::query_as(&sql)
+            .bind_values(texts(self.sqlite, order_ids))
+            .fetch_all(self.conn())
+            .await
     }
 
     /// Queues reminders; one already queued for the same installment and kind is left as it is (unique constraint).
@@ -330,12 +331,8 @@ impl Tx {
     ) -> sqlx::Result<u64> {
         let mut queued = 0;
         for chunk in receipts.chunks(200) {
-            let values = (0..chunk.len())
-                .map(|r| format!("({})", placeholders(r * 8 + 1, 8)))
-                .collect::<Vec<_>>()
-                .join(", ");
-            // `v.column1…8`: the names both databases give a `VALUES` list's columns. `WHERE true`: SQLite reads
-            // `ON CONFLICT` after a `SELECT` without `WHERE` as a join's `ON`.
+            // `v.column1…8`: the names both databases give a `VALUES` list's columns ([`Rows::relation`]). `WHERE
+            // true`: SQLite reads `ON CONFLICT` after a `SELECT` without `WHERE` as a join's `ON`.
             let kinds: &[(&str, &str)] = if push {
                 &[
                     ("receipt", "true"),
@@ -348,27 +345,35 @@ impl Tx {
                 &[("receipt", "true")]
             };
             for (kind, filter) in kinds {
+                let ids: Vec<String> = chunk.iter().map(|_| new_id()).collect();
+                let mut rows =
+                    Rows::new(self.sqlite, &[Text, Text, Text, Text, Int, Text, Int, Text]);
+                for (r, id) in chunk.iter().zip(&ids) {
+                    rows.push([
+                        Value::Text(Some(id.as_str())),
+                        Value::Text(Some(r.order_id)),
+                        Value::Text(Some(r.borrower_id)),
+                        Value::Text(Some(r.market)),
+                        Value::Int(Some(i64::try_from(r.entry_seq).unwrap_or(i64::MAX))),
+                        Value::Text(Some(r.text)),
+                        Value::Int(Some(now)),
+                        Value::Text(Some(r.payment_id)),
+                    ]);
+                }
                 let sql = format!(
                     "INSERT INTO notification_outbox (id, order_id, borrower_id, market, installment, kind, text,
                          status, attempts, created_at, updated_at, payment_id)
                      SELECT v.column1, v.column2, v.column3, v.column4, v.column5, '{kind}', v.column6, 'pending', 0,
                          v.column7, v.column7, v.column8
-                     FROM (VALUES {values}) AS v WHERE {filter}
-                     ON CONFLICT DO NOTHING"
+                     FROM {} WHERE {filter}
+                     ON CONFLICT DO NOTHING",
+                    rows.relation(1, "v")
                 );
-                let mut query = sqlx::query(&sql);
-                for r in chunk {
-                    query = query
-                        .bind(new_id())
-                        .bind(r.order_id)
-                        .bind(r.borrower_id)
-                        .bind(r.market)
-                        .bind(i64::try_from(r.entry_seq).unwrap_or(i64::MAX))
-                        .bind(r.text)
-                        .bind(now)
-                        .bind(r.payment_id);
-                }
-                queued += query.execute(self.conn()).await?.rows_affected();
+                queued += sqlx::query(&sql)
+                    .bind_values(rows.into_values())
+                    .execute(self.conn())
+                    .await?
+                    .rows_affected();
             }
         }
         Ok(queued)

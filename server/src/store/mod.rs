@@ -19,6 +19,7 @@ pub mod handovers;
 pub mod jobs;
 pub mod kept_counts;
 pub mod kept_records;
+pub(crate) mod lists;
 pub mod loans;
 pub mod operators;
 pub mod orders;

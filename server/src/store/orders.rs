@@ -8,7 +8,8 @@ use sqlx::{AnyPool, Row};
 
 use super::batch::{SessionKey, live_sessions_in, session_bounds};
 use super::book::Counted;
-use super::loans::placeholders;
+use super::lists::Kind::{Int, Text};
+use super::lists::{BindValues, Rows, Value, any_of, texts};
 use super::sign_in::live_session;
 use super::{Db, Tx, new_id};
 use crate::infra::crypto::{Binding, Secrets};
@@ -500,15 +501,16 @@ impl Tx {
         let mut out = Vec::with_capacity(order_ids.len());
         for chunk in order_ids.chunks(IDS_PER_STATEMENT) {
             let sql = format!(
-                "SELECT id, order_no, status FROM orders WHERE id IN ({}) ORDER BY id{}",
-                placeholders(1, chunk.len()),
+                "SELECT id, order_no, status FROM orders WHERE id {} ORDER BY id{}",
+                any_of(self.sqlite, 1, chunk.len()),
                 self.lock_clause()
             );
-            let mut query = sqlx::query_as(&sql);
-            for id in chunk {
-                query = query.bind(*id);
-            }
-            out.extend(query.fetch_all(self.conn()).await?);
+            out.extend(
+                sqlx::query_as(&sql)
+                    .bind_values(texts(self.sqlite, chunk))
+                    .fetch_all(self.conn())
+                    .await?,
+            );
         }
         Ok(out)
     }
@@ -531,18 +533,16 @@ impl Tx {
         let mut moved = 0;
         for chunk in order_ids.chunks(IDS_PER_STATEMENT) {
             let sql = format!(
-                "UPDATE orders SET status = $1, updated_at = $2, closed_at = $3 WHERE status = $4 AND id IN ({}){}",
-                placeholders(5, chunk.len()),
+                "UPDATE orders SET status = $1, updated_at = $2, closed_at = $3 WHERE status = $4 AND id {}{}",
+                any_of(self.sqlite, 5, chunk.len()),
                 if booked { " RETURNING id" } else { "" }
             );
-            let mut query = sqlx::query(&sql)
+            let query = sqlx::query(&sql)
                 .bind(to.code())
                 .bind(now)
                 .bind(closed_at)
-                .bind(from.code());
-            for id in chunk {
-                query = query.bind(*id);
-            }
+                .bind(from.code())
+                .bind_values(texts(self.sqlite, chunk));
             if booked {
                 let ids: Vec<String> = query
                     .fetch_all(self.conn())
@@ -563,25 +563,27 @@ impl Tx {
     /// Appends to several orders' timelines in multi-row inserts.
     pub async fn insert_order_events(&mut self, rows: &[NewOrderEvent<'_>]) -> sqlx::Result<()> {
         for chunk in rows.chunks(EVENTS_PER_INSERT) {
-            let values = (0..chunk.len())
-                .map(|r| format!("({})", placeholders(r * 7 + 1, 7)))
-                .collect::<Vec<_>>()
-                .join(", ");
-            let sql = format!(
-                "INSERT INTO order_events (id, order_id, status, event, actor, actor_id, at) VALUES {values}"
-            );
-            let mut query = sqlx::query(&sql);
-            for row in chunk {
-                query = query
-                    .bind(new_id())
-                    .bind(row.order_id)
-                    .bind(row.status.code())
-                    .bind(row.event.map(Code::code))
-                    .bind(row.actor)
-                    .bind(row.actor_id)
-                    .bind(row.at);
+            let ids: Vec<String> = chunk.iter().map(|_| new_id()).collect();
+            let mut values = Rows::new(self.sqlite, &[Text, Text, Text, Text, Text, Text, Int]);
+            for (row, id) in chunk.iter().zip(&ids) {
+                values.push([
+                    Value::Text(Some(id.as_str())),
+                    Value::Text(Some(row.order_id)),
+                    Value::Text(Some(row.status.code())),
+                    Value::Text(row.event.map(Code::code)),
+                    Value::Text(Some(row.actor)),
+                    Value::Text(row.actor_id),
+                    Value::Int(Some(row.at)),
+                ]);
             }
-            query.execute(self.conn()).await?;
+            let sql = format!(
+                "INSERT INTO order_events (id, order_id, status, event, actor, actor_id, at) {}",
+                values.values(1)
+            );
+            sqlx::query(&sql)
+                .bind_values(values.into_values())
+                .execute(self.conn())
+                .await?;
         }
         Ok(())
     }

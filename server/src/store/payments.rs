@@ -3,7 +3,8 @@
 
 use kilat_domain::{Code, Currency};
 
-use super::loans::placeholders;
+use super::lists::Kind::{Int, Text};
+use super::lists::{BindValues, Rows, Value};
 use super::{Db, Tx, new_id};
 
 /// A payment as stored. `choice`, `method` and `status` are the codes of `servicing::payments`.
@@ -405,28 +406,31 @@ impl Tx {
     ) -> sqlx::Result<u64> {
         let mut moved = 0;
         for chunk in rows.chunks(CREDITS_PER_STATEMENT) {
-            let values = (0..chunk.len())
-                .map(|r| format!("({})", placeholders(r * 4 + 2, 4)))
-                .collect::<Vec<_>>()
-                .join(", ");
-            // `v.column1…4`: the names both databases give a `VALUES` list's columns.
+            let mut values = Rows::new(self.sqlite, &[Text, Text, Int, Text]);
+            for r in chunk {
+                values.push([
+                    Value::Text(Some(r.id)),
+                    Value::Text(Some(r.from)),
+                    Value::Int(Some(r.received)),
+                    Value::Text(r.provider_id),
+                ]);
+            }
+            // `v.column1…4`: the names both databases give a `VALUES` list's columns ([`Rows::relation`]).
             let sql = format!(
                 "UPDATE payments SET status = 'confirmed', received_amount = v.column3, updated_at = $1,
                      provider_id = CASE WHEN v.column4 IS NOT NULL AND payments.provider_id IS NULL
                                              AND NOT EXISTS (SELECT 1 FROM payments q WHERE q.provider_id = v.column4)
                                         THEN v.column4 ELSE payments.provider_id END
-                 FROM (VALUES {values}) AS v
-                 WHERE payments.id = v.column1 AND payments.status = v.column2"
+                 FROM {}
+                 WHERE payments.id = v.column1 AND payments.status = v.column2",
+                values.relation(2, "v")
             );
-            let mut query = sqlx::query(&sql).bind(now);
-            for r in chunk {
-                query = query
-                    .bind(r.id)
-                    .bind(r.from)
-                    .bind(r.received)
-                    .bind(r.provider_id);
-            }
-            moved += query.execute(self.conn()).await?.rows_affected();
+            moved += sqlx::query(&sql)
+                .bind(now)
+                .bind_values(values.into_values())
+                .execute(self.conn())
+                .await?
+                .rows_affected();
         }
         Ok(moved)
     }

@@ -820,7 +820,14 @@ async fn callbacks_credited_in_batches_write_what_one_at_a_time_writes_and_leave
             .map(|(i, order)| {
                 let payment = &order.payments[0];
                 let amount = rupiah(payment) - i64::from(i == 6);
-                xendit_paid(payment, &format!("xnd-batch-{i}"), amount)
+                // One provider id with what an array literal gives meaning to (quotes, a backslash, a comma,
+                // braces, the word NULL): on PostgreSQL a batch binds its texts as arrays (`store::lists`).
+                let id = if i == 3 {
+                    r#"xnd "batch" \3, {NULL}"#.to_owned()
+                } else {
+                    format!("xnd-batch-{i}")
+                };
+                xendit_paid(payment, &id, amount)
             })
             .collect();
         bodies.push(bodies[7].clone());
@@ -946,6 +953,16 @@ async fn callbacks_credited_in_batches_write_what_one_at_a_time_writes_and_leave
             }
             per_order.push(rows);
         }
+        // The provider's id kept as it came, as the callback's event and the payment's provider id.
+        let (kept,): (i64,) = sqlx::query_as(
+            "SELECT COUNT(*) FROM payment_callbacks c JOIN payments p ON p.id = c.payment_id
+             WHERE c.event_id = $1 AND p.provider_id = $1",
+        )
+        .bind(r#"xnd "batch" \3, {NULL}"#)
+        .fetch_one(app.db.pool())
+        .await
+        .unwrap();
+        assert_eq!(kept, 1, "batch {batch}");
         written.push(per_order);
         app.stop().await;
     }
