@@ -1,7 +1,7 @@
 //! Collections (migration 0034): each loan's oldest unpaid due date (`loan_arrears`), the overdue queue read through
 //! its index, contact attempts and promises to pay.
 
-use super::lists::Kind::{Int, Text};
+use super::lists::Kind::{Int, Json, Text};
 use super::lists::{BindValues, Rows, Value, any_of, texts};
 use super::loans::placeholders;
 use super::{Db, Tx, new_id};
@@ -25,7 +25,7 @@ impl Tx {
         self.written.arrears = true;
         for chunk in rows.chunks(300) {
             self.book_reposition(chunk).await?;
-            let mut rows = Rows::new(self.sqlite, &[Text, Text, Text, Int, Int, Text, Int]);
+            let mut rows = Rows::new(self.sqlite, &[Text, Text, Text, Int, Int, Json, Int]);
             for row in chunk {
                 rows.push([
                     Value::Text(Some(row.order_id)),

@@ -13,24 +13,32 @@ use sqlx::query::{Query, QueryAs};
 
 /// One value bound to a statement.
 pub(crate) enum Value<'q> {
+    /// A text, or a JSON document in a [`Kind::Json`] column.
     Text(Option<&'q str>),
     Int(Option<i64>),
-    /// An array literal (PostgreSQL).
-    Array(String),
+    /// One column's values in one text (PostgreSQL): an array literal, or JSON documents joined.
+    Column(String),
 }
 
-/// A column's type, which names its array's type on PostgreSQL.
+/// A column's type, which says how PostgreSQL reads its values from one text.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Kind {
     Text,
     Int,
+    /// JSON documents kilat wrote (a loan's position: 2.4 KB each), joined by the record separator U+001E and split
+    /// with `string_to_array`. JSON never holds that character raw (a string escapes it, and it is not whitespace), so
+    /// the documents need no escaping. In an array literal every quote of a document was escaped and read back: a
+    /// page of 300 positions' upsert took 17–28 ms, against 11–15 ms as a `VALUES` list and 11 ms joined.
+    Json,
 }
 
 impl Kind {
-    fn array(self) -> &'static str {
+    /// How the column's one parameter is read into an array on PostgreSQL.
+    fn array(self, parameter: usize) -> String {
         match self {
-            Self::Text => "TEXT[]",
-            Self::Int => "BIGINT[]",
+            Self::Text => format!("CAST(${parameter} AS TEXT[])"),
+            Self::Int => format!("CAST(${parameter} AS BIGINT[])"),
+            Self::Json => format!("string_to_array(${parameter}, chr(30), '')"),
         }
     }
 }
@@ -49,7 +57,7 @@ impl<'q> BindValues<'q> for Query<'q, Any, AnyArguments<'q>> {
         match value {
             Value::Text(v) => self.bind(v),
             Value::Int(v) => self.bind(v),
-            Value::Array(v) => self.bind(v),
+            Value::Column(v) => self.bind(v),
         }
     }
 }
@@ -59,7 +67,7 @@ impl<'q, O> BindValues<'q> for QueryAs<'q, Any, O, AnyArguments<'q>> {
         match value {
             Value::Text(v) => self.bind(v),
             Value::Int(v) => self.bind(v),
-            Value::Array(v) => self.bind(v),
+            Value::Column(v) => self.bind(v),
         }
     }
 }
@@ -87,7 +95,7 @@ pub(crate) fn texts<'q>(sqlite: bool, values: &[&'q str]) -> Vec<Value<'q>> {
         for v in values {
             literal.push(&Value::Text(Some(*v)));
         }
-        vec![Value::Array(literal.end())]
+        vec![Value::Column(literal.end())]
     }
 }
 
@@ -119,9 +127,9 @@ impl<'q> Rows<'q> {
                 .iter()
                 .zip(self.kinds)
                 .all(|(v, k)| match v {
-                    Value::Text(_) => *k == Kind::Text,
+                    Value::Text(_) => matches!(k, Kind::Text | Kind::Json),
                     Value::Int(_) => *k == Kind::Int,
-                    Value::Array(_) => false,
+                    Value::Column(_) => false,
                 })
         );
     }
@@ -166,7 +174,7 @@ impl<'q> Rows<'q> {
             .kinds
             .iter()
             .enumerate()
-            .map(|(i, k)| format!("CAST(${} AS {})", first + i, k.array()))
+            .map(|(i, k)| k.array(first + i))
             .collect::<Vec<_>>()
             .join(", ");
         format!("UNNEST({arrays})")
@@ -178,11 +186,46 @@ impl<'q> Rows<'q> {
             return self.cells;
         }
         let width = self.kinds.len();
-        let mut columns: Vec<Literal> = (0..width).map(|_| Literal::default()).collect();
+        let mut literals: Vec<Literal> = (0..width).map(|_| Literal::default()).collect();
+        let mut joined: Vec<Joined> = (0..width).map(|_| Joined::default()).collect();
         for (i, cell) in self.cells.iter().enumerate() {
-            columns[i % width].push(cell);
+            match self.kinds[i % width] {
+                Kind::Json => joined[i % width].push(cell),
+                Kind::Text | Kind::Int => literals[i % width].push(cell),
+            }
         }
-        columns.into_iter().map(|c| Value::Array(c.end())).collect()
+        self.kinds
+            .iter()
+            .zip(literals.into_iter().zip(joined))
+            .map(|(kind, (literal, joined))| {
+                Value::Column(match kind {
+                    Kind::Json => joined.text,
+                    Kind::Text | Kind::Int => literal.end(),
+                })
+            })
+            .collect()
+    }
+}
+
+/// JSON documents joined by U+001E for `string_to_array(…, chr(30), '')`: a missing one is the empty text, which that
+/// reads as NULL (no JSON document is empty; a lone missing one reads as no element, which `UNNEST` pads with NULL
+/// beside the other columns' one). A raw U+001E, which valid JSON never holds, goes as its escape.
+#[derive(Default)]
+struct Joined {
+    text: String,
+    elements: usize,
+}
+
+impl Joined {
+    fn push(&mut self, value: &Value<'_>) {
+        if self.elements > 0 {
+            self.text.push('\u{1e}');
+        }
+        self.elements += 1;
+        if let Value::Text(Some(json)) = value {
+            debug_assert!(!json.is_empty(), "an empty JSON document");
+            self.text.push_str(&json.replace('\u{1e}', "\\u001e"));
+        }
     }
 }
 
@@ -211,7 +254,7 @@ impl Literal {
             }
             Value::Int(Some(n)) => self.text.push_str(&n.to_string()),
             Value::Text(None) | Value::Int(None) => self.text.push_str("NULL"),
-            Value::Array(_) => unreachable!("arrays are not nested"),
+            Value::Column(_) => unreachable!("columns are not nested"),
         }
     }
 
@@ -285,19 +328,48 @@ mod tests {
                     .into_values()
                     .into_iter()
                     .map(|v| match v {
-                        Value::Array(a) => a,
+                        Value::Column(a) => a,
                         _ => panic!("an array per column"),
                     })
                     .collect();
                 assert_eq!(values, [r#"{"x",NULL}"#, "{1,2}"]);
             }
         }
+        const JSON: &[Kind] = &[Kind::Text, Kind::Json];
+        let mut rows = Rows::new(false, JSON);
+        rows.push([
+            Value::Text(Some("a")),
+            Value::Text(Some(r#"{"k":"v \"q\""}"#)),
+        ]);
+        rows.push([Value::Text(Some("b")), Value::Text(None)]);
+        rows.push([Value::Text(Some("c")), Value::Text(Some("[\u{1e}]"))]);
+        assert_eq!(
+            rows.values(1),
+            "SELECT * FROM UNNEST(CAST($1 AS TEXT[]), string_to_array($2, chr(30), ''))"
+        );
+        let values: Vec<String> = rows
+            .into_values()
+            .into_iter()
+            .map(|v| match v {
+                Value::Column(a) => a,
+                _ => panic!("a text per column"),
+            })
+            .collect();
+        assert_eq!(
+            values,
+            [
+                r#"{"a","b","c"}"#.to_owned(),
+                format!("{}\u{1e}\u{1e}{}", r#"{"k":"v \"q\""}"#, r"[\u001e]")
+            ]
+        );
         assert_eq!(any_of(true, 3, 2), "IN ($3, $4)");
         assert_eq!(
             any_of(false, 3, 2),
             "= ANY(CAST((SELECT CAST($3 AS TEXT[])) AS TEXT[]))"
         );
         assert_eq!(texts(true, &["a", "b"]).len(), 2);
-        assert!(matches!(&texts(false, &["a", "b"])[..], [Value::Array(a)] if a == r#"{"a","b"}"#));
+        assert!(
+            matches!(&texts(false, &["a", "b"])[..], [Value::Column(a)] if a == r#"{"a","b"}"#)
+        );
     }
 }
