@@ -10,7 +10,8 @@
 # worktrees of their own, so the checkout can change meanwhile)
 # Knobs: BENCH_ROUNDS (default 3), BENCH_DATABASES (default "sqlite postgres"), PG_URL (default
 # postgres://postgres@127.0.0.1:5432/postgres), BENCH_CALLBACK_ORDERS (default 100), BENCH_TARGET_DIR (where both are
-# built; default target/bench-compare). The profile is `release` without link-time optimisation and with 16 codegen
+# built; default target/bench-compare), BENCH_CALLBACK_WARMUP (callbacks credited before the timed burst; a baseline
+# from before 9e5806b does not read it). The profile is `release` without link-time optimisation and with 16 codegen
 # units (a thin-LTO build of the test binary takes over half an hour on 2 cores), the same for both sides.
 set -euo pipefail
 

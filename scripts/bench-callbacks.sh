@@ -15,7 +15,9 @@
 # Knobs: PG_URL (an admin URL of the PostgreSQL server; default postgres://postgres@127.0.0.1:5432/postgres),
 # BENCH_DATABASES (default "sqlite postgres"), BENCH_CALLBACK_ORDERS (default 100), BENCH_CALLBACK_ROUNDS (default 5),
 # BENCH_CALLBACK_BUDGET (default 2000), BENCH_CARGO_PROFILE (the cargo profile of the test binary; default release,
-# `test` for a quick unoptimised run), BENCH_SETTLE_LOAD and BENCH_SETTLE_SECONDS (below).
+# `test` for a quick unoptimised run), BENCH_SETTLE_LOAD and BENCH_SETTLE_SECONDS (below). BENCH_CALLBACK_WARMUP (default
+# 0), read by the test itself: that many other callbacks credited before the timed burst (a server that has been
+# crediting, its statements prepared); the budget is checked on the first burst, without it.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
