@@ -25,9 +25,9 @@ impl Tx {
         self.written.arrears = true;
         for chunk in rows.chunks(300) {
             self.book_reposition(chunk).await?;
-            let mut rows = Rows::new(self.sqlite, &[Text, Text, Text, Int, Int, Json, Int]);
+            let mut values = Rows::new(self.sqlite, &[Text, Text, Text, Int, Int, Json, Int]);
             for row in chunk {
-                rows.push([
+                values.push([
                     Value::Text(Some(row.order_id)),
                     Value::Text(Some(row.market)),
                     Value::Text(row.oldest_unpaid_due.as_deref()),
@@ -45,10 +45,10 @@ impl Tx {
                  SET oldest_unpaid_due = excluded.oldest_unpaid_due, outstanding = excluded.outstanding,
                      outstanding_principal = excluded.outstanding_principal, balances_json = excluded.balances_json,
                      updated_at = excluded.updated_at",
-                rows.values(1)
+                values.values(1)
             );
             sqlx::query(&sql)
-                .bind_values(rows.into_values())
+                .bind_values(values.into_values())
                 .execute(self.conn())
                 .await?;
         }

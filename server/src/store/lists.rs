@@ -224,7 +224,11 @@ impl Joined {
         self.elements += 1;
         if let Value::Text(Some(json)) = value {
             debug_assert!(!json.is_empty(), "an empty JSON document");
-            self.text.push_str(&json.replace('\u{1e}', "\\u001e"));
+            if json.contains('\u{1e}') {
+                self.text.push_str(&json.replace('\u{1e}', "\\u001e"));
+            } else {
+                self.text.push_str(json);
+            }
         }
     }
 }
