@@ -283,6 +283,17 @@ mod tests {
         l.end()
     }
 
+    /// The texts PostgreSQL's rows bind, one per column.
+    fn columns(rows: Rows<'_>) -> Vec<String> {
+        rows.into_values()
+            .into_iter()
+            .map(|v| match v {
+                Value::Column(text) => text,
+                _ => panic!("a text per column"),
+            })
+            .collect()
+    }
+
     #[test]
     fn an_array_literal_quotes_every_text_and_escapes_quotes_and_backslashes() {
         assert_eq!(literal(&[]), "{}");
@@ -328,14 +339,7 @@ mod tests {
                     rows.relation(1, "v"),
                     "UNNEST(CAST($1 AS TEXT[]), CAST($2 AS BIGINT[])) AS v (column1, column2)"
                 );
-                let values: Vec<String> = rows
-                    .into_values()
-                    .into_iter()
-                    .map(|v| match v {
-                        Value::Column(a) => a,
-                        _ => panic!("an array per column"),
-                    })
-                    .collect();
+                let values = columns(rows);
                 assert_eq!(values, [r#"{"x",NULL}"#, "{1,2}"]);
             }
         }
@@ -351,14 +355,7 @@ mod tests {
             rows.values(1),
             "SELECT * FROM UNNEST(CAST($1 AS TEXT[]), string_to_array($2, chr(30), ''))"
         );
-        let values: Vec<String> = rows
-            .into_values()
-            .into_iter()
-            .map(|v| match v {
-                Value::Column(a) => a,
-                _ => panic!("a text per column"),
-            })
-            .collect();
+        let values = columns(rows);
         assert_eq!(
             values,
             [
