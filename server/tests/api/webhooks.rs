@@ -20,6 +20,9 @@ const RAZORPAY_SECRET: &str = "dev-razorpay-webhook-secret";
 const DRAGONPAY_SECRET: &str = "dev-dragonpay-password";
 
 pub(crate) const LEDGER: &str = "SELECT COUNT(*) FROM ledger_entries WHERE payment_id = $1";
+/// A provider's payment id with what an array literal gives meaning to (quotes, a backslash, a comma, braces, the word
+/// NULL): on PostgreSQL a batch binds its texts as arrays (`store::lists`), and the id must be kept as it came.
+const HOSTILE_PROVIDER_ID: &str = r#"xnd "batch" \3, {NULL}"#;
 const CALLBACKS: &str = "SELECT COUNT(*) FROM payment_callbacks WHERE payment_id = $1";
 
 pub(crate) async fn xendit(app: &TestApp, token: &str, body: &Value) -> reqwest::Response {
@@ -820,10 +823,9 @@ async fn callbacks_credited_in_batches_write_what_one_at_a_time_writes_and_leave
             .map(|(i, order)| {
                 let payment = &order.payments[0];
                 let amount = rupiah(payment) - i64::from(i == 6);
-                // One provider id with what an array literal gives meaning to (quotes, a backslash, a comma,
-                // braces, the word NULL): on PostgreSQL a batch binds its texts as arrays (`store::lists`).
+                // One provider id that an array literal would misread.
                 let id = if i == 3 {
-                    r#"xnd "batch" \3, {NULL}"#.to_owned()
+                    HOSTILE_PROVIDER_ID.to_owned()
                 } else {
                     format!("xnd-batch-{i}")
                 };
@@ -958,7 +960,7 @@ async fn callbacks_credited_in_batches_write_what_one_at_a_time_writes_and_leave
             "SELECT COUNT(*) FROM payment_callbacks c JOIN payments p ON p.id = c.payment_id
              WHERE c.event_id = $1 AND p.provider_id = $1",
         )
-        .bind(r#"xnd "batch" \3, {NULL}"#)
+        .bind(HOSTILE_PROVIDER_ID)
         .fetch_one(app.db.pool())
         .await
         .unwrap();
