@@ -1,10 +1,8 @@
 -- Each new order, and each change of an order's status, writes an entry into every index of `orders` that holds the
--- row (the status is indexed, so PostgreSQL cannot update the row in place): seven hold every order. Two of them
--- no statement reads any more (docs/PERFORMANCE.md, "Fewer indexes on orders"):
--- - `orders_market_status_id` (market, status, id), made for the overdue job's pages: since migration 0021 they read
---   `orders_open_by_market_id`, which holds only the open loans;
--- - `orders_market_status` (market, status, created_at), made for the review queue: since migration 0040 the queue
---   and its counts read `orders_in_review`, and the payout list `orders_awaiting_payout`; no other statement reads a
---   market's orders by status.
-DROP INDEX IF EXISTS orders_market_status_id;
+-- row (the status is indexed, so PostgreSQL cannot update the row in place): seven hold every order. One of them no
+-- statement reads any more (docs/PERFORMANCE.md, "Fewer indexes on orders"): `orders_market_status` (market, status,
+-- created_at), made for the review queue, which with its counts reads `orders_in_review` since migration 0040 (the
+-- payout list reads `orders_awaiting_payout`). `orders_market_status_id` (market, status, id) stays: the overdue job
+-- no longer reads it (migration 0021), but the dashboard's principal changes read one market's order ids from it,
+-- index only.
 DROP INDEX IF EXISTS orders_market_status;
