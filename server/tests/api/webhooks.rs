@@ -557,6 +557,17 @@ async fn bench_signed_callbacks_credit_100_orders_in_parallel() {
     for t in tasks {
         assert_eq!(t.await.unwrap(), "confirmed");
     }
+    // A quiet pause before and after the timed burst (BENCH_CALLBACK_PAUSE_MS, default none), each announced on
+    // stderr, so a profiler or PostgreSQL's statement log can take the burst alone
+    // (scripts/bench/callbacks-statements.sh).
+    let pause: u64 = std::env::var("BENCH_CALLBACK_PAUSE_MS")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0);
+    if pause > 0 {
+        eprintln!("BENCH_BURST_SOON");
+        tokio::time::sleep(std::time::Duration::from_millis(pause)).await;
+    }
     let started = std::time::Instant::now();
     let mut tasks = Vec::with_capacity(orders);
     for (_, body) in &bodies {
@@ -566,6 +577,10 @@ async fn bench_signed_callbacks_credit_100_orders_in_parallel() {
         assert_eq!(t.await.unwrap(), "confirmed");
     }
     let seconds = started.elapsed().as_secs_f64();
+    if pause > 0 {
+        eprintln!("BENCH_BURST_DONE");
+        tokio::time::sleep(std::time::Duration::from_millis(pause)).await;
+    }
     for (payment_id, _) in &bodies {
         assert_eq!(count(&app, LEDGER, payment_id).await, 1);
     }
