@@ -344,7 +344,8 @@ struct Credit<'a> {
     event: Option<OrderEvent>,
 }
 
-/// Credits a batch's plain credits in one transaction: the orders locked (in id order) and their payments, ledgers
+/// Credits a batch's plain credits in one transaction, whose statements PostgreSQL plans once per connection
+/// ([`crate::store::Db::begin_generic`]): the orders locked (in id order) and their payments, ledgers
 /// and held amounts read in four statements; each credit priced by the money engine from its loan; then the events
 /// recorded (a replay drops out, for [`receive`]), the payments moved, the entries and positions posted, the orders
 /// moved, the receipts queued and the audit written, each in multi-row statements, and one commit. Answers each
@@ -357,7 +358,7 @@ async fn credit_batch(s: &Services, jobs: &[Queued]) -> Result<Vec<Option<Outcom
         .collect::<HashSet<_>>()
         .into_iter()
         .collect();
-    let mut tx = s.db.begin().await?;
+    let mut tx = s.db.begin_generic().await?;
     let mut loans = loans_of_payments_in(&mut tx, &references).await?;
     let mut payments: HashMap<String, PaymentRow> = tx
         .payments_by_references_in_tx(&references)

@@ -283,6 +283,14 @@ impl Tx {
         self.conn().execute(sql).await.map(drop)
     }
 
+    /// A PostgreSQL setting's value in this transaction (`current_setting`).
+    pub async fn setting(&mut self, name: &str) -> sqlx::Result<String> {
+        sqlx::query_scalar("SELECT current_setting($1)")
+            .bind(name)
+            .fetch_one(self.conn())
+            .await
+    }
+
     pub(crate) fn conn(&mut self) -> &mut AnyConnection {
         self.conn
             .as_mut()
@@ -516,6 +524,21 @@ impl Db {
             self.counts.clone(),
         )
         .await
+    }
+
+    /// [`Db::begin`] for a transaction of batched statements, whose texts are the same whatever their lists' length
+    /// (`store::lists`): on PostgreSQL it plans each of its prepared statements once per connection, generically
+    /// (`SET LOCAL plan_cache_mode = force_generic_plan`, which ends with the transaction). By default PostgreSQL plans
+    /// a prepared statement again, for its parameters' values, on each of its first five runs on a connection, and
+    /// reads each array of a batch's lists while planning; those plans came to about a fifth of PostgreSQL's time
+    /// in a burst of callbacks, and a batch's plan does not depend on its values (docs/PERFORMANCE.md, "Planned once").
+    pub async fn begin_generic(&self) -> sqlx::Result<Tx> {
+        let mut tx = self.begin().await?;
+        if !self.sqlite {
+            tx.run("SET LOCAL plan_cache_mode = force_generic_plan")
+                .await?;
+        }
+        Ok(tx)
     }
 
     /// Starts a transaction that only reads, for several reads that must agree: on SQLite a deferred `BEGIN`, which

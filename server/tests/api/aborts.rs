@@ -155,6 +155,41 @@ async fn a_transaction_dropped_at_any_await_point_leaves_its_connection_clean_an
     app.stop().await;
 }
 
+/// A batch's transaction (`Db::begin_generic`) plans its statements generically on PostgreSQL, and only inside itself:
+/// once it commits, or is dropped, the next transaction on its connection plans as PostgreSQL's default (`auto`) does,
+/// so no other statement loses a plan made for its values. On SQLite it is a plain write transaction.
+#[tokio::test]
+async fn a_batch_transaction_plans_generically_and_leaves_its_connection_as_it_was() {
+    let app = spawn_app().await;
+    // One connection, so each transaction runs on the one the transaction before used.
+    let one = Db::connect(&app.database_url, 1).await.unwrap();
+    let postgres = !one.is_sqlite();
+    let mut tx = one.begin_generic().await.unwrap();
+    tx.insert_audit(&entry("test.kept")).await.unwrap();
+    if postgres {
+        assert_eq!(
+            tx.setting("plan_cache_mode").await.unwrap(),
+            "force_generic_plan"
+        );
+    }
+    tx.commit().await.unwrap();
+    for ended in ["committed", "dropped"] {
+        let mut tx = one.begin().await.unwrap();
+        if postgres {
+            assert_eq!(
+                tx.setting("plan_cache_mode").await.unwrap(),
+                "auto",
+                "after a batch's transaction {ended}"
+            );
+        }
+        tx.rollback().await.unwrap();
+        drop(one.begin_generic().await.unwrap());
+    }
+    assert_eq!(count(&app.db, "test.kept").await, 1);
+    one.close().await;
+    app.stop().await;
+}
+
 /// An Indian mobile number per index, all distinct.
 fn phone(n: usize) -> String {
     format!("97{n:08}")
