@@ -12,7 +12,8 @@
 #   scripts/bench/callbacks-statements.sh [NAME=VALUE ...]      (settings for the test, e.g. BENCH_CALLBACK_BATCH=1)
 #
 # Knobs: PG_URL (admin URL; default postgres://postgres@127.0.0.1:5432/postgres), PG_LOG (the server's log file;
-# default the newest /var/log/postgresql/postgresql-*-main.log), BENCH_CARGO_PROFILE (default release), TOP (statements
+# default the newest /var/log/postgresql/postgresql-*-main.log; its lines begin as Debian's default `log_line_prefix`
+# writes them, `%m [%p]`), BENCH_CARGO_PROFILE (default release), TOP (statements
 # listed; default 12). Logging every statement slows the burst itself, so its rate is not a benchmark figure:
 # scripts/bench-callbacks.sh is.
 set -euo pipefail
