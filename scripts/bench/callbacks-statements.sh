@@ -4,8 +4,8 @@
 # (`log_min_duration_statement = 0`, set with ALTER SYSTEM for the run and reset after it, also when interrupted) and
 # a quiet pause before and after the timed burst (the test's BENCH_CALLBACK_PAUSE_MS), then reads the burst alone
 # out of the server's log:
-#   - each batch's transaction, by backend: when it began and ended, milliseconds after the burst's first statement,
-#     and the time its statements took in PostgreSQL;
+#   - each batch's transaction, by backend: when it began and ended, in milliseconds from the start of the stretch of
+#     log that holds the burst, and the time its statements took in PostgreSQL;
 #   - parse, bind (where a prepared statement's plan is made) and execute summed over the burst;
 #   - the statements that took the most, each with its parse, bind and execute.
 #

@@ -173,21 +173,25 @@ async fn a_batch_transaction_plans_generically_and_leaves_its_connection_as_it_w
         );
     }
     tx.commit().await.unwrap();
-    for ended in ["committed", "dropped"] {
-        let mut tx = one.begin().await.unwrap();
-        if postgres {
-            assert_eq!(
-                tx.setting("plan_cache_mode").await.unwrap(),
-                "auto",
-                "after a batch's transaction {ended}"
-            );
-        }
-        tx.rollback().await.unwrap();
-        drop(one.begin_generic().await.unwrap());
-    }
+    assert_default_planning(&one, postgres, "committed").await;
+    drop(one.begin_generic().await.unwrap());
+    assert_default_planning(&one, postgres, "dropped").await;
     assert_eq!(count(&app.db, "test.kept").await, 1);
     one.close().await;
     app.stop().await;
+}
+
+/// The next transaction on `one`'s connection plans as PostgreSQL's default does, after a batch's transaction `ended`.
+async fn assert_default_planning(one: &Db, postgres: bool, ended: &str) {
+    let mut tx = one.begin().await.unwrap();
+    if postgres {
+        assert_eq!(
+            tx.setting("plan_cache_mode").await.unwrap(),
+            "auto",
+            "after a batch's transaction {ended}"
+        );
+    }
+    tx.rollback().await.unwrap();
 }
 
 /// An Indian mobile number per index, all distinct.
