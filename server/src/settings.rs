@@ -987,6 +987,29 @@ impl Settings {
         if self.mode == Mode::Production && self.sms.sender == SmsSender::Http {
             check_provider_url("KILAT_SMS__HTTP_URL", &self.sms.http_url)?;
         }
+        // A reminder's send must end well within the claim its sender holds on it (`jobs::reminders`): a text claimed
+        // for longer is taken back and sent again.
+        for (name, timeout_ms, retries) in [
+            ("KILAT_SMS", self.sms.http_timeout_ms, self.sms.http_retries),
+            (
+                "KILAT_PUSH",
+                self.push.http_timeout_ms,
+                self.push.http_retries,
+            ),
+        ] {
+            let longest = crate::infra::gateway::longest_post(
+                std::time::Duration::from_millis(timeout_ms),
+                retries,
+            );
+            if longest > crate::infra::gateway::LONGEST_POST {
+                bail!(
+                    "{name}__HTTP_TIMEOUT_MS × ({name}__HTTP_RETRIES + 1), with the pauses between the tries, comes \
+                     to {} s: keep it within {} s",
+                    longest.as_secs(),
+                    crate::infra::gateway::LONGEST_POST.as_secs()
+                );
+            }
+        }
         if self.push.sender == PushSenderKind::Http && self.push.http_url.trim().is_empty() {
             bail!("KILAT_PUSH__HTTP_URL is required when KILAT_PUSH__SENDER is http");
         }
@@ -1304,6 +1327,27 @@ mod tests {
             caps.indonesia.total_cost,
             kilat_domain::Rate::from_ppb(900_000_000)
         );
+    }
+
+    #[test]
+    fn a_gateway_call_that_could_outlast_a_reminders_claim_stops_the_start() {
+        let good = Settings::load(None).expect("the defaults load");
+        good.validate().expect("the defaults are within the bound");
+        // 5 s × 3 tries and 0.6 s of pauses by default; 19 s × 3 and 0.6 s is 57.6 s, still within 60 s.
+        let mut edge = good.clone();
+        edge.sms.http_timeout_ms = 19_000;
+        edge.validate().expect("57.6 s is within 60 s");
+        let mut slow_sms = good.clone();
+        slow_sms.sms.http_timeout_ms = 20_000;
+        let mut many_pushes = good.clone();
+        many_pushes.push.http_retries = 20;
+        for (bad, variable) in [(slow_sms, "KILAT_SMS__"), (many_pushes, "KILAT_PUSH__")] {
+            let err = bad.validate().expect_err("beyond 60 s").to_string();
+            assert!(
+                err.contains(variable) && err.contains("within 60 s"),
+                "{err}"
+            );
+        }
     }
 
     #[test]

@@ -9,6 +9,24 @@ use reqwest::StatusCode;
 use secrecy::{ExposeSecret, SecretString};
 use serde::Serialize;
 
+/// The longest a gateway's [`Gateway::post`] may take, every attempt timing out: what the settings allow (`[sms]` and
+/// `[push]`, checked by [`longest_post`]). The reminders' sender holds its claim on a text well beyond it
+/// (`jobs::reminders::SENDING_LEASE_MS`).
+pub const LONGEST_POST: Duration = Duration::from_secs(60);
+
+/// The longest [`Gateway::post`] takes with these settings: each of its `retries + 1` attempts timing out, and the
+/// back-offs between them.
+pub fn longest_post(timeout: Duration, retries: u32) -> Duration {
+    let attempts = retries.saturating_add(1);
+    let back_offs = (1..=u64::from(retries)).map(back_off).sum::<Duration>();
+    timeout.saturating_mul(attempts).saturating_add(back_offs)
+}
+
+/// The pause before retry number `tries` (from 1).
+fn back_off(tries: u64) -> Duration {
+    Duration::from_millis(200u64.saturating_mul(tries))
+}
+
 pub struct Gateway {
     /// The party, as `/metrics` and the errors name it (`sms`, `push`).
     name: &'static str,
@@ -52,7 +70,7 @@ impl Gateway {
                 Err(err) if tries < self.retries => {
                     tries += 1;
                     tracing::warn!(gateway = self.name, error = %err, tries, "a call failed; retrying");
-                    tokio::time::sleep(Duration::from_millis(200 * u64::from(tries))).await;
+                    tokio::time::sleep(back_off(u64::from(tries))).await;
                 }
                 Err(err) => return Err(err),
             }

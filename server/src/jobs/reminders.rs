@@ -11,6 +11,7 @@ use time::{Date, OffsetDateTime};
 
 use crate::auth::unseal_phone;
 use crate::i18n::{self, Lang};
+use crate::infra::gateway;
 use crate::infra::push::{PushMessage, PushOutcome};
 use crate::infra::sms::{Channel, CodeMessage};
 use crate::services::Services;
@@ -149,10 +150,36 @@ async fn push_to_devices(
     }
 }
 
+/// How long a sender's claim on a text (`sending`) holds: five times the longest a send can take (a push to each of
+/// [`PUSH_DEVICES`] devices, every call at the settings' longest, [`gateway::LONGEST_POST`]). A claim older than this
+/// was left by a sender that stopped between its claim and its record (a crash, a restart mid-send).
+pub const SENDING_LEASE_MS: i64 = 15 * 60 * 1000;
+
+const _: () = assert!(
+    5 * PUSH_DEVICES as u128 * gateway::LONGEST_POST.as_millis() <= SENDING_LEASE_MS as u128
+);
+
+/// What a text taken back from a stopped sender records as its try's error.
+pub const OUTCOME_UNKNOWN: &str =
+    "the sender stopped after claiming this text and before recording its outcome: sent again";
+
 /// Sends the queued reminders of every market whose sending hours include `now`; returns how many went out. Each
 /// text is claimed (`pending` → `sending`) before it is sent, so two servers never send one twice; a failed send
-/// goes back to `pending` (and to `failed` after [`MAX_ATTEMPTS`]).
+/// goes back to `pending` (and to `failed` after [`MAX_ATTEMPTS`]). First, the texts claimed longer than
+/// [`SENDING_LEASE_MS`] ago are taken back the same way, as a try whose outcome is unknown: a text is sent at least
+/// once, and may reach the borrower twice when its sender stopped after the send and before recording it.
 pub async fn deliver(s: &Services, now: OffsetDateTime) -> anyhow::Result<u64> {
+    let at = s.clock.now_ms();
+    let taken_back =
+        s.db.take_back_notifications(at - SENDING_LEASE_MS, MAX_ATTEMPTS, OUTCOME_UNKNOWN, at)
+            .await?;
+    if taken_back > 0 {
+        tracing::warn!(
+            taken_back,
+            "texts claimed for sending more than 15 minutes ago were taken back: their sender stopped before \
+             recording what became of them"
+        );
+    }
     let sender = &s.sms;
     let mut sent = 0;
     for market in Market::ALL.iter().copied() {

@@ -196,6 +196,32 @@ impl Db {
         Ok(done.rows_affected() == 1)
     }
 
+    /// Takes back the texts claimed for sending (`sending`) before `claimed_before`, which a sender that stopped left
+    /// claimed: each counts as a try, recorded with `error`, and goes back to `pending`, or to `failed` when it was the
+    /// last of `max_attempts`. One statement conditional on the status, so a sender still recording its outcome and
+    /// this never both move a text. Answers how many were taken back.
+    pub async fn take_back_notifications(
+        &self,
+        claimed_before: i64,
+        max_attempts: i64,
+        error: &str,
+        now: i64,
+    ) -> sqlx::Result<u64> {
+        let done = sqlx::query(
+            "UPDATE notification_outbox
+             SET status = CASE WHEN attempts + 1 >= $1 THEN 'failed' ELSE 'pending' END, attempts = attempts + 1,
+                 last_error = $2, updated_at = $3
+             WHERE status = 'sending' AND updated_at < $4",
+        )
+        .bind(max_attempts)
+        .bind(error)
+        .bind(now)
+        .bind(claimed_before)
+        .execute(self.pool())
+        .await?;
+        Ok(done.rows_affected())
+    }
+
     /// The texts queued for an order, oldest first.
     pub async fn notifications_of(&self, order_id: &str) -> sqlx::Result<Vec<NotificationRow>> {
         sqlx::query_as(

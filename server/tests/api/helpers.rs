@@ -738,6 +738,18 @@ impl TestApp {
         sqlx::query(sql).execute(self.db.pool()).await.unwrap();
     }
 
+    /// The phones of the texts (not sign-in codes) the development sender delivered, in the order sent.
+    pub async fn texts_sent(&self) -> Vec<String> {
+        let outbox = data(self.get("/api/v1/dev/outbox").await).await;
+        outbox
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|e| e["code"] == "")
+            .map(|e| e["phone"].as_str().unwrap().to_owned())
+            .collect()
+    }
+
     /// Moves the codes sent so far, and the resend minutes they started, `ms` into the past.
     pub async fn age_codes(&self, ms: i64) {
         self.execute(&format!(

@@ -43,18 +43,6 @@ fn mid_morning(app: &TestApp, market: Market) -> OffsetDateTime {
         .assume_offset(offset)
 }
 
-/// Texts (not sign-in codes) the development sender delivered, by phone.
-async fn texts_sent(app: &TestApp) -> Vec<String> {
-    let outbox = data(app.get("/api/v1/dev/outbox").await).await;
-    outbox
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|e| e["code"] == "")
-        .map(|e| e["phone"].as_str().unwrap().to_owned())
-        .collect()
-}
-
 /// "27 Nov 2026" for the market's business date, written here independently of the server's formatter.
 fn today_human(app: &TestApp, market: Market, months: [&str; 12]) -> String {
     let d = app.services.clock.today(market);
@@ -181,7 +169,7 @@ async fn a_payment_finance_confirms_sends_one_receipt_with_what_is_left_and_the_
     let at = mid_morning(&app, Market::India);
     assert_eq!(reminders::deliver(&app.services, at).await.unwrap(), 2);
     assert_eq!(reminders::deliver(&app.services, at).await.unwrap(), 0);
-    let sent = texts_sent(&app).await;
+    let sent = app.texts_sent().await;
     assert_eq!(sent.len(), 2, "{sent:?}");
     assert!(sent.iter().all(|phone| phone == "+919876500331"));
     let stored = app.db.notifications_of(&id).await.unwrap();
@@ -363,7 +351,7 @@ async fn a_callback_arriving_twice_or_ten_times_at_once_sends_one_receipt_saying
     );
     let at = mid_morning(&app, Market::Indonesia);
     assert_eq!(reminders::deliver(&app.services, at).await.unwrap(), 1);
-    let sent = texts_sent(&app).await;
+    let sent = app.texts_sent().await;
     assert_eq!(sent.len(), 1, "{sent:?}");
     assert_eq!(sent[0], "+6281234567831");
     count = sqlx::query_as(RECEIPTS)
