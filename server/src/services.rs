@@ -43,6 +43,8 @@ pub struct Services {
     pub sms: Arc<dyn CodeSender>,
     /// Where payment receipts go as a push to the borrower's device (settings `[push]`); none when pushes are off.
     pub push: Option<Arc<dyn PushSender>>,
+    /// Reminders and receipts sent at once (`sms.sends_at_once`).
+    pub sends_at_once: usize,
     /// Each market's public holidays, which deadlines in working days skip (`[calendar.holidays]`).
     pub holidays: Arc<Holidays>,
     /// How many image decodes and password hashes run at once (`[bounds]`).

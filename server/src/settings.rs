@@ -617,6 +617,8 @@ pub struct SmsSettings {
     pub http_timeout_ms: u64,
     /// Attempts after the first on a network error or a 5xx answer.
     pub http_retries: u32,
+    /// Reminders and receipts the sender sends at once (texts and pushes): within what the provider takes.
+    pub sends_at_once: usize,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
@@ -986,6 +988,9 @@ impl Settings {
         crate::infra::crypto::parse_secret_key(self.secret_key.as_ref(), self.mode)?;
         if self.mode == Mode::Production && self.sms.sender == SmsSender::Http {
             check_provider_url("KILAT_SMS__HTTP_URL", &self.sms.http_url)?;
+        }
+        if !(1..=64).contains(&self.sms.sends_at_once) {
+            bail!("KILAT_SMS__SENDS_AT_ONCE must be from 1 to 64");
         }
         // A reminder's send must end well within the claim its sender holds on it (`jobs::reminders`): a text claimed
         // for longer is taken back and sent again.

@@ -209,6 +209,7 @@ async fn build_services(
         sms: sender,
         push: crate::infra::push::from_settings(&settings.push)
             .context("setting up the push gateway")?,
+        sends_at_once: settings.sms.sends_at_once,
         holidays: Arc::new(holidays),
         bounds: crate::infra::bounds::WorkBounds::from_settings(&settings.bounds),
         limits,

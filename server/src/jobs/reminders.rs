@@ -6,6 +6,8 @@
 
 use std::collections::BTreeSet;
 
+use futures_util::StreamExt;
+
 use kilat_domain::{Code, InstallmentStatus, LoanBalances, Market, Money};
 use time::{Date, OffsetDateTime};
 
@@ -56,8 +58,12 @@ pub fn may_send(market: Market, now: OffsetDateTime) -> bool {
 /// Sends after this many failed tries are given up (`failed`).
 pub const MAX_ATTEMPTS: i64 = 5;
 
-/// Texts sent per market and call.
-const BATCH: i64 = 200;
+/// Texts read a page at a time, per market.
+const PAGE: i64 = 200;
+
+/// How long one run keeps sending pages before it hands the minute back to the jobs' timer; what is left goes at the
+/// next run.
+pub const SENDING_TIME: std::time::Duration = std::time::Duration::from_secs(45);
 
 /// Adds to `out` the reminders one loan has due on `date`: for each installment still owing, not covered by a
 /// payment waiting for finance, the kind its due date calls for.
@@ -180,58 +186,87 @@ pub async fn deliver(s: &Services, now: OffsetDateTime) -> anyhow::Result<u64> {
              recording what became of them"
         );
     }
-    let sender = &s.sms;
+    // Texts that waited since before this run: one that fails in it is tried again at the next run, not at once.
+    let waiting_before = at + 1;
+    let started = std::time::Instant::now();
     let mut sent = 0;
-    for market in Market::ALL.iter().copied() {
-        if !may_send(market, now) {
-            continue;
-        }
-        for note in s.db.pending_notifications(market.code(), BATCH).await? {
-            let at = s.clock.now_ms();
-            if !s
-                .db
-                .move_notification(&note.id, "pending", "sending", None, at)
-                .await?
-            {
+    // A page of each market in turn until each is sent or the run's time is up; each page only within the market's
+    // sending hours at the time it starts.
+    let mut markets: Vec<Market> = Market::ALL.to_vec();
+    while !markets.is_empty() && started.elapsed() < SENDING_TIME {
+        let mut left = Vec::with_capacity(markets.len());
+        for market in markets {
+            if !may_send(market, now + started.elapsed()) {
                 continue;
             }
-            let outcome = if note.kind == PUSH_RECEIPT {
-                push_to_devices(s, market, &note).await
-            } else {
-                match unseal_phone(&s.secrets, &note.borrower_id, market, &note.phone_enc) {
-                    Ok(phone) => {
-                        let message = CodeMessage {
-                            phone,
-                            code: String::new(),
-                            channel: Channel::Sms,
-                            text: note.text.clone(),
-                        };
-                        sender.send(&message).await
-                    }
-                    Err(err) => Err(err),
-                }
-            };
-            let at = s.clock.now_ms();
-            match outcome {
-                Ok(()) => {
-                    s.db.move_notification(&note.id, "sending", "sent", None, at)
-                        .await?;
-                    sent += 1;
-                }
-                Err(err) => {
-                    let to = if note.attempts + 1 >= MAX_ATTEMPTS {
-                        "failed"
-                    } else {
-                        "pending"
-                    };
-                    tracing::warn!(id = %note.id, kind = %note.kind, error = %err, "a reminder was not sent");
-                    s.db.move_notification(&note.id, "sending", to, Some(&format!("{err:#}")), at)
-                        .await?;
-                }
+            let page =
+                s.db.pending_notifications(market.code(), waiting_before, PAGE)
+                    .await?;
+            let full = page.len() == PAGE as usize;
+            let outcomes: Vec<anyhow::Result<bool>> = futures_util::stream::iter(page)
+                .map(|note| send_one(s, market, note))
+                .buffer_unordered(s.sends_at_once)
+                .collect()
+                .await;
+            for outcome in outcomes {
+                sent += u64::from(outcome?);
+            }
+            if full {
+                left.push(market);
             }
         }
+        markets = left;
     }
     Ok(sent)
+}
+
+/// Claims one text (`pending` → `sending`), sends it and records what became of it: `sent`, or `pending` again after
+/// a failure (`failed` after the last of [`MAX_ATTEMPTS`]). True when it was sent; false when another sender had
+/// claimed it or the send failed.
+async fn send_one(s: &Services, market: Market, note: PendingNotification) -> anyhow::Result<bool> {
+    let at = s.clock.now_ms();
+    if !s
+        .db
+        .move_notification(&note.id, "pending", "sending", None, at)
+        .await?
+    {
+        return Ok(false);
+    }
+    let outcome = if note.kind == PUSH_RECEIPT {
+        push_to_devices(s, market, &note).await
+    } else {
+        match unseal_phone(&s.secrets, &note.borrower_id, market, &note.phone_enc) {
+            Ok(phone) => {
+                let message = CodeMessage {
+                    phone,
+                    code: String::new(),
+                    channel: Channel::Sms,
+                    text: note.text.clone(),
+                };
+                s.sms.send(&message).await
+            }
+            Err(err) => Err(err),
+        }
+    };
+    let at = s.clock.now_ms();
+    match outcome {
+        Ok(()) => {
+            s.db.move_notification(&note.id, "sending", "sent", None, at)
+                .await?;
+            Ok(true)
+        }
+        Err(err) => {
+            let to = if note.attempts + 1 >= MAX_ATTEMPTS {
+                "failed"
+            } else {
+                "pending"
+            };
+            tracing::warn!(id = %note.id, kind = %note.kind, error = %err, "a reminder was not sent");
+            s.db.move_notification(&note.id, "sending", to, Some(&format!("{err:#}")), at)
+                .await?;
+            Ok(false)
+        }
+    }
 }
 
 #[cfg(test)]

@@ -150,19 +150,22 @@ impl Db {
         .await
     }
 
-    /// Up to `limit` queued texts of `market`, oldest first.
+    /// Up to `limit` queued texts of `market` last moved before `moved_before` (queued, or tried and put back), oldest
+    /// first.
     pub async fn pending_notifications(
         &self,
         market: &str,
+        moved_before: i64,
         limit: i64,
     ) -> sqlx::Result<Vec<PendingNotification>> {
         sqlx::query_as(
             "SELECT n.id, n.borrower_id, n.market, n.kind, n.text, n.attempts, b.phone_enc
              FROM notification_outbox n JOIN borrowers b ON b.id = n.borrower_id
-             WHERE n.status = 'pending' AND n.market = $1
-             ORDER BY n.created_at, n.id LIMIT $2",
+             WHERE n.status = 'pending' AND n.market = $1 AND n.updated_at < $2
+             ORDER BY n.created_at, n.id LIMIT $3",
         )
         .bind(market)
+        .bind(moved_before)
         .bind(limit)
         .fetch_all(self.pool())
         .await

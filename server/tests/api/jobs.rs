@@ -592,6 +592,163 @@ async fn a_text_left_claimed_by_a_stopped_sender_is_sent_after_its_lease_or_give
     assert_eq!(app.texts_sent().await.len(), 1);
 }
 
+/// `count` texts of `kind` queued for the borrower of `order_id` as the overdue job queues its reminders (one per
+/// installment number from 1), all at one time, as a page of the job stamps them.
+async fn queue_texts(app: &TestApp, order_id: &str, kind: &str, count: usize) {
+    app.execute(&format!(
+        "INSERT INTO notification_outbox (id, order_id, borrower_id, market, installment, kind, text, status, attempts,
+             created_at, updated_at)
+         WITH RECURSIVE n (i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < {count})
+         SELECT 'bulk-' || CAST(n.i AS TEXT), o.id, o.borrower_id, o.market, n.i, '{kind}', 'Your installment is due.',
+             'pending', 0, {now}, {now}
+         FROM n CROSS JOIN orders o WHERE o.id = '{order_id}'",
+        now = app.services.clock.now_ms() - 1
+    ))
+    .await;
+}
+
+/// 10:00 IST of the app's business date in India: within the sending hours.
+fn ten_ist(app: &TestApp) -> time::OffsetDateTime {
+    app.services
+        .clock
+        .today(Market::India)
+        .with_hms(10, 0, 0)
+        .unwrap()
+        .assume_offset(time::UtcOffset::from_hms(5, 30, 0).unwrap())
+}
+
+/// More texts than a page, sent by two runs at once (two servers' timers): each text goes out once, every one of them
+/// in these runs, several at a time.
+#[tokio::test]
+async fn two_runs_at_once_send_each_of_many_queued_texts_once() {
+    let app = spawn_app().await;
+    let Loan { order_id, .. } = app.borrower(IN).phone("9876500245").disbursed().await;
+    queue_texts(&app, &order_id, "due_in_3", 450).await;
+    let at = ten_ist(&app);
+    let (a, b) = tokio::join!(
+        reminders::deliver(&app.services, at),
+        reminders::deliver(&app.services, at)
+    );
+    assert_eq!(a.unwrap() + b.unwrap(), 450);
+    assert_eq!(app.texts_sent().await.len(), 450);
+    let statuses: Vec<(String, i64)> = sqlx::query_as(
+        "SELECT status, COUNT(*) FROM notification_outbox WHERE order_id = $1 GROUP BY status",
+    )
+    .bind(&order_id)
+    .fetch_all(app.db.pool())
+    .await
+    .unwrap();
+    assert_eq!(statuses, vec![("sent".to_owned(), 450)]);
+    assert_eq!(reminders::deliver(&app.services, at).await.unwrap(), 0);
+}
+
+/// A text that cannot be sent (here: the borrower's phone no longer unseals) goes back to wait for the next run, tried
+/// once in a run, not again at once: more than a page of them, so that the run reads a second page.
+#[tokio::test]
+async fn a_text_that_fails_waits_for_the_next_run() {
+    let app = spawn_app().await;
+    let Loan { order_id, .. } = app.borrower(IN).phone("9876500247").disbursed().await;
+    queue_texts(&app, &order_id, "due_in_3", 250).await;
+    app.execute(&format!(
+        "UPDATE borrowers SET phone_enc = 'not-a-sealed-phone'
+         WHERE id = (SELECT borrower_id FROM orders WHERE id = '{order_id}')"
+    ))
+    .await;
+    let attempts = || async {
+        sqlx::query_as::<_, (String, i64)>(
+            "SELECT status, attempts FROM notification_outbox WHERE order_id = $1 ORDER BY installment",
+        )
+        .bind(&order_id)
+        .fetch_all(app.db.pool())
+        .await
+        .unwrap()
+    };
+    assert_eq!(
+        reminders::deliver(&app.services, ten_ist(&app))
+            .await
+            .unwrap(),
+        0
+    );
+    assert_eq!(attempts().await, vec![("pending".to_owned(), 1); 250]);
+    // The next run tries each once more.
+    tokio::time::sleep(std::time::Duration::from_millis(2)).await;
+    assert_eq!(
+        reminders::deliver(&app.services, ten_ist(&app))
+            .await
+            .unwrap(),
+        0
+    );
+    assert_eq!(attempts().await, vec![("pending".to_owned(), 2); 250]);
+}
+
+/// The benchmark of the reminders' sender (ignored by `make test`): BENCH_REMINDERS_TEXTS receipts to push (default
+/// 2,000) queued for one borrower with one device, sent by one run through a push gateway that answers each call
+/// after BENCH_REMINDERS_DELAY_MS (default 100), BENCH_REMINDERS_AT_ONCE at once (default the setting's 8). The
+/// pushes go through the same claim, send and record as the texts, to a gateway this test can slow down (the texts'
+/// provider also carries the sign-in codes the test's borrower needs). Prints the pushes sent in the run and their
+/// rate; every one is checked sent or left pending, none lost.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "a benchmark: docs/PERFORMANCE.md, \"The reminders' sender\""]
+async fn bench_reminders_sent_by_one_run() {
+    use wiremock::matchers::method;
+    use wiremock::{Mock, ResponseTemplate};
+
+    let knob = |name: &str| {
+        std::env::var(name)
+            .ok()
+            .and_then(|v| v.parse::<usize>().ok())
+    };
+    let texts = knob("BENCH_REMINDERS_TEXTS").unwrap_or(2_000);
+    let delay = knob("BENCH_REMINDERS_DELAY_MS").unwrap_or(100) as u64;
+    let at_once = knob("BENCH_REMINDERS_AT_ONCE");
+    let gateway = wiremock::MockServer::start().await;
+    Mock::given(method("POST"))
+        .respond_with(ResponseTemplate::new(200).set_delay(std::time::Duration::from_millis(delay)))
+        .mount(&gateway)
+        .await;
+    let app = crate::helpers::spawn_app_with(|s| {
+        s.push.sender = kilat_server::settings::PushSenderKind::Http;
+        s.push.http_url = format!("{}/push", gateway.uri());
+        if let Some(n) = at_once {
+            s.sms.sends_at_once = n;
+        }
+    })
+    .await;
+    let Loan { order_id, .. } = app.borrower(IN).phone("9876500249").disbursed().await;
+    app.execute(&format!(
+        "INSERT INTO device_tokens (borrower_id, token, platform, updated_at)
+         SELECT borrower_id, 'bench-token', 'android', 0 FROM orders WHERE id = '{order_id}'"
+    ))
+    .await;
+    queue_texts(&app, &order_id, reminders::PUSH_RECEIPT, texts).await;
+    let started = std::time::Instant::now();
+    let sent = reminders::deliver(&app.services, ten_ist(&app))
+        .await
+        .unwrap();
+    let seconds = started.elapsed().as_secs_f64();
+    let by_status: Vec<(String, i64)> = sqlx::query_as(
+        "SELECT status, COUNT(*) FROM notification_outbox WHERE order_id = $1 GROUP BY status ORDER BY status",
+    )
+    .bind(&order_id)
+    .fetch_all(app.db.pool())
+    .await
+    .unwrap();
+    let left = texts as i64 - sent as i64;
+    let mut expected = vec![("sent".to_owned(), sent as i64)];
+    if left > 0 {
+        expected.insert(0, ("pending".to_owned(), left));
+    }
+    assert_eq!(by_status, expected);
+    println!(
+        "BENCH_REMINDERS texts={texts} delay_ms={delay} at_once={} sent={sent} left={left} seconds={seconds:.2} \
+         per_second={:.1} per_minute={:.0}",
+        app.services.sends_at_once,
+        sent as f64 / seconds,
+        sent as f64 / seconds * 60.0
+    );
+    app.stop().await;
+}
+
 #[tokio::test]
 async fn indonesian_reminders_are_in_indonesian_with_rupiah_and_wait_until_eight_wib() {
     let app = spawn_app().await;
