@@ -167,10 +167,11 @@ const _: () = assert!(
 
 /// What a text taken back from a stopped sender records as its try's error.
 pub const OUTCOME_UNKNOWN: &str =
-    "the sender stopped after claiming this text and before recording its outcome: sent again";
+    "the sender stopped after claiming this text and before recording whether it went out";
 
-/// Sends the queued reminders of every market whose sending hours include `now`; returns how many went out. Each
-/// text is claimed (`pending` → `sending`) before it is sent, so two servers never send one twice; a failed send
+/// Sends the queued texts (reminders and receipts) of each market within its sending hours from `now` on, page after
+/// page, `sms.sends_at_once` at a time, until nothing waits or [`SENDING_TIME`] has passed; returns how many went out.
+/// Each text is claimed (`pending` → `sending`) before it is sent, so two servers never send one twice; a failed send
 /// goes back to `pending` (and to `failed` after [`MAX_ATTEMPTS`]). First, the texts claimed longer than
 /// [`SENDING_LEASE_MS`] ago are taken back the same way, as a try whose outcome is unknown: a text is sent at least
 /// once, and may reach the borrower twice when its sender stopped after the send and before recording it.
