@@ -205,7 +205,7 @@ pub async fn deliver(s: &Services, now: OffsetDateTime) -> anyhow::Result<u64> {
                     .await?;
             let full = page.len() == PAGE as usize;
             let outcomes: Vec<anyhow::Result<bool>> = futures_util::stream::iter(page)
-                .map(|note| send_one(s, market, note))
+                .map(|note| send_one(s, market, note, waiting_before))
                 .buffer_unordered(s.sends_at_once)
                 .collect()
                 .await;
@@ -222,9 +222,15 @@ pub async fn deliver(s: &Services, now: OffsetDateTime) -> anyhow::Result<u64> {
 }
 
 /// Claims one text (`pending` → `sending`), sends it and records what became of it: `sent`, or `pending` again after
-/// a failure (`failed` after the last of [`MAX_ATTEMPTS`]). True when it was sent; false when another sender had
-/// claimed it or the send failed.
-async fn send_one(s: &Services, market: Market, note: PendingNotification) -> anyhow::Result<bool> {
+/// a failure (`failed` after the last of [`MAX_ATTEMPTS`]), stamped no earlier than the run's `waiting_before`, so the
+/// run's later pages do not read it again (a failure within the run's first millisecond included). True when it was
+/// sent; false when another sender had claimed it or the send failed.
+async fn send_one(
+    s: &Services,
+    market: Market,
+    note: PendingNotification,
+    waiting_before: i64,
+) -> anyhow::Result<bool> {
     let at = s.clock.now_ms();
     if !s
         .db
@@ -263,6 +269,7 @@ async fn send_one(s: &Services, market: Market, note: PendingNotification) -> an
                 "pending"
             };
             tracing::warn!(id = %note.id, kind = %note.kind, error = %err, "a reminder was not sent");
+            let at = at.max(waiting_before);
             s.db.move_notification(&note.id, "sending", to, Some(&format!("{err:#}")), at)
                 .await?;
             Ok(false)

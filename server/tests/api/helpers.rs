@@ -464,6 +464,11 @@ impl Drop for TestApp {
     }
 }
 
+/// A benchmark's setting from the environment; None when unset or unreadable.
+pub fn knob<T: std::str::FromStr>(name: &str) -> Option<T> {
+    std::env::var(name).ok().and_then(|v| v.parse().ok())
+}
+
 /// The envelope's `data`, after checking `code` is 0.
 pub async fn data(response: reqwest::Response) -> Value {
     let body: Value = response.json().await.expect("a JSON body");

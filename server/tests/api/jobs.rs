@@ -607,6 +607,17 @@ async fn queue_texts(app: &TestApp, order_id: &str, kind: &str, count: usize) {
     .await;
 }
 
+/// The order's texts in the outbox, counted by status (in the statuses' order).
+async fn outbox_by_status(app: &TestApp, order_id: &str) -> Vec<(String, i64)> {
+    sqlx::query_as(
+        "SELECT status, COUNT(*) FROM notification_outbox WHERE order_id = $1 GROUP BY status ORDER BY status",
+    )
+    .bind(order_id)
+    .fetch_all(app.db.pool())
+    .await
+    .unwrap()
+}
+
 /// 10:00 IST of the app's business date in India: within the sending hours.
 fn ten_ist(app: &TestApp) -> time::OffsetDateTime {
     app.services
@@ -631,14 +642,10 @@ async fn two_runs_at_once_send_each_of_many_queued_texts_once() {
     );
     assert_eq!(a.unwrap() + b.unwrap(), 450);
     assert_eq!(app.texts_sent().await.len(), 450);
-    let statuses: Vec<(String, i64)> = sqlx::query_as(
-        "SELECT status, COUNT(*) FROM notification_outbox WHERE order_id = $1 GROUP BY status",
-    )
-    .bind(&order_id)
-    .fetch_all(app.db.pool())
-    .await
-    .unwrap();
-    assert_eq!(statuses, vec![("sent".to_owned(), 450)]);
+    assert_eq!(
+        outbox_by_status(&app, &order_id).await,
+        vec![("sent".to_owned(), 450)]
+    );
     assert_eq!(reminders::deliver(&app.services, at).await.unwrap(), 0);
 }
 
@@ -693,14 +700,10 @@ async fn bench_reminders_sent_by_one_run() {
     use wiremock::matchers::method;
     use wiremock::{Mock, ResponseTemplate};
 
-    let knob = |name: &str| {
-        std::env::var(name)
-            .ok()
-            .and_then(|v| v.parse::<usize>().ok())
-    };
-    let texts = knob("BENCH_REMINDERS_TEXTS").unwrap_or(2_000);
-    let delay = knob("BENCH_REMINDERS_DELAY_MS").unwrap_or(100) as u64;
-    let at_once = knob("BENCH_REMINDERS_AT_ONCE");
+    use crate::helpers::knob;
+    let texts: usize = knob("BENCH_REMINDERS_TEXTS").unwrap_or(2_000);
+    let delay: u64 = knob("BENCH_REMINDERS_DELAY_MS").unwrap_or(100);
+    let at_once: Option<usize> = knob("BENCH_REMINDERS_AT_ONCE");
     let gateway = wiremock::MockServer::start().await;
     Mock::given(method("POST"))
         .respond_with(ResponseTemplate::new(200).set_delay(std::time::Duration::from_millis(delay)))
@@ -726,13 +729,7 @@ async fn bench_reminders_sent_by_one_run() {
         .await
         .unwrap();
     let seconds = started.elapsed().as_secs_f64();
-    let by_status: Vec<(String, i64)> = sqlx::query_as(
-        "SELECT status, COUNT(*) FROM notification_outbox WHERE order_id = $1 GROUP BY status ORDER BY status",
-    )
-    .bind(&order_id)
-    .fetch_all(app.db.pool())
-    .await
-    .unwrap();
+    let by_status = outbox_by_status(&app, &order_id).await;
     let left = texts as i64 - sent as i64;
     let mut expected = vec![("sent".to_owned(), sent as i64)];
     if left > 0 {

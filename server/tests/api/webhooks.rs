@@ -493,11 +493,6 @@ async fn callbacks_pass_the_same_origin_check_and_a_disabled_provider_is_not_fou
     app.stop().await;
 }
 
-/// A setting of the callbacks benchmark from the environment; None when unset or unreadable.
-fn knob<T: std::str::FromStr>(name: &str) -> Option<T> {
-    std::env::var(name).ok().and_then(|v| v.parse().ok())
-}
-
 /// The benchmark of scripts/bench-callbacks.sh (ignored by `make test`): 100 disbursed Indonesian orders, each with a
 /// `due` payment, credited by 100 signed virtual-account callbacks sent at once; prints the repayments credited per
 /// second. Every callback must credit its payment once and the ledgers must replay. The batches' lanes run where
@@ -506,15 +501,15 @@ fn knob<T: std::str::FromStr>(name: &str) -> Option<T> {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "a benchmark: scripts/bench-callbacks.sh"]
 async fn bench_signed_callbacks_credit_100_orders_in_parallel() {
-    let orders: usize = knob("BENCH_CALLBACK_ORDERS").unwrap_or(100);
+    let orders: usize = crate::helpers::knob("BENCH_CALLBACK_ORDERS").unwrap_or(100);
     // The pool size every test runs with (4) unless BENCH_CALLBACK_POOL sets another (0: the server's default, 16 on
     // PostgreSQL). More connections were slower on two cores: 300 callbacks on PostgreSQL, 550/s with 4, 540/s with
     // 10, 438/s with 16 (docs/PERFORMANCE.md).
-    let pool: u32 = knob("BENCH_CALLBACK_POOL").unwrap_or(4);
+    let pool: u32 = crate::helpers::knob("BENCH_CALLBACK_POOL").unwrap_or(4);
     // The most callbacks credited in one batch: `[payments] callback_batch` unless BENCH_CALLBACK_BATCH sets another
     // (1: each on its own, as before issue 20's batches), and the lanes (`callback_lanes`) BENCH_CALLBACK_LANES.
-    let batch: Option<usize> = knob("BENCH_CALLBACK_BATCH");
-    let lanes: Option<usize> = knob("BENCH_CALLBACK_LANES");
+    let batch: Option<usize> = crate::helpers::knob("BENCH_CALLBACK_BATCH");
+    let lanes: Option<usize> = crate::helpers::knob("BENCH_CALLBACK_LANES");
     let app = crate::helpers::spawn_app_with(|s| {
         s.database_max_connections = pool;
         if let Some(batch) = batch {
@@ -527,7 +522,7 @@ async fn bench_signed_callbacks_credit_100_orders_in_parallel() {
     .await;
     // Callbacks credited before the timed burst (BENCH_CALLBACK_WARMUP, default none): a server that has been crediting
     // for a while, its connections holding the statements prepared, rather than the first burst after its start.
-    let warmup: usize = knob("BENCH_CALLBACK_WARMUP").unwrap_or(0);
+    let warmup: usize = crate::helpers::knob("BENCH_CALLBACK_WARMUP").unwrap_or(0);
     let finance = operator(&app, "fin", &[Role::Finance]).await;
     let mut bodies = Vec::with_capacity(orders + warmup);
     for i in 0..orders + warmup {
@@ -552,7 +547,7 @@ async fn bench_signed_callbacks_credit_100_orders_in_parallel() {
     // A quiet pause before and after the timed burst (BENCH_CALLBACK_PAUSE_MS, default none), each announced on
     // stderr, so a profiler or PostgreSQL's statement log can take the burst alone
     // (scripts/bench/callbacks-statements.sh).
-    let pause: u64 = knob("BENCH_CALLBACK_PAUSE_MS").unwrap_or(0);
+    let pause: u64 = crate::helpers::knob("BENCH_CALLBACK_PAUSE_MS").unwrap_or(0);
     if pause > 0 {
         eprintln!("BENCH_BURST_SOON");
         tokio::time::sleep(std::time::Duration::from_millis(pause)).await;
