@@ -171,11 +171,22 @@ pub const OUTCOME_UNKNOWN: &str =
 
 /// Sends the queued texts (reminders and receipts) of each market within its sending hours from `now` on, page after
 /// page, `sms.sends_at_once` at a time, until nothing waits or [`SENDING_TIME`] has passed; returns how many went out.
+/// Each send starts only while the run has time left and the market's sending hours last, so a slow gateway holds a
+/// run past its time by no more than the sends under way, and no text starts after the hours close.
 /// Each text is claimed (`pending` → `sending`) before it is sent, so two servers never send one twice; a failed send
 /// goes back to `pending` (and to `failed` after [`MAX_ATTEMPTS`]). First, the texts claimed longer than
 /// [`SENDING_LEASE_MS`] ago are taken back the same way, as a try whose outcome is unknown: a text is sent at least
 /// once, and may reach the borrower twice when its sender stopped after the send and before recording it.
 pub async fn deliver(s: &Services, now: OffsetDateTime) -> anyhow::Result<u64> {
+    deliver_within(s, now, SENDING_TIME).await
+}
+
+/// [`deliver`] with the run's time given (the tests shorten it).
+pub async fn deliver_within(
+    s: &Services,
+    now: OffsetDateTime,
+    time: std::time::Duration,
+) -> anyhow::Result<u64> {
     let at = s.clock.now_ms();
     let taken_back =
         s.db.take_back_notifications(at - SENDING_LEASE_MS, MAX_ATTEMPTS, OUTCOME_UNKNOWN, at)
@@ -190,14 +201,17 @@ pub async fn deliver(s: &Services, now: OffsetDateTime) -> anyhow::Result<u64> {
     // Texts that waited since before this run: one that fails in it is tried again at the next run, not at once.
     let waiting_before = at + 1;
     let started = std::time::Instant::now();
+    // Whether a send (or a page) of the market may start now.
+    let open =
+        |market: Market| started.elapsed() < time && may_send(market, now + started.elapsed());
     let mut sent = 0;
-    // A page of each market in turn until each is sent or the run's time is up; each page only within the market's
-    // sending hours at the time it starts.
+    // A page of each market in turn until each is sent or the run's time is up; within a page, each text only while
+    // the run's time and the market's hours last: the rest stay pending, unclaimed, for the next run.
     let mut markets: Vec<Market> = Market::ALL.to_vec();
-    while !markets.is_empty() && started.elapsed() < SENDING_TIME {
+    while !markets.is_empty() && started.elapsed() < time {
         let mut left = Vec::with_capacity(markets.len());
         for market in markets {
-            if !may_send(market, now + started.elapsed()) {
+            if !open(market) {
                 continue;
             }
             let page =
@@ -205,7 +219,13 @@ pub async fn deliver(s: &Services, now: OffsetDateTime) -> anyhow::Result<u64> {
                     .await?;
             let full = page.len() == PAGE as usize;
             let outcomes: Vec<anyhow::Result<bool>> = futures_util::stream::iter(page)
-                .map(|note| send_one(s, market, note, waiting_before))
+                .map(|note| async move {
+                    if open(market) {
+                        send_one(s, market, note, waiting_before).await
+                    } else {
+                        Ok(false)
+                    }
+                })
                 .buffer_unordered(s.sends_at_once)
                 .collect()
                 .await;

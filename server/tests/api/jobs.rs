@@ -694,19 +694,23 @@ async fn a_text_that_fails_waits_for_the_next_run() {
 /// pushes go through the same claim, send and record as the texts, to a gateway this test can slow down (the texts'
 /// provider also carries the sign-in codes the test's borrower needs). Prints the pushes sent in the run and their
 /// rate; every one is checked sent or left pending, none lost.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-#[ignore = "a benchmark: docs/PERFORMANCE.md, \"The reminders' sender\""]
-async fn bench_reminders_sent_by_one_run() {
+/// An app whose pushes go to a gateway answering each call after `delay_ms`, `at_once` sends at a time (the setting's
+/// default when `None`), and the order of a paid-out borrower (phone `phone`) with one device: the pushes go through
+/// the same claim, send and record as the texts, to a gateway a test can slow down (the texts' provider also carries
+/// the sign-in codes the borrower needs). The gateway stops with its handle.
+async fn pushing_app(
+    phone: &str,
+    delay_ms: u64,
+    at_once: Option<usize>,
+) -> (wiremock::MockServer, TestApp, String) {
     use wiremock::matchers::method;
     use wiremock::{Mock, ResponseTemplate};
 
-    use crate::helpers::knob;
-    let texts: usize = knob("BENCH_REMINDERS_TEXTS").unwrap_or(2_000);
-    let delay: u64 = knob("BENCH_REMINDERS_DELAY_MS").unwrap_or(100);
-    let at_once: Option<usize> = knob("BENCH_REMINDERS_AT_ONCE");
     let gateway = wiremock::MockServer::start().await;
     Mock::given(method("POST"))
-        .respond_with(ResponseTemplate::new(200).set_delay(std::time::Duration::from_millis(delay)))
+        .respond_with(
+            ResponseTemplate::new(200).set_delay(std::time::Duration::from_millis(delay_ms)),
+        )
         .mount(&gateway)
         .await;
     let app = crate::helpers::spawn_app_with(|s| {
@@ -717,12 +721,60 @@ async fn bench_reminders_sent_by_one_run() {
         }
     })
     .await;
-    let Loan { order_id, .. } = app.borrower(IN).phone("9876500249").disbursed().await;
+    let Loan { order_id, .. } = app.borrower(IN).phone(phone).disbursed().await;
     app.execute(&format!(
         "INSERT INTO device_tokens (borrower_id, token, platform, updated_at)
-         SELECT borrower_id, 'bench-token', 'android', 0 FROM orders WHERE id = '{order_id}'"
+         SELECT borrower_id, 'a-device', 'android', 0 FROM orders WHERE id = '{order_id}'"
     ))
     .await;
+    (gateway, app, order_id)
+}
+
+/// A run starts no send once its time is up, within a page too: through a gateway that answers after 0.3 s, two at a
+/// time, a run given a second sends a few of a page of 200 and leaves the rest pending, unclaimed and untried, for the
+/// next run (one that finished its page would take 30 s and send all 200).
+#[tokio::test]
+async fn a_run_starts_no_send_once_its_time_is_up() {
+    let (_gateway, app, order_id) = pushing_app("9876500251", 300, Some(2)).await;
+    queue_texts(&app, &order_id, reminders::PUSH_RECEIPT, 250).await;
+    let started = std::time::Instant::now();
+    let sent = reminders::deliver_within(
+        &app.services,
+        ten_ist(&app),
+        std::time::Duration::from_secs(1),
+    )
+    .await
+    .unwrap() as i64;
+    let took = started.elapsed();
+    // About eight: two at a time, three or four times in the second, each finished once started.
+    assert!((1..50).contains(&sent), "{sent} sent");
+    assert!(took < std::time::Duration::from_secs(10), "{took:?}");
+    assert_eq!(
+        outbox_by_status(&app, &order_id).await,
+        vec![
+            ("pending".to_owned(), 250 - sent),
+            ("sent".to_owned(), sent)
+        ]
+    );
+    let untried: i64 = sqlx::query_scalar(
+        "SELECT COUNT(*) FROM notification_outbox WHERE order_id = $1 AND status = 'pending' AND attempts = 0",
+    )
+    .bind(&order_id)
+    .fetch_one(app.db.pool())
+    .await
+    .unwrap();
+    assert_eq!(untried, 250 - sent);
+    app.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "a benchmark: docs/PERFORMANCE.md, \"The reminders' sender\""]
+async fn bench_reminders_sent_by_one_run() {
+    use crate::helpers::knob;
+    let texts: usize = knob("BENCH_REMINDERS_TEXTS").unwrap_or(2_000);
+    let delay: u64 = knob("BENCH_REMINDERS_DELAY_MS").unwrap_or(100);
+    let at_once: Option<usize> = knob("BENCH_REMINDERS_AT_ONCE");
+    let (_gateway, app, order_id) = pushing_app("9876500249", delay, at_once).await;
     queue_texts(&app, &order_id, reminders::PUSH_RECEIPT, texts).await;
     let started = std::time::Instant::now();
     let sent = reminders::deliver(&app.services, ten_ist(&app))
