@@ -70,6 +70,38 @@ export function collectErrors(page) {
   return errors;
 }
 
+/**
+ * Follows `page`'s requests, for the diagnostics of a failed journey: those still unanswered and those that failed,
+ * each with how long ago it started. A screen that never comes may be waiting on a request (a chunk, an API call) or
+ * may never have been asked for.
+ */
+export function watchRequests(page) {
+  const started = new Map();
+  const failed = [];
+  const since = (request) => `${Math.round(performance.now() - started.get(request))} ms ago`;
+  page.on('request', (request) => started.set(request, performance.now()));
+  page.on('requestfinished', (request) => started.delete(request));
+  page.on('requestfailed', (request) => {
+    failed.push(`${request.method()} ${request.url()}: ${request.failure()?.errorText ?? 'failed'} (started ${since(request)})`);
+    started.delete(request);
+  });
+  return {
+    /** What the page was doing: its URL, its level-1 headings, its unanswered and failed requests. */
+    async describe() {
+      const headings = await page
+        .locator('h1')
+        .allTextContents()
+        .catch(() => []);
+      const unanswered = [...started.keys()].map((request) => `${request.method()} ${request.url()} (started ${since(request)})`);
+      return [
+        `at ${page.url()}, headings: ${JSON.stringify(headings)}`,
+        `requests unanswered: ${unanswered.length ? `\n    ${unanswered.join('\n    ')}` : 'none'}`,
+        `requests failed: ${failed.length ? `\n    ${failed.join('\n    ')}` : 'none'}`,
+      ].join('\n  ');
+    },
+  };
+}
+
 function slug(text) {
   return text
     .toLowerCase()
@@ -80,13 +112,15 @@ function slug(text) {
 
 /**
  * Runs `fn(page, context)` in a new phone context of `browser`, then fails if the page logged any console error
- * or threw. When anything fails, saves a full-page screenshot to e2e/out/<test name>.png.
+ * or threw. When anything fails, saves a full-page screenshot to e2e/out/<test name>.png and prints where the page
+ * was: its URL, its headings, its unanswered and failed requests.
  * `options` are extra context options (e.g. `{ javaScriptEnabled: false }`).
  */
 export async function withPage(t, browser, options, fn) {
   const context = await browser.newContext({ ...PHONE, ...options });
   const page = await context.newPage();
   const errors = collectErrors(page);
+  const requests = watchRequests(page);
   try {
     await fn(page, context);
     if (errors.length > 0) {
@@ -100,6 +134,7 @@ export async function withPage(t, browser, options, fn) {
       .then(() => true)
       .catch(() => false);
     if (saved) t.diagnostic(`screenshot: ${path.relative(process.cwd(), file)}`);
+    t.diagnostic(`the page when it failed:\n  ${await requests.describe()}`);
     if (errors.length > 0 && !String(err.message).includes('reported')) {
       t.diagnostic(`page errors before the failure:\n  ${errors.join('\n  ')}`);
     }
