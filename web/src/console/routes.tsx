@@ -18,6 +18,7 @@ import { ContactMessagesScreen } from './screens/contact-messages';
 import { CannedRepliesScreen } from './screens/canned-replies';
 import { OrderScreen } from './screens/order';
 import { OwnPasswordScreen } from './screens/own-password';
+import { PageErrorBoundary } from './screens/page-error-boundary';
 import { ProductsScreen } from './screens/products';
 import { PayoutsScreen } from './screens/payouts';
 import { QueueScreen } from './screens/queue';
@@ -76,7 +77,9 @@ function SignedIn() {
   return (
     <OperatorContext.Provider value={me.data}>
       <ConsoleLayout operator={me.data}>
-        <Outlet />
+        <PageErrorBoundary resetKey={location.pathname}>
+          <Outlet />
+        </PageErrorBoundary>
       </ConsoleLayout>
     </OperatorContext.Provider>
   );
