@@ -185,11 +185,15 @@ export async function applyForLoan(page, site, market, { shots, check = async ()
   await page.goto(site.url(`/app/home${market.lang}`), { waitUntil: 'load' });
   await page.getByRole('link', { name: market.product }).first().click();
   await page.getByRole('heading', { level: 1, name: market.product }).waitFor();
+  // The market's numbers: 17.07% in India, 17,07% in Indonesia.
+  const aprPattern = market.lang ? /^\d+\.\d{2}%$/ : /^\d+,\d{2}%$/;
+  // What it costs, read before applying; Apply is clicked once the quote is in, where it stays (a click as the quote
+  // arrived once landed on its figures, which took more room than their placeholder then).
+  await page.locator('section.quote').getByText(aprPattern).waitFor();
   await check('product');
   await page.getByRole('button', { name: t.apply, exact: true }).or(page.getByRole('link', { name: t.apply, exact: true })).first().click();
   await page.getByRole('heading', { level: 1, name: t.kfs }).waitFor();
-  // The market's numbers: 17.07% in India, 17,07% in Indonesia.
-  const apr = page.getByText(market.lang ? /^\d+\.\d{2}%$/ : /^\d+,\d{2}%$/).first();
+  const apr = page.getByText(aprPattern).first();
   await apr.waitFor();
   const aprText = await apr.textContent();
   if (t.apr) await page.getByText(t.apr).first().waitFor();

@@ -129,6 +129,8 @@ test('India: approved and paid out in the console, extended once, repaid with UT
     await page.waitForURL(/\/app\/products/);
     await page.getByRole('link', { name: market.product }).first().click();
     await page.getByRole('heading', { level: 1, name: market.product }).waitFor();
+    // Apply once the quote is in, where Apply stays (lib/borrower.mjs, applyForLoan).
+    await page.locator('section.quote').getByText(/^\d+\.\d{2}%$/).waitFor();
     await page.getByRole('button', { name: 'Apply', exact: true }).or(page.getByRole('link', { name: 'Apply', exact: true })).first().click();
     await page.getByRole('heading', { level: 1, name: 'Key Fact Statement' }).waitFor();
     await shoot(page, 'in-borrow-again');

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { errorText } from '@/shared/api/error-text';
 import { ApiError } from '@/shared/api/http';
+import type { Market } from '@/shared/market/market';
 import { useMarket } from '@/shared/market/market-context';
 import { formatMoney } from '@/shared/money/format-money';
 import { formatApr } from '@/shared/money/format-percent';
@@ -222,7 +223,7 @@ function LoanChooser({ product }: { product: Product }) {
         ) : quote.data ? (
           <QuoteSummary quote={quote.data} stale={quote.isPlaceholderData || JSON.stringify(settled) !== JSON.stringify(request)} />
         ) : (
-          <LoadingState />
+          <QuotePlaceholder />
         )}
       </section>
 
@@ -251,6 +252,39 @@ function LoanChooser({ product }: { product: Product }) {
   );
 }
 
+/** The quote's figures, in the order the summary shows them and its placeholder keeps room for them. */
+const FIGURES: readonly { label: string; row: string; shown: (quote: KeyFactStatement, money: (minor: number) => string, market: Market) => string }[] = [
+  { label: 'kfs.apr', row: 'figures__row figures__row--apr', shown: (quote, _money, market) => formatApr(quote.apr, market) },
+  { label: 'kfs.netDisbursed', row: 'figures__row', shown: (quote, money) => money(quote.netDisbursed) },
+  { label: 'kfs.totalFees', row: 'figures__row', shown: (quote, money) => money(quote.totalFees) },
+  { label: 'kfs.totalInterest', row: 'figures__row', shown: (quote, money) => money(quote.totalInterest) },
+  { label: 'kfs.totalRepayable', row: 'figures__row figures__row--total', shown: (quote, money) => money(quote.totalRepayable) },
+];
+
+/**
+ * While the first quote is on its way: the summary's frame, its labels and room for its figures, so that Apply below
+ * does not move when they arrive (a tap meant for it would land on the figures instead).
+ */
+function QuotePlaceholder() {
+  const { t } = useTranslation();
+  return (
+    <div className="quote__body quote__body--loading" role="status">
+      <span className="visually-hidden">{t('layout.loading')}</span>
+      <p className="quote__installments quote__installments--placeholder" aria-hidden="true" />
+      <dl className="figures" aria-hidden="true">
+        {FIGURES.map(({ label, row }) => (
+          <div key={label} className={row}>
+            <dt>{t(label)}</dt>
+            <dd>
+              <span className="figure-placeholder" />
+            </dd>
+          </div>
+        ))}
+      </dl>
+    </div>
+  );
+}
+
 function QuoteSummary({ quote, stale }: { quote: KeyFactStatement; stale: boolean }) {
   const { t } = useTranslation();
   const market = useMarket();
@@ -261,26 +295,12 @@ function QuoteSummary({ quote, stale }: { quote: KeyFactStatement; stale: boolea
     <div className={stale ? 'quote__body quote__body--stale' : 'quote__body'}>
       <p className="quote__installments">{installments}</p>
       <dl className="figures">
-        <div className="figures__row figures__row--apr">
-          <dt>{t('kfs.apr')}</dt>
-          <dd>{formatApr(quote.apr, market)}</dd>
-        </div>
-        <div className="figures__row">
-          <dt>{t('kfs.netDisbursed')}</dt>
-          <dd>{money(quote.netDisbursed)}</dd>
-        </div>
-        <div className="figures__row">
-          <dt>{t('kfs.totalFees')}</dt>
-          <dd>{money(quote.totalFees)}</dd>
-        </div>
-        <div className="figures__row">
-          <dt>{t('kfs.totalInterest')}</dt>
-          <dd>{money(quote.totalInterest)}</dd>
-        </div>
-        <div className="figures__row figures__row--total">
-          <dt>{t('kfs.totalRepayable')}</dt>
-          <dd>{money(quote.totalRepayable)}</dd>
-        </div>
+        {FIGURES.map(({ label, row, shown }) => (
+          <div key={label} className={row}>
+            <dt>{t(label)}</dt>
+            <dd>{shown(quote, money, market)}</dd>
+          </div>
+        ))}
       </dl>
     </div>
   );

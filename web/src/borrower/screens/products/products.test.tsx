@@ -88,6 +88,30 @@ describe('product screen', () => {
     expect(window.location.search).toBe('?amount=2500000&term=m6');
   });
 
+  it('keeps the room of the figures while the first quote comes, so Apply below does not move when it arrives', async () => {
+    const api = fakeApi({
+      'GET /api/v1/borrower/products/in-flexi-6m': () => ok(PRODUCT_IN_EMI),
+      'POST /api/v1/borrower/quote': () => new Promise<Response>(() => undefined),
+    });
+    api.signIn();
+    renderBorrower('/app/products/in-flexi-6m?lang=1');
+
+    const quote = await screen.findByRole('region', { name: 'What it costs' });
+    expect(within(quote).getByRole('status')).toHaveTextContent('Loading…');
+    // The summary's rows, their labels and a place for each figure, hidden from screen readers until the figures come.
+    const rows = [...quote.querySelectorAll('dl[aria-hidden="true"] > div')];
+    expect(rows.map((row) => row.querySelector('dt')?.textContent)).toEqual([
+      'Annual percentage rate (APR)',
+      'Paid out to you',
+      'Total fees',
+      'Total interest',
+      'Total you repay',
+    ]);
+    expect(rows.every((row) => row.querySelector('dd .figure-placeholder'))).toBe(true);
+    expect(quote.querySelector('.quote__installments--placeholder')).not.toBeNull();
+    expect(screen.getByRole('link', { name: 'Apply' })).toBeInTheDocument();
+  });
+
   it('quotes at the precision the statement and the loan keep, paise in an installment’s parts included', async () => {
     // Whole installments and totals; only the reducing interest splits an installment into paise.
     const installments = [
