@@ -688,12 +688,6 @@ async fn a_text_that_fails_waits_for_the_next_run() {
     assert_eq!(attempts().await, vec![("pending".to_owned(), 2); 250]);
 }
 
-/// The benchmark of the reminders' sender (ignored by `make test`): BENCH_REMINDERS_TEXTS receipts to push (default
-/// 2,000) queued for one borrower with one device, sent by one run through a push gateway that answers each call
-/// after BENCH_REMINDERS_DELAY_MS (default 100), BENCH_REMINDERS_AT_ONCE at once (default the setting's 8). The
-/// pushes go through the same claim, send and record as the texts, to a gateway this test can slow down (the texts'
-/// provider also carries the sign-in codes the test's borrower needs). Prints the pushes sent in the run and their
-/// rate; every one is checked sent or left pending, none lost.
 /// An app whose pushes go to a gateway answering each call after `delay_ms`, `at_once` sends at a time (the setting's
 /// default when `None`), and the order of a paid-out borrower (phone `phone`) with one device: the pushes go through
 /// the same claim, send and record as the texts, to a gateway a test can slow down (the texts' provider also carries
@@ -767,6 +761,10 @@ async fn a_run_starts_no_send_once_its_time_is_up() {
     app.stop().await;
 }
 
+/// The benchmark of the reminders' sender (ignored by `make test`): BENCH_REMINDERS_TEXTS receipts to push (default
+/// 2,000) queued for one borrower with one device (`pushing_app`), sent by one run through a push gateway that answers
+/// each call after BENCH_REMINDERS_DELAY_MS (default 100), BENCH_REMINDERS_AT_ONCE at once (default the setting's 8).
+/// Prints the pushes sent in the run and their rate; every one is checked sent or left pending, none lost.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "a benchmark: docs/PERFORMANCE.md, \"The reminders' sender\""]
 async fn bench_reminders_sent_by_one_run() {
