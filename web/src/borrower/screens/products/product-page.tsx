@@ -252,13 +252,21 @@ function LoanChooser({ product }: { product: Product }) {
   );
 }
 
-/** The quote's figures, in the order the summary shows them and its placeholder keeps room for them. */
-const FIGURES: readonly { label: string; row: string; shown: (quote: KeyFactStatement, money: (minor: number) => string, market: Market) => string }[] = [
-  { label: 'kfs.apr', row: 'figures__row figures__row--apr', shown: (quote, _money, market) => formatApr(quote.apr, market) },
-  { label: 'kfs.netDisbursed', row: 'figures__row', shown: (quote, money) => money(quote.netDisbursed) },
-  { label: 'kfs.totalFees', row: 'figures__row', shown: (quote, money) => money(quote.totalFees) },
-  { label: 'kfs.totalInterest', row: 'figures__row', shown: (quote, money) => money(quote.totalInterest) },
-  { label: 'kfs.totalRepayable', row: 'figures__row figures__row--total', shown: (quote, money) => money(quote.totalRepayable) },
+/**
+ * The quote's figures, in the order the summary shows them; `sample` is a figure of a usual width, which the
+ * placeholder lays out unseen so that each row takes the room it will take.
+ */
+const FIGURES: readonly {
+  label: string;
+  row: string;
+  shown: (quote: KeyFactStatement, money: (minor: number) => string, market: Market) => string;
+  sample: (market: Market) => string;
+}[] = [
+  { label: 'kfs.apr', row: 'figures__row figures__row--apr', shown: (quote, _money, market) => formatApr(quote.apr, market), sample: (market) => formatApr(9999, market) },
+  { label: 'kfs.netDisbursed', row: 'figures__row', shown: (quote, money) => money(quote.netDisbursed), sample: (market) => formatMoney(1_000_000, market) },
+  { label: 'kfs.totalFees', row: 'figures__row', shown: (quote, money) => money(quote.totalFees), sample: (market) => formatMoney(10_000, market) },
+  { label: 'kfs.totalInterest', row: 'figures__row', shown: (quote, money) => money(quote.totalInterest), sample: (market) => formatMoney(10_000, market) },
+  { label: 'kfs.totalRepayable', row: 'figures__row figures__row--total', shown: (quote, money) => money(quote.totalRepayable), sample: (market) => formatMoney(1_000_000, market) },
 ];
 
 /**
@@ -267,16 +275,17 @@ const FIGURES: readonly { label: string; row: string; shown: (quote: KeyFactStat
  */
 function QuotePlaceholder() {
   const { t } = useTranslation();
+  const market = useMarket();
   return (
     <div className="quote__body quote__body--loading" role="status">
       <span className="visually-hidden">{t('layout.loading')}</span>
       <p className="quote__installments quote__installments--placeholder" aria-hidden="true" />
       <dl className="figures" aria-hidden="true">
-        {FIGURES.map(({ label, row }) => (
+        {FIGURES.map(({ label, row, sample }) => (
           <div key={label} className={row}>
             <dt>{t(label)}</dt>
             <dd>
-              <span className="figure-placeholder" />
+              <span className="figure-placeholder">{sample(market)}</span>
             </dd>
           </div>
         ))}
