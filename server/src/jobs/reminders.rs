@@ -194,7 +194,8 @@ pub async fn deliver_within(
     if taken_back > 0 {
         tracing::warn!(
             taken_back,
-            "texts claimed for sending more than 15 minutes ago were taken back: their sender stopped before \
+            claimed_minutes_ago = SENDING_LEASE_MS / 60_000,
+            "texts claimed for sending longer ago than a send can take were taken back: their sender stopped before \
              recording what became of them"
         );
     }

@@ -2,6 +2,7 @@
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, Outlet, Route, Routes, useLocation } from 'react-router';
+import { ErrorBoundary } from '@/shared/ui/error-boundary';
 import { useMe } from './api/session';
 import { useCsrf } from './csrf-context';
 import { ConsoleLayout } from './layout/console-layout';
@@ -18,7 +19,7 @@ import { ContactMessagesScreen } from './screens/contact-messages';
 import { CannedRepliesScreen } from './screens/canned-replies';
 import { OrderScreen } from './screens/order';
 import { OwnPasswordScreen } from './screens/own-password';
-import { PageErrorBoundary } from './screens/page-error-boundary';
+import { PageFailed } from './screens/page-failed';
 import { ProductsScreen } from './screens/products';
 import { PayoutsScreen } from './screens/payouts';
 import { QueueScreen } from './screens/queue';
@@ -77,9 +78,9 @@ function SignedIn() {
   return (
     <OperatorContext.Provider value={me.data}>
       <ConsoleLayout operator={me.data}>
-        <PageErrorBoundary resetKey={location.pathname}>
+        <ErrorBoundary resetKey={location.pathname} fallback={<PageFailed />}>
           <Outlet />
-        </PageErrorBoundary>
+        </ErrorBoundary>
       </ConsoleLayout>
     </OperatorContext.Provider>
   );

@@ -1,6 +1,7 @@
-import { Component, Suspense, useEffect, type ContextType, type CSSProperties, type ErrorInfo, type ReactNode } from 'react';
+import { Suspense, useCallback, useContext, useEffect, type CSSProperties, type ErrorInfo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation, useNavigationType } from 'react-router';
+import { ErrorBoundary } from '@/shared/ui/error-boundary';
 import { useDismissToast } from '@/shared/ui/toast';
 import { useSiteSettings } from '../api/site-settings';
 import { ErrorPage } from '../screens/error/error-page';
@@ -12,6 +13,16 @@ export function AppLayout() {
   const { pathname } = useLocation();
   const { data: settings } = useSiteSettings();
   const dismissToast = useDismissToast();
+  // A screen that throws while rendering, or whose chunk cannot be fetched, shows the error notice instead of a blank
+  // page, and the error is reported with the components it came through.
+  const telemetry = useContext(TelemetryContext);
+  const reportError = useCallback(
+    (error: Error, info: ErrorInfo) => {
+      const stack = [error.stack, info.componentStack].filter(Boolean).join('\n');
+      telemetry?.reportError(Object.assign(new Error(error.message), { name: error.name, stack }), pathname);
+    },
+    [telemetry, pathname],
+  );
   // A message is about the screen it was shown on (a wrong code, say), not the next one.
   useEffect(() => dismissToast(), [pathname, dismissToast]);
   // A new screen starts at its top (the KFS opened from the bottom of a product page starts at its APR);
@@ -31,11 +42,11 @@ export function AppLayout() {
     : undefined;
   return (
     <div className="app" style={theme}>
-      <ScreenErrorBoundary resetKey={pathname}>
+      <ErrorBoundary resetKey={pathname} fallback={<ErrorPage />} onError={reportError}>
         <Suspense fallback={<ScreenLoading />}>
           <Outlet />
         </Suspense>
-      </ScreenErrorBoundary>
+      </ErrorBoundary>
       <LenderFooter />
     </div>
   );
@@ -48,34 +59,6 @@ export function ScreenLoading() {
       <LoadingState />
     </main>
   );
-}
-
-/**
- * A screen that throws while rendering, or whose chunk cannot be fetched, shows the error notice instead
- * of a blank page, and the error is reported (error info); moving to another screen tries again.
- */
-class ScreenErrorBoundary extends Component<{ resetKey: string; children: ReactNode }, { failed: boolean }> {
-  static contextType = TelemetryContext;
-  declare context: ContextType<typeof TelemetryContext>;
-  state = { failed: false };
-
-  componentDidCatch(error: Error, info: ErrorInfo): void {
-    const stack = [error.stack, info.componentStack].filter(Boolean).join('\n');
-    const reported = Object.assign(new Error(error.message), { name: error.name, stack });
-    this.context?.reportError(reported, this.props.resetKey);
-  }
-
-  static getDerivedStateFromError(): { failed: boolean } {
-    return { failed: true };
-  }
-
-  componentDidUpdate(previous: { resetKey: string }): void {
-    if (this.state.failed && previous.resetKey !== this.props.resetKey) this.setState({ failed: false });
-  }
-
-  render() {
-    return this.state.failed ? <ErrorPage /> : this.props.children;
-  }
 }
 
 /** RBI's digital lending rules: the lender is named on every borrower screen; OJK: with its licence. */
