@@ -49,6 +49,6 @@ pub use servicing::{
     price_extension,
 };
 pub use settle::{
-    Asked, Priced, RepaymentChoice, Settlement as PaymentSettlement, credit_received,
-    frozen_installments, settle,
+    Asked, Priced, QUOTE_HOLDS_DAYS, RepaymentChoice, Settlement as PaymentSettlement,
+    credit_received, frozen_installments, settle,
 };

@@ -80,8 +80,9 @@ impl OrderState {
             (S::Disbursed, E::Extend) => S::Disbursed,
             (S::Overdue, E::Extend | E::CatchUp) => S::Disbursed,
             (S::Disbursed | S::Overdue, E::RepayInFull) => S::Repaid,
-            // Only the borrower can be within cooling-off with the loan still current.
-            (S::Disbursed, E::ExitInCoolingOff) => S::ExitedInCoolingOff,
+            // An exit whose money was sent within the window closes the loan even if it was confirmed after a due
+            // date passed (a UTR sent on the window's last day, checked by finance after the loan fell overdue).
+            (S::Disbursed | S::Overdue, E::ExitInCoolingOff) => S::ExitedInCoolingOff,
             (from, event) => return Err(Error::InvalidTransition { from, event }),
         };
         Ok(next)
@@ -120,6 +121,7 @@ mod tests {
     #[case(S::Overdue, E::RepayInFull, S::Repaid)]
     #[case(S::Disbursed, E::RepayInFull, S::Repaid)]
     #[case(S::Disbursed, E::ExitInCoolingOff, S::ExitedInCoolingOff)]
+    #[case(S::Overdue, E::ExitInCoolingOff, S::ExitedInCoolingOff)]
     fn allowed_transitions_lead_where_expected(#[case] from: S, #[case] event: E, #[case] to: S) {
         assert_eq!(from.apply(event), Ok(to));
     }
@@ -128,7 +130,7 @@ mod tests {
     #[case(S::PendingReview, E::Disburse)]
     #[case(S::Rejected, E::Approve)]
     #[case(S::Approved, E::Approve)]
-    #[case(S::Overdue, E::ExitInCoolingOff)]
+    #[case(S::Approved, E::ExitInCoolingOff)]
     #[case(S::Disbursed, E::Cancel)]
     fn other_transitions_are_refused_and_name_the_state(#[case] from: S, #[case] event: E) {
         assert_eq!(

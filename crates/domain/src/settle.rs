@@ -199,7 +199,7 @@ pub enum Settlement {
     RefundAll,
 }
 
-/// A payment as the server stored it: what for, priced when, for how much.
+/// A payment as the server stored it: what for, priced when, for how much; and when its money was sent.
 #[derive(Debug, Clone, Copy)]
 pub struct Asked {
     pub choice: RepaymentChoice,
@@ -207,6 +207,33 @@ pub struct Asked {
     pub installment: Option<u32>,
     pub priced_on: Date,
     pub amount: Money,
+    /// The latest business day its money can have been sent, as far as the server knows: the day the UTR was
+    /// submitted, the day the provider's instructions expired, else the day the money was reported. Never before
+    /// `priced_on`.
+    pub sent_on: Date,
+}
+
+/// The days after the one it was priced on that a payment's price still holds for its money: a transfer made late
+/// in the evening whose UTR comes the next morning, a reference paid at an outlet before it expires (24 to 48 hours).
+/// Money sent later is priced for the day it was sent, so interest for the days used is never forgiven by an old
+/// quote kept and paid weeks later.
+pub const QUOTE_HOLDS_DAYS: u32 = 2;
+
+impl Asked {
+    /// The day the payment's money is priced for: the day it was priced while that price holds
+    /// ([`QUOTE_HOLDS_DAYS`]), else the day the money was sent.
+    pub fn priced_for(&self) -> Date {
+        let sent_on = self.sent_on.max(self.priced_on);
+        match crate::calendar::add_days(self.priced_on, QUOTE_HOLDS_DAYS) {
+            Ok(holds_until) if sent_on <= holds_until => self.priced_on,
+            _ => sent_on,
+        }
+    }
+
+    /// True when the money was sent within the loan's cooling-off window: only then is it an exit.
+    fn sent_within_cooling_off(&self, plan: &Plan) -> bool {
+        crate::servicing::cooling_off_exit(&plan.quote, plan.payout_date(), self.sent_on).is_ok()
+    }
 }
 
 /// True when nothing is owed on the loan any more.
@@ -216,8 +243,10 @@ fn closed(balances: &LoanBalances) -> bool {
 
 /// What `received`, arriving on `today` for the payment `asked`, does to the loan, without anyone deciding: the
 /// amount asked is credited as the choice was priced (a payoff or cooling-off exit as quoted on its day, an
-/// installment by the allocation rule and never beyond the payoff of its day); money for a loan that owes nothing
-/// is refunded whole; any other amount, or one the loan no longer prices the same, is held for finance.
+/// installment by the allocation rule and never beyond the payoff of its day), the day being the one it was priced
+/// on while that price holds for the day its money was sent ([`Asked::priced_for`]); money for a loan that owes
+/// nothing is refunded whole; any other amount, one the loan no longer prices the same, or an exit whose money was
+/// sent after the cooling-off window, is held for finance.
 pub fn settle(
     plan: &Plan,
     balances: &LoanBalances,
@@ -235,18 +264,19 @@ pub fn settle(
     if received != asked.amount {
         return Ok(Settlement::Hold);
     }
+    let on = asked.priced_for();
     let entry = match asked.choice {
         RepaymentChoice::Due => {
-            return credit_due(plan, balances, received, asked.priced_on, today);
+            return credit_due(plan, balances, received, on, asked.sent_on, today);
         }
-        RepaymentChoice::Payoff => payoff(plan, balances, asked.priced_on).map(|s| s.entry),
-        RepaymentChoice::CoolingOff => {
-            cooling_off_settlement(plan, balances, asked.priced_on).map(|s| s.entry)
+        RepaymentChoice::Payoff => payoff(plan, balances, on).map(|s| s.entry),
+        RepaymentChoice::CoolingOff if asked.sent_within_cooling_off(plan) => {
+            cooling_off_settlement(plan, balances, on).map(|s| s.entry)
         }
+        // Sent after the window: no longer an exit; finance decides.
+        RepaymentChoice::CoolingOff => return Ok(Settlement::Hold),
         RepaymentChoice::Extension => match asked.installment {
-            Some(number) => {
-                extend(plan, balances, number, asked.priced_on, caps).map(|(_, entry)| entry)
-            }
+            Some(number) => extend(plan, balances, number, on, caps).map(|(_, entry)| entry),
             None => return Ok(Settlement::Hold),
         },
     };
@@ -259,20 +289,23 @@ pub fn settle(
     })
 }
 
-/// `received` as a repayment: the payoff of `priced_on` (or of `today`, whichever asks less) when it covers it, the
-/// rest refunded; else allocated oldest installment first (late charges, fees, interest, principal).
+/// `received` as a repayment: the payoff of `priced_for` (or of `sent_on`, whichever asks less) when it covers it,
+/// the rest refunded; else allocated oldest installment first (late charges, fees, interest, principal), posted on
+/// `today`.
 fn credit_due(
     plan: &Plan,
     balances: &LoanBalances,
     received: Money,
-    priced_on: Date,
+    priced_for: Date,
+    sent_on: Date,
     today: Date,
 ) -> Result<Settlement> {
-    let first = priced_on.min(today);
-    let days = if first == today {
-        vec![today]
+    let sent_on = sent_on.min(today);
+    let first = priced_for.min(sent_on);
+    let days = if first == sent_on {
+        vec![sent_on]
     } else {
-        vec![first, today]
+        vec![first, sent_on]
     };
     let best = days
         .into_iter()
@@ -304,8 +337,8 @@ fn with_excess(entry: LedgerEntry, received: Money, excess: Money) -> LedgerEntr
     }
 }
 
-/// Finance's decision to credit `received` for a held payment: a cooling-off exit when it was one and the amount
-/// covers it, else as a repayment ([`settle`]'s rule for `due`), the part beyond the payoff refunded. Money for a
+/// Finance's decision to credit `received` for a held payment: a cooling-off exit when it was one, its money sent
+/// within the window, and the amount covers it, else as a repayment ([`settle`]'s rule for `due`), the part beyond the payoff refunded. Money for a
 /// loan that owes nothing is refunded whole.
 pub fn credit_received(
     plan: &Plan,
@@ -320,8 +353,10 @@ pub fn credit_received(
     if closed(balances) {
         return Ok(Settlement::RefundAll);
     }
+    let on = asked.priced_for();
     if asked.choice == RepaymentChoice::CoolingOff
-        && let Ok(exit) = cooling_off_settlement(plan, balances, asked.priced_on)
+        && asked.sent_within_cooling_off(plan)
+        && let Ok(exit) = cooling_off_settlement(plan, balances, on)
         && received >= exit.amount
     {
         let refund = received.checked_sub(exit.amount)?;
@@ -330,7 +365,7 @@ pub fn credit_received(
             refund,
         });
     }
-    credit_due(plan, balances, received, asked.priced_on, today)
+    credit_due(plan, balances, received, on, asked.sent_on, today)
 }
 
 /// The installments a payment waiting for finance covers, frozen against late charges: `first..=last` of a `due`
@@ -356,7 +391,7 @@ mod tests {
     use crate::loan::tests::{
         assert_holds, indian_plan, indonesian_plan, one_installment_indian, plan_of,
     };
-    use crate::loan::{late_charges_due, replay};
+    use crate::loan::{EntryKind, late_charges_due, replay};
     use crate::payment::{PaymentEvent, PaymentState};
     use proptest::prelude::*;
 
@@ -376,6 +411,7 @@ mod tests {
             installment: p.installment,
             priced_on: on,
             amount: p.amount,
+            sent_on: on,
         }
     }
 
@@ -415,6 +451,120 @@ mod tests {
                 assert!(after.paid.interest < plan.quote.installments[0].interest);
             }
         }
+    }
+
+    /// `asked` for money sent on `sent_on`.
+    fn sent(p: &Priced, priced_on: Date, sent_on: Date) -> Asked {
+        Asked {
+            sent_on,
+            ..asked(p, priced_on)
+        }
+    }
+
+    #[test]
+    fn a_price_holds_for_money_sent_within_two_days_and_an_old_one_never_forgives_the_days_used() {
+        let plan = one_installment_indian();
+        let payout = plan.payout_date();
+        let ledger = plan.opening_entries();
+        let b = balances(&plan, &ledger);
+        let day = |n| add_days(payout, n).unwrap();
+        for choice in [RepaymentChoice::Payoff, RepaymentChoice::Due] {
+            // Priced on the payout day: the principal (and fees) with no interest for days not used.
+            let quote = price_on(&plan, &ledger, choice, payout);
+            // Sent within the days the price holds: credited as priced, the loan closed.
+            let Settlement::Credit { entry, refund } = settle(
+                &plan,
+                &b,
+                &sent(&quote, payout, day(QUOTE_HOLDS_DAYS)),
+                quote.amount,
+                day(QUOTE_HOLDS_DAYS),
+                &caps(),
+            )
+            .unwrap() else {
+                panic!("{choice:?} not credited")
+            };
+            assert_eq!((entry.kind, refund), (EntryKind::Payoff, Money::ZERO));
+            // The same quote kept and paid ten days later: the ten days' interest is owed.
+            let late = sent(&quote, payout, day(10));
+            let outcome = settle(&plan, &b, &late, quote.amount, day(10), &caps()).unwrap();
+            let credited = match (choice, outcome) {
+                // A payoff no longer prices the same: finance decides, and its credit is a part payment.
+                (RepaymentChoice::Payoff, Settlement::Hold) => {
+                    credit_received(&plan, &b, &late, quote.amount, day(10)).unwrap()
+                }
+                // An installment's amount is credited by the allocation rule.
+                (RepaymentChoice::Due, credited @ Settlement::Credit { .. }) => credited,
+                (_, other) => panic!("{choice:?} sent late: {other:?}"),
+            };
+            let Settlement::Credit { entry, refund } = credited else {
+                panic!("{choice:?} not credited by finance")
+            };
+            assert_eq!(
+                (entry.kind, entry.cash, refund),
+                (EntryKind::Repayment, quote.amount, Money::ZERO),
+                "{choice:?}"
+            );
+            let mut after = ledger.clone();
+            after.push(entry);
+            let after = balances(&plan, &after);
+            assert!(!after.settled && after.closed_by.is_none(), "{choice:?}");
+            let owed = payoff(&plan, &after, day(10)).unwrap().amount;
+            let ten_days = payoff(&plan, &b, day(10))
+                .unwrap()
+                .amount
+                .checked_sub(quote.amount)
+                .unwrap();
+            assert!(ten_days.minor() > 0);
+            assert_eq!(
+                owed, ten_days,
+                "{choice:?}: the ten days' interest is what is left"
+            );
+        }
+    }
+
+    #[test]
+    fn a_cooling_off_exit_sent_after_the_window_is_held_and_finance_credits_it_as_a_repayment() {
+        let plan = one_installment_indian();
+        let payout = plan.payout_date();
+        let ledger = plan.opening_entries();
+        let b = balances(&plan, &ledger);
+        let priced_on = add_days(payout, 1).unwrap();
+        let exit = price_on(&plan, &ledger, RepaymentChoice::CoolingOff, priced_on);
+        let last = add_days(payout, plan.quote.cooling_off_days).unwrap();
+        // Sent on the window's last day: the exit as priced.
+        let Settlement::Credit { entry, .. } = settle(
+            &plan,
+            &b,
+            &sent(&exit, priced_on, last),
+            exit.amount,
+            last,
+            &caps(),
+        )
+        .unwrap() else {
+            panic!("not credited")
+        };
+        assert_eq!(entry.kind, EntryKind::CoolingOffExit);
+        // The day after (within the days a price holds): no longer an exit.
+        let after = add_days(last, 1).unwrap();
+        let late = sent(&exit, priced_on, after);
+        assert_eq!(
+            settle(&plan, &b, &late, exit.amount, after, &caps()),
+            Ok(Settlement::Hold)
+        );
+        let Settlement::Credit { entry, .. } =
+            credit_received(&plan, &b, &late, exit.amount, after).unwrap()
+        else {
+            panic!("finance's credit refused")
+        };
+        assert_eq!(entry.kind, EntryKind::Repayment);
+        assert_eq!(entry.cash, exit.amount);
+        // Confirmed late, but sent within the window: still the exit.
+        let Settlement::Credit { entry, .. } =
+            credit_received(&plan, &b, &sent(&exit, priced_on, last), exit.amount, after).unwrap()
+        else {
+            panic!("finance's credit refused")
+        };
+        assert_eq!(entry.kind, EntryKind::CoolingOffExit);
     }
 
     #[test]
@@ -610,6 +760,8 @@ mod tests {
                         if !p.state.awaits_money() {
                             continue;
                         }
+                        // The server's `sent_on`: the money was reported today.
+                        p.asked.sent_on = today;
                         let outcome = settle(&plan, &b, &p.asked, amount, today, &caps()).unwrap();
                         p.received = amount;
                         match outcome {

@@ -283,6 +283,20 @@ impl Tx {
         Ok(Ok(()))
     }
 
+    /// When the payment's UTR was first submitted (epoch milliseconds), as far as the store knows: its UTR's
+    /// submission, or the first correction's time when it was corrected (the first UTR's row is gone by then, and it
+    /// was submitted before). `None` when it has no UTR.
+    pub async fn utr_sent_at_in_tx(&mut self, payment_id: &str) -> sqlx::Result<Option<i64>> {
+        let (submitted, corrected): (Option<i64>, Option<i64>) = sqlx::query_as(
+            "SELECT (SELECT MIN(submitted_at) FROM payment_utrs WHERE payment_id = $1),
+                    (SELECT MIN(at) FROM payment_utr_corrections WHERE payment_id = $1)",
+        )
+        .bind(payment_id)
+        .fetch_one(self.conn())
+        .await?;
+        Ok(submitted.into_iter().chain(corrected).min())
+    }
+
     /// How many times the payment's UTR was corrected.
     pub async fn utr_corrections_in_tx(&mut self, payment_id: &str) -> sqlx::Result<i64> {
         sqlx::query_scalar("SELECT COUNT(*) FROM payment_utr_corrections WHERE payment_id = $1")

@@ -994,3 +994,160 @@ async fn a_razorpay_capture_is_keyed_on_its_signed_body_not_on_an_unsigned_heade
     check_ledger(&app, &session, &order_no, &id).await;
     app.stop().await;
 }
+
+/// A price holds for money sent within two days of it, so finance checking a UTR days later costs the borrower
+/// nothing; a quote kept and paid ten days later is priced for the day its UTR came, so those ten days' interest is
+/// still owed: the payoff is held for finance, whose credit is a part payment, and an installment's amount is
+/// credited by the allocation rule. Before, either closed the loan with no interest at all.
+#[tokio::test]
+async fn a_quote_paid_days_later_is_priced_for_the_day_its_utr_came_and_never_forgives_the_days_used()
+ {
+    let app = spawn_app().await;
+    let Loan {
+        session,
+        order_no,
+        order_id: id,
+        plan,
+        ..
+    } = app.borrower(IN).disbursed().await;
+    let payout = date_of(&plan["payoutDate"]);
+    let p =
+        data(create_payment(&app, &session, &order_no, "payoff", "upi", "old-quote-0001").await)
+            .await;
+    let pid = p["paymentId"].as_str().unwrap();
+    app.set_date(payout + Duration::days(2)).await;
+    assert_eq!(
+        submit_utr(&app, &session, pid, "300000000001")
+            .await
+            .status(),
+        StatusCode::OK
+    );
+    app.set_date(payout + Duration::days(6)).await;
+    let finance = operator(&app, "fin-holds", &[Role::Finance]).await;
+    let done = data(confirm(&app, &finance, pid, p["amount"].as_i64().unwrap()).await).await;
+    assert_eq!(done["orderStatus"], "repaid");
+    let plan = check_ledger(&app, &session, &order_no, &id).await;
+    assert_eq!(plan["paid"]["interest"], 0, "priced on the payout day");
+
+    for (n, choice) in ["payoff", "due"].into_iter().enumerate() {
+        let Loan {
+            session,
+            order_no,
+            order_id: id,
+            plan,
+            ..
+        } = app.borrower(IN).disbursed().await;
+        let payout = date_of(&plan["payoutDate"]);
+        let key = format!("old-quote-01{n}");
+        let p = data(create_payment(&app, &session, &order_no, choice, "upi", &key).await).await;
+        let pid = p["paymentId"].as_str().unwrap();
+        let amount = p["amount"].as_i64().unwrap();
+        app.set_date(payout + Duration::days(10)).await;
+        let finance = operator(&app, &format!("fin-old-{n}"), &[Role::Finance]).await;
+        assert_eq!(
+            submit_utr(&app, &session, pid, &format!("30000000001{n}"))
+                .await
+                .status(),
+            StatusCode::OK
+        );
+        let done = data(confirm(&app, &finance, pid, amount).await).await;
+        if choice == "payoff" {
+            assert_eq!(done["payment"]["status"], "held", "{done}");
+            let credited = resolve(&app, &finance, pid, "credit").await;
+            assert_eq!(credited.status(), StatusCode::OK);
+        } else {
+            assert_eq!(done["payment"]["status"], "confirmed", "{done}");
+        }
+        assert_eq!(status_of(&app, &id).await, "disbursed", "{choice}");
+        let plan = check_ledger(&app, &session, &order_no, &id).await;
+        let received =
+            |plan: &Value| plan["paidInAll"].as_i64().unwrap() - plan["feesKept"].as_i64().unwrap();
+        assert_eq!(received(&plan), amount, "{choice}: {plan}");
+        // ₹10,000 at 0.1% a day: the ten days' interest is what paying off today still asks.
+        let offered = app.repayment_of(&session, &order_no).await;
+        assert_eq!(amount_of(&offered, "payoff"), 10_000, "{choice}: {offered}");
+    }
+    app.stop().await;
+}
+
+/// The cooling-off exit is the borrower's while the money goes within the window: a UTR sent on its last day and
+/// checked by finance after the due date has passed still closes the loan as an exit (before, the order could not
+/// move from overdue and finance's confirm failed); a UTR sent the day after the window is held, and finance's
+/// credit is a repayment that leaves the loan open.
+#[tokio::test]
+async fn a_cooling_off_exit_counts_when_its_money_went_within_the_window_and_is_held_when_it_went_after()
+ {
+    let app = spawn_app().await;
+    for (n, utr_day) in [3_i64, 4].into_iter().enumerate() {
+        let Loan {
+            session,
+            order_no,
+            order_id: id,
+            plan,
+            ..
+        } = app.borrower(IN).term("7d").disbursed().await;
+        let payout = date_of(&plan["payoutDate"]);
+        app.set_date(payout + Duration::days(2)).await;
+        let p = data(
+            create_payment(
+                &app,
+                &session,
+                &order_no,
+                "cooling_off",
+                "upi",
+                &format!("exit-late-0{n}"),
+            )
+            .await,
+        )
+        .await;
+        let pid = p["paymentId"].as_str().unwrap();
+        let amount = p["amount"].as_i64().unwrap();
+        app.set_date(payout + Duration::days(utr_day)).await;
+        assert_eq!(
+            submit_utr(&app, &session, pid, &format!("70000000010{n}"))
+                .await
+                .status(),
+            StatusCode::OK
+        );
+        let finance = operator(&app, &format!("fin-exit-{n}"), &[Role::Finance]).await;
+        let done = if utr_day == 3 {
+            // Checked after the due date, with the order moved to overdue meanwhile.
+            app.set_date(payout + Duration::days(8)).await;
+            app.run_overdue(Market::India).await;
+            assert_eq!(status_of(&app, &id).await, "overdue");
+            let finance = operator(&app, "fin-exit-after", &[Role::Finance]).await;
+            let done = confirm(&app, &finance, pid, amount).await;
+            assert_eq!(done.status(), StatusCode::OK);
+            data(done).await
+        } else {
+            data(confirm(&app, &finance, pid, amount).await).await
+        };
+        if utr_day == 3 {
+            assert_eq!(done["payment"]["status"], "confirmed", "{done}");
+            assert_eq!(done["orderStatus"], "exited_in_cooling_off");
+            let plan = check_ledger(&app, &session, &order_no, &id).await;
+            assert_eq!(plan["paidInAll"], json!(amount));
+            assert_eq!(plan["feesKept"], 0);
+        } else {
+            assert_eq!(done["payment"]["status"], "held", "{done}");
+            assert_eq!(
+                resolve(&app, &finance, pid, "credit").await.status(),
+                StatusCode::OK
+            );
+            assert_eq!(status_of(&app, &id).await, "disbursed");
+            let plan = check_ledger(&app, &session, &order_no, &id).await;
+            // Paid in all: the fees kept at payout and the money received.
+            assert_eq!(
+                plan["paidInAll"].as_i64().unwrap() - plan["feesKept"].as_i64().unwrap(),
+                amount,
+                "{plan}"
+            );
+            assert!(plan["outstanding"]["total"].as_i64().unwrap() > 0, "{plan}");
+            assert_eq!(
+                count(&app, "SELECT COUNT(*) FROM ledger_entries WHERE order_id = $1 AND kind = 'cooling_off_exit'", &id).await,
+                0
+            );
+        }
+    }
+    app.stop().await;
+}

@@ -151,6 +151,39 @@ pub(crate) struct Settled {
     pub refund: i64,
 }
 
+/// `payment` as the money engine prices it ([`kilat_domain::Asked`]), its money sent on the latest day it can have
+/// been as far as Kilat knows: the day its UTR was first submitted (`utr_sent_at`), the day its instructions expired
+/// (a virtual account or Dragonpay reference takes no money after), else `today`; never before the day it was priced.
+/// A price holds for money sent within [`kilat_domain::QUOTE_HOLDS_DAYS`] of its day, so a UTR checked by finance days
+/// later is credited as priced, while a quote kept for weeks is priced for the day its money came.
+pub(crate) fn asked_of(
+    loan: &Loan,
+    payment: &Payment,
+    today: Date,
+    utr_sent_at: Option<i64>,
+) -> Result<kilat_domain::Asked, Error> {
+    let priced_on = parse_date(&payment.row.priced_on)?;
+    let market = loan.order.market;
+    let day_of = |ms: i64| {
+        time::OffsetDateTime::from_unix_timestamp_nanos(i128::from(ms) * 1_000_000)
+            .ok()
+            .map(|at| market.local_date(at))
+    };
+    let sent_on = [utr_sent_at, payment.row.expires_at]
+        .into_iter()
+        .flatten()
+        .filter_map(day_of)
+        .fold(today, Date::min)
+        .max(priced_on);
+    Ok(kilat_domain::Asked {
+        choice: payment.choice,
+        installment: parse_installment(payment.row.installment),
+        priced_on,
+        amount: Money::from_minor(payment.row.amount),
+        sent_on,
+    })
+}
+
 pub(crate) fn parse_installment(n: Option<i64>) -> Option<u32> {
     n.and_then(|n| u32::try_from(n).ok())
 }
@@ -177,12 +210,11 @@ pub(crate) async fn settle_in(
 ) -> Result<Settled, Error> {
     use kilat_domain::PaymentSettlement as Outcome;
     let today = loan.today(s);
-    let asked = kilat_domain::Asked {
-        choice: payment.choice,
-        installment: parse_installment(payment.row.installment),
-        priced_on: parse_date(&payment.row.priced_on)?,
-        amount: Money::from_minor(payment.row.amount),
+    let utr_sent_at = match payment.row.utr {
+        Some(_) => tx.utr_sent_at_in_tx(&payment.row.id).await?,
+        None => None,
     };
+    let asked = asked_of(loan, payment, today, utr_sent_at)?;
     let received_money = Money::from_minor(received);
     let outcome = match decision {
         Decision::AsAsked => kilat_domain::settle(
@@ -282,12 +314,11 @@ pub(crate) fn plain_credit(
     payment: &Payment,
     received: i64,
 ) -> Result<Option<kilat_domain::LedgerEntry>, Error> {
-    let asked = kilat_domain::Asked {
-        choice: payment.choice,
-        installment: parse_installment(payment.row.installment),
-        priced_on: parse_date(&payment.row.priced_on)?,
-        amount: Money::from_minor(payment.row.amount),
-    };
+    if payment.row.utr.is_some() {
+        // When its money was sent is the UTR's day, which settle_in reads.
+        return Ok(None);
+    }
+    let asked = asked_of(loan, payment, loan.today(s), None)?;
     let outcome = kilat_domain::settle(
         &loan.plan,
         &loan.balances,

@@ -8,7 +8,7 @@ import { Screen } from '../../layout/screen';
 import { LoadingState, StateNotice } from '../../ui/state-notice';
 import { OrderMoneyProvider, useMoney } from '../loan-money';
 import { CopyRow, LoadFailed } from './common';
-import { PaymentOutcome } from './payment-outcome';
+import { PaymentOutcome, paymentStatusKey } from './payment-outcome';
 import './servicing.css';
 
 /** An instant in the market's own time zone, e.g. "27 Nov 2026, 14:05" / "27 Nov 2026 14.05". */
@@ -64,7 +64,7 @@ function DragonpayInstructions({ payment }: { payment: Payment }) {
         </h2>
         <p className="servicing__big">{money(payment.amount)}</p>
         <p className={`payment-status payment-status--${expired ? 'rejected' : payment.status}`} role="status">
-          {expired ? t('servicing.dragonpay.expired') : t(`servicing.paymentStatus.${payment.status}`)}
+          {expired ? t('servicing.dragonpay.expired') : t(paymentStatusKey(payment))}
         </p>
         <PaymentOutcome payment={payment} />
       </section>

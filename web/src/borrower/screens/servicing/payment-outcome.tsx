@@ -2,18 +2,21 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useOrder } from '../../api/orders';
 import { useLoanPayments, type Payment } from '../../api/payment';
+import { useMarket } from '@/shared/market/market-context';
+import { formatDate } from '../products/format';
 import { useMoney } from '../loan-money';
 
 const CLOSED = ['repaid', 'exited_in_cooling_off'];
 
 /**
  * What happened to the money of a payment once it arrived, when that is not simply "confirmed as asked": an amount
- * that differed and that finance is checking (`held`), money owed back and why (`refund_due`), money sent back with
+ * that differed, or came after its price held, and that finance is checking (`held`), money owed back and why (`refund_due`), money sent back with
  * the bank's reference (`refunded`), or a part payment finance credited (`confirmed` with less than asked).
  */
 export function PaymentOutcome({ payment }: { payment: Payment }) {
   const { t } = useTranslation();
   const money = useMoney();
+  const market = useMarket();
   const { amount } = payment;
   const received = payment.receivedAmount ?? null;
   const refund = payment.refundAmount ?? null;
@@ -23,7 +26,15 @@ export function PaymentOutcome({ payment }: { payment: Payment }) {
   let toPlan = false;
   switch (payment.status) {
     case 'held':
-      text = t(received === null ? 'servicing.paymentOutcome.heldUnknown' : 'servicing.paymentOutcome.heldReceived', values);
+      if (received === null) {
+        text = t('servicing.paymentOutcome.heldUnknown', values);
+      } else if (received !== amount) {
+        text = t('servicing.paymentOutcome.heldReceived', values);
+      } else if (payment.choice === 'cooling_off') {
+        text = t('servicing.paymentOutcome.heldExit', values);
+      } else {
+        text = t('servicing.paymentOutcome.heldLate', { ...values, date: formatDate(payment.pricedOn, market) });
+      }
       break;
     case 'refund_due':
       if (refund === null) break;
@@ -58,6 +69,16 @@ export function PaymentOutcome({ payment }: { payment: Payment }) {
       )}
     </>
   );
+}
+
+/**
+ * The i18n key of the payment's status line. Money held although it is the amount asked was held because its price no
+ * longer held (sent days after it was priced, or a cooling-off exit after the window): it does not say the amount
+ * differs.
+ */
+export function paymentStatusKey(payment: Payment): string {
+  if (payment.status === 'held' && payment.receivedAmount === payment.amount) return 'servicing.paymentStatus.heldPriced';
+  return `servicing.paymentStatus.${payment.status}`;
 }
 
 /**

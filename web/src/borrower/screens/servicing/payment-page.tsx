@@ -18,7 +18,7 @@ import { OrderMoneyProvider, useMoney } from '../loan-money';
 import { CopyRow, LoadFailed } from './common';
 import { VerifyingCard } from './money-state';
 import { VirtualAccountHelp, digitsOnly, groupedDigits } from './virtual-account';
-import { PaymentOutcome } from './payment-outcome';
+import { PaymentOutcome, paymentStatusKey } from './payment-outcome';
 import { paymentScreen } from './payment-screen';
 import './servicing.css';
 
@@ -68,7 +68,7 @@ function PaymentDetails({ payment }: { payment: Payment }) {
         <p className="servicing__big">{money(payment.amount)}</p>
         <p className="kfs__note">{t('servicing.payment.pricedOn', { date: formatDate(payment.pricedOn, market) })}</p>
         <p className={`payment-status payment-status--${payment.status}`} role="status">
-          {t(`servicing.paymentStatus.${payment.status}`)}
+          {t(paymentStatusKey(payment))}
         </p>
         {payment.status === 'rejected' && payment.reason && <p className="order__reason">{payment.reason}</p>}
         <PaymentOutcome payment={payment} />

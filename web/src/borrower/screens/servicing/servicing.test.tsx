@@ -404,6 +404,29 @@ describe('money after it arrived', () => {
     expect(screen.queryByLabelText('UTR')).not.toBeInTheDocument();
   });
 
+  it('money of the amount asked held because its price no longer held says so, not that the amount differs', async () => {
+    fakeApi({
+      [PAY]: () => ok({ ...asked, status: 'held', receivedAmount: 207200 }),
+      'GET /api/v1/borrower/payments/pay-2': () =>
+        ok({ ...asked, paymentId: 'pay-2', choice: 'cooling_off', status: 'held', receivedAmount: 207200 }),
+    }).signIn();
+    const view = renderBorrower('/app/payments/pay-1?lang=1');
+    expect(await screen.findByText('Payment received, verifying: finance is checking it.')).toHaveClass('payment-status');
+    expect(
+      screen.getByText(
+        'We received ₹2,072, the amount asked on 8 Dec 2026. An amount holds for two days, and the money came later, when the loan cost more, so finance is checking it and will either count it towards your loan or send it back to your bank account.',
+      ),
+    ).toBeInTheDocument();
+    expect(screen.queryByText(/amount differs/)).not.toBeInTheDocument();
+    view.unmount();
+    renderBorrower('/app/payments/pay-2?lang=1');
+    expect(
+      await screen.findByText(
+        'We received ₹2,072 to leave the loan, after your cooling-off period ended. Finance is checking it and will either count it towards your loan or send it back to your bank account.',
+      ),
+    ).toBeInTheDocument();
+  });
+
   it('a refund due says how much goes back to the bank account, and why: more than the loan owed, or a loan already repaid', async () => {
     let order = { ...ORDER_DISBURSED, status: 'disbursed' };
     fakeApi({
