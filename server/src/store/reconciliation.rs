@@ -116,6 +116,8 @@ pub struct LineRow {
     pub confirmed_by_name: Option<String>,
     pub confirmed_at: Option<i64>,
     pub payment_status: Option<String>,
+    /// The UTR the payment holds now: another than the line's once the borrower corrected it after the import.
+    pub payment_utr: Option<String>,
     pub payment_amount: Option<i64>,
     pub payment_reference: Option<String>,
     pub order_no: Option<String>,
@@ -201,7 +203,9 @@ impl Db {
         sqlx::query_as(
             "SELECT l.import_id, l.line_no, l.on_date, l.amount, l.credit, l.reference, l.narration_enc, l.utr,
                  l.payment_id, l.confirmed_by, op.username AS confirmed_by_name, l.confirmed_at,
-                 p.status AS payment_status, p.amount AS payment_amount, p.reference AS payment_reference, o.order_no
+                 p.status AS payment_status,
+                 (SELECT MIN(u.utr) FROM payment_utrs u WHERE u.payment_id = l.payment_id) AS payment_utr,
+                 p.amount AS payment_amount, p.reference AS payment_reference, o.order_no
              FROM statement_lines l
              LEFT JOIN payments p ON p.id = l.payment_id
              LEFT JOIN orders o ON o.id = p.order_id
@@ -213,8 +217,8 @@ impl Db {
         .await
     }
 
-    /// The UTR payments of a currency waiting for finance (`verifying`) that no line of the import names, oldest
-    /// first (at most `limit`).
+    /// The UTR payments of a currency waiting for finance (`verifying`) that no line of the import names by the UTR
+    /// they hold now, oldest first (at most `limit`).
     pub async fn waiting_payments_without_line(
         &self,
         import_id: &str,
@@ -224,7 +228,8 @@ impl Db {
         sqlx::query_as(&format!(
             "SELECT {PAYMENT_COLUMNS} FROM payments p JOIN orders o ON o.id = p.order_id
              WHERE p.currency = $1 AND p.status = 'verifying'
-               AND NOT EXISTS (SELECT 1 FROM statement_lines l WHERE l.import_id = $2 AND l.payment_id = p.id)
+               AND NOT EXISTS (SELECT 1 FROM statement_lines l JOIN payment_utrs u ON u.utr = l.utr
+                               WHERE l.import_id = $2 AND l.payment_id = p.id AND u.payment_id = p.id)
              ORDER BY p.updated_at, p.id LIMIT $3"
         ))
         .bind(currency)

@@ -100,6 +100,17 @@ async fn save_mapping(app: &TestApp, op: &Op, mapping: Value) -> String {
 
 /// (payment id, amount asked) of an Indian loan's installment paid by UPI with `utr`, waiting for finance.
 async fn waiting_payment(app: &TestApp, finance: &Op, phone: &str, utr: &str) -> (String, i64) {
+    let (id, amount, _) = waiting_payment_with_session(app, finance, phone, utr).await;
+    (id, amount)
+}
+
+/// [`waiting_payment`], with the borrower's session.
+async fn waiting_payment_with_session(
+    app: &TestApp,
+    finance: &Op,
+    phone: &str,
+    utr: &str,
+) -> (String, i64, String) {
     let (session, order_no, _) = approved(app, phone, "in-flexi-6m", 2_000_000, "m6").await;
     assert_eq!(
         disburse(app, finance, &order_no).await.status(),
@@ -122,7 +133,7 @@ async fn waiting_payment(app: &TestApp, finance: &Op, phone: &str, utr: &str) ->
         submit_utr(app, &session, &id, utr).await.status(),
         StatusCode::OK
     );
-    (id, payment["amount"].as_i64().unwrap())
+    (id, payment["amount"].as_i64().unwrap(), session)
 }
 
 fn rupees(minor: i64) -> String {
@@ -881,5 +892,100 @@ async fn the_queue_filters_by_market_status_and_search_counts_and_exports_csv() 
     assert!(lines[1].contains(&format!(",{}.{:02},", amount / 100, amount % 100)));
     assert!(lines[1].contains(",712345678941,"));
     assert!(!csv.contains(&second));
+    app.stop().await;
+}
+
+/// A line matched by a UTR that the borrower then corrected away (and put on another waiting payment) is no longer
+/// that payment's money: it shows unmatched, confirms nothing, and the payment waits without a line. A later
+/// statement with the same bank line matches the payment that holds the UTR now, so the one transfer is credited
+/// once (before, the first statement credited the first payment and the second the other).
+#[tokio::test]
+async fn a_line_whose_utr_was_corrected_away_after_the_import_credits_nothing_and_the_transfer_once()
+ {
+    let app = spawn_app().await;
+    let finance = operator(&app, "fin", &[Role::Finance]).await;
+    let mapping = save_mapping(&app, &finance, hdfc()).await;
+    let (a, amount, a_session) =
+        waiting_payment_with_session(&app, &finance, "9876500321", "712345678921").await;
+    let (b, b_amount, b_session) =
+        waiting_payment_with_session(&app, &finance, "9876500322", "712345678922").await;
+    assert_eq!(amount, b_amount);
+    let first = format!(
+        "h\n27/11/2026,UPI,712345678921,,{}\n",
+        rupees(amount).replace(',', "")
+    );
+    let imported = import(&app, &finance, &mapping, "s1.csv", &first).await;
+    let import_id = imported["result"]["import"]["importId"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert_eq!(line(&imported["result"], 2)["kind"], "matched");
+    assert_eq!(line(&imported["result"], 2)["paymentId"], a.as_str());
+    for (session, id, utr) in [
+        (&a_session, &a, "712345678929"),
+        (&b_session, &b, "712345678921"),
+    ] {
+        let corrected = app
+            .client
+            .put(app.url(&format!("/api/v1/borrower/payments/{id}/utr")))
+            .header("x-session-id", session.as_str())
+            .json(&json!({"utr": utr}))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(corrected.status(), StatusCode::OK);
+    }
+    let path = format!("{IMPORTS}/{import_id}");
+    let result = call(&app, &finance, Method::GET, &path, None).await;
+    assert_eq!(line(&result, 2)["kind"], "unmatched");
+    assert_eq!(line(&result, 2)["paymentId"], Value::Null);
+    assert_eq!(result["matchedCount"], 0);
+    assert!(
+        result["waiting"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|w| w["paymentId"] == a.as_str()),
+        "{result}"
+    );
+    let done = call(
+        &app,
+        &finance,
+        Method::POST,
+        &format!("{path}/confirm"),
+        None,
+    )
+    .await;
+    assert_eq!(done["confirmedCount"], 0);
+    assert_eq!(payment_status(&app, &a).await, "verifying");
+    assert_eq!(payment_status(&app, &b).await, "verifying");
+    // The same bank line in the next day's statement: the payment holding the UTR now.
+    let second = format!("{first}28/11/2026,NEFT charges,CHG0001,11.80,\n");
+    let imported = import(&app, &finance, &mapping, "s2.csv", &second).await;
+    assert_eq!(line(&imported["result"], 2)["kind"], "matched");
+    assert_eq!(line(&imported["result"], 2)["paymentId"], b.as_str());
+    let second_id = imported["result"]["import"]["importId"].as_str().unwrap();
+    let done = call(
+        &app,
+        &finance,
+        Method::POST,
+        &format!("{IMPORTS}/{second_id}/confirm"),
+        None,
+    )
+    .await;
+    assert_eq!(done["confirmedCount"], 1);
+    assert_eq!(count(&app, LEDGER, &b).await, 1);
+    assert_eq!(count(&app, LEDGER, &a).await, 0);
+    // The first statement's line cannot credit anyone now either.
+    let done = call(
+        &app,
+        &finance,
+        Method::POST,
+        &format!("{path}/confirm"),
+        None,
+    )
+    .await;
+    assert_eq!(done["confirmedCount"], 0);
+    assert_eq!(count(&app, LEDGER, &a).await, 0);
     app.stop().await;
 }

@@ -282,6 +282,8 @@ pub struct StatementSource<'a> {
     pub on_date: &'a str,
     /// Minor units.
     pub amount: i64,
+    /// The UTR the line was matched by: the payment must still hold it.
+    pub utr: Option<&'a str>,
     pub reference: &'a str,
     pub narration: &'a str,
 }
@@ -365,9 +367,12 @@ async fn decide(
     let row = tx.payment_in_tx(&row.id).await?.ok_or(Error::NotFound)?;
     let payment = payment_of(s, row)?;
     let decision = match (payment.status, decision) {
-        // A statement line confirms only a UTR payment waiting, for exactly the amount asked.
+        // A statement line confirms only a UTR payment waiting, for exactly the amount asked, that still holds the
+        // line's UTR (one corrected since the import is not that money: the line must not credit it).
         (PaymentStatus::Verifying, None)
-            if line.is_some_and(|l| l.amount != payment.row.amount) =>
+            if line.is_some_and(|l| {
+                l.amount != payment.row.amount || l.utr != payment.row.utr.as_deref()
+            }) =>
         {
             return Err(Refusal::PaymentNotOpen.into());
         }

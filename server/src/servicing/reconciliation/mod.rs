@@ -977,6 +977,10 @@ fn kind_of(line: &LineRow, seen: &mut HashSet<String>) -> LineKind {
         seen.insert(payment.clone());
         return LineKind::Confirmed;
     }
+    if line.payment_utr != line.utr {
+        // The borrower corrected the payment's UTR since the import: the line is no longer its money.
+        return LineKind::Unmatched;
+    }
     if !seen.insert(payment.clone()) {
         return LineKind::Duplicate;
     }
@@ -997,6 +1001,19 @@ async fn result_of(s: &Services, import: ImportSummary) -> Result<ImportResult, 
     let mut lines = Vec::with_capacity(rows.len());
     for row in rows {
         let kind = kind_of(&row, &mut seen);
+        // A line that no longer names its payment (its UTR corrected away) shows no payment.
+        let row = if kind == LineKind::Unmatched {
+            LineRow {
+                payment_id: None,
+                payment_reference: None,
+                order_no: None,
+                payment_amount: None,
+                payment_status: None,
+                ..row
+            }
+        } else {
+            row
+        };
         let narration = s.secrets.decrypt(
             &row.narration_enc,
             Binding::StatementNarration {
@@ -1081,6 +1098,7 @@ pub async fn confirm_matched(
             line_no: line.line_no,
             on_date: &line.date,
             amount: line.amount,
+            utr: line.utr.as_deref(),
             reference: &line.reference,
             narration: &line.narration,
         };
