@@ -114,24 +114,29 @@ impl Db {
         secrets: &Secrets,
         limit: i64,
     ) -> anyhow::Result<Vec<ContactMessage>> {
-        self.contact_messages(secrets, limit, false).await
+        self.contact_messages(secrets, limit, false, None).await
     }
 
-    /// Newest first, decrypted; only those not handled yet when `waiting_only`.
+    /// Newest first, decrypted; only those not handled yet when `waiting_only`; of one market (by its code) when
+    /// `market` is given, and those whose market was not recorded (before migration 0039: the caller reads it from the
+    /// telephone), so that another market's messages never take the page.
     pub async fn contact_messages(
         &self,
         secrets: &Secrets,
         limit: i64,
         waiting_only: bool,
+        market: Option<&str>,
     ) -> anyhow::Result<Vec<ContactMessage>> {
         let rows: Vec<StoredContactMessage> = sqlx::query_as(
             "SELECT id, name_enc, telephone_enc, message, email_enc, company, client_addr, created_at, handled_at,
                handled_by, market
              FROM contact_messages WHERE ($2 = 0 OR handled_at IS NULL)
+               AND ($3 IS NULL OR market = $3 OR market IS NULL)
              ORDER BY created_at DESC, id DESC LIMIT $1",
         )
         .bind(limit)
         .bind(i64::from(waiting_only))
+        .bind(market)
         .fetch_all(self.pool())
         .await?;
         rows.into_iter().map(|row| opened(secrets, row)).collect()

@@ -1436,7 +1436,11 @@ pub async fn contact_messages(
     waiting_only: bool,
 ) -> Result<Vec<ContactMessage>, Error> {
     op.require_any(SUPPORT_ROLES)?;
-    let all = s.db.contact_messages(&s.secrets, 200, waiting_only).await?;
+    // An operator of one market reads that market's page: another market's messages do not crowd it out.
+    let market = op.market_filter(None)?.map(Code::code);
+    let all =
+        s.db.contact_messages(&s.secrets, 200, waiting_only, market)
+            .await?;
     Ok(all.into_iter().filter(|m| contact_visible(op, m)).collect())
 }
 

@@ -769,3 +769,60 @@ async fn a_password_an_admin_set_must_be_changed_before_anything_else_and_again_
     assert_eq!(view["passwordChangeRequired"], false);
     app.stop().await;
 }
+
+/// A market's operator reads that market's contact messages however many the other market has: with 200 newer
+/// Indonesian messages (a page) waiting, India's operator still finds India's and can mark it handled (before, the
+/// page was read first and filtered after, and came back empty).
+#[tokio::test]
+async fn a_markets_contact_messages_are_not_crowded_out_by_the_other_markets() {
+    let app = spawn_app().await;
+    let india = scoped(&app, "india-support", &[Role::Support], &[Market::India]).await;
+    let message = |name: &str, telephone: &str, market: &str| {
+        kilat_server::store::contact_messages::NewContactMessage {
+            name: name.to_owned(),
+            telephone: telephone.to_owned(),
+            message: "Please call me back.".to_owned(),
+            email: None,
+            company: None,
+            client_addr: "203.0.113.20".to_owned(),
+            market: Some(market.to_owned()),
+        }
+    };
+    let asha = app
+        .db
+        .insert_contact_message(&app.secrets, message("Asha", "+919876543210", "IN"))
+        .await
+        .unwrap();
+    for n in 0..200 {
+        app.db
+            .insert_contact_message(
+                &app.secrets,
+                message(&format!("Budi {n}"), "+6281234567890", "ID"),
+            )
+            .await
+            .unwrap();
+    }
+    for path in [
+        "/api/v1/console/contact-messages",
+        "/api/v1/console/contact-messages?status=waiting",
+    ] {
+        let messages = get_ok(&app, &india, path).await;
+        let names: Vec<&str> = messages
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m["name"].as_str().unwrap())
+            .collect();
+        assert_eq!(names, ["Asha"], "{path}");
+    }
+    let handled = call(
+        &app,
+        &india,
+        Method::POST,
+        &format!("/api/v1/console/contact-messages/{}/handled", asha.id),
+        None,
+    )
+    .await;
+    assert_eq!(handled.status(), StatusCode::OK);
+    app.stop().await;
+}
