@@ -8,6 +8,7 @@
 
 use crate::error::Error;
 use crate::infra::crypto;
+use crate::infra::limits::address_key;
 
 use super::sign_in::{Borrower, SESSION_IDLE_MS, SESSION_MAX_AGE_MS, SignInError, SignInService};
 use super::unseal_borrower;
@@ -29,10 +30,11 @@ pub enum Exchanged {
 }
 
 impl SignInService<'_> {
-    /// A one-time code for the native session `token` (which the caller authenticated by `X-Session-Id`): shown once,
-    /// stored as its SHA-256, valid for [`HANDOVER_TTL_MS`].
+    /// A one-time code for the native session `token` (which the caller authenticated by `X-Session-Id`) asking from
+    /// `client` (its address): shown once, stored as its SHA-256, valid for [`HANDOVER_TTL_MS`], and only from the same
+    /// address ([`address_key`]: an IPv4 address, an IPv6 /64), which the shell's web view has on the same device.
     #[tracing::instrument(skip_all)]
-    pub async fn issue_handover(&self, token: &str) -> Result<String, Error> {
+    pub async fn issue_handover(&self, token: &str, client: &str) -> Result<String, Error> {
         let now = self.clock.now_ms();
         // 256 random bits: a code cannot be guessed within its minute, so a plain hash is enough to store it.
         let code = crypto::random_token();
@@ -41,6 +43,7 @@ impl SignInService<'_> {
             .insert_handover(
                 &crypto::token_hash(&code),
                 &crypto::token_hash(token),
+                &crypto::token_hash(&address_key(client)),
                 now,
                 now + HANDOVER_TTL_MS,
             )
@@ -54,13 +57,16 @@ impl SignInService<'_> {
 
     /// Exchanges a hand-over code for a browser session. `browser_token` is the session cookie the browser sent, if
     /// any: when it names a live session of another borrower the exchange is refused ([`SignInError::SignedInAsAnother`])
-    /// and the browser keeps its session; of the same borrower, it is kept as it is. The code is used up in every
-    /// case, in one conditional statement, so of any number of simultaneous exchanges exactly one succeeds.
+    /// and the browser keeps its session; of the same borrower, it is kept as it is. A code exchanged from another
+    /// address than it was issued to is refused like a used one: a link carrying somebody else's code signs nobody
+    /// in. The code is used up in every case, in one conditional statement, so of any number of simultaneous
+    /// exchanges exactly one succeeds.
     #[tracing::instrument(skip_all)]
     pub async fn exchange_handover(
         &self,
         code: &str,
         browser_token: Option<&str>,
+        client: &str,
     ) -> Result<Exchanged, Error> {
         let current = match browser_token {
             Some(token) => self.borrower_for_token(token).await?.map(|s| s.borrower),
@@ -74,6 +80,7 @@ impl SignInService<'_> {
             .db
             .redeem_handover(
                 &crypto::token_hash(code),
+                &crypto::token_hash(&address_key(client)),
                 window.now,
                 window.idle_since,
                 window.created_since,

@@ -24,12 +24,14 @@ struct HandedSession {
 }
 
 impl Db {
-    /// Stores a code's hash for the live session whose token hashes to `token_hash`, and removes the codes that have
-    /// expired. False when there is no such session (revoked meanwhile).
+    /// Stores a code's hash for the live session whose token hashes to `token_hash`, bound to the hash of the
+    /// address it was asked from, and removes the codes that have expired. False when there is no such session
+    /// (revoked meanwhile).
     pub async fn insert_handover(
         &self,
         code_hash: &str,
         token_hash: &str,
+        client_hash: &str,
         now: i64,
         expires_at: i64,
     ) -> sqlx::Result<bool> {
@@ -38,13 +40,14 @@ impl Db {
             .execute(self.pool())
             .await?;
         let inserted = sqlx::query(
-            "INSERT INTO session_handovers (code_hash, session_id, created_at, expires_at)
-             SELECT $1, id, $3, $4 FROM borrower_sessions WHERE token_hash = $2 AND revoked_at IS NULL",
+            "INSERT INTO session_handovers (code_hash, session_id, created_at, expires_at, client_hash)
+             SELECT $1, id, $3, $4, $5 FROM borrower_sessions WHERE token_hash = $2 AND revoked_at IS NULL",
         )
         .bind(code_hash)
         .bind(token_hash)
         .bind(now)
         .bind(expires_at)
+        .bind(client_hash)
         .execute(self.pool())
         .await?;
         Ok(inserted.rows_affected() == 1)
@@ -53,11 +56,13 @@ impl Db {
     /// Uses a code, all or nothing: the code is deleted (`DELETE … RETURNING`, so of simultaneous exchanges exactly
     /// one gets the row), its session must still be live (not revoked, used since `idle_since`, opened since
     /// `created_since`), and when `open_if` accepts the session's borrower a new session is opened for them under
-    /// `new_token_hash`, with the native session's opening time. `None` when the code is unknown, used, expired, or
-    /// its session has ended; the code is used up either way.
+    /// `new_token_hash`, with the native session's opening time. `None` when the code is unknown, used, expired,
+    /// bound to another address than `client_hash`, or its session has ended; the code is used up either way.
+    #[allow(clippy::too_many_arguments)]
     pub async fn redeem_handover(
         &self,
         code_hash: &str,
+        client_hash: &str,
         now: i64,
         idle_since: i64,
         created_since: i64,
@@ -65,17 +70,26 @@ impl Db {
         open_if: impl FnOnce(&BorrowerRow) -> bool,
     ) -> sqlx::Result<Option<RedeemedHandover>> {
         let mut tx = self.begin().await?;
-        let session_id: Option<(String, i64)> = sqlx::query_as(
-            "DELETE FROM session_handovers WHERE code_hash = $1 RETURNING session_id, expires_at",
+        let session_id: Option<(String, i64, Option<String>)> = sqlx::query_as(
+            "DELETE FROM session_handovers WHERE code_hash = $1 RETURNING session_id, expires_at, client_hash",
         )
         .bind(code_hash)
         .fetch_optional(tx.conn())
         .await?;
-        // An expired code is deleted all the same: it is of no use any more.
-        let Some((session_id, _)) = session_id.filter(|(_, expires_at)| *expires_at > now) else {
+        // An expired code is deleted all the same: it is of no use any more; so is one exchanged from elsewhere.
+        let Some((session_id, _, bound)) =
+            session_id.filter(|(_, expires_at, _)| *expires_at > now)
+        else {
             tx.commit().await?;
             return Ok(None);
         };
+        if bound.is_some_and(|bound| bound != client_hash) {
+            tx.commit().await?;
+            tracing::warn!(
+                "hand-over refused: exchanged from another address than the one it was issued to"
+            );
+            return Ok(None);
+        }
         let handed: Option<HandedSession> = sqlx::query_as(
             "SELECT b.id, b.market, b.phone_enc, b.created_at, s.created_at AS session_created_at
              FROM borrower_sessions s JOIN borrowers b ON b.id = s.borrower_id

@@ -6,7 +6,7 @@ use reqwest::StatusCode;
 use reqwest::header::SET_COOKIE;
 use serde_json::{Value, json};
 
-use crate::helpers::{TestApp, data, error, spawn_app, valid_steps};
+use crate::helpers::{TestApp, data, error, spawn_app, spawn_app_with, valid_steps};
 
 const HANDOVER: &str = "/api/v1/borrower/session/handover";
 const EXCHANGE: &str = "/api/v1/borrower/session/exchange";
@@ -348,5 +348,71 @@ async fn only_a_native_session_can_ask_for_a_code_and_never_from_another_site() 
     assert_eq!(cross.status(), StatusCode::FORBIDDEN);
     assert_eq!(error(cross).await["code"], "cross_site_request");
     assert_eq!(exchange(&app, &code, None).await.status(), StatusCode::OK);
+    app.stop().await;
+}
+
+/// The login-forgery a code could still carry: an attacker signs in with their own phone, and a redirect mints a fresh
+/// code of their session on every click and sends a signed-out victim to `/app/?handover=<code>`; the victim would
+/// have been signed into the attacker's account and typed their PAN and bank account into it. A code is bound to the
+/// address the shell asked from, which its web view shares: from another address it is refused like a used one, no
+/// cookie is set, and it is used up. From the shell's own address it opens the web app as before.
+#[tokio::test]
+async fn a_code_exchanged_from_another_address_than_it_was_asked_from_signs_nobody_in() {
+    let app = spawn_app_with(|s| s.trusted_proxy_hops = 1).await;
+    let attacker = app.sign_in("IN", ATTACKER).await;
+    let from = |address: &'static str| {
+        move |request: reqwest::RequestBuilder| request.header("x-forwarded-for", address)
+    };
+    let code_from = |address: &'static str| {
+        let attacker = attacker.clone();
+        let app = &app;
+        async move {
+            let response = from(address)(
+                app.client
+                    .post(app.url(HANDOVER))
+                    .header("x-session-id", attacker.as_str())
+                    .json(&json!({})),
+            )
+            .send()
+            .await
+            .unwrap();
+            assert_eq!(response.status(), StatusCode::OK);
+            data(response).await["code"].as_str().unwrap().to_owned()
+        }
+    };
+    let exchange_from = |address: &'static str, code: String| {
+        let app = &app;
+        async move {
+            from(address)(
+                app.client
+                    .post(app.url(EXCHANGE))
+                    .header("origin", format!("http://{}", app.addr))
+                    .json(&json!({"code": code})),
+            )
+            .send()
+            .await
+            .unwrap()
+        }
+    };
+    let before = sessions_of(&app, &attacker).await;
+    let code = code_from("203.0.113.7").await;
+    let elsewhere = exchange_from("198.51.100.9", code.clone()).await;
+    assert_eq!(elsewhere.status(), StatusCode::BAD_REQUEST);
+    assert_eq!(set_session_cookie(&elsewhere), None);
+    assert_eq!(error(elsewhere).await["code"], "handover_invalid");
+    assert_eq!(sessions_of(&app, &attacker).await, before);
+    // Used up: not even the right address can use it after.
+    assert_eq!(
+        exchange_from("203.0.113.7", code).await.status(),
+        StatusCode::BAD_REQUEST
+    );
+    // The shell's own web view: the same address, or another of its IPv6 /64.
+    let code = code_from("203.0.113.7").await;
+    let opened = exchange_from("203.0.113.7", code).await;
+    assert_eq!(opened.status(), StatusCode::OK);
+    assert!(set_session_cookie(&opened).is_some());
+    let code = code_from("2001:db8:1:2::10").await;
+    let opened = exchange_from("2001:db8:1:2::99", code).await;
+    assert_eq!(opened.status(), StatusCode::OK);
     app.stop().await;
 }

@@ -318,13 +318,14 @@ pub struct HandoverCode {
         (status = 403, description = "handover_not_allowed or cross_site_request", body = ErrorBody)))]
 pub async fn handover(
     State(state): State<AppState>,
+    ClientAddr(client): ClientAddr,
     session: Session,
 ) -> Result<Json<Envelope<HandoverCode>>, ApiError> {
     if session.source != TokenSource::Header {
         return Err(SignInError::HandoverNotAllowed.into());
     }
     let code = SignInService::of(&state.services)
-        .issue_handover(&session.token)
+        .issue_handover(&session.token, &client.to_string())
         .await?;
     Ok(Envelope::ok(HandoverCode {
         code,
@@ -354,12 +355,13 @@ pub struct Exchange {
 #[utoipa::path(post, path = "/api/v1/borrower/session/exchange", tag = "borrower",
     request_body(content((ExchangeRequest = "application/json"), (ExchangeRequest = "application/x-www-form-urlencoded"))),
     responses((status = 200, description = "Signed in; sets the kilat_session cookie when `opened`", body = Envelope<Exchange>),
-        (status = 400, description = "handover_invalid: unknown, used, expired, or its session ended", body = ErrorBody),
+        (status = 400, description = "handover_invalid: unknown, used, expired, from another address than it was issued to, or its session ended", body = ErrorBody),
         (status = 403, description = "cross_site_request", body = ErrorBody),
         (status = 409, description = "signed_in_as_another", body = ErrorBody),
         (status = 422, description = "validation_failed: `code`", body = ErrorBody)))]
 pub async fn exchange_handover(
     State(state): State<AppState>,
+    ClientAddr(client): ClientAddr,
     headers: HeaderMap,
     JsonOrForm(req): JsonOrForm<ExchangeRequest>,
 ) -> Result<Response, ApiError> {
@@ -372,7 +374,7 @@ pub async fn exchange_handover(
     // Only the browser's own session counts here: the cookie.
     let browser_token = cookie(&headers, SESSION_COOKIE);
     match SignInService::of(&state.services)
-        .exchange_handover(code, browser_token)
+        .exchange_handover(code, browser_token, &client.to_string())
         .await?
     {
         Exchanged::Opened {
