@@ -437,7 +437,8 @@ pub(crate) fn check_password(password: &str, errors: &mut FieldErrors) {
 ///   so such a burst cannot deny them the console (docs/ARCHITECTURE.md, "Security: limits").
 ///
 /// Both are counted together in one transaction, or (one refusing) neither. A right password gives its checks back
-/// (it was no guess), forgets its address's count and marks the address known. An unknown username is compared against a dummy hash, so it takes as long as a
+/// (it was no guess), forgets its address's count and marks the address known. An unknown username is compared against a dummy hash, and its checks are counted
+/// and locked as a real one's from a new address, so it takes as long as a
 /// wrong password. Every comparison waits for its turn among `bounds.password_hashes` (19 MiB each), and is answered
 /// `server_busy` when none comes in `bounds.wait_ms`, before the checks are counted.
 ///
@@ -463,6 +464,21 @@ pub async fn sign_in(
             .filter(|r| r.disabled_at.is_none())
     else {
         let turn = s.bounds.password_hashes.enter().await?;
+        // Counted as an account's checks from an address never seen are, keyed by the name's hash: an unknown (or
+        // disabled) username locks after as many wrong passwords as a real one, so the lock tells nothing of which
+        // names exist.
+        let name = format!("name:{}", crypto::token_hash(&username));
+        let per_address = format!("{name}:{address}");
+        let checks = [
+            (&s.limits.password_checks_per_address, per_address.as_str()),
+            (&s.limits.password_checks_per_account, name.as_str()),
+        ];
+        if let Err(refused) = limits::count_all(&s.db, &checks, now).await? {
+            return Err(OperatorSignInError::Locked {
+                retry_after_secs: refused.retry_after_secs,
+            }
+            .into());
+        }
         verify_password(None, password.to_owned(), turn).await?;
         return Err(OperatorSignInError::CredentialsInvalid.into());
     };

@@ -2320,3 +2320,35 @@ async fn the_dashboard_counts_each_day_of_the_market_from_known_orders() {
     assert!(error(response).await["fields"]["market"].is_string());
     app.stop().await;
 }
+
+/// A wrong password for an unknown username is answered as one for a real operator, lock and all: five `401`s, then
+/// `429 operator_locked` (before, a real username locked on the sixth try and an unknown one never did, so six tries
+/// told which names exist). A disabled operator's name answers the same.
+#[tokio::test]
+async fn an_unknown_username_locks_like_a_real_one_so_the_lock_tells_no_names() {
+    let app = spawn_app_with(|s| s.trust_forwarded_for = true).await;
+    create(&app, "asha", &[Role::Reviewer]).await;
+    let mut seen = Vec::new();
+    for (n, name) in ["asha", "nobody"].into_iter().enumerate() {
+        let mut answers = Vec::new();
+        for _ in 0..=MAX_PASSWORD_CHECKS {
+            let answer = login_from(&app, &format!("203.0.113.{}", 80 + n), name, "wrong").await;
+            let status = answer.status();
+            answers.push((
+                status,
+                error(answer).await["code"].as_str().unwrap().to_owned(),
+            ));
+        }
+        seen.push(answers);
+    }
+    assert_eq!(seen[0], seen[1]);
+    assert_eq!(seen[1].last().unwrap().1, "operator_locked");
+    assert_eq!(
+        seen[1]
+            .iter()
+            .filter(|(s, _)| *s == StatusCode::UNAUTHORIZED)
+            .count() as i64,
+        MAX_PASSWORD_CHECKS
+    );
+    app.stop().await;
+}
