@@ -63,8 +63,15 @@ pub struct NotificationRow {
     pub payment_id: Option<String>,
 }
 
+/// How long a claimed run may go unfinished before another runner takes it over: far beyond the longest run
+/// (the overdue job over 1,000,000 installments takes about 20 s), short enough that a date whose run stopped is
+/// done the same day. Every claimed job is safe to run again and at once with another run of itself.
+pub const JOB_RUN_LEASE_MS: i64 = 30 * 60 * 1000;
+
 impl Db {
-    /// Claims the run of `job` for `market`'s `business_date`: true for the one caller whose insert lands.
+    /// Claims the run of `job` for `market`'s `business_date`: true for the one caller whose write lands. A claim
+    /// that never finished (its runner stopped, or its work failed) is taken over once it is [`JOB_RUN_LEASE_MS`]
+    /// old, in the same statement, so a date is never left half done; a finished run is never claimed again.
     pub async fn claim_job_run(
         &self,
         job: &str,
@@ -75,13 +82,16 @@ impl Db {
     ) -> sqlx::Result<bool> {
         let done = sqlx::query(
             "INSERT INTO job_runs (job, market, business_date, runner, started_at) VALUES ($1, $2, $3, $4, $5)
-             ON CONFLICT DO NOTHING",
+             ON CONFLICT (job, market, business_date) DO UPDATE
+               SET runner = excluded.runner, started_at = excluded.started_at
+               WHERE job_runs.finished_at IS NULL AND job_runs.started_at <= $6",
         )
         .bind(job)
         .bind(market)
         .bind(business_date)
         .bind(runner)
         .bind(now)
+        .bind(now - JOB_RUN_LEASE_MS)
         .execute(self.pool())
         .await?;
         Ok(done.rows_affected() == 1)

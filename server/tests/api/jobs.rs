@@ -114,6 +114,42 @@ async fn the_overdue_job_posts_late_charges_exactly_as_the_kfs_states_them_once_
     check_ledger(&app, &session, &order_no, &id).await;
 }
 
+/// A date whose run was claimed and never finished (its process stopped mid-sweep, or a page failed every try) is
+/// taken over by the next runner once the claim is older than its lease, and gets its charges; a claim within its
+/// lease, and a finished run however old, are left alone. Before, such a date was never run again: its late charges,
+/// moves to overdue and reminders were lost for good.
+#[tokio::test]
+async fn a_run_claimed_and_never_finished_is_taken_over_after_its_lease() {
+    let app = spawn_app().await;
+    let Loan {
+        order_id: id, plan, ..
+    } = app.borrower(IN).disbursed().await;
+    app.set_date(due_date(&plan, 0) + Duration::days(1)).await;
+    let day = kilat_server::store::loans::date_code(app.services.clock.today(Market::India));
+    let now = app.services.clock.now_ms();
+    assert!(
+        app.db
+            .claim_job_run(overdue::JOB, "IN", &day, "stopped", now)
+            .await
+            .unwrap()
+    );
+    assert!(!app.run_overdue(Market::India).await.ran);
+    assert!(late_charges(&app, &id).await.is_empty());
+    let older = format!(
+        "UPDATE job_runs SET started_at = started_at - {}",
+        kilat_server::store::jobs::JOB_RUN_LEASE_MS
+    );
+    app.execute(&older).await;
+    let report = app.run_overdue(Market::India).await;
+    assert!(report.ran);
+    assert_eq!(report.late_charges, 1);
+    assert_eq!(status_of(&app, &id).await, "overdue");
+    app.execute(&older).await;
+    assert!(!app.run_overdue(Market::India).await.ran);
+    assert_eq!(late_charges(&app, &id).await.len(), 1);
+    app.stop().await;
+}
+
 /// The job continues each loan's kept position with the day's charges instead of replaying its ledger. A position
 /// behind its ledger (no writer leaves one: every entry is written with its position) gives the charge a sequence
 /// number already taken; the unique (order, seq) refuses the page, and nothing of it is written.
