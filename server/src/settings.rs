@@ -673,6 +673,8 @@ pub struct LimitSettings {
     pub password_checks_per_account: u32,
     /// Complaints one borrower may file in a day.
     pub complaints_per_day: u32,
+    /// Repayments one borrower may start in a day (each may ask a provider for a virtual account).
+    pub payments_per_day: u32,
     /// Contact-form messages from one client address in a day (besides `contact.per_minute`).
     pub contact_per_day: u32,
 }
@@ -691,6 +693,7 @@ impl LimitSettings {
                 self.password_checks_per_account,
             ),
             ("COMPLAINTS_PER_DAY", self.complaints_per_day),
+            ("PAYMENTS_PER_DAY", self.payments_per_day),
             ("CONTACT_PER_DAY", self.contact_per_day),
         ] {
             if value == 0 {

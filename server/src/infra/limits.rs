@@ -110,6 +110,8 @@ pub struct Limits {
     pub complaints_per_borrower: Limit,
     /// Replies per borrower to their complaints a day (`rate_limited`).
     pub complaint_replies_per_borrower: Limit,
+    /// Repayments started per borrower a day (`rate_limited`).
+    pub payments_per_borrower: Limit,
     /// Contact messages from one address a minute, and a day (`rate_limited`).
     pub contact_per_minute: Limit,
     pub contact_per_day: Limit,
@@ -170,6 +172,7 @@ impl Limits {
                 COMPLAINT_REPLIES_PER_DAY,
                 DAY_MS,
             ),
+            payments_per_borrower: limit("payments", KeyKind::Borrower, l.payments_per_day, DAY_MS),
             contact_per_minute: limit(
                 "contact_min",
                 KeyKind::Address,
@@ -181,7 +184,7 @@ impl Limits {
     }
 
     /// Every limit, in the list's order.
-    pub fn all(&self) -> [&Limit; 13] {
+    pub fn all(&self) -> [&Limit; 14] {
         [
             &self.code_resend,
             &self.codes_per_phone,
@@ -194,6 +197,7 @@ impl Limits {
             &self.exports_per_borrower,
             &self.complaints_per_borrower,
             &self.complaint_replies_per_borrower,
+            &self.payments_per_borrower,
             &self.contact_per_minute,
             &self.contact_per_day,
         ]

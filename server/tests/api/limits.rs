@@ -534,3 +534,59 @@ async fn two_server_processes_on_one_database_hold_every_limit_together() {
     second.stop().await;
     database.remove().await;
 }
+
+/// Starting repayments is bounded per borrower and day (`[limits] payments_per_day`): a burst of 30 with distinct keys
+/// gets exactly the 20 allowed (before, every one was made, and in Indonesia each asked the provider for a virtual
+/// account); a retry of one made answers it and counts nothing, and another borrower is not held back.
+#[tokio::test]
+async fn a_burst_of_new_payments_from_one_borrower_makes_exactly_the_days_limit() {
+    let app = spawn_app_with(|_| {}).await;
+    let crate::builders::Loan {
+        session, order_no, ..
+    } = app.borrower(crate::builders::IN).disbursed().await;
+    let path = format!("/api/v1/borrower/orders/{order_no}/payments");
+    let request = |key: String| {
+        app.client
+            .post(app.url(&path))
+            .header("x-session-id", session.as_str())
+            .header("idempotency-key", key)
+            .json(&json!({"choice": "due", "method": "upi"}))
+    };
+    let answers = burst(
+        (0..30)
+            .map(|n| request(format!("pay-burst-{n:02}")))
+            .collect(),
+    )
+    .await;
+    let counts = tally(&answers);
+    assert_eq!(counts.get("ok"), Some(&20), "{counts:?}");
+    assert_eq!(counts.get("rate_limited"), Some(&10), "{counts:?}");
+    assert!(
+        answers
+            .iter()
+            .filter(|a| a.code == "rate_limited")
+            .all(|a| a.status == StatusCode::TOO_MANY_REQUESTS && a.retry_after.is_some())
+    );
+    assert_eq!(
+        count(&app.db, &format!("SELECT COUNT(*) FROM payments p JOIN orders o ON o.id = p.order_id WHERE o.order_no = '{order_no}'")).await,
+        20
+    );
+    let made = answers.iter().position(|a| a.code == "ok").unwrap();
+    let again = request(format!("pay-burst-{made:02}"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(again.status(), StatusCode::OK);
+    let other = app.borrower(crate::builders::IN).disbursed().await;
+    let created = crate::servicing::create_payment(
+        &app,
+        &other.session,
+        &other.order_no,
+        "due",
+        "upi",
+        "other-1",
+    )
+    .await;
+    assert_eq!(created.status(), StatusCode::OK);
+    app.stop().await;
+}

@@ -2,6 +2,7 @@
 //! issues for it is asked for before the transaction.
 
 use super::*;
+use crate::infra::limits;
 
 /// The reference of a payment request: `KP` and ten characters of Crockford's base 32 (no look-alikes), derived by a
 /// keyed hash from the borrower, their idempotency key and what is paid (order, choice, method, amount, day). A retry
@@ -53,6 +54,7 @@ pub struct PaymentRequest<'a> {
 /// Starts a payment of `choice` by `method` for the borrower's loan, priced now, with a reference unique to it.
 /// Idempotent on the client's key: the same key for the same order, choice and method answers the payment it made;
 /// for anything else it is `idempotency_key_reused`. A unique index on (borrower, key) settles a race of retries.
+/// A new payment counts against `[limits] payments_per_day` (then `429 rate_limited`), before a provider is asked.
 pub async fn create(
     s: &Services,
     borrower: &Borrower,
@@ -102,6 +104,15 @@ pub async fn create(
     }
     let today = loan.today(s);
     let priced = price(s, &loan, choice, today)?;
+    // Counted before the provider is asked for anything: a borrower cannot have it issue accounts without end.
+    limits::count(
+        &s.db,
+        &s.limits.payments_per_borrower,
+        &borrower.id,
+        s.clock.now_ms(),
+    )
+    .await?
+    .map_err(limits::Refused::rate_limited)?;
     let amount = priced.amount.minor();
     let reference = reference_for(
         s,
