@@ -570,6 +570,7 @@ impl From<Payment> for PaymentView {
         (status = 404, description = "no such order of this borrower, or not paid out yet", body = ErrorBody),
         (status = 409, description = "choice_unavailable or idempotency_key_reused", body = ErrorBody),
         (status = 422, description = "validation_failed: `choice`, `method` or `Idempotency-Key`", body = ErrorBody),
+        (status = 429, description = "rate_limited: `[limits] payments_per_day` payments started today; see Retry-After", body = ErrorBody),
         (status = 503, description = "provider_unavailable: the virtual-account provider is down or slow; nothing was stored", body = ErrorBody)))]
 pub async fn create_payment(
     State(state): State<AppState>,
