@@ -5,14 +5,15 @@
 // 2. India, overdue: three days after the first due date, the installment and the late charge apart, the days late and
 //    tomorrow's charge; home pays it with a UTR, corrected before finance confirms.
 // 3. Indonesia, overdue: the installment and its late charge apart, in Indonesian.
+// 4. India: a payoff priced on the payout day and paid ten days later is held for finance, and the payment says why.
 // Screenshots of the key steps go to e2e/out/life-*.png.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { BORROWER_MARKETS, applyForLoan } from '../lib/borrower.mjs';
+import { BORROWER_MARKETS, applyForLoan, consoleSession } from '../lib/borrower.mjs';
 import { DESKTOP, approveInConsole, confirmInConsole, openConsole, payOutInConsole } from '../lib/console.mjs';
 import { expectNoAxeViolations } from '../lib/axe.mjs';
 import { JOURNEY, useSite } from '../lib/fixture.mjs';
-import { borrowerGet, indian, minorOf, openLoanPage, shoot, submitUtr } from '../lib/loan-life.mjs';
+import { borrowerGet, indian, minorOf, openLoanPage, openPayment, shoot, submitUtr } from '../lib/loan-life.mjs';
 
 const site = useSite();
 const LONG = { ...JOURNEY, timeout: 360_000 };
@@ -125,6 +126,51 @@ test('Cooling-off: two days after payout the borrower leaves and pays only the p
       assert.equal(await figure('Fees taken at payout, given back'), exit.refunded);
       assert.equal(await figure('Total you paid'), exit.amount);
       await shoot(page, 'cooling-closed');
+    });
+  } finally {
+    await setBusinessDate(null);
+  }
+});
+
+test('India: a payoff priced on the payout day and paid ten days later is held, and the payment says why', LONG, async (tc) => {
+  const market = indian(5, 'Flexi EMI');
+  try {
+    await site.page(tc, async (page) => {
+      const { orderNo } = await applyForLoan(page, site, market);
+      await site.page(tc, DESKTOP, async (ops) => {
+        await approveInConsole(ops, site, orderNo);
+        await payOutInConsole(ops, orderNo, 'HDFCN52026112500505');
+      });
+      const plan = await borrowerGet(page, `/api/v1/borrower/orders/${encodeURIComponent(orderNo)}/plan`);
+      assert.ok(plusDays(plan.payoutDate, 10) < plan.installments[0].dueDate, 'ten days in, nothing is due yet');
+
+      // On the payout day: repay everything, by UPI. The payment page keeps its price and the day it was priced.
+      await openLoan(page, orderNo);
+      await page.locator('section.repay').getByRole('link', { name: /Repay everything today/ }).click();
+      await page.getByRole('radio', { name: /^UPI/ }).check();
+      const pay = page.getByRole('button', { name: /^Pay ₹/ });
+      const asked = minorOf(await pay.textContent());
+      await pay.click();
+      const { paymentId } = await openPayment(page);
+
+      // Ten days later the borrower pays that amount and sends the UTR: it no longer pays the loan off.
+      await setBusinessDate(plusDays(plan.payoutDate, 10));
+      await page.reload({ waitUntil: 'load' });
+      await submitUtr(page, '812345678905');
+      const ops = await consoleSession(site);
+      const decided = await ops.post(`/payments/${encodeURIComponent(paymentId)}/confirm`, { amount: asked });
+      assert.equal(decided.payment.status, 'held');
+      assert.notEqual(decided.orderStatus, 'repaid');
+
+      await page.reload({ waitUntil: 'load' });
+      await page.getByRole('status').filter({ hasText: 'Payment received, verifying: finance is checking it.' }).waitFor();
+      const priced = humanDate(plan.payoutDate);
+      await page
+        .getByText(new RegExp(`^We received ₹[\\d,.]+, the amount asked on ${priced}\\. An amount holds for two days, and the money came later`))
+        .waitFor();
+      assert.equal(await page.getByText(/amount differs/).count(), 0);
+      await expectNoAxeViolations(page, 'a payment held because its price no longer held');
+      await shoot(page, 'late-price-held');
     });
   } finally {
     await setBusinessDate(null);
