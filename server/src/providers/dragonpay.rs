@@ -22,7 +22,7 @@ pub struct DragonpayPostback {
     pub status: Option<String>,
     pub message: Option<String>,
     pub digest: Option<String>,
-    /// Newer postbacks carry the amount (`1234.50`) and currency.
+    /// Newer postbacks carry the amount (`1234.50`) and currency. Neither is in the digest, so neither is read.
     pub amount: Option<String>,
     pub ccy: Option<String>,
 }
@@ -59,40 +59,17 @@ fn verify(secret: &[u8], form: &DragonpayPostback) -> Result<Callback, CallbackE
     if !ok(&txnid) || !ok(&refno) || !ok(&status) {
         return Err(bad_body());
     }
-    let amount = match form
-        .amount
-        .as_deref()
-        .map(str::trim)
-        .filter(|a| !a.is_empty())
-    {
-        None => None,
-        Some(a) => Some(decimal_minor(a).ok_or_else(bad_body)?),
-    };
+    // The amount and currency are outside the digest, and Dragonpay hands the same fields to the borrower's browser on
+    // its return URL: a postback replayed with another amount would be taken as money received. Dragonpay collects
+    // exactly the amount the reference was issued for, so that is what is credited (`amount: None`).
     Ok(Callback {
         event_id: format!("{refno}:{status}"),
         reference: txnid,
         provider_payment_id: Some(refno).filter(|_| status == "S"),
-        amount,
-        currency: form.ccy.clone().filter(|c| !c.trim().is_empty()),
+        amount: None,
+        currency: None,
         credits: status == "S",
     })
-}
-
-/// `1234.5` → 123450 minor units; anything else (a sign, more than two decimals, letters) is `None`.
-fn decimal_minor(text: &str) -> Option<i64> {
-    let (whole, frac) = text.split_once('.').unwrap_or((text, ""));
-    if whole.is_empty()
-        || frac.len() > 2
-        || !whole
-            .bytes()
-            .chain(frac.bytes())
-            .all(|b| b.is_ascii_digit())
-    {
-        return None;
-    }
-    let whole: i64 = whole.parse().ok()?;
-    let frac: i64 = format!("{frac:0<2}").parse().ok()?;
-    whole.checked_mul(100)?.checked_add(frac)
 }
 
 impl CallbackProvider for DragonpayCallbacks {
@@ -158,21 +135,12 @@ mod tests {
         };
         let cb = verify(b"k", &form("S", good.clone())).unwrap();
         assert!(cb.credits);
-        assert_eq!(cb.amount, Some(1250));
+        // The posted amount is outside the digest: not read.
+        assert_eq!(cb.amount, None);
         assert_eq!(cb.event_id, "b:S");
         assert!(verify(b"k", &form("P", good.clone())).is_err());
         let pending = digest("a", "b", "P", "m", "k");
         assert!(!verify(b"k", &form("P", pending)).unwrap().credits);
         assert!(verify(b"x", &form("S", good)).is_err());
-    }
-
-    #[test]
-    fn decimal_amounts_read_into_minor_units() {
-        assert_eq!(decimal_minor("1234"), Some(123_400));
-        assert_eq!(decimal_minor("1234.5"), Some(123_450));
-        assert_eq!(decimal_minor("0.05"), Some(5));
-        for bad in ["", ".5", "1.234", "-1", "1e3", "1,5"] {
-            assert_eq!(decimal_minor(bad), None, "{bad}");
-        }
     }
 }

@@ -450,13 +450,24 @@ async fn a_dragonpay_postback_credits_only_on_s_and_answers_result_ok() {
     assert_eq!(count(&app, LEDGER, payment_id).await, 0);
     check_ledger(&app, &session, &order_no, &id).await;
 
-    // Success: credited once, also when repeated (as a GET this time).
-    let success = postback(reference, "DP0001", "S", DRAGONPAY_SECRET);
+    // Success: credited once, also when repeated (as a GET this time). The amount and currency a postback carries
+    // are outside its digest (the borrower's browser gets the same fields on its return), so they are not read: the
+    // money is the amount the reference was issued for. Before, an inflated amount was held and credited as posted.
+    let mut success = postback(reference, "DP0001", "S", DRAGONPAY_SECRET);
+    success.push(("amount", "999999.00".to_owned()));
+    success.push(("ccy", "USD".to_owned()));
     assert_eq!(
         dragonpay(&app, &success).await.text().await.unwrap(),
         "result=OK"
     );
     assert_eq!(payment_status(&app, payment_id).await, "confirmed");
+    let (received,): (Option<i64>,) =
+        sqlx::query_as("SELECT received_amount FROM payments WHERE id = $1")
+            .bind(payment_id)
+            .fetch_one(app.db.pool())
+            .await
+            .unwrap();
+    assert_eq!(received, payment["amount"].as_i64());
     assert_eq!(count(&app, LEDGER, payment_id).await, 1);
     let query = serde_urlencoded::to_string(&success).unwrap();
     let replay = app
