@@ -338,8 +338,8 @@ fn with_excess(entry: LedgerEntry, received: Money, excess: Money) -> LedgerEntr
 }
 
 /// Finance's decision to credit `received` for a held payment: a cooling-off exit when it was one, its money sent
-/// within the window, and the amount covers it, else as a repayment ([`settle`]'s rule for `due`), the part beyond the payoff refunded. Money for a
-/// loan that owes nothing is refunded whole.
+/// within the window, and the amount covers it, else as a repayment ([`settle`]'s rule for `due`), the part beyond
+/// the payoff refunded. Money for a loan that owes nothing is refunded whole.
 pub fn credit_received(
     plan: &Plan,
     balances: &LoanBalances,
