@@ -11076,6 +11076,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description rate_limited: `[limits] payments_per_day` payments started today; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description internal */
             500: {
                 headers: {
@@ -11922,7 +11931,7 @@ export interface operations {
                     "application/json": components["schemas"]["Envelope_Exchange"];
                 };
             };
-            /** @description handover_invalid: unknown, used, expired, or its session ended */
+            /** @description handover_invalid: unknown, used, expired, from another address than it was issued to, or its session ended */
             400: {
                 headers: {
                     [name: string]: unknown;
