@@ -584,7 +584,7 @@ async fn a_burst_of_new_payments_from_one_borrower_makes_exactly_the_days_limit(
         &other.order_no,
         "due",
         "upi",
-        "other-1",
+        "other-key-0001",
     )
     .await;
     assert_eq!(created.status(), StatusCode::OK);
