@@ -15,7 +15,7 @@ use super::payments::{
     plain_credit, receipt_text, settle_in,
 };
 use super::{balances_of, load_of_payment_in, loans_of_payments_in};
-use crate::error::Error;
+use crate::error::{Error, Refusal};
 use crate::ledger;
 use crate::orders::{self, Actor};
 pub use crate::providers::{Callback, CallbackError};
@@ -74,10 +74,33 @@ impl Outcome {
 /// refund due; money for a payment finance had rejected comes back to finance's queue, held; a second transfer for a
 /// payment paid once already (another provider payment id) becomes a payment of its own, held or owed back
 /// ([`second_receipt`]). A payment not found is `not_found`.
+///
+/// Money received is never lost from view: when the money rules or the order's lifecycle refuse the credit (a case
+/// no rule foresaw), everything is rolled back and the callback is taken again with the money held for finance, so
+/// it is recorded and answered, not refused with an error the provider retries for ever.
 pub async fn receive(
     s: &Services,
     source: &dyn CallbackProvider,
     cb: &Callback,
+) -> Result<Outcome, CallbackError> {
+    match take(s, source, cb, false).await {
+        Err(CallbackError::Service(
+            refused @ (Error::Loan(_) | Error::Refused(Refusal::InvalidTransition)),
+        )) => {
+            tracing::error!(provider = source.code(), reference = %cb.reference, error = %refused,
+                "the money rules refused a callback's credit: the money is held for finance");
+            take(s, source, cb, true).await
+        }
+        taken => taken,
+    }
+}
+
+/// [`receive`]'s transaction; with `hold_only`, money that would be credited is held for finance instead.
+async fn take(
+    s: &Services,
+    source: &dyn CallbackProvider,
+    cb: &Callback,
+    hold_only: bool,
 ) -> Result<Outcome, CallbackError> {
     let now = s.clock.now_ms();
     let provider = source.code();
@@ -178,7 +201,9 @@ pub async fn receive(
         .as_deref()
         .is_none_or(|c| c.eq_ignore_ascii_case(payment.row.currency.code()));
     // A currency other than the payment's is never the payment's amount: held.
-    let decision = if same_currency {
+    let decision = if same_currency && !hold_only {
+        decision
+    } else if matches!(decision, Decision::Refund) {
         decision
     } else {
         Decision::Hold

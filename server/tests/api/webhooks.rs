@@ -343,6 +343,34 @@ async fn an_amount_that_differs_is_held_for_finance_and_credits_nothing() {
     app.stop().await;
 }
 
+/// Money received is never lost from view, even where the money rules refuse its credit (a case no rule foresaw;
+/// here an order whose status was set by hand to one no credit can move): the callback is recorded and answered,
+/// the money held for finance. Before, the answer was a 409 that recorded nothing, and the provider retried for ever.
+#[tokio::test]
+async fn a_callback_whose_credit_the_rules_refuse_is_held_for_finance_not_refused() {
+    let app = spawn_app().await;
+    let finance = operator(&app, "fin", &[Role::Finance]).await;
+    let (_, _, id, payment) = indonesian_payment(&app, &finance, "081234567819", "payoff").await;
+    let payment_id = payment["paymentId"].as_str().unwrap();
+    app.execute(&format!(
+        "UPDATE orders SET status = 'approved' WHERE id = '{id}'"
+    ))
+    .await;
+    let paid = xendit(
+        &app,
+        XENDIT_TOKEN,
+        &xendit_paid(&payment, "xnd-refused-1", rupiah(&payment)),
+    )
+    .await;
+    assert_eq!(paid.status(), StatusCode::OK);
+    assert_eq!(data(paid).await["outcome"], "held");
+    assert_eq!(payment_status(&app, payment_id).await, "held");
+    assert_eq!(count(&app, LEDGER, payment_id).await, 0);
+    assert_eq!(count(&app, CALLBACKS, payment_id).await, 1);
+    assert_eq!(status_of(&app, &id).await, "approved");
+    app.stop().await;
+}
+
 #[tokio::test]
 async fn a_razorpay_capture_is_credited_once_when_its_signature_verifies() {
     let app = spawn_app().await;
