@@ -386,5 +386,16 @@ mod tests {
         names.sort_unstable();
         names.dedup();
         assert_eq!(names.len(), limits.all().len(), "names are distinct");
+        // Every limit keyed by borrower has its rows purged with the account.
+        let mut by_borrower: Vec<_> = limits
+            .all()
+            .iter()
+            .filter(|l| l.key == KeyKind::Borrower)
+            .map(|l| l.name)
+            .collect();
+        by_borrower.sort_unstable();
+        let mut purged = crate::store::kept_records::BORROWER_LIMITS.to_vec();
+        purged.sort_unstable();
+        assert_eq!(by_borrower, purged);
     }
 }

@@ -200,14 +200,10 @@ async fn take(
         .currency
         .as_deref()
         .is_none_or(|c| c.eq_ignore_ascii_case(payment.row.currency.code()));
-    // A currency other than the payment's is never the payment's amount: held.
-    let decision = if same_currency && !hold_only {
-        decision
-    } else if matches!(decision, Decision::Refund) {
-        decision
-    } else {
-        Decision::Hold
-    };
+    // A currency other than the payment's is never the payment's amount: held; so is money whose credit the rules
+    // refused (`hold_only`), unless it is owed back whole.
+    let keep = same_currency && (!hold_only || matches!(decision, Decision::Refund));
+    let decision = if keep { decision } else { Decision::Hold };
     let actor = Actor::System(source.actor());
     let settled = settle_in(
         s,

@@ -5,6 +5,10 @@
 use super::loans::placeholders;
 use super::{Db, Tx};
 
+/// The names of the limits keyed by borrower (`crate::infra::limits`), whose rows go with a purged account (a test
+/// there checks that this lists every one).
+pub const BORROWER_LIMITS: [&str; 4] = ["export", "complaints", "complaint_replies", "payments"];
+
 /// A deleted account whose records are past their retention: the deletion, the last order's close and how many
 /// orders it had.
 #[derive(Debug, Clone, PartialEq, Eq, kilat_row::FromRow)]
@@ -260,9 +264,9 @@ impl Tx {
             )
             .await?;
         }
-        // The borrower's limit rows (`crate::infra::limits`: `export:<borrower id>`, `complaints:<borrower id>`).
+        // The borrower's limit rows (`<limit>:<borrower id>`).
         let limit_keys = (1..=borrower_ids.len())
-            .map(|n| format!("'export:' || ${n}, 'complaints:' || ${n}"))
+            .flat_map(|n| BORROWER_LIMITS.map(|limit| format!("'{limit}:' || ${n}")))
             .collect::<Vec<_>>()
             .join(", ");
         self.execute_for(
