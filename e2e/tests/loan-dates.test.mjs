@@ -166,7 +166,7 @@ test('India: a payoff priced on the payout day and paid ten days later is held, 
       await page.getByRole('status').filter({ hasText: 'Payment received, verifying: finance is checking it.' }).waitFor();
       const priced = humanDate(plan.payoutDate);
       await page
-        .getByText(new RegExp(`^We received ₹[\\d,.]+, the amount asked on ${priced}\\. An amount holds for two days, and the money came later`))
+        .getByText(new RegExp(`^We received ₹[\\d,.]+, the amount asked on ${priced}\\. That amount was good for two days, and your money came later`))
         .waitFor();
       assert.equal(await page.getByText(/amount differs/).count(), 0);
       await expectNoAxeViolations(page, 'a payment held because its price no longer held');

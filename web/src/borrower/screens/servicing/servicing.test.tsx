@@ -414,7 +414,7 @@ describe('money after it arrived', () => {
     expect(await screen.findByText('Payment received, verifying: finance is checking it.')).toHaveClass('payment-status');
     expect(
       screen.getByText(
-        'We received ₹2,072, the amount asked on 8 Dec 2026. An amount holds for two days, and the money came later, when the loan cost more, so finance is checking it and will either count it towards your loan or send it back to your bank account.',
+        'We received ₹2,072, the amount asked on 8 Dec 2026. That amount was good for two days, and your money came later, when the loan cost more. Finance is checking it and will either count it towards your loan or send it back to your bank account.',
       ),
     ).toBeInTheDocument();
     expect(screen.queryByText(/amount differs/)).not.toBeInTheDocument();
