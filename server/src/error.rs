@@ -40,6 +40,7 @@ pub const ERROR_CODES: &[&str] = &[
     "csrf_token_invalid",
     "choice_unavailable",
     "payment_not_open",
+    "money_reported",
     "utr_already_used",
     "utr_locked",
     "utr_corrections_exhausted",
@@ -184,6 +185,8 @@ pub enum Refusal {
     /// A payment not in a state that takes this step (a UTR on a payment already submitted, a decision on one
     /// decided).
     PaymentNotOpen,
+    /// Rejecting a held payment whose money a provider reported: it arrived, so it is credited or owed back.
+    MoneyReported,
     /// A UTR already submitted, for this or any other payment.
     UtrAlreadyUsed,
     /// A UTR correction after finance confirmed or rejected the payment.
@@ -232,6 +235,7 @@ impl Refusal {
             Refusal::RoleMissing => "forbidden",
             Refusal::ChoiceUnavailable => "choice_unavailable",
             Refusal::PaymentNotOpen => "payment_not_open",
+            Refusal::MoneyReported => "money_reported",
             Refusal::UtrAlreadyUsed => "utr_already_used",
             Refusal::UtrLocked => "utr_locked",
             Refusal::UtrCorrectionsExhausted => "utr_corrections_exhausted",

@@ -210,6 +210,7 @@ fn status_of(code: &str) -> StatusCode {
         | "invalid_transition"
         | "choice_unavailable"
         | "payment_not_open"
+        | "money_reported"
         | "utr_already_used"
         | "utr_locked"
         | "utr_corrections_exhausted"

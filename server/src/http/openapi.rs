@@ -253,6 +253,8 @@ pub enum ErrorCode {
     ChoiceUnavailable,
     /// 409: the payment is not in a state that takes this step.
     PaymentNotOpen,
+    /// 409: a held payment whose money a provider reported is credited or refunded, never rejected.
+    MoneyReported,
     /// 409: the UTR was already submitted, for this or another payment.
     UtrAlreadyUsed,
     /// 409: finance has already confirmed or rejected the payment, so its UTR can no longer be corrected.

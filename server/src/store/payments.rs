@@ -297,6 +297,19 @@ impl Tx {
         Ok(submitted.into_iter().chain(corrected).min())
     }
 
+    /// True when a provider reported money for the payment: it carries the provider's id of a transfer, or a
+    /// provider's callback held it.
+    pub async fn payment_money_reported_in_tx(&mut self, payment_id: &str) -> sqlx::Result<bool> {
+        let reported: i64 = sqlx::query_scalar(
+            "SELECT (SELECT COUNT(*) FROM payments WHERE id = $1 AND provider_id IS NOT NULL)
+                  + (SELECT COUNT(*) FROM payment_callbacks WHERE payment_id = $1 AND outcome = 'held')",
+        )
+        .bind(payment_id)
+        .fetch_one(self.conn())
+        .await?;
+        Ok(reported > 0)
+    }
+
     /// How many times the payment's UTR was corrected.
     pub async fn utr_corrections_in_tx(&mut self, payment_id: &str) -> sqlx::Result<i64> {
         sqlx::query_scalar("SELECT COUNT(*) FROM payment_utr_corrections WHERE payment_id = $1")

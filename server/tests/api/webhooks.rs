@@ -340,6 +340,19 @@ async fn an_amount_that_differs_is_held_for_finance_and_credits_nothing() {
         .find(|p| p["payment"]["paymentId"] == json!(payment_id))
         .expect("the held payment is in finance's queue");
     assert_eq!(held["payment"]["status"], "held");
+    // The provider reported the money: it arrived, so finance credits it or owes it back, and cannot reject it out
+    // of every queue (before, `rejected` took it out of sight).
+    let rejected = crate::servicing::op_call(
+        &app,
+        &finance,
+        reqwest::Method::POST,
+        &format!("/api/v1/console/payments/{payment_id}/reject"),
+        Some(json!({"reason": "No such transfer on our statement."})),
+    )
+    .await;
+    assert_eq!(rejected.status(), StatusCode::CONFLICT);
+    assert_eq!(error(rejected).await["code"], "money_reported");
+    assert_eq!(payment_status(&app, payment_id).await, "held");
     app.stop().await;
 }
 

@@ -492,7 +492,8 @@ pub async fn record_refund(
 }
 
 /// Rejects a payment waiting for finance (`verifying` or `held`) with the reason the borrower is shown (finance).
-/// Nothing is posted; the UTR stays used.
+/// Nothing is posted; the UTR stays used. Money a provider reported for a held payment did arrive: it is credited
+/// or owed back, never rejected out of every queue (`money_reported`).
 pub async fn reject(
     s: &Services,
     op: &Operator,
@@ -514,6 +515,12 @@ pub async fn reject(
     let before = payment_of(s, row)?;
     let now = s.clock.now_ms();
     let mut tx = s.db.begin().await?;
+    if before.status == PaymentStatus::Held
+        && tx.payment_money_reported_in_tx(&before.row.id).await?
+    {
+        tx.rollback().await?;
+        return Err(Refusal::MoneyReported.into());
+    }
     move_payment(
         &mut tx,
         &before.row.id,

@@ -24,6 +24,8 @@ import { LoadFailed, Loading } from './states';
 /** The same limit as the server's: the borrower reads the reason. */
 export const MAX_REJECT_REASON = 500;
 
+/** Methods whose money only ever arrives through a provider's report. */
+const PROVIDER_METHODS: readonly string[] = ['virtual_account', 'dragonpay'];
 /** The queue's groups, by the status a payment waits in (`GET /payments` lists these three). */
 const GROUPS = ['all', 'verifying', 'held', 'refund_due'] as const;
 type Group = (typeof GROUPS)[number];
@@ -270,9 +272,13 @@ function PaymentItem({ item, now, onDone }: { item: QueuedPayment; now: number; 
               <button type="button" className="button button--quiet" onClick={() => setMode('confirm')}>
                 {t('repayments.otherAmount')}
               </button>
-              <button type="button" className="button button--quiet" onClick={() => setMode('reject')}>
-                {t('repayments.reject')}
-              </button>
+              {/* A virtual account's or Dragonpay's money was reported by its provider: it arrived, so it is credited
+                  or refunded, never rejected (the server answers money_reported). */}
+              {!PROVIDER_METHODS.includes(payment.method) && (
+                <button type="button" className="button button--quiet" onClick={() => setMode('reject')}>
+                  {t('repayments.reject')}
+                </button>
+              )}
             </>
           )}
           {payment.status === 'refund_due' && (
