@@ -437,8 +437,8 @@ pub(crate) fn check_password(password: &str, errors: &mut FieldErrors) {
 ///   so such a burst cannot deny them the console (docs/ARCHITECTURE.md, "Security: limits").
 ///
 /// Both are counted together in one transaction, or (one refusing) neither. A right password gives its checks back
-/// (it was no guess), forgets its address's count and marks the address known. An unknown username is compared against a dummy hash, and its checks are counted
-/// and locked as a real one's from a new address, so it takes as long as a
+/// (it was no guess), forgets its address's count and marks the address known. An unknown username is compared against
+/// a dummy hash, and its checks are counted and locked as a real one's from a new address, so it takes as long as a
 /// wrong password. Every comparison waits for its turn among `bounds.password_hashes` (19 MiB each), and is answered
 /// `server_busy` when none comes in `bounds.wait_ms`, before the checks are counted.
 ///

@@ -515,6 +515,11 @@ pub async fn reject(
     let before = payment_of(s, row)?;
     let now = s.clock.now_ms();
     let mut tx = s.db.begin().await?;
+    // The order's lock, as a provider's callback takes it: a report of the money cannot land between the check and
+    // the move.
+    tx.order_locked_in_tx(&before.row.order_id)
+        .await?
+        .ok_or(Error::NotFound)?;
     if before.status == PaymentStatus::Held
         && tx.payment_money_reported_in_tx(&before.row.id).await?
     {
