@@ -69,6 +69,8 @@ fn verify(secret: &[u8], form: &DragonpayPostback) -> Result<Callback, CallbackE
         amount: None,
         currency: None,
         credits: status == "S",
+        // The digest covers no time.
+        sent_at: None,
     })
 }
 

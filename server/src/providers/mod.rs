@@ -114,6 +114,10 @@ pub struct Callback {
     pub currency: Option<String>,
     /// False for a status that credits nothing.
     pub credits: bool,
+    /// When the provider says the money was sent (ms since the epoch), from the verified body; `None` when it does
+    /// not say. The money is priced for that day, not for the day the callback came (a provider retries for a day
+    /// or more).
+    pub sent_at: Option<i64>,
 }
 
 /// Why a callback was not taken.

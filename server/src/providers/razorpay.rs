@@ -1,6 +1,7 @@
 //! Razorpay (India): the webhook `POST /api/v1/webhooks/razorpay`. `X-Razorpay-Signature` is the hex HMAC-SHA256 of
 //! the raw body with the webhook secret; `payment.captured` credits the payment whose reference is in
-//! `payload.payment.entity.notes.reference` (`amount` in paise); any other event is acknowledged and ignored.
+//! `payload.payment.entity.notes.reference` (`amount` in paise), its money sent at `created_at`; any other event is
+//! acknowledged and ignored.
 
 use hmac::{Hmac, Mac};
 use kilat_domain::Currency;
@@ -55,6 +56,9 @@ struct RazorpayPayment {
     id: String,
     amount: i64,
     currency: String,
+    /// When the payment was made, in seconds since the epoch.
+    #[serde(default)]
+    created_at: Option<i64>,
     #[serde(default)]
     notes: RazorpayNotes,
 }
@@ -92,6 +96,7 @@ fn parse(body: &[u8]) -> Result<Option<Callback>, CallbackError> {
         amount: Some(payment.amount),
         currency: Some(payment.currency),
         credits: true,
+        sent_at: payment.created_at.and_then(|s| s.checked_mul(1000)),
     }))
 }
 
@@ -161,6 +166,12 @@ mod tests {
         let cb = parse(body).unwrap().unwrap();
         assert_eq!(cb.event_id, "payment.captured:pay_1");
         assert_eq!((cb.reference.as_str(), cb.amount), ("KREF", Some(524_500)));
+        assert_eq!(cb.sent_at, None, "no time given");
+        let made = br#"{"event":"payment.captured","payload":{"payment":{"entity":{"id":"pay_2","amount":1,"currency":"INR","created_at":1796000000,"notes":{"reference":"KREF"}}}}}"#;
+        assert_eq!(
+            parse(made).unwrap().unwrap().sent_at,
+            Some(1_796_000_000_000)
+        );
         let no_reference = br#"{"event":"payment.captured","payload":{"payment":{"entity":{"id":"pay_1","amount":1,"currency":"INR"}}}}"#;
         assert!(parse(no_reference).is_err());
     }

@@ -114,15 +114,15 @@ async fn take(
     // The event under its unique key, with what it did: false when it was taken before, and the transaction is then
     // rolled back, whatever it wrote.
     let record = async |tx: &mut Tx, outcome: Outcome| {
-        tx.insert_callback(
+        let row = NewCallback {
             provider,
-            &cb.event_id,
-            &payment.row.id,
-            cb.amount,
-            outcome.code(),
-            now,
-        )
-        .await
+            event_id: &cb.event_id,
+            payment_id: &payment.row.id,
+            amount: cb.amount,
+            outcome: outcome.code(),
+            sent_at: cb.sent_at,
+        };
+        tx.insert_callback(&row, now).await
     };
     let received = cb.amount.unwrap_or(payment.row.amount);
     let audit =
@@ -214,6 +214,7 @@ async fn take(
         decision,
         None,
         cb.provider_payment_id.as_deref(),
+        cb.sent_at,
         &actor,
         now,
     )
@@ -428,7 +429,7 @@ async fn credit_batch(s: &Services, jobs: &[Queued]) -> Result<Vec<Option<Outcom
             continue;
         }
         let received = cb.amount.unwrap_or(payment.row.amount);
-        let Ok(Some(entry)) = plain_credit(s, loan, &payment, received) else {
+        let Ok(Some(entry)) = plain_credit(s, loan, &payment, received, cb.sent_at) else {
             continue;
         };
         // The loan with the entry: its order's move, as `settle_in` decides it. This loan is in no other credit of the
@@ -477,6 +478,7 @@ async fn credit_batch(s: &Services, jobs: &[Queued]) -> Result<Vec<Option<Outcom
                     payment_id: &c.payment.row.id,
                     amount: c.cb.amount,
                     outcome: Outcome::Confirmed.code(),
+                    sent_at: c.cb.sent_at,
                 })
                 .collect::<Vec<_>>(),
             now,

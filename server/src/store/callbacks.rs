@@ -40,25 +40,18 @@ impl Tx {
     /// Records the provider's event with what it did (`outcome`); false when it was recorded before (a replay), which
     /// leaves the transaction usable on both databases. On PostgreSQL a second transaction inserting the same key
     /// waits for the first and then finds it.
-    pub async fn insert_callback(
-        &mut self,
-        provider: &str,
-        event_id: &str,
-        payment_id: &str,
-        amount: Option<i64>,
-        outcome: &str,
-        now: i64,
-    ) -> sqlx::Result<bool> {
+    pub async fn insert_callback(&mut self, row: &NewCallback<'_>, now: i64) -> sqlx::Result<bool> {
         let done = sqlx::query(
-            "INSERT INTO payment_callbacks (provider, event_id, payment_id, amount, outcome, received_at)
-             VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING",
+            "INSERT INTO payment_callbacks (provider, event_id, payment_id, amount, outcome, received_at, sent_at)
+             VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING",
         )
-        .bind(provider)
-        .bind(event_id)
-        .bind(payment_id)
-        .bind(amount)
-        .bind(outcome)
+        .bind(row.provider)
+        .bind(row.event_id)
+        .bind(row.payment_id)
+        .bind(row.amount)
+        .bind(row.outcome)
         .bind(now)
+        .bind(row.sent_at)
         .execute(self.conn())
         .await?;
         Ok(done.rows_affected() == 1)
@@ -99,6 +92,8 @@ pub struct NewCallback<'a> {
     pub payment_id: &'a str,
     pub amount: Option<i64>,
     pub outcome: &'a str,
+    /// When the provider says the money was sent.
+    pub sent_at: Option<i64>,
 }
 
 /// Rows per multi-row statement of a batch of callbacks (well under both databases' parameter limits).
@@ -180,7 +175,7 @@ impl Tx {
         sorted.sort_by_key(|r| (r.provider, r.event_id));
         let mut taken = HashSet::with_capacity(rows.len());
         for chunk in sorted.chunks(CALLBACKS_PER_STATEMENT) {
-            let mut rows = Rows::new(self.sqlite, &[Text, Text, Text, Int, Text, Int]);
+            let mut rows = Rows::new(self.sqlite, &[Text, Text, Text, Int, Text, Int, Int]);
             for r in chunk {
                 rows.push([
                     Value::Text(Some(r.provider)),
@@ -189,10 +184,11 @@ impl Tx {
                     Value::Int(r.amount),
                     Value::Text(Some(r.outcome)),
                     Value::Int(Some(now)),
+                    Value::Int(r.sent_at),
                 ]);
             }
             let sql = format!(
-                "INSERT INTO payment_callbacks (provider, event_id, payment_id, amount, outcome, received_at)
+                "INSERT INTO payment_callbacks (provider, event_id, payment_id, amount, outcome, received_at, sent_at)
                  {} ON CONFLICT DO NOTHING RETURNING provider, event_id",
                 rows.values(1)
             );

@@ -283,18 +283,22 @@ impl Tx {
         Ok(Ok(()))
     }
 
-    /// When the payment's UTR was first submitted (epoch milliseconds), as far as the store knows: its UTR's
-    /// submission, or the first correction's time when it was corrected (the first UTR's row is gone by then, and it
-    /// was submitted before). `None` when it has no UTR.
-    pub async fn utr_sent_at_in_tx(&mut self, payment_id: &str) -> sqlx::Result<Option<i64>> {
-        let (submitted, corrected): (Option<i64>, Option<i64>) = sqlx::query_as(
-            "SELECT (SELECT MIN(submitted_at) FROM payment_utrs WHERE payment_id = $1),
-                    (SELECT MIN(at) FROM payment_utr_corrections WHERE payment_id = $1)",
-        )
-        .bind(payment_id)
-        .fetch_one(self.conn())
-        .await?;
-        Ok(submitted.into_iter().chain(corrected).min())
+    /// When the payment's money was sent (epoch milliseconds), as far as the store knows: the first submission of its
+    /// UTR, or the first correction's time when it was corrected (the first UTR's row is gone by then, and it was
+    /// submitted before); or when a provider's callback that brought its money (credited, held or owed back) says it
+    /// was sent, else when that callback came. The earliest of these; `None` when there is none.
+    pub async fn money_sent_at_in_tx(&mut self, payment_id: &str) -> sqlx::Result<Option<i64>> {
+        let (submitted, corrected, reported): (Option<i64>, Option<i64>, Option<i64>) =
+            sqlx::query_as(
+                "SELECT (SELECT MIN(submitted_at) FROM payment_utrs WHERE payment_id = $1),
+                        (SELECT MIN(at) FROM payment_utr_corrections WHERE payment_id = $1),
+                        (SELECT MIN(COALESCE(sent_at, received_at)) FROM payment_callbacks
+                          WHERE payment_id = $1 AND outcome IN ('confirmed', 'held', 'refund_due'))",
+            )
+            .bind(payment_id)
+            .fetch_one(self.conn())
+            .await?;
+        Ok([submitted, corrected, reported].into_iter().flatten().min())
     }
 
     /// True when a provider reported money for the payment: it carries the provider's id of a transfer, or a

@@ -106,17 +106,33 @@ async fn razorpay(
     amount: i64,
     currency: &str,
 ) -> reqwest::Response {
+    razorpay_made(app, event_id, payment, amount, currency, None).await
+}
+
+/// Razorpay's capture of `payment`, the money sent at `created_at` (seconds since the epoch) when given.
+async fn razorpay_made(
+    app: &TestApp,
+    event_id: &str,
+    payment: &Value,
+    amount: i64,
+    currency: &str,
+    created_at: Option<i64>,
+) -> reqwest::Response {
+    let mut entity = json!({
+        "id": format!("pay_{event_id}"),
+        "amount": amount,
+        "currency": currency,
+        "status": "captured",
+        "notes": {"reference": payment["reference"]},
+    });
+    if let Some(at) = created_at {
+        entity["created_at"] = at.into();
+    }
     let body = json!({
         "entity": "event",
         "event": "payment.captured",
         "contains": ["payment"],
-        "payload": {"payment": {"entity": {
-            "id": format!("pay_{event_id}"),
-            "amount": amount,
-            "currency": currency,
-            "status": "captured",
-            "notes": {"reference": payment["reference"]},
-        }}},
+        "payload": {"payment": {"entity": entity}},
     });
     let raw = serde_json::to_vec(&body).unwrap();
     app.client
@@ -1067,6 +1083,97 @@ async fn a_quote_paid_days_later_is_priced_for_the_day_its_utr_came_and_never_fo
         let offered = app.repayment_of(&session, &order_no).await;
         assert_eq!(amount_of(&offered, "payoff"), 10_000, "{choice}: {offered}");
     }
+    app.stop().await;
+}
+
+/// A provider's callback can come days after the money: Razorpay retries for a day and more. The money is priced for
+/// the day the provider says it was sent (`created_at`), not the day the callback came, so a payoff paid on its day
+/// closes the loan with no interest for the days the callback took (before, it was priced for the day of arrival: no
+/// longer the amount asked, so held). Money a callback held is priced for its own day too when finance credits it
+/// days later: the payoff of that day covers it, the loan is repaid and the rest owed back (before, finance's day:
+/// a part payment that left the loan open and charging).
+#[tokio::test]
+async fn a_callback_delivered_late_or_credited_by_finance_later_is_priced_for_the_day_its_money_went()
+ {
+    let app = spawn_app().await;
+    // Noon in India on `day`, in seconds since the epoch.
+    let noon = |day: Date| {
+        day.with_hms(6, 30, 0)
+            .unwrap()
+            .assume_utc()
+            .unix_timestamp()
+    };
+    let Loan {
+        session,
+        order_no,
+        order_id: id,
+        plan,
+        ..
+    } = app.borrower(IN).disbursed().await;
+    let payout = date_of(&plan["payoutDate"]);
+    let p = data(
+        create_payment(
+            &app,
+            &session,
+            &order_no,
+            "payoff",
+            "upi",
+            "late-callback-01",
+        )
+        .await,
+    )
+    .await;
+    let amount = p["amount"].as_i64().unwrap();
+    app.set_date(payout + Duration::days(5)).await;
+    let late = razorpay_made(&app, "evt_late_1", &p, amount, "INR", Some(noon(payout))).await;
+    assert_eq!(data(late).await["outcome"], "confirmed");
+    assert_eq!(status_of(&app, &id).await, "repaid");
+    let ledger = check_ledger(&app, &session, &order_no, &id).await;
+    assert_eq!(
+        ledger["paid"]["interest"], 0,
+        "priced for the payout day: {ledger}"
+    );
+
+    let Loan {
+        session,
+        order_no,
+        order_id: id,
+        plan,
+        ..
+    } = app.borrower(IN).disbursed().await;
+    let payout = date_of(&plan["payoutDate"]);
+    let p = data(
+        create_payment(
+            &app,
+            &session,
+            &order_no,
+            "payoff",
+            "upi",
+            "late-callback-02",
+        )
+        .await,
+    )
+    .await;
+    let pid = p["paymentId"].as_str().unwrap();
+    let amount = p["amount"].as_i64().unwrap();
+    let more = razorpay_made(
+        &app,
+        "evt_late_2",
+        &p,
+        amount + 100,
+        "INR",
+        Some(noon(payout)),
+    )
+    .await;
+    assert_eq!(data(more).await["outcome"], "held");
+    app.set_date(payout + Duration::days(6)).await;
+    let finance = operator(&app, "fin-late-cb", &[Role::Finance]).await;
+    let credited = data(resolve(&app, &finance, pid, "credit").await).await;
+    assert_eq!(credited["orderStatus"], "repaid", "{credited}");
+    assert_eq!(credited["payment"]["status"], "refund_due", "{credited}");
+    assert_eq!(credited["payment"]["refundAmount"], 100, "{credited}");
+    let ledger = check_ledger(&app, &session, &order_no, &id).await;
+    assert_eq!(ledger["paid"]["interest"], 0, "{ledger}");
     app.stop().await;
 }
 

@@ -1,6 +1,7 @@
 //! Xendit (Indonesia): the fixed virtual account issued for each payment ([`accounts`]) and its paid callback,
 //! `POST /api/v1/webhooks/xendit/va-paid`, verified by the `x-callback-token` header (compared in constant time),
-//! deduplicated on `payment_id`; `external_id` is the payment's reference, `amount` whole rupiah.
+//! deduplicated on `payment_id`; `external_id` is the payment's reference, `amount` whole rupiah, the money sent at
+//! `transaction_timestamp`.
 
 mod accounts;
 
@@ -26,6 +27,9 @@ struct XenditPaid {
     amount: i64,
     #[serde(default)]
     currency: Option<String>,
+    /// When the transfer was made (RFC 3339).
+    #[serde(default)]
+    transaction_timestamp: Option<String>,
 }
 
 /// The `x-callback-token` header equals the account's callback token (compared in constant time).
@@ -53,6 +57,12 @@ fn parse(body: &[u8]) -> Result<Callback, CallbackError> {
         amount: Some(paid.amount.checked_mul(100).ok_or_else(bad_body)?),
         currency: Some(paid.currency.unwrap_or_else(|| "IDR".into())),
         credits: true,
+        // A time that does not read is no reason to refuse the money: it is then the day the callback came.
+        sent_at: paid.transaction_timestamp.as_deref().and_then(|t| {
+            time::OffsetDateTime::parse(t, &time::format_description::well_known::Rfc3339)
+                .ok()
+                .and_then(|at| i64::try_from(at.unix_timestamp_nanos() / 1_000_000).ok())
+        }),
     })
 }
 
@@ -134,5 +144,19 @@ mod tests {
         ] {
             assert!(parse(bad).is_err());
         }
+    }
+
+    #[test]
+    fn the_transfer_time_is_read_and_one_that_does_not_read_is_none() {
+        let at = |body: &[u8]| parse(body).unwrap().sent_at;
+        assert_eq!(
+            at(br#"{"payment_id":"p1","external_id":"K","amount":1,"transaction_timestamp":"2026-12-01T09:15:53.000Z"}"#),
+            Some(1_796_116_553_000)
+        );
+        assert_eq!(at(br#"{"payment_id":"p1","external_id":"K","amount":1,"transaction_timestamp":"yesterday"}"#), None);
+        assert_eq!(
+            at(br#"{"payment_id":"p1","external_id":"K","amount":1}"#),
+            None
+        );
     }
 }

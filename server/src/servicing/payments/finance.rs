@@ -391,6 +391,7 @@ async fn decide(
         decision,
         Some(&op.id),
         None,
+        None,
         &actor,
         now,
     )

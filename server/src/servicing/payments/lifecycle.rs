@@ -152,15 +152,16 @@ pub(crate) struct Settled {
 }
 
 /// `payment` as the money engine prices it ([`kilat_domain::Asked`]), its money sent on the latest day it can have
-/// been as far as Kilat knows: the day its UTR was first submitted (`utr_sent_at`), the day its instructions expired
-/// (a virtual account or Dragonpay reference takes no money after), else `today`; never before the day it was priced.
-/// A price holds for money sent within [`kilat_domain::QUOTE_HOLDS_DAYS`] of its day, so a UTR checked by finance days
-/// later is credited as priced, while a quote kept for weeks is priced for the day its money came.
+/// been as far as Kilat knows: the day its UTR was first submitted or a provider says it sent the money (`sent_at`),
+/// the day its instructions expired (a virtual account or Dragonpay reference takes no money after), else `today`;
+/// never before the day it was priced. A price holds for money sent within [`kilat_domain::QUOTE_HOLDS_DAYS`] of its
+/// day, so a UTR checked by finance days later, or a provider's callback delivered late, is credited as priced, while
+/// a quote kept for weeks is priced for the day its money came.
 pub(crate) fn asked_of(
     loan: &Loan,
     payment: &Payment,
     today: Date,
-    utr_sent_at: Option<i64>,
+    sent_at: Option<i64>,
 ) -> Result<kilat_domain::Asked, Error> {
     let priced_on = parse_date(&payment.row.priced_on)?;
     let market = loan.order.market;
@@ -169,7 +170,7 @@ pub(crate) fn asked_of(
             .ok()
             .map(|at| market.local_date(at))
     };
-    let sent_on = [utr_sent_at, payment.row.expires_at]
+    let sent_on = [sent_at, payment.row.expires_at]
         .into_iter()
         .flatten()
         .filter_map(day_of)
@@ -194,7 +195,9 @@ pub(crate) fn parse_installment(n: Option<i64>) -> Option<u32> {
 /// ([`kilat_domain::settle`]): the amount asked is credited as priced; another amount is held for finance; money for
 /// a loan that owes nothing, or beyond what it owed, is owed back (`refund_due`). The ledger entry is appended and the
 /// order moves (repaid, exited in cooling-off, extended, caught up) in the same transaction. When the loan closes,
-/// any other amount held for it is owed back too.
+/// any other amount held for it is owed back too. `sent_at` is when a provider's callback says its money was sent; the
+/// money is priced for the earliest day Kilat knows it was sent ([`asked_of`]), with what the store knows (the UTR,
+/// callbacks before) — so finance crediting held money days later charges nothing for those days.
 #[allow(clippy::too_many_arguments)]
 pub(crate) async fn settle_in(
     s: &Services,
@@ -205,16 +208,19 @@ pub(crate) async fn settle_in(
     decision: Decision,
     decided_by: Option<&str>,
     provider_id: Option<&str>,
+    sent_at: Option<i64>,
     actor: &Actor,
     now: i64,
 ) -> Result<Settled, Error> {
     use kilat_domain::PaymentSettlement as Outcome;
     let today = loan.today(s);
-    let utr_sent_at = match payment.row.utr {
-        Some(_) => tx.utr_sent_at_in_tx(&payment.row.id).await?,
-        None => None,
+    // A payment still pending with no UTR has had no money reported (a callback that brought some moved it).
+    let known = if payment.row.utr.is_some() || payment.status != PaymentStatus::Pending {
+        tx.money_sent_at_in_tx(&payment.row.id).await?
+    } else {
+        None
     };
-    let asked = asked_of(loan, payment, today, utr_sent_at)?;
+    let asked = asked_of(loan, payment, today, known.into_iter().chain(sent_at).min())?;
     let received_money = Money::from_minor(received);
     let outcome = match decision {
         Decision::AsAsked => kilat_domain::settle(
@@ -306,19 +312,21 @@ pub(crate) async fn settle_in(
 }
 
 /// The ledger entry that `received` for `payment` posts when it is a plain credit, priced as [`settle_in`] prices
-/// [`Decision::AsAsked`] from the loan as loaded: the amount asked, credited with nothing owed back. `None` for any
-/// other outcome (an amount held for finance, money owed back), which [`settle_in`] decides one payment at a time.
+/// [`Decision::AsAsked`] from the loan as loaded: the amount asked, credited with nothing owed back, its money sent at
+/// `sent_at` when the provider says. `None` for any other outcome (an amount held for finance, money owed back), which
+/// [`settle_in`] decides one payment at a time.
 pub(crate) fn plain_credit(
     s: &Services,
     loan: &Loan,
     payment: &Payment,
     received: i64,
+    sent_at: Option<i64>,
 ) -> Result<Option<kilat_domain::LedgerEntry>, Error> {
-    if payment.row.utr.is_some() {
-        // When its money was sent is the UTR's day, which settle_in reads.
+    if payment.row.utr.is_some() || payment.status != PaymentStatus::Pending {
+        // When its money was sent may be the UTR's day, which settle_in reads.
         return Ok(None);
     }
-    let asked = asked_of(loan, payment, loan.today(s), None)?;
+    let asked = asked_of(loan, payment, loan.today(s), sent_at)?;
     let outcome = kilat_domain::settle(
         &loan.plan,
         &loan.balances,
