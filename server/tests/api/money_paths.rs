@@ -396,6 +396,86 @@ async fn indonesian_amounts_stay_whole_rupiah_after_a_part_payment_and_late_char
     app.stop().await;
 }
 
+/// Money a provider reported and held is credited at the amount it reported: finance's confirm with another figure
+/// (a typo, or the amount asked) is a field error and posts nothing; the reported amount credits it. A UTR payment
+/// finance held itself may still be confirmed with the amount finance then finds.
+#[tokio::test]
+async fn held_money_a_provider_reported_is_credited_only_at_the_amount_it_reported() {
+    let app = spawn_app().await;
+    let Loan {
+        session,
+        order_no,
+        order_id: id,
+        ..
+    } = app.borrower(ID).disbursed().await;
+    let finance = operator(&app, "fin-reported", &[Role::Finance]).await;
+    let va = data(
+        create_payment(
+            &app,
+            &session,
+            &order_no,
+            "due",
+            "virtual_account",
+            "va-reported-01",
+        )
+        .await,
+    )
+    .await;
+    let pid = va["paymentId"].as_str().unwrap();
+    let reported = 5_000_000; // Rp 50,000: not the amount asked
+    assert_eq!(
+        data(xendit(&app, &xendit_paid(&va, "reported-1", reported)).await).await["outcome"],
+        "held"
+    );
+    for typed in [reported * 10, va["amount"].as_i64().unwrap()] {
+        let refused = confirm(&app, &finance, pid, typed).await;
+        assert_eq!(
+            refused.status(),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "{typed}"
+        );
+        let body: Value = refused.json().await.unwrap();
+        assert!(
+            body["fields"]["amount"]
+                .as_str()
+                .unwrap()
+                .contains("5000000"),
+            "{body}"
+        );
+        assert_eq!(payment(&app, &session, pid).await["status"], "held");
+    }
+    let credited = data(confirm(&app, &finance, pid, reported).await).await;
+    assert_eq!(credited["payment"]["status"], "confirmed", "{credited}");
+    assert_eq!(credited["payment"]["receivedAmount"], reported);
+    let plan = check_ledger(&app, &session, &order_no, &id).await;
+    assert_eq!(
+        plan["paidInAll"].as_i64().unwrap() - plan["feesKept"].as_i64().unwrap(),
+        reported,
+        "{plan}"
+    );
+
+    // Finance's own hold: a UTR confirmed short, then confirmed again with what the bank shows.
+    let Loan {
+        session, order_no, ..
+    } = app.borrower(IN).disbursed().await;
+    let p =
+        data(create_payment(&app, &session, &order_no, "due", "upi", "utr-own-hold-1").await).await;
+    let pid = p["paymentId"].as_str().unwrap();
+    assert_eq!(
+        submit_utr(&app, &session, pid, "300000000077")
+            .await
+            .status(),
+        StatusCode::OK
+    );
+    let amount = p["amount"].as_i64().unwrap();
+    let held = data(confirm(&app, &finance, pid, amount - 1_000).await).await;
+    assert_eq!(held["payment"]["status"], "held", "{held}");
+    let again = data(confirm(&app, &finance, pid, amount - 500).await).await;
+    assert_eq!(again["payment"]["status"], "confirmed", "{again}");
+    assert_eq!(again["payment"]["receivedAmount"], amount - 500);
+    app.stop().await;
+}
+
 #[tokio::test]
 async fn a_callback_credits_only_a_payment_made_with_its_provider_in_its_market() {
     let app = spawn_app().await;

@@ -107,7 +107,7 @@ describe('repayments', () => {
     expect(api.callsTo('POST', '/api/v1/console/payments/pay2/reject').map((c) => c.body)).toEqual([{ reason: 'No credit.' }]);
   });
 
-  it('offers no Reject for money a provider reported (a virtual account held): it is credited or refunded', async () => {
+  it('offers no Reject and no other amount for money a provider reported (a virtual account held): it is credited or refunded as reported', async () => {
     const va = { ...PAYMENTS[1]!, payment: { ...PAYMENTS[1]!.payment, method: 'virtual_account', utr: null } };
     fakeConsoleApi({ operator: OPERATORS.finance, signedIn: true, handlers: { [QUEUE]: () => ok([va]) } });
     renderConsole('/console/repayments');
@@ -115,6 +115,7 @@ describe('repayments', () => {
     expect(within(held!).getByRole('button', { name: 'Credit ₹3,000 received' })).toBeInTheDocument();
     expect(within(held!).getByRole('button', { name: /^Refund/ })).toBeInTheDocument();
     expect(within(held!).queryByRole('button', { name: 'Reject' })).not.toBeInTheDocument();
+    expect(within(held!).queryByRole('button', { name: 'Another amount…' })).not.toBeInTheDocument();
   });
 
   it('credits a held amount as received after restating the money move, through /resolve', async () => {
@@ -136,6 +137,7 @@ describe('repayments', () => {
     expect(within(held).queryByRole('button', { name: 'Confirm' })).not.toBeInTheDocument();
     // A UPI payment held by finance's own amount can be rejected; a virtual account's, reported by its provider, not.
     expect(within(held).getByRole('button', { name: 'Reject' })).toBeInTheDocument();
+    expect(within(held).getByRole('button', { name: 'Another amount…' })).toBeInTheDocument();
     await user.click(within(held).getByRole('button', { name: 'Credit ₹3,000 received' }));
     expect(api.callsTo('POST', '/api/v1/console/payments/pay2/resolve')).toHaveLength(0);
     expect(within(held).getByText(/^Credit the ₹3,000 received for KPPAY2000000 to the loan\? ₹3,500 was asked: a part payment/)).toBeInTheDocument();

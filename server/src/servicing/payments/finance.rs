@@ -258,8 +258,8 @@ pub struct Confirmed {
 /// Confirms a payment finance has received `received` for (finance). In one transaction, with the order locked, once
 /// (a second confirmation is `payment_not_open` and posts nothing): a UTR payment (`verifying`) for the amount asked
 /// is credited as priced, another amount is `held`; a held payment is credited with the amount finance confirms, by
-/// the allocation rule (a part payment stays a part payment; beyond the payoff is owed back). Money for a loan that
-/// owes nothing is `refund_due`.
+/// the allocation rule (a part payment stays a part payment; beyond the payoff is owed back) — for money a provider
+/// reported, only the amount it reported (`amount_reported`). Money for a loan that owes nothing is `refund_due`.
 pub async fn confirm(
     s: &Services,
     op: &Operator,
@@ -382,6 +382,18 @@ async fn decide(
         (PaymentStatus::Held, Some(d)) => d,
         _ => return Err(Refusal::PaymentNotOpen.into()),
     };
+    // Money a provider reported is the amount it reported: finance credits that, never a figure typed over it (a
+    // typo would post cash that never came, and owe back the difference).
+    let reported = payment.row.received_amount.unwrap_or(payment.row.amount);
+    if payment.status == PaymentStatus::Held
+        && received != reported
+        && tx.payment_money_reported_in_tx(&payment.row.id).await?
+    {
+        return Err(Error::field(
+            "amount",
+            FieldProblem::new("field.amount_reported").with("amount", reported),
+        ));
+    }
     let settled = settle_in(
         s,
         &mut tx,

@@ -269,15 +269,18 @@ function PaymentItem({ item, now, onDone }: { item: QueuedPayment; now: number; 
               <button type="button" className="button button--danger" onClick={() => setMode('refund')}>
                 {t('repayments.refund', { amount: money(held, currency) })}
               </button>
-              <button type="button" className="button button--quiet" onClick={() => setMode('confirm')}>
-                {t('repayments.otherAmount')}
-              </button>
-              {/* A virtual account's or Dragonpay's money was reported by its provider: it arrived, so it is credited
-                  or refunded, never rejected (the server answers money_reported). */}
+              {/* A virtual account's or Dragonpay's money was reported by its provider: it arrived, at the amount it
+                  reported, so it is credited or refunded at that amount, never at another or rejected (the server
+                  answers amount_reported, money_reported). */}
               {!PROVIDER_METHODS.includes(payment.method) && (
-                <button type="button" className="button button--quiet" onClick={() => setMode('reject')}>
-                  {t('repayments.reject')}
-                </button>
+                <>
+                  <button type="button" className="button button--quiet" onClick={() => setMode('confirm')}>
+                    {t('repayments.otherAmount')}
+                  </button>
+                  <button type="button" className="button button--quiet" onClick={() => setMode('reject')}>
+                    {t('repayments.reject')}
+                  </button>
+                </>
               )}
             </>
           )}
