@@ -51,6 +51,7 @@ pub const ERROR_CODES: &[&str] = &[
     "complaint_not_answered",
     "complaint_closed",
     "money_outstanding",
+    "payment_unsettled",
     "extension_over_cap",
     "handover_invalid",
     "handover_not_allowed",
@@ -187,6 +188,8 @@ pub enum Refusal {
     PaymentNotOpen,
     /// Rejecting a held payment whose money a provider reported: it arrived, so it is credited or owed back.
     MoneyReported,
+    /// Deleting the account while a payment of it is unsettled (a UTR waiting, money held or owed back).
+    PaymentUnsettled,
     /// A UTR already submitted, for this or any other payment.
     UtrAlreadyUsed,
     /// A UTR correction after finance confirmed or rejected the payment.
@@ -236,6 +239,7 @@ impl Refusal {
             Refusal::ChoiceUnavailable => "choice_unavailable",
             Refusal::PaymentNotOpen => "payment_not_open",
             Refusal::MoneyReported => "money_reported",
+            Refusal::PaymentUnsettled => "payment_unsettled",
             Refusal::UtrAlreadyUsed => "utr_already_used",
             Refusal::UtrLocked => "utr_locked",
             Refusal::UtrCorrectionsExhausted => "utr_corrections_exhausted",

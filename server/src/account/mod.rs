@@ -118,6 +118,9 @@ pub enum DeletionBlocker {
     MoneyOutstanding,
     /// An application not yet paid out: withdraw it (or wait for the decision) first.
     OpenApplication,
+    /// A payment of a closed loan not settled yet: a UTR finance has still to check, money held, or money owed back to
+    /// the borrower. The account keeps the bank account that money goes back to until it is settled.
+    PaymentUnsettled,
 }
 
 /// Whether the account can be deleted now, and if not, why and how much is owed.
@@ -177,7 +180,14 @@ pub async fn deletion_check(s: &Services, borrower: &Borrower) -> Result<Deletio
         s.db.open_order(&borrower.id)
             .await?
             .map(|o| (o.order_no, o.status));
-    let blocker = blocker_of(s, borrower, open).await?;
+    let blocker = match blocker_of(s, borrower, open).await? {
+        Some(blocker) => Some(blocker),
+        None => {
+            s.db.unsettled_payment_of(&borrower.id)
+                .await?
+                .map(|order_no| (DeletionBlocker::PaymentUnsettled, order_no, Money::ZERO))
+        }
+    };
     Ok(DeletionCheck {
         allowed: blocker.is_none(),
         blocker: blocker.as_ref().map(|b| b.0),
@@ -198,7 +208,8 @@ pub struct AccountDeleted {
 }
 
 /// Deletes the borrower's account, in one transaction that holds their row: refused while an order is open (with
-/// the amount owed when it is a paid-out loan); otherwise every session is revoked, the certification, sign-in codes
+/// the amount owed when it is a paid-out loan) or a payment is unsettled (`payment_unsettled`: money finance has
+/// still to check, hold or send back goes to the bank account the deletion would erase); otherwise every session is revoked, the certification, sign-in codes
 /// and unsent reminders are deleted, the frozen agreements lose the borrower's particulars, and the phone becomes a
 /// tombstone, so that signing in again with it starts a new, empty account. Orders, loans, payments and the ledger
 /// stay, owned by the row's pseudonymous id, for the retention the law requires (docs/ACCOUNT.md).
@@ -223,6 +234,9 @@ pub async fn delete(s: &Services, borrower: &Borrower) -> Result<AccountDeleted,
                 _ => Refusal::OpenOrderExists.into(),
             },
         );
+    }
+    if tx.unsettled_payment_of_in_tx(&borrower.id).await?.is_some() {
+        return Err(Refusal::PaymentUnsettled.into());
     }
     let erased_label = i18n::text(Lang::of_market(borrower.market), "account.erased");
     for agreement in tx.agreements_of(&borrower.id).await? {

@@ -211,6 +211,7 @@ fn status_of(code: &str) -> StatusCode {
         | "choice_unavailable"
         | "payment_not_open"
         | "money_reported"
+        | "payment_unsettled"
         | "utr_already_used"
         | "utr_locked"
         | "utr_corrections_exhausted"

@@ -75,7 +75,21 @@ pub struct Erased {
     pub image_keys: Vec<String>,
 }
 
+/// The order number of a payment of the borrower that is not settled: a UTR waiting for finance, money held, or
+/// money owed back to the borrower and not yet sent.
+const UNSETTLED_PAYMENT: &str = "SELECT o.order_no FROM payments p JOIN orders o ON o.id = p.order_id
+     WHERE p.borrower_id = $1 AND p.status IN ('verifying', 'held', 'refund_due') ORDER BY p.created_at LIMIT 1";
+
 impl Db {
+    /// The order of one of the borrower's payments still unsettled (a UTR waiting for finance, money held, or owed
+    /// back to them): the account keeps the bank account the money goes back to until it is settled.
+    pub async fn unsettled_payment_of(&self, borrower_id: &str) -> sqlx::Result<Option<String>> {
+        sqlx::query_scalar(UNSETTLED_PAYMENT)
+            .bind(borrower_id)
+            .fetch_optional(self.pool())
+            .await
+    }
+
     /// Begins a write transaction that holds the borrower's row while the account is live ([`Tx::lock_live_borrower`]);
     /// `None` once the account is deleted. Every write of a borrower's personal data starts here, so that it either
     /// commits before a deletion (which then erases it) or sees the deletion and writes nothing.
@@ -113,6 +127,18 @@ impl Tx {
         .bind(borrower_id)
         .fetch_all(self.conn())
         .await
+    }
+
+    /// The order of one of the borrower's payments still unsettled, read inside the transaction that holds their row:
+    /// see [`Db::unsettled_payment_of`].
+    pub async fn unsettled_payment_of_in_tx(
+        &mut self,
+        borrower_id: &str,
+    ) -> sqlx::Result<Option<String>> {
+        sqlx::query_scalar(UNSETTLED_PAYMENT)
+            .bind(borrower_id)
+            .fetch_optional(self.conn())
+            .await
     }
 
     /// Every order's frozen agreement, to rewrite without the borrower's particulars.

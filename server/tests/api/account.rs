@@ -10,7 +10,9 @@ use serde_json::{Value, json};
 
 use crate::builders::{Application, IN};
 use crate::helpers::{TestApp, data, error, spawn_app, squash, valid_steps};
-use crate::servicing::{approved, disburse, op_call, operator};
+use crate::servicing::{
+    approved, confirm, create_payment, disburse, op_call, operator, submit_utr,
+};
 
 async fn post_as(app: &TestApp, path: &str, session: &str) -> reqwest::Response {
     app.client
@@ -310,6 +312,73 @@ async fn deletion_is_refused_while_a_loan_owes_money_stating_the_amount() {
     // Nothing was erased: the session still works and the certification is whole.
     let progress = data(app.get_as("/api/v1/borrower/certification", &session).await).await;
     assert_eq!(progress["complete"], true);
+    app.stop().await;
+}
+
+/// Money owed back to the borrower goes to the bank account of their certification: while a payment is unsettled
+/// (a UTR waiting for finance, money held, or owed back and not yet sent) the account is not deleted, even with the
+/// loan closed; once finance has sent the refund, it is.
+#[tokio::test]
+async fn deletion_waits_for_money_owed_back_to_be_sent() {
+    let app = spawn_app().await;
+    let finance = operator(&app, "fin-owed", &[Role::Finance]).await;
+    let crate::builders::Loan {
+        session, order_no, ..
+    } = app.borrower(IN).disbursed().await;
+    let p =
+        data(create_payment(&app, &session, &order_no, "payoff", "upi", "owed-back-0001").await)
+            .await;
+    let pid = p["paymentId"].as_str().unwrap();
+    assert_eq!(
+        submit_utr(&app, &session, pid, "300000000091")
+            .await
+            .status(),
+        StatusCode::OK
+    );
+    let check = |session: String| {
+        let app = &app;
+        async move {
+            data(
+                app.get_as("/api/v1/borrower/account/deletion", &session)
+                    .await,
+            )
+            .await
+        }
+    };
+    // A UTR waiting for finance on an open loan: the loan is the blocker.
+    assert_eq!(check(session.clone()).await["blocker"], "money_outstanding");
+    // Finance finds ₹50 more than asked: the loan is repaid, the ₹50 owed back.
+    let amount = p["amount"].as_i64().unwrap();
+    let held = data(confirm(&app, &finance, pid, amount + 5_000).await).await;
+    assert_eq!(held["payment"]["status"], "held", "{held}");
+    let credited = data(confirm(&app, &finance, pid, amount + 5_000).await).await;
+    assert_eq!(credited["orderStatus"], "repaid", "{credited}");
+    assert_eq!(credited["payment"]["status"], "refund_due", "{credited}");
+    let blocked = check(session.clone()).await;
+    assert_eq!(blocked["allowed"], false, "{blocked}");
+    assert_eq!(blocked["blocker"], "payment_unsettled");
+    assert_eq!(blocked["orderNo"], order_no.as_str());
+    let refused = delete_account(&app, &session).await;
+    assert_eq!(refused.status(), StatusCode::CONFLICT);
+    assert_eq!(error(refused).await["code"], "payment_unsettled");
+    // Nothing was erased: the bank account the refund goes to is still there.
+    let progress = data(app.get_as("/api/v1/borrower/certification", &session).await).await;
+    assert_eq!(progress["complete"], true);
+
+    let sent = op_call(
+        &app,
+        &finance,
+        Method::POST,
+        &format!("/api/v1/console/payments/{pid}/refund"),
+        Some(json!({"bankReference": "HDFCN52026120700001"})),
+    )
+    .await;
+    assert_eq!(sent.status(), StatusCode::OK);
+    assert_eq!(check(session.clone()).await["allowed"], true);
+    assert_eq!(
+        delete_account(&app, &session).await.status(),
+        StatusCode::OK
+    );
     app.stop().await;
 }
 

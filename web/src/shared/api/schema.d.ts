@@ -17,7 +17,8 @@ export interface paths {
         /**
          * Deletes the account: every session ends (this one too: the cookie is cleared), personal data is erased, loan
          *     records are kept under a pseudonymous id. Refused while a loan owes money (`409 money_outstanding`, the amount
-         *     in `msg`) or an application is open (`409 open_order_exists`).
+         *     in `msg`), an application is open (`409 open_order_exists`), or a payment is unsettled: a UTR finance has still
+         *     to check, money held or owed back to the borrower (`409 payment_unsettled`).
          */
         post: operations["delete_account"];
         delete?: never;
@@ -3689,7 +3690,7 @@ export interface components {
          * @description Why an account cannot be deleted now.
          * @enum {string}
          */
-        DeletionBlocker: "money_outstanding" | "open_application";
+        DeletionBlocker: "money_outstanding" | "open_application" | "payment_unsettled";
         /** @description Whether the account can be deleted now, and if not, why and how much is owed. */
         DeletionCheck: {
             allowed: boolean;
@@ -8168,7 +8169,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description money_outstanding or open_order_exists */
+            /** @description money_outstanding, open_order_exists or payment_unsettled */
             409: {
                 headers: {
                     [name: string]: unknown;

@@ -97,6 +97,22 @@ describe('deleting the account', () => {
     expect(await screen.findByText(/Pengajuan KL-261125-XYZ789 Anda masih berjalan/)).toBeInTheDocument();
   });
 
+  it('says a payment still being settled keeps the account, since money owed back goes to its bank account', async () => {
+    const api = fakeApi({
+      'GET /api/v1/borrower/account/deletion': () =>
+        ok({ allowed: false, blocker: 'payment_unsettled', orderNo: 'KL-261125-REF001', outstanding: 0, currency: 'INR' }),
+    });
+    api.signIn();
+    renderBorrower('/app/account/delete?lang=1');
+    expect(
+      await screen.findByText(
+        'A payment on your loan KL-261125-REF001 is still being checked, or we owe you money back. We send it to your bank account, so your account stays until it is settled.',
+      ),
+    ).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Go to the loan' })).toHaveAttribute('href', '/app/orders/KL-261125-REF001');
+    expect(screen.queryByRole('button', { name: 'Delete my account' })).not.toBeInTheDocument();
+  });
+
   it('deletes after the borrower ticks the box and confirms, then shows the login screen', async () => {
     const api = fakeApi({
       'GET /api/v1/borrower/account/deletion': () => ok({ allowed: true, blocker: null, orderNo: null, outstanding: 0, currency: 'INR' }),

@@ -55,7 +55,9 @@ function Blocked({ check }: { check: DeletionCheck }) {
   const text =
     check.blocker === 'money_outstanding'
       ? t('deleteAccount.owed', { orderNo, amount: formatMoney(check.outstanding, market) })
-      : t('deleteAccount.openApplication', { orderNo });
+      : check.blocker === 'payment_unsettled'
+        ? t('deleteAccount.paymentUnsettled', { orderNo })
+        : t('deleteAccount.openApplication', { orderNo });
   return (
     <StateNotice
       kind="empty"
