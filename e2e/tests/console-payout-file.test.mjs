@@ -86,6 +86,15 @@ test('India: the bank file is downloaded, its result imported, and the loans sta
       assert.match(line[3], /^\d+\.\d{2}$/, 'rupees with two decimals');
     }
     await page.getByRole('status').filter({ hasText: 'saved: 2 payments' }).waitFor();
+    // Each order is marked as in the file, with Put back; a second download holds none of them.
+    for (const orderNo of orders) {
+      const row = page.getByRole('row').filter({ has: page.getByRole('link', { name: orderNo }) });
+      await row.getByText(/^In the bank file downloaded by /).waitFor();
+      await row.getByRole('button', { name: `Put ${orderNo} back for the next bank file` }).waitFor();
+    }
+    await page.screenshot({ path: path.join(outDir, 'payout-file-in-file-1366.png'), fullPage: true });
+    const [again] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download bank file' }).click()]);
+    assert.deepEqual(csvRows(await readFile(await again.path(), 'utf8')).slice(1), []);
 
     // The bank's answer: every line paid, with its UTR.
     const result = ['Payment Reference,UTR,Status,Amount (INR)', ...lines.map((l, i) => `${l[4]},N33126000${i + 1}77,SUCCESS,${l[3]}`)].join('\r\n');

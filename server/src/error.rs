@@ -52,6 +52,7 @@ pub const ERROR_CODES: &[&str] = &[
     "complaint_closed",
     "money_outstanding",
     "payment_unsettled",
+    "payout_sent",
     "extension_over_cap",
     "handover_invalid",
     "handover_not_allowed",
@@ -190,6 +191,8 @@ pub enum Refusal {
     MoneyReported,
     /// Deleting the account while a payment of it is unsettled (a UTR waiting, money held or owed back).
     PaymentUnsettled,
+    /// Cancelling an approved order finance has put in a bank file: its money may be on its way.
+    PayoutSent,
     /// A UTR already submitted, for this or any other payment.
     UtrAlreadyUsed,
     /// A UTR correction after finance confirmed or rejected the payment.
@@ -240,6 +243,7 @@ impl Refusal {
             Refusal::PaymentNotOpen => "payment_not_open",
             Refusal::MoneyReported => "money_reported",
             Refusal::PaymentUnsettled => "payment_unsettled",
+            Refusal::PayoutSent => "payout_sent",
             Refusal::UtrAlreadyUsed => "utr_already_used",
             Refusal::UtrLocked => "utr_locked",
             Refusal::UtrCorrectionsExhausted => "utr_corrections_exhausted",

@@ -212,6 +212,7 @@ fn status_of(code: &str) -> StatusCode {
         | "payment_not_open"
         | "money_reported"
         | "payment_unsettled"
+        | "payout_sent"
         | "utr_already_used"
         | "utr_locked"
         | "utr_corrections_exhausted"

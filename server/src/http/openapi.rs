@@ -120,6 +120,7 @@ use crate::settings::{GrievanceOfficer, PublicSiteSettings};
         payouts::bank_file,
         payouts::bank_result,
         payouts::approve,
+        payouts::put_back,
         payouts::reject,
         payouts::export,
         products::list,

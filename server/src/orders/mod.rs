@@ -399,12 +399,24 @@ pub async fn cancel(
     order_no: &str,
 ) -> Result<OrderDetail, Error> {
     let order = own(s, borrower, order_no).await?;
-    apply(
-        s,
-        &order.id,
+    let mut tx = s.db.begin().await?;
+    let locked = tx
+        .order_locked_in_tx(&order.id)
+        .await?
+        .ok_or(Error::NotFound)?;
+    // In a bank file finance downloaded: the money may be on its way, so the order is no longer the borrower's to
+    // cancel (the lock orders this against the file's claim of it).
+    if tx.payout_sent_in_tx(&order.id).await? {
+        return Err(Refusal::PayoutSent.into());
+    }
+    apply_locked_in(
+        &mut tx,
+        &locked,
         OrderEvent::Cancel,
         &Actor::Borrower(borrower.id.clone()),
+        s.clock.now_ms(),
     )
     .await?;
+    tx.commit().await?;
     detail(s, borrower, &order.order_no).await
 }

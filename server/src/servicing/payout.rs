@@ -565,6 +565,15 @@ pub struct AwaitingPayout {
     pub needs_approval: bool,
     /// The payout recorded and waiting for approval, if any.
     pub pending: Option<PendingPayout>,
+    /// When, and by whom, the order was put in a downloaded bank file, if it is in one.
+    pub in_bank_file: Option<InBankFile>,
+}
+
+/// An order's place in a downloaded bank file.
+pub struct InBankFile {
+    /// Epoch milliseconds.
+    pub sent_at: i64,
+    pub sent_by_username: String,
 }
 
 /// Finance's payout list of a market, one page (from 1, of `page_size` orders): approved orders not yet paid out, the
@@ -611,7 +620,12 @@ pub async fn awaiting(
             }),
             _ => None,
         };
+        let in_bank_file = row.sent_at.map(|sent_at| InBankFile {
+            sent_at,
+            sent_by_username: row.sent_by_name.unwrap_or_default(),
+        });
         list.push(AwaitingPayout {
+            in_bank_file,
             phone_masked: row.phone_masked,
             age_secs: (now - row.approved_at).max(0) / 1000,
             needs_approval: row.net_disbursed > threshold,

@@ -102,23 +102,42 @@ struct BankFileAudit<'a> {
     total: i64,
 }
 
-/// The market's bank bulk payment file (finance): every approved order not paid out and not recorded for approval
-/// (at most [`BANK_FILE_LIMIT`], the longest waiting first), with its beneficiary in full. Audited `payout.bank_file`
-/// with the order numbers it holds, before it is returned.
+/// The market's bank bulk payment file (finance): every approved order not paid out, not recorded for approval and
+/// not in a bank file already (at most [`BANK_FILE_LIMIT`], the longest waiting first), with its beneficiary in full.
+/// Each order is put in this file (`payout_sends`) in the transaction that audits `payout.bank_file` with the order
+/// numbers it holds, before it is returned: a second download — the same operator again, or another at the same
+/// moment — leaves them out, so no order's money is sent twice, and the borrower can no longer cancel an order whose
+/// money may be on its way. An order goes back in the next file when the bank's result reports its transfer failed,
+/// or when finance puts it back ([`put_back`]).
 pub async fn bank_file(s: &Services, op: &Operator, market: Market) -> Result<BankFile, Error> {
     op.require_any(PAYOUT_ROLES)?;
     op.require_market(market)?;
     let rows =
         s.db.orders_awaiting_payout(market, BANK_FILE_LIMIT, 0)
             .await?;
+    let mut candidates = Vec::new();
+    for row in rows
+        .into_iter()
+        .filter(|r| r.pending_reference.is_none() && r.sent_at.is_none())
+    {
+        if let Some(b) = beneficiary_of(s, &row.borrower_id, market).await? {
+            candidates.push((row, b));
+        }
+    }
+    let now = s.clock.now_ms();
+    let file_id = new_id();
+    let mut tx = s.db.begin().await?;
     let mut csv = CsvWriter::new();
     csv.header(&header(market));
     let mut orders = Vec::new();
     let mut total = 0i64;
-    for row in rows.into_iter().filter(|r| r.pending_reference.is_none()) {
-        let Some(b) = beneficiary_of(s, &row.borrower_id, market).await? else {
+    for (row, b) in candidates {
+        if !tx
+            .claim_for_bank_file(&row.order_id, &file_id, &op.id, now)
+            .await?
+        {
             continue;
-        };
+        }
         csv.text(&b.name)
             .text(&b.account_number)
             .text(b.routing_code())
@@ -129,15 +148,12 @@ pub async fn bank_file(s: &Services, op: &Operator, market: Market) -> Result<Ba
         total += row.net_disbursed;
         orders.push(row.order_no);
     }
-    let now = s.clock.now_ms();
     let after = serde_json::to_string(&BankFileAudit {
         market: market.code(),
         orders: &orders,
         total,
     })
     .map_err(anyhow::Error::from)?;
-    let file_id = new_id();
-    let mut tx = s.db.begin().await?;
     tx.insert_audit(&NewAuditEntry {
         actor_kind: "operator",
         actor_id: Some(&op.id),
@@ -170,11 +186,16 @@ pub enum LineOutcome {
     Paid,
     /// Above the threshold: recorded, waiting for a second finance operator.
     AwaitingApproval,
-    /// The order was paid out already: nothing done (a file imported twice pays nothing twice).
+    /// The order was paid out already, under this bank reference: nothing done (a file imported twice pays nothing
+    /// twice).
     AlreadyPaid,
+    /// The order was paid out already under another bank reference: the bank reports a second transfer for it. Nothing
+    /// recorded; finance recovers the money (the existing reference is in `detail`).
+    SecondTransfer,
     /// The order's payout is recorded and waits for approval already: nothing done.
     AlreadyRecorded,
-    /// The bank reports the transfer failed: nothing recorded; the order stays approved, in the next bank file.
+    /// The bank reports the transfer failed: nothing recorded; the order stays approved and goes back in the next
+    /// bank file.
     Failed,
     /// The amount differs from the order's payout amount: nothing recorded.
     AmountMismatch,
@@ -194,6 +215,7 @@ impl LineOutcome {
             Self::Paid => "paid",
             Self::AwaitingApproval => "awaiting_approval",
             Self::AlreadyPaid => "already_paid",
+            Self::SecondTransfer => "second_transfer",
             Self::AlreadyRecorded => "already_recorded",
             Self::Failed => "failed",
             Self::AmountMismatch => "amount_mismatch",
@@ -437,6 +459,22 @@ async fn settle_line(
         _ => return Ok(LineOutcome::UnknownReference),
     };
     if status == Some(BankStatus::Failed) {
+        // Nothing went: the order goes back in the next file, if it is still waiting for its payout.
+        if order.status == OrderState::Approved {
+            match release(
+                s,
+                op,
+                &order.id,
+                "payout.send_failed",
+                &line.bank_reference,
+                false,
+            )
+            .await
+            {
+                Ok(()) | Err(Error::NotFound) => {}
+                Err(e) => return Err(e),
+            }
+        }
         return Ok(LineOutcome::Failed);
     }
     if line.amount != Some(order.net_disbursed) {
@@ -444,13 +482,7 @@ async fn settle_line(
         return Ok(LineOutcome::AmountMismatch);
     }
     if order.status != OrderState::Approved {
-        return Ok(match s.db.payout(&order.id).await? {
-            Some(payout) => {
-                line.detail = Some(payout.bank_reference);
-                LineOutcome::AlreadyPaid
-            }
-            None => LineOutcome::NotPayable,
-        });
+        return paid_before(s, &order.id, line).await;
     }
     match pay_or_record(s, op, &order, Some(&line.bank_reference)).await {
         Ok(PayoutOutcome::Disbursed(_)) => Ok(LineOutcome::Paid),
@@ -458,13 +490,7 @@ async fn settle_line(
         Err(Error::Refused(Refusal::PayoutAwaitingApproval)) => Ok(LineOutcome::AlreadyRecorded),
         Err(Error::Refused(Refusal::InvalidTransition)) => {
             // Paid (or closed) between the read above and the payout's own lock.
-            Ok(match s.db.payout(&order.id).await? {
-                Some(payout) => {
-                    line.detail = Some(payout.bank_reference);
-                    LineOutcome::AlreadyPaid
-                }
-                None => LineOutcome::NotPayable,
-            })
+            paid_before(s, &order.id, line).await
         }
         Err(Error::Validation(_)) => {
             line.detail = Some("bankReference".to_owned());
@@ -472,6 +498,93 @@ async fn settle_line(
         }
         Err(e) => Err(e),
     }
+}
+
+/// A success line for an order no longer approved: paid out under this reference (a file imported again), paid out
+/// under another (a second transfer: the existing reference in `detail`), or never paid out (not payable).
+async fn paid_before(
+    s: &Services,
+    order_id: &str,
+    line: &mut ImportedLine,
+) -> Result<LineOutcome, Error> {
+    Ok(match s.db.payout(order_id).await? {
+        Some(payout) => {
+            let same = payout
+                .bank_reference
+                .eq_ignore_ascii_case(line.bank_reference.trim());
+            line.detail = Some(payout.bank_reference);
+            if same {
+                LineOutcome::AlreadyPaid
+            } else {
+                tracing::warn!(
+                    order = order_id,
+                    "a bank result reports a second transfer for an order paid out"
+                );
+                LineOutcome::SecondTransfer
+            }
+        }
+        None => LineOutcome::NotPayable,
+    })
+}
+
+/// Takes an order out of the bank file it was in, audited `action` with when and by whom it was put in, with the
+/// order locked: `not_found` when it was in none. With `waiting_only`, only an order still waiting for its payout
+/// with none recorded for approval (a recorded payout was sent: a checker's rejection must not put it in another
+/// file), else `invalid_transition`.
+async fn release(
+    s: &Services,
+    op: &Operator,
+    order_id: &str,
+    action: &'static str,
+    why: &str,
+    waiting_only: bool,
+) -> Result<(), Error> {
+    let mut tx = s.db.begin().await?;
+    let order = tx
+        .order_for_update(order_id)
+        .await?
+        .ok_or(Error::NotFound)?;
+    if waiting_only
+        && (order.status != OrderState::Approved
+            || tx.payout_approval_in_tx(order_id).await?.is_some())
+    {
+        return Err(Refusal::InvalidTransition.into());
+    }
+    let Some((sent_by, sent_at)) = tx.release_payout_send(order_id).await? else {
+        return Err(Error::NotFound);
+    };
+    let before = serde_json::json!({"sentBy": sent_by, "sentAt": sent_at}).to_string();
+    let after = serde_json::json!({"reason": why}).to_string();
+    tx.insert_audit(&NewAuditEntry {
+        actor_kind: "operator",
+        actor_id: Some(&op.id),
+        action,
+        entity: "order",
+        entity_id: order_id,
+        before_json: Some(&before),
+        after_json: Some(&after),
+        at: s.clock.now_ms(),
+    })
+    .await?;
+    tx.commit().await?;
+    Ok(())
+}
+
+/// Puts an order that was in a bank file back for the next one (finance), when the bank did not pay it: the upload
+/// was refused, or never made. Audited `payout.put_back`. An order in no file is `not_found`; one no longer waiting
+/// for its payout (paid out, or recorded for approval) cannot go back (`invalid_transition`).
+pub async fn put_back(s: &Services, op: &Operator, order_no: &str) -> Result<(), Error> {
+    op.require_any(PAYOUT_ROLES)?;
+    let order = crate::auth::operators::order_in_scope(s, op, order_no).await?;
+    release(
+        s,
+        op,
+        &order.id,
+        "payout.put_back",
+        "not_paid_by_the_bank",
+        true,
+    )
+    .await
 }
 
 #[cfg(test)]

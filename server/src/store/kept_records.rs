@@ -209,6 +209,7 @@ impl Tx {
         for table in [
             "payouts",
             "payout_approvals",
+            "payout_sends",
             "loans",
             "loan_arrears",
             "collection_contacts",

@@ -76,6 +76,10 @@ pub struct AwaitingPayoutRow {
     pub pending_by: Option<String>,
     pub pending_by_name: Option<String>,
     pub pending_at: Option<i64>,
+    /// The order is in a bank file finance downloaded: when, and who (id and username); null when it is not.
+    pub sent_at: Option<i64>,
+    pub sent_by: Option<String>,
+    pub sent_by_name: Option<String>,
 }
 
 /// A payout to record.
@@ -413,12 +417,14 @@ impl Db {
                     COALESCE((SELECT MAX(e.at) FROM order_events e WHERE e.order_id = o.id AND e.status = '{approved}'),
                              o.updated_at) AS approved_at,
                     a.bank_reference AS pending_reference, a.recorded_by AS pending_by,
-                    r.username AS pending_by_name, a.recorded_at AS pending_at
+                    r.username AS pending_by_name, a.recorded_at AS pending_at,
+                    s.sent_at, s.sent_by, so.username AS sent_by_name
              FROM (SELECT id, order_no, borrower_id, product_code, product_name, term_code, currency, amount,
                           net_disbursed, updated_at
                    FROM orders WHERE market = $1 AND status = '{approved}' ORDER BY updated_at, id LIMIT $2 OFFSET $3) o
              JOIN borrowers b ON b.id = o.borrower_id
              LEFT JOIN payout_approvals a ON a.order_id = o.id LEFT JOIN operators r ON r.id = a.recorded_by
+             LEFT JOIN payout_sends s ON s.order_id = o.id LEFT JOIN operators so ON so.id = s.sent_by
              ORDER BY o.updated_at, o.id"
         ))
         .bind(market.code())
@@ -537,6 +543,55 @@ impl Tx {
         .execute(self.conn())
         .await?;
         Ok(id)
+    }
+
+    /// Puts an approved order in the bank file `file_id`, with its row locked (PostgreSQL; SQLite's transaction holds
+    /// the write lock): false when it is in a file already (another download took it) or no longer approved (the
+    /// borrower cancelled it meanwhile).
+    pub async fn claim_for_bank_file(
+        &mut self,
+        order_id: &str,
+        file_id: &str,
+        operator_id: &str,
+        now: i64,
+    ) -> sqlx::Result<bool> {
+        if self.order_for_update(order_id).await?.is_none() {
+            return Ok(false);
+        }
+        let approved = kilat_domain::OrderState::Approved.code();
+        let done = sqlx::query(&format!(
+            "INSERT INTO payout_sends (order_id, file_id, sent_by, sent_at)
+             SELECT id, $2, $3, $4 FROM orders WHERE id = $1 AND status = '{approved}'
+             ON CONFLICT DO NOTHING"
+        ))
+        .bind(order_id)
+        .bind(file_id)
+        .bind(operator_id)
+        .bind(now)
+        .execute(self.conn())
+        .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    /// True when the order is in a bank file finance downloaded (its money may be on its way).
+    pub async fn payout_sent_in_tx(&mut self, order_id: &str) -> sqlx::Result<bool> {
+        let n: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM payout_sends WHERE order_id = $1")
+            .bind(order_id)
+            .fetch_one(self.conn())
+            .await?;
+        Ok(n > 0)
+    }
+
+    /// Takes the order out of the bank file it was in, so the next file holds it again: when, and by whom, it was put
+    /// in; `None` when it was in none.
+    pub async fn release_payout_send(
+        &mut self,
+        order_id: &str,
+    ) -> sqlx::Result<Option<(String, i64)>> {
+        sqlx::query_as("DELETE FROM payout_sends WHERE order_id = $1 RETURNING sent_by, sent_at")
+            .bind(order_id)
+            .fetch_optional(self.conn())
+            .await
     }
 
     /// The plan, read inside the transaction.

@@ -444,7 +444,8 @@ async fn an_imported_result_file_pays_matched_lines_once_and_answers_every_line(
             (b.as_str(), "failed"),
             (c.as_str(), "amount_mismatch"),
             (a.as_str(), "duplicate_line"),
-            (d.as_str(), "already_paid"),
+            // Paid out by hand under another reference: the bank reports a second transfer.
+            (d.as_str(), "second_transfer"),
             ("KL-000000-XXXXXX", "unknown_reference"),
             (e.as_str(), "unknown_reference"),
             (b.as_str(), "invalid"),
@@ -885,5 +886,144 @@ async fn month_end_exports_hold_the_market_s_money_for_finance_and_admins_only_a
     assert_eq!(audit_after(&app, "export.payouts").await.len(), 1);
     assert_eq!(audit_after(&app, "export.ledger").await.len(), 2);
     assert!(audit_after(&app, "export.payouts").await[0].contains(&format!("\"from\":\"{day}\"")));
+    app.stop().await;
+}
+
+/// A downloaded bank file holds each order once: the money of an order in it may be on its way, so a second download
+/// (the same operator again, or two at the same moment) leaves it out, the list says which file holds it, and the
+/// borrower can no longer cancel it. It goes back in the next file when the bank's result reports its transfer failed,
+/// or when finance puts it back (the bank did not pay it) — never while a payout of it is recorded for approval.
+#[tokio::test]
+async fn a_downloaded_bank_file_holds_each_order_once_and_its_borrower_cannot_cancel_it() {
+    // Every payout above ₹11,000 waits for a second operator.
+    let app = spawn_app_with(|s| {
+        s.payouts.india.approval_threshold = 1_100_000;
+    })
+    .await;
+    let finance = operator(&app, "fin", &[Role::Finance]).await;
+    let other = operator(&app, "fin2", &[Role::Finance]).await;
+    let mut orders = Vec::new();
+    for n in 0..4 {
+        let Application {
+            session,
+            order_no,
+            order_id,
+            ..
+        } = app
+            .borrower(IN)
+            .loan("in-flexi-6m", 1_000_000 + n * 100_000, "m6")
+            .approved()
+            .await;
+        orders.push((session, order_no, order_id));
+    }
+    let file_of = |csv: &str| {
+        orders
+            .iter()
+            .filter(|(_, no, _)| csv.contains(no.as_str()))
+            .map(|(_, no, _)| no.clone())
+            .collect::<Vec<_>>()
+    };
+    // Two finance operators download at the same moment: each order is in exactly one of the files.
+    let (one, two) = tokio::join!(
+        get(
+            &app,
+            &finance,
+            "/api/v1/console/payouts/bank-file?market=IN"
+        ),
+        get(&app, &other, "/api/v1/console/payouts/bank-file?market=IN"),
+    );
+    let (one, two) = (one.text().await.unwrap(), two.text().await.unwrap());
+    let (in_one, in_two) = (file_of(&one), file_of(&two));
+    assert_eq!(in_one.len() + in_two.len(), 4, "{one}\n{two}");
+    assert!(in_one.iter().all(|no| !in_two.contains(no)), "{one}\n{two}");
+    let again = get(
+        &app,
+        &finance,
+        "/api/v1/console/payouts/bank-file?market=IN",
+    )
+    .await;
+    assert!(file_of(&again.text().await.unwrap()).is_empty());
+    let list = data(get(&app, &finance, "/api/v1/console/payouts?market=IN").await).await;
+    for entry in list.as_array().unwrap() {
+        assert!(entry["inBankFile"]["sentAt"].is_i64(), "{entry}");
+        assert!(["fin", "fin2"].contains(&entry["inBankFile"]["sentByUsername"].as_str().unwrap()));
+    }
+
+    // Its borrower cannot cancel it: the money may be on its way.
+    let (session, order_no, order_id) = &orders[0];
+    let refused = app
+        .post_as(
+            &format!("/api/v1/borrower/orders/{order_no}/cancel"),
+            session,
+            &json!({}),
+        )
+        .await;
+    assert_eq!(refused.status(), StatusCode::CONFLICT);
+    assert_eq!(error(refused).await["code"], "payout_sent");
+    assert_eq!(status_of(&app, order_id).await, "approved");
+
+    // The bank reports the first order's transfer failed: it is in the next file.
+    let rupees = |minor: i64| format!("{}.{:02}", minor / 100, minor % 100);
+    let net = net_of(&app, order_id).await;
+    let failed = format!(
+        "Payment Reference,UTR,Status,Amount (INR)\r\n{order_no},N3312609001,FAILED,{}\r\n",
+        rupees(net)
+    );
+    assert_eq!(
+        data(import(&app, &finance, "IN", &failed).await).await["lines"][0]["outcome"],
+        "failed"
+    );
+    assert_eq!(audits_of(&app, "payout.send_failed", order_id).await, 1);
+    let next = get(
+        &app,
+        &finance,
+        "/api/v1/console/payouts/bank-file?market=IN",
+    )
+    .await;
+    assert_eq!(file_of(&next.text().await.unwrap()), vec![order_no.clone()]);
+
+    // Finance puts the second back (the upload was refused): the borrower may cancel it again.
+    let (session, order_no, order_id) = &orders[1];
+    let put_back = |no: String| {
+        let (app, finance) = (&app, &finance);
+        async move {
+            op_call(
+                app,
+                finance,
+                Method::POST,
+                &format!("/api/v1/console/orders/{no}/payout/put-back"),
+                None,
+            )
+            .await
+        }
+    };
+    assert_eq!(put_back(order_no.clone()).await.status(), StatusCode::OK);
+    assert_eq!(audits_of(&app, "payout.put_back", order_id).await, 1);
+    assert_eq!(
+        put_back(order_no.clone()).await.status(),
+        StatusCode::NOT_FOUND,
+        "in no file now"
+    );
+    let cancelled = app
+        .post_as(
+            &format!("/api/v1/borrower/orders/{order_no}/cancel"),
+            session,
+            &json!({}),
+        )
+        .await;
+    assert_eq!(cancelled.status(), StatusCode::OK);
+
+    // A payout recorded for approval was sent: it is not put back, so a checker's rejection never puts it in a file.
+    let (_, order_no, _) = &orders[3];
+    assert_eq!(
+        record(&app, &finance, order_no, "N3312609003")
+            .await
+            .status(),
+        StatusCode::OK
+    );
+    assert_eq!(
+        put_back(order_no.clone()).await.status(),
+        StatusCode::CONFLICT
+    );
     app.stop().await;
 }

@@ -23,6 +23,7 @@ export const PAYOUTS_IN = [
     },
     needsApproval: false,
     pendingPayout: null as null | { bankReference: string; recordedBy: string; recordedByUsername: string; recordedAt: number },
+    inBankFile: null as null | { sentAt: number; sentByUsername: string },
   },
   {
     orderNo: 'KL-261123-BBBBBB',
@@ -38,6 +39,7 @@ export const PAYOUTS_IN = [
     beneficiary: null,
     needsApproval: true,
     pendingPayout: null as null | { bankReference: string; recordedBy: string; recordedByUsername: string; recordedAt: number },
+    inBankFile: null as null | { sentAt: number; sentByUsername: string },
   },
 ];
 

@@ -51,6 +51,34 @@ describe('payout operations', () => {
     expect(await screen.findByText(/KL-261122-AAAAAA: payout of ₹19,400 with bank reference N3312600200 recorded\. A second finance operator approves it/)).toBeInTheDocument();
   });
 
+  it('marks an order in a downloaded bank file and puts it back for the next one after asking', async () => {
+    const [first, second] = PAYOUTS_IN;
+    const sentAt = Date.UTC(2026, 10, 27, 5, 0);
+    let list: object[] = [{ ...first!, inBankFile: { sentAt, sentByUsername: 'fay' } }, { ...second!, needsApproval: true, inBankFile: { sentAt, sentByUsername: 'fay' }, pendingPayout: { bankReference: 'N3312600200', recordedBy: 'op-other', recordedByUsername: 'maker', recordedAt: RECORDED_AT } }];
+    const api = fakeConsoleApi({
+      operator: OPERATORS.finance,
+      signedIn: true,
+      handlers: {
+        [LIST]: () => ok(list),
+        'POST /api/v1/console/orders/KL-261122-AAAAAA/payout/put-back': () => {
+          list = [{ ...first! }, list[1]!];
+          return ok({ orderNo: 'KL-261122-AAAAAA' });
+        },
+      },
+    });
+    renderConsole('/console/payouts');
+    const user = userEvent.setup();
+    expect(await screen.findAllByText(/^In the bank file downloaded by fay,/)).toHaveLength(2);
+    // A payout recorded for approval was sent: it is never put back.
+    expect(screen.getAllByRole('button', { name: /^Put .* back for the next bank file$/ })).toHaveLength(1);
+    await user.click(screen.getByRole('button', { name: 'Put KL-261122-AAAAAA back for the next bank file' }));
+    expect(api.callsTo('POST', '/api/v1/console/orders/KL-261122-AAAAAA/payout/put-back')).toHaveLength(0);
+    expect(screen.getByText(/^Did the bank not pay KL-261122-AAAAAA\?/)).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Put back for the next file' }));
+    expect(api.callsTo('POST', '/api/v1/console/orders/KL-261122-AAAAAA/payout/put-back')).toHaveLength(1);
+    expect(await screen.findAllByText(/^In the bank file downloaded by fay,/)).toHaveLength(1);
+  });
+
   it('lets a second operator approve with the amount stated, and never the one who recorded it', async () => {
     let list = pending('op-other');
     const api = fakeConsoleApi({

@@ -72,6 +72,10 @@ pub fn routes() -> Router<AppState> {
         .route("/payouts/bank-result", post(payouts::bank_result))
         .route("/orders/{order_no}/payout/approve", post(payouts::approve))
         .route("/orders/{order_no}/payout/reject", post(payouts::reject))
+        .route(
+            "/orders/{order_no}/payout/put-back",
+            post(payouts::put_back),
+        )
         .route("/exports", get(payouts::export))
         .route("/dashboard", get(dashboard::dashboard))
         .route("/payments", get(payments::queue))

@@ -411,6 +411,19 @@ pub struct PayoutQueueEntry {
     /// The payout recorded and waiting for a second operator's approval; null when none.
     #[schema(required = true)]
     pub pending_payout: Option<PendingPayoutView>,
+    /// The order is in a bank file finance downloaded (its money may be on its way: later files leave it out, and
+    /// the borrower cannot cancel it); null when it is not.
+    #[schema(required = true)]
+    pub in_bank_file: Option<InBankFileView>,
+}
+
+/// When, and by whom, an order was put in a downloaded bank file.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct InBankFileView {
+    /// Epoch milliseconds.
+    pub sent_at: i64,
+    pub sent_by_username: String,
 }
 
 /// A payout recorded by one finance operator, waiting for a second one (maker-checker).
@@ -445,6 +458,10 @@ impl From<AwaitingPayout> for PayoutQueueEntry {
                 recorded_by: p.recorded_by,
                 recorded_by_username: p.recorded_by_username,
                 recorded_at: p.recorded_at,
+            }),
+            in_bank_file: a.in_bank_file.map(|f| InBankFileView {
+                sent_at: f.sent_at,
+                sent_by_username: f.sent_by_username,
             }),
         }
     }

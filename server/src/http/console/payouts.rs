@@ -165,6 +165,35 @@ pub async fn bank_result(
     }))
 }
 
+/// An order put back for the next bank file.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PutBack {
+    pub order_no: String,
+}
+
+/// Puts an order that was in a downloaded bank file back for the next one, when the bank did not pay it (the upload
+/// was refused, or never made). Audited `payout.put_back`. An order in a bank file is left out of later files, and
+/// the borrower cannot cancel it, until the bank's result reports its transfer failed or it is put back.
+#[utoipa::path(post, path = "/api/v1/console/orders/{orderNo}/payout/put-back", tag = "console",
+    operation_id = "console_payout_put_back",
+    security(("console_cookie" = [], "csrf_header" = [])),
+    params(("orderNo" = String, Path, description = "E.g. KL-261123-7F3K9Q")),
+    responses((status = 200, body = Envelope<PutBack>), (status = 401, body = ErrorBody),
+        (status = 403, description = "forbidden (not finance), csrf_token_invalid or cross_site_request", body = ErrorBody),
+        (status = 404, description = "not_found: no such order of the operator's markets, or it is in no bank file", body = ErrorBody),
+        (status = 409, description = "invalid_transition: the order is paid out, or its payout is recorded for approval", body = ErrorBody)))]
+pub async fn put_back(
+    State(state): State<AppState>,
+    session: OperatorSession,
+    Path(order_no): Path<String>,
+) -> Result<Json<Envelope<PutBack>>, ApiError> {
+    payout_file::put_back(&state.services, &session.operator, &order_no).await?;
+    Ok(Envelope::ok(PutBack {
+        order_no: order_no.trim().to_owned(),
+    }))
+}
+
 /// Approves a payout another finance operator recorded above the threshold (maker-checker): the loan starts now with
 /// the recorded bank reference, as a one-step payout does. Audited `payout.approve`.
 #[utoipa::path(post, path = "/api/v1/console/orders/{orderNo}/payout/approve", tag = "console",

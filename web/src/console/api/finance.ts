@@ -14,6 +14,7 @@ import type {
   PaymentView,
   PayoutEntry,
   PayoutRejected,
+  PutBack,
   PaymentQueueCount,
   QueuedPayment,
 } from './types';
@@ -166,6 +167,16 @@ export function useRejectPayout() {
       void queryClient.invalidateQueries({ queryKey: ['console', 'payouts'] });
       void queryClient.invalidateQueries({ queryKey: queryKeys.order(orderNo) });
     },
+  });
+}
+
+/** Puts an order that was in a downloaded bank file back for the next one (the bank did not pay it). */
+export function usePutBackPayout() {
+  const api = useApiClient();
+  const queryClient = useQueryClient();
+  return useMutation<PutBack, ApiError, { orderNo: string }>({
+    mutationFn: ({ orderNo }) => api.postJson<PutBack>(`${orderPath(orderNo)}/payout/put-back`, {}),
+    onSettled: () => void queryClient.invalidateQueries({ queryKey: ['console', 'payouts'] }),
   });
 }
 

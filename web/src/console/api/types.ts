@@ -89,6 +89,8 @@ export type ImportedLine = Schemas['ImportedLineView'];
 export type LineOutcome = Schemas['LineOutcome'];
 /** The answer to `POST /orders/{orderNo}/payout/reject`. */
 export type PayoutRejected = Schemas['PayoutRejectedView'];
+/** The answer to `POST /orders/{orderNo}/payout/put-back`. */
+export type PutBack = Schemas['PutBack'];
 /** A bank's statement layout (`GET /reconciliation/mappings`). */
 export type StatementMapping = Schemas['Mapping'];
 /** A layout as sent (`POST /reconciliation/mappings`). */

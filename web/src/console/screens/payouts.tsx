@@ -1,4 +1,5 @@
 import { useRef, useState, type FormEvent } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { errorText } from '@/shared/api/error-text';
@@ -13,6 +14,7 @@ import {
   useDisburse,
   useImportBankResult,
   usePayouts,
+  usePutBackPayout,
   useRejectPayout,
   type ExportKind,
 } from '../api/finance';
@@ -148,6 +150,7 @@ export function PayoutsScreen() {
                       </button>
                     )}
                     {entry.needsApproval && !entry.pendingPayout && <p className="muted">{t('payouts.needsApproval')}</p>}
+                    {entry.inBankFile && <InBankFile entry={entry} />}
                   </td>
                 </tr>
               ))}
@@ -300,9 +303,66 @@ function PendingActions({ entry, onDone }: { entry: PayoutEntry; onDone: (d: Dis
   );
 }
 
+/**
+ * An order in a downloaded bank file: its money may be on its way, so later files leave it out. Finance puts it back
+ * for the next file when the bank did not pay it (never while a payout of it is recorded for approval).
+ */
+function InBankFile({ entry }: { entry: PayoutEntry }) {
+  const { t } = useTranslation();
+  const putBack = usePutBackPayout();
+  const [asking, setAsking] = useState(false);
+  const file = entry.inBankFile!;
+  const id = `put-back-${entry.orderNo}`;
+  return (
+    <div className="in-bank-file">
+      <p className="muted">{t('payouts.inBankFile', { username: file.sentByUsername, at: dateTime(file.sentAt) })}</p>
+      {putBack.isSuccess ? (
+        <p role="status">{t('payouts.putBackDone', { orderNo: entry.orderNo })}</p>
+      ) : entry.pendingPayout ? null : asking ? (
+        <div role="group" aria-labelledby={id}>
+          <p id={id}>
+            <strong>{t('payouts.putBackConfirm', { orderNo: entry.orderNo })}</strong>
+          </p>
+          <div className="actions">
+            <button
+              type="button"
+              className="button button--danger"
+              disabled={putBack.isPending}
+              onClick={() => putBack.mutate({ orderNo: entry.orderNo }, { onSuccess: () => setAsking(false) })}
+            >
+              {t('payouts.putBackButton')}
+            </button>
+            <button type="button" className="button button--quiet" onClick={() => setAsking(false)}>
+              {t('payouts.back')}
+            </button>
+          </div>
+        </div>
+      ) : (
+        <button
+          type="button"
+          className="button button--quiet"
+          aria-label={t('payouts.putBackOrder', { orderNo: entry.orderNo })}
+          onClick={() => {
+            putBack.reset();
+            setAsking(true);
+          }}
+        >
+          {t('payouts.putBack')}
+        </button>
+      )}
+      {putBack.error && (
+        <p role="alert" className="notice notice--error">
+          {errorText(putBack.error, t)}
+        </p>
+      )}
+    </div>
+  );
+}
+
 /** Downloads the market's bank bulk payment file (audited by the server). */
 function BankFilePanel({ market }: { market: ApiMarket }) {
   const { t } = useTranslation();
+  const queryClient = useQueryClient();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<ApiError | null>(null);
   const [saved, setSaved] = useState<string | null>(null);
@@ -313,6 +373,8 @@ function BankFilePanel({ market }: { market: ApiMarket }) {
     try {
       const file = await fetchCsv(bankFilePath(market), `kilat-payouts-${market}.csv`);
       saveCsv(file);
+      // The orders in it are now marked in the list, and left out of the next file.
+      void queryClient.invalidateQueries({ queryKey: ['console', 'payouts'] });
       setSaved(t('payouts.bankFileSaved', { name: file.name, count: Math.max(0, file.text.split('\r\n').filter(Boolean).length - 1) }));
     } catch (e) {
       setError(e as ApiError);
@@ -415,7 +477,7 @@ function ImportReport({ report }: { report: BankResult }) {
                 <span className={`outcome--${line.outcome}`}>{t(`payouts.outcome.${line.outcome}`)}</span>
                 {line.expectedAmount !== null && <> {t('payouts.expected', { amount: money(line.expectedAmount, currency) })}</>}
                 {line.outcome === 'invalid' && line.detail && <> ({line.detail})</>}
-                {line.outcome === 'already_paid' && line.detail && <> ({line.detail})</>}
+                {(line.outcome === 'already_paid' || line.outcome === 'second_transfer') && line.detail && <> ({line.detail})</>}
               </td>
             </tr>
           ))}

@@ -1819,6 +1819,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/console/orders/{orderNo}/payout/put-back": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Puts an order that was in a downloaded bank file back for the next one, when the bank did not pay it (the upload
+         *     was refused, or never made). Audited `payout.put_back`. An order in a bank file is left out of later files, and
+         *     the borrower cannot cancel it, until the bank's result reports its transfer failed or it is put back.
+         */
+        post: operations["console_payout_put_back"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/console/orders/{orderNo}/payout/reject": {
         parameters: {
             query?: never;
@@ -5369,6 +5390,20 @@ export interface components {
             msg: string;
         };
         /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
+        Envelope_PutBack: {
+            /**
+             * Format: int32
+             * @description Always 0 on success.
+             */
+            code: number;
+            /** @description An order put back for the next bank file. */
+            data: {
+                orderNo: string;
+            };
+            /** @description Always `ok` on success. */
+            msg: string;
+        };
+        /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
         Envelope_RatingSaved: {
             /**
              * Format: int32
@@ -6057,6 +6092,7 @@ export interface components {
                 approvedAt: number;
                 beneficiary: null | components["schemas"]["BeneficiaryView"];
                 currency: components["schemas"]["Currency"];
+                inBankFile: null | components["schemas"]["InBankFileView"];
                 /** @description True when the payout is above the market's approval threshold: a second finance operator approves it. */
                 needsApproval: boolean;
                 /**
@@ -6586,6 +6622,15 @@ export interface components {
             duplicate: boolean;
             result: components["schemas"]["ImportResult"];
         };
+        /** @description When, and by whom, an order was put in a downloaded bank file. */
+        InBankFileView: {
+            /**
+             * Format: int64
+             * @description Epoch milliseconds.
+             */
+            sentAt: number;
+            sentByUsername: string;
+        };
         /**
          * @description The time a stated income covers.
          * @enum {string}
@@ -6872,7 +6917,7 @@ export interface components {
          * @description What became of one line of a bank result file.
          * @enum {string}
          */
-        LineOutcome: "paid" | "awaiting_approval" | "already_paid" | "already_recorded" | "failed" | "amount_mismatch" | "unknown_reference" | "duplicate_line" | "not_payable" | "invalid";
+        LineOutcome: "paid" | "awaiting_approval" | "already_paid" | "second_transfer" | "already_recorded" | "failed" | "amount_mismatch" | "unknown_reference" | "duplicate_line" | "not_payable" | "invalid";
         /** @description Why one line of a file cannot be read. */
         LineProblem: {
             /**
@@ -7439,6 +7484,7 @@ export interface components {
             approvedAt: number;
             beneficiary: null | components["schemas"]["BeneficiaryView"];
             currency: components["schemas"]["Currency"];
+            inBankFile: null | components["schemas"]["InBankFileView"];
             /** @description True when the payout is above the market's approval threshold: a second finance operator approves it. */
             needsApproval: boolean;
             /**
@@ -7636,6 +7682,10 @@ export interface components {
             whatsappNumber: string;
             /** @description A chat with the WhatsApp number: `https://wa.me/` and the number's digits. */
             whatsappUrl: string;
+        };
+        /** @description An order put back for the next bank file. */
+        PutBack: {
+            orderNo: string;
         };
         QueueCount: {
             /**
@@ -15752,6 +15802,72 @@ export interface operations {
                 };
             };
             /** @description payout_not_awaiting: no payout of the order waits for approval (never recorded, rejected, or approved already); invalid_transition: the order is no longer approved */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    console_payout_put_back: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description E.g. KL-261123-7F3K9Q */
+                orderNo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_PutBack"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description forbidden (not finance), csrf_token_invalid or cross_site_request */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description not_found: no such order of the operator's markets, or it is in no bank file */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description invalid_transition: the order is paid out, or its payout is recorded for approval */
             409: {
                 headers: {
                     [name: string]: unknown;
