@@ -197,6 +197,9 @@ pub enum LineOutcome {
     /// The bank reports the transfer failed: nothing recorded; the order stays approved and goes back in the next
     /// bank file.
     Failed,
+    /// The bank reports the transfer failed (or returned) for an order Kilat has paid out: the loan runs on money the
+    /// borrower may never have had. Nothing recorded; finance checks with the bank (`detail`: the payout's reference).
+    FailedAfterPayout,
     /// The amount differs from the order's payout amount: nothing recorded.
     AmountMismatch,
     /// No order of this market has this reference.
@@ -218,6 +221,7 @@ impl LineOutcome {
             Self::SecondTransfer => "second_transfer",
             Self::AlreadyRecorded => "already_recorded",
             Self::Failed => "failed",
+            Self::FailedAfterPayout => "failed_after_payout",
             Self::AmountMismatch => "amount_mismatch",
             Self::UnknownReference => "unknown_reference",
             Self::DuplicateLine => "duplicate_line",
@@ -460,6 +464,13 @@ async fn settle_line(
     };
     if status == Some(BankStatus::Failed) {
         // Nothing went: the order goes back in the next file, if it is still waiting for its payout.
+        if order.status != OrderState::Approved
+            && let Some(payout) = s.db.payout(&order.id).await?
+        {
+            tracing::warn!(order = %order.order_no, "a bank result reports a failed transfer for an order paid out");
+            line.detail = Some(payout.bank_reference);
+            return Ok(LineOutcome::FailedAfterPayout);
+        }
         if order.status == OrderState::Approved {
             match release(
                 s,

@@ -468,6 +468,28 @@ async fn an_imported_result_file_pays_matched_lines_once_and_answers_every_line(
     assert_eq!(reference, "N3312600001");
     assert_eq!(audits_of(&app, "payout.create", &a_id).await, 1);
 
+    // The bank returns a paid line's transfer afterwards: flagged for finance, never the silent "failed" of an order
+    // still waiting.
+    let returned = data(
+        import(
+            &app,
+            &finance,
+            "IN",
+            &format!(
+                "Payment Reference,UTR,Status,Amount (INR)\r\n{a},N3312600001,returned,{}\r\n",
+                rupees(a_net)
+            ),
+        )
+        .await,
+    )
+    .await;
+    assert_eq!(
+        returned["lines"][0]["outcome"], "failed_after_payout",
+        "{returned}"
+    );
+    assert_eq!(returned["lines"][0]["detail"], "N3312600001");
+    assert_eq!(status_of(&app, &a_id).await, "disbursed");
+
     // The same file again pays nothing twice.
     let again = data(import(&app, &finance, "IN", &file).await).await;
     assert_eq!(again["lines"][0]["outcome"], "already_paid");
@@ -491,7 +513,7 @@ async fn an_imported_result_file_pays_matched_lines_once_and_answers_every_line(
     );
     assert_eq!(audits_of(&app, "payout.create", &a_id).await, 1);
     let imports = audit_after(&app, "payout.import").await;
-    assert_eq!(imports.len(), 2);
+    assert_eq!(imports.len(), 3);
     assert!(imports[0].contains("\"failed\""), "{}", imports[0]);
 
     // A line with an invalid status is answered as such; files without the columns or not CSV are refused.

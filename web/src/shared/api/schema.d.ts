@@ -6917,7 +6917,7 @@ export interface components {
          * @description What became of one line of a bank result file.
          * @enum {string}
          */
-        LineOutcome: "paid" | "awaiting_approval" | "already_paid" | "second_transfer" | "already_recorded" | "failed" | "amount_mismatch" | "unknown_reference" | "duplicate_line" | "not_payable" | "invalid";
+        LineOutcome: "paid" | "awaiting_approval" | "already_paid" | "second_transfer" | "already_recorded" | "failed" | "failed_after_payout" | "amount_mismatch" | "unknown_reference" | "duplicate_line" | "not_payable" | "invalid";
         /** @description Why one line of a file cannot be read. */
         LineProblem: {
             /**
