@@ -276,6 +276,10 @@ pub enum ErrorCode {
     ComplaintClosed,
     /// 409: deleting the account while a loan still owes money (`msg` states the amount).
     MoneyOutstanding,
+    /// 409: deleting the account while a payment is unsettled (a UTR waiting for finance, money held or owed back).
+    PaymentUnsettled,
+    /// 409: cancelling an approved order finance has put in a bank file: its money may be on its way.
+    PayoutSent,
     /// 409: the product offers an extension, but with its fee this loan would cost more than an OJK cap allows
     /// (`msg` names the cost and the cap's limit).
     ExtensionOverCap,
