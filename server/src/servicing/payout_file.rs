@@ -477,7 +477,7 @@ async fn settle_line(
                 op,
                 &order.id,
                 "payout.send_failed",
-                &line.bank_reference,
+                "failed_at_the_bank",
                 false,
             )
             .await

@@ -76,9 +76,8 @@ pub struct AwaitingPayoutRow {
     pub pending_by: Option<String>,
     pub pending_by_name: Option<String>,
     pub pending_at: Option<i64>,
-    /// The order is in a bank file finance downloaded: when, and who (id and username); null when it is not.
+    /// The order is in a bank file finance downloaded: when, and by whom (username); null when it is not.
     pub sent_at: Option<i64>,
-    pub sent_by: Option<String>,
     pub sent_by_name: Option<String>,
 }
 
@@ -418,7 +417,7 @@ impl Db {
                              o.updated_at) AS approved_at,
                     a.bank_reference AS pending_reference, a.recorded_by AS pending_by,
                     r.username AS pending_by_name, a.recorded_at AS pending_at,
-                    s.sent_at, s.sent_by, so.username AS sent_by_name
+                    s.sent_at, so.username AS sent_by_name
              FROM (SELECT id, order_no, borrower_id, product_code, product_name, term_code, currency, amount,
                           net_disbursed, updated_at
                    FROM orders WHERE market = $1 AND status = '{approved}' ORDER BY updated_at, id LIMIT $2 OFFSET $3) o
