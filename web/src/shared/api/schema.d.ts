@@ -1609,12 +1609,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Every operator, by username (admin). */
+        /** The operators the admin manages, by username (admin): those whose markets are all the admin's. */
         get: operations["console_operators"];
         put?: never;
         /**
-         * Creates an operator with roles, markets and an initial password (admin); the operator must choose their own password
-         *     at their first sign-in.
+         * Creates an operator with roles, markets (the admin's own when left out) and an initial password (admin); the
+         *     operator must choose their own password at their first sign-in.
          */
         post: operations["console_create_operator"];
         delete?: never;
@@ -1668,7 +1668,10 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Replaces the markets an operator sees (admin): one or both of `IN`, `ID`. Audited (`operator.markets`). */
+        /**
+         * Replaces the markets an operator sees (admin): one or both of `IN`, `ID`, each one of the admin's; an admin's own
+         *     markets cannot be changed by themself. Audited (`operator.markets`).
+         */
         put: operations["console_operator_markets"];
         post?: never;
         delete?: never;
@@ -3407,8 +3410,8 @@ export interface components {
         };
         CreateOperatorRequest: {
             /**
-             * @description One or both of `IN`, `ID`: the markets whose records the operator sees; both when left out (an empty list is
-             *     refused: "Choose at least one market.").
+             * @description One or both of `IN`, `ID`, each one of the admin's: the markets whose records the operator sees; the admin's
+             *     own when left out (an empty list is refused: "Choose at least one market.").
              * @example [
              *       "IN"
              *     ]
@@ -14933,7 +14936,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description validation_failed: `username` (taken), `password`, `roles`, `markets` (none, unknown) */
+            /** @description validation_failed: `username` (taken), `password`, `roles`, `markets` (none, unknown, not the admin's) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -14990,6 +14993,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description not_found: no such operator, or one with a market not the admin's */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -15055,6 +15059,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description not_found: no such operator, or one with a market not the admin's */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -15124,7 +15129,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description not_found: no such operator, or one with a market not the admin's */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description own_admin_account: the admin's own markets */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15150,7 +15165,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description validation_failed: `markets` (none, unknown) */
+            /** @description validation_failed: `markets` (none, unknown, not the admin's) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -15221,6 +15236,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description not_found: no such operator, or one with a market not the admin's */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -15317,6 +15333,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description not_found: no such operator, or one with a market not the admin's */
             404: {
                 headers: {
                     [name: string]: unknown;
