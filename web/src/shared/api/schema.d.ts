@@ -1726,7 +1726,8 @@ export interface paths {
         };
         /**
          * One order with its KFS, timeline and the borrower's certification (reviewer, finance, support). Reviewers see ID
-         *     and account numbers in full and each such view is audited (`view_unmasked`); the others see them masked. Finance
+         *     and account numbers and the emergency contacts' phones in full and each such view is audited (`view_unmasked`);
+         *     the others see them masked. Finance
          *     sees the beneficiary of an approved or paid-out order in full, audited the same way.
          */
         get: operations["console_order"];
@@ -2766,7 +2767,10 @@ export interface components {
              * @description Epoch milliseconds.
              */
             completedAt: number;
-            /** @description The step's fields; `idNumber` and `accountNumber` masked unless the order view is `unmasked`. */
+            /**
+             * @description The step's fields; `idNumber`, `accountNumber` and the emergency contacts' `contact1Phone` and `contact2Phone`
+             *     masked (the last four characters shown) unless the order view is `unmasked`.
+             */
             data: components["schemas"]["StepFields"];
             step: components["schemas"]["Step"];
         };
@@ -3233,7 +3237,10 @@ export interface components {
             reviewReason: string | null;
             /** @description The timeline with who made each change. */
             timeline: components["schemas"]["ConsoleTimelineEntry"][];
-            /** @description True for reviewers: ID and account numbers in full, and this view was written to the audit trail. */
+            /**
+             * @description True for reviewers: ID and account numbers and the emergency contacts' phones in full, and this view was
+             *     written to the audit trail.
+             */
             unmasked: boolean;
         };
         /** @description A product as admins see it. */
@@ -4315,7 +4322,10 @@ export interface components {
                 reviewReason: string | null;
                 /** @description The timeline with who made each change. */
                 timeline: components["schemas"]["ConsoleTimelineEntry"][];
-                /** @description True for reviewers: ID and account numbers in full, and this view was written to the audit trail. */
+                /**
+                 * @description True for reviewers: ID and account numbers and the emergency contacts' phones in full, and this view was
+                 *     written to the audit trail.
+                 */
                 unmasked: boolean;
             };
             /** @description Always `ok` on success. */
