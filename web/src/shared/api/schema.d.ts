@@ -1294,7 +1294,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The operators a complaint may be assigned to: enabled, with the support or admin role, by username. */
+        /**
+         * The operators a complaint of the market may be assigned to: enabled, with the support or admin role, working in
+         *     that market, by username.
+         */
         get: operations["console_complaint_assignees"];
         put?: never;
         post?: never;
@@ -2577,8 +2580,8 @@ export interface components {
         };
         AssignRequest: {
             /**
-             * @description An operator of `GET /complaint-assignees` (the asking operator's own id: "assign to me"); `null` or left out
-             *     unassigns.
+             * @description An operator of `GET /complaint-assignees?market=` of the complaint's market (the asking operator's own id:
+             *     "assign to me"); `null` or left out unassigns.
              */
             assigneeId: string | null;
         };
@@ -13488,7 +13491,13 @@ export interface operations {
     };
     console_complaint_assignees: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description `IN` or `ID`: the complaint's market, one of the asking operator's; left out, the operator's one market, or
+                 *     both for an operator of both.
+                 */
+                market?: components["schemas"]["Market"];
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -13503,6 +13512,15 @@ export interface operations {
                     "application/json": components["schemas"]["Envelope_Vec_AssigneeView"];
                 };
             };
+            /** @description bad_request: the query string could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -13513,6 +13531,15 @@ export interface operations {
             };
             /** @description forbidden: not support or admin */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed: `market` (unknown, or not the operator's) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13805,7 +13832,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description validation_failed: `assigneeId` is no enabled support or admin operator */
+            /** @description validation_failed: `assigneeId` is no enabled support or admin operator, or one who does not work in the complaint's market */
             422: {
                 headers: {
                     [name: string]: unknown;
