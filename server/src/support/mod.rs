@@ -1487,16 +1487,39 @@ fn contact_visible(op: &Operator, message: &ContactMessage) -> bool {
     }
 }
 
-/// Marks a contact message handled, once (the first operator's mark stands): true when this call marked it.
+/// Marks a contact message handled, once (the first operator's mark stands): true when this call marked it. The mark
+/// is audited (`contact_message.handled`, entity `contact_message`: handled before and after, never the message's
+/// personal data) in its transaction; a message another operator marked first writes nothing.
 pub async fn mark_handled(s: &Services, op: &Operator, id: &str) -> Result<bool, Error> {
     op.require_any(SUPPORT_ROLES)?;
+    let id = id.trim();
     // A message of a market not the operator's is not found, as if it did not exist.
-    if let Some(message) = s.db.contact_message(&s.secrets, id.trim()).await?
+    if let Some(message) = s.db.contact_message(&s.secrets, id).await?
         && !contact_visible(op, &message)
     {
         return Err(Error::NotFound);
     }
-    s.db.mark_contact_message_handled(id.trim(), &op.id, s.clock.now_ms())
-        .await?
-        .ok_or(Error::NotFound)
+    let now = s.clock.now_ms();
+    let mut tx = s.db.begin().await?;
+    let Some(marked) = tx.mark_contact_message_handled(id, &op.id, now).await? else {
+        tx.rollback().await?;
+        return Err(Error::NotFound);
+    };
+    if !marked {
+        tx.rollback().await?;
+        return Ok(false);
+    }
+    tx.insert_audit(&NewAuditEntry {
+        actor_kind: "operator",
+        actor_id: Some(&op.id),
+        action: "contact_message.handled",
+        entity: "contact_message",
+        entity_id: id,
+        before_json: Some(&serde_json::json!({"handled": false}).to_string()),
+        after_json: Some(&serde_json::json!({"handled": true, "handledAt": now}).to_string()),
+        at: now,
+    })
+    .await?;
+    tx.commit().await?;
+    Ok(true)
 }
