@@ -3,10 +3,14 @@
 //! in the same transaction. An admin cannot disable themself or drop their own admin role, and the last enabled admin
 //! can never be disabled or demoted: each such change locks the enabled admins first, so two at once run in turn and
 //! the second sees the first. Every change is in the audit trail with before and after.
+//!
+//! An admin manages only the operators whose markets are all their own ([`manages`]): an admin of India lists,
+//! creates and changes India's staff, never an operator who also works in Indonesia (the other lender's staff as
+//! well), and cannot change their own markets (docs/API-CONSOLE.md, "Markets of an operator").
 
 use serde::Serialize;
 
-use kilat_domain::{Code, Market};
+use kilat_domain::Market;
 
 use super::operators::{
     Created, NewAccount, Operator, Role, check_password, create_checked, hash_password,
@@ -93,10 +97,22 @@ fn audited_in(
     .map_err(anyhow::Error::from)?)
 }
 
-/// Every operator, by username (admin).
+/// True when the admin `op` may manage an operator of `markets`: every one of them is the admin's. An operator of
+/// another market, or of both when the admin has one, works for a lender the admin does not: such an operator is
+/// neither listed nor found, as a record of another market is not.
+fn manages(op: &Operator, markets: &[Market]) -> bool {
+    markets.iter().all(|m| op.may_see(*m))
+}
+
+/// Every operator the admin manages ([`manages`]), by username (admin).
 pub async fn list(s: &Services, op: &Operator) -> Result<Vec<OperatorRecord>, Error> {
     op.require_any(ADMIN)?;
-    let rows = s.db.operators().await?;
+    let rows: Vec<OperatorRow> =
+        s.db.operators()
+            .await?
+            .into_iter()
+            .filter(|row| manages(op, &split_markets(&row.markets)))
+            .collect();
     let ids: Vec<&str> = rows.iter().map(|r| r.id.as_str()).collect();
     let locked = locked(s, &ids).await?;
     let last: std::collections::HashMap<String, i64> =
@@ -121,9 +137,14 @@ async fn locked(s: &Services, ids: &[&str]) -> Result<Vec<String>, Error> {
     .await?)
 }
 
-/// Markets as a request names them (codes, any case); an unknown one is a field error on `markets`.
-fn markets_of(codes: &[String], errors: &mut FieldErrors) -> Vec<Market> {
+/// Markets as a request names them (codes, any case); an unknown one is a field error on `markets`, and so is one
+/// that is not the admin's own (`field.market_not_yours`): an admin gives only the markets they work in.
+fn markets_of(op: &Operator, codes: &[String], errors: &mut FieldErrors) -> Vec<Market> {
     match parse_market_list(&codes.join(",")) {
+        Ok(markets) if !manages(op, &markets) => {
+            errors.add("markets", FieldProblem::new("field.market_not_yours"));
+            Vec::new()
+        }
         Ok(markets) => markets,
         Err(_) if codes.is_empty() => Vec::new(),
         Err(_) => {
@@ -133,8 +154,8 @@ fn markets_of(codes: &[String], errors: &mut FieldErrors) -> Vec<Market> {
     }
 }
 
-/// Creates an operator (admin): username, roles (their codes), markets (`IN`, `ID`: at least one; both when not given,
-/// as on the command line) and an initial password of at least 12 characters, which the operator must replace with their own at their first sign-in; every
+/// Creates an operator (admin): username, roles (their codes), markets (`IN`, `ID`: at least one, each the admin's;
+/// the admin's own when not given) and an initial password of at least 12 characters, which the operator must replace with their own at their first sign-in; every
 /// field at fault is reported at once. A username in use is refused by the unique constraint, as a field error.
 pub async fn create(
     s: &Services,
@@ -152,8 +173,8 @@ pub async fn create(
     }
     // An unknown market stays its field's problem: `create_checked` adds no second one (none chosen) to it.
     let markets = match market_codes {
-        Some(codes) => markets_of(codes, &mut errors),
-        None => Market::ALL.to_vec(),
+        Some(codes) => markets_of(op, codes, &mut errors),
+        None => op.markets().collect(),
     };
     // The new password's hash runs within the bound of hashes like a sign-in's, waiting for its turn.
     let turn = s.bounds.password_hashes.enter_waiting().await?;
@@ -190,7 +211,8 @@ pub async fn create(
 }
 
 /// The operator changed, locked, after the checks every change of roles or state passes: the caller is still an
-/// enabled admin, the target exists, and the change would leave at least one enabled admin.
+/// enabled admin, the target exists and is one the admin manages (else `not_found`, as a record of another market),
+/// and the change would leave at least one enabled admin.
 async fn target(
     tx: &mut Tx,
     op: &Operator,
@@ -202,6 +224,9 @@ async fn target(
         return Err(Refusal::RoleMissing.into());
     }
     let row = tx.operator_for_update(id).await?.ok_or(Error::NotFound)?;
+    if !manages(op, &split_markets(&row.markets)) {
+        return Err(Error::NotFound);
+    }
     let is_enabled_admin = admins.contains(&row.id);
     if is_enabled_admin && !keeps_admin {
         if row.id == op.id {
@@ -246,8 +271,9 @@ pub async fn set_roles(
     with_last_sign_in(s, record).await
 }
 
-/// Replaces the markets an operator sees (admin): `IN`, `ID` or both, at least one. Their live sessions see the new
-/// markets at their next request (the session reads the operator each time).
+/// Replaces the markets an operator sees (admin): `IN`, `ID` or both, at least one, each the admin's own. An admin's
+/// own markets are not theirs to change (`own_admin_account`), as their own admin role is not. Their live sessions see
+/// the new markets at their next request (the session reads the operator each time).
 pub async fn set_markets(
     s: &Services,
     op: &Operator,
@@ -256,7 +282,7 @@ pub async fn set_markets(
 ) -> Result<OperatorRecord, Error> {
     op.require_any(ADMIN)?;
     let mut errors = FieldErrors::default();
-    let markets = markets_of(market_codes, &mut errors);
+    let markets = markets_of(op, market_codes, &mut errors);
     if markets.is_empty() {
         errors.add("markets", FieldProblem::new("field.markets_required"));
     }
@@ -265,6 +291,9 @@ pub async fn set_markets(
     let now = s.clock.now_ms();
     let mut tx = s.db.begin().await?;
     let row = target(&mut tx, op, id, true).await?;
+    if row.id == op.id {
+        return Err(Refusal::OwnAdminAccount.into());
+    }
     let roles = Role::split(&row.roles);
     let enabled = row.disabled_at.is_none();
     let before = audited(&row, &roles, enabled)?;

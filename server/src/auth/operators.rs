@@ -220,12 +220,17 @@ impl Operator {
 
     /// An optional market filter as the store takes it: a market given must be the operator's
     /// ([`Operator::require_market`]); none given means every market the operator sees, which is `None` (no filter)
-    /// only for an operator of every market.
+    /// only for an operator of every market. An operator of no market (a stored list with no market the server knows)
+    /// sees nothing: refused (`forbidden`), never turned into "no filter".
     pub fn market_filter(&self, market: Option<Market>) -> Result<Option<Market>, Error> {
         match market {
             Some(market) => self.require_market(market).map(Some),
-            None if self.markets.len() >= Market::ALL.len() => Ok(None),
-            None => Ok(self.markets.first().copied()),
+            None if Market::ALL.iter().all(|m| self.may_see(*m)) => Ok(None),
+            None => self
+                .markets()
+                .next()
+                .map(Some)
+                .ok_or_else(|| Refusal::RoleMissing.into()),
         }
     }
 
@@ -699,7 +704,43 @@ static DUMMY_HASH: LazyLock<String> = LazyLock::new(|| {
 
 #[cfg(test)]
 mod tests {
-    use super::Role;
+    use kilat_domain::{Code, Market};
+
+    use super::{Operator, Role};
+    use crate::error::{Error, Refusal};
+
+    fn operator_of(markets: &[Market]) -> Operator {
+        Operator {
+            id: "op".into(),
+            username: "op".into(),
+            roles: vec![Role::Support],
+            markets: markets.to_vec(),
+            password_change_required: false,
+            csrf_hash: String::new(),
+        }
+    }
+
+    #[test]
+    fn an_operator_of_no_market_is_refused_a_market_filter_never_given_every_market() {
+        let nobody = operator_of(&[]);
+        assert!(matches!(
+            nobody.market_filter(None),
+            Err(Error::Refused(Refusal::RoleMissing))
+        ));
+        assert!(matches!(
+            nobody.market_filter(Some(Market::India)),
+            Err(Error::Validation(_))
+        ));
+        let india = operator_of(&[Market::India]);
+        assert_eq!(india.market_filter(None).unwrap(), Some(Market::India));
+        assert!(india.market_filter(Some(Market::Indonesia)).is_err());
+        let both = operator_of(Market::ALL);
+        assert_eq!(both.market_filter(None).unwrap(), None);
+        assert_eq!(
+            both.market_filter(Some(Market::Indonesia)).unwrap(),
+            Some(Market::Indonesia)
+        );
+    }
 
     #[test]
     fn a_role_list_parses_trimmed_in_any_case_without_duplicates() {

@@ -180,6 +180,33 @@ impl StepData {
         }
         value
     }
+
+    /// The fields as an operator's order view shows them. Unmasked for a reviewer (each view audited); `masked` for
+    /// everyone else, as [`StepData::to_view`] masks a borrower's own numbers and, beyond those, the emergency
+    /// contacts' phones as [`mask_phone`] shows a phone: third parties' numbers, partly visible to support, never
+    /// whole (docs/API-CONSOLE.md, "Collections"). The borrower reads their own contacts' numbers whole: their form
+    /// is filled with them.
+    pub fn to_operator_view(&self, masked: bool) -> serde_json::Value {
+        let mut value = self.to_view(masked);
+        if masked
+            && let StepData::Extended(d) = self
+            && let Some(map) = value.as_object_mut()
+        {
+            map.insert("contact1Phone".into(), mask_phone(&d.contact1_phone).into());
+            map.insert("contact2Phone".into(), mask_phone(&d.contact2_phone).into());
+        }
+        value
+    }
+}
+
+/// A stored phone (E.164) as [`Phone::masked`] shows it, `+91 ******3210`; one that is no market's number any more
+/// (a rule changed since it was saved) keeps only its last four digits all the same.
+pub fn mask_phone(stored: &str) -> String {
+    Market::ALL
+        .iter()
+        .find_map(|m| Phone::parse(*m, stored).ok())
+        .map(|phone| phone.masked())
+        .unwrap_or_else(|| mask_id(stored))
 }
 
 /// `ABCPE1234F` → `******234F`.
@@ -907,6 +934,30 @@ mod tests {
         });
         assert_eq!(data.to_view(true)["accountNumber"], "**** **** 4567");
         assert_eq!(data.to_view(false)["accountNumber"], "501001234567");
+    }
+
+    #[test]
+    fn an_operators_masked_view_masks_the_emergency_contacts_phones_and_the_borrowers_own_does_not()
+    {
+        let data = StepData::Extended(ExtendedInfo {
+            contact1_name: "Asha Rao".into(),
+            contact1_relation: "parent".into(),
+            contact1_phone: "+919811122233".into(),
+            contact2_name: "Dewi Lestari".into(),
+            contact2_relation: "sibling".into(),
+            contact2_phone: "+6281234567890".into(),
+            consent: true,
+        });
+        let masked = data.to_operator_view(true);
+        assert_eq!(masked["contact1Phone"], "+91 ******2233");
+        assert_eq!(masked["contact2Phone"], "+62 *******7890");
+        assert_eq!(masked["contact1Name"], "Asha Rao");
+        assert_eq!(
+            data.to_operator_view(false)["contact1Phone"],
+            "+919811122233"
+        );
+        assert_eq!(data.to_view(true)["contact2Phone"], "+6281234567890");
+        assert_eq!(mask_phone("+1555123456"), "*******3456");
     }
 
     #[test]

@@ -4,7 +4,7 @@
 use anyhow::Context;
 use serde::Serialize;
 
-use super::Db;
+use super::{Db, Tx};
 use crate::infra::crypto::{Binding, Secrets};
 
 /// A validated message, ready to store.
@@ -183,11 +183,11 @@ fn opened(secrets: &Secrets, row: StoredContactMessage) -> anyhow::Result<Contac
     })
 }
 
-impl Db {
+impl Tx {
     /// Marks a message handled by `operator_id`, once: the first operator's mark stands, and a second answers false
     /// (so two operators never both think they were first). `None` when there is no such message.
     pub async fn mark_contact_message_handled(
-        &self,
+        &mut self,
         id: &str,
         operator_id: &str,
         now: i64,
@@ -198,7 +198,7 @@ impl Db {
         .bind(id)
         .bind(now)
         .bind(operator_id)
-        .execute(self.pool())
+        .execute(self.conn())
         .await?;
         if done.rows_affected() == 1 {
             return Ok(Some(true));
@@ -206,7 +206,7 @@ impl Db {
         let exists: Option<String> =
             sqlx::query_scalar("SELECT id FROM contact_messages WHERE id = $1")
                 .bind(id)
-                .fetch_optional(self.pool())
+                .fetch_optional(self.conn())
                 .await?;
         Ok(exists.map(|_| false))
     }

@@ -11,7 +11,7 @@ use time::Date;
 use time::macros::format_description;
 
 use crate::auth::Borrower;
-use crate::auth::operators::{Operator, Role};
+use crate::auth::operators::{Operator, Role, split_markets};
 use crate::error::{Error, FieldErrors, FieldProblem, Refusal};
 use crate::i18n::{self, Lang};
 use crate::infra::limits;
@@ -882,14 +882,23 @@ fn can_be_assigned(roles: &str, disabled_at: Option<i64>) -> bool {
             .any(|role| SUPPORT_ROLES.contains(role))
 }
 
-/// The operators complaints may be assigned to, by username (support, admins).
-pub async fn assignees(s: &Services, op: &Operator) -> Result<Vec<Assignee>, Error> {
+/// The operators complaints of `market` may be assigned to, by username (support, admins): enabled, with the support
+/// or admin role, and working in that market, since an assignee who could not open the complaint could not answer
+/// it. `market` is the one asked for (one of the caller's: else `422` on `market`); none asked for, the caller's one
+/// market, or every market for a caller of both ([`Operator::market_filter`]).
+pub async fn assignees(
+    s: &Services,
+    op: &Operator,
+    market: Option<Market>,
+) -> Result<Vec<Assignee>, Error> {
     op.require_any(SUPPORT_ROLES)?;
+    let market = op.market_filter(market)?;
     Ok(s.db
         .operators()
         .await?
         .into_iter()
         .filter(|o| can_be_assigned(&o.roles, o.disabled_at))
+        .filter(|o| market.is_none_or(|m| split_markets(&o.markets).contains(&m)))
         .map(|o| Assignee {
             id: o.id,
             username: o.username,
@@ -897,7 +906,8 @@ pub async fn assignees(s: &Services, op: &Operator) -> Result<Vec<Assignee>, Err
         .collect())
 }
 
-/// Assigns a complaint not closed to an operator who can answer it (`assignee_id`; `None` unassigns), audited
+/// Assigns a complaint not closed to an operator who can answer it (`assignee_id`: enabled, support or admin, and
+/// working in the complaint's market, else `422` on `assigneeId`; `None` unassigns), audited
 /// (`complaint.assign`, before and after). The assignee's row is read locked, and the complaint changes by one
 /// conditional update on the assignee it had when read: two operators taking one complaint at once both succeed one
 /// after the other, each change audited with what it replaced.
@@ -921,11 +931,18 @@ pub async fn assign(
     let mut tx = s.db.begin().await?;
     if let Some(id) = assignee_id {
         let target = tx.operator_for_update(id).await?;
-        if !target.is_some_and(|t| can_be_assigned(&t.roles, t.disabled_at)) {
+        let Some(target) = target.filter(|t| can_be_assigned(&t.roles, t.disabled_at)) else {
             tx.rollback().await?;
             return Err(Error::field(
                 "assigneeId",
                 FieldProblem::new("field.unknown_choice"),
+            ));
+        };
+        if !split_markets(&target.markets).contains(&row.market) {
+            tx.rollback().await?;
+            return Err(Error::field(
+                "assigneeId",
+                FieldProblem::new("field.assignee_market"),
             ));
         }
     }
@@ -1470,16 +1487,39 @@ fn contact_visible(op: &Operator, message: &ContactMessage) -> bool {
     }
 }
 
-/// Marks a contact message handled, once (the first operator's mark stands): true when this call marked it.
+/// Marks a contact message handled, once (the first operator's mark stands): true when this call marked it. The mark
+/// is audited (`contact_message.handled`, entity `contact_message`: handled before and after, never the message's
+/// personal data) in its transaction; a message another operator marked first writes nothing.
 pub async fn mark_handled(s: &Services, op: &Operator, id: &str) -> Result<bool, Error> {
     op.require_any(SUPPORT_ROLES)?;
+    let id = id.trim();
     // A message of a market not the operator's is not found, as if it did not exist.
-    if let Some(message) = s.db.contact_message(&s.secrets, id.trim()).await?
+    if let Some(message) = s.db.contact_message(&s.secrets, id).await?
         && !contact_visible(op, &message)
     {
         return Err(Error::NotFound);
     }
-    s.db.mark_contact_message_handled(id.trim(), &op.id, s.clock.now_ms())
-        .await?
-        .ok_or(Error::NotFound)
+    let now = s.clock.now_ms();
+    let mut tx = s.db.begin().await?;
+    let Some(marked) = tx.mark_contact_message_handled(id, &op.id, now).await? else {
+        tx.rollback().await?;
+        return Err(Error::NotFound);
+    };
+    if !marked {
+        tx.rollback().await?;
+        return Ok(false);
+    }
+    tx.insert_audit(&NewAuditEntry {
+        actor_kind: "operator",
+        actor_id: Some(&op.id),
+        action: "contact_message.handled",
+        entity: "contact_message",
+        entity_id: id,
+        before_json: Some(&serde_json::json!({"handled": false}).to_string()),
+        after_json: Some(&serde_json::json!({"handled": true, "handledAt": now}).to_string()),
+        at: now,
+    })
+    .await?;
+    tx.commit().await?;
+    Ok(true)
 }

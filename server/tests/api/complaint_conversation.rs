@@ -10,7 +10,7 @@ use serde_json::{Value, json};
 
 use crate::complaints::upload_ok;
 use crate::helpers::{TestApp, data, error, spawn_app};
-use crate::servicing::{Op, op_call, operator};
+use crate::servicing::{Op, op_call, operator, operator_in};
 
 async fn file(app: &TestApp, session: &str, text: &str, images: &[String]) -> String {
     let response = app
@@ -428,6 +428,102 @@ async fn support_assigns_complaints_atomically_and_the_queue_filters_mine_and_un
     .await;
     assert_eq!(closed.status(), StatusCode::CONFLICT);
     assert_eq!(error(closed).await["code"], "complaint_closed");
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn a_complaint_is_assigned_only_to_an_operator_of_its_market_and_the_assignees_are_that_markets()
+ {
+    let app = spawn_app().await;
+    let session = app.sign_in("IN", "9876512005").await;
+    let ticket = file(&app, &session, "My payment is not shown.", &[]).await;
+    let ada = operator(&app, "ada", &[Role::Admin]).await;
+    let india = operator_in(
+        &app,
+        "india",
+        &[Role::Support],
+        &[kilat_domain::Market::India],
+    )
+    .await;
+    operator_in(
+        &app,
+        "indo",
+        &[Role::Support],
+        &[kilat_domain::Market::Indonesia],
+    )
+    .await;
+    let names = |list: Value| -> Vec<String> {
+        list.as_array()
+            .unwrap()
+            .iter()
+            .map(|a| a["username"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    let path = "/api/v1/console/complaint-assignees";
+    for (op, query, expected) in [
+        (&ada, "?market=IN", &["ada", "india"][..]),
+        (&ada, "?market=ID", &["ada", "indo"][..]),
+        (&ada, "", &["ada", "india", "indo"][..]),
+        (&india, "", &["ada", "india"][..]),
+        (&india, "?market=IN", &["ada", "india"][..]),
+    ] {
+        let list = console(&app, op, Method::GET, &format!("{path}{query}"), None).await;
+        assert_eq!(names(list), expected, "{query}");
+    }
+    let other = op_call(
+        &app,
+        &india,
+        Method::GET,
+        &format!("{path}?market=ID"),
+        None,
+    )
+    .await;
+    assert_eq!(other.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(
+        error(other).await["fields"]["market"],
+        "Anda tidak bekerja di pasar ini."
+    );
+
+    // Indonesia's support cannot open an Indian complaint, so it is not theirs to answer: refused on the field, and
+    // nothing is written.
+    let indo_id = id_of_reviewer(&app, "indo").await;
+    let refused = op_call(
+        &app,
+        &ada,
+        Method::POST,
+        &format!("/api/v1/console/complaints/{ticket}/assign"),
+        Some(json!({"assigneeId": indo_id})),
+    )
+    .await;
+    assert_eq!(refused.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(
+        error(refused).await["fields"]["assigneeId"],
+        "Operator ini tidak bekerja di pasar pengaduan ini."
+    );
+    let assignee: Option<String> =
+        sqlx::query_scalar("SELECT assignee_id FROM complaints WHERE ticket_no = $1")
+            .bind(&ticket)
+            .fetch_one(app.db.pool())
+            .await
+            .unwrap();
+    assert_eq!(assignee, None);
+    assert!(
+        app.audit_entries("complaint.assign", "complaint")
+            .await
+            .is_empty()
+    );
+
+    // India's support takes it.
+    let india_id = id_of_reviewer(&app, "india").await;
+    let taken = console(
+        &app,
+        &ada,
+        Method::POST,
+        &format!("/api/v1/console/complaints/{ticket}/assign"),
+        Some(json!({"assigneeId": india_id})),
+    )
+    .await;
+    assert_eq!(taken["assigneeName"], "india");
     app.stop().await;
 }
 

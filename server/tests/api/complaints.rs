@@ -802,7 +802,7 @@ async fn an_indonesian_complaint_filed_before_lebaran_is_flagged_later_by_exactl
 }
 
 #[tokio::test]
-async fn contact_messages_reach_support_with_their_reply_channel_and_are_handled_once() {
+async fn contact_messages_reach_support_with_their_reply_channel_and_are_handled_once_audited() {
     let app = spawn_app().await;
     for body in [
         json!({"name": "Ravi", "telephone": "+91 98765 43210", "message": "Call me about a loan."}),
@@ -851,6 +851,37 @@ async fn contact_messages_reach_support_with_their_reply_channel_and_are_handled
     );
     let (a, b) = (data(a).await, data(b).await);
     assert_ne!(a["markedNow"], b["markedNow"], "{a} {b}");
+    // The mark is audited once, as the operator who was first, with nothing of the message.
+    let first = if a["markedNow"] == true { "sam" } else { "ada" };
+    let (handled_by,): (String,) = sqlx::query_as(
+        "SELECT o.username FROM contact_messages m JOIN operators o ON o.id = m.handled_by WHERE m.id = $1",
+    )
+    .bind(&id)
+    .fetch_one(app.db.pool())
+    .await
+    .unwrap();
+    assert_eq!(handled_by, first);
+    let entries = app
+        .audit_entries("contact_message.handled", "contact_message")
+        .await;
+    assert_eq!(entries.len(), 1, "{entries:?}");
+    let (entity_id, actor_id, before, after) = &entries[0];
+    assert_eq!(entity_id, &id);
+    let (actor,): (String,) = sqlx::query_as("SELECT username FROM operators WHERE id = $1")
+        .bind(actor_id)
+        .fetch_one(app.db.pool())
+        .await
+        .unwrap();
+    assert_eq!(actor, first);
+    assert_eq!(
+        serde_json::from_str::<Value>(before).unwrap(),
+        json!({"handled": false})
+    );
+    let after: Value = serde_json::from_str(after).unwrap();
+    assert_eq!(after["handled"], true);
+    for words in ["Ravi", "98765", "Call me"] {
+        assert!(!after.to_string().contains(words), "{after}");
+    }
     let waiting = data(
         op_call(
             &app,

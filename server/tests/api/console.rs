@@ -1596,6 +1596,56 @@ async fn reviewers_see_id_and_account_numbers_in_full_and_each_view_is_audited_o
 }
 
 #[tokio::test]
+async fn support_and_finance_see_the_emergency_contacts_phones_masked_and_reviewers_in_full_audited()
+ {
+    let app = spawn_app().await;
+    let (_, order_no, _) = confirmed_order(&app, "9876500042").await;
+    create(&app, "rita", &[Role::Reviewer]).await;
+    create(&app, "sam", &[Role::Support]).await;
+    create(&app, "fin", &[Role::Finance]).await;
+    let path = format!("/api/v1/console/orders/{order_no}");
+    let unmasked_views = || {
+        count(
+            &app,
+            "SELECT COUNT(*) FROM audit_log WHERE action = 'view_unmasked'",
+        )
+    };
+    let extended = |view: &Value| {
+        view["certification"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["step"] == "extended")
+            .unwrap()["data"]
+            .clone()
+    };
+    // The certification's contacts (helpers::valid_steps): 98111 22233 and 98222 33344.
+    for name in ["sam", "fin"] {
+        let op = sign_in(&app, name).await;
+        let view = data(get(&app, &op, &path).await).await;
+        assert_eq!(view["unmasked"], false, "{name}");
+        let contacts = extended(&view);
+        assert_eq!(contacts["contact1Phone"], "+91 ******2233", "{name}");
+        assert_eq!(contacts["contact2Phone"], "+91 ******3344", "{name}");
+        assert_eq!(contacts["contact1Name"], "Ravi Verma", "{name}");
+        let whole = view.to_string();
+        for digits in ["981112", "9811122233", "982223", "9822233344"] {
+            assert!(!whole.contains(digits), "{name} sees {digits}: {whole}");
+        }
+    }
+    assert_eq!(unmasked_views().await, 0, "masked views are not audited");
+
+    let rita = sign_in(&app, "rita").await;
+    let view = data(get(&app, &rita, &path).await).await;
+    assert_eq!(view["unmasked"], true);
+    let contacts = extended(&view);
+    assert_eq!(contacts["contact1Phone"], "+919811122233");
+    assert_eq!(contacts["contact2Phone"], "+919822233344");
+    assert_eq!(unmasked_views().await, 1, "the reviewer's view is audited");
+    app.stop().await;
+}
+
+#[tokio::test]
 async fn the_audit_search_filters_by_order_operator_and_time() {
     let app = spawn_app().await;
     let (_, one, _) = confirmed_order(&app, "9876500051").await;

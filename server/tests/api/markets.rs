@@ -4,7 +4,7 @@
 //! admin set must be changed at the first sign-in (403 `password_change_required` everywhere but `me`, `logout` and
 //! `password`).
 
-use kilat_domain::Market;
+use kilat_domain::{Code, Market};
 use kilat_server::auth::operators::{self, Role};
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
@@ -611,6 +611,252 @@ async fn the_admin_chooses_an_operators_markets_at_least_one_and_existing_operat
     )
     .await;
     assert_eq!(unknown.status(), StatusCode::NOT_FOUND);
+    app.stop().await;
+}
+
+/// The id of an operator, by username.
+async fn operator_id(app: &TestApp, username: &str) -> String {
+    let (id,): (String,) = sqlx::query_as("SELECT id FROM operators WHERE username = $1")
+        .bind(username)
+        .fetch_one(app.db.pool())
+        .await
+        .unwrap();
+    id
+}
+
+#[tokio::test]
+async fn an_admin_of_one_market_manages_only_that_markets_operators_and_never_their_own_markets() {
+    let app = spawn_app().await;
+    let root = operator(&app, "root", &[Role::Admin]).await;
+    let india_admin = scoped(&app, "india-admin", &[Role::Admin], &[Market::India]).await;
+    scoped(&app, "india-staff", &[Role::Support], &[Market::India]).await;
+    scoped(&app, "indo-admin", &[Role::Admin], &[Market::Indonesia]).await;
+    scoped(&app, "indo-staff", &[Role::Support], &[Market::Indonesia]).await;
+    scoped(&app, "both-staff", &[Role::Reviewer], Market::ALL).await;
+    let own = operator_id(&app, "india-admin").await;
+    let india_staff = operator_id(&app, "india-staff").await;
+
+    // The list holds the operators whose markets are all India's: not the other market's, nor those of both.
+    let usernames = |list: Value| -> Vec<String> {
+        list.as_array()
+            .unwrap()
+            .iter()
+            .map(|o| o["username"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    assert_eq!(
+        usernames(get_ok(&app, &india_admin, "/api/v1/console/operators").await),
+        ["india-admin", "india-staff"]
+    );
+    assert_eq!(
+        usernames(get_ok(&app, &root, "/api/v1/console/operators").await),
+        [
+            "both-staff",
+            "india-admin",
+            "india-staff",
+            "indo-admin",
+            "indo-staff",
+            "root"
+        ]
+    );
+
+    // Their own markets: not theirs to change. Wider, Indonesia is not theirs to give; the same, still their own.
+    let own_path = format!("/api/v1/console/operators/{own}/markets");
+    let wider = call(
+        &app,
+        &india_admin,
+        Method::PUT,
+        &own_path,
+        Some(json!({"markets": ["IN", "ID"]})),
+    )
+    .await;
+    assert_eq!(wider.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(
+        error(wider).await["fields"]["markets"],
+        "You do not work in this market."
+    );
+    let same = call(
+        &app,
+        &india_admin,
+        Method::PUT,
+        &own_path,
+        Some(json!({"markets": ["IN"]})),
+    )
+    .await;
+    assert_eq!(same.status(), StatusCode::CONFLICT);
+    assert_eq!(
+        error(same).await["msg"],
+        "You cannot disable your own account, remove your own admin role or change your own markets."
+    );
+    // Another market given to their own staff, or to a new operator: the field says so.
+    for markets in [json!(["IN", "ID"]), json!(["ID"])] {
+        let response = call(
+            &app,
+            &india_admin,
+            Method::PUT,
+            &format!("/api/v1/console/operators/{india_staff}/markets"),
+            Some(json!({ "markets": markets })),
+        )
+        .await;
+        assert_eq!(
+            response.status(),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "{markets}"
+        );
+        assert_eq!(
+            error(response).await["fields"]["markets"],
+            "You do not work in this market."
+        );
+        let response = call(
+            &app,
+            &india_admin,
+            Method::POST,
+            "/api/v1/console/operators",
+            Some(json!({"username": "newbie", "password": "a long initial pw", "roles": ["support"], "markets": markets})),
+        )
+        .await;
+        assert_eq!(
+            response.status(),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "{markets}"
+        );
+        assert_eq!(
+            error(response).await["fields"]["markets"],
+            "You do not work in this market."
+        );
+    }
+    // An operator of the other market, or of both, is not found, whatever the action.
+    let unknown = call(
+        &app,
+        &india_admin,
+        Method::POST,
+        "/api/v1/console/operators/nobody/disable",
+        None,
+    )
+    .await;
+    assert_eq!(unknown.status(), StatusCode::NOT_FOUND);
+    let not_found = error(unknown).await;
+    for username in ["indo-admin", "indo-staff", "both-staff", "root"] {
+        let id = operator_id(&app, username).await;
+        let actions: [(Method, String, Option<Value>); 5] = [
+            (
+                Method::PUT,
+                format!("/api/v1/console/operators/{id}/markets"),
+                Some(json!({"markets": ["IN"]})),
+            ),
+            (
+                Method::PUT,
+                format!("/api/v1/console/operators/{id}/roles"),
+                Some(json!({"roles": ["reviewer"]})),
+            ),
+            (
+                Method::POST,
+                format!("/api/v1/console/operators/{id}/password"),
+                Some(json!({"password": "taken over at last"})),
+            ),
+            (
+                Method::POST,
+                format!("/api/v1/console/operators/{id}/disable"),
+                None,
+            ),
+            (
+                Method::POST,
+                format!("/api/v1/console/operators/{id}/enable"),
+                None,
+            ),
+        ];
+        for (method, path, body) in actions {
+            let response = call(&app, &india_admin, method.clone(), &path, body).await;
+            assert_eq!(
+                response.status(),
+                StatusCode::NOT_FOUND,
+                "{method} {path} ({username})"
+            );
+            assert_eq!(error(response).await, not_found, "{method} {path}");
+        }
+    }
+    // Nothing of theirs changed: markets, roles, password (they still sign in with it), enabled.
+    let stored: Vec<(String, String, String, Option<i64>)> = sqlx::query_as(
+        "SELECT username, roles, markets, disabled_at FROM operators ORDER BY username",
+    )
+    .fetch_all(app.db.pool())
+    .await
+    .unwrap();
+    let expected = [
+        ("both-staff", "reviewer", "IN,ID"),
+        ("india-admin", "admin", "IN"),
+        ("india-staff", "support", "IN"),
+        ("indo-admin", "admin", "ID"),
+        ("indo-staff", "support", "ID"),
+        ("root", "admin", "IN,ID"),
+    ];
+    assert_eq!(stored.len(), expected.len());
+    for ((username, roles, markets, disabled), (u, r, m)) in stored.iter().zip(expected) {
+        assert_eq!(
+            (username.as_str(), roles.as_str(), markets.as_str()),
+            (u, r, m)
+        );
+        assert_eq!(*disabled, None, "{username}");
+    }
+    sign_in_with(&app, "indo-admin", PASSWORD).await;
+    // No refusal wrote an audit entry.
+    let written: (i64,) = sqlx::query_as(
+        "SELECT COUNT(*) FROM audit_log WHERE actor_id = $1 AND entity = 'operator'",
+    )
+    .bind(&own)
+    .fetch_one(app.db.pool())
+    .await
+    .unwrap();
+    assert_eq!(written.0, 0, "the refusals wrote nothing");
+
+    // India's own staff they manage as before; created without markets, an operator is India's.
+    let created = call(
+        &app,
+        &india_admin,
+        Method::POST,
+        "/api/v1/console/operators",
+        Some(json!({"username": "newbie", "password": "a long initial pw", "roles": ["support"]})),
+    )
+    .await;
+    assert_eq!(created.status(), StatusCode::OK);
+    assert_eq!(data(created).await["markets"], json!(["IN"]));
+    let roles = call(
+        &app,
+        &india_admin,
+        Method::PUT,
+        &format!("/api/v1/console/operators/{india_staff}/roles"),
+        Some(json!({"roles": ["support", "finance"]})),
+    )
+    .await;
+    assert_eq!(roles.status(), StatusCode::OK);
+    let disabled = call(
+        &app,
+        &india_admin,
+        Method::POST,
+        &format!("/api/v1/console/operators/{india_staff}/disable"),
+        None,
+    )
+    .await;
+    assert_eq!(disabled.status(), StatusCode::OK);
+    // An admin of both markets manages everyone, and creates operators of both by default.
+    let widened = call(
+        &app,
+        &root,
+        Method::PUT,
+        &format!("/api/v1/console/operators/{own}/markets"),
+        Some(json!({"markets": ["IN", "ID"]})),
+    )
+    .await;
+    assert_eq!(widened.status(), StatusCode::OK);
+    let created = call(
+        &app,
+        &root,
+        Method::POST,
+        "/api/v1/console/operators",
+        Some(json!({"username": "group", "password": "a long initial pw", "roles": ["support"]})),
+    )
+    .await;
+    assert_eq!(data(created).await["markets"], json!(["IN", "ID"]));
     app.stop().await;
 }
 

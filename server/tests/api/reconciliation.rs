@@ -350,7 +350,8 @@ async fn a_statement_matches_by_utr_and_exact_amount_and_confirms_the_matched_on
     assert_eq!(payment_status(&app, &short).await, "verifying");
     assert_eq!(count(&app, LEDGER, &short).await, 0);
 
-    // The audit entry of the confirmation carries the statement line.
+    // The audit entry of the confirmation names the statement line by its import and number, and holds nothing of
+    // its narration (sealed in its table: it names the payer).
     let confirms = audits(&app, "payment.confirm").await;
     assert_eq!(confirms.len(), 1);
     let after: Value = serde_json::from_str(confirms[0].2.as_deref().unwrap()).unwrap();
@@ -363,9 +364,23 @@ async fn a_statement_matches_by_utr_and_exact_amount_and_confirms_the_matched_on
             "date": "2026-11-27",
             "amount": matched_amount,
             "reference": "712345678901",
-            "narration": "UPI/RAVI KUMAR/ravi@okhdfc",
         })
     );
+    let trail: Vec<(Option<String>, Option<String>)> =
+        sqlx::query_as("SELECT before_json, after_json FROM audit_log")
+            .fetch_all(app.db.pool())
+            .await
+            .unwrap();
+    for (before, after) in &trail {
+        for json in [before, after].into_iter().flatten() {
+            for words in ["RAVI", "ravi@okhdfc", "UPI/"] {
+                assert!(
+                    !json.contains(words),
+                    "the audit trail holds {words}: {json}"
+                );
+            }
+        }
+    }
 
     // Confirming again credits nothing more.
     let again = call(&app, &finance, Method::POST, &confirm_path, None).await;

@@ -30,6 +30,19 @@ pub(crate) async fn operator(app: &TestApp, username: &str, roles: &[Role]) -> O
     op_sign_in(app, username).await
 }
 
+/// An operator of `markets` only, signed in.
+pub(crate) async fn operator_in(
+    app: &TestApp,
+    username: &str,
+    roles: &[Role],
+    markets: &[kilat_domain::Market],
+) -> Op {
+    operators::create_in(&app.services, username, PASSWORD, roles, markets)
+        .await
+        .expect("the operator is created");
+    op_sign_in(app, username).await
+}
+
 /// Signs an existing operator in (again: a console session ends when the business clock moves far).
 pub(crate) async fn op_sign_in(app: &TestApp, username: &str) -> Op {
     let response = app

@@ -150,6 +150,9 @@ describe('support console', () => {
     await user.click(screen.getByRole('button', { name: 'Assign to me' }));
     expect(await screen.findByText('Assigned to sam.')).toBeInTheDocument();
     expect(api.callsTo('POST', '/api/v1/console/complaints/CP-261125-AB12CD/assign')[0]?.body).toEqual({ assigneeId: 'op-sup' });
+    // The assignees offered are those of the complaint's market.
+    expect(api.callsTo('GET', '/api/v1/console/complaint-assignees').map((c) => c.query.get('market'))).toContain('ID');
+    expect(api.callsTo('GET', '/api/v1/console/complaint-assignees').every((c) => c.query.get('market') === 'ID')).toBe(true);
 
     const picker = screen.getByLabelText('Canned reply (Bahasa Indonesia)');
     expect(within(picker).queryByRole('option', { name: 'Refund sent' })).not.toBeInTheDocument();

@@ -82,6 +82,44 @@ describe('operators scoped to markets', () => {
   });
 });
 
+describe('an admin of one market', () => {
+  it("offers only their market for a new operator and an operator's markets, and not their own markets", async () => {
+    const api = fakeConsoleApi({
+      operator: OPERATORS.indiaAdmin,
+      signedIn: true,
+      handlers: {
+        'GET /api/v1/console/operators': () =>
+          ok([
+            { ...ACCOUNT, id: 'op-ina', username: 'inez', roles: ['admin'], markets: ['IN'] },
+            { ...ACCOUNT, markets: ['IN'] },
+          ]),
+        'POST /api/v1/console/operators': (call) =>
+          ok({ ...ACCOUNT, id: 'op-3', username: 'asha', markets: (call.body as { markets: string[] }).markets, passwordChangeRequired: true }),
+      },
+    });
+    renderConsole('/console/operators');
+    const user = userEvent.setup();
+    const rows = await screen.findAllByRole('row');
+    const inez = rows.find((r) => within(r).queryByText('inez'))!;
+    expect(within(inez).queryByRole('group', { name: 'Markets of inez' })).toBeNull();
+    expect(within(inez).getByText('India')).toBeInTheDocument();
+    const rita = rows.find((r) => within(r).queryByText('rita'))!;
+    const ritaMarkets = within(rita).getByRole('group', { name: 'Markets of rita' });
+    expect(within(ritaMarkets).getAllByRole('checkbox').map((c) => c.closest('label')!.textContent!.trim())).toEqual(['India']);
+
+    const form = screen.getByRole('form', { name: 'New operator' });
+    const newMarkets = within(form).getByRole('group', { name: 'Markets of the new operator' });
+    expect(within(newMarkets).getAllByRole('checkbox')).toHaveLength(1);
+    expect(within(newMarkets).getByRole('checkbox', { name: 'India' })).toBeChecked();
+    await user.type(within(form).getByLabelText('Username'), 'asha');
+    await user.type(within(form).getByLabelText(/Initial password/), 'a long initial pw');
+    await user.click(within(form).getByRole('checkbox', { name: 'reviewer' }));
+    await user.click(within(form).getByRole('button', { name: 'Create operator' }));
+    expect(await screen.findByText('asha was created.')).toBeInTheDocument();
+    expect((api.callsTo('POST', '/api/v1/console/operators')[0]!.body as { markets: string[] }).markets).toEqual(['IN']);
+  });
+});
+
 describe('a password an admin set', () => {
   it('shows "Choose your own password" before anything else, checks the fields, and goes on once saved', async () => {
     let required = true;

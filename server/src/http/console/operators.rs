@@ -62,8 +62,8 @@ pub struct CreateOperatorRequest {
     /// One or more of `admin`, `reviewer`, `finance`, `support`.
     #[schema(value_type = Vec<String>, required = true, example = json!(["reviewer"]))]
     pub roles: Option<Vec<String>>,
-    /// One or both of `IN`, `ID`: the markets whose records the operator sees; both when left out (an empty list is
-    /// refused: "Choose at least one market.").
+    /// One or both of `IN`, `ID`, each one of the admin's: the markets whose records the operator sees; the admin's
+    /// own when left out (an empty list is refused: "Choose at least one market.").
     #[schema(value_type = Option<Vec<String>>, example = json!(["IN"]))]
     pub markets: Option<Vec<String>>,
 }
@@ -104,7 +104,7 @@ fn roles_of(roles: Option<&[String]>) -> Result<Vec<Role>, ApiError> {
     }
 }
 
-/// Every operator, by username (admin).
+/// The operators the admin manages, by username (admin): those whose markets are all the admin's.
 #[utoipa::path(get, path = "/api/v1/console/operators", tag = "console", operation_id = "console_operators",
     security(("console_cookie" = [])),
     responses((status = 200, body = Envelope<Vec<OperatorAccountView>>), (status = 401, body = ErrorBody),
@@ -117,14 +117,14 @@ pub async fn list(
     Ok(Envelope::ok(list.into_iter().map(Into::into).collect()))
 }
 
-/// Creates an operator with roles, markets and an initial password (admin); the operator must choose their own password
-/// at their first sign-in.
+/// Creates an operator with roles, markets (the admin's own when left out) and an initial password (admin); the
+/// operator must choose their own password at their first sign-in.
 #[utoipa::path(post, path = "/api/v1/console/operators", tag = "console", operation_id = "console_create_operator",
     security(("console_cookie" = [], "csrf_header" = [])),
     request_body(content((CreateOperatorRequest = "application/json"))),
     responses((status = 200, body = Envelope<OperatorAccountView>), (status = 401, body = ErrorBody),
         (status = 403, description = "forbidden (not admin), csrf_token_invalid or cross_site_request", body = ErrorBody),
-        (status = 422, description = "validation_failed: `username` (taken), `password`, `roles`, `markets` (none, unknown)", body = ErrorBody)))]
+        (status = 422, description = "validation_failed: `username` (taken), `password`, `roles`, `markets` (none, unknown, not the admin's)", body = ErrorBody)))]
 pub async fn create(
     State(state): State<AppState>,
     session: OperatorSession,
@@ -149,7 +149,7 @@ pub async fn create(
     request_body(content((RolesRequest = "application/json"))),
     responses((status = 200, body = Envelope<OperatorAccountView>), (status = 401, body = ErrorBody),
         (status = 403, description = "forbidden (not admin), csrf_token_invalid or cross_site_request", body = ErrorBody),
-        (status = 404, body = ErrorBody),
+        (status = 404, description = "not_found: no such operator, or one with a market not the admin's", body = ErrorBody),
         (status = 409, description = "own_admin_account or last_admin", body = ErrorBody),
         (status = 422, description = "validation_failed: `roles`", body = ErrorBody)))]
 pub async fn roles(
@@ -163,15 +163,17 @@ pub async fn roles(
     Ok(Envelope::ok(done.into()))
 }
 
-/// Replaces the markets an operator sees (admin): one or both of `IN`, `ID`. Audited (`operator.markets`).
+/// Replaces the markets an operator sees (admin): one or both of `IN`, `ID`, each one of the admin's; an admin's own
+/// markets cannot be changed by themself. Audited (`operator.markets`).
 #[utoipa::path(put, path = "/api/v1/console/operators/{id}/markets", tag = "console",
     operation_id = "console_operator_markets", security(("console_cookie" = [], "csrf_header" = [])),
     params(("id" = String, Path, description = "The operator's id")),
     request_body(content((MarketsRequest = "application/json"))),
     responses((status = 200, body = Envelope<OperatorAccountView>), (status = 401, body = ErrorBody),
         (status = 403, description = "forbidden (not admin), csrf_token_invalid or cross_site_request", body = ErrorBody),
-        (status = 404, body = ErrorBody),
-        (status = 422, description = "validation_failed: `markets` (none, unknown)", body = ErrorBody)))]
+        (status = 404, description = "not_found: no such operator, or one with a market not the admin's", body = ErrorBody),
+        (status = 409, description = "own_admin_account: the admin's own markets", body = ErrorBody),
+        (status = 422, description = "validation_failed: `markets` (none, unknown, not the admin's)", body = ErrorBody)))]
 pub async fn markets(
     State(state): State<AppState>,
     session: OperatorSession,
@@ -195,7 +197,7 @@ pub async fn markets(
     params(("id" = String, Path, description = "The operator's id")),
     responses((status = 200, body = Envelope<OperatorAccountView>), (status = 401, body = ErrorBody),
         (status = 403, description = "forbidden (not admin), csrf_token_invalid or cross_site_request", body = ErrorBody),
-        (status = 404, body = ErrorBody),
+        (status = 404, description = "not_found: no such operator, or one with a market not the admin's", body = ErrorBody),
         (status = 409, description = "own_admin_account or last_admin", body = ErrorBody)))]
 pub async fn disable(
     State(state): State<AppState>,
@@ -212,7 +214,7 @@ pub async fn disable(
     params(("id" = String, Path, description = "The operator's id")),
     responses((status = 200, body = Envelope<OperatorAccountView>), (status = 401, body = ErrorBody),
         (status = 403, description = "forbidden (not admin), csrf_token_invalid or cross_site_request", body = ErrorBody),
-        (status = 404, body = ErrorBody)))]
+        (status = 404, description = "not_found: no such operator, or one with a market not the admin's", body = ErrorBody)))]
 pub async fn enable(
     State(state): State<AppState>,
     session: OperatorSession,
@@ -230,7 +232,7 @@ pub async fn enable(
     request_body(content((PasswordRequest = "application/json"), (PasswordRequest = "application/x-www-form-urlencoded"))),
     responses((status = 200, body = Envelope<OperatorAccountView>), (status = 401, body = ErrorBody),
         (status = 403, description = "forbidden (not admin), csrf_token_invalid or cross_site_request", body = ErrorBody),
-        (status = 404, body = ErrorBody),
+        (status = 404, description = "not_found: no such operator, or one with a market not the admin's", body = ErrorBody),
         (status = 422, description = "validation_failed: `password`", body = ErrorBody)))]
 pub async fn password(
     State(state): State<AppState>,

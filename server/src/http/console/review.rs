@@ -226,7 +226,8 @@ pub struct CertificationStepView {
     pub step: Step,
     /// Epoch milliseconds.
     pub completed_at: i64,
-    /// The step's fields; `idNumber` and `accountNumber` masked unless the order view is `unmasked`.
+    /// The step's fields; `idNumber`, `accountNumber` and the emergency contacts' `contact1Phone` and `contact2Phone`
+    /// masked (the last four characters shown) unless the order view is `unmasked`.
     #[schema(value_type = StepFields)]
     pub data: serde_json::Value,
 }
@@ -248,7 +249,8 @@ pub struct ConsoleOrderView {
     pub borrower_id: String,
     pub phone_masked: String,
     pub certification: Vec<CertificationStepView>,
-    /// True for reviewers: ID and account numbers in full, and this view was written to the audit trail.
+    /// True for reviewers: ID and account numbers and the emergency contacts' phones in full, and this view was
+    /// written to the audit trail.
     pub unmasked: bool,
     /// Once paid out: the payout, the plan with each installment's status, the payments and the ledger; null before.
     #[schema(required = true)]
@@ -330,7 +332,8 @@ pub struct PriorOrderView {
 }
 
 /// One order with its KFS, timeline and the borrower's certification (reviewer, finance, support). Reviewers see ID
-/// and account numbers in full and each such view is audited (`view_unmasked`); the others see them masked. Finance
+/// and account numbers and the emergency contacts' phones in full and each such view is audited (`view_unmasked`);
+/// the others see them masked. Finance
 /// sees the beneficiary of an approved or paid-out order in full, audited the same way.
 #[utoipa::path(get, path = "/api/v1/console/orders/{orderNo}", tag = "console",
     security(("console_cookie" = [])), operation_id = "console_order",
@@ -368,7 +371,7 @@ pub async fn order(
             .map(|(data, at): &(StepData, i64)| CertificationStepView {
                 step: data.step(),
                 completed_at: *at,
-                data: data.to_view(masked),
+                data: data.to_operator_view(masked),
             })
             .collect(),
         unmasked: view.unmasked,

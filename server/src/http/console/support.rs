@@ -148,17 +148,34 @@ pub struct AssigneeView {
     pub username: String,
 }
 
-/// The operators a complaint may be assigned to: enabled, with the support or admin role, by username.
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct AssigneesQuery {
+    /// `IN` or `ID`: the complaint's market, one of the asking operator's; left out, the operator's one market, or
+    /// both for an operator of both.
+    #[param(value_type = Option<kilat_domain::Market>)]
+    pub market: Option<String>,
+}
+
+/// The operators a complaint of the market may be assigned to: enabled, with the support or admin role, working in
+/// that market, by username.
 #[utoipa::path(get, path = "/api/v1/console/complaint-assignees", tag = "console",
     operation_id = "console_complaint_assignees",
     security(("console_cookie" = [])),
+    params(AssigneesQuery),
     responses((status = 200, body = Envelope<Vec<AssigneeView>>), (status = 401, body = ErrorBody),
-        (status = 403, description = "forbidden: not support or admin", body = ErrorBody)))]
+        (status = 403, description = "forbidden: not support or admin", body = ErrorBody),
+        (status = 422, description = "validation_failed: `market` (unknown, or not the operator's)", body = ErrorBody)))]
 pub async fn assignees(
     State(state): State<AppState>,
     session: OperatorSession,
+    ApiQuery(query): ApiQuery<AssigneesQuery>,
 ) -> Result<Json<Envelope<Vec<AssigneeView>>>, ApiError> {
-    let list = support::assignees(&state.services, &session.operator).await?;
+    let market = match query.market.as_deref().map(str::trim) {
+        Some(code) => Some(require_market(Some(code)).map_err(crate::error::Error::Validation)?),
+        None => None,
+    };
+    let list = support::assignees(&state.services, &session.operator, market).await?;
     Ok(Envelope::ok(
         list.into_iter()
             .map(|a| AssigneeView {
@@ -172,8 +189,8 @@ pub async fn assignees(
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct AssignRequest {
-    /// An operator of `GET /complaint-assignees` (the asking operator's own id: "assign to me"); `null` or left out
-    /// unassigns.
+    /// An operator of `GET /complaint-assignees?market=` of the complaint's market (the asking operator's own id:
+    /// "assign to me"); `null` or left out unassigns.
     #[schema(required = true)]
     pub assignee_id: Option<String>,
 }
@@ -189,7 +206,7 @@ pub struct AssignRequest {
         (status = 403, description = "forbidden (not support or admin), csrf_token_invalid or cross_site_request", body = ErrorBody),
         (status = 404, body = ErrorBody),
         (status = 409, description = "complaint_closed", body = ErrorBody),
-        (status = 422, description = "validation_failed: `assigneeId` is no enabled support or admin operator", body = ErrorBody)))]
+        (status = 422, description = "validation_failed: `assigneeId` is no enabled support or admin operator, or one who does not work in the complaint's market", body = ErrorBody)))]
 pub async fn assign(
     State(state): State<AppState>,
     session: OperatorSession,

@@ -273,8 +273,9 @@ pub async fn confirm(
     decide(s, op, payment_id, received, None, None).await
 }
 
-/// The bank statement line a confirmation comes from: audited with it, and marked confirmed in the same
-/// transaction.
+/// The bank statement line a confirmation comes from: audited by its import and line number (with its date, amount
+/// and reference, never its narration: sealed in its table because it names the payer, it stays out of the audit
+/// trail, which support reads), and marked confirmed in the same transaction.
 pub struct StatementSource<'a> {
     pub import_id: &'a str,
     pub line_no: i64,
@@ -285,7 +286,6 @@ pub struct StatementSource<'a> {
     /// The UTR the line was matched by: the payment must still hold it.
     pub utr: Option<&'a str>,
     pub reference: &'a str,
-    pub narration: &'a str,
 }
 
 /// Confirms a UTR payment from a bank statement line whose amount is the one asked, by the same path as
@@ -429,7 +429,6 @@ async fn decide(
             "date": line.on_date,
             "amount": line.amount,
             "reference": line.reference,
-            "narration": line.narration,
         });
         after_json = value.to_string();
     }

@@ -1100,7 +1100,6 @@ pub async fn confirm_matched(
             amount: line.amount,
             utr: line.utr.as_deref(),
             reference: &line.reference,
-            narration: &line.narration,
         };
         match payments::confirm_from_statement(s, op, payment_id, &source).await {
             Ok(_) => {

@@ -11,7 +11,7 @@ export type QueueAssignee = 'all' | 'mine' | 'unassigned';
 
 const keys = {
   complaints: (status: string, assignee: string) => ['console', 'complaints', status, assignee] as const,
-  assignees: ['console', 'complaint-assignees'] as const,
+  assignees: (market: string) => ['console', 'complaint-assignees', market] as const,
   canned: ['console', 'canned-replies'] as const,
   complaint: (ticketNo: string) => ['console', 'complaint', ticketNo] as const,
   contact: (status: string) => ['console', 'contact-messages', status] as const,
@@ -72,12 +72,12 @@ export function useAssign(ticketNo: string) {
   );
 }
 
-/** The operators a complaint may be assigned to. */
-export function useAssignees() {
+/** The operators a complaint of `market` may be assigned to: those who work in that market. */
+export function useAssignees(market: string) {
   const api = useApiClient();
   return useQuery<Assignee[], ApiError>({
-    queryKey: keys.assignees,
-    queryFn: () => api.get<Assignee[]>(`${CONSOLE_API}/complaint-assignees`),
+    queryKey: keys.assignees(market),
+    queryFn: () => api.get<Assignee[]>(`${CONSOLE_API}/complaint-assignees?market=${encodeURIComponent(market)}`),
     staleTime: 60_000,
   });
 }

@@ -238,7 +238,7 @@ function Assignment({ complaint, onDone }: { complaint: SupportComplaint; onDone
   const { t } = useTranslation();
   const me = useOperator();
   const assign = useAssign(complaint.ticketNo);
-  const assignees = useAssignees();
+  const assignees = useAssignees(complaint.market);
   const [choice, setChoice] = useState('');
   const done = (assigneeId: string | null) =>
     assign.mutate(assigneeId, {

@@ -5,7 +5,7 @@ import { errorText } from '@/shared/api/error-text';
 import { useChangeOperator, useOperators } from '../api/admin';
 import type { ApiMarket, OperatorAccount, Role } from '../api/types';
 import { dateTime, marketName } from '../format';
-import { ALL_MARKETS, useOperator } from '../operator-context';
+import { useOperator, useOperatorMarkets } from '../operator-context';
 import { LoadFailed, Loading } from './states';
 
 const ROLES: readonly Role[] = ['admin', 'reviewer', 'finance', 'support', 'collections'];
@@ -93,18 +93,22 @@ function RoleBoxes({ value, onChange, name }: { value: Role[]; onChange: (roles:
   );
 }
 
-/** The markets an operator sees: India first, at least one (the server says so when none is ticked). */
+/**
+ * The markets an operator sees: India first, at least one (the server says so when none is ticked). An admin gives
+ * only their own markets, so only those are offered (docs/API-CONSOLE.md, "Markets of an operator").
+ */
 function MarketBoxes({ value, onChange, name }: { value: ApiMarket[]; onChange: (markets: ApiMarket[]) => void; name: string }) {
   const { t } = useTranslation();
+  const choices = useOperatorMarkets();
   return (
     <fieldset className="role-boxes">
       <legend className="visually-hidden">{t('operators.marketsOf', { name })}</legend>
-      {ALL_MARKETS.map((market) => (
+      {choices.map((market) => (
         <label key={market}>
           <input
             type="checkbox"
             checked={value.includes(market)}
-            onChange={(e) => onChange(e.target.checked ? ALL_MARKETS.filter((m) => m === market || value.includes(m)) : value.filter((m) => m !== market))}
+            onChange={(e) => onChange(e.target.checked ? choices.filter((m) => m === market || value.includes(m)) : value.filter((m) => m !== market))}
           />{' '}
           {marketName(market, t)}
         </label>
@@ -168,8 +172,13 @@ function OperatorRow({
         {change.isError && !fields.roles && !fields.password && !fields.markets && <p className="field-error" role="alert">{errorText(change.error, t)}</p>}
       </td>
       <td>
-        <MarketBoxes value={markets} onChange={setMarkets} name={operator.username} />
-        {marketsChanged && (
+        {self ? (
+          // An admin's own markets are not theirs to change (the server answers own_admin_account).
+          operator.markets.map((m) => marketName(m, t)).join(', ')
+        ) : (
+          <MarketBoxes value={markets} onChange={setMarkets} name={operator.username} />
+        )}
+        {!self && marketsChanged && (
           <button
             type="button"
             className="button"
@@ -221,7 +230,9 @@ function CreateOperator({ onDone }: { onDone: (o: OperatorAccount) => void }) {
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
   const [roles, setRoles] = useState<Role[]>([]);
-  const [markets, setMarkets] = useState<ApiMarket[]>([...ALL_MARKETS]);
+  // The admin's own markets by default, as the server gives a new operator when none are named.
+  const own = useOperatorMarkets();
+  const [markets, setMarkets] = useState<ApiMarket[]>([...own]);
   const fields = change.error instanceof ApiError ? change.error.fields : {};
 
   function submit(event: FormEvent) {
@@ -233,7 +244,7 @@ function CreateOperator({ onDone }: { onDone: (o: OperatorAccount) => void }) {
           setUsername('');
           setPassword('');
           setRoles([]);
-          setMarkets([...ALL_MARKETS]);
+          setMarkets([...own]);
           onDone(o);
         },
       },

@@ -1295,7 +1295,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The operators a complaint may be assigned to: enabled, with the support or admin role, by username. */
+        /**
+         * The operators a complaint of the market may be assigned to: enabled, with the support or admin role, working in
+         *     that market, by username.
+         */
         get: operations["console_complaint_assignees"];
         put?: never;
         post?: never;
@@ -1610,12 +1613,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Every operator, by username (admin). */
+        /** The operators the admin manages, by username (admin): those whose markets are all the admin's. */
         get: operations["console_operators"];
         put?: never;
         /**
-         * Creates an operator with roles, markets and an initial password (admin); the operator must choose their own password
-         *     at their first sign-in.
+         * Creates an operator with roles, markets (the admin's own when left out) and an initial password (admin); the
+         *     operator must choose their own password at their first sign-in.
          */
         post: operations["console_create_operator"];
         delete?: never;
@@ -1669,7 +1672,10 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Replaces the markets an operator sees (admin): one or both of `IN`, `ID`. Audited (`operator.markets`). */
+        /**
+         * Replaces the markets an operator sees (admin): one or both of `IN`, `ID`, each one of the admin's; an admin's own
+         *     markets cannot be changed by themself. Audited (`operator.markets`).
+         */
         put: operations["console_operator_markets"];
         post?: never;
         delete?: never;
@@ -1724,7 +1730,8 @@ export interface paths {
         };
         /**
          * One order with its KFS, timeline and the borrower's certification (reviewer, finance, support). Reviewers see ID
-         *     and account numbers in full and each such view is audited (`view_unmasked`); the others see them masked. Finance
+         *     and account numbers and the emergency contacts' phones in full and each such view is audited (`view_unmasked`);
+         *     the others see them masked. Finance
          *     sees the beneficiary of an approved or paid-out order in full, audited the same way.
          */
         get: operations["console_order"];
@@ -2595,8 +2602,8 @@ export interface components {
         };
         AssignRequest: {
             /**
-             * @description An operator of `GET /complaint-assignees` (the asking operator's own id: "assign to me"); `null` or left out
-             *     unassigns.
+             * @description An operator of `GET /complaint-assignees?market=` of the complaint's market (the asking operator's own id:
+             *     "assign to me"); `null` or left out unassigns.
              */
             assigneeId: string | null;
         };
@@ -2785,7 +2792,10 @@ export interface components {
              * @description Epoch milliseconds.
              */
             completedAt: number;
-            /** @description The step's fields; `idNumber` and `accountNumber` masked unless the order view is `unmasked`. */
+            /**
+             * @description The step's fields; `idNumber`, `accountNumber` and the emergency contacts' `contact1Phone` and `contact2Phone`
+             *     masked (the last four characters shown) unless the order view is `unmasked`.
+             */
             data: components["schemas"]["StepFields"];
             step: components["schemas"]["Step"];
         };
@@ -3252,7 +3262,10 @@ export interface components {
             reviewReason: string | null;
             /** @description The timeline with who made each change. */
             timeline: components["schemas"]["ConsoleTimelineEntry"][];
-            /** @description True for reviewers: ID and account numbers in full, and this view was written to the audit trail. */
+            /**
+             * @description True for reviewers: ID and account numbers and the emergency contacts' phones in full, and this view was
+             *     written to the audit trail.
+             */
             unmasked: boolean;
         };
         /** @description A product as admins see it. */
@@ -3429,8 +3442,8 @@ export interface components {
         };
         CreateOperatorRequest: {
             /**
-             * @description One or both of `IN`, `ID`: the markets whose records the operator sees; both when left out (an empty list is
-             *     refused: "Choose at least one market.").
+             * @description One or both of `IN`, `ID`, each one of the admin's: the markets whose records the operator sees; the admin's
+             *     own when left out (an empty list is refused: "Choose at least one market.").
              * @example [
              *       "IN"
              *     ]
@@ -4334,7 +4347,10 @@ export interface components {
                 reviewReason: string | null;
                 /** @description The timeline with who made each change. */
                 timeline: components["schemas"]["ConsoleTimelineEntry"][];
-                /** @description True for reviewers: ID and account numbers in full, and this view was written to the audit trail. */
+                /**
+                 * @description True for reviewers: ID and account numbers and the emergency contacts' phones in full, and this view was
+                 *     written to the audit trail.
+                 */
                 unmasked: boolean;
             };
             /** @description Always `ok` on success. */
@@ -13526,7 +13542,13 @@ export interface operations {
     };
     console_complaint_assignees: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description `IN` or `ID`: the complaint's market, one of the asking operator's; left out, the operator's one market, or
+                 *     both for an operator of both.
+                 */
+                market?: components["schemas"]["Market"];
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -13541,6 +13563,15 @@ export interface operations {
                     "application/json": components["schemas"]["Envelope_Vec_AssigneeView"];
                 };
             };
+            /** @description bad_request: the query string could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -13551,6 +13582,15 @@ export interface operations {
             };
             /** @description forbidden: not support or admin */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed: `market` (unknown, or not the operator's) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13843,7 +13883,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description validation_failed: `assigneeId` is no enabled support or admin operator */
+            /** @description validation_failed: `assigneeId` is no enabled support or admin operator, or one who does not work in the complaint's market */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -14984,7 +15024,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description validation_failed: `username` (taken), `password`, `roles`, `markets` (none, unknown) */
+            /** @description validation_failed: `username` (taken), `password`, `roles`, `markets` (none, unknown, not the admin's) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -15041,6 +15081,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description not_found: no such operator, or one with a market not the admin's */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -15106,6 +15147,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description not_found: no such operator, or one with a market not the admin's */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -15175,7 +15217,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description not_found: no such operator, or one with a market not the admin's */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description own_admin_account: the admin's own markets */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15201,7 +15253,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description validation_failed: `markets` (none, unknown) */
+            /** @description validation_failed: `markets` (none, unknown, not the admin's) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -15272,6 +15324,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description not_found: no such operator, or one with a market not the admin's */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -15368,6 +15421,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description not_found: no such operator, or one with a market not the admin's */
             404: {
                 headers: {
                     [name: string]: unknown;
