@@ -53,6 +53,7 @@ pub const ERROR_CODES: &[&str] = &[
     "money_outstanding",
     "payment_unsettled",
     "payout_sent",
+    "other_currency",
     "extension_over_cap",
     "handover_invalid",
     "handover_not_allowed",
@@ -193,6 +194,8 @@ pub enum Refusal {
     PaymentUnsettled,
     /// Cancelling an approved order finance has put in a bank file: its money may be on its way.
     PayoutSent,
+    /// Crediting or refunding money a provider reported in another currency than the payment's.
+    OtherCurrency,
     /// A UTR already submitted, for this or any other payment.
     UtrAlreadyUsed,
     /// A UTR correction after finance confirmed or rejected the payment.
@@ -244,6 +247,7 @@ impl Refusal {
             Refusal::MoneyReported => "money_reported",
             Refusal::PaymentUnsettled => "payment_unsettled",
             Refusal::PayoutSent => "payout_sent",
+            Refusal::OtherCurrency => "other_currency",
             Refusal::UtrAlreadyUsed => "utr_already_used",
             Refusal::UtrLocked => "utr_locked",
             Refusal::UtrCorrectionsExhausted => "utr_corrections_exhausted",

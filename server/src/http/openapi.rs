@@ -280,6 +280,9 @@ pub enum ErrorCode {
     PaymentUnsettled,
     /// 409: cancelling an approved order finance has put in a bank file: its money may be on its way.
     PayoutSent,
+    /// 409: crediting or refunding money a provider reported in another currency than the payment's: it goes back
+    /// through the provider, and the payment is rejected.
+    OtherCurrency,
     /// 409: the product offers an extension, but with its fee this loan would cost more than an OJK cap allows
     /// (`msg` names the cost and the cap's limit).
     ExtensionOverCap,

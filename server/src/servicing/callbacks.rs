@@ -219,6 +219,12 @@ async fn take(
         now,
     )
     .await?;
+    if !same_currency && let Some(currency) = cb.currency.as_deref() {
+        // Held as money of another currency: never credited or owed back as the payment's.
+        let currency: String = currency.trim().chars().take(16).collect();
+        tx.set_received_currency(&payment.row.id, &currency.to_ascii_uppercase())
+            .await?;
+    }
     let outcome = match settled.status {
         PaymentStatus::Confirmed => Outcome::Confirmed,
         PaymentStatus::RefundDue => Outcome::RefundDue,

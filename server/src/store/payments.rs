@@ -28,6 +28,8 @@ pub struct PaymentRow {
     pub idempotency_key: String,
     pub utr: Option<String>,
     pub received_amount: Option<i64>,
+    /// The currency of the money received when a provider reported another than the payment's; null otherwise.
+    pub received_currency: Option<String>,
     pub decision_reason: Option<String>,
     /// The provider that issued the payment's instructions (`simulated`, `xendit`, `dragonpay`), if any.
     pub provider: Option<String>,
@@ -46,6 +48,16 @@ pub struct PaymentRow {
     pub refunded_at: Option<i64>,
     pub created_at: i64,
     pub updated_at: i64,
+}
+
+impl PaymentRow {
+    /// The currency of the money received when it is not the payment's (a provider reported another): such money is
+    /// held, never credited or owed back as the payment's currency.
+    pub fn foreign_currency(&self) -> Option<&str> {
+        self.received_currency
+            .as_deref()
+            .filter(|c| !c.eq_ignore_ascii_case(self.currency.code()))
+    }
 }
 
 /// A payment to create.
@@ -99,7 +111,7 @@ pub struct Duplicate;
 pub(super) const COLUMNS: &str = "p.id, p.order_id, o.order_no, p.borrower_id, p.choice, p.method, p.installment, p.installment_to, p.amount, \
      p.currency, p.priced_on, p.status, p.reference, p.idempotency_key, \
      (SELECT MIN(u.utr) FROM payment_utrs u WHERE u.payment_id = p.id) AS utr, \
-     p.received_amount, p.decision_reason, p.provider, p.provider_ref, p.va_bank_code, p.va_number, p.va_name, \
+     p.received_amount, p.received_currency, p.decision_reason, p.provider, p.provider_ref, p.va_bank_code, p.va_number, p.va_name, \
      p.expires_at, p.refund_amount, p.refund_reference, p.refunded_at, p.created_at, p.updated_at";
 
 fn unique_violation(e: &sqlx::Error) -> bool {
@@ -312,6 +324,20 @@ impl Tx {
         .fetch_one(self.conn())
         .await?;
         Ok(reported > 0)
+    }
+
+    /// Records that the money a provider reported for the payment came in `currency`, not the payment's.
+    pub async fn set_received_currency(
+        &mut self,
+        payment_id: &str,
+        currency: &str,
+    ) -> sqlx::Result<()> {
+        sqlx::query("UPDATE payments SET received_currency = $1 WHERE id = $2")
+            .bind(currency)
+            .bind(payment_id)
+            .execute(self.conn())
+            .await?;
+        Ok(())
     }
 
     /// How many times the payment's UTR was corrected.

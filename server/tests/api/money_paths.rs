@@ -16,7 +16,7 @@ use serde_json::{Value, json};
 use time::{Date, Duration};
 
 use crate::builders::{ID, IN, Loan};
-use crate::helpers::{TestApp, data, spawn_app};
+use crate::helpers::{TestApp, data, error, spawn_app};
 use crate::servicing::{
     Op, check_ledger, confirm, count, create_payment, op_call, operator, status_of, submit_utr,
 };
@@ -473,6 +473,68 @@ async fn held_money_a_provider_reported_is_credited_only_at_the_amount_it_report
     let again = data(confirm(&app, &finance, pid, amount - 500).await).await;
     assert_eq!(again["payment"]["status"], "confirmed", "{again}");
     assert_eq!(again["payment"]["receivedAmount"], amount - 500);
+    app.stop().await;
+}
+
+/// Money a provider reports in another currency than the payment's is never the payment's money: held, it cannot be
+/// credited or owed back as rupees (before, finance's Credit posted US cents as paise), and closing the loan leaves it
+/// held; finance sends it back through the provider and rejects the payment, saying so.
+#[tokio::test]
+async fn money_in_another_currency_is_held_never_credited_or_refunded_as_the_payments_and_is_rejected_once_sent_back()
+ {
+    let app = spawn_app().await;
+    let Loan {
+        session,
+        order_no,
+        order_id: id,
+        ..
+    } = app.borrower(IN).disbursed().await;
+    let finance = operator(&app, "fin-usd", &[Role::Finance]).await;
+    let p =
+        data(create_payment(&app, &session, &order_no, "due", "upi", "usd-money-0001").await).await;
+    let pid = p["paymentId"].as_str().unwrap();
+    assert_eq!(
+        data(razorpay(&app, "evt_usd_1", &p, 1_200, "USD").await).await["outcome"],
+        "held"
+    );
+    let seen = payment(&app, &session, pid).await;
+    assert_eq!(seen["status"], "held");
+    assert_eq!(seen["receivedCurrency"], "USD");
+    for refused in [
+        confirm(&app, &finance, pid, 1_200).await,
+        resolve(&app, &finance, pid, "credit").await,
+        resolve(&app, &finance, pid, "refund").await,
+    ] {
+        assert_eq!(refused.status(), StatusCode::CONFLICT);
+        assert_eq!(error(refused).await["code"], "other_currency");
+    }
+    // The loan is paid off by another payment: the dollars stay held, never owed back as rupees.
+    let off =
+        data(create_payment(&app, &session, &order_no, "payoff", "upi", "usd-money-0002").await)
+            .await;
+    let confirmed = razorpay(
+        &app,
+        "evt_usd_2",
+        &off,
+        off["amount"].as_i64().unwrap(),
+        "INR",
+    )
+    .await;
+    assert_eq!(data(confirmed).await["outcome"], "confirmed");
+    assert_eq!(status_of(&app, &id).await, "repaid");
+    assert_eq!(payment(&app, &session, pid).await["status"], "held");
+    check_ledger(&app, &session, &order_no, &id).await;
+    // Sent back through Razorpay: finance rejects it with the reason.
+    let rejected = op_call(
+        &app,
+        &finance,
+        Method::POST,
+        &format!("/api/v1/console/payments/{pid}/reject"),
+        Some(json!({"reason": "USD 12.00 refunded through Razorpay."})),
+    )
+    .await;
+    assert_eq!(rejected.status(), StatusCode::OK);
+    assert_eq!(payment(&app, &session, pid).await["status"], "rejected");
     app.stop().await;
 }
 

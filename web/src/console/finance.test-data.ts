@@ -48,7 +48,7 @@ function payment(
   status: 'verifying' | 'held' | 'refund_due',
   amount: number,
   utr: string,
-  money: { receivedAmount?: number | null; refundAmount?: number | null } = {},
+  money: { receivedAmount?: number | null; refundAmount?: number | null; receivedCurrency?: string | null } = {},
 ) {
   return {
     paymentId: id,
@@ -63,6 +63,7 @@ function payment(
     utr,
     reason: null,
     receivedAmount: money.receivedAmount ?? null,
+    receivedCurrency: money.receivedCurrency ?? null,
     refundAmount: money.refundAmount ?? null,
     refundReference: null,
     instructions: { kind: 'upi' },

@@ -118,6 +118,19 @@ describe('repayments', () => {
     expect(within(held!).queryByRole('button', { name: 'Another amount…' })).not.toBeInTheDocument();
   });
 
+  it('offers only Reject for money a provider reported in another currency, shown in that currency', async () => {
+    const usd = { ...PAYMENTS[1]!, payment: { ...PAYMENTS[1]!.payment, receivedAmount: 1200, receivedCurrency: 'USD' } };
+    fakeConsoleApi({ operator: OPERATORS.finance, signedIn: true, handlers: { [QUEUE]: () => ok([usd]) } });
+    renderConsole('/console/repayments');
+    const [held] = await payments();
+    expect(within(held!).getByText('USD 12.00')).toBeInTheDocument();
+    expect(within(held!).getByText(/^This money came in USD, not in the loan's currency/)).toBeInTheDocument();
+    expect(within(held!).queryByRole('button', { name: /^Credit/ })).not.toBeInTheDocument();
+    expect(within(held!).queryByRole('button', { name: /^Refund/ })).not.toBeInTheDocument();
+    expect(within(held!).queryByRole('button', { name: 'Another amount…' })).not.toBeInTheDocument();
+    expect(within(held!).getByRole('button', { name: 'Reject' })).toBeInTheDocument();
+  });
+
   it('credits a held amount as received after restating the money move, through /resolve', async () => {
     let done = false;
     const api = fakeConsoleApi({

@@ -520,6 +520,10 @@ pub struct PaymentView {
     /// Minor units received, once known (a provider's callback or finance); null before.
     #[schema(required = true)]
     pub received_amount: Option<i64>,
+    /// The currency of the money received when a provider reported another than `currency` (held, sent back through
+    /// the provider); null otherwise.
+    #[schema(required = true)]
+    pub received_currency: Option<String>,
     /// Minor units the lender owes back (`refund_due`: to be sent; `refunded`: sent); null otherwise.
     #[schema(required = true)]
     pub refund_amount: Option<i64>,
@@ -533,6 +537,7 @@ pub struct PaymentView {
 
 impl From<Payment> for PaymentView {
     fn from(p: Payment) -> Self {
+        let received_currency = p.row.foreign_currency().map(str::to_owned);
         Self {
             payment_id: p.row.id,
             order_no: p.row.order_no,
@@ -545,6 +550,7 @@ impl From<Payment> for PaymentView {
             reference: p.row.reference,
             utr: p.row.utr,
             reason: p.row.decision_reason,
+            received_currency,
             received_amount: p.row.received_amount,
             refund_amount: p.row.refund_amount,
             refund_reference: p.row.refund_reference,

@@ -366,6 +366,10 @@ async fn decide(
     let mut loan = load_in(&mut tx, &row.order_id).await?;
     let row = tx.payment_in_tx(&row.id).await?.ok_or(Error::NotFound)?;
     let payment = payment_of(s, row)?;
+    // Money in another currency than the payment's is never the payment's money: it goes back through the provider.
+    if payment.row.foreign_currency().is_some() {
+        return Err(Refusal::OtherCurrency.into());
+    }
     let decision = match (payment.status, decision) {
         // A statement line confirms only a UTR payment waiting, for exactly the amount asked, that still holds the
         // line's UTR (one corrected since the import is not that money: the line must not credit it).
@@ -532,7 +536,9 @@ pub async fn reject(
     tx.order_locked_in_tx(&before.row.order_id)
         .await?
         .ok_or(Error::NotFound)?;
+    // Money in another currency is sent back through the provider, then the payment rejected.
     if before.status == PaymentStatus::Held
+        && before.row.foreign_currency().is_none()
         && tx.payment_money_reported_in_tx(&before.row.id).await?
     {
         tx.rollback().await?;

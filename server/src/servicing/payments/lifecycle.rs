@@ -436,7 +436,8 @@ pub(crate) fn receipt_text(
 }
 
 /// The loan just closed: every other amount held for it is owed back to the borrower (it can no longer be credited),
-/// each audited.
+/// each audited; money in another currency than its payment's stays held, for finance to send back through the
+/// provider.
 async fn refund_held_in(
     tx: &mut Tx,
     loan: &Loan,
@@ -445,6 +446,10 @@ async fn refund_held_in(
     now: i64,
 ) -> Result<(), Error> {
     for row in tx.held_payments_of_order(&loan.order.id, except).await? {
+        if row.foreign_currency().is_some() {
+            // Another currency's money stays held: finance sends it back through the provider.
+            continue;
+        }
         let received = row.received_amount.unwrap_or(row.amount);
         move_payment(
             tx,

@@ -199,9 +199,11 @@ function PaymentItem({ item, now, onDone }: { item: QueuedPayment; now: number; 
   const id = payment.paymentId;
   const asked = payment.amount;
   const received = payment.receivedAmount;
+  // Money a provider reported in another currency: never the payment's money (the server answers other_currency).
+  const foreign = payment.receivedCurrency;
   // The server credits or refunds what was recorded as received; a held payment without it falls back to the asked.
   const held = received ?? asked;
-  const difference = received === null ? 0 : received - asked;
+  const difference = received === null || foreign ? 0 : received - asked;
   const idle = () => setMode('idle');
   // A decided payment may stay in the queue in its next status (held, refund due): it starts from its actions again.
   const done = (text: string) => {
@@ -211,7 +213,10 @@ function PaymentItem({ item, now, onDone }: { item: QueuedPayment; now: number; 
 
   const facts: [string, string][] = [
     [t('repayments.amount'), money(asked, currency)],
-    [t('repayments.receivedAmount'), received === null ? t('repayments.notReceived') : money(received, currency)],
+    [
+      t('repayments.receivedAmount'),
+      received === null ? t('repayments.notReceived') : foreign ? `${foreign} ${(received / 100).toFixed(2)}` : money(received, currency),
+    ],
   ];
   if (difference !== 0)
     facts.push([
@@ -245,7 +250,7 @@ function PaymentItem({ item, now, onDone }: { item: QueuedPayment; now: number; 
           </div>
         ))}
       </dl>
-      {payment.status === 'held' && <p className="muted">{t('repayments.heldHint')}</p>}
+      {payment.status === 'held' && <p className="muted">{foreign ? t('repayments.otherCurrencyHint', { currency: foreign }) : t('repayments.heldHint')}</p>}
       {payment.status === 'refund_due' && payment.refundAmount !== null && (
         <p className="muted">{t('repayments.refundDueHint', { amount: money(payment.refundAmount, currency) })}</p>
       )}
@@ -261,7 +266,12 @@ function PaymentItem({ item, now, onDone }: { item: QueuedPayment; now: number; 
               </button>
             </>
           )}
-          {payment.status === 'held' && (
+          {payment.status === 'held' && foreign && (
+            <button type="button" className="button button--quiet" onClick={() => setMode('reject')}>
+              {t('repayments.reject')}
+            </button>
+          )}
+          {payment.status === 'held' && !foreign && (
             <>
               <button type="button" className="button button--primary" onClick={() => setMode('credit')}>
                 {t('repayments.credit', { amount: money(held, currency) })}

@@ -5252,6 +5252,11 @@ export interface components {
                  * @description Minor units received, once known (a provider's callback or finance); null before.
                  */
                 receivedAmount: number | null;
+                /**
+                 * @description The currency of the money received when a provider reported another than `currency` (held, sent back through
+                 *     the provider); null otherwise.
+                 */
+                receivedCurrency: string | null;
                 /** @description Quote it with the transfer (UPI note, bank remarks). */
                 reference: string;
                 /**
@@ -6067,6 +6072,11 @@ export interface components {
                  * @description Minor units received, once known (a provider's callback or finance); null before.
                  */
                 receivedAmount: number | null;
+                /**
+                 * @description The currency of the money received when a provider reported another than `currency` (held, sent back through
+                 *     the provider); null otherwise.
+                 */
+                receivedCurrency: string | null;
                 /** @description Quote it with the transfer (UPI note, bank remarks). */
                 reference: string;
                 /**
@@ -6320,7 +6330,7 @@ export interface components {
          * @description The stable `code` of an error answer (docs/API-BORROWER.md); `msg` is its text in the request's language.
          * @enum {string}
          */
-        ErrorCode: "bad_request" | "code_invalid" | "code_expired" | "unauthorized" | "not_eligible" | "not_found" | "method_not_allowed" | "certification_out_of_order" | "certification_incomplete" | "open_order_exists" | "kfs_changed" | "idempotency_key_reused" | "payload_too_large" | "unsupported_media_type" | "validation_failed" | "cap_exceeded" | "rate_limited" | "code_resend_too_soon" | "daily_limit_reached" | "code_attempts_exceeded" | "cross_site_request" | "invalid_transition" | "internal" | "code_delivery_failed" | "credentials_invalid" | "operator_locked" | "forbidden" | "csrf_token_invalid" | "choice_unavailable" | "payment_not_open" | "money_reported" | "utr_already_used" | "utr_locked" | "utr_corrections_exhausted" | "already_rated" | "own_admin_account" | "last_admin" | "provider_unavailable" | "complaint_not_answered" | "complaint_closed" | "money_outstanding" | "payment_unsettled" | "payout_sent" | "extension_over_cap" | "handover_invalid" | "handover_not_allowed" | "own_payout_approval" | "payout_not_awaiting" | "payout_awaiting_approval" | "signed_in_as_another" | "server_busy" | "application_claimed" | "loan_not_closed" | "password_change_required";
+        ErrorCode: "bad_request" | "code_invalid" | "code_expired" | "unauthorized" | "not_eligible" | "not_found" | "method_not_allowed" | "certification_out_of_order" | "certification_incomplete" | "open_order_exists" | "kfs_changed" | "idempotency_key_reused" | "payload_too_large" | "unsupported_media_type" | "validation_failed" | "cap_exceeded" | "rate_limited" | "code_resend_too_soon" | "daily_limit_reached" | "code_attempts_exceeded" | "cross_site_request" | "invalid_transition" | "internal" | "code_delivery_failed" | "credentials_invalid" | "operator_locked" | "forbidden" | "csrf_token_invalid" | "choice_unavailable" | "payment_not_open" | "money_reported" | "utr_already_used" | "utr_locked" | "utr_corrections_exhausted" | "already_rated" | "own_admin_account" | "last_admin" | "provider_unavailable" | "complaint_not_answered" | "complaint_closed" | "money_outstanding" | "payment_unsettled" | "payout_sent" | "other_currency" | "extension_over_cap" | "handover_invalid" | "handover_not_allowed" | "own_payout_approval" | "payout_not_awaiting" | "payout_awaiting_approval" | "signed_in_as_another" | "server_busy" | "application_claimed" | "loan_not_closed" | "password_change_required";
         /** @description A client error. */
         ErrorInfoRequest: {
             /**
@@ -7469,6 +7479,11 @@ export interface components {
              * @description Minor units received, once known (a provider's callback or finance); null before.
              */
             receivedAmount: number | null;
+            /**
+             * @description The currency of the money received when a provider reported another than `currency` (held, sent back through
+             *     the provider); null otherwise.
+             */
+            receivedCurrency: string | null;
             /** @description Quote it with the transfer (UPI note, bank remarks). */
             reference: string;
             /**
