@@ -163,7 +163,7 @@ describe('operators', () => {
       },
     });
     renderConsole('/console/operators');
-    const table = await screen.findByRole('table', { name: '1 operators' });
+    const table = await screen.findByRole('table', { name: '1 operator' });
     expect(within(table).queryByRole('button', { name: 'Disable' })).toBeNull();
     expect(within(table).getByRole('columnheader', { name: 'Last sign-in' })).toBeInTheDocument();
     expect(within(within(table).getAllByRole('row')[1]!).getAllByRole('cell')[5]).toHaveTextContent('Never');
