@@ -209,10 +209,11 @@ pub struct AccountDeleted {
 
 /// Deletes the borrower's account, in one transaction that holds their row: refused while an order is open (with
 /// the amount owed when it is a paid-out loan) or a payment is unsettled (`payment_unsettled`: money finance has
-/// still to check, hold or send back goes to the bank account the deletion would erase); otherwise every session is revoked, the certification, sign-in codes
-/// and unsent reminders are deleted, the frozen agreements lose the borrower's particulars, and the phone becomes a
-/// tombstone, so that signing in again with it starts a new, empty account. Orders, loans, payments and the ledger
-/// stay, owned by the row's pseudonymous id, for the retention the law requires (docs/ACCOUNT.md).
+/// still to check, hold or send back goes to the bank account the deletion would erase); otherwise every session is
+/// revoked, the certification, sign-in codes and unsent reminders are deleted, the frozen agreements lose the
+/// borrower's particulars, and the phone becomes a tombstone, so that signing in again with it starts a new, empty
+/// account. Orders, loans, payments and the ledger stay, owned by the row's pseudonymous id, for the retention the
+/// law requires (docs/ACCOUNT.md).
 pub async fn delete(s: &Services, borrower: &Borrower) -> Result<AccountDeleted, Error> {
     let now = s.clock.now_ms();
     let mut tx = s.db.begin().await?;

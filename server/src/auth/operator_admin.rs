@@ -155,8 +155,9 @@ fn markets_of(op: &Operator, codes: &[String], errors: &mut FieldErrors) -> Vec<
 }
 
 /// Creates an operator (admin): username, roles (their codes), markets (`IN`, `ID`: at least one, each the admin's;
-/// the admin's own when not given) and an initial password of at least 12 characters, which the operator must replace with their own at their first sign-in; every
-/// field at fault is reported at once. A username in use is refused by the unique constraint, as a field error.
+/// the admin's own when not given) and an initial password of at least 12 characters, which the operator must
+/// replace with their own at their first sign-in; every field at fault is reported at once. A username in use is
+/// refused by the unique constraint, as a field error.
 pub async fn create(
     s: &Services,
     op: &Operator,
