@@ -1049,3 +1049,64 @@ async fn a_downloaded_bank_file_holds_each_order_once_and_its_borrower_cannot_ca
     );
     app.stop().await;
 }
+
+/// Borrowers' cancels racing the bank file's download: each order ends either cancelled and out of the file, or in
+/// the file and still approved — never cancelled with its money on its way. The cancels are spread over the download
+/// (one every 20 ms), and the last is sent once the file is out, so at least one lands after its order's claim.
+#[tokio::test]
+async fn cancels_racing_a_bank_file_download_never_leave_a_cancelled_order_in_the_file() {
+    let app = spawn_app().await;
+    let finance = operator(&app, "fin", &[Role::Finance]).await;
+    let mut orders = Vec::new();
+    for _ in 0..8 {
+        let Application {
+            session,
+            order_no,
+            order_id,
+            ..
+        } = app
+            .borrower(IN)
+            .loan("in-flexi-6m", 1_000_000, "m6")
+            .approved()
+            .await;
+        orders.push((session, order_no, order_id));
+    }
+    let cancel = |n: usize| {
+        let (session, order_no, _) = &orders[n];
+        let app = &app;
+        async move {
+            app.post_as(
+                &format!("/api/v1/borrower/orders/{order_no}/cancel"),
+                session,
+                &json!({}),
+            )
+            .await
+        }
+    };
+    let racing = futures_util::future::join_all((0..7).map(|n| async move {
+        tokio::time::sleep(std::time::Duration::from_millis(20 * n as u64)).await;
+        cancel(n).await
+    }));
+    let (file, mut answers) = tokio::join!(
+        get(
+            &app,
+            &finance,
+            "/api/v1/console/payouts/bank-file?market=IN"
+        ),
+        racing
+    );
+    let file = file.text().await.unwrap();
+    answers.push(cancel(7).await);
+    assert!(file.contains(orders[7].1.as_str()), "{file}");
+    for ((_, order_no, order_id), answer) in orders.iter().zip(answers) {
+        let status = status_of(&app, order_id).await;
+        if file.contains(order_no.as_str()) {
+            assert_eq!(answer.status(), StatusCode::CONFLICT, "{order_no}");
+            assert_eq!(status, "approved", "{order_no}");
+        } else {
+            assert_eq!(answer.status(), StatusCode::OK, "{order_no}");
+            assert_eq!(status, "cancelled", "{order_no}");
+        }
+    }
+    app.stop().await;
+}

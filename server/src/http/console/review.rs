@@ -333,8 +333,8 @@ pub struct PriorOrderView {
 
 /// One order with its KFS, timeline and the borrower's certification (reviewer, finance, support). Reviewers see ID
 /// and account numbers and the emergency contacts' phones in full and each such view is audited (`view_unmasked`);
-/// the others see them masked. Finance
-/// sees the beneficiary of an approved or paid-out order in full, audited the same way.
+/// the others see them masked. Finance sees the beneficiary of an approved or paid-out order in full, audited the
+/// same way.
 #[utoipa::path(get, path = "/api/v1/console/orders/{orderNo}", tag = "console",
     security(("console_cookie" = [])), operation_id = "console_order",
     params(("orderNo" = String, Path, description = "E.g. KL-261123-7F3K9Q")),
