@@ -1731,8 +1731,8 @@ export interface paths {
         /**
          * One order with its KFS, timeline and the borrower's certification (reviewer, finance, support). Reviewers see ID
          *     and account numbers and the emergency contacts' phones in full and each such view is audited (`view_unmasked`);
-         *     the others see them masked. Finance
-         *     sees the beneficiary of an approved or paid-out order in full, audited the same way.
+         *     the others see them masked. Finance sees the beneficiary of an approved or paid-out order in full, audited the
+         *     same way.
          */
         get: operations["console_order"];
         put?: never;
