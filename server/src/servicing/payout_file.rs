@@ -5,7 +5,8 @@
 //!
 //! The layout (docs/API-CONSOLE.md, "Bank bulk payment file"): beneficiary name, account number, IFSC (India) or bank
 //! code (Indonesia), amount in the currency's units (rupees with two decimals; whole rupiah), the payment reference
-//! (the order number, which the result file quotes back), and the bank's name.
+//! (the order number, with `-2`, `-3`… from its second file on: [`send_reference`]; the result file quotes it back),
+//! and the bank's name.
 
 use std::collections::HashSet;
 
@@ -34,6 +35,34 @@ pub struct BankFile {
     pub orders: Vec<String>,
     /// Minor units: the sum of its amounts.
     pub total: i64,
+}
+
+/// The payment reference of an order's `attempt`-th send in a bank file: the order number for the first, then the
+/// order number with `-2`, `-3`… — so a line of the bank's result names the file it answers, and a failed line of an
+/// earlier file cannot take the order out of the newer file its money may be on its way in.
+pub fn send_reference(order_no: &str, attempt: i64) -> String {
+    if attempt <= 1 {
+        order_no.to_owned()
+    } else {
+        format!("{order_no}-{attempt}")
+    }
+}
+
+/// The order number and send number a result line's reference names ([`send_reference`] read back): an order
+/// number (`KL-YYMMDD-XXXXXX`, two dashes) followed by `-N` is its `N`-th send; anything else is read as it is, a
+/// first send.
+pub fn read_send_reference(reference: &str) -> (&str, i64) {
+    if let Some((order_no, n)) = reference.rsplit_once('-')
+        && order_no.matches('-').count() == 2
+        && !n.is_empty()
+        && n.len() <= 4
+        && n.bytes().all(|b| b.is_ascii_digit())
+        && let Ok(attempt) = n.parse::<i64>()
+        && attempt >= 2
+    {
+        return (order_no, attempt);
+    }
+    (reference, 1)
 }
 
 /// An amount in the currency's units as banks write it: rupees with two decimals (`19410.00`); whole rupiah
@@ -132,17 +161,17 @@ pub async fn bank_file(s: &Services, op: &Operator, market: Market) -> Result<Ba
     let mut orders = Vec::new();
     let mut total = 0i64;
     for (row, b) in candidates {
-        if !tx
+        let Some(attempt) = tx
             .claim_for_bank_file(&row.order_id, &file_id, &op.id, now)
             .await?
-        {
+        else {
             continue;
-        }
+        };
         csv.text(&b.name)
             .text(&b.account_number)
             .text(b.routing_code())
             .raw(&bank_amount(row.currency, row.net_disbursed))
-            .text(&row.order_no)
+            .text(&send_reference(&row.order_no, attempt))
             .text(&b.bank_name)
             .end_row();
         total += row.net_disbursed;
@@ -197,6 +226,10 @@ pub enum LineOutcome {
     /// The bank reports the transfer failed: nothing recorded; the order stays approved and goes back in the next
     /// bank file.
     Failed,
+    /// The bank reports a transfer failed from another file than the one the order is in now (an earlier file's
+    /// result imported again): nothing done — the order stays in its newer file, whose money may be on its way
+    /// (`detail`: that file's reference for it).
+    FailedOtherFile,
     /// The bank reports the transfer failed (or returned) for an order Kilat has paid out: the loan runs on money the
     /// borrower may never have had. Nothing recorded; finance checks with the bank (`detail`: the payout's reference).
     FailedAfterPayout,
@@ -221,6 +254,7 @@ impl LineOutcome {
             Self::SecondTransfer => "second_transfer",
             Self::AlreadyRecorded => "already_recorded",
             Self::Failed => "failed",
+            Self::FailedOtherFile => "failed_other_file",
             Self::FailedAfterPayout => "failed_after_payout",
             Self::AmountMismatch => "amount_mismatch",
             Self::UnknownReference => "unknown_reference",
@@ -236,7 +270,8 @@ impl LineOutcome {
 pub struct ImportedLine {
     /// The line of the file (from 1; the header is line 1).
     pub line: usize,
-    /// The reference (order number) as the file gives it.
+    /// The reference (the order number, with its send's number from the second: [`send_reference`]) as the file
+    /// gives it.
     pub reference: String,
     pub bank_reference: String,
     /// Minor units as read; `None` when unreadable.
@@ -458,7 +493,8 @@ async fn settle_line(
     line: &mut ImportedLine,
     status: Option<BankStatus>,
 ) -> Result<LineOutcome, Error> {
-    let order = match s.db.order_by_no(&line.reference).await? {
+    let (order_no, attempt) = read_send_reference(&line.reference);
+    let order = match s.db.order_by_no(order_no).await? {
         Some(order) if order.market == market => order,
         _ => return Ok(LineOutcome::UnknownReference),
     };
@@ -478,11 +514,15 @@ async fn settle_line(
                 &order.id,
                 "payout.send_failed",
                 "failed_at_the_bank",
-                false,
+                Some(attempt),
             )
             .await
             {
-                Ok(()) | Err(Error::NotFound) => {}
+                Ok(Release::Done | Release::InNone) => {}
+                Ok(Release::InOtherSend(current)) => {
+                    line.detail = Some(send_reference(&order.order_no, current));
+                    return Ok(LineOutcome::FailedOtherFile);
+                }
                 Err(e) => return Err(e),
             }
         }
@@ -538,33 +578,51 @@ async fn paid_before(
     })
 }
 
-/// Takes an order out of the bank file it was in, audited `action` with when and by whom it was put in, with the
-/// order locked: `not_found` when it was in none. With `waiting_only`, only an order still waiting for its payout
-/// with none recorded for approval (a recorded payout was sent: a checker's rejection must not put it in another
-/// file), else `invalid_transition`.
+/// What [`release`] did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Release {
+    /// The order is out of its file: the next file holds it.
+    Done,
+    /// It was in no file.
+    InNone,
+    /// It is in a file, but another send's (this number) than the one named: left in it.
+    InOtherSend(i64),
+}
+
+/// Takes an order out of the bank file it is in (only if that is its send number `attempt`, when given: a failed line
+/// of an earlier file leaves it in a newer one), audited `action` with when and by whom it was put in, with the order
+/// locked. Finance's put-back (`attempt` none) only takes an order still waiting for its payout with none recorded for
+/// approval (a recorded payout was sent: a checker's rejection must not put it in another file), else
+/// `invalid_transition`.
 async fn release(
     s: &Services,
     op: &Operator,
     order_id: &str,
     action: &'static str,
     why: &str,
-    waiting_only: bool,
-) -> Result<(), Error> {
+    attempt: Option<i64>,
+) -> Result<Release, Error> {
     let mut tx = s.db.begin().await?;
     let order = tx
         .order_for_update(order_id)
         .await?
         .ok_or(Error::NotFound)?;
-    if waiting_only
+    if attempt.is_none()
         && (order.status != OrderState::Approved
             || tx.payout_approval_in_tx(order_id).await?.is_some())
     {
         return Err(Refusal::InvalidTransition.into());
     }
-    let Some((sent_by, sent_at)) = tx.release_payout_send(order_id).await? else {
-        return Err(Error::NotFound);
+    let now = s.clock.now_ms();
+    let Some((sent_by, sent_at, sent)) = tx.release_payout_send(order_id, attempt, now).await?
+    else {
+        return Ok(match tx.payout_send_attempt_in_tx(order_id).await? {
+            Some(current) => Release::InOtherSend(current),
+            None => Release::InNone,
+        });
     };
-    let before = serde_json::json!({"sentBy": sent_by, "sentAt": sent_at}).to_string();
+    let before =
+        serde_json::json!({"sentBy": sent_by, "sentAt": sent_at, "attempt": sent}).to_string();
     let after = serde_json::json!({"reason": why}).to_string();
     tx.insert_audit(&NewAuditEntry {
         actor_kind: "operator",
@@ -574,11 +632,11 @@ async fn release(
         entity_id: order_id,
         before_json: Some(&before),
         after_json: Some(&after),
-        at: s.clock.now_ms(),
+        at: now,
     })
     .await?;
     tx.commit().await?;
-    Ok(())
+    Ok(Release::Done)
 }
 
 /// Puts an order that was in a bank file back for the next one (finance), when the bank did not pay it: the upload
@@ -587,15 +645,19 @@ async fn release(
 pub async fn put_back(s: &Services, op: &Operator, order_no: &str) -> Result<(), Error> {
     op.require_any(PAYOUT_ROLES)?;
     let order = crate::auth::operators::order_in_scope(s, op, order_no).await?;
-    release(
+    match release(
         s,
         op,
         &order.id,
         "payout.put_back",
         "not_paid_by_the_bank",
-        true,
+        None,
     )
-    .await
+    .await?
+    {
+        Release::Done => Ok(()),
+        Release::InNone | Release::InOtherSend(_) => Err(Error::NotFound),
+    }
 }
 
 #[cfg(test)]
@@ -617,6 +679,34 @@ mod tests {
         assert_eq!(parse_bank_amount(" 3000000 "), Some(300_000_000));
         for bad in ["", "-1", "1,000", "1.234", "abc", "1e5", ".5"] {
             assert_eq!(parse_bank_amount(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn a_send_s_reference_is_the_order_number_then_numbered_and_reads_back() {
+        let no = "KL-261123-7F3K9Q";
+        assert_eq!(send_reference(no, 1), no);
+        assert_eq!(send_reference(no, 2), "KL-261123-7F3K9Q-2");
+        for attempt in [1, 2, 3, 12] {
+            assert_eq!(
+                read_send_reference(&send_reference(no, attempt)),
+                (no, attempt)
+            );
+        }
+        // An order number whose random part is all digits is still the order number, not a send of `KL-261123`.
+        assert_eq!(
+            read_send_reference("KL-261123-123456"),
+            ("KL-261123-123456", 1)
+        );
+        for odd in [
+            "KL-261123-7F3K9Q-",
+            "KL-261123-7F3K9Q-x",
+            "KL-261123-7F3K9Q-1",
+            "KL-261123-7F3K9Q-0",
+            "REF-1",
+            "",
+        ] {
+            assert_eq!(read_send_reference(odd), (odd, 1), "{odd}");
         }
     }
 

@@ -423,7 +423,8 @@ impl Db {
                    FROM orders WHERE market = $1 AND status = '{approved}' ORDER BY updated_at, id LIMIT $2 OFFSET $3) o
              JOIN borrowers b ON b.id = o.borrower_id
              LEFT JOIN payout_approvals a ON a.order_id = o.id LEFT JOIN operators r ON r.id = a.recorded_by
-             LEFT JOIN payout_sends s ON s.order_id = o.id LEFT JOIN operators so ON so.id = s.sent_by
+             LEFT JOIN payout_sends s ON s.order_id = o.id AND s.released_at IS NULL
+             LEFT JOIN operators so ON so.id = s.sent_by
              ORDER BY o.updated_at, o.id"
         ))
         .bind(market.code())
@@ -553,44 +554,67 @@ impl Tx {
         file_id: &str,
         operator_id: &str,
         now: i64,
-    ) -> sqlx::Result<bool> {
+    ) -> sqlx::Result<Option<i64>> {
         if self.order_for_update(order_id).await?.is_none() {
-            return Ok(false);
+            return Ok(None);
         }
         let approved = kilat_domain::OrderState::Approved.code();
-        let done = sqlx::query(&format!(
-            "INSERT INTO payout_sends (order_id, file_id, sent_by, sent_at)
-             SELECT id, $2, $3, $4 FROM orders WHERE id = $1 AND status = '{approved}'
-             ON CONFLICT DO NOTHING"
+        sqlx::query_scalar(&format!(
+            "INSERT INTO payout_sends (order_id, file_id, sent_by, sent_at, attempt)
+             SELECT id, $2, $3, $4, 1 FROM orders WHERE id = $1 AND status = '{approved}'
+             ON CONFLICT (order_id) DO UPDATE SET file_id = excluded.file_id, sent_by = excluded.sent_by,
+                 sent_at = excluded.sent_at, attempt = payout_sends.attempt + 1, released_at = NULL
+             WHERE payout_sends.released_at IS NOT NULL
+             RETURNING attempt"
         ))
         .bind(order_id)
         .bind(file_id)
         .bind(operator_id)
         .bind(now)
-        .execute(self.conn())
-        .await?;
-        Ok(done.rows_affected() == 1)
+        .fetch_optional(self.conn())
+        .await
     }
 
     /// True when the order is in a bank file finance downloaded (its money may be on its way).
     pub async fn payout_sent_in_tx(&mut self, order_id: &str) -> sqlx::Result<bool> {
-        let n: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM payout_sends WHERE order_id = $1")
-            .bind(order_id)
-            .fetch_one(self.conn())
-            .await?;
+        let n: i64 = sqlx::query_scalar(
+            "SELECT COUNT(*) FROM payout_sends WHERE order_id = $1 AND released_at IS NULL",
+        )
+        .bind(order_id)
+        .fetch_one(self.conn())
+        .await?;
         Ok(n > 0)
     }
 
-    /// Takes the order out of the bank file it was in, so the next file holds it again: when, and by whom, it was put
-    /// in; `None` when it was in none.
+    /// The send number of the bank file the order is in, `None` when in none.
+    pub async fn payout_send_attempt_in_tx(&mut self, order_id: &str) -> sqlx::Result<Option<i64>> {
+        sqlx::query_scalar(
+            "SELECT attempt FROM payout_sends WHERE order_id = $1 AND released_at IS NULL",
+        )
+        .bind(order_id)
+        .fetch_optional(self.conn())
+        .await
+    }
+
+    /// Takes the order out of the bank file it is in — only if that is its send number `attempt`, when given — so the
+    /// next file holds it again: by whom, when and in which send it was put in; `None` when it is in none (or in
+    /// another send's).
     pub async fn release_payout_send(
         &mut self,
         order_id: &str,
-    ) -> sqlx::Result<Option<(String, i64)>> {
-        sqlx::query_as("DELETE FROM payout_sends WHERE order_id = $1 RETURNING sent_by, sent_at")
-            .bind(order_id)
-            .fetch_optional(self.conn())
-            .await
+        attempt: Option<i64>,
+        now: i64,
+    ) -> sqlx::Result<Option<(String, i64, i64)>> {
+        sqlx::query_as(
+            "UPDATE payout_sends SET released_at = $2
+             WHERE order_id = $1 AND released_at IS NULL AND attempt = COALESCE($3, attempt)
+             RETURNING sent_by, sent_at, attempt",
+        )
+        .bind(order_id)
+        .bind(now)
+        .bind(attempt)
+        .fetch_optional(self.conn())
+        .await
     }
 
     /// The plan, read inside the transaction.

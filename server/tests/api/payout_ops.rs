@@ -1002,7 +1002,41 @@ async fn a_downloaded_bank_file_holds_each_order_once_and_its_borrower_cannot_ca
         "/api/v1/console/payouts/bank-file?market=IN",
     )
     .await;
-    assert_eq!(file_of(&next.text().await.unwrap()), vec![order_no.clone()]);
+    let next = next.text().await.unwrap();
+    assert_eq!(file_of(&next), vec![order_no.clone()]);
+    // Its second send is numbered, so the bank's result names the file it answers.
+    assert!(next.contains(&format!(",{order_no}-2,")), "{next}");
+
+    // The first file's result imported again: its failed line leaves the order in the newer file, whose money may be
+    // on its way — a third file would send it twice.
+    let again = data(import(&app, &finance, "IN", &failed).await).await;
+    assert_eq!(again["lines"][0]["outcome"], "failed_other_file", "{again}");
+    assert_eq!(again["lines"][0]["detail"], format!("{order_no}-2"));
+    assert_eq!(audits_of(&app, "payout.send_failed", order_id).await, 1);
+    let third = get(
+        &app,
+        &finance,
+        "/api/v1/console/payouts/bank-file?market=IN",
+    )
+    .await;
+    assert!(file_of(&third.text().await.unwrap()).is_empty());
+    // The second file's own failed line takes it out: the next send is the third.
+    let failed_again = failed.replace(order_no.as_str(), &format!("{order_no}-2"));
+    assert_eq!(
+        data(import(&app, &finance, "IN", &failed_again).await).await["lines"][0]["outcome"],
+        "failed"
+    );
+    assert_eq!(audits_of(&app, "payout.send_failed", order_id).await, 2);
+    let third = get(
+        &app,
+        &finance,
+        "/api/v1/console/payouts/bank-file?market=IN",
+    )
+    .await
+    .text()
+    .await
+    .unwrap();
+    assert!(third.contains(&format!(",{order_no}-3,")), "{third}");
 
     // Finance puts the second back (the upload was refused): the borrower may cancel it again.
     let (session, order_no, order_id) = &orders[1];

@@ -477,7 +477,7 @@ function ImportReport({ report }: { report: BankResult }) {
                 <span className={`outcome--${line.outcome}`}>{t(`payouts.outcome.${line.outcome}`)}</span>
                 {line.expectedAmount !== null && <> {t('payouts.expected', { amount: money(line.expectedAmount, currency) })}</>}
                 {line.outcome === 'invalid' && line.detail && <> ({line.detail})</>}
-                {(line.outcome === 'already_paid' || line.outcome === 'second_transfer' || line.outcome === 'failed_after_payout') && line.detail && <> ({line.detail})</>}
+                {(line.outcome === 'already_paid' || line.outcome === 'second_transfer' || line.outcome === 'failed_after_payout' || line.outcome === 'failed_other_file') && line.detail && <> ({line.detail})</>}
               </td>
             </tr>
           ))}
