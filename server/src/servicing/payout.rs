@@ -173,6 +173,9 @@ async fn record(
     if locked.status != OrderState::Approved {
         return Err(Refusal::InvalidTransition.into());
     }
+    if let Some(other) = tx.take_payout_reference(&reference, &order.id).await? {
+        return Err(reference_taken(&other));
+    }
     let row = PendingPayoutRow {
         order_id: order.id.clone(),
         bank_reference: reference.clone(),
@@ -237,6 +240,12 @@ async fn start_loan_in(tx: &mut Tx, start: &Start<'_>) -> Result<OrderState, Err
         // Recorded for approval (the threshold was lower then): only its approval starts the loan.
         return Err(Refusal::PayoutAwaitingApproval.into());
     }
+    if let Some(other) = tx
+        .take_payout_reference(start.bank_reference, &order.id)
+        .await?
+    {
+        return Err(reference_taken(&other));
+    }
     let amount = start.plan.quote.net_disbursed.minor();
     let plan_json = serde_json::to_string(start.plan).map_err(anyhow::Error::from)?;
     tx.insert_loan(&order.id, start.payout_date, &plan_json, start.now)
@@ -273,6 +282,15 @@ async fn start_loan_in(tx: &mut Tx, start: &Start<'_>) -> Result<OrderState, Err
     })
     .await?;
     Ok(status)
+}
+
+/// The refusal of a bank reference another order's payout has (`order_no`): each transfer has its own, so the same
+/// one again is a slip — finance pasting the previous row's — that would start a loan on money never sent.
+fn reference_taken(order_no: &str) -> Error {
+    Error::Validation(FieldErrors::one(
+        "bankReference",
+        FieldProblem::new("field.bank_reference_taken").with("order", order_no),
+    ))
 }
 
 /// The refusal when no waiting payout could be taken for `checker`: their own, or none.
@@ -377,6 +395,8 @@ pub async fn reject(
     let Some(pending) = tx.take_payout_approval(&order.id, &op.id).await? else {
         return Err(not_taken(&mut tx, &order.id).await);
     };
+    tx.free_payout_reference(&pending.bank_reference, &order.id)
+        .await?;
     let before = serde_json::to_string(&RejectedAudit {
         order_no: &order.order_no,
         bank_reference: &pending.bank_reference,

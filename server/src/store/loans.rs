@@ -545,9 +545,49 @@ impl Tx {
         Ok(id)
     }
 
+    /// Takes the bank reference `reference` (compared in capitals) for the order's payout: `None` when it is the
+    /// order's now (taken, or taken by its recording for approval), else the number of the order whose payout has it.
+    /// The primary key decides between two at the same moment.
+    pub async fn take_payout_reference(
+        &mut self,
+        reference: &str,
+        order_id: &str,
+    ) -> sqlx::Result<Option<String>> {
+        sqlx::query(
+            "INSERT INTO payout_references (reference, order_id) VALUES (UPPER($1), $2)
+             ON CONFLICT (reference) DO NOTHING",
+        )
+        .bind(reference)
+        .bind(order_id)
+        .execute(self.conn())
+        .await?;
+        let holder: Option<(String, String)> = sqlx::query_as(
+            "SELECT r.order_id, o.order_no FROM payout_references r JOIN orders o ON o.id = r.order_id
+             WHERE r.reference = UPPER($1)",
+        )
+        .bind(reference)
+        .fetch_optional(self.conn())
+        .await?;
+        Ok(holder.and_then(|(holder, order_no)| (holder != order_id).then_some(order_no)))
+    }
+
+    /// Frees the bank reference of an order's payout recording (rejected by the checker).
+    pub async fn free_payout_reference(
+        &mut self,
+        reference: &str,
+        order_id: &str,
+    ) -> sqlx::Result<()> {
+        sqlx::query("DELETE FROM payout_references WHERE reference = UPPER($1) AND order_id = $2")
+            .bind(reference)
+            .bind(order_id)
+            .execute(self.conn())
+            .await?;
+        Ok(())
+    }
+
     /// Puts an approved order in the bank file `file_id`, with its row locked (PostgreSQL; SQLite's transaction holds
-    /// the write lock): false when it is in a file already (another download took it) or no longer approved (the
-    /// borrower cancelled it meanwhile).
+    /// the write lock): the send's number (1 for its first file, then 2, 3… after each release), or `None` when it is
+    /// in a file already (another download took it) or no longer approved (the borrower cancelled it meanwhile).
     pub async fn claim_for_bank_file(
         &mut self,
         order_id: &str,

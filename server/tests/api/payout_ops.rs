@@ -11,7 +11,8 @@ use serde_json::{Value, json};
 use crate::builders::{Application, ID, IN, Loan};
 use crate::helpers::{TestApp, data, error, spawn_app, spawn_app_with};
 use crate::servicing::{
-    Op, confirm, count, create_payment, disburse, op_call, operator, status_of, submit_utr,
+    Op, bank_reference_of, confirm, count, create_payment, disburse, op_call, operator, status_of,
+    submit_utr,
 };
 
 /// An order's net payout in minor units: the figure the bank file, the result file and the exports must show.
@@ -455,7 +456,7 @@ async fn an_imported_result_file_pays_matched_lines_once_and_answers_every_line(
     assert_eq!(report["lines"][0]["line"], 2);
     assert_eq!(report["lines"][2]["expectedAmount"], c_net);
     assert_eq!(report["lines"][2]["amount"], c_net + 1);
-    assert_eq!(report["lines"][4]["detail"], "HDFCN52026112512345");
+    assert_eq!(report["lines"][4]["detail"], bank_reference_of(&d));
     assert_eq!(status_of(&app, &a_id).await, "disbursed");
     assert_eq!(status_of(&app, &b_id).await, "approved");
     assert_eq!(status_of(&app, &c_id).await, "approved");
@@ -830,7 +831,7 @@ async fn month_end_exports_hold_the_market_s_money_for_finance_and_admins_only_a
     assert_eq!(r[1][3], "INR");
     assert_eq!(r[1][4], "10000.00");
     assert_eq!(r[1][5], rupees(net));
-    assert_eq!(r[1][7], "HDFCN52026112512345");
+    assert_eq!(r[1][7], bank_reference_of(&no));
     assert_eq!(r[1][8], "fin");
 
     let r = rows(
@@ -1142,5 +1143,85 @@ async fn cancels_racing_a_bank_file_download_never_leave_a_cancelled_order_in_th
             assert_eq!(status, "cancelled", "{order_no}");
         }
     }
+    app.stop().await;
+}
+
+/// Each transfer has its own bank reference: finance pasting another order's reference — paid out, or recorded for
+/// approval, in any case — is refused on `bankReference`, naming that order, and the order stays approved (its
+/// borrower is not charged for money never sent). Two operators typing one new reference for two orders at the same
+/// moment pay out one. A recording the checker rejects frees its reference.
+#[tokio::test]
+async fn a_bank_reference_pays_out_one_order_only() {
+    // Payouts above ₹15,000 wait for a second operator.
+    let app = spawn_app_with(|s| {
+        s.payouts.india.approval_threshold = 1_500_000;
+    })
+    .await;
+    let finance = operator(&app, "fin", &[Role::Finance]).await;
+    let other = operator(&app, "fin2", &[Role::Finance]).await;
+    let mut orders = Vec::new();
+    for amount in [1_000_000, 1_000_000, 1_000_000, 2_000_000] {
+        let Application {
+            order_no, order_id, ..
+        } = app
+            .borrower(IN)
+            .loan("in-flexi-6m", amount, "m6")
+            .approved()
+            .await;
+        orders.push((order_no, order_id));
+    }
+    let [(a, _), (b, b_id), (c, _), (big, _)] = <[(String, String); 4]>::try_from(orders).unwrap();
+
+    assert_eq!(
+        record(&app, &finance, &a, "N3312600501").await.status(),
+        StatusCode::OK
+    );
+    let taken = error(record(&app, &finance, &b, " n3312600501 ").await).await;
+    let message = taken["fields"]["bankReference"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(message.contains(a.as_str()), "{taken}");
+    assert_eq!(status_of(&app, &b_id).await, "approved");
+
+    // Two at once, one reference: one payout.
+    let (one, two) = tokio::join!(
+        record(&app, &finance, &b, "N3312600502"),
+        record(&app, &other, &c, "N3312600502"),
+    );
+    let mut statuses = [one.status(), two.status()];
+    statuses.sort();
+    assert_eq!(statuses, [StatusCode::OK, StatusCode::UNPROCESSABLE_ENTITY]);
+    let (left, _) = if one.status() == StatusCode::OK {
+        (&c, &b)
+    } else {
+        (&b, &c)
+    };
+
+    // Recorded for approval, the reference is the recorded order's; the checker's rejection frees it.
+    assert_eq!(
+        record(&app, &finance, &big, "N3312600503").await.status(),
+        StatusCode::OK
+    );
+    let taken = error(record(&app, &other, left, "N3312600503").await).await;
+    assert!(
+        taken["fields"]["bankReference"]
+            .as_str()
+            .unwrap_or_default()
+            .contains(big.as_str()),
+        "{taken}"
+    );
+    let rejected = op_call(
+        &app,
+        &other,
+        Method::POST,
+        &format!("/api/v1/console/orders/{big}/payout/reject"),
+        Some(json!({"reason": "The bank returned it."})),
+    )
+    .await;
+    assert_eq!(rejected.status(), StatusCode::OK);
+    assert_eq!(
+        record(&app, &other, left, "N3312600503").await.status(),
+        StatusCode::OK
+    );
     app.stop().await;
 }

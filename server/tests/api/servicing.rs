@@ -141,9 +141,14 @@ pub(crate) async fn disburse(app: &TestApp, finance: &Op, order_no: &str) -> req
         finance,
         Method::POST,
         &format!("/api/v1/console/orders/{order_no}/disburse"),
-        Some(json!({"bankReference": "HDFCN52026112512345"})),
+        Some(json!({"bankReference": bank_reference_of(order_no)})),
     )
     .await
+}
+
+/// The bank reference [`disburse`] pays an order out with: its own, as each transfer has (`HDFCN5KL2611237F3K9Q`).
+pub(crate) fn bank_reference_of(order_no: &str) -> String {
+    format!("HDFCN5{}", order_no.replace('-', ""))
 }
 
 /// Replays the stored ledger with the money engine from the plan rebuilt from the accepted KFS, and checks that the
@@ -367,7 +372,7 @@ async fn a_payout_moves_the_schedule_to_the_payout_date_opens_the_ledger_and_dis
     assert_eq!(done["status"], "disbursed");
     assert_eq!(done["payoutDate"], json!(today));
     assert_eq!(done["provider"], "manual");
-    assert_eq!(done["bankReference"], "HDFCN52026112512345");
+    assert_eq!(done["bankReference"], bank_reference_of(&order_no));
     assert_eq!(status_of(&app, &id).await, "disbursed");
 
     let plan = check_ledger(&app, &session, &order_no, &id).await;
