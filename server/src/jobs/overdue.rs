@@ -191,6 +191,50 @@ fn plan_loan(
     Ok(Planned { entries, event })
 }
 
+/// The reminders one loan has due on `date` now — installment, kind and text — exactly as [`sweep`] queues them: from
+/// its stored position (its ledger replayed when it has none), less the installments a payment waiting for finance
+/// covers; none once the order is no longer an open loan (repaid, exited in cooling-off, closed). What a queued
+/// reminder is checked against just before it is sent, hours after the job wrote it.
+pub(crate) async fn reminders_due_now(
+    s: &Services,
+    market: Market,
+    order_id: &str,
+    date: Date,
+) -> anyhow::Result<Vec<(u32, String, String)>> {
+    let mut tx = s.db.begin_read().await?;
+    let Some(row) = tx.open_loan_in_tx(order_id).await? else {
+        tx.rollback().await?;
+        return Ok(Vec::new());
+    };
+    let plan: Plan = serde_json::from_str(&row.plan_json)
+        .with_context(|| format!("the plan of order {}", row.order_no))?;
+    let ids = [order_id];
+    let verifying_rows = tx.verifying_in_tx(&ids).await?;
+    let position = tx.positions_in_tx(&ids).await?.pop();
+    let balances: LoanBalances = match position {
+        Some((_, json)) => serde_json::from_str(&json)
+            .with_context(|| format!("the stored position of order {}", row.order_no))?,
+        None => {
+            let ledger = tx.ledgers_in_tx(&ids).await?.remove(order_id);
+            let entries = crate::servicing::entries_of(ledger.unwrap_or_default())
+                .with_context(|| format!("the ledger of order {}", row.order_no))?;
+            replay(&plan, &entries)
+                .with_context(|| format!("replaying the ledger of order {}", row.order_no))?
+        }
+    };
+    tx.rollback().await?;
+    let plans = HashMap::from([(order_id, plan)]);
+    let verifying = verifying_sets(verifying_rows, &plans);
+    let none = BTreeSet::new();
+    let waiting = verifying.get(order_id).unwrap_or(&none);
+    let mut notes = Vec::new();
+    reminders::due_on(s, market, &row, &balances, waiting, date, &mut notes);
+    Ok(notes
+        .into_iter()
+        .map(|n| (n.installment, n.kind.to_owned(), n.text))
+        .collect())
+}
+
 async fn sweep_page(
     s: &Services,
     market: Market,

@@ -2,7 +2,9 @@
 //! and one day before an installment's due date, on it, and once it is overdue. The overdue job queues them in the
 //! notification outbox (at most one per installment and kind, by a unique constraint); [`deliver`] sends them
 //! through the same delivery as sign-in codes, only within the market's sending hours (08:00–19:00 IST in India,
-//! 08:00–20:00 WIB in Indonesia). A text queued outside them waits for the window to open.
+//! 08:00–20:00 WIB in Indonesia). A text queued outside them waits for the window to open, and is checked against the
+//! loan again just before it goes: one the loan no longer calls for that day (paid, extended, exited, a UTR waiting)
+//! is dropped, and one whose amount changed goes with today's.
 
 use std::collections::BTreeSet;
 
@@ -29,6 +31,15 @@ pub fn kind_for(days_to_due: i64) -> Option<&'static str> {
         _ => None,
     }
 }
+
+/// True for a reminder's kind (not a receipt's).
+fn is_reminder(kind: &str) -> bool {
+    matches!(kind, "due_in_3" | "due_in_1" | "due_today" | "overdue")
+}
+
+/// The status of a reminder the loan no longer called for when it was to be sent (paid, extended, exited, a UTR
+/// waiting, or a day late): never sent.
+pub const DROPPED: &str = "dropped";
 
 /// The catalog key of a reminder's text.
 fn text_key(kind: &str) -> &'static str {
@@ -253,6 +264,29 @@ async fn send_one(
     waiting_before: i64,
 ) -> anyhow::Result<bool> {
     let at = s.clock.now_ms();
+    // A reminder is written at the business day's start and sent from 08:00, or later: the borrower may have paid,
+    // extended, exited, or sent a UTR meanwhile. It goes only if the loan still calls for it today, with today's
+    // amount; else it is dropped, never sent.
+    let mut text = None;
+    if is_reminder(&note.kind) {
+        let today = s.clock.today(market);
+        let due = super::overdue::reminders_due_now(s, market, &note.order_id, today).await?;
+        match due
+            .into_iter()
+            .find(|(n, kind, _)| i64::from(*n) == note.installment && *kind == note.kind)
+        {
+            Some((_, _, now_reads)) => text = Some(now_reads).filter(|t| *t != note.text),
+            None => {
+                if s.db
+                    .move_notification(&note.id, "pending", DROPPED, None, at)
+                    .await?
+                {
+                    tracing::info!(id = %note.id, kind = %note.kind, "a reminder no longer due was dropped");
+                }
+                return Ok(false);
+            }
+        }
+    }
     if !s
         .db
         .move_notification(&note.id, "pending", "sending", None, at)
@@ -260,6 +294,10 @@ async fn send_one(
     {
         return Ok(false);
     }
+    if let Some(text) = &text {
+        s.db.retext_notification(&note.id, text).await?;
+    }
+    let text = text.unwrap_or(note.text.clone());
     let outcome = if note.kind == PUSH_RECEIPT {
         push_to_devices(s, market, &note).await
     } else {
@@ -269,7 +307,7 @@ async fn send_one(
                     phone,
                     code: String::new(),
                     channel: Channel::Sms,
-                    text: note.text.clone(),
+                    text,
                 };
                 s.sms.send(&message).await
             }

@@ -39,6 +39,8 @@ pub struct NewNotification<'a> {
 #[derive(Debug, Clone, kilat_row::FromRow)]
 pub struct PendingNotification {
     pub id: String,
+    pub order_id: String,
+    pub installment: i64,
     pub borrower_id: String,
     pub market: String,
     pub kind: String,
@@ -169,7 +171,7 @@ impl Db {
         limit: i64,
     ) -> sqlx::Result<Vec<PendingNotification>> {
         sqlx::query_as(
-            "SELECT n.id, n.borrower_id, n.market, n.kind, n.text, n.attempts, b.phone_enc
+            "SELECT n.id, n.order_id, n.installment, n.borrower_id, n.market, n.kind, n.text, n.attempts, b.phone_enc
              FROM notification_outbox n JOIN borrowers b ON b.id = n.borrower_id
              WHERE n.status = 'pending' AND n.market = $1 AND n.updated_at < $2
              ORDER BY n.created_at, n.id LIMIT $3",
@@ -207,6 +209,18 @@ impl Db {
         .execute(self.pool())
         .await?;
         Ok(done.rows_affected() == 1)
+    }
+
+    /// Replaces the text of a text claimed for sending (`sending`): what is sent, as it reads at the time.
+    pub async fn retext_notification(&self, id: &str, text: &str) -> sqlx::Result<()> {
+        sqlx::query(
+            "UPDATE notification_outbox SET text = $1 WHERE id = $2 AND status = 'sending'",
+        )
+        .bind(text)
+        .bind(id)
+        .execute(self.pool())
+        .await?;
+        Ok(())
     }
 
     /// Takes back the texts claimed for sending (`sending`) before `claimed_before`, which a sender that stopped left
@@ -248,6 +262,18 @@ impl Db {
 }
 
 impl Tx {
+    /// One order as [`Db::open_loans_page`] lists it, when it is still an open loan (paid out, or overdue).
+    pub async fn open_loan_in_tx(&mut self, order_id: &str) -> sqlx::Result<Option<OpenLoanRow>> {
+        sqlx::query_as(
+            "SELECT o.id AS order_id, o.order_no, o.borrower_id, o.status, l.plan_json
+             FROM orders o JOIN loans l ON l.order_id = o.id
+             WHERE o.id = $1 AND o.status IN ('disbursed', 'overdue')",
+        )
+        .bind(order_id)
+        .fetch_optional(self.conn())
+        .await
+    }
+
     /// The payments of a page of orders that wait for finance (`verifying`, or `held`).
     pub async fn verifying_in_tx(&mut self, order_ids: &[&str]) -> sqlx::Result<Vec<VerifyingRow>> {
         if order_ids.is_empty() {

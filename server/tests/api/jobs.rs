@@ -16,7 +16,9 @@ use time::{Date, Duration};
 
 use crate::builders::{ID, IN, Loan};
 use crate::helpers::{TestApp, data, due_date, spawn_app};
-use crate::servicing::{check_ledger, create_payment, op_call, operator, status_of, submit_utr};
+use crate::servicing::{
+    check_ledger, create_payment, op_call, operator, pay, status_of, submit_utr,
+};
 
 async fn kfs_of(app: &TestApp, order_id: &str) -> KeyFactStatement {
     let (json,): (String,) = sqlx::query_as("SELECT kfs_json FROM orders WHERE id = $1")
@@ -555,6 +557,136 @@ async fn reminders_go_to_the_borrower_within_the_sending_hours_once_per_installm
     );
 }
 
+/// A reminder is written at the start of the business day and sent from 08:00, or later: by then the borrower may have
+/// paid, or sent a UTR finance has yet to check. It goes only if the loan still calls for it that day, reading as it
+/// does then; else it is dropped, never sent — and one left unsent into the next day is not sent a day late.
+#[tokio::test]
+async fn a_reminder_goes_only_if_the_loan_still_calls_for_it_when_its_hour_comes() {
+    let app = spawn_app().await;
+    // Three fortnightly installments.
+    let Loan {
+        session,
+        order_no,
+        order_id: id,
+        plan,
+        ..
+    } = app
+        .borrower(IN)
+        .phone("9876500261")
+        .loan("in-flexi-14d", 1_000_000, "14dx3")
+        .disbursed()
+        .await;
+    let eight = |date: Date| {
+        date.with_hms(8, 0, 0)
+            .unwrap()
+            .assume_offset(time::UtcOffset::from_hms(5, 30, 0).unwrap())
+    };
+    let outbox = || async {
+        app.db
+            .notifications_of(&id)
+            .await
+            .unwrap()
+            .into_iter()
+            .filter(|n| n.kind != "receipt")
+            .map(|n| (n.installment, n.kind, n.status))
+            .collect::<Vec<_>>()
+    };
+    let note = |installment: i64, kind: &str, status: &str| {
+        (installment, kind.to_owned(), status.to_owned())
+    };
+
+    // The first installment's day: its text is written at the day's start, and the borrower pays before 08:00.
+    let first = due_date(&plan, 0);
+    app.set_date(first).await;
+    app.run_overdue(Market::India).await;
+    let finance = operator(&app, "fin", &[Role::Finance]).await;
+    pay(
+        &app,
+        &finance,
+        &session,
+        &order_no,
+        "due",
+        "remind-key-01",
+        "123456789012",
+    )
+    .await;
+    // Only the payment's receipt goes.
+    assert_eq!(
+        reminders::deliver(&app.services, eight(first))
+            .await
+            .unwrap(),
+        1
+    );
+    assert_eq!(outbox().await, vec![note(1, "due_today", "dropped")]);
+
+    // The day before the second: the borrower sends a UTR before 08:00; finance has yet to check it.
+    let second = due_date(&plan, 1);
+    app.set_date(second - Duration::days(1)).await;
+    app.run_overdue(Market::India).await;
+    let payment =
+        data(create_payment(&app, &session, &order_no, "due", "upi", "remind-key-02").await).await;
+    let payment_id = payment["paymentId"].as_str().unwrap();
+    assert_eq!(
+        submit_utr(&app, &session, payment_id, "223456789012")
+            .await
+            .status(),
+        StatusCode::OK
+    );
+    assert_eq!(
+        reminders::deliver(&app.services, eight(second - Duration::days(1)))
+            .await
+            .unwrap(),
+        0
+    );
+    assert_eq!(outbox().await[1], note(2, "due_in_1", "dropped"));
+
+    // Three days before the third, its text is not sent that day (the gateway was down): not sent a day late.
+    let third = due_date(&plan, 2);
+    app.set_date(third - Duration::days(3)).await;
+    app.run_overdue(Market::India).await;
+    app.set_date(third - Duration::days(2)).await;
+    assert_eq!(
+        reminders::deliver(&app.services, eight(third - Duration::days(2)))
+            .await
+            .unwrap(),
+        0
+    );
+    assert_eq!(outbox().await[2], note(3, "due_in_3", "dropped"));
+    // The day before, its text goes, reading as the loan does when it goes (not as it was written).
+    app.set_date(third - Duration::days(1)).await;
+    app.run_overdue(Market::India).await;
+    app.execute(&format!(
+        "UPDATE notification_outbox SET text = 'written earlier' WHERE order_id = '{id}' AND kind = 'due_in_1' \
+         AND installment = 3"
+    ))
+    .await;
+    assert_eq!(
+        reminders::deliver(&app.services, eight(third - Duration::days(1)))
+            .await
+            .unwrap(),
+        1
+    );
+    assert_eq!(outbox().await[3], note(3, "due_in_1", "sent"));
+    let sent = app
+        .db
+        .notifications_of(&id)
+        .await
+        .unwrap()
+        .into_iter()
+        .find(|n| n.installment == 3 && n.kind == "due_in_1")
+        .unwrap();
+    assert!(
+        sent.text
+            .starts_with(&format!("Kilat: installment 3 of loan {order_no}, ₹"))
+            && sent.text.contains("is due tomorrow"),
+        "{}",
+        sent.text
+    );
+    // The receipt and this reminder, to the borrower's phone.
+    assert_eq!(app.texts_sent().await.len(), 2);
+    app.stop().await;
+}
+
 /// A sender that stopped between claiming a text and recording what became of it (a crash, a restart mid-send) leaves
 /// the text `sending`. A claim within its lease is left to its sender; past it, the next run takes the text back and
 /// sends it, the lost try counted and its error recorded; when that try was the last, the text is given up (`failed`)
@@ -628,8 +760,9 @@ async fn a_text_left_claimed_by_a_stopped_sender_is_sent_after_its_lease_or_give
     assert_eq!(app.texts_sent().await.len(), 1);
 }
 
-/// `count` texts of `kind` queued for the borrower of `order_id` as the overdue job queues its reminders (one per
-/// installment number from 1), all at one time, as a page of the job stamps them.
+/// `count` texts of `kind` queued for the borrower of `order_id` (one per installment number from 1), all at one time,
+/// as a page of the overdue job stamps its reminders. The tests of the sender use receipts: a reminder is checked
+/// against its loan before it goes, and these installments are made up.
 async fn queue_texts(app: &TestApp, order_id: &str, kind: &str, count: usize) {
     app.execute(&format!(
         "INSERT INTO notification_outbox (id, order_id, borrower_id, market, installment, kind, text, status, attempts,
@@ -670,7 +803,7 @@ fn ten_ist(app: &TestApp) -> time::OffsetDateTime {
 async fn two_runs_at_once_send_each_of_many_queued_texts_once() {
     let app = spawn_app().await;
     let Loan { order_id, .. } = app.borrower(IN).phone("9876500245").disbursed().await;
-    queue_texts(&app, &order_id, "due_in_3", 450).await;
+    queue_texts(&app, &order_id, "receipt", 450).await;
     let at = ten_ist(&app);
     let (a, b) = tokio::join!(
         reminders::deliver(&app.services, at),
@@ -691,7 +824,7 @@ async fn two_runs_at_once_send_each_of_many_queued_texts_once() {
 async fn a_text_that_fails_waits_for_the_next_run() {
     let app = spawn_app().await;
     let Loan { order_id, .. } = app.borrower(IN).phone("9876500247").disbursed().await;
-    queue_texts(&app, &order_id, "due_in_3", 250).await;
+    queue_texts(&app, &order_id, "receipt", 250).await;
     app.execute(&format!(
         "UPDATE borrowers SET phone_enc = 'not-a-sealed-phone'
          WHERE id = (SELECT borrower_id FROM orders WHERE id = '{order_id}')"
