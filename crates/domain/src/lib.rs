@@ -50,5 +50,5 @@ pub use servicing::{
 };
 pub use settle::{
     Asked, Priced, QUOTE_HOLDS_DAYS, RepaymentChoice, Settlement as PaymentSettlement,
-    credit_received, frozen_installments, settle,
+    charges_after_payment, credit_received, frozen_installments, settle,
 };

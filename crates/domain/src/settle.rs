@@ -13,7 +13,8 @@ use crate::caps::CapTable;
 use crate::codes::Code;
 use crate::error::{Error, Result};
 use crate::loan::{
-    LedgerEntry, LoanBalances, Plan, allocate_repayment, cooling_off_settlement, extend, payoff,
+    EntryKind, LedgerEntry, LoanBalances, Plan, allocate_repayment, cooling_off_settlement, extend,
+    payoff, reversal,
 };
 use crate::money::Money;
 use crate::servicing::ExtensionQuote;
@@ -384,6 +385,39 @@ pub fn frozen_installments(
     }
 }
 
+/// The late charges money for a payment is credited without, each as its reversal dated `today`: every `late_charge`
+/// entry of `entries` dated after the day the money is priced for ([`Asked::priced_for`]) on an installment the
+/// payment covers (`covered`: [`frozen_installments`]), not reversed already. Money priced for a day pays what was
+/// owed that day; a charge posted for a later day — while a provider retried its callback, or before finance checked
+/// a UTR or credited a held amount — is for a day the borrower had paid already, so it is waived before the money is
+/// credited, and the money pays exactly what it was asked for. Nothing is waived for less money than was asked (what
+/// it leaves unpaid is late), nor for a charge of nothing (a day counted, not charged).
+pub fn charges_after_payment(
+    entries: &[LedgerEntry],
+    asked: &Asked,
+    covered: &BTreeSet<u32>,
+    received: Money,
+    today: Date,
+) -> Result<Vec<LedgerEntry>> {
+    if received < asked.amount {
+        return Ok(Vec::new());
+    }
+    let on = asked.priced_for();
+    let reversed: BTreeSet<u64> = entries.iter().filter_map(|e| e.reverses).collect();
+    entries
+        .iter()
+        .enumerate()
+        .filter(|(seq, e)| {
+            e.kind == EntryKind::LateCharge
+                && e.on > on
+                && !reversed.contains(&(*seq as u64))
+                && e.lines.iter().all(|l| covered.contains(&l.installment))
+                && e.lines.iter().any(|l| l.due.late_charges.minor() != 0)
+        })
+        .map(|(seq, _)| reversal(entries, seq as u64, today))
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -649,6 +683,83 @@ mod tests {
         let after = balances(&plan, &ledger);
         assert!(after.settled || after.closed_by.is_some());
         assert_eq!(after.paid.interest, Money::ZERO);
+    }
+
+    #[test]
+    fn money_sent_on_time_and_credited_days_later_pays_what_was_asked_without_the_charges_posted_since()
+     {
+        let plan = one_installment_indian();
+        let due_date = plan.quote.installments[0].due_date;
+        let day = |n: u32| add_days(due_date, n).unwrap();
+        let mut ledger = plan.opening_entries();
+        let charge = |ledger: &mut Vec<LedgerEntry>, on: Date| {
+            let b = balances(&plan, ledger);
+            ledger.extend(late_charges_due(&plan, &b, &BTreeSet::new(), on, &caps()).unwrap());
+        };
+        charge(&mut ledger, day(1));
+        charge(&mut ledger, day(2));
+        // Priced and paid on the second day overdue; the money is reported two days later.
+        let priced = price_on(&plan, &ledger, RepaymentChoice::Due, day(2));
+        let paid = asked(&priced, day(2));
+        charge(&mut ledger, day(3));
+        charge(&mut ledger, day(4));
+        let late = balances(&plan, &ledger);
+        let covered =
+            frozen_installments(&plan, priced.choice, priced.installment, priced.installment);
+        // Without the waiver the money falls short of the loan as it stands: it stays open and charging.
+        let Settlement::Credit { entry, .. } =
+            settle(&plan, &late, &paid, priced.amount, day(4), &caps()).unwrap()
+        else {
+            panic!("credited")
+        };
+        let mut unwaived = ledger.clone();
+        unwaived.push(entry);
+        assert!(!balances(&plan, &unwaived).settled);
+
+        let waived =
+            charges_after_payment(&ledger, &paid, &covered, priced.amount, day(4)).unwrap();
+        assert_eq!(waived.len(), 2, "the third and fourth days' charges");
+        assert!(
+            waived
+                .iter()
+                .all(|e| e.kind == EntryKind::Reversal && e.on == day(4))
+        );
+        ledger.extend(waived);
+        let b = balances(&plan, &ledger);
+        let Settlement::Credit { entry, refund } =
+            settle(&plan, &b, &paid, priced.amount, day(4), &caps()).unwrap()
+        else {
+            panic!("credited")
+        };
+        assert_eq!(refund, Money::ZERO);
+        ledger.push(entry);
+        let after = balances(&plan, &ledger);
+        assert!(after.settled || after.closed_by.is_some(), "{after:?}");
+        assert_eq!(after.outstanding.total().unwrap(), Money::ZERO);
+        // Nothing is waived twice, and nothing for less money than was asked.
+        assert!(
+            charges_after_payment(&ledger, &paid, &covered, priced.amount, day(4))
+                .unwrap()
+                .is_empty()
+        );
+        let short = priced.amount.checked_sub(Money::from_minor(1)).unwrap();
+        assert!(
+            charges_after_payment(&unwaived, &paid, &covered, short, day(4))
+                .unwrap()
+                .is_empty()
+        );
+        // Nor charges of an installment the payment does not cover.
+        assert!(
+            charges_after_payment(
+                &unwaived,
+                &paid,
+                &BTreeSet::from([2]),
+                priced.amount,
+                day(4)
+            )
+            .unwrap()
+            .is_empty()
+        );
     }
 
     #[test]

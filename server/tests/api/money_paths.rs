@@ -1400,3 +1400,62 @@ async fn a_cooling_off_exit_counts_when_its_money_went_within_the_window_and_is_
     }
     app.stop().await;
 }
+
+/// A payment priced and paid on its day, two days overdue, whose money the provider reports two days later (its
+/// callback retried): the late charges posted meanwhile are waived (reversed) as it is credited, so it pays exactly
+/// what it was asked for and the loan closes as paid that day, charged nothing more. Before, the money went to those
+/// charges first: principal was left unpaid, and the loan stayed overdue and charged each day.
+#[tokio::test]
+async fn money_paid_on_its_day_and_reported_days_later_waives_the_late_charges_posted_meanwhile() {
+    let app = spawn_app().await;
+    let noon = |day: Date| {
+        day.with_hms(6, 30, 0)
+            .unwrap()
+            .assume_utc()
+            .unix_timestamp()
+    };
+    let Loan {
+        session,
+        order_no,
+        order_id: id,
+        plan,
+        ..
+    } = app.borrower(IN).disbursed().await;
+    let due = date_of(&plan["installments"][0]["dueDate"]);
+    let overdue_on = |days: i64| {
+        let app = &app;
+        async move {
+            app.set_date(due + Duration::days(days)).await;
+            app.run_overdue(Market::India).await
+        }
+    };
+    overdue_on(1).await;
+    overdue_on(2).await;
+    let p =
+        data(create_payment(&app, &session, &order_no, "due", "upi", "waive-key-01").await).await;
+    let amount = p["amount"].as_i64().unwrap();
+    assert_eq!(overdue_on(3).await.late_charges, 1);
+    assert_eq!(overdue_on(4).await.late_charges, 1);
+    let late = razorpay_made(
+        &app,
+        "evt_waive_1",
+        &p,
+        amount,
+        "INR",
+        Some(noon(due + Duration::days(2))),
+    )
+    .await;
+    assert_eq!(data(late).await["outcome"], "confirmed");
+    assert_eq!(status_of(&app, &id).await, "repaid");
+    let ledger = check_ledger(&app, &session, &order_no, &id).await;
+    assert_eq!(ledger["outstanding"]["total"], 0, "{ledger}");
+    let reversals = count(
+        &app,
+        "SELECT COUNT(*) FROM ledger_entries WHERE order_id = $1 AND kind = 'reversal'",
+        &id,
+    )
+    .await;
+    assert_eq!(reversals, 2, "the third and fourth days' charges");
+    assert_eq!(overdue_on(5).await.late_charges, 0);
+    app.stop().await;
+}

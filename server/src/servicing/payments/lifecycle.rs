@@ -222,18 +222,29 @@ pub(crate) async fn settle_in(
     };
     let asked = asked_of(loan, payment, today, known.into_iter().chain(sent_at).min())?;
     let received_money = Money::from_minor(received);
+    // The late charges posted for days after the one the money is priced for, on what it pays, are waived when it is
+    // credited: the money pays what it was asked for on its day, not the days a callback or finance took.
+    let waived = match decision {
+        Decision::AsAsked | Decision::Credit => {
+            waived_for(loan, payment, &asked, received_money, today)?
+        }
+        Decision::Refund | Decision::Hold => Vec::new(),
+    };
+    let waived_balances = if waived.is_empty() {
+        None
+    } else {
+        let mut entries = loan.entries.clone();
+        entries.extend(waived.iter().cloned());
+        Some(crate::servicing::balances_of(&loan.plan, &entries)?)
+    };
+    let balances = waived_balances.as_ref().unwrap_or(&loan.balances);
     let outcome = match decision {
-        Decision::AsAsked => kilat_domain::settle(
-            &loan.plan,
-            &loan.balances,
-            &asked,
-            received_money,
-            today,
-            &s.caps,
-        )
-        .map_err(Error::Loan)?,
+        Decision::AsAsked => {
+            kilat_domain::settle(&loan.plan, balances, &asked, received_money, today, &s.caps)
+                .map_err(Error::Loan)?
+        }
         Decision::Credit => {
-            kilat_domain::credit_received(&loan.plan, &loan.balances, &asked, received_money, today)
+            kilat_domain::credit_received(&loan.plan, balances, &asked, received_money, today)
                 .map_err(Error::Loan)?
         }
         Decision::Refund => Outcome::RefundAll,
@@ -290,6 +301,10 @@ pub(crate) async fn settle_in(
             )
             .await?;
             let kind = entry.kind;
+            // Not the payment's entries (no money moved): the credit just after them is.
+            for reversal in waived {
+                post(tx, loan, reversal, None, now).await?;
+            }
             entry_seq = Some(loan.entries.len() as u64);
             post(tx, loan, entry, Some(&payment.row.id), now).await?;
             if let Some(event) = order_event_after_credit(kind, loan, today) {
@@ -327,11 +342,16 @@ pub(crate) fn plain_credit(
         return Ok(None);
     }
     let asked = asked_of(loan, payment, loan.today(s), sent_at)?;
+    let received_money = Money::from_minor(received);
+    if !waived_for(loan, payment, &asked, received_money, loan.today(s))?.is_empty() {
+        // Late charges to waive first: settle_in posts them with the credit.
+        return Ok(None);
+    }
     let outcome = kilat_domain::settle(
         &loan.plan,
         &loan.balances,
         &asked,
-        Money::from_minor(received),
+        received_money,
         loan.today(s),
         &s.caps,
     )
@@ -342,6 +362,26 @@ pub(crate) fn plain_credit(
         }
         _ => None,
     })
+}
+
+/// The reversals of the late charges `received` for `payment` is credited without
+/// ([`kilat_domain::charges_after_payment`]): those posted for days after the one its money is priced for, on the
+/// installments it pays.
+fn waived_for(
+    loan: &Loan,
+    payment: &Payment,
+    asked: &kilat_domain::Asked,
+    received: Money,
+    today: Date,
+) -> Result<Vec<kilat_domain::LedgerEntry>, Error> {
+    let covered = kilat_domain::frozen_installments(
+        &loan.plan,
+        payment.choice,
+        parse_installment(payment.row.installment),
+        parse_installment(payment.row.installment_to),
+    );
+    kilat_domain::charges_after_payment(&loan.entries, asked, &covered, received, today)
+        .map_err(Error::Loan)
 }
 
 /// How a credit that posted an entry of `kind` moves the loan's order, read from the loan after it (its entries and
