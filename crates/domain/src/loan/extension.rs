@@ -5,7 +5,8 @@ use super::*;
 
 /// A paid extension of installment `number` on `on`: its price and revised schedule ([`price_extension`], which
 /// keeps the OJK caps in Indonesia) and the `extension_fee` entry to post once the fee is paid. Refused for a
-/// closed loan or an installment with nothing outstanding.
+/// closed loan, an installment with nothing outstanding, or one so far overdue that its new due date is not after
+/// `on`: the fee would buy no day, the installment stay overdue and charged.
 pub fn extend(
     plan: &Plan,
     balances: &LoanBalances,
@@ -29,6 +30,14 @@ pub fn extend(
         balances.extension_fees,
         caps,
     )?;
+    if let Some(moved) = quote.revised.iter().find(|i| i.number == number)
+        && moved.due_date <= on
+    {
+        return Err(Error::ExtensionNotAllowed(format!(
+            "installment {number} would be due on {}, not after {on}: the extension buys no day",
+            moved.due_date
+        )));
+    }
     let fee = Buckets {
         fees: quote.fee.total,
         ..Buckets::default()

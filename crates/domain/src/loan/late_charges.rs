@@ -60,8 +60,13 @@ pub fn late_charges_due(
         // Only whole amounts of what the market asks (whole rupiah in Indonesia): the fraction is not charged.
         charge = plan.quote.market.floor_to_asked(charge);
         if let Some(room) = headroom.as_mut() {
-            charge = plan.quote.market.floor_to_asked(charge.min(*room));
-            *room = room.checked_sub(charge.max(Money::ZERO))?;
+            // A cap lowered below what the loan costs already leaves no room: nothing more, never less than nothing.
+            charge = plan
+                .quote
+                .market
+                .floor_to_asked(charge.min(*room))
+                .max(Money::ZERO);
+            *room = room.checked_sub(charge)?;
         }
         // A day the KFS itself charges nothing for while later days do cost something (the first day overdue of a
         // product without a flat charge) is still a day overdue: it is posted as a zero charge so that it counts,

@@ -548,6 +548,37 @@ fn without_a_flat_charge_the_first_day_overdue_is_free_and_counted_and_the_daily
     assert_eq!(zero, 1);
 }
 
+/// Counsel lowers the total cost cap below what a loan already costs (the cap table is data): the loan is charged
+/// nothing more, and a free first day overdue is still counted with a charge of nothing — never a negative charge,
+/// which the ledger refuses (before, it failed the job's whole page, every run).
+#[test]
+fn a_total_cap_lowered_below_a_loan_s_cost_charges_nothing_more_and_never_less_than_nothing() {
+    let mut plan = indonesian_plan();
+    plan.quote.late_charge = crate::LateCharge {
+        flat: Money::ZERO,
+        per_day: Money::from_major(2_000),
+        max_days: 5,
+    };
+    let caps = CapTable {
+        total_cost: Rate::from_ppb(RATE_SCALE / 100),
+        ..CapTable::ojk_consumer()
+    };
+    let b = replay(&plan, &opened(&plan)).unwrap();
+    assert!(b.cost().unwrap() > caps.total_cost_limit(plan.quote.principal).unwrap());
+    let due = plan.quote.installments[0].due_date;
+    let mut ledger = opened(&plan);
+    let daily = run_job(
+        &plan,
+        &mut ledger,
+        due,
+        5,
+        |_| BTreeSet::new(),
+        &caps,
+        false,
+    );
+    assert_eq!(daily, vec![0; 5]);
+}
+
 #[test]
 fn an_indonesian_late_charge_is_at_most_a_tenth_of_a_percent_a_day_of_what_is_overdue() {
     let plan = indonesian_plan();
@@ -788,6 +819,31 @@ fn an_extension_that_would_break_an_ojk_cap_is_refused() {
         ),
         "{got:?}"
     );
+}
+
+/// An installment so far overdue that the extension's days would not bring its due date past today is not
+/// extended: the fee would buy nothing, and the installment would stay overdue and charged. The last day its new date
+/// is still ahead, it is.
+#[test]
+fn an_extension_that_would_leave_the_installment_overdue_is_not_sold() {
+    let plan = indian_plan();
+    let b = replay(&plan, &opened(&plan)).unwrap();
+    let days = plan.quote.extension.unwrap().days;
+    let due = b.installments[0].due_date;
+    let caps = CapTable::ojk_consumer();
+    let last = crate::calendar::add_days(due, days - 1).unwrap();
+    let (quote, _) = extend(&plan, &b, 1, last, &caps).unwrap();
+    assert!(quote.revised[0].due_date > last);
+    for late in [days, days + 5] {
+        let on = crate::calendar::add_days(due, late).unwrap();
+        assert!(
+            matches!(
+                extend(&plan, &b, 1, on, &caps),
+                Err(Error::ExtensionNotAllowed(_))
+            ),
+            "{late} days overdue"
+        );
+    }
 }
 
 #[test]
