@@ -50,6 +50,7 @@ pub const ERROR_CODES: &[&str] = &[
     "provider_unavailable",
     "complaint_not_answered",
     "complaint_closed",
+    "complaint_unanswered",
     "money_outstanding",
     "payment_unsettled",
     "payout_sent",
@@ -214,6 +215,8 @@ pub enum Refusal {
     ComplaintNotAnswered,
     /// A reply to, or closing of, a complaint closed already.
     ComplaintClosed,
+    /// Closing a complaint whose borrower's last message has no answer (new, or replied to since support's answer).
+    ComplaintUnanswered,
     /// A finance operator approving (or rejecting) the payout they recorded themself (maker-checker).
     OwnPayoutApproval,
     /// Approving or rejecting a payout when none is recorded and waiting for approval on the order.
@@ -257,6 +260,7 @@ impl Refusal {
             Refusal::ProviderUnavailable => "provider_unavailable",
             Refusal::ComplaintNotAnswered => "complaint_not_answered",
             Refusal::ComplaintClosed => "complaint_closed",
+            Refusal::ComplaintUnanswered => "complaint_unanswered",
             Refusal::OwnPayoutApproval => "own_payout_approval",
             Refusal::PayoutNotAwaiting => "payout_not_awaiting",
             Refusal::PayoutAwaitingApproval => "payout_awaiting_approval",

@@ -222,6 +222,7 @@ fn status_of(code: &str) -> StatusCode {
         | "last_admin"
         | "complaint_not_answered"
         | "complaint_closed"
+        | "complaint_unanswered"
         | "money_outstanding"
         | "extension_over_cap"
         | "signed_in_as_another"

@@ -274,6 +274,8 @@ pub enum ErrorCode {
     ComplaintNotAnswered,
     /// 409: the complaint is closed.
     ComplaintClosed,
+    /// 409: closing a complaint whose borrower's last message has no answer yet.
+    ComplaintUnanswered,
     /// 409: deleting the account while a loan still owes money (`msg` states the amount).
     MoneyOutstanding,
     /// 409: deleting the account while a payment is unsettled (a UTR waiting for finance, money held or owed back).

@@ -487,7 +487,8 @@ impl Tx {
         Ok(done.rows_affected() == 1)
     }
 
-    /// Closes a complaint not closed yet; false when it was.
+    /// Closes a complaint support has answered last (`answered`); false when it is not (closed already, or waiting
+    /// for an answer).
     pub async fn close_complaint(
         &mut self,
         complaint_id: &str,
@@ -496,7 +497,7 @@ impl Tx {
     ) -> sqlx::Result<bool> {
         let done = sqlx::query(
             "UPDATE complaints SET status = 'closed', closed_at = $2, closed_by = $3, updated_at = $2
-             WHERE id = $1 AND status <> 'closed'",
+             WHERE id = $1 AND status = 'answered'",
         )
         .bind(complaint_id)
         .bind(now)
@@ -504,6 +505,17 @@ impl Tx {
         .execute(self.conn())
         .await?;
         Ok(done.rows_affected() == 1)
+    }
+
+    /// A complaint's status, read inside the transaction.
+    pub async fn complaint_status_in_tx(
+        &mut self,
+        complaint_id: &str,
+    ) -> sqlx::Result<Option<String>> {
+        sqlx::query_scalar("SELECT status FROM complaints WHERE id = $1")
+            .bind(complaint_id)
+            .fetch_optional(self.conn())
+            .await
     }
 }
 

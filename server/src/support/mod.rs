@@ -841,7 +841,10 @@ pub async fn reply(
     support_detail(s, op, ticket_no).await
 }
 
-/// Closes a complaint (support), once: a closed one is refused.
+/// Closes a complaint (support), once, when support has the last word: one closed already is refused
+/// (`complaint_closed`), and so is one whose borrower's last message has no answer (`complaint_unanswered`: a new
+/// complaint, or one the borrower replied to since — support may have opened it before that reply came). A complaint
+/// is answered before it is closed, and a closed one takes no reply, so closing it unanswered would end it unanswered.
 pub async fn close(s: &Services, op: &Operator, ticket_no: &str) -> Result<ComplaintDetail, Error> {
     op.require_any(SUPPORT_ROLES)?;
     let row =
@@ -852,7 +855,10 @@ pub async fn close(s: &Services, op: &Operator, ticket_no: &str) -> Result<Compl
     let now = s.clock.now_ms();
     let mut tx = s.db.begin().await?;
     if !tx.close_complaint(&row.id, &op.id, now).await? {
-        return Err(Refusal::ComplaintClosed.into());
+        return Err(match tx.complaint_status_in_tx(&row.id).await?.as_deref() {
+            Some("closed") => Refusal::ComplaintClosed.into(),
+            _ => Refusal::ComplaintUnanswered.into(),
+        });
     }
     tx.insert_audit(&NewAuditEntry {
         actor_kind: "operator",

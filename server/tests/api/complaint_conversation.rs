@@ -158,14 +158,29 @@ async fn the_borrower_replies_with_photos_until_support_closes_the_complaint() {
         .unwrap();
     assert_eq!(queued["status"], "open");
 
+    // Support cannot close it before answering that reply: a closed complaint takes none.
+    let close = || async {
+        op_call(
+            &app,
+            &support,
+            Method::POST,
+            &format!("/api/v1/console/complaints/{ticket}/close"),
+            None,
+        )
+        .await
+    };
+    let unanswered = close().await;
+    assert_eq!(unanswered.status(), StatusCode::CONFLICT);
+    assert_eq!(error(unanswered).await["code"], "complaint_unanswered");
     console(
         &app,
         &support,
         Method::POST,
-        &format!("/api/v1/console/complaints/{ticket}/close"),
-        None,
+        &format!("/api/v1/console/complaints/{ticket}/reply"),
+        Some(json!({"body": "The 4 Dec on your plan is right; we have corrected the text."})),
     )
     .await;
+    assert_eq!(data(close().await).await["status"], "closed");
     let late_photo = upload_ok(&app, &session).await;
     let closed = reply(
         &app,
@@ -182,7 +197,7 @@ async fn the_borrower_replies_with_photos_until_support_closes_the_complaint() {
     )
     .await;
     assert_eq!(after["status"], "closed");
-    assert_eq!(after["messages"].as_array().unwrap().len(), 4 - 1);
+    assert_eq!(after["messages"].as_array().unwrap().len(), 4);
     // The refused reply's photo still waits for the borrower (not attached to the closed ticket).
     let attached: Option<String> =
         sqlx::query_scalar("SELECT complaint_id FROM complaint_images WHERE id = $1")
@@ -410,6 +425,14 @@ async fn support_assigns_complaints_atomically_and_the_queue_filters_mine_and_un
     )
     .await;
     assert_eq!(none["assigneeId"], Value::Null);
+    console(
+        &app,
+        &asha,
+        Method::POST,
+        &format!("/api/v1/console/complaints/{second}/reply"),
+        Some(json!({"body": "Sorted."})),
+    )
+    .await;
     console(
         &app,
         &asha,

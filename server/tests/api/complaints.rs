@@ -718,15 +718,24 @@ async fn a_complaint_unresolved_after_30_days_in_india_or_20_working_days_in_ind
     assert_eq!(read["overdue"], true);
     assert_eq!(read["escalation"]["phone"], "157");
 
-    // A closed complaint is never flagged.
-    op_call(
-        &app,
-        &support,
-        Method::POST,
-        &format!("/api/v1/console/complaints/{in_no}/close"),
-        None,
-    )
-    .await;
+    // A closed complaint is never flagged (answered late, then closed).
+    for (path, body) in [
+        (
+            "reply",
+            Some(json!({"body": "Sorry for the wait: it is sorted."})),
+        ),
+        ("close", None),
+    ] {
+        let done = op_call(
+            &app,
+            &support,
+            Method::POST,
+            &format!("/api/v1/console/complaints/{in_no}/{path}"),
+            body,
+        )
+        .await;
+        assert_eq!(done.status(), StatusCode::OK, "{path}");
+    }
     let read = data(
         app.get_as(&format!("/api/v1/borrower/complaints/{in_no}"), &india)
             .await,

@@ -1068,6 +1068,15 @@ async fn closing_a_complaint_and_deleting_an_faq_entry_answer_each_role_exactly(
     let admin = admin.clone();
     for caller in &callers {
         let (ticket, _) = file_complaint(&app, &session).await;
+        // Answered, as a complaint is before it is closed.
+        let answered = post(
+            &app,
+            &admin,
+            &format!("/api/v1/console/complaints/{ticket}/reply"),
+            &json!({"body": "Sorted."}),
+        )
+        .await;
+        assert_eq!(answered.status(), StatusCode::OK);
         let faq = data(post(&app, &admin, "/api/v1/console/faq", &faq_body()).await).await["id"]
             .as_str()
             .unwrap()

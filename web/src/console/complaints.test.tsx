@@ -55,10 +55,15 @@ describe('support console', () => {
     renderConsole('/console/complaints/CP-261125-AB12CD');
     expect(await screen.findByText('I was charged twice.')).toBeInTheDocument();
     expect(screen.getByText('+91 ******1006')).toBeInTheDocument();
+    // Unanswered, it cannot be closed: a closed complaint takes no reply.
+    const close = screen.getByRole('button', { name: 'Close complaint' });
+    expect(close).toBeDisabled();
+    expect(close).toHaveAccessibleDescription("The borrower's last message has no answer yet: reply before closing the complaint.");
     await user.type(screen.getByLabelText('Reply to the borrower'), 'Refunded.');
     await user.click(screen.getByRole('button', { name: 'Send reply' }));
     expect(await screen.findByText('Reply sent: the borrower reads it in the app.')).toBeInTheDocument();
     expect(screen.getByText('Refunded.')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Close complaint' })).toBeEnabled();
     expect(api.callsTo('POST', '/api/v1/console/complaints/CP-261125-AB12CD/reply')[0]?.body).toEqual({ body: 'Refunded.' });
   });
 

@@ -403,7 +403,7 @@ pub async fn reply(
     Ok(Envelope::ok(support_view(detail)))
 }
 
-/// Closes a complaint (support, admin); audited.
+/// Closes a complaint support answered last (support, admin); audited.
 #[utoipa::path(post, path = "/api/v1/console/complaints/{ticketNo}/close", tag = "console",
     operation_id = "console_complaint_close",
     security(("console_cookie" = [], "csrf_header" = [])),
@@ -411,7 +411,7 @@ pub async fn reply(
     responses((status = 200, body = Envelope<SupportComplaintView>), (status = 401, body = ErrorBody),
         (status = 403, description = "forbidden (not support or admin), csrf_token_invalid or cross_site_request", body = ErrorBody),
         (status = 404, body = ErrorBody),
-        (status = 409, description = "complaint_closed", body = ErrorBody)))]
+        (status = 409, description = "complaint_closed, complaint_unanswered", body = ErrorBody)))]
 pub async fn close(
     State(state): State<AppState>,
     session: OperatorSession,

@@ -220,12 +220,14 @@ export function ComplaintScreen() {
             <button
               type="button"
               className="button button--quiet"
-              disabled={close.isPending}
+              disabled={close.isPending || c.status !== 'answered'}
+              aria-describedby={c.status !== 'answered' ? 'close-hint' : undefined}
               onClick={() => close.mutate(undefined, { onSuccess: () => setNotice(t('complaints.closed')) })}
             >
               {t('complaints.close')}
             </button>
           </div>
+          {c.status !== 'answered' && <p id="close-hint" className="field-hint">{t('complaints.closeHint')}</p>}
           {close.isError && <p className="field-error">{errorText(close.error, t)}</p>}
         </form>
       )}
