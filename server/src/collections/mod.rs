@@ -22,7 +22,7 @@ use crate::services::Services;
 use crate::store::audit::NewAuditEntry;
 use crate::store::collections::{
     BucketCounts, BucketDates, ContactRow, NewContact, NewPromise, PromiseRow, QueueFilter,
-    ReminderRow,
+    ReminderRow, WaitingPaymentRow,
 };
 use crate::store::loans::{date_code, parse_date};
 use crate::store::orders::OrderRow;
@@ -243,6 +243,9 @@ pub enum PromiseState {
     Kept,
     /// Its date passed without that.
     Broken,
+    /// Its date passed without that, but a payment the borrower made by then waits for finance (a UTR to check,
+    /// money held): neither kept nor broken until finance decides.
+    Waiting,
 }
 
 impl PromiseState {
@@ -251,6 +254,7 @@ impl PromiseState {
             PromiseState::Open => "open",
             PromiseState::Kept => "kept",
             PromiseState::Broken => "broken",
+            PromiseState::Waiting => "waiting",
         }
     }
 }
@@ -293,11 +297,14 @@ fn cash_in(entries: &[LedgerEntry], entry: &LedgerEntry) -> i64 {
 }
 
 /// A promise's state on `today`, read from the loan's ledger: evaluated on every read, so it is never stale and
-/// needs no job (docs/API-CONSOLE.md, "Collections").
+/// needs no job (docs/API-CONSOLE.md, "Collections"). `waiting_since` is the day the oldest of the loan's payments
+/// waiting for finance was made ([`first_waiting_day`]): a promise whose date passed is not broken while a payment
+/// made by then waits.
 pub fn promise_state(
     row: PromiseRow,
     entries: &[LedgerEntry],
     balances: &LoanBalances,
+    waiting_since: Option<Date>,
     today: Date,
 ) -> Result<Promise, Error> {
     let made_on = parse_date(&row.made_on)?;
@@ -310,6 +317,8 @@ pub fn promise_state(
     let nothing_owed = balances.outstanding.is_zero();
     let state = if received >= row.amount || nothing_owed {
         PromiseState::Kept
+    } else if today > promised_on && waiting_since.is_some_and(|d| d <= promised_on) {
+        PromiseState::Waiting
     } else if today > promised_on {
         PromiseState::Broken
     } else {
@@ -322,6 +331,21 @@ pub fn promise_state(
         received: Money::from_minor(received.max(0)),
         state,
     })
+}
+
+/// The market's day the oldest of an order's payments waiting for finance was made, if any waits.
+pub fn first_waiting_day(
+    waiting: &[WaitingPaymentRow],
+    order_id: &str,
+    market: Market,
+) -> Option<Date> {
+    waiting
+        .iter()
+        .filter(|w| w.order_id == order_id)
+        .map(|w| w.created_at)
+        .min()
+        .and_then(|ms| OffsetDateTime::from_unix_timestamp_nanos(i128::from(ms) * 1_000_000).ok())
+        .map(|at| market.local_date(at))
 }
 
 /// A contact attempt with its note in clear.
@@ -353,6 +377,8 @@ pub struct QueueItem {
     /// The borrower's phone, masked; none once the account was deleted.
     pub phone_masked: Option<String>,
     pub arrears: Arrears,
+    /// A payment of the loan waits for finance (a UTR to check, money held).
+    pub payment_waiting: bool,
     pub last_reminder: Option<ReminderRow>,
     pub last_contact: Option<Contact>,
     pub promise: Option<Promise>,
@@ -453,6 +479,7 @@ pub async fn queue(s: &Services, op: &Operator, q: QueueQuery) -> Result<QueuePa
     let mut reminders = latest_by_order(s.db.order_reminders(&ids).await?, |r| &r.order_id);
     let mut contacts = latest_by_order(s.db.contacts_of(&ids).await?, |c| &c.order_id);
     let mut promises = latest_by_order(s.db.promises_of(&ids).await?, |p| &p.order_id);
+    let waiting = s.db.waiting_payments_of(&ids).await?;
     // Each loan's balances as its ledger last left them (its stored position): no ledger is read, but those of the
     // loans with a promise (whose state counts the payments since it was made) and of any loan without a position
     // yet (written before migration 0044), which is replayed.
@@ -484,9 +511,10 @@ pub async fn queue(s: &Services, op: &Operator, q: QueueQuery) -> Result<QueuePa
         };
         // The masked phone written with the sealed one: the page decrypts no phone (an erased account has none).
         let phone_masked = Some(row.phone_masked.clone()).filter(|p| !p.is_empty());
+        let waiting_since = first_waiting_day(&waiting, &row.order_id, market);
         let promise = promises
             .remove(&row.order_id)
-            .map(|p| promise_state(p, &entries, &balances, today))
+            .map(|p| promise_state(p, &entries, &balances, waiting_since, today))
             .transpose()?;
         items.push(QueueItem {
             order_no: row.order_no.clone(),
@@ -498,6 +526,7 @@ pub async fn queue(s: &Services, op: &Operator, q: QueueQuery) -> Result<QueuePa
             status: row.status.clone(),
             phone_masked,
             arrears: arrears(&balances, today)?,
+            payment_waiting: waiting_since.is_some(),
             last_reminder: reminders.remove(&row.order_id),
             last_contact: contacts
                 .remove(&row.order_id)
@@ -540,6 +569,9 @@ pub struct Case {
     pub contacts: Vec<Contact>,
     pub promises: Vec<Promise>,
     pub reminders: Vec<ReminderRow>,
+    /// The loan's payments waiting for finance, oldest first: what they cover is not to be chased until finance
+    /// decides.
+    pub waiting: Vec<WaitingPaymentRow>,
 }
 
 /// The paid-out loan of an order, or not found.
@@ -575,11 +607,13 @@ pub async fn case(s: &Services, op: &Operator, order_no: &str) -> Result<Case, E
             .into_iter()
             .map(|c| open_contact(s, c))
             .collect::<Result<Vec<_>, Error>>()?;
+    let waiting = s.db.waiting_payments_of(&[id]).await?;
+    let waiting_since = first_waiting_day(&waiting, id, market);
     let promises =
         s.db.promises_of(&[id])
             .await?
             .into_iter()
-            .map(|p| promise_state(p, &loan.entries, &loan.balances, today))
+            .map(|p| promise_state(p, &loan.entries, &loan.balances, waiting_since, today))
             .collect::<Result<Vec<_>, Error>>()?;
     let reminders = s.db.order_reminders(&[id]).await?;
     let installments = loan
@@ -597,6 +631,7 @@ pub async fn case(s: &Services, op: &Operator, order_no: &str) -> Result<Case, E
         contacts,
         promises,
         reminders,
+        waiting,
         order: loan.order,
     })
 }
@@ -617,11 +652,13 @@ pub async fn history(
             .into_iter()
             .map(|c| open_contact(s, c))
             .collect::<Result<Vec<_>, Error>>()?;
+    let waiting = s.db.waiting_payments_of(&[id]).await?;
+    let waiting_since = first_waiting_day(&waiting, id, loan.order.market);
     let promises =
         s.db.promises_of(&[id])
             .await?
             .into_iter()
-            .map(|p| promise_state(p, &loan.entries, &loan.balances, today))
+            .map(|p| promise_state(p, &loan.entries, &loan.balances, waiting_since, today))
             .collect::<Result<Vec<_>, Error>>()?;
     Ok((contacts, promises))
 }
@@ -820,7 +857,8 @@ pub async fn promise(
     errors.into_result()?;
     let entries = std::mem::take(&mut loan.entries);
     for existing in tx.promises_in_tx(&loan.order.id).await? {
-        let p = promise_state(existing, &entries, &loan.balances, today)?;
+        // Only an open promise (its date to come) stands in the way of a new one.
+        let p = promise_state(existing, &entries, &loan.balances, None, today)?;
         if p.state == PromiseState::Open {
             return Err(Error::field(
                 "date",
@@ -864,7 +902,7 @@ pub async fn promise(
             .into_iter()
             .find(|p| p.id == id)
             .ok_or_else(|| anyhow::anyhow!("the promise just recorded is missing"))?;
-    promise_state(row, &entries, &loan.balances, today)
+    promise_state(row, &entries, &loan.balances, None, today)
 }
 
 /// The borrower's full phone number (E.164) for an agent to call (collections, admin); the view is audited

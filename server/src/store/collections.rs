@@ -186,6 +186,25 @@ pub struct ContactRow {
     pub created_at: i64,
 }
 
+/// A payment of a loan waiting for finance: the borrower paid, or says so (a UTR), or the money came as another
+/// amount (held). Collections does not chase what it covers until finance decides.
+#[derive(Debug, Clone, kilat_row::FromRow)]
+pub struct WaitingPaymentRow {
+    pub order_id: String,
+    pub reference: String,
+    /// `verifying` (a UTR to check) or `held`.
+    pub status: String,
+    /// Minor units asked.
+    pub amount: i64,
+    /// Minor units received, when money was reported.
+    pub received_amount: Option<i64>,
+    /// The first and last installments it pays; none for the whole loan.
+    pub installment: Option<i64>,
+    pub installment_to: Option<i64>,
+    /// Epoch milliseconds: when the borrower started it.
+    pub created_at: i64,
+}
+
 /// A promise to pay as stored.
 #[derive(Debug, Clone, kilat_row::FromRow)]
 pub struct PromiseRow {
@@ -335,6 +354,27 @@ impl Db {
         let sql = format!(
             "SELECT {PROMISE_COLUMNS} FROM promises_to_pay p LEFT JOIN operators o ON o.id = p.operator_id
              WHERE p.order_id IN ({}) ORDER BY p.created_at DESC, p.id DESC",
+            placeholders(1, order_ids.len())
+        );
+        let mut query = sqlx::query_as(&sql);
+        for id in order_ids {
+            query = query.bind(*id);
+        }
+        query.fetch_all(self.pool()).await
+    }
+
+    /// The payments of these orders waiting for finance (a UTR to check, or money held), oldest first.
+    pub async fn waiting_payments_of(
+        &self,
+        order_ids: &[&str],
+    ) -> sqlx::Result<Vec<WaitingPaymentRow>> {
+        if order_ids.is_empty() {
+            return Ok(Vec::new());
+        }
+        let sql = format!(
+            "SELECT order_id, reference, status, amount, received_amount, installment, installment_to, created_at
+             FROM payments WHERE status IN ('verifying', 'held') AND order_id IN ({})
+             ORDER BY created_at, id",
             placeholders(1, order_ids.len())
         );
         let mut query = sqlx::query_as(&sql);

@@ -20,6 +20,7 @@ const LOAN = {
   amountOverdue: 1_064_000,
   outstanding: 1_064_000,
   lastReminder: { kind: 'overdue', installment: 1, status: 'sent', attempts: 1, createdAt: Date.UTC(2026, 11, 9, 3), sentAt: Date.UTC(2026, 11, 9, 3) },
+  paymentWaiting: false,
   lastContact: null,
   promise: { id: 'p1', amount: 500_000, madeOn: '2026-12-08', date: '2026-12-09', received: 0, state: 'broken', at: Date.UTC(2026, 11, 8), by: 'cole' },
 };
@@ -54,6 +55,7 @@ function caseOf(hours: typeof HOURS_OPEN) {
     contacts: [{ id: 'c1', channel: 'call', outcome: 'no_answer', note: 'Rang twice.', localTime: '10:01', at: Date.UTC(2026, 11, 10, 4, 31), by: 'cole' }],
     promises: [],
     reminders: [],
+    waitingPayments: [] as unknown[],
   };
 }
 
@@ -97,6 +99,37 @@ describe('collections', () => {
     // The section is in the navigation of a collections agent; the review queue is not.
     expect(screen.getByRole('link', { name: 'Collections' })).toBeInTheDocument();
     expect(screen.queryByRole('link', { name: 'Review queue' })).toBeNull();
+  });
+
+  it('shows a payment waiting for finance on the panel and marks its loan in the queue', async () => {
+    const waiting = {
+      reference: 'PAY-7Q2M',
+      status: 'verifying',
+      amount: 1_064_000,
+      receivedAmount: null,
+      installment: 1,
+      installmentTo: 1,
+      at: Date.UTC(2026, 11, 9, 5, 30),
+    };
+    fakeConsoleApi({
+      operator: OPERATORS.collections,
+      signedIn: true,
+      handlers: {
+        'GET /api/v1/console/collections': () =>
+          ok({ ...QUEUE, items: [{ ...LOAN, paymentWaiting: true, promise: { ...LOAN.promise, state: 'waiting' } }] }),
+        [`GET /api/v1/console/collections/${LOAN.orderNo}`]: () => ok({ ...caseOf(HOURS_OPEN), waitingPayments: [waiting] }),
+      },
+    });
+    const user = userEvent.setup();
+    renderConsole('/console/collections');
+    const link = await screen.findByRole('link', { name: LOAN.orderNo });
+    const row = link.closest('tr')!;
+    expect(within(row).getByText('Payment waiting')).toBeInTheDocument();
+    expect(within(row).getByText('Paid? Finance is checking')).toBeInTheDocument();
+    await user.click(link);
+    const note = await screen.findByTestId('waiting-payments');
+    expect(note).toHaveTextContent('finance has yet to decide. Do not chase what these cover until then.');
+    expect(note).toHaveTextContent(/PAY-7Q2M · UTR being checked · ₹10,640 for installment 1 · since/);
   });
 
   it('says when calling hours are closed and logs only an email then', async () => {

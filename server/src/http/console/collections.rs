@@ -15,7 +15,7 @@ use crate::http::AppState;
 use crate::http::borrower::auth::require_market;
 use crate::http::error::{ApiError, Envelope, ErrorBody};
 use crate::http::extract::{ApiQuery, JsonOrForm};
-use crate::store::collections::{BucketCounts, ReminderRow};
+use crate::store::collections::{self as collections_store, BucketCounts, ReminderRow};
 
 #[derive(Debug, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
@@ -179,7 +179,8 @@ pub struct CollectionsPromiseView {
     pub date: String,
     /// Minor units received towards it (payments credited from `madeOn` to `date`).
     pub received: i64,
-    /// `open`, `kept` or `broken`.
+    /// `open`, `kept`, `broken`, or `waiting`: its date passed, but a payment the borrower made by then waits for
+    /// finance.
     pub state: String,
     /// Epoch milliseconds.
     pub at: i64,
@@ -232,6 +233,41 @@ impl From<&collections::Arrears> for CollectionsArrearsView {
     }
 }
 
+/// A payment of the loan waiting for finance: what it covers is not chased until finance decides.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CollectionsWaitingPaymentView {
+    pub reference: String,
+    /// `verifying` (a UTR to check) or `held` (money came as another amount).
+    pub status: String,
+    /// Minor units asked.
+    pub amount: i64,
+    /// Minor units received, when money was reported.
+    #[schema(required = true)]
+    pub received_amount: Option<i64>,
+    /// The first and last installments it pays; null for the whole loan.
+    #[schema(required = true)]
+    pub installment: Option<i64>,
+    #[schema(required = true)]
+    pub installment_to: Option<i64>,
+    /// Epoch milliseconds: when the borrower made it.
+    pub at: i64,
+}
+
+impl From<collections_store::WaitingPaymentRow> for CollectionsWaitingPaymentView {
+    fn from(w: collections_store::WaitingPaymentRow) -> Self {
+        Self {
+            reference: w.reference,
+            status: w.status,
+            amount: w.amount,
+            received_amount: w.received_amount,
+            installment: w.installment,
+            installment_to: w.installment_to,
+            at: w.created_at,
+        }
+    }
+}
+
 /// One loan of the overdue queue.
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
@@ -249,6 +285,8 @@ pub struct CollectionsQueuedLoan {
     pub phone_masked: Option<String>,
     #[serde(flatten)]
     pub arrears: CollectionsArrearsView,
+    /// A payment of the loan waits for finance (a UTR to check, money held): the borrower paid, or says so.
+    pub payment_waiting: bool,
     #[schema(required = true)]
     pub last_reminder: Option<CollectionsReminderView>,
     #[schema(required = true)]
@@ -376,6 +414,7 @@ pub async fn queue(
                 status: i.status,
                 phone_masked: i.phone_masked,
                 arrears: (&i.arrears).into(),
+                payment_waiting: i.payment_waiting,
                 last_reminder: i.last_reminder.map(Into::into),
                 last_contact: i.last_contact.map(Into::into),
                 promise: i.promise.map(Into::into),
@@ -424,6 +463,8 @@ pub struct CollectionsCaseView {
     pub promises: Vec<CollectionsPromiseView>,
     /// Reminders queued for the loan, newest first, with their delivery status.
     pub reminders: Vec<CollectionsReminderView>,
+    /// The loan's payments waiting for finance, oldest first: what they cover is not chased until finance decides.
+    pub waiting_payments: Vec<CollectionsWaitingPaymentView>,
 }
 
 /// A loan's collections panel (collections, admin): its figures, the borrower's phone masked, the contact log, the
@@ -464,6 +505,7 @@ pub async fn case(
         contacts: c.contacts.into_iter().map(Into::into).collect(),
         promises: c.promises.into_iter().map(Into::into).collect(),
         reminders: c.reminders.into_iter().map(Into::into).collect(),
+        waiting_payments: c.waiting.into_iter().map(Into::into).collect(),
     }))
 }
 

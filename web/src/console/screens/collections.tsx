@@ -189,7 +189,15 @@ function QueueRow({ loan }: { loan: QueuedLoan }) {
       <td className="num">{money(loan.outstanding, loan.currency)}</td>
       <td>{reminder ? `${t(`collections.reminderKind.${reminder.kind}`, { defaultValue: reminder.kind })} · ${t(`collections.delivery.${reminder.status}`, { defaultValue: reminder.status })}` : '—'}</td>
       <td>{contact ? `${t(`collections.channel.${contact.channel}`)} · ${t(`collections.outcome.${contact.outcome}`)} · ${dateTime(contact.at)}` : '—'}</td>
-      <td>{loan.promise ? <PromiseBadge promise={loan.promise} currency={loan.currency} /> : '—'}</td>
+      <td>
+        {loan.promise ? <PromiseBadge promise={loan.promise} currency={loan.currency} /> : '—'}
+        {loan.paymentWaiting && (
+          <>
+            {' '}
+            <span className="status status--payment-waiting">{t('collections.paymentWaiting')}</span>
+          </>
+        )}
+      </td>
     </tr>
   );
 }
@@ -228,6 +236,7 @@ export function CollectionsCaseScreen() {
         <Link to={`${consolePaths.collections}?market=${c.market}`}>{t('collections.back')}</Link>
       </div>
       <HoursNotice hours={c.contactHours} />
+      <WaitingPayments c={c} />
       <div className="order-grid">
         <CaseSummary c={c} />
         <div>
@@ -253,6 +262,38 @@ export function CollectionsCaseScreen() {
         )}
       </section>
     </article>
+  );
+}
+
+/** The loan's payments waiting for finance: the borrower paid (or says so), so what they cover is not chased. */
+function WaitingPayments({ c }: { c: CollectionsCase }) {
+  const { t } = useTranslation();
+  if (c.waitingPayments.length === 0) return null;
+  return (
+    <div role="note" className="notice notice--warning" data-testid="waiting-payments">
+      <p>{t('collections.waitingTitle')}</p>
+      <ul className="plain-list">
+        {c.waitingPayments.map((w) => {
+          const covers =
+            w.installment === null
+              ? t('collections.waitingCovers_whole')
+              : w.installmentTo === null || w.installmentTo === w.installment
+                ? t('collections.waitingCovers_one', { from: w.installment })
+                : t('collections.waitingCovers_range', { from: w.installment, to: w.installmentTo });
+          return (
+            <li key={w.reference}>
+              {t('collections.waitingLine', {
+                reference: w.reference,
+                status: t(`collections.waitingStatus.${w.status}`, { defaultValue: w.status }),
+                amount: money(w.receivedAmount ?? w.amount, c.currency),
+                covers,
+                at: dateTime(w.at),
+              })}
+            </li>
+          );
+        })}
+      </ul>
+    </div>
   );
 }
 

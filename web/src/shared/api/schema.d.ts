@@ -1391,7 +1391,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Closes a complaint (support, admin); audited. */
+        /** Closes a complaint support answered last (support, admin); audited. */
         post: operations["console_complaint_close"];
         delete?: never;
         options?: never;
@@ -2910,6 +2910,8 @@ export interface components {
             status: string;
             /** @description The market's business date. */
             today: string;
+            /** @description The loan's payments waiting for finance, oldest first: what they cover is not chased until finance decides. */
+            waitingPayments: components["schemas"]["CollectionsWaitingPaymentView"][];
         };
         CollectionsContactRequest: {
             /**
@@ -3005,7 +3007,10 @@ export interface components {
              * @description Minor units received towards it (payments credited from `madeOn` to `date`).
              */
             received: number;
-            /** @description `open`, `kept` or `broken`. */
+            /**
+             * @description `open`, `kept`, `broken`, or `waiting`: its date passed, but a payment the borrower made by then waits for
+             *     finance.
+             */
             state: string;
         };
         /** @description A page of the overdue queue. */
@@ -3034,6 +3039,8 @@ export interface components {
             lastReminder: null | components["schemas"]["CollectionsReminderView"];
             market: components["schemas"]["Market"];
             orderNo: string;
+            /** @description A payment of the loan waits for finance (a UTR to check, money held): the borrower paid, or says so. */
+            paymentWaiting: boolean;
             /** @description The borrower's phone, masked; null once the account was deleted. */
             phoneMasked: string | null;
             productName: string;
@@ -3060,6 +3067,34 @@ export interface components {
              */
             sentAt: number | null;
             /** @description `pending`, `sending`, `sent` or `failed`. */
+            status: string;
+        };
+        /** @description A payment of the loan waiting for finance: what it covers is not chased until finance decides. */
+        CollectionsWaitingPaymentView: {
+            /**
+             * Format: int64
+             * @description Minor units asked.
+             */
+            amount: number;
+            /**
+             * Format: int64
+             * @description Epoch milliseconds: when the borrower made it.
+             */
+            at: number;
+            /**
+             * Format: int64
+             * @description The first and last installments it pays; null for the whole loan.
+             */
+            installment: number | null;
+            /** Format: int64 */
+            installmentTo: number | null;
+            /**
+             * Format: int64
+             * @description Minor units received, when money was reported.
+             */
+            receivedAmount: number | null;
+            reference: string;
+            /** @description `verifying` (a UTR to check) or `held` (money came as another amount). */
             status: string;
         };
         ComplaintDetailView: components["schemas"]["ComplaintSummary"] & {
@@ -4078,6 +4113,8 @@ export interface components {
                 status: string;
                 /** @description The market's business date. */
                 today: string;
+                /** @description The loan's payments waiting for finance, oldest first: what they cover is not chased until finance decides. */
+                waitingPayments: components["schemas"]["CollectionsWaitingPaymentView"][];
             };
             /** @description Always `ok` on success. */
             msg: string;
@@ -4172,7 +4209,10 @@ export interface components {
                  * @description Minor units received towards it (payments credited from `madeOn` to `date`).
                  */
                 received: number;
-                /** @description `open`, `kept` or `broken`. */
+                /**
+                 * @description `open`, `kept`, `broken`, or `waiting`: its date passed, but a payment the borrower made by then waits for
+                 *     finance.
+                 */
                 state: string;
             };
             /** @description Always `ok` on success. */
@@ -6330,7 +6370,7 @@ export interface components {
          * @description The stable `code` of an error answer (docs/API-BORROWER.md); `msg` is its text in the request's language.
          * @enum {string}
          */
-        ErrorCode: "bad_request" | "code_invalid" | "code_expired" | "unauthorized" | "not_eligible" | "not_found" | "method_not_allowed" | "certification_out_of_order" | "certification_incomplete" | "open_order_exists" | "kfs_changed" | "idempotency_key_reused" | "payload_too_large" | "unsupported_media_type" | "validation_failed" | "cap_exceeded" | "rate_limited" | "code_resend_too_soon" | "daily_limit_reached" | "code_attempts_exceeded" | "cross_site_request" | "invalid_transition" | "internal" | "code_delivery_failed" | "credentials_invalid" | "operator_locked" | "forbidden" | "csrf_token_invalid" | "choice_unavailable" | "payment_not_open" | "money_reported" | "utr_already_used" | "utr_locked" | "utr_corrections_exhausted" | "already_rated" | "own_admin_account" | "last_admin" | "provider_unavailable" | "complaint_not_answered" | "complaint_closed" | "money_outstanding" | "payment_unsettled" | "payout_sent" | "other_currency" | "extension_over_cap" | "handover_invalid" | "handover_not_allowed" | "own_payout_approval" | "payout_not_awaiting" | "payout_awaiting_approval" | "signed_in_as_another" | "server_busy" | "application_claimed" | "loan_not_closed" | "password_change_required";
+        ErrorCode: "bad_request" | "code_invalid" | "code_expired" | "unauthorized" | "not_eligible" | "not_found" | "method_not_allowed" | "certification_out_of_order" | "certification_incomplete" | "open_order_exists" | "kfs_changed" | "idempotency_key_reused" | "payload_too_large" | "unsupported_media_type" | "validation_failed" | "cap_exceeded" | "rate_limited" | "code_resend_too_soon" | "daily_limit_reached" | "code_attempts_exceeded" | "cross_site_request" | "invalid_transition" | "internal" | "code_delivery_failed" | "credentials_invalid" | "operator_locked" | "forbidden" | "csrf_token_invalid" | "choice_unavailable" | "payment_not_open" | "money_reported" | "utr_already_used" | "utr_locked" | "utr_corrections_exhausted" | "already_rated" | "own_admin_account" | "last_admin" | "provider_unavailable" | "complaint_not_answered" | "complaint_closed" | "complaint_unanswered" | "money_outstanding" | "payment_unsettled" | "payout_sent" | "other_currency" | "extension_over_cap" | "handover_invalid" | "handover_not_allowed" | "own_payout_approval" | "payout_not_awaiting" | "payout_awaiting_approval" | "signed_in_as_another" | "server_busy" | "application_claimed" | "loan_not_closed" | "password_change_required";
         /** @description A client error. */
         ErrorInfoRequest: {
             /**
@@ -6943,7 +6983,7 @@ export interface components {
          * @description What became of one line of a bank result file.
          * @enum {string}
          */
-        LineOutcome: "paid" | "awaiting_approval" | "already_paid" | "second_transfer" | "already_recorded" | "failed" | "failed_after_payout" | "amount_mismatch" | "unknown_reference" | "duplicate_line" | "not_payable" | "invalid";
+        LineOutcome: "paid" | "awaiting_approval" | "already_paid" | "second_transfer" | "already_recorded" | "failed" | "failed_other_file" | "failed_after_payout" | "amount_mismatch" | "unknown_reference" | "duplicate_line" | "not_payable" | "invalid";
         /** @description Why one line of a file cannot be read. */
         LineProblem: {
             /**
@@ -13962,7 +14002,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description complaint_closed */
+            /** @description complaint_closed, complaint_unanswered */
             409: {
                 headers: {
                     [name: string]: unknown;
