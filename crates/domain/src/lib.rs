@@ -50,5 +50,5 @@ pub use servicing::{
 };
 pub use settle::{
     Asked, Priced, QUOTE_HOLDS_DAYS, RepaymentChoice, Settlement as PaymentSettlement,
-    charges_after_payment, credit_received, frozen_installments, settle,
+    credit_received, frozen_installments, settle, settle_waiving_later_charges,
 };

@@ -385,37 +385,126 @@ pub fn frozen_installments(
     }
 }
 
-/// The late charges money for a payment is credited without, each as its reversal dated `today`: every `late_charge`
-/// entry of `entries` dated after the day the money is priced for ([`Asked::priced_for`]) on an installment the
-/// payment covers (`covered`: [`frozen_installments`]), not reversed already. Money priced for a day pays what was
-/// owed that day; a charge posted for a later day — while a provider retried its callback, or before finance checked
-/// a UTR or credited a held amount — is for a day the borrower had paid already, so it is waived before the money is
-/// credited, and the money pays exactly what it was asked for. Nothing is waived for less money than was asked (what
-/// it leaves unpaid is late), nor for a charge of nothing (a day counted, not charged).
-pub fn charges_after_payment(
+/// `received` for the payment `asked` settled as `settle` says (the automatic [`settle`], or finance's
+/// [`credit_received`], on the balances given), less the late charges it is owed a waiver of, which are returned as
+/// reversals dated `today` to post just before the settlement's entry.
+///
+/// Money priced for a day pays what was owed that day. A late charge posted for a later day — while a provider
+/// retried its callback, or before finance checked a UTR or credited a held amount — is for a day the borrower had
+/// paid already: it is waived when the credit leaves its installment not overdue on that day (paid, or due on or
+/// after it once an extension moved its date). Only charges on the installments the payment covers (`covered`,
+/// [`frozen_installments`]), dated after [`Asked::priced_for`], not reversed and still unpaid (another payment may
+/// have paid them), and not of nothing (a day counted, not charged); nothing for less money than was asked (what it
+/// leaves unpaid is late) or for a loan that owes nothing. Should no consistent set be found, nothing is waived.
+#[allow(clippy::too_many_arguments)]
+pub fn settle_waiving_later_charges(
+    plan: &Plan,
     entries: &[LedgerEntry],
+    balances: &LoanBalances,
     asked: &Asked,
     covered: &BTreeSet<u32>,
     received: Money,
     today: Date,
-) -> Result<Vec<LedgerEntry>> {
-    if received < asked.amount {
-        return Ok(Vec::new());
+    settle: impl Fn(&LoanBalances) -> Result<Settlement>,
+) -> Result<(Vec<LedgerEntry>, Settlement)> {
+    let plain = |settle: &dyn Fn(&LoanBalances) -> Result<Settlement>| {
+        settle(balances).map(|outcome| (Vec::new(), outcome))
+    };
+    if received < asked.amount || closed(balances) {
+        return plain(&settle);
     }
-    let on = asked.priced_for();
+    let mut candidates = later_unpaid_charges(entries, balances, asked.priced_for(), covered);
+    // Each round drops the charges the credit does not clear; a set it clears whole is the answer.
+    for _ in 0..3 {
+        if candidates.is_empty() {
+            break;
+        }
+        let Ok(waived) = candidates
+            .iter()
+            .map(|(seq, _, _)| reversal(entries, *seq, today))
+            .collect::<Result<Vec<_>>>()
+        else {
+            break;
+        };
+        let with: Vec<LedgerEntry> = entries.iter().chain(&waived).cloned().collect();
+        let Ok(waived_balances) = crate::loan::replay(plan, &with) else {
+            break;
+        };
+        let outcome = settle(&waived_balances)?;
+        let Settlement::Credit { entry, .. } = &outcome else {
+            break;
+        };
+        let mut after = with;
+        after.push(entry.clone());
+        let Ok(after) = crate::loan::replay(plan, &after) else {
+            break;
+        };
+        let cleared = |installment: u32, day: Date| {
+            after.installment(installment).is_some_and(|i| {
+                day <= i.due_date
+                    || i.outstanding
+                        .without_late_charges()
+                        .is_ok_and(|left| left.minor() == 0)
+            })
+        };
+        let kept: Vec<(u64, u32, Date)> = candidates
+            .iter()
+            .copied()
+            .filter(|(_, installment, day)| cleared(*installment, *day))
+            .collect();
+        if kept.len() == candidates.len() {
+            return Ok((waived, outcome));
+        }
+        candidates = kept;
+    }
+    plain(&settle)
+}
+
+/// The `late_charge` entries dated after `on` on the `covered` installments, not reversed and not of nothing, that
+/// their installment still owes (the newest first while its unpaid late charges cover them): `(seq, installment,
+/// day charged)`.
+fn later_unpaid_charges(
+    entries: &[LedgerEntry],
+    balances: &LoanBalances,
+    on: Date,
+    covered: &BTreeSet<u32>,
+) -> Vec<(u64, u32, Date)> {
     let reversed: BTreeSet<u64> = entries.iter().filter_map(|e| e.reverses).collect();
-    entries
+    let mut unpaid: std::collections::BTreeMap<u32, Money> = balances
+        .installments
         .iter()
-        .enumerate()
-        .filter(|(seq, e)| {
-            e.kind == EntryKind::LateCharge
-                && e.on > on
-                && !reversed.contains(&(*seq as u64))
-                && e.lines.iter().all(|l| covered.contains(&l.installment))
-                && e.lines.iter().any(|l| l.due.late_charges.minor() != 0)
+        .filter(|i| covered.contains(&i.number))
+        .filter_map(|i| {
+            i.due
+                .late_charges
+                .checked_sub(i.paid.late_charges)
+                .ok()
+                .map(|m| (i.number, m))
         })
-        .map(|(seq, _)| reversal(entries, seq as u64, today))
-        .collect()
+        .collect();
+    let mut out = Vec::new();
+    for (seq, e) in entries.iter().enumerate().rev() {
+        let [line] = e.lines.as_slice() else { continue };
+        let charge = line.due.late_charges;
+        if e.kind != EntryKind::LateCharge
+            || e.on <= on
+            || charge.minor() <= 0
+            || reversed.contains(&(seq as u64))
+        {
+            continue;
+        }
+        let Some(left) = unpaid.get_mut(&line.installment) else {
+            continue;
+        };
+        if let Ok(rest) = left.checked_sub(charge)
+            && !rest.is_negative()
+        {
+            *left = rest;
+            out.push((seq as u64, line.installment, e.on));
+        }
+    }
+    out.reverse();
+    out
 }
 
 #[cfg(test)]
@@ -716,50 +805,114 @@ mod tests {
         unwaived.push(entry);
         assert!(!balances(&plan, &unwaived).settled);
 
-        let waived =
-            charges_after_payment(&ledger, &paid, &covered, priced.amount, day(4)).unwrap();
+        let waive = |ledger: &[LedgerEntry], covered: &BTreeSet<u32>, received: Money| {
+            let b = balances(&plan, ledger);
+            settle_waiving_later_charges(&plan, ledger, &b, &paid, covered, received, day(4), |b| {
+                settle(&plan, b, &paid, received, day(4), &caps())
+            })
+            .unwrap()
+        };
+        let (waived, outcome) = waive(&ledger, &covered, priced.amount);
         assert_eq!(waived.len(), 2, "the third and fourth days' charges");
         assert!(
             waived
                 .iter()
                 .all(|e| e.kind == EntryKind::Reversal && e.on == day(4))
         );
-        ledger.extend(waived);
-        let b = balances(&plan, &ledger);
-        let Settlement::Credit { entry, refund } =
-            settle(&plan, &b, &paid, priced.amount, day(4), &caps()).unwrap()
-        else {
+        let Settlement::Credit { entry, refund } = outcome else {
             panic!("credited")
         };
         assert_eq!(refund, Money::ZERO);
-        ledger.push(entry);
-        let after = balances(&plan, &ledger);
+        let mut credited = ledger.clone();
+        credited.extend(waived);
+        credited.push(entry);
+        let after = balances(&plan, &credited);
         assert!(after.settled || after.closed_by.is_some(), "{after:?}");
         assert_eq!(after.outstanding.total().unwrap(), Money::ZERO);
-        // Nothing is waived twice, and nothing for less money than was asked.
-        assert!(
-            charges_after_payment(&ledger, &paid, &covered, priced.amount, day(4))
-                .unwrap()
-                .is_empty()
-        );
+        // Nothing for less money than was asked, nor on an installment the payment does not cover.
         let short = priced.amount.checked_sub(Money::from_minor(1)).unwrap();
+        assert!(waive(&ledger, &covered, short).0.is_empty());
         assert!(
-            charges_after_payment(&unwaived, &paid, &covered, short, day(4))
-                .unwrap()
+            waive(&ledger, &BTreeSet::from([2]), priced.amount)
+                .0
                 .is_empty()
         );
-        // Nor charges of an installment the payment does not cover.
+        // Charges another payment has paid meanwhile are not waived (nor refused: nothing fails).
+        let b = balances(&plan, &ledger);
+        let (paid_charges, _) = allocate_repayment(&b, b.outstanding.late_charges, day(4)).unwrap();
+        let mut other = ledger.clone();
+        other.push(paid_charges);
+        assert!(waive(&other, &covered, priced.amount).0.is_empty());
+        // A loan another payment closed owes nothing: all of the money goes back, nothing is waived.
+        let b = balances(&plan, &ledger);
+        let mut closed = ledger.clone();
+        closed.push(payoff(&plan, &b, day(4)).unwrap().entry);
+        let (waived, outcome) = waive(&closed, &covered, priced.amount);
+        assert!(waived.is_empty());
+        assert_eq!(outcome, Settlement::RefundAll);
+    }
+
+    #[test]
+    fn an_extension_paid_on_its_day_and_credited_later_waives_only_the_days_it_moved_past() {
+        let plan = one_installment_indian();
+        let due_date = plan.quote.installments[0].due_date;
+        let day = |n: u32| add_days(due_date, n).unwrap();
+        let mut ledger = plan.opening_entries();
+        for n in 1..=2 {
+            let b = balances(&plan, &ledger);
+            ledger.extend(late_charges_due(&plan, &b, &BTreeSet::new(), day(n), &caps()).unwrap());
+        }
+        let priced = price_on(&plan, &ledger, RepaymentChoice::Extension, day(2));
+        let new_due = priced.due_date.unwrap();
+        let paid = asked(&priced, day(2));
+        let covered =
+            frozen_installments(&plan, priced.choice, priced.installment, priced.installment);
+        // Charged every day until its money is credited, past the new due date too.
+        let last = (new_due - due_date).whole_days() as u32 + 2;
+        for n in 3..=last {
+            let b = balances(&plan, &ledger);
+            ledger.extend(late_charges_due(&plan, &b, &BTreeSet::new(), day(n), &caps()).unwrap());
+        }
+        let today = day(last);
+        let b = balances(&plan, &ledger);
+        // Sent on its day (within the price's hold), credited as the extension: the days up to the new due date are
+        // waived, the two after it are not.
+        let (waived, outcome) = settle_waiving_later_charges(
+            &plan,
+            &ledger,
+            &b,
+            &paid,
+            &covered,
+            priced.amount,
+            today,
+            |b| settle(&plan, b, &paid, priced.amount, today, &caps()),
+        )
+        .unwrap();
         assert!(
-            charges_after_payment(
-                &unwaived,
-                &paid,
-                &BTreeSet::from([2]),
-                priced.amount,
-                day(4)
-            )
-            .unwrap()
-            .is_empty()
+            matches!(outcome, Settlement::Credit { ref entry, .. } if entry.kind == EntryKind::ExtensionFee)
         );
+        let days: Vec<Date> = waived
+            .iter()
+            .map(|w| ledger[w.reverses.unwrap() as usize].on)
+            .collect();
+        assert!(!days.is_empty());
+        assert!(
+            days.iter().all(|d| *d > day(2) && *d <= new_due),
+            "{days:?} {new_due}"
+        );
+        // Finance crediting the same amount held: a repayment that clears nothing, so nothing is waived.
+        let (waived, _) = settle_waiving_later_charges(
+            &plan,
+            &ledger,
+            &b,
+            &paid,
+            &covered,
+            priced.amount,
+            today,
+            |b| credit_received(&plan, b, &paid, priced.amount, today),
+        )
+        .unwrap();
+        assert!(waived.is_empty());
     }
 
     #[test]

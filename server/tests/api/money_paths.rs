@@ -1457,5 +1457,54 @@ async fn money_paid_on_its_day_and_reported_days_later_waives_the_late_charges_p
     .await;
     assert_eq!(reversals, 2, "the third and fourth days' charges");
     assert_eq!(overdue_on(5).await.late_charges, 0);
+
+    // Another loan: while the first payment's callback is retried, the borrower pays the loan off by UTR. The first
+    // payment's money then finds a loan that owes nothing: all of it is owed back, nothing waived (before, the waiver
+    // replayed charges paid already and every retry failed with a 500).
+    let Loan {
+        phone,
+        order_no,
+        order_id: id,
+        plan,
+        ..
+    } = app.borrower(IN).disbursed().await;
+    let due = date_of(&plan["installments"][0]["dueDate"]);
+    app.set_date(due + Duration::days(2)).await;
+    app.run_overdue(Market::India).await;
+    let session = app.sign_in("IN", &phone).await;
+    let first =
+        data(create_payment(&app, &session, &order_no, "due", "upi", "waive-key-02").await).await;
+    app.set_date(due + Duration::days(3)).await;
+    app.run_overdue(Market::India).await;
+    let finance = operator(&app, "fin-waive", &[Role::Finance]).await;
+    let session = app.sign_in("IN", &phone).await;
+    let off =
+        data(create_payment(&app, &session, &order_no, "payoff", "upi", "waive-key-03").await)
+            .await;
+    let off_id = off["paymentId"].as_str().unwrap();
+    assert_eq!(
+        submit_utr(&app, &session, off_id, "423456789012")
+            .await
+            .status(),
+        StatusCode::OK
+    );
+    assert_eq!(
+        confirm(&app, &finance, off_id, off["amount"].as_i64().unwrap())
+            .await
+            .status(),
+        StatusCode::OK
+    );
+    assert_eq!(status_of(&app, &id).await, "repaid");
+    let late = razorpay_made(
+        &app,
+        "evt_waive_2",
+        &first,
+        first["amount"].as_i64().unwrap(),
+        "INR",
+        Some(noon(due + Duration::days(2))),
+    )
+    .await;
+    assert_eq!(late.status(), StatusCode::OK);
+    assert_eq!(data(late).await["outcome"], "refund_due");
     app.stop().await;
 }

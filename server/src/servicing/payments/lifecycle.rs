@@ -222,33 +222,18 @@ pub(crate) async fn settle_in(
     };
     let asked = asked_of(loan, payment, today, known.into_iter().chain(sent_at).min())?;
     let received_money = Money::from_minor(received);
-    // The late charges posted for days after the one the money is priced for, on what it pays, are waived when it is
-    // credited: the money pays what it was asked for on its day, not the days a callback or finance took.
-    let waived = match decision {
-        Decision::AsAsked | Decision::Credit => {
-            waived_for(loan, payment, &asked, received_money, today)?
-        }
-        Decision::Refund | Decision::Hold => Vec::new(),
-    };
-    let waived_balances = if waived.is_empty() {
-        None
-    } else {
-        let mut entries = loan.entries.clone();
-        entries.extend(waived.iter().cloned());
-        Some(crate::servicing::balances_of(&loan.plan, &entries)?)
-    };
-    let balances = waived_balances.as_ref().unwrap_or(&loan.balances);
-    let outcome = match decision {
-        Decision::AsAsked => {
-            kilat_domain::settle(&loan.plan, balances, &asked, received_money, today, &s.caps)
-                .map_err(Error::Loan)?
-        }
-        Decision::Credit => {
-            kilat_domain::credit_received(&loan.plan, balances, &asked, received_money, today)
-                .map_err(Error::Loan)?
-        }
-        Decision::Refund => Outcome::RefundAll,
-        Decision::Hold => Outcome::Hold,
+    // Late charges posted for days after the one the money is priced for, which the credit leaves the borrower not
+    // late on, are waived with it: the money pays what it was asked for on its day, not the days a callback or
+    // finance took ([`kilat_domain::settle_waiving_later_charges`]).
+    let (waived, outcome) = match decision {
+        Decision::AsAsked => settle_waiving(loan, payment, &asked, received_money, today, |b| {
+            kilat_domain::settle(&loan.plan, b, &asked, received_money, today, &s.caps)
+        })?,
+        Decision::Credit => settle_waiving(loan, payment, &asked, received_money, today, |b| {
+            kilat_domain::credit_received(&loan.plan, b, &asked, received_money, today)
+        })?,
+        Decision::Refund => (Vec::new(), Outcome::RefundAll),
+        Decision::Hold => (Vec::new(), Outcome::Hold),
     };
     let fields = |refund: Option<i64>| MoveFields {
         received_amount: Some(received),
@@ -343,19 +328,14 @@ pub(crate) fn plain_credit(
     }
     let asked = asked_of(loan, payment, loan.today(s), sent_at)?;
     let received_money = Money::from_minor(received);
-    if !waived_for(loan, payment, &asked, received_money, loan.today(s))?.is_empty() {
+    let today = loan.today(s);
+    let (waived, outcome) = settle_waiving(loan, payment, &asked, received_money, today, |b| {
+        kilat_domain::settle(&loan.plan, b, &asked, received_money, today, &s.caps)
+    })?;
+    if !waived.is_empty() {
         // Late charges to waive first: settle_in posts them with the credit.
         return Ok(None);
     }
-    let outcome = kilat_domain::settle(
-        &loan.plan,
-        &loan.balances,
-        &asked,
-        received_money,
-        loan.today(s),
-        &s.caps,
-    )
-    .map_err(Error::Loan)?;
     Ok(match outcome {
         kilat_domain::PaymentSettlement::Credit { entry, refund } if refund.minor() == 0 => {
             Some(entry)
@@ -364,24 +344,41 @@ pub(crate) fn plain_credit(
     })
 }
 
-/// The reversals of the late charges `received` for `payment` is credited without
-/// ([`kilat_domain::charges_after_payment`]): those posted for days after the one its money is priced for, on the
-/// installments it pays.
-fn waived_for(
+/// `received` for `payment` settled by `settle` on the loan's balances, with the late charges it is owed a waiver of
+/// ([`kilat_domain::settle_waiving_later_charges`], on the installments the payment covers).
+fn settle_waiving(
     loan: &Loan,
     payment: &Payment,
     asked: &kilat_domain::Asked,
     received: Money,
     today: Date,
-) -> Result<Vec<kilat_domain::LedgerEntry>, Error> {
+    settle: impl Fn(
+        &kilat_domain::LoanBalances,
+    ) -> kilat_domain::Result<kilat_domain::PaymentSettlement>,
+) -> Result<
+    (
+        Vec<kilat_domain::LedgerEntry>,
+        kilat_domain::PaymentSettlement,
+    ),
+    Error,
+> {
     let covered = kilat_domain::frozen_installments(
         &loan.plan,
         payment.choice,
         parse_installment(payment.row.installment),
         parse_installment(payment.row.installment_to),
     );
-    kilat_domain::charges_after_payment(&loan.entries, asked, &covered, received, today)
-        .map_err(Error::Loan)
+    kilat_domain::settle_waiving_later_charges(
+        &loan.plan,
+        &loan.entries,
+        &loan.balances,
+        asked,
+        &covered,
+        received,
+        today,
+        settle,
+    )
+    .map_err(Error::Loan)
 }
 
 /// How a credit that posted an entry of `kind` moves the loan's order, read from the loan after it (its entries and
