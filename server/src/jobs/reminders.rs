@@ -270,7 +270,28 @@ async fn send_one(
     let mut text = None;
     if is_reminder(&note.kind) {
         let today = s.clock.today(market);
-        let due = super::overdue::reminders_due_now(s, market, &note.order_id, today).await?;
+        let due = match super::overdue::reminders_due_now(s, market, &note.order_id, today).await {
+            Ok(due) => due,
+            Err(err) => {
+                // A loan that cannot be read counts as a failed try of its text; the others still go.
+                tracing::warn!(id = %note.id, error = %err, "a reminder's loan could not be read");
+                let to = if note.attempts + 1 >= MAX_ATTEMPTS {
+                    "failed"
+                } else {
+                    "pending"
+                };
+                let error = format!("reading its loan: {err:#}");
+                s.db.move_notification(
+                    &note.id,
+                    "pending",
+                    to,
+                    Some(&error),
+                    at.max(waiting_before),
+                )
+                .await?;
+                return Ok(false);
+            }
+        };
         match due
             .into_iter()
             .find(|(n, kind, _)| i64::from(*n) == note.installment && *kind == note.kind)

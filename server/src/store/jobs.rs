@@ -290,8 +290,9 @@ impl Tx {
             .await
     }
 
-    /// Queues reminders; one already queued for the same installment and kind is left as it is (unique constraint).
-    /// Returns how many were new.
+    /// Queues reminders; one already queued for the same installment and kind is left as it is (unique constraint),
+    /// unless it was dropped unsent (the loan did not call for it when its hour came: a UTR waiting, say, that finance
+    /// has rejected since), which waits to be sent again with the new text. Returns how many were new or renewed.
     pub async fn queue_notifications(
         &mut self,
         batch: &[NewNotification<'_>],
@@ -313,7 +314,10 @@ impl Tx {
             let sql = format!(
                 "INSERT INTO notification_outbox (id, order_id, borrower_id, market, installment, kind, text, status,
                      attempts, created_at, updated_at)
-                 VALUES {rows} ON CONFLICT (order_id, installment, kind) DO NOTHING"
+                 VALUES {rows} ON CONFLICT (order_id, installment, kind) DO UPDATE SET status = 'pending',
+                     text = excluded.text, attempts = 0, last_error = NULL, sent_at = NULL,
+                     created_at = excluded.created_at, updated_at = excluded.updated_at
+                 WHERE notification_outbox.status = 'dropped'"
             );
             let mut query = sqlx::query(&sql);
             for n in chunk {

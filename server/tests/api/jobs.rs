@@ -687,6 +687,80 @@ async fn a_reminder_goes_only_if_the_loan_still_calls_for_it_when_its_hour_comes
     app.stop().await;
 }
 
+/// A reminder dropped because a UTR waited is written again once finance rejects the UTR (a made-up one, say): the
+/// next day's overdue text goes. Before, the dropped row held the installment's one `overdue` text for good.
+#[tokio::test]
+async fn a_reminder_dropped_for_a_utr_finance_then_rejects_is_sent_the_next_day() {
+    let app = spawn_app().await;
+    let Loan {
+        phone,
+        order_no,
+        order_id: id,
+        plan,
+        ..
+    } = app
+        .borrower(IN)
+        .phone("9876500263")
+        .loan("in-flexi-14d", 1_000_000, "14dx3")
+        .disbursed()
+        .await;
+    let eight = |date: Date| {
+        date.with_hms(8, 0, 0)
+            .unwrap()
+            .assume_offset(time::UtcOffset::from_hms(5, 30, 0).unwrap())
+    };
+    let overdue_status = || async {
+        app.db
+            .notifications_of(&id)
+            .await
+            .unwrap()
+            .into_iter()
+            .find(|n| n.kind == "overdue")
+            .map(|n| n.status)
+    };
+    let first = due_date(&plan, 0);
+    app.set_date(first + Duration::days(1)).await;
+    app.run_overdue(Market::India).await;
+    let session = app.sign_in("IN", &phone).await;
+    let payment =
+        data(create_payment(&app, &session, &order_no, "due", "upi", "remind-key-11").await).await;
+    let payment_id = payment["paymentId"].as_str().unwrap();
+    assert_eq!(
+        submit_utr(&app, &session, payment_id, "523456789012")
+            .await
+            .status(),
+        StatusCode::OK
+    );
+    assert_eq!(
+        reminders::deliver(&app.services, eight(first + Duration::days(1)))
+            .await
+            .unwrap(),
+        0
+    );
+    assert_eq!(overdue_status().await.as_deref(), Some("dropped"));
+    let finance = operator(&app, "fin", &[Role::Finance]).await;
+    let rejected = op_call(
+        &app,
+        &finance,
+        reqwest::Method::POST,
+        &format!("/api/v1/console/payments/{payment_id}/reject"),
+        Some(json!({"reason": "No such credit on the statement."})),
+    )
+    .await;
+    assert_eq!(rejected.status(), StatusCode::OK);
+    app.set_date(first + Duration::days(2)).await;
+    app.run_overdue(Market::India).await;
+    assert_eq!(overdue_status().await.as_deref(), Some("pending"));
+    assert_eq!(
+        reminders::deliver(&app.services, eight(first + Duration::days(2)))
+            .await
+            .unwrap(),
+        1
+    );
+    assert_eq!(overdue_status().await.as_deref(), Some("sent"));
+    app.stop().await;
+}
+
 /// A sender that stopped between claiming a text and recording what became of it (a crash, a restart mid-send) leaves
 /// the text `sending`. A claim within its lease is left to its sender; past it, the next run takes the text back and
 /// sends it, the lost try counted and its error recorded; when that try was the last, the text is given up (`failed`)
