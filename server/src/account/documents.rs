@@ -268,8 +268,26 @@ fn kfs_pdf(
         }),
         &m(kfs.sanctioned_amount),
     );
+    // Each fee with its tax, as the screen the borrower accepted shows it (India's 18% GST on fees).
     for fee in &kfs.fees {
-        w.field(&fee.name, &m(fee.total));
+        let shown = if fee.tax.minor() == 0 {
+            m(fee.total)
+        } else {
+            i18n::format(
+                lang,
+                if kfs.market == kilat_domain::Market::India {
+                    "pdf.fee_with_gst"
+                } else {
+                    "pdf.fee_with_tax"
+                },
+                &[
+                    ("total", &m(fee.total)),
+                    ("amount", &m(fee.amount)),
+                    ("tax", &m(fee.tax)),
+                ],
+            )
+        };
+        w.field(&fee.name, &shown);
     }
     if !kfs.fees.is_empty() {
         w.field(
@@ -288,6 +306,28 @@ fn kfs_pdf(
             "pdf.net_amount"
         }),
         &m(kfs.net_disbursed),
+    );
+    // The rate and its method, which the APR note says the APR is not.
+    let method = t(match kfs.interest.method {
+        kilat_domain::InterestMethod::Flat => "pdf.method_flat",
+        kilat_domain::InterestMethod::Reducing => "pdf.method_reducing",
+    });
+    w.field(
+        t("pdf.interest"),
+        &i18n::format(
+            lang,
+            match kfs.interest.per {
+                kilat_domain::RateBasis::Year => "pdf.interest_year",
+                kilat_domain::RateBasis::Day => "pdf.interest_day",
+            },
+            &[
+                (
+                    "rate",
+                    &i18n::format_rate(lang, &kfs.interest.rate.to_string()),
+                ),
+                ("method", method),
+            ],
+        ),
     );
     w.field(t("pdf.total_interest"), &m(kfs.total_interest));
     w.field(t("pdf.total_repayable"), &m(kfs.total_repayable));

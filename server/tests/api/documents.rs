@@ -194,6 +194,9 @@ async fn the_kfs_pdf_says_what_state_the_loan_is_in_in_both_languages() {
             "Amount applied for: ₹10,000",
             &format!("Annual percentage rate (APR): {apr_en}"),
             "It is not the interest rate.",
+            // The rate itself, and each fee with its GST, as the screen the borrower accepted shows them.
+            "Interest rate: 0.08% a day, on the loan amount",
+            "₹295 (₹250 + GST ₹45)",
             "Net amount, after fees:",
             "Total you repay:",
             "1. due 11 Dec 2026: ₹",
@@ -218,6 +221,7 @@ async fn the_kfs_pdf_says_what_state_the_loan_is_in_in_both_languages() {
             "Jumlah yang diajukan: ₹10,000",
             &format!("Biaya tahunan total (APR): {apr_id}"),
             "APR bukan suku bunga.",
+            "Suku bunga: 0,08% per hari, atas jumlah pinjaman",
             "1. jatuh tempo 11 Des 2026: ₹",
         ],
         &[
@@ -225,7 +229,8 @@ async fn the_kfs_pdf_says_what_state_the_loan_is_in_in_both_languages() {
             "disetujui:",
             "Disetujui pada",
             "Nomor pesanan",
-            "Suku bunga",
+            // The APR is never called an interest rate.
+            "Suku bunga tahunan",
             &apr_en,
             "2026-",
         ],
@@ -367,12 +372,14 @@ async fn a_rejected_indonesian_application_s_kfs_never_says_approved() {
             "Batas harian OJK 0,3%",
             "Pelunasan dipercepat",
             "cicilan", // the schedule
+            "Suku bunga: 0,1% per hari, atas jumlah pinjaman",
         ],
         &[
             "Jumlah pinjaman disetujui",
             "Disetujui pada",
             "Nomor pesanan",
-            "Suku bunga",
+            "Suku bunga tahunan",
+            "pajak Rp 0",
             "Rp5.000.000",
             "Key Fact",
             "2026-",
