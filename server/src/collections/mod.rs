@@ -21,8 +21,8 @@ use crate::infra::crypto::Binding;
 use crate::services::Services;
 use crate::store::audit::NewAuditEntry;
 use crate::store::collections::{
-    BucketCounts, BucketDates, ContactRow, NewContact, NewPromise, PromiseRow, QueueFilter,
-    ReminderRow, WaitingPaymentRow,
+    BucketCounts, BucketDates, ContactRow, NewContact, NewPromise, PaymentCreditRow, PromiseRow,
+    QueueFilter, ReminderRow, WaitingPaymentRow,
 };
 use crate::store::loans::{date_code, parse_date};
 use crate::store::orders::OrderRow;
@@ -297,27 +297,36 @@ fn cash_in(entries: &[LedgerEntry], entry: &LedgerEntry) -> i64 {
 }
 
 /// A promise's state on `today`, read from the loan's ledger: evaluated on every read, so it is never stale and
-/// needs no job (docs/API-CONSOLE.md, "Collections"). `waiting_since` is the day the oldest of the loan's payments
-/// waiting for finance was made ([`first_waiting_day`]): a promise whose date passed is not broken while a payment
-/// made by then waits.
+/// needs no job (docs/API-CONSOLE.md, "Collections"). A payment made between the day the promise was made and its
+/// date counts towards it even when finance credits it after the date ([`PaymentDays`]); while one waits for
+/// finance, a promise whose date passed is `waiting`, not broken.
 pub fn promise_state(
     row: PromiseRow,
     entries: &[LedgerEntry],
     balances: &LoanBalances,
-    waiting_since: Option<Date>,
+    payments: &PaymentDays,
     today: Date,
 ) -> Result<Promise, Error> {
     let made_on = parse_date(&row.made_on)?;
     let promised_on = parse_date(&row.promised_on)?;
-    let received: i64 = entries
+    let within = |day: Date| day >= made_on && day <= promised_on;
+    let credited_in_time: i64 = entries
         .iter()
-        .filter(|e| e.on >= made_on && e.on <= promised_on)
+        .filter(|e| within(e.on))
         .map(|e| cash_in(entries, e))
         .sum();
+    let credited_later: i64 = payments
+        .credited
+        .iter()
+        .filter(|(made, on, _)| within(*made) && *on > promised_on)
+        .map(|(_, _, kept)| kept)
+        .sum();
+    let received = credited_in_time + credited_later;
+    let waiting = payments.waiting.iter().any(|made| within(*made));
     let nothing_owed = balances.outstanding.is_zero();
     let state = if received >= row.amount || nothing_owed {
         PromiseState::Kept
-    } else if today > promised_on && waiting_since.is_some_and(|d| d <= promised_on) {
+    } else if today > promised_on && waiting {
         PromiseState::Waiting
     } else if today > promised_on {
         PromiseState::Broken
@@ -333,19 +342,40 @@ pub fn promise_state(
     })
 }
 
-/// The market's day the oldest of an order's payments waiting for finance was made, if any waits.
-pub fn first_waiting_day(
-    waiting: &[WaitingPaymentRow],
-    order_id: &str,
-    market: Market,
-) -> Option<Date> {
-    waiting
-        .iter()
-        .filter(|w| w.order_id == order_id)
-        .map(|w| w.created_at)
-        .min()
-        .and_then(|ms| OffsetDateTime::from_unix_timestamp_nanos(i128::from(ms) * 1_000_000).ok())
-        .map(|at| market.local_date(at))
+/// What an order's payments tell its promises beyond the ledger's dates, each payment by the market's day it was
+/// made: the payments waiting for finance, and the money credited (day made, day credited, minor units kept).
+#[derive(Debug, Clone, Default)]
+pub struct PaymentDays {
+    pub waiting: Vec<Date>,
+    pub credited: Vec<(Date, Date, i64)>,
+}
+
+impl PaymentDays {
+    /// One order's, from the rows of several orders.
+    pub fn of(
+        order_id: &str,
+        market: Market,
+        waiting: &[WaitingPaymentRow],
+        credits: &[PaymentCreditRow],
+    ) -> Result<PaymentDays, Error> {
+        let day = |ms: i64| {
+            OffsetDateTime::from_unix_timestamp_nanos(i128::from(ms) * 1_000_000)
+                .map(|at| market.local_date(at))
+                .map_err(|e| Error::Internal(e.into()))
+        };
+        Ok(PaymentDays {
+            waiting: waiting
+                .iter()
+                .filter(|w| w.order_id == order_id)
+                .map(|w| day(w.created_at))
+                .collect::<Result<_, _>>()?,
+            credited: credits
+                .iter()
+                .filter(|c| c.order_id == order_id)
+                .map(|c| Ok((day(c.made_at)?, parse_date(&c.on_date)?, c.kept)))
+                .collect::<Result<_, Error>>()?,
+        })
+    }
 }
 
 /// A contact attempt with its note in clear.
@@ -480,6 +510,7 @@ pub async fn queue(s: &Services, op: &Operator, q: QueueQuery) -> Result<QueuePa
     let mut contacts = latest_by_order(s.db.contacts_of(&ids).await?, |c| &c.order_id);
     let mut promises = latest_by_order(s.db.promises_of(&ids).await?, |p| &p.order_id);
     let waiting = s.db.waiting_payments_of(&ids).await?;
+    let credits = s.db.payment_credits_of(&ids).await?;
     // Each loan's balances as its ledger last left them (its stored position): no ledger is read, but those of the
     // loans with a promise (whose state counts the payments since it was made) and of any loan without a position
     // yet (written before migration 0044), which is replayed.
@@ -511,10 +542,11 @@ pub async fn queue(s: &Services, op: &Operator, q: QueueQuery) -> Result<QueuePa
         };
         // The masked phone written with the sealed one: the page decrypts no phone (an erased account has none).
         let phone_masked = Some(row.phone_masked.clone()).filter(|p| !p.is_empty());
-        let waiting_since = first_waiting_day(&waiting, &row.order_id, market);
+        let payments = PaymentDays::of(&row.order_id, market, &waiting, &credits)?;
+        let payment_waiting = waiting.iter().any(|w| w.order_id == row.order_id);
         let promise = promises
             .remove(&row.order_id)
-            .map(|p| promise_state(p, &entries, &balances, waiting_since, today))
+            .map(|p| promise_state(p, &entries, &balances, &payments, today))
             .transpose()?;
         items.push(QueueItem {
             order_no: row.order_no.clone(),
@@ -526,7 +558,7 @@ pub async fn queue(s: &Services, op: &Operator, q: QueueQuery) -> Result<QueuePa
             status: row.status.clone(),
             phone_masked,
             arrears: arrears(&balances, today)?,
-            payment_waiting: waiting_since.is_some(),
+            payment_waiting,
             last_reminder: reminders.remove(&row.order_id),
             last_contact: contacts
                 .remove(&row.order_id)
@@ -608,12 +640,12 @@ pub async fn case(s: &Services, op: &Operator, order_no: &str) -> Result<Case, E
             .map(|c| open_contact(s, c))
             .collect::<Result<Vec<_>, Error>>()?;
     let waiting = s.db.waiting_payments_of(&[id]).await?;
-    let waiting_since = first_waiting_day(&waiting, id, market);
+    let payments = PaymentDays::of(id, market, &waiting, &s.db.payment_credits_of(&[id]).await?)?;
     let promises =
         s.db.promises_of(&[id])
             .await?
             .into_iter()
-            .map(|p| promise_state(p, &loan.entries, &loan.balances, waiting_since, today))
+            .map(|p| promise_state(p, &loan.entries, &loan.balances, &payments, today))
             .collect::<Result<Vec<_>, Error>>()?;
     let reminders = s.db.order_reminders(&[id]).await?;
     let installments = loan
@@ -652,13 +684,17 @@ pub async fn history(
             .into_iter()
             .map(|c| open_contact(s, c))
             .collect::<Result<Vec<_>, Error>>()?;
-    let waiting = s.db.waiting_payments_of(&[id]).await?;
-    let waiting_since = first_waiting_day(&waiting, id, loan.order.market);
+    let payments = PaymentDays::of(
+        id,
+        loan.order.market,
+        &s.db.waiting_payments_of(&[id]).await?,
+        &s.db.payment_credits_of(&[id]).await?,
+    )?;
     let promises =
         s.db.promises_of(&[id])
             .await?
             .into_iter()
-            .map(|p| promise_state(p, &loan.entries, &loan.balances, waiting_since, today))
+            .map(|p| promise_state(p, &loan.entries, &loan.balances, &payments, today))
             .collect::<Result<Vec<_>, Error>>()?;
     Ok((contacts, promises))
 }
@@ -858,7 +894,13 @@ pub async fn promise(
     let entries = std::mem::take(&mut loan.entries);
     for existing in tx.promises_in_tx(&loan.order.id).await? {
         // Only an open promise (its date to come) stands in the way of a new one.
-        let p = promise_state(existing, &entries, &loan.balances, None, today)?;
+        let p = promise_state(
+            existing,
+            &entries,
+            &loan.balances,
+            &PaymentDays::default(),
+            today,
+        )?;
         if p.state == PromiseState::Open {
             return Err(Error::field(
                 "date",
@@ -902,7 +944,13 @@ pub async fn promise(
             .into_iter()
             .find(|p| p.id == id)
             .ok_or_else(|| anyhow::anyhow!("the promise just recorded is missing"))?;
-    promise_state(row, &entries, &loan.balances, None, today)
+    promise_state(
+        row,
+        &entries,
+        &loan.balances,
+        &PaymentDays::default(),
+        today,
+    )
 }
 
 /// The borrower's full phone number (E.164) for an agent to call (collections, admin); the view is audited

@@ -205,6 +205,18 @@ pub struct WaitingPaymentRow {
     pub created_at: i64,
 }
 
+/// Money a payment brought, as the ledger credited it.
+#[derive(Debug, Clone, kilat_row::FromRow)]
+pub struct PaymentCreditRow {
+    pub order_id: String,
+    /// Epoch milliseconds: when the borrower made the payment.
+    pub made_at: i64,
+    /// `YYYY-MM-DD`: the business day of the credit.
+    pub on_date: String,
+    /// Minor units kept (cash less what is owed back).
+    pub kept: i64,
+}
+
 /// A promise to pay as stored.
 #[derive(Debug, Clone, kilat_row::FromRow)]
 pub struct PromiseRow {
@@ -375,6 +387,28 @@ impl Db {
             "SELECT order_id, reference, status, amount, received_amount, installment, installment_to, created_at
              FROM payments WHERE status IN ('verifying', 'held') AND order_id IN ({})
              ORDER BY created_at, id",
+            placeholders(1, order_ids.len())
+        );
+        let mut query = sqlx::query_as(&sql);
+        for id in order_ids {
+            query = query.bind(*id);
+        }
+        query.fetch_all(self.pool()).await
+    }
+
+    /// The money payments of these orders brought, as the ledger credited it: when each payment was made, the day of
+    /// its credit, and the cash kept (less what is owed back).
+    pub async fn payment_credits_of(
+        &self,
+        order_ids: &[&str],
+    ) -> sqlx::Result<Vec<PaymentCreditRow>> {
+        if order_ids.is_empty() {
+            return Ok(Vec::new());
+        }
+        let sql = format!(
+            "SELECT e.order_id, p.created_at AS made_at, e.on_date, e.cash - e.excess AS kept
+             FROM ledger_entries e JOIN payments p ON p.id = e.payment_id
+             WHERE e.order_id IN ({}) AND e.kind IN ('repayment', 'payoff', 'cooling_off_exit', 'extension_fee')",
             placeholders(1, order_ids.len())
         );
         let mut query = sqlx::query_as(&sql);

@@ -831,79 +831,102 @@ async fn the_queues_read_each_loans_kept_position_replay_a_loan_without_one_and_
 
 /// A borrower who paid, or says so, is not chased: a payment waiting for finance (here a UTR sent for the overdue
 /// installment) is on the collections panel with what it covers, the queue marks the loan, and a promise whose date
-/// passes while it waits is `waiting`, not broken. Once finance rejects the UTR, the promise is broken.
+/// passes while it waits is `waiting`, not broken. Once finance confirms it, the promise is kept (the payment was made
+/// by its date, though credited after it); once finance rejects it, broken.
 #[tokio::test]
 async fn a_payment_waiting_for_finance_is_shown_to_collections_and_does_not_break_a_promise() {
     let app = spawn_app().await;
     operator(&app, "agent", &[Role::Collections]).await;
-    let Loan {
-        phone,
-        order_no,
-        plan,
-        ..
-    } = app
-        .borrower(IN)
-        .loan("in-flexi-6m", 2_000_000, "m6")
-        .disbursed()
+    for (n, decision, state) in [(1, "confirm", "kept"), (2, "reject", "broken")] {
+        let Loan {
+            phone,
+            order_no,
+            plan,
+            ..
+        } = app
+            .borrower(IN)
+            .loan("in-flexi-6m", 2_000_000, "m6")
+            .disbursed()
+            .await;
+        let due = due_date(&plan, 0);
+        let today = due + Duration::days(3);
+        app.set_date(today).await;
+        app.run_overdue(Market::India).await;
+        let session = app.sign_in("IN", &phone).await;
+        let agent = op_sign_in(&app, "agent").await;
+        assert_eq!(
+            promise(&app, &agent, &order_no, today, 1000).await.status(),
+            StatusCode::OK
+        );
+        let case_path = format!("/api/v1/console/collections/{order_no}");
+        let case = data(get(&app, &agent, &case_path).await).await;
+        assert_eq!(case["waitingPayments"], json!([]));
+
+        // The borrower pays the installment by UPI and sends the UTR the same day; finance has yet to check it.
+        let payment = data(
+            create_payment(
+                &app,
+                &session,
+                &order_no,
+                "due",
+                "upi",
+                &format!("wait-key-000{n}"),
+            )
+            .await,
+        )
         .await;
-    let due = due_date(&plan, 0);
-    let today = due + Duration::days(3);
-    app.set_date(today).await;
-    app.run_overdue(Market::India).await;
-    let session = app.sign_in("IN", &phone).await;
-    let agent = op_sign_in(&app, "agent").await;
-    assert_eq!(
-        promise(&app, &agent, &order_no, today, 1000).await.status(),
-        StatusCode::OK
-    );
-    let case_path = format!("/api/v1/console/collections/{order_no}");
-    let case = data(get(&app, &agent, &case_path).await).await;
-    assert_eq!(case["waitingPayments"], json!([]));
+        let payment_id = payment["paymentId"].as_str().unwrap();
+        assert_eq!(
+            submit_utr(&app, &session, payment_id, &format!("32345678901{n}"))
+                .await
+                .status(),
+            StatusCode::OK
+        );
+        app.set_date(today + Duration::days(1)).await;
+        let agent = op_sign_in(&app, "agent").await;
+        let case = data(get(&app, &agent, &case_path).await).await;
+        let waiting = &case["waitingPayments"];
+        assert_eq!(waiting.as_array().unwrap().len(), 1, "{case}");
+        assert_eq!(waiting[0]["status"], "verifying");
+        assert_eq!(waiting[0]["reference"], payment["reference"]);
+        assert_eq!(waiting[0]["amount"], payment["amount"]);
+        assert_eq!(waiting[0]["installment"], 1);
+        assert_eq!(case["promises"][0]["state"], "waiting", "{case}");
+        let listed = queue(&app, &agent, "market=IN").await;
+        let item = listed["items"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|i| i["orderNo"] == order_no.as_str())
+            .unwrap()
+            .clone();
+        assert_eq!(item["paymentWaiting"], true, "{item}");
+        assert_eq!(item["promise"]["state"], "waiting");
 
-    // The borrower pays the installment by UPI and sends the UTR the same day; finance has yet to check it.
-    let payment =
-        data(create_payment(&app, &session, &order_no, "due", "upi", "wait-key-0001").await).await;
-    let payment_id = payment["paymentId"].as_str().unwrap();
-    assert_eq!(
-        submit_utr(&app, &session, payment_id, "323456789012")
+        // Finance decides, the day after the promise's date.
+        let finance = operator(&app, &format!("fin{n}"), &[Role::Finance]).await;
+        let decided = if decision == "confirm" {
+            confirm(
+                &app,
+                &finance,
+                payment_id,
+                payment["amount"].as_i64().unwrap(),
+            )
             .await
-            .status(),
-        StatusCode::OK
-    );
-    app.set_date(today + Duration::days(1)).await;
-    let agent = op_sign_in(&app, "agent").await;
-    let case = data(get(&app, &agent, &case_path).await).await;
-    let waiting = &case["waitingPayments"];
-    assert_eq!(waiting.as_array().unwrap().len(), 1, "{case}");
-    assert_eq!(waiting[0]["status"], "verifying");
-    assert_eq!(waiting[0]["reference"], payment["reference"]);
-    assert_eq!(waiting[0]["amount"], payment["amount"]);
-    assert_eq!(waiting[0]["installment"], 1);
-    assert_eq!(case["promises"][0]["state"], "waiting", "{case}");
-    let listed = queue(&app, &agent, "market=IN").await;
-    let item = listed["items"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|i| i["orderNo"] == order_no.as_str())
-        .unwrap()
-        .clone();
-    assert_eq!(item["paymentWaiting"], true, "{item}");
-    assert_eq!(item["promise"]["state"], "waiting");
-
-    // Finance rejects the UTR: nothing waits, and the promise is broken.
-    let finance = operator(&app, "fin", &[Role::Finance]).await;
-    let rejected = op_call(
-        &app,
-        &finance,
-        Method::POST,
-        &format!("/api/v1/console/payments/{payment_id}/reject"),
-        Some(json!({"reason": "No such credit on the statement."})),
-    )
-    .await;
-    assert_eq!(rejected.status(), StatusCode::OK);
-    let case = data(get(&app, &agent, &case_path).await).await;
-    assert_eq!(case["waitingPayments"], json!([]));
-    assert_eq!(case["promises"][0]["state"], "broken");
+        } else {
+            op_call(
+                &app,
+                &finance,
+                Method::POST,
+                &format!("/api/v1/console/payments/{payment_id}/reject"),
+                Some(json!({"reason": "No such credit on the statement."})),
+            )
+            .await
+        };
+        assert_eq!(decided.status(), StatusCode::OK, "{decision}");
+        let case = data(get(&app, &agent, &case_path).await).await;
+        assert_eq!(case["waitingPayments"], json!([]));
+        assert_eq!(case["promises"][0]["state"], state, "{decision}: {case}");
+    }
     app.stop().await;
 }

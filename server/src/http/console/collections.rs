@@ -109,7 +109,8 @@ pub struct CollectionsReminderView {
     /// `due_in_3`, `due_in_1`, `due_today` or `overdue`.
     pub kind: String,
     pub installment: i64,
-    /// `pending`, `sending`, `sent` or `failed`.
+    /// `pending`, `sending`, `sent`, `failed`, or `dropped` (not sent: the loan no longer called for it when its hour
+    /// came).
     pub status: String,
     pub attempts: i64,
     /// Epoch milliseconds.

@@ -3066,7 +3066,10 @@ export interface components {
              * @description Epoch milliseconds.
              */
             sentAt: number | null;
-            /** @description `pending`, `sending`, `sent` or `failed`. */
+            /**
+             * @description `pending`, `sending`, `sent`, `failed`, or `dropped` (not sent: the loan no longer called for it when its hour
+             *     came).
+             */
             status: string;
         };
         /** @description A payment of the loan waiting for finance: what it covers is not chased until finance decides. */
