@@ -13,7 +13,9 @@ use serde_json::{Value, json};
 use crate::builders::{ID, IN, Loan};
 use crate::helpers::{TestApp, data, error, spawn_app};
 use crate::roles::{sample, scrape};
-use crate::servicing::{Op, check_ledger, count, create_payment, operator, status_of};
+use crate::servicing::{
+    Op, bank_reference_of, check_ledger, count, create_payment, operator, status_of,
+};
 
 pub(crate) const XENDIT_TOKEN: &str = "dev-xendit-callback-token";
 const RAZORPAY_SECRET: &str = "dev-razorpay-webhook-secret";
@@ -974,6 +976,10 @@ async fn callbacks_credited_in_batches_write_what_one_at_a_time_writes_and_leave
                     .await
                     .unwrap();
             let mut names = vec![
+                (
+                    bank_reference_of(&order.order_no),
+                    "BANK-REFERENCE".to_owned(),
+                ),
                 (order.order_id.clone(), "ORDER-ID".to_owned()),
                 (order.order_no.clone(), "ORDER-NO".to_owned()),
                 (borrower, "BORROWER".to_owned()),
