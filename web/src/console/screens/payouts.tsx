@@ -421,7 +421,7 @@ function ImportPanel({ market }: { market: ApiMarket }) {
   const serverError = importResult.error?.fields.content ?? importResult.error?.fields.market;
   const fieldError = fileError ?? serverError ?? null;
   return (
-    <section className="panel" aria-labelledby={`${id}-title`}>
+    <section className={report ? 'panel panel--wide' : 'panel'} aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`}>{t('payouts.importTitle')}</h2>
       <form onSubmit={(event) => void submit(event)} noValidate>
         <div className="field">
@@ -455,7 +455,7 @@ function ImportReport({ report }: { report: BankResult }) {
       <p>
         {[...counts.entries()].map(([outcome, n]) => t('payouts.importCount', { count: n, outcome: t(`payouts.outcome.${outcome}`) })).join(' · ')}
       </p>
-      <table className="table">
+      <table className="table table--wrap">
         <caption>{t('payouts.importCaption', { count: report.lines.length })}</caption>
         <thead>
           <tr>
