@@ -877,17 +877,20 @@ mod tests {
         let b = balances(&plan, &ledger);
         // Sent on its day (within the price's hold), credited as the extension: the days up to the new due date are
         // waived, the two after it are not.
-        let (waived, outcome) = settle_waiving_later_charges(
-            &plan,
-            &ledger,
-            &b,
-            &paid,
-            &covered,
-            priced.amount,
-            today,
-            |b| settle(&plan, b, &paid, priced.amount, today, &caps()),
-        )
-        .unwrap();
+        let waive = |settle: &dyn Fn(&LoanBalances) -> Result<Settlement>| {
+            settle_waiving_later_charges(
+                &plan,
+                &ledger,
+                &b,
+                &paid,
+                &covered,
+                priced.amount,
+                today,
+                settle,
+            )
+            .unwrap()
+        };
+        let (waived, outcome) = waive(&|b| settle(&plan, b, &paid, priced.amount, today, &caps()));
         assert!(
             matches!(outcome, Settlement::Credit { ref entry, .. } if entry.kind == EntryKind::ExtensionFee)
         );
@@ -901,17 +904,7 @@ mod tests {
             "{days:?} {new_due}"
         );
         // Finance crediting the same amount held: a repayment that clears nothing, so nothing is waived.
-        let (waived, _) = settle_waiving_later_charges(
-            &plan,
-            &ledger,
-            &b,
-            &paid,
-            &covered,
-            priced.amount,
-            today,
-            |b| credit_received(&plan, b, &paid, priced.amount, today),
-        )
-        .unwrap();
+        let (waived, _) = waive(&|b| credit_received(&plan, b, &paid, priced.amount, today));
         assert!(waived.is_empty());
     }
 

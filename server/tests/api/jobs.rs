@@ -557,6 +557,13 @@ async fn reminders_go_to_the_borrower_within_the_sending_hours_once_per_installm
     );
 }
 
+/// 08:00 IST on `date`: when the day's texts start to go out in India.
+fn eight_ist(date: Date) -> time::OffsetDateTime {
+    date.with_hms(8, 0, 0)
+        .unwrap()
+        .assume_offset(time::UtcOffset::from_hms(5, 30, 0).unwrap())
+}
+
 /// A reminder is written at the start of the business day and sent from 08:00, or later: by then the borrower may have
 /// paid, or sent a UTR finance has yet to check. It goes only if the loan still calls for it that day, reading as it
 /// does then; else it is dropped, never sent — and one left unsent into the next day is not sent a day late.
@@ -576,11 +583,6 @@ async fn a_reminder_goes_only_if_the_loan_still_calls_for_it_when_its_hour_comes
         .loan("in-flexi-14d", 1_000_000, "14dx3")
         .disbursed()
         .await;
-    let eight = |date: Date| {
-        date.with_hms(8, 0, 0)
-            .unwrap()
-            .assume_offset(time::UtcOffset::from_hms(5, 30, 0).unwrap())
-    };
     let outbox = || async {
         app.db
             .notifications_of(&id)
@@ -612,7 +614,7 @@ async fn a_reminder_goes_only_if_the_loan_still_calls_for_it_when_its_hour_comes
     .await;
     // Only the payment's receipt goes.
     assert_eq!(
-        reminders::deliver(&app.services, eight(first))
+        reminders::deliver(&app.services, eight_ist(first))
             .await
             .unwrap(),
         1
@@ -633,7 +635,7 @@ async fn a_reminder_goes_only_if_the_loan_still_calls_for_it_when_its_hour_comes
         StatusCode::OK
     );
     assert_eq!(
-        reminders::deliver(&app.services, eight(second - Duration::days(1)))
+        reminders::deliver(&app.services, eight_ist(second - Duration::days(1)))
             .await
             .unwrap(),
         0
@@ -646,7 +648,7 @@ async fn a_reminder_goes_only_if_the_loan_still_calls_for_it_when_its_hour_comes
     app.run_overdue(Market::India).await;
     app.set_date(third - Duration::days(2)).await;
     assert_eq!(
-        reminders::deliver(&app.services, eight(third - Duration::days(2)))
+        reminders::deliver(&app.services, eight_ist(third - Duration::days(2)))
             .await
             .unwrap(),
         0
@@ -661,7 +663,7 @@ async fn a_reminder_goes_only_if_the_loan_still_calls_for_it_when_its_hour_comes
     ))
     .await;
     assert_eq!(
-        reminders::deliver(&app.services, eight(third - Duration::days(1)))
+        reminders::deliver(&app.services, eight_ist(third - Duration::days(1)))
             .await
             .unwrap(),
         1
@@ -704,11 +706,6 @@ async fn a_reminder_dropped_for_a_utr_finance_then_rejects_is_sent_the_next_day(
         .loan("in-flexi-14d", 1_000_000, "14dx3")
         .disbursed()
         .await;
-    let eight = |date: Date| {
-        date.with_hms(8, 0, 0)
-            .unwrap()
-            .assume_offset(time::UtcOffset::from_hms(5, 30, 0).unwrap())
-    };
     let overdue_status = || async {
         app.db
             .notifications_of(&id)
@@ -732,7 +729,7 @@ async fn a_reminder_dropped_for_a_utr_finance_then_rejects_is_sent_the_next_day(
         StatusCode::OK
     );
     assert_eq!(
-        reminders::deliver(&app.services, eight(first + Duration::days(1)))
+        reminders::deliver(&app.services, eight_ist(first + Duration::days(1)))
             .await
             .unwrap(),
         0
@@ -752,7 +749,7 @@ async fn a_reminder_dropped_for_a_utr_finance_then_rejects_is_sent_the_next_day(
     app.run_overdue(Market::India).await;
     assert_eq!(overdue_status().await.as_deref(), Some("pending"));
     assert_eq!(
-        reminders::deliver(&app.services, eight(first + Duration::days(2)))
+        reminders::deliver(&app.services, eight_ist(first + Duration::days(2)))
             .await
             .unwrap(),
         1

@@ -25,6 +25,14 @@ use crate::webhooks::{self, LEDGER, XENDIT_TOKEN, payment_status};
 const RAZORPAY_SECRET: &str = "dev-razorpay-webhook-secret";
 const DRAGONPAY_SECRET: &str = "dev-dragonpay-password";
 
+/// Noon in India on `day`, in seconds since the epoch (as a provider stamps the money it reports).
+fn noon_ist(day: Date) -> i64 {
+    day.with_hms(6, 30, 0)
+        .unwrap()
+        .assume_utc()
+        .unix_timestamp()
+}
+
 fn date_of(text: &Value) -> Date {
     kilat_server::store::loans::parse_date(text.as_str().unwrap()).unwrap()
 }
@@ -1238,13 +1246,6 @@ async fn a_quote_paid_days_later_is_priced_for_the_day_its_utr_came_and_never_fo
 async fn a_callback_delivered_late_or_credited_by_finance_later_is_priced_for_the_day_its_money_went()
  {
     let app = spawn_app().await;
-    // Noon in India on `day`, in seconds since the epoch.
-    let noon = |day: Date| {
-        day.with_hms(6, 30, 0)
-            .unwrap()
-            .assume_utc()
-            .unix_timestamp()
-    };
     let Loan {
         session,
         order_no,
@@ -1267,7 +1268,15 @@ async fn a_callback_delivered_late_or_credited_by_finance_later_is_priced_for_th
     .await;
     let amount = p["amount"].as_i64().unwrap();
     app.set_date(payout + Duration::days(5)).await;
-    let late = razorpay_made(&app, "evt_late_1", &p, amount, "INR", Some(noon(payout))).await;
+    let late = razorpay_made(
+        &app,
+        "evt_late_1",
+        &p,
+        amount,
+        "INR",
+        Some(noon_ist(payout)),
+    )
+    .await;
     assert_eq!(data(late).await["outcome"], "confirmed");
     assert_eq!(status_of(&app, &id).await, "repaid");
     let ledger = check_ledger(&app, &session, &order_no, &id).await;
@@ -1304,7 +1313,7 @@ async fn a_callback_delivered_late_or_credited_by_finance_later_is_priced_for_th
         &p,
         amount + 100,
         "INR",
-        Some(noon(payout)),
+        Some(noon_ist(payout)),
     )
     .await;
     assert_eq!(data(more).await["outcome"], "held");
@@ -1408,12 +1417,6 @@ async fn a_cooling_off_exit_counts_when_its_money_went_within_the_window_and_is_
 #[tokio::test]
 async fn money_paid_on_its_day_and_reported_days_later_waives_the_late_charges_posted_meanwhile() {
     let app = spawn_app().await;
-    let noon = |day: Date| {
-        day.with_hms(6, 30, 0)
-            .unwrap()
-            .assume_utc()
-            .unix_timestamp()
-    };
     let Loan {
         session,
         order_no,
@@ -1442,7 +1445,7 @@ async fn money_paid_on_its_day_and_reported_days_later_waives_the_late_charges_p
         &p,
         amount,
         "INR",
-        Some(noon(due + Duration::days(2))),
+        Some(noon_ist(due + Duration::days(2))),
     )
     .await;
     assert_eq!(data(late).await["outcome"], "confirmed");
@@ -1501,7 +1504,7 @@ async fn money_paid_on_its_day_and_reported_days_later_waives_the_late_charges_p
         &first,
         first["amount"].as_i64().unwrap(),
         "INR",
-        Some(noon(due + Duration::days(2))),
+        Some(noon_ist(due + Duration::days(2))),
     )
     .await;
     assert_eq!(late.status(), StatusCode::OK);
