@@ -4,6 +4,7 @@
 //! The file format is documented in `docs/MONEY.md` §7.
 
 use crate::caps::CapTable;
+use crate::codes::Code;
 use crate::error::{Error, Result};
 use crate::money::{Market, Money};
 use crate::rate::Rate;
@@ -274,6 +275,9 @@ pub struct ExtensionTerms {
     pub max_extensions: u32,
 }
 
+/// The most amounts on offer a product in a market asking whole units may have: each is quoted when it is saved.
+pub const MAX_AMOUNTS_CHECKED: i64 = 5_000;
+
 impl Product {
     /// Reads a product from the TOML of a `server/products/*.toml` file; call [`Product::validate`] next.
     pub fn from_toml_str(text: &str) -> Result<Product> {
@@ -371,6 +375,50 @@ impl Product {
         // times as the product allows must pass too, or a borrower would be offered what is then refused.
         for quote in &quotes {
             quote.check_extensions(caps)?;
+        }
+        self.check_whole_amounts(on, caps)
+    }
+
+    /// Where the market asks whole units (rupiah: virtual accounts and the providers take no sen), every amount on
+    /// offer over every term pays out and asks whole units: each installment and the amount paid out. Otherwise a
+    /// borrower would be quoted an installment no virtual account can take, and could not pay it while late charges
+    /// ran. Each amount is quoted (at most [`MAX_AMOUNTS_CHECKED`] of them on offer).
+    fn check_whole_amounts(&self, on: time::Date, caps: &CapTable) -> Result<()> {
+        let unit = self.market.asked_unit();
+        if unit == 1 {
+            return Ok(());
+        }
+        let a = self.amount;
+        let count = (a.max.minor() - a.min.minor()) / a.step.minor() + 1;
+        if count > MAX_AMOUNTS_CHECKED {
+            return Err(self.invalid(format!(
+                "at most {MAX_AMOUNTS_CHECKED} amounts on offer (a larger step)"
+            )));
+        }
+        for n in 0..count {
+            let amount = Money::from_minor(a.min.minor() + n * a.step.minor());
+            for term in &self.terms {
+                let quote = crate::quote::quote_with_caps(self, amount, &term.code, on, caps)?;
+                let odd = quote
+                    .installments
+                    .iter()
+                    .map(|i| (i.number, i.amount))
+                    .chain([(0, quote.net_disbursed)])
+                    .find(|(_, m)| m.minor() % unit != 0);
+                if let Some((number, odd)) = odd {
+                    let what = if number == 0 {
+                        "the amount paid out".to_owned()
+                    } else {
+                        format!("installment {number}")
+                    };
+                    return Err(self.invalid(format!(
+                        "every amount asked in {} is in whole units: {amount} over {} makes {what} {odd}; \
+                         choose rounding \"whole\", or an amount step and rate that give whole amounts",
+                        self.market.code(),
+                        term.code
+                    )));
+                }
+            }
         }
         Ok(())
     }
@@ -534,6 +582,42 @@ mod tests {
             ..e
         });
         assert_eq!(cheaper.validate(on, &CapTable::ojk_consumer()), Ok(()));
+    }
+
+    /// Issue 20's review: an Indonesian product whose amounts ask sen is refused when it is saved — no virtual
+    /// account takes sen, so its borrowers could not pay while late charges ran. 0.125% a day over 7 days is 0.875%:
+    /// Rp 8,750 of interest on Rp 1,000,000, but Rp 9,187.50 on Rp 1,050,000.
+    #[test]
+    fn an_indonesian_product_whose_amounts_ask_sen_is_refused() {
+        let mut product = crate::quote::tests::indonesian(10, 100);
+        product.interest.rate = Rate::from_ppb(1_250_000);
+        product.terms = vec![Term {
+            code: "7d".into(),
+            period: Period::Days(7),
+            installments: 1,
+        }];
+        product.amount = AmountRange {
+            min: Money::from_major(1_000_000),
+            max: Money::from_major(1_100_000),
+            step: Money::from_major(50_000),
+        };
+        let on = time::macros::date!(2026 - 11 - 26);
+        let caps = CapTable::ojk_consumer();
+        let got = product.validate(on, &caps);
+        assert!(
+            matches!(&got, Err(Error::InvalidProduct { reason, .. }) if reason.contains("installment 1")),
+            "{got:?}"
+        );
+        // Whole amounts at every step of Rp 100,000 (Rp 8,750 and Rp 9,625): saved.
+        product.amount.step = Money::from_major(100_000);
+        assert_eq!(product.validate(on, &caps), Ok(()));
+        // Too many amounts on offer to quote each.
+        product.amount.step = Money::from_major(10);
+        product.amount.max = Money::from_major(1_000_000 + 10 * MAX_AMOUNTS_CHECKED);
+        assert!(matches!(
+            product.validate(on, &caps),
+            Err(Error::InvalidProduct { .. })
+        ));
     }
 
     #[test]
