@@ -71,6 +71,12 @@ describe('collections', () => {
     expect(minorOf('₹ 2500', 'INR')).toBe(250_000);
     expect(minorOf('1.5', 'INR')).toBe(150);
     expect(minorOf('Rp 750000', 'IDR')).toBe(75_000_000);
+    // As the console writes rupiah: dots group thousands; sen only as zero.
+    expect(minorOf('Rp 1.064.000', 'IDR')).toBe(106_400_000);
+    expect(minorOf('1.000.000,00', 'IDR')).toBe(100_000_000);
+    expect(minorOf('750.000', 'IDR')).toBe(75_000_000);
+    expect(minorOf('1.000.000,50', 'IDR')).toBeNull();
+    expect(minorOf('1.00.000', 'IDR')).toBeNull();
     expect(minorOf('750000.50', 'IDR')).toBeNull();
     expect(minorOf('abc', 'INR')).toBeNull();
     expect(minorOf('-5', 'INR')).toBeNull();

@@ -439,10 +439,17 @@ function ContactForm({ c }: { c: CollectionsCase }) {
 
 /** Minor units from what the agent types in rupees or rupiah (`2,500.50`); null when it is not an amount. */
 export function minorOf(text: string, currency: Currency): number | null {
+  if (currency === 'IDR') {
+    // Rupiah as the console writes them ("Rp 1.064.000"): dots group thousands, a comma starts the sen, which must be
+    // zero (whole rupiah only).
+    const found = /^(\d{1,3}(?:\.\d{3})+|\d+)(?:,(\d{1,2}))?$/.exec(text.replace(/\s|Rp/g, ''));
+    const [, whole = '', sen = ''] = found ?? [];
+    if (!found || sen.replace(/0/g, '') !== '') return null;
+    return Number(whole.replace(/\./g, '')) * 100;
+  }
   const clean = text.replace(/[\s,₹]|Rp/g, '');
   if (!/^\d+(\.\d{1,2})?$/.test(clean)) return null;
   const [whole, fraction = ''] = clean.split('.');
-  if (currency === 'IDR' && fraction.replace(/0/g, '') !== '') return null;
   return Number(whole) * 100 + Number(fraction.padEnd(2, '0'));
 }
 
@@ -460,7 +467,7 @@ function PromiseForm({ c }: { c: CollectionsCase }) {
     setNotice(null);
     const minor = minorOf(amount, c.currency);
     if (minor === null || minor <= 0) {
-      setLocal(t('collections.amountInvalid'));
+      setLocal(t(c.currency === 'IDR' ? 'collections.amountInvalidIdr' : 'collections.amountInvalid'));
       return;
     }
     setLocal(null);
