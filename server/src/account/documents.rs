@@ -75,7 +75,7 @@ pub async fn render(
     };
     let pdf = match document {
         Document::Kfs => kfs_pdf(&agreement, status, loan.as_ref(), lang),
-        Document::Agreement => agreement_pdf(&agreement, lang),
+        Document::Agreement => agreement_pdf(&agreement, loan.as_ref(), lang),
         Document::NoDues => {
             let Some(loan) = loan
                 .as_ref()
@@ -423,7 +423,10 @@ fn kfs_pdf(
     w.finish()
 }
 
-fn agreement_pdf(a: &Agreement, lang: Lang) -> anyhow::Result<Vec<u8>> {
+/// The agreement as the borrower accepted it (its text is frozen: its hash was signed), followed — once the loan was
+/// paid out on another day than the one it counted from — by the schedule as it runs from the payout day, so its
+/// dates never disagree with the plan and the KFS.
+fn agreement_pdf(a: &Agreement, loan: Option<&Loan>, lang: Lang) -> anyhow::Result<Vec<u8>> {
     let t = |key: &str| i18n::text(lang, key);
     let mut w = Writer::new(&a.title, lang)?;
     for line in wrap(&a.title, 60) {
@@ -438,6 +441,28 @@ fn agreement_pdf(a: &Agreement, lang: Lang) -> anyhow::Result<Vec<u8>> {
     for clause in &a.clauses {
         w.heading(&clause.heading);
         w.paragraph(&clause.text);
+    }
+    if let Some(l) = loan.filter(|l| l.plan.payout_date() != a.kfs.disbursal_date) {
+        w.heading(t("pdf.installments"));
+        w.paragraph(&i18n::format(
+            lang,
+            "pdf.agreement_paid_out",
+            &[
+                ("date", &i18n::format_date(lang, l.plan.payout_date())),
+                ("counted", &i18n::format_date(lang, a.kfs.disbursal_date)),
+            ],
+        ));
+        for i in &l.plan.quote.installments {
+            w.paragraph(&i18n::format(
+                lang,
+                "pdf.installment_row",
+                &[
+                    ("number", &i.number.to_string()),
+                    ("date", &i18n::format_date(lang, i.due_date)),
+                    ("amount", &format_money(i.amount, a.kfs.currency)),
+                ],
+            ));
+        }
     }
     w.finish()
 }

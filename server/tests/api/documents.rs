@@ -644,3 +644,64 @@ async fn the_surat_keterangan_lunas_of_a_loan_repaid_by_virtual_account_is_in_in
     );
     app.stop().await;
 }
+
+/// Applied on the 27th, paid out on the 28th: the agreement keeps the text the borrower accepted (due dates counted
+/// from the 27th) and ends with the schedule as it runs from the payout day, the plan's own dates — so the agreement
+/// never disagrees with the plan and the KFS. Paid out the day it counted from, it adds nothing.
+#[tokio::test]
+async fn an_agreement_paid_out_a_day_later_states_the_due_dates_counted_from_the_payout() {
+    let app = spawn_app().await;
+    app.set_date(date!(2026 - 11 - 27)).await;
+    let Application {
+        session: later_session,
+        order_no: later,
+        ..
+    } = app
+        .borrower(IN)
+        .loan("in-flexi-14d", 1_000_000, "14dx3")
+        .approved()
+        .await;
+    let Application {
+        session: same_session,
+        order_no: same,
+        ..
+    } = app
+        .borrower(IN)
+        .loan("in-flexi-14d", 1_000_000, "14dx3")
+        .approved()
+        .await;
+    let finance = operator(&app, "fin", &[Role::Finance]).await;
+    assert_eq!(
+        disburse(&app, &finance, &same).await.status(),
+        StatusCode::OK
+    );
+    app.set_date(date!(2026 - 11 - 28)).await;
+    let finance = operator(&app, "fin2", &[Role::Finance]).await;
+    assert_eq!(
+        disburse(&app, &finance, &later).await.status(),
+        StatusCode::OK
+    );
+    let path = |no: &str| format!("/api/v1/borrower/orders/{no}/documents/agreement.pdf");
+    let (_, en) = pdf(&app, &path(&later), &later_session, "en-IN").await;
+    check(
+        &en,
+        &[
+            "The agreement counted the due dates from 27 Nov 2026. The loan was paid out on 28 Nov 2026",
+            "1. due 12 Dec 2026: ₹",
+            "3. due 9 Jan 2027: ₹",
+        ],
+        &[],
+    );
+    let (_, id) = pdf(&app, &path(&later), &later_session, "id-ID").await;
+    check(
+        &id,
+        &[
+            "Pinjaman dicairkan pada 28 Nov 2026",
+            "1. jatuh tempo 12 Des 2026: ₹",
+        ],
+        &[],
+    );
+    let (_, en) = pdf(&app, &path(&same), &same_session, "en-IN").await;
+    check(&en, &[], &["The agreement counted the due dates"]);
+    app.stop().await;
+}
