@@ -371,17 +371,7 @@ fn kfs_pdf(
         ),
     };
     w.paragraph(&note);
-    for i in installments {
-        w.paragraph(&i18n::format(
-            lang,
-            "pdf.installment_row",
-            &[
-                ("number", &i.number.to_string()),
-                ("date", &i18n::format_date(lang, i.due_date)),
-                ("amount", &m(i.amount)),
-            ],
-        ));
-    }
+    schedule_rows(&mut w, installments, kfs.currency, lang);
     w.heading(t("pdf.late_charges"));
     match agreement::late_words(kfs, lang) {
         Some(charges) => w.paragraph(&i18n::format(
@@ -452,19 +442,24 @@ fn agreement_pdf(a: &Agreement, loan: Option<&Loan>, lang: Lang) -> anyhow::Resu
                 ("counted", &i18n::format_date(lang, a.kfs.disbursal_date)),
             ],
         ));
-        for i in &l.plan.quote.installments {
-            w.paragraph(&i18n::format(
-                lang,
-                "pdf.installment_row",
-                &[
-                    ("number", &i.number.to_string()),
-                    ("date", &i18n::format_date(lang, i.due_date)),
-                    ("amount", &format_money(i.amount, a.kfs.currency)),
-                ],
-            ));
-        }
+        schedule_rows(&mut w, &l.plan.quote.installments, a.kfs.currency, lang);
     }
     w.finish()
+}
+
+/// One line per installment: "1. due 11 Dec 2026: ₹3,445".
+fn schedule_rows(w: &mut Writer, installments: &[Installment], currency: Currency, lang: Lang) {
+    for i in installments {
+        w.paragraph(&i18n::format(
+            lang,
+            "pdf.installment_row",
+            &[
+                ("number", &i.number.to_string()),
+                ("date", &i18n::format_date(lang, i.due_date)),
+                ("amount", &format_money(i.amount, currency)),
+            ],
+        ));
+    }
 }
 
 /// What the borrower paid over a closed loan, bucket by bucket, as the loan page's "What you paid" counts it: the fee

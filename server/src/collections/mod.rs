@@ -372,7 +372,7 @@ impl PaymentDays {
             credited: credits
                 .iter()
                 .filter(|c| c.order_id == order_id)
-                .map(|c| Ok((day(c.made_at)?, parse_date(&c.on_date)?, c.kept)))
+                .map(|c| Ok((day(c.made_at)?, parse_date(&c.on_date)?, c.cash - c.excess)))
                 .collect::<Result<_, Error>>()?,
         })
     }
@@ -510,7 +510,13 @@ pub async fn queue(s: &Services, op: &Operator, q: QueueQuery) -> Result<QueuePa
     let mut contacts = latest_by_order(s.db.contacts_of(&ids).await?, |c| &c.order_id);
     let mut promises = latest_by_order(s.db.promises_of(&ids).await?, |p| &p.order_id);
     let waiting = s.db.waiting_payments_of(&ids).await?;
-    let credits = s.db.payment_credits_of(&ids).await?;
+    // Only a promise reads the money credited (by the day each payment was made).
+    let promised: Vec<&str> = ids
+        .iter()
+        .copied()
+        .filter(|id| promises.contains_key(*id))
+        .collect();
+    let credits = s.db.payment_credits_of(&promised).await?;
     // Each loan's balances as its ledger last left them (its stored position): no ledger is read, but those of the
     // loans with a promise (whose state counts the payments since it was made) and of any loan without a position
     // yet (written before migration 0044), which is replayed.

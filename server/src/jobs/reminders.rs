@@ -69,6 +69,16 @@ pub fn may_send(market: Market, now: OffsetDateTime) -> bool {
 /// Sends after this many failed tries are given up (`failed`).
 pub const MAX_ATTEMPTS: i64 = 5;
 
+/// Where a text goes after a failed try, having been tried `attempts` times before it: back to wait for the next
+/// run, or given up after the last of [`MAX_ATTEMPTS`].
+fn after_failed_try(attempts: i64) -> &'static str {
+    if attempts + 1 >= MAX_ATTEMPTS {
+        "failed"
+    } else {
+        "pending"
+    }
+}
+
 /// Texts read a page at a time, per market.
 const PAGE: i64 = 200;
 
@@ -275,11 +285,7 @@ async fn send_one(
             Err(err) => {
                 // A loan that cannot be read counts as a failed try of its text; the others still go.
                 tracing::warn!(id = %note.id, error = %err, "a reminder's loan could not be read");
-                let to = if note.attempts + 1 >= MAX_ATTEMPTS {
-                    "failed"
-                } else {
-                    "pending"
-                };
+                let to = after_failed_try(note.attempts);
                 let error = format!("reading its loan: {err:#}");
                 s.db.move_notification(
                     &note.id,
@@ -343,11 +349,7 @@ async fn send_one(
             Ok(true)
         }
         Err(err) => {
-            let to = if note.attempts + 1 >= MAX_ATTEMPTS {
-                "failed"
-            } else {
-                "pending"
-            };
+            let to = after_failed_try(note.attempts);
             tracing::warn!(id = %note.id, kind = %note.kind, error = %err, "a reminder was not sent");
             let at = at.max(waiting_before);
             s.db.move_notification(&note.id, "sending", to, Some(&format!("{err:#}")), at)

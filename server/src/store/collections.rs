@@ -213,8 +213,9 @@ pub struct PaymentCreditRow {
     pub made_at: i64,
     /// `YYYY-MM-DD`: the business day of the credit.
     pub on_date: String,
-    /// Minor units kept (cash less what is owed back).
-    pub kept: i64,
+    /// Minor units received, and the part of it owed back.
+    pub cash: i64,
+    pub excess: i64,
 }
 
 /// A promise to pay as stored.
@@ -397,7 +398,7 @@ impl Db {
     }
 
     /// The money payments of these orders brought, as the ledger credited it: when each payment was made, the day of
-    /// its credit, and the cash kept (less what is owed back).
+    /// its credit, the cash and the part of it owed back.
     pub async fn payment_credits_of(
         &self,
         order_ids: &[&str],
@@ -406,7 +407,7 @@ impl Db {
             return Ok(Vec::new());
         }
         let sql = format!(
-            "SELECT e.order_id, p.created_at AS made_at, e.on_date, e.cash - e.excess AS kept
+            "SELECT e.order_id, p.created_at AS made_at, e.on_date, e.cash, e.excess
              FROM ledger_entries e JOIN payments p ON p.id = e.payment_id
              WHERE e.order_id IN ({}) AND e.kind IN ('repayment', 'payoff', 'cooling_off_exit', 'extension_fee')",
             placeholders(1, order_ids.len())
