@@ -183,7 +183,7 @@ pub async fn deletion_check(s: &Services, borrower: &Borrower) -> Result<Deletio
     let blocker = match blocker_of(s, borrower, open).await? {
         Some(blocker) => Some(blocker),
         None => {
-            s.db.unsettled_payment_of(&borrower.id)
+            s.db.unsettled_payment_of(&borrower.id, s.clock.now_ms())
                 .await?
                 .map(|order_no| (DeletionBlocker::PaymentUnsettled, order_no, Money::ZERO))
         }
@@ -236,7 +236,11 @@ pub async fn delete(s: &Services, borrower: &Borrower) -> Result<AccountDeleted,
             },
         );
     }
-    if tx.unsettled_payment_of_in_tx(&borrower.id).await?.is_some() {
+    if tx
+        .unsettled_payment_of_in_tx(&borrower.id, now)
+        .await?
+        .is_some()
+    {
         return Err(Refusal::PaymentUnsettled.into());
     }
     let erased_label = i18n::text(Lang::of_market(borrower.market), "account.erased");

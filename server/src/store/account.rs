@@ -75,17 +75,26 @@ pub struct Erased {
     pub image_keys: Vec<String>,
 }
 
-/// The order number of a payment of the borrower that is not settled: a UTR waiting for finance, money held, or
-/// money owed back to the borrower and not yet sent.
-const UNSETTLED_PAYMENT: &str = "SELECT o.order_no FROM payments p JOIN orders o ON o.id = p.order_id
-     WHERE p.borrower_id = $1 AND p.status IN ('verifying', 'held', 'refund_due') ORDER BY p.created_at LIMIT 1";
+/// The order number of a payment of the borrower that is not settled at `$2`: a UTR waiting for finance, money held,
+/// money owed back to the borrower and not yet sent, or a virtual account or Dragonpay slip a provider still takes
+/// money for (a slip paid after its loan closed is owed back, to the bank account the deletion would erase).
+const UNSETTLED_PAYMENT: &str =
+    "SELECT o.order_no FROM payments p JOIN orders o ON o.id = p.order_id
+     WHERE p.borrower_id = $1 AND (p.status IN ('verifying', 'held', 'refund_due')
+         OR (p.status = 'pending' AND p.expires_at > $2))
+     ORDER BY p.created_at LIMIT 1";
 
 impl Db {
-    /// The order of one of the borrower's payments still unsettled (a UTR waiting for finance, money held, or owed
-    /// back to them): the account keeps the bank account the money goes back to until it is settled.
-    pub async fn unsettled_payment_of(&self, borrower_id: &str) -> sqlx::Result<Option<String>> {
+    /// The order of one of the borrower's payments still unsettled at `now` (see [`UNSETTLED_PAYMENT`]): the account
+    /// keeps the bank account the money goes back to until it is settled.
+    pub async fn unsettled_payment_of(
+        &self,
+        borrower_id: &str,
+        now: i64,
+    ) -> sqlx::Result<Option<String>> {
         sqlx::query_scalar(UNSETTLED_PAYMENT)
             .bind(borrower_id)
+            .bind(now)
             .fetch_optional(self.pool())
             .await
     }
@@ -134,9 +143,11 @@ impl Tx {
     pub async fn unsettled_payment_of_in_tx(
         &mut self,
         borrower_id: &str,
+        now: i64,
     ) -> sqlx::Result<Option<String>> {
         sqlx::query_scalar(UNSETTLED_PAYMENT)
             .bind(borrower_id)
+            .bind(now)
             .fetch_optional(self.conn())
             .await
     }

@@ -382,6 +382,64 @@ async fn deletion_waits_for_money_owed_back_to_be_sent() {
     app.stop().await;
 }
 
+/// A virtual account issued for a loan that another payment then repaid still takes money until it expires; paid
+/// after the loan closed, that money is owed back to the bank account a deletion would erase. The account stays until
+/// the instructions expire.
+#[tokio::test]
+async fn deletion_waits_for_payment_instructions_a_provider_still_takes_money_for() {
+    let app = spawn_app().await;
+    let finance = operator(&app, "fin-slip", &[Role::Finance]).await;
+    let (session, order_no, _, slip) =
+        crate::webhooks::indonesian_payment(&app, &finance, "081234567871", "payoff").await;
+    let payoff = data(
+        create_payment(
+            &app,
+            &session,
+            &order_no,
+            "payoff",
+            "virtual_account",
+            "slip-payoff-2",
+        )
+        .await,
+    )
+    .await;
+    let paid = crate::webhooks::xendit(
+        &app,
+        crate::webhooks::XENDIT_TOKEN,
+        &crate::webhooks::xendit_paid(&payoff, "xnd-slip-0002", crate::webhooks::rupiah(&payoff)),
+    )
+    .await;
+    assert_eq!(data(paid).await["outcome"], "confirmed");
+    let check = data(
+        app.get_as("/api/v1/borrower/account/deletion", &session)
+            .await,
+    )
+    .await;
+    assert_eq!(check["blocker"], "payment_unsettled", "{check}");
+    assert_eq!(check["orderNo"], order_no.as_str());
+    let refused = delete_account(&app, &session).await;
+    assert_eq!(refused.status(), StatusCode::CONFLICT);
+    assert_eq!(error(refused).await["code"], "payment_unsettled");
+    assert!(slip["instructions"]["expiresAt"].is_i64(), "{slip}");
+
+    // Two days on, the first virtual account has expired: nothing can arrive for it any more.
+    let today = app.services.clock.today(Market::Indonesia);
+    app.set_indonesia_date(today + time::Duration::days(2))
+        .await;
+    let session = app.sign_in("ID", "081234567871").await;
+    let check = data(
+        app.get_as("/api/v1/borrower/account/deletion", &session)
+            .await,
+    )
+    .await;
+    assert_eq!(check["allowed"], true, "{check}");
+    assert_eq!(
+        delete_account(&app, &session).await.status(),
+        StatusCode::OK
+    );
+    app.stop().await;
+}
+
 #[tokio::test]
 async fn a_deletion_racing_a_confirm_has_exactly_one_winner() {
     let app = spawn_app().await;

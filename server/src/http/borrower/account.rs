@@ -36,7 +36,8 @@ pub async fn deletion_check(
 /// Deletes the account: every session ends (this one too: the cookie is cleared), personal data is erased, loan
 /// records are kept under a pseudonymous id. Refused while a loan owes money (`409 money_outstanding`, the amount
 /// in `msg`), an application is open (`409 open_order_exists`), or a payment is unsettled: a UTR finance has still
-/// to check, money held or owed back to the borrower (`409 payment_unsettled`).
+/// to check, money held or owed back to the borrower, or payment instructions a provider still takes money for
+/// (`409 payment_unsettled`).
 #[utoipa::path(post, path = "/api/v1/borrower/account/deletion", tag = "borrower",
     security(("session_header" = []), ("session_cookie" = [])), operation_id = "delete_account",
     responses((status = 200, description = "Deleted", body = Envelope<AccountDeleted>), (status = 401, body = ErrorBody),
