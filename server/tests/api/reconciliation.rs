@@ -1004,3 +1004,62 @@ async fn a_line_whose_utr_was_corrected_away_after_the_import_credits_nothing_an
     assert_eq!(count(&app, LEDGER, &a).await, 0);
     app.stop().await;
 }
+
+/// A matched line whose loan was repaid meanwhile by another payment: confirming it credits nothing, the whole amount
+/// is owed back, and the outcome says so instead of counting it credited.
+#[tokio::test]
+async fn confirming_a_line_whose_loan_was_repaid_meanwhile_reports_the_money_owed_back() {
+    let app = spawn_app().await;
+    let finance = operator(&app, "fin", &[Role::Finance]).await;
+    let mapping = save_mapping(&app, &finance, hdfc()).await;
+    let (session, order_no, _) = approved(&app, "9876500311", "in-flexi-6m", 2_000_000, "m6").await;
+    assert_eq!(
+        disburse(&app, &finance, &order_no).await.status(),
+        StatusCode::OK
+    );
+    let due =
+        data(create_payment(&app, &session, &order_no, "due", "upi", "k-due-311").await).await;
+    let due_id = due["paymentId"].as_str().unwrap().to_owned();
+    let due_amount = due["amount"].as_i64().unwrap();
+    assert_eq!(
+        submit_utr(&app, &session, &due_id, "712345678911")
+            .await
+            .status(),
+        StatusCode::OK
+    );
+    let payoff = crate::servicing::pay(
+        &app,
+        &finance,
+        &session,
+        &order_no,
+        "payoff",
+        "k-payoff-311",
+        "712345678912",
+    )
+    .await;
+    assert_eq!(payoff["orderStatus"], "repaid");
+    let statement = format!(
+        "Date,Narration,Ref,Debit,Credit\n27/11/2026,UPI/RAVI KUMAR,712345678911,,\"{}\"\n",
+        rupees(due_amount),
+    );
+    let imported = import(&app, &finance, &mapping, "hdfc-owed.csv", &statement).await;
+    let import_id = imported["result"]["import"]["importId"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert_eq!(line(&imported["result"], 2)["kind"], "matched");
+    let done = call(
+        &app,
+        &finance,
+        Method::POST,
+        &format!("{IMPORTS}/{import_id}/confirm"),
+        None,
+    )
+    .await;
+    assert_eq!(done["confirmedCount"], 1, "{done}");
+    assert_eq!(done["confirmedTotal"], 0, "{done}");
+    assert_eq!(done["owedBackCount"], 1, "{done}");
+    assert_eq!(done["owedBackTotal"], due_amount, "{done}");
+    assert_eq!(payment_status(&app, &due_id).await, "refund_due");
+    app.stop().await;
+}

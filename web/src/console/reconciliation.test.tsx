@@ -89,7 +89,15 @@ describe('reconciliation', () => {
         [`POST ${BASE}/imports/imp1/confirm`]: () => {
           confirmed = true;
           const lines = RESULT.lines.map((l) => (l.kind === 'matched' ? { ...l, kind: 'confirmed', confirmedBy: 'fay', confirmedAt: AT } : l));
-          return ok({ confirmedCount: 2, confirmedTotal: 1000000, skippedCount: 0, result: { ...RESULT, lines, matchedCount: 0, matchedTotal: 0 } });
+          // One of the two found its loan repaid meanwhile: its ₹3,000 is owed back, not credited.
+          return ok({
+            confirmedCount: 2,
+            confirmedTotal: 700000,
+            owedBackCount: 1,
+            owedBackTotal: 300000,
+            skippedCount: 0,
+            result: { ...RESULT, lines, matchedCount: 0, matchedTotal: 0 },
+          });
         },
       },
     });
@@ -111,7 +119,11 @@ describe('reconciliation', () => {
     expect(screen.getByText(/Credit 2 payments totalling ₹10,000 to their loans\?/)).toBeInTheDocument();
     expect(confirmed).toBe(false);
     await user.click(screen.getByRole('button', { name: 'Confirm ₹10,000' }));
-    expect(await screen.findByText('2 payments confirmed (₹10,000).')).toBeInTheDocument();
+    expect(
+      await screen.findByText(
+        '2 payments confirmed (₹7,000 credited to loans). 1 found their loan owing less by then (repaid or paid meanwhile): ₹3,000 is owed back to the borrowers, under Refunds due on Repayments.',
+      ),
+    ).toBeInTheDocument();
     expect(api.callsTo('POST', `${BASE}/imports/imp1/confirm`)).toHaveLength(1);
     const done = screen.getByRole('region', { name: 'Confirmed (2)' });
     expect(done).toHaveTextContent('Confirmed here');

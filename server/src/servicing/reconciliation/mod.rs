@@ -1069,9 +1069,13 @@ async fn result_of(s: &Services, import: ImportSummary) -> Result<ImportResult, 
 #[derive(Debug, Clone, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ConfirmOutcome {
-    /// Payments confirmed now, and their total in minor units.
+    /// Payments confirmed now, and what of their money was credited to their loans, in minor units.
     pub confirmed_count: i64,
     pub confirmed_total: i64,
+    /// Of those, the payments whose loan owed less than the line's amount by then (repaid or paid down meanwhile):
+    /// what it did not owe is owed back to the borrower (`refund_due`, on the Repayments screen), in minor units.
+    pub owed_back_count: i64,
+    pub owed_back_total: i64,
     /// Matched lines whose payment someone decided meanwhile (another operator, a manual confirmation): nothing
     /// was credited for them here.
     pub skipped_count: i64,
@@ -1089,6 +1093,7 @@ pub async fn confirm_matched(
     op.require_any(RECONCILE_ROLES)?;
     let before = result(s, op, import_id).await?;
     let (mut confirmed_count, mut confirmed_total, mut skipped_count) = (0, 0, 0);
+    let (mut owed_back_count, mut owed_back_total) = (0, 0);
     for line in before.lines.iter().filter(|l| l.kind == LineKind::Matched) {
         let Some(payment_id) = &line.payment_id else {
             continue;
@@ -1102,9 +1107,14 @@ pub async fn confirm_matched(
             reference: &line.reference,
         };
         match payments::confirm_from_statement(s, op, payment_id, &source).await {
-            Ok(_) => {
+            Ok(confirmed) => {
+                let owed_back = confirmed.payment.row.refund_amount.unwrap_or(0);
                 confirmed_count += 1;
-                confirmed_total += line.amount;
+                confirmed_total += line.amount - owed_back;
+                if owed_back > 0 {
+                    owed_back_count += 1;
+                    owed_back_total += owed_back;
+                }
             }
             Err(Error::Refused(Refusal::PaymentNotOpen)) => skipped_count += 1,
             Err(e) => return Err(e),
@@ -1114,6 +1124,8 @@ pub async fn confirm_matched(
     Ok(ConfirmOutcome {
         confirmed_count,
         confirmed_total,
+        owed_back_count,
+        owed_back_total,
         skipped_count,
         result,
     })

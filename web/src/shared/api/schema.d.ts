@@ -3209,11 +3209,19 @@ export interface components {
         ConfirmOutcome: {
             /**
              * Format: int64
-             * @description Payments confirmed now, and their total in minor units.
+             * @description Payments confirmed now, and what of their money was credited to their loans, in minor units.
              */
             confirmedCount: number;
             /** Format: int64 */
             confirmedTotal: number;
+            /**
+             * Format: int64
+             * @description Of those, the payments whose loan owed less than the line's amount by then (repaid or paid down meanwhile):
+             *     what it did not owe is owed back to the borrower (`refund_due`, on the Repayments screen), in minor units.
+             */
+            owedBackCount: number;
+            /** Format: int64 */
+            owedBackTotal: number;
             result: components["schemas"]["ImportResult"];
             /**
              * Format: int64
@@ -4305,11 +4313,19 @@ export interface components {
             data: {
                 /**
                  * Format: int64
-                 * @description Payments confirmed now, and their total in minor units.
+                 * @description Payments confirmed now, and what of their money was credited to their loans, in minor units.
                  */
                 confirmedCount: number;
                 /** Format: int64 */
                 confirmedTotal: number;
+                /**
+                 * Format: int64
+                 * @description Of those, the payments whose loan owed less than the line's amount by then (repaid or paid down meanwhile):
+                 *     what it did not owe is owed back to the borrower (`refund_due`, on the Repayments screen), in minor units.
+                 */
+                owedBackCount: number;
+                /** Format: int64 */
+                owedBackTotal: number;
                 result: components["schemas"]["ImportResult"];
                 /**
                  * Format: int64
