@@ -116,8 +116,9 @@ impl Db {
         self.dashboard_entered(w, "approved").await
     }
 
-    /// Ledger cash by business date for entries of `kinds` (with the reversals of such entries, whose cash is the
-    /// negation): paid out (`payout`), or received from borrowers. The reversals are a part of their own: joined to
+    /// Ledger cash kept by business date for entries of `kinds` (with the reversals of such entries, whose cash and
+    /// excess are the negation): paid out (`payout`), or received from borrowers and kept — a credit's excess is owed
+    /// back to the borrower, never repaid (as collections' `cash_in` counts it). The reversals are a part of their own: joined to
     /// every entry of the days (a `LEFT JOIN` kept for the reversals alone), the statement's estimate grew with the
     /// days' entries and PostgreSQL planned today's few thousand with parallel workers, whose start cost more than
     /// the reads (docs/PERFORMANCE.md, "Dashboard of the book").
@@ -129,11 +130,11 @@ impl Db {
             .join(", ");
         let rows: Vec<(String, i64)> = sqlx::query_as(&format!(
             "SELECT on_date, CAST(SUM(cash) AS BIGINT)
-             FROM (SELECT e.on_date, e.cash
+             FROM (SELECT e.on_date, e.cash - e.excess AS cash
                    FROM ledger_entries e JOIN orders o ON o.id = e.order_id
                    WHERE o.market = $1 AND e.on_date >= $2 AND e.on_date <= $3 AND e.kind IN ({list})
                    UNION ALL
-                   SELECT e.on_date, e.cash
+                   SELECT e.on_date, e.cash - e.excess AS cash
                    FROM ledger_entries e JOIN orders o ON o.id = e.order_id
                    JOIN ledger_entries r ON r.order_id = e.order_id AND r.seq = e.reverses
                    WHERE o.market = $1 AND e.on_date >= $2 AND e.on_date <= $3 AND e.kind = 'reversal'
@@ -161,7 +162,8 @@ impl Db {
         self.dashboard_cash(w, &["payout"]).await
     }
 
-    /// What borrowers paid (repayments, payoffs, cooling-off exits, extension fees), minor units, by business date.
+    /// What borrowers paid and the loans kept (repayments, payoffs, cooling-off exits, extension fees; not what is
+    /// owed back), minor units, by business date.
     pub async fn dashboard_repaid(&self, w: Window<'_>) -> sqlx::Result<Vec<DayValue>> {
         self.dashboard_cash(
             w,

@@ -161,14 +161,24 @@ async fn the_book_is_counted_exactly_from_known_loans_in_known_buckets() {
         .loan("in-flexi-6m", 2_000_000, "m6")
         .disbursed()
         .await;
-    let c_paid = pay(
-        &app,
-        &finance,
-        &c_session,
-        &payment(&app, &c_session, &c_no, "payoff", "dash-payoff").await,
-        "500000000801",
-    )
-    .await;
+    // C sends ₹50 more than the payoff: finance holds it, then credits it; the ₹50 is owed back, never repaid.
+    let c_payoff = payment(&app, &c_session, &c_no, "payoff", "dash-payoff").await;
+    let c_payment = c_payoff["paymentId"].as_str().unwrap();
+    assert_eq!(
+        submit_utr(&app, &c_session, c_payment, "500000000801")
+            .await
+            .status(),
+        StatusCode::OK
+    );
+    let c_paid = c_payoff["amount"].as_i64().unwrap();
+    for _ in 0..2 {
+        assert_eq!(
+            confirm(&app, &finance, c_payment, c_paid + 5_000)
+                .await
+                .status(),
+            StatusCode::OK
+        );
+    }
     assert_eq!(status_of(&app, &c_id).await, "repaid");
     let Loan {
         session: d_session,
