@@ -249,7 +249,9 @@ impl Tx {
         Ok(())
     }
 
-    /// A push token of the borrower (seen again: its time is renewed).
+    /// A push token of the borrower (seen again: its time is renewed). A token names one device, which one borrower
+    /// is signed in on: registered by another borrower (the phone passed on, or a second account signed in on it), it
+    /// becomes theirs in the same statement, so the device no longer receives the first borrower's texts.
     pub async fn upsert_device_token(
         &mut self,
         borrower_id: &str,
@@ -259,8 +261,9 @@ impl Tx {
     ) -> sqlx::Result<()> {
         sqlx::query(
             "INSERT INTO device_tokens (borrower_id, token, platform, updated_at) VALUES ($1, $2, $3, $4)
-             ON CONFLICT (borrower_id, token) DO UPDATE
-             SET platform = excluded.platform, updated_at = excluded.updated_at",
+             ON CONFLICT (token) DO UPDATE
+             SET borrower_id = excluded.borrower_id, platform = excluded.platform,
+                 updated_at = excluded.updated_at",
         )
         .bind(borrower_id)
         .bind(token)

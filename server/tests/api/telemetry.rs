@@ -106,6 +106,45 @@ async fn each_call_stores_what_it_is_given_and_nothing_without_a_session() {
     app.stop().await;
 }
 
+/// A phone passed on: the push token its first borrower registered becomes the next borrower's, so their payment
+/// receipts no longer reach it; each borrower's other devices keep theirs.
+#[tokio::test]
+async fn a_push_token_registered_by_another_borrower_is_theirs_alone() {
+    let app = spawn_app().await;
+    let first = app.sign_in("IN", "9876543221").await;
+    let second = app.sign_in("IN", "9876543222").await;
+    let (first_id, second_id) = (
+        app.borrower_id(&first).await,
+        app.borrower_id(&second).await,
+    );
+    for (session, token) in [
+        (&first, "fcm:shared-phone"),
+        (&first, "fcm:first-tablet"),
+        (&second, "fcm:shared-phone"),
+    ] {
+        let body = json!({"token": token, "platform": "android"});
+        assert_eq!(
+            data(app.post_as(TOKEN, session, &body).await).await["saved"],
+            true
+        );
+    }
+    let tokens = |id: String| {
+        let app = &app;
+        async move {
+            app.db
+                .push_tokens_of(&id, 10)
+                .await
+                .unwrap()
+                .into_iter()
+                .map(|t| t.token)
+                .collect::<Vec<_>>()
+        }
+    };
+    assert_eq!(tokens(first_id).await, ["fcm:first-tablet"]);
+    assert_eq!(tokens(second_id).await, ["fcm:shared-phone"]);
+    app.stop().await;
+}
+
 #[tokio::test]
 async fn each_call_names_the_fields_at_fault_and_stores_nothing() {
     let app = spawn_app().await;
@@ -349,12 +388,13 @@ async fn the_retention_job_removes_telemetry_older_than_the_retention_period() {
     let app = spawn_app_with(|s| s.telemetry.retention_days = 30).await;
     let old = app.sign_in("IN", "9876543210").await;
     let fresh = app.sign_in("IN", "9876543211").await;
-    for session in [&old, &fresh] {
+    for (n, session) in [&old, &fresh].into_iter().enumerate() {
         let calls = [
             (POINTS, json!({"events": [{"name": "a"}, {"name": "b"}]})),
             (ERRORS, json!({"message": "boom"})),
             (DEVICE, json!({"model": "M", "os": "O", "appVersion": "1"})),
-            (TOKEN, json!({"token": "t1", "platform": "web"})),
+            // Each borrower's own device (a token is one device's, and the latest borrower's).
+            (TOKEN, json!({"token": format!("t{n}"), "platform": "web"})),
             (
                 LOCATION,
                 json!({"consent": true, "latitude": 12.97, "longitude": 77.59}),
