@@ -15,7 +15,7 @@ pub use rules::{
 
 use crate::auth::{Borrower, CodePurpose, SignInError, SignInService};
 use crate::content;
-use crate::error::{Error, FieldProblem, Refusal};
+use crate::error::{Error, FieldErrors, FieldProblem, Refusal};
 use crate::infra::crypto::{Binding, Secrets};
 use crate::services::Services;
 use crate::store::audit::NewAuditEntry;
@@ -347,6 +347,7 @@ pub async fn save_step(
         }
         _ => None,
     };
+    let identity = identity_changes(previous.as_ref(), &data);
     let now = s.clock.now_ms();
     // The borrower's live row, held until commit (applications::confirm and account::delete lock the same): a confirm
     // that freezes the bank account into an agreement takes its turn before or after a change, never between, and a
@@ -355,6 +356,17 @@ pub async fn save_step(
         s.db.begin_for_live_borrower(&borrower.id)
             .await?
             .ok_or(Refusal::AccountDeleted)?;
+    // Who the borrower is, and whom collections may call, stay as reviewed while an order is open: an overdue
+    // borrower who replaced their PAN/NIK or contacts would take their fingerprints off the duplicate check (a second
+    // account with the old ones would look new), and the payout file names the holder from this step.
+    if !identity.is_empty() && tx.open_order_status(&borrower.id).await?.is_some() {
+        tx.rollback().await?;
+        let mut errors = FieldErrors::default();
+        for field in identity {
+            errors.add(field, FieldProblem::new("field.identity_locked"));
+        }
+        return Err(Error::Validation(errors));
+    }
     if let Some(change) = &change {
         // Checked again with the borrower locked, in the transaction that writes.
         if tx.open_order_status(&borrower.id).await?.is_some() {
@@ -406,6 +418,39 @@ pub async fn save_step(
         next,
         bank_locked_by,
     })
+}
+
+/// The fields of a step saved again that name who the borrower is (name, date of birth, PAN/NIK) or whom collections
+/// may call (the contacts' phones) and changed: never while an order is open.
+fn identity_changes(previous: Option<&StepData>, data: &StepData) -> Vec<&'static str> {
+    let changed =
+        |field: &'static str, before: &str, after: &str| (before != after).then_some(field);
+    match (previous, data) {
+        (Some(StepData::Base(before)), StepData::Base(after)) => [
+            changed("fullName", &before.full_name, &after.full_name),
+            changed("dateOfBirth", &before.date_of_birth, &after.date_of_birth),
+            changed("idNumber", &before.id_number, &after.id_number),
+        ]
+        .into_iter()
+        .flatten()
+        .collect(),
+        (Some(StepData::Extended(before)), StepData::Extended(after)) => [
+            changed(
+                "contact1Phone",
+                &before.contact1_phone,
+                &after.contact1_phone,
+            ),
+            changed(
+                "contact2Phone",
+                &before.contact2_phone,
+                &after.contact2_phone,
+            ),
+        ]
+        .into_iter()
+        .flatten()
+        .collect(),
+        _ => Vec::new(),
+    }
 }
 
 /// A change of the bank account on file, checked: the verification code's id to use with it and the audit's before

@@ -393,3 +393,55 @@ async fn many_borrowers_saving_at_the_same_moment_all_succeed() {
     );
     app.stop().await;
 }
+
+/// While an order is open, the name, date of birth and PAN/NIK, and the contacts' phones, stay as reviewed: a borrower
+/// who replaced them would take their old fingerprints off the duplicate check. Other answers still change; once no
+/// order is open, these do too.
+#[tokio::test]
+async fn who_the_borrower_is_and_their_contacts_phones_stay_as_reviewed_while_an_order_is_open() {
+    let app = spawn_app().await;
+    let crate::builders::Loan {
+        session, order_id, ..
+    } = app.borrower(crate::builders::IN).disbursed().await;
+    let id = app.borrower_id(&session).await;
+    let fingerprints = app.db.fingerprints_of(&id).await.unwrap();
+    let steps = valid_steps("IN");
+    let step = |name: &str| steps.iter().find(|(s, _)| *s == name).unwrap().1.clone();
+
+    let mut base = step("base");
+    base["idNumber"] = json!("ZZZPE9999Z");
+    base["fullName"] = json!("Someone Else");
+    let refused = error(save(&app, &session, "base", &base).await).await;
+    assert_eq!(refused["code"], "validation_failed", "{refused}");
+    let fields: Vec<&str> = refused["fields"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    assert_eq!(fields, ["fullName", "idNumber"]);
+    let mut extended = step("extended");
+    extended["contact1Phone"] = json!("9833344455");
+    let refused = error(save(&app, &session, "extended", &extended).await).await;
+    assert!(refused["fields"]["contact1Phone"].is_string(), "{refused}");
+    assert_eq!(app.db.fingerprints_of(&id).await.unwrap(), fingerprints);
+
+    // A contact's name or the gender is no identity: it changes.
+    let mut renamed = step("extended");
+    renamed["contact2Name"] = json!("Meena Iyer");
+    assert_eq!(
+        save(&app, &session, "extended", &renamed).await.status(),
+        StatusCode::OK
+    );
+    // Once the loan is closed, a wrong PAN can be put right.
+    app.execute(&format!(
+        "UPDATE orders SET status = 'repaid', closed_at = 1 WHERE id = '{order_id}'"
+    ))
+    .await;
+    assert_eq!(
+        save(&app, &session, "base", &base).await.status(),
+        StatusCode::OK
+    );
+    assert_ne!(app.db.fingerprints_of(&id).await.unwrap(), fingerprints);
+    app.stop().await;
+}
