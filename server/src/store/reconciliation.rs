@@ -266,6 +266,32 @@ impl Db {
             .await
     }
 
+    /// Payments finance rejected that `search` names exactly (a payment reference, an order number, a UTR), oldest
+    /// first: a rejected UTR whose money turns out to have arrived is found by it again. Three indexed lookups, so
+    /// the rejected payments of every year are never read through.
+    pub async fn rejected_payments_matching(
+        &self,
+        currency: Option<&str>,
+        search: &str,
+        limit: i64,
+    ) -> sqlx::Result<Vec<PaymentRow>> {
+        let sql = format!(
+            "SELECT {PAYMENT_COLUMNS} FROM payments p JOIN orders o ON o.id = p.order_id
+             WHERE p.status = 'rejected' AND ($1 IS NULL OR p.currency = $1)
+               AND p.id IN (SELECT x.id FROM payments x WHERE x.reference = $2
+                            UNION SELECT x.id FROM payments x JOIN orders y ON y.id = x.order_id
+                                  WHERE y.order_no = $2
+                            UNION SELECT u.payment_id FROM payment_utrs u WHERE u.utr = $2)
+             ORDER BY p.updated_at, p.id LIMIT $3"
+        );
+        sqlx::query_as(&sql)
+            .bind(currency)
+            .bind(search)
+            .bind(limit)
+            .fetch_all(self.pool())
+            .await
+    }
+
     /// How many payments wait in each of `statuses`, per currency: (currency, status, count), counted on the partial
     /// index of waiting payments.
     pub async fn payments_queue_counts(

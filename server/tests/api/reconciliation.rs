@@ -1063,3 +1063,67 @@ async fn confirming_a_line_whose_loan_was_repaid_meanwhile_reports_the_money_owe
     assert_eq!(payment_status(&app, &due_id).await, "refund_due");
     app.stop().await;
 }
+
+/// Finance rejected a UTR it could not find, and the next statement shows the money: the payment is found again by
+/// its UTR, and confirming what came holds it (the borrower's late charges stop), to credit as any held money; without
+/// a search, rejected payments stay out of the queue.
+#[tokio::test]
+async fn a_rejected_utr_whose_money_arrives_after_all_is_found_by_it_held_and_credited() {
+    let app = spawn_app().await;
+    let finance = operator(&app, "fin", &[Role::Finance]).await;
+    let mapping = save_mapping(&app, &finance, hdfc()).await;
+    let (id, amount) = waiting_payment(&app, &finance, "9876500351", "712345678951").await;
+    let rejected = op_call(
+        &app,
+        &finance,
+        Method::POST,
+        &format!("/api/v1/console/payments/{id}/reject"),
+        Some(json!({"reason": "No such credit on the statement."})),
+    )
+    .await;
+    assert_eq!(rejected.status(), StatusCode::OK);
+    let statement = format!(
+        "Date,Narration,Ref,Debit,Credit\n28/11/2026,UPI/LATE CREDIT,712345678951,,\"{}\"\n",
+        rupees(amount),
+    );
+    let imported = import(&app, &finance, &mapping, "hdfc-late.csv", &statement).await;
+    assert_eq!(line(&imported["result"], 2)["kind"], "not_waiting");
+    assert_eq!(line(&imported["result"], 2)["paymentId"], id.as_str());
+
+    let queue = |query: String| {
+        let (app, finance) = (&app, &finance);
+        async move {
+            call(
+                app,
+                finance,
+                Method::GET,
+                &format!("/api/v1/console/payments{query}"),
+                None,
+            )
+            .await
+        }
+    };
+    assert_eq!(queue(String::new()).await, json!([]));
+    assert_eq!(
+        queue("?q=712345678951&status=verifying".into()).await,
+        json!([])
+    );
+    let found = queue("?q=712345678951".into()).await;
+    assert_eq!(found.as_array().unwrap().len(), 1, "{found}");
+    assert_eq!(found[0]["payment"]["paymentId"], id.as_str());
+    assert_eq!(found[0]["payment"]["status"], "rejected");
+
+    let held = data(confirm(&app, &finance, &id, amount).await).await;
+    assert_eq!(held["payment"]["status"], "held", "{held}");
+    assert_eq!(held["payment"]["receivedAmount"], amount);
+    assert_eq!(count(&app, LEDGER, &id).await, 0);
+    let credited = data(confirm(&app, &finance, &id, amount).await).await;
+    assert_eq!(credited["payment"]["status"], "confirmed", "{credited}");
+    assert_eq!(count(&app, LEDGER, &id).await, 1);
+    // Decided once: a second confirmation is refused.
+    assert_eq!(
+        confirm(&app, &finance, &id, amount).await.status(),
+        StatusCode::CONFLICT
+    );
+    app.stop().await;
+}

@@ -79,6 +79,34 @@ describe('repayments', () => {
     expect(await screen.findByRole('list', { name: '1 payment waiting for finance, oldest first' })).toBeInTheDocument();
   });
 
+  it('holds the money of a payment it had rejected, found by its UTR, once finance types what arrived', async () => {
+    const rejected = { ...PAYMENTS[0]!, payment: { ...PAYMENTS[0]!.payment, status: 'rejected' as const, reason: 'No such credit on the statement.' } };
+    const api = fakeConsoleApi({
+      operator: OPERATORS.finance,
+      signedIn: true,
+      handlers: {
+        [QUEUE]: () => ok([rejected]),
+        'POST /api/v1/console/payments/pay1/confirm': () =>
+          ok({ payment: { ...rejected.payment, status: 'held', reason: null, receivedAmount: 350025 }, orderStatus: 'disbursed', ledgerSeq: null }),
+      },
+    });
+    renderConsole('/console/repayments?q=700000000001');
+    const user = userEvent.setup();
+    const item = (await payments())[0]!;
+    expect(within(item).getByText('Rejected')).toBeInTheDocument();
+    expect(within(item).getByText(/Rejected: “No such credit on the statement.”/)).toBeInTheDocument();
+    expect(within(item).queryByRole('button', { name: 'Reject' })).not.toBeInTheDocument();
+    await user.click(within(item).getByRole('button', { name: 'Money arrived after all…' }));
+    await user.type(within(item).getByLabelText('Amount received (INR)'), '3500.25');
+    await user.click(within(item).getByRole('button', { name: 'Continue' }));
+    expect(
+      within(item).getByText('Hold ₹3,500.25 received for KPPAY1000000, which was rejected? Nothing is credited yet: you then credit it or refund it to the borrower.'),
+    ).toBeInTheDocument();
+    await user.click(within(item).getByRole('button', { name: 'Confirm ₹3,500.25' }));
+    expect(await screen.findByText('KPPAY1000000: ₹3,500.25 held for review, nothing credited.')).toBeInTheDocument();
+    expect(api.callsTo('POST', '/api/v1/console/payments/pay1/confirm').map((c) => c.body)).toEqual([{ amount: 350025 }]);
+  });
+
   it('warns that another amount is held, and rejects only with a reason', async () => {
     const api = fakeConsoleApi({
       operator: OPERATORS.finance,

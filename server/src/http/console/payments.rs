@@ -159,7 +159,8 @@ impl QueueQuery {
 
 /// Finance's queue: payments whose UTR waits for verification, amounts held, and refunds due, oldest first (at most
 /// 200), each with its loan's outstanding amount and since when it waits (finance). Narrowed by market, status, and
-/// a UTR, payment reference or order number.
+/// a UTR, payment reference or order number; a search without a status also lists the `rejected` payments it names,
+/// after the waiting ones (money finance rejected that arrived after all is confirmed from there).
 #[utoipa::path(get, path = "/api/v1/console/payments", tag = "console", operation_id = "console_payments",
     security(("console_cookie" = [])), params(QueueQuery),
     responses((status = 200, body = Envelope<Vec<QueuedPaymentView>>), (status = 401, body = ErrorBody),
@@ -249,7 +250,7 @@ pub struct ConfirmedView {
 
 /// Confirms a payment (finance) with the amount received: posts it through the money engine (the ledger entry and
 /// any status change: repaid, exited in cooling-off, extended) in one transaction, once. An amount other than the
-/// payment's is held, not credited.
+/// payment's is held, not credited; so is money for a payment finance rejected that arrived after all.
 #[utoipa::path(post, path = "/api/v1/console/payments/{paymentId}/confirm", tag = "console",
     operation_id = "console_confirm_payment",
     security(("console_cookie" = [], "csrf_header" = [])),
@@ -258,7 +259,7 @@ pub struct ConfirmedView {
     responses((status = 200, body = Envelope<ConfirmedView>), (status = 401, body = ErrorBody),
         (status = 403, description = "forbidden (not finance), csrf_token_invalid or cross_site_request", body = ErrorBody),
         (status = 404, body = ErrorBody),
-        (status = 409, description = "payment_not_open: not waiting for finance (confirmed, rejected or refunded already, or no UTR yet)", body = ErrorBody),
+        (status = 409, description = "payment_not_open: not waiting for finance (confirmed or refunded already, or no UTR yet)", body = ErrorBody),
         (status = 422, description = "validation_failed: `amount`", body = ErrorBody)))]
 pub async fn confirm(
     State(state): State<AppState>,

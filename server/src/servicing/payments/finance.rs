@@ -78,7 +78,8 @@ impl QueueFilter {
 }
 
 /// Finance's queue: payments with a UTR to verify, amounts held, and refunds to send, oldest first, narrowed by
-/// `filter` (market, status, a UTR / reference / order number).
+/// `filter` (market, status, a UTR / reference / order number); a search without a status also finds the payments it
+/// names that finance rejected, after the waiting ones.
 pub async fn queue(
     s: &Services,
     op: &Operator,
@@ -91,14 +92,18 @@ pub async fn queue(
         Some(status) => vec![status.code()],
         None => QUEUE_STATUSES.iter().map(|s| s.code()).collect(),
     };
-    let rows =
-        s.db.payments_queue(
-            &statuses,
-            market.map(|m| m.currency().code()),
-            filter.search.as_deref(),
-            QUEUE_LIMIT,
-        )
-        .await?;
+    let currency = market.map(|m| m.currency().code());
+    let mut rows =
+        s.db.payments_queue(&statuses, currency, filter.search.as_deref(), QUEUE_LIMIT)
+            .await?;
+    // A search names one transfer: a payment finance rejected is found by it too, in case its money arrived after
+    // all (the statement shows it): finance then confirms what came, and it is held, never lost from view.
+    if let (None, Some(search)) = (filter.status, filter.search.as_deref()) {
+        rows.extend(
+            s.db.rejected_payments_matching(currency, search, QUEUE_LIMIT)
+                .await?,
+        );
+    }
     // Each loan's outstanding as the ledger last left it (its stored position, one read); a loan without one yet
     // (written before migration 0044) is replayed: its plan and ledger in two reads for all of them.
     let mut order_ids: Vec<&str> = rows.iter().map(|r| r.order_id.as_str()).collect();
@@ -260,6 +265,8 @@ pub struct Confirmed {
 /// is credited as priced, another amount is `held`; a held payment is credited with the amount finance confirms, by
 /// the allocation rule (a part payment stays a part payment; beyond the payoff is owed back) — for money a provider
 /// reported, only the amount it reported (`amount_reported`). Money for a loan that owes nothing is `refund_due`.
+/// A payment finance rejected whose money arrived after all is `held` at the amount received, to decide as any held
+/// money.
 pub async fn confirm(
     s: &Services,
     op: &Operator,
@@ -383,6 +390,9 @@ async fn decide(
         (PaymentStatus::Verifying, None) => Decision::AsAsked,
         (_, None) if line.is_some() => return Err(Refusal::PaymentNotOpen.into()),
         (PaymentStatus::Held, None) => Decision::Credit,
+        // Money for a payment finance had rejected turned up after all (a statement, the bank): it is held at what
+        // came, to credit or owe back, as a provider's report of it would be.
+        (PaymentStatus::Rejected, None) => Decision::Hold,
         (PaymentStatus::Held, Some(d)) => d,
         _ => return Err(Refusal::PaymentNotOpen.into()),
     };

@@ -251,6 +251,7 @@ function PaymentItem({ item, now, onDone }: { item: QueuedPayment; now: number; 
         ))}
       </dl>
       {payment.status === 'held' && <p className="muted">{foreign ? t('repayments.otherCurrencyHint', { currency: foreign }) : t('repayments.heldHint')}</p>}
+      {payment.status === 'rejected' && <p className="muted">{t('repayments.rejectedHint', { reason: payment.reason ?? '—' })}</p>}
       {payment.status === 'refund_due' && payment.refundAmount !== null && (
         <p className="muted">{t('repayments.refundDueHint', { amount: money(payment.refundAmount, currency) })}</p>
       )}
@@ -293,6 +294,12 @@ function PaymentItem({ item, now, onDone }: { item: QueuedPayment; now: number; 
                 </>
               )}
             </>
+          )}
+          {/* Found by a search: money finance rejected that the statement shows after all is held at what came. */}
+          {payment.status === 'rejected' && (
+            <button type="button" className="button button--primary" onClick={() => setMode('confirm')}>
+              {t('repayments.arrived')}
+            </button>
           )}
           {payment.status === 'refund_due' && (
             <button type="button" className="button button--primary" onClick={() => setMode('record')}>
@@ -368,7 +375,9 @@ function ConfirmForm({ item, onCancel, onDone }: { item: QueuedPayment; onCancel
   const question =
     checked === null
       ? ''
-      : held
+      : payment.status === 'rejected'
+        ? t('repayments.confirmRejected', { amount: money(checked, currency), reference: payment.reference })
+        : held
         ? t('repayments.confirmHeld', { amount: money(checked, currency), expected: money(payment.amount, currency), reference: payment.reference })
         : checked === payment.amount
           ? t('repayments.confirmText', { amount: money(checked, currency), reference: payment.reference })

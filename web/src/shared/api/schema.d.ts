@@ -1934,7 +1934,8 @@ export interface paths {
         /**
          * Finance's queue: payments whose UTR waits for verification, amounts held, and refunds due, oldest first (at most
          *     200), each with its loan's outstanding amount and since when it waits (finance). Narrowed by market, status, and
-         *     a UTR, payment reference or order number.
+         *     a UTR, payment reference or order number; a search without a status also lists the `rejected` payments it names,
+         *     after the waiting ones (money finance rejected that arrived after all is confirmed from there).
          */
         get: operations["console_payments"];
         put?: never;
@@ -1994,7 +1995,7 @@ export interface paths {
         /**
          * Confirms a payment (finance) with the amount received: posts it through the money engine (the ledger entry and
          *     any status change: repaid, exited in cooling-off, extended) in one transaction, once. An amount other than the
-         *     payment's is held, not credited.
+         *     payment's is held, not credited; so is money for a payment finance rejected that arrived after all.
          */
         post: operations["console_confirm_payment"];
         delete?: never;
@@ -16661,7 +16662,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description payment_not_open: not waiting for finance (confirmed, rejected or refunded already, or no UTR yet) */
+            /** @description payment_not_open: not waiting for finance (confirmed or refunded already, or no UTR yet) */
             409: {
                 headers: {
                     [name: string]: unknown;
