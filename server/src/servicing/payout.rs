@@ -173,7 +173,10 @@ async fn record(
     if locked.status != OrderState::Approved {
         return Err(Refusal::InvalidTransition.into());
     }
-    if let Some(other) = tx.take_payout_reference(&reference, &order.id).await? {
+    if let Some(other) = tx
+        .take_transfer_reference(&reference, &order.id, "payout")
+        .await?
+    {
         return Err(reference_taken(&other));
     }
     let row = PendingPayoutRow {
@@ -241,7 +244,7 @@ async fn start_loan_in(tx: &mut Tx, start: &Start<'_>) -> Result<OrderState, Err
         return Err(Refusal::PayoutAwaitingApproval.into());
     }
     if let Some(other) = tx
-        .take_payout_reference(start.bank_reference, &order.id)
+        .take_transfer_reference(start.bank_reference, &order.id, "payout")
         .await?
     {
         return Err(reference_taken(&other));
@@ -284,9 +287,10 @@ async fn start_loan_in(tx: &mut Tx, start: &Start<'_>) -> Result<OrderState, Err
     Ok(status)
 }
 
-/// The refusal of a bank reference another order's payout has (`order_no`): each transfer has its own, so the same
-/// one again is a slip — finance pasting the previous row's — that would start a loan on money never sent.
-fn reference_taken(order_no: &str) -> Error {
+/// The refusal of a bank reference another transfer has (a payout or refund of `order_no`): each transfer has its own,
+/// so the same one again is a slip — finance pasting the previous row's — that would start a loan on money never sent,
+/// or mark a refund sent that never left.
+pub(crate) fn reference_taken(order_no: &str) -> Error {
     Error::Validation(FieldErrors::one(
         "bankReference",
         FieldProblem::new("field.bank_reference_taken").with("order", order_no),

@@ -210,7 +210,7 @@ impl Tx {
             "payouts",
             "payout_approvals",
             "payout_sends",
-            "payout_references",
+            "transfer_references",
             "loans",
             "loan_arrears",
             "collection_contacts",

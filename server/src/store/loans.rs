@@ -545,30 +545,34 @@ impl Tx {
         Ok(id)
     }
 
-    /// Takes the bank reference `reference` (compared in capitals) for the order's payout: `None` when it is the
-    /// order's now (taken, or taken by its recording for approval), else the number of the order whose payout has it.
-    /// The primary key decides between two at the same moment.
-    pub async fn take_payout_reference(
+    /// Takes `reference` (compared in capitals) for a transfer of `kind` (`payout`, `refund`) on `order_id`, by the
+    /// primary key of `transfer_references`, so that two operators typing it at once get one answer: `None` when it
+    /// is this order's for this kind (taken now, or before), otherwise the number of the order whose transfer has it.
+    pub async fn take_transfer_reference(
         &mut self,
         reference: &str,
         order_id: &str,
+        kind: &str,
     ) -> sqlx::Result<Option<String>> {
         sqlx::query(
-            "INSERT INTO payout_references (reference, order_id) VALUES (UPPER($1), $2)
+            "INSERT INTO transfer_references (reference, order_id, kind) VALUES (UPPER($1), $2, $3)
              ON CONFLICT (reference) DO NOTHING",
         )
         .bind(reference)
         .bind(order_id)
+        .bind(kind)
         .execute(self.conn())
         .await?;
-        let holder: Option<(String, String)> = sqlx::query_as(
-            "SELECT r.order_id, o.order_no FROM payout_references r JOIN orders o ON o.id = r.order_id
+        let holder: Option<(String, String, String)> = sqlx::query_as(
+            "SELECT r.order_id, r.kind, o.order_no FROM transfer_references r JOIN orders o ON o.id = r.order_id
              WHERE r.reference = UPPER($1)",
         )
         .bind(reference)
         .fetch_optional(self.conn())
         .await?;
-        Ok(holder.and_then(|(holder, order_no)| (holder != order_id).then_some(order_no)))
+        Ok(holder.and_then(|(holder, held_for, order_no)| {
+            (holder != order_id || held_for != kind).then_some(order_no)
+        }))
     }
 
     /// Frees the bank reference of an order's payout recording (rejected by the checker).
@@ -577,11 +581,13 @@ impl Tx {
         reference: &str,
         order_id: &str,
     ) -> sqlx::Result<()> {
-        sqlx::query("DELETE FROM payout_references WHERE reference = UPPER($1) AND order_id = $2")
-            .bind(reference)
-            .bind(order_id)
-            .execute(self.conn())
-            .await?;
+        sqlx::query(
+            "DELETE FROM transfer_references WHERE reference = UPPER($1) AND order_id = $2 AND kind = 'payout'",
+        )
+        .bind(reference)
+        .bind(order_id)
+        .execute(self.conn())
+        .await?;
         Ok(())
     }
 

@@ -1511,3 +1511,81 @@ async fn money_paid_on_its_day_and_reported_days_later_waives_the_late_charges_p
     assert_eq!(data(late).await["outcome"], "refund_due");
     app.stop().await;
 }
+
+/// A loan repaid with ₹50 more than its payoff: (the payment owing the ₹50 back, the order number).
+async fn refund_owed(app: &TestApp, finance: &Op, key: &str, utr: &str) -> (String, String) {
+    let Loan {
+        session, order_no, ..
+    } = app.borrower(IN).disbursed().await;
+    let p = data(create_payment(app, &session, &order_no, "payoff", "upi", key).await).await;
+    let id = p["paymentId"].as_str().unwrap().to_owned();
+    assert_eq!(
+        submit_utr(app, &session, &id, utr).await.status(),
+        StatusCode::OK
+    );
+    let amount = p["amount"].as_i64().unwrap() + 5_000;
+    for _ in 0..2 {
+        assert_eq!(
+            confirm(app, finance, &id, amount).await.status(),
+            StatusCode::OK
+        );
+    }
+    assert_eq!(payment_status(app, &id).await, "refund_due");
+    (id, order_no)
+}
+
+/// Each refund's transfer has its own bank reference: one another order's refund or any payout has is refused at the
+/// field, naming that order, even for two operators at the same moment; the refund stays due.
+#[tokio::test]
+async fn a_refunds_bank_reference_is_that_transfers_alone() {
+    let app = spawn_app().await;
+    let finance = operator(&app, "fin-ref", &[Role::Finance]).await;
+    let other = operator(&app, "fin-ref2", &[Role::Finance]).await;
+    let (a, a_no) = refund_owed(&app, &finance, "refund-a-961", "500000000961").await;
+    let (b, _) = refund_owed(&app, &finance, "refund-b-962", "500000000962").await;
+    assert_eq!(
+        record_refund(&app, &finance, &a, "RFD-2026-0001")
+            .await
+            .status(),
+        StatusCode::OK
+    );
+    for taken in [
+        "rfd-2026-0001".to_owned(),
+        crate::servicing::bank_reference_of(&a_no),
+    ] {
+        let refused = record_refund(&app, &finance, &b, &taken).await;
+        assert_eq!(
+            refused.status(),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "{taken}"
+        );
+        let body = error(refused).await;
+        assert!(
+            body["fields"]["bankReference"]
+                .as_str()
+                .unwrap()
+                .contains(&a_no),
+            "{body}"
+        );
+        assert_eq!(payment_status(&app, &b).await, "refund_due");
+    }
+
+    // Two refunds recorded at once with one reference: one is recorded, the other refused at the field.
+    let (c, _) = refund_owed(&app, &finance, "refund-c-963", "500000000963").await;
+    let (one, two) = tokio::join!(
+        record_refund(&app, &finance, &b, "RFD-2026-0002"),
+        record_refund(&app, &other, &c, "RFD-2026-0002"),
+    );
+    let mut statuses = [one.status(), two.status()];
+    statuses.sort();
+    assert_eq!(statuses, [StatusCode::OK, StatusCode::UNPROCESSABLE_ENTITY]);
+    let refunded = [
+        payment_status(&app, &b).await,
+        payment_status(&app, &c).await,
+    ];
+    assert!(
+        refunded.contains(&"refunded".to_owned()) && refunded.contains(&"refund_due".to_owned()),
+        "{refunded:?}"
+    );
+    app.stop().await;
+}

@@ -325,7 +325,8 @@ pub struct RefundRecordRequest {
 }
 
 /// Records the refund of a payment whose money the loan did not owe (finance): `refund_due` → `refunded`, once, with
-/// the bank's reference. Audited; the borrower sees it on the payment.
+/// the bank's reference, which is that transfer's alone (one a payout or another order's refund has is refused at
+/// `bankReference`, naming that order). Audited; the borrower sees it on the payment.
 #[utoipa::path(post, path = "/api/v1/console/payments/{paymentId}/refund", tag = "console",
     operation_id = "console_record_refund",
     security(("console_cookie" = [], "csrf_header" = [])),

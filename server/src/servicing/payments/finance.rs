@@ -470,7 +470,9 @@ async fn decide(
 }
 
 /// Records the bank transfer that sent a payment's refund back (finance): `refund_due` → `refunded` once, with the
-/// bank's reference; audited. The borrower sees it on the payment.
+/// bank's reference; audited. The borrower sees it on the payment. The reference is this transfer's alone: one a payout
+/// or another order's refund has is `422` on `bankReference` naming that order (one transfer may send back two refunds
+/// of the same order).
 pub async fn record_refund(
     s: &Services,
     op: &Operator,
@@ -484,6 +486,13 @@ pub async fn record_refund(
     let before = payment_of(s, row)?;
     let now = s.clock.now_ms();
     let mut tx = s.db.begin().await?;
+    if let Some(other) = tx
+        .take_transfer_reference(reference, &before.row.order_id, "refund")
+        .await?
+    {
+        tx.rollback().await?;
+        return Err(crate::servicing::payout::reference_taken(&other));
+    }
     refund_sent(
         &mut tx,
         &before.row.id,

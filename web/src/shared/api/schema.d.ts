@@ -2015,7 +2015,8 @@ export interface paths {
         put?: never;
         /**
          * Records the refund of a payment whose money the loan did not owe (finance): `refund_due` → `refunded`, once, with
-         *     the bank's reference. Audited; the borrower sees it on the payment.
+         *     the bank's reference, which is that transfer's alone (one a payout or another order's refund has is refused at
+         *     `bankReference`, naming that order). Audited; the borrower sees it on the payment.
          */
         post: operations["console_record_refund"];
         delete?: never;
