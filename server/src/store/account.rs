@@ -248,6 +248,9 @@ impl Tx {
             "DELETE FROM borrower_locations WHERE borrower_id = $1",
             "DELETE FROM app_ratings WHERE borrower_id = $1",
             "DELETE FROM borrower_fingerprints WHERE borrower_id = $1",
+            // The trail keeps that the bank account changed, and when; not the accounts (masked numbers, banks).
+            "UPDATE audit_log SET before_json = NULL, after_json = NULL
+             WHERE entity = 'borrower' AND entity_id = $1 AND action = 'certification.bank_account_change'",
         ] {
             sqlx::query(sql)
                 .bind(borrower_id)

@@ -132,6 +132,33 @@ async fn deletion_leaves_nothing_personal(market: &str, phone: &str, e164: &str)
     let (session, order_no) = borrower_with_closed_order(&app, market, phone).await;
     let me = data(app.get_as("/api/v1/borrower/me", &session).await).await;
     let old_id = me["id"].as_str().unwrap().to_owned();
+    // The bank account changed (its audit entry names both accounts, masked).
+    let bank = valid_steps(market)
+        .into_iter()
+        .find(|(step, _)| *step == "bank")
+        .unwrap()
+        .1;
+    let new_account = "9999888877";
+    let sent = app
+        .post_as(
+            "/api/v1/borrower/verification-code",
+            &session,
+            &json!({"purpose": "bank_account"}),
+        )
+        .await;
+    assert_eq!(sent.status(), StatusCode::OK);
+    let mut changed_bank = bank.clone();
+    changed_bank["accountNumber"] = json!(new_account);
+    changed_bank["accountNumberConfirm"] = json!(new_account);
+    changed_bank["verificationCode"] = json!(app.latest_code().await);
+    let changed = app
+        .post_as(
+            "/api/v1/borrower/certification/bank",
+            &session,
+            &changed_bank,
+        )
+        .await;
+    assert_eq!(changed.status(), StatusCode::OK);
 
     // What to look for afterwards: every personal value in clear, masked, and in the app's stored forms.
     let mut needles: Vec<String> = vec![phone.to_owned(), e164.to_owned()];
@@ -151,8 +178,10 @@ async fn deletion_leaves_nothing_personal(market: &str, phone: &str, e164: &str)
             }
         }
         if let Some(account) = body["accountNumberConfirm"].as_str() {
-            needles.push(account.to_owned());
-            needles.push(kilat_server::certification::mask_account(account));
+            for account in [account, new_account] {
+                needles.push(account.to_owned());
+                needles.push(kilat_server::certification::mask_account(account));
+            }
         }
         if let Some(id) = body["idNumber"].as_str() {
             needles.push(kilat_server::certification::mask_id(id));
