@@ -51,6 +51,7 @@ pub const ERROR_CODES: &[&str] = &[
     "complaint_not_answered",
     "complaint_closed",
     "complaint_unanswered",
+    "refund_claimed",
     "money_outstanding",
     "payment_unsettled",
     "payout_sent",
@@ -217,6 +218,8 @@ pub enum Refusal {
     ComplaintClosed,
     /// Closing a complaint whose borrower's last message has no answer (new, or replied to since support's answer).
     ComplaintUnanswered,
+    /// Sending or recording a refund another finance operator said they are sending.
+    RefundClaimed,
     /// A finance operator approving (or rejecting) the payout they recorded themself (maker-checker).
     OwnPayoutApproval,
     /// Approving or rejecting a payout when none is recorded and waiting for approval on the order.
@@ -261,6 +264,7 @@ impl Refusal {
             Refusal::ComplaintNotAnswered => "complaint_not_answered",
             Refusal::ComplaintClosed => "complaint_closed",
             Refusal::ComplaintUnanswered => "complaint_unanswered",
+            Refusal::RefundClaimed => "refund_claimed",
             Refusal::OwnPayoutApproval => "own_payout_approval",
             Refusal::PayoutNotAwaiting => "payout_not_awaiting",
             Refusal::PayoutAwaitingApproval => "payout_awaiting_approval",

@@ -223,6 +223,7 @@ fn status_of(code: &str) -> StatusCode {
         | "complaint_not_answered"
         | "complaint_closed"
         | "complaint_unanswered"
+        | "refund_claimed"
         | "money_outstanding"
         | "extension_over_cap"
         | "signed_in_as_another"

@@ -116,6 +116,7 @@ use crate::settings::{GrievanceOfficer, PublicSiteSettings};
         payments::reject,
         payments::resolve,
         payments::record_refund,
+        payments::claim_refund,
         payments::payouts,
         payouts::bank_file,
         payouts::bank_result,
@@ -276,6 +277,8 @@ pub enum ErrorCode {
     ComplaintClosed,
     /// 409: closing a complaint whose borrower's last message has no answer yet.
     ComplaintUnanswered,
+    /// 409: sending or recording a refund another finance operator is sending (take it over deliberately).
+    RefundClaimed,
     /// 409: deleting the account while a loan still owes money (`msg` states the amount).
     MoneyOutstanding,
     /// 409: deleting the account while a payment is unsettled (a UTR waiting for finance, money held or owed back).

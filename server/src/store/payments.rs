@@ -46,6 +46,9 @@ pub struct PaymentRow {
     /// The bank's reference of the refund, once finance sent it.
     pub refund_reference: Option<String>,
     pub refunded_at: Option<i64>,
+    /// The finance operator who said they are sending the refund (`refund_due`), and since when.
+    pub refund_claimed_by: Option<String>,
+    pub refund_claimed_at: Option<i64>,
     pub created_at: i64,
     pub updated_at: i64,
 }
@@ -112,7 +115,8 @@ pub(super) const COLUMNS: &str = "p.id, p.order_id, o.order_no, p.borrower_id, p
      p.currency, p.priced_on, p.status, p.reference, p.idempotency_key, \
      (SELECT MIN(u.utr) FROM payment_utrs u WHERE u.payment_id = p.id) AS utr, \
      p.received_amount, p.received_currency, p.decision_reason, p.provider, p.provider_ref, p.va_bank_code, p.va_number, p.va_name, \
-     p.expires_at, p.refund_amount, p.refund_reference, p.refunded_at, p.created_at, p.updated_at";
+     p.expires_at, p.refund_amount, p.refund_reference, p.refunded_at, p.refund_claimed_by, p.refund_claimed_at, \
+     p.created_at, p.updated_at";
 
 fn unique_violation(e: &sqlx::Error) -> bool {
     matches!(e, sqlx::Error::Database(d) if d.is_unique_violation())
@@ -390,8 +394,32 @@ impl Tx {
         Ok(query.fetch_optional(self.conn()).await?.map(|(held,)| held))
     }
 
+    /// Marks `operator_id` as sending the refund of a `refund_due` payment, unless another operator is (`take_over`:
+    /// even then): one conditional update, so two operators at once are never both sending it. True when it is
+    /// theirs now.
+    pub async fn claim_refund(
+        &mut self,
+        id: &str,
+        operator_id: &str,
+        take_over: bool,
+        now: i64,
+    ) -> sqlx::Result<bool> {
+        let done = sqlx::query(
+            "UPDATE payments SET refund_claimed_by = $1, refund_claimed_at = $2
+             WHERE id = $3 AND status = 'refund_due'
+               AND (refund_claimed_by IS NULL OR refund_claimed_by = $1 OR $4 = 1)",
+        )
+        .bind(operator_id)
+        .bind(now)
+        .bind(id)
+        .bind(i64::from(take_over))
+        .execute(self.conn())
+        .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
     /// Records the bank transfer that sent a payment's refund back: `refund_due` → `refunded` once (true when it
-    /// moved; a second recording finds the status changed).
+    /// moved; a second recording finds the status changed), unless another operator is sending it.
     pub async fn record_refund(
         &mut self,
         id: &str,
@@ -402,7 +430,7 @@ impl Tx {
         let done = sqlx::query(
             "UPDATE payments SET status = 'refunded', refund_reference = $1, refunded_by = $2, refunded_at = $3,
                  updated_at = $3
-             WHERE id = $4 AND status = 'refund_due'",
+             WHERE id = $4 AND status = 'refund_due' AND (refund_claimed_by IS NULL OR refund_claimed_by = $2)",
         )
         .bind(bank_reference)
         .bind(operator_id)

@@ -447,6 +447,11 @@ async fn an_operator_of_india_never_sees_an_indonesian_record_in_any_list_count_
             Some(json!({"bankReference": "BCA0000000002"})),
         ),
         (
+            Method::POST,
+            format!("/api/v1/console/payments/{payment_id}/refund/claim"),
+            Some(json!({"takeOver": true})),
+        ),
+        (
             Method::GET,
             format!("/api/v1/console/complaints/{ticket}"),
             None,

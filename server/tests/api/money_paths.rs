@@ -1589,3 +1589,99 @@ async fn a_refunds_bank_reference_is_that_transfers_alone() {
     );
     app.stop().await;
 }
+
+async fn claim_refund(
+    app: &TestApp,
+    finance: &Op,
+    payment_id: &str,
+    take_over: bool,
+) -> reqwest::Response {
+    op_call(
+        app,
+        finance,
+        Method::POST,
+        &format!("/api/v1/console/payments/{payment_id}/refund/claim"),
+        Some(json!({"takeOver": take_over})),
+    )
+    .await
+}
+
+/// One finance operator sends a refund: who said they are sending it is shown, nobody else records it or starts it
+/// meanwhile (two at the same moment: one), and another takes it over only deliberately.
+#[tokio::test]
+async fn a_refund_is_sent_by_the_one_operator_who_said_so() {
+    let app = spawn_app().await;
+    let asha = operator(&app, "asha", &[Role::Finance]).await;
+    let ravi = operator(&app, "ravi", &[Role::Finance]).await;
+    let (a, _) = refund_owed(&app, &asha, "claim-a-971", "500000000971").await;
+    let code = |response: reqwest::Response| async move {
+        let status = response.status();
+        (status, error(response).await["code"].clone())
+    };
+    assert_eq!(
+        claim_refund(&app, &asha, &a, false).await.status(),
+        StatusCode::OK
+    );
+    let sending = |queue: Vec<Value>| {
+        let item = queued(&queue, &a).cloned().unwrap();
+        (
+            item["refundSendingBy"].clone(),
+            item["refundSendingSince"].is_i64(),
+        )
+    };
+    assert_eq!(sending(queue(&app, &ravi).await), (json!("asha"), true));
+    let claimed = (StatusCode::CONFLICT, json!("refund_claimed"));
+    assert_eq!(
+        code(record_refund(&app, &ravi, &a, "RFD-CLAIM-01").await).await,
+        claimed
+    );
+    assert_eq!(
+        code(claim_refund(&app, &ravi, &a, false).await).await,
+        claimed
+    );
+    // Asha claiming again keeps it hers.
+    assert_eq!(
+        claim_refund(&app, &asha, &a, false).await.status(),
+        StatusCode::OK
+    );
+    // Ravi takes it over, deliberately: now only he records it.
+    assert_eq!(
+        claim_refund(&app, &ravi, &a, true).await.status(),
+        StatusCode::OK
+    );
+    assert_eq!(sending(queue(&app, &asha).await), (json!("ravi"), true));
+    assert_eq!(
+        code(record_refund(&app, &asha, &a, "RFD-CLAIM-01").await).await,
+        claimed
+    );
+    assert_eq!(
+        record_refund(&app, &ravi, &a, "RFD-CLAIM-01")
+            .await
+            .status(),
+        StatusCode::OK
+    );
+    assert_eq!(payment_status(&app, &a).await, "refunded");
+    assert_eq!(
+        code(claim_refund(&app, &asha, &a, false).await).await,
+        (StatusCode::CONFLICT, json!("payment_not_open"))
+    );
+    let (claims,): (i64,) = sqlx::query_as(
+        "SELECT COUNT(*) FROM audit_log WHERE action = 'payment.refund_claim' AND after_json LIKE '%' || $1 || '%'",
+    )
+    .bind(&a)
+    .fetch_one(app.db.pool())
+    .await
+    .unwrap();
+    assert_eq!(claims, 3);
+
+    // Two operators starting the same refund at once: one is sending it.
+    let (b, _) = refund_owed(&app, &asha, "claim-b-972", "500000000972").await;
+    let (one, two) = tokio::join!(
+        claim_refund(&app, &asha, &b, false),
+        claim_refund(&app, &ravi, &b, false),
+    );
+    let mut statuses = [one.status(), two.status()];
+    statuses.sort();
+    assert_eq!(statuses, [StatusCode::OK, StatusCode::CONFLICT]);
+    app.stop().await;
+}

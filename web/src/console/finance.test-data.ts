@@ -1,5 +1,5 @@
 // Answers of finance's endpoints as docs/API-CONSOLE.md describes them.
-const APPROVED_AT = Date.UTC(2026, 10, 24, 10, 0);
+export const APPROVED_AT = Date.UTC(2026, 10, 24, 10, 0);
 
 export const PAYOUTS_IN = [
   {
@@ -71,10 +71,20 @@ function payment(
   };
 }
 
+/** Nobody said they are sending a refund (`refundSendingBy`). */
+const NOT_SENDING = { refundSendingBy: null as string | null, refundSendingSince: null as number | null };
+
 /** A UTR to verify (nothing received recorded yet), and ₹3,000 held against ₹3,500 asked. */
 export const PAYMENTS = [
-  { payment: payment('pay1', 'verifying', 350025, '700000000001'), market: 'IN', currency: 'INR', outstanding: 2100150, waitingSince: APPROVED_AT },
-  { payment: payment('pay2', 'held', 350000, '700000000002', { receivedAmount: 300000 }), market: 'IN', currency: 'INR', outstanding: 1750125, waitingSince: APPROVED_AT },
+  { payment: payment('pay1', 'verifying', 350025, '700000000001'), market: 'IN', currency: 'INR', outstanding: 2100150, waitingSince: APPROVED_AT, ...NOT_SENDING },
+  {
+    payment: payment('pay2', 'held', 350000, '700000000002', { receivedAmount: 300000 }),
+    market: 'IN',
+    currency: 'INR',
+    outstanding: 1750125,
+    waitingSince: APPROVED_AT,
+    ...NOT_SENDING,
+  },
 ];
 
 /** ₹500 received for a loan that owed ₹300 of it: ₹200 to send back. */
@@ -83,6 +93,7 @@ export const REFUND_DUE = {
   market: 'IN',
   currency: 'INR',
   outstanding: 0,
+  ...NOT_SENDING,
 };
 
 const b = (principal: number, interest: number, fees = 0, lateCharges = 0) => ({

@@ -2,7 +2,7 @@ import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { fakeConsoleApi, ok, OPERATORS, refusal, renderConsole } from '@/test/render-console';
-import { PAYMENTS, REFUND_DUE } from './finance.test-data';
+import { APPROVED_AT, PAYMENTS, REFUND_DUE } from './finance.test-data';
 
 const QUEUE = 'GET /api/v1/console/payments';
 
@@ -214,7 +214,56 @@ describe('repayments', () => {
     expect(api.callsTo('POST', '/api/v1/console/payments/pay2/resolve').map((c) => c.body)).toEqual([{ action: 'refund' }]);
     const after = (await payments())[1]!;
     expect(await within(after).findByText('Refund due')).toBeInTheDocument();
-    expect(within(after).getByRole('button', { name: 'Record refund' })).toBeInTheDocument();
+    expect(within(after).getByRole('button', { name: 'I am sending it' })).toBeInTheDocument();
+    expect(within(after).queryByRole('button', { name: 'Record refund' })).not.toBeInTheDocument();
+  });
+
+  it('offers to record a refund only once the operator said they are sending it', async () => {
+    let sending: string | null = null;
+    const api = fakeConsoleApi({
+      operator: OPERATORS.finance,
+      signedIn: true,
+      handlers: {
+        [QUEUE]: () => ok([{ ...REFUND_DUE, refundSendingBy: sending, refundSendingSince: sending ? APPROVED_AT : null }]),
+        'POST /api/v1/console/payments/pay3/refund/claim': () => {
+          sending = 'fay';
+          return ok(REFUND_DUE.payment);
+        },
+      },
+    });
+    renderConsole('/console/repayments');
+    const user = userEvent.setup();
+    let item = (await payments())[0]!;
+    expect(within(item).getByText(/₹200 is owed back to the borrower. Say you are sending it first/)).toBeInTheDocument();
+    expect(within(item).queryByRole('button', { name: 'Record refund' })).not.toBeInTheDocument();
+    await user.click(within(item).getByRole('button', { name: 'I am sending it' }));
+    item = (await payments())[0]!;
+    expect(await within(item).findByRole('button', { name: 'Record refund' })).toBeInTheDocument();
+    expect(api.callsTo('POST', '/api/v1/console/payments/pay3/refund/claim').map((c) => c.body)).toEqual([{ takeOver: false }]);
+  });
+
+  it('shows who is sending a refund, and takes it over only after saying it may pay the borrower twice', async () => {
+    const api = fakeConsoleApi({
+      operator: OPERATORS.finance,
+      signedIn: true,
+      handlers: {
+        [QUEUE]: () => ok([{ ...REFUND_DUE, refundSendingBy: 'asha', refundSendingSince: APPROVED_AT }]),
+        'POST /api/v1/console/payments/pay3/refund/claim': () => ok(REFUND_DUE.payment),
+      },
+    });
+    renderConsole('/console/repayments');
+    const user = userEvent.setup();
+    const item = (await payments())[0]!;
+    expect(within(item).getByText(/^asha is sending these ₹200 \(since .+\) and records the transfer once it is sent. Do not send it too.$/)).toBeInTheDocument();
+    expect(within(item).queryByRole('button', { name: 'Record refund' })).not.toBeInTheDocument();
+    expect(within(item).queryByRole('button', { name: 'I am sending it' })).not.toBeInTheDocument();
+    await user.click(within(item).getByRole('button', { name: 'Take over…' }));
+    expect(
+      within(item).getByText('Take this refund over from asha? Only if you know asha did not send it: otherwise the borrower is paid twice.'),
+    ).toBeInTheDocument();
+    expect(api.callsTo('POST', '/api/v1/console/payments/pay3/refund/claim')).toHaveLength(0);
+    await user.click(within(item).getByRole('button', { name: 'Take over' }));
+    expect(api.callsTo('POST', '/api/v1/console/payments/pay3/refund/claim').map((c) => c.body)).toEqual([{ takeOver: true }]);
   });
 
   it('records a refund with the bank reference: checked as the server does, restated, server field errors at the field', async () => {
@@ -223,7 +272,7 @@ describe('repayments', () => {
       operator: OPERATORS.finance,
       signedIn: true,
       handlers: {
-        [QUEUE]: () => ok(done ? [] : [REFUND_DUE]),
+        [QUEUE]: () => ok(done ? [] : [{ ...REFUND_DUE, refundSendingBy: 'fay', refundSendingSince: APPROVED_AT }]),
         'POST /api/v1/console/payments/pay3/refund': (call) => {
           if ((call.body as { bankReference: string }).bankReference === 'USED-1') {
             return refusal(422, 'validation_failed', 'Invalid.', { fields: { bankReference: 'This reference is not accepted.' } });
@@ -236,7 +285,7 @@ describe('repayments', () => {
     renderConsole('/console/repayments');
     const user = userEvent.setup();
     const item = (await payments())[0]!;
-    expect(within(item).getByText(/₹200 is owed back to the borrower/)).toBeInTheDocument();
+    expect(within(item).getByText(/^You are sending these ₹200 \(since .+\): send them to the borrower's bank account/)).toBeInTheDocument();
     expect(within(item).queryByRole('button', { name: 'Confirm' })).not.toBeInTheDocument();
     await user.click(within(item).getByRole('button', { name: 'Record refund' }));
     const field = within(item).getByLabelText("Bank reference of the refund's transfer");
@@ -269,7 +318,7 @@ describe('repayments', () => {
       operator: OPERATORS.finance,
       signedIn: true,
       handlers: {
-        [QUEUE]: () => ok([REFUND_DUE]),
+        [QUEUE]: () => ok([{ ...REFUND_DUE, refundSendingBy: 'fay', refundSendingSince: APPROVED_AT }]),
         'POST /api/v1/console/payments/pay3/refund': () => refusal(409, 'payment_not_open', 'Not open.'),
       },
     });

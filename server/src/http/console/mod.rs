@@ -115,6 +115,10 @@ pub fn routes() -> Router<AppState> {
             "/payments/{payment_id}/refund",
             post(payments::record_refund),
         )
+        .route(
+            "/payments/{payment_id}/refund/claim",
+            post(payments::claim_refund),
+        )
         .route("/products", get(products::list).post(products::create))
         .route("/products/preview", post(products::preview))
         .route("/products/{code}", put(products::edit))

@@ -118,6 +118,12 @@ pub struct QueuedPaymentView {
     pub outstanding: i64,
     /// Epoch milliseconds: since when the payment waits in its status (its last change).
     pub waiting_since: i64,
+    /// A refund due that a finance operator said they are sending (`POST …/refund/claim`): their username, and since
+    /// when (epoch milliseconds); null otherwise.
+    #[schema(required = true)]
+    pub refund_sending_by: Option<String>,
+    #[schema(required = true)]
+    pub refund_sending_since: Option<i64>,
 }
 
 impl From<QueuedPayment> for QueuedPaymentView {
@@ -127,6 +133,11 @@ impl From<QueuedPayment> for QueuedPaymentView {
             market: q.market,
             outstanding: q.outstanding.minor(),
             waiting_since: q.payment.row.updated_at,
+            refund_sending_since: q
+                .refund_sending_by
+                .as_ref()
+                .and(q.payment.row.refund_claimed_at),
+            refund_sending_by: q.refund_sending_by,
             payment: q.payment.into(),
         }
     }
@@ -326,7 +337,8 @@ pub struct RefundRecordRequest {
 
 /// Records the refund of a payment whose money the loan did not owe (finance): `refund_due` → `refunded`, once, with
 /// the bank's reference, which is that transfer's alone (one a payout or another order's refund has is refused at
-/// `bankReference`, naming that order). Audited; the borrower sees it on the payment.
+/// `bankReference`, naming that order). Only the operator sending it may record a refund claimed
+/// (`…/refund/claim`). Audited; the borrower sees it on the payment.
 #[utoipa::path(post, path = "/api/v1/console/payments/{paymentId}/refund", tag = "console",
     operation_id = "console_record_refund",
     security(("console_cookie" = [], "csrf_header" = [])),
@@ -335,7 +347,7 @@ pub struct RefundRecordRequest {
     responses((status = 200, body = Envelope<PaymentView>), (status = 401, body = ErrorBody),
         (status = 403, description = "forbidden (not finance), csrf_token_invalid or cross_site_request", body = ErrorBody),
         (status = 404, body = ErrorBody),
-        (status = 409, description = "payment_not_open: no refund due", body = ErrorBody),
+        (status = 409, description = "payment_not_open: no refund due; refund_claimed: another operator is sending it", body = ErrorBody),
         (status = 422, description = "validation_failed: `bankReference`", body = ErrorBody)))]
 pub async fn record_refund(
     State(state): State<AppState>,
@@ -348,6 +360,43 @@ pub async fn record_refund(
         &session.operator,
         &payment_id,
         req.bank_reference.as_deref(),
+    )
+    .await?;
+    Ok(Envelope::ok(payment.into()))
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct RefundClaimRequest {
+    /// Take the refund over from the operator sending it (only when you know they did not send it). Default false.
+    #[schema(example = false)]
+    pub take_over: Option<bool>,
+}
+
+/// Says the signed-in finance operator is sending a refund due now, before they send it from the bank, so that no
+/// other operator sends the same money: the queue shows who is sending it and since when, and only they may record it.
+/// A refund another operator is sending → `409 refund_claimed`, unless `takeOver` (audited with whom it was taken
+/// from). Audited `payment.refund_claim`.
+#[utoipa::path(post, path = "/api/v1/console/payments/{paymentId}/refund/claim", tag = "console",
+    operation_id = "console_claim_refund",
+    security(("console_cookie" = [], "csrf_header" = [])),
+    params(("paymentId" = String, Path)),
+    request_body(content((RefundClaimRequest = "application/json"), (RefundClaimRequest = "application/x-www-form-urlencoded"))),
+    responses((status = 200, body = Envelope<PaymentView>), (status = 401, body = ErrorBody),
+        (status = 403, description = "forbidden (not finance), csrf_token_invalid or cross_site_request", body = ErrorBody),
+        (status = 404, body = ErrorBody),
+        (status = 409, description = "payment_not_open: no refund due; refund_claimed: another operator is sending it", body = ErrorBody)))]
+pub async fn claim_refund(
+    State(state): State<AppState>,
+    session: OperatorSession,
+    Path(payment_id): Path<String>,
+    JsonOrForm(req): JsonOrForm<RefundClaimRequest>,
+) -> Result<Json<Envelope<PaymentView>>, ApiError> {
+    let payment = payments::claim_refund(
+        &state.services,
+        &session.operator,
+        &payment_id,
+        req.take_over.unwrap_or(false),
     )
     .await?;
     Ok(Envelope::ok(payment.into()))

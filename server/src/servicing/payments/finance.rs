@@ -10,6 +10,8 @@ pub struct QueuedPayment {
     /// Minor units: everything the loan has outstanding now.
     pub outstanding: Money,
     pub market: Market,
+    /// A refund due that a finance operator said they are sending: their username.
+    pub refund_sending_by: Option<String>,
 }
 
 /// The statuses finance's queue holds, in its order.
@@ -134,14 +136,31 @@ pub async fn queue(
             outstanding.insert(order_id, total);
         }
     }
+    // Who is sending each refund claimed: one read per operator (a handful of finance staff).
+    let mut senders: std::collections::HashMap<String, String> = std::collections::HashMap::new();
+    for id in rows.iter().filter_map(|r| r.refund_claimed_by.as_deref()) {
+        if !senders.contains_key(id) {
+            let name =
+                s.db.operator_by_id(id)
+                    .await?
+                    .map_or_else(|| id.to_owned(), |o| o.username);
+            senders.insert(id.to_owned(), name);
+        }
+    }
     let mut out = Vec::with_capacity(rows.len());
     for row in rows {
         let total = *outstanding
             .get(row.order_id.as_str())
             .ok_or(Error::NotFound)?;
+        let refund_sending_by = row
+            .refund_claimed_by
+            .as_ref()
+            .filter(|_| row.status == PaymentStatus::RefundDue.code())
+            .and_then(|id| senders.get(id).cloned());
         out.push(QueuedPayment {
             outstanding: total,
             market: market_of_currency(row.currency),
+            refund_sending_by,
             payment: payment_of(s, row)?,
         });
     }
@@ -469,8 +488,57 @@ async fn decide(
     })
 }
 
+/// Says that `op` is sending the refund of a `refund_due` payment now (finance), so that no other finance operator sends
+/// the same money: another operator's claim is `refund_claimed` unless `take_over` (they know the first did not send
+/// it). One conditional update; audited `payment.refund_claim` with whom it was taken from. Not owed back (decided,
+/// refunded) → `payment_not_open`.
+pub async fn claim_refund(
+    s: &Services,
+    op: &Operator,
+    payment_id: &str,
+    take_over: bool,
+) -> Result<Payment, Error> {
+    op.require_any(FINANCE_ROLES)?;
+    let row = payment_in_scope(s, op, payment_id).await?;
+    let now = s.clock.now_ms();
+    let mut tx = s.db.begin().await?;
+    if !tx.claim_refund(&row.id, &op.id, take_over, now).await? {
+        let still_due = tx
+            .payment_in_tx(&row.id)
+            .await?
+            .is_some_and(|p| p.status == PaymentStatus::RefundDue.code());
+        tx.rollback().await?;
+        return Err(if still_due {
+            Refusal::RefundClaimed
+        } else {
+            Refusal::PaymentNotOpen
+        }
+        .into());
+    }
+    let before =
+        serde_json::json!({"paymentId": row.id, "sendingBy": row.refund_claimed_by}).to_string();
+    let after =
+        serde_json::json!({"paymentId": row.id, "sendingBy": op.id, "takenOver": take_over})
+            .to_string();
+    tx.insert_audit(&NewAuditEntry {
+        actor_kind: "operator",
+        actor_id: Some(&op.id),
+        action: "payment.refund_claim",
+        entity: "order",
+        entity_id: &row.order_id,
+        before_json: Some(&before),
+        after_json: Some(&after),
+        at: now,
+    })
+    .await?;
+    tx.commit().await?;
+    let row = s.db.payment(&row.id).await?.ok_or(Error::NotFound)?;
+    payment_of(s, row)
+}
+
 /// Records the bank transfer that sent a payment's refund back (finance): `refund_due` → `refunded` once, with the
-/// bank's reference; audited. The borrower sees it on the payment. The reference is this transfer's alone: one a payout
+/// bank's reference; audited. The borrower sees it on the payment. A refund another operator is sending
+/// ([`claim_refund`]) is `refund_claimed`. The reference is this transfer's alone: one a payout
 /// or another order's refund has is `422` on `bankReference` naming that order (one transfer may send back two refunds
 /// of the same order).
 pub async fn record_refund(

@@ -134,10 +134,19 @@ pub(crate) async fn refund_sent(
         .record_refund(id, bank_reference, operator_id, now)
         .await?
     {
-        Ok(())
-    } else {
-        Err(Refusal::PaymentNotOpen.into())
+        return Ok(());
     }
+    // Not moved: decided already, or still due and another operator is sending it.
+    let still_due = tx
+        .payment_in_tx(id)
+        .await?
+        .is_some_and(|p| p.status == PaymentStatus::RefundDue.code());
+    Err(if still_due {
+        Refusal::RefundClaimed
+    } else {
+        Refusal::PaymentNotOpen
+    }
+    .into())
 }
 
 /// What settling a payment did.

@@ -135,6 +135,16 @@ export function useResolvePayment() {
 }
 
 /** Records the bank transfer that sent a refund due back to the borrower. */
+/** Says the signed-in operator is sending a refund now (or takes it over from the one who said so). */
+export function useClaimRefund() {
+  const api = useApiClient();
+  const queryClient = useQueryClient();
+  return useMutation<PaymentView, ApiError, { paymentId: string; takeOver: boolean }>({
+    mutationFn: ({ paymentId, takeOver }) => api.postJson<PaymentView>(`${paymentPath(paymentId)}/refund/claim`, { takeOver }),
+    onSettled: () => void queryClient.invalidateQueries({ queryKey: queryKeys.payments }),
+  });
+}
+
 export function useRecordRefund() {
   const api = useApiClient();
   const queryClient = useQueryClient();

@@ -6,6 +6,7 @@ import type { ApiError } from '@/shared/api/http';
 import { minorFromMajor } from '@/shared/money/major-units';
 import {
   exportHref,
+  useClaimRefund,
   useConfirmPayment,
   usePaymentCounts,
   usePaymentsQueue,
@@ -16,7 +17,7 @@ import {
 } from '../api/finance';
 import type { ApiMarket, Currency, PaymentView, QueuedPayment } from '../api/types';
 import { age, dateTime, marketName, money } from '../format';
-import { useOperatorMarkets } from '../operator-context';
+import { useOperator, useOperatorMarkets } from '../operator-context';
 import { consolePaths } from '../paths';
 import { BANK_REFERENCE } from './payouts';
 import { LoadFailed, Loading } from './states';
@@ -189,7 +190,7 @@ export function RepaymentsScreen() {
   );
 }
 
-type Mode = 'idle' | 'confirm' | 'reject' | ResolveAction | 'record';
+type Mode = 'idle' | 'confirm' | 'reject' | ResolveAction | 'record' | 'takeOver';
 
 /** `now`: when the queue was read (epoch ms), the time its ages are counted to. */
 function PaymentItem({ item, now, onDone }: { item: QueuedPayment; now: number; onDone: (text: string) => void }) {
@@ -205,6 +206,9 @@ function PaymentItem({ item, now, onDone }: { item: QueuedPayment; now: number; 
   const held = received ?? asked;
   const difference = received === null || foreign ? 0 : received - asked;
   const idle = () => setMode('idle');
+  const me = useOperator().username;
+  const sender = item.refundSendingBy;
+  const mine = sender !== null && sender === me;
   // A decided payment may stay in the queue in its next status (held, refund due): it starts from its actions again.
   const done = (text: string) => {
     setMode('idle');
@@ -253,7 +257,7 @@ function PaymentItem({ item, now, onDone }: { item: QueuedPayment; now: number; 
       {payment.status === 'held' && <p className="muted">{foreign ? t('repayments.otherCurrencyHint', { currency: foreign }) : t('repayments.heldHint')}</p>}
       {payment.status === 'rejected' && <p className="muted">{t('repayments.rejectedHint', { reason: payment.reason ?? '—' })}</p>}
       {payment.status === 'refund_due' && payment.refundAmount !== null && (
-        <p className="muted">{t('repayments.refundDueHint', { amount: money(payment.refundAmount, currency) })}</p>
+        <RefundSender item={item} mine={mine} amount={money(payment.refundAmount, currency)} />
       )}
       {mode === 'idle' && (
         <div className="actions">
@@ -301,9 +305,17 @@ function PaymentItem({ item, now, onDone }: { item: QueuedPayment; now: number; 
               {t('repayments.arrived')}
             </button>
           )}
-          {payment.status === 'refund_due' && (
+          {/* One operator sends a refund: they say so first, then only they record it; another takes it over only
+              deliberately (the server answers refund_claimed otherwise). */}
+          {payment.status === 'refund_due' && sender === null && <ClaimButton paymentId={id} />}
+          {payment.status === 'refund_due' && mine && (
             <button type="button" className="button button--primary" onClick={() => setMode('record')}>
               {t('repayments.record')}
+            </button>
+          )}
+          {payment.status === 'refund_due' && sender !== null && !mine && (
+            <button type="button" className="button button--quiet" onClick={() => setMode('takeOver')}>
+              {t('repayments.takeOver')}
             </button>
           )}
         </div>
@@ -312,7 +324,60 @@ function PaymentItem({ item, now, onDone }: { item: QueuedPayment; now: number; 
       {mode === 'reject' && <RejectForm payment={payment} onCancel={idle} onDone={done} />}
       {(mode === 'credit' || mode === 'refund') && <ResolveStep item={item} action={mode} amount={held} onCancel={idle} onDone={done} />}
       {mode === 'record' && <RefundForm item={item} onCancel={idle} onDone={done} />}
+      {mode === 'takeOver' && <TakeOverStep item={item} onCancel={idle} />}
     </li>
+  );
+}
+
+/** Who is sending a refund due, as its card says it: nobody yet, the signed-in operator, or someone else. */
+function RefundSender({ item, mine, amount }: { item: QueuedPayment; mine: boolean; amount: string }) {
+  const { t } = useTranslation();
+  const since = item.refundSendingSince === null ? '' : dateTime(item.refundSendingSince);
+  if (item.refundSendingBy === null) return <p className="muted">{t('repayments.refundDueHint', { amount })}</p>;
+  if (mine) return <p className="muted">{t('repayments.refundMine', { amount, since })}</p>;
+  return <p className="notice">{t('repayments.refundTheirs', { amount, who: item.refundSendingBy, since })}</p>;
+}
+
+/** "I am sending it": the refund becomes the signed-in operator's to send and record. Refused (someone said so
+ * first), the queue is read again and the card names them. */
+function ClaimButton({ paymentId }: { paymentId: string }) {
+  const { t } = useTranslation();
+  const claim = useClaimRefund();
+  return (
+    <>
+      <button type="button" className="button button--primary" disabled={claim.isPending} onClick={() => claim.mutate({ paymentId, takeOver: false })}>
+        {t('repayments.claim')}
+      </button>
+      <Failure error={claim.error} />
+    </>
+  );
+}
+
+/** Taking a refund over from the operator who said they are sending it: restated, since it can pay the borrower twice. */
+function TakeOverStep({ item, onCancel }: { item: QueuedPayment; onCancel: () => void }) {
+  const { t } = useTranslation();
+  const claim = useClaimRefund();
+  const id = `${item.payment.paymentId}-take-over`;
+  return (
+    <div role="group" aria-labelledby={id}>
+      <Failure error={claim.error} />
+      <p id={id}>
+        <strong>{t('repayments.takeOverText', { who: item.refundSendingBy })}</strong>
+      </p>
+      <div className="actions">
+        <button
+          type="button"
+          className="button button--danger"
+          disabled={claim.isPending}
+          onClick={() => claim.mutate({ paymentId: item.payment.paymentId, takeOver: true }, { onSuccess: onCancel })}
+        >
+          {t('repayments.takeOverButton')}
+        </button>
+        <button type="button" className="button button--quiet" onClick={onCancel} disabled={claim.isPending}>
+          {t('repayments.back')}
+        </button>
+      </div>
+    </div>
   );
 }
 

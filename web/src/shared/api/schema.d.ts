@@ -2016,9 +2016,32 @@ export interface paths {
         /**
          * Records the refund of a payment whose money the loan did not owe (finance): `refund_due` → `refunded`, once, with
          *     the bank's reference, which is that transfer's alone (one a payout or another order's refund has is refused at
-         *     `bankReference`, naming that order). Audited; the borrower sees it on the payment.
+         *     `bankReference`, naming that order). Only the operator sending it may record a refund claimed
+         *     (`…/refund/claim`). Audited; the borrower sees it on the payment.
          */
         post: operations["console_record_refund"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/console/payments/{paymentId}/refund/claim": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Says the signed-in finance operator is sending a refund due now, before they send it from the bank, so that no
+         *     other operator sends the same money: the queue shows who is sending it and since when, and only they may record it.
+         *     A refund another operator is sending → `409 refund_claimed`, unless `takeOver` (audited with whom it was taken
+         *     from). Audited `payment.refund_claim`.
+         */
+        post: operations["console_claim_refund"];
         delete?: never;
         options?: never;
         head?: never;
@@ -6341,6 +6364,13 @@ export interface components {
                 outstanding: number;
                 payment: components["schemas"]["PaymentView"];
                 /**
+                 * @description A refund due that a finance operator said they are sending (`POST …/refund/claim`): their username, and since
+                 *     when (epoch milliseconds); null otherwise.
+                 */
+                refundSendingBy: string | null;
+                /** Format: int64 */
+                refundSendingSince: number | null;
+                /**
                  * Format: int64
                  * @description Epoch milliseconds: since when the payment waits in its status (its last change).
                  */
@@ -6392,7 +6422,7 @@ export interface components {
          * @description The stable `code` of an error answer (docs/API-BORROWER.md); `msg` is its text in the request's language.
          * @enum {string}
          */
-        ErrorCode: "bad_request" | "code_invalid" | "code_expired" | "unauthorized" | "not_eligible" | "not_found" | "method_not_allowed" | "certification_out_of_order" | "certification_incomplete" | "open_order_exists" | "kfs_changed" | "idempotency_key_reused" | "payload_too_large" | "unsupported_media_type" | "validation_failed" | "cap_exceeded" | "rate_limited" | "code_resend_too_soon" | "daily_limit_reached" | "code_attempts_exceeded" | "cross_site_request" | "invalid_transition" | "internal" | "code_delivery_failed" | "credentials_invalid" | "operator_locked" | "forbidden" | "csrf_token_invalid" | "choice_unavailable" | "payment_not_open" | "money_reported" | "utr_already_used" | "utr_locked" | "utr_corrections_exhausted" | "already_rated" | "own_admin_account" | "last_admin" | "provider_unavailable" | "complaint_not_answered" | "complaint_closed" | "complaint_unanswered" | "money_outstanding" | "payment_unsettled" | "payout_sent" | "other_currency" | "extension_over_cap" | "handover_invalid" | "handover_not_allowed" | "own_payout_approval" | "payout_not_awaiting" | "payout_awaiting_approval" | "signed_in_as_another" | "server_busy" | "application_claimed" | "loan_not_closed" | "password_change_required";
+        ErrorCode: "bad_request" | "code_invalid" | "code_expired" | "unauthorized" | "not_eligible" | "not_found" | "method_not_allowed" | "certification_out_of_order" | "certification_incomplete" | "open_order_exists" | "kfs_changed" | "idempotency_key_reused" | "payload_too_large" | "unsupported_media_type" | "validation_failed" | "cap_exceeded" | "rate_limited" | "code_resend_too_soon" | "daily_limit_reached" | "code_attempts_exceeded" | "cross_site_request" | "invalid_transition" | "internal" | "code_delivery_failed" | "credentials_invalid" | "operator_locked" | "forbidden" | "csrf_token_invalid" | "choice_unavailable" | "payment_not_open" | "money_reported" | "utr_already_used" | "utr_locked" | "utr_corrections_exhausted" | "already_rated" | "own_admin_account" | "last_admin" | "provider_unavailable" | "complaint_not_answered" | "complaint_closed" | "complaint_unanswered" | "refund_claimed" | "money_outstanding" | "payment_unsettled" | "payout_sent" | "other_currency" | "extension_over_cap" | "handover_invalid" | "handover_not_allowed" | "own_payout_approval" | "payout_not_awaiting" | "payout_awaiting_approval" | "signed_in_as_another" | "server_busy" | "application_claimed" | "loan_not_closed" | "password_change_required";
         /** @description A client error. */
         ErrorInfoRequest: {
             /**
@@ -7851,6 +7881,13 @@ export interface components {
             outstanding: number;
             payment: components["schemas"]["PaymentView"];
             /**
+             * @description A refund due that a finance operator said they are sending (`POST …/refund/claim`): their username, and since
+             *     when (epoch milliseconds); null otherwise.
+             */
+            refundSendingBy: string | null;
+            /** Format: int64 */
+            refundSendingSince: number | null;
+            /**
              * Format: int64
              * @description Epoch milliseconds: since when the payment waits in its status (its last change).
              */
@@ -7935,6 +7972,13 @@ export interface components {
             /** @description Cheapest sample APR first; empty when not eligible. */
             products: components["schemas"]["ProductView"][];
             reasons: components["schemas"]["Reason"][];
+        };
+        RefundClaimRequest: {
+            /**
+             * @description Take the refund over from the operator sending it (only when you know they did not send it). Default false.
+             * @example false
+             */
+            takeOver?: boolean | null;
         };
         RefundRecordRequest: {
             /**
@@ -16768,7 +16812,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description payment_not_open: no refund due */
+            /** @description payment_not_open: no refund due; refund_claimed: another operator is sending it */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -16797,6 +16841,102 @@ export interface operations {
             };
             /** @description validation_failed: `bankReference` */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    console_claim_refund: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                paymentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RefundClaimRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["RefundClaimRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_PaymentView"];
+                };
+            };
+            /** @description bad_request: the body could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description forbidden (not finance), csrf_token_invalid or cross_site_request */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payment_not_open: no refund due; refund_claimed: another operator is sending it */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payload_too_large: the body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unsupported_media_type: neither JSON nor form-encoded */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
