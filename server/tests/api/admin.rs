@@ -947,3 +947,53 @@ async fn a_preview_quotes_a_definition_as_a_save_would_check_it_and_stores_nothi
     assert_eq!(forbidden.status(), StatusCode::FORBIDDEN);
     app.stop().await;
 }
+
+/// A monthly product whose daily cost passes OJK's cap over January's 31 days breaks it over February's 28: on
+/// February's first day it is left out of the list, and home still answers with the other products (before, every
+/// Indonesian borrower's home failed with `cap_exceeded`).
+#[tokio::test]
+async fn a_product_that_today_s_calendar_puts_over_a_cap_is_left_out_and_home_stays_up() {
+    let app = spawn_app().await;
+    app.set_indonesia_date(time::macros::date!(2027 - 01 - 10))
+        .await;
+    let root = admin(&app).await;
+    let mut product = demo_product("id-kilat-30");
+    product["code"] = json!("id-monthly");
+    product["name"] = json!("Bulanan");
+    // 0.25% a day and a 1.5% fee: 0.298% a day over 31 days, 0.304% over 28.
+    product["interest"]["rate"] = json!("0.25%");
+    product["fees"][0]["percent"] = json!("1.5%");
+    product["terms"] = json!([{"code": "1m", "period": "monthly", "installments": 1}]);
+    product["extension"] = Value::Null;
+    let created = send(
+        &app,
+        &root,
+        Method::POST,
+        "/api/v1/console/products",
+        Some(product),
+    )
+    .await;
+    assert_eq!(created.status(), StatusCode::OK, "{}", error(created).await);
+    let session = app.sign_in("ID", "081234500041").await;
+    let codes = |list: &Value| -> Vec<String> {
+        list.as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p["code"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    let home = data(app.get_as("/api/v1/borrower/home", &session).await).await;
+    assert!(codes(&home["products"]).contains(&"id-monthly".to_owned()));
+
+    app.set_indonesia_date(time::macros::date!(2027 - 02 - 01))
+        .await;
+    let session = app.sign_in("ID", "081234500041").await;
+    let home = app.get_as("/api/v1/borrower/home", &session).await;
+    assert_eq!(home.status(), StatusCode::OK);
+    let listed = codes(&data(home).await["products"]);
+    assert!(!listed.contains(&"id-monthly".to_owned()), "{listed:?}");
+    assert!(listed.contains(&"id-kilat-30".to_owned()), "{listed:?}");
+    let products = data(app.get_as("/api/v1/borrower/products", &session).await).await;
+    assert_eq!(codes(&products), listed);
+    app.stop().await;
+}

@@ -107,6 +107,23 @@ pub(super) fn view(
     })
 }
 
+/// The products of `market` that can be quoted today, each with its sample. One that cannot (a cap it passed on the
+/// day it was saved, which today's calendar breaks: a monthly term over a shorter month) is left out and logged, for an
+/// admin to correct, instead of failing the list: home, and the open loan it links to, stay up.
+fn offered_views(s: &Services, catalog: &Catalog, market: Market) -> Vec<ProductView> {
+    catalog
+        .for_market(market)
+        .iter()
+        .filter_map(|p| match view(s, catalog, p) {
+            Ok(v) => Some(v),
+            Err(e) => {
+                tracing::error!(product = %p.code, error = ?e, "a product cannot be quoted today: not listed");
+                None
+            }
+        })
+        .collect()
+}
+
 /// Each market's product list as home shows it (`Vec<ProductView>`), serialized once per business date and catalog
 /// version: the products
 /// and their sample prices (`Catalog::sample`) do not change within a day, so home does not rebuild and re-serialize
@@ -148,11 +165,7 @@ impl ProductsJson {
         {
             return Ok(list.clone());
         }
-        let views = catalog
-            .for_market(market)
-            .iter()
-            .map(|p| view(s, catalog, p))
-            .collect::<Result<Vec<_>, _>>()?;
+        let views = offered_views(s, catalog, market);
         let json = serde_json::value::to_raw_value(&views).map_err(anyhow::Error::from)?;
         let list = ProductList(Arc::from(json));
         *slot.write().unwrap_or_else(PoisonError::into_inner) =
@@ -169,13 +182,7 @@ pub async fn list(
     State(state): State<AppState>,
     session: Session,
 ) -> Result<Json<Envelope<Vec<ProductView>>>, ApiError> {
-    let s = &state.services;
-    let products = state
-        .catalog
-        .for_market(session.borrower.market)
-        .iter()
-        .map(|p| view(s, &state.catalog, p))
-        .collect::<Result<Vec<_>, _>>()?;
+    let products = offered_views(&state.services, &state.catalog, session.borrower.market);
     Ok(Envelope::ok(products))
 }
 
