@@ -129,6 +129,7 @@ pub(crate) fn due_on<'a>(
             installment: inst.number,
             kind,
             text,
+            due_on: crate::store::loans::date_code(inst.due_date),
         });
     }
 }

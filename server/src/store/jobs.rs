@@ -33,6 +33,9 @@ pub struct NewNotification<'a> {
     pub installment: u32,
     pub kind: &'a str,
     pub text: String,
+    /// The installment's due date the reminder is for (`YYYY-MM-DD`): an extension moves it, and the new date gets
+    /// its own reminders.
+    pub due_on: String,
 }
 
 /// A queued text with the borrower's sealed phone.
@@ -290,8 +293,8 @@ impl Tx {
             .await
     }
 
-    /// Queues reminders; one already queued for the same installment and kind is left as it is (unique constraint),
-    /// unless it was dropped unsent (the loan did not call for it when its hour came: a UTR waiting, say, that finance
+    /// Queues reminders; one already queued for the same installment, kind and due date is left as it is (unique
+    /// constraint), unless it was dropped unsent (the loan did not call for it when its hour came: a UTR waiting, say, that finance
     /// has rejected since), which waits to be sent again with the new text. Returns how many were new or renewed.
     pub async fn queue_notifications(
         &mut self,
@@ -303,18 +306,19 @@ impl Tx {
             let rows = (0..chunk.len())
                 .map(|r| {
                     format!(
-                        "({}, 'pending', 0, ${}, ${})",
-                        placeholders(r * 9 + 1, 7),
-                        r * 9 + 8,
-                        r * 9 + 9
+                        "({}, 'pending', 0, ${}, ${}, ${})",
+                        placeholders(r * 10 + 1, 7),
+                        r * 10 + 8,
+                        r * 10 + 9,
+                        r * 10 + 10
                     )
                 })
                 .collect::<Vec<_>>()
                 .join(", ");
             let sql = format!(
                 "INSERT INTO notification_outbox (id, order_id, borrower_id, market, installment, kind, text, status,
-                     attempts, created_at, updated_at)
-                 VALUES {rows} ON CONFLICT (order_id, installment, kind) DO UPDATE SET status = 'pending',
+                     attempts, created_at, updated_at, due_on)
+                 VALUES {rows} ON CONFLICT (order_id, installment, kind, due_on) DO UPDATE SET status = 'pending',
                      text = excluded.text, attempts = 0, last_error = NULL, sent_at = NULL,
                      created_at = excluded.created_at, updated_at = excluded.updated_at
                  WHERE notification_outbox.status = 'dropped'"
@@ -330,7 +334,8 @@ impl Tx {
                     .bind(n.kind)
                     .bind(n.text.as_str())
                     .bind(now)
-                    .bind(now);
+                    .bind(now)
+                    .bind(n.due_on.as_str());
             }
             added += query.execute(self.conn()).await?.rows_affected();
         }

@@ -1404,3 +1404,110 @@ async fn the_loan_screens_read_the_kept_position_and_replay_the_ledger_of_a_loan
     assert_eq!(plan_then["outstanding"]["lateCharges"], json!(0));
     assert_ne!(due_amount(&repayment_then), due_amount(&kept.1));
 }
+
+/// An installment extended on its due day, after its three reminders went out, gets them again for its new date: the
+/// outbox keeps one text of each kind per installment and due date (before, the texts already sent for the old date
+/// kept the new date's from being queued, and the borrower missed it without a word).
+#[tokio::test]
+async fn an_extended_installment_is_reminded_again_for_its_new_due_date() {
+    let app = spawn_app().await;
+    let phone = "9876500245";
+    let Loan {
+        order_id: id,
+        order_no,
+        plan,
+        ..
+    } = app
+        .borrower(IN)
+        .phone(phone)
+        .loan("in-flexi-14d", 1_000_000, "14dx3")
+        .disbursed()
+        .await;
+    let due = due_date(&plan, 0);
+    let sent_on = |date: Date| {
+        let app = &app;
+        async move {
+            app.set_date(date).await;
+            app.run_overdue(Market::India).await;
+            reminders::deliver(&app.services, eight_ist(date))
+                .await
+                .unwrap()
+        }
+    };
+    for offset in [-3, -1, 0] {
+        assert_eq!(
+            sent_on(due + Duration::days(offset)).await,
+            1,
+            "day {offset}"
+        );
+    }
+    // On the due day, after 08:00, the borrower buys an extension and finance confirms its fee.
+    let session = app.sign_in("IN", phone).await;
+    let finance = operator(&app, "fin-ext", &[Role::Finance]).await;
+    let accepted = app
+        .client
+        .post(app.url(&format!("/api/v1/borrower/orders/{order_no}/extension")))
+        .header("x-session-id", &session)
+        .header("idempotency-key", "remind-ext-245")
+        .json(&json!({"method": "upi"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(accepted.status(), StatusCode::OK);
+    let fee = data(accepted).await;
+    let fee_id = fee["paymentId"].as_str().unwrap();
+    assert_eq!(
+        submit_utr(&app, &session, fee_id, "500000000245")
+            .await
+            .status(),
+        StatusCode::OK
+    );
+    let confirmed = op_call(
+        &app,
+        &finance,
+        reqwest::Method::POST,
+        &format!("/api/v1/console/payments/{fee_id}/confirm"),
+        Some(json!({"amount": fee["amount"]})),
+    )
+    .await;
+    assert_eq!(confirmed.status(), StatusCode::OK);
+    // The fee's receipt goes out.
+    assert_eq!(
+        reminders::deliver(&app.services, eight_ist(due) + Duration::hours(2))
+            .await
+            .unwrap(),
+        1
+    );
+    let extended = check_ledger(&app, &session, &order_no, &id).await;
+    let new_due = due_date(&extended, 0);
+    assert!(new_due > due, "{extended}");
+    // The new date's three reminders, and the overdue one the day after it.
+    for offset in [-3, -1, 0, 1] {
+        assert_eq!(
+            sent_on(new_due + Duration::days(offset)).await,
+            1,
+            "new day {offset}"
+        );
+    }
+    let kinds: Vec<String> = app
+        .db
+        .notifications_of(&id)
+        .await
+        .unwrap()
+        .into_iter()
+        .filter(|n| n.installment == 1 && n.status == "sent")
+        .map(|n| n.kind)
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            "due_in_3",
+            "due_in_1",
+            "due_today",
+            "due_in_3",
+            "due_in_1",
+            "due_today",
+            "overdue"
+        ]
+    );
+}
