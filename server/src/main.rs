@@ -452,13 +452,14 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
                 };
                 if report.ran {
                     println!(
-                        "overdue {} {on}: {} open loans, {} late charges posted, {} fell overdue, {} caught up, {} reminders queued in {:.2} s",
+                        "overdue {} {on}: {} open loans, {} late charges posted, {} fell overdue, {} caught up, {} reminders queued, {} unreadable loans left as they were (see the log) in {:.2} s",
                         market.code(),
                         report.orders,
                         report.late_charges,
                         report.fell_overdue,
                         report.caught_up,
                         report.reminders,
+                        report.skipped,
                         started.elapsed().as_secs_f64()
                     );
                 } else {

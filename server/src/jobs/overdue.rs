@@ -10,7 +10,7 @@
 //! loan's stored position (the balances its ledger last left, `ledger::position`) tells what the day holds for it,
 //! and the day's charges are continued onto it by the money engine: no ledger is read.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap, HashSet};
 
 use anyhow::Context;
 use kilat_domain::{
@@ -51,6 +51,9 @@ pub struct Report {
     pub caught_up: u64,
     /// Reminders queued.
     pub reminders: u64,
+    /// Open loans whose stored plan, position or ledger the money engine could not read or continue: left as they
+    /// were and logged, while the rest of the market is worked.
+    pub skipped: u64,
 }
 
 impl Report {
@@ -60,6 +63,7 @@ impl Report {
         self.fell_overdue += other.fell_overdue;
         self.caught_up += other.caught_up;
         self.reminders += other.reminders;
+        self.skipped += other.skipped;
     }
 }
 
@@ -100,6 +104,9 @@ pub async fn sweep(s: &Services, market: Market, date: Date) -> anyhow::Result<R
     let mut after = String::new();
     let mut listed_all = false;
     let mut working = futures_util::stream::FuturesUnordered::new();
+    // A page that fails every try does not stop the others: the run ends in its error, unfinished, and is taken up
+    // again (what the other pages posted is not posted twice).
+    let mut failed = None;
     loop {
         while !listed_all && working.len() < at_once {
             let page = s.db.open_loans_page(market.code(), &after, PAGE).await?;
@@ -109,15 +116,28 @@ pub async fn sweep(s: &Services, market: Market, date: Date) -> anyhow::Result<R
             working.push(sweep_page_with_tries(s, market, date, page));
         }
         match working.next().await {
-            Some(done) => report.add(&done?),
+            Some(Ok(done)) => report.add(&done),
+            Some(Err(err)) => {
+                tracing::error!(error = ?err, market = market.code(), "overdue job: a page failed every try");
+                failed.get_or_insert(err);
+            }
             None => break,
         }
     }
-    Ok(report)
+    match failed {
+        Some(err) => Err(err),
+        None => Ok(report),
+    }
 }
 
 /// Pages worked at once on PostgreSQL.
 pub const PAGES_AT_ONCE: usize = 2;
+
+/// A loan the job leaves as it was today: logged with why, and counted.
+fn skip(report: &mut Report, order_no: &str, why: &anyhow::Error) {
+    tracing::error!(order = %order_no, error = ?why, "overdue job: a loan the money engine cannot read; left as it was");
+    report.skipped += 1;
+}
 
 /// One page, read again and retried when its write fails ([`TRIES`] in all).
 async fn sweep_page_with_tries(
@@ -243,14 +263,25 @@ async fn sweep_page(
 ) -> anyhow::Result<Report> {
     let mut report = Report::default();
     let ids: Vec<&str> = page.iter().map(|r| r.order_id.as_str()).collect();
-    let plans: HashMap<&str, Plan> = page
-        .iter()
-        .map(|r| {
-            let plan: Plan = serde_json::from_str(&r.plan_json)
-                .with_context(|| format!("the plan of order {}", r.order_no))?;
-            Ok((r.order_id.as_str(), plan))
-        })
-        .collect::<anyhow::Result<_>>()?;
+    // A loan the engine cannot read is skipped (logged), never the page: one bad row must not stop every other
+    // loan's charges, status and reminders.
+    let mut unreadable: HashSet<&str> = HashSet::new();
+    let mut plans: HashMap<&str, Plan> = HashMap::with_capacity(page.len());
+    for r in page {
+        match serde_json::from_str(&r.plan_json) {
+            Ok(plan) => {
+                plans.insert(r.order_id.as_str(), plan);
+            }
+            Err(e) => {
+                skip(
+                    &mut report,
+                    &r.order_no,
+                    &anyhow::Error::from(e).context("its plan"),
+                );
+                unreadable.insert(r.order_id.as_str());
+            }
+        }
+    }
     let now = s.clock.now_ms();
     let mut tx = s.db.begin().await?;
     // The page's orders locked and read in one statement (PostgreSQL: `FOR UPDATE`); their moves below go through the
@@ -270,13 +301,26 @@ async fn sweep_page(
     // charge's sequence number would be taken already, and the unique (order, seq) would refuse the page.
     let mut positions: HashMap<String, LoanBalances> = HashMap::with_capacity(page.len());
     for (order_id, json) in tx.positions_in_tx(&ids).await? {
-        let balances: LoanBalances = serde_json::from_str(&json)
-            .with_context(|| format!("the stored position of order {order_id}"))?;
-        positions.insert(order_id, balances);
+        match serde_json::from_str(&json) {
+            Ok(balances) => {
+                positions.insert(order_id, balances);
+            }
+            Err(e) => {
+                if let Some(row) = page.iter().find(|r| r.order_id == order_id) {
+                    skip(
+                        &mut report,
+                        &row.order_no,
+                        &anyhow::Error::from(e).context("its stored position"),
+                    );
+                    unreadable.insert(row.order_id.as_str());
+                }
+            }
+        }
     }
     // Read again under the lock: an order repaid or exited since the page was listed is left alone.
     let active: Vec<(&OpenLoanRow, OrderState)> = page
         .iter()
+        .filter(|row| !unreadable.contains(row.order_id.as_str()))
         .filter_map(|row| {
             let status = held.get(&row.order_id)?.status;
             status.is_active_loan().then_some((row, status))
@@ -295,43 +339,50 @@ async fn sweep_page(
     for &(row, status) in &active {
         let plan = &plans[row.order_id.as_str()];
         let waiting = verifying.get(&row.order_id).unwrap_or(&none);
-        report.orders += 1;
-        let (balances, positioned) = match positions.remove(&row.order_id) {
-            Some(balances) => (balances, true),
-            None => {
-                let entries =
-                    crate::servicing::entries_of(ledgers.remove(&row.order_id).unwrap_or_default())
-                        .with_context(|| format!("the ledger of order {}", row.order_no))?;
-                let balances = replay(plan, &entries)
-                    .with_context(|| format!("replaying the ledger of order {}", row.order_no))?;
-                (balances, false)
-            }
-        };
-        let planned = plan_loan(plan, status, &balances, waiting, date, s)?;
-        let charged = !planned.entries.is_empty();
-        let after = if charged {
-            // The money engine accepts the ledger with them, or nothing is posted.
-            let after = replay_onto(plan, &balances, &planned.entries)
-                .with_context(|| format!("late charges of order {}", row.order_no))?;
+        // Everything the engine works out for this loan, before anything of it joins the page's writes.
+        let worked = (|| -> anyhow::Result<_> {
+            let (balances, positioned) = match positions.remove(&row.order_id) {
+                Some(balances) => (balances, true),
+                None => {
+                    let entries = crate::servicing::entries_of(
+                        ledgers.remove(&row.order_id).unwrap_or_default(),
+                    )
+                    .context("its ledger")?;
+                    (
+                        replay(plan, &entries).context("replaying its ledger")?,
+                        false,
+                    )
+                }
+            };
+            let planned = plan_loan(plan, status, &balances, waiting, date, s)?;
             let first = balances.entries;
-            for (i, e) in planned.entries.into_iter().enumerate() {
-                posts.push((row.order_id.as_str(), first + i as u64, e));
+            // The money engine accepts the ledger with them, or nothing is posted.
+            let after = if planned.entries.is_empty() {
+                balances
+            } else {
+                replay_onto(plan, &balances, &planned.entries).context("its late charges")?
+            };
+            let position = (!planned.entries.is_empty() || !positioned)
+                .then(|| crate::ledger::position(row.order_id.as_str(), market.code(), &after))
+                .transpose()?;
+            Ok((first, planned, after, position))
+        })();
+        let (first, planned, after, position) = match worked {
+            Ok(worked) => worked,
+            Err(e) => {
+                skip(&mut report, &row.order_no, &e);
+                continue;
             }
-            after
-        } else {
-            balances
         };
+        report.orders += 1;
+        for (i, e) in planned.entries.into_iter().enumerate() {
+            posts.push((row.order_id.as_str(), first + i as u64, e));
+        }
         if let Some(event) = planned.event {
             events.push((&held[&row.order_id], event));
         }
         reminders::due_on(s, market, row, &after, waiting, date, &mut notes);
-        if charged || !positioned {
-            arrears.push(crate::ledger::position(
-                row.order_id.as_str(),
-                market.code(),
-                &after,
-            )?);
-        }
+        arrears.extend(position);
     }
     let batch: Vec<NewEntry<'_>> = posts
         .iter()

@@ -1511,3 +1511,37 @@ async fn an_extended_installment_is_reminded_again_for_its_new_due_date() {
         ]
     );
 }
+
+/// A loan whose stored position or plan the money engine cannot read is left as it was and logged; every other loan
+/// of the market is still charged, moved overdue and reminded (before, the one bad row failed its page, and every
+/// page after it, every day).
+#[tokio::test]
+async fn a_loan_the_engine_cannot_read_is_skipped_and_the_rest_of_the_market_is_worked() {
+    let app = spawn_app().await;
+    let mut loans = Vec::new();
+    for _ in 0..3 {
+        let Loan { order_id, plan, .. } = app.borrower(IN).disbursed().await;
+        loans.push((order_id, due_date(&plan, 0)));
+    }
+    loans.sort();
+    let (bad_position, bad_plan, good) = (&loans[0].0, &loans[1].0, &loans[2].0);
+    app.execute(&format!(
+        "UPDATE loan_arrears SET balances_json = '{{}}' WHERE order_id = '{bad_position}'"
+    ))
+    .await;
+    app.execute(&format!(
+        "UPDATE loans SET plan_json = 'not a plan' WHERE order_id = '{bad_plan}'"
+    ))
+    .await;
+    let due = loans.iter().map(|l| l.1).max().unwrap();
+    app.set_date(due + Duration::days(1)).await;
+    let report = app.run_overdue(Market::India).await;
+    assert!(report.ran);
+    assert_eq!((report.skipped, report.orders), (2, 1), "{report:?}");
+    assert_eq!(late_charges(&app, good).await.len(), 1);
+    assert_eq!(status_of(&app, good).await, "overdue");
+    for bad in [bad_position, bad_plan] {
+        assert_eq!(late_charges(&app, bad).await.len(), 0);
+        assert_eq!(status_of(&app, bad).await, "disbursed");
+    }
+}
