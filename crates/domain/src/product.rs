@@ -14,6 +14,15 @@ use std::collections::HashSet;
 /// RBI digital lending directions: the borrower may exit for at least this many days.
 pub const MIN_COOLING_OFF_DAYS: u32 = 3;
 
+/// The most installments a term may have, and the longest a term may run (five years: 60 months of 31 days):
+/// a consumer loan's schedule, quoted and searched for its APR on every quote, stays small, whatever an admin types.
+pub const MAX_INSTALLMENTS: u32 = 120;
+pub const MAX_TERM_DAYS: u32 = 60 * 31;
+/// The most days an extension may move a due date, extensions a loan may take, and days a late charge may run.
+pub const MAX_EXTENSION_DAYS: u32 = 90;
+pub const MAX_EXTENSIONS: u32 = 12;
+pub const MAX_LATE_CHARGE_DAYS: u32 = 365;
+
 /// A loan product of one market.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", deny_unknown_fields)]
@@ -325,6 +334,19 @@ impl Product {
             if term.installments == 0 {
                 return Err(self.invalid(format!("term {:?} has no installments", term.code)));
             }
+            // Bounded before anything is quoted: a schedule is built, and searched for its APR, per installment.
+            let period_days = match term.period {
+                Period::Monthly => 31,
+                Period::Days(days) => days,
+            };
+            if term.installments > MAX_INSTALLMENTS
+                || u64::from(term.installments) * u64::from(period_days) > u64::from(MAX_TERM_DAYS)
+            {
+                return Err(self.invalid(format!(
+                    "term {:?} is too long: at most {MAX_INSTALLMENTS} installments and {MAX_TERM_DAYS} days",
+                    term.code
+                )));
+            }
             // A daily rate over calendar months would give unequal periods, which an EMI cannot express.
             if term.period == Period::Monthly
                 && self.interest.per == RateBasis::Day
@@ -342,6 +364,11 @@ impl Product {
         if late.flat.is_negative() || late.per_day.is_negative() {
             return Err(self.invalid("late charges cannot be negative"));
         }
+        if late.max_days > MAX_LATE_CHARGE_DAYS {
+            return Err(self.invalid(format!(
+                "a late charge runs at most {MAX_LATE_CHARGE_DAYS} days"
+            )));
+        }
         if late.per_day.minor() > 0 && late.max_days == 0 {
             return Err(
                 self.invalid("a daily late charge needs max_days, so its total can be stated")
@@ -353,6 +380,13 @@ impl Product {
             .any(|f| f.fixed.is_negative() || f.name.trim().is_empty())
         {
             return Err(self.invalid("fees need a name and a non-negative amount"));
+        }
+        if let Some(ext) = self.extension
+            && (ext.days > MAX_EXTENSION_DAYS || ext.max_extensions > MAX_EXTENSIONS)
+        {
+            return Err(self.invalid(format!(
+                "an extension moves a due date at most {MAX_EXTENSION_DAYS} days, at most {MAX_EXTENSIONS} times"
+            )));
         }
         if let Some(ext) = self.extension
             && (ext.days == 0 || ext.max_extensions == 0 || ext.fee_fixed.is_negative())
@@ -544,6 +578,19 @@ mod tests {
     #[case::unbounded_daily_late_charge(|p: &mut Product| p.late_charge.max_days = 0)]
     #[case::duplicate_term(|p: &mut Product| { let t = p.terms[0].clone(); p.terms.push(t) })]
     #[case::fees_eat_the_loan(|p: &mut Product| p.fees[0].percent = Rate::from_bp(9_000))]
+    #[case::too_many_installments(|p: &mut Product| p.terms[0].installments = u32::MAX)]
+    #[case::too_many_installments_of_a_day(|p: &mut Product| {
+        p.terms[0].period = Period::Days(1);
+        p.terms[0].installments = MAX_INSTALLMENTS + 1;
+    })]
+    #[case::a_term_over_five_years(|p: &mut Product| p.terms[0].period = Period::Days(MAX_TERM_DAYS + 1))]
+    #[case::monthly_over_five_years(|p: &mut Product| {
+        p.terms[0].period = Period::Monthly;
+        p.terms[0].installments = 61;
+    })]
+    #[case::a_long_extension(|p: &mut Product| p.extension.as_mut().unwrap().days = MAX_EXTENSION_DAYS + 1)]
+    #[case::endless_extensions(|p: &mut Product| p.extension.as_mut().unwrap().max_extensions = u32::MAX)]
+    #[case::a_late_charge_for_years(|p: &mut Product| p.late_charge.max_days = MAX_LATE_CHARGE_DAYS + 1)]
     fn an_inconsistent_product_is_refused(#[case] break_it: fn(&mut Product)) {
         let (_, mut product) = demo_products()
             .into_iter()

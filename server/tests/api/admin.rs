@@ -997,3 +997,28 @@ async fn a_product_that_today_s_calendar_puts_over_a_cap_is_left_out_and_home_st
     assert_eq!(codes(&products), listed);
     app.stop().await;
 }
+
+/// A term of four billion daily installments (the console's form takes any number) is refused at the field before
+/// anything is quoted: no schedule of that size is ever built, and the server stays up.
+#[tokio::test]
+async fn a_term_too_long_to_quote_is_refused_before_any_schedule_is_built() {
+    let app = spawn_app().await;
+    let root = admin(&app).await;
+    let mut product = demo_product("in-salary-advance");
+    product["code"] = json!("in-endless");
+    product["terms"] = json!([{"code": "forever", "period": "1d", "installments": u32::MAX}]);
+    for (path, body) in [
+        (
+            "/api/v1/console/products/preview",
+            json!({"definition": product.clone()}),
+        ),
+        ("/api/v1/console/products", product.clone()),
+    ] {
+        let refused = send(&app, &root, Method::POST, path, Some(body)).await;
+        assert_eq!(refused.status(), StatusCode::UNPROCESSABLE_ENTITY, "{path}");
+        let body = error(refused).await;
+        assert_eq!(body["code"], "validation_failed", "{body}");
+    }
+    assert_eq!(app.db.count_products().await.unwrap(), 5);
+    app.stop().await;
+}
