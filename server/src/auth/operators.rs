@@ -596,8 +596,23 @@ pub async fn change_own_password(
         hash_password(new.to_owned()).await?
     };
     let mut tx = s.db.begin().await?;
-    tx.set_operator_password(&op.id, &password_hash, false)
-        .await?;
+    // The password checked must still be the account's, and this session live: an admin's reset (or a disabling)
+    // while the hashes ran wins, and this change is refused as the wrong password would be.
+    if !tx
+        .change_own_operator_password(
+            &op.id,
+            &row.password_hash,
+            &password_hash,
+            &crypto::token_hash(session_token),
+        )
+        .await?
+    {
+        tx.rollback().await?;
+        return Err(Error::field(
+            "currentPassword",
+            FieldProblem::new("field.password_wrong"),
+        ));
+    }
     let ended = tx
         .revoke_other_operator_sessions(&op.id, &crypto::token_hash(session_token), now)
         .await?;

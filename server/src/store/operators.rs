@@ -311,6 +311,31 @@ impl Tx {
         Ok(())
     }
 
+    /// An operator's own change of password: to `new_hash`, their choice (no change required any more), only while the
+    /// stored hash is still `checked_hash` (the one their current password was checked against) and the session of
+    /// `token_hash` is live — an admin's reset or a disabling meanwhile wins. True when it was changed.
+    pub async fn change_own_operator_password(
+        &mut self,
+        id: &str,
+        checked_hash: &str,
+        new_hash: &str,
+        token_hash: &str,
+    ) -> sqlx::Result<bool> {
+        let done = sqlx::query(
+            "UPDATE operators SET password_hash = $1, password_change_required = 0
+             WHERE id = $2 AND password_hash = $3 AND disabled_at IS NULL
+               AND EXISTS (SELECT 1 FROM operator_sessions s
+                           WHERE s.token_hash = $4 AND s.operator_id = $2 AND s.revoked_at IS NULL)",
+        )
+        .bind(new_hash)
+        .bind(id)
+        .bind(checked_hash)
+        .bind(token_hash)
+        .execute(self.conn())
+        .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
     /// Ends every live session of an operator but the one of `kept_token_hash`; returns how many.
     pub async fn revoke_other_operator_sessions(
         &mut self,

@@ -2411,3 +2411,58 @@ async fn an_unknown_username_locks_like_a_real_one_so_the_lock_tells_no_names() 
     );
     app.stop().await;
 }
+
+/// An operator's own password change is written only while the password it checked is still the account's and its
+/// session is live: an admin's reset landing while the hashes ran (which ends every session) wins, instead of being
+/// silently undone by the change.
+#[tokio::test]
+async fn an_own_password_change_never_undoes_an_admins_reset_made_meanwhile() {
+    let app = spawn_app().await;
+    let id = create(&app, "kiran", &[Role::Support]).await;
+    let kiran = sign_in(&app, "kiran").await;
+    let stored = || async {
+        sqlx::query_scalar::<_, String>("SELECT password_hash FROM operators WHERE id = $1")
+            .bind(&id)
+            .fetch_one(app.db.pool())
+            .await
+            .unwrap()
+    };
+    let checked = stored().await;
+    let session = kilat_server::infra::crypto::token_hash(&kiran.token);
+    // The admin's reset: a new hash, every session ended.
+    let mut tx = app.db.begin().await.unwrap();
+    tx.set_operator_password(&id, "$argon2id$the-admins-reset", true)
+        .await
+        .unwrap();
+    tx.revoke_operator_sessions(&id, 1).await.unwrap();
+    tx.commit().await.unwrap();
+    let mut tx = app.db.begin().await.unwrap();
+    let changed = tx
+        .change_own_operator_password(&id, &checked, "$argon2id$kirans-choice", &session)
+        .await
+        .unwrap();
+    tx.commit().await.unwrap();
+    assert!(!changed);
+    assert_eq!(stored().await, "$argon2id$the-admins-reset");
+
+    // Signed in again with the admin's password, the change goes through.
+    sqlx::query("UPDATE operator_sessions SET revoked_at = NULL WHERE token_hash = $1")
+        .bind(&session)
+        .execute(app.db.pool())
+        .await
+        .unwrap();
+    let mut tx = app.db.begin().await.unwrap();
+    assert!(
+        tx.change_own_operator_password(
+            &id,
+            "$argon2id$the-admins-reset",
+            "$argon2id$kirans-choice",
+            &session
+        )
+        .await
+        .unwrap()
+    );
+    tx.commit().await.unwrap();
+    assert_eq!(stored().await, "$argon2id$kirans-choice");
+    app.stop().await;
+}
