@@ -50,6 +50,24 @@ pub fn position<'a>(
     })
 }
 
+/// An entry dated on a day of `market` that has ended by `now` (a payment priced yesterday, confirmed today): the
+/// dashboard's kept figures of that day are forgotten in the same transaction, to be computed again with it.
+async fn forget_kept_day(
+    tx: &mut Tx,
+    market: kilat_domain::Market,
+    on: Date,
+    now: i64,
+) -> Result<(), Error> {
+    let today = time::OffsetDateTime::from_unix_timestamp_nanos(i128::from(now) * 1_000_000)
+        .map(|at| market.local_date(at))
+        .map_err(anyhow::Error::from)?;
+    if on < today {
+        tx.forget_dashboard_day(market.code(), crate::store::dashboard::day_of(on))
+            .await?;
+    }
+    Ok(())
+}
+
 /// Appends `entry` to the loan's ledger after checking that the money engine accepts the ledger with it; `loan`'s
 /// entries and balances are those after it.
 pub(crate) async fn post_in(
@@ -65,6 +83,7 @@ pub(crate) async fn post_in(
     let entry = loan.entries.last().expect("just pushed");
     tx.append_entry(&loan.order.id, seq, entry, payment_id, now)
         .await?;
+    forget_kept_day(tx, loan.order.market, entry.on, now).await?;
     let row = position(&loan.order.id, loan.order.market.code(), &loan.balances)?;
     tx.set_arrears_of(&row, now).await?;
     Ok(())
@@ -141,5 +160,16 @@ pub(crate) async fn post_credits_in(
     }
     tx.append_entries(&batch, now).await?;
     tx.set_arrears(&rows, now).await?;
+    // The days ended that the batch dates entries on, each once.
+    let mut days: Vec<(kilat_domain::Market, Date)> = batch
+        .iter()
+        .zip(posts)
+        .map(|(e, (loan, _))| (loan.order.market, e.entry.on))
+        .collect();
+    days.sort_unstable_by_key(|(m, d)| (m.code(), *d));
+    days.dedup();
+    for (market, on) in days {
+        forget_kept_day(tx, market, on, now).await?;
+    }
     Ok(())
 }

@@ -3,7 +3,7 @@
 //! from the epoch (`(ms + offset) / 86 400 000`), or the ledger's business date. A new figure (complaints, when
 //! that table exists) is one more query and one more field.
 
-use super::Db;
+use super::{Db, Tx};
 
 /// One figure's value on one day: `day` is the day number (days since 1970-01-01, local).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, kilat_row::FromRow)]
@@ -501,5 +501,19 @@ impl Db {
             .await?;
         tx.commit().await?;
         Ok(done.rows_affected())
+    }
+}
+
+impl Tx {
+    /// Forgets the market's kept figures of `day` (a local day, [`day_of`]), in the transaction that dates an entry
+    /// on it after it ended — money confirmed today for a payment priced yesterday: the dashboard computes the day
+    /// again, and the job keeps it again, with that entry.
+    pub async fn forget_dashboard_day(&mut self, market: &str, day: i64) -> sqlx::Result<()> {
+        sqlx::query("DELETE FROM dashboard_days WHERE market = $1 AND day = $2")
+            .bind(market)
+            .bind(day)
+            .execute(self.conn())
+            .await?;
+        Ok(())
     }
 }

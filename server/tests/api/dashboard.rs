@@ -482,3 +482,43 @@ async fn the_book_is_counted_exactly_from_known_loans_in_known_buckets() {
     }
     app.stop().await;
 }
+
+/// A payoff priced on one day and confirmed the next is dated on its first day: the dashboard's kept figures of that
+/// day, kept overnight, are forgotten by the credit and counted again with it (before, the day stayed short of the
+/// payoff for the thirty days the dashboard shows it).
+#[tokio::test]
+async fn money_confirmed_the_next_day_for_a_payment_priced_the_day_before_is_counted_on_its_day() {
+    let app = spawn_app().await;
+    let Loan {
+        session, order_no, ..
+    } = app.borrower(IN).disbursed().await;
+    let priced_day = app.services.clock.today(Market::India);
+    let payoff = payment(&app, &session, &order_no, "payoff", "dash-next-day").await;
+    let id = payoff["paymentId"].as_str().unwrap();
+    assert_eq!(
+        submit_utr(&app, &session, id, "500000000851")
+            .await
+            .status(),
+        StatusCode::OK
+    );
+    app.set_date(priced_day + Duration::days(1)).await;
+    kilat_server::jobs::dashboard_days::run(&app.services, Market::India)
+        .await
+        .unwrap();
+    let finance = operator(&app, "fin-next", &[Role::Finance]).await;
+    let amount = payoff["amount"].as_i64().unwrap();
+    assert_eq!(
+        confirm(&app, &finance, id, amount).await.status(),
+        StatusCode::OK
+    );
+    let admin = operator(&app, "ada-next", &[Role::Admin]).await;
+    let got = board(&app, &admin, "IN").await;
+    let day = got["days"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["date"] == json!(priced_day.to_string()))
+        .unwrap()
+        .clone();
+    assert_eq!(day["repaid"], amount, "{day}");
+}
