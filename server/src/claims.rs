@@ -168,6 +168,7 @@ pub async fn update(
     req: &ClaimsRequest<'_>,
 ) -> Result<StoredClaims, Error> {
     op.require_any(ADMIN)?;
+    op.require_market(market)?;
     let claims = check(req)?;
     let now = s.clock.now_ms();
     let mut tx = s.db.begin().await?;

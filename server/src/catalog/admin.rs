@@ -167,6 +167,8 @@ pub async fn create(
 ) -> Result<ProductRecord, Error> {
     op.require_any(ADMIN)?;
     let product = read(body)?;
+    // Each market's products are its lender's: an admin prices only the markets they work in.
+    op.require_market(product.market)?;
     check(s, catalog, &product)?;
     let definition = serde_json::to_string(&product).map_err(anyhow::Error::from)?;
     let now = s.clock.now_ms();
@@ -220,6 +222,7 @@ pub async fn edit(
     let mut tx = s.db.begin().await?;
     let row = tx.product_for_update(code).await?.ok_or(Error::NotFound)?;
     let before = record(&row)?;
+    op.require_market(before.product.market)?;
     if product.market != before.product.market {
         return Err(Error::field("market", FieldProblem::new("field.immutable")));
     }
@@ -271,6 +274,7 @@ pub async fn set_enabled(
     let mut tx = s.db.begin().await?;
     let row = tx.product_for_update(code).await?.ok_or(Error::NotFound)?;
     let before = record(&row)?;
+    op.require_market(before.product.market)?;
     if before.enabled == enabled {
         tx.rollback().await?;
         return Ok(before);

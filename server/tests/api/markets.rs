@@ -1077,3 +1077,88 @@ async fn a_markets_contact_messages_are_not_crowded_out_by_the_other_markets() {
     assert_eq!(handled.status(), StatusCode::OK);
     app.stop().await;
 }
+
+/// Each market's products and site claims are its lender's: an admin of India creates, edits, disables or enables no
+/// Indonesian product and changes no Indonesian claim (`422` on `market`, nothing written), and keeps doing all of it
+/// for India.
+#[tokio::test]
+async fn an_admin_of_one_market_prices_and_advertises_that_market_only() {
+    let app = spawn_app().await;
+    let india = crate::servicing::operator_in(&app, "ina", &[Role::Admin], &[Market::India]).await;
+    let mut product = crate::admin::demo_product("id-kilat-30");
+    product["code"] = json!("id-from-india");
+    let edited = {
+        let mut p = crate::admin::demo_product("id-kilat-30");
+        p["name"] = json!("Renamed from India");
+        p
+    };
+    let claims = json!({"payoutClaim": "Cair dalam 5 menit.", "usersClaim": ""});
+    for (method, path, body) in [
+        (
+            Method::POST,
+            "/api/v1/console/products".to_owned(),
+            Some(product),
+        ),
+        (
+            Method::PUT,
+            "/api/v1/console/products/id-kilat-30".to_owned(),
+            Some(edited),
+        ),
+        (
+            Method::POST,
+            "/api/v1/console/products/id-kilat-30/disable".to_owned(),
+            None,
+        ),
+        (
+            Method::PUT,
+            "/api/v1/console/site/claims/ID".to_owned(),
+            Some(claims.clone()),
+        ),
+    ] {
+        let response = call(&app, &india, method.clone(), &path, body).await;
+        assert_eq!(
+            response.status(),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "{method} {path}"
+        );
+        assert!(
+            error(response).await["fields"]["market"].is_string(),
+            "{method} {path}"
+        );
+    }
+    assert_eq!(app.db.count_products().await.unwrap(), 5);
+    let listed =
+        data(call(&app, &india, Method::GET, "/api/v1/console/products", None).await).await;
+    let kilat = listed
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["code"] == "id-kilat-30")
+        .unwrap()
+        .clone();
+    assert_eq!(
+        (kilat["enabled"].clone(), kilat["version"].clone()),
+        (json!(true), json!(1)),
+        "{kilat}"
+    );
+    // India's own: as before.
+    let disabled = call(
+        &app,
+        &india,
+        Method::POST,
+        "/api/v1/console/products/in-flexi-14d/disable",
+        None,
+    )
+    .await;
+    assert_eq!(disabled.status(), StatusCode::OK);
+    let india_claims = call(
+        &app,
+        &india,
+        Method::PUT,
+        "/api/v1/console/site/claims/IN",
+        Some(json!({"payoutClaim": "Money the same day.", "usersClaim": ""})),
+    )
+    .await;
+    assert_eq!(india_claims.status(), StatusCode::OK);
+    app.stop().await;
+}
