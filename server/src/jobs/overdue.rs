@@ -334,6 +334,9 @@ async fn sweep_page(
     let mut ledgers = tx.ledgers_in_tx(&unpositioned).await?;
     let mut posts: Vec<(&str, u64, LedgerEntry)> = Vec::new();
     let mut events: Vec<(&OrderStatusRow, OrderEvent)> = Vec::new();
+    // A date before today (run by hand to catch up) judges the loans by today's balances: a loan overdue then is
+    // overdue now, but one not yet overdue then may be today, so a past date never moves an order back to current.
+    let past = date < s.clock.today(market);
     let mut notes: Vec<NewNotification<'_>> = Vec::new();
     let mut arrears: Vec<ArrearsRow<'_>> = Vec::new();
     for &(row, status) in &active {
@@ -378,7 +381,10 @@ async fn sweep_page(
         for (i, e) in planned.entries.into_iter().enumerate() {
             posts.push((row.order_id.as_str(), first + i as u64, e));
         }
-        if let Some(event) = planned.event {
+        if let Some(event) = planned
+            .event
+            .filter(|e| !(past && *e == OrderEvent::CatchUp))
+        {
             events.push((&held[&row.order_id], event));
         }
         reminders::due_on(s, market, row, &after, waiting, date, &mut notes);

@@ -1545,3 +1545,28 @@ async fn a_loan_the_engine_cannot_read_is_skipped_and_the_rest_of_the_market_is_
         assert_eq!(status_of(&app, bad).await, "disbursed");
     }
 }
+
+/// The job run by hand for a day before today (to catch up after an outage) never moves a loan back to current
+/// because it was not overdue on that day: today's run decides the status.
+#[tokio::test]
+async fn a_run_for_a_past_date_moves_no_order_back_to_current() {
+    let app = spawn_app().await;
+    let Loan {
+        order_id: id, plan, ..
+    } = app.borrower(IN).disbursed().await;
+    let due = due_date(&plan, 0);
+    app.set_date(due + Duration::days(1)).await;
+    app.run_overdue(Market::India).await;
+    assert_eq!(status_of(&app, &id).await, "overdue");
+    let report = overdue::run(
+        &app.services,
+        Market::India,
+        due - Duration::days(1),
+        "by-hand",
+    )
+    .await
+    .unwrap();
+    assert!(report.ran);
+    assert_eq!(report.caught_up, 0, "{report:?}");
+    assert_eq!(status_of(&app, &id).await, "overdue");
+}
