@@ -100,7 +100,7 @@ test('finance imports a bank statement that confirms two UTR payments in one act
     await desk.getByText(`Credit 2 payments totalling ₹${total} to their loans?`, { exact: false }).waitFor();
     await desk.screenshot({ path: path.join(outDir, 'console-statement-confirm.png'), fullPage: true });
     await desk.getByRole('button', { name: `Confirm ₹${total}` }).click();
-    await desk.getByRole('status').filter({ hasText: `2 payments confirmed (₹${total}).` }).waitFor();
+    await desk.getByRole('status').filter({ hasText: `2 payments confirmed (₹${total} credited to loans).` }).waitFor();
     await desk.getByRole('region', { name: 'Confirmed (2)' }).waitFor();
     await desk.screenshot({ path: path.join(outDir, 'console-statement-done.png'), fullPage: true });
 

@@ -94,7 +94,7 @@ describe('repayments', () => {
     const user = userEvent.setup();
     const item = (await payments())[0]!;
     expect(within(item).getByText('Rejected')).toBeInTheDocument();
-    expect(within(item).getByText(/Rejected: “No such credit on the statement.”/)).toBeInTheDocument();
+    expect(within(item).getByText(/^Rejected. The borrower was told: “No such credit on the statement.” If the bank statement shows/)).toBeInTheDocument();
     expect(within(item).queryByRole('button', { name: 'Reject' })).not.toBeInTheDocument();
     await user.click(within(item).getByRole('button', { name: 'Money arrived after all…' }));
     await user.type(within(item).getByLabelText('Amount received (INR)'), '3500.25');
