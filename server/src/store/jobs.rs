@@ -294,8 +294,10 @@ impl Tx {
     }
 
     /// Queues reminders; one already queued for the same installment, kind and due date is left as it is (unique
-    /// constraint), unless it was dropped unsent (the loan did not call for it when its hour came: a UTR waiting, say, that finance
-    /// has rejected since), which waits to be sent again with the new text. Returns how many were new or renewed.
+    /// constraint), unless it was dropped unsent (the loan did not call for it when its hour came: a UTR waiting, say,
+    /// that finance has rejected since), which waits to be sent again with the new text. A reminder queued before
+    /// migration 0066 has no due date (`''`): one of the same installment and kind, not dropped, stands for it, so the
+    /// texts sent before the upgrade are not sent again. Returns how many were new or renewed.
     pub async fn queue_notifications(
         &mut self,
         batch: &[NewNotification<'_>],
@@ -303,41 +305,46 @@ impl Tx {
     ) -> sqlx::Result<u64> {
         let mut added = 0;
         for chunk in batch.chunks(300) {
-            let rows = (0..chunk.len())
-                .map(|r| {
-                    format!(
-                        "({}, 'pending', 0, ${}, ${}, ${})",
-                        placeholders(r * 10 + 1, 7),
-                        r * 10 + 8,
-                        r * 10 + 9,
-                        r * 10 + 10
-                    )
-                })
-                .collect::<Vec<_>>()
-                .join(", ");
+            let mut rows = Rows::new(
+                self.sqlite,
+                &[Text, Text, Text, Text, Int, Text, Text, Text],
+            );
+            let ids: Vec<String> = chunk.iter().map(|_| new_id()).collect();
+            for (n, id) in chunk.iter().zip(&ids) {
+                rows.push([
+                    Value::Text(Some(id.as_str())),
+                    Value::Text(Some(n.order_id)),
+                    Value::Text(Some(n.borrower_id)),
+                    Value::Text(Some(n.market)),
+                    Value::Int(Some(i64::from(n.installment))),
+                    Value::Text(Some(n.kind)),
+                    Value::Text(Some(n.text.as_str())),
+                    Value::Text(Some(n.due_on.as_str())),
+                ]);
+            }
+            // `v.column1…8`: the names both databases give a `VALUES` list's columns ([`Rows::relation`]); the
+            // `WHERE` also keeps SQLite from reading `ON CONFLICT` as a join's `ON`.
             let sql = format!(
                 "INSERT INTO notification_outbox (id, order_id, borrower_id, market, installment, kind, text, status,
                      attempts, created_at, updated_at, due_on)
-                 VALUES {rows} ON CONFLICT (order_id, installment, kind, due_on) DO UPDATE SET status = 'pending',
+                 SELECT v.column1, v.column2, v.column3, v.column4, v.column5, v.column6, v.column7, 'pending', 0,
+                     $1, $1, v.column8
+                 FROM {} WHERE NOT EXISTS (
+                     SELECT 1 FROM notification_outbox o
+                     WHERE o.order_id = v.column2 AND o.installment = v.column5 AND o.kind = v.column6
+                       AND o.due_on = '' AND o.status <> 'dropped')
+                 ON CONFLICT (order_id, installment, kind, due_on) DO UPDATE SET status = 'pending',
                      text = excluded.text, attempts = 0, last_error = NULL, sent_at = NULL,
                      created_at = excluded.created_at, updated_at = excluded.updated_at
-                 WHERE notification_outbox.status = 'dropped'"
+                 WHERE notification_outbox.status = 'dropped'",
+                rows.relation(2, "v")
             );
-            let mut query = sqlx::query(&sql);
-            for n in chunk {
-                query = query
-                    .bind(new_id())
-                    .bind(n.order_id)
-                    .bind(n.borrower_id)
-                    .bind(n.market)
-                    .bind(i64::from(n.installment))
-                    .bind(n.kind)
-                    .bind(n.text.as_str())
-                    .bind(now)
-                    .bind(now)
-                    .bind(n.due_on.as_str());
-            }
-            added += query.execute(self.conn()).await?.rows_affected();
+            added += sqlx::query(&sql)
+                .bind(now)
+                .bind_values(rows.into_values())
+                .execute(self.conn())
+                .await?
+                .rows_affected();
         }
         Ok(added)
     }

@@ -1570,3 +1570,33 @@ async fn a_run_for_a_past_date_moves_no_order_back_to_current() {
     assert_eq!(report.caught_up, 0, "{report:?}");
     assert_eq!(status_of(&app, &id).await, "overdue");
 }
+
+/// Reminders queued before migration 0066 carry no due date: the overdue job, queuing an overdue loan's text again
+/// every day, finds the one sent before the upgrade and queues no second one (an upgrade must not text the whole
+/// overdue book again).
+#[tokio::test]
+async fn a_reminder_sent_before_the_upgrade_is_not_sent_again() {
+    let app = spawn_app().await;
+    let Loan {
+        order_id: id, plan, ..
+    } = app.borrower(IN).disbursed().await;
+    let due = due_date(&plan, 0);
+    app.set_date(due + Duration::days(1)).await;
+    app.run_overdue(Market::India).await;
+    // As the upgrade leaves it: sent, without a due date.
+    app.execute(&format!(
+        "UPDATE notification_outbox SET due_on = '', status = 'sent' WHERE order_id = '{id}'"
+    ))
+    .await;
+    app.set_date(due + Duration::days(2)).await;
+    assert_eq!(app.run_overdue(Market::India).await.reminders, 0);
+    let overdue: Vec<_> = app
+        .db
+        .notifications_of(&id)
+        .await
+        .unwrap()
+        .into_iter()
+        .filter(|n| n.kind == "overdue")
+        .collect();
+    assert_eq!(overdue.len(), 1);
+}
