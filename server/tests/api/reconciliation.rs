@@ -1127,3 +1127,64 @@ async fn a_rejected_utr_whose_money_arrives_after_all_is_found_by_it_held_and_cr
     );
     app.stop().await;
 }
+
+/// A matched line whose payment's price no longer holds (its UTR came days after it was priced) is held, nothing
+/// credited, and the outcome counts it as held, not as credited.
+#[tokio::test]
+async fn confirming_a_line_whose_price_no_longer_holds_reports_it_held() {
+    let app = spawn_app().await;
+    let finance = operator(&app, "fin", &[Role::Finance]).await;
+    let mapping = save_mapping(&app, &finance, hdfc()).await;
+    // ₹10,000 at 0.1% a day: a payoff priced today asks less than one paid ten days on.
+    let crate::builders::Loan {
+        session, order_no, ..
+    } = app
+        .borrower(crate::builders::IN)
+        .phone("9876500361")
+        .disbursed()
+        .await;
+    let due =
+        data(create_payment(&app, &session, &order_no, "payoff", "upi", "k-payoff-361").await)
+            .await;
+    let id = due["paymentId"].as_str().unwrap().to_owned();
+    let amount = due["amount"].as_i64().unwrap();
+    let today = app.services.clock.today(kilat_domain::Market::India);
+    app.set_date(today + time::Duration::days(10)).await;
+    let session = app.sign_in("IN", "9876500361").await;
+    assert_eq!(
+        submit_utr(&app, &session, &id, "712345678961")
+            .await
+            .status(),
+        StatusCode::OK
+    );
+    let finance = crate::servicing::op_sign_in(&app, "fin").await;
+    let statement = format!(
+        "Date,Narration,Ref,Debit,Credit\n27/11/2026,UPI/LATE,712345678961,,\"{}\"\n",
+        rupees(amount),
+    );
+    let imported = import(&app, &finance, &mapping, "hdfc-late-price.csv", &statement).await;
+    let import_id = imported["result"]["import"]["importId"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert_eq!(line(&imported["result"], 2)["kind"], "matched");
+    let done = call(
+        &app,
+        &finance,
+        Method::POST,
+        &format!("{IMPORTS}/{import_id}/confirm"),
+        None,
+    )
+    .await;
+    assert_eq!(payment_status(&app, &id).await, "held");
+    assert_eq!(
+        (
+            done["confirmedTotal"].clone(),
+            done["heldCount"].clone(),
+            done["heldTotal"].clone()
+        ),
+        (json!(0), json!(1), json!(amount)),
+        "{done}"
+    );
+    app.stop().await;
+}

@@ -95,6 +95,8 @@ describe('reconciliation', () => {
             confirmedTotal: 700000,
             owedBackCount: 1,
             owedBackTotal: 300000,
+            heldCount: 0,
+            heldTotal: 0,
             skippedCount: 0,
             result: { ...RESULT, lines, matchedCount: 0, matchedTotal: 0 },
           });

@@ -1076,6 +1076,10 @@ pub struct ConfirmOutcome {
     /// what it did not owe is owed back to the borrower (`refund_due`, on the Repayments screen), in minor units.
     pub owed_back_count: i64,
     pub owed_back_total: i64,
+    /// Of those, the payments held instead, nothing credited (their price no longer held: money sent days after the
+    /// payment was priced), and their amount, in minor units: finance decides them on the Repayments screen.
+    pub held_count: i64,
+    pub held_total: i64,
     /// Matched lines whose payment someone decided meanwhile (another operator, a manual confirmation): nothing
     /// was credited for them here.
     pub skipped_count: i64,
@@ -1094,6 +1098,7 @@ pub async fn confirm_matched(
     let before = result(s, op, import_id).await?;
     let (mut confirmed_count, mut confirmed_total, mut skipped_count) = (0, 0, 0);
     let (mut owed_back_count, mut owed_back_total) = (0, 0);
+    let (mut held_count, mut held_total) = (0, 0);
     for line in before.lines.iter().filter(|l| l.kind == LineKind::Matched) {
         let Some(payment_id) = &line.payment_id else {
             continue;
@@ -1108,8 +1113,13 @@ pub async fn confirm_matched(
         };
         match payments::confirm_from_statement(s, op, payment_id, &source).await {
             Ok(confirmed) => {
-                let owed_back = confirmed.payment.row.refund_amount.unwrap_or(0);
                 confirmed_count += 1;
+                if confirmed.payment.status == payments::PaymentStatus::Held {
+                    held_count += 1;
+                    held_total += line.amount;
+                    continue;
+                }
+                let owed_back = confirmed.payment.row.refund_amount.unwrap_or(0);
                 confirmed_total += line.amount - owed_back;
                 if owed_back > 0 {
                     owed_back_count += 1;
@@ -1126,6 +1136,8 @@ pub async fn confirm_matched(
         confirmed_total,
         owed_back_count,
         owed_back_total,
+        held_count,
+        held_total,
         skipped_count,
         result,
     })

@@ -576,6 +576,7 @@ function ResultView({ result, now }: { result: ImportResult; now: number }) {
       onSuccess: (outcome) => {
         setAsking(false);
         const parts = [t('reconciliation.confirmed', { count: outcome.confirmedCount, total: money(outcome.confirmedTotal, currency) })];
+        if (outcome.heldCount > 0) parts.push(t('reconciliation.heldBack', { count: outcome.heldCount, total: money(outcome.heldTotal, currency) }));
         if (outcome.owedBackCount > 0)
           parts.push(t('reconciliation.owedBack', { count: outcome.owedBackCount, total: money(outcome.owedBackTotal, currency) }));
         if (outcome.skippedCount > 0) parts.push(t('reconciliation.skipped', { count: outcome.skippedCount }));

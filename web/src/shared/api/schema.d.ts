@@ -3241,6 +3241,14 @@ export interface components {
             confirmedTotal: number;
             /**
              * Format: int64
+             * @description Of those, the payments held instead, nothing credited (their price no longer held: money sent days after the
+             *     payment was priced), and their amount, in minor units: finance decides them on the Repayments screen.
+             */
+            heldCount: number;
+            /** Format: int64 */
+            heldTotal: number;
+            /**
+             * Format: int64
              * @description Of those, the payments whose loan owed less than the line's amount by then (repaid or paid down meanwhile):
              *     what it did not owe is owed back to the borrower (`refund_due`, on the Repayments screen), in minor units.
              */
@@ -4343,6 +4351,14 @@ export interface components {
                 confirmedCount: number;
                 /** Format: int64 */
                 confirmedTotal: number;
+                /**
+                 * Format: int64
+                 * @description Of those, the payments held instead, nothing credited (their price no longer held: money sent days after the
+                 *     payment was priced), and their amount, in minor units: finance decides them on the Repayments screen.
+                 */
+                heldCount: number;
+                /** Format: int64 */
+                heldTotal: number;
                 /**
                  * Format: int64
                  * @description Of those, the payments whose loan owed less than the line's amount by then (repaid or paid down meanwhile):
