@@ -394,25 +394,26 @@ impl Tx {
         Ok(query.fetch_optional(self.conn()).await?.map(|(held,)| held))
     }
 
-    /// Marks `operator_id` as sending the refund of a `refund_due` payment, unless another operator is (`take_over`:
-    /// even then): one conditional update, so two operators at once are never both sending it. True when it is
-    /// theirs now.
+    /// Marks `operator_id` as sending the refund of a `refund_due` payment, unless another operator is — or, with
+    /// `take_over_from`, unless another than that one is (the operator it was read from: a third who took it over
+    /// meanwhile keeps it): one conditional update, so two operators at once are never both sending it. True when it
+    /// is theirs now.
     pub async fn claim_refund(
         &mut self,
         id: &str,
         operator_id: &str,
-        take_over: bool,
+        take_over_from: Option<&str>,
         now: i64,
     ) -> sqlx::Result<bool> {
         let done = sqlx::query(
             "UPDATE payments SET refund_claimed_by = $1, refund_claimed_at = $2
              WHERE id = $3 AND status = 'refund_due'
-               AND (refund_claimed_by IS NULL OR refund_claimed_by = $1 OR $4 = 1)",
+               AND (refund_claimed_by IS NULL OR refund_claimed_by = $1 OR refund_claimed_by = $4)",
         )
         .bind(operator_id)
         .bind(now)
         .bind(id)
-        .bind(i64::from(take_over))
+        .bind(take_over_from)
         .execute(self.conn())
         .await?;
         Ok(done.rows_affected() == 1)

@@ -501,10 +501,22 @@ async fn money_confirmed_the_next_day_for_a_payment_priced_the_day_before_is_cou
             .status(),
         StatusCode::OK
     );
-    app.set_date(priced_day + Duration::days(1)).await;
-    kilat_server::jobs::dashboard_days::run(&app.services, Market::India)
+    // Noon the next day: the priced day ended long enough ago to be kept.
+    app.services
+        .clock
+        .set_local_time(
+            Market::India,
+            priced_day + Duration::days(1),
+            time::macros::time!(12:00),
+        )
+        .unwrap();
+    let kept = kilat_server::jobs::dashboard_days::run(&app.services, Market::India)
         .await
         .unwrap();
+    assert!(
+        kept >= 1,
+        "the priced day was kept before the credit: {kept}"
+    );
     let finance = operator(&app, "fin-next", &[Role::Finance]).await;
     let amount = payoff["amount"].as_i64().unwrap();
     assert_eq!(
@@ -521,4 +533,5 @@ async fn money_confirmed_the_next_day_for_a_payment_priced_the_day_before_is_cou
         .unwrap()
         .clone();
     assert_eq!(day["repaid"], amount, "{day}");
+    app.stop().await;
 }

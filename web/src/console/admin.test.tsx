@@ -72,6 +72,16 @@ describe('products', () => {
     expect(screen.queryByRole('link', { name: 'Operators' })).toBeNull();
   });
 
+  it('shows another market’s products to an admin who does not work in it, with nothing to change them by', async () => {
+    fakeConsoleApi({ operator: OPERATORS.indiaAdmin, signedIn: true, handlers: { 'GET /api/v1/console/products': () => ok([PRODUCT]) } });
+    renderConsole('/console/products?market=ID');
+    const table = await screen.findByRole('table', { name: '1 products in Indonesia' });
+    expect(within(table).getByText('Kilat 30', { exact: false })).toBeInTheDocument();
+    expect(within(table).queryByRole('button')).toBeNull();
+    expect(screen.queryByRole('button', { name: 'New product' })).toBeNull();
+    expect(screen.getByText("You do not work in Indonesia: its products are shown, and changed by its lender's admins.")).toBeInTheDocument();
+  });
+
   it('edits a product in a form with a live KFS, and asks before a live product changes price', async () => {
     const api = fakeConsoleApi({
       operator: OPERATORS.adminOnly,

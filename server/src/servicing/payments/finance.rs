@@ -100,9 +100,10 @@ pub async fn queue(
             .await?;
     // A search names one transfer: a payment finance rejected is found by it too, in case its money arrived after
     // all (the statement shows it): finance then confirms what came, and it is held, never lost from view.
-    if let (None, Some(search)) = (filter.status, filter.search.as_deref()) {
+    let room = QUEUE_LIMIT - i64::try_from(rows.len()).unwrap_or(QUEUE_LIMIT);
+    if let (None, Some(search), true) = (filter.status, filter.search.as_deref(), room > 0) {
         rows.extend(
-            s.db.rejected_payments_matching(currency, search, QUEUE_LIMIT)
+            s.db.rejected_payments_matching(currency, search, room)
                 .await?,
         );
     }
@@ -502,18 +503,12 @@ pub async fn claim_refund(
     let row = payment_in_scope(s, op, payment_id).await?;
     let now = s.clock.now_ms();
     let mut tx = s.db.begin().await?;
-    if !tx.claim_refund(&row.id, &op.id, take_over, now).await? {
-        let still_due = tx
-            .payment_in_tx(&row.id)
-            .await?
-            .is_some_and(|p| p.status == PaymentStatus::RefundDue.code());
+    // Taken over from the operator read here, and only from them: the audit names whom it was taken from.
+    let from = row.refund_claimed_by.as_deref().filter(|_| take_over);
+    if !tx.claim_refund(&row.id, &op.id, from, now).await? {
+        let refusal = not_recorded(&mut tx, &row.id).await?;
         tx.rollback().await?;
-        return Err(if still_due {
-            Refusal::RefundClaimed
-        } else {
-            Refusal::PaymentNotOpen
-        }
-        .into());
+        return Err(refusal);
     }
     let before =
         serde_json::json!({"paymentId": row.id, "sendingBy": row.refund_claimed_by}).to_string();

@@ -136,12 +136,17 @@ pub(crate) async fn refund_sent(
     {
         return Ok(());
     }
-    // Not moved: decided already, or still due and another operator is sending it.
+    Err(not_recorded(tx, id).await?)
+}
+
+/// Why a refund's claim or recording changed nothing: still owed back, so another operator is sending it
+/// (`refund_claimed`); or no longer owed back (`payment_not_open`: recorded or decided meanwhile).
+pub(crate) async fn not_recorded(tx: &mut Tx, id: &str) -> Result<Error, Error> {
     let still_due = tx
         .payment_in_tx(id)
         .await?
         .is_some_and(|p| p.status == PaymentStatus::RefundDue.code());
-    Err(if still_due {
+    Ok(if still_due {
         Refusal::RefundClaimed
     } else {
         Refusal::PaymentNotOpen

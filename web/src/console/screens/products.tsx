@@ -4,6 +4,7 @@ import { Link, useSearchParams } from 'react-router';
 import { useProductAvailability, useProducts } from '../api/admin';
 import type { ApiMarket, ConsoleProduct } from '../api/types';
 import { marketName, money, term } from '../format';
+import { useOperatorMarkets } from '../operator-context';
 import { consolePaths } from '../paths';
 import { ProductForm } from './product-form';
 import { LoadFailed, Loading } from './states';
@@ -17,6 +18,8 @@ export function ProductsScreen() {
   const market: ApiMarket = params.get('market') === 'ID' ? 'ID' : 'IN';
   const products = useProducts();
   const availability = useProductAvailability();
+  // Each market's products are its lender's: an admin changes only those of the markets they work in.
+  const mine = useOperatorMarkets().includes(market);
   // The product in the form: null for a new one.
   const [editing, setEditing] = useState<{ product: ConsoleProduct | null } | null>(null);
   const [saved, setSaved] = useState<string | null>(null);
@@ -25,7 +28,7 @@ export function ProductsScreen() {
     <section>
       <div className="page-head">
         <h1>{t('products.title')}</h1>
-        {products.data && !editing && (
+        {products.data && !editing && mine && (
           <button
             type="button"
             className="button button--primary"
@@ -45,6 +48,7 @@ export function ProductsScreen() {
           </Link>
         ))}
       </nav>
+      {!mine && <p className="muted">{t('products.notYours', { market: marketName(market, t) })}</p>}
       {saved && (
         <p role="status" className="notice notice--success">
           {saved}
@@ -71,6 +75,7 @@ export function ProductsScreen() {
         <ProductTable
           products={products.data.filter((p) => p.market === market)}
           market={market}
+          mine={mine}
           onEdit={(p) => {
             setSaved(null);
             setEditing({ product: p });
@@ -85,11 +90,13 @@ export function ProductsScreen() {
 function ProductTable({
   products,
   market,
+  mine,
   onEdit,
   onToggle,
 }: {
   products: ConsoleProduct[];
   market: ApiMarket;
+  mine: boolean;
   onEdit: (p: ConsoleProduct) => void;
   onToggle: (p: ConsoleProduct) => void;
 }) {
@@ -105,7 +112,7 @@ function ProductTable({
           <th scope="col">{t('products.terms')}</th>
           <th scope="col">{t('products.price')}</th>
           <th scope="col">{t('products.status')}</th>
-          <th scope="col">{t('products.actions')}</th>
+          {mine && <th scope="col">{t('products.actions')}</th>}
         </tr>
       </thead>
       <tbody>
@@ -138,16 +145,18 @@ function ProductTable({
               )}
             </td>
             <td>{p.enabled ? t('products.enabled') : t('products.disabled')}</td>
-            <td>
-              <div className="actions">
-                <button type="button" className="button" onClick={() => onEdit(p)} aria-label={t('products.editOne', { name: p.name })}>
-                  {t('products.edit')}
-                </button>
-                <button type="button" className="button button--quiet" onClick={() => onToggle(p)}>
-                  {p.enabled ? t('products.disable') : t('products.enable')}
-                </button>
-              </div>
-            </td>
+            {mine && (
+              <td>
+                <div className="actions">
+                  <button type="button" className="button" onClick={() => onEdit(p)} aria-label={t('products.editOne', { name: p.name })}>
+                    {t('products.edit')}
+                  </button>
+                  <button type="button" className="button button--quiet" onClick={() => onToggle(p)}>
+                    {p.enabled ? t('products.disable') : t('products.enable')}
+                  </button>
+                </div>
+              </td>
+            )}
           </tr>
         ))}
       </tbody>

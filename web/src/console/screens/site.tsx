@@ -5,6 +5,7 @@ import { errorText } from '@/shared/api/error-text';
 import { useSaveSiteClaims, useSiteClaims } from '../api/content';
 import type { SiteClaims } from '../api/types';
 import { dateTime, marketName } from '../format';
+import { useOperatorMarkets } from '../operator-context';
 import { LoadFailed, Loading } from './states';
 
 /** The server's bound (claims::MAX_CLAIM_CHARS). */
@@ -14,6 +15,8 @@ export const MAX_CLAIM_CHARS = 120;
 export function SiteScreen() {
   const { t } = useTranslation();
   const claims = useSiteClaims();
+  // Each market's claims are its lender's: an admin edits those of the markets they work in.
+  const markets = useOperatorMarkets();
   return (
     <section>
       <div className="page-head">
@@ -28,7 +31,10 @@ export function SiteScreen() {
         <p className="empty">{t('site.empty')}</p>
       ) : (
         // India first, as on every screen with both markets.
-        [...claims.data].sort((a, b) => b.market.localeCompare(a.market)).map((c) => <ClaimsForm key={c.market} claims={c} />)
+        [...claims.data]
+          .filter((c) => markets.includes(c.market))
+          .sort((a, b) => b.market.localeCompare(a.market))
+          .map((c) => <ClaimsForm key={c.market} claims={c} />)
       )}
     </section>
   );
