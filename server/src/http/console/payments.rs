@@ -369,7 +369,7 @@ pub async fn record_refund(
 #[serde(rename_all = "camelCase")]
 pub struct RefundClaimRequest {
     /// Take the refund over from the operator sending it (only when you know they did not send it). Default false.
-    #[schema(example = false)]
+    #[schema(nullable = false, example = false)]
     pub take_over: Option<bool>,
 }
 

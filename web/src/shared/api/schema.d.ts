@@ -7994,7 +7994,7 @@ export interface components {
              * @description Take the refund over from the operator sending it (only when you know they did not send it). Default false.
              * @example false
              */
-            takeOver?: boolean | null;
+            takeOver?: boolean;
         };
         RefundRecordRequest: {
             /**
