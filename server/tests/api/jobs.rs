@@ -1546,17 +1546,23 @@ async fn a_loan_the_engine_cannot_read_is_skipped_and_the_rest_of_the_market_is_
     }
 }
 
-/// The job run by hand for a day before today (to catch up after an outage) never moves a loan back to current
-/// because it was not overdue on that day: today's run decides the status.
-#[tokio::test]
-async fn a_run_for_a_past_date_moves_no_order_back_to_current() {
-    let app = spawn_app().await;
+/// A loan whose first installment fell due yesterday, after today's overdue run: (order id, due date).
+async fn overdue_since_yesterday(app: &TestApp) -> (String, Date) {
     let Loan {
         order_id: id, plan, ..
     } = app.borrower(IN).disbursed().await;
     let due = due_date(&plan, 0);
     app.set_date(due + Duration::days(1)).await;
     app.run_overdue(Market::India).await;
+    (id, due)
+}
+
+/// The job run by hand for a day before today (to catch up after an outage) never moves a loan back to current
+/// because it was not overdue on that day: today's run decides the status.
+#[tokio::test]
+async fn a_run_for_a_past_date_moves_no_order_back_to_current() {
+    let app = spawn_app().await;
+    let (id, due) = overdue_since_yesterday(&app).await;
     assert_eq!(status_of(&app, &id).await, "overdue");
     let report = overdue::run(
         &app.services,
@@ -1577,12 +1583,7 @@ async fn a_run_for_a_past_date_moves_no_order_back_to_current() {
 #[tokio::test]
 async fn a_reminder_sent_before_the_upgrade_is_not_sent_again() {
     let app = spawn_app().await;
-    let Loan {
-        order_id: id, plan, ..
-    } = app.borrower(IN).disbursed().await;
-    let due = due_date(&plan, 0);
-    app.set_date(due + Duration::days(1)).await;
-    app.run_overdue(Market::India).await;
+    let (id, due) = overdue_since_yesterday(&app).await;
     // As the upgrade leaves it: sent, without a due date.
     app.execute(&format!(
         "UPDATE notification_outbox SET due_on = '', status = 'sent' WHERE order_id = '{id}'"

@@ -1005,6 +1005,33 @@ async fn a_line_whose_utr_was_corrected_away_after_the_import_credits_nothing_an
     app.stop().await;
 }
 
+/// Imports a statement of one credit line, `utr` for `amount` (minor units), which matches its waiting payment, and
+/// confirms the matched lines: the outcome.
+async fn confirm_one_line(
+    app: &TestApp,
+    finance: &Op,
+    mapping: &str,
+    file: &str,
+    utr: &str,
+    amount: i64,
+) -> Value {
+    let statement = format!(
+        "Date,Narration,Ref,Debit,Credit\n27/11/2026,UPI/PAYER,{utr},,\"{}\"\n",
+        rupees(amount),
+    );
+    let imported = import(app, finance, mapping, file, &statement).await;
+    assert_eq!(line(&imported["result"], 2)["kind"], "matched");
+    let import_id = imported["result"]["import"]["importId"].as_str().unwrap();
+    call(
+        app,
+        finance,
+        Method::POST,
+        &format!("{IMPORTS}/{import_id}/confirm"),
+        None,
+    )
+    .await
+}
+
 /// A matched line whose loan was repaid meanwhile by another payment: confirming it credits nothing, the whole amount
 /// is owed back, and the outcome says so instead of counting it credited.
 #[tokio::test]
@@ -1038,22 +1065,13 @@ async fn confirming_a_line_whose_loan_was_repaid_meanwhile_reports_the_money_owe
     )
     .await;
     assert_eq!(payoff["orderStatus"], "repaid");
-    let statement = format!(
-        "Date,Narration,Ref,Debit,Credit\n27/11/2026,UPI/RAVI KUMAR,712345678911,,\"{}\"\n",
-        rupees(due_amount),
-    );
-    let imported = import(&app, &finance, &mapping, "hdfc-owed.csv", &statement).await;
-    let import_id = imported["result"]["import"]["importId"]
-        .as_str()
-        .unwrap()
-        .to_owned();
-    assert_eq!(line(&imported["result"], 2)["kind"], "matched");
-    let done = call(
+    let done = confirm_one_line(
         &app,
         &finance,
-        Method::POST,
-        &format!("{IMPORTS}/{import_id}/confirm"),
-        None,
+        &mapping,
+        "hdfc-owed.csv",
+        "712345678911",
+        due_amount,
     )
     .await;
     assert_eq!(done["confirmedCount"], 1, "{done}");
@@ -1158,22 +1176,13 @@ async fn confirming_a_line_whose_price_no_longer_holds_reports_it_held() {
         StatusCode::OK
     );
     let finance = crate::servicing::op_sign_in(&app, "fin").await;
-    let statement = format!(
-        "Date,Narration,Ref,Debit,Credit\n27/11/2026,UPI/LATE,712345678961,,\"{}\"\n",
-        rupees(amount),
-    );
-    let imported = import(&app, &finance, &mapping, "hdfc-late-price.csv", &statement).await;
-    let import_id = imported["result"]["import"]["importId"]
-        .as_str()
-        .unwrap()
-        .to_owned();
-    assert_eq!(line(&imported["result"], 2)["kind"], "matched");
-    let done = call(
+    let done = confirm_one_line(
         &app,
         &finance,
-        Method::POST,
-        &format!("{IMPORTS}/{import_id}/confirm"),
-        None,
+        &mapping,
+        "hdfc-late-price.csv",
+        "712345678961",
+        amount,
     )
     .await;
     assert_eq!(payment_status(&app, &id).await, "held");
