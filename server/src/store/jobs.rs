@@ -297,7 +297,8 @@ impl Tx {
     /// constraint), unless it was dropped unsent (the loan did not call for it when its hour came: a UTR waiting, say,
     /// that finance has rejected since), which waits to be sent again with the new text. A reminder queued before
     /// migration 0066 has no due date (`''`): one of the same installment and kind, not dropped, stands for it, so the
-    /// texts sent before the upgrade are not sent again. Returns how many were new or renewed.
+    /// texts sent before the upgrade are not sent again (an installment reminded before the upgrade and extended after
+    /// it is not reminded again of that kind: its old date is unknown). Returns how many were new or renewed.
     pub async fn queue_notifications(
         &mut self,
         batch: &[NewNotification<'_>],
