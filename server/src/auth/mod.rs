@@ -10,7 +10,7 @@ mod sign_in;
 pub use handover::{Exchanged, HANDOVER_TTL_MS};
 
 pub use sign_in::{
-    Borrower, CODE_TTL_MS, CodePurpose, DAILY_CODES_PER_PHONE, LOGIN_ATTEMPTS_WINDOW_MS,
+    Borrower, CODE_TTL_MS, CodePurpose, DAILY_CODES_PER_PHONE, Delivery, LOGIN_ATTEMPTS_WINDOW_MS,
     LiveSession, MAX_FAILED_ATTEMPTS, RESEND_MS, SESSION_IDLE_MS, SESSION_MAX_AGE_MS,
     SessionWindow, SignInError, SignInService, SignedIn, SignedOut, Throttled, market_code,
     parse_market, phone_limit_keys, unseal_borrower, unseal_phone,

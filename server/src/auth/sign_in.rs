@@ -8,7 +8,7 @@ use crate::i18n::{self, Lang};
 use crate::infra::clock::Clock;
 use crate::infra::crypto::{self, Binding, Secrets};
 use crate::infra::limits::{self, Limits};
-use crate::infra::sms::{Channel, CodeMessage, CodeSender};
+use crate::infra::sms::{Channel, CodeMessage, CodeSender, SendError};
 use crate::services::Services;
 use crate::store::Db;
 use crate::store::sign_in::{BorrowerRow, NewLoginCode};
@@ -124,6 +124,16 @@ pub fn phone_limit_keys(limits: &Limits, phone_hash: &str) -> Vec<String> {
 
 const PHONE_PURPOSE: &str = "phone";
 
+/// Whether a code that was asked for is on its way.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Delivery {
+    /// The provider took it.
+    Sent,
+    /// The provider may have taken it (its answer never came): the code stays valid, and a new one can be asked for
+    /// when the resend wait ends.
+    Unconfirmed,
+}
+
 #[derive(Debug, thiserror::Error)]
 pub enum SignInError {
     #[error("a code was sent less than a minute ago")]
@@ -221,7 +231,7 @@ impl<'a> SignInService<'a> {
         channel: Channel,
         lang: Lang,
         client_addr: &str,
-    ) -> Result<(), SignInError> {
+    ) -> Result<Delivery, SignInError> {
         self.send_purpose_code(phone, CodePurpose::Login, channel, lang, client_addr)
             .await
     }
@@ -235,7 +245,7 @@ impl<'a> SignInService<'a> {
         purpose: CodePurpose,
         lang: Lang,
         client_addr: &str,
-    ) -> Result<(), SignInError> {
+    ) -> Result<Delivery, SignInError> {
         self.send_purpose_code(&borrower.phone, purpose, Channel::Sms, lang, client_addr)
             .await
     }
@@ -258,7 +268,7 @@ impl<'a> SignInService<'a> {
         channel: Channel,
         lang: Lang,
         client_addr: &str,
-    ) -> Result<(), SignInError> {
+    ) -> Result<Delivery, SignInError> {
         let now = self.clock.now_ms();
         let phone_hash = self.secrets.mac(PHONE_PURPOSE, phone.e164());
         let code = crypto::random_code();
@@ -312,12 +322,20 @@ impl<'a> SignInService<'a> {
             channel,
             text,
         };
-        if let Err(err) = self.sender.send(&message).await {
-            self.db.delete_login_code(&id).await?;
-            limits::give_back(self.db, &counted).await?;
-            return Err(SignInError::Delivery(err));
+        match self.sender.send(&message).await {
+            Ok(()) => Ok(Delivery::Sent),
+            // The code may be on its way: it stays valid, and the sending counts stay used (a new code at once
+            // would make this one, arriving late, look wrong).
+            Err(SendError::Unknown(err)) => {
+                tracing::warn!(error = %err, "the code may not have been sent; it stays valid");
+                Ok(Delivery::Unconfirmed)
+            }
+            Err(SendError::NotSent(err)) => {
+                self.db.delete_login_code(&id).await?;
+                limits::give_back(self.db, &counted).await?;
+                Err(SignInError::Delivery(err))
+            }
         }
-        Ok(())
     }
 
     /// Checks the code in constant time; on success uses it, creates the borrower on first sign-in and opens a

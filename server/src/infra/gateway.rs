@@ -1,6 +1,6 @@
 //! An outside party's HTTP endpoint that takes a JSON `POST` with a bearer API key: the SMS provider (`sms`) and the
 //! push gateway (`push`). Network errors and 5xx answers are retried with a short back-off; any other answer is the
-//! sender's to read.
+//! sender's to read. A post that ends without one says whether the party may have acted on it ([`PostFailed`]).
 
 use std::time::Duration;
 
@@ -25,6 +25,17 @@ pub fn longest_post(timeout: Duration, retries: u32) -> Duration {
 /// The pause before retry number `tries` (from 1).
 fn back_off(tries: u64) -> Duration {
     Duration::from_millis(200u64.saturating_mul(tries))
+}
+
+/// A post that ended without an answer to read (every attempt failed), and whether the party may have acted on it.
+#[derive(Debug, thiserror::Error)]
+#[error("{error:#}")]
+pub struct PostFailed {
+    /// Some attempt may have reached the party and been acted on: it timed out or broke after connecting, or a proxy
+    /// answered 504 (the party did not answer in time). False when every attempt failed to connect, or the party
+    /// itself answered that it failed (any other 5xx): nothing was done.
+    pub maybe_delivered: bool,
+    error: anyhow::Error,
 }
 
 pub struct Gateway {
@@ -61,38 +72,48 @@ impl Gateway {
     }
 
     /// Posts `body`, again after a network error or a 5xx answer (at most `retries` times): the status of the answer
-    /// that ended it (a success or a 4xx), or the last error.
-    pub async fn post(&self, body: &impl Serialize) -> anyhow::Result<StatusCode> {
+    /// that ended it (a success or a 4xx), or the last error, saying whether any attempt may have been acted on.
+    pub async fn post(&self, body: &impl Serialize) -> Result<StatusCode, PostFailed> {
         let mut tries = 0;
+        let mut maybe_delivered = false;
         loop {
             match self.attempt(body).await {
                 Ok(status) => return Ok(status),
-                Err(err) if tries < self.retries => {
+                Err(failed) => {
+                    maybe_delivered |= failed.maybe_delivered;
+                    if tries >= self.retries {
+                        return Err(PostFailed {
+                            maybe_delivered,
+                            ..failed
+                        });
+                    }
                     tries += 1;
-                    tracing::warn!(gateway = self.name, error = %err, tries, "a call failed; retrying");
+                    tracing::warn!(gateway = self.name, error = %failed, tries, "a call failed; retrying");
                     tokio::time::sleep(back_off(u64::from(tries))).await;
                 }
-                Err(err) => return Err(err),
             }
         }
     }
 
     /// One call: the status of an answer that is not a 5xx, or the error worth a retry.
-    async fn attempt(&self, body: &impl Serialize) -> anyhow::Result<StatusCode> {
+    async fn attempt(&self, body: &impl Serialize) -> Result<StatusCode, PostFailed> {
         let mut request = self.client.post(&self.url).json(body);
         if let Some(key) = &self.api_key {
             request = request.bearer_auth(key.expose_secret());
         }
         let started = std::time::Instant::now();
         let result = match request.send().await {
-            Ok(response) if response.status().is_server_error() => Err(anyhow::anyhow!(
-                "the {} gateway answered {}",
-                self.name,
-                response.status()
-            )),
+            Ok(response) if response.status().is_server_error() => Err(PostFailed {
+                maybe_delivered: response.status() == StatusCode::GATEWAY_TIMEOUT,
+                error: anyhow::anyhow!("the {} gateway answered {}", self.name, response.status()),
+            }),
             Ok(response) => Ok(response.status()),
-            Err(err) => Err(anyhow::Error::new(err)
-                .context(format!("the {} gateway could not be reached", self.name))),
+            Err(err) => Err(PostFailed {
+                // Not connected (or never built): nothing left this server.
+                maybe_delivered: !(err.is_connect() || err.is_builder()),
+                error: anyhow::Error::new(err)
+                    .context(format!("the {} gateway could not be reached", self.name)),
+            }),
         };
         let ok = matches!(result, Ok(status) if status.is_success());
         crate::infra::metrics::provider_call(self.name, "send", ok, started.elapsed());

@@ -41,7 +41,18 @@ pub struct CodeMessage {
     pub text: String,
 }
 
-pub type SendFuture<'a> = Pin<Box<dyn Future<Output = anyhow::Result<()>> + Send + 'a>>;
+pub type SendFuture<'a> = Pin<Box<dyn Future<Output = Result<(), SendError>> + Send + 'a>>;
+
+/// A code that did not certainly reach the provider's hands.
+#[derive(Debug, thiserror::Error)]
+pub enum SendError {
+    /// Certainly not sent: the provider refused it, said it failed, or was never reached.
+    #[error("{0:#}")]
+    NotSent(anyhow::Error),
+    /// Perhaps sent: the provider may have taken it (a call timed out after connecting), so the code may arrive.
+    #[error("{0:#}")]
+    Unknown(anyhow::Error),
+}
 
 /// Something that gets a code to a phone.
 pub trait CodeSender: Send + Sync {
@@ -166,9 +177,14 @@ impl CodeSender for HttpSender {
                 code: &message.code,
                 text: &message.text,
             };
-            let status = self.gateway.post(&body).await?;
-            anyhow::ensure!(status.is_success(), "the SMS provider answered {status}");
-            Ok(())
+            match self.gateway.post(&body).await {
+                Ok(status) if status.is_success() => Ok(()),
+                Ok(status) => Err(SendError::NotSent(anyhow::anyhow!(
+                    "the SMS provider answered {status}"
+                ))),
+                Err(failed) if failed.maybe_delivered => Err(SendError::Unknown(failed.into())),
+                Err(failed) => Err(SendError::NotSent(failed.into())),
+            }
         })
     }
 }

@@ -17,7 +17,7 @@ use crate::auth::unseal_phone;
 use crate::i18n::{self, Lang};
 use crate::infra::gateway;
 use crate::infra::push::{PushMessage, PushOutcome};
-use crate::infra::sms::{Channel, CodeMessage};
+use crate::infra::sms::{Channel, CodeMessage, SendError};
 use crate::services::Services;
 use crate::store::jobs::{NewNotification, OpenLoanRow, PendingNotification};
 
@@ -337,7 +337,24 @@ async fn send_one(
                     channel: Channel::Sms,
                     text,
                 };
-                s.sms.send(&message).await
+                match s.sms.send(&message).await {
+                    Ok(()) => Ok(()),
+                    // Perhaps sent (the provider's answer never came): never texted twice, the doubt kept with it.
+                    Err(SendError::Unknown(err)) => {
+                        tracing::warn!(id = %note.id, kind = %note.kind, error = %err,
+                            "a reminder may not have been sent; it is not sent again");
+                        s.db.move_notification(
+                            &note.id,
+                            "sending",
+                            "sent",
+                            Some(&format!("unconfirmed: {err:#}")),
+                            s.clock.now_ms(),
+                        )
+                        .await?;
+                        return Ok(true);
+                    }
+                    Err(SendError::NotSent(err)) => Err(err),
+                }
             }
             Err(err) => Err(err),
         }

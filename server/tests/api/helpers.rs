@@ -51,7 +51,12 @@ pub async fn spawn_app_with(adjust: impl FnOnce(&mut Settings)) -> TestApp {
 
 /// An app on a database that outlives it (a [`SharedDatabase`]'s): stopping it leaves the database as it is.
 pub async fn spawn_app_on(database_url: &str) -> TestApp {
-    build_app(database_url.to_owned(), None, |_| {}).await
+    spawn_app_on_with(database_url, |_| {}).await
+}
+
+/// [`spawn_app_on`] with settings of its own.
+pub async fn spawn_app_on_with(database_url: &str, adjust: impl FnOnce(&mut Settings)) -> TestApp {
+    build_app(database_url.to_owned(), None, adjust).await
 }
 
 async fn build_app(

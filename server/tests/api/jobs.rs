@@ -1601,3 +1601,78 @@ async fn a_reminder_sent_before_the_upgrade_is_not_sent_again() {
         .collect();
     assert_eq!(overdue.len(), 1);
 }
+
+/// A reminder the SMS provider may have taken (its answer never came) is not texted again; one it said it could not
+/// send is tried again.
+#[tokio::test]
+async fn a_reminder_the_provider_may_have_sent_is_not_sent_again_and_one_it_failed_is() {
+    use wiremock::matchers::method;
+    use wiremock::{Mock, ResponseTemplate};
+
+    let database = crate::helpers::shared_database().await;
+    let setup = crate::helpers::spawn_app_on(&database.url).await;
+    let Loan {
+        order_id: id, plan, ..
+    } = setup.borrower(IN).phone("9876500247").disbursed().await;
+    let due = due_date(&plan, 0);
+    setup.set_date(due - Duration::days(3)).await;
+    setup.run_overdue(Market::India).await;
+    setup.stop().await;
+
+    let provider = wiremock::MockServer::start().await;
+    let app = crate::helpers::spawn_app_on_with(&database.url, |s| {
+        s.sms.sender = kilat_server::settings::SmsSender::Http;
+        s.sms.http_url = format!("{}/send", provider.uri());
+        s.sms.http_timeout_ms = 300;
+        s.sms.http_retries = 0;
+    })
+    .await;
+    // Taken, and answered too late.
+    Mock::given(method("POST"))
+        .respond_with(ResponseTemplate::new(200).set_delay(std::time::Duration::from_secs(3)))
+        .up_to_n_times(1)
+        .mount(&provider)
+        .await;
+    let day = due - Duration::days(3);
+    app.set_date(day).await;
+    assert_eq!(
+        reminders::deliver(&app.services, eight_ist(day))
+            .await
+            .unwrap(),
+        1
+    );
+    let [note] = &app.db.notifications_of(&id).await.unwrap()[..] else {
+        panic!("one reminder")
+    };
+    assert_eq!(
+        (note.kind.as_str(), note.status.as_str()),
+        ("due_in_3", "sent")
+    );
+    assert!(note.sent_at.is_some());
+    let later = eight_ist(day) + Duration::hours(1);
+    assert_eq!(reminders::deliver(&app.services, later).await.unwrap(), 0);
+    assert_eq!(provider.received_requests().await.unwrap().len(), 1);
+
+    // Two days on, the provider says it failed: the text waits for another try.
+    Mock::given(method("POST"))
+        .respond_with(ResponseTemplate::new(500))
+        .mount(&provider)
+        .await;
+    let day = due - Duration::days(1);
+    app.set_date(day).await;
+    app.run_overdue(Market::India).await;
+    assert_eq!(
+        reminders::deliver(&app.services, eight_ist(day))
+            .await
+            .unwrap(),
+        0
+    );
+    let notes = app.db.notifications_of(&id).await.unwrap();
+    let due_in_1 = notes.iter().find(|n| n.kind == "due_in_1").unwrap();
+    assert_eq!(
+        (due_in_1.status.as_str(), due_in_1.attempts),
+        ("pending", 1)
+    );
+    app.stop().await;
+    database.remove().await;
+}

@@ -442,3 +442,74 @@ async fn a_provider_refusal_is_a_clear_error_and_does_not_block_a_new_try() {
     }
     app.stop().await;
 }
+
+#[tokio::test]
+async fn a_code_the_provider_may_have_sent_stays_valid_and_its_wait_stays_counted() {
+    use wiremock::matchers::method;
+    use wiremock::{Mock, ResponseTemplate};
+
+    // The provider takes the message, then answers too late: the text may well reach the phone.
+    let provider = wiremock::MockServer::start().await;
+    Mock::given(method("POST"))
+        .respond_with(ResponseTemplate::new(200).set_delay(std::time::Duration::from_secs(3)))
+        .mount(&provider)
+        .await;
+    let app = spawn_app_with(|s| {
+        s.sms.sender = kilat_server::settings::SmsSender::Http;
+        s.sms.http_url = format!("{}/send", provider.uri());
+        s.sms.http_timeout_ms = 300;
+        s.sms.http_retries = 1;
+    })
+    .await;
+    let phone = json!({"market": "IN", "phone": "9876543210"});
+    let sent = app.post_json(SMS, &phone).await;
+    assert_eq!(sent.status(), StatusCode::OK);
+    assert_eq!(data(sent).await["deliveryConfirmed"], false);
+    // The text that arrives late signs the borrower in.
+    let requests = provider.received_requests().await.unwrap();
+    assert_eq!(
+        requests.len(),
+        2,
+        "the first try and its retry, both timed out"
+    );
+    let code = requests[1].body_json::<serde_json::Value>().unwrap()["code"].clone();
+    assert_eq!(
+        requests[0].body_json::<serde_json::Value>().unwrap()["code"],
+        code,
+        "a retry sends the same code"
+    );
+    // A new code at once would make the late one look wrong: the minute's wait stands.
+    let again = app.post_json(SMS, &phone).await;
+    assert_eq!(again.status(), StatusCode::TOO_MANY_REQUESTS);
+    assert_eq!(error(again).await["code"], "code_resend_too_soon");
+    let signed_in = app
+        .post_json(
+            LOGIN,
+            &json!({"market": "IN", "phone": "9876543210", "code": code}),
+        )
+        .await;
+    assert_eq!(signed_in.status(), StatusCode::OK);
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn a_provider_that_cannot_be_reached_is_a_clear_error_and_does_not_block_a_new_try() {
+    // Nothing listens on the provider's port: no message left this server.
+    let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}/send", closed.local_addr().unwrap());
+    drop(closed);
+    let app = spawn_app_with(|s| {
+        s.sms.sender = kilat_server::settings::SmsSender::Http;
+        s.sms.http_url = url;
+        s.sms.http_retries = 1;
+    })
+    .await;
+    for _ in 0..2 {
+        let refused = app
+            .post_json(SMS, &json!({"market": "IN", "phone": "9876543210"}))
+            .await;
+        assert_eq!(refused.status(), StatusCode::BAD_GATEWAY);
+        assert_eq!(error(refused).await["code"], "code_delivery_failed");
+    }
+    app.stop().await;
+}

@@ -71,7 +71,7 @@ export function fakeApi(handlers: Record<string, Handler> = {}) {
   let signedIn = false;
   const defaults: Record<string, Handler> = {
     'GET /api/v1/borrower/login/init': (call) => ok(call.query.get('market') === 'IN' ? LOGIN_INIT_IN : LOGIN_INIT_ID),
-    'POST /api/v1/borrower/login/sms-code': () => ok({ resendSeconds: 60, expiresInSeconds: 300, phoneMasked: '+91 ******3210' }),
+    'POST /api/v1/borrower/login/sms-code': () => ok({ resendSeconds: 60, expiresInSeconds: 300, phoneMasked: '+91 ******3210', deliveryConfirmed: true }),
     'POST /api/v1/borrower/login': () => {
       signedIn = true;
       return ok({ sessionId: 's-1', borrower: { id: 'b-1', phoneMasked: '+91 ******3210', market: 'IN', isNew: false } });

@@ -13,8 +13,8 @@ use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
 use crate::auth::{
-    self as sign_in, Borrower, CODE_TTL_MS, Exchanged, HANDOVER_TTL_MS, RESEND_MS, SESSION_IDLE_MS,
-    SignInError, SignInService,
+    self as sign_in, Borrower, CODE_TTL_MS, Delivery, Exchanged, HANDOVER_TTL_MS, RESEND_MS,
+    SESSION_IDLE_MS, SignInError, SignInService,
 };
 use crate::error::{Error, FieldErrors, FieldProblem};
 use crate::http::AppState;
@@ -99,6 +99,20 @@ pub struct CodeSent {
     pub resend_seconds: i64,
     pub expires_in_seconds: i64,
     pub phone_masked: String,
+    /// False when the SMS provider's answer never came: the code may still arrive and stays valid; if it has not
+    /// arrived when the resend wait ends, a new one can be asked for.
+    pub delivery_confirmed: bool,
+}
+
+impl CodeSent {
+    fn of(delivery: Delivery, phone: &Phone) -> Self {
+        Self {
+            resend_seconds: RESEND_MS / 1000,
+            expires_in_seconds: CODE_TTL_MS / 1000,
+            phone_masked: phone.masked(),
+            delivery_confirmed: delivery == Delivery::Sent,
+        }
+    }
 }
 
 /// Sends a 6-digit sign-in code by SMS.
@@ -139,14 +153,10 @@ async fn send_code(
     channel: Channel,
 ) -> Result<Json<Envelope<CodeSent>>, ApiError> {
     let phone = parse_phone(req.market.as_deref(), req.phone.as_deref())?;
-    SignInService::of(&state.services)
+    let delivery = SignInService::of(&state.services)
         .send_code(&phone, channel, lang, &client.to_string())
         .await?;
-    Ok(Envelope::ok(CodeSent {
-        resend_seconds: RESEND_MS / 1000,
-        expires_in_seconds: CODE_TTL_MS / 1000,
-        phone_masked: phone.masked(),
-    }))
+    Ok(Envelope::ok(CodeSent::of(delivery, &phone)))
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -282,14 +292,13 @@ pub async fn send_verification_code(
             Error::field("purpose", FieldProblem::new("field.verification_purpose"))
         })?,
     };
-    SignInService::of(&state.services)
+    let delivery = SignInService::of(&state.services)
         .send_verification_code(&session.borrower, purpose, lang, &client.to_string())
         .await?;
-    Ok(Envelope::ok(CodeSent {
-        resend_seconds: RESEND_MS / 1000,
-        expires_in_seconds: CODE_TTL_MS / 1000,
-        phone_masked: session.borrower.phone.masked(),
-    }))
+    Ok(Envelope::ok(CodeSent::of(
+        delivery,
+        &session.borrower.phone,
+    )))
 }
 
 /// The signed-in borrower.

@@ -9,6 +9,8 @@ export interface CodeSent {
   resendSeconds: number;
   expiresInSeconds: number;
   phoneMasked: string;
+  /** False when the provider's answer never came: the code may still arrive. */
+  deliveryConfirmed: boolean;
 }
 
 /** Sends a one-time code to the signed-in borrower's own phone for a sensitive change (`POST /verification-code`). */

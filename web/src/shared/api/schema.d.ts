@@ -1409,7 +1409,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Answers a complaint (support, admin): the reply joins the conversation and the complaint is `answered`; audited. */
+        /**
+         * Answers a complaint (support, admin): the reply joins the conversation and the complaint is `answered` — or stays
+         *     `open` when the borrower wrote after `seenMessageId`; audited.
+         */
         post: operations["console_complaint_reply"];
         delete?: never;
         options?: never;
@@ -2876,6 +2879,11 @@ export interface components {
             text: string;
         };
         CodeSent: {
+            /**
+             * @description False when the SMS provider's answer never came: the code may still arrive and stays valid; if it has not
+             *     arrived when the resend wait ends, a new one can be asked for.
+             */
+            deliveryConfirmed: boolean;
             /** Format: int64 */
             expiresInSeconds: number;
             phoneMasked: string;
@@ -4122,6 +4130,11 @@ export interface components {
              */
             code: number;
             data: {
+                /**
+                 * @description False when the SMS provider's answer never came: the code may still arrive and stays valid; if it has not
+                 *     arrived when the resend wait ends, a new one can be asked for.
+                 */
+                deliveryConfirmed: boolean;
                 /** Format: int64 */
                 expiresInSeconds: number;
                 phoneMasked: string;
@@ -8041,6 +8054,11 @@ export interface components {
         ReplyRequest: {
             /** @description 1 to 2000 characters; the borrower reads it in the app. */
             body: string;
+            /**
+             * @description The id of the conversation's last message read before writing. When the borrower wrote after it, the reply
+             *     is sent but the complaint stays `open`: that message is not answered yet. Absent: every message was read.
+             */
+            seenMessageId?: string | null;
         };
         /** @description One line of an import with what it matched. */
         ResultLine: {
@@ -14189,7 +14207,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description validation_failed: `body` */
+            /** @description validation_failed: `body`, `seenMessageId` (not a message of this complaint) */
             422: {
                 headers: {
                     [name: string]: unknown;

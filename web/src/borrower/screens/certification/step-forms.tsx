@@ -287,7 +287,7 @@ function VerificationCodeField({ field }: { field: { id: string; value: string; 
       </Button>
       {send.isSuccess && (
         <p className="cert-form__sent" role="status">
-          {t('cert.verify.sent', { phone: send.data.phoneMasked })}
+          {t(send.data.deliveryConfirmed ? 'cert.verify.sent' : 'cert.verify.sentUnconfirmed', { phone: send.data.phoneMasked })}
         </p>
       )}
       {problem && (

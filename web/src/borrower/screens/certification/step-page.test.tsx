@@ -404,7 +404,7 @@ describe('bank account', () => {
     const api = certApi('IN', {
       saved: { bank: { bankCode: 'HDFC', accountNumber: '**** **** 4321', ifsc: 'HDFC0000001' } },
       answers: { bank: (call) => answer(call) },
-      handlers: { 'POST /api/v1/borrower/verification-code': () => ok({ resendSeconds: 60, expiresInSeconds: 300, phoneMasked: '+91 ******3210' }) },
+      handlers: { 'POST /api/v1/borrower/verification-code': () => ok({ resendSeconds: 60, expiresInSeconds: 300, phoneMasked: '+91 ******3210', deliveryConfirmed: true }) },
     });
     const user = await open('/app/certification/bank?lang=1', 'Account number');
     // Keeping the account asks for nothing.

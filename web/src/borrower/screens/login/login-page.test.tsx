@@ -48,8 +48,8 @@ describe('login (India)', () => {
 
   it('asks for an SMS code, counts down the resend wait, then offers a resend and a voice call', async () => {
     const api = fakeApi({
-      'POST /api/v1/borrower/login/sms-code': () => ok({ resendSeconds: 2, expiresInSeconds: 300, phoneMasked: '+91 ******3210' }),
-      'POST /api/v1/borrower/login/voice-code': () => ok({ resendSeconds: 60, expiresInSeconds: 300, phoneMasked: '+91 ******3210' }),
+      'POST /api/v1/borrower/login/sms-code': () => ok({ resendSeconds: 2, expiresInSeconds: 300, phoneMasked: '+91 ******3210', deliveryConfirmed: true }),
+      'POST /api/v1/borrower/login/voice-code': () => ok({ resendSeconds: 60, expiresInSeconds: 300, phoneMasked: '+91 ******3210', deliveryConfirmed: true }),
     });
     const { user } = await openLogin();
     await user.type(field('Mobile number'), '+91 98765 43210');
@@ -71,10 +71,25 @@ describe('login (India)', () => {
     expect(screen.getByRole('button', { name: 'Resend code in 60 s' })).toBeDisabled();
   }, 10_000);
 
+  it('says so when the code may not have been sent, and keeps the wait before a new one', async () => {
+    fakeApi({
+      'POST /api/v1/borrower/login/sms-code': () => ok({ resendSeconds: 60, expiresInSeconds: 300, phoneMasked: '+91 ******3210', deliveryConfirmed: false }),
+    });
+    const { user } = await openLogin();
+    await user.type(field('Mobile number'), '9876543210');
+    await user.click(screen.getByRole('button', { name: 'Get code' }));
+    expect(
+      await screen.findByText('We asked for a code to be sent to +91 ******3210, but could not confirm it was sent. If it has not arrived when the wait ends, ask for a new one.'),
+    ).toBeInTheDocument();
+    expect(screen.queryByText('We sent a code by SMS to +91 ******3210.')).toBeNull();
+    expect(screen.getByRole('button', { name: 'Resend code in 60 s' })).toBeDisabled();
+    expect(field('Verification code')).toHaveFocus();
+  });
+
   it('does not offer a voice call when the server does not', async () => {
     fakeApi({
       'GET /api/v1/borrower/login/init': () => ok({ ...LOGIN_INIT_IN, voiceCodeOffered: false, resendSeconds: 0 }),
-      'POST /api/v1/borrower/login/sms-code': () => ok({ resendSeconds: 0, expiresInSeconds: 300, phoneMasked: '+91 ******3210' }),
+      'POST /api/v1/borrower/login/sms-code': () => ok({ resendSeconds: 0, expiresInSeconds: 300, phoneMasked: '+91 ******3210', deliveryConfirmed: true }),
     });
     const { user } = await openLogin();
     await user.type(field('Mobile number'), '9876543210');
@@ -90,7 +105,7 @@ describe('login (India)', () => {
     await user.type(field('Mobile number'), '9876543210');
     await user.click(screen.getByRole('button', { name: 'Get code' }));
     await waitFor(() => expect(screen.getByRole('button', { name: 'Get code' })).toBeDisabled());
-    pending.resolve(ok({ resendSeconds: 60, expiresInSeconds: 300, phoneMasked: '+91 ******3210' }));
+    pending.resolve(ok({ resendSeconds: 60, expiresInSeconds: 300, phoneMasked: '+91 ******3210', deliveryConfirmed: true }));
     expect(await screen.findByRole('button', { name: 'Resend code in 60 s' })).toBeDisabled();
 
     await user.type(field('Mobile number'), '{Backspace}1');
@@ -234,7 +249,7 @@ describe('login refusals', () => {
 describe('login (Indonesia)', () => {
   it('uses +62, Indonesian texts and numbers that start with 08', async () => {
     const api = fakeApi({
-      'POST /api/v1/borrower/login/sms-code': () => ok({ resendSeconds: 60, expiresInSeconds: 300, phoneMasked: '+62 *******7890' }),
+      'POST /api/v1/borrower/login/sms-code': () => ok({ resendSeconds: 60, expiresInSeconds: 300, phoneMasked: '+62 *******7890', deliveryConfirmed: true }),
     });
     const { user } = await openLogin('/app/login');
     expect(api.callsTo('GET', '/api/v1/borrower/login/init')[0]!.query.get('market')).toBe('ID');

@@ -54,6 +54,8 @@ interface SentCode {
   phone: string;
   channel: 'sms' | 'voice';
   phoneMasked: string | null;
+  /** False when the provider's answer never came: the code may still arrive. */
+  confirmed: boolean;
 }
 
 function LoginForm({ init }: { init: LoginInit }) {
@@ -99,7 +101,7 @@ function LoginForm({ init }: { init: LoginInit }) {
       { market: apiMarket(market), phone: e164 },
       {
         onSuccess: (answer) => {
-          setSent({ phone: e164, channel, phoneMasked: answer.phoneMasked });
+          setSent({ phone: e164, channel, phoneMasked: answer.phoneMasked, confirmed: answer.deliveryConfirmed });
           startCountdown(answer.resendSeconds);
           setErrors((before) => ({ ...before, code: undefined }));
           codeInput.current?.focus();
@@ -108,7 +110,7 @@ function LoginForm({ init }: { init: LoginInit }) {
           showRefusal(error);
           // Too soon: the server says how long to wait, and the button counts it down.
           if (error instanceof ApiError && error.code === 'code_resend_too_soon' && error.retryAfterSeconds !== null) {
-            setSent((before) => (before?.phone === e164 ? before : { phone: e164, channel, phoneMasked: null }));
+            setSent((before) => (before?.phone === e164 ? before : { phone: e164, channel, phoneMasked: null, confirmed: true }));
             startCountdown(error.retryAfterSeconds);
           }
         },
@@ -201,7 +203,7 @@ function LoginForm({ init }: { init: LoginInit }) {
         <div className="login__code-actions">
           {codeActions}
           <p className="login__sent" role="status">
-            {codeIsForThisPhone && sent.phoneMasked ? t(sent.channel === 'sms' ? 'login.sentSms' : 'login.sentVoice', { phone: sent.phoneMasked }) : ''}
+            {codeIsForThisPhone && sent.phoneMasked ? t(sentKey(sent), { phone: sent.phoneMasked }) : ''}
           </p>
         </div>
         <TextField
@@ -232,6 +234,12 @@ function LoginForm({ init }: { init: LoginInit }) {
       </p>
     </div>
   );
+}
+
+/** What the borrower is told of a code asked for: on its way, or perhaps on its way. */
+function sentKey(sent: SentCode): string {
+  if (!sent.confirmed) return 'login.sentUnconfirmed';
+  return sent.channel === 'sms' ? 'login.sentSms' : 'login.sentVoice';
 }
 
 /** A link from the server's answer: inside the app it routes, elsewhere it is a plain link. */
