@@ -165,15 +165,25 @@ async fn take(
         // Finance found no transfer, but the provider says the money arrived: it goes back to finance, held.
         PaymentStatus::Rejected => (Decision::Hold, None),
         // Paid once already (confirmed, held, owed back or refunded). The provider's payment id tells the money: one
-        // the payment had none of (finance settled it from the UTR) is the provider reporting that same money, and
-        // one another payment carries is a transfer already taken: recorded, nothing posted. Another id than the one
-        // the payment was credited under is more money — the borrower paid twice — and it is never dropped: a payment
-        // of its own, held for finance while the loan is open, owed back once it is closed.
+        // the payment had none of (finance settled it from the UTR) is the provider reporting that same money — if it
+        // is the amount and currency finance received — and one another payment carries is a transfer already
+        // taken: recorded, nothing posted. Another id than the one the payment was credited under, or another amount
+        // than finance received, is more money — the borrower paid twice — and it is never dropped: a payment of its
+        // own, held for finance while the loan is open, owed back once it is closed.
         _ => {
+            let as_received = cb
+                .amount
+                .is_none_or(|a| payment.row.received_amount == Some(a))
+                && cb.currency.as_deref().is_none_or(|c| {
+                    let received = payment.row.received_currency.as_deref();
+                    c.trim()
+                        .eq_ignore_ascii_case(received.unwrap_or(payment.row.currency.code()))
+                });
             let more_money = match &cb.provider_payment_id {
                 Some(id) => {
-                    !tx.set_payment_provider_id(&payment.row.id, id).await?
-                        && !tx.provider_id_known(id).await?
+                    let this_money =
+                        as_received && tx.set_payment_provider_id(&payment.row.id, id).await?;
+                    !this_money && !tx.provider_id_known(id).await?
                 }
                 None => false,
             };

@@ -1007,6 +1007,80 @@ async fn a_second_capture_for_a_paid_payment_is_new_money_held_for_finance_never
     app.stop().await;
 }
 
+/// Finance confirmed a payment from its UTR; the gateway's capture for it comes later. Of the amount finance received,
+/// it is that same money; of another amount, or in another currency, it is money of its own, held, never dropped.
+#[tokio::test]
+async fn a_capture_after_finance_confirmed_the_utr_is_the_same_money_only_if_it_is_the_amount_received()
+ {
+    let app = spawn_app().await;
+    let finance = operator(&app, "fin", &[Role::Finance]).await;
+    for (round, (captured, currency, same)) in
+        [(0, "INR", true), (25_000, "INR", false), (0, "USD", false)]
+            .into_iter()
+            .enumerate()
+    {
+        let Loan {
+            session,
+            order_no,
+            order_id: id,
+            ..
+        } = app
+            .borrower(IN)
+            .loan("in-flexi-6m", 2_000_000, "m6")
+            .disbursed()
+            .await;
+        let p = upi_with_utr(
+            &app,
+            &session,
+            &order_no,
+            "due",
+            &format!("late-capture-{round}"),
+            &format!("41234567890{round}"),
+        )
+        .await;
+        let pid = p["paymentId"].as_str().unwrap();
+        let asked = p["amount"].as_i64().unwrap();
+        let done = data(confirm(&app, &finance, pid, asked).await).await;
+        assert_eq!(done["payment"]["status"], "confirmed");
+        let late = razorpay(
+            &app,
+            &format!("late_{round}"),
+            &p,
+            asked + captured,
+            currency,
+        )
+        .await;
+        assert_eq!(late.status(), StatusCode::OK);
+        let outcome = data(late).await["outcome"].clone();
+        assert_eq!(
+            count(&app, LEDGER, pid).await,
+            1,
+            "round {round}: credited once"
+        );
+        let others: Vec<Value> = queue(&app, &finance)
+            .await
+            .into_iter()
+            .filter(|e| {
+                e["payment"]["orderNo"] == json!(order_no)
+                    && e["payment"]["paymentId"] != json!(pid)
+            })
+            .collect();
+        if same {
+            assert_eq!(outcome, "not_open", "round {round}");
+            assert!(others.is_empty(), "round {round}: {others:?}");
+        } else {
+            assert_eq!(outcome, "held", "round {round}");
+            let [again] = &others[..] else {
+                panic!("round {round}: the capture waits in finance's queue: {others:?}")
+            };
+            assert_eq!(again["payment"]["status"], "held");
+            assert_eq!(again["payment"]["receivedAmount"], json!(asked + captured));
+        }
+        check_ledger(&app, &session, &order_no, &id).await;
+    }
+    app.stop().await;
+}
+
 #[tokio::test]
 async fn two_callbacks_and_finance_for_one_payment_at_once_never_fail_and_credit_once() {
     let app = Arc::new(spawn_app().await);
