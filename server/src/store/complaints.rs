@@ -411,21 +411,43 @@ impl Tx {
         Ok(id)
     }
 
-    /// Support's reply moves an open complaint to `answered` (a closed one stays closed: false).
+    /// Support's reply moves a complaint not closed to `answered`, unless the borrower wrote after the message
+    /// `seen` (the last one support read before replying; `None`: all of them): false then, and for a closed one.
     pub async fn mark_complaint_answered(
         &mut self,
         complaint_id: &str,
+        seen: Option<&str>,
         now: i64,
     ) -> sqlx::Result<bool> {
         let done = sqlx::query(
             "UPDATE complaints SET status = 'answered', answered_at = COALESCE(answered_at, $2), updated_at = $2
-             WHERE id = $1 AND status <> 'closed'",
+             WHERE id = $1 AND status <> 'closed'
+               AND NOT EXISTS (SELECT 1 FROM complaint_messages m JOIN complaint_messages seen ON seen.id = $3
+                 WHERE m.complaint_id = $1 AND m.author_kind = 'borrower'
+                   AND (m.created_at > seen.created_at OR (m.created_at = seen.created_at AND m.id > seen.id)))",
         )
         .bind(complaint_id)
         .bind(now)
+        .bind(seen)
         .execute(self.conn())
         .await?;
         Ok(done.rows_affected() == 1)
+    }
+
+    /// Whether `message_id` is a message of the complaint.
+    pub async fn complaint_has_message(
+        &mut self,
+        complaint_id: &str,
+        message_id: &str,
+    ) -> sqlx::Result<bool> {
+        sqlx::query_scalar::<_, i64>(
+            "SELECT COUNT(*) FROM complaint_messages WHERE complaint_id = $1 AND id = $2",
+        )
+        .bind(complaint_id)
+        .bind(message_id)
+        .fetch_one(self.conn())
+        .await
+        .map(|n| n > 0)
     }
 
     /// The borrower's reply puts a complaint not closed back to `open` (waiting for support); false when it is closed

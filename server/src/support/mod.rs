@@ -793,12 +793,15 @@ pub async fn support_image(
 }
 
 /// Support's reply: added to the conversation, the complaint `answered` (unless closed: then refused), and the
-/// audit trail, in one transaction.
+/// audit trail, in one transaction. `seen` is the last message support read before writing: when the borrower wrote
+/// after it, the reply is sent but the complaint stays `open`, since that message is not answered yet (and an open
+/// complaint cannot be closed).
 pub async fn reply(
     s: &Services,
     op: &Operator,
     ticket_no: &str,
     body: Option<&str>,
+    seen: Option<&str>,
 ) -> Result<ComplaintDetail, Error> {
     op.require_any(SUPPORT_ROLES)?;
     let body = body.map(str::trim).unwrap_or_default();
@@ -816,11 +819,27 @@ pub async fn reply(
             .await?
             .ok_or(Error::NotFound)?;
     op.see(row.market)?;
+    let seen = seen.map(str::trim).filter(|id| !id.is_empty());
     let now = s.clock.now_ms();
     let mut tx = s.db.begin().await?;
-    if !tx.mark_complaint_answered(&row.id, now).await? {
-        return Err(Refusal::ComplaintClosed.into());
+    // Locked as it is now: the status the audit says it left, and no borrower's reply lands in between.
+    let before = match tx.complaint_assignee_for_update(&row.id).await? {
+        Some((status, _)) if status != "closed" => status,
+        _ => return Err(Refusal::ComplaintClosed.into()),
+    };
+    if let Some(seen) = seen
+        && !tx.complaint_has_message(&row.id, seen).await?
+    {
+        return Err(Error::field(
+            "seenMessageId",
+            FieldProblem::new("field.unknown_choice"),
+        ));
     }
+    let after = if tx.mark_complaint_answered(&row.id, seen, now).await? {
+        "answered"
+    } else {
+        before.as_str()
+    };
     let message_id = tx
         .insert_complaint_message(&s.secrets, &row.id, "operator", Some(&op.id), body, now)
         .await?;
@@ -830,9 +849,9 @@ pub async fn reply(
         action: "complaint.reply",
         entity: "complaint",
         entity_id: &row.id,
-        before_json: Some(&serde_json::json!({"status": row.status}).to_string()),
+        before_json: Some(&serde_json::json!({"status": before}).to_string()),
         after_json: Some(
-            &serde_json::json!({"status": "answered", "messageId": message_id}).to_string(),
+            &serde_json::json!({"status": after, "messageId": message_id}).to_string(),
         ),
         at: now,
     })
@@ -866,7 +885,8 @@ pub async fn close(s: &Services, op: &Operator, ticket_no: &str) -> Result<Compl
         action: "complaint.close",
         entity: "complaint",
         entity_id: &row.id,
-        before_json: Some(&serde_json::json!({"status": row.status}).to_string()),
+        // Only an answered complaint closes (the update's condition), whatever it was when read above.
+        before_json: Some(&serde_json::json!({"status": "answered"}).to_string()),
         after_json: Some(&serde_json::json!({"status": "closed"}).to_string()),
         at: now,
     })

@@ -921,3 +921,80 @@ async fn the_export_carries_complaints_with_photos_ratings_location_and_telemetr
     }
     app.stop().await;
 }
+
+/// Support replies to what it read; the borrower wrote again meanwhile. The reply is sent, but the complaint stays
+/// open — its newest message is unanswered — so it cannot be closed until support answers that too; the audit says
+/// which status the reply found and left.
+#[tokio::test]
+async fn a_reply_written_before_the_borrower_s_newest_message_leaves_the_complaint_open() {
+    let app = spawn_app().await;
+    let session = app.sign_in("IN", "9876512031").await;
+    let ticket = file(&app, &session, "The app shows the wrong due date.", &[]).await;
+    let support = operator(&app, "sasha", &[Role::Support]).await;
+    let path = format!("/api/v1/console/complaints/{ticket}");
+    let read = console(&app, &support, Method::GET, &path, None).await;
+    let seen = read["messages"].as_array().unwrap().last().unwrap()["id"].clone();
+    // While support writes, the borrower adds a message.
+    let more = reply(
+        &app,
+        &session,
+        &ticket,
+        &json!({"body": "And the amount is wrong too."}),
+    )
+    .await;
+    assert_eq!(more.status(), StatusCode::CREATED);
+    let answered = console(
+        &app,
+        &support,
+        Method::POST,
+        &format!("{path}/reply"),
+        Some(json!({"body": "We are checking the date.", "seenMessageId": seen})),
+    )
+    .await;
+    assert_eq!(answered["status"], "open");
+    assert_eq!(answered["messages"].as_array().unwrap().len(), 3);
+    let close = op_call(&app, &support, Method::POST, &format!("{path}/close"), None).await;
+    assert_eq!(close.status(), StatusCode::CONFLICT);
+    assert_eq!(error(close).await["code"], "complaint_unanswered");
+    let entries = app.audit_entries("complaint.reply", "complaint").await;
+    let [(_, _, before, after)] = &entries[..] else {
+        panic!("one reply audited: {entries:?}")
+    };
+    assert!(before.contains(r#""status":"open""#), "{before}");
+    assert!(after.contains(r#""status":"open""#), "{after}");
+
+    // A message id of another complaint is no message support read here.
+    let other = file(&app, &session, "Another thing went wrong.", &[]).await;
+    let theirs = console(
+        &app,
+        &support,
+        Method::GET,
+        &format!("/api/v1/console/complaints/{other}"),
+        None,
+    )
+    .await;
+    let wrong = op_call(
+        &app,
+        &support,
+        Method::POST,
+        &format!("{path}/reply"),
+        Some(json!({"body": "Hello", "seenMessageId": theirs["messages"][0]["id"]})),
+    )
+    .await;
+    assert_eq!(wrong.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(error(wrong).await["fields"]["seenMessageId"].is_string());
+
+    // Having read the newest message, support's answer answers the complaint, and it closes.
+    let seen = answered["messages"].as_array().unwrap().last().unwrap()["id"].clone();
+    let answered = console(
+        &app,
+        &support,
+        Method::POST,
+        &format!("{path}/reply"),
+        Some(json!({"body": "And the amount.", "seenMessageId": seen})),
+    )
+    .await;
+    assert_eq!(answered["status"], "answered");
+    console(&app, &support, Method::POST, &format!("{path}/close"), None).await;
+    app.stop().await;
+}

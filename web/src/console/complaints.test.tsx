@@ -64,7 +64,31 @@ describe('support console', () => {
     expect(await screen.findByText('Reply sent: the borrower reads it in the app.')).toBeInTheDocument();
     expect(screen.getByText('Refunded.')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Close complaint' })).toBeEnabled();
-    expect(api.callsTo('POST', '/api/v1/console/complaints/CP-261125-AB12CD/reply')[0]?.body).toEqual({ body: 'Refunded.' });
+    // It names the last message read, so a message the borrower sent meanwhile keeps the complaint open.
+    expect(api.callsTo('POST', '/api/v1/console/complaints/CP-261125-AB12CD/reply')[0]?.body).toEqual({
+      body: 'Refunded.',
+      seenMessageId: DETAIL.messages.at(-1)!.id,
+    });
+  });
+
+  it('says so when the borrower wrote while the reply was being written, and the complaint stays open', async () => {
+    const newer = { id: 'm-3', author: 'borrower', body: 'Also the late fee.', createdAt: Date.UTC(2026, 10, 25, 7) };
+    fakeConsoleApi({
+      operator: OPERATORS.support,
+      signedIn: true,
+      handlers: {
+        'GET /api/v1/console/complaints/CP-261125-AB12CD': () => ok(DETAIL),
+        'POST /api/v1/console/complaints/CP-261125-AB12CD/reply': () =>
+          ok({ ...DETAIL, status: 'open', messages: [...DETAIL.messages, newer, { id: 'm-4', author: 'support', body: 'Refunded.', createdAt: Date.UTC(2026, 10, 25, 8) }] }),
+      },
+    });
+    const user = userEvent.setup();
+    renderConsole('/console/complaints/CP-261125-AB12CD');
+    await user.type(await screen.findByLabelText('Reply to the borrower'), 'Refunded.');
+    await user.click(screen.getByRole('button', { name: 'Send reply' }));
+    expect(await screen.findByText(/the borrower wrote again while you were writing it/)).toHaveClass('notice--warning');
+    expect(screen.getByText('Also the late fee.')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Close complaint' })).toBeDisabled();
   });
 
   it('marks a contact message handled and shows how to reply', async () => {
@@ -167,7 +191,7 @@ describe('support console', () => {
     await user.type(box, ' Terima kasih.');
     await user.click(screen.getByRole('button', { name: 'Send reply' }));
     await screen.findByText('Reply sent: the borrower reads it in the app.');
-    expect(api.callsTo('POST', '/api/v1/console/complaints/CP-261125-AB12CD/reply')[0]?.body).toEqual({ body: 'Biaya sudah kami kembalikan. Terima kasih.' });
+    expect(api.callsTo('POST', '/api/v1/console/complaints/CP-261125-AB12CD/reply')[0]?.body).toMatchObject({ body: 'Biaya sudah kami kembalikan. Terima kasih.' });
   });
 
   it('keeps canned replies per language', async () => {

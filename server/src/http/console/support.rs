@@ -374,9 +374,15 @@ pub struct ReplyRequest {
     /// 1 to 2000 characters; the borrower reads it in the app.
     #[schema(value_type = String, required = true)]
     pub body: Option<String>,
+    /// The id of the conversation's last message read before writing. When the borrower wrote after it, the reply
+    /// is sent but the complaint stays `open`: that message is not answered yet. Absent: every message was read.
+    #[serde(rename = "seenMessageId")]
+    #[schema(value_type = Option<String>)]
+    pub seen_message_id: Option<String>,
 }
 
-/// Answers a complaint (support, admin): the reply joins the conversation and the complaint is `answered`; audited.
+/// Answers a complaint (support, admin): the reply joins the conversation and the complaint is `answered` — or stays
+/// `open` when the borrower wrote after `seenMessageId`; audited.
 #[utoipa::path(post, path = "/api/v1/console/complaints/{ticketNo}/reply", tag = "console",
     operation_id = "console_complaint_reply",
     security(("console_cookie" = [], "csrf_header" = [])),
@@ -386,7 +392,7 @@ pub struct ReplyRequest {
         (status = 403, description = "forbidden (not support or admin), csrf_token_invalid or cross_site_request", body = ErrorBody),
         (status = 404, body = ErrorBody),
         (status = 409, description = "complaint_closed", body = ErrorBody),
-        (status = 422, description = "validation_failed: `body`", body = ErrorBody)))]
+        (status = 422, description = "validation_failed: `body`, `seenMessageId` (not a message of this complaint)", body = ErrorBody)))]
 pub async fn reply(
     State(state): State<AppState>,
     session: OperatorSession,
@@ -398,6 +404,7 @@ pub async fn reply(
         &session.operator,
         &ticket_no,
         req.body.as_deref(),
+        req.seen_message_id.as_deref(),
     )
     .await?;
     Ok(Envelope::ok(support_view(detail)))

@@ -54,9 +54,12 @@ function useComplaintAction<V>(ticketNo: string, send: (v: V) => Promise<Support
   });
 }
 
+/** Replies, naming the last message read (`seenMessageId`): when the borrower wrote after it, the complaint stays open. */
 export function useReply(ticketNo: string) {
   const api = useApiClient();
-  return useComplaintAction<string>(ticketNo, (body) => api.postJson<SupportComplaint>(`${complaintPath(ticketNo)}/reply`, { body }));
+  return useComplaintAction<{ body: string; seenMessageId: string | null }>(ticketNo, ({ body, seenMessageId }) =>
+    api.postJson<SupportComplaint>(`${complaintPath(ticketNo)}/reply`, seenMessageId === null ? { body } : { body, seenMessageId }),
+  );
 }
 
 export function useCloseComplaint(ticketNo: string) {

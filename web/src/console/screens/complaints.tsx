@@ -102,7 +102,8 @@ export function ComplaintScreen() {
   const reply = useReply(ticketNo);
   const close = useCloseComplaint(ticketNo);
   const [body, setBody] = useState('');
-  const [notice, setNotice] = useState<string | null>(null);
+  const [notice, setNotice] = useState<{ text: string; warns: boolean } | null>(null);
+  const say = (text: string, warns = false) => setNotice({ text, warns });
   const box = useRef<HTMLTextAreaElement>(null);
 
   if (complaint.isPending) return <Loading label={t('complaints.loading')} />;
@@ -110,12 +111,17 @@ export function ComplaintScreen() {
   const c = complaint.data;
   const send = (event: FormEvent) => {
     event.preventDefault();
-    reply.mutate(body, {
-      onSuccess: () => {
-        setBody('');
-        setNotice(t('complaints.replied'));
+    reply.mutate(
+      { body, seenMessageId: c.messages.at(-1)?.id ?? null },
+      {
+        onSuccess: (after) => {
+          setBody('');
+          // The borrower wrote while this reply was being written: sent, but their newest message still waits.
+          if (after.status === 'answered') say(t('complaints.replied'));
+          else say(t('complaints.repliedNewMessage'), true);
+        },
       },
-    });
+    );
   };
   const firstBorrowerMessage = c.messages.find((m) => m.author === 'borrower')?.id;
   const photosOf = (messageId: string) =>
@@ -132,8 +138,8 @@ export function ComplaintScreen() {
         <Link to={consolePaths.complaints}>{t('complaints.back')}</Link>
       </div>
       {notice && (
-        <p role="status" className="notice notice--success">
-          {notice}
+        <p role="status" className={`notice ${notice.warns ? 'notice--warning' : 'notice--success'}`}>
+          {notice.text}
         </p>
       )}
       <dl className="facts facts--aligned">
@@ -176,7 +182,7 @@ export function ComplaintScreen() {
           <dd>{c.assigneeName ?? <span className="muted">{t('complaints.unassigned')}</span>}</dd>
         </div>
       </dl>
-      {c.status !== 'closed' && <Assignment complaint={c} onDone={setNotice} />}
+      {c.status !== 'closed' && <Assignment complaint={c} onDone={say} />}
       <h2>{t('complaints.conversation')}</h2>
       <ol className="conversation">
         {c.messages.map((m) => {
@@ -222,7 +228,7 @@ export function ComplaintScreen() {
               className="button button--quiet"
               disabled={close.isPending || c.status !== 'answered'}
               aria-describedby={c.status !== 'answered' ? 'close-hint' : undefined}
-              onClick={() => close.mutate(undefined, { onSuccess: () => setNotice(t('complaints.closed')) })}
+              onClick={() => close.mutate(undefined, { onSuccess: () => say(t('complaints.closed')) })}
             >
               {t('complaints.close')}
             </button>
