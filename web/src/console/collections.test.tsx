@@ -86,7 +86,11 @@ describe('collections', () => {
     const api = fakeConsoleApi({
       operator: OPERATORS.collections,
       signedIn: true,
-      handlers: { 'GET /api/v1/console/collections': (call) => ok({ ...QUEUE, items: call.query.get('bucket') === '90+' ? [] : QUEUE.items }) },
+      handlers: {
+        // The 90+ bucket is cleared by the time it is asked for: no loan and a total of none.
+        'GET /api/v1/console/collections': (call) =>
+          ok(call.query.get('bucket') === '90+' ? { ...QUEUE, counts: { ...QUEUE.counts, '90+': 0 }, total: 0, items: [] } : QUEUE),
+      },
     });
     const user = userEvent.setup();
     renderConsole('/console/collections');
@@ -105,6 +109,44 @@ describe('collections', () => {
     // The section is in the navigation of a collections agent; the review queue is not.
     expect(screen.getByRole('link', { name: 'Collections' })).toBeInTheDocument();
     expect(screen.queryByRole('link', { name: 'Review queue' })).toBeNull();
+  });
+
+  it('goes to the last page, in place, when the page asked for is past the end of the queue', async () => {
+    // The 8-30 bucket was paid down to 60 loans (two pages) while the agent was on, or had a link to, page 3.
+    const api = fakeConsoleApi({
+      operator: OPERATORS.collections,
+      signedIn: true,
+      handlers: {
+        'GET /api/v1/console/collections': (call) =>
+          ok({ ...QUEUE, counts: { ...QUEUE.counts, '8-30': 60 }, total: 60, page: Number(call.query.get('page')), items: call.query.get('page') === '2' ? [LOAN] : [] }),
+      },
+    });
+    renderConsole('/console/collections?market=IN&bucket=8-30&page=3');
+    const length = window.history.length;
+    expect(await screen.findByRole('link', { name: LOAN.orderNo })).toBeInTheDocument();
+    expect(screen.queryByText('No loan in India is past due in this bucket.')).toBeNull();
+    expect(screen.getByText('Page 2 of 2')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Previous' })).toBeEnabled();
+    expect(api.callsTo('GET', '/api/v1/console/collections').map((c) => c.query.get('page'))).toEqual(['3', '2']);
+    // The address says the page shown, and Back does not return to the empty one.
+    expect(new URLSearchParams(window.location.search).get('page')).toBe('2');
+    expect(new URLSearchParams(window.location.search).get('bucket')).toBe('8-30');
+    expect(window.history.length).toBe(length);
+  });
+
+  it('says the queue changed, with the pager, when a page inside the total comes back empty', async () => {
+    // The total and the page are read apart: loans paid between the two reads leave a page empty though the total is not.
+    fakeConsoleApi({
+      operator: OPERATORS.collections,
+      signedIn: true,
+      handlers: { 'GET /api/v1/console/collections': () => ok({ ...QUEUE, total: 60, page: 2, items: [] }) },
+    });
+    renderConsole('/console/collections?market=IN&page=2');
+    expect(await screen.findByText('The queue changed while page 2 loaded: none of the 60 loans that match came on it.')).toBeInTheDocument();
+    expect(screen.queryByText('No loan in India is past due in this bucket.')).toBeNull();
+    expect(screen.getByText('Page 2 of 2')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Previous' })).toBeEnabled();
+    expect(screen.getByRole('button', { name: 'Reload' })).toBeInTheDocument();
   });
 
   it('shows a payment waiting for finance on the panel and marks its loan in the queue', async () => {

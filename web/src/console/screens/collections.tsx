@@ -4,7 +4,7 @@
 import { useState, type FormEvent } from 'react';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
-import { Link, useParams, useSearchParams } from 'react-router';
+import { Link, Navigate, useParams, useSearchParams } from 'react-router';
 import { errorText } from '@/shared/api/error-text';
 import { ApiError } from '@/shared/api/http';
 import {
@@ -58,6 +58,15 @@ function isBucket(value: string | null): value is Bucket {
   return BUCKETS.includes(value as Bucket);
 }
 
+/** The address's query for a filter of the queue; the defaults are left out. */
+function paramsOf(f: QueueFilter): URLSearchParams {
+  const out = new URLSearchParams({ market: f.market });
+  if (f.bucket) out.set('bucket', f.bucket);
+  if (f.sort !== 'dpd_desc') out.set('sort', f.sort);
+  if (f.page > 1) out.set('page', String(f.page));
+  return out;
+}
+
 /** The queue's filter, kept in the address so a filtered page can be shared and reloaded. */
 function useFilter(): [QueueFilter, (next: Partial<QueueFilter>) => void] {
   const [params, setParams] = useSearchParams();
@@ -72,12 +81,7 @@ function useFilter(): [QueueFilter, (next: Partial<QueueFilter>) => void] {
     page: Number.isInteger(page) && page > 0 ? page : 1,
   };
   const update = (next: Partial<QueueFilter>) => {
-    const merged = { ...filter, page: 1, ...next };
-    const out = new URLSearchParams({ market: merged.market });
-    if (merged.bucket) out.set('bucket', merged.bucket);
-    if (merged.sort !== 'dpd_desc') out.set('sort', merged.sort);
-    if (merged.page > 1) out.set('page', String(merged.page));
-    setParams(out, { replace: true });
+    setParams(paramsOf({ ...filter, page: 1, ...next }), { replace: true });
   };
   return [filter, update];
 }
@@ -90,6 +94,9 @@ export function CollectionsScreen() {
   const queue = useCollectionsQueue(filter);
   const data = queue.data;
   const pages = data ? Math.max(1, Math.ceil(data.total / PAGE_SIZE)) : 1;
+  // A page past the end while loans still match (paid down while the agent was on it, or an old link): show the last
+  // page in its place, not an empty queue, and keep it out of the history so Back does not return to it.
+  const pastEnd = data !== undefined && data.items.length === 0 && data.total > 0 && filter.page > pages;
   return (
     <section>
       <div className="page-head">
@@ -131,31 +138,47 @@ export function CollectionsScreen() {
         <Loading label={t('collections.loading')} />
       ) : queue.isError ? (
         <LoadFailed error={queue.error} onRetry={() => void queue.refetch()} />
-      ) : queue.data.items.length === 0 ? (
+      ) : pastEnd ? (
+        <>
+          <Navigate to={`${consolePaths.collections}?${paramsOf({ ...filter, page: pages }).toString()}`} replace />
+          <Loading label={t('collections.loading')} />
+        </>
+      ) : queue.data.items.length === 0 && queue.data.total === 0 ? (
         <p className="empty">{t('collections.empty', { market: marketName(filter.market, t) })}</p>
       ) : (
         <>
-          <table className="table">
-            <caption className="visually-hidden">{t('collections.caption', { count: queue.data.total, today: day(queue.data.today) })}</caption>
-            <thead>
-              <tr>
-                <th scope="col">{t('collections.order')}</th>
-                <th scope="col">{t('collections.borrower')}</th>
-                <th scope="col" className="num">{t('collections.dpd')}</th>
-                <th scope="col">{t('collections.bucketColumn')}</th>
-                <th scope="col" className="num">{t('collections.overdue')}</th>
-                <th scope="col" className="num">{t('collections.outstanding')}</th>
-                <th scope="col">{t('collections.lastReminder')}</th>
-                <th scope="col">{t('collections.lastContact')}</th>
-                <th scope="col">{t('collections.promise')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {queue.data.items.map((loan) => (
-                <QueueRow key={loan.orderNo} loan={loan} />
-              ))}
-            </tbody>
-          </table>
+          {queue.data.items.length === 0 ? (
+            // The total and the page are read apart, so loans paid between the two reads can leave a page inside the
+            // total empty: the queue is not clear, and the pager and a reload still lead to its loans.
+            <div role="status" className="notice notice--warning">
+              <p>{t('collections.pageChanged', { page: filter.page, count: queue.data.total })}</p>
+              <button type="button" className="button button--quiet" onClick={() => void queue.refetch()}>
+                {t('collections.reload')}
+              </button>
+            </div>
+          ) : (
+            <table className="table">
+              <caption className="visually-hidden">{t('collections.caption', { count: queue.data.total, today: day(queue.data.today) })}</caption>
+              <thead>
+                <tr>
+                  <th scope="col">{t('collections.order')}</th>
+                  <th scope="col">{t('collections.borrower')}</th>
+                  <th scope="col" className="num">{t('collections.dpd')}</th>
+                  <th scope="col">{t('collections.bucketColumn')}</th>
+                  <th scope="col" className="num">{t('collections.overdue')}</th>
+                  <th scope="col" className="num">{t('collections.outstanding')}</th>
+                  <th scope="col">{t('collections.lastReminder')}</th>
+                  <th scope="col">{t('collections.lastContact')}</th>
+                  <th scope="col">{t('collections.promise')}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {queue.data.items.map((loan) => (
+                  <QueueRow key={loan.orderNo} loan={loan} />
+                ))}
+              </tbody>
+            </table>
+          )}
           {pages > 1 && (
             <nav className="pager" aria-label={t('collections.pages')}>
               <button type="button" className="button button--quiet" disabled={filter.page <= 1} onClick={() => setFilter({ page: filter.page - 1 })}>
