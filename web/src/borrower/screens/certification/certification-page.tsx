@@ -1,4 +1,4 @@
-import { useEffect, useMemo } from 'react';
+import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { errorText } from '@/shared/api/error-text';
@@ -9,6 +9,7 @@ import { Screen } from '../../layout/screen';
 import { LoadingState, StateNotice } from '../../ui/state-notice';
 import { ERROR_TOAST_MS } from '../../ui/use-error-toast';
 import type { ProgressNotice } from './use-step-form';
+import { formatDateTime } from '../orders/format';
 import './certification.css';
 
 /** `/certification`: the five steps with their status, the next one to do, and when each was saved. */
@@ -121,7 +122,6 @@ function History() {
   const { t } = useTranslation();
   const market = useMarket();
   const log = useCertificationLog();
-  const format = useMemo(() => new Intl.DateTimeFormat(market.locale, { dateStyle: 'medium', timeStyle: 'short' }), [market.locale]);
   let body;
   if (log.isPending) body = <LoadingState />;
   else if (log.isError) {
@@ -143,7 +143,7 @@ function History() {
           <li key={`${entry.step}-${entry.at}-${entry.event}`} className="cert-log__entry">
             <span>{t(`cert.progress.event.${entry.event === 'updated' ? 'updated' : 'completed'}`, { step: t(`cert.steps.${entry.step}`) })}</span>
             <time className="cert-log__time" dateTime={new Date(entry.at).toISOString()}>
-              {format.format(entry.at)}
+              {formatDateTime(entry.at, market)}
             </time>
           </li>
         ))}

@@ -5,10 +5,8 @@ import { useNavigate, useParams } from 'react-router';
 import { errorText } from '@/shared/api/error-text';
 import { ApiError } from '@/shared/api/http';
 import { useMarket } from '@/shared/market/market-context';
-import { sessionStorageOrNull } from '../../boot';
 import { useAcceptExtension } from '../../api/accept-extension';
 import { useExtension, type Extension } from '../../api/extension';
-import { paymentKeyFor } from '../../api/idempotency-key';
 import { usePaymentTypes, type PaymentInstructions, type PaymentMethod } from '../../api/payment-types';
 import { Screen } from '../../layout/screen';
 import { LoadingState, StateNotice } from '../../ui/state-notice';
@@ -16,7 +14,7 @@ import { formatDate } from '../products/format';
 import { OrderMoneyProvider, useMoney } from '../loan-money';
 import { LoadFailed } from './common';
 import { MethodPicker } from './method-picker';
-import { paymentScreen } from './payment-screen';
+import { paymentScreen, startPayment } from './payment-screen';
 import './servicing.css';
 
 /** The extension ("repay delay"): its fee, the new due date and the revised schedule, before accepting it. */
@@ -37,6 +35,8 @@ export function ExtensionPage() {
           <LoadFailed error={extension.error} title={t('servicing.extension.loadFailed')} onRetry={() => void extension.refetch()} />
         ) : types.isError ? (
           <LoadFailed error={types.error} title={t('servicing.pay.typesFailed')} onRetry={() => void types.refetch()} />
+        ) : types.data.length === 0 ? (
+          <StateNotice kind="empty" title={t('servicing.pay.noTypes')} />
         ) : (
           <ExtensionDetails extension={extension.data} types={types.data} />
         )}
@@ -55,13 +55,11 @@ function ExtensionDetails({ extension, types }: { extension: Extension; types: P
   const problem = accept.error && accept.error.status !== 401 ? accept.error : null;
   const onAccept = () => {
     if (!method) return;
-    const idempotencyKey = paymentKeyFor(
-      { orderNo: extension.orderNo, choice: 'extension', method, amount: extension.fee, today: `${extension.installment}:${extension.newDueDate}` },
-      sessionStorageOrNull(),
-    );
-    accept.mutate(
-      { method, idempotencyKey },
-      { onSuccess: (payment) => void navigate(paymentScreen(payment), { replace: true }) },
+    const of = { orderNo: extension.orderNo, choice: 'extension', method, amount: extension.fee, today: `${extension.installment}:${extension.newDueDate}` };
+    startPayment(
+      of,
+      (idempotencyKey, onSuccess) => accept.mutate({ method, idempotencyKey }, { onSuccess }),
+      (payment) => void navigate(paymentScreen(payment), { replace: true }),
     );
   };
   return (

@@ -3,9 +3,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
 import { errorText } from '@/shared/api/error-text';
-import { sessionStorageOrNull } from '../../boot';
 import { useCreatePayment } from '../../api/create-payment';
-import { paymentKeyFor } from '../../api/idempotency-key';
 import { usePaymentTypes, type PaymentMethod } from '../../api/payment-types';
 import { useRepayment, type RepaymentChoice } from '../../api/repayment';
 import { Screen } from '../../layout/screen';
@@ -13,7 +11,7 @@ import { LoadingState, StateNotice } from '../../ui/state-notice';
 import { OrderMoneyProvider, useMoney } from '../loan-money';
 import { LoadFailed } from './common';
 import { MethodPicker } from './method-picker';
-import { paymentScreen } from './payment-screen';
+import { paymentScreen, startPayment } from './payment-screen';
 import './servicing.css';
 
 const CHOICES: readonly string[] = ['due', 'payoff', 'cooling_off'];
@@ -78,10 +76,11 @@ function PayForm({
   const create = useCreatePayment(orderNo);
   const pay = () => {
     if (!method) return;
-    const idempotencyKey = paymentKeyFor({ orderNo, choice, method, amount, today }, sessionStorageOrNull());
-    create.mutate(
-      { choice, method, idempotencyKey },
-      { onSuccess: (payment) => void navigate(paymentScreen(payment), { replace: true }) },
+    const of = { orderNo, choice, method, amount, today };
+    startPayment(
+      of,
+      (idempotencyKey, onSuccess) => create.mutate({ choice, method, idempotencyKey }, { onSuccess }),
+      (payment) => void navigate(paymentScreen(payment), { replace: true }),
     );
   };
   const problem = create.error && create.error.status !== 401 ? create.error : null;

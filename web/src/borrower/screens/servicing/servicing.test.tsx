@@ -1,3 +1,4 @@
+import { focusManager } from '@tanstack/react-query';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -292,6 +293,21 @@ describe('paying', () => {
     expect(screen.getByText('KPAB12CD34EF')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Copy Reference' })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Copy Account number' })).toBeInTheDocument();
+  });
+
+  it('a waiting payment is read again when the borrower comes back from their bank app, and shows the money arrived', async () => {
+    let payment: object = PAYMENT;
+    const api = fakeApi({ 'GET /api/v1/borrower/payments/pay-1': () => ok(payment) });
+    api.signIn();
+    renderBorrower('/app/payments/pay-1?lang=1');
+    expect(await screen.findByText('Waiting for your transfer')).toBeInTheDocument();
+    payment = { ...PAYMENT, status: 'confirmed', receivedAmount: PAYMENT.amount };
+    // Away in the bank's app, then back.
+    focusManager.setFocused(false);
+    focusManager.setFocused(true);
+    expect(await screen.findByText('Payment confirmed. Thank you.')).toBeInTheDocument();
+    expect(api.callsTo('GET', '/api/v1/borrower/payments/pay-1')).toHaveLength(2);
+    focusManager.setFocused(undefined);
   });
 
   it('checks the UTR as the server does, shows the server field error at the field, then "verifying"', async () => {
@@ -591,6 +607,43 @@ describe('the extension', () => {
     expect(
       await screen.findByRole('heading', { level: 2, name: `Geser jatuh tempo cicilan ke-1 selama ${EXTENSION.days} hari` }),
     ).toBeInTheDocument();
+  });
+
+  it('a fee payment finance refused is not brought back by accepting again: a new one starts under a new key', async () => {
+    const fresh = { ...PAYMENT, paymentId: 'pay-2', choice: 'extension', method: 'upi', amount: 30000, instructions: TYPES[0] };
+    const keys = new Map<string, object>();
+    const api = fakeApi({
+      [`GET ${ORDER}/extension`]: () => ok(EXTENSION),
+      'GET /api/v1/borrower/payment-types': () => ok(TYPES),
+      // The server answers a key it knows with that key's payment, whatever became of it.
+      [`POST ${ORDER}/extension`]: (call) => {
+        const key = (call.body as { idempotencyKey: string }).idempotencyKey;
+        const payment = keys.get(key) ?? fresh;
+        keys.set(key, payment);
+        return ok(payment, 201);
+      },
+      'GET /api/v1/borrower/payments/pay-2': () => ok(fresh),
+    });
+    api.signIn();
+    // This tab paid the fee before under its kept key, and finance rejected the UTR.
+    window.sessionStorage.setItem(`kilat.pay:${NO}:extension:upi:30000:1:2026-12-13`, 'kept-key-0001');
+    keys.set('kept-key-0001', { ...fresh, paymentId: 'pay-1', status: 'rejected', reason: 'No such UTR.' });
+    const user = userEvent.setup();
+    renderBorrower(`/app/orders/${NO}/extension?lang=1`);
+    await screen.findByText('Extension fee (with tax)');
+    await user.click(screen.getByRole('button', { name: 'Accept and pay the fee, ₹300' }));
+    await waitFor(() => expect(window.location.pathname).toBe('/app/payments/pay-2'));
+    const bodies = api.callsTo('POST', `${ORDER}/extension`).map((call) => (call.body as { idempotencyKey: string }).idempotencyKey);
+    expect(bodies).toHaveLength(2);
+    expect(bodies[0]).toBe('kept-key-0001');
+    expect(bodies[1]).not.toBe(bodies[0]);
+  });
+
+  it('with no way to pay offered, says so instead of a button that cannot be tapped', async () => {
+    fakeApi({ [`GET ${ORDER}/extension`]: () => ok(EXTENSION), 'GET /api/v1/borrower/payment-types': () => ok([]) }).signIn();
+    renderBorrower(`/app/orders/${NO}/extension?lang=1`);
+    expect(await screen.findByRole('heading', { name: 'No way to pay is set up for your market. Please contact support.' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /Accept and pay the fee/ })).toBeNull();
   });
 
   it('none offered is an empty state', async () => {

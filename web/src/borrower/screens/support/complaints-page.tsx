@@ -7,6 +7,7 @@ import { useComplaints } from '../../api/support';
 import type { ComplaintSummary } from '../../api/types';
 import { Screen } from '../../layout/screen';
 import { LoadingState, StateNotice } from '../../ui/state-notice';
+import { formatDay } from '../orders/format';
 import './support.css';
 
 export function StatusTag({ complaint }: { complaint: Pick<ComplaintSummary, 'status' | 'overdue'> }) {
@@ -25,7 +26,6 @@ export function ComplaintsPage() {
   const { t } = useTranslation();
   const market = useMarket();
   const list = useComplaints();
-  const date = new Intl.DateTimeFormat(market.locale, { dateStyle: 'medium' });
   const newButton = (
     <Link to="/complaints/new">
       <Button block color="primary" size="large">
@@ -45,7 +45,7 @@ export function ComplaintsPage() {
         <div className="support">
           <List mode="card">
             {list.data.map((c) => (
-              <List.Item key={c.ticketNo} description={`${c.categoryLabel} · ${date.format(new Date(c.createdAt))}`} extra={<StatusTag complaint={c} />}>
+              <List.Item key={c.ticketNo} description={`${c.categoryLabel} · ${formatDay(c.createdAt, market)}`} extra={<StatusTag complaint={c} />}>
                 <Link className="list-link" to={`/complaints/${encodeURIComponent(c.ticketNo)}`}>
                   {c.ticketNo}
                 </Link>

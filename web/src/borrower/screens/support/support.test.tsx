@@ -70,6 +70,14 @@ describe('customer service and complaints', () => {
     expect(screen.getByRole('button', { name: 'Try again' })).toBeInTheDocument();
   });
 
+  it('dates each complaint on the market’s day, whatever the phone’s clock says', async () => {
+    // 20:00 UTC on 25 Nov is 01:30 on 26 Nov in India.
+    const late = { ...COMPLAINT, createdAt: Date.UTC(2026, 10, 25, 20), messages: undefined, images: undefined, escalation: undefined };
+    fakeApi({ 'GET /api/v1/borrower/complaints': () => ok([late]) }).signIn();
+    renderBorrower('/app/complaints?lang=1');
+    expect(await screen.findByText('Fees and charges · 26 Nov 2026')).toBeInTheDocument();
+  });
+
   it('says so when there are no complaints, and offers to file one (Indonesian)', async () => {
     const api = fakeApi({ 'GET /api/v1/borrower/complaints': () => ok([]) });
     api.signIn();
