@@ -404,9 +404,12 @@ pub async fn cancel(
         .order_locked_in_tx(&order.id)
         .await?
         .ok_or(Error::NotFound)?;
-    // In a bank file finance downloaded: the money may be on its way, so the order is no longer the borrower's to
-    // cancel (the lock orders this against the file's claim of it).
-    if tx.payout_sent_in_tx(&order.id).await? {
+    // In a bank file finance downloaded, or paid out by hand and waiting for a second operator's approval: the money
+    // may be on its way or sent, so the order is no longer the borrower's to cancel (the lock orders this against the
+    // file's claim of it and against the payout's record).
+    if tx.payout_sent_in_tx(&order.id).await?
+        || tx.payout_approval_in_tx(&order.id).await?.is_some()
+    {
         return Err(Refusal::PayoutSent.into());
     }
     apply_locked_in(

@@ -561,6 +561,7 @@ async fn above_the_threshold_a_second_operator_approves_a_burst_starts_the_loan_
     let Application {
         order_no: big,
         order_id: big_id,
+        session: big_session,
         ..
     } = app
         .borrower(IN)
@@ -595,6 +596,17 @@ async fn above_the_threshold_a_second_operator_approves_a_burst_starts_the_loan_
     assert_eq!(done["amount"], big_net);
     assert_eq!(status_of(&app, &big_id).await, "approved");
     assert_eq!(audits_of(&app, "payout.record", &big_id).await, 1);
+    // The money is sent: its borrower can no longer cancel the order (which would leave the transfer with no loan).
+    let refused = app
+        .post_as(
+            &format!("/api/v1/borrower/orders/{big}/cancel"),
+            &big_session,
+            &json!({}),
+        )
+        .await;
+    assert_eq!(refused.status(), StatusCode::CONFLICT);
+    assert_eq!(error(refused).await["code"], "payout_sent");
+    assert_eq!(status_of(&app, &big_id).await, "approved");
     let body = error(record(&app, &checkers[0], &big, "N3312600201").await).await;
     assert_eq!(body["code"], "payout_awaiting_approval");
     let list = data(get(&app, &maker, "/api/v1/console/payouts?market=IN").await).await;
