@@ -323,8 +323,15 @@ pub fn promise_state(
         .sum();
     let received = credited_in_time + credited_later;
     let waiting = payments.waiting.iter().any(|made| within(*made));
-    let nothing_owed = balances.outstanding.is_zero();
-    let state = if received >= row.amount || nothing_owed {
+    // Nothing owed counts as kept only when the money that cleared the loan was paid by the promise's date: a loan
+    // paid off weeks after a broken promise does not rewrite it as kept.
+    let credited_after: i64 = entries
+        .iter()
+        .filter(|e| e.on > promised_on)
+        .map(|e| cash_in(entries, e))
+        .sum();
+    let cleared_in_time = balances.outstanding.is_zero() && credited_after <= credited_later;
+    let state = if received >= row.amount || cleared_in_time {
         PromiseState::Kept
     } else if today > promised_on && waiting {
         PromiseState::Waiting

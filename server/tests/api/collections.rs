@@ -930,3 +930,57 @@ async fn a_payment_waiting_for_finance_is_shown_to_collections_and_does_not_brea
     }
     app.stop().await;
 }
+
+/// A promise broken by its date stays broken when the borrower pays the loan off weeks later: the promise log is not
+/// rewritten as kept because nothing is owed today.
+#[tokio::test]
+async fn a_broken_promise_stays_broken_when_the_loan_is_paid_off_later() {
+    let app = spawn_app().await;
+    operator(&app, "agent", &[Role::Collections]).await;
+    operator(&app, "fin", &[Role::Finance]).await;
+    let Loan {
+        phone,
+        order_no,
+        plan,
+        ..
+    } = app.borrower(IN).disbursed().await;
+    let today = due_date(&plan, 0) + Duration::days(3);
+    app.set_date(today).await;
+    overdue::run(&app.services, Market::India, today, "test")
+        .await
+        .unwrap();
+    let agent = op_sign_in(&app, "agent").await;
+    let by = today + Duration::days(2);
+    assert_eq!(
+        promise(&app, &agent, &order_no, by, 1000).await.status(),
+        StatusCode::OK
+    );
+    let later = by + Duration::days(10);
+    app.set_date(later).await;
+    let agent = op_sign_in(&app, "agent").await;
+    assert_eq!(
+        latest_promise(&app, &agent, &order_no).await["state"],
+        "broken"
+    );
+
+    // Paid off ten days after the promise's date.
+    let session = app.sign_in("IN", &phone).await;
+    let fin = op_sign_in(&app, "fin").await;
+    let payment =
+        data(create_payment(&app, &session, &order_no, "payoff", "upi", "late-payoff-1").await)
+            .await;
+    let payment_id = payment["paymentId"].as_str().unwrap();
+    assert_eq!(
+        submit_utr(&app, &session, payment_id, "123456789013")
+            .await
+            .status(),
+        StatusCode::OK
+    );
+    let amount = payment["amount"].as_i64().unwrap();
+    let done = data(confirm(&app, &fin, payment_id, amount).await).await;
+    assert_eq!(done["orderStatus"], "repaid");
+    let agent = op_sign_in(&app, "agent").await;
+    let shown = latest_promise(&app, &agent, &order_no).await;
+    assert_eq!(shown["state"], "broken", "{shown}");
+    assert_eq!(shown["received"], 0);
+}
