@@ -52,6 +52,7 @@ pub const ERROR_CODES: &[&str] = &[
     "complaint_closed",
     "complaint_unanswered",
     "refund_claimed",
+    "receipt_resolved",
     "money_outstanding",
     "payment_unsettled",
     "payout_sent",
@@ -220,6 +221,8 @@ pub enum Refusal {
     ComplaintUnanswered,
     /// Sending or recording a refund another finance operator said they are sending.
     RefundClaimed,
+    /// Resolving money no payment matched that finance resolved already.
+    ReceiptResolved,
     /// A finance operator approving (or rejecting) the payout they recorded themself (maker-checker).
     OwnPayoutApproval,
     /// Approving or rejecting a payout when none is recorded and waiting for approval on the order.
@@ -265,6 +268,7 @@ impl Refusal {
             Refusal::ComplaintClosed => "complaint_closed",
             Refusal::ComplaintUnanswered => "complaint_unanswered",
             Refusal::RefundClaimed => "refund_claimed",
+            Refusal::ReceiptResolved => "receipt_resolved",
             Refusal::OwnPayoutApproval => "own_payout_approval",
             Refusal::PayoutNotAwaiting => "payout_not_awaiting",
             Refusal::PayoutAwaitingApproval => "payout_awaiting_approval",

@@ -224,6 +224,7 @@ fn status_of(code: &str) -> StatusCode {
         | "complaint_closed"
         | "complaint_unanswered"
         | "refund_claimed"
+        | "receipt_resolved"
         | "money_outstanding"
         | "extension_over_cap"
         | "signed_in_as_another"

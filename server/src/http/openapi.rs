@@ -19,7 +19,7 @@ use super::console::auth::CONSOLE_COOKIE;
 use super::console::{
     audit as console_audit, auth as console, collections as console_collections, dashboard,
     operators, payments, payouts, products, reconciliation, review, site as console_site,
-    support as console_support,
+    support as console_support, unmatched,
 };
 use super::error::ErrorBody;
 use super::site;
@@ -112,6 +112,8 @@ use crate::settings::{GrievanceOfficer, PublicSiteSettings};
         reconciliation::imports,
         reconciliation::import_result,
         reconciliation::confirm,
+        unmatched::list,
+        unmatched::resolve,
         payments::confirm,
         payments::reject,
         payments::resolve,
@@ -279,6 +281,8 @@ pub enum ErrorCode {
     ComplaintUnanswered,
     /// 409: sending or recording a refund another finance operator is sending (take it over deliberately).
     RefundClaimed,
+    /// 409: resolving money no payment matched that another finance operator resolved already.
+    ReceiptResolved,
     /// 409: deleting the account while a loan still owes money (`msg` states the amount).
     MoneyOutstanding,
     /// 409: deleting the account while a payment is unsettled (a UTR waiting for finance, money held or owed back).

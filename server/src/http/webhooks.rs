@@ -99,8 +99,9 @@ pub struct CallbackView {
     /// before and this is the same money: a transfer finance confirmed from its UTR, or one already taken; a
     /// transfer under another provider payment id is more money, a payment of its own: `held`, or `refund_due` for a
     /// closed loan),
-    /// `wrong_provider` (the payment was not made with this provider: recorded, nothing credited) or `replayed` (this
-    /// event was taken before; nothing posted).
+    /// `wrong_provider` (the payment was not made with this provider: recorded, nothing credited), `unmatched` (no
+    /// payment has the reference quoted, or none was: the money is recorded for finance) or `replayed` (this event was
+    /// taken before; nothing posted).
     #[schema(example = "confirmed")]
     pub outcome: String,
 }
@@ -125,7 +126,7 @@ pub struct RazorpayWebhook {
     request_body(content = RazorpayWebhook, content_type = "application/json"),
     responses((status = 200, body = Envelope<CallbackView>),
         (status = 401, description = "unauthorized: the signature is missing or wrong; nothing written", body = ErrorBody),
-        (status = 404, description = "no payment with this reference, or the provider is not enabled", body = ErrorBody),
+        (status = 404, description = "the provider is not enabled", body = ErrorBody),
         (status = 422, description = "validation_failed: `body` (not a Razorpay event)", body = ErrorBody)))]
 pub fn razorpay() {}
 
@@ -151,7 +152,7 @@ pub struct XenditVaPaid {
     request_body(content = XenditVaPaid, content_type = "application/json"),
     responses((status = 200, body = Envelope<CallbackView>),
         (status = 401, description = "unauthorized: the token is missing or wrong; nothing written", body = ErrorBody),
-        (status = 404, description = "no payment with this reference, or the provider is not enabled", body = ErrorBody),
+        (status = 404, description = "the provider is not enabled", body = ErrorBody),
         (status = 422, description = "validation_failed: `body`", body = ErrorBody)))]
 pub fn xendit_va_paid() {}
 
@@ -182,7 +183,7 @@ pub struct DragonpayPostbackForm {
     request_body(content = DragonpayPostbackForm, content_type = "application/x-www-form-urlencoded"),
     responses((status = 200, description = "`result=OK`", body = String, content_type = "text/plain"),
         (status = 401, description = "unauthorized: the digest is missing or wrong; nothing written", body = ErrorBody),
-        (status = 404, description = "no payment with this reference, or the provider is not enabled", body = ErrorBody),
+        (status = 404, description = "the provider is not enabled", body = ErrorBody),
         (status = 422, description = "validation_failed: `body`", body = ErrorBody)))]
 pub fn dragonpay_postback() {}
 
@@ -194,7 +195,7 @@ pub fn dragonpay_postback() {}
         ("ccy" = Option<String>, Query)),
     responses((status = 200, description = "`result=OK`", body = String, content_type = "text/plain"),
         (status = 401, description = "unauthorized: the digest is missing or wrong; nothing written", body = ErrorBody),
-        (status = 404, description = "no payment with this reference, or the provider is not enabled", body = ErrorBody),
+        (status = 404, description = "the provider is not enabled", body = ErrorBody),
         (status = 422, description = "validation_failed: `body`", body = ErrorBody)))]
 pub fn dragonpay_postback_get() {}
 

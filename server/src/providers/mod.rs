@@ -19,7 +19,7 @@ use std::pin::Pin;
 use std::sync::Arc;
 
 use http::HeaderMap;
-use kilat_domain::{Currency, PaymentMethod};
+use kilat_domain::{Currency, Market, PaymentMethod};
 use secrecy::ExposeSecret;
 
 use crate::error::{Error, FieldProblem};
@@ -166,6 +166,10 @@ pub trait CallbackProvider: Send + Sync {
     fn actor(&self) -> &'static str;
     /// The path under `/api/v1/webhooks/`.
     fn route(&self) -> &'static str;
+    /// The one market whose money it takes, if it takes only one's.
+    fn market(&self) -> Option<Market> {
+        None
+    }
     /// True when the provider may also call with the fields in a `GET`'s query string.
     fn takes_query(&self) -> bool {
         false

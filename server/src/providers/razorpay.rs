@@ -4,7 +4,7 @@
 //! acknowledged and ignored.
 
 use hmac::{Hmac, Mac};
-use kilat_domain::Currency;
+use kilat_domain::{Currency, Market};
 use serde::Deserialize;
 use sha2::Sha256;
 
@@ -84,11 +84,13 @@ fn parse(body: &[u8]) -> Result<Option<Callback>, CallbackError> {
         return Err(bad_body());
     }
     let event_id = format!("{}:{}", event.event, payment.id);
+    // Money captured without our reference (or with one too long to be ours) is still money: read with none, it is
+    // recorded for finance as matching no payment.
     let reference = payment
         .notes
         .reference
-        .filter(|r| !r.is_empty() && r.len() <= 64)
-        .ok_or_else(bad_body)?;
+        .filter(|r| r.len() <= 64)
+        .unwrap_or_default();
     Ok(Some(Callback {
         event_id,
         reference,
@@ -111,6 +113,10 @@ impl CallbackProvider for RazorpayCallbacks {
 
     fn route(&self) -> &'static str {
         "razorpay"
+    }
+
+    fn market(&self) -> Option<Market> {
+        Some(Market::India)
     }
 
     fn settings<'a>(&self, settings: &'a PaymentSettings) -> &'a WebhookSecret {
@@ -173,6 +179,6 @@ mod tests {
             Some(1_796_000_000_000)
         );
         let no_reference = br#"{"event":"payment.captured","payload":{"payment":{"entity":{"id":"pay_1","amount":1,"currency":"INR"}}}}"#;
-        assert!(parse(no_reference).is_err());
+        assert_eq!(parse(no_reference).unwrap().unwrap().reference, "");
     }
 }

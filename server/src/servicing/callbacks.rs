@@ -28,6 +28,7 @@ use crate::store::callbacks::NewCallback;
 use crate::store::jobs::NewReceipt;
 use crate::store::orders::OrderStatusRow;
 use crate::store::payments::{Issued, NewPayment, PaymentRow};
+use crate::store::unmatched::NewUnmatched;
 
 /// What a verified callback did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -49,6 +50,9 @@ pub enum Outcome {
     /// The payment was not made with this provider (another method, market or issuer): recorded and audited, nothing
     /// credited.
     WrongProvider,
+    /// No payment has the reference the provider quoted (or it quoted none): the money is recorded for finance,
+    /// audited, and shown to them until they say what they did with it.
+    Unmatched,
 }
 
 impl Outcome {
@@ -61,6 +65,7 @@ impl Outcome {
             Outcome::Replayed => "replayed",
             Outcome::RefundDue => "refund_due",
             Outcome::WrongProvider => "wrong_provider",
+            Outcome::Unmatched => "unmatched",
         }
     }
 }
@@ -73,7 +78,7 @@ impl Outcome {
 /// does: the amount asked is credited, another amount held for finance, money the loan does not owe becomes a
 /// refund due; money for a payment finance had rejected comes back to finance's queue, held; a second transfer for a
 /// payment paid once already (another provider payment id) becomes a payment of its own, held or owed back
-/// ([`second_receipt`]). A payment not found is `not_found`.
+/// ([`second_receipt`]). Money for a reference no payment has is recorded for finance ([`unmatched`]).
 ///
 /// Money received is never lost from view: when the money rules or the order's lifecycle refuse the credit (a case
 /// no rule foresaw), everything is rolled back and the callback is taken again with the money held for finance, so
@@ -105,7 +110,13 @@ async fn take(
     let now = s.clock.now_ms();
     let provider = source.code();
     let mut tx = s.db.begin().await?;
-    let mut loan = load_of_payment_in(&mut tx, &cb.reference).await?;
+    let mut loan = match load_of_payment_in(&mut tx, &cb.reference).await {
+        Err(Error::NotFound) => {
+            tx.rollback().await?;
+            return unmatched(s, source, cb).await;
+        }
+        loan => loan?,
+    };
     let row = tx
         .payment_by_reference_in_tx(&cb.reference)
         .await?
@@ -263,6 +274,76 @@ async fn take(
     .await?;
     tx.commit().await?;
     Ok(outcome)
+}
+
+/// A verified callback whose reference no payment has (a borrower who paid through the gateway without it, or with
+/// a mistyped one). Money is recorded for finance once per event (a replay is `replayed`), audited, and answered as
+/// taken: an error would have the provider retry for days and then drop it, the money seen by nobody. An event that
+/// credits nothing is `ignored`.
+async fn unmatched(
+    s: &Services,
+    source: &dyn CallbackProvider,
+    cb: &Callback,
+) -> Result<Outcome, CallbackError> {
+    if !cb.credits {
+        return Ok(Outcome::Ignored);
+    }
+    let now = s.clock.now_ms();
+    let currency = cb.currency.as_deref().map(|c| {
+        c.trim()
+            .chars()
+            .take(16)
+            .collect::<String>()
+            .to_ascii_uppercase()
+    });
+    let market = match currency.as_deref() {
+        Some("INR") => Some(kilat_domain::Market::India),
+        Some("IDR") => Some(kilat_domain::Market::Indonesia),
+        _ => source.market(),
+    };
+    let reference: String = cb.reference.trim().chars().take(100).collect();
+    let mut tx = s.db.begin().await?;
+    let recorded = tx
+        .insert_unmatched_receipt(
+            &NewUnmatched {
+                provider: source.code(),
+                event_id: &cb.event_id,
+                market: market.map(Code::code),
+                reference: &reference,
+                provider_payment_id: cb.provider_payment_id.as_deref(),
+                amount: cb.amount,
+                currency: currency.as_deref(),
+                sent_at: cb.sent_at,
+            },
+            now,
+        )
+        .await?;
+    let Some(id) = recorded else {
+        tx.rollback().await?;
+        return Ok(Outcome::Replayed);
+    };
+    let after = serde_json::json!({
+        "provider": source.code(),
+        "reference": reference,
+        "providerPaymentId": cb.provider_payment_id,
+        "amount": cb.amount,
+        "currency": currency,
+    });
+    tx.insert_audit(&NewAuditEntry {
+        actor_kind: "system",
+        actor_id: None,
+        action: "payment.callback_unmatched",
+        entity: "unmatched_receipt",
+        entity_id: &id,
+        before_json: None,
+        after_json: Some(&after.to_string()),
+        at: now,
+    })
+    .await?;
+    tx.commit().await?;
+    tracing::warn!(provider = source.code(), reference = %reference, amount = ?cb.amount,
+        "money reported for a reference no payment has: recorded for finance");
+    Ok(Outcome::Unmatched)
 }
 
 /// What a callback's audit entry records of the payment, the money and the event.

@@ -10,6 +10,7 @@ pub mod payments;
 pub mod payout;
 pub mod payout_file;
 pub mod reconciliation;
+pub mod unmatched;
 
 use kilat_domain::{
     InstallmentBalance, InstallmentStatus, KeyFactStatement, LedgerEntry, LoanBalances, OrderState,

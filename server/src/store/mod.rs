@@ -35,6 +35,7 @@ pub mod sign_in;
 pub mod site_claims;
 pub mod standing;
 pub mod telemetry;
+pub mod unmatched;
 
 use std::cell::RefCell;
 use std::str::FromStr;

@@ -309,6 +309,7 @@ async fn an_operator_of_india_never_sees_an_indonesian_record_in_any_list_count_
         "/api/v1/console/payouts/bank-file?market=ID",
         "/api/v1/console/payments?market=ID",
         "/api/v1/console/payments/export?market=ID",
+        "/api/v1/console/unmatched-receipts?market=ID",
         "/api/v1/console/reconciliation/imports?market=ID",
         "/api/v1/console/collections?market=ID",
         "/api/v1/console/complaints?market=ID",

@@ -1759,3 +1759,172 @@ async fn a_refund_is_sent_by_the_one_operator_who_said_so() {
     assert_eq!(statuses, [StatusCode::OK, StatusCode::CONFLICT]);
     app.stop().await;
 }
+
+/// Money a provider reports, signed, for a reference no payment has (none at all, or one nobody issued) is answered
+/// as taken and kept for finance — once per event, audited, each market's to its own finance — until finance says
+/// what they did with it; never refused with an error the provider retries for days and then drops.
+#[tokio::test]
+async fn money_reported_for_a_reference_no_payment_has_is_kept_for_finance_until_they_say_what_they_did()
+ {
+    let app = spawn_app().await;
+    let finance = operator(&app, "fin", &[Role::Finance]).await;
+    let india =
+        crate::servicing::operator_in(&app, "fin-in", &[Role::Finance], &[Market::India]).await;
+    let outcome = |r: reqwest::Response| async move {
+        assert_eq!(r.status(), StatusCode::OK);
+        data(r).await["outcome"].as_str().unwrap().to_owned()
+    };
+    let ghost = json!({"reference": "KPNOSUCHREF1"});
+    assert_eq!(
+        outcome(razorpay(&app, "ghost_1", &ghost, 524_500, "INR").await).await,
+        "unmatched"
+    );
+    assert_eq!(
+        outcome(razorpay(&app, "ghost_1", &ghost, 524_500, "INR").await).await,
+        "replayed"
+    );
+    let nameless = json!({"reference": null});
+    assert_eq!(
+        outcome(razorpay(&app, "nameless_1", &nameless, 10_000, "INR").await).await,
+        "unmatched"
+    );
+    let va = json!({"reference": "KPNOSUCHREF2", "instructions": {"virtualAccount": "8808123"}});
+    assert_eq!(
+        outcome(xendit(&app, &xendit_paid(&va, "xnd-ghost-1", 15_000_000)).await).await,
+        "unmatched"
+    );
+    let audited = |action: &'static str| {
+        let app = &app;
+        async move {
+            let (n,): (i64,) = sqlx::query_as(
+                "SELECT COUNT(*) FROM audit_log WHERE action = $1 AND entity = 'unmatched_receipt'",
+            )
+            .bind(action)
+            .fetch_one(app.db.pool())
+            .await
+            .unwrap();
+            n
+        }
+    };
+    assert_eq!(audited("payment.callback_unmatched").await, 3);
+
+    let list = |op: &Op, query: &'static str| {
+        let (app, op) = (&app, op.clone());
+        async move {
+            let r = op_call(
+                app,
+                &op,
+                Method::GET,
+                &format!("/api/v1/console/unmatched-receipts{query}"),
+                None,
+            )
+            .await;
+            assert_eq!(r.status(), StatusCode::OK);
+            data(r).await.as_array().unwrap().clone()
+        }
+    };
+    let waiting = list(&finance, "").await;
+    assert_eq!(waiting.len(), 3);
+    let ghost_row = waiting
+        .iter()
+        .find(|r| r["reference"] == "KPNOSUCHREF1")
+        .unwrap()
+        .clone();
+    assert_eq!(ghost_row["provider"], "razorpay");
+    assert_eq!(ghost_row["market"], "IN");
+    assert_eq!(ghost_row["amount"], 524_500);
+    assert_eq!(ghost_row["currency"], "INR");
+    assert_eq!(ghost_row["providerPaymentId"], "pay_ghost_1");
+    assert_eq!(ghost_row["resolvedAt"], Value::Null);
+    assert!(
+        waiting
+            .iter()
+            .any(|r| r["reference"] == "" && r["amount"] == 10_000)
+    );
+    let va_row = waiting
+        .iter()
+        .find(|r| r["reference"] == "KPNOSUCHREF2")
+        .unwrap()
+        .clone();
+    assert_eq!(
+        (va_row["market"].clone(), va_row["amount"].clone()),
+        (json!("ID"), json!(15_000_000))
+    );
+    // India's finance sees India's, and asks for Indonesia's in vain.
+    let theirs = list(&india, "").await;
+    assert_eq!(theirs.len(), 2);
+    assert!(theirs.iter().all(|r| r["market"] == "IN"));
+    let refused = op_call(
+        &app,
+        &india,
+        Method::GET,
+        "/api/v1/console/unmatched-receipts?market=ID",
+        None,
+    )
+    .await;
+    assert_eq!(refused.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(error(refused).await["fields"]["market"].is_string());
+    let resolve = |op: &Op, id: &Value, body: Value| {
+        let (app, op, path) = (
+            &app,
+            op.clone(),
+            format!(
+                "/api/v1/console/unmatched-receipts/{}/resolve",
+                id.as_str().unwrap()
+            ),
+        );
+        async move { op_call(app, &op, Method::POST, &path, Some(body)).await }
+    };
+    let other_market = resolve(&india, &va_row["id"], json!({"resolution": "Returned."})).await;
+    assert_eq!(other_market.status(), StatusCode::NOT_FOUND);
+
+    // Said what was done: required, bounded; then once, and a burst of two lands once.
+    let empty = resolve(&finance, &ghost_row["id"], json!({"resolution": "  "})).await;
+    assert_eq!(empty.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(error(empty).await["fields"]["resolution"].is_string());
+    let long = resolve(
+        &finance,
+        &ghost_row["id"],
+        json!({"resolution": "x".repeat(501)}),
+    )
+    .await;
+    assert_eq!(long.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let (a, b) = tokio::join!(
+        resolve(
+            &finance,
+            &ghost_row["id"],
+            json!({"resolution": "Returned to the payer, HDFC N331260001."})
+        ),
+        resolve(
+            &india,
+            &ghost_row["id"],
+            json!({"resolution": "Credited by hand."})
+        ),
+    );
+    let mut statuses = [a.status(), b.status()];
+    statuses.sort();
+    assert_eq!(statuses, [StatusCode::OK, StatusCode::CONFLICT]);
+    let loser = if a.status() == StatusCode::CONFLICT {
+        a
+    } else {
+        b
+    };
+    assert_eq!(error(loser).await["code"], "receipt_resolved");
+    assert_eq!(audited("payment.unmatched_resolve").await, 1);
+    assert_eq!(list(&finance, "").await.len(), 2);
+    let all = list(&finance, "?status=all").await;
+    let done = all.iter().find(|r| r["id"] == ghost_row["id"]).unwrap();
+    assert!(done["resolvedAt"].is_i64());
+    assert!(["fin", "fin-in"].contains(&done["resolvedByUsername"].as_str().unwrap()));
+    assert!(done["resolution"].is_string());
+    let bad_status = op_call(
+        &app,
+        &finance,
+        Method::GET,
+        "/api/v1/console/unmatched-receipts?status=open",
+        None,
+    )
+    .await;
+    assert_eq!(bad_status.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    app.stop().await;
+}

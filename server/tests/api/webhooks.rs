@@ -259,14 +259,14 @@ async fn a_signed_virtual_account_callback_closes_an_indonesian_order_without_an
     );
     check_ledger(&app, &session, &order_no, &id).await;
 
-    // A reference nobody issued, or a body that is not Xendit's: 404 and 422, never 500.
+    // A reference nobody issued is money kept for finance (`unmatched`); a body that is not Xendit's is 422; never
+    // 500.
     let mut unknown = body.clone();
     unknown["external_id"] = json!("KPNOSUCHREF0");
     unknown["payment_id"] = json!("xnd-pay-0003");
-    assert_eq!(
-        xendit(&app, XENDIT_TOKEN, &unknown).await.status(),
-        StatusCode::NOT_FOUND
-    );
+    let unmatched = xendit(&app, XENDIT_TOKEN, &unknown).await;
+    assert_eq!(unmatched.status(), StatusCode::OK);
+    assert_eq!(data(unmatched).await["outcome"], "unmatched");
     let garbage = xendit(&app, XENDIT_TOKEN, &json!({"amount": "lots"})).await;
     assert_eq!(garbage.status(), StatusCode::UNPROCESSABLE_ENTITY);
     assert!(error(garbage).await["fields"]["body"].is_string());

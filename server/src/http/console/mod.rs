@@ -16,6 +16,7 @@ pub mod reconciliation;
 pub mod review;
 pub mod site;
 pub mod support;
+pub mod unmatched;
 
 use axum::Router;
 use axum::extract::DefaultBodyLimit;
@@ -108,6 +109,8 @@ pub fn routes() -> Router<AppState> {
             "/reconciliation/imports/{import_id}/confirm",
             post(reconciliation::confirm),
         )
+        .route("/unmatched-receipts", get(unmatched::list))
+        .route("/unmatched-receipts/{id}/resolve", post(unmatched::resolve))
         .route("/payments/{payment_id}/confirm", post(payments::confirm))
         .route("/payments/{payment_id}/reject", post(payments::reject))
         .route("/payments/{payment_id}/resolve", post(payments::resolve))

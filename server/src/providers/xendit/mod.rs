@@ -7,7 +7,7 @@ mod accounts;
 
 pub use accounts::XenditVirtualAccounts;
 
-use kilat_domain::{Currency, PaymentMethod};
+use kilat_domain::{Currency, Market, PaymentMethod};
 use serde::Deserialize;
 use subtle::ConstantTimeEq;
 
@@ -77,6 +77,10 @@ impl CallbackProvider for XenditCallbacks {
 
     fn route(&self) -> &'static str {
         "xendit/va-paid"
+    }
+
+    fn market(&self) -> Option<Market> {
+        Some(Market::Indonesia)
     }
 
     fn settings<'a>(&self, settings: &'a PaymentSettings) -> &'a WebhookSecret {

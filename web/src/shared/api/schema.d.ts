@@ -2406,6 +2406,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/console/unmatched-receipts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Money providers reported for references no payment has, newest first, at most 200 (finance): waiting for finance,
+         *     or all with what was done.
+         */
+        get: operations["console_unmatched_receipts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/console/unmatched-receipts/{id}/resolve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Records what finance did with money no payment matched (finance), once; audited. */
+        post: operations["console_unmatched_receipt_resolve"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/site/contact-messages": {
         parameters: {
             query?: never;
@@ -5707,6 +5744,51 @@ export interface components {
             msg: string;
         };
         /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
+        Envelope_UnmatchedReceiptView: {
+            /**
+             * Format: int32
+             * @description Always 0 on success.
+             */
+            code: number;
+            /** @description Money a provider reported for a reference no payment has. */
+            data: {
+                /**
+                 * Format: int64
+                 * @description Minor units; null when the provider does not say (Dragonpay's postback).
+                 */
+                amount?: number | null;
+                currency?: string | null;
+                id: string;
+                market?: null | components["schemas"]["Market"];
+                /** @description `razorpay`, `xendit` or `dragonpay`. */
+                provider: string;
+                /** @description The provider's id of the money, to find it in the provider's dashboard. */
+                providerPaymentId?: string | null;
+                /**
+                 * Format: int64
+                 * @description When the provider told us (ms since the epoch).
+                 */
+                receivedAt: number;
+                /** @description The reference the provider quoted; empty when it quoted none. */
+                reference: string;
+                /** @description What finance did with it, in their words. */
+                resolution?: string | null;
+                /**
+                 * Format: int64
+                 * @description Null while it waits for finance.
+                 */
+                resolvedAt?: number | null;
+                resolvedByUsername?: string | null;
+                /**
+                 * Format: int64
+                 * @description When the provider says the money was sent (ms since the epoch).
+                 */
+                sentAt?: number | null;
+            };
+            /** @description Always `ok` on success. */
+            msg: string;
+        };
+        /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
         Envelope_Vec_AssigneeView: {
             /**
              * Format: int32
@@ -6432,6 +6514,50 @@ export interface components {
             /** @description Always `ok` on success. */
             msg: string;
         };
+        /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
+        Envelope_Vec_UnmatchedReceiptView: {
+            /**
+             * Format: int32
+             * @description Always 0 on success.
+             */
+            code: number;
+            data: {
+                /**
+                 * Format: int64
+                 * @description Minor units; null when the provider does not say (Dragonpay's postback).
+                 */
+                amount?: number | null;
+                currency?: string | null;
+                id: string;
+                market?: null | components["schemas"]["Market"];
+                /** @description `razorpay`, `xendit` or `dragonpay`. */
+                provider: string;
+                /** @description The provider's id of the money, to find it in the provider's dashboard. */
+                providerPaymentId?: string | null;
+                /**
+                 * Format: int64
+                 * @description When the provider told us (ms since the epoch).
+                 */
+                receivedAt: number;
+                /** @description The reference the provider quoted; empty when it quoted none. */
+                reference: string;
+                /** @description What finance did with it, in their words. */
+                resolution?: string | null;
+                /**
+                 * Format: int64
+                 * @description Null while it waits for finance.
+                 */
+                resolvedAt?: number | null;
+                resolvedByUsername?: string | null;
+                /**
+                 * Format: int64
+                 * @description When the provider says the money was sent (ms since the epoch).
+                 */
+                sentAt?: number | null;
+            }[];
+            /** @description Always `ok` on success. */
+            msg: string;
+        };
         /**
          * @description The body of every error: a stable machine-readable `code`, a `msg` in the request's language, and the fields at
          *     fault, if any.
@@ -6451,7 +6577,7 @@ export interface components {
          * @description The stable `code` of an error answer (docs/API-BORROWER.md); `msg` is its text in the request's language.
          * @enum {string}
          */
-        ErrorCode: "bad_request" | "code_invalid" | "code_expired" | "unauthorized" | "not_eligible" | "not_found" | "method_not_allowed" | "certification_out_of_order" | "certification_incomplete" | "open_order_exists" | "kfs_changed" | "idempotency_key_reused" | "payload_too_large" | "unsupported_media_type" | "validation_failed" | "cap_exceeded" | "rate_limited" | "code_resend_too_soon" | "daily_limit_reached" | "code_attempts_exceeded" | "cross_site_request" | "invalid_transition" | "internal" | "code_delivery_failed" | "credentials_invalid" | "operator_locked" | "forbidden" | "csrf_token_invalid" | "choice_unavailable" | "payment_not_open" | "money_reported" | "utr_already_used" | "utr_locked" | "utr_corrections_exhausted" | "already_rated" | "own_admin_account" | "last_admin" | "provider_unavailable" | "complaint_not_answered" | "complaint_closed" | "complaint_unanswered" | "refund_claimed" | "money_outstanding" | "payment_unsettled" | "payout_sent" | "other_currency" | "extension_over_cap" | "handover_invalid" | "handover_not_allowed" | "own_payout_approval" | "payout_not_awaiting" | "payout_awaiting_approval" | "signed_in_as_another" | "server_busy" | "application_claimed" | "loan_not_closed" | "password_change_required";
+        ErrorCode: "bad_request" | "code_invalid" | "code_expired" | "unauthorized" | "not_eligible" | "not_found" | "method_not_allowed" | "certification_out_of_order" | "certification_incomplete" | "open_order_exists" | "kfs_changed" | "idempotency_key_reused" | "payload_too_large" | "unsupported_media_type" | "validation_failed" | "cap_exceeded" | "rate_limited" | "code_resend_too_soon" | "daily_limit_reached" | "code_attempts_exceeded" | "cross_site_request" | "invalid_transition" | "internal" | "code_delivery_failed" | "credentials_invalid" | "operator_locked" | "forbidden" | "csrf_token_invalid" | "choice_unavailable" | "payment_not_open" | "money_reported" | "utr_already_used" | "utr_locked" | "utr_corrections_exhausted" | "already_rated" | "own_admin_account" | "last_admin" | "provider_unavailable" | "complaint_not_answered" | "complaint_closed" | "complaint_unanswered" | "refund_claimed" | "receipt_resolved" | "money_outstanding" | "payment_unsettled" | "payout_sent" | "other_currency" | "extension_over_cap" | "handover_invalid" | "handover_not_allowed" | "own_payout_approval" | "payout_not_awaiting" | "payout_awaiting_approval" | "signed_in_as_another" | "server_busy" | "application_claimed" | "loan_not_closed" | "password_change_required";
         /** @description A client error. */
         ErrorInfoRequest: {
             /**
@@ -8060,6 +8186,13 @@ export interface components {
              */
             seenMessageId?: string | null;
         };
+        ResolveUnmatchedRequest: {
+            /**
+             * @description What was done with the money, 1 to 500 characters: e.g. "Returned to the payer, bank reference N331…", or
+             *     "Credited by hand to KL-…".
+             */
+            resolution: string;
+        };
         /** @description One line of an import with what it matched. */
         ResultLine: {
             /**
@@ -8235,6 +8368,41 @@ export interface components {
              */
             at: number;
             status: components["schemas"]["OrderState"];
+        };
+        /** @description Money a provider reported for a reference no payment has. */
+        UnmatchedReceiptView: {
+            /**
+             * Format: int64
+             * @description Minor units; null when the provider does not say (Dragonpay's postback).
+             */
+            amount?: number | null;
+            currency?: string | null;
+            id: string;
+            market?: null | components["schemas"]["Market"];
+            /** @description `razorpay`, `xendit` or `dragonpay`. */
+            provider: string;
+            /** @description The provider's id of the money, to find it in the provider's dashboard. */
+            providerPaymentId?: string | null;
+            /**
+             * Format: int64
+             * @description When the provider told us (ms since the epoch).
+             */
+            receivedAt: number;
+            /** @description The reference the provider quoted; empty when it quoted none. */
+            reference: string;
+            /** @description What finance did with it, in their words. */
+            resolution?: string | null;
+            /**
+             * Format: int64
+             * @description Null while it waits for finance.
+             */
+            resolvedAt?: number | null;
+            resolvedByUsername?: string | null;
+            /**
+             * Format: int64
+             * @description When the provider says the money was sent (ms since the epoch).
+             */
+            sentAt?: number | null;
         };
         UtrRequest: {
             /**
@@ -18560,6 +18728,185 @@ export interface operations {
                 };
             };
             /** @description validation_failed: `market`, `payoutClaim` or `usersClaim` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    console_unmatched_receipts: {
+        parameters: {
+            query?: {
+                /**
+                 * @description `IN` or `ID`; left out, every market of the operator's. Money of no known market is listed with any.
+                 * @example IN
+                 */
+                market?: components["schemas"]["Market"];
+                /**
+                 * @description `waiting` (the default) or `all`.
+                 * @example waiting
+                 */
+                status?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Vec_UnmatchedReceiptView"];
+                };
+            };
+            /** @description bad_request: the query string could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description forbidden: not finance */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed: `market`, `status` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    console_unmatched_receipt_resolve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ResolveUnmatchedRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["ResolveUnmatchedRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_UnmatchedReceiptView"];
+                };
+            };
+            /** @description bad_request: the body could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description forbidden (not finance), csrf_token_invalid or cross_site_request */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description receipt_resolved */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payload_too_large: the body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unsupported_media_type: neither JSON nor form-encoded */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed: `resolution` */
             422: {
                 headers: {
                     [name: string]: unknown;

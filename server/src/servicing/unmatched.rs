@@ -1,0 +1,90 @@
+//! Money a provider reported for a reference no payment has (`callbacks::unmatched` records it): finance sees it until
+//! they say what they did with it — returned it to the payer, or credited it to a loan by hand — audited.
+
+use kilat_domain::{Code, Market};
+
+use super::payments::FINANCE_ROLES;
+use crate::auth::operators::Operator;
+use crate::error::{Error, FieldProblem, Refusal};
+use crate::services::Services;
+use crate::store::audit::NewAuditEntry;
+use crate::store::unmatched::UnmatchedRow;
+
+/// The most receipts one list shows, newest first.
+pub const LIST_LIMIT: i64 = 200;
+/// The longest account of what was done.
+pub const MAX_RESOLUTION_CHARS: usize = 500;
+
+/// The receipts finance may see (finance): of `market` (one of theirs, else `422` on `market`) or of all theirs, with
+/// those of no known market; waiting ones only unless `all`.
+pub async fn list(
+    s: &Services,
+    op: &Operator,
+    market: Option<Market>,
+    all: bool,
+) -> Result<Vec<UnmatchedRow>, Error> {
+    op.require_any(FINANCE_ROLES)?;
+    let markets: Vec<&str> = match op.market_filter(market)? {
+        Some(market) => vec![market.code()],
+        None => op.markets().map(Code::code).collect(),
+    };
+    Ok(s.db.unmatched_receipts(&markets, all, LIST_LIMIT).await?)
+}
+
+/// Records what finance did with a waiting receipt (finance), once: a second time is `receipt_resolved`. A receipt of
+/// another market is not found.
+pub async fn resolve(
+    s: &Services,
+    op: &Operator,
+    id: &str,
+    resolution: Option<&str>,
+) -> Result<UnmatchedRow, Error> {
+    op.require_any(FINANCE_ROLES)?;
+    let resolution = resolution.map(str::trim).unwrap_or_default();
+    if resolution.is_empty() {
+        return Err(Error::field("resolution", FieldProblem::required()));
+    }
+    if resolution.chars().count() > MAX_RESOLUTION_CHARS {
+        return Err(Error::field(
+            "resolution",
+            FieldProblem::too_long(MAX_RESOLUTION_CHARS),
+        ));
+    }
+    let now = s.clock.now_ms();
+    let mut tx = s.db.begin().await?;
+    let row = tx
+        .unmatched_receipt_in_tx(id.trim())
+        .await?
+        .filter(|row| {
+            row.market
+                .as_deref()
+                .and_then(Market::from_code)
+                .is_none_or(|market| op.may_see(market))
+        })
+        .ok_or(Error::NotFound)?;
+    if !tx
+        .resolve_unmatched_receipt(&row.id, &op.id, resolution, now)
+        .await?
+    {
+        return Err(Refusal::ReceiptResolved.into());
+    }
+    tx.insert_audit(&NewAuditEntry {
+        actor_kind: "operator",
+        actor_id: Some(&op.id),
+        action: "payment.unmatched_resolve",
+        entity: "unmatched_receipt",
+        entity_id: &row.id,
+        before_json: Some(&serde_json::json!({"resolved": false}).to_string()),
+        after_json: Some(
+            &serde_json::json!({"resolved": true, "resolution": resolution}).to_string(),
+        ),
+        at: now,
+    })
+    .await?;
+    let row = tx
+        .unmatched_receipt_in_tx(&row.id)
+        .await?
+        .ok_or(Error::NotFound)?;
+    tx.commit().await?;
+    Ok(row)
+}

@@ -1,0 +1,145 @@
+//! Money a provider reported for a reference no payment has (`unmatched_receipts`): recorded once per provider event,
+//! shown to finance until they say what they did with it.
+
+use super::{Db, Tx, new_id};
+
+/// One provider event that matched no payment.
+#[derive(Debug, Clone, kilat_row::FromRow)]
+pub struct UnmatchedRow {
+    pub id: String,
+    pub provider: String,
+    pub event_id: String,
+    /// `IN` or `ID`; none when neither the currency nor the provider tells.
+    pub market: Option<String>,
+    /// As the provider quoted it; empty when it quoted none.
+    pub reference: String,
+    pub provider_payment_id: Option<String>,
+    pub amount: Option<i64>,
+    pub currency: Option<String>,
+    pub sent_at: Option<i64>,
+    pub received_at: i64,
+    pub resolved_at: Option<i64>,
+    pub resolved_by: Option<String>,
+    /// The resolving operator's username, when they still exist.
+    pub resolved_by_username: Option<String>,
+    pub resolution: Option<String>,
+}
+
+const COLUMNS: &str = "u.id, u.provider, u.event_id, u.market, u.reference, u.provider_payment_id, u.amount, \
+     u.currency, u.sent_at, u.received_at, u.resolved_at, u.resolved_by, op.username AS resolved_by_username, \
+     u.resolution";
+const FROM: &str = "unmatched_receipts u LEFT JOIN operators op ON op.id = u.resolved_by";
+
+/// What a provider reported, to record.
+pub struct NewUnmatched<'a> {
+    pub provider: &'a str,
+    pub event_id: &'a str,
+    pub market: Option<&'a str>,
+    pub reference: &'a str,
+    pub provider_payment_id: Option<&'a str>,
+    pub amount: Option<i64>,
+    pub currency: Option<&'a str>,
+    pub sent_at: Option<i64>,
+}
+
+impl Tx {
+    /// Records the event; its id, or `None` when it was recorded before (a replay).
+    pub async fn insert_unmatched_receipt(
+        &mut self,
+        row: &NewUnmatched<'_>,
+        now: i64,
+    ) -> sqlx::Result<Option<String>> {
+        let id = new_id();
+        let done = sqlx::query(
+            "INSERT INTO unmatched_receipts (id, provider, event_id, market, reference, provider_payment_id, amount,
+                 currency, sent_at, received_at)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT DO NOTHING",
+        )
+        .bind(&id)
+        .bind(row.provider)
+        .bind(row.event_id)
+        .bind(row.market)
+        .bind(row.reference)
+        .bind(row.provider_payment_id)
+        .bind(row.amount)
+        .bind(row.currency)
+        .bind(row.sent_at)
+        .bind(now)
+        .execute(self.conn())
+        .await?;
+        Ok((done.rows_affected() == 1).then_some(id))
+    }
+
+    /// Marks a waiting receipt resolved by `operator_id` with what they did; false when there is none waiting with
+    /// this id (resolved before, or none at all).
+    pub async fn resolve_unmatched_receipt(
+        &mut self,
+        id: &str,
+        operator_id: &str,
+        resolution: &str,
+        now: i64,
+    ) -> sqlx::Result<bool> {
+        let done = sqlx::query(
+            "UPDATE unmatched_receipts SET resolved_at = $1, resolved_by = $2, resolution = $3
+             WHERE id = $4 AND resolved_at IS NULL",
+        )
+        .bind(now)
+        .bind(operator_id)
+        .bind(resolution)
+        .bind(id)
+        .execute(self.conn())
+        .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    /// One receipt, read inside the transaction.
+    pub async fn unmatched_receipt_in_tx(
+        &mut self,
+        id: &str,
+    ) -> sqlx::Result<Option<UnmatchedRow>> {
+        sqlx::query_as(&format!("SELECT {COLUMNS} FROM {FROM} WHERE u.id = $1"))
+            .bind(id)
+            .fetch_optional(self.conn())
+            .await
+    }
+}
+
+impl Db {
+    /// The receipts of `markets` (and those of no known market), waiting ones only unless `all`, newest first, at
+    /// most `limit`.
+    pub async fn unmatched_receipts(
+        &self,
+        markets: &[&str],
+        all: bool,
+        limit: i64,
+    ) -> sqlx::Result<Vec<UnmatchedRow>> {
+        let in_markets = (0..markets.len())
+            .map(|i| format!("${}", i + 3))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let in_markets = if in_markets.is_empty() {
+            "NULL".to_owned()
+        } else {
+            in_markets
+        };
+        let sql = format!(
+            "SELECT {COLUMNS} FROM {FROM}
+             WHERE ($1 = 1 OR u.resolved_at IS NULL) AND (u.market IS NULL OR u.market IN ({in_markets}))
+             ORDER BY u.received_at DESC, u.id DESC LIMIT $2"
+        );
+        let mut query = sqlx::query_as(&sql).bind(i64::from(all)).bind(limit);
+        for market in markets {
+            query = query.bind(*market);
+        }
+        query.fetch_all(self.pool()).await
+    }
+
+    /// How many receipts wait, per market code (`None`: no known market).
+    pub async fn unmatched_receipts_waiting(&self) -> sqlx::Result<Vec<(Option<String>, i64)>> {
+        sqlx::query_as(
+            "SELECT market, COUNT(*) FROM unmatched_receipts WHERE resolved_at IS NULL GROUP BY market",
+        )
+        .fetch_all(self.pool())
+        .await
+    }
+}
