@@ -152,32 +152,49 @@ impl Db {
         .await
     }
 
-    /// Support's queue: complaints not closed (all when not `open_only`), by assignee, oldest first.
+    /// A page of support's queue: complaints not closed, oldest first (the nearest deadline first), or all when not
+    /// `open_only`, newest first; by assignee; with how many match in all.
     pub async fn complaint_queue(
         &self,
         market: Option<Market>,
         open_only: bool,
         assignee: AssigneeFilter<'_>,
         limit: i64,
-    ) -> sqlx::Result<Vec<ComplaintRow>> {
+        offset: i64,
+    ) -> sqlx::Result<(Vec<ComplaintRow>, i64)> {
         let (unassigned, assignee_id) = match assignee {
             AssigneeFilter::Anyone => (0_i64, None),
             AssigneeFilter::Operator(id) => (0, Some(id)),
             AssigneeFilter::Unassigned => (1, None),
         };
-        sqlx::query_as(&format!(
-            "SELECT {COLUMNS} FROM {FROM}
-             WHERE ($1 IS NULL OR c.market = $1) AND ($2 = 0 OR c.status <> 'closed')
-               AND ($4 = 0 OR c.assignee_id IS NULL) AND ($5 IS NULL OR c.assignee_id = $5)
-             ORDER BY c.created_at, c.id LIMIT $3"
+        let filter = "($1 IS NULL OR c.market = $1) AND ($2 = 0 OR c.status <> 'closed')
+               AND ($3 = 0 OR c.assignee_id IS NULL) AND ($4 IS NULL OR c.assignee_id = $4)";
+        let order = if open_only {
+            "c.created_at, c.id"
+        } else {
+            "c.created_at DESC, c.id DESC"
+        };
+        let market = market.map(kilat_domain::Code::code);
+        let rows = sqlx::query_as(&format!(
+            "SELECT {COLUMNS} FROM {FROM} WHERE {filter} ORDER BY {order} LIMIT $5 OFFSET $6"
         ))
-        .bind(market.map(kilat_domain::Code::code))
+        .bind(market)
         .bind(i64::from(open_only))
-        .bind(limit)
         .bind(unassigned)
         .bind(assignee_id)
+        .bind(limit)
+        .bind(offset)
         .fetch_all(self.pool())
-        .await
+        .await?;
+        let total =
+            sqlx::query_scalar(&format!("SELECT COUNT(*) FROM complaints c WHERE {filter}"))
+                .bind(market)
+                .bind(i64::from(open_only))
+                .bind(unassigned)
+                .bind(assignee_id)
+                .fetch_one(self.pool())
+                .await?;
+        Ok((rows, total))
     }
 
     /// The conversation, oldest first, decrypted.

@@ -53,7 +53,9 @@ pub const MAX_REPLY_CHARS: usize = 2000;
 pub const MAX_COMMENT_CHARS: usize = 500;
 const MAX_FAQ_QUESTION_CHARS: usize = 300;
 const MAX_FAQ_ANSWER_CHARS: usize = 3000;
-const QUEUE_LIMIT: i64 = 500;
+/// The queue's page size when none is asked for, and the largest one.
+pub const QUEUE_PAGE_SIZE: i64 = 50;
+pub const MAX_QUEUE_PAGE_SIZE: i64 = 200;
 
 /// What a URL's query value escapes: everything but RFC 3986's unreserved characters.
 const QUERY_VALUE: &AsciiSet = &NON_ALPHANUMERIC
@@ -731,14 +733,17 @@ pub enum QueueAssignee {
     Unassigned,
 }
 
-/// Support's queue: complaints not closed (or all), by assignee, oldest first, each with its deadline and flag.
+/// A page of support's queue (`page` from 1, `page_size` complaints): complaints not closed, oldest first, or all,
+/// newest first; by assignee; each with its deadline and flag; with how many match in all.
 pub async fn queue(
     s: &Services,
     op: &Operator,
     market: Option<Market>,
     open_only: bool,
     assignee: QueueAssignee,
-) -> Result<Vec<Complaint>, Error> {
+    page: i64,
+    page_size: i64,
+) -> Result<(Vec<Complaint>, i64), Error> {
     op.require_any(SUPPORT_ROLES)?;
     let market = op.market_filter(market)?;
     let assignee = match assignee {
@@ -746,11 +751,16 @@ pub async fn queue(
         QueueAssignee::Mine => AssigneeFilter::Operator(&op.id),
         QueueAssignee::Unassigned => AssigneeFilter::Unassigned,
     };
-    s.db.complaint_queue(market, open_only, assignee, QUEUE_LIMIT)
-        .await?
+    let page_size = page_size.clamp(1, MAX_QUEUE_PAGE_SIZE);
+    let offset = page.max(1).saturating_sub(1).saturating_mul(page_size);
+    let (rows, total) =
+        s.db.complaint_queue(market, open_only, assignee, page_size, offset)
+            .await?;
+    let complaints = rows
         .into_iter()
         .map(|row| complaint_of(s, row, Lang::En))
-        .collect()
+        .collect::<Result<_, _>>()?;
+    Ok((complaints, total))
 }
 
 /// A complaint as support sees it: the conversation, the images and the borrower's masked phone.

@@ -150,7 +150,7 @@ async fn the_borrower_replies_with_photos_until_support_closes_the_complaint() {
         None,
     )
     .await;
-    let queued = queue
+    let queued = queue["items"]
         .as_array()
         .unwrap()
         .iter()
@@ -313,8 +313,7 @@ async fn support_assigns_complaints_atomically_and_the_queue_filters_mine_and_un
         let op = op.clone();
         let app = &app;
         async move {
-            console(app, &op, Method::GET, &path, None)
-                .await
+            console(app, &op, Method::GET, &path, None).await["items"]
                 .as_array()
                 .unwrap()
                 .iter()
@@ -996,5 +995,67 @@ async fn a_reply_written_before_the_borrower_s_newest_message_leaves_the_complai
     .await;
     assert_eq!(answered["status"], "answered");
     console(&app, &support, Method::POST, &format!("{path}/close"), None).await;
+    app.stop().await;
+}
+
+/// Support's queue comes a page at a time with its total, so no complaint is cut off: open ones oldest first (the
+/// nearest deadline first), all of them newest first.
+#[tokio::test]
+async fn support_s_queue_pages_through_every_complaint_with_its_total() {
+    let app = spawn_app().await;
+    let mut tickets = Vec::new();
+    for n in 0..3 {
+        let session = app.sign_in("IN", &format!("98765120{}1", n + 4)).await;
+        tickets.push(file(&app, &session, &format!("Complaint number {n} here."), &[]).await);
+    }
+    let support = operator(&app, "sasha", &[Role::Support]).await;
+    let page = |query: &'static str| {
+        let (app, op) = (&app, support.clone());
+        async move {
+            let answer = console(
+                app,
+                &op,
+                Method::GET,
+                &format!("/api/v1/console/complaints?{query}"),
+                None,
+            )
+            .await;
+            let tickets: Vec<String> = answer["items"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|c| c["ticketNo"].as_str().unwrap().to_owned())
+                .collect();
+            (answer["total"].as_i64().unwrap(), tickets)
+        }
+    };
+    assert_eq!(
+        page("pageSize=2").await,
+        (3, vec![tickets[0].clone(), tickets[1].clone()])
+    );
+    assert_eq!(
+        page("pageSize=2&page=2").await,
+        (3, vec![tickets[2].clone()])
+    );
+    assert_eq!(page("pageSize=2&page=3").await, (3, vec![]));
+    assert_eq!(
+        page("status=all&pageSize=2").await,
+        (3, vec![tickets[2].clone(), tickets[1].clone()])
+    );
+    for query in ["pageSize=0", "pageSize=201", "page=0", "page=two"] {
+        let refused = op_call(
+            &app,
+            &support,
+            Method::GET,
+            &format!("/api/v1/console/complaints?{query}"),
+            None,
+        )
+        .await;
+        assert_eq!(
+            refused.status(),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "{query}"
+        );
+    }
     app.stop().await;
 }

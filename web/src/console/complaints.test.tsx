@@ -29,16 +29,44 @@ const DETAIL = {
   phoneMasked: '+91 ******1006',
 };
 
+/** A page of the queue as the server answers it. */
+function queuePage(items: object[], total = items.length, page = 1) {
+  return { items, total, page, pageSize: 50 };
+}
+
 describe('support console', () => {
   it('lists complaints with their age and flags one past the deadline', async () => {
     fakeConsoleApi({
       operator: OPERATORS.support,
       signedIn: true,
-      handlers: { 'GET /api/v1/console/complaints': () => ok([{ ...SUMMARY, ageSeconds: 7200 }]) },
+      handlers: { 'GET /api/v1/console/complaints': () => ok(queuePage([{ ...SUMMARY, ageSeconds: 7200 }])) },
     });
     renderConsole('/console/complaints');
     expect(await screen.findByRole('link', { name: 'CP-261125-AB12CD' })).toHaveAttribute('href', '/console/complaints/CP-261125-AB12CD');
     expect(screen.getByText('Past the deadline')).toBeInTheDocument();
+  });
+
+  it('pages through a queue longer than a page, and a page past the end shows the last one', async () => {
+    const api = fakeConsoleApi({
+      operator: OPERATORS.support,
+      signedIn: true,
+      handlers: {
+        'GET /api/v1/console/complaints': (call) => {
+          const page = Number(call.query.get('page'));
+          if (page === 3) return ok(queuePage([], 60, 3));
+          return ok(queuePage([{ ...SUMMARY, ticketNo: `CP-261125-PAGE0${page}`, ageSeconds: 60 }], 60, page));
+        },
+      },
+    });
+    const user = userEvent.setup();
+    renderConsole('/console/complaints?page=3');
+    // 60 complaints are two pages: page 3 is past the end, so page 2 shows instead of "no complaints".
+    expect(await screen.findByRole('link', { name: 'CP-261125-PAGE02' })).toBeInTheDocument();
+    expect(screen.queryByText('No complaints waiting.')).toBeNull();
+    expect(screen.getByText('Page 2 of 2')).toBeInTheDocument();
+    await user.click(screen.getByRole('link', { name: '← Previous page' }));
+    expect(await screen.findByRole('link', { name: 'CP-261125-PAGE01' })).toBeInTheDocument();
+    expect(api.callsTo('GET', '/api/v1/console/complaints').map((c) => c.query.get('page'))).toEqual(['3', '2', '1']);
   });
 
   it('replies to a complaint with the CSRF token and shows the answer', async () => {
@@ -139,7 +167,7 @@ describe('support console', () => {
     const api = fakeConsoleApi({
       operator: OPERATORS.support,
       signedIn: true,
-      handlers: { 'GET /api/v1/console/complaints': () => ok([{ ...SUMMARY, ageSeconds: 60, assigneeId: 'op-sup', assigneeName: 'sam' }]) },
+      handlers: { 'GET /api/v1/console/complaints': () => ok(queuePage([{ ...SUMMARY, ageSeconds: 60, assigneeId: 'op-sup', assigneeName: 'sam' }])) },
     });
     const user = userEvent.setup();
     renderConsole('/console/complaints');

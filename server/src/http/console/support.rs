@@ -30,6 +30,24 @@ pub struct ComplaintQueueQuery {
     /// `mine` (assigned to the asking operator), `unassigned`, or `all` (the default).
     #[param(value_type = Option<String>, example = "mine")]
     pub assignee: Option<String>,
+    /// From 1 (the default).
+    #[param(value_type = Option<i64>, example = 1)]
+    pub page: Option<String>,
+    /// 1 to 200 (default 50).
+    #[param(value_type = Option<i64>, example = 50)]
+    #[serde(rename = "pageSize")]
+    pub page_size: Option<String>,
+}
+
+/// A page of support's queue.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ComplaintQueueView {
+    /// Complaints matching the filter, in all.
+    pub total: i64,
+    pub page: i64,
+    pub page_size: i64,
+    pub items: Vec<QueuedComplaint>,
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -46,19 +64,19 @@ pub struct QueuedComplaint {
     pub assignee_name: Option<String>,
 }
 
-/// Support's queue: complaints not closed (or all), oldest first, each with its age, status and whether it is past
-/// the regulator's deadline (support, admin).
+/// Support's queue, a page at a time: complaints not closed, oldest first (the nearest deadline first), or all, newest
+/// first; each with its age, status and whether it is past the regulator's deadline (support, admin).
 #[utoipa::path(get, path = "/api/v1/console/complaints", tag = "console", operation_id = "console_complaints",
     security(("console_cookie" = [])),
     params(ComplaintQueueQuery),
-    responses((status = 200, body = Envelope<Vec<QueuedComplaint>>), (status = 401, body = ErrorBody),
+    responses((status = 200, body = Envelope<ComplaintQueueView>), (status = 401, body = ErrorBody),
         (status = 403, description = "forbidden: not support or admin", body = ErrorBody),
-        (status = 422, description = "validation_failed: `market`, `status` or `assignee`", body = ErrorBody)))]
+        (status = 422, description = "validation_failed: `market`, `status`, `assignee`, `page` or `pageSize`", body = ErrorBody)))]
 pub async fn queue(
     State(state): State<AppState>,
     session: OperatorSession,
     ApiQuery(query): ApiQuery<ComplaintQueueQuery>,
-) -> Result<Json<Envelope<Vec<QueuedComplaint>>>, ApiError> {
+) -> Result<Json<Envelope<ComplaintQueueView>>, ApiError> {
     // Left out: both markets; given, it must name one (an empty `market=` is refused, as the document says).
     let market = match query.market.as_deref().map(str::trim) {
         Some(code) => Some(require_market(Some(code)).map_err(crate::error::Error::Validation)?),
@@ -87,17 +105,33 @@ pub async fn queue(
             .into());
         }
     };
+    let mut errors = crate::error::FieldErrors::default();
+    let page = super::whole_number("page", query.page.as_deref(), 1, 100_000, &mut errors);
+    let page_size = super::whole_number(
+        "pageSize",
+        query.page_size.as_deref(),
+        support::QUEUE_PAGE_SIZE,
+        support::MAX_QUEUE_PAGE_SIZE,
+        &mut errors,
+    );
+    errors.into_result()?;
     let now = state.services.clock.now_ms();
-    let list = support::queue(
+    let (list, total) = support::queue(
         &state.services,
         &session.operator,
         market,
         open_only,
         assignee,
+        page,
+        page_size,
     )
     .await?;
-    Ok(Envelope::ok(
-        list.into_iter()
+    Ok(Envelope::ok(ComplaintQueueView {
+        total,
+        page,
+        page_size,
+        items: list
+            .into_iter()
             .map(|c| QueuedComplaint {
                 age_seconds: (now - c.row.created_at).max(0) / 1000,
                 assignee_id: c.row.assignee_id.clone(),
@@ -105,7 +139,7 @@ pub async fn queue(
                 complaint: c.into(),
             })
             .collect(),
-    ))
+    }))
 }
 
 #[derive(Debug, Serialize, ToSchema)]

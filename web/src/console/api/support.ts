@@ -4,13 +4,13 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useApiClient } from '@/shared/api/api-context';
 import type { ApiError } from '@/shared/api/http';
 import { CONSOLE_API } from './session';
-import type { Assignee, CannedReply, CannedReplyWrite, ContactMessage, FaqDeleted, Handled, QueuedComplaint, SupportComplaint } from './types';
+import type { Assignee, CannedReply, CannedReplyWrite, ComplaintQueue, ContactMessage, FaqDeleted, Handled, SupportComplaint } from './types';
 
 export type QueueStatus = 'open' | 'all';
 export type QueueAssignee = 'all' | 'mine' | 'unassigned';
 
 const keys = {
-  complaints: (status: string, assignee: string) => ['console', 'complaints', status, assignee] as const,
+  complaints: (status: string, assignee: string, page: number) => ['console', 'complaints', status, assignee, page] as const,
   assignees: (market: string) => ['console', 'complaint-assignees', market] as const,
   canned: ['console', 'canned-replies'] as const,
   complaint: (ticketNo: string) => ['console', 'complaint', ticketNo] as const,
@@ -25,11 +25,16 @@ export function complaintImageUrl(imageId: string): string {
   return `${CONSOLE_API}/complaint-images/${encodeURIComponent(imageId)}`;
 }
 
-export function useComplaintQueue(status: QueueStatus, assignee: QueueAssignee = 'all') {
+/** Complaints a page shows. */
+export const COMPLAINTS_PAGE_SIZE = 50;
+
+/** A page of support's queue with its total (`GET /complaints`). */
+export function useComplaintQueue(status: QueueStatus, assignee: QueueAssignee = 'all', page = 1) {
   const api = useApiClient();
-  return useQuery<QueuedComplaint[], ApiError>({
-    queryKey: keys.complaints(status, assignee),
-    queryFn: () => api.get<QueuedComplaint[]>(`${CONSOLE_API}/complaints?status=${status}&assignee=${assignee}`),
+  return useQuery<ComplaintQueue, ApiError>({
+    queryKey: keys.complaints(status, assignee, page),
+    queryFn: () =>
+      api.get<ComplaintQueue>(`${CONSOLE_API}/complaints?status=${status}&assignee=${assignee}&page=${page}&pageSize=${COMPLAINTS_PAGE_SIZE}`),
     staleTime: 0,
     refetchInterval: 30_000,
   });

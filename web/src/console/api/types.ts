@@ -55,6 +55,8 @@ export type ProductPreview = Schemas['ProductPreviewView'];
 export type OperatorAccount = Schemas['OperatorAccountView'];
 /** A complaint in support's queue (`GET /complaints`), with its age and deadline flag. */
 export type QueuedComplaint = Schemas['QueuedComplaint'];
+/** A page of support's queue with its total. */
+export type ComplaintQueue = Schemas['ComplaintQueueView'];
 /** A complaint with its conversation (`GET /complaints/{ticketNo}`). */
 export type SupportComplaint = Schemas['SupportComplaintView'];
 /** A contact-form message with its reply channel and handled flag. */

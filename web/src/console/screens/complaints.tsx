@@ -1,8 +1,9 @@
 import { useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useParams } from 'react-router';
+import { Link, Navigate, useParams, useSearchParams } from 'react-router';
 import { errorText } from '@/shared/api/error-text';
 import {
+  COMPLAINTS_PAGE_SIZE,
   complaintImageUrl,
   useAssign,
   useAssignees,
@@ -18,15 +19,29 @@ import type { SupportComplaint } from '../api/types';
 import { age, dateTime, day } from '../format';
 import { useOperator } from '../operator-context';
 import { consolePaths } from '../paths';
+import { Pager, pageOf } from './pager';
 import { LoadFailed, Loading } from './states';
 
-/** Support's queue: complaints oldest first, with age, status, assignee and the regulator's deadline; filtered by
- * status and by assignee (mine, unassigned). */
+/** Support's queue, a page at a time with its total: open complaints oldest first (all of them newest first), with
+ * age, status, assignee and the regulator's deadline; filtered by status and by assignee (mine, unassigned). */
 export function ComplaintsScreen() {
   const { t } = useTranslation();
-  const [status, setStatus] = useState<QueueStatus>('open');
-  const [assignee, setAssignee] = useState<QueueAssignee>('all');
-  const queue = useComplaintQueue(status, assignee);
+  const [params, setParams] = useSearchParams();
+  const [status, setStatusNow] = useState<QueueStatus>('open');
+  const [assignee, setAssigneeNow] = useState<QueueAssignee>('all');
+  const page = pageOf(params);
+  const queue = useComplaintQueue(status, assignee, page);
+  // Another filter starts again at its first page.
+  const setStatus = (next: QueueStatus) => {
+    setStatusNow(next);
+    setParams({}, { replace: true });
+  };
+  const setAssignee = (next: QueueAssignee) => {
+    setAssigneeNow(next);
+    setParams({}, { replace: true });
+  };
+  const pages = queue.data ? Math.max(1, Math.ceil(queue.data.total / COMPLAINTS_PAGE_SIZE)) : 1;
+  const link = (n: number) => (n > 1 ? `${consolePaths.complaints}?page=${n}` : consolePaths.complaints);
   return (
     <section>
       <div className="page-head">
@@ -54,40 +69,46 @@ export function ComplaintsScreen() {
         <Loading label={t('complaints.loading')} />
       ) : queue.isError ? (
         <LoadFailed error={queue.error} onRetry={() => void queue.refetch()} />
-      ) : queue.data.length === 0 ? (
+      ) : queue.data.items.length === 0 && queue.data.total > 0 && page > pages ? (
+        // Past the end (complaints closed meanwhile, or an old link): the last page, not an empty queue.
+        <Navigate to={link(pages)} replace />
+      ) : queue.data.total === 0 ? (
         <p className="empty">{t('complaints.empty')}</p>
       ) : (
-        <table className="table">
-          <caption className="visually-hidden">{t('complaints.caption', { count: queue.data.length })}</caption>
-          <thead>
-            <tr>
-              <th scope="col">{t('complaints.ticket')}</th>
-              <th scope="col">{t('complaints.market')}</th>
-              <th scope="col">{t('complaints.category')}</th>
-              <th scope="col">{t('complaints.status')}</th>
-              <th scope="col">{t('complaints.assignee')}</th>
-              <th scope="col">{t('complaints.age')}</th>
-              <th scope="col">{t('complaints.resolveBy')}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {queue.data.map((c) => (
-              <tr key={c.ticketNo} className={c.overdue ? 'row--flagged' : undefined}>
-                <td>
-                  <Link to={consolePaths.complaint(c.ticketNo)}>{c.ticketNo}</Link>
-                </td>
-                <td>{c.market}</td>
-                <td>{c.categoryLabel}</td>
-                <td>{t(`complaints.statuses.${c.status}`)}</td>
-                <td>{c.assigneeName ?? <span className="muted">{t('complaints.unassigned')}</span>}</td>
-                <td>{age(c.ageSeconds, t)}</td>
-                <td>
-                  {day(c.resolveBy)} {c.overdue && <strong className="flag">{t('complaints.overdue')}</strong>}
-                </td>
+        <>
+          <table className="table">
+            <caption className="visually-hidden">{t('complaints.caption', { count: queue.data.total })}</caption>
+            <thead>
+              <tr>
+                <th scope="col">{t('complaints.ticket')}</th>
+                <th scope="col">{t('complaints.market')}</th>
+                <th scope="col">{t('complaints.category')}</th>
+                <th scope="col">{t('complaints.status')}</th>
+                <th scope="col">{t('complaints.assignee')}</th>
+                <th scope="col">{t('complaints.age')}</th>
+                <th scope="col">{t('complaints.resolveBy')}</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {queue.data.items.map((c) => (
+                <tr key={c.ticketNo} className={c.overdue ? 'row--flagged' : undefined}>
+                  <td>
+                    <Link to={consolePaths.complaint(c.ticketNo)}>{c.ticketNo}</Link>
+                  </td>
+                  <td>{c.market}</td>
+                  <td>{c.categoryLabel}</td>
+                  <td>{t(`complaints.statuses.${c.status}`)}</td>
+                  <td>{c.assigneeName ?? <span className="muted">{t('complaints.unassigned')}</span>}</td>
+                  <td>{age(c.ageSeconds, t)}</td>
+                  <td>
+                    {day(c.resolveBy)} {c.overdue && <strong className="flag">{t('complaints.overdue')}</strong>}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          {pages > 1 && <Pager page={page} pages={pages} hasNext={page < pages} link={link} />}
+        </>
       )}
     </section>
   );

@@ -1334,8 +1334,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Support's queue: complaints not closed (or all), oldest first, each with its age, status and whether it is past
-         *     the regulator's deadline (support, admin).
+         * Support's queue, a page at a time: complaints not closed, oldest first (the nearest deadline first), or all, newest
+         *     first; each with its age, status and whether it is past the regulator's deadline (support, admin).
          */
         get: operations["console_complaints"];
         put?: never;
@@ -2808,8 +2808,9 @@ export interface components {
              *     before and this is the same money: a transfer finance confirmed from its UTR, or one already taken; a
              *     transfer under another provider payment id is more money, a payment of its own: `held`, or `refund_due` for a
              *     closed loan),
-             *     `wrong_provider` (the payment was not made with this provider: recorded, nothing credited) or `replayed` (this
-             *     event was taken before; nothing posted).
+             *     `wrong_provider` (the payment was not made with this provider: recorded, nothing credited), `unmatched` (no
+             *     payment has the reference quoted, or none was: the money is recorded for finance) or `replayed` (this event was
+             *     taken before; nothing posted).
              * @example confirmed
              */
             outcome: string;
@@ -3205,6 +3206,19 @@ export interface components {
             createdAt: number;
             /** @description The photos sent with it name it (`images[].messageId`). */
             id: string;
+        };
+        /** @description A page of support's queue. */
+        ComplaintQueueView: {
+            items: components["schemas"]["QueuedComplaint"][];
+            /** Format: int64 */
+            page: number;
+            /** Format: int64 */
+            pageSize: number;
+            /**
+             * Format: int64
+             * @description Complaints matching the filter, in all.
+             */
+            total: number;
         };
         ComplaintReplyRequest: {
             /** @description 1 to 2000 characters. */
@@ -4080,8 +4094,9 @@ export interface components {
                  *     before and this is the same money: a transfer finance confirmed from its UTR, or one already taken; a
                  *     transfer under another provider payment id is more money, a payment of its own: `held`, or `refund_due` for a
                  *     closed loan),
-                 *     `wrong_provider` (the payment was not made with this provider: recorded, nothing credited) or `replayed` (this
-                 *     event was taken before; nothing posted).
+                 *     `wrong_provider` (the payment was not made with this provider: recorded, nothing credited), `unmatched` (no
+                 *     payment has the reference quoted, or none was: the money is recorded for finance) or `replayed` (this event was
+                 *     taken before; nothing posted).
                  * @example confirmed
                  */
                 outcome: string;
@@ -4381,6 +4396,29 @@ export interface components {
                  * @description Images a complaint takes (3).
                  */
                 maxImages: number;
+            };
+            /** @description Always `ok` on success. */
+            msg: string;
+        };
+        /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
+        Envelope_ComplaintQueueView: {
+            /**
+             * Format: int32
+             * @description Always 0 on success.
+             */
+            code: number;
+            /** @description A page of support's queue. */
+            data: {
+                items: components["schemas"]["QueuedComplaint"][];
+                /** Format: int64 */
+                page: number;
+                /** Format: int64 */
+                pageSize: number;
+                /**
+                 * Format: int64
+                 * @description Complaints matching the filter, in all.
+                 */
+                total: number;
             };
             /** @description Always `ok` on success. */
             msg: string;
@@ -6435,26 +6473,6 @@ export interface components {
                 productName: string;
                 termCode: string;
             }[];
-            /** @description Always `ok` on success. */
-            msg: string;
-        };
-        /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
-        Envelope_Vec_QueuedComplaint: {
-            /**
-             * Format: int32
-             * @description Always 0 on success.
-             */
-            code: number;
-            data: (components["schemas"]["ComplaintSummary"] & {
-                /**
-                 * Format: int64
-                 * @description Whole seconds since it was filed.
-                 */
-                ageSeconds: number;
-                /** @description Support's assignee: the operator's id and username, none while unassigned. */
-                assigneeId: string | null;
-                assigneeName: string | null;
-            })[];
             /** @description Always `ok` on success. */
             msg: string;
         };
@@ -14005,6 +14023,16 @@ export interface operations {
                  * @example mine
                  */
                 assignee?: string;
+                /**
+                 * @description From 1 (the default).
+                 * @example 1
+                 */
+                page?: number;
+                /**
+                 * @description 1 to 200 (default 50).
+                 * @example 50
+                 */
+                pageSize?: number;
             };
             header?: never;
             path?: never;
@@ -14017,7 +14045,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_Vec_QueuedComplaint"];
+                    "application/json": components["schemas"]["Envelope_ComplaintQueueView"];
                 };
             };
             /** @description bad_request: the query string could not be read */
@@ -14046,7 +14074,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description validation_failed: `market`, `status` or `assignee` */
+            /** @description validation_failed: `market`, `status`, `assignee`, `page` or `pageSize` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -19098,7 +19126,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description no payment with this reference, or the provider is not enabled */
+            /** @description the provider is not enabled */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -19167,7 +19195,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description no payment with this reference, or the provider is not enabled */
+            /** @description the provider is not enabled */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -19256,7 +19284,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description no payment with this reference, or the provider is not enabled */
+            /** @description the provider is not enabled */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -19345,7 +19373,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description no payment with this reference, or the provider is not enabled */
+            /** @description the provider is not enabled */
             404: {
                 headers: {
                     [name: string]: unknown;
