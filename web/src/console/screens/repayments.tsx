@@ -21,6 +21,7 @@ import { useOperator, useOperatorMarkets } from '../operator-context';
 import { consolePaths } from '../paths';
 import { BANK_REFERENCE } from './payouts';
 import { LoadFailed, Loading } from './states';
+import { UnmatchedReceipts } from './unmatched';
 
 /** The same limit as the server's: the borrower reads the reason. */
 export const MAX_REJECT_REASON = 500;
@@ -153,6 +154,8 @@ export function RepaymentsScreen() {
           </p>
         </form>
       </div>
+      {/* Money providers reported for no payment's reference, of the market the queue is filtered to (never hidden). */}
+      <UnmatchedReceipts market={market} />
       {queue.data && queue.data.length > 0 && (
         <nav aria-label={t('repayments.groups')} className="tabs">
           {GROUPS.map((g) => (
