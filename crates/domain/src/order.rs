@@ -14,7 +14,7 @@ pub enum OrderState {
     Approved,
     /// Refused by an operator. Final.
     Rejected,
-    /// Withdrawn by the borrower before the payout. Final.
+    /// Withdrawn before the payout: by the borrower, or by the lender when it could not be paid out. Final.
     Cancelled,
     /// Paid out and current.
     Disbursed,
@@ -36,6 +36,9 @@ pub enum OrderEvent {
     Reject,
     /// The borrower withdraws the application.
     Cancel,
+    /// The lender withdraws an approved order it cannot pay out (the bank refuses the borrower's account), so the
+    /// borrower is free to correct it and apply again.
+    Withdraw,
     /// The payout succeeded.
     Disburse,
     /// A due date passed with the installment unpaid.
@@ -75,6 +78,7 @@ impl OrderState {
             (S::PendingReview, E::Approve) => S::Approved,
             (S::PendingReview, E::Reject) => S::Rejected,
             (S::PendingReview | S::Approved, E::Cancel) => S::Cancelled,
+            (S::Approved, E::Withdraw) => S::Cancelled,
             (S::Approved, E::Disburse) => S::Disbursed,
             (S::Disbursed, E::FallOverdue) => S::Overdue,
             (S::Disbursed, E::Extend) => S::Disbursed,
@@ -98,10 +102,11 @@ mod tests {
 
     /// Every state (the codes' list, `Code::ALL`).
     const ALL_STATES: &[S] = <S as crate::Code>::ALL;
-    const ALL_EVENTS: [E; 9] = [
+    const ALL_EVENTS: [E; 10] = [
         E::Approve,
         E::Reject,
         E::Cancel,
+        E::Withdraw,
         E::Disburse,
         E::FallOverdue,
         E::Extend,
@@ -114,6 +119,7 @@ mod tests {
     #[case(S::PendingReview, E::Approve, S::Approved)]
     #[case(S::PendingReview, E::Reject, S::Rejected)]
     #[case(S::Approved, E::Cancel, S::Cancelled)]
+    #[case(S::Approved, E::Withdraw, S::Cancelled)]
     #[case(S::Approved, E::Disburse, S::Disbursed)]
     #[case(S::Disbursed, E::FallOverdue, S::Overdue)]
     #[case(S::Overdue, E::Extend, S::Disbursed)]
@@ -132,6 +138,8 @@ mod tests {
     #[case(S::Approved, E::Approve)]
     #[case(S::Approved, E::ExitInCoolingOff)]
     #[case(S::Disbursed, E::Cancel)]
+    #[case(S::PendingReview, E::Withdraw)]
+    #[case(S::Disbursed, E::Withdraw)]
     fn other_transitions_are_refused_and_name_the_state(#[case] from: S, #[case] event: E) {
         assert_eq!(
             from.apply(event),

@@ -125,6 +125,7 @@ use crate::settings::{GrievanceOfficer, PublicSiteSettings};
         payouts::approve,
         payouts::put_back,
         payouts::reject,
+        payouts::withdraw,
         payouts::export,
         products::list,
         products::create,

@@ -424,6 +424,63 @@ pub async fn reject(
     Ok(order.order_no)
 }
 
+/// Withdraws an approved order the lender cannot pay out (finance): the bank refuses the borrower's account (closed,
+/// frozen, a name that does not match), so the order would otherwise wait in every bank file for ever, its bank account
+/// locked while it is open and the borrower unable to correct it or apply again. With a reason the borrower reads; the
+/// order is cancelled through the lifecycle (`withdraw`), nothing having been paid. Refused (`payout_sent`) while the
+/// order is in a bank file finance downloaded and whose result has not come back, or while a payout recorded as sent
+/// waits for approval: the money may be on its way. Audited: `payout.withdraw` with the reason, `order.withdraw` with the status change.
+pub async fn withdraw(
+    s: &Services,
+    op: &Operator,
+    order_no: &str,
+    reason: Option<&str>,
+) -> Result<String, Error> {
+    op.require_any(PAYOUT_ROLES)?;
+    let reason = reason.map(str::trim).unwrap_or_default();
+    let mut errors = FieldErrors::default();
+    if reason.is_empty() {
+        errors.add("reason", FieldProblem::required());
+    } else if reason.chars().count() > MAX_REASON_CHARS {
+        errors.add("reason", FieldProblem::too_long(MAX_REASON_CHARS));
+    }
+    errors.into_result()?;
+    let order = crate::auth::operators::order_in_scope(s, op, order_no).await?;
+    let now = s.clock.now_ms();
+    let mut tx = s.db.begin().await?;
+    let locked = tx
+        .order_locked_in_tx(&order.id)
+        .await?
+        .ok_or(Error::NotFound)?;
+    if tx.payout_sent_in_tx(&order.id).await?
+        || tx.payout_approval_in_tx(&order.id).await?.is_some()
+    {
+        return Err(Refusal::PayoutSent.into());
+    }
+    orders::apply_locked_in(
+        &mut tx,
+        &locked,
+        OrderEvent::Withdraw,
+        &Actor::Operator(op.id.clone()),
+        now,
+    )
+    .await?;
+    tx.set_review_reason(&order.id, reason).await?;
+    tx.insert_audit(&NewAuditEntry {
+        actor_kind: "operator",
+        actor_id: Some(&op.id),
+        action: "payout.withdraw",
+        entity: "order",
+        entity_id: &order.id,
+        before_json: None,
+        after_json: Some(&serde_json::json!({ "reason": reason }).to_string()),
+        at: now,
+    })
+    .await?;
+    tx.commit().await?;
+    Ok(order.order_no)
+}
+
 /// Where a loan is paid to: the borrower's name as on their ID and the bank account of their certification (which
 /// cannot change while an order is open).
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -403,6 +403,11 @@ async fn an_operator_of_india_never_sees_an_indonesian_record_in_any_list_count_
             Some(json!({"reason": "Wrong account."})),
         ),
         (
+            Method::POST,
+            format!("/api/v1/console/orders/{id_approved}/withdraw"),
+            Some(json!({"reason": "The account is closed."})),
+        ),
+        (
             Method::GET,
             format!("/api/v1/console/collections/{id_loan}"),
             None,

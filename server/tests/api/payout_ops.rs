@@ -1237,3 +1237,96 @@ async fn a_bank_reference_pays_out_one_order_only() {
     );
     app.stop().await;
 }
+
+/// An approved order the bank will not pay (its account closed) is withdrawn by finance with a reason the borrower
+/// reads: cancelled, nothing paid, and the borrower is free again. Never while a downloaded bank file's result is
+/// still to come for it, and never an order not approved.
+#[tokio::test]
+async fn finance_withdraws_an_approved_order_the_bank_will_not_pay_once_no_transfer_is_on_its_way()
+{
+    let app = spawn_app().await;
+    let finance = operator(&app, "fin", &[Role::Finance]).await;
+    let Application {
+        session,
+        order_no,
+        order_id,
+    } = app
+        .borrower(IN)
+        .loan("in-flexi-6m", 1_000_000, "m6")
+        .approved()
+        .await;
+    let withdraw = |body: Value| {
+        let (app, op, path) = (
+            &app,
+            finance.clone(),
+            format!("/api/v1/console/orders/{order_no}/withdraw"),
+        );
+        async move { op_call(app, &op, Method::POST, &path, Some(body)).await }
+    };
+    let reason = "Your bank returned the transfer: the account is closed. Update your bank account and apply again.";
+    // In a bank file finance downloaded: the money may be on its way.
+    let file = get(
+        &app,
+        &finance,
+        "/api/v1/console/payouts/bank-file?market=IN",
+    )
+    .await;
+    assert!(file.text().await.unwrap().contains(order_no.as_str()));
+    let refused = withdraw(json!({"reason": reason})).await;
+    assert_eq!(refused.status(), StatusCode::CONFLICT);
+    assert_eq!(error(refused).await["code"], "payout_sent");
+    // The bank's result says the transfer failed: now it can be withdrawn, with a reason.
+    let rupees = |minor: i64| format!("{}.{:02}", minor / 100, minor % 100);
+    let failed = format!(
+        "Payment Reference,UTR,Status,Amount (INR)\r\n{order_no},N3312609101,FAILED,{}\r\n",
+        rupees(net_of(&app, &order_id).await)
+    );
+    assert_eq!(
+        data(import(&app, &finance, "IN", &failed).await).await["lines"][0]["outcome"],
+        "failed"
+    );
+    let missing = withdraw(json!({"reason": "  "})).await;
+    assert_eq!(missing.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(error(missing).await["fields"]["reason"].is_string());
+    let done = withdraw(json!({"reason": reason})).await;
+    assert_eq!(done.status(), StatusCode::OK);
+    assert_eq!(data(done).await["status"], "cancelled");
+    assert_eq!(status_of(&app, &order_id).await, "cancelled");
+    assert_eq!(audits_of(&app, "payout.withdraw", &order_id).await, 1);
+    assert_eq!(audits_of(&app, "order.withdraw", &order_id).await, 1);
+    // The borrower reads why; nothing was paid, and the next bank file leaves it out.
+    let shown = data(
+        app.get_as(&format!("/api/v1/borrower/orders/{order_no}"), &session)
+            .await,
+    )
+    .await;
+    assert_eq!(shown["status"], "cancelled");
+    assert_eq!(shown["withdrawalReason"], reason);
+    assert_eq!(shown["rejectionReason"], Value::Null);
+    let next = get(
+        &app,
+        &finance,
+        "/api/v1/console/payouts/bank-file?market=IN",
+    )
+    .await;
+    assert!(!next.text().await.unwrap().contains(order_no.as_str()));
+    // Once only; and an order the borrower withdrew reads no lender's reason.
+    let again = withdraw(json!({"reason": reason})).await;
+    assert_eq!(again.status(), StatusCode::CONFLICT);
+    assert_eq!(error(again).await["code"], "invalid_transition");
+    let Application {
+        session: own_session,
+        order_no: own_no,
+        ..
+    } = app.borrower(IN).approved().await;
+    let cancelled = app
+        .post_as(
+            &format!("/api/v1/borrower/orders/{own_no}/cancel"),
+            &own_session,
+            &json!({}),
+        )
+        .await;
+    assert_eq!(cancelled.status(), StatusCode::OK);
+    assert_eq!(data(cancelled).await["withdrawalReason"], Value::Null);
+    app.stop().await;
+}

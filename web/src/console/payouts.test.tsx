@@ -60,6 +60,49 @@ describe('payouts', () => {
     expect(await screen.findByRole('table', { name: /^1 approved order waiting/ })).toBeInTheDocument();
   });
 
+  it('withdraws an order the bank will not pay, with a reason the borrower reads, and reads the list again', async () => {
+    let withdrawn = false;
+    const api = fakeConsoleApi({
+      operator: OPERATORS.finance,
+      signedIn: true,
+      handlers: {
+        [LIST]: () => ok(withdrawn ? PAYOUTS_IN.slice(1) : PAYOUTS_IN),
+        'POST /api/v1/console/orders/KL-261122-AAAAAA/withdraw': () => {
+          withdrawn = true;
+          return ok({ orderNo: 'KL-261122-AAAAAA', status: 'cancelled' });
+        },
+      },
+    });
+    renderConsole('/console/payouts');
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Withdraw KL-261122-AAAAAA: the bank will not pay it' }));
+    await user.click(screen.getByRole('button', { name: 'Withdraw the order' }));
+    expect(screen.getByText('Say why it cannot be paid out: the borrower reads it.')).toBeInTheDocument();
+    expect(api.callsTo('POST', '/api/v1/console/orders/KL-261122-AAAAAA/withdraw')).toHaveLength(0);
+    await user.type(screen.getByLabelText('Why it cannot be paid out (the borrower reads this)'), ' The account is closed. ');
+    await user.click(screen.getByRole('button', { name: 'Withdraw the order' }));
+    expect(await screen.findByText(/KL-261122-AAAAAA is withdrawn: its borrower reads why/)).toBeInTheDocument();
+    expect(api.callsTo('POST', '/api/v1/console/orders/KL-261122-AAAAAA/withdraw').map((c) => c.body)).toEqual([{ reason: 'The account is closed.' }]);
+    expect(await screen.findByRole('table', { name: /^1 approved order waiting/ })).toBeInTheDocument();
+  });
+
+  it('shows a refused withdrawal in words: a transfer may be on its way', async () => {
+    fakeConsoleApi({
+      operator: OPERATORS.finance,
+      signedIn: true,
+      handlers: {
+        [LIST]: () => ok(PAYOUTS_IN),
+        'POST /api/v1/console/orders/KL-261122-AAAAAA/withdraw': () => refusal(409, 'payout_sent', 'The money may be on its way.'),
+      },
+    });
+    renderConsole('/console/payouts');
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Withdraw KL-261122-AAAAAA: the bank will not pay it' }));
+    await user.type(screen.getByLabelText('Why it cannot be paid out (the borrower reads this)'), 'Closed.');
+    await user.click(screen.getByRole('button', { name: 'Withdraw the order' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('The money may be on its way.');
+  });
+
   it('shows the server’s refusal of the reference on the field, and a conflict in words', async () => {
     let answer = refusal(422, 'validation_failed', 'Check the fields.', { fields: { bankReference: 'Not a reference we accept.' } });
     fakeConsoleApi({

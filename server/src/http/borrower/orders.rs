@@ -268,6 +268,10 @@ pub struct OrderDetail {
     /// Why the application was declined, as the reviewer wrote it; null unless the order is rejected.
     #[schema(required = true)]
     pub rejection_reason: Option<String>,
+    /// Why the lender withdrew the approved order without paying it out (the bank refused the account), as finance
+    /// wrote it; null unless the lender withdrew it (a cancelled order the borrower withdrew has none).
+    #[schema(required = true)]
+    pub withdrawal_reason: Option<String>,
     pub timeline: Vec<TimelineEntry>,
 }
 
@@ -278,6 +282,9 @@ impl From<orders::OrderDetail> for OrderDetail {
             kfs: d.kfs,
             accepted_at: d.order.created_at,
             rejection_reason: (d.order.status == OrderState::Rejected)
+                .then(|| d.order.review_reason.clone())
+                .flatten(),
+            withdrawal_reason: (d.order.status == OrderState::Cancelled)
                 .then(|| d.order.review_reason.clone())
                 .flatten(),
             timeline: d

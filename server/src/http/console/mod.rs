@@ -73,6 +73,7 @@ pub fn routes() -> Router<AppState> {
         .route("/payouts/bank-result", post(payouts::bank_result))
         .route("/orders/{order_no}/payout/approve", post(payouts::approve))
         .route("/orders/{order_no}/payout/reject", post(payouts::reject))
+        .route("/orders/{order_no}/withdraw", post(payouts::withdraw))
         .route(
             "/orders/{order_no}/payout/put-back",
             post(payouts::put_back),

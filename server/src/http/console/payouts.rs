@@ -224,7 +224,8 @@ pub struct PayoutRejectRequest {
 #[serde(rename_all = "camelCase")]
 pub struct PayoutRejectedView {
     pub order_no: String,
-    /// `approved`: not paid, back in the payout list and the next bank file.
+    /// `approved`: not paid, back in the payout list and the next bank file (a rejected recording); `cancelled`: withdrawn,
+    /// nothing paid.
     pub status: OrderState,
 }
 
@@ -256,6 +257,46 @@ pub async fn reject(
     Ok(Envelope::ok(PayoutRejectedView {
         order_no,
         status: OrderState::Approved,
+    }))
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct WithdrawRequest {
+    /// Why it cannot be paid out, which the borrower reads: required, at most 500 characters.
+    #[schema(value_type = String, required = true, example = "Your bank returned the transfer: the account is closed. Update your bank account and apply again.")]
+    pub reason: Option<String>,
+}
+
+/// Withdraws an approved order the lender cannot pay out (the bank refuses the account), with a reason the borrower
+/// reads: the order is `cancelled`, nothing was paid, and the borrower may correct the account and apply again.
+/// Refused while the order is in a downloaded bank file whose result has not come back, or while a payout recorded as
+/// sent waits for approval (`payout_sent`). Audited.
+#[utoipa::path(post, path = "/api/v1/console/orders/{orderNo}/withdraw", tag = "console",
+    operation_id = "console_order_withdraw",
+    security(("console_cookie" = [], "csrf_header" = [])),
+    params(("orderNo" = String, Path, description = "E.g. KL-261123-7F3K9Q")),
+    request_body(content((WithdrawRequest = "application/json"), (WithdrawRequest = "application/x-www-form-urlencoded"))),
+    responses((status = 200, body = Envelope<PayoutRejectedView>), (status = 401, body = ErrorBody),
+        (status = 403, description = "forbidden (not finance), csrf_token_invalid or cross_site_request", body = ErrorBody),
+        (status = 404, body = ErrorBody),
+        (status = 409, description = "payout_sent, invalid_transition (not approved)", body = ErrorBody),
+        (status = 422, description = "validation_failed: `reason`", body = ErrorBody)))]
+pub async fn withdraw(
+    State(state): State<AppState>,
+    session: OperatorSession,
+    Path(order_no): Path<String>,
+    JsonOrForm(req): JsonOrForm<WithdrawRequest>,
+) -> Result<Json<Envelope<PayoutRejectedView>>, ApiError> {
+    let order_no = payout::withdraw(
+        &state.services,
+        &session.operator,
+        &order_no,
+        req.reason.as_deref(),
+    )
+    .await?;
+    Ok(Envelope::ok(PayoutRejectedView {
+        order_no,
+        status: OrderState::Cancelled,
     }))
 }
 

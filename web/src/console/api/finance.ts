@@ -180,6 +180,19 @@ export function useRejectPayout() {
   });
 }
 
+/** Withdraws an approved order the bank will not pay, with a reason the borrower reads: cancelled, nothing paid. */
+export function useWithdrawOrder() {
+  const api = useApiClient();
+  const queryClient = useQueryClient();
+  return useMutation<PayoutRejected, ApiError, { orderNo: string; reason: string }>({
+    mutationFn: ({ orderNo, reason }) => api.postJson<PayoutRejected>(`${orderPath(orderNo)}/withdraw`, { reason }),
+    onSettled: (_data, _error, { orderNo }) => {
+      void queryClient.invalidateQueries({ queryKey: ['console', 'payouts'] });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.order(orderNo) });
+    },
+  });
+}
+
 /** Puts an order that was in a downloaded bank file back for the next one (the bank did not pay it). */
 export function usePutBackPayout() {
   const api = useApiClient();

@@ -16,6 +16,7 @@ import {
   usePayouts,
   usePutBackPayout,
   useRejectPayout,
+  useWithdrawOrder,
   type ExportKind,
 } from '../api/finance';
 import type { ApiMarket, BankResult, Disbursed, PayoutEntry } from '../api/types';
@@ -51,6 +52,7 @@ export function PayoutsScreen() {
   const first = (page - 1) * PAYOUTS_PAGE_SIZE + 1;
   const [open, setOpen] = useState<string | null>(null);
   const [done, setDone] = useState<Disbursed | null>(null);
+  const [withdrawn, setWithdrawn] = useState<string | null>(null);
 
   return (
     <section>
@@ -74,6 +76,11 @@ export function PayoutsScreen() {
             ? t('payouts.recorded', { orderNo: done.orderNo, amount: money(done.amount, currencyOf(market)), reference: done.bankReference })
             : t('payouts.done', { orderNo: done.orderNo, amount: money(done.amount, currencyOf(market)), reference: done.bankReference, date: day(done.payoutDate ?? '') })}{' '}
           <Link to={consolePaths.order(done.orderNo)}>{t('payouts.openOrder')}</Link>
+        </p>
+      )}
+      {withdrawn && (
+        <p role="status" className="notice notice--success">
+          {t('payouts.withdrawn', { orderNo: withdrawn })}
         </p>
       )}
       {payouts.isPending ? (
@@ -151,6 +158,16 @@ export function PayoutsScreen() {
                     )}
                     {entry.needsApproval && !entry.pendingPayout && <p className="muted">{t('payouts.needsApproval')}</p>}
                     {entry.inBankFile && <InBankFile entry={entry} />}
+                    {/* Only while no transfer may be on its way: none recorded, none in a bank file awaiting its result. */}
+                    {!entry.pendingPayout && !entry.inBankFile && open !== entry.orderNo && (
+                      <WithdrawAction
+                        entry={entry}
+                        onDone={(orderNo) => {
+                          setDone(null);
+                          setWithdrawn(orderNo);
+                        }}
+                      />
+                    )}
                   </td>
                 </tr>
               ))}
@@ -300,6 +317,74 @@ function PendingActions({ entry, onDone }: { entry: PayoutEntry; onDone: (d: Dis
         </div>
       )}
     </div>
+  );
+}
+
+/**
+ * Withdraws an approved order the bank will not pay (the account closed or frozen, the name not matching): it would
+ * otherwise wait in every bank file, its borrower unable to correct the account or apply again. The reason is the
+ * borrower's to read.
+ */
+function WithdrawAction({ entry, onDone }: { entry: PayoutEntry; onDone: (orderNo: string) => void }) {
+  const { t } = useTranslation();
+  const withdraw = useWithdrawOrder();
+  const [asking, setAsking] = useState(false);
+  const [reason, setReason] = useState('');
+  const [reasonError, setReasonError] = useState<string | null>(null);
+  const id = `withdraw-reason-${entry.orderNo}`;
+  const fieldError = reasonError ?? withdraw.error?.fields.reason ?? null;
+  const send = (event: FormEvent) => {
+    event.preventDefault();
+    if (!reason.trim()) return setReasonError(t('payouts.withdrawReasonRequired'));
+    setReasonError(null);
+    withdraw.mutate({ orderNo: entry.orderNo, reason: reason.trim() }, { onSuccess: () => onDone(entry.orderNo) });
+  };
+  if (!asking) {
+    return (
+      <button
+        type="button"
+        className="button button--quiet"
+        aria-label={t('payouts.withdrawOrder', { orderNo: entry.orderNo })}
+        onClick={() => {
+          withdraw.reset();
+          setAsking(true);
+        }}
+      >
+        {t('payouts.withdraw')}
+      </button>
+    );
+  }
+  return (
+    <form onSubmit={send} noValidate className="withdraw">
+      {withdraw.error && !withdraw.error.fields.reason && (
+        <p role="alert" className="notice notice--error">
+          {errorText(withdraw.error, t)}
+        </p>
+      )}
+      <div className="field">
+        <label htmlFor={id}>{t('payouts.withdrawReason')}</label>
+        <textarea
+          id={id}
+          rows={3}
+          value={reason}
+          maxLength={500}
+          aria-invalid={fieldError ? true : undefined}
+          aria-describedby={`${id}-hint`}
+          onChange={(event) => setReason(event.target.value)}
+        />
+        <p id={`${id}-hint`} className={fieldError ? 'field-error' : 'muted'}>
+          {fieldError ?? t('payouts.withdrawHint')}
+        </p>
+      </div>
+      <div className="actions">
+        <button type="submit" className="button button--danger" disabled={withdraw.isPending}>
+          {t('payouts.withdrawButton')}
+        </button>
+        <button type="button" className="button button--quiet" onClick={() => setAsking(false)}>
+          {t('payouts.back')}
+        </button>
+      </div>
+    </form>
   );
 }
 

@@ -1905,6 +1905,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/console/orders/{orderNo}/withdraw": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Withdraws an approved order the lender cannot pay out (the bank refuses the account), with a reason the borrower
+         *     reads: the order is `cancelled`, nothing was paid, and the borrower may correct the account and apply again.
+         *     Refused while the order is in a downloaded bank file whose result has not come back, or while a payout recorded as
+         *     sent waits for approval (`payout_sent`). Audited.
+         */
+        post: operations["console_order_withdraw"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/console/password": {
         parameters: {
             query?: never;
@@ -5404,6 +5426,11 @@ export interface components {
                 /** @description Why the application was declined, as the reviewer wrote it; null unless the order is rejected. */
                 rejectionReason: string | null;
                 timeline: components["schemas"]["TimelineEntry"][];
+                /**
+                 * @description Why the lender withdrew the approved order without paying it out (the bank refused the account), as finance
+                 *     wrote it; null unless the lender withdrew it (a cancelled order the borrower withdrew has none).
+                 */
+                withdrawalReason: string | null;
             };
             /** @description Always `ok` on success. */
             msg: string;
@@ -5471,7 +5498,10 @@ export interface components {
             code: number;
             data: {
                 orderNo: string;
-                /** @description `approved`: not paid, back in the payout list and the next bank file. */
+                /**
+                 * @description `approved`: not paid, back in the payout list and the next bank file (a rejected recording); `cancelled`: withdrawn,
+                 *     nothing paid.
+                 */
                 status: components["schemas"]["OrderState"];
             };
             /** @description Always `ok` on success. */
@@ -7631,6 +7661,11 @@ export interface components {
             /** @description Why the application was declined, as the reviewer wrote it; null unless the order is rejected. */
             rejectionReason: string | null;
             timeline: components["schemas"]["TimelineEntry"][];
+            /**
+             * @description Why the lender withdrew the approved order without paying it out (the bank refused the account), as finance
+             *     wrote it; null unless the lender withdrew it (a cancelled order the borrower withdrew has none).
+             */
+            withdrawalReason: string | null;
         };
         /**
          * @description Where an order stands.
@@ -7804,7 +7839,10 @@ export interface components {
         };
         PayoutRejectedView: {
             orderNo: string;
-            /** @description `approved`: not paid, back in the payout list and the next bank file. */
+            /**
+             * @description `approved`: not paid, back in the payout list and the next bank file (a rejected recording); `cancelled`: withdrawn,
+             *     nothing paid.
+             */
             status: components["schemas"]["OrderState"];
         };
         /** @description A payout recorded by one finance operator, waiting for a second one (maker-checker). */
@@ -8479,6 +8517,13 @@ export interface components {
              * @description Epoch milliseconds: since when it waits for finance.
              */
             waitingSince: number;
+        };
+        WithdrawRequest: {
+            /**
+             * @description Why it cannot be paid out, which the borrower reads: required, at most 500 characters.
+             * @example Your bank returned the transfer: the account is closed. Update your bank account and apply again.
+             */
+            reason: string;
         };
         /**
          * @description Xendit's fixed-virtual-account paid callback body.
@@ -16552,6 +16597,112 @@ export interface operations {
             };
             /** @description application_claimed: another reviewer holds it (only an admin may release it) */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    console_order_withdraw: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description E.g. KL-261123-7F3K9Q */
+                orderNo: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WithdrawRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["WithdrawRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_PayoutRejectedView"];
+                };
+            };
+            /** @description bad_request: the body could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description forbidden (not finance), csrf_token_invalid or cross_site_request */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payout_sent, invalid_transition (not approved) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payload_too_large: the body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unsupported_media_type: neither JSON nor form-encoded */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed: `reason` */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -30,6 +30,7 @@ export const ORDER_DETAIL = {
   kfs: KFS_IN,
   acceptedAt: ORDER_SUMMARY.createdAt,
   rejectionReason: null,
+  withdrawalReason: null,
   timeline: [{ status: 'pending_review', at: ORDER_SUMMARY.createdAt }],
 };
 

@@ -169,6 +169,12 @@ function OrderDetails({ order }: { order: OrderDetail }) {
             <p>{order.rejectionReason}</p>
           </div>
         ) : null}
+        {order.withdrawalReason ? (
+          <div className="order__reason" role="note">
+            <h3 className="order__reason-title">{t('order.withdrawalReason')}</h3>
+            <p>{order.withdrawalReason}</p>
+          </div>
+        ) : null}
       </section>
 
       {SERVICED.includes(order.status) && <RepaySection order={order} />}
@@ -311,7 +317,10 @@ function NextStep({ order }: { order: OrderDetail }) {
   if (!known.includes(order.status)) return null;
   return (
     <div className="order__next">
-      <p className="order__next-text">{t(`order.next.${order.status}`, { amount: money(order.netDisbursed) })}</p>
+      <p className="order__next-text">
+        {/* Withdrawn by the lender (the bank would not take the payout), not by the borrower. */}
+        {t(order.withdrawalReason ? 'order.next.withdrawn' : `order.next.${order.status}`, { amount: money(order.netDisbursed) })}
+      </p>
       {CANCELLABLE.includes(order.status) && <CancelAction orderNo={order.orderNo} />}
     </div>
   );

@@ -257,6 +257,23 @@ describe('a loan', () => {
     expect(screen.queryByRole('button', { name: 'Withdraw application' })).toBeNull();
   });
 
+  it('an order the lender withdrew because the bank would not pay it says so, with the reason, not that the borrower withdrew it', async () => {
+    const withdrawn = {
+      ...ORDER_DETAIL,
+      status: 'cancelled',
+      withdrawalReason: 'Your bank returned the transfer: the account is closed.',
+      timeline: [...ORDER_DETAIL.timeline, { status: 'cancelled', at: ORDER_DETAIL.createdAt + 60_000 }],
+    };
+    fakeApi({ 'GET /api/v1/borrower/orders/KL-261123-7F3K9Q': () => ok(withdrawn) }).signIn();
+    renderBorrower('/app/orders/KL-261123-7F3K9Q?lang=1');
+    expect(await screen.findByText(/The lender could not pay this loan into your bank account and withdrew it/)).toBeInTheDocument();
+    expect(screen.queryByText('You withdrew this application. Nothing was paid out and you owe nothing.')).toBeNull();
+    const why = screen.getByRole('note');
+    expect(within(why).getByRole('heading', { name: 'Why it could not be paid out' })).toBeInTheDocument();
+    expect(why).toHaveTextContent('Your bank returned the transfer: the account is closed.');
+    expect(screen.queryByRole('button', { name: 'Withdraw application' })).toBeNull();
+  });
+
   it('says when it is too late to withdraw, and shows how the loan stands now', async () => {
     let current: object = { ...ORDER_DETAIL, status: 'approved' };
     fakeApi({
