@@ -100,8 +100,9 @@ pub struct CallbackView {
     /// transfer under another provider payment id is more money, a payment of its own: `held`, or `refund_due` for a
     /// closed loan),
     /// `wrong_provider` (the payment was not made with this provider: recorded, nothing credited), `unmatched` (no
-    /// payment has the reference quoted, or none was: the money is recorded for finance) or `replayed` (this event was
-    /// taken before; nothing posted).
+    /// payment has the reference quoted, or none was: the money is recorded for finance), `reversed` (the provider
+    /// took back money of a paid payment — a refund, a chargeback, a void — recorded for finance; the loan's credit
+    /// stands) or `replayed` (this event was taken before; nothing posted).
     #[schema(example = "confirmed")]
     pub outcome: String,
 }

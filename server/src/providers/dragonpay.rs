@@ -69,6 +69,8 @@ fn verify(secret: &[u8], form: &DragonpayPostback) -> Result<Callback, CallbackE
         amount: None,
         currency: None,
         credits: status == "S",
+        // Refund, chargeback, void: money taken back after an `S`.
+        reverses: matches!(status.as_str(), "R" | "K" | "V"),
         // The digest covers no time.
         sent_at: None,
     })
@@ -142,7 +144,15 @@ mod tests {
         assert_eq!(cb.event_id, "b:S");
         assert!(verify(b"k", &form("P", good.clone())).is_err());
         let pending = digest("a", "b", "P", "m", "k");
-        assert!(!verify(b"k", &form("P", pending)).unwrap().credits);
+        let pending = verify(b"k", &form("P", pending)).unwrap();
+        assert!(!pending.credits && !pending.reverses);
+        assert!(!cb.reverses);
+        // A refund, a chargeback and a void take money back: for finance, never a credit.
+        for status in ["R", "K", "V"] {
+            let back = verify(b"k", &form(status, digest("a", "b", status, "m", "k"))).unwrap();
+            assert!(back.reverses && !back.credits, "{status}");
+            assert_eq!(back.event_id, format!("b:{status}"));
+        }
         assert!(verify(b"x", &form("S", good)).is_err());
     }
 }

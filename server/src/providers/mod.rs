@@ -114,6 +114,9 @@ pub struct Callback {
     pub currency: Option<String>,
     /// False for a status that credits nothing.
     pub credits: bool,
+    /// True for an event that takes money back after it was reported received (a refund the provider made, a
+    /// chargeback, a void): recorded for finance, never a credit (`credits` is false).
+    pub reverses: bool,
     /// When the provider says the money was sent (ms since the epoch), from the verified body; `None` when it does
     /// not say. The money is priced for that day, not for the day the callback came (a provider retries for a day
     /// or more).

@@ -73,8 +73,15 @@ struct RazorpayNotes {
 /// from an unsigned header: a replayed capture of one payment is the same event whatever headers come with it.
 fn parse(body: &[u8]) -> Result<Option<Callback>, CallbackError> {
     let event: RazorpayEvent = serde_json::from_slice(body).map_err(|_| bad_body())?;
-    if event.event != "payment.captured" {
-        return Ok(None);
+    match event.event.as_str() {
+        "payment.captured" => {}
+        "refund.processed" => {
+            return parse_reversal(&event.event, &event.payload, "refund").map(Some);
+        }
+        "payment.dispute.lost" => {
+            return parse_reversal(&event.event, &event.payload, "dispute").map(Some);
+        }
+        _ => return Ok(None),
     }
     let payment = serde_json::from_value::<RazorpayPayload>(event.payload)
         .map_err(|_| bad_body())?
@@ -98,8 +105,53 @@ fn parse(body: &[u8]) -> Result<Option<Callback>, CallbackError> {
         amount: Some(payment.amount),
         currency: Some(payment.currency),
         credits: true,
+        reverses: false,
         sent_at: payment.created_at.and_then(|s| s.checked_mul(1000)),
     }))
+}
+
+/// What a refund or a dispute carries: its own id, and the money it takes back.
+#[derive(Deserialize)]
+struct RazorpayReversal {
+    id: String,
+    amount: i64,
+    currency: String,
+    #[serde(default)]
+    created_at: Option<i64>,
+}
+
+/// Reads a verified refund (`refund.processed`) or lost dispute (`payment.dispute.lost`): money taken back from a
+/// captured payment, keyed on the event and the refund's or dispute's id, the payment's reference from its notes.
+fn parse_reversal(
+    event: &str,
+    payload: &serde_json::Value,
+    key: &str,
+) -> Result<Callback, CallbackError> {
+    let entity = |name: &str| payload.get(name).and_then(|p| p.get("entity")).cloned();
+    let reversal: RazorpayReversal = entity(key)
+        .and_then(|e| serde_json::from_value(e).ok())
+        .ok_or_else(bad_body)?;
+    let payment: RazorpayPayment = entity("payment")
+        .and_then(|e| serde_json::from_value(e).ok())
+        .ok_or_else(bad_body)?;
+    let ok = |id: &str| !id.trim().is_empty() && id.len() <= 64;
+    if !ok(&reversal.id) || !ok(&payment.id) || reversal.amount <= 0 {
+        return Err(bad_body());
+    }
+    Ok(Callback {
+        event_id: format!("{event}:{}", reversal.id),
+        reference: payment
+            .notes
+            .reference
+            .filter(|r| r.len() <= 64)
+            .unwrap_or_default(),
+        provider_payment_id: Some(payment.id),
+        amount: Some(reversal.amount),
+        currency: Some(reversal.currency),
+        credits: false,
+        reverses: true,
+        sent_at: reversal.created_at.and_then(|s| s.checked_mul(1000)),
+    })
 }
 
 impl CallbackProvider for RazorpayCallbacks {
@@ -180,5 +232,31 @@ mod tests {
         );
         let no_reference = br#"{"event":"payment.captured","payload":{"payment":{"entity":{"id":"pay_1","amount":1,"currency":"INR"}}}}"#;
         assert_eq!(parse(no_reference).unwrap().unwrap().reference, "");
+    }
+
+    #[test]
+    fn a_refund_or_a_lost_dispute_reads_as_money_taken_back_keyed_on_its_own_id() {
+        let refund = br#"{"event":"refund.processed","payload":{"refund":{"entity":{"id":"rfnd_1","amount":500,"currency":"INR","payment_id":"pay_1"}},"payment":{"entity":{"id":"pay_1","amount":524500,"currency":"INR","notes":{"reference":"KREF"}}}}}"#;
+        let cb = parse(refund).unwrap().unwrap();
+        assert!(cb.reverses && !cb.credits);
+        assert_eq!(cb.event_id, "refund.processed:rfnd_1");
+        assert_eq!((cb.reference.as_str(), cb.amount), ("KREF", Some(500)));
+        assert_eq!(cb.provider_payment_id.as_deref(), Some("pay_1"));
+        let dispute = br#"{"event":"payment.dispute.lost","payload":{"dispute":{"entity":{"id":"disp_1","amount":524500,"currency":"INR"}},"payment":{"entity":{"id":"pay_1","amount":524500,"currency":"INR","notes":{}}}}}"#;
+        let cb = parse(dispute).unwrap().unwrap();
+        assert!(cb.reverses);
+        assert_eq!(
+            (cb.event_id.as_str(), cb.reference.as_str()),
+            ("payment.dispute.lost:disp_1", "")
+        );
+        // Without the refund's own entity it is no refund.
+        let bare = br#"{"event":"refund.processed","payload":{"payment":{"entity":{"id":"pay_1","amount":1,"currency":"INR"}}}}"#;
+        assert!(parse(bare).is_err());
+        // Other events stay ignored.
+        assert!(
+            parse(br#"{"event":"refund.created","payload":{}}"#)
+                .unwrap()
+                .is_none()
+        );
     }
 }

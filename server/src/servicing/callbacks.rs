@@ -53,6 +53,9 @@ pub enum Outcome {
     /// No payment has the reference the provider quoted (or it quoted none): the money is recorded for finance,
     /// audited, and shown to them until they say what they did with it.
     Unmatched,
+    /// The provider took back money it had reported received (a refund, a chargeback, a void): recorded for finance,
+    /// audited; the loan's credit stands until finance acts.
+    Reversed,
 }
 
 impl Outcome {
@@ -66,6 +69,7 @@ impl Outcome {
             Outcome::RefundDue => "refund_due",
             Outcome::WrongProvider => "wrong_provider",
             Outcome::Unmatched => "unmatched",
+            Outcome::Reversed => "reversed",
         }
     }
 }
@@ -163,6 +167,63 @@ async fn take(
             "a callback from a provider this payment was not made with: nothing credited");
         return Ok(Outcome::WrongProvider);
     }
+    // Money taken back from a payment that was paid: for finance, beside the money no payment matches. One never paid
+    // (a void of a payment still pending, a refund of an authorisation never captured) took nothing: ignored.
+    let paid = matches!(
+        payment.status,
+        PaymentStatus::Confirmed
+            | PaymentStatus::Held
+            | PaymentStatus::RefundDue
+            | PaymentStatus::Refunded
+    );
+    if cb.reverses && paid {
+        if !record(&mut tx, Outcome::Reversed).await? {
+            tx.rollback().await?;
+            return Ok(Outcome::Replayed);
+        }
+        let currency = cb.currency.as_deref().map(clean_currency);
+        let item = tx
+            .insert_unmatched_receipt(
+                &NewUnmatched {
+                    kind: "reversed",
+                    payment_id: Some(&payment.row.id),
+                    provider,
+                    event_id: &cb.event_id,
+                    market: Some(loan.order.market.code()),
+                    reference: &payment.row.reference,
+                    provider_payment_id: cb.provider_payment_id.as_deref(),
+                    amount: cb.amount,
+                    currency: currency.as_deref(),
+                    sent_at: cb.sent_at,
+                },
+                now,
+            )
+            .await?;
+        let after = serde_json::json!({
+            "provider": provider,
+            "payment": payment.row.id,
+            "reference": payment.row.reference,
+            "providerPaymentId": cb.provider_payment_id,
+            "amount": cb.amount,
+            "currency": currency,
+            "item": item,
+        });
+        tx.insert_audit(&NewAuditEntry {
+            actor_kind: "system",
+            actor_id: None,
+            action: "payment.callback_reversed",
+            entity: "order",
+            entity_id: &loan.order.id,
+            before_json: None,
+            after_json: Some(&after.to_string()),
+            at: now,
+        })
+        .await?;
+        tx.commit().await?;
+        tracing::warn!(provider, payment = %payment.row.id, amount = ?cb.amount,
+            "a provider took back money it had reported received: recorded for finance");
+        return Ok(Outcome::Reversed);
+    }
     if !cb.credits {
         if !record(&mut tx, Outcome::Ignored).await? {
             tx.rollback().await?;
@@ -242,8 +303,7 @@ async fn take(
     .await?;
     if !same_currency && let Some(currency) = cb.currency.as_deref() {
         // Held as money of another currency: never credited or owed back as the payment's.
-        let currency: String = currency.trim().chars().take(16).collect();
-        tx.set_received_currency(&payment.row.id, &currency.to_ascii_uppercase())
+        tx.set_received_currency(&payment.row.id, &clean_currency(currency))
             .await?;
     }
     let outcome = match settled.status {
@@ -285,17 +345,11 @@ async fn unmatched(
     source: &dyn CallbackProvider,
     cb: &Callback,
 ) -> Result<Outcome, CallbackError> {
-    if !cb.credits {
+    if !cb.credits && !cb.reverses {
         return Ok(Outcome::Ignored);
     }
     let now = s.clock.now_ms();
-    let currency = cb.currency.as_deref().map(|c| {
-        c.trim()
-            .chars()
-            .take(16)
-            .collect::<String>()
-            .to_ascii_uppercase()
-    });
+    let currency = cb.currency.as_deref().map(clean_currency);
     let market = match currency.as_deref() {
         Some("INR") => Some(kilat_domain::Market::India),
         Some("IDR") => Some(kilat_domain::Market::Indonesia),
@@ -306,6 +360,9 @@ async fn unmatched(
     let recorded = tx
         .insert_unmatched_receipt(
             &NewUnmatched {
+                // Money taken back for a reference no payment has is still for finance to look into.
+                kind: if cb.reverses { "reversed" } else { "unmatched" },
+                payment_id: None,
                 provider: source.code(),
                 event_id: &cb.event_id,
                 market: market.map(Code::code),
@@ -344,6 +401,15 @@ async fn unmatched(
     tracing::warn!(provider = source.code(), reference = %reference, amount = ?cb.amount,
         "money reported for a reference no payment has: recorded for finance");
     Ok(Outcome::Unmatched)
+}
+
+/// A currency code as a provider wrote it, made safe to keep: trimmed, at most 16 characters, in capitals.
+fn clean_currency(code: &str) -> String {
+    code.trim()
+        .chars()
+        .take(16)
+        .collect::<String>()
+        .to_ascii_uppercase()
 }
 
 /// What a callback's audit entry records of the payment, the money and the event.

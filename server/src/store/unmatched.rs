@@ -1,5 +1,6 @@
-//! Money a provider reported for a reference no payment has (`unmatched_receipts`): recorded once per provider event,
-//! shown to finance until they say what they did with it.
+//! Money a provider reported for a reference no payment has, or took back after reporting it received
+//! (`unmatched_receipts`, `kind` `unmatched` or `reversed`): recorded once per provider event, shown to finance until
+//! they say what they did with it.
 
 use super::{Db, Tx, new_id};
 
@@ -7,6 +8,11 @@ use super::{Db, Tx, new_id};
 #[derive(Debug, Clone, kilat_row::FromRow)]
 pub struct UnmatchedRow {
     pub id: String,
+    /// `unmatched` (no payment has the reference) or `reversed` (taken back from the payment named).
+    pub kind: String,
+    pub payment_id: Option<String>,
+    /// The order of the payment named, for a `reversed` one.
+    pub order_no: Option<String>,
     pub provider: String,
     pub event_id: String,
     /// `IN` or `ID`; none when neither the currency nor the provider tells.
@@ -25,13 +31,18 @@ pub struct UnmatchedRow {
     pub resolution: Option<String>,
 }
 
-const COLUMNS: &str = "u.id, u.provider, u.event_id, u.market, u.reference, u.provider_payment_id, u.amount, \
+const COLUMNS: &str = "u.id, u.kind, u.payment_id, o.order_no, u.provider, u.event_id, u.market, u.reference, u.provider_payment_id, u.amount, \
      u.currency, u.sent_at, u.received_at, u.resolved_at, u.resolved_by, op.username AS resolved_by_username, \
      u.resolution";
-const FROM: &str = "unmatched_receipts u LEFT JOIN operators op ON op.id = u.resolved_by";
+const FROM: &str = "unmatched_receipts u LEFT JOIN operators op ON op.id = u.resolved_by \
+     LEFT JOIN payments p ON p.id = u.payment_id LEFT JOIN orders o ON o.id = p.order_id";
 
 /// What a provider reported, to record.
 pub struct NewUnmatched<'a> {
+    /// `unmatched` or `reversed`.
+    pub kind: &'a str,
+    /// The payment money was taken back from (`reversed`).
+    pub payment_id: Option<&'a str>,
     pub provider: &'a str,
     pub event_id: &'a str,
     pub market: Option<&'a str>,
@@ -52,8 +63,8 @@ impl Tx {
         let id = new_id();
         let done = sqlx::query(
             "INSERT INTO unmatched_receipts (id, provider, event_id, market, reference, provider_payment_id, amount,
-                 currency, sent_at, received_at)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT DO NOTHING",
+                 currency, sent_at, received_at, kind, payment_id)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) ON CONFLICT DO NOTHING",
         )
         .bind(&id)
         .bind(row.provider)
@@ -65,6 +76,8 @@ impl Tx {
         .bind(row.currency)
         .bind(row.sent_at)
         .bind(now)
+        .bind(row.kind)
+        .bind(row.payment_id)
         .execute(self.conn())
         .await?;
         Ok((done.rows_affected() == 1).then_some(id))

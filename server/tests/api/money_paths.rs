@@ -1928,3 +1928,149 @@ async fn money_reported_for_a_reference_no_payment_has_is_kept_for_finance_until
     assert_eq!(bad_status.status(), StatusCode::UNPROCESSABLE_ENTITY);
     app.stop().await;
 }
+
+/// A signed Razorpay event of `kind` (`refund.processed` with a refund, `payment.dispute.lost` with a dispute) taking
+/// `amount` back from the capture `pay_{capture}` of `payment`.
+async fn razorpay_reversal(
+    app: &TestApp,
+    kind: &str,
+    id: &str,
+    payment: &Value,
+    capture: &str,
+    amount: i64,
+) -> reqwest::Response {
+    let key = if kind == "refund.processed" {
+        "refund"
+    } else {
+        "dispute"
+    };
+    let body = json!({
+        "entity": "event",
+        "event": kind,
+        "contains": [key, "payment"],
+        "payload": {
+            key: {"entity": {"id": id, "amount": amount, "currency": "INR", "payment_id": format!("pay_{capture}")}},
+            "payment": {"entity": {"id": format!("pay_{capture}"), "amount": amount, "currency": "INR",
+                "status": "refunded", "notes": {"reference": payment["reference"]}}},
+        },
+    });
+    let raw = serde_json::to_vec(&body).unwrap();
+    app.client
+        .post(app.url("/api/v1/webhooks/razorpay"))
+        .header("content-type", "application/json")
+        .header(
+            "x-razorpay-signature",
+            razorpay_signature(RAZORPAY_SECRET, &raw),
+        )
+        .body(raw)
+        .send()
+        .await
+        .unwrap()
+}
+
+/// Money the provider takes back after it was credited (a refund it made, a chargeback the payer won) is kept for
+/// finance, naming the payment and its order — once per event — and changes nothing in the loan until finance acts;
+/// one taken back from a payment never paid took nothing and is ignored.
+#[tokio::test]
+async fn money_a_provider_takes_back_after_crediting_it_is_kept_for_finance_naming_the_loan() {
+    let app = spawn_app().await;
+    let finance = operator(&app, "fin", &[Role::Finance]).await;
+    let Loan {
+        session,
+        order_no,
+        order_id: id,
+        ..
+    } = app
+        .borrower(IN)
+        .loan("in-flexi-6m", 2_000_000, "m6")
+        .disbursed()
+        .await;
+    let p = upi_with_utr(
+        &app,
+        &session,
+        &order_no,
+        "due",
+        "reversal-1",
+        "412345678911",
+    )
+    .await;
+    let pid = p["paymentId"].as_str().unwrap();
+    let asked = p["amount"].as_i64().unwrap();
+    assert_eq!(
+        data(razorpay(&app, "capt_1", &p, asked, "INR").await).await["outcome"],
+        "confirmed"
+    );
+    let outcome = |r: reqwest::Response| async move {
+        assert_eq!(r.status(), StatusCode::OK);
+        data(r).await["outcome"].as_str().unwrap().to_owned()
+    };
+    assert_eq!(
+        outcome(
+            razorpay_reversal(&app, "payment.dispute.lost", "disp_1", &p, "capt_1", asked).await
+        )
+        .await,
+        "reversed"
+    );
+    assert_eq!(
+        outcome(
+            razorpay_reversal(&app, "payment.dispute.lost", "disp_1", &p, "capt_1", asked).await
+        )
+        .await,
+        "replayed"
+    );
+    // The loan's credit stands: finance decides.
+    assert_eq!(count(&app, LEDGER, pid).await, 1);
+    assert_eq!(payment_status(&app, pid).await, "confirmed");
+    check_ledger(&app, &session, &order_no, &id).await;
+    let listed = data(
+        op_call(
+            &app,
+            &finance,
+            Method::GET,
+            "/api/v1/console/unmatched-receipts",
+            None,
+        )
+        .await,
+    )
+    .await;
+    let [item] = &listed.as_array().unwrap()[..] else {
+        panic!("one item for finance: {listed}")
+    };
+    assert_eq!(item["kind"], "reversed");
+    assert_eq!(item["orderNo"], json!(order_no));
+    assert_eq!(item["reference"], p["reference"]);
+    assert_eq!(item["amount"], asked);
+    assert_eq!(item["market"], "IN");
+    let (audited,): (i64,) = sqlx::query_as(
+        "SELECT COUNT(*) FROM audit_log WHERE action = 'payment.callback_reversed' AND entity_id = $1",
+    )
+    .bind(&id)
+    .fetch_one(app.db.pool())
+    .await
+    .unwrap();
+    assert_eq!(audited, 1);
+
+    // A refund of a payment never paid took nothing back.
+    let unpaid =
+        data(create_payment(&app, &session, &order_no, "due", "upi", "reversal-2").await).await;
+    assert_eq!(
+        outcome(
+            razorpay_reversal(&app, "refund.processed", "rfnd_1", &unpaid, "auth_2", 500).await
+        )
+        .await,
+        "ignored"
+    );
+    let listed = data(
+        op_call(
+            &app,
+            &finance,
+            Method::GET,
+            "/api/v1/console/unmatched-receipts",
+            None,
+        )
+        .await,
+    )
+    .await;
+    assert_eq!(listed.as_array().unwrap().len(), 1);
+    app.stop().await;
+}

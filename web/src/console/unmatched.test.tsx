@@ -11,6 +11,8 @@ const RECEIVED_AT = Date.UTC(2026, 10, 24, 10, 0);
 function receipt(id: string, changes: Record<string, unknown> = {}) {
   return {
     id,
+    kind: 'unmatched',
+    orderNo: null,
     provider: 'razorpay',
     market: 'IN',
     reference: 'KPPAY1OOOOOO',
@@ -39,7 +41,7 @@ const RESOLVED = receipt('u0', {
 });
 
 async function section() {
-  return screen.findByRole('region', { name: 'Money no payment matches' });
+  return screen.findByRole('region', { name: 'Money no payment matches, or taken back' });
 }
 
 async function items() {
@@ -80,6 +82,15 @@ describe('money no payment matches', () => {
     const asked = api.callsTo('GET', '/api/v1/console/unmatched-receipts').at(-1)!;
     expect(asked.query.get('market')).toBe('IN');
     expect(asked.query.get('status')).toBe('waiting');
+  });
+
+  it('money a provider took back names the loan that still counts it', async () => {
+    const back = receipt('r1', { kind: 'reversed', orderNo: 'KL-261124-7F3K9Q', amount: 524500 });
+    fakeConsoleApi({ operator: OPERATORS.finance, signedIn: true, handlers: { [QUEUE]: () => ok([]), [LIST]: () => ok([back]) } });
+    renderConsole('/console/repayments?market=IN');
+    const [item] = await items();
+    expect(within(item!).getByRole('heading', { name: '₹5,245 taken back by Razorpay Waiting' })).toBeInTheDocument();
+    expect(within(item!).getByRole('link', { name: 'KL-261124-7F3K9Q' })).toHaveAttribute('href', '/console/orders/KL-261124-7F3K9Q');
   });
 
   it('reads the market the screen is filtered to, on that market’s clock', async () => {

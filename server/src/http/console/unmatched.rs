@@ -21,6 +21,11 @@ use crate::store::unmatched::UnmatchedRow;
 #[serde(rename_all = "camelCase")]
 pub struct UnmatchedReceiptView {
     pub id: String,
+    /// `unmatched` (money for a reference no payment has) or `reversed` (money the provider took back from a paid
+    /// payment: a refund it made, a chargeback, a void; the loan's credit stands until finance acts).
+    pub kind: String,
+    /// The order of the payment money was taken back from (`reversed`).
+    pub order_no: Option<String>,
     /// `razorpay`, `xendit` or `dragonpay`.
     pub provider: String,
     /// The market of its currency, or of the provider; null when neither tells.
@@ -47,6 +52,8 @@ impl From<UnmatchedRow> for UnmatchedReceiptView {
     fn from(row: UnmatchedRow) -> Self {
         Self {
             id: row.id,
+            kind: row.kind,
+            order_no: row.order_no,
             provider: row.provider,
             market: row.market.as_deref().and_then(parse_market),
             reference: row.reference,
@@ -73,8 +80,8 @@ pub struct UnmatchedQuery {
     pub status: Option<String>,
 }
 
-/// Money providers reported for references no payment has, newest first, at most 200 (finance): waiting for finance,
-/// or all with what was done.
+/// Money providers reported for references no payment has, and money they took back from paid payments, newest
+/// first, at most 200 (finance): waiting for finance, or all with what was done.
 #[utoipa::path(get, path = "/api/v1/console/unmatched-receipts", tag = "console",
     operation_id = "console_unmatched_receipts",
     security(("console_cookie" = [])), params(UnmatchedQuery),

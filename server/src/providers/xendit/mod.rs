@@ -57,6 +57,7 @@ fn parse(body: &[u8]) -> Result<Callback, CallbackError> {
         amount: Some(paid.amount.checked_mul(100).ok_or_else(bad_body)?),
         currency: Some(paid.currency.unwrap_or_else(|| "IDR".into())),
         credits: true,
+        reverses: false,
         // A time that does not read is no reason to refuse the money: it is then the day the callback came.
         sent_at: paid.transaction_timestamp.as_deref().and_then(|t| {
             time::OffsetDateTime::parse(t, &time::format_description::well_known::Rfc3339)

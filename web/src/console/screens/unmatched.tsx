@@ -1,10 +1,12 @@
-import { useState, type FormEvent } from 'react';
+import { useState, type FormEvent, type ReactNode } from 'react';
+import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { errorText } from '@/shared/api/error-text';
 import type { ApiError } from '@/shared/api/http';
 import { MAX_RESOLUTION, useResolveUnmatched, useUnmatchedReceipts, type UnmatchedReceipt, type UnmatchedStatus } from '../api/unmatched';
 import type { ApiMarket } from '../api/types';
 import { CONSOLE_LOCALE, marketName, money } from '../format';
+import { consolePaths } from '../paths';
 
 /** The server lists at most this many, newest first. */
 const LIST_LIMIT = 200;
@@ -146,7 +148,8 @@ function ReceiptItem({ receipt, onNotice }: { receipt: UnmatchedReceipt; onNotic
   const amount = amountText(receipt, t);
   const provider = providerName(receipt.provider, t);
 
-  const facts: [string, string][] = [
+  const reversed = receipt.kind === 'reversed';
+  const facts: [string, ReactNode][] = [
     [t('unmatched.provider'), provider],
     [t('unmatched.amount'), amount],
     [t('unmatched.reference'), receipt.reference || t('unmatched.noReference')],
@@ -155,11 +158,13 @@ function ReceiptItem({ receipt, onNotice }: { receipt: UnmatchedReceipt; onNotic
   ];
   if (receipt.sentAt !== null && receipt.sentAt !== undefined) facts.push([t('unmatched.sent'), marketTime(receipt.sentAt, receipt.market)]);
   facts.push([t('unmatched.market'), receipt.market ? marketName(receipt.market, t) : t('unmatched.unknownMarket')]);
+  // Money taken back names the loan that still counts it.
+  if (receipt.orderNo) facts.unshift([t('unmatched.order'), <Link to={consolePaths.order(receipt.orderNo)}>{receipt.orderNo}</Link>]);
 
   return (
     <li className="panel payment" aria-labelledby={titleId}>
       <h3 id={titleId}>
-        {t('unmatched.itemTitle', { amount, provider })}{' '}
+        {t(reversed ? 'unmatched.itemTitleReversed' : 'unmatched.itemTitle', { amount, provider })}{' '}
         <span className={`badge ${resolved ? 'badge--ok' : 'badge--warn'}`}>{t(resolved ? 'unmatched.resolved' : 'unmatched.waiting')}</span>
       </h3>
       <dl className="facts facts--compact">

@@ -2436,8 +2436,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Money providers reported for references no payment has, newest first, at most 200 (finance): waiting for finance,
-         *     or all with what was done.
+         * Money providers reported for references no payment has, and money they took back from paid payments, newest
+         *     first, at most 200 (finance): waiting for finance, or all with what was done.
          */
         get: operations["console_unmatched_receipts"];
         put?: never;
@@ -2831,8 +2831,9 @@ export interface components {
              *     transfer under another provider payment id is more money, a payment of its own: `held`, or `refund_due` for a
              *     closed loan),
              *     `wrong_provider` (the payment was not made with this provider: recorded, nothing credited), `unmatched` (no
-             *     payment has the reference quoted, or none was: the money is recorded for finance) or `replayed` (this event was
-             *     taken before; nothing posted).
+             *     payment has the reference quoted, or none was: the money is recorded for finance), `reversed` (the provider
+             *     took back money of a paid payment — a refund, a chargeback, a void — recorded for finance; the loan's credit
+             *     stands) or `replayed` (this event was taken before; nothing posted).
              * @example confirmed
              */
             outcome: string;
@@ -4117,8 +4118,9 @@ export interface components {
                  *     transfer under another provider payment id is more money, a payment of its own: `held`, or `refund_due` for a
                  *     closed loan),
                  *     `wrong_provider` (the payment was not made with this provider: recorded, nothing credited), `unmatched` (no
-                 *     payment has the reference quoted, or none was: the money is recorded for finance) or `replayed` (this event was
-                 *     taken before; nothing posted).
+                 *     payment has the reference quoted, or none was: the money is recorded for finance), `reversed` (the provider
+                 *     took back money of a paid payment — a refund, a chargeback, a void — recorded for finance; the loan's credit
+                 *     stands) or `replayed` (this event was taken before; nothing posted).
                  * @example confirmed
                  */
                 outcome: string;
@@ -5827,7 +5829,14 @@ export interface components {
                 amount?: number | null;
                 currency?: string | null;
                 id: string;
+                /**
+                 * @description `unmatched` (money for a reference no payment has) or `reversed` (money the provider took back from a paid
+                 *     payment: a refund it made, a chargeback, a void; the loan's credit stands until finance acts).
+                 */
+                kind: string;
                 market?: null | components["schemas"]["Market"];
+                /** @description The order of the payment money was taken back from (`reversed`). */
+                orderNo?: string | null;
                 /** @description `razorpay`, `xendit` or `dragonpay`. */
                 provider: string;
                 /** @description The provider's id of the money, to find it in the provider's dashboard. */
@@ -6577,7 +6586,14 @@ export interface components {
                 amount?: number | null;
                 currency?: string | null;
                 id: string;
+                /**
+                 * @description `unmatched` (money for a reference no payment has) or `reversed` (money the provider took back from a paid
+                 *     payment: a refund it made, a chargeback, a void; the loan's credit stands until finance acts).
+                 */
+                kind: string;
                 market?: null | components["schemas"]["Market"];
+                /** @description The order of the payment money was taken back from (`reversed`). */
+                orderNo?: string | null;
                 /** @description `razorpay`, `xendit` or `dragonpay`. */
                 provider: string;
                 /** @description The provider's id of the money, to find it in the provider's dashboard. */
@@ -8434,7 +8450,14 @@ export interface components {
             amount?: number | null;
             currency?: string | null;
             id: string;
+            /**
+             * @description `unmatched` (money for a reference no payment has) or `reversed` (money the provider took back from a paid
+             *     payment: a refund it made, a chargeback, a void; the loan's credit stands until finance acts).
+             */
+            kind: string;
             market?: null | components["schemas"]["Market"];
+            /** @description The order of the payment money was taken back from (`reversed`). */
+            orderNo?: string | null;
             /** @description `razorpay`, `xendit` or `dragonpay`. */
             provider: string;
             /** @description The provider's id of the money, to find it in the provider's dashboard. */
