@@ -57,8 +57,10 @@ pub async fn render(
     borrower: &Borrower,
     order_no: &str,
     document: Document,
-    lang: Lang,
 ) -> Result<Vec<u8>, Error> {
+    // The market's language, whatever the browser's: a download link carries the phone's own `Accept-Language`
+    // (Hindi, say), and a borrower never reads the other market's documents.
+    let lang = Lang::of_market(borrower.market);
     let agreement = agreement::of_order(s, borrower, order_no, lang).await?;
     let order = crate::orders::own(s, borrower, order_no).await?;
     let status = order.status;

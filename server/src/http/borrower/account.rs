@@ -85,14 +85,13 @@ async fn document(
     session: &Session,
     order_no: &str,
     document: Document,
-    lang: Lang,
 ) -> Result<Response, ApiError> {
-    let bytes =
-        documents::render(&state.services, &session.borrower, order_no, document, lang).await?;
+    let bytes = documents::render(&state.services, &session.borrower, order_no, document).await?;
+    let lang = Lang::of_market(session.borrower.market);
     Ok(pdf_response(bytes, &document.file_name(order_no, lang)))
 }
 
-/// The Key Fact Statement the borrower accepted for this order, as a PDF in the request's language.
+/// The Key Fact Statement the borrower accepted for this order, as a PDF in the language of the borrower's market.
 #[utoipa::path(get, path = "/api/v1/borrower/orders/{orderNo}/documents/kfs.pdf", tag = "borrower",
     security(("session_header" = []), ("session_cookie" = [])), operation_id = "order_kfs_pdf",
     params(("orderNo" = String, Path, description = "E.g. KL-261123-7F3K9Q")),
@@ -100,14 +99,13 @@ async fn document(
         (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
 pub async fn kfs_pdf(
     State(state): State<AppState>,
-    lang: Lang,
     session: Session,
     Path(order_no): Path<String>,
 ) -> Result<Response, ApiError> {
-    document(&state, &session, &order_no, Document::Kfs, lang).await
+    document(&state, &session, &order_no, Document::Kfs).await
 }
 
-/// The loan agreement frozen with this order, as a PDF in the request's language.
+/// The loan agreement frozen with this order, as a PDF in the language of the borrower's market.
 #[utoipa::path(get, path = "/api/v1/borrower/orders/{orderNo}/documents/agreement.pdf", tag = "borrower",
     security(("session_header" = []), ("session_cookie" = [])), operation_id = "order_agreement_pdf",
     params(("orderNo" = String, Path, description = "E.g. KL-261123-7F3K9Q")),
@@ -115,15 +113,14 @@ pub async fn kfs_pdf(
         (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
 pub async fn agreement_pdf(
     State(state): State<AppState>,
-    lang: Lang,
     session: Session,
     Path(order_no): Path<String>,
 ) -> Result<Response, ApiError> {
-    document(&state, &session, &order_no, Document::Agreement, lang).await
+    document(&state, &session, &order_no, Document::Agreement).await
 }
 
-/// The no-dues certificate (India) / surat keterangan lunas (Indonesia) of a closed loan, as a PDF in the request's
-/// language: the lender, the borrower (ID masked), the loan, what was paid and the day it closed. Only the owner's
+/// The no-dues certificate (India) / surat keterangan lunas (Indonesia) of a closed loan, as a PDF in the language of
+/// the borrower's market: the lender, the borrower (ID masked), the loan, what was paid and the day it closed. Only the owner's
 /// loan (another's is not found); `409 loan_not_closed` until it is repaid or ended in its cooling-off period.
 #[utoipa::path(get, path = "/api/v1/borrower/orders/{orderNo}/documents/no-dues.pdf", tag = "borrower",
     security(("session_header" = []), ("session_cookie" = [])), operation_id = "order_no_dues_pdf",
@@ -133,9 +130,8 @@ pub async fn agreement_pdf(
         (status = 409, description = "loan_not_closed: not paid out yet, or still owing", body = ErrorBody)))]
 pub async fn no_dues_pdf(
     State(state): State<AppState>,
-    lang: Lang,
     session: Session,
     Path(order_no): Path<String>,
 ) -> Result<Response, ApiError> {
-    document(&state, &session, &order_no, Document::NoDues, lang).await
+    document(&state, &session, &order_no, Document::NoDues).await
 }

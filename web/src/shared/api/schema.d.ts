@@ -622,7 +622,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The loan agreement frozen with this order, as a PDF in the request's language. */
+        /** The loan agreement frozen with this order, as a PDF in the language of the borrower's market. */
         get: operations["order_agreement_pdf"];
         put?: never;
         post?: never;
@@ -639,7 +639,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The Key Fact Statement the borrower accepted for this order, as a PDF in the request's language. */
+        /** The Key Fact Statement the borrower accepted for this order, as a PDF in the language of the borrower's market. */
         get: operations["order_kfs_pdf"];
         put?: never;
         post?: never;
@@ -657,8 +657,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The no-dues certificate (India) / surat keterangan lunas (Indonesia) of a closed loan, as a PDF in the request's
-         *     language: the lender, the borrower (ID masked), the loan, what was paid and the day it closed. Only the owner's
+         * The no-dues certificate (India) / surat keterangan lunas (Indonesia) of a closed loan, as a PDF in the language of
+         *     the borrower's market: the lender, the borrower (ID masked), the loan, what was paid and the day it closed. Only the owner's
          *     loan (another's is not found); `409 loan_not_closed` until it is repaid or ended in its cooling-off period.
          */
         get: operations["order_no_dues_pdf"];
