@@ -248,7 +248,15 @@ pub(crate) async fn reminders_due_now(
     let none = BTreeSet::new();
     let waiting = verifying.get(order_id).unwrap_or(&none);
     let mut notes = Vec::new();
-    reminders::due_on(s, market, &row, &balances, waiting, date, &mut notes);
+    reminders::due_on(
+        market,
+        &row,
+        &plans[order_id],
+        &balances,
+        waiting,
+        date,
+        &mut notes,
+    );
     Ok(notes
         .into_iter()
         .map(|n| (n.installment, n.kind.to_owned(), n.text))
@@ -387,7 +395,7 @@ async fn sweep_page(
         {
             events.push((&held[&row.order_id], event));
         }
-        reminders::due_on(s, market, row, &after, waiting, date, &mut notes);
+        reminders::due_on(market, row, plan, &after, waiting, date, &mut notes);
         arrears.extend(position);
     }
     let batch: Vec<NewEntry<'_>> = posts

@@ -10,7 +10,7 @@ use std::collections::BTreeSet;
 
 use futures_util::StreamExt;
 
-use kilat_domain::{Code, InstallmentStatus, LoanBalances, Market, Money};
+use kilat_domain::{Code, InstallmentStatus, LoanBalances, Market, Money, Plan};
 use time::{Date, OffsetDateTime};
 
 use crate::auth::unseal_phone;
@@ -41,13 +41,14 @@ fn is_reminder(kind: &str) -> bool {
 /// waiting, or a day late): never sent.
 pub const DROPPED: &str = "dropped";
 
-/// The catalog key of a reminder's text.
-fn text_key(kind: &str) -> &'static str {
+/// The catalog key of a reminder's text: an overdue one warns of late charges only when the accepted KFS has any.
+fn text_key(kind: &str, charges_late: bool) -> &'static str {
     match kind {
         "due_in_3" => "reminder.three_days_before",
         "due_in_1" => "reminder.one_day_before",
         "due_today" => "reminder.due_today",
-        _ => "reminder.overdue",
+        _ if charges_late => "reminder.overdue",
+        _ => "reminder.overdue_no_charge",
     }
 }
 
@@ -89,16 +90,17 @@ pub const SENDING_TIME: std::time::Duration = std::time::Duration::from_secs(45)
 /// Adds to `out` the reminders one loan has due on `date`: for each installment still owing, not covered by a
 /// payment waiting for finance, the kind its due date calls for.
 pub(crate) fn due_on<'a>(
-    s: &Services,
     market: Market,
     row: &'a OpenLoanRow,
+    plan: &Plan,
     balances: &LoanBalances,
     verifying: &BTreeSet<u32>,
     date: Date,
     out: &mut Vec<NewNotification<'a>>,
 ) {
-    let _ = s;
     let lang = Lang::of_market(market);
+    let late = plan.quote.late_charge;
+    let charges_late = late.flat != Money::ZERO || late.per_day != Money::ZERO;
     for inst in &balances.installments {
         let status = inst.status(date);
         if matches!(status, InstallmentStatus::Paid) || !inst.scheduled {
@@ -114,7 +116,7 @@ pub(crate) fn due_on<'a>(
         let due_date = i18n::format_date(lang, inst.due_date);
         let text = i18n::format(
             lang,
-            text_key(kind),
+            text_key(kind, charges_late),
             &[
                 ("order_no", &row.order_no),
                 ("number", &inst.number.to_string()),

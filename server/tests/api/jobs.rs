@@ -1676,3 +1676,54 @@ async fn a_reminder_the_provider_may_have_sent_is_not_sent_again_and_one_it_fail
     app.stop().await;
     database.remove().await;
 }
+
+/// An overdue reminder warns of late charges only when the loan's accepted KFS has any: a borrower whose loan charges
+/// none is not told that charges apply.
+#[tokio::test]
+async fn an_overdue_reminder_mentions_late_charges_only_when_the_kfs_has_them() {
+    let app = spawn_app().await;
+    let Loan {
+        order_id: charged,
+        plan,
+        ..
+    } = app.borrower(IN).phone("9876500251").disbursed().await;
+    let Loan { order_id: free, .. } = app.borrower(IN).phone("9876500252").disbursed().await;
+    // The second loan's accepted terms charge nothing late.
+    let (json,): (String,) = sqlx::query_as("SELECT plan_json FROM loans WHERE order_id = $1")
+        .bind(&free)
+        .fetch_one(app.db.pool())
+        .await
+        .unwrap();
+    let mut stored: Value = serde_json::from_str(&json).unwrap();
+    stored["quote"]["lateCharge"] = json!({"flat": 0, "perDay": 0, "maxDays": 0});
+    sqlx::query("UPDATE loans SET plan_json = $1 WHERE order_id = $2")
+        .bind(stored.to_string())
+        .bind(&free)
+        .execute(app.db.pool())
+        .await
+        .unwrap();
+    app.set_date(due_date(&plan, 0) + Duration::days(1)).await;
+    app.run_overdue(Market::India).await;
+    let overdue_text = |id: String| {
+        let app = &app;
+        async move {
+            let notes = app.db.notifications_of(&id).await.unwrap();
+            notes
+                .into_iter()
+                .find(|n| n.kind == "overdue")
+                .unwrap()
+                .text
+        }
+    };
+    let text = overdue_text(charged).await;
+    assert!(
+        text.contains("Late charges apply as your KFS states."),
+        "{text}"
+    );
+    let text = overdue_text(free).await;
+    assert!(
+        text.contains("is outstanding. Repay in the Kilat app."),
+        "{text}"
+    );
+    assert!(!text.contains("Late charges"), "{text}");
+}
