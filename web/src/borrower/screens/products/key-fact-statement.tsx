@@ -94,9 +94,11 @@ function Statement({ kfs, scheduleNote }: { kfs: KeyFactStatement; scheduleNote?
           {t('kfs.conditions')}
         </h2>
         <h3 className="kfs__subheading">{t('kfs.late')}</h3>
+        {/* The cap and the no-interest rule only where there is a late charge: "No late charge. … never more than ₹0" reads oddly. */}
         <p>
-          {lateParts.length > 0 ? lateParts.join(' ') : t('kfs.lateNone')} {t('kfs.lateMax', { amount: money(kfs.maxLateCharges) })}{' '}
-          {t('kfs.lateNoInterest')}
+          {lateParts.length > 0
+            ? `${lateParts.join(' ')} ${t('kfs.lateMax', { amount: money(kfs.maxLateCharges) })} ${t('kfs.lateNoInterest')}`
+            : t('kfs.lateNone')}
         </p>
         <h3 className="kfs__subheading">{t('kfs.coolingOff')}</h3>
         <p>{t('kfs.coolingOffText', { count: kfs.coolingOffDays })}</p>
@@ -198,7 +200,7 @@ function DailyCostView({ kfs, dailyCost }: { kfs: KeyFactStatement; dailyCost: D
   );
 }
 
-/** Each installment with its due date and amount, and what of it is principal and interest, at the loan's precision. */
+/** Each installment with its due date and amount, and what of it is principal, interest and any fees, at the loan's precision. */
 export function InstallmentsTable({ installments }: { installments: KeyFactStatement['installments'] }) {
   const { t } = useTranslation();
   const market = useMarket();
@@ -222,7 +224,10 @@ export function InstallmentsTable({ installments }: { installments: KeyFactState
             <td className="schedule__amount">
               {money(installment.amount)}
               <span className="figures__sub">
-                {t('kfs.split', { principal: money(installment.principal), interest: money(installment.interest) })}
+                {/* Fees not deducted at payout come with the first installment: named, so its parts add up to it. */}
+                {installment.fees
+                  ? t('kfs.splitWithFees', { principal: money(installment.principal), interest: money(installment.interest), fees: money(installment.fees) })
+                  : t('kfs.split', { principal: money(installment.principal), interest: money(installment.interest) })}
               </span>
             </td>
           </tr>

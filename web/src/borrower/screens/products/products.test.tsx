@@ -288,6 +288,76 @@ describe('Key Fact Statement screen', () => {
     expect(none.nextSibling).toHaveTextContent('Pinjaman ini tidak menawarkan perpanjangan: tanggal jatuh temponya tidak dapat digeser.');
   });
 
+  it('names the fees an installment carries when the product does not deduct them at payout, and only then', async () => {
+    // Not deducted: ₹177.00 of fees with GST come with the first installment, so its parts add up to it.
+    let kfs: object = {
+      ...KFS_IN,
+      feesDeductedAtDisbursal: false,
+      netDisbursed: 600000,
+      totalRepayable: 637860,
+      installments: [{ ...KFS_IN.installments[0]!, fees: 17700, amount: 224400 }, ...KFS_IN.installments.slice(1)],
+    };
+    fakeApi({ 'POST /api/v1/borrower/apply': () => ok(kfs) }).signIn();
+    const first = renderBorrower('/app/products/in-flexi-14d/kfs?amount=600000&term=14dx3&lang=1');
+    await screen.findByText('83.87%');
+    const split = (row: HTMLElement) => text(row.querySelector('.figures__sub') as HTMLElement);
+    const rows = within(screen.getByRole('table')).getAllByRole('row').slice(1);
+    expect(text(rows[0]!)).toContain('₹2,244.00');
+    expect(rows.map(split)).toEqual([
+      'principal ₹1,999.80, interest ₹67.20, fees ₹177.00',
+      'principal ₹1,999.80, interest ₹67.20',
+      'principal ₹2,000.40, interest ₹67.20',
+    ]);
+    first.unmount();
+
+    kfs = {
+      ...KFS_ID,
+      feesDeductedAtDisbursal: false,
+      netDisbursed: 100000000,
+      totalRepayable: 107000000,
+      installments: [{ ...KFS_ID.installments[0]!, fees: 1000000, amount: 107000000 }],
+    };
+    const second = renderBorrower('/app/products/id-kilat-30/kfs?amount=100000000&term=d30&lang=2');
+    await screen.findByText('88,47%');
+    const cicil = within(screen.getByRole('table')).getAllByRole('row').slice(1);
+    expect(cicil.map(split)).toEqual(['pokok Rp 1.000.000, bunga Rp 60.000, biaya Rp 10.000']);
+    second.unmount();
+
+    // Deducted at payout: no installment carries fees, and none names them.
+    kfs = KFS_ID;
+    renderBorrower('/app/products/id-kilat-30/kfs?amount=100000000&term=d30&lang=2');
+    await screen.findByText('88,47%');
+    const plain = within(screen.getByRole('table')).getAllByRole('row').slice(1);
+    expect(plain.map(split)).toEqual(['pokok Rp 1.000.000, bunga Rp 60.000']);
+  });
+
+  it('states no cap and no interest rule on late charges when there is no late charge', async () => {
+    let kfs: object = { ...KFS_IN, lateCharge: { flat: 0, perDay: 0, maxDays: 0 }, maxLateCharges: 0 };
+    fakeApi({ 'POST /api/v1/borrower/apply': () => ok(kfs) }).signIn();
+    const first = renderBorrower('/app/products/in-flexi-14d/kfs?amount=600000&term=14dx3&lang=1');
+    const late = await screen.findByRole('heading', { level: 3, name: 'Late charges' });
+    expect(text(late.nextSibling as HTMLElement)).toBe('No late charge.');
+    expect(screen.queryByText(/can never add up to more than/)).toBeNull();
+    expect(screen.queryByText(/No interest is ever charged on late charges/)).toBeNull();
+    first.unmount();
+
+    kfs = { ...KFS_ID, lateCharge: { flat: 0, perDay: 0, maxDays: 0 }, maxLateCharges: 0 };
+    const second = renderBorrower('/app/products/id-kilat-30/kfs?amount=100000000&term=d30&lang=2');
+    const denda = await screen.findByRole('heading', { level: 3, name: 'Denda keterlambatan' });
+    expect(text(denda.nextSibling as HTMLElement)).toBe('Tidak ada denda keterlambatan.');
+    expect(screen.queryByText(/tidak pernah melebihi/)).toBeNull();
+    expect(screen.queryByText(/Bunga tidak pernah dikenakan atas denda/)).toBeNull();
+    second.unmount();
+
+    // With a late charge, the cap and the rule follow it.
+    kfs = KFS_ID;
+    renderBorrower('/app/products/id-kilat-30/kfs?amount=100000000&term=d30&lang=2');
+    const charged = await screen.findByRole('heading', { level: 3, name: 'Denda keterlambatan' });
+    expect(text(charged.nextSibling as HTMLElement)).toBe(
+      'Rp 50.000 satu kali untuk setiap angsuran yang terlambat. Seluruh denda keterlambatan tidak pernah melebihi Rp 50.000. Bunga tidak pernah dikenakan atas denda atau atas bunga.',
+    );
+  });
+
   it('asks for an amount and term when the URL has none', async () => {
     const api = fakeApi();
     api.signIn();
