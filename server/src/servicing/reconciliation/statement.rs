@@ -145,6 +145,27 @@ pub fn parse(content: &str, layout: &Layout, limit: Option<usize>) -> Result<Par
             Err(e) => out.errors.push(e),
         }
     }
+    // Rupiah payments are whole. A few credits with sen are the bank's own lines (its interest, the tax on it): kept,
+    // they match no payment. Every credit with sen is the layout reading the amounts wrong (the decimal mark taken for
+    // the thousands separator): refused at the first, as before any line is stored.
+    let mut credits = out.lines.iter().filter(|l| l.credit).peekable();
+    if market_whole_units(layout.market)
+        && credits.peek().is_some()
+        && credits.clone().all(|l| l.amount % 100 != 0)
+        && let Some(first) = credits.next()
+    {
+        let column = match layout.amount {
+            AmountColumns::Signed(c) => c,
+            AmountColumns::Split { credit, .. } => credit,
+        };
+        out.errors.push(LineError {
+            line_no: first.line_no,
+            column: Some(column),
+            field: "amount",
+            problem: "statement.whole_rupiah",
+            value: String::new(),
+        });
+    }
     if data_lines == 0 {
         return Err(FileProblem::Empty);
     }
@@ -299,13 +320,6 @@ fn read_line(line_no: usize, cells: &[String], layout: &Layout) -> Result<Line, 
             AmountColumns::Split { credit, .. } => credit,
         };
         return Err(error(column, "amount", "statement.zero_amount", "0"));
-    }
-    if market_whole_units(layout.market) && amount % 100 != 0 {
-        let column = match layout.amount {
-            AmountColumns::Signed(c) => c,
-            AmountColumns::Split { credit, .. } => credit,
-        };
-        return Err(error(column, "amount", "statement.whole_rupiah", ""));
     }
     let reference = cell(layout.reference_column, "reference")?;
     if reference.chars().count() > MAX_REFERENCE_CHARS {
@@ -668,6 +682,46 @@ mod tests {
                     value: "1.0x0".into()
                 },
             ]
+        );
+    }
+
+    #[test]
+    fn an_indonesian_statement_keeps_the_bank_s_lines_with_sen_and_refuses_a_layout_that_reads_every_credit_so()
+     {
+        let layout = Layout {
+            market: Market::Indonesia,
+            decimal_separator: ',',
+            thousands_separator: Some('.'),
+            ..indian()
+        };
+        // The bank's interest and the tax on it carry sen; the transfer is whole rupiah.
+        let csv = "Tanggal,Keterangan,Ref,Debit,Kredit\n\
+                   27/11/2026,TRSF 712345678901,712345678901,,\"1.000.000,00\"\n\
+                   30/11/2026,BUNGA,INT,,\"12.345,67\"\n\
+                   30/11/2026,PAJAK BUNGA,TAX,\"2.469,13\",\n";
+        let parsed = parse(csv, &layout, None).unwrap();
+        assert_eq!(parsed.errors, vec![]);
+        assert_eq!(
+            parsed.lines.iter().map(|l| l.amount).collect::<Vec<_>>(),
+            [100_000_000, 1_234_567, 246_913]
+        );
+        // Every credit with sen: the decimal mark was taken for the thousands separator.
+        let wrong = Layout {
+            decimal_separator: '.',
+            thousands_separator: Some(','),
+            ..layout
+        };
+        let csv = "h\n27/11/2026,TRSF,R1,,15.50\n28/11/2026,TRSF,R2,,20.25\n";
+        let parsed = parse(csv, &wrong, None).unwrap();
+        assert_eq!(
+            parsed.errors,
+            vec![LineError {
+                line_no: 2,
+                column: Some(5),
+                field: "amount",
+                problem: "statement.whole_rupiah",
+                value: String::new(),
+            }]
         );
     }
 
