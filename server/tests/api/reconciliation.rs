@@ -1197,3 +1197,42 @@ async fn confirming_a_line_whose_price_no_longer_holds_reports_it_held() {
     );
     app.stop().await;
 }
+
+/// A credit the same statement takes back (a debit naming its UTR: the bank returned it) is no money received: it is
+/// `reversed`, never confirmed by "confirm matched", and its payment keeps waiting for finance.
+#[tokio::test]
+async fn a_credit_the_same_statement_reverses_is_never_confirmed_from_it() {
+    let app = spawn_app().await;
+    let finance = operator(&app, "fin", &[Role::Finance]).await;
+    let mapping = save_mapping(&app, &finance, hdfc()).await;
+    let (returned, amount) = waiting_payment(&app, &finance, "9876500331", "712345678931").await;
+    let (kept, kept_amount) = waiting_payment(&app, &finance, "9876500332", "712345678932").await;
+    let statement = format!(
+        "Date,Narration,Ref,Debit,Credit\n\
+         27/11/2026,UPI/PAYER,712345678931,,\"{}\"\n\
+         27/11/2026,UPI/PAYER TWO,712345678932,,\"{}\"\n\
+         28/11/2026,UPI REV 712345678931,RETURN,\"{}\",\n",
+        rupees(amount),
+        rupees(kept_amount),
+        rupees(amount),
+    );
+    let imported = import(&app, &finance, &mapping, "returned.csv", &statement).await;
+    let result = &imported["result"];
+    assert_eq!(line(result, 2)["kind"], "reversed");
+    assert_eq!(line(result, 3)["kind"], "matched");
+    assert_eq!(line(result, 4)["kind"], "debit");
+    assert_eq!(result["matchedCount"], 1);
+    assert_eq!(result["matchedTotal"], kept_amount);
+    let import_id = result["import"]["importId"].as_str().unwrap();
+    let done = call(
+        &app,
+        &finance,
+        Method::POST,
+        &format!("{IMPORTS}/{import_id}/confirm"),
+        None,
+    )
+    .await;
+    assert_eq!(done["confirmedCount"], 1);
+    assert_eq!(payment_status(&app, &kept).await, "confirmed");
+    assert_eq!(payment_status(&app, &returned).await, "verifying");
+}

@@ -132,6 +132,26 @@ describe('reconciliation', () => {
     expect(screen.getByText('No line is ready to confirm.')).toBeInTheDocument();
   });
 
+  it('shows a credit the same statement took back among the lines not confirmed here, saying why', async () => {
+    const reversed = {
+      ...RESULT,
+      lines: [...RESULT.lines, line(7, 'reversed', 250000, { ...paid(7), paymentAmount: 250000, paymentStatus: 'verifying' })],
+    };
+    fakeConsoleApi({
+      operator: OPERATORS.finance,
+      signedIn: true,
+      handlers: {
+        [`GET ${BASE}/mappings`]: () => ok([MAPPING]),
+        [`GET ${BASE}/imports`]: () => ok([SUMMARY]),
+        [`GET ${BASE}/imports/imp1`]: () => ok(reversed),
+      },
+    });
+    renderConsole('/console/reconciliation?import=imp1');
+    const other = await screen.findByRole('region', { name: /^Other lines \(1\)/ });
+    expect(other).toHaveTextContent('Taken back by a debit in this statement: not confirmed here; check it on Repayments');
+    expect(screen.getByRole('button', { name: 'Confirm 2 matched payments (₹10,000)' })).toBeInTheDocument();
+  });
+
   it('reads a file with a saved layout, previews its first lines, imports it and opens the result', async () => {
     const api = fakeConsoleApi({
       operator: OPERATORS.finance,

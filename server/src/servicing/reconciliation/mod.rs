@@ -688,6 +688,9 @@ pub enum LineKind {
     Duplicate,
     /// Money out.
     Debit,
+    /// Its UTR is a payment's, but a debit of the same statement names that UTR too: the bank took the money back
+    /// (a return, a chargeback). Never confirmed from here: finance checks it on the Repayments screen.
+    Reversed,
 }
 
 /// One line of an import with what it matched.
@@ -999,8 +1002,34 @@ async fn result_of(s: &Services, import: ImportSummary) -> Result<ImportResult, 
     // A line confirmed earlier in the file wins over a later one naming the same payment.
     let mut seen = HashSet::new();
     let mut lines = Vec::with_capacity(rows.len());
-    for row in rows {
-        let kind = kind_of(&row, &mut seen);
+    let narrations = rows
+        .iter()
+        .map(|row| {
+            s.secrets.decrypt(
+                &row.narration_enc,
+                Binding::StatementNarration {
+                    import_id: &row.import_id,
+                    line_no: row.line_no,
+                },
+            )
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    // The UTRs the statement's debits name: money the bank took back, whose credit is no payment's to confirm.
+    let taken_back: HashSet<String> = rows
+        .iter()
+        .zip(&narrations)
+        .filter(|(row, _)| row.credit == 0)
+        .flat_map(|(row, narration)| statement::utr_candidates(&row.reference, narration))
+        .collect();
+    for (row, narration) in rows.into_iter().zip(narrations) {
+        let kind = match kind_of(&row, &mut seen) {
+            LineKind::Matched | LineKind::Mismatched
+                if row.utr.as_ref().is_some_and(|utr| taken_back.contains(utr)) =>
+            {
+                LineKind::Reversed
+            }
+            kind => kind,
+        };
         // A line that no longer names its payment (its UTR corrected away) shows no payment.
         let row = if kind == LineKind::Unmatched {
             LineRow {
@@ -1014,13 +1043,6 @@ async fn result_of(s: &Services, import: ImportSummary) -> Result<ImportResult, 
         } else {
             row
         };
-        let narration = s.secrets.decrypt(
-            &row.narration_enc,
-            Binding::StatementNarration {
-                import_id: &row.import_id,
-                line_no: row.line_no,
-            },
-        )?;
         lines.push(ResultLine {
             line_no: row.line_no,
             date: row.on_date,

@@ -665,7 +665,7 @@ function ResultView({ result, now }: { result: ImportResult; now: number }) {
         </section>
       </div>
       <LinesTable id="done" title={t('reconciliation.sections.done')} lines={of('confirmed', 'already_confirmed')} currency={currency} showKind />
-      <LinesTable id="other" title={t('reconciliation.sections.other')} lines={of('not_waiting', 'duplicate')} currency={currency} showKind showAsked />
+      <LinesTable id="other" title={t('reconciliation.sections.other')} lines={of('reversed', 'not_waiting', 'duplicate')} currency={currency} showKind showAsked />
       {debits > 0 && <p className="muted">{t('reconciliation.debits', { count: debits })}</p>}
     </div>
   );

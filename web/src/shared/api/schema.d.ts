@@ -7249,7 +7249,7 @@ export interface components {
          * @description How a statement line stands against Kilat's payments.
          * @enum {string}
          */
-        LineKind: "matched" | "mismatched" | "unmatched" | "confirmed" | "already_confirmed" | "not_waiting" | "duplicate" | "debit";
+        LineKind: "matched" | "mismatched" | "unmatched" | "confirmed" | "already_confirmed" | "not_waiting" | "duplicate" | "debit" | "reversed";
         /**
          * @description What became of one line of a bank result file.
          * @enum {string}
