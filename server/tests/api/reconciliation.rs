@@ -1236,3 +1236,42 @@ async fn a_credit_the_same_statement_reverses_is_never_confirmed_from_it() {
     assert_eq!(payment_status(&app, &kept).await, "confirmed");
     assert_eq!(payment_status(&app, &returned).await, "verifying");
 }
+
+/// One matched line that cannot be confirmed (its loan unreadable) is reported by its line number and the lines after
+/// it are confirmed all the same; confirming again tries it again.
+#[tokio::test]
+async fn a_line_that_cannot_be_confirmed_is_reported_and_the_others_are_confirmed() {
+    let app = spawn_app().await;
+    let finance = operator(&app, "fin", &[Role::Finance]).await;
+    let mapping = save_mapping(&app, &finance, hdfc()).await;
+    let (broken, amount) = waiting_payment(&app, &finance, "9876500341", "712345678941").await;
+    let (fine, fine_amount) = waiting_payment(&app, &finance, "9876500342", "712345678942").await;
+    // The first payment's loan can no longer be read.
+    sqlx::query("UPDATE loans SET plan_json = '{' WHERE order_id = (SELECT order_id FROM payments WHERE id = $1)")
+        .bind(&broken)
+        .execute(app.db.pool())
+        .await
+        .unwrap();
+    let statement = format!(
+        "Date,Narration,Ref,Debit,Credit\n\
+         27/11/2026,UPI/ONE,712345678941,,\"{}\"\n\
+         27/11/2026,UPI/TWO,712345678942,,\"{}\"\n",
+        rupees(amount),
+        rupees(fine_amount),
+    );
+    let imported = import(&app, &finance, &mapping, "partly.csv", &statement).await;
+    let import_id = imported["result"]["import"]["importId"].as_str().unwrap();
+    let done = call(
+        &app,
+        &finance,
+        Method::POST,
+        &format!("{IMPORTS}/{import_id}/confirm"),
+        None,
+    )
+    .await;
+    assert_eq!(done["failedLines"], json!([2]));
+    assert_eq!(done["confirmedCount"], 1);
+    assert_eq!(payment_status(&app, &fine).await, "confirmed");
+    assert_eq!(payment_status(&app, &broken).await, "verifying");
+    assert_eq!(line(&done["result"], 2)["kind"], "matched");
+}

@@ -98,6 +98,7 @@ describe('reconciliation', () => {
             heldCount: 0,
             heldTotal: 0,
             skippedCount: 0,
+            failedLines: [],
             result: { ...RESULT, lines, matchedCount: 0, matchedTotal: 0 },
           });
         },
@@ -130,6 +131,35 @@ describe('reconciliation', () => {
     const done = screen.getByRole('region', { name: 'Confirmed (2)' });
     expect(done).toHaveTextContent('Confirmed here');
     expect(screen.getByText('No line is ready to confirm.')).toBeInTheDocument();
+  });
+
+  it('says which lines could not be confirmed, the others confirmed', async () => {
+    fakeConsoleApi({
+      operator: OPERATORS.finance,
+      signedIn: true,
+      handlers: {
+        [`GET ${BASE}/mappings`]: () => ok([MAPPING]),
+        [`GET ${BASE}/imports`]: () => ok([SUMMARY]),
+        [`GET ${BASE}/imports/imp1`]: () => ok(RESULT),
+        [`POST ${BASE}/imports/imp1/confirm`]: () =>
+          ok({
+            confirmedCount: 1,
+            confirmedTotal: 400000,
+            owedBackCount: 0,
+            owedBackTotal: 0,
+            heldCount: 0,
+            heldTotal: 0,
+            skippedCount: 0,
+            failedLines: [2],
+            result: { ...RESULT, lines: RESULT.lines.map((l) => (l.lineNo === 3 ? { ...l, kind: 'confirmed' } : l)), matchedCount: 1, matchedTotal: 600000 },
+          }),
+      },
+    });
+    renderConsole('/console/reconciliation?import=imp1');
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Confirm 2 matched payments (₹10,000)' }));
+    await user.click(screen.getByRole('button', { name: 'Confirm ₹10,000' }));
+    expect(await screen.findByText(/Line 2 could not be confirmed and is still matched: confirm again/)).toBeInTheDocument();
   });
 
   it('shows a credit the same statement took back among the lines not confirmed here, saying why', async () => {

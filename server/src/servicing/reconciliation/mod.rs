@@ -1105,12 +1105,17 @@ pub struct ConfirmOutcome {
     /// Matched lines whose payment someone decided meanwhile (another operator, a manual confirmation): nothing
     /// was credited for them here.
     pub skipped_count: i64,
+    /// Matched lines that could not be confirmed (an error of the server or of the loan; logged), by line number:
+    /// nothing was credited for them, they stay matched, and confirming again tries them again. The lines after one
+    /// are confirmed all the same.
+    pub failed_lines: Vec<i64>,
     pub result: ImportResult,
 }
 
 /// Confirms every matched line of an import (finance or admin): each payment through finance's confirmation path,
 /// in its own transaction with its order locked, audited with the statement line. Safe to repeat and to run by two
-/// operators at once: a payment decided already is skipped, and each payment is credited once.
+/// operators at once: a payment decided already is skipped, and each payment is credited once. A line that fails is
+/// reported (`failed_lines`) and the others go on: one bad loan never stops a statement's worth of payments.
 pub async fn confirm_matched(
     s: &Services,
     op: &Operator,
@@ -1121,6 +1126,7 @@ pub async fn confirm_matched(
     let (mut confirmed_count, mut confirmed_total, mut skipped_count) = (0, 0, 0);
     let (mut owed_back_count, mut owed_back_total) = (0, 0);
     let (mut held_count, mut held_total) = (0, 0);
+    let mut failed_lines = Vec::new();
     for line in before.lines.iter().filter(|l| l.kind == LineKind::Matched) {
         let Some(payment_id) = &line.payment_id else {
             continue;
@@ -1149,7 +1155,11 @@ pub async fn confirm_matched(
                 }
             }
             Err(Error::Refused(Refusal::PaymentNotOpen)) => skipped_count += 1,
-            Err(e) => return Err(e),
+            Err(e) => {
+                tracing::error!(import = %before.import.import_id, line = line.line_no, payment = %payment_id,
+                    error = %e, "a matched statement line could not be confirmed; the others go on");
+                failed_lines.push(line.line_no);
+            }
         }
     }
     let result = result(s, op, import_id).await?;
@@ -1161,6 +1171,7 @@ pub async fn confirm_matched(
         held_count,
         held_total,
         skipped_count,
+        failed_lines,
         result,
     })
 }

@@ -83,7 +83,9 @@ export function useConfirmMatched() {
   return useMutation<ConfirmOutcome, ApiError, string>({
     mutationFn: (importId) => api.postJson<ConfirmOutcome>(`${BASE}/imports/${encodeURIComponent(importId)}/confirm`, {}),
     onSuccess: (done) => queryClient.setQueryData(queryKeys.statementImport(done.result.import.importId), done.result),
-    onSettled: () => {
+    onSettled: (_done, error, importId) => {
+      // A failed request may have confirmed some lines before it failed: the import is read again too.
+      if (error) void queryClient.invalidateQueries({ queryKey: queryKeys.statementImport(importId) });
       void queryClient.invalidateQueries({ queryKey: queryKeys.statementImports });
       void queryClient.invalidateQueries({ queryKey: queryKeys.payments });
     },

@@ -580,6 +580,8 @@ function ResultView({ result, now }: { result: ImportResult; now: number }) {
         if (outcome.owedBackCount > 0)
           parts.push(t('reconciliation.owedBack', { count: outcome.owedBackCount, total: money(outcome.owedBackTotal, currency) }));
         if (outcome.skippedCount > 0) parts.push(t('reconciliation.skipped', { count: outcome.skippedCount }));
+        if (outcome.failedLines.length > 0)
+          parts.push(t('reconciliation.failedLines', { count: outcome.failedLines.length, lines: outcome.failedLines.join(', ') }));
         setDone(parts.join(' '));
       },
       onError: () => setAsking(false),

@@ -3322,6 +3322,12 @@ export interface components {
             /** Format: int64 */
             confirmedTotal: number;
             /**
+             * @description Matched lines that could not be confirmed (an error of the server or of the loan; logged), by line number:
+             *     nothing was credited for them, they stay matched, and confirming again tries them again. The lines after one
+             *     are confirmed all the same.
+             */
+            failedLines: number[];
+            /**
              * Format: int64
              * @description Of those, the payments held instead, nothing credited (their price no longer held: money sent days after the
              *     payment was priced), and their amount, in minor units: finance decides them on the Repayments screen.
@@ -4463,6 +4469,12 @@ export interface components {
                 confirmedCount: number;
                 /** Format: int64 */
                 confirmedTotal: number;
+                /**
+                 * @description Matched lines that could not be confirmed (an error of the server or of the loan; logged), by line number:
+                 *     nothing was credited for them, they stay matched, and confirming again tries them again. The lines after one
+                 *     are confirmed all the same.
+                 */
+                failedLines: number[];
                 /**
                  * Format: int64
                  * @description Of those, the payments held instead, nothing credited (their price no longer held: money sent days after the
