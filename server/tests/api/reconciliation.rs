@@ -1275,3 +1275,41 @@ async fn a_line_that_cannot_be_confirmed_is_reported_and_the_others_are_confirme
     assert_eq!(payment_status(&app, &broken).await, "verifying");
     assert_eq!(line(&done["result"], 2)["kind"], "matched");
 }
+
+/// A file first imported with a layout that read it wrong (credit and debit columns swapped: every credit a debit) is
+/// read anew once the layout is corrected, instead of answering the broken import for ever; the same file read the
+/// same way is still the same import.
+#[tokio::test]
+async fn a_file_imported_with_a_wrong_layout_is_read_again_once_the_layout_is_corrected() {
+    let app = spawn_app().await;
+    let finance = operator(&app, "fin", &[Role::Finance]).await;
+    let mut swapped = hdfc();
+    swapped["debitColumn"] = json!(5);
+    swapped["creditColumn"] = json!(4);
+    let mapping = save_mapping(&app, &finance, swapped).await;
+    let (paid, amount) = waiting_payment(&app, &finance, "9876500351", "712345678951").await;
+    let statement = format!(
+        "Date,Narration,Ref,Debit,Credit\n27/11/2026,UPI/PAYER,712345678951,,\"{}\"\n",
+        rupees(amount)
+    );
+    let wrong = import(&app, &finance, &mapping, "hdfc.csv", &statement).await;
+    assert_eq!(line(&wrong["result"], 2)["kind"], "debit");
+    call(
+        &app,
+        &finance,
+        Method::PUT,
+        &format!("{MAPPINGS}/{mapping}"),
+        Some(hdfc()),
+    )
+    .await;
+    let right = import(&app, &finance, &mapping, "hdfc.csv", &statement).await;
+    assert_eq!(right["duplicate"], false);
+    assert_eq!(line(&right["result"], 2)["kind"], "matched");
+    assert_eq!(line(&right["result"], 2)["paymentId"], json!(paid));
+    let again = import(&app, &finance, &mapping, "hdfc.csv", &statement).await;
+    assert_eq!(again["duplicate"], true);
+    assert_eq!(
+        again["result"]["import"]["importId"],
+        right["result"]["import"]["importId"]
+    );
+}

@@ -821,7 +821,16 @@ pub async fn import(
     errors.into_result()?;
     let content = content.unwrap_or_default();
     let (mapping, layout) = saved_layout(s, op, mapping_id).await?;
-    let hash = hex::encode(Sha256::digest(content.as_bytes()));
+    // The same file read the same way is the same import; read with a layout corrected since (credit and debit
+    // columns swapped, say), it is read anew: what it matches is per payment, so reading it again credits nothing
+    // twice.
+    let hash = hex::encode(
+        Sha256::new()
+            .chain_update(content.as_bytes())
+            .chain_update(b"\0")
+            .chain_update(format!("{layout:?}").as_bytes())
+            .finalize(),
+    );
     if let Some(found) = s.db.statement_import_by_hash(&hash).await? {
         let found = summary_of(found)?;
         op.see(found.market)?;
