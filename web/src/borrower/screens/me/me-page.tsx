@@ -13,7 +13,7 @@ import { Screen } from '../../layout/screen';
 import { LoadingState, StateNotice } from '../../ui/state-notice';
 import { useFollowBorrowerMarket } from '../../ui/use-borrower-market';
 import { useErrorToast } from '../../ui/use-error-toast';
-import { formatDay } from '../orders/format';
+import { formatLongDay } from '../orders/format';
 
 /** The signed-in borrower's menu (PRODUCT.md §2: it takes the original User page's role). */
 export function MePage() {
@@ -41,7 +41,7 @@ function MeDetails({ me }: { me: Me }) {
   const { data: settings } = useSiteSettings();
   const logout = useLogOut();
   const showError = useErrorToast();
-  const since = formatDay(me.createdAt, market);
+  const since = formatLongDay(me.createdAt, market);
 
   const onLogOut = () =>
     logout.mutate(undefined, {

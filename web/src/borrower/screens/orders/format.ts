@@ -21,6 +21,11 @@ export function formatDay(epochMs: number, market: Market): string {
   return format(market, false).format(new Date(epochMs));
 }
 
+/** The day of an instant on the market's calendar, written out: "23 November 2026". */
+export function formatLongDay(epochMs: number, market: Market): string {
+  return new Intl.DateTimeFormat(market.locale, { dateStyle: 'long', timeZone: TIME_ZONES[market.id] }).format(new Date(epochMs));
+}
+
 /** An instant with its time on the market's clock, for the timeline: "23 Nov 2026, 2:05 pm". */
 export function formatDateTime(epochMs: number, market: Market): string {
   return format(market, true).format(new Date(epochMs));
