@@ -64,6 +64,8 @@ pub async fn render(
     let agreement = agreement::of_order(s, borrower, order_no, lang).await?;
     let order = crate::orders::own(s, borrower, order_no).await?;
     let status = order.status;
+    // Cancelled by the lender (it could not be paid out), not by the borrower: the one with a reason.
+    let withdrawn = status == OrderState::Cancelled && order.review_reason.is_some();
     // The loan after payout: its plan (the schedule moved to the payout day) and its replayed ledger.
     let loan = match status {
         OrderState::Disbursed
@@ -76,7 +78,7 @@ pub async fn render(
         | OrderState::Cancelled => None,
     };
     let pdf = match document {
-        Document::Kfs => kfs_pdf(&agreement, status, loan.as_ref(), lang),
+        Document::Kfs => kfs_pdf(&agreement, status, withdrawn, loan.as_ref(), lang),
         Document::Agreement => agreement_pdf(&agreement, loan.as_ref(), lang),
         Document::NoDues => {
             let Some(loan) = loan
@@ -221,7 +223,7 @@ fn parties(w: &mut Writer, a: &Agreement, lang: Lang) {
 
 /// Where the loan stands, in one sentence: under review, approved, declined, withdrawn, paid out (and how it is going
 /// or how it ended).
-fn state_words(status: OrderState, loan: Option<&Loan>, lang: Lang) -> String {
+fn state_words(status: OrderState, withdrawn: bool, loan: Option<&Loan>, lang: Lang) -> String {
     let paid_out = loan.map_or_else(String::new, |l| {
         i18n::format_date(lang, l.plan.payout_date())
     });
@@ -229,6 +231,7 @@ fn state_words(status: OrderState, loan: Option<&Loan>, lang: Lang) -> String {
         OrderState::PendingReview => "pdf.state_pending_review",
         OrderState::Approved => "pdf.state_approved",
         OrderState::Rejected => "pdf.state_rejected",
+        OrderState::Cancelled if withdrawn => "pdf.state_withdrawn",
         OrderState::Cancelled => "pdf.state_cancelled",
         OrderState::Disbursed => "pdf.state_disbursed",
         OrderState::Overdue => "pdf.state_overdue",
@@ -241,6 +244,7 @@ fn state_words(status: OrderState, loan: Option<&Loan>, lang: Lang) -> String {
 fn kfs_pdf(
     a: &Agreement,
     status: OrderState,
+    withdrawn: bool,
     loan: Option<&Loan>,
     lang: Lang,
 ) -> anyhow::Result<Vec<u8>> {
@@ -259,7 +263,7 @@ fn kfs_pdf(
     let mut w = Writer::new(t("pdf.kfs_title"), lang)?;
     w.line(t("pdf.kfs_title"), 16.0, 0.0);
     w.y -= 3.0;
-    w.field(t("pdf.status"), &state_words(status, loan, lang));
+    w.field(t("pdf.status"), &state_words(status, withdrawn, loan, lang));
     parties(&mut w, a, lang);
     w.heading(t("pdf.amounts"));
     w.field(

@@ -651,3 +651,47 @@ async fn an_agreement_paid_out_a_day_later_states_the_due_dates_counted_from_the
     check(&en, &[], &["The agreement counted the due dates"]);
     app.stop().await;
 }
+
+/// An order the lender withdrew because it could not pay it out says so in its KFS, not that the borrower withdrew it;
+/// one the borrower withdrew still says the borrower did.
+#[tokio::test]
+async fn the_kfs_of_an_order_the_lender_withdrew_says_the_lender_did() {
+    let app = spawn_app().await;
+    let finance = operator(&app, "fin", &[Role::Finance]).await;
+    let Application {
+        session, order_no, ..
+    } = app.borrower(IN).approved().await;
+    let withdrawn = crate::servicing::op_call(
+        &app,
+        &finance,
+        reqwest::Method::POST,
+        &format!("/api/v1/console/orders/{order_no}/withdraw"),
+        Some(json!({"reason": "Your bank returned the transfer: the account is closed."})),
+    )
+    .await;
+    assert_eq!(withdrawn.status(), StatusCode::OK);
+    let (_, text) = pdf(&app, &kfs_path(&order_no), &session, "en-IN").await;
+    check(
+        &text,
+        &["Status: Withdrawn by the lender: it could not be paid into your bank account."],
+        &["withdrawn by the borrower"],
+    );
+    let Application {
+        session, order_no, ..
+    } = app.borrower(IN).approved().await;
+    let cancelled = app
+        .post_as(
+            &format!("/api/v1/borrower/orders/{order_no}/cancel"),
+            &session,
+            &json!({}),
+        )
+        .await;
+    assert_eq!(cancelled.status(), StatusCode::OK);
+    let (_, text) = pdf(&app, &kfs_path(&order_no), &session, "en-IN").await;
+    check(
+        &text,
+        &["Status: Application withdrawn by the borrower."],
+        &["by the lender"],
+    );
+    app.stop().await;
+}
