@@ -308,8 +308,10 @@ pub async fn confirm(
         "{}\n{}\n{}\n{}",
         choice.product.code, choice.amount, choice.term, kfs_hash
     ));
+    // The same request again is answered with its order while that order is open; once it has ended (cancelled,
+    // declined) the key is spent: applying again is another order, under a new key.
     let replay = |existing: OrderRow| {
-        if existing.request_hash == request_hash {
+        if existing.request_hash == request_hash && !existing.status.is_final() {
             Ok(Confirmed::Replayed(existing))
         } else {
             Err(Error::Refused(Refusal::IdempotencyKeyReused))

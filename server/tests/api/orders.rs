@@ -790,3 +790,36 @@ async fn borrowers_asking_for_their_loans_at_once_each_get_their_own() {
     }
     app.stop().await;
 }
+
+/// The key of a confirmation whose order has since ended (withdrawn by the borrower the same day) is spent: applying
+/// again for the same loan is refused as a reused key, never answered with the ended order, and a new key makes a new
+/// application.
+#[tokio::test]
+async fn a_confirmation_key_whose_order_ended_is_spent_and_a_new_key_applies_anew() {
+    let app = spawn_app().await;
+    let session = app.sign_in("IN", "9811122301").await;
+    app.certify("IN", &session).await;
+    let kfs = data(apply(&app, &session, 1_500_000, "m3").await).await;
+    let body = confirm_body(&kfs, "same-day-key-0001");
+    let first = data(confirm(&app, &session, &body).await).await;
+    let order_no = first["orderNo"].as_str().unwrap();
+    let cancelled = app
+        .post_as(
+            &format!("/api/v1/borrower/orders/{order_no}/cancel"),
+            &session,
+            &json!({}),
+        )
+        .await;
+    assert_eq!(cancelled.status(), StatusCode::OK);
+    let kfs = data(apply(&app, &session, 1_500_000, "m3").await).await;
+    assert_eq!(
+        kfs["contentHash"], first["kfs"]["contentHash"],
+        "the same statement the same day"
+    );
+    let reused = confirm(&app, &session, &confirm_body(&kfs, "same-day-key-0001")).await;
+    assert_eq!(reused.status(), StatusCode::CONFLICT);
+    assert_eq!(error(reused).await["code"], "idempotency_key_reused");
+    let anew = confirm(&app, &session, &confirm_body(&kfs, "same-day-key-0002")).await;
+    assert_eq!(anew.status(), StatusCode::CREATED);
+    assert_ne!(data(anew).await["orderNo"], json!(order_no));
+}

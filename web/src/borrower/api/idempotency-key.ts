@@ -31,6 +31,11 @@ export function idempotencyKeyFor(of: ConfirmationOf, storage: Pick<Storage, 'ge
   return keyNamed(storageKey(of), storage);
 }
 
+/** Forgets a confirmation's key once its order exists (or the server says the key is spent): applying again is new. */
+export function forgetConfirmKey(of: ConfirmationOf, storage: Pick<Storage, 'removeItem'> | null): void {
+  forgetKeyNamed(storageKey(of), storage);
+}
+
 /**
  * One payment the borrower starts (docs/API-BORROWER.md, `POST /orders/{orderNo}/payments`): the same order, choice,
  * method and amount on the same business date is the same payment across double taps, retries and reloads; a new
@@ -54,7 +59,10 @@ export function paymentKeyFor(of: PaymentOf, storage: Pick<Storage, 'getItem' | 
 
 /** Forgets a payment's key once that payment was refused, so paying again starts a new one. */
 export function forgetPaymentKey(of: PaymentOf, storage: Pick<Storage, 'removeItem'> | null): void {
-  const name = paymentStorageKey(of);
+  forgetKeyNamed(paymentStorageKey(of), storage);
+}
+
+function forgetKeyNamed(name: string, storage: Pick<Storage, 'removeItem'> | null): void {
   inMemory.delete(name);
   try {
     storage?.removeItem(name);

@@ -132,7 +132,26 @@ describe('confirming a loan', () => {
     const keys = api.callsTo('POST', '/api/v1/borrower/orders').map(keyOf);
     expect(keys).toHaveLength(3);
     expect(new Set(keys).size).toBe(1);
-    expect(window.sessionStorage.getItem(`kilat.confirm:in-flexi-14d:600000:14dx3:${KFS_IN.contentHash}`)).toBe(keys[0]);
+    // The order exists: the key is spent, so applying again later (after a cancel) is a new application.
+    expect(window.sessionStorage.getItem(`kilat.confirm:in-flexi-14d:600000:14dx3:${KFS_IN.contentHash}`)).toBeNull();
+  });
+
+  it('applies anew when the kept key named an order that has ended since', async () => {
+    const name = `kilat.confirm:in-flexi-14d:600000:14dx3:${KFS_IN.contentHash}`;
+    window.sessionStorage.setItem(name, 'spent-key-0001');
+    const api = confirming({
+      'POST /api/v1/borrower/orders': (call) =>
+        keyOf(call) === 'spent-key-0001' ? refusal(409, 'idempotency_key_reused', 'This key was used for another request.') : ok(ORDER_DETAIL, 201),
+    });
+    const user = userEvent.setup();
+    renderBorrower(CONFIRM_URL);
+    await user.click(await screen.findByRole('checkbox', { name: ACCEPT }));
+    await user.click(screen.getByRole('button', { name: 'Confirm' }));
+    await screen.findByText('Loan number KL-261123-7F3K9Q');
+    const keys = api.callsTo('POST', '/api/v1/borrower/orders').map(keyOf);
+    expect(keys).toHaveLength(2);
+    expect(keys[0]).toBe('spent-key-0001');
+    expect(keys[1]).not.toBe('spent-key-0001');
   });
 
   it('cannot send two orders from a double tap', async () => {

@@ -7,7 +7,7 @@ import { ApiError } from '@/shared/api/http';
 import { useApply } from '../../api/apply';
 import { useApplyAgreement } from '../../api/apply-agreement';
 import { useConfirmOrder } from '../../api/confirm-order';
-import { idempotencyKeyFor } from '../../api/idempotency-key';
+import { forgetConfirmKey, idempotencyKeyFor } from '../../api/idempotency-key';
 import type { KeyFactStatement, LoanAgreement, QuoteRequest } from '../../api/types';
 import { sessionStorageOrNull } from '../../boot';
 import { Screen } from '../../layout/screen';
@@ -196,23 +196,33 @@ function ConfirmPanel({
   const onConfirm = () => {
     if (!accepted || confirm.isPending || agreement === null) return;
     const of = { ...request, kfsHash: kfs.contentHash };
-    confirm.mutate(
-      // The agreement read is sent with it: the server freezes it only if it is still what it would freeze.
-      { ...of, agreementHash: agreement.agreementHash, idempotencyKey: idempotencyKeyFor(of, sessionStorageOrNull()) },
-      {
-        // Replace: going back from the new loan should not land on a statement that is already confirmed.
-        onSuccess: (order) => {
-          const state: OrderPageState = { confirmed: true };
-          void navigate(`/orders/${encodeURIComponent(order.orderNo)}`, { replace: true, state });
+    const send = (again: boolean) =>
+      confirm.mutate(
+        // The agreement read is sent with it: the server freezes it only if it is still what it would freeze.
+        { ...of, agreementHash: agreement.agreementHash, idempotencyKey: idempotencyKeyFor(of, sessionStorageOrNull()) },
+        {
+          // Replace: going back from the new loan should not land on a statement that is already confirmed.
+          onSuccess: (order) => {
+            // The order exists: applying again later (after a cancel, say) is a new application, under a new key.
+            forgetConfirmKey(of, sessionStorageOrNull());
+            const state: OrderPageState = { confirmed: true };
+            void navigate(`/orders/${encodeURIComponent(order.orderNo)}`, { replace: true, state });
+          },
+          onError: (error) => {
+            // The kept key named an order that has ended since: this is a new application.
+            if (error.code === 'idempotency_key_reused' && !again) {
+              forgetConfirmKey(of, sessionStorageOrNull());
+              send(true);
+              return;
+            }
+            if (error.code === 'kfs_changed' || error.fields.agreementHash) {
+              setAcceptedHash(null);
+              onKfsChanged();
+            }
+          },
         },
-        onError: (error) => {
-          if (error.code === 'kfs_changed' || error.fields.agreementHash) {
-            setAcceptedHash(null);
-            onKfsChanged();
-          }
-        },
-      },
-    );
+      );
+    send(false);
   };
 
   let problem: ReactNode = null;
