@@ -68,7 +68,7 @@ pub struct ContactMessageRequest {
     /// Required; at most 2000 characters.
     #[schema(value_type = String, required = true, example = "Please call me about a loan.")]
     pub message: Option<String>,
-    /// Optional; at most 254 characters.
+    /// Optional; one plain address (`name@example.com`: letters, digits, `.`, `_`, `+`, `-`), at most 254 characters.
     pub email: Option<String>,
     /// Optional; at most 200 characters.
     pub company: Option<String>,
@@ -122,6 +122,11 @@ impl TryFrom<ContactMessageRequest> for ValidContactMessage {
         };
         let email = optional("email", req.email, 254);
         let company = optional("company", req.company, 200);
+        // An address, nothing more: support replies to it with a `mailto:` link, which would read `?bcc=…&body=…`
+        // or a second address after a comma as its own.
+        if email.as_deref().is_some_and(|e| !plain_email(e)) {
+            errors.add("email", FieldProblem::new("field.email"));
+        }
         // Left out, the message keeps no market; given, it must name one.
         let market = match req.market.as_deref().map(str::trim) {
             None => None,
@@ -194,6 +199,27 @@ pub async fn create_contact_message(
             created_at: stored.created_at,
         }),
     ))
+}
+
+/// One plain address: a local part and a domain with a dot, of letters, digits and `.`, `_`, `+`, `-` only (no
+/// spaces, commas, quotes, `?`, `&` or `%`, which a `mailto:` link would read as more than the address).
+fn plain_email(text: &str) -> bool {
+    let ok = |part: &str, extra: &[char]| {
+        !part.is_empty()
+            && part
+                .chars()
+                .all(|c| c.is_alphanumeric() || c == '.' || c == '-' || extra.contains(&c))
+    };
+    match text.split_once('@') {
+        Some((local, domain)) => {
+            ok(local, &['_', '+'])
+                && ok(domain, &[])
+                && domain.contains('.')
+                && !domain.starts_with('.')
+                && !domain.ends_with('.')
+        }
+        None => false,
+    }
 }
 
 #[cfg(test)]

@@ -331,3 +331,28 @@ async fn the_sites_claims_come_from_each_markets_settings_and_can_be_withdrawn()
     );
     app.stop().await;
 }
+
+/// The e-mail a visitor leaves is one plain address: support replies with a `mailto:` link, which would read a
+/// `?bcc=…&body=…` or a second address as its own.
+#[tokio::test]
+async fn a_contact_e_mail_is_one_plain_address() {
+    let app = spawn_app().await;
+    let body = |email: &str| json!({"name": "Asha Rao", "telephone": "98450 01234", "message": "Call me about a loan.", "email": email});
+    for bad in [
+        "lead@x.com?bcc=attacker@evil.example&body=hi",
+        "lead@x.com,attacker@evil.example",
+        "lead x@x.com",
+        "lead@localhost",
+        "%6C@x.com",
+        "no-at-sign",
+    ] {
+        let refused = app.post_json(CONTACT, &body(bad)).await;
+        assert_eq!(refused.status(), StatusCode::UNPROCESSABLE_ENTITY, "{bad}");
+        assert!(error(refused).await["fields"]["email"].is_string(), "{bad}");
+    }
+    for good in ["asha.rao+loans@example.co.in", "budi_s@contoh.id"] {
+        let sent = app.post_json(CONTACT, &body(good)).await;
+        assert_eq!(sent.status(), StatusCode::CREATED, "{good}");
+    }
+    app.stop().await;
+}

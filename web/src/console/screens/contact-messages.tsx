@@ -58,7 +58,7 @@ export function ContactMessagesScreen() {
                 <td className="cell--text">{m.message}</td>
                 <td>
                   {t(`contact.channel.${m.replyChannel}`)}:{' '}
-                  {m.replyChannel === 'email' ? <a href={`mailto:${m.replyTo}`}>{m.replyTo}</a> : <Phone message={m} />}
+                  {m.replyChannel === 'email' ? <a href={`mailto:${encodeURIComponent(m.replyTo ?? '').replace('%40', '@')}`}>{m.replyTo}</a> : <Phone message={m} />}
                 </td>
                 <td>
                   {m.handled ? (

@@ -3536,7 +3536,7 @@ export interface components {
         ContactMessageRequest: {
             /** @description Optional; at most 200 characters. */
             company?: string | null;
-            /** @description Optional; at most 254 characters. */
+            /** @description Optional; one plain address (`name@example.com`: letters, digits, `.`, `_`, `+`, `-`), at most 254 characters. */
             email?: string | null;
             market?: null | components["schemas"]["Market"];
             /**
