@@ -1,7 +1,7 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { fakeApi, ok, refusal, renderBorrower, type Handler } from '@/test/render-borrower';
+import { deferred, fakeApi, ok, refusal, renderBorrower, type Handler } from '@/test/render-borrower';
 import type { CertStep, StepData } from '../../api/certification';
 import { CITIES_ID, CITIES_IN, ENUMS_ID, ENUMS_IN, LOG, certificationUpTo } from './fixtures.test-data';
 
@@ -100,6 +100,35 @@ describe('basic information', () => {
     expect(window.location.pathname).toBe('/app/certification/personal');
     expect(screen.getByText('Step 2 of 5')).toBeInTheDocument();
     expect(api.saves('base')).toEqual([{ fullName: 'Ravi Kumar', dateOfBirth: '1990-03-15', gender: 'male', idNumber: 'ABCPE1234F' }]);
+  });
+
+  it('opens a step saved a moment ago with what was saved, never the copy read before the save', async () => {
+    const before = { fullName: 'Asha Vrma', dateOfBirth: '1990-03-15', gender: 'female', idNumber: 'ABCPE1234F' };
+    const reread = deferred();
+    let reads = 0;
+    certApi('IN', {
+      handlers: {
+        [`GET ${CERT}/base`]: () => {
+          reads += 1;
+          return reads === 1 ? ok({ step: 'base', certStatus: 'done', data: before }) : reread.promise;
+        },
+      },
+    });
+    const user = await open('/app/certification/base?lang=1', 'Full name, as on your PAN card');
+    expect(field('Full name, as on your PAN card')).toHaveValue('Asha Vrma');
+    await user.clear(field('Full name, as on your PAN card'));
+    await user.type(field('Full name, as on your PAN card'), 'Asha Verma');
+    await save(user);
+    await screen.findByRole('heading', { level: 1, name: 'Personal information' });
+    // Back to the step while its saved copy is still being read again (a slow network).
+    await act(async () => {
+      window.history.pushState({}, '', '/app/certification/base?lang=1');
+      window.dispatchEvent(new PopStateEvent('popstate'));
+    });
+    await screen.findByRole('heading', { level: 1, name: 'Basic information' });
+    expect(screen.queryByDisplayValue('Asha Vrma')).toBeNull();
+    reread.resolve(ok({ step: 'base', certStatus: 'done', data: { ...before, fullName: 'Asha Verma' } }));
+    expect(await screen.findByDisplayValue('Asha Verma')).toBeInTheDocument();
   });
 
   it('shows a saved PAN masked and sends the mask back to keep it; typing starts a new number', async () => {

@@ -49,7 +49,9 @@ function StepScreen({ step }: { step: CertStep }) {
           text={errorText(failed.error, t)}
           onRetry={() => reads.filter((read) => read.isError).forEach((read) => void read.refetch())}
         />
-      ) : saved.isPending || enums.isPending || (needsCities && cities.isPending) ? (
+      ) : saved.isPending || (saved.isFetching && saved.isStale) || enums.isPending || (needsCities && cities.isPending) ? (
+        // A step saved a moment ago is read again before its form opens: a form filled from the copy before the save
+        // would send the old values back over it.
         <LoadingState />
       ) : (
         <CertificationForm step={step} saved={saved.data?.data ?? null} enums={enums.data!} cities={cities.data} />
