@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 use kilat_domain::{Code, Market, Phone};
 use serde::{Deserialize, Serialize};
 use time::{Date, Month};
+use unicode_properties::{GeneralCategoryGroup, UnicodeGeneralCategory};
 
 use crate::content::{EnumKind, ReferenceData};
 use crate::error::{FieldErrors, FieldProblem};
@@ -324,10 +325,25 @@ impl Fields<'_> {
                 .add(name, FieldProblem::new("field.too_short").with("min", min));
             return None;
         }
-        if value.chars().any(char::is_control) {
+        if value.chars().any(|c| c.is_control() || invisible(c)) {
             self.errors
                 .add(name, FieldProblem::new("field.special_characters"));
             return None;
+        }
+        Some(value)
+    }
+
+    /// A person's name: [`Fields::text`] of letters (any script, with their marks), spaces and `.` `'` `-` only — no
+    /// digits of any script, no emoji or symbols — and at least one letter.
+    fn person_name(&mut self, name: &'static str, problem: &'static str) -> Option<String> {
+        let value = self.text(name, 2, 100)?;
+        let allowed = |c: char| {
+            c.is_alphabetic()
+                || c.general_category_group() == GeneralCategoryGroup::Mark
+                || matches!(c, ' ' | '.' | '\'' | '’' | '-')
+        };
+        if !value.chars().all(allowed) || !value.chars().any(char::is_alphabetic) {
+            return self.fail(name, FieldProblem::new(problem));
         }
         Some(value)
     }
@@ -348,17 +364,20 @@ impl Fields<'_> {
     }
 }
 
+/// A character that shows nothing yet changes what a text looks like: zero-width spaces and joiners, direction marks
+/// and overrides (which can show a name reversed), the byte-order mark, the soft hyphen.
+fn invisible(c: char) -> bool {
+    matches!(c,
+        '\u{00AD}' | '\u{061C}' | '\u{180E}' | '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}'
+        | '\u{2060}'..='\u{2064}' | '\u{2066}'..='\u{206F}' | '\u{FEFF}')
+}
+
 fn unknown_choice() -> FieldProblem {
     FieldProblem::new("field.unknown_choice")
 }
 
 fn base(f: &mut Fields<'_>, cx: &Context<'_>) -> Option<BaseInfo> {
-    let full_name = f.text("fullName", 2, 100);
-    if let Some(name) = &full_name
-        && name.chars().any(|c| c.is_ascii_digit())
-    {
-        f.fail("fullName", FieldProblem::new("field.name_as_on_id"));
-    }
+    let full_name = f.person_name("fullName", "field.name_as_on_id");
     let date_of_birth = f.required("dateOfBirth").and_then(|raw| {
         let Some(date) = parse_date(&raw) else {
             return f.fail("dateOfBirth", FieldProblem::new("field.date_format"));
@@ -479,10 +498,10 @@ fn job(f: &mut Fields<'_>, cx: &Context<'_>) -> Option<JobInfo> {
 }
 
 fn extended(f: &mut Fields<'_>, cx: &Context<'_>) -> Option<ExtendedInfo> {
-    let name1 = f.text("contact1Name", 2, 100);
+    let name1 = f.person_name("contact1Name", "field.person_name");
     let relation1 = f.choice("contact1Relation", EnumKind::Relation, cx);
     let phone1 = contact_phone(f, "contact1Phone", cx);
-    let name2 = f.text("contact2Name", 2, 100);
+    let name2 = f.person_name("contact2Name", "field.person_name");
     let relation2 = f.choice("contact2Relation", EnumKind::Relation, cx);
     let mut phone2 = contact_phone(f, "contact2Phone", cx);
     if phone1.is_some() && phone1 == phone2 {
@@ -748,6 +767,61 @@ mod tests {
         // Without a stored number, a masked value is just invalid.
         let body = json!({"fullName": "Asha Verma", "dateOfBirth": "1990-05-17", "gender": "female", "idNumber": "******234F"});
         assert!(run(Market::India, Step::Base, body, None).is_err());
+    }
+
+    #[test]
+    fn a_name_is_letters_of_any_script_never_invisible_or_reversing_characters_digits_or_emoji() {
+        let body = |name: &str| json!({"fullName": name, "dateOfBirth": "1990-05-17", "gender": "female", "idNumber": "ABCPE1234F"});
+        for good in [
+            "Asha Verma",
+            "D'Souza Anne-Marie",
+            "Siti Nurhaliza",
+            "आशा वर्मा",
+            "Dr. R. K. Rao",
+        ] {
+            assert!(
+                run(Market::India, Step::Base, body(good), None).is_ok(),
+                "{good}"
+            );
+        }
+        for bad in [
+            "\u{200B}\u{200B}",
+            "Asha\u{202E}amreV",
+            "As\u{200D}ha Verma",
+            "Asha 😀 Verma",
+            "Asha ४ Verma",
+            "R4vi",
+            "Asha & Co",
+            "..",
+        ] {
+            assert_eq!(
+                run(Market::India, Step::Base, body(bad), None),
+                Err(vec!["fullName".to_owned()]),
+                "{bad:?}"
+            );
+        }
+        let contacts = |name: &str| {
+            json!({"contact1Name": name, "contact1Relation": "parent", "contact1Phone": "9811122233",
+                "contact2Name": "Ravi Kumar", "contact2Relation": "sibling", "contact2Phone": "9811122244", "consent": true})
+        };
+        assert!(
+            run(
+                Market::India,
+                Step::Extended,
+                contacts("Sunita Verma"),
+                None
+            )
+            .is_ok()
+        );
+        assert_eq!(
+            run(
+                Market::India,
+                Step::Extended,
+                contacts("\u{FEFF}\u{2060}"),
+                None
+            ),
+            Err(vec!["contact1Name".to_owned()])
+        );
     }
 
     #[test]

@@ -131,6 +131,19 @@ function text(value: string, min: number, max: number, t: TFunction): string | u
   return undefined;
 }
 
+/** Zero-width spaces and joiners, direction marks and overrides, the byte-order mark, the soft hyphen: as the server. */
+const INVISIBLE = /[\u00AD\u061C\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u206F\uFEFF]/u;
+
+/** A person's name as the server takes it: letters of any script with their marks, spaces and . ' ’ - only. */
+function personName(value: string, t: TFunction, problem: string): string | undefined {
+  const error = text(value, 2, 100, t);
+  if (error) return error;
+  const tidied = tidy(value);
+  if (INVISIBLE.test(tidied)) return t('cert.errors.special');
+  if (!/^[\p{L}\p{M} .'’-]+$/u.test(tidied) || !/\p{L}/u.test(tidied)) return t(problem);
+  return undefined;
+}
+
 function choice(value: string, options: readonly EnumOption[], t: TFunction): string | undefined {
   return has(options, value) ? undefined : t('cert.errors.choose');
 }
@@ -141,8 +154,7 @@ function defined<S extends CertStep>(errors: Record<string, string | undefined>)
 }
 
 const checkBase: Check<'base'> = (v, { t, enums, today }) => {
-  let fullName = text(v.fullName, 2, 100, t);
-  if (!fullName && /\d/.test(v.fullName)) fullName = t('cert.errors.nameDigits');
+  const fullName = personName(v.fullName, t, 'cert.errors.nameDigits');
   let dateOfBirth: string | undefined;
   const age = ageOn(v.dateOfBirth, today);
   if (age === null) dateOfBirth = t('cert.errors.required');
@@ -198,10 +210,10 @@ const checkExtended: Check<'extended'> = (v, { t, enums, market }) => {
   const phone1 = phone(v.contact1Phone);
   const phone2 = phone(v.contact2Phone);
   return defined({
-    contact1Name: text(v.contact1Name, 2, 100, t),
+    contact1Name: personName(v.contact1Name, t, 'cert.errors.personName'),
     contact1Relation: choice(v.contact1Relation, enums.relation, t),
     contact1Phone: phone1.error,
-    contact2Name: text(v.contact2Name, 2, 100, t),
+    contact2Name: personName(v.contact2Name, t, 'cert.errors.personName'),
     contact2Relation: choice(v.contact2Relation, enums.relation, t),
     contact2Phone: phone2.error ?? (phone1.e164 !== null && phone1.e164 === phone2.e164 ? t('cert.errors.phoneSame') : undefined),
     consent: v.consent ? undefined : t('cert.errors.consent'),

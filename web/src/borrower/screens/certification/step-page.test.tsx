@@ -86,6 +86,26 @@ describe('basic information', () => {
     expect(errorOf('PAN')).toContain('Enter your PAN: 5 letters, 4 digits and a letter, for example ABCPE1234F.');
   });
 
+  it('takes a name in letters of any script, never one of invisible characters, emoji or another script’s digits', async () => {
+    const api = certApi('IN');
+    const user = await open('/app/certification/base?lang=1', 'Full name, as on your PAN card');
+    const name = field('Full name, as on your PAN card');
+    for (const [typed, error] of [
+      ['\u200B\u200B', 'Remove the special characters.'],
+      ['Asha\u202EamreV', 'Remove the special characters.'],
+      ['Asha 😀 Verma', 'Write the name as on your ID, without digits.'],
+      ['Asha ४ Verma', 'Write the name as on your ID, without digits.'],
+    ] as const) {
+      fireEvent.change(name, { target: { value: typed } });
+      await save(user);
+      expect(errorOf('Full name, as on your PAN card')).toBe(error);
+    }
+    fireEvent.change(name, { target: { value: 'आशा वर्मा' } });
+    await save(user);
+    expect(name).not.toHaveAttribute('aria-invalid');
+    expect(api.saves('base')).toHaveLength(0);
+  });
+
   it('saves the step with the date from the picker and goes on to the next step', async () => {
     const api = certApi('IN');
     const user = await open('/app/certification/base?lang=1', 'Full name, as on your PAN card');
