@@ -493,6 +493,7 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             let secrets = Secrets::from_settings(settings.secret_key.as_ref(), settings.mode)?;
             let db = Db::connect(settings.database_url.expose_secret(), 1).await?;
             db.reseal_unbound_pii(&secrets).await?;
+            db.seal_clear_contact_texts(&secrets).await?;
             let messages = db
                 .list_contact_messages(&secrets, limit)
                 .await

@@ -149,6 +149,13 @@ async fn build_services(
             "bound the PII written before migration 0005 to its rows"
         );
     }
+    let texts = db.seal_clear_contact_texts(&secrets).await?;
+    if texts > 0 {
+        tracing::info!(
+            texts,
+            "sealed the contact messages' text written in clear before migration 0069"
+        );
+    }
     let sealed = db.seal_clear_agreements(&secrets).await?;
     if sealed > 0 {
         tracing::info!(

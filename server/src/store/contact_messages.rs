@@ -1,5 +1,5 @@
-//! Contact-form messages from the marketing site. Name, telephone and e-mail are encrypted at rest, each bound to its
-//! message and column; the message text and company are kept in clear.
+//! Contact-form messages from the marketing site. Name, telephone, e-mail, the text and the company are encrypted at
+//! rest, each bound to its message and column (visitors type ID and loan numbers into the text).
 
 use anyhow::Context;
 use serde::Serialize;
@@ -60,6 +60,8 @@ struct StoredContactMessage {
 pub(super) const NAME: &str = "name_enc";
 pub(super) const TELEPHONE: &str = "telephone_enc";
 pub(super) const EMAIL: &str = "email_enc";
+pub(super) const MESSAGE: &str = "message";
+pub(super) const COMPANY: &str = "company";
 
 pub(super) fn binding<'a>(id: &'a str, column: &'a str) -> Binding<'a> {
     Binding::ContactMessage { id, column }
@@ -92,14 +94,19 @@ impl Db {
         .bind(id)
         .bind(secrets.encrypt(&stored.name, binding(id, NAME)))
         .bind(secrets.encrypt(&stored.telephone, binding(id, TELEPHONE)))
-        .bind(&stored.message)
+        .bind(secrets.encrypt(&stored.message, binding(id, MESSAGE)))
         .bind(
             stored
                 .email
                 .as_deref()
                 .map(|email| secrets.encrypt(email, binding(id, EMAIL))),
         )
-        .bind(&stored.company)
+        .bind(
+            stored
+                .company
+                .as_deref()
+                .map(|company| secrets.encrypt(company, binding(id, COMPANY))),
+        )
         .bind(&stored.client_addr)
         .bind(stored.created_at)
         .bind(&stored.market)
@@ -172,8 +179,8 @@ fn opened(secrets: &Secrets, row: StoredContactMessage) -> anyhow::Result<Contac
         name: open(NAME, &row.name_enc)?,
         telephone: open(TELEPHONE, &row.telephone_enc)?,
         email: row.email_enc.map(|e| open(EMAIL, &e)).transpose()?,
-        message: row.message,
-        company: row.company,
+        message: open(MESSAGE, &row.message)?,
+        company: row.company.map(|c| open(COMPANY, &c)).transpose()?,
         client_addr: row.client_addr,
         created_at: row.created_at,
         handled_at: row.handled_at,

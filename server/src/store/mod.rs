@@ -203,6 +203,8 @@ pub enum StartupMarker {
     IncomeVerdicts,
     /// Migration 0052: the dashboard's book counted from the open loans' positions.
     BookCount,
+    /// Migration 0069: the contact messages' text and company, sealed.
+    ContactTextSeal,
 }
 
 impl StartupMarker {
@@ -213,6 +215,7 @@ impl StartupMarker {
             Self::Fingerprints => "fingerprint_backfill_pending",
             Self::IncomeVerdicts => "income_verdict_backfill_pending",
             Self::BookCount => "book_count_pending",
+            Self::ContactTextSeal => "contact_text_seal_pending",
         }
     }
 }

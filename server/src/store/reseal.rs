@@ -9,7 +9,7 @@
 
 use anyhow::Context;
 
-use super::contact_messages::{self, EMAIL, NAME, TELEPHONE};
+use super::contact_messages::{self, COMPANY, EMAIL, MESSAGE, NAME, TELEPHONE};
 use super::orders::seal_agreement;
 use super::{Db, StartupMarker};
 use crate::infra::crypto::{BOUND_PREFIX, Binding, Secrets};
@@ -35,6 +35,16 @@ struct ClearContactMessage {
     name_enc: String,
     telephone_enc: String,
     email_enc: Option<String>,
+    message: String,
+    company: Option<String>,
+}
+
+/// A contact message's text and company, in clear before migration 0069.
+#[derive(kilat_row::FromRow)]
+struct ClearContactText {
+    id: String,
+    message: String,
+    company: Option<String>,
 }
 
 /// What a reseal changed.
@@ -105,10 +115,11 @@ impl Db {
             done.steps += 1;
         }
         // Before the marker goes, every contact message is one written in clear before the migration.
-        let messages: Vec<ClearContactMessage> =
-            sqlx::query_as("SELECT id, name_enc, telephone_enc, email_enc FROM contact_messages")
-                .fetch_all(tx.conn())
-                .await?;
+        let messages: Vec<ClearContactMessage> = sqlx::query_as(
+            "SELECT id, name_enc, telephone_enc, email_enc, message, company FROM contact_messages",
+        )
+        .fetch_all(tx.conn())
+        .await?;
         for row in messages {
             let id = row.id;
             let seal = |column: &str, clear: &str| {
@@ -117,12 +128,18 @@ impl Db {
             let name = seal(NAME, &row.name_enc);
             let telephone = seal(TELEPHONE, &row.telephone_enc);
             let email = row.email_enc.map(|email| seal(EMAIL, &email));
+            // Written before migration 0069 too: its text and company in clear.
+            let message = seal(MESSAGE, &row.message);
+            let company = row.company.map(|company| seal(COMPANY, &company));
             sqlx::query(
-                "UPDATE contact_messages SET name_enc = $1, telephone_enc = $2, email_enc = $3 WHERE id = $4",
+                "UPDATE contact_messages SET name_enc = $1, telephone_enc = $2, email_enc = $3, message = $4,
+                     company = $5 WHERE id = $6",
             )
             .bind(name)
             .bind(telephone)
             .bind(email)
+            .bind(message)
+            .bind(company)
             .bind(&id)
             .execute(tx.conn())
             .await?;
@@ -183,6 +200,45 @@ impl Db {
         if sealed > 0 {
             self.checkpoint().await?;
         }
+        Ok(sealed)
+    }
+}
+
+impl Db {
+    /// Seals the contact messages' text and company written in clear before migration 0069, in one transaction, if
+    /// that is still to do (its `contact_text_seal_pending` row, deleted in the same transaction). Answers how many
+    /// messages were sealed.
+    pub async fn seal_clear_contact_texts(&self, secrets: &Secrets) -> anyhow::Result<usize> {
+        let mut tx = self.begin().await?;
+        if !tx.take_marker(StartupMarker::ContactTextSeal).await? {
+            tx.rollback().await?;
+            return Ok(0);
+        }
+        let sealed_prefix = format!("{BOUND_PREFIX}%");
+        let rows: Vec<ClearContactText> = sqlx::query_as(
+            "SELECT id, message, company FROM contact_messages WHERE message NOT LIKE $1",
+        )
+        .bind(&sealed_prefix)
+        .fetch_all(tx.conn())
+        .await?;
+        let sealed = rows.len();
+        for ClearContactText {
+            id,
+            message,
+            company,
+        } in rows
+        {
+            let seal = |column: &str, clear: &str| {
+                secrets.encrypt(clear, contact_messages::binding(&id, column))
+            };
+            sqlx::query("UPDATE contact_messages SET message = $1, company = $2 WHERE id = $3")
+                .bind(seal(MESSAGE, &message))
+                .bind(company.map(|company| seal(COMPANY, &company)))
+                .bind(&id)
+                .execute(tx.conn())
+                .await?;
+        }
+        tx.commit().await?;
         Ok(sealed)
     }
 }

@@ -824,18 +824,34 @@ async fn values_written_before_bindings_are_resealed_once_at_the_next_start_and_
 #[tokio::test]
 async fn a_contact_message_keeps_name_phone_and_email_only_encrypted_at_rest() {
     let app = spawn_app().await;
-    let sent = app.post_json(CONTACT, &contact_body()).await;
+    let mut body = contact_body();
+    body["message"] = json!("My PAN is ABCPE1234F, please call.");
+    body["company"] = json!("Rao Textiles");
+    let sent = app.post_json(CONTACT, &body).await;
     assert_eq!(sent.status(), StatusCode::CREATED);
     let row = sqlx::query("SELECT * FROM contact_messages")
         .fetch_one(app.db.pool())
         .await
         .unwrap();
-    let raw: Vec<String> = ["name_enc", "telephone_enc", "email_enc"]
-        .iter()
-        .map(|c| row.get::<String, _>(*c))
-        .collect();
+    let raw: Vec<String> = [
+        "name_enc",
+        "telephone_enc",
+        "email_enc",
+        "message",
+        "company",
+    ]
+    .iter()
+    .map(|c| row.get::<String, _>(*c))
+    .collect();
     for value in &raw {
-        for clear in ["Asha Rao", "98450 01234", "9845001234", "asha@example.com"] {
+        for clear in [
+            "Asha Rao",
+            "98450 01234",
+            "9845001234",
+            "asha@example.com",
+            "ABCPE1234F",
+            "Rao Textiles",
+        ] {
             assert!(!sealed_holds(value, clear), "{value} holds {clear}");
         }
     }
@@ -848,6 +864,47 @@ async fn a_contact_message_keeps_name_phone_and_email_only_encrypted_at_rest() {
         ),
         ("Asha Rao", "98450 01234", Some("asha@example.com"))
     );
+    assert_eq!(
+        (read[0].message.as_str(), read[0].company.as_deref()),
+        ("My PAN is ABCPE1234F, please call.", Some("Rao Textiles"))
+    );
+
+    // A message kept in clear before its text was sealed is sealed at the next start, once, and reads as it was.
+    app.execute(
+        "INSERT INTO contact_messages (id, name_enc, telephone_enc, message, email_enc, company, client_addr, created_at)
+         VALUES ('m-clear', 'x', 'x', 'Call me, loan KL-261120-ABCDEF', NULL, 'Old Co', '127.0.0.1', 1)",
+    )
+    .await;
+    app.execute("INSERT INTO contact_text_seal_pending (id) VALUES (1)")
+        .await;
+    let url = app.database_url.clone();
+    let restarted = spawn_app_with(|s| s.database_url = url.into()).await;
+    let message = one_string(
+        &restarted,
+        "SELECT message FROM contact_messages WHERE id = $1",
+        "m-clear",
+    )
+    .await;
+    assert!(message.starts_with("v2."), "{message}");
+    let binding = |column| kilat_server::infra::crypto::Binding::ContactMessage {
+        id: "m-clear",
+        column,
+    };
+    assert_eq!(
+        restarted
+            .services
+            .secrets
+            .decrypt(&message, binding("message"))
+            .unwrap(),
+        "Call me, loan KL-261120-ABCDEF"
+    );
+    let pending: i64 = sqlx::query("SELECT COUNT(*) FROM contact_text_seal_pending")
+        .fetch_one(restarted.db.pool())
+        .await
+        .unwrap()
+        .get(0);
+    assert_eq!(pending, 0);
+    restarted.stop().await;
     app.stop().await;
 }
 
