@@ -6,7 +6,7 @@ mod rules;
 
 use std::collections::BTreeMap;
 
-use kilat_domain::Market;
+use kilat_domain::{Code, Market};
 
 pub use rules::{
     BankInfo, BaseInfo, ExtendedInfo, JobInfo, MAX_AGE, MIN_AGE, PersonalInfo, Step, StepData,
@@ -312,13 +312,38 @@ pub struct Saved {
 
 /// Checks a step against the market's rules and saves it, encrypted. Steps go in order: a step whose earlier steps
 /// are not all done is refused (`certification_out_of_order`). Steps are never removed, so the order check cannot be
-/// overtaken by a concurrent request.
+/// overtaken by a concurrent request. What the save is checked against (a masked number kept, the identity lock, a
+/// bank account change) is the step as stored when the borrower's row is locked: a save that finds it changed since
+/// its read (another save landing in between) is checked again from the new copy.
 pub async fn save_step(
     s: &Services,
     borrower: &Borrower,
     step: Step,
     request: &StepRequest,
 ) -> Result<Saved, Error> {
+    for _ in 0..2 {
+        if let Some(saved) = save_step_once(s, borrower, step, request).await? {
+            return Ok(saved);
+        }
+    }
+    save_step_once(s, borrower, step, request)
+        .await?
+        .ok_or_else(|| {
+            anyhow::anyhow!(
+                "certification step {} kept changing under its save",
+                step.code()
+            )
+            .into()
+        })
+}
+
+/// [`save_step`] once; `None` when the step changed between its read and the lock (nothing written).
+async fn save_step_once(
+    s: &Services,
+    borrower: &Borrower,
+    step: Step,
+    request: &StepRequest,
+) -> Result<Option<Saved>, Error> {
     let progress = Progress::of(s, borrower).await?;
     if step
         .before()
@@ -328,8 +353,9 @@ pub async fn save_step(
         return Err(Refusal::CertificationOutOfOrder.into());
     }
     // The step as saved before: a number sent back masked keeps the stored one.
-    let previous = match progress.completed_at(step) {
-        Some(_) => read_step(s, borrower, step).await?.map(|(data, _)| data),
+    let stored = s.db.certification_step(&borrower.id, step).await?;
+    let previous = match &stored {
+        Some(stored) => Some(open_step(s, &borrower.id, step, &stored.data_enc)?),
         None => None,
     };
     let cx = rules::Context {
@@ -356,6 +382,12 @@ pub async fn save_step(
         s.db.begin_for_live_borrower(&borrower.id)
             .await?
             .ok_or(Refusal::AccountDeleted)?;
+    // Another save landed since the step was read: what this one was checked against is gone.
+    let stored_now = tx.certification_step_data_in_tx(&borrower.id, step).await?;
+    if stored_now.as_deref() != stored.as_ref().map(|s| s.data_enc.as_str()) {
+        tx.rollback().await?;
+        return Ok(None);
+    }
     // Who the borrower is, and whom collections may call, stay as reviewed while an order is open: an overdue
     // borrower who replaced their PAN/NIK or contacts would take their fingerprints off the duplicate check (a second
     // account with the old ones would look new), and the payout file names the holder from this step.
@@ -413,11 +445,11 @@ pub async fn save_step(
         .into_iter()
         .find(|other| *other != step && progress.completed_at(*other).is_none());
     let bank_locked_by = bank_locked_by(s, borrower, step).await?;
-    Ok(Saved {
+    Ok(Some(Saved {
         data,
         next,
         bank_locked_by,
-    })
+    }))
 }
 
 /// The fields of a step saved again that name who the borrower is (name, date of birth, PAN/NIK) or whom collections

@@ -161,6 +161,23 @@ impl Db {
 }
 
 impl Tx {
+    /// A step's stored (encrypted) value, read inside the transaction: what a save compares with the one it read.
+    pub async fn certification_step_data_in_tx(
+        &mut self,
+        borrower_id: &str,
+        step: Step,
+    ) -> sqlx::Result<Option<String>> {
+        sqlx::query_scalar(
+            "SELECT data_enc FROM certification_steps WHERE borrower_id = $1 AND step = $2",
+        )
+        .bind(borrower_id)
+        .bind(step.code())
+        .fetch_optional(self.conn())
+        .await
+    }
+}
+
+impl Tx {
     /// Saves a step, with its income verdict when it is the job step, and logs it (`completed` the first time,
     /// `updated` after). Returns the step's completion time.
     pub async fn save_certification_step(
