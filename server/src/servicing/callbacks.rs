@@ -114,7 +114,20 @@ async fn take(
     let now = s.clock.now_ms();
     let provider = source.code();
     let mut tx = s.db.begin().await?;
-    let mut loan = match load_of_payment_in(&mut tx, &cb.reference).await {
+    // Money taken back is the money credited under the provider's payment id, whatever reference its notes carry (a
+    // second transfer is a payment of its own, with a reference of its own); one no payment was credited under (an
+    // authorisation never captured, refunded by the provider) took back nothing any loan counts or anyone holds.
+    let reference = match (cb.reverses, &cb.provider_payment_id) {
+        (true, Some(id)) => match tx.reference_of_provider_id(id).await? {
+            Some(reference) => reference,
+            None => {
+                tx.rollback().await?;
+                return Ok(Outcome::Ignored);
+            }
+        },
+        _ => cb.reference.clone(),
+    };
+    let mut loan = match load_of_payment_in(&mut tx, &reference).await {
         Err(Error::NotFound) => {
             tx.rollback().await?;
             return unmatched(s, source, cb).await;
@@ -122,7 +135,7 @@ async fn take(
         loan => loan?,
     };
     let row = tx
-        .payment_by_reference_in_tx(&cb.reference)
+        .payment_by_reference_in_tx(&reference)
         .await?
         .ok_or(Error::NotFound)?;
     let payment = payment_of(s, row)?;
@@ -167,14 +180,12 @@ async fn take(
             "a callback from a provider this payment was not made with: nothing credited");
         return Ok(Outcome::WrongProvider);
     }
-    // Money taken back from a payment that was paid: for finance, beside the money no payment matches. One never paid
-    // (a void of a payment still pending, a refund of an authorisation never captured) took nothing: ignored.
+    // Money taken back from a payment that was paid and kept: for finance, beside the money no payment matches. One
+    // never paid (a void of a payment still pending, a refund of an authorisation never captured) took nothing, and
+    // one owed back or refunded is the lender's own refund (made through the provider): ignored.
     let paid = matches!(
         payment.status,
-        PaymentStatus::Confirmed
-            | PaymentStatus::Held
-            | PaymentStatus::RefundDue
-            | PaymentStatus::Refunded
+        PaymentStatus::Confirmed | PaymentStatus::Held
     );
     if cb.reverses && paid {
         if !record(&mut tx, Outcome::Reversed).await? {

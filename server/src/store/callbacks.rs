@@ -76,6 +76,17 @@ impl Tx {
     }
 
     /// True when a payment carries this provider payment id.
+    /// The reference of the payment credited under this provider payment id, if any.
+    pub async fn reference_of_provider_id(
+        &mut self,
+        provider_id: &str,
+    ) -> sqlx::Result<Option<String>> {
+        sqlx::query_scalar("SELECT reference FROM payments WHERE provider_id = $1")
+            .bind(provider_id)
+            .fetch_optional(self.conn())
+            .await
+    }
+
     pub async fn provider_id_known(&mut self, provider_id: &str) -> sqlx::Result<bool> {
         let found: Option<(i64,)> = sqlx::query_as("SELECT 1 FROM payments WHERE provider_id = $1")
             .bind(provider_id)

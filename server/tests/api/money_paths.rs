@@ -2072,5 +2072,34 @@ async fn money_a_provider_takes_back_after_crediting_it_is_kept_for_finance_nami
     )
     .await;
     assert_eq!(listed.as_array().unwrap().len(), 1);
+
+    // The borrower paid twice through the gateway: the second capture is a payment of its own, held. Its refund,
+    // whose notes still carry the first payment's reference, is the second payment's money, never the first's.
+    assert_eq!(
+        data(razorpay(&app, "capt_3", &p, asked, "INR").await).await["outcome"],
+        "held"
+    );
+    assert_eq!(
+        outcome(razorpay_reversal(&app, "refund.processed", "rfnd_3", &p, "capt_3", asked).await)
+            .await,
+        "reversed"
+    );
+    let listed = data(
+        op_call(
+            &app,
+            &finance,
+            Method::GET,
+            "/api/v1/console/unmatched-receipts",
+            None,
+        )
+        .await,
+    )
+    .await;
+    let newest = &listed[0];
+    assert_eq!(newest["orderNo"], json!(order_no));
+    assert_ne!(
+        newest["reference"], p["reference"],
+        "the second payment's own reference"
+    );
     app.stop().await;
 }
