@@ -114,6 +114,10 @@ impl CallbackProvider for DragonpayCallbacks {
         payment.method == PaymentMethod::Dragonpay && payment.issuer == Some("dragonpay")
     }
 
+    fn settles_method(&self, method: PaymentMethod) -> bool {
+        method == PaymentMethod::Dragonpay
+    }
+
     fn reply(&self) -> Reply {
         Reply::Text("result=OK")
     }

@@ -185,6 +185,11 @@ pub trait CallbackProvider: Send + Sync {
     -> Result<Option<Callback>, CallbackError>;
     /// True when this provider may settle a payment of this origin; any other is recorded and credits nothing.
     fn settles(&self, payment: PaymentOrigin<'_>) -> bool;
+    /// True when payments of this method may be this provider's (the markets it serves are those offering it).
+    fn settles_method(&self, method: PaymentMethod) -> bool {
+        let _ = method;
+        false
+    }
     /// The answer it expects once a callback is taken.
     fn reply(&self) -> Reply {
         Reply::Envelope

@@ -364,7 +364,22 @@ async fn unmatched(
     let market = match currency.as_deref() {
         Some("INR") => Some(kilat_domain::Market::India),
         Some("IDR") => Some(kilat_domain::Market::Indonesia),
-        _ => source.market(),
+        // Dragonpay names no currency: its money is of the one market it is on in, when only one is.
+        _ => source.market().or_else(|| {
+            let on: Vec<kilat_domain::Market> = <kilat_domain::Market as Code>::ALL
+                .iter()
+                .copied()
+                .filter(|m| {
+                    crate::servicing::payments::methods_of_market(&s.payments.settings, *m)
+                        .into_iter()
+                        .any(|method| source.settles_method(method))
+                })
+                .collect();
+            match on[..] {
+                [only] => Some(only),
+                _ => None,
+            }
+        }),
     };
     let reference: String = cb.reference.trim().chars().take(100).collect();
     let mut tx = s.db.begin().await?;

@@ -1034,3 +1034,50 @@ async fn callbacks_credited_in_batches_write_what_one_at_a_time_writes_and_leave
         );
     }
 }
+
+/// Dragonpay's postback names no currency: money it reports for a reference no payment has is the money of the one
+/// market Dragonpay is on in, shown to that market's finance only.
+#[tokio::test]
+async fn unmatched_dragonpay_money_is_the_market_s_that_offers_dragonpay() {
+    let app = spawn_app().await;
+    let answer = dragonpay(
+        &app,
+        &postback("KPNOSUCHDRAGON", "DP7777", "S", DRAGONPAY_SECRET),
+    )
+    .await;
+    assert_eq!(answer.status(), StatusCode::OK);
+    let india = crate::servicing::operator_in(
+        &app,
+        "fin-in",
+        &[Role::Finance],
+        &[kilat_domain::Market::India],
+    )
+    .await;
+    let indonesia = crate::servicing::operator_in(
+        &app,
+        "fin-id",
+        &[Role::Finance],
+        &[kilat_domain::Market::Indonesia],
+    )
+    .await;
+    let listed = |op: Op| {
+        let app = &app;
+        async move {
+            data(
+                crate::servicing::op_call(
+                    app,
+                    &op,
+                    reqwest::Method::GET,
+                    "/api/v1/console/unmatched-receipts",
+                    None,
+                )
+                .await,
+            )
+            .await
+        }
+    };
+    let theirs = listed(indonesia).await;
+    assert_eq!(theirs[0]["reference"], "KPNOSUCHDRAGON");
+    assert_eq!(theirs[0]["market"], "ID");
+    assert_eq!(listed(india).await, json!([]));
+}
