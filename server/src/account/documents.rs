@@ -65,7 +65,7 @@ pub async fn render(
     let order = crate::orders::own(s, borrower, order_no).await?;
     let status = order.status;
     // Cancelled by the lender (it could not be paid out), not by the borrower: the one with a reason.
-    let withdrawn = status == OrderState::Cancelled && order.review_reason.is_some();
+    let withdrawn = status == OrderState::Cancelled && order.withdrawal_reason.is_some();
     // The loan after payout: its plan (the schedule moved to the payout day) and its replayed ledger.
     let loan = match status {
         OrderState::Disbursed

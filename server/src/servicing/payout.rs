@@ -465,7 +465,7 @@ pub async fn withdraw(
         now,
     )
     .await?;
-    tx.set_review_reason(&order.id, reason).await?;
+    tx.set_withdrawal_reason(&order.id, reason).await?;
     tx.insert_audit(&NewAuditEntry {
         actor_kind: "operator",
         actor_id: Some(&op.id),

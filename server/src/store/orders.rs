@@ -86,6 +86,8 @@ pub struct OrderRow {
     pub request_hash: String,
     /// What the reviewer wrote with the approval or rejection (shown to the borrower when rejected).
     pub review_reason: Option<String>,
+    /// Why the lender withdrew the approved order without paying it out; none otherwise.
+    pub withdrawal_reason: Option<String>,
     pub created_at: i64,
     pub updated_at: i64,
 }
@@ -222,7 +224,7 @@ pub struct OrderEventRow {
 pub struct Conflict;
 
 pub(super) const COLUMNS: &str = "id, order_no, borrower_id, market, product_code, product_name, term_code, currency, amount, \
-     net_disbursed, total_repayable, apr, apr_display, status, kfs_json, request_hash, review_reason, created_at, updated_at";
+     net_disbursed, total_repayable, apr, apr_display, status, kfs_json, request_hash, review_reason, withdrawal_reason, created_at, updated_at";
 const LIST_COLUMNS: &str = "order_no, product_code, product_name, term_code, currency, amount, net_disbursed, \
      total_repayable, apr, apr_display, status, created_at";
 

@@ -276,6 +276,20 @@ impl Tx {
     }
 
     /// Records the reason of a rejection (the borrower reads it), in the transaction that changes the order's status.
+    /// Why the lender withdrew the order (finance's words, the borrower reads them).
+    pub async fn set_withdrawal_reason(
+        &mut self,
+        order_id: &str,
+        reason: &str,
+    ) -> sqlx::Result<()> {
+        sqlx::query("UPDATE orders SET withdrawal_reason = $1 WHERE id = $2")
+            .bind(reason)
+            .bind(order_id)
+            .execute(self.conn())
+            .await?;
+        Ok(())
+    }
+
     pub async fn set_review_reason(&mut self, order_id: &str, reason: &str) -> sqlx::Result<()> {
         sqlx::query("UPDATE orders SET review_reason = $1 WHERE id = $2")
             .bind(reason)

@@ -687,6 +687,18 @@ async fn the_kfs_of_an_order_the_lender_withdrew_says_the_lender_did() {
         )
         .await;
     assert_eq!(cancelled.status(), StatusCode::OK);
+    // Approved, before migration 0035, with the reviewer's words kept as its review reason: still the borrower's.
+    sqlx::query("UPDATE orders SET review_reason = 'Documents in order.' WHERE order_no = $1")
+        .bind(&order_no)
+        .execute(app.db.pool())
+        .await
+        .unwrap();
+    let shown = data(
+        app.get_as(&format!("/api/v1/borrower/orders/{order_no}"), &session)
+            .await,
+    )
+    .await;
+    assert_eq!(shown["withdrawalReason"], serde_json::Value::Null);
     let (_, text) = pdf(&app, &kfs_path(&order_no), &session, "en-IN").await;
     check(
         &text,

@@ -202,14 +202,15 @@ async fn the_bank_file_lists_each_market_s_unpaid_loans_with_exact_amounts_safe_
         .approved()
         .await;
     let a_net = net_of(&app, &a_id).await;
-    // A name a spreadsheet would run as a formula (the name rule refuses digits only).
+    // A name a spreadsheet would run as a formula: the name rule takes letters, spaces and . ' - only, and a leading
+    // `-` is one.
     let Application {
         order_no: b_no,
         order_id: b_id,
         ..
     } = app
         .borrower(IN)
-        .name("=HYPERLINK(\"http://evil.example\",\"Ravi\")")
+        .name("-Ravi Kumar")
         .loan("in-flexi-6m", 1_500_000, "m6")
         .approved()
         .await;
@@ -290,7 +291,7 @@ async fn the_bank_file_lists_each_market_s_unpaid_loans_with_exact_amounts_safe_
     assert!(
         lines.contains(
             &format!(
-                "\"'=HYPERLINK(\"\"http://evil.example\"\",\"\"Ravi\"\")\",501001234567,HDFC0001234,{},{b_no},HDFC Bank",
+                "'-Ravi Kumar,501001234567,HDFC0001234,{},{b_no},HDFC Bank",
                 rupees(b_net)
             )
             .as_str()

@@ -285,7 +285,7 @@ impl From<orders::OrderDetail> for OrderDetail {
                 .then(|| d.order.review_reason.clone())
                 .flatten(),
             withdrawal_reason: (d.order.status == OrderState::Cancelled)
-                .then(|| d.order.review_reason.clone())
+                .then(|| d.order.withdrawal_reason.clone())
                 .flatten(),
             timeline: d
                 .timeline
