@@ -214,29 +214,38 @@ impl Db {
             tx.rollback().await?;
             return Ok(0);
         }
-        let sealed_prefix = format!("{BOUND_PREFIX}%");
-        let rows: Vec<ClearContactText> = sqlx::query_as(
-            "SELECT id, message, company FROM contact_messages WHERE message NOT LIKE $1",
-        )
-        .bind(&sealed_prefix)
-        .fetch_all(tx.conn())
-        .await?;
-        let sealed = rows.len();
+        let rows: Vec<ClearContactText> =
+            sqlx::query_as("SELECT id, message, company FROM contact_messages")
+                .fetch_all(tx.conn())
+                .await?;
+        let mut sealed = 0;
         for ClearContactText {
             id,
             message,
             company,
         } in rows
         {
-            let seal = |column: &str, clear: &str| {
-                secrets.encrypt(clear, contact_messages::binding(&id, column))
+            // What opens with its own binding is sealed already (sealed by the reseal of migration 0005 at this same
+            // start); anything else is a visitor's text in clear, even one that happens to start like a sealed value.
+            let seal = |column: &str, value: &str| {
+                let binding = || contact_messages::binding(&id, column);
+                match secrets.decrypt(value, binding()) {
+                    Ok(_) => value.to_owned(),
+                    Err(_) => secrets.encrypt(value, binding()),
+                }
             };
+            let new_message = seal(MESSAGE, &message);
+            let new_company = company.as_deref().map(|c| seal(COMPANY, c));
+            if new_message == message && new_company == company {
+                continue;
+            }
             sqlx::query("UPDATE contact_messages SET message = $1, company = $2 WHERE id = $3")
-                .bind(seal(MESSAGE, &message))
-                .bind(company.map(|company| seal(COMPANY, &company)))
+                .bind(new_message)
+                .bind(new_company)
                 .bind(&id)
                 .execute(tx.conn())
                 .await?;
+            sealed += 1;
         }
         tx.commit().await?;
         Ok(sealed)
