@@ -1312,4 +1312,32 @@ async fn a_file_imported_with_a_wrong_layout_is_read_again_once_the_layout_is_co
         again["result"]["import"]["importId"],
         right["result"]["import"]["importId"]
     );
+    // A change of the layout that reads the file to the same lines (its name) leaves it the same import.
+    let mut renamed = hdfc();
+    renamed["name"] = json!("HDFC current account (main)");
+    call(
+        &app,
+        &finance,
+        Method::PUT,
+        &format!("{MAPPINGS}/{mapping}"),
+        Some(renamed),
+    )
+    .await;
+    let same = import(&app, &finance, &mapping, "hdfc.csv", &statement).await;
+    assert_eq!(same["duplicate"], true);
+    // An import kept before the lines were hashed with the file (its hash the file's alone) is found by the file,
+    // when it read it to the same lines.
+    use sha2::Digest;
+    sqlx::query("UPDATE statement_imports SET file_hash = $1 WHERE id = $2")
+        .bind(hex::encode(sha2::Sha256::digest(statement.as_bytes())))
+        .bind(right["result"]["import"]["importId"].as_str().unwrap())
+        .execute(app.db.pool())
+        .await
+        .unwrap();
+    let legacy = import(&app, &finance, &mapping, "hdfc.csv", &statement).await;
+    assert_eq!(legacy["duplicate"], true);
+    assert_eq!(
+        legacy["result"]["import"]["importId"],
+        right["result"]["import"]["importId"]
+    );
 }

@@ -821,24 +821,60 @@ pub async fn import(
     errors.into_result()?;
     let content = content.unwrap_or_default();
     let (mapping, layout) = saved_layout(s, op, mapping_id).await?;
-    // The same file read the same way is the same import; read with a layout corrected since (credit and debit
-    // columns swapped, say), it is read anew: what it matches is per payment, so reading it again credits nothing
-    // twice.
-    let hash = hex::encode(
-        Sha256::new()
-            .chain_update(content.as_bytes())
-            .chain_update(b"\0")
-            .chain_update(format!("{layout:?}").as_bytes())
-            .finalize(),
-    );
-    if let Some(found) = s.db.statement_import_by_hash(&hash).await? {
-        let found = summary_of(found)?;
-        op.see(found.market)?;
-        return Ok((result_of(s, found).await?, true));
-    }
     let parsed = statement::parse(content, &layout, None).map_err(|p| file_problem(p, &layout))?;
     if !parsed.errors.is_empty() {
         return Err(line_errors(&parsed.errors, &layout));
+    }
+    // The same file read to the same lines is the same import, whatever in its layout changed that reads nothing
+    // differently; read to other lines (credit and debit columns swapped, corrected since) it is read anew: what it
+    // matches is per payment, so reading it again credits nothing twice.
+    let mut read = Sha256::new()
+        .chain_update(content.as_bytes())
+        .chain_update(b"\0")
+        .chain_update(layout.market.code().as_bytes());
+    for l in &parsed.lines {
+        read.update(
+            format!(
+                "\n{}|{}|{}|{}|{}|{}",
+                l.line_no, l.date, l.amount, l.credit, l.reference, l.narration
+            )
+            .as_bytes(),
+        );
+    }
+    let hash = hex::encode(read.finalize());
+    // Imports before the lines were part of it were known by the file alone: one is this import if it read the file
+    // to these lines.
+    let legacy = hex::encode(Sha256::digest(content.as_bytes()));
+    let found = match s.db.statement_import_by_hash(&hash).await? {
+        Some(found) => Some(found),
+        None => match s.db.statement_import_by_hash(&legacy).await? {
+            Some(old) => {
+                let stored: Vec<(i64, i64, bool)> =
+                    s.db.statement_lines(&old.id)
+                        .await?
+                        .iter()
+                        .map(|l| (l.line_no, l.amount, l.credit != 0))
+                        .collect();
+                let now: Vec<(i64, i64, bool)> = parsed
+                    .lines
+                    .iter()
+                    .map(|l| {
+                        (
+                            i64::try_from(l.line_no).unwrap_or(i64::MAX),
+                            l.amount,
+                            l.credit,
+                        )
+                    })
+                    .collect();
+                (stored == now).then_some(old)
+            }
+            None => None,
+        },
+    };
+    if let Some(found) = found {
+        let found = summary_of(found)?;
+        op.see(found.market)?;
+        return Ok((result_of(s, found).await?, true));
     }
     let market = layout.market;
     let currency = market.currency().code();
