@@ -1235,6 +1235,34 @@ async fn a_credit_the_same_statement_reverses_is_never_confirmed_from_it() {
     assert_eq!(done["confirmedCount"], 1);
     assert_eq!(payment_status(&app, &kept).await, "confirmed");
     assert_eq!(payment_status(&app, &returned).await, "verifying");
+    // Kept for finance on Repayments, with the money providers took back, naming the payment's loan.
+    let items = call(
+        &app,
+        &finance,
+        Method::GET,
+        "/api/v1/console/unmatched-receipts",
+        None,
+    )
+    .await;
+    let [item] = &items.as_array().unwrap()[..] else {
+        panic!("one item: {items}")
+    };
+    assert_eq!(item["kind"], "reversed");
+    assert_eq!(item["provider"], "statement");
+    assert_eq!(item["reference"], "712345678931");
+    assert_eq!(item["amount"], amount);
+    assert!(item["orderNo"].is_string());
+    // The same file again is the same import: nothing new for finance.
+    import(&app, &finance, &mapping, "returned.csv", &statement).await;
+    let items = call(
+        &app,
+        &finance,
+        Method::GET,
+        "/api/v1/console/unmatched-receipts",
+        None,
+    )
+    .await;
+    assert_eq!(items.as_array().unwrap().len(), 1);
 }
 
 /// One matched line that cannot be confirmed (its loan unreadable) is reported by its line number and the lines after

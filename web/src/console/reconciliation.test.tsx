@@ -178,7 +178,7 @@ describe('reconciliation', () => {
     });
     renderConsole('/console/reconciliation?import=imp1');
     const other = await screen.findByRole('region', { name: /^Other lines \(1\)/ });
-    expect(other).toHaveTextContent('Taken back by a debit in this statement: not confirmed here; check it on Repayments');
+    expect(other).toHaveTextContent('Taken back by a debit in this statement: not confirmed here; it waits on Repayments, under money taken back');
     expect(screen.getByRole('button', { name: 'Confirm 2 matched payments (₹10,000)' })).toBeInTheDocument();
   });
 

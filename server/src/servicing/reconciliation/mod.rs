@@ -25,6 +25,7 @@ use crate::store::new_id;
 use crate::store::reconciliation::{
     ImportRow, LineRow, MappingRow, NewImport, NewLine, NewMapping,
 };
+use crate::store::unmatched::NewUnmatched;
 pub use statement::{AmountColumns, DATE_FORMATS, Layout, LineError};
 
 /// A market by its code (`IN`, `ID`, any case).
@@ -961,6 +962,35 @@ pub async fn import(
         return Ok((result_of(s, summary_of(found)?).await?, true));
     }
     tx.insert_statement_lines(&id, &lines).await?;
+    // A credit whose UTR a debit of this statement names too was taken back by the bank: it is kept for finance with
+    // the money providers took back (Repayments), naming its payment, so a confirmation by hand is not made blind.
+    let taken_back: HashSet<String> = parsed
+        .lines
+        .iter()
+        .filter(|l| !l.credit)
+        .flat_map(|l| statement::utr_candidates(&l.reference, &l.narration))
+        .collect();
+    for (i, l) in parsed.lines.iter().enumerate() {
+        let Some((utr, payment_id)) = hits[i].filter(|(utr, _)| taken_back.contains(*utr)) else {
+            continue;
+        };
+        tx.insert_unmatched_receipt(
+            &NewUnmatched {
+                kind: "reversed",
+                payment_id: Some(payment_id),
+                provider: "statement",
+                event_id: &format!("{id}:{}", l.line_no),
+                market: Some(market.code()),
+                reference: utr,
+                provider_payment_id: None,
+                amount: Some(l.amount),
+                currency: Some(currency),
+                sent_at: None,
+            },
+            now,
+        )
+        .await?;
+    }
     let after = serde_json::json!({
         "importId": id,
         "fileName": name,
