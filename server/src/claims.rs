@@ -42,6 +42,9 @@ struct Snapshot {
 pub struct SiteClaims {
     current: RwLock<Arc<Snapshot>>,
     generation: AtomicU64,
+    /// Held across a reload's read and its swap: two reloads at once (two admins' edits) would otherwise swap in the
+    /// order their swaps come, the earlier read last, and show claims already replaced until the timer's next read.
+    reloading: tokio::sync::Mutex<()>,
 }
 
 impl SiteClaims {
@@ -59,6 +62,7 @@ impl SiteClaims {
         let claims = Self {
             current: RwLock::default(),
             generation: AtomicU64::new(0),
+            reloading: tokio::sync::Mutex::new(()),
         };
         claims.reload(db).await?;
         Ok(claims)
@@ -67,6 +71,7 @@ impl SiteClaims {
     /// Reads the stored claims; when they differ from the ones in memory, swaps them and moves the generation.
     /// Returns true when they changed.
     pub async fn reload(&self, db: &Db) -> anyhow::Result<bool> {
+        let _one_at_a_time = self.reloading.lock().await;
         let rows = db.site_claims().await?;
         let mut next = Snapshot::default();
         for row in rows {
