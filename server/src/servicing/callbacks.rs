@@ -356,7 +356,8 @@ async fn unmatched(
     source: &dyn CallbackProvider,
     cb: &Callback,
 ) -> Result<Outcome, CallbackError> {
-    if !cb.credits && !cb.reverses {
+    // Money taken back under a reference no payment has took back nothing any loan counts.
+    if !cb.credits {
         return Ok(Outcome::Ignored);
     }
     let now = s.clock.now_ms();
@@ -364,30 +365,14 @@ async fn unmatched(
     let market = match currency.as_deref() {
         Some("INR") => Some(kilat_domain::Market::India),
         Some("IDR") => Some(kilat_domain::Market::Indonesia),
-        // Dragonpay names no currency: its money is of the one market it is on in, when only one is.
-        _ => source.market().or_else(|| {
-            let on: Vec<kilat_domain::Market> = <kilat_domain::Market as Code>::ALL
-                .iter()
-                .copied()
-                .filter(|m| {
-                    crate::servicing::payments::methods_of_market(&s.payments.settings, *m)
-                        .into_iter()
-                        .any(|method| source.settles_method(method))
-                })
-                .collect();
-            match on[..] {
-                [only] => Some(only),
-                _ => None,
-            }
-        }),
+        _ => source.market().or_else(|| only_market_offering(s, source)),
     };
     let reference: String = cb.reference.trim().chars().take(100).collect();
     let mut tx = s.db.begin().await?;
     let recorded = tx
         .insert_unmatched_receipt(
             &NewUnmatched {
-                // Money taken back for a reference no payment has is still for finance to look into.
-                kind: if cb.reverses { "reversed" } else { "unmatched" },
+                kind: "unmatched",
                 payment_id: None,
                 provider: source.code(),
                 event_id: &cb.event_id,
@@ -427,6 +412,26 @@ async fn unmatched(
     tracing::warn!(provider = source.code(), reference = %reference, amount = ?cb.amount,
         "money reported for a reference no payment has: recorded for finance");
     Ok(Outcome::Unmatched)
+}
+
+/// The one market whose payment methods include `source`'s (Dragonpay names no currency: its money is of the one
+/// market it is on in); none when it is on in both or neither.
+fn only_market_offering(
+    s: &Services,
+    source: &dyn CallbackProvider,
+) -> Option<kilat_domain::Market> {
+    let mut on = <kilat_domain::Market as Code>::ALL
+        .iter()
+        .copied()
+        .filter(|m| {
+            crate::servicing::payments::methods_of_market(&s.payments.settings, *m)
+                .into_iter()
+                .any(|method| source.settles_method(method))
+        });
+    match (on.next(), on.next()) {
+        (Some(only), None) => Some(only),
+        _ => None,
+    }
 }
 
 /// A currency code as a provider wrote it, made safe to keep: trimmed, at most 16 characters, in capitals.

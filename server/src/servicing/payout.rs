@@ -373,6 +373,21 @@ struct RejectedAudit<'a> {
     recorded_by: &'a str,
 }
 
+/// The reason an operator gives (a rejected recording, a withdrawn order): required, at most 500 characters, trimmed.
+fn required_reason(reason: Option<&str>) -> Result<&str, Error> {
+    let reason = reason.map(str::trim).unwrap_or_default();
+    if reason.is_empty() {
+        return Err(Error::field("reason", FieldProblem::required()));
+    }
+    if reason.chars().count() > MAX_REASON_CHARS {
+        return Err(Error::field(
+            "reason",
+            FieldProblem::too_long(MAX_REASON_CHARS),
+        ));
+    }
+    Ok(reason)
+}
+
 /// Rejects a payout another finance operator recorded (the checker), with a reason: the waiting row goes, the order
 /// stays approved and not paid (it is in the next bank file again), audited `payout.reject` with what was recorded.
 pub async fn reject(
@@ -382,14 +397,7 @@ pub async fn reject(
     reason: Option<&str>,
 ) -> Result<String, Error> {
     op.require_any(PAYOUT_ROLES)?;
-    let reason = reason.map(str::trim).unwrap_or_default();
-    let mut errors = FieldErrors::default();
-    if reason.is_empty() {
-        errors.add("reason", FieldProblem::required());
-    } else if reason.chars().count() > MAX_REASON_CHARS {
-        errors.add("reason", FieldProblem::too_long(MAX_REASON_CHARS));
-    }
-    errors.into_result()?;
+    let reason = required_reason(reason)?;
     let order = crate::auth::operators::order_in_scope(s, op, order_no).await?;
     let now = s.clock.now_ms();
     let mut tx = s.db.begin().await?;
@@ -437,14 +445,7 @@ pub async fn withdraw(
     reason: Option<&str>,
 ) -> Result<String, Error> {
     op.require_any(PAYOUT_ROLES)?;
-    let reason = reason.map(str::trim).unwrap_or_default();
-    let mut errors = FieldErrors::default();
-    if reason.is_empty() {
-        errors.add("reason", FieldProblem::required());
-    } else if reason.chars().count() > MAX_REASON_CHARS {
-        errors.add("reason", FieldProblem::too_long(MAX_REASON_CHARS));
-    }
-    errors.into_result()?;
+    let reason = required_reason(reason)?;
     let order = crate::auth::operators::order_in_scope(s, op, order_no).await?;
     let now = s.clock.now_ms();
     let mut tx = s.db.begin().await?;

@@ -1046,6 +1046,13 @@ async fn unmatched_dragonpay_money_is_the_market_s_that_offers_dragonpay() {
     )
     .await;
     assert_eq!(answer.status(), StatusCode::OK);
+    // A chargeback for a reference no payment has took back nothing any loan counts: nothing for finance.
+    let back = dragonpay(
+        &app,
+        &postback("KPNOSUCHDRAGON2", "DP7778", "K", DRAGONPAY_SECRET),
+    )
+    .await;
+    assert_eq!(back.status(), StatusCode::OK);
     let india = crate::servicing::operator_in(
         &app,
         "fin-in",
