@@ -94,7 +94,9 @@ pub fn needs_approval(s: &Services, order: &OrderRow) -> bool {
 /// threshold, in one transaction: the order moves to `disbursed` (an order not approved is `invalid_transition`, and a
 /// second payout finds it disbursed), the plan is fixed at today's business date, the ledger's opening entries and the
 /// payout are written, and the audit records who paid what. Above it, the payout is recorded and waits for a second
-/// operator ([`approve`]); a second recording is `payout_awaiting_approval`.
+/// operator ([`approve`]); a second recording is `payout_awaiting_approval`. An order in a bank file whose result has
+/// not come back is `payout_sent`, checked with the order locked: the bank may be sending its money, and a transfer by
+/// hand would pay the borrower twice (the bank's result, or putting it back, decides it).
 pub async fn disburse(
     s: &Services,
     op: &Operator,
@@ -103,7 +105,16 @@ pub async fn disburse(
 ) -> Result<PayoutOutcome, Error> {
     op.require_any(PAYOUT_ROLES)?;
     let order = crate::auth::operators::order_in_scope(s, op, order_no).await?;
-    pay_or_record(s, op, &order, bank_reference).await
+    pay_or_record(s, op, &order, bank_reference, Sent::ByHand).await
+}
+
+/// How the payout's money went.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Sent {
+    /// A transfer finance made and records: refused for an order in a bank file (its money may be on its way).
+    ByHand,
+    /// A success line of the bank's result for the file the order is in.
+    InBankFile,
 }
 
 /// The payout of one order as [`disburse`] makes it (also each line of an imported bank result file).
@@ -112,9 +123,10 @@ pub(crate) async fn pay_or_record(
     op: &Operator,
     order: &OrderRow,
     bank_reference: Option<&str>,
+    sent: Sent,
 ) -> Result<PayoutOutcome, Error> {
     if needs_approval(s, order) {
-        return record(s, op, order, bank_reference)
+        return record(s, op, order, bank_reference, sent)
             .await
             .map(PayoutOutcome::AwaitingApproval);
     }
@@ -128,6 +140,12 @@ pub(crate) async fn pay_or_record(
     })?;
     let now = s.clock.now_ms();
     let mut tx = s.db.begin().await?;
+    if sent == Sent::ByHand {
+        tx.order_locked_in_tx(&order.id)
+            .await?
+            .ok_or(Error::NotFound)?;
+        refuse_in_bank_file(&mut tx, &order.id).await?;
+    }
     let status = start_loan_in(
         &mut tx,
         &Start {
@@ -162,6 +180,7 @@ async fn record(
     op: &Operator,
     order: &OrderRow,
     bank_reference: Option<&str>,
+    sent: Sent,
 ) -> Result<Recorded, Error> {
     let reference = check_bank_reference(bank_reference)?;
     let now = s.clock.now_ms();
@@ -172,6 +191,9 @@ async fn record(
         .ok_or(Error::NotFound)?;
     if locked.status != OrderState::Approved {
         return Err(Refusal::InvalidTransition.into());
+    }
+    if sent == Sent::ByHand {
+        refuse_in_bank_file(&mut tx, &order.id).await?;
     }
     if let Some(other) = tx
         .take_transfer_reference(&reference, &order.id, "payout")
@@ -216,6 +238,14 @@ async fn record(
         bank_reference: reference,
         recorded_at: now,
     })
+}
+
+/// `payout_sent` when the order, locked in `tx`, is in a bank file whose result has not come back.
+async fn refuse_in_bank_file(tx: &mut Tx, order_id: &str) -> Result<(), Error> {
+    if tx.payout_sent_in_tx(order_id).await? {
+        return Err(Refusal::PayoutSent.into());
+    }
+    Ok(())
 }
 
 /// What starting a loan writes.

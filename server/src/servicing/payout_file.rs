@@ -13,7 +13,7 @@ use std::collections::HashSet;
 use kilat_domain::{Code, Currency, Market, OrderState};
 use serde::Serialize;
 
-use super::payout::{PAYOUT_ROLES, PayoutOutcome, beneficiary_of, pay_or_record};
+use super::payout::{PAYOUT_ROLES, PayoutOutcome, Sent, beneficiary_of, pay_or_record};
 use crate::auth::operators::Operator;
 use crate::error::{Error, FieldErrors, FieldProblem, Refusal};
 use crate::infra::csv::{CsvError, CsvWriter, parse};
@@ -535,7 +535,7 @@ async fn settle_line(
     if order.status != OrderState::Approved {
         return paid_before(s, &order.id, line).await;
     }
-    match pay_or_record(s, op, &order, Some(&line.bank_reference)).await {
+    match pay_or_record(s, op, &order, Some(&line.bank_reference), Sent::InBankFile).await {
         Ok(PayoutOutcome::Disbursed(_)) => Ok(LineOutcome::Paid),
         Ok(PayoutOutcome::AwaitingApproval(_)) => Ok(LineOutcome::AwaitingApproval),
         Err(Error::Refused(Refusal::PayoutAwaitingApproval)) => Ok(LineOutcome::AlreadyRecorded),

@@ -593,7 +593,8 @@ impl Tx {
 
     /// Puts an approved order in the bank file `file_id`, with its row locked (PostgreSQL; SQLite's transaction holds
     /// the write lock): the send's number (1 for its first file, then 2, 3… after each release), or `None` when it is
-    /// in a file already (another download took it) or no longer approved (the borrower cancelled it meanwhile).
+    /// in a file already (another download took it), no longer approved (the borrower cancelled it meanwhile), or
+    /// recorded as paid by hand and waiting for its second operator (recorded since the file's list was read).
     pub async fn claim_for_bank_file(
         &mut self,
         order_id: &str,
@@ -608,6 +609,7 @@ impl Tx {
         sqlx::query_scalar(&format!(
             "INSERT INTO payout_sends (order_id, file_id, sent_by, sent_at, attempt)
              SELECT id, $2, $3, $4, 1 FROM orders WHERE id = $1 AND status = '{approved}'
+                 AND NOT EXISTS (SELECT 1 FROM payout_approvals a WHERE a.order_id = $1)
              ON CONFLICT (order_id) DO UPDATE SET file_id = excluded.file_id, sent_by = excluded.sent_by,
                  sent_at = excluded.sent_at, attempt = payout_sends.attempt + 1, released_at = NULL
              WHERE payout_sends.released_at IS NOT NULL

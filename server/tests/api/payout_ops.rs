@@ -775,10 +775,14 @@ async fn a_checker_rejects_a_recorded_payout_with_a_reason_and_the_import_record
         .await
         .unwrap();
     assert!(csv.contains(&no));
+    // Sent in that file, it is paid by the bank's result, not by hand (the bank may be sending its money).
     assert_eq!(
-        data(record(&app, &maker, &no, "N3312600301").await).await["awaitingApproval"],
-        true
+        error(record(&app, &maker, &no, "N3312600301").await).await["code"],
+        "payout_sent"
     );
+    let file = file.replace("N3312600300", "N3312600301");
+    let report = data(import(&app, &maker, "IN", &file).await).await;
+    assert_eq!(report["lines"][0]["outcome"], "awaiting_approval");
     let done = data(approve(&app, &checker, &no).await).await;
     assert_eq!(done["status"], "disbursed");
     assert_eq!(done["bankReference"], "N3312600301");
@@ -1083,18 +1087,107 @@ async fn a_downloaded_bank_file_holds_each_order_once_and_its_borrower_cannot_ca
         .await;
     assert_eq!(cancelled.status(), StatusCode::OK);
 
-    // A payout recorded for approval was sent: it is not put back, so a checker's rejection never puts it in a file.
-    let (_, order_no, _) = &orders[3];
+    // A transfer by hand for an order in a file is refused, above the threshold (recorded for approval) and below
+    // it (paid out): the bank may be sending its money, and the borrower would be paid twice.
+    let (_, order_no, order_id) = &orders[3];
+    let by_hand = record(&app, &finance, order_no, "N3312609003").await;
+    assert_eq!(by_hand.status(), StatusCode::CONFLICT);
+    assert_eq!(error(by_hand).await["code"], "payout_sent");
+    assert_eq!(audits_of(&app, "payout.record", order_id).await, 0);
+    // The bank's result records it for approval; it was sent, so it is not put back, and a checker's rejection never
+    // puts it in a file.
+    let net = net_of(&app, order_id).await;
+    let paid = format!(
+        "Payment Reference,UTR,Status,Amount (INR)\r\n{order_no},N3312609003,SUCCESS,{}\r\n",
+        rupees(net)
+    );
     assert_eq!(
-        record(&app, &finance, order_no, "N3312609003")
-            .await
-            .status(),
-        StatusCode::OK
+        data(import(&app, &finance, "IN", &paid).await).await["lines"][0]["outcome"],
+        "awaiting_approval"
     );
     assert_eq!(
         put_back(order_no.clone()).await.status(),
         StatusCode::CONFLICT
     );
+    app.stop().await;
+}
+
+/// A payout by hand of an order in a downloaded bank file, below the threshold: refused with the order untouched, so
+/// the bank's transfer and finance's never both pay the loan; once the order is back out of the file it pays.
+#[tokio::test]
+async fn a_payout_by_hand_is_refused_while_its_order_is_in_a_bank_file() {
+    let app = spawn_app().await;
+    let finance = operator(&app, "fin", &[Role::Finance]).await;
+    let Application {
+        order_no, order_id, ..
+    } = app
+        .borrower(IN)
+        .loan("in-flexi-6m", 1_000_000, "m6")
+        .approved()
+        .await;
+    let file = get(
+        &app,
+        &finance,
+        "/api/v1/console/payouts/bank-file?market=IN",
+    )
+    .await;
+    assert!(file.text().await.unwrap().contains(order_no.as_str()));
+    let refused = record(&app, &finance, &order_no, "N3312609100").await;
+    assert_eq!(refused.status(), StatusCode::CONFLICT);
+    assert_eq!(error(refused).await["code"], "payout_sent");
+    assert_eq!(status_of(&app, &order_id).await, "approved");
+    assert_eq!(
+        count(
+            &app,
+            "SELECT COUNT(*) FROM payouts WHERE order_id = $1",
+            &order_id
+        )
+        .await,
+        0
+    );
+    assert_eq!(audits_of(&app, "payout.create", &order_id).await, 0);
+    // Put back (the upload was refused at the bank): finance pays it by hand.
+    let put_back = op_call(
+        &app,
+        &finance,
+        Method::POST,
+        &format!("/api/v1/console/orders/{order_no}/payout/put-back"),
+        None,
+    )
+    .await;
+    assert_eq!(put_back.status(), StatusCode::OK);
+    let paid = record(&app, &finance, &order_no, "N3312609100").await;
+    assert_eq!(data(paid).await["status"], "disbursed");
+    app.stop().await;
+}
+
+/// An order recorded as paid by hand (waiting for its second operator) is never put in a bank file, even when the
+/// file's list was read before the recording: the claim itself refuses it.
+#[tokio::test]
+async fn a_bank_file_never_claims_an_order_recorded_for_approval() {
+    let app = spawn_app_with(|s| {
+        s.payouts.india.approval_threshold = 100;
+    })
+    .await;
+    let finance = operator(&app, "fin", &[Role::Finance]).await;
+    let Application {
+        order_no, order_id, ..
+    } = app
+        .borrower(IN)
+        .loan("in-flexi-6m", 1_000_000, "m6")
+        .approved()
+        .await;
+    assert_eq!(
+        data(record(&app, &finance, &order_no, "N3312609200").await).await["awaitingApproval"],
+        true
+    );
+    let mut tx = app.db.begin().await.unwrap();
+    let claimed = tx
+        .claim_for_bank_file(&order_id, "file-1", "someone", 1)
+        .await
+        .unwrap();
+    assert_eq!(claimed, None);
+    drop(tx);
     app.stop().await;
 }
 

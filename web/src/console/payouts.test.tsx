@@ -100,7 +100,36 @@ describe('payouts', () => {
     await user.click(await screen.findByRole('button', { name: 'Withdraw KL-261122-AAAAAA: the bank will not pay it' }));
     await user.type(screen.getByLabelText('Why it cannot be paid out (the borrower reads this)'), 'Closed.');
     await user.click(screen.getByRole('button', { name: 'Withdraw the order' }));
-    expect(await screen.findByRole('alert')).toHaveTextContent('The money may be on its way.');
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      "This order is in a bank file or has a payout recorded, so its money may be on its way. Wait for the bank's result, or put it back if the file was never sent.",
+    );
+  });
+
+  it('refuses a payout by hand of an order another operator put in a bank file meanwhile, in words, and offers none then', async () => {
+    let inFile = false;
+    fakeConsoleApi({
+      operator: OPERATORS.finance,
+      signedIn: true,
+      handlers: {
+        [LIST]: () =>
+          ok(inFile ? [{ ...PAYOUTS_IN[0], inBankFile: { sentAt: Date.parse('2026-11-25T04:00:00Z'), sentByUsername: 'fin2' } }, PAYOUTS_IN[1]] : PAYOUTS_IN),
+        'POST /api/v1/console/orders/KL-261122-AAAAAA/disburse': () => {
+          inFile = true;
+          return refusal(409, 'payout_sent', 'Your money is already on its way to your bank account.');
+        },
+      },
+    });
+    renderConsole('/console/payouts');
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Pay out KL-261122-AAAAAA' }));
+    await user.type(screen.getByLabelText('Bank reference of the transfer'), 'HDFCN5202611');
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    await user.click(screen.getByRole('button', { name: 'Pay out ₹19,400' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(/so its money may be on its way/);
+    expect(screen.queryByText(/Your money is already/)).not.toBeInTheDocument();
+    expect(await screen.findByText(/In the bank file downloaded by fin2/)).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByRole('button', { name: 'Pay out KL-261122-AAAAAA' })).not.toBeInTheDocument();
   });
 
   it('shows the server’s refusal of the reference on the field, and a conflict in words', async () => {

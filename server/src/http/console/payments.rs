@@ -90,7 +90,7 @@ impl DisbursedView {
     responses((status = 200, body = Envelope<DisbursedView>), (status = 401, body = ErrorBody),
         (status = 403, description = "forbidden (not finance), csrf_token_invalid or cross_site_request", body = ErrorBody),
         (status = 404, body = ErrorBody),
-        (status = 409, description = "invalid_transition: the order is not approved (or already paid out); payout_awaiting_approval: already recorded, waiting for a second operator", body = ErrorBody),
+        (status = 409, description = "invalid_transition: the order is not approved (or already paid out); payout_awaiting_approval: already recorded, waiting for a second operator; payout_sent: in a downloaded bank file whose result has not come back (the bank may be sending its money)", body = ErrorBody),
         (status = 422, description = "validation_failed: `bankReference`", body = ErrorBody)))]
 pub async fn disburse(
     State(state): State<AppState>,

@@ -143,7 +143,7 @@ export function PayoutsScreen() {
                           setDone(d);
                         }}
                       />
-                    ) : (
+                    ) : entry.inBankFile ? null : (
                       <button
                         type="button"
                         className="button button--primary"
@@ -358,7 +358,7 @@ function WithdrawAction({ entry, onDone }: { entry: PayoutEntry; onDone: (orderN
     <form onSubmit={send} noValidate className="withdraw">
       {withdraw.error && !withdraw.error.fields.reason && (
         <p role="alert" className="notice notice--error">
-          {errorText(withdraw.error, t)}
+          {withdraw.error.code === 'payout_sent' ? t('payouts.inBankFileRefused') : errorText(withdraw.error, t)}
         </p>
       )}
       <div className="field">
@@ -684,7 +684,11 @@ function DisburseForm({ entry, onCancel, onDone }: { entry: PayoutEntry; onCance
     <div className="disburse">
       {disburse.isError && !serverError && (
         <p role="alert" className="notice notice--error">
-          {disburse.error.code === 'invalid_transition' ? t('payouts.invalidTransition') : errorText(disburse.error, t)}
+          {disburse.error.code === 'invalid_transition'
+            ? t('payouts.invalidTransition')
+            : disburse.error.code === 'payout_sent'
+              ? t('payouts.inBankFileRefused')
+              : errorText(disburse.error, t)}
         </p>
       )}
       {confirming ? (
