@@ -56,6 +56,7 @@ pub const ERROR_CODES: &[&str] = &[
     "money_outstanding",
     "payment_unsettled",
     "payout_sent",
+    "payment_waiting",
     "other_currency",
     "extension_over_cap",
     "handover_invalid",
@@ -197,6 +198,9 @@ pub enum Refusal {
     PaymentUnsettled,
     /// Cancelling an approved order finance has put in a bank file: its money may be on its way.
     PayoutSent,
+    /// A payment of the loan waits for finance (a UTR being checked, an amount held): an extension is bought once it
+    /// is decided, so its fee never buys days on an installment that money paid.
+    PaymentWaiting,
     /// Crediting or refunding money a provider reported in another currency than the payment's.
     OtherCurrency,
     /// A UTR already submitted, for this or any other payment.
@@ -256,6 +260,7 @@ impl Refusal {
             Refusal::MoneyReported => "money_reported",
             Refusal::PaymentUnsettled => "payment_unsettled",
             Refusal::PayoutSent => "payout_sent",
+            Refusal::PaymentWaiting => "payment_waiting",
             Refusal::OtherCurrency => "other_currency",
             Refusal::UtrAlreadyUsed => "utr_already_used",
             Refusal::UtrLocked => "utr_locked",

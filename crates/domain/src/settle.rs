@@ -69,6 +69,9 @@ pub struct Priced {
     pub due_date: Option<Date>,
     /// For an extension: its price and revised schedule.
     pub extension: Option<ExtensionQuote>,
+    /// For an extension: the extensions the loan had been granted when it was priced. Its money buys the extension
+    /// priced only while that is still so ([`Asked::extensions_before`]).
+    pub extensions_before: Option<u32>,
 }
 
 /// Why a choice is not offered.
@@ -139,6 +142,7 @@ pub fn price(
                 installment_to: Some(last),
                 due_date: Some(date),
                 extension: None,
+                extensions_before: None,
             }
         }
         RepaymentChoice::Payoff => Priced {
@@ -149,6 +153,7 @@ pub fn price(
             installment_to: None,
             due_date: None,
             extension: None,
+            extensions_before: None,
         },
         RepaymentChoice::CoolingOff => {
             let settlement = cooling_off_settlement(plan, balances, on)?;
@@ -162,6 +167,7 @@ pub fn price(
                 installment_to: None,
                 due_date: None,
                 extension: None,
+                extensions_before: None,
             }
         }
         RepaymentChoice::Extension => {
@@ -183,6 +189,7 @@ pub fn price(
                 installment_to: Some(number),
                 due_date: new_date,
                 extension: Some(quote),
+                extensions_before: Some(balances.extensions_granted),
             }
         }
     };
@@ -212,6 +219,10 @@ pub struct Asked {
     /// submitted, the day the provider's instructions expired, else the day the money was reported. Never before
     /// `priced_on`.
     pub sent_on: Date,
+    /// An extension's [`Priced::extensions_before`] (none when not known, for payments stored before it was kept):
+    /// when the loan has been granted another extension since (a second fee paid for the same one, from another tab
+    /// or by another method), its schedule is not the one priced, and its money is held for finance.
+    pub extensions_before: Option<u32>,
 }
 
 /// The days after the one it was priced on that a payment's price still holds for its money: a transfer made late
@@ -277,8 +288,14 @@ pub fn settle(
         // Sent after the window: no longer an exit; finance decides.
         RepaymentChoice::CoolingOff => return Ok(Settlement::Hold),
         RepaymentChoice::Extension => match asked.installment {
-            Some(number) => extend(plan, balances, number, on, caps).map(|(_, entry)| entry),
-            None => return Ok(Settlement::Hold),
+            Some(number)
+                if asked
+                    .extensions_before
+                    .is_none_or(|n| n == balances.extensions_granted) =>
+            {
+                extend(plan, balances, number, on, caps).map(|(_, entry)| entry)
+            }
+            _ => return Ok(Settlement::Hold),
         },
     };
     Ok(match entry {
@@ -535,6 +552,7 @@ mod tests {
             priced_on: on,
             amount: p.amount,
             sent_on: on,
+            extensions_before: p.extensions_before,
         }
     }
 
@@ -906,6 +924,72 @@ mod tests {
         // Finance crediting the same amount held: a repayment that clears nothing, so nothing is waived.
         let (waived, _) = waive(&|b| credit_received(&plan, b, &paid, priced.amount, today));
         assert!(waived.is_empty());
+    }
+
+    #[test]
+    fn a_second_fee_for_the_same_extension_is_held_and_a_later_extension_is_granted() {
+        let plan = indian_plan();
+        let payout = plan.payout_date();
+        let day = |n| add_days(payout, n).unwrap();
+        let ledger = plan.opening_entries();
+        // Two payments for the extension, priced the same day (two tabs, or UPI and a bank transfer).
+        let one = price_on(&plan, &ledger, RepaymentChoice::Extension, day(3));
+        let two = price_on(&plan, &ledger, RepaymentChoice::Extension, day(3));
+        assert_eq!(one.extensions_before, Some(0));
+        let b = balances(&plan, &ledger);
+        let Settlement::Credit { entry, .. } =
+            settle(&plan, &b, &asked(&one, day(3)), one.amount, day(3), &caps()).unwrap()
+        else {
+            panic!("the first fee buys the extension")
+        };
+        let mut ledger = ledger.clone();
+        ledger.push(entry);
+        let extended = balances(&plan, &ledger);
+        assert_eq!(extended.extensions_granted, 1);
+        // The second buys nothing more: held for finance, never a second extension the borrower did not ask for.
+        assert_eq!(
+            settle(
+                &plan,
+                &extended,
+                &asked(&two, day(3)),
+                two.amount,
+                day(4),
+                &caps()
+            )
+            .unwrap(),
+            Settlement::Hold
+        );
+        // Finance credits it: a repayment of the installment, not an extension.
+        let Settlement::Credit { entry, .. } =
+            credit_received(&plan, &extended, &asked(&two, day(3)), two.amount, day(4)).unwrap()
+        else {
+            panic!("credited")
+        };
+        assert_ne!(entry.kind, EntryKind::ExtensionFee);
+        // A second extension priced once the first was granted is the borrower's choice, and granted.
+        let again = price_on(&plan, &ledger, RepaymentChoice::Extension, day(5));
+        assert_eq!(again.extensions_before, Some(1));
+        let Settlement::Credit { entry, .. } = settle(
+            &plan,
+            &extended,
+            &asked(&again, day(5)),
+            again.amount,
+            day(5),
+            &caps(),
+        )
+        .unwrap() else {
+            panic!("a later extension is granted")
+        };
+        assert_eq!(entry.kind, EntryKind::ExtensionFee);
+        // A payment stored before the count was kept settles as before.
+        let legacy = Asked {
+            extensions_before: None,
+            ..asked(&two, day(3))
+        };
+        assert!(matches!(
+            settle(&plan, &extended, &legacy, two.amount, day(4), &caps()).unwrap(),
+            Settlement::Credit { .. }
+        ));
     }
 
     #[test]

@@ -213,6 +213,7 @@ fn status_of(code: &str) -> StatusCode {
         | "money_reported"
         | "payment_unsettled"
         | "payout_sent"
+        | "payment_waiting"
         | "other_currency"
         | "utr_already_used"
         | "utr_locked"

@@ -290,6 +290,8 @@ pub enum ErrorCode {
     PaymentUnsettled,
     /// 409: cancelling an approved order finance has put in a bank file: its money may be on its way.
     PayoutSent,
+    /// 409: buying an extension while a payment of the loan waits for finance (a UTR being checked, an amount held).
+    PaymentWaiting,
     /// 409: crediting or refunding money a provider reported in another currency than the payment's: it goes back
     /// through the provider, and the payment is rejected.
     OtherCurrency,

@@ -834,6 +834,7 @@ async fn second_receipt(
             amount: received,
             currency: row.currency,
             priced_on: &row.priced_on,
+            extensions_before: row.extensions_before,
             status: PaymentStatus::Pending.code(),
             reference: &reference,
             idempotency_key: &key,

@@ -23,6 +23,8 @@ pub struct PaymentRow {
     #[row(try_from = "String")]
     pub currency: Currency,
     pub priced_on: String,
+    /// An extension's: the extensions the loan had been granted when it was priced (none before migration 0071).
+    pub extensions_before: Option<i64>,
     pub status: String,
     pub reference: String,
     pub idempotency_key: String,
@@ -74,6 +76,7 @@ pub struct NewPayment<'a> {
     pub amount: i64,
     pub currency: Currency,
     pub priced_on: &'a str,
+    pub extensions_before: Option<i64>,
     pub status: &'a str,
     pub reference: &'a str,
     pub idempotency_key: &'a str,
@@ -112,7 +115,7 @@ pub struct Duplicate;
 
 /// The columns of a [`PaymentRow`], over `payments p JOIN orders o`.
 pub(super) const COLUMNS: &str = "p.id, p.order_id, o.order_no, p.borrower_id, p.choice, p.method, p.installment, p.installment_to, p.amount, \
-     p.currency, p.priced_on, p.status, p.reference, p.idempotency_key, \
+     p.currency, p.priced_on, p.extensions_before, p.status, p.reference, p.idempotency_key, \
      (SELECT MIN(u.utr) FROM payment_utrs u WHERE u.payment_id = p.id) AS utr, \
      p.received_amount, p.received_currency, p.decision_reason, p.provider, p.provider_ref, p.va_bank_code, p.va_number, p.va_name, \
      p.expires_at, p.refund_amount, p.refund_reference, p.refunded_at, p.refund_claimed_by, p.refund_claimed_at, \
@@ -208,8 +211,9 @@ impl Tx {
         let inserted = sqlx::query(
             "INSERT INTO payments (id, order_id, borrower_id, choice, method, installment, installment_to, amount,
                  currency, priced_on, status, reference, idempotency_key, provider, provider_ref, va_bank_code,
-                 va_number, va_name, expires_at, created_at, updated_at)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $20)",
+                 va_number, va_name, expires_at, created_at, updated_at, extensions_before)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $20,
+                 $21)",
         )
         .bind(&id)
         .bind(p.order_id)
@@ -231,6 +235,7 @@ impl Tx {
         .bind(p.issued.as_ref().and_then(|i| i.va_name))
         .bind(p.issued.as_ref().and_then(|i| i.expires_at))
         .bind(p.now)
+        .bind(p.extensions_before)
         .execute(self.conn())
         .await;
         match inserted {

@@ -840,6 +840,95 @@ async fn the_cooling_off_exit_charges_principal_and_the_days_interest_only_and_e
     app.stop().await;
 }
 
+/// Two fees paid for the same extension (two tabs, or UPI and a bank transfer, each its own payment): the first buys
+/// it, the second is held for finance, never a second extension priced for a schedule the loan no longer has. And no
+/// extension is offered or started while a payment of the loan waits for finance: money that may have paid the
+/// installment is decided first, so a fee never buys days on an installment paid already.
+#[tokio::test]
+async fn a_second_fee_for_the_same_extension_is_held_and_none_is_sold_while_a_payment_waits() {
+    let app = spawn_app().await;
+    let finance = operator(&app, "fin", &[Role::Finance]).await;
+    let (session, order_no, id) =
+        approved(&app, "9876500152", "in-salary-advance", 1_000_000, "30d").await;
+    assert_eq!(
+        disburse(&app, &finance, &order_no).await.status(),
+        StatusCode::OK
+    );
+    let mut fees = Vec::new();
+    for (method, key) in [
+        ("upi", "ext-two-tabs-1"),
+        ("bank_transfer", "ext-two-tabs-2"),
+    ] {
+        let created =
+            data(create_payment(&app, &session, &order_no, "extension", method, key).await).await;
+        fees.push((
+            created["paymentId"].as_str().unwrap().to_owned(),
+            created["amount"].as_i64().unwrap(),
+        ));
+    }
+    assert_eq!(fees[0].1, fees[1].1);
+    for ((payment_id, _), utr) in fees.iter().zip(["500000000101", "500000000102"]) {
+        assert_eq!(
+            submit_utr(&app, &session, payment_id, utr).await.status(),
+            StatusCode::OK
+        );
+    }
+    // While they wait, no extension is offered or started.
+    let offer = app
+        .get_as(
+            &format!("/api/v1/borrower/orders/{order_no}/extension"),
+            &session,
+        )
+        .await;
+    assert_eq!(offer.status(), StatusCode::CONFLICT);
+    assert_eq!(error(offer).await["code"], "payment_waiting");
+    let third = create_payment(
+        &app,
+        &session,
+        &order_no,
+        "extension",
+        "upi",
+        "ext-two-tabs-3",
+    )
+    .await;
+    assert_eq!(third.status(), StatusCode::CONFLICT);
+    assert_eq!(error(third).await["code"], "payment_waiting");
+    // The one started before is answered again for its key (a retry), not refused.
+    let again = create_payment(
+        &app,
+        &session,
+        &order_no,
+        "extension",
+        "upi",
+        "ext-two-tabs-1",
+    )
+    .await;
+    assert_eq!(data(again).await["paymentId"], fees[0].0);
+    let before = check_ledger(&app, &session, &order_no, &id).await;
+    let first = data(confirm(&app, &finance, &fees[0].0, fees[0].1).await).await;
+    assert_eq!(first["payment"]["status"], "confirmed", "{first}");
+    let second = data(confirm(&app, &finance, &fees[1].0, fees[1].1).await).await;
+    assert_eq!(second["payment"]["status"], "held", "{second}");
+    let after = check_ledger(&app, &session, &order_no, &id).await;
+    assert_eq!(after["extensionsGranted"], 1);
+    let moved = |v: &Value| {
+        kilat_server::store::loans::parse_date(v["installments"][0]["dueDate"].as_str().unwrap())
+            .unwrap()
+    };
+    assert_eq!(moved(&after) - moved(&before), time::Duration::days(7));
+    // The second fee is kept for finance to credit to the loan or refund.
+    assert_eq!(
+        count(
+            &app,
+            "SELECT COUNT(*) FROM payments WHERE order_id = $1 AND status = 'held'",
+            &id
+        )
+        .await,
+        1
+    );
+    app.stop().await;
+}
+
 #[tokio::test]
 async fn an_extension_shown_accepted_and_paid_moves_the_due_date_and_the_repaid_loan_is_rated_once()
 {

@@ -738,7 +738,7 @@ pub struct ExtensionView {
     params(("orderNo" = String, Path, description = "E.g. KL-261123-7F3K9Q")),
     responses((status = 200, body = Envelope<ExtensionView>), (status = 401, body = ErrorBody),
         (status = 404, description = "no such order of this borrower, or not paid out yet", body = ErrorBody),
-        (status = 409, description = "choice_unavailable: no extension now (the product has none, the maximum is reached, or the loan is closed); extension_over_cap: with its fee the loan would cost more than an OJK cap allows (`msg` names the cost and the cap)", body = ErrorBody)))]
+        (status = 409, description = "choice_unavailable: no extension now (the product has none, the maximum is reached, or the loan is closed); extension_over_cap: with its fee the loan would cost more than an OJK cap allows (`msg` names the cost and the cap); payment_waiting: a payment of the loan waits for finance (a UTR being checked, an amount held)", body = ErrorBody)))]
 pub async fn extension(
     State(state): State<AppState>,
     session: Session,
@@ -801,7 +801,7 @@ pub struct ExtensionAcceptRequest {
     responses((status = 200, body = Envelope<PaymentView>), (status = 401, body = ErrorBody),
         (status = 403, description = "cross_site_request", body = ErrorBody),
         (status = 404, description = "no such order of this borrower, or not paid out yet", body = ErrorBody),
-        (status = 409, description = "choice_unavailable, extension_over_cap or idempotency_key_reused", body = ErrorBody),
+        (status = 409, description = "choice_unavailable, extension_over_cap, payment_waiting (an extension while a payment of the loan waits for finance) or idempotency_key_reused", body = ErrorBody),
         (status = 422, description = "validation_failed: `method` or `Idempotency-Key`", body = ErrorBody),
         (status = 503, description = "provider_unavailable: the virtual-account provider is down or slow; nothing was stored", body = ErrorBody)))]
 pub async fn accept_extension(

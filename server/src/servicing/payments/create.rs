@@ -55,6 +55,7 @@ pub struct PaymentRequest<'a> {
 /// Idempotent on the client's key: the same key for the same order, choice and method answers the payment it made;
 /// for anything else it is `idempotency_key_reused`. A unique index on (borrower, key) settles a race of retries.
 /// A new payment counts against `[limits] payments_per_day` (then `429 rate_limited`), before a provider is asked.
+/// A new extension while a payment of the loan waits for finance is `payment_waiting` (see [`extension_offer`]).
 pub async fn create(
     s: &Services,
     borrower: &Borrower,
@@ -91,7 +92,7 @@ pub async fn create(
         method.expect("checked"),
         key.expect("checked"),
     );
-    let loan = own_loan(s, borrower, order_no).await?;
+    let (loan, waiting) = own_loan_and_waiting(s, borrower, order_no).await?;
     let same = |row: &PaymentRow| {
         row.order_id == loan.order.id && row.choice == choice.code() && row.method == method.code()
     };
@@ -101,6 +102,9 @@ pub async fn create(
         } else {
             Err(Refusal::IdempotencyKeyReused.into())
         };
+    }
+    if choice == RepaymentChoice::Extension && waiting {
+        return Err(Refusal::PaymentWaiting.into());
     }
     let today = loan.today(s);
     let priced = price(s, &loan, choice, today)?;
@@ -142,6 +146,7 @@ pub async fn create(
             amount: priced.amount.minor(),
             currency: loan.order.currency,
             priced_on: &date_code(today),
+            extensions_before: priced.extensions_before.map(i64::from),
             status: PaymentStatus::Pending.code(),
             reference: &reference,
             idempotency_key: &key,

@@ -196,6 +196,10 @@ pub(crate) fn asked_of(
         priced_on,
         amount: Money::from_minor(payment.row.amount),
         sent_on,
+        extensions_before: payment
+            .row
+            .extensions_before
+            .and_then(|n| u32::try_from(n).ok()),
     })
 }
 

@@ -20,7 +20,7 @@ pub use utr::*;
 use kilat_domain::{Code, EntryKind, Market, Money, OrderEvent, OrderState};
 use time::Date;
 
-use super::{Loan, LoanView, load_in, own_loan, own_loan_and_waiting};
+use super::{Loan, LoanView, load_in, own_loan_and_waiting};
 use crate::auth::Borrower;
 use crate::auth::operators::{Operator, Role};
 use crate::error::{Error, FieldErrors, FieldProblem, Refusal};
@@ -170,13 +170,18 @@ pub async fn repayment(
 }
 
 /// The extension the borrower's loan offers today: its fee, the installment that moves and the revised schedule.
-/// A loan without one (the product allows none, the maximum is reached, closed) is `choice_unavailable`.
+/// A loan without one (the product allows none, the maximum is reached, closed) is `choice_unavailable`; while a
+/// payment of the loan waits for finance (a UTR being checked, an amount held) it is `payment_waiting`: money that may
+/// have paid the installment is decided first, so a fee never buys days on an installment paid already.
 pub async fn extension_offer(
     s: &Services,
     borrower: &Borrower,
     order_no: &str,
 ) -> Result<(LoanView, Priced), Error> {
-    let loan = own_loan(s, borrower, order_no).await?;
+    let (loan, waiting) = own_loan_and_waiting(s, borrower, order_no).await?;
+    if waiting {
+        return Err(Refusal::PaymentWaiting.into());
+    }
     let today = loan.today(s);
     let priced = price(s, &loan, RepaymentChoice::Extension, today)?;
     Ok((loan, priced))

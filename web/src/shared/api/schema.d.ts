@@ -6653,7 +6653,7 @@ export interface components {
          * @description The stable `code` of an error answer (docs/API-BORROWER.md); `msg` is its text in the request's language.
          * @enum {string}
          */
-        ErrorCode: "bad_request" | "code_invalid" | "code_expired" | "unauthorized" | "not_eligible" | "not_found" | "method_not_allowed" | "certification_out_of_order" | "certification_incomplete" | "open_order_exists" | "kfs_changed" | "idempotency_key_reused" | "payload_too_large" | "unsupported_media_type" | "validation_failed" | "cap_exceeded" | "rate_limited" | "code_resend_too_soon" | "daily_limit_reached" | "code_attempts_exceeded" | "cross_site_request" | "invalid_transition" | "internal" | "code_delivery_failed" | "credentials_invalid" | "operator_locked" | "forbidden" | "csrf_token_invalid" | "choice_unavailable" | "payment_not_open" | "money_reported" | "utr_already_used" | "utr_locked" | "utr_corrections_exhausted" | "already_rated" | "own_admin_account" | "last_admin" | "provider_unavailable" | "complaint_not_answered" | "complaint_closed" | "complaint_unanswered" | "refund_claimed" | "receipt_resolved" | "money_outstanding" | "payment_unsettled" | "payout_sent" | "other_currency" | "extension_over_cap" | "handover_invalid" | "handover_not_allowed" | "own_payout_approval" | "payout_not_awaiting" | "payout_awaiting_approval" | "signed_in_as_another" | "server_busy" | "application_claimed" | "loan_not_closed" | "password_change_required";
+        ErrorCode: "bad_request" | "code_invalid" | "code_expired" | "unauthorized" | "not_eligible" | "not_found" | "method_not_allowed" | "certification_out_of_order" | "certification_incomplete" | "open_order_exists" | "kfs_changed" | "idempotency_key_reused" | "payload_too_large" | "unsupported_media_type" | "validation_failed" | "cap_exceeded" | "rate_limited" | "code_resend_too_soon" | "daily_limit_reached" | "code_attempts_exceeded" | "cross_site_request" | "invalid_transition" | "internal" | "code_delivery_failed" | "credentials_invalid" | "operator_locked" | "forbidden" | "csrf_token_invalid" | "choice_unavailable" | "payment_not_open" | "money_reported" | "utr_already_used" | "utr_locked" | "utr_corrections_exhausted" | "already_rated" | "own_admin_account" | "last_admin" | "provider_unavailable" | "complaint_not_answered" | "complaint_closed" | "complaint_unanswered" | "refund_claimed" | "receipt_resolved" | "money_outstanding" | "payment_unsettled" | "payout_sent" | "payment_waiting" | "other_currency" | "extension_over_cap" | "handover_invalid" | "handover_not_allowed" | "own_payout_approval" | "payout_not_awaiting" | "payout_awaiting_approval" | "signed_in_as_another" | "server_busy" | "application_claimed" | "loan_not_closed" | "password_change_required";
         /** @description A client error. */
         ErrorInfoRequest: {
             /**
@@ -11279,7 +11279,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description choice_unavailable: no extension now (the product has none, the maximum is reached, or the loan is closed); extension_over_cap: with its fee the loan would cost more than an OJK cap allows (`msg` names the cost and the cap) */
+            /** @description choice_unavailable: no extension now (the product has none, the maximum is reached, or the loan is closed); extension_over_cap: with its fee the loan would cost more than an OJK cap allows (`msg` names the cost and the cap); payment_waiting: a payment of the loan waits for finance (a UTR being checked, an amount held) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -11362,7 +11362,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description choice_unavailable, extension_over_cap or idempotency_key_reused */
+            /** @description choice_unavailable, extension_over_cap, payment_waiting (an extension while a payment of the loan waits for finance) or idempotency_key_reused */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -16194,7 +16194,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description invalid_transition: the order is not approved (or already paid out); payout_awaiting_approval: already recorded, waiting for a second operator */
+            /** @description invalid_transition: the order is not approved (or already paid out); payout_awaiting_approval: already recorded, waiting for a second operator; payout_sent: in a downloaded bank file whose result has not come back (the bank may be sending its money) */
             409: {
                 headers: {
                     [name: string]: unknown;

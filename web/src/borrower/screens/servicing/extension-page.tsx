@@ -24,6 +24,8 @@ export function ExtensionPage() {
   const extension = useExtension(orderNo);
   const types = usePaymentTypes(orderNo);
   const unavailable = extension.error instanceof ApiError && extension.error.code === 'choice_unavailable';
+  // A payment of the loan is with finance: the extension waits until it is decided (it may have paid the installment).
+  const waiting = extension.error instanceof ApiError && extension.error.code === 'payment_waiting';
   return (
     <Screen title={t('servicing.extension.title')} backTo={`/orders/${encodeURIComponent(orderNo)}`}>
       <OrderMoneyProvider orderNo={orderNo}>
@@ -31,6 +33,8 @@ export function ExtensionPage() {
           <LoadingState />
         ) : unavailable ? (
           <StateNotice kind="empty" title={t('servicing.extension.none')} text={t('servicing.extension.noneText')} />
+        ) : waiting ? (
+          <StateNotice kind="empty" title={t('servicing.extension.waiting')} text={t('servicing.extension.waitingText')} />
         ) : extension.isError ? (
           <LoadFailed error={extension.error} title={t('servicing.extension.loadFailed')} onRetry={() => void extension.refetch()} />
         ) : types.isError ? (

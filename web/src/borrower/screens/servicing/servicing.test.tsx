@@ -651,4 +651,16 @@ describe('the extension', () => {
     renderBorrower(`/app/orders/${NO}/extension?lang=id`);
     expect(await screen.findByRole('heading', { name: 'Tidak ada perpanjangan' })).toBeInTheDocument();
   });
+
+  it('while a payment of the loan is being checked, says the extension waits for it and offers no button', async () => {
+    fakeApi({
+      [`GET ${ORDER}/extension`]: () => refusal(409, 'payment_waiting', 'A payment of this loan is being checked.'),
+      'GET /api/v1/borrower/payment-types': () => ok(TYPES),
+    }).signIn();
+    renderBorrower(`/app/orders/${NO}/extension?lang=1`);
+    expect(await screen.findByRole('heading', { name: 'A payment is being checked' })).toBeInTheDocument();
+    expect(screen.getByText(/it may already have paid this installment/)).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /Accept and pay the fee/ })).toBeNull();
+    expect(screen.queryByRole('button', { name: /Try again/ })).toBeNull();
+  });
 });
