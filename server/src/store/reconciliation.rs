@@ -181,15 +181,54 @@ impl Db {
     pub async fn payments_by_utr(
         &self,
         utrs: &[String],
-    ) -> sqlx::Result<Vec<(String, String, String)>> {
+    ) -> sqlx::Result<Vec<(String, String, String, String)>> {
         let mut out = Vec::new();
         for chunk in utrs.chunks(UTRS_PER_LOOKUP) {
             let sql = format!(
-                "SELECT u.utr, u.payment_id, p.currency FROM payment_utrs u JOIN payments p ON p.id = u.payment_id
+                "SELECT u.utr, u.payment_id, p.currency, p.status FROM payment_utrs u JOIN payments p ON p.id = u.payment_id
                  WHERE u.utr IN ({})",
                 placeholders(1, chunk.len())
             );
             let mut query = sqlx::query_as(&sql);
+            for utr in chunk {
+                query = query.bind(utr);
+            }
+            out.extend(query.fetch_all(self.pool()).await?);
+        }
+        Ok(out)
+    }
+
+    /// The credit lines of earlier imports that carry one of `utrs`: (UTR, date, amount, reference) — the money seen
+    /// arriving for a payment, that a later statement's debit naming the UTR took back.
+    pub async fn credit_lines_of_utrs(
+        &self,
+        utrs: &[String],
+    ) -> sqlx::Result<Vec<(String, String, i64, String)>> {
+        let mut out = Vec::new();
+        for chunk in utrs.chunks(UTRS_PER_LOOKUP) {
+            let sql = format!(
+                "SELECT utr, on_date, amount, reference FROM statement_lines WHERE credit <> 0 AND utr IN ({})",
+                placeholders(1, chunk.len())
+            );
+            let mut query = sqlx::query_as(&sql);
+            for utr in chunk {
+                query = query.bind(utr);
+            }
+            out.extend(query.fetch_all(self.pool()).await?);
+        }
+        Ok(out)
+    }
+
+    /// Which of `utrs` a statement showed taken back (a `reversed` item of provider `statement`).
+    pub async fn statement_reversed_utrs(&self, utrs: &[String]) -> sqlx::Result<Vec<String>> {
+        let mut out = Vec::new();
+        for chunk in utrs.chunks(UTRS_PER_LOOKUP) {
+            let sql = format!(
+                "SELECT DISTINCT reference FROM unmatched_receipts
+                 WHERE provider = 'statement' AND kind = 'reversed' AND reference IN ({})",
+                placeholders(1, chunk.len())
+            );
+            let mut query = sqlx::query_scalar(&sql);
             for utr in chunk {
                 query = query.bind(utr);
             }

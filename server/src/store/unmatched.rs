@@ -83,6 +83,40 @@ impl Tx {
         Ok((done.rows_affected() == 1).then_some(id))
     }
 
+    /// Records a statement's debit taking back a payment's money (`row.kind` `reversed`, provider `statement`), once
+    /// per bank row (`row.event_id`), and not when an import before this rule (its event id the import's line) kept one
+    /// for the same UTR already. Its id, or `None` when it was recorded before.
+    pub async fn insert_statement_reversal(
+        &mut self,
+        row: &NewUnmatched<'_>,
+        now: i64,
+    ) -> sqlx::Result<Option<String>> {
+        let id = new_id();
+        let done = sqlx::query(
+            "INSERT INTO unmatched_receipts (id, provider, event_id, market, reference, provider_payment_id, amount,
+                 currency, sent_at, received_at, kind, payment_id)
+             SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12
+             WHERE NOT EXISTS (SELECT 1 FROM unmatched_receipts k WHERE k.provider = $2 AND k.kind = $11
+                 AND k.reference = $5 AND k.event_id NOT LIKE 'reversed:%')
+             ON CONFLICT DO NOTHING",
+        )
+        .bind(&id)
+        .bind(row.provider)
+        .bind(row.event_id)
+        .bind(row.market)
+        .bind(row.reference)
+        .bind(row.provider_payment_id)
+        .bind(row.amount)
+        .bind(row.currency)
+        .bind(row.sent_at)
+        .bind(now)
+        .bind(row.kind)
+        .bind(row.payment_id)
+        .execute(self.conn())
+        .await?;
+        Ok((done.rows_affected() == 1).then_some(id))
+    }
+
     /// Marks a waiting receipt resolved by `operator_id` with what they did; false when there is none waiting with
     /// this id (resolved before, or none at all).
     pub async fn resolve_unmatched_receipt(

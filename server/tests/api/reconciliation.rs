@@ -1369,3 +1369,108 @@ async fn a_file_imported_with_a_wrong_layout_is_read_again_once_the_layout_is_co
         right["result"]["import"]["importId"]
     );
 }
+
+/// What finance has waiting on Repayments of money no payment matched or taken back.
+async fn items(app: &TestApp, finance: &Op) -> Vec<Value> {
+    call(
+        app,
+        finance,
+        Method::GET,
+        "/api/v1/console/unmatched-receipts",
+        None,
+    )
+    .await
+    .as_array()
+    .unwrap()
+    .clone()
+}
+
+/// Money the bank takes back on a later statement than the one it arrived on (a debit naming the credit's UTR): kept
+/// for finance once, naming the loan, however many statements show the debit; the earlier import's credit is no
+/// longer confirmed from there; a payment confirmed already is left as it is (finance decides); and a file read again
+/// with its credit and debit columns swapped is no reversal.
+#[tokio::test]
+async fn a_credit_taken_back_on_a_later_statement_is_kept_for_finance_once_and_never_confirmed() {
+    let app = spawn_app().await;
+    let finance = operator(&app, "fin", &[Role::Finance]).await;
+    let mapping = save_mapping(&app, &finance, hdfc()).await;
+    let (confirmed, a) = waiting_payment(&app, &finance, "9876500361", "712345678961").await;
+    confirm_one_line(&app, &finance, &mapping, "day1.csv", "712345678961", a).await;
+    assert_eq!(payment_status(&app, &confirmed).await, "confirmed");
+    let (waiting, b) = waiting_payment(&app, &finance, "9876500362", "712345678962").await;
+    let day1b = format!(
+        "Date,Narration,Ref,Debit,Credit\n27/11/2026,UPI/PAYER TWO,712345678962,,\"{}\"\n",
+        rupees(b)
+    );
+    let earlier = import(&app, &finance, &mapping, "day1b.csv", &day1b).await;
+    assert_eq!(line(&earlier["result"], 2)["kind"], "matched");
+    let earlier_id = earlier["result"]["import"]["importId"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert!(items(&app, &finance).await.is_empty());
+
+    // The next day's statement takes both back.
+    let returns = format!(
+        "28/11/2026,UPI REV 712345678961,RETURN1,\"{}\",\n28/11/2026,UPI REV 712345678962,RETURN2,\"{}\",\n",
+        rupees(a),
+        rupees(b),
+    );
+    let day2 = format!("Date,Narration,Ref,Debit,Credit\n{returns}");
+    import(&app, &finance, &mapping, "day2.csv", &day2).await;
+    let kept = items(&app, &finance).await;
+    assert_eq!(kept.len(), 2, "{kept:?}");
+    for (utr, amount) in [("712345678961", a), ("712345678962", b)] {
+        let item = kept.iter().find(|i| i["reference"] == utr).unwrap();
+        assert_eq!(item["kind"], "reversed");
+        assert_eq!(item["provider"], "statement");
+        assert_eq!(item["amount"], amount);
+        assert!(item["orderNo"].is_string());
+    }
+    // Nothing is undone by itself: the confirmed payment stays confirmed until finance decides.
+    assert_eq!(payment_status(&app, &confirmed).await, "confirmed");
+    // The earlier import's credit is taken back: never confirmed from there.
+    let result = call(
+        &app,
+        &finance,
+        Method::GET,
+        &format!("{IMPORTS}/{earlier_id}"),
+        None,
+    )
+    .await;
+    assert_eq!(line(&result, 2)["kind"], "reversed", "{result}");
+    let done = call(
+        &app,
+        &finance,
+        Method::POST,
+        &format!("{IMPORTS}/{earlier_id}/confirm"),
+        None,
+    )
+    .await;
+    assert_eq!(done["confirmedCount"], 0);
+    assert_eq!(payment_status(&app, &waiting).await, "verifying");
+
+    // A statement overlapping the last one shows the same debits again: nothing new for finance.
+    let overlapping =
+        format!("Date,Narration,Ref,Debit,Credit\n{returns}29/11/2026,CHARGES,FEE1,\"10.00\",\n");
+    import(&app, &finance, &mapping, "day2-3.csv", &overlapping).await;
+    assert_eq!(items(&app, &finance).await.len(), 2);
+
+    // The first day's file read again with the credit and debit columns swapped: its credit, read as a debit, is
+    // the same bank row, not money taken back.
+    let mut swapped = hdfc();
+    swapped["name"] = json!("HDFC swapped");
+    swapped["debitColumn"] = json!(5);
+    swapped["creditColumn"] = json!(4);
+    let swapped = save_mapping(&app, &finance, swapped).await;
+    let (third, c) = waiting_payment(&app, &finance, "9876500363", "712345678963").await;
+    let day3 = format!(
+        "Date,Narration,Ref,Debit,Credit\n30/11/2026,UPI/PAYER THREE,712345678963,,\"{}\"\n",
+        rupees(c)
+    );
+    import(&app, &finance, &mapping, "day3.csv", &day3).await;
+    let misread = import(&app, &finance, &swapped, "day3.csv", &day3).await;
+    assert_eq!(line(&misread["result"], 2)["kind"], "debit");
+    assert_eq!(items(&app, &finance).await.len(), 2);
+    assert_eq!(payment_status(&app, &third).await, "verifying");
+}

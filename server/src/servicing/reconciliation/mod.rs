@@ -879,31 +879,32 @@ pub async fn import(
     }
     let market = layout.market;
     let currency = market.currency().code();
-    let candidates: Vec<Vec<String>> = parsed
+    // The UTRs each line names: a credit's is money for the payment with it; a debit's, money taken back from it.
+    let named: Vec<Vec<String>> = parsed
         .lines
         .iter()
-        .map(|l| {
-            if l.credit {
-                statement::utr_candidates(&l.reference, &l.narration)
-            } else {
-                Vec::new()
-            }
-        })
+        .map(|l| statement::utr_candidates(&l.reference, &l.narration))
         .collect();
-    let all: Vec<String> = candidates
+    let all: Vec<String> = named
         .iter()
         .flatten()
         .cloned()
         .collect::<HashSet<_>>()
         .into_iter()
         .collect();
-    let found: HashMap<String, String> =
-        s.db.payments_by_utr(&all)
-            .await?
-            .into_iter()
-            .filter(|(_, _, c)| c == currency)
-            .map(|(utr, payment, _)| (utr, payment))
-            .collect();
+    let payments = s.db.payments_by_utr(&all).await?;
+    let found: HashMap<String, String> = payments
+        .iter()
+        .filter(|(_, _, c, _)| c == currency)
+        .map(|(utr, payment, _, _)| (utr.clone(), payment.clone()))
+        .collect();
+    let candidates: Vec<Vec<String>> = parsed
+        .lines
+        .iter()
+        .zip(&named)
+        .map(|(l, named)| if l.credit { named.clone() } else { Vec::new() })
+        .collect();
+    let reversals = reversals(s, &parsed.lines, &named, &payments, currency).await?;
     let id = new_id();
     let now = s.clock.now_ms();
     let dates: Vec<String> = parsed.lines.iter().map(|l| l.date.to_string()).collect();
@@ -962,28 +963,19 @@ pub async fn import(
         return Ok((result_of(s, summary_of(found)?).await?, true));
     }
     tx.insert_statement_lines(&id, &lines).await?;
-    // A credit whose UTR a debit of this statement names too was taken back by the bank: it is kept for finance with
-    // the money providers took back (Repayments), naming its payment, so a confirmation by hand is not made blind.
-    let taken_back: HashSet<String> = parsed
-        .lines
-        .iter()
-        .filter(|l| !l.credit)
-        .flat_map(|l| statement::utr_candidates(&l.reference, &l.narration))
-        .collect();
-    for (i, l) in parsed.lines.iter().enumerate() {
-        let Some((utr, payment_id)) = hits[i].filter(|(utr, _)| taken_back.contains(*utr)) else {
-            continue;
-        };
-        tx.insert_unmatched_receipt(
+    // Money the bank took back is kept for finance with the money providers took back (Repayments), naming its
+    // payment, so a confirmation by hand is not made blind: once per bank row, however many statements show it.
+    for r in &reversals {
+        tx.insert_statement_reversal(
             &NewUnmatched {
                 kind: "reversed",
-                payment_id: Some(payment_id),
+                payment_id: Some(&r.payment_id),
                 provider: "statement",
-                event_id: &format!("{id}:{}", l.line_no),
+                event_id: &format!("reversed:{}:{}:{}", r.utr, r.date, r.amount),
                 market: Some(market.code()),
-                reference: utr,
+                reference: &r.utr,
                 provider_payment_id: None,
-                amount: Some(l.amount),
+                amount: Some(r.amount),
                 currency: Some(currency),
                 sent_at: None,
             },
@@ -1015,6 +1007,80 @@ pub async fn import(
     tx.commit().await?;
     let summary = summary_of(s.db.statement_import(&id).await?.ok_or(Error::NotFound)?)?;
     Ok((result_of(s, summary).await?, false))
+}
+
+/// A statement's debit that took back money a payment received.
+struct Reversal {
+    utr: String,
+    payment_id: String,
+    date: String,
+    amount: i64,
+}
+
+/// The debits of a statement that take back money a payment received: a debit naming the UTR of a payment waiting
+/// for finance, confirmed or held (not one owed back or refunded — the lender's own refund names it too — nor one
+/// never credited), whose money a credit line showed arriving, in this statement or an earlier one. A debit that is
+/// an earlier import's credit line read again (the same day, amount and reference: a file read with its credit and
+/// debit columns swapped) takes nothing back.
+async fn reversals(
+    s: &Services,
+    lines: &[statement::Line],
+    named: &[Vec<String>],
+    payments: &[(String, String, String, String)],
+    currency: &str,
+) -> Result<Vec<Reversal>, Error> {
+    let received: HashMap<&str, &str> = payments
+        .iter()
+        .filter(|(_, _, c, status)| {
+            c == currency && matches!(status.as_str(), "verifying" | "confirmed" | "held")
+        })
+        .map(|(utr, payment, _, _)| (utr.as_str(), payment.as_str()))
+        .collect();
+    let debited: Vec<String> = lines
+        .iter()
+        .zip(named)
+        .filter(|(l, _)| !l.credit)
+        .flat_map(|(_, named)| named.iter().filter(|u| received.contains_key(u.as_str())))
+        .cloned()
+        .collect::<HashSet<_>>()
+        .into_iter()
+        .collect();
+    if debited.is_empty() {
+        return Ok(Vec::new());
+    }
+    let earlier = s.db.credit_lines_of_utrs(&debited).await?;
+    let credited_here: HashSet<&str> = lines
+        .iter()
+        .zip(named)
+        .filter(|(l, _)| l.credit)
+        .flat_map(|(_, named)| named.iter().map(String::as_str))
+        .collect();
+    let mut out = Vec::new();
+    for (l, named) in lines.iter().zip(named).filter(|(l, _)| !l.credit) {
+        let date = l.date.to_string();
+        let Some((utr, payment_id)) = named
+            .iter()
+            .find_map(|u| received.get_key_value(u.as_str()))
+        else {
+            continue;
+        };
+        let mine = earlier.iter().filter(|(u, ..)| u == utr);
+        let read_again = mine
+            .clone()
+            .any(|(_, d, a, r)| *d == date && *a == l.amount && r.trim() == l.reference.trim());
+        if read_again {
+            continue;
+        }
+        if credited_here.contains(utr) || mine.count() > 0 {
+            out.push(Reversal {
+                utr: (*utr).to_owned(),
+                payment_id: (*payment_id).to_owned(),
+                date,
+                amount: l.amount,
+            });
+        }
+    }
+    Ok(out)
 }
 
 /// The import history, newest first (finance or admin), of one market when given.
@@ -1089,13 +1155,21 @@ async fn result_of(s: &Services, import: ImportSummary) -> Result<ImportResult, 
             )
         })
         .collect::<Result<Vec<_>, _>>()?;
-    // The UTRs the statement's debits name: money the bank took back, whose credit is no payment's to confirm.
-    let taken_back: HashSet<String> = rows
+    // The UTRs the statement's debits name, and those a later statement showed taken back: money the bank took
+    // back, whose credit is no payment's to confirm.
+    let mut taken_back: HashSet<String> = rows
         .iter()
         .zip(&narrations)
         .filter(|(row, _)| row.credit == 0)
         .flat_map(|(row, narration)| statement::utr_candidates(&row.reference, narration))
         .collect();
+    let utrs: Vec<String> = rows
+        .iter()
+        .filter_map(|row| row.utr.clone())
+        .collect::<HashSet<_>>()
+        .into_iter()
+        .collect();
+    taken_back.extend(s.db.statement_reversed_utrs(&utrs).await?);
     for (row, narration) in rows.into_iter().zip(narrations) {
         let kind = match kind_of(&row, &mut seen) {
             LineKind::Matched | LineKind::Mismatched
