@@ -146,6 +146,9 @@ enum JobName {
     OrphanFiles,
     /// Removes the rows of `rate_limits` whose window ended long ago (markets and dates do not apply).
     RateLimits,
+    /// Removes sign-in codes a day after they expired and complaint photos never sent a week after their upload
+    /// (markets and dates do not apply).
+    Leftovers,
     /// Keeps the dashboard's ended days that are not kept yet (the last 30 days up to yesterday; dates do not apply).
     DashboardDays,
 }
@@ -388,6 +391,13 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
                         "rate-limits: {removed} rows past their window removed"
                     ))
                 }
+                JobName::Leftovers => {
+                    let removed = jobs::leftovers::run(s).await?;
+                    Some(format!(
+                        "leftovers: {} sign-in codes and {} photos never sent removed",
+                        removed.login_codes, removed.waiting_photos
+                    ))
+                }
                 JobName::DashboardDays => {
                     let markets = market.map_or_else(|| Market::ALL.to_vec(), |m| vec![m]);
                     let mut kept = Vec::new();
@@ -446,6 +456,7 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
                     | JobName::RecordsRetention
                     | JobName::OrphanFiles
                     | JobName::RateLimits
+                    | JobName::Leftovers
                     | JobName::DashboardDays => {
                         unreachable!("run above")
                     }

@@ -1,14 +1,15 @@
 //! Scheduled jobs: the daily overdue job of each market (late charges posted through the money engine, order status
 //! overdue and back, reminders queued), run once per market and business date however many servers run it, and the
-//! delivery of queued reminders within the market's sending hours, the telemetry retention sweep and the rate-limit
-//! cleanup (hourly), the purge of deleted accounts' kept records past their retention (once per market and business
+//! delivery of queued reminders within the market's sending hours, the telemetry retention sweep, the leftovers sweep
+//! (expired sign-in codes, complaint photos never sent) and the rate-limit cleanup (hourly), the purge of deleted accounts' kept records past their retention (once per market and business
 //! date), the orphan-files sweep (once a day), the dashboard's ended days kept (each tick, when one is missing) and its
 //! book's changes folded (each tick).
 //! `kilat serve` runs them on a timer; `kilat jobs run overdue`, `telemetry-retention`, `records-retention`,
-//! `orphan-files`, `rate-limits` and `dashboard-days` by hand.
+//! `orphan-files`, `rate-limits`, `leftovers` and `dashboard-days` by hand.
 
 pub mod dashboard_days;
 pub mod dataset;
+pub mod leftovers;
 pub mod orphan_files;
 pub mod overdue;
 pub mod rate_limits;
@@ -54,6 +55,11 @@ pub async fn run_on_timer(s: Services, runner: String) {
                 }
                 Ok(_) => {}
                 Err(err) => tracing::error!(error = %err, "telemetry retention failed"),
+            }
+            match timed("leftovers", leftovers::run(&s), |r| r.total() > 0).await {
+                Ok(removed) if removed.total() > 0 => tracing::info!(?removed, "leftovers removed"),
+                Ok(_) => {}
+                Err(err) => tracing::error!(error = %err, "the leftovers sweep failed"),
             }
             match timed("rate_limits", rate_limits::run(&s), |n| *n > 0).await {
                 Ok(0) => {}

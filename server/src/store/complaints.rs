@@ -262,6 +262,27 @@ impl Db {
     }
 }
 
+impl Db {
+    /// Deletes at most `batch` photos uploaded before `before` and never sent with a complaint (the leftovers sweep),
+    /// each only while still unsent; the storage keys of those deleted, whose files go next.
+    pub async fn delete_waiting_images_before(
+        &self,
+        before: i64,
+        batch: i64,
+    ) -> sqlx::Result<Vec<String>> {
+        sqlx::query_scalar(
+            "DELETE FROM complaint_images WHERE complaint_id IS NULL AND id IN (
+                 SELECT id FROM complaint_images WHERE complaint_id IS NULL AND created_at < $1
+                 ORDER BY created_at LIMIT $2)
+             RETURNING storage_key",
+        )
+        .bind(before)
+        .bind(batch)
+        .fetch_all(self.pool())
+        .await
+    }
+}
+
 impl Tx {
     /// The borrower's uploads counted against their waiting places: images not yet attached to a complaint, uploaded
     /// at or after `images_since`, and uploads under way (slots taken at or after `slots_since`), after removing the

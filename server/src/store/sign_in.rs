@@ -102,6 +102,23 @@ impl Db {
         .await
     }
 
+    /// Deletes at most `batch` codes that expired before `before` (the leftovers sweep); how many went.
+    pub async fn delete_login_codes_expired_before(
+        &self,
+        before: i64,
+        batch: i64,
+    ) -> sqlx::Result<u64> {
+        Ok(sqlx::query(
+            "DELETE FROM login_codes WHERE id IN (
+                 SELECT id FROM login_codes WHERE expires_at < $1 ORDER BY expires_at LIMIT $2)",
+        )
+        .bind(before)
+        .bind(batch)
+        .execute(self.pool())
+        .await?
+        .rows_affected())
+    }
+
     /// A code that could not be delivered must not block a resend.
     pub async fn delete_login_code(&self, id: &str) -> sqlx::Result<()> {
         sqlx::query("DELETE FROM login_codes WHERE id = $1")

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::time::{Duration, SystemTime};
 
 use futures_util::TryStreamExt;
-use kilat_server::jobs::{orphan_files, rate_limits};
+use kilat_server::jobs::{leftovers, orphan_files, rate_limits};
 use reqwest::StatusCode;
 use serde_json::json;
 
@@ -469,5 +469,92 @@ async fn kilat_jobs_run_orphan_files_and_rate_limits_by_hand_in_two_processes_at
         [recorded]
     );
     assert_eq!(limit_keys(&app).await, ["export:inside"]);
+    app.stop().await;
+}
+
+/// The leftovers sweep: sign-in codes a day after they expired and photos uploaded a week ago and never sent with a
+/// complaint go (the photo's record and its file); a fresh code, a photo sent with a complaint however old, and one
+/// uploaded today stay; a second run finds nothing.
+#[tokio::test]
+async fn the_leftovers_sweep_removes_expired_codes_and_photos_never_sent_and_keeps_the_rest() {
+    let app = spawn_app().await;
+    let session = app.sign_in("IN", "9876534010").await;
+    app.sign_in("IN", "9876534011").await;
+    let codes = |app: &TestApp| {
+        let pool = app.db.pool().clone();
+        async move {
+            sqlx::query_scalar::<_, i64>("SELECT COUNT(*) FROM login_codes")
+                .fetch_one(&pool)
+                .await
+                .unwrap()
+        }
+    };
+    assert_eq!(codes(&app).await, 2);
+    // One phone's code expired a day and a minute ago; the other's a minute short of a day ago.
+    let now = app.services.clock.now_ms();
+    app.execute(&format!(
+        "UPDATE login_codes SET expires_at = {} WHERE phone_hash = (SELECT MIN(phone_hash) FROM login_codes)",
+        now - leftovers::CODE_KEPT_MS - 60_000
+    ))
+    .await;
+    app.execute(&format!(
+        "UPDATE login_codes SET expires_at = {} WHERE phone_hash = (SELECT MAX(phone_hash) FROM login_codes)",
+        now - leftovers::CODE_KEPT_MS + 60_000
+    ))
+    .await;
+    let filed = upload_ok(&app, &session).await;
+    let complaint = app
+        .post_as(
+            "/api/v1/borrower/complaints",
+            &session,
+            &json!({"category": "charges", "description": "The fee on my statement is wrong.", "imageIds": [filed]}),
+        )
+        .await;
+    assert_eq!(complaint.status(), StatusCode::CREATED);
+    let forgotten = upload_ok(&app, &session).await;
+    let today = upload_ok(&app, &session).await;
+    let forgotten_key = storage_key(&app, &forgotten).await;
+    app.execute(&format!(
+        "UPDATE complaint_images SET created_at = created_at - {} WHERE id IN ('{filed}', '{forgotten}')",
+        leftovers::WAITING_PHOTO_KEPT_MS + 60_000
+    ))
+    .await;
+
+    let removed = leftovers::run(&app.services).await.unwrap();
+    assert_eq!(
+        removed,
+        leftovers::Removed {
+            login_codes: 1,
+            waiting_photos: 1
+        }
+    );
+    assert_eq!(codes(&app).await, 1);
+    let ids: Vec<String> = sqlx::query_scalar("SELECT id FROM complaint_images ORDER BY id")
+        .fetch_all(app.db.pool())
+        .await
+        .unwrap();
+    let mut kept = vec![filed.clone(), today.clone()];
+    kept.sort();
+    assert_eq!(ids, kept);
+    let files: Vec<String> = app
+        .services
+        .files
+        .list("complaints")
+        .map_ok(|f| f.key)
+        .try_collect()
+        .await
+        .unwrap();
+    assert_eq!(files.len(), 2, "{files:?}");
+    assert!(!files.contains(&forgotten_key));
+    // Sending the forgotten photo now is refused like any photo that is not the borrower's waiting upload.
+    let late = app
+        .post_as(
+            "/api/v1/borrower/complaints",
+            &session,
+            &json!({"category": "charges", "description": "The fee on my statement is wrong.", "imageIds": [forgotten]}),
+        )
+        .await;
+    assert_eq!(late.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(leftovers::run(&app.services).await.unwrap().total(), 0);
     app.stop().await;
 }
