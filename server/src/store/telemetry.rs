@@ -147,31 +147,56 @@ impl Db {
         Ok([row.0, row.1, row.2, row.3, row.4])
     }
 
-    /// Removes telemetry stored before `cutoff` (epoch ms). A location answer keeps only the answer: its coordinates
-    /// go, so a refusal or consent is still remembered and the prompt never comes back.
-    pub async fn remove_telemetry_before(&self, cutoff: i64) -> sqlx::Result<Removed> {
-        let mut tx = self.begin().await?;
-        let mut run = async |sql: &str, before: i64| -> sqlx::Result<u64> {
-            Ok(sqlx::query(sql)
-                .bind(before)
-                .execute(tx.conn())
-                .await?
-                .rows_affected())
+    /// Removes telemetry stored before `cutoff` (epoch ms), `batch` rows to a statement, each statement its own
+    /// transaction, oldest first: at the site's scale a first run (or one after the period was shortened) meets
+    /// millions of rows, and one transaction over them would hold their locks, and a borrower writing their device
+    /// row, for the whole run. A location answer keeps only the answer: its coordinates go, so a refusal or consent
+    /// is still remembered and the prompt never comes back.
+    pub async fn remove_telemetry_before(&self, cutoff: i64, batch: i64) -> sqlx::Result<Removed> {
+        let run = async |sql: &str| -> sqlx::Result<u64> {
+            let mut total = 0;
+            loop {
+                let done = sqlx::query(sql)
+                    .bind(cutoff)
+                    .bind(batch)
+                    .execute(self.pool())
+                    .await?
+                    .rows_affected();
+                total += done;
+                if done < u64::try_from(batch).unwrap_or(u64::MAX) {
+                    return Ok(total);
+                }
+            }
         };
-        let removed = Removed {
-            events: run("DELETE FROM client_events WHERE created_at < $1", cutoff).await?,
-            devices: run("DELETE FROM borrower_devices WHERE updated_at < $1", cutoff).await?,
-            tokens: run("DELETE FROM device_tokens WHERE updated_at < $1", cutoff).await?,
-            locations: run(
-                "UPDATE borrower_locations SET latitude_e1 = NULL, longitude_e1 = NULL
-                 WHERE created_at < $1 AND latitude_e1 IS NOT NULL",
-                cutoff,
+        Ok(Removed {
+            events: run(
+                "DELETE FROM client_events WHERE id IN (
+                     SELECT id FROM client_events WHERE created_at < $1 ORDER BY created_at LIMIT $2)",
             )
             .await?,
-            ratings: run("DELETE FROM app_ratings WHERE created_at < $1", cutoff).await?,
-        };
-        tx.commit().await?;
-        Ok(removed)
+            devices: run(
+                "DELETE FROM borrower_devices WHERE updated_at < $1 AND borrower_id IN (
+                     SELECT borrower_id FROM borrower_devices WHERE updated_at < $1 ORDER BY updated_at LIMIT $2)",
+            )
+            .await?,
+            tokens: run(
+                "DELETE FROM device_tokens WHERE updated_at < $1 AND (borrower_id, token) IN (
+                     SELECT borrower_id, token FROM device_tokens WHERE updated_at < $1 ORDER BY updated_at LIMIT $2)",
+            )
+            .await?,
+            locations: run(
+                "UPDATE borrower_locations SET latitude_e1 = NULL, longitude_e1 = NULL
+                 WHERE latitude_e1 IS NOT NULL AND borrower_id IN (
+                     SELECT borrower_id FROM borrower_locations WHERE created_at < $1 AND latitude_e1 IS NOT NULL
+                     ORDER BY created_at LIMIT $2)",
+            )
+            .await?,
+            ratings: run(
+                "DELETE FROM app_ratings WHERE id IN (
+                     SELECT id FROM app_ratings WHERE created_at < $1 ORDER BY created_at LIMIT $2)",
+            )
+            .await?,
+        })
     }
 }
 
