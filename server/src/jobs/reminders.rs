@@ -68,7 +68,19 @@ pub fn may_send(market: Market, now: OffsetDateTime) -> bool {
 }
 
 /// Sends after this many failed tries are given up (`failed`).
-pub const MAX_ATTEMPTS: i64 = 5;
+pub const MAX_ATTEMPTS: i64 = 8;
+
+/// Minutes from a failed try to the next, by the tries made before it: a provider down for a while is waited out
+/// (the tries span two hours and more) instead of every try being spent in the next few minutes' runs.
+pub const RETRY_AFTER_MINUTES: [i64; 7] = [1, 2, 5, 10, 20, 40, 60];
+
+/// When a text whose try failed at `at`, having been tried `attempts` times before it, is tried again.
+pub fn next_try_at(attempts: i64, at: i64) -> i64 {
+    let step = usize::try_from(attempts)
+        .unwrap_or(0)
+        .min(RETRY_AFTER_MINUTES.len() - 1);
+    at + RETRY_AFTER_MINUTES[step] * 60_000
+}
 
 /// Where a text goes after a failed try, having been tried `attempts` times before it: back to wait for the next
 /// run, or given up after the last of [`MAX_ATTEMPTS`].
@@ -198,7 +210,8 @@ pub const OUTCOME_UNKNOWN: &str =
 /// Each send starts only while the run has time left and the market's sending hours last, so a slow gateway holds a
 /// run past its time by no more than the sends under way, and no text starts after the hours close.
 /// Each text is claimed (`pending` → `sending`) before it is sent, so two servers never send one twice; a failed send
-/// goes back to `pending` (and to `failed` after [`MAX_ATTEMPTS`]). First, the texts claimed longer than
+/// goes back to `pending`, tried again later after each failure ([`RETRY_AFTER_MINUTES`]), and to `failed` after
+/// [`MAX_ATTEMPTS`]. First, the texts claimed longer than
 /// [`SENDING_LEASE_MS`] ago are taken back the same way, as a try whose outcome is unknown: a text is sent at least
 /// once, and may reach the borrower twice when its sender stopped after the send and before recording it.
 pub async fn deliver(s: &Services, now: OffsetDateTime) -> anyhow::Result<u64> {
@@ -372,8 +385,14 @@ async fn send_one(
             let to = after_failed_try(note.attempts);
             tracing::warn!(id = %note.id, kind = %note.kind, error = %err, "a reminder was not sent");
             let at = at.max(waiting_before);
-            s.db.move_notification(&note.id, "sending", to, Some(&format!("{err:#}")), at)
-                .await?;
+            s.db.put_back_notification(
+                &note.id,
+                to,
+                &format!("{err:#}"),
+                at,
+                next_try_at(note.attempts, at),
+            )
+            .await?;
             Ok(false)
         }
     }

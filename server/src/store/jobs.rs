@@ -165,8 +165,8 @@ impl Db {
         .await
     }
 
-    /// Up to `limit` queued texts of `market` last moved before `moved_before` (queued, or tried and put back), oldest
-    /// first.
+    /// Up to `limit` queued texts of `market` last moved before `moved_before` (queued, or tried and put back) and due
+    /// for a try by then (`next_try_at`), oldest first.
     pub async fn pending_notifications(
         &self,
         market: &str,
@@ -177,6 +177,7 @@ impl Db {
             "SELECT n.id, n.order_id, n.installment, n.borrower_id, n.market, n.kind, n.text, n.attempts, b.phone_enc
              FROM notification_outbox n JOIN borrowers b ON b.id = n.borrower_id
              WHERE n.status = 'pending' AND n.market = $1 AND n.updated_at < $2
+                 AND (n.next_try_at IS NULL OR n.next_try_at < $2)
              ORDER BY n.created_at, n.id LIMIT $3",
         )
         .bind(market)
@@ -184,6 +185,31 @@ impl Db {
         .bind(limit)
         .fetch_all(self.pool())
         .await
+    }
+
+    /// Puts a text its provider failed to send back from `sending` to `to` (`pending`, or `failed` after the last try),
+    /// the try counted with its error, not to be tried again before `next_try_at`.
+    pub async fn put_back_notification(
+        &self,
+        id: &str,
+        to: &str,
+        error: &str,
+        now: i64,
+        next_try_at: i64,
+    ) -> sqlx::Result<bool> {
+        let done = sqlx::query(
+            "UPDATE notification_outbox SET status = $1, updated_at = $2, attempts = attempts + 1, last_error = $3,
+                 next_try_at = $4
+             WHERE id = $5 AND status = 'sending'",
+        )
+        .bind(to)
+        .bind(now)
+        .bind(error)
+        .bind(next_try_at)
+        .bind(id)
+        .execute(self.pool())
+        .await?;
+        Ok(done.rows_affected() == 1)
     }
 
     /// Moves a text from `from` to `to` when it is still in `from`: the claim that lets one sender only send it.

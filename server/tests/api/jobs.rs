@@ -889,8 +889,9 @@ async fn two_runs_at_once_send_each_of_many_queued_texts_once() {
     assert_eq!(reminders::deliver(&app.services, at).await.unwrap(), 0);
 }
 
-/// A text that cannot be sent (here: the borrower's phone no longer unseals) goes back to wait for the next run, tried
-/// once in a run, not again at once: more than a page of them, so that the run reads a second page.
+/// A text that cannot be sent (here: the borrower's phone no longer unseals) goes back to wait for its next try, tried
+/// once in a run, not again at once nor before its next try is due: more than a page of them, so that the run reads a
+/// second page.
 #[tokio::test]
 async fn a_text_that_fails_waits_for_the_next_run() {
     let app = spawn_app().await;
@@ -917,8 +918,18 @@ async fn a_text_that_fails_waits_for_the_next_run() {
         0
     );
     assert_eq!(attempts().await, vec![("pending".to_owned(), 1); 250]);
-    // The next run tries each once more.
+    // A run before its next try is due leaves each as it is.
     tokio::time::sleep(std::time::Duration::from_millis(2)).await;
+    assert_eq!(
+        reminders::deliver(&app.services, ten_ist(&app))
+            .await
+            .unwrap(),
+        0
+    );
+    assert_eq!(attempts().await, vec![("pending".to_owned(), 1); 250]);
+    // Once it is (a minute after the first try), the next run tries each once more.
+    app.execute("UPDATE notification_outbox SET next_try_at = next_try_at - 60000")
+        .await;
     assert_eq!(
         reminders::deliver(&app.services, ten_ist(&app))
             .await
@@ -1726,4 +1737,77 @@ async fn an_overdue_reminder_mentions_late_charges_only_when_the_kfs_has_them() 
         "{text}"
     );
     assert!(!text.contains("Late charges"), "{text}");
+}
+
+/// An SMS provider down for a while (its first five answers errors) is waited out: each failed try puts the next one
+/// further off (1, 2, 5, 10, 20 minutes), so the reminder is sent once the provider is back, on the sixth try, instead
+/// of every try being spent within five minutes and the reminder given up.
+#[tokio::test]
+async fn a_reminder_waits_out_an_sms_provider_down_for_a_while_and_is_sent_once_it_is_back() {
+    use wiremock::matchers::method;
+    use wiremock::{Mock, ResponseTemplate};
+
+    let database = crate::helpers::shared_database().await;
+    let setup = crate::helpers::spawn_app_on(&database.url).await;
+    let Loan {
+        order_id: id, plan, ..
+    } = setup.borrower(IN).phone("9876500248").disbursed().await;
+    let day = due_date(&plan, 0) - Duration::days(3);
+    setup.set_date(day).await;
+    setup.run_overdue(Market::India).await;
+    setup.stop().await;
+
+    let provider = wiremock::MockServer::start().await;
+    let app = crate::helpers::spawn_app_on_with(&database.url, |s| {
+        s.sms.sender = kilat_server::settings::SmsSender::Http;
+        s.sms.http_url = format!("{}/send", provider.uri());
+        s.sms.http_timeout_ms = 2_000;
+        s.sms.http_retries = 0;
+    })
+    .await;
+    Mock::given(method("POST"))
+        .respond_with(ResponseTemplate::new(503))
+        .up_to_n_times(5)
+        .mount(&provider)
+        .await;
+    Mock::given(method("POST"))
+        .respond_with(ResponseTemplate::new(200))
+        .mount(&provider)
+        .await;
+    // Queued before eight (the day's first moment).
+    app.execute("UPDATE notification_outbox SET created_at = 0, updated_at = 0")
+        .await;
+    // A run each minute from 08:00 IST for 45 minutes.
+    let mut sent_at_minute = None;
+    for minute in 0..45 {
+        let at = time::Time::from_hms(8, minute, 0).unwrap();
+        app.services
+            .clock
+            .set_local_time(Market::India, day, at)
+            .unwrap();
+        let sent = reminders::deliver(&app.services, app.services.clock.now())
+            .await
+            .unwrap();
+        if sent == 1 {
+            sent_at_minute = Some(minute);
+            break;
+        }
+    }
+    let tries = provider.received_requests().await.unwrap().len();
+    let [note] = &app.db.notifications_of(&id).await.unwrap()[..] else {
+        panic!("one reminder")
+    };
+    assert_eq!(
+        (note.status.as_str(), note.attempts),
+        ("sent", 5),
+        "{note:?}"
+    );
+    assert_eq!(tries, 6);
+    // Tried at 0, 1, 3, 8, 18 and 38 minutes past eight (a run a minute late when the clock's milliseconds fall so).
+    assert!(
+        sent_at_minute.is_some_and(|m| (38..45).contains(&m)),
+        "{sent_at_minute:?}"
+    );
+    app.stop().await;
+    database.remove().await;
 }
