@@ -2,11 +2,13 @@ import { lazy, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, Outlet, Route, Routes, useLocation } from 'react-router';
 import type { Language } from '@/shared/market/market';
+import { useMe } from './api/me';
 import { hasPartTexts, loadPartTexts, preloadPartTexts } from './i18n/borrower-i18n';
 import { AppLayout, ScreenLoading } from './layout/app-layout';
 import { APP_BASENAME } from './paths';
 // The error notice is part of the entry: it must show when a screen's chunk cannot be fetched.
 import { ErrorPage, NotFoundPage } from './screens/error/error-page';
+import { useFollowBorrowerMarket } from './ui/use-borrower-market';
 
 // Each screen is its own chunk, fetched when first shown; `preloadScreen` starts the first screen's
 // download (and its texts') while the entry is still starting, so it does not wait for React to ask for it.
@@ -77,30 +79,33 @@ export function BorrowerRoutes() {
         <Route element={<WithPartTexts />}>
           {/* A signed-in borrower lands on home: their details, their loan, whether they may apply. */}
           <Route index element={<Navigate to="/home" replace />} />
-          <Route path="home" element={<HomePage />} />
-          <Route path="recommend" element={<RecommendPage />} />
-          <Route path="orders" element={<OrdersPage />} />
-          <Route path="orders/:orderNo" element={<OrderPage />} />
-          <Route path="orders/:orderNo/agreement" element={<AgreementDocPage />} />
-          <Route path="orders/:orderNo/plan" element={<PlanPage />} />
-          <Route path="orders/:orderNo/plan/:seq" element={<InstallmentPage />} />
-          <Route path="orders/:orderNo/pay/:choice" element={<PayPage />} />
-          <Route path="orders/:orderNo/extension" element={<ExtensionPage />} />
-          <Route path="payments/:paymentId" element={<PaymentPage />} />
-          <Route path="dragonpayPaymentInstructions/:paymentId" element={<DragonpayPage />} />
+          <Route element={<InBorrowerMarket />}>
+            <Route path="home" element={<HomePage />} />
+            <Route path="recommend" element={<RecommendPage />} />
+            <Route path="orders" element={<OrdersPage />} />
+            <Route path="orders/:orderNo" element={<OrderPage />} />
+            <Route path="orders/:orderNo/agreement" element={<AgreementDocPage />} />
+            <Route path="orders/:orderNo/plan" element={<PlanPage />} />
+            <Route path="orders/:orderNo/plan/:seq" element={<InstallmentPage />} />
+            <Route path="orders/:orderNo/pay/:choice" element={<PayPage />} />
+            <Route path="orders/:orderNo/extension" element={<ExtensionPage />} />
+            <Route path="payments/:paymentId" element={<PaymentPage />} />
+            <Route path="dragonpayPaymentInstructions/:paymentId" element={<DragonpayPage />} />
+            <Route path="customer-service" element={<CustomerServicePage />} />
+            <Route path="complaints" element={<ComplaintsPage />} />
+            <Route path="complaints/new" element={<ComplaintNewPage />} />
+            <Route path="complaints/:ticketNo" element={<ComplaintPage />} />
+            <Route path="certification" element={<CertificationPage />} />
+            <Route path="certification/:step" element={<CertificationStepPage />} />
+            <Route path="me" element={<MePage />} />
+            <Route path="account/delete" element={<DeleteAccountPage />} />
+            <Route path="bank-card" element={<BankCardPage />} />
+            <Route path="products" element={<ProductsPage />} />
+            <Route path="products/:code" element={<ProductPage />} />
+            <Route path="products/:code/kfs" element={<KfsPage />} />
+          </Route>
+          {/* Public pages (the login screen links to the agreement and the policy): the market's texts, no borrower's. */}
           <Route path="about" element={<AboutPage />} />
-          <Route path="customer-service" element={<CustomerServicePage />} />
-          <Route path="complaints" element={<ComplaintsPage />} />
-          <Route path="complaints/new" element={<ComplaintNewPage />} />
-          <Route path="complaints/:ticketNo" element={<ComplaintPage />} />
-          <Route path="certification" element={<CertificationPage />} />
-          <Route path="certification/:step" element={<CertificationStepPage />} />
-          <Route path="me" element={<MePage />} />
-          <Route path="account/delete" element={<DeleteAccountPage />} />
-          <Route path="bank-card" element={<BankCardPage />} />
-          <Route path="products" element={<ProductsPage />} />
-          <Route path="products/:code" element={<ProductPage />} />
-          <Route path="products/:code/kfs" element={<KfsPage />} />
           <Route path="agreement" element={<AgreementPage />} />
           <Route path="privacy" element={<PrivacyPage />} />
           <Route path="error" element={<ErrorPage />} />
@@ -135,6 +140,16 @@ function WithPartTexts() {
   }, [i18n, pathname, texts.ready]);
   if ('error' in texts) throw texts.error;
   return texts.ready ? <Outlet /> : <ScreenLoading />;
+}
+
+/**
+ * The screens of a signed-in borrower, in the borrower's own market: one opened in the other (a bookmark or a shared link
+ * without `?lang=1`, a new tab) opens again in theirs, so every screen, amount and document is in their language.
+ */
+function InBorrowerMarket() {
+  const me = useMe();
+  useFollowBorrowerMarket(me.data?.market);
+  return <Outlet />;
 }
 
 /** Starts loading the screen for a path under /app, and the texts it needs, before React renders it. */

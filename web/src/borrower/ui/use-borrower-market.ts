@@ -9,16 +9,17 @@ export function urlInMarket(href: string, market: Market): string {
   return url.href;
 }
 
-function replaceLocation(href: string): void {
-  window.location.replace(href);
-}
+/** How the page opens another URL in its place; an object, so a test (whose jsdom cannot load a page) can watch it. */
+export const pageLocation = {
+  replace: (href: string): void => window.location.replace(href),
+};
 
 /**
  * A signed-in borrower belongs to one market (`IN` or `ID`, from the API). When the app was opened in the
  * other one (a bookmark without `?lang=1`, a shared tablet), the page is opened again in the borrower's
  * market, so their screens, amounts and documents are in their language.
  */
-export function useFollowBorrowerMarket(apiMarket: string | undefined, reload: (href: string) => void = replaceLocation): void {
+export function useFollowBorrowerMarket(apiMarket: string | undefined, reload: (href: string) => void = pageLocation.replace): void {
   const market = useMarket();
   useEffect(() => {
     if (apiMarket !== 'IN' && apiMarket !== 'ID') return;

@@ -1,11 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { MARKETS, MARKET_STORAGE_KEY, marketForVisit, marketFromSearch, withLang } from './market';
+import { MARKETS, MARKET_STORAGE_KEY, marketForVisit, marketFromSearch, marketOfCurrency, withLang } from './market';
 
 describe('marketFromSearch', () => {
   it('selects India only for lang=1', () => {
     expect(marketFromSearch('?lang=1').id).toBe('in');
     expect(marketFromSearch('?lang=1').locale).toBe('en-IN');
     for (const search of ['', '?lang=0', '?lang=2', '?lang=en', '?other=1']) expect(marketFromSearch(search).id).toBe('id');
+  });
+});
+
+describe('marketOfCurrency', () => {
+  it('is the market whose money is in the currency', () => {
+    expect(marketOfCurrency('INR')).toBe(MARKETS.in);
+    expect(marketOfCurrency('IDR')).toBe(MARKETS.id);
   });
 });
 

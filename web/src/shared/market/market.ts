@@ -20,6 +20,11 @@ export const MARKETS: Record<MarketId, Market> = {
   id: { id: 'id', language: 'id', locale: 'id-ID', currency: 'IDR', langParam: null },
 };
 
+/** The market whose money is in `currency`: an amount is shown in its own currency, whatever the page's market. */
+export function marketOfCurrency(currency: Market['currency']): Market {
+  return currency === 'INR' ? MARKETS.in : MARKETS.id;
+}
+
 export function marketFromSearch(search: string): Market {
   return new URLSearchParams(search).get('lang') === '1' ? MARKETS.in : MARKETS.id;
 }

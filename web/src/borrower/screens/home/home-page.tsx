@@ -9,7 +9,6 @@ import { useOrder } from '../../api/orders';
 import { useRepayment } from '../../api/repayment';
 import { Screen } from '../../layout/screen';
 import { LoadingState, StateNotice } from '../../ui/state-notice';
-import { useFollowBorrowerMarket } from '../../ui/use-borrower-market';
 import { OrderMoneyProvider, useMoney } from '../loan-money';
 import { formatDay } from '../orders/format';
 import { formatDate } from '../products/format';
@@ -37,7 +36,6 @@ export function HomePage() {
   const order = useOrder(openOrder?.orderNo ?? '', { enabled: openOrder !== null });
   const repayment = useRepayment(openOrder?.orderNo ?? '', { enabled: paidOut });
   const waiting = home.isPending || location.isPending || (openOrder !== null && !order.isFetched) || (paidOut && !repayment.isFetched);
-  useFollowBorrowerMarket(home.data?.market);
   return (
     <Screen title={t('home.title')} tabs>
       {waiting ? (

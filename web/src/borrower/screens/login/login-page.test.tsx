@@ -195,11 +195,13 @@ describe('login refusals', () => {
 
   it('does not carry a refusal over to the next screen', async () => {
     let tries = 0;
-    fakeApi({
-      'POST /api/v1/borrower/login': () =>
-        ++tries === 1
-          ? refusal(400, 'code_invalid', 'The code is not right.', { fields: { code: 'Wrong code.' } })
-          : ok({ sessionId: 's-1', borrower: { id: 'b-1', phoneMasked: '+91 ******3210', market: 'IN', isNew: true } }),
+    const api = fakeApi({
+      'POST /api/v1/borrower/login': () => {
+        if (++tries === 1) return refusal(400, 'code_invalid', 'The code is not right.', { fields: { code: 'Wrong code.' } });
+        // The session the server opens: the signed-in screens ask who the borrower is.
+        api.signIn();
+        return ok({ sessionId: 's-1', borrower: { id: 'b-1', phoneMasked: '+91 ******3210', market: 'IN', isNew: true } });
+      },
       'GET /api/v1/borrower/home': () => ok(HOME_NEW),
     });
     const { user } = await openLogin();

@@ -11,7 +11,6 @@ import { useSiteSettings } from '../../api/site-settings';
 import type { Me, MenuEntry } from '../../api/types';
 import { Screen } from '../../layout/screen';
 import { LoadingState, StateNotice } from '../../ui/state-notice';
-import { useFollowBorrowerMarket } from '../../ui/use-borrower-market';
 import { useErrorToast } from '../../ui/use-error-toast';
 import { formatLongDay } from '../orders/format';
 
@@ -19,7 +18,6 @@ import { formatLongDay } from '../orders/format';
 export function MePage() {
   const { t } = useTranslation();
   const me = useMe();
-  useFollowBorrowerMarket(me.data?.market);
   return (
     <Screen title={t('me.title')} tabs>
       {me.isPending ? (

@@ -37,7 +37,7 @@ export function OrdersPage() {
           {orders.data.map((order) => (
             <li key={order.orderNo}>
               {/* One precision per entry, from the amounts it shows. */}
-              <SummaryMoneyProvider amounts={[order.amount, order.totalRepayable]}>
+              <SummaryMoneyProvider amounts={[order.amount, order.totalRepayable]} currency={order.currency}>
                 <OrderCard order={order} />
               </SummaryMoneyProvider>
             </li>
