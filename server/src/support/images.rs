@@ -20,6 +20,9 @@ pub const MAX_SIDE: u32 = 8192;
 const MAX_DECODE_BYTES: u64 = MAX_PIXELS * 4;
 /// The JPEG quality of a re-encoded photo.
 const JPEG_QUALITY: u8 = 85;
+/// The JPEG qualities a picture whose re-encoding in its own format came out larger than [`MAX_IMAGE_BYTES`] is
+/// tried at, in turn (a lossy WebP re-encoded losslessly can grow several times over).
+const SMALLER_JPEG_QUALITIES: [u8; 2] = [JPEG_QUALITY, 70];
 
 /// An image ready to store: re-encoded, without metadata.
 #[derive(Debug)]
@@ -102,8 +105,15 @@ fn limits() -> Limits {
 }
 
 /// Checks and re-encodes an upload. CPU-bound, up to [`MAX_DECODE_BYTES`] and a copy for a turned or converted
-/// picture: call it off the async runtime's threads, within `bounds.image_decodes`, after [`inspect`].
+/// picture: call it off the async runtime's threads, within `bounds.image_decodes`, after [`inspect`]. What is stored
+/// is never larger than the upload limit: a re-encoding that comes out larger is made again as a JPEG (transparency
+/// flattened), at a lower quality if need be, and an image that does not fit even so is refused (`TooLarge`).
 pub fn clean(bytes: &[u8]) -> Result<CleanImage, ImageProblem> {
+    clean_within(bytes, MAX_IMAGE_BYTES)
+}
+
+/// [`clean`] with the stored image's limit `stored_max` (the tests lower it).
+fn clean_within(bytes: &[u8], stored_max: usize) -> Result<CleanImage, ImageProblem> {
     let Header { format, .. } = inspect(bytes)?;
     let mut decoder = reader(bytes, format)
         .into_decoder()
@@ -121,19 +131,19 @@ pub fn clean(bytes: &[u8]) -> Result<CleanImage, ImageProblem> {
     let (width, height) = (image.width(), image.height());
     let mut out = Cursor::new(Vec::new());
     // `into_rgb8`/`into_rgba8` take the picture without a copy when it is already in that layout.
-    let (content_type, extension) = match format {
+    let (image, content_type, extension) = match format {
         ImageFormat::Jpeg => {
             let rgb = DynamicImage::ImageRgb8(image.into_rgb8());
             JpegEncoder::new_with_quality(&mut out, JPEG_QUALITY)
                 .encode_image(&rgb)
                 .map_err(|_| ImageProblem::NotAnImage)?;
-            ("image/jpeg", "jpg")
+            (rgb, "image/jpeg", "jpg")
         }
         ImageFormat::Png => {
             image
                 .write_to(&mut out, ImageFormat::Png)
                 .map_err(|_| ImageProblem::NotAnImage)?;
-            ("image/png", "png")
+            (image, "image/png", "png")
         }
         _ => {
             // The WebP encoder is lossless and takes 8-bit RGB(A).
@@ -145,16 +155,52 @@ pub fn clean(bytes: &[u8]) -> Result<CleanImage, ImageProblem> {
             image
                 .write_to(&mut out, ImageFormat::WebP)
                 .map_err(|_| ImageProblem::NotAnImage)?;
-            ("image/webp", "webp")
+            (image, "image/webp", "webp")
         }
     };
+    let mut bytes = out.into_inner();
+    let (mut content_type, mut extension) = (content_type, extension);
+    if bytes.len() > stored_max {
+        bytes = smaller_jpeg(&image, stored_max)?;
+        (content_type, extension) = ("image/jpeg", "jpg");
+    }
     Ok(CleanImage {
-        bytes: out.into_inner(),
+        bytes,
         content_type,
         extension,
         width,
         height,
     })
+}
+
+/// `image` as a JPEG of at most `stored_max` bytes, at the first of [`SMALLER_JPEG_QUALITIES`] that fits it, its
+/// transparency flattened onto white (a screenshot's transparent parts would otherwise turn black).
+fn smaller_jpeg(image: &DynamicImage, stored_max: usize) -> Result<Vec<u8>, ImageProblem> {
+    let rgb = if image.color().has_alpha() {
+        let rgba = image.to_rgba8();
+        let mut flat = image::RgbImage::new(rgba.width(), rgba.height());
+        for (to, from) in flat.pixels_mut().zip(rgba.pixels()) {
+            let [r, g, b, a] = from.0;
+            let over_white = |c: u8| {
+                let (c, a) = (u16::from(c), u16::from(a));
+                u8::try_from((c * a + 255 * (255 - a)) / 255).unwrap_or(255)
+            };
+            *to = image::Rgb([over_white(r), over_white(g), over_white(b)]);
+        }
+        flat
+    } else {
+        image.to_rgb8()
+    };
+    for quality in SMALLER_JPEG_QUALITIES {
+        let mut out = Cursor::new(Vec::new());
+        JpegEncoder::new_with_quality(&mut out, quality)
+            .encode_image(&rgb)
+            .map_err(|_| ImageProblem::NotAnImage)?;
+        if out.get_ref().len() <= stored_max {
+            return Ok(out.into_inner());
+        }
+    }
+    Err(ImageProblem::TooLarge)
 }
 
 fn problem_of(err: &image::ImageError) -> ImageProblem {
@@ -245,6 +291,56 @@ mod tests {
         let clean = clean(&with_exif).unwrap();
         assert!(!clean.bytes.windows(10).any(|w| w == b"GPS-SECRET"));
         assert!(!clean.bytes.windows(4).any(|w| w == b"Exif"));
+    }
+
+    /// A noisy picture with a transparent half: its lossless re-encoding is large, its JPEG much smaller.
+    fn noisy(format: ImageFormat) -> Vec<u8> {
+        let mut seed = 7u32;
+        let img = image::RgbaImage::from_fn(200, 150, |x, _| {
+            seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+            let n = (seed >> 16) as u8 / 8;
+            image::Rgba([100 + n, 150 - n, 50 + n, if x < 100 { 0 } else { 255 }])
+        });
+        let mut out = Cursor::new(Vec::new());
+        DynamicImage::ImageRgba8(img)
+            .write_to(&mut out, format)
+            .unwrap();
+        out.into_inner()
+    }
+
+    #[test]
+    fn what_is_stored_is_never_larger_than_the_limit() {
+        for format in [ImageFormat::Png, ImageFormat::WebP] {
+            let upload = noisy(format);
+            let own = clean_within(&upload, usize::MAX).unwrap();
+            let limit = own.bytes.len() / 2;
+            let clean = clean_within(&upload, limit).unwrap();
+            assert!(clean.bytes.len() <= limit, "{format:?}");
+            assert_eq!(clean.content_type, "image/jpeg");
+            assert_eq!(clean.extension, "jpg");
+            assert_eq!(
+                image::guess_format(&clean.bytes).unwrap(),
+                ImageFormat::Jpeg
+            );
+            // The transparent half is white, not black.
+            let back = image::load_from_memory(&clean.bytes).unwrap().to_rgb8();
+            assert!(
+                back.get_pixel(10, 10).0.iter().all(|c| *c > 230),
+                "{:?}",
+                back.get_pixel(10, 10)
+            );
+            assert_eq!((clean.width, clean.height), (200, 150));
+            // Nothing fits a limit this small: refused, nothing stored.
+            assert_eq!(
+                clean_within(&upload, 100).unwrap_err(),
+                ImageProblem::TooLarge
+            );
+        }
+        // One that fits stays in its own format.
+        assert_eq!(
+            clean(&noisy(ImageFormat::Png)).unwrap().content_type,
+            "image/png"
+        );
     }
 
     #[test]
