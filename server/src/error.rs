@@ -57,6 +57,7 @@ pub const ERROR_CODES: &[&str] = &[
     "payment_unsettled",
     "payout_sent",
     "payment_waiting",
+    "product_changed",
     "other_currency",
     "extension_over_cap",
     "handover_invalid",
@@ -201,6 +202,8 @@ pub enum Refusal {
     /// A payment of the loan waits for finance (a UTR being checked, an amount held): an extension is bought once it
     /// is decided, so its fee never buys days on an installment that money paid.
     PaymentWaiting,
+    /// Editing a product from a version another admin replaced since: their change would be undone unseen.
+    ProductChanged,
     /// Crediting or refunding money a provider reported in another currency than the payment's.
     OtherCurrency,
     /// A UTR already submitted, for this or any other payment.
@@ -261,6 +264,7 @@ impl Refusal {
             Refusal::PaymentUnsettled => "payment_unsettled",
             Refusal::PayoutSent => "payout_sent",
             Refusal::PaymentWaiting => "payment_waiting",
+            Refusal::ProductChanged => "product_changed",
             Refusal::OtherCurrency => "other_currency",
             Refusal::UtrAlreadyUsed => "utr_already_used",
             Refusal::UtrLocked => "utr_locked",

@@ -14,7 +14,7 @@ use time::Date;
 
 use super::{Catalog, parse};
 use crate::auth::operators::{Operator, Role};
-use crate::error::{Error, FieldErrors, FieldProblem};
+use crate::error::{Error, FieldErrors, FieldProblem, Refusal};
 use crate::i18n::format_money;
 use crate::services::Services;
 use crate::store::audit::NewAuditEntry;
@@ -208,21 +208,34 @@ pub async fn create(
 }
 
 /// Replaces a product's definition with a new version (admin). Market and currency cannot change; the code is the
-/// path's. Orders already made keep theirs: only new applications see the new version.
+/// path's. Orders already made keep theirs: only new applications see the new version. `base_version` is the version
+/// the admin edited (required, a positive whole number): another admin's version saved since is `product_changed`,
+/// checked with the product's row locked, so two edits of one version never both land and one undo the other unseen.
 pub async fn edit(
     s: &Services,
     catalog: &Catalog,
     op: &Operator,
     code: &str,
+    base_version: Option<&str>,
     body: &Value,
 ) -> Result<ProductRecord, Error> {
     op.require_any(ADMIN)?;
+    let base_version =
+        match base_version.map(str::trim).filter(|v| !v.is_empty()) {
+            None => return Err(Error::field("baseVersion", FieldProblem::required())),
+            Some(v) => v.parse::<i64>().ok().filter(|v| *v > 0).ok_or_else(|| {
+                Error::field("baseVersion", FieldProblem::new("field.base_version"))
+            })?,
+        };
     let mut product = read(body)?;
     let now = s.clock.now_ms();
     let mut tx = s.db.begin().await?;
     let row = tx.product_for_update(code).await?.ok_or(Error::NotFound)?;
     let before = record(&row)?;
     op.require_market(before.product.market)?;
+    if row.version != base_version {
+        return Err(Refusal::ProductChanged.into());
+    }
     if product.market != before.product.market {
         return Err(Error::field("market", FieldProblem::new("field.immutable")));
     }

@@ -214,6 +214,7 @@ fn status_of(code: &str) -> StatusCode {
         | "payment_unsettled"
         | "payout_sent"
         | "payment_waiting"
+        | "product_changed"
         | "other_currency"
         | "utr_already_used"
         | "utr_locked"

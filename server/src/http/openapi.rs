@@ -292,6 +292,8 @@ pub enum ErrorCode {
     PayoutSent,
     /// 409: buying an extension while a payment of the loan waits for finance (a UTR being checked, an amount held).
     PaymentWaiting,
+    /// 409: editing a product from a version another admin replaced since (`baseVersion` is not the current one).
+    ProductChanged,
     /// 409: crediting or refunding money a provider reported in another currency than the payment's: it goes back
     /// through the provider, and the payment is rejected.
     OtherCurrency,

@@ -142,8 +142,20 @@ impl Tx {
     /// A product's current version, locked until the transaction ends (PostgreSQL; SQLite's transaction holds the
     /// write lock already).
     pub async fn product_for_update(&mut self, code: &str) -> sqlx::Result<Option<StoredProduct>> {
-        let sql = format!("{CURRENT} WHERE p.code = $1{}", self.lock_clause());
-        sqlx::query_as(&sql)
+        // The product's row is locked first and its current version read after: locked together in one statement,
+        // PostgreSQL re-checks a row another edit changed meanwhile against the version joined before the wait,
+        // finds it no longer matches, and answers no product at all.
+        let locked: Option<String> = sqlx::query_scalar(&format!(
+            "SELECT code FROM products WHERE code = $1{}",
+            self.lock_clause()
+        ))
+        .bind(code)
+        .fetch_optional(self.conn())
+        .await?;
+        if locked.is_none() {
+            return Ok(None);
+        }
+        sqlx::query_as(&format!("{CURRENT} WHERE p.code = $1"))
             .bind(code)
             .fetch_optional(self.conn())
             .await

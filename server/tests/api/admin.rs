@@ -221,7 +221,7 @@ async fn a_product_whose_extension_breaks_the_ojk_cap_is_refused_naming_the_cap_
         &app,
         &root,
         Method::PUT,
-        "/api/v1/console/products/id-kilat-30",
+        "/api/v1/console/products/id-kilat-30?baseVersion=1",
         Some(edit),
     )
     .await;
@@ -317,7 +317,7 @@ async fn a_new_product_is_offered_at_once_a_disabled_one_is_not_and_each_change_
         &app,
         &root,
         Method::PUT,
-        "/api/v1/console/products/in-new",
+        "/api/v1/console/products/in-new?baseVersion=1",
         Some(moved),
     )
     .await;
@@ -327,7 +327,7 @@ async fn a_new_product_is_offered_at_once_a_disabled_one_is_not_and_each_change_
         &app,
         &root,
         Method::PUT,
-        "/api/v1/console/products/nope",
+        "/api/v1/console/products/nope?baseVersion=1",
         Some(demo_product("in-flexi-14d")),
     )
     .await;
@@ -367,7 +367,7 @@ async fn editing_a_product_in_use_changes_only_new_applications() {
         &app,
         &root,
         Method::PUT,
-        "/api/v1/console/products/in-flexi-6m",
+        "/api/v1/console/products/in-flexi-6m?baseVersion=1",
         Some(edited),
     )
     .await;
@@ -1020,5 +1020,49 @@ async fn a_term_too_long_to_quote_is_refused_before_any_schedule_is_built() {
         assert_eq!(body["code"], "validation_failed", "{body}");
     }
     assert_eq!(app.db.count_products().await.unwrap(), 5);
+    app.stop().await;
+}
+
+/// Two admins edit the same version of a product: the first saves a new version, the second is refused
+/// (`product_changed`) instead of undoing the first's change unseen; an edit without the version it replaces is a field
+/// error; the second admin's edit of the current version then saves.
+#[tokio::test]
+async fn two_edits_of_one_version_never_both_land() {
+    let app = spawn_app().await;
+    let root = admin(&app).await;
+    let path = "/api/v1/console/products/in-flexi-6m";
+    let mut first = demo_product("in-flexi-6m");
+    first["interest"]["rate"] = json!("20%");
+    let mut second = demo_product("in-flexi-6m");
+    second["name"] = json!("Flexi EMI (renamed)");
+    let missing = send(&app, &root, Method::PUT, path, Some(second.clone())).await;
+    assert_eq!(missing.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(error(missing).await["fields"]["baseVersion"].is_string());
+    let at_one = format!("{path}?baseVersion=1");
+    let (one, two) = tokio::join!(
+        send(&app, &root, Method::PUT, &at_one, Some(first)),
+        send(&app, &root, Method::PUT, &at_one, Some(second.clone())),
+    );
+    let mut statuses = [one.status(), two.status()];
+    statuses.sort();
+    assert_eq!(statuses, [StatusCode::OK, StatusCode::CONFLICT]);
+    let refused = if one.status() == StatusCode::CONFLICT {
+        one
+    } else {
+        two
+    };
+    assert_eq!(error(refused).await["code"], "product_changed");
+    let trail = audit_actions(&app, "product", "in-flexi-6m").await;
+    assert_eq!(trail.len(), 1, "one edit landed");
+    // Opened again at version 2, the second admin's change saves as version 3.
+    let again = send(
+        &app,
+        &root,
+        Method::PUT,
+        &format!("{path}?baseVersion=2"),
+        Some(second),
+    )
+    .await;
+    assert_eq!(data(again).await["version"], 3);
     app.stop().await;
 }

@@ -804,7 +804,7 @@ async fn every_console_endpoint_answers_each_role_a_borrower_and_nobody_exactly(
         ),
         (
             Method::PUT,
-            "/api/v1/console/products/in-flexi-14d".into(),
+            "/api/v1/console/products/in-flexi-14d?baseVersion=1".into(),
             Some(product),
             [true, false, false, false],
         ),

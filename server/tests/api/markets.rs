@@ -1107,7 +1107,7 @@ async fn an_admin_of_one_market_prices_and_advertises_that_market_only() {
         ),
         (
             Method::PUT,
-            "/api/v1/console/products/id-kilat-30".to_owned(),
+            "/api/v1/console/products/id-kilat-30?baseVersion=1".to_owned(),
             Some(edited),
         ),
         (

@@ -124,8 +124,32 @@ describe('products', () => {
     expect(api.callsTo('PUT', '/api/v1/console/products/id-kilat-30')).toHaveLength(0);
     await user.click(screen.getByRole('button', { name: 'Save the new price' }));
     expect(await screen.findByText('Kilat 30 saved as version 3.')).toBeInTheDocument();
-    const sent = api.callsTo('PUT', '/api/v1/console/products/id-kilat-30')[0]!.body as typeof DEFINITION;
-    expect(sent).toEqual({ ...DEFINITION, interest: { ...DEFINITION.interest, rate: '0.25%' } });
+    const put = api.callsTo('PUT', '/api/v1/console/products/id-kilat-30')[0]!;
+    expect(put.body as typeof DEFINITION).toEqual({ ...DEFINITION, interest: { ...DEFINITION.interest, rate: '0.25%' } });
+    // As a new version of the one opened.
+    expect(put.query.get('baseVersion')).toBe('2');
+  });
+
+  it('says so when another admin saved a new version since the form was opened, and saves nothing over it', async () => {
+    fakeConsoleApi({
+      operator: OPERATORS.adminOnly,
+      signedIn: true,
+      handlers: {
+        'GET /api/v1/console/products': () => ok([PRODUCT]),
+        'POST /api/v1/console/products/preview': (call) => previewOf(call.body),
+        'PUT /api/v1/console/products/id-kilat-30': () => refusal(409, 'product_changed', 'Another admin changed this product.'),
+      },
+    });
+    renderConsole('/console/products?market=ID');
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Edit Kilat 30' }));
+    const form = screen.getByRole('form', { name: 'Edit id-kilat-30' });
+    const name = within(form).getByRole('textbox', { name: 'Name shown to borrowers' });
+    await user.clear(name);
+    await user.type(name, 'Kilat 30 plus');
+    await user.click(within(form).getByRole('button', { name: 'Save' }));
+    expect(await within(form).findByRole('alert')).toHaveTextContent(/Another admin saved a new version of this product since you opened it/);
+    expect(screen.queryByText(/saved as version/)).toBeNull();
   });
 
   it('shows a cap the preview refuses beside the rate, and a field that does not read before any request', async () => {

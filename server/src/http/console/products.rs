@@ -7,14 +7,14 @@ use axum::extract::{Path, State};
 use kilat_domain::{Currency, Interest, KeyFactStatement, Market, Product};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use utoipa::ToSchema;
+use utoipa::{IntoParams, ToSchema};
 
 use super::auth::OperatorSession;
 use crate::catalog::admin::{self, ProductRecord};
 use crate::http::AppState;
 use crate::http::borrower::loans::{AmountRangeView, TermView};
 use crate::http::error::{ApiError, Envelope, ErrorBody};
-use crate::http::extract::JsonOrForm;
+use crate::http::extract::{ApiQuery, JsonOrForm};
 use crate::services::Services;
 
 /// A product as admins see it.
@@ -197,24 +197,38 @@ pub async fn create(
     Ok(Envelope::ok(view(s, record)?))
 }
 
+/// The version an edit replaces.
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(rename_all = "camelCase")]
+#[into_params(parameter_in = Query)]
+pub struct EditQuery {
+    /// The version the admin opened and edited (`version` of the product as listed): required; another admin's
+    /// version saved since is `409 product_changed`.
+    #[param(value_type = i64)]
+    pub base_version: Option<String>,
+}
+
 /// Replaces a product's definition with a new version (admin): only new applications see it. Market and currency
 /// cannot change.
 #[utoipa::path(put, path = "/api/v1/console/products/{code}", tag = "console", operation_id = "console_edit_product",
     security(("console_cookie" = [], "csrf_header" = [])),
-    params(("code" = String, Path, description = "The product code")),
+    params(("code" = String, Path, description = "The product code"), EditQuery),
     request_body(content = Object, content_type = "application/json", description = "The product definition (docs/MONEY.md §7) as JSON; `code` may be left out"),
     responses((status = 200, body = Envelope<ConsoleProductView>), (status = 401, body = ErrorBody),
         (status = 403, description = "forbidden (not admin), csrf_token_invalid or cross_site_request", body = ErrorBody),
         (status = 404, body = ErrorBody),
-        (status = 422, description = "validation_failed: `product`, `market` or `code` (immutable), `amount`, `interest` or `lateCharge` (a cap, named)", body = ErrorBody)))]
+        (status = 409, description = "product_changed: another admin saved a version since `baseVersion`", body = ErrorBody),
+        (status = 422, description = "validation_failed: `baseVersion` (required), `product`, `market` or `code` (immutable), `amount`, `interest` or `lateCharge` (a cap, named)", body = ErrorBody)))]
 pub async fn edit(
     State(state): State<AppState>,
     session: OperatorSession,
     Path(code): Path<String>,
+    ApiQuery(query): ApiQuery<EditQuery>,
     JsonOrForm(body): JsonOrForm<Value>,
 ) -> Result<Json<Envelope<ConsoleProductView>>, ApiError> {
     let s = &state.services;
-    let record = admin::edit(s, &state.catalog, &session.operator, &code, &body).await?;
+    let base = query.base_version.as_deref();
+    let record = admin::edit(s, &state.catalog, &session.operator, &code, base, &body).await?;
     Ok(Envelope::ok(view(s, record)?))
 }
 

@@ -18,15 +18,18 @@ export function useProducts() {
 
 const productPath = (code: string) => `${CONSOLE_API}/products/${encodeURIComponent(code)}`;
 
-/** Creates (`code` null) or edits a product from its definition; the list is read again after. */
+/**
+ * Creates (`edit` null) or edits a product from its definition, as a new version of the one opened (`edit.version`:
+ * another admin's version saved since is refused, `product_changed`); the list is read again after.
+ */
 export function useSaveProduct() {
   const api = useApiClient();
   const queryClient = useQueryClient();
-  return useMutation<ConsoleProduct, ApiError, { code: string | null; definition: Json }>({
-    mutationFn: ({ code, definition }) =>
-      code === null
+  return useMutation<ConsoleProduct, ApiError, { edit: { code: string; version: number } | null; definition: Json }>({
+    mutationFn: ({ edit, definition }) =>
+      edit === null
         ? api.postJson<ConsoleProduct>(`${CONSOLE_API}/products`, definition)
-        : api.putJson<ConsoleProduct>(productPath(code), definition),
+        : api.putJson<ConsoleProduct>(`${productPath(edit.code)}?baseVersion=${edit.version}`, definition),
     onSettled: () => void queryClient.invalidateQueries({ queryKey: queryKeys.products }),
   });
 }

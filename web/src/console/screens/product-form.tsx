@@ -112,7 +112,10 @@ export function ProductForm({
       setConfirming(true);
       return;
     }
-    save.mutate({ code: product?.code ?? null, definition: definition as Json }, { onSuccess: onSaved });
+    save.mutate(
+      { edit: product ? { code: product.code, version: product.version } : null, definition: definition as Json },
+      { onSuccess: onSaved },
+    );
   }
 
   const title = product ? t('products.editing', { code: product.code }) : t('products.creating');
@@ -310,7 +313,7 @@ export function ProductForm({
       ))}
       {save.isError && Object.keys(save.error.fields).length === 0 && (
         <p className="notice notice--error" role="alert">
-          {errorText(save.error, t)}
+          {save.error.code === 'product_changed' ? t('productForm.changedMeanwhile') : errorText(save.error, t)}
         </p>
       )}
       {submitted && !definition && (

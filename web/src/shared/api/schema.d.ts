@@ -6653,7 +6653,7 @@ export interface components {
          * @description The stable `code` of an error answer (docs/API-BORROWER.md); `msg` is its text in the request's language.
          * @enum {string}
          */
-        ErrorCode: "bad_request" | "code_invalid" | "code_expired" | "unauthorized" | "not_eligible" | "not_found" | "method_not_allowed" | "certification_out_of_order" | "certification_incomplete" | "open_order_exists" | "kfs_changed" | "idempotency_key_reused" | "payload_too_large" | "unsupported_media_type" | "validation_failed" | "cap_exceeded" | "rate_limited" | "code_resend_too_soon" | "daily_limit_reached" | "code_attempts_exceeded" | "cross_site_request" | "invalid_transition" | "internal" | "code_delivery_failed" | "credentials_invalid" | "operator_locked" | "forbidden" | "csrf_token_invalid" | "choice_unavailable" | "payment_not_open" | "money_reported" | "utr_already_used" | "utr_locked" | "utr_corrections_exhausted" | "already_rated" | "own_admin_account" | "last_admin" | "provider_unavailable" | "complaint_not_answered" | "complaint_closed" | "complaint_unanswered" | "refund_claimed" | "receipt_resolved" | "money_outstanding" | "payment_unsettled" | "payout_sent" | "payment_waiting" | "other_currency" | "extension_over_cap" | "handover_invalid" | "handover_not_allowed" | "own_payout_approval" | "payout_not_awaiting" | "payout_awaiting_approval" | "signed_in_as_another" | "server_busy" | "application_claimed" | "loan_not_closed" | "password_change_required";
+        ErrorCode: "bad_request" | "code_invalid" | "code_expired" | "unauthorized" | "not_eligible" | "not_found" | "method_not_allowed" | "certification_out_of_order" | "certification_incomplete" | "open_order_exists" | "kfs_changed" | "idempotency_key_reused" | "payload_too_large" | "unsupported_media_type" | "validation_failed" | "cap_exceeded" | "rate_limited" | "code_resend_too_soon" | "daily_limit_reached" | "code_attempts_exceeded" | "cross_site_request" | "invalid_transition" | "internal" | "code_delivery_failed" | "credentials_invalid" | "operator_locked" | "forbidden" | "csrf_token_invalid" | "choice_unavailable" | "payment_not_open" | "money_reported" | "utr_already_used" | "utr_locked" | "utr_corrections_exhausted" | "already_rated" | "own_admin_account" | "last_admin" | "provider_unavailable" | "complaint_not_answered" | "complaint_closed" | "complaint_unanswered" | "refund_claimed" | "receipt_resolved" | "money_outstanding" | "payment_unsettled" | "payout_sent" | "payment_waiting" | "product_changed" | "other_currency" | "extension_over_cap" | "handover_invalid" | "handover_not_allowed" | "own_payout_approval" | "payout_not_awaiting" | "payout_awaiting_approval" | "signed_in_as_another" | "server_busy" | "application_claimed" | "loan_not_closed" | "password_change_required";
         /** @description A client error. */
         ErrorInfoRequest: {
             /**
@@ -18028,7 +18028,13 @@ export interface operations {
     };
     console_edit_product: {
         parameters: {
-            query?: never;
+            query: {
+                /**
+                 * @description The version the admin opened and edited (`version` of the product as listed): required; another admin's
+                 *     version saved since is `409 product_changed`.
+                 */
+                baseVersion: number;
+            };
             header?: never;
             path: {
                 /** @description The product code */
@@ -18051,7 +18057,7 @@ export interface operations {
                     "application/json": components["schemas"]["Envelope_ConsoleProductView"];
                 };
             };
-            /** @description bad_request: the body could not be read */
+            /** @description bad_request: the query string could not be read */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -18085,6 +18091,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description product_changed: another admin saved a version since `baseVersion` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description payload_too_large: the body is over the limit */
             413: {
                 headers: {
@@ -18103,7 +18118,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description validation_failed: `product`, `market` or `code` (immutable), `amount`, `interest` or `lateCharge` (a cap, named) */
+            /** @description validation_failed: `baseVersion` (required), `product`, `market` or `code` (immutable), `amount`, `interest` or `lateCharge` (a cap, named) */
             422: {
                 headers: {
                     [name: string]: unknown;
