@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useApiClient } from '@/shared/api/api-context';
-import type { ApiError, HttpClient } from '@/shared/api/http';
+import { CLIENT_ERROR, type ApiError, type HttpClient } from '@/shared/api/http';
 import { paymentPath } from './payment';
 import { queryKeys } from './query-keys';
 import type { Payment, PaymentMethod } from './types';
@@ -34,6 +34,20 @@ export function useSubmitUtr(paymentId: string) {
     onSuccess: async (payment) => {
       await queryClient.invalidateQueries({ queryKey: queryKeys.order(payment.orderNo) });
       queryClient.setQueryData(queryKeys.payment(payment.paymentId), payment);
+    },
+    // "No longer takes a UTR" after a lost answer usually means the first send was recorded: the payment is already
+    // "verifying". A lost or timed-out answer may have been recorded too. Either way the payment and its loan are read
+    // again at once, not on the next poll, so the page shows what the server holds instead of a form that looks open.
+    // On payment_not_open the mutation stays pending until both answered (the loan first, as above), so the page turns
+    // to "verifying" whole, without the refusal showing under the form meanwhile; a network failure shows at once.
+    onError: async (error) => {
+      const orderNo = queryClient.getQueryData<Payment>(queryKeys.payment(paymentId))?.orderNo;
+      const refresh = async () => {
+        if (orderNo) await queryClient.invalidateQueries({ queryKey: queryKeys.order(orderNo) });
+        await queryClient.invalidateQueries({ queryKey: queryKeys.payment(paymentId) });
+      };
+      if (error.code === 'payment_not_open') await refresh();
+      else if (error.code === CLIENT_ERROR.network || error.code === CLIENT_ERROR.timeout) void refresh();
     },
   });
 }

@@ -7,9 +7,11 @@ import { useMarket } from '@/shared/market/market-context';
 import { formatMoney } from '@/shared/money/format-money';
 import { useDeleteAccount, useDeletionCheck } from '../../api/account';
 import type { DeletionCheck } from '../../api/types';
+import { sessionStorageOrNull } from '../../boot';
 import { Screen } from '../../layout/screen';
 import { LoadingState, StateNotice } from '../../ui/state-notice';
 import { useErrorToast } from '../../ui/use-error-toast';
+import { forgetAllDrafts } from '../certification/step-draft';
 
 /**
  * Deleting the account (PRODUCT.md §5, self-service deletion with the retention period explained): what is deleted,
@@ -86,6 +88,7 @@ function DeleteForm() {
   const onDelete = () =>
     remove.mutate(undefined, {
       onSuccess: () => {
+        forgetAllDrafts(sessionStorageOrNull());
         Toast.show({ content: t('deleteAccount.done'), duration: 3000 });
         void navigate('/login', { replace: true });
       },

@@ -1,7 +1,7 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { deferred, fakeApi, ok, refusal, renderBorrower, type Handler } from '@/test/render-borrower';
+import { ME_IN, deferred, fakeApi, ok, refusal, renderBorrower, type Handler } from '@/test/render-borrower';
 import type { CertStep, StepData } from '../../api/certification';
 import { CITIES_ID, CITIES_IN, ENUMS_ID, ENUMS_IN, LOG, certificationUpTo } from './fixtures.test-data';
 
@@ -541,5 +541,128 @@ describe('step screen', () => {
     renderBorrower('/app/certification/salary?lang=1');
     expect(await screen.findByText('There is no such step.')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'See your details' })).toHaveAttribute('href', '/app/certification');
+  });
+});
+
+describe('a session that ends before Save', () => {
+  const EXPIRED = 'You were signed out because your session expired. Please log in again.';
+  const SAVED_BASE = { fullName: 'Ravi Kumar', dateOfBirth: '1990-03-15', gender: 'male', idNumber: '******234F' };
+
+  /** The certification API with a session the test ends: every call answers 401 until the borrower logs in again. */
+  function sessionApi(options: { saved?: Partial<StepData> } = {}) {
+    let session = true;
+    const gone = () => refusal(401, 'unauthorized', EXPIRED, { headers: { 'X-Signed-Out': 'expired' } });
+    const guarded = (handler: Handler): Handler => (call) => (session ? handler(call) : gone());
+    const api = certApi('IN', {
+      saved: options.saved,
+      handlers: {
+        'GET /api/v1/borrower/me': () => (session ? ok(ME_IN) : gone()),
+        'POST /api/v1/borrower/login': () => {
+          session = true;
+          return ok({ sessionId: 's-2', borrower: { id: ME_IN.id, phoneMasked: ME_IN.phoneMasked, market: 'IN', isNew: false } });
+        },
+        ...Object.fromEntries(
+          ORDER.map((step, index) => [
+            `POST ${CERT}/${step}`,
+            guarded((call) => ok({ step, certStatus: 'done', data: call.body, next: ORDER[index + 1] ?? null })),
+          ]),
+        ),
+      },
+    });
+    return { ...api, endSession: () => (session = false) };
+  }
+
+  async function logInAgain(user: ReturnType<typeof userEvent.setup>) {
+    expect(await screen.findByRole('heading', { level: 1, name: 'Log in' })).toBeInTheDocument();
+    await user.type(await screen.findByLabelText('Mobile number'), '9876543210');
+    await user.type(screen.getByLabelText('Verification code'), '123456');
+    await user.click(screen.getByRole('button', { name: 'Log in' }));
+  }
+
+  it('opens the step again with what was typed after logging in, says nothing but "log in", and forgets it once saved', async () => {
+    const api = sessionApi({ saved: { base: SAVED_BASE } });
+    const user = await open('/app/certification/base?lang=1', 'Full name, as on your PAN card');
+    await user.clear(field('Full name, as on your PAN card'));
+    await user.type(field('Full name, as on your PAN card'), 'Ravi Kumar Sharma');
+    await user.selectOptions(field('Gender'), 'Female');
+    api.endSession();
+    await save(user);
+
+    // The login screen says why, and nothing else does: no error toast on top of it.
+    expect(await screen.findByText(EXPIRED)).toBeInTheDocument();
+    expect(screen.queryByTestId('toast')).not.toBeInTheDocument();
+    await logInAgain(user);
+    expect(await screen.findByRole('heading', { level: 1, name: 'Basic information' })).toBeInTheDocument();
+    expect(window.location.pathname).toBe('/app/certification/base');
+    expect(await screen.findByLabelText('Full name, as on your PAN card')).toHaveValue('Ravi Kumar Sharma');
+    expect(field('Gender')).toHaveDisplayValue('Female');
+    expect(field('PAN')).toHaveValue('******234F');
+    expect(screen.getByRole('button', { name: 'Date of birth: 15 March 1990' })).toBeInTheDocument();
+    expect(screen.queryByTestId('toast')).not.toBeInTheDocument();
+
+    await save(user);
+    await screen.findByRole('heading', { level: 1, name: 'Personal information' });
+    expect(api.saves('base')).toEqual([
+      { ...SAVED_BASE, fullName: 'Ravi Kumar Sharma', gender: 'female' },
+      { ...SAVED_BASE, fullName: 'Ravi Kumar Sharma', gender: 'female' },
+    ]);
+    expect(window.sessionStorage.getItem('kilat.cert-draft:base')).toBeNull();
+    // Back on the step, it opens with what is saved (this fake keeps the first copy), not the draft.
+    await act(async () => {
+      window.history.pushState({}, '', '/app/certification/base?lang=1');
+      window.dispatchEvent(new PopStateEvent('popstate'));
+    });
+    expect(await screen.findByLabelText('Full name, as on your PAN card')).toHaveValue('Ravi Kumar');
+  });
+
+  it('never keeps a bank-account or ID number typed in clear: the rest comes back and the number is asked again', async () => {
+    const api = sessionApi();
+    const user = await open('/app/certification/bank?lang=1', 'Account number');
+    await user.selectOptions(field('Bank'), 'HDFC Bank');
+    await user.type(field('Account number'), '123456789012');
+    await user.type(field('Account number again'), '123456789012');
+    await user.type(field('IFSC'), 'HDFC0001234');
+    const kept = window.sessionStorage.getItem('kilat.cert-draft:bank') ?? '';
+    expect(kept).toContain('HDFC0001234');
+    expect(kept).not.toContain('123456789012');
+    api.endSession();
+    await save(user);
+
+    await logInAgain(user);
+    expect(await screen.findByLabelText('IFSC')).toHaveValue('HDFC0001234');
+    expect(field('Bank')).toHaveDisplayValue('HDFC Bank');
+    expect(field('Account number')).toHaveValue('');
+    expect(field('Account number again')).toHaveValue('');
+    expect(screen.queryByTestId('toast')).not.toBeInTheDocument();
+    expect(JSON.stringify({ ...window.sessionStorage })).not.toContain('123456789012');
+  });
+
+  it('lets a step saved since, another borrower, or a log-out win over a draft', async () => {
+    const draft = { borrower: ME_IN.id, base: { ...SAVED_BASE }, values: { ...SAVED_BASE, fullName: 'Typed Before' } };
+    // Saved again since the draft was typed (another device): the saved step is newer.
+    window.sessionStorage.setItem('kilat.cert-draft:base', JSON.stringify(draft));
+    certApi('IN', { saved: { base: { ...SAVED_BASE, fullName: 'Saved Elsewhere' } } });
+    const first = renderBorrower('/app/certification/base?lang=1');
+    expect(await screen.findByLabelText('Full name, as on your PAN card')).toHaveValue('Saved Elsewhere');
+    expect(window.sessionStorage.getItem('kilat.cert-draft:base')).toBeNull();
+    first.unmount();
+
+    // Another borrower's draft in this tab.
+    window.sessionStorage.setItem('kilat.cert-draft:base', JSON.stringify({ ...draft, borrower: 'b-other' }));
+    certApi('IN', { saved: { base: SAVED_BASE } });
+    const second = renderBorrower('/app/certification/base?lang=1');
+    expect(await screen.findByLabelText('Full name, as on your PAN card')).toHaveValue('Ravi Kumar');
+    second.unmount();
+
+    // Logging out forgets every step's draft.
+    window.sessionStorage.setItem('kilat.cert-draft:base', JSON.stringify(draft));
+    window.sessionStorage.setItem('kilat.cert-draft:job', JSON.stringify({ ...draft, base: {}, values: { employerName: 'Acme' } }));
+    certApi('IN');
+    const user = userEvent.setup();
+    renderBorrower('/app/me?lang=1');
+    await user.click(await screen.findByRole('button', { name: 'Log out' }));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Log in' })).toBeInTheDocument();
+    expect(window.sessionStorage.getItem('kilat.cert-draft:base')).toBeNull();
+    expect(window.sessionStorage.getItem('kilat.cert-draft:job')).toBeNull();
   });
 });

@@ -2,6 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { errorText } from '@/shared/api/error-text';
 import { CERT_STEPS, isCertStep, useCertificationStep, type CertStep } from '../../api/certification';
+import { useMe } from '../../api/me';
 import { useCities, useEnums } from '../../api/reference-data';
 import { Screen } from '../../layout/screen';
 import { LoadingState, StateNotice } from '../../ui/state-notice';
@@ -35,9 +36,11 @@ function StepScreen({ step }: { step: CertStep }) {
   const { t } = useTranslation();
   const saved = useCertificationStep(step);
   const enums = useEnums();
+  // The borrower, whose draft of this step (if any) the form opens with.
+  const me = useMe();
   const needsCities = step === 'personal';
   const cities = useCities({ enabled: needsCities });
-  const reads = needsCities ? [saved, enums, cities] : [saved, enums];
+  const reads = needsCities ? [saved, enums, me, cities] : [saved, enums, me];
   const failed = reads.find((read) => read.isError);
   return (
     <Screen title={t(`cert.steps.${step}`)} backTo="/certification">
@@ -49,7 +52,7 @@ function StepScreen({ step }: { step: CertStep }) {
           text={errorText(failed.error, t)}
           onRetry={() => reads.filter((read) => read.isError).forEach((read) => void read.refetch())}
         />
-      ) : saved.isPending || (saved.isFetching && saved.isStale) || enums.isPending || (needsCities && cities.isPending) ? (
+      ) : saved.isPending || (saved.isFetching && saved.isStale) || enums.isPending || me.isPending || (needsCities && cities.isPending) ? (
         // A step saved a moment ago is read again before its form opens: a form filled from the copy before the save
         // would send the old values back over it.
         <LoadingState />

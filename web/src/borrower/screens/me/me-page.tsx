@@ -9,9 +9,11 @@ import { useLogOut } from '../../api/logout';
 import { useMe } from '../../api/me';
 import { useSiteSettings } from '../../api/site-settings';
 import type { Me, MenuEntry } from '../../api/types';
+import { sessionStorageOrNull } from '../../boot';
 import { Screen } from '../../layout/screen';
 import { LoadingState, StateNotice } from '../../ui/state-notice';
 import { useErrorToast } from '../../ui/use-error-toast';
+import { forgetAllDrafts } from '../certification/step-draft';
 import { formatLongDay } from '../orders/format';
 
 /** The signed-in borrower's menu (PRODUCT.md §2: it takes the original User page's role). */
@@ -43,10 +45,17 @@ function MeDetails({ me }: { me: Me }) {
 
   const onLogOut = () =>
     logout.mutate(undefined, {
-      onSuccess: () => void navigate('/login', { replace: true }),
+      onSuccess: () => {
+        // Nothing the borrower typed stays in this tab for whoever uses it next.
+        forgetAllDrafts(sessionStorageOrNull());
+        void navigate('/login', { replace: true });
+      },
       onError: (error) => {
         // A session that is already gone is as good as logged out (the 401 handler has moved on).
-        if (error instanceof ApiError && error.status === 401) return;
+        if (error instanceof ApiError && error.status === 401) {
+          forgetAllDrafts(sessionStorageOrNull());
+          return;
+        }
         showError(error);
       },
     });

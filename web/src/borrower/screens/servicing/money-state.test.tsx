@@ -248,6 +248,53 @@ describe('a UTR being verified', () => {
     expect(screen.queryByLabelText('UTR')).not.toBeInTheDocument();
   });
 
+  it('a UTR sent again after a lost answer shows the payment "verifying" at once, not "no longer takes a UTR"', async () => {
+    // The first send was recorded but its answer never came: the corrected send is refused, the payment is verifying.
+    let recorded = false;
+    const api = fakeApi({
+      'GET /api/v1/borrower/payments/pay-9': () => ok(recorded ? PAYMENT_VERIFYING : { ...PAYMENT_VERIFYING, status: 'pending', utr: null }),
+      'POST /api/v1/borrower/payments/pay-9/utr': () => {
+        recorded = true;
+        return refusal(409, 'payment_not_open', 'This payment no longer takes a UTR.');
+      },
+      [`GET ${ORDER}`]: () => ok({ ...ORDER_WHOLE, status: 'overdue' }),
+      [`GET ${ORDER}/repayment`]: () => ok(recorded ? { ...VERIFYING, verifyingPayment: { ...VERIFYING.verifyingPayment, utr: '712345678902' } } : OVERDUE),
+    });
+    api.signIn();
+    const user = userEvent.setup();
+    renderBorrower('/app/payments/pay-9?lang=1');
+    await user.type(await screen.findByLabelText('UTR'), '712345678902');
+    await user.click(screen.getByRole('button', { name: 'Submit UTR' }));
+    // At once: well before the next 15-second poll.
+    expect(await screen.findByText('We got UTR 7123 4567 8902 for ₹6,891.', {}, { timeout: 2000 })).toBeInTheDocument();
+    expect(screen.queryAllByText(/Payment received, verifying/).length).toBeGreaterThan(0);
+    expect(screen.queryByLabelText('UTR')).not.toBeInTheDocument();
+    expect(screen.queryByText('This payment no longer takes a UTR.')).not.toBeInTheDocument();
+    expect(api.callsTo('GET', '/api/v1/borrower/payments/pay-9')).toHaveLength(2);
+  });
+
+  it('after a UTR send whose answer was lost, reads the payment again and shows it verifying if the server got it', async () => {
+    let recorded = false;
+    const api = fakeApi({
+      'GET /api/v1/borrower/payments/pay-9': () => ok(recorded ? PAYMENT_VERIFYING : { ...PAYMENT_VERIFYING, status: 'pending', utr: null }),
+      'POST /api/v1/borrower/payments/pay-9/utr': () => {
+        recorded = true;
+        return Promise.reject(new TypeError('Failed to fetch'));
+      },
+      [`GET ${ORDER}`]: () => ok({ ...ORDER_WHOLE, status: 'overdue' }),
+      [`GET ${ORDER}/repayment`]: () => ok(recorded ? { ...VERIFYING, verifyingPayment: { ...VERIFYING.verifyingPayment, utr: '712345678902' } } : OVERDUE),
+    });
+    api.signIn();
+    const user = userEvent.setup();
+    renderBorrower('/app/payments/pay-9?lang=1');
+    await user.type(await screen.findByLabelText('UTR'), '712345678902');
+    await user.click(screen.getByRole('button', { name: 'Submit UTR' }));
+    expect(await screen.findByText('We got UTR 7123 4567 8902 for ₹6,891.', {}, { timeout: 2000 })).toBeInTheDocument();
+    expect(screen.queryByLabelText('UTR')).not.toBeInTheDocument();
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    expect(api.callsTo('GET', '/api/v1/borrower/payments/pay-9')).toHaveLength(2);
+  });
+
   it('says why when finance acted first', async () => {
     fakeApi({
       [`GET ${ORDER}`]: () => ok({ ...ORDER_ID, status: 'overdue' }),
