@@ -198,17 +198,19 @@ impl Db {
         Ok(out)
     }
 
-    /// The credit lines of earlier imports that carry one of `utrs`: (UTR, date, amount, reference) — the money seen
-    /// arriving for a payment, that a later statement's debit naming the UTR took back.
+    /// The credit lines of earlier imports that carry one of `utrs`, matched to its payment at their import or with
+    /// it as their reference (imported before the borrower gave the UTR): (UTR matched, reference, date, amount) — the
+    /// money seen arriving for a payment, that a later statement's debit naming the UTR took back.
     pub async fn credit_lines_of_utrs(
         &self,
         utrs: &[String],
-    ) -> sqlx::Result<Vec<(String, String, i64, String)>> {
+    ) -> sqlx::Result<Vec<(Option<String>, String, String, i64)>> {
         let mut out = Vec::new();
         for chunk in utrs.chunks(UTRS_PER_LOOKUP) {
             let sql = format!(
-                "SELECT utr, on_date, amount, reference FROM statement_lines WHERE credit <> 0 AND utr IN ({})",
-                placeholders(1, chunk.len())
+                "SELECT utr, reference, on_date, amount FROM statement_lines
+                 WHERE credit <> 0 AND (utr IN ({list}) OR reference IN ({list}))",
+                list = placeholders(1, chunk.len())
             );
             let mut query = sqlx::query_as(&sql);
             for utr in chunk {

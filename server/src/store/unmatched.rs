@@ -85,7 +85,7 @@ impl Tx {
 
     /// Records a statement's debit taking back a payment's money (`row.kind` `reversed`, provider `statement`), once
     /// per bank row (`row.event_id`), and not when an import before this rule (its event id the import's line) kept one
-    /// for the same UTR already. Its id, or `None` when it was recorded before.
+    /// for the same UTR and amount already. Its id, or `None` when it was recorded before.
     pub async fn insert_statement_reversal(
         &mut self,
         row: &NewUnmatched<'_>,
@@ -97,7 +97,7 @@ impl Tx {
                  currency, sent_at, received_at, kind, payment_id)
              SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12
              WHERE NOT EXISTS (SELECT 1 FROM unmatched_receipts k WHERE k.provider = $2 AND k.kind = $11
-                 AND k.reference = $5 AND k.event_id NOT LIKE 'reversed:%')
+                 AND k.reference = $5 AND k.amount = $7 AND k.event_id NOT LIKE 'reversed:%')
              ON CONFLICT DO NOTHING",
         )
         .bind(&id)

@@ -1474,3 +1474,47 @@ async fn a_credit_taken_back_on_a_later_statement_is_kept_for_finance_once_and_n
     assert_eq!(items(&app, &finance).await.len(), 2);
     assert_eq!(payment_status(&app, &third).await, "verifying");
 }
+
+/// Two more returns kept for finance: a full day's statement that holds a credit an earlier import of part of the day
+/// read, and that credit's return on the same day for the same amount (not a swapped re-read: the statement credits
+/// the UTR too); and a return of money whose credit was imported before the borrower gave its UTR (matched to nothing
+/// then, found by its reference).
+#[tokio::test]
+async fn a_return_on_the_day_and_of_money_imported_before_its_utr_are_kept_for_finance() {
+    let app = spawn_app().await;
+    let finance = operator(&app, "fin", &[Role::Finance]).await;
+    let mapping = save_mapping(&app, &finance, hdfc()).await;
+    let (_, a) = waiting_payment(&app, &finance, "9876500371", "712345678971").await;
+    let credit = format!("27/11/2026,UPI/PAYER,712345678971,,\"{}\"\n", rupees(a));
+    let noon = format!("Date,Narration,Ref,Debit,Credit\n{credit}");
+    import(&app, &finance, &mapping, "noon.csv", &noon).await;
+    // The whole day: the credit again, and the bank's return of it, same day, same amount, same reference.
+    let day = format!(
+        "Date,Narration,Ref,Debit,Credit\n{credit}27/11/2026,UPI/PAYER,712345678971,\"{}\",\n",
+        rupees(a)
+    );
+    import(&app, &finance, &mapping, "day.csv", &day).await;
+    let kept = items(&app, &finance).await;
+    assert_eq!(kept.len(), 1, "{kept:?}");
+    assert_eq!(kept[0]["reference"], "712345678971");
+
+    // Money arrives before the borrower gives its UTR: the credit matches nothing at its import.
+    let early = format!(
+        "Date,Narration,Ref,Debit,Credit\n28/11/2026,UPI/PAYER TWO,712345678972,,\"{}\"\n",
+        rupees(500_000)
+    );
+    let imported = import(&app, &finance, &mapping, "early.csv", &early).await;
+    assert_eq!(line(&imported["result"], 2)["kind"], "unmatched");
+    let (_, b) = waiting_payment(&app, &finance, "9876500372", "712345678972").await;
+    let back = format!(
+        "Date,Narration,Ref,Debit,Credit\n29/11/2026,UPI REV 712345678972,RETURN2,\"{}\",\n",
+        rupees(b)
+    );
+    import(&app, &finance, &mapping, "back.csv", &back).await;
+    let kept = items(&app, &finance).await;
+    assert_eq!(kept.len(), 2, "{kept:?}");
+    assert!(
+        kept.iter()
+            .any(|i| i["reference"] == "712345678972" && i["kind"] == "reversed")
+    );
+}

@@ -1019,8 +1019,9 @@ struct Reversal {
 
 /// The debits of a statement that take back money a payment received: a debit naming the UTR of a payment waiting
 /// for finance, confirmed or held (not one owed back or refunded — the lender's own refund names it too — nor one
-/// never credited), whose money a credit line showed arriving, in this statement or an earlier one. A debit that is
-/// an earlier import's credit line read again (the same day, amount and reference: a file read with its credit and
+/// never credited), whose money a credit line showed arriving, in this statement or an earlier one (matched to the
+/// payment, or carrying the UTR as its reference). A debit that is an earlier import's credit line read again (the
+/// same day, amount and reference, in a statement that does not credit the UTR itself: a file read with its credit and
 /// debit columns swapped) takes nothing back.
 async fn reversals(
     s: &Services,
@@ -1064,11 +1065,17 @@ async fn reversals(
         else {
             continue;
         };
-        let mine = earlier.iter().filter(|(u, ..)| u == utr);
+        // An earlier credit line of this UTR: matched to it at its import, or carrying it as its reference (imported
+        // before the borrower gave the UTR, so matched to nothing then).
+        let mine = earlier
+            .iter()
+            .filter(|(u, r, ..)| u.as_deref() == Some(*utr) || r.trim() == *utr);
         let read_again = mine
             .clone()
-            .any(|(_, d, a, r)| *d == date && *a == l.amount && r.trim() == l.reference.trim());
-        if read_again {
+            .any(|(_, r, d, a)| *d == date && *a == l.amount && r.trim() == l.reference.trim());
+        // A statement that credits the UTR too is no file read with its columns swapped (its credits would be debits):
+        // its debit is a return, whatever an earlier import of part of the day read.
+        if read_again && !credited_here.contains(utr) {
             continue;
         }
         if credited_here.contains(utr) || mine.count() > 0 {
