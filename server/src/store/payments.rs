@@ -463,6 +463,25 @@ impl Tx {
         .await
     }
 
+    /// True when a repayment of the order (not an extension's fee: a second fee is told by the extensions it was
+    /// priced on) other than `payment_id` waits for finance (a UTR being checked, an amount held), read inside the
+    /// transaction that holds the order's lock.
+    pub async fn other_payment_waiting_in_tx(
+        &mut self,
+        order_id: &str,
+        payment_id: &str,
+    ) -> sqlx::Result<bool> {
+        let n: i64 = sqlx::query_scalar(
+            "SELECT COUNT(*) FROM payments
+             WHERE order_id = $1 AND id <> $2 AND status IN ('verifying', 'held') AND choice <> 'extension'",
+        )
+        .bind(order_id)
+        .bind(payment_id)
+        .fetch_one(self.conn())
+        .await?;
+        Ok(n > 0)
+    }
+
     /// The payment inside the transaction.
     pub async fn payment_in_tx(&mut self, id: &str) -> sqlx::Result<Option<PaymentRow>> {
         sqlx::query_as(&format!(

@@ -1387,3 +1387,65 @@ mod futures_like {
     pub type BoxFut =
         std::pin::Pin<Box<dyn std::future::Future<Output = reqwest::StatusCode> + Send>>;
 }
+
+/// An extension's fee started before a repayment of the installment was sent, and paid after it: while the
+/// repayment waits for finance, the fee's money is held, not credited as an extension of an installment that money may
+/// have paid; finance decides both.
+#[tokio::test]
+async fn an_extension_fee_arriving_while_a_repayment_waits_is_held() {
+    let app = spawn_app().await;
+    let finance = operator(&app, "fin", &[Role::Finance]).await;
+    let (session, order_no, id) =
+        approved(&app, "9876500153", "in-salary-advance", 1_000_000, "30d").await;
+    assert_eq!(
+        disburse(&app, &finance, &order_no).await.status(),
+        StatusCode::OK
+    );
+    let fee = data(
+        create_payment(
+            &app,
+            &session,
+            &order_no,
+            "extension",
+            "upi",
+            "ext-before-due-1",
+        )
+        .await,
+    )
+    .await;
+    let due = data(
+        create_payment(
+            &app,
+            &session,
+            &order_no,
+            "due",
+            "bank_transfer",
+            "due-after-ext-1",
+        )
+        .await,
+    )
+    .await;
+    let (fee_id, due_id) = (
+        fee["paymentId"].as_str().unwrap(),
+        due["paymentId"].as_str().unwrap(),
+    );
+    assert_eq!(
+        submit_utr(&app, &session, due_id, "500000000111")
+            .await
+            .status(),
+        StatusCode::OK
+    );
+    assert_eq!(
+        submit_utr(&app, &session, fee_id, "500000000112")
+            .await
+            .status(),
+        StatusCode::OK
+    );
+    let held = data(confirm(&app, &finance, fee_id, fee["amount"].as_i64().unwrap()).await).await;
+    assert_eq!(held["payment"]["status"], "held", "{held}");
+    let paid = data(confirm(&app, &finance, due_id, due["amount"].as_i64().unwrap()).await).await;
+    assert_eq!(paid["payment"]["status"], "confirmed", "{paid}");
+    let after = check_ledger(&app, &session, &order_no, &id).await;
+    assert_eq!(after["extensionsGranted"], 0);
+    app.stop().await;
+}

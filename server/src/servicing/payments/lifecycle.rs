@@ -243,7 +243,16 @@ pub(crate) async fn settle_in(
     // Late charges posted for days after the one the money is priced for, which the credit leaves the borrower not
     // late on, are waived with it: the money pays what it was asked for on its day, not the days a callback or
     // finance took ([`kilat_domain::settle_waiving_later_charges`]).
+    // An extension's fee while a repayment of the loan waits for finance (its money may have paid the installment the
+    // fee moves) is held, finance deciding both: checked here, with the order locked, as the fee's money arrives. (A
+    // second fee for the same extension is told by the extensions it was priced on, in the money engine.)
+    let extension_waits = decision == Decision::AsAsked
+        && payment.choice == RepaymentChoice::Extension
+        && tx
+            .other_payment_waiting_in_tx(&loan.order.id, &payment.row.id)
+            .await?;
     let (waived, outcome) = match decision {
+        Decision::AsAsked if extension_waits => (Vec::new(), Outcome::Hold),
         Decision::AsAsked => settle_waiving(loan, payment, &asked, received_money, today, |b| {
             kilat_domain::settle(&loan.plan, b, &asked, received_money, today, &s.caps)
         })?,
@@ -342,6 +351,10 @@ pub(crate) fn plain_credit(
 ) -> Result<Option<kilat_domain::LedgerEntry>, Error> {
     if payment.row.utr.is_some() || payment.status != PaymentStatus::Pending {
         // When its money was sent may be the UTR's day, which settle_in reads.
+        return Ok(None);
+    }
+    if payment.choice == RepaymentChoice::Extension {
+        // Whether another payment of the loan waits for finance is settle_in's to read, in its transaction.
         return Ok(None);
     }
     let asked = asked_of(loan, payment, loan.today(s), sent_at)?;
