@@ -36,6 +36,15 @@ impl SignInService<'_> {
     #[tracing::instrument(skip_all)]
     pub async fn issue_handover(&self, token: &str, client: &str) -> Result<String, Error> {
         let now = self.clock.now_ms();
+        // Counted before anything is written: each code is a row, and each exchange a browser session.
+        crate::infra::limits::count(
+            self.db,
+            &self.limits.handovers_per_session,
+            &crypto::token_hash(token),
+            now,
+        )
+        .await?
+        .map_err(crate::infra::limits::Refused::rate_limited)?;
         // 256 random bits: a code cannot be guessed within its minute, so a plain hash is enough to store it.
         let code = crypto::random_token();
         let issued = self

@@ -59,6 +59,8 @@ pub const SIGN_IN_WINDOW_MS: i64 = 10 * MINUTE_MS;
 pub const EXPORTS_PER_HOUR: u32 = 3;
 /// Replies a borrower may add to their complaints in a day (each bounded like a complaint's text).
 pub const COMPLAINT_REPLIES_PER_DAY: u32 = 30;
+/// Hand-over codes a native session may ask for in a minute: the shell asks for one each time it opens the web app.
+pub const HANDOVERS_PER_MINUTE: u32 = 10;
 
 /// Every window of [`Limits`], the longest decides which rows the cleanup may remove.
 const WINDOWS: [i64; 6] = [
@@ -104,6 +106,9 @@ pub struct Limits {
     pub password_checks_per_account: Limit,
     /// Telemetry requests per borrower session a minute (`rate_limited`).
     pub telemetry_per_session: Limit,
+    /// Hand-over codes a native session asks for in a minute (`rate_limited`): each is a row, and each exchange a
+    /// browser session.
+    pub handovers_per_session: Limit,
     /// Data exports per borrower an hour (`rate_limited`).
     pub exports_per_borrower: Limit,
     /// Complaints filed per borrower a day (`rate_limited`).
@@ -159,6 +164,12 @@ impl Limits {
                 s.telemetry.per_minute,
                 MINUTE_MS,
             ),
+            handovers_per_session: limit(
+                "handover",
+                KeyKind::Session,
+                HANDOVERS_PER_MINUTE,
+                MINUTE_MS,
+            ),
             exports_per_borrower: limit("export", KeyKind::Borrower, EXPORTS_PER_HOUR, HOUR_MS),
             complaints_per_borrower: limit(
                 "complaints",
@@ -184,7 +195,7 @@ impl Limits {
     }
 
     /// Every limit, in the list's order.
-    pub fn all(&self) -> [&Limit; 14] {
+    pub fn all(&self) -> [&Limit; 15] {
         [
             &self.code_resend,
             &self.codes_per_phone,
@@ -194,6 +205,7 @@ impl Limits {
             &self.password_checks_per_address,
             &self.password_checks_per_account,
             &self.telemetry_per_session,
+            &self.handovers_per_session,
             &self.exports_per_borrower,
             &self.complaints_per_borrower,
             &self.complaint_replies_per_borrower,

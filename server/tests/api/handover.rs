@@ -416,3 +416,21 @@ async fn a_code_exchanged_from_another_address_than_it_was_asked_from_signs_nobo
     assert_eq!(opened.status(), StatusCode::OK);
     app.stop().await;
 }
+
+/// A native session asks for at most ten hand-over codes a minute (each is a row, and each exchange a browser
+/// session): the eleventh is `429 rate_limited` with a `Retry-After`, and another session is not held back by it.
+#[tokio::test]
+async fn a_session_asks_for_at_most_ten_handover_codes_a_minute() {
+    let app = spawn_app().await;
+    let token = app.sign_in("IN", ATTACKER).await;
+    for _ in 0..kilat_server::infra::limits::HANDOVERS_PER_MINUTE {
+        handover_code(&app, &token).await;
+    }
+    let refused = app.post_as(HANDOVER, &token, &json!({})).await;
+    assert_eq!(refused.status(), StatusCode::TOO_MANY_REQUESTS);
+    assert!(refused.headers().get("retry-after").is_some());
+    assert_eq!(error(refused).await["code"], "rate_limited");
+    let other = app.sign_in("IN", VICTIM).await;
+    handover_code(&app, &other).await;
+    app.stop().await;
+}

@@ -318,13 +318,14 @@ pub struct HandoverCode {
 }
 
 /// The native shell, signed in by `X-Session-Id`, asks for a one-time code to open the web app signed in as the same
-/// borrower (`/app/?handover=<code>`). The code lives a minute and is stored hashed. A browser session (the cookie)
-/// cannot ask for one: `403 handover_not_allowed`.
+/// borrower (`/app/?handover=<code>`). The code lives a minute and is stored hashed; a session asks for at most 10 a
+/// minute. A browser session (the cookie) cannot ask for one: `403 handover_not_allowed`.
 #[utoipa::path(post, path = "/api/v1/borrower/session/handover", tag = "borrower",
     security(("session_header" = [])),
     responses((status = 200, body = Envelope<HandoverCode>), (status = 401, body = ErrorBody),
         (status = 400, description = "handover_invalid: the session ended meanwhile", body = ErrorBody),
-        (status = 403, description = "handover_not_allowed or cross_site_request", body = ErrorBody)))]
+        (status = 403, description = "handover_not_allowed or cross_site_request", body = ErrorBody),
+        (status = 429, description = "rate_limited: more than 10 codes this minute for this session (`Retry-After`)", body = ErrorBody)))]
 pub async fn handover(
     State(state): State<AppState>,
     ClientAddr(client): ClientAddr,

@@ -977,8 +977,8 @@ export interface paths {
         put?: never;
         /**
          * The native shell, signed in by `X-Session-Id`, asks for a one-time code to open the web app signed in as the same
-         *     borrower (`/app/?handover=<code>`). The code lives a minute and is stored hashed. A browser session (the cookie)
-         *     cannot ask for one: `403 handover_not_allowed`.
+         *     borrower (`/app/?handover=<code>`). The code lives a minute and is stored hashed; a session asks for at most 10 a
+         *     minute. A browser session (the cookie) cannot ask for one: `403 handover_not_allowed`.
          */
         post: operations["handover"];
         delete?: never;
@@ -12520,6 +12520,15 @@ export interface operations {
             };
             /** @description handover_not_allowed or cross_site_request */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description rate_limited: more than 10 codes this minute for this session (`Retry-After`) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
