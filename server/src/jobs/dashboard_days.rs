@@ -1,8 +1,10 @@
 //! Keeps the dashboard's ended days (migration 0045, `dashboard_days`): each local day of the dashboard's window that
 //! ended at least [`SETTLE_MS`] ago and is not kept yet is computed once by the dashboard's own queries
 //! ([`crate::dashboard::computed_flows`]) and kept, so a request computes only today from the tables. A day's rows are
-//! all dated as they happen, so an ended day does not change; the margin lets a transaction that took its time before
-//! midnight commit before its day is kept. Runs on every tick of the scheduler (one read of at most 30 rows when
+//! dated as they happen; the margin lets a transaction that took its time before midnight commit before its day is
+//! kept, and an entry dated on an ended day later (money confirmed late) forgets the kept day, to be kept again with
+//! it: the day's lock (migration 0075), held by this job from before the read until the keep and by the entry's
+//! transaction from the forget until its commit, keeps figures read before such an entry from being kept after it. Runs on every tick of the scheduler (one read of at most 30 rows when
 //! nothing is missing); two runners keeping the same day keep it once. The dashboard never depends on it: a day not
 //! kept is computed on request.
 
@@ -43,20 +45,29 @@ pub async fn run(s: &Services, market: Market) -> anyhow::Result<usize> {
         first_day: from,
         last_day: last,
     };
+    let missing: Vec<i64> = (from..=last).filter(|day| !kept.contains(day)).collect();
+    // The days' locks from before their figures are read until they are kept: an entry dated on one of them (money
+    // confirmed late for a payment priced then) commits either before the read, and is in the figures, or after they
+    // are kept, and forgets them (`Tx::forget_dashboard_day`). Oldest first, as a batch of entries forgets its days.
+    let mut tx = s.db.begin().await?;
+    for day in &missing {
+        tx.lock_dashboard_day(market.code(), *day).await?;
+    }
     let (flows, minutes) = computed_flows(s, window).await?;
     let mut written = 0;
-    for day in (from..=last).filter(|day| !kept.contains(day)) {
+    for day in missing {
         let flows = flows.get(&day).copied().unwrap_or(DayFlows {
             day,
             ..DayFlows::default()
         });
         let minutes: Vec<_> = minutes.iter().filter(|m| m.day == day).copied().collect();
-        if s.db
+        if tx
             .keep_dashboard_day(market.code(), &flows, &minutes, now)
             .await?
         {
             written += 1;
         }
     }
+    tx.commit().await?;
     Ok(written)
 }

@@ -421,70 +421,6 @@ impl Db {
         .await
     }
 
-    /// Keeps one ended day's figures and its payout minutes, in one transaction. A day kept already (by another
-    /// runner) is left as it is: false.
-    pub async fn keep_dashboard_day(
-        &self,
-        market: &str,
-        flows: &DayFlows,
-        minutes: &[PayoutMinutes],
-        now: i64,
-    ) -> sqlx::Result<bool> {
-        let mut tx = self.begin().await?;
-        let kept = sqlx::query(
-            "INSERT INTO dashboard_days (market, day, applications, approvals, rejections, paid_out, repaid,
-                                         complaints, open_change, overdue_change, principal_change, computed_at)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) ON CONFLICT (market, day) DO NOTHING",
-        )
-        .bind(market)
-        .bind(flows.day)
-        .bind(flows.applications)
-        .bind(flows.approvals)
-        .bind(flows.rejections)
-        .bind(flows.paid_out)
-        .bind(flows.repaid)
-        .bind(flows.complaints)
-        .bind(flows.open_change)
-        .bind(flows.overdue_change)
-        .bind(flows.principal_change)
-        .bind(now)
-        .execute(tx.conn())
-        .await?
-        .rows_affected()
-            == 1;
-        if !kept {
-            tx.rollback().await?;
-            return Ok(false);
-        }
-        // Minutes left by a day forgotten by hand are replaced.
-        sqlx::query("DELETE FROM dashboard_payout_minutes WHERE market = $1 AND day = $2")
-            .bind(market)
-            .bind(flows.day)
-            .execute(tx.conn())
-            .await?;
-        for chunk in minutes.chunks(MINUTES_PER_INSERT) {
-            let values = (0..chunk.len())
-                .map(|r| format!("({})", super::loans::placeholders(r * 5 + 1, 5)))
-                .collect::<Vec<_>>()
-                .join(", ");
-            let sql = format!(
-                "INSERT INTO dashboard_payout_minutes (market, day, minutes, payouts, on_the_minute) VALUES {values}"
-            );
-            let mut query = sqlx::query(&sql);
-            for row in chunk {
-                query = query
-                    .bind(market)
-                    .bind(row.day)
-                    .bind(row.minutes)
-                    .bind(row.payouts)
-                    .bind(row.on_the_minute);
-            }
-            query.execute(tx.conn()).await?;
-        }
-        tx.commit().await?;
-        Ok(true)
-    }
-
     /// Forgets the market's kept days from `day` on (after the development clock moved back: those days will be lived
     /// again). Returns how many days were forgotten.
     pub async fn forget_dashboard_days_from(&self, market: &str, day: i64) -> sqlx::Result<u64> {
@@ -505,10 +441,91 @@ impl Db {
 }
 
 impl Tx {
+    /// Takes the lock of the market's `day` (a local day, [`day_of`]) for this transaction: the dashboard-days job
+    /// holds it from before it reads the day's figures until they are kept, and a transaction that dates an entry on
+    /// the day holds it from forgetting the kept figures until it commits, so figures read before such an entry are
+    /// never kept after it (the one waits for the other). Migration 0075.
+    pub async fn lock_dashboard_day(&mut self, market: &str, day: i64) -> sqlx::Result<()> {
+        sqlx::query(
+            "INSERT INTO dashboard_day_locks (market, day) VALUES ($1, $2)
+             ON CONFLICT (market, day) DO UPDATE SET day = excluded.day",
+        )
+        .bind(market)
+        .bind(day)
+        .execute(self.conn())
+        .await?;
+        Ok(())
+    }
+
+    /// Keeps one ended day's figures and its payout minutes in this transaction, which holds the day's lock
+    /// ([`Tx::lock_dashboard_day`]) since before they were read. A day kept already (by another runner) is left as it
+    /// is: false.
+    pub async fn keep_dashboard_day(
+        &mut self,
+        market: &str,
+        flows: &DayFlows,
+        minutes: &[PayoutMinutes],
+        now: i64,
+    ) -> sqlx::Result<bool> {
+        let kept = sqlx::query(
+            "INSERT INTO dashboard_days (market, day, applications, approvals, rejections, paid_out, repaid,
+                                         complaints, open_change, overdue_change, principal_change, computed_at)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) ON CONFLICT (market, day) DO NOTHING",
+        )
+        .bind(market)
+        .bind(flows.day)
+        .bind(flows.applications)
+        .bind(flows.approvals)
+        .bind(flows.rejections)
+        .bind(flows.paid_out)
+        .bind(flows.repaid)
+        .bind(flows.complaints)
+        .bind(flows.open_change)
+        .bind(flows.overdue_change)
+        .bind(flows.principal_change)
+        .bind(now)
+        .execute(self.conn())
+        .await?
+        .rows_affected()
+            == 1;
+        if !kept {
+            return Ok(false);
+        }
+        // Minutes left by a day forgotten by hand are replaced.
+        sqlx::query("DELETE FROM dashboard_payout_minutes WHERE market = $1 AND day = $2")
+            .bind(market)
+            .bind(flows.day)
+            .execute(self.conn())
+            .await?;
+        for chunk in minutes.chunks(MINUTES_PER_INSERT) {
+            let values = (0..chunk.len())
+                .map(|r| format!("({})", super::loans::placeholders(r * 5 + 1, 5)))
+                .collect::<Vec<_>>()
+                .join(", ");
+            let sql = format!(
+                "INSERT INTO dashboard_payout_minutes (market, day, minutes, payouts, on_the_minute) VALUES {values}"
+            );
+            let mut query = sqlx::query(&sql);
+            for row in chunk {
+                query = query
+                    .bind(market)
+                    .bind(row.day)
+                    .bind(row.minutes)
+                    .bind(row.payouts)
+                    .bind(row.on_the_minute);
+            }
+            query.execute(self.conn()).await?;
+        }
+        Ok(true)
+    }
+
     /// Forgets the market's kept figures of `day` (a local day, [`day_of`]), in the transaction that dates an entry
     /// on it after it ended — money confirmed today for a payment priced yesterday: the dashboard computes the day
     /// again, and the job keeps it again, with that entry.
     pub async fn forget_dashboard_day(&mut self, market: &str, day: i64) -> sqlx::Result<()> {
+        // Waits for a job keeping the day to have kept it (then deleted here), and holds it from keeping figures
+        // read before this transaction's entry until it commits.
+        self.lock_dashboard_day(market, day).await?;
         sqlx::query("DELETE FROM dashboard_days WHERE market = $1 AND day = $2")
             .bind(market)
             .bind(day)

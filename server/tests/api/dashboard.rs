@@ -535,3 +535,68 @@ async fn money_confirmed_the_next_day_for_a_payment_priced_the_day_before_is_cou
     assert_eq!(day["repaid"], amount, "{day}");
     app.stop().await;
 }
+
+/// The dashboard-days job and a transaction that dates an entry on an ended day (money confirmed late) never
+/// interleave: while such a transaction is open (it forgot the day's kept figures and has not committed), the job
+/// keeps nothing of that day — it waits, and keeps it once the transaction committed, with its entry. Figures read
+/// before the entry were otherwise kept after its forget, and the day stayed short of its money for good.
+#[tokio::test]
+async fn the_job_never_keeps_a_day_while_an_entry_dated_on_it_is_being_written() {
+    let app = spawn_app().await;
+    app.borrower(IN).disbursed().await;
+    let ended = app.services.clock.today(Market::India);
+    app.services
+        .clock
+        .set_local_time(
+            Market::India,
+            ended + Duration::days(1),
+            time::macros::time!(12:00),
+        )
+        .unwrap();
+    let day = kilat_server::store::dashboard::day_of(ended);
+    let (borrower,): (String,) = sqlx::query_as("SELECT id FROM borrowers LIMIT 1")
+        .fetch_one(app.db.pool())
+        .await
+        .unwrap();
+    // A transaction writing a row the day counts (a complaint of its noon, as money confirmed late posts an entry
+    // dated on it), between forgetting the day and committing.
+    let noon = day * 86_400_000 - 19_800_000 + 12 * 3_600_000;
+    let mut writing = app.db.begin().await.unwrap();
+    writing
+        .insert_complaint(&kilat_server::store::complaints::NewComplaint {
+            id: "late-1",
+            ticket_no: "T-LATE-1",
+            borrower_id: &borrower,
+            market: Market::India,
+            category: "charges",
+            order_id: None,
+            received_on: &ended.to_string(),
+            now: noon,
+        })
+        .await
+        .unwrap();
+    writing.forget_dashboard_day("IN", day).await.unwrap();
+    let services = app.services.clone();
+    let mut job = tokio::spawn(async move {
+        kilat_server::jobs::dashboard_days::run(&services, Market::India).await
+    });
+    assert!(
+        tokio::time::timeout(std::time::Duration::from_millis(500), &mut job)
+            .await
+            .is_err(),
+        "the job kept the day while an entry dated on it was being written"
+    );
+    writing.commit().await.unwrap();
+    let kept = job.await.unwrap().unwrap();
+    assert!(kept >= 1, "{kept}");
+    // Kept with the row written meanwhile.
+    let complaints: i64 = sqlx::query_scalar(
+        "SELECT complaints FROM dashboard_days WHERE market = 'IN' AND day = $1",
+    )
+    .bind(day)
+    .fetch_one(app.db.pool())
+    .await
+    .unwrap();
+    assert_eq!(complaints, 1);
+    app.stop().await;
+}
