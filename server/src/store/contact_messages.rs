@@ -4,6 +4,11 @@
 use anyhow::Context;
 use serde::Serialize;
 
+use sqlx::Any;
+use sqlx::any::AnyArguments;
+use sqlx::query::QueryAs;
+
+use super::lists::BindValues;
 use super::{Db, Tx};
 use crate::infra::crypto::{Binding, Secrets};
 
@@ -63,6 +68,19 @@ pub(super) const EMAIL: &str = "email_enc";
 pub(super) const MESSAGE: &str = "message";
 pub(super) const COMPANY: &str = "company";
 
+/// Which contact messages a reader sees.
+#[derive(Debug, Clone, Copy)]
+pub enum ContactScope<'a> {
+    /// Every message (an operator of every market).
+    Every,
+    /// Those stored with this market's code, and of those whose stored market names none
+    /// ([`Db::undecided_contact_telephones`]) the ones in `ids` (the caller read their telephones).
+    Market { market: &'a str, ids: &'a [String] },
+}
+
+/// A message whose stored market names no market: its telephone decides (`support::contact_market`).
+const UNDECIDED: &str = "(market IS NULL OR market NOT IN ('IN', 'ID'))";
+
 pub(super) fn binding<'a>(id: &'a str, column: &'a str) -> Binding<'a> {
     Binding::ContactMessage { id, column }
 }
@@ -121,32 +139,90 @@ impl Db {
         secrets: &Secrets,
         limit: i64,
     ) -> anyhow::Result<Vec<ContactMessage>> {
-        self.contact_messages(secrets, limit, false, None).await
+        let (rows, _) = self
+            .contact_messages(secrets, ContactScope::Every, false, limit, 0)
+            .await?;
+        Ok(rows)
     }
 
-    /// Newest first, decrypted; only those not handled yet when `waiting_only`; of one market (by its code) when
-    /// `market` is given, and those whose market was not recorded (before migration 0039: the caller reads it from the
-    /// telephone), so that another market's messages never take the page.
+    /// The messages whose stored market names no market (`NULL`: kept before migration 0039, or sent by a form that
+    /// did not say), only those not handled yet when `waiting_only`: each id with its telephone decrypted, for the
+    /// caller to read their market from the telephone, which SQL cannot (it is encrypted).
+    pub async fn undecided_contact_telephones(
+        &self,
+        secrets: &Secrets,
+        waiting_only: bool,
+    ) -> anyhow::Result<Vec<(String, String)>> {
+        let rows: Vec<(String, String)> = sqlx::query_as(&format!(
+            "SELECT id, telephone_enc FROM contact_messages
+             WHERE ($1 = 0 OR handled_at IS NULL) AND {UNDECIDED} ORDER BY created_at, id"
+        ))
+        .bind(i64::from(waiting_only))
+        .fetch_all(self.pool())
+        .await?;
+        rows.into_iter()
+            .map(|(id, telephone_enc)| {
+                let telephone = secrets
+                    .decrypt(&telephone_enc, binding(&id, TELEPHONE))
+                    .with_context(|| format!("contact message {id}"))?;
+                Ok((id, telephone))
+            })
+            .collect()
+    }
+
+    /// A page of messages (`limit` from `offset`), decrypted, with how many match in all: only those not handled yet
+    /// when `waiting_only`, oldest first (the longest waiting first); else all, newest first. `scope` says which ones
+    /// the reader sees; the total counts the same rows as the pages, so pages are full and agree with it.
     pub async fn contact_messages(
         &self,
         secrets: &Secrets,
-        limit: i64,
+        scope: ContactScope<'_>,
         waiting_only: bool,
-        market: Option<&str>,
-    ) -> anyhow::Result<Vec<ContactMessage>> {
-        let rows: Vec<StoredContactMessage> = sqlx::query_as(
+        limit: i64,
+        offset: i64,
+    ) -> anyhow::Result<(Vec<ContactMessage>, i64)> {
+        let sqlite = self.is_sqlite();
+        // $1 the waiting flag, $2 the market (scoped only), then the ids' list; the page's limit and offset after.
+        let (filter, next) = match scope {
+            ContactScope::Every => ("($1 = 0 OR handled_at IS NULL)".to_owned(), 2),
+            ContactScope::Market { ids: [], .. } => (
+                "($1 = 0 OR handled_at IS NULL) AND market = $2".to_owned(),
+                3,
+            ),
+            ContactScope::Market { ids, .. } => (
+                format!(
+                    "($1 = 0 OR handled_at IS NULL) AND (market = $2 OR id {})",
+                    super::lists::any_of(sqlite, 3, ids.len())
+                ),
+                if sqlite { 3 + ids.len() } else { 4 },
+            ),
+        };
+        let order = if waiting_only {
+            "created_at, id"
+        } else {
+            "created_at DESC, id DESC"
+        };
+        let page = format!(
             "SELECT id, name_enc, telephone_enc, message, email_enc, company, client_addr, created_at, handled_at,
                handled_by, market
-             FROM contact_messages WHERE ($2 = 0 OR handled_at IS NULL)
-               AND ($3 IS NULL OR market = $3 OR market IS NULL)
-             ORDER BY created_at DESC, id DESC LIMIT $1",
-        )
-        .bind(limit)
-        .bind(i64::from(waiting_only))
-        .bind(market)
-        .fetch_all(self.pool())
-        .await?;
-        rows.into_iter().map(|row| opened(secrets, row)).collect()
+             FROM contact_messages WHERE {filter} ORDER BY {order} LIMIT ${next} OFFSET ${}",
+            next + 1
+        );
+        let count = format!("SELECT COUNT(*) FROM contact_messages WHERE {filter}");
+        let rows: Vec<StoredContactMessage> =
+            bind_scope(sqlx::query_as(&page), scope, waiting_only, sqlite)
+                .bind(limit)
+                .bind(offset)
+                .fetch_all(self.pool())
+                .await?;
+        let (total,): (i64,) = bind_scope(sqlx::query_as(&count), scope, waiting_only, sqlite)
+            .fetch_one(self.pool())
+            .await?;
+        let rows = rows
+            .into_iter()
+            .map(|row| opened(secrets, row))
+            .collect::<anyhow::Result<_>>()?;
+        Ok((rows, total))
     }
 
     /// One message, decrypted; `None` when there is no such message.
@@ -164,6 +240,28 @@ impl Db {
         .fetch_optional(self.pool())
         .await?;
         row.map(|row| opened(secrets, row)).transpose()
+    }
+}
+
+/// Binds a contact list's filter: the waiting flag, then (one market) the market and the ids' list.
+fn bind_scope<'q, O>(
+    query: QueryAs<'q, Any, O, AnyArguments<'q>>,
+    scope: ContactScope<'q>,
+    waiting_only: bool,
+    sqlite: bool,
+) -> QueryAs<'q, Any, O, AnyArguments<'q>> {
+    let query = query.bind(i64::from(waiting_only));
+    match scope {
+        ContactScope::Every => query,
+        ContactScope::Market { market, ids } => {
+            let ids: Vec<&str> = ids.iter().map(String::as_str).collect();
+            let query = query.bind(market);
+            if ids.is_empty() {
+                query
+            } else {
+                query.bind_values(super::lists::texts(sqlite, &ids))
+            }
+        }
     }
 }
 

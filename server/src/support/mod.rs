@@ -21,7 +21,7 @@ use crate::store::audit::NewAuditEntry;
 use crate::store::complaints::{
     AssigneeFilter, CannedReply, ComplaintMessage, ComplaintRow, ImageRow, NewComplaint,
 };
-use crate::store::contact_messages::{ContactMessage, NewContactMessage};
+use crate::store::contact_messages::{ContactMessage, ContactScope, NewContactMessage};
 use crate::store::faq::{FaqEntry, FaqFields};
 use images::ImageProblem;
 
@@ -1482,32 +1482,67 @@ pub async fn leave_contact_message(
     Ok(stored)
 }
 
-/// The contact form's messages, newest first (support, admins); only those waiting when `waiting_only`.
+/// A page of the contact form's messages (`page` from 1, `page_size` messages; support, admins) with how many the
+/// operator sees in all: only those waiting when `waiting_only`, oldest first (the most overdue for an answer first);
+/// else all, newest first. Only the messages the operator sees ([`contact_market`]) are counted and paged, in SQL: a
+/// message whose stored market names none has its telephone read here (it is encrypted) and, when it is of the
+/// operator's one market, its id goes to the query, so the pages are full and agree with the total.
 pub async fn contact_messages(
     s: &Services,
     op: &Operator,
     waiting_only: bool,
-) -> Result<Vec<ContactMessage>, Error> {
+    page: i64,
+    page_size: i64,
+) -> Result<(Vec<ContactMessage>, i64), Error> {
     op.require_any(SUPPORT_ROLES)?;
-    // An operator of one market reads that market's page: another market's messages do not crowd it out.
-    let market = op.market_filter(None)?.map(Code::code);
-    let all =
-        s.db.contact_messages(&s.secrets, 200, waiting_only, market)
-            .await?;
-    Ok(all.into_iter().filter(|m| contact_visible(op, m)).collect())
+    let page_size = page_size.clamp(1, MAX_QUEUE_PAGE_SIZE);
+    let offset = page.max(1).saturating_sub(1).saturating_mul(page_size);
+    // An operator of every market sees every message; one of one market that market's, and of the undecided ones
+    // those whose telephone is that market's only.
+    let Some(market) = op.market_filter(None)? else {
+        return Ok(s
+            .db
+            .contact_messages(
+                &s.secrets,
+                ContactScope::Every,
+                waiting_only,
+                page_size,
+                offset,
+            )
+            .await?);
+    };
+    let ids: Vec<String> =
+        s.db.undecided_contact_telephones(&s.secrets, waiting_only)
+            .await?
+            .into_iter()
+            .filter(|(_, telephone)| telephone_market(telephone) == Some(market))
+            .map(|(id, _)| id)
+            .collect();
+    let scope = ContactScope::Market {
+        market: market.code(),
+        ids: &ids,
+    };
+    Ok(s.db
+        .contact_messages(&s.secrets, scope, waiting_only, page_size, offset)
+        .await?)
 }
 
 /// The market of a contact message: the one the site's form sent it from, or (a message from before the form said,
 /// migration 0039) read from its telephone: the one market whose numbers it is (`+91…`, `+62…`, or a national number
 /// valid in one market only); `None` when it is both markets' or neither's.
 pub fn contact_market(message: &ContactMessage) -> Option<Market> {
-    if let Some(market) = message.market.as_deref().and_then(Market::from_code) {
-        return Some(market);
+    match message.market.as_deref().and_then(Market::from_code) {
+        Some(market) => Some(market),
+        None => telephone_market(&message.telephone),
     }
+}
+
+/// The one market whose numbers a telephone is; `None` when it is both markets' or neither's.
+fn telephone_market(telephone: &str) -> Option<Market> {
     let mut of = Market::ALL
         .iter()
         .copied()
-        .filter(|m| kilat_domain::Phone::parse(*m, &message.telephone).is_ok());
+        .filter(|m| kilat_domain::Phone::parse(*m, telephone).is_ok());
     match (of.next(), of.next()) {
         (Some(market), None) => Some(market),
         _ => None,

@@ -736,7 +736,8 @@ async fn a_contact_message_keeps_the_market_of_its_site() {
     )
     .await;
     let market_of = |name: &str| {
-        list.as_array()
+        list["items"]
+            .as_array()
             .unwrap()
             .iter()
             .find(|m| m["name"] == name)

@@ -838,7 +838,8 @@ async fn contact_messages_reach_support_with_their_reply_channel_and_are_handled
         .await,
     )
     .await;
-    let list = list.as_array().unwrap();
+    assert_eq!(list["total"], 2);
+    let list = list["items"].as_array().unwrap();
     assert_eq!(list.len(), 2);
     let sari = list.iter().find(|m| m["name"] == "Sari").unwrap();
     assert_eq!(
@@ -904,8 +905,9 @@ async fn contact_messages_reach_support_with_their_reply_channel_and_are_handled
         .await,
     )
     .await;
-    assert_eq!(waiting.as_array().unwrap().len(), 1);
-    assert_eq!(waiting[0]["name"], "Sari");
+    assert_eq!(waiting["total"], 1);
+    assert_eq!(waiting["items"].as_array().unwrap().len(), 1);
+    assert_eq!(waiting["items"][0]["name"], "Sari");
     let missing = op_call(
         &app,
         &support,

@@ -244,7 +244,8 @@ async fn an_operator_of_india_never_sees_an_indonesian_record_in_any_list_count_
     let complaints = get_ok(&app, &both, "/api/v1/console/complaints?status=all").await;
     assert!(complaints.to_string().contains(&ticket), "{complaints}");
     let messages = get_ok(&app, &both, "/api/v1/console/contact-messages").await;
-    assert_eq!(messages.as_array().unwrap().len(), 2);
+    assert_eq!(messages["items"].as_array().unwrap().len(), 2);
+    assert_eq!(messages["total"], 2);
 
     // India's operator: every list, count and export without Indonesia.
     let me = get_ok(&app, &india, "/api/v1/console/me").await;
@@ -284,7 +285,8 @@ async fn an_operator_of_india_never_sees_an_indonesian_record_in_any_list_count_
     let mappings = get_ok(&app, &india, "/api/v1/console/reconciliation/mappings").await;
     assert_eq!(mappings, json!([]));
     let messages = get_ok(&app, &india, "/api/v1/console/contact-messages").await;
-    assert_eq!(messages.as_array().unwrap().len(), 1, "{messages}");
+    assert_eq!(messages["items"].as_array().unwrap().len(), 1, "{messages}");
+    assert_eq!(messages["total"], 1, "{messages}");
     assert!(messages.to_string().contains("Asha"));
     let audit = get_ok(
         &app,
@@ -1064,7 +1066,8 @@ async fn a_markets_contact_messages_are_not_crowded_out_by_the_other_markets() {
         "/api/v1/console/contact-messages?status=waiting",
     ] {
         let messages = get_ok(&app, &india, path).await;
-        let names: Vec<&str> = messages
+        assert_eq!(messages["total"], 1, "{path}");
+        let names: Vec<&str> = messages["items"]
             .as_array()
             .unwrap()
             .iter()
@@ -1081,6 +1084,240 @@ async fn a_markets_contact_messages_are_not_crowded_out_by_the_other_markets() {
     )
     .await;
     assert_eq!(handled.status(), StatusCode::OK);
+    app.stop().await;
+}
+
+/// A stored contact message of `market` (none: the form did not say) from `telephone`, sent `created_at`.
+async fn contact(
+    app: &TestApp,
+    name: &str,
+    telephone: &str,
+    market: Option<&str>,
+    created_at: i64,
+) -> String {
+    let stored = app
+        .db
+        .insert_contact_message(
+            &app.secrets,
+            kilat_server::store::contact_messages::NewContactMessage {
+                name: name.to_owned(),
+                telephone: telephone.to_owned(),
+                message: "Please call me back.".to_owned(),
+                email: None,
+                company: None,
+                client_addr: "203.0.113.20".to_owned(),
+                market: market.map(str::to_owned),
+            },
+        )
+        .await
+        .unwrap();
+    sqlx::query("UPDATE contact_messages SET created_at = $1 WHERE id = $2")
+        .bind(created_at)
+        .bind(&stored.id)
+        .execute(app.db.pool())
+        .await
+        .unwrap();
+    stored.id
+}
+
+/// A page of the contact messages: its total and the names on it, in order.
+async fn contact_page(app: &TestApp, op: &Op, query: &str) -> (i64, Vec<String>) {
+    let answer = get_ok(
+        app,
+        op,
+        &format!("/api/v1/console/contact-messages?{query}"),
+    )
+    .await;
+    let names = answer["items"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{query}: {answer}"))
+        .iter()
+        .map(|m| m["name"].as_str().unwrap().to_owned())
+        .collect();
+    (answer["total"].as_i64().expect("a total"), names)
+}
+
+/// More than a page of waiting contact messages: support pages through every one exactly once, the longest waiting
+/// first, with the total of all that wait (before, the list stopped at the newest 200 and the oldest were never
+/// shown); all of them come newest first; a bad page or page size is a field error.
+#[tokio::test]
+async fn support_pages_through_every_waiting_contact_message_oldest_first() {
+    let app = spawn_app().await;
+    let support = operator(&app, "sam", &[Role::Support]).await;
+    let base = 1_700_000_000_000_i64;
+    for n in 0..205 {
+        contact(
+            &app,
+            &format!("Waiting {n:03}"),
+            "+919876543210",
+            Some("IN"),
+            base + n * 1000,
+        )
+        .await;
+    }
+    // Three answered ones, older and newer than the waiting.
+    for (n, at) in [(0, base - 5000), (1, base + 100_500), (2, base + 999_000)] {
+        let id = contact(
+            &app,
+            &format!("Handled {n}"),
+            "+919876543210",
+            Some("IN"),
+            at,
+        )
+        .await;
+        sqlx::query("UPDATE contact_messages SET handled_at = $1 WHERE id = $2")
+            .bind(at + 10)
+            .bind(&id)
+            .execute(app.db.pool())
+            .await
+            .unwrap();
+    }
+    let waiting: Vec<String> = (0..205).map(|n| format!("Waiting {n:03}")).collect();
+
+    let (total, first) = contact_page(&app, &support, "status=waiting&pageSize=200").await;
+    assert_eq!(total, 205);
+    assert_eq!(first, waiting[..200], "the longest waiting first");
+    let (total, second) = contact_page(&app, &support, "status=waiting&pageSize=200&page=2").await;
+    assert_eq!(total, 205);
+    assert_eq!(second, waiting[200..]);
+    let mut seen: Vec<String> = first.into_iter().chain(second).collect();
+    seen.sort();
+    seen.dedup();
+    assert_eq!(seen, waiting, "every waiting message exactly once");
+    assert_eq!(
+        contact_page(&app, &support, "status=waiting&pageSize=200&page=3").await,
+        (205, vec![])
+    );
+
+    // The defaults: page 1 of 50.
+    let answer = get_ok(
+        &app,
+        &support,
+        "/api/v1/console/contact-messages?status=waiting",
+    )
+    .await;
+    assert_eq!(
+        (answer["page"].as_i64(), answer["pageSize"].as_i64()),
+        (Some(1), Some(50))
+    );
+    assert_eq!(answer["items"].as_array().unwrap().len(), 50);
+    assert_eq!(answer["items"][0]["name"], "Waiting 000");
+
+    // All of them: newest first, handled ones included.
+    let (total, all) = contact_page(&app, &support, "status=all&pageSize=3").await;
+    assert_eq!(total, 208);
+    assert_eq!(all, ["Handled 2", "Waiting 204", "Waiting 203"]);
+    let (_, last) = contact_page(&app, &support, "pageSize=4&page=52").await;
+    assert_eq!(
+        last,
+        ["Waiting 002", "Waiting 001", "Waiting 000", "Handled 0"]
+    );
+
+    for (query, field) in [
+        ("pageSize=0", "pageSize"),
+        ("pageSize=201", "pageSize"),
+        ("pageSize=", "pageSize"),
+        ("page=0", "page"),
+        ("page=two", "page"),
+        ("status=waiting&page=-1", "page"),
+    ] {
+        let refused = call(
+            &app,
+            &support,
+            Method::GET,
+            &format!("/api/v1/console/contact-messages?{query}"),
+            None,
+        )
+        .await;
+        assert_eq!(
+            refused.status(),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "{query}"
+        );
+        let err = error(refused).await;
+        assert!(err["fields"][field].is_string(), "{query}: {err}");
+    }
+    app.stop().await;
+}
+
+/// An operator of one market pages through and counts only the contact messages they see: their market's, and of
+/// those whose stored market names none (none recorded, or an unknown code) the ones whose telephone is only their
+/// market's; never the other market's, nor a number of both markets or neither. The total and the pages agree.
+#[tokio::test]
+async fn a_one_market_operator_s_contact_total_counts_only_what_they_see() {
+    let app = spawn_app().await;
+    let india = scoped(&app, "india-support", &[Role::Support], &[Market::India]).await;
+    let indonesia = scoped(&app, "id-support", &[Role::Support], &[Market::Indonesia]).await;
+    let both = operator(&app, "sam", &[Role::Support]).await;
+    let base = 1_700_000_000_000_i64;
+    let mut at = base;
+    let mut add = async |name: &str, telephone: &str, market: Option<&str>| {
+        at += 1000;
+        contact(&app, name, telephone, market, at).await
+    };
+    let asha = add("Asha", "+919876543210", Some("IN")).await;
+    add("Budi", "+6281234567890", Some("ID")).await;
+    add("Old India", "+91 98450 01234", None).await;
+    add("Old Indonesia", "+62 812 3456 7890", None).await;
+    add("Nowhere", "12", None).await;
+    add("Odd code", "+919845001235", Some("XX")).await;
+    add("Ravi", "+919845001236", Some("IN")).await;
+    add("Sari", "+6281234567891", Some("ID")).await;
+    // An Indian number sent from the Indonesian site is Indonesia's: the site's market decides first.
+    add("Visitor", "+919845001237", Some("ID")).await;
+    for n in 0..3 {
+        add(&format!("Busy {n}"), "+6281234567800", Some("ID")).await;
+    }
+
+    let india_sees = ["Ravi", "Odd code", "Old India", "Asha"];
+    let (total, page1) = contact_page(&app, &india, "pageSize=3").await;
+    let (total2, page2) = contact_page(&app, &india, "pageSize=3&page=2").await;
+    assert_eq!((total, total2), (4, 4));
+    assert_eq!(page1, india_sees[..3], "full pages");
+    assert_eq!(page2, india_sees[3..]);
+    let (total, waiting) = contact_page(&app, &india, "status=waiting&pageSize=2").await;
+    assert_eq!(total, 4);
+    assert_eq!(waiting, ["Asha", "Old India"], "the longest waiting first");
+
+    let (total, names) = contact_page(&app, &indonesia, "pageSize=200").await;
+    assert_eq!(total, 7, "{names:?}");
+    assert_eq!(
+        names,
+        [
+            "Busy 2",
+            "Busy 1",
+            "Busy 0",
+            "Visitor",
+            "Sari",
+            "Old Indonesia",
+            "Budi"
+        ]
+    );
+    let (total, _) = contact_page(&app, &both, "pageSize=1").await;
+    assert_eq!(total, 12, "every market's operator sees every message");
+
+    // Handled, Asha leaves India's waiting count and page.
+    let handled = call(
+        &app,
+        &india,
+        Method::POST,
+        &format!("/api/v1/console/contact-messages/{asha}/handled"),
+        None,
+    )
+    .await;
+    assert_eq!(handled.status(), StatusCode::OK);
+    assert_eq!(
+        contact_page(&app, &india, "status=waiting").await,
+        (
+            3,
+            vec![
+                "Old India".to_owned(),
+                "Odd code".to_owned(),
+                "Ravi".to_owned()
+            ]
+        )
+    );
+    assert_eq!(contact_page(&app, &india, "").await.0, 4);
     app.stop().await;
 }
 

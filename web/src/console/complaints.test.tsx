@@ -125,9 +125,9 @@ describe('support console', () => {
       signedIn: true,
       handlers: {
         'GET /api/v1/console/contact-messages': () =>
-          ok([
+          ok(queuePage([
             { id: 'm1', name: 'Sari', telephone: '0812', message: 'Email me.', email: 'sari@example.com', company: null, createdAt: Date.UTC(2026, 10, 25), replyChannel: 'email', replyTo: 'sari@example.com', handled: false, handledAt: null, handledBy: null, market: null },
-          ]),
+          ])),
         'POST /api/v1/console/contact-messages/m1/handled': () => ok({ id: 'm1', markedNow: true }),
       },
     });
@@ -138,17 +138,50 @@ describe('support console', () => {
     expect(api.callsTo('POST', '/api/v1/console/contact-messages/m1/handled')).toHaveLength(1);
   });
 
+  it('pages through contact messages, the longest waiting first, and a page past the end shows the last one', async () => {
+    const message = (n: number) => ({ id: `m${n}`, name: `Visitor ${n}`, telephone: '0812', message: 'Call me.', email: null, company: null, createdAt: Date.UTC(2026, 10, 25), replyChannel: 'phone', replyTo: '0812', handled: false, handledAt: null, handledBy: null, market: 'ID' });
+    const api = fakeConsoleApi({
+      operator: OPERATORS.support,
+      signedIn: true,
+      handlers: {
+        'GET /api/v1/console/contact-messages': (call) => {
+          const page = Number(call.query.get('page'));
+          // 205 waiting: five pages of 50; page 6 is past the end.
+          if (page === 6) return ok(queuePage([], 205, 6));
+          return ok(queuePage([message(page)], 205, page));
+        },
+      },
+    });
+    const user = userEvent.setup();
+    renderConsole('/console/contact-messages?page=6');
+    expect(await screen.findByText('Visitor 5')).toBeInTheDocument();
+    expect(screen.getByText('Page 5 of 5')).toBeInTheDocument();
+    expect(screen.getByRole('table', { name: '205 messages' })).toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: 'Next page →' })).not.toBeInTheDocument();
+    await user.click(screen.getByRole('link', { name: '← Previous page' }));
+    expect(await screen.findByText('Visitor 4')).toBeInTheDocument();
+    expect(screen.getByText('Page 4 of 5')).toBeInTheDocument();
+    const calls = api.callsTo('GET', '/api/v1/console/contact-messages');
+    expect(calls.map((c) => c.query.get('page'))).toEqual(['6', '5', '4']);
+    expect(calls.every((c) => c.query.get('status') === 'waiting' && c.query.get('pageSize') === '50')).toBe(true);
+    // Another filter starts again at page 1.
+    await user.selectOptions(screen.getByRole('combobox'), 'all');
+    expect(await screen.findByText('Visitor 1')).toBeInTheDocument();
+    expect(api.callsTo('GET', '/api/v1/console/contact-messages').at(-1)?.query.get('status')).toBe('all');
+    expect(api.callsTo('GET', '/api/v1/console/contact-messages').at(-1)?.query.get('page')).toBe('1');
+  });
+
   it('shows the market and phone numbers as E.164 tel: links', async () => {
     fakeConsoleApi({
       operator: OPERATORS.support,
       signedIn: true,
       handlers: {
         'GET /api/v1/console/contact-messages': () =>
-          ok([
+          ok(queuePage([
             { id: 'm1', name: 'Asha', telephone: '98450 01234', message: 'Call me.', email: null, company: null, createdAt: Date.UTC(2026, 10, 25), replyChannel: 'phone', replyTo: '98450 01234', handled: false, handledAt: null, handledBy: null, market: 'IN' },
             { id: 'm2', name: 'Budi', telephone: '0812-3456-7890', message: 'Halo.', email: null, company: null, createdAt: Date.UTC(2026, 10, 25), replyChannel: 'phone', replyTo: '0812-3456-7890', handled: false, handledAt: null, handledBy: null, market: 'ID' },
             { id: 'm3', name: 'Old', telephone: 'call me', message: 'Old message.', email: null, company: null, createdAt: Date.UTC(2026, 10, 24), replyChannel: 'phone', replyTo: 'call me', handled: false, handledAt: null, handledBy: null, market: null },
-          ]),
+          ])),
       },
     });
     renderConsole('/console/contact-messages');

@@ -483,9 +483,27 @@ pub async fn image(
 #[derive(Debug, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct ContactMessagesQuery {
-    /// `waiting` (not handled yet) or `all` (the default).
+    /// `waiting` (not handled yet, oldest first) or `all` (the default, newest first).
     #[param(value_type = Option<String>, example = "waiting")]
     pub status: Option<String>,
+    /// From 1 (the default).
+    #[param(value_type = Option<i64>, example = 1)]
+    pub page: Option<String>,
+    /// 1 to 200 (default 50).
+    #[param(value_type = Option<i64>, example = 50)]
+    #[serde(rename = "pageSize")]
+    pub page_size: Option<String>,
+}
+
+/// A page of the contact messages.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ContactMessagesView {
+    /// Messages matching the filter that the operator sees, in all.
+    pub total: i64,
+    pub page: i64,
+    pub page_size: i64,
+    pub items: Vec<ContactMessageView>,
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -539,32 +557,55 @@ impl From<ContactMessage> for ContactMessageView {
     }
 }
 
-/// The marketing site's contact messages, newest first (support, admin).
+/// The marketing site's contact messages, a page at a time: those waiting (not handled), oldest first (the most
+/// overdue first), or all, newest first; only those of the operator's markets (support, admin).
 #[utoipa::path(get, path = "/api/v1/console/contact-messages", tag = "console",
     operation_id = "console_contact_messages",
     security(("console_cookie" = [])),
     params(ContactMessagesQuery),
-    responses((status = 200, body = Envelope<Vec<ContactMessageView>>), (status = 401, body = ErrorBody),
+    responses((status = 200, body = Envelope<ContactMessagesView>), (status = 401, body = ErrorBody),
         (status = 403, description = "forbidden: not support or admin", body = ErrorBody),
-        (status = 422, description = "validation_failed: `status`", body = ErrorBody)))]
+        (status = 422, description = "validation_failed: `status`, `page` or `pageSize`", body = ErrorBody)))]
 pub async fn contact_messages(
     State(state): State<AppState>,
     session: OperatorSession,
     ApiQuery(query): ApiQuery<ContactMessagesQuery>,
-) -> Result<Json<Envelope<Vec<ContactMessageView>>>, ApiError> {
+) -> Result<Json<Envelope<ContactMessagesView>>, ApiError> {
+    let mut errors = crate::error::FieldErrors::default();
     let waiting_only = match query.status.as_deref().map(str::trim) {
         None | Some("" | "all") => false,
         Some("waiting") => true,
         Some(_) => {
-            return Err(crate::error::Error::field(
+            errors.add(
                 "status",
                 crate::error::FieldProblem::new("field.unknown_choice"),
-            )
-            .into());
+            );
+            false
         }
     };
-    let list = support::contact_messages(&state.services, &session.operator, waiting_only).await?;
-    Ok(Envelope::ok(list.into_iter().map(Into::into).collect()))
+    let page = super::whole_number("page", query.page.as_deref(), 1, 100_000, &mut errors);
+    let page_size = super::whole_number(
+        "pageSize",
+        query.page_size.as_deref(),
+        support::QUEUE_PAGE_SIZE,
+        support::MAX_QUEUE_PAGE_SIZE,
+        &mut errors,
+    );
+    errors.into_result()?;
+    let (list, total) = support::contact_messages(
+        &state.services,
+        &session.operator,
+        waiting_only,
+        page,
+        page_size,
+    )
+    .await?;
+    Ok(Envelope::ok(ContactMessagesView {
+        total,
+        page,
+        page_size,
+        items: list.into_iter().map(Into::into).collect(),
+    }))
 }
 
 #[derive(Debug, Serialize, ToSchema)]

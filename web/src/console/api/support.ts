@@ -4,7 +4,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useApiClient } from '@/shared/api/api-context';
 import type { ApiError } from '@/shared/api/http';
 import { CONSOLE_API } from './session';
-import type { Assignee, CannedReply, CannedReplyWrite, ComplaintQueue, ContactMessage, FaqDeleted, Handled, SupportComplaint } from './types';
+import type { Assignee, CannedReply, CannedReplyWrite, ComplaintQueue, ContactMessagePage, FaqDeleted, Handled, SupportComplaint } from './types';
 
 export type QueueStatus = 'open' | 'all';
 export type QueueAssignee = 'all' | 'mine' | 'unassigned';
@@ -14,7 +14,7 @@ const keys = {
   assignees: (market: string) => ['console', 'complaint-assignees', market] as const,
   canned: ['console', 'canned-replies'] as const,
   complaint: (ticketNo: string) => ['console', 'complaint', ticketNo] as const,
-  contact: (status: string) => ['console', 'contact-messages', status] as const,
+  contact: (status: string, page: number) => ['console', 'contact-messages', status, page] as const,
 };
 
 export function complaintPath(ticketNo: string): string {
@@ -121,11 +121,15 @@ export function useDeleteCannedReply() {
   });
 }
 
-export function useContactMessages(status: 'waiting' | 'all') {
+/** Contact messages a page shows. */
+export const CONTACT_PAGE_SIZE = 50;
+
+/** A page of the contact messages with its total (`GET /contact-messages`): waiting ones oldest first, all newest first. */
+export function useContactMessages(status: 'waiting' | 'all', page = 1) {
   const api = useApiClient();
-  return useQuery<ContactMessage[], ApiError>({
-    queryKey: keys.contact(status),
-    queryFn: () => api.get<ContactMessage[]>(`${CONSOLE_API}/contact-messages?status=${status}`),
+  return useQuery<ContactMessagePage, ApiError>({
+    queryKey: keys.contact(status, page),
+    queryFn: () => api.get<ContactMessagePage>(`${CONSOLE_API}/contact-messages?status=${status}&page=${page}&pageSize=${CONTACT_PAGE_SIZE}`),
     staleTime: 0,
   });
 }

@@ -61,6 +61,7 @@ export type ComplaintQueue = Schemas['ComplaintQueueView'];
 export type SupportComplaint = Schemas['SupportComplaintView'];
 /** A contact-form message with its reply channel and handled flag. */
 export type ContactMessage = Schemas['ContactMessageView'];
+export type ContactMessagePage = Schemas['ContactMessagesView'];
 export type Handled = Schemas['HandledView'];
 /** An operator a complaint may be assigned to (`GET /complaint-assignees`). */
 export type Assignee = Schemas['AssigneeView'];

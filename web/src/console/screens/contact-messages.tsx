@@ -1,17 +1,30 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Navigate, useSearchParams } from 'react-router';
 import { phoneLink } from '@/shared/phone/phone';
-import { useContactMessages, useMarkHandled } from '../api/support';
+import { CONTACT_PAGE_SIZE, useContactMessages, useMarkHandled } from '../api/support';
 import type { ContactMessage } from '../api/types';
 import { dateTime } from '../format';
+import { consolePaths } from '../paths';
+import { Pager, pageOf } from './pager';
 import { LoadFailed, Loading } from './states';
 
-/** The marketing site's contact messages, newest first, each with how to reply and whether someone has. */
+/** The marketing site's contact messages, a page at a time with their total: those not handled oldest first (the
+ * longest waiting first), all of them newest first; each with how to reply and whether someone has. */
 export function ContactMessagesScreen() {
   const { t } = useTranslation();
-  const [status, setStatus] = useState<'waiting' | 'all'>('waiting');
-  const list = useContactMessages(status);
+  const [params, setParams] = useSearchParams();
+  const [status, setStatusNow] = useState<'waiting' | 'all'>('waiting');
+  const page = pageOf(params);
+  const list = useContactMessages(status, page);
   const mark = useMarkHandled();
+  // Another filter starts again at its first page.
+  const setStatus = (next: 'waiting' | 'all') => {
+    setStatusNow(next);
+    setParams({}, { replace: true });
+  };
+  const pages = list.data ? Math.max(1, Math.ceil(list.data.total / CONTACT_PAGE_SIZE)) : 1;
+  const link = (n: number) => (n > 1 ? `${consolePaths.contact}?page=${n}` : consolePaths.contact);
   return (
     <section>
       <div className="page-head">
@@ -28,10 +41,15 @@ export function ContactMessagesScreen() {
         <Loading label={t('contact.loading')} />
       ) : list.isError ? (
         <LoadFailed error={list.error} onRetry={() => void list.refetch()} />
-      ) : list.data.length === 0 ? (
+      ) : list.data.items.length === 0 && list.data.total > 0 && page > pages ? (
+        // Past the end (messages handled meanwhile, or an old link): the last page, not an empty list.
+        <Navigate to={link(pages)} replace />
+      ) : list.data.total === 0 ? (
         <p className="empty">{t('contact.empty')}</p>
       ) : (
+        <>
         <table className="table">
+          <caption className="visually-hidden">{t('contact.caption', { count: list.data.total })}</caption>
           <thead>
             <tr>
               <th scope="col">{t('contact.received')}</th>
@@ -44,7 +62,7 @@ export function ContactMessagesScreen() {
             </tr>
           </thead>
           <tbody>
-            {list.data.map((m) => (
+            {list.data.items.map((m) => (
               <tr key={m.id}>
                 <td>{dateTime(m.createdAt)}</td>
                 <td>{m.market ? t(`market.${m.market}`) : <span className="muted">{t('contact.unknownMarket')}</span>}</td>
@@ -73,6 +91,8 @@ export function ContactMessagesScreen() {
             ))}
           </tbody>
         </table>
+        {pages > 1 && <Pager page={page} pages={pages} hasNext={page < pages} link={link} />}
+        </>
       )}
     </section>
   );

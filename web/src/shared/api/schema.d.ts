@@ -1427,7 +1427,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The marketing site's contact messages, newest first (support, admin). */
+        /**
+         * The marketing site's contact messages, a page at a time: those waiting (not handled), oldest first (the most
+         *     overdue first), or all, newest first; only those of the operator's markets (support, admin).
+         */
         get: operations["console_contact_messages"];
         put?: never;
         post?: never;
@@ -3581,6 +3584,19 @@ export interface components {
             replyTo: string;
             telephone: string;
         };
+        /** @description A page of the contact messages. */
+        ContactMessagesView: {
+            items: components["schemas"]["ContactMessageView"][];
+            /** Format: int64 */
+            page: number;
+            /** Format: int64 */
+            pageSize: number;
+            /**
+             * Format: int64
+             * @description Messages matching the filter that the operator sees, in all.
+             */
+            total: number;
+        };
         /** @description The cooling-off exit (minor units): `principal + interest − feesRefunded = amount`, open until `openUntil`. */
         CoolingOffView: {
             /**
@@ -4632,6 +4648,29 @@ export interface components {
                  */
                 createdAt: number;
                 id: string;
+            };
+            /** @description Always `ok` on success. */
+            msg: string;
+        };
+        /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
+        Envelope_ContactMessagesView: {
+            /**
+             * Format: int32
+             * @description Always 0 on success.
+             */
+            code: number;
+            /** @description A page of the contact messages. */
+            data: {
+                items: components["schemas"]["ContactMessageView"][];
+                /** Format: int64 */
+                page: number;
+                /** Format: int64 */
+                pageSize: number;
+                /**
+                 * Format: int64
+                 * @description Messages matching the filter that the operator sees, in all.
+                 */
+                total: number;
             };
             /** @description Always `ok` on success. */
             msg: string;
@@ -6025,42 +6064,6 @@ export interface components {
                  * @description The version on offer; an edit writes the next one, and orders keep the one they were made on.
                  */
                 version: number;
-            }[];
-            /** @description Always `ok` on success. */
-            msg: string;
-        };
-        /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
-        Envelope_Vec_ContactMessageView: {
-            /**
-             * Format: int32
-             * @description Always 0 on success.
-             */
-            code: number;
-            data: {
-                company: string | null;
-                /**
-                 * Format: int64
-                 * @description Epoch milliseconds.
-                 */
-                createdAt: number;
-                email: string | null;
-                handled: boolean;
-                /**
-                 * Format: int64
-                 * @description Epoch milliseconds.
-                 */
-                handledAt: number | null;
-                /** @description The operator's id. */
-                handledBy: string | null;
-                id: string;
-                market: null | components["schemas"]["Market"];
-                message: string;
-                name: string;
-                /** @description How to answer: `email` when the visitor gave one, else `phone`. */
-                replyChannel: string;
-                /** @description The address or number to answer at. */
-                replyTo: string;
-                telephone: string;
             }[];
             /** @description Always `ok` on success. */
             msg: string;
@@ -14516,10 +14519,20 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description `waiting` (not handled yet) or `all` (the default).
+                 * @description `waiting` (not handled yet, oldest first) or `all` (the default, newest first).
                  * @example waiting
                  */
                 status?: string;
+                /**
+                 * @description From 1 (the default).
+                 * @example 1
+                 */
+                page?: number;
+                /**
+                 * @description 1 to 200 (default 50).
+                 * @example 50
+                 */
+                pageSize?: number;
             };
             header?: never;
             path?: never;
@@ -14532,7 +14545,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_Vec_ContactMessageView"];
+                    "application/json": components["schemas"]["Envelope_ContactMessagesView"];
                 };
             };
             /** @description bad_request: the query string could not be read */
@@ -14561,7 +14574,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description validation_failed: `status` */
+            /** @description validation_failed: `status`, `page` or `pageSize` */
             422: {
                 headers: {
                     [name: string]: unknown;
