@@ -60,27 +60,7 @@ impl Tx {
         row: &NewUnmatched<'_>,
         now: i64,
     ) -> sqlx::Result<Option<String>> {
-        let id = new_id();
-        let done = sqlx::query(
-            "INSERT INTO unmatched_receipts (id, provider, event_id, market, reference, provider_payment_id, amount,
-                 currency, sent_at, received_at, kind, payment_id)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) ON CONFLICT DO NOTHING",
-        )
-        .bind(&id)
-        .bind(row.provider)
-        .bind(row.event_id)
-        .bind(row.market)
-        .bind(row.reference)
-        .bind(row.provider_payment_id)
-        .bind(row.amount)
-        .bind(row.currency)
-        .bind(row.sent_at)
-        .bind(now)
-        .bind(row.kind)
-        .bind(row.payment_id)
-        .execute(self.conn())
-        .await?;
-        Ok((done.rows_affected() == 1).then_some(id))
+        self.insert_receipt(row, now, "").await
     }
 
     /// Records a statement's debit taking back a payment's money (`row.kind` `reversed`, provider `statement`), once
@@ -91,15 +71,30 @@ impl Tx {
         row: &NewUnmatched<'_>,
         now: i64,
     ) -> sqlx::Result<Option<String>> {
+        self.insert_receipt(
+            row,
+            now,
+            "WHERE NOT EXISTS (SELECT 1 FROM unmatched_receipts k WHERE k.provider = $2 AND k.kind = $11
+                 AND k.reference = $5 AND k.amount = $7 AND k.event_id NOT LIKE 'reversed:%')",
+        )
+        .await
+    }
+
+    /// Inserts `row` unless its (provider, event) is recorded already or `condition` (a `WHERE` over the row's
+    /// parameters, or empty) says not to; its id when inserted.
+    async fn insert_receipt(
+        &mut self,
+        row: &NewUnmatched<'_>,
+        now: i64,
+        condition: &str,
+    ) -> sqlx::Result<Option<String>> {
         let id = new_id();
-        let done = sqlx::query(
+        let done = sqlx::query(&format!(
             "INSERT INTO unmatched_receipts (id, provider, event_id, market, reference, provider_payment_id, amount,
                  currency, sent_at, received_at, kind, payment_id)
-             SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12
-             WHERE NOT EXISTS (SELECT 1 FROM unmatched_receipts k WHERE k.provider = $2 AND k.kind = $11
-                 AND k.reference = $5 AND k.amount = $7 AND k.event_id NOT LIKE 'reversed:%')
-             ON CONFLICT DO NOTHING",
-        )
+             SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12 {condition}
+             ON CONFLICT DO NOTHING"
+        ))
         .bind(&id)
         .bind(row.provider)
         .bind(row.event_id)
