@@ -3,12 +3,13 @@
 //! ([`crate::dashboard::computed_flows`]) and kept, so a request computes only today from the tables. A day's rows are
 //! dated as they happen; the margin lets a transaction that took its time before midnight commit before its day is
 //! kept, and an entry dated on an ended day later (money confirmed late) forgets the kept day, to be kept again with
-//! it: the day's lock (migration 0075), held by this job from before the read until the keep and by the entry's
-//! transaction from the forget until its commit, keeps figures read before such an entry from being kept after it. Runs on every tick of the scheduler (one read of at most 30 rows when
+//! it. The day's count of forgets (migration 0075), read before the figures and checked with its row locked when they
+//! are kept, keeps figures read before such an entry from being kept after it, without a lock held while they are
+//! computed. Runs on every tick of the scheduler (one read of at most 30 rows when
 //! nothing is missing); two runners keeping the same day keep it once. The dashboard never depends on it: a day not
 //! kept is computed on request.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use kilat_domain::{Code, Market};
 
@@ -46,16 +47,24 @@ pub async fn run(s: &Services, market: Market) -> anyhow::Result<usize> {
         last_day: last,
     };
     let missing: Vec<i64> = (from..=last).filter(|day| !kept.contains(day)).collect();
-    // The days' locks from before their figures are read until they are kept: an entry dated on one of them (money
-    // confirmed late for a payment priced then) commits either before the read, and is in the figures, or after they
-    // are kept, and forgets them (`Tx::forget_dashboard_day`). Oldest first, as a batch of entries forgets its days.
-    let mut tx = s.db.begin().await?;
-    for day in &missing {
-        tx.lock_dashboard_day(market.code(), *day).await?;
-    }
+    // How often each day was forgotten, read before its figures: an entry dated on it (money confirmed late for a
+    // payment priced then) that commits after this read moves the count, and the figures, read without it, are not
+    // kept; the next run keeps the day with it. No lock is held while the figures are computed.
+    let forgets: HashMap<i64, i64> =
+        s.db.dashboard_day_forgets(market.code(), from, last)
+            .await?
+            .into_iter()
+            .collect();
     let (flows, minutes) = computed_flows(s, window).await?;
+    let mut tx = s.db.begin().await?;
     let mut written = 0;
+    // Oldest first, as a batch of entries forgets its days; each day's row locked, so a transaction that forgot it
+    // meanwhile is waited for and seen.
     for day in missing {
+        let now_forgotten = tx.lock_dashboard_day(market.code(), day).await?;
+        if now_forgotten != forgets.get(&day).copied().unwrap_or(0) {
+            continue;
+        }
         let flows = flows.get(&day).copied().unwrap_or(DayFlows {
             day,
             ..DayFlows::default()

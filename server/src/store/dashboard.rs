@@ -440,26 +440,45 @@ impl Db {
     }
 }
 
+impl Db {
+    /// How many times each of the market's days from `first` to `last` had its kept figures forgotten (a day never
+    /// forgotten is not listed: none), as committed now.
+    pub async fn dashboard_day_forgets(
+        &self,
+        market: &str,
+        first: i64,
+        last: i64,
+    ) -> sqlx::Result<Vec<(i64, i64)>> {
+        sqlx::query_as(
+            "SELECT day, generation FROM dashboard_day_forgets WHERE market = $1 AND day >= $2 AND day <= $3",
+        )
+        .bind(market)
+        .bind(first)
+        .bind(last)
+        .fetch_all(self.pool())
+        .await
+    }
+}
+
 impl Tx {
-    /// Takes the lock of the market's `day` (a local day, [`day_of`]) for this transaction: the dashboard-days job
-    /// holds it from before it reads the day's figures until they are kept, and a transaction that dates an entry on
-    /// the day holds it from forgetting the kept figures until it commits, so figures read before such an entry are
-    /// never kept after it (the one waits for the other). Migration 0075.
-    pub async fn lock_dashboard_day(&mut self, market: &str, day: i64) -> sqlx::Result<()> {
-        sqlx::query(
-            "INSERT INTO dashboard_day_locks (market, day) VALUES ($1, $2)
-             ON CONFLICT (market, day) DO UPDATE SET day = excluded.day",
+    /// How many times the market's `day` (a local day, [`day_of`]) had its kept figures forgotten, with its row locked
+    /// for this transaction (migration 0075): it waits for a transaction that forgot the day meanwhile to commit, and
+    /// answers the count as that left it.
+    pub async fn lock_dashboard_day(&mut self, market: &str, day: i64) -> sqlx::Result<i64> {
+        sqlx::query_scalar(
+            "INSERT INTO dashboard_day_forgets (market, day, generation) VALUES ($1, $2, 0)
+             ON CONFLICT (market, day) DO UPDATE SET generation = dashboard_day_forgets.generation
+             RETURNING generation",
         )
         .bind(market)
         .bind(day)
-        .execute(self.conn())
-        .await?;
-        Ok(())
+        .fetch_one(self.conn())
+        .await
     }
 
-    /// Keeps one ended day's figures and its payout minutes in this transaction, which holds the day's lock
-    /// ([`Tx::lock_dashboard_day`]) since before they were read. A day kept already (by another runner) is left as it
-    /// is: false.
+    /// Keeps one ended day's figures and its payout minutes in this transaction, which holds the day's row of
+    /// forgets ([`Tx::lock_dashboard_day`]) and found it as it was when the figures were read. A day kept already (by
+    /// another runner) is left as it is: false.
     pub async fn keep_dashboard_day(
         &mut self,
         market: &str,
@@ -523,9 +542,17 @@ impl Tx {
     /// on it after it ended — money confirmed today for a payment priced yesterday: the dashboard computes the day
     /// again, and the job keeps it again, with that entry.
     pub async fn forget_dashboard_day(&mut self, market: &str, day: i64) -> sqlx::Result<()> {
-        // Waits for a job keeping the day to have kept it (then deleted here), and holds it from keeping figures
-        // read before this transaction's entry until it commits.
-        self.lock_dashboard_day(market, day).await?;
+        // Counted first, the day's row held until this transaction commits: a job that read the day's figures before
+        // this entry finds the count moved and keeps nothing; one keeping the day now is waited for, and its row is
+        // deleted here.
+        sqlx::query(
+            "INSERT INTO dashboard_day_forgets (market, day, generation) VALUES ($1, $2, 1)
+             ON CONFLICT (market, day) DO UPDATE SET generation = dashboard_day_forgets.generation + 1",
+        )
+        .bind(market)
+        .bind(day)
+        .execute(self.conn())
+        .await?;
         sqlx::query("DELETE FROM dashboard_days WHERE market = $1 AND day = $2")
             .bind(market)
             .bind(day)
