@@ -1458,13 +1458,24 @@ pub fn reply_channel(message: &ContactMessage) -> (&'static str, &str) {
     }
 }
 
-/// Stores a message from the site's contact form, counted first against the sending address's limits
+/// Stores a message from the site's contact form (with the market of its telephone when the form did not say one),
+/// counted first against the sending address's limits
 /// (`contact.per_minute` a minute, `[limits] contact_per_day` a day; an IPv6 address by its /64): both, or (one
 /// refusing) neither, then `429 rate_limited`.
 pub async fn leave_contact_message(
     s: &Services,
-    message: NewContactMessage,
+    mut message: NewContactMessage,
 ) -> Result<ContactMessage, Error> {
+    // A form that did not say its market: the telephone's, when it is one market's, is kept with the message, so the
+    // operators' lists find it in SQL instead of reading its telephone on every request.
+    if message
+        .market
+        .as_deref()
+        .and_then(Market::from_code)
+        .is_none()
+    {
+        message.market = telephone_market(&message.telephone).map(|m| m.code().to_owned());
+    }
     let address = limits::address_key(&message.client_addr);
     let l = &s.limits;
     limits::count_all(

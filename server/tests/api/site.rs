@@ -356,3 +356,36 @@ async fn a_contact_e_mail_is_one_plain_address() {
     }
     app.stop().await;
 }
+
+/// A message sent without the site's market keeps its telephone's market when the number is one market's (an Indian
+/// mobile, an Indonesian one), so the operators' lists find it without reading every telephone; a number of neither
+/// stays without one; the site's own market, when sent, stands.
+#[tokio::test]
+async fn a_contact_message_without_a_market_keeps_its_telephone_s() {
+    let app = spawn_app().await;
+    let send = |telephone: &str, market: Option<&str>| {
+        let mut body =
+            json!({"name": "Asha Rao", "telephone": telephone, "message": "Call me about a loan."});
+        if let Some(market) = market {
+            body["market"] = json!(market);
+        }
+        body
+    };
+    for (telephone, market, stored) in [
+        ("+91 98450 01234", None, Some("IN")),
+        ("+62 812 3456 7890", None, Some("ID")),
+        ("+91 98450 01235", Some("ID"), Some("ID")),
+        ("12", None, None),
+    ] {
+        let sent = app.post_json(CONTACT, &send(telephone, market)).await;
+        assert_eq!(sent.status(), StatusCode::CREATED, "{telephone}");
+        let (kept,): (Option<String>,) = sqlx::query_as(
+            "SELECT market FROM contact_messages ORDER BY created_at DESC, id DESC LIMIT 1",
+        )
+        .fetch_one(app.db.pool())
+        .await
+        .unwrap();
+        assert_eq!(kept.as_deref(), stored, "{telephone}");
+    }
+    app.stop().await;
+}
