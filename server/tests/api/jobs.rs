@@ -1059,7 +1059,8 @@ async fn indonesian_reminders_are_in_indonesian_with_rupiah_and_wait_until_eight
             .unwrap()
             .assume_offset(time::UtcOffset::from_hms(7, 0, 0).unwrap())
     };
-    app.set_date(due).await;
+    // Indonesia's business date (India's is a day behind from 22:30 to midnight IST).
+    app.set_indonesia_date(due).await;
     let date = app.services.clock.today(Market::Indonesia);
     overdue::run(&app.services, Market::Indonesia, due, "test")
         .await
