@@ -171,6 +171,29 @@ describe('support console', () => {
     expect(api.callsTo('GET', '/api/v1/console/contact-messages').at(-1)?.query.get('page')).toBe('1');
   });
 
+  it('keeps the filter in the address: a link to a page of all messages opens that page of all of them', async () => {
+    const api = fakeConsoleApi({
+      operator: OPERATORS.support,
+      signedIn: true,
+      handlers: {
+        'GET /api/v1/console/contact-messages': (call) => {
+          const page = Number(call.query.get('page'));
+          return ok(queuePage([{ id: `m${page}`, name: `Visitor ${page}`, telephone: '0812', message: 'Call me.', email: null, company: null, createdAt: Date.UTC(2026, 10, 25), replyChannel: 'phone', replyTo: '0812', handled: true, handledAt: Date.UTC(2026, 10, 26), handledBy: 'sam', market: 'ID' }], 120, page));
+        },
+      },
+    });
+    const user = userEvent.setup();
+    renderConsole('/console/contact-messages?status=all&page=2');
+    expect(await screen.findByText('Visitor 2')).toBeInTheDocument();
+    expect(screen.getByRole('combobox')).toHaveValue('all');
+    const first = api.callsTo('GET', '/api/v1/console/contact-messages')[0]!;
+    expect([first.query.get('status'), first.query.get('page')]).toEqual(['all', '2']);
+    // Its pager keeps the filter.
+    await user.click(screen.getByRole('link', { name: 'Next page →' }));
+    expect(await screen.findByText('Visitor 3')).toBeInTheDocument();
+    expect(api.callsTo('GET', '/api/v1/console/contact-messages').at(-1)?.query.get('status')).toBe('all');
+  });
+
   it('shows the market and phone numbers as E.164 tel: links', async () => {
     fakeConsoleApi({
       operator: OPERATORS.support,

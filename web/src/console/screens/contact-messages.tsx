@@ -1,4 +1,3 @@
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useSearchParams } from 'react-router';
 import { phoneLink } from '@/shared/phone/phone';
@@ -14,17 +13,21 @@ import { LoadFailed, Loading } from './states';
 export function ContactMessagesScreen() {
   const { t } = useTranslation();
   const [params, setParams] = useSearchParams();
-  const [status, setStatusNow] = useState<'waiting' | 'all'>('waiting');
+  // The filter is in the address with the page, so a reload or a shared link opens the same list.
+  const status: 'waiting' | 'all' = params.get('status') === 'all' ? 'all' : 'waiting';
   const page = pageOf(params);
   const list = useContactMessages(status, page);
   const mark = useMarkHandled();
   // Another filter starts again at its first page.
-  const setStatus = (next: 'waiting' | 'all') => {
-    setStatusNow(next);
-    setParams({}, { replace: true });
-  };
+  const setStatus = (next: 'waiting' | 'all') => setParams(next === 'all' ? { status: 'all' } : {}, { replace: true });
   const pages = list.data ? Math.max(1, Math.ceil(list.data.total / CONTACT_PAGE_SIZE)) : 1;
-  const link = (n: number) => (n > 1 ? `${consolePaths.contact}?page=${n}` : consolePaths.contact);
+  const link = (n: number) => {
+    const query = new URLSearchParams();
+    if (status === 'all') query.set('status', 'all');
+    if (n > 1) query.set('page', String(n));
+    const text = query.toString();
+    return text ? `${consolePaths.contact}?${text}` : consolePaths.contact;
+  };
   return (
     <section>
       <div className="page-head">
