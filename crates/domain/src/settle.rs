@@ -223,6 +223,10 @@ pub struct Asked {
     /// when the loan has been granted another extension since (a second fee paid for the same one, from another tab
     /// or by another method), its schedule is not the one priced, and its money is held for finance.
     pub extensions_before: Option<u32>,
+    /// True when another payment of the loan, a repayment (not an extension's fee), waits for finance as this money
+    /// arrives (a UTR being checked, an amount held): its money may have paid the installment an extension would move,
+    /// so an extension's fee is held for finance to decide both, never credited as days on a paid installment.
+    pub repayment_waiting: bool,
 }
 
 /// The days after the one it was priced on that a payment's price still holds for its money: a transfer made late
@@ -289,9 +293,10 @@ pub fn settle(
         RepaymentChoice::CoolingOff => return Ok(Settlement::Hold),
         RepaymentChoice::Extension => match asked.installment {
             Some(number)
-                if asked
-                    .extensions_before
-                    .is_none_or(|n| n == balances.extensions_granted) =>
+                if !asked.repayment_waiting
+                    && asked
+                        .extensions_before
+                        .is_none_or(|n| n == balances.extensions_granted) =>
             {
                 extend(plan, balances, number, on, caps).map(|(_, entry)| entry)
             }
@@ -553,6 +558,7 @@ mod tests {
             amount: p.amount,
             sent_on: on,
             extensions_before: p.extensions_before,
+            repayment_waiting: false,
         }
     }
 
@@ -981,6 +987,15 @@ mod tests {
             panic!("a later extension is granted")
         };
         assert_eq!(entry.kind, EntryKind::ExtensionFee);
+        // Not while a repayment of the loan waits for finance: its money may have paid the installment.
+        let waiting = Asked {
+            repayment_waiting: true,
+            ..asked(&again, day(5))
+        };
+        assert_eq!(
+            settle(&plan, &extended, &waiting, again.amount, day(5), &caps()).unwrap(),
+            Settlement::Hold
+        );
         // A payment stored before the count was kept settles as before.
         let legacy = Asked {
             extensions_before: None,

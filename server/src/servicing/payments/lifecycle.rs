@@ -176,6 +176,7 @@ pub(crate) fn asked_of(
     payment: &Payment,
     today: Date,
     sent_at: Option<i64>,
+    repayment_waiting: bool,
 ) -> Result<kilat_domain::Asked, Error> {
     let priced_on = parse_date(&payment.row.priced_on)?;
     let market = loan.order.market;
@@ -200,6 +201,7 @@ pub(crate) fn asked_of(
             .row
             .extensions_before
             .and_then(|n| u32::try_from(n).ok()),
+        repayment_waiting,
     })
 }
 
@@ -238,21 +240,24 @@ pub(crate) async fn settle_in(
     } else {
         None
     };
-    let asked = asked_of(loan, payment, today, known.into_iter().chain(sent_at).min())?;
+    // Whether a repayment of the loan waits for finance matters to an extension's fee only (the money engine holds
+    // the fee then), read here with the order locked as the fee's money arrives.
+    let repayment_waiting = payment.choice == RepaymentChoice::Extension
+        && tx
+            .other_payment_waiting_in_tx(&loan.order.id, &payment.row.id)
+            .await?;
+    let asked = asked_of(
+        loan,
+        payment,
+        today,
+        known.into_iter().chain(sent_at).min(),
+        repayment_waiting,
+    )?;
     let received_money = Money::from_minor(received);
     // Late charges posted for days after the one the money is priced for, which the credit leaves the borrower not
     // late on, are waived with it: the money pays what it was asked for on its day, not the days a callback or
     // finance took ([`kilat_domain::settle_waiving_later_charges`]).
-    // An extension's fee while a repayment of the loan waits for finance (its money may have paid the installment the
-    // fee moves) is held, finance deciding both: checked here, with the order locked, as the fee's money arrives. (A
-    // second fee for the same extension is told by the extensions it was priced on, in the money engine.)
-    let extension_waits = decision == Decision::AsAsked
-        && payment.choice == RepaymentChoice::Extension
-        && tx
-            .other_payment_waiting_in_tx(&loan.order.id, &payment.row.id)
-            .await?;
     let (waived, outcome) = match decision {
-        Decision::AsAsked if extension_waits => (Vec::new(), Outcome::Hold),
         Decision::AsAsked => settle_waiving(loan, payment, &asked, received_money, today, |b| {
             kilat_domain::settle(&loan.plan, b, &asked, received_money, today, &s.caps)
         })?,
@@ -357,7 +362,8 @@ pub(crate) fn plain_credit(
         // Whether another payment of the loan waits for finance is settle_in's to read, in its transaction.
         return Ok(None);
     }
-    let asked = asked_of(loan, payment, loan.today(s), sent_at)?;
+    // Whether a repayment waits is not known here: an extension's fee was left to settle_in above.
+    let asked = asked_of(loan, payment, loan.today(s), sent_at, false)?;
     let received_money = Money::from_minor(received);
     let today = loan.today(s);
     let (waived, outcome) = settle_waiving(loan, payment, &asked, received_money, today, |b| {
