@@ -394,8 +394,12 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
                 JobName::Leftovers => {
                     let removed = jobs::leftovers::run(s).await?;
                     Some(format!(
-                        "leftovers: {} sign-in codes and {} photos never sent removed",
-                        removed.login_codes, removed.waiting_photos
+                        "leftovers: {} sign-in codes, {} photos never sent, {} sessions and {} handled contact \
+                         messages removed",
+                        removed.login_codes,
+                        removed.waiting_photos,
+                        removed.sessions,
+                        removed.contact_messages
                     ))
                 }
                 JobName::DashboardDays => {

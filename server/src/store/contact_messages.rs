@@ -241,6 +241,25 @@ impl Db {
         .await?;
         row.map(|row| opened(secrets, row)).transpose()
     }
+
+    /// Deletes at most `batch` contact messages handled before `before` (the leftovers sweep); how many went. A
+    /// message still waiting is never touched, however old.
+    pub async fn delete_contact_messages_handled_before(
+        &self,
+        before: i64,
+        batch: i64,
+    ) -> sqlx::Result<u64> {
+        Ok(sqlx::query(
+            "DELETE FROM contact_messages WHERE id IN (
+                 SELECT id FROM contact_messages WHERE handled_at IS NOT NULL AND handled_at < $1
+                 ORDER BY handled_at LIMIT $2)",
+        )
+        .bind(before)
+        .bind(batch)
+        .execute(self.pool())
+        .await?
+        .rows_affected())
+    }
 }
 
 /// Binds a contact list's filter: the waiting flag, then (one market) the market and the ids' list.

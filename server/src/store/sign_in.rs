@@ -119,6 +119,23 @@ impl Db {
         .rows_affected())
     }
 
+    /// Deletes at most `batch` borrower sessions opened before `before` (the leftovers sweep); how many went.
+    pub async fn delete_sessions_opened_before(
+        &self,
+        before: i64,
+        batch: i64,
+    ) -> sqlx::Result<u64> {
+        Ok(sqlx::query(
+            "DELETE FROM borrower_sessions WHERE id IN (
+                 SELECT id FROM borrower_sessions WHERE created_at < $1 ORDER BY created_at LIMIT $2)",
+        )
+        .bind(before)
+        .bind(batch)
+        .execute(self.pool())
+        .await?
+        .rows_affected())
+    }
+
     /// A code that could not be delivered must not block a resend.
     pub async fn delete_login_code(&self, id: &str) -> sqlx::Result<()> {
         sqlx::query("DELETE FROM login_codes WHERE id = $1")

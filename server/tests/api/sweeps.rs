@@ -525,7 +525,8 @@ async fn the_leftovers_sweep_removes_expired_codes_and_photos_never_sent_and_kee
         removed,
         leftovers::Removed {
             login_codes: 1,
-            waiting_photos: 1
+            waiting_photos: 1,
+            ..leftovers::Removed::default()
         }
     );
     assert_eq!(codes(&app).await, 1);
@@ -555,6 +556,108 @@ async fn the_leftovers_sweep_removes_expired_codes_and_photos_never_sent_and_kee
         )
         .await;
     assert_eq!(late.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(leftovers::run(&app.services).await.unwrap().total(), 0);
+    app.stop().await;
+}
+
+/// The leftovers sweep also removes a borrower session 180 days after sign-in (its token signs nobody in, as it did
+/// not already) and a contact-form message a year after support handled it; a session a minute younger, a message
+/// handled a minute later, and a message still waiting however old stay; a second run finds nothing.
+#[tokio::test]
+async fn the_leftovers_sweep_removes_old_sessions_and_long_handled_contact_messages() {
+    let app = spawn_app().await;
+    let old = app.sign_in("IN", "9876534020").await;
+    let younger = app.sign_in("IN", "9876534021").await;
+    let now = app.services.clock.now_ms();
+    for (session, age) in [
+        (&old, leftovers::SESSION_KEPT_MS + 60_000),
+        (&younger, leftovers::SESSION_KEPT_MS - 60_000),
+    ] {
+        app.execute(&format!(
+            "UPDATE borrower_sessions SET created_at = {}, last_seen_at = {} WHERE token_hash = '{}'",
+            now - age,
+            now - age,
+            kilat_server::infra::crypto::token_hash(session)
+        ))
+        .await;
+    }
+    for name in ["Long handled", "Lately handled", "Waiting"] {
+        let sent = app
+            .post_json(
+                "/api/v1/site/contact-messages",
+                &json!({"name": name, "telephone": "+91 98765 43210", "message": "Call me about a loan."}),
+            )
+            .await;
+        assert_eq!(sent.status(), StatusCode::CREATED);
+    }
+    let ids: Vec<String> =
+        sqlx::query_scalar("SELECT id FROM contact_messages ORDER BY created_at, id")
+            .fetch_all(app.db.pool())
+            .await
+            .unwrap();
+    assert_eq!(ids.len(), 3);
+    let named = |name: &'static str| {
+        let secrets = app.services.secrets.clone();
+        let pool = app.db.clone();
+        async move {
+            pool.list_contact_messages(&secrets, 10)
+                .await
+                .unwrap()
+                .into_iter()
+                .find(|m| m.name == name)
+                .unwrap()
+                .id
+        }
+    };
+    let (long, lately, waiting) = (
+        named("Long handled").await,
+        named("Lately handled").await,
+        named("Waiting").await,
+    );
+    for (id, handled) in [
+        (&long, now - leftovers::HANDLED_CONTACT_KEPT_MS - 60_000),
+        (&lately, now - leftovers::HANDLED_CONTACT_KEPT_MS + 60_000),
+    ] {
+        app.execute(&format!(
+            "UPDATE contact_messages SET handled_at = {handled}, handled_by = 'op' WHERE id = '{id}'"
+        ))
+        .await;
+    }
+    app.execute(&format!(
+        "UPDATE contact_messages SET created_at = {} WHERE id = '{waiting}'",
+        now - 3 * leftovers::HANDLED_CONTACT_KEPT_MS
+    ))
+    .await;
+
+    let removed = leftovers::run(&app.services).await.unwrap();
+    assert_eq!(
+        removed,
+        leftovers::Removed {
+            sessions: 1,
+            contact_messages: 1,
+            ..leftovers::Removed::default()
+        }
+    );
+    let sessions: Vec<String> = sqlx::query_scalar("SELECT token_hash FROM borrower_sessions")
+        .fetch_all(app.db.pool())
+        .await
+        .unwrap();
+    assert_eq!(
+        sessions,
+        [kilat_server::infra::crypto::token_hash(&younger)]
+    );
+    assert_eq!(
+        app.get_as("/api/v1/borrower/home", &old).await.status(),
+        StatusCode::UNAUTHORIZED
+    );
+    let mut kept: Vec<String> = sqlx::query_scalar("SELECT id FROM contact_messages")
+        .fetch_all(app.db.pool())
+        .await
+        .unwrap();
+    kept.sort();
+    let mut expected = vec![lately, waiting];
+    expected.sort();
+    assert_eq!(kept, expected);
     assert_eq!(leftovers::run(&app.services).await.unwrap().total(), 0);
     app.stop().await;
 }
