@@ -6,7 +6,7 @@
 //! Only the borrower is ever contacted: nothing here reads the certification (ID numbers, bank accounts, emergency
 //! contacts). The `collections` role sees the borrower's phone masked, and in full on request, each such view audited.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use kilat_domain::{
     Code, Currency, EntryKind, InstallmentBalance, InstallmentStatus, LedgerEntry, LoanBalances,
@@ -134,11 +134,6 @@ impl Channel {
     pub fn parse(code: &str) -> Option<Channel> {
         let code = code.trim().to_ascii_lowercase();
         Channel::ALL.into_iter().find(|c| c.code() == code)
-    }
-
-    /// A call or message that reaches the borrower's phone at once: only within the contact hours.
-    pub fn needs_contact_hours(self) -> bool {
-        !matches!(self, Channel::Email)
     }
 }
 
@@ -297,9 +292,10 @@ fn cash_in(entries: &[LedgerEntry], entry: &LedgerEntry) -> i64 {
 }
 
 /// A promise's state on `today`, read from the loan's ledger: evaluated on every read, so it is never stale and
-/// needs no job (docs/API-CONSOLE.md, "Collections"). A payment made between the day the promise was made and its
-/// date counts towards it even when finance credits it after the date ([`PaymentDays`]); while one waits for
-/// finance, a promise whose date passed is `waiting`, not broken.
+/// needs no job (docs/API-CONSOLE.md, "Collections"). Only money the borrower paid after the promise was recorded
+/// counts towards it (a payment made that morning, or a UTR sent the day before and confirmed after the call, was not
+/// the promise kept); such a payment made by the promise's date counts even when finance credits it after the date
+/// ([`PaymentDays`]); while one waits for finance, a promise whose date passed is `waiting`, not broken.
 pub fn promise_state(
     row: PromiseRow,
     entries: &[LedgerEntry],
@@ -310,19 +306,35 @@ pub fn promise_state(
     let made_on = parse_date(&row.made_on)?;
     let promised_on = parse_date(&row.promised_on)?;
     let within = |day: Date| day >= made_on && day <= promised_on;
+    let after_promise = |at: i64| at >= row.created_at;
+    // The ledger entries of payments made before the promise: neither they nor their reversals count.
+    let earlier: HashSet<u64> = payments
+        .credited
+        .iter()
+        .filter(|c| !after_promise(c.made_at))
+        .map(|c| c.seq)
+        .collect();
+    let counted = |seq: usize, e: &LedgerEntry| {
+        u64::try_from(seq).is_ok_and(|seq| !earlier.contains(&seq))
+            && !e.reverses.is_some_and(|r| earlier.contains(&r))
+    };
     let credited_in_time: i64 = entries
         .iter()
-        .filter(|e| within(e.on))
-        .map(|e| cash_in(entries, e))
+        .enumerate()
+        .filter(|(seq, e)| within(e.on) && counted(*seq, e))
+        .map(|(_, e)| cash_in(entries, e))
         .sum();
     let credited_later: i64 = payments
         .credited
         .iter()
-        .filter(|(made, on, _)| within(*made) && *on > promised_on)
-        .map(|(_, _, kept)| kept)
+        .filter(|c| after_promise(c.made_at) && c.made_on <= promised_on && c.on > promised_on)
+        .map(|c| c.kept)
         .sum();
     let received = credited_in_time + credited_later;
-    let waiting = payments.waiting.iter().any(|made| within(*made));
+    let waiting = payments
+        .waiting
+        .iter()
+        .any(|w| after_promise(w.made_at) && w.made_on <= promised_on);
     // Nothing owed counts as kept only when the money that cleared the loan was paid by the promise's date: a loan
     // paid off weeks after a broken promise does not rewrite it as kept.
     let credited_after: i64 = entries
@@ -349,12 +361,32 @@ pub fn promise_state(
     })
 }
 
-/// What an order's payments tell its promises beyond the ledger's dates, each payment by the market's day it was
-/// made: the payments waiting for finance, and the money credited (day made, day credited, minor units kept).
+/// What an order's payments tell its promises beyond the ledger's dates: the payments waiting for finance, and the
+/// money credited, each with when it was made (epoch ms, and the market's day).
 #[derive(Debug, Clone, Default)]
 pub struct PaymentDays {
-    pub waiting: Vec<Date>,
-    pub credited: Vec<(Date, Date, i64)>,
+    pub waiting: Vec<Waiting>,
+    pub credited: Vec<Credited>,
+}
+
+/// A payment waiting for finance.
+#[derive(Debug, Clone)]
+pub struct Waiting {
+    pub made_at: i64,
+    pub made_on: Date,
+}
+
+/// Money a payment brought, as the ledger credited it.
+#[derive(Debug, Clone)]
+pub struct Credited {
+    /// The ledger entry's sequence number.
+    pub seq: u64,
+    pub made_at: i64,
+    pub made_on: Date,
+    /// The business day of the credit.
+    pub on: Date,
+    /// Minor units kept (received less what is owed back).
+    pub kept: i64,
 }
 
 impl PaymentDays {
@@ -374,12 +406,25 @@ impl PaymentDays {
             waiting: waiting
                 .iter()
                 .filter(|w| w.order_id == order_id)
-                .map(|w| day(w.created_at))
-                .collect::<Result<_, _>>()?,
+                .map(|w| {
+                    Ok(Waiting {
+                        made_at: w.created_at,
+                        made_on: day(w.created_at)?,
+                    })
+                })
+                .collect::<Result<_, Error>>()?,
             credited: credits
                 .iter()
                 .filter(|c| c.order_id == order_id)
-                .map(|c| Ok((day(c.made_at)?, parse_date(&c.on_date)?, c.cash - c.excess)))
+                .map(|c| {
+                    Ok(Credited {
+                        seq: u64::try_from(c.seq).map_err(anyhow::Error::from)?,
+                        made_at: c.made_at,
+                        made_on: day(c.made_at)?,
+                        on: parse_date(&c.on_date)?,
+                        kept: c.cash - c.excess,
+                    })
+                })
                 .collect::<Result<_, Error>>()?,
         })
     }
@@ -513,9 +558,10 @@ pub async fn queue(s: &Services, op: &Operator, q: QueueQuery) -> Result<QueuePa
         })
         .await?;
     let ids: Vec<&str> = rows.iter().map(|r| r.order_id.as_str()).collect();
-    let mut reminders = latest_by_order(s.db.order_reminders(&ids).await?, |r| &r.order_id);
-    let mut contacts = latest_by_order(s.db.contacts_of(&ids).await?, |c| &c.order_id);
-    let mut promises = latest_by_order(s.db.promises_of(&ids).await?, |p| &p.order_id);
+    // Each loan's newest of each only, read as such (not its whole history).
+    let mut reminders = latest_by_order(s.db.latest_reminders_of(&ids).await?, |r| &r.order_id);
+    let mut contacts = latest_by_order(s.db.latest_contacts_of(&ids).await?, |c| &c.order_id);
+    let mut promises = latest_by_order(s.db.latest_promises_of(&ids).await?, |p| &p.order_id);
     let waiting = s.db.waiting_payments_of(&ids).await?;
     // Only a promise reads the money credited (by the day each payment was made).
     let promised: Vec<&str> = ids
@@ -720,6 +766,21 @@ pub struct ContactRequest<'a> {
     pub note: Option<&'a str>,
 }
 
+/// Refuses on `field`, naming the hours and the market's time now, while the market's contact hours are closed.
+fn within_hours(hours: &ContactHours, field: &'static str) -> Result<(), Error> {
+    if hours.open {
+        return Ok(());
+    }
+    Err(Error::field(
+        field,
+        FieldProblem::new("field.contact_hours")
+            .with("from", format!("{:02}:00", hours.from))
+            .with("until", format!("{:02}:00", hours.until))
+            .with("market", market_name(hours.market))
+            .with("now", hours.now_hhmm()),
+    ))
+}
+
 fn active(order: &OrderRow) -> Result<(), Error> {
     if matches!(order.status, OrderState::Disbursed | OrderState::Overdue) {
         Ok(())
@@ -728,8 +789,9 @@ fn active(order: &OrderRow) -> Result<(), Error> {
     }
 }
 
-/// Logs a contact attempt with the borrower of an open loan (collections, admin), audited. A call, SMS or WhatsApp
-/// outside the market's contact hours is refused on `channel`, naming the hours and the market's time now.
+/// Logs a contact attempt with the borrower of an open loan (collections, admin), audited. Any contact (a call, SMS,
+/// WhatsApp or e-mail) outside the market's contact hours is refused on `channel`, naming the hours and the market's
+/// time now (PRODUCT.md §7: collections contact the borrower only within them).
 pub async fn log_contact(
     s: &Services,
     op: &Operator,
@@ -778,16 +840,7 @@ pub async fn log_contact(
         return Err(Error::NotFound);
     }
     let hours = contact_hours(s, order.market);
-    if channel.needs_contact_hours() && !hours.open {
-        return Err(Error::field(
-            "channel",
-            FieldProblem::new("field.contact_hours")
-                .with("from", format!("{:02}:00", hours.from))
-                .with("until", format!("{:02}:00", hours.until))
-                .with("market", market_name(order.market))
-                .with("now", hours.now_hhmm()),
-        ));
-    }
+    within_hours(&hours, "channel")?;
     let now = s.clock.now_ms();
     let local_time = hours.now_hhmm();
     let mut tx = s.db.begin().await?;
@@ -876,6 +929,13 @@ pub async fn promise(
     errors.into_result()?;
     let (date, amount) = (date.expect("checked"), amount.expect("checked"));
     let order = crate::auth::operators::order_in_scope(s, op, order_no).await?;
+    // Which credits came from payments made before a promise (they do not count towards it).
+    let payments = PaymentDays::of(
+        &order.id,
+        order.market,
+        &[],
+        &s.db.payment_credits_of(&[order.id.as_str()]).await?,
+    )?;
     let now = s.clock.now_ms();
     let mut tx = s.db.begin().await?;
     let mut loan = crate::servicing::load_in(&mut tx, &order.id).await?;
@@ -907,13 +967,7 @@ pub async fn promise(
     let entries = std::mem::take(&mut loan.entries);
     for existing in tx.promises_in_tx(&loan.order.id).await? {
         // Only an open promise (its date to come) stands in the way of a new one.
-        let p = promise_state(
-            existing,
-            &entries,
-            &loan.balances,
-            &PaymentDays::default(),
-            today,
-        )?;
+        let p = promise_state(existing, &entries, &loan.balances, &payments, today)?;
         if p.state == PromiseState::Open {
             return Err(Error::field(
                 "date",
@@ -957,17 +1011,13 @@ pub async fn promise(
             .into_iter()
             .find(|p| p.id == id)
             .ok_or_else(|| anyhow::anyhow!("the promise just recorded is missing"))?;
-    promise_state(
-        row,
-        &entries,
-        &loan.balances,
-        &PaymentDays::default(),
-        today,
-    )
+    promise_state(row, &entries, &loan.balances, &payments, today)
 }
 
-/// The borrower's full phone number (E.164) for an agent to call (collections, admin); the view is audited
-/// (`view_unmasked`, field `phone`) before the number is returned. None once the account was deleted.
+/// The borrower's full phone number (E.164) for an agent to call (collections, admin): only for an open loan and
+/// within the market's contact hours (otherwise refused on `phone`, as a contact is on `channel`), since the number
+/// is for calling and a call made with it outside them could not be logged. The view is audited (`view_unmasked`,
+/// field `phone`) before the number is returned. None once the account was deleted.
 pub async fn reveal_phone(
     s: &Services,
     op: &Operator,
@@ -978,6 +1028,8 @@ pub async fn reveal_phone(
     if s.db.loan(&order.id).await?.is_none() {
         return Err(Error::NotFound);
     }
+    active(&order)?;
+    within_hours(&contact_hours(s, order.market), "phone")?;
     let borrower =
         s.db.borrower_by_id(&order.borrower_id)
             .await?
@@ -1037,11 +1089,7 @@ mod tests {
     }
 
     #[test]
-    fn only_email_may_go_outside_the_contact_hours() {
-        assert!(Channel::Call.needs_contact_hours());
-        assert!(Channel::Sms.needs_contact_hours());
-        assert!(Channel::Whatsapp.needs_contact_hours());
-        assert!(!Channel::Email.needs_contact_hours());
+    fn channels_parse_by_code() {
         assert_eq!(Channel::parse(" WhatsApp "), Some(Channel::Whatsapp));
         assert_eq!(Channel::parse("pigeon"), None);
     }

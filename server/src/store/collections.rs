@@ -209,6 +209,8 @@ pub struct WaitingPaymentRow {
 #[derive(Debug, Clone, kilat_row::FromRow)]
 pub struct PaymentCreditRow {
     pub order_id: String,
+    /// The ledger entry's sequence number in its order's ledger.
+    pub seq: i64,
     /// Epoch milliseconds: when the borrower made the payment.
     pub made_at: i64,
     /// `YYYY-MM-DD`: the business day of the credit.
@@ -269,6 +271,22 @@ const CONTACT_COLUMNS: &str =
      c.local_time, c.created_at";
 const PROMISE_COLUMNS: &str =
     "p.id, p.order_id, p.operator_id, o.username, p.amount, p.made_on, p.promised_on, p.created_at";
+
+/// `{alias}.id IN (…)` over the newest row of `table` (by `created_at`, then `id`) of each of `n` orders bound from
+/// `$1`, and matching `also` (over `n`): one probe of the table's `(order_id, …)` index per order, whatever the
+/// orders' histories hold. A queue page asks for its loans' latest contact, promise and reminder only, so loans
+/// collections has worked for months cost it no more than new ones.
+fn newest_of_each_order(alias: &str, table: &str, also: &str, n: usize) -> String {
+    let orders = (1..=n)
+        .map(|i| format!("(${i})"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    format!(
+        "{alias}.id IN (SELECT (SELECT n.id FROM {table} n WHERE n.order_id = w.column1 {also}
+                                 ORDER BY n.created_at DESC, n.id DESC LIMIT 1)
+                        FROM (VALUES {orders}) AS w)"
+    )
+}
 
 impl Db {
     /// How many loans of `market` are in each bucket: counted on the arrears index (every overdue loan of the
@@ -359,6 +377,62 @@ impl Db {
         query.fetch_all(self.pool()).await
     }
 
+    /// The newest contact attempt with each of these orders (a queue page's "last contact").
+    pub async fn latest_contacts_of(&self, order_ids: &[&str]) -> sqlx::Result<Vec<ContactRow>> {
+        if order_ids.is_empty() {
+            return Ok(Vec::new());
+        }
+        let sql = format!(
+            "SELECT {CONTACT_COLUMNS} FROM collection_contacts c LEFT JOIN operators o ON o.id = c.operator_id
+             WHERE {}",
+            newest_of_each_order("c", "collection_contacts", "", order_ids.len())
+        );
+        let mut query = sqlx::query_as(&sql);
+        for id in order_ids {
+            query = query.bind(*id);
+        }
+        query.fetch_all(self.pool()).await
+    }
+
+    /// The newest promise to pay of each of these orders (a queue page's promise).
+    pub async fn latest_promises_of(&self, order_ids: &[&str]) -> sqlx::Result<Vec<PromiseRow>> {
+        if order_ids.is_empty() {
+            return Ok(Vec::new());
+        }
+        let sql = format!(
+            "SELECT {PROMISE_COLUMNS} FROM promises_to_pay p LEFT JOIN operators o ON o.id = p.operator_id
+             WHERE {}",
+            newest_of_each_order("p", "promises_to_pay", "", order_ids.len())
+        );
+        let mut query = sqlx::query_as(&sql);
+        for id in order_ids {
+            query = query.bind(*id);
+        }
+        query.fetch_all(self.pool()).await
+    }
+
+    /// The newest reminder queued for each of these orders (a queue page's "last reminder").
+    pub async fn latest_reminders_of(&self, order_ids: &[&str]) -> sqlx::Result<Vec<ReminderRow>> {
+        if order_ids.is_empty() {
+            return Ok(Vec::new());
+        }
+        let sql = format!(
+            "SELECT r.order_id, r.installment, r.kind, r.status, r.attempts, r.created_at, r.sent_at
+             FROM notification_outbox r WHERE {}",
+            newest_of_each_order(
+                "r",
+                "notification_outbox",
+                "AND n.kind NOT IN ('receipt', 'receipt_push')",
+                order_ids.len()
+            )
+        );
+        let mut query = sqlx::query_as(&sql);
+        for id in order_ids {
+            query = query.bind(*id);
+        }
+        query.fetch_all(self.pool()).await
+    }
+
     /// The promises to pay of these orders, newest first.
     pub async fn promises_of(&self, order_ids: &[&str]) -> sqlx::Result<Vec<PromiseRow>> {
         if order_ids.is_empty() {
@@ -407,7 +481,7 @@ impl Db {
             return Ok(Vec::new());
         }
         let sql = format!(
-            "SELECT e.order_id, p.created_at AS made_at, e.on_date, e.cash, e.excess
+            "SELECT e.order_id, e.seq, p.created_at AS made_at, e.on_date, e.cash, e.excess
              FROM ledger_entries e JOIN payments p ON p.id = e.payment_id
              WHERE e.order_id IN ({}) AND e.kind IN ('repayment', 'payoff', 'cooling_off_exit', 'extension_fee')",
             placeholders(1, order_ids.len())

@@ -241,7 +241,8 @@ async fn calls_are_refused_outside_each_markets_contact_hours_at_both_edges() {
     // India: 08:00 to 19:00 IST.
     set_local(&app, Market::India, day, 7, 59).await;
     let agent = op_sign_in(&app, "agent").await;
-    for channel in ["call", "sms", "whatsapp"] {
+    // Every channel, an e-mail too: it reaches the same phone.
+    for channel in ["call", "sms", "whatsapp", "email"] {
         let refused = contact(&app, &agent, &india, channel).await;
         assert_eq!(
             refused.status(),
@@ -255,11 +256,19 @@ async fn calls_are_refused_outside_each_markets_contact_hours_at_both_edges() {
             "{text}"
         );
     }
-    // An email may go at any hour.
-    assert_eq!(
-        contact(&app, &agent, &india, "email").await.status(),
-        StatusCode::OK
+    // Nor is the full number shown to call with: refused on `phone`, naming the hours.
+    let phone_path = format!("/api/v1/console/collections/{india}/phone");
+    let refused = post(&app, &agent, &phone_path, json!({})).await;
+    assert_eq!(refused.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let text = error(refused).await["fields"]["phone"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert!(
+        text.contains("08:00–19:00") && text.contains("07:59"),
+        "{text}"
     );
+    assert!(audits(&app, "view_unmasked").await.is_empty());
     let case = data(
         get(
             &app,
@@ -279,6 +288,10 @@ async fn calls_are_refused_outside_each_markets_contact_hours_at_both_edges() {
     assert_eq!(made["localTime"], "08:00");
     assert_eq!(made["note"], "Rang twice.");
     assert_eq!(made["by"], "agent");
+    assert_eq!(
+        post(&app, &agent, &phone_path, json!({})).await.status(),
+        StatusCode::OK
+    );
     set_local(&app, Market::India, day, 18, 59).await;
     assert_eq!(
         contact(&app, &agent, &india, "whatsapp").await.status(),
@@ -362,10 +375,11 @@ async fn calls_are_refused_outside_each_markets_contact_hours_at_both_edges() {
         .map(|c| c["channel"].as_str().unwrap())
         .collect();
     // By the clock: India's 18:59 came after Indonesia's 20:00 (18:30 in India), both after the morning's.
-    assert_eq!(channels, ["whatsapp", "call", "call", "email"]);
+    assert_eq!(channels, ["whatsapp", "call", "call"]);
+
     let audits = audits(&app, "collections.contact").await;
-    assert_eq!(audits.len(), 6);
-    assert!(audits.iter().filter(|a| a.0 == india_id).count() == 4);
+    assert_eq!(audits.len(), 5);
+    assert!(audits.iter().filter(|a| a.0 == india_id).count() == 3);
     // The note is stored encrypted.
     let (stored,): (String,) = sqlx::query_as("SELECT note_enc FROM collection_contacts LIMIT 1")
         .fetch_one(app.db.pool())
@@ -598,7 +612,8 @@ async fn only_collections_and_admin_work_the_queue_and_collections_never_sees_id
         ..
     } = app.borrower(IN).phone("9876500551").disbursed().await;
     let today = due_date(&plan, 0) + Duration::days(4);
-    app.set_date(today).await;
+    // Within India's contact hours (the agent logs a contact and reveals the number).
+    set_local(&app, Market::India, today, 11, 0).await;
     drop((agent, admin, reviewer, support));
     let [agent, admin, reviewer, support] = [
         op_sign_in(&app, "agent").await,
@@ -655,6 +670,9 @@ async fn only_collections_and_admin_work_the_queue_and_collections_never_sees_id
         .await;
         assert_eq!(r.status(), StatusCode::OK);
     }
+    // The queue shows the loan's newest contact only (the admin's, logged after the agent's).
+    let q = queue(&app, &agent, "market=IN").await;
+    assert_eq!(q["items"][0]["lastContact"]["by"], "boss", "{q}");
     // Collections has no order view (it carries the certification), and its own answers carry none of it.
     assert_eq!(
         get(&app, &agent, &format!("/api/v1/console/orders/{order_no}"))
@@ -983,4 +1001,104 @@ async fn a_broken_promise_stays_broken_when_the_loan_is_paid_off_later() {
     let shown = latest_promise(&app, &agent, &order_no).await;
     assert_eq!(shown["state"], "broken", "{shown}");
     assert_eq!(shown["received"], 0);
+    // A repaid loan is not collections' to call: its borrower's number is not revealed (even within the hours).
+    set_local(&app, Market::India, later, 11, 0).await;
+    let agent = op_sign_in(&app, "agent").await;
+    let refused = post(
+        &app,
+        &agent,
+        &format!("/api/v1/console/collections/{order_no}/phone"),
+        json!({}),
+    )
+    .await;
+    assert_eq!(refused.status(), StatusCode::CONFLICT);
+    assert!(audits(&app, "view_unmasked").await.is_empty());
+}
+
+/// Only money paid after a promise was recorded counts towards it: a payment made that morning, confirmed before the
+/// call, or a UTR sent before the call and confirmed after it, does not keep a promise made later that day (it was
+/// not the promise kept); a payment made after the promise does.
+#[tokio::test]
+async fn money_paid_before_a_promise_was_made_does_not_keep_it() {
+    let app = spawn_app().await;
+    operator(&app, "agent", &[Role::Collections]).await;
+    let fin = operator(&app, "fin", &[Role::Finance]).await;
+    let Loan {
+        phone,
+        order_no,
+        plan,
+        ..
+    } = app
+        .borrower(IN)
+        .loan("in-flexi-6m", 2_000_000, "m6")
+        .disbursed()
+        .await;
+    let today = due_date(&plan, 0) + Duration::days(3);
+    set_local(&app, Market::India, today, 9, 0).await;
+    app.run_overdue(Market::India).await;
+    let session = app.sign_in("IN", &phone).await;
+    let agent = op_sign_in(&app, "agent").await;
+    let fin = {
+        drop(fin);
+        op_sign_in(&app, "fin").await
+    };
+
+    // 09:00: the borrower pays the overdue installment by UPI and sends the UTR; finance has yet to check it.
+    let morning =
+        data(create_payment(&app, &session, &order_no, "due", "upi", "before-call-1").await).await;
+    let morning_id = morning["paymentId"].as_str().unwrap().to_owned();
+    assert_eq!(
+        submit_utr(&app, &session, &morning_id, "423456789012")
+            .await
+            .status(),
+        StatusCode::OK
+    );
+    // 15:00: the agent calls and records a promise for the next installment's money by the day after tomorrow.
+    set_local(&app, Market::India, today, 15, 0).await;
+    let by = today + Duration::days(2);
+    let made = data(promise(&app, &agent, &order_no, by, 1000).await).await;
+    assert_eq!(made["state"], "open", "{made}");
+    // Finance confirms the morning's UTR after the call: still not the promise kept.
+    assert_eq!(
+        confirm(&app, &fin, &morning_id, morning["amount"].as_i64().unwrap())
+            .await
+            .status(),
+        StatusCode::OK
+    );
+    let shown = latest_promise(&app, &agent, &order_no).await;
+    assert_eq!(shown["state"], "open", "{shown}");
+    assert_eq!(shown["received"], 0);
+    // Past its date with nothing new paid it is broken, not waiting on the morning's payment.
+    set_local(&app, Market::India, by + Duration::days(1), 10, 0).await;
+    let agent = op_sign_in(&app, "agent").await;
+    let shown = latest_promise(&app, &agent, &order_no).await;
+    assert_eq!(shown["state"], "broken", "{shown}");
+
+    // A new promise, and money paid after it: kept.
+    let later = by + Duration::days(1);
+    let again = data(promise(&app, &agent, &order_no, later + Duration::days(2), 1000).await).await;
+    assert_eq!(again["state"], "open", "{again}");
+    set_local(&app, Market::India, later, 11, 0).await;
+    let session = app.sign_in("IN", &phone).await;
+    let fin = op_sign_in(&app, "fin").await;
+    let paid =
+        data(create_payment(&app, &session, &order_no, "due", "upi", "after-call-1").await).await;
+    let paid_id = paid["paymentId"].as_str().unwrap().to_owned();
+    assert_eq!(
+        submit_utr(&app, &session, &paid_id, "423456789013")
+            .await
+            .status(),
+        StatusCode::OK
+    );
+    assert_eq!(
+        confirm(&app, &fin, &paid_id, paid["amount"].as_i64().unwrap())
+            .await
+            .status(),
+        StatusCode::OK
+    );
+    let agent = op_sign_in(&app, "agent").await;
+    let shown = latest_promise(&app, &agent, &order_no).await;
+    assert_eq!(shown["state"], "kept", "{shown}");
+    assert_eq!(shown["received"], paid["amount"]);
+    app.stop().await;
 }

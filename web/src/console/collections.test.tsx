@@ -180,14 +180,12 @@ describe('collections', () => {
     expect(note).toHaveTextContent(/PAY-7Q2M · UTR being checked · ₹10,640 for installment 1 · since/);
   });
 
-  it('says when calling hours are closed and logs only an email then', async () => {
+  it('says when calling hours are closed and logs no contact then, not even an email, nor shows the number', async () => {
     const api = fakeConsoleApi({
       operator: OPERATORS.collections,
       signedIn: true,
       handlers: {
         [`GET /api/v1/console/collections/${LOAN.orderNo}`]: () => ok(caseOf(HOURS_CLOSED)),
-        [`POST /api/v1/console/collections/${LOAN.orderNo}/contacts`]: () =>
-          ok({ id: 'c2', channel: 'email', outcome: 'left_message', note: null, localTime: '21:14', at: Date.now(), by: 'cole' }),
       },
     });
     const user = userEvent.setup();
@@ -196,13 +194,11 @@ describe('collections', () => {
     expect(screen.getByText('Rang twice.')).toBeInTheDocument();
     const logButton = screen.getByRole('button', { name: 'Log contact' });
     expect(logButton).toBeDisabled();
-    expect(screen.getByText('Outside calling hours: only an email can be logged now.')).toBeInTheDocument();
+    expect(screen.getByText('Outside calling hours: contact the borrower, and log it, within them.')).toBeInTheDocument();
     await user.selectOptions(screen.getByLabelText('Channel'), 'email');
-    await user.selectOptions(screen.getByLabelText('Outcome'), 'left_message');
-    expect(logButton).toBeEnabled();
-    await user.click(logButton);
-    expect(await screen.findByText('Contact logged.')).toBeInTheDocument();
-    expect(api.callsTo('POST', `/api/v1/console/collections/${LOAN.orderNo}/contacts`)[0]?.body).toEqual({ channel: 'email', outcome: 'left_message', note: '' });
+    expect(logButton).toBeDisabled();
+    expect(screen.getByRole('button', { name: 'Show full number' })).toBeDisabled();
+    expect(api.callsTo('POST', `/api/v1/console/collections/${LOAN.orderNo}/contacts`)).toHaveLength(0);
   });
 
   it('records a promise in minor units and shows the server’s field error', async () => {

@@ -50,11 +50,6 @@ export function queueQuery(f: QueueFilter): string {
   return params.toString();
 }
 
-/** Whether a channel reaches the phone at once, so only within the market's contact hours. */
-export function needsContactHours(channel: Channel): boolean {
-  return channel !== 'email';
-}
-
 export function useCollectionsQueue(filter: QueueFilter) {
   const api = useApiClient();
   return useQuery<CollectionsQueue, ApiError>({

@@ -12,7 +12,6 @@ import {
   CHANNELS,
   OUTCOMES,
   PAGE_SIZE,
-  needsContactHours,
   useCollectionsCase,
   useCollectionsQueue,
   useContactHistory,
@@ -332,6 +331,8 @@ function CaseSummary({ c }: { c: CollectionsCase }) {
     [t('collections.outstanding'), money(c.outstanding, c.currency)],
   ];
   const full = reveal.data?.phone;
+  // The number is for calling: only within the contact hours and while the loan is open (the server refuses too).
+  const canCall = c.contactHours.open && (c.status === 'disbursed' || c.status === 'overdue');
   return (
     <section className="panel" aria-labelledby="case-summary">
       <h2 id="case-summary">{t('collections.summary')}</h2>
@@ -341,11 +342,11 @@ function CaseSummary({ c }: { c: CollectionsCase }) {
           <dd>
             {full ? <a href={`tel:${full}`}>{full}</a> : (c.phoneMasked ?? t('collections.erased'))}{' '}
             {c.phoneMasked && !full && (
-              <button type="button" className="button button--quiet" onClick={() => reveal.mutate()} disabled={reveal.isPending}>
+              <button type="button" className="button button--quiet" onClick={() => reveal.mutate()} disabled={reveal.isPending || !canCall}>
                 {t('collections.showNumber')}
               </button>
             )}
-            {reveal.isError && <span className="field-error" role="alert">{errorText(reveal.error, t)}</span>}
+            {reveal.isError && <span className="field-error" role="alert">{fieldsOf(reveal.error).phone ?? errorText(reveal.error, t)}</span>}
           </dd>
         </div>
         {rows.map(([label, value]) => (
@@ -392,7 +393,7 @@ function ContactForm({ c }: { c: CollectionsCase }) {
   const [outcome, setOutcome] = useState<Outcome>('reached');
   const [note, setNote] = useState('');
   const [notice, setNotice] = useState<string | null>(null);
-  const closed = needsContactHours(channel) && !c.contactHours.open;
+  const closed = !c.contactHours.open;
   const fields = fieldsOf(log.error);
   const active = c.status === 'disbursed' || c.status === 'overdue';
   const submit = (event: FormEvent) => {
