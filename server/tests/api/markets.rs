@@ -308,7 +308,6 @@ async fn an_operator_of_india_never_sees_an_indonesian_record_in_any_list_count_
     for path in [
         "/api/v1/console/applications?market=ID",
         "/api/v1/console/payouts?market=ID",
-        "/api/v1/console/payouts/bank-file?market=ID",
         "/api/v1/console/payments?market=ID",
         "/api/v1/console/payments/export?market=ID",
         "/api/v1/console/unmatched-receipts?market=ID",
@@ -319,6 +318,14 @@ async fn an_operator_of_india_never_sees_an_indonesian_record_in_any_list_count_
     ] {
         market_refused(&app, &india, Method::GET, path, None).await;
     }
+    market_refused(
+        &app,
+        &india,
+        Method::POST,
+        "/api/v1/console/payouts/bank-file?market=ID",
+        None,
+    )
+    .await;
     market_refused(
         &app,
         &india,

@@ -236,19 +236,23 @@ async fn the_bank_file_lists_each_market_s_unpaid_loans_with_exact_amounts_safe_
     let c_net = net_of(&app, &c_id).await;
 
     assert_eq!(
-        get(
+        op_call(
             &app,
             &reviewer,
-            "/api/v1/console/payouts/bank-file?market=IN"
+            Method::POST,
+            "/api/v1/console/payouts/bank-file?market=IN",
+            None
         )
         .await
         .status(),
         StatusCode::FORBIDDEN
     );
-    let response = get(
+    let response = op_call(
         &app,
         &finance,
+        Method::POST,
         "/api/v1/console/payouts/bank-file?market=IN",
+        None,
     )
     .await;
     assert_eq!(response.status(), StatusCode::OK);
@@ -300,10 +304,12 @@ async fn the_bank_file_lists_each_market_s_unpaid_loans_with_exact_amounts_safe_
     );
     assert!(!csv.contains(&paid_no));
 
-    let csv = get(
+    let csv = op_call(
         &app,
         &finance,
+        Method::POST,
         "/api/v1/console/payouts/bank-file?market=ID",
+        None,
     )
     .await
     .text()
@@ -341,10 +347,12 @@ async fn the_bank_file_lists_each_market_s_unpaid_loans_with_exact_amounts_safe_
     assert!(orders.contains(&a_no.as_str()) && orders.contains(&b_no.as_str()));
     assert_eq!(after["total"], a_net + b_net);
     assert_eq!(
-        get(
+        op_call(
             &app,
             &finance,
-            "/api/v1/console/payouts/bank-file?market=XX"
+            Method::POST,
+            "/api/v1/console/payouts/bank-file?market=XX",
+            None
         )
         .await
         .status(),
@@ -621,11 +629,17 @@ async fn above_the_threshold_a_second_operator_approves_a_burst_starts_the_loan_
     assert_eq!(entry["pendingPayout"]["bankReference"], "N3312600200");
     assert_eq!(entry["pendingPayout"]["recordedByUsername"], "fin-maker");
     // Recorded payouts are not in the bank file again.
-    let csv = get(&app, &maker, "/api/v1/console/payouts/bank-file?market=IN")
-        .await
-        .text()
-        .await
-        .unwrap();
+    let csv = op_call(
+        &app,
+        &maker,
+        Method::POST,
+        "/api/v1/console/payouts/bank-file?market=IN",
+        None,
+    )
+    .await
+    .text()
+    .await
+    .unwrap();
     assert!(!csv.contains(&big));
 
     // The maker can never approve their own.
@@ -769,11 +783,17 @@ async fn a_checker_rejects_a_recorded_payout_with_a_reason_and_the_import_record
         "payout_not_awaiting"
     );
     // Back in the bank file; recorded again and approved by the checker, the loan starts.
-    let csv = get(&app, &maker, "/api/v1/console/payouts/bank-file?market=IN")
-        .await
-        .text()
-        .await
-        .unwrap();
+    let csv = op_call(
+        &app,
+        &maker,
+        Method::POST,
+        "/api/v1/console/payouts/bank-file?market=IN",
+        None,
+    )
+    .await
+    .text()
+    .await
+    .unwrap();
     assert!(csv.contains(&no));
     // Sent in that file, it is paid by the bank's result, not by hand (the bank may be sending its money).
     assert_eq!(
@@ -963,23 +983,53 @@ async fn a_downloaded_bank_file_holds_each_order_once_and_its_borrower_cannot_ca
             .map(|(_, no, _)| no.clone())
             .collect::<Vec<_>>()
     };
+    // A download puts its orders in the file, so no link or image can make one: a GET is not a download, nor a POST
+    // without the session's CSRF token; neither puts anything in a file.
+    let path = "/api/v1/console/payouts/bank-file?market=IN";
+    assert_eq!(
+        get(&app, &finance, path).await.status(),
+        StatusCode::METHOD_NOT_ALLOWED
+    );
+    let forged = app
+        .client
+        .post(app.url(path))
+        .header("cookie", format!("kilat_console={}", finance.token))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(forged.status(), StatusCode::FORBIDDEN);
+    let claimed: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM payout_sends")
+        .fetch_one(app.db.pool())
+        .await
+        .unwrap();
+    assert_eq!(claimed, 0);
     // Two finance operators download at the same moment: each order is in exactly one of the files.
     let (one, two) = tokio::join!(
-        get(
+        op_call(
             &app,
             &finance,
-            "/api/v1/console/payouts/bank-file?market=IN"
+            Method::POST,
+            "/api/v1/console/payouts/bank-file?market=IN",
+            None
         ),
-        get(&app, &other, "/api/v1/console/payouts/bank-file?market=IN"),
+        op_call(
+            &app,
+            &other,
+            Method::POST,
+            "/api/v1/console/payouts/bank-file?market=IN",
+            None
+        ),
     );
     let (one, two) = (one.text().await.unwrap(), two.text().await.unwrap());
     let (in_one, in_two) = (file_of(&one), file_of(&two));
     assert_eq!(in_one.len() + in_two.len(), 4, "{one}\n{two}");
     assert!(in_one.iter().all(|no| !in_two.contains(no)), "{one}\n{two}");
-    let again = get(
+    let again = op_call(
         &app,
         &finance,
+        Method::POST,
         "/api/v1/console/payouts/bank-file?market=IN",
+        None,
     )
     .await;
     assert!(file_of(&again.text().await.unwrap()).is_empty());
@@ -1014,10 +1064,12 @@ async fn a_downloaded_bank_file_holds_each_order_once_and_its_borrower_cannot_ca
         "failed"
     );
     assert_eq!(audits_of(&app, "payout.send_failed", order_id).await, 1);
-    let next = get(
+    let next = op_call(
         &app,
         &finance,
+        Method::POST,
         "/api/v1/console/payouts/bank-file?market=IN",
+        None,
     )
     .await;
     let next = next.text().await.unwrap();
@@ -1031,10 +1083,12 @@ async fn a_downloaded_bank_file_holds_each_order_once_and_its_borrower_cannot_ca
     assert_eq!(again["lines"][0]["outcome"], "failed_other_file", "{again}");
     assert_eq!(again["lines"][0]["detail"], format!("{order_no}-2"));
     assert_eq!(audits_of(&app, "payout.send_failed", order_id).await, 1);
-    let third = get(
+    let third = op_call(
         &app,
         &finance,
+        Method::POST,
         "/api/v1/console/payouts/bank-file?market=IN",
+        None,
     )
     .await;
     assert!(file_of(&third.text().await.unwrap()).is_empty());
@@ -1045,10 +1099,12 @@ async fn a_downloaded_bank_file_holds_each_order_once_and_its_borrower_cannot_ca
         "failed"
     );
     assert_eq!(audits_of(&app, "payout.send_failed", order_id).await, 2);
-    let third = get(
+    let third = op_call(
         &app,
         &finance,
+        Method::POST,
         "/api/v1/console/payouts/bank-file?market=IN",
+        None,
     )
     .await
     .text()
@@ -1125,10 +1181,12 @@ async fn a_payout_by_hand_is_refused_while_its_order_is_in_a_bank_file() {
         .loan("in-flexi-6m", 1_000_000, "m6")
         .approved()
         .await;
-    let file = get(
+    let file = op_call(
         &app,
         &finance,
+        Method::POST,
         "/api/v1/console/payouts/bank-file?market=IN",
+        None,
     )
     .await;
     assert!(file.text().await.unwrap().contains(order_no.as_str()));
@@ -1229,10 +1287,12 @@ async fn cancels_racing_a_bank_file_download_never_leave_a_cancelled_order_in_th
         cancel(n).await
     }));
     let (file, mut answers) = tokio::join!(
-        get(
+        op_call(
             &app,
             &finance,
-            "/api/v1/console/payouts/bank-file?market=IN"
+            Method::POST,
+            "/api/v1/console/payouts/bank-file?market=IN",
+            None
         ),
         racing
     );
@@ -1359,10 +1419,12 @@ async fn finance_withdraws_an_approved_order_the_bank_will_not_pay_once_no_trans
     };
     let reason = "Your bank returned the transfer: the account is closed. Update your bank account and apply again.";
     // In a bank file finance downloaded: the money may be on its way.
-    let file = get(
+    let file = op_call(
         &app,
         &finance,
+        Method::POST,
         "/api/v1/console/payouts/bank-file?market=IN",
+        None,
     )
     .await;
     assert!(file.text().await.unwrap().contains(order_no.as_str()));
@@ -1397,10 +1459,12 @@ async fn finance_withdraws_an_approved_order_the_bank_will_not_pay_once_no_trans
     assert_eq!(shown["status"], "cancelled");
     assert_eq!(shown["withdrawalReason"], reason);
     assert_eq!(shown["rejectionReason"], Value::Null);
-    let next = get(
+    let next = op_call(
         &app,
         &finance,
+        Method::POST,
         "/api/v1/console/payouts/bank-file?market=IN",
+        None,
     )
     .await;
     assert!(!next.text().await.unwrap().contains(order_no.as_str()));

@@ -136,7 +136,7 @@ describe('payout operations', () => {
       signedIn: true,
       handlers: {
         [LIST]: () => ok(PAYOUTS_IN),
-        'GET /api/v1/console/payouts/bank-file': () =>
+        'POST /api/v1/console/payouts/bank-file': () =>
           csv('Beneficiary Name,Beneficiary Account Number,IFSC,Amount (INR),Payment Reference,Beneficiary Bank\r\nAsha Verma,501001234567,HDFC0001234,19400.00,KL-261122-AAAAAA,HDFC Bank\r\n', 'kilat-payouts-IN-2026-11-27.csv'),
         'POST /api/v1/console/payouts/bank-result': () =>
           ok({
@@ -153,7 +153,8 @@ describe('payout operations', () => {
     const user = userEvent.setup();
     await user.click(await screen.findByRole('button', { name: 'Download bank file' }));
     expect(await screen.findByText('kilat-payouts-IN-2026-11-27.csv saved: 1 payment.')).toBeInTheDocument();
-    expect(api.callsTo('GET', '/api/v1/console/payouts/bank-file')[0]!.query.get('market')).toBe('IN');
+    // A POST with the CSRF token (the fake API refuses one without): the download puts its orders in the file.
+    expect(api.callsTo('POST', '/api/v1/console/payouts/bank-file')[0]!.query.get('market')).toBe('IN');
 
     await user.click(screen.getByRole('button', { name: 'Import bank result' }));
     expect(screen.getByText('Choose the bank’s result file.'.replace('’', "'"))).toBeInTheDocument();

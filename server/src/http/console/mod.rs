@@ -69,7 +69,9 @@ pub fn routes() -> Router<AppState> {
         .route("/audit/export", get(audit::export))
         .route("/orders/{order_no}/disburse", post(payments::disburse))
         .route("/payouts", get(payments::payouts))
-        .route("/payouts/bank-file", get(payouts::bank_file))
+        // A POST: each download puts its orders in the file (a state change), so it carries the CSRF token and the
+        // same-origin check, and no link or image can make one.
+        .route("/payouts/bank-file", post(payouts::bank_file))
         .route("/payouts/bank-result", post(payouts::bank_result))
         .route("/orders/{order_no}/payout/approve", post(payouts::approve))
         .route("/orders/{order_no}/payout/reject", post(payouts::reject))

@@ -55,13 +55,13 @@ impl From<Beneficiary> for BeneficiaryView {
 /// approval, one line each — beneficiary name, account number, IFSC (India) or bank code (Indonesia), amount in the
 /// currency's units (rupees with two decimals, whole rupiah), payment reference (the order number), bank name. Text
 /// cells that a spreadsheet would read as a formula are prefixed with `'`. Audited `payout.bank_file` with the order
-/// numbers it holds.
-#[utoipa::path(get, path = "/api/v1/console/payouts/bank-file", tag = "console",
+/// numbers it holds. A `POST` (with the CSRF token): each download puts its orders in the file.
+#[utoipa::path(post, path = "/api/v1/console/payouts/bank-file", tag = "console",
     operation_id = "console_payout_bank_file",
-    security(("console_cookie" = [])), params(MarketQuery),
+    security(("console_cookie" = [], "csrf_header" = [])), params(MarketQuery),
     responses((status = 200, description = "The CSV (`Content-Disposition: attachment`)", content_type = "text/csv", body = String),
         (status = 401, body = ErrorBody),
-        (status = 403, description = "forbidden: not finance", body = ErrorBody),
+        (status = 403, description = "forbidden (not finance), csrf_token_invalid or cross_site_request", body = ErrorBody),
         (status = 422, description = "validation_failed: `market`", body = ErrorBody)))]
 pub async fn bank_file(
     State(state): State<AppState>,

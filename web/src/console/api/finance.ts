@@ -6,6 +6,7 @@ import { ApiError, type HttpClient } from '@/shared/api/http';
 import { orderPath } from './order';
 import { queryKeys } from './query-keys';
 import { CONSOLE_API } from './session';
+import { CSRF_HEADER } from '../csrf';
 import type {
   ApiMarket,
   BankResult,
@@ -223,10 +224,13 @@ export interface CsvFile {
  * Fetches a CSV download (`GET`, the console cookie): its file name from `Content-Disposition` and its text. An error
  * answer is the envelope's `ApiError`, so the screen can say what is wrong instead of saving a JSON file.
  */
-export async function fetchCsv(path: string, fallbackName: string): Promise<CsvFile> {
+export async function fetchCsv(path: string, fallbackName: string, post?: { csrf: string | null }): Promise<CsvFile> {
   let response: Response;
+  const headers: Record<string, string> = { Accept: 'text/csv, application/json' };
+  // A download that changes something (the bank file puts its orders in it) is a POST with the CSRF token.
+  if (post) headers[CSRF_HEADER] = post.csrf ?? '';
   try {
-    response = await fetch(path, { credentials: 'same-origin', headers: { Accept: 'text/csv, application/json' } });
+    response = await fetch(path, { method: post ? 'POST' : 'GET', credentials: 'same-origin', headers });
   } catch {
     throw new ApiError({ code: 'network_error', status: 0 });
   }

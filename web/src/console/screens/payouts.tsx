@@ -23,6 +23,7 @@ import type { ApiMarket, BankResult, Disbursed, PayoutEntry } from '../api/types
 import { age, dateTime, day, marketName, money, term } from '../format';
 import { marketIn, useOperator, useOperatorMarkets } from '../operator-context';
 import { consolePaths } from '../paths';
+import { useCsrf } from '../csrf-context';
 import { CopyButton } from './beneficiary';
 import { Pager, pageOf } from './pager';
 import { LoadFailed, Loading } from './states';
@@ -447,6 +448,7 @@ function InBankFile({ entry }: { entry: PayoutEntry }) {
 /** Downloads the market's bank bulk payment file (audited by the server). */
 function BankFilePanel({ market }: { market: ApiMarket }) {
   const { t } = useTranslation();
+  const csrf = useCsrf();
   const queryClient = useQueryClient();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<ApiError | null>(null);
@@ -456,7 +458,7 @@ function BankFilePanel({ market }: { market: ApiMarket }) {
     setError(null);
     setSaved(null);
     try {
-      const file = await fetchCsv(bankFilePath(market), `kilat-payouts-${market}.csv`);
+      const file = await fetchCsv(bankFilePath(market), `kilat-payouts-${market}.csv`, { csrf: csrf.get() });
       saveCsv(file);
       // The orders in it are now marked in the list, and left out of the next file.
       void queryClient.invalidateQueries({ queryKey: ['console', 'payouts'] });
