@@ -364,7 +364,9 @@ pub async fn enable(s: &Services, op: &Operator, id: &str) -> Result<OperatorRec
 
 /// Sets a new password (admin; at least 12 characters) and ends all the operator's sessions in one transaction; the
 /// operator must replace it with their own at their next sign-in. The audit records that it changed, never the
-/// password.
+/// password. An admin's own password is not reset here (`own_admin_account`): another admin resets it, or the admin
+/// changes it with the current one (`POST /password`, checked and limited), so a stolen admin session cannot take the
+/// account over by setting a password it then knows.
 pub async fn reset_password(
     s: &Services,
     op: &Operator,
@@ -372,6 +374,9 @@ pub async fn reset_password(
     password: &str,
 ) -> Result<OperatorRecord, Error> {
     op.require_any(ADMIN)?;
+    if id.trim() == op.id {
+        return Err(Refusal::OwnAdminAccount.into());
+    }
     let mut errors = FieldErrors::default();
     check_password(password, &mut errors);
     errors.into_result()?;
@@ -382,6 +387,9 @@ pub async fn reset_password(
     let now = s.clock.now_ms();
     let mut tx = s.db.begin().await?;
     let row = target(&mut tx, op, id, true).await?;
+    if row.id == op.id {
+        return Err(Refusal::OwnAdminAccount.into());
+    }
     tx.set_operator_password(id, &password_hash, true).await?;
     let revoked = tx.revoke_operator_sessions(id, now).await?;
     let state = audited(&row, &Role::split(&row.roles), row.disabled_at.is_none())?;

@@ -522,8 +522,24 @@ pub async fn sign_in(
     let token = crypto::random_token();
     let csrf_token = crypto::random_token();
     let csrf_hash = crypto::token_hash(&csrf_token);
-    s.db.insert_operator_session(&row.id, &crypto::token_hash(&token), &csrf_hash, now)
+    // The password checked must still be the account's, and the account enabled, when the session is written, with
+    // the account's row locked: a password change, a reset or a disabling committed while the hash ran wins, and this
+    // sign-in is refused as the wrong password would be; one committed after it ends this session with the others.
+    let mut tx = s.db.begin().await?;
+    let still = tx
+        .operator_for_update(&row.id)
+        .await?
+        .is_some_and(|current| {
+            current.password_hash == row.password_hash && current.disabled_at.is_none()
+        });
+    if !still {
+        tx.rollback().await?;
+        tracing::info!(operator = %row.id, "operator sign-in with a password changed meanwhile");
+        return Err(OperatorSignInError::CredentialsInvalid.into());
+    }
+    tx.insert_operator_session(&row.id, &crypto::token_hash(&token), &csrf_hash, now)
         .await?;
+    tx.commit().await?;
     tracing::info!(operator = %row.id, "operator signed in");
     Ok(OperatorSignedIn {
         operator: Operator::of(row, csrf_hash),

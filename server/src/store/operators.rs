@@ -140,27 +140,6 @@ impl Db {
         tx.commit().await
     }
 
-    pub async fn insert_operator_session(
-        &self,
-        operator_id: &str,
-        token_hash: &str,
-        csrf_hash: &str,
-        now: i64,
-    ) -> sqlx::Result<()> {
-        sqlx::query(
-            "INSERT INTO operator_sessions (id, token_hash, csrf_hash, operator_id, created_at, last_seen_at)
-             VALUES ($1, $2, $3, $4, $5, $5)",
-        )
-        .bind(new_id())
-        .bind(token_hash)
-        .bind(csrf_hash)
-        .bind(operator_id)
-        .bind(now)
-        .execute(self.pool())
-        .await?;
-        Ok(())
-    }
-
     /// The operator of a live session: not revoked, opened since `created_since` (and not after `now`), its operator
     /// not disabled. Marks the session used now at most once a minute.
     pub async fn session_operator(
@@ -247,6 +226,28 @@ impl Tx {
             self.lock_clause()
         );
         sqlx::query_scalar(&sql).fetch_all(self.conn()).await
+    }
+
+    /// A new console session, in the transaction that checked its operator's password is still the one signed in with.
+    pub async fn insert_operator_session(
+        &mut self,
+        operator_id: &str,
+        token_hash: &str,
+        csrf_hash: &str,
+        now: i64,
+    ) -> sqlx::Result<()> {
+        sqlx::query(
+            "INSERT INTO operator_sessions (id, token_hash, csrf_hash, operator_id, created_at, last_seen_at)
+             VALUES ($1, $2, $3, $4, $5, $5)",
+        )
+        .bind(new_id())
+        .bind(token_hash)
+        .bind(csrf_hash)
+        .bind(operator_id)
+        .bind(now)
+        .execute(self.conn())
+        .await?;
+        Ok(())
     }
 
     /// An operator, read inside the transaction (and locked on PostgreSQL).

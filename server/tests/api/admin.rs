@@ -667,6 +667,24 @@ async fn an_admin_cannot_disable_or_demote_themself_nor_the_last_admin() {
     .await;
     assert_eq!(demote.status(), StatusCode::CONFLICT);
     assert_eq!(error(demote).await["code"], "own_admin_account");
+    // Nor is one's own password reset from the operators' list (a stolen session would set one it then knows, and
+    // sign the owner out): refused, and nothing is reset.
+    let reset = send(
+        &app,
+        &root,
+        Method::POST,
+        &format!("/api/v1/console/operators/{}/password", root.id),
+        Some(json!({"password": "a password the thief knows"})),
+    )
+    .await;
+    assert_eq!(reset.status(), StatusCode::CONFLICT);
+    assert_eq!(error(reset).await["code"], "own_admin_account");
+    assert!(
+        audit_actions(&app, "operator", &root.id)
+            .await
+            .iter()
+            .all(|(a, _, _)| a != "operator.password_reset")
+    );
     // Keeping one's admin role while adding others is fine.
     let more = send(
         &app,

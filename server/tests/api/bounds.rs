@@ -470,3 +470,50 @@ async fn a_busy_sign_in_uses_up_none_of_the_accounts_five_password_checks() {
     );
     app.stop().await;
 }
+
+/// A sign-in whose password check ran while the password was changed (here: while it waited for its hash) opens no
+/// session: the password checked must still be the account's when the session is written, with the account's row
+/// locked, so a password changed because it leaked shuts the old one out however the two meet.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_sign_in_checked_against_a_password_changed_meanwhile_opens_no_session() {
+    let app = spawn_app_with(|s| {
+        s.trust_forwarded_for = true;
+        s.bounds.password_hashes = 1;
+        s.bounds.wait_ms = 30_000;
+    })
+    .await;
+    create(&app, "asha", &[Role::Reviewer]).await;
+    create(&app, "other", &[Role::Reviewer]).await;
+    let held = app.services.bounds.password_hashes.enter().await.unwrap();
+    // The sign-in reads the account, then waits for a hash while the password changes (to another operator's, whose
+    // hash is as good as a new one).
+    let signing_in = {
+        let client = app.client.clone();
+        let url = app.url("/api/v1/console/login");
+        tokio::spawn(async move {
+            client
+                .post(url)
+                .json(&json!({"username": "asha", "password": PASSWORD}))
+                .send()
+                .await
+                .unwrap()
+                .status()
+        })
+    };
+    tokio::time::sleep(std::time::Duration::from_millis(1500)).await;
+    app.execute(
+        "UPDATE operators SET password_hash = (SELECT password_hash FROM operators WHERE username = 'other')
+         WHERE username = 'asha'",
+    )
+    .await;
+    drop(held);
+    assert_eq!(signing_in.await.unwrap(), StatusCode::UNAUTHORIZED);
+    let sessions: i64 = sqlx::query_scalar(
+        "SELECT COUNT(*) FROM operator_sessions s JOIN operators o ON o.id = s.operator_id WHERE o.username = 'asha'",
+    )
+    .fetch_one(app.db.pool())
+    .await
+    .unwrap();
+    assert_eq!(sessions, 0);
+    app.stop().await;
+}

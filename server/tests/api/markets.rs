@@ -706,7 +706,8 @@ async fn an_admin_of_one_market_manages_only_that_markets_operators_and_never_th
     assert_eq!(same.status(), StatusCode::CONFLICT);
     assert_eq!(
         error(same).await["msg"],
-        "You cannot disable your own account, remove your own admin role or change your own markets."
+        "You cannot disable your own account, remove your own admin role, change your own markets or reset your own password \
+         (ask another admin to reset it)."
     );
     // Another market given to their own staff, or to a new operator: the field says so.
     for markets in [json!(["IN", "ID"]), json!(["ID"])] {

@@ -1,6 +1,6 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { fakeConsoleApi, ok, OPERATORS, refusal, renderConsole } from '@/test/render-console';
 
 const DEFINITION = {
@@ -209,5 +209,37 @@ describe('operators', () => {
     await user.click(within(form).getByRole('button', { name: 'Create operator' }));
     expect(await screen.findByText('This username is taken.')).toBeInTheDocument();
     expect(api.callsTo('POST', '/api/v1/console/operators')[0]!.body).toEqual({ username: 'ada', password: 'twelve chars', roles: ['reviewer'], markets: ['IN', 'ID'] });
+    // An admin's own password is changed with the current one (Account), never reset from this list.
+    expect(within(table).queryByRole('button', { name: 'Reset password' })).toBeNull();
+  });
+
+  it('starts a row again from what is stored when another admin changed it, so a save never gives back a revoked role', async () => {
+    const ada = { id: 'op-adm', username: 'ada', roles: ['admin'], markets: ['IN', 'ID'], passwordChangeRequired: false, enabled: true, locked: false, createdAt: 1764000000000, lastSignInAt: null };
+    const fin = { ...ada, id: 'op-fin', username: 'fina', roles: ['finance'] };
+    const rev = { ...ada, id: 'op-rev', username: 'reva', roles: ['reviewer'] };
+    let lists = 0;
+    fakeConsoleApi({
+      operator: OPERATORS.adminOnly,
+      signedIn: true,
+      handlers: {
+        // Another admin revokes fina's finance role between the first list and the next.
+        'GET /api/v1/console/operators': () => ok(lists++ === 0 ? [ada, fin, rev] : [ada, { ...fin, roles: ['support'] }, { ...rev, enabled: false }]),
+        'POST /api/v1/console/operators/op-rev/disable': () => ok({ ...rev, enabled: false }),
+      },
+    });
+    renderConsole('/console/operators');
+    const user = userEvent.setup();
+    const boxes = () => within(screen.getByRole('group', { name: 'Roles of fina' }));
+    await screen.findByRole('table', { name: '3 operators' });
+    // This admin starts ticking reviewer for fina (not saved), then disables reva: the list is read again.
+    await user.click(boxes().getByLabelText('reviewer'));
+    expect(boxes().getByLabelText('finance')).toBeChecked();
+    const revaRow = screen.getByRole('row', { name: /reva/ });
+    await user.click(within(revaRow).getByRole('button', { name: 'Disable' }));
+    await screen.findByText('reva is disabled and signed out everywhere.');
+    await vi.waitFor(() => expect(boxes().getByLabelText('support')).toBeChecked());
+    expect(boxes().getByLabelText('finance')).not.toBeChecked();
+    expect(boxes().getByLabelText('reviewer')).not.toBeChecked();
+    expect(screen.queryByRole('button', { name: 'Save roles' })).toBeNull();
   });
 });

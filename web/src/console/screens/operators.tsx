@@ -55,7 +55,9 @@ export function OperatorsScreen() {
           <tbody>
             {operators.data.map((o) => (
               <OperatorRow
-                key={o.id}
+                // A change saved meanwhile (by another admin, seen at the list's next refresh) starts the row's boxes
+                // again from what is stored, so saving never sends back roles or markets read before it.
+                key={`${o.id}:${o.roles.slice().sort().join()}:${o.markets.slice().sort().join()}`}
                 operator={o}
                 self={o.id === me.id}
                 onNotice={setNotice}
@@ -203,7 +205,7 @@ function OperatorRow({
               {operator.enabled ? t('operators.disable') : t('operators.enable')}
             </button>
           )}
-          {password === null ? (
+          {self ? null : password === null ? (
             <button type="button" className="button button--quiet" onClick={() => setPassword('')}>
               {t('operators.resetPassword')}
             </button>
