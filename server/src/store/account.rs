@@ -76,12 +76,15 @@ pub struct Erased {
 }
 
 /// The order number of a payment of the borrower that is not settled at `$2`: a UTR waiting for finance, money held,
-/// money owed back to the borrower and not yet sent, or a virtual account or Dragonpay slip a provider still takes
-/// money for (a slip paid after its loan closed is owed back, to the bank account the deletion would erase).
+/// money owed back to the borrower and not yet sent, a virtual account or Dragonpay slip a provider still takes
+/// money for (a slip paid after its loan closed is owed back, to the bank account the deletion would erase), or money
+/// a provider or the bank took back after it was credited (a chargeback, a return) that finance has yet to settle:
+/// the loan's credit stands on money the lender no longer has, and finance needs the borrower to settle it.
 const UNSETTLED_PAYMENT: &str =
     "SELECT o.order_no FROM payments p JOIN orders o ON o.id = p.order_id
      WHERE p.borrower_id = $1 AND (p.status IN ('verifying', 'held', 'refund_due')
-         OR (p.status = 'pending' AND p.expires_at > $2))
+         OR (p.status = 'pending' AND p.expires_at > $2)
+         OR EXISTS (SELECT 1 FROM unmatched_receipts u WHERE u.payment_id = p.id AND u.resolved_at IS NULL))
      ORDER BY p.created_at LIMIT 1";
 
 impl Db {

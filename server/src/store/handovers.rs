@@ -90,16 +90,22 @@ impl Db {
             );
             return Ok(None);
         }
-        let handed: Option<HandedSession> = sqlx::query_as(
+        // The native session and its borrower are locked (PostgreSQL; SQLite's write transaction holds the database)
+        // until the browser's session is written: an account deletion committing meanwhile would otherwise revoke the
+        // sessions it saw and leave this new one live on an erased account. One committed first is seen here.
+        let sql = format!(
             "SELECT b.id, b.market, b.phone_enc, b.created_at, s.created_at AS session_created_at
              FROM borrower_sessions s JOIN borrowers b ON b.id = s.borrower_id
-             WHERE s.id = $1 AND s.revoked_at IS NULL AND s.last_seen_at >= $2 AND s.created_at >= $3",
-        )
-        .bind(&session_id)
-        .bind(idle_since)
-        .bind(created_since)
-        .fetch_optional(tx.conn())
-        .await?;
+             WHERE s.id = $1 AND s.revoked_at IS NULL AND s.last_seen_at >= $2 AND s.created_at >= $3
+               AND b.deleted_at IS NULL{}",
+            tx.lock_clause()
+        );
+        let handed: Option<HandedSession> = sqlx::query_as(&sql)
+            .bind(&session_id)
+            .bind(idle_since)
+            .bind(created_since)
+            .fetch_optional(tx.conn())
+            .await?;
         let Some(handed) = handed else {
             tx.commit().await?;
             return Ok(None);

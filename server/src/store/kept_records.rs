@@ -57,12 +57,16 @@ impl Purged {
 }
 
 /// The deleted accounts of market `$1` whose relationship ended before `$2` (epoch ms): deleted before it, and every
-/// order closed before it (an order still open keeps the account, whatever its dates). `{filter}` narrows the rows.
+/// order closed before it (an order still open keeps the account, whatever its dates), and no money taken back from
+/// one of its payments (a chargeback, a bank's return) waiting for finance: that item stays in view, with the records
+/// it names, until finance settles it. `{filter}` narrows the rows.
 fn due_sql(filter: &str) -> String {
     format!(
         "SELECT b.id AS borrower_id, b.deleted_at, MAX(o.closed_at) AS last_closed_at, COUNT(o.id) AS orders
          FROM borrowers b LEFT JOIN orders o ON o.borrower_id = b.id
-         WHERE b.market = $1 AND b.deleted_at IS NOT NULL AND b.deleted_at < $2 {filter}
+         WHERE b.market = $1 AND b.deleted_at IS NOT NULL AND b.deleted_at < $2
+           AND NOT EXISTS (SELECT 1 FROM unmatched_receipts u JOIN payments p ON p.id = u.payment_id
+                           WHERE p.borrower_id = b.id AND u.resolved_at IS NULL) {filter}
          GROUP BY b.id, b.deleted_at
          HAVING COUNT(o.id) = COUNT(o.closed_at) AND COALESCE(MAX(o.closed_at), 0) < $2
          ORDER BY b.id"
@@ -175,6 +179,12 @@ impl Tx {
         .await?;
         self.execute_for(
             &format!("DELETE FROM payment_callbacks WHERE payment_id IN ({payments})"),
+            borrower_ids,
+        )
+        .await?;
+        // Money taken back from one of its payments, settled by finance (an unsettled one keeps the account).
+        self.execute_for(
+            &format!("DELETE FROM unmatched_receipts WHERE payment_id IN ({payments})"),
             borrower_ids,
         )
         .await?;

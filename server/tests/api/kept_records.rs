@@ -603,3 +603,72 @@ async fn every_foreign_key_onto_rows_that_are_removed_has_an_index_leading_with_
     }
     app.stop().await;
 }
+
+/// Records money taken back from the borrower's payment (a chargeback) as the provider's callback does: a `reversed`
+/// item for finance naming the payment, unsettled. Its id.
+async fn money_taken_back(app: &TestApp, borrower_id: &str, event: &str) -> String {
+    let (payment_id, reference): (String, String) =
+        sqlx::query_as("SELECT id, reference FROM payments WHERE borrower_id = $1")
+            .bind(borrower_id)
+            .fetch_one(app.db.pool())
+            .await
+            .unwrap();
+    let id = format!("ur-{event}");
+    app.execute(&format!(
+        "INSERT INTO unmatched_receipts (id, provider, event_id, market, reference, provider_payment_id, amount,
+             currency, sent_at, received_at, kind, payment_id)
+         VALUES ('{id}', 'razorpay', '{event}', 'IN', '{reference}', 'pay_{event}', 100, 'INR', NULL, 1,
+             'reversed', '{payment_id}')"
+    ))
+    .await;
+    id
+}
+
+/// Money taken back after it was credited (a chargeback) and not yet settled by finance keeps the account: its
+/// deletion is refused until finance settles it, and one taken back after the deletion keeps the records past their
+/// period until it is settled; then they are purged with the settled item.
+#[tokio::test]
+async fn money_taken_back_and_unsettled_keeps_the_account_and_its_records() {
+    let app = spawn_app().await;
+    let finance = operator(&app, "fin", &[Role::Finance]).await;
+    let (session, gone, _) = repaid_loan(&app, &finance, "9876560031", "500000060031").await;
+    let first = money_taken_back(&app, &gone, "chargeback-1").await;
+    let refused = app
+        .client
+        .post(app.url("/api/v1/borrower/account/deletion"))
+        .header("x-session-id", &session)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(refused.status(), StatusCode::CONFLICT);
+    assert_eq!(data_code(refused).await, "payment_unsettled");
+    app.execute(&format!(
+        "UPDATE unmatched_receipts SET resolved_at = 2, resolved_by = 'fin', resolution = 'Collected again.'
+         WHERE id = '{first}'"
+    ))
+    .await;
+    let deleted_at = delete_account(&app, &session).await;
+    // A second chargeback after the deletion.
+    let second = money_taken_back(&app, &gone, "chargeback-2").await;
+    let needles = identifiers(&app, &gone).await;
+
+    let ended = local_date(Market::India, deleted_at);
+    app.set_date(ended + Duration::days(1827)).await;
+    assert_eq!(run(&app, Market::India).await.purged.borrowers, 0);
+    assert_eq!(holdings(&app, &gone).await[0], 1);
+    app.execute(&format!(
+        "UPDATE unmatched_receipts SET resolved_at = 3, resolved_by = 'fin', resolution = 'Written off.'
+         WHERE id = '{second}'"
+    ))
+    .await;
+    app.set_date(ended + Duration::days(1828)).await;
+    assert_eq!(run(&app, Market::India).await.purged.borrowers, 1);
+    let left = traces(&app, &needles).await;
+    assert!(left.is_empty(), "records left: {left:?}");
+    app.stop().await;
+}
+
+async fn data_code(response: reqwest::Response) -> String {
+    let body: Value = response.json().await.unwrap();
+    body["code"].as_str().unwrap().to_owned()
+}
