@@ -145,6 +145,7 @@ use crate::settings::{GrievanceOfficer, PublicSiteSettings};
         borrower_support::faq,
         borrower_support::init,
         borrower_support::upload_image,
+        borrower_support::waiting_images,
         borrower_support::delete_image,
         borrower_support::image,
         borrower_support::save,

@@ -252,6 +252,24 @@ impl Db {
 }
 
 impl Db {
+    /// The borrower's uploads no complaint holds, uploaded since `since`, oldest first (at most a complaint's worth
+    /// count, but the list is bounded anyway).
+    pub async fn waiting_images_of(
+        &self,
+        borrower_id: &str,
+        since: i64,
+    ) -> sqlx::Result<Vec<ImageRow>> {
+        sqlx::query_as(&format!(
+            "SELECT {IMAGE_COLUMNS} FROM complaint_images
+             WHERE borrower_id = $1 AND complaint_id IS NULL AND created_at >= $2
+             ORDER BY created_at, id LIMIT 10"
+        ))
+        .bind(borrower_id)
+        .bind(since)
+        .fetch_all(self.pool())
+        .await
+    }
+
     /// Gives back an upload's slot (`complaint_upload_slots`) after the upload failed or was refused.
     pub async fn release_upload_slot(&self, slot_id: &str) -> sqlx::Result<()> {
         sqlx::query("DELETE FROM complaint_upload_slots WHERE id = $1")

@@ -341,6 +341,14 @@ async fn record_upload(
     Ok(())
 }
 
+/// The borrower's uploads that wait for a complaint and count against its [`MAX_IMAGES`] (uploaded within the last
+/// day), oldest first: a form left before sending (a reload, the back button) shows them again, to send or remove,
+/// instead of refusing every new photo for a day with no way to see why.
+pub async fn waiting_images(s: &Services, borrower: &Borrower) -> Result<Vec<ImageRow>, Error> {
+    let since = s.clock.now_ms() - WAITING_UPLOAD_MS;
+    Ok(s.db.waiting_images_of(&borrower.id, since).await?)
+}
+
 /// Removes one of the borrower's uploads that no complaint holds yet.
 pub async fn delete_image(s: &Services, borrower: &Borrower, image_id: &str) -> Result<(), Error> {
     let mut tx = s.db.begin().await?;
@@ -399,7 +407,8 @@ pub struct Complaint {
     pub category_label: &'static str,
     /// The last day to resolve it.
     pub deadline: Date,
-    /// Unresolved after the deadline: flagged for support, and the borrower is shown where to escalate.
+    /// Still waiting on the lender after the deadline ([`waits_on_lender`]): flagged for support, and the borrower is
+    /// shown where to escalate.
     pub overdue: bool,
 }
 
@@ -411,6 +420,17 @@ pub struct ComplaintDetail {
     pub escalation: Escalation,
     /// Support's view only: the borrower's phone, masked.
     pub phone_masked: Option<String>,
+}
+
+/// Whether a complaint in `status` still waits on the lender for its deadline (PRODUCT.md §5). India (RBI's
+/// Integrated Ombudsman Scheme): until it is resolved, i.e. closed, within 30 days. Indonesia (OJK): until it is
+/// answered within 20 working days; once support has answered it waits on the borrower, and a reply of theirs
+/// (the complaint open again) waits on the lender once more.
+fn waits_on_lender(market: Market, status: &str) -> bool {
+    match market {
+        Market::India => status != "closed",
+        Market::Indonesia => status == "open",
+    }
 }
 
 fn complaint_of(s: &Services, row: ComplaintRow, lang: Lang) -> Result<Complaint, Error> {
@@ -425,7 +445,7 @@ fn complaint_of(s: &Services, row: ComplaintRow, lang: Lang) -> Result<Complaint
         s.holidays.of(row.market),
     )
     .map_err(Error::Loan)?;
-    let overdue = row.status != "closed" && s.clock.today(row.market) > deadline;
+    let overdue = waits_on_lender(row.market, &row.status) && s.clock.today(row.market) > deadline;
     Ok(Complaint {
         category_label: category_label(lang, &row.category),
         deadline,
@@ -775,9 +795,12 @@ pub async fn support_detail(
             .await?
             .ok_or(Error::NotFound)?;
     op.see(row.market)?;
+    // A deleted account's phone was erased (its complaint stays, to be answered and kept): none to mask.
     let phone = match s.db.borrower_by_id(&row.borrower_id).await? {
-        Some(b) => Some(crate::auth::unseal_borrower(&s.secrets, b)?.phone.masked()),
-        None => None,
+        Some(b) if !b.phone_enc.is_empty() => {
+            Some(crate::auth::unseal_borrower(&s.secrets, b)?.phone.masked())
+        }
+        _ => None,
     };
     detail_of(s, row, Lang::En, phone).await
 }
@@ -1016,7 +1039,23 @@ pub async fn assign(
 pub const MAX_CANNED_REPLIES: i64 = 50;
 const MAX_CANNED_TITLE_CHARS: usize = 80;
 
-/// Support's canned replies of one language (`en`, `id`; all when `None`), by title (support, admins).
+/// The market whose borrowers a canned reply's language writes to: each market's company answers its own borrowers
+/// (`en` India's, `id` Indonesia's), so a reply is its market's staff's to read and write (PRODUCT.md §7).
+fn canned_market(lang: &str) -> Option<Market> {
+    match lang {
+        "en" => Some(Market::India),
+        "id" => Some(Market::Indonesia),
+        _ => None,
+    }
+}
+
+/// Whether `op` works in the market of a canned reply's language.
+fn may_see_canned(op: &Operator, lang: &str) -> bool {
+    canned_market(lang).is_some_and(|m| op.may_see(m))
+}
+
+/// Support's canned replies of one language (`en`, `id`; all when `None`), by title (support, admins): those of the
+/// operator's markets only; a language of another market is refused on `lang`.
 pub async fn canned_replies(
     s: &Services,
     op: &Operator,
@@ -1025,7 +1064,15 @@ pub async fn canned_replies(
     op.require_any(SUPPORT_ROLES)?;
     let lang = match lang.map(str::trim) {
         None => None,
-        Some(code @ ("en" | "id")) => Some(code),
+        Some(code @ ("en" | "id")) => {
+            if !may_see_canned(op, code) {
+                return Err(Error::field(
+                    "lang",
+                    FieldProblem::new("field.market_not_yours"),
+                ));
+            }
+            Some(code)
+        }
         Some("") => return Err(Error::field("lang", FieldProblem::required())),
         Some(_) => {
             return Err(Error::field(
@@ -1034,7 +1081,9 @@ pub async fn canned_replies(
             ));
         }
     };
-    Ok(s.db.canned_replies(lang).await?)
+    let mut replies = s.db.canned_replies(lang).await?;
+    replies.retain(|r| may_see_canned(op, &r.lang));
+    Ok(replies)
 }
 
 /// A canned reply as support writes it.
@@ -1066,6 +1115,18 @@ fn check_canned<'a>(req: &CannedRequest<'a>) -> Result<(&'a str, &'a str, &'a st
     }
     errors.into_result()?;
     Ok((lang, title, body))
+}
+
+/// A canned reply's language, refused on `lang` when it is another market's than the operator's.
+fn canned_lang_of_operator<'a>(op: &Operator, lang: &'a str) -> Result<&'a str, Error> {
+    if may_see_canned(op, lang) {
+        Ok(lang)
+    } else {
+        Err(Error::field(
+            "lang",
+            FieldProblem::new("field.market_not_yours"),
+        ))
+    }
 }
 
 async fn audit_canned(
@@ -1101,6 +1162,7 @@ pub async fn canned_create(
 ) -> Result<CannedReply, Error> {
     op.require_any(SUPPORT_ROLES)?;
     let (lang, title, body) = check_canned(req)?;
+    canned_lang_of_operator(op, lang)?;
     let now = s.clock.now_ms();
     let mut tx = s.db.begin().await?;
     tx.lock_canned_replies().await?;
@@ -1126,8 +1188,8 @@ pub async fn canned_create(
     Ok(reply)
 }
 
-/// Changes a canned reply (support, admins), audited with it before and after. Moving it to the other language
-/// counts against that language's [`MAX_CANNED_REPLIES`].
+/// Changes a canned reply of the operator's market (support, admins), audited with it before and after. Moving it to
+/// the other language counts against that language's [`MAX_CANNED_REPLIES`] (and needs that market too).
 pub async fn canned_update(
     s: &Services,
     op: &Operator,
@@ -1136,10 +1198,16 @@ pub async fn canned_update(
 ) -> Result<CannedReply, Error> {
     op.require_any(SUPPORT_ROLES)?;
     let (lang, title, body) = check_canned(req)?;
+    canned_lang_of_operator(op, lang)?;
     let now = s.clock.now_ms();
     let mut tx = s.db.begin().await?;
     tx.lock_canned_replies().await?;
-    let before = tx.canned_reply(id.trim()).await?.ok_or(Error::NotFound)?;
+    // Another market's reply is not found, as if it did not exist.
+    let before = tx
+        .canned_reply(id.trim())
+        .await?
+        .filter(|r| may_see_canned(op, &r.lang))
+        .ok_or(Error::NotFound)?;
     if before.lang != lang && tx.count_canned_replies(lang).await? >= MAX_CANNED_REPLIES {
         tx.rollback().await?;
         return Err(Error::field(
@@ -1164,12 +1232,16 @@ pub async fn canned_update(
     Ok(after)
 }
 
-/// Removes a canned reply (support, admins), audited with what it said.
+/// Removes a canned reply of the operator's market (support, admins), audited with what it said.
 pub async fn canned_delete(s: &Services, op: &Operator, id: &str) -> Result<(), Error> {
     op.require_any(SUPPORT_ROLES)?;
     let now = s.clock.now_ms();
     let mut tx = s.db.begin().await?;
-    let before = tx.canned_reply(id.trim()).await?.ok_or(Error::NotFound)?;
+    let before = tx
+        .canned_reply(id.trim())
+        .await?
+        .filter(|r| may_see_canned(op, &r.lang))
+        .ok_or(Error::NotFound)?;
     tx.delete_canned_reply(&before.id).await?;
     audit_canned(
         &mut tx,

@@ -1061,3 +1061,81 @@ async fn support_s_queue_pages_through_every_complaint_with_its_total() {
     }
     app.stop().await;
 }
+
+/// Each market's company answers its own borrowers: an operator of India only reads and writes the English canned
+/// replies (India's), never Indonesia's, which are not found for them; an operator of both sees both.
+#[tokio::test]
+async fn canned_replies_are_their_markets_staffs_only() {
+    use kilat_domain::Market;
+    let app = spawn_app().await;
+    let both = operator(&app, "both", &[Role::Support]).await;
+    let india = operator_in(&app, "india", &[Role::Support], &[Market::India]).await;
+    let path = "/api/v1/console/canned-replies";
+    let id_reply = console(
+        &app,
+        &both,
+        Method::POST,
+        path,
+        Some(json!({"lang": "id", "title": "Dana dikembalikan", "body": "Biaya sudah kami kembalikan."})),
+    )
+    .await;
+    let id_id = id_reply["id"].as_str().unwrap().to_owned();
+    console(
+        &app,
+        &india,
+        Method::POST,
+        path,
+        Some(json!({"lang": "en", "title": "Refund sent", "body": "We have refunded the fee."})),
+    )
+    .await;
+    let seen = console(&app, &india, Method::GET, path, None).await;
+    let titles: Vec<&str> = seen
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["title"].as_str().unwrap())
+        .collect();
+    assert_eq!(titles, ["Refund sent"]);
+    assert_eq!(
+        console(&app, &both, Method::GET, path, None)
+            .await
+            .as_array()
+            .unwrap()
+            .len(),
+        2
+    );
+    let refused = op_call(&app, &india, Method::GET, &format!("{path}?lang=id"), None).await;
+    assert_eq!(refused.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(error(refused).await["fields"]["lang"].is_string());
+    let refused = op_call(
+        &app,
+        &india,
+        Method::POST,
+        path,
+        Some(json!({"lang": "id", "title": "Hubungi kami", "body": "Hubungi +91 ..."})),
+    )
+    .await;
+    assert_eq!(refused.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(error(refused).await["fields"]["lang"].is_string());
+    let reply_path = format!("{path}/{id_id}");
+    let refused = op_call(
+        &app,
+        &india,
+        Method::PUT,
+        &reply_path,
+        Some(json!({"lang": "en", "title": "Mine now", "body": "Call our Indian line."})),
+    )
+    .await;
+    assert_eq!(refused.status(), StatusCode::NOT_FOUND);
+    assert_eq!(
+        op_call(&app, &india, Method::DELETE, &reply_path, None)
+            .await
+            .status(),
+        StatusCode::NOT_FOUND
+    );
+    // Indonesia's reply is as it was.
+    let kept = console(&app, &both, Method::GET, &format!("{path}?lang=id"), None).await;
+    assert_eq!(kept[0]["title"], "Dana dikembalikan");
+    assert_eq!(kept[0]["body"], "Biaya sudah kami kembalikan.");
+    app.stop().await;
+}

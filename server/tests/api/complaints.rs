@@ -719,6 +719,43 @@ async fn a_complaint_unresolved_after_30_days_in_india_or_20_working_days_in_ind
     .await;
     assert_eq!(read["overdue"], true);
     assert_eq!(read["escalation"]["phone"], "157");
+    // OJK asks for an answer within 20 working days: once support answers (late), it waits on the borrower, not the
+    // lender, and is no longer flagged; the borrower's reply makes it wait on the lender again, past its deadline.
+    let answered = op_call(
+        &app,
+        &support,
+        Method::POST,
+        &format!("/api/v1/console/complaints/{id_no}/reply"),
+        Some(json!({"body": "Maaf atas keterlambatan: biaya sudah kami kembalikan."})),
+    )
+    .await;
+    assert_eq!(answered.status(), StatusCode::OK);
+    let read = data(
+        app.get_as(&format!("/api/v1/borrower/complaints/{id_no}"), &indonesia)
+            .await,
+    )
+    .await;
+    assert_eq!(
+        (&read["status"], &read["overdue"]),
+        (&json!("answered"), &json!(false))
+    );
+    let again = app
+        .post_as(
+            &format!("/api/v1/borrower/complaints/{id_no}/replies"),
+            &indonesia,
+            &json!({"body": "Belum masuk ke rekening saya."}),
+        )
+        .await;
+    assert_eq!(again.status(), StatusCode::CREATED);
+    let read = data(
+        app.get_as(&format!("/api/v1/borrower/complaints/{id_no}"), &indonesia)
+            .await,
+    )
+    .await;
+    assert_eq!(
+        (&read["status"], &read["overdue"]),
+        (&json!("open"), &json!(true))
+    );
 
     // A closed complaint is never flagged (answered late, then closed).
     for (path, body) in [
@@ -1023,5 +1060,127 @@ async fn admins_edit_the_faq_each_change_audited_and_borrowers_read_the_result()
     let support: Op = operator(&app, "sam", &[Role::Support]).await;
     let refused = op_call(&app, &support, Method::GET, "/api/v1/console/faq", None).await;
     assert_eq!(refused.status(), StatusCode::FORBIDDEN);
+    app.stop().await;
+}
+
+/// A complaint stays when its borrower deletes the account (the phone erased): support still opens it (no phone to
+/// mask), answers it once and closes it; each answer is the complaint, not a 500 after the change was written.
+#[tokio::test]
+async fn support_answers_and_closes_the_complaint_of_a_deleted_account() {
+    let app = spawn_app().await;
+    let session = app.sign_in("IN", "9876512077").await;
+    let filed = app
+        .post_as(
+            "/api/v1/borrower/complaints",
+            &session,
+            &json!({"category": "charges", "description": "The fee on my statement is wrong."}),
+        )
+        .await;
+    assert_eq!(filed.status(), StatusCode::CREATED);
+    let ticket = data(filed).await["ticketNo"].as_str().unwrap().to_owned();
+    let deleted = app
+        .client
+        .post(app.url("/api/v1/borrower/account/deletion"))
+        .header("x-session-id", &session)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(deleted.status(), StatusCode::OK);
+
+    let support = operator(&app, "sam", &[Role::Support]).await;
+    let path = format!("/api/v1/console/complaints/{ticket}");
+    let seen = op_call(&app, &support, Method::GET, &path, None).await;
+    assert_eq!(seen.status(), StatusCode::OK);
+    let seen = data(seen).await;
+    assert_eq!(seen["phoneMasked"], Value::Null);
+    assert_eq!(seen["status"], "open");
+    let replied = op_call(
+        &app,
+        &support,
+        Method::POST,
+        &format!("{path}/reply"),
+        Some(json!({"body": "We refunded the second fee today."})),
+    )
+    .await;
+    assert_eq!(replied.status(), StatusCode::OK);
+    assert_eq!(data(replied).await["status"], "answered");
+    let closed = op_call(&app, &support, Method::POST, &format!("{path}/close"), None).await;
+    assert_eq!(closed.status(), StatusCode::OK);
+    assert_eq!(data(closed).await["status"], "closed");
+    let messages: i64 = sqlx::query_scalar(
+        "SELECT COUNT(*) FROM complaint_messages m JOIN complaints c ON c.id = m.complaint_id
+         WHERE c.ticket_no = $1 AND m.author_kind = 'operator'",
+    )
+    .bind(&ticket)
+    .fetch_one(app.db.pool())
+    .await
+    .unwrap();
+    assert_eq!(messages, 1);
+    app.stop().await;
+}
+
+/// A borrower who left the form after picking photos finds them again: the uploads waiting for a complaint (the last
+/// day's, which count against its three) are listed, oldest first, to send or remove; another borrower's never, nor
+/// one sent or older than a day.
+#[tokio::test]
+async fn a_borrowers_waiting_uploads_are_listed_to_send_or_remove() {
+    let app = spawn_app().await;
+    let session = app.sign_in("IN", "9876512081").await;
+    let other = app.sign_in("IN", "9876512082").await;
+    let path = "/api/v1/borrower/complaints/images";
+    let listed = |session: String| {
+        let app = &app;
+        async move {
+            let answer = app.get_as(path, &session).await;
+            assert_eq!(answer.status(), StatusCode::OK);
+            data(answer)
+                .await
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|i| i["imageId"].as_str().unwrap().to_owned())
+                .collect::<Vec<_>>()
+        }
+    };
+    assert!(listed(session.clone()).await.is_empty());
+    let first = upload_ok(&app, &session).await;
+    let second = upload_ok(&app, &session).await;
+    let old = upload_ok(&app, &session).await;
+    upload_ok(&app, &other).await;
+    app.execute(&format!(
+        "UPDATE complaint_images SET created_at = created_at - 1000 WHERE id = '{first}'"
+    ))
+    .await;
+    app.execute(&format!(
+        "UPDATE complaint_images SET created_at = created_at - {} WHERE id = '{old}'",
+        25 * 60 * 60 * 1000
+    ))
+    .await;
+    assert_eq!(
+        listed(session.clone()).await,
+        [first.clone(), second.clone()]
+    );
+    assert_eq!(listed(other.clone()).await.len(), 1);
+    // One sent with a complaint is no longer waiting; one removed is gone.
+    file_complaint(
+        &app,
+        &session,
+        &json!({"category": "charges", "description": "The fee on my statement is wrong.", "imageIds": [first]}),
+    )
+    .await;
+    assert_eq!(listed(session.clone()).await, vec![second.clone()]);
+    let removed = app
+        .client
+        .delete(app.url(&format!("{path}/{second}")))
+        .header("x-session-id", &session)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(removed.status(), StatusCode::OK);
+    assert!(listed(session.clone()).await.is_empty());
+    assert_eq!(
+        app.client.get(app.url(path)).send().await.unwrap().status(),
+        StatusCode::UNAUTHORIZED
+    );
     app.stop().await;
 }

@@ -105,9 +105,11 @@ pub fn routes() -> Router<AppState> {
         .route("/borrower/complaints/init", get(support::init))
         .route(
             "/borrower/complaints/images",
-            post(support::upload_image).layer(DefaultBodyLimit::max(
-                crate::support::images::MAX_IMAGE_BYTES,
-            )),
+            get(support::waiting_images)
+                .post(support::upload_image)
+                .layer(DefaultBodyLimit::max(
+                    crate::support::images::MAX_IMAGE_BYTES,
+                )),
         )
         .route(
             "/borrower/complaints/images/{image_id}",

@@ -274,6 +274,23 @@ pub async fn upload_image(
     Ok((StatusCode::CREATED, Envelope::ok(row.into())))
 }
 
+/// The borrower's photos uploaded in the last day and not yet sent with a complaint, oldest first: they count against
+/// the three a complaint or reply takes, so a form opened again (after a reload, or the back button) shows them to
+/// send or remove (`DELETE /complaints/images/{imageId}`).
+#[utoipa::path(get, path = "/api/v1/borrower/complaints/images", tag = "borrower",
+    operation_id = "borrower_complaint_images_waiting",
+    security(("session_header" = []), ("session_cookie" = [])),
+    responses((status = 200, body = Envelope<Vec<ImageView>>), (status = 401, body = ErrorBody)))]
+pub async fn waiting_images(
+    State(state): State<AppState>,
+    session: Session,
+) -> Result<Json<Envelope<Vec<ImageView>>>, ApiError> {
+    let rows = support::waiting_images(&state.services, &session.borrower).await?;
+    Ok(Envelope::ok(
+        rows.into_iter().map(ImageView::from).collect(),
+    ))
+}
+
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Deleted {
@@ -366,7 +383,8 @@ pub struct ComplaintSummary {
     /// The last day to resolve it: 30 days (India) or 20 working days (Indonesia) after it was received.
     #[schema(format = Date)]
     pub resolve_by: String,
-    /// Not closed after `resolveBy`: the borrower may escalate to the regulator's channel.
+    /// Still waiting on the lender after `resolveBy` (India: not closed; Indonesia: not answered, or the borrower's
+    /// reply unanswered): the borrower may escalate to the regulator's channel.
     pub overdue: bool,
     /// The borrower's score of the answer, 1 to 5, once given.
     #[schema(required = true)]
@@ -438,7 +456,8 @@ pub struct ComplaintDetailView {
     /// The complaint's text first, then the replies (support's and the borrower's), oldest first.
     pub messages: Vec<ComplaintMessageView>,
     pub images: Vec<ImageView>,
-    /// The regulator's channel of the complaint's market; the app shows it when `overdue`.
+    /// The regulator's channel of the complaint's market; the app shows it when `overdue`, and on a closed complaint
+    /// (for a borrower not satisfied with the answer).
     pub escalation: EscalationView,
     #[schema(required = true)]
     pub score_comment: Option<String>,

@@ -177,7 +177,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * The borrower's photos uploaded in the last day and not yet sent with a complaint, oldest first: they count against
+         *     the three a complaint or reply takes, so a form opened again (after a reload, or the back button) shows them to
+         *     send or remove (`DELETE /complaints/images/{imageId}`).
+         */
+        get: operations["borrower_complaint_images_waiting"];
         put?: never;
         /**
          * Uploads a photo for the complaint being written: the body is the file itself (`Content-Type` `image/jpeg`,
@@ -2141,16 +2146,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        get?: never;
+        put?: never;
         /**
          * The market's bank bulk payment file (finance): a CSV of every approved order not yet paid out nor recorded for
          *     approval, one line each — beneficiary name, account number, IFSC (India) or bank code (Indonesia), amount in the
          *     currency's units (rupees with two decimals, whole rupiah), payment reference (the order number), bank name. Text
          *     cells that a spreadsheet would read as a formula are prefixed with `'`. Audited `payout.bank_file` with the order
-         *     numbers it holds.
+         *     numbers it holds. A `POST` (with the CSRF token): each download puts its orders in the file.
          */
-        get: operations["console_payout_bank_file"];
-        put?: never;
-        post?: never;
+        post: operations["console_payout_bank_file"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3199,7 +3204,10 @@ export interface components {
             status: string;
         };
         ComplaintDetailView: components["schemas"]["ComplaintSummary"] & {
-            /** @description The regulator's channel of the complaint's market; the app shows it when `overdue`. */
+            /**
+             * @description The regulator's channel of the complaint's market; the app shows it when `overdue`, and on a closed complaint
+             *     (for a borrower not satisfied with the answer).
+             */
             escalation: components["schemas"]["EscalationView"];
             images: components["schemas"]["ImageView"][];
             /** @description The complaint's text first, then the replies (support's and the borrower's), oldest first. */
@@ -3291,7 +3299,10 @@ export interface components {
             createdAt: number;
             market: components["schemas"]["Market"];
             orderNo: string | null;
-            /** @description Not closed after `resolveBy`: the borrower may escalate to the regulator's channel. */
+            /**
+             * @description Still waiting on the lender after `resolveBy` (India: not closed; Indonesia: not answered, or the borrower's
+             *     reply unanswered): the borrower may escalate to the regulator's channel.
+             */
             overdue: boolean;
             /**
              * Format: date
@@ -4411,7 +4422,10 @@ export interface components {
              */
             code: number;
             data: components["schemas"]["ComplaintSummary"] & {
-                /** @description The regulator's channel of the complaint's market; the app shows it when `overdue`. */
+                /**
+                 * @description The regulator's channel of the complaint's market; the app shows it when `overdue`, and on a closed complaint
+                 *     (for a borrower not satisfied with the answer).
+                 */
                 escalation: components["schemas"]["EscalationView"];
                 images: components["schemas"]["ImageView"][];
                 /** @description The complaint's text first, then the replies (support's and the borrower's), oldest first. */
@@ -5134,7 +5148,10 @@ export interface components {
                  */
                 seq: number;
                 status: components["schemas"]["InstallmentState"];
-                /** @description True while a submitted UTR for this loan waits for finance: "payment received, verifying". */
+                /**
+                 * @description True while a payment of this loan waits for finance (a submitted UTR being checked, or money held): "payment being
+                 *     checked"; no late charge accrues on what it pays meanwhile.
+                 */
                 verifying: boolean;
             };
             /** @description Always `ok` on success. */
@@ -6005,7 +6022,10 @@ export interface components {
                 createdAt: number;
                 market: components["schemas"]["Market"];
                 orderNo: string | null;
-                /** @description Not closed after `resolveBy`: the borrower may escalate to the regulator's channel. */
+                /**
+                 * @description Still waiting on the lender after `resolveBy` (India: not closed; Indonesia: not answered, or the borrower's
+                 *     reply unanswered): the borrower may escalate to the regulator's channel.
+                 */
                 overdue: boolean;
                 /**
                  * Format: date
@@ -6090,6 +6110,32 @@ export interface components {
                  * @description Epoch milliseconds.
                  */
                 updatedAt: number;
+            }[];
+            /** @description Always `ok` on success. */
+            msg: string;
+        };
+        /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
+        Envelope_Vec_ImageView: {
+            /**
+             * Format: int32
+             * @description Always 0 on success.
+             */
+            code: number;
+            data: {
+                /** @description `image/jpeg`, `image/png` or `image/webp`: the format found in the content. */
+                contentType: string;
+                /** Format: int64 */
+                height: number;
+                imageId: string;
+                /** @description The message of the conversation it was sent with (`messages[].id`); none while the upload waits. */
+                messageId: string | null;
+                /**
+                 * Format: int64
+                 * @description Bytes after re-encoding.
+                 */
+                size: number;
+                /** Format: int64 */
+                width: number;
             }[];
             /** @description Always `ok` on success. */
             msg: string;
@@ -7050,7 +7096,10 @@ export interface components {
              */
             seq: number;
             status: components["schemas"]["InstallmentState"];
-            /** @description True while a submitted UTR for this loan waits for finance: "payment received, verifying". */
+            /**
+             * @description True while a payment of this loan waits for finance (a submitted UTR being checked, or money held): "payment being
+             *     checked"; no late charge accrues on what it pays meanwhile.
+             */
             verifying: boolean;
         };
         /**
@@ -9337,6 +9386,42 @@ export interface operations {
             };
             /** @description validation_failed: `category`, `description`, `orderNo` or `imageIds` */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    borrower_complaint_images_waiting: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Vec_ImageView"];
+                };
+            };
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -17717,7 +17802,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description forbidden: not finance */
+            /** @description forbidden (not finance), csrf_token_invalid or cross_site_request */
             403: {
                 headers: {
                     [name: string]: unknown;
