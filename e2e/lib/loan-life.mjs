@@ -42,7 +42,7 @@ export async function submitUtr(page, utr) {
   assert.match(reference, /^KP[0-9A-Z]{10}$/);
   await page.getByLabel('UTR', { exact: true }).fill(utr);
   await page.getByRole('button', { name: 'Submit UTR' }).click();
-  await page.getByRole('status').filter({ hasText: 'Payment received, verifying' }).first().waitFor();
+  await page.getByRole('status').filter({ hasText: 'Transfer reported' }).first().waitFor();
   return reference;
 }
 

@@ -44,7 +44,7 @@ async function waitingUtrPayment(page, ops, market, utr) {
   const paymentId = decodeURIComponent(new URL(page.url()).pathname.split('/').pop());
   await page.getByLabel('UTR', { exact: true }).fill(utr);
   await page.getByRole('button', { name: 'Submit UTR' }).click();
-  await page.getByText('Payment received, verifying: finance is checking your transfer.').first().waitFor();
+  await page.getByText('Transfer reported. We are checking with the bank that your money has arrived. No late charge is added to the installments it pays while we check. If we cannot find it, we will tell you here.').first().waitFor();
   const entry = (await ops.get('/payments')).find((item) => item.payment.paymentId === paymentId);
   assert.ok(entry, 'the payment waits in finance’s queue');
   return { orderNo, paymentId, amount: entry.payment.amount };

@@ -163,7 +163,7 @@ test('India: a payoff priced on the payout day and paid ten days later is held, 
       assert.notEqual(decided.orderStatus, 'repaid');
 
       await page.reload({ waitUntil: 'load' });
-      await page.getByRole('status').filter({ hasText: 'Payment received, verifying: finance is checking it.' }).waitFor();
+      await page.getByRole('status').filter({ hasText: 'Payment received. We are checking it.' }).waitFor();
       const priced = humanDate(plan.payoutDate);
       await page
         .getByText(new RegExp(`^We received ₹[\\d,.]+, the amount asked on ${priced}\\. That amount was good for two days, and your money came later`))

@@ -275,7 +275,7 @@ test('Indonesia: a Xendit transfer of less than asked is held, finance credits w
 
       // The borrower is told the amount differs and that finance is checking it.
       await page.reload({ waitUntil: 'load' });
-      await page.getByText('Pembayaran diterima, sedang diverifikasi: jumlahnya berbeda, jadi tim keuangan memeriksanya.').waitFor();
+      await page.getByText('Pembayaran diterima. Jumlahnya berbeda dari yang diminta, jadi kami sedang memeriksanya.').waitFor();
       const heldText = page.locator('.payment-outcome');
       await heldText.filter({ hasText: /^Kami menerima Rp\s?[\d.]+, bukan Rp\s?[\d.]+ yang diminta\. Tim keuangan sedang memeriksanya/ }).waitFor();
       const [receivedShown, askedShown] = (await heldText.textContent()).match(/Rp\s?[\d.]+/g);

@@ -35,7 +35,7 @@ async function payWithUtr(page, ops, utr, whileVerifying = async () => {}) {
     }).observe(document.body, { childList: true, subtree: true });
   });
   await page.getByRole('button', { name: 'Submit UTR' }).click();
-  await page.getByText('Payment received, verifying: finance is checking your transfer.').first().waitFor();
+  await page.getByText('Transfer reported. We are checking with the bank that your money has arrived. No late charge is added to the installments it pays while we check. If we cannot find it, we will tell you here.').first().waitFor();
   assert.equal(await page.evaluate(() => window.kilatSawLoading), false, 'the payment page showed "Loading…" after the UTR');
   await whileVerifying();
   const queue = await ops.get('/payments');

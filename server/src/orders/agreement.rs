@@ -706,7 +706,8 @@ mod tests {
         assert_eq!(
             clause(&all, "Cooling-off"),
             "Within 3 days of the payout the borrower may end the loan by repaying the principal and the interest for \
-             the days used, with no other charge."
+             the days used. Any fee deducted from the payout is given back to the borrower, taken off the amount \
+             repaid. There is no other charge."
         );
         assert!(has_clause(&all, "No other charges"));
         assert_eq!(

@@ -91,7 +91,8 @@ pub struct InstallmentPlanView {
     pub paid: BucketsView,
     pub outstanding: BucketsView,
     pub status: InstallmentState,
-    /// True while a submitted UTR for this loan waits for finance: "payment received, verifying".
+    /// True while a payment of this loan waits for finance (a submitted UTR being checked, or money held): "payment being
+    /// checked"; no late charge accrues on what it pays meanwhile.
     pub verifying: bool,
 }
 

@@ -329,8 +329,8 @@ describe('emergency contacts', () => {
 
   it('checks the phones by market, wants two different people and the consent, then sends E.164 numbers', async () => {
     const api = certApi('IN');
-    const user = await open('/app/certification/extended?lang=1', 'I have told these people and they agree to be contacted about this loan.');
-    expect(screen.getByText('Type two people we may call if we cannot reach you. We never read your contact list.')).toBeInTheDocument();
+    const user = await open('/app/certification/extended?lang=1', 'I have told these people that I am giving their names and numbers.');
+    expect(screen.getByText('Type two people who know you. We never call or message them about your loan or repayments, and we never read your contact list.')).toBeInTheDocument();
     await user.type(contact(1).getByLabelText('Name'), 'Sita Devi');
     await user.selectOptions(contact(1).getByLabelText('Relationship to you'), 'Parent');
     await user.type(contact(1).getByLabelText('Mobile number'), '+91 98765 43211');
@@ -342,8 +342,8 @@ describe('emergency contacts', () => {
 
     const second = contact(2).getByLabelText('Mobile number');
     expect(second).toHaveAccessibleDescription('Enter a 10-digit mobile number that starts with 6, 7, 8 or 9.');
-    const consent = screen.getByRole('checkbox', { name: 'I have told these people and they agree to be contacted about this loan.' });
-    expect(consent).toHaveAccessibleDescription('Tick the box to confirm they agree to be contacted.');
+    const consent = screen.getByRole('checkbox', { name: 'I have told these people that I am giving their names and numbers.' });
+    expect(consent).toHaveAccessibleDescription('Tick the box to confirm you have told these people.');
     expect(consent).toHaveAttribute('aria-invalid', 'true');
 
     await user.clear(second);
@@ -385,7 +385,7 @@ describe('emergency contacts', () => {
         },
       },
     });
-    await open('/app/certification/extended', 'Saya sudah memberi tahu mereka dan mereka setuju dihubungi mengenai pinjaman ini.');
+    await open('/app/certification/extended', 'Saya sudah memberi tahu orang-orang ini bahwa saya memberikan nama dan nomor mereka.');
     expect(within(screen.getByRole('group', { name: 'Kontak 1' })).getByLabelText('Nomor HP')).toHaveValue('0812-3456-7890');
     expect(within(screen.getByRole('group', { name: 'Kontak 2' })).getByLabelText('Hubungan dengan Anda')).toHaveDisplayValue('Suami/istri');
     expect(screen.getByRole('checkbox')).toBeChecked();

@@ -205,11 +205,11 @@ describe('a UTR being verified', () => {
     await waitFor(() => expect(api.callsTo('GET', `${ORDER}/repayment`)).toHaveLength(1));
     await waitFor(() => expect(api.callsTo('GET', ORDER)).toHaveLength(1));
     await act(async () => new Promise((resolve) => setTimeout(resolve, 50)));
-    expect(screen.queryAllByText(/Payment received, verifying/)).toEqual([]);
+    expect(screen.queryAllByText(/Transfer reported/)).toEqual([]);
     expect(screen.getByText('Loading…')).toBeInTheDocument();
     await act(async () => answerRepayment(ok({ ...VERIFYING, verifyingPayment: { ...VERIFYING.verifyingPayment, utr: '712345678902' } })));
     // The payment's status and the card come in the same drawing.
-    await waitFor(() => expect(screen.queryAllByText(/Payment received, verifying/).length).toBeGreaterThan(0));
+    await waitFor(() => expect(screen.queryAllByText(/Transfer reported/).length).toBeGreaterThan(0));
     expect(screen.getByText('We got UTR 7123 4567 8902 for ₹6,891.')).toBeInTheDocument();
     expect(api.callsTo('GET', `${ORDER}/repayment`)).toHaveLength(1);
   });
@@ -240,10 +240,10 @@ describe('a UTR being verified', () => {
     // While the loan's answer is on its way the form stays, and nothing says "Loading…" or "verifying" yet.
     expect(screen.queryByText('Loading…')).not.toBeInTheDocument();
     expect(screen.getByLabelText('UTR')).toBeInTheDocument();
-    expect(screen.queryAllByText(/Payment received, verifying/)).toEqual([]);
+    expect(screen.queryAllByText(/Transfer reported/)).toEqual([]);
     await act(async () => answerRepayment(ok({ ...VERIFYING, verifyingPayment: { ...VERIFYING.verifyingPayment, utr: '712345678902' } })));
     // Then the status and the card in the same drawing.
-    await waitFor(() => expect(screen.queryAllByText(/Payment received, verifying/).length).toBeGreaterThan(0));
+    await waitFor(() => expect(screen.queryAllByText(/Transfer reported/).length).toBeGreaterThan(0));
     expect(screen.getByText('We got UTR 7123 4567 8902 for ₹6,891.')).toBeInTheDocument();
     expect(screen.queryByLabelText('UTR')).not.toBeInTheDocument();
   });
@@ -267,7 +267,7 @@ describe('a UTR being verified', () => {
     await user.click(screen.getByRole('button', { name: 'Submit UTR' }));
     // At once: well before the next 15-second poll.
     expect(await screen.findByText('We got UTR 7123 4567 8902 for ₹6,891.', {}, { timeout: 2000 })).toBeInTheDocument();
-    expect(screen.queryAllByText(/Payment received, verifying/).length).toBeGreaterThan(0);
+    expect(screen.queryAllByText(/Transfer reported/).length).toBeGreaterThan(0);
     expect(screen.queryByLabelText('UTR')).not.toBeInTheDocument();
     expect(screen.queryByText('This payment no longer takes a UTR.')).not.toBeInTheDocument();
     expect(api.callsTo('GET', '/api/v1/borrower/payments/pay-9')).toHaveLength(2);

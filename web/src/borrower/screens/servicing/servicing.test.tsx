@@ -110,7 +110,7 @@ describe('the loan page after payout', () => {
     ]);
   });
 
-  it('says "payment received, verifying" while a UTR waits, and shows an error with a retry', async () => {
+  it('says a payment is being checked while a UTR waits, and shows an error with a retry', async () => {
     let answer = () => refusal(503, 'internal', 'Service unavailable.');
     fakeApi({ [`GET ${ORDER}`]: () => ok(ORDER_DISBURSED), [`GET ${ORDER}/repayment`]: () => answer() }).signIn();
     const user = userEvent.setup();
@@ -118,7 +118,7 @@ describe('the loan page after payout', () => {
     expect(await screen.findByText('What you can repay could not be loaded.')).toBeInTheDocument();
     answer = () => ok({ ...REPAYMENT, verifying: true });
     await user.click(screen.getByRole('button', { name: 'Try again' }));
-    expect(await screen.findByText(/Payment received, verifying/)).toBeInTheDocument();
+    expect(await screen.findByText(/A payment for this loan is being checked/)).toBeInTheDocument();
   });
 
   it('while a submitted UTR is verified the choices show but cannot be tapped, and paying says so', async () => {
@@ -128,7 +128,7 @@ describe('the loan page after payout', () => {
       'GET /api/v1/borrower/payment-types': () => ok(TYPES),
     }).signIn();
     const view = renderBorrower(`/app/orders/${NO}?lang=1`);
-    expect(await screen.findByText(/Payment received, verifying/)).toBeInTheDocument();
+    expect(await screen.findByText(/A payment for this loan is being checked/)).toBeInTheDocument();
     const section = screen.getByRole('heading', { name: 'Repay' }).closest('section')!;
     expect(within(section).getAllByRole('link').map((link) => text(link))).toEqual(['See the installment plan']);
     expect(within(section).getByText('Pay this installment').closest('[aria-disabled="true"]')).not.toBeNull();
@@ -137,7 +137,7 @@ describe('the loan page after payout', () => {
 
     // A pay link opened anyway (a bookmark, another tab) shows the state instead of the form.
     renderBorrower(`/app/orders/${NO}/pay/due?lang=1`);
-    expect(await screen.findByRole('heading', { name: 'Your payment is being verified' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'Your payment is being checked' })).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: /^Pay / })).not.toBeInTheDocument();
   });
 
@@ -344,7 +344,7 @@ describe('paying', () => {
     await user.clear(field);
     await user.type(field, 'n123456789012345678901');
     await user.click(screen.getByRole('button', { name: 'Submit UTR' }));
-    expect(await screen.findByText(/Payment received, verifying/)).toBeInTheDocument();
+    expect(await screen.findByText(/Transfer reported/)).toBeInTheDocument();
     expect(screen.queryByLabelText('UTR')).not.toBeInTheDocument();
   });
 
@@ -413,7 +413,7 @@ describe('money after it arrived', () => {
   it('a held payment says the amount received differs and finance is checking it', async () => {
     fakeApi({ [PAY]: () => ok({ ...asked, status: 'held', receivedAmount: 200000 }) }).signIn();
     renderBorrower('/app/payments/pay-1?lang=1');
-    expect(await screen.findByText('Payment received, verifying: the amount differs, so finance is checking it.')).toHaveClass('payment-status');
+    expect(await screen.findByText('Payment received. It is not the amount asked, so we are checking it.')).toHaveClass('payment-status');
     expect(
       screen.getByText('We received ₹2,000, not the ₹2,072 asked. Finance is checking it and will either count it towards your loan or send it back to your bank account.'),
     ).toBeInTheDocument();
@@ -427,7 +427,7 @@ describe('money after it arrived', () => {
         ok({ ...asked, paymentId: 'pay-2', choice: 'cooling_off', status: 'held', receivedAmount: 207200 }),
     }).signIn();
     const view = renderBorrower('/app/payments/pay-1?lang=1');
-    expect(await screen.findByText('Payment received, verifying: finance is checking it.')).toHaveClass('payment-status');
+    expect(await screen.findByText('Payment received. We are checking it.')).toHaveClass('payment-status');
     expect(
       screen.getByText(
         'We received ₹2,072, the amount asked on 8 Dec 2026. That amount was good for two days, and your money came later, when the loan cost more. Finance is checking it and will either count it towards your loan or send it back to your bank account.',
