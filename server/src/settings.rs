@@ -715,6 +715,8 @@ pub struct BoundSettings {
     pub image_memory_mb: u32,
     /// Argon2 password hashes at once (19 MiB each); 0 means one per CPU core.
     pub password_hashes: usize,
+    /// Borrowers' data exports built at once (each up to ~100 MiB with its inline photos); 0 means one per CPU core.
+    pub exports: usize,
     /// The longest a request waits for its turn, in milliseconds.
     pub wait_ms: u64,
 }

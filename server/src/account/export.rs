@@ -46,6 +46,12 @@ pub const NOT_EXPORTED: &[(&str, &str)] = &[
 /// The most app events an export lists (the newest; the retention sweep keeps far fewer).
 const EXPORT_EVENTS: i64 = 5_000;
 
+/// The most bytes of complaint photos one export carries inline (as base64, in the JSON and again in the summary),
+/// newest complaints first: the export's memory is bounded whatever a borrower uploaded over the years (a borrower
+/// may send dozens of photos a day, up to 5 MB each). Photos past it are listed with their details and a note to open
+/// them in the app, where each is served on its own.
+pub const EXPORT_PHOTO_BYTES: i64 = 16 * 1024 * 1024;
+
 /// Adds the complaints, app ratings, location answer, device, push tokens and app events to `sections`.
 pub(super) async fn add_sections(
     s: &Services,
@@ -53,26 +59,41 @@ pub(super) async fn add_sections(
     sections: &mut std::collections::BTreeMap<String, Value>,
 ) -> Result<(), Error> {
     let mut complaints = Vec::new();
-    for row in s.db.complaints_of(&borrower.id).await? {
+    let lang = Lang::of_market(borrower.market);
+    // What is left of the photos' inline budget: checked on each photo's recorded size before its bytes are read.
+    let mut photo_bytes_left = EXPORT_PHOTO_BYTES;
+    for row in s.db.all_complaints_of(&borrower.id).await? {
         let messages = s.db.complaint_messages(&s.secrets, &row.id).await?;
         let images = s.db.complaint_images(&row.id).await?;
         let mut photos_of: std::collections::HashMap<String, Vec<Value>> = Default::default();
         for (n, image) in images.into_iter().enumerate() {
-            let bytes = s.files.get(&image.storage_key).await?.ok_or_else(|| {
-                Error::Internal(anyhow::anyhow!(
-                    "image {} is missing from the file store",
-                    image.id
-                ))
-            })?;
+            let inline = image.size_bytes <= photo_bytes_left;
+            let base64 = if inline {
+                photo_bytes_left -= image.size_bytes;
+                let bytes = s.files.get(&image.storage_key).await?.ok_or_else(|| {
+                    Error::Internal(anyhow::anyhow!(
+                        "image {} is missing from the file store",
+                        image.id
+                    ))
+                })?;
+                Value::String(base64::engine::general_purpose::STANDARD.encode(&bytes))
+            } else {
+                Value::Null
+            };
             let extension = image.storage_key.rsplit('.').next().unwrap_or("jpg");
-            let photo = json!({
+            let mut photo = json!({
                 "fileName": format!("{}-photo-{}.{extension}", row.ticket_no, n + 1),
                 "contentType": image.content_type,
                 "width": image.width,
                 "height": image.height,
+                "size": image.size_bytes,
                 "createdAt": image.created_at,
-                "base64": base64::engine::general_purpose::STANDARD.encode(&bytes),
+                "base64": base64,
             });
+            if !inline {
+                photo["leftOut"] =
+                    Value::String(i18n::text(lang, "data_export.photo_left_out").to_owned());
+            }
             // A photo without its message (none such is written) goes with the complaint's text.
             let key = image.message_id.unwrap_or_default();
             photos_of.entry(key).or_default().push(photo);
@@ -431,6 +452,18 @@ pub(super) fn summary_html(
                         .flatten()
                         .enumerate()
                     {
+                        if p.get("base64").and_then(Value::as_str).is_none() {
+                            h.push_str(&format!(
+                                "<p class=\"muted\">{}: {}</p>",
+                                esc(&i18n::format(
+                                    lang,
+                                    "data_export.photo",
+                                    &[("n", &(n + 1).to_string())]
+                                )),
+                                esc(str_of(p, "leftOut"))
+                            ));
+                            continue;
+                        }
                         h.push_str(&format!(
                             "<img src=\"data:{};base64,{}\" alt=\"{}\" width=\"{}\" height=\"{}\">",
                             esc(str_of(p, "contentType")),

@@ -314,6 +314,9 @@ pub use crate::infra::limits::EXPORTS_PER_HOUR;
 /// the hour ends).
 pub async fn export(s: &Services, borrower: &Borrower) -> Result<DataExport, Error> {
     let now = s.clock.now_ms();
+    // A turn among the exports built at once (their memory is bounded each, so together), before the borrower's
+    // hourly count: a `server_busy` answer uses up none of it.
+    let _turn = s.bounds.exports.enter().await?;
     limits::count(&s.db, &s.limits.exports_per_borrower, &borrower.id, now)
         .await?
         .map_err(limits::Refused::rate_limited)?;

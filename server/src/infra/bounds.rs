@@ -28,6 +28,8 @@ pub struct WorkBounds {
     pub image_memory: Bound,
     /// Argon2 password hashes (sign-in checks, new passwords) computed at once.
     pub password_hashes: Bound,
+    /// Borrowers' data exports built at once (`account::export`).
+    pub exports: Bound,
 }
 
 impl WorkBounds {
@@ -37,6 +39,7 @@ impl WorkBounds {
             image_decodes: Bound::new(per_core(settings.image_decodes), wait),
             image_memory: Bound::new(settings.image_memory_mb.max(1) as usize, wait),
             password_hashes: Bound::new(per_core(settings.password_hashes), wait),
+            exports: Bound::new(per_core(settings.exports), wait),
         }
     }
 }

@@ -137,6 +137,16 @@ impl Db {
         .await
     }
 
+    /// Every complaint of the borrower, newest first (the data export: the list above shows the newest 200).
+    pub async fn all_complaints_of(&self, borrower_id: &str) -> sqlx::Result<Vec<ComplaintRow>> {
+        sqlx::query_as(&format!(
+            "SELECT {COLUMNS} FROM {FROM} WHERE c.borrower_id = $1 ORDER BY c.created_at DESC, c.id DESC"
+        ))
+        .bind(borrower_id)
+        .fetch_all(self.pool())
+        .await
+    }
+
     /// One complaint by ticket number; with `borrower_id`, only when it is that borrower's.
     pub async fn complaint_by_ticket(
         &self,

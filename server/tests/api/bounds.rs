@@ -517,3 +517,36 @@ async fn a_sign_in_checked_against_a_password_changed_meanwhile_opens_no_session
     assert_eq!(sessions, 0);
     app.stop().await;
 }
+
+/// Data exports are built a bounded number at a time: beyond it a borrower is told the server is busy (503 with
+/// Retry-After) before the export is counted against their three an hour.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn exports_beyond_their_bound_are_busy_and_use_up_none_of_the_hours_three() {
+    let app = spawn_app_with(|s| {
+        s.bounds.exports = 1;
+        s.bounds.wait_ms = 0;
+    })
+    .await;
+    let session = app.sign_in("IN", "9876512091").await;
+    let held = app.services.bounds.exports.enter().await.unwrap();
+    let busy = app.get_as("/api/v1/borrower/export", &session).await;
+    assert_eq!(busy.status(), StatusCode::SERVICE_UNAVAILABLE);
+    assert!(busy.headers().contains_key("retry-after"));
+    assert_eq!(error(busy).await["code"], "server_busy");
+    drop(held);
+    for _ in 0..3 {
+        assert_eq!(
+            app.get_as("/api/v1/borrower/export", &session)
+                .await
+                .status(),
+            StatusCode::OK
+        );
+    }
+    assert_eq!(
+        app.get_as("/api/v1/borrower/export", &session)
+            .await
+            .status(),
+        StatusCode::TOO_MANY_REQUESTS
+    );
+    app.stop().await;
+}

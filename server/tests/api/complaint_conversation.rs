@@ -1139,3 +1139,66 @@ async fn canned_replies_are_their_markets_staffs_only() {
     assert_eq!(kept[0]["body"], "Biaya sudah kami kembalikan.");
     app.stop().await;
 }
+
+/// An export carries at most `EXPORT_PHOTO_BYTES` of photos inline, newest complaints first, checked on each photo's
+/// recorded size before its bytes are read: one past it is listed with its details and a note to open it in the app
+/// (its file is not even read: here it is gone from the store, and the export still answers).
+#[tokio::test]
+async fn an_export_carries_photos_inline_up_to_its_budget_and_lists_the_rest() {
+    use kilat_server::account::export::EXPORT_PHOTO_BYTES;
+    let app = spawn_app().await;
+    let session = app.sign_in("IN", "9876512090").await;
+    let mut tickets = Vec::new();
+    let mut photos = Vec::new();
+    for text in ["The first fee is wrong.", "The second fee is wrong too."] {
+        let photo = upload_ok(&app, &session).await;
+        let filed = app
+            .post_as(
+                "/api/v1/borrower/complaints",
+                &session,
+                &json!({"category": "charges", "description": text, "imageIds": [photo]}),
+            )
+            .await;
+        assert_eq!(filed.status(), StatusCode::CREATED);
+        tickets.push(data(filed).await["ticketNo"].as_str().unwrap().to_owned());
+        photos.push(photo);
+    }
+    // The older complaint's photo is recorded as large as the whole budget, and its file is gone.
+    let key: String = sqlx::query_scalar("SELECT storage_key FROM complaint_images WHERE id = $1")
+        .bind(&photos[0])
+        .fetch_one(app.db.pool())
+        .await
+        .unwrap();
+    app.execute(&format!(
+        "UPDATE complaint_images SET size_bytes = {EXPORT_PHOTO_BYTES} WHERE id = '{}'",
+        photos[0]
+    ))
+    .await;
+    app.services.files.delete(&key).await.unwrap();
+
+    let export = app.get_as("/api/v1/borrower/export", &session).await;
+    assert_eq!(export.status(), StatusCode::OK);
+    let export = data(export).await;
+    let complaints = export["sections"]["complaints"].as_array().unwrap();
+    let photo_of = |ticket: &str| {
+        complaints.iter().find(|c| c["ticketNo"] == ticket).unwrap()["messages"][0]["photos"][0]
+            .clone()
+    };
+    let newest = photo_of(&tickets[1]);
+    assert!(newest["base64"].is_string(), "{newest}");
+    assert!(newest.get("leftOut").is_none(), "{newest}");
+    let oldest = photo_of(&tickets[0]);
+    assert_eq!(oldest["base64"], Value::Null, "{oldest}");
+    assert_eq!(oldest["size"], EXPORT_PHOTO_BYTES);
+    assert!(
+        oldest["leftOut"]
+            .as_str()
+            .unwrap()
+            .contains("open it in the app"),
+        "{oldest}"
+    );
+    let html = export["summaryHtml"].as_str().unwrap();
+    assert_eq!(html.matches("data:image/jpeg;base64,").count(), 1);
+    assert!(html.contains("open it in the app"));
+    app.stop().await;
+}
