@@ -1,13 +1,12 @@
-import { Button, Form, ImageUploader, Selector, TextArea, Toast } from 'antd-mobile';
+import { Button, Form, Selector, TextArea, Toast } from 'antd-mobile';
 import type { ImageUploadItem } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { useApiClient } from '@/shared/api/api-context';
 import { errorText } from '@/shared/api/error-text';
-import { useComplaintInit, useSaveComplaint } from '../../api/support';
+import { useComplaintInit, useSaveComplaint, useWaitingComplaintImages } from '../../api/support';
 import { Screen } from '../../layout/screen';
 import { LoadingState, StateNotice } from '../../ui/state-notice';
-import { PHOTO_TYPES, photoUpload } from './photo-upload';
+import { PhotoPicker, photoIds } from './photo-picker';
 import './support.css';
 
 const MIN_DESCRIPTION = 10;
@@ -25,7 +24,8 @@ interface ComplaintFields {
 export function ComplaintNewPage() {
   const { t } = useTranslation();
   const init = useComplaintInit();
-  const api = useApiClient();
+  // The photos that already wait are asked for with the set-up, not after it; the picker shows them.
+  useWaitingComplaintImages();
   const navigate = useNavigate();
   const save = useSaveComplaint();
   const [form] = Form.useForm<ComplaintFields>();
@@ -38,7 +38,6 @@ export function ComplaintNewPage() {
       </Screen>
     );
   const { categories, loans, maxImages, maxImageBytes } = init.data;
-  const photos = photoUpload(api, t, maxImageBytes);
 
   const submit = (values: ComplaintFields) => {
     save.mutate(
@@ -46,7 +45,7 @@ export function ComplaintNewPage() {
         category: values.category?.[0] ?? '',
         orderNo: values.orderNo?.[0] ?? undefined,
         description: values.description ?? '',
-        imageIds: (values.photos ?? []).map((p) => String(p.extra)),
+        imageIds: photoIds(values.photos),
       },
       {
         onSuccess: (detail) => {
@@ -99,7 +98,7 @@ export function ComplaintNewPage() {
           <TextArea aria-label={t('complaints.description')} rows={5} maxLength={MAX_DESCRIPTION} showCount placeholder={t('complaints.descriptionPlaceholder')} />
         </Form.Item>
         <Form.Item name="photos" label={t('complaints.photos', { max: maxImages })} help={t('complaints.photosHelp')}>
-          <ImageUploader accept={PHOTO_TYPES} maxCount={maxImages} upload={photos.upload} onDelete={photos.onDelete} />
+          <PhotoPicker maxCount={maxImages} maxImageBytes={maxImageBytes} />
         </Form.Item>
       </Form>
     </Screen>

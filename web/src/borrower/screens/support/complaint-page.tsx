@@ -1,9 +1,8 @@
-import { Button, Form, ImageUploader, Rate, TextArea, Toast } from 'antd-mobile';
+import { Button, Form, Rate, TextArea, Toast } from 'antd-mobile';
 import type { ImageUploadItem } from 'antd-mobile';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
-import { useApiClient } from '@/shared/api/api-context';
 import { errorText } from '@/shared/api/error-text';
 import { ApiError } from '@/shared/api/http';
 import { useMarket } from '@/shared/market/market-context';
@@ -13,14 +12,14 @@ import { Screen } from '../../layout/screen';
 import { LoadingState, StateNotice } from '../../ui/state-notice';
 import { formatDateTime, formatDay } from '../orders/format';
 import { StatusTag } from './complaints-page';
-import { PHOTO_TYPES, photoUpload } from './photo-upload';
+import { PhotoPicker, photoIds } from './photo-picker';
 import './support.css';
 
 const MAX_REPLY = 2000;
 const MAX_PHOTOS = 3;
 const MAX_PHOTO_BYTES = 5 * 1024 * 1024;
 
-/** One complaint: the ticket, the conversation, the photos, where to escalate when overdue, and the rating. */
+/** One complaint: the ticket, the conversation, the photos, where to escalate (when overdue, or once closed), and the rating. */
 export function ComplaintPage() {
   const { t } = useTranslation();
   const { ticketNo = '' } = useParams();
@@ -67,17 +66,12 @@ function ComplaintView({ complaint }: { complaint: ComplaintDetail }) {
           <p className="complaint__meta">{t('complaints.resolveBy', { date: formatDay(Date.parse(`${complaint.resolveBy}T12:00:00Z`), market) })}</p>
         )}
       </section>
-      {complaint.overdue && (
+      {/* A closed complaint says where to escalate in its closed section instead: never both. */}
+      {complaint.overdue && complaint.status !== 'closed' && (
         <section className="complaint__escalate" role="note" aria-labelledby="escalate-heading">
           <h2 id="escalate-heading">{t('complaints.escalateTitle')}</h2>
           <p>{t(`complaints.escalateText.${complaint.market}`)}</p>
-          <p>
-            <a href={complaint.escalation.url} rel="noopener noreferrer" target="_blank">
-              {complaint.escalation.name}
-            </a>
-            {' · '}
-            <a href={`tel:${complaint.escalation.phone}`}>{complaint.escalation.phone}</a>
-          </p>
+          <EscalationContacts escalation={complaint.escalation} />
         </section>
       )}
       <ol className="complaint__messages" aria-label={t('complaints.conversation')}>
@@ -112,13 +106,30 @@ function ComplaintView({ complaint }: { complaint: ComplaintDetail }) {
         <section className="complaint__closed" aria-labelledby="closed-heading">
           <h2 id="closed-heading">{t('complaints.closedTitle')}</h2>
           <p>{t('complaints.closedText')}</p>
-          <Link to="/complaints/new">{t('complaints.new')}</Link>
+          {/* Support may close a complaint right after answering it: a borrower not satisfied with the answer may take
+              it to the regulator (RBI's Integrated Ombudsman, OJK), not round new tickets that restart our deadline. */}
+          <p>{t(`complaints.closedEscalateText.${complaint.market}`)}</p>
+          <EscalationContacts escalation={complaint.escalation} />
+          <Link to="/complaints/new">{t('complaints.closedNew')}</Link>
         </section>
       ) : (
         <ReplyForm ticketNo={complaint.ticketNo} />
       )}
       {complaint.status !== 'open' && <Rating complaint={complaint} />}
     </div>
+  );
+}
+
+/** The regulator's channel of the complaint's market, as the server names it: its site and its phone. */
+function EscalationContacts({ escalation }: { escalation: ComplaintDetail['escalation'] }) {
+  return (
+    <p>
+      <a href={escalation.url} rel="noopener noreferrer" target="_blank">
+        {escalation.name}
+      </a>
+      {' · '}
+      <a href={`tel:${escalation.phone}`}>{escalation.phone}</a>
+    </p>
   );
 }
 
@@ -131,13 +142,11 @@ interface ReplyFields {
  * three photos. An empty reply is marked on its field; a complaint closed meanwhile says so where the reply was. */
 function ReplyForm({ ticketNo }: { ticketNo: string }) {
   const { t } = useTranslation();
-  const api = useApiClient();
   const reply = useReplyToComplaint(ticketNo);
   const [form] = Form.useForm<ReplyFields>();
-  const photos = photoUpload(api, t, MAX_PHOTO_BYTES);
   const send = (values: ReplyFields) => {
     reply.mutate(
-      { body: values.body ?? '', imageIds: (values.photos ?? []).map((p) => String(p.extra)) },
+      { body: values.body ?? '', imageIds: photoIds(values.photos) },
       {
         onSuccess: () => {
           form.resetFields();
@@ -177,7 +186,7 @@ function ReplyForm({ ticketNo }: { ticketNo: string }) {
           <TextArea aria-label={t('complaints.replyLabel')} rows={3} maxLength={MAX_REPLY} showCount placeholder={t('complaints.replyPlaceholder')} />
         </Form.Item>
         <Form.Item name="photos" label={t('complaints.photos', { max: MAX_PHOTOS })}>
-          <ImageUploader accept={PHOTO_TYPES} maxCount={MAX_PHOTOS} upload={photos.upload} onDelete={photos.onDelete} />
+          <PhotoPicker maxCount={MAX_PHOTOS} maxImageBytes={MAX_PHOTO_BYTES} />
         </Form.Item>
       </Form>
     </section>

@@ -1,7 +1,7 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
-import { fakeApi, ok, refusal, renderBorrower } from '@/test/render-borrower';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type ApiCall, deferred, fakeApi, type Handler, ok, refusal, renderBorrower } from '@/test/render-borrower';
 
 const CS_IN = {
   market: 'IN',
@@ -15,6 +15,8 @@ const CS_IN = {
   escalation: { name: 'Reserve Bank of India – Complaint Management System', url: 'https://cms.rbi.org.in', phone: '14448' },
   openOrderNo: 'KL-261125-7F3K9Q',
 };
+
+const OJK = { name: 'Kontak OJK 157 (Otoritas Jasa Keuangan)', url: 'https://kontak157.ojk.go.id', phone: '157' };
 
 const FAQ = [
   { id: 'f1', lang: 'en', category: 'apply', question: 'Who can borrow?', answer: 'Salaried people.', position: 1, updatedAt: 0 },
@@ -139,7 +141,9 @@ describe('customer service and complaints', () => {
     renderBorrower('/app/complaints/CP-261125-AB12CD?lang=1');
     expect(await screen.findByRole('heading', { name: 'Not resolved in time?' })).toBeInTheDocument();
     expect(screen.getByRole('link', { name: /Complaint Management System/ })).toHaveAttribute('href', 'https://cms.rbi.org.in');
+    expect(screen.getByRole('link', { name: '14448' })).toHaveAttribute('href', 'tel:14448');
     expect(screen.getByText('Past the deadline')).toBeInTheDocument();
+    expect(screen.queryByRole('heading', { name: 'This complaint is closed' })).not.toBeInTheDocument();
   });
 
   it('marks the empty fields of a new complaint where they are, and sends nothing', async () => {
@@ -187,14 +191,40 @@ describe('customer service and complaints', () => {
     expect(api.callsTo('POST', '/api/v1/borrower/complaints/CP-261125-AB12CD/replies')[0]?.body).toEqual({ body: 'Here is my statement.', imageIds: [] });
   });
 
-  it('says a closed complaint takes no more replies, and a reply refused as closed says so on the field (Indonesian)', async () => {
-    const closed = { ...COMPLAINT, market: 'ID', status: 'closed' };
+  it('says a closed complaint takes no more replies, and where to take it if the answer does not satisfy (Indonesian)', async () => {
+    const closed = { ...COMPLAINT, market: 'ID', status: 'closed', escalation: OJK };
     const api = fakeApi({ 'GET /api/v1/borrower/complaints/CP-261125-AB12CD': () => ok(closed) });
     api.signIn();
     renderBorrower('/app/complaints/CP-261125-AB12CD');
-    expect(await screen.findByRole('heading', { name: 'Pengaduan ini sudah ditutup' })).toBeInTheDocument();
+    const section = (await screen.findByRole('heading', { name: 'Pengaduan ini sudah ditutup' })).closest('section') as HTMLElement;
     expect(screen.queryByRole('button', { name: 'Kirim balasan' })).not.toBeInTheDocument();
-    expect(screen.getByRole('link', { name: 'Ajukan pengaduan' })).toHaveAttribute('href', '/app/complaints/new');
+    expect(within(section).getByText('Anda tidak dapat membalas di sini lagi.')).toBeInTheDocument();
+    expect(
+      within(section).getByText('Jika Anda tidak puas dengan jawaban kami, Anda dapat mengadukannya ke layanan konsumen OJK:'),
+    ).toBeInTheDocument();
+    expect(within(section).getByRole('link', { name: OJK.name })).toHaveAttribute('href', OJK.url);
+    expect(within(section).getByRole('link', { name: '157' })).toHaveAttribute('href', 'tel:157');
+    // A new complaint is for another problem, not the same one again.
+    expect(within(section).getByRole('link', { name: 'Ajukan pengaduan baru untuk masalah lain' })).toHaveAttribute('href', '/app/complaints/new');
+    expect(screen.queryByRole('heading', { name: 'Belum terselesaikan tepat waktu?' })).not.toBeInTheDocument();
+  });
+
+  it('tells the borrower of a closed complaint where to escalate if not satisfied, once, without the overdue block (India)', async () => {
+    // Closed after its deadline: the closed section alone says where to escalate.
+    const closed = { ...COMPLAINT, status: 'closed', overdue: true };
+    const api = fakeApi({ 'GET /api/v1/borrower/complaints/CP-261125-AB12CD': () => ok(closed) });
+    api.signIn();
+    renderBorrower('/app/complaints/CP-261125-AB12CD?lang=1');
+    const section = (await screen.findByRole('heading', { name: 'This complaint is closed' })).closest('section') as HTMLElement;
+    expect(within(section).getByText('You can no longer reply here.')).toBeInTheDocument();
+    expect(
+      within(section).getByText("If you are not satisfied with our answer, you can take your complaint to the Reserve Bank of India's Integrated Ombudsman:"),
+    ).toBeInTheDocument();
+    expect(within(section).getByRole('link', { name: CS_IN.escalation.name })).toHaveAttribute('href', 'https://cms.rbi.org.in');
+    expect(within(section).getByRole('link', { name: '14448' })).toHaveAttribute('href', 'tel:14448');
+    expect(within(section).getByRole('link', { name: 'File a new complaint about a different problem' })).toHaveAttribute('href', '/app/complaints/new');
+    expect(screen.queryByRole('heading', { name: 'Not resolved in time?' })).not.toBeInTheDocument();
+    expect(screen.getAllByRole('link', { name: CS_IN.escalation.name })).toHaveLength(1);
   });
 
   it('shows the refusal on the reply field when the complaint was closed meanwhile', async () => {
@@ -208,5 +238,242 @@ describe('customer service and complaints', () => {
     await user.type(await screen.findByPlaceholderText('Add details or answer our question.'), 'One more thing');
     await user.click(screen.getByRole('button', { name: 'Send reply' }));
     expect(await screen.findByText('This complaint was closed, so the reply was not sent.')).toBeInTheDocument();
+  });
+});
+
+const INIT = { categories: [{ code: 'charges', label: 'Fees and charges' }], loans: [], maxImages: 3, maxImageBytes: 5242880 };
+const IMAGES = '/api/v1/borrower/complaints/images';
+const EARLIER_NOTE = 'Photos you added earlier and did not send are here too. Send them now, or remove the ones you do not need.';
+
+function image(imageId: string) {
+  return { imageId, contentType: 'image/jpeg', size: 1000, width: 64, height: 48, messageId: null };
+}
+
+/** The server's uploads not yet sent: an upload adds one (`new-1`, `new-2`…), a removal or a send takes them away. */
+function uploads(ids: string[]) {
+  let waiting = ids.map(image);
+  let uploaded = 0;
+  const handlers: Record<string, Handler> = {
+    [`GET ${IMAGES}`]: () => ok(waiting),
+    [`POST ${IMAGES}`]: () => {
+      uploaded += 1;
+      const upload = image(`new-${uploaded}`);
+      waiting = [...waiting, upload];
+      return ok(upload, 201);
+    },
+  };
+  for (const id of [...ids, 'new-1', 'new-2', 'new-3']) {
+    handlers[`DELETE ${IMAGES}/${id}`] = () => {
+      waiting = waiting.filter((w) => w.imageId !== id);
+      return ok(null);
+    };
+  }
+  const sent = (call: ApiCall) => {
+    const sentIds = (call.body as { imageIds?: string[] }).imageIds ?? [];
+    waiting = waiting.filter((w) => !sentIds.includes(w.imageId));
+  };
+  return { handlers, sent };
+}
+
+/** The photos the picker shows, by the upload they are. */
+function shownPhotos(): string[] {
+  return Array.from(document.querySelectorAll('.adm-image-uploader-cell-image img')).map((img) => img.getAttribute('src') ?? '');
+}
+
+function photoUrl(imageId: string): string {
+  return `${IMAGES}/${imageId}`;
+}
+
+function removeControl(imageId: string): HTMLElement {
+  const img = document.querySelector(`.adm-image-uploader-cell-image img[src="${photoUrl(imageId)}"]`);
+  const control = img?.closest('.adm-image-uploader-cell')?.querySelector('.adm-image-uploader-cell-delete');
+  if (!(control instanceof HTMLElement)) throw new Error(`no remove control for ${imageId}`);
+  return control;
+}
+
+function photoInput(): HTMLInputElement {
+  return screen.getByLabelText('Upload', { selector: 'input' });
+}
+
+/** The picker's add button, shown while fewer photos than the limit are there. */
+function addPhotoButton(): HTMLElement {
+  return screen.getByRole('button', { name: 'Upload', hidden: true });
+}
+
+function jpeg(name: string): File {
+  return new File(['jpeg'], name, { type: 'image/jpeg' });
+}
+
+describe('photos uploaded earlier and not sent', () => {
+  // The picker previews a photo being uploaded from its file; jsdom has no object URLs.
+  beforeEach(() => {
+    Object.defineProperty(URL, 'createObjectURL', { configurable: true, value: () => 'blob:photo' });
+    Object.defineProperty(URL, 'revokeObjectURL', { configurable: true, value: () => undefined });
+  });
+  afterEach(() => {
+    Reflect.deleteProperty(URL, 'createObjectURL');
+    Reflect.deleteProperty(URL, 'revokeObjectURL');
+  });
+
+  it('shows them in a new complaint, with a note, and sends them with it', async () => {
+    const server = uploads(['w-1', 'w-2']);
+    const api = fakeApi({
+      ...server.handlers,
+      'GET /api/v1/borrower/complaints/init': () => ok(INIT),
+      'POST /api/v1/borrower/complaints': (call) => {
+        server.sent(call);
+        return ok({ ...COMPLAINT, status: 'open', messages: COMPLAINT.messages.slice(0, 1), images: [] }, 201);
+      },
+      'GET /api/v1/borrower/complaints/CP-261125-AB12CD': () => ok({ ...COMPLAINT, status: 'open', messages: COMPLAINT.messages.slice(0, 1), images: [] }),
+    });
+    api.signIn();
+    const user = userEvent.setup();
+    renderBorrower('/app/complaints/new?lang=1');
+    expect(await screen.findByText(EARLIER_NOTE)).toBeInTheDocument();
+    expect(shownPhotos()).toEqual([photoUrl('w-1'), photoUrl('w-2')]);
+    // Two of three: one more may be added.
+    expect(addPhotoButton()).toBeVisible();
+    await user.click(screen.getByText('Fees and charges'));
+    await user.type(screen.getByPlaceholderText('Tell us what happened, and when.'), 'I was charged twice.');
+    await user.click(screen.getByRole('button', { name: 'Send complaint' }));
+    expect(await screen.findByText('CP-261125-AB12CD')).toBeInTheDocument();
+    expect(api.callsTo('POST', '/api/v1/borrower/complaints')[0]?.body).toEqual({
+      category: 'charges',
+      description: 'I was charged twice.',
+      imageIds: ['w-1', 'w-2'],
+    });
+  });
+
+  it('removes one on the server, counts them in the limit, and never shows an upload of this visit twice', async () => {
+    const server = uploads(['w-1', 'w-2']);
+    const api = fakeApi({
+      ...server.handlers,
+      'GET /api/v1/borrower/complaints/init': () => ok(INIT),
+      'POST /api/v1/borrower/complaints': () => ok({ ...COMPLAINT, status: 'open', messages: COMPLAINT.messages.slice(0, 1), images: [] }, 201),
+    });
+    api.signIn();
+    const user = userEvent.setup();
+    renderBorrower('/app/complaints/new?lang=1');
+    await screen.findByText(EARLIER_NOTE);
+    await user.upload(photoInput(), jpeg('receipt.jpg'));
+    await waitFor(() => expect(shownPhotos()).toEqual([photoUrl('w-1'), photoUrl('w-2'), photoUrl('new-1')]));
+    // Three with the earlier ones: the limit.
+    expect(addPhotoButton()).not.toBeVisible();
+
+    await user.click(removeControl('w-1'));
+    await waitFor(() => expect(api.callsTo('DELETE', `${IMAGES}/w-1`)).toHaveLength(1));
+    expect(shownPhotos()).toEqual([photoUrl('w-2'), photoUrl('new-1')]);
+    // The list is read again after the removal; it names this visit's upload too, which stays shown once.
+    await waitFor(() => expect(api.callsTo('GET', IMAGES)).toHaveLength(2));
+    await waitFor(() => expect(addPhotoButton()).toBeVisible());
+    expect(shownPhotos()).toEqual([photoUrl('w-2'), photoUrl('new-1')]);
+
+    await user.upload(photoInput(), jpeg('statement.jpg'));
+    await waitFor(() => expect(shownPhotos()).toEqual([photoUrl('w-2'), photoUrl('new-1'), photoUrl('new-2')]));
+    await user.click(screen.getByText('Fees and charges'));
+    await user.type(screen.getByPlaceholderText('Tell us what happened, and when.'), 'I was charged twice.');
+    await user.click(screen.getByRole('button', { name: 'Send complaint' }));
+    await waitFor(() => expect(api.callsTo('POST', '/api/v1/borrower/complaints')).toHaveLength(1));
+    expect(api.callsTo('POST', '/api/v1/borrower/complaints')[0]?.body).toEqual({
+      category: 'charges',
+      description: 'I was charged twice.',
+      imageIds: ['w-2', 'new-1', 'new-2'],
+    });
+  });
+
+  it('brings a photo back, still counted, when its removal failed', async () => {
+    const server = uploads(['w-1', 'w-2']);
+    const api = fakeApi({
+      ...server.handlers,
+      'GET /api/v1/borrower/complaints/init': () => ok(INIT),
+      [`DELETE ${IMAGES}/w-1`]: () => refusal(500, 'internal', 'Something went wrong on our side.'),
+    });
+    api.signIn();
+    const user = userEvent.setup();
+    renderBorrower('/app/complaints/new?lang=1');
+    await screen.findByText(EARLIER_NOTE);
+    await user.click(removeControl('w-1'));
+    expect(await screen.findByText('The photo could not be removed. Try again.')).toBeInTheDocument();
+    await waitFor(() => expect(shownPhotos()).toEqual([photoUrl('w-1'), photoUrl('w-2')]));
+  });
+
+  it('shows them in a reply (Indonesian), sends them with it, and reads the list again after', async () => {
+    const server = uploads(['w-1', 'w-2']);
+    const withReply = {
+      ...COMPLAINT,
+      market: 'ID',
+      escalation: OJK,
+      messages: [...COMPLAINT.messages, { id: 'm-3', author: 'borrower', body: 'Ini buktinya.', createdAt: Date.UTC(2026, 10, 26, 9) }],
+      images: [...COMPLAINT.images, { ...image('w-1'), messageId: 'm-3' }, { ...image('w-2'), messageId: 'm-3' }],
+    };
+    const api = fakeApi({
+      ...server.handlers,
+      'GET /api/v1/borrower/complaints/CP-261125-AB12CD': () => ok({ ...COMPLAINT, market: 'ID', escalation: OJK }),
+      'POST /api/v1/borrower/complaints/CP-261125-AB12CD/replies': (call) => {
+        server.sent(call);
+        return ok(withReply, 201);
+      },
+    });
+    api.signIn();
+    const user = userEvent.setup();
+    renderBorrower('/app/complaints/CP-261125-AB12CD');
+    const reply = (await screen.findByRole('heading', { name: 'Balas' })).closest('section') as HTMLElement;
+    expect(
+      await within(reply).findByText(
+        'Foto yang Anda tambahkan sebelumnya dan belum terkirim juga ada di sini. Kirim sekarang, atau hapus yang tidak diperlukan.',
+      ),
+    ).toBeInTheDocument();
+    expect(shownPhotos()).toEqual([photoUrl('w-1'), photoUrl('w-2')]);
+    await user.type(within(reply).getByRole('textbox'), 'Ini buktinya.');
+    await user.click(within(reply).getByRole('button', { name: 'Kirim balasan' }));
+    expect(await screen.findByText('Ini buktinya.', { selector: 'p' })).toBeInTheDocument();
+    expect(api.callsTo('POST', '/api/v1/borrower/complaints/CP-261125-AB12CD/replies')[0]?.body).toEqual({
+      body: 'Ini buktinya.',
+      imageIds: ['w-1', 'w-2'],
+    });
+    // Sent: the form is empty again, and the list, read again, has nothing waiting.
+    await waitFor(() => expect(api.callsTo('GET', IMAGES)).toHaveLength(2));
+    expect(shownPhotos()).toEqual([]);
+    expect(within(reply).queryByText(/Foto yang Anda tambahkan sebelumnya/)).not.toBeInTheDocument();
+  });
+
+  it('lets the borrower write while the list loads, and adds the photos when it comes', async () => {
+    const list = deferred();
+    const api = fakeApi({ 'GET /api/v1/borrower/complaints/init': () => ok(INIT), [`GET ${IMAGES}`]: () => list.promise });
+    api.signIn();
+    const user = userEvent.setup();
+    renderBorrower('/app/complaints/new?lang=1');
+    await user.type(await screen.findByPlaceholderText('Tell us what happened, and when.'), 'I was charged twice.');
+    expect(shownPhotos()).toEqual([]);
+    list.resolve(ok([image('w-1')]));
+    await waitFor(() => expect(shownPhotos()).toEqual([photoUrl('w-1')]));
+    expect(screen.getByPlaceholderText('Tell us what happened, and when.')).toHaveValue('I was charged twice.');
+  });
+
+  it('leaves the form as it was when the list cannot be read', async () => {
+    const server = uploads([]);
+    const api = fakeApi({
+      ...server.handlers,
+      [`GET ${IMAGES}`]: () => refusal(500, 'internal', 'Something went wrong on our side.'),
+      'GET /api/v1/borrower/complaints/init': () => ok(INIT),
+      'POST /api/v1/borrower/complaints': () => ok({ ...COMPLAINT, status: 'open', messages: COMPLAINT.messages.slice(0, 1), images: [] }, 201),
+    });
+    api.signIn();
+    const user = userEvent.setup();
+    renderBorrower('/app/complaints/new?lang=1');
+    await user.click(await screen.findByText('Fees and charges'));
+    await waitFor(() => expect(api.callsTo('GET', IMAGES).length).toBeGreaterThan(0));
+    await user.upload(photoInput(), jpeg('receipt.jpg'));
+    await waitFor(() => expect(shownPhotos()).toEqual([photoUrl('new-1')]));
+    expect(screen.queryByText(EARLIER_NOTE)).not.toBeInTheDocument();
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    await user.type(screen.getByPlaceholderText('Tell us what happened, and when.'), 'I was charged twice.');
+    await user.click(screen.getByRole('button', { name: 'Send complaint' }));
+    await waitFor(() => expect(api.callsTo('POST', '/api/v1/borrower/complaints')).toHaveLength(1));
+    expect(api.callsTo('POST', '/api/v1/borrower/complaints')[0]?.body).toEqual({
+      category: 'charges',
+      description: 'I was charged twice.',
+      imageIds: ['new-1'],
+    });
   });
 });
