@@ -408,8 +408,8 @@ impl PaymentDays {
                 .filter(|w| w.order_id == order_id)
                 .map(|w| {
                     Ok(Waiting {
-                        made_at: w.created_at,
-                        made_on: day(w.created_at)?,
+                        made_at: w.paid_at,
+                        made_on: day(w.paid_at)?,
                     })
                 })
                 .collect::<Result<_, Error>>()?,
@@ -929,17 +929,18 @@ pub async fn promise(
     errors.into_result()?;
     let (date, amount) = (date.expect("checked"), amount.expect("checked"));
     let order = crate::auth::operators::order_in_scope(s, op, order_no).await?;
-    // Which credits came from payments made before a promise (they do not count towards it).
-    let payments = PaymentDays::of(
-        &order.id,
-        order.market,
-        &[],
-        &s.db.payment_credits_of(&[order.id.as_str()]).await?,
-    )?;
     let now = s.clock.now_ms();
     let mut tx = s.db.begin().await?;
     let mut loan = crate::servicing::load_in(&mut tx, &order.id).await?;
     active(&loan.order)?;
+    // Which credits of the ledger just loaded came from payments made before a promise (they do not count towards
+    // it), read with the order locked, so no credit is in the one and not the other.
+    let payments = PaymentDays::of(
+        &order.id,
+        order.market,
+        &[],
+        &tx.payment_credits_in_tx(&order.id).await?,
+    )?;
     let today = s.clock.today(loan.order.market);
     let outstanding = loan
         .balances

@@ -203,6 +203,31 @@ pub struct WaitingPaymentRow {
     pub installment_to: Option<i64>,
     /// Epoch milliseconds: when the borrower started it.
     pub created_at: i64,
+    /// Epoch milliseconds: when the borrower paid, as far as the server knows ([`paid_at`]).
+    pub paid_at: i64,
+}
+
+/// When the borrower paid a payment `p`, as far as the server knows: the first UTR they reported for it, else the
+/// provider's first report of the money (a callback), else `{fallback}` (the ledger's credit, or the payment's start).
+/// Not the payment's start: a borrower may open the pay screen during a collections call and pay after it, or pay a
+/// virtual account issued that morning in the evening.
+fn paid_at(fallback: &str) -> String {
+    format!(
+        "COALESCE((SELECT MIN(u.submitted_at) FROM payment_utrs u WHERE u.payment_id = p.id),
+                  (SELECT MIN(cb.received_at) FROM payment_callbacks cb WHERE cb.payment_id = p.id),
+                  {fallback})"
+    )
+}
+
+/// The credits of `n` orders' payments (bound from `$1`), each with when it was paid.
+fn payment_credits_sql(n: usize) -> String {
+    format!(
+        "SELECT e.order_id, e.seq, {} AS made_at, e.on_date, e.cash, e.excess
+         FROM ledger_entries e JOIN payments p ON p.id = e.payment_id
+         WHERE e.order_id IN ({}) AND e.kind IN ('repayment', 'payoff', 'cooling_off_exit', 'extension_fee')",
+        paid_at("e.created_at"),
+        placeholders(1, n)
+    )
 }
 
 /// Money a payment brought, as the ledger credited it.
@@ -211,7 +236,7 @@ pub struct PaymentCreditRow {
     pub order_id: String,
     /// The ledger entry's sequence number in its order's ledger.
     pub seq: i64,
-    /// Epoch milliseconds: when the borrower made the payment.
+    /// Epoch milliseconds: when the borrower paid ([`paid_at`]).
     pub made_at: i64,
     /// `YYYY-MM-DD`: the business day of the credit.
     pub on_date: String,
@@ -459,9 +484,11 @@ impl Db {
             return Ok(Vec::new());
         }
         let sql = format!(
-            "SELECT order_id, reference, status, amount, received_amount, installment, installment_to, created_at
-             FROM payments WHERE status IN ('verifying', 'held') AND order_id IN ({})
-             ORDER BY created_at, id",
+            "SELECT p.order_id, p.reference, p.status, p.amount, p.received_amount, p.installment, p.installment_to,
+                    p.created_at, {} AS paid_at
+             FROM payments p WHERE p.status IN ('verifying', 'held') AND p.order_id IN ({})
+             ORDER BY p.created_at, p.id",
+            paid_at("p.created_at"),
             placeholders(1, order_ids.len())
         );
         let mut query = sqlx::query_as(&sql);
@@ -471,7 +498,7 @@ impl Db {
         query.fetch_all(self.pool()).await
     }
 
-    /// The money payments of these orders brought, as the ledger credited it: when each payment was made, the day of
+    /// The money payments of these orders brought, as the ledger credited it: when each payment was paid, the day of
     /// its credit, the cash and the part of it owed back.
     pub async fn payment_credits_of(
         &self,
@@ -480,12 +507,7 @@ impl Db {
         if order_ids.is_empty() {
             return Ok(Vec::new());
         }
-        let sql = format!(
-            "SELECT e.order_id, e.seq, p.created_at AS made_at, e.on_date, e.cash, e.excess
-             FROM ledger_entries e JOIN payments p ON p.id = e.payment_id
-             WHERE e.order_id IN ({}) AND e.kind IN ('repayment', 'payoff', 'cooling_off_exit', 'extension_fee')",
-            placeholders(1, order_ids.len())
-        );
+        let sql = payment_credits_sql(order_ids.len());
         let mut query = sqlx::query_as(&sql);
         for id in order_ids {
             query = query.bind(*id);
@@ -512,6 +534,18 @@ impl Db {
 }
 
 impl Tx {
+    /// [`Db::payment_credits_of`] for one order inside the transaction that locked it: the credits of the very ledger
+    /// it loaded.
+    pub async fn payment_credits_in_tx(
+        &mut self,
+        order_id: &str,
+    ) -> sqlx::Result<Vec<PaymentCreditRow>> {
+        sqlx::query_as(&payment_credits_sql(1))
+            .bind(order_id)
+            .fetch_all(self.conn())
+            .await
+    }
+
     /// Stores a contact attempt; `seal` turns the note into its stored form, bound to the new row's id.
     pub async fn insert_contact(
         &mut self,

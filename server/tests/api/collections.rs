@@ -1074,16 +1074,20 @@ async fn money_paid_before_a_promise_was_made_does_not_keep_it() {
     let shown = latest_promise(&app, &agent, &order_no).await;
     assert_eq!(shown["state"], "broken", "{shown}");
 
-    // A new promise, and money paid after it: kept.
+    // During the next call the borrower opens the pay screen; the agent records a new promise; the borrower pays
+    // (sends the UTR) after it: the money was paid after the promise, so it keeps it.
     let later = by + Duration::days(1);
+    let session = app.sign_in("IN", &phone).await;
+    let paid =
+        data(create_payment(&app, &session, &order_no, "due", "upi", "after-call-1").await).await;
+    let paid_id = paid["paymentId"].as_str().unwrap().to_owned();
+    set_local(&app, Market::India, later, 10, 5).await;
+    let agent = op_sign_in(&app, "agent").await;
     let again = data(promise(&app, &agent, &order_no, later + Duration::days(2), 1000).await).await;
     assert_eq!(again["state"], "open", "{again}");
     set_local(&app, Market::India, later, 11, 0).await;
     let session = app.sign_in("IN", &phone).await;
     let fin = op_sign_in(&app, "fin").await;
-    let paid =
-        data(create_payment(&app, &session, &order_no, "due", "upi", "after-call-1").await).await;
-    let paid_id = paid["paymentId"].as_str().unwrap().to_owned();
     assert_eq!(
         submit_utr(&app, &session, &paid_id, "423456789013")
             .await
