@@ -90,15 +90,21 @@ impl Db {
             );
             return Ok(None);
         }
-        // The native session and its borrower are locked (PostgreSQL; SQLite's write transaction holds the database)
-        // until the browser's session is written: an account deletion committing meanwhile would otherwise revoke the
-        // sessions it saw and leave this new one live on an erased account. One committed first is seen here.
+        // The borrower is locked (PostgreSQL; SQLite's write transaction holds the database) until the browser's
+        // session is written: an account deletion committing meanwhile would otherwise revoke the sessions it saw
+        // and leave this new one live on an erased account; one committed first is seen here (the row is read again
+        // once the lock is had). Only the borrower's row, which the deletion locks first too, so the two wait in the
+        // same order and never deadlock.
+        let lock = if tx.lock_clause().is_empty() {
+            ""
+        } else {
+            " FOR UPDATE OF b"
+        };
         let sql = format!(
             "SELECT b.id, b.market, b.phone_enc, b.created_at, s.created_at AS session_created_at
              FROM borrower_sessions s JOIN borrowers b ON b.id = s.borrower_id
              WHERE s.id = $1 AND s.revoked_at IS NULL AND s.last_seen_at >= $2 AND s.created_at >= $3
-               AND b.deleted_at IS NULL{}",
-            tx.lock_clause()
+               AND b.deleted_at IS NULL{lock}"
         );
         let handed: Option<HandedSession> = sqlx::query_as(&sql)
             .bind(&session_id)

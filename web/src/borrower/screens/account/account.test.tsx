@@ -106,7 +106,7 @@ describe('deleting the account', () => {
     renderBorrower('/app/account/delete?lang=1');
     expect(
       await screen.findByText(
-        'A payment on your loan KL-261125-REF001 is not settled yet: it is being checked, its payment instructions can still be paid until they expire, or we owe you money back. Any money we owe you goes to your bank account, so your account stays until this is settled.',
+        'A payment on your loan KL-261125-REF001 is not settled yet: it is being checked, its payment instructions can still be paid until they expire, we owe you money back, or the money was taken back by your bank or the payment app and we are settling it with you. Any money we owe you goes to your bank account, so your account stays until this is settled.',
       ),
     ).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Go to the loan' })).toHaveAttribute('href', '/app/orders/KL-261125-REF001');
