@@ -7,8 +7,8 @@ pub mod images;
 
 use kilat_domain::{Code, Currency, Market, OrderState};
 use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
-use time::Date;
 use time::macros::format_description;
+use time::{Date, OffsetDateTime};
 
 use crate::auth::Borrower;
 use crate::auth::operators::{Operator, Role, split_markets};
@@ -407,8 +407,8 @@ pub struct Complaint {
     pub category_label: &'static str,
     /// The last day to resolve it.
     pub deadline: Date,
-    /// Still waiting on the lender after the deadline ([`waits_on_lender`]): flagged for support, and the borrower is
-    /// shown where to escalate.
+    /// Late on the lender's side after the deadline ([`late_after_deadline`]): flagged for support, and the borrower
+    /// is shown where to escalate.
     pub overdue: bool,
 }
 
@@ -422,14 +422,15 @@ pub struct ComplaintDetail {
     pub phone_masked: Option<String>,
 }
 
-/// Whether a complaint in `status` still waits on the lender for its deadline (PRODUCT.md §5). India (RBI's
-/// Integrated Ombudsman Scheme): until it is resolved, i.e. closed, within 30 days. Indonesia (OJK): until it is
-/// answered within 20 working days; once support has answered it waits on the borrower, and a reply of theirs
-/// (the complaint open again) waits on the lender once more.
-fn waits_on_lender(market: Market, status: &str) -> bool {
+/// Whether a complaint in `status` is late on the lender's side once its deadline has passed (PRODUCT.md §5). India
+/// (RBI's Integrated Ombudsman Scheme): until it is resolved, i.e. closed, within 30 days. Indonesia (OJK): until it is
+/// answered within 20 working days: one answered by its deadline is not late, whatever follows (a borrower's later
+/// reply is answered like any other, and a closed complaint shows where to escalate); one answered after it is late
+/// again whenever it waits on the lender (open), and never while it waits on the borrower.
+fn late_after_deadline(market: Market, status: &str, answered_in_time: bool) -> bool {
     match market {
         Market::India => status != "closed",
-        Market::Indonesia => status == "open",
+        Market::Indonesia => status == "open" && !answered_in_time,
     }
 }
 
@@ -445,7 +446,13 @@ fn complaint_of(s: &Services, row: ComplaintRow, lang: Lang) -> Result<Complaint
         s.holidays.of(row.market),
     )
     .map_err(Error::Loan)?;
-    let overdue = waits_on_lender(row.market, &row.status) && s.clock.today(row.market) > deadline;
+    // The first answer's day, on the market's calendar.
+    let answered_in_time = row.answered_at.is_some_and(|ms| {
+        OffsetDateTime::from_unix_timestamp_nanos(i128::from(ms) * 1_000_000)
+            .is_ok_and(|at| row.market.local_date(at) <= deadline)
+    });
+    let overdue = late_after_deadline(row.market, &row.status, answered_in_time)
+        && s.clock.today(row.market) > deadline;
     Ok(Complaint {
         category_label: category_label(lang, &row.category),
         deadline,

@@ -1184,3 +1184,56 @@ async fn a_borrowers_waiting_uploads_are_listed_to_send_or_remove() {
     );
     app.stop().await;
 }
+
+/// OJK asks for an answer within 20 working days: an Indonesian complaint answered in time is never late, even when
+/// its borrower writes again after the deadline (support answers the follow-up like any other message); the borrower
+/// is not sent to OJK for a lender that answered in time.
+#[tokio::test]
+async fn an_indonesian_complaint_answered_in_time_is_not_late_when_the_borrower_writes_again_after_the_deadline()
+ {
+    let app = spawn_app().await;
+    let Borrower { session, phone } = app.borrower(ID).await;
+    let filed = file_complaint(
+        &app,
+        &session,
+        &json!({"category": "other", "description": "Nobody has called me back."}),
+    )
+    .await;
+    let ticket = filed["ticketNo"].as_str().unwrap().to_owned();
+    let deadline: time::Date = time::Date::parse(
+        filed["resolveBy"].as_str().unwrap(),
+        time::macros::format_description!("[year]-[month]-[day]"),
+    )
+    .unwrap();
+    let support = operator(&app, "sam", &[Role::Support]).await;
+    let answered = op_call(
+        &app,
+        &support,
+        Method::POST,
+        &format!("/api/v1/console/complaints/{ticket}/reply"),
+        Some(json!({"body": "Kami sudah menghubungi Anda hari ini."})),
+    )
+    .await;
+    assert_eq!(answered.status(), StatusCode::OK);
+    app.set_indonesia_date(deadline + time::Duration::days(3))
+        .await;
+    let session = app.sign_in("ID", &phone).await;
+    let again = app
+        .post_as(
+            &format!("/api/v1/borrower/complaints/{ticket}/replies"),
+            &session,
+            &json!({"body": "Masih ada pertanyaan lain."}),
+        )
+        .await;
+    assert_eq!(again.status(), StatusCode::CREATED);
+    let read = data(
+        app.get_as(&format!("/api/v1/borrower/complaints/{ticket}"), &session)
+            .await,
+    )
+    .await;
+    assert_eq!(
+        (&read["status"], &read["overdue"]),
+        (&json!("open"), &json!(false))
+    );
+    app.stop().await;
+}
