@@ -278,6 +278,20 @@ describe('support console', () => {
     expect(api.callsTo('POST', '/api/v1/console/complaints/CP-261125-AB12CD/reply')[0]?.body).toMatchObject({ body: 'Biaya sudah kami kembalikan. Terima kasih.' });
   });
 
+  it('offers an operator of one market only that market’s language of canned replies', async () => {
+    fakeConsoleApi({
+      operator: { ...OPERATORS.support, markets: ['ID'] },
+      signedIn: true,
+      handlers: {
+        'GET /api/v1/console/canned-replies': () => ok([{ id: 'c2', lang: 'id', title: 'Dana dikembalikan', body: 'Biaya sudah kami kembalikan.', createdAt: 0, updatedAt: 0 }]),
+      },
+    });
+    renderConsole('/console/canned-replies');
+    expect(await screen.findByRole('button', { name: 'Edit Dana dikembalikan' })).toBeInTheDocument();
+    const tabs = within(screen.getByRole('navigation', { name: 'Language' })).getAllByRole('link');
+    expect(tabs.map((tab) => tab.textContent)).toEqual(['Bahasa Indonesia']);
+  });
+
   it('keeps canned replies per language', async () => {
     const api = fakeConsoleApi({
       operator: OPERATORS.support,

@@ -4,19 +4,24 @@ import { Link, useSearchParams } from 'react-router';
 import { errorText } from '@/shared/api/error-text';
 import { useCannedReplies, useDeleteCannedReply, useSaveCannedReply } from '../api/support';
 import type { CannedReply } from '../api/types';
+import { useOperatorMarkets } from '../operator-context';
 import { consolePaths } from '../paths';
 import { LoadFailed, Loading } from './states';
 
-const LANGS = ['en', 'id'] as const;
+/** Each market's borrowers are answered in its language: English India's, Bahasa Indonesia Indonesia's. */
+const LANG_OF_MARKET = { IN: 'en', ID: 'id' } as const;
 
 /** Support's canned replies per language (English for India, Bahasa Indonesia for Indonesia): add, edit, delete;
- * every change is audited by the server. */
+ * every change is audited by the server. Only the languages of the operator's markets are offered (the server keeps
+ * each market's replies to its own staff). */
 export function CannedRepliesScreen() {
   const { t } = useTranslation();
   const list = useCannedReplies();
   const remove = useDeleteCannedReply();
   const [search] = useSearchParams();
-  const lang = search.get('lang') === 'id' ? 'id' : 'en';
+  const langs = useOperatorMarkets().map((m) => LANG_OF_MARKET[m]);
+  const asked = search.get('lang');
+  const lang = langs.find((l) => l === asked) ?? langs[0] ?? 'en';
   const [editing, setEditing] = useState<CannedReply | 'new' | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const language = t(`canned.lang.${lang}`);
@@ -29,7 +34,7 @@ export function CannedRepliesScreen() {
       </div>
       <p className="muted">{t('canned.intro')}</p>
       <nav className="tabs" aria-label={t('canned.language')}>
-        {LANGS.map((l) => (
+        {langs.map((l) => (
           <Link key={l} to={`${consolePaths.cannedReplies}?lang=${l}`} aria-current={l === lang ? 'page' : undefined} onClick={() => setEditing(null)}>
             {t(`canned.lang.${l}`)}
           </Link>
