@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 pub enum PaymentState {
     /// Created; waiting for the borrower's transfer (and UTR).
     Pending,
-    /// The borrower submitted a UTR; finance verifies it ("payment received, verifying").
+    /// The borrower submitted a UTR; finance verifies it ("transfer reported, being checked").
     Verifying,
     /// Credited to the loan in full; the ledger records it.
     Confirmed,

@@ -388,7 +388,7 @@ async fn save_step_once(
         tx.rollback().await?;
         return Ok(None);
     }
-    // Who the borrower is, and whom collections may call, stay as reviewed while an order is open: an overdue
+    // Who the borrower is, and who their emergency contacts are, stay as reviewed while an order is open: an overdue
     // borrower who replaced their PAN/NIK or contacts would take their fingerprints off the duplicate check (a second
     // account with the old ones would look new), and the payout file names the holder from this step.
     if !identity.is_empty() && tx.open_order_status(&borrower.id).await?.is_some() {
@@ -452,8 +452,9 @@ async fn save_step_once(
     }))
 }
 
-/// The fields of a step saved again that name who the borrower is (name, date of birth, PAN/NIK) or whom collections
-/// may call (the contacts' phones) and changed: never while an order is open.
+/// The fields of a step saved again that name who the borrower is (name, date of birth, PAN/NIK) or who their
+/// emergency contacts are (the contacts' phones; never called about the loan, but part of the reviewed application)
+/// and changed: never while an order is open.
 fn identity_changes(previous: Option<&StepData>, data: &StepData) -> Vec<&'static str> {
     let changed =
         |field: &'static str, before: &str, after: &str| (before != after).then_some(field);

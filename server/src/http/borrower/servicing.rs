@@ -138,7 +138,7 @@ pub struct LoanPlanView {
     pub paid: BucketsView,
     pub outstanding: BucketsView,
     pub extensions_granted: u32,
-    /// True while a submitted UTR waits for finance: "payment received, verifying".
+    /// True while a submitted UTR waits for finance: "payment being checked".
     pub verifying: bool,
     /// How the loan ended (`payoff`, `cooling_off_exit`); null while open or repaid by installments.
     #[schema(required = true, value_type = Option<String>)]
@@ -241,7 +241,7 @@ pub struct RepaymentView {
     pub today: String,
     /// Everything outstanding, in minor units.
     pub outstanding: i64,
-    /// True while a submitted UTR waits for finance: "payment received, verifying".
+    /// True while a submitted UTR waits for finance: "payment being checked".
     pub verifying: bool,
     /// The choices the loan offers today, in the order `due`, `payoff`, `cooling_off`, `extension`; empty when
     /// there is nothing to pay.
@@ -328,7 +328,7 @@ impl From<kilat_domain::CoolingOffOffer> for CoolingOffView {
     }
 }
 
-/// A payment whose UTR waits for finance ("payment received, verifying").
+/// A payment whose UTR waits for finance ("payment being checked").
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct VerifyingPaymentView {
@@ -641,7 +641,7 @@ pub struct UtrRequest {
     pub utr: Option<String>,
 }
 
-/// Submits the UTR of the borrower's transfer: the payment waits for finance ("payment received, verifying").
+/// Submits the UTR of the borrower's transfer: the payment waits for finance ("transfer reported, being checked").
 #[utoipa::path(post, path = "/api/v1/borrower/payments/{paymentId}/utr", tag = "borrower",
     operation_id = "borrower_submit_utr",
     security(("session_header" = []), ("session_cookie" = [])),

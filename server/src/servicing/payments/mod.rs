@@ -96,7 +96,7 @@ pub struct Repayment {
     pub loan: LoanView,
     pub today: Date,
     pub choices: Vec<Priced>,
-    /// A submitted UTR (or a held amount) waits for finance: "payment received, verifying".
+    /// A submitted UTR (or a held amount) waits for finance: "payment being checked".
     pub verifying: bool,
     /// What is past its due date, in its parts, and tomorrow's late charge; none when nothing is.
     pub arrears: Option<kilat_domain::Arrears>,

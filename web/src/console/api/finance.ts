@@ -221,7 +221,8 @@ export interface CsvFile {
 }
 
 /**
- * Fetches a CSV download (`GET`, the console cookie): its file name from `Content-Disposition` and its text. An error
+ * Fetches a CSV download (`GET` with the console cookie; `POST` with the CSRF token too for one that changes
+ * something, the bank file): its file name from `Content-Disposition` and its text. An error
  * answer is the envelope's `ApiError`, so the screen can say what is wrong instead of saving a JSON file.
  */
 export async function fetchCsv(path: string, fallbackName: string, post?: { csrf: string | null }): Promise<CsvFile> {

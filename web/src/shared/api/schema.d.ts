@@ -852,7 +852,7 @@ export interface paths {
          *     follows the same format and uniqueness rules. The same UTR again answers the payment as it stands.
          */
         put: operations["borrower_correct_utr"];
-        /** Submits the UTR of the borrower's transfer: the payment waits for finance ("payment received, verifying"). */
+        /** Submits the UTR of the borrower's transfer: the payment waits for finance ("transfer reported, being checked"). */
         post: operations["borrower_submit_utr"];
         delete?: never;
         options?: never;
@@ -5283,7 +5283,7 @@ export interface components {
                  * @description The market's business date the statuses are for.
                  */
                 today: string;
-                /** @description True while a submitted UTR waits for finance: "payment received, verifying". */
+                /** @description True while a submitted UTR waits for finance: "payment being checked". */
                 verifying: boolean;
             };
             /** @description Always `ok` on success. */
@@ -5782,7 +5782,7 @@ export interface components {
                 status: components["schemas"]["OrderState"];
                 /** Format: date */
                 today: string;
-                /** @description True while a submitted UTR waits for finance: "payment received, verifying". */
+                /** @description True while a submitted UTR waits for finance: "payment being checked". */
                 verifying: boolean;
                 verifyingPayment: null | components["schemas"]["VerifyingPaymentView"];
             };
@@ -7452,7 +7452,7 @@ export interface components {
              * @description The market's business date the statuses are for.
              */
             today: string;
-            /** @description True while a submitted UTR waits for finance: "payment received, verifying". */
+            /** @description True while a submitted UTR waits for finance: "payment being checked". */
             verifying: boolean;
         };
         /** @description The answer to the location prompt. */
@@ -8309,7 +8309,7 @@ export interface components {
             status: components["schemas"]["OrderState"];
             /** Format: date */
             today: string;
-            /** @description True while a submitted UTR waits for finance: "payment received, verifying". */
+            /** @description True while a submitted UTR waits for finance: "payment being checked". */
             verifying: boolean;
             verifyingPayment: null | components["schemas"]["VerifyingPaymentView"];
         };
@@ -8561,7 +8561,7 @@ export interface components {
              */
             purpose: string;
         };
-        /** @description A payment whose UTR waits for finance ("payment received, verifying"). */
+        /** @description A payment whose UTR waits for finance ("payment being checked"). */
         VerifyingPaymentView: {
             /**
              * Format: int64
