@@ -6,7 +6,7 @@ mod rules;
 
 use std::collections::BTreeMap;
 
-use kilat_domain::{Code, Market};
+use kilat_domain::{Code, Market, OrderState};
 
 pub use rules::{
     BankInfo, BaseInfo, ExtendedInfo, JobInfo, MAX_AGE, MIN_AGE, PersonalInfo, Step, StepData,
@@ -391,13 +391,28 @@ async fn save_step_once(
     // Who the borrower is, and who their emergency contacts are, stay as reviewed while an order is open: an overdue
     // borrower who replaced their PAN/NIK or contacts would take their fingerprints off the duplicate check (a second
     // account with the old ones would look new), and the payout file names the holder from this step.
-    if !identity.is_empty() && tx.open_order_status(&borrower.id).await?.is_some() {
+    let open_order = tx.open_order_status(&borrower.id).await?;
+    if !identity.is_empty() && open_order.is_some() {
         tx.rollback().await?;
         let mut errors = FieldErrors::default();
         for field in identity {
             errors.add(field, FieldProblem::new("field.identity_locked"));
         }
         return Err(Error::Validation(errors));
+    }
+    // While an application waits for its review, every step stays as the borrower sent it: the reviewer decides on
+    // what they read (a job or an income changed meanwhile, below the product's minimum say, would be approved
+    // unseen). Withdrawing the application frees them.
+    if open_order.as_deref() == Some(OrderState::PendingReview.code()) {
+        let changed = changed_fields(previous.as_ref(), &data);
+        if !changed.is_empty() {
+            tx.rollback().await?;
+            let mut errors = FieldErrors::default();
+            for field in changed {
+                errors.add(field, FieldProblem::new("field.under_review"));
+            }
+            return Err(Error::Validation(errors));
+        }
     }
     if let Some(change) = &change {
         // Checked again with the borrower locked, in the transaction that writes.
@@ -482,6 +497,60 @@ fn identity_changes(previous: Option<&StepData>, data: &StepData) -> Vec<&'stati
         .into_iter()
         .flatten()
         .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// The fields (as the request names them) whose value a save changes; none for a step saved the first time.
+fn changed_fields(previous: Option<&StepData>, data: &StepData) -> Vec<&'static str> {
+    fn diff<const N: usize>(pairs: [(&'static str, bool); N]) -> Vec<&'static str> {
+        pairs
+            .into_iter()
+            .filter_map(|(field, changed)| changed.then_some(field))
+            .collect()
+    }
+    match (previous, data) {
+        (Some(StepData::Base(b)), StepData::Base(a)) => diff([
+            ("fullName", b.full_name != a.full_name),
+            ("dateOfBirth", b.date_of_birth != a.date_of_birth),
+            ("gender", b.gender != a.gender),
+            ("idNumber", b.id_number != a.id_number),
+        ]),
+        (Some(StepData::Personal(b)), StepData::Personal(a)) => diff([
+            ("education", b.education != a.education),
+            ("maritalStatus", b.marital_status != a.marital_status),
+            ("residenceType", b.residence_type != a.residence_type),
+            ("regionCode", b.region_code != a.region_code),
+            ("cityCode", b.city_code != a.city_code),
+            ("address", b.address != a.address),
+            ("postalCode", b.postal_code != a.postal_code),
+        ]),
+        (Some(StepData::Job(b)), StepData::Job(a)) => diff([
+            ("employmentType", b.employment_type != a.employment_type),
+            ("employerName", b.employer_name != a.employer_name),
+            ("income", b.income != a.income),
+            ("payDay", b.pay_day != a.pay_day),
+        ]),
+        (Some(StepData::Extended(b)), StepData::Extended(a)) => diff([
+            ("contact1Name", b.contact1_name != a.contact1_name),
+            (
+                "contact1Relation",
+                b.contact1_relation != a.contact1_relation,
+            ),
+            ("contact1Phone", b.contact1_phone != a.contact1_phone),
+            ("contact2Name", b.contact2_name != a.contact2_name),
+            (
+                "contact2Relation",
+                b.contact2_relation != a.contact2_relation,
+            ),
+            ("contact2Phone", b.contact2_phone != a.contact2_phone),
+            ("consent", b.consent != a.consent),
+        ]),
+        (Some(StepData::Bank(b)), StepData::Bank(a)) => diff([
+            ("bankCode", b.bank_code != a.bank_code),
+            ("accountNumber", b.account_number != a.account_number),
+            ("ifsc", b.ifsc != a.ifsc),
+        ]),
         _ => Vec::new(),
     }
 }

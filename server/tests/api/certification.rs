@@ -445,3 +445,56 @@ async fn who_the_borrower_is_and_their_contacts_phones_stay_as_reviewed_while_an
     assert_ne!(app.db.fingerprints_of(&id).await.unwrap(), fingerprints);
     app.stop().await;
 }
+
+/// While an application waits for its review, every step stays as the borrower sent it (the reviewer decides on what
+/// they read: an income lowered meanwhile would be approved unseen): a change is refused on each changed field, a save
+/// of the same answers is fine, and withdrawing the application frees them.
+#[tokio::test]
+async fn the_answers_stay_as_sent_while_the_application_waits_for_review() {
+    let app = spawn_app().await;
+    let crate::builders::Application {
+        session, order_no, ..
+    } = app.borrower(crate::builders::IN).applied().await;
+    let steps = valid_steps("IN");
+    let step = |name: &str| steps.iter().find(|(s, _)| *s == name).unwrap().1.clone();
+
+    let mut job = step("job");
+    job["income"] = json!(800_000);
+    job["employerName"] = json!("Someone Else Ltd");
+    let refused = error(save(&app, &session, "job", &job).await).await;
+    assert_eq!(refused["code"], "validation_failed", "{refused}");
+    let mut fields: Vec<&str> = refused["fields"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    fields.sort();
+    assert_eq!(fields, ["employerName", "income"], "{refused}");
+    assert!(
+        refused["fields"]["income"]
+            .as_str()
+            .unwrap()
+            .contains("batalkan pengajuan"),
+        "{refused}"
+    );
+    // The same answers again change nothing and are fine.
+    assert_eq!(
+        save(&app, &session, "job", &step("job")).await.status(),
+        StatusCode::OK
+    );
+    // Withdrawn, the application no longer holds them.
+    let cancelled = app
+        .post_as(
+            &format!("/api/v1/borrower/orders/{order_no}/cancel"),
+            &session,
+            &json!({}),
+        )
+        .await;
+    assert_eq!(cancelled.status(), StatusCode::OK);
+    assert_eq!(
+        save(&app, &session, "job", &job).await.status(),
+        StatusCode::OK
+    );
+    app.stop().await;
+}
