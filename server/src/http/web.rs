@@ -401,6 +401,24 @@ impl Assets {
         {
             return None;
         }
+        // A page asked for by its file name is still the market's page: `lang` decides, never the name (an Indian
+        // visitor on `/index.html?lang=1` got the Indonesian lender's page, and one on `/about.en.html` without it the
+        // Indian page in Indonesia).
+        if let Some(base) = key
+            .strip_suffix(".en.html")
+            .or_else(|| key.strip_suffix(".html"))
+        {
+            if base == "index" {
+                return if india {
+                    self.home_en.as_ref()
+                } else {
+                    self.home.as_ref()
+                };
+            }
+            if let Some(asset) = page(base) {
+                return Some(asset);
+            }
+        }
         if let Some(asset) = self.files.get(key) {
             return Some(asset);
         }

@@ -120,6 +120,17 @@ async fn each_page_is_rendered_with_its_own_markets_company() {
             &india_settings,
             indonesia_markers(),
         ),
+        // A page asked for by its file name is still the market's (`lang` decides, never the name).
+        ("/index.html?lang=1", &india_settings, indonesia_markers()),
+        ("/about.html?lang=1", &india_settings, indonesia_markers()),
+        ("/index.en.html", &indonesia_settings, india_markers()),
+        ("/about.en.html", &indonesia_settings, india_markers()),
+        ("/index.html", &indonesia_settings, india_markers()),
+        (
+            "/about.en.html?lang=1",
+            &india_settings,
+            indonesia_markers(),
+        ),
     ] {
         let html = app.get(path).await.text().await.unwrap();
         assert_eq!(
