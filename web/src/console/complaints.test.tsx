@@ -280,7 +280,7 @@ describe('support console', () => {
 
   it('offers an operator of one market only that market’s language of canned replies', async () => {
     fakeConsoleApi({
-      operator: { ...OPERATORS.support, markets: ['ID'] },
+      operator: OPERATORS.indonesiaSupport,
       signedIn: true,
       handlers: {
         'GET /api/v1/console/canned-replies': () => ok([{ id: 'c2', lang: 'id', title: 'Dana dikembalikan', body: 'Biaya sudah kami kembalikan.', createdAt: 0, updatedAt: 0 }]),

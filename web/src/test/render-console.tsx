@@ -43,6 +43,8 @@ export const OPERATORS = {
   collections: { id: 'op-col', username: 'cole', roles: ['collections'], markets: ['IN', 'ID'], passwordChangeRequired: false },
   /** Finance and reviewer of Indonesia only (the Indonesian lender's staff). */
   indonesia: { id: 'op-idn', username: 'budi', roles: ['reviewer', 'finance'], markets: ['ID'], passwordChangeRequired: false },
+  /** Support of Indonesia only. */
+  indonesiaSupport: { id: 'op-ids', username: 'sari', roles: ['support'], markets: ['ID'], passwordChangeRequired: false },
   /** An admin of India only: manages India's operators only. */
   indiaAdmin: { id: 'op-ina', username: 'inez', roles: ['admin'], markets: ['IN'], passwordChangeRequired: false },
   /** Signed in with a password an admin set: must choose their own first. */
