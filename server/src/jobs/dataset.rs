@@ -8,8 +8,8 @@
 //! borrower in a thousand shares the PAN/NIK of the one before (a duplicate the review finds).
 //!
 //! Orders are made by the database (`store::seed`): one per borrower is that borrower's latest (5% in review, 2%
-//! approved and waiting for the payout, 40% paid out and current, 13% overdue — spread over 2 to 150 days past due,
-//! every bucket — 20% repaid, 15% rejected, 5% cancelled), the rest are older, closed orders (60% repaid, 30%
+//! approved and waiting for the payout, 40% paid out and current, 13% overdue — spread over 2 to about 130 days past
+//! due, every bucket — 20% repaid, 15% rejected, 5% cancelled), the rest are older, closed orders (60% repaid, 30%
 //! rejected, 10% cancelled). Each market's orders copy one accepted KFS (India: in-flexi-6m, ₹20,000 over six months;
 //! Indonesia: id-kilat-cicil, Rp 5,000,000 over three months); each loan carries the plan and ledger of its payout
 //! date (computed once per market and date by the domain crate), a payout, and its arrears date; a repaid loan's

@@ -356,7 +356,11 @@ impl Tx {
 
 /// The status and age (`days_back`: days before the business date of its payout, or of its creation) of order `i`
 /// of the staging step. The first `borrowers` orders (one per borrower) are each borrower's latest: open ones among
-/// them; the rest are older, closed orders. Spread per mille by `h = i × 7919 mod 1000`.
+/// them; the rest are older, closed orders. Spread per mille by `h = i × 7919 mod 1000`, which takes each value once
+/// in every thousand orders (7919 and 1000 share no factor). An overdue order's age is its `h`'s (33 to 162 days, each
+/// once a thousand): its first installment is then 2 to about 132 days past due, every bucket held on every business
+/// date (an age by `i` left the first week's bucket of India empty on about three days in seven, as month lengths
+/// moved the due dates).
 fn staging_select() -> &'static str {
     "SELECT i, $3 || 'o' || substr(CAST(1000000000 + i AS TEXT), 2),
             $3 || 'b' || substr(CAST(1000000000 + (i % $4) AS TEXT), 2),
@@ -368,7 +372,7 @@ fn staging_select() -> &'static str {
                  ELSE CASE WHEN h < 600 THEN 'repaid' WHEN h < 900 THEN 'rejected' ELSE 'cancelled' END
             END,
             CASE WHEN i < $4 THEN
-                     CASE WHEN h < 70 THEN 0 WHEN h < 470 THEN i % 21 WHEN h < 600 THEN 33 + i % 148
+                     CASE WHEN h < 70 THEN 0 WHEN h < 470 THEN i % 21 WHEN h < 600 THEN 33 + (h - 470)
                           WHEN h < 800 THEN 181 + i % 185 ELSE 1 + i % 30 END
                  ELSE 366 + i % 365
             END
