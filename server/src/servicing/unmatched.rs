@@ -74,7 +74,22 @@ pub async fn resolve(
         action: "payment.unmatched_resolve",
         entity: "unmatched_receipt",
         entity_id: &row.id,
-        before_json: Some(&serde_json::json!({"resolved": false}).to_string()),
+        // The money it was, so the trail says what finance settled: kind, provider and its ids, amount and currency,
+        // the payment and order it names (a reversal).
+        before_json: Some(
+            &serde_json::json!({
+                "resolved": false,
+                "kind": row.kind,
+                "provider": row.provider,
+                "reference": row.reference,
+                "providerPaymentId": row.provider_payment_id,
+                "amount": row.amount,
+                "currency": row.currency,
+                "paymentId": row.payment_id,
+                "orderNo": row.order_no,
+            })
+            .to_string(),
+        ),
         after_json: Some(
             &serde_json::json!({"resolved": true, "resolution": resolution}).to_string(),
         ),

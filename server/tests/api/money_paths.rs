@@ -1911,6 +1911,25 @@ async fn money_reported_for_a_reference_no_payment_has_is_kept_for_finance_until
     };
     assert_eq!(error(loser).await["code"], "receipt_resolved");
     assert_eq!(audited("payment.unmatched_resolve").await, 1);
+    // The trail says which money was settled: provider, reference, amount and currency.
+    let before: String = sqlx::query_scalar(
+        "SELECT before_json FROM audit_log WHERE action = 'payment.unmatched_resolve' AND entity_id = $1",
+    )
+    .bind(ghost_row["id"].as_str().unwrap())
+    .fetch_one(app.db.pool())
+    .await
+    .unwrap();
+    let before: Value = serde_json::from_str(&before).unwrap();
+    assert_eq!(before["resolved"], false);
+    assert_eq!(
+        (&before["amount"], &before["currency"], &before["reference"]),
+        (
+            &ghost_row["amount"],
+            &ghost_row["currency"],
+            &ghost_row["reference"]
+        ),
+        "{before}"
+    );
     assert_eq!(list(&finance, "").await.len(), 2);
     let all = list(&finance, "?status=all").await;
     let done = all.iter().find(|r| r["id"] == ghost_row["id"]).unwrap();

@@ -356,6 +356,22 @@ async fn a_statement_matches_by_utr_and_exact_amount_and_confirms_the_matched_on
     assert_eq!(confirms.len(), 1);
     let after: Value = serde_json::from_str(confirms[0].2.as_deref().unwrap()).unwrap();
     assert_eq!(after["paymentId"], matched.as_str());
+    assert_eq!(after["receivedAmount"], matched_amount);
+    // Reading the import again shows the payers' names and UPI ids: audited as a view of it.
+    call(
+        &app,
+        &finance,
+        Method::GET,
+        &format!("/api/v1/console/reconciliation/imports/{import_id}"),
+        None,
+    )
+    .await;
+    let views = audits(&app, "view_unmasked").await;
+    assert!(
+        views.iter().any(|(entity, _, after)| entity == &import_id
+            && after.as_deref() == Some(r#"{"scope":"statement_lines"}"#)),
+        "{views:?}"
+    );
     assert_eq!(
         after["statementLine"],
         json!({
@@ -1100,6 +1116,11 @@ async fn a_rejected_utr_whose_money_arrives_after_all_is_found_by_it_held_and_cr
     )
     .await;
     assert_eq!(rejected.status(), StatusCode::OK);
+    // The trail holds the reason the borrower reads.
+    let trail = audits(&app, "payment.reject").await;
+    let after: Value = serde_json::from_str(trail[0].2.as_deref().unwrap()).unwrap();
+    assert_eq!(after["reason"], "No such credit on the statement.");
+    assert_eq!(after["status"], "rejected");
     let statement = format!(
         "Date,Narration,Ref,Debit,Credit\n28/11/2026,UPI/LATE CREDIT,712345678951,,\"{}\"\n",
         rupees(amount),
@@ -1138,6 +1159,19 @@ async fn a_rejected_utr_whose_money_arrives_after_all_is_found_by_it_held_and_cr
     let credited = data(confirm(&app, &finance, &id, amount).await).await;
     assert_eq!(credited["payment"]["status"], "confirmed", "{credited}");
     assert_eq!(count(&app, LEDGER, &id).await, 1);
+    // The trail says what was held and what finance credited.
+    let confirms = audits(&app, "payment.confirm").await;
+    let (before, after) = confirms
+        .last()
+        .map(|(_, b, a)| (b.clone(), a.clone()))
+        .unwrap();
+    let before: Value = serde_json::from_str(&before.unwrap()).unwrap();
+    let after: Value = serde_json::from_str(&after.unwrap()).unwrap();
+    assert_eq!(
+        (&before["status"], &before["receivedAmount"]),
+        (&json!("held"), &json!(amount))
+    );
+    assert_eq!(after["receivedAmount"], amount);
     // Decided once: a second confirmation is refused.
     assert_eq!(
         confirm(&app, &finance, &id, amount).await.status(),

@@ -646,11 +646,21 @@ pub async fn reject(
         entity: "order",
         entity_id: &before.row.order_id,
         before_json: Some(&audit_json(&before.row, before.status, None)?),
-        after_json: Some(&audit_json(&before.row, PaymentStatus::Rejected, None)?),
+        after_json: Some(&with_reason(
+            &audit_json(&before.row, PaymentStatus::Rejected, None)?,
+            reason,
+        )?),
         at: now,
     })
     .await?;
     tx.commit().await?;
     let row = s.db.payment(&before.row.id).await?.ok_or(Error::NotFound)?;
     payment_of(s, row)
+}
+
+/// A payment's audit JSON with the reason finance gave (the one the borrower reads).
+fn with_reason(json: &str, reason: &str) -> Result<String, Error> {
+    let mut value: serde_json::Value = serde_json::from_str(json).map_err(anyhow::Error::from)?;
+    value["reason"] = serde_json::Value::String(reason.to_owned());
+    Ok(value.to_string())
 }

@@ -248,12 +248,16 @@ pub async fn own_payment(
     payment_of(s, row)
 }
 
+/// A payment as the audit trail records it: what was asked, what was received and what is owed back of it (minor
+/// units; null while none), its status and UTR.
 fn audit_json(row: &PaymentRow, status: PaymentStatus, utr: Option<&str>) -> Result<String, Error> {
     Ok(serde_json::to_string(&serde_json::json!({
         "paymentId": row.id,
         "orderNo": row.order_no,
         "choice": row.choice,
         "amount": row.amount,
+        "receivedAmount": row.received_amount,
+        "refundAmount": row.refund_amount,
         "status": status.code(),
         "utr": utr.or(row.utr.as_deref()),
     }))
