@@ -76,6 +76,9 @@ pub struct ContactMessageRequest {
     /// with the phone number.
     #[schema(value_type = Option<Market>)]
     pub market: Option<String>,
+    /// Leave it out or empty: a field the site's form hides from people ("leave this empty"), which only a program
+    /// filling every field fills. A message with it filled is answered like any other and kept nowhere.
+    pub website: Option<String>,
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -178,6 +181,14 @@ pub async fn create_contact_message(
     ClientAddr(client): ClientAddr,
     JsonOrForm(req): JsonOrForm<ContactMessageRequest>,
 ) -> Result<(StatusCode, Json<Envelope<ContactMessageCreated>>), ApiError> {
+    if req.website.as_deref().is_some_and(|w| !w.trim().is_empty()) {
+        // The hidden field a person never sees, filled: a program sent it. Told it was taken, so it learns nothing.
+        let (id, created_at) = support::ignore_contact_message(&state.services);
+        return Ok((
+            StatusCode::CREATED,
+            Envelope::ok(ContactMessageCreated { id, created_at }),
+        ));
+    }
     let valid = ValidContactMessage::try_from(req)?;
     let stored = support::leave_contact_message(
         &state.services,
@@ -234,6 +245,7 @@ mod tests {
             email: None,
             company: Some("  ".into()),
             market: None,
+            website: None,
         }
     }
 

@@ -1572,6 +1572,13 @@ pub async fn leave_contact_message(
     Ok(stored)
 }
 
+/// A contact message sent with the form's hidden field filled (a program filling every field, not a person): kept
+/// nowhere and counted nowhere, only logged; the id and time of an answer like any other's.
+pub fn ignore_contact_message(s: &Services) -> (String, i64) {
+    tracing::info!("contact message with the hidden field filled: not kept");
+    (crate::store::new_id(), s.clock.now_ms())
+}
+
 /// A page of the contact form's messages (`page` from 1, `page_size` messages; support, admins) with how many the
 /// operator sees in all: only those waiting when `waiting_only`, oldest first (the most overdue for an answer first);
 /// else all, newest first. Only the messages the operator sees ([`contact_market`]) are counted and paged, in SQL: a
@@ -1587,6 +1594,39 @@ pub async fn contact_messages(
     op.require_any(SUPPORT_ROLES)?;
     let page_size = page_size.clamp(1, MAX_QUEUE_PAGE_SIZE);
     let offset = page.max(1).saturating_sub(1).saturating_mul(page_size);
+    let (list, total) = contact_messages_page(s, op, waiting_only, page_size, offset).await?;
+    // Each message's telephone and e-mail are shown in full (support calls and writes back): each view is audited,
+    // the page's in one statement, before it is answered.
+    if !list.is_empty() {
+        let now = s.clock.now_ms();
+        let entries: Vec<NewAuditEntry<'_>> = list
+            .iter()
+            .map(|m| NewAuditEntry {
+                actor_kind: "operator",
+                actor_id: Some(&op.id),
+                action: "view_unmasked",
+                entity: "contact_message",
+                entity_id: &m.id,
+                before_json: None,
+                after_json: Some(r#"{"fields":["telephone","email"]}"#),
+                at: now,
+            })
+            .collect();
+        let mut tx = s.db.begin().await?;
+        tx.insert_audits(&entries).await?;
+        tx.commit().await?;
+    }
+    Ok((list, total))
+}
+
+/// A page of the messages `op` sees ([`contact_messages`]).
+async fn contact_messages_page(
+    s: &Services,
+    op: &Operator,
+    waiting_only: bool,
+    page_size: i64,
+    offset: i64,
+) -> Result<(Vec<ContactMessage>, i64), Error> {
     // An operator of every market sees every message; one of one market that market's, and of the undecided ones
     // those whose telephone is that market's only.
     let Some(market) = op.market_filter(None)? else {

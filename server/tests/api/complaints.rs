@@ -878,6 +878,23 @@ async fn contact_messages_reach_support_with_their_reply_channel_and_are_handled
     assert_eq!(list["total"], 2);
     let list = list["items"].as_array().unwrap();
     assert_eq!(list.len(), 2);
+    // Their telephones and e-mails are shown in full: each view is audited, naming the operator.
+    let viewed: Vec<(String, Option<String>)> = sqlx::query_as(
+        "SELECT a.entity_id, o.username FROM audit_log a JOIN operators o ON o.id = a.actor_id
+         WHERE a.action = 'view_unmasked' AND a.entity = 'contact_message'",
+    )
+    .fetch_all(app.db.pool())
+    .await
+    .unwrap();
+    assert_eq!(viewed.len(), 2, "{viewed:?}");
+    for message in list {
+        assert!(
+            viewed
+                .iter()
+                .any(|(id, by)| id == message["id"].as_str().unwrap()
+                    && by.as_deref() == Some("sam"))
+        );
+    }
     let sari = list.iter().find(|m| m["name"] == "Sari").unwrap();
     assert_eq!(
         (sari["replyChannel"].as_str(), sari["replyTo"].as_str()),
@@ -1235,5 +1252,36 @@ async fn an_indonesian_complaint_answered_in_time_is_not_late_when_the_borrower_
         (&read["status"], &read["overdue"]),
         (&json!("open"), &json!(false))
     );
+    app.stop().await;
+}
+
+/// The contact form's hidden field, filled (a program filling every field; a person never sees it): the message is
+/// answered like any other and kept nowhere, nor counted against the sender's address.
+#[tokio::test]
+async fn a_contact_message_with_the_hidden_field_filled_is_answered_and_kept_nowhere() {
+    let app = spawn_app().await;
+    for _ in 0..8 {
+        let sent = app
+            .post_json(
+                "/api/v1/site/contact-messages",
+                &json!({"name": "Bot", "telephone": "123", "message": "Cheap pills.", "website": "http://spam.example"}),
+            )
+            .await;
+        assert_eq!(sent.status(), StatusCode::CREATED);
+        assert!(data(sent).await["id"].is_string());
+    }
+    let kept: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM contact_messages")
+        .fetch_one(app.db.pool())
+        .await
+        .unwrap();
+    assert_eq!(kept, 0);
+    // A person's message from the same address still goes through (nothing was counted).
+    let person = app
+        .post_json(
+            "/api/v1/site/contact-messages",
+            &json!({"name": "Ravi", "telephone": "+91 98765 43210", "message": "Call me.", "website": ""}),
+        )
+        .await;
+    assert_eq!(person.status(), StatusCode::CREATED);
     app.stop().await;
 }

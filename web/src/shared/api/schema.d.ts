@@ -3568,6 +3568,11 @@ export interface components {
              * @example 98450 01234
              */
             telephone: string;
+            /**
+             * @description Leave it out or empty: a field the site's form hides from people ("leave this empty"), which only a program
+             *     filling every field fills. A message with it filled is answered like any other and kept nowhere.
+             */
+            website?: string | null;
         };
         ContactMessageView: {
             company: string | null;

@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useApiClient } from '@/shared/api/api-context';
 import { useMarket } from '@/shared/market/market-context';
@@ -16,8 +16,13 @@ const FIELDS: readonly Field[] = ['name', 'telephone', 'message'];
 /**
  * The contact form (SPEC.md §5, PRODUCT.md §2): the same checks and 1 s toasts as the original, and also each
  * missing field marked where it is (the toast is gone after a second); a complete message is really sent, and
- * the fields clear only once the server has stored it. Without JavaScript the form still posts, form-encoded,
- * to the same endpoint.
+ * the fields clear only once the server has stored it. It needs JavaScript: the contact panel stays hidden until
+ * the script shows it, and the endpoint answers JSON, so the form's `method` and `action` are no working path
+ * without script.
+ *
+ * A field hidden from people, `website` ("leave this empty"), catches programs that fill every field: it is sent
+ * only when filled, and the server answers such a message like any other and keeps it nowhere. Its value is read
+ * from the page when sending, so a program that sets it without typing is caught too.
  */
 export function ContactSection() {
   const { t } = useTranslation();
@@ -30,6 +35,7 @@ export function ContactSection() {
   const [telephone, setTelephone] = useState('');
   const [message, setMessage] = useState('');
   const [sending, setSending] = useState(false);
+  const trap = useRef<HTMLInputElement>(null);
   /** Fields at fault, with their text: missing here, or refused by the server. */
   const [invalid, setInvalid] = useState<Partial<Record<Field, string>>>({});
   const setters: Record<Field, (value: string) => void> = { name: setName, telephone: setTelephone, message: setMessage };
@@ -54,7 +60,8 @@ export function ContactSection() {
     setInvalid({});
     setSending(true);
     try {
-      await sendContactMessage(api, { ...fields, market: marketCode });
+      const website = trap.current?.value ?? '';
+      await sendContactMessage(api, { ...fields, market: marketCode, ...(website ? { website } : {}) });
       toast(t('contact.success'), { kind: 'success', durationMs: TOAST_DURATION_MS });
       setName('');
       setTelephone('');
@@ -110,9 +117,17 @@ export function ContactSection() {
             )}
           </div>
         ))}
-        <button type="submit" className="button" aria-disabled={sending || undefined}>
+        {/* Off-screen rather than display:none, so that programs reading the page still find it to fill. */}
+        <div className="contact__trap" aria-hidden="true">
+          <label htmlFor="contact-website">{t('contact.website')}</label>
+          <input id="contact-website" name="website" type="text" tabIndex={-1} autoComplete="off" defaultValue="" ref={trap} />
+        </div>
+        <button type="submit" className="button" aria-disabled={sending || undefined} aria-describedby="contact-privacy">
           {sending ? t('contact.sending') : t('contact.submit')}
         </button>
+        <p className="contact__privacy" id="contact-privacy">
+          {t('contact.privacy')}
+        </p>
       </form>
       <p className="contact__reply">{t('contact.replyTime')}</p>
       <h3 className="contact__other-title">{t('contact.otherWays')}</h3>
