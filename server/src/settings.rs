@@ -1251,6 +1251,22 @@ impl SiteSettings {
         ] {
             company.validate(prefix, mode)?;
         }
+        if mode == Mode::Production {
+            for (prefix, company) in [
+                ("KILAT_SITE__MARKETS__IN", &self.markets.india),
+                ("KILAT_SITE__MARKETS__ID", &self.markets.indonesia),
+            ] {
+                // The demo's licence lines say they are examples: a borrower must never be shown a made-up licence.
+                let licence = company.licence.to_lowercase();
+                if licence.contains("(example)") || licence.contains("(contoh)") {
+                    bail!(
+                        "{prefix}__LICENCE is the demo's example licence {:?}: set the lender's real licence line \
+                         before running in production",
+                        company.licence
+                    );
+                }
+            }
+        }
         Ok(())
     }
 }
@@ -1264,6 +1280,17 @@ impl Company {
             if value.trim().is_empty() {
                 bail!(
                     "{prefix}__{key} must not be empty: borrowers are shown the lender and its licence"
+                );
+            }
+        }
+        for (key, value) in [
+            ("GRIEVANCE_OFFICER__NAME", &self.grievance_officer.name),
+            ("GRIEVANCE_OFFICER__PHONE", &self.grievance_officer.phone),
+        ] {
+            if value.trim().is_empty() {
+                bail!(
+                    "{prefix}__{key} must not be empty: the site and the app name the grievance officer with their \
+                     contact details (RBI's digital lending rules; OJK)"
                 );
             }
         }
@@ -1666,7 +1693,27 @@ mod tests {
         assert!(err.contains("KILAT_SITE__MARKETS__ID__EMAIL"), "{err}");
         site.markets.indonesia.email = "halo@kilat.co.id".into();
         site.markets.indonesia.grievance_officer.email = "pengaduan@kilat.co.id".into();
+        // The demo's licence lines say they are examples: refused too, each named.
+        let err = site.validate(Mode::Production).unwrap_err().to_string();
+        assert!(err.contains("KILAT_SITE__MARKETS__IN__LICENCE"), "{err}");
+        site.markets.india.licence =
+            "Registered with the Reserve Bank of India as an NBFC, CoR No. N-14.03268".into();
+        let err = site.validate(Mode::Production).unwrap_err().to_string();
+        assert!(err.contains("KILAT_SITE__MARKETS__ID__LICENCE"), "{err}");
+        site.markets.indonesia.licence =
+            "Berizin dan diawasi oleh OJK, nomor izin KEP-12/D.05/2024".into();
         assert!(site.validate(Mode::Production).is_ok());
+    }
+
+    #[test]
+    fn a_market_without_its_grievance_officers_name_or_phone_is_refused() {
+        let mut site = site();
+        site.markets.india.grievance_officer.phone = " ".into();
+        let err = site.validate(Mode::Development).unwrap_err().to_string();
+        assert!(
+            err.contains("KILAT_SITE__MARKETS__IN__GRIEVANCE_OFFICER__PHONE"),
+            "{err}"
+        );
     }
 
     #[test]

@@ -331,6 +331,15 @@ fn production_refuses_the_example_e_mail_domain_and_names_the_variable_to_set() 
         "pengaduan@kilat.co.id",
     ));
     all.push(("KILAT_SITE__MARKETS__ID__LENDER_NAME", "PT Contoh Nyata"));
+    // The demo's licence lines end "(example)" / "(contoh)": the lender's real ones.
+    all.push((
+        "KILAT_SITE__MARKETS__IN__LICENCE",
+        "Registered with the Reserve Bank of India as an NBFC, CoR No. N-14.03268",
+    ));
+    all.push((
+        "KILAT_SITE__MARKETS__ID__LICENCE",
+        "Berizin dan diawasi oleh OJK, nomor izin KEP-12/D.05/2024",
+    ));
     // Production also needs each enabled payment provider's own secret (docs/API-WEBHOOKS.md).
     let [razorpay, xendit, dragonpay, xendit_api_key] = crate::helpers::PRODUCTION_SECRETS;
     all.push(("KILAT_PAYMENTS__RAZORPAY__SECRET", razorpay));

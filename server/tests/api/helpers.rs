@@ -1004,7 +1004,7 @@ pub const PRODUCTION_SECRETS: [&str; 4] = [
 ];
 
 /// Settings a production server starts with: mode, a key of its own, an HTTPS SMS provider, and each market's real
-/// (not example) e-mail addresses. Tests then change the one thing they are about.
+/// (not example) e-mail addresses and licence line. Tests then change the one thing they are about.
 pub fn as_production(s: &mut Settings) {
     s.mode = kilat_server::settings::Mode::Production;
     s.secret_key = Some(crate::security::PRODUCTION_KEY.into());
@@ -1026,5 +1026,10 @@ pub fn as_production(s: &mut Settings) {
     ] {
         company.email = format!("hello@{domain}");
         company.grievance_officer.email = format!("grievance@{domain}");
+        // The demo's licence lines say "(example)": a real one.
+        company.licence = company
+            .licence
+            .replace(" (example)", "")
+            .replace(" (contoh)", "");
     }
 }
