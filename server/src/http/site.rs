@@ -181,15 +181,17 @@ pub async fn create_contact_message(
     ClientAddr(client): ClientAddr,
     JsonOrForm(req): JsonOrForm<ContactMessageRequest>,
 ) -> Result<(StatusCode, Json<Envelope<ContactMessageCreated>>), ApiError> {
-    if req.website.as_deref().is_some_and(|w| !w.trim().is_empty()) {
-        // The hidden field a person never sees, filled: a program sent it. Told it was taken, so it learns nothing.
+    let trapped = req.website.as_deref().is_some_and(|w| !w.trim().is_empty());
+    let valid = ValidContactMessage::try_from(req)?;
+    if trapped {
+        // The hidden field a person never sees, filled: a program sent it. A valid message is told it was taken, so
+        // the program learns nothing; it is kept nowhere.
         let (id, created_at) = support::ignore_contact_message(&state.services);
         return Ok((
             StatusCode::CREATED,
             Envelope::ok(ContactMessageCreated { id, created_at }),
         ));
     }
-    let valid = ValidContactMessage::try_from(req)?;
     let stored = support::leave_contact_message(
         &state.services,
         NewContactMessage {

@@ -566,8 +566,8 @@ pub struct CollectionsContactRequest {
             body = ErrorBody),
         (status = 404, body = ErrorBody),
         (status = 409, description = "invalid_transition: the loan is closed", body = ErrorBody),
-        (status = 422, description = "validation_failed: `channel` (unknown, or a call, SMS or WhatsApp outside the \
-            contact hours: `field.contact_hours`), `outcome` or `note`", body = ErrorBody)))]
+        (status = 422, description = "validation_failed: `channel` (unknown, or any contact outside the contact \
+            hours: `field.contact_hours`), `outcome` or `note`", body = ErrorBody)))]
 pub async fn contact(
     State(state): State<AppState>,
     session: OperatorSession,
@@ -638,8 +638,9 @@ pub struct CollectionsPhoneView {
     pub phone: Option<String>,
 }
 
-/// The borrower's full phone number to call (collections, admin); audited (`view_unmasked`, field `phone`) before it
-/// is returned. Only the borrower's own number: never an emergency contact.
+/// The borrower's full phone number to call (collections, admin), for an open loan within the market's contact hours;
+/// audited (`view_unmasked`, field `phone`) before it is returned. Only the borrower's own number: never an emergency
+/// contact.
 #[utoipa::path(post, path = "/api/v1/console/collections/{orderNo}/phone", tag = "console",
     operation_id = "console_collections_phone",
     security(("console_cookie" = [], "csrf_header" = [])),
@@ -647,7 +648,9 @@ pub struct CollectionsPhoneView {
     responses((status = 200, body = Envelope<CollectionsPhoneView>), (status = 401, body = ErrorBody),
         (status = 403, description = "forbidden (not collections or admin), csrf_token_invalid or cross_site_request",
             body = ErrorBody),
-        (status = 404, body = ErrorBody)))]
+        (status = 404, body = ErrorBody),
+        (status = 409, description = "invalid_transition: the loan is not open (repaid, exited)", body = ErrorBody),
+        (status = 422, description = "validation_failed: `phone` outside the market's contact hours", body = ErrorBody)))]
 pub async fn phone(
     State(state): State<AppState>,
     session: OperatorSession,

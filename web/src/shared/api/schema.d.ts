@@ -1267,8 +1267,9 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * The borrower's full phone number to call (collections, admin); audited (`view_unmasked`, field `phone`) before it
-         *     is returned. Only the borrower's own number: never an emergency contact.
+         * The borrower's full phone number to call (collections, admin), for an open loan within the market's contact hours;
+         *     audited (`view_unmasked`, field `phone`) before it is returned. Only the borrower's own number: never an emergency
+         *     contact.
          */
         post: operations["console_collections_phone"];
         delete?: never;
@@ -13827,7 +13828,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description validation_failed: `channel` (unknown, or a call, SMS or WhatsApp outside the contact hours: `field.contact_hours`), `outcome` or `note` */
+            /** @description validation_failed: `channel` (unknown, or any contact outside the contact hours: `field.contact_hours`), `outcome` or `note` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -13940,6 +13941,24 @@ export interface operations {
                 };
             };
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description invalid_transition: the loan is not open (repaid, exited) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed: `phone` outside the market's contact hours */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
