@@ -103,6 +103,30 @@ describe('order view', () => {
     expect(api.callsTo('POST', `${ORDER_PATH}/reject`)).toHaveLength(0);
   });
 
+  it('says, with the reason, the language the borrower reads it in: English in India, Indonesian in Indonesia', async () => {
+    const india = consoleOrder({ unmasked: true });
+    const indonesia = { ...india, order: { ...india.order, currency: 'IDR', kfs: { ...india.order.kfs, market: 'ID', currency: 'IDR' } } };
+    let order: unknown = india;
+    fakeConsoleApi({ signedIn: true, handlers: { [`GET ${ORDER_PATH}`]: () => ok(order) } });
+    const { unmount } = renderConsole(PAGE);
+    const decision = await screen.findByRole('region', { name: 'Decision' });
+    const reason = within(decision).getByLabelText('Reason the borrower reads (to reject)');
+    expect(reason).toHaveAccessibleDescription(/The borrower reads this in English, in the app\.$/);
+    expect(decision).not.toHaveTextContent('Indonesian');
+    unmount();
+
+    order = indonesia;
+    renderConsole(PAGE);
+    const idDecision = await screen.findByRole('region', { name: 'Decision' });
+    const idReason = within(idDecision).getByLabelText('Reason the borrower reads (to reject)');
+    expect(idReason).toHaveAccessibleDescription(/The borrower reads this in the app in Bahasa Indonesia: write it in Indonesian\.$/);
+    expect(idDecision).not.toHaveTextContent('in English');
+    // The language stays in view when the hint gives way to an error.
+    await userEvent.setup().click(within(idDecision).getByRole('button', { name: 'Reject…' }));
+    expect(within(idDecision).getByText('Write the reason for rejecting: the borrower is shown it.')).toBeInTheDocument();
+    expect(within(idDecision).getByText('The borrower reads this in the app in Bahasa Indonesia: write it in Indonesian.')).toBeInTheDocument();
+  });
+
   it('says plainly when the order was decided meanwhile (409) and shows its state now', async () => {
     let status = 'pending_review';
     fakeConsoleApi({

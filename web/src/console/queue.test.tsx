@@ -15,9 +15,30 @@ describe('review queue', () => {
     const table = await screen.findByRole('table', { name: '2 applications waiting in India, oldest first' });
     const rows = within(table).getAllByRole('row').slice(1);
     const cells = rows.map((row) => within(row).getAllByRole('cell').map((cell) => cell.textContent));
-    expect(cells[0]).toEqual(['KL-261122-AAAAAA', '1 d 2 h', 'Flexi EMI', '₹20,000', '6 months', '32.12%', '+91 ******3210', expect.stringMatching(/2026/), '—']);
+    expect(cells[0]).toEqual(['KL-261122-AAAAAA', '1 d 2 h Over 2 hours', 'Flexi EMI', '₹20,000', '6 months', '32.12%', '+91 ******3210', expect.stringMatching(/2026/), '—']);
     expect(cells[1]!.slice(0, 6)).toEqual(['KL-261123-BBBBBB', '4 min', 'Flexi 6 Weeks', '₹6,000', '3 installments, every 14 days', '83.87%']);
     expect(within(rows[0]!).getByRole('link', { name: 'KL-261122-AAAAAA' })).toHaveAttribute('href', '/console/orders/KL-261122-AAAAAA');
+  });
+
+  it('marks, in words and with a highlight, an application waiting past the 2 hours the site promises', async () => {
+    const [first, second] = QUEUE_IN;
+    const entries = [
+      { ...first!, orderNo: 'KL-261122-LATE01', ageSeconds: 7201 },
+      { ...second!, orderNo: 'KL-261123-SOON01', ageSeconds: 600 },
+    ];
+    fakeConsoleApi({ signedIn: true, handlers: { 'GET /api/v1/console/applications': () => ok(entries) } });
+    renderConsole('/console/applications');
+    const table = await screen.findByRole('table', { name: /waiting in India/ });
+    const [late, soon] = within(table).getAllByRole('row').slice(1) as [HTMLElement, HTMLElement];
+    const waiting = (row: HTMLElement) => within(row).getAllByRole('cell')[1]!;
+    expect(within(late).getByRole('link', { name: 'KL-261122-LATE01' })).toBeInTheDocument();
+    expect(waiting(late)).toHaveTextContent('2 h 0 min Over 2 hours');
+    expect(within(waiting(late)).getByText('Over 2 hours')).toHaveClass('badge');
+    expect(late).toHaveClass('row--flagged');
+    expect(within(soon).getByRole('link', { name: 'KL-261123-SOON01' })).toBeInTheDocument();
+    expect(waiting(soon)).toHaveTextContent(/^10 min$/);
+    expect(within(table).getAllByText('Over 2 hours')).toHaveLength(1);
+    expect(soon).not.toHaveClass('row--flagged');
   });
 
   it('switches market and shows rupiah amounts in Indonesia', async () => {

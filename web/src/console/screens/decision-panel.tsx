@@ -11,8 +11,9 @@ export const MAX_REASON_CHARS = 500;
 
 /**
  * Approve or reject an order in review. The note for the team is optional and never shown to the borrower; a
- * rejection needs the reason the borrower reads. Either takes a second, explicit confirmation that restates what will
- * happen. An application another reviewer holds cannot be decided here (the server refuses it too).
+ * rejection needs the reason the borrower reads, exactly as typed, in the app's language of the order's market (the
+ * panel says which: English in India, Indonesian in Indonesia). Either takes a second, explicit confirmation that
+ * restates what will happen. An application another reviewer holds cannot be decided here (the server refuses it too).
  */
 export function DecisionPanel({ order, onDecided }: { order: ConsoleOrder; onDecided: (decision: Decision) => void }) {
   const { t } = useTranslation();
@@ -49,7 +50,7 @@ export function DecisionPanel({ order, onDecided }: { order: ConsoleOrder; onDec
   const noteFieldError = noteError ?? serverNoteError ?? null;
   const reasonFieldError = reasonError ?? serverReasonError ?? null;
   const busy = pending !== null || decide.isPending;
-  const { orderNo, amount, currency } = order.order;
+  const { orderNo, amount, currency, kfs } = order.order;
 
   return (
     <section className="panel decision" aria-labelledby="decision-title">
@@ -82,11 +83,14 @@ export function DecisionPanel({ order, onDecided }: { order: ConsoleOrder; onDec
           value={reason}
           disabled={busy}
           aria-invalid={reasonFieldError ? true : undefined}
-          aria-describedby="decision-reason-hint"
+          aria-describedby="decision-reason-hint decision-reason-language"
           onChange={(event) => setReason(event.target.value)}
         />
         <p className={reasonFieldError ? 'field-error' : 'muted'} id="decision-reason-hint">
           {reasonFieldError ?? t('decision.reasonHint', { max: MAX_REASON_CHARS })}
+        </p>
+        <p className="muted" id="decision-reason-language">
+          {t(`decision.reasonLanguage.${kfs.market}`)}
         </p>
       </div>
       {pending === null ? (

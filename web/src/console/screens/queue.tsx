@@ -8,14 +8,20 @@ import { consolePaths } from '../paths';
 import { Pager, pageOf } from './pager';
 import { LoadFailed, Loading } from './states';
 
+/**
+ * The site's promise, in seconds: India's site promises the money "within 2 hours" of applying. An application
+ * waiting longer than this is past it, and its row says so (in every market: Indonesia's site promises no time).
+ */
+const REVIEW_PROMISE_SECONDS = 2 * 60 * 60;
 
 function queueLink(market: ApiMarket, page = 1): string {
   return `${consolePaths.queue}?market=${market}${page > 1 ? `&page=${page}` : ''}`;
 }
 
 /**
- * Applications waiting for review in one market, oldest first, a page at a time: how long each has waited and which
- * reviewer holds it. The market tabs count what waits in each.
+ * Applications waiting for review in one market, oldest first, a page at a time: how long each has waited (flagged,
+ * in words and a highlight, past the site's promise) and which reviewer holds it. The market tabs count what waits in
+ * each.
  */
 export function QueueScreen() {
   const { t } = useTranslation();
@@ -110,28 +116,39 @@ function QueueTable({ entries, market, total, page }: { entries: QueueEntry[]; m
         </tr>
       </thead>
       <tbody>
-        {entries.map((entry) => (
-          <tr key={entry.orderNo}>
-            <td>
-              <Link to={consolePaths.order(entry.orderNo)}>{entry.orderNo}</Link>
-            </td>
-            <td>{age(entry.ageSeconds, t)}</td>
-            <td>{entry.productName}</td>
-            <td className="num">{money(entry.amount, entry.currency)}</td>
-            <td>{term(entry.termCode, t)}</td>
-            <td className="num">{entry.aprDisplay}</td>
-            <td>{entry.phoneMasked || '—'}</td>
-            <td>{dateTime(entry.createdAt)}</td>
-            <td>
-              {entry.claim
-                ? t(entry.claim.operatorId === operator.id ? 'queue.claimYou' : 'queue.claimOther', {
-                    username: entry.claim.username,
-                    until: time(entry.claim.until),
-                  })
-                : '—'}
-            </td>
-          </tr>
-        ))}
+        {entries.map((entry) => {
+          const late = entry.ageSeconds > REVIEW_PROMISE_SECONDS;
+          return (
+            <tr key={entry.orderNo} className={late ? 'row--flagged' : undefined}>
+              <td>
+                <Link to={consolePaths.order(entry.orderNo)}>{entry.orderNo}</Link>
+              </td>
+              <td>
+                {age(entry.ageSeconds, t)}
+                {late && (
+                  <>
+                    {' '}
+                    <span className="badge badge--warn">{t('queue.overPromise', { hours: REVIEW_PROMISE_SECONDS / 3600 })}</span>
+                  </>
+                )}
+              </td>
+              <td>{entry.productName}</td>
+              <td className="num">{money(entry.amount, entry.currency)}</td>
+              <td>{term(entry.termCode, t)}</td>
+              <td className="num">{entry.aprDisplay}</td>
+              <td>{entry.phoneMasked || '—'}</td>
+              <td>{dateTime(entry.createdAt)}</td>
+              <td>
+                {entry.claim
+                  ? t(entry.claim.operatorId === operator.id ? 'queue.claimYou' : 'queue.claimOther', {
+                      username: entry.claim.username,
+                      until: time(entry.claim.until),
+                    })
+                  : '—'}
+              </td>
+            </tr>
+          );
+        })}
       </tbody>
     </table>
   );
