@@ -939,6 +939,24 @@ async fn a_held_amount_is_credited_as_a_part_payment_or_refunded_in_one_step_and
         "nothing stays held for a closed loan"
     );
     assert_eq!(payment(&app, &session, cid).await["refundAmount"], 700_000);
+    // The trail says what is owed back as the loan closes.
+    let after: String = sqlx::query_scalar(
+        "SELECT after_json FROM audit_log WHERE action = 'payment.refund_due' AND after_json LIKE $1",
+    )
+    .bind(format!("%{cid}%"))
+    .fetch_one(app.db.pool())
+    .await
+    .unwrap();
+    let after: Value = serde_json::from_str(&after).unwrap();
+    assert_eq!(
+        (
+            &after["status"],
+            &after["refundAmount"],
+            &after["receivedAmount"]
+        ),
+        (&json!("refund_due"), &json!(700_000), &json!(700_000)),
+        "{after}"
+    );
     check_ledger(&app, &session, &order_no, &id).await;
     app.stop().await;
 }

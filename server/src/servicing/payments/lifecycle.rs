@@ -545,7 +545,16 @@ async fn refund_held_in(
             entity: "order",
             entity_id: &loan.order.id,
             before_json: Some(&audit_json(&row, PaymentStatus::Held, None)?),
-            after_json: Some(&audit_json(&row, PaymentStatus::RefundDue, None)?),
+            // As it is now: all it received is owed back.
+            after_json: Some(&audit_json(
+                &PaymentRow {
+                    received_amount: Some(received),
+                    refund_amount: Some(received),
+                    ..row.clone()
+                },
+                PaymentStatus::RefundDue,
+                None,
+            )?),
             at: now,
         })
         .await?;
