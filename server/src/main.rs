@@ -509,6 +509,8 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             let db = Db::connect(settings.database_url.expose_secret(), 1).await?;
             db.reseal_unbound_pii(&secrets).await?;
             db.seal_clear_contact_texts(&secrets).await?;
+            // Whoever runs this holds the database and its key: not an operator of the console, whose every view of
+            // these messages is audited (docs/ARCHITECTURE.md, contact messages).
             let messages = db
                 .list_contact_messages(&secrets, limit)
                 .await

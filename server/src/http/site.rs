@@ -186,7 +186,8 @@ pub async fn create_contact_message(
     if trapped {
         // The hidden field a person never sees, filled: a program sent it. A valid message is told it was taken, so
         // the program learns nothing; it is kept nowhere.
-        let (id, created_at) = support::ignore_contact_message(&state.services);
+        let (id, created_at) =
+            support::ignore_contact_message(&state.services, &client.to_string()).await?;
         return Ok((
             StatusCode::CREATED,
             Envelope::ok(ContactMessageCreated { id, created_at }),

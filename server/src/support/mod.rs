@@ -1572,11 +1572,27 @@ pub async fn leave_contact_message(
     Ok(stored)
 }
 
-/// A contact message sent with the form's hidden field filled (a program filling every field, not a person): kept
-/// nowhere and counted nowhere, only logged; the id and time of an answer like any other's.
-pub fn ignore_contact_message(s: &Services) -> (String, i64) {
-    tracing::info!("contact message with the hidden field filled: not kept");
-    (crate::store::new_id(), s.clock.now_ms())
+/// A contact message sent with the form's hidden field filled (a program filling every field, not a person): counted
+/// against its address like any other (so it is refused as often, and the program learns nothing from the limits),
+/// then kept nowhere; the id and time of an answer like any other's.
+pub async fn ignore_contact_message(
+    s: &Services,
+    client_addr: &str,
+) -> Result<(String, i64), Error> {
+    let address = limits::address_key(client_addr);
+    let l = &s.limits;
+    limits::count_all(
+        &s.db,
+        &[
+            (&l.contact_per_minute, &address),
+            (&l.contact_per_day, &address),
+        ],
+        s.clock.now_ms(),
+    )
+    .await?
+    .map_err(limits::Refused::rate_limited)?;
+    tracing::debug!("contact message with the hidden field filled: not kept");
+    Ok((crate::store::new_id(), s.clock.now_ms()))
 }
 
 /// A page of the contact form's messages (`page` from 1, `page_size` messages; support, admins) with how many the
@@ -1595,25 +1611,23 @@ pub async fn contact_messages(
     let page_size = page_size.clamp(1, MAX_QUEUE_PAGE_SIZE);
     let offset = page.max(1).saturating_sub(1).saturating_mul(page_size);
     let (list, total) = contact_messages_page(s, op, waiting_only, page_size, offset).await?;
-    // Each message's telephone and e-mail are shown in full (support calls and writes back): each view is audited,
-    // the page's in one statement, before it is answered.
+    // The messages' telephones and e-mails are shown in full (support calls and writes back): each page read is
+    // audited, one entry naming the messages, before it is answered.
     if !list.is_empty() {
-        let now = s.clock.now_ms();
-        let entries: Vec<NewAuditEntry<'_>> = list
-            .iter()
-            .map(|m| NewAuditEntry {
-                actor_kind: "operator",
-                actor_id: Some(&op.id),
-                action: "view_unmasked",
-                entity: "contact_message",
-                entity_id: &m.id,
-                before_json: None,
-                after_json: Some(r#"{"fields":["telephone","email"]}"#),
-                at: now,
-            })
-            .collect();
+        let ids: Vec<&str> = list.iter().map(|m| m.id.as_str()).collect();
+        let after = serde_json::json!({"fields": ["telephone", "email"], "ids": ids}).to_string();
         let mut tx = s.db.begin().await?;
-        tx.insert_audits(&entries).await?;
+        tx.insert_audit(&NewAuditEntry {
+            actor_kind: "operator",
+            actor_id: Some(&op.id),
+            action: "view_unmasked",
+            entity: "contact_messages",
+            entity_id: "page",
+            before_json: None,
+            after_json: Some(&after),
+            at: s.clock.now_ms(),
+        })
+        .await?;
         tx.commit().await?;
     }
     Ok((list, total))

@@ -22,7 +22,7 @@ describe('audit trail', () => {
     const changes = within(cells[4]!).getAllByRole('row').slice(1).map((r) => r.textContent);
     expect(changes).toEqual(['statuspending_review→approved', 'amount₹20,000→₹25,000']);
     expect(first).not.toHaveTextContent('{');
-    expect(second).toHaveTextContent('Viewed ID or account in full');
+    expect(second).toHaveTextContent('Viewed personal data in full');
     expect(second).toHaveTextContent('Nothing recorded');
     expect(within(last!).getAllByRole('cell')[1]).toHaveTextContent('sam (you)');
   });

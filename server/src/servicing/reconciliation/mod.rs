@@ -1114,22 +1114,24 @@ pub async fn result(s: &Services, op: &Operator, import_id: &str) -> Result<Impo
             .ok_or(Error::NotFound)?;
     let summary = summary_of(row)?;
     op.see(summary.market)?;
+    let import_id = summary.import_id.clone();
+    let result = result_of(s, summary).await?;
     // The lines name payers (their names and UPI ids, sealed at rest): each reading of an import is audited, as the
-    // import itself is.
+    // import itself is, once it has been read and before it is answered.
     let mut tx = s.db.begin().await?;
     tx.insert_audit(&NewAuditEntry {
         actor_kind: "operator",
         actor_id: Some(&op.id),
         action: "view_unmasked",
         entity: "statement_import",
-        entity_id: &summary.import_id,
+        entity_id: &import_id,
         before_json: None,
         after_json: Some(r#"{"scope":"statement_lines"}"#),
         at: s.clock.now_ms(),
     })
     .await?;
     tx.commit().await?;
-    result_of(s, summary).await
+    Ok(result)
 }
 
 fn kind_of(line: &LineRow, seen: &mut HashSet<String>) -> LineKind {
