@@ -407,6 +407,7 @@ impl Assets {
         if let Some(base) = key
             .strip_suffix(".en.html")
             .or_else(|| key.strip_suffix(".html"))
+            .filter(|base| !base.ends_with(".en"))
         {
             if base == "index" {
                 return if india {

@@ -32,9 +32,10 @@ function subscribe(onChange: () => void): () => void {
 
 const snapshot = () => `${window.location.pathname}${window.location.hash}`;
 
-/** `/about/` and `/about.html` are `/about`; `/index.html` is `/`. */
+/** `/about/`, `/about.html` and `/about.en.html` are `/about`; `/index.html` and `/index.en.html` are `/` (the
+ * server serves each page by its file name as the market's page, `lang` deciding). */
 export function normalizePath(path: string): string {
-  let out = path.replace(/\/index\.html$/, '/').replace(/\.html$/, '');
+  let out = path.replace(/\/index(\.en)?\.html$/, '/').replace(/(\.en)?\.html$/, '');
   if (out.length > 1) out = out.replace(/\/+$/, '');
   return out || '/';
 }
