@@ -392,27 +392,24 @@ async fn save_step_once(
     // borrower who replaced their PAN/NIK or contacts would take their fingerprints off the duplicate check (a second
     // account with the old ones would look new), and the payout file names the holder from this step.
     let open_order = tx.open_order_status(&borrower.id).await?;
-    if !identity.is_empty() && open_order.is_some() {
-        tx.rollback().await?;
-        let mut errors = FieldErrors::default();
+    let mut locked = FieldErrors::default();
+    if open_order.is_some() {
         for field in identity {
-            errors.add(field, FieldProblem::new("field.identity_locked"));
+            locked.add(field, FieldProblem::new("field.identity_locked"));
         }
-        return Err(Error::Validation(errors));
     }
     // While an application waits for its review, every step stays as the borrower sent it: the reviewer decides on
     // what they read (a job or an income changed meanwhile, below the product's minimum say, would be approved
-    // unseen). Withdrawing the application frees them.
+    // unseen). Withdrawing the application frees them. Every changed field is named at once (an identity field with
+    // its own, lasting reason).
     if open_order.as_deref() == Some(OrderState::PendingReview.code()) {
-        let changed = changed_fields(previous.as_ref(), &data);
-        if !changed.is_empty() {
-            tx.rollback().await?;
-            let mut errors = FieldErrors::default();
-            for field in changed {
-                errors.add(field, FieldProblem::new("field.under_review"));
-            }
-            return Err(Error::Validation(errors));
+        for field in changed_fields(previous.as_ref(), &data) {
+            locked.add(field, FieldProblem::new("field.under_review"));
         }
+    }
+    if !locked.is_empty() {
+        tx.rollback().await?;
+        return Err(Error::Validation(locked));
     }
     if let Some(change) = &change {
         // Checked again with the borrower locked, in the transaction that writes.

@@ -478,6 +478,19 @@ async fn the_answers_stay_as_sent_while_the_application_waits_for_review() {
             .contains("batalkan pengajuan"),
         "{refused}"
     );
+    // An identity field and another changed together: each named at once, the identity one with its own reason.
+    let mut base = step("base");
+    base["fullName"] = json!("Someone Else");
+    base["gender"] = json!(if base["gender"] == "male" {
+        "female"
+    } else {
+        "male"
+    });
+    let refused = error(save(&app, &session, "base", &base).await).await;
+    let identity_text = refused["fields"]["fullName"].as_str().unwrap().to_owned();
+    let gender_text = refused["fields"]["gender"].as_str().unwrap().to_owned();
+    assert!(gender_text.contains("batalkan pengajuan"), "{refused}");
+    assert_ne!(identity_text, gender_text, "{refused}");
     // The same answers again change nothing and are fine.
     assert_eq!(
         save(&app, &session, "job", &step("job")).await.status(),

@@ -297,15 +297,28 @@ export function initialValues<S extends CertStep>(
   return (all[step] as unknown as (d: StepData[S] | null) => FormValues[S])(saved);
 }
 
-/** The body of `POST /certification/{step}` from checked values. */
-export function requestBody<S extends CertStep>(step: S, values: FormValues[S], rules: Pick<Rules, 'market' | 'enums'>): StepData[S] {
+/**
+ * The body of `POST /certification/{step}` from checked values. A stored yearly income shown as its month rounded to
+ * the rupiah goes back as stored when that month was not changed (×12 would move a figure that is no multiple of 12,
+ * and while an application waits for review any change is refused).
+ */
+export function requestBody<S extends CertStep>(
+  step: S,
+  values: FormValues[S],
+  rules: Pick<Rules, 'market' | 'enums'>,
+  saved: StepData[S] | null = null,
+): StepData[S] {
+  const savedIncome = step === 'job' && saved ? (saved as JobInfo).income : null;
   const all = {
     base: (v: FormValues['base']): BaseInfo => ({ ...v, fullName: tidy(v.fullName), idNumber: v.idNumber.trim() }),
     personal: (v: FormValues['personal']): PersonalInfo => ({ ...v, address: tidy(v.address) }),
     job: (v: FormValues['job']): JobInfo => ({
       employmentType: v.employmentType,
       employerName: tidy(v.employerName),
-      income: incomeForRule(v.income, rules.enums) ?? 0,
+      income:
+        savedIncome !== null && monthlyIncomeDigits(savedIncome, rules.enums) === v.income
+          ? savedIncome
+          : (incomeForRule(v.income, rules.enums) ?? 0),
       payDay: Number(v.payDay),
     }),
     extended: (v: FormValues['extended']): ExtendedInfo => {

@@ -82,7 +82,7 @@ export function useStepForm<S extends CertStep>(step: S, saved: StepData[S] | nu
       focusFirst(found);
       return;
     }
-    save.mutate(requestBody(step, values, rules), {
+    save.mutate(requestBody(step, values, rules, saved), {
       onSuccess: (answer) => {
         // Saved: the draft has done its work; what opens next time is the saved step.
         edited.current = false;
