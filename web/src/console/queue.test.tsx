@@ -41,6 +41,14 @@ describe('review queue', () => {
     expect(soon).not.toHaveClass('row--flagged');
   });
 
+  it('flags nothing in Indonesia, whose site promises no time', async () => {
+    const [first] = QUEUE_ID;
+    fakeConsoleApi({ signedIn: true, handlers: { 'GET /api/v1/console/applications': () => ok([{ ...first!, ageSeconds: 9 * 3600 }]) } });
+    renderConsole('/console/applications?market=ID');
+    const table = await screen.findByRole('table', { name: /waiting in Indonesia/ });
+    expect(within(table).queryByText(/Over 2 hours/)).toBeNull();
+  });
+
   it('switches market and shows rupiah amounts in Indonesia', async () => {
     const api = fakeConsoleApi({
       signedIn: true,

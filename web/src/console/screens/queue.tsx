@@ -10,7 +10,7 @@ import { LoadFailed, Loading } from './states';
 
 /**
  * The site's promise, in seconds: India's site promises the money "within 2 hours" of applying. An application
- * waiting longer than this is past it, and its row says so (in every market: Indonesia's site promises no time).
+ * waiting longer than this is past it, and its row says so (India's only: Indonesia's site promises no time).
  */
 const REVIEW_PROMISE_SECONDS = 2 * 60 * 60;
 
@@ -117,7 +117,8 @@ function QueueTable({ entries, market, total, page }: { entries: QueueEntry[]; m
       </thead>
       <tbody>
         {entries.map((entry) => {
-          const late = entry.ageSeconds > REVIEW_PROMISE_SECONDS;
+          // Only where the site promises a time: India's.
+          const late = market === 'IN' && entry.ageSeconds > REVIEW_PROMISE_SECONDS;
           return (
             <tr key={entry.orderNo} className={late ? 'row--flagged' : undefined}>
               <td>
