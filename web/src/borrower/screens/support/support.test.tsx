@@ -305,14 +305,22 @@ function jpeg(name: string): File {
 }
 
 describe('photos uploaded earlier and not sent', () => {
-  // The picker previews a photo being uploaded from its file; jsdom has no object URLs.
+  // The picker previews a photo being uploaded from its file: object URLs stubbed for these tests, and whatever the
+  // environment had put back after each (the workers share one environment across files: deleting Node's own would
+  // break every later file that saves a download).
+  const originals = {
+    createObjectURL: Object.getOwnPropertyDescriptor(URL, 'createObjectURL'),
+    revokeObjectURL: Object.getOwnPropertyDescriptor(URL, 'revokeObjectURL'),
+  };
   beforeEach(() => {
-    Object.defineProperty(URL, 'createObjectURL', { configurable: true, value: () => 'blob:photo' });
-    Object.defineProperty(URL, 'revokeObjectURL', { configurable: true, value: () => undefined });
+    Object.defineProperty(URL, 'createObjectURL', { configurable: true, writable: true, value: () => 'blob:photo' });
+    Object.defineProperty(URL, 'revokeObjectURL', { configurable: true, writable: true, value: () => undefined });
   });
   afterEach(() => {
-    Reflect.deleteProperty(URL, 'createObjectURL');
-    Reflect.deleteProperty(URL, 'revokeObjectURL');
+    for (const [name, original] of Object.entries(originals)) {
+      if (original) Object.defineProperty(URL, name, original);
+      else Reflect.deleteProperty(URL, name);
+    }
   });
 
   it('shows them in a new complaint, with a note, and sends them with it', async () => {
