@@ -47,7 +47,7 @@ export const BORROWER_MARKETS = {
       city: 'Kota/kabupaten', address: 'Alamat', postal: 'Kode pos',
       work: 'Jenis pekerjaan', employer: 'Nama perusahaan atau usaha', income: 'Penghasilan per bulan, dalam rupiah', payDay: 'Tanggal gajian',
       contact: (n) => `Kontak ${n}`, contactName: 'Nama', relation: 'Hubungan dengan Anda', contactPhone: 'Nomor HP',
-      consent: /Saya sudah memberi tahu mereka/,
+      consent: /Saya sudah memberi tahu orang-orang ini/,
       bank: 'Bank', account: 'Nomor rekening', accountAgain: 'Ulangi nomor rekening', ifsc: null,
       apply: 'Ajukan', kfs: 'Ringkasan Informasi Pinjaman', apr: null,
       accept: 'Saya telah membaca Ringkasan Informasi Pinjaman dan perjanjian pinjaman di atas, dan saya menyetujui keduanya',
