@@ -1538,9 +1538,7 @@ pub fn reply_channel(message: &ContactMessage) -> (&'static str, &str) {
 }
 
 /// Stores a message from the site's contact form (with the market of its telephone when the form did not say one),
-/// counted first against the sending address's limits
-/// (`contact.per_minute` a minute, `[limits] contact_per_day` a day; an IPv6 address by its /64): both, or (one
-/// refusing) neither, then `429 rate_limited`.
+/// counted first against the sending address's limits ([`count_contact_message`]).
 pub async fn leave_contact_message(
     s: &Services,
     mut message: NewContactMessage,
@@ -1555,30 +1553,15 @@ pub async fn leave_contact_message(
     {
         message.market = telephone_market(&message.telephone).map(|m| m.code().to_owned());
     }
-    let address = limits::address_key(&message.client_addr);
-    let l = &s.limits;
-    limits::count_all(
-        &s.db,
-        &[
-            (&l.contact_per_minute, &address),
-            (&l.contact_per_day, &address),
-        ],
-        s.clock.now_ms(),
-    )
-    .await?
-    .map_err(limits::Refused::rate_limited)?;
+    count_contact_message(s, &message.client_addr).await?;
     let stored = s.db.insert_contact_message(&s.secrets, message).await?;
     tracing::info!(id = %stored.id, "contact message stored");
     Ok(stored)
 }
 
-/// A contact message sent with the form's hidden field filled (a program filling every field, not a person): counted
-/// against its address like any other (so it is refused as often, and the program learns nothing from the limits),
-/// then kept nowhere; the id and time of an answer like any other's.
-pub async fn ignore_contact_message(
-    s: &Services,
-    client_addr: &str,
-) -> Result<(String, i64), Error> {
+/// Counts a contact message against its sending address's limits (`contact.per_minute` a minute, `[limits]
+/// contact_per_day` a day; an IPv6 address by its /64): both, or (one refusing) neither, then `429 rate_limited`.
+async fn count_contact_message(s: &Services, client_addr: &str) -> Result<(), Error> {
     let address = limits::address_key(client_addr);
     let l = &s.limits;
     limits::count_all(
@@ -1591,6 +1574,17 @@ pub async fn ignore_contact_message(
     )
     .await?
     .map_err(limits::Refused::rate_limited)?;
+    Ok(())
+}
+
+/// A contact message sent with the form's hidden field filled (a program filling every field, not a person): counted
+/// against its address like any other (so it is refused as often, and the program learns nothing from the limits),
+/// then kept nowhere; the id and time of an answer like any other's.
+pub async fn ignore_contact_message(
+    s: &Services,
+    client_addr: &str,
+) -> Result<(String, i64), Error> {
+    count_contact_message(s, client_addr).await?;
     tracing::debug!("contact message with the hidden field filled: not kept");
     Ok((crate::store::new_id(), s.clock.now_ms()))
 }
