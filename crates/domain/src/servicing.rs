@@ -20,7 +20,7 @@ pub struct CoolingOffExit {
     pub days_used: i64,
     /// Sanctioned principal.
     pub principal: Money,
-    /// Interest for the days used, at the contract rate, on the principal.
+    /// Interest for the days used, at the contract rate, on the principal; at most the KFS's total interest.
     pub interest: Money,
     /// Fees deducted at disbursal, handed back because no charge but interest may be kept.
     pub fees_refunded: Money,
@@ -46,8 +46,13 @@ pub fn cooling_off_exit(quote: &Quote, disbursed: Date, exit_on: Date) -> Result
         RateBasis::Day => div_round_half_up(p * rate * i128::from(days_used), scale),
         RateBasis::Year => div_round_half_up(p * rate * i128::from(days_used), scale * 365),
     };
-    // Whole amounts of what the market asks (whole rupiah in Indonesia), rounded down: in the borrower's favour.
-    let interest = quote.market.floor_to_asked(Money::try_from_i128(interest)?);
+    // Whole amounts of what the market asks (whole rupiah in Indonesia), rounded down: in the borrower's favour; and
+    // never more than the KFS's interest for the whole loan (a term shorter than the window: nothing outside the KFS
+    // is ever charged).
+    let interest = quote
+        .market
+        .floor_to_asked(Money::try_from_i128(interest)?)
+        .min(quote.total_interest);
     let fees_refunded = if quote.fees_deducted_at_disbursal {
         quote.total_fees
     } else {

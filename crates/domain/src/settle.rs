@@ -714,6 +714,40 @@ mod tests {
         assert_eq!(entry.kind, EntryKind::CoolingOffExit);
     }
 
+    /// The exit priced while a UTR for installment 1 waits, its money arriving after finance confirmed the UTR: held
+    /// (it no longer asks the same), and finance's credit is the exit, counting the installment paid and refunding the
+    /// difference. No fee is kept; nothing is paid twice.
+    #[test]
+    fn an_exit_priced_before_a_part_payment_was_credited_is_the_exit_with_the_difference_refunded()
+    {
+        let plan = indian_plan();
+        let payout = plan.payout_date();
+        let mut ledger = plan.opening_entries();
+        let on = add_days(payout, 1).unwrap();
+        let exit = price_on(&plan, &ledger, RepaymentChoice::CoolingOff, on);
+        let b = balances(&plan, &ledger);
+        let first = b.installments[0].outstanding.total().unwrap();
+        let (pay, _) = crate::loan::allocate_repayment(&b, first, on).unwrap();
+        ledger.push(pay);
+        let b = balances(&plan, &ledger);
+        assert_eq!(
+            settle(&plan, &b, &asked(&exit, on), exit.amount, on, &caps()),
+            Ok(Settlement::Hold)
+        );
+        let Settlement::Credit { entry, refund } =
+            credit_received(&plan, &b, &asked(&exit, on), exit.amount, on).unwrap()
+        else {
+            panic!("finance's credit refused")
+        };
+        assert_eq!(entry.kind, EntryKind::CoolingOffExit);
+        assert_eq!(refund, first);
+        ledger.push(entry);
+        let b = balances(&plan, &ledger);
+        assert_eq!(b.closed_by, Some(EntryKind::CoolingOffExit));
+        assert_eq!(b.fees_kept, Money::ZERO);
+        assert_eq!(b.paid_in_all(), Ok(exit.amount));
+    }
+
     #[test]
     fn an_installment_of_several_is_priced_as_scheduled_and_covers_every_reached_one() {
         let plan = indian_plan();

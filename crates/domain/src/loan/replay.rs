@@ -315,7 +315,8 @@ pub(crate) fn apply(
     }
     if e.kind != EntryKind::Reversal {
         // A payoff credits interest paid in advance for days not used: its paid interest, and its cash when the
-        // credit is larger than what is left to pay, may be negative.
+        // credit is larger than what is left to pay, may be negative. A cooling-off exit credits everything paid
+        // before but principal (fees, late charges, interest beyond the days used): only its principal may not be.
         let credits = e.kind == EntryKind::Payoff;
         if [e.excess, e.refunded].iter().any(|m| m.is_negative())
             || (!credits && e.cash.is_negative())
@@ -324,13 +325,16 @@ pub(crate) fn apply(
         }
         let may_waive = e.kind.closes();
         let negative_paid = |p: Buckets| {
-            let p = if credits {
-                Buckets {
+            let p = match e.kind {
+                EntryKind::Payoff => Buckets {
                     interest: Money::ZERO,
                     ..p
-                }
-            } else {
-                p
+                },
+                EntryKind::CoolingOffExit => Buckets {
+                    principal: p.principal,
+                    ..Buckets::default()
+                },
+                _ => p,
             };
             p.has_negative()
         };

@@ -99,7 +99,11 @@ pub fn payoff(plan: &Plan, balances: &LoanBalances, on: Date) -> Result<Settleme
 
 /// The cooling-off exit on `on` ([`cooling_off_exit`]) as a settlement: the principal and the interest for the
 /// days used are paid, every other scheduled or posted charge is waived, and fees kept at payout are credited
-/// back. Refused once anything has been repaid (reverse the repayment first) or the window has closed.
+/// back. Whatever the borrower repaid before (an installment paid early) counts towards it: each installment ends
+/// with exactly its principal and its share of the interest paid, so money paid earlier for fees, late charges or
+/// interest beyond the days used is credited back too, netted from the amount. Refused once the window has closed
+/// or the loan is closed, and while what was repaid already covers the exit (nothing left to pay; finance refunds
+/// the difference).
 pub fn cooling_off_settlement(
     plan: &Plan,
     balances: &LoanBalances,
@@ -107,12 +111,12 @@ pub fn cooling_off_settlement(
 ) -> Result<Settlement> {
     let exit = cooling_off_exit(&plan.quote, plan.payout_date(), on)?;
     if balances.closed_by.is_some()
-        || !balances.paid.is_zero()
+        || balances.settled
         || !balances.installments.iter().all(|i| i.scheduled)
     {
         return Err(invalid(
             balances.entries,
-            "a cooling-off exit needs a loan with nothing repaid",
+            "a cooling-off exit needs an open loan",
         ));
     }
     let mut interest_left = exit.interest;
@@ -139,21 +143,32 @@ pub fn cooling_off_settlement(
         charges_waived = charges_waived
             .checked_add(inst.due.fees)?
             .checked_add(inst.due.late_charges)?;
+        // What it pays now: the exit's part of this installment less what was paid of it before (a negative
+        // amount for fees, late charges or interest paid before is credited back).
+        let kept = Buckets {
+            interest: share,
+            principal: inst.due.principal,
+            ..Buckets::default()
+        };
         lines.push(Line {
             installment: inst.number,
             due,
-            paid: Buckets {
-                interest: share,
-                principal: inst.due.principal,
-                ..Buckets::default()
-            },
+            paid: kept.minus(inst.paid)?,
         });
     }
     let fees_refunded = exit.fees_refunded.min(balances.fees_kept);
-    let amount = exit
-        .principal
-        .checked_add(exit.interest)?
-        .checked_sub(fees_refunded)?;
+    let entry = LedgerEntry {
+        refunded: fees_refunded,
+        lines,
+        ..LedgerEntry::new(EntryKind::CoolingOffExit, on)
+    };
+    let amount = entry.paid_total()?.checked_sub(fees_refunded)?;
+    if amount.minor() <= 0 {
+        return Err(invalid(
+            balances.entries,
+            "what was repaid covers the cooling-off exit already",
+        ));
+    }
     Ok(Settlement {
         on,
         amount,
@@ -162,9 +177,7 @@ pub fn cooling_off_settlement(
         fees_refunded,
         entry: LedgerEntry {
             cash: amount,
-            refunded: fees_refunded,
-            lines,
-            ..LedgerEntry::new(EntryKind::CoolingOffExit, on)
+            ..entry
         },
     })
 }
@@ -181,7 +194,9 @@ pub struct CoolingOffOffer {
     pub interest: Money,
     /// Fees kept at payout, given back (netted from what is paid).
     pub fees_refunded: Money,
-    /// `principal + interest − fees_refunded`: exactly the settlement's amount.
+    /// What the borrower repaid before, counted towards the exit (netted from what is paid).
+    pub repaid: Money,
+    /// `principal + interest − fees_refunded − repaid`: exactly the settlement's amount.
     pub amount: Money,
     /// The last day the exit is open (the market's business date).
     pub open_until: Date,
@@ -202,6 +217,7 @@ pub fn cooling_off_offer(
         principal: exit.principal,
         interest: exit.interest,
         fees_refunded: settlement.fees_refunded,
+        repaid: balances.paid.total()?,
         amount: settlement.amount,
         open_until,
     })

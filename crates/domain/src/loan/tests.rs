@@ -751,7 +751,7 @@ fn the_cooling_off_exit_settles_for_principal_and_interest_for_the_days_used(
 }
 
 #[test]
-fn the_cooling_off_exit_is_refused_after_the_window_or_after_a_repayment() {
+fn the_cooling_off_exit_is_refused_after_the_window_or_once_what_was_repaid_covers_it() {
     let plan = indian_plan();
     let mut ledger = opened(&plan);
     let b = replay(&plan, &ledger).unwrap();
@@ -759,12 +759,99 @@ fn the_cooling_off_exit_is_refused_after_the_window_or_after_a_repayment() {
         cooling_off_settlement(&plan, &b, date!(2026 - 11 - 26)),
         Err(Error::CoolingOffOver { .. })
     ));
-    let (pay, _) = allocate_repayment(&b, money(100), PAYOUT).unwrap();
+    // All but one paisa repaid: more than the exit asks (principal and two days' interest, fees given back).
+    let all_but = b
+        .outstanding
+        .total()
+        .unwrap()
+        .checked_sub(money(1))
+        .unwrap();
+    let (pay, _) = allocate_repayment(&b, all_but, PAYOUT).unwrap();
     let b = post(&plan, &mut ledger, pay);
     assert!(matches!(
-        cooling_off_settlement(&plan, &b, PAYOUT),
+        cooling_off_settlement(&plan, &b, date!(2026 - 11 - 24)),
         Err(Error::InvalidEntry { .. })
     ));
+}
+
+/// PRODUCT.md §3: the exit is the principal and the interest for the days used, nothing else, whatever was paid before
+/// it. A part payment (an installment paid the day after the payout) counts towards the exit, and what it paid for
+/// fees or for interest beyond the days used is credited back.
+#[rstest]
+#[case::fees_deducted_at_payout(true)]
+#[case::fees_with_the_first_installment(false)]
+fn a_cooling_off_exit_after_a_part_payment_counts_it_and_keeps_only_principal_and_the_days_interest(
+    #[case] deducted: bool,
+) {
+    let product = Product {
+        fees_deducted_at_disbursal: deducted,
+        ..indian(3)
+    };
+    let plan = plan_of(&product, Money::from_major(10_000), "14d");
+    let caps = CapTable::ojk_consumer();
+    let mut ledger = opened(&plan);
+    let b = replay(&plan, &ledger).unwrap();
+    let first = b.installments[0].outstanding.total().unwrap();
+    let next_day = crate::calendar::add_days(PAYOUT, 1).unwrap();
+    let (pay, excess) = allocate_repayment(&b, first, next_day).unwrap();
+    assert_eq!(excess, Money::ZERO);
+    let b = post(&plan, &mut ledger, pay);
+    assert!(!b.installments[0].paid.is_zero());
+
+    let on = crate::calendar::add_days(PAYOUT, 2).unwrap();
+    let exit = cooling_off_exit(&plan.quote, PAYOUT, on).unwrap();
+    let offer = cooling_off_offer(&plan, &b, on).unwrap();
+    let priced = crate::settle::price(
+        &plan,
+        &b,
+        crate::RepaymentChoice::CoolingOff,
+        on,
+        &caps,
+        false,
+    )
+    .unwrap();
+    assert_eq!(offer.repaid, first);
+    assert_eq!(offer.amount, exit.amount.checked_sub(first).unwrap());
+    assert_eq!(priced.amount, offer.amount);
+
+    let s = cooling_off_settlement(&plan, &b, on).unwrap();
+    assert_eq!(s.amount, offer.amount);
+    let b = post(&plan, &mut ledger, s.entry);
+    assert!(b.settled);
+    assert_eq!(b.closed_by, Some(EntryKind::CoolingOffExit));
+    // ₹10,000 at 0.1% a day for two days: ₹20, the whole cost; paid in all, what the exit alone asks.
+    assert_eq!(b.cost(), Ok(money(2_000)));
+    assert_eq!(b.paid_in_all(), Ok(exit.amount));
+    for i in &b.installments {
+        assert_eq!(
+            (i.paid.fees, i.paid.late_charges),
+            (Money::ZERO, Money::ZERO)
+        );
+        assert_eq!(i.paid.principal, i.due.principal);
+    }
+}
+
+/// A term shorter than the cooling-off window: the exit never asks more interest than the KFS's whole loan does.
+#[test]
+fn the_cooling_off_exit_never_asks_more_interest_than_the_kfs() {
+    let product = Product {
+        terms: vec![Term {
+            code: "1d".into(),
+            period: Period::Days(1),
+            installments: 1,
+        }],
+        ..indian(1)
+    };
+    let plan = plan_of(&product, Money::from_major(10_000), "1d");
+    let on = crate::calendar::add_days(PAYOUT, 3).unwrap();
+    let exit = cooling_off_exit(&plan.quote, PAYOUT, on).unwrap();
+    assert_eq!(plan.quote.total_interest, Money::from_major(10));
+    assert_eq!(exit.interest, plan.quote.total_interest);
+    let mut ledger = opened(&plan);
+    let b = replay(&plan, &ledger).unwrap();
+    let s = cooling_off_settlement(&plan, &b, on).unwrap();
+    let b = post(&plan, &mut ledger, s.entry);
+    assert_eq!(b.cost(), Ok(plan.quote.total_interest));
 }
 
 #[test]
@@ -1339,7 +1426,10 @@ fn the_cooling_off_offer_is_the_priced_exit_in_its_parts_until_its_last_day() {
                 .unwrap()
                 .checked_sub(offer.fees_refunded)
                 .unwrap()
+                .checked_sub(offer.repaid)
+                .unwrap()
         );
+        assert_eq!(offer.repaid, Money::ZERO);
         assert_eq!(offer.days_used, i64::from(d));
         assert_eq!(offer.open_until, last);
         assert_eq!(offer.principal, Money::from_major(10_000));

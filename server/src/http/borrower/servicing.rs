@@ -298,7 +298,7 @@ impl From<kilat_domain::Arrears> for ArrearsView {
     }
 }
 
-/// The cooling-off exit (minor units): `principal + interest − feesRefunded = amount`, open until `openUntil`.
+/// The cooling-off exit (minor units): `principal + interest − feesRefunded − repaid = amount`, open until `openUntil`.
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct CoolingOffView {
@@ -308,6 +308,8 @@ pub struct CoolingOffView {
     pub interest: i64,
     /// Fees kept at payout, given back.
     pub fees_refunded: i64,
+    /// What the borrower repaid before (an installment paid early), counted towards the exit.
+    pub repaid: i64,
     /// What to pay: the `cooling_off` choice's amount.
     pub amount: i64,
     /// The last day the exit is open (the market's date).
@@ -322,6 +324,7 @@ impl From<kilat_domain::CoolingOffOffer> for CoolingOffView {
             principal: c.principal.minor(),
             interest: c.interest.minor(),
             fees_refunded: c.fees_refunded.minor(),
+            repaid: c.repaid.minor(),
             amount: c.amount.minor(),
             open_until: c.open_until.to_string(),
         }

@@ -26,7 +26,7 @@ const REPAYMENT_EMI = {
     { choice: 'cooling_off', amount: 960015, installment: null, dueDate: null },
   ],
   arrears: null,
-  coolingOff: { daysUsed: 2, principal: 1000000, interest: 1315, feesRefunded: 41300, amount: 960015, openUntil: '2026-11-30' },
+  coolingOff: { daysUsed: 2, principal: 1000000, interest: 1315, feesRefunded: 41300, repaid: 0, amount: 960015, openUntil: '2026-11-30' },
   verifyingPayment: null,
 };
 /** The whole-rupee loan on its first due date. */

@@ -127,7 +127,10 @@ export interface paths {
         /** One step's saved data, numbers masked. */
         get: operations["read_step"];
         put?: never;
-        /** Saves a step (docs/API-BORROWER.md lists each step's fields and rules); answers with the data unmasked. */
+        /**
+         * Saves a step (docs/API-BORROWER.md lists each step's fields and rules); answers with the data masked, as read
+         *     (whoever holds the session, a shared phone, never reads a number back in full, even by sending the masked one).
+         */
         post: operations["save_step"];
         delete?: never;
         options?: never;
@@ -3017,9 +3020,13 @@ export interface components {
             /** @description The loan's payments waiting for finance, oldest first: what they cover is not chased until finance decides. */
             waitingPayments: components["schemas"]["CollectionsWaitingPaymentView"][];
         };
+        /** @description A contact just logged, with the promise recorded with it. */
+        CollectionsContactLoggedView: components["schemas"]["CollectionsContactView"] & {
+            promise: null | components["schemas"]["CollectionsPromiseView"];
+        };
         CollectionsContactRequest: {
             /**
-             * @description `call`, `sms`, `whatsapp` or `email`. A call, SMS or WhatsApp is refused outside the market's contact hours.
+             * @description `call`, `sms`, `whatsapp` or `email`; any is refused outside the market's contact hours.
              * @example call
              */
             channel: string;
@@ -3030,6 +3037,19 @@ export interface components {
              * @example no_answer
              */
             outcome: string;
+            /**
+             * Format: int64
+             * @description With the outcome `promised` (required then, refused with any other): the amount promised in minor units, as
+             *     `amount` of a promise.
+             * @example 250000
+             */
+            promiseAmount?: number | null;
+            /**
+             * @description With the outcome `promised` (required then, refused with any other): the date of the promise made, as
+             *     `date` of a promise.
+             * @example 2026-12-05
+             */
+            promiseDate?: string | null;
         };
         /** @description A contact attempt. */
         CollectionsContactView: {
@@ -3614,7 +3634,7 @@ export interface components {
              */
             total: number;
         };
-        /** @description The cooling-off exit (minor units): `principal + interest − feesRefunded = amount`, open until `openUntil`. */
+        /** @description The cooling-off exit (minor units): `principal + interest − feesRefunded − repaid = amount`, open until `openUntil`. */
         CoolingOffView: {
             /**
              * Format: int64
@@ -3640,6 +3660,11 @@ export interface components {
             openUntil: string;
             /** Format: int64 */
             principal: number;
+            /**
+             * Format: int64
+             * @description What the borrower repaid before (an installment paid early), counted towards the exit.
+             */
+            repaid: number;
         };
         CreateOperatorRequest: {
             /**
@@ -4293,29 +4318,15 @@ export interface components {
             msg: string;
         };
         /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
-        Envelope_CollectionsContactView: {
+        Envelope_CollectionsContactLoggedView: {
             /**
              * Format: int32
              * @description Always 0 on success.
              */
             code: number;
-            /** @description A contact attempt. */
-            data: {
-                /**
-                 * Format: int64
-                 * @description Epoch milliseconds.
-                 */
-                at: number;
-                /** @description The agent's username. */
-                by: string | null;
-                /** @description `call`, `sms`, `whatsapp` or `email`. */
-                channel: string;
-                id: string;
-                /** @description `HH:MM` in the market's clock when it was logged. */
-                localTime: string;
-                note: string | null;
-                /** @description `reached`, `no_answer`, `busy`, `wrong_number`, `refused`, `promised`, `disputed` or `left_message`. */
-                outcome: string;
+            /** @description A contact just logged, with the promise recorded with it. */
+            data: components["schemas"]["CollectionsContactView"] & {
+                promise: null | components["schemas"]["CollectionsPromiseView"];
             };
             /** @description Always `ok` on success. */
             msg: string;
@@ -13764,7 +13775,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_CollectionsContactView"];
+                    "application/json": components["schemas"]["Envelope_CollectionsContactLoggedView"];
                 };
             };
             /** @description bad_request: the body could not be read */
@@ -13828,7 +13839,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description validation_failed: `channel` (unknown, or any contact outside the contact hours: `field.contact_hours`), `outcome` or `note` */
+            /** @description validation_failed: `channel` (unknown, or any contact outside the contact hours: `field.contact_hours`), `outcome`, `note`, or with the outcome `promised` `promiseDate` (format, window, a promise still open; or given with another outcome) and `promiseAmount` */
             422: {
                 headers: {
                     [name: string]: unknown;

@@ -56,7 +56,7 @@ const COOLING = {
     { choice: 'payoff', amount: 1002000, installment: null, dueDate: null },
     { choice: 'cooling_off', amount: 978400, installment: null, dueDate: null },
   ],
-  coolingOff: { daysUsed: 2, principal: 1000000, interest: 2000, feesRefunded: 23600, amount: 978400, openUntil: '2026-11-30' },
+  coolingOff: { daysUsed: 2, principal: 1000000, interest: 2000, feesRefunded: 23600, repaid: 0, amount: 978400, openUntil: '2026-11-30' },
 };
 const VERIFYING = {
   ...OVERDUE,
@@ -145,11 +145,26 @@ describe('the cooling-off exit', () => {
     fakeApi({ [`GET ${ORDER}`]: () => ok(ORDER_WHOLE), [`GET ${ORDER}/repayment`]: () => ok(COOLING) }).signIn();
     renderBorrower(`/app/orders/${NO}?lang=1`);
     expect(await screen.findByText('You can leave this loan until 30 Nov 2026, with no penalty.')).toBeInTheDocument();
+    expect(screen.queryByText('Already repaid, counted towards it')).not.toBeInTheDocument();
     const card = screen.getByRole('heading', { name: 'Changed your mind? You can leave this loan' }).closest('section')!;
     expect(within(card).getByText('Loan amount (principal)').nextSibling).toHaveTextContent('₹10,000');
     expect(within(card).getByText('Interest for 2 days used').nextSibling).toHaveTextContent('+ ₹20');
     expect(within(card).getByText('Fees taken at payout, given back').nextSibling).toHaveTextContent('− ₹236');
     expect(within(card).getByText('To pay to leave the loan').nextSibling).toHaveTextContent('₹9,784');
+  });
+
+  it('counts what was repaid before towards it', async () => {
+    const partPaid = {
+      ...COOLING,
+      choices: COOLING.choices.map((c) => (c.choice === 'cooling_off' ? { ...c, amount: 631067 } : c)),
+      coolingOff: { ...COOLING.coolingOff, repaid: 347333, amount: 631067 },
+    };
+    fakeApi({ [`GET ${ORDER}`]: () => ok(ORDER_WHOLE), [`GET ${ORDER}/repayment`]: () => ok(partPaid) }).signIn();
+    renderBorrower(`/app/orders/${NO}?lang=1`);
+    const heading = await screen.findByRole('heading', { name: 'Changed your mind? You can leave this loan' });
+    const card = heading.closest('section')!;
+    expect(within(card).getByText('Already repaid, counted towards it').nextSibling).toHaveTextContent('− ₹3,473.33');
+    expect(within(card).getByText('To pay to leave the loan').nextSibling).toHaveTextContent('₹6,310.67');
   });
 
   it('in Indonesian', async () => {

@@ -66,7 +66,7 @@ export function ArrearsCard({ arrears, payTo, payAmount }: { arrears: Arrears; p
   );
 }
 
-/** The cooling-off exit in its parts (principal + the days' interest − the fees given back) and its last day. */
+/** The cooling-off exit in its parts (principal + the days' interest − the fees given back − what was repaid) and its last day. */
 export function CoolingOffCard({ offer }: { offer: CoolingOff }) {
   const { t } = useTranslation();
   const money = useMoney();
@@ -90,6 +90,12 @@ export function CoolingOffCard({ offer }: { offer: CoolingOff }) {
           <div className="figures__row">
             <dt>{t('money.coolingOff.refunded')}</dt>
             <dd>− {money(offer.feesRefunded)}</dd>
+          </div>
+        )}
+        {offer.repaid > 0 && (
+          <div className="figures__row">
+            <dt>{t('money.coolingOff.repaid')}</dt>
+            <dd>− {money(offer.repaid)}</dd>
           </div>
         )}
         <div className="figures__row figures__row--total">
