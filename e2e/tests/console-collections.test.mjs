@@ -87,23 +87,21 @@ test('an overdue loan is worked through the collections queue with a promise to 
         await page.getByRole('button', { name: 'Show full number' }).click();
         await page.getByRole('link', { name: market.e164 }).waitFor();
 
-        // A call, logged with the keyboard.
-        await page.getByLabel('Channel').focus();
-        await page.getByLabel('Channel').selectOption('call');
-        await page.getByLabel('Outcome').selectOption('promised');
-        await page.getByLabel('Note').fill('Salary on Friday; will pay then.');
-        await page.getByLabel('Note').press('Tab');
+        // A call where the borrower promised to pay, logged with the keyboard, the promise with it: ₹2,500 by three
+        // days from now.
+        const contactForm = page.getByRole('form', { name: 'Log a contact attempt' });
+        await contactForm.getByLabel('Channel').focus();
+        await contactForm.getByLabel('Channel').selectOption('call');
+        await contactForm.getByLabel('Outcome').selectOption('promised');
+        const promiseBy = plusDays(today, 3);
+        await contactForm.getByLabel('Pay by').fill(promiseBy);
+        await contactForm.getByLabel('Amount (₹)').fill('2500');
+        await contactForm.getByLabel('Note').fill('Salary on Friday; will pay then.');
+        await contactForm.getByLabel('Note').press('Tab');
         await page.keyboard.press('Enter');
-        await page.getByRole('status').filter({ hasText: 'Contact logged.' }).waitFor();
+        await page.getByRole('status').filter({ hasText: /Contact logged, with a promise to pay ₹2,500 by/ }).waitFor();
         const log = page.getByRole('region', { name: 'Contact log' });
         await log.getByText('Salary on Friday; will pay then.').waitFor();
-
-        // The promise: the overdue amount by three days from now.
-        const promiseBy = plusDays(today, 3);
-        await page.getByLabel('Pay by').fill(promiseBy);
-        await page.getByLabel('Amount (₹)').fill('2500');
-        await page.getByRole('button', { name: 'Record promise' }).click();
-        await page.getByRole('status').filter({ hasText: /Promise recorded: ₹2,500 by/ }).waitFor();
         const promises = page.getByRole('region', { name: 'Promises to pay' });
         await promises.getByText('Open').waitFor();
         await shootSizes(page, 'case');

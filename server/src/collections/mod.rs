@@ -764,6 +764,17 @@ pub struct ContactRequest<'a> {
     pub channel: Option<&'a str>,
     pub outcome: Option<&'a str>,
     pub note: Option<&'a str>,
+    /// With the outcome `promised`, the promise made in that contact, recorded with it (both required then, and
+    /// refused with any other outcome).
+    pub promise_date: Option<&'a str>,
+    pub promise_amount: Option<i64>,
+}
+
+/// A contact logged, with the promise recorded with it (the outcome `promised`).
+#[derive(Debug, Clone)]
+pub struct Logged {
+    pub contact: Contact,
+    pub promise: Option<Promise>,
 }
 
 /// Refuses on `field`, naming the hours and the market's time now, while the market's contact hours are closed.
@@ -791,13 +802,15 @@ fn active(order: &OrderRow) -> Result<(), Error> {
 
 /// Logs a contact attempt with the borrower of an open loan (collections, admin), audited. Any contact (a call, SMS,
 /// WhatsApp or e-mail) outside the market's contact hours is refused on `channel`, naming the hours and the market's
-/// time now (PRODUCT.md §7: collections contact the borrower only within them).
+/// time now (PRODUCT.md §7: collections contact the borrower only within them). The outcome `promised` records the
+/// promise made with it, checked as [`promise`] checks one (on `promiseDate` and `promiseAmount`), in the same
+/// transaction: a contact saying the borrower promised always has the promise the queue follows up.
 pub async fn log_contact(
     s: &Services,
     op: &Operator,
     order_no: &str,
     req: ContactRequest<'_>,
-) -> Result<Contact, Error> {
+) -> Result<Logged, Error> {
     op.require_any(WORK_ROLES)?;
     let mut errors = FieldErrors::default();
     let channel = match req.channel.map(str::trim).filter(|c| !c.is_empty()) {
@@ -830,6 +843,22 @@ pub async fn log_contact(
     if note.is_some_and(|n| n.chars().count() > MAX_NOTE_CHARS) {
         errors.add("note", FieldProblem::too_long(MAX_NOTE_CHARS));
     }
+    const PROMISE_FIELDS: (&str, &str) = ("promiseDate", "promiseAmount");
+    let promised = if outcome == Some("promised") {
+        promise_input(
+            req.promise_date,
+            req.promise_amount,
+            PROMISE_FIELDS,
+            &mut errors,
+        )
+    } else {
+        let given =
+            req.promise_date.is_some_and(|d| !d.trim().is_empty()) || req.promise_amount.is_some();
+        if given && outcome.is_some() {
+            errors.add(PROMISE_FIELDS.0, FieldProblem::new("field.promise_outcome"));
+        }
+        None
+    };
     errors.into_result()?;
     let (channel, outcome) = (
         channel.expect("checked above"),
@@ -844,11 +873,23 @@ pub async fn log_contact(
     let now = s.clock.now_ms();
     let local_time = hours.now_hhmm();
     let mut tx = s.db.begin().await?;
-    let order = tx
-        .order_locked_in_tx(&order.id)
-        .await?
-        .ok_or(Error::NotFound)?;
-    active(&order)?;
+    let (order, recorded) = match promised {
+        // The loan is read (its order locked) only for a promise, which is checked against what it owes.
+        Some(input) => {
+            let loan = crate::servicing::load_in(&mut tx, &order.id).await?;
+            let order = loan.order.clone();
+            let recorded = record_promise_in(s, op, &mut tx, loan, input, PROMISE_FIELDS).await?;
+            (order, Some(recorded))
+        }
+        None => {
+            let order = tx
+                .order_locked_in_tx(&order.id)
+                .await?
+                .ok_or(Error::NotFound)?;
+            active(&order)?;
+            (order, None)
+        }
+    };
     let secrets = &s.secrets;
     let id = tx
         .insert_contact(
@@ -866,7 +907,7 @@ pub async fn log_contact(
         .await?;
     let after = serde_json::json!({
         "contactId": id, "channel": channel.code(), "outcome": outcome, "localTime": local_time,
-        "withNote": note.is_some(),
+        "withNote": note.is_some(), "promiseId": recorded.as_ref().map(|r| r.id.as_str()),
     })
     .to_string();
     tx.insert_audit(&NewAuditEntry {
@@ -887,7 +928,14 @@ pub async fn log_contact(
             .into_iter()
             .find(|c| c.id == id)
             .ok_or_else(|| anyhow::anyhow!("the contact just logged is missing"))?;
-    open_contact(s, row)
+    let promise = match recorded {
+        Some(r) => Some(recorded_promise(s, &order.id, r).await?),
+        None => None,
+    };
+    Ok(Logged {
+        contact: open_contact(s, row)?,
+        promise,
+    })
 }
 
 /// The market's name as the console's texts say it.
@@ -898,48 +946,61 @@ pub fn market_name(market: Market) -> &'static str {
     }
 }
 
-/// Records a promise to pay (collections, admin), audited: an amount above zero and at most what the loan owes, by a
-/// date from the market's today to [`PROMISE_MAX_DAYS`] after. One promise is open at a time: checked and written
-/// under the order's lock.
-pub async fn promise(
-    s: &Services,
-    op: &Operator,
-    order_no: &str,
+/// A promise as the agent typed it: the date and the amount, each required, named by `fields` (`date` and `amount`
+/// on its own, `promiseDate` and `promiseAmount` with a contact). None after adding each problem to `errors`.
+fn promise_input(
     date: Option<&str>,
     amount: Option<i64>,
-) -> Result<Promise, Error> {
-    op.require_any(WORK_ROLES)?;
-    let mut errors = FieldErrors::default();
+    fields: (&'static str, &'static str),
+    errors: &mut FieldErrors,
+) -> Option<(Date, i64)> {
     let date = match date.map(str::trim).filter(|d| !d.is_empty()) {
         None => {
-            errors.add("date", FieldProblem::required());
+            errors.add(fields.0, FieldProblem::required());
             None
         }
         Some(text) => match parse_date(text) {
             Ok(d) => Some(d),
             Err(_) => {
-                errors.add("date", FieldProblem::new("field.date_format"));
+                errors.add(fields.0, FieldProblem::new("field.date_format"));
                 None
             }
         },
     };
     if amount.is_none() {
-        errors.add("amount", FieldProblem::required());
+        errors.add(fields.1, FieldProblem::required());
     }
-    errors.into_result()?;
-    let (date, amount) = (date.expect("checked"), amount.expect("checked"));
-    let order = crate::auth::operators::order_in_scope(s, op, order_no).await?;
-    let now = s.clock.now_ms();
-    let mut tx = s.db.begin().await?;
-    let mut loan = crate::servicing::load_in(&mut tx, &order.id).await?;
+    date.zip(amount)
+}
+
+/// A promise recorded in a transaction, to read once it is committed.
+struct Recorded {
+    id: String,
+    entries: Vec<LedgerEntry>,
+    balances: LoanBalances,
+    payments: PaymentDays,
+    today: Date,
+}
+
+/// Checks and records a promise of `amount` by `date` on the loan `tx` holds locked, audited: an amount above zero and
+/// at most what the loan owes, by a date from the market's today to [`PROMISE_MAX_DAYS`] after, and no other promise
+/// open. Problems are named by `fields`.
+async fn record_promise_in(
+    s: &Services,
+    op: &Operator,
+    tx: &mut crate::store::Tx,
+    mut loan: crate::servicing::Loan,
+    (date, amount): (Date, i64),
+    fields: (&'static str, &'static str),
+) -> Result<Recorded, Error> {
     active(&loan.order)?;
     // Which credits of the ledger just loaded came from payments made before a promise (they do not count towards
     // it), read with the order locked, so no credit is in the one and not the other.
     let payments = PaymentDays::of(
-        &order.id,
-        order.market,
+        &loan.order.id,
+        loan.order.market,
         &[],
-        &tx.payment_credits_in_tx(&order.id).await?,
+        &tx.payment_credits_in_tx(&loan.order.id).await?,
     )?;
     let today = s.clock.today(loan.order.market);
     let outstanding = loan
@@ -952,7 +1013,7 @@ pub async fn promise(
     let mut errors = FieldErrors::default();
     if date < today || date > latest_day {
         errors.add(
-            "date",
+            fields.0,
             FieldProblem::new("field.promise_date")
                 .with("from", date_code(today))
                 .with("to", date_code(latest_day)),
@@ -960,7 +1021,7 @@ pub async fn promise(
     }
     if amount < 1 || amount > outstanding {
         errors.add(
-            "amount",
+            fields.1,
             FieldProblem::new("field.promise_amount").with("max", outstanding),
         );
     }
@@ -971,13 +1032,14 @@ pub async fn promise(
         let p = promise_state(existing, &entries, &loan.balances, &payments, today)?;
         if p.state == PromiseState::Open {
             return Err(Error::field(
-                "date",
+                fields.0,
                 FieldProblem::new("field.promise_open")
                     .with("amount", p.row.amount)
                     .with("date", date_code(p.promised_on)),
             ));
         }
     }
+    let now = s.clock.now_ms();
     let made_on = date_code(today);
     let promised_on = date_code(date);
     let id = tx
@@ -1005,14 +1067,46 @@ pub async fn promise(
         at: now,
     })
     .await?;
-    tx.commit().await?;
+    Ok(Recorded {
+        id,
+        entries,
+        balances: loan.balances,
+        payments,
+        today,
+    })
+}
+
+/// The state of a promise [`record_promise_in`] recorded, once committed.
+async fn recorded_promise(s: &Services, order_id: &str, r: Recorded) -> Result<Promise, Error> {
     let row =
-        s.db.promises_of(&[loan.order.id.as_str()])
+        s.db.promises_of(&[order_id])
             .await?
             .into_iter()
-            .find(|p| p.id == id)
+            .find(|p| p.id == r.id)
             .ok_or_else(|| anyhow::anyhow!("the promise just recorded is missing"))?;
-    promise_state(row, &entries, &loan.balances, &payments, today)
+    promise_state(row, &r.entries, &r.balances, &r.payments, r.today)
+}
+
+/// Records a promise to pay (collections, admin), audited, as [`record_promise_in`] checks it. One promise is open at
+/// a time: checked and written under the order's lock.
+pub async fn promise(
+    s: &Services,
+    op: &Operator,
+    order_no: &str,
+    date: Option<&str>,
+    amount: Option<i64>,
+) -> Result<Promise, Error> {
+    op.require_any(WORK_ROLES)?;
+    let mut errors = FieldErrors::default();
+    let input = promise_input(date, amount, ("date", "amount"), &mut errors);
+    errors.into_result()?;
+    let input = input.expect("checked above");
+    let order = crate::auth::operators::order_in_scope(s, op, order_no).await?;
+    let mut tx = s.db.begin().await?;
+    let loan = crate::servicing::load_in(&mut tx, &order.id).await?;
+    let recorded = record_promise_in(s, op, &mut tx, loan, input, ("date", "amount")).await?;
+    tx.commit().await?;
+    recorded_promise(s, &order.id, recorded).await
 }
 
 /// The borrower's full phone number (E.164) for an agent to call (collections, admin): only for an open loan and

@@ -565,6 +565,111 @@ async fn promises_to_pay_are_open_until_kept_by_payments_or_broken_by_their_date
     assert_eq!(after["date"], json!(by.to_string()));
 }
 
+/// PRODUCT.md §7: collections log every attempt and promise to pay. A contact whose outcome is "promised" records
+/// the promise with it, in one step, checked as any promise is; without one it is refused (the queue would never
+/// follow up a promise nobody recorded), and a promise goes with no other outcome.
+#[tokio::test]
+async fn a_contact_logged_as_promised_records_its_promise_with_it() {
+    let app = spawn_app().await;
+    operator(&app, "agent", &[Role::Collections]).await;
+    let Loan {
+        order_no,
+        order_id,
+        plan,
+        ..
+    } = app.borrower(IN).disbursed().await;
+    let today = due_date(&plan, 0) + Duration::days(2);
+    set_local(&app, Market::India, today, 10, 0).await;
+    let agent = op_sign_in(&app, "agent").await;
+    let path = format!("/api/v1/console/collections/{order_no}/contacts");
+    let by = today + Duration::days(3);
+    let counts = async || -> (i64, i64) {
+        let (contacts,): (i64,) =
+            sqlx::query_as("SELECT COUNT(*) FROM collection_contacts WHERE order_id = $1")
+                .bind(&order_id)
+                .fetch_one(app.db.pool())
+                .await
+                .unwrap();
+        let (promises,): (i64,) =
+            sqlx::query_as("SELECT COUNT(*) FROM promises_to_pay WHERE order_id = $1")
+                .bind(&order_id)
+                .fetch_one(app.db.pool())
+                .await
+                .unwrap();
+        (contacts, promises)
+    };
+    // Promised without a promise, with half of one, with a date out of the window, or a promise with another
+    // outcome: refused on the promise's fields, nothing written.
+    for (body, fields) in [
+        (
+            json!({"channel": "call", "outcome": "promised"}),
+            vec!["promiseAmount", "promiseDate"],
+        ),
+        (
+            json!({"channel": "call", "outcome": "promised", "promiseDate": by.to_string()}),
+            vec!["promiseAmount"],
+        ),
+        (
+            json!({"channel": "call", "outcome": "promised", "promiseDate": (today + Duration::days(31)).to_string(),
+                "promiseAmount": 5000}),
+            vec!["promiseDate"],
+        ),
+        (
+            json!({"channel": "call", "outcome": "no_answer", "promiseDate": by.to_string(), "promiseAmount": 5000}),
+            vec!["promiseDate"],
+        ),
+    ] {
+        let refused = post(&app, &agent, &path, body.clone()).await;
+        assert_eq!(refused.status(), StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+        let error = error(refused).await;
+        let mut got: Vec<&str> = error["fields"]
+            .as_object()
+            .unwrap()
+            .keys()
+            .map(String::as_str)
+            .collect();
+        got.sort_unstable();
+        assert_eq!(got, fields, "{body}");
+    }
+    assert_eq!(counts().await, (0, 0));
+
+    let logged = post(
+        &app,
+        &agent,
+        &path,
+        json!({"channel": "call", "outcome": "promised", "note": "Salary on Friday.",
+            "promiseDate": by.to_string(), "promiseAmount": 5000}),
+    )
+    .await;
+    assert_eq!(logged.status(), StatusCode::OK);
+    let logged = data(logged).await;
+    assert_eq!(logged["outcome"], "promised");
+    assert_eq!(logged["promise"]["amount"], 5000);
+    assert_eq!(logged["promise"]["date"], json!(by.to_string()));
+    assert_eq!(logged["promise"]["state"], "open");
+    assert_eq!(counts().await, (1, 1));
+    let promise_id = logged["promise"]["id"].as_str().unwrap();
+    let logged_audit = audits(&app, "collections.contact").await;
+    let after: Value = serde_json::from_str(logged_audit[0].2.as_deref().unwrap()).unwrap();
+    assert_eq!(after["promiseId"], promise_id);
+    assert_eq!(audits(&app, "collections.promise").await.len(), 1);
+    // Another promised call while that promise is open: refused, naming it, nothing written.
+    let again = post(
+        &app,
+        &agent,
+        &path,
+        json!({"channel": "call", "outcome": "promised", "promiseDate": by.to_string(), "promiseAmount": 5000}),
+    )
+    .await;
+    assert_eq!(again.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(error(again).await["fields"]["promiseDate"].is_string());
+    assert_eq!(counts().await, (1, 1));
+    // Any other outcome is logged with no promise.
+    let other = data(contact(&app, &agent, &order_no, "call").await).await;
+    assert_eq!(other["promise"], Value::Null);
+    assert_eq!(counts().await, (2, 1));
+}
+
 #[tokio::test]
 async fn a_burst_of_promises_records_one() {
     let app = spawn_app().await;

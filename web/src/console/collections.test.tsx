@@ -201,6 +201,137 @@ describe('collections', () => {
     expect(api.callsTo('POST', `/api/v1/console/collections/${LOAN.orderNo}/contacts`)).toHaveLength(0);
   });
 
+  it('logs “Promised to pay” with the promise’s date and amount, in minor units, and refreshes the case’s promises', async () => {
+    const promise = { id: 'p3', amount: 250_000, madeOn: '2026-12-10', date: '2026-12-12', received: 0, state: 'open', at: Date.UTC(2026, 11, 10, 4, 36), by: 'cole' };
+    const contact = { id: 'c2', channel: 'call', outcome: 'promised', note: 'Pays on payday.', localTime: '10:06', at: Date.UTC(2026, 11, 10, 4, 36), by: 'cole' };
+    let logged = false;
+    const api = fakeConsoleApi({
+      operator: OPERATORS.collections,
+      signedIn: true,
+      handlers: {
+        [`GET /api/v1/console/collections/${LOAN.orderNo}`]: () =>
+          ok(logged ? { ...caseOf(HOURS_OPEN), contacts: [contact, ...caseOf(HOURS_OPEN).contacts], promises: [promise] } : caseOf(HOURS_OPEN)),
+        [`POST /api/v1/console/collections/${LOAN.orderNo}/contacts`]: () => {
+          logged = true;
+          return ok({ ...contact, promise });
+        },
+      },
+    });
+    const user = userEvent.setup();
+    renderConsole(`/console/collections/${LOAN.orderNo}`);
+    const form = await screen.findByRole('form', { name: 'Log a contact attempt' });
+    // No promise to fill in until the borrower promised.
+    expect(within(form).queryByLabelText('Pay by')).toBeNull();
+    expect(within(form).queryByLabelText('Amount (₹)')).toBeNull();
+    await user.selectOptions(within(form).getByLabelText('Outcome'), 'promised');
+    expect(within(form).getByLabelText('Pay by')).toHaveAttribute('min', '2026-12-10');
+    expect(within(form).getByLabelText('Amount (₹)')).toHaveAccessibleDescription('Overdue now ₹10,640; outstanding ₹10,640.');
+    await user.type(within(form).getByLabelText('Pay by'), '2026-12-12');
+    await user.type(within(form).getByLabelText('Amount (₹)'), '2,500');
+    await user.type(within(form).getByLabelText('Note'), 'Pays on payday.');
+    await user.click(within(form).getByRole('button', { name: 'Log contact' }));
+    expect(await within(form).findByText('Contact logged, with a promise to pay ₹2,500 by 12 Dec 2026.')).toBeInTheDocument();
+    expect(api.callsTo('POST', `/api/v1/console/collections/${LOAN.orderNo}/contacts`).map((c) => c.body)).toStrictEqual([
+      { channel: 'call', outcome: 'promised', note: 'Pays on payday.', promiseDate: '2026-12-12', promiseAmount: 250_000 },
+    ]);
+    // One request records both: the promise form is not used.
+    expect(api.callsTo('POST', `/api/v1/console/collections/${LOAN.orderNo}/promises`)).toHaveLength(0);
+    expect(within(form).getByLabelText('Pay by')).toHaveValue('');
+    expect(within(form).getByLabelText('Amount (₹)')).toHaveValue('');
+    expect(within(form).getByLabelText('Note')).toHaveValue('');
+    // The case is read again: the promise is followed up in its list, the contact in the log.
+    const promises = screen.getByRole('region', { name: 'Promises to pay' });
+    expect(await within(promises).findByText('₹2,500')).toBeInTheDocument();
+    expect(within(promises).getByText('Open')).toBeInTheDocument();
+    expect(screen.getByText('Pays on payday.')).toBeInTheDocument();
+  });
+
+  it('logs any other outcome without a promise, even one typed before the outcome changed', async () => {
+    const api = fakeConsoleApi({
+      operator: OPERATORS.collections,
+      signedIn: true,
+      handlers: {
+        [`GET /api/v1/console/collections/${LOAN.orderNo}`]: () => ok(caseOf(HOURS_OPEN)),
+        [`POST /api/v1/console/collections/${LOAN.orderNo}/contacts`]: (call) =>
+          ok({ id: 'c2', ...(call.body as object), localTime: '10:06', at: Date.UTC(2026, 11, 10, 4, 36), by: 'cole', promise: null }),
+      },
+    });
+    const user = userEvent.setup();
+    renderConsole(`/console/collections/${LOAN.orderNo}`);
+    const form = await screen.findByRole('form', { name: 'Log a contact attempt' });
+    await user.selectOptions(within(form).getByLabelText('Outcome'), 'promised');
+    await user.type(within(form).getByLabelText('Pay by'), '2026-12-12');
+    await user.type(within(form).getByLabelText('Amount (₹)'), 'soon');
+    await user.selectOptions(within(form).getByLabelText('Outcome'), 'refused');
+    await user.selectOptions(within(form).getByLabelText('Channel'), 'sms');
+    expect(within(form).queryByLabelText('Pay by')).toBeNull();
+    expect(within(form).queryByLabelText('Amount (₹)')).toBeNull();
+    await user.click(within(form).getByRole('button', { name: 'Log contact' }));
+    expect(await within(form).findByText('Contact logged.')).toBeInTheDocument();
+    expect(api.callsTo('POST', `/api/v1/console/collections/${LOAN.orderNo}/contacts`).map((c) => c.body)).toStrictEqual([{ channel: 'sms', outcome: 'refused', note: '' }]);
+  });
+
+  it('shows the server’s refusal of the promise under its date or its amount', async () => {
+    const open = 'A promise to pay is still open on this loan: ₹5,000 by 12 Dec 2026.';
+    const tooMuch = 'At most ₹10,640, what the loan owes.';
+    const answers = [
+      refusal(422, 'validation_failed', 'Check the fields.', { fields: { promiseDate: open } }),
+      refusal(422, 'validation_failed', 'Check the fields.', { fields: { promiseAmount: tooMuch } }),
+    ];
+    const api = fakeConsoleApi({
+      operator: OPERATORS.collections,
+      signedIn: true,
+      handlers: {
+        [`GET /api/v1/console/collections/${LOAN.orderNo}`]: () => ok(caseOf(HOURS_OPEN)),
+        [`POST /api/v1/console/collections/${LOAN.orderNo}/contacts`]: () => answers.shift()!,
+      },
+    });
+    const user = userEvent.setup();
+    renderConsole(`/console/collections/${LOAN.orderNo}`);
+    const form = await screen.findByRole('form', { name: 'Log a contact attempt' });
+    await user.selectOptions(within(form).getByLabelText('Outcome'), 'promised');
+    await user.type(within(form).getByLabelText('Pay by'), '2026-12-14');
+    await user.type(within(form).getByLabelText('Amount (₹)'), '20000');
+    await user.click(within(form).getByRole('button', { name: 'Log contact' }));
+    expect(await within(form).findByText(open)).toBeInTheDocument();
+    const date = within(form).getByLabelText('Pay by');
+    expect(date).toHaveAccessibleDescription(open);
+    expect(date).toHaveAttribute('aria-invalid', 'true');
+    expect(date).toHaveValue('2026-12-14');
+    expect(within(form).getByLabelText('Amount (₹)')).toHaveValue('20000');
+    expect(within(form).queryByText('Check the fields.')).toBeNull();
+    expect(within(form).queryByRole('status')).toBeNull();
+    await user.click(within(form).getByRole('button', { name: 'Log contact' }));
+    expect(await within(form).findByText(tooMuch)).toBeInTheDocument();
+    expect(within(form).getByLabelText('Amount (₹)')).toHaveAccessibleDescription(`Overdue now ₹10,640; outstanding ₹10,640. ${tooMuch}`);
+    expect(within(form).queryByText(open)).toBeNull();
+    expect(api.callsTo('POST', `/api/v1/console/collections/${LOAN.orderNo}/contacts`)).toHaveLength(2);
+  });
+
+  it('refuses a promised amount that is not one before sending anything', async () => {
+    const api = fakeConsoleApi({
+      operator: OPERATORS.collections,
+      signedIn: true,
+      handlers: { [`GET /api/v1/console/collections/${LOAN.orderNo}`]: () => ok(caseOf(HOURS_OPEN)) },
+    });
+    const user = userEvent.setup();
+    renderConsole(`/console/collections/${LOAN.orderNo}`);
+    const form = await screen.findByRole('form', { name: 'Log a contact attempt' });
+    await user.selectOptions(within(form).getByLabelText('Outcome'), 'promised');
+    await user.type(within(form).getByLabelText('Pay by'), '2026-12-12');
+    for (const typed of ['2.500,50', '0']) {
+      await user.clear(within(form).getByLabelText('Amount (₹)'));
+      await user.type(within(form).getByLabelText('Amount (₹)'), typed);
+      await user.click(within(form).getByRole('button', { name: 'Log contact' }));
+      expect(within(form).getByLabelText('Amount (₹)')).toHaveAccessibleDescription(
+        'Overdue now ₹10,640; outstanding ₹10,640. Enter an amount above zero, e.g. 2500 or 2500.50.',
+      );
+    }
+    expect(api.callsTo('POST', `/api/v1/console/collections/${LOAN.orderNo}/contacts`)).toHaveLength(0);
+    // The promise form checks its own amount apart.
+    expect(screen.getByRole('form', { name: 'Record a promise to pay' })).not.toHaveTextContent('Enter an amount above zero');
+  });
+
   it('records a promise in minor units and shows the server’s field error', async () => {
     let first = true;
     const api = fakeConsoleApi({

@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
 use super::auth::OperatorSession;
-use crate::collections::{self, Bucket, Contact, ContactHours, Promise, QueueQuery};
+use crate::collections::{self, Bucket, Contact, ContactHours, Logged, Promise, QueueQuery};
 use crate::error::{FieldErrors, FieldProblem};
 use crate::http::AppState;
 use crate::http::borrower::auth::require_market;
@@ -151,6 +151,26 @@ pub struct CollectionsContactView {
     /// The agent's username.
     #[schema(required = true)]
     pub by: Option<String>,
+}
+
+/// A contact just logged, with the promise recorded with it.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CollectionsContactLoggedView {
+    #[serde(flatten)]
+    pub contact: CollectionsContactView,
+    /// The promise to pay recorded with the outcome `promised`; null with any other.
+    #[schema(required = true)]
+    pub promise: Option<CollectionsPromiseView>,
+}
+
+impl From<Logged> for CollectionsContactLoggedView {
+    fn from(l: Logged) -> Self {
+        Self {
+            contact: l.contact.into(),
+            promise: l.promise.map(Into::into),
+        }
+    }
 }
 
 impl From<Contact> for CollectionsContactView {
@@ -543,8 +563,9 @@ pub async fn history(
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
 pub struct CollectionsContactRequest {
-    /// `call`, `sms`, `whatsapp` or `email`. A call, SMS or WhatsApp is refused outside the market's contact hours.
+    /// `call`, `sms`, `whatsapp` or `email`; any is refused outside the market's contact hours.
     #[schema(value_type = String, required = true, example = "call")]
     pub channel: Option<String>,
     /// `reached`, `no_answer`, `busy`, `wrong_number`, `refused`, `promised`, `disputed` or `left_message`.
@@ -553,6 +574,15 @@ pub struct CollectionsContactRequest {
     /// At most 1000 characters; stored encrypted.
     #[schema(value_type = Option<String>)]
     pub note: Option<String>,
+    /// With the outcome `promised` (required then, refused with any other): the date of the promise made, as
+    /// `date` of a promise.
+    #[schema(value_type = Option<String>, example = "2026-12-05")]
+    pub promise_date: Option<String>,
+    /// With the outcome `promised` (required then, refused with any other): the amount promised in minor units, as
+    /// `amount` of a promise.
+    #[schema(value_type = Option<i64>, example = 250000)]
+    #[serde(default, deserialize_with = "crate::http::extract::whole_number")]
+    pub promise_amount: Option<i64>,
 }
 
 /// Logs a contact attempt with the borrower (collections, admin); audited (`collections.contact`).
@@ -561,19 +591,20 @@ pub struct CollectionsContactRequest {
     security(("console_cookie" = [], "csrf_header" = [])),
     params(("orderNo" = String, Path)),
     request_body(content((CollectionsContactRequest = "application/json"), (CollectionsContactRequest = "application/x-www-form-urlencoded"))),
-    responses((status = 200, body = Envelope<CollectionsContactView>), (status = 401, body = ErrorBody),
+    responses((status = 200, body = Envelope<CollectionsContactLoggedView>), (status = 401, body = ErrorBody),
         (status = 403, description = "forbidden (not collections or admin), csrf_token_invalid or cross_site_request",
             body = ErrorBody),
         (status = 404, body = ErrorBody),
         (status = 409, description = "invalid_transition: the loan is closed", body = ErrorBody),
         (status = 422, description = "validation_failed: `channel` (unknown, or any contact outside the contact \
-            hours: `field.contact_hours`), `outcome` or `note`", body = ErrorBody)))]
+            hours: `field.contact_hours`), `outcome`, `note`, or with the outcome `promised` `promiseDate` (format, \
+            window, a promise still open; or given with another outcome) and `promiseAmount`", body = ErrorBody)))]
 pub async fn contact(
     State(state): State<AppState>,
     session: OperatorSession,
     Path(order_no): Path<String>,
     JsonOrForm(req): JsonOrForm<CollectionsContactRequest>,
-) -> Result<Json<Envelope<CollectionsContactView>>, ApiError> {
+) -> Result<Json<Envelope<CollectionsContactLoggedView>>, ApiError> {
     let contact = collections::log_contact(
         &state.services,
         &session.operator,
@@ -582,6 +613,8 @@ pub async fn contact(
             channel: req.channel.as_deref(),
             outcome: req.outcome.as_deref(),
             note: req.note.as_deref(),
+            promise_date: req.promise_date.as_deref(),
+            promise_amount: req.promise_amount,
         },
     )
     .await?;

@@ -10,7 +10,7 @@ import type {
   CollectionsCase,
   CollectionsQueue,
   ContactHistory,
-  ContactLogged,
+  ContactLoggedWithPromise,
   PromiseToPay,
   RevealedPhone,
 } from './types';
@@ -81,6 +81,7 @@ export function useContactHistory(orderNo: string, enabled: boolean) {
   });
 }
 
+/** After a contact or a promise: the case (its contacts and promises), the order view's history and the queue's rows. */
 function useRefreshAfter(orderNo: string) {
   const client = useQueryClient();
   return () => {
@@ -90,17 +91,17 @@ function useRefreshAfter(orderNo: string) {
   };
 }
 
-export interface ContactInput {
-  channel: Channel;
-  outcome: Outcome;
-  note: string;
-}
+/** A contact attempt; the outcome `promised` carries the promise made (recorded with it), any other none. */
+export type ContactInput = { channel: Channel; note: string } & (
+  | { outcome: Exclude<Outcome, 'promised'> }
+  | { outcome: 'promised'; promiseDate: string; promiseAmount: number }
+);
 
 export function useLogContact(orderNo: string) {
   const api = useApiClient();
   const refresh = useRefreshAfter(orderNo);
-  return useMutation<ContactLogged, ApiError, ContactInput>({
-    mutationFn: (input) => api.postJson<ContactLogged>(`${collectionsPath(orderNo)}/contacts`, { ...input }),
+  return useMutation<ContactLoggedWithPromise, ApiError, ContactInput>({
+    mutationFn: (input) => api.postJson<ContactLoggedWithPromise>(`${collectionsPath(orderNo)}/contacts`, { ...input }),
     onSuccess: refresh,
   });
 }

@@ -117,6 +117,8 @@ export type CollectionsCase = Schemas['CollectionsCaseView'];
 export type ContactHours = Schemas['ContactHoursView'];
 /** A contact attempt. */
 export type ContactLogged = Schemas['CollectionsContactView'];
+/** `POST /collections/{orderNo}/contacts`: the contact just logged, with the promise recorded with it (outcome `promised`). */
+export type ContactLoggedWithPromise = Schemas['CollectionsContactLoggedView'];
 /** A promise to pay with its state. */
 export type PromiseToPay = Schemas['CollectionsPromiseView'];
 /** `GET /collections/{orderNo}/history`. */

@@ -1,6 +1,7 @@
 // Collections: the overdue queue per market with bucket counts and filters, a loan's collections panel (the contact
-// log, a log-contact form within the market's contact hours, a promise form) and the contact history the order view
-// shows. Only the borrower's own phone is ever shown, never an emergency contact.
+// log, a log-contact form within the market's contact hours that records the promise made with the outcome "promised",
+// a promise form) and the contact history the order view shows. Only the borrower's own phone is ever shown, never an
+// emergency contact.
 import { useState, type FormEvent } from 'react';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
@@ -20,6 +21,7 @@ import {
   useRevealPhone,
   type Bucket,
   type Channel,
+  type ContactInput,
   type Outcome,
   type QueueFilter,
   type QueueSort,
@@ -392,22 +394,34 @@ function ContactForm({ c }: { c: CollectionsCase }) {
   const [channel, setChannel] = useState<Channel>('call');
   const [outcome, setOutcome] = useState<Outcome>('reached');
   const [note, setNote] = useState('');
+  // The promise made on the contact: asked for, and sent, with the outcome "promised" only.
+  const promise = usePromiseDraft(c.currency);
   const [notice, setNotice] = useState<string | null>(null);
   const closed = !c.contactHours.open;
   const fields = fieldsOf(log.error);
   const active = c.status === 'disbursed' || c.status === 'overdue';
+  /** What to send; null when the promise's amount is not one (its message is then under the field). */
+  const inputOf = (): ContactInput | null => {
+    if (outcome !== 'promised') return { channel, outcome, note };
+    const promiseAmount = promise.checkedAmount();
+    return promiseAmount === null ? null : { channel, outcome, note, promiseDate: promise.date, promiseAmount };
+  };
   const submit = (event: FormEvent) => {
     event.preventDefault();
     setNotice(null);
-    log.mutate(
-      { channel, outcome, note },
-      {
-        onSuccess: () => {
-          setNote('');
-          setNotice(t('collections.contactLogged'));
-        },
+    const input = inputOf();
+    if (!input) return;
+    log.mutate(input, {
+      onSuccess: (logged) => {
+        setNote('');
+        promise.clear();
+        setNotice(
+          logged.promise
+            ? t('collections.contactLoggedWithPromise', { amount: money(logged.promise.amount, c.currency), date: day(logged.promise.date) })
+            : t('collections.contactLogged'),
+        );
       },
-    );
+    });
   };
   return (
     <form className="panel" aria-labelledby="contact-form-title" onSubmit={submit} noValidate>
@@ -444,6 +458,7 @@ function ContactForm({ c }: { c: CollectionsCase }) {
         </select>
         {fields.outcome && <p className="field-error">{fields.outcome}</p>}
       </div>
+      {outcome === 'promised' && <PromiseFields c={c} draft={promise} idPrefix="contact-promise" dateError={fields.promiseDate} amountError={fields.promiseAmount} />}
       <div className="field">
         <label htmlFor="contact-note">{t('collections.noteLabel')}</label>
         <textarea id="contact-note" rows={3} maxLength={1000} value={note} onChange={(e) => setNote(e.target.value)} />
@@ -477,30 +492,98 @@ export function minorOf(text: string, currency: Currency): number | null {
   return Number(whole) * 100 + Number(fraction.padEnd(2, '0'));
 }
 
+/** A promise's date and amount as the agent types them; the amount is checked here, before anything is sent. */
+function usePromiseDraft(currency: Currency) {
+  const { t } = useTranslation();
+  const [date, setDate] = useState('');
+  const [amount, setAmount] = useState('');
+  const [amountProblem, setAmountProblem] = useState<string | null>(null);
+  return {
+    date,
+    setDate,
+    amount,
+    setAmount,
+    amountProblem,
+    /** The amount in minor units; null, with the message kept for under the field, when it is not one above zero. */
+    checkedAmount: (): number | null => {
+      const minor = minorOf(amount, currency);
+      const valid = minor !== null && minor > 0;
+      setAmountProblem(valid ? null : t(currency === 'IDR' ? 'collections.amountInvalidIdr' : 'collections.amountInvalid'));
+      return valid ? minor : null;
+    },
+    clear: () => {
+      setDate('');
+      setAmount('');
+      setAmountProblem(null);
+    },
+  };
+}
+
+type PromiseDraft = ReturnType<typeof usePromiseDraft>;
+
+/** The date and amount fields of a promise, each with the server's refusal of it (the amount's own check first). */
+function PromiseFields({ c, draft, idPrefix, dateError, amountError }: { c: CollectionsCase; draft: PromiseDraft; idPrefix: string; dateError?: string; amountError?: string }) {
+  const { t } = useTranslation();
+  const amountProblem = draft.amountProblem ?? amountError;
+  return (
+    <>
+      <div className="field">
+        <label htmlFor={`${idPrefix}-date`}>{t('collections.promiseDate')}</label>
+        <input
+          id={`${idPrefix}-date`}
+          type="date"
+          value={draft.date}
+          min={c.today}
+          onChange={(e) => draft.setDate(e.target.value)}
+          aria-describedby={dateError ? `${idPrefix}-date-error` : undefined}
+          aria-invalid={dateError ? true : undefined}
+        />
+        {dateError && (
+          <p id={`${idPrefix}-date-error`} className="field-error" role="alert">
+            {dateError}
+          </p>
+        )}
+      </div>
+      <div className="field">
+        <label htmlFor={`${idPrefix}-amount`}>{t('collections.promiseAmount', { currency: c.currency === 'INR' ? '₹' : 'Rp' })}</label>
+        <input
+          id={`${idPrefix}-amount`}
+          inputMode="decimal"
+          value={draft.amount}
+          onChange={(e) => draft.setAmount(e.target.value)}
+          aria-describedby={amountProblem ? `${idPrefix}-amount-hint ${idPrefix}-amount-error` : `${idPrefix}-amount-hint`}
+          aria-invalid={amountProblem ? true : undefined}
+        />
+        <p id={`${idPrefix}-amount-hint`} className="field-hint">
+          {t('collections.promiseAmountHint', { overdue: money(c.amountOverdue, c.currency), outstanding: money(c.outstanding, c.currency) })}
+        </p>
+        {amountProblem && (
+          <p id={`${idPrefix}-amount-error`} className="field-error" role="alert">
+            {amountProblem}
+          </p>
+        )}
+      </div>
+    </>
+  );
+}
+
 function PromiseForm({ c }: { c: CollectionsCase }) {
   const { t } = useTranslation();
   const save = usePromiseToPay(c.orderNo);
-  const [date, setDate] = useState('');
-  const [amount, setAmount] = useState('');
-  const [local, setLocal] = useState<string | null>(null);
+  const promise = usePromiseDraft(c.currency);
   const [notice, setNotice] = useState<string | null>(null);
   const fields = fieldsOf(save.error);
   const active = c.status === 'disbursed' || c.status === 'overdue';
   const submit = (event: FormEvent) => {
     event.preventDefault();
     setNotice(null);
-    const minor = minorOf(amount, c.currency);
-    if (minor === null || minor <= 0) {
-      setLocal(t(c.currency === 'IDR' ? 'collections.amountInvalidIdr' : 'collections.amountInvalid'));
-      return;
-    }
-    setLocal(null);
+    const amount = promise.checkedAmount();
+    if (amount === null) return;
     save.mutate(
-      { date, amount: minor },
+      { date: promise.date, amount },
       {
         onSuccess: (p) => {
-          setDate('');
-          setAmount('');
+          promise.clear();
           setNotice(t('collections.promiseSaved', { amount: money(p.amount, c.currency), date: day(p.date) }));
         },
       },
@@ -514,19 +597,7 @@ function PromiseForm({ c }: { c: CollectionsCase }) {
           {notice}
         </p>
       )}
-      <div className="field">
-        <label htmlFor="promise-date">{t('collections.promiseDate')}</label>
-        <input id="promise-date" type="date" value={date} min={c.today} onChange={(e) => setDate(e.target.value)} aria-invalid={fields.date ? true : undefined} />
-        {fields.date && <p className="field-error" role="alert">{fields.date}</p>}
-      </div>
-      <div className="field">
-        <label htmlFor="promise-amount">{t('collections.promiseAmount', { currency: c.currency === 'INR' ? '₹' : 'Rp' })}</label>
-        <input id="promise-amount" inputMode="decimal" value={amount} onChange={(e) => setAmount(e.target.value)} aria-describedby="promise-amount-hint" aria-invalid={fields.amount || local ? true : undefined} />
-        <p id="promise-amount-hint" className="field-hint">
-          {t('collections.promiseAmountHint', { overdue: money(c.amountOverdue, c.currency), outstanding: money(c.outstanding, c.currency) })}
-        </p>
-        {(local ?? fields.amount) && <p className="field-error" role="alert">{local ?? fields.amount}</p>}
-      </div>
+      <PromiseFields c={c} draft={promise} idPrefix="promise" dateError={fields.date} amountError={fields.amount} />
       {save.isError && Object.keys(fields).length === 0 && (
         <p className="field-error" role="alert">
           {errorText(save.error, t)}
