@@ -87,7 +87,8 @@ fn parse(body: &[u8]) -> Result<Option<Callback>, CallbackError> {
         .map_err(|_| bad_body())?
         .payment
         .entity;
-    if payment.id.trim().is_empty() || payment.id.len() > 64 {
+    // A capture of nothing (or less) is no money: a malformed body, not a payment to hold.
+    if payment.id.trim().is_empty() || payment.id.len() > 64 || payment.amount <= 0 {
         return Err(bad_body());
     }
     let event_id = format!("{}:{}", event.event, payment.id);
@@ -232,6 +233,13 @@ mod tests {
         );
         let no_reference = br#"{"event":"payment.captured","payload":{"payment":{"entity":{"id":"pay_1","amount":1,"currency":"INR"}}}}"#;
         assert_eq!(parse(no_reference).unwrap().unwrap().reference, "");
+        // A capture of nothing, or less, is a malformed body (422), never money to hold.
+        for amount in ["0", "-500"] {
+            let body = format!(
+                r#"{{"event":"payment.captured","payload":{{"payment":{{"entity":{{"id":"pay_3","amount":{amount},"currency":"INR","notes":{{"reference":"KREF"}}}}}}}}}}"#
+            );
+            assert!(parse(body.as_bytes()).is_err(), "{amount}");
+        }
     }
 
     #[test]

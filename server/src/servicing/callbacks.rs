@@ -77,8 +77,9 @@ impl Outcome {
 /// Takes a verified callback. In one transaction: the order is locked first, by the statement that finds it through
 /// the payment's reference (every writer of a payment locks its order first, so two callbacks and finance queue
 /// instead of deadlocking), then the payment is read; the event is recorded under its unique key with what it did,
-/// once that is known, and a replay (the key taken) rolls everything back and posts nothing. A provider that the payment does not belong to credits
-/// nothing (recorded and audited, `wrong_provider`). Otherwise the money settles the payment as finance's confirm
+/// once that is known, and a replay (the key taken) rolls everything back and posts nothing. A provider that the
+/// payment does not belong to credits nothing (recorded and audited, `wrong_provider`); money it received is kept
+/// for finance as an unmatched receipt naming the payment. Otherwise the money settles the payment as finance's confirm
 /// does: the amount asked is credited, another amount held for finance, money the loan does not owe becomes a
 /// refund due; money for a payment finance had rejected comes back to finance's queue, held; a second transfer for a
 /// payment paid once already (another provider payment id) becomes a payment of its own, held or owed back
@@ -115,14 +116,15 @@ async fn take(
     let provider = source.code();
     let mut tx = s.db.begin().await?;
     // Money taken back is the money credited under the provider's payment id, whatever reference its notes carry (a
-    // second transfer is a payment of its own, with a reference of its own); one no payment was credited under (an
-    // authorisation never captured, refunded by the provider) took back nothing any loan counts or anyone holds.
+    // second transfer is a payment of its own, with a reference of its own); one no payment was credited under took
+    // back nothing any loan counts: money kept for finance ([`reversed_unmatched`]), or an authorisation never
+    // captured.
     let reference = match (cb.reverses, &cb.provider_payment_id) {
         (true, Some(id)) => match tx.reference_of_provider_id(id).await? {
             Some(reference) => reference,
             None => {
                 tx.rollback().await?;
-                return Ok(Outcome::Ignored);
+                return reversed_unmatched(s, source, cb).await;
             }
         },
         _ => cb.reference.clone(),
@@ -164,6 +166,33 @@ async fn take(
             tx.rollback().await?;
             return Ok(Outcome::Replayed);
         }
+        // Money the provider received all the same (a borrower who paid a reference through another gateway) is
+        // for finance, beside the money no payment matches, naming the payment whose reference it quoted: returned
+        // to the payer or credited by hand, never seen only in the audit trail. Of the market of its currency, else
+        // the provider's (as for money no payment matches), else the loan's.
+        if cb.credits {
+            let currency = cb.currency.as_deref().map(clean_currency);
+            let market = market_of_money(currency.as_deref())
+                .or_else(|| source.market().or_else(|| only_market_offering(s, source)))
+                .unwrap_or(loan.order.market);
+            let reference: String = cb.reference.trim().chars().take(100).collect();
+            tx.insert_unmatched_receipt(
+                &NewUnmatched {
+                    kind: "unmatched",
+                    payment_id: Some(&payment.row.id),
+                    provider,
+                    event_id: &cb.event_id,
+                    market: Some(market.code()),
+                    reference: &reference,
+                    provider_payment_id: cb.provider_payment_id.as_deref(),
+                    amount: cb.amount,
+                    currency: currency.as_deref(),
+                    sent_at: cb.sent_at,
+                },
+                now,
+            )
+            .await?;
+        }
         tx.insert_audit(&NewAuditEntry {
             actor_kind: "system",
             actor_id: None,
@@ -177,7 +206,7 @@ async fn take(
         .await?;
         tx.commit().await?;
         tracing::warn!(provider, payment = %payment.row.id, method = payment.method.code(),
-            "a callback from a provider this payment was not made with: nothing credited");
+            "a callback from a provider this payment was not made with: nothing credited, any money kept for finance");
         return Ok(Outcome::WrongProvider);
     }
     // Money taken back from a payment that was paid and kept: for finance, beside the money no payment matches. One
@@ -356,17 +385,19 @@ async fn unmatched(
     source: &dyn CallbackProvider,
     cb: &Callback,
 ) -> Result<Outcome, CallbackError> {
-    // Money taken back under a reference no payment has took back nothing any loan counts.
+    // Money taken back under a reference no payment has took back nothing any loan counts; it may be money kept
+    // for finance.
     if !cb.credits {
-        return Ok(Outcome::Ignored);
+        return if cb.reverses {
+            reversed_unmatched(s, source, cb).await
+        } else {
+            Ok(Outcome::Ignored)
+        };
     }
     let now = s.clock.now_ms();
     let currency = cb.currency.as_deref().map(clean_currency);
-    let market = match currency.as_deref() {
-        Some("INR") => Some(kilat_domain::Market::India),
-        Some("IDR") => Some(kilat_domain::Market::Indonesia),
-        _ => source.market().or_else(|| only_market_offering(s, source)),
-    };
+    let market = market_of_money(currency.as_deref())
+        .or_else(|| source.market().or_else(|| only_market_offering(s, source)));
     let reference: String = cb.reference.trim().chars().take(100).collect();
     let mut tx = s.db.begin().await?;
     let recorded = tx
@@ -412,6 +443,89 @@ async fn unmatched(
     tracing::warn!(provider = source.code(), reference = %reference, amount = ?cb.amount,
         "money reported for a reference no payment has: recorded for finance");
     Ok(Outcome::Unmatched)
+}
+
+/// Money taken back that no payment was credited with. When it is money kept for finance as unmatched (reported
+/// under the same payment id at the provider, else the same reference), a `reversed` item beside it, once per event,
+/// audited: finance must not return to the payer, or credit to a loan, money the provider took back already. Else
+/// (an authorisation never captured) it took back nothing anyone holds: `ignored`.
+async fn reversed_unmatched(
+    s: &Services,
+    source: &dyn CallbackProvider,
+    cb: &Callback,
+) -> Result<Outcome, CallbackError> {
+    let now = s.clock.now_ms();
+    let mut tx = s.db.begin().await?;
+    let Some(kept) = tx
+        .unmatched_money_in_tx(
+            source.code(),
+            cb.provider_payment_id.as_deref(),
+            cb.reference.trim(),
+        )
+        .await?
+    else {
+        tx.rollback().await?;
+        return Ok(Outcome::Ignored);
+    };
+    let currency = cb
+        .currency
+        .as_deref()
+        .map(clean_currency)
+        .or_else(|| kept.currency.clone());
+    let amount = cb.amount.or(kept.amount);
+    let item = tx
+        .insert_unmatched_receipt(
+            &NewUnmatched {
+                kind: "reversed",
+                payment_id: kept.payment_id.as_deref(),
+                provider: source.code(),
+                event_id: &cb.event_id,
+                market: kept.market.as_deref(),
+                reference: &kept.reference,
+                provider_payment_id: kept.provider_payment_id.as_deref(),
+                amount,
+                currency: currency.as_deref(),
+                sent_at: cb.sent_at,
+            },
+            now,
+        )
+        .await?;
+    let Some(item) = item else {
+        tx.rollback().await?;
+        return Ok(Outcome::Replayed);
+    };
+    let after = serde_json::json!({
+        "provider": source.code(),
+        "reference": kept.reference,
+        "providerPaymentId": kept.provider_payment_id,
+        "amount": amount,
+        "currency": currency,
+        "item": item,
+    });
+    tx.insert_audit(&NewAuditEntry {
+        actor_kind: "system",
+        actor_id: None,
+        action: "payment.callback_reversed",
+        entity: "unmatched_receipt",
+        entity_id: &kept.id,
+        before_json: None,
+        after_json: Some(&after.to_string()),
+        at: now,
+    })
+    .await?;
+    tx.commit().await?;
+    tracing::warn!(provider = source.code(), item = %kept.id, amount = ?amount,
+        "a provider took back money no payment matched: recorded for finance beside it");
+    Ok(Outcome::Reversed)
+}
+
+/// The market whose currency money is in, by its ISO code.
+fn market_of_money(currency: Option<&str>) -> Option<kilat_domain::Market> {
+    match currency {
+        Some("INR") => Some(kilat_domain::Market::India),
+        Some("IDR") => Some(kilat_domain::Market::Indonesia),
+        _ => None,
+    }
 }
 
 /// The one market whose payment methods include `source`'s (Dragonpay names no currency: its money is of the one

@@ -134,6 +134,30 @@ impl Tx {
         Ok(done.rows_affected() == 1)
     }
 
+    /// The money `provider` reported that no payment matched (`unmatched`, the oldest), by its payment id at the
+    /// provider, or, when the provider names none (Dragonpay's reversal), by the reference it quoted: what a reversal
+    /// no payment was credited under took back.
+    pub async fn unmatched_money_in_tx(
+        &mut self,
+        provider: &str,
+        provider_payment_id: Option<&str>,
+        reference: &str,
+    ) -> sqlx::Result<Option<UnmatchedRow>> {
+        let (by, key) = match provider_payment_id {
+            Some(id) => ("u.provider_payment_id", id),
+            None if !reference.is_empty() => ("u.reference", reference),
+            None => return Ok(None),
+        };
+        sqlx::query_as(&format!(
+            "SELECT {COLUMNS} FROM {FROM} WHERE u.provider = $1 AND u.kind = 'unmatched' AND {by} = $2
+             ORDER BY u.received_at, u.id LIMIT 1"
+        ))
+        .bind(provider)
+        .bind(key)
+        .fetch_optional(self.conn())
+        .await
+    }
+
     /// One receipt, read inside the transaction.
     pub async fn unmatched_receipt_in_tx(
         &mut self,

@@ -634,6 +634,64 @@ async fn a_callback_credits_only_a_payment_made_with_its_provider_in_its_market(
     .await
     .unwrap();
     assert_eq!(audited, 3);
+    // The money each provider received all the same is for finance, naming the payment whose reference it quoted,
+    // in the market of its currency (else the provider's, else the loan's); a replay adds nothing.
+    assert_eq!(
+        data(
+            razorpay(
+                &app,
+                "evt_wrong_1",
+                &va,
+                va["amount"].as_i64().unwrap(),
+                "IDR"
+            )
+            .await
+        )
+        .await["outcome"],
+        "replayed"
+    );
+    let finance = operator(&app, "fin", &[Role::Finance]).await;
+    let listed = op_call(
+        &app,
+        &finance,
+        Method::GET,
+        "/api/v1/console/unmatched-receipts",
+        None,
+    )
+    .await;
+    let listed = data(listed).await;
+    let items = listed.as_array().unwrap();
+    let mut seen: Vec<(String, String, String, String)> = items
+        .iter()
+        .map(|i| {
+            (
+                i["provider"].as_str().unwrap().to_owned(),
+                i["kind"].as_str().unwrap().to_owned(),
+                i["orderNo"].as_str().unwrap_or_default().to_owned(),
+                i["market"].as_str().unwrap_or_default().to_owned(),
+            )
+        })
+        .collect();
+    seen.sort();
+    let named = |provider: &str, order: &str, market: &str| {
+        (
+            provider.to_owned(),
+            "unmatched".to_owned(),
+            order.to_owned(),
+            market.to_owned(),
+        )
+    };
+    let mut expected = vec![
+        named("dragonpay", &in_order, "ID"),
+        named("razorpay", &id_order, "ID"),
+        named("xendit", &in_order, "ID"),
+    ];
+    expected.sort();
+    assert_eq!(seen, expected);
+    let rzp_item = items.iter().find(|i| i["provider"] == "razorpay").unwrap();
+    assert_eq!(rzp_item["amount"], va["amount"]);
+    assert_eq!(rzp_item["currency"], "IDR");
+    assert_eq!(rzp_item["reference"], va["reference"]);
     // The right provider still credits.
     let ok = xendit(
         &app,
@@ -1963,6 +2021,115 @@ async fn money_reported_for_a_reference_no_payment_has_is_kept_for_finance_until
     )
     .await;
     assert_eq!(bad_status.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    app.stop().await;
+}
+
+/// Money a provider reported for no payment, kept for finance, and then took back (a refund, a chargeback; for
+/// Dragonpay a reversal of the reference) is kept beside it as money taken back, once per event and audited: finance
+/// must not return or credit money the provider has taken back already.
+#[tokio::test]
+async fn money_taken_back_after_it_matched_no_payment_is_shown_to_finance_beside_it() {
+    let app = spawn_app().await;
+    let finance = operator(&app, "fin", &[Role::Finance]).await;
+    let outcome = |r: reqwest::Response| async move {
+        assert_eq!(r.status(), StatusCode::OK);
+        data(r).await["outcome"].as_str().unwrap().to_owned()
+    };
+    let ghost = json!({"reference": "KPNOSUCHREF9"});
+    assert_eq!(
+        outcome(razorpay(&app, "ghost_9", &ghost, 524_500, "INR").await).await,
+        "unmatched"
+    );
+    let refund = || {
+        razorpay_reversal(
+            &app,
+            "refund.processed",
+            "rfnd_9",
+            &ghost,
+            "ghost_9",
+            524_500,
+        )
+    };
+    assert_eq!(outcome(refund().await).await, "reversed");
+    assert_eq!(outcome(refund().await).await, "replayed");
+    // Dragonpay's postback for a reference nobody issued, then its refund of that reference.
+    let postback = |status: &str| {
+        let message = "Dragonpay";
+        [
+            ("txnid", "KPNOSUCHDP01".to_owned()),
+            ("refno", "DPGHOST9".to_owned()),
+            ("status", status.to_owned()),
+            ("message", message.to_owned()),
+            (
+                "digest",
+                dragonpay_digest(
+                    "KPNOSUCHDP01",
+                    "DPGHOST9",
+                    status,
+                    message,
+                    DRAGONPAY_SECRET,
+                ),
+            ),
+        ]
+    };
+    for (status, expected) in [("S", "unmatched"), ("R", "reversed")] {
+        let r = app
+            .client
+            .post(app.url("/api/v1/webhooks/dragonpay/postback"))
+            .form(&postback(status))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(r.status(), StatusCode::OK, "{status}");
+        let (outcome,): (String,) = sqlx::query_as(
+            "SELECT kind FROM unmatched_receipts WHERE provider = 'dragonpay' AND event_id = $1",
+        )
+        .bind(format!("DPGHOST9:{status}"))
+        .fetch_one(app.db.pool())
+        .await
+        .unwrap();
+        assert_eq!(outcome, expected, "{status}");
+    }
+    let listed = data(
+        op_call(
+            &app,
+            &finance,
+            Method::GET,
+            "/api/v1/console/unmatched-receipts",
+            None,
+        )
+        .await,
+    )
+    .await;
+    let items = listed.as_array().unwrap();
+    assert_eq!(items.len(), 4);
+    let kept = items
+        .iter()
+        .find(|i| i["kind"] == "unmatched" && i["providerPaymentId"] == "pay_ghost_9")
+        .unwrap();
+    let back = items
+        .iter()
+        .find(|i| i["kind"] == "reversed" && i["provider"] == "razorpay")
+        .unwrap();
+    assert_eq!(back["providerPaymentId"], "pay_ghost_9");
+    assert_eq!(back["reference"], "KPNOSUCHREF9");
+    assert_eq!(
+        (back["amount"].clone(), back["market"].clone()),
+        (json!(524_500), json!("IN"))
+    );
+    let dp_back = items
+        .iter()
+        .find(|i| i["kind"] == "reversed" && i["provider"] == "dragonpay")
+        .unwrap();
+    assert_eq!(dp_back["reference"], "KPNOSUCHDP01");
+    let (audited,): (i64,) = sqlx::query_as(
+        "SELECT COUNT(*) FROM audit_log WHERE action = 'payment.callback_reversed' AND entity_id = $1",
+    )
+    .bind(kept["id"].as_str().unwrap())
+    .fetch_one(app.db.pool())
+    .await
+    .unwrap();
+    assert_eq!(audited, 1);
     app.stop().await;
 }
 
