@@ -325,7 +325,7 @@ impl Fields<'_> {
                 .add(name, FieldProblem::new("field.too_short").with("min", min));
             return None;
         }
-        if value.chars().any(|c| c.is_control() || invisible(c)) {
+        if has_invisible(&value) {
             self.errors
                 .add(name, FieldProblem::new("field.special_characters"));
             return None;
@@ -333,14 +333,14 @@ impl Fields<'_> {
         Some(value)
     }
 
-    /// A person's name: [`Fields::text`] of letters (any script, with their marks), spaces and `.` `'` `-` only — no
-    /// digits of any script, no emoji or symbols — and at least one letter.
+    /// A person's name: [`Fields::text`] of letters (any script, with their marks, and a joiner after a virama), spaces
+    /// and `.` `'` `-` only — no digits of any script, no emoji or symbols — and at least one letter.
     fn person_name(&mut self, name: &'static str, problem: &'static str) -> Option<String> {
         let value = self.text(name, 2, 100)?;
         let allowed = |c: char| {
             c.is_alphabetic()
                 || c.general_category_group() == GeneralCategoryGroup::Mark
-                || matches!(c, ' ' | '.' | '\'' | '’' | '-')
+                || matches!(c, ' ' | '.' | '\'' | '’' | '-' | '\u{200C}' | '\u{200D}')
         };
         if !value.chars().all(allowed) || !value.chars().any(char::is_alphabetic) {
             return self.fail(name, FieldProblem::new(problem));
@@ -364,12 +364,47 @@ impl Fields<'_> {
     }
 }
 
-/// A character that shows nothing yet changes what a text looks like: zero-width spaces and joiners, direction marks
-/// and overrides (which can show a name reversed), the byte-order mark, the soft hyphen.
+/// True when `text` holds a control character or one that shows nothing yet changes what it looks like
+/// ([`invisible`]), except a zero-width joiner or non-joiner right after a virama: Indian scripts need them there
+/// (a Malayalam chillu typed as NA, virama and joiner; a Bengali ra-phala; an explicit half form).
+fn has_invisible(text: &str) -> bool {
+    let mut before = None;
+    text.chars().any(|c| {
+        let joins_after_virama = matches!(c, '\u{200C}' | '\u{200D}') && before.is_some_and(virama);
+        before = Some(c);
+        c.is_control() || (invisible(c) && !joins_after_virama)
+    })
+}
+
+/// A character that shows nothing yet changes what a text looks like: every default-ignorable code point (Unicode's
+/// `Default_Ignorable_Code_Point`: zero-width spaces and joiners, direction marks and overrides, which can show a name
+/// reversed, the byte-order mark, the soft hyphen, variation selectors, fillers that count as letters such as the
+/// Hangul filler, tag characters), and the Mongolian vowel separator.
 fn invisible(c: char) -> bool {
     matches!(c,
-        '\u{00AD}' | '\u{061C}' | '\u{180E}' | '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}'
-        | '\u{2060}'..='\u{2064}' | '\u{2066}'..='\u{206F}' | '\u{FEFF}')
+        '\u{00AD}' | '\u{034F}' | '\u{061C}' | '\u{115F}'..='\u{1160}' | '\u{17B4}'..='\u{17B5}'
+        | '\u{180B}'..='\u{180F}' | '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{206F}'
+        | '\u{3164}' | '\u{FE00}'..='\u{FE0F}' | '\u{FEFF}' | '\u{FFA0}' | '\u{FFF0}'..='\u{FFF8}'
+        | '\u{1BCA0}'..='\u{1BCA3}' | '\u{1D173}'..='\u{1D17A}' | '\u{E0000}'..='\u{E0FFF}')
+}
+
+/// The virama (halant) of the Indian scripts and Sinhala: the sign a joiner or non-joiner may follow.
+fn virama(c: char) -> bool {
+    matches!(
+        c,
+        '\u{094D}'
+            | '\u{09CD}'
+            | '\u{0A4D}'
+            | '\u{0ACD}'
+            | '\u{0B4D}'
+            | '\u{0BCD}'
+            | '\u{0C4D}'
+            | '\u{0CCD}'
+            | '\u{0D3B}'
+            | '\u{0D3C}'
+            | '\u{0D4D}'
+            | '\u{0DCA}'
+    )
 }
 
 fn unknown_choice() -> FieldProblem {
@@ -778,6 +813,9 @@ mod tests {
             "Siti Nurhaliza",
             "आशा वर्मा",
             "Dr. R. K. Rao",
+            // Malayalam "Anwar" with its chillus typed as NA or RA, virama and zero-width joiner; a Bengali ra-phala.
+            "\u{0D05}\u{0D28}\u{0D4D}\u{200D}\u{0D35}\u{0D30}\u{0D4D}\u{200D}",
+            "\u{0995}\u{09CD}\u{200D}\u{09AF}\u{09BE}",
         ] {
             assert!(
                 run(Market::India, Step::Base, body(good), None).is_ok(),
@@ -788,6 +826,13 @@ mod tests {
             "\u{200B}\u{200B}",
             "Asha\u{202E}amreV",
             "As\u{200D}ha Verma",
+            "\u{200D}\u{0D4D}Anwar",
+            // Invisible characters that count as letters or marks: the Hangul filler, the combining grapheme joiner, a
+            // variation selector; a tag character.
+            "\u{3164}\u{3164}",
+            "As\u{034F}ha Verma",
+            "Asha\u{FE0F} Verma",
+            "Asha\u{E0041} Verma",
             "Asha 😀 Verma",
             "Asha ४ Verma",
             "R4vi",

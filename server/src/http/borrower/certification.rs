@@ -326,7 +326,8 @@ pub async fn read_step(
     }))
 }
 
-/// Saves a step (docs/API-BORROWER.md lists each step's fields and rules); answers with the data unmasked.
+/// Saves a step (docs/API-BORROWER.md lists each step's fields and rules); answers with the data masked, as read
+/// (whoever holds the session, a shared phone, never reads a number back in full, even by sending the masked one).
 #[utoipa::path(post, path = "/api/v1/borrower/certification/{step}", tag = "borrower",
     security(("session_header" = []), ("session_cookie" = [])),
     params(("step" = Step, Path, description = "The step, in the order they must be done; another value is a 404")),
@@ -346,7 +347,7 @@ pub async fn save_step(
     Ok(Envelope::ok(StepView {
         step,
         cert_status: CertStatus::Done,
-        data: Some(saved.data.to_view(false)),
+        data: Some(saved.data.to_view(true)),
         next: Some(saved.next),
         bank_locked_by: saved.bank_locked_by,
     }))

@@ -69,9 +69,9 @@ export function useSaveCertificationStep<S extends CertStep>(step: S) {
   const queryClient = useQueryClient();
   return useMutation<CertificationStepSaved<S>, ApiError, StepRequest<S>>({
     mutationFn: (body) => saveCertificationStep(api, step, body),
-    // The answer carries the unmasked numbers: it is not put in the cache, whose copies stay masked. The
-    // statuses, the log and the saved steps are read again, and the home screen's summary and eligibility
-    // (which count steps and read the income), without holding up the move to the next step.
+    // The answer (masked, as a read is) is not put in the cache: the statuses, the log and the saved steps are read
+    // again, and the home screen's summary and eligibility (which count steps and read the income), without holding
+    // up the move to the next step.
     onSuccess: () => {
       for (const queryKey of [queryKeys.certification, queryKeys.home, queryKeys.recommended]) void queryClient.invalidateQueries({ queryKey });
     },
