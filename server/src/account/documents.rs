@@ -357,17 +357,19 @@ fn kfs_pdf(
         ));
     }
     w.heading(t("pdf.installments"));
-    // Paid out: the schedule as it runs from the payout day; before, as the statement counted it.
-    let (installments, note): (&[Installment], String) = match loan {
-        Some(l) => (
-            &l.plan.quote.installments,
+    // Paid out: the schedule as it runs now, from the payout day and moved by any extension; before, as the statement
+    // counted it.
+    let now = loan.map(|l| l.balances.schedule(&l.plan));
+    let (installments, note): (&[Installment], String) = match (loan, &now) {
+        (Some(l), Some(now)) => (
+            now,
             i18n::format(
                 lang,
                 "pdf.schedule_paid_out",
                 &[("date", &i18n::format_date(lang, l.plan.payout_date()))],
             ),
         ),
-        None => (
+        _ => (
             &kfs.installments,
             i18n::format(
                 lang,
@@ -377,7 +379,8 @@ fn kfs_pdf(
         ),
     };
     w.paragraph(&note);
-    schedule_rows(&mut w, installments, kfs.currency, lang);
+    let planned = loan.map(|l| l.plan.quote.installments.as_slice());
+    schedule_rows(&mut w, installments, planned, kfs.currency, lang);
     w.heading(t("pdf.late_charges"));
     match agreement::late_words(kfs, lang) {
         Some(charges) => w.paragraph(&i18n::format(
@@ -420,8 +423,8 @@ fn kfs_pdf(
 }
 
 /// The agreement as the borrower accepted it (its text is frozen: its hash was signed), followed — once the loan was
-/// paid out on another day than the one it counted from — by the schedule as it runs from the payout day, so its
-/// dates never disagree with the plan and the KFS.
+/// paid out on another day than the one it counted from, or an extension moved a due date — by the schedule as it
+/// runs now, so its dates never disagree with the plan and the KFS.
 fn agreement_pdf(a: &Agreement, loan: Option<&Loan>, lang: Lang) -> anyhow::Result<Vec<u8>> {
     let t = |key: &str| i18n::text(lang, key);
     let mut w = Writer::new(&a.title, lang)?;
@@ -438,33 +441,61 @@ fn agreement_pdf(a: &Agreement, loan: Option<&Loan>, lang: Lang) -> anyhow::Resu
         w.heading(&clause.heading);
         w.paragraph(&clause.text);
     }
-    if let Some(l) = loan.filter(|l| l.plan.payout_date() != a.kfs.disbursal_date) {
-        w.heading(t("pdf.installments"));
-        w.paragraph(&i18n::format(
-            lang,
-            "pdf.agreement_paid_out",
-            &[
-                ("date", &i18n::format_date(lang, l.plan.payout_date())),
-                ("counted", &i18n::format_date(lang, a.kfs.disbursal_date)),
-            ],
-        ));
-        schedule_rows(&mut w, &l.plan.quote.installments, a.kfs.currency, lang);
+    if let Some(l) = loan {
+        let now = l.balances.schedule(&l.plan);
+        let planned = &l.plan.quote.installments;
+        let moved_by_payout = l.plan.payout_date() != a.kfs.disbursal_date;
+        if moved_by_payout || now != *planned {
+            w.heading(t("pdf.installments"));
+            w.paragraph(&if moved_by_payout {
+                i18n::format(
+                    lang,
+                    "pdf.agreement_paid_out",
+                    &[
+                        ("date", &i18n::format_date(lang, l.plan.payout_date())),
+                        ("counted", &i18n::format_date(lang, a.kfs.disbursal_date)),
+                    ],
+                )
+            } else {
+                t("pdf.agreement_extended").to_owned()
+            });
+            schedule_rows(&mut w, &now, Some(planned), a.kfs.currency, lang);
+        }
     }
     w.finish()
 }
 
-/// One line per installment: "1. due 11 Dec 2026: ₹3,445".
-fn schedule_rows(w: &mut Writer, installments: &[Installment], currency: Currency, lang: Lang) {
+/// One line per installment: "1. due 11 Dec 2026: ₹3,445", and for one an extension moved from its date in
+/// `planned` (the schedule from the payout day), where from.
+fn schedule_rows(
+    w: &mut Writer,
+    installments: &[Installment],
+    planned: Option<&[Installment]>,
+    currency: Currency,
+    lang: Lang,
+) {
     for i in installments {
-        w.paragraph(&i18n::format(
-            lang,
-            "pdf.installment_row",
-            &[
-                ("number", &i.number.to_string()),
-                ("date", &i18n::format_date(lang, i.due_date)),
-                ("amount", &format_money(i.amount, currency)),
-            ],
-        ));
+        let was = planned
+            .and_then(|p| p.iter().find(|p| p.number == i.number))
+            .map(|p| p.due_date)
+            .filter(|was| *was != i.due_date);
+        let number = i.number.to_string();
+        let date = i18n::format_date(lang, i.due_date);
+        let amount = format_money(i.amount, currency);
+        let mut args = vec![
+            ("number", number.as_str()),
+            ("date", date.as_str()),
+            ("amount", amount.as_str()),
+        ];
+        let planned_date = was.map(|was| i18n::format_date(lang, was));
+        let key = match &planned_date {
+            Some(planned) => {
+                args.push(("planned", planned.as_str()));
+                "pdf.installment_row_extended"
+            }
+            None => "pdf.installment_row",
+        };
+        w.paragraph(&i18n::format(lang, key, &args));
     }
 }
 

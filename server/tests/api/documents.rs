@@ -652,6 +652,64 @@ async fn an_agreement_paid_out_a_day_later_states_the_due_dates_counted_from_the
     app.stop().await;
 }
 
+/// An extension moves a due date after the agreement and the KFS were sealed: both PDFs show the due dates as they
+/// run now, and say which installment moved and from where, so a downloaded document never disagrees with the plan.
+#[tokio::test]
+async fn the_kfs_and_agreement_pdfs_show_a_due_date_an_extension_moved() {
+    let app = spawn_app().await;
+    app.set_date(date!(2026 - 11 - 27)).await;
+    let Application {
+        session, order_no, ..
+    } = app
+        .borrower(IN)
+        .loan("in-flexi-14d", 1_000_000, "14dx3")
+        .approved()
+        .await;
+    let finance = operator(&app, "fin", &[Role::Finance]).await;
+    assert_eq!(
+        disburse(&app, &finance, &order_no).await.status(),
+        StatusCode::OK
+    );
+    let agreement = format!("/api/v1/borrower/orders/{order_no}/documents/agreement.pdf");
+    // Paid out the day it counted from, nothing moved: the agreement adds no schedule.
+    let (_, before) = pdf(&app, &agreement, &session, "en-IN").await;
+    check(&before, &[], &["moved from", "Extensions paid for"]);
+    let (_, kfs_before) = pdf(&app, &kfs_path(&order_no), &session, "en-IN").await;
+    check(&kfs_before, &["1. due 11 Dec 2026: ₹"], &["moved from"]);
+    pay(
+        &app,
+        &finance,
+        &session,
+        &order_no,
+        "extension",
+        "doc-ext-1",
+        "500000000501",
+    )
+    .await;
+    let (_, kfs) = pdf(&app, &kfs_path(&order_no), &session, "en-IN").await;
+    check(
+        &kfs,
+        &[
+            "1. due 18 Dec 2026: ₹",
+            "(moved from 11 Dec 2026 by an extension)",
+            // An extension moves the installments after it too.
+            "2. due 1 Jan 2027: ₹3,445 (moved from 25 Dec 2026 by an extension)",
+        ],
+        &["1. due 11 Dec 2026"],
+    );
+    let (_, agreement_text) = pdf(&app, &agreement, &session, "en-IN").await;
+    check(
+        &agreement_text,
+        &[
+            "Extensions paid for have moved due dates since the agreement; the amounts are the same:",
+            "1. due 18 Dec 2026: ₹",
+            "(moved from 11 Dec 2026 by an extension)",
+        ],
+        &[],
+    );
+    app.stop().await;
+}
+
 /// An order the lender withdrew because it could not pay it out says so in its KFS, not that the borrower withdrew it;
 /// one the borrower withdrew still says the borrower did.
 #[tokio::test]
