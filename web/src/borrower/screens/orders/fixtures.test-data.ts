@@ -125,3 +125,71 @@ export const REPAYMENT_DUE = {
   coolingOff: null,
   verifyingPayment: null,
 };
+
+/**
+ * The plan (`GET /orders/{orderNo}/plan`) of a loan just paid out on `payoutDate`: its statement's installments, each
+ * on its `[dueDate, plannedDueDate]` of `dates` (the due date now, and the one of the schedule moved to the payout day).
+ */
+export function planOf(
+  order: { orderNo: string; status: string; currency: string; kfs: { installments: readonly { number: number; principal: number; interest: number; fees: number }[] } },
+  payoutDate: string,
+  dates: readonly (readonly [string, string])[],
+) {
+  const buckets = (principal: number, interest: number, fees: number) => ({ principal, interest, fees, lateCharges: 0, total: principal + interest + fees });
+  const ZERO = buckets(0, 0, 0);
+  const installments = order.kfs.installments.map((i, index) => ({
+    seq: i.number,
+    dueDate: dates[index]![0],
+    plannedDueDate: dates[index]![1],
+    due: buckets(i.principal, i.interest, i.fees),
+    paid: ZERO,
+    outstanding: buckets(i.principal, i.interest, i.fees),
+    status: 'upcoming',
+    verifying: false,
+  }));
+  const sum = (part: 'principal' | 'interest' | 'fees') => order.kfs.installments.reduce((total, i) => total + i[part], 0);
+  const due = buckets(sum('principal'), sum('interest'), sum('fees'));
+  return {
+    orderNo: order.orderNo,
+    status: order.status,
+    currency: order.currency,
+    payoutDate,
+    today: payoutDate,
+    principal: due.principal,
+    paidOut: 0,
+    feesKept: 0,
+    feesRefunded: 0,
+    paidInAll: 0,
+    due,
+    paid: ZERO,
+    outstanding: due,
+    extensionsGranted: 0,
+    verifying: false,
+    closedBy: null,
+    installments,
+  };
+}
+
+/**
+ * Confirmed on 2 Nov 2026 (the statement's schedule counts from that day: due 16 Nov, 30 Nov, 14 Dec), reviewed, and
+ * paid out two days later, on 4 Nov: the server moved the schedule to 18 Nov, 2 Dec and 16 Dec, the amounts unchanged.
+ */
+export const ORDER_PAID_OUT_LATER = {
+  ...ORDER_DISBURSED,
+  createdAt: Date.UTC(2026, 10, 2, 9, 15),
+  acceptedAt: Date.UTC(2026, 10, 2, 9, 15),
+  kfs: {
+    ...KFS_IN,
+    disbursalDate: '2026-11-02',
+    installments: [
+      { ...KFS_IN.installments[0]!, dueDate: '2026-11-16' },
+      { ...KFS_IN.installments[1]!, dueDate: '2026-11-30' },
+      { ...KFS_IN.installments[2]!, dueDate: '2026-12-14' },
+    ],
+  },
+  timeline: [
+    { status: 'pending_review', at: Date.UTC(2026, 10, 2, 9, 15) },
+    { status: 'approved', at: Date.UTC(2026, 10, 4, 5, 0) },
+    { status: 'disbursed', at: Date.UTC(2026, 10, 4, 6, 0) },
+  ],
+};

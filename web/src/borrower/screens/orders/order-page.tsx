@@ -9,9 +9,10 @@ import { formatApr } from '@/shared/money/format-percent';
 import { useCancelOrder } from '../../api/cancel-order';
 import { useOrder, type OrderDetail, type OrderStatus } from '../../api/orders';
 import { useLoanPayments } from '../../api/payment';
-import { usePlan } from '../../api/plan';
+import { usePlan, type LoanPlan } from '../../api/plan';
 import { useRepayment } from '../../api/repayment';
 import { useHome } from '../../api/home';
+import type { KeyFactStatement } from '../../api/types';
 import { IneligibleReasons } from '../home/reasons';
 import { Screen } from '../../layout/screen';
 import { LoadingState, StateNotice } from '../../ui/state-notice';
@@ -29,14 +30,15 @@ import { documentUrl } from '../../api/account';
 /**
  * One loan, and the place where everything about it happens: how it stands and what comes next (right after confirm,
  * that the application was sent and when a decision comes), withdrawing it while that is still possible, its
- * figures and schedule from the accepted KFS in words that follow its state, its history, its agreement.
+ * figures from the accepted KFS in words that follow its state, its schedule (the KFS's until payout, then the plan's
+ * due dates), its history, its agreement.
  */
 export function OrderPage() {
   const { t } = useTranslation();
   const { orderNo = '' } = useParams();
   const order = useOrder(orderNo);
   // The page is drawn once, whole: the sections under the loan's head (what is due and the ways to pay, the payments,
-  // how it ended, the due dates an extension moved, whether a declined borrower may apply again) come from their own
+  // how it ended, the plan's due dates, whether a declined borrower may apply again) come from their own
   // answers, and one that came in after the page
   // was drawn would push what is below it down under a finger already on its way there. So they are asked as soon as
   // the loan's state is known, and the page waits for their first answer; one that failed leaves its section out (or
@@ -216,22 +218,7 @@ function OrderDetails({ order }: { order: OrderDetail }) {
       {order.status === 'rejected' && <AfterRejection />}
 
       {/* A loan never paid out has no schedule to come; an ended one shows it as it was planned, all settled. */}
-      {!NEVER_PAID_OUT.includes(order.status) && (
-        <section className="card" aria-labelledby="order-schedule">
-          <h2 className="kfs__heading" id="order-schedule">
-            {t('kfs.schedule')}
-          </h2>
-          <p className="kfs__note">
-            {order.status === 'repaid'
-              ? t('money.closed.scheduleRepaid')
-              : order.status === 'exited_in_cooling_off'
-                ? t('money.closed.scheduleExited')
-                : t('order.scheduleNote', { date: formatDate(kfs.disbursalDate, market) })}
-          </p>
-          <InstallmentsTable installments={kfs.installments} />
-          {paidOut && <MovedDueDates orderNo={order.orderNo} />}
-        </section>
-      )}
+      {!NEVER_PAID_OUT.includes(order.status) && <Schedule order={order} />}
 
       <section className="card" aria-labelledby="order-timeline">
         <h2 className="kfs__heading" id="order-timeline">
@@ -293,12 +280,88 @@ function useTimelineLabel(): (timeline: OrderDetail['timeline'], index: number) 
   };
 }
 
-/** Under the accepted schedule: the installments an extension moved, with their due dates now (from the plan). */
-function MovedDueDates({ orderNo }: { orderNo: string }) {
+/**
+ * The repayment schedule. Until payout, the accepted KFS's, counted from the day it was sealed. Once paid out, the
+ * plan's: the server moves the whole schedule to the payout day (the same amounts) and an extension moves it again,
+ * so each installment shows its due date now, with the KFS's amounts, which neither move changes (the plan's own
+ * amounts owed also carry late charges, extension fees and settlement credits: those are in the sections above). Why a
+ * date differs from the KFS is said in words: the payout day, and each extension. The page waited for the plan's
+ * first answer; one that failed leaves the KFS's dates, saying that they are.
+ */
+function Schedule({ order }: { order: OrderDetail }) {
   const { t } = useTranslation();
   const market = useMarket();
-  const plan = usePlan(orderNo);
-  const moved = plan.data?.installments.filter((i) => i.dueDate !== i.plannedDueDate) ?? [];
+  const { kfs } = order;
+  const paidOut = PAID_OUT.includes(order.status);
+  const plan = usePlan(order.orderNo, { enabled: paidOut });
+  const current = paidOut ? plan.data : undefined;
+  const planFailed = paidOut && !current && plan.isError;
+  const payoutMoved = current ? payoutMove(kfs, current) : null;
+  const movedNote =
+    current && payoutMoved
+      ? t(payoutMoved.days === null ? 'order.payoutMovedUneven' : 'order.payoutMoved', {
+          count: payoutMoved.days ?? 0,
+          date: formatDate(current.payoutDate, market),
+          kfsDate: formatDate(kfs.disbursalDate, market),
+        })
+      : null;
+  const stateNote =
+    order.status === 'repaid'
+      ? t('money.closed.scheduleRepaid')
+      : order.status === 'exited_in_cooling_off'
+        ? t('money.closed.scheduleExited')
+        : movedNote || planFailed
+          ? null
+          : t('order.scheduleNote', { date: formatDate(kfs.disbursalDate, market) });
+  return (
+    <section className="card" aria-labelledby="order-schedule">
+      <h2 className="kfs__heading" id="order-schedule">
+        {t('kfs.schedule')}
+      </h2>
+      {stateNote && <p className="kfs__note">{stateNote}</p>}
+      {movedNote && <p className="kfs__note">{movedNote}</p>}
+      {planFailed && <p className="kfs__note">{t('order.planFailed')}</p>}
+      <InstallmentsTable installments={current ? onPlanDates(kfs.installments, current) : kfs.installments} />
+      {current && <MovedDueDates plan={current} />}
+    </section>
+  );
+}
+
+/** The KFS's installment `number` (1-based; older statements may not carry it) in the plan, which numbers them `seq`. */
+function planned(plan: LoanPlan, installment: KeyFactStatement['installments'][number], index: number) {
+  const seq = installment.number ?? index + 1;
+  return plan.installments.find((i) => i.seq === seq);
+}
+
+/** The KFS's installments on the plan's due dates now (after the payout's move and any extension). */
+function onPlanDates(installments: KeyFactStatement['installments'], plan: LoanPlan): KeyFactStatement['installments'] {
+  return installments.map((installment, index) => {
+    const now = planned(plan, installment, index);
+    return now ? { ...installment, dueDate: now.dueDate } : installment;
+  });
+}
+
+const DAY_MS = 86_400_000;
+
+/**
+ * How the payout day moved the KFS's due dates (the plan's `plannedDueDate`, before any extension): null when it
+ * moved none; `days` when it moved each by as many days, null when by different ones (a monthly schedule paid out
+ * near a month's end).
+ */
+function payoutMove(kfs: KeyFactStatement, plan: LoanPlan): { days: number | null } | null {
+  const shifts = kfs.installments.map((installment, index) => {
+    const now = planned(plan, installment, index);
+    return now ? Math.round((Date.parse(now.plannedDueDate) - Date.parse(installment.dueDate)) / DAY_MS) : 0;
+  });
+  if (shifts.every((days) => days === 0)) return null;
+  return { days: shifts.every((days) => days === shifts[0]) ? Math.abs(shifts[0]!) : null };
+}
+
+/** Under the schedule: the installments an extension moved, with their due dates now (from the plan). */
+function MovedDueDates({ plan }: { plan: LoanPlan }) {
+  const { t } = useTranslation();
+  const market = useMarket();
+  const moved = plan.installments.filter((i) => i.dueDate !== i.plannedDueDate);
   if (moved.length === 0) return null;
   return (
     <ul className="order__moved">

@@ -5,7 +5,17 @@ import { MARKETS } from '@/shared/market/market';
 import { fakeApi, ok, refusal, renderBorrower } from '@/test/render-borrower';
 import { HOME_ELIGIBLE } from '../home/fixtures.test-data';
 import { KFS_ID } from '../products/fixtures.test-data';
-import { AGREEMENT, OLDER_ORDER, ORDER_DETAIL, ORDER_DISBURSED, ORDER_SUMMARY, REPAYMENT_DUE } from './fixtures.test-data';
+import {
+  AGREEMENT,
+  OLDER_ORDER,
+  ORDER_DETAIL,
+  ORDER_DISBURSED,
+  ORDER_ID,
+  ORDER_PAID_OUT_LATER,
+  ORDER_SUMMARY,
+  planOf,
+  REPAYMENT_DUE,
+} from './fixtures.test-data';
 
 const text = (element: Element) => element.textContent?.replace(/\s+/g, ' ').trim() ?? '';
 // A loan's times are read on the market's clock (IST), whatever the device's time zone.
@@ -208,6 +218,136 @@ describe('a loan', () => {
       'Overdue',
       'Up to date again',
     ]);
+  });
+
+  describe('its schedule', () => {
+    const NO = ORDER_PAID_OUT_LATER.orderNo;
+    const scheduleRows = () => {
+      const schedule = screen.getByRole('heading', { level: 2, name: 'Repayment schedule' }).closest('section')!;
+      return within(schedule)
+        .getAllByRole('row')
+        .slice(1)
+        .map((row) => within(row).getAllByRole('cell').map(text).slice(0, 2));
+    };
+
+    it('once paid out two days after the statement’s day, shows the plan’s due dates and says why they moved', async () => {
+      const plan = planOf(ORDER_PAID_OUT_LATER, '2026-11-04', [
+        ['2026-11-18', '2026-11-18'],
+        ['2026-12-02', '2026-12-02'],
+        ['2026-12-16', '2026-12-16'],
+      ]);
+      fakeApi({
+        [`GET /api/v1/borrower/orders/${NO}`]: () => ok(ORDER_PAID_OUT_LATER),
+        [`GET /api/v1/borrower/orders/${NO}/plan`]: () => ok(plan),
+      }).signIn();
+      renderBorrower(`/app/orders/${NO}?lang=1`);
+      await screen.findByRole('heading', { level: 2, name: 'Flexi 6 Weeks' });
+
+      // The dates the plan and the ledger have, not the statement's 16 Nov, 30 Nov and 14 Dec; the amounts unchanged.
+      expect(scheduleRows()).toEqual([
+        ['1', '18 Nov 2026'],
+        ['2', '2 Dec 2026'],
+        ['3', '16 Dec 2026'],
+      ]);
+      const schedule = screen.getByRole('heading', { level: 2, name: 'Repayment schedule' }).closest('section')!;
+      expect(text(schedule)).toContain('₹2,067.00principal ₹1,999.80, interest ₹67.20');
+      expect(schedule).not.toHaveTextContent('16 Nov 2026');
+      expect(
+        within(schedule).getByText(
+          'Your loan was paid out on 4 Nov 2026, not on 2 Nov 2026 as in the Key Fact Statement you accepted, so each due date moved by 2 days; the amounts are the same.',
+        ),
+      ).toBeInTheDocument();
+      // Not the note of a schedule still to be moved by the payout.
+      expect(within(schedule).queryByText(/counted from/)).toBeNull();
+      expect(within(schedule).queryByText(/was extended/)).toBeNull();
+    });
+
+    it('shows the due date an extension moved in the schedule, after the payout’s move', async () => {
+      // Paid out on 4 Nov (18 Nov, 2 Dec, 16 Dec), then installment 1 extended by 7 days, and with it the later ones.
+      const plan = {
+        ...planOf(ORDER_PAID_OUT_LATER, '2026-11-04', [
+          ['2026-11-25', '2026-11-18'],
+          ['2026-12-09', '2026-12-02'],
+          ['2026-12-23', '2026-12-16'],
+        ]),
+        extensionsGranted: 1,
+      };
+      fakeApi({
+        [`GET /api/v1/borrower/orders/${NO}`]: () => ok(ORDER_PAID_OUT_LATER),
+        [`GET /api/v1/borrower/orders/${NO}/plan`]: () => ok(plan),
+      }).signIn();
+      renderBorrower(`/app/orders/${NO}?lang=1`);
+      await screen.findByRole('heading', { level: 2, name: 'Flexi 6 Weeks' });
+
+      expect(scheduleRows()).toEqual([
+        ['1', '25 Nov 2026'],
+        ['2', '9 Dec 2026'],
+        ['3', '23 Dec 2026'],
+      ]);
+      const schedule = screen.getByRole('heading', { level: 2, name: 'Repayment schedule' }).closest('section')!;
+      // Both reasons: the payout moved each date by 2 days, the extension by 7 more.
+      expect(schedule).toHaveTextContent('so each due date moved by 2 days; the amounts are the same.');
+      expect(within(schedule).getByText('Installment 1 was extended: it is now due on 25 Nov 2026.')).toBeInTheDocument();
+    });
+
+    it('before payout shows the statement’s due dates and does not ask for a plan', async () => {
+      const approved = { ...ORDER_PAID_OUT_LATER, status: 'approved', timeline: ORDER_PAID_OUT_LATER.timeline.slice(0, 2) };
+      const api = fakeApi({ [`GET /api/v1/borrower/orders/${NO}`]: () => ok(approved) });
+      api.signIn();
+      renderBorrower(`/app/orders/${NO}?lang=1`);
+      await screen.findByRole('heading', { level: 2, name: 'Flexi 6 Weeks' });
+
+      expect(scheduleRows()).toEqual([
+        ['1', '16 Nov 2026'],
+        ['2', '30 Nov 2026'],
+        ['3', '14 Dec 2026'],
+      ]);
+      expect(
+        screen.getByText(
+          'As in the Key Fact Statement you accepted, counted from 2 Nov 2026. The due dates follow the day the money is actually paid out; the amounts stay the same.',
+        ),
+      ).toBeInTheDocument();
+      expect(screen.queryByText(/Your loan was paid out on/)).toBeNull();
+      expect(api.callsTo('GET', `/api/v1/borrower/orders/${NO}/plan`)).toHaveLength(0);
+    });
+
+    it('says so when the plan’s due dates could not be loaded, and shows the statement’s meanwhile', async () => {
+      fakeApi({
+        [`GET /api/v1/borrower/orders/${NO}`]: () => ok(ORDER_PAID_OUT_LATER),
+        [`GET /api/v1/borrower/orders/${NO}/plan`]: () => refusal(503, 'internal', 'Service unavailable.'),
+      }).signIn();
+      renderBorrower(`/app/orders/${NO}?lang=1`);
+      await screen.findByRole('heading', { level: 2, name: 'Flexi 6 Weeks' });
+
+      expect(scheduleRows()).toEqual([
+        ['1', '16 Nov 2026'],
+        ['2', '30 Nov 2026'],
+        ['3', '14 Dec 2026'],
+      ]);
+      expect(
+        screen.getByText(
+          'Your current due dates could not be loaded. These are the dates in the Key Fact Statement; yours count from the day your loan was paid out.',
+        ),
+      ).toBeInTheDocument();
+    });
+
+    it('says in Indonesian why the due dates moved', async () => {
+      const order = { ...ORDER_ID, orderNo: NO };
+      const plan = planOf(order, '2026-11-24', [['2026-12-24', '2026-12-24']]);
+      fakeApi({
+        [`GET /api/v1/borrower/orders/${NO}`]: () => ok(order),
+        [`GET /api/v1/borrower/orders/${NO}/plan`]: () => ok(plan),
+      }).signIn();
+      renderBorrower(`/app/orders/${NO}`);
+      const schedule = (await screen.findByRole('heading', { level: 2, name: 'Jadwal pembayaran' })).closest('section')!;
+
+      expect(within(schedule).getAllByRole('row').slice(1).map((row) => text(within(row).getAllByRole('cell')[1]!))).toEqual(['24 Des 2026']);
+      expect(
+        within(schedule).getByText(
+          'Pinjaman Anda dicairkan pada 24 Nov 2026, bukan 22 Nov 2026 seperti dalam Ringkasan Informasi Pinjaman yang Anda setujui, sehingga setiap tanggal jatuh tempo bergeser 2 hari; jumlahnya tetap sama.',
+        ),
+      ).toBeInTheDocument();
+    });
   });
 
   it('before any decision speaks of the amount applied for, says when a decision comes, and offers to withdraw', async () => {
