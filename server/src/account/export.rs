@@ -265,6 +265,25 @@ fn esc(text: &str) -> String {
 }
 
 /// The summary's heading of a certification step, by its code.
+/// The words for a collections contact's channel or outcome code.
+fn contact_key(code: &str) -> Option<&'static str> {
+    Some(match code {
+        "call" => "data_export.channel_call",
+        "sms" => "data_export.channel_sms",
+        "whatsapp" => "data_export.channel_whatsapp",
+        "email" => "data_export.channel_email",
+        "reached" => "data_export.outcome_reached",
+        "no_answer" => "data_export.outcome_no_answer",
+        "busy" => "data_export.outcome_busy",
+        "wrong_number" => "data_export.outcome_wrong_number",
+        "refused" => "data_export.outcome_refused",
+        "promised" => "data_export.outcome_promised",
+        "disputed" => "data_export.outcome_disputed",
+        "left_message" => "data_export.outcome_left_message",
+        _ => return None,
+    })
+}
+
 fn step_key(step: &str) -> &'static str {
     match step {
         "personal" => "data_export.step_personal",
@@ -288,7 +307,8 @@ fn str_of<'a>(v: &'a Value, key: &str) -> &'a str {
     v.get(key).and_then(Value::as_str).unwrap_or_default()
 }
 
-/// The export as a page people read, in the borrower's language only: who they are, their loans, complaints with
+/// The export as a page people read, in the borrower's language only: who they are, their loans, what collections
+/// recorded about them, complaints with
 /// the conversation and photos, ratings, location answer, device, sign-ins, messages sent and app events (counted).
 pub(super) fn summary_html(
     sections: &std::collections::BTreeMap<String, Value>,
@@ -408,6 +428,77 @@ pub(super) fn summary_html(
             h.push_str("</table>\n");
         }
         _ => h.push_str(&none),
+    }
+
+    // What collections recorded about each loan: every call or message and what came of it, every promise to pay.
+    h.push_str(&format!("<h2>{}</h2>\n", esc(t("data_export.collections"))));
+    let mut recorded = false;
+    for o in sections
+        .get("orders")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        let empty = Vec::new();
+        let of = |key: &str| {
+            o.pointer(&format!("/collections/{key}"))
+                .and_then(Value::as_array)
+                .unwrap_or(&empty)
+        };
+        let (contacts, promises) = (of("contacts"), of("promises"));
+        if contacts.is_empty() && promises.is_empty() {
+            continue;
+        }
+        recorded = true;
+        h.push_str(&format!("<h3>{}</h3>\n<ul>", esc(str_of(o, "orderNo"))));
+        let named = |code: &str| match contact_key(code) {
+            Some(key) => t(key).to_owned(),
+            None => code.to_owned(),
+        };
+        for c in contacts {
+            let note = str_of(c, "note");
+            h.push_str(&format!(
+                "<li>{} · {} · {}{}</li>",
+                esc(&time(c, "at").unwrap_or_default()),
+                esc(&named(str_of(c, "channel"))),
+                esc(&named(str_of(c, "outcome"))),
+                if note.is_empty() {
+                    String::new()
+                } else {
+                    format!("<br><span class=\"muted\">{}</span>", esc(note))
+                }
+            ));
+        }
+        for p in promises {
+            let currency = p
+                .get("currency")
+                .and_then(|c| serde_json::from_value::<kilat_domain::Currency>(c.clone()).ok());
+            let amount = p.get("amount").and_then(Value::as_i64).unwrap_or_default();
+            let money = currency
+                .map(|c| i18n::format_money(kilat_domain::Money::from_minor(amount), c))
+                .unwrap_or_else(|| amount.to_string());
+            let day = |key: &str| {
+                crate::store::loans::parse_date(str_of(p, key))
+                    .map(|d| i18n::format_date(lang, d))
+                    .unwrap_or_else(|_| str_of(p, key).to_owned())
+            };
+            h.push_str(&format!(
+                "<li>{}</li>",
+                esc(&i18n::format(
+                    lang,
+                    "data_export.promise",
+                    &[
+                        ("amount", &money),
+                        ("date", &day("promisedOn")),
+                        ("made", &day("madeOn")),
+                    ]
+                ))
+            ));
+        }
+        h.push_str("</ul>\n");
+    }
+    if !recorded {
+        h.push_str(&none);
     }
 
     // Complaints, with the conversation and the photos where they were sent.

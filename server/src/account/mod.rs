@@ -293,7 +293,8 @@ pub struct DataExport {
     /// Epoch milliseconds.
     pub generated_at: i64,
     /// Section name → its records: `profile`, `certification`, `certificationLog`, `orders` (each with its accepted
-    /// KFS, frozen agreement, timeline, loan plan, ledger, payments and rating), `sessions`, `notifications`,
+    /// KFS, frozen agreement, timeline, loan plan, ledger, payments, rating, and what collections recorded: each
+    /// contact with its outcome and note, each promise to pay), `sessions`, `notifications`,
     /// `complaints` (each message with its text and the photos sent with it, base64), `appRatings`, `location`,
     /// `device`, `pushTokens`, `appEvents`. Beside every time in epoch milliseconds (`createdAt`) the same time as
     /// people read it on the market's clock (`createdAtText`: "27 Nov 2026, 14:05 IST", "27 Des 2026, 14.05 WIB").
@@ -423,6 +424,22 @@ async fn order_export(s: &Services, order: crate::store::orders::OrderRow) -> Re
             .await?
             .map(|r| json!({"score": r.score, "comment": r.comment, "createdAt": r.created_at}));
     let agreement = s.db.order_agreement(&s.secrets, &order.id).await?;
+    // What collections recorded about the loan: each call or message with its outcome and note, and each promise.
+    let (contacts, promises) = crate::collections::record_of_order(s, &order.id).await?;
+    let contacts: Vec<Value> = contacts
+        .into_iter()
+        .map(|c| {
+            json!({"at": c.row.created_at, "channel": c.row.channel, "outcome": c.row.outcome,
+                "localTime": c.row.local_time, "note": c.note})
+        })
+        .collect();
+    let promises: Vec<Value> = promises
+        .into_iter()
+        .map(|p| {
+            json!({"amount": p.amount, "currency": order.currency, "madeOn": p.made_on,
+                "promisedOn": p.promised_on, "createdAt": p.created_at})
+        })
+        .collect();
     Ok(json!({
         "orderNo": order.order_no,
         "status": order.status,
@@ -439,5 +456,6 @@ async fn order_export(s: &Services, order: crate::store::orders::OrderRow) -> Re
         "loan": loan,
         "payments": payments,
         "rating": rating,
+        "collections": {"contacts": contacts, "promises": promises},
     }))
 }

@@ -448,6 +448,24 @@ fn open_contact(s: &Services, row: ContactRow) -> Result<Contact, Error> {
     Ok(Contact { row, note })
 }
 
+/// What collections recorded about one loan, for the borrower's data export: every contact with its note in clear,
+/// oldest first, and every promise to pay. Who made them is left out (staff, not the borrower's data).
+pub async fn record_of_order(
+    s: &Services,
+    order_id: &str,
+) -> Result<(Vec<Contact>, Vec<PromiseRow>), Error> {
+    let mut contacts =
+        s.db.contacts_of(&[order_id])
+            .await?
+            .into_iter()
+            .map(|row| open_contact(s, row))
+            .collect::<Result<Vec<_>, _>>()?;
+    contacts.sort_by(|a, b| (a.row.created_at, &a.row.id).cmp(&(b.row.created_at, &b.row.id)));
+    let mut promises = s.db.promises_of(&[order_id]).await?;
+    promises.sort_by(|a, b| (a.created_at, &a.id).cmp(&(b.created_at, &b.id)));
+    Ok((contacts, promises))
+}
+
 /// One loan of the queue.
 #[derive(Debug, Clone)]
 pub struct QueueItem {

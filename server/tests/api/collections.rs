@@ -670,6 +670,71 @@ async fn a_contact_logged_as_promised_records_its_promise_with_it() {
     assert_eq!(counts().await, (2, 1));
 }
 
+/// What collections recorded about a loan is the borrower's data: their export carries each contact with its outcome
+/// and note (in clear, for them only) and each promise, and its readable page says so in their language; never who
+/// recorded it.
+#[tokio::test]
+async fn the_borrowers_export_carries_what_collections_recorded_about_their_loan() {
+    let app = spawn_app().await;
+    operator(&app, "agent", &[Role::Collections]).await;
+    let Loan {
+        session,
+        order_no,
+        plan,
+        ..
+    } = app.borrower(ID).disbursed().await;
+    let today = due_date(&plan, 0) + Duration::days(2);
+    set_local(&app, Market::Indonesia, today, 10, 0).await;
+    let agent = op_sign_in(&app, "agent").await;
+    let by = today + Duration::days(3);
+    let path = format!("/api/v1/console/collections/{order_no}/contacts");
+    for body in [
+        json!({"channel": "whatsapp", "outcome": "no_answer", "note": "Dua kali, tidak dijawab."}),
+        json!({"channel": "call", "outcome": "promised", "promiseDate": by.to_string(), "promiseAmount": 50_000_000}),
+    ] {
+        assert_eq!(
+            post(&app, &agent, &path, body).await.status(),
+            StatusCode::OK
+        );
+    }
+    let export = data(app.get_as("/api/v1/borrower/export", &session).await).await;
+    let order = &export["sections"]["orders"][0];
+    assert_eq!(order["orderNo"], json!(order_no));
+    let contacts = order["collections"]["contacts"].as_array().unwrap();
+    let seen: Vec<(&str, &str, &str)> = contacts
+        .iter()
+        .map(|c| {
+            (
+                c["channel"].as_str().unwrap(),
+                c["outcome"].as_str().unwrap(),
+                c["note"].as_str().unwrap_or_default(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        seen,
+        [
+            ("whatsapp", "no_answer", "Dua kali, tidak dijawab."),
+            ("call", "promised", "")
+        ]
+    );
+    let promises = order["collections"]["promises"].as_array().unwrap();
+    assert_eq!(promises.len(), 1);
+    assert_eq!(promises[0]["amount"], 50_000_000);
+    assert_eq!(promises[0]["promisedOn"], json!(by.to_string()));
+    assert!(
+        !export.to_string().contains("agent"),
+        "who recorded it is left out"
+    );
+    let page = export["summaryHtml"].as_str().unwrap();
+    assert!(page.contains("Panggilan dan pesan kami tentang pembayaran yang terlambat"));
+    assert!(page.contains("WhatsApp · Tidak dijawab"), "{page}");
+    assert!(page.contains("Dua kali, tidak dijawab."));
+    // The amount as the app writes it (a no-break space after "Rp"), by the promised day.
+    let promised = "Anda berjanji membayar Rp\u{a0}500.000 paling lambat";
+    assert!(page.contains(promised), "{page}");
+}
+
 #[tokio::test]
 async fn a_burst_of_promises_records_one() {
     let app = spawn_app().await;
