@@ -177,15 +177,22 @@ pub async fn record_error(
     Ok(())
 }
 
-/// The borrower's device: model, OS and app version, nothing else.
+/// The borrower's device: model, OS and app version, nothing else, and only with the borrower's consent (PRODUCT.md
+/// §2), which the request carries: without it (missing, or false) nothing is stored and `consent` is named.
 pub async fn save_device(
     s: &Services,
     who: &Reporter<'_>,
+    consent: Option<bool>,
     model: Option<String>,
     os: Option<String>,
     app_version: Option<String>,
 ) -> Result<(), Error> {
     let mut errors = FieldErrors::default();
+    match consent {
+        None => errors.add("consent", FieldProblem::required()),
+        Some(false) => errors.add("consent", FieldProblem::new("field.device_consent")),
+        Some(true) => {}
+    }
     let model = required_text(&mut errors, "model", model, MAX_DEVICE_FIELD_CHARS);
     let os = required_text(&mut errors, "os", os, MAX_DEVICE_FIELD_CHARS);
     let app_version = required_text(
@@ -201,6 +208,15 @@ pub async fn save_device(
         .await?;
     tx.commit().await?;
     Ok(())
+}
+
+/// The borrower withdraws consent to keeping their device's details: the stored model, OS and app version are
+/// deleted at once. True when there were any.
+pub async fn forget_device(s: &Services, who: &Reporter<'_>) -> Result<bool, Error> {
+    let mut tx = live_tx(s, who).await?;
+    let forgotten = tx.delete_device(&who.borrower.id).await?;
+    tx.commit().await?;
+    Ok(forgotten)
 }
 
 /// A push token for the borrower's device (device-token upload).
@@ -275,6 +291,15 @@ pub async fn save_location(
         .await?;
     tx.commit().await?;
     Ok(stored)
+}
+
+/// The borrower withdraws consent to their location: the coarse position is deleted at once and the answer becomes
+/// a refusal, so the app does not ask again. Nothing changes for a borrower who never shared it.
+pub async fn withdraw_location(s: &Services, who: &Reporter<'_>) -> Result<LocationStatus, Error> {
+    let mut tx = live_tx(s, who).await?;
+    tx.withdraw_location(&who.borrower.id).await?;
+    tx.commit().await?;
+    location_status(s, who.borrower).await
 }
 
 /// Whether the borrower has answered the location prompt, and how.

@@ -274,6 +274,27 @@ impl Tx {
         Ok(())
     }
 
+    /// Deletes the borrower's device details; true when there were any.
+    pub async fn delete_device(&mut self, borrower_id: &str) -> sqlx::Result<bool> {
+        let done = sqlx::query("DELETE FROM borrower_devices WHERE borrower_id = $1")
+            .bind(borrower_id)
+            .execute(self.conn())
+            .await?;
+        Ok(done.rows_affected() > 0)
+    }
+
+    /// Turns a shared location into a refusal: the position is deleted, the answer kept (the prompt is asked once).
+    pub async fn withdraw_location(&mut self, borrower_id: &str) -> sqlx::Result<()> {
+        sqlx::query(
+            "UPDATE borrower_locations SET consent = 0, latitude_e1 = NULL, longitude_e1 = NULL
+             WHERE borrower_id = $1 AND (consent <> 0 OR latitude_e1 IS NOT NULL OR longitude_e1 IS NOT NULL)",
+        )
+        .bind(borrower_id)
+        .execute(self.conn())
+        .await?;
+        Ok(())
+    }
+
     /// A push token of the borrower (seen again: its time is renewed). A token names one device, which one borrower
     /// is signed in on: registered by another borrower (the phone passed on, or a second account signed in on it), it
     /// becomes theirs in the same statement, so the device no longer receives the first borrower's texts.

@@ -1182,7 +1182,7 @@ async fn deleting_an_account_removes_its_complaints_words_and_images_and_its_tel
         ),
         (
             "/api/v1/borrower/device",
-            json!({"model": "Pixel 7", "os": "Android 14", "appVersion": "1.4.0"}),
+            json!({"consent": true, "model": "Pixel 7", "os": "Android 14", "appVersion": "1.4.0"}),
         ),
         (
             "/api/v1/borrower/device-token",

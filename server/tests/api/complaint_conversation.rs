@@ -833,7 +833,7 @@ async fn the_export_carries_complaints_with_photos_ratings_location_and_telemetr
         ),
         (
             "/api/v1/borrower/device",
-            json!({"model": "Pixel 7", "os": "Android 14", "appVersion": "1.4.0"}),
+            json!({"consent": true, "model": "Pixel 7", "os": "Android 14", "appVersion": "1.4.0"}),
         ),
         (
             "/api/v1/borrower/device-token",

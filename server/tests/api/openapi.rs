@@ -99,12 +99,13 @@ fn every_borrower_operation_behind_a_session_names_the_scheme_and_its_401() {
     }
     // logout, me, the verification code, the session hand-over, three product and quote operations, four certification, nine home, apply and
     // order operations, twelve servicing operations (plan, repayment, payments and the loan's list of them, UTR and its
-    // correction, extension, rating), eight telemetry
-    // operations (buried points, events, errors, device, device token, location and its status, app rating), eleven of
+    // correction, extension, rating), ten telemetry
+    // operations (buried points, events, errors, device and its withdrawal, device token, location, its status and its
+    // withdrawal, app rating), eleven of
     // customer service (customer service, FAQ, complaint init, image upload, the waiting uploads, read and delete,
     // save, list, detail, score), seven of the account (menu, deletion check and delete, export, the two PDFs, the no-dues certificate);
     // the borrower's reply to a complaint (issue 19 item 13).
-    assert_eq!(secured.len(), 59, "{secured:?}");
+    assert_eq!(secured.len(), 61, "{secured:?}");
     assert!(secured.contains(&"post /api/v1/borrower/session/handover".to_owned()));
     assert!(secured.contains(&"post /api/v1/borrower/orders/{orderNo}/cancel".to_owned()));
     assert!(secured.contains(&"post /api/v1/borrower/apply/agreement".to_owned()));

@@ -59,7 +59,8 @@ async fn each_call_stores_what_it_is_given_and_nothing_without_a_session() {
         data(app.post_as(ERRORS, &session, &thrown).await).await["stored"],
         1
     );
-    let device = json!({"model": "Pixel 7", "os": "Android 14", "appVersion": "1.4.0"});
+    let device =
+        json!({"consent": true, "model": "Pixel 7", "os": "Android 14", "appVersion": "1.4.0"});
     assert_eq!(
         data(app.post_as(DEVICE, &session, &device).await).await["saved"],
         true
@@ -209,7 +210,7 @@ async fn each_call_names_the_fields_at_fault_and_stores_nothing() {
     );
     assert_eq!(
         refused_fields(&app, DEVICE, &session, json!({"model": "Pixel", "os": " "})).await,
-        ["appVersion", "os"]
+        ["appVersion", "consent", "os"]
     );
     assert_eq!(
         refused_fields(
@@ -310,6 +311,104 @@ async fn the_location_is_asked_once_kept_coarse_and_a_refusal_is_remembered() {
     app.stop().await;
 }
 
+/// PRODUCT.md §2: device details and the location only with consent, and consent can be withdrawn as easily as it was
+/// given (India's DPDP Act): the device's details are kept only when the request says the borrower agreed, and either
+/// can be withdrawn, deleting the data at once. A withdrawn location stays answered (the app does not ask again).
+#[tokio::test]
+async fn device_details_need_consent_and_device_or_location_consent_can_be_withdrawn() {
+    let app = spawn_app().await;
+    let session = app.sign_in("ID", "081234567890").await;
+    let other = app.sign_in("ID", "081234567891").await;
+    let id = app.borrower_id(&session).await;
+    let devices = async |id: &str| -> i64 {
+        let (n,): (i64,) =
+            sqlx::query_as("SELECT COUNT(*) FROM borrower_devices WHERE borrower_id = $1")
+                .bind(id)
+                .fetch_one(app.db.pool())
+                .await
+                .unwrap();
+        n
+    };
+    let phone = json!({"model": "Pixel 7", "os": "Android 14", "appVersion": "1.4.0"});
+    for consent in [json!(false), Value::Null] {
+        let mut body = phone.clone();
+        if !consent.is_null() {
+            body["consent"] = consent;
+        }
+        assert_eq!(
+            refused_fields(&app, DEVICE, &session, body).await,
+            ["consent"]
+        );
+    }
+    assert_eq!(devices(&id).await, 0);
+    let mut agreed = phone.clone();
+    agreed["consent"] = json!(true);
+    for who in [&session, &other] {
+        assert_eq!(
+            data(app.post_as(DEVICE, who, &agreed).await).await["saved"],
+            true
+        );
+    }
+    assert_eq!(devices(&id).await, 1);
+    let forget = |who: &str| {
+        app.client
+            .delete(app.url(DEVICE))
+            .header("x-session-id", who.to_owned())
+            .send()
+    };
+    assert_eq!(
+        data(forget(&session).await.unwrap()).await["forgotten"],
+        true
+    );
+    assert_eq!(devices(&id).await, 0);
+    assert_eq!(
+        data(forget(&session).await.unwrap()).await["forgotten"],
+        false
+    );
+    // Only the borrower's own.
+    assert_eq!(devices(&app.borrower_id(&other).await).await, 1);
+
+    let here = json!({"consent": true, "latitude": -6.2088, "longitude": 106.8456});
+    for who in [&session, &other] {
+        assert_eq!(
+            data(app.post_as(LOCATION, who, &here).await).await["recorded"],
+            true
+        );
+    }
+    let withdrawn = app
+        .client
+        .delete(app.url(LOCATION))
+        .header("x-session-id", &session)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(
+        data(withdrawn).await,
+        json!({"asked": true, "granted": false})
+    );
+    let row = app.db.location_of(&id).await.unwrap().unwrap();
+    assert_eq!(
+        (row.consent, row.latitude_e1, row.longitude_e1),
+        (0, None, None)
+    );
+    let theirs = app
+        .db
+        .location_of(&app.borrower_id(&other).await)
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!((theirs.consent, theirs.latitude_e1), (1, Some(-62)));
+    // Asked once: a new answer is not recorded.
+    assert_eq!(
+        data(app.post_as(LOCATION, &session, &here).await).await["recorded"],
+        false
+    );
+    // Without a session nothing is withdrawn.
+    let anonymous = app.client.delete(app.url(LOCATION)).send().await.unwrap();
+    assert_eq!(anonymous.status(), 401);
+    app.stop().await;
+}
+
 #[tokio::test]
 async fn a_burst_from_one_session_gets_exactly_the_limit_and_other_sessions_are_not_counted() {
     let app = spawn_app_with(|s| s.telemetry.per_minute = 10).await;
@@ -392,7 +491,10 @@ async fn the_retention_job_removes_telemetry_older_than_the_retention_period() {
         let calls = [
             (POINTS, json!({"events": [{"name": "a"}, {"name": "b"}]})),
             (ERRORS, json!({"message": "boom"})),
-            (DEVICE, json!({"model": "M", "os": "O", "appVersion": "1"})),
+            (
+                DEVICE,
+                json!({"consent": true, "model": "M", "os": "O", "appVersion": "1"}),
+            ),
             // Each borrower's own device (a token is one device's, and the latest borrower's).
             (TOKEN, json!({"token": format!("t{n}"), "platform": "web"})),
             (

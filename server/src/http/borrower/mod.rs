@@ -136,11 +136,16 @@ fn telemetry_routes() -> Router<AppState> {
         )
         .route("/borrower/telemetry/events", post(telemetry::event))
         .route("/borrower/telemetry/errors", post(telemetry::error_info))
-        .route("/borrower/device", post(telemetry::device))
+        .route(
+            "/borrower/device",
+            post(telemetry::device).delete(telemetry::forget_device),
+        )
         .route("/borrower/device-token", post(telemetry::device_token))
         .route(
             "/borrower/location",
-            get(telemetry::location_status).post(telemetry::save_location),
+            get(telemetry::location_status)
+                .post(telemetry::save_location)
+                .delete(telemetry::withdraw_location),
         )
         .route("/borrower/app-rating", post(telemetry::app_rating))
         .layer(DefaultBodyLimit::max(telemetry::BODY_LIMIT))

@@ -152,10 +152,14 @@ pub async fn error_info(
     Ok(Envelope::ok(Stored { stored: 1 }))
 }
 
-/// The device: model, OS and app version, nothing else.
+/// The device: model, OS and app version, nothing else, with the borrower's consent.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct DeviceRequest {
+    /// True: the borrower agreed, in the app, to these details being kept (PRODUCT.md §2). Missing or false, nothing
+    /// is stored (`422` on `consent`).
+    #[schema(value_type = bool, required = true, example = true)]
+    pub consent: Option<bool>,
     #[schema(required = true, max_length = 100, example = "Pixel 7")]
     pub model: Option<String>,
     #[schema(required = true, max_length = 100, example = "Android 14")]
@@ -169,14 +173,15 @@ pub struct Saved {
     pub saved: bool,
 }
 
-/// Device: the model, OS and app version of the borrower's device (PRODUCT.md §2: nothing else).
+/// Device: the model, OS and app version of the borrower's device (PRODUCT.md §2: nothing else), with consent.
 #[utoipa::path(post, path = "/api/v1/borrower/device", tag = "borrower",
     operation_id = "borrower_device",
     security(("session_header" = []), ("session_cookie" = [])),
     request_body(content((DeviceRequest = "application/json"), (DeviceRequest = "application/x-www-form-urlencoded"))),
     responses((status = 200, body = Envelope<Saved>), (status = 401, body = ErrorBody),
         (status = 403, description = "cross_site_request", body = ErrorBody),
-        (status = 422, description = "validation_failed: `model`, `os` or `appVersion`", body = ErrorBody),
+        (status = 422, description = "validation_failed: `consent` (missing or false), `model`, `os` or `appVersion`",
+            body = ErrorBody),
         (status = 429, description = "rate_limited", body = ErrorBody)))]
 pub async fn device(
     State(state): State<AppState>,
@@ -186,12 +191,33 @@ pub async fn device(
     insights::save_device(
         &state.services,
         &reporter(&session),
+        req.consent,
         req.model,
         req.os,
         req.app_version,
     )
     .await?;
     Ok(Envelope::ok(Saved { saved: true }))
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct DeviceForgotten {
+    /// True when device details were stored, and are now deleted.
+    pub forgotten: bool,
+}
+
+/// The borrower withdraws consent to their device's details: deleted at once.
+#[utoipa::path(delete, path = "/api/v1/borrower/device", tag = "borrower",
+    operation_id = "borrower_device_forget",
+    security(("session_header" = []), ("session_cookie" = [])),
+    responses((status = 200, body = Envelope<DeviceForgotten>), (status = 401, body = ErrorBody),
+        (status = 403, description = "cross_site_request", body = ErrorBody)))]
+pub async fn forget_device(
+    State(state): State<AppState>,
+    session: Session,
+) -> Result<Json<Envelope<DeviceForgotten>>, ApiError> {
+    let forgotten = insights::forget_device(&state.services, &reporter(&session)).await?;
+    Ok(Envelope::ok(DeviceForgotten { forgotten }))
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -289,6 +315,24 @@ pub async fn location_status(
     session: Session,
 ) -> Result<Json<Envelope<LocationStatusView>>, ApiError> {
     let status = insights::location_status(&state.services, &session.borrower).await?;
+    Ok(Envelope::ok(LocationStatusView {
+        asked: status.asked,
+        granted: status.granted,
+    }))
+}
+
+/// The borrower withdraws consent to their location: the coarse position is deleted at once, and the answer becomes
+/// a refusal (the app does not ask again).
+#[utoipa::path(delete, path = "/api/v1/borrower/location", tag = "borrower",
+    operation_id = "borrower_location_withdraw",
+    security(("session_header" = []), ("session_cookie" = [])),
+    responses((status = 200, body = Envelope<LocationStatusView>), (status = 401, body = ErrorBody),
+        (status = 403, description = "cross_site_request", body = ErrorBody)))]
+pub async fn withdraw_location(
+    State(state): State<AppState>,
+    session: Session,
+) -> Result<Json<Envelope<LocationStatusView>>, ApiError> {
+    let status = insights::withdraw_location(&state.services, &reporter(&session)).await?;
     Ok(Envelope::ok(LocationStatusView {
         asked: status.asked,
         granted: status.granted,

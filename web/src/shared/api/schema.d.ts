@@ -315,9 +315,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Device: the model, OS and app version of the borrower's device (PRODUCT.md §2: nothing else). */
+        /** Device: the model, OS and app version of the borrower's device (PRODUCT.md §2: nothing else), with consent. */
         post: operations["borrower_device"];
-        delete?: never;
+        /** The borrower withdraws consent to their device's details: deleted at once. */
+        delete: operations["borrower_device_forget"];
         options?: never;
         head?: never;
         patch?: never;
@@ -423,7 +424,11 @@ export interface paths {
         put?: never;
         /** Location: the borrower's one answer to the location prompt, with a coarse position (0.1°) only with consent. */
         post: operations["borrower_location"];
-        delete?: never;
+        /**
+         * The borrower withdraws consent to their location: the coarse position is deleted at once, and the answer becomes
+         *     a refusal (the app does not ask again).
+         */
+        delete: operations["borrower_location_withdraw"];
         options?: never;
         head?: never;
         patch?: never;
@@ -3913,7 +3918,8 @@ export interface components {
             generatedAt: number;
             /**
              * @description Section name → its records: `profile`, `certification`, `certificationLog`, `orders` (each with its accepted
-             *     KFS, frozen agreement, timeline, loan plan, ledger, payments and rating), `sessions`, `notifications`,
+             *     KFS, frozen agreement, timeline, loan plan, ledger, payments, rating, and what collections recorded: each
+             *     contact with its outcome and note, each promise to pay), `sessions`, `notifications`,
              *     `complaints` (each message with its text and the photos sent with it, base64), `appRatings`, `location`,
              *     `device`, `pushTokens`, `appEvents`. Beside every time in epoch milliseconds (`createdAt`) the same time as
              *     people read it on the market's clock (`createdAtText`: "27 Nov 2026, 14:05 IST", "27 Des 2026, 14.05 WIB").
@@ -3964,10 +3970,20 @@ export interface components {
              */
             outstanding: number;
         };
-        /** @description The device: model, OS and app version, nothing else. */
+        DeviceForgotten: {
+            /** @description True when device details were stored, and are now deleted. */
+            forgotten: boolean;
+        };
+        /** @description The device: model, OS and app version, nothing else, with the borrower's consent. */
         DeviceRequest: {
             /** @example 1.4.0 */
             appVersion: string | null;
+            /**
+             * @description True: the borrower agreed, in the app, to these details being kept (PRODUCT.md §2). Missing or false, nothing
+             *     is stored (`422` on `consent`).
+             * @example true
+             */
+            consent: boolean;
             /** @example Pixel 7 */
             model: string | null;
             /** @example Android 14 */
@@ -4778,7 +4794,8 @@ export interface components {
                 generatedAt: number;
                 /**
                  * @description Section name → its records: `profile`, `certification`, `certificationLog`, `orders` (each with its accepted
-                 *     KFS, frozen agreement, timeline, loan plan, ledger, payments and rating), `sessions`, `notifications`,
+                 *     KFS, frozen agreement, timeline, loan plan, ledger, payments, rating, and what collections recorded: each
+                 *     contact with its outcome and note, each promise to pay), `sessions`, `notifications`,
                  *     `complaints` (each message with its text and the photos sent with it, base64), `appRatings`, `location`,
                  *     `device`, `pushTokens`, `appEvents`. Beside every time in epoch milliseconds (`createdAt`) the same time as
                  *     people read it on the market's clock (`createdAtText`: "27 Nov 2026, 14:05 IST", "27 Des 2026, 14.05 WIB").
@@ -4840,6 +4857,20 @@ export interface components {
                  * @description What is owed today in minor units, from the money engine (zero unless `money_outstanding`).
                  */
                 outstanding: number;
+            };
+            /** @description Always `ok` on success. */
+            msg: string;
+        };
+        /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
+        Envelope_DeviceForgotten: {
+            /**
+             * Format: int32
+             * @description Always 0 on success.
+             */
+            code: number;
+            data: {
+                /** @description True when device details were stored, and are now deleted. */
+                forgotten: boolean;
             };
             /** @description Always `ok` on success. */
             msg: string;
@@ -10068,7 +10099,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description validation_failed: `model`, `os` or `appVersion` */
+            /** @description validation_failed: `consent` (missing or false), `model`, `os` or `appVersion` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10079,6 +10110,51 @@ export interface operations {
             };
             /** @description rate_limited */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    borrower_device_forget: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_DeviceForgotten"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description cross_site_request */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10472,6 +10548,51 @@ export interface operations {
             };
             /** @description rate_limited */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    borrower_location_withdraw: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_LocationStatusView"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description cross_site_request */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
