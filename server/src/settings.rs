@@ -664,6 +664,9 @@ pub struct ContactSettings {
 pub struct LimitSettings {
     /// Sign-in and verification codes requested from one client address in a day (an IPv6 address counts by its /64).
     pub codes_per_address_per_day: u32,
+    /// Sign-in and verification codes sent in one market in ten minutes, everyone together: the ceiling of the SMS
+    /// bill (an SMS-pumping attack spread over many addresses and numbers).
+    pub codes_per_market: u32,
     /// Borrower sign-in attempts from one client address in ten minutes.
     pub sign_ins_per_address: u32,
     /// Console sign-in attempts from one client address in ten minutes.
@@ -683,6 +686,7 @@ impl LimitSettings {
     fn validate(&self) -> anyhow::Result<()> {
         for (name, value) in [
             ("CODES_PER_ADDRESS_PER_DAY", self.codes_per_address_per_day),
+            ("CODES_PER_MARKET", self.codes_per_market),
             ("SIGN_INS_PER_ADDRESS", self.sign_ins_per_address),
             (
                 "CONSOLE_SIGN_INS_PER_ADDRESS",

@@ -283,9 +283,10 @@ impl<'a> SignInService<'a> {
             created_at: now,
             expires_at: now + CODE_TTL_MS,
         };
-        // Counted and inserted in one transaction: the phone's minute, the phone's day and the address's day, in that
-        // order (so two senders never wait on each other in a cycle), each one conditional upsert; a refusal rolls
-        // every count back, so a refused request uses none of them (docs/ARCHITECTURE.md, "Security: limits").
+        // Counted and inserted in one transaction: the phone's minute, the phone's day, the address's day and the
+        // market's ten minutes, in that order (so two senders never wait on each other in a cycle), each one
+        // conditional upsert; a refusal rolls every count back, so a refused request uses none of them
+        // (docs/ARCHITECTURE.md, "Security: limits").
         let l = &self.limits;
         let resend_key = resend_subject(&phone_hash, purpose);
         let address = limits::address_key(client_addr);
@@ -296,6 +297,7 @@ impl<'a> SignInService<'a> {
                 (&l.code_resend, &resend_key),
                 (&l.codes_per_phone, &phone_hash),
                 (&l.codes_per_address, &address),
+                (&l.codes_per_market, phone.market().code()),
             ],
             now,
         )
@@ -306,6 +308,16 @@ impl<'a> SignInService<'a> {
                 tx.rollback().await?;
                 return Err(if refused.limit == l.code_resend {
                     SignInError::ResendTooSoon {
+                        retry_after_secs: refused.retry_after_secs,
+                    }
+                } else if refused.limit == l.codes_per_market {
+                    // Everyone in the market is refused until the window ends: an attack, or a limit sized too small.
+                    tracing::error!(
+                        market = phone.market().code(),
+                        max = l.codes_per_market.max,
+                        "the market's budget of sign-in codes is used up: codes are refused until the window ends"
+                    );
+                    SignInError::Throttled {
                         retry_after_secs: refused.retry_after_secs,
                     }
                 } else {

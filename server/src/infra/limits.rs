@@ -27,6 +27,8 @@ pub enum KeyKind {
     Operator,
     /// An operator and a client address together.
     OperatorAddress,
+    /// A market (`IN`, `ID`): one budget everyone in it shares.
+    Market,
 }
 
 /// A limit: at most `max` requests per subject in a window of `window_ms` that starts with the subject's first
@@ -96,6 +98,9 @@ pub struct Limits {
     pub codes_per_phone: Limit,
     /// Codes requested from one address a day (`daily_limit_reached`).
     pub codes_per_address: Limit,
+    /// Codes sent in one market in ten minutes, every phone and address together (`rate_limited`): the SMS bill's
+    /// ceiling against a pumping attack spread over many addresses and numbers.
+    pub codes_per_market: Limit,
     /// Borrower sign-in attempts from one address in ten minutes (`rate_limited`).
     pub sign_ins_per_address: Limit,
     /// Console sign-in attempts from one address in ten minutes (`rate_limited`).
@@ -133,6 +138,12 @@ impl Limits {
                 KeyKind::Address,
                 l.codes_per_address_per_day,
                 DAY_MS,
+            ),
+            codes_per_market: limit(
+                "codes_market",
+                KeyKind::Market,
+                l.codes_per_market,
+                SIGN_IN_WINDOW_MS,
             ),
             sign_ins_per_address: limit(
                 "sign_in_addr",
@@ -195,11 +206,12 @@ impl Limits {
     }
 
     /// Every limit, in the list's order.
-    pub fn all(&self) -> [&Limit; 15] {
+    pub fn all(&self) -> [&Limit; 16] {
         [
             &self.code_resend,
             &self.codes_per_phone,
             &self.codes_per_address,
+            &self.codes_per_market,
             &self.sign_ins_per_address,
             &self.console_sign_ins_per_address,
             &self.password_checks_per_address,

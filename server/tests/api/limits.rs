@@ -336,6 +336,62 @@ async fn a_burst_of_sends_to_sixty_phones_from_one_address_sends_exactly_thirty_
     app.stop().await;
 }
 
+/// SMS pumping spread over many addresses and numbers: every per-phone and per-address limit holds, and only the
+/// market's budget of codes in ten minutes stops it. A burst from sixty addresses to sixty numbers sends exactly the
+/// budget, the rest refused with `rate_limited` and when to try again; the other market's budget is its own.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_burst_of_codes_spread_over_many_addresses_and_phones_stops_at_the_markets_budget() {
+    const BUDGET: usize = 25;
+    let app = spawn_app_with(|s| {
+        s.trust_forwarded_for = true;
+        s.limits.codes_per_market = BUDGET as u32;
+    })
+    .await;
+    let sends = (0..60)
+        .map(|n| {
+            app.client
+                .post(app.url(SMS))
+                .header("x-forwarded-for", address(7, n))
+                .json(&json!({"market": "IN", "phone": phone(n)}))
+        })
+        .collect();
+    let answers = burst(sends).await;
+    assert_eq!(
+        tally(&answers),
+        BTreeMap::from([("ok", BUDGET), ("rate_limited", 60 - BUDGET)])
+    );
+    assert_eq!(
+        count(&app.db, "SELECT COUNT(*) FROM login_codes").await,
+        i64::try_from(BUDGET).unwrap()
+    );
+    let refused = app
+        .client
+        .post(app.url(SMS))
+        .header("x-forwarded-for", "10.9.9.9")
+        .json(&json!({"market": "IN", "phone": phone(77)}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(refused.status(), StatusCode::TOO_MANY_REQUESTS);
+    let retry: u64 = refused.headers()["retry-after"]
+        .to_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!((1..=600).contains(&retry), "{retry}");
+    // Indonesia's budget is its own.
+    let indonesia = app
+        .client
+        .post(app.url(SMS))
+        .header("x-forwarded-for", "10.9.9.10")
+        .json(&json!({"market": "ID", "phone": "081234567890"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(indonesia.status(), StatusCode::OK);
+    app.stop().await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn one_address_gets_twenty_sign_in_attempts_in_ten_minutes_then_rate_limited_with_retry_after()
  {
