@@ -348,6 +348,22 @@ pub async fn confirm(
         if tx.lock_live_borrower(&borrower.id).await?.is_none() {
             return Err(Refusal::AccountDeleted.into());
         }
+        // The certification as it is now, with the borrower locked (a save takes the same lock): a job step saved
+        // since the standing above was read (an income lowered under the minimum) is decided on, never slipped past.
+        let steps = tx
+            .certification_done_with_income_in_tx(&borrower.id)
+            .await?;
+        let (progress, income_below) =
+            certification::progress_and_income_of(s, &borrower.id, borrower.market, steps).await?;
+        if !progress.is_complete() || income_below {
+            tx.rollback().await?;
+            return Err(if progress.is_complete() {
+                Refusal::NotEligible
+            } else {
+                Refusal::CertificationIncomplete
+            }
+            .into());
+        }
         let party = orders::agreement::party_in(s, &mut tx, borrower).await?;
         if orders::agreement::agreement_hash(&kfs, &party)? != agreement_hash {
             tx.rollback().await?;

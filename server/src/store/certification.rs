@@ -161,6 +161,20 @@ impl Db {
 }
 
 impl Tx {
+    /// [`Db::certification_done_with_income`] read inside the transaction (with the borrower locked: what an
+    /// application is decided on).
+    pub async fn certification_done_with_income_in_tx(
+        &mut self,
+        borrower_id: &str,
+    ) -> sqlx::Result<Vec<StepDoneWithIncome>> {
+        sqlx::query_as(
+            "SELECT step, completed_at, income_minimum, income_below FROM certification_steps WHERE borrower_id = $1",
+        )
+        .bind(borrower_id)
+        .fetch_all(self.conn())
+        .await
+    }
+
     /// A step's stored (encrypted) value, read inside the transaction: what a save compares with the one it read.
     pub async fn certification_step_data_in_tx(
         &mut self,

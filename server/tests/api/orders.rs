@@ -823,3 +823,62 @@ async fn a_confirmation_key_whose_order_ended_is_spent_and_a_new_key_applies_ane
     assert_eq!(anew.status(), StatusCode::CREATED);
     assert_ne!(data(anew).await["orderNo"], json!(order_no));
 }
+
+/// An application races a save of the job step that lowers the income under the minimum (the save holds the
+/// borrower's row, as every save does, when the application reads its standing): the application waits for the
+/// borrower's row and is decided on the certification as saved, refused, never an order for a borrower now under the
+/// minimum.
+#[tokio::test]
+async fn an_application_racing_a_save_that_lowers_the_income_is_decided_on_the_saved_income() {
+    let app = spawn_app().await;
+    let session = app.sign_in("IN", "9876543210").await;
+    app.certify("IN", &session).await;
+    let borrower = app.borrower_id(&session).await;
+    let kfs = data(apply(&app, &session, 1_500_000, "m3").await).await;
+    let body = confirm_body(&kfs, "race-income-1");
+    let mut body_with_hash = body.clone();
+    let loan = json!({"productCode": body["productCode"], "amount": body["amount"], "termCode": body["termCode"]});
+    body_with_hash["agreementHash"] = app.agreement_hash(&session, &loan).await;
+
+    // A save of the job step under way: the borrower's row held, the lower income written, not yet committed.
+    let mut save = app.db.pool().acquire().await.unwrap();
+    let sqlite = app.db.is_sqlite();
+    let begin = if sqlite { "BEGIN IMMEDIATE" } else { "BEGIN" };
+    sqlx::query(begin).execute(&mut *save).await.unwrap();
+    if !sqlite {
+        sqlx::query("SELECT id FROM borrowers WHERE id = $1 FOR UPDATE")
+            .bind(&borrower)
+            .execute(&mut *save)
+            .await
+            .unwrap();
+    }
+    sqlx::query(
+        "UPDATE certification_steps SET income_below = 1 WHERE borrower_id = $1 AND step = 'job'",
+    )
+    .bind(&borrower)
+    .execute(&mut *save)
+    .await
+    .unwrap();
+    let application = {
+        let (app, session, body) = (&app, session.clone(), body_with_hash.clone());
+        async move {
+            app.post_as("/api/v1/borrower/orders", &session, &body)
+                .await
+        }
+    };
+    let commit = async {
+        // Long enough for the application to have read its standing (the income as it was) and to wait for the row.
+        tokio::time::sleep(std::time::Duration::from_millis(400)).await;
+        sqlx::query("COMMIT").execute(&mut *save).await.unwrap();
+    };
+    let (answer, ()) = tokio::join!(application, commit);
+    assert_eq!(answer.status(), StatusCode::FORBIDDEN);
+    assert_eq!(error(answer).await["code"], "not_eligible");
+    let (orders,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM orders WHERE borrower_id = $1")
+        .bind(&borrower)
+        .fetch_one(app.db.pool())
+        .await
+        .unwrap();
+    assert_eq!(orders, 0);
+    app.stop().await;
+}
