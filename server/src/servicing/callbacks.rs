@@ -28,7 +28,7 @@ use crate::store::callbacks::NewCallback;
 use crate::store::jobs::NewReceipt;
 use crate::store::orders::OrderStatusRow;
 use crate::store::payments::{Issued, NewPayment, PaymentRow};
-use crate::store::unmatched::NewUnmatched;
+use crate::store::unmatched::{NewUnmatched, UnmatchedRow};
 
 /// What a verified callback did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -168,13 +168,23 @@ async fn take(
         }
         // Money the provider received all the same (a borrower who paid a reference through another gateway) is
         // for finance, beside the money no payment matches, naming the payment whose reference it quoted: returned
-        // to the payer or credited by hand, never seen only in the audit trail. Of the market of its currency, else
-        // the provider's (as for money no payment matches), else the loan's.
+        // to the payer or credited by hand, never seen only in the audit trail. It is the loan's market's finance's
+        // (the borrower's lender: staff of one market see only its borrowers), whatever the money's currency. Money
+        // it later takes back (Dragonpay's reversal names the reference only) is kept beside it.
+        if cb.reverses
+            && let Some(kept) = tx
+                .unmatched_money_in_tx(
+                    provider,
+                    cb.provider_payment_id.as_deref(),
+                    cb.reference.trim(),
+                )
+                .await?
+        {
+            reverse_kept_in(&mut tx, provider, cb, &kept, now).await?;
+        }
         if cb.credits {
             let currency = cb.currency.as_deref().map(clean_currency);
-            let market = market_of_money(currency.as_deref())
-                .or_else(|| source.market().or_else(|| only_market_offering(s, source)))
-                .unwrap_or(loan.order.market);
+            let market = loan.order.market;
             let reference: String = cb.reference.trim().chars().take(100).collect();
             tx.insert_unmatched_receipt(
                 &NewUnmatched {
@@ -396,8 +406,11 @@ async fn unmatched(
     }
     let now = s.clock.now_ms();
     let currency = cb.currency.as_deref().map(clean_currency);
-    let market = market_of_money(currency.as_deref())
-        .or_else(|| source.market().or_else(|| only_market_offering(s, source)));
+    let market = match currency.as_deref() {
+        Some("INR") => Some(kilat_domain::Market::India),
+        Some("IDR") => Some(kilat_domain::Market::Indonesia),
+        _ => source.market().or_else(|| only_market_offering(s, source)),
+    };
     let reference: String = cb.reference.trim().chars().take(100).collect();
     let mut tx = s.db.begin().await?;
     let recorded = tx
@@ -447,8 +460,7 @@ async fn unmatched(
 
 /// Money taken back that no payment was credited with. When it is money kept for finance as unmatched (reported
 /// under the same payment id at the provider, else the same reference), a `reversed` item beside it, once per event,
-/// audited: finance must not return to the payer, or credit to a loan, money the provider took back already. Else
-/// (an authorisation never captured) it took back nothing anyone holds: `ignored`.
+/// audited ([`reverse_kept_in`]). Else (an authorisation never captured) it took back nothing anyone holds: `ignored`.
 async fn reversed_unmatched(
     s: &Services,
     source: &dyn CallbackProvider,
@@ -467,6 +479,24 @@ async fn reversed_unmatched(
         tx.rollback().await?;
         return Ok(Outcome::Ignored);
     };
+    if !reverse_kept_in(&mut tx, source.code(), cb, &kept, now).await? {
+        tx.rollback().await?;
+        return Ok(Outcome::Replayed);
+    }
+    tx.commit().await?;
+    Ok(Outcome::Reversed)
+}
+
+/// Records, in `tx`, that `cb` took back the money `kept` for finance: a `reversed` item beside it (its payment, market
+/// and reference), audited, so finance does not return to the payer, or credit to a loan, money the provider took
+/// back already. False when this event was recorded before (a replay).
+async fn reverse_kept_in(
+    tx: &mut Tx,
+    provider: &str,
+    cb: &Callback,
+    kept: &UnmatchedRow,
+    now: i64,
+) -> Result<bool, CallbackError> {
     let currency = cb
         .currency
         .as_deref()
@@ -478,7 +508,7 @@ async fn reversed_unmatched(
             &NewUnmatched {
                 kind: "reversed",
                 payment_id: kept.payment_id.as_deref(),
-                provider: source.code(),
+                provider,
                 event_id: &cb.event_id,
                 market: kept.market.as_deref(),
                 reference: &kept.reference,
@@ -491,11 +521,10 @@ async fn reversed_unmatched(
         )
         .await?;
     let Some(item) = item else {
-        tx.rollback().await?;
-        return Ok(Outcome::Replayed);
+        return Ok(false);
     };
     let after = serde_json::json!({
-        "provider": source.code(),
+        "provider": provider,
         "reference": kept.reference,
         "providerPaymentId": kept.provider_payment_id,
         "amount": amount,
@@ -513,19 +542,9 @@ async fn reversed_unmatched(
         at: now,
     })
     .await?;
-    tx.commit().await?;
-    tracing::warn!(provider = source.code(), item = %kept.id, amount = ?amount,
+    tracing::warn!(provider, item = %kept.id, amount = ?amount,
         "a provider took back money no payment matched: recorded for finance beside it");
-    Ok(Outcome::Reversed)
-}
-
-/// The market whose currency money is in, by its ISO code.
-fn market_of_money(currency: Option<&str>) -> Option<kilat_domain::Market> {
-    match currency {
-        Some("INR") => Some(kilat_domain::Market::India),
-        Some("IDR") => Some(kilat_domain::Market::Indonesia),
-        _ => None,
-    }
+    Ok(true)
 }
 
 /// The one market whose payment methods include `source`'s (Dragonpay names no currency: its money is of the one

@@ -635,7 +635,7 @@ async fn a_callback_credits_only_a_payment_made_with_its_provider_in_its_market(
     .unwrap();
     assert_eq!(audited, 3);
     // The money each provider received all the same is for finance, naming the payment whose reference it quoted,
-    // in the market of its currency (else the provider's, else the loan's); a replay adds nothing.
+    // the loan's market's (its borrower's lender's staff), whatever the money's currency; a replay adds nothing.
     assert_eq!(
         data(
             razorpay(
@@ -682,9 +682,9 @@ async fn a_callback_credits_only_a_payment_made_with_its_provider_in_its_market(
         )
     };
     let mut expected = vec![
-        named("dragonpay", &in_order, "ID"),
+        named("dragonpay", &in_order, "IN"),
         named("razorpay", &id_order, "ID"),
-        named("xendit", &in_order, "ID"),
+        named("xendit", &in_order, "IN"),
     ];
     expected.sort();
     assert_eq!(seen, expected);
@@ -692,6 +692,56 @@ async fn a_callback_credits_only_a_payment_made_with_its_provider_in_its_market(
     assert_eq!(rzp_item["amount"], va["amount"]);
     assert_eq!(rzp_item["currency"], "IDR");
     assert_eq!(rzp_item["reference"], va["reference"]);
+    // Dragonpay then takes its money back (its reversal names the reference only): kept beside it, once.
+    let reversal = |status: &str| {
+        let message = "Refunded";
+        [
+            ("txnid", reference.to_owned()),
+            ("refno", "DPWRONG1".to_owned()),
+            ("status", status.to_owned()),
+            ("message", message.to_owned()),
+            (
+                "digest",
+                dragonpay_digest(reference, "DPWRONG1", status, message, DRAGONPAY_SECRET),
+            ),
+        ]
+    };
+    for _ in 0..2 {
+        let back = app
+            .client
+            .post(app.url("/api/v1/webhooks/dragonpay/postback"))
+            .form(&reversal("R"))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(back.status(), StatusCode::OK);
+    }
+    let listed = data(
+        op_call(
+            &app,
+            &finance,
+            Method::GET,
+            "/api/v1/console/unmatched-receipts",
+            None,
+        )
+        .await,
+    )
+    .await;
+    let back: Vec<&Value> = listed
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|i| i["kind"] == "reversed")
+        .collect();
+    assert_eq!(back.len(), 1, "{listed}");
+    assert_eq!(
+        (
+            back[0]["provider"].clone(),
+            back[0]["orderNo"].clone(),
+            back[0]["market"].clone()
+        ),
+        (json!("dragonpay"), json!(in_order), json!("IN"))
+    );
     // The right provider still credits.
     let ok = xendit(
         &app,
