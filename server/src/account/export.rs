@@ -264,7 +264,6 @@ fn esc(text: &str) -> String {
     out
 }
 
-/// The summary's heading of a certification step, by its code.
 /// The words for a collections contact's channel or outcome code.
 fn contact_key(code: &str) -> Option<&'static str> {
     Some(match code {
@@ -284,6 +283,7 @@ fn contact_key(code: &str) -> Option<&'static str> {
     })
 }
 
+/// The summary's heading of a certification step, by its code.
 fn step_key(step: &str) -> &'static str {
     match step {
         "personal" => "data_export.step_personal",
@@ -459,7 +459,7 @@ pub(super) fn summary_html(
             let note = str_of(c, "note");
             h.push_str(&format!(
                 "<li>{} · {} · {}{}</li>",
-                esc(&time(c, "at").unwrap_or_default()),
+                esc(&time(c, "createdAt").unwrap_or_default()),
                 esc(&named(str_of(c, "channel"))),
                 esc(&named(str_of(c, "outcome"))),
                 if note.is_empty() {

@@ -429,7 +429,7 @@ async fn order_export(s: &Services, order: crate::store::orders::OrderRow) -> Re
     let contacts: Vec<Value> = contacts
         .into_iter()
         .map(|c| {
-            json!({"at": c.row.created_at, "channel": c.row.channel, "outcome": c.row.outcome,
+            json!({"createdAt": c.row.created_at, "channel": c.row.channel, "outcome": c.row.outcome,
                 "localTime": c.row.local_time, "note": c.note})
         })
         .collect();

@@ -718,6 +718,15 @@ async fn the_borrowers_export_carries_what_collections_recorded_about_their_loan
             ("call", "promised", "")
         ]
     );
+    // Every time with its readable twin on the market's clock.
+    assert!(
+        contacts[0]["createdAtText"]
+            .as_str()
+            .unwrap()
+            .ends_with("WIB"),
+        "{}",
+        contacts[0]
+    );
     let promises = order["collections"]["promises"].as_array().unwrap();
     assert_eq!(promises.len(), 1);
     assert_eq!(promises[0]["amount"], 50_000_000);

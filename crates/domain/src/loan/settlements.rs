@@ -102,8 +102,8 @@ pub fn payoff(plan: &Plan, balances: &LoanBalances, on: Date) -> Result<Settleme
 /// back. Whatever the borrower repaid before (an installment paid early) counts towards it: each installment ends
 /// with exactly its principal and its share of the interest paid, so money paid earlier for fees, late charges or
 /// interest beyond the days used is credited back too, netted from the amount. Refused once the window has closed
-/// or the loan is closed, and while what was repaid already covers the exit (nothing left to pay; finance refunds
-/// the difference).
+/// or the loan is closed, and once what was repaid covers the exit: there is then nothing to pay for it, and the loan
+/// is settled by what is left of the payoff (an exit paying nothing, with the difference owed back, is not built).
 pub fn cooling_off_settlement(
     plan: &Plan,
     balances: &LoanBalances,

@@ -152,7 +152,7 @@ pub async fn repayment(
     } else {
         None
     };
-    // Offered exactly when the choice is priced (not once overdue, nor after anything was repaid).
+    // Offered exactly when the choice is priced (not once overdue, nor once what was repaid covers it).
     let cooling_off = choices
         .iter()
         .any(|c: &Priced| c.choice == RepaymentChoice::CoolingOff)
