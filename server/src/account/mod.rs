@@ -88,6 +88,13 @@ const MENU: &[(&str, &str, &str, MenuAction, bool)] = &[
         false,
     ),
     (
+        "permissions",
+        "menu.permissions",
+        "/permissions",
+        MenuAction::Navigate,
+        false,
+    ),
+    (
         "delete_account",
         "menu.delete_account",
         "/account/delete",

@@ -765,6 +765,7 @@ async fn the_menu_lists_the_account_entries_with_their_routes_in_both_languages(
             "complaints",
             "about",
             "privacy",
+            "permissions",
             "delete_account",
             "logout"
         ]
@@ -773,10 +774,15 @@ async fn the_menu_lists_the_account_entries_with_their_routes_in_both_languages(
     assert_eq!(en[0]["route"], "/orders");
     assert_eq!(en[2]["route"], "/customer-service");
     assert_eq!(en[3]["route"], "/complaints");
-    assert_eq!(en[6]["danger"], true);
-    assert_eq!(en[7]["action"], "logout");
+    assert_eq!(
+        (en[6]["route"].clone(), en[6]["title"].clone()),
+        (json!("/permissions"), json!("Your permissions"))
+    );
+    assert_eq!(en[7]["danger"], true);
+    assert_eq!(en[8]["action"], "logout");
     let id = data(app.get_as("/api/v1/borrower/menu", &session).await).await;
-    assert_eq!(id[6]["title"], "Hapus akun");
+    assert_eq!(id[6]["title"], "Izin dan privasi");
+    assert_eq!(id[7]["title"], "Hapus akun");
     app.stop().await;
 }
 

@@ -40,6 +40,7 @@ const screens = {
   certificationStep: () => import('./screens/certification/step-page'),
   deleteAccount: () => import('./screens/account/delete-account-page'),
   bankCard: () => import('./screens/account/bank-card-page'),
+  permissions: () => import('./screens/account/permissions-page'),
 };
 
 const LoginPage = lazy(() => screens.login().then((m) => ({ default: m.LoginPage })));
@@ -68,6 +69,7 @@ const AboutPage = lazy(() => screens.about().then((m) => ({ default: m.AboutPage
 const CertificationPage = lazy(() => screens.certification().then((m) => ({ default: m.CertificationPage })));
 const DeleteAccountPage = lazy(() => screens.deleteAccount().then((m) => ({ default: m.DeleteAccountPage })));
 const BankCardPage = lazy(() => screens.bankCard().then((m) => ({ default: m.BankCardPage })));
+const PermissionsPage = lazy(() => screens.permissions().then((m) => ({ default: m.PermissionsPage })));
 const CertificationStepPage = lazy(() => screens.certificationStep().then((m) => ({ default: m.CertificationStepPage })));
 
 /** The app's screens, under the /app basename. */
@@ -100,6 +102,7 @@ export function BorrowerRoutes() {
             <Route path="me" element={<MePage />} />
             <Route path="account/delete" element={<DeleteAccountPage />} />
             <Route path="bank-card" element={<BankCardPage />} />
+            <Route path="permissions" element={<PermissionsPage />} />
             <Route path="products" element={<ProductsPage />} />
             <Route path="products/:code" element={<ProductPage />} />
             <Route path="products/:code/kfs" element={<KfsPage />} />

@@ -31,3 +31,21 @@ export function useSaveLocation() {
     onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.location }),
   });
 }
+
+/**
+ * Withdraws consent (`DELETE /location`): the server deletes the position at once and keeps the answer as a refusal, so
+ * the prompt is not shown again. Its answer is the new status.
+ */
+export function withdrawLocation(api: HttpClient): Promise<LocationStatus> {
+  return api.delete<LocationStatus>(LOCATION_PATH);
+}
+
+export function useWithdrawLocation() {
+  const api = useApiClient();
+  const queryClient = useQueryClient();
+  return useMutation<LocationStatus, ApiError, void>({
+    mutationFn: () => withdrawLocation(api),
+    onSuccess: (status) => queryClient.setQueryData(queryKeys.location, status),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.location }),
+  });
+}

@@ -117,6 +117,8 @@ export type Extension = Schemas['ExtensionView'];
 export type RatingSaved = Schemas['RatingSaved'];
 export type LocationStatus = Schemas['LocationStatusView'];
 export type LocationSaved = Schemas['LocationSaved'];
+/** `DELETE /device`: whether the phone's details were kept, and are now deleted. */
+export type DeviceForgotten = Schemas['DeviceForgotten'];
 
 /** `GET /customer-service`: service phone and hours, WhatsApp, the grievance officer, the regulator's channel. */
 export type CustomerService = Schemas['CustomerServiceView'];

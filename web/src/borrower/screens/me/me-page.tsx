@@ -126,6 +126,7 @@ const FALLBACK_MENU: readonly (Omit<MenuEntry, 'title'> & { key: keyof typeof FA
   { key: 'complaints', route: '/complaints', action: 'navigate', danger: false },
   { key: 'about', route: '/about', action: 'navigate', danger: false },
   { key: 'privacy', route: '/privacy', action: 'navigate', danger: false },
+  { key: 'permissions', route: '/permissions', action: 'navigate', danger: false },
   { key: 'delete_account', route: '/account/delete', action: 'navigate', danger: true },
 ];
 const FALLBACK_KEYS = {
@@ -135,6 +136,7 @@ const FALLBACK_KEYS = {
   complaints: 'menu.items.complaints',
   about: 'menu.items.about',
   privacy: 'menu.items.privacy',
+  permissions: 'menu.items.permissions',
   delete_account: 'menu.items.delete_account',
 } as const;
 
