@@ -664,8 +664,9 @@ pub struct ContactSettings {
 pub struct LimitSettings {
     /// Sign-in and verification codes requested from one client address in a day (an IPv6 address counts by its /64).
     pub codes_per_address_per_day: u32,
-    /// Sign-in and verification codes sent in one market in ten minutes, everyone together: the ceiling of the SMS
-    /// bill (an SMS-pumping attack spread over many addresses and numbers).
+    /// Sign-in codes sent in one market in ten minutes to numbers no borrower has, everyone together: the ceiling of
+    /// the SMS bill (an SMS-pumping attack spread over many addresses and numbers), which a borrower's own number never
+    /// meets.
     pub codes_per_market: u32,
     /// Borrower sign-in attempts from one client address in ten minutes.
     pub sign_ins_per_address: u32,

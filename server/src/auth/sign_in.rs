@@ -283,26 +283,26 @@ impl<'a> SignInService<'a> {
             created_at: now,
             expires_at: now + CODE_TTL_MS,
         };
-        // Counted and inserted in one transaction: the phone's minute, the phone's day, the address's day and the
-        // market's ten minutes, in that order (so two senders never wait on each other in a cycle), each one
-        // conditional upsert; a refusal rolls every count back, so a refused request uses none of them
-        // (docs/ARCHITECTURE.md, "Security: limits").
+        // Counted and inserted in one transaction: the phone's minute, the phone's day, the address's day and, for a
+        // number no borrower has, the market's ten minutes, in that order (so two senders never wait on each other in a
+        // cycle), each one conditional upsert; a refusal rolls every count back, so a refused request uses none of them
+        // (docs/ARCHITECTURE.md, "Security: limits"). The market's budget caps the SMS bill against pumping to numbers
+        // nobody signed up with; a borrower's own number (signing in again, a verification code) never meets it, so
+        // spending it cannot lock the market's borrowers out.
         let l = &self.limits;
         let resend_key = resend_subject(&phone_hash, purpose);
         let address = limits::address_key(client_addr);
         let mut tx = self.db.begin().await?;
-        let counted = match limits::count_all_in(
-            &mut tx,
-            &[
-                (&l.code_resend, &resend_key),
-                (&l.codes_per_phone, &phone_hash),
-                (&l.codes_per_address, &address),
-                (&l.codes_per_market, phone.market().code()),
-            ],
-            now,
-        )
-        .await?
-        {
+        let market = phone.market().code();
+        let mut counts = vec![
+            (&l.code_resend, resend_key.as_str()),
+            (&l.codes_per_phone, phone_hash.as_str()),
+            (&l.codes_per_address, address.as_str()),
+        ];
+        if purpose == CodePurpose::Login && !tx.is_live_borrower_phone(&phone_hash).await? {
+            counts.push((&l.codes_per_market, market));
+        }
+        let counted = match limits::count_all_in(&mut tx, &counts, now).await? {
             Ok(counted) => counted,
             Err(refused) => {
                 tx.rollback().await?;
@@ -311,12 +311,17 @@ impl<'a> SignInService<'a> {
                         retry_after_secs: refused.retry_after_secs,
                     }
                 } else if refused.limit == l.codes_per_market {
-                    // Everyone in the market is refused until the window ends: an attack, or a limit sized too small.
-                    tracing::error!(
-                        market = phone.market().code(),
-                        max = l.codes_per_market.max,
-                        "the market's budget of sign-in codes is used up: codes are refused until the window ends"
-                    );
+                    // New numbers are refused until the window ends: an attack, or a limit sized too small. Said once
+                    // a window (its first refusal has the whole window ahead), not once a refused request.
+                    let window_secs =
+                        u64::try_from(l.codes_per_market.window_ms / 1000).unwrap_or(0);
+                    if refused.retry_after_secs + 1 >= window_secs {
+                        tracing::error!(
+                            market,
+                            max = l.codes_per_market.max,
+                            "the market's budget of codes to new numbers is used up: refused until the window ends"
+                        );
+                    }
                     SignInError::Throttled {
                         retry_after_secs: refused.retry_after_secs,
                     }

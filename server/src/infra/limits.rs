@@ -98,8 +98,9 @@ pub struct Limits {
     pub codes_per_phone: Limit,
     /// Codes requested from one address a day (`daily_limit_reached`).
     pub codes_per_address: Limit,
-    /// Codes sent in one market in ten minutes, every phone and address together (`rate_limited`): the SMS bill's
-    /// ceiling against a pumping attack spread over many addresses and numbers.
+    /// Sign-in codes sent in one market in ten minutes to numbers no borrower has, every phone and address together
+    /// (`rate_limited`): the SMS bill's ceiling against a pumping attack spread over many addresses and numbers, which
+    /// a borrower's own number never meets.
     pub codes_per_market: Limit,
     /// Borrower sign-in attempts from one address in ten minutes (`rate_limited`).
     pub sign_ins_per_address: Limit,

@@ -296,6 +296,19 @@ impl Db {
 }
 
 impl Tx {
+    /// True when a borrower whose account is live signed up with this phone (its keyed hash).
+    pub async fn is_live_borrower_phone(&mut self, phone_hash: &str) -> sqlx::Result<bool> {
+        let found: i64 = sqlx::query_scalar(
+            "SELECT COUNT(*) FROM borrowers WHERE phone_hash = $1 AND deleted_at IS NULL",
+        )
+        .bind(phone_hash)
+        .fetch_one(self.conn())
+        .await?;
+        Ok(found > 0)
+    }
+}
+
+impl Tx {
     /// Uses a code (a verification code, with the change it allows, in the caller's transaction); false when another
     /// request used it first.
     pub async fn use_login_code(&mut self, id: &str, now: i64) -> sqlx::Result<bool> {

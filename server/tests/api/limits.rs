@@ -337,8 +337,9 @@ async fn a_burst_of_sends_to_sixty_phones_from_one_address_sends_exactly_thirty_
 }
 
 /// SMS pumping spread over many addresses and numbers: every per-phone and per-address limit holds, and only the
-/// market's budget of codes in ten minutes stops it. A burst from sixty addresses to sixty numbers sends exactly the
-/// budget, the rest refused with `rate_limited` and when to try again; the other market's budget is its own.
+/// market's budget of codes in ten minutes to numbers no borrower has stops it. A burst from sixty addresses to sixty
+/// numbers sends exactly the budget, the rest refused with `rate_limited` and when to try again; a borrower's own
+/// number still gets its code (spending the budget locks no borrower out), and the other market's budget is its own.
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn a_burst_of_codes_spread_over_many_addresses_and_phones_stops_at_the_markets_budget() {
     const BUDGET: usize = 25;
@@ -347,6 +348,10 @@ async fn a_burst_of_codes_spread_over_many_addresses_and_phones_stops_at_the_mar
         s.limits.codes_per_market = BUDGET as u32;
     })
     .await;
+    // A borrower who signed up before (their codes never counted against the budget).
+    let borrower = app.sign_in("IN", "9876543210").await;
+    app.execute("DELETE FROM rate_limits").await;
+    app.execute("DELETE FROM login_codes").await;
     let sends = (0..60)
         .map(|n| {
             app.client
@@ -379,6 +384,26 @@ async fn a_burst_of_codes_spread_over_many_addresses_and_phones_stops_at_the_mar
         .parse()
         .unwrap();
     assert!((1..=600).contains(&retry), "{retry}");
+    // The borrower signing in again, and asking for a verification code, is served.
+    let again = app
+        .client
+        .post(app.url(SMS))
+        .header("x-forwarded-for", "10.9.9.11")
+        .json(&json!({"market": "IN", "phone": "9876543210"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(again.status(), StatusCode::OK);
+    let verification = app
+        .client
+        .post(app.url("/api/v1/borrower/verification-code"))
+        .header("x-forwarded-for", "10.9.9.12")
+        .header("x-session-id", &borrower)
+        .json(&json!({"purpose": "bank_account"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(verification.status(), StatusCode::OK);
     // Indonesia's budget is its own.
     let indonesia = app
         .client

@@ -119,7 +119,8 @@ impl CodeSent {
 #[utoipa::path(post, path = "/api/v1/borrower/login/sms-code", tag = "borrower",
     request_body(content((SendCodeRequest = "application/json"), (SendCodeRequest = "application/x-www-form-urlencoded"))),
     responses((status = 200, body = Envelope<CodeSent>), (status = 422, body = ErrorBody),
-        (status = 429, description = "code_resend_too_soon or daily_limit_reached", body = ErrorBody),
+        (status = 429, description = "code_resend_too_soon, daily_limit_reached, or rate_limited (with `Retry-After`: \
+            the market's budget of codes to numbers no borrower has is spent for its ten minutes)", body = ErrorBody),
         (status = 502, description = "code_delivery_failed", body = ErrorBody)))]
 pub async fn send_sms_code(
     state: State<AppState>,
@@ -134,7 +135,8 @@ pub async fn send_sms_code(
 #[utoipa::path(post, path = "/api/v1/borrower/login/voice-code", tag = "borrower",
     request_body(content((SendCodeRequest = "application/json"), (SendCodeRequest = "application/x-www-form-urlencoded"))),
     responses((status = 200, body = Envelope<CodeSent>), (status = 422, body = ErrorBody),
-        (status = 429, description = "code_resend_too_soon or daily_limit_reached", body = ErrorBody),
+        (status = 429, description = "code_resend_too_soon, daily_limit_reached, or rate_limited (with `Retry-After`: \
+            the market's budget of codes to numbers no borrower has is spent for its ten minutes)", body = ErrorBody),
         (status = 502, description = "code_delivery_failed", body = ErrorBody)))]
 pub async fn send_voice_code(
     state: State<AppState>,
