@@ -171,12 +171,14 @@ async fn take(
         // to the payer or credited by hand, never seen only in the audit trail. It is the loan's market's finance's
         // (the borrower's lender: staff of one market see only its borrowers), whatever the money's currency. Money
         // it later takes back (Dragonpay's reversal names the reference only) is kept beside it.
+        let reference: String = cb.reference.trim().chars().take(100).collect();
         if cb.reverses
             && let Some(kept) = tx
                 .unmatched_money_in_tx(
                     provider,
                     cb.provider_payment_id.as_deref(),
-                    cb.reference.trim(),
+                    &reference,
+                    Some(&payment.row.id),
                 )
                 .await?
         {
@@ -185,7 +187,6 @@ async fn take(
         if cb.credits {
             let currency = cb.currency.as_deref().map(clean_currency);
             let market = loan.order.market;
-            let reference: String = cb.reference.trim().chars().take(100).collect();
             tx.insert_unmatched_receipt(
                 &NewUnmatched {
                     kind: "unmatched",
@@ -468,11 +469,13 @@ async fn reversed_unmatched(
 ) -> Result<Outcome, CallbackError> {
     let now = s.clock.now_ms();
     let mut tx = s.db.begin().await?;
+    let reference: String = cb.reference.trim().chars().take(100).collect();
     let Some(kept) = tx
         .unmatched_money_in_tx(
             source.code(),
             cb.provider_payment_id.as_deref(),
-            cb.reference.trim(),
+            &reference,
+            None,
         )
         .await?
     else {

@@ -134,26 +134,36 @@ impl Tx {
         Ok(done.rows_affected() == 1)
     }
 
-    /// The money `provider` reported that no payment matched (`unmatched`, the oldest), by its payment id at the
-    /// provider, or, when the provider names none (Dragonpay's reversal), by the reference it quoted: what a reversal
-    /// no payment was credited under took back.
+    /// The money `provider` reported that a reversal took back: kept for finance as `unmatched` with `payment_id`
+    /// (the payment whose reference it quoted, or none), the oldest, found by its payment id at the provider, or, when
+    /// the provider names none (Dragonpay's reversal, of a whole transaction), by the reference it quoted among those
+    /// not taken back already.
     pub async fn unmatched_money_in_tx(
         &mut self,
         provider: &str,
         provider_payment_id: Option<&str>,
         reference: &str,
+        payment_id: Option<&str>,
     ) -> sqlx::Result<Option<UnmatchedRow>> {
         let (by, key) = match provider_payment_id {
-            Some(id) => ("u.provider_payment_id", id),
-            None if !reference.is_empty() => ("u.reference", reference),
+            Some(id) => ("u.provider_payment_id = $2", id),
+            None if !reference.is_empty() => (
+                "u.reference = $2 AND NOT EXISTS (SELECT 1 FROM unmatched_receipts r
+                     WHERE r.kind = 'reversed' AND r.provider = u.provider AND r.reference = u.reference
+                       AND r.payment_id IS NOT DISTINCT FROM u.payment_id
+                       AND r.provider_payment_id IS NOT DISTINCT FROM u.provider_payment_id)",
+                reference,
+            ),
             None => return Ok(None),
         };
         sqlx::query_as(&format!(
-            "SELECT {COLUMNS} FROM {FROM} WHERE u.provider = $1 AND u.kind = 'unmatched' AND {by} = $2
+            "SELECT {COLUMNS} FROM {FROM} WHERE u.provider = $1 AND u.kind = 'unmatched'
+                 AND u.payment_id IS NOT DISTINCT FROM $3 AND {by}
              ORDER BY u.received_at, u.id LIMIT 1"
         ))
         .bind(provider)
         .bind(key)
+        .bind(payment_id)
         .fetch_optional(self.conn())
         .await
     }

@@ -2102,44 +2102,52 @@ async fn money_taken_back_after_it_matched_no_payment_is_shown_to_finance_beside
     };
     assert_eq!(outcome(refund().await).await, "reversed");
     assert_eq!(outcome(refund().await).await, "replayed");
-    // Dragonpay's postback for a reference nobody issued, then its refund of that reference.
-    let postback = |status: &str| {
+    // Dragonpay's postbacks for a reference nobody issued, paid twice (two transactions), then its refunds of that
+    // reference: each refund is kept beside its own money, never twice beside the same.
+    let postback = |refno: &str, status: &str| {
         let message = "Dragonpay";
         [
             ("txnid", "KPNOSUCHDP01".to_owned()),
-            ("refno", "DPGHOST9".to_owned()),
+            ("refno", refno.to_owned()),
             ("status", status.to_owned()),
             ("message", message.to_owned()),
             (
                 "digest",
-                dragonpay_digest(
-                    "KPNOSUCHDP01",
-                    "DPGHOST9",
-                    status,
-                    message,
-                    DRAGONPAY_SECRET,
-                ),
+                dragonpay_digest("KPNOSUCHDP01", refno, status, message, DRAGONPAY_SECRET),
             ),
         ]
     };
-    for (status, expected) in [("S", "unmatched"), ("R", "reversed")] {
+    for (refno, status, expected) in [
+        ("DPGHOST9", "S", "unmatched"),
+        ("DPGHOST8", "S", "unmatched"),
+        ("DPGHOST9", "R", "reversed"),
+        ("DPGHOST8", "R", "reversed"),
+    ] {
         let r = app
             .client
             .post(app.url("/api/v1/webhooks/dragonpay/postback"))
-            .form(&postback(status))
+            .form(&postback(refno, status))
             .send()
             .await
             .unwrap();
-        assert_eq!(r.status(), StatusCode::OK, "{status}");
+        assert_eq!(r.status(), StatusCode::OK, "{refno} {status}");
         let (outcome,): (String,) = sqlx::query_as(
             "SELECT kind FROM unmatched_receipts WHERE provider = 'dragonpay' AND event_id = $1",
         )
-        .bind(format!("DPGHOST9:{status}"))
+        .bind(format!("{refno}:{status}"))
         .fetch_one(app.db.pool())
         .await
         .unwrap();
-        assert_eq!(outcome, expected, "{status}");
+        assert_eq!(outcome, expected, "{refno} {status}");
     }
+    let (beside,): (i64,) = sqlx::query_as(
+        "SELECT COUNT(DISTINCT provider_payment_id) FROM unmatched_receipts
+         WHERE provider = 'dragonpay' AND kind = 'reversed'",
+    )
+    .fetch_one(app.db.pool())
+    .await
+    .unwrap();
+    assert_eq!(beside, 2, "each refund beside its own money");
     let listed = data(
         op_call(
             &app,
@@ -2152,7 +2160,7 @@ async fn money_taken_back_after_it_matched_no_payment_is_shown_to_finance_beside
     )
     .await;
     let items = listed.as_array().unwrap();
-    assert_eq!(items.len(), 4);
+    assert_eq!(items.len(), 6);
     let kept = items
         .iter()
         .find(|i| i["kind"] == "unmatched" && i["providerPaymentId"] == "pay_ghost_9")
