@@ -153,9 +153,13 @@ pub(super) async fn add_sections(
     });
     sections.insert("location".to_owned(), location.unwrap_or(Value::Null));
 
-    let device = s.db.device_of(&borrower.id).await?.map(|(model, os, version, at)| {
-        json!({"model": model, "os": os, "appVersion": version, "updatedAt": at})
-    });
+    let device =
+        s.db.device_of(&borrower.id)
+            .await?
+            .map(|(model, os, version, at, withdrawn)| match withdrawn {
+                Some(withdrawn) => json!({"consentWithdrawnAt": withdrawn}),
+                None => json!({"model": model, "os": os, "appVersion": version, "updatedAt": at}),
+            });
     sections.insert("device".to_owned(), device.unwrap_or(Value::Null));
     let tokens: Vec<Value> = s
         .db
@@ -633,6 +637,14 @@ pub(super) fn summary_html(
     // The device and push tokens.
     h.push_str(&format!("<h2>{}</h2>\n", esc(t("data_export.device"))));
     match sections.get("device").filter(|d| !d.is_null()) {
+        Some(d) if d.get("consentWithdrawnAt").is_some() => h.push_str(&format!(
+            "<p>{}</p>\n",
+            esc(&i18n::format(
+                lang,
+                "data_export.device_withdrawn",
+                &[("date", &time(d, "consentWithdrawnAt").unwrap_or_default())]
+            ))
+        )),
         Some(d) => h.push_str(&format!(
             "<p>{} · {} · {} <span class=\"muted\">({})</span></p>\n",
             esc(str_of(d, "model")),

@@ -178,7 +178,9 @@ pub async fn record_error(
 }
 
 /// The borrower's device: model, OS and app version, nothing else, and only with the borrower's consent (PRODUCT.md
-/// §2), which the request carries: without it (missing, or false) nothing is stored and `consent` is named.
+/// §2), which the request carries: without it (missing, or false) nothing is stored and `consent` is named. Once the
+/// borrower withdrew consent in the app ([`forget_device`]), details sent again (the shell's consent is older) are not
+/// stored: false.
 pub async fn save_device(
     s: &Services,
     who: &Reporter<'_>,
@@ -186,7 +188,7 @@ pub async fn save_device(
     model: Option<String>,
     os: Option<String>,
     app_version: Option<String>,
-) -> Result<(), Error> {
+) -> Result<bool, Error> {
     let mut errors = FieldErrors::default();
     match consent {
         None => errors.add("consent", FieldProblem::required()),
@@ -204,17 +206,19 @@ pub async fn save_device(
     errors.into_result()?;
     let now = admit(s, who).await?;
     let mut tx = live_tx(s, who).await?;
-    tx.upsert_device(&who.borrower.id, &model, &os, &app_version, now)
+    let stored = tx
+        .upsert_device(&who.borrower.id, &model, &os, &app_version, now)
         .await?;
     tx.commit().await?;
-    Ok(())
+    Ok(stored)
 }
 
 /// The borrower withdraws consent to keeping their device's details: the stored model, OS and app version are
-/// deleted at once. True when there were any.
+/// deleted at once, and the withdrawal kept, so the details are not stored again. True when there were any.
 pub async fn forget_device(s: &Services, who: &Reporter<'_>) -> Result<bool, Error> {
+    let now = s.clock.now_ms();
     let mut tx = live_tx(s, who).await?;
-    let forgotten = tx.delete_device(&who.borrower.id).await?;
+    let forgotten = tx.withdraw_device(&who.borrower.id, now).await?;
     tx.commit().await?;
     Ok(forgotten)
 }

@@ -92,13 +92,23 @@ impl Db {
         .await
     }
 
-    /// The borrower's device (model, OS, app version, when it last changed).
+    /// The borrower's device (model, OS, app version, when it last changed, when consent was withdrawn: the details are
+    /// then empty).
+    #[allow(clippy::type_complexity)]
     pub async fn device_of(
         &self,
         borrower_id: &str,
-    ) -> sqlx::Result<Option<(Option<String>, Option<String>, Option<String>, i64)>> {
+    ) -> sqlx::Result<
+        Option<(
+            Option<String>,
+            Option<String>,
+            Option<String>,
+            i64,
+            Option<i64>,
+        )>,
+    > {
         sqlx::query_as(
-            "SELECT model, os, app_version, updated_at FROM borrower_devices WHERE borrower_id = $1",
+            "SELECT model, os, app_version, updated_at, withdrawn_at FROM borrower_devices WHERE borrower_id = $1",
         )
         .bind(borrower_id)
         .fetch_optional(self.pool())
@@ -131,12 +141,12 @@ impl Db {
         .await
     }
 
-    /// How many rows each telemetry table holds for a borrower: events, devices, tokens, locations with
-    /// coordinates, ratings (tests).
+    /// How many rows each telemetry table holds for a borrower: events, devices with their details, tokens, locations
+    /// with coordinates, ratings (tests).
     pub async fn telemetry_counts(&self, borrower_id: &str) -> sqlx::Result<[i64; 5]> {
         let row: (i64, i64, i64, i64, i64) = sqlx::query_as(
             "SELECT (SELECT COUNT(*) FROM client_events WHERE borrower_id = $1),
-                    (SELECT COUNT(*) FROM borrower_devices WHERE borrower_id = $1),
+                    (SELECT COUNT(*) FROM borrower_devices WHERE borrower_id = $1 AND withdrawn_at IS NULL),
                     (SELECT COUNT(*) FROM device_tokens WHERE borrower_id = $1),
                     (SELECT COUNT(*) FROM borrower_locations WHERE borrower_id = $1 AND latitude_e1 IS NOT NULL),
                     (SELECT COUNT(*) FROM app_ratings WHERE borrower_id = $1)",
@@ -175,8 +185,9 @@ impl Db {
             )
             .await?,
             devices: run(
-                "DELETE FROM borrower_devices WHERE updated_at < $1 AND borrower_id IN (
-                     SELECT borrower_id FROM borrower_devices WHERE updated_at < $1 ORDER BY updated_at LIMIT $2)",
+                "DELETE FROM borrower_devices WHERE updated_at < $1 AND withdrawn_at IS NULL AND borrower_id IN (
+                     SELECT borrower_id FROM borrower_devices WHERE updated_at < $1 AND withdrawn_at IS NULL
+                     ORDER BY updated_at LIMIT $2)",
             )
             .await?,
             tokens: run(
@@ -249,7 +260,7 @@ impl Tx {
         Ok(())
     }
 
-    /// The borrower's device, replacing the one stored.
+    /// The borrower's device, replacing the one stored, unless the borrower withdrew consent to it: true when stored.
     pub async fn upsert_device(
         &mut self,
         borrower_id: &str,
@@ -257,12 +268,13 @@ impl Tx {
         os: &str,
         app_version: &str,
         now: i64,
-    ) -> sqlx::Result<()> {
-        sqlx::query(
+    ) -> sqlx::Result<bool> {
+        let done = sqlx::query(
             "INSERT INTO borrower_devices (borrower_id, model, os, app_version, updated_at) VALUES ($1, $2, $3, $4, $5)
              ON CONFLICT (borrower_id) DO UPDATE
              SET model = excluded.model, os = excluded.os, app_version = excluded.app_version,
-                 updated_at = excluded.updated_at",
+                 updated_at = excluded.updated_at
+             WHERE borrower_devices.withdrawn_at IS NULL",
         )
         .bind(borrower_id)
         .bind(model)
@@ -271,16 +283,30 @@ impl Tx {
         .bind(now)
         .execute(self.conn())
         .await?;
-        Ok(())
+        Ok(done.rows_affected() == 1)
     }
 
-    /// Deletes the borrower's device details; true when there were any.
-    pub async fn delete_device(&mut self, borrower_id: &str) -> sqlx::Result<bool> {
-        let done = sqlx::query("DELETE FROM borrower_devices WHERE borrower_id = $1")
-            .bind(borrower_id)
-            .execute(self.conn())
-            .await?;
-        Ok(done.rows_affected() > 0)
+    /// Withdraws the borrower's consent to their device's details: the details are emptied and the withdrawal kept
+    /// (so details sent again with an old consent are not stored); true when there were details.
+    pub async fn withdraw_device(&mut self, borrower_id: &str, now: i64) -> sqlx::Result<bool> {
+        let emptied = sqlx::query(
+            "UPDATE borrower_devices SET model = '', os = '', app_version = '', updated_at = $2, withdrawn_at = $2
+             WHERE borrower_id = $1 AND withdrawn_at IS NULL",
+        )
+        .bind(borrower_id)
+        .bind(now)
+        .execute(self.conn())
+        .await?
+        .rows_affected();
+        sqlx::query(
+            "INSERT INTO borrower_devices (borrower_id, model, os, app_version, updated_at, withdrawn_at)
+             VALUES ($1, '', '', '', $2, $2) ON CONFLICT (borrower_id) DO NOTHING",
+        )
+        .bind(borrower_id)
+        .bind(now)
+        .execute(self.conn())
+        .await?;
+        Ok(emptied > 0)
     }
 
     /// Turns a shared location into a refusal: the position is deleted, the answer kept (the prompt is asked once).

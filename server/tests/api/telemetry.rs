@@ -320,13 +320,15 @@ async fn device_details_need_consent_and_device_or_location_consent_can_be_withd
     let session = app.sign_in("ID", "081234567890").await;
     let other = app.sign_in("ID", "081234567891").await;
     let id = app.borrower_id(&session).await;
+    // Rows with the phone's details (a withdrawal keeps a row with none).
     let devices = async |id: &str| -> i64 {
-        let (n,): (i64,) =
-            sqlx::query_as("SELECT COUNT(*) FROM borrower_devices WHERE borrower_id = $1")
-                .bind(id)
-                .fetch_one(app.db.pool())
-                .await
-                .unwrap();
+        let (n,): (i64,) = sqlx::query_as(
+            "SELECT COUNT(*) FROM borrower_devices WHERE borrower_id = $1 AND model <> ''",
+        )
+        .bind(id)
+        .fetch_one(app.db.pool())
+        .await
+        .unwrap();
         n
     };
     let phone = json!({"model": "Pixel 7", "os": "Android 14", "appVersion": "1.4.0"});
@@ -364,6 +366,18 @@ async fn device_details_need_consent_and_device_or_location_consent_can_be_withd
     assert_eq!(
         data(forget(&session).await.unwrap()).await["forgotten"],
         false
+    );
+    // The shell, which cannot know, sends them again with its old consent: not stored while the withdrawal stands.
+    assert_eq!(
+        data(app.post_as(DEVICE, &session, &agreed).await).await["saved"],
+        false
+    );
+    assert_eq!(devices(&id).await, 0);
+    let export = data(app.get_as("/api/v1/borrower/export", &session).await).await;
+    assert!(
+        export["sections"]["device"]["consentWithdrawnAt"].is_i64(),
+        "{}",
+        export["sections"]["device"]
     );
     // Only the borrower's own.
     assert_eq!(devices(&app.borrower_id(&other).await).await, 1);

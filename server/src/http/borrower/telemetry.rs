@@ -170,6 +170,8 @@ pub struct DeviceRequest {
 
 #[derive(Debug, Serialize, ToSchema)]
 pub struct Saved {
+    /// True when stored. A device's details are not stored once the borrower withdrew consent to them in the app
+    /// (`DELETE /device`): false.
     pub saved: bool,
 }
 
@@ -188,7 +190,7 @@ pub async fn device(
     session: Session,
     JsonOrForm(req): JsonOrForm<DeviceRequest>,
 ) -> Result<Json<Envelope<Saved>>, ApiError> {
-    insights::save_device(
+    let saved = insights::save_device(
         &state.services,
         &reporter(&session),
         req.consent,
@@ -197,7 +199,7 @@ pub async fn device(
         req.app_version,
     )
     .await?;
-    Ok(Envelope::ok(Saved { saved: true }))
+    Ok(Envelope::ok(Saved { saved }))
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -206,7 +208,8 @@ pub struct DeviceForgotten {
     pub forgotten: bool,
 }
 
-/// The borrower withdraws consent to their device's details: deleted at once.
+/// The borrower withdraws consent to their device's details: deleted at once, and not stored again when the shell
+/// sends them with its older consent.
 #[utoipa::path(delete, path = "/api/v1/borrower/device", tag = "borrower",
     operation_id = "borrower_device_forget",
     security(("session_header" = []), ("session_cookie" = [])),
