@@ -350,11 +350,9 @@ pub async fn confirm(
         }
         // The certification as it is now, with the borrower locked (a save takes the same lock): a job step saved
         // since the standing above was read (an income lowered under the minimum) is decided on, never slipped past.
-        let steps = tx
-            .certification_done_with_income_in_tx(&borrower.id)
-            .await?;
         let (progress, income_below) =
-            certification::progress_and_income_of(s, &borrower.id, borrower.market, steps).await?;
+            certification::progress_and_income_in(s, &mut tx, &borrower.id, borrower.market)
+                .await?;
         if !progress.is_complete() || income_below {
             tx.rollback().await?;
             return Err(if progress.is_complete() {

@@ -154,6 +154,46 @@ pub async fn progress_and_income_of(
     market: Market,
     steps: Vec<StepDoneWithIncome>,
 ) -> Result<(Progress, bool), Error> {
+    let (progress, below) = progress_and_verdict(market, steps);
+    let below = match below {
+        Some(below) => below,
+        None => match s.db.certification_step(borrower_id, Step::Job).await? {
+            Some(stored) => sealed_income_below(s, borrower_id, market, &stored.data_enc)?,
+            None => false,
+        },
+    };
+    Ok((progress, below))
+}
+
+/// [`progress_and_income_of`] read inside `tx` (the borrower's row held): every read on the transaction's own
+/// connection, never a second one from the pool while it is held.
+pub async fn progress_and_income_in(
+    s: &Services,
+    tx: &mut Tx,
+    borrower_id: &str,
+    market: Market,
+) -> Result<(Progress, bool), Error> {
+    let steps = tx.certification_done_with_income_in_tx(borrower_id).await?;
+    let (progress, below) = progress_and_verdict(market, steps);
+    let below = match below {
+        Some(below) => below,
+        None => match tx
+            .certification_step_data_in_tx(borrower_id, Step::Job)
+            .await?
+        {
+            Some(sealed) => sealed_income_below(s, borrower_id, market, &sealed)?,
+            None => false,
+        },
+    };
+    Ok((progress, below))
+}
+
+/// Progress from the steps done, and the income's verdict when the job step's saved one is against today's minimum
+/// (false before the job step); `None` when the sealed step must be read to judge it.
+fn progress_and_verdict(
+    market: Market,
+    steps: Vec<StepDoneWithIncome>,
+) -> (Progress, Option<bool>) {
     let mut done = BTreeMap::new();
     let mut job = None;
     for row in steps {
@@ -163,23 +203,21 @@ pub async fn progress_and_income_of(
         }
     }
     let below = match job {
-        None => false,
-        Some(Some(verdict)) if verdict.minimum == min_income(market) => verdict.below,
-        Some(_) => sealed_income_below_minimum(s, borrower_id, market).await?,
+        None => Some(false),
+        Some(Some(verdict)) if verdict.minimum == min_income(market) => Some(verdict.below),
+        Some(_) => None,
     };
-    Ok((Progress { done }, below))
+    (Progress { done }, below)
 }
 
-/// The job step read and decrypted, its income compared with the market's minimum now (false when there is none).
-async fn sealed_income_below_minimum(
+/// The sealed job step decrypted, its income compared with the market's minimum now.
+fn sealed_income_below(
     s: &Services,
     borrower_id: &str,
     market: Market,
+    sealed: &str,
 ) -> Result<bool, Error> {
-    let Some(stored) = s.db.certification_step(borrower_id, Step::Job).await? else {
-        return Ok(false);
-    };
-    let data = open_step(s, borrower_id, Step::Job, &stored.data_enc)?;
+    let data = open_step(s, borrower_id, Step::Job, sealed)?;
     Ok(income_verdict_of(market, &data).is_some_and(|verdict| verdict.below))
 }
 
