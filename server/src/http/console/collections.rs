@@ -576,11 +576,11 @@ pub struct CollectionsContactRequest {
     pub note: Option<String>,
     /// With the outcome `promised` (required then, refused with any other): the date of the promise made, as
     /// `date` of a promise.
-    #[schema(value_type = Option<String>, example = "2026-12-05")]
+    #[schema(value_type = String, example = "2026-12-05")]
     pub promise_date: Option<String>,
     /// With the outcome `promised` (required then, refused with any other): the amount promised in minor units, as
     /// `amount` of a promise.
-    #[schema(value_type = Option<i64>, example = 250000)]
+    #[schema(value_type = i64, example = 250000)]
     #[serde(default, deserialize_with = "crate::http::extract::whole_number")]
     pub promise_amount: Option<i64>,
 }

@@ -317,7 +317,10 @@ export interface paths {
         put?: never;
         /** Device: the model, OS and app version of the borrower's device (PRODUCT.md §2: nothing else), with consent. */
         post: operations["borrower_device"];
-        /** The borrower withdraws consent to their device's details: deleted at once. */
+        /**
+         * The borrower withdraws consent to their device's details: deleted at once, and not stored again when the shell
+         *     sends them with its older consent.
+         */
         delete: operations["borrower_device_forget"];
         options?: never;
         head?: never;
@@ -3048,13 +3051,13 @@ export interface components {
              *     `amount` of a promise.
              * @example 250000
              */
-            promiseAmount?: number | null;
+            promiseAmount?: number;
             /**
              * @description With the outcome `promised` (required then, refused with any other): the date of the promise made, as
              *     `date` of a promise.
              * @example 2026-12-05
              */
-            promiseDate?: string | null;
+            promiseDate: string;
         };
         /** @description A contact attempt. */
         CollectionsContactView: {
@@ -5845,6 +5848,10 @@ export interface components {
              */
             code: number;
             data: {
+                /**
+                 * @description True when stored. A device's details are not stored once the borrower withdrew consent to them in the app
+                 *     (`DELETE /device`): false.
+                 */
                 saved: boolean;
             };
             /** @description Always `ok` on success. */
@@ -8457,6 +8464,10 @@ export interface components {
             totalRepayable: number;
         };
         Saved: {
+            /**
+             * @description True when stored. A device's details are not stored once the borrower withdrew consent to them in the app
+             *     (`DELETE /device`): false.
+             */
             saved: boolean;
         };
         SendCodeRequest: {
@@ -10797,7 +10808,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description code_resend_too_soon or daily_limit_reached */
+            /** @description code_resend_too_soon, daily_limit_reached, or rate_limited (with `Retry-After`: the market's budget of codes to numbers no borrower has is spent for its ten minutes) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -10883,7 +10894,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description code_resend_too_soon or daily_limit_reached */
+            /** @description code_resend_too_soon, daily_limit_reached, or rate_limited (with `Retry-After`: the market's budget of codes to numbers no borrower has is spent for its ten minutes) */
             429: {
                 headers: {
                     [name: string]: unknown;
