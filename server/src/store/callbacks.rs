@@ -64,6 +64,7 @@ impl Tx {
         payment_id: &str,
         provider_id: &str,
     ) -> sqlx::Result<bool> {
+        self.lock_provider_ids([provider_id]).await?;
         let done = sqlx::query(
             "UPDATE payments SET provider_id = $1 WHERE id = $2 AND provider_id IS NULL
                  AND NOT EXISTS (SELECT 1 FROM payments q WHERE q.provider_id = $1)",

@@ -307,6 +307,42 @@ impl Tx {
         if self.sqlite { "" } else { " FOR UPDATE" }
     }
 
+    /// Holds, until the transaction ends, a lock on each provider payment id of `ids` (PostgreSQL's transaction
+    /// advisory locks, taken in sorted order so two holders never wait on each other in a cycle; SQLite's transaction
+    /// already holds the write lock). A statement that writes an id only when no payment carries it yet (a unique
+    /// column) then sees any other transaction's write of it committed, instead of both passing the check and the
+    /// second failing on the constraint.
+    pub(crate) async fn lock_provider_ids<'a>(
+        &mut self,
+        ids: impl IntoIterator<Item = &'a str>,
+    ) -> sqlx::Result<()> {
+        if self.sqlite {
+            return Ok(());
+        }
+        let mut ids: Vec<&str> = ids.into_iter().collect();
+        ids.sort_unstable();
+        ids.dedup();
+        // One statement a batch: the locks taken row by row in the list's (sorted) order.
+        for chunk in ids.chunks(500) {
+            let values = (1..=chunk.len())
+                .map(|i| format!("(${i})"))
+                .collect::<Vec<_>>()
+                .join(", ");
+            // Counted (as text: the lock returns nothing the driver reads), so every row's lock is taken.
+            let sql = format!(
+                "SELECT COUNT(CAST(pg_advisory_xact_lock(hashtextextended('provider-payment:' || v.column1, 7431))
+                     AS TEXT))
+                 FROM (VALUES {values}) v"
+            );
+            let mut query = sqlx::query_scalar::<_, i64>(&sql);
+            for id in chunk {
+                query = query.bind(*id);
+            }
+            query.fetch_one(self.conn()).await?;
+        }
+        Ok(())
+    }
+
     /// [`Tx::lock_clause`] for a statement that takes only the rows no other transaction holds (PostgreSQL's
     /// `SKIP LOCKED`): it never waits, and a row held elsewhere is left out of its answer.
     pub(crate) fn lock_free_rows_clause(&self) -> &'static str {

@@ -367,6 +367,7 @@ impl Tx {
         to: &PaymentMove<'_>,
         now: i64,
     ) -> sqlx::Result<Option<i64>> {
+        self.lock_provider_ids(to.provider_id).await?;
         let placeholders: Vec<String> = (0..from.len()).map(|i| format!("${}", i + 10)).collect();
         // The provider's id is written by the same statement as the move: one write of the row where a callback took
         // two.
@@ -514,6 +515,8 @@ impl Tx {
         rows: &[CreditedPayment<'_>],
         now: i64,
     ) -> sqlx::Result<u64> {
+        self.lock_provider_ids(rows.iter().filter_map(|r| r.provider_id))
+            .await?;
         let mut moved = 0;
         for chunk in rows.chunks(CREDITS_PER_STATEMENT) {
             let mut values = Rows::new(self.sqlite, &[Text, Text, Int, Text]);

@@ -2365,3 +2365,51 @@ async fn money_a_provider_takes_back_after_crediting_it_is_kept_for_finance_nami
     );
     app.stop().await;
 }
+
+/// Two transactions stamp the same provider payment id on payments of two different orders at once (each holds its
+/// own order's lock): the one that commits second finds it taken and leaves its payment without it, never failing on
+/// the unique column (on PostgreSQL both checks passed in their own snapshots and the second write hit the constraint,
+/// a 500 the provider retried).
+#[tokio::test]
+async fn two_transactions_stamping_one_provider_id_on_two_payments_give_it_to_one() {
+    let app = spawn_app().await;
+    let mut ids = Vec::new();
+    for key in ["stamp-race-1", "stamp-race-2"] {
+        let Loan {
+            session, order_no, ..
+        } = app.borrower(IN).disbursed().await;
+        let created =
+            data(create_payment(&app, &session, &order_no, "due", "upi", key).await).await;
+        ids.push(created["paymentId"].as_str().unwrap().to_owned());
+    }
+    let mut first = app.db.begin().await.unwrap();
+    assert!(
+        first
+            .set_payment_provider_id(&ids[0], "pay_RACE1")
+            .await
+            .unwrap()
+    );
+    let second = {
+        let (db, id) = (app.db.clone(), ids[1].clone());
+        tokio::spawn(async move {
+            let mut tx = db.begin().await.unwrap();
+            let stamped = tx.set_payment_provider_id(&id, "pay_RACE1").await;
+            tx.commit().await.unwrap();
+            stamped
+        })
+    };
+    // Long enough for the second to have checked and to wait on the first.
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    first.commit().await.unwrap();
+    assert!(
+        !second.await.unwrap().unwrap(),
+        "the id is the first payment's"
+    );
+    let (holders,): (i64,) =
+        sqlx::query_as("SELECT COUNT(*) FROM payments WHERE provider_id = 'pay_RACE1'")
+            .fetch_one(app.db.pool())
+            .await
+            .unwrap();
+    assert_eq!(holders, 1);
+    app.stop().await;
+}
