@@ -36,6 +36,63 @@ export function forgetConfirmKey(of: ConfirmationOf, storage: Pick<Storage, 'rem
   forgetKeyNamed(storageKey(of), storage);
 }
 
+/** A confirmation as it was sent (`POST /orders`'s body), kept until its answer is known (see `keepSentConfirmation`). */
+export interface SentConfirmation extends ConfirmationOf {
+  agreementHash: string;
+  idempotencyKey: string;
+}
+
+/** The loan a confirmation is of, all that `POST /apply` knows before its statement is read. */
+export type LoanOf = Pick<ConfirmationOf, 'productCode' | 'amount' | 'termCode'>;
+
+function sentStorageKey(of: LoanOf): string {
+  return `kilat.confirm-sent:${of.productCode}:${of.amount}:${of.termCode}`;
+}
+
+/**
+ * Keeps a confirmation as it is sent. When its answer is lost the order may exist all the same, and `POST /apply` then
+ * refuses this very loan with `open_order_exists`: sending the same request again is answered with that order.
+ */
+export function keepSentConfirmation(sent: SentConfirmation, storage: Pick<Storage, 'setItem'> | null): void {
+  const name = sentStorageKey(sent);
+  const text = JSON.stringify(sent);
+  try {
+    if (storage) {
+      storage.setItem(name, text);
+      return;
+    }
+  } catch {
+    // Full or refused storage (private modes): the page's memory keeps it.
+  }
+  inMemory.set(name, text);
+}
+
+/** The confirmation of this loan sent and not yet answered, if one is kept. */
+export function sentConfirmationFor(of: LoanOf, storage: Pick<Storage, 'getItem'> | null): SentConfirmation | null {
+  const name = sentStorageKey(of);
+  let text: string | null | undefined = null;
+  try {
+    text = storage?.getItem(name);
+  } catch {
+    // Unreadable storage: the page's memory may have it.
+  }
+  text ||= inMemory.get(name);
+  if (!text) return null;
+  try {
+    const sent = JSON.parse(text) as Partial<SentConfirmation> | null;
+    const strings = [sent?.kfsHash, sent?.agreementHash, sent?.idempotencyKey].every((value) => typeof value === 'string' && value !== '');
+    const same = sent?.productCode === of.productCode && sent.amount === of.amount && sent.termCode === of.termCode;
+    return strings && same ? (sent as SentConfirmation) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Forgets a sent confirmation once it is answered: its order, or a refusal. */
+export function forgetSentConfirmation(of: LoanOf, storage: Pick<Storage, 'removeItem'> | null): void {
+  forgetKeyNamed(sentStorageKey(of), storage);
+}
+
 /**
  * One payment the borrower starts (docs/API-BORROWER.md, `POST /orders/{orderNo}/payments`): the same order, choice,
  * method and amount on the same business date is the same payment across double taps, retries and reloads; a new

@@ -84,6 +84,31 @@ describe('location prompt', () => {
     expect(prompt.compareDocumentPosition(offers) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
   });
 
+  it.each([
+    ['/app/home?lang=1', 'No, thanks', 'We could not reach the server. Check your connection and try again.'],
+    ['/app/home?lang=2', 'Tidak, terima kasih', 'Server tidak dapat dihubungi. Periksa koneksi Anda dan coba lagi.'],
+  ])('says so when the answer could not be sent (%s), and it can be given again', async (url, refuse, text) => {
+    let online = false;
+    const api = fakeApi({
+      'GET /api/v1/borrower/home': () => ok(HOME_ELIGIBLE),
+      [`GET ${LOCATION}`]: () => ok({ asked: online, granted: false }),
+      [`POST ${LOCATION}`]: () => (online ? ok({ recorded: true }) : Promise.reject(new TypeError('Failed to fetch'))),
+    });
+    api.signIn();
+    const user = userEvent.setup();
+    renderBorrower(url);
+    await user.click(await screen.findByRole('button', { name: refuse }));
+
+    expect(await screen.findByRole('alert')).toHaveTextContent(text);
+    expect(screen.getByRole('button', { name: refuse })).toBeEnabled();
+
+    online = true;
+    await user.click(screen.getByRole('button', { name: refuse }));
+    await waitFor(() => expect(screen.queryByRole('button', { name: refuse })).toBeNull());
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(api.callsTo('POST', LOCATION)).toHaveLength(2);
+  });
+
   it('holds nothing up when its question fails: home shows without it', async () => {
     fakeApi({
       'GET /api/v1/borrower/home': () => ok(HOME_ELIGIBLE),

@@ -1,6 +1,7 @@
 import { Button } from 'antd-mobile';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { errorText } from '@/shared/api/error-text';
 import { useSaveLocation } from '../../api/location';
 import type { LocationStatus } from '../../api/types';
 
@@ -57,6 +58,12 @@ export function LocationPrompt({
           {t('location.refuse')}
         </Button>
       </div>
+      {/* The answer was not recorded (a lost connection, say): the buttons are back to answer again. */}
+      {save.isError && (
+        <p className="location-prompt__problem" role="alert">
+          {errorText(save.error, t)}
+        </p>
+      )}
     </section>
   );
 }

@@ -136,6 +136,97 @@ describe('confirming a loan', () => {
     expect(window.sessionStorage.getItem(`kilat.confirm:in-flexi-14d:600000:14dx3:${KFS_IN.contentHash}`)).toBeNull();
   });
 
+  it('opens the loan when its confirmation was made but the answer lost, after a reload', async () => {
+    let created = false;
+    let firstKey = '';
+    const replay = deferred();
+    const api = confirming({
+      'POST /api/v1/borrower/apply': () => (created ? refusal(409, 'open_order_exists', 'You already have an open order.') : ok(KFS_IN)),
+      'POST /api/v1/borrower/orders': (call) => {
+        if (!created) {
+          // The server made the order; its answer never reached the phone.
+          created = true;
+          firstKey = keyOf(call);
+          return Promise.reject(new TypeError('Failed to fetch'));
+        }
+        return keyOf(call) === firstKey ? replay.promise : refusal(409, 'open_order_exists', 'You already have an open order.');
+      },
+    });
+    const user = userEvent.setup();
+    const first = renderBorrower(CONFIRM_URL);
+    await user.click(await screen.findByRole('checkbox', { name: ACCEPT }));
+    await user.click(screen.getByRole('button', { name: 'Confirm' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Your loan is not confirmed yet');
+
+    // A reload: `POST /apply` now refuses, for the order this confirmation made.
+    first.unmount();
+    renderBorrower(CONFIRM_URL);
+    await waitFor(() => expect(api.callsTo('POST', '/api/v1/borrower/orders')).toHaveLength(2));
+    // Sending it again is a wait, not a refusal.
+    expect(screen.getByText('Loading…')).toBeInTheDocument();
+    expect(screen.queryByRole('alert')).toBeNull();
+    replay.resolve(ok(ORDER_DETAIL, 200));
+
+    expect(await screen.findByText('Loan number KL-261123-7F3K9Q')).toBeInTheDocument();
+    expect(window.location.pathname).toBe('/app/orders/KL-261123-7F3K9Q');
+    expect(screen.getByRole('status', { name: 'Application sent' })).toBeInTheDocument();
+    expect(screen.queryByText(/You already have a loan in progress/)).toBeNull();
+    const [sent, again] = api.callsTo('POST', '/api/v1/borrower/orders');
+    expect(again!.body).toEqual(sent!.body);
+    expect(keyOf(again!)).toBe(firstKey);
+    // Answered: nothing is kept to be sent a third time.
+    expect(window.sessionStorage.getItem('kilat.confirm-sent:in-flexi-14d:600000:14dx3')).toBeNull();
+    expect(window.sessionStorage.getItem(`kilat.confirm:in-flexi-14d:600000:14dx3:${KFS_IN.contentHash}`)).toBeNull();
+  });
+
+  it('still refuses when the open order is of another loan than the confirmation kept', async () => {
+    let created = false;
+    const api = confirming({
+      'POST /api/v1/borrower/apply': () => (created ? refusal(409, 'open_order_exists', 'You already have an open order.') : ok(KFS_IN)),
+      'POST /api/v1/borrower/orders': () => {
+        created = true;
+        return Promise.reject(new TypeError('Failed to fetch'));
+      },
+    });
+    const user = userEvent.setup();
+    const first = renderBorrower(CONFIRM_URL);
+    await user.click(await screen.findByRole('checkbox', { name: ACCEPT }));
+    await user.click(screen.getByRole('button', { name: 'Confirm' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Your loan is not confirmed yet');
+
+    // Another amount: nothing of it was sent, so the open order is not its own.
+    first.unmount();
+    renderBorrower('/app/products/in-flexi-14d/kfs?amount=500000&term=14dx3&lang=1');
+    expect(await screen.findByRole('alert')).toHaveTextContent('You already have a loan in progress');
+    expect(screen.getByRole('link', { name: 'See my loans' })).toHaveAttribute('href', '/app/orders');
+    expect(api.callsTo('POST', '/api/v1/borrower/orders')).toHaveLength(1);
+  });
+
+  it('shows the refusal when the kept confirmation made no order', async () => {
+    let created = false;
+    const api = confirming({
+      'POST /api/v1/borrower/apply': () => (created ? refusal(409, 'open_order_exists', 'You already have an open order.') : ok(KFS_IN)),
+      // The first never reached the server; another order (another tab, another phone) is open since.
+      'POST /api/v1/borrower/orders': () => {
+        if (created) return refusal(409, 'open_order_exists', 'You already have an open order.');
+        created = true;
+        return Promise.reject(new TypeError('Failed to fetch'));
+      },
+    });
+    const user = userEvent.setup();
+    const first = renderBorrower(CONFIRM_URL);
+    await user.click(await screen.findByRole('checkbox', { name: ACCEPT }));
+    await user.click(screen.getByRole('button', { name: 'Confirm' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Your loan is not confirmed yet');
+
+    first.unmount();
+    renderBorrower(CONFIRM_URL);
+    expect(await screen.findByRole('alert')).toHaveTextContent('You already have a loan in progress');
+    expect(screen.queryByRole('button', { name: 'Try again' })).toBeNull();
+    expect(api.callsTo('POST', '/api/v1/borrower/orders')).toHaveLength(2);
+    expect(window.sessionStorage.getItem('kilat.confirm-sent:in-flexi-14d:600000:14dx3')).toBeNull();
+  });
+
   it('applies anew when the kept key named an order that has ended since', async () => {
     const name = `kilat.confirm:in-flexi-14d:600000:14dx3:${KFS_IN.contentHash}`;
     window.sessionStorage.setItem(name, 'spent-key-0001');

@@ -1,5 +1,5 @@
 import { Button } from 'antd-mobile';
-import { useState, type ReactNode } from 'react';
+import { useEffect, useEffectEvent, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { errorText } from '@/shared/api/error-text';
@@ -7,8 +7,16 @@ import { ApiError } from '@/shared/api/http';
 import { useApply } from '../../api/apply';
 import { useApplyAgreement } from '../../api/apply-agreement';
 import { useConfirmOrder } from '../../api/confirm-order';
-import { forgetConfirmKey, idempotencyKeyFor } from '../../api/idempotency-key';
-import type { KeyFactStatement, LoanAgreement, QuoteRequest } from '../../api/types';
+import {
+  forgetConfirmKey,
+  forgetSentConfirmation,
+  idempotencyKeyFor,
+  keepSentConfirmation,
+  sentConfirmationFor,
+  type ConfirmationOf,
+  type SentConfirmation,
+} from '../../api/idempotency-key';
+import type { KeyFactStatement, LoanAgreement, OrderDetail, QuoteRequest } from '../../api/types';
 import { sessionStorageOrNull } from '../../boot';
 import { Screen } from '../../layout/screen';
 import { LoadingState, StateNotice } from '../../ui/state-notice';
@@ -22,7 +30,9 @@ import '../loans.css';
  * refusal shows before the statement is read; this loan's agreement (`POST /apply/agreement`), accepted with the
  * statement; an explicit acceptance of both; then `POST /orders` with the hash of the statement accepted, where the
  * server freezes the agreement with the order. Everything it needs is in the URL, so a reload shows it again, and the
- * confirmation's idempotency key survives the reload (idempotency-key.ts).
+ * confirmation's idempotency key survives the reload (idempotency-key.ts). So does the confirmation sent: when its
+ * answer was lost but its order made, `POST /apply` refuses the reload with `open_order_exists`, and the confirmation
+ * is sent again to open its order (ApplyRefused).
  */
 export function KfsPage() {
   const { t } = useTranslation();
@@ -43,7 +53,7 @@ export function KfsPage() {
       ) : apply.isPending ? (
         <LoadingState />
       ) : apply.isError ? (
-        <ApplyRefused error={apply.error} productUrl={back} onRetry={() => void apply.refetch()} />
+        <ApplyRefused error={apply.error} request={request} productUrl={back} onRetry={() => void apply.refetch()} />
       ) : (
         <div className="confirm">
           <KeyFactStatementView kfs={apply.data} />
@@ -123,8 +133,61 @@ function useRefusal(): (error: ApiError | Error, productUrl: string) => Refusal 
   };
 }
 
-function ApplyRefused({ error, productUrl, onRetry }: { error: Error; productUrl: string; onRetry: () => void }) {
-  const refusal = useRefusal()(error, productUrl);
+/** The server answered and would answer the same again: not a lost answer (0), a fault (5xx), a wait (429) or a sign-in (401). */
+function refused(error: ApiError): boolean {
+  return error.status >= 400 && error.status < 500 && error.status !== 401 && error.status !== 429;
+}
+
+/** A confirmation answered with its order: what was kept for it is forgotten, and the loan opens. */
+function useConfirmed(): (of: ConfirmationOf, order: OrderDetail) => void {
+  const navigate = useNavigate();
+  return (of, order) => {
+    // The order exists: applying again later (after a cancel, say) is a new application, under a new key.
+    forgetConfirmKey(of, sessionStorageOrNull());
+    forgetSentConfirmation(of, sessionStorageOrNull());
+    // Replace: going back from the new loan should not land on a statement that is already confirmed.
+    const state: OrderPageState = { confirmed: true };
+    void navigate(`/orders/${encodeURIComponent(order.orderNo)}`, { replace: true, state });
+  };
+}
+
+/**
+ * A refusal of `POST /apply`. Its `open_order_exists` may be this very loan: confirmed, the answer lost (a timeout, a
+ * dropped connection), the page reloaded. The confirmation kept when it was sent then goes again, and the server answers
+ * the same request with its order while that is open (docs/API-BORROWER.md, `POST /orders`). Another order, or none
+ * kept, and the refusal stands.
+ */
+function ApplyRefused({ error, request, productUrl, onRetry }: { error: Error; request: QuoteRequest; productUrl: string; onRetry: () => void }) {
+  const toRefusal = useRefusal();
+  const confirm = useConfirmOrder();
+  const confirmed = useConfirmed();
+  const [sent] = useState(() =>
+    error instanceof ApiError && error.code === 'open_order_exists' ? sentConfirmationFor(request, sessionStorageOrNull()) : null,
+  );
+  const resend = (body: SentConfirmation) =>
+    confirm.mutate(body, {
+      onSuccess: (order) => confirmed(body, order),
+      onError: (failure) => {
+        // Not this loan's order, or one that has ended (`idempotency_key_reused`): nothing to send again.
+        if (refused(failure)) forgetSentConfirmation(body, sessionStorageOrNull());
+      },
+    });
+  const resendOnShow = useEffectEvent(resend);
+  // Once, however often effects run (React's strict mode runs them twice).
+  const started = useRef(false);
+  useEffect(() => {
+    if (!sent || started.current) return;
+    started.current = true;
+    resendOnShow(sent);
+  }, [sent]);
+
+  if (sent && !(confirm.error && refused(confirm.error))) {
+    if (!confirm.error) return <LoadingState />;
+    // Its answer lost again: the order may still be there, so it can be sent again.
+    const lost = toRefusal(confirm.error, productUrl);
+    return <StateNotice kind="error" title={lost.title} text={lost.text} onRetry={() => resend(sent)} />;
+  }
+  const refusal = toRefusal(error, productUrl);
   return (
     <StateNotice
       kind="error"
@@ -186,8 +249,8 @@ function ConfirmPanel({
   refreshing: boolean;
 }) {
   const { t } = useTranslation();
-  const navigate = useNavigate();
   const confirm = useConfirmOrder();
+  const confirmed = useConfirmed();
   const toRefusal = useRefusal();
   // Acceptance is of one statement: a new one (kfs_changed) is unticked until it is read and accepted.
   const [acceptedHash, setAcceptedHash] = useState<string | null>(null);
@@ -196,32 +259,28 @@ function ConfirmPanel({
   const onConfirm = () => {
     if (!accepted || confirm.isPending || agreement === null) return;
     const of = { ...request, kfsHash: kfs.contentHash };
-    const send = (again: boolean) =>
-      confirm.mutate(
-        // The agreement read is sent with it: the server freezes it only if it is still what it would freeze.
-        { ...of, agreementHash: agreement.agreementHash, idempotencyKey: idempotencyKeyFor(of, sessionStorageOrNull()) },
-        {
-          // Replace: going back from the new loan should not land on a statement that is already confirmed.
-          onSuccess: (order) => {
-            // The order exists: applying again later (after a cancel, say) is a new application, under a new key.
+    const send = (again: boolean) => {
+      // The agreement read is sent with it: the server freezes it only if it is still what it would freeze.
+      const body = { ...of, agreementHash: agreement.agreementHash, idempotencyKey: idempotencyKeyFor(of, sessionStorageOrNull()) };
+      // Kept until answered: if the answer is lost, a reload that finds its order sends it again (ApplyRefused).
+      keepSentConfirmation(body, sessionStorageOrNull());
+      confirm.mutate(body, {
+        onSuccess: (order) => confirmed(of, order),
+        onError: (error) => {
+          if (refused(error)) forgetSentConfirmation(of, sessionStorageOrNull());
+          // The kept key named an order that has ended since: this is a new application.
+          if (error.code === 'idempotency_key_reused' && !again) {
             forgetConfirmKey(of, sessionStorageOrNull());
-            const state: OrderPageState = { confirmed: true };
-            void navigate(`/orders/${encodeURIComponent(order.orderNo)}`, { replace: true, state });
-          },
-          onError: (error) => {
-            // The kept key named an order that has ended since: this is a new application.
-            if (error.code === 'idempotency_key_reused' && !again) {
-              forgetConfirmKey(of, sessionStorageOrNull());
-              send(true);
-              return;
-            }
-            if (error.code === 'kfs_changed' || error.fields.agreementHash) {
-              setAcceptedHash(null);
-              onKfsChanged();
-            }
-          },
+            send(true);
+            return;
+          }
+          if (error.code === 'kfs_changed' || error.fields.agreementHash) {
+            setAcceptedHash(null);
+            onKfsChanged();
+          }
         },
-      );
+      });
+    };
     send(false);
   };
 
