@@ -2,7 +2,8 @@ import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { OPERATORS, fakeConsoleApi, ok, refusal, renderConsole } from '@/test/render-console';
-import { hoursText, minorOf } from './screens/collections';
+import { minorOf } from './format';
+import { hoursText } from './screens/collections';
 
 const HOURS_CLOSED = { market: 'IN', timezone: 'Asia/Kolkata', from: '08:00', until: '19:00', localTime: '21:14', localDate: '2026-12-10', open: false };
 const HOURS_OPEN = { ...HOURS_CLOSED, localTime: '10:05', open: true };

@@ -145,8 +145,35 @@ describe('order view', () => {
     await user.type(within(decision).getByLabelText('Reason the borrower reads (to reject)'), 'Documents unclear.');
     await user.click(within(decision).getByRole('button', { name: 'Reject…' }));
     await user.click(within(decision).getByRole('button', { name: 'Yes, reject' }));
-    expect(await within(decision).findByRole('alert')).toHaveTextContent('no longer waiting for review');
+    // Said by the screen, not the decision panel: the panel goes once the order is read again.
+    expect(await screen.findByRole('alert')).toHaveTextContent('no longer waiting for review');
     await waitFor(() => expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('Approved'));
+  });
+
+  it('keeps the notice that the order was decided meanwhile (409) in view once the page shows it approved', async () => {
+    let status = 'pending_review';
+    fakeConsoleApi({
+      signedIn: true,
+      handlers: {
+        [`GET ${ORDER_PATH}`]: () => ok(consoleOrder({ unmasked: true, status })),
+        [`POST ${ORDER_PATH}/approve`]: () => {
+          status = 'approved';
+          return refusal(409, 'invalid_transition', 'This loan cannot move to that state now.');
+        },
+      },
+    });
+    renderConsole(PAGE);
+    const user = userEvent.setup();
+    const decision = await screen.findByRole('region', { name: 'Decision' });
+    await user.click(within(decision).getByRole('button', { name: 'Approve…' }));
+    await user.click(within(decision).getByRole('button', { name: 'Yes, approve' }));
+    await waitFor(() => expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('Approved'));
+    expect(screen.queryByRole('region', { name: 'Decision' })).not.toBeInTheDocument();
+    const alert = screen.getByRole('alert');
+    expect(alert).toHaveTextContent(
+      'This application is no longer waiting for review (someone may have decided it already). The page now shows its current state.',
+    );
+    expect(alert).toHaveFocus();
   });
 
   it('shows the server’s field error for the note', async () => {

@@ -194,6 +194,29 @@ describe('payout operations', () => {
     expect(Object.fromEntries(last.query)).toEqual({ market: 'IN', kind: 'ledger', from: '2026-10-01', to: '2026-10-31' });
   });
 
+  it('asks for the bank file and the month-end export in the console’s language, so their refusals come in English', async () => {
+    const api = fakeConsoleApi({
+      operator: OPERATORS.finance,
+      signedIn: true,
+      handlers: {
+        [LIST]: () => ok(PAYOUTS_IN),
+        'POST /api/v1/console/payouts/bank-file': () => refusal(409, 'nothing_to_pay', 'No approved order waits for a bank file.'),
+        'GET /api/v1/console/exports': () => csv('Date,Order No\r\n', 'kilat-ledger-IN-2026-11-01-2026-11-30.csv'),
+      },
+    });
+    renderConsole('/console/payouts');
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Download bank file' }));
+    expect(await screen.findByText('No approved order waits for a bank file.')).toBeInTheDocument();
+    const form = screen.getByRole('region', { name: 'Month-end export, India' });
+    await user.type(within(form).getByLabelText('From'), '2026-11-01');
+    await user.type(within(form).getByLabelText('To (included)'), '2026-11-30');
+    await user.click(within(form).getByRole('button', { name: 'Download CSV' }));
+    expect(await within(form).findByText('kilat-ledger-IN-2026-11-01-2026-11-30.csv saved: 0 rows.')).toBeInTheDocument();
+    expect(api.callsTo('POST', '/api/v1/console/payouts/bank-file').map((c) => c.headers['Accept-Language'])).toEqual(['en-IN']);
+    expect(api.callsTo('GET', '/api/v1/console/exports').map((c) => c.headers['Accept-Language'])).toEqual(['en-IN']);
+  });
+
   it('shows finance the beneficiary on the order with copy buttons', async () => {
     const order = {
       ...consoleOrder({ unmasked: false, status: 'approved' }),

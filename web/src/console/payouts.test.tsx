@@ -152,6 +152,57 @@ describe('payouts', () => {
     expect(await screen.findByRole('alert')).toHaveTextContent('This order is no longer waiting for payout');
   });
 
+  it('keeps saying an order is no longer waiting for payout (409) once the list, read again, no longer holds it', async () => {
+    let gone = false;
+    fakeConsoleApi({
+      operator: OPERATORS.finance,
+      signedIn: true,
+      handlers: {
+        [LIST]: () => ok(gone ? PAYOUTS_IN.slice(1) : PAYOUTS_IN),
+        'POST /api/v1/console/orders/KL-261122-AAAAAA/disburse': () => {
+          gone = true;
+          return refusal(409, 'invalid_transition', 'Not allowed now.');
+        },
+      },
+    });
+    renderConsole('/console/payouts');
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Pay out KL-261122-AAAAAA' }));
+    await user.type(screen.getByLabelText('Bank reference of the transfer'), 'HDFCN5202611');
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    await user.click(screen.getByRole('button', { name: 'Pay out ₹19,400' }));
+    expect(await screen.findByRole('table', { name: /^1 approved order waiting/ })).toBeInTheDocument();
+    const alert = screen.getByRole('alert');
+    expect(alert).toHaveTextContent('This order is no longer waiting for payout: it was paid out or withdrawn.');
+    expect(alert).toHaveFocus();
+  });
+
+  it('forgets its notices when the market changes: an amount is never restated in the other market’s money', async () => {
+    let paid = false;
+    fakeConsoleApi({
+      operator: OPERATORS.finance,
+      signedIn: true,
+      handlers: {
+        [LIST]: (call) => ok(call.query.get('market') === 'ID' ? [] : paid ? PAYOUTS_IN.slice(1) : PAYOUTS_IN),
+        'POST /api/v1/console/orders/KL-261122-AAAAAA/disburse': () => {
+          paid = true;
+          return ok({ orderNo: 'KL-261122-AAAAAA', status: 'disbursed', payoutDate: '2026-11-25', amount: 1940000, provider: 'manual', bankReference: 'HDFCN5202611' });
+        },
+      },
+    });
+    renderConsole('/console/payouts');
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Pay out KL-261122-AAAAAA' }));
+    await user.type(screen.getByLabelText('Bank reference of the transfer'), 'HDFCN5202611');
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    await user.click(screen.getByRole('button', { name: 'Pay out ₹19,400' }));
+    expect(await screen.findByText(/^KL-261122-AAAAAA paid out: ₹19,400/)).toBeInTheDocument();
+    await user.click(screen.getByRole('link', { name: 'Indonesia' }));
+    expect(await screen.findByText('No approved orders are waiting for payout in Indonesia.')).toBeInTheDocument();
+    expect(screen.queryByText(/KL-261122-AAAAAA paid out/)).not.toBeInTheDocument();
+    expect(screen.queryByText(/Rp\s19\.400/)).not.toBeInTheDocument();
+  });
+
   it('says so when nothing waits, switches market, and shows a failed read with a retry', async () => {
     let fail = true;
     const api = fakeConsoleApi({

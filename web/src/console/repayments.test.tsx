@@ -5,6 +5,29 @@ import { fakeConsoleApi, ok, OPERATORS, refusal, renderConsole } from '@/test/re
 import { APPROVED_AT, PAYMENTS, REFUND_DUE } from './finance.test-data';
 
 const QUEUE = 'GET /api/v1/console/payments';
+const COUNTS = 'GET /api/v1/console/payments/counts';
+
+/** The waiting counts per market and status, zero unless given (`IN:held` → 1). */
+function counts(given: Record<string, number>) {
+  return ['IN', 'ID'].flatMap((market) =>
+    ['verifying', 'held', 'refund_due'].map((status) => ({ market, status, count: given[`${market}:${status}`] ?? 0 })),
+  );
+}
+
+/** A UTR to verify in Indonesia: Rp 1.000.000 asked. */
+const IDR_ITEM = {
+  ...PAYMENTS[0]!,
+  market: 'ID',
+  currency: 'IDR',
+  outstanding: 500_000_000,
+  payment: { ...PAYMENTS[0]!.payment, currency: 'IDR', amount: 100_000_000 },
+};
+
+/** As many UTRs to verify as the server lists at most (200). */
+const FULL_QUEUE = Array.from({ length: 200 }, (_, i) => ({
+  ...PAYMENTS[0]!,
+  payment: { ...PAYMENTS[0]!.payment, paymentId: `v${i}`, reference: `KPV${String(i).padStart(9, '0')}` },
+}));
 
 async function payments() {
   return within(await screen.findByRole('list', { name: /waiting for finance/ })).getAllByRole('listitem');
@@ -31,17 +54,36 @@ describe('repayments', () => {
     expect(facts(items[2]!)).toMatchObject({ 'Amount asked': '₹500', 'Amount received': '₹500', 'To refund to the borrower': '₹200' });
   });
 
-  it('groups the queue by status', async () => {
-    fakeConsoleApi({ operator: OPERATORS.finance, signedIn: true, handlers: { [QUEUE]: () => ok([...PAYMENTS, REFUND_DUE]) } });
-    renderConsole('/console/repayments');
+  it('groups the queue by status, each counted by the server, and says when a group is empty', async () => {
+    const all = [...PAYMENTS, REFUND_DUE];
+    const api = fakeConsoleApi({
+      operator: OPERATORS.finance,
+      signedIn: true,
+      handlers: {
+        [QUEUE]: (call) =>
+          ok(call.query.get('q') ? [] : all.filter((item) => !call.query.get('status') || item.payment.status === call.query.get('status'))),
+        [COUNTS]: () => ok(counts({ 'IN:verifying': 1, 'IN:held': 1, 'IN:refund_due': 1, 'ID:held': 4 })),
+      },
+    });
+    renderConsole('/console/repayments?market=IN');
     const user = userEvent.setup();
     const groups = await screen.findByRole('navigation', { name: 'Payment status' });
+    expect(await within(groups).findByRole('link', { name: 'All (3)' })).toBeInTheDocument();
     expect(within(groups).getAllByRole('link').map((a) => a.textContent)).toEqual(['All (3)', 'To verify (1)', 'Held (1)', 'Refunds due (1)']);
     await user.click(within(groups).getByRole('link', { name: 'Refunds due (1)' }));
     const items = await payments();
     expect(items).toHaveLength(1);
     expect(items[0]).toHaveTextContent('KPPAY3000000');
     expect(within(groups).getByRole('link', { name: 'Refunds due (1)' })).toHaveAttribute('aria-current', 'page');
+    expect(api.callsTo('GET', '/api/v1/console/payments').at(-1)!.query.get('status')).toBe('refund_due');
+    // Every market the operator sees, counted together.
+    await user.click(within(screen.getByRole('navigation', { name: 'Market' })).getByRole('link', { name: 'All markets' }));
+    expect(await within(groups).findByRole('link', { name: 'Held (5)' })).toBeInTheDocument();
+    // A search is not counted by the server: its tabs give no number.
+    await user.type(screen.getByLabelText('UTR, reference or order number'), 'NOTHING');
+    await user.click(screen.getByRole('button', { name: 'Search' }));
+    expect(await within(groups).findByRole('link', { name: 'Held' })).toBeInTheDocument();
+    expect(await screen.findByText('No payments in this group.')).toBeInTheDocument();
   });
 
   it('confirms with the amount received, typed by finance (never prefilled) and sent in minor units, after a step that states it', async () => {
@@ -329,7 +371,8 @@ describe('repayments', () => {
     await user.type(within(item).getByLabelText(/Bank reference/), 'N2612345');
     await user.click(within(item).getByRole('button', { name: 'Continue' }));
     await user.click(within(item).getByRole('button', { name: 'Record refund of ₹200' }));
-    expect(await within(item).findByRole('alert')).toHaveTextContent('This payment no longer waits for this step: someone decided it already.');
+    // Said above the queue, not on the card: the queue is read again, and the card may be gone.
+    expect(await screen.findByRole('alert')).toHaveTextContent('This payment no longer waits for this step: someone decided it already.');
   });
 
   it('reads the queue again when someone else decided the payment first (409), and says nothing waits', async () => {
@@ -351,6 +394,91 @@ describe('repayments', () => {
     empty = true;
     await user.click(within(first).getByRole('button', { name: 'Confirm ₹3,500.25' }));
     expect(await screen.findByText('No payments are waiting for verification.')).toBeInTheDocument();
+  });
+
+  it('asks the server for the status of the tab, so held money is never cut off by the list’s cap of 200', async () => {
+    const api = fakeConsoleApi({
+      operator: OPERATORS.finance,
+      signedIn: true,
+      handlers: {
+        // The server lists at most 200, oldest first: 200 UTRs to verify fill the whole list before any held payment.
+        [QUEUE]: (call) => ok(call.query.get('status') === 'held' ? [PAYMENTS[1]] : FULL_QUEUE),
+        [COUNTS]: () => ok(counts({ 'IN:verifying': 250, 'IN:held': 1 })),
+      },
+    });
+    renderConsole('/console/repayments?status=held');
+    const items = await payments();
+    expect(items).toHaveLength(1);
+    expect(items[0]).toHaveTextContent('KPPAY2000000');
+    expect(within(items[0]!).getByText('Held')).toBeInTheDocument();
+    expect(api.callsTo('GET', '/api/v1/console/payments').map((c) => c.query.get('status'))).toEqual(['held']);
+    // The tabs count from the server's counts, not from the list on show.
+    const groups = screen.getByRole('navigation', { name: 'Payment status' });
+    expect(within(groups).getAllByRole('link').map((a) => a.textContent)).toEqual(['All (251)', 'To verify (250)', 'Held (1)', 'Refunds due (0)']);
+    expect(screen.queryByText(/Showing the oldest 200/)).not.toBeInTheDocument();
+
+    await userEvent.setup().click(within(groups).getByRole('link', { name: 'To verify (250)' }));
+    expect(await screen.findByRole('list', { name: '200 payments waiting for finance, oldest first' })).toBeInTheDocument();
+    expect(api.callsTo('GET', '/api/v1/console/payments').at(-1)!.query.get('status')).toBe('verifying');
+    expect(screen.getByText('Showing the oldest 200 only: search for a UTR, reference or order number, or choose a market or a status.')).toBeInTheDocument();
+  });
+
+  it('reads rupiah as a bank statement writes them (dots group thousands, whole rupiah) and sends minor units', async () => {
+    const api = fakeConsoleApi({
+      operator: OPERATORS.finance,
+      signedIn: true,
+      handlers: {
+        [QUEUE]: () => ok([IDR_ITEM]),
+        'POST /api/v1/console/payments/pay1/confirm': () => ok({ payment: { ...IDR_ITEM.payment, status: 'confirmed' }, orderStatus: 'disbursed', ledgerSeq: 8 }),
+      },
+    });
+    renderConsole('/console/repayments');
+    const user = userEvent.setup();
+    const item = (await payments())[0]!;
+    await user.click(within(item).getByRole('button', { name: 'Confirm' }));
+    const field = within(item).getByLabelText('Amount received (IDR)');
+    await user.type(field, '1.000.000');
+    await user.click(within(item).getByRole('button', { name: 'Continue' }));
+    expect(within(item).getByText(/^Credit Rp\s1\.000\.000 received for KPPAY1000000 to the loan\?$/)).toBeInTheDocument();
+    await user.click(within(item).getByRole('button', { name: 'Back' }));
+    expect(within(item).getByText(/^As the bank statement shows it, in whole rupiah \(e\.g\. 1\.000\.000\); Rp\s1\.000\.000 was asked\.$/)).toBeInTheDocument();
+    // Sen are refused (whole rupiah only), in words that give a rupiah example.
+    await user.clear(within(item).getByLabelText('Amount received (IDR)'));
+    await user.type(within(item).getByLabelText('Amount received (IDR)'), '1.000.000,50');
+    await user.click(within(item).getByRole('button', { name: 'Continue' }));
+    expect(within(item).getByText('Enter the amount received in whole rupiah, e.g. 1.000.000.')).toBeInTheDocument();
+    await user.clear(within(item).getByLabelText('Amount received (IDR)'));
+    await user.type(within(item).getByLabelText('Amount received (IDR)'), 'Rp 1.000.000');
+    await user.click(within(item).getByRole('button', { name: 'Continue' }));
+    await user.click(within(item).getByRole('button', { name: /^Confirm Rp\s1\.000\.000$/ }));
+    expect(await screen.findByText(/^KPPAY1000000: Rp\s1\.000\.000 credited to the loan\.$/)).toBeInTheDocument();
+    expect(api.callsTo('POST', '/api/v1/console/payments/pay1/confirm').map((c) => c.body)).toEqual([{ amount: 100_000_000 }]);
+  });
+
+  it('keeps saying someone else decided a payment first (409) once the queue, read again, no longer holds it', async () => {
+    let gone = false;
+    fakeConsoleApi({
+      operator: OPERATORS.finance,
+      signedIn: true,
+      handlers: {
+        [QUEUE]: () => ok(gone ? [] : PAYMENTS),
+        'POST /api/v1/console/payments/pay1/confirm': () => {
+          gone = true;
+          return refusal(409, 'payment_not_open', 'Not open.');
+        },
+      },
+    });
+    renderConsole('/console/repayments');
+    const user = userEvent.setup();
+    const first = (await payments())[0]!;
+    await user.click(within(first).getByRole('button', { name: 'Confirm' }));
+    await user.type(within(first).getByLabelText('Amount received (INR)'), '3500.25');
+    await user.click(within(first).getByRole('button', { name: 'Continue' }));
+    await user.click(within(first).getByRole('button', { name: 'Confirm ₹3,500.25' }));
+    expect(await screen.findByText('No payments are waiting for verification.')).toBeInTheDocument();
+    const alert = screen.getByRole('alert');
+    expect(alert).toHaveTextContent('This payment no longer waits for this step: someone decided it already.');
+    expect(alert).toHaveFocus();
   });
 
   it('shows a failed read with a retry', async () => {

@@ -7,6 +7,7 @@ import { orderPath } from './order';
 import { queryKeys } from './query-keys';
 import { CONSOLE_API } from './session';
 import { CSRF_HEADER } from '../csrf';
+import { CONSOLE_LOCALE } from '../format';
 import type {
   ApiMarket,
   BankResult,
@@ -52,16 +53,24 @@ export function useDisburse() {
   });
 }
 
-/** What finance's queue is narrowed to: a market (`IN`, `ID`) and a UTR, payment reference or order number. */
+/** The statuses finance's queue holds (`GET /payments?status=`), in its order. */
+export type QueueStatus = 'verifying' | 'held' | 'refund_due';
+
+/** The most payments `GET /payments` lists (oldest first): a list this long may leave newer ones out. */
+export const PAYMENTS_QUEUE_LIMIT = 200;
+
+/** What finance's queue is narrowed to: a market (`IN`, `ID`), a status, and a UTR, payment reference or order number. */
 export interface QueueFilter {
   market?: ApiMarket;
+  status?: QueueStatus;
   q?: string;
 }
 
-/** The query string of a filter (`?market=IN&q=…`), empty without one. */
+/** The query string of a filter (`?market=IN&status=held&q=…`), empty without one. */
 export function queueQuery(filter: QueueFilter): string {
   const params = new URLSearchParams();
   if (filter.market) params.set('market', filter.market);
+  if (filter.status) params.set('status', filter.status);
   if (filter.q?.trim()) params.set('q', filter.q.trim());
   const text = params.toString();
   return text ? `?${text}` : '';
@@ -71,11 +80,14 @@ export function fetchPayments(api: HttpClient, filter: QueueFilter = {}): Promis
   return api.get<QueuedPayment[]>(`${CONSOLE_API}/payments${queueQuery(filter)}`);
 }
 
-/** Payments whose UTR waits for verification, amounts held and refunds due, oldest first, narrowed by `filter`. */
+/**
+ * Payments whose UTR waits for verification, amounts held and refunds due, oldest first, narrowed by `filter` on the
+ * server: the list stops at {@link PAYMENTS_QUEUE_LIMIT}, so a status is asked of the server, never picked out of it.
+ */
 export function usePaymentsQueue(filter: QueueFilter = {}) {
   const api = useApiClient();
   return useQuery<QueuedPayment[], ApiError>({
-    queryKey: [...queryKeys.payments, 'list', filter.market ?? '', filter.q?.trim() ?? ''],
+    queryKey: [...queryKeys.payments, 'list', filter.market ?? '', filter.status ?? '', filter.q?.trim() ?? ''],
     queryFn: () => fetchPayments(api, filter),
     staleTime: 0,
     refetchInterval: 30_000,
@@ -227,7 +239,8 @@ export interface CsvFile {
  */
 export async function fetchCsv(path: string, fallbackName: string, post?: { csrf: string | null }): Promise<CsvFile> {
   let response: Response;
-  const headers: Record<string, string> = { Accept: 'text/csv, application/json' };
+  // The console's language, as the shared client sends it: a refusal's `msg` is then in English, whatever the browser's.
+  const headers: Record<string, string> = { Accept: 'text/csv, application/json', 'Accept-Language': CONSOLE_LOCALE };
   // A download that changes something (the bank file puts its orders in it) is a POST with the CSRF token.
   if (post) headers[CSRF_HEADER] = post.csrf ?? '';
   try {

@@ -27,7 +27,7 @@ import {
   type QueueSort,
 } from '../api/collections';
 import type { ApiMarket, CollectionsCase, ContactHours, ContactLogged, Currency, PromiseToPay, QueuedLoan } from '../api/types';
-import { dateTime, day, marketName, money } from '../format';
+import { dateTime, day, marketName, minorOf, money } from '../format';
 import { consolePaths } from '../paths';
 import { LoadFailed, Loading } from './states';
 import { useOperatorMarkets } from '../operator-context';
@@ -474,22 +474,6 @@ function ContactForm({ c }: { c: CollectionsCase }) {
       </button>
     </form>
   );
-}
-
-/** Minor units from what the agent types in rupees or rupiah (`2,500.50`); null when it is not an amount. */
-export function minorOf(text: string, currency: Currency): number | null {
-  if (currency === 'IDR') {
-    // Rupiah as the console writes them ("Rp 1.064.000"): dots group thousands, a comma starts the sen, which must be
-    // zero (whole rupiah only).
-    const found = /^(\d{1,3}(?:\.\d{3})+|\d+)(?:,(\d{1,2}))?$/.exec(text.replace(/\s|Rp/g, ''));
-    const [, whole = '', sen = ''] = found ?? [];
-    if (!found || sen.replace(/0/g, '') !== '') return null;
-    return Number(whole.replace(/\./g, '')) * 100;
-  }
-  const clean = text.replace(/[\s,₹]|Rp/g, '');
-  if (!/^\d+(\.\d{1,2})?$/.test(clean)) return null;
-  const [whole, fraction = ''] = clean.split('.');
-  return Number(whole) * 100 + Number(fraction.padEnd(2, '0'));
 }
 
 /** A promise's date and amount as the agent types them; the amount is checked here, before anything is sent. */

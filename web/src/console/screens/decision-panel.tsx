@@ -9,13 +9,26 @@ import { useOperator } from '../operator-context';
 /** The same limit as the server's (docs/API-CONSOLE.md), for the note and the reason alike. */
 export const MAX_REASON_CHARS = 500;
 
+/** The order was decided meanwhile: said by the screen (`onRefused`), since this panel is gone once it is read again. */
+const INVALID_TRANSITION = 'invalid_transition';
+
 /**
  * Approve or reject an order in review. The note for the team is optional and never shown to the borrower; a
  * rejection needs the reason the borrower reads, exactly as typed, in the app's language of the order's market (the
  * panel says which: English in India, Indonesian in Indonesia). Either takes a second, explicit confirmation that
  * restates what will happen. An application another reviewer holds cannot be decided here (the server refuses it too).
+ * Decided meanwhile by someone else (409 `invalid_transition`), the order is read again and this panel goes with it:
+ * `onRefused` has the screen say so.
  */
-export function DecisionPanel({ order, onDecided }: { order: ConsoleOrder; onDecided: (decision: Decision) => void }) {
+export function DecisionPanel({
+  order,
+  onDecided,
+  onRefused,
+}: {
+  order: ConsoleOrder;
+  onDecided: (decision: Decision) => void;
+  onRefused: (text: string) => void;
+}) {
   const { t } = useTranslation();
   const operator = useOperator();
   const decide = useDecide(order.order.orderNo);
@@ -42,7 +55,16 @@ export function DecisionPanel({ order, onDecided }: { order: ConsoleOrder; onDec
   const onConfirm = (event: FormEvent) => {
     event.preventDefault();
     if (!pending) return;
-    decide.mutate({ kind: pending, note: note.trim(), reason: reason.trim() }, { onSuccess: onDecided, onSettled: () => setPending(null) });
+    decide.mutate(
+      { kind: pending, note: note.trim(), reason: reason.trim() },
+      {
+        onSuccess: onDecided,
+        onError: (error) => {
+          if (error.code === INVALID_TRANSITION) onRefused(t('decision.invalidTransition'));
+        },
+        onSettled: () => setPending(null),
+      },
+    );
   };
 
   const serverNoteError = decide.error?.fields.note;
@@ -55,9 +77,9 @@ export function DecisionPanel({ order, onDecided }: { order: ConsoleOrder; onDec
   return (
     <section className="panel decision" aria-labelledby="decision-title">
       <h2 id="decision-title">{t('decision.title')}</h2>
-      {decide.isError && !serverNoteError && !serverReasonError && (
+      {decide.isError && !serverNoteError && !serverReasonError && decide.error.code !== INVALID_TRANSITION && (
         <p role="alert" className="notice notice--error">
-          {decide.error.code === 'invalid_transition' ? t('decision.invalidTransition') : errorText(decide.error, t)}
+          {errorText(decide.error, t)}
         </p>
       )}
       <div className="field">

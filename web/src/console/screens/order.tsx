@@ -13,7 +13,7 @@ import { DecisionPanel } from './decision-panel';
 import { BeneficiaryPanel } from './beneficiary';
 import { LoanSections } from './loan-sections';
 import { ClaimPanel, Duplicates, History, PictureSection } from './borrower-picture';
-import { LoadFailed, Loading, NotAllowed } from './states';
+import { LoadFailed, Loading, NotAllowed, ScreenAlert, type ScreenNotice } from './states';
 
 /** Everything about one order on one page: borrower, certification, KFS, timeline, and the reviewer's decision. */
 export function OrderScreen() {
@@ -22,6 +22,8 @@ export function OrderScreen() {
   const { orderNo = '' } = useParams();
   const order = useOrder(orderNo);
   const [decided, setDecided] = useState<Decision | null>(null);
+  // A decision refused because the order was decided meanwhile: said here, as the decision panel goes once it is read.
+  const [refused, setRefused] = useState<ScreenNotice | null>(null);
 
   if (!hasAnyRole(operator, ORDER_ROLES)) return <NotAllowed />;
   if (order.isPending) return <Loading label={t('order.loading')} />;
@@ -54,6 +56,7 @@ export function OrderScreen() {
           {t(`order.decided.${decided.status === 'approved' ? 'approved' : 'rejected'}`, { orderNo: decided.orderNo })}
         </p>
       )}
+      <ScreenAlert notice={refused} />
       <Duplicates duplicates={view.duplicates} />
       <div className="order-grid">
         <div>
@@ -63,7 +66,19 @@ export function OrderScreen() {
         {(mayDecide || mayClaim) && (
           <div>
             {mayClaim && <ClaimPanel view={view} />}
-            {mayDecide && <DecisionPanel order={view} onDecided={setDecided} />}
+            {mayDecide && (
+              <DecisionPanel
+                order={view}
+                onDecided={(decision) => {
+                  setRefused(null);
+                  setDecided(decision);
+                }}
+                onRefused={(text) => {
+                  setDecided(null);
+                  setRefused({ text });
+                }}
+              />
+            )}
           </div>
         )}
       </div>

@@ -19,18 +19,24 @@ import {
   useWithdrawOrder,
   type ExportKind,
 } from '../api/finance';
-import type { ApiMarket, BankResult, Disbursed, PayoutEntry } from '../api/types';
+import type { ApiMarket, BankResult, Currency, Disbursed, PayoutEntry } from '../api/types';
 import { age, dateTime, day, marketName, money, term } from '../format';
 import { marketIn, useOperator, useOperatorMarkets } from '../operator-context';
 import { consolePaths } from '../paths';
 import { useCsrf } from '../csrf-context';
 import { CopyButton } from './beneficiary';
 import { Pager, pageOf } from './pager';
-import { LoadFailed, Loading } from './states';
+import { LoadFailed, Loading, ScreenAlert, type ScreenNotice } from './states';
 
 
 function payoutsLink(market: ApiMarket, page = 1): string {
   return `${consolePaths.payouts}?market=${market}${page > 1 ? `&page=${page}` : ''}`;
+}
+
+/** A payout done or recorded, with the currency of its order: the notice says its amount in that money. */
+interface PayoutDone {
+  result: Disbursed;
+  currency: Currency;
 }
 
 /** The server's rule (servicing::payout::ManualPayout): 4 to 64 of `A-Za-z0-9-/_.`, trimmed. */
@@ -52,8 +58,29 @@ export function PayoutsScreen() {
   const paged = page > 1 || hasNext;
   const first = (page - 1) * PAYOUTS_PAGE_SIZE + 1;
   const [open, setOpen] = useState<string | null>(null);
-  const [done, setDone] = useState<Disbursed | null>(null);
+  const [done, setDone] = useState<PayoutDone | null>(null);
   const [withdrawn, setWithdrawn] = useState<string | null>(null);
+  // A payout refused because the order is no longer waiting (409): said here, as its row goes once the list is read.
+  const [refused, setRefused] = useState<ScreenNotice | null>(null);
+  // The notices are of the market they were given in: another market's tab starts without them.
+  const [noticesOf, setNoticesOf] = useState(market);
+  if (noticesOf !== market) {
+    setNoticesOf(market);
+    setOpen(null);
+    setDone(null);
+    setWithdrawn(null);
+    setRefused(null);
+  }
+  const paidOut = (entry: PayoutEntry) => (result: Disbursed) => {
+    setRefused(null);
+    setWithdrawn(null);
+    setDone({ result, currency: entry.currency });
+  };
+  const refuse = (text: string) => {
+    setDone(null);
+    setWithdrawn(null);
+    setRefused({ text });
+  };
 
   return (
     <section>
@@ -73,10 +100,15 @@ export function PayoutsScreen() {
       </div>
       {done && (
         <p role="status" className="notice notice--success">
-          {done.awaitingApproval
-            ? t('payouts.recorded', { orderNo: done.orderNo, amount: money(done.amount, currencyOf(market)), reference: done.bankReference })
-            : t('payouts.done', { orderNo: done.orderNo, amount: money(done.amount, currencyOf(market)), reference: done.bankReference, date: day(done.payoutDate ?? '') })}{' '}
-          <Link to={consolePaths.order(done.orderNo)}>{t('payouts.openOrder')}</Link>
+          {done.result.awaitingApproval
+            ? t('payouts.recorded', { orderNo: done.result.orderNo, amount: money(done.result.amount, done.currency), reference: done.result.bankReference })
+            : t('payouts.done', {
+                orderNo: done.result.orderNo,
+                amount: money(done.result.amount, done.currency),
+                reference: done.result.bankReference,
+                date: day(done.result.payoutDate ?? ''),
+              })}{' '}
+          <Link to={consolePaths.order(done.result.orderNo)}>{t('payouts.openOrder')}</Link>
         </p>
       )}
       {withdrawn && (
@@ -84,6 +116,7 @@ export function PayoutsScreen() {
           {t('payouts.withdrawn', { orderNo: withdrawn })}
         </p>
       )}
+      <ScreenAlert notice={refused} />
       {payouts.isPending ? (
         <Loading label={t('payouts.loading')} />
       ) : payouts.isError ? (
@@ -134,15 +167,16 @@ export function PayoutsScreen() {
                   <td>{dateTime(entry.approvedAt)}</td>
                   <td>
                     {entry.pendingPayout ? (
-                      <PendingActions entry={entry} onDone={setDone} />
+                      <PendingActions entry={entry} onDone={paidOut(entry)} />
                     ) : open === entry.orderNo ? (
                       <DisburseForm
                         entry={entry}
                         onCancel={() => setOpen(null)}
                         onDone={(d) => {
                           setOpen(null);
-                          setDone(d);
+                          paidOut(entry)(d);
                         }}
+                        onRefused={refuse}
                       />
                     ) : entry.inBankFile ? null : (
                       <button
@@ -151,6 +185,7 @@ export function PayoutsScreen() {
                         aria-label={t('payouts.disburseOrder', { orderNo: entry.orderNo })}
                         onClick={() => {
                           setDone(null);
+                          setRefused(null);
                           setOpen(entry.orderNo);
                         }}
                       >
@@ -165,6 +200,7 @@ export function PayoutsScreen() {
                         entry={entry}
                         onDone={(orderNo) => {
                           setDone(null);
+                          setRefused(null);
                           setWithdrawn(orderNo);
                         }}
                       />
@@ -654,8 +690,22 @@ function currencyOf(market: ApiMarket) {
   return market === 'IN' ? 'INR' : 'IDR';
 }
 
-/** The bank reference, checked as the server checks it, then a confirm step that states the amount. */
-function DisburseForm({ entry, onCancel, onDone }: { entry: PayoutEntry; onCancel: () => void; onDone: (d: Disbursed) => void }) {
+/**
+ * The bank reference, checked as the server checks it, then a confirm step that states the amount. An order no longer
+ * waiting for payout (409 `invalid_transition`) leaves the list read again, and this form with it: `onRefused` has the
+ * screen say so.
+ */
+function DisburseForm({
+  entry,
+  onCancel,
+  onDone,
+  onRefused,
+}: {
+  entry: PayoutEntry;
+  onCancel: () => void;
+  onDone: (d: Disbursed) => void;
+  onRefused: (text: string) => void;
+}) {
   const { t } = useTranslation();
   const disburse = useDisburse();
   const [reference, setReference] = useState('');
@@ -676,7 +726,13 @@ function DisburseForm({ entry, onCancel, onDone }: { entry: PayoutEntry; onCance
   const send = () => {
     disburse.mutate(
       { orderNo: entry.orderNo, bankReference: reference.trim() },
-      { onSuccess: onDone, onError: () => setConfirming(false) },
+      {
+        onSuccess: onDone,
+        onError: (e) => {
+          setConfirming(false);
+          if (e.code === 'invalid_transition') onRefused(t('payouts.invalidTransition'));
+        },
+      },
     );
   };
 
@@ -684,13 +740,9 @@ function DisburseForm({ entry, onCancel, onDone }: { entry: PayoutEntry; onCance
   const fieldError = error ?? serverError ?? null;
   return (
     <div className="disburse">
-      {disburse.isError && !serverError && (
+      {disburse.isError && !serverError && disburse.error.code !== 'invalid_transition' && (
         <p role="alert" className="notice notice--error">
-          {disburse.error.code === 'invalid_transition'
-            ? t('payouts.invalidTransition')
-            : disburse.error.code === 'payout_sent'
-              ? t('payouts.inBankFileRefused')
-              : errorText(disburse.error, t)}
+          {disburse.error.code === 'payout_sent' ? t('payouts.inBankFileRefused') : errorText(disburse.error, t)}
         </p>
       )}
       {confirming ? (

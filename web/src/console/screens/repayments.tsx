@@ -3,9 +3,9 @@ import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { errorText } from '@/shared/api/error-text';
 import type { ApiError } from '@/shared/api/http';
-import { minorFromMajor } from '@/shared/money/major-units';
 import {
   exportHref,
+  PAYMENTS_QUEUE_LIMIT,
   useClaimRefund,
   useConfirmPayment,
   usePaymentCounts,
@@ -13,23 +13,29 @@ import {
   useRecordRefund,
   useRejectPayment,
   useResolvePayment,
+  type QueueStatus,
   type ResolveAction,
 } from '../api/finance';
 import type { ApiMarket, Currency, PaymentView, QueuedPayment } from '../api/types';
-import { age, dateTime, marketName, money } from '../format';
+import { age, dateTime, marketName, minorOf, money } from '../format';
 import { useOperator, useOperatorMarkets } from '../operator-context';
 import { consolePaths } from '../paths';
 import { BANK_REFERENCE } from './payouts';
-import { LoadFailed, Loading } from './states';
+import { LoadFailed, Loading, ScreenAlert, type ScreenNotice } from './states';
 import { UnmatchedReceipts } from './unmatched';
 
 /** The same limit as the server's: the borrower reads the reason. */
 export const MAX_REJECT_REASON = 500;
 
+/** Someone else decided the payment first (409): said above the queue (`onRefused`), never on the card. */
+const NOT_OPEN = 'payment_not_open';
+
 /** Methods whose money only ever arrives through a provider's report. */
 const PROVIDER_METHODS: readonly string[] = ['virtual_account', 'dragonpay'];
-/** The queue's groups, by the status a payment waits in (`GET /payments` lists these three). */
-const GROUPS = ['all', 'verifying', 'held', 'refund_due'] as const;
+/** The statuses a payment waits for finance in (`GET /payments?status=`). */
+const STATUSES: readonly QueueStatus[] = ['verifying', 'held', 'refund_due'];
+/** The queue's groups: every waiting payment, or those of one status (asked of the server). */
+const GROUPS = ['all', ...STATUSES] as const;
 type Group = (typeof GROUPS)[number];
 
 function groupOf(params: URLSearchParams): Group {
@@ -77,11 +83,27 @@ export function RepaymentsScreen() {
   const market = marketParam(params, markets);
   const search = params.get('q') ?? '';
   const [typed, setTyped] = useState(search);
-  const queue = usePaymentsQueue({ market, q: search });
+  // The status is the server's filter: its list stops at 200, so picking a status out of it could leave some out.
+  const queue = usePaymentsQueue({ market, status: group === 'all' ? undefined : group, q: search });
   const counts = usePaymentCounts();
   const [notice, setNotice] = useState<string | null>(null);
-  const shown = queue.data?.filter((item) => group === 'all' || item.payment.status === group) ?? [];
-  const count = (g: Group) => (queue.data ?? []).filter((item) => g === 'all' || item.payment.status === g).length;
+  // A refusal because someone else decided first: said here, since the queue read again may no longer hold the card.
+  const [refused, setRefused] = useState<ScreenNotice | null>(null);
+  const done = (text: string) => {
+    setRefused(null);
+    setNotice(text);
+  };
+  const refuse = (text: string) => {
+    setNotice(null);
+    setRefused({ text });
+  };
+  // Each tab's count is the server's, of the markets in view; a search is not counted there, so its tabs say none.
+  const count = (g: Group): number | null => {
+    if (!counts.data || search) return null;
+    const statuses: readonly string[] = g === 'all' ? STATUSES : [g];
+    const inView: readonly string[] = market ? [market] : markets;
+    return counts.data.filter((c) => inView.includes(c.market) && statuses.includes(c.status)).reduce((sum, c) => sum + c.count, 0);
+  };
   const filtered = market !== undefined || search !== '';
   const submitSearch = (event: FormEvent) => {
     event.preventDefault();
@@ -156,38 +178,39 @@ export function RepaymentsScreen() {
       </div>
       {/* Money providers reported for no payment's reference, of the market the queue is filtered to (never hidden). */}
       <UnmatchedReceipts market={market} />
-      {queue.data && queue.data.length > 0 && (
-        <nav aria-label={t('repayments.groups')} className="tabs">
-          {GROUPS.map((g) => (
-            <Link
-              key={g}
-              to={withParams(params, { status: g === 'all' ? '' : g })}
-              aria-current={g === group ? 'page' : undefined}
-            >
-              {t(`repayments.group.${g}`, { count: count(g) })}
+      <nav aria-label={t('repayments.groups')} className="tabs">
+        {GROUPS.map((g) => {
+          const n = count(g);
+          return (
+            <Link key={g} to={withParams(params, { status: g === 'all' ? '' : g })} aria-current={g === group ? 'page' : undefined}>
+              {n === null ? t(`repayments.groupName.${g}`) : t(`repayments.group.${g}`, { count: n })}
             </Link>
-          ))}
-        </nav>
-      )}
+          );
+        })}
+      </nav>
       {notice && (
         <p role="status" className="notice notice--success">
           {notice}
         </p>
       )}
+      <ScreenAlert notice={refused} />
       {queue.isPending ? (
         <Loading label={t('repayments.loading')} />
       ) : queue.isError ? (
         <LoadFailed error={queue.error} onRetry={() => void queue.refetch()} />
       ) : queue.data.length === 0 ? (
-        <p className="empty">{filtered ? t('repayments.emptyFiltered') : t('repayments.empty')}</p>
-      ) : shown.length === 0 ? (
-        <p className="empty">{t('repayments.emptyGroup')}</p>
+        <p className="empty">{group !== 'all' ? t('repayments.emptyGroup') : filtered ? t('repayments.emptyFiltered') : t('repayments.empty')}</p>
       ) : (
-        <ul className="payment-list" aria-label={t('repayments.caption', { count: shown.length })}>
-          {shown.map((item) => (
-            <PaymentItem key={item.payment.paymentId} item={item} now={queue.dataUpdatedAt} onDone={setNotice} />
-          ))}
-        </ul>
+        <>
+          {queue.data.length >= PAYMENTS_QUEUE_LIMIT && (
+            <p className="notice">{t('repayments.capped', { count: PAYMENTS_QUEUE_LIMIT })}</p>
+          )}
+          <ul className="payment-list" aria-label={t('repayments.caption', { count: queue.data.length })}>
+            {queue.data.map((item) => (
+              <PaymentItem key={item.payment.paymentId} item={item} now={queue.dataUpdatedAt} onDone={done} onRefused={refuse} />
+            ))}
+          </ul>
+        </>
       )}
     </section>
   );
@@ -195,8 +218,24 @@ export function RepaymentsScreen() {
 
 type Mode = 'idle' | 'confirm' | 'reject' | ResolveAction | 'record' | 'takeOver';
 
-/** `now`: when the queue was read (epoch ms), the time its ages are counted to. */
-function PaymentItem({ item, now, onDone }: { item: QueuedPayment; now: number; onDone: (text: string) => void }) {
+/** Hears a card's refused decision: one because someone else decided first is said above the queue. */
+type OnRefused = (error: ApiError) => void;
+
+/**
+ * `now`: when the queue was read (epoch ms), the time its ages are counted to. `onRefused` says above the queue that
+ * someone else decided the payment first: the queue is read again then and this card may be gone with its notice.
+ */
+function PaymentItem({
+  item,
+  now,
+  onDone,
+  onRefused,
+}: {
+  item: QueuedPayment;
+  now: number;
+  onDone: (text: string) => void;
+  onRefused: (text: string) => void;
+}) {
   const { t } = useTranslation();
   const { payment, currency } = item;
   const [mode, setMode] = useState<Mode>('idle');
@@ -216,6 +255,9 @@ function PaymentItem({ item, now, onDone }: { item: QueuedPayment; now: number; 
   const done = (text: string) => {
     setMode('idle');
     onDone(text);
+  };
+  const refused: OnRefused = (error) => {
+    if (error.code === NOT_OPEN) onRefused(t('repayments.notOpen'));
   };
 
   const facts: [string, string][] = [
@@ -310,7 +352,7 @@ function PaymentItem({ item, now, onDone }: { item: QueuedPayment; now: number; 
           )}
           {/* One operator sends a refund: they say so first, then only they record it; another takes it over only
               deliberately (the server answers refund_claimed otherwise). */}
-          {payment.status === 'refund_due' && sender === null && <ClaimButton paymentId={id} />}
+          {payment.status === 'refund_due' && sender === null && <ClaimButton paymentId={id} onRefused={refused} />}
           {payment.status === 'refund_due' && mine && (
             <button type="button" className="button button--primary" onClick={() => setMode('record')}>
               {t('repayments.record')}
@@ -323,11 +365,13 @@ function PaymentItem({ item, now, onDone }: { item: QueuedPayment; now: number; 
           )}
         </div>
       )}
-      {mode === 'confirm' && <ConfirmForm item={item} onCancel={idle} onDone={done} />}
-      {mode === 'reject' && <RejectForm payment={payment} onCancel={idle} onDone={done} />}
-      {(mode === 'credit' || mode === 'refund') && <ResolveStep item={item} action={mode} amount={held} onCancel={idle} onDone={done} />}
-      {mode === 'record' && <RefundForm item={item} onCancel={idle} onDone={done} />}
-      {mode === 'takeOver' && <TakeOverStep item={item} onCancel={idle} />}
+      {mode === 'confirm' && <ConfirmForm item={item} onCancel={idle} onDone={done} onRefused={refused} />}
+      {mode === 'reject' && <RejectForm payment={payment} onCancel={idle} onDone={done} onRefused={refused} />}
+      {(mode === 'credit' || mode === 'refund') && (
+        <ResolveStep item={item} action={mode} amount={held} onCancel={idle} onDone={done} onRefused={refused} />
+      )}
+      {mode === 'record' && <RefundForm item={item} onCancel={idle} onDone={done} onRefused={refused} />}
+      {mode === 'takeOver' && <TakeOverStep item={item} onCancel={idle} onRefused={refused} />}
     </li>
   );
 }
@@ -343,12 +387,17 @@ function RefundSender({ item, mine, amount }: { item: QueuedPayment; mine: boole
 
 /** "I am sending it": the refund becomes the signed-in operator's to send and record. Refused (someone said so
  * first), the queue is read again and the card names them. */
-function ClaimButton({ paymentId }: { paymentId: string }) {
+function ClaimButton({ paymentId, onRefused }: { paymentId: string; onRefused: OnRefused }) {
   const { t } = useTranslation();
   const claim = useClaimRefund();
   return (
     <>
-      <button type="button" className="button button--primary" disabled={claim.isPending} onClick={() => claim.mutate({ paymentId, takeOver: false })}>
+      <button
+        type="button"
+        className="button button--primary"
+        disabled={claim.isPending}
+        onClick={() => claim.mutate({ paymentId, takeOver: false }, { onError: onRefused })}
+      >
         {t('repayments.claim')}
       </button>
       <Failure error={claim.error} />
@@ -357,7 +406,7 @@ function ClaimButton({ paymentId }: { paymentId: string }) {
 }
 
 /** Taking a refund over from the operator who said they are sending it: restated, since it can pay the borrower twice. */
-function TakeOverStep({ item, onCancel }: { item: QueuedPayment; onCancel: () => void }) {
+function TakeOverStep({ item, onCancel, onRefused }: { item: QueuedPayment; onCancel: () => void; onRefused: OnRefused }) {
   const { t } = useTranslation();
   const claim = useClaimRefund();
   const id = `${item.payment.paymentId}-take-over`;
@@ -372,7 +421,7 @@ function TakeOverStep({ item, onCancel }: { item: QueuedPayment; onCancel: () =>
           type="button"
           className="button button--danger"
           disabled={claim.isPending}
-          onClick={() => claim.mutate({ paymentId: item.payment.paymentId, takeOver: true }, { onSuccess: onCancel })}
+          onClick={() => claim.mutate({ paymentId: item.payment.paymentId, takeOver: true }, { onSuccess: onCancel, onError: onRefused })}
         >
           {t('repayments.takeOverButton')}
         </button>
@@ -400,19 +449,29 @@ function outcome(t: ReturnType<typeof useTranslation>['t'], done: PaymentView, c
   }
 }
 
-/** A refusal that is no field's: someone else decided first (409), or anything else the envelope says. */
+/** A refusal that is no field's and not `NOT_OPEN`: what the envelope says, on the card. */
 function Failure({ error }: { error: ApiError | null }) {
   const { t } = useTranslation();
-  if (!error) return null;
+  if (!error || error.code === NOT_OPEN) return null;
   return (
     <p role="alert" className="notice notice--error">
-      {error.code === 'payment_not_open' ? t('repayments.notOpen') : errorText(error, t)}
+      {errorText(error, t)}
     </p>
   );
 }
 
 /** The amount received, typed by finance from the bank statement (never prefilled), then a step that restates it. */
-function ConfirmForm({ item, onCancel, onDone }: { item: QueuedPayment; onCancel: () => void; onDone: (text: string) => void }) {
+function ConfirmForm({
+  item,
+  onCancel,
+  onDone,
+  onRefused,
+}: {
+  item: QueuedPayment;
+  onCancel: () => void;
+  onDone: (text: string) => void;
+  onRefused: OnRefused;
+}) {
   const { t } = useTranslation();
   const { payment, currency } = item;
   const confirm = useConfirmPayment();
@@ -424,8 +483,9 @@ function ConfirmForm({ item, onCancel, onDone }: { item: QueuedPayment; onCancel
 
   const check = (event: FormEvent) => {
     event.preventDefault();
-    const minor = minorFromMajor(amount, { grouping: true });
-    if (minor === null || minor <= 0) return setError(t('repayments.amountInvalid'));
+    // As the statement writes it in the payment's currency: `3,500.25` in rupees, `1.000.000` in whole rupiah.
+    const minor = minorOf(amount, currency);
+    if (minor === null || minor <= 0) return setError(t(currency === 'IDR' ? 'repayments.amountInvalidIdr' : 'repayments.amountInvalid'));
     setError(null);
     confirm.reset();
     setChecked(minor);
@@ -434,7 +494,13 @@ function ConfirmForm({ item, onCancel, onDone }: { item: QueuedPayment; onCancel
     if (checked === null) return;
     confirm.mutate(
       { paymentId: id, amount: checked },
-      { onSuccess: (done) => onDone(outcome(t, done.payment, currency, checked)), onError: () => setChecked(null) },
+      {
+        onSuccess: (done) => onDone(outcome(t, done.payment, currency, checked)),
+        onError: (error) => {
+          setChecked(null);
+          onRefused(error);
+        },
+      },
     );
   };
   const serverError = confirm.error?.fields.amount ?? null;
@@ -468,7 +534,7 @@ function ConfirmForm({ item, onCancel, onDone }: { item: QueuedPayment; onCancel
               onChange={(event) => setAmount(event.target.value)}
             />
             <p className={fieldError ? 'field-error' : 'muted'} id={`${id}-amount-hint`}>
-              {fieldError ?? t('repayments.receivedHint', { asked: money(payment.amount, currency) })}
+              {fieldError ?? t(currency === 'IDR' ? 'repayments.receivedHintIdr' : 'repayments.receivedHint', { asked: money(payment.amount, currency) })}
             </p>
           </div>
           <div className="actions">
@@ -502,19 +568,24 @@ function ResolveStep({
   amount,
   onCancel,
   onDone,
+  onRefused,
 }: {
   item: QueuedPayment;
   action: ResolveAction;
   amount: number;
   onCancel: () => void;
   onDone: (text: string) => void;
+  onRefused: OnRefused;
 }) {
   const { t } = useTranslation();
   const { payment, currency } = item;
   const resolve = useResolvePayment();
   const id = `${payment.paymentId}-${action}`;
   const send = () =>
-    resolve.mutate({ paymentId: payment.paymentId, action }, { onSuccess: (done) => onDone(outcome(t, done.payment, currency, amount)) });
+    resolve.mutate(
+      { paymentId: payment.paymentId, action },
+      { onSuccess: (done) => onDone(outcome(t, done.payment, currency, amount)), onError: onRefused },
+    );
   const values = { amount: money(amount, currency), expected: money(payment.amount, currency), reference: payment.reference };
   const actionError = resolve.error?.fields.action;
   return (
@@ -547,7 +618,17 @@ function ResolveStep({
 }
 
 /** The bank reference of the refund's transfer, checked as the server checks it, then a step that restates it. */
-function RefundForm({ item, onCancel, onDone }: { item: QueuedPayment; onCancel: () => void; onDone: (text: string) => void }) {
+function RefundForm({
+  item,
+  onCancel,
+  onDone,
+  onRefused,
+}: {
+  item: QueuedPayment;
+  onCancel: () => void;
+  onDone: (text: string) => void;
+  onRefused: OnRefused;
+}) {
   const { t } = useTranslation();
   const { payment, currency } = item;
   const record = useRecordRefund();
@@ -572,7 +653,10 @@ function RefundForm({ item, onCancel, onDone }: { item: QueuedPayment; onCancel:
       {
         onSuccess: (done) =>
           onDone(t('repayments.refundedDone', { reference: done.reference, refund, bankReference: done.refundReference ?? reference.trim() })),
-        onError: () => setConfirming(false),
+        onError: (error) => {
+          setConfirming(false);
+          onRefused(error);
+        },
       },
     );
   const serverError = record.error?.fields.bankReference ?? null;
@@ -623,7 +707,17 @@ function RefundForm({ item, onCancel, onDone }: { item: QueuedPayment; onCancel:
 }
 
 /** A payment rejected with the reason the borrower reads. */
-function RejectForm({ payment, onCancel, onDone }: { payment: PaymentView; onCancel: () => void; onDone: (text: string) => void }) {
+function RejectForm({
+  payment,
+  onCancel,
+  onDone,
+  onRefused,
+}: {
+  payment: PaymentView;
+  onCancel: () => void;
+  onDone: (text: string) => void;
+  onRefused: OnRefused;
+}) {
   const { t } = useTranslation();
   const reject = useRejectPayment();
   const [reason, setReason] = useState('');
@@ -635,7 +729,10 @@ function RejectForm({ payment, onCancel, onDone }: { payment: PaymentView; onCan
     if (!trimmed) return setError(t('repayments.reasonRequired'));
     if ([...trimmed].length > MAX_REJECT_REASON) return setError(t('repayments.reasonTooLong', { max: MAX_REJECT_REASON }));
     setError(null);
-    reject.mutate({ paymentId: id, reason: trimmed }, { onSuccess: () => onDone(t('repayments.rejectedDone', { reference: payment.reference })) });
+    reject.mutate(
+      { paymentId: id, reason: trimmed },
+      { onSuccess: () => onDone(t('repayments.rejectedDone', { reference: payment.reference })), onError: onRefused },
+    );
   };
   const serverError = reject.error?.fields.reason ?? null;
   const fieldError = error ?? serverError;

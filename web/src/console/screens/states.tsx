@@ -1,4 +1,5 @@
 // The loading, failure and refusal states every screen shares.
+import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorText } from '@/shared/api/error-text';
 
@@ -33,5 +34,28 @@ export function NotAllowed() {
       <h1>{t('notAllowed.title')}</h1>
       <p>{t('notAllowed.text')}</p>
     </section>
+  );
+}
+
+/** A refusal said at the top of a screen; each one set is a new object, so the same words said again are focused again. */
+export interface ScreenNotice {
+  text: string;
+}
+
+/**
+ * A refusal of an action said at screen level, not in the row or panel it came from: after a 409 (someone else acted
+ * first) the screen reads its data again, and that row or panel may be gone with anything drawn in it. Focused when it
+ * appears, so the operator reads it (and a screen reader says it) wherever the focus was.
+ */
+export function ScreenAlert({ notice }: { notice: ScreenNotice | null }) {
+  const ref = useRef<HTMLParagraphElement>(null);
+  useEffect(() => {
+    if (notice) ref.current?.focus();
+  }, [notice]);
+  if (!notice) return null;
+  return (
+    <p ref={ref} role="alert" tabIndex={-1} className="notice notice--error">
+      {notice.text}
+    </p>
   );
 }
