@@ -1,6 +1,7 @@
 //! Borrower sign-in by one-time code (docs/API-BORROWER.md): the rules on codes and sessions.
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicI64, Ordering};
 
 use kilat_domain::{Code, Market, Phone};
 
@@ -201,6 +202,10 @@ pub struct SessionWindow {
     pub created_since: i64,
 }
 
+/// Per market (India, Indonesia), the end of the last window of the market's code budget this server said was used
+/// up: it says so once a window.
+static BUDGET_LOGGED_UNTIL: [AtomicI64; 2] = [AtomicI64::new(0), AtomicI64::new(0)];
+
 /// Borrower sign-in: codes and sessions. It holds no state of its own, only the infrastructure it works with (the
 /// database, the keys, the clock, the limiter and the code sender of [`Services`]): `SignInService::of(s)` is free.
 #[derive(Clone, Copy)]
@@ -311,11 +316,13 @@ impl<'a> SignInService<'a> {
                         retry_after_secs: refused.retry_after_secs,
                     }
                 } else if refused.limit == l.codes_per_market {
-                    // New numbers are refused until the window ends: an attack, or a limit sized too small. Said once
-                    // a window (its first refusal has the whole window ahead), not once a refused request.
-                    let window_secs =
-                        u64::try_from(l.codes_per_market.window_ms / 1000).unwrap_or(0);
-                    if refused.retry_after_secs + 1 >= window_secs {
+                    // New numbers are refused until the window ends: an attack, or a limit sized too small. Said once a
+                    // window by this server (the first refusal of a window it sees), not once a refused request.
+                    let window_ends =
+                        now + i64::try_from(refused.retry_after_secs).unwrap_or(0) * 1000;
+                    let slot =
+                        &BUDGET_LOGGED_UNTIL[usize::from(phone.market() == Market::Indonesia)];
+                    if window_ends - slot.swap(window_ends, Ordering::Relaxed) > 2_000 {
                         tracing::error!(
                             market,
                             max = l.codes_per_market.max,
