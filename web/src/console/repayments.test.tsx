@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { fakeConsoleApi, ok, OPERATORS, refusal, renderConsole } from '@/test/render-console';
@@ -479,6 +479,9 @@ describe('repayments', () => {
     const alert = screen.getByRole('alert');
     expect(alert).toHaveTextContent('This payment no longer waits for this step: someone decided it already.');
     expect(alert).toHaveFocus();
+    // Another market's queue starts without it.
+    await user.click(screen.getByRole('link', { name: 'Indonesia' }));
+    await waitFor(() => expect(screen.queryByText('This payment no longer waits for this step: someone decided it already.')).not.toBeInTheDocument());
   });
 
   it('shows a failed read with a retry', async () => {

@@ -97,6 +97,14 @@ export function RepaymentsScreen() {
     setNotice(null);
     setRefused({ text });
   };
+  // The notices are of the market and tab they were given in: another one starts without them.
+  const view = `${market ?? ''}:${group}`;
+  const [noticesOf, setNoticesOf] = useState(view);
+  if (noticesOf !== view) {
+    setNoticesOf(view);
+    setNotice(null);
+    setRefused(null);
+  }
   // Each tab's count is the server's, of the markets in view; a search is not counted there, so its tabs say none.
   const count = (g: Group): number | null => {
     if (!counts.data || search) return null;
