@@ -79,6 +79,15 @@ describe('collections', () => {
     expect(minorOf('1.000.000,50', 'IDR')).toBeNull();
     expect(minorOf('1.00.000', 'IDR')).toBeNull();
     expect(minorOf('750000.50', 'IDR')).toBeNull();
+    // Rupees grouped as statements write them, in lakhs or thousands; commas anywhere else are not an amount.
+    expect(minorOf('1,00,000.50', 'INR')).toBe(10_000_050);
+    expect(minorOf('12,34,567', 'INR')).toBe(123_456_700);
+    expect(minorOf('100,000', 'INR')).toBe(10_000_000);
+    expect(minorOf('Rs. 3,500', 'INR')).toBe(350_000);
+    expect(minorOf('1,0,0', 'INR')).toBeNull();
+    expect(minorOf('10,00', 'INR')).toBeNull();
+    expect(minorOf('rp 1.000.000', 'IDR')).toBe(100_000_000);
+    expect(minorOf('IDR 750.000', 'IDR')).toBe(75_000_000);
     expect(minorOf('abc', 'INR')).toBeNull();
     expect(minorOf('-5', 'INR')).toBeNull();
   });

@@ -20,21 +20,25 @@ export function money(minor: number, currency: Currency): string {
 
 /**
  * Minor units from an amount an operator types in the payment's currency, as a bank statement or the console writes
- * it; null when it is not one. Rupees: commas group, a point starts up to two decimals (`3,500.25`). Rupiah: dots group
+ * it; null when it is not one. Rupees: commas group as in `1,00,000` or `100,000`, a point starts up to two decimals
+ * (`3,500.25`). Rupiah: dots group
  * thousands, a comma starts the sen, which must be zero: whole rupiah only (PRODUCT.md §7) (`Rp 1.064.000`).
  */
 export function minorOf(text: string, currency: Currency): number | null {
   let minor: number;
+  // The currency's sign or code, in any case, and spaces are not part of the number.
+  const bare = text.replace(/\s|rp|idr|inr|rs\.?|₹/gi, '');
   if (currency === 'IDR') {
-    const found = /^(\d{1,3}(?:\.\d{3})+|\d+)(?:,(\d{1,2}))?$/.exec(text.replace(/\s|Rp/g, ''));
+    const found = /^(\d{1,3}(?:\.\d{3})+|\d+)(?:,(\d{1,2}))?$/.exec(bare);
     const [, whole = '', sen = ''] = found ?? [];
     if (!found || sen.replace(/0/g, '') !== '') return null;
     minor = Number(whole.replace(/\./g, '')) * 100;
   } else {
-    const clean = text.replace(/[\s,₹]|Rp/g, '');
-    if (!/^\d+(\.\d{1,2})?$/.test(clean)) return null;
-    const [whole, fraction = ''] = clean.split('.');
-    minor = Number(whole) * 100 + Number(fraction.padEnd(2, '0'));
+    // Commas group as Indian statements write them (`1,00,000`) or by thousands (`100,000`), nowhere else.
+    const found = /^(\d{1,2}(?:,\d{2})*,\d{3}|\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d{1,2}))?$/.exec(bare);
+    const [, whole = '', fraction = ''] = found ?? [];
+    if (!found) return null;
+    minor = Number(whole.replace(/,/g, '')) * 100 + Number(fraction.padEnd(2, '0'));
   }
   // Beyond a safe integer the amount is not exact: refused rather than sent rounded.
   return Number.isSafeInteger(minor) ? minor : null;
