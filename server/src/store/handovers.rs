@@ -21,6 +21,8 @@ struct HandedSession {
     #[row(flatten)]
     borrower: BorrowerRow,
     session_created_at: i64,
+    /// The session the new one answers to: the handed one, or the one it was itself handed from.
+    root_session_id: String,
 }
 
 impl Db {
@@ -56,7 +58,8 @@ impl Db {
     /// Uses a code, all or nothing: the code is deleted (`DELETE … RETURNING`, so of simultaneous exchanges exactly
     /// one gets the row), its session must still be live (not revoked, used since `idle_since`, opened since
     /// `created_since`), and when `open_if` accepts the session's borrower a new session is opened for them under
-    /// `new_token_hash`, with the native session's opening time. `None` when the code is unknown, used, expired,
+    /// `new_token_hash`, with the native session's opening time, answering to the native session (signing that out
+    /// ends it: [`Db::revoke_session`]). `None` when the code is unknown, used, expired,
     /// bound to another address than `client_hash`, or its session has ended; the code is used up either way.
     #[allow(clippy::too_many_arguments)]
     pub async fn redeem_handover(
@@ -101,7 +104,8 @@ impl Db {
             " FOR UPDATE OF b"
         };
         let sql = format!(
-            "SELECT b.id, b.market, b.phone_enc, b.created_at, s.created_at AS session_created_at
+            "SELECT b.id, b.market, b.phone_enc, b.created_at, s.created_at AS session_created_at,
+                    COALESCE(s.parent_id, s.id) AS root_session_id
              FROM borrower_sessions s JOIN borrowers b ON b.id = s.borrower_id
              WHERE s.id = $1 AND s.revoked_at IS NULL AND s.last_seen_at >= $2 AND s.created_at >= $3
                AND b.deleted_at IS NULL{lock}"
@@ -119,14 +123,15 @@ impl Db {
         let opened = open_if(&handed.borrower);
         if opened {
             sqlx::query(
-                "INSERT INTO borrower_sessions (id, token_hash, borrower_id, created_at, last_seen_at)
-                 VALUES ($1, $2, $3, $4, $5)",
+                "INSERT INTO borrower_sessions (id, token_hash, borrower_id, created_at, last_seen_at, parent_id)
+                 VALUES ($1, $2, $3, $4, $5, $6)",
             )
             .bind(uuid::Uuid::now_v7().to_string())
             .bind(new_token_hash)
             .bind(&handed.borrower.id)
             .bind(handed.session_created_at)
             .bind(now)
+            .bind(&handed.root_session_id)
             .execute(tx.conn())
             .await?;
         }

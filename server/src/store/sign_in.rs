@@ -285,12 +285,18 @@ impl Db {
         .await
     }
 
+    /// Ends the session whose token hashes to `token_hash`, and with it every session handed over from it (the
+    /// native shell's web views): one statement.
     pub async fn revoke_session(&self, token_hash: &str, now: i64) -> sqlx::Result<()> {
-        sqlx::query("UPDATE borrower_sessions SET revoked_at = $1 WHERE token_hash = $2 AND revoked_at IS NULL")
-            .bind(now)
-            .bind(token_hash)
-            .execute(self.pool())
-            .await?;
+        sqlx::query(
+            "UPDATE borrower_sessions SET revoked_at = $1
+             WHERE revoked_at IS NULL
+               AND (token_hash = $2 OR parent_id IN (SELECT id FROM borrower_sessions WHERE token_hash = $2))",
+        )
+        .bind(now)
+        .bind(token_hash)
+        .execute(self.pool())
+        .await?;
         Ok(())
     }
 }

@@ -184,12 +184,66 @@ async fn a_handover_code_opens_a_browser_session_of_the_native_sessions_borrower
     );
     assert_eq!(sessions_of(&app, &native).await, 2);
 
-    // The browser's session lives on its own: logging the native shell out does not end it.
+    // Signing the web view out leaves the shell signed in.
+    let second = exchange(&app, &handover_code(&app, &native).await, None).await;
+    let web = set_session_cookie(&second).unwrap();
     let out = app
-        .post_as("/api/v1/borrower/logout", &native, &json!({}))
+        .client
+        .post(app.url("/api/v1/borrower/logout"))
+        .header("origin", format!("http://{}", app.addr))
+        .header("cookie", format!("kilat_session={web}"))
+        .json(&json!({}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(out.status(), StatusCode::OK);
+    assert_eq!(
+        me_with(&app, &web, None).await.status(),
+        StatusCode::UNAUTHORIZED
+    );
+    assert_eq!(sessions_of(&app, &native).await, 2);
+    app.stop().await;
+}
+
+/// PRODUCT.md §2: signing the native shell out ends the web view's session it handed over, so on a shared phone the
+/// next person who signs in to the shell is handed their own session, never left in the previous borrower's.
+#[tokio::test]
+async fn signing_the_shell_out_ends_the_web_views_session_and_the_next_borrower_gets_their_own() {
+    let app = spawn_app().await;
+    let first = app.sign_in("IN", VICTIM).await;
+    let exchanged = exchange(&app, &handover_code(&app, &first).await, None).await;
+    let web = set_session_cookie(&exchanged).unwrap();
+    assert_eq!(me_with(&app, &web, None).await.status(), StatusCode::OK);
+    // Another borrower's session, handed over too, is not touched.
+    let other = app.sign_in("IN", "9876500333").await;
+    let other_web =
+        set_session_cookie(&exchange(&app, &handover_code(&app, &other).await, None).await)
+            .unwrap();
+
+    let out = app
+        .post_as("/api/v1/borrower/logout", &first, &json!({}))
         .await;
     assert_eq!(out.status(), StatusCode::OK);
-    assert_eq!(me_with(&app, &cookie, None).await.status(), StatusCode::OK);
+    assert_eq!(
+        me_with(&app, &web, None).await.status(),
+        StatusCode::UNAUTHORIZED,
+        "the web view is signed out with the shell"
+    );
+    assert_eq!(
+        me_with(&app, &other_web, None).await.status(),
+        StatusCode::OK
+    );
+
+    // The next person signs in to the shell; the web view, still holding the old cookie, is handed their session.
+    let next = app.sign_in("IN", ATTACKER).await;
+    let handed = exchange(&app, &handover_code(&app, &next).await, Some(&web)).await;
+    assert_eq!(handed.status(), StatusCode::OK);
+    let theirs = set_session_cookie(&handed).expect("a session of the next borrower's own");
+    assert!(
+        phone_of(me_with(&app, &theirs, None).await)
+            .await
+            .ends_with("0111")
+    );
     app.stop().await;
 }
 
