@@ -1383,6 +1383,61 @@ async fn an_overdue_loan_whose_due_installments_are_paid_catches_up() {
     app.stop().await;
 }
 
+/// An extension fee sent while the loan is overdue and confirmed after the new due date has passed buys its days,
+/// but the loan is overdue again on the day it is credited: the order stays `overdue`, never shown paid out and
+/// current until the next overdue run.
+#[tokio::test]
+async fn an_extension_credited_after_its_new_due_date_leaves_the_loan_overdue() {
+    let app = spawn_app().await;
+    let finance = operator(&app, "fin", &[Role::Finance]).await;
+    let (_, order_no, id) = approved(&app, "9876500172", "in-flexi-14d", 1_000_000, "14dx3").await;
+    assert_eq!(
+        disburse(&app, &finance, &order_no).await.status(),
+        StatusCode::OK
+    );
+    let payout = app.services.clock.today(kilat_domain::Market::India);
+    app.set_date(payout + time::Duration::days(20)).await;
+    orders::apply(
+        &app.services,
+        &id,
+        OrderEvent::FallOverdue,
+        &Actor::System("overdue"),
+    )
+    .await
+    .unwrap();
+    let session = app.sign_in("IN", "9876500172").await;
+    // Six days overdue, the fee moves the installment to day 21; it is sent on day 20.
+    let fee =
+        data(create_payment(&app, &session, &order_no, "extension", "upi", "late-ext-01").await)
+            .await;
+    let payment_id = fee["paymentId"].as_str().unwrap().to_owned();
+    assert_eq!(
+        submit_utr(&app, &session, &payment_id, "800000000011")
+            .await
+            .status(),
+        StatusCode::OK
+    );
+    // Finance confirms it on day 23: the new due date has passed.
+    app.set_date(payout + time::Duration::days(23)).await;
+    let finance = operator(&app, "fin2", &[Role::Finance]).await;
+    let confirmed =
+        data(confirm(&app, &finance, &payment_id, fee["amount"].as_i64().unwrap()).await).await;
+    assert_eq!(confirmed["payment"]["status"], "confirmed", "{confirmed}");
+    let session = app.sign_in("IN", "9876500172").await;
+    let plan = check_ledger(&app, &session, &order_no, &id).await;
+    assert_eq!(plan["extensionsGranted"], 1);
+    assert_eq!(
+        plan["installments"][0]["dueDate"],
+        json!((payout + time::Duration::days(21)).to_string())
+    );
+    assert_eq!(
+        status_of(&app, &id).await,
+        "overdue",
+        "overdue again on the day it is credited"
+    );
+    app.stop().await;
+}
+
 mod futures_like {
     pub type BoxFut =
         std::pin::Pin<Box<dyn std::future::Future<Output = reqwest::StatusCode> + Send>>;

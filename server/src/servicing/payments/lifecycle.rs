@@ -431,6 +431,13 @@ pub(crate) fn order_event_after_credit(
         _ if loan.balances.settled || loan.balances.closed_by.is_some() => {
             Some(OrderEvent::RepayInFull)
         }
+        // An extension credited after its new due date passed (finance confirmed it late; the money counts on the
+        // day it was sent) leaves an overdue loan overdue.
+        EntryKind::ExtensionFee
+            if loan.order.status == OrderState::Overdue && loan.balances.is_overdue(today) =>
+        {
+            None
+        }
         EntryKind::ExtensionFee => Some(OrderEvent::Extend),
         _ if loan.order.status == OrderState::Overdue && !loan.balances.is_overdue(today) => {
             Some(OrderEvent::CatchUp)
