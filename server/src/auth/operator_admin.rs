@@ -18,6 +18,7 @@ use super::operators::{
 };
 use crate::error::{Error, FieldErrors, FieldProblem, Refusal};
 use crate::infra::limits;
+use crate::review::CLAIM_ROLES;
 use crate::services::Services;
 use crate::store::Tx;
 use crate::store::audit::NewAuditEntry;
@@ -265,6 +266,9 @@ pub async fn set_roles(
     let after = audited(&row, &roles, enabled)?;
     tx.set_operator_roles(id, &Role::join(&roles)).await?;
     audit(&mut tx, op, "operator.roles", id, &before, &after, now).await?;
+    if !roles.iter().any(|r| CLAIM_ROLES.contains(r)) {
+        release_claims(&mut tx, op, id, now).await?;
+    }
     tx.commit().await?;
     tracing::info!(operator = %op.id, target = %id, roles = %Role::join(&roles), "operator roles changed");
     let mut record = OperatorRecord::of(&row, !locked(s, &[id]).await?.is_empty());
@@ -308,6 +312,26 @@ pub async fn set_markets(
     with_last_sign_in(s, record).await
 }
 
+/// Releases the review claims of operator `id`, who can no longer decide them, each audited `order.release` as the
+/// admin's: the orders go back to the queue at once instead of staying blocked for the claim's 30 minutes.
+async fn release_claims(tx: &mut Tx, op: &Operator, id: &str, now: i64) -> Result<(), Error> {
+    let before = serde_json::json!({ "claimedBy": id }).to_string();
+    for order_id in tx.release_claims_of(id, now).await? {
+        tx.insert_audit(&NewAuditEntry {
+            actor_kind: "operator",
+            actor_id: Some(&op.id),
+            action: "order.release",
+            entity: "order",
+            entity_id: &order_id,
+            before_json: Some(&before),
+            after_json: None,
+            at: now,
+        })
+        .await?;
+    }
+    Ok(())
+}
+
 /// Disables an operator and ends all their sessions in one transaction (admin): they cannot sign in until enabled.
 /// Disabling oneself or the last enabled admin is refused.
 pub async fn disable(s: &Services, op: &Operator, id: &str) -> Result<OperatorRecord, Error> {
@@ -328,6 +352,7 @@ pub async fn disable(s: &Services, op: &Operator, id: &str) -> Result<OperatorRe
         tx.set_operator_disabled(id, Some(now)).await?;
         let revoked = tx.revoke_operator_sessions(id, now).await?;
         audit(&mut tx, op, "operator.disable", id, &before, &after, now).await?;
+        release_claims(&mut tx, op, id, now).await?;
         tx.commit().await?;
         tracing::info!(operator = %op.id, target = %id, revoked, "operator disabled");
     } else {

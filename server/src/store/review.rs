@@ -239,6 +239,24 @@ impl Tx {
         Ok(done.rows_affected() == 1)
     }
 
+    /// Releases every live review claim `operator_id` holds at `now` (disabled, or no longer a reviewer): the orders'
+    /// ids.
+    pub async fn release_claims_of(
+        &mut self,
+        operator_id: &str,
+        now: i64,
+    ) -> sqlx::Result<Vec<String>> {
+        self.written.review = true;
+        sqlx::query_scalar(
+            "UPDATE orders SET claimed_by = NULL, claimed_until = NULL
+             WHERE claimed_by = $1 AND claimed_until > $2 RETURNING id",
+        )
+        .bind(operator_id)
+        .bind(now)
+        .fetch_all(self.conn())
+        .await
+    }
+
     /// Clears the claim of an order being decided by `operator_id`, unless another operator holds it live: false
     /// then, and nothing is changed (the row stays locked to this transaction until it ends).
     pub async fn take_claim_for_decision(

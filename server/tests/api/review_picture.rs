@@ -564,6 +564,90 @@ async fn reviewers(app: &TestApp, n: usize) -> Vec<Console> {
     out
 }
 
+/// A claim of a reviewer who can no longer decide (disabled, or their reviewer role taken away) is released with the
+/// change, audited as the admin's: another reviewer decides at once, not after the claim's 30 minutes.
+#[tokio::test]
+async fn disabling_a_reviewer_or_taking_their_role_away_releases_their_claims() {
+    let app = spawn_app().await;
+    let session = app.sign_in("IN", "9876511062").await;
+    app.certify("IN", &session).await;
+    let first = apply(&app, "IN", &session, "claim-disabled").await;
+    let ops = reviewers(&app, 3).await;
+    create(&app, "boss", &[Role::Admin]).await;
+    let admin = sign_in(&app, "boss").await;
+    let claim = |order_no: &str, op: &Console| {
+        let path = format!("/api/v1/console/orders/{order_no}/claim");
+        let request = as_op(&app, op, Method::POST, &path);
+        async move { request.send().await.unwrap().status() }
+    };
+    let claimed_by = |order_no: String| {
+        let app = &app;
+        async move {
+            sqlx::query_scalar::<_, Option<String>>(
+                "SELECT claimed_by FROM orders WHERE order_no = $1",
+            )
+            .bind(order_no)
+            .fetch_one(app.db.pool())
+            .await
+            .unwrap()
+        }
+    };
+    assert_eq!(claim(&first, &ops[0]).await, StatusCode::OK);
+    // Changing roles that keep the reviewer's leaves the claim.
+    let roles = format!("/api/v1/console/operators/{}/roles", ops[0].id);
+    let kept = as_op(&app, &admin, Method::PUT, &roles)
+        .json(&json!({"roles": ["reviewer", "finance"]}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(kept.status(), StatusCode::OK);
+    assert_eq!(
+        claimed_by(first.clone()).await.as_deref(),
+        Some(ops[0].id.as_str())
+    );
+    let disabled = as_op(
+        &app,
+        &admin,
+        Method::POST,
+        &format!("/api/v1/console/operators/{}/disable", ops[0].id),
+    )
+    .send()
+    .await
+    .unwrap();
+    assert_eq!(disabled.status(), StatusCode::OK);
+    assert_eq!(claimed_by(first.clone()).await, None);
+    assert_eq!(audited(&app, "order.release").await, 1);
+    let approved = post(
+        &app,
+        &ops[1],
+        &format!("/api/v1/console/orders/{first}/approve"),
+        &json!({"note": "Checked."}),
+    )
+    .await;
+    assert_eq!(approved.status(), StatusCode::OK, "decided at once");
+
+    // A reviewer made support only: the same.
+    let other = app.sign_in("IN", "9876511063").await;
+    app.certify("IN", &other).await;
+    let second = apply(&app, "IN", &other, "claim-role").await;
+    assert_eq!(claim(&second, &ops[1]).await, StatusCode::OK);
+    let support_only = as_op(
+        &app,
+        &admin,
+        Method::PUT,
+        &format!("/api/v1/console/operators/{}/roles", ops[1].id),
+    )
+    .json(&json!({"roles": ["support"]}))
+    .send()
+    .await
+    .unwrap();
+    assert_eq!(support_only.status(), StatusCode::OK);
+    assert_eq!(claimed_by(second.clone()).await, None);
+    assert_eq!(audited(&app, "order.release").await, 2);
+    assert_eq!(claim(&second, &ops[2]).await, StatusCode::OK);
+    app.stop().await;
+}
+
 #[tokio::test]
 async fn of_twenty_simultaneous_claims_exactly_one_wins_and_a_decision_on_anothers_claim_is_refused()
  {
