@@ -57,6 +57,18 @@ impl Actor {
 struct AuditState<'a> {
     order_no: &'a str,
     status: &'a str,
+    /// A reviewer's decision: the reason the borrower reads, and the team's note, as recorded with it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    reason: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    note: Option<&'a str>,
+}
+
+/// What a reviewer wrote with a decision, recorded in its audit entry ([`apply_decision_in`]).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct DecisionTexts<'a> {
+    pub reason: Option<&'a str>,
+    pub note: Option<&'a str>,
 }
 
 /// Opens a new order in its first state, `pending_review`, with its timeline and audit entries. `Err(Conflict)`
@@ -77,6 +89,8 @@ pub(crate) async fn open(
     let after = serde_json::to_string(&AuditState {
         order_no: new.order_no,
         status: new.status.code(),
+        reason: None,
+        note: None,
     })
     .map_err(anyhow::Error::from)?;
     tx.insert_audit(&NewAuditEntry {
@@ -115,6 +129,34 @@ pub async fn apply_in(
         event,
         actor,
         now,
+        DecisionTexts::default(),
+    )
+    .await
+}
+
+/// [`apply_in`] for a reviewer's decision: its audit entry records, after the new status, the reason the borrower
+/// reads and the team's note.
+pub async fn apply_decision_in(
+    tx: &mut Tx,
+    order_id: &str,
+    event: OrderEvent,
+    actor: &Actor,
+    now: i64,
+    texts: DecisionTexts<'_>,
+) -> Result<OrderState, Error> {
+    let order = tx
+        .order_for_update(order_id)
+        .await?
+        .ok_or(Error::NotFound)?;
+    move_in(
+        tx,
+        order_id,
+        &order.order_no,
+        order.status,
+        event,
+        actor,
+        now,
+        texts,
     )
     .await
 }
@@ -137,11 +179,13 @@ pub(crate) async fn apply_locked_in(
         event,
         actor,
         now,
+        DecisionTexts::default(),
     )
     .await
 }
 
-/// Moves the order, read as `status`, by `event`: status, timeline and audit.
+/// Moves the order, read as `status`, by `event`: status, timeline and audit (with a decision's `texts` after).
+#[allow(clippy::too_many_arguments)]
 async fn move_in(
     tx: &mut Tx,
     order_id: &str,
@@ -150,6 +194,7 @@ async fn move_in(
     event: OrderEvent,
     actor: &Actor,
     now: i64,
+    texts: DecisionTexts<'_>,
 ) -> Result<OrderState, Error> {
     let next = status
         .apply(event)
@@ -161,14 +206,19 @@ async fn move_in(
     }
     tx.insert_order_event(order_id, next, Some(event), actor.kind(), actor.id(), now)
         .await?;
-    let state = |status: OrderState| {
+    let state = |status: OrderState, texts: DecisionTexts<'_>| {
         serde_json::to_string(&AuditState {
             order_no,
             status: status.code(),
+            reason: texts.reason,
+            note: texts.note,
         })
         .map_err(anyhow::Error::from)
     };
-    let (before, after) = (state(status)?, state(next)?);
+    let (before, after) = (
+        state(status, DecisionTexts::default())?,
+        state(next, texts)?,
+    );
     let action = format!("order.{}", event.code());
     tx.insert_audit(&NewAuditEntry {
         actor_kind: actor.kind(),
@@ -278,6 +328,8 @@ pub async fn apply_many_held_in(
                 serde_json::to_string(&AuditState {
                     order_no: &order.order_no,
                     status: status.code(),
+                    reason: None,
+                    note: None,
                 })
             };
             Ok((

@@ -511,7 +511,8 @@ pub async fn decide(
         return Err(Refusal::ApplicationClaimed.into());
     }
     let actor = Actor::Operator(op.id.clone());
-    let next = orders::apply_in(&mut tx, &row.id, event, &actor, now).await?;
+    let texts = orders::DecisionTexts { reason, note };
+    let next = orders::apply_decision_in(&mut tx, &row.id, event, &actor, now, texts).await?;
     tx.set_review_note(&row.id, note).await?;
     if let Some(reason) = reason {
         tx.set_review_reason(&row.id, reason).await?;

@@ -1704,7 +1704,11 @@ async fn the_audit_search_filters_by_order_operator_and_time() {
     assert_eq!(all[0]["actorId"], ravi.id);
     assert_eq!(
         all[0]["after"],
-        json!({"orderNo": two, "status": "rejected"})
+        json!({"orderNo": two, "status": "rejected", "reason": "no"})
+    );
+    assert_eq!(
+        all[1]["after"],
+        json!({"orderNo": one, "status": "approved", "note": "ok"})
     );
 
     assert_eq!(
