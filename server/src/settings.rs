@@ -722,6 +722,9 @@ pub struct BoundSettings {
     pub password_hashes: usize,
     /// Borrowers' data exports built at once (each up to ~100 MiB with its inline photos); 0 means one per CPU core.
     pub exports: usize,
+    /// Loan documents (KFS, agreement, no-dues certificate) rendered to PDF at once, each on a blocking thread; 0
+    /// means one per CPU core.
+    pub documents: usize,
     /// The longest a request waits for its turn, in milliseconds.
     pub wait_ms: u64,
 }

@@ -12,6 +12,7 @@ use super::pdf::TextPdf;
 use crate::auth::Borrower;
 use crate::error::{Error, Refusal};
 use crate::i18n::{self, Lang, format_money};
+use crate::infra::limits;
 use crate::orders::agreement::{self, Agreement};
 use crate::services::Services;
 use crate::servicing::{self, Loan};
@@ -51,13 +52,26 @@ impl Document {
     }
 }
 
-/// The PDF of one of the borrower's orders, in `lang`. Another borrower's order is not found.
+/// The PDF of one of the borrower's orders, in `lang`. Another borrower's order is not found. Bounded: a turn among
+/// the documents rendered at once (`[bounds] documents`, else `server_busy`), then the borrower's hourly count
+/// ([`DOCUMENTS_PER_HOUR`](crate::infra::limits::DOCUMENTS_PER_HOUR), else `rate_limited`), and the rendering on a
+/// blocking thread.
 pub async fn render(
     s: &Services,
     borrower: &Borrower,
     order_no: &str,
     document: Document,
 ) -> Result<Vec<u8>, Error> {
+    // The turn first, as the data export's: a `server_busy` answer uses up none of the hour's count.
+    let _turn = s.bounds.documents.enter().await?;
+    limits::count(
+        &s.db,
+        &s.limits.documents_per_borrower,
+        &borrower.id,
+        s.clock.now_ms(),
+    )
+    .await?
+    .map_err(limits::Refused::rate_limited)?;
     // The market's language, whatever the browser's: a download link carries the phone's own `Accept-Language`
     // (Hindi, say), and a borrower never reads the other market's documents.
     let lang = Lang::of_market(borrower.market);
@@ -77,21 +91,27 @@ pub async fn render(
         | OrderState::Rejected
         | OrderState::Cancelled => None,
     };
-    let pdf = match document {
-        Document::Kfs => kfs_pdf(&agreement, status, withdrawn, loan.as_ref(), lang),
-        Document::Agreement => agreement_pdf(&agreement, loan.as_ref(), lang),
-        Document::NoDues => {
-            let Some(loan) = loan
-                .as_ref()
-                .filter(|_| matches!(status, OrderState::Repaid | OrderState::ExitedInCoolingOff))
-            else {
-                return Err(Refusal::LoanNotClosed.into());
-            };
-            let company = s.site.company(loan.order.market);
-            let issued = s.clock.today(loan.order.market);
-            no_dues_pdf(&agreement, loan, company, issued, lang)
-        }
+    let closed = matches!(status, OrderState::Repaid | OrderState::ExitedInCoolingOff);
+    let no_dues = match (document, &loan) {
+        (Document::NoDues, Some(loan)) if closed => Some((
+            s.site.company(loan.order.market).clone(),
+            s.clock.today(loan.order.market),
+        )),
+        (Document::NoDues, _) => return Err(Refusal::LoanNotClosed.into()),
+        _ => None,
     };
+    let pdf = tokio::task::spawn_blocking(move || match (document, loan.as_ref(), no_dues) {
+        (Document::Kfs, loan, _) => kfs_pdf(&agreement, status, withdrawn, loan, lang),
+        (Document::Agreement, loan, _) => agreement_pdf(&agreement, loan, lang),
+        (Document::NoDues, Some(loan), Some((company, issued))) => {
+            no_dues_pdf(&agreement, loan, &company, issued, lang)
+        }
+        (Document::NoDues, _, _) => Err(anyhow::anyhow!(
+            "a no-dues certificate of a loan not closed"
+        )),
+    })
+    .await
+    .map_err(anyhow::Error::from)?;
     pdf.map_err(|e| Error::Internal(e.context("rendering a PDF")))
 }
 

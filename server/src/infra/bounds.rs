@@ -30,6 +30,8 @@ pub struct WorkBounds {
     pub password_hashes: Bound,
     /// Borrowers' data exports built at once (`account::export`).
     pub exports: Bound,
+    /// Loan documents rendered to PDF at once (`account::documents::render`).
+    pub documents: Bound,
 }
 
 impl WorkBounds {
@@ -40,6 +42,7 @@ impl WorkBounds {
             image_memory: Bound::new(settings.image_memory_mb.max(1) as usize, wait),
             password_hashes: Bound::new(per_core(settings.password_hashes), wait),
             exports: Bound::new(per_core(settings.exports), wait),
+            documents: Bound::new(per_core(settings.documents), wait),
         }
     }
 }

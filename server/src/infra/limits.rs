@@ -59,6 +59,8 @@ pub const PASSWORD_CHECKS_WINDOW_MS: i64 = 15 * MINUTE_MS;
 pub const SIGN_IN_WINDOW_MS: i64 = 10 * MINUTE_MS;
 /// Data exports a borrower may download in an hour (each decrypts their whole record).
 pub const EXPORTS_PER_HOUR: u32 = 3;
+/// Loan documents (PDFs) a borrower may download in an hour: far more than anybody reads, far fewer than a script.
+pub const DOCUMENTS_PER_HOUR: u32 = 60;
 /// Replies a borrower may add to their complaints in a day (each bounded like a complaint's text).
 pub const COMPLAINT_REPLIES_PER_DAY: u32 = 30;
 /// Hand-over codes a native session may ask for in a minute: the shell asks for one each time it opens the web app.
@@ -117,6 +119,8 @@ pub struct Limits {
     pub handovers_per_session: Limit,
     /// Data exports per borrower an hour (`rate_limited`).
     pub exports_per_borrower: Limit,
+    /// Loan documents (PDFs) per borrower an hour (`rate_limited`).
+    pub documents_per_borrower: Limit,
     /// Complaints filed per borrower a day (`rate_limited`).
     pub complaints_per_borrower: Limit,
     /// Replies per borrower to their complaints a day (`rate_limited`).
@@ -183,6 +187,12 @@ impl Limits {
                 MINUTE_MS,
             ),
             exports_per_borrower: limit("export", KeyKind::Borrower, EXPORTS_PER_HOUR, HOUR_MS),
+            documents_per_borrower: limit(
+                "documents",
+                KeyKind::Borrower,
+                DOCUMENTS_PER_HOUR,
+                HOUR_MS,
+            ),
             complaints_per_borrower: limit(
                 "complaints",
                 KeyKind::Borrower,
@@ -207,7 +217,7 @@ impl Limits {
     }
 
     /// Every limit, in the list's order.
-    pub fn all(&self) -> [&Limit; 16] {
+    pub fn all(&self) -> [&Limit; 17] {
         [
             &self.code_resend,
             &self.codes_per_phone,
@@ -220,6 +230,7 @@ impl Limits {
             &self.telemetry_per_session,
             &self.handovers_per_session,
             &self.exports_per_borrower,
+            &self.documents_per_borrower,
             &self.complaints_per_borrower,
             &self.complaint_replies_per_borrower,
             &self.payments_per_borrower,

@@ -15,6 +15,7 @@ use kilat_server::auth::operators::{MAX_PASSWORD_CHECKS, Role};
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 
+use crate::builders::{Application, IN};
 use crate::complaints::{photo, upload, walk};
 use crate::console::{PASSWORD, create, login};
 use crate::helpers::{TestApp, error, spawn_app, spawn_app_with};
@@ -548,5 +549,40 @@ async fn exports_beyond_their_bound_are_busy_and_use_up_none_of_the_hours_three(
             .status(),
         StatusCode::TOO_MANY_REQUESTS
     );
+    app.stop().await;
+}
+
+/// Loan documents (PDFs) render a bounded number at a time: beyond it the borrower is told the server is busy (503
+/// with Retry-After) before anything is counted or rendered; and a borrower downloads at most 60 an hour, whichever
+/// document, then 429 with the seconds to wait.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn documents_beyond_their_bound_are_busy_and_at_most_sixty_an_hour_are_rendered() {
+    let app = spawn_app_with(|s| {
+        s.bounds.documents = 1;
+        s.bounds.wait_ms = 0;
+    })
+    .await;
+    let Application {
+        session, order_no, ..
+    } = app.borrower(IN).applied().await;
+    let kfs = format!("/api/v1/borrower/orders/{order_no}/documents/kfs.pdf");
+    let agreement = format!("/api/v1/borrower/orders/{order_no}/documents/agreement.pdf");
+    let held = app.services.bounds.documents.enter().await.unwrap();
+    let busy = app.get_as(&kfs, &session).await;
+    assert_eq!(busy.status(), StatusCode::SERVICE_UNAVAILABLE);
+    assert!(busy.headers().contains_key("retry-after"));
+    assert_eq!(error(busy).await["code"], "server_busy");
+    drop(held);
+    for i in 0..kilat_server::infra::limits::DOCUMENTS_PER_HOUR {
+        let path = if i % 2 == 0 { &kfs } else { &agreement };
+        assert_eq!(
+            app.get_as(path, &session).await.status(),
+            StatusCode::OK,
+            "{i}"
+        );
+    }
+    let refused = app.get_as(&agreement, &session).await;
+    assert_eq!(refused.status(), StatusCode::TOO_MANY_REQUESTS);
+    assert_eq!(error(refused).await["code"], "rate_limited");
     app.stop().await;
 }
