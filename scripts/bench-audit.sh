@@ -120,7 +120,7 @@ probe() { # db label bin url order
       [ "$status" = 200 ] || die "$db: $name answered $status: $(head -c 300 "$WORK/answer.json")"
       [ "$i" = 1 ] || times+=("${out##* }")
     done
-    rows=$(node -e 'console.log(JSON.parse(require("fs").readFileSync(process.argv[1])).data.length)' "$WORK/answer.json")
+    rows=$(node -e 'console.log(JSON.parse(require("fs").readFileSync(process.argv[1])).data.entries.length)' "$WORK/answer.json")
     read -r median slowest < <(printf '%s\n' "${times[@]}" | sort -n | awk '{ t[NR] = $1 * 1000 } END { printf "%.1f %.1f\n", (t[4] + t[5]) / 2, t[NR] }')
     ROWS+=("| $db | $label | $name | $rows | $median | $slowest |")
   }

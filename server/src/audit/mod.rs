@@ -7,15 +7,16 @@ use serde::Serialize;
 use crate::auth::operators::{Operator, Role};
 use crate::error::{Error, FieldProblem};
 use crate::services::Services;
-use crate::store::audit::{AuditFilter, AuditRow, AuditScope, NewAuditEntry};
+use crate::store::audit::{AuditCursor, AuditFilter, AuditRow, AuditScope, NewAuditEntry};
 use kilat_domain::Code;
 
 /// Who may read the audit trail.
 pub const AUDIT_ROLES: &[Role] = &[Role::Admin, Role::Support];
 
-/// The most entries a search shows.
+/// The most entries a page of a search shows.
 pub const SEARCH_LIMIT: i64 = 200;
-/// The most entries one export holds: a bounded answer, whatever the range; narrow the search for more.
+/// The most entries one export holds: a bounded answer, whatever the range. A search with more is refused (narrow
+/// it), never cut short without a word: an export is what an inspector is handed.
 pub const EXPORT_LIMIT: i64 = 10_000;
 
 /// What the audit search filters on, as the operator gives it.
@@ -29,30 +30,76 @@ pub struct AuditQuery<'a> {
     pub to: Option<i64>,
     /// One action (`order.approve`) or a family ending in a dot (`payment.`).
     pub action: Option<&'a str>,
+    /// Where the previous page ended ([`AuditPage::next`]): only older entries.
+    #[serde(skip)]
+    pub before: Option<&'a str>,
 }
 
-/// Entries matching every filter given, newest first (at most 200). An order number or operator that does not exist
-/// matches nothing. An operator of one market reads only the entries on that market's orders and complaints, and
-/// their own; an order of another market matches nothing, as an unknown one.
+/// A page of a search: its entries, newest first, and where the next (older) page starts, if there are more.
+#[derive(Debug)]
+pub struct AuditPage {
+    pub entries: Vec<AuditRow>,
+    /// The cursor to search on from (`before`), `None` on the last page.
+    pub next: Option<String>,
+}
+
+/// An entry's place as a cursor: its time and id (`1700000000000.4f1c…`).
+fn cursor_of(row: &AuditRow) -> String {
+    format!("{}.{}", row.entry.at, row.entry.id)
+}
+
+/// A cursor as [`cursor_of`] writes it; anything else is a field error on `before`.
+fn cursor(raw: Option<&str>) -> Result<Option<AuditCursor<'_>>, Error> {
+    let Some(raw) = raw.map(str::trim) else {
+        return Ok(None);
+    };
+    raw.split_once('.')
+        .and_then(|(at, id)| {
+            let at = at.parse::<i64>().ok().filter(|at| *at >= 0)?;
+            let reads = !id.is_empty()
+                && id.len() <= 64
+                && id
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+            reads.then_some(AuditCursor { at, id })
+        })
+        .map(Some)
+        .ok_or_else(|| Error::field("before", FieldProblem::new("field.audit_cursor")))
+}
+
+/// Entries matching every filter given, newest first, a page of at most 200 at a time (from `before`, where the
+/// previous page ended). An order number or operator that does not exist matches nothing. An operator of one market
+/// reads only the entries on that market's orders and complaints, and their own; an order of another market matches
+/// nothing, as an unknown one.
 pub async fn search(
     s: &Services,
     op: &Operator,
     query: &AuditQuery<'_>,
-) -> Result<Vec<AuditRow>, Error> {
+) -> Result<AuditPage, Error> {
     op.require_any(AUDIT_ROLES)?;
-    find(s, op, query, SEARCH_LIMIT).await
+    let mut entries = find(s, op, query, SEARCH_LIMIT + 1).await?;
+    let more = entries.len() as i64 > SEARCH_LIMIT;
+    entries.truncate(SEARCH_LIMIT as usize);
+    let next = more.then(|| entries.last().map(cursor_of)).flatten();
+    Ok(AuditPage { entries, next })
 }
 
-/// The entries of a search for a CSV export (at most [`EXPORT_LIMIT`]), newest first. The export is itself an entry
-/// of the trail (`audit.export`, with the filters and how many entries left), written before the entries are
-/// answered.
+/// The entries of a search for a CSV export, newest first. A search of more than [`EXPORT_LIMIT`] entries is
+/// refused (`audit.export_too_many`: narrow the dates). The export is itself an entry of the trail (`audit.export`,
+/// with the filters and how many entries left), written before the entries are answered.
 pub async fn export(
     s: &Services,
     op: &Operator,
     query: &AuditQuery<'_>,
 ) -> Result<Vec<AuditRow>, Error> {
     op.require_any(AUDIT_ROLES)?;
-    let rows = find(s, op, query, EXPORT_LIMIT).await?;
+    let rows = find(s, op, query, EXPORT_LIMIT + 1).await?;
+    if rows.len() as i64 > EXPORT_LIMIT {
+        return Err(Error::field(
+            "from",
+            FieldProblem::new("field.audit_export_too_many"),
+        ));
+    }
     let after = serde_json::json!({ "filters": query, "entries": rows.len() }).to_string();
     let mut tx = s.db.begin().await?;
     tx.insert_audit(&NewAuditEntry {
@@ -95,6 +142,7 @@ async fn find(
     limit: i64,
 ) -> Result<Vec<AuditRow>, Error> {
     let action = action_filter(query.action)?;
+    let before = cursor(query.before)?;
     let order_id = match query.order_no.map(str::trim).filter(|n| !n.is_empty()) {
         Some(no) => match s.db.order_by_no(no).await? {
             Some(order) if op.may_see(order.market) => Some(order.id),
@@ -125,6 +173,7 @@ async fn find(
                     market: market.code(),
                     own_id: &op.id,
                 }),
+                before,
             },
             limit,
         )

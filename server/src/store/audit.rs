@@ -162,6 +162,15 @@ pub struct AuditFilter<'a> {
     /// An operator of one market: only the entries on that market's orders and complaints, and the operator's own
     /// (`market` is its code, `own_id` the operator's id); `None` for an operator of every market.
     pub scope: Option<AuditScope<'a>>,
+    /// Only the entries older than this one (its time and id): where the previous page of a search ended.
+    pub before: Option<AuditCursor<'a>>,
+}
+
+/// An entry's place in the search's order (newest first): its time, then its id.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AuditCursor<'a> {
+    pub at: i64,
+    pub id: &'a str,
 }
 
 /// The entries an operator of one market reads (`AuditFilter::scope`).
@@ -281,6 +290,12 @@ fn search_statement<'v>(filter: &AuditFilter<'v>, limit: i64) -> (String, Vec<Va
             sql += &format!(" AND a.action = {}", next(Value::Text(action), &mut values));
         }
         None => {}
+    }
+    if let Some(before) = filter.before {
+        // The bound on the time alone first, so that the time indexes read from it.
+        let at = next(Value::Number(before.at), &mut values);
+        let id = next(Value::Text(before.id), &mut values);
+        sql += &format!(" AND a.at <= {at} AND (a.at < {at} OR a.id < {id})");
     }
     let limit = next(Value::Number(limit), &mut values);
     sql += &format!(" ORDER BY a.at DESC, a.id DESC LIMIT {limit}");

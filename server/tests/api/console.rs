@@ -1684,7 +1684,10 @@ async fn the_audit_search_filters_by_order_operator_and_time() {
     let search = |query: String| {
         let sam = sam.clone();
         let app = &app;
-        async move { data(get(app, &sam, &format!("/api/v1/console/audit{query}")).await).await }
+        async move {
+            data(get(app, &sam, &format!("/api/v1/console/audit{query}")).await).await["entries"]
+                .clone()
+        }
     };
     let actions = |entries: &Value| -> Vec<String> {
         entries
@@ -1702,6 +1705,7 @@ async fn the_audit_search_filters_by_order_operator_and_time() {
     );
     assert_eq!(all[0]["actorKind"], "operator");
     assert_eq!(all[0]["actorId"], ravi.id);
+    // The reason the borrower reads is recorded with the decision.
     assert_eq!(
         all[0]["after"],
         json!({"orderNo": two, "status": "rejected", "reason": "no"})
@@ -1762,7 +1766,7 @@ async fn the_audit_trail_reads_with_names_numbers_and_changes_and_exports_to_csv
     )
     .await;
 
-    let all = data(get(&app, &sam, "/api/v1/console/audit").await).await;
+    let all = data(get(&app, &sam, "/api/v1/console/audit").await).await["entries"].clone();
     let approve = &all[0];
     assert_eq!(approve["action"], "order.approve");
     assert_eq!(approve["actorName"], "rita");
@@ -1791,9 +1795,12 @@ async fn the_audit_trail_reads_with_names_numbers_and_changes_and_exports_to_csv
             .map(|e| e["action"].as_str().unwrap().to_owned())
             .collect()
     };
-    let exact = data(get(&app, &sam, "/api/v1/console/audit?action=order.open").await).await;
+    let exact =
+        data(get(&app, &sam, "/api/v1/console/audit?action=order.open").await).await["entries"]
+            .clone();
     assert_eq!(actions(&exact), ["order.open"]);
-    let family = data(get(&app, &sam, "/api/v1/console/audit?action=order.").await).await;
+    let family =
+        data(get(&app, &sam, "/api/v1/console/audit?action=order.").await).await["entries"].clone();
     assert_eq!(actions(&family), ["order.approve", "order.open"]);
     for bad in ["order.%25", "Order.open", "x%27--"] {
         let response = get(&app, &sam, &format!("/api/v1/console/audit?action={bad}")).await;
@@ -1840,7 +1847,9 @@ async fn the_audit_trail_reads_with_names_numbers_and_changes_and_exports_to_csv
     );
 
     // The export is in the trail: who took which entries out.
-    let exports = data(get(&app, &sam, "/api/v1/console/audit?action=audit.export").await).await;
+    let exports =
+        data(get(&app, &sam, "/api/v1/console/audit?action=audit.export").await).await["entries"]
+            .clone();
     assert_eq!(exports.as_array().unwrap().len(), 1);
     assert_eq!(exports[0]["actorName"], "sam");
     assert_eq!(exports[0]["after"]["entries"], 2);
@@ -1897,7 +1906,9 @@ async fn an_action_family_finds_every_action_starting_with_it_through_its_index(
         let ada_session = &ada_session;
         async move {
             let entries =
-                data(get(app, ada_session, &format!("/api/v1/console/audit?{query}")).await).await;
+                data(get(app, ada_session, &format!("/api/v1/console/audit?{query}")).await).await
+                    ["entries"]
+                    .clone();
             entries
                 .as_array()
                 .unwrap()
@@ -1943,6 +1954,117 @@ async fn an_action_family_finds_every_action_starting_with_it_through_its_index(
             .join("\n");
         assert!(plan.contains("audit_log_family"), "{family}: {plan}");
     }
+    app.stop().await;
+}
+
+/// The audit search pages, newest first, 200 entries at a time: following `next` reads every entry once, even where
+/// many share a millisecond across a page's end, and the last page says there is no more. A cursor that is not one
+/// is a field error. An export of more than 10,000 entries is refused by the field (narrow the dates), never cut
+/// short without a word; 10,000 exactly export whole.
+#[tokio::test]
+async fn the_audit_search_pages_through_every_entry_and_an_export_too_large_is_refused() {
+    let app = spawn_app().await;
+    let ada = create(&app, "ada", &[Role::Admin]).await;
+    let ada_session = sign_in(&app, "ada").await;
+    // 10,000 entries: 450 `payment.utr` of which 300 share one millisecond (the page's end falls inside them), and
+    // the rest `view_unmasked`, the oldest.
+    sqlx::query(
+        "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 10000)
+         INSERT INTO audit_log (id, actor_kind, actor_id, action, entity, entity_id, before_json, after_json, at)
+         SELECT 'e-' || (100000 + i), 'operator', $1,
+                CASE WHEN i > 9550 THEN 'payment.utr' ELSE 'view_unmasked' END, 'payment', 'p', NULL, NULL,
+                CASE WHEN i > 9550 AND i <= 9850 THEN 50000 ELSE 1000 + i END
+         FROM n",
+    )
+    .bind(&ada)
+    .execute(app.db.pool())
+    .await
+    .unwrap();
+
+    let page = |query: String| {
+        let app = &app;
+        let ada_session = &ada_session;
+        async move { data(get(app, ada_session, &format!("/api/v1/console/audit?{query}")).await).await }
+    };
+    let mut seen = Vec::new();
+    let mut pages = 0;
+    let mut before: Option<String> = None;
+    loop {
+        let query = match &before {
+            Some(cursor) => format!("action=payment.&before={cursor}"),
+            None => "action=payment.".to_owned(),
+        };
+        let answer = page(query).await;
+        pages += 1;
+        let entries = answer["entries"].as_array().unwrap();
+        assert!(entries.len() <= 200, "a page holds at most 200");
+        seen.extend(entries.iter().map(|e| {
+            (
+                e["at"].as_i64().unwrap(),
+                e["id"].as_str().unwrap().to_owned(),
+            )
+        }));
+        match answer["next"].as_str() {
+            Some(cursor) => before = Some(cursor.to_owned()),
+            None => break,
+        }
+        assert!(pages < 10, "the pages end");
+    }
+    assert_eq!(pages, 3);
+    assert_eq!(seen.len(), 450, "every entry, once");
+    let mut sorted = seen.clone();
+    sorted.sort_by(|a, b| b.cmp(a));
+    sorted.dedup();
+    assert_eq!(sorted, seen, "newest first, none twice");
+
+    // Exactly 200: one page, and no next.
+    let last = page("action=view_unmasked&from=10351".into()).await;
+    assert_eq!(
+        last["entries"].as_array().unwrap().len(),
+        200,
+        "{}",
+        last["next"]
+    );
+    assert_eq!(last["next"], Value::Null);
+
+    for bad in ["yesterday", "12.", ".e-1", "-1.e-1", "1.a%20b"] {
+        let response = get(
+            &app,
+            &ada_session,
+            &format!("/api/v1/console/audit?before={bad}"),
+        )
+        .await;
+        assert_eq!(response.status(), StatusCode::UNPROCESSABLE_ENTITY, "{bad}");
+        assert!(
+            error(response).await["fields"]["before"].is_string(),
+            "{bad}"
+        );
+    }
+
+    // The 10,000 (all before `to`: the trail's own entries are of today) export whole; one more is refused by the
+    // field, never cut short; narrowed, they export again.
+    let export = get(&app, &ada_session, "/api/v1/console/audit/export?to=60000").await;
+    assert_eq!(export.status(), StatusCode::OK);
+    assert_eq!(export.text().await.unwrap().lines().count(), 10_001);
+    sqlx::query(
+        "INSERT INTO audit_log (id, actor_kind, actor_id, action, entity, entity_id, before_json, after_json, at)
+         VALUES ('e-more', 'operator', $1, 'view_unmasked', 'payment', 'p', NULL, NULL, 500)",
+    )
+    .bind(&ada)
+    .execute(app.db.pool())
+    .await
+    .unwrap();
+    let refused = get(&app, &ada_session, "/api/v1/console/audit/export?to=60000").await;
+    assert_eq!(refused.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(error(refused).await["fields"]["from"].is_string());
+    let narrowed = get(
+        &app,
+        &ada_session,
+        "/api/v1/console/audit/export?from=1000&to=60000",
+    )
+    .await;
+    assert_eq!(narrowed.status(), StatusCode::OK);
+    assert_eq!(narrowed.text().await.unwrap().lines().count(), 10_001);
     app.stop().await;
 }
 

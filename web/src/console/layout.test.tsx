@@ -6,7 +6,7 @@ import { CSRF_STORAGE_KEY } from './csrf';
 
 const EMPTY = {
   'GET /api/v1/console/applications': () => ok([]),
-  'GET /api/v1/console/audit': () => ok([]),
+  'GET /api/v1/console/audit': () => ok({ entries: [], next: null }),
   'GET /api/v1/console/payouts': () => ok([]),
   'GET /api/v1/console/payments': () => ok([]),
 };

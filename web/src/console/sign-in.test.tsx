@@ -87,7 +87,7 @@ describe('console sign-in', () => {
   });
 
   it('opens the first section of a signed-in operator straight away', async () => {
-    fakeConsoleApi({ operator: OPERATORS.adminOnly, signedIn: true, handlers: { 'GET /api/v1/console/audit': () => ok([]) } });
+    fakeConsoleApi({ operator: OPERATORS.adminOnly, signedIn: true, handlers: { 'GET /api/v1/console/audit': () => ok({ entries: [], next: null }) } });
     renderConsole('/console/');
     expect(await screen.findByRole('heading', { level: 1, name: 'Audit trail' })).toBeInTheDocument();
     await waitFor(() => expect(window.location.pathname).toBe('/console/audit'));

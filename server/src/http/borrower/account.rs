@@ -96,7 +96,9 @@ async fn document(
     security(("session_header" = []), ("session_cookie" = [])), operation_id = "order_kfs_pdf",
     params(("orderNo" = String, Path, description = "E.g. KL-261123-7F3K9Q")),
     responses((status = 200, description = "The PDF", content_type = "application/pdf", body = Vec<u8>),
-        (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
+        (status = 401, body = ErrorBody), (status = 404, body = ErrorBody),
+        (status = 429, description = "rate_limited: 60 documents an hour", body = ErrorBody),
+        (status = 503, description = "server_busy: documents are rendered a bounded number at once", body = ErrorBody)))]
 pub async fn kfs_pdf(
     State(state): State<AppState>,
     session: Session,
@@ -110,7 +112,9 @@ pub async fn kfs_pdf(
     security(("session_header" = []), ("session_cookie" = [])), operation_id = "order_agreement_pdf",
     params(("orderNo" = String, Path, description = "E.g. KL-261123-7F3K9Q")),
     responses((status = 200, description = "The PDF", content_type = "application/pdf", body = Vec<u8>),
-        (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
+        (status = 401, body = ErrorBody), (status = 404, body = ErrorBody),
+        (status = 429, description = "rate_limited: 60 documents an hour", body = ErrorBody),
+        (status = 503, description = "server_busy: documents are rendered a bounded number at once", body = ErrorBody)))]
 pub async fn agreement_pdf(
     State(state): State<AppState>,
     session: Session,
@@ -127,7 +131,9 @@ pub async fn agreement_pdf(
     params(("orderNo" = String, Path, description = "E.g. KL-261123-7F3K9Q")),
     responses((status = 200, description = "The PDF", content_type = "application/pdf", body = Vec<u8>),
         (status = 401, body = ErrorBody), (status = 404, body = ErrorBody),
-        (status = 409, description = "loan_not_closed: not paid out yet, or still owing", body = ErrorBody)))]
+        (status = 409, description = "loan_not_closed: not paid out yet, or still owing", body = ErrorBody),
+        (status = 429, description = "rate_limited: 60 documents an hour", body = ErrorBody),
+        (status = 503, description = "server_busy: documents are rendered a bounded number at once", body = ErrorBody)))]
 pub async fn no_dues_pdf(
     State(state): State<AppState>,
     session: Session,

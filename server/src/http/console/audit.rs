@@ -33,6 +33,8 @@ pub struct AuditSearch {
     pub to: Option<String>,
     /// One action (`order.approve`) or a family of actions ending in a dot (`payment.`).
     pub action: Option<String>,
+    /// Where the previous page ended: its `next`. Only the search reads it, not the export.
+    pub before: Option<String>,
 }
 
 impl AuditSearch {
@@ -56,6 +58,7 @@ impl AuditSearch {
             from,
             to,
             action: self.action.as_deref(),
+            before: self.before.as_deref(),
         })
     }
 }
@@ -144,37 +147,55 @@ impl From<AuditRow> for AuditEntryView {
     }
 }
 
-/// Searches the audit trail, newest first, at most 200 entries (admin, support).
+/// A page of the audit search.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct AuditPageView {
+    /// Newest first, at most 200.
+    pub entries: Vec<AuditEntryView>,
+    /// Where the next, older page starts (send it as `before`); null on the last page.
+    #[schema(required = true)]
+    pub next: Option<String>,
+}
+
+/// Searches the audit trail, newest first, a page of at most 200 entries at a time (admin, support).
 #[utoipa::path(get, path = "/api/v1/console/audit", tag = "console", operation_id = "console_audit",
     security(("console_cookie" = [])), params(AuditSearch),
-    responses((status = 200, body = Envelope<Vec<AuditEntryView>>), (status = 401, body = ErrorBody),
+    responses((status = 200, body = Envelope<AuditPageView>), (status = 401, body = ErrorBody),
         (status = 403, description = "forbidden: neither admin nor support", body = ErrorBody),
-        (status = 422, description = "validation_failed: `from`, `to` or `action`", body = ErrorBody)))]
+        (status = 422, description = "validation_failed: `from`, `to`, `action` or `before`", body = ErrorBody)))]
 pub async fn search(
     State(state): State<AppState>,
     session: OperatorSession,
     ApiQuery(search): ApiQuery<AuditSearch>,
-) -> Result<Json<Envelope<Vec<AuditEntryView>>>, ApiError> {
-    let rows = audit::search(&state.services, &session.operator, &search.query()?).await?;
-    Ok(Envelope::ok(
-        rows.into_iter().map(AuditEntryView::from).collect(),
-    ))
+) -> Result<Json<Envelope<AuditPageView>>, ApiError> {
+    let page = audit::search(&state.services, &session.operator, &search.query()?).await?;
+    Ok(Envelope::ok(AuditPageView {
+        entries: page.entries.into_iter().map(AuditEntryView::from).collect(),
+        next: page.next,
+    }))
 }
 
-/// The entries of a search as CSV, newest first, at most 10,000 (admin, support); the export is itself audited
-/// (`audit.export`). Columns: time (UTC, RFC 3339), actor, action, record, changes, before, after.
+/// The entries of a search as CSV, newest first (admin, support); a search of more than 10,000 entries is refused
+/// (narrow the dates). The export is itself audited (`audit.export`). Columns: time (UTC, RFC 3339), actor, action,
+/// record, changes, before, after.
 #[utoipa::path(get, path = "/api/v1/console/audit/export", tag = "console", operation_id = "console_audit_export",
     security(("console_cookie" = [])), params(AuditSearch),
     responses((status = 200, description = "text/csv", content_type = "text/csv", body = String),
         (status = 401, body = ErrorBody),
         (status = 403, description = "forbidden: neither admin nor support", body = ErrorBody),
-        (status = 422, description = "validation_failed: `from`, `to` or `action`", body = ErrorBody)))]
+        (status = 422, description = "validation_failed: `from`, `to` or `action`; `from` when more than 10,000 entries match",
+            body = ErrorBody)))]
 pub async fn export(
     State(state): State<AppState>,
     session: OperatorSession,
     ApiQuery(search): ApiQuery<AuditSearch>,
 ) -> Result<Response, ApiError> {
-    let rows = audit::export(&state.services, &session.operator, &search.query()?).await?;
+    let query = AuditQuery {
+        before: None,
+        ..search.query()?
+    };
+    let rows = audit::export(&state.services, &session.operator, &query).await?;
     let mut csv = CsvWriter::new();
     csv.header(&[
         "time_utc", "actor", "action", "record", "changes", "before", "after",

@@ -32,6 +32,8 @@ export type TimelineEntry = Schemas['ConsoleTimelineEntry'];
 export type Decision = Schemas['DecisionView'];
 /** One entry of `GET /audit`. */
 export type AuditEntry = Schemas['AuditEntryView'];
+/** A page of `GET /audit`: its entries, and where the next, older page starts (null on the last). */
+export type AuditPage = Schemas['AuditPageView'];
 /** One approved order awaiting payout (`GET /payouts`). */
 export type PayoutEntry = Schemas['PayoutQueueEntry'];
 export type DashboardView = Schemas['DashboardView'];

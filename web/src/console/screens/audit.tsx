@@ -2,7 +2,8 @@ import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { ApiError } from '@/shared/api/http';
-import { auditExportUrl, useAudit, type AuditSearch } from '../api/audit';
+import { auditExportPath, useAudit, type AuditSearch } from '../api/audit';
+import { fetchCsv, saveCsv } from '../api/finance';
 import type { AuditEntry, Currency } from '../api/types';
 import { dateTime, money } from '../format';
 import { useOperator } from '../operator-context';
@@ -74,22 +75,49 @@ export function AuditScreen() {
       return;
     }
     setRangeError(null);
+    setExportError(null);
+    setExported(null);
     const next = new URLSearchParams();
     for (const f of FILTERS) if (draft[f].trim()) next.set(f, draft[f].trim());
     setParams(next);
   };
 
-  const fieldErrors = audit.error instanceof ApiError ? audit.error.fields : {};
   const search = toApiSearch(params);
+  const [exporting, setExporting] = useState(false);
+  const [exportError, setExportError] = useState<ApiError | null>(null);
+  const [exported, setExported] = useState<string | null>(null);
+  const fieldErrors = { ...(audit.error instanceof ApiError ? audit.error.fields : {}), ...(exportError?.fields ?? {}) };
+  const entries = audit.data?.pages.flatMap((page) => page.entries) ?? [];
+
+  const onExport = async () => {
+    setExporting(true);
+    setExportError(null);
+    setExported(null);
+    try {
+      const file = await fetchCsv(auditExportPath(search), 'kilat-audit.csv');
+      saveCsv(file);
+      setExported(t('audit.exported', { name: file.name }));
+    } catch (error) {
+      setExportError(error instanceof ApiError ? error : new ApiError({ code: 'network_error', status: 0 }));
+    } finally {
+      setExporting(false);
+    }
+  };
 
   return (
     <section>
       <div className="page-head">
         <h1>{t('audit.title')}</h1>
-        <a className="button button--quiet" href={auditExportUrl(search)} download>
-          {t('audit.export')}
-        </a>
+        <button type="button" className="button button--quiet" onClick={() => void onExport()} disabled={exporting}>
+          {exporting ? t('audit.exporting') : t('audit.export')}
+        </button>
       </div>
+      {exported && <p role="status">{exported}</p>}
+      {exportError && Object.keys(exportError.fields).length === 0 && (
+        <p role="alert" className="field-error">
+          {exportError.msg || t('audit.exportFailed')}
+        </p>
+      )}
       <form className="panel filters" role="search" onSubmit={onSubmit} aria-label={t('audit.search')}>
         {FILTERS.map((f) => (
           <div className="field" key={f}>
@@ -128,10 +156,29 @@ export function AuditScreen() {
         <Loading label={t('audit.loading')} />
       ) : audit.isError ? (
         <LoadFailed error={audit.error} onRetry={() => void audit.refetch()} />
-      ) : audit.data.length === 0 ? (
+      ) : entries.length === 0 ? (
         <p className="empty">{t('audit.empty')}</p>
       ) : (
-        <AuditTable entries={audit.data} />
+        <>
+          <AuditTable entries={entries} more={audit.hasNextPage} />
+          {audit.hasNextPage && (
+            <div className="actions">
+              <button
+                type="button"
+                className="button"
+                onClick={() => void audit.fetchNextPage()}
+                disabled={audit.isFetchingNextPage}
+              >
+                {audit.isFetchingNextPage ? t('audit.loadingOlder') : t('audit.older')}
+              </button>
+            </div>
+          )}
+          {audit.isFetchNextPageError && (
+            <p role="alert" className="field-error">
+              {t('audit.olderFailed')}
+            </p>
+          )}
+        </>
       )}
     </section>
   );
@@ -172,12 +219,12 @@ function Changes({ entry }: { entry: AuditEntry }) {
   );
 }
 
-function AuditTable({ entries }: { entries: AuditEntry[] }) {
+function AuditTable({ entries, more }: { entries: AuditEntry[]; more: boolean }) {
   const { t } = useTranslation();
   const me = useOperator();
   return (
     <table className="table">
-      <caption>{t('audit.caption', { count: entries.length })}</caption>
+      <caption>{t(more ? 'audit.captionMore' : 'audit.caption', { count: entries.length })}</caption>
       <thead>
         <tr>
           <th scope="col">{t('audit.at')}</th>

@@ -1125,7 +1125,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Searches the audit trail, newest first, at most 200 entries (admin, support). */
+        /** Searches the audit trail, newest first, a page of at most 200 entries at a time (admin, support). */
         get: operations["console_audit"];
         put?: never;
         post?: never;
@@ -1143,8 +1143,9 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The entries of a search as CSV, newest first, at most 10,000 (admin, support); the export is itself audited
-         *     (`audit.export`). Columns: time (UTC, RFC 3339), actor, action, record, changes, before, after.
+         * The entries of a search as CSV, newest first (admin, support); a search of more than 10,000 entries is refused
+         *     (narrow the dates). The export is itself audited (`audit.export`). Columns: time (UTC, RFC 3339), actor, action,
+         *     record, changes, before, after.
          */
         get: operations["console_audit_export"];
         put?: never;
@@ -2754,6 +2755,13 @@ export interface components {
             /** @description The order's number, for an entry about an order. */
             orderNo: string | null;
         };
+        /** @description A page of the audit search. */
+        AuditPageView: {
+            /** @description Newest first, at most 200. */
+            entries: components["schemas"]["AuditEntryView"][];
+            /** @description Where the next, older page starts (send it as `before`); null on the last page. */
+            next: string | null;
+        };
         /** @description A bank of the market. In India `code` is the bank's IFSC prefix. */
         BankChoice: {
             code: string;
@@ -4143,6 +4151,23 @@ export interface components {
                 /** @description Empty in a preview (no order yet). */
                 orderNo: string;
                 title: string;
+            };
+            /** @description Always `ok` on success. */
+            msg: string;
+        };
+        /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
+        Envelope_AuditPageView: {
+            /**
+             * Format: int32
+             * @description Always 0 on success.
+             */
+            code: number;
+            /** @description A page of the audit search. */
+            data: {
+                /** @description Newest first, at most 200. */
+                entries: components["schemas"]["AuditEntryView"][];
+                /** @description Where the next, older page starts (send it as `before`); null on the last page. */
+                next: string | null;
             };
             /** @description Always `ok` on success. */
             msg: string;
@@ -5998,42 +6023,6 @@ export interface components {
             data: {
                 id: string;
                 username: string;
-            }[];
-            /** @description Always `ok` on success. */
-            msg: string;
-        };
-        /** @description `{"code": 0, "msg": "ok", "data": …}` around every successful answer. */
-        Envelope_Vec_AuditEntryView: {
-            /**
-             * Format: int32
-             * @description Always 0 on success.
-             */
-            code: number;
-            data: {
-                /** @description E.g. `order.approve`, `view_unmasked`. */
-                action: string;
-                actorId: string | null;
-                /** @description `borrower`, `operator` or `system`. */
-                actorKind: string;
-                /** @description The acting operator's username; null for a borrower or the system. */
-                actorName: string | null;
-                after: Record<string, never> | null;
-                /**
-                 * Format: int64
-                 * @description Epoch milliseconds.
-                 */
-                at: number;
-                /** @description The record's state before and after, as JSON; null when not recorded. */
-                before: Record<string, never> | null;
-                /** @description The fields that differ between before and after, field by field. */
-                changes: components["schemas"]["AuditChangeView"][];
-                /** @description The order's currency (`INR`, `IDR`), for an entry about an order: amounts in `changes` are its minor units. */
-                currency: string | null;
-                entity: string;
-                entityId: string;
-                id: string;
-                /** @description The order's number, for an entry about an order. */
-                orderNo: string | null;
             }[];
             /** @description Always `ok` on success. */
             msg: string;
@@ -11363,8 +11352,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description rate_limited: 60 documents an hour */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description internal */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description server_busy: documents are rendered a bounded number at once */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11411,8 +11418,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description rate_limited: 60 documents an hour */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description internal */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description server_busy: documents are rendered a bounded number at once */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11468,8 +11493,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description rate_limited: 60 documents an hour */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description internal */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description server_busy: documents are rendered a bounded number at once */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13301,6 +13344,8 @@ export interface operations {
                 to?: number;
                 /** @description One action (`order.approve`) or a family of actions ending in a dot (`payment.`). */
                 action?: string;
+                /** @description Where the previous page ended: its `next`. Only the search reads it, not the export. */
+                before?: string;
             };
             header?: never;
             path?: never;
@@ -13313,7 +13358,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_Vec_AuditEntryView"];
+                    "application/json": components["schemas"]["Envelope_AuditPageView"];
                 };
             };
             /** @description bad_request: the query string could not be read */
@@ -13342,7 +13387,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description validation_failed: `from`, `to` or `action` */
+            /** @description validation_failed: `from`, `to`, `action` or `before` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -13375,6 +13420,8 @@ export interface operations {
                 to?: number;
                 /** @description One action (`order.approve`) or a family of actions ending in a dot (`payment.`). */
                 action?: string;
+                /** @description Where the previous page ended: its `next`. Only the search reads it, not the export. */
+                before?: string;
             };
             header?: never;
             path?: never;
@@ -13417,7 +13464,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description validation_failed: `from`, `to` or `action` */
+            /** @description validation_failed: `from`, `to` or `action`; `from` when more than 10,000 entries match */
             422: {
                 headers: {
                     [name: string]: unknown;
