@@ -11,7 +11,9 @@ import { setUnauthorizedHandler, type HttpClient } from '@/shared/api/http';
 import type { Market } from '@/shared/market/market';
 import { MarketProvider } from '@/shared/market/market-context';
 import { ToastProvider } from '@/shared/ui/toast';
+import { forgetAllKept } from './api/idempotency-key';
 import { queryKeys } from './api/query-keys';
+import { sessionStorageOrNull } from './boot';
 import { APP_BASENAME } from './paths';
 import { BorrowerRoutes } from './routes';
 import { HandoverGate, type Handover } from './handover';
@@ -78,6 +80,9 @@ function LoginOnUnauthorized() {
       const signedOut = error.signedOut && error.msg ? error.msg : undefined;
       if (here !== '/login') void navigate('/login', { replace: true, state: { from: `${here}${search}`, signedOut } });
       queryClient.removeQueries({ queryKey: queryKeys.borrower });
+      // And what this tab kept of the borrower's applications and payments: whoever signs in next may be someone else.
+      // (A certification draft stays: it names its borrower and comes back only to them, see step-draft.ts.)
+      forgetAllKept(sessionStorageOrNull());
     });
     return () => setUnauthorizedHandler(null);
   }, [navigate, queryClient]);

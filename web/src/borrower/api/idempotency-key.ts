@@ -4,6 +4,7 @@
 // answers the same order (docs/API-BORROWER.md, `POST /orders`). A changed KFS is another key.
 
 const PREFIX = 'kilat.confirm:';
+const PAY_PREFIX = 'kilat.pay:';
 
 export interface ConfirmationOf {
   productCode: string;
@@ -45,17 +46,21 @@ export interface SentConfirmation extends ConfirmationOf {
 /** The loan a confirmation is of, all that `POST /apply` knows before its statement is read. */
 export type LoanOf = Pick<ConfirmationOf, 'productCode' | 'amount' | 'termCode'>;
 
-function sentStorageKey(of: LoanOf): string {
-  return `kilat.confirm-sent:${of.productCode}:${of.amount}:${of.termCode}`;
+const SENT_PREFIX = 'kilat.confirm-sent:';
+
+/** A kept confirmation is the borrower's who sent it (their id from `GET /me`, no phone number): named by it and holding it. */
+function sentStorageKey(of: LoanOf, borrower: string): string {
+  return `${SENT_PREFIX}${encodeURIComponent(borrower)}:${of.productCode}:${of.amount}:${of.termCode}`;
 }
 
 /**
- * Keeps a confirmation as it is sent. When its answer is lost the order may exist all the same, and `POST /apply` then
- * refuses this very loan with `open_order_exists`: sending the same request again is answered with that order.
+ * Keeps a confirmation as it is sent, as the signed-in borrower's. When its answer is lost the order may exist all the
+ * same, and `POST /apply` then refuses this very loan with `open_order_exists`: sending the same request again is
+ * answered with that order.
  */
-export function keepSentConfirmation(sent: SentConfirmation, storage: Pick<Storage, 'setItem'> | null): void {
-  const name = sentStorageKey(sent);
-  const text = JSON.stringify(sent);
+export function keepSentConfirmation(sent: SentConfirmation, borrower: string, storage: Pick<Storage, 'setItem'> | null): void {
+  const name = sentStorageKey(sent, borrower);
+  const text = JSON.stringify({ ...sent, borrower });
   try {
     if (storage) {
       storage.setItem(name, text);
@@ -67,9 +72,13 @@ export function keepSentConfirmation(sent: SentConfirmation, storage: Pick<Stora
   inMemory.set(name, text);
 }
 
-/** The confirmation of this loan sent and not yet answered, if one is kept. */
-export function sentConfirmationFor(of: LoanOf, storage: Pick<Storage, 'getItem'> | null): SentConfirmation | null {
-  const name = sentStorageKey(of);
+/**
+ * The confirmation of this loan that `borrower` sent and is not yet answered, if one is kept: never another borrower's
+ * (a shared phone), and nothing while the borrower is not known.
+ */
+export function sentConfirmationFor(of: LoanOf, borrower: string | null, storage: Pick<Storage, 'getItem'> | null): SentConfirmation | null {
+  if (!borrower) return null;
+  const name = sentStorageKey(of, borrower);
   let text: string | null | undefined = null;
   try {
     text = storage?.getItem(name);
@@ -79,18 +88,43 @@ export function sentConfirmationFor(of: LoanOf, storage: Pick<Storage, 'getItem'
   text ||= inMemory.get(name);
   if (!text) return null;
   try {
-    const sent = JSON.parse(text) as Partial<SentConfirmation> | null;
-    const strings = [sent?.kfsHash, sent?.agreementHash, sent?.idempotencyKey].every((value) => typeof value === 'string' && value !== '');
-    const same = sent?.productCode === of.productCode && sent.amount === of.amount && sent.termCode === of.termCode;
-    return strings && same ? (sent as SentConfirmation) : null;
+    const kept = JSON.parse(text) as (Partial<SentConfirmation> & { borrower?: unknown }) | null;
+    if (!kept || kept.borrower !== borrower) return null;
+    const { productCode, amount, termCode, kfsHash, agreementHash, idempotencyKey } = kept;
+    const strings = [kfsHash, agreementHash, idempotencyKey].every((value) => typeof value === 'string' && value !== '');
+    const same = productCode === of.productCode && amount === of.amount && termCode === of.termCode;
+    // The request as it was sent, and nothing else: the borrower's id is not part of it.
+    return strings && same ? { productCode, amount, termCode, kfsHash: kfsHash!, agreementHash: agreementHash!, idempotencyKey: idempotencyKey! } : null;
   } catch {
     return null;
   }
 }
 
 /** Forgets a sent confirmation once it is answered: its order, or a refusal. */
-export function forgetSentConfirmation(of: LoanOf, storage: Pick<Storage, 'removeItem'> | null): void {
-  forgetKeyNamed(sentStorageKey(of), storage);
+export function forgetSentConfirmation(of: LoanOf, borrower: string | null, storage: Pick<Storage, 'removeItem'> | null): void {
+  if (borrower) forgetKeyNamed(sentStorageKey(of, borrower), storage);
+}
+
+/** What this file keeps for a signed-in borrower: confirmation keys, sent confirmations and payment keys. */
+const BORROWER_PREFIXES = [PREFIX, SENT_PREFIX, PAY_PREFIX];
+
+/**
+ * Forgets everything this file keeps, whoever it was kept for: at log-out and when the session ends (a 401), so
+ * nothing of one borrower's applications or payments stays in the tab for whoever signs in next.
+ */
+export function forgetAllKept(storage: Pick<Storage, 'key' | 'length' | 'removeItem'> | null): void {
+  inMemory.clear();
+  try {
+    if (!storage) return;
+    const names: string[] = [];
+    for (let index = 0; index < storage.length; index += 1) {
+      const name = storage.key(index);
+      if (name !== null && BORROWER_PREFIXES.some((prefix) => name.startsWith(prefix))) names.push(name);
+    }
+    for (const name of names) storage.removeItem(name);
+  } catch {
+    // Unreadable storage keeps nothing to forget.
+  }
 }
 
 /**
@@ -107,7 +141,7 @@ export interface PaymentOf {
 }
 
 function paymentStorageKey(of: PaymentOf): string {
-  return `kilat.pay:${of.orderNo}:${of.choice}:${of.method}:${of.amount}:${of.today}`;
+  return `${PAY_PREFIX}${of.orderNo}:${of.choice}:${of.method}:${of.amount}:${of.today}`;
 }
 
 export function paymentKeyFor(of: PaymentOf, storage: Pick<Storage, 'getItem' | 'setItem'> | null): string {

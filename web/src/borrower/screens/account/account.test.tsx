@@ -119,6 +119,8 @@ describe('deleting the account', () => {
       'POST /api/v1/borrower/account/deletion': () => ok({ deletedAt: 1, sessionsRevoked: 1 }),
     });
     api.signIn();
+    // What the tab kept of the account's payments goes with it.
+    sessionStorage.setItem('kilat.pay:KL-261125-ABC123:due:upi:100:2026-12-01', 'key-1');
     const user = userEvent.setup({ pointerEventsCheck: 0 });
     renderBorrower('/app/account/delete?lang=1');
     const button = await screen.findByRole('button', { name: 'Delete my account' });
@@ -129,6 +131,7 @@ describe('deleting the account', () => {
     await user.click(await screen.findByRole('button', { name: 'Delete' }));
     expect(await screen.findByRole('heading', { level: 1, name: 'Log in' })).toBeInTheDocument();
     expect(api.callsTo('POST', '/api/v1/borrower/account/deletion')).toHaveLength(1);
+    expect(sessionStorage.getItem('kilat.pay:KL-261125-ABC123:due:upi:100:2026-12-01')).toBeNull();
   });
 
   it('shows an error state with a retry when the check fails', async () => {

@@ -11,6 +11,7 @@ import { sessionStorageOrNull } from '../../boot';
 import { Screen } from '../../layout/screen';
 import { LoadingState, StateNotice } from '../../ui/state-notice';
 import { useErrorToast } from '../../ui/use-error-toast';
+import { forgetAllKept } from '../../api/idempotency-key';
 import { forgetAllDrafts } from '../certification/step-draft';
 
 /**
@@ -89,6 +90,8 @@ function DeleteForm() {
     remove.mutate(undefined, {
       onSuccess: () => {
         forgetAllDrafts(sessionStorageOrNull());
+        // And what the tab kept of the applications and payments of the account that is no more.
+        forgetAllKept(sessionStorageOrNull());
         Toast.show({ content: t('deleteAccount.done'), duration: 3000 });
         void navigate('/login', { replace: true });
       },

@@ -1,7 +1,7 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import { deferred, fakeApi, ok, refusal, renderBorrower, type ApiCall, type Handler } from '@/test/render-borrower';
+import { deferred, fakeApi, ME_IN, ok, refusal, renderBorrower, type ApiCall, type Handler } from '@/test/render-borrower';
 import { AGREEMENT_PREVIEW, ORDER_DETAIL } from '../orders/fixtures.test-data';
 import { KFS_IN } from './fixtures.test-data';
 
@@ -21,6 +21,23 @@ function confirming(handlers: Record<string, Handler> = {}) {
 }
 
 const keyOf = (call: ApiCall) => (call.body as { idempotencyKey: string }).idempotencyKey;
+/** Where the confirmation of the loan in CONFIRM_URL is kept for the borrower `b-1` (ME_IN) while its answer is not known. */
+const SENT_B1 = 'kilat.confirm-sent:b-1:in-flexi-14d:600000:14dx3';
+/** The names in sessionStorage of what is kept of a borrower's applications and payments. */
+const keptNames = () =>
+  Array.from({ length: window.sessionStorage.length }, (_, index) => window.sessionStorage.key(index)!).filter((name) =>
+    /^kilat\.(confirm|confirm-sent|pay):/.test(name),
+  );
+
+/** Confirms the loan in CONFIRM_URL as `b-1` with its answer lost: the confirmation and its key are kept. */
+async function confirmWithAnswerLost(user: ReturnType<typeof userEvent.setup>) {
+  const page = renderBorrower(CONFIRM_URL);
+  await user.click(await screen.findByRole('checkbox', { name: ACCEPT }));
+  await user.click(screen.getByRole('button', { name: 'Confirm' }));
+  expect(await screen.findByRole('alert')).toHaveTextContent('Your loan is not confirmed yet');
+  expect(keptNames().filter((name) => name.startsWith('kilat.confirm-sent:'))).toHaveLength(1);
+  page.unmount();
+}
 
 describe('confirming a loan', () => {
   it('needs the statement accepted, then confirms it by its hash and opens the new loan', async () => {
@@ -175,7 +192,8 @@ describe('confirming a loan', () => {
     expect(again!.body).toEqual(sent!.body);
     expect(keyOf(again!)).toBe(firstKey);
     // Answered: nothing is kept to be sent a third time.
-    expect(window.sessionStorage.getItem('kilat.confirm-sent:in-flexi-14d:600000:14dx3')).toBeNull();
+    expect(keptNames()).toEqual([]);
+    expect(window.sessionStorage.getItem(SENT_B1)).toBeNull();
     expect(window.sessionStorage.getItem(`kilat.confirm:in-flexi-14d:600000:14dx3:${KFS_IN.contentHash}`)).toBeNull();
   });
 
@@ -224,7 +242,7 @@ describe('confirming a loan', () => {
     expect(await screen.findByRole('alert')).toHaveTextContent('You already have a loan in progress');
     expect(screen.queryByRole('button', { name: 'Try again' })).toBeNull();
     expect(api.callsTo('POST', '/api/v1/borrower/orders')).toHaveLength(2);
-    expect(window.sessionStorage.getItem('kilat.confirm-sent:in-flexi-14d:600000:14dx3')).toBeNull();
+    expect(window.sessionStorage.getItem(SENT_B1)).toBeNull();
   });
 
   it('applies anew when the kept key named an order that has ended since', async () => {
@@ -325,6 +343,65 @@ describe('confirming a loan', () => {
     expect(problem).toHaveTextContent('You already have a loan in progress');
     expect(screen.getByRole('link', { name: 'See my loans' })).toHaveAttribute('href', '/app/orders');
     expect(screen.queryByRole('button', { name: 'Confirm' })).toBeNull();
+  });
+});
+
+describe('a confirmation kept after a lost answer', () => {
+  it('is kept for the borrower who sent it, and never sent again for another borrower in the same tab', async () => {
+    let me = ME_IN;
+    let created = false;
+    const api = confirming({
+      'GET /api/v1/borrower/me': () => ok(me),
+      'POST /api/v1/borrower/apply': () => (created ? refusal(409, 'open_order_exists', 'You already have an open order.') : ok(KFS_IN)),
+      'POST /api/v1/borrower/orders': () => {
+        created = true;
+        return Promise.reject(new TypeError('Failed to fetch'));
+      },
+    });
+    const user = userEvent.setup();
+    await confirmWithAnswerLost(user);
+    // Only the borrower's id names it: no phone number is kept.
+    expect(keptNames().join(' ')).not.toContain('3210');
+
+    // Someone else is signed in in this tab, and has an open order of the same loan.
+    me = { ...ME_IN, id: 'b-2', phoneMasked: '+91 ******1111' };
+    renderBorrower(CONFIRM_URL);
+    expect(await screen.findByRole('alert')).toHaveTextContent('You already have a loan in progress');
+    expect(api.callsTo('POST', '/api/v1/borrower/orders')).toHaveLength(1);
+    // The first borrower's confirmation stays theirs, named by their id.
+    expect(JSON.parse(window.sessionStorage.getItem(SENT_B1)!)).toMatchObject({ borrower: 'b-1', amount: 600000 });
+  });
+
+  it('is forgotten at log-out, with every key kept for an application or a payment', async () => {
+    const api = confirming({ 'POST /api/v1/borrower/orders': () => Promise.reject(new TypeError('Failed to fetch')) });
+    const user = userEvent.setup();
+    await confirmWithAnswerLost(user);
+    window.sessionStorage.setItem('kilat.pay:KL-261123-7F3K9Q:due:upi:346800:2026-12-06', 'pay-key-0001');
+    expect(keptNames()).toHaveLength(3);
+
+    renderBorrower('/app/me?lang=1');
+    await user.click(await screen.findByRole('button', { name: 'Log out' }));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Log in' })).toBeInTheDocument();
+    expect(api.callsTo('POST', '/api/v1/borrower/logout')).toHaveLength(1);
+    expect(keptNames()).toEqual([]);
+    // What is not the borrower's stays: the market of this visit.
+    expect(window.sessionStorage.getItem('kilat.market')).toBe('in');
+  });
+
+  it('is forgotten when the session ends (401)', async () => {
+    let signedIn = true;
+    confirming({
+      'GET /api/v1/borrower/me': () => (signedIn ? ok(ME_IN) : refusal(401, 'unauthorized', 'Please log in again.', { headers: { 'X-Signed-Out': 'expired' } })),
+      'POST /api/v1/borrower/orders': () => Promise.reject(new TypeError('Failed to fetch')),
+    });
+    const user = userEvent.setup();
+    await confirmWithAnswerLost(user);
+    expect(keptNames()).toHaveLength(2);
+
+    signedIn = false;
+    renderBorrower(CONFIRM_URL);
+    await waitFor(() => expect(window.location.pathname).toBe('/app/login'));
+    expect(keptNames()).toEqual([]);
   });
 });
 

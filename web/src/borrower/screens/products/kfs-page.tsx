@@ -7,6 +7,7 @@ import { ApiError } from '@/shared/api/http';
 import { useApply } from '../../api/apply';
 import { useApplyAgreement } from '../../api/apply-agreement';
 import { useConfirmOrder } from '../../api/confirm-order';
+import { useMe } from '../../api/me';
 import {
   forgetConfirmKey,
   forgetSentConfirmation,
@@ -32,7 +33,8 @@ import '../loans.css';
  * server freezes the agreement with the order. Everything it needs is in the URL, so a reload shows it again, and the
  * confirmation's idempotency key survives the reload (idempotency-key.ts). So does the confirmation sent: when its
  * answer was lost but its order made, `POST /apply` refuses the reload with `open_order_exists`, and the confirmation
- * is sent again to open its order (ApplyRefused).
+ * is sent again to open its order (ApplyRefused). What is kept is the signed-in borrower's (`GET /me`): another
+ * borrower signing in on the same phone never sees it nor sends it.
  */
 export function KfsPage() {
   const { t } = useTranslation();
@@ -43,6 +45,9 @@ export function KfsPage() {
   const valid = /^\d{1,15}$/.test(amountText) && termCode !== '';
   const request: QuoteRequest | null = valid ? { productCode: code, amount: Number(amountText), termCode } : null;
   const apply = useApply(request);
+  // The borrower whose confirmation is kept and sent again; the app asks for them on every signed-in screen.
+  const me = useMe();
+  const borrower = me.data?.id ?? null;
   const agreement = useApplyAgreement(apply.isSuccess ? request : null);
   const back = `/products/${encodeURIComponent(code)}${valid ? `?${new URLSearchParams({ amount: amountText, term: termCode }).toString()}` : ''}`;
 
@@ -53,7 +58,12 @@ export function KfsPage() {
       ) : apply.isPending ? (
         <LoadingState />
       ) : apply.isError ? (
-        <ApplyRefused error={apply.error} request={request} productUrl={back} onRetry={() => void apply.refetch()} />
+        // Whether a kept confirmation is this borrower's is known once they are.
+        isOpenOrder(apply.error) && me.isPending ? (
+          <LoadingState />
+        ) : (
+          <ApplyRefused error={apply.error} request={request} borrower={borrower} productUrl={back} onRetry={() => void apply.refetch()} />
+        )
       ) : (
         <div className="confirm">
           <KeyFactStatementView kfs={apply.data} />
@@ -62,6 +72,7 @@ export function KfsPage() {
             kfs={apply.data}
             agreement={agreement.data ?? null}
             request={request}
+            borrower={borrower}
             productUrl={back}
             onKfsChanged={() => {
               void apply.refetch();
@@ -133,18 +144,22 @@ function useRefusal(): (error: ApiError | Error, productUrl: string) => Refusal 
   };
 }
 
+function isOpenOrder(error: Error): boolean {
+  return error instanceof ApiError && error.code === 'open_order_exists';
+}
+
 /** The server answered and would answer the same again: not a lost answer (0), a fault (5xx), a wait (429) or a sign-in (401). */
 function refused(error: ApiError): boolean {
   return error.status >= 400 && error.status < 500 && error.status !== 401 && error.status !== 429;
 }
 
 /** A confirmation answered with its order: what was kept for it is forgotten, and the loan opens. */
-function useConfirmed(): (of: ConfirmationOf, order: OrderDetail) => void {
+function useConfirmed(borrower: string | null): (of: ConfirmationOf, order: OrderDetail) => void {
   const navigate = useNavigate();
   return (of, order) => {
     // The order exists: applying again later (after a cancel, say) is a new application, under a new key.
     forgetConfirmKey(of, sessionStorageOrNull());
-    forgetSentConfirmation(of, sessionStorageOrNull());
+    forgetSentConfirmation(of, borrower, sessionStorageOrNull());
     // Replace: going back from the new loan should not land on a statement that is already confirmed.
     const state: OrderPageState = { confirmed: true };
     void navigate(`/orders/${encodeURIComponent(order.orderNo)}`, { replace: true, state });
@@ -154,22 +169,33 @@ function useConfirmed(): (of: ConfirmationOf, order: OrderDetail) => void {
 /**
  * A refusal of `POST /apply`. Its `open_order_exists` may be this very loan: confirmed, the answer lost (a timeout, a
  * dropped connection), the page reloaded. The confirmation kept when it was sent then goes again, and the server answers
- * the same request with its order while that is open (docs/API-BORROWER.md, `POST /orders`). Another order, or none
- * kept, and the refusal stands.
+ * the same request with its order while that is open (docs/API-BORROWER.md, `POST /orders`). Another order, none
+ * kept, or one kept for another borrower, and the refusal stands.
  */
-function ApplyRefused({ error, request, productUrl, onRetry }: { error: Error; request: QuoteRequest; productUrl: string; onRetry: () => void }) {
+function ApplyRefused({
+  error,
+  request,
+  borrower,
+  productUrl,
+  onRetry,
+}: {
+  error: Error;
+  request: QuoteRequest;
+  /** The signed-in borrower's id, or null when it could not be read (nothing kept is sent then). */
+  borrower: string | null;
+  productUrl: string;
+  onRetry: () => void;
+}) {
   const toRefusal = useRefusal();
   const confirm = useConfirmOrder();
-  const confirmed = useConfirmed();
-  const [sent] = useState(() =>
-    error instanceof ApiError && error.code === 'open_order_exists' ? sentConfirmationFor(request, sessionStorageOrNull()) : null,
-  );
+  const confirmed = useConfirmed(borrower);
+  const [sent] = useState(() => (isOpenOrder(error) ? sentConfirmationFor(request, borrower, sessionStorageOrNull()) : null));
   const resend = (body: SentConfirmation) =>
     confirm.mutate(body, {
       onSuccess: (order) => confirmed(body, order),
       onError: (failure) => {
         // Not this loan's order, or one that has ended (`idempotency_key_reused`): nothing to send again.
-        if (refused(failure)) forgetSentConfirmation(body, sessionStorageOrNull());
+        if (refused(failure)) forgetSentConfirmation(body, borrower, sessionStorageOrNull());
       },
     });
   const resendOnShow = useEffectEvent(resend);
@@ -236,6 +262,7 @@ function ConfirmPanel({
   kfs,
   agreement,
   request,
+  borrower,
   productUrl,
   onKfsChanged,
   refreshing,
@@ -244,13 +271,15 @@ function ConfirmPanel({
   /** Null until this loan's agreement is on the screen: nothing can be accepted unread. */
   agreement: LoanAgreement | null;
   request: QuoteRequest;
+  /** The signed-in borrower's id, whose the confirmation kept is; null while unknown (nothing is kept then). */
+  borrower: string | null;
   productUrl: string;
   onKfsChanged: () => void;
   refreshing: boolean;
 }) {
   const { t } = useTranslation();
   const confirm = useConfirmOrder();
-  const confirmed = useConfirmed();
+  const confirmed = useConfirmed(borrower);
   const toRefusal = useRefusal();
   // Acceptance is of one statement: a new one (kfs_changed) is unticked until it is read and accepted.
   const [acceptedHash, setAcceptedHash] = useState<string | null>(null);
@@ -263,11 +292,11 @@ function ConfirmPanel({
       // The agreement read is sent with it: the server freezes it only if it is still what it would freeze.
       const body = { ...of, agreementHash: agreement.agreementHash, idempotencyKey: idempotencyKeyFor(of, sessionStorageOrNull()) };
       // Kept until answered: if the answer is lost, a reload that finds its order sends it again (ApplyRefused).
-      keepSentConfirmation(body, sessionStorageOrNull());
+      if (borrower) keepSentConfirmation(body, borrower, sessionStorageOrNull());
       confirm.mutate(body, {
         onSuccess: (order) => confirmed(of, order),
         onError: (error) => {
-          if (refused(error)) forgetSentConfirmation(of, sessionStorageOrNull());
+          if (refused(error)) forgetSentConfirmation(of, borrower, sessionStorageOrNull());
           // The kept key named an order that has ended since: this is a new application.
           if (error.code === 'idempotency_key_reused' && !again) {
             forgetConfirmKey(of, sessionStorageOrNull());

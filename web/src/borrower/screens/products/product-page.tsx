@@ -69,7 +69,13 @@ function LoanChooser({ product }: { product: Product }) {
   const request: QuoteRequest | null = term ? { productCode: product.code, amount, termCode: term.code } : null;
   const settled = useDebouncedValue(request, QUOTE_DEBOUNCE_MS);
   const quote = useQuote(settled, { keepPrevious: true });
-  const fields = quote.error instanceof ApiError ? quote.error.fields : {};
+  // The quote on the screen is of the amount and term chosen now: not while a change waits for its own.
+  const current = JSON.stringify(settled) === JSON.stringify(request);
+  // The server's reasons (a 422's fields, in the borrower's language) for the choice on the screen, beside its control.
+  const fields = current && quote.error instanceof ApiError ? quote.error.fields : {};
+  // Apply goes on only with a choice the server has quoted: never one it refused, nor one still being quoted or unquoted.
+  const quoted = current && quote.isSuccess && !quote.isPlaceholderData;
+  const refusedChoice = current && quote.error instanceof ApiError && quote.error.status === 422;
   const money = (minor: number) => formatMoney(minor, market);
   const kfsUrl = term
     ? `/products/${encodeURIComponent(product.code)}/kfs?${new URLSearchParams({ amount: String(amount), term: term.code }).toString()}`
@@ -221,7 +227,7 @@ function LoanChooser({ product }: { product: Product }) {
             )}
           </div>
         ) : quote.data ? (
-          <QuoteSummary quote={quote.data} stale={quote.isPlaceholderData || JSON.stringify(settled) !== JSON.stringify(request)} />
+          <QuoteSummary quote={quote.data} stale={quote.isPlaceholderData || !current} />
         ) : (
           <QuotePlaceholder />
         )}
@@ -229,10 +235,19 @@ function LoanChooser({ product }: { product: Product }) {
 
       {kfsUrl && (
         <div className="apply">
-          <Link className="apply__button" to={kfsUrl}>
-            {t('product.apply')}
-          </Link>
-          <p className="apply__note">{t('product.applyNote')}</p>
+          {quoted ? (
+            <Link className="apply__button" to={kfsUrl}>
+              {t('product.apply')}
+            </Link>
+          ) : (
+            // Where it will be once the choice is quoted, so nothing moves; a link to nowhere until then.
+            <a className="apply__button apply__button--disabled" role="link" aria-disabled="true" aria-describedby="apply-note">
+              {t('product.apply')}
+            </a>
+          )}
+          <p className="apply__note" id="apply-note">
+            {quoted ? t('product.applyNote') : refusedChoice ? t('product.applyRefused') : t('product.applyWaiting')}
+          </p>
         </div>
       )}
 

@@ -141,6 +141,82 @@ describe('product screen', () => {
     expect(screen.getByRole('alert')).toHaveTextContent('Some fields need fixing.');
   });
 
+  it('keeps Apply off while the amount is refused or being quoted, with the reason by the amount, and on for one the server quotes', async () => {
+    const api = fakeApi({
+      'GET /api/v1/borrower/products/in-flexi-14d': () => ok(PRODUCT_IN),
+      'POST /api/v1/borrower/quote': (call) => {
+        const { amount } = call.body as { amount: number };
+        return amount > 3000000
+          ? refusal(422, 'validation_failed', 'Some fields need fixing.', { fields: { amount: 'You can borrow up to ₹30,000 now.' } })
+          : ok({ ...KFS_IN, sanctionedAmount: amount });
+      },
+    });
+    api.signIn();
+    const user = userEvent.setup();
+    renderBorrower('/app/products/in-flexi-14d?amount=3100000&term=14dx3&lang=1');
+
+    const reason = await screen.findByText('You can borrow up to ₹30,000 now.');
+    const slider = screen.getByLabelText('How much do you need?');
+    expect(slider).toHaveAttribute('aria-describedby', reason.id);
+    const refused = screen.getByRole('link', { name: 'Apply' });
+    expect(refused).toHaveAttribute('aria-disabled', 'true');
+    expect(refused).not.toHaveAttribute('href');
+    expect(refused).toHaveAccessibleDescription('This amount or term cannot be offered. Choose another to apply.');
+    await user.click(refused);
+    expect(window.location.pathname).toBe('/app/products/in-flexi-14d');
+
+    // Another amount: off while it is quoted, then on with it.
+    await user.click(screen.getByRole('button', { name: 'Less (₹1,000)' }));
+    expect(screen.getByRole('link', { name: 'Apply' })).toHaveAttribute('aria-disabled', 'true');
+    expect(screen.queryByText('You can borrow up to ₹30,000 now.')).toBeNull();
+    await waitFor(() =>
+      expect(screen.getByRole('link', { name: 'Apply' })).toHaveAttribute('href', '/app/products/in-flexi-14d/kfs?amount=3000000&term=14dx3'),
+    );
+    expect(screen.getByRole('link', { name: 'Apply' })).not.toHaveAttribute('aria-disabled');
+    expect(slider).not.toHaveAttribute('aria-invalid');
+    expect(screen.getByText('Next you read the Key Fact Statement. Nothing is final until you accept it and confirm.')).toBeInTheDocument();
+    expect(api.callsTo('POST', '/api/v1/borrower/quote').map((call) => (call.body as { amount: number }).amount)).toEqual([3100000, 3000000]);
+  });
+
+  it('keeps Apply off for a refused term, in Indonesian, until another term is quoted', async () => {
+    const api = fakeApi({
+      'GET /api/v1/borrower/products/id-kilat-30': () => ok(PRODUCT_ID),
+      'POST /api/v1/borrower/quote': (call) =>
+        (call.body as { termCode: string }).termCode === '30d'
+          ? refusal(422, 'validation_failed', 'Ada isian yang perlu diperbaiki.', { fields: { termCode: 'Tenor ini belum tersedia untuk Anda.' } })
+          : ok({ ...KFS_ID, termCode: '14d' }),
+    });
+    api.signIn();
+    const user = userEvent.setup();
+    renderBorrower('/app/products/id-kilat-30?amount=100000000&term=30d&lang=2');
+
+    expect(await screen.findByText('Tenor ini belum tersedia untuk Anda.')).toBeInTheDocument();
+    // The server writes its reasons in the language it is asked in.
+    expect(api.callsTo('POST', '/api/v1/borrower/quote')[0]!.headers['Accept-Language']).toBe('id-ID');
+    expect(screen.getByRole('link', { name: 'Ajukan' })).not.toHaveAttribute('href');
+    expect(screen.getByText('Jumlah atau tenor ini tidak dapat ditawarkan. Pilih yang lain untuk mengajukan.')).toBeInTheDocument();
+
+    await user.click(screen.getByRole('radio', { name: '14 hari' }));
+    await waitFor(() => expect(screen.getByRole('link', { name: 'Ajukan' })).toHaveAttribute('href', '/app/products/id-kilat-30/kfs?amount=100000000&term=14d'));
+    expect(screen.queryByText('Tenor ini belum tersedia untuk Anda.')).toBeNull();
+  });
+
+  it('keeps Apply off while the quote could not be had, and on once it is', async () => {
+    let fail = true;
+    fakeApi({
+      'GET /api/v1/borrower/products/in-flexi-14d': () => ok(PRODUCT_IN),
+      'POST /api/v1/borrower/quote': () => (fail ? refusal(503, 'internal', 'Service unavailable.') : ok(KFS_IN)),
+    }).signIn();
+    const user = userEvent.setup();
+    renderBorrower('/app/products/in-flexi-14d?lang=1');
+    expect(await screen.findByText('Service unavailable.')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Apply' })).toHaveAccessibleDescription('You can apply once the cost is shown.');
+    expect(screen.getByRole('link', { name: 'Apply' })).not.toHaveAttribute('href');
+    fail = false;
+    await user.click(screen.getByRole('button', { name: 'Try again' }));
+    await waitFor(() => expect(screen.getByRole('link', { name: 'Apply' })).toHaveAttribute('href', '/app/products/in-flexi-14d/kfs?amount=500000&term=14dx3'));
+  });
+
   it('says so when the product is not on offer', async () => {
     fakeApi().signIn();
     renderBorrower('/app/products/nope?lang=1');
