@@ -211,6 +211,27 @@ describe('order view', () => {
     expect(api.callsTo('GET', ORDER_PATH)).toHaveLength(2);
   });
 
+  it('goes back to the queue page and market the order was opened from, and to the first page of its market otherwise', async () => {
+    const api = fakeConsoleApi({
+      signedIn: true,
+      handlers: {
+        [`GET ${ORDER_PATH}`]: () => ok(consoleOrder({ unmasked: true })),
+        'GET /api/v1/console/applications': (call) =>
+          ok(call.query.get('page') === '3' ? [{ ...QUEUE_IN[1]!, orderNo: 'KL-261123-BBBBBB' }] : QUEUE_IN),
+        'GET /api/v1/console/applications/counts': () => ok([{ market: 'IN', waiting: 101, claimed: 0 }]),
+      },
+    });
+    renderConsole('/console/applications?market=IN&page=3');
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('link', { name: 'KL-261123-BBBBBB' }));
+    const back = await screen.findByRole('link', { name: 'Back to the review queue' });
+    expect(back).toHaveAttribute('href', '/console/applications?market=IN&page=3');
+    await user.click(back);
+    expect(await screen.findByText('Page 3 of 3')).toBeInTheDocument();
+    expect(window.location.search).toBe('?market=IN&page=3');
+    expect(api.callsTo('GET', '/api/v1/console/applications').map((c) => c.query.get('page'))).not.toContain(null);
+  });
+
   it('shows the borrower’s whole picture: age, income a month and a year, labels instead of codes, formatted phones', async () => {
     fakeConsoleApi({ signedIn: true, handlers: { [`GET ${ORDER_PATH}`]: () => ok(consoleOrder({ unmasked: true })) } });
     renderConsole(PAGE);

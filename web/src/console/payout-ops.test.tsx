@@ -99,8 +99,10 @@ describe('payout operations', () => {
     await user.click(screen.getByRole('button', { name: 'Approve the payout of KL-261122-AAAAAA' }));
     expect(screen.getByText('Approve the payout of ₹19,400 for KL-261122-AAAAAA with bank reference N3312600200? The loan starts today.')).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Approve ₹19,400' }));
-    expect(await screen.findByText(/KL-261122-AAAAAA paid out: ₹19,400, bank reference N3312600200, loan start 27 Nov 2026/)).toBeInTheDocument();
+    const notice = await screen.findByText(/KL-261122-AAAAAA paid out: ₹19,400, bank reference N3312600200, loan start 27 Nov 2026/);
     expect(api.callsTo('POST', '/api/v1/console/orders/KL-261122-AAAAAA/payout/approve')).toHaveLength(1);
+    // The row and its button go: the focus goes to the notice saying what happened, not to the page's start.
+    expect(notice).toHaveFocus();
   });
 
   it('shows the maker no approve button, and a checker’s rejection needs a reason', async () => {
@@ -126,8 +128,66 @@ describe('payout operations', () => {
     expect(api.callsTo('POST', '/api/v1/console/orders/KL-261122-AAAAAA/payout/reject')).toHaveLength(0);
     await user.type(screen.getByLabelText('Why the payout is rejected'), 'UTR not on the statement');
     await user.click(screen.getByRole('button', { name: 'Reject the payout' }));
-    await screen.findByRole('button', { name: 'Reject the payout of KL-261122-AAAAAA' });
+    const notice = await screen.findByText('KL-261122-AAAAAA: the recorded payout of ₹19,400 is rejected. The order waits for payout again.');
+    expect(notice).toHaveFocus();
     expect(api.callsTo('POST', '/api/v1/console/orders/KL-261122-AAAAAA/payout/reject').map((c) => c.body)).toEqual([{ reason: 'UTR not on the statement' }]);
+  });
+
+  it('keeps saying above the list, naming the order and amount, that a payout was decided first (409), until the market changes', async () => {
+    let gone = false;
+    fakeConsoleApi({
+      operator: OPERATORS.finance,
+      signedIn: true,
+      handlers: {
+        [LIST]: (call) => ok(call.query.get('market') === 'ID' ? [] : gone ? PAYOUTS_IN.slice(1) : pending('op-other')),
+        'POST /api/v1/console/orders/KL-261122-AAAAAA/payout/approve': () => {
+          gone = true;
+          return refusal(409, 'payout_not_awaiting', 'Not awaiting approval.');
+        },
+      },
+    });
+    renderConsole('/console/payouts');
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Approve the payout of KL-261122-AAAAAA' }));
+    await user.click(screen.getByRole('button', { name: 'Approve ₹19,400' }));
+    // The list read again no longer holds the order (another operator approved it): the notice stays, above it.
+    expect(await screen.findByRole('table', { name: /^1 approved order waiting/ })).toBeInTheDocument();
+    const alert = screen.getByRole('alert');
+    expect(alert).toHaveTextContent(
+      'KL-261122-AAAAAA: the payout of ₹19,400 no longer waits for approval. Another finance operator approved or rejected it first; the list shows where it stands now.',
+    );
+    expect(alert).toHaveFocus();
+    expect(screen.queryByText('Not awaiting approval.')).not.toBeInTheDocument();
+    await user.click(screen.getByRole('link', { name: 'Indonesia' }));
+    expect(await screen.findByText('No approved orders are waiting for payout in Indonesia.')).toBeInTheDocument();
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+  });
+
+  it('says a rejection refused (409) above the list in the order’s own money: rupiah on the Indonesia tab', async () => {
+    const [first] = pending('op-other');
+    const idr = { ...first!, currency: 'IDR', amount: 200_000_000, netDisbursed: 194_000_000 };
+    let rejected = false;
+    fakeConsoleApi({
+      operator: OPERATORS.finance,
+      signedIn: true,
+      handlers: {
+        [LIST]: (call) => ok(call.query.get('market') !== 'ID' ? [] : [rejected ? { ...idr, pendingPayout: null } : idr]),
+        'POST /api/v1/console/orders/KL-261122-AAAAAA/payout/reject': () => {
+          rejected = true;
+          return refusal(409, 'payout_not_awaiting', 'Not awaiting approval.');
+        },
+      },
+    });
+    renderConsole('/console/payouts?market=ID');
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Reject the payout of KL-261122-AAAAAA' }));
+    await user.type(screen.getByLabelText('Why the payout is rejected'), 'Wrong account.');
+    await user.click(screen.getByRole('button', { name: 'Reject the payout' }));
+    // Rejected by someone else first: the row, read again, waits for payout, and the notice stays above the list.
+    expect(await screen.findByRole('button', { name: 'Pay out KL-261122-AAAAAA' })).toBeInTheDocument();
+    const alert = screen.getByRole('alert');
+    expect(alert).toHaveTextContent(/^KL-261122-AAAAAA: the payout of Rp\s?1\.940\.000 no longer waits for approval\./);
+    expect(alert).not.toHaveTextContent('₹');
   });
 
   it('downloads the bank file and imports the bank’s result, answering every line', async () => {

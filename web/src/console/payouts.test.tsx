@@ -76,33 +76,70 @@ describe('payouts', () => {
     renderConsole('/console/payouts');
     const user = userEvent.setup();
     await user.click(await screen.findByRole('button', { name: 'Withdraw KL-261122-AAAAAA: the bank will not pay it' }));
-    await user.click(screen.getByRole('button', { name: 'Withdraw the order' }));
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
     expect(screen.getByText('Say why it cannot be paid out: the borrower reads it.')).toBeInTheDocument();
     expect(api.callsTo('POST', '/api/v1/console/orders/KL-261122-AAAAAA/withdraw')).toHaveLength(0);
     await user.type(screen.getByLabelText('Why it cannot be paid out (the borrower reads this)'), ' The account is closed. ');
-    await user.click(screen.getByRole('button', { name: 'Withdraw the order' }));
-    expect(await screen.findByText(/KL-261122-AAAAAA is withdrawn: its borrower reads why/)).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    await user.click(screen.getByRole('button', { name: 'Yes, withdraw KL-261122-AAAAAA' }));
+    const notice = await screen.findByText(/KL-261122-AAAAAA is withdrawn: its borrower reads why/);
+    // Its row goes: the focus goes to the notice, not back to the page's start.
+    expect(notice).toHaveFocus();
     expect(api.callsTo('POST', '/api/v1/console/orders/KL-261122-AAAAAA/withdraw').map((c) => c.body)).toEqual([{ reason: 'The account is closed.' }]);
     expect(await screen.findByRole('table', { name: /^1 approved order waiting/ })).toBeInTheDocument();
   });
 
-  it('shows a refused withdrawal in words: a transfer may be on its way', async () => {
-    fakeConsoleApi({
+  it('asks before withdrawing, restating the order, its amount and the reason; Back sends nothing', async () => {
+    const api = fakeConsoleApi({
       operator: OPERATORS.finance,
       signedIn: true,
       handlers: {
         [LIST]: () => ok(PAYOUTS_IN),
-        'POST /api/v1/console/orders/KL-261122-AAAAAA/withdraw': () => refusal(409, 'payout_sent', 'The money may be on its way.'),
+        'POST /api/v1/console/orders/KL-261122-AAAAAA/withdraw': () => ok({ orderNo: 'KL-261122-AAAAAA', status: 'cancelled' }),
+      },
+    });
+    renderConsole('/console/payouts');
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Withdraw KL-261122-AAAAAA: the bank will not pay it' }));
+    await user.type(screen.getByLabelText('Why it cannot be paid out (the borrower reads this)'), 'The account is closed.');
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    const step = screen.getByRole('group', { name: /^Withdraw KL-261122-AAAAAA\?/ });
+    expect(step).toHaveTextContent('Withdraw KL-261122-AAAAAA? Its loan of ₹20,000 is cancelled and nothing is paid out. This cannot be undone.');
+    expect(step).toHaveTextContent('The borrower will read: “The account is closed.”');
+    await user.click(within(step).getByRole('button', { name: 'Back' }));
+    expect(screen.getByLabelText('Why it cannot be paid out (the borrower reads this)')).toHaveValue('The account is closed.');
+    expect(api.callsTo('POST', '/api/v1/console/orders/KL-261122-AAAAAA/withdraw')).toHaveLength(0);
+    await user.click(screen.getByRole('button', { name: 'Back' }));
+    expect(screen.getByRole('button', { name: 'Withdraw KL-261122-AAAAAA: the bank will not pay it' })).toBeInTheDocument();
+    expect(api.callsTo('POST', '/api/v1/console/orders/KL-261122-AAAAAA/withdraw')).toHaveLength(0);
+  });
+
+  it('keeps saying, above the list and naming the order, that a withdrawal was refused (409) once its row changed', async () => {
+    let inFile = false;
+    fakeConsoleApi({
+      operator: OPERATORS.finance,
+      signedIn: true,
+      handlers: {
+        [LIST]: () => ok(inFile ? [{ ...PAYOUTS_IN[0]!, inBankFile: { sentAt: Date.parse('2026-11-25T04:00:00Z'), sentByUsername: 'fin2' } }, PAYOUTS_IN[1]] : PAYOUTS_IN),
+        'POST /api/v1/console/orders/KL-261122-AAAAAA/withdraw': () => {
+          inFile = true;
+          return refusal(409, 'payout_sent', 'The money may be on its way.');
+        },
       },
     });
     renderConsole('/console/payouts');
     const user = userEvent.setup();
     await user.click(await screen.findByRole('button', { name: 'Withdraw KL-261122-AAAAAA: the bank will not pay it' }));
     await user.type(screen.getByLabelText('Why it cannot be paid out (the borrower reads this)'), 'Closed.');
-    await user.click(screen.getByRole('button', { name: 'Withdraw the order' }));
-    expect(await screen.findByRole('alert')).toHaveTextContent(
-      "This order is in a bank file or has a payout recorded, so its money may be on its way. Wait for the bank's result, or put it back if the file was never sent.",
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    await user.click(screen.getByRole('button', { name: 'Yes, withdraw KL-261122-AAAAAA' }));
+    // The list read again has the order in a bank file: its row offers no withdrawal, and the notice stays.
+    expect(await screen.findByText(/In the bank file downloaded by fin2/)).toBeInTheDocument();
+    const alert = screen.getByRole('alert');
+    expect(alert).toHaveTextContent(
+      "KL-261122-AAAAAA was not withdrawn: it is in a bank file or has a payout recorded, so its money may be on its way. Wait for the bank's result, or put it back if the file was never sent.",
     );
+    expect(alert).toHaveFocus();
   });
 
   it('refuses a payout by hand of an order another operator put in a bank file meanwhile, in words, and offers none then', async () => {
@@ -149,7 +186,7 @@ describe('payouts', () => {
     answer = refusal(409, 'invalid_transition', 'Not allowed now.');
     await user.click(screen.getByRole('button', { name: 'Continue' }));
     await user.click(screen.getByRole('button', { name: 'Pay out ₹19,400' }));
-    expect(await screen.findByRole('alert')).toHaveTextContent('This order is no longer waiting for payout');
+    expect(await screen.findByRole('alert')).toHaveTextContent('KL-261122-AAAAAA is no longer waiting for payout');
   });
 
   it('keeps saying an order is no longer waiting for payout (409) once the list, read again, no longer holds it', async () => {
@@ -173,7 +210,7 @@ describe('payouts', () => {
     await user.click(screen.getByRole('button', { name: 'Pay out ₹19,400' }));
     expect(await screen.findByRole('table', { name: /^1 approved order waiting/ })).toBeInTheDocument();
     const alert = screen.getByRole('alert');
-    expect(alert).toHaveTextContent('This order is no longer waiting for payout: it was paid out or withdrawn.');
+    expect(alert).toHaveTextContent('KL-261122-AAAAAA is no longer waiting for payout: it was paid out or withdrawn.');
     expect(alert).toHaveFocus();
   });
 

@@ -116,9 +116,11 @@ describe('repayments', () => {
     await user.click(within(first).getByRole('button', { name: 'Continue' }));
     expect(within(first).getByText('Credit ₹3,500.25 received for KPPAY1000000 to the loan?')).toBeInTheDocument();
     await user.click(within(first).getByRole('button', { name: 'Confirm ₹3,500.25' }));
-    expect(await screen.findByText('KPPAY1000000: ₹3,500.25 credited to the loan.')).toBeInTheDocument();
+    const notice = await screen.findByText('KPPAY1000000: ₹3,500.25 credited to the loan.');
     expect(api.callsTo('POST', '/api/v1/console/payments/pay1/confirm').map((c) => c.body)).toEqual([{ amount: 350025 }]);
     expect(await screen.findByRole('list', { name: '1 payment waiting for finance, oldest first' })).toBeInTheDocument();
+    // The card and its button went: the focus is on the notice saying what happened, not lost to the page's start.
+    expect(notice).toHaveFocus();
   });
 
   it('holds the money of a payment it had rejected, found by its UTR, once finance types what arrived', async () => {
@@ -169,12 +171,46 @@ describe('repayments', () => {
     expect(within(first!).getByText(/₹3,000 differs from the ₹3,500.25 asked: the payment will be held/)).toBeInTheDocument();
 
     await user.click(within(second!).getByRole('button', { name: 'Reject' }));
-    await user.click(within(second!).getByRole('button', { name: 'Reject payment' }));
+    await user.click(within(second!).getByRole('button', { name: 'Continue' }));
     expect(within(second!).getByText('Give the reason the borrower will see.')).toBeInTheDocument();
     await user.type(within(second!).getByLabelText('Reason (the borrower sees it)'), '  No credit.  ');
-    await user.click(within(second!).getByRole('button', { name: 'Reject payment' }));
-    expect(await screen.findByText('KPPAY2000000 rejected.')).toBeInTheDocument();
+    await user.click(within(second!).getByRole('button', { name: 'Continue' }));
+    await user.click(within(second!).getByRole('button', { name: 'Yes, reject KPPAY2000000' }));
+    expect(await screen.findByText('KPPAY2000000 rejected.')).toHaveFocus();
     expect(api.callsTo('POST', '/api/v1/console/payments/pay2/reject').map((c) => c.body)).toEqual([{ reason: 'No credit.' }]);
+  });
+
+  it('asks before rejecting a reported UTR, naming the payment, its order, amount and UTR and the reason; Back sends nothing', async () => {
+    const api = fakeConsoleApi({
+      operator: OPERATORS.finance,
+      signedIn: true,
+      handlers: {
+        [QUEUE]: () => ok(PAYMENTS),
+        'POST /api/v1/console/payments/pay1/reject': () => ok({ ...PAYMENTS[0]!.payment, status: 'rejected', reason: 'No such credit.' }),
+      },
+    });
+    renderConsole('/console/repayments');
+    const user = userEvent.setup();
+    const first = (await payments())[0]!;
+    await user.click(within(first).getByRole('button', { name: 'Reject' }));
+    await user.type(within(first).getByLabelText('Reason (the borrower sees it)'), 'No such credit.');
+    await user.click(within(first).getByRole('button', { name: 'Continue' }));
+    const step = within(first).getByRole('group', { name: /^Reject payment KPPAY1000000/ });
+    expect(step).toHaveTextContent(
+      'Reject payment KPPAY1000000 of ₹3,500.25 for KL-261120-PAIDXX (UTR 700000000001)? Nothing is credited to the loan, and the borrower is told it was rejected.',
+    );
+    expect(step).toHaveTextContent('The borrower will read: “No such credit.”');
+    await user.click(within(step).getByRole('button', { name: 'Back' }));
+    expect(within(first).getByLabelText('Reason (the borrower sees it)')).toHaveValue('No such credit.');
+    await user.click(within(first).getByRole('button', { name: 'Cancel' }));
+    expect(within(first).getByRole('button', { name: 'Reject' })).toBeInTheDocument();
+    expect(api.callsTo('POST', '/api/v1/console/payments/pay1/reject')).toHaveLength(0);
+    await user.click(within(first).getByRole('button', { name: 'Reject' }));
+    await user.type(within(first).getByLabelText('Reason (the borrower sees it)'), 'No such credit.');
+    await user.click(within(first).getByRole('button', { name: 'Continue' }));
+    await user.click(within(first).getByRole('button', { name: 'Yes, reject KPPAY1000000' }));
+    expect(await screen.findByText('KPPAY1000000 rejected.')).toBeInTheDocument();
+    expect(api.callsTo('POST', '/api/v1/console/payments/pay1/reject').map((c) => c.body)).toEqual([{ reason: 'No such credit.' }]);
   });
 
   it('offers no Reject and no other amount for money a provider reported (a virtual account held): it is credited or refunded as reported', async () => {

@@ -1,12 +1,12 @@
 import { useState } from 'react';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
-import { Link, useParams } from 'react-router';
+import { Link, useLocation, useParams } from 'react-router';
 import { useOrder } from '../api/order';
 import type { CertificationStep, ConsoleOrder, Decision, KeyFactStatement } from '../api/types';
 import { useOperator } from '../operator-context';
 import { dateTime, day, marketName, money, phone, term } from '../format';
-import { consolePaths } from '../paths';
+import { queueBackPath } from '../paths';
 import { DECIDE_ROLES, ORDER_ROLES, hasAnyRole } from '../sections';
 import { ContactHistorySection } from './collections';
 import { DecisionPanel } from './decision-panel';
@@ -20,6 +20,8 @@ export function OrderScreen() {
   const { t } = useTranslation();
   const operator = useOperator();
   const { orderNo = '' } = useParams();
+  // The queue's page and market the operator opened this order from, if they came from there.
+  const cameFrom = useLocation().state as unknown;
   const order = useOrder(orderNo);
   const [decided, setDecided] = useState<Decision | null>(null);
   // A decision refused because the order was decided meanwhile: said here, as the decision panel goes once it is read.
@@ -48,7 +50,7 @@ export function OrderScreen() {
           <span className={`status status--${detail.status}`}>{t(`status.${detail.status}`)}</span>
         </h1>
         {hasAnyRole(operator, ['reviewer', 'support']) && (
-          <Link to={`${consolePaths.queue}?market=${detail.kfs.market}`}>{t('order.backToQueue')}</Link>
+          <Link to={queueBackPath(cameFrom, detail.kfs.market)}>{t('order.backToQueue')}</Link>
         )}
       </div>
       {decided && (

@@ -26,8 +26,7 @@ import { consolePaths } from '../paths';
 import { useCsrf } from '../csrf-context';
 import { CopyButton } from './beneficiary';
 import { Pager, pageOf } from './pager';
-import { LoadFailed, Loading, ScreenAlert, type ScreenNotice } from './states';
-
+import { LoadFailed, Loading, ScreenAlert, useFocusOn, type ScreenNotice } from './states';
 
 function payoutsLink(market: ApiMarket, page = 1): string {
   return `${consolePaths.payouts}?market=${market}${page > 1 ? `&page=${page}` : ''}`;
@@ -38,6 +37,9 @@ interface PayoutDone {
   result: Disbursed;
   currency: Currency;
 }
+
+/** A recorded payout approved or rejected by someone else first (409): said above the list (`onRefused`), not in its row. */
+const NOT_AWAITING = 'payout_not_awaiting';
 
 /** The server's rule (servicing::payout::ManualPayout): 4 to 64 of `A-Za-z0-9-/_.`, trimmed. */
 export const BANK_REFERENCE = /^[A-Za-z0-9\-/_.]{4,64}$/;
@@ -59,26 +61,36 @@ export function PayoutsScreen() {
   const first = (page - 1) * PAYOUTS_PAGE_SIZE + 1;
   const [open, setOpen] = useState<string | null>(null);
   const [done, setDone] = useState<PayoutDone | null>(null);
-  const [withdrawn, setWithdrawn] = useState<string | null>(null);
-  // A payout refused because the order is no longer waiting (409): said here, as its row goes once the list is read.
+  // Another action done (an order withdrawn, a recorded payout rejected), in words.
+  const [said, setSaid] = useState<ScreenNotice | null>(null);
+  // An action refused because the order is no longer in that state (409): said here, as its row changes or goes once
+  // the list is read again.
   const [refused, setRefused] = useState<ScreenNotice | null>(null);
+  // The row's button is gone with what it did: the focus goes to the notice saying what happened.
+  const doneRef = useFocusOn<HTMLParagraphElement>(done);
+  const saidRef = useFocusOn<HTMLParagraphElement>(said);
   // The notices are of the market they were given in: another market's tab starts without them.
   const [noticesOf, setNoticesOf] = useState(market);
   if (noticesOf !== market) {
     setNoticesOf(market);
     setOpen(null);
     setDone(null);
-    setWithdrawn(null);
+    setSaid(null);
     setRefused(null);
   }
   const paidOut = (entry: PayoutEntry) => (result: Disbursed) => {
     setRefused(null);
-    setWithdrawn(null);
+    setSaid(null);
     setDone({ result, currency: entry.currency });
+  };
+  const say = (text: string) => {
+    setDone(null);
+    setRefused(null);
+    setSaid({ text });
   };
   const refuse = (text: string) => {
     setDone(null);
-    setWithdrawn(null);
+    setSaid(null);
     setRefused({ text });
   };
 
@@ -99,7 +111,7 @@ export function PayoutsScreen() {
         <ImportPanel market={market} />
       </div>
       {done && (
-        <p role="status" className="notice notice--success">
+        <p ref={doneRef} role="status" tabIndex={-1} className="notice notice--success">
           {done.result.awaitingApproval
             ? t('payouts.recorded', { orderNo: done.result.orderNo, amount: money(done.result.amount, done.currency), reference: done.result.bankReference })
             : t('payouts.done', {
@@ -111,9 +123,9 @@ export function PayoutsScreen() {
           <Link to={consolePaths.order(done.result.orderNo)}>{t('payouts.openOrder')}</Link>
         </p>
       )}
-      {withdrawn && (
-        <p role="status" className="notice notice--success">
-          {t('payouts.withdrawn', { orderNo: withdrawn })}
+      {said && (
+        <p ref={saidRef} role="status" tabIndex={-1} className="notice notice--success">
+          {said.text}
         </p>
       )}
       <ScreenAlert notice={refused} />
@@ -167,7 +179,7 @@ export function PayoutsScreen() {
                   <td>{dateTime(entry.approvedAt)}</td>
                   <td>
                     {entry.pendingPayout ? (
-                      <PendingActions entry={entry} onDone={paidOut(entry)} />
+                      <PendingActions entry={entry} onDone={paidOut(entry)} onRejected={say} onRefused={refuse} />
                     ) : open === entry.orderNo ? (
                       <DisburseForm
                         entry={entry}
@@ -196,14 +208,7 @@ export function PayoutsScreen() {
                     {entry.inBankFile && <InBankFile entry={entry} />}
                     {/* Only while no transfer may be on its way: none recorded, none in a bank file awaiting its result. */}
                     {!entry.pendingPayout && !entry.inBankFile && open !== entry.orderNo && (
-                      <WithdrawAction
-                        entry={entry}
-                        onDone={(orderNo) => {
-                          setDone(null);
-                          setRefused(null);
-                          setWithdrawn(orderNo);
-                        }}
-                      />
+                      <WithdrawAction entry={entry} onDone={(orderNo) => say(t('payouts.withdrawn', { orderNo }))} onRefused={refuse} />
                     )}
                   </td>
                 </tr>
@@ -245,8 +250,22 @@ function BeneficiaryCell({ entry }: { entry: PayoutEntry }) {
   );
 }
 
-/** A payout recorded by one operator: who and with which reference; a second operator approves or rejects it. */
-function PendingActions({ entry, onDone }: { entry: PayoutEntry; onDone: (d: Disbursed) => void }) {
+/**
+ * A payout recorded by one operator: who and with which reference; a second operator approves or rejects it. Approved
+ * or rejected by someone else first (409 `payout_not_awaiting`), the list is read again and this row changes:
+ * `onRefused` has the screen say so.
+ */
+function PendingActions({
+  entry,
+  onDone,
+  onRejected,
+  onRefused,
+}: {
+  entry: PayoutEntry;
+  onDone: (d: Disbursed) => void;
+  onRejected: (text: string) => void;
+  onRefused: (text: string) => void;
+}) {
   const { t } = useTranslation();
   const operator = useOperator();
   const approve = useApprovePayout();
@@ -258,12 +277,28 @@ function PendingActions({ entry, onDone }: { entry: PayoutEntry; onDone: (d: Dis
   const own = pending.recordedBy === operator.id;
   const id = `reject-reason-${entry.orderNo}`;
   const error = approve.error ?? reject.error;
+  // In the order's own money, whichever market's tab is on show.
+  const amount = money(entry.netDisbursed, entry.currency);
+  const refused = (e: ApiError) => {
+    if (e.code !== NOT_AWAITING) return;
+    setMode('idle');
+    onRefused(t('payouts.notAwaiting', { orderNo: entry.orderNo, amount }));
+  };
 
   const sendReject = (event: FormEvent) => {
     event.preventDefault();
     if (!reason.trim()) return setReasonError(t('payouts.reasonRequired'));
     setReasonError(null);
-    reject.mutate({ orderNo: entry.orderNo, reason: reason.trim() }, { onSuccess: () => setMode('idle') });
+    reject.mutate(
+      { orderNo: entry.orderNo, reason: reason.trim() },
+      {
+        onSuccess: () => {
+          setMode('idle');
+          onRejected(t('payouts.rejectedDone', { orderNo: entry.orderNo, amount }));
+        },
+        onError: refused,
+      },
+    );
   };
 
   return (
@@ -275,7 +310,7 @@ function PendingActions({ entry, onDone }: { entry: PayoutEntry; onDone: (d: Dis
       <span>
         {t('payouts.referenceShort')} <span className="mono">{pending.bankReference}</span>
       </span>
-      {error && (
+      {error && error.code !== NOT_AWAITING && (
         <p role="alert" className="notice notice--error">
           {errorText(error, t)}
         </p>
@@ -285,16 +320,16 @@ function PendingActions({ entry, onDone }: { entry: PayoutEntry; onDone: (d: Dis
       ) : mode === 'approve' ? (
         <div role="group" aria-labelledby={`approve-${entry.orderNo}`}>
           <p id={`approve-${entry.orderNo}`}>
-            <strong>{t('payouts.approveConfirm', { amount: money(entry.netDisbursed, entry.currency), orderNo: entry.orderNo, reference: pending.bankReference })}</strong>
+            <strong>{t('payouts.approveConfirm', { amount, orderNo: entry.orderNo, reference: pending.bankReference })}</strong>
           </p>
           <div className="actions">
             <button
               type="button"
               className="button button--primary"
               disabled={approve.isPending}
-              onClick={() => approve.mutate({ orderNo: entry.orderNo }, { onSuccess: onDone })}
+              onClick={() => approve.mutate({ orderNo: entry.orderNo }, { onSuccess: onDone, onError: refused })}
             >
-              {t('payouts.approveButton', { amount: money(entry.netDisbursed, entry.currency) })}
+              {t('payouts.approveButton', { amount })}
             </button>
             <button type="button" className="button button--quiet" onClick={() => setMode('idle')}>
               {t('payouts.back')}
@@ -357,26 +392,53 @@ function PendingActions({ entry, onDone }: { entry: PayoutEntry; onDone: (d: Dis
   );
 }
 
+/** A withdrawal refused (409) since the order is in a bank file or has a payout recorded, or is no longer approved. */
+const WITHDRAW_REFUSED: readonly string[] = ['payout_sent', 'invalid_transition'];
+
 /**
  * Withdraws an approved order the bank will not pay (the account closed or frozen, the name not matching): it would
  * otherwise wait in every bank file, its borrower unable to correct the account or apply again. The reason is the
- * borrower's to read.
+ * borrower's to read. It cannot be undone, so a step restates the order, its amount and the reason before it is sent.
+ * Refused because the order left the list's state meanwhile (409), the list is read again and this row may change or
+ * go: `onRefused` has the screen say so.
  */
-function WithdrawAction({ entry, onDone }: { entry: PayoutEntry; onDone: (orderNo: string) => void }) {
+function WithdrawAction({
+  entry,
+  onDone,
+  onRefused,
+}: {
+  entry: PayoutEntry;
+  onDone: (orderNo: string) => void;
+  onRefused: (text: string) => void;
+}) {
   const { t } = useTranslation();
   const withdraw = useWithdrawOrder();
-  const [asking, setAsking] = useState(false);
+  const [step, setStep] = useState<'idle' | 'reason' | 'confirm'>('idle');
   const [reason, setReason] = useState('');
   const [reasonError, setReasonError] = useState<string | null>(null);
   const id = `withdraw-reason-${entry.orderNo}`;
   const fieldError = reasonError ?? withdraw.error?.fields.reason ?? null;
-  const send = (event: FormEvent) => {
+  const refused = withdraw.error !== null && WITHDRAW_REFUSED.includes(withdraw.error.code);
+  const check = (event: FormEvent) => {
     event.preventDefault();
     if (!reason.trim()) return setReasonError(t('payouts.withdrawReasonRequired'));
     setReasonError(null);
-    withdraw.mutate({ orderNo: entry.orderNo, reason: reason.trim() }, { onSuccess: () => onDone(entry.orderNo) });
+    withdraw.reset();
+    setStep('confirm');
   };
-  if (!asking) {
+  const send = () =>
+    withdraw.mutate(
+      { orderNo: entry.orderNo, reason: reason.trim() },
+      {
+        onSuccess: () => onDone(entry.orderNo),
+        onError: (e) => {
+          if (!WITHDRAW_REFUSED.includes(e.code)) return setStep('reason');
+          setStep('idle');
+          onRefused(t(e.code === 'payout_sent' ? 'payouts.withdrawRefusedSent' : 'payouts.withdrawRefusedGone', { orderNo: entry.orderNo }));
+        },
+      },
+    );
+  if (step === 'idle') {
     return (
       <button
         type="button"
@@ -384,18 +446,38 @@ function WithdrawAction({ entry, onDone }: { entry: PayoutEntry; onDone: (orderN
         aria-label={t('payouts.withdrawOrder', { orderNo: entry.orderNo })}
         onClick={() => {
           withdraw.reset();
-          setAsking(true);
+          setStep('reason');
         }}
       >
         {t('payouts.withdraw')}
       </button>
     );
   }
+  if (step === 'confirm') {
+    return (
+      <div role="group" aria-labelledby={`${id}-confirm`} className="withdraw">
+        <p id={`${id}-confirm`}>
+          <strong>{t('payouts.withdrawConfirm', { orderNo: entry.orderNo, amount: money(entry.amount, entry.currency) })}</strong>
+        </p>
+        <p>
+          {t('payouts.withdrawConfirmReason')} “{reason.trim()}”
+        </p>
+        <div className="actions">
+          <button type="button" className="button button--danger" onClick={send} disabled={withdraw.isPending}>
+            {t('payouts.withdrawYes', { orderNo: entry.orderNo })}
+          </button>
+          <button type="button" className="button button--quiet" onClick={() => setStep('reason')} disabled={withdraw.isPending}>
+            {t('payouts.back')}
+          </button>
+        </div>
+      </div>
+    );
+  }
   return (
-    <form onSubmit={send} noValidate className="withdraw">
-      {withdraw.error && !withdraw.error.fields.reason && (
+    <form onSubmit={check} noValidate className="withdraw">
+      {withdraw.error && !withdraw.error.fields.reason && !refused && (
         <p role="alert" className="notice notice--error">
-          {withdraw.error.code === 'payout_sent' ? t('payouts.inBankFileRefused') : errorText(withdraw.error, t)}
+          {errorText(withdraw.error, t)}
         </p>
       )}
       <div className="field">
@@ -414,10 +496,10 @@ function WithdrawAction({ entry, onDone }: { entry: PayoutEntry; onDone: (orderN
         </p>
       </div>
       <div className="actions">
-        <button type="submit" className="button button--danger" disabled={withdraw.isPending}>
-          {t('payouts.withdrawButton')}
+        <button type="submit" className="button button--danger">
+          {t('payouts.continue')}
         </button>
-        <button type="button" className="button button--quiet" onClick={() => setAsking(false)}>
+        <button type="button" className="button button--quiet" onClick={() => setStep('idle')}>
           {t('payouts.back')}
         </button>
       </div>
@@ -730,7 +812,7 @@ function DisburseForm({
         onSuccess: onDone,
         onError: (e) => {
           setConfirming(false);
-          if (e.code === 'invalid_transition') onRefused(t('payouts.invalidTransition'));
+          if (e.code === 'invalid_transition') onRefused(t('payouts.invalidTransition', { orderNo: entry.orderNo }));
         },
       },
     );

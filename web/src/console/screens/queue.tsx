@@ -1,10 +1,10 @@
 import { useTranslation } from 'react-i18next';
-import { Link, useSearchParams } from 'react-router';
+import { Link, useLocation, useSearchParams } from 'react-router';
 import { QUEUE_PAGE_SIZE, useQueue, useQueueCounts } from '../api/applications';
 import type { ApiMarket, QueueEntry } from '../api/types';
 import { marketIn, useOperator, useOperatorMarkets } from '../operator-context';
 import { age, dateTime, marketName, money, term, time } from '../format';
-import { consolePaths } from '../paths';
+import { consolePaths, type FromQueue } from '../paths';
 import { Pager, pageOf } from './pager';
 import { LoadFailed, Loading } from './states';
 
@@ -91,6 +91,8 @@ export function QueueScreen() {
 function QueueTable({ entries, market, total, page }: { entries: QueueEntry[]; market: ApiMarket; total: number | undefined; page: number }) {
   const { t } = useTranslation();
   const operator = useOperator();
+  // Each order's "Back to the review queue" returns here: this page of this market.
+  const from: FromQueue = { queue: useLocation().search };
   const count = total ?? entries.length;
   return (
     <table className="table">
@@ -122,7 +124,9 @@ function QueueTable({ entries, market, total, page }: { entries: QueueEntry[]; m
           return (
             <tr key={entry.orderNo} className={late ? 'row--flagged' : undefined}>
               <td>
-                <Link to={consolePaths.order(entry.orderNo)}>{entry.orderNo}</Link>
+                <Link to={consolePaths.order(entry.orderNo)} state={from}>
+                  {entry.orderNo}
+                </Link>
               </td>
               <td>
                 {age(entry.ageSeconds, t)}

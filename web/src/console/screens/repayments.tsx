@@ -21,7 +21,7 @@ import { age, dateTime, marketName, minorOf, money } from '../format';
 import { useOperator, useOperatorMarkets } from '../operator-context';
 import { consolePaths } from '../paths';
 import { BANK_REFERENCE } from './payouts';
-import { LoadFailed, Loading, ScreenAlert, type ScreenNotice } from './states';
+import { LoadFailed, Loading, ScreenAlert, useFocusOn, type ScreenNotice } from './states';
 import { UnmatchedReceipts } from './unmatched';
 
 /** The same limit as the server's: the borrower reads the reason. */
@@ -86,12 +86,15 @@ export function RepaymentsScreen() {
   // The status is the server's filter: its list stops at 200, so picking a status out of it could leave some out.
   const queue = usePaymentsQueue({ market, status: group === 'all' ? undefined : group, q: search });
   const counts = usePaymentCounts();
-  const [notice, setNotice] = useState<string | null>(null);
+  const [notice, setNotice] = useState<ScreenNotice | null>(null);
   // A refusal because someone else decided first: said here, since the queue read again may no longer hold the card.
   const [refused, setRefused] = useState<ScreenNotice | null>(null);
+  // The card's button is gone with what it did (the card changes or goes once the queue is read again): the focus goes
+  // to the notice saying what happened.
+  const noticeRef = useFocusOn<HTMLParagraphElement>(notice);
   const done = (text: string) => {
     setRefused(null);
-    setNotice(text);
+    setNotice({ text });
   };
   const refuse = (text: string) => {
     setNotice(null);
@@ -197,8 +200,8 @@ export function RepaymentsScreen() {
         })}
       </nav>
       {notice && (
-        <p role="status" className="notice notice--success">
-          {notice}
+        <p ref={noticeRef} role="status" tabIndex={-1} className="notice notice--success">
+          {notice.text}
         </p>
       )}
       <ScreenAlert notice={refused} />
@@ -374,7 +377,7 @@ function PaymentItem({
         </div>
       )}
       {mode === 'confirm' && <ConfirmForm item={item} onCancel={idle} onDone={done} onRefused={refused} />}
-      {mode === 'reject' && <RejectForm payment={payment} onCancel={idle} onDone={done} onRefused={refused} />}
+      {mode === 'reject' && <RejectForm item={item} onCancel={idle} onDone={done} onRefused={refused} />}
       {(mode === 'credit' || mode === 'refund') && (
         <ResolveStep item={item} action={mode} amount={held} onCancel={idle} onDone={done} onRefused={refused} />
       )}
@@ -714,59 +717,96 @@ function RefundForm({
   );
 }
 
-/** A payment rejected with the reason the borrower reads. */
+/**
+ * A payment rejected with the reason the borrower reads, after a step that restates the payment, its order and amount,
+ * and the reason: nothing is sent before it.
+ */
 function RejectForm({
-  payment,
+  item,
   onCancel,
   onDone,
   onRefused,
 }: {
-  payment: PaymentView;
+  item: QueuedPayment;
   onCancel: () => void;
   onDone: (text: string) => void;
   onRefused: OnRefused;
 }) {
   const { t } = useTranslation();
+  const { payment, currency } = item;
   const reject = useRejectPayment();
   const [reason, setReason] = useState('');
   const [error, setError] = useState<string | null>(null);
+  // The reason as it will be sent, once checked: the step that restates it is on show.
+  const [checked, setChecked] = useState<string | null>(null);
   const id = payment.paymentId;
-  const send = (event: FormEvent) => {
+  const check = (event: FormEvent) => {
     event.preventDefault();
     const trimmed = reason.trim();
     if (!trimmed) return setError(t('repayments.reasonRequired'));
     if ([...trimmed].length > MAX_REJECT_REASON) return setError(t('repayments.reasonTooLong', { max: MAX_REJECT_REASON }));
     setError(null);
+    reject.reset();
+    setChecked(trimmed);
+  };
+  const send = () => {
+    if (checked === null) return;
     reject.mutate(
-      { paymentId: id, reason: trimmed },
-      { onSuccess: () => onDone(t('repayments.rejectedDone', { reference: payment.reference })), onError: onRefused },
+      { paymentId: id, reason: checked },
+      {
+        onSuccess: () => onDone(t('repayments.rejectedDone', { reference: payment.reference })),
+        onError: (error) => {
+          setChecked(null);
+          onRefused(error);
+        },
+      },
     );
   };
   const serverError = reject.error?.fields.reason ?? null;
   const fieldError = error ?? serverError;
+  const values = { reference: payment.reference, orderNo: payment.orderNo, amount: money(payment.amount, currency), utr: payment.utr };
   return (
     <>
       {!serverError && <Failure error={reject.error} />}
-      <form onSubmit={send} noValidate>
-        <div className="field">
-          <label htmlFor={`${id}-reason`}>{t('repayments.reason')}</label>
-          <textarea
-            id={`${id}-reason`}
-            rows={2}
-            value={reason}
-            aria-invalid={fieldError ? true : undefined}
-            aria-describedby={`${id}-reason-hint`}
-            onChange={(event) => setReason(event.target.value)}
-          />
-          <p className={fieldError ? 'field-error' : 'muted'} id={`${id}-reason-hint`}>
-            {fieldError ?? t('repayments.reasonHint', { max: MAX_REJECT_REASON })}
+      {checked !== null ? (
+        <div role="group" aria-labelledby={`${id}-reject-confirm`}>
+          <p id={`${id}-reject-confirm`}>
+            <strong>{t(payment.utr ? 'repayments.rejectConfirmUtr' : 'repayments.rejectConfirm', values)}</strong>
           </p>
+          <p>
+            {t('repayments.rejectConfirmReason')} “{checked}”
+          </p>
+          <div className="actions">
+            <button type="button" className="button button--danger" onClick={send} disabled={reject.isPending}>
+              {t('repayments.rejectYes', { reference: payment.reference })}
+            </button>
+            <button type="button" className="button button--quiet" onClick={() => setChecked(null)} disabled={reject.isPending}>
+              {t('repayments.back')}
+            </button>
+          </div>
         </div>
-        <div className="actions">
-          <button type="submit" className="button button--danger" disabled={reject.isPending}>{t('repayments.rejectButton')}</button>
-          <button type="button" className="button button--quiet" onClick={onCancel}>{t('repayments.cancel')}</button>
-        </div>
-      </form>
+      ) : (
+        <form onSubmit={check} noValidate>
+          <div className="field">
+            <label htmlFor={`${id}-reason`}>{t('repayments.reason')}</label>
+            <textarea
+              id={`${id}-reason`}
+              rows={2}
+              value={reason}
+              aria-invalid={fieldError ? true : undefined}
+              aria-describedby={`${id}-reason-hint`}
+              onChange={(event) => setReason(event.target.value)}
+            />
+            <p className={fieldError ? 'field-error' : 'muted'} id={`${id}-reason-hint`}>
+              {fieldError ?? t('repayments.reasonHint', { max: MAX_REJECT_REASON })}
+            </p>
+          </div>
+          <div className="actions">
+            <button type="submit" className="button button--danger">{t('repayments.continue')}</button>
+            <button type="button" className="button button--quiet" onClick={onCancel}>{t('repayments.cancel')}</button>
+          </div>
+        </form>
+      )}
     </>
   );
 }

@@ -48,14 +48,24 @@ export interface ScreenNotice {
  * appears, so the operator reads it (and a screen reader says it) wherever the focus was.
  */
 export function ScreenAlert({ notice }: { notice: ScreenNotice | null }) {
-  const ref = useRef<HTMLParagraphElement>(null);
-  useEffect(() => {
-    if (notice) ref.current?.focus();
-  }, [notice]);
+  const ref = useFocusOn<HTMLParagraphElement>(notice);
   if (!notice) return null;
   return (
     <p ref={ref} role="alert" tabIndex={-1} className="notice notice--error">
       {notice.text}
     </p>
   );
+}
+
+/**
+ * A ref for a screen's notice (give it `tabIndex={-1}`) that is focused each time `notice` is set anew: an action done
+ * in a list row often takes its button away (the row changes or goes once the list is read again), and the focus would
+ * fall back to the page's start. The notice says what happened, and Tab goes on from there.
+ */
+export function useFocusOn<T extends HTMLElement>(notice: object | null) {
+  const ref = useRef<T>(null);
+  useEffect(() => {
+    if (notice) ref.current?.focus();
+  }, [notice]);
+  return ref;
 }
