@@ -162,8 +162,35 @@ impl Db {
         .await
     }
 
-    /// A page of support's queue: complaints not closed, oldest first (the nearest deadline first), or all when not
-    /// `open_only`, newest first; by assignee; with how many match in all.
+    /// The complaints not closed, by assignee, oldest first, at most `limit`: support's queue, which sorts them by
+    /// deadline (`support::queue`).
+    pub async fn open_complaints(
+        &self,
+        market: Option<Market>,
+        assignee: AssigneeFilter<'_>,
+        limit: i64,
+    ) -> sqlx::Result<Vec<ComplaintRow>> {
+        let (unassigned, assignee_id) = match assignee {
+            AssigneeFilter::Anyone => (0_i64, None),
+            AssigneeFilter::Operator(id) => (0, Some(id)),
+            AssigneeFilter::Unassigned => (1, None),
+        };
+        sqlx::query_as(&format!(
+            "SELECT {COLUMNS} FROM {FROM}
+             WHERE ($1 IS NULL OR c.market = $1) AND c.status <> 'closed'
+               AND ($2 = 0 OR c.assignee_id IS NULL) AND ($3 IS NULL OR c.assignee_id = $3)
+             ORDER BY c.created_at, c.id LIMIT $4"
+        ))
+        .bind(market.map(kilat_domain::Code::code))
+        .bind(unassigned)
+        .bind(assignee_id)
+        .bind(limit)
+        .fetch_all(self.pool())
+        .await
+    }
+
+    /// A page of support's queue: complaints not closed, oldest first, or all when not `open_only`, newest first; by
+    /// assignee; with how many match in all.
     pub async fn complaint_queue(
         &self,
         market: Option<Market>,

@@ -56,6 +56,9 @@ const MAX_FAQ_ANSWER_CHARS: usize = 3000;
 /// The queue's page size when none is asked for, and the largest one.
 pub const QUEUE_PAGE_SIZE: i64 = 50;
 pub const MAX_QUEUE_PAGE_SIZE: i64 = 200;
+/// The most complaints not closed that the queue reads whole to sort by deadline (each row is small and nothing is
+/// decrypted); beyond it, filing order.
+pub const MAX_SORTED_QUEUE: i64 = 20_000;
 
 /// What a URL's query value escapes: everything but RFC 3986's unreserved characters.
 const QUERY_VALUE: &AsciiSet = &NON_ALPHANUMERIC
@@ -760,8 +763,9 @@ pub enum QueueAssignee {
     Unassigned,
 }
 
-/// A page of support's queue (`page` from 1, `page_size` complaints): complaints not closed, oldest first, or all,
-/// newest first; by assignee; each with its deadline and flag; with how many match in all.
+/// A page of support's queue (`page` from 1, `page_size` complaints): complaints not closed, past their deadline
+/// first, then those waiting on the lender, then by the nearest deadline; or all, newest first; by assignee; each with
+/// its deadline and flag; with how many match in all.
 pub async fn queue(
     s: &Services,
     op: &Operator,
@@ -780,6 +784,47 @@ pub async fn queue(
     };
     let page_size = page_size.clamp(1, MAX_QUEUE_PAGE_SIZE);
     let offset = page.max(1).saturating_sub(1).saturating_mul(page_size);
+    if open_only {
+        // Every complaint not closed, each with its deadline, in the order support works them: those past their
+        // deadline first, then those waiting on the lender, then the nearest deadline (a complaint waiting on the
+        // borrower, or India's 30 days beside Indonesia's 20 working days, is not in filing order).
+        let rows =
+            s.db.open_complaints(market, assignee, MAX_SORTED_QUEUE + 1)
+                .await?;
+        if rows.len() as i64 <= MAX_SORTED_QUEUE {
+            let total = rows.len() as i64;
+            let mut complaints = rows
+                .into_iter()
+                .map(|row| complaint_of(s, row, Lang::En))
+                .collect::<Result<Vec<_>, _>>()?;
+            complaints.sort_by(|a, b| {
+                (
+                    !a.overdue,
+                    a.row.status != "open",
+                    a.deadline,
+                    a.row.created_at,
+                )
+                    .cmp(&(
+                        !b.overdue,
+                        b.row.status != "open",
+                        b.deadline,
+                        b.row.created_at,
+                    ))
+                    .then_with(|| a.row.id.cmp(&b.row.id))
+            });
+            let page = complaints
+                .into_iter()
+                .skip(usize::try_from(offset).unwrap_or(usize::MAX))
+                .take(usize::try_from(page_size).unwrap_or(0))
+                .collect();
+            return Ok((page, total));
+        }
+        // More than that open at once: filing order, the oldest (within a market the nearest deadline) first.
+        tracing::warn!(
+            limit = MAX_SORTED_QUEUE,
+            "more complaints open than the queue sorts by deadline: shown in filing order"
+        );
+    }
     let (rows, total) =
         s.db.complaint_queue(market, open_only, assignee, page_size, offset)
             .await?;

@@ -784,6 +784,92 @@ async fn a_complaint_unresolved_after_30_days_in_india_or_20_working_days_in_ind
     app.stop().await;
 }
 
+/// Support's open queue is in the order it is worked, not the order of filing: a complaint past its deadline first,
+/// then those waiting on the lender by the nearest deadline (India's 30 days beside Indonesia's 20 working days), and
+/// one answered in time, waiting on its borrower, last, though it was filed first.
+#[tokio::test]
+async fn support_s_queue_puts_the_complaint_past_its_deadline_first_and_the_one_waiting_on_its_borrower_last()
+ {
+    let app = spawn_app().await;
+    // Monday 5 October 2026, with no Indonesian holiday in the 20 working days after it.
+    app.set_date(time::macros::date!(2026 - 10 - 05)).await;
+    let body = json!({"category": "other", "description": "Nobody has called me back."});
+    let ticket = |filed: Value| filed["ticketNo"].as_str().unwrap().to_owned();
+    let answered_id = ticket(file_complaint(&app, &app.borrower(ID).await.session, &body).await);
+    let early_in = ticket(file_complaint(&app, &app.borrower(IN).await.session, &body).await);
+    let support = operator(&app, "sam", &[Role::Support]).await;
+    let reply = op_call(
+        &app,
+        &support,
+        Method::POST,
+        &format!("/api/v1/console/complaints/{answered_id}/reply"),
+        Some(json!({"body": "Kami sudah menghubungi Anda hari ini."})),
+    )
+    .await;
+    assert_eq!(reply.status(), StatusCode::OK);
+    app.set_date(time::macros::date!(2026 - 10 - 06)).await;
+    let late_id = ticket(file_complaint(&app, &app.borrower(ID).await.session, &body).await);
+    let later_in = ticket(file_complaint(&app, &app.borrower(IN).await.session, &body).await);
+
+    // 4 November: Indonesia's complaint of 6 October is a day past its 20 working days (3 November); India's of the
+    // 5th is on its 30th day, the 6th's a day before it.
+    app.set_date(time::macros::date!(2026 - 11 - 04)).await;
+    let support = operator(&app, "sal", &[Role::Support]).await;
+    let queue = data(
+        op_call(
+            &app,
+            &support,
+            Method::GET,
+            "/api/v1/console/complaints?status=open",
+            None,
+        )
+        .await,
+    )
+    .await;
+    let order: Vec<(&str, bool)> = queue["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            (
+                c["ticketNo"].as_str().unwrap(),
+                c["overdue"].as_bool().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        order,
+        [
+            (late_id.as_str(), true),
+            (early_in.as_str(), false),
+            (later_in.as_str(), false),
+            (answered_id.as_str(), false),
+        ]
+    );
+    assert_eq!(queue["total"], 4);
+    // A page of two is the first two of that order.
+    let page = data(
+        op_call(
+            &app,
+            &support,
+            Method::GET,
+            "/api/v1/console/complaints?status=open&page=2&pageSize=2",
+            None,
+        )
+        .await,
+    )
+    .await;
+    let second: Vec<&str> = page["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["ticketNo"].as_str().unwrap())
+        .collect();
+    assert_eq!(second, [later_in.as_str(), answered_id.as_str()]);
+    assert_eq!(page["total"], 4);
+    app.stop().await;
+}
+
 /// Moves the server so that Indonesia's business date is `date` (WIB runs 1½ hours ahead of IST, so late in India's
 /// evening Indonesia is already on the next day).
 #[tokio::test]

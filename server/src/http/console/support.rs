@@ -64,8 +64,9 @@ pub struct QueuedComplaint {
     pub assignee_name: Option<String>,
 }
 
-/// Support's queue, a page at a time: complaints not closed, oldest first (the nearest deadline first), or all, newest
-/// first; each with its age, status and whether it is past the regulator's deadline (support, admin).
+/// Support's queue, a page at a time: complaints not closed — past the regulator's deadline first, then those waiting
+/// on the lender, then the nearest deadline — or all, newest first; each with its age, status and whether it is past
+/// the deadline (support, admin).
 #[utoipa::path(get, path = "/api/v1/console/complaints", tag = "console", operation_id = "console_complaints",
     security(("console_cookie" = [])),
     params(ComplaintQueueQuery),
