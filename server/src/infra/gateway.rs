@@ -71,21 +71,18 @@ impl Gateway {
         })
     }
 
-    /// Posts `body`, again after a network error or a 5xx answer (at most `retries` times): the status of the answer
-    /// that ended it (a success or a 4xx), or the last error, saying whether any attempt may have been acted on.
+    /// Posts `body`, again after a failure that certainly did nothing (not connected, or the party answered a 5xx
+    /// other than 504), at most `retries` times: the status of the answer that ended it (a success or a 4xx), or the
+    /// error. One that may have been acted on (a timeout after connecting, a 504) is never sent again: the caller
+    /// learns it may have been (`maybe_delivered`), and a text is not sent twice.
     pub async fn post(&self, body: &impl Serialize) -> Result<StatusCode, PostFailed> {
         let mut tries = 0;
-        let mut maybe_delivered = false;
         loop {
             match self.attempt(body).await {
                 Ok(status) => return Ok(status),
                 Err(failed) => {
-                    maybe_delivered |= failed.maybe_delivered;
-                    if tries >= self.retries {
-                        return Err(PostFailed {
-                            maybe_delivered,
-                            ..failed
-                        });
+                    if failed.maybe_delivered || tries >= self.retries {
+                        return Err(failed);
                     }
                     tries += 1;
                     tracing::warn!(gateway = self.name, error = %failed, tries, "a call failed; retrying");

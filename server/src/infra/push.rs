@@ -25,12 +25,14 @@ pub struct PushMessage {
 }
 
 /// What became of a push.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum PushOutcome {
     /// The gateway took it.
     Delivered,
     /// The gateway no longer knows the token (the app was removed, or the token replaced): forget it.
     TokenGone,
+    /// No answer came, but the gateway may have taken it (a timeout after connecting, a 504): never pushed again.
+    Unconfirmed(String),
 }
 
 pub type PushFuture<'a> =
@@ -108,7 +110,14 @@ impl PushSender for HttpPush {
                 title: &message.title,
                 body: &message.body,
             };
-            match self.gateway.post(&body).await? {
+            let answer = match self.gateway.post(&body).await {
+                Ok(status) => status,
+                Err(failed) if failed.maybe_delivered => {
+                    return Ok(PushOutcome::Unconfirmed(format!("{failed:#}")));
+                }
+                Err(failed) => return Err(failed.into()),
+            };
+            match answer {
                 status if status.is_success() => Ok(PushOutcome::Delivered),
                 StatusCode::NOT_FOUND | StatusCode::GONE => Ok(PushOutcome::TokenGone),
                 status => anyhow::bail!("the push gateway answered {status}"),

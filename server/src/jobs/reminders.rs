@@ -155,19 +155,29 @@ pub const PUSH_RECEIPT: &str = "receipt_push";
 const PUSH_DEVICES: i64 = 3;
 
 /// A pushed receipt, to each of the borrower's devices: sent when one device's gateway took it. Tokens the gateway no
-/// longer knows are forgotten. An error (tried again later, then `failed`) when pushes are off or no device took it.
+/// longer knows are forgotten. Perhaps sent (`Unknown`: never pushed again) when no answer came from a gateway that
+/// may have taken it and none took it for sure; not sent (tried again later, then `failed`) when pushes are off or no
+/// device took it.
 async fn push_to_devices(
     s: &Services,
     market: Market,
     note: &PendingNotification,
-) -> anyhow::Result<()> {
+) -> Result<(), SendError> {
     let Some(push) = &s.push else {
-        anyhow::bail!("pushes are off (push.sender = off)");
+        return Err(SendError::NotSent(anyhow::anyhow!(
+            "pushes are off (push.sender = off)"
+        )));
     };
+    let not_sent = |err: sqlx::Error| SendError::NotSent(err.into());
     let title = i18n::format(Lang::of_market(market), "receipt.push_title", &[]);
     let mut delivered = false;
+    let mut unconfirmed = None;
     let mut failure = None;
-    for device in s.db.push_tokens_of(&note.borrower_id, PUSH_DEVICES).await? {
+    let devices =
+        s.db.push_tokens_of(&note.borrower_id, PUSH_DEVICES)
+            .await
+            .map_err(not_sent)?;
+    for device in devices {
         let message = PushMessage {
             token: device.token,
             platform: device.platform,
@@ -176,19 +186,22 @@ async fn push_to_devices(
         };
         match push.send(&message).await {
             Ok(PushOutcome::Delivered) => delivered = true,
+            Ok(PushOutcome::Unconfirmed(doubt)) => unconfirmed = Some(doubt),
             Ok(PushOutcome::TokenGone) => {
                 s.db.forget_push_token(&note.borrower_id, &message.token)
-                    .await?;
+                    .await
+                    .map_err(not_sent)?;
             }
             Err(err) => failure = Some(err),
         }
     }
-    match (delivered, failure) {
-        (true, _) => Ok(()),
-        (false, Some(err)) => Err(err),
-        (false, None) => Err(anyhow::anyhow!(
+    match (delivered, unconfirmed, failure) {
+        (true, _, _) => Ok(()),
+        (false, Some(doubt), _) => Err(SendError::Unknown(anyhow::anyhow!(doubt))),
+        (false, None, Some(err)) => Err(SendError::NotSent(err)),
+        (false, None, None) => Err(SendError::NotSent(anyhow::anyhow!(
             "no device to push to: the borrower's push tokens are gone"
-        )),
+        ))),
     }
 }
 
@@ -303,12 +316,14 @@ async fn send_one(
                 tracing::warn!(id = %note.id, error = %err, "a reminder's loan could not be read");
                 let to = after_failed_try(note.attempts);
                 let error = format!("reading its loan: {err:#}");
-                s.db.move_notification(
+                let at = at.max(waiting_before);
+                s.db.put_back_notification(
                     &note.id,
                     "pending",
                     to,
-                    Some(&error),
-                    at.max(waiting_before),
+                    &error,
+                    at,
+                    next_try_at(note.attempts, at),
                 )
                 .await?;
                 return Ok(false);
@@ -352,26 +367,9 @@ async fn send_one(
                     channel: Channel::Sms,
                     text,
                 };
-                match s.sms.send(&message).await {
-                    Ok(()) => Ok(()),
-                    // Perhaps sent (the provider's answer never came): never texted twice, the doubt kept with it.
-                    Err(SendError::Unknown(err)) => {
-                        tracing::warn!(id = %note.id, kind = %note.kind, error = %err,
-                            "a reminder may not have been sent; it is not sent again");
-                        s.db.move_notification(
-                            &note.id,
-                            "sending",
-                            "sent",
-                            Some(&format!("unconfirmed: {err:#}")),
-                            s.clock.now_ms(),
-                        )
-                        .await?;
-                        return Ok(true);
-                    }
-                    Err(SendError::NotSent(err)) => Err(err),
-                }
+                s.sms.send(&message).await
             }
-            Err(err) => Err(err),
+            Err(err) => Err(SendError::NotSent(err)),
         }
     };
     let at = s.clock.now_ms();
@@ -381,12 +379,27 @@ async fn send_one(
                 .await?;
             Ok(true)
         }
-        Err(err) => {
+        // Perhaps sent (the provider's answer never came): never sent twice, the doubt kept with it.
+        Err(SendError::Unknown(err)) => {
+            tracing::warn!(id = %note.id, kind = %note.kind, error = %err,
+                "a reminder may not have been sent; it is not sent again");
+            s.db.move_notification(
+                &note.id,
+                "sending",
+                "sent",
+                Some(&format!("unconfirmed: {err:#}")),
+                at,
+            )
+            .await?;
+            Ok(true)
+        }
+        Err(SendError::NotSent(err)) => {
             let to = after_failed_try(note.attempts);
             tracing::warn!(id = %note.id, kind = %note.kind, error = %err, "a reminder was not sent");
             let at = at.max(waiting_before);
             s.db.put_back_notification(
                 &note.id,
+                "sending",
                 to,
                 &format!("{err:#}"),
                 at,

@@ -187,11 +187,13 @@ impl Db {
         .await
     }
 
-    /// Puts a text its provider failed to send back from `sending` to `to` (`pending`, or `failed` after the last try),
-    /// the try counted with its error, not to be tried again before `next_try_at`.
+    /// Puts a text that failed to go back from `from` (`sending`: its provider failed; `pending`: its loan could not
+    /// be read) to `to` (`pending`, or `failed` after the last try), the try counted with its error, not to be tried
+    /// again before `next_try_at`.
     pub async fn put_back_notification(
         &self,
         id: &str,
+        from: &str,
         to: &str,
         error: &str,
         now: i64,
@@ -200,13 +202,14 @@ impl Db {
         let done = sqlx::query(
             "UPDATE notification_outbox SET status = $1, updated_at = $2, attempts = attempts + 1, last_error = $3,
                  next_try_at = $4
-             WHERE id = $5 AND status = 'sending'",
+             WHERE id = $5 AND status = $6",
         )
         .bind(to)
         .bind(now)
         .bind(error)
         .bind(next_try_at)
         .bind(id)
+        .bind(from)
         .execute(self.pool())
         .await?;
         Ok(done.rows_affected() == 1)

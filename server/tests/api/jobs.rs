@@ -961,6 +961,7 @@ async fn pushing_app(
     let app = crate::helpers::spawn_app_with(|s| {
         s.push.sender = kilat_server::settings::PushSenderKind::Http;
         s.push.http_url = format!("{}/push", gateway.uri());
+        s.push.http_timeout_ms = s.push.http_timeout_ms.min(1_000);
         if let Some(n) = at_once {
             s.sms.sends_at_once = n;
         }
@@ -973,6 +974,62 @@ async fn pushing_app(
     ))
     .await;
     (gateway, app, order_id)
+}
+
+/// A receipt push the gateway may have taken (its answer never came) is pushed once: not again by the call's retries,
+/// nor by the outbox's next runs; it is kept as sent with the doubt.
+#[tokio::test]
+async fn a_receipt_push_the_gateway_may_have_taken_is_pushed_once() {
+    let (gateway, app, order_id) = pushing_app("9876500252", 3_000, None).await;
+    queue_texts(&app, &order_id, reminders::PUSH_RECEIPT, 1).await;
+    let at = ten_ist(&app);
+    for later in [0, 30, 180] {
+        reminders::deliver(&app.services, at + Duration::minutes(later))
+            .await
+            .unwrap();
+    }
+    assert_eq!(gateway.received_requests().await.unwrap().len(), 1);
+    assert_eq!(
+        outbox_by_status(&app, &order_id).await,
+        vec![("sent".to_owned(), 1)]
+    );
+    let error: Option<String> =
+        sqlx::query_scalar("SELECT last_error FROM notification_outbox WHERE order_id = $1")
+            .bind(&order_id)
+            .fetch_one(app.db.pool())
+            .await
+            .unwrap();
+    assert!(error.unwrap().starts_with("unconfirmed: "));
+    app.stop().await;
+}
+
+/// A reminder whose loan cannot be read is a failed try like a provider's failure: tried again after the back-off,
+/// not at every tick until its tries are spent within minutes.
+#[tokio::test]
+async fn a_reminder_whose_loan_cannot_be_read_waits_its_back_off() {
+    let app = spawn_app().await;
+    let Loan { order_id, .. } = app.borrower(IN).phone("9876500253").disbursed().await;
+    queue_texts(&app, &order_id, "due_in_3", 1).await;
+    app.execute(&format!(
+        "UPDATE loan_arrears SET balances_json = 'not json' WHERE order_id = '{order_id}'"
+    ))
+    .await;
+    let at = ten_ist(&app);
+    for minutes in 0..5 {
+        reminders::deliver(&app.services, at + Duration::minutes(minutes))
+            .await
+            .unwrap();
+    }
+    let (status, attempts, next_try_at): (String, i64, Option<i64>) = sqlx::query_as(
+        "SELECT status, attempts, next_try_at FROM notification_outbox WHERE order_id = $1",
+    )
+    .bind(&order_id)
+    .fetch_one(app.db.pool())
+    .await
+    .unwrap();
+    assert_eq!((status.as_str(), attempts), ("pending", 1));
+    assert!(next_try_at.unwrap() > app.services.clock.now_ms());
+    app.stop().await;
 }
 
 /// A run starts no send once its time is up, within a page too: through a gateway that answers after 0.3 s, two at a
@@ -1614,8 +1671,8 @@ async fn a_reminder_sent_before_the_upgrade_is_not_sent_again() {
     assert_eq!(overdue.len(), 1);
 }
 
-/// A reminder the SMS provider may have taken (its answer never came) is not texted again; one it said it could not
-/// send is tried again.
+/// A reminder the SMS provider may have taken (its answer never came) is not texted again, by the call's own retries
+/// either; one it said it could not send is tried again.
 #[tokio::test]
 async fn a_reminder_the_provider_may_have_sent_is_not_sent_again_and_one_it_failed_is() {
     use wiremock::matchers::method;
@@ -1636,7 +1693,7 @@ async fn a_reminder_the_provider_may_have_sent_is_not_sent_again_and_one_it_fail
         s.sms.sender = kilat_server::settings::SmsSender::Http;
         s.sms.http_url = format!("{}/send", provider.uri());
         s.sms.http_timeout_ms = 300;
-        s.sms.http_retries = 0;
+        s.sms.http_retries = 2;
     })
     .await;
     // Taken, and answered too late.
