@@ -211,6 +211,34 @@ describe('collections', () => {
     expect(api.callsTo('POST', `/api/v1/console/collections/${LOAN.orderNo}/contacts`)).toHaveLength(0);
   });
 
+  it('keeps a number shown within the hours as plain text, not a tel: link, once they close', async () => {
+    let hours = HOURS_OPEN;
+    fakeConsoleApi({
+      operator: OPERATORS.collections,
+      signedIn: true,
+      handlers: {
+        [`GET /api/v1/console/collections/${LOAN.orderNo}`]: () => ok(caseOf(hours)),
+        [`POST /api/v1/console/collections/${LOAN.orderNo}/phone`]: () => ok({ phone: '+919876500501' }),
+        [`POST /api/v1/console/collections/${LOAN.orderNo}/contacts`]: (call) => {
+          // Logged at the last minute: the case read again after it says the hours are over.
+          hours = HOURS_CLOSED;
+          return ok({ id: 'c2', ...(call.body as object), localTime: '19:00', at: Date.UTC(2026, 11, 10, 13, 30), by: 'cole', promise: null });
+        },
+      },
+    });
+    const user = userEvent.setup();
+    renderConsole(`/console/collections/${LOAN.orderNo}`);
+    await user.click(await screen.findByRole('button', { name: 'Show full number' }));
+    expect(await screen.findByRole('link', { name: '+919876500501' })).toHaveAttribute('href', 'tel:+919876500501');
+    await user.click(screen.getByRole('button', { name: 'Log contact' }));
+    expect(await screen.findByText(/it is 21:14 there now/)).toBeInTheDocument();
+    const phone = screen.getByText('+919876500501');
+    expect(phone.closest('a')).toBeNull();
+    expect(screen.queryByRole('link', { name: '+919876500501' })).toBeNull();
+    expect(document.querySelector('a[href^="tel:"]')).toBeNull();
+    expect(phone.closest('dd')).toHaveTextContent('Outside calling hours: contact the borrower, and log it, within them.');
+  });
+
   it('logs “Promised to pay” with the promise’s date and amount, in minor units, and refreshes the case’s promises', async () => {
     const promise = { id: 'p3', amount: 250_000, madeOn: '2026-12-10', date: '2026-12-12', received: 0, state: 'open', at: Date.UTC(2026, 11, 10, 4, 36), by: 'cole' };
     const contact = { id: 'c2', channel: 'call', outcome: 'promised', note: 'Pays on payday.', localTime: '10:06', at: Date.UTC(2026, 11, 10, 4, 36), by: 'cole' };

@@ -1,7 +1,9 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { OPERATORS, fakeConsoleApi, ok, renderConsole } from '@/test/render-console';
+import { OPERATORS, fakeConsoleApi, ok, refusal, renderConsole } from '@/test/render-console';
 
 const SUMMARY = {
   ticketNo: 'CP-261125-AB12CD',
@@ -28,6 +30,24 @@ const DETAIL = {
   scoreComment: null,
   phoneMasked: '+91 ******1006',
 };
+
+/** A contact message waiting to be handled. */
+const WAITING = { id: 'm1', name: 'Sari', telephone: '0812', message: 'Email me.', email: 'sari@example.com', company: null, createdAt: Date.UTC(2026, 10, 25), replyChannel: 'email', replyTo: 'sari@example.com', handled: false, handledAt: null, handledBy: null, market: null };
+
+/** 2,000 characters without a space: a pasted link. */
+const UNBROKEN = `https://example.com/${'a'.repeat(1980)}`;
+
+/** Runs `check` with the console's stylesheet applied to the page (jsdom computes the declared styles, not a layout). */
+function withConsoleCss(check: () => void) {
+  const style = document.createElement('style');
+  style.textContent = readFileSync(resolve(__dirname, 'console.css'), 'utf8');
+  document.head.append(style);
+  try {
+    check();
+  } finally {
+    style.remove();
+  }
+}
 
 /** A page of the queue as the server answers it. */
 function queuePage(items: object[], total = items.length, page = 1) {
@@ -119,6 +139,19 @@ describe('support console', () => {
     expect(screen.getByRole('button', { name: 'Close complaint' })).toBeDisabled();
   });
 
+  it('wraps a long unbroken message of the conversation inside its column', async () => {
+    fakeConsoleApi({
+      operator: OPERATORS.support,
+      signedIn: true,
+      handlers: {
+        'GET /api/v1/console/complaints/CP-261125-AB12CD': () => ok({ ...DETAIL, messages: [{ ...DETAIL.messages[0], body: UNBROKEN }] }),
+      },
+    });
+    renderConsole('/console/complaints/CP-261125-AB12CD');
+    const body = await screen.findByText(UNBROKEN);
+    withConsoleCss(() => expect(getComputedStyle(body).overflowWrap).toBe('anywhere'));
+  });
+
   it('marks a contact message handled and shows how to reply', async () => {
     const api = fakeConsoleApi({
       operator: OPERATORS.adminOnly,
@@ -136,6 +169,78 @@ describe('support console', () => {
     expect(await screen.findByRole('link', { name: 'sari@example.com' })).toHaveAttribute('href', 'mailto:sari@example.com');
     await user.click(screen.getByRole('button', { name: 'Mark handled' }));
     expect(api.callsTo('POST', '/api/v1/console/contact-messages/m1/handled')).toHaveLength(1);
+  });
+
+  it('says beside the message that it was not marked handled when the server refuses, in the server’s words', async () => {
+    fakeConsoleApi({
+      operator: OPERATORS.support,
+      signedIn: true,
+      handlers: {
+        'GET /api/v1/console/contact-messages': () => ok(queuePage([WAITING, { ...WAITING, id: 'm2', name: 'Budi' }])),
+        'POST /api/v1/console/contact-messages/m1/handled': () => refusal(403, 'forbidden', 'Only support or an admin may do this.'),
+      },
+    });
+    const user = userEvent.setup();
+    renderConsole('/console/contact-messages');
+    const sari = (await screen.findByText('Sari')).closest('tr') as HTMLElement;
+    await user.click(within(sari).getByRole('button', { name: 'Mark handled' }));
+    expect(await within(sari).findByRole('alert')).toHaveTextContent(
+      'Marking the message from Sari handled failed: it is still not handled. Only support or an admin may do this.',
+    );
+    // Only beside that message, and the button is there to try again.
+    expect(screen.getAllByRole('alert')).toHaveLength(1);
+    expect(within(sari).getByRole('button', { name: 'Mark handled' })).toBeEnabled();
+  });
+
+  it('says so when marking a message handled fails on the way, without the server’s words', async () => {
+    fakeConsoleApi({
+      operator: OPERATORS.support,
+      signedIn: true,
+      handlers: {
+        'GET /api/v1/console/contact-messages': () => ok(queuePage([WAITING])),
+        'POST /api/v1/console/contact-messages/m1/handled': () => Promise.reject(new TypeError('Failed to fetch')),
+      },
+    });
+    const user = userEvent.setup();
+    renderConsole('/console/contact-messages');
+    await user.click(await screen.findByRole('button', { name: 'Mark handled' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'Marking the message from Sari handled failed: it is still not handled. We could not reach the server. Check your connection and try again.',
+    );
+  });
+
+  it('says so plainly when another operator had already marked the message handled', async () => {
+    let handled = false;
+    fakeConsoleApi({
+      operator: OPERATORS.support,
+      signedIn: true,
+      handlers: {
+        // Once marked, the message leaves the list of those waiting: the notice cannot stay in its row.
+        'GET /api/v1/console/contact-messages': () => ok(handled ? queuePage([]) : queuePage([WAITING])),
+        'POST /api/v1/console/contact-messages/m1/handled': () => {
+          handled = true;
+          return ok({ id: 'm1', markedNow: false });
+        },
+      },
+    });
+    const user = userEvent.setup();
+    renderConsole('/console/contact-messages');
+    await user.click(await screen.findByRole('button', { name: 'Mark handled' }));
+    expect(await screen.findByText('No messages waiting.')).toBeInTheDocument();
+    const notice = screen.getByRole('status');
+    expect(notice).toHaveTextContent('Another operator had already marked the message from Sari handled.');
+    expect(notice).toHaveFocus();
+  });
+
+  it('wraps a long unbroken contact message inside its column', async () => {
+    fakeConsoleApi({
+      operator: OPERATORS.support,
+      signedIn: true,
+      handlers: { 'GET /api/v1/console/contact-messages': () => ok(queuePage([{ ...WAITING, message: UNBROKEN }])) },
+    });
+    renderConsole('/console/contact-messages');
+    const cell = await screen.findByText(UNBROKEN);
+    withConsoleCss(() => expect(getComputedStyle(cell).overflowWrap).toBe('anywhere'));
   });
 
   it('pages through contact messages, the longest waiting first, and a page past the end shows the last one', async () => {

@@ -342,7 +342,10 @@ function CaseSummary({ c }: { c: CollectionsCase }) {
         <div>
           <dt>{t('collections.phone')}</dt>
           <dd>
-            {full ? <a href={`tel:${full}`}>{full}</a> : (c.phoneMasked ?? t('collections.erased'))}{' '}
+            {/* Revealed within the hours, the number stays on screen after they close (or the loan is settled): a
+                link to call it then only while calling is allowed. */}
+            {full ? (canCall ? <a href={`tel:${full}`}>{full}</a> : <span>{full}</span>) : (c.phoneMasked ?? t('collections.erased'))}{' '}
+            {full && !c.contactHours.open && <span className="muted">{t('collections.closedForChannel')}</span>}
             {c.phoneMasked && !full && (
               <button type="button" className="button button--quiet" onClick={() => reveal.mutate()} disabled={reveal.isPending || !canCall}>
                 {t('collections.showNumber')}

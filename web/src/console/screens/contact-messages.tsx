@@ -1,12 +1,14 @@
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useSearchParams } from 'react-router';
+import { errorText } from '@/shared/api/error-text';
 import { phoneLink } from '@/shared/phone/phone';
 import { CONTACT_PAGE_SIZE, useContactMessages, useMarkHandled } from '../api/support';
 import type { ContactMessage } from '../api/types';
 import { dateTime } from '../format';
 import { consolePaths } from '../paths';
 import { Pager, pageOf } from './pager';
-import { LoadFailed, Loading } from './states';
+import { LoadFailed, Loading, useFocusOn, type ScreenNotice } from './states';
 
 /** The marketing site's contact messages, a page at a time with their total: those not handled oldest first (the
  * longest waiting first), all of them newest first; each with how to reply and whether someone has. */
@@ -18,6 +20,17 @@ export function ContactMessagesScreen() {
   const page = pageOf(params);
   const list = useContactMessages(status, page);
   const mark = useMarkHandled();
+  // Another operator marked the message first: said above the list, as the list read again may no longer hold its row.
+  const [notice, setNotice] = useState<ScreenNotice | null>(null);
+  const noticeRef = useFocusOn<HTMLParagraphElement>(notice);
+  const markHandled = (m: ContactMessage) => {
+    setNotice(null);
+    mark.mutate(m.id, {
+      onSuccess: (result) => {
+        if (!result.markedNow) setNotice({ text: t('contact.alreadyHandled', { name: m.name }) });
+      },
+    });
+  };
   // Another filter starts again at its first page.
   const setStatus = (next: 'waiting' | 'all') => setParams(next === 'all' ? { status: 'all' } : {}, { replace: true });
   const pages = list.data ? Math.max(1, Math.ceil(list.data.total / CONTACT_PAGE_SIZE)) : 1;
@@ -40,6 +53,11 @@ export function ContactMessagesScreen() {
           </select>
         </label>
       </div>
+      {notice && (
+        <p ref={noticeRef} role="status" tabIndex={-1} className="notice notice--info">
+          {notice.text}
+        </p>
+      )}
       {list.isPending ? (
         <Loading label={t('contact.loading')} />
       ) : list.isError ? (
@@ -85,9 +103,16 @@ export function ContactMessagesScreen() {
                   {m.handled ? (
                     t('contact.handledAt', { at: dateTime(m.handledAt ?? 0) })
                   ) : (
-                    <button type="button" className="button button--quiet" disabled={mark.isPending} onClick={() => mark.mutate(m.id)}>
-                      {t('contact.markHandled')}
-                    </button>
+                    <>
+                      <button type="button" className="button button--quiet" disabled={mark.isPending} onClick={() => markHandled(m)}>
+                        {t('contact.markHandled')}
+                      </button>
+                      {mark.isError && mark.variables === m.id && (
+                        <p className="field-error" role="alert">
+                          {t('contact.markFailed', { name: m.name, reason: errorText(mark.error, t) })}
+                        </p>
+                      )}
+                    </>
                   )}
                 </td>
               </tr>
