@@ -565,8 +565,8 @@ pub async fn sign_out(s: &Services, token: &str) -> Result<(), Error> {
 
 /// The signed-in operator chooses their own password: `current` must be the one they signed in with, `new` passes the
 /// rules of every operator password (`check_password`) and differs from it. The check of `current` is counted like a
-/// sign-in's, per operator and client address (then `operator_locked`), and waits for its turn among the password
-/// hashes. On success the password is theirs (`password_change_required` ends), and every other session of theirs ends
+/// sign-in's, per operator and client address and per operator whatever the address (then `operator_locked`), and
+/// waits for its turn among the password hashes. On success the password is theirs (`password_change_required` ends), and every other session of theirs ends
 /// in the same transaction; this one stays signed in.
 pub async fn change_own_password(
     s: &Services,
@@ -589,8 +589,15 @@ pub async fn change_own_password(
     let now = s.clock.now_ms();
     let address = limits::address_key(client_addr);
     let per_address = format!("{}:{address}", row.id);
+    // Per address, and per account whatever the address: a stolen session guessing the password it would keep
+    // (rotating addresses) is stopped at the account's count, as sign-in's strangers are. Its own key: strangers'
+    // sign-in guesses never stop the operator changing their password.
+    let per_account = format!("own:{}", row.id);
     let turn = s.bounds.password_hashes.enter().await?;
-    let checks = vec![(&s.limits.password_checks_per_address, per_address.as_str())];
+    let checks = vec![
+        (&s.limits.password_checks_per_address, per_address.as_str()),
+        (&s.limits.password_checks_per_account, per_account.as_str()),
+    ];
     let counted = match limits::count_all(&s.db, &checks, now).await? {
         Ok(counted) => counted,
         Err(refused) => {

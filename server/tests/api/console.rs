@@ -2068,6 +2068,37 @@ async fn the_audit_search_pages_through_every_entry_and_an_export_too_large_is_r
     app.stop().await;
 }
 
+/// A session guessing its operator's current password (to keep the account once the session ends) is stopped at the
+/// account's count whatever address it guesses from: five an address, twenty in all, then `operator_locked`.
+#[tokio::test]
+async fn guessing_the_current_password_from_many_addresses_is_stopped_at_the_accounts_count() {
+    let app = crate::helpers::spawn_app_with(|s| s.trusted_proxy_hops = 1).await;
+    create(&app, "ada", &[Role::Admin]).await;
+    let ada = sign_in(&app, "ada").await;
+    let guess = |address: String| {
+        as_op(&app, &ada, Method::POST, "/api/v1/console/password")
+            .header("x-forwarded-for", address)
+            .json(
+                &json!({"currentPassword": "a guess of mine", "password": "another long password"}),
+            )
+            .send()
+    };
+    for address in 1..=4 {
+        for n in 0..5 {
+            let answer = guess(format!("203.0.113.{address}")).await.unwrap();
+            assert_eq!(
+                answer.status(),
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "address {address}, guess {n}"
+            );
+        }
+    }
+    let refused = guess("203.0.113.9".into()).await.unwrap();
+    assert_eq!(refused.status(), StatusCode::TOO_MANY_REQUESTS);
+    assert_eq!(error(refused).await["code"], "operator_locked");
+    app.stop().await;
+}
+
 /// A query parameter given empty is refused like any other value that is not one of its kind, never read as left
 /// out (the API contract: `market` is a market, `pageSize` a whole number).
 #[tokio::test]
