@@ -34,9 +34,9 @@ pub const RETENTION_EVERY: Duration = Duration::from_secs(60 * 60);
 /// Runs until the task is dropped: each tick, every market's overdue job and records-retention job for its business
 /// date (a date already run, here or by another server, is skipped at the cost of one insert) and the delivery of
 /// queued reminders; at start-up and then hourly, the telemetry retention, the rate-limit cleanup and, once a UTC day
-/// (claimed like the dates), the orphan-files sweep. The first tick is at once, so a date missed while no server ran
-/// is run at start-up; a development clock moved to another date runs it at once too
-/// ([`Clock::moved`](crate::infra::clock::Clock::moved)).
+/// (claimed like the dates), the orphan-files sweep. The first tick is at once, and the overdue job runs every date
+/// after the last it finished ([`overdue::run_through`]), so dates missed while no server ran are run at start-up; a
+/// development clock moved to another date runs it at once too ([`Clock::moved`](crate::infra::clock::Clock::moved)).
 pub async fn run_on_timer(s: Services, runner: String) {
     let mut tick = tokio::time::interval(TICK);
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
@@ -76,17 +76,19 @@ pub async fn run_on_timer(s: Services, runner: String) {
         }
         for market in Market::ALL.iter().copied() {
             let date = s.clock.today(market);
-            match timed("overdue", overdue::run(&s, market, date, &runner), |r| {
-                r.ran
-            })
-            .await
-            {
-                Ok(report) if report.ran => {
-                    tracing::info!(market = market.code(), %date, ?report, "overdue job done");
-                }
-                Ok(_) => {}
-                Err(err) => {
-                    tracing::error!(market = market.code(), %date, error = %err, "overdue job failed");
+            let runs = overdue::run_through(&s, market, date, &runner);
+            let ran = timed("overdue", async { Ok(runs.await) }, |runs| {
+                runs.iter().any(|(_, r)| r.as_ref().is_ok_and(|r| r.ran))
+            });
+            for (day, outcome) in ran.await.unwrap_or_default() {
+                match outcome {
+                    Ok(report) if report.ran => {
+                        tracing::info!(market = market.code(), date = %day, ?report, "overdue job done");
+                    }
+                    Ok(_) => {}
+                    Err(err) => {
+                        tracing::error!(market = market.code(), date = %day, error = %err, "overdue job failed");
+                    }
                 }
             }
             match timed("dashboard_days", dashboard_days::run(&s, market), |n| {

@@ -67,6 +67,45 @@ impl Report {
     }
 }
 
+/// The most past business dates the timer runs to catch up after an outage ([`run_through`]).
+pub const CATCH_UP_DAYS: i64 = 31;
+
+/// Runs the job for every business date of `market` after the last one it finished, through `today`, oldest first:
+/// a date missed while no server ran gets its late charges (each a day of the KFS, so a missed date would be a day
+/// never charged) and its moves to overdue, as the day itself would have; its reminders are queued and dropped when
+/// no longer due (they go only if the loan still calls for them on the day they are sent). At most
+/// [`CATCH_UP_DAYS`] back; the first date that fails stops the run (a later date run before it would leave its day
+/// uncharged), and is taken up again at the next tick. Each date with its report; another runner's are skipped.
+pub async fn run_through(
+    s: &Services,
+    market: Market,
+    today: Date,
+    runner: &str,
+) -> Vec<(Date, anyhow::Result<Report>)> {
+    let last = match s.db.last_finished_job_date(JOB, market.code()).await {
+        Ok(last) => last.and_then(|d| crate::store::loans::parse_date(&d).ok()),
+        Err(err) => return vec![(today, Err(err.into()))],
+    };
+    let first = match last {
+        Some(last) if last < today => {
+            (last + time::Duration::days(1)).max(today - time::Duration::days(CATCH_UP_DAYS))
+        }
+        _ => today,
+    };
+    let mut out = Vec::new();
+    let mut date = first;
+    while date <= today {
+        let report = run(s, market, date, runner).await;
+        let failed = report.is_err();
+        out.push((date, report));
+        if failed {
+            break;
+        }
+        date += time::Duration::days(1);
+    }
+    out
+}
+
 /// Runs the job for `market`'s business date `date` unless another runner claimed it (then `ran` is false).
 /// `runner` names this process in `job_runs`.
 pub async fn run(s: &Services, market: Market, date: Date, runner: &str) -> anyhow::Result<Report> {

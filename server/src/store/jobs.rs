@@ -117,6 +117,21 @@ impl Db {
         Ok(done.rows_affected())
     }
 
+    /// The latest business date `job` finished for `market` (`YYYY-MM-DD`), if any.
+    pub async fn last_finished_job_date(
+        &self,
+        job: &str,
+        market: &str,
+    ) -> sqlx::Result<Option<String>> {
+        sqlx::query_scalar(
+            "SELECT MAX(business_date) FROM job_runs WHERE job = $1 AND market = $2 AND finished_at IS NOT NULL",
+        )
+        .bind(job)
+        .bind(market)
+        .fetch_one(self.pool())
+        .await
+    }
+
     /// Records the end of a claimed run.
     pub async fn finish_job_run(
         &self,

@@ -116,6 +116,51 @@ async fn the_overdue_job_posts_late_charges_exactly_as_the_kfs_states_them_once_
     check_ledger(&app, &session, &order_no, &id).await;
 }
 
+/// Dates missed while no server ran are run when the timer comes back, oldest first, each charged as its own day of
+/// the KFS: a loan late four days has four days' charges, not the two of the two dates a server happened to see.
+#[tokio::test]
+async fn the_dates_missed_while_no_server_ran_are_each_run_when_one_comes_back() {
+    let app = spawn_app().await;
+    let Loan {
+        order_id: id, plan, ..
+    } = app.borrower(IN).disbursed().await;
+    let kfs = kfs_of(&app, &id).await;
+    let due = due_date(&plan, 0);
+    app.set_date(due + Duration::days(1)).await;
+    let today = app.services.clock.today(Market::India);
+    let first = overdue::run_through(&app.services, Market::India, today, "timer").await;
+    assert_eq!(first.len(), 1, "the first run is today's alone");
+    assert!(first[0].1.as_ref().unwrap().ran);
+    // The servers were down for two days.
+    app.set_date(due + Duration::days(4)).await;
+    let today = app.services.clock.today(Market::India);
+    let runs = overdue::run_through(&app.services, Market::India, today, "timer").await;
+    let dates: Vec<Date> = runs.iter().map(|(d, _)| *d).collect();
+    assert_eq!(
+        dates,
+        [2, 3, 4].map(|n| due + Duration::days(n)),
+        "each date after the last finished, through today"
+    );
+    assert!(runs.iter().all(|(_, r)| r.as_ref().unwrap().ran));
+    let charges = late_charges(&app, &id).await;
+    assert_eq!(
+        charges.iter().map(|(_, _, on)| *on).collect::<Vec<_>>(),
+        [1, 2, 3, 4].map(|n| due + Duration::days(n))
+    );
+    let total: i64 = charges.iter().map(|(_, c, _)| c).sum();
+    assert_eq!(total, expected_total(&kfs.late_charge, 4));
+    // Run again the same day: nothing to catch up, today's run is done.
+    let again = overdue::run_through(&app.services, Market::India, today, "timer").await;
+    assert_eq!(again.len(), 1);
+    assert!(!again[0].1.as_ref().unwrap().ran);
+    // Down for a quarter: no more than the catch-up's window is run.
+    app.set_date(due + Duration::days(100)).await;
+    let today = app.services.clock.today(Market::India);
+    let runs = overdue::run_through(&app.services, Market::India, today, "timer").await;
+    assert_eq!(runs.len() as i64, overdue::CATCH_UP_DAYS + 1);
+    assert_eq!(runs[0].0, today - Duration::days(overdue::CATCH_UP_DAYS));
+}
+
 /// A date whose run was claimed and never finished (its process stopped mid-sweep, or a page failed every try) is
 /// taken over by the next runner once the claim is older than its lease, and gets its charges; a claim within its
 /// lease, and a finished run however old, are left alone. Before, such a date was never run again: its late charges,
