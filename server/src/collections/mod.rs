@@ -180,14 +180,46 @@ impl ContactHours {
 
 /// The contact hours of `market` at the server's clock: the reminders' sending hours (PRODUCT.md §6, §7), one rule.
 pub fn contact_hours(s: &Services, market: Market) -> ContactHours {
-    let now = s.clock.now();
+    contact_hours_at(market, s.clock.now())
+}
+
+/// The contact hours of `market` at the instant `at`.
+fn contact_hours_at(market: Market, at: OffsetDateTime) -> ContactHours {
     let (from, until) = crate::jobs::reminders::sending_hours(market);
     ContactHours {
         market,
         from,
         until,
-        local_now: market.local_time(now),
-        open: crate::jobs::reminders::may_send(market, now),
+        local_now: market.local_time(at),
+        open: crate::jobs::reminders::may_send(market, at),
+    }
+}
+
+/// When a contact was made: `HH:MM` of the market's today, not after the current minute (an attempt logged once the
+/// call ended: 18:58 logged at 19:01); `None` (left out) is now. A time that is not one is a field error on
+/// `attemptedAt`.
+fn attempt_time(
+    market: Market,
+    now: OffsetDateTime,
+    raw: Option<&str>,
+    errors: &mut FieldErrors,
+) -> OffsetDateTime {
+    let Some(raw) = raw.map(str::trim).filter(|t| !t.is_empty()) else {
+        return now;
+    };
+    let local_now = market.local_time(now);
+    let parsed = raw
+        .split_once(':')
+        .filter(|(h, m)| h.len() == 2 && m.len() == 2)
+        .and_then(|(h, m)| time::Time::from_hms(h.parse().ok()?, m.parse().ok()?, 0).ok())
+        .map(|t| local_now.replace_time(t))
+        .filter(|at| *at <= local_now);
+    match parsed {
+        Some(at) => at,
+        None => {
+            errors.add("attemptedAt", FieldProblem::new("field.contact_time"));
+            now
+        }
     }
 }
 
@@ -786,6 +818,8 @@ pub struct ContactRequest<'a> {
     /// refused with any other outcome).
     pub promise_date: Option<&'a str>,
     pub promise_amount: Option<i64>,
+    /// When the attempt was made, `HH:MM` of the market's today (left out: now): checked against the contact hours.
+    pub attempted_at: Option<&'a str>,
 }
 
 /// A contact logged, with the promise recorded with it (the outcome `promised`).
@@ -800,9 +834,15 @@ fn within_hours(hours: &ContactHours, field: &'static str) -> Result<(), Error> 
     if hours.open {
         return Ok(());
     }
+    // An attempt logged after it was made is refused for its own time, not for the time it is typed in.
+    let problem = if field == "attemptedAt" {
+        "field.contact_hours_then"
+    } else {
+        "field.contact_hours"
+    };
     Err(Error::field(
         field,
-        FieldProblem::new("field.contact_hours")
+        FieldProblem::new(problem)
             .with("from", format!("{:02}:00", hours.from))
             .with("until", format!("{:02}:00", hours.until))
             .with("market", market_name(hours.market))
@@ -820,7 +860,9 @@ fn active(order: &OrderRow) -> Result<(), Error> {
 
 /// Logs a contact attempt with the borrower of an open loan (collections, admin), audited. Any contact (a call, SMS,
 /// WhatsApp or e-mail) outside the market's contact hours is refused on `channel`, naming the hours and the market's
-/// time now (PRODUCT.md §7: collections contact the borrower only within them). The outcome `promised` records the
+/// time (PRODUCT.md §7: collections contact the borrower only within them). An attempt logged after it was made gives
+/// its time (`attemptedAt`, `HH:MM` of the market's today): the hours are those of that time (refused on
+/// `attemptedAt`), and the contact is recorded at it. The outcome `promised` records the
 /// promise made with it, checked as [`promise`] checks one (on `promiseDate` and `promiseAmount`), in the same
 /// transaction: a contact saying the borrower promised always has the promise the queue follows up.
 pub async fn log_contact(
@@ -886,9 +928,20 @@ pub async fn log_contact(
     if s.db.loan(&order.id).await?.is_none() {
         return Err(Error::NotFound);
     }
-    let hours = contact_hours(s, order.market);
-    within_hours(&hours, "channel")?;
+    let mut errors = FieldErrors::default();
+    let attempted = attempt_time(order.market, s.clock.now(), req.attempted_at, &mut errors);
+    errors.into_result()?;
+    // The hours when the attempt was made, not when it is typed in.
+    let hours = contact_hours_at(order.market, attempted);
+    let field = if req.attempted_at.is_some_and(|t| !t.trim().is_empty()) {
+        "attemptedAt"
+    } else {
+        "channel"
+    };
+    within_hours(&hours, field)?;
     let now = s.clock.now_ms();
+    let attempted_ms = i64::try_from(attempted.unix_timestamp_nanos() / 1_000_000)
+        .map_err(|_| anyhow::anyhow!("an attempt's time out of range"))?;
     let local_time = hours.now_hhmm();
     let mut tx = s.db.begin().await?;
     let (order, recorded) = match promised {
@@ -917,7 +970,7 @@ pub async fn log_contact(
                 channel: channel.code(),
                 outcome,
                 local_time: &local_time,
-                at: now,
+                at: attempted_ms,
             },
             note,
             |id, text| secrets.encrypt(text, Binding::CollectionNote { id }),
@@ -925,7 +978,7 @@ pub async fn log_contact(
         .await?;
     let after = serde_json::json!({
         "contactId": id, "channel": channel.code(), "outcome": outcome, "localTime": local_time,
-        "withNote": note.is_some(), "promiseId": recorded.as_ref().map(|r| r.id.as_str()),
+        "withNote": note.is_some(), "promiseId": recorded.as_ref().map(|r| r.id.as_str()), "attemptedAt": attempted_ms,
     })
     .to_string();
     tx.insert_audit(&NewAuditEntry {
@@ -1105,8 +1158,9 @@ async fn recorded_promise(s: &Services, order_id: &str, r: Recorded) -> Result<P
     promise_state(row, &r.entries, &r.balances, &r.payments, r.today)
 }
 
-/// Records a promise to pay (collections, admin), audited, as [`record_promise_in`] checks it. One promise is open at
-/// a time: checked and written under the order's lock.
+/// Records a promise to pay (collections, admin), audited, as [`record_promise_in`] checks it, within the market's
+/// contact hours (refused on `date`, as a contact is on `channel`). One promise is open at a time: checked and written
+/// under the order's lock.
 pub async fn promise(
     s: &Services,
     op: &Operator,
@@ -1120,6 +1174,8 @@ pub async fn promise(
     errors.into_result()?;
     let input = input.expect("checked above");
     let order = crate::auth::operators::order_in_scope(s, op, order_no).await?;
+    // A promise is made in a contact: within the contact hours, as the contact is.
+    within_hours(&contact_hours(s, order.market), "date")?;
     let mut tx = s.db.begin().await?;
     let loan = crate::servicing::load_in(&mut tx, &order.id).await?;
     let recorded = record_promise_in(s, op, &mut tx, loan, input, ("date", "amount")).await?;

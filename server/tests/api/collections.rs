@@ -223,6 +223,55 @@ async fn contact(app: &TestApp, op: &Op, order_no: &str, channel: &str) -> reqwe
     .await
 }
 
+/// A call made at 18:58 and logged at 19:01 is logged at 18:58, within the hours; an attempt logged with a time outside
+/// them, later than now, or not a time of today is refused on `attemptedAt`; and a promise, made in a contact, is
+/// refused outside the hours too.
+#[tokio::test]
+async fn an_attempt_logged_after_it_was_made_is_checked_and_recorded_at_its_own_time() {
+    let app = spawn_app().await;
+    operator(&app, "agent", &[Role::Collections]).await;
+    let Loan { order_no, plan, .. } = app.borrower(IN).disbursed().await;
+    let day = app.services.clock.today(Market::India) + Duration::days(2);
+    set_local(&app, Market::India, day, 19, 1).await;
+    let agent = op_sign_in(&app, "agent").await;
+    let path = format!("/api/v1/console/collections/{order_no}/contacts");
+    let attempt = |at: &str| json!({"channel": "call", "outcome": "no_answer", "note": "Rang at the end of the day.", "attemptedAt": at});
+    let logged = post(&app, &agent, &path, attempt("18:58")).await;
+    assert_eq!(logged.status(), StatusCode::OK);
+    let logged = data(logged).await;
+    assert_eq!(logged["localTime"], "18:58");
+    let at = Market::India
+        .local_time(app.services.clock.now())
+        .replace_time(Time::from_hms(18, 58, 0).unwrap());
+    assert_eq!(logged["at"], json!(at.unix_timestamp() * 1000));
+    // The hours of the attempt's own time (the market's words, with it); a time that is not one of today up to now.
+    for (time, says) in [
+        ("19:00", "19:00"),
+        ("19:05", "18:45"),
+        ("25:00", "18:45"),
+        ("7:5", "18:45"),
+        ("yesterday", "18:45"),
+    ] {
+        let refused = post(&app, &agent, &path, attempt(time)).await;
+        assert_eq!(refused.status(), StatusCode::UNPROCESSABLE_ENTITY, "{time}");
+        let text = error(refused).await["fields"]["attemptedAt"]
+            .as_str()
+            .unwrap()
+            .to_owned();
+        assert!(text.contains(says), "{time}: {text}");
+    }
+    // A promise is made in a contact: not outside the hours.
+    let refused = promise(&app, &agent, &order_no, due_date(&plan, 0), 100_000).await;
+    assert_eq!(refused.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(
+        error(refused).await["fields"]["date"]
+            .as_str()
+            .unwrap()
+            .contains("08:00–19:00")
+    );
+    app.stop().await;
+}
+
 #[tokio::test]
 async fn calls_are_refused_outside_each_markets_contact_hours_at_both_edges() {
     let app = spawn_app().await;
@@ -436,7 +485,7 @@ async fn promises_to_pay_are_open_until_kept_by_payments_or_broken_by_their_date
         .await;
     let due = due_date(&plan, 0);
     let today = due + Duration::days(3);
-    app.set_date(today).await;
+    set_local(&app, Market::India, today, 10, 0).await;
     overdue::run(&app.services, Market::India, today, "test")
         .await
         .unwrap();
@@ -540,7 +589,7 @@ async fn promises_to_pay_are_open_until_kept_by_payments_or_broken_by_their_date
         latest_promise(&app, &agent, &broken_no).await["state"],
         "open"
     );
-    app.set_date(today + Duration::days(1)).await;
+    set_local(&app, Market::India, today + Duration::days(1), 10, 0).await;
     let agent = op_sign_in(&app, "agent").await;
     let broken = latest_promise(&app, &agent, &broken_no).await;
     assert_eq!(broken["state"], "broken");
@@ -755,7 +804,7 @@ async fn a_burst_of_promises_records_one() {
         ..
     } = app.borrower(IN).disbursed().await;
     let today = due_date(&plan, 0) + Duration::days(2);
-    app.set_date(today).await;
+    set_local(&app, Market::India, today, 10, 0).await;
     drop(agent);
     let agent = op_sign_in(&app, "agent").await;
     let calls = (0..8).map(|_| promise(&app, &agent, &order_no, today + Duration::days(1), 5000));
@@ -1047,7 +1096,7 @@ async fn a_payment_waiting_for_finance_is_shown_to_collections_and_does_not_brea
             .await;
         let due = due_date(&plan, 0);
         let today = due + Duration::days(3);
-        app.set_date(today).await;
+        set_local(&app, Market::India, today, 10, 0).await;
         app.run_overdue(Market::India).await;
         let session = app.sign_in("IN", &phone).await;
         let agent = op_sign_in(&app, "agent").await;
@@ -1142,7 +1191,7 @@ async fn a_broken_promise_stays_broken_when_the_loan_is_paid_off_later() {
         ..
     } = app.borrower(IN).disbursed().await;
     let today = due_date(&plan, 0) + Duration::days(3);
-    app.set_date(today).await;
+    set_local(&app, Market::India, today, 10, 0).await;
     overdue::run(&app.services, Market::India, today, "test")
         .await
         .unwrap();

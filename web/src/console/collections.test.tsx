@@ -1,6 +1,6 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { OPERATORS, fakeConsoleApi, ok, refusal, renderConsole } from '@/test/render-console';
 import { minorOf } from './format';
 import { hoursText } from './screens/collections';
@@ -208,7 +208,32 @@ describe('collections', () => {
     await user.selectOptions(screen.getByLabelText('Channel'), 'email');
     expect(logButton).toBeDisabled();
     expect(screen.getByRole('button', { name: 'Show full number' })).toBeDisabled();
+    // Nor a promise, made in a contact.
+    expect(screen.getByRole('button', { name: 'Record promise' })).toBeDisabled();
     expect(api.callsTo('POST', `/api/v1/console/collections/${LOAN.orderNo}/contacts`)).toHaveLength(0);
+  });
+
+  it('logs an attempt made before the hours closed at its own time', async () => {
+    const api = fakeConsoleApi({
+      operator: OPERATORS.collections,
+      signedIn: true,
+      handlers: {
+        [`GET /api/v1/console/collections/${LOAN.orderNo}`]: () => ok(caseOf({ ...HOURS_CLOSED, localTime: '19:01' })),
+        [`POST /api/v1/console/collections/${LOAN.orderNo}/contacts`]: (call) =>
+          ok({ id: 'c9', ...(call.body as object), localTime: '18:58', at: Date.UTC(2026, 11, 10, 13, 28), by: 'cole', promise: null }),
+      },
+    });
+    const user = userEvent.setup();
+    renderConsole(`/console/collections/${LOAN.orderNo}`);
+    const logButton = await screen.findByRole('button', { name: 'Log contact' });
+    expect(logButton).toBeDisabled();
+    expect(screen.getByText(/An attempt made earlier today, within them, can still be logged/)).toBeInTheDocument();
+    await user.selectOptions(screen.getByLabelText('Outcome'), 'no_answer');
+    await user.type(screen.getByLabelText('Time of the attempt (today)'), '18:58');
+    expect(logButton).toBeEnabled();
+    await user.click(logButton);
+    await vi.waitFor(() => expect(api.callsTo('POST', `/api/v1/console/collections/${LOAN.orderNo}/contacts`)).toHaveLength(1));
+    expect(api.callsTo('POST', `/api/v1/console/collections/${LOAN.orderNo}/contacts`)[0]!.body).toMatchObject({ attemptedAt: '18:58', outcome: 'no_answer' });
   });
 
   it('keeps a number shown within the hours as plain text, not a tel: link, once they close', async () => {

@@ -583,6 +583,10 @@ pub struct CollectionsContactRequest {
     #[schema(value_type = i64, example = 250000)]
     #[serde(default, deserialize_with = "crate::http::extract::whole_number")]
     pub promise_amount: Option<i64>,
+    /// When the attempt was made, `HH:MM` of the market's today, not after now (an attempt logged once it ended);
+    /// left out, now. The contact hours are checked at it.
+    #[schema(value_type = Option<String>, example = "18:45")]
+    pub attempted_at: Option<String>,
 }
 
 /// Logs a contact attempt with the borrower (collections, admin); audited (`collections.contact`).
@@ -598,7 +602,8 @@ pub struct CollectionsContactRequest {
         (status = 409, description = "invalid_transition: the loan is closed", body = ErrorBody),
         (status = 422, description = "validation_failed: `channel` (unknown, or any contact outside the contact \
             hours: `field.contact_hours`), `outcome`, `note`, or with the outcome `promised` `promiseDate` (format, \
-            window, a promise still open; or given with another outcome) and `promiseAmount`", body = ErrorBody)))]
+            window, a promise still open; or given with another outcome) and `promiseAmount`; `attemptedAt` (not a time \
+            of today up to now, or outside the contact hours)", body = ErrorBody)))]
 pub async fn contact(
     State(state): State<AppState>,
     session: OperatorSession,
@@ -615,6 +620,7 @@ pub async fn contact(
             note: req.note.as_deref(),
             promise_date: req.promise_date.as_deref(),
             promise_amount: req.promise_amount,
+            attempted_at: req.attempted_at.as_deref(),
         },
     )
     .await?;

@@ -91,8 +91,11 @@ function useRefreshAfter(orderNo: string) {
   };
 }
 
-/** A contact attempt; the outcome `promised` carries the promise made (recorded with it), any other none. */
-export type ContactInput = { channel: Channel; note: string } & (
+/**
+ * A contact attempt; the outcome `promised` carries the promise made (recorded with it), any other none. `attemptedAt`
+ * (`HH:MM` of the market's today) is when it was made, if not just now: the calling hours are checked at it.
+ */
+export type ContactInput = { channel: Channel; note: string; attemptedAt?: string } & (
   | { outcome: Exclude<Outcome, 'promised'> }
   | { outcome: 'promised'; promiseDate: string; promiseAmount: number }
 );

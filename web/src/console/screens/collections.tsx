@@ -397,6 +397,8 @@ function ContactForm({ c }: { c: CollectionsCase }) {
   const [channel, setChannel] = useState<Channel>('call');
   const [outcome, setOutcome] = useState<Outcome>('reached');
   const [note, setNote] = useState('');
+  // When the attempt was made, if not just now (a call that ended after the hours closed is logged at its time).
+  const [attemptedAt, setAttemptedAt] = useState('');
   // The promise made on the contact: asked for, and sent, with the outcome "promised" only.
   const promise = usePromiseDraft(c.currency);
   const [notice, setNotice] = useState<string | null>(null);
@@ -405,9 +407,10 @@ function ContactForm({ c }: { c: CollectionsCase }) {
   const active = c.status === 'disbursed' || c.status === 'overdue';
   /** What to send; null when the promise's amount is not one (its message is then under the field). */
   const inputOf = (): ContactInput | null => {
-    if (outcome !== 'promised') return { channel, outcome, note };
+    const when = attemptedAt ? { attemptedAt } : {};
+    if (outcome !== 'promised') return { channel, outcome, note, ...when };
     const promiseAmount = promise.checkedAmount();
-    return promiseAmount === null ? null : { channel, outcome, note, promiseDate: promise.date, promiseAmount };
+    return promiseAmount === null ? null : { channel, outcome, note, promiseDate: promise.date, promiseAmount, ...when };
   };
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -417,6 +420,7 @@ function ContactForm({ c }: { c: CollectionsCase }) {
     log.mutate(input, {
       onSuccess: (logged) => {
         setNote('');
+        setAttemptedAt('');
         promise.clear();
         setNotice(
           logged.promise
@@ -463,6 +467,21 @@ function ContactForm({ c }: { c: CollectionsCase }) {
       </div>
       {outcome === 'promised' && <PromiseFields c={c} draft={promise} idPrefix="contact-promise" dateError={fields.promiseDate} amountError={fields.promiseAmount} />}
       <div className="field">
+        <label htmlFor="contact-time">{t('collections.attemptedAtLabel')}</label>
+        <input
+          id="contact-time"
+          type="time"
+          value={attemptedAt}
+          onChange={(e) => setAttemptedAt(e.target.value)}
+          aria-describedby="contact-time-hint"
+          aria-invalid={fields.attemptedAt ? true : undefined}
+        />
+        <p id="contact-time-hint" className="field-hint">
+          {t(closed ? 'collections.attemptedAtClosed' : 'collections.attemptedAtHint', { market: marketName(c.contactHours.market, t) })}
+        </p>
+        {fields.attemptedAt && <p className="field-error" role="alert">{fields.attemptedAt}</p>}
+      </div>
+      <div className="field">
         <label htmlFor="contact-note">{t('collections.noteLabel')}</label>
         <textarea id="contact-note" rows={3} maxLength={1000} value={note} onChange={(e) => setNote(e.target.value)} />
         {fields.note && <p className="field-error">{fields.note}</p>}
@@ -472,7 +491,7 @@ function ContactForm({ c }: { c: CollectionsCase }) {
           {errorText(log.error, t)}
         </p>
       )}
-      <button type="submit" className="button" disabled={log.isPending || closed || !active}>
+      <button type="submit" className="button" disabled={log.isPending || (closed && !attemptedAt) || !active}>
         {t('collections.logButton')}
       </button>
     </form>
@@ -561,6 +580,8 @@ function PromiseForm({ c }: { c: CollectionsCase }) {
   const [notice, setNotice] = useState<string | null>(null);
   const fields = fieldsOf(save.error);
   const active = c.status === 'disbursed' || c.status === 'overdue';
+  // A promise is made in a contact: within the calling hours.
+  const closed = !c.contactHours.open;
   const submit = (event: FormEvent) => {
     event.preventDefault();
     setNotice(null);
@@ -590,7 +611,8 @@ function PromiseForm({ c }: { c: CollectionsCase }) {
           {errorText(save.error, t)}
         </p>
       )}
-      <button type="submit" className="button" disabled={save.isPending || !active}>
+      {closed && <p className="field-hint">{t('collections.promiseClosed')}</p>}
+      <button type="submit" className="button" disabled={save.isPending || !active || closed}>
         {t('collections.promiseButton')}
       </button>
     </form>

@@ -1352,8 +1352,9 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Support's queue, a page at a time: complaints not closed, oldest first (the nearest deadline first), or all, newest
-         *     first; each with its age, status and whether it is past the regulator's deadline (support, admin).
+         * Support's queue, a page at a time: complaints not closed — past the regulator's deadline first, then those waiting
+         *     on the lender, then the nearest deadline — or all, newest first; each with its age, status and whether it is past
+         *     the deadline (support, admin).
          */
         get: operations["console_complaints"];
         put?: never;
@@ -3041,6 +3042,12 @@ export interface components {
             promise: null | components["schemas"]["CollectionsPromiseView"];
         };
         CollectionsContactRequest: {
+            /**
+             * @description When the attempt was made, `HH:MM` of the market's today, not after now (an attempt logged once it ended);
+             *     left out, now. The contact hours are checked at it.
+             * @example 18:45
+             */
+            attemptedAt?: string | null;
             /**
              * @description `call`, `sms`, `whatsapp` or `email`; any is refused outside the market's contact hours.
              * @example call
@@ -14018,7 +14025,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description validation_failed: `channel` (unknown, or any contact outside the contact hours: `field.contact_hours`), `outcome`, `note`, or with the outcome `promised` `promiseDate` (format, window, a promise still open; or given with another outcome) and `promiseAmount` */
+            /** @description validation_failed: `channel` (unknown, or any contact outside the contact hours: `field.contact_hours`), `outcome`, `note`, or with the outcome `promised` `promiseDate` (format, window, a promise still open; or given with another outcome) and `promiseAmount`; `attemptedAt` (not a time of today up to now, or outside the contact hours) */
             422: {
                 headers: {
                     [name: string]: unknown;
