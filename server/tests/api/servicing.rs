@@ -1405,7 +1405,33 @@ async fn an_extension_credited_after_its_new_due_date_leaves_the_loan_overdue() 
     )
     .await
     .unwrap();
+    app.run_overdue(kilat_domain::Market::India).await;
     let session = app.sign_in("IN", "9876500172").await;
+    // The offer's schedule asks what is owed on the new date: the late charges posted stay.
+    let plan = check_ledger(&app, &session, &order_no, &id).await;
+    let offer = data(
+        app.get_as(
+            &format!("/api/v1/borrower/orders/{order_no}/extension"),
+            &session,
+        )
+        .await,
+    )
+    .await;
+    let first = &offer["revisedSchedule"][0];
+    let late = plan["installments"][0]["outstanding"]["lateCharges"]
+        .as_i64()
+        .unwrap();
+    assert!(late > 0, "{plan}");
+    assert_eq!(first["lateCharges"], late);
+    assert_eq!(first["paid"], 0);
+    assert_eq!(
+        first["toPay"],
+        plan["installments"][0]["outstanding"]["total"]
+    );
+    assert_eq!(
+        first["toPay"].as_i64().unwrap(),
+        first["amount"].as_i64().unwrap() + late
+    );
     // Six days overdue, the fee moves the installment to day 21; it is sent on day 20.
     let fee =
         data(create_payment(&app, &session, &order_no, "extension", "upi", "late-ext-01").await)

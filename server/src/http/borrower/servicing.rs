@@ -711,6 +711,12 @@ pub struct RevisedInstallment {
     pub fees: i64,
     /// The installment's scheduled amount (principal, interest and fees).
     pub amount: i64,
+    /// Paid of it so far (late charges included).
+    pub paid: i64,
+    /// Late charges posted on it and not paid: the extension does not take them away.
+    pub late_charges: i64,
+    /// What is asked on its due date: the scheduled amount less what was paid, plus the late charges owed.
+    pub to_pay: i64,
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -730,7 +736,8 @@ pub struct ExtensionView {
     pub new_due_date: String,
     /// Extensions granted so far.
     pub extensions_granted: u32,
-    /// The schedule once the fee is paid: this installment and the later ones moved by `days`, the amounts unchanged.
+    /// The schedule once the fee is paid: this installment and the later ones moved by `days`, the amounts unchanged;
+    /// each with what is asked on its date (`toPay`: less what was paid, with the late charges owed).
     pub revised_schedule: Vec<RevisedInstallment>,
 }
 
@@ -772,15 +779,35 @@ pub async fn extension(
         revised_schedule: quote
             .revised
             .iter()
-            .map(|i| RevisedInstallment {
-                seq: i.number,
-                due_date: i.due_date.to_string(),
-                principal: i.principal.minor(),
-                interest: i.interest.minor(),
-                fees: i.fees.minor(),
-                amount: i.amount.minor(),
+            .map(|i| {
+                // What the loan's ledger says of it now: the extension moves its date, not what is owed.
+                let now = loan
+                    .balances
+                    .installments
+                    .iter()
+                    .find(|b| b.number == i.number);
+                let (paid, late_charges, to_pay) = match now {
+                    Some(b) => (
+                        b.paid.total()?.minor(),
+                        b.outstanding.late_charges.minor(),
+                        b.outstanding.total()?.minor(),
+                    ),
+                    None => (0, 0, i.amount.minor()),
+                };
+                Ok(RevisedInstallment {
+                    seq: i.number,
+                    due_date: i.due_date.to_string(),
+                    principal: i.principal.minor(),
+                    interest: i.interest.minor(),
+                    fees: i.fees.minor(),
+                    amount: i.amount.minor(),
+                    paid,
+                    late_charges,
+                    to_pay,
+                })
             })
-            .collect(),
+            .collect::<Result<_, kilat_domain::Error>>()
+            .map_err(crate::error::Error::Loan)?,
     }))
 }
 

@@ -5024,7 +5024,10 @@ export interface components {
                 /** Format: date */
                 newDueDate: string;
                 orderNo: string;
-                /** @description The schedule once the fee is paid: this installment and the later ones moved by `days`, the amounts unchanged. */
+                /**
+                 * @description The schedule once the fee is paid: this installment and the later ones moved by `days`, the amounts unchanged;
+                 *     each with what is asked on its date (`toPay`: less what was paid, with the late charges owed).
+                 */
                 revisedSchedule: components["schemas"]["RevisedInstallment"][];
             };
             /** @description Always `ok` on success. */
@@ -6863,7 +6866,10 @@ export interface components {
             /** Format: date */
             newDueDate: string;
             orderNo: string;
-            /** @description The schedule once the fee is paid: this installment and the later ones moved by `days`, the amounts unchanged. */
+            /**
+             * @description The schedule once the fee is paid: this installment and the later ones moved by `days`, the amounts unchanged;
+             *     each with what is asked on its date (`toPay`: less what was paid, with the late charges owed).
+             */
             revisedSchedule: components["schemas"]["RevisedInstallment"][];
         };
         FaqDeleted: {
@@ -8424,10 +8430,25 @@ export interface components {
             fees: number;
             /** Format: int64 */
             interest: number;
+            /**
+             * Format: int64
+             * @description Late charges posted on it and not paid: the extension does not take them away.
+             */
+            lateCharges: number;
+            /**
+             * Format: int64
+             * @description Paid of it so far (late charges included).
+             */
+            paid: number;
             /** Format: int64 */
             principal: number;
             /** Format: int32 */
             seq: number;
+            /**
+             * Format: int64
+             * @description What is asked on its due date: the scheduled amount less what was paid, plus the late charges owed.
+             */
+            toPay: number;
         };
         /**
          * @description What an operator may do; an operator may hold several roles.

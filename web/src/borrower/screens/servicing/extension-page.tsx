@@ -106,10 +106,16 @@ function ExtensionDetails({ extension, types }: { extension: Extension; types: P
                 <td>{row.seq}</td>
                 <td>{formatDate(row.dueDate, market)}</td>
                 <td>
-                  {money(row.amount)}
+                  {money(row.toPay)}
                   <span className="schedule__split">
                     {t('servicing.extension.split', { principal: money(row.principal), interest: money(row.interest), fees: money(row.fees) })}
                   </span>
+                  {row.paid > 0 && (
+                    <span className="schedule__split">{t('servicing.extension.paidOf', { paid: money(row.paid), amount: money(row.amount) })}</span>
+                  )}
+                  {row.lateCharges > 0 && (
+                    <span className="schedule__split">{t('servicing.extension.lateCharges', { amount: money(row.lateCharges) })}</span>
+                  )}
                 </td>
               </tr>
             ))}

@@ -85,8 +85,8 @@ const EXTENSION = {
   newDueDate: '2026-12-13',
   extensionsGranted: 0,
   revisedSchedule: [
-    { seq: 1, dueDate: '2026-12-13', principal: 199980, interest: 6720, fees: 0, amount: 206700 },
-    { seq: 2, dueDate: '2026-12-27', principal: 199980, interest: 6720, fees: 0, amount: 206700 },
+    { seq: 1, dueDate: '2026-12-13', principal: 199980, interest: 6720, fees: 0, amount: 206700, paid: 0, lateCharges: 0, toPay: 206700 },
+    { seq: 2, dueDate: '2026-12-27', principal: 199980, interest: 6720, fees: 0, amount: 206700, paid: 0, lateCharges: 0, toPay: 206700 },
   ],
 };
 
@@ -599,6 +599,19 @@ describe('the extension', () => {
     await waitFor(() => expect(window.location.pathname).toBe('/app/payments/pay-1'));
     expect(api.callsTo('POST', `${ORDER}/extension`)[0]!.body).toMatchObject({ method: 'upi' });
     expect(await screen.findByRole('heading', { name: 'Extend the due date' })).toBeInTheDocument();
+  });
+
+  it('asks on the new date what is still owed: what was paid taken off, the late charges posted kept', async () => {
+    const owed = {
+      ...EXTENSION,
+      revisedSchedule: [{ ...EXTENSION.revisedSchedule[0]!, paid: 100000, lateCharges: 40000, toPay: 146700 }, EXTENSION.revisedSchedule[1]!],
+    };
+    fakeApi({ [`GET ${ORDER}/extension`]: () => ok(owed), 'GET /api/v1/borrower/payment-types': () => ok(TYPES) }).signIn();
+    renderBorrower(`/app/orders/${NO}/extension?lang=1`);
+    const table = await screen.findByRole('table');
+    const [first] = within(table).getAllByRole('row').slice(1);
+    expect(text(first!)).toBe('113 Dec 2026₹1,467principal ₹1,999.80, interest ₹67.20, fees ₹0₹1,000 of ₹2,067 paid alreadywith late charges of ₹400');
+    expect(screen.getByText(/late charges already added stay to pay/)).toBeInTheDocument();
   });
 
   it('says in Indonesian which installment moves and by how many days, as a sentence', async () => {
