@@ -1,5 +1,6 @@
 //! Month-end exports (finance and admins, issue 18 item 3): one market's payouts, repayments, refunds or ledger
-//! entries over a range of the market's own calendar days, as CSV. Bounded: at most [`MAX_EXPORT_DAYS`] days and
+//! entries over a range of the market's own calendar days, as CSV; and the money received and not in the ledger
+//! (`not_credited`: held, owed back, kept apart), open now or resolved in the range. Bounded: at most [`MAX_EXPORT_DAYS`] days and
 //! [`MAX_EXPORT_ROWS`] rows (a larger range is refused with a field error rather than read into memory). Each export
 //! is audited `export.<kind>` with its market and range.
 
@@ -30,6 +31,8 @@ pub enum ExportKind {
     Repayments,
     Refunds,
     Ledger,
+    /// Money received and not in the ledger: held, owed back, or kept apart (the month's suspense).
+    NotCredited,
 }
 
 impl ExportKind {
@@ -39,13 +42,20 @@ impl ExportKind {
             Self::Repayments => "repayments",
             Self::Refunds => "refunds",
             Self::Ledger => "ledger",
+            Self::NotCredited => "not_credited",
         }
     }
 
     fn parse(text: &str) -> Option<Self> {
-        [Self::Payouts, Self::Repayments, Self::Refunds, Self::Ledger]
-            .into_iter()
-            .find(|k| k.code() == text.trim())
+        [
+            Self::Payouts,
+            Self::Repayments,
+            Self::Refunds,
+            Self::Ledger,
+            Self::NotCredited,
+        ]
+        .into_iter()
+        .find(|k| k.code() == text.trim())
     }
 }
 
@@ -320,6 +330,52 @@ pub async fn month_end(
             }
             rows.len()
         }
+        ExportKind::NotCredited => {
+            let rows =
+                s.db.export_not_credited(
+                    market,
+                    day_start_ms(market, from),
+                    day_start_ms(market, to + Duration::days(1)),
+                    limit,
+                )
+                .await?;
+            csv.header(&[
+                "Since",
+                "Source",
+                "State",
+                "Order No",
+                "Reference",
+                "Provider",
+                "Currency",
+                "Amount",
+                "Resolved At",
+                "Resolution",
+            ]);
+            for r in &rows {
+                let currency = r.currency.as_deref().and_then(Currency::from_code);
+                let shown = match (currency, r.amount) {
+                    (Some(c), Some(a)) => amount(c, a),
+                    (None, Some(a)) => a.to_string(),
+                    (_, None) => String::new(),
+                };
+                csv.raw(&local_time(market, r.since))
+                    .text(&r.source)
+                    .text(&r.state)
+                    .opt(r.order_no.as_deref())
+                    .text(&r.reference)
+                    .text(&r.provider)
+                    .opt(r.currency.as_deref())
+                    .raw(&shown)
+                    .raw(
+                        &r.resolved_at
+                            .map(|at| local_time(market, at))
+                            .unwrap_or_default(),
+                    )
+                    .opt(r.resolution.as_deref())
+                    .end_row();
+            }
+            rows.len()
+        }
     };
     if i64::try_from(rows).unwrap_or(i64::MAX) > MAX_EXPORT_ROWS {
         return Err(too_large());
@@ -336,6 +392,7 @@ pub async fn month_end(
         ExportKind::Repayments => "export.repayments",
         ExportKind::Refunds => "export.refunds",
         ExportKind::Ledger => "export.ledger",
+        ExportKind::NotCredited => "export.not_credited",
     };
     let export_id = new_id();
     let mut tx = s.db.begin().await?;

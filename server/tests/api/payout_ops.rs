@@ -949,6 +949,122 @@ async fn month_end_exports_hold_the_market_s_money_for_finance_and_admins_only_a
     app.stop().await;
 }
 
+/// The month's money received and not in the ledger, so the exports tie to the bank: a payment held (its amount
+/// differs), a provider's receipt with no payment, one of no known market, and one resolved in the range with how;
+/// one resolved before the range is not in it, nor another market's.
+#[tokio::test]
+async fn the_not_credited_export_lists_money_held_or_kept_apart_open_now_or_resolved_in_the_range()
+{
+    let app = spawn_app().await;
+    let finance = operator(&app, "fin", &[Role::Finance]).await;
+    let Application {
+        session,
+        order_no: no,
+        ..
+    } = app
+        .borrower(IN)
+        .loan("in-flexi-6m", 1_000_000, "m6")
+        .approved()
+        .await;
+    let done = data(disburse(&app, &finance, &no).await).await;
+    let day = done["payoutDate"].as_str().unwrap().to_owned();
+    let payment =
+        data(create_payment(&app, &session, &no, "payoff", "upi", "pay-key-0101").await).await;
+    let payment_id = payment["paymentId"].as_str().unwrap().to_owned();
+    let reference = payment["reference"].as_str().unwrap().to_owned();
+    let amount = payment["amount"].as_i64().unwrap();
+    submit_utr(&app, &session, &payment_id, "712345678911").await;
+    let held = data(confirm(&app, &finance, &payment_id, amount - 100).await).await;
+    assert_eq!(held["payment"]["status"], "held");
+    let now = app.services.clock.now_ms();
+    for (id, market, reference, resolved_at, resolution) in [
+        ("u-open", Some("IN"), "KLUPI-OPEN", None, None),
+        ("u-nowhere", None, "KLUPI-NOWHERE", None, None),
+        (
+            "u-today",
+            Some("IN"),
+            "KLUPI-TODAY",
+            Some(now),
+            Some("Returned to the payer (UTR 5566)."),
+        ),
+        (
+            "u-old",
+            Some("IN"),
+            "KLUPI-OLD",
+            Some(86_400_000),
+            Some("Credited by hand."),
+        ),
+        ("u-id", Some("ID"), "KLVA-ID", None, None),
+    ] {
+        sqlx::query(
+            "INSERT INTO unmatched_receipts (id, provider, event_id, market, reference, amount, currency, received_at,
+                 resolved_at, resolution, kind)
+             VALUES ($1, 'razorpay', $1, $2, $3, 123450, $4, $5, $6, $7, 'unmatched')",
+        )
+        .bind(id)
+        .bind(market)
+        .bind(reference)
+        .bind(if market == Some("ID") { "IDR" } else { "INR" })
+        .bind(now - 1000)
+        .bind(resolved_at)
+        .bind(resolution)
+        .execute(app.db.pool())
+        .await
+        .unwrap();
+    }
+    let response = get(
+        &app,
+        &finance,
+        &format!("/api/v1/console/exports?market=IN&kind=not_credited&from={day}&to={day}"),
+    )
+    .await;
+    assert_eq!(response.status(), StatusCode::OK);
+    let r = rows(&response.text().await.unwrap());
+    assert_eq!(
+        r[0],
+        [
+            "Since",
+            "Source",
+            "State",
+            "Order No",
+            "Reference",
+            "Provider",
+            "Currency",
+            "Amount",
+            "Resolved At",
+            "Resolution"
+        ]
+    );
+    let found: Vec<(&str, &str, &str)> = r[1..]
+        .iter()
+        .map(|row| (row[1].as_str(), row[2].as_str(), row[4].as_str()))
+        .collect();
+    assert_eq!(found.len(), 4, "{r:?}");
+    assert!(
+        found.contains(&("payment", "held", reference.as_str())),
+        "{r:?}"
+    );
+    for kept in ["KLUPI-OPEN", "KLUPI-NOWHERE", "KLUPI-TODAY"] {
+        assert!(
+            found.contains(&("receipt", "unmatched", kept)),
+            "{kept}: {r:?}"
+        );
+    }
+    let held_row = r.iter().find(|row| row[4] == reference).unwrap();
+    assert_eq!(held_row[3], no);
+    assert_eq!(held_row[6], "INR");
+    assert_eq!(
+        held_row[7],
+        format!("{}.{:02}", (amount - 100) / 100, (amount - 100) % 100)
+    );
+    let resolved = r.iter().find(|row| row[4] == "KLUPI-TODAY").unwrap();
+    assert_eq!(resolved[7], "1234.50");
+    assert!(!resolved[8].is_empty());
+    assert_eq!(resolved[9], "Returned to the payer (UTR 5566).");
+    assert_eq!(audit_after(&app, "export.not_credited").await.len(), 1);
+    app.stop().await;
+}
+
 /// A downloaded bank file holds each order once: the money of an order in it may be on its way, so a second download
 /// (the same operator again, or two at the same moment) leaves it out, the list says which file holds it, and the
 /// borrower can no longer cancel it. It goes back in the next file when the bank's result reports its transfer failed,

@@ -307,7 +307,7 @@ pub struct ExportParams {
     /// `IN` or `ID`.
     #[param(value_type = Market, required = true, example = "IN")]
     pub market: Option<String>,
-    /// `payouts`, `repayments`, `refunds` or `ledger`.
+    /// `payouts`, `repayments`, `refunds`, `ledger` or `not_credited`.
     #[param(value_type = String, required = true, example = "payouts")]
     pub kind: Option<String>,
     /// The first day, `YYYY-MM-DD`, on the market's calendar (IST, WIB).
@@ -319,7 +319,8 @@ pub struct ExportParams {
 }
 
 /// A month-end export of one market as CSV (finance, admins): `payouts` (by payout date), `repayments` (money the
-/// ledger credited, by its date), `refunds` (by the time sent) or `ledger` (every entry with its lines summed), over
+/// ledger credited, by its date), `refunds` (by the time sent), `ledger` (every entry with its lines summed) or
+/// `not_credited` (money received and not in the ledger: held, owed back or kept apart, open now or resolved), over
 /// at most 31 of the market's calendar days and 50,000 rows. Amounts in the currency's units beside its code. Audited
 /// `export.<kind>`.
 #[utoipa::path(get, path = "/api/v1/console/exports", tag = "console",

@@ -285,7 +285,7 @@ export function bankFilePath(market: ApiMarket): string {
   return `${CONSOLE_API}/payouts/bank-file?market=${market}`;
 }
 
-export type ExportKind = 'payouts' | 'repayments' | 'refunds' | 'ledger';
+export type ExportKind = 'payouts' | 'repayments' | 'refunds' | 'ledger' | 'not_credited';
 
 export function exportPath(market: ApiMarket, kind: ExportKind, from: string, to: string): string {
   const query = new URLSearchParams({ market, kind, from, to });

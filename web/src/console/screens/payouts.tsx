@@ -692,7 +692,7 @@ function ImportReport({ report }: { report: BankResult }) {
   );
 }
 
-const EXPORT_KINDS: readonly ExportKind[] = ['payouts', 'repayments', 'refunds', 'ledger'];
+const EXPORT_KINDS: readonly ExportKind[] = ['payouts', 'repayments', 'refunds', 'ledger', 'not_credited'];
 
 /** The month-end export: one market's payouts, repayments, refunds or ledger over at most 31 of its days, as CSV. */
 export function MonthEndExport({ market }: { market: ApiMarket }) {

@@ -1506,7 +1506,8 @@ export interface paths {
         };
         /**
          * A month-end export of one market as CSV (finance, admins): `payouts` (by payout date), `repayments` (money the
-         *     ledger credited, by its date), `refunds` (by the time sent) or `ledger` (every entry with its lines summed), over
+         *     ledger credited, by its date), `refunds` (by the time sent), `ledger` (every entry with its lines summed) or
+         *     `not_credited` (money received and not in the ledger: held, owed back or kept apart, open now or resolved), over
          *     at most 31 of the market's calendar days and 50,000 rows. Amounts in the currency's units beside its code. Audited
          *     `export.<kind>`.
          */
@@ -15054,7 +15055,7 @@ export interface operations {
                  */
                 market: components["schemas"]["Market"];
                 /**
-                 * @description `payouts`, `repayments`, `refunds` or `ledger`.
+                 * @description `payouts`, `repayments`, `refunds`, `ledger` or `not_credited`.
                  * @example payouts
                  */
                 kind: string;
