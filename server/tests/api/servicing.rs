@@ -1464,6 +1464,44 @@ async fn an_extension_credited_after_its_new_due_date_leaves_the_loan_overdue() 
     app.stop().await;
 }
 
+/// The next installment paid before its date asks only the days used (never more than paying the loan off today);
+/// the choice also says what it asks on its due date, so the app never labels today's amount with that date.
+#[tokio::test]
+async fn the_due_choice_says_what_it_asks_on_its_date_beside_what_it_asks_today() {
+    let app = spawn_app().await;
+    let crate::builders::Loan {
+        session,
+        order_no,
+        plan,
+        ..
+    } = app
+        .borrower(crate::builders::ID)
+        .loan("id-kilat-30", 100_000_000, "14d")
+        .disbursed()
+        .await;
+    let repayment = data(
+        app.get_as(
+            &format!("/api/v1/borrower/orders/{order_no}/repayment"),
+            &session,
+        )
+        .await,
+    )
+    .await;
+    let choices = repayment["choices"].as_array().unwrap();
+    let due = choices.iter().find(|c| c["choice"] == "due").unwrap();
+    let on_date = plan["installments"][0]["outstanding"]["total"]
+        .as_i64()
+        .unwrap();
+    assert_eq!(due["amountOnDueDate"], on_date);
+    assert!(
+        due["amount"].as_i64().unwrap() < on_date,
+        "paid on payout day, no day's interest: {due}"
+    );
+    let payoff = choices.iter().find(|c| c["choice"] == "payoff").unwrap();
+    assert_eq!(payoff["amountOnDueDate"], Value::Null);
+    app.stop().await;
+}
+
 mod futures_like {
     pub type BoxFut =
         std::pin::Pin<Box<dyn std::future::Future<Output = reqwest::StatusCode> + Send>>;

@@ -218,15 +218,35 @@ pub struct ChoiceView {
     /// `due`: the latest due date it covers; `extension`: the new due date. Null otherwise.
     #[schema(required = true, format = Date)]
     pub due_date: Option<String>,
+    /// `due`: what the installments it covers ask on their due date. Before that date `amount` may be less (paid
+    /// early, interest only for the days used); null for the other choices.
+    #[schema(required = true)]
+    pub amount_on_due_date: Option<i64>,
 }
 
-impl From<&Priced> for ChoiceView {
-    fn from(p: &Priced) -> Self {
+impl ChoiceView {
+    /// The choice as the borrower reads it, with what a `due` payment would be on its date (`balances`'s outstanding
+    /// of the installments it covers).
+    fn of(p: &Priced, balances: &kilat_domain::LoanBalances) -> Self {
+        let on_due_date = match (p.choice, p.installment, p.installment_to) {
+            (RepaymentChoice::Due, Some(first), Some(last)) => balances
+                .installments
+                .iter()
+                .filter(|i| (first..=last).contains(&i.number))
+                .try_fold(0_i64, |sum, i| {
+                    i.outstanding
+                        .total()
+                        .ok()
+                        .and_then(|t| sum.checked_add(t.minor()))
+                }),
+            _ => None,
+        };
         Self {
             choice: p.choice,
             amount: p.amount.minor(),
             installment: p.installment,
             due_date: p.due_date.map(|d| d.to_string()),
+            amount_on_due_date: on_due_date,
         }
     }
 }
@@ -386,7 +406,11 @@ pub async fn repayment(
         today: r.today.to_string(),
         outstanding: r.loan.balances.outstanding.total().map_or(0, |m| m.minor()),
         verifying: r.verifying,
-        choices: r.choices.iter().map(Into::into).collect(),
+        choices: r
+            .choices
+            .iter()
+            .map(|c| ChoiceView::of(c, &r.loan.balances))
+            .collect(),
         arrears: r.arrears.map(Into::into),
         cooling_off: r.cooling_off.map(Into::into),
         verifying_payment: r.verifying_utr.map(Into::into),

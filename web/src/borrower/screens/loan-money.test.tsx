@@ -21,9 +21,9 @@ const REPAYMENT_EMI = {
   outstanding: 1040261,
   verifying: false,
   choices: [
-    { choice: 'due', amount: 346800, installment: 1, dueDate: '2026-12-27' },
-    { choice: 'payoff', amount: 1001333, installment: null, dueDate: null },
-    { choice: 'cooling_off', amount: 960015, installment: null, dueDate: null },
+    { choice: 'due', amount: 346800, installment: 1, dueDate: '2026-12-27', amountOnDueDate: 346800 },
+    { choice: 'payoff', amount: 1001333, installment: null, dueDate: null, amountOnDueDate: null },
+    { choice: 'cooling_off', amount: 960015, installment: null, dueDate: null, amountOnDueDate: null },
   ],
   arrears: null,
   coolingOff: { daysUsed: 2, principal: 1000000, interest: 1315, feesRefunded: 41300, repaid: 0, amount: 960015, openUntil: '2026-11-30' },
@@ -171,6 +171,32 @@ describe('a loan whose amounts have paise', () => {
   });
 
   it('home and the list of loans show it at the same precision', async () => {
+  it('never labels what the next installment asks today with its due date when paying early asks less', async () => {
+    // One installment of Rp 1.028.000 on 27 Dec; paid on payout day, the days not used cost nothing (this order's
+    // amounts have sen, so every amount of it shows them).
+    const early = {
+      ...REPAYMENT_EMI,
+      currency: 'IDR',
+      choices: [
+        { choice: 'due', amount: 100000000, installment: 1, dueDate: '2026-12-27', amountOnDueDate: 102800000 },
+        { choice: 'payoff', amount: 100000000, installment: null, dueDate: null, amountOnDueDate: null },
+      ],
+    };
+    fakeApi({
+      'GET /api/v1/borrower/home': () =>
+        ok({ ...HOME_ELIGIBLE, eligible: false, reasons: ['open_order'], openOrder: { orderNo: NO, status: 'disbursed', amount: 100000000, createdAt: ORDER_SUMMARY.createdAt } }),
+      [`GET ${ORDER}`]: () => ok({ ...ORDER_EMI, kfs: { ...ORDER_EMI.kfs, currency: 'IDR', market: 'ID' } }),
+      [`GET ${ORDER}/repayment`]: () => ok(early),
+    }).signIn();
+    const view = renderBorrower('/app/home');
+    expect(await screen.findByText('Cicilan berikutnya: Rp 1.028.000,00, jatuh tempo 27 Des 2026 (Rp 1.000.000,00 jika dibayar hari ini)')).toBeInTheDocument();
+    view.unmount();
+    renderBorrower(`/app/orders/${NO}`);
+    expect(
+      await screen.findByText('Cicilan berikutnya: Rp 1.028.000,00, jatuh tempo 27 Des 2026. Jika dibayar hari ini: Rp 1.000.000,00, bunga hanya untuk hari yang terpakai.'),
+    ).toBeInTheDocument();
+  });
+
     fakeApi({
       'GET /api/v1/borrower/home': () =>
         ok({ ...HOME_ELIGIBLE, eligible: false, reasons: ['open_order'], openOrder: { orderNo: NO, status: 'disbursed', amount: 1000000, createdAt: ORDER_SUMMARY.createdAt } }),

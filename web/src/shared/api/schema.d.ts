@@ -2935,6 +2935,12 @@ export interface components {
              * @description Minor units: exactly what to pay for this choice today.
              */
             amount: number;
+            /**
+             * Format: int64
+             * @description `due`: what the installments it covers ask on their due date. Before that date `amount` may be less (paid
+             *     early, interest only for the days used); null for the other choices.
+             */
+            amountOnDueDate: number | null;
             choice: components["schemas"]["RepaymentChoice"];
             /**
              * Format: date

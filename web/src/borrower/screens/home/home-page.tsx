@@ -164,7 +164,12 @@ function LoanMoney({ orderNo }: { orderNo: string }) {
   return (
     <>
       <p className="order__amount">
-        {now ? t('money.home.dueNow', { amount: money(due.amount) }) : t('money.home.dueNext', { amount: money(due.amount), date: formatDate(due.dueDate!, market) })}
+        {now
+          ? t('money.home.dueNow', { amount: money(due.amount) })
+          : // Paid early it asks less than on its date: today's amount is never labelled with that date.
+            due.amountOnDueDate !== null && due.amountOnDueDate > due.amount
+            ? t('money.home.dueNextEarly', { onDate: money(due.amountOnDueDate), amount: money(due.amount), date: formatDate(due.dueDate!, market) })
+            : t('money.home.dueNext', { amount: money(due.amount), date: formatDate(due.dueDate!, market) })}
       </p>
       {repayment.data.verifying ? (
         <p className="money-verifying" role="status">

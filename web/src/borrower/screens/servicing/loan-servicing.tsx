@@ -49,10 +49,19 @@ export function RepaySection({ order }: { order: OrderDetail }) {
           )}
           {due && !repayment.data.arrears && (
             <p className="repay__prompt">
-              {t(due.dueDate && due.dueDate <= repayment.data.today ? 'servicing.repay.dueNow' : 'servicing.repay.dueNext', {
-                amount: money(due.amount),
-                date: due.dueDate ? formatDate(due.dueDate, market) : '',
-              })}
+              {t(
+                due.dueDate && due.dueDate <= repayment.data.today
+                  ? 'servicing.repay.dueNow'
+                  : // Paid early it asks less than on its date: today's amount is never labelled with that date.
+                    due.amountOnDueDate !== null && due.amountOnDueDate > due.amount
+                    ? 'servicing.repay.dueNextEarly'
+                    : 'servicing.repay.dueNext',
+                {
+                  amount: money(due.amount),
+                  onDate: money(due.amountOnDueDate ?? due.amount),
+                  date: due.dueDate ? formatDate(due.dueDate, market) : '',
+                },
+              )}
             </p>
           )}
           <p className="kfs__note">{t('servicing.repay.outstanding', { amount: money(repayment.data.outstanding) })}</p>
