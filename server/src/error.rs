@@ -53,6 +53,7 @@ pub const ERROR_CODES: &[&str] = &[
     "complaint_unanswered",
     "refund_claimed",
     "receipt_resolved",
+    "credit_not_taken_back",
     "money_outstanding",
     "payment_unsettled",
     "payout_sent",
@@ -230,6 +231,9 @@ pub enum Refusal {
     RefundClaimed,
     /// Resolving money no payment matched that finance resolved already.
     ReceiptResolved,
+    /// Taking back the credit of money a provider took back when the ledger cannot do it itself: the loan is closed,
+    /// the payment owed money back, only part was taken back, or nothing of it is credited.
+    CreditNotTakenBack,
     /// A finance operator approving (or rejecting) the payout they recorded themself (maker-checker).
     OwnPayoutApproval,
     /// Approving or rejecting a payout when none is recorded and waiting for approval on the order.
@@ -278,6 +282,7 @@ impl Refusal {
             Refusal::ComplaintUnanswered => "complaint_unanswered",
             Refusal::RefundClaimed => "refund_claimed",
             Refusal::ReceiptResolved => "receipt_resolved",
+            Refusal::CreditNotTakenBack => "credit_not_taken_back",
             Refusal::OwnPayoutApproval => "own_payout_approval",
             Refusal::PayoutNotAwaiting => "payout_not_awaiting",
             Refusal::PayoutAwaitingApproval => "payout_awaiting_approval",

@@ -227,6 +227,7 @@ fn status_of(code: &str) -> StatusCode {
         | "complaint_unanswered"
         | "refund_claimed"
         | "receipt_resolved"
+        | "credit_not_taken_back"
         | "money_outstanding"
         | "extension_over_cap"
         | "signed_in_as_another"

@@ -287,6 +287,9 @@ pub enum ErrorCode {
     RefundClaimed,
     /// 409: resolving money no payment matched that another finance operator resolved already.
     ReceiptResolved,
+    /// 409: taking back a credit the ledger cannot take back itself (the loan is closed, money was owed back on the
+    /// payment, only part was taken back, or nothing of it is credited): settle it by hand and say how.
+    CreditNotTakenBack,
     /// 409: deleting the account while a loan still owes money (`msg` states the amount).
     MoneyOutstanding,
     /// 409: deleting the account while a payment is unsettled (a UTR waiting for finance, money held or owed back).

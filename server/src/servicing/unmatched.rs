@@ -32,12 +32,16 @@ pub async fn list(
 }
 
 /// Records what finance did with a waiting receipt (finance), once: a second time is `receipt_resolved`. A receipt of
-/// another market is not found.
+/// another market is not found. With `take_back`, a receipt of money the provider took back (`reversed`) also takes
+/// the payment's credit back from the loan's ledger in the same transaction
+/// ([`take_back_credit_in`](super::payments::take_back_credit_in)): the loan owes it again, and the month's exports
+/// show it; one the ledger cannot take back by itself is `credit_not_taken_back`, and nothing is written.
 pub async fn resolve(
     s: &Services,
     op: &Operator,
     id: &str,
     resolution: Option<&str>,
+    take_back: bool,
 ) -> Result<UnmatchedRow, Error> {
     op.require_any(FINANCE_ROLES)?;
     let resolution = resolution.map(str::trim).unwrap_or_default();
@@ -68,6 +72,21 @@ pub async fn resolve(
     {
         return Err(Refusal::ReceiptResolved.into());
     }
+    let taken_back = match (take_back, row.kind.as_str(), row.payment_id.as_deref()) {
+        (false, _, _) => None,
+        (true, "reversed", Some(payment_id)) => Some(
+            super::payments::take_back_credit_in(
+                s,
+                &mut tx,
+                payment_id,
+                row.amount,
+                &crate::orders::Actor::Operator(op.id.clone()),
+                now,
+            )
+            .await?,
+        ),
+        (true, _, _) => return Err(Refusal::CreditNotTakenBack.into()),
+    };
     tx.insert_audit(&NewAuditEntry {
         actor_kind: "operator",
         actor_id: Some(&op.id),
@@ -91,7 +110,15 @@ pub async fn resolve(
             .to_string(),
         ),
         after_json: Some(
-            &serde_json::json!({"resolved": true, "resolution": resolution}).to_string(),
+            &serde_json::json!({
+                "resolved": true,
+                "resolution": resolution,
+                "takenBack": taken_back.as_ref().map(|t| serde_json::json!({
+                    "orderNo": t.order_no, "entry": t.entry, "reversal": t.reversal, "amount": t.amount,
+                    "orderStatus": t.order_status.code(),
+                })),
+            })
+            .to_string(),
         ),
         at: now,
     })

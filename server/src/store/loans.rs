@@ -505,6 +505,21 @@ impl Db {
 }
 
 impl Tx {
+    /// The numbers of the order's ledger entries that record the payment `payment_id` (its credit; a reversal of it).
+    pub async fn entries_of_payment_in_tx(
+        &mut self,
+        order_id: &str,
+        payment_id: &str,
+    ) -> sqlx::Result<Vec<i64>> {
+        sqlx::query_scalar(
+            "SELECT seq FROM ledger_entries WHERE order_id = $1 AND payment_id = $2 ORDER BY seq",
+        )
+        .bind(order_id)
+        .bind(payment_id)
+        .fetch_all(self.conn())
+        .await
+    }
+
     /// Stores the plan fixed at payout. Fails on a second payout of the order (primary key).
     pub async fn insert_loan(
         &mut self,

@@ -2074,6 +2074,153 @@ async fn money_reported_for_a_reference_no_payment_has_is_kept_for_finance_until
     app.stop().await;
 }
 
+/// Money a provider took back after it was credited (a chargeback of an installment's repayment) comes off the
+/// loan's ledger when finance takes the credit back with its resolution: the entry is reversed, the loan owes it
+/// again and is overdue again past its due date, the month's ledger export shows the reversal; once only. Money the
+/// ledger cannot take back by itself (a receipt of no payment) is refused and nothing is written.
+#[tokio::test]
+async fn a_credit_whose_money_the_provider_took_back_comes_off_the_ledger_when_finance_takes_it_back()
+ {
+    let app = spawn_app().await;
+    let Loan {
+        phone,
+        session,
+        order_no,
+        order_id: id,
+        plan,
+    } = app
+        .borrower(IN)
+        .loan("in-flexi-14d", 1_000_000, "14dx3")
+        .disbursed()
+        .await;
+    let outcome = |r: reqwest::Response| async move {
+        assert_eq!(r.status(), StatusCode::OK);
+        data(r).await["outcome"].as_str().unwrap().to_owned()
+    };
+    let payment =
+        data(create_payment(&app, &session, &order_no, "due", "upi", "upi-back-0001").await).await;
+    let amount = payment["amount"].as_i64().unwrap();
+    assert_eq!(
+        outcome(razorpay(&app, "back_1", &payment, amount, "INR").await).await,
+        "confirmed"
+    );
+    let paid = check_ledger(&app, &session, &order_no, &id).await;
+    assert_eq!(paid["installments"][0]["status"], "paid");
+    // The chargeback, after the installment's due date.
+    let due: Date = kilat_server::store::loans::parse_date(
+        plan["installments"][0]["dueDate"].as_str().unwrap(),
+    )
+    .unwrap();
+    app.set_date(due + Duration::days(2)).await;
+    let back = razorpay_reversal(
+        &app,
+        "payment.dispute.lost",
+        "disp_1",
+        &payment,
+        "back_1",
+        amount,
+    )
+    .await;
+    assert_eq!(outcome(back).await, "reversed");
+    let finance = operator(&app, "fin", &[Role::Finance]).await;
+    let items = data(
+        op_call(
+            &app,
+            &finance,
+            Method::GET,
+            "/api/v1/console/unmatched-receipts",
+            None,
+        )
+        .await,
+    )
+    .await;
+    let item = items
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|i| i["kind"] == "reversed")
+        .unwrap()
+        .clone();
+    let resolve = |id: &str, take_back: bool| {
+        let path = format!("/api/v1/console/unmatched-receipts/{id}/resolve");
+        let (app, finance) = (&app, &finance);
+        async move {
+            op_call(
+                app,
+                finance,
+                Method::POST,
+                &path,
+                Some(
+                    json!({"resolution": "Chargeback lost: the installment is owed again.", "takeBack": take_back}),
+                ),
+            )
+            .await
+        }
+    };
+    let taken = resolve(item["id"].as_str().unwrap(), true).await;
+    assert_eq!(taken.status(), StatusCode::OK);
+    let session = app.sign_in("IN", &phone).await;
+    let owed = check_ledger(&app, &session, &order_no, &id).await;
+    assert_eq!(owed["installments"][0]["status"], "overdue", "{owed}");
+    assert_eq!(
+        owed["outstanding"]["total"].as_i64().unwrap(),
+        paid["outstanding"]["total"].as_i64().unwrap() + amount
+    );
+    assert_eq!(status_of(&app, &id).await, "overdue");
+    let kinds: Vec<String> = app
+        .db
+        .ledger(&id)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|e| kilat_domain::Code::code(e.entry.kind).to_owned())
+        .collect();
+    assert_eq!(
+        kinds.iter().filter(|k| *k == "reversal").count(),
+        1,
+        "{kinds:?}"
+    );
+    // Once: the item is resolved, a second take-back is refused as resolved.
+    let again = resolve(item["id"].as_str().unwrap(), true).await;
+    assert_eq!(again.status(), StatusCode::CONFLICT);
+    assert_eq!(error(again).await["code"], "receipt_resolved");
+    // Money of no payment cannot come off a ledger: refused, nothing resolved.
+    let ghost = json!({"reference": "KPNOSUCHREF8"});
+    assert_eq!(
+        outcome(razorpay(&app, "ghost_8", &ghost, 10_000, "INR").await).await,
+        "unmatched"
+    );
+    let items = data(
+        op_call(
+            &app,
+            &finance,
+            Method::GET,
+            "/api/v1/console/unmatched-receipts",
+            None,
+        )
+        .await,
+    )
+    .await;
+    let ghost_item = items
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|i| i["kind"] == "unmatched")
+        .unwrap()
+        .clone();
+    let refused = resolve(ghost_item["id"].as_str().unwrap(), true).await;
+    assert_eq!(refused.status(), StatusCode::CONFLICT);
+    assert_eq!(error(refused).await["code"], "credit_not_taken_back");
+    let still: Option<i64> =
+        sqlx::query_scalar("SELECT resolved_at FROM unmatched_receipts WHERE id = $1")
+            .bind(ghost_item["id"].as_str().unwrap())
+            .fetch_one(app.db.pool())
+            .await
+            .unwrap();
+    assert_eq!(still, None, "nothing written");
+    app.stop().await;
+}
+
 /// Money a provider reported for no payment, kept for finance, and then took back (a refund, a chargeback; for
 /// Dragonpay a reversal of the reference) is kept beside it as money taken back, once per event and audited: finance
 /// must not return or credit money the provider has taken back already.

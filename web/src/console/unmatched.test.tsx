@@ -151,6 +151,35 @@ describe('money no payment matches', () => {
     expect(screen.queryByText('₹3,500.25 from Razorpay')).not.toBeInTheDocument();
   });
 
+  it('money taken back can take its credit off the loan with the resolution; other money offers no such box', async () => {
+    const back = receipt('r1', { kind: 'reversed', orderNo: 'KL-261124-7F3K9Q', amount: 524500 });
+    const api = fakeConsoleApi({
+      operator: OPERATORS.finance,
+      signedIn: true,
+      handlers: {
+        [QUEUE]: () => ok([]),
+        [LIST]: () => ok([back, WAITING[0]]),
+        'POST /api/v1/console/unmatched-receipts/r1/resolve': (call: ApiCall) => {
+          const { resolution } = call.body as { resolution: string };
+          return ok({ ...back, resolvedAt: RECEIVED_AT + 60_000, resolvedByUsername: 'fay', resolution });
+        },
+      },
+    });
+    renderConsole('/console/repayments');
+    const user = userEvent.setup();
+    const [first, second] = await items();
+    await user.click(within(second!).getByRole('button', { name: 'Record what was done…' }));
+    expect(within(second!).queryByRole('checkbox')).not.toBeInTheDocument();
+    await user.click(within(first!).getByRole('button', { name: 'Record what was done…' }));
+    await user.type(within(first!).getByLabelText('What was done with this money'), 'Chargeback lost.');
+    await user.click(within(first!).getByRole('checkbox', { name: /Also take the credit back from KL-261124-7F3K9Q/ }));
+    await user.click(within(first!).getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText(/is off KL-261124-7F3K9Q's ledger: the loan owes it again/)).toBeInTheDocument();
+    expect(api.callsTo('POST', '/api/v1/console/unmatched-receipts/r1/resolve').map((c) => c.body)).toEqual([
+      { resolution: 'Chargeback lost.', takeBack: true },
+    ]);
+  });
+
   it('sends nothing without a resolution, and shows the server’s refusal of it at the field', async () => {
     const api = fakeConsoleApi({
       operator: OPERATORS.finance,

@@ -117,9 +117,14 @@ pub struct ResolveUnmatchedRequest {
     /// "Credited by hand to KL-…".
     #[schema(value_type = String, required = true)]
     pub resolution: Option<String>,
+    /// For money the provider took back (`kind: reversed`): also take the payment's credit back from the loan's ledger
+    /// (it owes the money again). Left out, false.
+    #[serde(default, rename = "takeBack")]
+    pub take_back: Option<bool>,
 }
 
-/// Records what finance did with money no payment matched (finance), once; audited.
+/// Records what finance did with money no payment matched (finance), once; audited. With `takeBack`, money the
+/// provider took back also comes off the loan's ledger (a reversal of the payment's credit) in the same transaction.
 #[utoipa::path(post, path = "/api/v1/console/unmatched-receipts/{id}/resolve", tag = "console",
     operation_id = "console_unmatched_receipt_resolve",
     security(("console_cookie" = [], "csrf_header" = [])),
@@ -128,7 +133,9 @@ pub struct ResolveUnmatchedRequest {
     responses((status = 200, body = Envelope<UnmatchedReceiptView>), (status = 401, body = ErrorBody),
         (status = 403, description = "forbidden (not finance), csrf_token_invalid or cross_site_request", body = ErrorBody),
         (status = 404, body = ErrorBody),
-        (status = 409, description = "receipt_resolved", body = ErrorBody),
+        (status = 409, description = "receipt_resolved; credit_not_taken_back: `takeBack` of a credit the ledger cannot \
+            take back by itself (the loan closed, money owed back on the payment, a part taken back, not a take-back)",
+            body = ErrorBody),
         (status = 422, description = "validation_failed: `resolution`", body = ErrorBody)))]
 pub async fn resolve(
     State(state): State<AppState>,
@@ -141,6 +148,7 @@ pub async fn resolve(
         &session.operator,
         &id,
         req.resolution.as_deref(),
+        req.take_back.unwrap_or(false),
     )
     .await?;
     Ok(Envelope::ok(row.into()))

@@ -118,6 +118,90 @@ pub(crate) async fn credit_many_in(
     Ok(())
 }
 
+/// A payment's credit taken back from the loan's ledger ([`take_back_credit_in`]).
+#[derive(Debug, Clone)]
+pub(crate) struct TakenBack {
+    pub order_no: String,
+    /// The number of the entry reversed, and of its reversal.
+    pub entry: u64,
+    pub reversal: u64,
+    pub amount: i64,
+    pub order_status: OrderState,
+}
+
+/// Takes back the credit of a payment whose money its provider took back (a refund or chargeback after the loan was
+/// credited, PRODUCT.md §6: corrections are reversals): the payment's one credit entry — an installment's repayment or
+/// an extension's fee, which moves its due dates back — is reversed in the ledger, so the loan owes that money again
+/// and replaying the entries gives the balances. Only the whole `amount` of an open loan's credit, with nothing owed
+/// back on the payment, is taken back by itself: a closed loan, a payment with excess owed back or refunded, a part
+/// taken back, or a payment with no credit is `credit_not_taken_back` (finance settles it by hand). A loan past a due
+/// date once the money is gone is overdue again at once, through the orders lifecycle. The order is locked as read.
+pub(crate) async fn take_back_credit_in(
+    s: &Services,
+    tx: &mut Tx,
+    payment_id: &str,
+    amount: Option<i64>,
+    actor: &Actor,
+    now: i64,
+) -> Result<TakenBack, Error> {
+    let refused = || Error::from(Refusal::CreditNotTakenBack);
+    let row = tx.payment_in_tx(payment_id).await?.ok_or(Error::NotFound)?;
+    let payment = payment_of(s, row)?;
+    let mut loan = load_in(tx, &payment.row.order_id).await?;
+    if payment.status != PaymentStatus::Confirmed
+        || !matches!(
+            loan.order.status,
+            OrderState::Disbursed | OrderState::Overdue
+        )
+    {
+        return Err(refused());
+    }
+    let seqs = tx
+        .entries_of_payment_in_tx(&loan.order.id, payment_id)
+        .await?;
+    let reversed = |seq: u64| loan.entries.iter().any(|e| e.reverses == Some(seq));
+    let credits: Vec<u64> = seqs
+        .into_iter()
+        .filter_map(|seq| u64::try_from(seq).ok())
+        .filter(|seq| {
+            loan.entries
+                .get(*seq as usize)
+                .is_some_and(|e| matches!(e.kind, EntryKind::Repayment | EntryKind::ExtensionFee))
+        })
+        .collect();
+    let [seq] = credits[..] else {
+        return Err(refused());
+    };
+    let entry = &loan.entries[seq as usize];
+    if reversed(seq) || entry.excess.minor() != 0 || amount.is_some_and(|a| a != entry.cash.minor())
+    {
+        return Err(refused());
+    }
+    let cash = entry.cash.minor();
+    let today = loan.today(s);
+    let reversal = kilat_domain::reversal(&loan.entries, seq, today).map_err(Error::Loan)?;
+    // The ledger must still replay with it (a later entry may rest on this credit): else by hand.
+    let mut with = loan.entries.clone();
+    with.push(reversal.clone());
+    if kilat_domain::replay(&loan.plan, &with).is_err() {
+        return Err(refused());
+    }
+    let at = loan.entries.len() as u64;
+    post(tx, &mut loan, reversal, Some(payment_id), now).await?;
+    let mut order_status = loan.order.status;
+    if order_status == OrderState::Disbursed && loan.balances.is_overdue(today) {
+        order_status =
+            orders::apply_locked_in(tx, &loan.order, OrderEvent::FallOverdue, actor, now).await?;
+    }
+    Ok(TakenBack {
+        order_no: loan.order.order_no.clone(),
+        entry: seq,
+        reversal: at,
+        amount: cash,
+        order_status,
+    })
+}
+
 /// Records the bank transfer that sent a payment's refund back: the move `refund_due` → `refunded` through the state
 /// machine, once (a second recording finds the status changed: `payment_not_open`).
 pub(crate) async fn refund_sent(

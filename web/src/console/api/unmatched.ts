@@ -47,8 +47,9 @@ export function useUnmatchedReceipts(market: ApiMarket | undefined, status: Unma
 export function useResolveUnmatched() {
   const api = useApiClient();
   const queryClient = useQueryClient();
-  return useMutation<UnmatchedReceipt, ApiError, { id: string; resolution: string }>({
-    mutationFn: ({ id, resolution }) => api.postJson<UnmatchedReceipt>(`${BASE}/${encodeURIComponent(id)}/resolve`, { resolution }),
+  return useMutation<UnmatchedReceipt, ApiError, { id: string; resolution: string; takeBack?: boolean }>({
+    mutationFn: ({ id, resolution, takeBack }) =>
+      api.postJson<UnmatchedReceipt>(`${BASE}/${encodeURIComponent(id)}/resolve`, takeBack ? { resolution, takeBack } : { resolution }),
     onSuccess: (done) => {
       for (const [key, list] of queryClient.getQueriesData<UnmatchedReceipt[]>({ queryKey: unmatchedKeys.all })) {
         if (!list) continue;

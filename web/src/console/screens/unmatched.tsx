@@ -209,6 +209,9 @@ function ResolveForm({ receipt, onCancel, onDone }: { receipt: UnmatchedReceipt;
   const resolve = useResolveUnmatched();
   const [text, setText] = useState('');
   const [error, setError] = useState<string | null>(null);
+  // Money the provider took back from a credited payment: its credit can come off the loan's ledger with it.
+  const reversed = receipt.kind === 'reversed' && Boolean(receipt.orderNo);
+  const [takeBack, setTakeBack] = useState(false);
   const id = `unmatched-${receipt.id}-resolution`;
   const values = { amount: amountText(receipt, t), provider: providerName(receipt.provider, t) };
 
@@ -219,9 +222,13 @@ function ResolveForm({ receipt, onCancel, onDone }: { receipt: UnmatchedReceipt;
     if ([...trimmed].length > MAX_RESOLUTION) return setError(t('unmatched.resolutionTooLong', { max: MAX_RESOLUTION }));
     setError(null);
     resolve.mutate(
-      { id: receipt.id, resolution: trimmed },
+      { id: receipt.id, resolution: trimmed, takeBack: reversed && takeBack },
       {
-        onSuccess: () => onDone({ kind: 'done', text: t('unmatched.done', values) }),
+        onSuccess: () =>
+          onDone({
+            kind: 'done',
+            text: reversed && takeBack ? t('unmatched.doneTakenBack', { ...values, orderNo: receipt.orderNo }) : t('unmatched.done', values),
+          }),
         // Another operator resolved it first: the list is read again (it leaves the waiting list), so the section says it.
         onError: (failure) => {
           if (failure.code === 'receipt_resolved') onDone({ kind: 'taken', text: t('unmatched.taken', values) });
@@ -250,6 +257,15 @@ function ResolveForm({ receipt, onCancel, onDone }: { receipt: UnmatchedReceipt;
             {fieldError ?? t('unmatched.resolutionHint', { max: MAX_RESOLUTION })}
           </p>
         </div>
+        {reversed && (
+          <div className="field field--check">
+            <label>
+              <input type="checkbox" checked={takeBack} onChange={(event) => setTakeBack(event.target.checked)} />{' '}
+              {t('unmatched.takeBack', { orderNo: receipt.orderNo })}
+            </label>
+            <p className="muted">{t('unmatched.takeBackHint')}</p>
+          </div>
+        )}
         <div className="actions">
           <button type="submit" className="button button--primary" disabled={resolve.isPending}>
             {t('unmatched.save')}

@@ -2480,7 +2480,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Records what finance did with money no payment matched (finance), once; audited. */
+        /**
+         * Records what finance did with money no payment matched (finance), once; audited. With `takeBack`, money the
+         *     provider took back also comes off the loan's ledger (a reversal of the payment's credit) in the same transaction.
+         */
         post: operations["console_unmatched_receipt_resolve"];
         delete?: never;
         options?: never;
@@ -6763,7 +6766,7 @@ export interface components {
          * @description The stable `code` of an error answer (docs/API-BORROWER.md); `msg` is its text in the request's language.
          * @enum {string}
          */
-        ErrorCode: "bad_request" | "code_invalid" | "code_expired" | "unauthorized" | "not_eligible" | "not_found" | "method_not_allowed" | "certification_out_of_order" | "certification_incomplete" | "open_order_exists" | "kfs_changed" | "idempotency_key_reused" | "payload_too_large" | "unsupported_media_type" | "validation_failed" | "cap_exceeded" | "rate_limited" | "code_resend_too_soon" | "daily_limit_reached" | "code_attempts_exceeded" | "cross_site_request" | "invalid_transition" | "internal" | "code_delivery_failed" | "credentials_invalid" | "operator_locked" | "forbidden" | "csrf_token_invalid" | "choice_unavailable" | "payment_not_open" | "money_reported" | "utr_already_used" | "utr_locked" | "utr_corrections_exhausted" | "already_rated" | "own_admin_account" | "last_admin" | "provider_unavailable" | "complaint_not_answered" | "complaint_closed" | "complaint_unanswered" | "refund_claimed" | "receipt_resolved" | "money_outstanding" | "payment_unsettled" | "payout_sent" | "payment_waiting" | "product_changed" | "other_currency" | "extension_over_cap" | "handover_invalid" | "handover_not_allowed" | "own_payout_approval" | "payout_not_awaiting" | "payout_awaiting_approval" | "signed_in_as_another" | "server_busy" | "application_claimed" | "loan_not_closed" | "password_change_required";
+        ErrorCode: "bad_request" | "code_invalid" | "code_expired" | "unauthorized" | "not_eligible" | "not_found" | "method_not_allowed" | "certification_out_of_order" | "certification_incomplete" | "open_order_exists" | "kfs_changed" | "idempotency_key_reused" | "payload_too_large" | "unsupported_media_type" | "validation_failed" | "cap_exceeded" | "rate_limited" | "code_resend_too_soon" | "daily_limit_reached" | "code_attempts_exceeded" | "cross_site_request" | "invalid_transition" | "internal" | "code_delivery_failed" | "credentials_invalid" | "operator_locked" | "forbidden" | "csrf_token_invalid" | "choice_unavailable" | "payment_not_open" | "money_reported" | "utr_already_used" | "utr_locked" | "utr_corrections_exhausted" | "already_rated" | "own_admin_account" | "last_admin" | "provider_unavailable" | "complaint_not_answered" | "complaint_closed" | "complaint_unanswered" | "refund_claimed" | "receipt_resolved" | "credit_not_taken_back" | "money_outstanding" | "payment_unsettled" | "payout_sent" | "payment_waiting" | "product_changed" | "other_currency" | "extension_over_cap" | "handover_invalid" | "handover_not_allowed" | "own_payout_approval" | "payout_not_awaiting" | "payout_awaiting_approval" | "signed_in_as_another" | "server_busy" | "application_claimed" | "loan_not_closed" | "password_change_required";
         /** @description A client error. */
         ErrorInfoRequest: {
             /**
@@ -8392,6 +8395,11 @@ export interface components {
              *     "Credited by hand to KL-…".
              */
             resolution: string;
+            /**
+             * @description For money the provider took back (`kind: reversed`): also take the payment's credit back from the loan's ledger
+             *     (it owes the money again). Left out, false.
+             */
+            takeBack?: boolean | null;
         };
         /** @description One line of an import with what it matched. */
         ResultLine: {
@@ -19464,7 +19472,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description receipt_resolved */
+            /** @description receipt_resolved; credit_not_taken_back: `takeBack` of a credit the ledger cannot take back by itself (the loan closed, money owed back on the payment, a part taken back, not a take-back) */
             409: {
                 headers: {
                     [name: string]: unknown;
