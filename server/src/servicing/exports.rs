@@ -340,7 +340,7 @@ pub async fn month_end(
                 )
                 .await?;
             csv.header(&[
-                "Since",
+                "Since (Last Change)",
                 "Source",
                 "State",
                 "Order No",

@@ -124,7 +124,7 @@ pub struct RefundExportRow {
 /// receipt kept apart (money with no payment, a wrong provider's, or money the provider took back).
 #[derive(Debug, Clone, kilat_row::FromRow)]
 pub struct NotCreditedRow {
-    /// When it came (a receipt), or since when it is held or owed back (a payment).
+    /// When it came (a receipt), or when the payment last changed (held or owed back since then at the latest).
     pub since: i64,
     /// `payment` or `receipt`.
     pub source: String,

@@ -1023,7 +1023,7 @@ async fn the_not_credited_export_lists_money_held_or_kept_apart_open_now_or_reso
     assert_eq!(
         r[0],
         [
-            "Since",
+            "Since (Last Change)",
             "Source",
             "State",
             "Order No",
