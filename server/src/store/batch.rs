@@ -197,8 +197,12 @@ pub(crate) fn session_bounds(keys: &[SessionKey]) -> (i64, i64, String) {
 /// The conditions of a live session for a batch, over `borrower_sessions s`: `$1` idle since, `$2` opened since, and
 /// the tokens' placeholders of [`session_bounds`].
 pub(crate) fn live_sessions_in(placeholders: &str) -> String {
+    // A session handed over from another (a shell's web view) lives only while that one is not signed out: one handed
+    // over as its shell signed out, which the sign-out's statement did not see yet, is not live either.
     format!(
-        "s.revoked_at IS NULL AND s.last_seen_at >= $1 AND s.created_at >= $2 AND s.token_hash IN ({placeholders})"
+        "s.revoked_at IS NULL AND s.last_seen_at >= $1 AND s.created_at >= $2 AND s.token_hash IN ({placeholders})
+         AND (s.parent_id IS NULL
+              OR NOT EXISTS (SELECT 1 FROM borrower_sessions p WHERE p.id = s.parent_id AND p.revoked_at IS NOT NULL))"
     )
 }
 

@@ -233,6 +233,22 @@ async fn signing_the_shell_out_ends_the_web_views_session_and_the_next_borrower_
         me_with(&app, &other_web, None).await.status(),
         StatusCode::OK
     );
+    // A web view handed over as the shell signed out, which the sign-out's statement did not see (PostgreSQL's
+    // snapshot), is not live either: its shell's session is signed out.
+    app.execute(
+        "UPDATE borrower_sessions SET revoked_at = NULL
+         WHERE parent_id IN (SELECT id FROM borrower_sessions WHERE revoked_at IS NOT NULL)",
+    )
+    .await;
+    assert_eq!(
+        me_with(&app, &web, None).await.status(),
+        StatusCode::UNAUTHORIZED,
+        "a web view whose shell signed out"
+    );
+    assert_eq!(
+        me_with(&app, &other_web, None).await.status(),
+        StatusCode::OK
+    );
 
     // The next person signs in to the shell; the web view, still holding the old cookie, is handed their session.
     let next = app.sign_in("IN", ATTACKER).await;
