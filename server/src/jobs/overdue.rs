@@ -74,8 +74,9 @@ pub const CATCH_UP_DAYS: i64 = 31;
 /// a date missed while no server ran gets its late charges (each a day of the KFS, so a missed date would be a day
 /// never charged) and its moves to overdue, as the day itself would have; its reminders are queued and dropped when
 /// no longer due (they go only if the loan still calls for them on the day they are sent). At most
-/// [`CATCH_UP_DAYS`] back; the first date that fails stops the run (a later date run before it would leave its day
-/// uncharged), and is taken up again at the next tick. Each date with its report; another runner's are skipped.
+/// [`CATCH_UP_DAYS`] back; the first date that fails, or a past one another runner holds unfinished, stops the run (a
+/// later date run before it would leave its day uncharged), and is taken up again at the next tick. Each date with its
+/// report; another runner's are skipped.
 pub async fn run_through(
     s: &Services,
     market: Market,
@@ -96,9 +97,19 @@ pub async fn run_through(
     let mut date = first;
     while date <= today {
         let report = run(s, market, date, runner).await;
-        let failed = report.is_err();
+        // A past date another runner holds (sweeping it, or stopped within its lease) is not done: no later date runs
+        // before it finishes, here or there.
+        let stop = match &report {
+            Err(_) => true,
+            Ok(r) if !r.ran && date < today => !matches!(
+                s.db.job_run_finished(JOB, market.code(), &crate::store::loans::date_code(date))
+                    .await,
+                Ok(true)
+            ),
+            Ok(_) => false,
+        };
         out.push((date, report));
-        if failed {
+        if stop {
             break;
         }
         date += time::Duration::days(1);

@@ -117,6 +117,25 @@ impl Db {
         Ok(done.rows_affected())
     }
 
+    /// Whether `job` finished its run for `market`'s `business_date`.
+    pub async fn job_run_finished(
+        &self,
+        job: &str,
+        market: &str,
+        business_date: &str,
+    ) -> sqlx::Result<bool> {
+        let finished: i64 = sqlx::query_scalar(
+            "SELECT COUNT(*) FROM job_runs
+             WHERE job = $1 AND market = $2 AND business_date = $3 AND finished_at IS NOT NULL",
+        )
+        .bind(job)
+        .bind(market)
+        .bind(business_date)
+        .fetch_one(self.pool())
+        .await?;
+        Ok(finished > 0)
+    }
+
     /// The latest business date `job` finished for `market` (`YYYY-MM-DD`), if any.
     pub async fn last_finished_job_date(
         &self,

@@ -153,6 +153,31 @@ async fn the_dates_missed_while_no_server_ran_are_each_run_when_one_comes_back()
     let again = overdue::run_through(&app.services, Market::India, today, "timer").await;
     assert_eq!(again.len(), 1);
     assert!(!again[0].1.as_ref().unwrap().ran);
+    // A past date another runner holds unfinished (stopped within its lease) is waited for: no later date runs first.
+    app.set_date(due + Duration::days(6)).await;
+    let today = app.services.clock.today(Market::India);
+    let held = due + Duration::days(5);
+    assert!(
+        app.db
+            .claim_job_run(
+                overdue::JOB,
+                "IN",
+                &kilat_server::store::loans::date_code(held),
+                "other",
+                app.services.clock.now_ms(),
+            )
+            .await
+            .unwrap()
+    );
+    let runs = overdue::run_through(&app.services, Market::India, today, "timer").await;
+    assert_eq!(runs.len(), 1, "stopped at the held date");
+    assert_eq!(runs[0].0, held);
+    assert!(!runs[0].1.as_ref().unwrap().ran);
+    assert_eq!(
+        late_charges(&app, &id).await.len(),
+        4,
+        "no later date charged before it"
+    );
     // Down for a quarter: no more than the catch-up's window is run.
     app.set_date(due + Duration::days(100)).await;
     let today = app.services.clock.today(Market::India);
