@@ -319,7 +319,7 @@ async fn send_one(
                 let at = at.max(waiting_before);
                 s.db.put_back_notification(
                     &note.id,
-                    "pending",
+                    ("pending", note.attempts),
                     to,
                     &error,
                     at,
@@ -399,7 +399,7 @@ async fn send_one(
             let at = at.max(waiting_before);
             s.db.put_back_notification(
                 &note.id,
-                "sending",
+                ("sending", note.attempts),
                 to,
                 &format!("{err:#}"),
                 at,

@@ -221,13 +221,14 @@ impl Db {
         .await
     }
 
-    /// Puts a text that failed to go back from `from` (`sending`: its provider failed; `pending`: its loan could not
-    /// be read) to `to` (`pending`, or `failed` after the last try), the try counted with its error, not to be tried
-    /// again before `next_try_at`.
+    /// Puts a text that failed to go back from `from` with `attempts` (`sending`: its provider failed; `pending`: its
+    /// loan could not be read) to `to` (`pending`, or `failed` after the last try), the try counted with its error, not to be tried
+    /// again before `next_try_at`; only while it has the `attempts` it was read with (two runners failing one text
+    /// count one try).
     pub async fn put_back_notification(
         &self,
         id: &str,
-        from: &str,
+        (from, attempts): (&str, i64),
         to: &str,
         error: &str,
         now: i64,
@@ -236,7 +237,7 @@ impl Db {
         let done = sqlx::query(
             "UPDATE notification_outbox SET status = $1, updated_at = $2, attempts = attempts + 1, last_error = $3,
                  next_try_at = $4
-             WHERE id = $5 AND status = $6",
+             WHERE id = $5 AND status = $6 AND attempts = $7",
         )
         .bind(to)
         .bind(now)
@@ -244,6 +245,7 @@ impl Db {
         .bind(next_try_at)
         .bind(id)
         .bind(from)
+        .bind(attempts)
         .execute(self.pool())
         .await?;
         Ok(done.rows_affected() == 1)
