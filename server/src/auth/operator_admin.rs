@@ -267,7 +267,7 @@ pub async fn set_roles(
     tx.set_operator_roles(id, &Role::join(&roles)).await?;
     audit(&mut tx, op, "operator.roles", id, &before, &after, now).await?;
     if !roles.iter().any(|r| CLAIM_ROLES.contains(r)) {
-        release_claims(&mut tx, op, id, now).await?;
+        release_claims(&mut tx, op, id, now, &[]).await?;
     }
     tx.commit().await?;
     tracing::info!(operator = %op.id, target = %id, roles = %Role::join(&roles), "operator roles changed");
@@ -305,6 +305,12 @@ pub async fn set_markets(
     let after = audited_in(&row, &roles, &stored, enabled)?;
     tx.set_operator_markets(id, &stored).await?;
     audit(&mut tx, op, "operator.markets", id, &before, &after, now).await?;
+    // Claims on the orders of a market taken away: they can no longer be decided by this operator.
+    let keep: Vec<&str> = markets
+        .iter()
+        .map(|m| kilat_domain::Code::code(*m))
+        .collect();
+    release_claims(&mut tx, op, id, now, &keep).await?;
     tx.commit().await?;
     tracing::info!(operator = %op.id, target = %id, markets = %stored, "operator markets changed");
     let mut record = OperatorRecord::of(&row, !locked(s, &[id]).await?.is_empty());
@@ -312,11 +318,18 @@ pub async fn set_markets(
     with_last_sign_in(s, record).await
 }
 
-/// Releases the review claims of operator `id`, who can no longer decide them, each audited `order.release` as the
-/// admin's: the orders go back to the queue at once instead of staying blocked for the claim's 30 minutes.
-async fn release_claims(tx: &mut Tx, op: &Operator, id: &str, now: i64) -> Result<(), Error> {
+/// Releases the review claims of operator `id` that they can no longer decide (on orders of markets other than `keep`;
+/// every one when `keep` is empty), each audited `order.release` as the admin's: the orders go back to the queue at
+/// once instead of staying blocked for the claim's 30 minutes.
+async fn release_claims(
+    tx: &mut Tx,
+    op: &Operator,
+    id: &str,
+    now: i64,
+    keep: &[&str],
+) -> Result<(), Error> {
     let before = serde_json::json!({ "claimedBy": id }).to_string();
-    for order_id in tx.release_claims_of(id, now).await? {
+    for order_id in tx.release_claims_of(id, now, keep).await? {
         tx.insert_audit(&NewAuditEntry {
             actor_kind: "operator",
             actor_id: Some(&op.id),
@@ -352,7 +365,7 @@ pub async fn disable(s: &Services, op: &Operator, id: &str) -> Result<OperatorRe
         tx.set_operator_disabled(id, Some(now)).await?;
         let revoked = tx.revoke_operator_sessions(id, now).await?;
         audit(&mut tx, op, "operator.disable", id, &before, &after, now).await?;
-        release_claims(&mut tx, op, id, now).await?;
+        release_claims(&mut tx, op, id, now, &[]).await?;
         tx.commit().await?;
         tracing::info!(operator = %op.id, target = %id, revoked, "operator disabled");
     } else {
@@ -433,6 +446,12 @@ pub async fn reset_password(
     s.db.forget_rate_limits(
         &s.limits.password_checks_per_account.key(id),
         &s.limits.password_checks_per_address.key(&format!("{id}:")),
+    )
+    .await?;
+    s.db.forget_rate_limit(
+        &s.limits
+            .password_checks_per_account
+            .key(&super::operators::own_password_checks(id)),
     )
     .await?;
     tracing::info!(operator = %op.id, target = %id, revoked, "operator password reset");

@@ -563,6 +563,12 @@ pub async fn sign_out(s: &Services, token: &str) -> Result<(), Error> {
         .await?)
 }
 
+/// The subject of an operator's count of their current password's checks at a password change (of the per-account
+/// limit, apart from strangers' sign-in guesses): an admin's reset of the password clears it.
+pub fn own_password_checks(operator_id: &str) -> String {
+    format!("own:{operator_id}")
+}
+
 /// The signed-in operator chooses their own password: `current` must be the one they signed in with, `new` passes the
 /// rules of every operator password (`check_password`) and differs from it. The check of `current` is counted like a
 /// sign-in's, per operator and client address and per operator whatever the address (then `operator_locked`), and
@@ -592,7 +598,7 @@ pub async fn change_own_password(
     // Per address, and per account whatever the address: a stolen session guessing the password it would keep
     // (rotating addresses) is stopped at the account's count, as sign-in's strangers are. Its own key: strangers'
     // sign-in guesses never stop the operator changing their password.
-    let per_account = format!("own:{}", row.id);
+    let per_account = own_password_checks(&row.id);
     let turn = s.bounds.password_hashes.enter().await?;
     let checks = vec![
         (&s.limits.password_checks_per_address, per_address.as_str()),

@@ -46,6 +46,15 @@ impl Db {
         Ok(())
     }
 
+    /// Forgets one limit's count.
+    pub async fn forget_rate_limit(&self, key: &str) -> sqlx::Result<()> {
+        sqlx::query("DELETE FROM rate_limits WHERE key = $1")
+            .bind(key)
+            .execute(self.pool())
+            .await?;
+        Ok(())
+    }
+
     /// Forgets the counts of `key` and of every key that starts with `prefix` (an operator's, for every address).
     pub async fn forget_rate_limits(&self, key: &str, prefix: &str) -> sqlx::Result<()> {
         sqlx::query("DELETE FROM rate_limits WHERE key = $1 OR key LIKE $2 ESCAPE '\\'")

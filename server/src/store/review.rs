@@ -239,22 +239,33 @@ impl Tx {
         Ok(done.rows_affected() == 1)
     }
 
-    /// Releases every live review claim `operator_id` holds at `now` (disabled, or no longer a reviewer): the orders'
-    /// ids.
+    /// Releases the live review claims `operator_id` holds at `now` on orders of markets other than `keep` (disabled,
+    /// or no longer a reviewer: none kept; a market taken away: the others kept): the orders' ids.
     pub async fn release_claims_of(
         &mut self,
         operator_id: &str,
         now: i64,
+        keep: &[&str],
     ) -> sqlx::Result<Vec<String>> {
         self.written.review = true;
-        sqlx::query_scalar(
+        let kept = if keep.is_empty() {
+            String::new()
+        } else {
+            let list = (0..keep.len())
+                .map(|n| format!("${}", n + 3))
+                .collect::<Vec<_>>()
+                .join(", ");
+            format!(" AND market NOT IN ({list})")
+        };
+        let sql = format!(
             "UPDATE orders SET claimed_by = NULL, claimed_until = NULL
-             WHERE claimed_by = $1 AND claimed_until > $2 RETURNING id",
-        )
-        .bind(operator_id)
-        .bind(now)
-        .fetch_all(self.conn())
-        .await
+             WHERE claimed_by = $1 AND claimed_until > $2{kept} RETURNING id"
+        );
+        let mut query = sqlx::query_scalar(&sql).bind(operator_id).bind(now);
+        for market in keep {
+            query = query.bind(*market);
+        }
+        query.fetch_all(self.conn()).await
     }
 
     /// Clears the claim of an order being decided by `operator_id`, unless another operator holds it live: false

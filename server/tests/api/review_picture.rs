@@ -645,6 +645,29 @@ async fn disabling_a_reviewer_or_taking_their_role_away_releases_their_claims() 
     assert_eq!(claimed_by(second.clone()).await, None);
     assert_eq!(audited(&app, "order.release").await, 2);
     assert_eq!(claim(&second, &ops[2]).await, StatusCode::OK);
+
+    // A market taken away releases the claims on its orders, and keeps the others'.
+    let indonesian = app.sign_in("ID", "081234560091").await;
+    app.certify("ID", &indonesian).await;
+    let third = apply(&app, "ID", &indonesian, "claim-market").await;
+    assert_eq!(claim(&third, &ops[2]).await, StatusCode::OK);
+    let india_only = as_op(
+        &app,
+        &admin,
+        Method::PUT,
+        &format!("/api/v1/console/operators/{}/markets", ops[2].id),
+    )
+    .json(&json!({"markets": ["IN"]}))
+    .send()
+    .await
+    .unwrap();
+    assert_eq!(india_only.status(), StatusCode::OK);
+    assert_eq!(claimed_by(third.clone()).await, None);
+    assert_eq!(
+        claimed_by(second.clone()).await.as_deref(),
+        Some(ops[2].id.as_str())
+    );
+    assert_eq!(audited(&app, "order.release").await, 3);
     app.stop().await;
 }
 
