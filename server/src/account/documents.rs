@@ -62,8 +62,9 @@ pub async fn render(
     order_no: &str,
     document: Document,
 ) -> Result<Vec<u8>, Error> {
-    // The turn first, as the data export's: a `server_busy` answer uses up none of the hour's count.
-    let _turn = s.bounds.documents.enter().await?;
+    // The turn first, as the data export's: a `server_busy` answer uses up none of the hour's count. It is held by the
+    // rendering thread itself, so a request dropped mid-render frees it only when the render ends.
+    let turn = s.bounds.documents.enter().await?;
     limits::count(
         &s.db,
         &s.limits.documents_per_borrower,
@@ -100,15 +101,18 @@ pub async fn render(
         (Document::NoDues, _) => return Err(Refusal::LoanNotClosed.into()),
         _ => None,
     };
-    let pdf = tokio::task::spawn_blocking(move || match (document, loan.as_ref(), no_dues) {
-        (Document::Kfs, loan, _) => kfs_pdf(&agreement, status, withdrawn, loan, lang),
-        (Document::Agreement, loan, _) => agreement_pdf(&agreement, loan, lang),
-        (Document::NoDues, Some(loan), Some((company, issued))) => {
-            no_dues_pdf(&agreement, loan, &company, issued, lang)
+    let pdf = tokio::task::spawn_blocking(move || {
+        let _turn = turn;
+        match (document, loan.as_ref(), no_dues) {
+            (Document::Kfs, loan, _) => kfs_pdf(&agreement, status, withdrawn, loan, lang),
+            (Document::Agreement, loan, _) => agreement_pdf(&agreement, loan, lang),
+            (Document::NoDues, Some(loan), Some((company, issued))) => {
+                no_dues_pdf(&agreement, loan, &company, issued, lang)
+            }
+            (Document::NoDues, _, _) => Err(anyhow::anyhow!(
+                "a no-dues certificate of a loan not closed"
+            )),
         }
-        (Document::NoDues, _, _) => Err(anyhow::anyhow!(
-            "a no-dues certificate of a loan not closed"
-        )),
     })
     .await
     .map_err(anyhow::Error::from)?;
