@@ -120,6 +120,17 @@ impl LoanBalances {
             .collect()
     }
 
+    /// What the installments `first..=last` still owe together (each one's outstanding, late charges included): what a
+    /// `due` payment of them asks on their due date.
+    pub fn outstanding_of(&self, first: u32, last: u32) -> Result<Money> {
+        self.installments
+            .iter()
+            .filter(|i| (first..=last).contains(&i.number))
+            .try_fold(Money::ZERO, |sum, i| {
+                sum.checked_add(i.outstanding.total()?)
+            })
+    }
+
     /// True when some installment is overdue on `on`: the order's `fall_overdue` (or, once none is, `catch_up`).
     pub fn is_overdue(&self, on: Date) -> bool {
         self.installments

@@ -239,6 +239,17 @@ fn a_journey_replays_to_the_right_balances_after_every_step() {
         Money::from_major(300)
     );
     assert_eq!(b.outstanding.total(), Ok(money(872_000)));
+    // What a `due` payment of installments asks on their date: each one's outstanding, the late charge with it.
+    assert_eq!(b.outstanding_of(1, 1), Ok(money(147_333 + 30_000)));
+    assert_eq!(
+        b.outstanding_of(1, 2),
+        Ok(money(147_333 + 30_000 + 347_333))
+    );
+    assert_eq!(
+        b.outstanding_of(4, 9),
+        Ok(Money::ZERO),
+        "no such installments"
+    );
 
     // 3. An extension on 8 December: ₹300 + ₹54 GST, every due date from installment 1 moves 7 days.
     let on = date!(2026 - 12 - 08);

@@ -229,16 +229,9 @@ impl ChoiceView {
     /// of the installments it covers).
     fn of(p: &Priced, balances: &kilat_domain::LoanBalances) -> Self {
         let on_due_date = match (p.choice, p.installment, p.installment_to) {
-            (RepaymentChoice::Due, Some(first), Some(last)) => balances
-                .installments
-                .iter()
-                .filter(|i| (first..=last).contains(&i.number))
-                .try_fold(0_i64, |sum, i| {
-                    i.outstanding
-                        .total()
-                        .ok()
-                        .and_then(|t| sum.checked_add(t.minor()))
-                }),
+            (RepaymentChoice::Due, Some(first), Some(last)) => {
+                balances.outstanding_of(first, last).ok().map(|m| m.minor())
+            }
             _ => None,
         };
         Self {
