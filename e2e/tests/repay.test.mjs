@@ -75,7 +75,7 @@ test('an Indian borrower is paid out, pays an installment with a UTR, repays the
     assert.match(await items.first().textContent(), /Installment 1Upcoming/);
     await shoot(page, 'plan');
     await items.first().getByRole('link').click();
-    await page.getByRole('heading', { name: 'What is due' }).waitFor();
+    await page.locator('.installment__label').getByText('Still to pay', { exact: true }).waitFor();
     await shoot(page, 'installment');
 
     // The extension Flexi 6 Weeks offers: the fee, the new due date and the revised schedule before accepting.

@@ -142,7 +142,7 @@ describe('a loan whose amounts have paise', () => {
           currentDueDate: '2026-12-27',
           newDueDate: '2027-01-03',
           extensionsGranted: 0,
-          revisedSchedule: [{ seq: 1, dueDate: '2027-01-03', principal: 326800, interest: 20000, fees: 0, amount: 346800 }],
+          revisedSchedule: [{ seq: 1, dueDate: '2027-01-03', principal: 326800, interest: 20000, fees: 0, amount: 346800, paid: 0, lateCharges: 0, toPay: 346800 }],
         }),
     }).signIn();
 
@@ -153,8 +153,9 @@ describe('a loan whose amounts have paise', () => {
     view.unmount();
 
     view = renderBorrower(`/app/orders/${NO}/plan/1?lang=1`);
-    const due = await screen.findByRole('region', { name: 'What is due' });
-    expect(within(due).getAllByRole('definition').map(text)).toEqual(['₹3,268.00', '₹200.00', '₹0.00', '₹0.00', '₹3,468.00']);
+    const card = await screen.findByRole('region', { name: 'Installment 1' });
+    expect(within(card).getByText('Still to pay').nextSibling).toHaveTextContent(/^₹3,468\.00$/);
+    expect(within(card).getAllByRole('definition').map(text)).toEqual(['₹3,268.00', '₹200.00', '₹0.00', '₹0.00', '27 Dec 2026']);
     view.unmount();
 
     view = renderBorrower(`/app/orders/${NO}/pay/due?lang=1`);
@@ -170,7 +171,6 @@ describe('a loan whose amounts have paise', () => {
     expect(text(within(screen.getByRole('table')).getAllByRole('row')[1]!)).toBe('13 Jan 2027₹3,468.00principal ₹3,268.00, interest ₹200.00, fees ₹0.00');
   });
 
-  it('home and the list of loans show it at the same precision', async () => {
   it('never labels what the next installment asks today with its due date when paying early asks less', async () => {
     // One installment of Rp 1.028.000 on 27 Dec; paid on payout day, the days not used cost nothing (this order's
     // amounts have sen, so every amount of it shows them).
@@ -197,6 +197,7 @@ describe('a loan whose amounts have paise', () => {
     ).toBeInTheDocument();
   });
 
+  it('home and the list of loans show it at the same precision', async () => {
     fakeApi({
       'GET /api/v1/borrower/home': () =>
         ok({ ...HOME_ELIGIBLE, eligible: false, reasons: ['open_order'], openOrder: { orderNo: NO, status: 'disbursed', amount: 1000000, createdAt: ORDER_SUMMARY.createdAt } }),

@@ -93,7 +93,10 @@ describe('deleting the account', () => {
     });
     api.signIn();
     renderBorrower('/app/account/delete');
-    expect(await screen.findByText(/ketentuan OJK/)).toBeInTheDocument();
+    const kept = await screen.findByText(/ketentuan OJK/);
+    // The KFS by its Indonesian name, as on every other screen: not "ringkasan informasi (KFS)".
+    expect(kept).toHaveTextContent(/^Pinjaman Anda, Ringkasan Informasi Pinjaman dan perjanjiannya, pembayaran/);
+    expect(kept).not.toHaveTextContent('KFS');
     expect(await screen.findByText(/Pengajuan KL-261125-XYZ789 Anda masih berjalan/)).toBeInTheDocument();
   });
 

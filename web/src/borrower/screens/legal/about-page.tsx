@@ -2,6 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { errorText } from '@/shared/api/error-text';
 import { useSiteSettings } from '../../api/site-settings';
 import { Screen } from '../../layout/screen';
+import { breakable, LONG_VALUE } from '../../ui/long-value';
 import { LoadingState, StateNotice } from '../../ui/state-notice';
 import { useAppName } from '../../ui/use-app-name';
 import '../loans.css';
@@ -42,7 +43,9 @@ export function AboutPage() {
               <br />
               {settings.data.address}
               <br />
-              <a href={`mailto:${settings.data.email}`}>{settings.data.email}</a>
+              <a className={LONG_VALUE} href={`mailto:${settings.data.email}`}>
+                {breakable(settings.data.email)}
+              </a>
             </address>
           </section>
 
@@ -58,7 +61,9 @@ export function AboutPage() {
             <address className="about__address">
               {settings.data.grievanceOfficer.name}
               <br />
-              <a href={`mailto:${settings.data.grievanceOfficer.email}`}>{settings.data.grievanceOfficer.email}</a>
+              <a className={LONG_VALUE} href={`mailto:${settings.data.grievanceOfficer.email}`}>
+                {breakable(settings.data.grievanceOfficer.email)}
+              </a>
               <br />
               <a href={tel(settings.data.grievanceOfficer.phone)}>{settings.data.grievanceOfficer.phone}</a>
             </address>

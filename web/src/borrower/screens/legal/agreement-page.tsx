@@ -3,6 +3,7 @@ import { errorText } from '@/shared/api/error-text';
 import { useMarket } from '@/shared/market/market-context';
 import { useSiteSettings } from '../../api/site-settings';
 import { Screen } from '../../layout/screen';
+import { LONG_VALUE, LongText } from '../../ui/long-value';
 import { LoadingState, StateNotice } from '../../ui/state-notice';
 import { useAppName } from '../../ui/use-app-name';
 
@@ -33,7 +34,9 @@ export function AgreementPage() {
           ))}
           <section>
             <h2>{t('agreement.grievanceTitle')}</h2>
-            <p>{t('agreement.grievance', settings.data.grievanceOfficer)}</p>
+            <p className={LONG_VALUE}>
+              <LongText text={t('agreement.grievance', settings.data.grievanceOfficer)} />
+            </p>
           </section>
         </article>
       )}

@@ -5,6 +5,7 @@ import { ApiError } from '@/shared/api/http';
 import { useMarket } from '@/shared/market/market-context';
 import { useLoanAgreement, type LoanAgreement } from '../../api/order-agreement';
 import { Screen } from '../../layout/screen';
+import { LONG_VALUE, LongText } from '../../ui/long-value';
 import { LoadingState, StateNotice } from '../../ui/state-notice';
 import { formatDate } from '../products/format';
 import { KeyFactStatementView } from '../products/key-fact-statement';
@@ -41,7 +42,9 @@ function Fact({ label, value }: { label: string; value: string }) {
   return (
     <div className="parties__fact">
       <dt>{label}</dt>
-      <dd>{value}</dd>
+      <dd className={LONG_VALUE}>
+        <LongText text={value} />
+      </dd>
     </div>
   );
 }
@@ -107,7 +110,9 @@ export function AgreementTerms({ agreement, idPrefix = 'agreement' }: { agreemen
         {agreement.clauses.map((clause, index) => (
           <li key={`${index}-${clause.heading}`}>
             <h3>{clause.heading}</h3>
-            <p>{clause.text}</p>
+            <p className={LONG_VALUE}>
+              <LongText text={clause.text} />
+            </p>
           </li>
         ))}
       </ol>

@@ -511,6 +511,10 @@ describe('a loan’s agreement', () => {
     const [lender, borrower] = Array.from(parties.querySelectorAll('dl'));
     expect(text(lender!)).toContain('NameKilat Finance Private Limited (NBFC)');
     expect(text(lender!)).toContain('Grievance officerPriya Raman, grievance@kilat.example, +91 80 4000 1299');
+    // The e-mail address wraps inside the card between its parts, not mid-word.
+    const officer = within(lender!).getByText('Grievance officer').nextElementSibling!;
+    expect(officer).toHaveClass('long-value');
+    expect(Array.from(officer.childNodes, (node) => node.textContent)).toEqual(['Priya Raman, ', 'grievance@', '', 'kilat', '', '.example,', ' +91 80 4000 1299']);
     expect(text(borrower!)).toContain('NameAsha Verma');
     expect(text(borrower!)).toContain('ID number******234F');
     expect(text(borrower!)).toContain('Address12 MG Road, Bengaluru 560001');

@@ -72,7 +72,7 @@ export function kfsAmounts(kfs: KeyFactStatement): number[] {
 
 /**
  * The installments as the schedule has them: "3 installments of ₹2,000"; when they differ, every amount in order
- * ("3 angsuran: Rp 1.816.667, Rp 1.821.667 dan Rp 1.821.666"), or runs of equal ones for a long schedule
+ * ("3 cicilan: Rp 1.816.667, Rp 1.821.667 dan Rp 1.821.666"), or runs of equal ones for a long schedule
  * ("11 of ₹4,000, then 1 of ₹3,990").
  */
 export function scheduleSummary(

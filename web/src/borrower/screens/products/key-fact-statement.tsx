@@ -2,6 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { useMarket } from '@/shared/market/market-context';
 import { formatApr, formatRate } from '@/shared/money/format-percent';
 import type { KeyFactStatement } from '../../api/types';
+import { breakable, LONG_VALUE } from '../../ui/long-value';
 import { LoanMoneyProvider, useMoney } from '../loan-money';
 import { formatDate } from './format';
 
@@ -125,7 +126,9 @@ function Statement({ kfs, scheduleNote }: { kfs: KeyFactStatement; scheduleNote?
         <address className="kfs__officer">
           {officer.name}
           <br />
-          <a href={`mailto:${officer.email}`}>{officer.email}</a>
+          <a className={LONG_VALUE} href={`mailto:${officer.email}`}>
+            {breakable(officer.email)}
+          </a>
           <br />
           <a href={`tel:${officer.phone.replace(/[^\d+]/g, '')}`}>{officer.phone}</a>
         </address>

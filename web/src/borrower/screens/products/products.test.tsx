@@ -430,7 +430,7 @@ describe('Key Fact Statement screen', () => {
     renderBorrower('/app/products/id-kilat-30/kfs?amount=100000000&term=d30&lang=2');
     const charged = await screen.findByRole('heading', { level: 3, name: 'Denda keterlambatan' });
     expect(text(charged.nextSibling as HTMLElement)).toBe(
-      'Rp 50.000 satu kali untuk setiap angsuran yang terlambat. Seluruh denda keterlambatan tidak pernah melebihi Rp 50.000. Bunga tidak pernah dikenakan atas denda atau atas bunga.',
+      'Rp 50.000 satu kali untuk setiap cicilan yang terlambat. Seluruh denda keterlambatan tidak pernah melebihi Rp 50.000. Bunga tidak pernah dikenakan atas denda atau atas bunga.',
     );
   });
 
@@ -456,10 +456,10 @@ describe('the installments as the schedule has them', () => {
       { amount: 182166600, dueDate: '2027-02-27' },
     ];
     expect(scheduleSummary(cicil, rp, id.t, MARKETS.id).replace(/\u00a0/g, ' ')).toBe(
-      '3 angsuran: Rp 1.816.667, Rp 1.821.667 dan Rp 1.821.666',
+      '3 cicilan: Rp 1.816.667, Rp 1.821.667 dan Rp 1.821.666',
     );
     const equal = cicil.map((i) => ({ ...i, amount: 181666700 }));
-    expect(scheduleSummary(equal, rp, id.t, MARKETS.id).replace(/\u00a0/g, ' ')).toBe('3 angsuran sebesar Rp 1.816.667');
+    expect(scheduleSummary(equal, rp, id.t, MARKETS.id).replace(/\u00a0/g, ' ')).toBe('3 cicilan sebesar Rp 1.816.667');
     const en = borrowerI18n('en');
     const emi = [...Array.from({ length: 11 }, () => ({ amount: 400000, dueDate: '2027-01-01' })), { amount: 399061, dueDate: '2027-12-01' }];
     const inr = moneyAtPrecision(emi.map((i) => i.amount), MARKETS.in);

@@ -20,26 +20,19 @@ export function InstallmentBadge({ status }: { status: InstallmentState }) {
   return <span className={`installment-badge installment-badge--${status}`}>{t(`servicing.installmentStatus.${status}`)}</span>;
 }
 
-/** The split of an amount: late charges, fees, interest, principal and the total. */
-export function BucketRows({ buckets, label }: { buckets: Buckets; label: string }) {
+/** The split of an amount: principal, interest, fees and late charges (the amount itself is shown above it). */
+export function BucketFigures({ buckets }: { buckets: Buckets }) {
   const { t } = useTranslation();
   const money = useMoney();
   return (
-    <section className="card" aria-label={label}>
-      <h2 className="kfs__heading">{label}</h2>
-      <dl className="figures">
-        {(['principal', 'interest', 'fees', 'lateCharges'] as const).map((bucket) => (
-          <div className="figures__row" key={bucket}>
-            <dt>{t(`servicing.bucket.${bucket}`)}</dt>
-            <dd>{money(buckets[bucket])}</dd>
-          </div>
-        ))}
-        <div className="figures__row figures__row--total">
-          <dt>{t('servicing.bucket.total')}</dt>
-          <dd>{money(buckets.total)}</dd>
+    <dl className="figures">
+      {(['principal', 'interest', 'fees', 'lateCharges'] as const).map((bucket) => (
+        <div className="figures__row" key={bucket}>
+          <dt>{t(`servicing.bucket.${bucket}`)}</dt>
+          <dd>{money(buckets[bucket])}</dd>
         </div>
-      </dl>
-    </section>
+      ))}
+    </dl>
   );
 }
 

@@ -17,7 +17,10 @@ import { MethodPicker } from './method-picker';
 import { paymentScreen, startPayment } from './payment-screen';
 import './servicing.css';
 
-/** The extension ("repay delay"): its fee, the new due date and the revised schedule, before accepting it. */
+/**
+ * The extension ("repay delay"), titled as the loan page's link to it: its fee, the new due date and the revised
+ * schedule, before accepting it.
+ */
 export function ExtensionPage() {
   const { t } = useTranslation();
   const { orderNo = '' } = useParams();
@@ -70,7 +73,11 @@ function ExtensionDetails({ extension, types }: { extension: Extension; types: P
     <div className="servicing">
       <section className="card" aria-labelledby="extension-head">
         <h2 className="kfs__heading" id="extension-head">
-          {t('servicing.extension.offer', { days: extension.days, seq: extension.installment })}
+          {/* Later installments move with it: then the heading says so, not that one due date moves. */}
+          {t(extension.revisedSchedule.length > 1 ? 'servicing.extension.offerMany' : 'servicing.extension.offer', {
+            days: extension.days,
+            seq: extension.installment,
+          })}
         </h2>
         <dl className="figures">
           <div className="figures__row figures__row--strong">

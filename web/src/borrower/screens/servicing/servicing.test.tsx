@@ -243,10 +243,9 @@ describe('the installment plan', () => {
     expect(screen.getByText('Outstanding', { selector: 'dt' }).nextSibling).toHaveTextContent('₹4,139');
 
     await user.click(within(items[0]!).getByRole('link'));
-    const due = await screen.findByRole('region', { name: 'What is due' });
-    expect(within(due).getAllByRole('definition').map(text)).toEqual(['₹1,999.80', '₹67.20', '₹0', '₹5', '₹2,072']);
+    const card = await screen.findByRole('region', { name: 'Installment 1' });
+    expect(within(card).getAllByRole('definition').map(text)).toEqual(['₹1,999.80', '₹67.20', '₹0', '₹5', '6 Dec 2026']);
     expect(screen.getByText('Due date').nextSibling).toHaveTextContent('6 Dec 2026');
-    expect(within(screen.getByRole('region', { name: 'Paid' })).getByText('Total').nextSibling).toHaveTextContent('₹0');
   });
 
   it('has an error state with a retry (in Indonesian)', async () => {
@@ -259,6 +258,85 @@ describe('the installment plan', () => {
     answer = () => ok(PLAN);
     await user.click(within(alert).getByRole('button'));
     expect(await screen.findByText('Terlambat')).toBeInTheDocument();
+  });
+});
+
+describe('an installment', () => {
+  const INSTALLMENT = `/app/orders/${NO}/plan/1?lang=1`;
+
+  it('shows what is still to pay once, with a plain label and its split, and pays it as the loan page does', async () => {
+    fakeApi({
+      [`GET ${ORDER}/plan/1`]: () => ok(INSTALLMENTS[0]),
+      [`GET ${ORDER}/repayment`]: () => ok(REPAYMENT),
+      'GET /api/v1/borrower/payment-types': () => ok(TYPES),
+    }).signIn();
+    const user = userEvent.setup();
+    renderBorrower(INSTALLMENT);
+    const pay = await screen.findByRole('link', { name: 'Pay ₹2,072 now' });
+    // The same flow as the loan page's "Pay this installment": the due choice, at its price.
+    expect(pay).toHaveAttribute('href', `/app/orders/${NO}/pay/due`);
+    const card = screen.getByRole('region', { name: 'Installment 1' });
+    expect(within(card).getByText('Still to pay').nextSibling).toHaveTextContent(/^₹2,072$/);
+    // Once: no boxes of what is due, paid and outstanding repeating it.
+    expect(screen.getAllByText('₹2,072')).toHaveLength(1);
+    expect(screen.getAllByRole('region').map((region) => region.getAttribute('aria-labelledby'))).toEqual(['installment-head']);
+    expect(screen.queryByText(/still to pay, of/)).toBeNull();
+
+    await user.click(pay);
+    expect(await screen.findByRole('heading', { name: 'Pay this installment' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Pay ₹2,072' })).toBeInTheDocument();
+  });
+
+  it('says in plain words what was paid of what was due, and what is still to pay (English and Indonesian)', async () => {
+    const part = {
+      ...INSTALLMENTS[0]!,
+      paid: buckets(93200, 6720, 0, 100),
+      outstanding: buckets(106780, 0, 0, 400),
+    };
+    fakeApi({ [`GET ${ORDER}/plan/1`]: () => ok(part), [`GET ${ORDER}/repayment`]: () => ok({ ...REPAYMENT, choices: [{ ...REPAYMENT.choices[0]!, amount: 107180 }] }) }).signIn();
+    const view = renderBorrower(INSTALLMENT);
+    expect(await screen.findByText('₹1,000.20 paid of ₹2,072; ₹1,071.80 still to pay')).toBeInTheDocument();
+    expect(await screen.findByRole('link', { name: 'Pay ₹1,071.80 now' })).toBeInTheDocument();
+    view.unmount();
+
+    renderBorrower(`/app/orders/${NO}/plan/1?lang=id`);
+    const sentence = 'Rp 1.000,20 dari Rp 2.072 sudah dibayar; Rp 1.071,80 masih harus dibayar';
+    expect(await screen.findByText((_, element) => element?.tagName === 'P' && text(element) === sentence)).toBeInTheDocument();
+    expect(text(await screen.findByRole('link', { name: /^Bayar/ }))).toBe('Bayar Rp 1.071,80 sekarang');
+  });
+
+  it('offers no payment when nothing is left, the loan is closed, a payment is being checked, or the due payment is for another one', async () => {
+    let installment: object = INSTALLMENTS[0]!;
+    let repayment: object = REPAYMENT;
+    const api = fakeApi({
+      [`GET ${ORDER}/plan/1`]: () => ok(installment),
+      [`GET ${ORDER}/plan/2`]: () => ok(INSTALLMENTS[1]),
+      [`GET ${ORDER}/repayment`]: () => ok(repayment),
+    });
+    api.signIn();
+    const noPay = async (seq: number, label: string, asks = true) => {
+      const asked = api.callsTo('GET', `${ORDER}/repayment`).length;
+      const view = renderBorrower(`/app/orders/${NO}/plan/${seq}?lang=1`);
+      await screen.findByRole('region', { name: `Installment ${seq}` });
+      // What the loan offers has been answered (and drawn) before the button is looked for.
+      if (asks) await waitFor(() => expect(api.callsTo('GET', `${ORDER}/repayment`).length).toBeGreaterThan(asked));
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(screen.queryByRole('link', { name: /^Pay .* now$/ }), label).toBeNull();
+      view.unmount();
+    };
+
+    installment = { ...INSTALLMENTS[0]!, paid: INSTALLMENTS[0]!.due, outstanding: ZERO, status: 'paid' };
+    repayment = { ...REPAYMENT, status: 'disbursed', choices: [{ ...REPAYMENT.choices[0]!, installment: 2, dueDate: '2026-12-20' }] };
+    // Paid: the label says so, and what the loan offers is not even asked.
+    await noPay(1, 'nothing left', false);
+    installment = INSTALLMENTS[0]!;
+    repayment = { ...REPAYMENT, status: 'repaid', choices: [{ ...REPAYMENT.choices[0]! }] };
+    await noPay(1, 'loan closed');
+    repayment = { ...REPAYMENT, verifying: true };
+    await noPay(1, 'payment being checked');
+    // Installment 2 while installment 1 is overdue: the due payment pays 1, not this one.
+    repayment = REPAYMENT;
+    await noPay(2, 'due payment is for installment 1');
   });
 });
 
@@ -586,8 +664,8 @@ describe('the extension', () => {
     const user = userEvent.setup();
     renderBorrower(`/app/orders/${NO}/extension?lang=1`);
     expect(await screen.findByText('Extension fee (with tax)')).toBeInTheDocument();
-    // A sentence, not two numbers side by side ("Geser cicilan 1 7 hari").
-    expect(screen.getByRole('heading', { level: 2, name: `Move the due date of installment 1 by ${EXTENSION.days} days` })).toBeInTheDocument();
+    // A sentence, not two numbers side by side ("Geser cicilan 1 7 hari"); installment 2 moves too, so "due dates".
+    expect(screen.getByRole('heading', { level: 2, name: `Move your due dates by ${EXTENSION.days} days, from installment 1` })).toBeInTheDocument();
     expect(screen.getByText('Extension fee (with tax)').nextSibling).toHaveTextContent('₹300');
     expect(screen.getByText('New due date').nextSibling).toHaveTextContent('13 Dec 2026');
     const rows = within(screen.getByRole('table')).getAllByRole('row').slice(1);
@@ -615,11 +693,47 @@ describe('the extension', () => {
   });
 
   it('says in Indonesian which installment moves and by how many days, as a sentence', async () => {
-    fakeApi({ [`GET ${ORDER}/extension`]: () => ok(EXTENSION), 'GET /api/v1/borrower/payment-types': () => ok(TYPES) }).signIn();
+    let extension = EXTENSION;
+    fakeApi({ [`GET ${ORDER}/extension`]: () => ok(extension), 'GET /api/v1/borrower/payment-types': () => ok(TYPES) }).signIn();
+    const view = renderBorrower(`/app/orders/${NO}/extension`);
+    expect(
+      await screen.findByRole('heading', { level: 2, name: `Geser jatuh tempo Anda selama ${EXTENSION.days} hari, mulai cicilan ke-1` }),
+    ).toBeInTheDocument();
+    view.unmount();
+
+    // Only the last installment left: one due date moves.
+    extension = { ...EXTENSION, installment: 2, revisedSchedule: [EXTENSION.revisedSchedule[1]!] };
     renderBorrower(`/app/orders/${NO}/extension`);
     expect(
-      await screen.findByRole('heading', { level: 2, name: `Geser jatuh tempo cicilan ke-1 selama ${EXTENSION.days} hari` }),
+      await screen.findByRole('heading', { level: 2, name: `Geser jatuh tempo cicilan ke-2 selama ${EXTENSION.days} hari` }),
     ).toBeInTheDocument();
+  });
+
+  it('says in English that one due date moves when it is the only one left', async () => {
+    const last = { ...EXTENSION, installment: 2, revisedSchedule: [EXTENSION.revisedSchedule[1]!] };
+    fakeApi({ [`GET ${ORDER}/extension`]: () => ok(last), 'GET /api/v1/borrower/payment-types': () => ok(TYPES) }).signIn();
+    renderBorrower(`/app/orders/${NO}/extension?lang=1`);
+    expect(await screen.findByRole('heading', { level: 2, name: `Move the due date of installment 2 by ${EXTENSION.days} days` })).toBeInTheDocument();
+  });
+
+  it('is titled as the loan page’s link that opens it, in both languages', async () => {
+    fakeApi({
+      [`GET ${ORDER}`]: () => ok({ ...ORDER_DISBURSED, status: 'overdue' }),
+      [`GET ${ORDER}/repayment`]: () => ok(REPAYMENT),
+      [`GET ${ORDER}/extension`]: () => ok(EXTENSION),
+      'GET /api/v1/borrower/payment-types': () => ok(TYPES),
+    }).signIn();
+    const user = userEvent.setup();
+    for (const [lang, name] of [
+      ['1', 'Extend the due date'],
+      ['id', 'Perpanjang jatuh tempo'],
+    ] as const) {
+      const view = renderBorrower(`/app/orders/${NO}?lang=${lang}`);
+      const link = await screen.findByRole('link', { name: new RegExp(`^${name}`) });
+      await user.click(link);
+      expect(await screen.findByRole('heading', { level: 1, name })).toBeInTheDocument();
+      view.unmount();
+    }
   });
 
   it('a fee payment finance refused is not brought back by accepting again: a new one starts under a new key', async () => {

@@ -30,7 +30,16 @@ export function ComplaintPage() {
         <LoadingState />
       ) : complaint.isError ? (
         complaint.error instanceof ApiError && complaint.error.status === 404 ? (
-          <StateNotice kind="empty" title={t('complaints.notFound')} />
+          <StateNotice
+            kind="empty"
+            title={t('complaints.notFound')}
+            text={t('complaints.notFoundText')}
+            actions={
+              <Link className="state__link" to="/complaints">
+                {t('support.complaints')}
+              </Link>
+            }
+          />
         ) : (
           <StateNotice kind="error" title={t('complaints.loadFailed')} text={errorText(complaint.error, t)} onRetry={() => void complaint.refetch()} />
         )

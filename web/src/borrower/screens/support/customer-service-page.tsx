@@ -5,6 +5,7 @@ import { errorText } from '@/shared/api/error-text';
 import { useCustomerService, useFaq } from '../../api/support';
 import type { FaqEntry } from '../../api/types';
 import { Screen } from '../../layout/screen';
+import { breakable, LONG_VALUE } from '../../ui/long-value';
 import { LoadingState, StateNotice } from '../../ui/state-notice';
 import './support.css';
 
@@ -43,7 +44,15 @@ export function CustomerServicePage() {
           </List>
           <List header={<h2 className="list-heading">{t('support.grievance')}</h2>} mode="card">
             <List.Item description={cs.data.lenderName}>{cs.data.grievanceOfficer.name}</List.Item>
-            <List.Item extra={<a href={`mailto:${cs.data.grievanceOfficer.email}`}>{cs.data.grievanceOfficer.email}</a>}>{t('support.email')}</List.Item>
+            <List.Item
+              extra={
+                <a className={LONG_VALUE} href={`mailto:${cs.data.grievanceOfficer.email}`}>
+                  {breakable(cs.data.grievanceOfficer.email)}
+                </a>
+              }
+            >
+              {t('support.email')}
+            </List.Item>
             <List.Item extra={<a href={tel(cs.data.grievanceOfficer.phone)}>{cs.data.grievanceOfficer.phone}</a>}>{t('support.phone')}</List.Item>
           </List>
           <Faq />

@@ -64,6 +64,21 @@ describe('customer service and complaints', () => {
     expect(within(faq).getByText('How do I repay?')).toBeInTheDocument();
   });
 
+  it('wraps a long e-mail address inside the card, between its parts (Indonesian)', async () => {
+    const officer = { name: 'Dewi Lestari', email: 'pengaduan@id.kilat.example', phone: '+62 21 0000 0199' };
+    fakeApi({
+      'GET /api/v1/borrower/customer-service': () => ok({ ...CS_IN, market: 'ID', grievanceOfficer: officer, escalation: OJK }),
+      'GET /api/v1/borrower/faq': () => ok([]),
+    }).signIn();
+    renderBorrower('/app/customer-service?lang=id');
+    const email = await screen.findByRole('link', { name: 'pengaduan@id.kilat.example' });
+    expect(email).toHaveAttribute('href', 'mailto:pengaduan@id.kilat.example');
+    // `.long-value` is `overflow-wrap: anywhere` (borrower.css); the <wbr>s let it break after "@" and before a dot first.
+    expect(email).toHaveClass('long-value');
+    expect(email.querySelectorAll('wbr')).toHaveLength(3);
+    expect(Array.from(email.childNodes, (node) => node.textContent)).toEqual(['pengaduan@', '', 'id', '', '.kilat', '', '.example']);
+  });
+
   it('shows an error with a retry when customer service cannot be loaded', async () => {
     const api = fakeApi({ 'GET /api/v1/borrower/customer-service': () => refusal(500, 'internal', 'Something went wrong on our side.') });
     api.signIn();
@@ -144,6 +159,28 @@ describe('customer service and complaints', () => {
     expect(screen.getByRole('link', { name: '14448' })).toHaveAttribute('href', 'tel:14448');
     expect(screen.getByText('Past the deadline')).toBeInTheDocument();
     expect(screen.queryByRole('heading', { name: 'This complaint is closed' })).not.toBeInTheDocument();
+  });
+
+  it('says why a complaint may not be found, and leads back to my complaints (English and Indonesian)', async () => {
+    const api = fakeApi({
+      'GET /api/v1/borrower/complaints/CP-OTHER': () => refusal(404, 'not_found', 'Not found.'),
+      'GET /api/v1/borrower/complaints': () => ok([]),
+    });
+    api.signIn();
+    const user = userEvent.setup();
+    const view = renderBorrower('/app/complaints/CP-OTHER?lang=1');
+    expect(await screen.findByRole('heading', { level: 2, name: 'No such complaint' })).toBeInTheDocument();
+    expect(
+      screen.getByText('There is no complaint with this number in your account. It may have been filed from another account, or the link may be wrong.'),
+    ).toBeInTheDocument();
+    await user.click(screen.getByRole('link', { name: 'My complaints' }));
+    await waitFor(() => expect(window.location.pathname).toBe('/app/complaints'));
+    view.unmount();
+
+    renderBorrower('/app/complaints/CP-OTHER?lang=id');
+    expect(await screen.findByRole('heading', { level: 2, name: 'Pengaduan tidak ditemukan' })).toBeInTheDocument();
+    expect(screen.getByText(/Mungkin pengaduan itu diajukan dari akun lain, atau tautannya salah\./)).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Pengaduan saya' })).toHaveAttribute('href', '/app/complaints');
   });
 
   it('marks the empty fields of a new complaint where they are, and sends nothing', async () => {
