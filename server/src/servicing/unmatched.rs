@@ -78,9 +78,13 @@ pub async fn resolve(
             super::payments::take_back_credit_in(
                 s,
                 &mut tx,
-                payment_id,
-                row.amount,
-                &crate::orders::Actor::Operator(op.id.clone()),
+                op,
+                &super::payments::TakenMoney {
+                    payment_id,
+                    provider_payment_id: row.provider_payment_id.as_deref(),
+                    amount: row.amount,
+                    currency: row.currency.as_deref(),
+                },
                 now,
             )
             .await?,

@@ -505,6 +505,20 @@ impl Db {
 }
 
 impl Tx {
+    /// The provider's id of the money a payment was credited with (a callback's), if it has one.
+    pub async fn payment_provider_id_in_tx(
+        &mut self,
+        payment_id: &str,
+    ) -> sqlx::Result<Option<String>> {
+        Ok(sqlx::query_scalar::<_, Option<String>>(
+            "SELECT provider_id FROM payments WHERE id = $1",
+        )
+        .bind(payment_id)
+        .fetch_optional(self.conn())
+        .await?
+        .flatten())
+    }
+
     /// The numbers of the order's ledger entries that record the payment `payment_id` (its credit; a reversal of it).
     pub async fn entries_of_payment_in_tx(
         &mut self,

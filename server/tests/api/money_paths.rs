@@ -2157,6 +2157,22 @@ async fn a_credit_whose_money_the_provider_took_back_comes_off_the_ledger_when_f
             .await
         }
     };
+    // Money a wrong provider kept apart for this payment and then took back is not the money credited: refused,
+    // nothing written, even of the same amount.
+    sqlx::query(
+        "INSERT INTO unmatched_receipts (id, provider, event_id, market, reference, provider_payment_id, amount,
+             currency, received_at, kind, payment_id)
+         SELECT 'kept-back', 'dragonpay', 'kept-back', 'IN', reference, 'DPKEPT1', $2, 'INR', 1, 'reversed', id
+         FROM payments WHERE id = $1",
+    )
+    .bind(payment["paymentId"].as_str().unwrap())
+    .bind(amount)
+    .execute(app.db.pool())
+    .await
+    .unwrap();
+    let kept = resolve("kept-back", true).await;
+    assert_eq!(kept.status(), StatusCode::CONFLICT);
+    assert_eq!(error(kept).await["code"], "credit_not_taken_back");
     let taken = resolve(item["id"].as_str().unwrap(), true).await;
     assert_eq!(taken.status(), StatusCode::OK);
     let session = app.sign_in("IN", &phone).await;

@@ -118,6 +118,14 @@ pub(crate) async fn credit_many_in(
     Ok(())
 }
 
+/// Money a provider took back from a payment, as its receipt names it ([`take_back_credit_in`]).
+pub(crate) struct TakenMoney<'a> {
+    pub payment_id: &'a str,
+    pub provider_payment_id: Option<&'a str>,
+    pub amount: Option<i64>,
+    pub currency: Option<&'a str>,
+}
+
 /// A payment's credit taken back from the loan's ledger ([`take_back_credit_in`]).
 #[derive(Debug, Clone)]
 pub(crate) struct TakenBack {
@@ -132,27 +140,38 @@ pub(crate) struct TakenBack {
 /// Takes back the credit of a payment whose money its provider took back (a refund or chargeback after the loan was
 /// credited, PRODUCT.md §6: corrections are reversals): the payment's one credit entry — an installment's repayment or
 /// an extension's fee, which moves its due dates back — is reversed in the ledger, so the loan owes that money again
-/// and replaying the entries gives the balances. Only the whole `amount` of an open loan's credit, with nothing owed
-/// back on the payment, is taken back by itself: a closed loan, a payment with excess owed back or refunded, a part
-/// taken back, or a payment with no credit is `credit_not_taken_back` (finance settles it by hand). A loan past a due
+/// and replaying the entries gives the balances. Only the very money credited (the provider's id it was credited
+/// under), whole and in the loan's currency, of an open loan's credit with nothing owed back on the payment and no
+/// late charges waived with it, is taken back by itself: anything else is `credit_not_taken_back` (finance settles it
+/// by hand). A loan of another market than the operator's is not found. A loan past a due
 /// date once the money is gone is overdue again at once, through the orders lifecycle. The order is locked as read.
 pub(crate) async fn take_back_credit_in(
     s: &Services,
     tx: &mut Tx,
-    payment_id: &str,
-    amount: Option<i64>,
-    actor: &Actor,
+    op: &Operator,
+    taken: &TakenMoney<'_>,
     now: i64,
 ) -> Result<TakenBack, Error> {
     let refused = || Error::from(Refusal::CreditNotTakenBack);
+    let payment_id = taken.payment_id;
     let row = tx.payment_in_tx(payment_id).await?.ok_or(Error::NotFound)?;
     let payment = payment_of(s, row)?;
     let mut loan = load_in(tx, &payment.row.order_id).await?;
+    if !op.may_see(loan.order.market) {
+        return Err(Error::NotFound);
+    }
+    // The money taken back must be the very money credited: the provider's id it was credited under (not money a
+    // wrong provider kept apart for this payment), all of it (below), in the loan's currency.
+    let credited_as = tx.payment_provider_id_in_tx(payment_id).await?;
+    let same_money = credited_as.is_some() && credited_as.as_deref() == taken.provider_payment_id;
+    let same_currency = taken.currency == Some(loan.order.currency.code());
     if payment.status != PaymentStatus::Confirmed
         || !matches!(
             loan.order.status,
             OrderState::Disbursed | OrderState::Overdue
         )
+        || !same_money
+        || !same_currency
     {
         return Err(refused());
     }
@@ -173,7 +192,21 @@ pub(crate) async fn take_back_credit_in(
         return Err(refused());
     };
     let entry = &loan.entries[seq as usize];
-    if reversed(seq) || entry.excess.minor() != 0 || amount.is_some_and(|a| a != entry.cash.minor())
+    // Late charges waived with the credit (posted just before it, as reversals of late charges) rest on money the
+    // borrower no longer paid: the ledger does not take them back by itself.
+    let waived_with_it = seq
+        .checked_sub(1)
+        .and_then(|before| loan.entries.get(before as usize))
+        .is_some_and(|e| {
+            e.kind == EntryKind::Reversal
+                && e.reverses
+                    .and_then(|t| loan.entries.get(t as usize))
+                    .is_some_and(|t| t.kind == EntryKind::LateCharge)
+        });
+    if reversed(seq)
+        || waived_with_it
+        || entry.excess.minor() != 0
+        || taken.amount != Some(entry.cash.minor())
     {
         return Err(refused());
     }
@@ -190,8 +223,9 @@ pub(crate) async fn take_back_credit_in(
     post(tx, &mut loan, reversal, Some(payment_id), now).await?;
     let mut order_status = loan.order.status;
     if order_status == OrderState::Disbursed && loan.balances.is_overdue(today) {
+        let actor = Actor::Operator(op.id.clone());
         order_status =
-            orders::apply_locked_in(tx, &loan.order, OrderEvent::FallOverdue, actor, now).await?;
+            orders::apply_locked_in(tx, &loan.order, OrderEvent::FallOverdue, &actor, now).await?;
     }
     Ok(TakenBack {
         order_no: loan.order.order_no.clone(),
