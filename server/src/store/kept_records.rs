@@ -7,7 +7,13 @@ use super::{Db, Tx};
 
 /// The names of the limits keyed by borrower (`crate::infra::limits`), whose rows go with a purged account (a test
 /// there checks that this lists every one).
-pub const BORROWER_LIMITS: [&str; 4] = ["export", "complaints", "complaint_replies", "payments"];
+pub const BORROWER_LIMITS: [&str; 5] = [
+    "export",
+    "documents",
+    "complaints",
+    "complaint_replies",
+    "payments",
+];
 
 /// A deleted account whose records are past their retention: the deletion, the last order's close and how many
 /// orders it had.
