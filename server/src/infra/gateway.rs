@@ -76,13 +76,36 @@ impl Gateway {
     /// error. One that may have been acted on (a timeout after connecting, a 504) is never sent again: the caller
     /// learns it may have been (`maybe_delivered`), and a text is not sent twice.
     pub async fn post(&self, body: &impl Serialize) -> Result<StatusCode, PostFailed> {
+        self.post_retrying(body, false).await
+    }
+
+    /// [`Gateway::post`] that also sends again after an attempt that may have been acted on: for a message whose
+    /// second copy is harmless and whose loss is not (a sign-in code: the same code twice, never none). The error
+    /// still says whether any attempt may have been acted on.
+    pub async fn post_even_if_unsure(
+        &self,
+        body: &impl Serialize,
+    ) -> Result<StatusCode, PostFailed> {
+        self.post_retrying(body, true).await
+    }
+
+    async fn post_retrying(
+        &self,
+        body: &impl Serialize,
+        even_if_unsure: bool,
+    ) -> Result<StatusCode, PostFailed> {
         let mut tries = 0;
+        let mut maybe_delivered = false;
         loop {
             match self.attempt(body).await {
                 Ok(status) => return Ok(status),
                 Err(failed) => {
-                    if failed.maybe_delivered || tries >= self.retries {
-                        return Err(failed);
+                    maybe_delivered |= failed.maybe_delivered;
+                    if (failed.maybe_delivered && !even_if_unsure) || tries >= self.retries {
+                        return Err(PostFailed {
+                            maybe_delivered,
+                            ..failed
+                        });
                     }
                     tries += 1;
                     tracing::warn!(gateway = self.name, error = %failed, tries, "a call failed; retrying");

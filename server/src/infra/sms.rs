@@ -177,7 +177,14 @@ impl CodeSender for HttpSender {
                 code: &message.code,
                 text: &message.text,
             };
-            match self.gateway.post(&body).await {
+            // A sign-in code is sent again when unsure (the same code twice; none would lock the borrower out); any
+            // other text (a reminder) never twice.
+            let answer = if message.code.is_empty() {
+                self.gateway.post(&body).await
+            } else {
+                self.gateway.post_even_if_unsure(&body).await
+            };
+            match answer {
                 Ok(status) if status.is_success() => Ok(()),
                 Ok(status) => Err(SendError::NotSent(anyhow::anyhow!(
                     "the SMS provider answered {status}"
