@@ -72,8 +72,8 @@ pub const CATCH_UP_DAYS: i64 = 31;
 
 /// Runs the job for every business date of `market` after the last one it finished, through `today`, oldest first:
 /// a date missed while no server ran gets its late charges (each a day of the KFS, so a missed date would be a day
-/// never charged) and its moves to overdue, as the day itself would have; its reminders are queued and dropped when
-/// no longer due (they go only if the loan still calls for them on the day they are sent). At most
+/// never charged) and its moves to overdue, as the day itself would have; its reminders are not queued (they would be
+/// stale by the time they went: today's run queues today's). At most
 /// [`CATCH_UP_DAYS`] back; the first date that fails, or a past one another runner holds unfinished, stops the run (a
 /// later date run before it would leave its day uncharged), and is taken up again at the next tick. Each date with its
 /// report; another runner's are skipped.
@@ -445,7 +445,10 @@ async fn sweep_page(
         {
             events.push((&held[&row.order_id], event));
         }
-        reminders::due_on(market, row, plan, &after, waiting, date, &mut notes);
+        // A past date's reminders (a date caught up after an outage) would be stale when they go: none is queued.
+        if !past {
+            reminders::due_on(market, row, plan, &after, waiting, date, &mut notes);
+        }
         arrears.extend(position);
     }
     let batch: Vec<NewEntry<'_>> = posts

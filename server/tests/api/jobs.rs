@@ -186,7 +186,38 @@ async fn the_dates_missed_while_no_server_ran_are_each_run_when_one_comes_back()
     assert_eq!(runs[0].0, today - Duration::days(overdue::CATCH_UP_DAYS));
 }
 
-/// A date whose run was claimed and never finished (its process stopped mid-sweep, or a page failed every try) is
+/// The dates caught up queue no reminders (each would be stale when it went: "due in 3 days" of a date long past);
+/// today's run queues today's.
+#[tokio::test]
+async fn dates_caught_up_queue_no_stale_reminders() {
+    let app = spawn_app().await;
+    let Loan {
+        order_id: id, plan, ..
+    } = app.borrower(IN).disbursed().await;
+    let due = due_date(&plan, 0);
+    app.set_date(due - Duration::days(5)).await;
+    let today = app.services.clock.today(Market::India);
+    overdue::run_through(&app.services, Market::India, today, "timer").await;
+    // Down from five days before the due date to the day after it.
+    app.set_date(due + Duration::days(1)).await;
+    let today = app.services.clock.today(Market::India);
+    let runs = overdue::run_through(&app.services, Market::India, today, "timer").await;
+    assert_eq!(runs.len(), 6);
+    for (date, report) in &runs[..5] {
+        assert_eq!(report.as_ref().unwrap().reminders, 0, "{date}");
+    }
+    let kinds: Vec<String> = app
+        .db
+        .notifications_of(&id)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|n| n.kind)
+        .collect();
+    assert_eq!(kinds, ["overdue"], "today's only");
+}
+
+/// A date whose run was claimed and never finished/// A date whose run was claimed and never finished (its process stopped mid-sweep, or a page failed every try) is
 /// taken over by the next runner once the claim is older than its lease, and gets its charges; a claim within its
 /// lease, and a finished run however old, are left alone. Before, such a date was never run again: its late charges,
 /// moves to overdue and reminders were lost for good.
