@@ -204,7 +204,7 @@ describe('collections', () => {
     expect(screen.getByText('Rang twice.')).toBeInTheDocument();
     const logButton = screen.getByRole('button', { name: 'Log contact' });
     expect(logButton).toBeDisabled();
-    expect(screen.getByText('Outside calling hours: contact the borrower, and log it, within them.')).toBeInTheDocument();
+    expect(screen.getByText('Outside calling hours: contact the borrower only within them.')).toBeInTheDocument();
     await user.selectOptions(screen.getByLabelText('Channel'), 'email');
     expect(logButton).toBeDisabled();
     expect(screen.getByRole('button', { name: 'Show full number' })).toBeDisabled();
@@ -261,7 +261,7 @@ describe('collections', () => {
     expect(phone.closest('a')).toBeNull();
     expect(screen.queryByRole('link', { name: '+919876500501' })).toBeNull();
     expect(document.querySelector('a[href^="tel:"]')).toBeNull();
-    expect(phone.closest('dd')).toHaveTextContent('Outside calling hours: contact the borrower, and log it, within them.');
+    expect(phone.closest('dd')).toHaveTextContent('Outside calling hours: contact the borrower only within them.');
   });
 
   it('logs “Promised to pay” with the promise’s date and amount, in minor units, and refreshes the case’s promises', async () => {
