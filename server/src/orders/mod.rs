@@ -117,21 +117,7 @@ pub async fn apply_in(
     actor: &Actor,
     now: i64,
 ) -> Result<OrderState, Error> {
-    let order = tx
-        .order_for_update(order_id)
-        .await?
-        .ok_or(Error::NotFound)?;
-    move_in(
-        tx,
-        order_id,
-        &order.order_no,
-        order.status,
-        event,
-        actor,
-        now,
-        DecisionTexts::default(),
-    )
-    .await
+    apply_decision_in(tx, order_id, event, actor, now, DecisionTexts::default()).await
 }
 
 /// [`apply_in`] for a reviewer's decision: its audit entry records, after the new status, the reason the borrower

@@ -120,6 +120,7 @@ pub struct ResolveUnmatchedRequest {
     /// For money the provider took back (`kind: reversed`): also take the payment's credit back from the loan's ledger
     /// (it owes the money again). Left out, false.
     #[serde(default, rename = "takeBack")]
+    #[schema(value_type = bool)]
     pub take_back: Option<bool>,
 }
 

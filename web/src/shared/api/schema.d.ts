@@ -8399,7 +8399,7 @@ export interface components {
              * @description For money the provider took back (`kind: reversed`): also take the payment's credit back from the loan's ledger
              *     (it owes the money again). Left out, false.
              */
-            takeBack?: boolean | null;
+            takeBack?: boolean;
         };
         /** @description One line of an import with what it matched. */
         ResultLine: {
