@@ -163,7 +163,7 @@ test('an Indonesian borrower sees the plan, an installment, the extension and a 
     await items.first().waitFor();
     await shoot(page, 'plan', 'id');
     await items.first().getByRole('link').click();
-    await page.getByRole('heading', { name: 'Yang harus dibayar' }).waitFor();
+    await page.locator('.installment__label').getByText('Masih harus dibayar', { exact: true }).waitFor();
     await shoot(page, 'installment', 'id');
 
     // Kilat 30 offers an extension: its fee, the new due date and the revised schedule before accepting.
